@@ -1,0 +1,654 @@
+//! The hazard checker: the oracle that says, for every byte a command
+//! touches, whether the prior conflicting access is ordered before it (and,
+//! for writes, made available and visible to it).
+//!
+//! This module owns the per-address access state and the rules that update
+//! it: recording reads and writes, applying the barriers of one
+//! `vkCmdPipelineBarrier2` (with execution-dependency chaining and
+//! availability-then-visibility chaining, and no chaining among barriers of
+//! the same call), queue submission and fence waits. It works on memory
+//! addresses ([`MemId`] plus byte offset), so aliasing buffers and recycled
+//! blob memory share state. It does not know about objects, names or
+//! commands' meanings: [`crate::access`] turns commands into accesses and
+//! barriers into [`ResolvedBarrier`]s, and [`check`] ties them together.
+//!
+//! # Representation
+//!
+//! Each memory object is a map of disjoint byte ranges to an [`EntryState`]:
+//! the last write and the reads since it (one per stage), each a
+//! `(command, node)` pair. A *node* is an interned synchronization value
+//! ([`SyncVal`]): the access's (stage, access) pair, the stages ordered
+//! after it, for a write the pairs it is visible to, and whether it was
+//! submitted and waited for. Because the value is interned, every access
+//! recorded with the same value shares one node, and a global barrier is
+//! applied once per distinct value rather than once per byte range: its cost
+//! is bounded by the number of distinct synchronization values, not by the
+//! size of memory or the length of the program. Nodes that become equal are
+//! merged through a union-find redirect. Adjacent ranges with equal state
+//! are merged, so the maps stay proportional to distinct histories.
+
+use crate::layout::{MemId, MemRange};
+use crate::program::ByteRange;
+use crate::scope::{Stage, StageAccess, StageAccessSet, StageSet};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// One memory access of a command: a (stage, access) pair over a memory
+/// range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub mem: MemId,
+    pub range: ByteRange,
+    pub sa: StageAccess,
+}
+
+/// A barrier with its scopes computed by [`crate::scope`]; `range` restricts
+/// the access scopes (not the execution dependency) to a buffer range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResolvedBarrier {
+    pub src_exec: StageSet,
+    pub dst_exec: StageSet,
+    pub src_access: StageAccessSet,
+    pub dst_access: StageAccessSet,
+    pub range: Option<MemRange>,
+}
+
+/// The three hazards, named as the validation layer names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HazardKind {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite,
+}
+
+impl HazardKind {
+    /// `READ_AFTER_WRITE` etc.
+    pub fn name(self) -> &'static str {
+        match self {
+            HazardKind::ReadAfterWrite => "READ_AFTER_WRITE",
+            HazardKind::WriteAfterRead => "WRITE_AFTER_READ",
+            HazardKind::WriteAfterWrite => "WRITE_AFTER_WRITE",
+        }
+    }
+    /// The validation layer's message id: `SYNC-HAZARD-READ-AFTER-WRITE`.
+    pub fn message_id(self) -> &'static str {
+        match self {
+            HazardKind::ReadAfterWrite => "SYNC-HAZARD-READ-AFTER-WRITE",
+            HazardKind::WriteAfterRead => "SYNC-HAZARD-WRITE-AFTER-READ",
+            HazardKind::WriteAfterWrite => "SYNC-HAZARD-WRITE-AFTER-WRITE",
+        }
+    }
+}
+
+impl fmt::Display for HazardKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A hazard at the memory level: which access of which command conflicts
+/// with which prior access, over which bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RawHazard {
+    pub kind: HazardKind,
+    pub command: usize,
+    pub prior_command: usize,
+    pub mem: MemId,
+    pub range: ByteRange,
+    pub current: StageAccess,
+    pub prior: StageAccess,
+    /// The prior access was not waited for with a fence, which the current
+    /// (host) access needs besides any barrier.
+    pub needs_wait: bool,
+}
+
+/// The synchronization value of one recorded access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SyncVal {
+    /// The access itself.
+    pub sa: StageAccess,
+    /// For a read: the stages ordered after it (its execution-dependency
+    /// chain). For a write: the stages ordered after an availability
+    /// operation that included it; empty until some barrier's first access
+    /// scope held the write.
+    pub order: StageSet,
+    /// For a write: the (stage, access) pairs it has been made visible to.
+    pub visible: StageAccessSet,
+    /// Submitted with `vkQueueSubmit`.
+    pub submitted: bool,
+    /// Submitted and then waited for with a fence.
+    pub fenced: bool,
+}
+
+impl SyncVal {
+    fn fresh(sa: StageAccess) -> Self {
+        SyncVal {
+            sa,
+            order: StageSet::EMPTY,
+            visible: StageAccessSet::EMPTY,
+            submitted: false,
+            fenced: false,
+        }
+    }
+
+    /// The effect of one barrier on this value, `in_range` telling whether
+    /// the value's bytes lie in the barrier's (buffer) range.
+    fn barrier_effect(self, b: &ResolvedBarrier, in_range: bool) -> (StageSet, StageAccessSet) {
+        if self.sa.is_write() {
+            // Chained: an earlier barrier already made the write available
+            // and its second scope meets this barrier's first scope. Direct:
+            // the write is in this barrier's first access scope (which
+            // implies its stage is in the first synchronization scope).
+            let chained = self.order.intersects(b.src_exec);
+            let direct = in_range && b.src_access.contains(self.sa);
+            if chained || direct {
+                let vis = if in_range {
+                    b.dst_access
+                } else {
+                    StageAccessSet::EMPTY
+                };
+                return (b.dst_exec, vis);
+            }
+        } else {
+            let in_scope = b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec);
+            if in_scope {
+                return (b.dst_exec, StageAccessSet::EMPTY);
+            }
+        }
+        (StageSet::EMPTY, StageAccessSet::EMPTY)
+    }
+
+    /// Applies the barriers of one dependency, each evaluated on the value
+    /// before the dependency (barriers of one call do not chain).
+    fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> bool) -> Self {
+        let mut order = self.order;
+        let mut visible = self.visible;
+        for b in barriers {
+            let (o, v) = self.barrier_effect(b, in_range(b));
+            order = order.union(o);
+            visible = visible.union(v);
+        }
+        SyncVal {
+            order,
+            visible,
+            ..self
+        }
+    }
+}
+
+/// A recorded access: the command that made it and its interned value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Rec {
+    cmd: u32,
+    node: u32,
+}
+
+/// The state of a byte range: the last write and the reads since it, at
+/// most one read per stage, sorted by stage.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct EntryState {
+    write: Option<Rec>,
+    reads: Vec<Rec>,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    end: u64,
+    state: EntryState,
+}
+
+/// Interned synchronization values with union-find redirects.
+#[derive(Default, Clone, Debug)]
+struct Nodes {
+    vals: Vec<SyncVal>,
+    parent: Vec<u32>,
+    canonical: HashMap<SyncVal, u32>,
+}
+
+impl Nodes {
+    fn intern(&mut self, v: SyncVal) -> u32 {
+        if let Some(&id) = self.canonical.get(&v) {
+            return id;
+        }
+        let id = self.vals.len() as u32;
+        self.vals.push(v);
+        self.parent.push(id);
+        self.canonical.insert(v, id);
+        id
+    }
+
+    fn find(&mut self, mut id: u32) -> u32 {
+        let mut root = id;
+        while self.parent[root as usize] != root {
+            root = self.parent[root as usize];
+        }
+        while self.parent[id as usize] != root {
+            let next = self.parent[id as usize];
+            self.parent[id as usize] = root;
+            id = next;
+        }
+        root
+    }
+
+    fn val(&mut self, id: u32) -> SyncVal {
+        let r = self.find(id);
+        self.vals[r as usize]
+    }
+
+    /// Maps every canonical value through `f`, merging nodes whose new
+    /// values coincide.
+    fn map_all(&mut self, f: impl Fn(SyncVal) -> SyncVal) {
+        let old = std::mem::take(&mut self.canonical);
+        let mut fresh: HashMap<SyncVal, u32> = HashMap::with_capacity(old.len());
+        for (v, id) in old {
+            let nv = f(v);
+            self.vals[id as usize] = nv;
+            match fresh.get(&nv) {
+                Some(&other) => self.parent[id as usize] = other,
+                None => {
+                    fresh.insert(nv, id);
+                }
+            }
+        }
+        self.canonical = fresh;
+    }
+
+    fn len(&self) -> usize {
+        self.canonical.len()
+    }
+}
+
+/// The incremental checker.
+#[derive(Clone, Debug, Default)]
+pub struct Checker {
+    mems: Vec<BTreeMap<u64, Entry>>,
+    nodes: Nodes,
+}
+
+impl Checker {
+    /// A checker over `memories` memory objects, all never accessed.
+    pub fn new(memories: usize) -> Self {
+        Checker {
+            mems: vec![BTreeMap::new(); memories],
+            nodes: Nodes::default(),
+        }
+    }
+
+    /// The number of range entries over all memory: a measure of how much
+    /// distinct history the checker holds.
+    pub fn entry_count(&self) -> usize {
+        self.mems.iter().map(|m| m.len()).sum()
+    }
+
+    /// The number of distinct live synchronization values.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn grow(&mut self, mem: MemId) -> usize {
+        let i = mem.0 as usize;
+        if i >= self.mems.len() {
+            self.mems.resize(i + 1, BTreeMap::new());
+        }
+        i
+    }
+
+    /// The hazards `accesses` (all made by command `cmd`) would have against
+    /// the current state, without recording them. Each access is checked
+    /// against the state before the command: accesses of one command never
+    /// conflict with each other.
+    pub fn detect(&mut self, cmd: usize, accesses: &[Access]) -> Vec<RawHazard> {
+        let mut out: Vec<RawHazard> = Vec::new();
+        for a in accesses {
+            let m = self.grow(a.mem);
+            let entries: Vec<(u64, u64, EntryState)> = self.mems[m]
+                .range(..a.range.end)
+                .rev()
+                .take_while(|(_, e)| e.end > a.range.start)
+                .map(|(&s, e)| (s.max(a.range.start), e.end.min(a.range.end), e.state.clone()))
+                .collect();
+            for (start, end, state) in entries.into_iter().rev() {
+                let range = ByteRange::new(start, end);
+                for h in self.hazards_in(cmd, a, &state) {
+                    push_merged(
+                        &mut out,
+                        RawHazard {
+                            mem: a.mem,
+                            range,
+                            ..h
+                        },
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Hazards of one access against one entry; `mem` and `range` are
+    /// filled in by the caller.
+    fn hazards_in(&mut self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
+        let mut found = Vec::new();
+        let mk = |kind, prior: &Rec, pv: SyncVal, needs_wait| RawHazard {
+            kind,
+            command: cmd,
+            prior_command: prior.cmd as usize,
+            mem: a.mem,
+            range: a.range,
+            current: a.sa,
+            prior: pv.sa,
+            needs_wait,
+        };
+        let cur_host = a.sa.stage() == Stage::Host;
+        if !a.sa.is_write() {
+            if let Some(w) = &state.write {
+                let wv = self.nodes.val(w.node);
+                if let Some(needs_wait) = write_conflict(wv, a.sa, cur_host) {
+                    found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs_wait));
+                }
+            }
+        } else if !state.reads.is_empty() {
+            for r in &state.reads {
+                let rv = self.nodes.val(r.node);
+                let prior_host = rv.sa.stage() == Stage::Host;
+                // A device command recorded after a host access is submitted
+                // after it, and host accesses are ordered among themselves.
+                let ordered = prior_host
+                    || rv.fenced
+                    || (!cur_host && rv.order.contains(a.sa.stage()));
+                if !ordered {
+                    found.push(mk(HazardKind::WriteAfterRead, r, rv, cur_host));
+                }
+            }
+        } else if let Some(w) = &state.write {
+            let wv = self.nodes.val(w.node);
+            if let Some(needs_wait) = write_conflict(wv, a.sa, cur_host) {
+                found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs_wait));
+            }
+        }
+        found
+    }
+
+    /// Records the accesses of command `cmd`: reads first, then writes, so a
+    /// read-write binding leaves the write as the range's last access.
+    pub fn record(&mut self, cmd: usize, accesses: &[Access]) {
+        for a in accesses.iter().filter(|a| !a.sa.is_write()) {
+            self.record_one(cmd, a);
+        }
+        for a in accesses.iter().filter(|a| a.sa.is_write()) {
+            self.record_one(cmd, a);
+        }
+    }
+
+    /// Detects, then records: the hazards of command `cmd`.
+    pub fn access(&mut self, cmd: usize, accesses: &[Access]) -> Vec<RawHazard> {
+        let h = self.detect(cmd, accesses);
+        self.record(cmd, accesses);
+        h
+    }
+
+    fn record_one(&mut self, cmd: usize, a: &Access) {
+        let node = self.nodes.intern(SyncVal::fresh(a.sa));
+        let rec = Rec {
+            cmd: cmd as u32,
+            node,
+        };
+        let m = self.grow(a.mem);
+        let is_write = a.sa.is_write();
+        let stage = a.sa.stage();
+        let Checker { mems, nodes } = self;
+        let map = &mut mems[m];
+        update_range(map, a.range, |state| {
+            if is_write {
+                state.write = Some(rec);
+                state.reads.clear();
+            } else {
+                // One read per stage: a newer read in a stage replaces the
+                // older one, since anything ordered after the newer read by
+                // stage is ordered after the older read too.
+                let pos = state
+                    .reads
+                    .iter()
+                    .position(|r| nodes.val(r.node).sa.stage() >= stage);
+                match pos {
+                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => {
+                        state.reads[i] = rec
+                    }
+                    Some(i) => state.reads.insert(i, rec),
+                    None => state.reads.push(rec),
+                }
+            }
+        });
+        merge_around(map, a.range, nodes);
+    }
+
+    /// Applies the barriers of one `vkCmdPipelineBarrier2`.
+    pub fn apply(&mut self, barriers: &[ResolvedBarrier]) {
+        if barriers.is_empty() {
+            return;
+        }
+        // Ranged barriers: split entries at their boundaries and compute the
+        // new values of the records inside from the values before this
+        // dependency, before the global part changes those values.
+        let mut pending: Vec<(usize, u64, Vec<SyncVal>)> = Vec::new();
+        let mut by_mem: BTreeMap<usize, Vec<ByteRange>> = BTreeMap::new();
+        for b in barriers {
+            if let Some(r) = b.range {
+                let m = self.grow(r.mem);
+                by_mem.entry(m).or_default().push(r.range);
+            }
+        }
+        for (&m, ranges) in &by_mem {
+            for r in ranges {
+                split_at(&mut self.mems[m], r.start);
+                split_at(&mut self.mems[m], r.end);
+            }
+            let keys: Vec<u64> = self.mems[m]
+                .iter()
+                .filter(|(&s, e)| ranges.iter().any(|r| s < r.end && r.start < e.end))
+                .map(|(&s, _)| s)
+                .collect();
+            for s in keys {
+                let (end, recs) = {
+                    let e = &self.mems[m][&s];
+                    (e.end, e.state.write.iter().chain(e.state.reads.iter()).copied().collect::<Vec<_>>())
+                };
+                let entry_range = ByteRange::new(s, end);
+                let inside = |b: &ResolvedBarrier| match b.range {
+                    None => true,
+                    Some(r) => r.mem.0 as usize == m && r.range.start <= entry_range.start && entry_range.end <= r.range.end,
+                };
+                let vals = recs
+                    .iter()
+                    .map(|r| self.nodes.val(r.node).apply(barriers, inside))
+                    .collect();
+                pending.push((m, s, vals));
+            }
+        }
+        // The execution dependency (and a global barrier's memory
+        // dependency) applies to every access, once per distinct value.
+        self.nodes.map_all(|v| v.apply(barriers, |b| b.range.is_none()));
+        for (m, s, vals) in pending {
+            let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();
+            // Invariant: `s` is a key collected above and nothing removed it.
+            let e = self.mems[m].get_mut(&s).expect("entry collected above");
+            let mut it = ids.into_iter();
+            if let Some(w) = e.state.write.as_mut() {
+                w.node = it.next().expect("one value per record");
+            }
+            for r in e.state.reads.iter_mut() {
+                r.node = it.next().expect("one value per record");
+            }
+        }
+        for (&m, ranges) in &by_mem {
+            for r in ranges {
+                merge_around(&mut self.mems[m], *r, &mut self.nodes);
+            }
+        }
+    }
+
+    /// `vkQueueSubmit`: everything recorded so far is submitted.
+    pub fn submit(&mut self) {
+        self.nodes.map_all(|v| SyncVal {
+            submitted: true,
+            ..v
+        });
+    }
+
+    /// A fence wait on every submission so far: submitted accesses complete
+    /// before later host operations and later submissions.
+    pub fn wait(&mut self) {
+        self.nodes.map_all(|v| SyncVal {
+            fenced: v.fenced || v.submitted,
+            ..v
+        });
+    }
+}
+
+/// Whether access `cur` (read or write) conflicts with a prior write of
+/// value `w`, and if so whether a fence wait is part of the fix.
+fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<bool> {
+    if w.sa.stage() == Stage::Host {
+        // Host writes before a submission are visible to every device
+        // access of it ("Host Write Ordering Guarantees"); host accesses are
+        // ordered among themselves by program order.
+        return None;
+    }
+    if cur_host {
+        // The host sees a device write only after a barrier whose second
+        // scope holds the host access (the device-to-host domain operation)
+        // and a fence wait ("Fence Waiting").
+        if w.fenced && w.visible.contains(cur) {
+            None
+        } else {
+            Some(!w.fenced)
+        }
+    } else if w.fenced || w.visible.contains(cur) {
+        // A fence signal makes every device write available and the next
+        // submission makes it visible to every device access.
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// Appends a hazard, extending the previous one when it continues it.
+fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
+    if let Some(last) = out.last_mut() {
+        let same = last.kind == h.kind
+            && last.prior_command == h.prior_command
+            && last.prior == h.prior
+            && last.current == h.current
+            && last.mem == h.mem
+            && last.needs_wait == h.needs_wait
+            && last.range.end == h.range.start;
+        if same {
+            last.range.end = h.range.end;
+            return;
+        }
+    }
+    out.push(h);
+}
+
+/// Splits the entry that strictly contains `pos`, if any.
+fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
+    let found = map
+        .range_mut(..pos)
+        .next_back()
+        .filter(|(_, e)| e.end > pos)
+        .map(|(&s, e)| (s, e.end, e.state.clone()));
+    if let Some((s, end, state)) = found {
+        map.get_mut(&s).expect("entry found above").end = pos;
+        map.insert(pos, Entry { end, state });
+        debug_assert!(s < pos);
+    }
+}
+
+/// Applies `f` to the state of every byte of `range`, creating entries with
+/// empty state for bytes never accessed.
+fn update_range(map: &mut BTreeMap<u64, Entry>, range: ByteRange, mut f: impl FnMut(&mut EntryState)) {
+    split_at(map, range.start);
+    split_at(map, range.end);
+    let mut cursor = range.start;
+    let keys: Vec<(u64, u64)> = map
+        .range(range.start..range.end)
+        .map(|(&s, e)| (s, e.end))
+        .collect();
+    let mut gaps = Vec::new();
+    for (s, end) in keys {
+        if s > cursor {
+            gaps.push((cursor, s));
+        }
+        f(&mut map.get_mut(&s).expect("key listed above").state);
+        cursor = end;
+    }
+    if cursor < range.end {
+        gaps.push((cursor, range.end));
+    }
+    for (s, end) in gaps {
+        let mut state = EntryState::default();
+        f(&mut state);
+        map.insert(s, Entry { end, state });
+    }
+}
+
+/// Canonicalizes node ids in the entries around `range` and merges
+/// adjacent entries with equal state.
+fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut Nodes) {
+    let first = map
+        .range(..range.start)
+        .next_back()
+        .map(|(&s, _)| s)
+        .unwrap_or(range.start);
+    let keys: Vec<u64> = map.range(first..=range.end).map(|(&s, _)| s).collect();
+    for &k in &keys {
+        let e = map.get_mut(&k).expect("key listed above");
+        if let Some(w) = e.state.write.as_mut() {
+            w.node = nodes.find(w.node);
+        }
+        for r in e.state.reads.iter_mut() {
+            r.node = nodes.find(r.node);
+        }
+    }
+    let mut prev: Option<u64> = None;
+    for k in keys {
+        if let Some(p) = prev {
+            let (pe, ps) = {
+                let e = &map[&p];
+                (e.end, e.state.clone())
+            };
+            let cur = &map[&k];
+            if pe == k && ps == cur.state {
+                let end = cur.end;
+                map.remove(&k);
+                map.get_mut(&p).expect("previous key present").end = end;
+                continue;
+            }
+        }
+        prev = Some(k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_update_merge_keep_ranges_disjoint() {
+        let mut map = BTreeMap::new();
+        let mut nodes = Nodes::default();
+        let n = nodes.intern(SyncVal::fresh(StageAccess::CopyTransferWrite));
+        let rec = |c| Rec { cmd: c, node: n };
+        update_range(&mut map, ByteRange::new(0, 100), |s| s.write = Some(rec(1)));
+        update_range(&mut map, ByteRange::new(40, 60), |s| s.write = Some(rec(2)));
+        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
+        assert_eq!(spans, vec![(0, 40), (40, 60), (60, 100)]);
+        update_range(&mut map, ByteRange::new(40, 60), |s| s.write = Some(rec(1)));
+        merge_around(&mut map, ByteRange::new(40, 60), &mut nodes);
+        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
+        assert_eq!(spans, vec![(0, 100)]);
+        update_range(&mut map, ByteRange::new(150, 160), |s| s.write = Some(rec(1)));
+        merge_around(&mut map, ByteRange::new(150, 160), &mut nodes);
+        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
+        assert_eq!(spans, vec![(0, 100), (150, 160)], "a gap never merges");
+    }
+}

@@ -1,0 +1,269 @@
+//! Pipeline stage and access flags with the names and bit values of
+//! `VkPipelineStageFlagBits2` and `VkAccessFlagBits2` (synchronization2).
+//!
+//! This module owns the raw flag types, their textual names (Vulkan's names
+//! without the `VK_PIPELINE_STAGE_2_` / `VK_ACCESS_2_` prefix and `_BIT`
+//! suffix) and parsing of `|`-joined name lists. It deliberately does not
+//! interpret the flags: meta-flag expansion, logically earlier/later stages
+//! and the stage/access support table live in [`crate::scope`]. Only the
+//! flags a buffer-only compute model can meet are defined; any other bit is
+//! rejected by the parser and by [`crate::scope`] validation.
+
+use bitflags::bitflags;
+use std::fmt;
+
+bitflags! {
+    /// `VkPipelineStageFlags2`: the bit values are Vulkan's, so converting
+    /// to `ash::vk::PipelineStageFlags2` is `from_raw(flags.bits())`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    pub struct PipelineStageFlags2: u64 {
+        const TOP_OF_PIPE = 0x0000_0001;
+        const DRAW_INDIRECT = 0x0000_0002;
+        const COMPUTE_SHADER = 0x0000_0800;
+        const ALL_TRANSFER = 0x0000_1000;
+        const BOTTOM_OF_PIPE = 0x0000_2000;
+        const HOST = 0x0000_4000;
+        const ALL_COMMANDS = 0x0001_0000;
+        const COPY = 0x1_0000_0000;
+        const RESOLVE = 0x2_0000_0000;
+        const BLIT = 0x4_0000_0000;
+        const CLEAR = 0x8_0000_0000;
+    }
+}
+
+impl PipelineStageFlags2 {
+    /// `VK_PIPELINE_STAGE_2_NONE`.
+    pub const NONE: Self = Self::empty();
+    /// `VK_PIPELINE_STAGE_2_TRANSFER_BIT`, an alias of `ALL_TRANSFER`.
+    pub const TRANSFER: Self = Self::ALL_TRANSFER;
+}
+
+bitflags! {
+    /// `VkAccessFlags2`: the bit values are Vulkan's.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    pub struct AccessFlags2: u64 {
+        const INDIRECT_COMMAND_READ = 0x0000_0001;
+        const UNIFORM_READ = 0x0000_0008;
+        const SHADER_READ = 0x0000_0020;
+        const SHADER_WRITE = 0x0000_0040;
+        const TRANSFER_READ = 0x0000_0800;
+        const TRANSFER_WRITE = 0x0000_1000;
+        const HOST_READ = 0x0000_2000;
+        const HOST_WRITE = 0x0000_4000;
+        const MEMORY_READ = 0x0000_8000;
+        const MEMORY_WRITE = 0x0001_0000;
+        const SHADER_SAMPLED_READ = 0x1_0000_0000;
+        const SHADER_STORAGE_READ = 0x2_0000_0000;
+        const SHADER_STORAGE_WRITE = 0x4_0000_0000;
+    }
+}
+
+impl AccessFlags2 {
+    /// `VK_ACCESS_2_NONE`.
+    pub const NONE: Self = Self::empty();
+}
+
+/// Stage names in the order they are printed. `TRANSFER` is accepted by the
+/// parser as an alias but printed as `ALL_TRANSFER`.
+const STAGE_NAMES: &[(&str, PipelineStageFlags2)] = &[
+    ("TOP_OF_PIPE", PipelineStageFlags2::TOP_OF_PIPE),
+    ("DRAW_INDIRECT", PipelineStageFlags2::DRAW_INDIRECT),
+    ("COMPUTE_SHADER", PipelineStageFlags2::COMPUTE_SHADER),
+    ("ALL_TRANSFER", PipelineStageFlags2::ALL_TRANSFER),
+    ("COPY", PipelineStageFlags2::COPY),
+    ("CLEAR", PipelineStageFlags2::CLEAR),
+    ("BLIT", PipelineStageFlags2::BLIT),
+    ("RESOLVE", PipelineStageFlags2::RESOLVE),
+    ("HOST", PipelineStageFlags2::HOST),
+    ("BOTTOM_OF_PIPE", PipelineStageFlags2::BOTTOM_OF_PIPE),
+    ("ALL_COMMANDS", PipelineStageFlags2::ALL_COMMANDS),
+];
+
+const ACCESS_NAMES: &[(&str, AccessFlags2)] = &[
+    ("INDIRECT_COMMAND_READ", AccessFlags2::INDIRECT_COMMAND_READ),
+    ("UNIFORM_READ", AccessFlags2::UNIFORM_READ),
+    ("SHADER_READ", AccessFlags2::SHADER_READ),
+    ("SHADER_SAMPLED_READ", AccessFlags2::SHADER_SAMPLED_READ),
+    ("SHADER_STORAGE_READ", AccessFlags2::SHADER_STORAGE_READ),
+    ("SHADER_WRITE", AccessFlags2::SHADER_WRITE),
+    ("SHADER_STORAGE_WRITE", AccessFlags2::SHADER_STORAGE_WRITE),
+    ("TRANSFER_READ", AccessFlags2::TRANSFER_READ),
+    ("TRANSFER_WRITE", AccessFlags2::TRANSFER_WRITE),
+    ("HOST_READ", AccessFlags2::HOST_READ),
+    ("HOST_WRITE", AccessFlags2::HOST_WRITE),
+    ("MEMORY_READ", AccessFlags2::MEMORY_READ),
+    ("MEMORY_WRITE", AccessFlags2::MEMORY_WRITE),
+];
+
+/// A flag name that is not one of the Vulkan names this model knows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} flag `{name}`{hint}")]
+pub struct UnknownFlag {
+    /// `"stage"` or `"access"`.
+    pub kind: &'static str,
+    /// The name as written.
+    pub name: String,
+    /// A suggestion (already formatted), or empty.
+    pub hint: String,
+}
+
+fn parse_names<F: Copy + std::ops::BitOr<Output = F>>(
+    text: &str,
+    empty: F,
+    table: &[(&str, F)],
+    aliases: &[(&str, F)],
+    kind: &'static str,
+) -> Result<F, UnknownFlag> {
+    let mut acc = empty;
+    for raw in text.split('|') {
+        let name = raw.trim();
+        if name == "NONE" {
+            continue;
+        }
+        let found = table
+            .iter()
+            .chain(aliases.iter())
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f);
+        match found {
+            Some(f) => acc = acc | f,
+            None => {
+                let hint = suggestion(name, kind, table);
+                return Err(UnknownFlag {
+                    kind,
+                    name: name.to_string(),
+                    hint,
+                });
+            }
+        }
+    }
+    Ok(acc)
+}
+
+/// Suggests the correct spelling for the two most common slips: writing the
+/// full `VK_..._BIT` name, and naming an access where a stage is expected (or
+/// the reverse).
+fn suggestion<F>(name: &str, kind: &str, table: &[(&str, F)]) -> String {
+    let stripped = name
+        .trim_start_matches("VK_PIPELINE_STAGE_2_")
+        .trim_start_matches("VK_ACCESS_2_")
+        .trim_end_matches("_BIT");
+    if stripped != name && table.iter().any(|(n, _)| *n == stripped) {
+        return format!(" (write `{stripped}` without the prefix and suffix)");
+    }
+    let other_is_access = kind == "stage" && ACCESS_NAMES.iter().any(|(n, _)| *n == name);
+    let other_is_stage = kind == "access" && STAGE_NAMES.iter().any(|(n, _)| *n == name);
+    if other_is_access {
+        " (that is an access flag; stages come before the `:`)".to_string()
+    } else if other_is_stage {
+        " (that is a stage flag; accesses come after the `:`)".to_string()
+    } else {
+        String::new()
+    }
+}
+
+impl PipelineStageFlags2 {
+    /// Parses `COPY|COMPUTE_SHADER`; `NONE` is the empty mask.
+    pub fn parse(text: &str) -> Result<Self, UnknownFlag> {
+        parse_names(
+            text,
+            Self::empty(),
+            STAGE_NAMES,
+            &[("TRANSFER", Self::ALL_TRANSFER)],
+            "stage",
+        )
+    }
+}
+
+impl AccessFlags2 {
+    /// Parses `SHADER_WRITE|TRANSFER_WRITE`; `NONE` is the empty mask.
+    pub fn parse(text: &str) -> Result<Self, UnknownFlag> {
+        parse_names(text, Self::empty(), ACCESS_NAMES, &[], "access")
+    }
+}
+
+fn write_names<F: Copy + PartialEq>(
+    f: &mut fmt::Formatter<'_>,
+    value: F,
+    empty: F,
+    table: &[(&str, F)],
+    contains: impl Fn(F, F) -> bool,
+) -> fmt::Result {
+    if value == empty {
+        return f.write_str("NONE");
+    }
+    let mut first = true;
+    for (name, flag) in table {
+        if contains(value, *flag) {
+            if !first {
+                f.write_str("|")?;
+            }
+            f.write_str(name)?;
+            first = false;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for PipelineStageFlags2 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_names(f, *self, Self::empty(), STAGE_NAMES, |v, x| v.contains(x))
+    }
+}
+
+impl fmt::Display for AccessFlags2 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_names(f, *self, Self::empty(), ACCESS_NAMES, |v, x| v.contains(x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_stage(text: &str, expected: &str) {
+        let parsed = PipelineStageFlags2::parse(text).map(|s| s.to_string());
+        assert_eq!(parsed.as_deref().map_err(|e| e.to_string()), Ok(expected));
+    }
+
+    #[test]
+    fn stage_names_round_trip() {
+        check_stage("NONE", "NONE");
+        check_stage("COPY", "COPY");
+        check_stage("TRANSFER", "ALL_TRANSFER");
+        check_stage("COMPUTE_SHADER|COPY", "COMPUTE_SHADER|COPY");
+        check_stage("COPY|COMPUTE_SHADER", "COMPUTE_SHADER|COPY");
+        check_stage("NONE|HOST", "HOST");
+        check_stage(" HOST | CLEAR ", "CLEAR|HOST");
+    }
+
+    #[test]
+    fn bit_values_are_vulkans() {
+        // Values from vulkan_core.h (VkPipelineStageFlagBits2 / VkAccessFlagBits2).
+        assert_eq!(PipelineStageFlags2::COMPUTE_SHADER.bits(), 0x800);
+        assert_eq!(PipelineStageFlags2::COPY.bits(), 0x1_0000_0000);
+        assert_eq!(PipelineStageFlags2::CLEAR.bits(), 0x8_0000_0000);
+        assert_eq!(PipelineStageFlags2::ALL_COMMANDS.bits(), 0x10000);
+        assert_eq!(AccessFlags2::SHADER_STORAGE_WRITE.bits(), 0x4_0000_0000);
+        assert_eq!(AccessFlags2::MEMORY_WRITE.bits(), 0x10000);
+    }
+
+    #[test]
+    fn unknown_names_are_explained() {
+        let err = |t: &str| PipelineStageFlags2::parse(t).unwrap_err().to_string();
+        assert_eq!(
+            err("VK_PIPELINE_STAGE_2_COPY_BIT"),
+            "unknown stage flag `VK_PIPELINE_STAGE_2_COPY_BIT` (write `COPY` without the prefix and suffix)"
+        );
+        assert_eq!(
+            err("SHADER_WRITE"),
+            "unknown stage flag `SHADER_WRITE` (that is an access flag; stages come before the `:`)"
+        );
+        assert_eq!(err("FRAGMENT"), "unknown stage flag `FRAGMENT`");
+        let aerr = AccessFlags2::parse("COPY").unwrap_err().to_string();
+        assert_eq!(
+            aerr,
+            "unknown access flag `COPY` (that is a stage flag; accesses come after the `:`)"
+        );
+    }
+}

@@ -1,0 +1,242 @@
+//! Whole-program checking: hazards in terms of the program's objects, each
+//! with the minimal barrier (and fence wait, for host accesses) that would
+//! remove it.
+//!
+//! This module owns [`check`], the [`Hazard`] type users see and the
+//! derivation of a hazard's fix. The per-address rules are in
+//! [`crate::checker`]; this module only walks the program, translates
+//! memory ranges back to the object the current command named, and builds
+//! the fix.
+
+use crate::access::{accesses, is_device_command, resolve_barrier, Semantics};
+use crate::checker::{Checker, HazardKind, RawHazard};
+use crate::flags::AccessFlags2;
+use crate::layout::{resolve, Layout, MemRange, ProgramError};
+use crate::program::{Barrier, BindingAccess, ByteRange, Command, Program, Region};
+use crate::scope::StageAccess;
+use std::fmt;
+
+/// What removes a hazard: a barrier between the two commands, and for a
+/// host access after device work, a fence wait before the host access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// The minimal barrier: for a read-after-write or write-after-write the
+    /// prior write's (stage, access) made visible to the current (stage,
+    /// access); for a write-after-read an execution dependency only.
+    /// `None` when a fence wait alone suffices.
+    pub barrier: Option<Barrier>,
+    /// A `submit` and `wait` are needed before the (host) access.
+    pub wait: bool,
+}
+
+/// A hazard found in a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    /// Index of the command at which the hazard is detected.
+    pub command: usize,
+    /// Index of the prior conflicting command.
+    pub prior_command: usize,
+    /// The conflicting bytes, in terms of the object the current command
+    /// named.
+    pub region: Region,
+    /// The same bytes as a memory range.
+    pub memory: MemRange,
+    pub current: StageAccess,
+    pub prior: StageAccess,
+    pub fix: Fix,
+}
+
+impl Hazard {
+    /// Renders the hazard in one line, without source locations.
+    pub fn describe(&self, program: &Program) -> String {
+        let cur = &program.commands[self.command];
+        let prior = &program.commands[self.prior_command];
+        let verb = if self.current.is_write() { "writes" } else { "reads" };
+        let pverb = if self.prior.is_write() { "written" } else { "read" };
+        format!(
+            "{} {} {} ({}), previously {} by {} ({}); fix: {}",
+            cur.vulkan_name(),
+            verb,
+            program.show_region(self.region),
+            self.current,
+            pverb,
+            prior.vulkan_name(),
+            self.prior,
+            show_fix(program, &self.fix),
+        )
+    }
+}
+
+/// Renders a fix as trace-format text: `barrier ...` and/or `submit; wait`.
+pub fn show_fix(program: &Program, fix: &Fix) -> String {
+    let mut parts = Vec::new();
+    if let Some(b) = &fix.barrier {
+        parts.push(format!("barrier {}", show_barrier(program, b)));
+    }
+    if fix.wait {
+        parts.push("submit; wait".to_string());
+    }
+    parts.join("; ")
+}
+
+/// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`.
+pub fn show_barrier(program: &Program, b: &Barrier) -> String {
+    let mut s = format!(
+        "{}:{} -> {}:{}",
+        b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+    );
+    if let Some(r) = b.region {
+        s.push(' ');
+        s.push_str(&program.show_region(r));
+    }
+    s
+}
+
+impl fmt::Display for Hazard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at command {} (prior command {}) over mem{}[{}]",
+            self.kind, self.command, self.prior_command, self.memory.mem.0, self.memory.range
+        )
+    }
+}
+
+/// The regions a command accesses, parallel to [`accesses`].
+pub fn access_regions(command: &Command) -> Vec<Region> {
+    match command {
+        Command::Copy { src, dst } => vec![*src, *dst],
+        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+            vec![*dst]
+        }
+        Command::HostRead { src } => vec![*src],
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => {
+            let mut out = Vec::new();
+            if let Some(ind) = indirect {
+                out.push(*ind);
+            }
+            for b in bindings {
+                if matches!(b.access, BindingAccess::Read | BindingAccess::ReadWrite) {
+                    out.push(b.region);
+                }
+                if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
+                    out.push(b.region);
+                }
+            }
+            out
+        }
+        _ => vec![],
+    }
+}
+
+/// The minimal fix for a memory-level hazard, on `region`.
+pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
+    let (src_access, dst_access) = match h.kind {
+        HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
+        _ => (h.prior.access(), h.current.access()),
+    };
+    let cur_host = crate::access::is_host(h.current);
+    // A host write after an unwaited device read needs only the wait.
+    let barrier = if cur_host && h.kind == HazardKind::WriteAfterRead {
+        None
+    } else {
+        Some(Barrier {
+            src_stage_mask: h.prior.stage().flag(),
+            src_access_mask: src_access,
+            dst_stage_mask: h.current.stage().flag(),
+            dst_access_mask: dst_access,
+            region: Some(region),
+        })
+    };
+    Fix {
+        barrier,
+        wait: h.needs_wait,
+    }
+}
+
+/// Converts a memory-level hazard to a program-level one, given the region
+/// of the current command's access it was found on.
+pub fn lift(h: &RawHazard, access_region: Region, access_mem: MemRange) -> Hazard {
+    // The hazard's bytes lie inside the access's memory range; translate
+    // them back to the access's object.
+    let base = access_mem.range.start - access_region.range.start;
+    let region = Region {
+        object: access_region.object,
+        range: ByteRange::new(h.range.start - base, h.range.end - base),
+    };
+    Hazard {
+        kind: h.kind,
+        command: h.command,
+        prior_command: h.prior_command,
+        region,
+        memory: MemRange {
+            mem: h.mem,
+            range: h.range,
+        },
+        current: h.current,
+        prior: h.prior,
+        fix: fix_for(h, region),
+    }
+}
+
+/// Runs the checker over a program with the spec's semantics.
+pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
+    check_with(program, Semantics::default())
+}
+
+/// Runs the checker over a program.
+pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
+    let layout = resolve(program)?;
+    Ok(check_resolved(program, &layout, sem))
+}
+
+/// Runs the checker over a program already validated into `layout`.
+pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec<Hazard> {
+    let mut checker = Checker::new(layout.memory_sizes.len());
+    let mut out = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        step(&mut checker, program, layout, sem, i, c, &mut out);
+    }
+    out
+}
+
+/// Feeds one command to a checker, appending the hazards it has.
+pub fn step(
+    checker: &mut Checker,
+    _program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    index: usize,
+    command: &Command,
+    out: &mut Vec<Hazard>,
+) {
+    match command {
+        Command::Barrier(dep) => {
+            let rb: Vec<_> = dep.barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+            checker.apply(&rb);
+        }
+        Command::Submit => checker.submit(),
+        Command::Wait => checker.wait(),
+        _ => {
+            let acc = accesses(command, layout, sem);
+            if acc.is_empty() {
+                return;
+            }
+            let regions = access_regions(command);
+            for (a, r) in acc.iter().zip(regions.iter()) {
+                let mem = MemRange {
+                    mem: a.mem,
+                    range: a.range,
+                };
+                for h in checker.detect(index, std::slice::from_ref(a)) {
+                    out.push(lift(&h, *r, mem));
+                }
+            }
+            checker.record(index, &acc);
+            debug_assert!(is_device_command(command) || acc.iter().all(|a| crate::access::is_host(a.sa)));
+        }
+    }
+}

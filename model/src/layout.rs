@@ -1,0 +1,516 @@
+//! Where every object of a program lives in memory, and whether the program
+//! is well formed.
+//!
+//! This module owns the deterministic blob allocator (first fit over a
+//! free list sorted by offset, freed ranges merged with their neighbours,
+//! like ncnn's `VkBlobAllocator`), the placement of buffers, aliases and
+//! blobs on memory objects, and every validity rule that does not need
+//! synchronization state: bounds, lifetimes, sizes, alignment, copy overlap
+//! and barrier flag validity. The runtime places blobs with the same
+//! allocator, so the model sees the addresses the device uses. It does not
+//! know about hazards.
+
+use crate::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region};
+use crate::scope::{self, ScopeError, Side};
+
+/// Index of a memory object: every buffer with memory of its own and every
+/// pool has one. Aliases and blobs resolve onto their owner's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MemId(pub u32);
+
+/// A byte range of a memory object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemRange {
+    pub mem: MemId,
+    pub range: ByteRange,
+}
+
+/// The deterministic first-fit blob allocator over one pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlobAllocator {
+    align: u64,
+    /// Free chunks `(offset, len)`, sorted by offset, never adjacent.
+    free: Vec<(u64, u64)>,
+}
+
+impl BlobAllocator {
+    /// An allocator over `size` bytes handing out offsets aligned to
+    /// `align` (a power of two).
+    pub fn new(size: u64, align: u64) -> Self {
+        let usable = size - size % align.max(1);
+        BlobAllocator {
+            align: align.max(1),
+            free: if usable > 0 { vec![(0, usable)] } else { vec![] },
+        }
+    }
+
+    /// The size a request takes once rounded up to the alignment.
+    pub fn rounded(&self, size: u64) -> u64 {
+        size.div_ceil(self.align) * self.align
+    }
+
+    /// Takes the front of the first free chunk that fits, or `None`.
+    pub fn alloc(&mut self, size: u64) -> Option<u64> {
+        let need = self.rounded(size);
+        let i = self.free.iter().position(|&(_, len)| len >= need)?;
+        let (off, len) = self.free[i];
+        if len == need {
+            self.free.remove(i);
+        } else {
+            self.free[i] = (off + need, len - need);
+        }
+        Some(off)
+    }
+
+    /// Returns `[offset, offset + rounded(size))` to the free list, merging
+    /// it with adjacent free chunks.
+    pub fn free(&mut self, offset: u64, size: u64) {
+        let len = self.rounded(size);
+        let i = self.free.partition_point(|&(o, _)| o < offset);
+        self.free.insert(i, (offset, len));
+        if i + 1 < self.free.len() && offset + len == self.free[i + 1].0 {
+            self.free[i].1 += self.free[i + 1].1;
+            self.free.remove(i + 1);
+        }
+        if i > 0 && self.free[i - 1].0 + self.free[i - 1].1 == offset {
+            self.free[i - 1].1 += self.free[i].1;
+            self.free.remove(i);
+        }
+    }
+}
+
+/// Where an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// At the command with this index in [`Program::commands`].
+    Command(usize),
+    /// At the declaration of this object.
+    Object(ObjectId),
+}
+
+/// Why a program is not well formed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramErrorKind {
+    #[error("`{name}` has size 0")]
+    ZeroSizeObject { name: String },
+    #[error("pool `{name}` alignment {align} is not a power of two")]
+    BadAlign { name: String, align: u64 },
+    #[error("`{name}` aliases `{other}` at {offset}..{end}, past its size {size}")]
+    AliasOutOfBounds {
+        name: String,
+        other: String,
+        offset: u64,
+        end: u64,
+        size: u64,
+    },
+    #[error("`{name}` must alias a buffer or a pool, not the blob `{other}`")]
+    AliasOfBlob { name: String, other: String },
+    #[error("range {range} of `{name}` is empty")]
+    EmptyRange { name: String, range: ByteRange },
+    #[error("range {range} is out of bounds of `{name}` (size {size})")]
+    OutOfBounds {
+        name: String,
+        range: ByteRange,
+        size: u64,
+    },
+    #[error("`{name}` is used before it is allocated")]
+    UseBeforeAlloc { name: String },
+    #[error("`{name}` is used after it was freed")]
+    UseAfterFree { name: String },
+    #[error("`{name}` is freed twice")]
+    DoubleFree { name: String },
+    #[error("`{name}` is allocated twice; give each allocation its own name")]
+    AllocTwice { name: String },
+    #[error("`{name}` is not a blob, so it cannot be allocated or freed")]
+    NotABlob { name: String },
+    #[error("pool `{pool}` has no free range of {size} bytes for `{name}`")]
+    PoolExhausted { pool: String, name: String, size: u64 },
+    #[error("copy sizes differ: source {src} bytes, destination {dst} bytes")]
+    CopySizeMismatch { src: u64, dst: u64 },
+    #[error("copy source {src} and destination {dst} overlap in memory")]
+    CopyOverlap { src: String, dst: String },
+    #[error("{what} {value} must be a multiple of 4")]
+    Misaligned { what: &'static str, value: u64 },
+    #[error("update of {size} bytes exceeds vkCmdUpdateBuffer's 65536-byte limit")]
+    UpdateTooLarge { size: u64 },
+    #[error("indirect dispatch arguments must be exactly 12 bytes, got {size}")]
+    IndirectSize { size: u64 },
+    #[error("dispatch has no storage binding")]
+    NoBindings,
+    #[error("barrier {index}: {source}")]
+    BarrierScope { index: usize, source: ScopeError },
+}
+
+/// A program error with its location.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct ProgramError {
+    pub at: Location,
+    pub kind: ProgramErrorKind,
+}
+
+/// Placement of every object, valid for a well-formed program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Memory and base offset of each object (blobs: of their one
+    /// allocation).
+    places: Vec<Option<(MemId, u64)>>,
+    /// Size of each memory object.
+    pub memory_sizes: Vec<u64>,
+    /// Memory id of each object that owns memory.
+    pub owners: Vec<Option<MemId>>,
+}
+
+impl Layout {
+    /// The memory range behind a region of an object.
+    pub fn locate(&self, region: Region) -> MemRange {
+        // Invariant: `resolve` placed every object a well-formed program's
+        // commands refer to before returning the layout.
+        let (mem, base) = self.places[region.object.0 as usize].expect("object placed");
+        MemRange {
+            mem,
+            range: region.range.shift(base),
+        }
+    }
+
+    /// The memory and base offset of an object, if it was placed.
+    pub fn place(&self, object: ObjectId) -> Option<(MemId, u64)> {
+        self.places[object.0 as usize]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Life {
+    NotYet,
+    Live,
+    Freed,
+}
+
+/// Validates a program and places its objects.
+pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
+    let n = program.objects.len();
+    let mut places: Vec<Option<(MemId, u64)>> = vec![None; n];
+    let mut owners = vec![None; n];
+    let mut memory_sizes = Vec::new();
+    let mut allocators: Vec<Option<BlobAllocator>> = vec![None; n];
+    let obj_err = |i: usize, kind| ProgramError {
+        at: Location::Object(ObjectId(i as u32)),
+        kind,
+    };
+    for (i, o) in program.objects.iter().enumerate() {
+        if o.size == 0 {
+            return Err(obj_err(i, ProgramErrorKind::ZeroSizeObject { name: o.name.clone() }));
+        }
+        match &o.kind {
+            ObjectKind::Buffer { alias: None } => {
+                let mem = MemId(memory_sizes.len() as u32);
+                memory_sizes.push(o.size);
+                owners[i] = Some(mem);
+                places[i] = Some((mem, 0));
+            }
+            ObjectKind::Pool { align } => {
+                if !align.is_power_of_two() {
+                    return Err(obj_err(
+                        i,
+                        ProgramErrorKind::BadAlign { name: o.name.clone(), align: *align },
+                    ));
+                }
+                let mem = MemId(memory_sizes.len() as u32);
+                memory_sizes.push(o.size);
+                owners[i] = Some(mem);
+                places[i] = Some((mem, 0));
+                allocators[i] = Some(BlobAllocator::new(o.size, *align));
+            }
+            ObjectKind::Buffer { alias: Some((other, offset)) } => {
+                let other_obj = program.object(*other);
+                if matches!(other_obj.kind, ObjectKind::Blob { .. }) {
+                    return Err(obj_err(
+                        i,
+                        ProgramErrorKind::AliasOfBlob {
+                            name: o.name.clone(),
+                            other: other_obj.name.clone(),
+                        },
+                    ));
+                }
+                let end = offset.checked_add(o.size).unwrap_or(u64::MAX);
+                let base = places.get(other.0 as usize).copied().flatten();
+                match base {
+                    Some((mem, b)) if end <= other_obj.size => places[i] = Some((mem, b + offset)),
+                    _ => {
+                        return Err(obj_err(
+                            i,
+                            ProgramErrorKind::AliasOutOfBounds {
+                                name: o.name.clone(),
+                                other: other_obj.name.clone(),
+                                offset: *offset,
+                                end,
+                                size: other_obj.size,
+                            },
+                        ))
+                    }
+                }
+            }
+            ObjectKind::Blob { .. } => {}
+        }
+    }
+
+    let mut life = vec![Life::NotYet; n];
+    for (i, o) in program.objects.iter().enumerate() {
+        if !matches!(o.kind, ObjectKind::Blob { .. }) {
+            life[i] = Life::Live;
+        }
+    }
+    for (ci, command) in program.commands.iter().enumerate() {
+        let err = |kind| ProgramError {
+            at: Location::Command(ci),
+            kind,
+        };
+        let name = |id: ObjectId| program.object(id).name.clone();
+        let check_region = |region: Region, life: &[Life]| -> Result<(), ProgramError> {
+            let o = program.object(region.object);
+            match life[region.object.0 as usize] {
+                Life::NotYet => return Err(err(ProgramErrorKind::UseBeforeAlloc { name: o.name.clone() })),
+                Life::Freed => return Err(err(ProgramErrorKind::UseAfterFree { name: o.name.clone() })),
+                Life::Live => {}
+            }
+            if region.range.is_empty() {
+                return Err(err(ProgramErrorKind::EmptyRange {
+                    name: o.name.clone(),
+                    range: region.range,
+                }));
+            }
+            if region.range.end > o.size {
+                return Err(err(ProgramErrorKind::OutOfBounds {
+                    name: o.name.clone(),
+                    range: region.range,
+                    size: o.size,
+                }));
+            }
+            Ok(())
+        };
+        let aligned4 = |what: &'static str, value: u64| {
+            if value % 4 == 0 {
+                Ok(())
+            } else {
+                Err(err(ProgramErrorKind::Misaligned { what, value }))
+            }
+        };
+        match command {
+            Command::Alloc { blob } | Command::Free { blob } => {
+                let b = blob.0 as usize;
+                let ObjectKind::Blob { pool } = program.object(*blob).kind else {
+                    return Err(err(ProgramErrorKind::NotABlob { name: name(*blob) }));
+                };
+                let p = pool.0 as usize;
+                // Invariant: every pool got an allocator in the first loop,
+                // and the parser and builders only let blobs name pools.
+                let alloc = allocators[p].as_mut().expect("blob's pool has an allocator");
+                let size = program.object(*blob).size;
+                if matches!(command, Command::Alloc { .. }) {
+                    if life[b] != Life::NotYet {
+                        return Err(err(ProgramErrorKind::AllocTwice { name: name(*blob) }));
+                    }
+                    let Some(off) = alloc.alloc(size) else {
+                        return Err(err(ProgramErrorKind::PoolExhausted {
+                            pool: name(pool),
+                            name: name(*blob),
+                            size,
+                        }));
+                    };
+                    // Invariant: the pool was placed in the first loop.
+                    let (mem, base) = places[p].expect("pool placed");
+                    places[b] = Some((mem, base + off));
+                    life[b] = Life::Live;
+                } else {
+                    match life[b] {
+                        Life::NotYet => return Err(err(ProgramErrorKind::UseBeforeAlloc { name: name(*blob) })),
+                        Life::Freed => return Err(err(ProgramErrorKind::DoubleFree { name: name(*blob) })),
+                        Life::Live => {}
+                    }
+                    // Invariant: a live blob has been placed.
+                    let (_, at) = places[b].expect("live blob placed");
+                    let (_, base) = places[p].expect("pool placed");
+                    alloc.free(at - base, size);
+                    life[b] = Life::Freed;
+                }
+            }
+            Command::Copy { src, dst } => {
+                check_region(*src, &life)?;
+                check_region(*dst, &life)?;
+                if src.range.len() != dst.range.len() {
+                    return Err(err(ProgramErrorKind::CopySizeMismatch {
+                        src: src.range.len(),
+                        dst: dst.range.len(),
+                    }));
+                }
+                let (sm, sb) = places[src.object.0 as usize].expect("live object placed");
+                let (dm, db) = places[dst.object.0 as usize].expect("live object placed");
+                if sm == dm && src.range.shift(sb).overlaps(dst.range.shift(db)) {
+                    // VUID-vkCmdCopyBuffer-pRegions-00117: regions must not
+                    // overlap in memory.
+                    return Err(err(ProgramErrorKind::CopyOverlap {
+                        src: program.show_region(*src),
+                        dst: program.show_region(*dst),
+                    }));
+                }
+            }
+            Command::Fill { dst, .. } | Command::Update { dst, .. } => {
+                check_region(*dst, &life)?;
+                aligned4("offset", dst.range.start)?;
+                aligned4("size", dst.range.len())?;
+                if matches!(command, Command::Update { .. }) && dst.range.len() > 65536 {
+                    return Err(err(ProgramErrorKind::UpdateTooLarge { size: dst.range.len() }));
+                }
+            }
+            Command::Dispatch { bindings, indirect, .. } => {
+                if bindings.is_empty() {
+                    return Err(err(ProgramErrorKind::NoBindings));
+                }
+                for b in bindings {
+                    check_region(b.region, &life)?;
+                }
+                if let Some(ind) = indirect {
+                    check_region(*ind, &life)?;
+                    aligned4("indirect offset", ind.range.start)?;
+                    if ind.range.len() != 12 {
+                        return Err(err(ProgramErrorKind::IndirectSize { size: ind.range.len() }));
+                    }
+                }
+            }
+            Command::HostWrite { dst: r, .. } | Command::HostRead { src: r } => {
+                check_region(*r, &life)?;
+            }
+            Command::Barrier(dep) => {
+                for (index, b) in dep.barriers.iter().enumerate() {
+                    let scope_err = |source| err(ProgramErrorKind::BarrierScope { index, source });
+                    scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).map_err(scope_err)?;
+                    scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).map_err(scope_err)?;
+                    if let Some(r) = b.region {
+                        check_region(r, &life)?;
+                    }
+                }
+            }
+            Command::Submit | Command::Wait => {}
+        }
+    }
+    Ok(Layout {
+        places,
+        memory_sizes,
+        owners,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocator_recycles_first_fit_and_merges() {
+        let mut a = BlobAllocator::new(1024, 64);
+        assert_eq!(a.alloc(64), Some(0));
+        assert_eq!(a.alloc(10), Some(64));
+        assert_eq!(a.alloc(100), Some(128));
+        a.free(64, 10);
+        a.free(0, 64);
+        // [0, 128) merged: a 128-byte request fits at 0.
+        assert_eq!(a.alloc(128), Some(0));
+        a.free(128, 100);
+        assert_eq!(a.alloc(1024 - 128), Some(128));
+        assert_eq!(a.alloc(1), None);
+    }
+
+    fn check(build: impl FnOnce(&mut Program), expected: Result<(), &str>) {
+        let mut p = Program::new();
+        build(&mut p);
+        let got = resolve(&p).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(got.as_ref().map(|_| ()).map_err(|s| s.as_str()), expected);
+    }
+
+    #[test]
+    fn malformed_programs_are_rejected_with_reasons() {
+        check(
+            |p| {
+                let b = p.buffer("b", 16);
+                let r = p.region(b, 8, 32);
+                p.push(Command::Fill { dst: r, value: 0 });
+            },
+            Err("range 8..32 is out of bounds of `b` (size 16)"),
+        );
+        check(
+            |p| {
+                let pool = p.pool("pool", 256, 64);
+                let x = p.alloc("x", 64, pool);
+                p.push(Command::Free { blob: x });
+                let r = p.whole(x);
+                p.push(Command::Fill { dst: r, value: 0 });
+            },
+            Err("`x` is used after it was freed"),
+        );
+        check(
+            |p| {
+                let pool = p.pool("pool", 256, 64);
+                let x = p.alloc("x", 64, pool);
+                p.push(Command::Free { blob: x });
+                p.push(Command::Free { blob: x });
+            },
+            Err("`x` is freed twice"),
+        );
+        check(
+            |p| {
+                let pool = p.pool("pool", 128, 64);
+                p.alloc("x", 64, pool);
+                p.alloc("y", 65, pool);
+            },
+            Err("pool `pool` has no free range of 65 bytes for `y`"),
+        );
+        check(
+            |p| {
+                let b = p.buffer("b", 64);
+                let src = p.region(b, 0, 16);
+                let dst = p.region(b, 8, 24);
+                p.push(Command::Copy { src, dst });
+            },
+            Err("copy source b[0..16] and destination b[8..24] overlap in memory"),
+        );
+        check(
+            |p| {
+                let b = p.buffer("b", 64);
+                let dst = p.region(b, 2, 6);
+                p.push(Command::Fill { dst, value: 0 });
+            },
+            Err("offset 2 must be a multiple of 4"),
+        );
+        check(
+            |p| {
+                let b = p.buffer("b", 64);
+                let dst = p.region(b, 4, 4);
+                p.push(Command::Fill { dst, value: 0 });
+            },
+            Err("range 4..4 of `b` is empty"),
+        );
+        check(
+            |p| {
+                let b = p.buffer("b", 64);
+                p.alias("c", 32, b, 40);
+            },
+            Err("`c` aliases `b` at 40..72, past its size 64"),
+        );
+    }
+
+    #[test]
+    fn aliases_and_blobs_share_memory() {
+        let mut p = Program::new();
+        let b = p.buffer("b", 256);
+        let c = p.alias("c", 64, b, 128);
+        let pool = p.pool("pool", 256, 64);
+        let x = p.alloc("x", 10, pool);
+        p.push(Command::Free { blob: x });
+        let y = p.alloc("y", 64, pool);
+        let layout = resolve(&p).unwrap();
+        let at = |o, s, e| layout.locate(Region { object: o, range: ByteRange::new(s, e) });
+        assert_eq!(at(c, 0, 4), at(b, 128, 132));
+        assert_eq!(at(x, 0, 10).range, at(y, 0, 10).range);
+        assert_eq!(at(x, 0, 10).mem, at(pool, 0, 10).mem);
+        assert_ne!(at(x, 0, 10).mem, at(b, 0, 10).mem);
+    }
+}

@@ -1,0 +1,41 @@
+//! vksync: a formal model of Vulkan synchronization for buffers.
+//!
+//! The crate is pure Rust with no I/O, no Vulkan and no global state. It
+//! owns the stage and access flag types (Vulkan's names and bit values), the
+//! meaning of synchronization and access scopes, a program representation
+//! shared by every other part of the project, the deterministic blob
+//! allocator, the per-address hazard checker, and (in later modules) the
+//! barrier planners and the CPU reference. Talking to a device is the
+//! `vksync-runtime` crate's job; parsing trace files is the CLI's.
+//!
+//! ```
+//! use vksync::{check, Command, Program, HazardKind};
+//! let mut p = Program::new();
+//! let b = p.buffer("b", 256);
+//! let c = p.buffer("c", 256);
+//! p.push(Command::Fill { dst: p.whole(b), value: 7 });
+//! p.push(Command::Copy { src: p.whole(b), dst: p.whole(c) });
+//! let hazards = check(&p).unwrap();
+//! assert_eq!(hazards.len(), 1);
+//! assert_eq!(hazards[0].kind, HazardKind::ReadAfterWrite);
+//! ```
+
+pub mod access;
+pub mod checker;
+pub mod flags;
+pub mod hazard;
+pub mod layout;
+pub mod program;
+pub mod scope;
+pub mod trace;
+
+pub use access::{ClearStage, Semantics};
+pub use checker::{Access, Checker, HazardKind, RawHazard, ResolvedBarrier};
+pub use flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+pub use hazard::{check, check_with, Fix, Hazard};
+pub use layout::{resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind};
+pub use program::{
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
+    Region,
+};
+pub use scope::{Stage, StageAccess, StageAccessSet, StageSet};

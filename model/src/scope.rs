@@ -1,0 +1,571 @@
+//! Synchronization and access scopes: what a stage mask and an access mask
+//! in a barrier actually cover.
+//!
+//! This module owns the interpretation of [`PipelineStageFlags2`] and
+//! [`AccessFlags2`] (Vulkan spec, "Synchronization and Cache Control"):
+//! meta-stage expansion (`ALL_COMMANDS`, `ALL_TRANSFER`), the
+//! synchronization2 meaning of `TOP_OF_PIPE`/`BOTTOM_OF_PIPE` in each scope,
+//! logically earlier/later expansion (applied to synchronization scopes
+//! only, never to access scopes), meta-access expansion (`SHADER_READ`,
+//! `SHADER_WRITE`, `MEMORY_READ`, `MEMORY_WRITE`) and the table of which
+//! access each stage can perform. It does not know about memory, ranges or
+//! commands; [`crate::checker`] applies the scopes computed here.
+//!
+//! Scopes are computed into two small bit sets: [`StageSet`] over the
+//! concrete stages a buffer compute program can execute in, and
+//! [`StageAccessSet`] over the (stage, access) pairs those stages can make.
+
+use crate::flags::{AccessFlags2, PipelineStageFlags2 as S};
+use std::fmt;
+
+/// A concrete pipeline stage in which a buffer access can happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    DrawIndirect = 0,
+    ComputeShader = 1,
+    Copy = 2,
+    Clear = 3,
+    Blit = 4,
+    Resolve = 5,
+    Host = 6,
+}
+
+impl Stage {
+    /// Every concrete stage, in bit order.
+    pub const ALL: [Stage; 7] = [
+        Stage::DrawIndirect,
+        Stage::ComputeShader,
+        Stage::Copy,
+        Stage::Clear,
+        Stage::Blit,
+        Stage::Resolve,
+        Stage::Host,
+    ];
+
+    /// The Vulkan flag for this stage.
+    pub fn flag(self) -> S {
+        match self {
+            Stage::DrawIndirect => S::DRAW_INDIRECT,
+            Stage::ComputeShader => S::COMPUTE_SHADER,
+            Stage::Copy => S::COPY,
+            Stage::Clear => S::CLEAR,
+            Stage::Blit => S::BLIT,
+            Stage::Resolve => S::RESOLVE,
+            Stage::Host => S::HOST,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of concrete stages: the form every synchronization scope takes
+/// once meta stages and logically earlier/later stages are expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct StageSet(pub u8);
+
+impl StageSet {
+    pub const EMPTY: StageSet = StageSet(0);
+
+    /// The stages of commands recorded into a command buffer on a queue
+    /// with compute and transfer support: what `ALL_COMMANDS` means.
+    /// `HOST` is not among them: it is not a stage of any command
+    /// ("Pipeline Stages": `VK_PIPELINE_STAGE_2_HOST_BIT` "is not invoked by
+    /// any commands recorded in a command buffer").
+    pub const ALL_DEVICE: StageSet = StageSet(0b0011_1111);
+
+    pub fn contains(self, stage: Stage) -> bool {
+        self.0 & stage.bit() != 0
+    }
+    pub fn intersects(self, other: StageSet) -> bool {
+        self.0 & other.0 != 0
+    }
+    pub fn union(self, other: StageSet) -> StageSet {
+        StageSet(self.0 | other.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Stage> {
+        Stage::ALL.into_iter().filter(move |s| self.contains(*s))
+    }
+    /// The Vulkan flags of the stages in the set.
+    pub fn flags(self) -> S {
+        self.iter().fold(S::empty(), |acc, s| acc | s.flag())
+    }
+}
+
+impl fmt::Display for StageSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.flags().fmt(f)
+    }
+}
+
+/// A concrete (stage, access) pair: one kind of memory access a command can
+/// make. Reads and writes are distinguished by [`StageAccess::is_write`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StageAccess {
+    DrawIndirectIndirectCommandRead = 0,
+    ComputeShaderUniformRead = 1,
+    ComputeShaderSampledRead = 2,
+    ComputeShaderStorageRead = 3,
+    ComputeShaderStorageWrite = 4,
+    CopyTransferRead = 5,
+    CopyTransferWrite = 6,
+    BlitTransferRead = 7,
+    BlitTransferWrite = 8,
+    ResolveTransferRead = 9,
+    ResolveTransferWrite = 10,
+    ClearTransferWrite = 11,
+    HostRead = 12,
+    HostWrite = 13,
+}
+
+impl StageAccess {
+    pub const ALL: [StageAccess; 14] = [
+        StageAccess::DrawIndirectIndirectCommandRead,
+        StageAccess::ComputeShaderUniformRead,
+        StageAccess::ComputeShaderSampledRead,
+        StageAccess::ComputeShaderStorageRead,
+        StageAccess::ComputeShaderStorageWrite,
+        StageAccess::CopyTransferRead,
+        StageAccess::CopyTransferWrite,
+        StageAccess::BlitTransferRead,
+        StageAccess::BlitTransferWrite,
+        StageAccess::ResolveTransferRead,
+        StageAccess::ResolveTransferWrite,
+        StageAccess::ClearTransferWrite,
+        StageAccess::HostRead,
+        StageAccess::HostWrite,
+    ];
+
+    /// The stage the access is made in.
+    pub fn stage(self) -> Stage {
+        use StageAccess::*;
+        match self {
+            DrawIndirectIndirectCommandRead => Stage::DrawIndirect,
+            ComputeShaderUniformRead
+            | ComputeShaderSampledRead
+            | ComputeShaderStorageRead
+            | ComputeShaderStorageWrite => Stage::ComputeShader,
+            CopyTransferRead | CopyTransferWrite => Stage::Copy,
+            BlitTransferRead | BlitTransferWrite => Stage::Blit,
+            ResolveTransferRead | ResolveTransferWrite => Stage::Resolve,
+            ClearTransferWrite => Stage::Clear,
+            HostRead | HostWrite => Stage::Host,
+        }
+    }
+
+    /// The (non-meta) Vulkan access flag of the access.
+    pub fn access(self) -> AccessFlags2 {
+        use StageAccess::*;
+        match self {
+            DrawIndirectIndirectCommandRead => AccessFlags2::INDIRECT_COMMAND_READ,
+            ComputeShaderUniformRead => AccessFlags2::UNIFORM_READ,
+            ComputeShaderSampledRead => AccessFlags2::SHADER_SAMPLED_READ,
+            ComputeShaderStorageRead => AccessFlags2::SHADER_STORAGE_READ,
+            ComputeShaderStorageWrite => AccessFlags2::SHADER_STORAGE_WRITE,
+            CopyTransferRead | BlitTransferRead | ResolveTransferRead => {
+                AccessFlags2::TRANSFER_READ
+            }
+            CopyTransferWrite | BlitTransferWrite | ResolveTransferWrite | ClearTransferWrite => {
+                AccessFlags2::TRANSFER_WRITE
+            }
+            HostRead => AccessFlags2::HOST_READ,
+            HostWrite => AccessFlags2::HOST_WRITE,
+        }
+    }
+
+    pub fn is_write(self) -> bool {
+        use StageAccess::*;
+        matches!(
+            self,
+            ComputeShaderStorageWrite
+                | CopyTransferWrite
+                | BlitTransferWrite
+                | ResolveTransferWrite
+                | ClearTransferWrite
+                | HostWrite
+        )
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u8)
+    }
+}
+
+impl fmt::Display for StageAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.stage().flag(), self.access())
+    }
+}
+
+/// A set of (stage, access) pairs: the form every access scope takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct StageAccessSet(pub u16);
+
+impl StageAccessSet {
+    pub const EMPTY: StageAccessSet = StageAccessSet(0);
+
+    pub fn single(sa: StageAccess) -> Self {
+        StageAccessSet(sa.bit())
+    }
+    pub fn contains(self, sa: StageAccess) -> bool {
+        self.0 & sa.bit() != 0
+    }
+    pub fn union(self, other: Self) -> Self {
+        StageAccessSet(self.0 | other.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = StageAccess> {
+        StageAccess::ALL.into_iter().filter(move |s| self.contains(*s))
+    }
+    /// The union of the stages of the pairs.
+    pub fn stages(self) -> StageSet {
+        self.iter()
+            .fold(StageSet::EMPTY, |acc, sa| acc.union(StageSet(sa.stage().bit())))
+    }
+    /// The union of the access flags of the pairs.
+    pub fn accesses(self) -> AccessFlags2 {
+        self.iter()
+            .fold(AccessFlags2::empty(), |acc, sa| acc | sa.access())
+    }
+}
+
+/// Which side of a dependency a mask is on. `TOP_OF_PIPE` and
+/// `BOTTOM_OF_PIPE` mean different things on each side, and logically
+/// earlier stages are added to the first scope, later ones to the second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The first (source) scope.
+    Src,
+    /// The second (destination) scope.
+    Dst,
+}
+
+/// An invalid stage/access combination, with the offending flag named.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScopeError {
+    #[error("{side} access `{access}` is not supported by any stage in `{stages}`; it needs one of {needs}")]
+    UnsupportedAccess {
+        side: &'static str,
+        access: AccessFlags2,
+        stages: S,
+        needs: String,
+    },
+    #[error("{side} stage mask has bits {bits:#x} that this model does not know")]
+    UnknownStageBits { side: &'static str, bits: u64 },
+    #[error("{side} access mask has bits {bits:#x} that this model does not know")]
+    UnknownAccessBits { side: &'static str, bits: u64 },
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Src => "source",
+        Side::Dst => "destination",
+    }
+}
+
+/// Stages named by a mask after meta-stage expansion, without logically
+/// earlier/later stages: the stages whose accesses an access scope covers.
+///
+/// Synchronization2 ("Pipeline Stages"): `TOP_OF_PIPE` is `ALL_COMMANDS` with
+/// no access in the second scope and `NONE` in the first; `BOTTOM_OF_PIPE`
+/// is the mirror image. Since those `ALL_COMMANDS` carry no access, they are
+/// returned separately as `exec_only` so the access scope can ignore them.
+fn named_stages(mask: S, side: Side) -> (StageSet, StageSet) {
+    let mut stages = StageSet::EMPTY;
+    for s in Stage::ALL {
+        if mask.contains(s.flag()) {
+            stages = stages.union(StageSet(s.bit()));
+        }
+    }
+    if mask.contains(S::ALL_TRANSFER) {
+        stages = stages.union(StageSet(
+            Stage::Copy.bit() | Stage::Clear.bit() | Stage::Blit.bit() | Stage::Resolve.bit(),
+        ));
+    }
+    if mask.contains(S::ALL_COMMANDS) {
+        stages = stages.union(StageSet::ALL_DEVICE);
+    }
+    let pseudo = match side {
+        Side::Src => S::BOTTOM_OF_PIPE,
+        Side::Dst => S::TOP_OF_PIPE,
+    };
+    let exec_only = if mask.contains(pseudo) {
+        StageSet::ALL_DEVICE
+    } else {
+        StageSet::EMPTY
+    };
+    (stages, exec_only)
+}
+
+/// The synchronization (execution) scope of a stage mask on one side:
+/// meta stages expanded, `TOP`/`BOTTOM` per synchronization2, then every
+/// logically earlier stage added for the first scope and every logically
+/// later stage for the second ("Pipeline Stages", "Synchronization Scopes").
+///
+/// The only ordering among the concrete stages of this model is the compute
+/// pipeline's `DRAW_INDIRECT` → `COMPUTE_SHADER`; the transfer stages and
+/// `HOST` are each a pipeline of their own.
+pub fn exec_scope(mask: S, side: Side) -> StageSet {
+    let (named, exec_only) = named_stages(mask, side);
+    let mut set = named.union(exec_only);
+    match side {
+        Side::Src => {
+            if set.contains(Stage::ComputeShader) {
+                set = set.union(StageSet(Stage::DrawIndirect.bit()));
+            }
+        }
+        Side::Dst => {
+            if set.contains(Stage::DrawIndirect) {
+                set = set.union(StageSet(Stage::ComputeShader.bit()));
+            }
+        }
+    }
+    set
+}
+
+/// Expands meta accesses into the concrete access bits of this model.
+/// `SHADER_READ` is `SHADER_SAMPLED_READ | SHADER_STORAGE_READ` and
+/// `SHADER_WRITE` is `SHADER_STORAGE_WRITE` ("Access Types"; the
+/// `<syncequivalent>` entries of `vk.xml`, which the validation layer uses
+/// too). `UNIFORM_READ` is its own bit and not part of `SHADER_READ`.
+/// `MEMORY_READ`/`MEMORY_WRITE` are handled per stage by [`access_scope`].
+fn expand_access(access: AccessFlags2) -> AccessFlags2 {
+    let mut a = access;
+    if a.contains(AccessFlags2::SHADER_READ) {
+        a |= AccessFlags2::SHADER_SAMPLED_READ | AccessFlags2::SHADER_STORAGE_READ;
+    }
+    if a.contains(AccessFlags2::SHADER_WRITE) {
+        a |= AccessFlags2::SHADER_STORAGE_WRITE;
+    }
+    a
+}
+
+/// The access scope of a (stage mask, access mask) pair on one side: the
+/// (stage, access) pairs made by the named stages (meta stages expanded,
+/// never logically earlier or later ones) whose access is in the expanded
+/// access mask. `MEMORY_READ` and `MEMORY_WRITE` cover every read or write
+/// the named stages can make.
+pub fn access_scope(stages: S, access: AccessFlags2, side: Side) -> StageAccessSet {
+    let (named, _) = named_stages(stages, side);
+    let expanded = expand_access(access);
+    let mut set = StageAccessSet::EMPTY;
+    for sa in StageAccess::ALL {
+        if !named.contains(sa.stage()) {
+            continue;
+        }
+        let covered = expanded.contains(sa.access())
+            || (sa.is_write() && access.contains(AccessFlags2::MEMORY_WRITE))
+            || (!sa.is_write() && access.contains(AccessFlags2::MEMORY_READ));
+        if covered {
+            set = set.union(StageAccessSet::single(sa));
+        }
+    }
+    set
+}
+
+/// The stages that can perform each access flag, as the spec's valid-usage
+/// statements for `VkMemoryBarrier2` list them ("Access Types", table of
+/// supported access types), restricted to this model's stages.
+/// `ALL_COMMANDS` supports everything and is handled by the caller;
+/// `MEMORY_READ`/`MEMORY_WRITE` are valid with any stage.
+fn supporting_stages(access: AccessFlags2) -> S {
+    match access {
+        a if a == AccessFlags2::INDIRECT_COMMAND_READ => S::DRAW_INDIRECT,
+        a if a == AccessFlags2::UNIFORM_READ
+            || a == AccessFlags2::SHADER_READ
+            || a == AccessFlags2::SHADER_WRITE
+            || a == AccessFlags2::SHADER_SAMPLED_READ
+            || a == AccessFlags2::SHADER_STORAGE_READ
+            || a == AccessFlags2::SHADER_STORAGE_WRITE =>
+        {
+            S::COMPUTE_SHADER
+        }
+        a if a == AccessFlags2::TRANSFER_READ => S::COPY | S::BLIT | S::RESOLVE | S::ALL_TRANSFER,
+        a if a == AccessFlags2::TRANSFER_WRITE => {
+            S::COPY | S::BLIT | S::RESOLVE | S::CLEAR | S::ALL_TRANSFER
+        }
+        a if a == AccessFlags2::HOST_READ || a == AccessFlags2::HOST_WRITE => S::HOST,
+        _ => S::all(),
+    }
+}
+
+/// Checks that every access bit is supported by at least one stage in the
+/// mask (after `ALL_TRANSFER` expansion; `ALL_COMMANDS` supports every
+/// access), and that no unknown bit is set. The spec makes an unsupported
+/// access invalid usage (VUID-VkMemoryBarrier2-srcAccessMask-03900 and
+/// siblings); it is rejected here rather than silently dropped.
+pub fn validate(stages: S, access: AccessFlags2, side: Side) -> Result<(), ScopeError> {
+    let side_name = side_name(side);
+    let unknown_stage = stages.bits() & !S::all().bits();
+    if unknown_stage != 0 {
+        return Err(ScopeError::UnknownStageBits {
+            side: side_name,
+            bits: unknown_stage,
+        });
+    }
+    let unknown_access = access.bits() & !AccessFlags2::all().bits();
+    if unknown_access != 0 {
+        return Err(ScopeError::UnknownAccessBits {
+            side: side_name,
+            bits: unknown_access,
+        });
+    }
+    if stages.contains(S::ALL_COMMANDS) {
+        return Ok(());
+    }
+    let mut effective = stages;
+    if stages.contains(S::ALL_TRANSFER) {
+        effective |= S::COPY | S::CLEAR | S::BLIT | S::RESOLVE;
+    }
+    for bit in access.iter() {
+        let needs = supporting_stages(bit);
+        if !effective.intersects(needs) {
+            return Err(ScopeError::UnsupportedAccess {
+                side: side_name,
+                access: bit,
+                stages,
+                needs: format!("`{}` or `ALL_COMMANDS`", needs.to_string().replace('|', "`, `")),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stages(text: &str) -> S {
+        S::parse(text).unwrap()
+    }
+    fn access(text: &str) -> AccessFlags2 {
+        AccessFlags2::parse(text).unwrap()
+    }
+
+    fn check_exec(mask: &str, side: Side, expected: &str) {
+        let got = exec_scope(stages(mask), side).to_string();
+        assert_eq!(got, expected, "exec scope of {mask} on {side:?}");
+    }
+
+    #[test]
+    fn exec_scopes_expand_meta_and_order() {
+        use Side::*;
+        check_exec("NONE", Src, "NONE");
+        check_exec("COMPUTE_SHADER", Src, "DRAW_INDIRECT|COMPUTE_SHADER");
+        check_exec("COMPUTE_SHADER", Dst, "COMPUTE_SHADER");
+        check_exec("DRAW_INDIRECT", Dst, "DRAW_INDIRECT|COMPUTE_SHADER");
+        check_exec("DRAW_INDIRECT", Src, "DRAW_INDIRECT");
+        check_exec("COPY", Src, "COPY");
+        check_exec("COPY", Dst, "COPY");
+        check_exec("ALL_TRANSFER", Dst, "COPY|CLEAR|BLIT|RESOLVE");
+        check_exec("TRANSFER", Src, "COPY|CLEAR|BLIT|RESOLVE");
+        check_exec(
+            "ALL_COMMANDS",
+            Src,
+            "DRAW_INDIRECT|COMPUTE_SHADER|COPY|CLEAR|BLIT|RESOLVE",
+        );
+        check_exec("HOST", Src, "HOST");
+        check_exec("HOST", Dst, "HOST");
+        // synchronization2: TOP_OF_PIPE is NONE in the first scope and
+        // ALL_COMMANDS in the second; BOTTOM_OF_PIPE the reverse.
+        check_exec("TOP_OF_PIPE", Src, "NONE");
+        check_exec(
+            "TOP_OF_PIPE",
+            Dst,
+            "DRAW_INDIRECT|COMPUTE_SHADER|COPY|CLEAR|BLIT|RESOLVE",
+        );
+        check_exec(
+            "BOTTOM_OF_PIPE",
+            Src,
+            "DRAW_INDIRECT|COMPUTE_SHADER|COPY|CLEAR|BLIT|RESOLVE",
+        );
+        check_exec("BOTTOM_OF_PIPE", Dst, "NONE");
+        check_exec("BOTTOM_OF_PIPE|COPY", Dst, "COPY");
+    }
+
+    fn check_access(st: &str, ac: &str, side: Side, expected: &[StageAccess]) {
+        let got: Vec<_> = access_scope(stages(st), access(ac), side).iter().collect();
+        assert_eq!(got, expected, "access scope of {st}:{ac} on {side:?}");
+    }
+
+    #[test]
+    fn access_scopes_never_include_earlier_or_later_stages() {
+        use Side::*;
+        use StageAccess::*;
+        check_access("COMPUTE_SHADER", "SHADER_WRITE", Src, &[ComputeShaderStorageWrite]);
+        check_access(
+            "COMPUTE_SHADER",
+            "SHADER_READ",
+            Dst,
+            &[ComputeShaderSampledRead, ComputeShaderStorageRead],
+        );
+        check_access("COMPUTE_SHADER", "UNIFORM_READ", Dst, &[ComputeShaderUniformRead]);
+        // DRAW_INDIRECT is logically earlier than COMPUTE_SHADER, but its
+        // accesses are not in the access scope of a COMPUTE_SHADER mask.
+        check_access("COMPUTE_SHADER", "MEMORY_READ", Src, &[
+            ComputeShaderUniformRead,
+            ComputeShaderSampledRead,
+            ComputeShaderStorageRead,
+        ]);
+        check_access("DRAW_INDIRECT", "MEMORY_READ", Dst, &[DrawIndirectIndirectCommandRead]);
+        check_access("COPY", "TRANSFER_WRITE", Src, &[CopyTransferWrite]);
+        check_access(
+            "ALL_TRANSFER",
+            "TRANSFER_WRITE",
+            Src,
+            &[CopyTransferWrite, BlitTransferWrite, ResolveTransferWrite, ClearTransferWrite],
+        );
+        check_access("CLEAR", "MEMORY_WRITE", Src, &[ClearTransferWrite]);
+        check_access("HOST", "HOST_READ", Dst, &[HostRead]);
+        check_access("ALL_COMMANDS", "HOST_READ", Dst, &[]);
+        check_access("COMPUTE_SHADER|COPY", "SHADER_WRITE|TRANSFER_WRITE", Src, &[
+            ComputeShaderStorageWrite,
+            CopyTransferWrite,
+        ]);
+        // TOP_OF_PIPE in the second scope is ALL_COMMANDS with no access.
+        check_access("TOP_OF_PIPE", "MEMORY_READ", Dst, &[]);
+        check_access("BOTTOM_OF_PIPE", "MEMORY_WRITE", Src, &[]);
+        check_access("NONE", "MEMORY_WRITE", Src, &[]);
+    }
+
+    fn check_valid(st: &str, ac: &str, expected: Result<(), &str>) {
+        let got = validate(stages(st), access(ac), Side::Src).map_err(|e| e.to_string());
+        assert_eq!(got.as_ref().map(|_| ()).map_err(|s| s.as_str()), expected, "{st}:{ac}");
+    }
+
+    #[test]
+    fn unsupported_accesses_are_rejected_by_name() {
+        check_valid("COMPUTE_SHADER", "SHADER_WRITE", Ok(()));
+        check_valid("ALL_COMMANDS", "HOST_READ|TRANSFER_READ", Ok(()));
+        check_valid("ALL_TRANSFER", "TRANSFER_READ", Ok(()));
+        check_valid("COPY", "MEMORY_READ|MEMORY_WRITE", Ok(()));
+        check_valid("NONE", "NONE", Ok(()));
+        check_valid("COMPUTE_SHADER|COPY", "TRANSFER_WRITE|SHADER_READ", Ok(()));
+        check_valid(
+            "COPY",
+            "SHADER_WRITE",
+            Err("source access `SHADER_WRITE` is not supported by any stage in `COPY`; it needs one of `COMPUTE_SHADER` or `ALL_COMMANDS`"),
+        );
+        check_valid(
+            "CLEAR",
+            "TRANSFER_READ",
+            Err("source access `TRANSFER_READ` is not supported by any stage in `CLEAR`; it needs one of `ALL_TRANSFER`, `COPY`, `BLIT`, `RESOLVE` or `ALL_COMMANDS`"),
+        );
+        check_valid(
+            "TOP_OF_PIPE",
+            "SHADER_READ",
+            Err("source access `SHADER_READ` is not supported by any stage in `TOP_OF_PIPE`; it needs one of `COMPUTE_SHADER` or `ALL_COMMANDS`"),
+        );
+        check_valid(
+            "COMPUTE_SHADER",
+            "HOST_WRITE",
+            Err("source access `HOST_WRITE` is not supported by any stage in `COMPUTE_SHADER`; it needs one of `HOST` or `ALL_COMMANDS`"),
+        );
+    }
+}

@@ -1,0 +1,1 @@
+//! Property suites live in tests/; this library holds their shared strategies.
