@@ -25,7 +25,9 @@ pub mod checker;
 pub mod flags;
 pub mod hazard;
 pub mod layout;
+pub mod plan;
 pub mod program;
+pub mod reference;
 pub mod scope;
 pub mod trace;
 

@@ -1,0 +1,422 @@
+//! The CPU reference: what a program computes, defined once over bytes.
+//!
+//! This module owns the kernels' effects (wrapping `u32` arithmetic, so a
+//! device and the reference agree exactly) and a sequential interpreter of
+//! programs at the level of logical objects: each buffer and each blob has
+//! its own bytes, wherever the allocator placed it, and aliases see their
+//! owner's bytes. A device run that shares memory wrongly (a missing
+//! barrier, a recycled blob overwritten too early) shows up as a byte
+//! mismatch against this reference. Bytes never written are *undefined*
+//! (a recycled blob holds whatever was there), and comparisons skip them.
+//! It does not model timing or synchronization: commands run one after
+//! another, in program order.
+
+use crate::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region};
+
+/// A kernel known to the reference and to the runtime's shaders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `scale_add(a, b)`: `read X, write Y`; `Y[i] = X[i] * a + b`.
+    ScaleAdd { a: u32, b: u32 },
+    /// `add`: `read A, read B, write C`; `C[i] = A[i] + B[i]`.
+    Add,
+    /// `scale(a)`: `rw X`; `X[i] = X[i] * a` (an in-place update).
+    Scale { a: u32 },
+    /// `slow(iters)`: `read X, write Y`; `Y[i]` is `X[i]` put through
+    /// `iters` rounds of `x = x * 1664525 + 1013904223`. Many iterations
+    /// per element widen race windows on a real GPU.
+    Slow { iters: u32 },
+}
+
+/// Why a dispatch cannot run on the reference (or the device).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KernelError {
+    #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))")]
+    Unknown(String),
+    #[error("kernel `{kernel}` takes at most {max} parameters, got {got}")]
+    TooManyParams { kernel: String, max: usize, got: usize },
+    #[error("kernel `{kernel}` takes bindings `{expected}`, got `{got}`")]
+    Signature {
+        kernel: String,
+        expected: &'static str,
+        got: String,
+    },
+    #[error("kernel `{kernel}` binding {index} is {len} bytes, but every binding must be {expected} bytes (a multiple of 4, all equal)")]
+    BindingSize {
+        kernel: String,
+        index: usize,
+        len: u64,
+        expected: u64,
+    },
+    #[error("kernel `{kernel}` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them")]
+    Indirect { kernel: String },
+}
+
+impl Kernel {
+    /// Default parameters, used when a trace names a kernel without them.
+    pub const DEFAULT_SCALE_ADD: (u32, u32) = (3, 1);
+    pub const DEFAULT_SCALE: u32 = 3;
+    pub const DEFAULT_SLOW_ITERS: u32 = 1024;
+
+    /// Looks a kernel up by name and parameters.
+    pub fn from_name(name: &str, params: &[u32]) -> Result<Kernel, KernelError> {
+        let max = |m: usize| {
+            if params.len() > m {
+                Err(KernelError::TooManyParams {
+                    kernel: name.to_string(),
+                    max: m,
+                    got: params.len(),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        let p = |i: usize, d: u32| params.get(i).copied().unwrap_or(d);
+        match name {
+            "scale_add" => {
+                max(2)?;
+                Ok(Kernel::ScaleAdd {
+                    a: p(0, Self::DEFAULT_SCALE_ADD.0),
+                    b: p(1, Self::DEFAULT_SCALE_ADD.1),
+                })
+            }
+            "add" => {
+                max(0)?;
+                Ok(Kernel::Add)
+            }
+            "scale" => {
+                max(1)?;
+                Ok(Kernel::Scale {
+                    a: p(0, Self::DEFAULT_SCALE),
+                })
+            }
+            "slow" => {
+                max(1)?;
+                Ok(Kernel::Slow {
+                    iters: p(0, Self::DEFAULT_SLOW_ITERS),
+                })
+            }
+            other => Err(KernelError::Unknown(other.to_string())),
+        }
+    }
+
+    /// The kernel's name in traces and shader file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::ScaleAdd { .. } => "scale_add",
+            Kernel::Add => "add",
+            Kernel::Scale { .. } => "scale",
+            Kernel::Slow { .. } => "slow",
+        }
+    }
+
+    /// The binding accesses the kernel expects, in order.
+    pub fn signature(self) -> &'static [BindingAccess] {
+        use BindingAccess::*;
+        match self {
+            Kernel::ScaleAdd { .. } | Kernel::Slow { .. } => &[Read, Write],
+            Kernel::Add => &[Read, Read, Write],
+            Kernel::Scale { .. } => &[ReadWrite],
+        }
+    }
+
+    /// Push-constant parameters `(a, b)` as the shaders take them.
+    pub fn params(self) -> (u32, u32) {
+        match self {
+            Kernel::ScaleAdd { a, b } => (a, b),
+            Kernel::Add => (0, 0),
+            Kernel::Scale { a } => (a, 0),
+            Kernel::Slow { iters } => (iters, 0),
+        }
+    }
+
+    /// Checks a dispatch's bindings against the kernel and returns the
+    /// element count.
+    pub fn check_bindings(self, bindings: &[crate::program::Binding]) -> Result<u64, KernelError> {
+        let sig = self.signature();
+        let got: Vec<_> = bindings.iter().map(|b| b.access).collect();
+        if got != sig {
+            let show = |v: &[BindingAccess]| v.iter().map(|a| a.keyword()).collect::<Vec<_>>().join(", ");
+            return Err(KernelError::Signature {
+                kernel: self.name().to_string(),
+                expected: match self {
+                    Kernel::ScaleAdd { .. } | Kernel::Slow { .. } => "read, write",
+                    Kernel::Add => "read, read, write",
+                    Kernel::Scale { .. } => "rw",
+                },
+                got: show(&got),
+            });
+        }
+        let len = bindings[0].region.range.len();
+        for (index, b) in bindings.iter().enumerate() {
+            let l = b.region.range.len();
+            if l != len || l % 4 != 0 {
+                return Err(KernelError::BindingSize {
+                    kernel: self.name().to_string(),
+                    index,
+                    len: l,
+                    expected: len - len % 4,
+                });
+            }
+        }
+        Ok(len / 4)
+    }
+
+    /// Computes one output word from the input words at the same index.
+    pub fn apply(self, inputs: &[u32]) -> u32 {
+        match self {
+            Kernel::ScaleAdd { a, b } => inputs[0].wrapping_mul(a).wrapping_add(b),
+            Kernel::Add => inputs[0].wrapping_add(inputs[1]),
+            Kernel::Scale { a } => inputs[0].wrapping_mul(a),
+            Kernel::Slow { iters } => {
+                let mut x = inputs[0];
+                for _ in 0..iters {
+                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                }
+                x
+            }
+        }
+    }
+}
+
+/// Why the reference cannot run a program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReferenceError {
+    #[error("command {command}: {source}")]
+    Kernel { command: usize, source: KernelError },
+}
+
+/// Bytes with a definedness mask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bytes {
+    pub data: Vec<u8>,
+    pub defined: Vec<bool>,
+}
+
+impl Bytes {
+    fn new(len: usize) -> Self {
+        Bytes {
+            data: vec![0; len],
+            defined: vec![false; len],
+        }
+    }
+}
+
+/// What a host read saw: its command index and the bytes (`None` where
+/// undefined).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Readback {
+    pub command: usize,
+    pub bytes: Vec<Option<u8>>,
+}
+
+/// The words written by `fill`, `update` and `host-write`: `value` for a
+/// fill, `value + i` for word `i` otherwise.
+pub fn pattern_word(command: &Command, i: u64) -> u32 {
+    match command {
+        Command::Fill { value, .. } => *value,
+        Command::Update { value, .. } | Command::HostWrite { value, .. } => value.wrapping_add(i as u32),
+        _ => 0,
+    }
+}
+
+/// The bytes a pattern command writes into a region of `len` bytes.
+/// Host writes may have any length; the last word is cut short.
+pub fn pattern_bytes(command: &Command, len: u64) -> Vec<u8> {
+    (0..len)
+        .map(|b| pattern_word(command, b / 4).to_le_bytes()[(b % 4) as usize])
+        .collect()
+}
+
+struct Store {
+    /// Storage of each object that owns bytes (buffers without alias and
+    /// pools own; blobs own too: they are logical objects here).
+    bytes: Vec<Option<Bytes>>,
+    /// For each object: owner object and offset into it.
+    owner: Vec<(ObjectId, u64)>,
+}
+
+impl Store {
+    fn new(program: &Program) -> Self {
+        let mut owner = Vec::with_capacity(program.objects.len());
+        let mut bytes = Vec::with_capacity(program.objects.len());
+        for (i, o) in program.objects.iter().enumerate() {
+            match o.kind {
+                ObjectKind::Buffer { alias: Some((other, off)) } => {
+                    let (root, base) = owner[other.0 as usize];
+                    owner.push((root, base + off));
+                    bytes.push(None);
+                }
+                _ => {
+                    owner.push((ObjectId(i as u32), 0));
+                    bytes.push(Some(Bytes::new(o.size as usize)));
+                }
+            }
+        }
+        Store { bytes, owner }
+    }
+
+    fn locate(&self, region: Region) -> (usize, usize, usize) {
+        let (root, base) = self.owner[region.object.0 as usize];
+        let start = (base + region.range.start) as usize;
+        (root.0 as usize, start, start + region.range.len() as usize)
+    }
+
+    fn read(&self, region: Region) -> Vec<Option<u8>> {
+        let (o, s, e) = self.locate(region);
+        // Invariant: `locate` returns owners, which always have storage.
+        let b = self.bytes[o].as_ref().expect("owner has bytes");
+        (s..e).map(|i| b.defined[i].then_some(b.data[i])).collect()
+    }
+
+    fn write(&mut self, region: Region, data: &[Option<u8>]) {
+        let (o, s, _) = self.locate(region);
+        let b = self.bytes[o].as_mut().expect("owner has bytes");
+        for (k, v) in data.iter().enumerate() {
+            match v {
+                Some(x) => {
+                    b.data[s + k] = *x;
+                    b.defined[s + k] = true;
+                }
+                None => b.defined[s + k] = false,
+            }
+        }
+    }
+
+    fn undefine(&mut self, object: ObjectId) {
+        let o = object.0 as usize;
+        if let Some(b) = self.bytes[o].as_mut() {
+            b.defined.iter_mut().for_each(|d| *d = false);
+        }
+    }
+}
+
+/// Runs a well-formed program (see [`crate::layout::resolve`]) in program
+/// order and returns what each host read saw.
+pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
+    let mut store = Store::new(program);
+    let mut out = Vec::new();
+    for (ci, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::Alloc { blob } => store.undefine(*blob),
+            Command::Free { .. } | Command::Barrier(_) | Command::Submit | Command::Wait => {}
+            Command::Copy { src, dst } => {
+                let data = store.read(*src);
+                store.write(*dst, &data);
+            }
+            Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+                let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
+                store.write(*dst, &data);
+            }
+            Command::HostRead { src } => out.push(Readback {
+                command: ci,
+                bytes: store.read(*src),
+            }),
+            Command::Dispatch {
+                kernel,
+                params,
+                bindings,
+                indirect,
+            } => {
+                let err = |source| ReferenceError::Kernel { command: ci, source };
+                let k = Kernel::from_name(kernel, params).map_err(err)?;
+                if indirect.is_some() {
+                    return Err(err(KernelError::Indirect {
+                        kernel: kernel.clone(),
+                    }));
+                }
+                let n = k.check_bindings(bindings).map_err(err)? as usize;
+                let inputs: Vec<Vec<Option<u8>>> = bindings
+                    .iter()
+                    .filter(|b| b.access != BindingAccess::Write)
+                    .map(|b| store.read(b.region))
+                    .collect();
+                let mut result = vec![None; n * 4];
+                for i in 0..n {
+                    let words: Option<Vec<u32>> = inputs
+                        .iter()
+                        .map(|inp| {
+                            let w = &inp[i * 4..i * 4 + 4];
+                            Some(u32::from_le_bytes([w[0]?, w[1]?, w[2]?, w[3]?]))
+                        })
+                        .collect();
+                    if let Some(ws) = words {
+                        let y = k.apply(&ws).to_le_bytes();
+                        for (j, b) in y.iter().enumerate() {
+                            result[i * 4 + j] = Some(*b);
+                        }
+                    }
+                }
+                // Invariant: every kernel signature ends with its output.
+                let out_binding = bindings.last().expect("kernel has an output binding");
+                store.write(out_binding.region, &result);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Compares device bytes with the reference's, skipping undefined bytes.
+/// Returns the offsets (within the read) of mismatching bytes.
+pub fn mismatches(reference: &[Option<u8>], device: &[u8]) -> Vec<usize> {
+    reference
+        .iter()
+        .zip(device.iter())
+        .enumerate()
+        .filter_map(|(i, (r, d))| match r {
+            Some(x) if x != d => Some(i),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::parse;
+
+    fn reads(text: &str) -> Vec<Vec<Option<u8>>> {
+        let t = parse(text).unwrap();
+        run(&t.program).unwrap().into_iter().map(|r| r.bytes).collect()
+    }
+
+    fn words(bytes: &[Option<u8>]) -> Vec<Option<u32>> {
+        bytes
+            .chunks(4)
+            .map(|w| Some(u32::from_le_bytes([w[0]?, w[1]?, w[2]?, w[3]?])))
+            .collect()
+    }
+
+    #[test]
+    fn kernels_compute_in_wrapping_u32() {
+        let r = reads(
+            "buffer a 8\nbuffer b 8\nbuffer c 8\nhost-write a 0xfffffffe\n\
+             dispatch scale_add(2,5) read a write b\ndispatch add read a read b write c\n\
+             dispatch scale(3) rw c\nhost-read b\nhost-read c\n",
+        );
+        // a = [0xfffffffe, 0xffffffff]; b = a*2+5 wrapping = [1, 3].
+        assert_eq!(words(&r[0]), vec![Some(1), Some(3)]);
+        // c = (a + b) * 3 = [0xffffffff, 2] * 3.
+        assert_eq!(words(&r[1]), vec![Some(0xffff_ffffu32.wrapping_mul(3)), Some(6)]);
+    }
+
+    #[test]
+    fn recycled_blobs_are_undefined_and_aliases_share_bytes() {
+        let r = reads(
+            "pool p 256\nbuffer a 64\nbuffer v 16 alias a 16\nalloc x 64 from p\nfill x 7\nfree x\n\
+             alloc y 64 from p\nhost-read y[0..4]\nfill a 1\nfill v[0..4] 9\nhost-read a[16..24]\n",
+        );
+        assert_eq!(r[0], vec![None; 4]);
+        assert_eq!(words(&r[1]), vec![Some(9), Some(1)]);
+    }
+
+    #[test]
+    fn slow_kernel_iterates_the_lcg() {
+        assert_eq!(Kernel::Slow { iters: 0 }.apply(&[5]), 5);
+        assert_eq!(Kernel::Slow { iters: 1 }.apply(&[1]), 1_664_525 + 1_013_904_223);
+        assert_eq!(
+            Kernel::from_name("nope", &[]).unwrap_err().to_string(),
+            "unknown kernel `nope` (known: scale_add(a,b), add, scale(a), slow(iters))"
+        );
+    }
+}
