@@ -97,6 +97,9 @@ pub struct RawHazard {
     pub range: ByteRange,
     pub current: StageAccess,
     pub prior: StageAccess,
+    /// A barrier is part of the fix. Always true between device accesses;
+    /// for a host access it is false when only a fence wait is missing.
+    pub needs_barrier: bool,
     /// The prior access was not waited for with a fence, which the current
     /// (host) access needs besides any barrier.
     pub needs_wait: bool,
@@ -160,7 +163,7 @@ impl SyncVal {
 
     /// Applies the barriers of one dependency, each evaluated on the value
     /// before the dependency (barriers of one call do not chain).
-    fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> bool) -> Self {
+    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> bool) -> Self {
         let mut order = self.order;
         let mut visible = self.visible;
         for b in barriers {
@@ -328,7 +331,7 @@ impl Checker {
     /// filled in by the caller.
     fn hazards_in(&mut self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
         let mut found = Vec::new();
-        let mk = |kind, prior: &Rec, pv: SyncVal, needs_wait| RawHazard {
+        let mk = |kind, prior: &Rec, pv: SyncVal, (needs_barrier, needs_wait)| RawHazard {
             kind,
             command: cmd,
             prior_command: prior.cmd as usize,
@@ -336,33 +339,32 @@ impl Checker {
             range: a.range,
             current: a.sa,
             prior: pv.sa,
+            needs_barrier,
             needs_wait,
         };
         let cur_host = a.sa.stage() == Stage::Host;
         if !a.sa.is_write() {
             if let Some(w) = &state.write {
                 let wv = self.nodes.val(w.node);
-                if let Some(needs_wait) = write_conflict(wv, a.sa, cur_host) {
-                    found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs_wait));
+                if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
+                    found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
                 }
             }
         } else if !state.reads.is_empty() {
             for r in &state.reads {
                 let rv = self.nodes.val(r.node);
-                let prior_host = rv.sa.stage() == Stage::Host;
                 // A device command recorded after a host access is submitted
                 // after it, and host accesses are ordered among themselves.
-                let ordered = prior_host
-                    || rv.fenced
-                    || (!cur_host && rv.order.contains(a.sa.stage()));
-                if !ordered {
-                    found.push(mk(HazardKind::WriteAfterRead, r, rv, cur_host));
+                if !read_satisfied(rv, a.sa) {
+                    // A host write after a device read needs only the wait;
+                    // a device write needs an execution dependency.
+                    found.push(mk(HazardKind::WriteAfterRead, r, rv, (!cur_host, cur_host)));
                 }
             }
         } else if let Some(w) = &state.write {
             let wv = self.nodes.val(w.node);
-            if let Some(needs_wait) = write_conflict(wv, a.sa, cur_host) {
-                found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs_wait));
+            if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
+                found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs));
             }
         }
         found
@@ -410,9 +412,7 @@ impl Checker {
                     .iter()
                     .position(|r| nodes.val(r.node).sa.stage() >= stage);
                 match pos {
-                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => {
-                        state.reads[i] = rec
-                    }
+                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => state.reads[i] = rec,
                     Some(i) => state.reads.insert(i, rec),
                     None => state.reads.push(rec),
                 }
@@ -450,12 +450,24 @@ impl Checker {
             for s in keys {
                 let (end, recs) = {
                     let e = &self.mems[m][&s];
-                    (e.end, e.state.write.iter().chain(e.state.reads.iter()).copied().collect::<Vec<_>>())
+                    (
+                        e.end,
+                        e.state
+                            .write
+                            .iter()
+                            .chain(e.state.reads.iter())
+                            .copied()
+                            .collect::<Vec<_>>(),
+                    )
                 };
                 let entry_range = ByteRange::new(s, end);
                 let inside = |b: &ResolvedBarrier| match b.range {
                     None => true,
-                    Some(r) => r.mem.0 as usize == m && r.range.start <= entry_range.start && entry_range.end <= r.range.end,
+                    Some(r) => {
+                        r.mem.0 as usize == m
+                            && r.range.start <= entry_range.start
+                            && entry_range.end <= r.range.end
+                    }
                 };
                 let vals = recs
                     .iter()
@@ -486,12 +498,43 @@ impl Checker {
         }
     }
 
+    /// The distinct values of the accesses `prior_cmd` made with `prior_sa`
+    /// that are still the last write or a read since it over `range`.
+    pub fn prior_values(
+        &mut self,
+        mem: MemId,
+        range: ByteRange,
+        prior_cmd: usize,
+        prior_sa: StageAccess,
+    ) -> Vec<SyncVal> {
+        let m = self.grow(mem);
+        let recs: Vec<Rec> = self.mems[m]
+            .range(..range.end)
+            .rev()
+            .take_while(|(_, e)| e.end > range.start)
+            .flat_map(|(_, e)| {
+                e.state
+                    .write
+                    .iter()
+                    .chain(e.state.reads.iter())
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| r.cmd as usize == prior_cmd)
+            .collect();
+        let mut out: Vec<SyncVal> = Vec::new();
+        for r in recs {
+            let v = self.nodes.val(r.node);
+            if v.sa == prior_sa && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
     /// `vkQueueSubmit`: everything recorded so far is submitted.
     pub fn submit(&mut self) {
-        self.nodes.map_all(|v| SyncVal {
-            submitted: true,
-            ..v
-        });
+        self.nodes.map_all(|v| SyncVal { submitted: true, ..v });
     }
 
     /// A fence wait on every submission so far: submitted accesses complete
@@ -504,9 +547,19 @@ impl Checker {
     }
 }
 
+/// Whether a write `cur` is ordered after a prior read of value `r`: the
+/// read is a host read (device work recorded after it is submitted after
+/// it; host accesses follow program order), or it was waited for, or (for a
+/// device write) an execution dependency orders the write's stage after it.
+pub fn read_satisfied(r: SyncVal, cur: StageAccess) -> bool {
+    let prior_host = r.sa.stage() == Stage::Host;
+    let cur_host = cur.stage() == Stage::Host;
+    prior_host || r.fenced || (!cur_host && r.order.contains(cur.stage()))
+}
+
 /// Whether access `cur` (read or write) conflicts with a prior write of
-/// value `w`, and if so whether a fence wait is part of the fix.
-fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<bool> {
+/// value `w`; if so, `(needs_barrier, needs_wait)`.
+pub fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<(bool, bool)> {
     if w.sa.stage() == Stage::Host {
         // Host writes before a submission are visible to every device
         // access of it ("Host Write Ordering Guarantees"); host accesses are
@@ -520,14 +573,14 @@ fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<bool> 
         if w.fenced && w.visible.contains(cur) {
             None
         } else {
-            Some(!w.fenced)
+            Some((!w.visible.contains(cur), !w.fenced))
         }
     } else if w.fenced || w.visible.contains(cur) {
         // A fence signal makes every device write available and the next
         // submission makes it visible to every device access.
         None
     } else {
-        Some(false)
+        Some((true, false))
     }
 }
 

@@ -8,7 +8,7 @@
 //! memory ranges back to the object the current command named, and builds
 //! the fix.
 
-use crate::access::{accesses, is_device_command, resolve_barrier, Semantics};
+use crate::access::{accesses, resolve_barrier, Semantics};
 use crate::checker::{Checker, HazardKind, RawHazard};
 use crate::flags::AccessFlags2;
 use crate::layout::{resolve, Layout, MemRange, ProgramError};
@@ -52,7 +52,11 @@ impl Hazard {
     pub fn describe(&self, program: &Program) -> String {
         let cur = &program.commands[self.command];
         let prior = &program.commands[self.prior_command];
-        let verb = if self.current.is_write() { "writes" } else { "reads" };
+        let verb = if self.current.is_write() {
+            "writes"
+        } else {
+            "reads"
+        };
         let pverb = if self.prior.is_write() { "written" } else { "read" };
         format!(
             "{} {} {} ({}), previously {} by {} ({}); fix: {}",
@@ -138,9 +142,7 @@ pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
         HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
         _ => (h.prior.access(), h.current.access()),
     };
-    let cur_host = crate::access::is_host(h.current);
-    // A host write after an unwaited device read needs only the wait.
-    let barrier = if cur_host && h.kind == HazardKind::WriteAfterRead {
+    let barrier = if !h.needs_barrier {
         None
     } else {
         Some(Barrier {
@@ -198,7 +200,31 @@ pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec
     let mut checker = Checker::new(layout.memory_sizes.len());
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        step(&mut checker, program, layout, sem, i, c, &mut out);
+        step(&mut checker, layout, sem, i, c, &mut out);
+    }
+    out
+}
+
+/// The hazards command `index` would have against the checker's current
+/// state, in program terms, without recording its accesses.
+pub fn detect_command(
+    checker: &mut Checker,
+    layout: &Layout,
+    sem: Semantics,
+    index: usize,
+    command: &Command,
+) -> Vec<Hazard> {
+    let acc = accesses(command, layout, sem);
+    let regions = access_regions(command);
+    let mut out = Vec::new();
+    for (a, r) in acc.iter().zip(regions.iter()) {
+        let mem = MemRange {
+            mem: a.mem,
+            range: a.range,
+        };
+        for h in checker.detect(index, std::slice::from_ref(a)) {
+            out.push(lift(&h, *r, mem));
+        }
     }
     out
 }
@@ -206,7 +232,6 @@ pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec
 /// Feeds one command to a checker, appending the hazards it has.
 pub fn step(
     checker: &mut Checker,
-    _program: &Program,
     layout: &Layout,
     sem: Semantics,
     index: usize,
@@ -221,22 +246,8 @@ pub fn step(
         Command::Submit => checker.submit(),
         Command::Wait => checker.wait(),
         _ => {
-            let acc = accesses(command, layout, sem);
-            if acc.is_empty() {
-                return;
-            }
-            let regions = access_regions(command);
-            for (a, r) in acc.iter().zip(regions.iter()) {
-                let mem = MemRange {
-                    mem: a.mem,
-                    range: a.range,
-                };
-                for h in checker.detect(index, std::slice::from_ref(a)) {
-                    out.push(lift(&h, *r, mem));
-                }
-            }
-            checker.record(index, &acc);
-            debug_assert!(is_device_command(command) || acc.iter().all(|a| crate::access::is_host(a.sa)));
+            out.extend(detect_command(checker, layout, sem, index, command));
+            checker.record(index, &accesses(command, layout, sem));
         }
     }
 }

@@ -173,6 +173,14 @@ impl Layout {
         }
     }
 
+    /// The object that owns a memory object (a buffer with memory of its own
+    /// or a pool).
+    pub fn owner_object(&self, mem: MemId) -> ObjectId {
+        let i = self.owners.iter().position(|o| *o == Some(mem));
+        // Invariant: every MemId handed out was recorded in `owners`.
+        ObjectId(i.expect("memory has an owner") as u32)
+    }
+
     /// The memory and base offset of an object, if it was placed.
     pub fn place(&self, object: ObjectId) -> Option<(MemId, u64)> {
         self.places[object.0 as usize]
@@ -199,7 +207,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
     };
     for (i, o) in program.objects.iter().enumerate() {
         if o.size == 0 {
-            return Err(obj_err(i, ProgramErrorKind::ZeroSizeObject { name: o.name.clone() }));
+            return Err(obj_err(
+                i,
+                ProgramErrorKind::ZeroSizeObject { name: o.name.clone() },
+            ));
         }
         match &o.kind {
             ObjectKind::Buffer { alias: None } => {
@@ -212,7 +223,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 if !align.is_power_of_two() {
                     return Err(obj_err(
                         i,
-                        ProgramErrorKind::BadAlign { name: o.name.clone(), align: *align },
+                        ProgramErrorKind::BadAlign {
+                            name: o.name.clone(),
+                            align: *align,
+                        },
                     ));
                 }
                 let mem = MemId(memory_sizes.len() as u32);
@@ -221,7 +235,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 places[i] = Some((mem, 0));
                 allocators[i] = Some(BlobAllocator::new(o.size, *align));
             }
-            ObjectKind::Buffer { alias: Some((other, offset)) } => {
+            ObjectKind::Buffer {
+                alias: Some((other, offset)),
+            } => {
                 let other_obj = program.object(*other);
                 if matches!(other_obj.kind, ObjectKind::Blob { .. }) {
                     return Err(obj_err(
@@ -289,7 +305,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Ok(())
         };
         let aligned4 = |what: &'static str, value: u64| {
-            if value % 4 == 0 {
+            if value.is_multiple_of(4) {
                 Ok(())
             } else {
                 Err(err(ProgramErrorKind::Misaligned { what, value }))
@@ -323,7 +339,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     life[b] = Life::Live;
                 } else {
                     match life[b] {
-                        Life::NotYet => return Err(err(ProgramErrorKind::UseBeforeAlloc { name: name(*blob) })),
+                        Life::NotYet => {
+                            return Err(err(ProgramErrorKind::UseBeforeAlloc { name: name(*blob) }))
+                        }
                         Life::Freed => return Err(err(ProgramErrorKind::DoubleFree { name: name(*blob) })),
                         Life::Live => {}
                     }
@@ -359,10 +377,14 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 aligned4("offset", dst.range.start)?;
                 aligned4("size", dst.range.len())?;
                 if matches!(command, Command::Update { .. }) && dst.range.len() > 65536 {
-                    return Err(err(ProgramErrorKind::UpdateTooLarge { size: dst.range.len() }));
+                    return Err(err(ProgramErrorKind::UpdateTooLarge {
+                        size: dst.range.len(),
+                    }));
                 }
             }
-            Command::Dispatch { bindings, indirect, .. } => {
+            Command::Dispatch {
+                bindings, indirect, ..
+            } => {
                 if bindings.is_empty() {
                     return Err(err(ProgramErrorKind::NoBindings));
                 }
@@ -373,7 +395,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     check_region(*ind, &life)?;
                     aligned4("indirect offset", ind.range.start)?;
                     if ind.range.len() != 12 {
-                        return Err(err(ProgramErrorKind::IndirectSize { size: ind.range.len() }));
+                        return Err(err(ProgramErrorKind::IndirectSize {
+                            size: ind.range.len(),
+                        }));
                     }
                 }
             }
@@ -507,7 +531,12 @@ mod tests {
         p.push(Command::Free { blob: x });
         let y = p.alloc("y", 64, pool);
         let layout = resolve(&p).unwrap();
-        let at = |o, s, e| layout.locate(Region { object: o, range: ByteRange::new(s, e) });
+        let at = |o, s, e| {
+            layout.locate(Region {
+                object: o,
+                range: ByteRange::new(s, e),
+            })
+        };
         assert_eq!(at(c, 0, 4), at(b, 128, 132));
         assert_eq!(at(x, 0, 10).range, at(y, 0, 10).range);
         assert_eq!(at(x, 0, 10).mem, at(pool, 0, 10).mem);

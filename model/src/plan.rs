@@ -1,19 +1,90 @@
-//! Barrier planners (filled in by the planner work; this is the interface).
-use crate::hazard::Hazard;
-use crate::layout::ProgramError;
-use crate::program::Program;
+//! Barrier planners: turn a program without barriers into the same program
+//! with the barriers (and, before host accesses, the submits and fence
+//! waits) it needs.
+//!
+//! This module owns the planners: `online` (streaming, one
+//! `vkCmdPipelineBarrier2` before each command that has hazards), `offline`
+//! (whole program, the fewest barrier points by greedy interval stabbing)
+//! and the baselines `conservative`, `per-object` (ncnn's model) and
+//! `none`. Planners drop the input's own barriers and plan from scratch.
+//! What counts as a hazard is [`crate::checker`]'s business; this module
+//! only decides where barriers go and what bits they carry.
+//!
+//! # Minimality
+//!
+//! Every dependency a command needs is an interval `(producer, consumer]`
+//! of barrier positions ("before command q"). The dependencies are those of
+//! the barrier-free program: which prior access a new access must be
+//! ordered after depends only on the order of accesses, never on barriers.
+//! A barrier for a dependency carries exactly the producer's (stage,
+//! access) as its source and the consumer's as its destination (a
+//! write-after-read carries no access: an execution dependency suffices).
+//! At each point the planner leaves out dependencies that earlier barriers
+//! already satisfy through chaining, and then drops every barrier the
+//! point's other barriers make redundant, so removing any barrier or any bit
+//! brings a hazard back.
+
+use crate::access::{accesses, resolve_barrier, Semantics};
+use crate::checker::{read_satisfied, Checker, HazardKind, SyncVal};
+use crate::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::hazard::{check_resolved, detect_command, step, Hazard};
+use crate::layout::{resolve, Layout, ProgramError};
+use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, Program, Region};
+use crate::scope::{self, Side, StageAccess};
+use std::collections::{BTreeMap, HashMap};
 
 /// Which planner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlannerKind {
+    /// No barriers at all: the unsafe speed limit.
     None,
+    /// A full `ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE` barrier between every
+    /// two device commands.
     Conservative,
+    /// ncnn's model: one last (stage, access) per object, reset when the
+    /// allocator hands memory out again; barriers on copy sources and
+    /// dispatch bindings only.
     PerObject,
+    /// Streaming: before each command, the barriers its hazards need.
     Online,
+    /// Whole program: the fewest barrier points.
     Offline,
 }
 
+impl PlannerKind {
+    pub const ALL: [PlannerKind; 5] = [
+        PlannerKind::None,
+        PlannerKind::PerObject,
+        PlannerKind::Conservative,
+        PlannerKind::Online,
+        PlannerKind::Offline,
+    ];
+
+    /// The planner's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlannerKind::None => "none",
+            PlannerKind::Conservative => "conservative",
+            PlannerKind::PerObject => "per-object",
+            PlannerKind::Online => "online",
+            PlannerKind::Offline => "offline",
+        }
+    }
+
+    /// Looks a planner up by its name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// Global memory barriers or buffer-range barriers.
+///
+/// Global barriers are fewer and cheaper to record and are what drivers
+/// implement anyway on most desktop GPUs (a buffer barrier's range is
+/// rarely used to narrow cache maintenance). Buffer barriers say exactly
+/// which bytes a dependency protects, which documents intent, lets
+/// unrelated ranges keep their caches on hardware that honours ranges, and
+/// is what a validation layer can check most precisely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BarrierForm {
     #[default]
@@ -21,29 +92,548 @@ pub enum BarrierForm {
     Buffer,
 }
 
+/// Planner choice and barrier form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlanOptions {
     pub planner: PlannerKind,
     pub form: BarrierForm,
 }
 
+impl PlanOptions {
+    pub fn new(planner: PlannerKind) -> Self {
+        PlanOptions {
+            planner,
+            form: BarrierForm::Global,
+        }
+    }
+}
+
 /// A planned program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub program: Program,
-    /// For each command of `program`: its index in the input program, or
-    /// `None` for commands the planner inserted.
+    /// For each command of `program`: its index in the barrier-free input,
+    /// or `None` for commands the planner inserted.
     pub origin: Vec<Option<usize>>,
     /// For each inserted barrier (index into `program.commands`), the
-    /// hazards of the barrier-free input it answers.
+    /// hazards of the barrier-free input it answers (indices in those
+    /// hazards refer to the barrier-free input).
     pub answers: Vec<(usize, Vec<Hazard>)>,
 }
 
-/// Plans barriers for `program` (whose own barriers are dropped first).
+/// Plans barriers for `program`, whose own barriers are dropped first.
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
-    let _ = opts;
-    let p = program.without_barriers();
-    crate::layout::resolve(&p)?;
-    let origin = (0..p.commands.len()).map(Some).collect();
-    Ok(Plan { program: p, origin, answers: vec![] })
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let mut out = Emitter::new(&input);
+    match opts.planner {
+        PlannerKind::None => {
+            for (i, c) in input.commands.iter().enumerate() {
+                out.command(i, c);
+            }
+        }
+        PlannerKind::Conservative => conservative(&input, &mut out),
+        PlannerKind::PerObject => per_object(&input, &mut out),
+        PlannerKind::Online => online(&input, &layout, opts.form, &mut out),
+        PlannerKind::Offline => offline(&input, &layout, opts.form, &mut out),
+    }
+    Ok(out.finish())
+}
+
+/// Builds the output program.
+struct Emitter<'a> {
+    input: &'a Program,
+    commands: Vec<Command>,
+    origin: Vec<Option<usize>>,
+    answers: Vec<(usize, Vec<Hazard>)>,
+}
+
+impl<'a> Emitter<'a> {
+    fn new(input: &'a Program) -> Self {
+        Emitter {
+            input,
+            commands: Vec::with_capacity(input.commands.len() * 2),
+            origin: Vec::with_capacity(input.commands.len() * 2),
+            answers: Vec::new(),
+        }
+    }
+    fn command(&mut self, i: usize, c: &Command) {
+        self.commands.push(c.clone());
+        self.origin.push(Some(i));
+    }
+    fn barrier(&mut self, barriers: Vec<Barrier>, answers: Vec<Hazard>) {
+        if barriers.is_empty() {
+            return;
+        }
+        if !answers.is_empty() {
+            self.answers.push((self.commands.len(), answers));
+        }
+        self.commands.push(Command::Barrier(Dependency { barriers }));
+        self.origin.push(None);
+    }
+    fn submit_wait(&mut self) {
+        self.commands.push(Command::Submit);
+        self.origin.push(None);
+        self.commands.push(Command::Wait);
+        self.origin.push(None);
+    }
+    fn finish(self) -> Plan {
+        Plan {
+            program: Program {
+                objects: self.input.objects.clone(),
+                commands: self.commands,
+            },
+            origin: self.origin,
+            answers: self.answers,
+        }
+    }
+}
+
+fn is_device(c: &Command) -> bool {
+    crate::access::is_device_command(c)
+}
+
+fn is_host(c: &Command) -> bool {
+    matches!(c, Command::HostRead { .. } | Command::HostWrite { .. })
+}
+
+/// The full barrier of the conservative baseline.
+pub fn full_barrier() -> Barrier {
+    let rw = AccessFlags2::MEMORY_READ | AccessFlags2::MEMORY_WRITE;
+    Barrier::global(
+        PipelineStageFlags2::ALL_COMMANDS,
+        rw,
+        PipelineStageFlags2::ALL_COMMANDS,
+        rw,
+    )
+}
+
+/// Tracks, for the baselines, whether device work is outstanding, so they
+/// can submit and wait before host accesses.
+#[derive(Default)]
+struct Queue {
+    recorded: bool,
+    submitted: bool,
+}
+
+impl Queue {
+    fn device(&mut self) {
+        self.recorded = true;
+    }
+    fn observe(&mut self, c: &Command) {
+        match c {
+            Command::Submit => {
+                if self.recorded {
+                    self.submitted = true;
+                }
+                self.recorded = false;
+            }
+            Command::Wait if !self.recorded => self.submitted = false,
+            _ => {}
+        }
+    }
+    /// Device work not yet waited for: a host access needs submit + wait.
+    fn outstanding(&self) -> bool {
+        self.recorded || self.submitted
+    }
+    fn waited(&mut self) {
+        self.recorded = false;
+        self.submitted = false;
+    }
+}
+
+fn conservative(input: &Program, out: &mut Emitter) {
+    let mut q = Queue::default();
+    let mut since_barrier = false;
+    let mut any_device = false;
+    for (i, c) in input.commands.iter().enumerate() {
+        if is_device(c) {
+            if since_barrier {
+                out.barrier(vec![full_barrier()], vec![]);
+            }
+            since_barrier = true;
+            any_device = true;
+            q.device();
+        } else if is_host(c) && q.outstanding() {
+            if any_device {
+                let rw = AccessFlags2::MEMORY_READ | AccessFlags2::MEMORY_WRITE;
+                let host = AccessFlags2::HOST_READ | AccessFlags2::HOST_WRITE;
+                out.barrier(
+                    vec![Barrier::global(
+                        PipelineStageFlags2::ALL_COMMANDS,
+                        rw,
+                        PipelineStageFlags2::HOST,
+                        host,
+                    )],
+                    vec![],
+                );
+            }
+            out.submit_wait();
+            q.waited();
+            since_barrier = false;
+        }
+        q.observe(c);
+        out.command(i, c);
+    }
+}
+
+/// ncnn's per-object tracking (`VkMat::data->access_flags/stage_flags`),
+/// reproduced to measure against and to show the report's bug.
+fn per_object(input: &Program, out: &mut Emitter) {
+    let top = (PipelineStageFlags2::TOP_OF_PIPE, AccessFlags2::NONE);
+    let mut last: Vec<(PipelineStageFlags2, AccessFlags2)> = vec![top; input.objects.len()];
+    let mut q = Queue::default();
+    let transfer = PipelineStageFlags2::TRANSFER;
+    let compute = PipelineStageFlags2::COMPUTE_SHADER;
+    let writes = AccessFlags2::SHADER_WRITE | AccessFlags2::TRANSFER_WRITE | AccessFlags2::HOST_WRITE;
+    for (i, c) in input.commands.iter().enumerate() {
+        let mut barriers = Vec::new();
+        // A barrier from the object's last access to (stage, access), unless
+        // the last access was a read in the same stage.
+        let barrier_to = |last: &mut [(PipelineStageFlags2, AccessFlags2)],
+                          region: Region,
+                          stage,
+                          access,
+                          barriers: &mut Vec<Barrier>| {
+            let obj: ObjectId = region.object;
+            let (ls, la) = last[obj.0 as usize];
+            if la.intersects(writes) || ls != stage {
+                barriers.push(Barrier::global(ls, la, stage, access).on(region));
+            }
+            last[obj.0 as usize] = (stage, access);
+        };
+        match c {
+            // The allocator hands memory out as if it were new: the state
+            // resets, whatever commands still use that memory.
+            Command::Alloc { blob } => last[blob.0 as usize] = top,
+            Command::Copy { src, dst } => {
+                // record_clone: barrier on the source only; the destination
+                // gets "barrier device any @ null".
+                barrier_to(
+                    &mut last,
+                    *src,
+                    transfer,
+                    AccessFlags2::TRANSFER_READ,
+                    &mut barriers,
+                );
+                last[dst.object.0 as usize] = (transfer, AccessFlags2::TRANSFER_WRITE);
+            }
+            Command::Fill { dst, .. } | Command::Update { dst, .. } => {
+                last[dst.object.0 as usize] = (transfer, AccessFlags2::TRANSFER_WRITE);
+            }
+            Command::Dispatch { bindings, .. } => {
+                // record_pipeline: every binding is barriered to compute
+                // read|write unless its last access was a compute read.
+                for b in bindings {
+                    let access = AccessFlags2::SHADER_READ | AccessFlags2::SHADER_WRITE;
+                    barrier_to(&mut last, b.region, compute, access, &mut barriers);
+                    let new = match b.access {
+                        BindingAccess::Read => AccessFlags2::SHADER_READ,
+                        _ => AccessFlags2::SHADER_WRITE,
+                    };
+                    last[b.region.object.0 as usize] = (compute, new);
+                }
+            }
+            Command::HostRead { src } => {
+                barrier_to(
+                    &mut last,
+                    *src,
+                    PipelineStageFlags2::HOST,
+                    AccessFlags2::HOST_READ,
+                    &mut barriers,
+                );
+            }
+            Command::HostWrite { dst, .. } => {
+                last[dst.object.0 as usize] = (PipelineStageFlags2::HOST, AccessFlags2::HOST_WRITE);
+            }
+            _ => {}
+        }
+        // A barrier with a NONE source stage and access is no dependency;
+        // TOP_OF_PIPE in the first scope is NONE under synchronization2.
+        barriers.retain(|b| b.src_stage_mask != PipelineStageFlags2::TOP_OF_PIPE);
+        for b in barriers.iter_mut() {
+            // An access the source stage cannot make is invalid usage.
+            if scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_err() {
+                b.src_access_mask = AccessFlags2::NONE;
+            }
+        }
+        if is_device(c) {
+            q.device();
+        }
+        out.barrier(barriers, vec![]);
+        if is_host(c) && q.outstanding() {
+            out.submit_wait();
+            q.waited();
+        }
+        q.observe(c);
+        out.command(i, c);
+    }
+}
+
+/// One dependency a command needs: a barrier somewhere in `(lo, hi]`.
+#[derive(Clone, Debug)]
+struct Req {
+    lo: usize,
+    hi: usize,
+    hazard: Hazard,
+}
+
+impl Req {
+    /// The direct barrier for this dependency, over the memory owner's
+    /// bytes: a blob may not be allocated yet (or any more) where the
+    /// barrier goes, but its pool always is, and the pool's `VkBuffer` is
+    /// what a buffer barrier names anyway.
+    fn barrier(&self, layout: &Layout) -> Barrier {
+        // Invariant: requirements are built only from hazards whose fix has
+        // a barrier.
+        let b = self.hazard.fix.barrier.expect("requirement has a barrier");
+        let mem = self.hazard.memory;
+        let owner = layout.owner_object(mem.mem);
+        b.on(Region {
+            object: owner,
+            range: mem.range,
+        })
+    }
+}
+
+/// The dependencies of the barrier-free program, and the commands before
+/// which a submit and a wait must be inserted.
+fn requirements(input: &Program, layout: &Layout) -> (Vec<Req>, Vec<bool>) {
+    let hazards = check_resolved(input, layout, Semantics::default());
+    // For a host access whose prior device write was waited for, the
+    // barrier must be recorded before the submit that precedes that wait:
+    // find, for each command, the last submit followed by a wait before it.
+    let mut last_waited_submit = vec![None; input.commands.len()];
+    let mut pending_submit = None;
+    let mut waited = None;
+    for (i, c) in input.commands.iter().enumerate() {
+        last_waited_submit[i] = waited;
+        match c {
+            Command::Submit => pending_submit = Some(i),
+            Command::Wait => waited = pending_submit.or(waited),
+            _ => {}
+        }
+    }
+    let mut wait_before = vec![false; input.commands.len()];
+    let mut reqs = Vec::new();
+    for h in hazards {
+        if h.fix.wait {
+            wait_before[h.command] = true;
+        }
+        if h.fix.barrier.is_none() {
+            continue;
+        }
+        let hi = if crate::access::is_host(h.current) && !h.fix.wait {
+            // Invariant: the prior was waited for, so a submit after it was
+            // waited for before this command.
+            last_waited_submit[h.command]
+                .filter(|&s| s > h.prior_command)
+                .unwrap_or(h.command)
+        } else {
+            h.command
+        };
+        reqs.push(Req {
+            lo: h.prior_command,
+            hi,
+            hazard: h,
+        });
+    }
+    (reqs, wait_before)
+}
+
+/// Whether the prior access value `v` no longer conflicts with `cur`, as far
+/// as barriers go (a fence wait, where needed, is inserted separately).
+fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind) -> bool {
+    match kind {
+        HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::access::is_host(cur),
+        _ => v.visible.contains(cur) || (v.fenced && !crate::access::is_host(cur)),
+    }
+}
+
+/// A requirement as seen at a barrier point: the prior's current values.
+struct Live {
+    req: Req,
+    values: Vec<SyncVal>,
+}
+
+fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout) -> bool {
+    let resolved: Vec<_> = barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+    live.iter().all(|l| {
+        let mem = l.req.hazard.memory;
+        l.values.iter().all(|v| {
+            let after = v.apply(&resolved, |b| match b.range {
+                None => true,
+                Some(r) => {
+                    r.mem == mem.mem && r.range.start <= mem.range.start && mem.range.end <= r.range.end
+                }
+            });
+            satisfied(after, l.req.hazard.current, l.req.hazard.kind)
+        })
+    })
+}
+
+/// Builds the barriers of one point: one barrier per distinct source
+/// (stage, access) and destination stage, carrying the union of the
+/// destination accesses (per object and merged range, for buffer barriers),
+/// then drops each barrier the others make redundant.
+fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barrier> {
+    let mut groups: BTreeMap<(u64, u64, u64), (AccessFlags2, Vec<Region>)> = BTreeMap::new();
+    for l in live {
+        let b = l.req.barrier(layout);
+        let key = (
+            b.src_stage_mask.bits(),
+            b.src_access_mask.bits(),
+            b.dst_stage_mask.bits(),
+        );
+        let g = groups.entry(key).or_insert((AccessFlags2::NONE, Vec::new()));
+        g.0 |= b.dst_access_mask;
+        // Invariant: requirement barriers always carry their region.
+        g.1.push(b.region.expect("requirement region"));
+    }
+    let mut barriers = Vec::new();
+    for ((ss, sa, ds), (da, mut regions)) in groups {
+        let base = Barrier::global(
+            PipelineStageFlags2::from_bits_retain(ss),
+            AccessFlags2::from_bits_retain(sa),
+            PipelineStageFlags2::from_bits_retain(ds),
+            da,
+        );
+        match form {
+            BarrierForm::Global => barriers.push(base),
+            BarrierForm::Buffer => {
+                regions.sort_by_key(|r| (r.object, r.range.start));
+                let mut merged: Vec<Region> = Vec::new();
+                for r in regions {
+                    match merged.last_mut() {
+                        Some(m) if m.object == r.object && r.range.start <= m.range.end => {
+                            m.range.end = m.range.end.max(r.range.end)
+                        }
+                        _ => merged.push(r),
+                    }
+                }
+                barriers.extend(merged.into_iter().map(|r| base.on(r)));
+            }
+        }
+    }
+    // Drop barriers the rest of the point makes redundant.
+    let mut i = 0;
+    while i < barriers.len() && barriers.len() > 1 {
+        let mut without = barriers.clone();
+        without.remove(i);
+        if all_satisfied(live, &without, layout) {
+            barriers = without;
+        } else {
+            i += 1;
+        }
+    }
+    barriers
+}
+
+/// Looks up the current values of the requirements' priors and keeps those
+/// not yet satisfied.
+fn live_requirements(checker: &mut Checker, reqs: impl Iterator<Item = Req>) -> Vec<Live> {
+    reqs.filter_map(|req| {
+        let h = &req.hazard;
+        let values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
+        let done = !values.is_empty() && values.iter().all(|v| satisfied(*v, h.current, h.kind));
+        (!done).then_some(Live { req, values })
+    })
+    .collect()
+}
+
+fn emit_point(out: &mut Emitter, checker: &mut Checker, layout: &Layout, live: Vec<Live>, form: BarrierForm) {
+    if live.is_empty() {
+        return;
+    }
+    let barriers = point_barriers(&live, form, layout);
+    let resolved: Vec<_> = barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+    checker.apply(&resolved);
+    let answers = live.into_iter().map(|l| l.req.hazard).collect();
+    out.barrier(barriers, answers);
+}
+
+fn feed(out: &mut Emitter, checker: &mut Checker, layout: &Layout, i: usize, c: &Command) {
+    let mut sink = Vec::new();
+    step(checker, layout, Semantics::default(), i, c, &mut sink);
+    out.command(i, c);
+}
+
+fn online(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter) {
+    let mut checker = Checker::new(layout.memory_sizes.len());
+    for (i, c) in input.commands.iter().enumerate() {
+        let acc = accesses(c, layout, Semantics::default());
+        if !acc.is_empty() {
+            let hazards = detect_command(&mut checker, layout, Semantics::default(), i, c);
+            let needs_wait = hazards.iter().any(|h| h.fix.wait);
+            let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
+            let reqs = with_barrier.map(|h| Req {
+                lo: h.prior_command,
+                hi: i,
+                hazard: h,
+            });
+            let live = live_requirements(&mut checker, reqs);
+            let host_barrier = !live.is_empty() && is_host(c);
+            emit_point(out, &mut checker, layout, live, form);
+            if needs_wait || host_barrier {
+                out.submit_wait();
+                checker.submit();
+                checker.wait();
+            }
+        }
+        feed(out, &mut checker, layout, i, c);
+    }
+}
+
+fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter) {
+    let (mut reqs, wait_before) = requirements(input, layout);
+    // Greedy stabbing: by consumer position, a point at the first interval
+    // no point stabs yet; each interval goes to the last point inside it.
+    reqs.sort_by_key(|r| (r.hi, r.lo));
+    let mut at_point: HashMap<usize, Vec<Req>> = HashMap::new();
+    let mut last_point: Option<usize> = None;
+    for r in reqs {
+        let point = match last_point {
+            Some(p) if p > r.lo => p,
+            _ => {
+                last_point = Some(r.hi);
+                r.hi
+            }
+        };
+        at_point.entry(point).or_default().push(r);
+    }
+    let mut checker = Checker::new(layout.memory_sizes.len());
+    for (i, c) in input.commands.iter().enumerate() {
+        if let Some(reqs) = at_point.remove(&i) {
+            let live = live_requirements(&mut checker, reqs.into_iter());
+            emit_point(out, &mut checker, layout, live, form);
+        }
+        if wait_before[i] {
+            out.submit_wait();
+            checker.submit();
+            checker.wait();
+        }
+        feed(out, &mut checker, layout, i, c);
+    }
+}
+
+/// The minimum number of barrier points any plan of `program` needs: the
+/// size of a minimum stabbing set of its dependency intervals, computed
+/// here independently of the planners (by the classic greedy over
+/// intervals sorted by right end, on the hazards of the barrier-free
+/// program).
+pub fn stabbing_bound(program: &Program) -> Result<usize, ProgramError> {
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let (reqs, _) = requirements(&input, &layout);
+    let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
+    intervals.sort_by_key(|&(lo, hi)| (hi, lo));
+    let mut count = 0;
+    let mut last = None;
+    for (lo, hi) in intervals {
+        if last.is_none_or(|p| p <= lo) {
+            count += 1;
+            last = Some(hi);
+        }
+    }
+    Ok(count)
 }

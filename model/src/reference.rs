@@ -242,7 +242,9 @@ impl Store {
         let mut bytes = Vec::with_capacity(program.objects.len());
         for (i, o) in program.objects.iter().enumerate() {
             match o.kind {
-                ObjectKind::Buffer { alias: Some((other, off)) } => {
+                ObjectKind::Buffer {
+                    alias: Some((other, off)),
+                } => {
                     let (root, base) = owner[other.0 as usize];
                     owner.push((root, base + off));
                     bytes.push(None);

@@ -166,9 +166,7 @@ impl StageAccess {
             ComputeShaderSampledRead => AccessFlags2::SHADER_SAMPLED_READ,
             ComputeShaderStorageRead => AccessFlags2::SHADER_STORAGE_READ,
             ComputeShaderStorageWrite => AccessFlags2::SHADER_STORAGE_WRITE,
-            CopyTransferRead | BlitTransferRead | ResolveTransferRead => {
-                AccessFlags2::TRANSFER_READ
-            }
+            CopyTransferRead | BlitTransferRead | ResolveTransferRead => AccessFlags2::TRANSFER_READ,
             CopyTransferWrite | BlitTransferWrite | ResolveTransferWrite | ClearTransferWrite => {
                 AccessFlags2::TRANSFER_WRITE
             }
@@ -387,9 +385,7 @@ fn supporting_stages(access: AccessFlags2) -> S {
             S::COMPUTE_SHADER
         }
         a if a == AccessFlags2::TRANSFER_READ => S::COPY | S::BLIT | S::RESOLVE | S::ALL_TRANSFER,
-        a if a == AccessFlags2::TRANSFER_WRITE => {
-            S::COPY | S::BLIT | S::RESOLVE | S::CLEAR | S::ALL_TRANSFER
-        }
+        a if a == AccessFlags2::TRANSFER_WRITE => S::COPY | S::BLIT | S::RESOLVE | S::CLEAR | S::ALL_TRANSFER,
         a if a == AccessFlags2::HOST_READ || a == AccessFlags2::HOST_WRITE => S::HOST,
         _ => S::all(),
     }
@@ -498,7 +494,12 @@ mod tests {
     fn access_scopes_never_include_earlier_or_later_stages() {
         use Side::*;
         use StageAccess::*;
-        check_access("COMPUTE_SHADER", "SHADER_WRITE", Src, &[ComputeShaderStorageWrite]);
+        check_access(
+            "COMPUTE_SHADER",
+            "SHADER_WRITE",
+            Src,
+            &[ComputeShaderStorageWrite],
+        );
         check_access(
             "COMPUTE_SHADER",
             "SHADER_READ",
@@ -508,26 +509,43 @@ mod tests {
         check_access("COMPUTE_SHADER", "UNIFORM_READ", Dst, &[ComputeShaderUniformRead]);
         // DRAW_INDIRECT is logically earlier than COMPUTE_SHADER, but its
         // accesses are not in the access scope of a COMPUTE_SHADER mask.
-        check_access("COMPUTE_SHADER", "MEMORY_READ", Src, &[
-            ComputeShaderUniformRead,
-            ComputeShaderSampledRead,
-            ComputeShaderStorageRead,
-        ]);
-        check_access("DRAW_INDIRECT", "MEMORY_READ", Dst, &[DrawIndirectIndirectCommandRead]);
+        check_access(
+            "COMPUTE_SHADER",
+            "MEMORY_READ",
+            Src,
+            &[
+                ComputeShaderUniformRead,
+                ComputeShaderSampledRead,
+                ComputeShaderStorageRead,
+            ],
+        );
+        check_access(
+            "DRAW_INDIRECT",
+            "MEMORY_READ",
+            Dst,
+            &[DrawIndirectIndirectCommandRead],
+        );
         check_access("COPY", "TRANSFER_WRITE", Src, &[CopyTransferWrite]);
         check_access(
             "ALL_TRANSFER",
             "TRANSFER_WRITE",
             Src,
-            &[CopyTransferWrite, BlitTransferWrite, ResolveTransferWrite, ClearTransferWrite],
+            &[
+                CopyTransferWrite,
+                BlitTransferWrite,
+                ResolveTransferWrite,
+                ClearTransferWrite,
+            ],
         );
         check_access("CLEAR", "MEMORY_WRITE", Src, &[ClearTransferWrite]);
         check_access("HOST", "HOST_READ", Dst, &[HostRead]);
         check_access("ALL_COMMANDS", "HOST_READ", Dst, &[]);
-        check_access("COMPUTE_SHADER|COPY", "SHADER_WRITE|TRANSFER_WRITE", Src, &[
-            ComputeShaderStorageWrite,
-            CopyTransferWrite,
-        ]);
+        check_access(
+            "COMPUTE_SHADER|COPY",
+            "SHADER_WRITE|TRANSFER_WRITE",
+            Src,
+            &[ComputeShaderStorageWrite, CopyTransferWrite],
+        );
         // TOP_OF_PIPE in the second scope is ALL_COMMANDS with no access.
         check_access("TOP_OF_PIPE", "MEMORY_READ", Dst, &[]);
         check_access("BOTTOM_OF_PIPE", "MEMORY_WRITE", Src, &[]);
@@ -536,7 +554,11 @@ mod tests {
 
     fn check_valid(st: &str, ac: &str, expected: Result<(), &str>) {
         let got = validate(stages(st), access(ac), Side::Src).map_err(|e| e.to_string());
-        assert_eq!(got.as_ref().map(|_| ()).map_err(|s| s.as_str()), expected, "{st}:{ac}");
+        assert_eq!(
+            got.as_ref().map(|_| ()).map_err(|s| s.as_str()),
+            expected,
+            "{st}:{ac}"
+        );
     }
 
     #[test]

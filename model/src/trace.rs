@@ -149,7 +149,12 @@ struct Parser {
 impl Parser {
     fn num(&self, line: &Line, tok: Tok, what: &str) -> Result<u64, ParseError> {
         parse_num(tok.text).map_or_else(
-            || line.err(tok.col, format!("expected {what} (decimal or 0x hex), found `{}`", tok.text)),
+            || {
+                line.err(
+                    tok.col,
+                    format!("expected {what} (decimal or 0x hex), found `{}`", tok.text),
+                )
+            },
             Ok,
         )
     }
@@ -160,10 +165,10 @@ impl Parser {
     }
 
     fn object(&self, line: &Line, name: &str, col: usize) -> Result<ObjectId, ParseError> {
-        self.trace
-            .program
-            .find(name)
-            .map_or_else(|| line.err(col, format!("unknown buffer, pool or blob `{name}`")), Ok)
+        self.trace.program.find(name).map_or_else(
+            || line.err(col, format!("unknown buffer, pool or blob `{name}`")),
+            Ok,
+        )
     }
 
     /// `NAME[A..B]` or `NAME` (the whole object).
@@ -180,7 +185,10 @@ impl Parser {
             return line.err(tok.col + text.chars().count(), "expected `]` to close the range");
         };
         let Some((a, b)) = inner.split_once("..") else {
-            return line.err(inner_col, format!("expected a range `START..END`, found `{inner}`"));
+            return line.err(
+                inner_col,
+                format!("expected a range `START..END`, found `{inner}`"),
+            );
         };
         let start = parse_num(a).map_or_else(
             || line.err(inner_col, format!("expected a byte offset, found `{a}`")),
@@ -205,11 +213,16 @@ impl Parser {
         let valid = name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
-            && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
         if !valid {
             return line.err(
                 tok.col,
-                format!("invalid name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter"),
+                format!(
+                    "invalid name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter"
+                ),
             );
         }
         if self.trace.program.find(name).is_some() {
@@ -239,8 +252,13 @@ impl Parser {
             Ok((stages, access))
         };
         if toks.len() < 3 {
-            let col = toks.last().map_or(line.end_col, |t| t.col + t.text.chars().count());
-            return line.err(col, "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`");
+            let col = toks
+                .last()
+                .map_or(line.end_col, |t| t.col + t.text.chars().count());
+            return line.err(
+                col,
+                "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`",
+            );
         }
         let (ss, sa) = side(*toks[0])?;
         if toks[1].text != "->" {
@@ -274,7 +292,13 @@ impl Parser {
             "buffer" | "pool" => {
                 let name_tok = line.next("a name")?;
                 let (name_text, name_col) = (name_tok.text, name_tok.col);
-                let name = self.declare(&line, Tok { text: name_text, col: name_col })?;
+                let name = self.declare(
+                    &line,
+                    Tok {
+                        text: name_text,
+                        col: name_col,
+                    },
+                )?;
                 let size_tok = line.next("a size in bytes")?;
                 let size = self.num(&line, size_tok, "a size in bytes")?;
                 let kind = if kw == "pool" {
@@ -298,13 +322,22 @@ impl Parser {
                     ObjectKind::Buffer { alias: None }
                 };
                 line.done()?;
-                self.trace.program.objects.push(crate::program::Object { name, size, kind });
+                self.trace
+                    .program
+                    .objects
+                    .push(crate::program::Object { name, size, kind });
                 self.add_object(no);
             }
             "alloc" => {
                 let name_tok = line.next("a blob name")?;
                 let (name_text, name_col) = (name_tok.text, name_tok.col);
-                let name = self.declare(&line, Tok { text: name_text, col: name_col })?;
+                let name = self.declare(
+                    &line,
+                    Tok {
+                        text: name_text,
+                        col: name_col,
+                    },
+                )?;
                 let size_tok = line.next("a size in bytes")?;
                 let size = self.num(&line, size_tok, "a size in bytes")?;
                 line.expect("from")?;
@@ -398,7 +431,10 @@ impl Parser {
                     bindings.push(Binding { access, region });
                 }
                 if bindings.is_empty() {
-                    return line.err(line.end_col, "a dispatch needs at least one `read`, `write` or `rw` binding");
+                    return line.err(
+                        line.end_col,
+                        "a dispatch needs at least one `read`, `write` or `rw` binding",
+                    );
                 }
                 self.push(
                     no,
@@ -421,10 +457,16 @@ impl Parser {
                     if t.text == ";" {
                         groups.push(std::mem::take(&mut group));
                     } else if let Some(stripped) = t.text.strip_suffix(';') {
-                        group.push(Tok { text: stripped, col: t.col });
+                        group.push(Tok {
+                            text: stripped,
+                            col: t.col,
+                        });
                         groups.push(std::mem::take(&mut group));
                     } else {
-                        group.push(Tok { text: t.text, col: t.col });
+                        group.push(Tok {
+                            text: t.text,
+                            col: t.col,
+                        });
                     }
                 }
                 groups.push(group);
@@ -436,7 +478,14 @@ impl Parser {
             }
             "submit" | "wait" => {
                 line.done()?;
-                self.push(no, if kw == "submit" { Command::Submit } else { Command::Wait });
+                self.push(
+                    no,
+                    if kw == "submit" {
+                        Command::Submit
+                    } else {
+                        Command::Wait
+                    },
+                );
             }
             other => {
                 return line.err(
@@ -460,7 +509,10 @@ fn parse_kernel(line: &Line, t: Tok) -> Result<(String, Vec<u32>), ParseError> {
     };
     let name = &text[..open];
     let Some(inner) = text[open + 1..].strip_suffix(')') else {
-        return line.err(t.col + text.chars().count(), "expected `)` to close the kernel parameters");
+        return line.err(
+            t.col + text.chars().count(),
+            "expected `)` to close the kernel parameters",
+        );
     };
     let mut params = Vec::new();
     let mut col = t.col + open + 1;
@@ -618,19 +670,55 @@ free x
     #[test]
     fn errors_name_line_column_and_reason() {
         check_err("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit or wait)");
-        check_err("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`");
-        check_err("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`");
-        check_err("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts");
-        check_err("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range");
-        check_err("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`");
-        check_err("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`");
-        check_err("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`");
+        check_err(
+            "buffer a 16\nfill z[0..4] 1",
+            "2:6: unknown buffer, pool or blob `z`",
+        );
+        check_err(
+            "buffer a 16\nfill a[0..x] 1",
+            "2:11: expected a byte offset, found `x`",
+        );
+        check_err(
+            "buffer a 16\nfill a[8..4] 1",
+            "2:8: range 8..4 ends before it starts",
+        );
+        check_err(
+            "buffer a 16\nfill a[0..4",
+            "2:12: expected `]` to close the range",
+        );
+        check_err(
+            "buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ",
+            "2:32: unknown stage flag `COMPUTE`",
+        );
+        check_err(
+            "buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE",
+            "2:14: unknown access flag `TRANSFER_WRIT`",
+        );
+        check_err(
+            "buffer a 16\nbarrier COPY:NONE",
+            "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`",
+        );
         check_err("buffer a 16\nbuffer a 32", "2:8: `a` is already declared");
-        check_err("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding");
-        check_err("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`");
-        check_err("buffer a 16\nfill a 0x1_0000_0000", "2:8: value 4294967296 does not fit in 32 bits");
-        check_err("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed");
+        check_err(
+            "buffer a 16\ndispatch k",
+            "2:11: a dispatch needs at least one `read`, `write` or `rw` binding",
+        );
+        check_err(
+            "buffer a 16\ndispatch k reed a",
+            "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`",
+        );
+        check_err(
+            "buffer a 16\nfill a 0x1_0000_0000",
+            "2:8: value 4294967296 does not fit in 32 bits",
+        );
+        check_err(
+            "buffer a 16\nfree a",
+            "2:6: `a` is not a blob; only blobs are freed",
+        );
         check_err("buffer a 16\nsubmit now", "2:8: unexpected `now`");
-        check_err("buffer 1a 16", "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter");
+        check_err(
+            "buffer 1a 16",
+            "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter",
+        );
     }
 }

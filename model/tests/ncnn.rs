@@ -37,7 +37,10 @@ fn reports_exactly_the_two_logged_hazards() {
     );
     let t = trace::parse(NCNN).unwrap();
     let kinds: Vec<_> = check(&t.program).unwrap().iter().map(|h| h.kind).collect();
-    assert_eq!(kinds, vec![HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite]);
+    assert_eq!(
+        kinds,
+        vec![HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite]
+    );
 }
 
 #[test]

@@ -1,0 +1,43 @@
+//! Compiles `shaders/*.comp` (GLSL 450) to SPIR-V with naga, in pure Rust, so
+//! no system shader compiler is needed. Each kernel becomes
+//! `$OUT_DIR/<name>.spv`, included by `src/kernels.rs`.
+
+use std::path::PathBuf;
+
+const KERNELS: [&str; 4] = ["scale_add", "add", "scale", "slow"];
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let shaders = manifest.join("..").join("shaders");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    for name in KERNELS {
+        let path = shaders.join(format!("{name}.comp"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let src =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let words = compile(&src).unwrap_or_else(|e| panic!("compiling {}:\n{e}", path.display()));
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(out.join(format!("{name}.spv")), bytes).expect("writing SPIR-V to OUT_DIR");
+    }
+}
+
+fn compile(src: &str) -> Result<Vec<u32>, String> {
+    let mut frontend = naga::front::glsl::Frontend::default();
+    let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+    let module = frontend.parse(&options, src).map_err(|e| e.emit_to_string(src))?;
+    // Push constants need IMMEDIATES in naga 30's validator.
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::IMMEDIATES,
+    )
+    .validate(&module)
+    .map_err(|e| e.emit_to_string(src))?;
+    let mut spv_options = naga::back::spv::Options::default();
+    // Debug info only bloats the module; the kernels are a few lines each.
+    spv_options.flags.remove(naga::back::spv::WriterFlags::DEBUG);
+    let pipeline = naga::back::spv::PipelineOptions {
+        shader_stage: naga::ShaderStage::Compute,
+        entry_point: "main".to_string(),
+    };
+    naga::back::spv::write_vec(&module, &info, &spv_options, Some(&pipeline)).map_err(|e| e.to_string())
+}

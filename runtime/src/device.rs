@@ -1,0 +1,400 @@
+//! Vulkan instance and device creation, device choice, and the validation
+//! layer setup.
+//!
+//! This module owns loading the Vulkan loader at run time, enabling
+//! `VK_LAYER_KHRONOS_validation` with synchronization validation when it is
+//! present, choosing the physical device (`VKSYNC_DEVICE`), checking for
+//! synchronization2, choosing a compute queue, and creating the allocator
+//! and the kernels' pipelines. Running programs is [`crate::recorder`]'s
+//! job; nothing here assumes a particular driver.
+
+use crate::error::{Result, RuntimeError, VkContext};
+use crate::kernels::Kernels;
+use crate::validation::{self, Capture, ValidationMessage};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use std::ffi::{c_void, CStr};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// Whether to enable the Khronos validation layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ValidationMode {
+    /// Enable it when installed (the default).
+    #[default]
+    Auto,
+    /// Fail device creation when it is not installed.
+    Required,
+    /// Never enable it.
+    Off,
+}
+
+/// How to create a [`Device`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceOptions {
+    /// Pick the first device whose name contains this (case-insensitive);
+    /// `None`: the first device the loader lists.
+    pub device: Option<String>,
+    pub validation: ValidationMode,
+    /// Print the chosen device on stderr.
+    pub print_device: bool,
+}
+
+impl Default for DeviceOptions {
+    fn default() -> Self {
+        DeviceOptions {
+            device: None,
+            validation: ValidationMode::Auto,
+            print_device: true,
+        }
+    }
+}
+
+impl DeviceOptions {
+    /// Options from the environment: `VKSYNC_DEVICE` (device-name
+    /// substring) and `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
+    /// anything else: when available).
+    pub fn from_env() -> Self {
+        let device = std::env::var("VKSYNC_DEVICE").ok().filter(|s| !s.is_empty());
+        let validation = match std::env::var("VKSYNC_VALIDATION").as_deref() {
+            Ok("0") => ValidationMode::Off,
+            Ok("1") => ValidationMode::Required,
+            _ => ValidationMode::Auto,
+        };
+        DeviceOptions {
+            device,
+            validation,
+            print_device: true,
+        }
+    }
+}
+
+/// What was chosen, for messages and reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub device_type: String,
+    /// `major.minor.patch` of the device's Vulkan version.
+    pub api_version: String,
+    pub queue_family: u32,
+    /// Whether the validation layer (with synchronization validation) is on.
+    pub validation: bool,
+    pub min_storage_buffer_offset_alignment: u64,
+    pub max_storage_buffer_range: u64,
+    pub max_compute_work_group_count_x: u32,
+    /// Nanoseconds per timestamp tick.
+    pub timestamp_period: f32,
+    /// 0 when the queue cannot write timestamps.
+    pub timestamp_valid_bits: u32,
+}
+
+impl std::fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} [{}, Vulkan {}], queue family {}, validation {}",
+            self.name,
+            self.device_type,
+            self.api_version,
+            self.queue_family,
+            if self.validation { "on (synchronization validation)" } else { "off" }
+        )
+    }
+}
+
+/// The instance, its debug messenger and the capture they write to.
+/// Dropped last: it destroys the messenger before the capture goes.
+struct Instance {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
+    capture: Box<Capture>,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: every child object (device, messenger) is destroyed here
+        // or earlier (fields of `Device` drop before this one).
+        unsafe {
+            if let Some((du, m)) = self.debug.take() {
+                du.destroy_debug_utils_messenger(m, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+/// The logical device; destroys itself on drop after waiting for idle.
+struct Logical {
+    device: ash::Device,
+}
+
+impl Drop for Logical {
+    fn drop(&mut self) {
+        // SAFETY: the allocator and kernels (declared before this field in
+        // `Device`) are gone; waiting idle makes destruction legal even after
+        // an error left work in flight.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+        }
+    }
+}
+
+/// A Vulkan device ready to run [`vksync::Program`]s.
+pub struct Device {
+    // Field order is drop order: allocator and pipelines before the device,
+    // the device before the instance.
+    pub(crate) allocator: Option<Allocator>,
+    pub(crate) kernels: Kernels,
+    logical: Logical,
+    inst: Instance,
+    pub(crate) queue: vk::Queue,
+    pub(crate) info: DeviceInfo,
+    setup_messages: Vec<ValidationMessage>,
+}
+
+fn version(v: u32) -> String {
+    format!("{}.{}.{}", vk::api_version_major(v), vk::api_version_minor(v), vk::api_version_patch(v))
+}
+
+fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => "discrete GPU",
+        vk::PhysicalDeviceType::INTEGRATED_GPU => "integrated GPU",
+        vk::PhysicalDeviceType::VIRTUAL_GPU => "virtual GPU",
+        vk::PhysicalDeviceType::CPU => "CPU",
+        _ => "other",
+    }
+}
+
+impl Device {
+    /// Creates a device with [`DeviceOptions::from_env`].
+    pub fn from_env() -> Result<Device> {
+        Device::new(DeviceOptions::from_env())
+    }
+
+    /// Loads Vulkan, chooses a device and creates everything a run needs.
+    pub fn new(options: DeviceOptions) -> Result<Device> {
+        // SAFETY: loading the system loader library; its initialisation
+        // code is trusted like any Vulkan application's.
+        let entry = unsafe { ash::Entry::load() }?;
+        // SAFETY: valid entry; enumerate calls take no pointers from us.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }.ctx("vkEnumerateInstanceLayerProperties")?;
+        let has_layer = layers
+            .iter()
+            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        let validation = match options.validation {
+            ValidationMode::Off => false,
+            ValidationMode::Auto => has_layer,
+            ValidationMode::Required if has_layer => true,
+            ValidationMode::Required => return Err(RuntimeError::ValidationUnavailable),
+        };
+        let ext_names = |layer: Option<&CStr>| -> Result<Vec<String>> {
+            // SAFETY: valid entry and layer name.
+            let props = unsafe { entry.enumerate_instance_extension_properties(layer) }
+                .ctx("vkEnumerateInstanceExtensionProperties")?;
+            Ok(props
+                .iter()
+                .filter_map(|p| p.extension_name_as_c_str().ok())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect())
+        };
+        let mut available = ext_names(None)?;
+        if validation {
+            available.extend(ext_names(Some(VALIDATION_LAYER))?);
+        }
+        let has_ext = |n: &CStr| available.iter().any(|a| a.as_bytes() == n.to_bytes());
+        let debug_utils = validation && has_ext(ash::ext::debug_utils::NAME);
+        let mut extensions = Vec::new();
+        if debug_utils {
+            extensions.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        if validation && has_ext(ash::ext::validation_features::NAME) {
+            extensions.push(ash::ext::validation_features::NAME.as_ptr());
+        }
+        let layer_ptrs = if validation { vec![VALIDATION_LAYER.as_ptr()] } else { vec![] };
+
+        let capture = Box::<Capture>::default();
+        let capture_ptr = &*capture as *const Capture as *mut c_void;
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"vksync")
+            .engine_name(c"vksync-runtime")
+            .api_version(vk::make_api_version(0, 1, 3, 0));
+        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(validation::severities())
+            .message_type(validation::types())
+            .pfn_user_callback(Some(validation::callback))
+            .user_data(capture_ptr);
+        let mut create = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_ptrs)
+            .enabled_extension_names(&extensions);
+        if validation {
+            create = create.push_next(&mut features);
+            if debug_utils {
+                // Also covers vkCreateInstance/vkDestroyInstance themselves.
+                create = create.push_next(&mut messenger_info);
+            }
+        }
+        // SAFETY: every pointer in `create` (names, chained structs, the
+        // capture box) outlives the call; the capture box outlives the instance.
+        let instance = unsafe { entry.create_instance(&create, None) }.ctx("vkCreateInstance")?;
+        let mut inst = Instance {
+            _entry: entry.clone(),
+            instance,
+            debug: None,
+            capture,
+        };
+        if debug_utils {
+            let du = ash::ext::debug_utils::Instance::new(&entry, &inst.instance);
+            let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(validation::severities())
+                .message_type(validation::types())
+                .pfn_user_callback(Some(validation::callback))
+                .user_data(capture_ptr);
+            // SAFETY: the user data is the boxed capture owned by `inst`,
+            // destroyed after the messenger in `Instance::drop`.
+            let m = unsafe { du.create_debug_utils_messenger(&info, None) }.ctx("vkCreateDebugUtilsMessengerEXT")?;
+            inst.debug = Some((du, m));
+        }
+        let instance = &inst.instance;
+
+        // SAFETY: valid instance.
+        let physicals = unsafe { instance.enumerate_physical_devices() }.ctx("vkEnumeratePhysicalDevices")?;
+        if physicals.is_empty() {
+            return Err(RuntimeError::NoDevice);
+        }
+        let named: Vec<(vk::PhysicalDevice, vk::PhysicalDeviceProperties)> = physicals
+            .iter()
+            // SAFETY: handles come from the instance.
+            .map(|&p| (p, unsafe { instance.get_physical_device_properties(p) }))
+            .collect();
+        let name_of = |props: &vk::PhysicalDeviceProperties| {
+            props
+                .device_name_as_c_str()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| "<unnamed>".to_string())
+        };
+        let chosen = match &options.device {
+            None => named.first(),
+            Some(w) => named
+                .iter()
+                .find(|(_, props)| name_of(props).to_lowercase().contains(&w.to_lowercase())),
+        };
+        let Some(&(physical, props)) = chosen else {
+            return Err(RuntimeError::DeviceNotFound {
+                wanted: options.device.clone().unwrap_or_default(),
+                available: named.iter().map(|(_, p)| name_of(p)).collect::<Vec<_>>().join(", "),
+            });
+        };
+        let name = name_of(&props);
+
+        // Synchronization2 is core in Vulkan 1.3 but still a feature bit.
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        if props.api_version >= vk::API_VERSION_1_3 {
+            let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f13);
+            // SAFETY: valid handle and a well-formed pNext chain.
+            unsafe { instance.get_physical_device_features2(physical, &mut f2) };
+        }
+        if f13.synchronization2 != vk::TRUE {
+            return Err(RuntimeError::NoSynchronization2 {
+                device: name,
+                api: version(props.api_version),
+            });
+        }
+
+        // SAFETY: valid handle.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        // Prefer a compute family without graphics (a dedicated compute
+        // queue on discrete GPUs); compute families also do transfer work.
+        let compute = |f: &vk::QueueFamilyProperties| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0;
+        let family = families
+            .iter()
+            .position(|f| compute(f) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+            .or_else(|| families.iter().position(compute));
+        let Some(family) = family else {
+            return Err(RuntimeError::NoComputeQueue { device: name });
+        };
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family as u32)
+            .queue_priorities(&priorities)];
+        let mut enable13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .push_next(&mut enable13);
+        // SAFETY: valid physical device; the create info outlives the call.
+        let device = unsafe { instance.create_device(physical, &device_info, None) }.ctx("vkCreateDevice")?;
+        let logical = Logical { device };
+        // SAFETY: the family and index 0 were requested at creation.
+        let queue = unsafe { logical.device.get_device_queue(family as u32, 0) };
+
+        let kernels = Kernels::new(&logical.device)?;
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: logical.device.clone(),
+            physical_device: physical,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        })
+        .map_err(|source| RuntimeError::Allocation {
+            what: "the gpu-allocator allocator".to_string(),
+            source,
+        })?;
+
+        let limits = props.limits;
+        let info = DeviceInfo {
+            name,
+            device_type: type_name(props.device_type).to_string(),
+            api_version: version(props.api_version),
+            queue_family: family as u32,
+            validation,
+            min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment.max(1),
+            max_storage_buffer_range: u64::from(limits.max_storage_buffer_range),
+            max_compute_work_group_count_x: limits.max_compute_work_group_count[0],
+            timestamp_period: limits.timestamp_period,
+            timestamp_valid_bits: families[family].timestamp_valid_bits,
+        };
+        if options.print_device {
+            eprintln!("vksync-runtime: device: {info}");
+        }
+        let setup_messages = inst.capture.take();
+        Ok(Device {
+            allocator: Some(allocator),
+            kernels,
+            logical,
+            inst,
+            queue,
+            info,
+            setup_messages,
+        })
+    }
+
+    /// The chosen device and its relevant limits.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The device's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Validation messages that arrived while creating the device (not
+    /// attributed to any program).
+    pub fn setup_messages(&self) -> &[ValidationMessage] {
+        &self.setup_messages
+    }
+
+    pub(crate) fn vk(&self) -> &ash::Device {
+        &self.logical.device
+    }
+
+    pub(crate) fn capture(&self) -> &Capture {
+        &self.inst.capture
+    }
+}

@@ -1,0 +1,83 @@
+//! The runtime's error type. Every fallible step (loading Vulkan, choosing a
+//! device, validating a program before recording, Vulkan calls, memory)
+//! reports here with enough context to act on; nothing in the crate panics
+//! on a Vulkan failure. It does not own validation-layer messages: those are
+//! results ([`crate::ValidationMessage`]), not errors.
+
+use ash::vk;
+use vksync::layout::Location;
+use vksync::reference::KernelError;
+
+/// The crate's result type.
+pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;
+
+/// Why the runtime could not create a device or run a program.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error("cannot load the Vulkan loader (libvulkan.so.1; Debian: apt-get install libvulkan1 mesa-vulkan-drivers): {0}")]
+    Loader(#[from] ash::LoadingError),
+    #[error("{call} failed: {result}")]
+    Vulkan { call: &'static str, result: vk::Result },
+    #[error("no Vulkan physical device found (for lavapipe install Debian's mesa-vulkan-drivers)")]
+    NoDevice,
+    #[error("no Vulkan device name contains `{wanted}` (from VKSYNC_DEVICE); available: {available}")]
+    DeviceNotFound { wanted: String, available: String },
+    #[error("device `{device}` (Vulkan {api}) does not support synchronization2, a Vulkan 1.3 core feature the runtime requires")]
+    NoSynchronization2 { device: String, api: String },
+    #[error("device `{device}` has no queue family with compute support")]
+    NoComputeQueue { device: String },
+    #[error("validation was required (VKSYNC_VALIDATION=1) but VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)")]
+    ValidationUnavailable,
+    #[error("allocating {what}: {source}")]
+    Allocation {
+        what: String,
+        #[source]
+        source: gpu_allocator::AllocationError,
+    },
+    #[error("memory object {mem} ({what}) is not host visible; the runtime maps only memory the program accesses from the host")]
+    NotMapped { mem: u32, what: String },
+    #[error("invalid program at {}: {source}", show_location(.at))]
+    Program {
+        at: Location,
+        #[source]
+        source: vksync::ProgramError,
+    },
+    #[error("command {command}: {source}")]
+    Kernel {
+        command: usize,
+        #[source]
+        source: KernelError,
+    },
+    #[error("command {command}: binding {binding} starts at memory offset {offset}, which is not a multiple of 4 (storage buffers are indexed in 32-bit words)")]
+    MisalignedBinding { command: usize, binding: usize, offset: u64 },
+    #[error("command {command}: binding {binding} needs a {range}-byte descriptor range, over maxStorageBufferRange {max}")]
+    BindingTooLarge { command: usize, binding: usize, range: u64, max: u64 },
+    #[error("command {command}: {elements} elements need {groups} workgroups of 64, over maxComputeWorkGroupCount[0] {max}")]
+    DispatchTooLarge { command: usize, elements: u64, groups: u64, max: u32 },
+    #[error("comparing with the CPU reference: {0}")]
+    Reference(#[from] vksync::reference::ReferenceError),
+}
+
+fn show_location(at: &Location) -> String {
+    match at {
+        Location::Command(i) => format!("command {i}"),
+        Location::Object(o) => format!("object {}", o.0),
+    }
+}
+
+impl From<vksync::ProgramError> for RuntimeError {
+    fn from(e: vksync::ProgramError) -> Self {
+        RuntimeError::Program { at: e.at, source: e }
+    }
+}
+
+/// Attaches the Vulkan call's name to a `vk::Result` error.
+pub(crate) trait VkContext<T> {
+    fn ctx(self, call: &'static str) -> Result<T>;
+}
+
+impl<T> VkContext<T> for std::result::Result<T, vk::Result> {
+    fn ctx(self, call: &'static str) -> Result<T> {
+        self.map_err(|result| RuntimeError::Vulkan { call, result })
+    }
+}

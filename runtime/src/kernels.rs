@@ -1,0 +1,170 @@
+//! Compute pipelines for the kernels of [`vksync::reference::Kernel`].
+//!
+//! This module owns the SPIR-V (compiled from `shaders/*.comp` by
+//! `build.rs`), one descriptor-set layout, pipeline layout and pipeline per
+//! kernel, and the push-constant block the shaders share. It does not
+//! decide what a dispatch binds (that is the recorder's), and the kernels'
+//! meaning is defined once in `vksync::reference`.
+
+use crate::error::{Result, VkContext};
+use ash::vk;
+use vksync::reference::Kernel;
+
+/// Invocations per workgroup (`local_size_x` in every shader).
+pub const WORKGROUP_SIZE: u64 = 64;
+
+/// The shaders' push-constant block: `a, b, n, off0, off1, off2` (all
+/// `uint`); `off_k` is binding k's first element within its descriptor
+/// range, which starts at an offset rounded down to the device's
+/// `minStorageBufferOffsetAlignment`.
+pub const PUSH_CONSTANT_WORDS: usize = 6;
+
+const SPIRV: [(&str, &[u8]); 4] = [
+    ("scale_add", include_bytes!(concat!(env!("OUT_DIR"), "/scale_add.spv"))),
+    ("add", include_bytes!(concat!(env!("OUT_DIR"), "/add.spv"))),
+    ("scale", include_bytes!(concat!(env!("OUT_DIR"), "/scale.spv"))),
+    ("slow", include_bytes!(concat!(env!("OUT_DIR"), "/slow.spv"))),
+];
+
+/// One kernel's pipeline objects.
+pub(crate) struct Pipeline {
+    pub set_layout: vk::DescriptorSetLayout,
+    pub layout: vk::PipelineLayout,
+    pub pipeline: vk::Pipeline,
+    pub bindings: usize,
+}
+
+/// Every kernel's pipeline, destroyed on drop.
+pub(crate) struct Kernels {
+    device: ash::Device,
+    pipelines: Vec<(&'static str, Pipeline)>,
+}
+
+impl Kernels {
+    pub(crate) fn new(device: &ash::Device) -> Result<Kernels> {
+        let mut k = Kernels {
+            device: device.clone(),
+            pipelines: Vec::new(),
+        };
+        for (name, spv) in SPIRV {
+            let bindings = match name {
+                "add" => 3,
+                "scale" => 1,
+                _ => 2,
+            };
+            // Pushed one at a time so `Drop` cleans up on a later failure.
+            let p = k.create(spv, bindings)?;
+            k.pipelines.push((name, p));
+        }
+        Ok(k)
+    }
+
+    fn create(&self, spv: &[u8], bindings: usize) -> Result<Pipeline> {
+        let d = &self.device;
+        let words: Vec<u32> = spv
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let layout_bindings: Vec<_> = (0..bindings as u32)
+            .map(|b| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        let mut p = Pipeline {
+            set_layout: vk::DescriptorSetLayout::null(),
+            layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            bindings,
+        };
+        // Each step destroys what the earlier ones made if it fails.
+        let cleanup = |p: &Pipeline| self.destroy(p);
+        // SAFETY: valid device and create info that outlives the call.
+        p.set_layout = unsafe {
+            d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings), None)
+        }
+        .ctx("vkCreateDescriptorSetLayout")?;
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .offset(0)
+            .size((PUSH_CONSTANT_WORDS * 4) as u32)];
+        let set_layouts = [p.set_layout];
+        // SAFETY: as above; the set layout is live.
+        p.layout = match unsafe {
+            d.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&set_layouts)
+                    .push_constant_ranges(&ranges),
+                None,
+            )
+        } {
+            Ok(l) => l,
+            Err(e) => {
+                cleanup(&p);
+                return Err(e).ctx("vkCreatePipelineLayout");
+            }
+        };
+        // SAFETY: `words` is SPIR-V produced and validated by naga at build time.
+        let module = match unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) } {
+            Ok(m) => m,
+            Err(e) => {
+                cleanup(&p);
+                return Err(e).ctx("vkCreateShaderModule");
+            }
+        };
+        let info = vk::ComputePipelineCreateInfo::default()
+            .stage(
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::COMPUTE)
+                    .module(module)
+                    .name(c"main"),
+            )
+            .layout(p.layout);
+        // SAFETY: module and layout are live; the info outlives the call.
+        let created = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None) };
+        // SAFETY: a shader module may be destroyed once pipelines are created.
+        unsafe { d.destroy_shader_module(module, None) };
+        match created {
+            Ok(v) => p.pipeline = v[0],
+            Err((_, e)) => {
+                cleanup(&p);
+                return Err(e).ctx("vkCreateComputePipelines");
+            }
+        }
+        Ok(p)
+    }
+
+    fn destroy(&self, p: &Pipeline) {
+        // SAFETY: the handles were created on this device and are not in use
+        // (the device waits idle before dropping the kernels); null handles
+        // are ignored by vkDestroy*.
+        unsafe {
+            self.device.destroy_pipeline(p.pipeline, None);
+            self.device.destroy_pipeline_layout(p.layout, None);
+            self.device.destroy_descriptor_set_layout(p.set_layout, None);
+        }
+    }
+
+    /// The pipeline of a kernel.
+    pub(crate) fn get(&self, kernel: Kernel) -> &Pipeline {
+        let name = kernel.name();
+        // Invariant: `new` created a pipeline for every `Kernel` variant.
+        &self
+            .pipelines
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("a pipeline for every kernel")
+            .1
+    }
+}
+
+impl Drop for Kernels {
+    fn drop(&mut self) {
+        for (_, p) in &self.pipelines {
+            self.destroy(p);
+        }
+    }
+}
