@@ -104,11 +104,11 @@ impl std::fmt::Display for DeviceInfo {
 
 /// The instance, its debug messenger and the capture they write to.
 /// Dropped last: it destroys the messenger before the capture goes.
-struct Instance {
+pub(crate) struct Instance {
     _entry: ash::Entry,
     instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
-    capture: Box<Capture>,
+    pub(crate) capture: Box<Capture>,
 }
 
 impl Drop for Instance {
@@ -125,8 +125,8 @@ impl Drop for Instance {
 }
 
 /// The logical device; destroys itself on drop after waiting for idle.
-struct Logical {
-    device: ash::Device,
+pub(crate) struct Logical {
+    pub(crate) device: ash::Device,
 }
 
 impl Drop for Logical {
@@ -147,8 +147,8 @@ pub struct Device {
     // the device before the instance.
     pub(crate) allocator: Option<Allocator>,
     pub(crate) kernels: Kernels,
-    logical: Logical,
-    inst: Instance,
+    pub(crate) logical: Logical,
+    pub(crate) inst: Instance,
     pub(crate) queue: vk::Queue,
     pub(crate) info: DeviceInfo,
     setup_messages: Vec<ValidationMessage>,
@@ -390,11 +390,4 @@ impl Device {
         &self.setup_messages
     }
 
-    pub(crate) fn vk(&self) -> &ash::Device {
-        &self.logical.device
-    }
-
-    pub(crate) fn capture(&self) -> &Capture {
-        &self.inst.capture
-    }
 }

@@ -1,0 +1,355 @@
+//! One hazard case and one no-hazard case per synchronization rule.
+//!
+//! Each case is a small trace; the expectation lists the hazards as
+//! `L<line> <KIND> <region> after L<prior line>`. Lines count from 1 and
+//! the three buffers `a`, `b`, `c` (256 bytes each) are declared on lines
+//! 1-3 of every case, so the case's own lines start at 4.
+
+use vksync::{check, trace};
+
+fn check_case(name: &str, body: &str, expected: &[&str]) {
+    let text = format!("buffer a 256\nbuffer b 256\nbuffer c 256\n{body}");
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let hazards = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let got: Vec<String> = hazards
+        .iter()
+        .map(|h| {
+            format!(
+                "L{} {} {} after L{}",
+                t.command_lines[h.command],
+                h.kind,
+                t.program.show_region(h.region),
+                t.command_lines[h.prior_command]
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "case `{name}`:\n{body}");
+}
+
+#[test]
+fn read_after_write_needs_visibility_to_the_readers_stage_and_access() {
+    check_case(
+        "no barrier",
+        "fill a[0..64] 1\ncopy a[0..64] -> b[0..64]",
+        &["L5 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "exact barrier",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    check_case(
+        "fill is a CLEAR command, so a COPY source scope misses it",
+        "fill a[0..64] 1\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "execution dependency without access",
+        "fill a[0..64] 1\nbarrier CLEAR:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+}
+
+#[test]
+fn meta_stages_and_accesses_expand() {
+    check_case(
+        "ALL_TRANSFER covers CLEAR",
+        "fill a[0..64] 1\nbarrier ALL_TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    check_case(
+        "ALL_COMMANDS with MEMORY_* covers everything",
+        "fill a[0..64] 1\nbarrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\ndispatch k read a[0..64] write b[0..64]",
+        &[],
+    );
+    check_case(
+        "SHADER_WRITE covers storage writes, SHADER_READ storage reads",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a[0..64] write b[0..64]",
+        &[],
+    );
+    check_case(
+        "MEMORY_READ for the wrong stage",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:MEMORY_WRITE -> COPY:MEMORY_READ\ndispatch k read a[0..64] write b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "SHADER_WRITE is not visibility for SHADER_READ",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COMPUTE_SHADER:SHADER_WRITE\ndispatch k read a[0..64] write b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+}
+
+#[test]
+fn access_scopes_are_not_expanded_to_logically_later_stages() {
+    // DRAW_INDIRECT's synchronization scope includes COMPUTE_SHADER, but
+    // its access scope holds only DRAW_INDIRECT accesses.
+    check_case(
+        "later stage, no access",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> DRAW_INDIRECT:MEMORY_READ\ndispatch k read a[0..64] write b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "later stage for execution only (write-after-read)",
+        "dispatch k read a[0..64] write b[0..64]\nbarrier COMPUTE_SHADER:NONE -> DRAW_INDIRECT:NONE\ndispatch k write a[0..64]",
+        &[],
+    );
+    check_case(
+        "earlier stage in the first scope: COMPUTE_SHADER covers indirect reads",
+        "fill c[0..12] 1\nbarrier CLEAR:TRANSFER_WRITE -> DRAW_INDIRECT:INDIRECT_COMMAND_READ\n\
+         dispatch k indirect c[0..12] write b[0..64]\nbarrier COMPUTE_SHADER:NONE -> CLEAR:NONE\nfill c[0..12] 2",
+        &[],
+    );
+    check_case(
+        "indirect arguments need INDIRECT_COMMAND_READ visibility",
+        "fill c[0..12] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ\ndispatch k indirect c[0..12] write b[0..64]",
+        &["L6 READ_AFTER_WRITE c[0..12] after L4"],
+    );
+}
+
+#[test]
+fn top_and_bottom_of_pipe_mean_different_things_in_each_scope() {
+    let war = |barrier: &str| format!("copy a[0..64] -> b[0..64]\nbarrier {barrier}\nfill a[0..64] 2");
+    check_case(
+        "TOP_OF_PIPE as source is NONE",
+        &war("TOP_OF_PIPE:NONE -> CLEAR:NONE"),
+        &["L6 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
+        "TOP_OF_PIPE as destination is ALL_COMMANDS",
+        &war("COPY:NONE -> TOP_OF_PIPE:NONE"),
+        &[],
+    );
+    check_case(
+        "BOTTOM_OF_PIPE as source is ALL_COMMANDS",
+        &war("BOTTOM_OF_PIPE:NONE -> CLEAR:NONE"),
+        &[],
+    );
+    check_case(
+        "BOTTOM_OF_PIPE as destination is NONE",
+        &war("COPY:NONE -> BOTTOM_OF_PIPE:NONE"),
+        &["L6 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
+        "TOP_OF_PIPE as destination carries no access",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> TOP_OF_PIPE:NONE\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "...but chains into a later barrier that does",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> TOP_OF_PIPE:NONE\nbarrier COPY:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+}
+
+#[test]
+fn execution_dependencies_chain() {
+    check_case(
+        "write-after-read through an execution-only chain",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+        &[],
+    );
+    check_case(
+        "chain broken by disjoint stages",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE\nbarrier CLEAR:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+        &["L7 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
+        "availability then visibility through a chain",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    check_case(
+        "visibility chain broken by disjoint stages",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COPY:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "an execution-only first link makes nothing available",
+        "fill a[0..64] 1\nbarrier CLEAR:NONE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "barriers of one vkCmdPipelineBarrier2 do not chain",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE; COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+}
+
+#[test]
+fn visibility_is_per_stage_and_access() {
+    check_case(
+        "visible to COPY reads, not to compute reads",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\ndispatch k read a[0..64] write c[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "visible to both",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY|COMPUTE_SHADER:TRANSFER_READ|SHADER_READ\ncopy a[0..64] -> b[0..64]\ndispatch k read a[0..64] write c[0..64]",
+        &[],
+    );
+    check_case(
+        "a read-write binding needs visibility for its read too",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_WRITE\ndispatch k rw a[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+}
+
+#[test]
+fn buffer_barriers_cover_their_range_only() {
+    check_case(
+        "wrong range",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[64..128]\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "half the range",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..32]\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[32..64] after L4"],
+    );
+    check_case(
+        "right range",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    check_case(
+        "a buffer barrier's execution dependency is not limited to its range",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE c[0..4]\nfill a[0..64] 2",
+        &[],
+    );
+    check_case(
+        "a buffer barrier elsewhere extends the chain but makes nothing visible",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ c[0..4]\ncopy a[0..64] -> b[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "...while a global barrier after it completes the chain",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE c[0..4]\nbarrier COPY:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+}
+
+#[test]
+fn overlap_is_per_byte() {
+    check_case(
+        "one byte overlaps",
+        "copy a[0..64] -> b[0..64]\ncopy c[0..1] -> a[63..64]",
+        &["L5 WRITE_AFTER_READ a[63..64] after L4"],
+    );
+    check_case(
+        "adjacent ranges do not",
+        "copy a[0..64] -> b[0..64]\ncopy c[0..1] -> a[64..65]",
+        &[],
+    );
+    check_case(
+        "a hazard covers only the overlap",
+        "fill a[0..128] 1\ncopy a[96..160] -> b[0..64]",
+        &["L5 READ_AFTER_WRITE a[96..128] after L4"],
+    );
+}
+
+#[test]
+fn writes_after_reads_need_every_reader() {
+    check_case(
+        "one reader left out",
+        "copy a[0..64] -> b[0..64]\ndispatch k read a[0..64] write c[0..64]\nbarrier COPY:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+        &["L7 WRITE_AFTER_READ a[0..64] after L5"],
+    );
+    check_case(
+        "every reader",
+        "copy a[0..64] -> b[0..64]\ndispatch k read a[0..64] write c[0..64]\nbarrier COPY|COMPUTE_SHADER:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+        &[],
+    );
+    check_case(
+        "a write after an ordered read is checked against the read only",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+        &[],
+    );
+    check_case(
+        "without a read between, the write needs visibility (as the validation layer requires)",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> CLEAR:NONE\nfill a[0..64] 2",
+        &["L6 WRITE_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "write-after-write with visibility",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> CLEAR:TRANSFER_WRITE\nfill a[0..64] 2",
+        &[],
+    );
+}
+
+#[test]
+fn reads_never_conflict() {
+    check_case(
+        "many readers, no barrier",
+        "copy a[0..64] -> b[0..64]\ncopy a[0..64] -> c[0..64]\ndispatch k read a[0..64] read a[0..64] write c[64..128]",
+        &[],
+    );
+}
+
+#[test]
+fn aliases_share_state_by_address() {
+    let decl = "buffer m 256\nbuffer v 64 alias m 64\n";
+    check_case(
+        "overlapping alias",
+        &format!("{decl}fill m[64..128] 1\ncopy v[0..64] -> b[0..64]"),
+        &["L7 READ_AFTER_WRITE v[0..64] after L6"],
+    );
+    check_case(
+        "disjoint part of the same memory",
+        &format!("{decl}fill m[0..64] 1\ncopy v[0..64] -> b[0..64]"),
+        &[],
+    );
+    check_case(
+        "recycled blob memory",
+        "pool p 1024\nalloc x 64 from p\ncopy x[0..64] -> b[0..64]\nfree x\nalloc y 64 from p\nfill y[0..64] 1",
+        &["L9 WRITE_AFTER_READ y[0..64] after L6"],
+    );
+    check_case(
+        "fresh blob memory",
+        "pool p 1024\nalloc x 64 from p\ncopy x[0..64] -> b[0..64]\nalloc y 64 from p\nfill y[0..64] 1",
+        &[],
+    );
+}
+
+#[test]
+fn submissions_and_the_host() {
+    check_case(
+        "submission order is not a dependency",
+        "fill a[0..64] 1\nsubmit\ncopy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "a fence wait orders and makes visible",
+        "fill a[0..64] 1\nsubmit\nwait\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    check_case(
+        "host read without a HOST barrier",
+        "dispatch k write a[0..64]\nsubmit\nwait\nhost-read a[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "host read with a HOST barrier but no wait",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> HOST:HOST_READ\nsubmit\nhost-read a[0..64]",
+        &["L7 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "host read done right",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
+        &[],
+    );
+    check_case(
+        "host write while the device may still read",
+        "copy a[0..64] -> b[0..64]\nsubmit\nhost-write a[0..64] 5",
+        &["L6 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
+        "host write before the commands that read it are submitted",
+        "copy a[0..64] -> b[0..64]\nhost-write a[0..64] 5\nsubmit",
+        &["L5 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
+        "host writes are visible to the next submission",
+        "host-write a[0..64] 5\ncopy a[0..64] -> b[0..64]\nsubmit\nwait\nhost-write a[0..64] 6",
+        &[],
+    );
+}

@@ -1,0 +1,768 @@
+//! Runs a [`Program`] on a [`Device`]: checks it, places its memory,
+//! records its commands as written, submits, waits and reads back.
+//!
+//! This module owns the run-time resources of one run (one `VkBuffer` per
+//! memory object of the model's [`Layout`], descriptor sets, command
+//! buffers, fences, timestamp queries), the submission model, host accesses
+//! through mapped memory, and the run's result. It records the barriers the
+//! program carries and adds none: choosing barriers is the planner's job
+//! ([`run_planned`] calls it first). Model-to-Vulkan flag conversion is in
+//! [`crate::convert`].
+//!
+//! Submission model: commands recorded since the last `submit` go into one
+//! command buffer, submitted with a fence at `submit`; `wait` waits for all
+//! fences. Host accesses happen at their place in program order on the
+//! host; so that they see (and are seen by) exactly the device commands
+//! before them in program order, a host access with recorded but
+//! unsubmitted commands before it submits them first, and one with
+//! unwaited submissions waits first; both are reported as [`RunNote`]s. A
+//! program that ends with unsubmitted or unwaited work is submitted and
+//! waited for at the end.
+
+use crate::convert;
+use crate::device::Device;
+use crate::error::{Result, RuntimeError, VkContext};
+use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
+use crate::validation::ValidationMessage;
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
+use gpu_allocator::MemoryLocation;
+use vksync::plan::{plan, Plan, PlanOptions};
+use vksync::reference::{self, pattern_bytes, Kernel};
+use vksync::{Command, Layout, MemId, Program};
+
+/// What one host read saw on the device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceReadback {
+    /// Index of the `host-read` command.
+    pub command: usize,
+    pub bytes: Vec<u8>,
+}
+
+/// One command buffer submission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Submission {
+    /// The `submit` command, or the host access before which (or `None`:
+    /// the program end at which) the runtime submitted implicitly.
+    pub command: Option<usize>,
+    /// Program commands recorded into it.
+    pub recorded: usize,
+    /// GPU time from the first to the last timestamp of the command buffer,
+    /// when the queue supports timestamps.
+    pub gpu_ns: Option<u64>,
+}
+
+/// Something the runtime did that the program did not spell out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunNote {
+    /// Submitted recorded commands before a host access (or at the end).
+    ImplicitSubmit { before: Option<usize> },
+    /// Waited for submissions before a host access (or at the end).
+    ImplicitWait { before: Option<usize> },
+    /// A dispatch binding's offset was not a multiple of
+    /// `minStorageBufferOffsetAlignment`: it is bound from `bound_offset`
+    /// (rounded down) and the shader skips the difference, so validation
+    /// sees a descriptor range wider than the binding's region.
+    WidenedBinding {
+        command: usize,
+        binding: usize,
+        offset: u64,
+        bound_offset: u64,
+    },
+}
+
+/// One memory object of the run: the `VkBuffer` behind `MemId(index)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryObject {
+    pub size: u64,
+    /// Host-visible (the program reads or writes it from the host).
+    pub host_visible: bool,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub device_name: String,
+    /// Per `host-read` command, in program order.
+    pub readbacks: Vec<DeviceReadback>,
+    /// Validation messages captured during the run (empty with validation off).
+    pub messages: Vec<ValidationMessage>,
+    pub submissions: Vec<Submission>,
+    pub notes: Vec<RunNote>,
+    /// The model's placement of every object; `layout.place(blob)` says
+    /// which memory object (and offset) each blob lived on.
+    pub layout: Layout,
+    /// Indexed by `MemId`.
+    pub memory: Vec<MemoryObject>,
+    /// Whether validation was on, so "no messages" means something.
+    pub validation: bool,
+}
+
+impl RunResult {
+    /// No validation message of any kind (sync hazards or core errors).
+    pub fn is_clean(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// Synchronization-validation hazard reports only.
+    pub fn hazards(&self) -> impl Iterator<Item = &ValidationMessage> {
+        self.messages.iter().filter(|m| m.is_sync_hazard())
+    }
+
+    /// Total GPU time over submissions, if every one has a timestamp.
+    pub fn gpu_ns_total(&self) -> Option<u64> {
+        self.submissions.iter().map(|s| s.gpu_ns).sum()
+    }
+
+    /// The readback of a `host-read` command.
+    pub fn readback(&self, command: usize) -> Option<&[u8]> {
+        self.readbacks
+            .iter()
+            .find(|r| r.command == command)
+            .map(|r| r.bytes.as_slice())
+    }
+}
+
+/// A device readback compared with the CPU reference's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadbackComparison {
+    pub command: usize,
+    pub len: usize,
+    /// Bytes the reference leaves undefined (not compared).
+    pub undefined: usize,
+    /// Offsets within the read where device and reference differ.
+    pub mismatches: Vec<usize>,
+}
+
+/// Runs the CPU reference on `program` and compares each host read.
+pub fn compare_with_reference(program: &Program, result: &RunResult) -> Result<Vec<ReadbackComparison>> {
+    let expected = reference::run(program)?;
+    Ok(expected
+        .iter()
+        .map(|r| {
+            let device = result.readback(r.command).unwrap_or(&[]);
+            let mut mismatches = reference::mismatches(&r.bytes, device);
+            // A missing or short device read mismatches on every defined byte.
+            mismatches.extend((device.len()..r.bytes.len()).filter(|&i| r.bytes[i].is_some()));
+            ReadbackComparison {
+                command: r.command,
+                len: r.bytes.len(),
+                undefined: r.bytes.iter().filter(|b| b.is_none()).count(),
+                mismatches,
+            }
+        })
+        .collect())
+}
+
+/// Plans `program`'s barriers with `opts` and runs the planned program.
+/// Message and readback command indices refer to `plan.program`.
+pub fn run_planned(device: &mut Device, program: &Program, opts: PlanOptions) -> Result<(Plan, RunResult)> {
+    let planned = plan(program, opts)?;
+    let result = device.run(&planned.program)?;
+    Ok((planned, result))
+}
+
+/// A checked dispatch, ready to record.
+struct DispatchPlan {
+    kernel: Kernel,
+    elements: u64,
+    groups: u32,
+    /// Per binding: memory object, descriptor offset, descriptor range, and
+    /// the first element within that range.
+    binds: Vec<(MemId, u64, u64, u32)>,
+}
+
+/// Checks everything the model's `resolve` does not, before any Vulkan work.
+fn check_dispatches(program: &Program, layout: &Layout, device: &Device, notes: &mut Vec<RunNote>) -> Result<Vec<Option<DispatchPlan>>> {
+    let info = &device.info;
+    let align = info.min_storage_buffer_offset_alignment;
+    let mut plans = Vec::with_capacity(program.commands.len());
+    for (ci, c) in program.commands.iter().enumerate() {
+        let Command::Dispatch {
+            kernel,
+            params,
+            bindings,
+            indirect,
+        } = c
+        else {
+            plans.push(None);
+            continue;
+        };
+        let kerr = |source| RuntimeError::Kernel { command: ci, source };
+        let k = Kernel::from_name(kernel, params).map_err(kerr)?;
+        let elements = k.check_bindings(bindings).map_err(kerr)?;
+        let groups = elements.div_ceil(WORKGROUP_SIZE);
+        if indirect.is_none() && groups > u64::from(info.max_compute_work_group_count_x) {
+            return Err(RuntimeError::DispatchTooLarge {
+                command: ci,
+                elements,
+                groups,
+                max: info.max_compute_work_group_count_x,
+            });
+        }
+        let mut binds = Vec::new();
+        for (bi, b) in bindings.iter().enumerate() {
+            let m = layout.locate(b.region);
+            if m.range.start % 4 != 0 {
+                return Err(RuntimeError::MisalignedBinding {
+                    command: ci,
+                    binding: bi,
+                    offset: m.range.start,
+                });
+            }
+            let bound = m.range.start - m.range.start % align;
+            let range = m.range.end - bound;
+            if range > info.max_storage_buffer_range {
+                return Err(RuntimeError::BindingTooLarge {
+                    command: ci,
+                    binding: bi,
+                    range,
+                    max: info.max_storage_buffer_range,
+                });
+            }
+            if bound != m.range.start {
+                notes.push(RunNote::WidenedBinding {
+                    command: ci,
+                    binding: bi,
+                    offset: m.range.start,
+                    bound_offset: bound,
+                });
+            }
+            binds.push((m.mem, bound, range, ((m.range.start - bound) / 4) as u32));
+        }
+        plans.push(Some(DispatchPlan {
+            kernel: k,
+            elements,
+            // Fits: checked against a u32 limit above (indirect: unused).
+            groups: groups.min(u64::from(u32::MAX)) as u32,
+            binds,
+        }));
+    }
+    Ok(plans)
+}
+
+/// Vulkan objects of one run, released on drop (also on error paths).
+struct Resources<'a> {
+    device: &'a ash::Device,
+    allocator: &'a mut Allocator,
+    buffers: Vec<vk::Buffer>,
+    allocations: Vec<Option<Allocation>>,
+    command_pool: vk::CommandPool,
+    descriptor_pool: vk::DescriptorPool,
+    query_pool: vk::QueryPool,
+    fences: Vec<vk::Fence>,
+}
+
+impl Drop for Resources<'_> {
+    fn drop(&mut self) {
+        // SAFETY: waiting idle first means nothing below is in use; every
+        // handle was created on this device; null handles are ignored.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            for &f in &self.fences {
+                self.device.destroy_fence(f, None);
+            }
+            self.device.destroy_query_pool(self.query_pool, None);
+            self.device.destroy_descriptor_pool(self.descriptor_pool, None);
+            self.device.destroy_command_pool(self.command_pool, None);
+            for &b in &self.buffers {
+                self.device.destroy_buffer(b, None);
+            }
+        }
+        for a in self.allocations.iter_mut().filter_map(Option::take) {
+            // Nothing useful to do with a failure while tearing down.
+            let _ = self.allocator.free(a);
+        }
+    }
+}
+
+/// Where the open command buffer and in-flight submissions stand.
+struct Queue {
+    open: Option<(vk::CommandBuffer, usize)>,
+    /// Submitted, not yet waited: fence, submission index.
+    pending: Vec<(vk::Fence, usize)>,
+    submissions: Vec<Submission>,
+}
+
+impl Device {
+    /// Runs a program as written (its own barriers, no others).
+    ///
+    /// Bad programs are rejected before any Vulkan work: the model's
+    /// [`vksync::resolve`] checks plus kernel names, binding signatures,
+    /// binding alignment and device limits.
+    pub fn run(&mut self, program: &Program) -> Result<RunResult> {
+        let layout = vksync::resolve(program)?;
+        let mut notes = Vec::new();
+        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
+
+        // Which memory objects the host touches: those must be mappable.
+        let mut host_read = vec![false; layout.memory_sizes.len()];
+        let mut host_write = vec![false; layout.memory_sizes.len()];
+        for c in &program.commands {
+            match c {
+                Command::HostRead { src } => host_read[layout.locate(*src).mem.0 as usize] = true,
+                Command::HostWrite { dst, .. } => host_write[layout.locate(*dst).mem.0 as usize] = true,
+                _ => {}
+            }
+        }
+        let n_dispatch = dispatches.iter().flatten().count() as u32;
+        let n_bindings: u32 = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
+        // Upper bound on command buffers: one per submit, per host access
+        // and the final one.
+        let max_cbs = program
+            .commands
+            .iter()
+            .filter(|c| matches!(c, Command::Submit | Command::HostRead { .. } | Command::HostWrite { .. }))
+            .count() as u32
+            + 1;
+
+        let Device {
+            allocator,
+            kernels,
+            logical,
+            inst,
+            queue: vk_queue,
+            info,
+            ..
+        } = self;
+        let device = &logical.device;
+        let capture = &*inst.capture;
+        // Invariant: the allocator is only taken out in `Drop`.
+        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
+        // Messages from an earlier failed run must not leak into this one.
+        capture.take();
+        capture.set_command(None);
+
+        let mut res = Resources {
+            device,
+            allocator,
+            buffers: Vec::new(),
+            allocations: Vec::new(),
+            command_pool: vk::CommandPool::null(),
+            descriptor_pool: vk::DescriptorPool::null(),
+            query_pool: vk::QueryPool::null(),
+            fences: Vec::new(),
+        };
+        let mut memory = Vec::new();
+        for (i, &size) in layout.memory_sizes.iter().enumerate() {
+            let host_visible = host_read[i] || host_write[i];
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC
+                | vk::BufferUsageFlags::TRANSFER_DST
+                | vk::BufferUsageFlags::INDIRECT_BUFFER;
+            // SAFETY: valid device and create info.
+            let buffer = unsafe {
+                device.create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(usage)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+            }
+            .ctx("vkCreateBuffer")?;
+            res.buffers.push(buffer);
+            // SAFETY: the buffer is live.
+            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            // Host reads prefer cached memory; host-write-only memory the
+            // device-local-if-possible upload kind; both are coherent.
+            let location = if host_read[i] {
+                MemoryLocation::GpuToCpu
+            } else if host_write[i] {
+                MemoryLocation::CpuToGpu
+            } else {
+                MemoryLocation::GpuOnly
+            };
+            let what = format!("memory object {i} ({size} bytes)");
+            let allocation = res
+                .allocator
+                .allocate(&AllocationCreateDesc {
+                    name: &what,
+                    requirements,
+                    location,
+                    linear: true,
+                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
+                })
+                .map_err(|source| RuntimeError::Allocation { what, source })?;
+            // SAFETY: memory and offset come from an allocation made for this
+            // buffer's requirements; the buffer is not bound yet.
+            let bound = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            res.allocations.push(Some(allocation));
+            bound.ctx("vkBindBufferMemory")?;
+            memory.push(MemoryObject { size, host_visible });
+        }
+
+        // SAFETY: valid device and create infos (for all three pools).
+        res.command_pool = unsafe {
+            device.create_command_pool(
+                &vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(info.queue_family)
+                    .flags(vk::CommandPoolCreateFlags::TRANSIENT),
+                None,
+            )
+        }
+        .ctx("vkCreateCommandPool")?;
+        let pool_sizes = [vk::DescriptorPoolSize::default()
+            .ty(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(n_bindings.max(1))];
+        // SAFETY: as above.
+        res.descriptor_pool = unsafe {
+            device.create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(n_dispatch.max(1))
+                    .pool_sizes(&pool_sizes),
+                None,
+            )
+        }
+        .ctx("vkCreateDescriptorPool")?;
+        let timestamps = info.timestamp_valid_bits > 0;
+        if timestamps {
+            // SAFETY: as above.
+            res.query_pool = unsafe {
+                device.create_query_pool(
+                    &vk::QueryPoolCreateInfo::default()
+                        .query_type(vk::QueryType::TIMESTAMP)
+                        .query_count(2 * max_cbs),
+                    None,
+                )
+            }
+            .ctx("vkCreateQueryPool")?;
+        }
+
+        let mut q = Queue {
+            open: None,
+            pending: Vec::new(),
+            submissions: Vec::new(),
+        };
+        let mut readbacks = Vec::new();
+        let mut messages = Vec::new();
+
+        let rec = Recorder {
+            device,
+            res: &res,
+            queue: *vk_queue,
+            timestamps,
+            timestamp_period: info.timestamp_period,
+            timestamp_mask: if info.timestamp_valid_bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << info.timestamp_valid_bits) - 1
+            },
+        };
+        for (ci, c) in program.commands.iter().enumerate() {
+            capture.set_command(Some(ci));
+            match c {
+                Command::Alloc { .. } | Command::Free { .. } => {}
+                Command::Submit => rec.submit(&mut q, Some(ci))?,
+                Command::Wait => rec.wait(&mut q)?,
+                Command::HostWrite { dst, .. } => {
+                    rec.settle(&mut q, Some(ci), &mut notes)?;
+                    let m = layout.locate(*dst);
+                    let data = pattern_bytes(c, dst.range.len());
+                    let mapped = mapped_mut(&mut res, m.mem)?;
+                    mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data);
+                }
+                Command::HostRead { src } => {
+                    rec.settle(&mut q, Some(ci), &mut notes)?;
+                    let m = layout.locate(*src);
+                    let mapped = mapped_mut(&mut res, m.mem)?;
+                    readbacks.push(DeviceReadback {
+                        command: ci,
+                        bytes: mapped[m.range.start as usize..m.range.end as usize].to_vec(),
+                    });
+                }
+                _ => {
+                    let cb = rec.open(&mut q)?;
+                    rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
+                }
+            }
+            messages.extend(capture.take());
+        }
+        capture.set_command(None);
+        rec.settle(&mut q, None, &mut notes)?;
+        messages.extend(capture.take());
+        drop(res);
+        Ok(RunResult {
+            device_name: info.name.clone(),
+            readbacks,
+            messages,
+            submissions: q.submissions,
+            notes,
+            layout,
+            memory,
+            validation: info.validation,
+        })
+    }
+}
+
+fn mapped_mut<'r>(res: &'r mut Resources<'_>, mem: MemId) -> Result<&'r mut [u8]> {
+    res.allocations[mem.0 as usize]
+        .as_mut()
+        .and_then(|a| a.mapped_slice_mut())
+        .ok_or(RuntimeError::NotMapped {
+            mem: mem.0,
+            what: "host access".to_string(),
+        })
+}
+
+/// Recording helpers over one run's resources.
+struct Recorder<'a> {
+    device: &'a ash::Device,
+    res: &'a Resources<'a>,
+    queue: vk::Queue,
+    timestamps: bool,
+    timestamp_period: f32,
+    timestamp_mask: u64,
+}
+
+impl Recorder<'_> {
+    fn buffer(&self, mem: MemId) -> vk::Buffer {
+        self.res.buffers[mem.0 as usize]
+    }
+
+    /// The open command buffer, beginning a new one if needed.
+    fn open(&self, q: &mut Queue) -> Result<vk::CommandBuffer> {
+        if let Some((cb, n)) = q.open.as_mut() {
+            *n += 1;
+            return Ok(*cb);
+        }
+        let d = self.device;
+        // SAFETY: the pool is live and used only from this thread.
+        let cbs = unsafe {
+            d.allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default()
+                    .command_pool(self.res.command_pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1),
+            )
+        }
+        .ctx("vkAllocateCommandBuffers")?;
+        let cb = cbs[0];
+        // SAFETY: a freshly allocated command buffer in the initial state.
+        unsafe {
+            d.begin_command_buffer(
+                cb,
+                &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+            )
+        }
+        .ctx("vkBeginCommandBuffer")?;
+        if self.timestamps {
+            let first = 2 * q.submissions.len() as u32;
+            // SAFETY: recording state; queries [first, first+2) exist
+            // (the pool holds two per possible command buffer).
+            unsafe {
+                d.cmd_reset_query_pool(cb, self.res.query_pool, first, 2);
+                d.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::TOP_OF_PIPE, self.res.query_pool, first);
+            }
+        }
+        q.open = Some((cb, 1));
+        Ok(cb)
+    }
+
+    /// Ends and submits the open command buffer, if any.
+    fn submit(&self, q: &mut Queue, command: Option<usize>) -> Result<()> {
+        let Some((cb, recorded)) = q.open.take() else {
+            return Ok(());
+        };
+        let d = self.device;
+        let index = q.submissions.len();
+        if self.timestamps {
+            // SAFETY: recording state; the query was reset in `open`.
+            unsafe {
+                d.cmd_write_timestamp2(
+                    cb,
+                    vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
+                    self.res.query_pool,
+                    2 * index as u32 + 1,
+                )
+            };
+        }
+        // SAFETY: recording state.
+        unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
+        // SAFETY: valid device.
+        let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
+        // Registered for destruction before anything else can fail.
+        // SAFETY: `fences` is only read in `Resources::drop`, after this run
+        // loop; the pointer cast gives interior mutability for this one push.
+        #[allow(invalid_reference_casting)]
+        let _ = ();
+        q.pending.push((fence, index));
+        q.submissions.push(Submission {
+            command,
+            recorded,
+            gpu_ns: None,
+        });
+        let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
+        let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
+        // SAFETY: the command buffer is executable; the fence is unsignalled.
+        unsafe { d.queue_submit2(self.queue, &submit, fence) }.ctx("vkQueueSubmit2")?;
+        Ok(())
+    }
+
+    /// Waits for every pending submission and reads its timestamps.
+    fn wait(&self, q: &mut Queue) -> Result<()> {
+        if q.pending.is_empty() {
+            return Ok(());
+        }
+        let d = self.device;
+        let fences: Vec<vk::Fence> = q.pending.iter().map(|(f, _)| *f).collect();
+        // SAFETY: the fences were submitted with work on this device.
+        unsafe { d.wait_for_fences(&fences, true, u64::MAX) }.ctx("vkWaitForFences")?;
+        for (fence, index) in q.pending.drain(..) {
+            // SAFETY: signalled and no longer used by the queue.
+            unsafe { d.destroy_fence(fence, None) };
+            if self.timestamps {
+                let mut ticks = [0u64; 2];
+                // SAFETY: both queries were written by a completed submission.
+                unsafe {
+                    d.get_query_pool_results(
+                        self.res.query_pool,
+                        2 * index as u32,
+                        &mut ticks,
+                        vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                    )
+                }
+                .ctx("vkGetQueryPoolResults")?;
+                let delta = (ticks[1] & self.timestamp_mask).wrapping_sub(ticks[0] & self.timestamp_mask) & self.timestamp_mask;
+                q.submissions[index].gpu_ns = Some((delta as f64 * f64::from(self.timestamp_period)) as u64);
+            }
+        }
+        Ok(())
+    }
+
+    /// Before a host access (or at the end): submits and waits for
+    /// everything earlier in program order, noting what it added.
+    fn settle(&self, q: &mut Queue, before: Option<usize>, notes: &mut Vec<RunNote>) -> Result<()> {
+        if q.open.is_some() {
+            notes.push(RunNote::ImplicitSubmit { before });
+            self.submit(q, before)?;
+        }
+        if !q.pending.is_empty() {
+            notes.push(RunNote::ImplicitWait { before });
+            self.wait(q)?;
+        }
+        Ok(())
+    }
+
+    /// Records one device command.
+    fn record(
+        &self,
+        cb: vk::CommandBuffer,
+        c: &Command,
+        ci: usize,
+        layout: &Layout,
+        dispatch: Option<&DispatchPlan>,
+        kernels: &crate::kernels::Kernels,
+    ) -> Result<()> {
+        let d = self.device;
+        match c {
+            Command::Copy { src, dst } => {
+                let (s, t) = (layout.locate(*src), layout.locate(*dst));
+                let region = [vk::BufferCopy::default()
+                    .src_offset(s.range.start)
+                    .dst_offset(t.range.start)
+                    .size(s.range.len())];
+                // SAFETY: recording state; ranges are in bounds and do not
+                // overlap (checked by `vksync::resolve`).
+                unsafe { d.cmd_copy_buffer(cb, self.buffer(s.mem), self.buffer(t.mem), &region) };
+            }
+            Command::Fill { dst, value } => {
+                let m = layout.locate(*dst);
+                // SAFETY: recording state; offset and size are in bounds and
+                // multiples of 4 (checked by `vksync::resolve`).
+                unsafe { d.cmd_fill_buffer(cb, self.buffer(m.mem), m.range.start, m.range.len(), *value) };
+            }
+            Command::Update { dst, .. } => {
+                let m = layout.locate(*dst);
+                let data = pattern_bytes(c, dst.range.len());
+                // SAFETY: as for fill, and at most 65536 bytes (checked).
+                unsafe { d.cmd_update_buffer(cb, self.buffer(m.mem), m.range.start, &data) };
+            }
+            Command::Dispatch { indirect, .. } => {
+                // Invariant: `check_dispatches` planned every dispatch.
+                let plan = dispatch.expect("every dispatch is planned");
+                let pipeline = kernels.get(plan.kernel);
+                let layouts = [pipeline.set_layout];
+                // SAFETY: the pool was sized for every dispatch's set.
+                let sets = unsafe {
+                    d.allocate_descriptor_sets(
+                        &vk::DescriptorSetAllocateInfo::default()
+                            .descriptor_pool(self.res.descriptor_pool)
+                            .set_layouts(&layouts),
+                    )
+                }
+                .ctx("vkAllocateDescriptorSets")?;
+                let set = sets[0];
+                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = plan
+                    .binds
+                    .iter()
+                    .map(|&(mem, offset, range, _)| {
+                        [vk::DescriptorBufferInfo::default()
+                            .buffer(self.buffer(mem))
+                            .offset(offset)
+                            .range(range)]
+                    })
+                    .collect();
+                let writes: Vec<vk::WriteDescriptorSet> = infos
+                    .iter()
+                    .enumerate()
+                    .map(|(i, info)| {
+                        vk::WriteDescriptorSet::default()
+                            .dst_set(set)
+                            .dst_binding(i as u32)
+                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                            .buffer_info(info)
+                    })
+                    .collect();
+                let (a, b) = plan.kernel.params();
+                let mut push = [0u32; PUSH_CONSTANT_WORDS];
+                push[0] = a;
+                push[1] = b;
+                // Fits: at most maxStorageBufferRange / 4 elements.
+                push[2] = plan.elements as u32;
+                for (k, &(_, _, _, first)) in plan.binds.iter().enumerate() {
+                    push[3 + k] = first;
+                }
+                let push_bytes: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
+                debug_assert_eq!(pipeline.bindings, plan.binds.len());
+                // SAFETY: the set is unused so far; offsets are aligned to
+                // minStorageBufferOffsetAlignment and ranges within
+                // maxStorageBufferRange (checked); recording state.
+                unsafe {
+                    d.update_descriptor_sets(&writes, &[]);
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
+                    d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pipeline.layout, 0, &[set], &[]);
+                    d.cmd_push_constants(cb, pipeline.layout, vk::ShaderStageFlags::COMPUTE, 0, &push_bytes);
+                    match indirect {
+                        Some(r) => {
+                            let m = layout.locate(*r);
+                            d.cmd_dispatch_indirect(cb, self.buffer(m.mem), m.range.start);
+                        }
+                        None => d.cmd_dispatch(cb, plan.groups, 1, 1),
+                    }
+                }
+            }
+            Command::Barrier(dep) => {
+                let mut globals = Vec::new();
+                let mut buffers = Vec::new();
+                for b in &dep.barriers {
+                    match b.region {
+                        None => globals.push(convert::memory_barrier(b)),
+                        Some(r) => {
+                            let m = layout.locate(r);
+                            buffers.push(convert::buffer_barrier(b, self.buffer(m.mem), m.range));
+                        }
+                    }
+                }
+                let info = vk::DependencyInfo::default()
+                    .memory_barriers(&globals)
+                    .buffer_memory_barriers(&buffers);
+                // SAFETY: recording state; flags were validated by
+                // `vksync::resolve` and ranges are in bounds.
+                unsafe { d.cmd_pipeline_barrier2(cb, &info) };
+            }
+            _ => unreachable!("command {ci} is not a device command"),
+        }
+        Ok(())
+    }
+}
