@@ -266,6 +266,9 @@ impl Nodes {
 pub struct Checker {
     mems: Vec<BTreeMap<u64, Entry>>,
     nodes: Nodes,
+    /// Merge adjacent ranges with equal state (on by default; off only to
+    /// test that merging never changes a verdict).
+    no_merge: bool,
 }
 
 impl Checker {
@@ -274,7 +277,14 @@ impl Checker {
         Checker {
             mems: vec![BTreeMap::new(); memories],
             nodes: Nodes::default(),
+            no_merge: false,
         }
+    }
+
+    /// Turns range merging on or off. Merging is an optimization only; the
+    /// laws suite checks that it never changes a verdict.
+    pub fn set_merging(&mut self, on: bool) {
+        self.no_merge = !on;
     }
 
     /// The number of range entries over all memory: a measure of how much
@@ -397,7 +407,11 @@ impl Checker {
         let m = self.grow(a.mem);
         let is_write = a.sa.is_write();
         let stage = a.sa.stage();
-        let Checker { mems, nodes } = self;
+        let Checker {
+            mems,
+            nodes,
+            no_merge,
+        } = self;
         let map = &mut mems[m];
         update_range(map, a.range, |state| {
             if is_write {
@@ -418,7 +432,9 @@ impl Checker {
                 }
             }
         });
-        merge_around(map, a.range, nodes);
+        if !*no_merge {
+            merge_around(map, a.range, nodes);
+        }
     }
 
     /// Applies the barriers of one `vkCmdPipelineBarrier2`.
@@ -491,9 +507,11 @@ impl Checker {
                 r.node = it.next().expect("one value per record");
             }
         }
-        for (&m, ranges) in &by_mem {
-            for r in ranges {
-                merge_around(&mut self.mems[m], *r, &mut self.nodes);
+        if !self.no_merge {
+            for (&m, ranges) in &by_mem {
+                for r in ranges {
+                    merge_around(&mut self.mems[m], *r, &mut self.nodes);
+                }
             }
         }
     }

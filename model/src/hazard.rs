@@ -197,7 +197,17 @@ pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, Prog
 
 /// Runs the checker over a program already validated into `layout`.
 pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec<Hazard> {
-    let mut checker = Checker::new(layout.memory_sizes.len());
+    check_with_checker(program, layout, sem, Checker::new(layout.memory_sizes.len()))
+}
+
+/// Runs a given (fresh) checker over a program already validated into
+/// `layout`.
+pub fn check_with_checker(
+    program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    mut checker: Checker,
+) -> Vec<Hazard> {
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
         step(&mut checker, layout, sem, i, c, &mut out);

@@ -31,7 +31,11 @@ pub fn memory_barrier(b: &Barrier) -> vk::MemoryBarrier2<'static> {
 /// A ranged barrier as a `VkBufferMemoryBarrier2` over `range` of the memory
 /// object's `buffer` (the range is already in memory-object coordinates).
 /// One queue is used, so there is no ownership transfer.
-pub fn buffer_barrier(b: &Barrier, buffer: vk::Buffer, range: ByteRange) -> vk::BufferMemoryBarrier2<'static> {
+pub fn buffer_barrier(
+    b: &Barrier,
+    buffer: vk::Buffer,
+    range: ByteRange,
+) -> vk::BufferMemoryBarrier2<'static> {
     vk::BufferMemoryBarrier2::default()
         .src_stage_mask(stage_mask(b.src_stage_mask))
         .src_access_mask(access_mask(b.src_access_mask))

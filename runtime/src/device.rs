@@ -97,7 +97,11 @@ impl std::fmt::Display for DeviceInfo {
             self.device_type,
             self.api_version,
             self.queue_family,
-            if self.validation { "on (synchronization validation)" } else { "off" }
+            if self.validation {
+                "on (synchronization validation)"
+            } else {
+                "off"
+            }
         )
     }
 }
@@ -155,7 +159,12 @@ pub struct Device {
 }
 
 fn version(v: u32) -> String {
-    format!("{}.{}.{}", vk::api_version_major(v), vk::api_version_minor(v), vk::api_version_patch(v))
+    format!(
+        "{}.{}.{}",
+        vk::api_version_major(v),
+        vk::api_version_minor(v),
+        vk::api_version_patch(v)
+    )
 }
 
 fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
@@ -180,7 +189,8 @@ impl Device {
         // code is trusted like any Vulkan application's.
         let entry = unsafe { ash::Entry::load() }?;
         // SAFETY: valid entry; enumerate calls take no pointers from us.
-        let layers = unsafe { entry.enumerate_instance_layer_properties() }.ctx("vkEnumerateInstanceLayerProperties")?;
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }
+            .ctx("vkEnumerateInstanceLayerProperties")?;
         let has_layer = layers
             .iter()
             .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
@@ -213,7 +223,11 @@ impl Device {
         if validation && has_ext(ash::ext::validation_features::NAME) {
             extensions.push(ash::ext::validation_features::NAME.as_ptr());
         }
-        let layer_ptrs = if validation { vec![VALIDATION_LAYER.as_ptr()] } else { vec![] };
+        let layer_ptrs = if validation {
+            vec![VALIDATION_LAYER.as_ptr()]
+        } else {
+            vec![]
+        };
 
         let capture = Box::<Capture>::default();
         let capture_ptr = &*capture as *const Capture as *mut c_void;
@@ -257,7 +271,8 @@ impl Device {
                 .user_data(capture_ptr);
             // SAFETY: the user data is the boxed capture owned by `inst`,
             // destroyed after the messenger in `Instance::drop`.
-            let m = unsafe { du.create_debug_utils_messenger(&info, None) }.ctx("vkCreateDebugUtilsMessengerEXT")?;
+            let m = unsafe { du.create_debug_utils_messenger(&info, None) }
+                .ctx("vkCreateDebugUtilsMessengerEXT")?;
             inst.debug = Some((du, m));
         }
         let instance = &inst.instance;
@@ -287,7 +302,11 @@ impl Device {
         let Some(&(physical, props)) = chosen else {
             return Err(RuntimeError::DeviceNotFound {
                 wanted: options.device.clone().unwrap_or_default(),
-                available: named.iter().map(|(_, p)| name_of(p)).collect::<Vec<_>>().join(", "),
+                available: named
+                    .iter()
+                    .map(|(_, p)| name_of(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
         let name = name_of(&props);
@@ -310,7 +329,9 @@ impl Device {
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
         // Prefer a compute family without graphics (a dedicated compute
         // queue on discrete GPUs); compute families also do transfer work.
-        let compute = |f: &vk::QueueFamilyProperties| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0;
+        let compute = |f: &vk::QueueFamilyProperties| {
+            f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0
+        };
         let family = families
             .iter()
             .position(|f| compute(f) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
@@ -389,5 +410,4 @@ impl Device {
     pub fn setup_messages(&self) -> &[ValidationMessage] {
         &self.setup_messages
     }
-
 }

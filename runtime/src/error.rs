@@ -49,11 +49,25 @@ pub enum RuntimeError {
         source: KernelError,
     },
     #[error("command {command}: binding {binding} starts at memory offset {offset}, which is not a multiple of 4 (storage buffers are indexed in 32-bit words)")]
-    MisalignedBinding { command: usize, binding: usize, offset: u64 },
+    MisalignedBinding {
+        command: usize,
+        binding: usize,
+        offset: u64,
+    },
     #[error("command {command}: binding {binding} needs a {range}-byte descriptor range, over maxStorageBufferRange {max}")]
-    BindingTooLarge { command: usize, binding: usize, range: u64, max: u64 },
+    BindingTooLarge {
+        command: usize,
+        binding: usize,
+        range: u64,
+        max: u64,
+    },
     #[error("command {command}: {elements} elements need {groups} workgroups of 64, over maxComputeWorkGroupCount[0] {max}")]
-    DispatchTooLarge { command: usize, elements: u64, groups: u64, max: u32 },
+    DispatchTooLarge {
+        command: usize,
+        elements: u64,
+        groups: u64,
+        max: u32,
+    },
     #[error("comparing with the CPU reference: {0}")]
     Reference(#[from] vksync::reference::ReferenceError),
 }

@@ -20,7 +20,10 @@ pub const WORKGROUP_SIZE: u64 = 64;
 pub const PUSH_CONSTANT_WORDS: usize = 6;
 
 const SPIRV: [(&str, &[u8]); 4] = [
-    ("scale_add", include_bytes!(concat!(env!("OUT_DIR"), "/scale_add.spv"))),
+    (
+        "scale_add",
+        include_bytes!(concat!(env!("OUT_DIR"), "/scale_add.spv")),
+    ),
     ("add", include_bytes!(concat!(env!("OUT_DIR"), "/add.spv"))),
     ("scale", include_bytes!(concat!(env!("OUT_DIR"), "/scale.spv"))),
     ("slow", include_bytes!(concat!(env!("OUT_DIR"), "/slow.spv"))),
@@ -84,7 +87,10 @@ impl Kernels {
         let cleanup = |p: &Pipeline| self.destroy(p);
         // SAFETY: valid device and create info that outlives the call.
         p.set_layout = unsafe {
-            d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings), None)
+            d.create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings),
+                None,
+            )
         }
         .ctx("vkCreateDescriptorSetLayout")?;
         let ranges = [vk::PushConstantRange::default()
@@ -108,7 +114,9 @@ impl Kernels {
             }
         };
         // SAFETY: `words` is SPIR-V produced and validated by naga at build time.
-        let module = match unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) } {
+        let module = match unsafe {
+            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+        } {
             Ok(m) => m,
             Err(e) => {
                 cleanup(&p);

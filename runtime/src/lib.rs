@@ -1,1 +1,41 @@
-//! Placeholder: the Vulkan runtime lands with its own issue.
+//! vksync-runtime: runs [`vksync::Program`]s on a Vulkan device through
+//! `ash` and `gpu-allocator`, and captures what the Khronos validation layer
+//! (with synchronization validation) says about them.
+//!
+//! The crate owns device creation ([`device`]), the kernels' pipelines
+//! ([`kernels`], shaders in `shaders/` compiled by `build.rs` with naga),
+//! recording and submission ([`recorder`]), validation capture
+//! ([`validation`]) and the one model-to-Vulkan conversion module
+//! ([`convert`]). It does not plan barriers (the model's planners do) and
+//! does not parse trace files (the model's `trace` module does).
+//!
+//! Memory: one `VkBuffer` per memory object of the model's
+//! [`vksync::Layout`] (each buffer with memory of its own and each pool),
+//! sized `layout.memory_sizes[i]`; aliases and blobs are ranges of their
+//! owner's buffer at the layout's offsets, so the device uses exactly the
+//! addresses the model reasons about.
+//!
+//! ```no_run
+//! use vksync_runtime::{Device, DeviceOptions};
+//! let text = "buffer a 16\nbuffer b 16\nhost-write a 1\ndispatch scale_add(2,1) read a write b\n\
+//!             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+//! let program = vksync::trace::parse(text).unwrap().program;
+//! let mut device = Device::new(DeviceOptions::from_env()).unwrap();
+//! let result = device.run(&program).unwrap();
+//! assert!(result.is_clean());
+//! ```
+
+pub mod convert;
+pub mod device;
+pub mod error;
+pub mod kernels;
+pub mod recorder;
+pub mod validation;
+
+pub use device::{Device, DeviceInfo, DeviceOptions, ValidationMode};
+pub use error::{Result, RuntimeError};
+pub use recorder::{
+    compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,
+    RunResult, Submission,
+};
+pub use validation::{Severity, ValidationMessage};

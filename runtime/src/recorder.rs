@@ -173,7 +173,12 @@ struct DispatchPlan {
 }
 
 /// Checks everything the model's `resolve` does not, before any Vulkan work.
-fn check_dispatches(program: &Program, layout: &Layout, device: &Device, notes: &mut Vec<RunNote>) -> Result<Vec<Option<DispatchPlan>>> {
+fn check_dispatches(
+    program: &Program,
+    layout: &Layout,
+    device: &Device,
+    notes: &mut Vec<RunNote>,
+) -> Result<Vec<Option<DispatchPlan>>> {
     let info = &device.info;
     let align = info.min_storage_buffer_offset_alignment;
     let mut plans = Vec::with_capacity(program.commands.len());
@@ -246,11 +251,14 @@ struct Resources<'a> {
     device: &'a ash::Device,
     allocator: &'a mut Allocator,
     buffers: Vec<vk::Buffer>,
-    allocations: Vec<Option<Allocation>>,
+    /// Per memory object; a `RefCell` so host accesses can write mapped
+    /// memory while the recorder holds the resources.
+    allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
     command_pool: vk::CommandPool,
     descriptor_pool: vk::DescriptorPool,
     query_pool: vk::QueryPool,
-    fences: Vec<vk::Fence>,
+    /// Every fence of the run; destroyed in `drop`, after waiting idle.
+    fences: std::cell::RefCell<Vec<vk::Fence>>,
 }
 
 impl Drop for Resources<'_> {
@@ -259,7 +267,7 @@ impl Drop for Resources<'_> {
         // handle was created on this device; null handles are ignored.
         unsafe {
             let _ = self.device.device_wait_idle();
-            for &f in &self.fences {
+            for &f in self.fences.borrow().iter() {
                 self.device.destroy_fence(f, None);
             }
             self.device.destroy_query_pool(self.query_pool, None);
@@ -269,7 +277,7 @@ impl Drop for Resources<'_> {
                 self.device.destroy_buffer(b, None);
             }
         }
-        for a in self.allocations.iter_mut().filter_map(Option::take) {
+        for a in self.allocations.get_mut().iter_mut().filter_map(Option::take) {
             // Nothing useful to do with a failure while tearing down.
             let _ = self.allocator.free(a);
         }
@@ -312,7 +320,12 @@ impl Device {
         let max_cbs = program
             .commands
             .iter()
-            .filter(|c| matches!(c, Command::Submit | Command::HostRead { .. } | Command::HostWrite { .. }))
+            .filter(|c| {
+                matches!(
+                    c,
+                    Command::Submit | Command::HostRead { .. } | Command::HostWrite { .. }
+                )
+            })
             .count() as u32
             + 1;
 
@@ -337,11 +350,11 @@ impl Device {
             device,
             allocator,
             buffers: Vec::new(),
-            allocations: Vec::new(),
+            allocations: Default::default(),
             command_pool: vk::CommandPool::null(),
             descriptor_pool: vk::DescriptorPool::null(),
             query_pool: vk::QueryPool::null(),
-            fences: Vec::new(),
+            fences: Default::default(),
         };
         let mut memory = Vec::new();
         for (i, &size) in layout.memory_sizes.iter().enumerate() {
@@ -386,8 +399,9 @@ impl Device {
                 .map_err(|source| RuntimeError::Allocation { what, source })?;
             // SAFETY: memory and offset come from an allocation made for this
             // buffer's requirements; the buffer is not bound yet.
-            let bound = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
-            res.allocations.push(Some(allocation));
+            let bound =
+                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            res.allocations.get_mut().push(Some(allocation));
             bound.ctx("vkBindBufferMemory")?;
             memory.push(MemoryObject { size, host_visible });
         }
@@ -459,17 +473,17 @@ impl Device {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
                     let m = layout.locate(*dst);
                     let data = pattern_bytes(c, dst.range.len());
-                    let mapped = mapped_mut(&mut res, m.mem)?;
-                    mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data);
+                    with_mapped(&res, m.mem, |mapped| {
+                        mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
+                    })?;
                 }
                 Command::HostRead { src } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
                     let m = layout.locate(*src);
-                    let mapped = mapped_mut(&mut res, m.mem)?;
-                    readbacks.push(DeviceReadback {
-                        command: ci,
-                        bytes: mapped[m.range.start as usize..m.range.end as usize].to_vec(),
-                    });
+                    let bytes = with_mapped(&res, m.mem, |mapped| {
+                        mapped[m.range.start as usize..m.range.end as usize].to_vec()
+                    })?;
+                    readbacks.push(DeviceReadback { command: ci, bytes });
                 }
                 _ => {
                     let cb = rec.open(&mut q)?;
@@ -495,14 +509,18 @@ impl Device {
     }
 }
 
-fn mapped_mut<'r>(res: &'r mut Resources<'_>, mem: MemId) -> Result<&'r mut [u8]> {
-    res.allocations[mem.0 as usize]
-        .as_mut()
+/// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
+fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
+    let mut allocations = res.allocations.borrow_mut();
+    let slice = allocations
+        .get_mut(mem.0 as usize)
+        .and_then(|a| a.as_mut())
         .and_then(|a| a.mapped_slice_mut())
         .ok_or(RuntimeError::NotMapped {
             mem: mem.0,
             what: "host access".to_string(),
-        })
+        })?;
+    Ok(f(slice))
 }
 
 /// Recording helpers over one run's resources.
@@ -552,7 +570,12 @@ impl Recorder<'_> {
             // (the pool holds two per possible command buffer).
             unsafe {
                 d.cmd_reset_query_pool(cb, self.res.query_pool, first, 2);
-                d.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::TOP_OF_PIPE, self.res.query_pool, first);
+                d.cmd_write_timestamp2(
+                    cb,
+                    vk::PipelineStageFlags2::TOP_OF_PIPE,
+                    self.res.query_pool,
+                    first,
+                );
             }
         }
         q.open = Some((cb, 1));
@@ -581,11 +604,9 @@ impl Recorder<'_> {
         unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
         // SAFETY: valid device.
         let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
-        // Registered for destruction before anything else can fail.
-        // SAFETY: `fences` is only read in `Resources::drop`, after this run
-        // loop; the pointer cast gives interior mutability for this one push.
-        #[allow(invalid_reference_casting)]
-        let _ = ();
+        // Registered for destruction (after waiting idle) before anything
+        // else can fail.
+        self.res.fences.borrow_mut().push(fence);
         q.pending.push((fence, index));
         q.submissions.push(Submission {
             command,
@@ -608,9 +629,7 @@ impl Recorder<'_> {
         let fences: Vec<vk::Fence> = q.pending.iter().map(|(f, _)| *f).collect();
         // SAFETY: the fences were submitted with work on this device.
         unsafe { d.wait_for_fences(&fences, true, u64::MAX) }.ctx("vkWaitForFences")?;
-        for (fence, index) in q.pending.drain(..) {
-            // SAFETY: signalled and no longer used by the queue.
-            unsafe { d.destroy_fence(fence, None) };
+        for (_, index) in q.pending.drain(..) {
             if self.timestamps {
                 let mut ticks = [0u64; 2];
                 // SAFETY: both queries were written by a completed submission.
@@ -623,7 +642,8 @@ impl Recorder<'_> {
                     )
                 }
                 .ctx("vkGetQueryPoolResults")?;
-                let delta = (ticks[1] & self.timestamp_mask).wrapping_sub(ticks[0] & self.timestamp_mask) & self.timestamp_mask;
+                let delta = (ticks[1] & self.timestamp_mask).wrapping_sub(ticks[0] & self.timestamp_mask)
+                    & self.timestamp_mask;
                 q.submissions[index].gpu_ns = Some((delta as f64 * f64::from(self.timestamp_period)) as u64);
             }
         }
@@ -654,6 +674,7 @@ impl Recorder<'_> {
         dispatch: Option<&DispatchPlan>,
         kernels: &crate::kernels::Kernels,
     ) -> Result<()> {
+        let _ = ci;
         let d = self.device;
         match c {
             Command::Copy { src, dst } => {
@@ -731,7 +752,14 @@ impl Recorder<'_> {
                 unsafe {
                     d.update_descriptor_sets(&writes, &[]);
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
-                    d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, pipeline.layout, 0, &[set], &[]);
+                    d.cmd_bind_descriptor_sets(
+                        cb,
+                        vk::PipelineBindPoint::COMPUTE,
+                        pipeline.layout,
+                        0,
+                        &[set],
+                        &[],
+                    );
                     d.cmd_push_constants(cb, pipeline.layout, vk::ShaderStageFlags::COMPUTE, 0, &push_bytes);
                     match indirect {
                         Some(r) => {
@@ -761,7 +789,13 @@ impl Recorder<'_> {
                 // `vksync::resolve` and ranges are in bounds.
                 unsafe { d.cmd_pipeline_barrier2(cb, &info) };
             }
-            _ => unreachable!("command {ci} is not a device command"),
+            // Host, lifetime and queue commands are handled by `Device::run`.
+            Command::Alloc { .. }
+            | Command::Free { .. }
+            | Command::HostWrite { .. }
+            | Command::HostRead { .. }
+            | Command::Submit
+            | Command::Wait => {}
         }
         Ok(())
     }

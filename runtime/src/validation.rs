@@ -47,7 +47,11 @@ impl ValidationMessage {
 impl std::fmt::Display for ValidationMessage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.command {
-            Some(c) => write!(f, "[{:?}] {} at command {c}: {}", self.severity, self.id_name, self.text),
+            Some(c) => write!(
+                f,
+                "[{:?}] {} at command {c}: {}",
+                self.severity, self.id_name, self.text
+            ),
             None => write!(f, "[{:?}] {}: {}", self.severity, self.id_name, self.text),
         }
     }
