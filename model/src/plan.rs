@@ -158,8 +158,11 @@ impl<'a> Emitter<'a> {
         }
     }
     fn command(&mut self, i: usize, c: &Command) {
+        self.command_from(Some(i), c);
+    }
+    fn command_from(&mut self, origin: Option<usize>, c: &Command) {
         self.commands.push(c.clone());
-        self.origin.push(Some(i));
+        self.origin.push(origin);
     }
     fn barrier(&mut self, barriers: Vec<Barrier>, answers: Vec<Hazard>) {
         if barriers.is_empty() {
@@ -197,13 +200,15 @@ fn is_host(c: &Command) -> bool {
     matches!(c, Command::HostRead { .. } | Command::HostWrite { .. })
 }
 
-/// The full barrier of the conservative baseline.
+/// The full barrier of the conservative baseline: every access of every
+/// command made visible to every later access, the host's included
+/// (`ALL_COMMANDS` does not include `HOST`).
 pub fn full_barrier() -> Barrier {
     let rw = AccessFlags2::MEMORY_READ | AccessFlags2::MEMORY_WRITE;
     Barrier::global(
         PipelineStageFlags2::ALL_COMMANDS,
         rw,
-        PipelineStageFlags2::ALL_COMMANDS,
+        PipelineStageFlags2::ALL_COMMANDS | PipelineStageFlags2::HOST,
         rw,
     )
 }
@@ -244,36 +249,17 @@ impl Queue {
 
 fn conservative(input: &Program, out: &mut Emitter) {
     let mut q = Queue::default();
-    let mut since_barrier = false;
-    let mut any_device = false;
     for (i, c) in input.commands.iter().enumerate() {
-        if is_device(c) {
-            if since_barrier {
-                out.barrier(vec![full_barrier()], vec![]);
-            }
-            since_barrier = true;
-            any_device = true;
-            q.device();
-        } else if is_host(c) && q.outstanding() {
-            if any_device {
-                let rw = AccessFlags2::MEMORY_READ | AccessFlags2::MEMORY_WRITE;
-                let host = AccessFlags2::HOST_READ | AccessFlags2::HOST_WRITE;
-                out.barrier(
-                    vec![Barrier::global(
-                        PipelineStageFlags2::ALL_COMMANDS,
-                        rw,
-                        PipelineStageFlags2::HOST,
-                        host,
-                    )],
-                    vec![],
-                );
-            }
+        if is_host(c) && q.outstanding() {
             out.submit_wait();
             q.waited();
-            since_barrier = false;
         }
         q.observe(c);
         out.command(i, c);
+        if is_device(c) {
+            q.device();
+            out.barrier(vec![full_barrier()], vec![]);
+        }
     }
 }
 
@@ -396,13 +382,57 @@ impl Req {
     }
 }
 
-/// The dependencies of the barrier-free program, and the commands before
-/// which a submit and a wait must be inserted.
-fn requirements(input: &Program, layout: &Layout) -> (Vec<Req>, Vec<bool>) {
+/// The barrier-free program with a submit and a wait inserted before every
+/// host access that needs one, and the origin of each of its commands. A
+/// wait is needed whatever barriers are placed, and it may remove
+/// dependencies that barriers would otherwise have to carry, so the
+/// planners' dependencies are those of this program.
+pub fn with_waits(input: &Program, layout: &Layout) -> (Program, Vec<Option<usize>>) {
+    let mut checker = Checker::new(layout.memory_sizes.len());
+    let mut commands = Vec::with_capacity(input.commands.len());
+    let mut origin = Vec::with_capacity(input.commands.len());
+    let mut queue = Queue::default();
+    for (i, c) in input.commands.iter().enumerate() {
+        if is_host(c) {
+            let hazards = detect_command(&mut checker, layout, Semantics::default(), i, c);
+            // A wait is needed when a prior access was not waited for. When
+            // only a HOST barrier is missing but device work was recorded
+            // since the last waited submit, a new submit and wait after that
+            // work lets the barrier go after it too, where it can share a
+            // point with the dependencies of that work.
+            let needs_wait = hazards.iter().any(|h| h.fix.wait);
+            let needs_barrier = hazards.iter().any(|h| h.fix.barrier.is_some());
+            if needs_wait || (needs_barrier && queue.outstanding()) {
+                commands.extend([Command::Submit, Command::Wait]);
+                origin.extend([None, None]);
+                checker.submit();
+                checker.wait();
+                queue.waited();
+            }
+        }
+        if is_device(c) {
+            queue.device();
+        }
+        queue.observe(c);
+        let mut sink = Vec::new();
+        step(&mut checker, layout, Semantics::default(), i, c, &mut sink);
+        commands.push(c.clone());
+        origin.push(Some(i));
+    }
+    let program = Program {
+        objects: input.objects.clone(),
+        commands,
+    };
+    (program, origin)
+}
+
+/// The dependencies of a barrier-free program whose host accesses need no
+/// further waits (see [`with_waits`]).
+fn requirements(input: &Program, layout: &Layout) -> Vec<Req> {
     let hazards = check_resolved(input, layout, Semantics::default());
-    // For a host access whose prior device write was waited for, the
-    // barrier must be recorded before the submit that precedes that wait:
-    // find, for each command, the last submit followed by a wait before it.
+    // For a host access after a waited-for device write, the barrier must be
+    // recorded before the submit that precedes that wait: find, for each
+    // command, the last submit followed by a wait before it.
     let mut last_waited_submit = vec![None; input.commands.len()];
     let mut pending_submit = None;
     let mut waited = None;
@@ -414,18 +444,14 @@ fn requirements(input: &Program, layout: &Layout) -> (Vec<Req>, Vec<bool>) {
             _ => {}
         }
     }
-    let mut wait_before = vec![false; input.commands.len()];
     let mut reqs = Vec::new();
     for h in hazards {
-        if h.fix.wait {
-            wait_before[h.command] = true;
-        }
         if h.fix.barrier.is_none() {
             continue;
         }
-        let hi = if crate::access::is_host(h.current) && !h.fix.wait {
-            // Invariant: the prior was waited for, so a submit after it was
-            // waited for before this command.
+        let hi = if crate::access::is_host(h.current) {
+            // Invariant (from `with_waits`): the prior was waited for, so a
+            // submit after it was waited for before this command.
             last_waited_submit[h.command]
                 .filter(|&s| s > h.prior_command)
                 .unwrap_or(h.command)
@@ -438,7 +464,7 @@ fn requirements(input: &Program, layout: &Layout) -> (Vec<Req>, Vec<bool>) {
             hazard: h,
         });
     }
-    (reqs, wait_before)
+    reqs
 }
 
 /// Whether the prior access value `v` no longer conflicts with `cur`, as far
@@ -515,7 +541,7 @@ fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barr
             }
         }
     }
-    // Drop barriers the rest of the point makes redundant.
+    // Drop barriers the rest of the point makes redundant, then bits.
     let mut i = 0;
     while i < barriers.len() && barriers.len() > 1 {
         let mut without = barriers.clone();
@@ -526,7 +552,42 @@ fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barr
             i += 1;
         }
     }
+    for i in 0..barriers.len() {
+        for field in 0..4 {
+            let bits = mask_bits(&barriers[i], field);
+            for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
+                let mut candidate = barriers.clone();
+                set_mask_bits(&mut candidate[i], field, mask_bits(&barriers[i], field) & !bit);
+                let b = candidate[i];
+                let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+                    && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
+                if valid && all_satisfied(live, &candidate, layout) {
+                    barriers = candidate;
+                }
+            }
+        }
+    }
     barriers
+}
+
+/// The raw bits of one of a barrier's four masks (0: source stages,
+/// 1: source accesses, 2: destination stages, 3: destination accesses).
+fn mask_bits(b: &Barrier, field: usize) -> u64 {
+    match field {
+        0 => b.src_stage_mask.bits(),
+        1 => b.src_access_mask.bits(),
+        2 => b.dst_stage_mask.bits(),
+        _ => b.dst_access_mask.bits(),
+    }
+}
+
+fn set_mask_bits(b: &mut Barrier, field: usize, bits: u64) {
+    match field {
+        0 => b.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+        1 => b.src_access_mask = AccessFlags2::from_bits_retain(bits),
+        2 => b.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+        _ => b.dst_access_mask = AccessFlags2::from_bits_retain(bits),
+    }
 }
 
 /// Looks up the current values of the requirements' priors and keeps those
@@ -585,34 +646,38 @@ fn online(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter
 }
 
 fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter) {
-    let (mut reqs, wait_before) = requirements(input, layout);
+    let (waited, origin) = with_waits(input, layout);
+    let layout = &resolve(&waited).expect("inserting submits and waits keeps a program valid");
+    let mut reqs = requirements(&waited, layout);
     // Greedy stabbing: by consumer position, a point at the first interval
-    // no point stabs yet; each interval goes to the last point inside it.
+    // no point stabs yet.
     reqs.sort_by_key(|r| (r.hi, r.lo));
+    let mut points: Vec<usize> = Vec::new();
+    for r in &reqs {
+        if points.last().is_none_or(|&p| p <= r.lo) {
+            points.push(r.hi);
+        }
+    }
+    // Each interval goes to the last point inside it, so that every earlier
+    // point's barriers are known when deciding what it still needs.
     let mut at_point: HashMap<usize, Vec<Req>> = HashMap::new();
-    let mut last_point: Option<usize> = None;
     for r in reqs {
-        let point = match last_point {
-            Some(p) if p > r.lo => p,
-            _ => {
-                last_point = Some(r.hi);
-                r.hi
-            }
-        };
+        let k = points.partition_point(|&p| p <= r.hi);
+        // Invariant: the greedy left a point in (lo, hi], so the last point
+        // at or before hi exists and lies after lo.
+        let point = points[k - 1];
+        debug_assert!(point > r.lo);
         at_point.entry(point).or_default().push(r);
     }
     let mut checker = Checker::new(layout.memory_sizes.len());
-    for (i, c) in input.commands.iter().enumerate() {
+    for (i, c) in waited.commands.iter().enumerate() {
         if let Some(reqs) = at_point.remove(&i) {
             let live = live_requirements(&mut checker, reqs.into_iter());
             emit_point(out, &mut checker, layout, live, form);
         }
-        if wait_before[i] {
-            out.submit_wait();
-            checker.submit();
-            checker.wait();
-        }
-        feed(out, &mut checker, layout, i, c);
+        let mut sink = Vec::new();
+        step(&mut checker, layout, Semantics::default(), i, c, &mut sink);
+        out.command_from(origin[i], c);
     }
 }
 
@@ -624,7 +689,9 @@ fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitte
 pub fn stabbing_bound(program: &Program) -> Result<usize, ProgramError> {
     let input = program.without_barriers();
     let layout = resolve(&input)?;
-    let (reqs, _) = requirements(&input, &layout);
+    let (waited, _) = with_waits(&input, &layout);
+    let layout = resolve(&waited)?;
+    let reqs = requirements(&waited, &layout);
     let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
     let mut count = 0;

@@ -1,1 +1,216 @@
-//! Property suites live in tests/; this library holds their shared strategies.
+//! Program strategies shared by the property suites in `tests/`.
+//!
+//! This module owns the random program generator: abstract operations over
+//! a few pools (with alloc/free recycling, so memory is reused inside a
+//! command buffer as in the ncnn report) and plain buffers, interpreted into
+//! a [`Program`] that is valid by construction. Every operation re-checks its
+//! preconditions when interpreted (a free with nothing live, a copy whose
+//! ranges overlap, a dispatch whose bindings alias are skipped), so any
+//! subsequence of operations is still a valid program: shrinking removes
+//! operations and stays valid. A generated program prints as a trace
+//! (`Debug` shows the trace text), so a failing case can be replayed with
+//! `vksync check` or `vksync run`. The suites themselves live in `tests/`.
+
+use proptest::prelude::*;
+use std::fmt;
+use vksync::reference::Kernel;
+use vksync::{resolve, trace, Binding, Command, ObjectId, Program, Region};
+
+/// One abstract operation. Indices pick among the objects live at that
+/// point, modulo their count; sizes are in 4-byte words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    Alloc { pool: u8, words: u8 },
+    Free { which: u8 },
+    Copy { src: u8, dst: u8, start: u8, words: u8 },
+    Fill { dst: u8, value: u32 },
+    Update { dst: u8, value: u32 },
+    Dispatch { kernel: u8, objs: [u8; 3], words: u8 },
+    HostWrite { dst: u8, value: u32 },
+    HostRead { src: u8 },
+    Submit,
+    Wait,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (0u8..2, 1u8..=24).prop_map(|(pool, words)| Op::Alloc { pool, words }),
+        2 => any::<u8>().prop_map(|which| Op::Free { which }),
+        3 => (any::<u8>(), any::<u8>(), any::<u8>(), 1u8..=16)
+            .prop_map(|(src, dst, start, words)| Op::Copy { src, dst, start, words }),
+        1 => (any::<u8>(), 0u32..1000).prop_map(|(dst, value)| Op::Fill { dst, value }),
+        1 => (any::<u8>(), 0u32..1000).prop_map(|(dst, value)| Op::Update { dst, value }),
+        4 => (0u8..4, any::<[u8; 3]>(), 1u8..=16).prop_map(|(kernel, objs, words)| Op::Dispatch { kernel, objs, words }),
+        1 => (any::<u8>(), 0u32..1000).prop_map(|(dst, value)| Op::HostWrite { dst, value }),
+        1 => any::<u8>().prop_map(|src| Op::HostRead { src }),
+        1 => Just(Op::Submit),
+        1 => Just(Op::Wait),
+    ]
+}
+
+/// A generated program, with the operations it came from.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Generated {
+    pub ops: Vec<Op>,
+    pub program: Program,
+}
+
+impl fmt::Debug for Generated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "program as a trace (replay with `vksync check` / `vksync run`):"
+        )?;
+        f.write_str(&trace::print(&self.program))
+    }
+}
+
+/// The slow kernel's iteration count in generated programs: enough work
+/// per element to widen race windows on a GPU, little enough for lavapipe.
+pub const SLOW_ITERS: u32 = 256;
+
+/// Interprets operations into a valid program. Every program gets two
+/// pools of 1 KiB and two buffers of 256 bytes, and ends with its host
+/// reads of every buffer so the device's results can be compared.
+pub fn build(ops: &[Op]) -> Program {
+    let mut p = Program::new();
+    let pools = [p.pool("pool0", 1024, 64), p.pool("pool1", 1024, 64)];
+    let bufs = [p.buffer("buf0", 256), p.buffer("buf1", 256)];
+    let mut live: Vec<ObjectId> = bufs.to_vec();
+    let mut blobs = 0;
+    let pick = |live: &[ObjectId], i: u8| live[i as usize % live.len()];
+    for op in ops {
+        let before = p.commands.len();
+        match op {
+            Op::Alloc { pool, words } => {
+                let name = format!("blob{blobs}");
+                let id = p.alloc(&name, u64::from(*words) * 4, pools[*pool as usize % 2]);
+                if resolve(&p).is_err() {
+                    // The pool is full: undo the declaration and the alloc.
+                    p.commands.pop();
+                    p.objects.pop();
+                    continue;
+                }
+                blobs += 1;
+                live.push(id);
+            }
+            Op::Free { which } => {
+                let blob_ix: Vec<usize> = (0..live.len()).filter(|&i| !bufs.contains(&live[i])).collect();
+                if blob_ix.is_empty() {
+                    continue;
+                }
+                let i = blob_ix[*which as usize % blob_ix.len()];
+                let blob = live.remove(i);
+                p.push(Command::Free { blob });
+            }
+            Op::Copy {
+                src,
+                dst,
+                start,
+                words,
+            } => {
+                let (s, d) = (pick(&live, *src), pick(&live, *dst));
+                let (ss, ds) = (p.object(s).size / 4, p.object(d).size / 4);
+                let n = u64::from(*words).min(ss).min(ds);
+                let so = u64::from(*start) % (ss - n + 1);
+                let src = p.region(s, so * 4, (so + n) * 4);
+                let dst = p.region(d, 0, n * 4);
+                p.push(Command::Copy { src, dst });
+            }
+            Op::Fill { dst, value } => {
+                let dst = p.whole(pick(&live, *dst));
+                p.push(Command::Fill { dst, value: *value });
+            }
+            Op::Update { dst, value } => {
+                let dst = p.whole(pick(&live, *dst));
+                p.push(Command::Update { dst, value: *value });
+            }
+            Op::HostWrite { dst, value } => {
+                let dst = p.whole(pick(&live, *dst));
+                p.push(Command::HostWrite { dst, value: *value });
+            }
+            Op::HostRead { src } => {
+                let src = p.whole(pick(&live, *src));
+                p.push(Command::HostRead { src });
+            }
+            Op::Submit => {
+                p.push(Command::Submit);
+            }
+            Op::Wait => {
+                p.push(Command::Wait);
+            }
+            Op::Dispatch { kernel, objs, words } => {
+                let k = match kernel % 4 {
+                    0 => Kernel::ScaleAdd { a: 3, b: 1 },
+                    1 => Kernel::Add,
+                    2 => Kernel::Scale { a: 5 },
+                    _ => Kernel::Slow { iters: SLOW_ITERS },
+                };
+                let sig = k.signature();
+                let chosen: Vec<ObjectId> = objs.iter().take(sig.len()).map(|i| pick(&live, *i)).collect();
+                let n = chosen
+                    .iter()
+                    .map(|o| p.object(*o).size / 4)
+                    .min()
+                    .unwrap_or(0)
+                    .min(u64::from(*words));
+                let bindings: Vec<Binding> = sig
+                    .iter()
+                    .zip(&chosen)
+                    .map(|(access, o)| Binding {
+                        access: *access,
+                        region: p.region(*o, 0, n * 4),
+                    })
+                    .collect();
+                let (name, params) = match k {
+                    Kernel::ScaleAdd { a, b } => ("scale_add", vec![a, b]),
+                    Kernel::Add => ("add", vec![]),
+                    Kernel::Scale { a } => ("scale", vec![a]),
+                    Kernel::Slow { iters } => ("slow", vec![iters]),
+                };
+                p.push(Command::Dispatch {
+                    kernel: name.into(),
+                    params,
+                    bindings,
+                    indirect: None,
+                });
+                // Bindings of one dispatch must not share memory: invocations
+                // would race inside the dispatch, which no barrier can fix.
+                if let Ok(layout) = resolve(&p) {
+                    let regs: Vec<Region> = match p.commands.last() {
+                        Some(Command::Dispatch { bindings, .. }) => {
+                            bindings.iter().map(|b| b.region).collect()
+                        }
+                        _ => vec![],
+                    };
+                    let mems: Vec<_> = regs.iter().map(|r| layout.locate(*r)).collect();
+                    let alias = mems.iter().enumerate().any(|(i, a)| {
+                        mems[i + 1..]
+                            .iter()
+                            .any(|b| a.mem == b.mem && a.range.overlaps(b.range))
+                    });
+                    if alias {
+                        p.commands.pop();
+                    }
+                }
+            }
+        }
+        if p.commands.len() > before && resolve(&p).is_err() {
+            // A generated command the model rejects (an overlapping copy,
+            // say) is dropped, keeping the program valid.
+            p.commands.truncate(before);
+        }
+    }
+    for o in live {
+        p.push(Command::HostRead { src: p.whole(o) });
+    }
+    p
+}
+
+/// Strategy for programs of up to `max_ops` operations.
+pub fn programs(max_ops: usize) -> impl Strategy<Value = Generated> {
+    prop::collection::vec(op(), 1..=max_ops).prop_map(|ops| {
+        let program = build(&ops);
+        Generated { ops, program }
+    })
+}

@@ -26,7 +26,11 @@ fn run(path: &str) -> Result<bool, Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let trace = vksync::trace::parse(&text).map_err(|e| format!("{path}:{e}"))?;
     let line = |c: Option<usize>| c.and_then(|c| trace.command_lines.get(c).copied());
-    let mut device = Device::new(DeviceOptions::from_env())?;
+    // The example prints the device itself, on stdout.
+    let mut device = Device::new(DeviceOptions {
+        print_device: false,
+        ..DeviceOptions::from_env()
+    })?;
     println!("device: {}", device.info());
     let result = device.run(&trace.program)?;
     for s in &result.submissions {

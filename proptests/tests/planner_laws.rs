@@ -1,0 +1,112 @@
+//! Model-only laws of the planners, on random programs (no device needed):
+//! plans check clean; every barrier and every bit of a plan is necessary;
+//! the offline planner meets the stabbing lower bound; online needs at
+//! least as many points as offline; no plan holds an invalid stage/access
+//! pair. Case count: `PROPTEST_CASES` (default 256).
+
+use proptest::prelude::*;
+use vksync::plan::{plan, stabbing_bound, BarrierForm, PlanOptions, PlannerKind};
+use vksync::{check, resolve, AccessFlags2, Command, PipelineStageFlags2, Program};
+use vksync_proptests::{programs, Generated};
+
+const FORMS: [BarrierForm; 2] = [BarrierForm::Global, BarrierForm::Buffer];
+
+fn planned(g: &Generated, planner: PlannerKind, form: BarrierForm) -> Program {
+    plan(&g.program, PlanOptions { planner, form })
+        .expect("generated programs are valid")
+        .program
+}
+
+/// Every program obtained by removing one barrier, or one stage or access
+/// bit of one barrier, from `p`, that is still valid.
+fn weakenings(p: &Program) -> Vec<(String, Program)> {
+    let mut out = Vec::new();
+    for (ci, c) in p.commands.iter().enumerate() {
+        let Command::Barrier(dep) = c else { continue };
+        for bi in 0..dep.barriers.len() {
+            let mut q = p.clone();
+            if let Command::Barrier(d) = &mut q.commands[ci] {
+                d.barriers.remove(bi);
+            }
+            out.push((format!("command {ci}: without barrier {bi}"), q));
+            let b = dep.barriers[bi];
+            let masks: [(&str, u64); 4] = [
+                ("src stage", b.src_stage_mask.bits()),
+                ("src access", b.src_access_mask.bits()),
+                ("dst stage", b.dst_stage_mask.bits()),
+                ("dst access", b.dst_access_mask.bits()),
+            ];
+            for (which, bits) in masks {
+                for bit in (0..64).map(|i| 1u64 << i).filter(|m| bits & m != 0) {
+                    let mut nb = b;
+                    match which {
+                        "src stage" => nb.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
+                        "src access" => nb.src_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
+                        "dst stage" => nb.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
+                        _ => nb.dst_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
+                    }
+                    let mut q = p.clone();
+                    if let Command::Barrier(d) = &mut q.commands[ci] {
+                        d.barriers[bi] = nb;
+                    }
+                    // Removing a stage can leave an access no stage supports:
+                    // that is invalid usage, not a weaker valid plan.
+                    if resolve(&q).is_ok() {
+                        out.push((
+                            format!("command {ci}: barrier {bi} without {which} bit {bit:#x}"),
+                            q,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn plans_check_clean_and_are_valid(g in programs(40)) {
+        for planner in [PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative] {
+            for form in FORMS {
+                let p = planned(&g, planner, form);
+                prop_assert!(resolve(&p).is_ok(), "{planner:?}/{form:?} produced an invalid program");
+                let hazards = check(&p).unwrap();
+                prop_assert!(hazards.is_empty(), "{planner:?}/{form:?} plan has hazards: {:?}\n{}",
+                    hazards.iter().map(|h| h.describe(&p)).collect::<Vec<_>>(), vksync::trace::print(&p));
+            }
+        }
+    }
+
+    #[test]
+    fn every_barrier_and_bit_is_necessary(g in programs(24)) {
+        for planner in [PlannerKind::Online, PlannerKind::Offline] {
+            for form in FORMS {
+                let p = planned(&g, planner, form);
+                for (what, q) in weakenings(&p) {
+                    let hazards = check(&q).unwrap();
+                    prop_assert!(!hazards.is_empty(), "{planner:?}/{form:?}: {what} leaves the plan clean:\n{}",
+                        vksync::trace::print(&p));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn offline_meets_the_stabbing_bound(g in programs(60)) {
+        let bound = stabbing_bound(&g.program).unwrap();
+        let waits = |p: &Program| p.commands.iter().filter(|c| matches!(c, Command::Wait)).count();
+        for form in FORMS {
+            let offline = planned(&g, PlannerKind::Offline, form);
+            let online = planned(&g, PlannerKind::Online, form);
+            prop_assert_eq!(offline.barrier_points(), bound, "offline {:?} points vs bound", form);
+            // Online cannot move a barrier back before a submit the program
+            // already waited for; it records it afterwards and waits again,
+            // and that extra wait can spare it a later barrier point. Count
+            // each extra wait as the synchronization point it is.
+            let extra_waits = waits(&online).saturating_sub(waits(&offline));
+            prop_assert!(online.barrier_points() + extra_waits >= offline.barrier_points(),
+                "online {} (+{} waits) < offline {}", online.barrier_points(), extra_waits, offline.barrier_points());
+        }
+    }
+}
