@@ -24,12 +24,59 @@ pub enum ClearStage {
     Copy,
 }
 
-/// Model options. The defaults are the spec's semantics; the alternatives
-/// exist to reproduce known behaviours of older validation layers in
-/// differential tests, never to change what the planner generates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Model options. The defaults are the spec's semantics; each alternative
+/// reproduces one documented behaviour of the Khronos validation layer
+/// (see `docs/semantics.md`, "Known differences") so the differential suite
+/// can tell an explained disagreement from a bug. The planners always use
+/// the spec's semantics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
+    /// D4: the stage of `vkCmdFillBuffer`/`vkCmdUpdateBuffer`.
     pub clear_stage: ClearStage,
+    /// D5: a buffer barrier's execution dependency covers all memory (the
+    /// spec; layers since 1.4.326). `false`: only the barrier's range, as
+    /// the 1.3.239 layer applies synchronization2 buffer barriers.
+    pub buffer_barrier_global_exec: bool,
+    /// D3: a read-write storage binding is recorded as a read and a write
+    /// (the spec). `true`: as a write only, as the layer does.
+    pub rw_binding_write_only: bool,
+    /// D1: `true` skips the read-after-write check for a read whose stage
+    /// an earlier barrier already ordered after another read of the same
+    /// write, as the layer's `read_execution_barriers` shortcut does.
+    pub raw_shortcut_after_ordered_read: bool,
+    /// D6: `true` drops a write-after-write between two storage-buffer
+    /// writes of dispatches, as the 1.3.239 layer does
+    /// (`SupressedBoundDescriptorWAW`).
+    pub suppress_dispatch_waw: bool,
+}
+
+impl Default for Semantics {
+    fn default() -> Self {
+        Semantics::SPEC
+    }
+}
+
+impl Semantics {
+    /// The Vulkan specification's semantics: what the checker and the
+    /// planners use.
+    pub const SPEC: Semantics = Semantics {
+        clear_stage: ClearStage::Clear,
+        buffer_barrier_global_exec: true,
+        rw_binding_write_only: false,
+        raw_shortcut_after_ordered_read: false,
+        suppress_dispatch_waw: false,
+    };
+
+    /// The behaviour of the Khronos validation layer 1.3.239 (Debian 12's
+    /// `vulkan-validationlayers`) with synchronization validation on, as
+    /// far as this model can reproduce it.
+    pub const LAYER_1_3_239: Semantics = Semantics {
+        clear_stage: ClearStage::Copy,
+        buffer_barrier_global_exec: false,
+        rw_binding_write_only: true,
+        raw_shortcut_after_ordered_read: true,
+        suppress_dispatch_waw: true,
+    };
 }
 
 /// The accesses of a command, in the order the command makes them.
@@ -60,7 +107,12 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
                 out.push(at(*ind, StageAccess::DrawIndirectIndirectCommandRead));
             }
             for b in bindings {
-                if matches!(b.access, BindingAccess::Read | BindingAccess::ReadWrite) {
+                let read = match b.access {
+                    BindingAccess::Read => true,
+                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
+                    BindingAccess::Write => false,
+                };
+                if read {
                     out.push(at(b.region, StageAccess::ComputeShaderStorageRead));
                 }
                 if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {

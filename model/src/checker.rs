@@ -27,6 +27,7 @@
 //! merged through a union-find redirect. Adjacent ranges with equal state
 //! are merged, so the maps stay proportional to distinct histories.
 
+use crate::access::Semantics;
 use crate::layout::{MemId, MemRange};
 use crate::program::ByteRange;
 use crate::scope::{Stage, StageAccess, StageAccessSet, StageSet};
@@ -134,9 +135,14 @@ impl SyncVal {
         }
     }
 
-    /// The effect of one barrier on this value, `in_range` telling whether
-    /// the value's bytes lie in the barrier's (buffer) range.
-    fn barrier_effect(self, b: &ResolvedBarrier, in_range: bool) -> (StageSet, StageAccessSet) {
+    /// The effect of one barrier on this value, `reach` telling whether the
+    /// value's bytes lie in the barrier's (buffer) range.
+    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> (StageSet, StageAccessSet) {
+        let in_range = match reach {
+            Reach::Full => true,
+            Reach::ExecOnly => false,
+            Reach::Nothing => return (StageSet::EMPTY, StageAccessSet::EMPTY),
+        };
         if self.sa.is_write() {
             // Chained: an earlier barrier already made the write available
             // and its second scope meets this barrier's first scope. Direct:
@@ -163,7 +169,7 @@ impl SyncVal {
 
     /// Applies the barriers of one dependency, each evaluated on the value
     /// before the dependency (barriers of one call do not chain).
-    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> bool) -> Self {
+    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
         let mut order = self.order;
         let mut visible = self.visible;
         for b in barriers {
@@ -177,6 +183,18 @@ impl SyncVal {
             ..self
         }
     }
+}
+
+/// How much of a barrier applies to some bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The bytes are in the barrier's range (or it is global): execution
+    /// and memory dependency.
+    Full,
+    /// Outside a buffer barrier's range: its execution dependency only.
+    ExecOnly,
+    /// Nothing (the 1.3.239 layer's range-limited buffer barriers).
+    Nothing,
 }
 
 /// A recorded access: the command that made it and its interned value.
@@ -266,6 +284,7 @@ impl Nodes {
 pub struct Checker {
     mems: Vec<BTreeMap<u64, Entry>>,
     nodes: Nodes,
+    sem: Semantics,
     /// Merge adjacent ranges with equal state (on by default; off only to
     /// test that merging never changes a verdict).
     no_merge: bool,
@@ -274,9 +293,15 @@ pub struct Checker {
 impl Checker {
     /// A checker over `memories` memory objects, all never accessed.
     pub fn new(memories: usize) -> Self {
+        Self::with_semantics(memories, Semantics::SPEC)
+    }
+
+    /// A checker with non-default semantics (see [`Semantics`]).
+    pub fn with_semantics(memories: usize, sem: Semantics) -> Self {
         Checker {
             mems: vec![BTreeMap::new(); memories],
             nodes: Nodes::default(),
+            sem,
             no_merge: false,
         }
     }
@@ -354,7 +379,14 @@ impl Checker {
         };
         let cur_host = a.sa.stage() == Stage::Host;
         if !a.sa.is_write() {
-            if let Some(w) = &state.write {
+            // D1: the layer skips the check when a barrier already ordered
+            // another read of this write before this read's stage.
+            let shortcut = self.sem.raw_shortcut_after_ordered_read
+                && state
+                    .reads
+                    .iter()
+                    .any(|r| self.nodes.val(r.node).order.contains(a.sa.stage()));
+            if let Some(w) = state.write.as_ref().filter(|_| !shortcut) {
                 let wv = self.nodes.val(w.node);
                 if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
@@ -373,6 +405,14 @@ impl Checker {
             }
         } else if let Some(w) = &state.write {
             let wv = self.nodes.val(w.node);
+            // D6: the 1.3.239 layer drops a write-after-write between two
+            // storage writes of bound descriptors.
+            let suppressed = self.sem.suppress_dispatch_waw
+                && wv.sa == StageAccess::ComputeShaderStorageWrite
+                && a.sa == StageAccess::ComputeShaderStorageWrite;
+            if suppressed {
+                return found;
+            }
             if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
                 found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs));
             }
@@ -411,6 +451,7 @@ impl Checker {
             mems,
             nodes,
             no_merge,
+            ..
         } = self;
         let map = &mut mems[m];
         update_range(map, a.range, |state| {
@@ -477,13 +518,17 @@ impl Checker {
                     )
                 };
                 let entry_range = ByteRange::new(s, end);
+                let outside = self.outside_reach();
                 let inside = |b: &ResolvedBarrier| match b.range {
-                    None => true,
-                    Some(r) => {
-                        r.mem.0 as usize == m
+                    None => Reach::Full,
+                    Some(r)
+                        if r.mem.0 as usize == m
                             && r.range.start <= entry_range.start
-                            && entry_range.end <= r.range.end
+                            && entry_range.end <= r.range.end =>
+                    {
+                        Reach::Full
                     }
+                    Some(_) => outside,
                 };
                 let vals = recs
                     .iter()
@@ -494,7 +539,13 @@ impl Checker {
         }
         // The execution dependency (and a global barrier's memory
         // dependency) applies to every access, once per distinct value.
-        self.nodes.map_all(|v| v.apply(barriers, |b| b.range.is_none()));
+        let outside = self.outside_reach();
+        self.nodes.map_all(|v| {
+            v.apply(
+                barriers,
+                |b| if b.range.is_none() { Reach::Full } else { outside },
+            )
+        });
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();
             // Invariant: `s` is a key collected above and nothing removed it.
@@ -548,6 +599,15 @@ impl Checker {
             }
         }
         out
+    }
+
+    /// What a buffer barrier does to bytes outside its range.
+    fn outside_reach(&self) -> Reach {
+        if self.sem.buffer_barrier_global_exec {
+            Reach::ExecOnly
+        } else {
+            Reach::Nothing
+        }
     }
 
     /// `vkQueueSubmit`: everything recorded so far is submitted.

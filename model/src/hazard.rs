@@ -108,7 +108,7 @@ impl fmt::Display for Hazard {
 }
 
 /// The regions a command accesses, parallel to [`accesses`].
-pub fn access_regions(command: &Command) -> Vec<Region> {
+pub fn access_regions(command: &Command, sem: Semantics) -> Vec<Region> {
     match command {
         Command::Copy { src, dst } => vec![*src, *dst],
         Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
@@ -123,7 +123,12 @@ pub fn access_regions(command: &Command) -> Vec<Region> {
                 out.push(*ind);
             }
             for b in bindings {
-                if matches!(b.access, BindingAccess::Read | BindingAccess::ReadWrite) {
+                let read = match b.access {
+                    BindingAccess::Read => true,
+                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
+                    BindingAccess::Write => false,
+                };
+                if read {
                     out.push(b.region);
                 }
                 if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
@@ -197,7 +202,12 @@ pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, Prog
 
 /// Runs the checker over a program already validated into `layout`.
 pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec<Hazard> {
-    check_with_checker(program, layout, sem, Checker::new(layout.memory_sizes.len()))
+    check_with_checker(
+        program,
+        layout,
+        sem,
+        Checker::with_semantics(layout.memory_sizes.len(), sem),
+    )
 }
 
 /// Runs a given (fresh) checker over a program already validated into
@@ -225,7 +235,7 @@ pub fn detect_command(
     command: &Command,
 ) -> Vec<Hazard> {
     let acc = accesses(command, layout, sem);
-    let regions = access_regions(command);
+    let regions = access_regions(command, sem);
     let mut out = Vec::new();
     for (a, r) in acc.iter().zip(regions.iter()) {
         let mem = MemRange {

@@ -25,7 +25,7 @@
 //! brings a hazard back.
 
 use crate::access::{accesses, resolve_barrier, Semantics};
-use crate::checker::{read_satisfied, Checker, HazardKind, SyncVal};
+use crate::checker::{read_satisfied, Checker, HazardKind, Reach, SyncVal};
 use crate::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
 use crate::layout::{resolve, Layout, ProgramError};
@@ -488,10 +488,15 @@ fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout) -> bool {
         let mem = l.req.hazard.memory;
         l.values.iter().all(|v| {
             let after = v.apply(&resolved, |b| match b.range {
-                None => true,
-                Some(r) => {
-                    r.mem == mem.mem && r.range.start <= mem.range.start && mem.range.end <= r.range.end
+                None => Reach::Full,
+                Some(r)
+                    if r.mem == mem.mem
+                        && r.range.start <= mem.range.start
+                        && mem.range.end <= r.range.end =>
+                {
+                    Reach::Full
                 }
+                Some(_) => Reach::ExecOnly,
             });
             satisfied(after, l.req.hazard.current, l.req.hazard.kind)
         })
