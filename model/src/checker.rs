@@ -251,6 +251,15 @@ impl Nodes {
         root
     }
 
+    /// The value of a node without compressing paths (for readers that
+    /// hold other borrows of the checker).
+    fn peek(&self, mut id: u32) -> SyncVal {
+        while self.parent[id as usize] != id {
+            id = self.parent[id as usize];
+        }
+        self.vals[id as usize]
+    }
+
     fn val(&mut self, id: u32) -> SyncVal {
         let r = self.find(id);
         self.vals[r as usize]
@@ -339,15 +348,14 @@ impl Checker {
         let mut out: Vec<RawHazard> = Vec::new();
         for a in accesses {
             let m = self.grow(a.mem);
-            let entries: Vec<(u64, u64, EntryState)> = self.mems[m]
-                .range(..a.range.end)
-                .rev()
-                .take_while(|(_, e)| e.end > a.range.start)
-                .map(|(&s, e)| (s.max(a.range.start), e.end.min(a.range.end), e.state.clone()))
-                .collect();
-            for (start, end, state) in entries.into_iter().rev() {
-                let range = ByteRange::new(start, end);
-                for h in self.hazards_in(cmd, a, &state) {
+            let first = self.mems[m]
+                .range(..=a.range.start)
+                .next_back()
+                .filter(|(_, e)| e.end > a.range.start)
+                .map_or(a.range.start, |(&s, _)| s);
+            for (&s, e) in self.mems[m].range(first..a.range.end) {
+                let range = ByteRange::new(s.max(a.range.start), e.end.min(a.range.end));
+                for h in self.hazards_in(cmd, a, &e.state) {
                     push_merged(
                         &mut out,
                         RawHazard {
@@ -364,7 +372,7 @@ impl Checker {
 
     /// Hazards of one access against one entry; `mem` and `range` are
     /// filled in by the caller.
-    fn hazards_in(&mut self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
+    fn hazards_in(&self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
         let mut found = Vec::new();
         let mk = |kind, prior: &Rec, pv: SyncVal, (needs_barrier, needs_wait)| RawHazard {
             kind,
@@ -385,16 +393,16 @@ impl Checker {
                 && state
                     .reads
                     .iter()
-                    .any(|r| self.nodes.val(r.node).order.contains(a.sa.stage()));
+                    .any(|r| self.nodes.peek(r.node).order.contains(a.sa.stage()));
             if let Some(w) = state.write.as_ref().filter(|_| !shortcut) {
-                let wv = self.nodes.val(w.node);
+                let wv = self.nodes.peek(w.node);
                 if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
                 }
             }
         } else if !state.reads.is_empty() {
             for r in &state.reads {
-                let rv = self.nodes.val(r.node);
+                let rv = self.nodes.peek(r.node);
                 // A device command recorded after a host access is submitted
                 // after it, and host accesses are ordered among themselves.
                 if !read_satisfied(rv, a.sa) {
@@ -404,7 +412,7 @@ impl Checker {
                 }
             }
         } else if let Some(w) = &state.write {
-            let wv = self.nodes.val(w.node);
+            let wv = self.nodes.peek(w.node);
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
             let suppressed = self.sem.suppress_dispatch_waw
