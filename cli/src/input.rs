@@ -12,7 +12,7 @@ use std::fmt;
 use std::io::Read as _;
 use std::path::Path;
 use vksync::trace::{self, Trace};
-use vksync::{Layout, Location, ProgramError, ProgramErrorKind};
+use vksync::{Location, ProgramError, ProgramErrorKind};
 
 /// Why a trace could not be used. Every variant renders as one line that
 /// starts with the file name, so editors and CI logs can jump to it.
@@ -36,8 +36,10 @@ pub enum InputError {
         file: String,
         line: Option<usize>,
         col: usize,
+        // Boxed: the model's error carries names and ranges, and the Ok
+        // side of every `Result` here is small.
         #[source]
-        source: ProgramError,
+        source: Box<ProgramError>,
     },
 }
 
@@ -54,8 +56,6 @@ pub struct Source {
     pub name: String,
     pub text: String,
     pub trace: Trace,
-    /// The allocator layout of the program as written (barriers included).
-    pub layout: Layout,
 }
 
 impl fmt::Debug for Source {
@@ -104,13 +104,10 @@ impl Source {
             col: e.col,
             message: e.message,
         })?;
-        let layout = vksync::resolve(&trace.program).map_err(|e| program_error(&name, &text, &trace, e))?;
-        Ok(Source {
-            name,
-            text,
-            trace,
-            layout,
-        })
+        // Resolve once here so every subcommand rejects an invalid program
+        // the same way, before doing any work.
+        vksync::resolve(&trace.program).map_err(|e| program_error(&name, &text, &trace, e))?;
+        Ok(Source { name, text, trace })
     }
 
     /// The source line of each command of `program.without_barriers()`:
@@ -143,7 +140,7 @@ pub fn program_error(file: &str, text: &str, trace: &Trace, err: ProgramError) -
         file: file.to_string(),
         line,
         col,
-        source: err,
+        source: Box::new(err),
     }
 }
 

@@ -1,0 +1,303 @@
+//! End-to-end tests of the `vksync` binary: each runs the built binary on
+//! an example trace (or a malformed one on standard input) and compares its
+//! exit status, standard output and standard error with a reviewed insta
+//! snapshot in the top-level `snapshots/` folder.
+//!
+//! The binary runs from the workspace root so file names in messages read
+//! `examples/...`, exactly as a user typing the documented commands sees.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs `vksync ARGS` (with `stdin` piped in when given) and renders what
+/// a user would see.
+fn vksync(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vksync"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn vksync");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write stdin");
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().expect("wait for vksync");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+fn transcript(args: &[&str], stdin: Option<&str>) -> String {
+    let (code, out, err) = vksync(args, stdin);
+    let mut s = format!("$ vksync {}\n", args.join(" "));
+    if let Some(text) = stdin {
+        s.push_str("--- stdin\n");
+        s.push_str(text);
+    }
+    s.push_str(&format!(
+        "--- exit status {code}\n--- stdout\n{out}--- stderr\n{err}"
+    ));
+    s
+}
+
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
+const EXAMPLES: &[&str] = &[
+    "ncnn-batch-scale",
+    "ncnn-batch-scale-fixed",
+    "three-layer",
+    "three-layer-barriers",
+    "residual-block",
+    "residual-block-barriers",
+    "buffer-reuse",
+    "host-readback",
+    "host-readback-barriers",
+    "offline-beats-online",
+];
+
+#[test]
+fn check_every_example() {
+    for name in EXAMPLES {
+        let file = format!("examples/{name}.trace");
+        snap!(format!("check__{name}"), transcript(&["check", &file], None));
+    }
+}
+
+#[test]
+fn check_exit_statuses() {
+    assert_eq!(vksync(&["check", "examples/ncnn-batch-scale.trace"], None).0, 1);
+    assert_eq!(
+        vksync(&["check", "examples/ncnn-batch-scale-fixed.trace"], None).0,
+        0
+    );
+    assert_eq!(vksync(&["check", "examples/does-not-exist.trace"], None).0, 2);
+}
+
+#[test]
+fn plan_named_scenarios() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("ncnn-batch-scale", "offline", &[]),
+        ("ncnn-batch-scale", "per-object", &[]),
+        ("ncnn-batch-scale", "offline-buffer", &["--buffer-barriers"]),
+        ("three-layer", "offline", &[]),
+        ("residual-block", "offline", &[]),
+        ("buffer-reuse", "offline", &[]),
+        ("host-readback", "offline", &[]),
+        ("offline-beats-online", "offline", &[]),
+        ("offline-beats-online", "online", &[]),
+    ];
+    for (name, label, extra) in cases {
+        let planner = label.trim_end_matches("-buffer");
+        let file = format!("examples/{name}.trace");
+        let mut args = vec!["plan", file.as_str(), "--planner", planner];
+        args.extend_from_slice(extra);
+        snap!(format!("plan__{name}__{label}"), transcript(&args, None));
+    }
+}
+
+/// The contract: `vksync check` on the output of a safe planner is
+/// clean, for every example and both barrier forms.
+#[test]
+fn planned_examples_check_clean() {
+    for name in EXAMPLES {
+        for planner in ["offline", "online", "conservative"] {
+            for extra in [None, Some("--buffer-barriers")] {
+                let file = format!("examples/{name}.trace");
+                let mut args = vec!["plan", file.as_str(), "--planner", planner];
+                args.extend(extra);
+                let (code, planned, err) = vksync(&args, None);
+                assert_eq!(code, 0, "{args:?}: {err}");
+                let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+                assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
+            }
+        }
+    }
+}
+
+#[test]
+fn per_object_plan_reproduces_the_ncnn_bug() {
+    let (_, planned, _) = vksync(
+        &[
+            "plan",
+            "examples/ncnn-batch-scale.trace",
+            "--planner",
+            "per-object",
+        ],
+        None,
+    );
+    snap!(
+        "check__ncnn-batch-scale__per-object-plan",
+        transcript(&["check", "-"], Some(&planned))
+    );
+}
+
+#[test]
+fn offline_needs_fewer_barrier_points_than_online() {
+    let points = |planner: &str| {
+        let (_, out, _) = vksync(
+            &[
+                "plan",
+                "examples/offline-beats-online.trace",
+                "--planner",
+                planner,
+            ],
+            None,
+        );
+        out.lines().filter(|l| l.starts_with("barrier ")).count()
+    };
+    assert_eq!((points("offline"), points("online")), (1, 2));
+}
+
+#[test]
+fn malformed_input() {
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        (
+            "unknown-flag",
+            &["check", "--frob", "examples/three-layer.trace"],
+            None,
+        ),
+        (
+            "unknown-planner",
+            &["plan", "examples/three-layer.trace", "--planner", "fastest"],
+            None,
+        ),
+        ("missing-file", &["check", "examples/does-not-exist.trace"], None),
+        (
+            "bad-range",
+            &["check", "-"],
+            Some("buffer b 64\nfill b[0..x] 0\n"),
+        ),
+        (
+            "reversed-range",
+            &["check", "-"],
+            Some("buffer b 64\nfill b[32..16] 0\n"),
+        ),
+        (
+            "out-of-bounds",
+            &["check", "-"],
+            Some("buffer b 64\nfill b[0..128] 0\n"),
+        ),
+        (
+            "use-after-free",
+            &["check", "-"],
+            Some("pool p 1024\nalloc a 64 from p\nfree a\nfill a[0..64] 0\n"),
+        ),
+        (
+            "double-free",
+            &["check", "-"],
+            Some("pool p 1024\nalloc a 64 from p\nfree a\nfree a\n"),
+        ),
+        (
+            "unknown-command",
+            &["check", "-"],
+            Some("buffer b 64\n  frob b\n"),
+        ),
+        (
+            "unknown-stage",
+            &["check", "-"],
+            Some("buffer b 64\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ\n"),
+        ),
+        (
+            "access-not-in-stage",
+            &["check", "-"],
+            Some("buffer b 64\nbarrier COPY:SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ\n"),
+        ),
+        (
+            "misaligned-fill",
+            &["check", "-"],
+            Some("buffer b 64\nfill b[2..10] 0\n"),
+        ),
+        (
+            "copy-overlap",
+            &["check", "-"],
+            Some("buffer b 64\ncopy b[0..32] -> b[16..48]\n"),
+        ),
+        (
+            "plan-use-after-free",
+            &["plan", "-"],
+            Some("pool p 1024\nalloc a 64 from p\nfree a\nfill a[0..64] 0\n"),
+        ),
+    ];
+    for (name, args, stdin) in cases {
+        let t = transcript(args, *stdin);
+        assert!(t.contains("--- exit status 2\n"), "{name}: {t}");
+        snap!(format!("error__{name}"), t);
+    }
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let (code, _, err) = vksync(&["check", "-"], None);
+    assert_eq!(code, 0, "empty input is a clean, empty program: {err}");
+    let dir = std::env::temp_dir().join(format!("vksync-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.trace");
+    std::fs::write(&file, b"buffer b 64\nfill b \xff 0\n").expect("write");
+    let (code, _, err) = vksync(&["check", file.to_str().expect("utf-8 path")], None);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with("bad.trace:2:8: error: the file is not UTF-8 text\n"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn svg_timeline() {
+    let dir = std::env::temp_dir().join(format!("vksync-cli-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("ncnn.svg");
+    let out_s = out.to_str().expect("utf-8 path");
+    let (code, _, err) = vksync(
+        &[
+            "plan",
+            "examples/ncnn-batch-scale.trace",
+            "--planner",
+            "per-object",
+            "--svg",
+            out_s,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).expect("svg written");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // Two barriers, and the two hazards per-object planning leaves behind.
+    assert!(svg.contains(">B2<") && !svg.contains(">B3<"));
+    assert_eq!(svg.matches("unsynchronized WAR").count(), 1);
+    assert_eq!(svg.matches("unsynchronized WAW").count(), 1);
+    // Balanced element nesting is a cheap well-formedness check.
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    assert_eq!(svg.matches("<svg").count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_reports_its_status() {
+    snap!(
+        "run__three-layer",
+        transcript(&["run", "examples/three-layer.trace"], None)
+    );
+}
