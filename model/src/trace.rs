@@ -541,40 +541,68 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
 }
 
 /// Prints a program as a trace that [`parse`] reads back to an equal
-/// program. Blob declarations are printed at their `alloc`.
+/// program. Buffers and pools are declared in object order, each just
+/// before the first blob declared after it is allocated, so object ids
+/// survive the round trip; blob declarations are their `alloc` lines. A
+/// blob the commands never allocate cannot be written in the trace format
+/// and is left out.
 pub fn print(program: &Program) -> String {
     let mut out = String::new();
-    for o in &program.objects {
-        match &o.kind {
-            ObjectKind::Buffer { alias: None } => {
-                let _ = writeln!(out, "buffer {} {}", o.name, o.size);
+    let mut next = 0usize;
+    let declare_until = |out: &mut String, next: &mut usize, stop: usize| {
+        while *next < stop.min(program.objects.len()) {
+            let o = &program.objects[*next];
+            match &o.kind {
+                ObjectKind::Buffer { alias: None } => {
+                    let _ = writeln!(out, "buffer {} {}", o.name, o.size);
+                }
+                ObjectKind::Buffer {
+                    alias: Some((other, off)),
+                } => {
+                    let _ = writeln!(
+                        out,
+                        "buffer {} {} alias {} {}",
+                        o.name,
+                        o.size,
+                        program.object(*other).name,
+                        off
+                    );
+                }
+                ObjectKind::Pool { align } => {
+                    let _ = if *align == DEFAULT_POOL_ALIGN {
+                        writeln!(out, "pool {} {}", o.name, o.size)
+                    } else {
+                        writeln!(out, "pool {} {} align {}", o.name, o.size, align)
+                    };
+                }
+                ObjectKind::Blob { .. } => {}
             }
-            ObjectKind::Buffer {
-                alias: Some((other, off)),
-            } => {
-                let _ = writeln!(
-                    out,
-                    "buffer {} {} alias {} {}",
-                    o.name,
-                    o.size,
-                    program.object(*other).name,
-                    off
-                );
-            }
-            ObjectKind::Pool { align } => {
-                let _ = if *align == DEFAULT_POOL_ALIGN {
-                    writeln!(out, "pool {} {}", o.name, o.size)
-                } else {
-                    writeln!(out, "pool {} {} align {}", o.name, o.size, align)
-                };
-            }
-            ObjectKind::Blob { .. } => {}
+            *next += 1;
         }
-    }
+    };
+    // Declarations up to the first blob come first.
+    let first_blob = program
+        .objects
+        .iter()
+        .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
+        .unwrap_or(program.objects.len());
+    declare_until(&mut out, &mut next, first_blob);
     for c in &program.commands {
         out.push_str(&print_command(program, c));
         out.push('\n');
+        if let Command::Alloc { blob } = c {
+            if blob.0 as usize + 1 > next {
+                next = blob.0 as usize + 1;
+                // Declarations after this blob, up to the next blob.
+                let stop = program.objects[next..]
+                    .iter()
+                    .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
+                    .map_or(program.objects.len(), |i| next + i);
+                declare_until(&mut out, &mut next, stop);
+            }
+        }
     }
+    declare_until(&mut out, &mut next, program.objects.len());
     out
 }
 
@@ -650,6 +678,16 @@ wait
 host-read b[0..256]
 free x
 ";
+
+    #[test]
+    fn declarations_after_allocs_keep_their_ids() {
+        // Found by the parser fuzz target (fuzz/regressions/).
+        let text =
+            "pool p 256\nalloc x 4 from p\nbuffer b 16\nfill b[0..4] 1\nalloc y 4 from p\nbuffer c 8\n";
+        let t = parse(text).unwrap();
+        let again = parse(&print(&t.program)).unwrap();
+        assert_eq!(again.program, t.program);
+    }
 
     #[test]
     fn round_trips() {
