@@ -1,15 +1,121 @@
 //! `vksync run`: plan a trace, record it on a Vulkan device, run it, and
 //! compare the bytes the host reads back with the CPU reference.
 //!
-//! The device side lives in the `vksync-runtime` crate, which does not
-//! expose a device API yet; until it does, this subcommand reports that it
-//! is unavailable (exit status 3) after validating and planning the trace,
-//! so a malformed trace still gets its usual error and exit status 2.
+//! This module owns the subcommand's report: the device, the plan's size,
+//! the validation layer's verdict (messages mapped back to trace lines) and
+//! one line per host read. Recording, submission and validation capture are
+//! the `vksync-runtime` crate's; the reference is the model's. A trace
+//! without host reads gets one of every buffer and pool appended, so every
+//! run compares something. Timings are left out on purpose: they vary from
+//! run to run, and this output is part of the tested interface
+//! (`vksync-bench` measures time).
 
 use crate::input::Source;
 use crate::Status;
 use std::path::Path;
-use vksync::plan::PlanOptions;
+use vksync::plan::{BarrierForm, PlanOptions};
+use vksync::{check_with, ClearStage, Command, HazardKind, ObjectKind, Program, Semantics};
+use vksync_runtime::{compare_with_reference, run_planned, Device, DeviceOptions, RuntimeError};
+
+/// Appends a host read of every buffer and every blob still allocated at
+/// the end when the program has no host read. Pools are not read: the
+/// reference keeps each blob's bytes as its own, so a pool's bytes are
+/// never defined there.
+fn with_readback(program: &Program) -> (Program, bool) {
+    let has_read = program
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::HostRead { .. }));
+    if has_read {
+        return (program.clone(), false);
+    }
+    let mut live: Vec<bool> = program
+        .objects
+        .iter()
+        .map(|o| matches!(o.kind, ObjectKind::Buffer { .. }))
+        .collect();
+    for c in &program.commands {
+        match c {
+            Command::Alloc { blob } => live[blob.0 as usize] = true,
+            Command::Free { blob } => live[blob.0 as usize] = false,
+            _ => {}
+        }
+    }
+    let mut p = program.clone();
+    for (i, alive) in live.iter().enumerate() {
+        if *alive {
+            let id = vksync::ObjectId(i as u32);
+            p.commands.push(Command::HostRead { src: p.whole(id) });
+        }
+    }
+    (p, true)
+}
+
+/// The known layer difference (D1..D6 of `docs/semantics.md`) that makes
+/// the validation layer report `id_name` at `command` where the spec sees
+/// no hazard, found by turning on one layer behaviour at a time in the
+/// model. `None` when the spec itself predicts the message, or nothing
+/// does.
+fn explain(program: &Program, command: usize, id_name: &str) -> Option<&'static str> {
+    let kind = [
+        HazardKind::ReadAfterWrite,
+        HazardKind::WriteAfterRead,
+        HazardKind::WriteAfterWrite,
+    ]
+    .into_iter()
+    .find(|k| k.message_id() == id_name)?;
+    let predicts = |sem: Semantics| {
+        check_with(program, sem)
+            .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
+            .unwrap_or(false)
+    };
+    if predicts(Semantics::SPEC) {
+        return None;
+    }
+    let spec = Semantics::SPEC;
+    let toggles = [
+        (
+            "D1",
+            Semantics {
+                raw_shortcut_after_ordered_read: true,
+                ..spec
+            },
+        ),
+        (
+            "D3",
+            Semantics {
+                rw_binding_write_only: true,
+                ..spec
+            },
+        ),
+        (
+            "D4",
+            Semantics {
+                clear_stage: ClearStage::Copy,
+                ..spec
+            },
+        ),
+        (
+            "D5",
+            Semantics {
+                buffer_barrier_global_exec: false,
+                ..spec
+            },
+        ),
+        (
+            "D6",
+            Semantics {
+                suppress_dispatch_waw: true,
+                ..spec
+            },
+        ),
+    ];
+    toggles
+        .into_iter()
+        .find(|(_, sem)| predicts(*sem))
+        .map(|(d, _)| d)
+        .or_else(|| predicts(Semantics::LAYER_1_3_239).then_some("D1-D6 combined"))
+}
 
 pub fn run(file: &Path, opts: PlanOptions) -> Status {
     let source = match Source::load(file) {
@@ -19,16 +125,149 @@ pub fn run(file: &Path, opts: PlanOptions) -> Status {
             return Status::BadInput;
         }
     };
-    if let Err(e) = vksync::plan::plan(&source.trace.program, opts) {
+    let name = &source.name;
+    let (program, appended) = with_readback(&source.trace.program);
+    // Validate and plan before touching the device, so malformed input gets
+    // its usual error and status whether or not Vulkan is installed.
+    if let Err(e) = vksync::plan::plan(&program, opts) {
         eprintln!(
             "{}",
-            crate::input::program_error(&source.name, &source.text, &source.trace, e)
+            crate::input::program_error(name, &source.text, &source.trace, e)
         );
         return Status::BadInput;
     }
-    eprintln!(
-        "{}: error: `vksync run` is not available yet: the vksync-runtime crate has no device API in this build",
-        source.name
+    if let Err(e) = vksync::reference::run(&program) {
+        eprintln!("{name}: error: {e}");
+        return Status::BadInput;
+    }
+    let mut device = match Device::new(DeviceOptions {
+        print_device: false,
+        ..DeviceOptions::from_env()
+    }) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{name}: error: no Vulkan device: {e}");
+            eprintln!(
+                "  install the loader, lavapipe and the validation layer: \
+                 apt-get install -y libvulkan1 mesa-vulkan-drivers vulkan-validationlayers"
+            );
+            return Status::NoDevice;
+        }
+    };
+    println!("device: {}", device.name());
+    let (plan, result) = match run_planned(&mut device, &program, opts) {
+        Ok(r) => r,
+        Err(
+            e @ (RuntimeError::Kernel { .. }
+            | RuntimeError::Program { .. }
+            | RuntimeError::MisalignedBinding { .. }
+            | RuntimeError::BindingTooLarge { .. }),
+        ) => {
+            // The program is valid for the model but not runnable on this
+            // device (an unknown kernel, a binding the device cannot bind):
+            // the input's problem, reported as the runtime words it, with
+            // command indices of the planned program.
+            eprintln!("{name}: error: {e}");
+            return Status::BadInput;
+        }
+        Err(e) => {
+            eprintln!("{name}: error: {e}");
+            return Status::NoDevice;
+        }
+    };
+    // Map a command of the planned program to a line of the input: inserted
+    // commands report the line of the next original command. Plan origins
+    // index the input without its own barriers.
+    let kept: Vec<usize> = (0..program.commands.len())
+        .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
+        .collect();
+    let input_line = |c: usize| -> String {
+        let origin = plan.origin[c..].iter().flatten().next().map(|&i| kept[i]);
+        match origin.and_then(|i| source.trace.command_lines.get(i)) {
+            Some(l) if plan.origin[c].is_some() => format!("line {l}"),
+            Some(l) => format!("planned command before line {l}"),
+            None => "end of trace".to_string(),
+        }
+    };
+    let form = match opts.form {
+        BarrierForm::Global => "global memory barriers",
+        BarrierForm::Buffer => "buffer memory barriers",
+    };
+    println!(
+        "plan: {} ({form}), {} barrier points, {} stage/access bits",
+        opts.planner.name(),
+        plan.program.barrier_points(),
+        plan.program.barrier_bits()
     );
-    Status::NoDevice
+    if appended {
+        println!("no host-read in the trace: reading back every buffer and live blob at the end");
+    }
+    let mut clean = true;
+    let mut unexplained = 0;
+    if result.validation {
+        for m in &result.messages {
+            let at = m.command.map_or("setup".to_string(), input_line);
+            let why = m.command.and_then(|c| explain(&plan.program, c, &m.id_name));
+            match why {
+                Some(d) => println!(
+                    "validation: {at}: {} ({:?}): explained by known layer difference {d} (docs/semantics.md)",
+                    m.id_name, m.severity
+                ),
+                None => {
+                    unexplained += 1;
+                    println!("validation: {at}: {} ({:?})", m.id_name, m.severity);
+                    println!("    {}", m.text.lines().next().unwrap_or(""));
+                }
+            }
+        }
+        println!(
+            "validation layer: {} messages, {} not explained by a known layer difference",
+            result.messages.len(),
+            unexplained
+        );
+        clean &= unexplained == 0;
+    } else {
+        println!(
+            "validation layer: not enabled (install vulkan-validationlayers, or unset VKSYNC_VALIDATION=0)"
+        );
+    }
+    match compare_with_reference(&plan.program, &result) {
+        Ok(cmp) => {
+            let mut total = 0;
+            for c in &cmp {
+                total += c.mismatches.len();
+                let first = c
+                    .mismatches
+                    .first()
+                    .map_or(String::new(), |o| format!(", first at byte {o}"));
+                let what = match &plan.program.commands[c.command] {
+                    Command::HostRead { src } => plan.program.show_region(*src),
+                    _ => String::new(),
+                };
+                println!(
+                    "host-read {what} at {}: {} bytes, {} compared, {} mismatches{first}",
+                    input_line(c.command),
+                    c.len,
+                    c.len - c.undefined,
+                    c.mismatches.len()
+                );
+            }
+            clean &= total == 0;
+            println!(
+                "{name}: {} (reference: {} mismatching bytes; validation: {} unexplained messages)",
+                if clean { "OK" } else { "FAILED" },
+                total,
+                unexplained
+            );
+        }
+        Err(e) => {
+            println!("{name}: FAILED: could not compare with the reference: {e}");
+            clean = false;
+        }
+    }
+    if clean {
+        Status::Clean
+    } else {
+        Status::Findings
+    }
 }

@@ -31,8 +31,8 @@ fn reports_exactly_the_two_logged_hazards() {
     assert_eq!(
         summary(NCNN),
         vec![
-            "line 33: WRITE_AFTER_READ pool+24768..24832 prior line 28 (COPY:TRANSFER_READ then COPY:TRANSFER_WRITE)",
-            "line 35: WRITE_AFTER_WRITE pool+24832..24848 prior line 22 (COPY:TRANSFER_WRITE then COPY:TRANSFER_WRITE)",
+            "line 37: WRITE_AFTER_READ pool+24768..24832 prior line 32 (COPY:TRANSFER_READ then COPY:TRANSFER_WRITE)",
+            "line 39: WRITE_AFTER_WRITE pool+24832..24848 prior line 26 (COPY:TRANSFER_WRITE then COPY:TRANSFER_WRITE)",
         ]
     );
     let t = trace::parse(NCNN).unwrap();

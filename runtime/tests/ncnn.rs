@@ -23,8 +23,8 @@ fn syncval_reports_exactly_the_reports_two_hazards() {
     assert_eq!(
         got,
         vec![
-            ("SYNC-HAZARD-WRITE-AFTER-READ".to_string(), Some(33)),
-            ("SYNC-HAZARD-WRITE-AFTER-WRITE".to_string(), Some(35)),
+            ("SYNC-HAZARD-WRITE-AFTER-READ".to_string(), Some(37)),
+            ("SYNC-HAZARD-WRITE-AFTER-WRITE".to_string(), Some(39)),
         ],
         "{:#?}",
         result.messages
