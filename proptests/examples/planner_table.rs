@@ -16,20 +16,31 @@ fn main() {
     let count = args.first().copied().unwrap_or(1000);
     let max_ops = args.get(1).copied().unwrap_or(60);
     let seed = [7u8; 32];
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
+    let mut runner =
+        TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
     let strategy = programs(max_ops);
     let corpus: Vec<_> = (0..count)
-        .map(|_| strategy.new_tree(&mut runner).expect("generator never rejects").current().program)
+        .map(|_| {
+            strategy
+                .new_tree(&mut runner)
+                .expect("generator never rejects")
+                .current()
+                .program
+        })
         .collect();
     let commands: usize = corpus.iter().map(|p| p.commands.len()).sum();
     println!("corpus: {count} programs, {commands} commands (seed 7, up to {max_ops} operations each)\n");
     let bound: usize = corpus.par_iter().map(|p| stabbing_bound(p).expect("valid")).sum();
-    println!("| planner | form | barrier points | stage/access bits | programs with hazards left | hazards left |");
+    println!(
+        "| planner | form | barrier points | stage/access bits | programs with hazards left | hazards left |"
+    );
     println!("| --- | --- | ---: | ---: | ---: | ---: |");
     for planner in PlannerKind::ALL {
         for form in [BarrierForm::Global, BarrierForm::Buffer] {
-            if matches!(planner, PlannerKind::None | PlannerKind::Conservative | PlannerKind::PerObject)
-                && form == BarrierForm::Buffer
+            if matches!(
+                planner,
+                PlannerKind::None | PlannerKind::Conservative | PlannerKind::PerObject
+            ) && form == BarrierForm::Buffer
             {
                 continue;
             }
@@ -50,7 +61,10 @@ fn main() {
                 (_, BarrierForm::Global) => "global",
                 (_, BarrierForm::Buffer) => "buffer",
             };
-            println!("| {} | {form_name} | {points} | {bits} | {dirty} | {left} |", planner.name());
+            println!(
+                "| {} | {form_name} | {points} | {bits} | {dirty} | {left} |",
+                planner.name()
+            );
         }
     }
     println!("\nstabbing lower bound (sum over the corpus): {bound} barrier points");

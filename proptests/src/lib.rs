@@ -14,7 +14,9 @@
 use proptest::prelude::*;
 use std::fmt;
 use vksync::reference::Kernel;
-use vksync::{resolve, trace, Binding, Command, ObjectId, Program, Region};
+use vksync::{
+    resolve, trace, AccessFlags2, Binding, Command, ObjectId, PipelineStageFlags2, Program, Region,
+};
 
 /// One abstract operation. Indices pick among the objects live at that
 /// point, modulo their count; sizes are in 4-byte words.
@@ -69,10 +71,17 @@ impl fmt::Debug for Generated {
 /// per element to widen race windows on a GPU, little enough for lavapipe.
 pub const SLOW_ITERS: u32 = 256;
 
+/// Interprets operations into a valid program (see [`build_with`]), with
+/// the slow kernel at [`SLOW_ITERS`] iterations.
+pub fn build(ops: &[Op]) -> Program {
+    build_with(ops, SLOW_ITERS)
+}
+
 /// Interprets operations into a valid program. Every program gets two
 /// pools of 1 KiB and two buffers of 256 bytes, and ends with its host
 /// reads of every buffer so the device's results can be compared.
-pub fn build(ops: &[Op]) -> Program {
+/// `slow_iters` is the `slow` kernel's iteration count.
+pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
     let mut p = Program::new();
     let pools = [p.pool("pool0", 1024, 64), p.pool("pool1", 1024, 64)];
     let bufs = [p.buffer("buf0", 256), p.buffer("buf1", 256)];
@@ -144,7 +153,7 @@ pub fn build(ops: &[Op]) -> Program {
                     0 => Kernel::ScaleAdd { a: 3, b: 1 },
                     1 => Kernel::Add,
                     2 => Kernel::Scale { a: 5 },
-                    _ => Kernel::Slow { iters: SLOW_ITERS },
+                    _ => Kernel::Slow { iters: slow_iters },
                 };
                 let sig = k.signature();
                 let chosen: Vec<ObjectId> = objs.iter().take(sig.len()).map(|i| pick(&live, *i)).collect();
@@ -214,3 +223,134 @@ pub fn programs(max_ops: usize) -> impl Strategy<Value = Generated> {
         Generated { ops, program }
     })
 }
+
+/// Strategy for the operations of a program of up to `max_ops`
+/// operations (what [`programs`] interprets with [`build`]); for drivers
+/// that build with other options ([`build_with`]).
+pub fn ops_strategy(max_ops: usize) -> impl Strategy<Value = Vec<Op>> {
+    prop::collection::vec(op(), 1..=max_ops)
+}
+
+/// Whether an operation is a queue operation or a host access.
+pub fn is_queue_or_host(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Submit | Op::Wait | Op::HostWrite { .. } | Op::HostRead { .. }
+    )
+}
+
+/// Strategy for programs of up to `max_ops` operations without submits,
+/// waits or host accesses (except the host reads [`build`] appends at the
+/// end): every device command lands in one command buffer, which is all
+/// that the 1.3.239 layer validates at a time (D8) and where no host access
+/// hides from it (D9). The differential suite uses these.
+pub fn device_only_programs(max_ops: usize) -> impl Strategy<Value = Generated> {
+    prop::collection::vec(
+        op().prop_filter("no queue or host ops", |o| !is_queue_or_host(o)),
+        1..=max_ops,
+    )
+    .prop_map(|ops| {
+        let program = build(&ops);
+        Generated { ops, program }
+    })
+}
+
+/// Every program obtained by removing one barrier, or one stage or access
+/// bit of one barrier, from `p`, that is still valid (`resolve` accepts it),
+/// with a description of what was removed.
+pub fn weakenings(p: &Program) -> Vec<(String, Program)> {
+    let mut out = Vec::new();
+    for (ci, c) in p.commands.iter().enumerate() {
+        let Command::Barrier(dep) = c else { continue };
+        for bi in 0..dep.barriers.len() {
+            let mut q = p.clone();
+            if let Command::Barrier(d) = &mut q.commands[ci] {
+                d.barriers.remove(bi);
+            }
+            if resolve(&q).is_ok() {
+                out.push((format!("command {ci}: without barrier {bi}"), q));
+            }
+            let b = dep.barriers[bi];
+            let masks: [(&str, u64); 4] = [
+                ("src stage", b.src_stage_mask.bits()),
+                ("src access", b.src_access_mask.bits()),
+                ("dst stage", b.dst_stage_mask.bits()),
+                ("dst access", b.dst_access_mask.bits()),
+            ];
+            for (which, bits) in masks {
+                for bit in (0..64).map(|i| 1u64 << i).filter(|m| bits & m != 0) {
+                    let mut nb = b;
+                    match which {
+                        "src stage" => nb.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
+                        "src access" => nb.src_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
+                        "dst stage" => nb.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
+                        _ => nb.dst_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
+                    }
+                    let mut q = p.clone();
+                    if let Command::Barrier(d) = &mut q.commands[ci] {
+                        d.barriers[bi] = nb;
+                    }
+                    // Removing a stage can leave an access no stage supports:
+                    // that is invalid usage, not a weaker valid plan.
+                    if resolve(&q).is_ok() {
+                        out.push((
+                            format!("command {ci}: barrier {bi} without {which} bit {bit:#x}"),
+                            q,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The number of cases a suite runs: `PROPTEST_CASES` when set, else
+/// `default` (kept small so the whole workspace's `cargo test` stays short).
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A proptest runner for a suite that drives the runner itself (so that
+/// one Vulkan device serves every case): `cases` cases, failures persisted
+/// next to `source_file` (pass `file!()`) in a `.proptest-regressions`
+/// file, like the `proptest!` macro does.
+pub fn runner(cases: u32, source_file: &'static str) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, FileFailurePersistence, TestRunner};
+    TestRunner::new(Config {
+        cases,
+        source_file: Some(source_file),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        // Shrinking re-runs the device; bound it.
+        max_shrink_time: 300_000,
+        max_shrink_iters: 4096,
+        ..Config::default()
+    })
+}
+
+/// Runs `test` on `cases` programs of `strategy`; on failure, panics with
+/// the reason and the shrunk program printed as a trace.
+pub fn run_suite<S>(
+    cases: u32,
+    source_file: &'static str,
+    strategy: S,
+    test: impl Fn(Generated) -> Result<(), TestCaseError>,
+) where
+    S: Strategy<Value = Generated>,
+{
+    let mut runner = runner(cases, source_file);
+    match runner.run(&strategy, test) {
+        Ok(()) => {}
+        Err(proptest::test_runner::TestError::Fail(reason, g)) => {
+            panic!("{reason}\nminimal failing case, {g:?}")
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+pub mod layer;

@@ -6,8 +6,8 @@
 
 use proptest::prelude::*;
 use vksync::plan::{plan, stabbing_bound, BarrierForm, PlanOptions, PlannerKind};
-use vksync::{check, resolve, AccessFlags2, Command, PipelineStageFlags2, Program};
-use vksync_proptests::{programs, Generated};
+use vksync::{check, resolve, Command, Program};
+use vksync_proptests::{programs, weakenings, Generated};
 
 const FORMS: [BarrierForm; 2] = [BarrierForm::Global, BarrierForm::Buffer];
 
@@ -15,53 +15,6 @@ fn planned(g: &Generated, planner: PlannerKind, form: BarrierForm) -> Program {
     plan(&g.program, PlanOptions { planner, form })
         .expect("generated programs are valid")
         .program
-}
-
-/// Every program obtained by removing one barrier, or one stage or access
-/// bit of one barrier, from `p`, that is still valid.
-fn weakenings(p: &Program) -> Vec<(String, Program)> {
-    let mut out = Vec::new();
-    for (ci, c) in p.commands.iter().enumerate() {
-        let Command::Barrier(dep) = c else { continue };
-        for bi in 0..dep.barriers.len() {
-            let mut q = p.clone();
-            if let Command::Barrier(d) = &mut q.commands[ci] {
-                d.barriers.remove(bi);
-            }
-            out.push((format!("command {ci}: without barrier {bi}"), q));
-            let b = dep.barriers[bi];
-            let masks: [(&str, u64); 4] = [
-                ("src stage", b.src_stage_mask.bits()),
-                ("src access", b.src_access_mask.bits()),
-                ("dst stage", b.dst_stage_mask.bits()),
-                ("dst access", b.dst_access_mask.bits()),
-            ];
-            for (which, bits) in masks {
-                for bit in (0..64).map(|i| 1u64 << i).filter(|m| bits & m != 0) {
-                    let mut nb = b;
-                    match which {
-                        "src stage" => nb.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
-                        "src access" => nb.src_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
-                        "dst stage" => nb.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits & !bit),
-                        _ => nb.dst_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
-                    }
-                    let mut q = p.clone();
-                    if let Command::Barrier(d) = &mut q.commands[ci] {
-                        d.barriers[bi] = nb;
-                    }
-                    // Removing a stage can leave an access no stage supports:
-                    // that is invalid usage, not a weaker valid plan.
-                    if resolve(&q).is_ok() {
-                        out.push((
-                            format!("command {ci}: barrier {bi} without {which} bit {bit:#x}"),
-                            q,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 proptest! {

@@ -1,0 +1,91 @@
+//! Suite 2: planned programs draw no validation-layer message, except the
+//! hazards the model predicts for them under `Semantics::LAYER_1_3_239`
+//! (the layer's known differences from the spec, e.g. D5: a buffer-form
+//! plan can draw a WRITE_AFTER_READ because the 1.3.239 layer limits a
+//! synchronization2 buffer barrier's execution dependency to its range).
+//!
+//! Expected = the model's hazards under `LAYER_1_3_239` as the layer sees
+//! them (`layer::layer_view`: K1 per command buffer, K2 no host accesses, K3
+//! one report per access, K4 tolerated); the layer's SYNC-HAZARD messages
+//! must equal it by (command index, kind), and no other message may appear. Validation is required.
+//! Cases: `PROPTEST_CASES` (default 64).
+
+use proptest::prelude::*;
+use rayon::prelude::*;
+use std::cell::{Cell, RefCell};
+use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::Semantics;
+use vksync_proptests::layer::{keys, layer_view_with, observed, show_keys, test_device, verdict, Verdict};
+use vksync_proptests::{cases, programs, run_suite};
+use vksync_runtime::ValidationMode;
+
+const PLANS: [(PlannerKind, BarrierForm); 5] = [
+    (PlannerKind::Online, BarrierForm::Global),
+    (PlannerKind::Online, BarrierForm::Buffer),
+    (PlannerKind::Offline, BarrierForm::Global),
+    (PlannerKind::Offline, BarrierForm::Buffer),
+    (PlannerKind::Conservative, BarrierForm::Global),
+];
+
+#[test]
+fn planned_programs_draw_only_predicted_messages() {
+    let Some(device) = test_device(ValidationMode::Required) else {
+        return;
+    };
+    let device = RefCell::new(device);
+    let (runs, explained, messages, k4) = (
+        Cell::new(0usize),
+        Cell::new(0usize),
+        Cell::new(0usize),
+        Cell::new(0usize),
+    );
+    let n = cases(64);
+    run_suite(n, file!(), programs(32), |g| {
+        let prepared: Vec<_> = PLANS
+            .par_iter()
+            .map(|&(planner, form)| {
+                let p = plan(&g.program, PlanOptions { planner, form })
+                    .expect("valid")
+                    .program;
+                let expected = keys(&layer_view_with(&p, Semantics::LAYER_1_3_239, true, false).unwrap());
+                (planner, form, p, expected)
+            })
+            .collect();
+        for (planner, form, p, expected) in prepared {
+            let result = device
+                .borrow_mut()
+                .run(&p)
+                .map_err(|e| TestCaseError::fail(format!("{planner:?}/{form:?}: runtime error {e}")))?;
+            runs.set(runs.get() + 1);
+            let (got, other) = observed(&result);
+            prop_assert!(
+                other.is_empty(),
+                "{:?}/{:?}: unexpected messages: {:#?}\nplanned program:\n{}",
+                planner,
+                form,
+                other,
+                vksync::trace::print(&p)
+            );
+            let v = verdict(&p, Semantics::LAYER_1_3_239, &got);
+            k4.set(k4.get() + usize::from(v == Verdict::K4));
+            prop_assert!(
+                v != Verdict::Mismatch,
+                "{:?}/{:?}: layer reported {} but the model under LAYER_1_3_239 predicts {}\nplanned program:\n{}",
+                planner, form, show_keys(&p, &got), show_keys(&p, &expected), vksync::trace::print(&p)
+            );
+            if !got.is_empty() {
+                explained.set(explained.get() + 1);
+                messages.set(messages.get() + result.messages.len());
+            }
+        }
+        Ok(())
+    });
+    eprintln!(
+        "device_validation: {n} programs, {} planned runs, {} runs with messages ({} messages), all predicted by LAYER_1_3_239 \
+         ({} of them only with the K4 tolerance)",
+        runs.get(),
+        explained.get(),
+        messages.get(),
+        k4.get()
+    );
+}
