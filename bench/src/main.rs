@@ -1,5 +1,76 @@
-//! Benchmarks (placeholder until the benchmark work lands).
-fn main() {
-    eprintln!("vksync-bench: not implemented yet");
-    std::process::exit(2);
+//! `vksync-bench`: planned barriers vs baselines on a device, and vksync's
+//! checker vs the Khronos validation layer. See `docs/performance.md`.
+//!
+//! * `vksync-bench gpu` records the batched-inference workload
+//!   ([`workload`]) with every planner into command buffers over one shared
+//!   set of buffers, then submits them round-robin (rotating which plan goes
+//!   first) and reports median GPU (timestamp) and wall-clock time per plan.
+//! * `vksync-bench checker` checks one long planned command stream with
+//!   vksync and records it under no layer, the layer with core validation
+//!   only, and the layer with synchronization validation, interleaved.
+
+mod checker;
+mod gpu;
+mod stats;
+mod workload;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "vksync-bench", about = "Benchmarks for vksync's planners and checker")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// GPU time of the workload under each planner (validation off).
+    Gpu(gpu::GpuArgs),
+    /// vksync's checker vs the validation layer's recording cost.
+    Checker(checker::CheckerArgs),
+    /// Print the workload as a trace file (for `vksync check` / `vksync plan`).
+    Trace {
+        #[arg(long, default_value_t = 4)]
+        batch: usize,
+        #[arg(long, default_value_t = 2)]
+        layers: usize,
+        #[arg(long, default_value_t = 256)]
+        size: u64,
+        #[arg(long, default_value_t = 16)]
+        slow_iters: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Gpu(args) => gpu::run(&args),
+        Cmd::Checker(args) => checker::run(&args),
+        Cmd::Trace {
+            batch,
+            layers,
+            size,
+            slow_iters,
+        } => workload::program(
+            workload::Shape {
+                batch,
+                layers,
+                size,
+                slow_iters,
+                reuse: true,
+            },
+            false,
+        )
+        .map(|p| print!("{}", vksync::trace::print(&p)))
+        .map_err(|e| e.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("vksync-bench: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

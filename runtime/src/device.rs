@@ -27,6 +27,9 @@ pub enum ValidationMode {
     Required,
     /// Never enable it.
     Off,
+    /// Require the layer but leave synchronization validation off (core
+    /// validation only): the baseline that isolates syncval's own cost.
+    CoreOnly,
 }
 
 /// How to create a [`Device`].
@@ -77,8 +80,10 @@ pub struct DeviceInfo {
     /// `major.minor.patch` of the device's Vulkan version.
     pub api_version: String,
     pub queue_family: u32,
-    /// Whether the validation layer (with synchronization validation) is on.
+    /// Whether the validation layer is on.
     pub validation: bool,
+    /// Whether synchronization validation is on (implies `validation`).
+    pub sync_validation: bool,
     pub min_storage_buffer_offset_alignment: u64,
     pub max_storage_buffer_range: u64,
     pub max_compute_work_group_count_x: u32,
@@ -97,10 +102,10 @@ impl std::fmt::Display for DeviceInfo {
             self.device_type,
             self.api_version,
             self.queue_family,
-            if self.validation {
-                "on (synchronization validation)"
-            } else {
-                "off"
+            match (self.validation, self.sync_validation) {
+                (true, true) => "on (synchronization validation)",
+                (true, false) => "on (core validation only, synchronization validation off)",
+                (false, _) => "off",
             }
         )
     }
@@ -197,9 +202,12 @@ impl Device {
         let validation = match options.validation {
             ValidationMode::Off => false,
             ValidationMode::Auto => has_layer,
-            ValidationMode::Required if has_layer => true,
-            ValidationMode::Required => return Err(RuntimeError::ValidationUnavailable),
+            ValidationMode::Required | ValidationMode::CoreOnly if has_layer => true,
+            ValidationMode::Required | ValidationMode::CoreOnly => {
+                return Err(RuntimeError::ValidationUnavailable)
+            }
         };
+        let sync_validation = validation && options.validation != ValidationMode::CoreOnly;
         let ext_names = |layer: Option<&CStr>| -> Result<Vec<String>> {
             // SAFETY: valid entry and layer name.
             let props = unsafe { entry.enumerate_instance_extension_properties(layer) }
@@ -236,7 +244,8 @@ impl Device {
             .engine_name(c"vksync-runtime")
             .api_version(vk::make_api_version(0, 1, 3, 0));
         let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let enables: &[vk::ValidationFeatureEnableEXT] = if sync_validation { &enables } else { &[] };
+        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(enables);
         let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
             .message_severity(validation::severities())
             .message_type(validation::types())
@@ -374,6 +383,7 @@ impl Device {
             api_version: version(props.api_version),
             queue_family: family as u32,
             validation,
+            sync_validation,
             min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment.max(1),
             max_storage_buffer_range: u64::from(limits.max_storage_buffer_range),
             max_compute_work_group_count_x: limits.max_compute_work_group_count[0],

@@ -68,6 +68,12 @@ pub enum RuntimeError {
         groups: u64,
         max: u32,
     },
+    #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: prepared programs hold device commands only (no host accesses, submits or waits)")]
+    NotRepeatable { command: usize, keyword: &'static str },
+    #[error("prepared program {program} places its objects differently from program 0; programs prepared together must share one layout (the same program with different barriers)")]
+    LayoutMismatch { program: usize },
+    #[error("no prepared program {index} (there are {count})")]
+    NoSuchProgram { index: usize, count: usize },
     #[error("comparing with the CPU reference: {0}")]
     Reference(#[from] vksync::reference::ReferenceError),
 }

@@ -5,8 +5,9 @@
 //! The crate owns device creation ([`device`]), the kernels' pipelines
 //! ([`kernels`], shaders in `shaders/` compiled by `build.rs` with naga),
 //! recording and submission ([`recorder`]), validation capture
-//! ([`validation`]) and the one model-to-Vulkan conversion module
-//! ([`convert`]). It does not plan barriers (the model's planners do) and
+//! ([`validation`]), the one model-to-Vulkan conversion module
+//! ([`convert`]) and the benchmarking paths ([`repeat`]: record once and
+//! submit many times; record-only timing). It does not plan barriers (the model's planners do) and
 //! does not parse trace files (the model's `trace` module does).
 //!
 //! Memory: one `VkBuffer` per memory object of the model's
@@ -30,6 +31,7 @@ pub mod device;
 pub mod error;
 pub mod kernels;
 pub mod recorder;
+pub mod repeat;
 pub mod validation;
 
 pub use device::{Device, DeviceInfo, DeviceOptions, ValidationMode};
@@ -38,4 +40,5 @@ pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,
     RunResult, Submission,
 };
+pub use repeat::{Execution, Prepared, RecordTiming};
 pub use validation::{Severity, ValidationMessage};

@@ -163,17 +163,17 @@ pub fn run_planned(device: &mut Device, program: &Program, opts: PlanOptions) ->
 }
 
 /// A checked dispatch, ready to record.
-struct DispatchPlan {
+pub(crate) struct DispatchPlan {
     kernel: Kernel,
     elements: u64,
     groups: u32,
     /// Per binding: memory object, descriptor offset, descriptor range, and
     /// the first element within that range.
-    binds: Vec<(MemId, u64, u64, u32)>,
+    pub(crate) binds: Vec<(MemId, u64, u64, u32)>,
 }
 
 /// Checks everything the model's `resolve` does not, before any Vulkan work.
-fn check_dispatches(
+pub(crate) fn check_dispatches(
     program: &Program,
     layout: &Layout,
     device: &Device,
@@ -247,18 +247,18 @@ fn check_dispatches(
 }
 
 /// Vulkan objects of one run, released on drop (also on error paths).
-struct Resources<'a> {
-    device: &'a ash::Device,
-    allocator: &'a mut Allocator,
-    buffers: Vec<vk::Buffer>,
+pub(crate) struct Resources<'a> {
+    pub(crate) device: &'a ash::Device,
+    pub(crate) allocator: &'a mut Allocator,
+    pub(crate) buffers: Vec<vk::Buffer>,
     /// Per memory object; a `RefCell` so host accesses can write mapped
     /// memory while the recorder holds the resources.
-    allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
-    command_pool: vk::CommandPool,
-    descriptor_pool: vk::DescriptorPool,
-    query_pool: vk::QueryPool,
+    pub(crate) allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
+    pub(crate) command_pool: vk::CommandPool,
+    pub(crate) descriptor_pool: vk::DescriptorPool,
+    pub(crate) query_pool: vk::QueryPool,
     /// Every fence of the run; destroyed in `drop`, after waiting idle.
-    fences: std::cell::RefCell<Vec<vk::Fence>>,
+    pub(crate) fences: std::cell::RefCell<Vec<vk::Fence>>,
 }
 
 impl Drop for Resources<'_> {
@@ -281,6 +281,134 @@ impl Drop for Resources<'_> {
             // Nothing useful to do with a failure while tearing down.
             let _ = self.allocator.free(a);
         }
+    }
+}
+
+impl<'a> Resources<'a> {
+    /// Empty resources on a device; filled by the `create_*` methods.
+    pub(crate) fn new(device: &'a ash::Device, allocator: &'a mut Allocator) -> Self {
+        Resources {
+            device,
+            allocator,
+            buffers: Vec::new(),
+            allocations: Default::default(),
+            command_pool: vk::CommandPool::null(),
+            descriptor_pool: vk::DescriptorPool::null(),
+            query_pool: vk::QueryPool::null(),
+            fences: Default::default(),
+        }
+    }
+
+    /// Creates one `VkBuffer` (with its own allocation) per memory object of
+    /// `layout`; memory the host reads or writes is host visible.
+    pub(crate) fn create_memory(
+        &mut self,
+        layout: &Layout,
+        host_read: &[bool],
+        host_write: &[bool],
+    ) -> Result<Vec<MemoryObject>> {
+        let device = self.device;
+        let mut memory = Vec::new();
+        for (i, &size) in layout.memory_sizes.iter().enumerate() {
+            let (reads, writes) = (host_read[i], host_write[i]);
+            let host_visible = reads || writes;
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC
+                | vk::BufferUsageFlags::TRANSFER_DST
+                | vk::BufferUsageFlags::INDIRECT_BUFFER;
+            // SAFETY: valid device and create info.
+            let buffer = unsafe {
+                device.create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(usage)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+            }
+            .ctx("vkCreateBuffer")?;
+            self.buffers.push(buffer);
+            // SAFETY: the buffer is live.
+            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            // Host reads prefer cached memory; host-write-only memory the
+            // device-local-if-possible upload kind; both are coherent.
+            let location = if reads {
+                MemoryLocation::GpuToCpu
+            } else if writes {
+                MemoryLocation::CpuToGpu
+            } else {
+                MemoryLocation::GpuOnly
+            };
+            let what = format!("memory object {i} ({size} bytes)");
+            let allocation = self
+                .allocator
+                .allocate(&AllocationCreateDesc {
+                    name: &what,
+                    requirements,
+                    location,
+                    linear: true,
+                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
+                })
+                .map_err(|source| RuntimeError::Allocation { what, source })?;
+            // SAFETY: memory and offset come from an allocation made for this
+            // buffer's requirements; the buffer is not bound yet.
+            let bound =
+                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            self.allocations.get_mut().push(Some(allocation));
+            bound.ctx("vkBindBufferMemory")?;
+            memory.push(MemoryObject { size, host_visible });
+        }
+        Ok(memory)
+    }
+
+    /// Creates the command pool, a descriptor pool for `sets` sets of
+    /// `bindings` storage-buffer descriptors in all, and (when `queries > 0`)
+    /// a timestamp query pool.
+    pub(crate) fn create_pools(
+        &mut self,
+        queue_family: u32,
+        command_pool_flags: vk::CommandPoolCreateFlags,
+        sets: u32,
+        bindings: u32,
+        queries: u32,
+    ) -> Result<()> {
+        let device = self.device;
+        // SAFETY: valid device and create infos (for all three pools).
+        self.command_pool = unsafe {
+            device.create_command_pool(
+                &vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(queue_family)
+                    .flags(command_pool_flags),
+                None,
+            )
+        }
+        .ctx("vkCreateCommandPool")?;
+        let pool_sizes = [vk::DescriptorPoolSize::default()
+            .ty(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(bindings.max(1))];
+        // SAFETY: as above.
+        self.descriptor_pool = unsafe {
+            device.create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(sets.max(1))
+                    .pool_sizes(&pool_sizes),
+                None,
+            )
+        }
+        .ctx("vkCreateDescriptorPool")?;
+        if queries > 0 {
+            // SAFETY: as above.
+            self.query_pool = unsafe {
+                device.create_query_pool(
+                    &vk::QueryPoolCreateInfo::default()
+                        .query_type(vk::QueryType::TIMESTAMP)
+                        .query_count(queries),
+                    None,
+                )
+            }
+            .ctx("vkCreateQueryPool")?;
+        }
+        Ok(())
     }
 }
 
@@ -346,103 +474,20 @@ impl Device {
         capture.take();
         capture.set_command(None);
 
-        let mut res = Resources {
-            device,
-            allocator,
-            buffers: Vec::new(),
-            allocations: Default::default(),
-            command_pool: vk::CommandPool::null(),
-            descriptor_pool: vk::DescriptorPool::null(),
-            query_pool: vk::QueryPool::null(),
-            fences: Default::default(),
-        };
-        let mut memory = Vec::new();
-        for (i, &size) in layout.memory_sizes.iter().enumerate() {
-            let host_visible = host_read[i] || host_write[i];
-            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_SRC
-                | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::INDIRECT_BUFFER;
-            // SAFETY: valid device and create info.
-            let buffer = unsafe {
-                device.create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(usage)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-            }
-            .ctx("vkCreateBuffer")?;
-            res.buffers.push(buffer);
-            // SAFETY: the buffer is live.
-            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
-            // Host reads prefer cached memory; host-write-only memory the
-            // device-local-if-possible upload kind; both are coherent.
-            let location = if host_read[i] {
-                MemoryLocation::GpuToCpu
-            } else if host_write[i] {
-                MemoryLocation::CpuToGpu
+        let mut res = Resources::new(device, allocator);
+        let memory = res.create_memory(&layout, &host_read, &host_write)?;
+        res.create_pools(
+            info.queue_family,
+            vk::CommandPoolCreateFlags::TRANSIENT,
+            n_dispatch,
+            n_bindings,
+            if info.timestamp_valid_bits > 0 {
+                2 * max_cbs
             } else {
-                MemoryLocation::GpuOnly
-            };
-            let what = format!("memory object {i} ({size} bytes)");
-            let allocation = res
-                .allocator
-                .allocate(&AllocationCreateDesc {
-                    name: &what,
-                    requirements,
-                    location,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
-                })
-                .map_err(|source| RuntimeError::Allocation { what, source })?;
-            // SAFETY: memory and offset come from an allocation made for this
-            // buffer's requirements; the buffer is not bound yet.
-            let bound =
-                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
-            res.allocations.get_mut().push(Some(allocation));
-            bound.ctx("vkBindBufferMemory")?;
-            memory.push(MemoryObject { size, host_visible });
-        }
-
-        // SAFETY: valid device and create infos (for all three pools).
-        res.command_pool = unsafe {
-            device.create_command_pool(
-                &vk::CommandPoolCreateInfo::default()
-                    .queue_family_index(info.queue_family)
-                    .flags(vk::CommandPoolCreateFlags::TRANSIENT),
-                None,
-            )
-        }
-        .ctx("vkCreateCommandPool")?;
-        let pool_sizes = [vk::DescriptorPoolSize::default()
-            .ty(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(n_bindings.max(1))];
-        // SAFETY: as above.
-        res.descriptor_pool = unsafe {
-            device.create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(n_dispatch.max(1))
-                    .pool_sizes(&pool_sizes),
-                None,
-            )
-        }
-        .ctx("vkCreateDescriptorPool")?;
+                0
+            },
+        )?;
         let timestamps = info.timestamp_valid_bits > 0;
-        if timestamps {
-            // SAFETY: as above.
-            res.query_pool = unsafe {
-                device.create_query_pool(
-                    &vk::QueryPoolCreateInfo::default()
-                        .query_type(vk::QueryType::TIMESTAMP)
-                        .query_count(2 * max_cbs),
-                    None,
-                )
-            }
-            .ctx("vkCreateQueryPool")?;
-        }
-
         let mut q = Queue {
             open: None,
             pending: Vec::new(),
@@ -524,13 +569,13 @@ fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> 
 }
 
 /// Recording helpers over one run's resources.
-struct Recorder<'a> {
-    device: &'a ash::Device,
-    res: &'a Resources<'a>,
-    queue: vk::Queue,
-    timestamps: bool,
-    timestamp_period: f32,
-    timestamp_mask: u64,
+pub(crate) struct Recorder<'a> {
+    pub(crate) device: &'a ash::Device,
+    pub(crate) res: &'a Resources<'a>,
+    pub(crate) queue: vk::Queue,
+    pub(crate) timestamps: bool,
+    pub(crate) timestamp_period: f32,
+    pub(crate) timestamp_mask: u64,
 }
 
 impl Recorder<'_> {
@@ -665,7 +710,7 @@ impl Recorder<'_> {
     }
 
     /// Records one device command.
-    fn record(
+    pub(crate) fn record(
         &self,
         cb: vk::CommandBuffer,
         c: &Command,

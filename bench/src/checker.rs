@@ -1,0 +1,174 @@
+//! `vksync-bench checker`: one long planned command stream checked by
+//! vksync, and recorded (never submitted) without the validation layer, with
+//! the layer's core validation only, and with synchronization validation.
+
+use crate::stats::{bytes, median, parse_size};
+use crate::workload::{self, Shape};
+use std::time::Instant;
+use vksync::access::{accesses, Semantics};
+use vksync::plan::{plan, PlanOptions, PlannerKind};
+use vksync_runtime::{Device, DeviceOptions, ValidationMode};
+
+#[derive(clap::Args, Debug)]
+pub struct CheckerArgs {
+    /// Device commands (before planning) at least; layers are added until
+    /// the workload has this many.
+    #[arg(long, default_value_t = 100_000)]
+    commands: usize,
+    /// Independent chains (batch items).
+    #[arg(long, default_value_t = 16)]
+    batch: usize,
+    /// Bytes per activation buffer.
+    #[arg(long, default_value = "256")]
+    size: String,
+    /// Timed repetitions of each measurement (interleaved).
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// Device name substring (default: VKSYNC_DEVICE, else the first device).
+    #[arg(long)]
+    device: Option<String>,
+}
+
+pub fn run(args: &CheckerArgs) -> Result<(), String> {
+    let size = parse_size(&args.size)?;
+    if args.batch == 0 || args.reps == 0 {
+        return Err("batch and reps must be positive".into());
+    }
+    // Five device commands per item and block, plus a fill and a copy per item.
+    let layers = args
+        .commands
+        .saturating_sub(2 * args.batch)
+        .div_ceil(5 * args.batch)
+        .max(1);
+    let shape = Shape {
+        batch: args.batch,
+        layers,
+        size,
+        slow_iters: 16,
+        reuse: true,
+    };
+    let raw = workload::program(shape, false).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let planned = plan(&raw, PlanOptions::new(PlannerKind::Offline))
+        .map_err(|e| e.to_string())?
+        .program;
+    let plan_s = t.elapsed().as_secs_f64();
+    // The stream both sides see: the 1.3.239 layer models fills as COPY.
+    let planned = workload::layer_compatible(&planned);
+    let recorded = workload::device_commands(&planned);
+    let layout = vksync::resolve(&planned).map_err(|e| e.to_string())?;
+    let n_accesses: usize = planned
+        .commands
+        .iter()
+        .map(|c| accesses(c, &layout, Semantics::SPEC).len())
+        .sum();
+    println!(
+        "stream: {} chains x {} residual blocks, {} buffers; {} device commands + {} barriers (offline plan, global, CLEAR barriers also name COPY for the 1.3.239 layer) = {} recorded commands; {} program commands with alloc/free; {} accesses",
+        args.batch,
+        layers,
+        bytes(size),
+        workload::device_commands(&raw),
+        planned.barrier_points(),
+        recorded,
+        planned.commands.len(),
+        n_accesses
+    );
+
+    let mut options = DeviceOptions::from_env();
+    if args.device.is_some() {
+        options.device = args.device.clone();
+    }
+    options.print_device = false;
+    let mut devices = Vec::new();
+    for (label, mode) in [
+        ("no layer", ValidationMode::Off),
+        ("layer, core validation only", ValidationMode::CoreOnly),
+        ("layer + synchronization validation", ValidationMode::Required),
+    ] {
+        options.validation = mode;
+        let d = Device::new(options.clone()).map_err(|e| format!("{label}: {e}"))?;
+        println!("device ({label}): {}", d.info());
+        devices.push((label, d, Vec::new(), Vec::new()));
+    }
+
+    let mut check_s = Vec::new();
+    let mut hazards = 0;
+    for _ in 0..args.reps {
+        let t = Instant::now();
+        let h = vksync::check(&planned).map_err(|e| e.to_string())?;
+        check_s.push(t.elapsed().as_secs_f64());
+        hazards = h.len();
+        for (label, d, times, messages) in devices.iter_mut() {
+            let timing = d
+                .time_recording(&planned, 1)
+                .map_err(|e| format!("{label}: {e}"))?;
+            times.extend(timing.rep_ns.iter().map(|&n| n as f64 / 1e9));
+            messages.extend(timing.messages);
+        }
+    }
+
+    let per_cmd_ns = |s: f64| s * 1e9 / recorded as f64;
+    let vk_s = median(&check_s);
+    let vk_cmd = per_cmd_ns(vk_s);
+    println!();
+    println!(
+        "== checker vs validation layer ({} repetitions each, interleaved; medians)",
+        args.reps
+    );
+    println!(
+        "{:<38} {:>10} {:>12} {:>14} {:>9}",
+        "what", "total ms", "ns/command", "accesses/s", "messages"
+    );
+    println!(
+        "{:<38} {:>10.1} {:>12.1} {:>14.3e} {:>9}",
+        "vksync check (resolve + check)",
+        vk_s * 1e3,
+        vk_cmd,
+        n_accesses as f64 / vk_s,
+        hazards
+    );
+    println!(
+        "{:<38} {:>10.1} {:>12.1} {:>14} {:>9}",
+        "vksync offline plan (once, for scale)",
+        plan_s * 1e3,
+        per_cmd_ns(plan_s),
+        "",
+        ""
+    );
+    let rec: Vec<f64> = devices.iter().map(|(_, _, t, _)| median(t)).collect();
+    for ((label, _, _, m), &s) in devices.iter().zip(&rec) {
+        println!(
+            "{:<38} {:>10.1} {:>12.1} {:>14} {:>9}",
+            format!("record: {label}"),
+            s * 1e3,
+            per_cmd_ns(s),
+            "",
+            m.len()
+        );
+    }
+    let mut ids: std::collections::BTreeMap<&str, (usize, &str)> = Default::default();
+    for (_, _, _, m) in &devices {
+        for msg in m {
+            let e = ids.entry(msg.id_name.as_str()).or_insert((0, msg.text.as_str()));
+            e.0 += 1;
+        }
+    }
+    for (id, (n, text)) in &ids {
+        println!(
+            "  message {id} x{n}, e.g.: {}",
+            text.chars().take(400).collect::<String>()
+        );
+    }
+    let layer = per_cmd_ns(rec[2] - rec[0]);
+    let syncval = per_cmd_ns(rec[2] - rec[1]);
+    println!();
+    println!("layer cost per recorded command (sync validation - no layer): {layer:.1} ns");
+    println!("syncval's own cost per command (sync validation - core only):  {syncval:.1} ns");
+    println!("vksync check cost per command:                                 {vk_cmd:.1} ns");
+    println!(
+        "ratio layer / vksync: {:.1}x   syncval-only / vksync: {:.1}x   (target: >= 20x)",
+        layer / vk_cmd,
+        syncval / vk_cmd
+    );
+    Ok(())
+}

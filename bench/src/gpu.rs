@@ -1,0 +1,302 @@
+//! `vksync-bench gpu`: the workload under every planner, timed side by side.
+
+use crate::stats::{bytes, median, parse_size, quantile};
+use crate::workload::{self, Shape};
+use std::time::Instant;
+use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync_runtime::{compare_with_reference, Device, DeviceOptions, ValidationMode};
+
+#[derive(clap::Args, Debug)]
+pub struct GpuArgs {
+    /// Bytes per activation buffer, comma-separated (suffixes k/KiB, M/MiB).
+    #[arg(long, value_delimiter = ',', default_value = "256,4KiB,64KiB,1MiB,4MiB,16MiB")]
+    sizes: Vec<String>,
+    /// Independent chains (batch items).
+    #[arg(long, default_value_t = 8)]
+    batch: usize,
+    /// Residual blocks per chain.
+    #[arg(long, default_value_t = 8)]
+    layers: usize,
+    /// Iterations per element of the `slow` kernel in each block.
+    #[arg(long, default_value_t = 16)]
+    slow_iters: u32,
+    /// Rounds (each round runs every plan once, in rotating order).
+    #[arg(long, default_value_t = 200)]
+    reps: usize,
+    /// Untimed rounds first.
+    #[arg(long, default_value_t = 5)]
+    warmup: usize,
+    /// Cap on timed seconds per size: fewer rounds when a round is slow.
+    #[arg(long, default_value_t = 40.0)]
+    seconds_per_size: f64,
+    /// Planners, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "none,conservative,per-object,online,offline"
+    )]
+    planners: Vec<String>,
+    /// Barrier form of the online and offline plans: global or buffer.
+    #[arg(long, default_value = "global")]
+    form: String,
+    /// Device name substring (default: VKSYNC_DEVICE, else the first device).
+    #[arg(long)]
+    device: Option<String>,
+    /// Also run each plan once with a host read of the outputs and compare
+    /// the bytes with the CPU reference (sizes up to 1 MiB).
+    #[arg(long)]
+    verify: bool,
+    /// Give every blob fresh memory (no `free`): only data dependencies
+    /// remain, which isolates what memory recycling costs in barriers.
+    #[arg(long)]
+    no_reuse: bool,
+    /// Preset: sizes 256,64KiB,4MiB; 60 rounds; 15 s per size (< 2 min on a GPU).
+    #[arg(long)]
+    quick: bool,
+}
+
+struct PlanRow {
+    name: &'static str,
+    points: usize,
+    hazards: usize,
+    gpu: Vec<f64>,
+    wall: Vec<f64>,
+    verify: Option<usize>,
+}
+
+pub fn run(args: &GpuArgs) -> Result<(), String> {
+    let (sizes, reps, budget) = if args.quick {
+        (vec!["256".to_string(), "64KiB".into(), "4MiB".into()], 60, 15.0)
+    } else {
+        (args.sizes.clone(), args.reps, args.seconds_per_size)
+    };
+    let sizes: Vec<u64> = sizes.iter().map(|s| parse_size(s)).collect::<Result<_, _>>()?;
+    let planners: Vec<PlannerKind> = args
+        .planners
+        .iter()
+        .map(|n| PlannerKind::from_name(n).ok_or(format!("unknown planner `{n}`")))
+        .collect::<Result<_, _>>()?;
+    let form = match args.form.as_str() {
+        "global" => BarrierForm::Global,
+        "buffer" => BarrierForm::Buffer,
+        f => return Err(format!("unknown barrier form `{f}` (global or buffer)")),
+    };
+    if args.batch == 0 || args.layers == 0 || reps == 0 {
+        return Err("batch, layers and reps must be positive".into());
+    }
+    let mut options = DeviceOptions::from_env();
+    if args.device.is_some() {
+        options.device = args.device.clone();
+    }
+    options.validation = ValidationMode::Off;
+    options.print_device = false;
+    let mut device = Device::new(options).map_err(|e| e.to_string())?;
+    let info = device.info().clone();
+    println!("device: {info}");
+    println!(
+        "workload: {} chains x {} residual blocks, slow({}) kernels, blobs {}, {} barriers, {} rounds max, {} warm-up, {:.0} s max per size",
+        args.batch,
+        args.layers,
+        args.slow_iters,
+        if args.no_reuse { "never recycled" } else { "recycled through one pool" },
+        match form {
+            BarrierForm::Global => "global",
+            BarrierForm::Buffer => "buffer",
+        },
+        reps,
+        args.warmup,
+        budget
+    );
+    if info.timestamp_valid_bits == 0 {
+        println!("note: the queue has no timestamps; GPU columns show wall-clock time");
+    }
+    let mut summary = Vec::new();
+    for &size in &sizes {
+        let shape = Shape {
+            batch: args.batch,
+            layers: args.layers,
+            size,
+            slow_iters: args.slow_iters,
+            reuse: !args.no_reuse,
+        };
+        let rows = bench_size(
+            &mut device,
+            shape,
+            &planners,
+            form,
+            reps,
+            args.warmup,
+            budget,
+            args.verify,
+        )?;
+        summary.push((size, rows));
+    }
+    print_summary(&summary);
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bench_size(
+    device: &mut Device,
+    shape: Shape,
+    planners: &[PlannerKind],
+    form: BarrierForm,
+    reps: usize,
+    warmup: usize,
+    budget: f64,
+    verify: bool,
+) -> Result<Vec<PlanRow>, String> {
+    let program = workload::program(shape, false).map_err(|e| e.to_string())?;
+    let mut programs = Vec::new();
+    let mut rows = Vec::new();
+    for &k in planners {
+        let planned = plan(&program, PlanOptions { planner: k, form })
+            .map_err(|e| e.to_string())?
+            .program;
+        let hazards = vksync::check(&planned).map_err(|e| e.to_string())?.len();
+        rows.push(PlanRow {
+            name: k.name(),
+            points: planned.barrier_points(),
+            hazards,
+            gpu: Vec::new(),
+            wall: Vec::new(),
+            verify: None,
+        });
+        programs.push(planned);
+    }
+    let pool = program.objects.first().map_or(0, |o| o.size);
+    let commands = workload::device_commands(&program);
+    let t_setup = Instant::now();
+    let mut prepared = device.prepare(&programs).map_err(|e| e.to_string())?;
+    let setup = t_setup.elapsed().as_secs_f64();
+    const TIMEOUT_NS: u64 = 60_000_000_000;
+    let n = programs.len();
+    // Warm-up, and an estimate of one round's time for the budget.
+    let mut round_wall = Vec::new();
+    for _ in 0..warmup.max(1) {
+        let t = Instant::now();
+        for i in 0..n {
+            prepared.execute(i, TIMEOUT_NS).map_err(|e| e.to_string())?;
+        }
+        round_wall.push(t.elapsed().as_secs_f64());
+    }
+    let per_round = median(&round_wall).max(1e-9);
+    let rounds = reps.min(((budget / per_round) as usize).max(5));
+    for r in 0..rounds {
+        for j in 0..n {
+            // Rotate which plan goes first so no plan always follows another.
+            let i = (r + j) % n;
+            let e = prepared.execute(i, TIMEOUT_NS).map_err(|e| e.to_string())?;
+            let wall = e.wall_ns as f64 / 1e3;
+            rows[i].gpu.push(e.gpu_ns.map_or(wall, |g| g as f64 / 1e3));
+            rows[i].wall.push(wall);
+        }
+    }
+    let messages = prepared.take_messages();
+    drop(prepared);
+
+    if verify && shape.size <= 1 << 20 {
+        let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
+        for (row, &k) in rows.iter_mut().zip(planners) {
+            let planned = plan(&checked, PlanOptions { planner: k, form })
+                .map_err(|e| e.to_string())?
+                .program;
+            let result = device.run(&planned).map_err(|e| e.to_string())?;
+            let cmp = compare_with_reference(&planned, &result).map_err(|e| e.to_string())?;
+            row.verify = Some(cmp.iter().map(|c| c.mismatches.len()).sum());
+        }
+    }
+
+    println!();
+    println!(
+        "== size {}: {} device commands (no barriers), pool {}; {} rounds of {} plans (setup {:.1} s)",
+        bytes(shape.size),
+        commands,
+        bytes(pool),
+        rounds,
+        n,
+        setup
+    );
+    if !messages.is_empty() {
+        println!(
+            "note: {} validation messages (validation should be off)",
+            messages.len()
+        );
+    }
+    let med =
+        |name: &str, f: fn(&PlanRow) -> &Vec<f64>| rows.iter().find(|r| r.name == name).map(|r| median(f(r)));
+    let none_gpu = med("none", |r| &r.gpu);
+    let cons_gpu = med("conservative", |r| &r.gpu);
+    let none_wall = med("none", |r| &r.wall);
+    println!(
+        "{:<13} {:>7} {:>8} {:>12} {:>21} {:>8} {:>10} {:>12} {:>8}{}",
+        "plan",
+        "points",
+        "hazards",
+        "gpu med us",
+        "gpu p10..p90 us",
+        "/none",
+        "cons/plan",
+        "wall med us",
+        "/none",
+        if verify { "  wrong bytes" } else { "" }
+    );
+    for r in &rows {
+        let g = median(&r.gpu);
+        let w = median(&r.wall);
+        let ratio = |x: f64, base: Option<f64>| base.map_or("-".to_string(), |b| format!("{:.3}", x / b));
+        let speedup = cons_gpu.map_or("-".to_string(), |c| format!("{:.2}x", c / g));
+        println!(
+            "{:<13} {:>7} {:>8} {:>12.1} {:>10.1}..{:<10.1} {:>8} {:>10} {:>12.1} {:>8}{}",
+            r.name,
+            r.points,
+            r.hazards,
+            g,
+            quantile(&r.gpu, 0.1),
+            quantile(&r.gpu, 0.9),
+            ratio(g, none_gpu),
+            speedup,
+            w,
+            ratio(w, none_wall),
+            match r.verify {
+                Some(v) => format!("  {v:>11}"),
+                None if verify => "  (not run)".to_string(),
+                None => String::new(),
+            }
+        );
+    }
+    Ok(rows)
+}
+
+fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
+    let get = |rows: &[PlanRow], name: &str| rows.iter().find(|r| r.name == name).map(|r| median(&r.gpu));
+    println!();
+    println!("== summary (median GPU time; targets: offline/none <= 1.05, conservative/offline >= 1.5 on launch-bound sizes)");
+    println!(
+        "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13}",
+        "size", "none us", "offline us", "cons us", "offline/none", "cons/offline", "online/none"
+    );
+    for (size, rows) in summary {
+        let (none, off, cons, on) = (
+            get(rows, "none"),
+            get(rows, "offline"),
+            get(rows, "conservative"),
+            get(rows, "online"),
+        );
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
+        let r = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) if b > 0.0 => format!("{:.3}", a / b),
+            _ => "-".to_string(),
+        };
+        println!(
+            "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13}",
+            bytes(*size),
+            f(none),
+            f(off),
+            f(cons),
+            r(off, none),
+            r(cons, off),
+            r(on, none)
+        );
+    }
+}

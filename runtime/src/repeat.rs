@@ -1,0 +1,423 @@
+//! Benchmarking paths: record once and submit many times, and record only.
+//!
+//! This module owns two ways of running programs that [`Device::run`] does
+//! not offer, both for measurement:
+//!
+//! * [`Device::prepare`] records each of several programs once, into its own
+//!   re-submittable command buffer, over **one shared set of memory
+//!   objects** (the programs must share one layout: the same program with
+//!   different barriers, as the planners produce). [`Prepared::execute`]
+//!   submits one of them, waits for its fence and returns its GPU time (two
+//!   timestamps around the whole command buffer) and wall-clock time (submit
+//!   to fence signalled). Interleaving `execute(0)`, `execute(1)`, ... over
+//!   repetitions compares plans under the same conditions.
+//! * [`Device::time_recording`] records a program into a command buffer
+//!   repeatedly, never submitting it, and times only the recording
+//!   (`vkBeginCommandBuffer` to `vkEndCommandBuffer`, including the
+//!   descriptor-set updates each dispatch needs). With and without the
+//!   validation layer this isolates the layer's per-command cost.
+//!
+//! Both accept device commands only (copies, fills, updates, dispatches,
+//! barriers, and the no-op `alloc`/`free`): host accesses, submits and waits
+//! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
+//! [`Device::run`]'s ([`Recorder::record`]); neither path adds barriers.
+
+use crate::device::Device;
+use crate::error::{Result, RuntimeError, VkContext};
+use crate::recorder::{check_dispatches, DispatchPlan, MemoryObject, Recorder, Resources};
+use crate::validation::{Capture, ValidationMessage};
+use ash::vk;
+use std::time::Instant;
+use vksync::{Command, Layout, Program};
+
+/// One timed execution of a prepared command buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Execution {
+    /// GPU time between the command buffer's first and last timestamps;
+    /// `None` when the queue has no timestamps.
+    pub gpu_ns: Option<u64>,
+    /// Host time from `vkQueueSubmit2` to the fence wait returning.
+    pub wall_ns: u64,
+}
+
+/// Programs recorded once, ready to be submitted repeatedly.
+pub struct Prepared<'a> {
+    res: Resources<'a>,
+    queue: vk::Queue,
+    capture: &'a Capture,
+    cbs: Vec<vk::CommandBuffer>,
+    fence: vk::Fence,
+    timestamps: bool,
+    timestamp_period: f32,
+    timestamp_mask: u64,
+    recorded: Vec<usize>,
+    memory: Vec<MemoryObject>,
+    messages: Vec<ValidationMessage>,
+}
+
+/// What [`Device::time_recording`] measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordTiming {
+    /// Per repetition: nanoseconds from `vkBeginCommandBuffer` to the return
+    /// of `vkEndCommandBuffer`.
+    pub rep_ns: Vec<u64>,
+    /// Program commands recorded per repetition (device commands and
+    /// barriers; `alloc`/`free` excluded).
+    pub recorded: usize,
+    /// Validation messages that arrived while recording (all repetitions).
+    pub messages: Vec<ValidationMessage>,
+}
+
+fn timestamp_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Rejects commands that need the host or the queue mid-program.
+fn check_repeatable(program: &Program) -> Result<usize> {
+    let mut recorded = 0;
+    for (ci, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait => {
+                return Err(RuntimeError::NotRepeatable {
+                    command: ci,
+                    keyword: c.keyword(),
+                })
+            }
+            Command::Alloc { .. } | Command::Free { .. } => {}
+            _ => recorded += 1,
+        }
+    }
+    Ok(recorded)
+}
+
+/// Descriptor sets and bindings one recording of the dispatches needs.
+fn descriptor_counts(dispatches: &[Option<DispatchPlan>]) -> (u32, u32) {
+    let sets = dispatches.iter().flatten().count() as u32;
+    let bindings = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
+    (sets, bindings)
+}
+
+/// Records every command of `program` into `cb` (recording state), stamping
+/// validation messages with the command index.
+fn record_all(
+    rec: &Recorder<'_>,
+    capture: &Capture,
+    cb: vk::CommandBuffer,
+    program: &Program,
+    layout: &Layout,
+    dispatches: &[Option<DispatchPlan>],
+    kernels: &crate::kernels::Kernels,
+) -> Result<()> {
+    for (ci, c) in program.commands.iter().enumerate() {
+        if matches!(c, Command::Alloc { .. } | Command::Free { .. }) {
+            continue;
+        }
+        capture.set_command(Some(ci));
+        rec.record(cb, c, ci, layout, dispatches[ci].as_ref(), kernels)?;
+    }
+    capture.set_command(None);
+    Ok(())
+}
+
+impl Device {
+    /// Records each program once, into its own command buffer, over one
+    /// shared set of memory objects (all device-local), with a timestamp
+    /// before and after. The programs must have the same layout (the same
+    /// objects placed the same way) and only device commands.
+    pub fn prepare(&mut self, programs: &[Program]) -> Result<Prepared<'_>> {
+        let mut layouts = Vec::with_capacity(programs.len());
+        let mut plans = Vec::with_capacity(programs.len());
+        let mut recorded = Vec::with_capacity(programs.len());
+        let mut notes = Vec::new();
+        for (i, p) in programs.iter().enumerate() {
+            recorded.push(check_repeatable(p)?);
+            let layout = vksync::resolve(p)?;
+            if let Some(first) = layouts.first() {
+                if *first != layout {
+                    return Err(RuntimeError::LayoutMismatch { program: i });
+                }
+            }
+            plans.push(check_dispatches(p, &layout, self, &mut notes)?);
+            layouts.push(layout);
+        }
+        let (sets, bindings) = plans
+            .iter()
+            .map(|d| descriptor_counts(d))
+            .fold((0, 0), |(s, b), (s2, b2)| (s + s2, b + b2));
+
+        let Device {
+            allocator,
+            kernels,
+            logical,
+            inst,
+            queue,
+            info,
+            ..
+        } = self;
+        let device = &logical.device;
+        let capture = &*inst.capture;
+        // Invariant: the allocator is only taken out in `Drop`.
+        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
+        capture.take();
+        capture.set_command(None);
+
+        let mut res = Resources::new(device, allocator);
+        let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
+        let memory = match layouts.first() {
+            Some(l) => res.create_memory(l, &vec![false; n_mem], &vec![false; n_mem])?,
+            None => Vec::new(),
+        };
+        let timestamps = info.timestamp_valid_bits > 0;
+        res.create_pools(
+            info.queue_family,
+            vk::CommandPoolCreateFlags::empty(),
+            sets,
+            bindings,
+            if timestamps { 2 * programs.len() as u32 } else { 0 },
+        )?;
+        // SAFETY: valid device.
+        let fence =
+            unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
+        res.fences.borrow_mut().push(fence);
+
+        let mut cbs = Vec::with_capacity(programs.len());
+        {
+            let rec = Recorder {
+                device,
+                res: &res,
+                queue: *queue,
+                timestamps,
+                timestamp_period: info.timestamp_period,
+                timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+            };
+            for (i, p) in programs.iter().enumerate() {
+                // SAFETY: the pool is live and used only from this thread.
+                let cb = unsafe {
+                    device.allocate_command_buffers(
+                        &vk::CommandBufferAllocateInfo::default()
+                            .command_pool(res.command_pool)
+                            .level(vk::CommandBufferLevel::PRIMARY)
+                            .command_buffer_count(1),
+                    )
+                }
+                .ctx("vkAllocateCommandBuffers")?[0];
+                cbs.push(cb);
+                // SAFETY: a freshly allocated command buffer; no
+                // ONE_TIME_SUBMIT, so it can be submitted again once done.
+                unsafe { device.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()) }
+                    .ctx("vkBeginCommandBuffer")?;
+                let first = 2 * i as u32;
+                if timestamps {
+                    // SAFETY: recording state; queries [first, first+2)
+                    // exist and belong to this command buffer only.
+                    unsafe {
+                        device.cmd_reset_query_pool(cb, res.query_pool, first, 2);
+                        device.cmd_write_timestamp2(
+                            cb,
+                            vk::PipelineStageFlags2::TOP_OF_PIPE,
+                            res.query_pool,
+                            first,
+                        );
+                    }
+                }
+                record_all(&rec, capture, cb, p, &layouts[i], &plans[i], kernels)?;
+                if timestamps {
+                    // SAFETY: recording state; the query was reset above.
+                    unsafe {
+                        device.cmd_write_timestamp2(
+                            cb,
+                            vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
+                            res.query_pool,
+                            first + 1,
+                        )
+                    };
+                }
+                // SAFETY: recording state.
+                unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
+            }
+        }
+        let messages = capture.take();
+        Ok(Prepared {
+            res,
+            queue: *queue,
+            capture,
+            cbs,
+            fence,
+            timestamps,
+            timestamp_period: info.timestamp_period,
+            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+            recorded,
+            memory,
+            messages,
+        })
+    }
+
+    /// Records `program` `reps` times into a fresh command buffer each time
+    /// and never submits it; times each recording. The program must hold
+    /// device commands only.
+    pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
+        let recorded = check_repeatable(program)?;
+        let layout = vksync::resolve(program)?;
+        let mut notes = Vec::new();
+        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
+        let (sets, bindings) = descriptor_counts(&dispatches);
+
+        let Device {
+            allocator,
+            kernels,
+            logical,
+            inst,
+            queue,
+            info,
+            ..
+        } = self;
+        let device = &logical.device;
+        let capture = &*inst.capture;
+        // Invariant: the allocator is only taken out in `Drop`.
+        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
+        capture.take();
+        capture.set_command(None);
+
+        let mut res = Resources::new(device, allocator);
+        let n_mem = layout.memory_sizes.len();
+        res.create_memory(&layout, &vec![false; n_mem], &vec![false; n_mem])?;
+        res.create_pools(
+            info.queue_family,
+            vk::CommandPoolCreateFlags::TRANSIENT,
+            sets,
+            bindings,
+            0,
+        )?;
+        let rec = Recorder {
+            device,
+            res: &res,
+            queue: *queue,
+            timestamps: false,
+            timestamp_period: info.timestamp_period,
+            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+        };
+        let mut rep_ns = Vec::with_capacity(reps);
+        let mut messages = Vec::new();
+        for _ in 0..reps {
+            // SAFETY: the pool is live and used only from this thread.
+            let cb = unsafe {
+                device.allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(res.command_pool)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(1),
+                )
+            }
+            .ctx("vkAllocateCommandBuffers")?[0];
+            let t = Instant::now();
+            // SAFETY: a freshly allocated command buffer in the initial state.
+            unsafe {
+                device.begin_command_buffer(
+                    cb,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                )
+            }
+            .ctx("vkBeginCommandBuffer")?;
+            record_all(&rec, capture, cb, program, &layout, &dispatches, kernels)?;
+            // SAFETY: recording state.
+            unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
+            rep_ns.push(t.elapsed().as_nanos() as u64);
+            messages.extend(capture.take());
+            // SAFETY: the command buffer was never submitted, so neither it
+            // nor the descriptor sets it references are in use.
+            unsafe {
+                device.free_command_buffers(res.command_pool, &[cb]);
+                device.reset_command_pool(res.command_pool, vk::CommandPoolResetFlags::RELEASE_RESOURCES)
+            }
+            .ctx("vkResetCommandPool")?;
+            // SAFETY: as above: no set of the pool is in use.
+            unsafe {
+                device.reset_descriptor_pool(res.descriptor_pool, vk::DescriptorPoolResetFlags::empty())
+            }
+            .ctx("vkResetDescriptorPool")?;
+        }
+        messages.extend(capture.take());
+        Ok(RecordTiming {
+            rep_ns,
+            recorded,
+            messages,
+        })
+    }
+}
+
+impl Prepared<'_> {
+    /// The number of prepared programs.
+    pub fn len(&self) -> usize {
+        self.cbs.len()
+    }
+
+    /// Whether no program was prepared.
+    pub fn is_empty(&self) -> bool {
+        self.cbs.is_empty()
+    }
+
+    /// Program commands recorded into program `index`'s command buffer.
+    pub fn recorded(&self, index: usize) -> Option<usize> {
+        self.recorded.get(index).copied()
+    }
+
+    /// The shared memory objects, indexed by `MemId`.
+    pub fn memory(&self) -> &[MemoryObject] {
+        &self.memory
+    }
+
+    /// Validation messages so far (recording and executions); drains them.
+    pub fn take_messages(&mut self) -> Vec<ValidationMessage> {
+        self.messages.extend(self.capture.take());
+        std::mem::take(&mut self.messages)
+    }
+
+    /// Submits program `index`'s command buffer, waits for it (at most
+    /// `timeout_ns`) and reads its timestamps.
+    pub fn execute(&mut self, index: usize, timeout_ns: u64) -> Result<Execution> {
+        let Some(&cb) = self.cbs.get(index) else {
+            return Err(RuntimeError::NoSuchProgram {
+                index,
+                count: self.cbs.len(),
+            });
+        };
+        let d = self.res.device;
+        let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
+        let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
+        let t = Instant::now();
+        // SAFETY: the command buffer is executable and not pending (every
+        // earlier execution was waited for); the fence is unsignalled (reset
+        // after each wait, created unsignalled).
+        unsafe { d.queue_submit2(self.queue, &submit, self.fence) }.ctx("vkQueueSubmit2")?;
+        // SAFETY: the fence was just submitted on this device.
+        unsafe { d.wait_for_fences(&[self.fence], true, timeout_ns) }.ctx("vkWaitForFences")?;
+        let wall_ns = t.elapsed().as_nanos() as u64;
+        // SAFETY: the fence is signalled and no longer in use by the queue.
+        unsafe { d.reset_fences(&[self.fence]) }.ctx("vkResetFences")?;
+        let gpu_ns = if self.timestamps {
+            let mut ticks = [0u64; 2];
+            // SAFETY: both queries were written by the completed submission.
+            unsafe {
+                d.get_query_pool_results(
+                    self.res.query_pool,
+                    2 * index as u32,
+                    &mut ticks,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            }
+            .ctx("vkGetQueryPoolResults")?;
+            let m = self.timestamp_mask;
+            let delta = (ticks[1] & m).wrapping_sub(ticks[0] & m) & m;
+            Some((delta as f64 * f64::from(self.timestamp_period)) as u64)
+        } else {
+            None
+        };
+        self.messages.extend(self.capture.take());
+        Ok(Execution { gpu_ns, wall_ns })
+    }
+}

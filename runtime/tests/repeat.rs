@@ -1,0 +1,74 @@
+//! The benchmarking paths: prepared programs submitted repeatedly, and
+//! record-only timing.
+
+mod common;
+
+use vksync::plan::{plan, PlanOptions, PlannerKind};
+use vksync_runtime::RuntimeError;
+
+// No fill: the 1.3.239 layer models fills as COPY (a known difference).
+const PROGRAM: &str = "pool p 1024 align 256\nbuffer out 256\nbuffer src 256\n\
+    alloc x 256 from p\ncopy src -> x\nalloc y 256 from p\n\
+    dispatch scale_add(3,1) read x write y\nfree x\nalloc z 256 from p\n\
+    copy y -> z\ndispatch scale(5) rw z\ncopy z -> out\n";
+
+#[test]
+fn prepared_plans_share_memory_and_run_clean_repeatedly() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    let raw = common::parse(PROGRAM).program;
+    let plans: Vec<_> = [PlannerKind::Conservative, PlannerKind::Offline]
+        .into_iter()
+        .map(|k| plan(&raw, PlanOptions::new(k)).unwrap().program)
+        .collect();
+    let mut prepared = device.prepare(&plans).unwrap();
+    assert_eq!(prepared.len(), 2);
+    assert_eq!(prepared.memory().len(), 3, "one pool and two buffers, shared");
+    for _ in 0..3 {
+        for i in 0..2 {
+            let e = prepared.execute(i, 10_000_000_000).unwrap();
+            assert!(e.wall_ns > 0);
+        }
+    }
+    assert!(matches!(
+        prepared.execute(2, 1),
+        Err(RuntimeError::NoSuchProgram { index: 2, count: 2 })
+    ));
+    let messages = prepared.take_messages();
+    assert!(messages.is_empty(), "{messages:?}");
+}
+
+#[test]
+fn record_only_timing_and_rejections() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    let raw = common::parse(PROGRAM).program;
+    let planned = plan(&raw, PlanOptions::new(PlannerKind::Offline))
+        .unwrap()
+        .program;
+    let t = device.time_recording(&planned, 3).unwrap();
+    assert_eq!(t.rep_ns.len(), 3);
+    assert_eq!(
+        t.recorded,
+        planned
+            .commands
+            .iter()
+            .filter(|c| vksync::access::is_device_command(c) || matches!(c, vksync::Command::Barrier(_)))
+            .count()
+    );
+    let with_host = common::parse(&format!("{PROGRAM}host-read out\n")).program;
+    assert!(matches!(
+        device.time_recording(&with_host, 1),
+        Err(RuntimeError::NotRepeatable {
+            keyword: "host-read",
+            ..
+        })
+    ));
+    let other = common::parse("buffer out 512\nfill out[0..512] 1\n").program;
+    assert!(matches!(
+        device.prepare(&[raw.clone(), other]),
+        Err(RuntimeError::LayoutMismatch { program: 1 })
+    ));
+}
