@@ -47,6 +47,10 @@ enum Cmd {
         /// Also draw the plan as an SVG timeline into this file.
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
+        /// Instead of the planned trace, show this planner's plan (left) and
+        /// the chosen planner's (right) side by side.
+        #[arg(long, value_enum, value_name = "PLANNER")]
+        compare: Option<Planner>,
     },
     /// Plan, record and run on a Vulkan device; compare with the CPU reference.
     Run {
@@ -121,7 +125,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
         Cmd::Check { file } => check(&file),
-        Cmd::Plan { file, planning, svg } => plan(&file, &planning, svg.as_deref()),
+        Cmd::Plan {
+            file,
+            planning,
+            svg,
+            compare,
+        } => plan(&file, &planning, svg.as_deref(), compare),
         Cmd::Run { file, planning } => run::run(&file, planning.options()),
     };
     ExitCode::from(status as u8)
@@ -172,7 +181,12 @@ fn check(file: &std::path::Path) -> Status {
     }
 }
 
-fn plan(file: &std::path::Path, planning: &Planning, svg_out: Option<&std::path::Path>) -> Status {
+fn plan(
+    file: &std::path::Path,
+    planning: &Planning,
+    svg_out: Option<&std::path::Path>,
+    compare: Option<Planner>,
+) -> Status {
     let source = match load(file) {
         Ok(s) => s,
         Err(st) => return st,
@@ -190,7 +204,24 @@ fn plan(file: &std::path::Path, planning: &Planning, svg_out: Option<&std::path:
             return Status::BadInput;
         }
     };
-    let text = planout::render(&source, &planned, opts, &stats);
+    let text = match compare {
+        None => planout::render(&source, &planned, opts, &stats),
+        Some(other) => {
+            let other_opts = PlanOptions {
+                planner: other.kind(),
+                ..opts
+            };
+            // Invariant: the same program planned fine just above, and every
+            // planner accepts every valid program.
+            let other_plan =
+                vksync::plan::plan(&source.trace.program, other_opts).expect("valid program plans");
+            planout::side_by_side(
+                &source,
+                (other_opts.planner.name(), &other_plan),
+                (opts.planner.name(), &planned),
+            )
+        }
+    };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     if let Some(out) = svg_out {
         let picture = match svg::render(&source, &planned, opts, &stats) {

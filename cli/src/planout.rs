@@ -85,3 +85,84 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     }
     out
 }
+
+/// Two plans of the same trace side by side, one row per input command and
+/// per inserted command, so a reviewer sees where each planner puts its
+/// barriers. Commands at which `vksync check` still finds a hazard in a
+/// plan are marked with the hazard under that plan's column.
+pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) -> String {
+    let lines = source.barrier_free_lines();
+    // Inserted commands before each input command (index = input command;
+    // the extra last slot holds what comes after the last one).
+    let inserted = |plan: &Plan| -> Vec<Vec<String>> {
+        let mut out = vec![Vec::new(); lines.len() + 1];
+        let mut pending = Vec::new();
+        for (i, c) in plan.program.commands.iter().enumerate() {
+            match plan.origin[i] {
+                None => pending.push(print_command(&plan.program, c)),
+                Some(o) => out[o] = std::mem::take(&mut pending),
+            }
+        }
+        out[lines.len()] = pending;
+        out
+    };
+    // Hazards left in a plan, by input command.
+    let left_over = |plan: &Plan| -> Vec<Vec<String>> {
+        let mut out = vec![Vec::new(); lines.len() + 1];
+        for h in vksync::check(&plan.program).unwrap_or_default() {
+            if let Some(o) = plan.origin[h.command] {
+                out[o].push(format!(
+                    "^ {} after line {}",
+                    h.kind.message_id(),
+                    lines[plan.origin[h.prior_command].unwrap_or(0)]
+                ));
+            }
+        }
+        out
+    };
+    let (ln, lp) = left;
+    let (rn, rp) = right;
+    let (li, ri) = (inserted(lp), inserted(rp));
+    let (lh, rh) = (left_over(lp), left_over(rp));
+    let width = li
+        .iter()
+        .chain(lh.iter())
+        .flatten()
+        .map(|s| s.chars().count())
+        .chain([ln.len()])
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    let stats = |p: &Plan| {
+        let left = vksync::check(&p.program).map(|h| h.len()).unwrap_or(0);
+        format!(
+            "{} barrier points, {} bits, {} hazards left",
+            p.program.barrier_points(),
+            p.program.barrier_bits(),
+            left
+        )
+    };
+    out.push_str(&format!(
+        "# {}: {ln}: {}; {rn}: {}\n",
+        source.name,
+        stats(lp),
+        stats(rp)
+    ));
+    out.push_str(&format!("      | {ln:<width$} | {rn}\n"));
+    let pair_rows = |out: &mut String, a: &[String], b: &[String]| {
+        for k in 0..a.len().max(b.len()) {
+            let l = a.get(k).map_or("", String::as_str);
+            let r = b.get(k).map_or("", String::as_str);
+            out.push_str(format!("      | {l:<width$} | {r}\n").trim_end());
+            out.push('\n');
+        }
+    };
+    let program = source.trace.program.without_barriers();
+    for (i, c) in program.commands.iter().enumerate() {
+        pair_rows(&mut out, &li[i], &ri[i]);
+        out.push_str(&format!("{:>5} {}\n", lines[i], print_command(&program, c)));
+        pair_rows(&mut out, &lh[i], &rh[i]);
+    }
+    pair_rows(&mut out, &li[lines.len()], &ri[lines.len()]);
+    out
+}

@@ -303,3 +303,21 @@ fn run_reports_its_status() {
         transcript(&["run", "examples/three-layer.trace"], None)
     );
 }
+
+#[test]
+fn ncnn_plans_side_by_side() {
+    // The ncnn report's clone sequence: ncnn's per-object placement next to
+    // vksync's offline plan, with the hazards per-object leaves behind.
+    snap!(
+        "plan__ncnn-batch-scale__side-by-side",
+        transcript(
+            &[
+                "plan",
+                "examples/ncnn-batch-scale.trace",
+                "--compare",
+                "per-object"
+            ],
+            None
+        )
+    );
+}
