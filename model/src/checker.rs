@@ -198,18 +198,75 @@ pub enum Reach {
 }
 
 /// A recorded access: the command that made it and its interned value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 struct Rec {
     cmd: u32,
     node: u32,
 }
 
+/// The reads since the last write, at most one per stage (so at most one
+/// per concrete stage: seven), sorted by stage. Stored inline: range
+/// entries are split, merged and copied constantly, and a heap allocation
+/// per entry dominated the checker's time.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reads {
+    len: u8,
+    items: [Rec; Stage::ALL.len()],
+}
+
+impl PartialEq for Reads {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Reads {}
+
+impl Reads {
+    fn as_slice(&self) -> &[Rec] {
+        &self.items[..self.len as usize]
+    }
+    fn iter(&self) -> std::slice::Iter<'_, Rec> {
+        self.as_slice().iter()
+    }
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Rec> {
+        self.items[..self.len as usize].iter_mut()
+    }
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Inserts at `i`, shifting later reads up. The caller keeps one read
+    /// per stage, so the array never overflows.
+    fn insert(&mut self, i: usize, rec: Rec) {
+        let n = self.len as usize;
+        self.items.copy_within(i..n, i + 1);
+        self.items[i] = rec;
+        self.len += 1;
+    }
+}
+
+impl std::ops::Index<usize> for Reads {
+    type Output = Rec;
+    fn index(&self, i: usize) -> &Rec {
+        &self.as_slice()[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Reads {
+    fn index_mut(&mut self, i: usize) -> &mut Rec {
+        &mut self.items[..self.len as usize][i]
+    }
+}
+
 /// The state of a byte range: the last write and the reads since it, at
 /// most one read per stage, sorted by stage.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct EntryState {
     write: Option<Rec>,
-    reads: Vec<Rec>,
+    reads: Reads,
 }
 
 #[derive(Clone, Debug)]
@@ -401,7 +458,7 @@ impl Checker {
                 }
             }
         } else if !state.reads.is_empty() {
-            for r in &state.reads {
+            for r in state.reads.iter() {
                 let rv = self.nodes.peek(r.node);
                 // A device command recorded after a host access is submitted
                 // after it, and host accesses are ordered among themselves.
@@ -477,7 +534,10 @@ impl Checker {
                 match pos {
                     Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => state.reads[i] = rec,
                     Some(i) => state.reads.insert(i, rec),
-                    None => state.reads.push(rec),
+                    None => {
+                        let n = state.reads.len as usize;
+                        state.reads.insert(n, rec)
+                    }
                 }
             }
         });
@@ -738,32 +798,32 @@ fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut No
         .next_back()
         .map(|(&s, _)| s)
         .unwrap_or(range.start);
-    let keys: Vec<u64> = map.range(first..=range.end).map(|(&s, _)| s).collect();
-    for &k in &keys {
-        let e = map.get_mut(&k).expect("key listed above");
+    let mut prev: Option<(u64, u64)> = None;
+    let mut cursor = first;
+    loop {
+        let Some((&k, e)) = map.range_mut(cursor..).next() else {
+            break;
+        };
+        if k > range.end {
+            break;
+        }
         if let Some(w) = e.state.write.as_mut() {
             w.node = nodes.find(w.node);
         }
         for r in e.state.reads.iter_mut() {
             r.node = nodes.find(r.node);
         }
-    }
-    let mut prev: Option<u64> = None;
-    for k in keys {
-        if let Some(p) = prev {
-            let (pe, ps) = {
-                let e = &map[&p];
-                (e.end, e.state.clone())
-            };
-            let cur = &map[&k];
-            if pe == k && ps == cur.state {
-                let end = cur.end;
+        let (end, state) = (e.end, e.state);
+        match prev {
+            Some((p, pend)) if pend == k && map[&p].state == state => {
                 map.remove(&k);
+                // Invariant: `p` is the key visited just before.
                 map.get_mut(&p).expect("previous key present").end = end;
-                continue;
+                prev = Some((p, end));
             }
+            _ => prev = Some((k, end)),
         }
-        prev = Some(k);
+        cursor = k + 1;
     }
 }
 

@@ -235,18 +235,36 @@ pub fn detect_command(
     command: &Command,
 ) -> Vec<Hazard> {
     let acc = accesses(command, layout, sem);
-    let regions = access_regions(command, sem);
     let mut out = Vec::new();
-    for (a, r) in acc.iter().zip(regions.iter()) {
+    detect_into(checker, sem, index, command, &acc, &mut out);
+    out
+}
+
+/// Appends the hazards of `command`'s accesses `acc` (from [`accesses`])
+/// to `out`. The regions are looked up only when there is a hazard to lift.
+fn detect_into(
+    checker: &mut Checker,
+    sem: Semantics,
+    index: usize,
+    command: &Command,
+    acc: &[crate::checker::Access],
+    out: &mut Vec<Hazard>,
+) {
+    let mut regions: Option<Vec<Region>> = None;
+    for (k, a) in acc.iter().enumerate() {
+        let found = checker.detect(index, std::slice::from_ref(a));
+        if found.is_empty() {
+            continue;
+        }
+        let regions = regions.get_or_insert_with(|| access_regions(command, sem));
         let mem = MemRange {
             mem: a.mem,
             range: a.range,
         };
-        for h in checker.detect(index, std::slice::from_ref(a)) {
-            out.push(lift(&h, *r, mem));
+        for h in found {
+            out.push(lift(&h, regions[k], mem));
         }
     }
-    out
 }
 
 /// Feeds one command to a checker, appending the hazards it has.
@@ -266,8 +284,12 @@ pub fn step(
         Command::Submit => checker.submit(),
         Command::Wait => checker.wait(),
         _ => {
-            out.extend(detect_command(checker, layout, sem, index, command));
-            checker.record(index, &accesses(command, layout, sem));
+            let acc = accesses(command, layout, sem);
+            if acc.is_empty() {
+                return;
+            }
+            detect_into(checker, sem, index, command, &acc, out);
+            checker.record(index, &acc);
         }
     }
 }
