@@ -144,6 +144,9 @@ fn parse_num(text: &str) -> Option<u64> {
 
 struct Parser {
     trace: Trace,
+    /// Object ids by name: traces of real workloads declare tens of
+    /// thousands of blobs, and a linear search made parsing quadratic.
+    names: std::collections::HashMap<String, ObjectId>,
 }
 
 impl Parser {
@@ -165,7 +168,7 @@ impl Parser {
     }
 
     fn object(&self, line: &Line, name: &str, col: usize) -> Result<ObjectId, ParseError> {
-        self.trace.program.find(name).map_or_else(
+        self.names.get(name).copied().map_or_else(
             || line.err(col, format!("unknown buffer, pool or blob `{name}`")),
             Ok,
         )
@@ -225,7 +228,7 @@ impl Parser {
                 ),
             );
         }
-        if self.trace.program.find(name).is_some() {
+        if self.names.contains_key(name) {
             return line.err(tok.col, format!("`{name}` is already declared"));
         }
         Ok(name.to_string())
@@ -233,6 +236,9 @@ impl Parser {
 
     fn add_object(&mut self, line_no: usize) {
         self.trace.object_lines.push(line_no);
+        let id = ObjectId(self.trace.program.objects.len() as u32 - 1);
+        let name = self.trace.program.objects[id.0 as usize].name.clone();
+        self.names.insert(name, id);
     }
 
     fn push(&mut self, line_no: usize, c: Command) {
@@ -533,6 +539,7 @@ fn parse_kernel(line: &Line, t: Tok) -> Result<(String, Vec<u32>), ParseError> {
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
     let mut p = Parser {
         trace: Trace::default(),
+        names: std::collections::HashMap::new(),
     };
     for (i, raw) in text.lines().enumerate() {
         p.line(tokenize(i + 1, raw))?;
