@@ -816,6 +816,14 @@ fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
 /// Applies `f` to the state of every byte of `range`, creating entries with
 /// empty state for bytes never accessed.
 fn update_range(map: &mut BTreeMap<u64, Entry>, range: ByteRange, mut f: impl FnMut(&mut EntryState)) {
+    // Fast path: the range is exactly one entry (a buffer or blob accessed
+    // whole again), the common case in real command streams.
+    if let Some(e) = map.get_mut(&range.start) {
+        if e.end == range.end {
+            f(&mut e.state);
+            return;
+        }
+    }
     split_at(map, range.start);
     split_at(map, range.end);
     let mut cursor = range.start;
@@ -844,37 +852,36 @@ fn update_range(map: &mut BTreeMap<u64, Entry>, range: ByteRange, mut f: impl Fn
 /// Canonicalizes node ids in the entries around `range` and merges
 /// adjacent entries with equal state.
 fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut Nodes) {
+    // Canonicalize the node ids of the entries in and next to the range (one
+    // pass), remembering their spans and states, then merge equal neighbours.
     let first = map
         .range(..range.start)
         .next_back()
         .map(|(&s, _)| s)
         .unwrap_or(range.start);
-    let mut prev: Option<(u64, u64)> = None;
-    let mut cursor = first;
-    loop {
-        let Some((&k, e)) = map.range_mut(cursor..).next() else {
-            break;
-        };
-        if k > range.end {
-            break;
-        }
+    let mut spans: Vec<(u64, u64, EntryState)> = Vec::with_capacity(4);
+    for (&k, e) in map.range_mut(first..=range.end) {
         if let Some(w) = e.state.write.as_mut() {
             w.node = nodes.find(w.node);
         }
         for r in e.state.reads.iter_mut() {
             r.node = nodes.find(r.node);
         }
-        let (end, state) = (e.end, e.state);
-        match prev {
-            Some((p, pend)) if pend == k && map[&p].state == state => {
-                map.remove(&k);
-                // Invariant: `p` is the key visited just before.
-                map.get_mut(&p).expect("previous key present").end = end;
-                prev = Some((p, end));
-            }
-            _ => prev = Some((k, end)),
+        spans.push((k, e.end, e.state));
+    }
+    let mut i = 0;
+    while i + 1 < spans.len() {
+        let (k, end, state) = spans[i];
+        let (nk, nend, nstate) = spans[i + 1];
+        if end == nk && state == nstate {
+            map.remove(&nk);
+            // Invariant: `k` was listed in this pass and not removed.
+            map.get_mut(&k).expect("key listed above").end = nend;
+            spans[i] = (k, nend, state);
+            spans.remove(i + 1);
+        } else {
+            i += 1;
         }
-        cursor = k + 1;
     }
 }
 
