@@ -805,7 +805,7 @@ fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
         .range_mut(..pos)
         .next_back()
         .filter(|(_, e)| e.end > pos)
-        .map(|(&s, e)| (s, e.end, e.state.clone()));
+        .map(|(&s, e)| (s, e.end, e.state));
     if let Some((s, end, state)) = found {
         map.get_mut(&s).expect("entry found above").end = pos;
         map.insert(pos, Entry { end, state });

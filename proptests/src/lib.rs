@@ -67,6 +67,19 @@ impl fmt::Debug for Generated {
     }
 }
 
+/// The planners and barrier forms whose plans must be safe: the device
+/// suites run each of them on every program.
+pub const SAFE_PLANS: [(vksync::plan::PlannerKind, vksync::plan::BarrierForm); 5] = {
+    use vksync::plan::{BarrierForm, PlannerKind};
+    [
+        (PlannerKind::Online, BarrierForm::Global),
+        (PlannerKind::Online, BarrierForm::Buffer),
+        (PlannerKind::Offline, BarrierForm::Global),
+        (PlannerKind::Offline, BarrierForm::Buffer),
+        (PlannerKind::Conservative, BarrierForm::Global),
+    ]
+};
+
 /// The slow kernel's iteration count in generated programs: enough work
 /// per element to widen race windows on a GPU, little enough for lavapipe.
 pub const SLOW_ITERS: u32 = 256;

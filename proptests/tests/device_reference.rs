@@ -12,19 +12,11 @@
 use proptest::prelude::*;
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
-use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::plan::{plan, PlanOptions};
 use vksync::reference;
 use vksync_proptests::layer::test_device;
-use vksync_proptests::{cases, programs, run_suite};
+use vksync_proptests::{cases, programs, run_suite, SAFE_PLANS};
 use vksync_runtime::ValidationMode;
-
-const PLANS: [(PlannerKind, BarrierForm); 5] = [
-    (PlannerKind::Online, BarrierForm::Global),
-    (PlannerKind::Online, BarrierForm::Buffer),
-    (PlannerKind::Offline, BarrierForm::Global),
-    (PlannerKind::Offline, BarrierForm::Buffer),
-    (PlannerKind::Conservative, BarrierForm::Global),
-];
 
 #[test]
 fn planned_programs_match_the_reference() {
@@ -36,7 +28,7 @@ fn planned_programs_match_the_reference() {
     let n = cases(64);
     run_suite(n, file!(), programs(32), |g| {
         // Plans and reference readbacks, computed in parallel.
-        let prepared: Vec<_> = PLANS
+        let prepared: Vec<_> = SAFE_PLANS
             .par_iter()
             .map(|&(planner, form)| {
                 let p = plan(&g.program, PlanOptions { planner, form })

@@ -13,19 +13,11 @@
 use proptest::prelude::*;
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
-use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::plan::{plan, PlanOptions};
 use vksync::Semantics;
 use vksync_proptests::layer::{keys, layer_view_with, observed, show_keys, test_device, verdict, Verdict};
-use vksync_proptests::{cases, programs, run_suite};
+use vksync_proptests::{cases, programs, run_suite, SAFE_PLANS};
 use vksync_runtime::ValidationMode;
-
-const PLANS: [(PlannerKind, BarrierForm); 5] = [
-    (PlannerKind::Online, BarrierForm::Global),
-    (PlannerKind::Online, BarrierForm::Buffer),
-    (PlannerKind::Offline, BarrierForm::Global),
-    (PlannerKind::Offline, BarrierForm::Buffer),
-    (PlannerKind::Conservative, BarrierForm::Global),
-];
 
 #[test]
 fn planned_programs_draw_only_predicted_messages() {
@@ -41,7 +33,7 @@ fn planned_programs_draw_only_predicted_messages() {
     );
     let n = cases(64);
     run_suite(n, file!(), programs(32), |g| {
-        let prepared: Vec<_> = PLANS
+        let prepared: Vec<_> = SAFE_PLANS
             .par_iter()
             .map(|&(planner, form)| {
                 let p = plan(&g.program, PlanOptions { planner, form })
