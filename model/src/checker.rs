@@ -377,7 +377,8 @@ impl Nodes {
     fn map_all(&mut self, f: impl Fn(SyncVal) -> SyncVal) {
         self.fresh = [None; StageAccess::ALL.len()];
         let old = std::mem::take(&mut self.canonical);
-        let mut fresh: FastMap<SyncVal, u32> = FastMap::with_capacity_and_hasher(old.len(), Default::default());
+        let mut fresh: FastMap<SyncVal, u32> =
+            FastMap::with_capacity_and_hasher(old.len(), Default::default());
         for (v, id) in old {
             let nv = f(v);
             self.vals[id as usize] = nv;
