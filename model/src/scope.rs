@@ -412,21 +412,28 @@ pub fn validate(stages: S, access: AccessFlags2, side: Side) -> Result<(), Scope
             bits: unknown_access,
         });
     }
-    if stages.contains(S::ALL_COMMANDS) {
-        return Ok(());
-    }
     let mut effective = stages;
     if stages.contains(S::ALL_TRANSFER) {
         effective |= S::COPY | S::CLEAR | S::BLIT | S::RESOLVE;
     }
     for bit in access.iter() {
         let needs = supporting_stages(bit);
-        if !effective.intersects(needs) {
+        // `ALL_COMMANDS` supports every device access, but not the host's:
+        // HOST_READ and HOST_WRITE need HOST itself
+        // (VUID-VkMemoryBarrier2-srcAccessMask-03916/03917).
+        let host = needs == S::HOST;
+        let all_commands = stages.contains(S::ALL_COMMANDS) && !host;
+        if !all_commands && !effective.intersects(needs) {
+            let list = needs.to_string().replace('|', "`, `");
             return Err(ScopeError::UnsupportedAccess {
                 side: side_name,
                 access: bit,
                 stages,
-                needs: format!("`{}` or `ALL_COMMANDS`", needs.to_string().replace('|', "`, `")),
+                needs: if host {
+                    format!("`{list}`")
+                } else {
+                    format!("`{list}` or `ALL_COMMANDS`")
+                },
             });
         }
     }
@@ -564,7 +571,13 @@ mod tests {
     #[test]
     fn unsupported_accesses_are_rejected_by_name() {
         check_valid("COMPUTE_SHADER", "SHADER_WRITE", Ok(()));
-        check_valid("ALL_COMMANDS", "HOST_READ|TRANSFER_READ", Ok(()));
+        check_valid("ALL_COMMANDS", "TRANSFER_READ|SHADER_WRITE|MEMORY_READ", Ok(()));
+        check_valid("ALL_COMMANDS|HOST", "HOST_READ|TRANSFER_READ", Ok(()));
+        check_valid(
+            "ALL_COMMANDS",
+            "HOST_READ",
+            Err("source access `HOST_READ` is not supported by any stage in `ALL_COMMANDS`; it needs one of `HOST`"),
+        );
         check_valid("ALL_TRANSFER", "TRANSFER_READ", Ok(()));
         check_valid("COPY", "MEMORY_READ|MEMORY_WRITE", Ok(()));
         check_valid("NONE", "NONE", Ok(()));
@@ -587,7 +600,7 @@ mod tests {
         check_valid(
             "COMPUTE_SHADER",
             "HOST_WRITE",
-            Err("source access `HOST_WRITE` is not supported by any stage in `COMPUTE_SHADER`; it needs one of `HOST` or `ALL_COMMANDS`"),
+            Err("source access `HOST_WRITE` is not supported by any stage in `COMPUTE_SHADER`; it needs one of `HOST`"),
         );
     }
 }
