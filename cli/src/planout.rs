@@ -65,7 +65,12 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
         if inserted {
             match c {
                 Command::Barrier(_) => {
-                    let answered = plan.answers.iter().find(|(at, _)| *at == i);
+                    // `answers` is in command order, so a binary search finds a barrier's.
+                    let answered = plan
+                        .answers
+                        .binary_search_by_key(&i, |(at, _)| *at)
+                        .ok()
+                        .map(|k| &plan.answers[k]);
                     for h in answered.map(|(_, hs)| hs.as_slice()).unwrap_or(&[]) {
                         out.push_str(&format!(
                             "# answers: {} on {}: line {} after line {}\n",
