@@ -44,14 +44,15 @@ impl BlobAllocator {
         }
     }
 
-    /// The size a request takes once rounded up to the alignment.
-    pub fn rounded(&self, size: u64) -> u64 {
-        size.div_ceil(self.align) * self.align
+    /// The size a request takes once rounded up to the alignment, or
+    /// `None` when that does not fit in 64 bits.
+    pub fn rounded(&self, size: u64) -> Option<u64> {
+        size.div_ceil(self.align).checked_mul(self.align)
     }
 
     /// Takes the front of the first free chunk that fits, or `None`.
     pub fn alloc(&mut self, size: u64) -> Option<u64> {
-        let need = self.rounded(size);
+        let need = self.rounded(size)?;
         let i = self.free.iter().position(|&(_, len)| len >= need)?;
         let (off, len) = self.free[i];
         if len == need {
@@ -65,7 +66,8 @@ impl BlobAllocator {
     /// Returns `[offset, offset + rounded(size))` to the free list, merging
     /// it with adjacent free chunks.
     pub fn free(&mut self, offset: u64, size: u64) {
-        let len = self.rounded(size);
+        // Invariant: `size` was allocated, so its rounded size fit.
+        let len = self.rounded(size).expect("allocated sizes round within u64");
         let i = self.free.partition_point(|&(o, _)| o < offset);
         self.free.insert(i, (offset, len));
         if i + 1 < self.free.len() && offset + len == self.free[i + 1].0 {
@@ -441,6 +443,8 @@ mod tests {
         a.free(128, 100);
         assert_eq!(a.alloc(1024 - 128), Some(128));
         assert_eq!(a.alloc(1), None);
+        // A request whose rounded size overflows is refused, not wrapped.
+        assert_eq!(a.alloc(u64::MAX), None);
     }
 
     fn check(build: impl FnOnce(&mut Program), expected: Result<(), &str>) {

@@ -607,14 +607,31 @@ fn live_requirements(checker: &mut Checker, reqs: impl Iterator<Item = Req>) -> 
     .collect()
 }
 
-fn emit_point(out: &mut Emitter, checker: &mut Checker, layout: &Layout, live: Vec<Live>, form: BarrierForm) {
+/// Places one barrier point. `to_input` maps the command indices of the
+/// program being walked back to the barrier-free input's, which is what
+/// [`Plan::answers`] promises.
+fn emit_point(
+    out: &mut Emitter,
+    checker: &mut Checker,
+    layout: &Layout,
+    live: Vec<Live>,
+    form: BarrierForm,
+    to_input: impl Fn(usize) -> usize,
+) {
     if live.is_empty() {
         return;
     }
     let barriers = point_barriers(&live, form, layout);
     let resolved: Vec<_> = barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
     checker.apply(&resolved);
-    let answers = live.into_iter().map(|l| l.req.hazard).collect();
+    let answers = live
+        .into_iter()
+        .map(|l| Hazard {
+            command: to_input(l.req.hazard.command),
+            prior_command: to_input(l.req.hazard.prior_command),
+            ..l.req.hazard
+        })
+        .collect();
     out.barrier(barriers, answers);
 }
 
@@ -639,7 +656,7 @@ fn online(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter
             });
             let live = live_requirements(&mut checker, reqs);
             let host_barrier = !live.is_empty() && is_host(c);
-            emit_point(out, &mut checker, layout, live, form);
+            emit_point(out, &mut checker, layout, live, form, |i| i);
             if needs_wait || host_barrier {
                 out.submit_wait();
                 checker.submit();
@@ -678,7 +695,10 @@ fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitte
     for (i, c) in waited.commands.iter().enumerate() {
         if let Some(reqs) = at_point.remove(&i) {
             let live = live_requirements(&mut checker, reqs.into_iter());
-            emit_point(out, &mut checker, layout, live, form);
+            // Invariant: hazards are between accesses, which all come from
+            // the input (only submits and waits were inserted).
+            let to_input = |i: usize| origin[i].expect("accesses come from the input");
+            emit_point(out, &mut checker, layout, live, form, to_input);
         }
         let mut sink = Vec::new();
         step(&mut checker, layout, Semantics::default(), i, c, &mut sink);
