@@ -117,12 +117,26 @@ pub struct SyncVal {
     /// scope held the write.
     pub order: StageSet,
     /// For a write: the (stage, access) pairs it has been made visible to.
+    /// Host pairs arrive here only once the barrier that made the write
+    /// visible to the host has been submitted and waited for: the
+    /// device-to-host domain operation happens when the barrier executes,
+    /// and the host sees it only through a fence.
     pub visible: StageAccessSet,
+    /// For a write: host pairs a barrier recorded since the last submit
+    /// makes it visible to (not executed yet).
+    pub host_pending: StageAccessSet,
+    /// For a write: host pairs made visible by a submitted barrier not yet
+    /// waited for.
+    pub host_submitted: StageAccessSet,
     /// Submitted with `vkQueueSubmit`.
     pub submitted: bool,
     /// Submitted and then waited for with a fence.
     pub fenced: bool,
 }
+
+/// The host's (stage, access) pairs.
+const HOST_PAIRS: StageAccessSet =
+    StageAccessSet((1 << StageAccess::HostRead as u16) | (1 << StageAccess::HostWrite as u16));
 
 impl SyncVal {
     fn fresh(sa: StageAccess) -> Self {
@@ -130,9 +144,17 @@ impl SyncVal {
             sa,
             order: StageSet::EMPTY,
             visible: StageAccessSet::EMPTY,
+            host_pending: StageAccessSet::EMPTY,
+            host_submitted: StageAccessSet::EMPTY,
             submitted: false,
             fenced: false,
         }
+    }
+
+    /// The pairs a write is or will be visible to once the barriers already
+    /// recorded have been submitted and waited for.
+    pub fn granted(self) -> StageAccessSet {
+        self.visible.union(self.host_pending).union(self.host_submitted)
     }
 
     /// The effect of one barrier on this value, `reach` telling whether the
@@ -172,14 +194,17 @@ impl SyncVal {
     pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
         let mut order = self.order;
         let mut visible = self.visible;
+        let mut host_pending = self.host_pending;
         for b in barriers {
             let (o, v) = self.barrier_effect(b, in_range(b));
             order = order.union(o);
-            visible = visible.union(v);
+            visible = visible.union(StageAccessSet(v.0 & !HOST_PAIRS.0));
+            host_pending = host_pending.union(StageAccessSet(v.0 & HOST_PAIRS.0));
         }
         SyncVal {
             order,
             visible,
+            host_pending,
             ..self
         }
     }
@@ -732,7 +757,12 @@ impl Checker {
 
     /// `vkQueueSubmit`: everything recorded so far is submitted.
     pub fn submit(&mut self) {
-        self.nodes.map_all(|v| SyncVal { submitted: true, ..v });
+        self.nodes.map_all(|v| SyncVal {
+            submitted: true,
+            host_submitted: v.host_submitted.union(v.host_pending),
+            host_pending: StageAccessSet::EMPTY,
+            ..v
+        });
     }
 
     /// A fence wait on every submission so far: submitted accesses complete
@@ -740,6 +770,8 @@ impl Checker {
     pub fn wait(&mut self) {
         self.nodes.map_all(|v| SyncVal {
             fenced: v.fenced || v.submitted,
+            visible: v.visible.union(v.host_submitted),
+            host_submitted: StageAccessSet::EMPTY,
             ..v
         });
     }
@@ -771,7 +803,11 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<(b
         if w.fenced && w.visible.contains(cur) {
             None
         } else {
-            Some((!w.visible.contains(cur), !w.fenced))
+            // A barrier already recorded (or submitted) for the host still
+            // needs its submit and wait; without one, a barrier is needed,
+            // placed before a submit that is waited for.
+            let granted = w.granted().contains(cur);
+            Some((!granted, !w.fenced || granted))
         }
     } else if w.fenced || w.visible.contains(cur) {
         // A fence signal makes every device write available and the next

@@ -76,7 +76,13 @@ impl Hazard {
 pub fn show_fix(program: &Program, fix: &Fix) -> String {
     let mut parts = Vec::new();
     if let Some(b) = &fix.barrier {
-        parts.push(format!("barrier {}", show_barrier(program, b)));
+        let mut text = format!("barrier {}", show_barrier(program, b));
+        if !fix.wait && b.dst_stage_mask.contains(crate::flags::PipelineStageFlags2::HOST) {
+            // The prior write was already waited for: the barrier must go
+            // before that submit (or be followed by a new submit and wait).
+            text.push_str(" before the submit the host waits on");
+        }
+        parts.push(text);
     }
     if fix.wait {
         parts.push("submit; wait".to_string());

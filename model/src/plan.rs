@@ -472,7 +472,10 @@ fn requirements(input: &Program, layout: &Layout) -> Vec<Req> {
 fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind) -> bool {
     match kind {
         HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::access::is_host(cur),
-        _ => v.visible.contains(cur) || (v.fenced && !crate::access::is_host(cur)),
+        // For the host, visibility a recorded barrier grants counts: the
+        // planner follows host barriers with a submit and a wait.
+        _ if crate::access::is_host(cur) => v.granted().contains(cur),
+        _ => v.visible.contains(cur) || v.fenced,
     }
 }
 

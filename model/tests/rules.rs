@@ -338,6 +338,16 @@ fn submissions_and_the_host() {
         &[],
     );
     check_case(
+        "a HOST barrier recorded after the wait has not executed yet",
+        "dispatch k write a[0..64]\nsubmit\nwait\nbarrier COMPUTE_SHADER:SHADER_WRITE -> HOST:HOST_READ\nhost-read a[0..64]",
+        &["L8 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "...until it is submitted and waited for",
+        "dispatch k write a[0..64]\nsubmit\nwait\nbarrier COMPUTE_SHADER:SHADER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
+        &[],
+    );
+    check_case(
         "host write while the device may still read",
         "copy a[0..64] -> b[0..64]\nsubmit\nhost-write a[0..64] 5",
         &["L6 WRITE_AFTER_READ a[0..64] after L4"],
