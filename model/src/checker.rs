@@ -104,6 +104,11 @@ pub struct RawHazard {
     /// The prior access was not waited for with a fence, which the current
     /// (host) access needs besides any barrier.
     pub needs_wait: bool,
+    /// The prior access was submitted but not yet waited for when the
+    /// current (device) access was recorded. The current command runs when
+    /// its own batch is submitted: a fence wait before that submit orders
+    /// the two, and the hazard disappears (see [`crate::hazard::check`]).
+    pub prior_in_flight: bool,
 }
 
 /// The synchronization value of one recorded access.
@@ -508,6 +513,7 @@ impl Checker {
     /// filled in by the caller.
     fn hazards_in(&self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
         let mut found = Vec::new();
+        let cur_device = a.sa.stage() != Stage::Host;
         let mk = |kind, prior: &Rec, pv: SyncVal, (needs_barrier, needs_wait)| RawHazard {
             kind,
             command: cmd,
@@ -518,6 +524,7 @@ impl Checker {
             prior: pv.sa,
             needs_barrier,
             needs_wait,
+            prior_in_flight: cur_device && pv.submitted && !pv.fenced,
         };
         let cur_host = a.sa.stage() == Stage::Host;
         if !a.sa.is_write() {
@@ -827,6 +834,7 @@ fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
             && last.current == h.current
             && last.mem == h.mem
             && last.needs_wait == h.needs_wait
+            && last.prior_in_flight == h.prior_in_flight
             && last.range.end == h.range.start;
         if same {
             last.range.end = h.range.end;

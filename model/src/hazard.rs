@@ -45,6 +45,11 @@ pub struct Hazard {
     pub current: StageAccess,
     pub prior: StageAccess,
     pub fix: Fix,
+    /// The prior access was submitted but not waited for when this command
+    /// was recorded. [`check`] reports such a hazard only if this command's
+    /// batch is submitted without a fence wait in between; the incremental
+    /// [`step`] reports it at once (a streaming caller cannot know yet).
+    pub provisional: bool,
 }
 
 impl Hazard {
@@ -192,7 +197,24 @@ pub fn lift(h: &RawHazard, access_region: Region, access_mem: MemRange) -> Hazar
         current: h.current,
         prior: h.prior,
         fix: fix_for(h, region),
+        provisional: h.prior_in_flight,
     }
+}
+
+/// Like [`check`], but as a streaming caller sees the program: a hazard
+/// against work submitted but not yet waited for is reported when the
+/// command is recorded, even if the program waits before submitting that
+/// command (which [`check`] takes into account). The online planner works
+/// with this knowledge; its plans are minimal with respect to it.
+pub fn check_streaming(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
+    let layout = resolve(program)?;
+    let sem = Semantics::default();
+    let mut checker = Checker::new(layout.memory_sizes.len());
+    let mut out = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        step(&mut checker, &layout, sem, i, c, &mut out);
+    }
+    Ok(out)
 }
 
 /// Runs the checker over a program with the spec's semantics.
@@ -225,9 +247,31 @@ pub fn check_with_checker(
     mut checker: Checker,
 ) -> Vec<Hazard> {
     let mut out = Vec::new();
+    // Hazards against work that was submitted but not waited for when the
+    // current command was recorded: the command runs only when its own
+    // batch is submitted, so a wait before that submit removes them
+    // ("Fence Waiting"; "Host Write Ordering Guarantees": the submission's
+    // first scope holds everything that happened before it on the host).
+    let mut pending: Vec<Hazard> = Vec::new();
+    let mut found = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        step(&mut checker, layout, sem, i, c, &mut out);
+        step(&mut checker, layout, sem, i, c, &mut found);
+        for h in found.drain(..) {
+            if h.provisional {
+                pending.push(h);
+            } else {
+                out.push(h);
+            }
+        }
+        match c {
+            Command::Wait => pending.clear(),
+            Command::Submit => out.append(&mut pending),
+            _ => {}
+        }
     }
+    // Work still recorded at the end is submitted without a wait.
+    out.append(&mut pending);
+    out.sort_by_key(|h| h.command);
     out
 }
 

@@ -323,6 +323,21 @@ fn submissions_and_the_host() {
         &[],
     );
     check_case(
+        "a command runs when its batch is submitted: a wait before that submit orders it",
+        "fill a[0..64] 1\nsubmit\ncopy a[0..64] -> b[0..64]\nwait\nsubmit",
+        &[],
+    );
+    check_case(
+        "...and without that wait it races",
+        "fill a[0..64] 1\nsubmit\ncopy a[0..64] -> b[0..64]\nsubmit\nwait",
+        &["L6 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+    check_case(
+        "...also at the end of the program",
+        "copy a[0..64] -> b[0..64]\nsubmit\nfill a[0..64] 1",
+        &["L6 WRITE_AFTER_READ a[0..64] after L4"],
+    );
+    check_case(
         "host read without a HOST barrier",
         "dispatch k write a[0..64]\nsubmit\nwait\nhost-read a[0..64]",
         &["L7 READ_AFTER_WRITE a[0..64] after L4"],

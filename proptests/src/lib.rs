@@ -272,6 +272,14 @@ pub fn device_only_programs(max_ops: usize) -> impl Strategy<Value = Generated> 
 /// bit of one barrier, from `p`, that is still valid (`resolve` accepts it),
 /// with a description of what was removed.
 pub fn weakenings(p: &Program) -> Vec<(String, Program)> {
+    weakenings_at(p)
+        .into_iter()
+        .map(|(_, what, q)| (what, q))
+        .collect()
+}
+
+/// [`weakenings`], each with the index of the barrier command it weakens.
+pub fn weakenings_at(p: &Program) -> Vec<(usize, String, Program)> {
     let mut out = Vec::new();
     for (ci, c) in p.commands.iter().enumerate() {
         let Command::Barrier(dep) = c else { continue };
@@ -281,7 +289,7 @@ pub fn weakenings(p: &Program) -> Vec<(String, Program)> {
                 d.barriers.remove(bi);
             }
             if resolve(&q).is_ok() {
-                out.push((format!("command {ci}: without barrier {bi}"), q));
+                out.push((ci, format!("command {ci}: without barrier {bi}"), q));
             }
             let b = dep.barriers[bi];
             let masks: [(&str, u64); 4] = [
@@ -307,6 +315,7 @@ pub fn weakenings(p: &Program) -> Vec<(String, Program)> {
                     // that is invalid usage, not a weaker valid plan.
                     if resolve(&q).is_ok() {
                         out.push((
+                            ci,
                             format!("command {ci}: barrier {bi} without {which} bit {bit:#x}"),
                             q,
                         ));
