@@ -196,12 +196,13 @@ impl SyncVal {
 
     /// Applies the barriers of one dependency, each evaluated on the value
     /// before the dependency (barriers of one call do not chain).
-    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
+    /// Applies barriers with their reach already decided.
+    fn apply_each(self, effects: &[(ResolvedBarrier, Reach)]) -> Self {
         let mut order = self.order;
         let mut visible = self.visible;
         let mut host_pending = self.host_pending;
-        for b in barriers {
-            let (o, v) = self.barrier_effect(b, in_range(b));
+        for (b, reach) in effects {
+            let (o, v) = self.barrier_effect(b, *reach);
             order = order.union(o);
             visible = visible.union(StageAccessSet(v.0 & !HOST_PAIRS.0));
             host_pending = host_pending.union(StageAccessSet(v.0 & HOST_PAIRS.0));
@@ -212,6 +213,11 @@ impl SyncVal {
             host_pending,
             ..self
         }
+    }
+
+    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
+        let effects: Vec<(ResolvedBarrier, Reach)> = barriers.iter().map(|b| (*b, in_range(b))).collect();
+        self.apply_each(&effects)
     }
 }
 
@@ -635,27 +641,67 @@ impl Checker {
         if barriers.is_empty() {
             return;
         }
+        // Barriers that differ only in their ranges have the same effect on
+        // a value: group them, so the work per range entry is per distinct
+        // barrier, not per range (one call may carry thousands of buffer
+        // barriers).
+        let mut groups: Vec<(ResolvedBarrier, BTreeMap<usize, Vec<ByteRange>>)> = Vec::new();
+        for b in barriers.iter().filter(|b| b.range.is_some()) {
+            let key = ResolvedBarrier { range: None, ..*b };
+            // Invariant: filtered on `range.is_some()` above.
+            let r = b.range.expect("ranged barrier");
+            let m = self.grow(r.mem);
+            let g = match groups.iter_mut().position(|(k, _)| *k == key) {
+                Some(i) => &mut groups[i].1,
+                None => {
+                    groups.push((key, BTreeMap::new()));
+                    &mut groups.last_mut().expect("just pushed").1
+                }
+            };
+            g.entry(m).or_default().push(r.range);
+        }
+        for (_, per_mem) in groups.iter_mut() {
+            for ranges in per_mem.values_mut() {
+                ranges.sort_by_key(|r| r.start);
+                let mut merged: Vec<ByteRange> = Vec::with_capacity(ranges.len());
+                for r in ranges.drain(..) {
+                    match merged.last_mut() {
+                        Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                        _ => merged.push(r),
+                    }
+                }
+                *ranges = merged;
+            }
+        }
+        let globals: Vec<ResolvedBarrier> = barriers.iter().filter(|b| b.range.is_none()).copied().collect();
+        let outside = self.outside_reach();
         // Ranged barriers: split entries at their boundaries and compute the
         // new values of the records inside from the values before this
         // dependency, before the global part changes those values.
         let mut pending: Vec<(usize, u64, Vec<SyncVal>)> = Vec::new();
         let mut by_mem: BTreeMap<usize, Vec<ByteRange>> = BTreeMap::new();
-        for b in barriers {
-            if let Some(r) = b.range {
-                let m = self.grow(r.mem);
-                by_mem.entry(m).or_default().push(r.range);
+        for (_, per_mem) in &groups {
+            for (&m, ranges) in per_mem {
+                by_mem.entry(m).or_default().extend(ranges.iter().copied());
             }
         }
+        let mut effects: Vec<(ResolvedBarrier, Reach)> = Vec::with_capacity(globals.len() + groups.len());
         for (&m, ranges) in &by_mem {
             for r in ranges {
                 split_at(&mut self.mems[m], r.start);
                 split_at(&mut self.mems[m], r.end);
             }
-            let keys: Vec<u64> = self.mems[m]
+            let mut keys: Vec<u64> = ranges
                 .iter()
-                .filter(|(&s, e)| ranges.iter().any(|r| s < r.end && r.start < e.end))
-                .map(|(&s, _)| s)
+                .flat_map(|r| {
+                    self.mems[m]
+                        .range(r.start..r.end)
+                        .map(|(&s, _)| s)
+                        .collect::<Vec<_>>()
+                })
                 .collect();
+            keys.sort_unstable();
+            keys.dedup();
             for s in keys {
                 let (end, recs) = {
                     let e = &self.mems[m][&s];
@@ -669,35 +715,31 @@ impl Checker {
                             .collect::<Vec<_>>(),
                     )
                 };
-                let entry_range = ByteRange::new(s, end);
-                let outside = self.outside_reach();
-                let inside = |b: &ResolvedBarrier| match b.range {
-                    None => Reach::Full,
-                    Some(r)
-                        if r.mem.0 as usize == m
-                            && r.range.start <= entry_range.start
-                            && entry_range.end <= r.range.end =>
-                    {
-                        Reach::Full
-                    }
-                    Some(_) => outside,
-                };
+                // Entries are split at every range boundary, so an entry is
+                // either inside one of a group's (merged) ranges or outside
+                // all of them.
+                effects.clear();
+                effects.extend(globals.iter().map(|b| (*b, Reach::Full)));
+                for (b, per_mem) in &groups {
+                    let inside = per_mem.get(&m).is_some_and(|rs| {
+                        let i = rs.partition_point(|r| r.end <= s);
+                        rs.get(i).is_some_and(|r| r.start <= s && end <= r.end)
+                    });
+                    effects.push((*b, if inside { Reach::Full } else { outside }));
+                }
                 let vals = recs
                     .iter()
-                    .map(|r| self.nodes.val(r.node).apply(barriers, inside))
+                    .map(|r| self.nodes.val(r.node).apply_each(&effects))
                     .collect();
                 pending.push((m, s, vals));
             }
         }
         // The execution dependency (and a global barrier's memory
         // dependency) applies to every access, once per distinct value.
-        let outside = self.outside_reach();
-        self.nodes.map_all(|v| {
-            v.apply(
-                barriers,
-                |b| if b.range.is_none() { Reach::Full } else { outside },
-            )
-        });
+        effects.clear();
+        effects.extend(globals.iter().map(|b| (*b, Reach::Full)));
+        effects.extend(groups.iter().map(|(b, _)| (*b, outside)));
+        self.nodes.map_all(|v| v.apply_each(&effects));
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();
             // Invariant: `s` is a key collected above and nothing removed it.
