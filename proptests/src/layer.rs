@@ -32,7 +32,7 @@ use vksync::checker::Checker;
 use vksync::hazard::{access_regions, lift, step};
 use vksync::scope::StageAccess;
 use vksync::{resolve, ByteRange, Command, Hazard, HazardKind, MemRange, Program, ProgramError, Semantics};
-use vksync_runtime::{Device, DeviceOptions, RunResult, ValidationMessage, ValidationMode};
+use vksync_runtime::{Device, RunResult, ValidationMessage, ValidationMode};
 
 /// A hazard as the layer reports it: the command being recorded and the kind.
 pub type Key = (usize, HazardKind);
@@ -264,24 +264,6 @@ pub fn show_keys(program: &Program, keys: &BTreeSet<Key>) -> String {
 /// (with `ValidationMode::Required`) the validation layer is missing.
 /// `VKSYNC_DEVICE` picks the device.
 pub fn test_device(validation: ValidationMode) -> Option<Device> {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
-        eprintln!("VKSYNC_SKIP_DEVICE_TESTS=1: skipping a device test");
-        return None;
-    }
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // Mesa's lavapipe warns without it; harmless but noisy.
-        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
-    }
-    let options = DeviceOptions {
-        validation,
-        print_device: true,
-        ..DeviceOptions::from_env()
-    };
-    match Device::new(options) {
-        Ok(d) => Some(d),
-        Err(e) => panic!(
-            "device tests need Vulkan (libvulkan1, mesa-vulkan-drivers, vulkan-validationlayers); \
-             set VKSYNC_SKIP_DEVICE_TESTS=1 to skip them: {e}"
-        ),
-    }
+    vksync_runtime::test_device(validation)
+        .unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP))
 }

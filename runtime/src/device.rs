@@ -182,6 +182,31 @@ fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
     }
 }
 
+/// The device a test suite runs on: `Ok(None)` when
+/// `VKSYNC_SKIP_DEVICE_TESTS=1` asks to skip device tests, otherwise the
+/// device `VKSYNC_DEVICE` picks with the given validation mode. Suites turn
+/// an error into a loud failure with [`TEST_DEVICE_HELP`]: CI installs
+/// Vulkan, so a missing one is a broken setup, not a reason to skip.
+pub fn test_device(validation: ValidationMode) -> Result<Option<Device>> {
+    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
+        eprintln!("VKSYNC_SKIP_DEVICE_TESTS=1: skipping a device test");
+        return Ok(None);
+    }
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        // Mesa's lavapipe warns without it; harmless but noisy.
+        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    }
+    let options = DeviceOptions {
+        validation,
+        ..DeviceOptions::from_env()
+    };
+    Device::new(options).map(Some)
+}
+
+/// What a device test prints when [`test_device`] fails.
+pub const TEST_DEVICE_HELP: &str = "device tests need Vulkan (libvulkan1, mesa-vulkan-drivers, \
+     vulkan-validationlayers); set VKSYNC_SKIP_DEVICE_TESTS=1 to skip them";
+
 impl Device {
     /// Creates a device with [`DeviceOptions::from_env`].
     pub fn from_env() -> Result<Device> {

@@ -34,7 +34,7 @@ pub mod recorder;
 pub mod repeat;
 pub mod validation;
 
-pub use device::{Device, DeviceInfo, DeviceOptions, ValidationMode};
+pub use device::{test_device, Device, DeviceInfo, DeviceOptions, ValidationMode, TEST_DEVICE_HELP};
 pub use error::{Result, RuntimeError};
 pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,

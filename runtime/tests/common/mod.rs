@@ -7,30 +7,13 @@
 #![allow(dead_code)]
 
 use vksync::Program;
-use vksync_runtime::{compare_with_reference, Device, DeviceOptions, RunResult, ValidationMode};
+use vksync_runtime::{compare_with_reference, Device, RunResult, ValidationMode};
 
 /// A device with validation required, or `None` when device tests are
 /// skipped on purpose.
 pub fn device() -> Option<Device> {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
-        eprintln!("VKSYNC_SKIP_DEVICE_TESTS=1: skipping a device test");
-        return None;
-    }
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // Mesa's lavapipe warns without it; harmless but noisy.
-        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
-    }
-    let options = DeviceOptions {
-        validation: ValidationMode::Required,
-        ..DeviceOptions::from_env()
-    };
-    match Device::new(options) {
-        Ok(d) => Some(d),
-        Err(e) => panic!(
-            "device tests need Vulkan (libvulkan1, mesa-vulkan-drivers, vulkan-validationlayers); \
-             set VKSYNC_SKIP_DEVICE_TESTS=1 to skip them: {e}"
-        ),
-    }
+    vksync_runtime::test_device(ValidationMode::Required)
+        .unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP))
 }
 
 pub fn parse(text: &str) -> vksync::trace::Trace {
