@@ -163,6 +163,46 @@ pub struct Device {
     setup_messages: Vec<ValidationMessage>,
 }
 
+/// The parts of a [`Device`] that recording a program borrows at the same
+/// time, from [`Device::begin_run`].
+pub(crate) struct RunParts<'a> {
+    pub device: &'a ash::Device,
+    pub capture: &'a Capture,
+    pub allocator: &'a mut Allocator,
+    pub kernels: &'a Kernels,
+    pub queue: vk::Queue,
+    pub info: &'a DeviceInfo,
+}
+
+impl Device {
+    /// Splits the device into what a run borrows, after clearing the
+    /// validation capture so that messages from an earlier (failed) run do
+    /// not leak into this one.
+    pub(crate) fn begin_run(&mut self) -> RunParts<'_> {
+        let Device {
+            allocator,
+            kernels,
+            logical,
+            inst,
+            queue,
+            info,
+            ..
+        } = self;
+        let capture = &*inst.capture;
+        capture.take();
+        capture.set_command(None);
+        RunParts {
+            device: &logical.device,
+            capture,
+            // Invariant: the allocator is only taken out in `Drop`.
+            allocator: allocator.as_mut().expect("allocator lives as long as the device"),
+            kernels,
+            queue: *queue,
+            info,
+        }
+    }
+}
+
 fn version(v: u32) -> String {
     format!(
         "{}.{}.{}",

@@ -20,7 +20,7 @@
 //! waited for at the end.
 
 use crate::convert;
-use crate::device::Device;
+use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
 use crate::validation::ValidationMessage;
@@ -457,22 +457,14 @@ impl Device {
             .count() as u32
             + 1;
 
-        let Device {
+        let RunParts {
+            device,
+            capture,
             allocator,
             kernels,
-            logical,
-            inst,
             queue: vk_queue,
             info,
-            ..
-        } = self;
-        let device = &logical.device;
-        let capture = &*inst.capture;
-        // Invariant: the allocator is only taken out in `Drop`.
-        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
-        // Messages from an earlier failed run must not leak into this one.
-        capture.take();
-        capture.set_command(None);
+        } = self.begin_run();
 
         let mut res = Resources::new(device, allocator);
         let memory = res.create_memory(&layout, &host_read, &host_write)?;
@@ -499,7 +491,7 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
-            queue: *vk_queue,
+            queue: vk_queue,
             timestamps,
             timestamp_period: info.timestamp_period,
             timestamp_mask: if info.timestamp_valid_bits >= 64 {

@@ -22,7 +22,7 @@
 //! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
 //! [`Device::run`]'s ([`Recorder::record`]); neither path adds barriers.
 
-use crate::device::Device;
+use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::recorder::{check_dispatches, DispatchPlan, MemoryObject, Recorder, Resources};
 use crate::validation::{Capture, ValidationMessage};
@@ -149,21 +149,14 @@ impl Device {
             .map(|d| descriptor_counts(d))
             .fold((0, 0), |(s, b), (s2, b2)| (s + s2, b + b2));
 
-        let Device {
+        let RunParts {
+            device,
+            capture,
             allocator,
             kernels,
-            logical,
-            inst,
             queue,
             info,
-            ..
-        } = self;
-        let device = &logical.device;
-        let capture = &*inst.capture;
-        // Invariant: the allocator is only taken out in `Drop`.
-        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
-        capture.take();
-        capture.set_command(None);
+        } = self.begin_run();
 
         let mut res = Resources::new(device, allocator);
         let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
@@ -189,7 +182,7 @@ impl Device {
             let rec = Recorder {
                 device,
                 res: &res,
-                queue: *queue,
+                queue,
                 timestamps,
                 timestamp_period: info.timestamp_period,
                 timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -243,7 +236,7 @@ impl Device {
         let messages = capture.take();
         Ok(Prepared {
             res,
-            queue: *queue,
+            queue,
             capture,
             cbs,
             fence,
@@ -266,21 +259,14 @@ impl Device {
         let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
         let (sets, bindings) = descriptor_counts(&dispatches);
 
-        let Device {
+        let RunParts {
+            device,
+            capture,
             allocator,
             kernels,
-            logical,
-            inst,
             queue,
             info,
-            ..
-        } = self;
-        let device = &logical.device;
-        let capture = &*inst.capture;
-        // Invariant: the allocator is only taken out in `Drop`.
-        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
-        capture.take();
-        capture.set_command(None);
+        } = self.begin_run();
 
         let mut res = Resources::new(device, allocator);
         let n_mem = layout.memory_sizes.len();
@@ -295,7 +281,7 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
-            queue: *queue,
+            queue,
             timestamps: false,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
