@@ -547,6 +547,32 @@ impl Device {
 }
 
 /// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
+/// The GPU time of the command buffer whose start and end timestamps are
+/// queries `2 * index` and `2 * index + 1`, in nanoseconds. Call only after
+/// that submission completed.
+pub(crate) fn gpu_ns(
+    d: &ash::Device,
+    pool: vk::QueryPool,
+    index: usize,
+    mask: u64,
+    period: f32,
+) -> Result<u64> {
+    let mut ticks = [0u64; 2];
+    // SAFETY: both queries were written by a completed submission (the
+    // caller waited for its fence), and `ticks` holds two 64-bit results.
+    unsafe {
+        d.get_query_pool_results(
+            pool,
+            2 * index as u32,
+            &mut ticks,
+            vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+        )
+    }
+    .ctx("vkGetQueryPoolResults")?;
+    let delta = (ticks[1] & mask).wrapping_sub(ticks[0] & mask) & mask;
+    Ok((delta as f64 * f64::from(period)) as u64)
+}
+
 fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
     let mut allocations = res.allocations.borrow_mut();
     let slice = allocations
@@ -668,20 +694,14 @@ impl Recorder<'_> {
         unsafe { d.wait_for_fences(&fences, true, u64::MAX) }.ctx("vkWaitForFences")?;
         for (_, index) in q.pending.drain(..) {
             if self.timestamps {
-                let mut ticks = [0u64; 2];
-                // SAFETY: both queries were written by a completed submission.
-                unsafe {
-                    d.get_query_pool_results(
-                        self.res.query_pool,
-                        2 * index as u32,
-                        &mut ticks,
-                        vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-                    )
-                }
-                .ctx("vkGetQueryPoolResults")?;
-                let delta = (ticks[1] & self.timestamp_mask).wrapping_sub(ticks[0] & self.timestamp_mask)
-                    & self.timestamp_mask;
-                q.submissions[index].gpu_ns = Some((delta as f64 * f64::from(self.timestamp_period)) as u64);
+                let gpu_ns = gpu_ns(
+                    d,
+                    self.res.query_pool,
+                    index,
+                    self.timestamp_mask,
+                    self.timestamp_period,
+                )?;
+                q.submissions[index].gpu_ns = Some(gpu_ns);
             }
         }
         Ok(())

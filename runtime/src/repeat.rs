@@ -24,7 +24,7 @@
 
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{check_dispatches, DispatchPlan, MemoryObject, Recorder, Resources};
+use crate::recorder::{check_dispatches, gpu_ns, DispatchPlan, MemoryObject, Recorder, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
 use std::time::Instant;
@@ -386,20 +386,13 @@ impl Prepared<'_> {
         // SAFETY: the fence is signalled and no longer in use by the queue.
         unsafe { d.reset_fences(&[self.fence]) }.ctx("vkResetFences")?;
         let gpu_ns = if self.timestamps {
-            let mut ticks = [0u64; 2];
-            // SAFETY: both queries were written by the completed submission.
-            unsafe {
-                d.get_query_pool_results(
-                    self.res.query_pool,
-                    2 * index as u32,
-                    &mut ticks,
-                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-                )
-            }
-            .ctx("vkGetQueryPoolResults")?;
-            let m = self.timestamp_mask;
-            let delta = (ticks[1] & m).wrapping_sub(ticks[0] & m) & m;
-            Some((delta as f64 * f64::from(self.timestamp_period)) as u64)
+            Some(gpu_ns(
+                d,
+                self.res.query_pool,
+                index,
+                self.timestamp_mask,
+                self.timestamp_period,
+            )?)
         } else {
             None
         };
