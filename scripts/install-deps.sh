@@ -3,6 +3,26 @@
 # lavapipe (a CPU Vulkan device, so no GPU is needed) and the Khronos
 # validation layer (synchronization validation). Uses sudo when not root.
 set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+# The definitional semantics' stage/access tables are re-extracted, by a
+# unit test, from the Vulkan registry's vk.xml 1.4.309: Debian 13's
+# libvulkan-dev ships it (Debian 12's 1.3.239 predates the <sync> tables).
+# Fetch that one file into .cache/registry/ (checked by SHA-256).
+registry="$here/.cache/registry/vk.xml"
+if [ ! -s "$registry" ]; then
+  deb=libvulkan-dev_1.4.309.0-1_amd64.deb
+  sha=8d329d465e16168afff58b1bd0dd6db46aac2cc3f56054a481b25a04e90b345a
+  tmp="$(mktemp -d)"
+  echo "install-deps: fetching vk.xml 1.4.309 (Debian 13 $deb)"
+  curl -fsSL -o "$tmp/$deb" "http://deb.debian.org/debian/pool/main/v/vulkan-loader/$deb"
+  echo "$sha  $tmp/$deb" | sha256sum -c --quiet -
+  dpkg-deb -x "$tmp/$deb" "$tmp/root"
+  mkdir -p "$(dirname "$registry")"
+  cp "$tmp/root/usr/share/vulkan/registry/vk.xml" "$registry"
+  rm -rf "$tmp"
+fi
+
 need=()
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] || need+=(libvulkan1)
 ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)

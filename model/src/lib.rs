@@ -29,6 +29,7 @@ pub mod plan;
 pub mod program;
 pub mod reference;
 pub mod scope;
+pub mod spec;
 pub mod trace;
 
 pub use access::{ClearStage, Semantics};

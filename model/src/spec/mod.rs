@@ -1,0 +1,297 @@
+//! The definitional semantics: data races decided pair by pair, straight
+//! from the specification's definitions. It is the fast checker's oracle.
+//!
+//! This module owns a second, independent answer to "which accesses race":
+//! it keeps every access of every byte (bytes are grouped into cells that
+//! no access or barrier range splits, so every byte of a cell has the same
+//! history), builds the program's happens-before relation as an explicit
+//! graph ([`order`]), and decides for every pair of accesses to a cell, at
+//! least one a write, whether the earlier one (in program order) is
+//! *location-ordered* before the later one, with the definitions of the
+//! memory model appendix and the operations the synchronization chapter
+//! says generate availability, visibility and domain operations. Its
+//! stage and access tables come from the registry ([`registry`]), not from
+//! the fast checker's [`crate::scope`]; it shares the program
+//! representation, the memory layout and the per-command access table
+//! ([`crate::access::accesses`]) with the rest of the crate, and no
+//! state-tracking code.
+//!
+//! It is written to be obviously right, not fast: building the relation is
+//! quadratic in the number of operations and the pair test cubic. Use it
+//! on programs of tens to hundreds of commands.
+//!
+//! # Readings
+//!
+//! The memory model appendix defines a data race; the synchronization
+//! chapter's informal note ("read-after-write and write-after-write hazards
+//! need appropriate memory dependencies") and its sentence "Once written
+//! values are made visible to a particular type of memory access, they can
+//! be read or written by that type of memory access" are read by the
+//! validation layer as asking that an earlier write be made *visible* to a
+//! later write. The appendix asks only that it be made *available*
+//! ("X is a write and Y is a write, and X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y").
+//! The two disagree (KhronosGroup/Vulkan-Docs#2792, open). [`Reading`]
+//! selects one; vksync follows [`Reading::MemoryModel`], the formal one,
+//! and `docs/semantics.md` explains the consequences.
+//!
+//! # Assumptions (each documented in `docs/semantics.md`)
+//!
+//! * One queue with compute and transfer capabilities; one host thread.
+//! * Mapped memory is host-coherent: host writes are available to the host
+//!   domain at once, and a host read still needs its `HOST_READ` visibility
+//!   from a barrier (the chapter's access scope; the appendix's automatic
+//!   host-domain visibility on coherent memory is not relied on).
+//! * Execution dependency chains are formed at the level of stages (see
+//!   [`order`]).
+
+mod order;
+pub(crate) mod registry;
+pub(crate) mod scopes;
+
+use crate::checker::HazardKind;
+use crate::layout::{resolve, Layout, MemId, ProgramError};
+use crate::program::{ByteRange, Program};
+use crate::scope::StageAccess;
+use order::{AccessOp, Order};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a write after a write is decided (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Reading {
+    /// The memory model appendix: the earlier write must be made available
+    /// (and, across the host/device boundary, moved to the later write's
+    /// domain) before the later write. What vksync implements.
+    #[default]
+    MemoryModel,
+    /// The validation layer's reading of the synchronization chapter: the
+    /// earlier write must also be made visible to the later write's stage
+    /// and access, as for a read.
+    VisibleToWrites,
+}
+
+/// A data race between two accesses of one cell of memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Race {
+    /// The later access's command (in program order).
+    pub command: usize,
+    /// The kind, named after the later access and the earlier one.
+    pub kind: HazardKind,
+    /// The earlier access's command.
+    pub prior_command: usize,
+    pub mem: MemId,
+    /// The bytes, maximal: adjacent cells with the same race are merged.
+    pub range: ByteRange,
+    pub current: StageAccess,
+    pub prior: StageAccess,
+}
+
+/// Every pair of accesses that races, under `reading`.
+pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramError> {
+    let layout = resolve(program)?;
+    Ok(races_resolved(program, &layout, reading))
+}
+
+/// [`races`] for a program already validated into `layout`.
+pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
+    let order = Order::build(program, layout);
+    let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
+    for a in &order.accesses {
+        let b = cells.entry(a.mem).or_default();
+        b.insert(a.range.start);
+        b.insert(a.range.end);
+    }
+    for d in &order.deps {
+        if let Some(r) = d.range {
+            let b = cells.entry(r.mem).or_default();
+            b.insert(r.range.start);
+            b.insert(r.range.end);
+        }
+    }
+    let mut found: Vec<Race> = Vec::new();
+    for (mem, bounds) in cells {
+        let bounds: Vec<u64> = bounds.into_iter().collect();
+        for w in bounds.windows(2) {
+            let cell = ByteRange::new(w[0], w[1]);
+            let here: Vec<&AccessOp> = order
+                .accesses
+                .iter()
+                .filter(|a| a.mem == mem && a.range.start <= cell.start && cell.end <= a.range.end)
+                .collect();
+            for (j, y) in here.iter().enumerate() {
+                for x in &here[..j] {
+                    if x.command == y.command || (!x.write && !y.write) {
+                        continue;
+                    }
+                    if !location_ordered(&order, x, y, mem, cell, reading) {
+                        found.push(Race {
+                            command: y.command,
+                            kind: match (x.write, y.write) {
+                                (true, false) => HazardKind::ReadAfterWrite,
+                                (false, true) => HazardKind::WriteAfterRead,
+                                _ => HazardKind::WriteAfterWrite,
+                            },
+                            prior_command: x.command,
+                            mem,
+                            range: cell,
+                            current: y.sa,
+                            prior: x.sa,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    merge(found)
+}
+
+/// Merges races that differ only in adjacent ranges.
+fn merge(mut races: Vec<Race>) -> Vec<Race> {
+    races.sort_by_key(|r| {
+        (
+            r.command,
+            r.kind,
+            r.prior_command,
+            r.current,
+            r.prior,
+            r.mem,
+            r.range.start,
+        )
+    });
+    let mut out: Vec<Race> = Vec::new();
+    for r in races {
+        if let Some(last) = out.last_mut() {
+            let same = (
+                last.command,
+                last.kind,
+                last.prior_command,
+                last.current,
+                last.prior,
+                last.mem,
+            ) == (r.command, r.kind, r.prior_command, r.current, r.prior, r.mem);
+            if same && last.range.end == r.range.start {
+                last.range.end = r.range.end;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+fn in_range(range: Option<crate::layout::MemRange>, mem: MemId, cell: ByteRange) -> bool {
+    match range {
+        None => true,
+        Some(r) => r.mem == mem && r.range.start <= cell.start && cell.end <= r.range.end,
+    }
+}
+
+/// Whether `x` (earlier in program order) is location-ordered before `y`
+/// for the bytes of `cell` ("Location-Ordered", memory model appendix).
+///
+/// The availability (AV), visibility (VIS) and domain (DOM) operations
+/// come from the operations that generate them ("Availability, Visibility,
+/// and Domain Operations"): a dependency of a pipeline barrier performs an
+/// availability operation of the writes in its first access scope, a
+/// visibility operation to its second access scope, and a domain operation
+/// from device to host when its destination access mask includes
+/// `HOST_READ` or `HOST_WRITE`; a fence signal operation makes "all memory
+/// access performed by the device" available ("Fence Signaling": first
+/// access scope); `vkQueueSubmit` "performs a memory domain operation from
+/// host to device, and a visibility operation with source scope of the
+/// device domain and destination scope of all agents and references on the
+/// device".
+fn location_ordered(
+    order: &Order,
+    x: &AccessOp,
+    y: &AccessOp,
+    mem: MemId,
+    cell: ByteRange,
+    reading: Reading,
+) -> bool {
+    // "A_X == A_Y and R_X == R_Y and X->Y": the host's accesses are made by
+    // one thread through one mapping, in program order.
+    if x.host && y.host {
+        return true;
+    }
+    // "X is a read, and X (transitively) system-synchronizes with Y": a
+    // write after a read needs an execution dependency only.
+    if !x.write {
+        return order.hb(x.node, y.node);
+    }
+    if x.host {
+        // A host write is available to the host domain at once (coherent
+        // memory); a later vkQueueSubmit moves it to the device domain and
+        // makes it visible to every device access of its batch and later
+        // ones: X -> DOM -> VIS -> Y.
+        return order
+            .submits
+            .iter()
+            .any(|&s| order.hb(x.node, s) && order.hb(s, y.node));
+    }
+    // X is a device write. The availability operations that include it
+    // and happen after it: barriers with X in their first access scope
+    // (ScopedMemOps1: X earlier in submission order, its stage in the
+    // first synchronization scope, its (stage, access) in the first access
+    // scope, its bytes in the barrier's range) and fence signals after it.
+    let avs: Vec<usize> = order
+        .deps
+        .iter()
+        .filter(|d| {
+            d.command > x.command
+                && d.first.contains(x.stage)
+                && d.first_access.contains(&(x.stage, x.access))
+                && in_range(d.range, mem, cell)
+        })
+        .map(|d| d.node)
+        .chain(order.fences.iter().copied().filter(|&f| order.hb(x.node, f)))
+        .collect();
+    if avs.is_empty() {
+        return false;
+    }
+    let available_before = |node: usize| avs.iter().any(|&av| order.hb(av, node));
+    if y.host {
+        // X->AV->DOM(device, host)->VIS->Y: a barrier whose destination
+        // access scope holds the host access performs the domain operation
+        // and the visibility operation; for a host write under the memory
+        // model reading, the domain operation (either host access in the
+        // destination mask) suffices.
+        let wanted = |pairs: &scopes::Pairs| {
+            if y.write && reading == Reading::MemoryModel {
+                pairs.contains(&("HOST", "HOST_READ")) || pairs.contains(&("HOST", "HOST_WRITE"))
+            } else {
+                pairs.contains(&(y.stage, y.access))
+            }
+        };
+        return order
+            .deps
+            .iter()
+            .filter(|d| wanted(&d.second_access) && in_range(d.range, mem, cell))
+            .any(|d| available_before(d.node) && order.hb(d.node, y.node));
+    }
+    if y.write && reading == Reading::MemoryModel {
+        // "X is a write and Y is a write, and X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y",
+        // both in the device domain.
+        return available_before(y.node);
+    }
+    // "X is a write and Y is a read, and X->AV->DOM->VIS(A_Y,R_Y,D_Y,L)->Y":
+    // a visibility operation that happens after an availability of X and
+    // before Y, with Y in its destination scope: a barrier with Y in its
+    // second access scope (ScopedMemOps2: Y later in submission order, its
+    // stage in the second synchronization scope, its bytes in the range),
+    // or a vkQueueSubmit of Y's batch or an earlier one.
+    let by_barrier = order.deps.iter().any(|d| {
+        d.command < y.command
+            && d.second.contains(y.stage)
+            && d.second_access.contains(&(y.stage, y.access))
+            && in_range(d.range, mem, cell)
+            && available_before(d.node)
+    });
+    by_barrier
+        || order
+            .submits
+            .iter()
+            .any(|&s| available_before(s) && order.hb(s, y.node))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,296 @@
+//! Rule cases for the definitional semantics: each a short trace and the
+//! races expected under each reading. Lines count from 1; the buffers `a`,
+//! `b`, `c` (256 bytes each) are declared on lines 1-3, so a case's own
+//! lines start at 4. A race prints as `L<line> KIND [A..B] after L<line>`
+//! (bytes of the memory of the later access's first-named object).
+
+use super::*;
+use crate::trace;
+
+fn races_of(body: &str, reading: Reading) -> Vec<String> {
+    let text = format!("buffer a 256\nbuffer b 256\nbuffer c 256\n{body}");
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{body}"));
+    races(&t.program, reading)
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "L{} {} [{}] after L{}",
+                t.command_lines[r.command], r.kind, r.range, t.command_lines[r.prior_command]
+            )
+        })
+        .collect()
+}
+
+/// A case: name, trace body, races under the memory model reading, and
+/// (when they differ) under the validation layer's reading.
+struct Case {
+    name: &'static str,
+    body: &'static str,
+    model: &'static [&'static str],
+    layer: Option<&'static [&'static str]>,
+}
+
+fn run(cases: &[Case]) {
+    for c in cases {
+        assert_eq!(
+            races_of(c.body, Reading::MemoryModel),
+            c.model,
+            "case `{}` (memory model):\n{}",
+            c.name,
+            c.body
+        );
+        let layer = c.layer.unwrap_or(c.model);
+        assert_eq!(
+            races_of(c.body, Reading::VisibleToWrites),
+            layer,
+            "case `{}` (visible to writes):\n{}",
+            c.name,
+            c.body
+        );
+    }
+}
+
+#[test]
+fn reads_after_writes_need_availability_and_visibility() {
+    run(&[
+        Case {
+            name: "no barrier",
+            body: "fill a[0..64] 1\ncopy a[0..64] -> b[0..64]",
+            model: &["L5 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "exact barrier",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "execution only",
+            body: "fill a[0..64] 1\nbarrier CLEAR:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]",
+            model: &["L6 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "visibility through a chain",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\n\
+                   barrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "one call's barriers do not chain",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE; \
+                   COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+            model: &["L6 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "a buffer barrier makes only its range available",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..32]\ncopy a[0..64] -> b[0..64]",
+            model: &["L6 READ_AFTER_WRITE [32..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "access scopes are not expanded to logically earlier stages",
+            body: "dispatch k indirect a[0..12] write b[0..16]\nfill a[0..64] 1\n\
+                   barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:MEMORY_READ\n\
+                   dispatch k indirect a[0..12] write c[0..16]",
+            model: &["L5 WRITE_AFTER_READ [0..12] after L4", "L7 READ_AFTER_WRITE [0..12] after L5"],
+            layer: None,
+        },
+    ]);
+}
+
+#[test]
+fn writes_after_writes_need_availability_only_under_the_memory_model() {
+    run(&[
+        Case {
+            name: "no barrier",
+            body: "fill a[0..64] 1\nfill a[0..64] 2",
+            model: &["L5 WRITE_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "available, not visible",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> CLEAR:NONE\nfill a[0..64] 2",
+            model: &[],
+            layer: Some(&["L6 WRITE_AFTER_WRITE [0..64] after L4"]),
+        },
+        Case {
+            name: "execution only",
+            body: "fill a[0..64] 1\nbarrier CLEAR:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+            model: &["L6 WRITE_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            // The issue's case: the second write follows an unordered read of
+            // the first; the read is ordered before it, the first write not.
+            name: "a write after an unordered read of an earlier write",
+            body: "dispatch k write a[0..64]\ncopy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE\nfill a[0..64] 2",
+            model: &["L5 READ_AFTER_WRITE [0..64] after L4", "L7 WRITE_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "ping-pong: the read's barrier made the write available",
+            body: "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ\n\
+                   dispatch k read a[0..64] write b[0..64]\nbarrier COMPUTE_SHADER:NONE -> COMPUTE_SHADER:NONE\n\
+                   dispatch k write a[0..64]",
+            model: &[],
+            layer: Some(&["L8 WRITE_AFTER_WRITE [0..64] after L4"]),
+        },
+        Case {
+            name: "a racing older write stays live behind a newer one",
+            body: "dispatch k write a[0..64]\ncopy b[0..64] -> a[0..64]\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+                   copy a[0..64] -> c[0..64]",
+            model: &["L5 WRITE_AFTER_WRITE [0..64] after L4", "L7 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+    ]);
+}
+
+#[test]
+fn writes_after_reads_need_an_execution_dependency() {
+    run(&[
+        Case {
+            name: "no barrier",
+            body: "copy a[0..64] -> b[0..64]\nfill a[0..64] 1",
+            model: &["L5 WRITE_AFTER_READ [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "execution dependency",
+            body: "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE\nfill a[0..64] 1",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "a buffer barrier's execution dependency covers all memory",
+            body: "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE c[0..4]\nfill a[0..64] 1",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "an older read stays live behind a write",
+            body: "dispatch k read a[0..64] write b[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\n\
+                   copy c[0..64] -> a[0..64]\nfill a[0..64] 1",
+            model: &["L7 WRITE_AFTER_READ [0..64] after L4", "L7 WRITE_AFTER_WRITE [0..64] after L6"],
+            layer: None,
+        },
+        Case {
+            name: "reads never race",
+            body: "copy a[0..64] -> b[0..64]\ncopy a[0..64] -> c[0..64]\ndispatch k read a[0..64] write b[64..128]",
+            model: &[],
+            layer: None,
+        },
+    ]);
+}
+
+#[test]
+fn top_and_bottom_of_pipe_are_none_on_their_far_side() {
+    run(&[
+        Case {
+            name: "BOTTOM_OF_PIPE as destination does not chain (D11)",
+            body: "copy c[0..64] -> a[0..64]\nbarrier COPY:TRANSFER_WRITE -> BOTTOM_OF_PIPE:NONE\n\
+                   barrier BOTTOM_OF_PIPE:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
+            model: &["L7 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "BOTTOM_OF_PIPE as source is every stage",
+            body: "copy a[0..64] -> b[0..64]\nbarrier BOTTOM_OF_PIPE:NONE -> CLEAR:NONE\nfill a[0..64] 1",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "TOP_OF_PIPE as destination is every stage",
+            body: "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> TOP_OF_PIPE:NONE\nfill a[0..64] 1",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "ALL_COMMANDS chains",
+            body: "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> ALL_COMMANDS:NONE\n\
+                   barrier ALL_COMMANDS:NONE -> CLEAR:NONE\nfill a[0..64] 1",
+            model: &[],
+            layer: None,
+        },
+    ]);
+}
+
+#[test]
+fn queue_and_host() {
+    run(&[
+        Case {
+            name: "submission order is no dependency",
+            body: "fill a[0..64] 1\nsubmit\ncopy a[0..64] -> b[0..64]",
+            model: &["L6 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "a fence wait and the next submit order and make visible",
+            body: "fill a[0..64] 1\nsubmit\nwait\ncopy a[0..64] -> b[0..64]\nfill a[0..64] 2",
+            model: &["L8 WRITE_AFTER_READ [0..64] after L7"],
+            layer: None,
+        },
+        Case {
+            name: "a command recorded before the wait runs at its own submit",
+            body: "fill a[0..64] 1\nsubmit\ncopy a[0..64] -> b[0..64]\nwait\nsubmit",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write before the submit",
+            body: "host-write a[0..64] 1\ncopy a[0..64] -> b[0..64]\nsubmit",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write after recording, before submitting, a read",
+            body: "copy a[0..64] -> b[0..64]\nhost-write a[0..64] 1\nsubmit",
+            model: &["L5 WRITE_AFTER_READ [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "host read: barrier to HOST_READ, submit, wait",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host read: the fence alone makes nothing visible to the host",
+            body: "fill a[0..64] 1\nsubmit\nwait\nhost-read a[0..64]",
+            model: &["L7 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "host read: barrier recorded after the wait",
+            body: "fill a[0..64] 1\nsubmit\nwait\nbarrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nhost-read a[0..64]",
+            model: &["L8 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            name: "host write after a device write: the domain operation suffices",
+            body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-write a[0..64] 2",
+            model: &[],
+            layer: Some(&["L8 WRITE_AFTER_WRITE [0..64] after L4"]),
+        },
+        Case {
+            name: "host write after a device read needs the wait",
+            body: "copy a[0..64] -> b[0..64]\nsubmit\nhost-write a[0..64] 2",
+            model: &["L6 WRITE_AFTER_READ [0..64] after L4"],
+            layer: None,
+        },
+    ]);
+}
+
+#[test]
+fn aliases_and_recycled_blobs_share_bytes() {
+    run(&[Case {
+        name: "blob recycled inside one command buffer",
+        body: "pool p 128 align 64\nalloc x 64 from p\ncopy a[0..64] -> x[0..64]\nfree x\nalloc y 64 from p\ncopy b[0..64] -> y[0..64]",
+        model: &["L9 WRITE_AFTER_WRITE [0..64] after L6"],
+        layer: None,
+    }]);
+}
