@@ -192,7 +192,7 @@ fn bench_size(
             rows[i].wall.push(wall);
         }
     }
-    let messages = prepared.take_messages();
+    let messages: Vec<_> = prepared.take_messages().into_iter().flatten().collect();
     drop(prepared);
 
     if verify && shape.size <= 1 << 20 {

@@ -13,8 +13,9 @@
 use crate::input::Source;
 use crate::Status;
 use std::path::Path;
+use vksync::layer::{self, Explanation};
 use vksync::plan::{BarrierForm, PlanOptions};
-use vksync::{check_with, ClearStage, Command, HazardKind, ObjectKind, Program, Semantics};
+use vksync::{Command, ObjectKind, Program, Semantics};
 use vksync_runtime::{compare_with_reference, run_planned, Device, DeviceOptions, RuntimeError};
 
 /// Appends a host read of every buffer and every blob still allocated at
@@ -51,70 +52,17 @@ fn with_readback(program: &Program) -> (Program, bool) {
     (p, true)
 }
 
-/// The known layer difference (D1..D6 of `docs/semantics.md`) that makes
-/// the validation layer report `id_name` at `command` where the spec sees
-/// no hazard, found by turning on one layer behaviour at a time in the
-/// model. `None` when the spec itself predicts the message, or nothing
-/// does.
+/// The known layer difference (`docs/semantics.md`, `vksync::layer`) that
+/// makes the validation layer report `id_name` at `command` where the spec
+/// sees no hazard. `None` when the spec itself predicts the message, or
+/// nothing does.
 fn explain(program: &Program, command: usize, id_name: &str) -> Option<&'static str> {
-    let kind = [
-        HazardKind::ReadAfterWrite,
-        HazardKind::WriteAfterRead,
-        HazardKind::WriteAfterWrite,
-    ]
-    .into_iter()
-    .find(|k| k.message_id() == id_name)?;
-    let predicts = |sem: Semantics| {
-        check_with(program, sem)
-            .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
-            .unwrap_or(false)
-    };
-    if predicts(Semantics::SPEC) {
-        return None;
+    let kind = layer::kind_of_message(id_name)?;
+    match layer::explain(program, command, kind, Semantics::LAYER_1_3_239) {
+        Explanation::Difference(d) => Some(d.id),
+        Explanation::Profile => Some("of several known differences together"),
+        Explanation::Spec | Explanation::Unexplained => None,
     }
-    let spec = Semantics::SPEC;
-    let toggles = [
-        (
-            "D1",
-            Semantics {
-                raw_shortcut_after_ordered_read: true,
-                ..spec
-            },
-        ),
-        (
-            "D3",
-            Semantics {
-                rw_binding_write_only: true,
-                ..spec
-            },
-        ),
-        (
-            "D4",
-            Semantics {
-                clear_stage: ClearStage::Copy,
-                ..spec
-            },
-        ),
-        (
-            "D5",
-            Semantics {
-                buffer_barrier_global_exec: false,
-                ..spec
-            },
-        ),
-        (
-            "D6",
-            Semantics {
-                suppress_dispatch_waw: true,
-                ..spec
-            },
-        ),
-    ];
-    toggles
-        .into_iter()
-        .find(|(_, sem)| predicts(*sem))
-        .map(|(d, _)| d)
-        .or_else(|| predicts(Semantics::LAYER_1_3_239).then_some("D1-D6 combined"))
 }
 
 pub fn run(file: &Path, opts: PlanOptions) -> Status {

@@ -74,7 +74,26 @@ const EXAMPLES: &[&str] = &[
     "host-readback",
     "host-readback-barriers",
     "offline-beats-online",
+    "unordered-read",
 ];
+
+#[test]
+fn every_example_is_listed() {
+    let mut found: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_suffix(".trace")
+                .map(str::to_string)
+        })
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = EXAMPLES.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(found, listed, "add new examples to EXAMPLES");
+}
 
 #[test]
 fn check_every_example() {

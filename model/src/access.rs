@@ -48,6 +48,15 @@ pub struct Semantics {
     /// writes of dispatches, as the 1.3.239 layer does
     /// (`SupressedBoundDescriptorWAW`).
     pub suppress_dispatch_waw: bool,
+    /// D2: `true` asks that an earlier write be made *visible* to a later
+    /// write's (stage, access), as the validation layer does; the memory
+    /// model (and vksync) asks only that it be made *available* before it.
+    pub waw_needs_visibility: bool,
+    /// D12: `true` keeps, per byte, only the last write and the reads since
+    /// it, and checks a write against those reads alone when there are any
+    /// (the layer's shortcut); `false` keeps every earlier access that a
+    /// later one can still race with, as the definitional semantics does.
+    pub last_write_shortcut: bool,
 }
 
 impl Default for Semantics {
@@ -65,6 +74,8 @@ impl Semantics {
         rw_binding_write_only: false,
         raw_shortcut_after_ordered_read: false,
         suppress_dispatch_waw: false,
+        waw_needs_visibility: false,
+        last_write_shortcut: false,
     };
 
     /// The behaviour of the Khronos validation layer 1.3.239 (Debian 12's
@@ -76,6 +87,8 @@ impl Semantics {
         rw_binding_write_only: true,
         raw_shortcut_after_ordered_read: true,
         suppress_dispatch_waw: true,
+        waw_needs_visibility: true,
+        last_write_shortcut: true,
     };
 }
 

@@ -31,6 +31,7 @@ use crate::access::Semantics;
 use crate::layout::{MemId, MemRange};
 use crate::program::ByteRange;
 use crate::scope::{Stage, StageAccess, StageAccessSet, StageSet};
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -297,11 +298,13 @@ impl std::ops::IndexMut<usize> for Reads {
     }
 }
 
-/// The state of a byte range: the last write and the reads since it, at
-/// most one read per stage, sorted by stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The state of a byte range: the earlier writes and reads that a later
+/// access can still race with (see [`Checker`] for why these suffice), at
+/// most one read per stage, sorted by stage. Writes are in program order;
+/// almost always there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 struct EntryState {
-    write: Option<Rec>,
+    writes: SmallVec<[Rec; 2]>,
     reads: Reads,
 }
 
@@ -516,7 +519,8 @@ impl Checker {
     }
 
     /// Hazards of one access against one entry; `mem` and `range` are
-    /// filled in by the caller.
+    /// filled in by the caller. One hazard per earlier access still held
+    /// that the access races with.
     fn hazards_in(&self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
         let mut found = Vec::new();
         let cur_device = a.sa.stage() != Stage::Host;
@@ -541,24 +545,33 @@ impl Checker {
                     .reads
                     .iter()
                     .any(|r| self.nodes.peek(r.node).order.contains(a.sa.stage()));
-            if let Some(w) = state.write.as_ref().filter(|_| !shortcut) {
+            if shortcut {
+                return found;
+            }
+            for w in &state.writes {
                 let wv = self.nodes.peek(w.node);
-                if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
+                if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
                 }
             }
-        } else if !state.reads.is_empty() {
-            for r in state.reads.iter() {
-                let rv = self.nodes.peek(r.node);
-                // A device command recorded after a host access is submitted
-                // after it, and host accesses are ordered among themselves.
-                if !read_satisfied(rv, a.sa) {
-                    // A host write after a device read needs only the wait;
-                    // a device write needs an execution dependency.
-                    found.push(mk(HazardKind::WriteAfterRead, r, rv, (!cur_host, cur_host)));
-                }
+            return found;
+        }
+        for r in state.reads.iter() {
+            let rv = self.nodes.peek(r.node);
+            // A device command recorded after a host access is submitted
+            // after it, and host accesses are ordered among themselves.
+            if !read_satisfied(rv, a.sa) {
+                // A host write after a device read needs only the wait;
+                // a device write needs an execution dependency.
+                found.push(mk(HazardKind::WriteAfterRead, r, rv, (!cur_host, cur_host)));
             }
-        } else if let Some(w) = &state.write {
+        }
+        // D12: the layer checks a write against the last write only when no
+        // read came since, assuming the reads ordered it.
+        if self.sem.last_write_shortcut && !state.reads.is_empty() {
+            return found;
+        }
+        for w in &state.writes {
             let wv = self.nodes.peek(w.node);
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
@@ -566,9 +579,9 @@ impl Checker {
                 && wv.sa == StageAccess::ComputeShaderStorageWrite
                 && a.sa == StageAccess::ComputeShaderStorageWrite;
             if suppressed {
-                return found;
+                continue;
             }
-            if let Some(needs) = write_conflict(wv, a.sa, cur_host) {
+            if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                 found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs));
             }
         }
@@ -606,13 +619,31 @@ impl Checker {
             mems,
             nodes,
             no_merge,
-            ..
+            sem,
         } = self;
         let map = &mut mems[m];
+        let (waw_vis, shortcut) = (sem.waw_needs_visibility, sem.last_write_shortcut);
         update_range(map, a.range, |state| {
-            if is_write {
-                state.write = Some(rec);
+            if is_write && shortcut {
+                // The layer's history: the last write and the reads since.
+                state.writes.clear();
+                state.writes.push(rec);
                 state.reads.clear();
+            } else if is_write {
+                // An earlier write the new one is ordered after is ordered
+                // before everything the new one will be ordered before (its
+                // availability happened before the new write, which happens
+                // before the new write's own availability operations): drop
+                // it. So is one with the same value: it will race exactly
+                // what the new one races. Writes the new one races stay.
+                let fresh = SyncVal::fresh(a.sa);
+                state.writes.retain(|w| {
+                    let v = nodes.val(w.node);
+                    v != fresh && write_conflict(v, a.sa, waw_vis).is_some()
+                });
+                state.writes.push(rec);
+                // Reads stay: a read ordered before this write may still race
+                // a later write that this one is not ordered before.
             } else {
                 // One read per stage: a newer read in a stage replaces the
                 // older one, since anything ordered after the newer read by
@@ -708,7 +739,7 @@ impl Checker {
                     (
                         e.end,
                         e.state
-                            .write
+                            .writes
                             .iter()
                             .chain(e.state.reads.iter())
                             .copied()
@@ -745,7 +776,7 @@ impl Checker {
             // Invariant: `s` is a key collected above and nothing removed it.
             let e = self.mems[m].get_mut(&s).expect("entry collected above");
             let mut it = ids.into_iter();
-            if let Some(w) = e.state.write.as_mut() {
+            for w in e.state.writes.iter_mut() {
                 w.node = it.next().expect("one value per record");
             }
             for r in e.state.reads.iter_mut() {
@@ -777,7 +808,7 @@ impl Checker {
             .take_while(|(_, e)| e.end > range.start)
             .flat_map(|(_, e)| {
                 e.state
-                    .write
+                    .writes
                     .iter()
                     .chain(e.state.reads.iter())
                     .copied()
@@ -837,33 +868,56 @@ pub fn read_satisfied(r: SyncVal, cur: StageAccess) -> bool {
 }
 
 /// Whether access `cur` (read or write) conflicts with a prior write of
-/// value `w`; if so, `(needs_barrier, needs_wait)`.
-pub fn write_conflict(w: SyncVal, cur: StageAccess, cur_host: bool) -> Option<(bool, bool)> {
+/// value `w`; if so, `(needs_barrier, needs_wait)`. `waw_visibility` is
+/// D2: whether a later write needs the earlier one *visible* to it (the
+/// layer) or only *available* before it (the memory model: "X is a write
+/// and Y is a write, and X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y").
+pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Option<(bool, bool)> {
     if w.sa.stage() == Stage::Host {
         // Host writes before a submission are visible to every device
         // access of it ("Host Write Ordering Guarantees"); host accesses are
         // ordered among themselves by program order.
         return None;
     }
-    if cur_host {
+    let by_availability = cur.is_write() && !waw_visibility;
+    if cur.stage() == Stage::Host {
         // The host sees a device write only after a barrier whose second
-        // scope holds the host access (the device-to-host domain operation)
-        // and a fence wait ("Fence Waiting").
-        if w.fenced && w.visible.contains(cur) {
+        // scope holds the host access (the device-to-host domain operation
+        // and the visibility operation) and a fence wait ("Fence Waiting").
+        let host_pairs = host_needs(cur, waw_visibility);
+        let done = StageAccessSet(w.visible.0 & host_pairs.0);
+        if w.fenced && !done.is_empty() {
             None
         } else {
             // A barrier already recorded (or submitted) for the host still
             // needs its submit and wait; without one, a barrier is needed,
             // placed before a submit that is waited for.
-            let granted = w.granted().contains(cur);
+            let granted = w.granted().0 & host_pairs.0 != 0;
             Some((!granted, !w.fenced || granted))
         }
-    } else if w.fenced || w.visible.contains(cur) {
+    } else if w.fenced {
         // A fence signal makes every device write available and the next
         // submission makes it visible to every device access.
         None
+    } else if by_availability {
+        // Available, and the availability operation's chain reaches the
+        // write's stage.
+        (!w.order.contains(cur.stage())).then_some((true, false))
     } else {
-        Some((true, false))
+        (!w.visible.contains(cur)).then_some((true, false))
+    }
+}
+
+/// The host (stage, access) pairs of which one must be visible to a
+/// device write before host access `cur` is ordered after it: a host read
+/// needs `HOST_READ` itself; a host write needs only the device-to-host
+/// domain operation, which either host access in a barrier's destination
+/// access mask performs (or, with `waw_visibility`, `HOST_WRITE` itself).
+pub(crate) fn host_needs(cur: StageAccess, waw_visibility: bool) -> StageAccessSet {
+    if cur.is_write() && !waw_visibility {
+        HOST_PAIRS
+    } else {
+        StageAccessSet::single(cur)
     }
 }
 
@@ -892,7 +946,7 @@ fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
         .range_mut(..pos)
         .next_back()
         .filter(|(_, e)| e.end > pos)
-        .map(|(&s, e)| (s, e.end, e.state));
+        .map(|(&s, e)| (s, e.end, e.state.clone()));
     if let Some((s, end, state)) = found {
         map.get_mut(&s).expect("entry found above").end = pos;
         map.insert(pos, Entry { end, state });
@@ -948,23 +1002,23 @@ fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut No
         .unwrap_or(range.start);
     let mut spans: Vec<(u64, u64, EntryState)> = Vec::with_capacity(4);
     for (&k, e) in map.range_mut(first..=range.end) {
-        if let Some(w) = e.state.write.as_mut() {
+        for w in e.state.writes.iter_mut() {
             w.node = nodes.find(w.node);
         }
         for r in e.state.reads.iter_mut() {
             r.node = nodes.find(r.node);
         }
-        spans.push((k, e.end, e.state));
+        spans.push((k, e.end, e.state.clone()));
     }
     let mut i = 0;
     while i + 1 < spans.len() {
-        let (k, end, state) = spans[i];
-        let (nk, nend, nstate) = spans[i + 1];
-        if end == nk && state == nstate {
+        let (k, end) = (spans[i].0, spans[i].1);
+        let (nk, nend) = (spans[i + 1].0, spans[i + 1].1);
+        if end == nk && spans[i].2 == spans[i + 1].2 {
             map.remove(&nk);
             // Invariant: `k` was listed in this pass and not removed.
             map.get_mut(&k).expect("key listed above").end = nend;
-            spans[i] = (k, nend, state);
+            spans[i].1 = nend;
             spans.remove(i + 1);
         } else {
             i += 1;
@@ -982,15 +1036,23 @@ mod tests {
         let mut nodes = Nodes::default();
         let n = nodes.intern(SyncVal::fresh(StageAccess::CopyTransferWrite));
         let rec = |c| Rec { cmd: c, node: n };
-        update_range(&mut map, ByteRange::new(0, 100), |s| s.write = Some(rec(1)));
-        update_range(&mut map, ByteRange::new(40, 60), |s| s.write = Some(rec(2)));
+        update_range(&mut map, ByteRange::new(0, 100), |s| {
+            s.writes = smallvec::smallvec![rec(1)]
+        });
+        update_range(&mut map, ByteRange::new(40, 60), |s| {
+            s.writes = smallvec::smallvec![rec(2)]
+        });
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 40), (40, 60), (60, 100)]);
-        update_range(&mut map, ByteRange::new(40, 60), |s| s.write = Some(rec(1)));
+        update_range(&mut map, ByteRange::new(40, 60), |s| {
+            s.writes = smallvec::smallvec![rec(1)]
+        });
         merge_around(&mut map, ByteRange::new(40, 60), &mut nodes);
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 100)]);
-        update_range(&mut map, ByteRange::new(150, 160), |s| s.write = Some(rec(1)));
+        update_range(&mut map, ByteRange::new(150, 160), |s| {
+            s.writes = smallvec::smallvec![rec(1)]
+        });
         merge_around(&mut map, ByteRange::new(150, 160), &mut nodes);
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 100), (150, 160)], "a gap never merges");

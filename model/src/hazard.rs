@@ -155,7 +155,15 @@ pub fn access_regions(command: &Command, sem: Semantics) -> Vec<Region> {
 /// The minimal fix for a memory-level hazard, on `region`.
 pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
     let (src_access, dst_access) = match h.kind {
+        // An execution dependency.
         HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
+        // The earlier write made available, in an execution dependency
+        // that reaches the later write's stage.
+        HazardKind::WriteAfterWrite if !crate::access::is_host(h.current) => {
+            (h.prior.access(), AccessFlags2::NONE)
+        }
+        // The earlier write made available and visible to the read; for a
+        // host write, `HOST_WRITE` performs the domain operation.
         _ => (h.prior.access(), h.current.access()),
     };
     let barrier = if !h.needs_barrier {

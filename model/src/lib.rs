@@ -24,6 +24,7 @@ pub mod access;
 pub mod checker;
 pub mod flags;
 pub mod hazard;
+pub mod layer;
 pub mod layout;
 pub mod plan;
 pub mod program;

@@ -25,7 +25,7 @@
 //! brings a hazard back.
 
 use crate::access::{accesses, resolve_barrier, Semantics};
-use crate::checker::{read_satisfied, Checker, HazardKind, Reach, SyncVal};
+use crate::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
 use crate::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
 use crate::layout::{resolve, Layout, ProgramError};
@@ -474,8 +474,10 @@ fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind) -> bool {
         HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::access::is_host(cur),
         // For the host, visibility a recorded barrier grants counts: the
         // planner follows host barriers with a submit and a wait.
-        _ if crate::access::is_host(cur) => v.granted().contains(cur),
-        _ => v.visible.contains(cur) || v.fenced,
+        _ if crate::access::is_host(cur) => v.granted().0 & host_needs(cur, false).0 != 0,
+        // A write after a write needs the earlier one available before it.
+        HazardKind::WriteAfterWrite => v.order.contains(cur.stage()) || v.fenced,
+        HazardKind::ReadAfterWrite => v.visible.contains(cur) || v.fenced,
     }
 }
 
@@ -604,7 +606,10 @@ fn live_requirements(checker: &mut Checker, reqs: impl Iterator<Item = Req>) -> 
     reqs.filter_map(|req| {
         let h = &req.hazard;
         let values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
-        let done = !values.is_empty() && values.iter().all(|v| satisfied(*v, h.current, h.kind));
+        // No value left: the prior access was dropped from the checker's
+        // state because a later access of the same kind dominates it (see
+        // `Checker`), and that access's own requirement covers this one.
+        let done = values.iter().all(|v| satisfied(*v, h.current, h.kind));
         (!done).then_some(Live { req, values })
     })
     .collect()

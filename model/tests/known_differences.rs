@@ -2,7 +2,7 @@
 //! plans) and the Khronos validation layer, each as a tiny program with
 //! both verdicts. `Semantics::LAYER_1_3_239` reproduces the layer Debian 12
 //! ships; the differential suite uses it to tell an explained disagreement
-//! from a bug. The labels D1..D6 match `docs/semantics.md`.
+//! from a bug. The labels D1..D12 match `docs/semantics.md`.
 
 use vksync::{check_with, trace, Semantics};
 
@@ -37,17 +37,23 @@ fn d1_raw_shortcut_through_an_ordered_read() {
 }
 
 #[test]
-fn d3_read_write_binding_is_a_write_to_the_layer() {
-    // With only the read made visible, both report the write: the model,
-    // like the layer, asks that a write-after-write be made visible to the
-    // second write (D2), and checks a binding's write against the state
-    // before the dispatch.
+fn d2_write_after_write_needs_visibility_in_the_layer() {
     differs(
-        "D3 (both WAW)",
-        "fill a[0..64] 1\nbarrier ALL_TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\ndispatch k rw a[0..64]",
-        &["L6 WRITE_AFTER_WRITE"],
+        "D2 (available, not visible)",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> CLEAR:NONE\nfill a[0..64] 2",
+        &[],
         &["L6 WRITE_AFTER_WRITE"],
     );
+    differs(
+        "D2 (a read-write binding: the read was made visible, the write only available)",
+        "fill a[0..64] 1\nbarrier ALL_TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\ndispatch k rw a[0..64]",
+        &[],
+        &["L6 WRITE_AFTER_WRITE"],
+    );
+}
+
+#[test]
+fn d3_read_write_binding_is_a_write_to_the_layer() {
     differs(
         "D3 (spec RAW, layer clean)",
         "fill a[0..64] 1\nbarrier ALL_TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE\ndispatch k rw a[0..64]",
@@ -93,15 +99,57 @@ fn d6_dispatch_write_after_write_suppressed() {
 }
 
 #[test]
-fn agreements_stay_agreements() {
-    // The ncnn report's two hazards are seen the same way by both.
+fn d12_a_write_is_checked_against_every_earlier_access() {
+    differs(
+        "D12 (a write after an unordered read of an earlier write)",
+        "dispatch k write a[0..64]\ncopy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> COPY:NONE\ncopy c[0..64] -> a[0..64]",
+        &["L5 READ_AFTER_WRITE", "L7 WRITE_AFTER_WRITE"],
+        &["L5 READ_AFTER_WRITE"],
+    );
+}
+
+#[test]
+fn the_ncnn_report_the_layer_and_the_memory_model() {
+    // The layer reported a write-after-read at line 37 and a
+    // write-after-write at line 39. The first is a data race; the second
+    // is not by the memory model: the copy at line 26 was made available by
+    // the barrier at line 28, whose chain through the barrier at line 31
+    // reaches the copy at line 39 (D2). The layer profile reproduces both.
     let ncnn = include_str!("../../examples/ncnn-batch-scale.trace");
     let t = trace::parse(ncnn).unwrap();
-    let spec = check_with(&t.program, Semantics::SPEC).unwrap();
-    let layer = check_with(&t.program, Semantics::LAYER_1_3_239).unwrap();
+    let key = |h: &vksync::Hazard| (t.command_lines[h.command], h.kind);
+    let spec: Vec<_> = check_with(&t.program, Semantics::SPEC)
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    let layer: Vec<_> = check_with(&t.program, Semantics::LAYER_1_3_239)
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    use vksync::HazardKind::*;
+    assert_eq!(spec, vec![(37, WriteAfterRead)]);
+    assert_eq!(layer, vec![(37, WriteAfterRead), (39, WriteAfterWrite)]);
+}
+
+#[test]
+fn agreements_stay_agreements() {
+    // Most hazards are seen the same way by both: the tutorial's
+    // three-layer network without barriers.
+    let text = include_str!("../../examples/three-layer.trace");
+    let t = trace::parse(text).unwrap();
     let key = |h: &vksync::Hazard| (h.command, h.kind);
-    assert_eq!(
-        spec.iter().map(key).collect::<Vec<_>>(),
-        layer.iter().map(key).collect::<Vec<_>>()
-    );
+    let spec: Vec<_> = check_with(&t.program, Semantics::SPEC)
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    let layer: Vec<_> = check_with(&t.program, Semantics::LAYER_1_3_239)
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    assert!(!spec.is_empty());
+    assert_eq!(spec, layer);
 }

@@ -173,23 +173,13 @@ pub fn predict(program: &Program, sem: Semantics) -> BTreeSet<Key> {
     keys(&layer_view(program, sem).expect("valid program"))
 }
 
-/// The hazard kind of a `SYNC-HAZARD-*` message id.
-pub fn kind_of(id_name: &str) -> Option<HazardKind> {
-    match id_name {
-        "SYNC-HAZARD-READ-AFTER-WRITE" => Some(HazardKind::ReadAfterWrite),
-        "SYNC-HAZARD-WRITE-AFTER-READ" => Some(HazardKind::WriteAfterRead),
-        "SYNC-HAZARD-WRITE-AFTER-WRITE" => Some(HazardKind::WriteAfterWrite),
-        _ => None,
-    }
-}
-
 /// What the layer said: its hazard reports as keys, and every other
 /// message (core validation, racing hazards, messages at no command).
 pub fn observed(result: &RunResult) -> (BTreeSet<Key>, Vec<ValidationMessage>) {
     let mut keys = BTreeSet::new();
     let mut other = Vec::new();
     for m in &result.messages {
-        match (m.command, kind_of(&m.id_name)) {
+        match (m.command, vksync::layer::kind_of_message(&m.id_name)) {
             (Some(c), Some(k)) => {
                 keys.insert((c, k));
             }
@@ -200,47 +190,16 @@ pub fn observed(result: &RunResult) -> (BTreeSet<Key>, Vec<ValidationMessage>) {
 }
 
 /// The toggles of [`Semantics::LAYER_1_3_239`], one at a time: `SPEC`
-/// with only that toggle set to the layer's value.
-pub fn single_toggles() -> [(&'static str, Semantics); 5] {
-    let s = Semantics::SPEC;
-    let l = Semantics::LAYER_1_3_239;
-    [
-        (
-            "D1 raw shortcut",
-            Semantics {
-                raw_shortcut_after_ordered_read: l.raw_shortcut_after_ordered_read,
-                ..s
-            },
-        ),
-        (
-            "D3 rw binding = write",
-            Semantics {
-                rw_binding_write_only: l.rw_binding_write_only,
-                ..s
-            },
-        ),
-        (
-            "D4 fill/update in COPY",
-            Semantics {
-                clear_stage: l.clear_stage,
-                ..s
-            },
-        ),
-        (
-            "D5 buffer barrier exec range",
-            Semantics {
-                buffer_barrier_global_exec: l.buffer_barrier_global_exec,
-                ..s
-            },
-        ),
-        (
-            "D6 dispatch WAW suppressed",
-            Semantics {
-                suppress_dispatch_waw: l.suppress_dispatch_waw,
-                ..s
-            },
-        ),
-    ]
+/// with only that toggle set to the layer's value, named by the
+/// difference's id and title (`vksync::layer::DIFFERENCES`).
+pub fn single_toggles() -> Vec<(String, Semantics)> {
+    vksync::layer::DIFFERENCES
+        .iter()
+        .filter_map(|d| {
+            d.toggle
+                .map(|t| (format!("{} {}", d.id, d.title), Semantics::SPEC.with(t)))
+        })
+        .collect()
 }
 
 /// Formats keys with the program's command text.

@@ -376,3 +376,4 @@ pub fn run_suite<S>(
 }
 
 pub mod layer;
+pub mod sync;

@@ -107,10 +107,10 @@ fn model_agrees_with_syncval_on_weakened_plans() {
                 if agrees(Semantics::SPEC) {
                     s.spec_agree += 1;
                 } else {
-                    let names: Vec<&str> = single_toggles()
-                        .iter()
+                    let names: Vec<String> = single_toggles()
+                        .into_iter()
                         .filter(|(_, t)| agrees(*t))
-                        .map(|(name, _)| *name)
+                        .map(|(name, _)| name)
                         .collect();
                     let key = if names.is_empty() {
                         "several toggles together".to_string()

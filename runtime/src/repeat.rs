@@ -52,7 +52,9 @@ pub struct Prepared<'a> {
     timestamp_mask: u64,
     recorded: Vec<usize>,
     memory: Vec<MemoryObject>,
-    messages: Vec<ValidationMessage>,
+    /// Messages that arrived while recording each program, then those of
+    /// each program's executions, by program index.
+    messages: Vec<Vec<ValidationMessage>>,
 }
 
 /// What [`Device::time_recording`] measured.
@@ -178,6 +180,7 @@ impl Device {
         res.fences.borrow_mut().push(fence);
 
         let mut cbs = Vec::with_capacity(programs.len());
+        let mut messages = Vec::with_capacity(programs.len());
         {
             let rec = Recorder {
                 device,
@@ -218,6 +221,7 @@ impl Device {
                     }
                 }
                 record_all(&rec, capture, cb, p, &layouts[i], &plans[i], kernels)?;
+                messages.push(capture.take());
                 if timestamps {
                     // SAFETY: recording state; the query was reset above.
                     unsafe {
@@ -233,7 +237,9 @@ impl Device {
                 unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
             }
         }
-        let messages = capture.take();
+        if let Some(last) = messages.last_mut() {
+            last.extend(capture.take());
+        }
         Ok(Prepared {
             res,
             queue,
@@ -357,10 +363,13 @@ impl Prepared<'_> {
         &self.memory
     }
 
-    /// Validation messages so far (recording and executions); drains them.
-    pub fn take_messages(&mut self) -> Vec<ValidationMessage> {
-        self.messages.extend(self.capture.take());
-        std::mem::take(&mut self.messages)
+    /// Validation messages so far (recording and executions), by program
+    /// index (command indices refer to that program); drains them.
+    pub fn take_messages(&mut self) -> Vec<Vec<ValidationMessage>> {
+        if let Some(last) = self.messages.last_mut() {
+            last.extend(self.capture.take());
+        }
+        self.messages.iter_mut().map(std::mem::take).collect()
     }
 
     /// Submits program `index`'s command buffer, waits for it (at most
@@ -396,7 +405,7 @@ impl Prepared<'_> {
         } else {
             None
         };
-        self.messages.extend(self.capture.take());
+        self.messages[index].extend(self.capture.take());
         Ok(Execution { gpu_ns, wall_ns })
     }
 }

@@ -1,6 +1,6 @@
 //! Programs without barriers, planned by the model's safe planners and run
 //! through `run_planned`: the reference's bytes, and no validation message
-//! for global barriers (buffer barriers: see the known difference below).
+//! that a known layer difference does not explain.
 
 mod common;
 
@@ -31,25 +31,11 @@ fn planned_programs_run_clean() {
                 "{planner:?}/{form:?}: {} barrier points",
                 plan.program.barrier_points()
             );
-            if form == BarrierForm::Global {
-                common::assert_matches_reference(&plan.program, &result);
-                continue;
-            }
-            // Known difference: the 1.3.239 layer limits a buffer barrier's
-            // execution dependency to its range (the spec does not), so a
-            // write-after-read on other memory that a buffer barrier orders
-            // by execution alone is still reported. Bytes must match.
-            let unexpected: Vec<_> = result
-                .messages
-                .iter()
-                .filter(|m| m.id_name != "SYNC-HAZARD-WRITE-AFTER-READ")
-                .collect();
-            assert!(unexpected.is_empty(), "{planner:?}/{form:?}: {unexpected:#?}");
-            let cmp = vksync_runtime::compare_with_reference(&plan.program, &result).expect("reference runs");
-            assert!(
-                cmp.iter().all(|c| c.mismatches.is_empty() && c.undefined == 0),
-                "{cmp:?}"
-            );
+            // Messages are allowed only where a known layer difference
+            // predicts them (the 1.3.239 layer limits a buffer barrier's
+            // execution dependency to its range, D5, and wants a
+            // write-after-write made visible, D2).
+            common::assert_matches_reference(&plan.program, &result);
         }
     }
 }

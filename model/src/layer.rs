@@ -1,0 +1,233 @@
+//! What the Khronos validation layer's synchronization validation reports,
+//! as far as the model can reproduce it: the table of known differences
+//! between the layer and the specification, and the explanation of a layer
+//! message by the difference that predicts it.
+//!
+//! This module owns the D-list. `docs/semantics.md` prints the same table
+//! (a test checks that every row here has its row there, with the same
+//! title), `vksync run` names the row that explains a message, and the
+//! property suites classify disagreements by it. Each difference the model
+//! can reproduce has a [`Toggle`] on [`Semantics`]; [`Semantics::LAYER_1_3_239`]
+//! turns every toggle on. It does not talk to a layer: the runtime captures
+//! messages, this module only predicts and explains them.
+
+use crate::access::{ClearStage, Semantics};
+use crate::checker::HazardKind;
+use crate::hazard::check_with;
+use crate::program::Program;
+
+/// A layer behaviour that the model reproduces by changing one field of
+/// [`Semantics`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Toggle {
+    /// D1: [`Semantics::raw_shortcut_after_ordered_read`].
+    RawShortcut,
+    /// D2: [`Semantics::waw_needs_visibility`].
+    WawVisibility,
+    /// D3: [`Semantics::rw_binding_write_only`].
+    RwBindingWriteOnly,
+    /// D4: [`Semantics::clear_stage`] = [`ClearStage::Copy`].
+    ClearInCopy,
+    /// D5: [`Semantics::buffer_barrier_global_exec`] = `false`.
+    BufferBarrierExecRange,
+    /// D6: [`Semantics::suppress_dispatch_waw`].
+    SuppressDispatchWaw,
+    /// D12: [`Semantics::last_write_shortcut`].
+    LastWriteShortcut,
+}
+
+impl Toggle {
+    /// `sem` with this layer behaviour turned on.
+    pub fn apply(self, sem: Semantics) -> Semantics {
+        match self {
+            Toggle::RawShortcut => Semantics {
+                raw_shortcut_after_ordered_read: true,
+                ..sem
+            },
+            Toggle::WawVisibility => Semantics {
+                waw_needs_visibility: true,
+                ..sem
+            },
+            Toggle::RwBindingWriteOnly => Semantics {
+                rw_binding_write_only: true,
+                ..sem
+            },
+            Toggle::ClearInCopy => Semantics {
+                clear_stage: ClearStage::Copy,
+                ..sem
+            },
+            Toggle::BufferBarrierExecRange => Semantics {
+                buffer_barrier_global_exec: false,
+                ..sem
+            },
+            Toggle::SuppressDispatchWaw => Semantics {
+                suppress_dispatch_waw: true,
+                ..sem
+            },
+            Toggle::LastWriteShortcut => Semantics {
+                last_write_shortcut: true,
+                ..sem
+            },
+        }
+    }
+}
+
+/// One known difference between the specification and the layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `D1`, `D2`, ...
+    pub id: &'static str,
+    /// One line, as the docs table's "difference" column starts.
+    pub title: &'static str,
+    /// How the model reproduces it, if it can.
+    pub toggle: Option<Toggle>,
+}
+
+/// The known differences, in the order `docs/semantics.md` lists them.
+pub const DIFFERENCES: &[Difference] = &[
+    Difference {
+        id: "D1",
+        title: "read-after-write skipped after an ordered read",
+        toggle: Some(Toggle::RawShortcut),
+    },
+    Difference {
+        id: "D2",
+        title: "write-after-write needs visibility",
+        toggle: Some(Toggle::WawVisibility),
+    },
+    Difference {
+        id: "D3",
+        title: "a read-write binding is a write only",
+        toggle: Some(Toggle::RwBindingWriteOnly),
+    },
+    Difference {
+        id: "D4",
+        title: "fill and update in COPY",
+        toggle: Some(Toggle::ClearInCopy),
+    },
+    Difference {
+        id: "D5",
+        title: "buffer barrier execution dependency limited to its range",
+        toggle: Some(Toggle::BufferBarrierExecRange),
+    },
+    Difference {
+        id: "D6",
+        title: "write-after-write between dispatch storage writes suppressed",
+        toggle: Some(Toggle::SuppressDispatchWaw),
+    },
+    Difference {
+        id: "D7",
+        title: "no checks inside one command",
+        toggle: None,
+    },
+    Difference {
+        id: "D8",
+        title: "hazards across command buffers not reported by default",
+        toggle: None,
+    },
+    Difference {
+        id: "D9",
+        title: "host accesses not modelled",
+        toggle: None,
+    },
+    Difference {
+        id: "D10",
+        title: "shader descriptor accesses skipped by default",
+        toggle: None,
+    },
+    Difference {
+        id: "D11",
+        title: "TOP_OF_PIPE and BOTTOM_OF_PIPE chain as stages",
+        toggle: None,
+    },
+    Difference {
+        id: "D12",
+        title: "a write is checked against the reads since the last write only",
+        toggle: Some(Toggle::LastWriteShortcut),
+    },
+];
+
+impl Semantics {
+    /// The specification with one layer behaviour turned on.
+    pub fn with(self, toggle: Toggle) -> Semantics {
+        toggle.apply(self)
+    }
+}
+
+/// Why the layer reported a hazard, according to the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explanation {
+    /// The specification predicts it: a real hazard.
+    Spec,
+    /// One known difference alone predicts it.
+    Difference(&'static Difference),
+    /// Only the whole layer profile predicts it (several differences
+    /// together).
+    Profile,
+    /// Nothing the model knows predicts it.
+    Unexplained,
+}
+
+/// Explains a layer report of `kind` at command `command` of `program`:
+/// first the specification, then each known difference alone, then the
+/// whole `profile`.
+pub fn explain(program: &Program, command: usize, kind: HazardKind, profile: Semantics) -> Explanation {
+    let predicts = |sem: Semantics| {
+        check_with(program, sem)
+            .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
+            .unwrap_or(false)
+    };
+    if predicts(Semantics::SPEC) {
+        return Explanation::Spec;
+    }
+    for d in DIFFERENCES {
+        if let Some(t) = d.toggle {
+            if predicts(Semantics::SPEC.with(t)) {
+                return Explanation::Difference(d);
+            }
+        }
+    }
+    if predicts(profile) {
+        Explanation::Profile
+    } else {
+        Explanation::Unexplained
+    }
+}
+
+/// The hazard kind of a `SYNC-HAZARD-*` message id.
+pub fn kind_of_message(id_name: &str) -> Option<HazardKind> {
+    [
+        HazardKind::ReadAfterWrite,
+        HazardKind::WriteAfterRead,
+        HazardKind::WriteAfterWrite,
+    ]
+    .into_iter()
+    .find(|k| k.message_id() == id_name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_profile_is_every_toggle() {
+        let all = DIFFERENCES
+            .iter()
+            .filter_map(|d| d.toggle)
+            .fold(Semantics::SPEC, Semantics::with);
+        assert_eq!(all, Semantics::LAYER_1_3_239);
+    }
+
+    #[test]
+    fn the_docs_table_has_every_row() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/semantics.md");
+        let docs = std::fs::read_to_string(path).expect("docs/semantics.md");
+        for d in DIFFERENCES {
+            let row = format!("| {} | {}", d.id, d.title);
+            assert!(
+                docs.contains(&row),
+                "docs/semantics.md has no row starting `{row}`"
+            );
+        }
+    }
+}

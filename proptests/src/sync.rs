@@ -1,0 +1,368 @@
+//! Random programs rich in synchronization, for comparing the fast checker
+//! with the definitional semantics (`vksync::spec`).
+//!
+//! Unlike [`crate::programs`] (barrier-free programs for the planners),
+//! these programs carry their own barriers: one to three per call, global
+//! or over a buffer range, with stage and access masks drawn from an
+//! alphabet that includes the pseudo stages (`TOP_OF_PIPE`,
+//! `BOTTOM_OF_PIPE`, `ALL_COMMANDS`, `NONE`) and the meta accesses. Memory
+//! is shared in every way the model knows: blobs recycled through pools, a
+//! buffer aliasing another's memory, aliasing buffers over a pool. Dispatch
+//! bindings are read, write or read-write, some dispatches are indirect,
+//! fills and updates cover sub-ranges, the host reads and writes, and
+//! submits and waits come anywhere. Every operation re-checks its
+//! preconditions, so every subsequence is a valid program (shrinking stays
+//! valid). The module also turns both checkers' answers into one
+//! comparable form ([`keys_of_hazards`], [`keys_of_races`]).
+
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use vksync::scope::{validate, Side};
+use vksync::spec::Race;
+use vksync::{
+    resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Hazard,
+    HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,
+};
+
+/// Stage masks barriers draw from.
+pub const STAGE_MASKS: [S; 14] = [
+    S::NONE,
+    S::TOP_OF_PIPE,
+    S::BOTTOM_OF_PIPE,
+    S::ALL_COMMANDS,
+    S::ALL_TRANSFER,
+    S::COPY,
+    S::CLEAR,
+    S::COMPUTE_SHADER,
+    S::DRAW_INDIRECT,
+    S::HOST,
+    S::COPY.union(S::COMPUTE_SHADER),
+    S::CLEAR.union(S::COPY),
+    S::ALL_COMMANDS.union(S::HOST),
+    S::DRAW_INDIRECT.union(S::COMPUTE_SHADER),
+];
+
+/// Access masks barriers draw from (unsupported bits are dropped for the
+/// stage mask they meet, so every barrier is valid usage).
+pub const ACCESS_MASKS: [A; 15] = [
+    A::NONE,
+    A::MEMORY_READ,
+    A::MEMORY_WRITE,
+    A::MEMORY_READ.union(A::MEMORY_WRITE),
+    A::SHADER_READ,
+    A::SHADER_WRITE,
+    A::SHADER_STORAGE_READ,
+    A::SHADER_STORAGE_WRITE,
+    A::TRANSFER_READ,
+    A::TRANSFER_WRITE,
+    A::INDIRECT_COMMAND_READ,
+    A::HOST_READ,
+    A::HOST_WRITE,
+    A::UNIFORM_READ,
+    A::SHADER_READ
+        .union(A::SHADER_WRITE)
+        .union(A::TRANSFER_READ)
+        .union(A::TRANSFER_WRITE),
+];
+
+/// One barrier: indices into the mask alphabets, and an optional range
+/// (object pick, start word, words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierOp {
+    pub masks: [u8; 4],
+    pub range: Option<(u8, u8, u8)>,
+}
+
+/// One abstract operation; indices pick among live objects modulo their
+/// count, sizes and offsets are in 4-byte words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyncOp {
+    Alloc {
+        pool: u8,
+        words: u8,
+    },
+    Free {
+        which: u8,
+    },
+    Copy {
+        src: u8,
+        dst: u8,
+        start: u8,
+        words: u8,
+    },
+    Fill {
+        dst: u8,
+        start: u8,
+        words: u8,
+    },
+    Update {
+        dst: u8,
+        start: u8,
+        words: u8,
+    },
+    Dispatch {
+        bindings: Vec<(u8, u8, u8, u8)>,
+        indirect: Option<(u8, u8)>,
+    },
+    Barrier(Vec<BarrierOp>),
+    HostWrite {
+        dst: u8,
+        start: u8,
+        words: u8,
+    },
+    HostRead {
+        src: u8,
+        start: u8,
+        words: u8,
+    },
+    Submit,
+    Wait,
+}
+
+fn barrier_op() -> impl Strategy<Value = BarrierOp> {
+    (
+        any::<[u8; 4]>(),
+        prop::option::weighted(0.3, (any::<u8>(), any::<u8>(), 1u8..=32)),
+    )
+        .prop_map(|(masks, range)| BarrierOp { masks, range })
+}
+
+fn sync_op() -> impl Strategy<Value = SyncOp> {
+    let range = || (any::<u8>(), any::<u8>(), 1u8..=24);
+    prop_oneof![
+        2 => (0u8..2, 1u8..=24).prop_map(|(pool, words)| SyncOp::Alloc { pool, words }),
+        1 => any::<u8>().prop_map(|which| SyncOp::Free { which }),
+        3 => (any::<u8>(), any::<u8>(), any::<u8>(), 1u8..=16)
+            .prop_map(|(src, dst, start, words)| SyncOp::Copy { src, dst, start, words }),
+        1 => range().prop_map(|(dst, start, words)| SyncOp::Fill { dst, start, words }),
+        1 => range().prop_map(|(dst, start, words)| SyncOp::Update { dst, start, words }),
+        3 => (
+            prop::collection::vec((any::<u8>(), 0u8..3, any::<u8>(), 1u8..=16), 1..=3),
+            prop::option::weighted(0.2, (any::<u8>(), any::<u8>())),
+        )
+            .prop_map(|(bindings, indirect)| SyncOp::Dispatch { bindings, indirect }),
+        4 => prop::collection::vec(barrier_op(), 1..=3).prop_map(SyncOp::Barrier),
+        1 => range().prop_map(|(dst, start, words)| SyncOp::HostWrite { dst, start, words }),
+        1 => range().prop_map(|(src, start, words)| SyncOp::HostRead { src, start, words }),
+        1 => Just(SyncOp::Submit),
+        1 => Just(SyncOp::Wait),
+    ]
+}
+
+/// Strategy for the operations of a program of up to `max_ops` operations.
+pub fn sync_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(sync_op(), 1..=max_ops)
+}
+
+/// A sub-range of an object, in words, clamped to the object.
+fn words_range(size: u64, start: u8, words: u8) -> (u64, u64) {
+    let total = size / 4;
+    let n = u64::from(words).clamp(1, total);
+    let s = u64::from(start) % (total - n + 1);
+    (s * 4, (s + n) * 4)
+}
+
+/// Drops the access bits no stage of `stages` supports, so the mask pair
+/// is valid usage.
+fn valid_access(stages: S, access: A, side: Side) -> A {
+    let mut out = A::NONE;
+    for bit in access.iter() {
+        if validate(stages, bit, side).is_ok() {
+            out |= bit;
+        }
+    }
+    out
+}
+
+/// Interprets operations into a valid program. Every program has two
+/// pools of 1 KiB (blob alignment 64), two buffers of 256 bytes, a buffer
+/// `alias0` over `buf0[64..192]` and a buffer `alias1` over `pool1[0..128]`.
+pub fn build_sync(ops: &[SyncOp]) -> Program {
+    let mut p = Program::new();
+    let pools = [p.pool("pool0", 1024, 64), p.pool("pool1", 1024, 64)];
+    let bufs = [p.buffer("buf0", 256), p.buffer("buf1", 256)];
+    let aliases = [
+        p.alias("alias0", 128, bufs[0], 64),
+        p.alias("alias1", 128, pools[1], 0),
+    ];
+    let fixed: Vec<ObjectId> = bufs.iter().chain(&aliases).copied().collect();
+    let mut live: Vec<ObjectId> = fixed.clone();
+    let mut blobs = 0;
+    let pick = |live: &[ObjectId], i: u8| live[i as usize % live.len()];
+    for op in ops {
+        let before = p.commands.len();
+        let region = |p: &Program, o: ObjectId, start: u8, words: u8| {
+            let (s, e) = words_range(p.object(o).size, start, words);
+            p.region(o, s, e)
+        };
+        match op {
+            SyncOp::Alloc { pool, words } => {
+                let id = p.alloc(
+                    &format!("blob{blobs}"),
+                    u64::from(*words) * 4,
+                    pools[*pool as usize % 2],
+                );
+                if resolve(&p).is_err() {
+                    p.commands.pop();
+                    p.objects.pop();
+                    continue;
+                }
+                blobs += 1;
+                live.push(id);
+            }
+            SyncOp::Free { which } => {
+                let blob_ix: Vec<usize> = (0..live.len()).filter(|&i| !fixed.contains(&live[i])).collect();
+                if blob_ix.is_empty() {
+                    continue;
+                }
+                let blob = live.remove(blob_ix[*which as usize % blob_ix.len()]);
+                p.push(Command::Free { blob });
+            }
+            SyncOp::Copy {
+                src,
+                dst,
+                start,
+                words,
+            } => {
+                let (s, d) = (pick(&live, *src), pick(&live, *dst));
+                let n = u64::from(*words)
+                    .min(p.object(s).size / 4)
+                    .min(p.object(d).size / 4);
+                let (so, se) = words_range(p.object(s).size, *start, n as u8);
+                let src = p.region(s, so, se);
+                let dst = p.region(d, 0, n * 4);
+                p.push(Command::Copy { src, dst });
+            }
+            SyncOp::Fill { dst, start, words } => {
+                let dst = region(&p, pick(&live, *dst), *start, *words);
+                p.push(Command::Fill { dst, value: 7 });
+            }
+            SyncOp::Update { dst, start, words } => {
+                let dst = region(&p, pick(&live, *dst), *start, *words);
+                p.push(Command::Update { dst, value: 3 });
+            }
+            SyncOp::HostWrite { dst, start, words } => {
+                let dst = region(&p, pick(&live, *dst), *start, *words);
+                p.push(Command::HostWrite { dst, value: 11 });
+            }
+            SyncOp::HostRead { src, start, words } => {
+                let src = region(&p, pick(&live, *src), *start, *words);
+                p.push(Command::HostRead { src });
+            }
+            SyncOp::Submit => {
+                p.push(Command::Submit);
+            }
+            SyncOp::Wait => {
+                p.push(Command::Wait);
+            }
+            SyncOp::Dispatch { bindings, indirect } => {
+                let bindings: Vec<Binding> = bindings
+                    .iter()
+                    .map(|(o, access, start, words)| Binding {
+                        access: [
+                            BindingAccess::Read,
+                            BindingAccess::Write,
+                            BindingAccess::ReadWrite,
+                        ][*access as usize % 3],
+                        region: region(&p, pick(&live, *o), *start, *words),
+                    })
+                    .collect();
+                let indirect = indirect.map(|(o, start)| region(&p, pick(&live, o), start, 3));
+                p.push(Command::Dispatch {
+                    kernel: "k".into(),
+                    params: vec![],
+                    bindings,
+                    indirect,
+                });
+            }
+            SyncOp::Barrier(bs) => {
+                let barriers = bs
+                    .iter()
+                    .map(|b| {
+                        let ss = STAGE_MASKS[b.masks[0] as usize % STAGE_MASKS.len()];
+                        let ds = STAGE_MASKS[b.masks[2] as usize % STAGE_MASKS.len()];
+                        let sa = valid_access(
+                            ss,
+                            ACCESS_MASKS[b.masks[1] as usize % ACCESS_MASKS.len()],
+                            Side::Src,
+                        );
+                        let da = valid_access(
+                            ds,
+                            ACCESS_MASKS[b.masks[3] as usize % ACCESS_MASKS.len()],
+                            Side::Dst,
+                        );
+                        let barrier = Barrier::global(ss, sa, ds, da);
+                        match b.range {
+                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
+                            None => barrier,
+                        }
+                    })
+                    .collect();
+                p.push(Command::Barrier(Dependency { barriers }));
+            }
+        }
+        if p.commands.len() > before && resolve(&p).is_err() {
+            // A command the model rejects (an overlapping copy, say) is
+            // dropped, keeping the program valid.
+            p.commands.truncate(before);
+        }
+    }
+    p
+}
+
+/// A comparable set of hazards: per (command, kind, memory object), the
+/// bytes (maximal disjoint ranges).
+pub type Keys = BTreeMap<(usize, HazardKind, MemId), Vec<ByteRange>>;
+
+fn normalize(items: impl Iterator<Item = (usize, HazardKind, MemId, ByteRange)>) -> Keys {
+    let mut sets: BTreeMap<(usize, HazardKind, MemId), BTreeSet<(u64, u64)>> = BTreeMap::new();
+    for (c, k, m, r) in items {
+        sets.entry((c, k, m)).or_default().insert((r.start, r.end));
+    }
+    sets.into_iter()
+        .map(|(key, ranges)| {
+            let mut merged: Vec<ByteRange> = Vec::new();
+            for (s, e) in ranges {
+                match merged.last_mut() {
+                    Some(last) if s <= last.end => last.end = last.end.max(e),
+                    _ => merged.push(ByteRange::new(s, e)),
+                }
+            }
+            (key, merged)
+        })
+        .collect()
+}
+
+/// The fast checker's hazards as keys.
+pub fn keys_of_hazards(hazards: &[Hazard]) -> Keys {
+    normalize(
+        hazards
+            .iter()
+            .map(|h| (h.command, h.kind, h.memory.mem, h.memory.range)),
+    )
+}
+
+/// The definitional semantics' races as keys.
+pub fn keys_of_races(races: &[Race]) -> Keys {
+    normalize(races.iter().map(|r| (r.command, r.kind, r.mem, r.range)))
+}
+
+/// Renders the keys two checkers disagree on, with each command's text.
+pub fn show_difference(program: &Program, fast: &Keys, spec: &Keys) -> String {
+    let mut out = String::new();
+    let all: BTreeSet<_> = fast.keys().chain(spec.keys()).collect();
+    for key in all {
+        let (f, s) = (fast.get(key), spec.get(key));
+        if f != s {
+            let (c, k, m) = key;
+            out.push_str(&format!(
+                "command {c} `{}`: {k} on mem{}: fast checker {:?}, definitional {:?}\n",
+                vksync::trace::print_command(program, &program.commands[*c]),
+                m.0,
+                f.map(|v| v.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
+                s.map(|v| v.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
+            ));
+        }
+    }
+    out
+}
