@@ -176,7 +176,10 @@ impl SyncVal {
             // and its second scope meets this barrier's first scope. Direct:
             // the write is in this barrier's first access scope (which
             // implies its stage is in the first synchronization scope).
-            let chained = self.order.intersects(b.src_exec);
+            // A write completed by a fence wait is available in the device
+            // domain before every barrier recorded after the wait (the wait,
+            // then the barrier's submit), whatever its first scope.
+            let chained = self.order.intersects(b.src_exec) || self.fenced;
             let direct = in_range && b.src_access.contains(self.sa);
             if chained || direct {
                 let vis = if in_range {
@@ -445,6 +448,9 @@ pub struct Checker {
     /// Merge adjacent ranges with equal state (on by default; off only to
     /// test that merging never changes a verdict).
     no_merge: bool,
+    /// Barriers recorded since the last submit whose destination access
+    /// holds a host access (see [`Checker::wait`]).
+    open_host_barriers: Vec<ResolvedBarrier>,
 }
 
 impl Checker {
@@ -460,6 +466,7 @@ impl Checker {
             nodes: Nodes::default(),
             sem,
             no_merge: false,
+            open_host_barriers: Vec::new(),
         }
     }
 
@@ -620,6 +627,7 @@ impl Checker {
             nodes,
             no_merge,
             sem,
+            ..
         } = self;
         let map = &mut mems[m];
         let (waw_vis, shortcut) = (sem.waw_needs_visibility, sem.last_write_shortcut);
@@ -672,6 +680,8 @@ impl Checker {
         if barriers.is_empty() {
             return;
         }
+        self.open_host_barriers
+            .extend(barriers.iter().filter(|b| b.dst_access.0 & HOST_PAIRS.0 != 0));
         // Barriers that differ only in their ranges have the same effect on
         // a value: group them, so the work per range entry is per distinct
         // barrier, not per range (one call may carry thousands of buffer
@@ -837,6 +847,7 @@ impl Checker {
 
     /// `vkQueueSubmit`: everything recorded so far is submitted.
     pub fn submit(&mut self) {
+        self.open_host_barriers.clear();
         self.nodes.map_all(|v| SyncVal {
             submitted: true,
             host_submitted: v.host_submitted.union(v.host_pending),
@@ -846,14 +857,66 @@ impl Checker {
     }
 
     /// A fence wait on every submission so far: submitted accesses complete
-    /// before later host operations and later submissions.
+    /// before later host operations and later submissions. The fence
+    /// signal made every submitted write available, so from now on every
+    /// later barrier's first scope continues its chain: its `order` becomes
+    /// every device stage. Barriers recorded since the last submit run after
+    /// this wait (their batch is submitted later), so those that move writes
+    /// to the host domain reach the writes this wait completes.
     pub fn wait(&mut self) {
-        self.nodes.map_all(|v| SyncVal {
-            fenced: v.fenced || v.submitted,
-            visible: v.visible.union(v.host_submitted),
-            host_submitted: StageAccessSet::EMPTY,
-            ..v
+        for b in self.open_host_barriers.clone() {
+            self.grant_to_completing(&b);
+        }
+        self.nodes.map_all(|v| {
+            let fenced = v.fenced || v.submitted;
+            SyncVal {
+                fenced,
+                order: if fenced { StageSet::ALL_DEVICE } else { v.order },
+                visible: v.visible.union(v.host_submitted),
+                host_submitted: StageAccessSet::EMPTY,
+                ..v
+            }
         });
+    }
+
+    /// Grants barrier `b`'s host pairs (as pending: `b` is not submitted
+    /// yet) to the writes the current wait completes (submitted, not yet
+    /// waited for), over `b`'s range.
+    fn grant_to_completing(&mut self, b: &ResolvedBarrier) {
+        let pairs = StageAccessSet(b.dst_access.0 & HOST_PAIRS.0);
+        let completing = |v: &SyncVal| v.sa.is_write() && v.submitted && !v.fenced;
+        let grant = |v: SyncVal| SyncVal {
+            host_pending: v.host_pending.union(pairs),
+            ..v
+        };
+        let Some(r) = b.range else {
+            self.nodes.map_all(|v| if completing(&v) { grant(v) } else { v });
+            return;
+        };
+        let m = self.grow(r.mem);
+        split_at(&mut self.mems[m], r.range.start);
+        split_at(&mut self.mems[m], r.range.end);
+        let keys: Vec<u64> = self.mems[m]
+            .range(r.range.start..r.range.end)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in keys {
+            let writes = self.mems[m][&k].state.writes.clone();
+            let mut new = writes.clone();
+            for w in new.iter_mut() {
+                let v = self.nodes.val(w.node);
+                if completing(&v) {
+                    w.node = self.nodes.intern(grant(v));
+                }
+            }
+            if new != writes {
+                // Invariant: `k` was listed above.
+                self.mems[m].get_mut(&k).expect("listed entry").state.writes = new;
+            }
+        }
+        if !self.no_merge {
+            merge_around(&mut self.mems[m], r.range, &mut self.nodes);
+        }
     }
 }
 
@@ -884,7 +947,7 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
         // The host sees a device write only after a barrier whose second
         // scope holds the host access (the device-to-host domain operation
         // and the visibility operation) and a fence wait ("Fence Waiting").
-        let host_pairs = host_needs(cur, waw_visibility);
+        let host_pairs = host_needs();
         let done = StageAccessSet(w.visible.0 & host_pairs.0);
         if w.fenced && !done.is_empty() {
             None
@@ -908,17 +971,15 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
     }
 }
 
-/// The host (stage, access) pairs of which one must be visible to a
-/// device write before host access `cur` is ordered after it: a host read
-/// needs `HOST_READ` itself; a host write needs only the device-to-host
-/// domain operation, which either host access in a barrier's destination
-/// access mask performs (or, with `waw_visibility`, `HOST_WRITE` itself).
-pub(crate) fn host_needs(cur: StageAccess, waw_visibility: bool) -> StageAccessSet {
-    if cur.is_write() && !waw_visibility {
-        HOST_PAIRS
-    } else {
-        StageAccessSet::single(cur)
-    }
+/// The host (stage, access) pairs of which one must have been granted to
+/// a device write (by a barrier that has been submitted and waited for)
+/// before a host access is ordered after it: the device-to-host domain
+/// operation, which either host access in a barrier's destination access
+/// mask performs; on host-coherent memory, writes available to the host
+/// domain are visible to the host ("Host Access Types"), for a read as for
+/// a write.
+pub(crate) const fn host_needs() -> StageAccessSet {
+    HOST_PAIRS
 }
 
 /// Appends a hazard, extending the previous one when it continues it.

@@ -30,7 +30,7 @@ use crate::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
 use crate::layout::{resolve, Layout, ProgramError};
 use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, Program, Region};
-use crate::scope::{self, Side, StageAccess};
+use crate::scope::{self, Side, StageAccess, StageSet};
 use std::collections::{BTreeMap, HashMap};
 
 /// Which planner.
@@ -137,7 +137,189 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         PlannerKind::Online => online(&input, &layout, opts.form, &mut out),
         PlannerKind::Offline => offline(&input, &layout, opts.form, &mut out),
     }
-    Ok(out.finish())
+    let mut plan = out.finish();
+    if opts.planner == PlannerKind::Offline && opts.form == BarrierForm::Global {
+        improve_bits(&mut plan);
+    }
+    Ok(plan)
+}
+
+/// Plans of up to this many barrier points and commands get the joint
+/// search of [`improve_bits`]; larger ones keep each point's own minimum
+/// (each search step re-checks the whole program).
+const IMPROVE_MAX_POINTS: usize = 8;
+const IMPROVE_MAX_COMMANDS: usize = 64;
+
+/// Lowers the total bit count of a small global plan by local search
+/// across points, keeping the number of points. Each point is minimized
+/// for the dependencies it answers, but the plan as a whole can sometimes
+/// do with fewer bits: an earlier point can carry a dependency whose
+/// availability then reaches a later point through a chain that point
+/// needs anyway, or a point can sit at another place inside the intervals
+/// it stabs. Two moves: add one concrete flag (a stage or access the
+/// program's commands make) to one point, or move one point to another gap
+/// before a device command; after either, every bit of every point that is
+/// no longer needed is dropped. A move is kept when the plan is still
+/// hazard-free and has fewer bits; the search repeats until no move helps.
+fn improve_bits(plan: &mut Plan) {
+    let is_point =
+        |p: &Program, i: usize| matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1);
+    let points_of = |p: &Program| {
+        (0..p.commands.len())
+            .filter(|&i| is_point(p, i))
+            .collect::<Vec<_>>()
+    };
+    let n_points = points_of(&plan.program).len();
+    if n_points == 0 || n_points > IMPROVE_MAX_POINTS || plan.program.commands.len() > IMPROVE_MAX_COMMANDS {
+        return;
+    }
+    let Ok(layout) = resolve(&plan.program) else {
+        return;
+    };
+    let mut flags: Vec<(usize, u64)> = Vec::new();
+    for c in &plan.program.commands {
+        for a in accesses(c, &layout, Semantics::default()) {
+            for f in [
+                (0, a.sa.stage().flag().bits()),
+                (1, a.sa.access().bits()),
+                (2, a.sa.stage().flag().bits()),
+                (3, a.sa.access().bits()),
+            ] {
+                if !flags.contains(&f) {
+                    flags.push(f);
+                }
+            }
+        }
+    }
+    let barrier = |p: &Program, i: usize| match &p.commands[i] {
+        Command::Barrier(d) => d.barriers[0],
+        _ => unreachable!("points are single-barrier commands"),
+    };
+    let set = |p: &mut Program, i: usize, b: Barrier| {
+        if let Command::Barrier(d) = &mut p.commands[i] {
+            d.barriers[0] = b;
+        }
+    };
+    let valid = |b: &Barrier| {
+        scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+            && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok()
+    };
+    let clean = |p: &Program| check_resolved(p, &layout, Semantics::default()).is_empty();
+    let total = |p: &Plan| p.program.barrier_bits();
+    // Drops every bit of every point that is not needed (but `pinned`), in
+    // a fixed order, until none can go (dropping an access can make a stage
+    // droppable).
+    let shrink = |p: &mut Program, pinned: Option<(usize, usize, u64)>| loop {
+        let before = p.barrier_bits();
+        for i in points_of(p) {
+            for field in 0..4 {
+                let bits = mask_bits(&barrier(p, i), field);
+                for bit in (0..64)
+                    .map(|k| 1u64 << k)
+                    .filter(|b| bits & b != 0 && pinned != Some((i, field, *b)))
+                {
+                    let mut b = barrier(p, i);
+                    let m = mask_bits(&b, field);
+                    set_mask_bits(&mut b, field, m & !bit);
+                    if valid(&b) {
+                        let old = barrier(p, i);
+                        set(p, i, b);
+                        if !clean(p) {
+                            set(p, i, old);
+                        }
+                    }
+                }
+            }
+        }
+        if p.barrier_bits() == before {
+            break;
+        }
+    };
+    loop {
+        let before = total(plan);
+        let mut best: Option<Plan> = None;
+        let consider = |q: Plan, best: &mut Option<Plan>| {
+            let better = best.as_ref().map_or(before, total);
+            if total(&q) < better && clean(&q.program) {
+                *best = Some(q);
+            }
+        };
+        for i in points_of(&plan.program) {
+            for &(field, bit) in &flags {
+                let mut b = barrier(&plan.program, i);
+                let m = mask_bits(&b, field);
+                if m & bit != 0 {
+                    continue;
+                }
+                set_mask_bits(&mut b, field, m | bit);
+                if !valid(&b) {
+                    continue;
+                }
+                let mut q = plan.clone();
+                set(&mut q.program, i, b);
+                // First what the new flag makes unnecessary elsewhere, then
+                // anything, the new flag included.
+                shrink(&mut q.program, Some((i, field, bit)));
+                shrink(&mut q.program, None);
+                consider(q, &mut best);
+            }
+            // Every other gap before a device command, not next to a point.
+            for to in 0..plan.program.commands.len() {
+                let next_to_point =
+                    (to > 0 && is_point(&plan.program, to - 1)) || is_point(&plan.program, to);
+                if to == i || to == i + 1 || next_to_point || !is_device(&plan.program.commands[to]) {
+                    continue;
+                }
+                // Moved, then every point given every concrete flag its
+                // side can take, then shrunk: the other points may need
+                // different bits once this one is elsewhere.
+                let mut q = plan.clone();
+                move_command(&mut q, i, to);
+                for j in points_of(&q.program) {
+                    let mut b = barrier(&q.program, j);
+                    for &(field, bit) in &flags {
+                        let m = mask_bits(&b, field);
+                        set_mask_bits(&mut b, field, m | bit);
+                    }
+                    if valid(&b) {
+                        set(&mut q.program, j, b);
+                    }
+                }
+                if clean(&q.program) {
+                    shrink(&mut q.program, None);
+                    consider(q, &mut best);
+                }
+            }
+        }
+        match best {
+            Some(q) => *plan = q,
+            None => break,
+        }
+    }
+}
+
+/// Moves command `from` of a plan to just before command `to` (an index
+/// before the move), keeping `origin` and `answers` attached to their
+/// commands.
+fn move_command(plan: &mut Plan, from: usize, to: usize) {
+    let c = plan.program.commands.remove(from);
+    let o = plan.origin.remove(from);
+    let dest = if to > from { to - 1 } else { to };
+    plan.program.commands.insert(dest, c);
+    plan.origin.insert(dest, o);
+    for (idx, _) in plan.answers.iter_mut() {
+        *idx = if *idx == from {
+            dest
+        } else {
+            let after_removal = if *idx > from { *idx - 1 } else { *idx };
+            if after_removal >= dest {
+                after_removal + 1
+            } else {
+                after_removal
+            }
+        };
+    }
+    plan.answers.sort_by_key(|(idx, _)| *idx);
 }
 
 /// Builds the output program.
@@ -474,7 +656,7 @@ fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind) -> bool {
         HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::access::is_host(cur),
         // For the host, visibility a recorded barrier grants counts: the
         // planner follows host barriers with a submit and a wait.
-        _ if crate::access::is_host(cur) => v.granted().0 & host_needs(cur, false).0 != 0,
+        _ if crate::access::is_host(cur) => v.granted().0 & host_needs().0 != 0,
         // A write after a write needs the earlier one available before it.
         HazardKind::WriteAfterWrite => v.order.contains(cur.stage()) || v.fenced,
         HazardKind::ReadAfterWrite => v.visible.contains(cur) || v.fenced,
@@ -508,11 +690,36 @@ fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout) -> bool {
     })
 }
 
-/// Builds the barriers of one point: one barrier per distinct source
-/// (stage, access) and destination stage, carrying the union of the
-/// destination accesses (per object and merged range, for buffer barriers),
-/// then drops each barrier the others make redundant.
+/// Builds the barriers of one point.
+///
+/// Global form: one memory barrier with the union of the requirements'
+/// direct fixes, then the fewest of its bits that still satisfy every
+/// requirement (an exact search over subsets of its bits, smallest first;
+/// a greedy pass when it has more than [`EXACT_BITS`] bits). One barrier
+/// never needs more bits than several: merging two barriers unions their
+/// masks, and a barrier with larger scopes orders at least as much.
+///
+/// Buffer form: one barrier per distinct source (stage, access) and
+/// destination stage, carrying the union of the destination accesses, per
+/// object and merged range; then each barrier the others make redundant is
+/// dropped, then each bit.
 fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barrier> {
+    if form == BarrierForm::Global {
+        let mut merged = Barrier::global(
+            PipelineStageFlags2::NONE,
+            AccessFlags2::NONE,
+            PipelineStageFlags2::NONE,
+            AccessFlags2::NONE,
+        );
+        for l in live {
+            let b = l.req.barrier(layout);
+            merged.src_stage_mask |= b.src_stage_mask;
+            merged.src_access_mask |= b.src_access_mask;
+            merged.dst_stage_mask |= b.dst_stage_mask;
+            merged.dst_access_mask |= b.dst_access_mask;
+        }
+        return vec![fewest_bits(merged, live, layout)];
+    }
     let mut groups: BTreeMap<(u64, u64, u64), (AccessFlags2, Vec<Region>)> = BTreeMap::new();
     for l in live {
         let b = l.req.barrier(layout);
@@ -562,22 +769,115 @@ fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barr
             i += 1;
         }
     }
-    for i in 0..barriers.len() {
-        for field in 0..4 {
-            let bits = mask_bits(&barriers[i], field);
-            for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
-                let mut candidate = barriers.clone();
-                set_mask_bits(&mut candidate[i], field, mask_bits(&barriers[i], field) & !bit);
-                let b = candidate[i];
-                let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
-                    && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
-                if valid && all_satisfied(live, &candidate, layout) {
-                    barriers = candidate;
+    // Until no bit can go: dropping an access can make its stage droppable.
+    loop {
+        let before: u32 = barriers.iter().map(Barrier::bit_count).sum();
+        for i in 0..barriers.len() {
+            for field in 0..4 {
+                let bits = mask_bits(&barriers[i], field);
+                for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
+                    let mut candidate = barriers.clone();
+                    set_mask_bits(&mut candidate[i], field, mask_bits(&barriers[i], field) & !bit);
+                    let b = candidate[i];
+                    let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+                        && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
+                    if valid && all_satisfied(live, &candidate, layout) {
+                        barriers = candidate;
+                    }
                 }
             }
         }
+        if barriers.iter().map(Barrier::bit_count).sum::<u32>() == before {
+            return barriers;
+        }
     }
-    barriers
+}
+
+/// Up to this many bits, a merged barrier's bits are minimized exactly.
+const EXACT_BITS: u32 = 20;
+
+/// The barrier with the fewest of `b`'s bits that is valid usage and
+/// satisfies `live` (`b` itself does).
+fn fewest_bits(b: Barrier, live: &[Live], layout: &Layout) -> Barrier {
+    let bits: Vec<(usize, u64)> = (0..4)
+        .flat_map(|field| {
+            let m = mask_bits(&b, field);
+            (0..64)
+                .map(|k| 1u64 << k)
+                .filter(move |bit| m & bit != 0)
+                .map(move |bit| (field, bit))
+        })
+        .collect();
+    let build = |chosen: &[bool]| {
+        let mut masks = [0u64; 4];
+        for (&(field, bit), &on) in bits.iter().zip(chosen) {
+            if on {
+                masks[field] |= bit;
+            }
+        }
+        let mut c = b;
+        for (field, m) in masks.iter().enumerate() {
+            set_mask_bits(&mut c, field, *m);
+        }
+        c
+    };
+    let ok = |c: &Barrier| {
+        scope::validate(c.src_stage_mask, c.src_access_mask, Side::Src).is_ok()
+            && scope::validate(c.dst_stage_mask, c.dst_access_mask, Side::Dst).is_ok()
+            && all_satisfied(live, std::slice::from_ref(c), layout)
+    };
+    if bits.len() as u32 <= EXACT_BITS {
+        // Subsets by size, smallest first: the first that works is a
+        // minimum.
+        let n = bits.len();
+        for size in 0..=n {
+            let mut found = None;
+            for_each_combination(n, size, &mut |idx: &[usize]| {
+                if found.is_some() {
+                    return;
+                }
+                let mut chosen = vec![false; n];
+                for &i in idx {
+                    chosen[i] = true;
+                }
+                let c = build(&chosen);
+                if ok(&c) {
+                    found = Some(c);
+                }
+            });
+            if let Some(c) = found {
+                return c;
+            }
+        }
+        return b;
+    }
+    let mut chosen = vec![true; bits.len()];
+    for i in 0..bits.len() {
+        chosen[i] = false;
+        if !ok(&build(&chosen)) {
+            chosen[i] = true;
+        }
+    }
+    build(&chosen)
+}
+
+/// Calls `f` with every `k`-subset of `0..n`, as sorted indices.
+fn for_each_combination(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
+    fn rec(n: usize, k: usize, start: usize, cur: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if cur.len() == k {
+            f(cur);
+            return;
+        }
+        for i in start..n {
+            if n - i < k - cur.len() {
+                return;
+            }
+            cur.push(i);
+            rec(n, k, i + 1, cur, f);
+            cur.pop();
+        }
+    }
+    rec(n, k, 0, &mut Vec::new(), f);
 }
 
 /// The raw bits of one of a barrier's four masks (0: source stages,
@@ -602,10 +902,25 @@ fn set_mask_bits(b: &mut Barrier, field: usize, bits: u64) {
 
 /// Looks up the current values of the requirements' priors and keeps those
 /// not yet satisfied.
-fn live_requirements(checker: &mut Checker, reqs: impl Iterator<Item = Req>) -> Vec<Live> {
+/// `completes`: a fence wait comes after this point and before the next
+/// submit, so the point's barriers run after every access submitted so far
+/// has completed; those accesses are then judged as the checker will judge
+/// them at the wait (available, and reached by any later barrier).
+fn live_requirements(checker: &mut Checker, reqs: impl Iterator<Item = Req>, completes: bool) -> Vec<Live> {
     reqs.filter_map(|req| {
         let h = &req.hazard;
-        let values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
+        let mut values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
+        if completes {
+            for v in values.iter_mut() {
+                if v.submitted && !v.fenced {
+                    *v = SyncVal {
+                        fenced: true,
+                        order: StageSet::ALL_DEVICE,
+                        ..*v
+                    };
+                }
+            }
+        }
         // No value left: the prior access was dropped from the checker's
         // state because a later access of the same kind dominates it (see
         // `Checker`), and that access's own requirement covers this one.
@@ -662,7 +977,7 @@ fn online(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter
                 hi: i,
                 hazard: h,
             });
-            let live = live_requirements(&mut checker, reqs);
+            let live = live_requirements(&mut checker, reqs, false);
             let host_barrier = !live.is_empty() && is_host(c);
             emit_point(out, &mut checker, layout, live, form, |i| i);
             if needs_wait || host_barrier {
@@ -702,7 +1017,11 @@ fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitte
     let mut checker = Checker::new(layout.memory_sizes.len());
     for (i, c) in waited.commands.iter().enumerate() {
         if let Some(reqs) = at_point.remove(&i) {
-            let live = live_requirements(&mut checker, reqs.into_iter());
+            let completes = waited.commands[i..]
+                .iter()
+                .find(|c| matches!(c, Command::Submit | Command::Wait))
+                .is_some_and(|c| matches!(c, Command::Wait));
+            let live = live_requirements(&mut checker, reqs.into_iter(), completes);
             // Invariant: hazards are between accesses, which all come from
             // the input (only submits and waits were inserted).
             let to_input = |i: usize| origin[i].expect("accesses come from the input");

@@ -375,5 +375,6 @@ pub fn run_suite<S>(
     }
 }
 
+pub mod exhaustive;
 pub mod layer;
 pub mod sync;

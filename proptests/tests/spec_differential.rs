@@ -1,14 +1,24 @@
-//! The fast checker against the definitional semantics on random programs
-//! rich in synchronization (`vksync_proptests::sync`): the set of
-//! (command, kind, bytes) must be equal.
+//! The fast checker and the planners against the definitional semantics
+//! (`vksync::spec`), on random programs. Cases: `PROPTEST_CASES`
+//! (default 512 for the checker, 128 for the planners).
 //!
-//! Cases: `PROPTEST_CASES` (default 512).
+//! * Programs rich in synchronization (`vksync_proptests::sync`): the set
+//!   of (command, kind, bytes) the fast checker reports equals the set the
+//!   definitional semantics finds.
+//! * Barrier-free programs of the planners' generator (pools recycled,
+//!   host accesses, submits and waits), planned by every safe planner in
+//!   both barrier forms: no race under the definitional semantics, and for
+//!   offline and online plans, every barrier and every bit necessary under
+//!   it too (removing one brings a race back; online plans are judged as a
+//!   streaming caller sees them, with the fast checker's streaming view).
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use vksync::hazard::check_streaming;
+use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::spec::{races, Reading};
-use vksync_proptests::cases;
 use vksync_proptests::sync::{build_sync, keys_of_hazards, keys_of_races, show_difference, sync_ops};
+use vksync_proptests::{cases, programs, weakenings};
 
 proptest! {
     #![proptest_config(Config { cases: cases(512), ..Config::default() })]
@@ -19,5 +29,31 @@ proptest! {
         let fast = keys_of_hazards(&vksync::check(&p).unwrap());
         let spec = keys_of_races(&races(&p, Reading::MemoryModel).unwrap());
         prop_assert!(fast == spec, "{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
+    }
+}
+
+proptest! {
+    #![proptest_config(Config { cases: cases(128), ..Config::default() })]
+
+    #[test]
+    fn safe_plans_are_race_free_and_minimal_under_the_definitional_semantics(g in programs(20)) {
+        for planner in [PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative] {
+            for form in [BarrierForm::Global, BarrierForm::Buffer] {
+                let q = plan(&g.program, PlanOptions { planner, form }).unwrap().program;
+                let r = races(&q, Reading::MemoryModel).unwrap();
+                prop_assert!(r.is_empty(), "{planner:?}/{form:?} plan races: {r:?}\n{}", vksync::trace::print(&q));
+                if planner == PlannerKind::Conservative {
+                    continue;
+                }
+                for (what, w) in weakenings(&q) {
+                    let still_clean = match planner {
+                        PlannerKind::Online => check_streaming(&w).unwrap().is_empty(),
+                        _ => races(&w, Reading::MemoryModel).unwrap().is_empty(),
+                    };
+                    prop_assert!(!still_clean, "{planner:?}/{form:?}: {what} leaves the plan race-free:\n{}",
+                        vksync::trace::print(&q));
+                }
+            }
+        }
     }
 }

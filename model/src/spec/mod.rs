@@ -37,10 +37,14 @@
 //! # Assumptions (each documented in `docs/semantics.md`)
 //!
 //! * One queue with compute and transfer capabilities; one host thread.
-//! * Mapped memory is host-coherent: host writes are available to the host
-//!   domain at once, and a host read still needs its `HOST_READ` visibility
-//!   from a barrier (the chapter's access scope; the appendix's automatic
-//!   host-domain visibility on coherent memory is not relied on).
+//! * Mapped memory is host-coherent ("Host Access Types"): host writes are
+//!   available to the host domain at once, and writes available to the
+//!   host domain are visible to the host, so a device write reaches a host
+//!   access (read or write) through a barrier's device-to-host domain
+//!   operation (`HOST_READ` or `HOST_WRITE` in its destination access
+//!   mask) and a fence wait. Non-coherent memory, which needs
+//!   `vkFlushMappedMemoryRanges`/`vkInvalidateMappedMemoryRanges`, is not
+//!   modelled.
 //! * Execution dependency chains are formed at the level of stages (see
 //!   [`order`]).
 
@@ -250,22 +254,22 @@ fn location_ordered(
     }
     let available_before = |node: usize| avs.iter().any(|&av| order.hb(av, node));
     if y.host {
-        // X->AV->DOM(device, host)->VIS->Y: a barrier whose destination
-        // access scope holds the host access performs the domain operation
-        // and the visibility operation; for a host write under the memory
-        // model reading, the domain operation (either host access in the
-        // destination mask) suffices.
-        let wanted = |pairs: &scopes::Pairs| {
-            if y.write && reading == Reading::MemoryModel {
-                pairs.contains(&("HOST", "HOST_READ")) || pairs.contains(&("HOST", "HOST_WRITE"))
-            } else {
-                pairs.contains(&(y.stage, y.access))
-            }
+        // X->AV->DOM(device, host)->VIS->Y. "If the destination access mask
+        // includes VK_ACCESS_HOST_READ_BIT or VK_ACCESS_HOST_WRITE_BIT, then
+        // the dependency includes a memory domain operation from device
+        // domain to host domain"; on host-coherent memory "writes made
+        // available to the host domain are automatically made visible to
+        // the host" ("Host Access Types"), so the visibility operation
+        // comes with the domain operation, for a read as for a write. The
+        // barrier must happen before the host access (a submit and a fence
+        // wait after it).
+        let dom = |pairs: &scopes::Pairs| {
+            pairs.contains(&("HOST", "HOST_READ")) || pairs.contains(&("HOST", "HOST_WRITE"))
         };
         return order
             .deps
             .iter()
-            .filter(|d| wanted(&d.second_access) && in_range(d.range, mem, cell))
+            .filter(|d| dom(&d.second_access) && in_range(d.range, mem, cell))
             .any(|d| available_before(d.node) && order.hb(d.node, y.node));
     }
     if y.write && reading == Reading::MemoryModel {

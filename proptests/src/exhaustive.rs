@@ -1,0 +1,299 @@
+//! Small-scope exhaustive checking: every program of up to K commands over
+//! a small alphabet, and a brute-force search for the fewest barrier points
+//! and bits a program needs.
+//!
+//! The alphabet ([`ALPHABET`]) has device commands over two 12-byte
+//! buffers of three 4-byte cells (copies, a fill, dispatches with read,
+//! write and read-write bindings, an indirect dispatch), host accesses,
+//! `submit` and `wait`, and barriers drawn from a set of masks that covers
+//! `TOP_OF_PIPE`, `BOTTOM_OF_PIPE`, `ALL_COMMANDS`, `NONE`, meta stages and
+//! accesses, a buffer barrier and a call with two barriers. Each program is
+//! enumerated over two memory layouts ([`LAYOUTS`]): separate buffers, and
+//! `b` aliasing the last two cells of `a`'s memory. Programs are text
+//! (trace lines), so a failure prints as a trace.
+//!
+//! The brute force ([`min_points`], [`min_bits`]) knows nothing of the
+//! planners: it places full barriers on subsets of the gaps between
+//! commands to find the fewest points, then searches single global
+//! barriers of concrete flags (stages and accesses the program's commands
+//! make; no meta flag) at those gaps by increasing total bit count, and
+//! decides race freedom with the definitional semantics.
+
+use vksync::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+use vksync::scope::{validate, Side};
+use vksync::spec::{races, Reading};
+use vksync::{Barrier, Command, Dependency, Program};
+
+/// The memory declarations each program is enumerated with.
+pub const LAYOUTS: [&str; 2] = [
+    "buffer a 12\nbuffer b 12\n",
+    "buffer m 16\nbuffer a 12 alias m 0\nbuffer b 12 alias m 4\n",
+];
+
+/// The command alphabet (trace lines).
+pub const ALPHABET: &[&str] = &[
+    "fill a[0..12] 1",
+    "copy a[0..4] -> b[0..4]",
+    "copy b[4..12] -> a[0..8]",
+    "dispatch k read b[0..4] write a[8..12]",
+    "dispatch k rw a[4..8]",
+    "dispatch k indirect b[0..12] write a[0..4]",
+    "host-write a[0..8] 5",
+    "host-read b[0..12]",
+    "submit",
+    "wait",
+    "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ",
+    "barrier CLEAR:TRANSFER_WRITE -> COPY:NONE",
+    "barrier COMPUTE_SHADER:SHADER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE",
+    "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS|HOST:MEMORY_READ|MEMORY_WRITE",
+    "barrier TOP_OF_PIPE:NONE -> BOTTOM_OF_PIPE:NONE",
+    "barrier BOTTOM_OF_PIPE:NONE -> TOP_OF_PIPE:NONE",
+    "barrier COPY|COMPUTE_SHADER:NONE -> CLEAR|DRAW_INDIRECT:NONE",
+    "barrier ALL_TRANSFER:MEMORY_WRITE -> HOST:HOST_READ",
+    "barrier COMPUTE_SHADER:SHADER_WRITE -> COPY:TRANSFER_READ a[0..4]",
+    "barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE; COMPUTE_SHADER:NONE -> COPY|DRAW_INDIRECT:MEMORY_READ",
+];
+
+/// How many leading entries of [`ALPHABET`] are not barriers.
+pub const NON_BARRIERS: usize = 10;
+
+/// The program text of a sequence of alphabet indices over a layout.
+pub fn text(layout: &str, seq: &[usize]) -> String {
+    let mut t = layout.to_string();
+    for &i in seq {
+        t.push_str(ALPHABET[i]);
+        t.push('\n');
+    }
+    t
+}
+
+/// Calls `f` with every sequence of exactly `len` indices below `n`.
+pub fn for_each_sequence(n: usize, len: usize, mut f: impl FnMut(&[usize])) {
+    let mut seq = vec![0usize; len];
+    loop {
+        f(&seq);
+        let mut i = len;
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            seq[i] += 1;
+            if seq[i] < n {
+                break;
+            }
+            seq[i] = 0;
+        }
+    }
+}
+
+/// Whether a program has no race under the definitional semantics.
+pub fn race_free(p: &Program) -> bool {
+    races(p, Reading::MemoryModel)
+        .map(|r| r.is_empty())
+        .unwrap_or(false)
+}
+
+/// The program with a barrier command before each command index in
+/// `gaps` (sorted), each holding `barriers[i]`.
+fn with_barriers(p: &Program, gaps: &[usize], barriers: &[Barrier]) -> Program {
+    let mut q = Program {
+        objects: p.objects.clone(),
+        commands: Vec::with_capacity(p.commands.len() + gaps.len()),
+    };
+    let mut next = 0;
+    for (i, c) in p.commands.iter().enumerate() {
+        while next < gaps.len() && gaps[next] == i {
+            q.commands.push(Command::Barrier(Dependency {
+                barriers: vec![barriers[next]],
+            }));
+            next += 1;
+        }
+        q.commands.push(c.clone());
+    }
+    q
+}
+
+/// The gaps a barrier can go in: before each device command but the first.
+fn gaps(p: &Program) -> Vec<usize> {
+    let device: Vec<usize> = (0..p.commands.len())
+        .filter(|&i| vksync::access::is_device_command(&p.commands[i]))
+        .collect();
+    device.into_iter().skip(1).collect()
+}
+
+fn full_barrier() -> Barrier {
+    let rw = A::MEMORY_READ | A::MEMORY_WRITE;
+    Barrier::global(S::ALL_COMMANDS, rw, S::ALL_COMMANDS, rw)
+}
+
+/// The fewest barrier points that make a device-only, barrier-free
+/// program race-free, found by placing full barriers on every subset of
+/// gaps in order of size; `None` if even a barrier in every gap does not.
+pub fn min_points(p: &Program) -> Option<(usize, Vec<Vec<usize>>)> {
+    let g = gaps(p);
+    for k in 0..=g.len() {
+        let mut found = Vec::new();
+        for_each_subset(&g, k, |chosen| {
+            let full = vec![full_barrier(); chosen.len()];
+            if race_free(&with_barriers(p, chosen, &full)) {
+                found.push(chosen.to_vec());
+            }
+        });
+        if !found.is_empty() {
+            return Some((k, found));
+        }
+    }
+    None
+}
+
+fn for_each_subset(items: &[usize], k: usize, mut f: impl FnMut(&[usize])) {
+    fn rec(items: &[usize], k: usize, start: usize, cur: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if cur.len() == k {
+            f(cur);
+            return;
+        }
+        for i in start..items.len() {
+            cur.push(items[i]);
+            rec(items, k, i + 1, cur, f);
+            cur.pop();
+        }
+    }
+    rec(items, k, 0, &mut Vec::new(), &mut f);
+}
+
+/// The concrete stage and access flags a program's commands make (what a
+/// minimal barrier can need).
+fn concrete_flags(p: &Program) -> (Vec<S>, Vec<A>) {
+    let layout = vksync::resolve(p).expect("valid program");
+    let mut stages = Vec::new();
+    let mut accesses = Vec::new();
+    for c in &p.commands {
+        for a in vksync::access::accesses(c, &layout, vksync::Semantics::SPEC) {
+            let (s, x) = (a.sa.stage().flag(), a.sa.access());
+            if !stages.contains(&s) {
+                stages.push(s);
+            }
+            if !accesses.contains(&x) {
+                accesses.push(x);
+            }
+        }
+    }
+    (stages, accesses)
+}
+
+/// Every valid global barrier over the given concrete flags with a
+/// source and a destination stage (a barrier without either orders
+/// nothing, and a plan with the fewest points has none), with its bit
+/// count, fewest bits first.
+fn candidate_barriers(stages: &[S], accesses: &[A]) -> Vec<(usize, Barrier)> {
+    let subsets = |n: usize| 0u32..(1 << n);
+    let pick_s = |m: u32| {
+        stages
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| m & (1 << i) != 0)
+            .fold(S::NONE, |a, (_, s)| a | *s)
+    };
+    let pick_a = |m: u32| {
+        accesses
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| m & (1 << i) != 0)
+            .fold(A::NONE, |x, (_, a)| x | *a)
+    };
+    let mut src = Vec::new();
+    let mut dst = Vec::new();
+    for sm in subsets(stages.len()).filter(|m| *m != 0) {
+        for am in subsets(accesses.len()) {
+            let (st, ac) = (pick_s(sm), pick_a(am));
+            let bits = (sm.count_ones() + am.count_ones()) as usize;
+            if validate(st, ac, Side::Src).is_ok() {
+                src.push((bits, st, ac));
+            }
+            if validate(st, ac, Side::Dst).is_ok() {
+                dst.push((bits, st, ac));
+            }
+        }
+    }
+    let mut out: Vec<(usize, Barrier)> = src
+        .iter()
+        .flat_map(|&(b1, s1, a1)| {
+            dst.iter()
+                .map(move |&(b2, s2, a2)| (b1 + b2, Barrier::global(s1, a1, s2, a2)))
+        })
+        .collect();
+    out.sort_by_key(|(b, _)| *b);
+    out
+}
+
+/// The fewest stage and access bits over plans with the fewest points,
+/// each point one global barrier of concrete flags (a point's several
+/// barriers can always be merged into one with no more bits: the merged
+/// masks are the unions, and larger scopes order at least as much). Every
+/// choice of gaps that [`min_points`] found is tried, with every
+/// assignment of candidate barriers whose bits add up to `bits` = 0, 1, 2,
+/// ... The search decides race freedom with the fast checker and confirms
+/// the answer with the definitional semantics. `None` when no plan within
+/// `max_bits` exists.
+pub fn min_bits(p: &Program, max_bits: usize) -> Option<usize> {
+    min_bits_plan(p, max_bits).map(|(bits, _)| bits)
+}
+
+/// [`min_bits`], with a plan that has that many bits.
+pub fn min_bits_plan(p: &Program, max_bits: usize) -> Option<(usize, Program)> {
+    let (_, choices) = min_points(p)?;
+    let (stages, accesses) = concrete_flags(p);
+    let candidates = candidate_barriers(&stages, &accesses);
+    let clean = |q: &Program| vksync::check(q).map(|h| h.is_empty()).unwrap_or(false);
+    for bits in 0..=max_bits {
+        for gaps in &choices {
+            let mut chosen: Vec<Barrier> = Vec::with_capacity(gaps.len());
+            if let Some(q) = assign(p, gaps, &candidates, bits, &mut chosen, &clean) {
+                assert!(
+                    race_free(&q),
+                    "the fast checker and the definitional semantics differ on\n{}",
+                    vksync::trace::print(&q)
+                );
+                return Some((bits, q));
+            }
+        }
+    }
+    None
+}
+
+/// Tries every assignment of candidates to the remaining gaps whose bits
+/// add up to `left`; returns the first clean plan.
+fn assign(
+    p: &Program,
+    gaps: &[usize],
+    candidates: &[(usize, Barrier)],
+    left: usize,
+    chosen: &mut Vec<Barrier>,
+    clean: &dyn Fn(&Program) -> bool,
+) -> Option<Program> {
+    if chosen.len() == gaps.len() {
+        if left != 0 {
+            return None;
+        }
+        let q = with_barriers(p, gaps, chosen);
+        return clean(&q).then_some(q);
+    }
+    let remaining_points = gaps.len() - chosen.len() - 1;
+    for &(b, barrier) in candidates {
+        // Every later point needs at least two bits.
+        if b + 2 * remaining_points > left {
+            break;
+        }
+        if remaining_points == 0 && b != left {
+            continue;
+        }
+        chosen.push(barrier);
+        let found = assign(p, gaps, candidates, left - b, chosen, clean);
+        chosen.pop();
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}

@@ -1,0 +1,69 @@
+//! Small-scope exhaustive checking (`vksync_proptests::exhaustive`): every
+//! program of up to K commands over the alphabet, on both memory layouts.
+//!
+//! * The fast checker and the definitional semantics find the same
+//!   (command, kind, bytes).
+//! * Every barrier-free program planned by every safe planner (online,
+//!   offline, conservative; global and buffer barriers) is race-free under
+//!   the definitional semantics.
+//!
+//! K is `VKSYNC_EXHAUSTIVE_K` (default 3, a few seconds in the test
+//! profile); `docs/testing.md` records the release run with K = 5.
+
+use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::spec::{races, Reading};
+use vksync_proptests::exhaustive::{for_each_sequence, race_free, text, ALPHABET, LAYOUTS, NON_BARRIERS};
+use vksync_proptests::sync::{keys_of_hazards, keys_of_races, show_difference};
+
+fn k() -> usize {
+    std::env::var("VKSYNC_EXHAUSTIVE_K")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+#[test]
+fn every_small_program_checks_the_same_and_plans_race_free() {
+    let k = k();
+    let (mut programs, mut planned) = (0usize, 0usize);
+    let t = std::time::Instant::now();
+    for layout in LAYOUTS {
+        for len in 1..=k {
+            for_each_sequence(ALPHABET.len(), len, |seq| {
+                let src = text(layout, seq);
+                let p = vksync::trace::parse(&src)
+                    .unwrap_or_else(|e| panic!("{e}\n{src}"))
+                    .program;
+                let fast = keys_of_hazards(&vksync::check(&p).unwrap());
+                let spec = keys_of_races(&races(&p, Reading::MemoryModel).unwrap());
+                assert!(fast == spec, "{}\n{src}", show_difference(&p, &fast, &spec));
+                programs += 1;
+                if seq.iter().all(|&i| i < NON_BARRIERS) {
+                    for planner in [
+                        PlannerKind::Online,
+                        PlannerKind::Offline,
+                        PlannerKind::Conservative,
+                    ] {
+                        for form in [BarrierForm::Global, BarrierForm::Buffer] {
+                            let q = plan(&p, PlanOptions { planner, form }).unwrap().program;
+                            assert!(
+                                race_free(&q),
+                                "{planner:?}/{form:?} plan races: {:?}\n{}",
+                                races(&q, Reading::MemoryModel).unwrap(),
+                                vksync::trace::print(&q)
+                            );
+                            planned += 1;
+                        }
+                    }
+                }
+            });
+        }
+    }
+    eprintln!(
+        "exhaustive: K = {k}, {} commands in the alphabet, {} layouts: {programs} programs checked by both, \
+         {planned} plans race-free, {:.1} s",
+        ALPHABET.len(),
+        LAYOUTS.len(),
+        t.elapsed().as_secs_f64()
+    );
+}
