@@ -1,6 +1,8 @@
-//! The hazard checker: the oracle that says, for every byte a command
-//! touches, whether the prior conflicting access is ordered before it (and,
-//! for writes, made available and visible to it).
+//! The hazard checker: the fast oracle that says, for every byte a command
+//! touches, whether every earlier conflicting access is ordered before it
+//! as the memory model requires (a read after a write: the write available
+//! and visible to it; a write after a write: the earlier one available
+//! before it; a write after a read: an execution dependency).
 //!
 //! This module owns the per-address access state and the rules that update
 //! it: recording reads and writes, applying the barriers of one
@@ -11,27 +13,149 @@
 //! blob memory share state. It does not know about objects, names or
 //! commands' meanings: [`crate::access`] turns commands into accesses and
 //! barriers into [`ResolvedBarrier`]s, and [`check`] ties them together.
+//! Its verdicts are compared with the definitional semantics
+//! ([`crate::spec`]) by the differential suites: same (command, kind,
+//! bytes) on every program they draw.
 //!
 //! # Representation
 //!
 //! Each memory object is a map of disjoint byte ranges to an [`EntryState`]:
-//! the last write and the reads since it (one per stage), each a
-//! `(command, node)` pair. A *node* is an interned synchronization value
-//! ([`SyncVal`]): the access's (stage, access) pair, the stages ordered
-//! after it, for a write the pairs it is visible to, and whether it was
-//! submitted and waited for. Because the value is interned, every access
-//! recorded with the same value shares one node, and a global barrier is
-//! applied once per distinct value rather than once per byte range: its cost
-//! is bounded by the number of distinct synchronization values, not by the
-//! size of memory or the length of the program. Nodes that become equal are
-//! merged through a union-find redirect. Adjacent ranges with equal state
-//! are merged, so the maps stay proportional to distinct histories.
+//! the earlier accesses a later one can still race with, each a
+//! `(command, node)` pair. That is every write not yet ordered before a
+//! later write (a write ordered before a later one is ordered before
+//! everything the later one will be: dropped), and the latest device read
+//! of each stage (a newer read in a stage stands for the older: whatever
+//! orders it orders the older), kept across writes (a read ordered before a
+//! write may still race a later write that write is not ordered before).
+//! Host reads are not kept: they race nothing later. A *node* is an
+//! interned synchronization value ([`SyncVal`]): the access's (stage,
+//! access) pair, the stages ordered after it, for a write the pairs it is
+//! visible to, and whether it was submitted and waited for. Because the
+//! value is interned, every access recorded with the same value shares one
+//! node, and a global barrier is applied once per distinct value rather
+//! than once per byte range: its cost is bounded by the number of distinct
+//! synchronization values, not by the size of memory or the length of the
+//! program. Nodes that become equal are merged through a union-find
+//! redirect. Adjacent ranges with equal state are merged, so the maps stay
+//! proportional to distinct histories.
+//!
+//! With [`Semantics::last_write_shortcut`] (the validation layer's history,
+//! D12) an entry keeps only the last write and the reads since it, and a
+//! write is checked against those reads alone when there are any.
 
 use crate::access::Semantics;
 use crate::layout::{MemId, MemRange};
 use crate::program::ByteRange;
 use crate::scope::{Stage, StageAccess, StageAccessSet, StageSet};
-use smallvec::SmallVec;
+/// How many write records an entry holds inline; more go to a spill list.
+const INLINE_WRITES: usize = 2;
+
+/// The writes an entry holds, in program order. Almost always one, so up
+/// to [`INLINE_WRITES`] are stored inline and the whole entry state stays
+/// `Copy` and small (range entries are split, merged and copied
+/// constantly). A longer list (racing writes, in racy programs) lives in
+/// the checker's [`Spills`], copied on write: a spill list is never changed
+/// once stored, so entries that copied one keep seeing their own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Writes {
+    items: [Rec; INLINE_WRITES],
+    /// Up to [`INLINE_WRITES`]: the number of inline records; above it,
+    /// `INLINE_WRITES + 1 +` the index of the list in [`Spills`].
+    tag: u32,
+}
+
+/// Spilled write lists (see [`Writes`]). Lists are only ever added; a list
+/// no entry refers to any more is garbage until the checker is dropped
+/// (only racy programs spill).
+type Spills = Vec<Vec<Rec>>;
+
+impl Writes {
+    const INLINE: u32 = INLINE_WRITES as u32;
+
+    /// The spill list index, if the records are spilled.
+    fn spilled(&self) -> Option<usize> {
+        (self.tag > Self::INLINE).then(|| (self.tag - Self::INLINE - 1) as usize)
+    }
+
+    /// The records.
+    fn get<'a>(&'a self, spills: &'a Spills) -> &'a [Rec] {
+        match self.spilled() {
+            None => &self.items[..self.tag as usize],
+            Some(i) => &spills[i],
+        }
+    }
+
+    /// Replaces the records.
+    fn set(&mut self, recs: &[Rec], spills: &mut Spills) {
+        if recs.len() <= INLINE_WRITES {
+            *self = Writes::default();
+            self.items[..recs.len()].copy_from_slice(recs);
+            self.tag = recs.len() as u32;
+        } else {
+            spills.push(recs.to_vec());
+            *self = Writes {
+                items: [Rec::default(); INLINE_WRITES],
+                tag: Self::INLINE + spills.len() as u32,
+            };
+        }
+    }
+
+    /// Keeps the records `keep` accepts and appends `rec`, without
+    /// allocating when the result fits inline.
+    fn retain_push(&mut self, spills: &mut Spills, mut keep: impl FnMut(&Rec) -> bool, rec: Rec) {
+        // The common cases: no write yet, or one the new write replaces.
+        if self.tag == 0 || (self.tag == 1 && !keep(&self.items[0])) {
+            self.items[0] = rec;
+            self.tag = 1;
+            return;
+        }
+        if self.spilled().is_none() {
+            let mut buf = [Rec::default(); INLINE_WRITES + 1];
+            let mut n = 0;
+            for r in &self.items[..self.tag as usize] {
+                if keep(r) {
+                    buf[n] = *r;
+                    n += 1;
+                }
+            }
+            buf[n] = rec;
+            self.set(&buf[..=n], spills);
+        } else {
+            let mut v: Vec<Rec> = self.get(spills).iter().copied().filter(|r| keep(r)).collect();
+            v.push(rec);
+            self.set(&v, spills);
+        }
+    }
+
+    /// Gives the records, in order, the node ids `ids` yields.
+    fn renode(&mut self, spills: &mut Spills, ids: &mut impl Iterator<Item = u32>) {
+        if self.spilled().is_none() {
+            for w in self.items[..self.tag as usize].iter_mut() {
+                w.node = ids.next().expect("one value per record");
+            }
+        } else {
+            let v: Vec<Rec> = self
+                .get(spills)
+                .iter()
+                .map(|w| Rec {
+                    node: ids.next().expect("one value per record"),
+                    ..*w
+                })
+                .collect();
+            self.set(&v, spills);
+        }
+    }
+
+    /// Canonicalizes inline node ids (spilled lists are compared by
+    /// identity, which only ever keeps two equal entries apart).
+    fn canonicalize(&mut self, nodes: &mut Nodes) {
+        if self.spilled().is_none() {
+            for w in self.items[..self.tag as usize].iter_mut() {
+                w.node = nodes.find(w.node);
+            }
+        }
+    }
+}
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -251,12 +375,17 @@ struct Rec {
 #[derive(Clone, Copy, Debug, Default)]
 struct Reads {
     len: u8,
-    items: [Rec; Stage::ALL.len()],
+    /// D1 emulation only: the stages the layer's `read_execution_barriers`
+    /// still holds from reads a newer read in their stage replaced (the
+    /// layer ORs every read's barriers into it and clears it only at the
+    /// next write). Always empty under the specification.
+    replaced: StageSet,
+    items: [Rec; Stage::ALL.len() - 1],
 }
 
 impl PartialEq for Reads {
     fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
+        self.replaced == other.replaced && self.as_slice() == other.as_slice()
     }
 }
 
@@ -277,6 +406,7 @@ impl Reads {
     }
     fn clear(&mut self) {
         self.len = 0;
+        self.replaced = StageSet::EMPTY;
     }
     /// Inserts at `i`, shifting later reads up. The caller keeps one read
     /// per stage, so the array never overflows.
@@ -305,9 +435,9 @@ impl std::ops::IndexMut<usize> for Reads {
 /// access can still race with (see [`Checker`] for why these suffice), at
 /// most one read per stage, sorted by stage. Writes are in program order;
 /// almost always there is one.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct EntryState {
-    writes: SmallVec<[Rec; 2]>,
+    writes: Writes,
     reads: Reads,
 }
 
@@ -451,6 +581,8 @@ pub struct Checker {
     /// Barriers recorded since the last submit whose destination access
     /// holds a host access (see [`Checker::wait`]).
     open_host_barriers: Vec<ResolvedBarrier>,
+    /// Write lists longer than an entry holds inline.
+    spills: Spills,
 }
 
 impl Checker {
@@ -467,6 +599,7 @@ impl Checker {
             sem,
             no_merge: false,
             open_host_barriers: Vec::new(),
+            spills: Vec::new(),
         }
     }
 
@@ -548,14 +681,15 @@ impl Checker {
             // D1: the layer skips the check when a barrier already ordered
             // another read of this write before this read's stage.
             let shortcut = self.sem.raw_shortcut_after_ordered_read
-                && state
-                    .reads
-                    .iter()
-                    .any(|r| self.nodes.peek(r.node).order.contains(a.sa.stage()));
+                && (state.reads.replaced.contains(a.sa.stage())
+                    || state
+                        .reads
+                        .iter()
+                        .any(|r| self.nodes.peek(r.node).order.contains(a.sa.stage())));
             if shortcut {
                 return found;
             }
-            for w in &state.writes {
+            for w in state.writes.get(&self.spills) {
                 let wv = self.nodes.peek(w.node);
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
@@ -578,7 +712,7 @@ impl Checker {
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
             return found;
         }
-        for w in &state.writes {
+        for w in state.writes.get(&self.spills) {
             let wv = self.nodes.peek(w.node);
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
@@ -614,6 +748,12 @@ impl Checker {
     }
 
     fn record_one(&mut self, cmd: usize, a: &Access) {
+        // A host read races nothing later: device work recorded after it is
+        // submitted after it, and the host's own accesses follow program
+        // order. So reads are device reads, at most one per device stage.
+        if a.sa == StageAccess::HostRead {
+            return;
+        }
         let node = self.nodes.intern_fresh(a.sa);
         let rec = Rec {
             cmd: cmd as u32,
@@ -627,15 +767,16 @@ impl Checker {
             nodes,
             no_merge,
             sem,
+            spills,
             ..
         } = self;
         let map = &mut mems[m];
         let (waw_vis, shortcut) = (sem.waw_needs_visibility, sem.last_write_shortcut);
+        let keep_replaced = sem.raw_shortcut_after_ordered_read;
         update_range(map, a.range, |state| {
             if is_write && shortcut {
                 // The layer's history: the last write and the reads since.
-                state.writes.clear();
-                state.writes.push(rec);
+                state.writes.set(&[rec], spills);
                 state.reads.clear();
             } else if is_write {
                 // An earlier write the new one is ordered after is ordered
@@ -644,12 +785,12 @@ impl Checker {
                 // before the new write's own availability operations): drop
                 // it. So is one with the same value: it will race exactly
                 // what the new one races. Writes the new one races stay.
-                let fresh = SyncVal::fresh(a.sa);
-                state.writes.retain(|w| {
-                    let v = nodes.val(w.node);
-                    v != fresh && write_conflict(v, a.sa, waw_vis).is_some()
-                });
-                state.writes.push(rec);
+                // `rec.node` is the canonical node of the fresh value.
+                let keep = |w: &Rec| {
+                    let id = nodes.find(w.node);
+                    id != rec.node && write_conflict(nodes.vals[id as usize], a.sa, waw_vis).is_some()
+                };
+                state.writes.retain_push(spills, keep, rec);
                 // Reads stay: a read ordered before this write may still race
                 // a later write that this one is not ordered before.
             } else {
@@ -661,7 +802,13 @@ impl Checker {
                     .iter()
                     .position(|r| nodes.val(r.node).sa.stage() >= stage);
                 match pos {
-                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => state.reads[i] = rec,
+                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => {
+                        if keep_replaced {
+                            let old = nodes.val(state.reads[i].node).order;
+                            state.reads.replaced = state.reads.replaced.union(old);
+                        }
+                        state.reads[i] = rec
+                    }
                     Some(i) => state.reads.insert(i, rec),
                     None => {
                         let n = state.reads.len as usize;
@@ -750,6 +897,7 @@ impl Checker {
                         e.end,
                         e.state
                             .writes
+                            .get(&self.spills)
                             .iter()
                             .chain(e.state.reads.iter())
                             .copied()
@@ -786,9 +934,7 @@ impl Checker {
             // Invariant: `s` is a key collected above and nothing removed it.
             let e = self.mems[m].get_mut(&s).expect("entry collected above");
             let mut it = ids.into_iter();
-            for w in e.state.writes.iter_mut() {
-                w.node = it.next().expect("one value per record");
-            }
+            e.state.writes.renode(&mut self.spills, &mut it);
             for r in e.state.reads.iter_mut() {
                 r.node = it.next().expect("one value per record");
             }
@@ -819,6 +965,7 @@ impl Checker {
             .flat_map(|(_, e)| {
                 e.state
                     .writes
+                    .get(&self.spills)
                     .iter()
                     .chain(e.state.reads.iter())
                     .copied()
@@ -901,7 +1048,7 @@ impl Checker {
             .map(|(&k, _)| k)
             .collect();
         for k in keys {
-            let writes = self.mems[m][&k].state.writes.clone();
+            let writes = self.mems[m][&k].state.writes.get(&self.spills).to_vec();
             let mut new = writes.clone();
             for w in new.iter_mut() {
                 let v = self.nodes.val(w.node);
@@ -911,7 +1058,8 @@ impl Checker {
             }
             if new != writes {
                 // Invariant: `k` was listed above.
-                self.mems[m].get_mut(&k).expect("listed entry").state.writes = new;
+                let e = self.mems[m].get_mut(&k).expect("listed entry");
+                e.state.writes.set(&new, &mut self.spills);
             }
         }
         if !self.no_merge {
@@ -1007,7 +1155,7 @@ fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
         .range_mut(..pos)
         .next_back()
         .filter(|(_, e)| e.end > pos)
-        .map(|(&s, e)| (s, e.end, e.state.clone()));
+        .map(|(&s, e)| (s, e.end, e.state));
     if let Some((s, end, state)) = found {
         map.get_mut(&s).expect("entry found above").end = pos;
         map.insert(pos, Entry { end, state });
@@ -1063,27 +1211,27 @@ fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut No
         .unwrap_or(range.start);
     let mut spans: Vec<(u64, u64, EntryState)> = Vec::with_capacity(4);
     for (&k, e) in map.range_mut(first..=range.end) {
-        for w in e.state.writes.iter_mut() {
-            w.node = nodes.find(w.node);
-        }
+        e.state.writes.canonicalize(nodes);
         for r in e.state.reads.iter_mut() {
             r.node = nodes.find(r.node);
         }
-        spans.push((k, e.end, e.state.clone()));
+        spans.push((k, e.end, e.state));
     }
+    // Merge runs of equal neighbours into their first entry.
     let mut i = 0;
-    while i + 1 < spans.len() {
-        let (k, end) = (spans[i].0, spans[i].1);
-        let (nk, nend) = (spans[i + 1].0, spans[i + 1].1);
-        if end == nk && spans[i].2 == spans[i + 1].2 {
-            map.remove(&nk);
-            // Invariant: `k` was listed in this pass and not removed.
-            map.get_mut(&k).expect("key listed above").end = nend;
-            spans[i].1 = nend;
-            spans.remove(i + 1);
-        } else {
-            i += 1;
+    while i < spans.len() {
+        let (k, mut end, state) = spans[i];
+        let mut j = i + 1;
+        while j < spans.len() && spans[j].0 == end && spans[j].2 == state {
+            map.remove(&spans[j].0);
+            end = spans[j].1;
+            j += 1;
         }
+        if j > i + 1 {
+            // Invariant: `k` was listed in this pass and not removed.
+            map.get_mut(&k).expect("key listed above").end = end;
+        }
+        i = j;
     }
 }
 
@@ -1097,23 +1245,20 @@ mod tests {
         let mut nodes = Nodes::default();
         let n = nodes.intern(SyncVal::fresh(StageAccess::CopyTransferWrite));
         let rec = |c| Rec { cmd: c, node: n };
-        update_range(&mut map, ByteRange::new(0, 100), |s| {
-            s.writes = smallvec::smallvec![rec(1)]
-        });
-        update_range(&mut map, ByteRange::new(40, 60), |s| {
-            s.writes = smallvec::smallvec![rec(2)]
-        });
+        let one = |r| {
+            let mut w = Writes::default();
+            w.set(&[r], &mut Vec::new());
+            w
+        };
+        update_range(&mut map, ByteRange::new(0, 100), |s| s.writes = one(rec(1)));
+        update_range(&mut map, ByteRange::new(40, 60), |s| s.writes = one(rec(2)));
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 40), (40, 60), (60, 100)]);
-        update_range(&mut map, ByteRange::new(40, 60), |s| {
-            s.writes = smallvec::smallvec![rec(1)]
-        });
+        update_range(&mut map, ByteRange::new(40, 60), |s| s.writes = one(rec(1)));
         merge_around(&mut map, ByteRange::new(40, 60), &mut nodes);
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 100)]);
-        update_range(&mut map, ByteRange::new(150, 160), |s| {
-            s.writes = smallvec::smallvec![rec(1)]
-        });
+        update_range(&mut map, ByteRange::new(150, 160), |s| s.writes = one(rec(1)));
         merge_around(&mut map, ByteRange::new(150, 160), &mut nodes);
         let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
         assert_eq!(spans, vec![(0, 100), (150, 160)], "a gap never merges");

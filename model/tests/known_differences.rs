@@ -26,6 +26,19 @@ fn differs(label: &str, body: &str, spec: &[&str], layer: &[&str]) {
 }
 
 #[test]
+fn d1_survives_a_replaced_read() {
+    // K5: the layer ORs every read's barriers into `read_execution_barriers`
+    // and keeps them when a newer read in the same stage replaces the read.
+    differs(
+        "D1 (K5)",
+        "copy c[0..64] -> a[0..64]\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
+         barrier COPY:NONE -> COMPUTE_SHADER:NONE\ncopy a[0..64] -> b[64..128]\ndispatch k read a[0..64] write c[64..128]",
+        &["L9 READ_AFTER_WRITE"],
+        &[],
+    );
+}
+
+#[test]
 fn d1_raw_shortcut_through_an_ordered_read() {
     differs(
         "D1",

@@ -362,6 +362,28 @@ fn soundness_gaps_of_the_last_write_shortcut() {
     );
 }
 
+/// Hazards the first version reported that no definition supports (it
+/// made a fence-completed write reach a later host barrier only through an
+/// execution dependency chain).
+#[test]
+fn precision_gaps_of_the_first_version() {
+    check_case(
+        "G5: a write completed by a fence is available to a later host barrier with no source scope",
+        "fill a[0..64] 1\nsubmit\nwait\nbarrier NONE:NONE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
+        &[],
+    );
+    check_case(
+        "G6: a host barrier recorded before the wait that precedes its submit runs after that wait",
+        "fill a[0..64] 1\nsubmit\nbarrier NONE:NONE -> HOST:HOST_READ\nwait\nsubmit\nwait\nhost-read a[0..64]",
+        &[],
+    );
+    check_case(
+        "...but not one submitted before the wait",
+        "fill a[0..64] 1\nsubmit\nbarrier NONE:NONE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
+        &["L9 READ_AFTER_WRITE a[0..64] after L4"],
+    );
+}
+
 #[test]
 fn reads_never_conflict() {
     check_case(
