@@ -51,6 +51,11 @@ enum Cmd {
         /// the chosen planner's (right) side by side.
         #[arg(long, value_enum, value_name = "PLANNER")]
         compare: Option<Planner>,
+        /// Plan a command buffer that is submitted again and again with no
+        /// fence wait between: add at its start the barrier its
+        /// loop-carried dependencies need (device commands only).
+        #[arg(long)]
+        repeat: bool,
     },
     /// Plan, record and run on a Vulkan device; compare with the CPU reference.
     Run {
@@ -130,7 +135,8 @@ fn main() -> ExitCode {
             planning,
             svg,
             compare,
-        } => plan(&file, &planning, svg.as_deref(), compare),
+            repeat,
+        } => plan(&file, &planning, svg.as_deref(), compare, repeat),
         Cmd::Run { file, planning } => run::run(&file, planning.options()),
     };
     ExitCode::from(status as u8)
@@ -181,18 +187,42 @@ fn check(file: &std::path::Path) -> Status {
     }
 }
 
+/// The plan with the barrier its loop-carried dependencies need put first
+/// (`vksync::plan::for_repeated_submission`), indices kept attached.
+fn with_loop_barrier(mut plan: vksync::plan::Plan) -> Result<vksync::plan::Plan, vksync::ProgramError> {
+    let looped = vksync::plan::for_repeated_submission(&plan.program)?;
+    if looped.commands.len() > plan.program.commands.len() {
+        plan.origin.insert(0, None);
+        for (idx, _) in plan.answers.iter_mut() {
+            *idx += 1;
+        }
+    }
+    plan.program = looped;
+    Ok(plan)
+}
+
 fn plan(
     file: &std::path::Path,
     planning: &Planning,
     svg_out: Option<&std::path::Path>,
     compare: Option<Planner>,
+    repeat: bool,
 ) -> Status {
     let source = match load(file) {
         Ok(s) => s,
         Err(st) => return st,
     };
     let opts = planning.options();
-    let planned = vksync::plan::plan(&source.trace.program, opts)
+    // A repeated command buffer holds device commands only: say so on the
+    // input's line before planning inserts submits and waits.
+    let repeatable = if repeat {
+        vksync::plan::repeated(&source.trace.program, 1).map(|_| ())
+    } else {
+        Ok(())
+    };
+    let planned = repeatable
+        .and_then(|()| vksync::plan::plan(&source.trace.program, opts))
+        .and_then(|p| if repeat { with_loop_barrier(p) } else { Ok(p) })
         .and_then(|p| planout::PlanStats::of(&source, &p).map(|s| (p, s)));
     let (planned, stats) = match planned {
         Ok(x) => x,
@@ -205,7 +235,7 @@ fn plan(
         }
     };
     let text = match compare {
-        None => planout::render(&source, &planned, opts, &stats),
+        None => planout::render(&source, &planned, opts, &stats, repeat),
         Some(other) => {
             let other_opts = PlanOptions {
                 planner: other.kind(),

@@ -33,7 +33,7 @@ impl PlanStats {
 }
 
 /// The planned program as trace text.
-pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats) -> String {
+pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats, repeat: bool) -> String {
     let lines = source.barrier_free_lines();
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let form = match opts.form {
@@ -54,6 +54,15 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
         stats.bits,
         report::summary(&stats.remaining)
     ));
+    if repeat {
+        let looped = plan.origin.first() == Some(&None)
+            && matches!(plan.program.commands.first(), Some(Command::Barrier(_)));
+        out.push_str(if looped {
+            "# --repeat: the first barrier orders each submission after the previous one (loop-carried dependencies)\n"
+        } else {
+            "# --repeat: no loop-carried dependency needs a barrier\n"
+        });
+    }
     // The declarations, exactly as the model's printer writes them (blobs
     // are declared by their `alloc` commands).
     out.push_str(&print(&Program {

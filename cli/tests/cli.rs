@@ -75,6 +75,7 @@ const EXAMPLES: &[&str] = &[
     "host-readback-barriers",
     "offline-beats-online",
     "unordered-read",
+    "prepared-repeat",
 ];
 
 #[test]
@@ -125,9 +126,10 @@ fn plan_named_scenarios() {
         ("host-readback", "offline", &[]),
         ("offline-beats-online", "offline", &[]),
         ("offline-beats-online", "online", &[]),
+        ("prepared-repeat", "offline-repeat", &["--repeat"]),
     ];
     for (name, label, extra) in cases {
-        let planner = label.trim_end_matches("-buffer");
+        let planner = label.trim_end_matches("-buffer").trim_end_matches("-repeat");
         let file = format!("examples/{name}.trace");
         let mut args = vec!["plan", file.as_str(), "--planner", planner];
         args.extend_from_slice(extra);

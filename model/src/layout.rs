@@ -139,6 +139,8 @@ pub enum ProgramErrorKind {
     IndirectSize { size: u64 },
     #[error("dispatch has no storage binding")]
     NoBindings,
+    #[error("`{keyword}` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only")]
+    NotRepeatable { keyword: &'static str },
     #[error("barrier {index}: {source}")]
     BarrierScope { index: usize, source: ScopeError },
 }

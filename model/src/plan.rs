@@ -28,8 +28,8 @@ use crate::access::{accesses, resolve_barrier, Semantics};
 use crate::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
 use crate::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
-use crate::layout::{resolve, Layout, ProgramError};
-use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, Program, Region};
+use crate::layout::{resolve, Layout, ProgramError, ProgramErrorKind};
+use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, ObjectKind, Program, Region};
 use crate::scope::{self, Side, StageAccess, StageSet};
 use std::collections::{BTreeMap, HashMap};
 
@@ -693,11 +693,10 @@ fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout) -> bool {
 /// Builds the barriers of one point.
 ///
 /// Global form: one memory barrier with the union of the requirements'
-/// direct fixes, then the fewest of its bits that still satisfy every
-/// requirement (an exact search over subsets of its bits, smallest first;
-/// a greedy pass when it has more than [`EXACT_BITS`] bits). One barrier
-/// never needs more bits than several: merging two barriers unions their
-/// masks, and a barrier with larger scopes orders at least as much.
+/// direct fixes, then every bit dropped that the requirements do not need
+/// ([`fewest_bits`]). One barrier never needs more bits than several:
+/// merging two barriers unions their masks, and a barrier with larger
+/// scopes orders at least as much.
 ///
 /// Buffer form: one barrier per distinct source (stage, access) and
 /// destination stage, carrying the union of the destination accesses, per
@@ -793,11 +792,10 @@ fn point_barriers(live: &[Live], form: BarrierForm, layout: &Layout) -> Vec<Barr
     }
 }
 
-/// Up to this many bits, a merged barrier's bits are minimized exactly.
-const EXACT_BITS: u32 = 20;
-
-/// The barrier with the fewest of `b`'s bits that is valid usage and
-/// satisfies `live` (`b` itself does).
+/// `b` with every bit dropped that is not needed for it to be valid usage
+/// and satisfy `live` (`b` itself does), one at a time until none can go.
+/// The optimality suite compares the plans this gives (with
+/// [`improve_bits`] on small plans) with a brute-force minimum.
 fn fewest_bits(b: Barrier, live: &[Live], layout: &Layout) -> Barrier {
     let bits: Vec<(usize, u64)> = (0..4)
         .flat_map(|field| {
@@ -826,58 +824,26 @@ fn fewest_bits(b: Barrier, live: &[Live], layout: &Layout) -> Barrier {
             && scope::validate(c.dst_stage_mask, c.dst_access_mask, Side::Dst).is_ok()
             && all_satisfied(live, std::slice::from_ref(c), layout)
     };
-    if bits.len() as u32 <= EXACT_BITS {
-        // Subsets by size, smallest first: the first that works is a
-        // minimum.
-        let n = bits.len();
-        for size in 0..=n {
-            let mut found = None;
-            for_each_combination(n, size, &mut |idx: &[usize]| {
-                if found.is_some() {
-                    return;
-                }
-                let mut chosen = vec![false; n];
-                for &i in idx {
-                    chosen[i] = true;
-                }
-                let c = build(&chosen);
-                if ok(&c) {
-                    found = Some(c);
-                }
-            });
-            if let Some(c) = found {
-                return c;
-            }
-        }
-        return b;
-    }
+    // Greedy, until no bit can go (dropping an access can make its stage
+    // droppable).
     let mut chosen = vec![true; bits.len()];
-    for i in 0..bits.len() {
-        chosen[i] = false;
-        if !ok(&build(&chosen)) {
-            chosen[i] = true;
-        }
-    }
-    build(&chosen)
-}
-
-/// Calls `f` with every `k`-subset of `0..n`, as sorted indices.
-fn for_each_combination(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
-    fn rec(n: usize, k: usize, start: usize, cur: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
-        if cur.len() == k {
-            f(cur);
-            return;
-        }
-        for i in start..n {
-            if n - i < k - cur.len() {
-                return;
+    loop {
+        let mut changed = false;
+        for i in 0..bits.len() {
+            if !chosen[i] {
+                continue;
             }
-            cur.push(i);
-            rec(n, k, i + 1, cur, f);
-            cur.pop();
+            chosen[i] = false;
+            if ok(&build(&chosen)) {
+                changed = true;
+            } else {
+                chosen[i] = true;
+            }
+        }
+        if !changed {
+            return build(&chosen);
         }
     }
-    rec(n, k, 0, &mut Vec::new(), f);
 }
 
 /// The raw bits of one of a barrier's four masks (0: source stages,
@@ -1014,14 +980,21 @@ fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitte
         debug_assert!(point > r.lo);
         at_point.entry(point).or_default().push(r);
     }
+    // Whether a wait comes after each command before the next submit.
+    let mut completes = vec![false; waited.commands.len()];
+    let mut next_is_wait = false;
+    for (i, c) in waited.commands.iter().enumerate().rev() {
+        match c {
+            Command::Submit => next_is_wait = false,
+            Command::Wait => next_is_wait = true,
+            _ => {}
+        }
+        completes[i] = next_is_wait;
+    }
     let mut checker = Checker::new(layout.memory_sizes.len());
     for (i, c) in waited.commands.iter().enumerate() {
         if let Some(reqs) = at_point.remove(&i) {
-            let completes = waited.commands[i..]
-                .iter()
-                .find(|c| matches!(c, Command::Submit | Command::Wait))
-                .is_some_and(|c| matches!(c, Command::Wait));
-            let live = live_requirements(&mut checker, reqs.into_iter(), completes);
+            let live = live_requirements(&mut checker, reqs.into_iter(), completes[i]);
             // Invariant: hazards are between accesses, which all come from
             // the input (only submits and waits were inserted).
             let to_input = |i: usize| origin[i].expect("accesses come from the input");
@@ -1055,4 +1028,130 @@ pub fn stabbing_bound(program: &Program) -> Result<usize, ProgramError> {
         }
     }
     Ok(count)
+}
+
+/// The program with every blob turned into a buffer aliasing its pool at
+/// the offset the allocator gave it, and `alloc`/`free` dropped: the same
+/// memory accesses, now repeatable (a blob cannot be allocated twice).
+fn flatten(p: &Program, layout: &Layout) -> Program {
+    let mut q = p.clone();
+    for (i, o) in q.objects.iter_mut().enumerate() {
+        if let ObjectKind::Blob { pool } = o.kind {
+            // Invariant: a valid program places every blob it allocates; a
+            // blob never allocated is never accessed either.
+            let offset = layout.place(ObjectId(i as u32)).map_or(0, |(_, off)| off);
+            o.kind = ObjectKind::Buffer {
+                alias: Some((pool, offset)),
+            };
+        }
+    }
+    q.commands
+        .retain(|c| !matches!(c, Command::Alloc { .. } | Command::Free { .. }));
+    q
+}
+
+/// The command stream a device runs when `program` is recorded into one
+/// command buffer and submitted `times` times back to back, without a
+/// fence wait between: its commands `times` times over, blobs turned into
+/// buffers at the addresses of their one allocation (as recorded), `alloc`
+/// and `free` dropped. Checking it shows the loop-carried hazards.
+pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError> {
+    for (i, c) in program.commands.iter().enumerate() {
+        if matches!(
+            c,
+            Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait
+        ) {
+            return Err(ProgramError {
+                at: crate::layout::Location::Command(i),
+                kind: ProgramErrorKind::NotRepeatable { keyword: c.keyword() },
+            });
+        }
+    }
+    let layout = resolve(program)?;
+    let flat = flatten(program, &layout);
+    let mut out = Program {
+        objects: flat.objects,
+        commands: Vec::with_capacity(flat.commands.len() * times),
+    };
+    for _ in 0..times {
+        out.commands.extend_from_slice(&flat.commands);
+    }
+    Ok(out)
+}
+
+/// A planned program made safe to submit again and again with no fence
+/// wait between the submissions (a prepared command buffer re-submitted
+/// back to back): it gets, at its start, the one barrier its loop-carried
+/// dependencies need (each repetition's accesses against the previous
+/// repetition's), or is returned unchanged when it has none. A fence wait
+/// between submissions needs no such barrier: the fence signal makes every
+/// device write available, and the next `vkQueueSubmit` makes it visible to
+/// every device access (`docs/planning.md`, "Repeated submission").
+///
+/// The program may hold device commands, barriers, `alloc` and `free`
+/// only. Blobs keep the addresses of their one allocation, as the
+/// recorded command buffer does.
+pub fn for_repeated_submission(planned: &Program) -> Result<Program, ProgramError> {
+    let flat = repeated(planned, 1)?;
+    let flat_layout = resolve(&flat)?;
+    let n = flat.commands.len();
+    // The hazards of the second repetition, with `start` at the front of each.
+    let loop_hazards = |start: &[Command]| {
+        let mut twice = Program {
+            objects: flat.objects.clone(),
+            commands: Vec::with_capacity(2 * (n + 1)),
+        };
+        for _ in 0..2 {
+            twice.commands.extend_from_slice(start);
+            twice.commands.extend_from_slice(&flat.commands);
+        }
+        let from = start.len() + n;
+        check_resolved(&twice, &flat_layout, Semantics::default())
+            .into_iter()
+            .filter(|h| h.command >= from)
+            .collect::<Vec<_>>()
+    };
+    let hazards = loop_hazards(&[]);
+    if hazards.is_empty() {
+        return Ok(planned.clone());
+    }
+    let mut b = Barrier::global(
+        PipelineStageFlags2::NONE,
+        AccessFlags2::NONE,
+        PipelineStageFlags2::NONE,
+        AccessFlags2::NONE,
+    );
+    for h in &hazards {
+        // Invariant: device accesses only, so every fix is a barrier.
+        if let Some(f) = h.fix.barrier {
+            b.src_stage_mask |= f.src_stage_mask;
+            b.src_access_mask |= f.src_access_mask;
+            b.dst_stage_mask |= f.dst_stage_mask;
+            b.dst_access_mask |= f.dst_access_mask;
+        }
+    }
+    let as_command = |b: Barrier| Command::Barrier(Dependency { barriers: vec![b] });
+    // Drop every bit the loop does not need, until none can go.
+    loop {
+        let before = b.bit_count();
+        for field in 0..4 {
+            let bits = mask_bits(&b, field);
+            for bit in (0..64).map(|k| 1u64 << k).filter(|x| bits & x != 0) {
+                let mut c = b;
+                let m = mask_bits(&c, field);
+                set_mask_bits(&mut c, field, m & !bit);
+                let valid = scope::validate(c.src_stage_mask, c.src_access_mask, Side::Src).is_ok()
+                    && scope::validate(c.dst_stage_mask, c.dst_access_mask, Side::Dst).is_ok();
+                if valid && loop_hazards(&[as_command(c)]).is_empty() {
+                    b = c;
+                }
+            }
+        }
+        if b.bit_count() == before {
+            break;
+        }
+    }
+    let mut out = planned.clone();
+    out.commands.insert(0, as_command(b));
+    Ok(out)
 }

@@ -1,0 +1,70 @@
+//! A command buffer submitted again and again (the runtime's prepared
+//! programs, the GPU benchmark): with a fence wait between submissions the
+//! plan needs nothing more; back to back, the loop-carried dependencies need
+//! one barrier at its start (`vksync::plan::for_repeated_submission`).
+
+use vksync::plan::{for_repeated_submission, plan, repeated, PlanOptions, PlannerKind};
+use vksync::spec::{races, Reading};
+use vksync::{check, trace, Command};
+
+// The runtime's repeat test program (runtime/tests/repeat.rs).
+const PROGRAM: &str = "pool p 1024 align 256
+buffer out 256
+buffer src 256
+alloc x 256 from p
+copy src -> x
+alloc y 256 from p
+dispatch scale_add(3,1) read x write y
+free x
+alloc z 256 from p
+copy y -> z
+dispatch scale(5) rw z
+copy z -> out
+";
+
+fn planned() -> vksync::Program {
+    let p = trace::parse(PROGRAM).unwrap().program;
+    plan(&p, PlanOptions::new(PlannerKind::Offline)).unwrap().program
+}
+
+#[test]
+fn a_fence_wait_between_submissions_orders_everything() {
+    let once = repeated(&planned(), 1).unwrap();
+    let mut waited = once.clone();
+    waited.commands.extend([Command::Submit, Command::Wait]);
+    waited.commands.extend(once.commands.iter().cloned());
+    assert!(check(&waited).unwrap().is_empty());
+    assert!(races(&waited, Reading::MemoryModel).unwrap().is_empty());
+}
+
+#[test]
+fn back_to_back_submissions_need_the_loop_barrier() {
+    let p = planned();
+    let twice = check(&repeated(&p, 2).unwrap()).unwrap();
+    let kinds: Vec<String> = twice.iter().map(|h| h.kind.to_string()).collect();
+    assert!(!twice.is_empty(), "the second repetition races the first");
+    let looped = for_repeated_submission(&p).unwrap();
+    assert_eq!(
+        trace::print_command(&looped, &looped.commands[0]),
+        // The last copy reads `z`; the next repetition's first copy writes
+        // `x`, the same pool bytes.
+        "barrier COPY:NONE -> COPY:NONE",
+        "hazards without it: {kinds:?}"
+    );
+    assert!(races(&repeated(&looped, 3).unwrap(), Reading::MemoryModel)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn host_and_queue_commands_cannot_repeat() {
+    let p = trace::parse("buffer a 16\nfill a 1\nhost-read a\n")
+        .unwrap()
+        .program;
+    let e = for_repeated_submission(&p).unwrap_err();
+    assert_eq!(e.at, vksync::Location::Command(1));
+    assert_eq!(
+        e.to_string(),
+        "`host-read` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only"
+    );
+}
