@@ -165,28 +165,6 @@ pub fn program(shape: Shape, host_read: bool) -> Result<Program, vksync::Program
     }
 }
 
-/// The program with `COPY` added wherever a barrier names `CLEAR`, so the
-/// 1.3.239 validation layer, which models `vkCmdFillBuffer` as a `COPY`
-/// (difference D4 in docs), sees the planned fills ordered too. Only adds
-/// bits: a program clean in the model stays clean.
-pub fn layer_compatible(p: &Program) -> Program {
-    use vksync::PipelineStageFlags2 as S;
-    let mut out = p.clone();
-    for c in &mut out.commands {
-        if let Command::Barrier(dep) = c {
-            for b in &mut dep.barriers {
-                if b.src_stage_mask.contains(S::CLEAR) {
-                    b.src_stage_mask |= S::COPY;
-                }
-                if b.dst_stage_mask.contains(S::CLEAR) {
-                    b.dst_stage_mask |= S::COPY;
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Device commands (recorded `vkCmd*`s) of a program, barriers included.
 pub fn device_commands(p: &Program) -> usize {
     p.commands

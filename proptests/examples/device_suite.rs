@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release -p vksync-proptests --example device_suite -- \
-//!     --cases N --seed S [--max-ops M] [--slow-iters K] [--repeat R] [--diff-max D] [--out FILE]
+//!     --cases N --seed S [--max-ops M] [--slow-iters K] [--repeat R] [--diff-max D] [--out FILE] [--failures FILE]
 //! ```
 //!
 //! `VKSYNC_DEVICE` picks the device, `VKSYNC_VALIDATION=0` turns the layer
@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{reference, Program, Semantics};
-use vksync_proptests::layer::{observed, verdict, Verdict};
+use vksync_proptests::layer::{observed, predict, show_keys, verdict, Verdict};
 use vksync_proptests::{build_with, ops_strategy, weakenings};
 use vksync_runtime::{Device, DeviceOptions};
 
@@ -36,6 +36,7 @@ struct Args {
     repeat: usize,
     diff_max: usize,
     out: Option<String>,
+    failures: Option<String>,
 }
 
 fn args() -> Result<Args, String> {
@@ -47,6 +48,7 @@ fn args() -> Result<Args, String> {
         repeat: 1,
         diff_max: 8,
         out: None,
+        failures: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -60,6 +62,7 @@ fn args() -> Result<Args, String> {
             "--repeat" => a.repeat = num(v()?)?.max(1) as usize,
             "--diff-max" => a.diff_max = num(v()?)? as usize,
             "--out" => a.out = Some(v()?),
+            "--failures" => a.failures = Some(v()?),
             _ => return Err(format!("unknown argument {k}")),
         }
     }
@@ -143,9 +146,29 @@ fn main() {
     let mut rows: Vec<Row> = ROWS.iter().map(|_| Row::default()).collect();
     let (mut comparisons, mut agree_exact, mut agree_k4, mut diff_fail, mut spec_agree) = (0, 0, 0, 0, 0);
     let mut first_failure: Option<String> = None;
+    // Every failure, with what the layer said and what the model predicted.
+    let mut failures: Vec<String> = Vec::new();
+    let describe = |what: &str, index: usize, p: &Program, result: &vksync_runtime::RunResult| {
+        let (got, other) = observed(result);
+        let mut t = format!("== program {index}: {what}\n");
+        t += &format!("layer reported: {}\n", show_keys(p, &got));
+        t += &format!(
+            "LAYER_1_3_239 predicts: {}\n",
+            show_keys(p, &predict(p, Semantics::LAYER_1_3_239))
+        );
+        t += &format!("SPEC predicts: {}\n", show_keys(p, &predict(p, Semantics::SPEC)));
+        for m in &result.messages {
+            t += &format!("message: {}\n", m.text.lines().next().unwrap_or(""));
+        }
+        for m in other {
+            t += &format!("other message: {m}\n");
+        }
+        t += &vksync::trace::print(p);
+        t
+    };
     let started = std::time::Instant::now();
     let mut gpu_ns: u64 = 0;
-    for prog in &programs {
+    for (index, prog) in programs.iter().enumerate() {
         for (ri, &(planner, form, safe)) in ROWS.iter().enumerate() {
             let Ok(planned) = plan(prog, PlanOptions { planner, form }) else {
                 rows[ri].errors += 1;
@@ -175,6 +198,8 @@ fn main() {
                     let (got, other) = observed(&result);
                     if !other.is_empty() || verdict(&p, Semantics::LAYER_1_3_239, &got) == Verdict::Mismatch {
                         row.unexplained += 1;
+                        let what = format!("unexplained message on the {}/{:?} plan", planner.name(), form);
+                        failures.push(describe(&what, index, &p, &result));
                         if safe && first_failure.is_none() {
                             first_failure = Some(vksync::trace::print(&p));
                         }
@@ -210,6 +235,12 @@ fn main() {
                     (true, Verdict::K4) => agree_k4 += 1,
                     _ => {
                         diff_fail += 1;
+                        failures.push(describe(
+                            "differential mismatch on a weakened offline plan",
+                            index,
+                            q,
+                            &result,
+                        ));
                         if first_failure.is_none() {
                             first_failure = Some(vksync::trace::print(q));
                         }
@@ -273,7 +304,7 @@ fn main() {
              ({} exact, {} with the K4 tolerance), {} failures; SPEC agrees on {}",
             a.diff_max, comparisons, agree_exact + agree_k4, agree_exact, agree_k4, diff_fail, spec_agree
         );
-        let _ = writeln!(out, "messages on safe plans are expected when LAYER_1_3_239 predicts them (D4/D5); \"unexplained\" counts the rest");
+        let _ = writeln!(out, "messages on safe plans are expected when LAYER_1_3_239 predicts them (D2/D4/D5); \"unexplained\" counts the rest");
     } else {
         let _ = writeln!(out, "validation off: no message or differential figures");
     }
@@ -289,6 +320,11 @@ fn main() {
         let _ = writeln!(out, "\nfirst failing program:\n{f}");
     }
     print!("{out}");
+    if let Some(path) = &a.failures {
+        if let Err(e) = std::fs::write(path, failures.join("\n")) {
+            eprintln!("device_suite: cannot write {path}: {e}");
+        }
+    }
     if let Some(path) = &a.out {
         if let Err(e) = std::fs::write(path, &out) {
             eprintln!("device_suite: cannot write {path}: {e}");
