@@ -455,6 +455,12 @@ impl Parser {
             "barrier" => {
                 let rest: Vec<Tok> = line.toks[line.pos..].to_vec();
                 let mut barriers = Vec::new();
+                // `barrier` alone is a vkCmdPipelineBarrier2 with no barrier
+                // (what removing the last barrier of a call leaves; a no-op).
+                if rest.is_empty() {
+                    self.push(no, Command::Barrier(Dependency { barriers }));
+                    return Ok(());
+                }
                 // Barriers of one vkCmdPipelineBarrier2 are separated by `;`
                 // (standing alone or glued to the end of a token).
                 let mut group: Vec<Tok> = Vec::new();
@@ -656,7 +662,11 @@ pub fn print_command(program: &Program, c: &Command) -> String {
                 .iter()
                 .map(|b| crate::hazard::show_barrier(program, b))
                 .collect();
-            format!("barrier {}", parts.join("; "))
+            if parts.is_empty() {
+                "barrier".to_string()
+            } else {
+                format!("barrier {}", parts.join("; "))
+            }
         }
         Command::Submit => "submit".to_string(),
         Command::Wait => "wait".to_string(),
