@@ -301,7 +301,7 @@ fn main() {
         let _ = writeln!(
             out,
             "differential (offline/global plans, up to {} weakenings each): {} comparisons; LAYER_1_3_239 agrees on {} \
-             ({} exact, {} with the K4 tolerance), {} failures; SPEC agrees on {}",
+             ({} where K4 did not change the prediction, {} where it did), {} failures; SPEC agrees on {}",
             a.diff_max, comparisons, agree_exact + agree_k4, agree_exact, agree_k4, diff_fail, spec_agree
         );
         let _ = writeln!(out, "messages on safe plans are expected when LAYER_1_3_239 predicts them (D2/D4/D5); \"unexplained\" counts the rest");

@@ -6,7 +6,7 @@
 //!
 //! Expected = the model's hazards under `LAYER_1_3_239` as the layer sees
 //! them (`layer::layer_view`: K1 per command buffer, K2 no host accesses, K3
-//! one report per access, K4 tolerated); the layer's SYNC-HAZARD messages
+//! one report per access, K4 its recording gap); the layer's SYNC-HAZARD messages
 //! must equal it by (command index, kind), and no other message may appear. Validation is required.
 //! Cases: `PROPTEST_CASES` (default 64).
 
@@ -74,7 +74,7 @@ fn planned_programs_draw_only_predicted_messages() {
     });
     eprintln!(
         "device_validation: {n} programs, {} planned runs, {} runs with messages ({} messages), all predicted by LAYER_1_3_239 \
-         ({} of them only with the K4 tolerance)",
+         ({} of them where K4 changed the prediction)",
         runs.get(),
         explained.get(),
         messages.get(),
