@@ -283,6 +283,30 @@ pub fn check_with_checker(
     out
 }
 
+/// Whether [`check_resolved`] would find no hazard, stopping at the first
+/// one: the planners' local searches ask this of many candidate programs,
+/// most of which fail early.
+pub(crate) fn is_clean(program: &Program, layout: &Layout, sem: Semantics) -> bool {
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut pending = false;
+    let mut found = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        step(&mut checker, layout, sem, i, c, &mut found);
+        for h in found.drain(..) {
+            if !h.provisional {
+                return false;
+            }
+            pending = true;
+        }
+        match c {
+            Command::Wait => pending = false,
+            Command::Submit if pending => return false,
+            _ => {}
+        }
+    }
+    !pending
+}
+
 /// The hazards command `index` would have against the checker's current
 /// state, in program terms, without recording its accesses.
 pub fn detect_command(

@@ -27,7 +27,7 @@
 use crate::access::{accesses, resolve_barrier, Semantics};
 use crate::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
 use crate::flags::{AccessFlags2, PipelineStageFlags2};
-use crate::hazard::{check_resolved, detect_command, step, Hazard};
+use crate::hazard::{check_resolved, detect_command, is_clean, step, Hazard};
 use crate::layout::{resolve, Layout, ProgramError, ProgramErrorKind};
 use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, ObjectKind, Program, Region};
 use crate::scope::{self, Side, StageAccess, StageSet};
@@ -204,7 +204,7 @@ fn improve_bits(plan: &mut Plan) {
         scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
             && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok()
     };
-    let clean = |p: &Program| check_resolved(p, &layout, Semantics::default()).is_empty();
+    let clean = |p: &Program| is_clean(p, &layout, Semantics::default());
     let total = |p: &Plan| p.program.barrier_bits();
     // Drops every bit of every point that is not needed (but `pinned`), in
     // a fixed order, until none can go (dropping an access can make a stage
@@ -258,8 +258,14 @@ fn improve_bits(plan: &mut Plan) {
                 let mut q = plan.clone();
                 set(&mut q.program, i, b);
                 // First what the new flag makes unnecessary elsewhere, then
-                // anything, the new flag included.
+                // anything, the new flag included. When the flag makes
+                // nothing else unnecessary, the second shrink can only take
+                // it out again (the plan was shrunk already): skip it.
+                let added = q.program.barrier_bits();
                 shrink(&mut q.program, Some((i, field, bit)));
+                if q.program.barrier_bits() == added {
+                    continue;
+                }
                 shrink(&mut q.program, None);
                 consider(q, &mut best);
             }
