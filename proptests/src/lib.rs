@@ -336,6 +336,22 @@ pub fn cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
+/// The `proptest!` configuration of the suites: `cases(default)` cases and
+/// failures persisted next to the test file
+/// (`tests/<suite>.proptest-regressions`). proptest's default persistence
+/// looks for the crate's `lib.rs` above the source file, which a file in
+/// `tests/` does not have, so without this failures would not be saved.
+pub fn config(default_cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, FileFailurePersistence};
+    Config {
+        cases: cases(default_cases),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::default()
+    }
+}
+
 /// A proptest runner for a suite that drives the runner itself (so that
 /// one Vulkan device serves every case): `cases` cases, failures persisted
 /// next to `source_file` (pass `file!()`) in a `.proptest-regressions`

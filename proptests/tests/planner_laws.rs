@@ -19,6 +19,8 @@ fn planned(g: &Generated, planner: PlannerKind, form: BarrierForm) -> Program {
 }
 
 proptest! {
+    #![proptest_config(vksync_proptests::config(256))]
+
     #[test]
     fn plans_check_clean_and_are_valid(g in programs(40)) {
         for planner in [PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative] {
@@ -75,6 +77,8 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(vksync_proptests::config(256))]
+
     /// A command buffer submitted back to back, without a fence wait
     /// between: `for_repeated_submission` adds the barrier its loop-carried
     /// dependencies need, and three repetitions are race-free under the

@@ -13,15 +13,14 @@
 //!   streaming caller sees them, with the fast checker's streaming view).
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 use vksync::hazard::check_streaming;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::spec::{races, Reading};
 use vksync_proptests::sync::{build_sync, keys_of_hazards, keys_of_races, show_difference, sync_ops};
-use vksync_proptests::{cases, programs, weakenings};
+use vksync_proptests::{programs, weakenings};
 
 proptest! {
-    #![proptest_config(Config { cases: cases(512), ..Config::default() })]
+    #![proptest_config(vksync_proptests::config(512))]
 
     #[test]
     fn fast_checker_equals_definitional_semantics(ops in sync_ops(24)) {
@@ -33,7 +32,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: cases(128), ..Config::default() })]
+    #![proptest_config(vksync_proptests::config(128))]
 
     #[test]
     fn safe_plans_are_race_free_and_minimal_under_the_definitional_semantics(g in programs(20)) {
