@@ -20,7 +20,7 @@ export VKSYNC_DEVICE="${VKSYNC_DEVICE:-NVIDIA}"
   "$bin/vksync" run examples/ncnn-batch-scale.trace --planner online --buffer-barriers; echo "exit $?"
 } > "$out/run.txt" 2>&1
 {
-  for t in "$bin"/errors-* "$bin"/ncnn-* "$bin"/patterns-* "$bin"/planned-*; do
+  for t in "$bin"/errors-* "$bin"/ncnn-* "$bin"/patterns-* "$bin"/planned-* "$bin"/repeat-*; do
     [ -x "$t" ] || continue
     echo "\$ $(basename "$t")"; "$t" --test-threads=1 2>&1 | tail -25
   done
