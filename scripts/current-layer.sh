@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Runs a command against a current Vulkan stack: Debian 13 (trixie) ships the
+# validation layer 1.4.309 and Mesa 25 lavapipe, while Debian 12 hosts have
+# 1.3.239 and Mesa 22. The trixie root is built once in DIR; the command runs
+# in it with the repository at its own absolute path, so host-built binaries
+# (glibc 2.36, older than trixie's) and their absolute paths work unchanged.
+#
+#   scripts/current-layer.sh DIR [-- COMMAND ARGS...]     (default: bash)
+#
+# VKSYNC_LAYER_BINDS: extra host paths, colon-separated, to bind at the same
+#   path (e.g. "$CARGO_TARGET_DIR:$HOME/.cargo:$HOME/.rustup" for cargo).
+# VKSYNC_LAYER_EXPECT: required layer version prefix (default 1.4.309; empty
+#   to accept whatever trixie has now).
+set -euo pipefail
+
+die() { echo "current-layer: $*" >&2; exit 1; }
+if [ $# -lt 1 ] || [ "$1" = "--" ]; then die "usage: $0 DIR [-- COMMAND ARGS...]"; fi
+root=$(realpath -m "$1"); shift
+self=$(realpath "${BASH_SOURCE[0]}")
+if [ $# -gt 0 ]; then
+  [ "$1" = "--" ] || die "expected -- before the command, got '$1'"
+  shift
+fi
+[ $# -gt 0 ] || set -- bash
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+# Mounts and chroot need root; re-run as root, keeping the environment.
+[ -z "$sudo" ] || exec sudo -E bash "$self" "$root" -- "$@"
+
+# A private mount namespace: our mounts are invisible to the host and to
+# concurrent runs, and vanish with us even if the trap never gets to run.
+if [ -z "${CURRENT_LAYER_NS:-}" ]; then
+  CURRENT_LAYER_NS=1 exec unshare --mount --propagation private bash "$self" "$root" -- "$@"
+fi
+
+repo=$(git -C "$PWD" rev-parse --show-toplevel 2>/dev/null || echo "$PWD")
+mounted=()
+cleanup() {
+  local i
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    umount -R "${mounted[i]}" 2>/dev/null || umount -lR "${mounted[i]}" || true
+  done
+}
+trap cleanup EXIT
+bind() { # host path -> same path inside the root
+  [ -e "$1" ] || die "cannot bind $1: no such path on the host"
+  mkdir -p "$root$1"
+  mount --rbind "$1" "$root$1" || die "mounting $1 into $root failed"
+  mounted+=("$root$1")
+}
+
+packages=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers libvulkan-dev vulkan-tools)
+if [ ! -e "$root/.current-layer-ready" ]; then
+  if [ ! -x "$root/usr/bin/apt-get" ]; then
+    # A debootstrap that died half-way cannot be resumed; say so rather than guess.
+    [ ! -e "$root/debootstrap" ] || die "$root holds an unfinished debootstrap; remove it and run again"
+    command -v debootstrap >/dev/null || {
+      echo "current-layer: installing debootstrap on the host"
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+    } || die "could not install debootstrap"
+    echo "current-layer: debootstrap trixie into $root (a few minutes)"
+    debootstrap --variant=minbase trixie "$root" http://deb.debian.org/debian >"$root.debootstrap.log" 2>&1 ||
+      die "debootstrap failed; see $root.debootstrap.log"
+  fi
+  cp /etc/resolv.conf "$root/etc/resolv.conf"  # apt inside needs the host's DNS
+  bind /proc; bind /dev
+  echo "current-layer: installing ${packages[*]}"
+  { chroot "$root" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends "${packages[@]}"
+  } >"$root.apt.log" 2>&1 || die "apt-get in $root failed; see $root.apt.log"
+  touch "$root/.current-layer-ready"
+fi
+
+manifest=$root/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json
+[ -e "$manifest" ] || die "no validation layer manifest in $root"
+layer=$(sed -n 's/.*"api_version": *"\([^"]*\)".*/\1/p' "$manifest" | head -n1)
+pkgver() { chroot "$root" dpkg-query -W -f "\${Version}" "$1" 2>/dev/null || die "$1 is not installed in $root"; }
+vvl=$(pkgver vulkan-validationlayers); mesa=$(pkgver mesa-vulkan-drivers)
+echo "current-layer: validation layer $layer (vulkan-validationlayers $vvl), mesa-vulkan-drivers $mesa" >&2
+expect=${VKSYNC_LAYER_EXPECT-1.4.309}
+[[ "$layer" == "$expect"* ]] || die "layer is $layer, expected $expect (set VKSYNC_LAYER_EXPECT= to accept it)"
+
+mountpoint -q "$root/proc" || bind /proc
+mountpoint -q "$root/dev" || bind /dev
+bind /sys; bind /tmp
+[[ "$repo" == /tmp/* ]] || bind "$repo"
+IFS=: read -ra extra <<<"${VKSYNC_LAYER_BINDS:-}"
+for p in "${extra[@]}"; do [ -z "$p" ] || bind "$(realpath "$p")"; done
+
+# The whole environment passes (VK_*, VKSYNC_* included); lavapipe wants a
+# runtime dir, and the host's may not exist inside.
+export XDG_RUNTIME_DIR=/tmp
+# shellcheck disable=SC2016 # expanded by the inner shell
+chroot "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$PWD" "$@"
