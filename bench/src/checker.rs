@@ -5,8 +5,9 @@
 use crate::stats::{bytes, median, parse_size};
 use crate::workload::{self, Shape};
 use std::time::Instant;
-use vksync::access::{accesses, Semantics};
+use vksync::access::accesses;
 use vksync::plan::{plan, PlanOptions, PlannerKind};
+use vksync::Semantics;
 use vksync_runtime::{Device, DeviceOptions, ValidationMode};
 
 #[derive(clap::Args, Debug)]

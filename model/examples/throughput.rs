@@ -8,8 +8,9 @@
 //! go to `docs/semantics.md` and `docs/planning.md`.
 
 use std::time::Instant;
-use vksync::access::{accesses, Semantics};
+use vksync::access::accesses;
 use vksync::plan::{plan, PlanOptions, PlannerKind};
+use vksync::Semantics;
 use vksync::*;
 
 fn program(commands: usize, buffers: usize) -> Program {

@@ -4,16 +4,17 @@
 //!
 //! This module owns [`check`], the [`Hazard`] type users see and the
 //! derivation of a hazard's fix. The per-address rules are in
-//! [`crate::checker`]; this module only walks the program, translates
+//! [`crate::sync::checker`]; this module only walks the program, translates
 //! memory ranges back to the object the current command named, and builds
 //! the fix.
 
-use crate::access::{accesses, resolve_barrier, Semantics};
-use crate::checker::{Checker, HazardKind, RawHazard};
-use crate::flags::AccessFlags2;
-use crate::layout::{resolve, Layout, MemRange, ProgramError};
-use crate::program::{Barrier, BindingAccess, ByteRange, Command, Program, Region};
-use crate::scope::StageAccess;
+use crate::ir::access::{accesses, resolve_barrier};
+use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
+use crate::ir::program::{Barrier, BindingAccess, ByteRange, Command, Program, Region};
+use crate::semantics::Semantics;
+use crate::sync::checker::{Checker, HazardKind, RawHazard};
+use crate::vk::flags::AccessFlags2;
+use crate::vk::scope::StageAccess;
 use std::fmt;
 
 /// What removes a hazard: a barrier between the two commands, and for a
@@ -82,7 +83,10 @@ pub fn show_fix(program: &Program, fix: &Fix) -> String {
     let mut parts = Vec::new();
     if let Some(b) = &fix.barrier {
         let mut text = format!("barrier {}", show_barrier(program, b));
-        if !fix.wait && b.dst_stage_mask.contains(crate::flags::PipelineStageFlags2::HOST) {
+        if !fix.wait
+            && b.dst_stage_mask
+                .contains(crate::vk::flags::PipelineStageFlags2::HOST)
+        {
             // The prior write was already waited for: the barrier must go
             // before that submit (or be followed by a new submit and wait).
             text.push_str(" before the submit the host waits on");
@@ -159,7 +163,7 @@ pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
         HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
         // The earlier write made available, in an execution dependency
         // that reaches the later write's stage.
-        HazardKind::WriteAfterWrite if !crate::access::is_host(h.current) => {
+        HazardKind::WriteAfterWrite if !crate::ir::access::is_host(h.current) => {
             (h.prior.access(), AccessFlags2::NONE)
         }
         // The earlier write made available and visible to the read; for a
@@ -329,7 +333,7 @@ fn detect_into(
     sem: Semantics,
     index: usize,
     command: &Command,
-    acc: &[crate::checker::Access],
+    acc: &[crate::sync::checker::Access],
     out: &mut Vec<Hazard>,
 ) {
     let mut regions: Option<Vec<Region>> = None;

@@ -20,20 +20,22 @@
 //! assert_eq!(hazards[0].kind, HazardKind::ReadAfterWrite);
 //! ```
 
-pub mod access;
-pub mod checker;
-pub mod flags;
 pub mod hazard;
+pub mod ir;
 pub mod layer;
-pub mod layout;
 pub mod plan;
-pub mod program;
 pub mod reference;
-pub mod scope;
+pub mod semantics;
 pub mod spec;
+pub mod sync;
 pub mod trace;
+pub mod vk;
 
-pub use access::{ClearStage, Semantics};
+// Old paths, kept while the crate is being reshaped.
+pub use ir::{access, layout, program};
+pub use sync::checker;
+pub use vk::{flags, scope};
+
 pub use checker::{Access, Checker, HazardKind, RawHazard, ResolvedBarrier};
 pub use flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 pub use hazard::{check, check_with, Fix, Hazard};
@@ -43,3 +45,4 @@ pub use program::{
     Region,
 };
 pub use scope::{Stage, StageAccess, StageAccessSet, StageSet};
+pub use semantics::{ClearStage, Semantics};

@@ -11,7 +11,7 @@
 //! It does not model timing or synchronization: commands run one after
 //! another, in program order.
 
-use crate::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region};
+use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region};
 
 /// A kernel known to the reference and to the runtime's shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,7 +132,7 @@ impl Kernel {
 
     /// Checks a dispatch's bindings against the kernel and returns the
     /// element count.
-    pub fn check_bindings(self, bindings: &[crate::program::Binding]) -> Result<u64, KernelError> {
+    pub fn check_bindings(self, bindings: &[crate::ir::program::Binding]) -> Result<u64, KernelError> {
         let sig = self.signature();
         let got: Vec<_> = bindings.iter().map(|b| b.access).collect();
         if got != sig {
@@ -293,7 +293,7 @@ impl Store {
     }
 }
 
-/// Runs a well-formed program (see [`crate::layout::resolve`]) in program
+/// Runs a well-formed program (see [`crate::ir::layout::resolve`]) in program
 /// order and returns what each host read saw.
 pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
     let mut store = Store::new(program);

@@ -6,14 +6,14 @@
 //! strings out): reading files is the CLI's job. Parsing resolves names and
 //! checks the syntax, the flag names and the declarations; the program's
 //! semantic validity (bounds, lifetimes, alignment) is checked by
-//! [`crate::layout::resolve`], whose errors the caller can place on a line
+//! [`crate::ir::layout::resolve`], whose errors the caller can place on a line
 //! with [`Trace::line_of`].
 
-use crate::flags::{AccessFlags2, PipelineStageFlags2};
-use crate::layout::Location;
-use crate::program::{
+use crate::ir::layout::Location;
+use crate::ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ObjectId, ObjectKind, Program, Region,
 };
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use std::fmt::Write as _;
 
 /// A parsed trace: the program and where each piece came from.
@@ -331,7 +331,7 @@ impl Parser {
                 self.trace
                     .program
                     .objects
-                    .push(crate::program::Object { name, size, kind });
+                    .push(crate::ir::program::Object { name, size, kind });
                 self.add_object(no);
             }
             "alloc" => {
@@ -353,7 +353,7 @@ impl Parser {
                     return line.err(t.col, format!("`{}` is not a pool", t.text));
                 }
                 line.done()?;
-                self.trace.program.objects.push(crate::program::Object {
+                self.trace.program.objects.push(crate::ir::program::Object {
                     name,
                     size,
                     kind: ObjectKind::Blob { pool },

@@ -11,9 +11,9 @@
 //! memory model appendix and the operations the synchronization chapter
 //! says generate availability, visibility and domain operations. Its
 //! stage and access tables come from the registry ([`registry`]), not from
-//! the fast checker's [`crate::scope`]; it shares the program
+//! the fast checker's [`crate::vk::scope`]; it shares the program
 //! representation, the memory layout and the per-command access table
-//! ([`crate::access::accesses`]) with the rest of the crate, and no
+//! ([`crate::ir::access::accesses`]) with the rest of the crate, and no
 //! state-tracking code.
 //!
 //! It is written to be obviously right, not fast: building the relation is
@@ -52,10 +52,10 @@ mod order;
 pub(crate) mod registry;
 pub(crate) mod scopes;
 
-use crate::checker::HazardKind;
-use crate::layout::{resolve, Layout, MemId, ProgramError};
-use crate::program::{ByteRange, Program};
-use crate::scope::StageAccess;
+use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
+use crate::ir::program::{ByteRange, Program};
+use crate::sync::checker::HazardKind;
+use crate::vk::scope::StageAccess;
 use order::{AccessOp, Order};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -182,7 +182,7 @@ fn merge(mut races: Vec<Race>) -> Vec<Race> {
     out
 }
 
-fn in_range(range: Option<crate::layout::MemRange>, mem: MemId, cell: ByteRange) -> bool {
+fn in_range(range: Option<crate::ir::layout::MemRange>, mem: MemId, cell: ByteRange) -> bool {
     match range {
         None => true,
         Some(r) => r.mem == mem && r.range.start <= cell.start && cell.end <= r.range.end,

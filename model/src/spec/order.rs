@@ -13,22 +13,22 @@
 //! execution the program describes), and node ids are dense from 0.
 
 use super::scopes::{self, Pairs, Side, Stages};
-use crate::layout::{Layout, MemRange};
-use crate::program::{Command, Program};
+use crate::ir::layout::{Layout, MemRange};
+use crate::ir::program::{Command, Program};
 
 /// One memory access of a command or of the host.
 #[derive(Clone, Debug)]
 pub(crate) struct AccessOp {
     pub node: usize,
     pub command: usize,
-    pub mem: crate::layout::MemId,
-    pub range: crate::program::ByteRange,
+    pub mem: crate::ir::layout::MemId,
+    pub range: crate::ir::program::ByteRange,
     pub stage: &'static str,
     pub access: &'static str,
     pub write: bool,
     pub host: bool,
     /// The access as the IR names it, for reporting.
-    pub sa: crate::scope::StageAccess,
+    pub sa: crate::vk::scope::StageAccess,
 }
 
 /// One dependency of a pipeline barrier: its scopes and, for a buffer
@@ -124,10 +124,10 @@ impl Order {
                     host_events.push((node, ci));
                 }
                 _ => {
-                    for a in crate::access::accesses(c, layout, crate::access::Semantics::SPEC) {
+                    for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
                         let node = new_node();
                         batch_of.resize(node + 1, None);
-                        let host = crate::access::is_host(a.sa);
+                        let host = crate::ir::access::is_host(a.sa);
                         if host {
                             host_events.push((node, ci));
                         } else {

@@ -11,7 +11,7 @@
 //! differ. `vk.xml` is Copyright 2015-2025 The Khronos Group Inc., licensed
 //! Apache-2.0 OR MIT; these rows are derived from it under that licence.
 //!
-//! The fast checker's hand-written tables (`crate::scope`) are deliberately
+//! The fast checker's hand-written tables (`crate::vk::scope`) are deliberately
 //! not used by the definitional semantics: the two are compared by the
 //! differential suites, so they must not share a source.
 //!

@@ -239,7 +239,7 @@ pub(crate) fn access_name(bit: u64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
 
     fn set(xs: &[&'static str]) -> Stages {
         xs.iter().copied().collect()

@@ -11,10 +11,10 @@
 //! turns every toggle on. It does not talk to a layer: the runtime captures
 //! messages, this module only predicts and explains them.
 
-use crate::access::{ClearStage, Semantics};
-use crate::checker::HazardKind;
 use crate::hazard::check_with;
-use crate::program::Program;
+use crate::ir::program::Program;
+use crate::semantics::{ClearStage, Semantics};
+use crate::sync::checker::HazardKind;
 
 /// A layer behaviour that the model reproduces by changing one field of
 /// [`Semantics`].
@@ -148,6 +148,19 @@ pub const DIFFERENCES: &[Difference] = &[
 ];
 
 impl Semantics {
+    /// The behaviour of the Khronos validation layer 1.3.239 (Debian 12's
+    /// `vulkan-validationlayers`) with synchronization validation on, as
+    /// far as this model can reproduce it.
+    pub const LAYER_1_3_239: Semantics = Semantics {
+        clear_stage: ClearStage::Copy,
+        buffer_barrier_global_exec: false,
+        rw_binding_write_only: true,
+        raw_shortcut_after_ordered_read: true,
+        suppress_dispatch_waw: true,
+        waw_needs_visibility: true,
+        last_write_shortcut: true,
+    };
+
     /// The specification with one layer behaviour turned on.
     pub fn with(self, toggle: Toggle) -> Semantics {
         toggle.apply(self)
@@ -203,10 +216,10 @@ pub fn explain(program: &Program, command: usize, kind: HazardKind, profile: Sem
 /// program without hazards stays without hazards; for benchmarks and for
 /// runs where the layer's silence matters more than minimal barriers.
 pub fn quiet_for_layer(p: &Program) -> Program {
-    use crate::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
     let mut out = p.clone();
     for c in &mut out.commands {
-        if let crate::program::Command::Barrier(dep) = c {
+        if let crate::ir::program::Command::Barrier(dep) = c {
             for b in &mut dep.barriers {
                 if b.src_stage_mask.contains(S::CLEAR) {
                     b.src_stage_mask |= S::COPY;
@@ -247,7 +260,7 @@ mod tests {
 
     #[test]
     fn quiet_plans_are_clean_under_the_layer_profile() {
-        let text = include_str!("../../examples/ncnn-batch-scale.trace");
+        let text = include_str!("../../../examples/ncnn-batch-scale.trace");
         let t = crate::trace::parse(text).unwrap();
         let plan = crate::plan::plan(
             &t.program,

@@ -7,7 +7,7 @@
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
 //! `none`. Planners drop the input's own barriers and plan from scratch.
-//! What counts as a hazard is [`crate::checker`]'s business; this module
+//! What counts as a hazard is [`crate::sync::checker`]'s business; this module
 //! only decides where barriers go and what bits they carry.
 //!
 //! # Minimality
@@ -24,13 +24,16 @@
 //! point's other barriers make redundant, so removing any barrier or any bit
 //! brings a hazard back.
 
-use crate::access::{accesses, resolve_barrier, Semantics};
-use crate::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
-use crate::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::hazard::{check_resolved, detect_command, is_clean, step, Hazard};
-use crate::layout::{resolve, Layout, ProgramError, ProgramErrorKind};
-use crate::program::{Barrier, BindingAccess, Command, Dependency, ObjectId, ObjectKind, Program, Region};
-use crate::scope::{self, Side, StageAccess, StageSet};
+use crate::ir::access::{accesses, resolve_barrier};
+use crate::ir::layout::{resolve, Layout, ProgramError, ProgramErrorKind};
+use crate::ir::program::{
+    Barrier, BindingAccess, Command, Dependency, ObjectId, ObjectKind, Program, Region,
+};
+use crate::semantics::Semantics;
+use crate::sync::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::{self, Side, StageAccess, StageSet};
 use std::collections::{BTreeMap, HashMap};
 
 /// Which planner.
@@ -381,7 +384,7 @@ impl<'a> Emitter<'a> {
 }
 
 fn is_device(c: &Command) -> bool {
-    crate::access::is_device_command(c)
+    crate::ir::access::is_device_command(c)
 }
 
 fn is_host(c: &Command) -> bool {
@@ -637,7 +640,7 @@ fn requirements(input: &Program, layout: &Layout) -> Vec<Req> {
         if h.fix.barrier.is_none() {
             continue;
         }
-        let hi = if crate::access::is_host(h.current) {
+        let hi = if crate::ir::access::is_host(h.current) {
             // Invariant (from `with_waits`): the prior was waited for, so a
             // submit after it was waited for before this command.
             last_waited_submit[h.command]
@@ -659,10 +662,10 @@ fn requirements(input: &Program, layout: &Layout) -> Vec<Req> {
 /// as barriers go (a fence wait, where needed, is inserted separately).
 fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind) -> bool {
     match kind {
-        HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::access::is_host(cur),
+        HazardKind::WriteAfterRead => read_satisfied(v, cur) || crate::ir::access::is_host(cur),
         // For the host, visibility a recorded barrier grants counts: the
         // planner follows host barriers with a submit and a wait.
-        _ if crate::access::is_host(cur) => v.granted().0 & host_needs().0 != 0,
+        _ if crate::ir::access::is_host(cur) => v.granted().0 & host_needs().0 != 0,
         // A write after a write needs the earlier one available before it.
         HazardKind::WriteAfterWrite => v.order.contains(cur.stage()) || v.fenced,
         HazardKind::ReadAfterWrite => v.visible.contains(cur) || v.fenced,
@@ -1068,7 +1071,7 @@ pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError
             Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait
         ) {
             return Err(ProgramError {
-                at: crate::layout::Location::Command(i),
+                at: crate::ir::layout::Location::Command(i),
                 kind: ProgramErrorKind::NotRepeatable { keyword: c.keyword() },
             });
         }

@@ -9,13 +9,13 @@
 //! only, never to access scopes), meta-access expansion (`SHADER_READ`,
 //! `SHADER_WRITE`, `MEMORY_READ`, `MEMORY_WRITE`) and the table of which
 //! access each stage can perform. It does not know about memory, ranges or
-//! commands; [`crate::checker`] applies the scopes computed here.
+//! commands; [`crate::sync::checker`] applies the scopes computed here.
 //!
 //! Scopes are computed into two small bit sets: [`StageSet`] over the
 //! concrete stages a buffer compute program can execute in, and
 //! [`StageAccessSet`] over the (stage, access) pairs those stages can make.
 
-use crate::flags::{AccessFlags2, PipelineStageFlags2 as S};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use std::fmt;
 
 /// A concrete pipeline stage in which a buffer access can happen.

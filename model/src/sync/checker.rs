@@ -11,7 +11,7 @@
 //! the same call), queue submission and fence waits. It works on memory
 //! addresses ([`MemId`] plus byte offset), so aliasing buffers and recycled
 //! blob memory share state. It does not know about objects, names or
-//! commands' meanings: [`crate::access`] turns commands into accesses and
+//! commands' meanings: [`crate::ir::access`] turns commands into accesses and
 //! barriers into [`ResolvedBarrier`]s, and [`check`] ties them together.
 //! Its verdicts are compared with the definitional semantics
 //! ([`crate::spec`]) by the differential suites: same (command, kind,
@@ -43,10 +43,10 @@
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
 
-use crate::access::Semantics;
-use crate::layout::{MemId, MemRange};
-use crate::program::ByteRange;
-use crate::scope::{Stage, StageAccess, StageAccessSet, StageSet};
+use crate::ir::layout::{MemId, MemRange};
+use crate::ir::program::ByteRange;
+use crate::semantics::Semantics;
+use crate::vk::scope::{Stage, StageAccess, StageAccessSet, StageSet};
 /// How many write records an entry holds inline; more go to a spill list.
 const INLINE_WRITES: usize = 2;
 
@@ -168,7 +168,7 @@ pub struct Access {
     pub sa: StageAccess,
 }
 
-/// A barrier with its scopes computed by [`crate::scope`]; `range` restricts
+/// A barrier with its scopes computed by [`crate::vk::scope`]; `range` restricts
 /// the access scopes (not the execution dependency) to a buffer range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ResolvedBarrier {

@@ -10,8 +10,8 @@
 //! allocator, so the model sees the addresses the device uses. It does not
 //! know about hazards.
 
-use crate::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region};
-use crate::scope::{self, ScopeError, Side};
+use crate::ir::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region};
+use crate::vk::scope::{self, ScopeError, Side};
 
 /// Index of a memory object: every buffer with memory of its own and every
 /// pool has one. Aliases and blobs resolve onto their owner's memory.

@@ -5,9 +5,9 @@
 //! without the `VK_PIPELINE_STAGE_2_` / `VK_ACCESS_2_` prefix and `_BIT`
 //! suffix) and parsing of `|`-joined name lists. It deliberately does not
 //! interpret the flags: meta-flag expansion, logically earlier/later stages
-//! and the stage/access support table live in [`crate::scope`]. Only the
+//! and the stage/access support table live in [`crate::vk::scope`]. Only the
 //! flags a buffer-only compute model can meet are defined; any other bit is
-//! rejected by the parser and by [`crate::scope`] validation.
+//! rejected by the parser and by [`crate::vk::scope`] validation.
 
 use bitflags::bitflags;
 use std::fmt;

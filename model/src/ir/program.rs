@@ -5,10 +5,10 @@
 //! buffers aliasing another object's memory, pools, and blobs carved from
 //! pools) and a sequence of [`Command`]s over byte regions of those objects.
 //! This module owns the types and their construction helpers; it does not
-//! decide where blobs live (that is [`crate::layout`]) nor what a command's
-//! accesses are (that is [`crate::access`]).
+//! decide where blobs live (that is [`crate::ir::layout`]) nor what a command's
+//! accesses are (that is [`crate::ir::access`]).
 
-use crate::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use std::fmt;
 
 /// Index of an object in [`Program::objects`].

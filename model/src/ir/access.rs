@@ -1,0 +1,91 @@
+//! Which memory each command accesses, in which stage and with which access.
+//!
+//! This module owns the mapping from [`Command`]s to [`Access`]es (Vulkan
+//! spec, per command: `vkCmdCopyBuffer` in `COPY`, `vkCmdFillBuffer` and
+//! `vkCmdUpdateBuffer` in `CLEAR`, dispatches in `COMPUTE_SHADER` over each
+//! whole bound range, indirect arguments in `DRAW_INDIRECT`, host accesses
+//! in `HOST`) and from [`Barrier`]s to [`ResolvedBarrier`]s. It does not
+//! decide whether accesses conflict; that is [`crate::sync::checker`].
+
+use crate::ir::layout::Layout;
+use crate::ir::program::{Barrier, BindingAccess, Command};
+use crate::semantics::{ClearStage, Semantics};
+use crate::sync::checker::{Access, ResolvedBarrier};
+use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess};
+
+/// The accesses of a command, in the order the command makes them.
+pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
+    let at = |region, sa| {
+        let r = layout.locate(region);
+        Access {
+            mem: r.mem,
+            range: r.range,
+            sa,
+        }
+    };
+    let clear = match sem.clear_stage {
+        ClearStage::Clear => StageAccess::ClearTransferWrite,
+        ClearStage::Copy => StageAccess::CopyTransferWrite,
+    };
+    match command {
+        Command::Copy { src, dst } => vec![
+            at(*src, StageAccess::CopyTransferRead),
+            at(*dst, StageAccess::CopyTransferWrite),
+        ],
+        Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![at(*dst, clear)],
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => {
+            let mut out = Vec::with_capacity(bindings.len() * 2 + 1);
+            if let Some(ind) = indirect {
+                out.push(at(*ind, StageAccess::DrawIndirectIndirectCommandRead));
+            }
+            for b in bindings {
+                let read = match b.access {
+                    BindingAccess::Read => true,
+                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
+                    BindingAccess::Write => false,
+                };
+                if read {
+                    out.push(at(b.region, StageAccess::ComputeShaderStorageRead));
+                }
+                if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
+                    out.push(at(b.region, StageAccess::ComputeShaderStorageWrite));
+                }
+            }
+            out
+        }
+        Command::HostWrite { dst, .. } => vec![at(*dst, StageAccess::HostWrite)],
+        Command::HostRead { src } => vec![at(*src, StageAccess::HostRead)],
+        Command::Alloc { .. }
+        | Command::Free { .. }
+        | Command::Barrier(_)
+        | Command::Submit
+        | Command::Wait => vec![],
+    }
+}
+
+/// Computes a barrier's scopes and locates its range.
+pub fn resolve_barrier(b: &Barrier, layout: &Layout) -> ResolvedBarrier {
+    ResolvedBarrier {
+        src_exec: exec_scope(b.src_stage_mask, Side::Src),
+        dst_exec: exec_scope(b.dst_stage_mask, Side::Dst),
+        src_access: access_scope(b.src_stage_mask, b.src_access_mask, Side::Src),
+        dst_access: access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst),
+        range: b.region.map(|r| layout.locate(r)),
+    }
+}
+
+/// Whether a command does device work that must be recorded (as opposed to
+/// allocator bookkeeping, host accesses and queue operations).
+pub fn is_device_command(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Copy { .. } | Command::Fill { .. } | Command::Update { .. } | Command::Dispatch { .. }
+    )
+}
+
+/// Whether an access is made by the host.
+pub fn is_host(sa: StageAccess) -> bool {
+    sa.stage() == Stage::Host
+}

@@ -1,0 +1,10 @@
+//! The program representation: objects and commands ([`program`]), where
+//! every object lives in memory and whether a program is well formed
+//! ([`layout`]), and which memory each command accesses in which stage
+//! ([`access`]). It depends only on [`crate::vk`] and the model's options
+//! ([`crate::semantics`]); the checker, the planners, the trace format and
+//! the definitional semantics all read programs through it.
+
+pub mod access;
+pub mod layout;
+pub mod program;

@@ -1,0 +1,78 @@
+//! The model's options: which reading of the specification, or which
+//! validation layer's behaviour, the checker follows.
+//!
+//! This module owns [`Semantics`], plain data with no behaviour: the
+//! defaults are the specification's semantics ([`Semantics::SPEC`]); each
+//! field turns on one documented behaviour of the Khronos validation layer
+//! (the D-table of [`crate::layer`], `docs/semantics.md`). The layer
+//! profiles (`Semantics::LAYER_1_3_239`, ...) are defined beside that table.
+//! The fields are read by the access table ([`crate::ir::access`]: D3, D4)
+//! and the checker (the others); a checker holds the one `Semantics` it was
+//! made with, and nothing passes a second one alongside it.
+
+/// Which stage `vkCmdFillBuffer`/`vkCmdUpdateBuffer` are modelled in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ClearStage {
+    /// `CLEAR`, as the spec says (they are clear commands) and as the
+    /// validation layer does since 1.3.279.
+    #[default]
+    Clear,
+    /// `COPY`, as the validation layer did before 1.3.279 (Debian 12 ships
+    /// 1.3.239). Only for comparing with such a layer.
+    Copy,
+}
+
+/// Model options. The defaults are the spec's semantics; each alternative
+/// reproduces one documented behaviour of the Khronos validation layer
+/// (see `docs/semantics.md`, "Known differences") so the differential suite
+/// can tell an explained disagreement from a bug. The planners always use
+/// the spec's semantics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Semantics {
+    /// D4: the stage of `vkCmdFillBuffer`/`vkCmdUpdateBuffer`.
+    pub clear_stage: ClearStage,
+    /// D5: a buffer barrier's execution dependency covers all memory (the
+    /// spec; layers since 1.4.326). `false`: only the barrier's range, as
+    /// the 1.3.239 layer applies synchronization2 buffer barriers.
+    pub buffer_barrier_global_exec: bool,
+    /// D3: a read-write storage binding is recorded as a read and a write
+    /// (the spec). `true`: as a write only, as the layer does.
+    pub rw_binding_write_only: bool,
+    /// D1: `true` skips the read-after-write check for a read whose stage
+    /// an earlier barrier already ordered after another read of the same
+    /// write, as the layer's `read_execution_barriers` shortcut does.
+    pub raw_shortcut_after_ordered_read: bool,
+    /// D6: `true` drops a write-after-write between two storage-buffer
+    /// writes of dispatches, as the 1.3.239 layer does
+    /// (`SupressedBoundDescriptorWAW`).
+    pub suppress_dispatch_waw: bool,
+    /// D2: `true` asks that an earlier write be made *visible* to a later
+    /// write's (stage, access), as the validation layer does; the memory
+    /// model (and vksync) asks only that it be made *available* before it.
+    pub waw_needs_visibility: bool,
+    /// D12: `true` keeps, per byte, only the last write and the reads since
+    /// it, and checks a write against those reads alone when there are any
+    /// (the layer's shortcut); `false` keeps every earlier access that a
+    /// later one can still race with, as the definitional semantics does.
+    pub last_write_shortcut: bool,
+}
+
+impl Default for Semantics {
+    fn default() -> Self {
+        Semantics::SPEC
+    }
+}
+
+impl Semantics {
+    /// The Vulkan specification's semantics: what the checker and the
+    /// planners use.
+    pub const SPEC: Semantics = Semantics {
+        clear_stage: ClearStage::Clear,
+        buffer_barrier_global_exec: true,
+        rw_binding_write_only: false,
+        raw_shortcut_after_ordered_read: false,
+        suppress_dispatch_waw: false,
+        waw_needs_visibility: false,
+        last_write_shortcut: false,
+    };
+}

@@ -1,0 +1,7 @@
+//! The synchronization state of memory: the algebra of synchronization
+//! values and barriers, and the checker that keeps, per byte range, the
+//! earlier accesses a later one can still race with. It works on memory
+//! ranges and (stage, access) pairs only; [`crate::hazard`] turns its
+//! findings back into program terms.
+
+pub mod checker;
