@@ -20,7 +20,7 @@ use crate::planout::PlanStats;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use vksync::access::accesses;
-use vksync::hazard::{access_regions, show_barrier};
+use vksync::hazard::show_barrier;
 use vksync::plan::{Plan, PlanOptions};
 use vksync::{Command, HazardKind, MemId, ProgramError, Semantics};
 
@@ -114,8 +114,8 @@ pub fn render(
     for c in &program.commands {
         let mut v = Vec::new();
         let located = accesses(c, &layout, sem);
-        for (a, r) in located.iter().zip(access_regions(c, sem)) {
-            let name = program.object(r.object).name.clone();
+        for a in &located {
+            let name = program.object(a.region.object).name.clone();
             cuts.entry(a.mem)
                 .or_default()
                 .extend([a.range.start, a.range.end]);

@@ -105,25 +105,16 @@ fn main() {
         .expect("valid")
         .program;
     for (label, p) in [("without barriers", &raw), ("offline plan", &planned)] {
-        let layout = resolve(p).expect("valid");
         let t = Instant::now();
-        let mut checker = Checker::new(layout.memory_sizes.len());
-        let mut hazards = 0usize;
-        for (i, c) in p.commands.iter().enumerate() {
-            let mut out = Vec::new();
-            vksync::hazard::step(&mut checker, &layout, Semantics::SPEC, i, c, &mut out);
-            hazards += out.len();
-        }
+        let hazards = check(p).expect("valid").len();
         let secs = t.elapsed().as_secs_f64();
         println!(
-            "check {:<17} {:>6.2} s  {:>10.0} accesses/s  {} commands, {} hazards, {} range entries, {} sync values",
+            "check {:<17} {:>6.2} s  {:>10.0} accesses/s  {} commands, {} hazards",
             label,
             secs,
             access_count as f64 / secs,
             p.commands.len(),
             hazards,
-            checker.entry_count(),
-            checker.node_count()
         );
     }
 }

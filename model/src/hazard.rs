@@ -8,11 +8,11 @@
 //! memory ranges back to the object the current command named, and builds
 //! the fix.
 
-use crate::ir::access::{accesses, resolve_barrier};
+use crate::ir::access::{accesses, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
-use crate::ir::program::{Barrier, BindingAccess, ByteRange, Command, Program, Region};
+use crate::ir::program::{Barrier, ByteRange, Command, Program, Region};
 use crate::semantics::Semantics;
-use crate::sync::checker::{Checker, HazardKind, RawHazard};
+use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
 use crate::vk::flags::AccessFlags2;
 use crate::vk::scope::StageAccess;
 use std::fmt;
@@ -122,40 +122,6 @@ impl fmt::Display for Hazard {
     }
 }
 
-/// The regions a command accesses, parallel to [`accesses`].
-pub fn access_regions(command: &Command, sem: Semantics) -> Vec<Region> {
-    match command {
-        Command::Copy { src, dst } => vec![*src, *dst],
-        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
-            vec![*dst]
-        }
-        Command::HostRead { src } => vec![*src],
-        Command::Dispatch {
-            bindings, indirect, ..
-        } => {
-            let mut out = Vec::new();
-            if let Some(ind) = indirect {
-                out.push(*ind);
-            }
-            for b in bindings {
-                let read = match b.access {
-                    BindingAccess::Read => true,
-                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
-                    BindingAccess::Write => false,
-                };
-                if read {
-                    out.push(b.region);
-                }
-                if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
-                    out.push(b.region);
-                }
-            }
-            out
-        }
-        _ => vec![],
-    }
-}
-
 /// The minimal fix for a memory-level hazard, on `region`.
 pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
     let (src_access, dst_access) = match h.kind {
@@ -187,14 +153,14 @@ pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
     }
 }
 
-/// Converts a memory-level hazard to a program-level one, given the region
-/// of the current command's access it was found on.
-pub fn lift(h: &RawHazard, access_region: Region, access_mem: MemRange) -> Hazard {
+/// Converts a memory-level hazard to a program-level one, given the
+/// current command's access it was found on.
+pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
     // The hazard's bytes lie inside the access's memory range; translate
     // them back to the access's object.
-    let base = access_mem.range.start - access_region.range.start;
+    let base = access.range.start - access.region.range.start;
     let region = Region {
-        object: access_region.object,
+        object: access.region.object,
         range: ByteRange::new(h.range.start - base, h.range.end - base),
     };
     Hazard {
@@ -220,11 +186,10 @@ pub fn lift(h: &RawHazard, access_region: Region, access_mem: MemRange) -> Hazar
 /// with this knowledge; its plans are minimal with respect to it.
 pub fn check_streaming(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    let sem = Semantics::default();
     let mut checker = Checker::new(layout.memory_sizes.len());
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        step(&mut checker, &layout, sem, i, c, &mut out);
+        step(&mut checker, &layout, i, c, &mut out);
     }
     Ok(out)
 }
@@ -241,23 +206,17 @@ pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, Prog
 }
 
 /// Runs the checker over a program already validated into `layout`.
-pub fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec<Hazard> {
+pub(crate) fn check_resolved(program: &Program, layout: &Layout, sem: Semantics) -> Vec<Hazard> {
     check_with_checker(
         program,
         layout,
-        sem,
         Checker::with_semantics(layout.memory_sizes.len(), sem),
     )
 }
 
 /// Runs a given (fresh) checker over a program already validated into
-/// `layout`.
-pub fn check_with_checker(
-    program: &Program,
-    layout: &Layout,
-    sem: Semantics,
-    mut checker: Checker,
-) -> Vec<Hazard> {
+/// `layout`, with the checker's semantics.
+pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker: Checker) -> Vec<Hazard> {
     let mut out = Vec::new();
     // Hazards against work that was submitted but not waited for when the
     // current command was recorded: the command runs only when its own
@@ -267,7 +226,7 @@ pub fn check_with_checker(
     let mut pending: Vec<Hazard> = Vec::new();
     let mut found = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        step(&mut checker, layout, sem, i, c, &mut found);
+        step(&mut checker, layout, i, c, &mut found);
         for h in found.drain(..) {
             if h.provisional {
                 pending.push(h);
@@ -295,7 +254,7 @@ pub(crate) fn is_clean(program: &Program, layout: &Layout, sem: Semantics) -> bo
     let mut pending = false;
     let mut found = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        step(&mut checker, layout, sem, i, c, &mut found);
+        step(&mut checker, layout, i, c, &mut found);
         for h in found.drain(..) {
             if !h.provisional {
                 return false;
@@ -311,70 +270,55 @@ pub(crate) fn is_clean(program: &Program, layout: &Layout, sem: Semantics) -> bo
     !pending
 }
 
-/// The hazards command `index` would have against the checker's current
-/// state, in program terms, without recording its accesses.
-pub fn detect_command(
-    checker: &mut Checker,
-    layout: &Layout,
-    sem: Semantics,
-    index: usize,
-    command: &Command,
-) -> Vec<Hazard> {
-    let acc = accesses(command, layout, sem);
+/// The hazards of accesses `acc`, all made by command `index`, against the
+/// checker's current state, in program terms, without recording them.
+pub(crate) fn detect_accesses(checker: &mut Checker, index: usize, acc: &[Access]) -> Vec<Hazard> {
     let mut out = Vec::new();
-    detect_into(checker, sem, index, command, &acc, &mut out);
+    for a in acc {
+        for h in checker.detect(index, std::slice::from_ref(a)) {
+            out.push(lift(&h, a));
+        }
+    }
     out
 }
 
-/// Appends the hazards of `command`'s accesses `acc` (from [`accesses`])
-/// to `out`. The regions are looked up only when there is a hazard to lift.
-fn detect_into(
+/// The hazards command `index` would have against the checker's current
+/// state, in program terms, without recording its accesses.
+pub(crate) fn detect_command(
     checker: &mut Checker,
-    sem: Semantics,
+    layout: &Layout,
     index: usize,
     command: &Command,
-    acc: &[crate::sync::checker::Access],
-    out: &mut Vec<Hazard>,
-) {
-    let mut regions: Option<Vec<Region>> = None;
-    for (k, a) in acc.iter().enumerate() {
-        let found = checker.detect(index, std::slice::from_ref(a));
-        if found.is_empty() {
-            continue;
-        }
-        let regions = regions.get_or_insert_with(|| access_regions(command, sem));
-        let mem = MemRange {
-            mem: a.mem,
-            range: a.range,
-        };
-        for h in found {
-            out.push(lift(&h, regions[k], mem));
-        }
-    }
+) -> Vec<Hazard> {
+    let acc = accesses(command, layout, checker.semantics());
+    detect_accesses(checker, index, &acc)
 }
 
 /// Feeds one command to a checker, appending the hazards it has.
-pub fn step(
+pub(crate) fn step(
     checker: &mut Checker,
     layout: &Layout,
-    sem: Semantics,
     index: usize,
     command: &Command,
     out: &mut Vec<Hazard>,
 ) {
     match command {
         Command::Barrier(dep) => {
-            let rb: Vec<_> = dep.barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+            let rb: Vec<_> = dep
+                .barriers
+                .iter()
+                .map(|b| ResolvedBarrier::of(b, layout))
+                .collect();
             checker.apply(&rb);
         }
         Command::Submit => checker.submit(),
         Command::Wait => checker.wait(),
         _ => {
-            let acc = accesses(command, layout, sem);
+            let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {
                 return;
             }
-            detect_into(checker, sem, index, command, &acc, out);
+            out.extend(detect_accesses(checker, index, &acc));
             checker.record(index, &acc);
         }
     }

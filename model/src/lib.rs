@@ -36,9 +36,10 @@ pub use ir::{access, layout, program};
 pub use sync::checker;
 pub use vk::{flags, scope};
 
-pub use checker::{Access, Checker, HazardKind, RawHazard, ResolvedBarrier};
+pub use checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
 pub use flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 pub use hazard::{check, check_with, Fix, Hazard};
+pub use ir::access::Access;
 pub use layout::{resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind};
 pub use program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,

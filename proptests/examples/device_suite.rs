@@ -22,6 +22,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use vksync::layer::Layer;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{reference, Program, Semantics};
 use vksync_proptests::layer::{observed, predict, show_keys, verdict, Verdict};
@@ -154,9 +155,15 @@ fn main() {
         t += &format!("layer reported: {}\n", show_keys(p, &got));
         t += &format!(
             "LAYER_1_3_239 predicts: {}\n",
-            show_keys(p, &predict(p, Semantics::LAYER_1_3_239))
+            show_keys(p, &predict(p, &Layer::V1_3_239.emulation()))
         );
-        t += &format!("SPEC predicts: {}\n", show_keys(p, &predict(p, Semantics::SPEC)));
+        t += &format!(
+            "SPEC predicts: {}\n",
+            show_keys(
+                p,
+                &predict(p, &Layer::V1_3_239.emulation().with_semantics(Semantics::SPEC))
+            )
+        );
         for m in &result.messages {
             t += &format!("message: {}\n", m.text.lines().next().unwrap_or(""));
         }
@@ -196,7 +203,9 @@ fn main() {
                     row.messages += result.messages.len();
                     row.runs_with_messages += usize::from(!result.messages.is_empty());
                     let (got, other) = observed(&result);
-                    if !other.is_empty() || verdict(&p, Semantics::LAYER_1_3_239, &got) == Verdict::Mismatch {
+                    if !other.is_empty()
+                        || verdict(&p, &Layer::V1_3_239.emulation(), &got) == Verdict::Mismatch
+                    {
                         row.unexplained += 1;
                         let what = format!("unexplained message on the {}/{:?} plan", planner.name(), form);
                         failures.push(describe(&what, index, &p, &result));
@@ -230,7 +239,7 @@ fn main() {
                 };
                 comparisons += 1;
                 let (got, other) = observed(&result);
-                match (other.is_empty(), verdict(q, Semantics::LAYER_1_3_239, &got)) {
+                match (other.is_empty(), verdict(q, &Layer::V1_3_239.emulation(), &got)) {
                     (true, Verdict::Exact) => agree_exact += 1,
                     (true, Verdict::K4) => agree_k4 += 1,
                     _ => {
@@ -246,7 +255,13 @@ fn main() {
                         }
                     }
                 }
-                spec_agree += usize::from(verdict(q, Semantics::SPEC, &got) != Verdict::Mismatch);
+                spec_agree += usize::from(
+                    verdict(
+                        q,
+                        &Layer::V1_3_239.emulation().with_semantics(Semantics::SPEC),
+                        &got,
+                    ) != Verdict::Mismatch,
+                );
             }
         }
     }

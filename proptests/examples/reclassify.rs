@@ -9,6 +9,7 @@
 //! cargo run --release -p vksync-proptests --example reclassify -- /tmp/fail99.txt
 //! ```
 use std::collections::BTreeSet;
+use vksync::layer::Layer;
 use vksync::{HazardKind, Semantics};
 use vksync_proptests::layer::{verdict, Verdict};
 
@@ -57,7 +58,7 @@ fn run(path: &str) -> Result<(), String> {
             };
             got.insert((cmd, kind));
         }
-        let v = verdict(&p, Semantics::LAYER_1_3_239, &got);
+        let v = verdict(&p, &Layer::V1_3_239.emulation(), &got);
         // A difference is needed when the layer's report is not explained
         // with every other toggle on and this one off.
         let without = |t: vksync::layer::Toggle| {
@@ -67,7 +68,7 @@ fn run(path: &str) -> Result<(), String> {
                     s = s.with(x);
                 }
             }
-            verdict(&p, s, &got) != Verdict::Mismatch
+            verdict(&p, &Layer::V1_3_239.emulation().with_semantics(s), &got) != Verdict::Mismatch
         };
         let needed: Vec<&str> = vksync::layer::DIFFERENCES
             .iter()

@@ -5,17 +5,17 @@
 //! synchronization2 buffer barrier's execution dependency to its range).
 //!
 //! Expected = the model's hazards under `LAYER_1_3_239` as the layer sees
-//! them (`layer::layer_view`: K1 per command buffer, K2 no host accesses, K3
-//! one report per access, K4 its recording gap); the layer's SYNC-HAZARD messages
+//! them (`vksync::layer::predict`: K1 per command buffer, K2 no host
+//! accesses, K3 one report per access, K4 its recording gap); the layer's SYNC-HAZARD messages
 //! must equal it by (command index, kind), and no other message may appear. Validation is required.
 //! Cases: `PROPTEST_CASES` (default 64).
 
 use proptest::prelude::*;
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
+use vksync::layer::Layer;
 use vksync::plan::{plan, PlanOptions};
-use vksync::Semantics;
-use vksync_proptests::layer::{keys, layer_view_with, observed, show_keys, test_device, verdict, Verdict};
+use vksync_proptests::layer::{observed, predict, show_keys, test_device, verdict, Verdict};
 use vksync_proptests::{cases, programs, run_suite, SAFE_PLANS};
 use vksync_runtime::ValidationMode;
 
@@ -39,7 +39,7 @@ fn planned_programs_draw_only_predicted_messages() {
                 let p = plan(&g.program, PlanOptions { planner, form })
                     .expect("valid")
                     .program;
-                let expected = keys(&layer_view_with(&p, Semantics::LAYER_1_3_239, true, false).unwrap());
+                let expected = predict(&p, &Layer::V1_3_239.emulation());
                 (planner, form, p, expected)
             })
             .collect();
@@ -58,7 +58,7 @@ fn planned_programs_draw_only_predicted_messages() {
                 other,
                 vksync::trace::print(&p)
             );
-            let v = verdict(&p, Semantics::LAYER_1_3_239, &got);
+            let v = verdict(&p, &Layer::V1_3_239.emulation(), &got);
             k4.set(k4.get() + usize::from(v == Verdict::K4));
             prop_assert!(
                 v != Verdict::Mismatch,

@@ -20,13 +20,19 @@ use proptest::prelude::*;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use vksync::layer::{Emulation, Layer};
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{check_with, Semantics};
 use vksync_proptests::layer::{
-    keys, layer_view_with, observed, show_keys, single_toggles, test_device, verdict, Verdict,
+    keys, observed, predict, show_keys, single_toggles, test_device, verdict, Verdict,
 };
 use vksync_proptests::{cases, device_only_programs, run_suite, weakenings};
 use vksync_runtime::ValidationMode;
+
+/// The layer profile the suite compares with.
+fn profile() -> Emulation {
+    Layer::V1_3_239.emulation()
+}
 
 #[derive(Default, Debug)]
 struct Stats {
@@ -67,11 +73,13 @@ fn model_agrees_with_syncval_on_weakened_plans() {
             let predicted: Vec<_> = variants
                 .par_iter()
                 .map(|(_, q)| {
-                    let l = Semantics::LAYER_1_3_239;
-                    let raw = keys(&check_with(q, l).unwrap());
-                    let k12 = keys(&layer_view_with(q, l, false, false).unwrap());
-                    let k3 = keys(&layer_view_with(q, l, true, false).unwrap());
-                    let expected = k3.clone();
+                    let layer = profile();
+                    let raw = keys(&check_with(q, layer.semantics).unwrap());
+                    let mut e = layer.without_unrecorded_tail();
+                    e.first_hazard_only = false;
+                    let k12 = predict(q, &e);
+                    let k3 = predict(q, &layer.without_unrecorded_tail());
+                    let expected = predict(q, &layer);
                     (raw, k12, k3, expected)
                 })
                 .collect();
@@ -89,7 +97,7 @@ fn model_agrees_with_syncval_on_weakened_plans() {
                     other,
                     vksync::trace::print(q)
                 );
-                let v = verdict(q, Semantics::LAYER_1_3_239, &got);
+                let v = verdict(q, &profile(), &got);
                 prop_assert!(
                     v != Verdict::Mismatch,
                     "{:?} plan, {}: syncval reports {}, the model under LAYER_1_3_239 predicts {}\nweakened program:\n{}",
@@ -103,7 +111,7 @@ fn model_agrees_with_syncval_on_weakened_plans() {
                 s.used_k3 += usize::from(k12 != k3);
                 s.used_k4 += usize::from(v == Verdict::K4);
                 // Under SPEC and single toggles, with K1..K4.
-                let agrees = |sem| verdict(q, sem, &got) != Verdict::Mismatch;
+                let agrees = |sem| verdict(q, &profile().with_semantics(sem), &got) != Verdict::Mismatch;
                 if agrees(Semantics::SPEC) {
                     s.spec_agree += 1;
                 } else {

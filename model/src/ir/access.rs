@@ -8,16 +8,34 @@
 //! decide whether accesses conflict; that is [`crate::sync::checker`].
 
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, BindingAccess, Command};
+use crate::ir::layout::MemId;
+use crate::ir::program::{BindingAccess, ByteRange, Command, Region};
 use crate::semantics::{ClearStage, Semantics};
-use crate::sync::checker::{Access, ResolvedBarrier};
-use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess};
+use crate::vk::scope::{Stage, StageAccess};
 
-/// The accesses of a command, in the order the command makes them.
+/// One memory access of a command: a (stage, access) pair over a region of
+/// an object, and the memory range behind that region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// The bytes in terms of the object the command names.
+    pub region: Region,
+    /// The memory object behind the region.
+    pub mem: MemId,
+    /// The bytes in terms of that memory object.
+    pub range: ByteRange,
+    /// The stage and access.
+    pub sa: StageAccess,
+}
+
+/// The accesses of a command, in the order the command makes them: the one
+/// table of which command accesses what, in which stage and with which
+/// access (the checker, the hazard messages, the definitional semantics,
+/// the layer emulation and the SVG timeline all read it).
 pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
     let at = |region, sa| {
         let r = layout.locate(region);
         Access {
+            region,
             mem: r.mem,
             range: r.range,
             sa,
@@ -62,17 +80,6 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
         | Command::Barrier(_)
         | Command::Submit
         | Command::Wait => vec![],
-    }
-}
-
-/// Computes a barrier's scopes and locates its range.
-pub fn resolve_barrier(b: &Barrier, layout: &Layout) -> ResolvedBarrier {
-    ResolvedBarrier {
-        src_exec: exec_scope(b.src_stage_mask, Side::Src),
-        dst_exec: exec_scope(b.dst_stage_mask, Side::Dst),
-        src_access: access_scope(b.src_stage_mask, b.src_access_mask, Side::Src),
-        dst_access: access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst),
-        range: b.region.map(|r| layout.locate(r)),
     }
 }
 

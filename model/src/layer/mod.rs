@@ -13,6 +13,12 @@
 
 use crate::hazard::check_with;
 use crate::ir::program::Program;
+mod emulate;
+mod profile;
+
+pub use emulate::{predict, recorded_range};
+pub use profile::{Emulation, Layer};
+
 use crate::semantics::{ClearStage, Semantics};
 use crate::sync::checker::HazardKind;
 
@@ -148,19 +154,6 @@ pub const DIFFERENCES: &[Difference] = &[
 ];
 
 impl Semantics {
-    /// The behaviour of the Khronos validation layer 1.3.239 (Debian 12's
-    /// `vulkan-validationlayers`) with synchronization validation on, as
-    /// far as this model can reproduce it.
-    pub const LAYER_1_3_239: Semantics = Semantics {
-        clear_stage: ClearStage::Copy,
-        buffer_barrier_global_exec: false,
-        rw_binding_write_only: true,
-        raw_shortcut_after_ordered_read: true,
-        suppress_dispatch_waw: true,
-        waw_needs_visibility: true,
-        last_write_shortcut: true,
-    };
-
     /// The specification with one layer behaviour turned on.
     pub fn with(self, toggle: Toggle) -> Semantics {
         toggle.apply(self)

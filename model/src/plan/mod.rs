@@ -25,13 +25,15 @@
 //! brings a hazard back.
 
 use crate::hazard::{check_resolved, detect_command, is_clean, step, Hazard};
-use crate::ir::access::{accesses, resolve_barrier};
+use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError, ProgramErrorKind};
 use crate::ir::program::{
     Barrier, BindingAccess, Command, Dependency, ObjectId, ObjectKind, Program, Region,
 };
 use crate::semantics::Semantics;
-use crate::sync::checker::{host_needs, read_satisfied, Checker, HazardKind, Reach, SyncVal};
+use crate::sync::checker::{
+    host_needs, read_satisfied, Checker, HazardKind, Reach, ResolvedBarrier, SyncVal,
+};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::{self, Side, StageAccess, StageSet};
 use std::collections::{BTreeMap, HashMap};
@@ -585,7 +587,7 @@ pub fn with_waits(input: &Program, layout: &Layout) -> (Program, Vec<Option<usiz
     let mut queue = Queue::default();
     for (i, c) in input.commands.iter().enumerate() {
         if is_host(c) {
-            let hazards = detect_command(&mut checker, layout, Semantics::default(), i, c);
+            let hazards = detect_command(&mut checker, layout, i, c);
             // A wait is needed when a prior access was not waited for. When
             // only a HOST barrier is missing but device work was recorded
             // since the last waited submit, a new submit and wait after that
@@ -606,7 +608,7 @@ pub fn with_waits(input: &Program, layout: &Layout) -> (Program, Vec<Option<usiz
         }
         queue.observe(c);
         let mut sink = Vec::new();
-        step(&mut checker, layout, Semantics::default(), i, c, &mut sink);
+        step(&mut checker, layout, i, c, &mut sink);
         commands.push(c.clone());
         origin.push(Some(i));
     }
@@ -679,7 +681,7 @@ struct Live {
 }
 
 fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout) -> bool {
-    let resolved: Vec<_> = barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+    let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     live.iter().all(|l| {
         let mem = l.req.hazard.memory;
         l.values.iter().all(|v| {
@@ -920,7 +922,7 @@ fn emit_point(
         return;
     }
     let barriers = point_barriers(&live, form, layout);
-    let resolved: Vec<_> = barriers.iter().map(|b| resolve_barrier(b, layout)).collect();
+    let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     checker.apply(&resolved);
     let answers = live
         .into_iter()
@@ -935,7 +937,7 @@ fn emit_point(
 
 fn feed(out: &mut Emitter, checker: &mut Checker, layout: &Layout, i: usize, c: &Command) {
     let mut sink = Vec::new();
-    step(checker, layout, Semantics::default(), i, c, &mut sink);
+    step(checker, layout, i, c, &mut sink);
     out.command(i, c);
 }
 
@@ -944,7 +946,7 @@ fn online(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitter
     for (i, c) in input.commands.iter().enumerate() {
         let acc = accesses(c, layout, Semantics::default());
         if !acc.is_empty() {
-            let hazards = detect_command(&mut checker, layout, Semantics::default(), i, c);
+            let hazards = detect_command(&mut checker, layout, i, c);
             let needs_wait = hazards.iter().any(|h| h.fix.wait);
             let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
             let reqs = with_barrier.map(|h| Req {
@@ -1010,7 +1012,7 @@ fn offline(input: &Program, layout: &Layout, form: BarrierForm, out: &mut Emitte
             emit_point(out, &mut checker, layout, live, form, to_input);
         }
         let mut sink = Vec::new();
-        step(&mut checker, layout, Semantics::default(), i, c, &mut sink);
+        step(&mut checker, layout, i, c, &mut sink);
         out.command_from(origin[i], c);
     }
 }

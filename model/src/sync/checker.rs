@@ -43,141 +43,19 @@
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
 
-use crate::ir::layout::{MemId, MemRange};
+use super::intern::Nodes;
+use super::rangemap::RangeMap;
+use super::state::{EntryState, Rec, Spills};
+pub(crate) use super::value::host_needs;
+use super::value::HOST_PAIRS;
+pub use super::value::{read_satisfied, write_conflict, Reach, ResolvedBarrier, SyncVal};
+use crate::ir::access::Access;
+use crate::ir::layout::MemId;
 use crate::ir::program::ByteRange;
 use crate::semantics::Semantics;
 use crate::vk::scope::{Stage, StageAccess, StageAccessSet, StageSet};
-/// How many write records an entry holds inline; more go to a spill list.
-const INLINE_WRITES: usize = 2;
-
-/// The writes an entry holds, in program order. Almost always one, so up
-/// to [`INLINE_WRITES`] are stored inline and the whole entry state stays
-/// `Copy` and small (range entries are split, merged and copied
-/// constantly). A longer list (racing writes, in racy programs) lives in
-/// the checker's [`Spills`], copied on write: a spill list is never changed
-/// once stored, so entries that copied one keep seeing their own.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Writes {
-    items: [Rec; INLINE_WRITES],
-    /// Up to [`INLINE_WRITES`]: the number of inline records; above it,
-    /// `INLINE_WRITES + 1 +` the index of the list in [`Spills`].
-    tag: u32,
-}
-
-/// Spilled write lists (see [`Writes`]). Lists are only ever added; a list
-/// no entry refers to any more is garbage until the checker is dropped
-/// (only racy programs spill).
-type Spills = Vec<Vec<Rec>>;
-
-impl Writes {
-    const INLINE: u32 = INLINE_WRITES as u32;
-
-    /// The spill list index, if the records are spilled.
-    fn spilled(&self) -> Option<usize> {
-        (self.tag > Self::INLINE).then(|| (self.tag - Self::INLINE - 1) as usize)
-    }
-
-    /// The records.
-    fn get<'a>(&'a self, spills: &'a Spills) -> &'a [Rec] {
-        match self.spilled() {
-            None => &self.items[..self.tag as usize],
-            Some(i) => &spills[i],
-        }
-    }
-
-    /// Replaces the records.
-    fn set(&mut self, recs: &[Rec], spills: &mut Spills) {
-        if recs.len() <= INLINE_WRITES {
-            *self = Writes::default();
-            self.items[..recs.len()].copy_from_slice(recs);
-            self.tag = recs.len() as u32;
-        } else {
-            spills.push(recs.to_vec());
-            *self = Writes {
-                items: [Rec::default(); INLINE_WRITES],
-                tag: Self::INLINE + spills.len() as u32,
-            };
-        }
-    }
-
-    /// Keeps the records `keep` accepts and appends `rec`, without
-    /// allocating when the result fits inline.
-    fn retain_push(&mut self, spills: &mut Spills, mut keep: impl FnMut(&Rec) -> bool, rec: Rec) {
-        // The common cases: no write yet, or one the new write replaces.
-        if self.tag == 0 || (self.tag == 1 && !keep(&self.items[0])) {
-            self.items[0] = rec;
-            self.tag = 1;
-            return;
-        }
-        if self.spilled().is_none() {
-            let mut buf = [Rec::default(); INLINE_WRITES + 1];
-            let mut n = 0;
-            for r in &self.items[..self.tag as usize] {
-                if keep(r) {
-                    buf[n] = *r;
-                    n += 1;
-                }
-            }
-            buf[n] = rec;
-            self.set(&buf[..=n], spills);
-        } else {
-            let mut v: Vec<Rec> = self.get(spills).iter().copied().filter(|r| keep(r)).collect();
-            v.push(rec);
-            self.set(&v, spills);
-        }
-    }
-
-    /// Gives the records, in order, the node ids `ids` yields.
-    fn renode(&mut self, spills: &mut Spills, ids: &mut impl Iterator<Item = u32>) {
-        if self.spilled().is_none() {
-            for w in self.items[..self.tag as usize].iter_mut() {
-                w.node = ids.next().expect("one value per record");
-            }
-        } else {
-            let v: Vec<Rec> = self
-                .get(spills)
-                .iter()
-                .map(|w| Rec {
-                    node: ids.next().expect("one value per record"),
-                    ..*w
-                })
-                .collect();
-            self.set(&v, spills);
-        }
-    }
-
-    /// Canonicalizes inline node ids (spilled lists are compared by
-    /// identity, which only ever keeps two equal entries apart).
-    fn canonicalize(&mut self, nodes: &mut Nodes) {
-        if self.spilled().is_none() {
-            for w in self.items[..self.tag as usize].iter_mut() {
-                w.node = nodes.find(w.node);
-            }
-        }
-    }
-}
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-
-/// One memory access of a command: a (stage, access) pair over a memory
-/// range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Access {
-    pub mem: MemId,
-    pub range: ByteRange,
-    pub sa: StageAccess,
-}
-
-/// A barrier with its scopes computed by [`crate::vk::scope`]; `range` restricts
-/// the access scopes (not the execution dependency) to a buffer range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ResolvedBarrier {
-    pub src_exec: StageSet,
-    pub dst_exec: StageSet,
-    pub src_access: StageAccessSet,
-    pub dst_access: StageAccessSet,
-    pub range: Option<MemRange>,
-}
 
 /// The three hazards, named as the validation layer names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -236,343 +114,10 @@ pub struct RawHazard {
     pub prior_in_flight: bool,
 }
 
-/// The synchronization value of one recorded access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SyncVal {
-    /// The access itself.
-    pub sa: StageAccess,
-    /// For a read: the stages ordered after it (its execution-dependency
-    /// chain). For a write: the stages ordered after an availability
-    /// operation that included it; empty until some barrier's first access
-    /// scope held the write.
-    pub order: StageSet,
-    /// For a write: the (stage, access) pairs it has been made visible to.
-    /// Host pairs arrive here only once the barrier that made the write
-    /// visible to the host has been submitted and waited for: the
-    /// device-to-host domain operation happens when the barrier executes,
-    /// and the host sees it only through a fence.
-    pub visible: StageAccessSet,
-    /// For a write: host pairs a barrier recorded since the last submit
-    /// makes it visible to (not executed yet).
-    pub host_pending: StageAccessSet,
-    /// For a write: host pairs made visible by a submitted barrier not yet
-    /// waited for.
-    pub host_submitted: StageAccessSet,
-    /// Submitted with `vkQueueSubmit`.
-    pub submitted: bool,
-    /// Submitted and then waited for with a fence.
-    pub fenced: bool,
-}
-
-/// The host's (stage, access) pairs.
-const HOST_PAIRS: StageAccessSet =
-    StageAccessSet((1 << StageAccess::HostRead as u16) | (1 << StageAccess::HostWrite as u16));
-
-impl SyncVal {
-    fn fresh(sa: StageAccess) -> Self {
-        SyncVal {
-            sa,
-            order: StageSet::EMPTY,
-            visible: StageAccessSet::EMPTY,
-            host_pending: StageAccessSet::EMPTY,
-            host_submitted: StageAccessSet::EMPTY,
-            submitted: false,
-            fenced: false,
-        }
-    }
-
-    /// The pairs a write is or will be visible to once the barriers already
-    /// recorded have been submitted and waited for.
-    pub fn granted(self) -> StageAccessSet {
-        self.visible.union(self.host_pending).union(self.host_submitted)
-    }
-
-    /// The effect of one barrier on this value, `reach` telling whether the
-    /// value's bytes lie in the barrier's (buffer) range.
-    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> (StageSet, StageAccessSet) {
-        let in_range = match reach {
-            Reach::Full => true,
-            Reach::ExecOnly => false,
-            Reach::Nothing => return (StageSet::EMPTY, StageAccessSet::EMPTY),
-        };
-        if self.sa.is_write() {
-            // Chained: an earlier barrier already made the write available
-            // and its second scope meets this barrier's first scope. Direct:
-            // the write is in this barrier's first access scope (which
-            // implies its stage is in the first synchronization scope).
-            // A write completed by a fence wait is available in the device
-            // domain before every barrier recorded after the wait (the wait,
-            // then the barrier's submit), whatever its first scope.
-            let chained = self.order.intersects(b.src_exec) || self.fenced;
-            let direct = in_range && b.src_access.contains(self.sa);
-            if chained || direct {
-                let vis = if in_range {
-                    b.dst_access
-                } else {
-                    StageAccessSet::EMPTY
-                };
-                return (b.dst_exec, vis);
-            }
-        } else {
-            let in_scope = b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec);
-            if in_scope {
-                return (b.dst_exec, StageAccessSet::EMPTY);
-            }
-        }
-        (StageSet::EMPTY, StageAccessSet::EMPTY)
-    }
-
-    /// Applies the barriers of one dependency, each evaluated on the value
-    /// before the dependency (barriers of one call do not chain).
-    /// Applies barriers with their reach already decided.
-    fn apply_each(self, effects: &[(ResolvedBarrier, Reach)]) -> Self {
-        let mut order = self.order;
-        let mut visible = self.visible;
-        let mut host_pending = self.host_pending;
-        for (b, reach) in effects {
-            let (o, v) = self.barrier_effect(b, *reach);
-            order = order.union(o);
-            visible = visible.union(StageAccessSet(v.0 & !HOST_PAIRS.0));
-            host_pending = host_pending.union(StageAccessSet(v.0 & HOST_PAIRS.0));
-        }
-        SyncVal {
-            order,
-            visible,
-            host_pending,
-            ..self
-        }
-    }
-
-    pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
-        let effects: Vec<(ResolvedBarrier, Reach)> = barriers.iter().map(|b| (*b, in_range(b))).collect();
-        self.apply_each(&effects)
-    }
-}
-
-/// How much of a barrier applies to some bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reach {
-    /// The bytes are in the barrier's range (or it is global): execution
-    /// and memory dependency.
-    Full,
-    /// Outside a buffer barrier's range: its execution dependency only.
-    ExecOnly,
-    /// Nothing (the 1.3.239 layer's range-limited buffer barriers).
-    Nothing,
-}
-
-/// A recorded access: the command that made it and its interned value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-struct Rec {
-    cmd: u32,
-    node: u32,
-}
-
-/// The reads since the last write, at most one per stage (so at most one
-/// per concrete stage: seven), sorted by stage. Stored inline: range
-/// entries are split, merged and copied constantly, and a heap allocation
-/// per entry dominated the checker's time.
-#[derive(Clone, Copy, Debug, Default)]
-struct Reads {
-    len: u8,
-    /// D1 emulation only: the stages the layer's `read_execution_barriers`
-    /// still holds from reads a newer read in their stage replaced (the
-    /// layer ORs every read's barriers into it and clears it only at the
-    /// next write). Always empty under the specification.
-    replaced: StageSet,
-    items: [Rec; Stage::ALL.len() - 1],
-}
-
-impl PartialEq for Reads {
-    fn eq(&self, other: &Self) -> bool {
-        self.replaced == other.replaced && self.as_slice() == other.as_slice()
-    }
-}
-
-impl Eq for Reads {}
-
-impl Reads {
-    fn as_slice(&self) -> &[Rec] {
-        &self.items[..self.len as usize]
-    }
-    fn iter(&self) -> std::slice::Iter<'_, Rec> {
-        self.as_slice().iter()
-    }
-    fn iter_mut(&mut self) -> std::slice::IterMut<'_, Rec> {
-        self.items[..self.len as usize].iter_mut()
-    }
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    fn clear(&mut self) {
-        self.len = 0;
-        self.replaced = StageSet::EMPTY;
-    }
-    /// Inserts at `i`, shifting later reads up. The caller keeps one read
-    /// per stage, so the array never overflows.
-    fn insert(&mut self, i: usize, rec: Rec) {
-        let n = self.len as usize;
-        self.items.copy_within(i..n, i + 1);
-        self.items[i] = rec;
-        self.len += 1;
-    }
-}
-
-impl std::ops::Index<usize> for Reads {
-    type Output = Rec;
-    fn index(&self, i: usize) -> &Rec {
-        &self.as_slice()[i]
-    }
-}
-
-impl std::ops::IndexMut<usize> for Reads {
-    fn index_mut(&mut self, i: usize) -> &mut Rec {
-        &mut self.items[..self.len as usize][i]
-    }
-}
-
-/// The state of a byte range: the earlier writes and reads that a later
-/// access can still race with (see [`Checker`] for why these suffice), at
-/// most one read per stage, sorted by stage. Writes are in program order;
-/// almost always there is one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-struct EntryState {
-    writes: Writes,
-    reads: Reads,
-}
-
-#[derive(Clone, Debug)]
-struct Entry {
-    end: u64,
-    state: EntryState,
-}
-
-/// A multiplicative hasher for the small fixed-size keys of the interning
-/// table. SipHash's protection against adversarial keys buys nothing here
-/// and cost a sixth of the checker's time.
-#[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
-
-impl std::hash::Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u16(&mut self, x: u16) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn write_isize(&mut self, x: isize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
-
-/// Interned synchronization values with union-find redirects.
-#[derive(Default, Clone, Debug)]
-struct Nodes {
-    vals: Vec<SyncVal>,
-    parent: Vec<u32>,
-    canonical: FastMap<SyncVal, u32>,
-    /// The node of each (stage, access) pair's fresh value (nothing ordered
-    /// after it yet), the value every new access starts with. Cleared when
-    /// values change.
-    fresh: [Option<u32>; StageAccess::ALL.len()],
-}
-
-impl Nodes {
-    fn intern_fresh(&mut self, sa: StageAccess) -> u32 {
-        if let Some(id) = self.fresh[sa as usize] {
-            return id;
-        }
-        let id = self.intern(SyncVal::fresh(sa));
-        self.fresh[sa as usize] = Some(id);
-        id
-    }
-
-    fn intern(&mut self, v: SyncVal) -> u32 {
-        if let Some(&id) = self.canonical.get(&v) {
-            return id;
-        }
-        let id = self.vals.len() as u32;
-        self.vals.push(v);
-        self.parent.push(id);
-        self.canonical.insert(v, id);
-        id
-    }
-
-    fn find(&mut self, mut id: u32) -> u32 {
-        let mut root = id;
-        while self.parent[root as usize] != root {
-            root = self.parent[root as usize];
-        }
-        while self.parent[id as usize] != root {
-            let next = self.parent[id as usize];
-            self.parent[id as usize] = root;
-            id = next;
-        }
-        root
-    }
-
-    /// The value of a node without compressing paths (for readers that
-    /// hold other borrows of the checker).
-    fn peek(&self, mut id: u32) -> SyncVal {
-        while self.parent[id as usize] != id {
-            id = self.parent[id as usize];
-        }
-        self.vals[id as usize]
-    }
-
-    fn val(&mut self, id: u32) -> SyncVal {
-        let r = self.find(id);
-        self.vals[r as usize]
-    }
-
-    /// Maps every canonical value through `f`, merging nodes whose new
-    /// values coincide.
-    fn map_all(&mut self, f: impl Fn(SyncVal) -> SyncVal) {
-        self.fresh = [None; StageAccess::ALL.len()];
-        let old = std::mem::take(&mut self.canonical);
-        let mut fresh: FastMap<SyncVal, u32> =
-            FastMap::with_capacity_and_hasher(old.len(), Default::default());
-        for (v, id) in old {
-            let nv = f(v);
-            self.vals[id as usize] = nv;
-            match fresh.get(&nv) {
-                Some(&other) => self.parent[id as usize] = other,
-                None => {
-                    fresh.insert(nv, id);
-                }
-            }
-        }
-        self.canonical = fresh;
-    }
-
-    fn len(&self) -> usize {
-        self.canonical.len()
-    }
-}
-
 /// The incremental checker.
 #[derive(Clone, Debug, Default)]
 pub struct Checker {
-    mems: Vec<BTreeMap<u64, Entry>>,
+    mems: Vec<RangeMap<EntryState>>,
     nodes: Nodes,
     sem: Semantics,
     /// Merge adjacent ranges with equal state (on by default; off only to
@@ -594,13 +139,18 @@ impl Checker {
     /// A checker with non-default semantics (see [`Semantics`]).
     pub fn with_semantics(memories: usize, sem: Semantics) -> Self {
         Checker {
-            mems: vec![BTreeMap::new(); memories],
+            mems: vec![RangeMap::default(); memories],
             nodes: Nodes::default(),
             sem,
             no_merge: false,
             open_host_barriers: Vec::new(),
             spills: Vec::new(),
         }
+    }
+
+    /// The semantics this checker follows.
+    pub fn semantics(&self) -> Semantics {
+        self.sem
     }
 
     /// Turns range merging on or off. Merging is an optimization only; the
@@ -623,7 +173,7 @@ impl Checker {
     fn grow(&mut self, mem: MemId) -> usize {
         let i = mem.0 as usize;
         if i >= self.mems.len() {
-            self.mems.resize(i + 1, BTreeMap::new());
+            self.mems.resize(i + 1, RangeMap::default());
         }
         i
     }
@@ -636,14 +186,9 @@ impl Checker {
         let mut out: Vec<RawHazard> = Vec::new();
         for a in accesses {
             let m = self.grow(a.mem);
-            let first = self.mems[m]
-                .range(..=a.range.start)
-                .next_back()
-                .filter(|(_, e)| e.end > a.range.start)
-                .map_or(a.range.start, |(&s, _)| s);
-            for (&s, e) in self.mems[m].range(first..a.range.end) {
-                let range = ByteRange::new(s.max(a.range.start), e.end.min(a.range.end));
-                for h in self.hazards_in(cmd, a, &e.state) {
+            for (r, state) in self.mems[m].overlapping(a.range) {
+                let range = r.intersect(a.range);
+                for h in self.hazards_in(cmd, a, state) {
                     push_merged(
                         &mut out,
                         RawHazard {
@@ -773,7 +318,7 @@ impl Checker {
         let map = &mut mems[m];
         let (waw_vis, shortcut) = (sem.waw_needs_visibility, sem.last_write_shortcut);
         let keep_replaced = sem.raw_shortcut_after_ordered_read;
-        update_range(map, a.range, |state| {
+        map.update(a.range, |state| {
             if is_write && shortcut {
                 // The layer's history: the last write and the reads since.
                 state.writes.set(&[rec], spills);
@@ -818,7 +363,7 @@ impl Checker {
             }
         });
         if !*no_merge {
-            merge_around(map, a.range, nodes);
+            map.merge_around(a.range, |s| s.canonicalize(nodes));
         }
     }
 
@@ -876,34 +421,16 @@ impl Checker {
         let mut effects: Vec<(ResolvedBarrier, Reach)> = Vec::with_capacity(globals.len() + groups.len());
         for (&m, ranges) in &by_mem {
             for r in ranges {
-                split_at(&mut self.mems[m], r.start);
-                split_at(&mut self.mems[m], r.end);
+                self.mems[m].split_at(r.start);
+                self.mems[m].split_at(r.end);
             }
-            let mut keys: Vec<u64> = ranges
-                .iter()
-                .flat_map(|r| {
-                    self.mems[m]
-                        .range(r.start..r.end)
-                        .map(|(&s, _)| s)
-                        .collect::<Vec<_>>()
-                })
-                .collect();
+            let mut keys: Vec<u64> = ranges.iter().flat_map(|r| self.mems[m].starts_in(*r)).collect();
             keys.sort_unstable();
             keys.dedup();
             for s in keys {
-                let (end, recs) = {
-                    let e = &self.mems[m][&s];
-                    (
-                        e.end,
-                        e.state
-                            .writes
-                            .get(&self.spills)
-                            .iter()
-                            .chain(e.state.reads.iter())
-                            .copied()
-                            .collect::<Vec<_>>(),
-                    )
-                };
+                // Invariant: `s` was listed just above.
+                let (end, state) = self.mems[m].get(s).expect("entry listed above");
+                let recs = state.records(&self.spills);
                 // Entries are split at every range boundary, so an entry is
                 // either inside one of a group's (merged) ranges or outside
                 // all of them.
@@ -932,17 +459,18 @@ impl Checker {
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();
             // Invariant: `s` is a key collected above and nothing removed it.
-            let e = self.mems[m].get_mut(&s).expect("entry collected above");
+            let e = self.mems[m].get_mut(s).expect("entry collected above");
             let mut it = ids.into_iter();
-            e.state.writes.renode(&mut self.spills, &mut it);
-            for r in e.state.reads.iter_mut() {
+            e.writes.renode(&mut self.spills, &mut it);
+            for r in e.reads.iter_mut() {
                 r.node = it.next().expect("one value per record");
             }
         }
         if !self.no_merge {
             for (&m, ranges) in &by_mem {
                 for r in ranges {
-                    merge_around(&mut self.mems[m], *r, &mut self.nodes);
+                    let nodes = &mut self.nodes;
+                    self.mems[m].merge_around(*r, |s| s.canonicalize(nodes));
                 }
             }
         }
@@ -959,18 +487,8 @@ impl Checker {
     ) -> Vec<SyncVal> {
         let m = self.grow(mem);
         let recs: Vec<Rec> = self.mems[m]
-            .range(..range.end)
-            .rev()
-            .take_while(|(_, e)| e.end > range.start)
-            .flat_map(|(_, e)| {
-                e.state
-                    .writes
-                    .get(&self.spills)
-                    .iter()
-                    .chain(e.state.reads.iter())
-                    .copied()
-                    .collect::<Vec<_>>()
-            })
+            .overlapping(range)
+            .flat_map(|(_, state)| state.records(&self.spills))
             .filter(|r| r.cmd as usize == prior_cmd)
             .collect();
         let mut out: Vec<SyncVal> = Vec::new();
@@ -1041,14 +559,12 @@ impl Checker {
             return;
         };
         let m = self.grow(r.mem);
-        split_at(&mut self.mems[m], r.range.start);
-        split_at(&mut self.mems[m], r.range.end);
-        let keys: Vec<u64> = self.mems[m]
-            .range(r.range.start..r.range.end)
-            .map(|(&k, _)| k)
-            .collect();
-        for k in keys {
-            let writes = self.mems[m][&k].state.writes.get(&self.spills).to_vec();
+        self.mems[m].split_at(r.range.start);
+        self.mems[m].split_at(r.range.end);
+        for k in self.mems[m].starts_in(r.range) {
+            // Invariant: `k` was just listed.
+            let (_, state) = self.mems[m].get(k).expect("listed entry");
+            let writes = state.writes.get(&self.spills).to_vec();
             let mut new = writes.clone();
             for w in new.iter_mut() {
                 let v = self.nodes.val(w.node);
@@ -1058,76 +574,15 @@ impl Checker {
             }
             if new != writes {
                 // Invariant: `k` was listed above.
-                let e = self.mems[m].get_mut(&k).expect("listed entry");
-                e.state.writes.set(&new, &mut self.spills);
+                let e = self.mems[m].get_mut(k).expect("listed entry");
+                e.writes.set(&new, &mut self.spills);
             }
         }
         if !self.no_merge {
-            merge_around(&mut self.mems[m], r.range, &mut self.nodes);
+            let nodes = &mut self.nodes;
+            self.mems[m].merge_around(r.range, |s| s.canonicalize(nodes));
         }
     }
-}
-
-/// Whether a write `cur` is ordered after a prior read of value `r`: the
-/// read is a host read (device work recorded after it is submitted after
-/// it; host accesses follow program order), or it was waited for, or (for a
-/// device write) an execution dependency orders the write's stage after it.
-pub fn read_satisfied(r: SyncVal, cur: StageAccess) -> bool {
-    let prior_host = r.sa.stage() == Stage::Host;
-    let cur_host = cur.stage() == Stage::Host;
-    prior_host || r.fenced || (!cur_host && r.order.contains(cur.stage()))
-}
-
-/// Whether access `cur` (read or write) conflicts with a prior write of
-/// value `w`; if so, `(needs_barrier, needs_wait)`. `waw_visibility` is
-/// D2: whether a later write needs the earlier one *visible* to it (the
-/// layer) or only *available* before it (the memory model: "X is a write
-/// and Y is a write, and X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y").
-pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Option<(bool, bool)> {
-    if w.sa.stage() == Stage::Host {
-        // Host writes before a submission are visible to every device
-        // access of it ("Host Write Ordering Guarantees"); host accesses are
-        // ordered among themselves by program order.
-        return None;
-    }
-    let by_availability = cur.is_write() && !waw_visibility;
-    if cur.stage() == Stage::Host {
-        // The host sees a device write only after a barrier whose second
-        // scope holds the host access (the device-to-host domain operation
-        // and the visibility operation) and a fence wait ("Fence Waiting").
-        let host_pairs = host_needs();
-        let done = StageAccessSet(w.visible.0 & host_pairs.0);
-        if w.fenced && !done.is_empty() {
-            None
-        } else {
-            // A barrier already recorded (or submitted) for the host still
-            // needs its submit and wait; without one, a barrier is needed,
-            // placed before a submit that is waited for.
-            let granted = w.granted().0 & host_pairs.0 != 0;
-            Some((!granted, !w.fenced || granted))
-        }
-    } else if w.fenced {
-        // A fence signal makes every device write available and the next
-        // submission makes it visible to every device access.
-        None
-    } else if by_availability {
-        // Available, and the availability operation's chain reaches the
-        // write's stage.
-        (!w.order.contains(cur.stage())).then_some((true, false))
-    } else {
-        (!w.visible.contains(cur)).then_some((true, false))
-    }
-}
-
-/// The host (stage, access) pairs of which one must have been granted to
-/// a device write (by a barrier that has been submitted and waited for)
-/// before a host access is ordered after it: the device-to-host domain
-/// operation, which either host access in a barrier's destination access
-/// mask performs; on host-coherent memory, writes available to the host
-/// domain are visible to the host ("Host Access Types"), for a read as for
-/// a write.
-pub(crate) const fn host_needs() -> StageAccessSet {
-    HOST_PAIRS
 }
 
 /// Appends a hazard, extending the previous one when it continues it.
@@ -1147,120 +602,4 @@ fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
         }
     }
     out.push(h);
-}
-
-/// Splits the entry that strictly contains `pos`, if any.
-fn split_at(map: &mut BTreeMap<u64, Entry>, pos: u64) {
-    let found = map
-        .range_mut(..pos)
-        .next_back()
-        .filter(|(_, e)| e.end > pos)
-        .map(|(&s, e)| (s, e.end, e.state));
-    if let Some((s, end, state)) = found {
-        map.get_mut(&s).expect("entry found above").end = pos;
-        map.insert(pos, Entry { end, state });
-        debug_assert!(s < pos);
-    }
-}
-
-/// Applies `f` to the state of every byte of `range`, creating entries with
-/// empty state for bytes never accessed.
-fn update_range(map: &mut BTreeMap<u64, Entry>, range: ByteRange, mut f: impl FnMut(&mut EntryState)) {
-    // Fast path: the range is exactly one entry (a buffer or blob accessed
-    // whole again), the common case in real command streams.
-    if let Some(e) = map.get_mut(&range.start) {
-        if e.end == range.end {
-            f(&mut e.state);
-            return;
-        }
-    }
-    split_at(map, range.start);
-    split_at(map, range.end);
-    let mut cursor = range.start;
-    let keys: Vec<(u64, u64)> = map
-        .range(range.start..range.end)
-        .map(|(&s, e)| (s, e.end))
-        .collect();
-    let mut gaps = Vec::new();
-    for (s, end) in keys {
-        if s > cursor {
-            gaps.push((cursor, s));
-        }
-        f(&mut map.get_mut(&s).expect("key listed above").state);
-        cursor = end;
-    }
-    if cursor < range.end {
-        gaps.push((cursor, range.end));
-    }
-    for (s, end) in gaps {
-        let mut state = EntryState::default();
-        f(&mut state);
-        map.insert(s, Entry { end, state });
-    }
-}
-
-/// Canonicalizes node ids in the entries around `range` and merges
-/// adjacent entries with equal state.
-fn merge_around(map: &mut BTreeMap<u64, Entry>, range: ByteRange, nodes: &mut Nodes) {
-    // Canonicalize the node ids of the entries in and next to the range (one
-    // pass), remembering their spans and states, then merge equal neighbours.
-    let first = map
-        .range(..range.start)
-        .next_back()
-        .map(|(&s, _)| s)
-        .unwrap_or(range.start);
-    let mut spans: Vec<(u64, u64, EntryState)> = Vec::with_capacity(4);
-    for (&k, e) in map.range_mut(first..=range.end) {
-        e.state.writes.canonicalize(nodes);
-        for r in e.state.reads.iter_mut() {
-            r.node = nodes.find(r.node);
-        }
-        spans.push((k, e.end, e.state));
-    }
-    // Merge runs of equal neighbours into their first entry.
-    let mut i = 0;
-    while i < spans.len() {
-        let (k, mut end, state) = spans[i];
-        let mut j = i + 1;
-        while j < spans.len() && spans[j].0 == end && spans[j].2 == state {
-            map.remove(&spans[j].0);
-            end = spans[j].1;
-            j += 1;
-        }
-        if j > i + 1 {
-            // Invariant: `k` was listed in this pass and not removed.
-            map.get_mut(&k).expect("key listed above").end = end;
-        }
-        i = j;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn split_update_merge_keep_ranges_disjoint() {
-        let mut map = BTreeMap::new();
-        let mut nodes = Nodes::default();
-        let n = nodes.intern(SyncVal::fresh(StageAccess::CopyTransferWrite));
-        let rec = |c| Rec { cmd: c, node: n };
-        let one = |r| {
-            let mut w = Writes::default();
-            w.set(&[r], &mut Vec::new());
-            w
-        };
-        update_range(&mut map, ByteRange::new(0, 100), |s| s.writes = one(rec(1)));
-        update_range(&mut map, ByteRange::new(40, 60), |s| s.writes = one(rec(2)));
-        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
-        assert_eq!(spans, vec![(0, 40), (40, 60), (60, 100)]);
-        update_range(&mut map, ByteRange::new(40, 60), |s| s.writes = one(rec(1)));
-        merge_around(&mut map, ByteRange::new(40, 60), &mut nodes);
-        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
-        assert_eq!(spans, vec![(0, 100)]);
-        update_range(&mut map, ByteRange::new(150, 160), |s| s.writes = one(rec(1)));
-        merge_around(&mut map, ByteRange::new(150, 160), &mut nodes);
-        let spans: Vec<_> = map.iter().map(|(&s, e)| (s, e.end)).collect();
-        assert_eq!(spans, vec![(0, 100), (150, 160)], "a gap never merges");
-    }
 }

@@ -5,3 +5,10 @@
 //! findings back into program terms.
 
 pub mod checker;
+pub(crate) mod intern;
+pub(crate) mod rangemap;
+pub(crate) mod state;
+pub mod value;
+
+#[cfg(test)]
+mod laws;

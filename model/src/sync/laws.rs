@@ -1,12 +1,14 @@
 //! quickcheck laws of the stage/access algebra and of the checker:
 //! expansion is idempotent and monotone; merging adjacent equal ranges never
-//! changes a verdict; applying a barrier never creates a hazard.
+//! changes a verdict; applying a barrier never creates a hazard. Unit tests
+//! (not integration tests) because they reach into the interior: the scope
+//! functions and a checker with merging switched off.
 
+use crate::hazard::check_with_checker;
+use crate::vk::scope::{access_scope, exec_scope, validate, Side};
+use crate::*;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 use std::collections::BTreeSet;
-use vksync::hazard::check_with_checker;
-use vksync::scope::{access_scope, exec_scope, validate, Side};
-use vksync::*;
 
 const STAGES: &[PipelineStageFlags2] = &[
     PipelineStageFlags2::TOP_OF_PIPE,
@@ -221,7 +223,7 @@ fn bytes(p: &Program, merging: bool, shift: Option<usize>) -> BTreeSet<(usize, u
         Some(at) if i > at => i - 1,
         _ => i,
     };
-    check_with_checker(p, &layout, Semantics::default(), checker)
+    check_with_checker(p, &layout, checker)
         .iter()
         .flat_map(|h| {
             (h.memory.range.start..h.memory.range.end).map(move |byte| {
