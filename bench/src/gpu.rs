@@ -150,7 +150,7 @@ fn bench_size(
     let mut programs = Vec::new();
     let mut rows = Vec::new();
     for &k in planners {
-        let planned = plan(&program, PlanOptions { planner: k, form })
+        let planned = plan(&program, PlanOptions::new(k).form(form))
             .map_err(|e| e.to_string())?
             .program;
         let hazards = vksync::check(&planned).map_err(|e| e.to_string())?.len();
@@ -198,7 +198,7 @@ fn bench_size(
     if verify && shape.size <= 1 << 20 {
         let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
         for (row, &k) in rows.iter_mut().zip(planners) {
-            let planned = plan(&checked, PlanOptions { planner: k, form })
+            let planned = plan(&checked, PlanOptions::new(k).form(form))
                 .map_err(|e| e.to_string())?
                 .program;
             let result = device.run(&planned).map_err(|e| e.to_string())?;

@@ -210,7 +210,7 @@ mod tests {
         let off = plan(&p, PlanOptions::new(PlannerKind::Offline)).unwrap();
         assert_eq!(
             off.program.barrier_points(),
-            vksync::plan::stabbing_bound(&p).unwrap()
+            vksync::plan::stabbing_bound(&p, vksync::Reading::VisibleToWrites).unwrap()
         );
     }
 

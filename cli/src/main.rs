@@ -78,14 +78,11 @@ struct Planning {
 
 impl Planning {
     fn options(&self) -> PlanOptions {
-        PlanOptions {
-            planner: self.planner.kind(),
-            form: if self.buffer_barriers {
-                BarrierForm::Buffer
-            } else {
-                BarrierForm::Global
-            },
-        }
+        PlanOptions::new(self.planner.kind()).form(if self.buffer_barriers {
+            BarrierForm::Buffer
+        } else {
+            BarrierForm::Global
+        })
     }
 }
 
@@ -189,8 +186,11 @@ fn check(file: &std::path::Path) -> Status {
 
 /// The plan with the barrier its loop-carried dependencies need put first
 /// (`vksync::plan::for_repeated_submission`), indices kept attached.
-fn with_loop_barrier(mut plan: vksync::plan::Plan) -> Result<vksync::plan::Plan, vksync::ProgramError> {
-    let looped = vksync::plan::for_repeated_submission(&plan.program)?;
+fn with_loop_barrier(
+    mut plan: vksync::plan::Plan,
+    opts: PlanOptions,
+) -> Result<vksync::plan::Plan, vksync::ProgramError> {
+    let looped = vksync::plan::for_repeated_submission(&plan.program, opts.reading)?;
     if looped.commands.len() > plan.program.commands.len() {
         plan.origin.insert(0, None);
         for (idx, _) in plan.answers.iter_mut() {
@@ -222,8 +222,8 @@ fn plan(
     };
     let planned = repeatable
         .and_then(|()| vksync::plan::plan(&source.trace.program, opts))
-        .and_then(|p| if repeat { with_loop_barrier(p) } else { Ok(p) })
-        .and_then(|p| planout::PlanStats::of(&source, &p).map(|s| (p, s)));
+        .and_then(|p| if repeat { with_loop_barrier(p, opts) } else { Ok(p) })
+        .and_then(|p| planout::PlanStats::of(&source, &p, opts).map(|s| (p, s)));
     let (planned, stats) = match planned {
         Ok(x) => x,
         Err(e) => {
@@ -237,10 +237,9 @@ fn plan(
     let text = match compare {
         None => planout::render(&source, &planned, opts, &stats, repeat),
         Some(other) => {
-            let other_opts = PlanOptions {
-                planner: other.kind(),
-                ..opts
-            };
+            let other_opts = PlanOptions::new(other.kind())
+                .form(opts.form)
+                .reading(opts.reading);
             // Invariant: the same program planned fine just above, and every
             // planner accepts every valid program.
             let other_plan =

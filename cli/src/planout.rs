@@ -22,11 +22,11 @@ pub struct PlanStats {
 }
 
 impl PlanStats {
-    pub fn of(source: &Source, plan: &Plan) -> Result<PlanStats, vksync::ProgramError> {
+    pub fn of(source: &Source, plan: &Plan, opts: PlanOptions) -> Result<PlanStats, vksync::ProgramError> {
         Ok(PlanStats {
             points: plan.program.barrier_points(),
             bits: plan.program.barrier_bits(),
-            bound: vksync::plan::stabbing_bound(&source.trace.program)?,
+            bound: vksync::plan::stabbing_bound(&source.trace.program, opts.reading)?,
             remaining: vksync::check(&plan.program)?,
         })
     }

@@ -123,18 +123,18 @@ impl fmt::Display for Hazard {
 }
 
 /// The minimal fix for a memory-level hazard, on `region`.
-pub fn fix_for(h: &RawHazard, region: Region) -> Fix {
+pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
+    let host = h.current.stage() == crate::vk::scope::Stage::Host;
     let (src_access, dst_access) = match h.kind {
         // An execution dependency.
         HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
-        // The earlier write made available, in an execution dependency
-        // that reaches the later write's stage.
-        HazardKind::WriteAfterWrite if !crate::ir::access::is_host(h.current) => {
-            (h.prior.access(), AccessFlags2::NONE)
-        }
-        // The earlier write made available and visible to the read; for a
-        // host write, `HOST_WRITE` performs the domain operation.
-        _ => (h.prior.access(), h.current.access()),
+        // The earlier write made available and visible to the later access
+        // (a read; a write under the layer's reading, D2); for a host
+        // access, its `HOST_*` access performs the domain operation.
+        _ if h.needs_visibility || host => (h.prior.access(), h.current.access()),
+        // The earlier write made available, in an execution dependency that
+        // reaches the later write's stage (the memory model's reading).
+        _ => (h.prior.access(), AccessFlags2::NONE),
     };
     let barrier = if !h.needs_barrier {
         None
@@ -184,9 +184,9 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// command is recorded, even if the program waits before submitting that
 /// command (which [`check`] takes into account). The online planner works
 /// with this knowledge; its plans are minimal with respect to it.
-pub fn check_streaming(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
+pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    let mut checker = Checker::new(layout.memory_sizes.len());
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
         step(&mut checker, &layout, i, c, &mut out);

@@ -46,4 +46,4 @@ pub use program::{
     Region,
 };
 pub use scope::{Stage, StageAccess, StageAccessSet, StageSet};
-pub use semantics::{ClearStage, Semantics};
+pub use semantics::{ClearStage, Reading, Semantics};

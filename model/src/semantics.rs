@@ -57,6 +57,32 @@ pub struct Semantics {
     pub last_write_shortcut: bool,
 }
 
+/// How a write after a write is decided. The memory model appendix defines
+/// a data race and asks only that the earlier write be made *available*
+/// before the later one; the synchronization chapter's wording, as the
+/// validation layer reads it, also asks that it be made *visible* to the
+/// later write's stage and access (`docs/semantics.md`, "Why
+/// write-after-write asks for availability only";
+/// KhronosGroup/Vulkan-Docs#2792). Ordering under
+/// [`Reading::VisibleToWrites`] implies ordering under
+/// [`Reading::MemoryModel`]: a visibility operation acts on available
+/// values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Reading {
+    /// The memory model appendix: the earlier write must be made available
+    /// (and, across the host/device boundary, moved to the later write's
+    /// domain) before the later write. What `vksync check` reports by
+    /// default.
+    #[default]
+    MemoryModel,
+    /// The validation layer's reading of the synchronization chapter: the
+    /// earlier write must also be made visible to the later write's stage
+    /// and access, as for a read. What the planners plan for by default, so
+    /// that a plan is race-free under both readings and draws no
+    /// write-after-write from any validation layer.
+    VisibleToWrites,
+}
+
 impl Default for Semantics {
     fn default() -> Self {
         Semantics::SPEC
@@ -75,4 +101,21 @@ impl Semantics {
         waw_needs_visibility: false,
         last_write_shortcut: false,
     };
+
+    /// The specification under `reading` (the checker's side of D2).
+    pub const fn for_reading(reading: Reading) -> Semantics {
+        Semantics {
+            waw_needs_visibility: matches!(reading, Reading::VisibleToWrites),
+            ..Semantics::SPEC
+        }
+    }
+
+    /// Which reading of write-after-write this semantics follows.
+    pub const fn reading(self) -> Reading {
+        if self.waw_needs_visibility {
+            Reading::VisibleToWrites
+        } else {
+            Reading::MemoryModel
+        }
+    }
 }

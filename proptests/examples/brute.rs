@@ -4,6 +4,7 @@ fn main() {
     let p = vksync::trace::parse(&std::fs::read_to_string(path).unwrap())
         .unwrap()
         .program;
-    let (bits, q) = vksync_proptests::exhaustive::min_bits_plan(&p, 20).expect("plan");
+    let (bits, q) =
+        vksync_proptests::exhaustive::min_bits_plan(&p, 20, vksync::Reading::MemoryModel).expect("plan");
     println!("{bits} bits\n{}", vksync::trace::print(&q));
 }

@@ -177,7 +177,7 @@ fn main() {
     let mut gpu_ns: u64 = 0;
     for (index, prog) in programs.iter().enumerate() {
         for (ri, &(planner, form, safe)) in ROWS.iter().enumerate() {
-            let Ok(planned) = plan(prog, PlanOptions { planner, form }) else {
+            let Ok(planned) = plan(prog, PlanOptions::new(planner).form(form)) else {
                 rows[ri].errors += 1;
                 continue;
             };
@@ -221,13 +221,7 @@ fn main() {
             rows[ri].programs_wrong += usize::from(wrong_any);
         }
         if validation && a.diff_max > 0 {
-            let Ok(planned) = plan(
-                prog,
-                PlanOptions {
-                    planner: PlannerKind::Offline,
-                    form: BarrierForm::Global,
-                },
-            ) else {
+            let Ok(planned) = plan(prog, PlanOptions::new(PlannerKind::Offline)) else {
                 continue;
             };
             let w = weakenings(&planned.program);

@@ -30,7 +30,10 @@ fn main() {
         .collect();
     let commands: usize = corpus.iter().map(|p| p.commands.len()).sum();
     println!("corpus: {count} programs, {commands} commands (seed 7, up to {max_ops} operations each)\n");
-    let bound: usize = corpus.par_iter().map(|p| stabbing_bound(p).expect("valid")).sum();
+    let bound: usize = corpus
+        .par_iter()
+        .map(|p| stabbing_bound(p, vksync::Reading::VisibleToWrites).expect("valid"))
+        .sum();
     println!(
         "| planner | form | barrier points | stage/access bits | programs with hazards left | hazards left |"
     );
@@ -47,7 +50,9 @@ fn main() {
             let rows: Vec<(usize, u64, usize)> = corpus
                 .par_iter()
                 .map(|p| {
-                    let planned = plan(p, PlanOptions { planner, form }).expect("valid").program;
+                    let planned = plan(p, PlanOptions::new(planner).form(form))
+                        .expect("valid")
+                        .program;
                     let hazards = vksync::check(&planned).expect("valid").len();
                     (planned.barrier_points(), planned.barrier_bits(), hazards)
                 })

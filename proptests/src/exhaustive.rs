@@ -87,11 +87,10 @@ pub fn for_each_sequence(n: usize, len: usize, mut f: impl FnMut(&[usize])) {
     }
 }
 
-/// Whether a program has no race under the definitional semantics.
-pub fn race_free(p: &Program) -> bool {
-    races(p, Reading::MemoryModel)
-        .map(|r| r.is_empty())
-        .unwrap_or(false)
+/// Whether a program has no race under the definitional semantics with
+/// `reading`.
+pub fn race_free(p: &Program, reading: Reading) -> bool {
+    races(p, reading).map(|r| r.is_empty()).unwrap_or(false)
 }
 
 /// The program with a barrier command before each command index in
@@ -130,13 +129,13 @@ fn full_barrier() -> Barrier {
 /// The fewest barrier points that make a device-only, barrier-free
 /// program race-free, found by placing full barriers on every subset of
 /// gaps in order of size; `None` if even a barrier in every gap does not.
-pub fn min_points(p: &Program) -> Option<(usize, Vec<Vec<usize>>)> {
+pub fn min_points(p: &Program, reading: Reading) -> Option<(usize, Vec<Vec<usize>>)> {
     let g = gaps(p);
     for k in 0..=g.len() {
         let mut found = Vec::new();
         for_each_subset(&g, k, |chosen| {
             let full = vec![full_barrier(); chosen.len()];
-            if race_free(&with_barriers(p, chosen, &full)) {
+            if race_free(&with_barriers(p, chosen, &full), reading) {
                 found.push(chosen.to_vec());
             }
         });
@@ -236,22 +235,24 @@ fn candidate_barriers(stages: &[S], accesses: &[A]) -> Vec<(usize, Barrier)> {
 /// ... The search decides race freedom with the fast checker and confirms
 /// the answer with the definitional semantics. `None` when no plan within
 /// `max_bits` exists.
-pub fn min_bits(p: &Program, max_bits: usize) -> Option<usize> {
-    min_bits_plan(p, max_bits).map(|(bits, _)| bits)
+pub fn min_bits(p: &Program, max_bits: usize, reading: Reading) -> Option<usize> {
+    min_bits_plan(p, max_bits, reading).map(|(bits, _)| bits)
 }
 
-/// [`min_bits`], with a plan that has that many bits.
-pub fn min_bits_plan(p: &Program, max_bits: usize) -> Option<(usize, Program)> {
-    let (_, choices) = min_points(p)?;
+/// [`min_bits`], with a plan that has that many bits. `reading` decides
+/// what race-free means, for the search and its confirmation alike.
+pub fn min_bits_plan(p: &Program, max_bits: usize, reading: Reading) -> Option<(usize, Program)> {
+    let (_, choices) = min_points(p, reading)?;
     let (stages, accesses) = concrete_flags(p);
     let candidates = candidate_barriers(&stages, &accesses);
-    let clean = |q: &Program| vksync::check(q).map(|h| h.is_empty()).unwrap_or(false);
+    let sem = vksync::Semantics::for_reading(reading);
+    let clean = |q: &Program| vksync::check_with(q, sem).map(|h| h.is_empty()).unwrap_or(false);
     for bits in 0..=max_bits {
         for gaps in &choices {
             let mut chosen: Vec<Barrier> = Vec::with_capacity(gaps.len());
             if let Some(q) = assign(p, gaps, &candidates, bits, &mut chosen, &clean) {
                 assert!(
-                    race_free(&q),
+                    race_free(&q, reading),
                     "the fast checker and the definitional semantics differ on\n{}",
                     vksync::trace::print(&q)
                 );

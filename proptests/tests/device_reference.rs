@@ -31,7 +31,7 @@ fn planned_programs_match_the_reference() {
         let prepared: Vec<_> = SAFE_PLANS
             .par_iter()
             .map(|&(planner, form)| {
-                let p = plan(&g.program, PlanOptions { planner, form })
+                let p = plan(&g.program, PlanOptions::new(planner).form(form))
                     .expect("valid")
                     .program;
                 let expected = reference::run(&p).expect("reference runs");

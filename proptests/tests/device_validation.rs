@@ -36,7 +36,7 @@ fn planned_programs_draw_only_predicted_messages() {
         let prepared: Vec<_> = SAFE_PLANS
             .par_iter()
             .map(|&(planner, form)| {
-                let p = plan(&g.program, PlanOptions { planner, form })
+                let p = plan(&g.program, PlanOptions::new(planner).form(form))
                     .expect("valid")
                     .program;
                 let expected = predict(&p, &Layer::V1_3_239.emulation());

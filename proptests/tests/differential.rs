@@ -58,15 +58,9 @@ fn model_agrees_with_syncval_on_weakened_plans() {
     run_suite(n, file!(), device_only_programs(16), |g| {
         stats.borrow_mut().programs += 1;
         for form in [BarrierForm::Global, BarrierForm::Buffer] {
-            let planned = plan(
-                &g.program,
-                PlanOptions {
-                    planner: PlannerKind::Offline,
-                    form,
-                },
-            )
-            .expect("valid")
-            .program;
+            let planned = plan(&g.program, PlanOptions::new(PlannerKind::Offline).form(form))
+                .expect("valid")
+                .program;
             let mut variants = vec![("the plan itself".to_string(), planned.clone())];
             variants.extend(weakenings(&planned));
             // The model's side, for every variant, in parallel.

@@ -2,10 +2,10 @@
 //! program of up to K commands over the alphabet, on both memory layouts.
 //!
 //! * The fast checker and the definitional semantics find the same
-//!   (command, kind, bytes).
+//!   (command, kind, bytes), under both readings of write-after-write.
 //! * Every barrier-free program planned by every safe planner (online,
-//!   offline, conservative; global and buffer barriers) is race-free under
-//!   the definitional semantics.
+//!   offline, conservative; global and buffer barriers; for each reading)
+//!   is race-free under the definitional semantics with that reading.
 //!
 //! K is `VKSYNC_EXHAUSTIVE_K` (default 4, a few seconds in the test
 //! profile); `docs/testing.md` records the release run with K = 5.
@@ -15,6 +15,8 @@ use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::spec::{races, Reading};
 use vksync_proptests::exhaustive::{for_each_sequence, race_free, text, ALPHABET, LAYOUTS, NON_BARRIERS};
 use vksync_proptests::sync::{keys_of_hazards, keys_of_races, show_difference};
+
+const READINGS: [Reading; 2] = [Reading::MemoryModel, Reading::VisibleToWrites];
 
 fn k() -> usize {
     std::env::var("VKSYNC_EXHAUSTIVE_K")
@@ -53,9 +55,16 @@ fn every_small_program_checks_the_same_and_plans_race_free() {
                 let p = vksync::trace::parse(&src)
                     .unwrap_or_else(|e| panic!("{e}\n{src}"))
                     .program;
-                let fast = keys_of_hazards(&vksync::check(&p).unwrap());
-                let spec = keys_of_races(&races(&p, Reading::MemoryModel).unwrap());
-                assert!(fast == spec, "{}\n{src}", show_difference(&p, &fast, &spec));
+                for reading in READINGS {
+                    let sem = vksync::Semantics::for_reading(reading);
+                    let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+                    let spec = keys_of_races(&races(&p, reading).unwrap());
+                    assert!(
+                        fast == spec,
+                        "{reading:?}: {}\n{src}",
+                        show_difference(&p, &fast, &spec)
+                    );
+                }
                 programs += 1;
                 if seq.iter().all(|&i| i < NON_BARRIERS) {
                     for planner in [
@@ -64,14 +73,17 @@ fn every_small_program_checks_the_same_and_plans_race_free() {
                         PlannerKind::Conservative,
                     ] {
                         for form in [BarrierForm::Global, BarrierForm::Buffer] {
-                            let q = plan(&p, PlanOptions { planner, form }).unwrap().program;
-                            assert!(
-                                race_free(&q),
-                                "{planner:?}/{form:?} plan races: {:?}\n{}",
-                                races(&q, Reading::MemoryModel).unwrap(),
-                                vksync::trace::print(&q)
-                            );
-                            planned += 1;
+                            for reading in READINGS {
+                                let opts = PlanOptions::new(planner).form(form).reading(reading);
+                                let q = plan(&p, opts).unwrap().program;
+                                assert!(
+                                    race_free(&q, reading),
+                                    "{planner:?}/{form:?}/{reading:?} plan races: {:?}\n{}",
+                                    races(&q, reading).unwrap(),
+                                    vksync::trace::print(&q)
+                                );
+                                planned += 1;
+                            }
                         }
                     }
                 }

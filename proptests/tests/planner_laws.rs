@@ -1,21 +1,28 @@
-//! Model-only laws of the planners, on random programs (no device needed):
-//! plans check clean; every barrier and every bit of a plan is necessary;
-//! the offline planner meets the stabbing lower bound; online needs at
-//! least as many points as offline; no plan holds an invalid stage/access
-//! pair. Case count: `PROPTEST_CASES` (default 256).
+//! Model-only laws of the planners, on random programs (no device needed),
+//! for both readings of write-after-write (each plan judged under the
+//! reading it was planned for): plans check clean; every barrier and every
+//! bit of a plan is necessary; the offline planner meets the stabbing lower
+//! bound; online needs at least as many points as offline; no plan holds
+//! an invalid stage/access pair. Case count: `PROPTEST_CASES` (default 256).
 
 use proptest::prelude::*;
 use vksync::hazard::check_streaming;
 use vksync::plan::{plan, stabbing_bound, BarrierForm, PlanOptions, PlannerKind};
-use vksync::{check, resolve, Command, Program};
+use vksync::{check_with, resolve, Command, Hazard, Program, Reading, Semantics};
 use vksync_proptests::{programs, weakenings, Generated};
 
 const FORMS: [BarrierForm; 2] = [BarrierForm::Global, BarrierForm::Buffer];
+const READINGS: [Reading; 2] = [Reading::VisibleToWrites, Reading::MemoryModel];
 
-fn planned(g: &Generated, planner: PlannerKind, form: BarrierForm) -> Program {
-    plan(&g.program, PlanOptions { planner, form })
+fn planned(g: &Generated, planner: PlannerKind, form: BarrierForm, reading: Reading) -> Program {
+    plan(&g.program, PlanOptions::new(planner).form(form).reading(reading))
         .expect("generated programs are valid")
         .program
+}
+
+/// The hazards of `p` under `reading`.
+fn check(p: &Program, reading: Reading) -> Vec<Hazard> {
+    check_with(p, Semantics::for_reading(reading)).expect("valid program")
 }
 
 proptest! {
@@ -23,11 +30,11 @@ proptest! {
 
     #[test]
     fn plans_check_clean_and_are_valid(g in programs(40)) {
-        for planner in [PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative] {
-            for form in FORMS {
-                let p = planned(&g, planner, form);
+        for (planner, form, reading) in all(&[PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative]) {
+            {
+                let p = planned(&g, planner, form, reading);
                 prop_assert!(resolve(&p).is_ok(), "{planner:?}/{form:?} produced an invalid program");
-                let hazards = check(&p).unwrap();
+                let hazards = check(&p, reading);
                 prop_assert!(hazards.is_empty(), "{planner:?}/{form:?} plan has hazards: {:?}\n{}",
                     hazards.iter().map(|h| h.describe(&p)).collect::<Vec<_>>(), vksync::trace::print(&p));
             }
@@ -36,21 +43,21 @@ proptest! {
 
     #[test]
     fn every_barrier_and_bit_is_necessary(g in programs(24)) {
-        for planner in [PlannerKind::Online, PlannerKind::Offline] {
-            for form in FORMS {
-                let p = planned(&g, planner, form);
+        for (planner, form, reading) in all(&[PlannerKind::Online, PlannerKind::Offline]) {
+            {
+                let p = planned(&g, planner, form, reading);
                 // A streaming planner cannot know, when it records a command
                 // against work submitted but not waited for, whether the
                 // program will wait before submitting that command; it places
                 // the barrier anyway. Online plans are minimal with respect to
                 // what the planner can know: the streaming check.
                 let check_as = |q: &Program| match planner {
-                    PlannerKind::Online => check_streaming(q).unwrap(),
-                    _ => check(q).unwrap(),
+                    PlannerKind::Online => check_streaming(q, Semantics::for_reading(reading)).unwrap(),
+                    _ => check(q, reading),
                 };
                 for (what, q) in weakenings(&p) {
                     let hazards = check_as(&q);
-                    prop_assert!(!hazards.is_empty(), "{planner:?}/{form:?}: {what} leaves the plan clean:\n{}",
+                    prop_assert!(!hazards.is_empty(), "{planner:?}/{form:?}/{reading:?}: {what} leaves the plan clean:\n{}",
                         vksync::trace::print(&p));
                 }
             }
@@ -59,12 +66,12 @@ proptest! {
 
     #[test]
     fn offline_meets_the_stabbing_bound(g in programs(60)) {
-        let bound = stabbing_bound(&g.program).unwrap();
         let waits = |p: &Program| p.commands.iter().filter(|c| matches!(c, Command::Wait)).count();
-        for form in FORMS {
-            let offline = planned(&g, PlannerKind::Offline, form);
-            let online = planned(&g, PlannerKind::Online, form);
-            prop_assert_eq!(offline.barrier_points(), bound, "offline {:?} points vs bound", form);
+        for (_, form, reading) in all(&[PlannerKind::Offline]) {
+            let bound = stabbing_bound(&g.program, reading).unwrap();
+            let offline = planned(&g, PlannerKind::Offline, form, reading);
+            let online = planned(&g, PlannerKind::Online, form, reading);
+            prop_assert_eq!(offline.barrier_points(), bound, "offline {:?} {:?} points vs bound", form, reading);
             // Online cannot move a barrier back before a submit the program
             // already waited for; it records it afterwards and waits again,
             // and that extra wait can spare it a later barrier point. Count
@@ -86,24 +93,26 @@ proptest! {
     #[test]
     fn repeated_submission_plans_loop_carried_dependencies(g in vksync_proptests::device_only_programs(16)) {
         use vksync::plan::{for_repeated_submission, repeated};
-        use vksync::spec::{races, Reading};
+        use vksync::spec::races;
         // The generator ends programs with host reads; a prepared command
         // buffer holds device commands only.
         let mut p = g.program.clone();
         p.commands.retain(|c| !matches!(c, Command::HostRead { .. }));
-        let planned = planned(&Generated { ops: g.ops.clone(), program: p }, PlannerKind::Offline, BarrierForm::Global);
-        let looped = for_repeated_submission(&planned).unwrap();
+        let g = Generated { ops: g.ops.clone(), program: p };
+        for reading in READINGS {
+        let planned = planned(&g, PlannerKind::Offline, BarrierForm::Global, reading);
+        let looped = for_repeated_submission(&planned, reading).unwrap();
         let thrice = repeated(&looped, 3).unwrap();
-        let r = races(&thrice, Reading::MemoryModel).unwrap();
+        let r = races(&thrice, reading).unwrap();
         prop_assert!(r.is_empty(), "races across repetitions: {r:?}\n{}", vksync::trace::print(&looped));
         if looped.commands.len() > planned.commands.len() {
-            prop_assert!(!check(&repeated(&planned, 2).unwrap()).unwrap().is_empty(), "a loop barrier without a loop hazard");
+            prop_assert!(!check(&repeated(&planned, 2).unwrap(), reading).is_empty(), "a loop barrier without a loop hazard");
             let mut first = looped.clone();
             first.commands.truncate(1);
             for (what, w) in weakenings(&first) {
                 let mut q = w.clone();
                 q.commands.extend_from_slice(&looped.commands[1..]);
-                prop_assert!(!check(&repeated(&q, 2).unwrap()).unwrap().is_empty(),
+                prop_assert!(!check(&repeated(&q, 2).unwrap(), reading).is_empty(),
                     "loop barrier {what} still clean:\n{}", vksync::trace::print(&looped));
             }
         }
@@ -112,7 +121,20 @@ proptest! {
         let mut waited = once.clone();
         waited.commands.extend([Command::Submit, Command::Wait]);
         waited.commands.extend(once.commands.iter().cloned());
-        prop_assert!(check(&waited).unwrap().is_empty(), "hazards across a fence wait:\n{}", vksync::trace::print(&waited));
-        prop_assert!(races(&waited, Reading::MemoryModel).unwrap().is_empty());
+        prop_assert!(check(&waited, reading).is_empty(), "hazards across a fence wait:\n{}", vksync::trace::print(&waited));
+        prop_assert!(races(&waited, reading).unwrap().is_empty());
+        }
     }
+}
+
+/// Every (planner, form, reading) combination for `planners`.
+fn all(planners: &[PlannerKind]) -> Vec<(PlannerKind, BarrierForm, Reading)> {
+    planners
+        .iter()
+        .flat_map(|&p| {
+            FORMS
+                .iter()
+                .flat_map(move |&f| READINGS.iter().map(move |&r| (p, f, r)))
+        })
+        .collect()
 }

@@ -7,7 +7,8 @@
 //!   definitional semantics finds.
 //! * Barrier-free programs of the planners' generator (pools recycled,
 //!   host accesses, submits and waits), planned by every safe planner in
-//!   both barrier forms: no race under the definitional semantics, and for
+//!   both barrier forms and for both readings of write-after-write: no
+//!   race under the definitional semantics (with that reading), and for
 //!   offline and online plans, every barrier and every bit necessary under
 //!   it too (removing one brings a race back; online plans are judged as a
 //!   streaming caller sees them, with the fast checker's streaming view).
@@ -29,6 +30,18 @@ proptest! {
         let spec = keys_of_races(&races(&p, Reading::MemoryModel).unwrap());
         prop_assert!(fast == spec, "{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
     }
+
+    /// The planners' default reading: the fast checker with D2's toggle
+    /// (and nothing else of the layer) is the definitional semantics under
+    /// `Reading::VisibleToWrites`.
+    #[test]
+    fn fast_checker_equals_definitional_semantics_visible_to_writes(ops in sync_ops(24)) {
+        let p = build_sync(&ops);
+        let sem = vksync::Semantics::for_reading(Reading::VisibleToWrites);
+        let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+        let spec = keys_of_races(&races(&p, Reading::VisibleToWrites).unwrap());
+        prop_assert!(fast == spec, "{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
+    }
 }
 
 proptest! {
@@ -36,23 +49,25 @@ proptest! {
 
     #[test]
     fn safe_plans_are_race_free_and_minimal_under_the_definitional_semantics(g in programs(20)) {
+        for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
         for planner in [PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative] {
             for form in [BarrierForm::Global, BarrierForm::Buffer] {
-                let q = plan(&g.program, PlanOptions { planner, form }).unwrap().program;
-                let r = races(&q, Reading::MemoryModel).unwrap();
-                prop_assert!(r.is_empty(), "{planner:?}/{form:?} plan races: {r:?}\n{}", vksync::trace::print(&q));
+                let q = plan(&g.program, PlanOptions::new(planner).form(form).reading(reading)).unwrap().program;
+                let r = races(&q, reading).unwrap();
+                prop_assert!(r.is_empty(), "{planner:?}/{form:?}/{reading:?} plan races: {r:?}\n{}", vksync::trace::print(&q));
                 if planner == PlannerKind::Conservative {
                     continue;
                 }
                 for (what, w) in weakenings(&q) {
                     let still_clean = match planner {
-                        PlannerKind::Online => check_streaming(&w).unwrap().is_empty(),
-                        _ => races(&w, Reading::MemoryModel).unwrap().is_empty(),
+                        PlannerKind::Online => check_streaming(&w, vksync::Semantics::for_reading(reading)).unwrap().is_empty(),
+                        _ => races(&w, reading).unwrap().is_empty(),
                     };
-                    prop_assert!(!still_clean, "{planner:?}/{form:?}: {what} leaves the plan race-free:\n{}",
+                    prop_assert!(!still_clean, "{planner:?}/{form:?}/{reading:?}: {what} leaves the plan race-free:\n{}",
                         vksync::trace::print(&q));
                 }
             }
+        }
         }
     }
 }

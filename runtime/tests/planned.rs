@@ -25,7 +25,7 @@ fn planned_programs_run_clean() {
     ] {
         for form in [BarrierForm::Global, BarrierForm::Buffer] {
             let (plan, result) =
-                vksync_runtime::run_planned(&mut device, &program, PlanOptions { planner, form })
+                vksync_runtime::run_planned(&mut device, &program, PlanOptions::new(planner).form(form))
                     .unwrap_or_else(|e| panic!("{planner:?}/{form:?}: {e}"));
             eprintln!(
                 "{planner:?}/{form:?}: {} barrier points",

@@ -257,7 +257,8 @@ mod tests {
         let t = crate::trace::parse(text).unwrap();
         let plan = crate::plan::plan(
             &t.program,
-            crate::plan::PlanOptions::new(crate::plan::PlannerKind::Offline),
+            crate::plan::PlanOptions::new(crate::plan::PlannerKind::Offline)
+                .reading(crate::semantics::Reading::MemoryModel),
         )
         .unwrap()
         .program;

@@ -54,24 +54,11 @@ pub(crate) mod scopes;
 
 use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
 use crate::ir::program::{ByteRange, Program};
+pub use crate::semantics::Reading;
 use crate::sync::checker::HazardKind;
 use crate::vk::scope::StageAccess;
 use order::{AccessOp, Order};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// How a write after a write is decided (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Reading {
-    /// The memory model appendix: the earlier write must be made available
-    /// (and, across the host/device boundary, moved to the later write's
-    /// domain) before the later write. What vksync implements.
-    #[default]
-    MemoryModel,
-    /// The validation layer's reading of the synchronization chapter: the
-    /// earlier write must also be made visible to the later write's stage
-    /// and access, as for a read.
-    VisibleToWrites,
-}
 
 /// A data race between two accesses of one cell of memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

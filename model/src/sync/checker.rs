@@ -107,6 +107,11 @@ pub struct RawHazard {
     /// The prior access was not waited for with a fence, which the current
     /// (host) access needs besides any barrier.
     pub needs_wait: bool,
+    /// The prior write must be made *visible* to the current access, not
+    /// only available before it: always for a read after a write; for a
+    /// write after a write when the semantics asks for it (D2,
+    /// [`Semantics::waw_needs_visibility`]); never after a read.
+    pub needs_visibility: bool,
     /// The prior access was submitted but not yet waited for when the
     /// current (device) access was recorded. The current command runs when
     /// its own batch is submitted: a fence wait before that submit orders
@@ -209,6 +214,7 @@ impl Checker {
     fn hazards_in(&self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
         let mut found = Vec::new();
         let cur_device = a.sa.stage() != Stage::Host;
+        let waw_vis = self.sem.waw_needs_visibility;
         let mk = |kind, prior: &Rec, pv: SyncVal, (needs_barrier, needs_wait)| RawHazard {
             kind,
             command: cmd,
@@ -219,6 +225,11 @@ impl Checker {
             prior: pv.sa,
             needs_barrier,
             needs_wait,
+            needs_visibility: match kind {
+                HazardKind::ReadAfterWrite => true,
+                HazardKind::WriteAfterWrite => waw_vis,
+                HazardKind::WriteAfterRead => false,
+            },
             prior_in_flight: cur_device && pv.submitted && !pv.fenced,
         };
         let cur_host = a.sa.stage() == Stage::Host;

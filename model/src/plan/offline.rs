@@ -1,0 +1,284 @@
+//! The offline planner: the whole program's dependency intervals, stabbed
+//! by the fewest barrier points (greedy by right end, which is optimal for
+//! intervals), each point given the fewest bits for what is still open
+//! there; then, for small plans, a local search across points for fewer
+//! bits in total ([`improve_bits`]). Also the stabbing bound itself,
+//! computed from the intervals alone, which the planner laws hold the
+//! planner to.
+
+use super::emit::{is_device, Emitter};
+use super::points::{emit_point, live_requirements, mask_bits, requirements, set_mask_bits, with_waits, Req};
+use super::{BarrierForm, Plan};
+use crate::hazard::{is_clean, step};
+use crate::ir::access::accesses;
+use crate::ir::layout::{resolve, Layout, ProgramError};
+use crate::ir::program::{Barrier, Command, Program};
+use crate::semantics::{Reading, Semantics};
+use crate::sync::checker::Checker;
+use crate::vk::scope::{self, Side};
+use std::collections::HashMap;
+
+pub(crate) fn offline(
+    input: &Program,
+    layout: &Layout,
+    form: BarrierForm,
+    sem: Semantics,
+    out: &mut Emitter,
+) {
+    let (waited, origin) = with_waits(input, layout, sem);
+    let layout = &resolve(&waited).expect("inserting submits and waits keeps a program valid");
+    let mut reqs = requirements(&waited, layout, sem);
+    // Greedy stabbing: by consumer position, a point at the first interval
+    // no point stabs yet.
+    reqs.sort_by_key(|r| (r.hi, r.lo));
+    let mut points: Vec<usize> = Vec::new();
+    for r in &reqs {
+        if points.last().is_none_or(|&p| p <= r.lo) {
+            points.push(r.hi);
+        }
+    }
+    // Each interval goes to the last point inside it, so that every earlier
+    // point's barriers are known when deciding what it still needs.
+    let mut at_point: HashMap<usize, Vec<Req>> = HashMap::new();
+    for r in reqs {
+        let k = points.partition_point(|&p| p <= r.hi);
+        // Invariant: the greedy left a point in (lo, hi], so the last point
+        // at or before hi exists and lies after lo.
+        let point = points[k - 1];
+        debug_assert!(point > r.lo);
+        at_point.entry(point).or_default().push(r);
+    }
+    // Whether a wait comes after each command before the next submit.
+    let mut completes = vec![false; waited.commands.len()];
+    let mut next_is_wait = false;
+    for (i, c) in waited.commands.iter().enumerate().rev() {
+        match c {
+            Command::Submit => next_is_wait = false,
+            Command::Wait => next_is_wait = true,
+            _ => {}
+        }
+        completes[i] = next_is_wait;
+    }
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    for (i, c) in waited.commands.iter().enumerate() {
+        if let Some(reqs) = at_point.remove(&i) {
+            let live = live_requirements(&mut checker, reqs.into_iter(), completes[i]);
+            // Invariant: hazards are between accesses, which all come from
+            // the input (only submits and waits were inserted).
+            let to_input = |i: usize| origin[i].expect("accesses come from the input");
+            emit_point(out, &mut checker, layout, live, form, to_input);
+        }
+        let mut sink = Vec::new();
+        step(&mut checker, layout, i, c, &mut sink);
+        out.command_from(origin[i], c);
+    }
+}
+
+/// The minimum number of barrier points any plan of `program` needs: the
+/// size of a minimum stabbing set of its dependency intervals, computed
+/// here independently of the planners (by the classic greedy over
+/// intervals sorted by right end, on the hazards of the barrier-free
+/// program).
+pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
+    let sem = Semantics::for_reading(reading);
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let (waited, _) = with_waits(&input, &layout, sem);
+    let layout = resolve(&waited)?;
+    let reqs = requirements(&waited, &layout, sem);
+    let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
+    intervals.sort_by_key(|&(lo, hi)| (hi, lo));
+    let mut count = 0;
+    let mut last = None;
+    for (lo, hi) in intervals {
+        if last.is_none_or(|p| p <= lo) {
+            count += 1;
+            last = Some(hi);
+        }
+    }
+    Ok(count)
+}
+
+/// Plans of up to this many barrier points and commands get the joint
+/// search of [`improve_bits`]; larger ones keep each point's own minimum
+/// (each search step re-checks the whole program).
+const IMPROVE_MAX_POINTS: usize = 8;
+const IMPROVE_MAX_COMMANDS: usize = 64;
+
+/// Lowers the total bit count of a small global plan by local search
+/// across points, keeping the number of points. Each point is minimized
+/// for the dependencies it answers, but the plan as a whole can sometimes
+/// do with fewer bits: an earlier point can carry a dependency whose
+/// availability then reaches a later point through a chain that point
+/// needs anyway, or a point can sit at another place inside the intervals
+/// it stabs. Two moves: add one concrete flag (a stage or access the
+/// program's commands make) to one point, or move one point to another gap
+/// before a device command; after either, every bit of every point that is
+/// no longer needed is dropped. A move is kept when the plan is still
+/// hazard-free and has fewer bits; the search repeats until no move helps.
+pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
+    let is_point =
+        |p: &Program, i: usize| matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1);
+    let points_of = |p: &Program| {
+        (0..p.commands.len())
+            .filter(|&i| is_point(p, i))
+            .collect::<Vec<_>>()
+    };
+    let n_points = points_of(&plan.program).len();
+    if n_points == 0 || n_points > IMPROVE_MAX_POINTS || plan.program.commands.len() > IMPROVE_MAX_COMMANDS {
+        return;
+    }
+    let Ok(layout) = resolve(&plan.program) else {
+        return;
+    };
+    let mut flags: Vec<(usize, u64)> = Vec::new();
+    for c in &plan.program.commands {
+        for a in accesses(c, &layout, sem) {
+            for f in [
+                (0, a.sa.stage().flag().bits()),
+                (1, a.sa.access().bits()),
+                (2, a.sa.stage().flag().bits()),
+                (3, a.sa.access().bits()),
+            ] {
+                if !flags.contains(&f) {
+                    flags.push(f);
+                }
+            }
+        }
+    }
+    let barrier = |p: &Program, i: usize| match &p.commands[i] {
+        Command::Barrier(d) => d.barriers[0],
+        _ => unreachable!("points are single-barrier commands"),
+    };
+    let set = |p: &mut Program, i: usize, b: Barrier| {
+        if let Command::Barrier(d) = &mut p.commands[i] {
+            d.barriers[0] = b;
+        }
+    };
+    let valid = |b: &Barrier| {
+        scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+            && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok()
+    };
+    let clean = |p: &Program| is_clean(p, &layout, sem);
+    let total = |p: &Plan| p.program.barrier_bits();
+    // Drops every bit of every point that is not needed (but `pinned`), in
+    // a fixed order, until none can go (dropping an access can make a stage
+    // droppable).
+    let shrink = |p: &mut Program, pinned: Option<(usize, usize, u64)>| loop {
+        let before = p.barrier_bits();
+        for i in points_of(p) {
+            for field in 0..4 {
+                let bits = mask_bits(&barrier(p, i), field);
+                for bit in (0..64)
+                    .map(|k| 1u64 << k)
+                    .filter(|b| bits & b != 0 && pinned != Some((i, field, *b)))
+                {
+                    let mut b = barrier(p, i);
+                    let m = mask_bits(&b, field);
+                    set_mask_bits(&mut b, field, m & !bit);
+                    if valid(&b) {
+                        let old = barrier(p, i);
+                        set(p, i, b);
+                        if !clean(p) {
+                            set(p, i, old);
+                        }
+                    }
+                }
+            }
+        }
+        if p.barrier_bits() == before {
+            break;
+        }
+    };
+    loop {
+        let before = total(plan);
+        let mut best: Option<Plan> = None;
+        let consider = |q: Plan, best: &mut Option<Plan>| {
+            let better = best.as_ref().map_or(before, total);
+            if total(&q) < better && clean(&q.program) {
+                *best = Some(q);
+            }
+        };
+        for i in points_of(&plan.program) {
+            for &(field, bit) in &flags {
+                let mut b = barrier(&plan.program, i);
+                let m = mask_bits(&b, field);
+                if m & bit != 0 {
+                    continue;
+                }
+                set_mask_bits(&mut b, field, m | bit);
+                if !valid(&b) {
+                    continue;
+                }
+                let mut q = plan.clone();
+                set(&mut q.program, i, b);
+                // First what the new flag makes unnecessary elsewhere, then
+                // anything, the new flag included. When the flag makes
+                // nothing else unnecessary, the second shrink can only take
+                // it out again (the plan was shrunk already): skip it.
+                let added = q.program.barrier_bits();
+                shrink(&mut q.program, Some((i, field, bit)));
+                if q.program.barrier_bits() == added {
+                    continue;
+                }
+                shrink(&mut q.program, None);
+                consider(q, &mut best);
+            }
+            // Every other gap before a device command, not next to a point.
+            for to in 0..plan.program.commands.len() {
+                let next_to_point =
+                    (to > 0 && is_point(&plan.program, to - 1)) || is_point(&plan.program, to);
+                if to == i || to == i + 1 || next_to_point || !is_device(&plan.program.commands[to]) {
+                    continue;
+                }
+                // Moved, then every point given every concrete flag its
+                // side can take, then shrunk: the other points may need
+                // different bits once this one is elsewhere.
+                let mut q = plan.clone();
+                move_command(&mut q, i, to);
+                for j in points_of(&q.program) {
+                    let mut b = barrier(&q.program, j);
+                    for &(field, bit) in &flags {
+                        let m = mask_bits(&b, field);
+                        set_mask_bits(&mut b, field, m | bit);
+                    }
+                    if valid(&b) {
+                        set(&mut q.program, j, b);
+                    }
+                }
+                if clean(&q.program) {
+                    shrink(&mut q.program, None);
+                    consider(q, &mut best);
+                }
+            }
+        }
+        match best {
+            Some(q) => *plan = q,
+            None => break,
+        }
+    }
+}
+
+/// Moves command `from` of a plan to just before command `to` (an index
+/// before the move), keeping `origin` and `answers` attached to their
+/// commands.
+fn move_command(plan: &mut Plan, from: usize, to: usize) {
+    let c = plan.program.commands.remove(from);
+    let o = plan.origin.remove(from);
+    let dest = if to > from { to - 1 } else { to };
+    plan.program.commands.insert(dest, c);
+    plan.origin.insert(dest, o);
+    for (idx, _) in plan.answers.iter_mut() {
+        *idx = if *idx == from {
+            dest
+        } else {
+            let after_removal = if *idx > from { *idx - 1 } else { *idx };
+            if after_removal >= dest {
+                after_removal + 1
+            } else {
+                after_removal
+            }
+        };
+    }
+    plan.answers.sort_by_key(|(idx, _)| *idx);
+}

@@ -1,0 +1,428 @@
+//! Barrier points: the dependencies a barrier-free program needs (each an
+//! interval of positions where one barrier would serve it), the fence waits
+//! host accesses need whatever barriers are placed, and the barriers of one
+//! point with the fewest bits that satisfy what is still open there. The
+//! online and offline planners differ only in where they put points; both
+//! build them here, under the semantics their checker follows (the plan's
+//! [`crate::Reading`]).
+
+use super::emit::{is_device, is_host, Emitter, Queue};
+use super::BarrierForm;
+use crate::hazard::{check_resolved, detect_command, step, Hazard};
+use crate::ir::layout::Layout;
+use crate::ir::program::{Barrier, Command, Program, Region};
+use crate::semantics::Semantics;
+use crate::sync::checker::{
+    host_needs, read_satisfied, write_conflict, Checker, HazardKind, Reach, ResolvedBarrier, SyncVal,
+};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::{self, Side, Stage, StageAccess, StageSet};
+use std::collections::BTreeMap;
+
+/// One dependency a command needs: a barrier somewhere in `(lo, hi]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Req {
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+    pub(crate) hazard: Hazard,
+}
+
+impl Req {
+    /// The direct barrier for this dependency, over the memory owner's
+    /// bytes: a blob may not be allocated yet (or any more) where the
+    /// barrier goes, but its pool always is, and the pool's `VkBuffer` is
+    /// what a buffer barrier names anyway.
+    fn barrier(&self, layout: &Layout) -> Barrier {
+        // Invariant: requirements are built only from hazards whose fix has
+        // a barrier.
+        let b = self.hazard.fix.barrier.expect("requirement has a barrier");
+        let mem = self.hazard.memory;
+        let owner = layout.owner_object(mem.mem);
+        b.on(Region {
+            object: owner,
+            range: mem.range,
+        })
+    }
+}
+
+/// The barrier-free program with a submit and a wait inserted before every
+/// host access that needs one, and the origin of each of its commands. A
+/// wait is needed whatever barriers are placed, and it may remove
+/// dependencies that barriers would otherwise have to carry, so the
+/// planners' dependencies are those of this program.
+pub(crate) fn with_waits(input: &Program, layout: &Layout, sem: Semantics) -> (Program, Vec<Option<usize>>) {
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut commands = Vec::with_capacity(input.commands.len());
+    let mut origin = Vec::with_capacity(input.commands.len());
+    let mut queue = Queue::default();
+    for (i, c) in input.commands.iter().enumerate() {
+        if is_host(c) {
+            let hazards = detect_command(&mut checker, layout, i, c);
+            // A wait is needed when a prior access was not waited for. When
+            // only a HOST barrier is missing but device work was recorded
+            // since the last waited submit, a new submit and wait after that
+            // work lets the barrier go after it too, where it can share a
+            // point with the dependencies of that work.
+            let needs_wait = hazards.iter().any(|h| h.fix.wait);
+            let needs_barrier = hazards.iter().any(|h| h.fix.barrier.is_some());
+            if needs_wait || (needs_barrier && queue.outstanding()) {
+                commands.extend([Command::Submit, Command::Wait]);
+                origin.extend([None, None]);
+                checker.submit();
+                checker.wait();
+                queue.waited();
+            }
+        }
+        if is_device(c) {
+            queue.device();
+        }
+        queue.observe(c);
+        let mut sink = Vec::new();
+        step(&mut checker, layout, i, c, &mut sink);
+        commands.push(c.clone());
+        origin.push(Some(i));
+    }
+    let program = Program {
+        objects: input.objects.clone(),
+        commands,
+    };
+    (program, origin)
+}
+
+/// The dependencies of a barrier-free program whose host accesses need no
+/// further waits (see [`with_waits`]).
+pub(crate) fn requirements(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Req> {
+    let hazards = check_resolved(input, layout, sem);
+    // For a host access after a waited-for device write, the barrier must be
+    // recorded before the submit that precedes that wait: find, for each
+    // command, the last submit followed by a wait before it.
+    let mut last_waited_submit = vec![None; input.commands.len()];
+    let mut pending_submit = None;
+    let mut waited = None;
+    for (i, c) in input.commands.iter().enumerate() {
+        last_waited_submit[i] = waited;
+        match c {
+            Command::Submit => pending_submit = Some(i),
+            Command::Wait => waited = pending_submit.or(waited),
+            _ => {}
+        }
+    }
+    let mut reqs = Vec::new();
+    for h in hazards {
+        if h.fix.barrier.is_none() {
+            continue;
+        }
+        let hi = if h.current.stage() == Stage::Host {
+            // Invariant (from `with_waits`): the prior was waited for, so a
+            // submit after it was waited for before this command.
+            last_waited_submit[h.command]
+                .filter(|&s| s > h.prior_command)
+                .unwrap_or(h.command)
+        } else {
+            h.command
+        };
+        reqs.push(Req {
+            lo: h.prior_command,
+            hi,
+            hazard: h,
+        });
+    }
+    reqs
+}
+
+/// Whether the prior access value `v` no longer conflicts with `cur`, as far
+/// as barriers go (a fence wait, where needed, is inserted separately): the
+/// checker's own rules ([`read_satisfied`], [`write_conflict`]) under `sem`,
+/// except that for the host, visibility a recorded barrier grants counts
+/// (the planners follow host barriers with a submit and a wait).
+fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind, sem: Semantics) -> bool {
+    let cur_host = cur.stage() == Stage::Host;
+    match kind {
+        HazardKind::WriteAfterRead => read_satisfied(v, cur) || cur_host,
+        _ if cur_host => v.granted().0 & host_needs().0 != 0,
+        _ => write_conflict(v, cur, sem.waw_needs_visibility).is_none(),
+    }
+}
+
+/// A requirement as seen at a barrier point: the prior's current values.
+pub(crate) struct Live {
+    req: Req,
+    values: Vec<SyncVal>,
+}
+
+fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout, sem: Semantics) -> bool {
+    let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
+    live.iter().all(|l| {
+        let mem = l.req.hazard.memory;
+        l.values.iter().all(|v| {
+            let after = v.apply(&resolved, |b| match b.range {
+                None => Reach::Full,
+                Some(r)
+                    if r.mem == mem.mem
+                        && r.range.start <= mem.range.start
+                        && mem.range.end <= r.range.end =>
+                {
+                    Reach::Full
+                }
+                Some(_) => Reach::ExecOnly,
+            });
+            satisfied(after, l.req.hazard.current, l.req.hazard.kind, sem)
+        })
+    })
+}
+
+/// Builds the barriers of one point.
+///
+/// Global form: one memory barrier with the union of the requirements'
+/// direct fixes, then every bit dropped that the requirements do not need
+/// ([`fewest_bits`]). One barrier never needs more bits than several:
+/// merging two barriers unions their masks, and a barrier with larger
+/// scopes orders at least as much.
+///
+/// Buffer form: one barrier per distinct source (stage, access) and
+/// destination stage, carrying the union of the destination accesses, per
+/// object and merged range; then each barrier the others make redundant is
+/// dropped, then each bit.
+pub(crate) fn point_barriers(
+    live: &[Live],
+    form: BarrierForm,
+    layout: &Layout,
+    sem: Semantics,
+) -> Vec<Barrier> {
+    if form == BarrierForm::Global {
+        let mut merged = Barrier::global(
+            PipelineStageFlags2::NONE,
+            AccessFlags2::NONE,
+            PipelineStageFlags2::NONE,
+            AccessFlags2::NONE,
+        );
+        for l in live {
+            let b = l.req.barrier(layout);
+            merged.src_stage_mask |= b.src_stage_mask;
+            merged.src_access_mask |= b.src_access_mask;
+            merged.dst_stage_mask |= b.dst_stage_mask;
+            merged.dst_access_mask |= b.dst_access_mask;
+        }
+        return vec![fewest_bits(merged, live, layout, sem)];
+    }
+    let mut groups: BTreeMap<(u64, u64, u64), (AccessFlags2, Vec<Region>)> = BTreeMap::new();
+    for l in live {
+        let b = l.req.barrier(layout);
+        let key = (
+            b.src_stage_mask.bits(),
+            b.src_access_mask.bits(),
+            b.dst_stage_mask.bits(),
+        );
+        let g = groups.entry(key).or_insert((AccessFlags2::NONE, Vec::new()));
+        g.0 |= b.dst_access_mask;
+        // Invariant: requirement barriers always carry their region.
+        g.1.push(b.region.expect("requirement region"));
+    }
+    let mut barriers = Vec::new();
+    for ((ss, sa, ds), (da, mut regions)) in groups {
+        let base = Barrier::global(
+            PipelineStageFlags2::from_bits_retain(ss),
+            AccessFlags2::from_bits_retain(sa),
+            PipelineStageFlags2::from_bits_retain(ds),
+            da,
+        );
+        match form {
+            BarrierForm::Global => barriers.push(base),
+            BarrierForm::Buffer => {
+                regions.sort_by_key(|r| (r.object, r.range.start));
+                let mut merged: Vec<Region> = Vec::new();
+                for r in regions {
+                    match merged.last_mut() {
+                        Some(m) if m.object == r.object && r.range.start <= m.range.end => {
+                            m.range.end = m.range.end.max(r.range.end)
+                        }
+                        _ => merged.push(r),
+                    }
+                }
+                barriers.extend(merged.into_iter().map(|r| base.on(r)));
+            }
+        }
+    }
+    // Drop barriers the rest of the point makes redundant, then bits.
+    let mut i = 0;
+    while i < barriers.len() && barriers.len() > 1 {
+        let mut without = barriers.clone();
+        without.remove(i);
+        if all_satisfied(live, &without, layout, sem) {
+            barriers = without;
+        } else {
+            i += 1;
+        }
+    }
+    // Until no bit can go: dropping an access can make its stage droppable.
+    loop {
+        let before: u32 = barriers.iter().map(Barrier::bit_count).sum();
+        for i in 0..barriers.len() {
+            for field in 0..4 {
+                let bits = mask_bits(&barriers[i], field);
+                for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
+                    let mut candidate = barriers.clone();
+                    set_mask_bits(&mut candidate[i], field, mask_bits(&barriers[i], field) & !bit);
+                    let b = candidate[i];
+                    let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+                        && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
+                    if valid && all_satisfied(live, &candidate, layout, sem) {
+                        barriers = candidate;
+                    }
+                }
+            }
+        }
+        if barriers.iter().map(Barrier::bit_count).sum::<u32>() == before {
+            return barriers;
+        }
+    }
+}
+
+/// `b` with every bit dropped that is not needed for it to be valid usage
+/// and satisfy `live` (`b` itself does), one at a time until none can go.
+/// The optimality suite compares the plans this gives (with
+/// [`improve_bits`] on small plans) with a brute-force minimum.
+fn fewest_bits(b: Barrier, live: &[Live], layout: &Layout, sem: Semantics) -> Barrier {
+    // The union of the requirements' direct fixes satisfies them all; if not,
+    // a fix is wrong and dropping bits could only hide it.
+    debug_assert!(
+        all_satisfied(live, std::slice::from_ref(&b), layout, sem),
+        "the merged direct fixes do not satisfy their requirements"
+    );
+    let bits: Vec<(usize, u64)> = (0..4)
+        .flat_map(|field| {
+            let m = mask_bits(&b, field);
+            (0..64)
+                .map(|k| 1u64 << k)
+                .filter(move |bit| m & bit != 0)
+                .map(move |bit| (field, bit))
+        })
+        .collect();
+    let build = |chosen: &[bool]| {
+        let mut masks = [0u64; 4];
+        for (&(field, bit), &on) in bits.iter().zip(chosen) {
+            if on {
+                masks[field] |= bit;
+            }
+        }
+        let mut c = b;
+        for (field, m) in masks.iter().enumerate() {
+            set_mask_bits(&mut c, field, *m);
+        }
+        c
+    };
+    let ok = |c: &Barrier| {
+        scope::validate(c.src_stage_mask, c.src_access_mask, Side::Src).is_ok()
+            && scope::validate(c.dst_stage_mask, c.dst_access_mask, Side::Dst).is_ok()
+            && all_satisfied(live, std::slice::from_ref(c), layout, sem)
+    };
+    // Greedy, until no bit can go (dropping an access can make its stage
+    // droppable).
+    let mut chosen = vec![true; bits.len()];
+    loop {
+        let mut changed = false;
+        for i in 0..bits.len() {
+            if !chosen[i] {
+                continue;
+            }
+            chosen[i] = false;
+            if ok(&build(&chosen)) {
+                changed = true;
+            } else {
+                chosen[i] = true;
+            }
+        }
+        if !changed {
+            return build(&chosen);
+        }
+    }
+}
+
+/// The raw bits of one of a barrier's four masks (0: source stages,
+/// 1: source accesses, 2: destination stages, 3: destination accesses).
+pub(crate) fn mask_bits(b: &Barrier, field: usize) -> u64 {
+    match field {
+        0 => b.src_stage_mask.bits(),
+        1 => b.src_access_mask.bits(),
+        2 => b.dst_stage_mask.bits(),
+        _ => b.dst_access_mask.bits(),
+    }
+}
+
+pub(crate) fn set_mask_bits(b: &mut Barrier, field: usize, bits: u64) {
+    match field {
+        0 => b.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+        1 => b.src_access_mask = AccessFlags2::from_bits_retain(bits),
+        2 => b.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+        _ => b.dst_access_mask = AccessFlags2::from_bits_retain(bits),
+    }
+}
+
+/// Looks up the current values of the requirements' priors and keeps those
+/// not yet satisfied.
+/// `completes`: a fence wait comes after this point and before the next
+/// submit, so the point's barriers run after every access submitted so far
+/// has completed; those accesses are then judged as the checker will judge
+/// them at the wait (available, and reached by any later barrier).
+pub(crate) fn live_requirements(
+    checker: &mut Checker,
+    reqs: impl Iterator<Item = Req>,
+    completes: bool,
+) -> Vec<Live> {
+    let sem = checker.semantics();
+    reqs.filter_map(|req| {
+        let h = &req.hazard;
+        let mut values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
+        if completes {
+            for v in values.iter_mut() {
+                if v.submitted && !v.fenced {
+                    *v = SyncVal {
+                        fenced: true,
+                        order: StageSet::ALL_DEVICE,
+                        ..*v
+                    };
+                }
+            }
+        }
+        // No value left: the prior access was dropped from the checker's
+        // state because a later access of the same kind dominates it (see
+        // `Checker`), and that access's own requirement covers this one.
+        let done = values.iter().all(|v| satisfied(*v, h.current, h.kind, sem));
+        (!done).then_some(Live { req, values })
+    })
+    .collect()
+}
+
+/// Places one barrier point. `to_input` maps the command indices of the
+/// program being walked back to the barrier-free input's, which is what
+/// [`Plan::answers`] promises.
+pub(crate) fn emit_point(
+    out: &mut Emitter,
+    checker: &mut Checker,
+    layout: &Layout,
+    live: Vec<Live>,
+    form: BarrierForm,
+    to_input: impl Fn(usize) -> usize,
+) {
+    if live.is_empty() {
+        return;
+    }
+    let barriers = point_barriers(&live, form, layout, checker.semantics());
+    let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
+    checker.apply(&resolved);
+    let answers = live
+        .into_iter()
+        .map(|l| Hazard {
+            command: to_input(l.req.hazard.command),
+            prior_command: to_input(l.req.hazard.prior_command),
+            ..l.req.hazard
+        })
+        .collect();
+    out.barrier(barriers, answers);
+}
+
+pub(crate) fn feed(out: &mut Emitter, checker: &mut Checker, layout: &Layout, i: usize, c: &Command) {
+    let mut sink = Vec::new();
+    step(checker, layout, i, c, &mut sink);
+    out.command(i, c);
+}
