@@ -5,7 +5,7 @@
 use crate::stats::{bytes, median, parse_size};
 use crate::workload::{self, Shape};
 use std::time::Instant;
-use vksync::access::accesses;
+use vksync::accesses;
 use vksync::plan::{plan, PlanOptions, PlannerKind};
 use vksync::Semantics;
 use vksync_runtime::{Device, DeviceOptions, ValidationMode};

@@ -5,7 +5,6 @@
 //! middle of the sentence, so the sentence is built here from the hazard's
 //! fields, with the same words the model uses.
 
-use vksync::hazard::show_fix;
 use vksync::{Command, Hazard, HazardKind, Program};
 
 /// Who performs a command, as the subject of a sentence. Host accesses are
@@ -37,7 +36,7 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], h: &Hazard) -
         line(h.prior_command),
         actor(prior),
         h.prior,
-        show_fix(program, &h.fix),
+        h.fix.describe(program),
     )
 }
 

@@ -19,8 +19,7 @@ use crate::input::Source;
 use crate::planout::PlanStats;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
-use vksync::access::accesses;
-use vksync::hazard::show_barrier;
+use vksync::accesses;
 use vksync::plan::{Plan, PlanOptions};
 use vksync::{Command, HazardKind, MemId, ProgramError, Semantics};
 
@@ -524,7 +523,7 @@ pub fn render(
     for (i, c) in program.commands.iter().enumerate() {
         let Command::Barrier(dep) = c else { continue };
         let n = barrier_no.get(&i).copied().unwrap_or(0);
-        let parts: Vec<String> = dep.barriers.iter().map(|b| show_barrier(program, b)).collect();
+        let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
         let _ = writeln!(
             s,
             r##"<text x="16" y="{ly}" font-family="DejaVu Sans Mono, monospace" font-size="11" fill="#065f46"><tspan font-weight="bold">B{n}</tspan>  barrier {}</text>"##,

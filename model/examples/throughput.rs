@@ -8,7 +8,7 @@
 //! go to `docs/semantics.md` and `docs/planning.md`.
 
 use std::time::Instant;
-use vksync::access::accesses;
+use vksync::accesses;
 use vksync::plan::{plan, PlanOptions, PlannerKind};
 use vksync::Semantics;
 use vksync::*;

@@ -73,43 +73,33 @@ impl Hazard {
             pverb,
             prior.vulkan_name(),
             self.prior,
-            show_fix(program, &self.fix),
+            self.fix.describe(program),
         )
     }
 }
 
-/// Renders a fix as trace-format text: `barrier ...` and/or `submit; wait`.
-pub fn show_fix(program: &Program, fix: &Fix) -> String {
-    let mut parts = Vec::new();
-    if let Some(b) = &fix.barrier {
-        let mut text = format!("barrier {}", show_barrier(program, b));
-        if !fix.wait
-            && b.dst_stage_mask
-                .contains(crate::vk::flags::PipelineStageFlags2::HOST)
-        {
-            // The prior write was already waited for: the barrier must go
-            // before that submit (or be followed by a new submit and wait).
-            text.push_str(" before the submit the host waits on");
+impl Fix {
+    /// Renders the fix as trace-format text: `barrier ...` and/or
+    /// `submit; wait`, naming `program`'s objects.
+    pub fn describe(&self, program: &Program) -> String {
+        let mut parts = Vec::new();
+        if let Some(b) = &self.barrier {
+            let mut text = format!("barrier {}", b.describe(program));
+            if !self.wait
+                && b.dst_stage_mask
+                    .contains(crate::vk::flags::PipelineStageFlags2::HOST)
+            {
+                // The prior write was already waited for: the barrier must go
+                // before that submit (or be followed by a new submit and wait).
+                text.push_str(" before the submit the host waits on");
+            }
+            parts.push(text);
         }
-        parts.push(text);
+        if self.wait {
+            parts.push("submit; wait".to_string());
+        }
+        parts.join("; ")
     }
-    if fix.wait {
-        parts.push("submit; wait".to_string());
-    }
-    parts.join("; ")
-}
-
-/// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`.
-pub fn show_barrier(program: &Program, b: &Barrier) -> String {
-    let mut s = format!(
-        "{}:{} -> {}:{}",
-        b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
-    );
-    if let Some(r) = b.region {
-        s.push(' ');
-        s.push_str(&program.show_region(r));
-    }
-    s
 }
 
 impl fmt::Display for Hazard {

@@ -20,30 +20,31 @@
 //! assert_eq!(hazards[0].kind, HazardKind::ReadAfterWrite);
 //! ```
 
-pub mod hazard;
-pub mod ir;
+#![forbid(unsafe_code)]
+
+mod hazard;
+mod ir;
 pub mod layer;
 pub mod plan;
 pub mod reference;
-pub mod semantics;
+mod semantics;
 pub mod spec;
-pub mod sync;
+mod sync;
 pub mod trace;
+mod tracker;
 pub mod vk;
 
-// Old paths, kept while the crate is being reshaped.
-pub use ir::{access, layout, program};
-pub use sync::checker;
-pub use vk::{flags, scope};
-
-pub use checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
-pub use flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
-pub use hazard::{check, check_with, Fix, Hazard};
-pub use ir::access::Access;
-pub use layout::{resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind};
-pub use program::{
+pub use hazard::{check, check_streaming, check_with, Fix, Hazard};
+pub use ir::access::{accesses, is_device_command, Access};
+pub use ir::layout::{
+    resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
+};
+pub use ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
     Region,
 };
-pub use scope::{Stage, StageAccess, StageAccessSet, StageSet};
 pub use semantics::{ClearStage, Reading, Semantics};
+pub use sync::checker::HazardKind;
+pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};
+pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+pub use vk::scope::{Stage, StageAccess};

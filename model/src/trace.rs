@@ -657,11 +657,7 @@ pub fn print_command(program: &Program, c: &Command) -> String {
             s
         }
         Command::Barrier(dep) => {
-            let parts: Vec<String> = dep
-                .barriers
-                .iter()
-                .map(|b| crate::hazard::show_barrier(program, b))
-                .collect();
+            let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
             if parts.is_empty() {
                 "barrier".to_string()
             } else {

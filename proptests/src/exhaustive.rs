@@ -19,9 +19,9 @@
 //! make; no meta flag) at those gaps by increasing total bit count, and
 //! decides race freedom with the definitional semantics.
 
-use vksync::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
-use vksync::scope::{validate, Side};
 use vksync::spec::{races, Reading};
+use vksync::vk::{validate, Side};
+use vksync::vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
 use vksync::{Barrier, Command, Dependency, Program};
 
 /// The memory declarations each program is enumerated with.
@@ -116,7 +116,7 @@ fn with_barriers(p: &Program, gaps: &[usize], barriers: &[Barrier]) -> Program {
 /// The gaps a barrier can go in: before each device command but the first.
 fn gaps(p: &Program) -> Vec<usize> {
     let device: Vec<usize> = (0..p.commands.len())
-        .filter(|&i| vksync::access::is_device_command(&p.commands[i]))
+        .filter(|&i| vksync::is_device_command(&p.commands[i]))
         .collect();
     device.into_iter().skip(1).collect()
 }
@@ -168,7 +168,7 @@ fn concrete_flags(p: &Program) -> (Vec<S>, Vec<A>) {
     let mut stages = Vec::new();
     let mut accesses = Vec::new();
     for c in &p.commands {
-        for a in vksync::access::accesses(c, &layout, vksync::Semantics::SPEC) {
+        for a in vksync::accesses(c, &layout, vksync::Semantics::SPEC) {
             let (s, x) = (a.sa.stage().flag(), a.sa.access());
             if !stages.contains(&s) {
                 stages.push(s);

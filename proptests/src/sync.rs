@@ -17,8 +17,8 @@
 
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-use vksync::scope::{validate, Side};
 use vksync::spec::Race;
+use vksync::vk::{validate, Side};
 use vksync::{
     resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Hazard,
     HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,

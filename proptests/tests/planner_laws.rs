@@ -6,7 +6,7 @@
 //! an invalid stage/access pair. Case count: `PROPTEST_CASES` (default 256).
 
 use proptest::prelude::*;
-use vksync::hazard::check_streaming;
+use vksync::check_streaming;
 use vksync::plan::{plan, stabbing_bound, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{check_with, resolve, Command, Hazard, Program, Reading, Semantics};
 use vksync_proptests::{programs, weakenings, Generated};

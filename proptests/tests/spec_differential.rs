@@ -14,7 +14,7 @@
 //!   streaming caller sees them, with the fast checker's streaming view).
 
 use proptest::prelude::*;
-use vksync::hazard::check_streaming;
+use vksync::check_streaming;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::spec::{races, Reading};
 use vksync_proptests::sync::{build_sync, keys_of_hazards, keys_of_races, show_difference, sync_ops};

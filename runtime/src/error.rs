@@ -5,8 +5,8 @@
 //! results ([`crate::ValidationMessage`]), not errors.
 
 use ash::vk;
-use vksync::layout::Location;
 use vksync::reference::KernelError;
+use vksync::Location;
 
 /// The crate's result type.
 pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;

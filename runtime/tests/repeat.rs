@@ -58,7 +58,7 @@ fn record_only_timing_and_rejections() {
         planned
             .commands
             .iter()
-            .filter(|c| vksync::access::is_device_command(c) || matches!(c, vksync::Command::Barrier(_)))
+            .filter(|c| vksync::is_device_command(c) || matches!(c, vksync::Command::Barrier(_)))
             .count()
     );
     let with_host = common::parse(&format!("{PROGRAM}host-read out\n")).program;

@@ -163,6 +163,8 @@ pub struct Layout {
     pub memory_sizes: Vec<u64>,
     /// Memory id of each object that owns memory.
     pub owners: Vec<Option<MemId>>,
+    /// The object owning each memory object (the inverse of `owners`).
+    mem_owners: Vec<ObjectId>,
 }
 
 impl Layout {
@@ -180,14 +182,44 @@ impl Layout {
     /// The object that owns a memory object (a buffer with memory of its own
     /// or a pool).
     pub fn owner_object(&self, mem: MemId) -> ObjectId {
-        let i = self.owners.iter().position(|o| *o == Some(mem));
-        // Invariant: every MemId handed out was recorded in `owners`.
-        ObjectId(i.expect("memory has an owner") as u32)
+        // Invariant: every MemId handed out was recorded with its owner.
+        self.mem_owners[mem.0 as usize]
     }
 
     /// The memory and base offset of an object, if it was placed.
     pub fn place(&self, object: ObjectId) -> Option<(MemId, u64)> {
-        self.places[object.0 as usize]
+        self.places.get(object.0 as usize).copied().flatten()
+    }
+
+    /// An empty layout, grown one object at a time by [`crate::Tracker`].
+    pub(crate) fn empty() -> Layout {
+        Layout {
+            places: Vec::new(),
+            memory_sizes: Vec::new(),
+            owners: Vec::new(),
+            mem_owners: Vec::new(),
+        }
+    }
+
+    /// Gives object `object` (the next id) memory of its own of `size` bytes.
+    pub(crate) fn add_memory(&mut self, object: ObjectId, size: u64) -> MemId {
+        let mem = MemId(self.memory_sizes.len() as u32);
+        self.memory_sizes.push(size);
+        self.mem_owners.push(object);
+        self.set_place(object, Some((mem, 0)));
+        self.owners.resize(self.places.len(), None);
+        self.owners[object.0 as usize] = Some(mem);
+        mem
+    }
+
+    /// Places (or unplaces) object `object`.
+    pub(crate) fn set_place(&mut self, object: ObjectId, place: Option<(MemId, u64)>) {
+        let i = object.0 as usize;
+        if i >= self.places.len() {
+            self.places.resize(i + 1, None);
+            self.owners.resize(i + 1, None);
+        }
+        self.places[i] = place;
     }
 }
 
@@ -421,10 +453,17 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Submit | Command::Wait => {}
         }
     }
+    let mut mem_owners = vec![ObjectId(0); memory_sizes.len()];
+    for (i, o) in owners.iter().enumerate() {
+        if let Some(m) = o {
+            mem_owners[m.0 as usize] = ObjectId(i as u32);
+        }
+    }
     Ok(Layout {
         places,
         memory_sizes,
         owners,
+        mem_owners,
     })
 }
 

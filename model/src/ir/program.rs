@@ -143,6 +143,20 @@ impl Barrier {
         }
     }
 
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`, the trace
+    /// format's text of one barrier, naming `program`'s objects.
+    pub fn describe(&self, program: &Program) -> String {
+        let mut s = format!(
+            "{}:{} -> {}:{}",
+            self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
+        );
+        if let Some(r) = self.region {
+            s.push(' ');
+            s.push_str(&program.show_region(r));
+        }
+        s
+    }
+
     /// The number of stage and access bits the barrier sets: the measure of
     /// "how much" a barrier synchronizes, used by the planner tables.
     pub fn bit_count(&self) -> u32 {

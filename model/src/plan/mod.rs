@@ -27,7 +27,7 @@
 mod baselines;
 mod emit;
 mod offline;
-mod online;
+pub(crate) mod online;
 mod points;
 mod repeat;
 

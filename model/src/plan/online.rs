@@ -3,36 +3,71 @@
 //! more barrier points than the offline planner; what it places is minimal
 //! for what it knows (`docs/planning.md`).
 
-use super::emit::{is_host, Emitter};
-use super::points::{emit_point, feed, live_requirements, Req};
+use super::emit::Emitter;
+use super::points::{feed, live_requirements, place_point, Req};
 use super::BarrierForm;
-use crate::hazard::detect_command;
-use crate::ir::access::accesses;
+use crate::hazard::{detect_accesses, Hazard};
+use crate::ir::access::{accesses, Access};
 use crate::ir::layout::Layout;
-use crate::ir::program::Program;
+use crate::ir::program::{Barrier, Program};
 use crate::semantics::Semantics;
 use crate::sync::checker::Checker;
+use crate::vk::scope::Stage;
+
+/// What a command needs before it, as the online planner decides it.
+pub(crate) struct Before {
+    /// The barriers of one `vkCmdPipelineBarrier2` (empty: none).
+    pub(crate) barriers: Vec<Barrier>,
+    /// The hazards those barriers answer.
+    pub(crate) answers: Vec<Hazard>,
+    /// A submit and a fence wait after the barriers, before the command
+    /// (a host access after device work).
+    pub(crate) submit_wait: bool,
+}
+
+/// The per-command step of the online planner, shared with
+/// [`crate::Tracker`]: the barriers (and the submit and wait) command
+/// `index`, making accesses `acc`, needs before it, applied to the checker.
+/// The caller records the accesses afterwards.
+pub(crate) fn before(
+    checker: &mut Checker,
+    layout: &Layout,
+    form: BarrierForm,
+    index: usize,
+    acc: &[Access],
+) -> Before {
+    let host = acc.iter().any(|a| a.sa.stage() == Stage::Host);
+    let hazards = detect_accesses(checker, index, acc);
+    let needs_wait = hazards.iter().any(|h| h.fix.wait);
+    let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
+    let reqs = with_barrier.map(|h| Req {
+        lo: h.prior_command,
+        hi: index,
+        hazard: h,
+    });
+    let live = live_requirements(checker, reqs, false);
+    let (barriers, answers) = place_point(checker, layout, live, form);
+    let submit_wait = needs_wait || (host && !barriers.is_empty());
+    if submit_wait {
+        checker.submit();
+        checker.wait();
+    }
+    Before {
+        barriers,
+        answers,
+        submit_wait,
+    }
+}
 
 pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: Semantics, out: &mut Emitter) {
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     for (i, c) in input.commands.iter().enumerate() {
         let acc = accesses(c, layout, sem);
         if !acc.is_empty() {
-            let hazards = detect_command(&mut checker, layout, i, c);
-            let needs_wait = hazards.iter().any(|h| h.fix.wait);
-            let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
-            let reqs = with_barrier.map(|h| Req {
-                lo: h.prior_command,
-                hi: i,
-                hazard: h,
-            });
-            let live = live_requirements(&mut checker, reqs, false);
-            let host_barrier = !live.is_empty() && is_host(c);
-            emit_point(out, &mut checker, layout, live, form, |i| i);
-            if needs_wait || host_barrier {
+            let b = before(&mut checker, layout, form, i, &acc);
+            out.barrier(b.barriers, b.answers);
+            if b.submit_wait {
                 out.submit_wait();
-                checker.submit();
-                checker.wait();
             }
         }
         feed(out, &mut checker, layout, i, c);

@@ -404,21 +404,34 @@ pub(crate) fn emit_point(
     form: BarrierForm,
     to_input: impl Fn(usize) -> usize,
 ) {
+    let (barriers, answers) = place_point(checker, layout, live, form);
+    let answers = answers
+        .into_iter()
+        .map(|h| Hazard {
+            command: to_input(h.command),
+            prior_command: to_input(h.prior_command),
+            ..h
+        })
+        .collect();
+    out.barrier(barriers, answers);
+}
+
+/// The barriers of one point for the requirements still open there,
+/// applied to the checker, and the hazards they answer (nothing when
+/// nothing is open).
+pub(crate) fn place_point(
+    checker: &mut Checker,
+    layout: &Layout,
+    live: Vec<Live>,
+    form: BarrierForm,
+) -> (Vec<Barrier>, Vec<Hazard>) {
     if live.is_empty() {
-        return;
+        return (Vec::new(), Vec::new());
     }
     let barriers = point_barriers(&live, form, layout, checker.semantics());
     let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     checker.apply(&resolved);
-    let answers = live
-        .into_iter()
-        .map(|l| Hazard {
-            command: to_input(l.req.hazard.command),
-            prior_command: to_input(l.req.hazard.prior_command),
-            ..l.req.hazard
-        })
-        .collect();
-    out.barrier(barriers, answers);
+    (barriers, live.into_iter().map(|l| l.req.hazard).collect())
 }
 
 pub(crate) fn feed(out: &mut Emitter, checker: &mut Checker, layout: &Layout, i: usize, c: &Command) {

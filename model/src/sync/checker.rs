@@ -136,11 +136,6 @@ pub struct Checker {
 }
 
 impl Checker {
-    /// A checker over `memories` memory objects, all never accessed.
-    pub fn new(memories: usize) -> Self {
-        Self::with_semantics(memories, Semantics::SPEC)
-    }
-
     /// A checker with non-default semantics (see [`Semantics`]).
     pub fn with_semantics(memories: usize, sem: Semantics) -> Self {
         Checker {
@@ -160,19 +155,9 @@ impl Checker {
 
     /// Turns range merging on or off. Merging is an optimization only; the
     /// laws suite checks that it never changes a verdict.
+    #[cfg(test)]
     pub fn set_merging(&mut self, on: bool) {
         self.no_merge = !on;
-    }
-
-    /// The number of range entries over all memory: a measure of how much
-    /// distinct history the checker holds.
-    pub fn entry_count(&self) -> usize {
-        self.mems.iter().map(|m| m.len()).sum()
-    }
-
-    /// The number of distinct live synchronization values.
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
     }
 
     fn grow(&mut self, mem: MemId) -> usize {
@@ -294,13 +279,6 @@ impl Checker {
         for a in accesses.iter().filter(|a| a.sa.is_write()) {
             self.record_one(cmd, a);
         }
-    }
-
-    /// Detects, then records: the hazards of command `cmd`.
-    pub fn access(&mut self, cmd: usize, accesses: &[Access]) -> Vec<RawHazard> {
-        let h = self.detect(cmd, accesses);
-        self.record(cmd, accesses);
-        h
     }
 
     fn record_one(&mut self, cmd: usize, a: &Access) {

@@ -87,8 +87,4 @@ impl Nodes {
         }
         self.canonical = fresh;
     }
-
-    pub(crate) fn len(&self) -> usize {
-        self.canonical.len()
-    }
 }

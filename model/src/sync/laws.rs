@@ -5,6 +5,7 @@
 //! functions and a checker with merging switched off.
 
 use crate::hazard::check_with_checker;
+use crate::sync::checker::Checker;
 use crate::vk::scope::{access_scope, exec_scope, validate, Side};
 use crate::*;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
@@ -217,7 +218,7 @@ impl Arbitrary for Prog {
 /// Hazards as a set of (command, prior, kind, memory, byte).
 fn bytes(p: &Program, merging: bool, shift: Option<usize>) -> BTreeSet<(usize, usize, HazardKind, u32, u64)> {
     let layout = resolve(p).expect("generated programs are well formed");
-    let mut checker = Checker::new(layout.memory_sizes.len());
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
     checker.set_merging(merging);
     let unshift = |i: usize| match shift {
         Some(at) if i > at => i - 1,

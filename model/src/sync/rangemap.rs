@@ -29,11 +29,6 @@ impl<S> Default for RangeMap<S> {
 }
 
 impl<S: Copy + Eq + Default> RangeMap<S> {
-    /// The number of entries.
-    pub(crate) fn len(&self) -> usize {
-        self.map.len()
-    }
-
     /// Every entry that overlaps `range`, in address order, unclipped.
     pub(crate) fn overlapping(&self, range: ByteRange) -> impl Iterator<Item = (ByteRange, &S)> {
         // The entry that starts before `range` but reaches into it, if any,

@@ -3,5 +3,8 @@
 //! access mask in a barrier cover ([`scope`]). Nothing here knows about
 //! programs, memory or hazards; everything else builds on it.
 
-pub mod flags;
-pub mod scope;
+pub(crate) mod flags;
+pub(crate) mod scope;
+
+pub use flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+pub use scope::{validate, ScopeError, Side, Stage, StageAccess};

@@ -84,9 +84,6 @@ impl StageSet {
     pub fn union(self, other: StageSet) -> StageSet {
         StageSet(self.0 | other.0)
     }
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
     pub fn iter(self) -> impl Iterator<Item = Stage> {
         Stage::ALL.into_iter().filter(move |s| self.contains(*s))
     }
@@ -139,6 +136,16 @@ impl StageAccess {
         StageAccess::HostRead,
         StageAccess::HostWrite,
     ];
+
+    /// The pair a single stage flag and a single access flag name, if the
+    /// model knows it (`COMPUTE_SHADER` + `SHADER_STORAGE_READ`, `COPY` +
+    /// `TRANSFER_WRITE`, ...). Meta flags (`ALL_TRANSFER`,
+    /// `SHADER_READ`, ...) name no single pair.
+    pub fn from_flags(stage: S, access: AccessFlags2) -> Option<StageAccess> {
+        StageAccess::ALL
+            .into_iter()
+            .find(|sa| sa.stage().flag() == stage && sa.access() == access)
+    }
 
     /// The stage the access is made in.
     pub fn stage(self) -> Stage {
@@ -218,15 +225,19 @@ impl StageAccessSet {
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The pairs in the set (for tests).
+    #[cfg(test)]
     pub fn iter(self) -> impl Iterator<Item = StageAccess> {
         StageAccess::ALL.into_iter().filter(move |s| self.contains(*s))
     }
-    /// The union of the stages of the pairs.
+    /// The union of the stages of the pairs (for tests).
+    #[cfg(test)]
     pub fn stages(self) -> StageSet {
         self.iter()
             .fold(StageSet::EMPTY, |acc, sa| acc.union(StageSet(sa.stage().bit())))
     }
-    /// The union of the access flags of the pairs.
+    /// The union of the access flags of the pairs (for tests).
+    #[cfg(test)]
     pub fn accesses(self) -> AccessFlags2 {
         self.iter()
             .fold(AccessFlags2::empty(), |acc, sa| acc | sa.access())

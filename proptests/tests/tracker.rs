@@ -1,0 +1,168 @@
+//! The incremental tracker (`vksync::Tracker`) against the online planner:
+//! fed a program command by command, as a runtime would (its buffers and
+//! pools declared up front, blobs allocated and freed as the program does,
+//! each command's accesses from `vksync::accesses`), it must give exactly
+//! the online planner's barriers, submits and waits, for both barrier forms
+//! and both readings. Case count: `PROPTEST_CASES` (default 256).
+
+use proptest::prelude::*;
+use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::{
+    accesses, resolve, Barrier, Command, Dependency, ObjectId, ObjectKind, Program, Reading, Region,
+    Semantics, TrackedAccess, Tracker,
+};
+use vksync_proptests::programs;
+
+/// The program the tracker's answers build: the input's commands with what
+/// the tracker asked for before each.
+fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
+    let layout = resolve(input).expect("generated programs are valid");
+    let mut t = Tracker::with_options(form, reading);
+    // Tracker id -> program id, and back.
+    let mut to_program: Vec<ObjectId> = Vec::new();
+    let mut to_tracker: Vec<Option<ObjectId>> = vec![None; input.objects.len()];
+    for (i, o) in input.objects.iter().enumerate() {
+        let id = match o.kind {
+            ObjectKind::Buffer { alias: None } => t.buffer(o.size).unwrap(),
+            ObjectKind::Pool { align } => t.pool(o.size, align).unwrap(),
+            ObjectKind::Buffer { alias: Some(_) } => panic!("the generator makes no aliases"),
+            ObjectKind::Blob { .. } => continue,
+        };
+        assert_eq!(id.0 as usize, to_program.len());
+        to_program.push(ObjectId(i as u32));
+        to_tracker[i] = Some(id);
+    }
+    let mut out = Program {
+        objects: input.objects.clone(),
+        commands: Vec::new(),
+    };
+    for c in &input.commands {
+        match c {
+            Command::Alloc { blob } => {
+                let ObjectKind::Blob { pool } = input.object(*blob).kind else {
+                    unreachable!("alloc names a blob")
+                };
+                let pool = to_tracker[pool.0 as usize].expect("pool declared");
+                let id = t.alloc(pool, input.object(*blob).size).unwrap();
+                assert_eq!(id.0 as usize, to_program.len());
+                to_program.push(*blob);
+                to_tracker[blob.0 as usize] = Some(id);
+            }
+            Command::Free { blob } => t.free(to_tracker[blob.0 as usize].expect("allocated")).unwrap(),
+            Command::Submit => t.submit(),
+            Command::Wait => t.wait(),
+            _ => {
+                let acc: Vec<TrackedAccess> = accesses(c, &layout, Semantics::SPEC)
+                    .iter()
+                    .map(|a| {
+                        let r = to_tracker[a.region.object.0 as usize].expect("accessed objects exist");
+                        TrackedAccess::range(r, a.region.range, a.sa.stage().flag(), a.sa.access())
+                    })
+                    .collect();
+                let needs = t.command(&acc).unwrap();
+                if !needs.barriers.is_empty() {
+                    let barriers = needs
+                        .barriers
+                        .iter()
+                        .map(|b| Barrier {
+                            region: b.region.map(|r| Region {
+                                object: to_program[r.object.0 as usize],
+                                range: r.range,
+                            }),
+                            ..*b
+                        })
+                        .collect();
+                    out.commands.push(Command::Barrier(Dependency { barriers }));
+                }
+                if needs.submit_and_wait {
+                    out.commands.extend([Command::Submit, Command::Wait]);
+                }
+            }
+        }
+        out.commands.push(c.clone());
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(256))]
+
+    #[test]
+    fn tracker_gives_the_online_planners_barriers(g in programs(40)) {
+        for form in [BarrierForm::Global, BarrierForm::Buffer] {
+            for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
+                let opts = PlanOptions::new(PlannerKind::Online).form(form).reading(reading);
+                let online = plan(&g.program, opts).unwrap().program;
+                let tracked = tracked(&g.program, form, reading);
+                prop_assert!(
+                    tracked == online,
+                    "{form:?}/{reading:?}\ntracker:\n{}\nonline planner:\n{}",
+                    vksync::trace::print(&tracked),
+                    vksync::trace::print(&online)
+                );
+            }
+        }
+    }
+}
+
+/// One bad call per row, through a fresh tracker with a buffer (id 0) of
+/// 64 bytes and a pool (id 1) of 256 bytes holding one freed blob (id 2).
+#[test]
+fn bad_calls_are_typed_errors() {
+    use vksync::{AccessFlags2 as A, ByteRange, PipelineStageFlags2 as S, TrackerError};
+    type Call = fn(&mut Tracker) -> Result<(), TrackerError>;
+    let cases: &[(&str, Call, &str)] = &[
+        ("zero-size buffer", |t| t.buffer(0).map(drop), "buffer: size 0"),
+        ("bad alignment", |t| t.pool(256, 3).map(drop), "pool: alignment 3 is not a power of two"),
+        ("alloc from a buffer", |t| t.alloc(ObjectId(0), 16).map(drop), "alloc: resource 0 is not a pool"),
+        (
+            "foreign resource",
+            |t| t.command(&[TrackedAccess::whole(ObjectId(9), S::COPY, A::TRANSFER_READ)]).map(drop),
+            "command: resource 9 is not one of this tracker's (3 so far)",
+        ),
+        (
+            "use after free",
+            |t| t.command(&[TrackedAccess::whole(ObjectId(2), S::COPY, A::TRANSFER_READ)]).map(drop),
+            "command: blob 2 was freed",
+        ),
+        ("double free", |t| t.free(ObjectId(2)), "free: blob 2 was freed"),
+        ("free a pool", |t| t.free(ObjectId(1)), "free: resource 1 is not a blob"),
+        (
+            "pool exhausted",
+            |t| t.alloc(ObjectId(1), 512).map(drop),
+            "alloc: pool 1 has no free range of 512 bytes",
+        ),
+        (
+            "out of bounds",
+            |t| {
+                let a = TrackedAccess::range(ObjectId(0), ByteRange::new(32, 80), S::COPY, A::TRANSFER_READ);
+                t.command(&[a]).map(drop)
+            },
+            "command: access 0: range 32..80 of resource 0 (size 64) is empty or out of bounds",
+        ),
+        (
+            "meta access",
+            |t| t.command(&[TrackedAccess::whole(ObjectId(0), S::COMPUTE_SHADER, A::SHADER_READ)]).map(drop),
+            "command: access 0: COMPUTE_SHADER:SHADER_READ is not one stage and one access the model knows \
+             (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes)",
+        ),
+        (
+            "access the stage cannot make",
+            |t| t.command(&[TrackedAccess::whole(ObjectId(0), S::COPY, A::SHADER_STORAGE_READ)]).map(drop),
+            "command: access 0: COPY:SHADER_STORAGE_READ is not one stage and one access the model knows \
+             (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes)",
+        ),
+    ];
+    for (what, call, message) in cases {
+        let mut t = Tracker::new();
+        t.buffer(64).unwrap();
+        let pool = t.pool(256, 16).unwrap();
+        let blob = t.alloc(pool, 16).unwrap();
+        t.free(blob).unwrap();
+        let before = t.commands();
+        let e = call(&mut t).expect_err(what);
+        assert_eq!(e.to_string(), *message, "{what}");
+        // A refused command is not counted.
+        assert_eq!(t.commands(), before, "{what}");
+    }
+}
