@@ -2,18 +2,38 @@
 //! [`Program`], parsed and printed losslessly.
 //!
 //! This module owns the grammar (documented in `docs/trace-format.md`), the
-//! parser with `LINE:COL` errors, and the printer. It is pure (strings in,
-//! strings out): reading files is the CLI's job. Parsing resolves names and
-//! checks the syntax, the flag names and the declarations; the program's
-//! semantic validity (bounds, lifetimes, alignment) is checked by
-//! [`crate::ir::layout::resolve`], whose errors the caller can place on a line
-//! with [`Trace::line_of`].
+//! lexer and parser with `LINE:COL` errors, and the printer. It is pure
+//! (strings in, strings out): reading files is the CLI's job. Parsing
+//! resolves names and checks the syntax, the flag names and the
+//! declarations; the program's semantic validity (bounds, lifetimes,
+//! alignment) is checked by [`crate::resolve`], whose errors the
+//! caller can place on a line with [`Trace::line_of`].
+//!
+//! Invariants:
+//!
+//! - [`parse`] never panics and takes time linear in the size of its input:
+//!   each line is split into tokens in one pass that also records their
+//!   columns, each token is looked at a bounded number of times, names are
+//!   looked up in a hash map, and error text is only built on the error
+//!   path.
+//! - Every rejection is a [`ParseError`] with a 1-based line and column.
+//!   Outside comments a trace is ASCII (anything else is an error), so a
+//!   column is also the byte offset in the line plus one; inside comments
+//!   columns count characters.
+//! - For every program that [`parse`] returns, `parse(&print(&program))`
+//!   returns an equal program. The lexical rules keep this true: every name
+//!   the parser accepts is one the printer writes back verbatim in a
+//!   position where it reads as the same name (no empty names, no
+//!   characters outside `[A-Za-z0-9_.-]`, no kernel named like a binding
+//!   keyword), and numbers are printed in plain decimal.
 
 use crate::ir::layout::Location;
 use crate::ir::program::{
-    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ObjectId, ObjectKind, Program, Region,
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
+    Region,
 };
-use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// A parsed trace: the program and where each piece came from.
@@ -49,16 +69,58 @@ pub struct ParseError {
 /// `minStorageBufferOffsetAlignment` seen on desktop and CPU drivers.
 pub const DEFAULT_POOL_ALIGN: u64 = 64;
 
+/// The binding keywords of `dispatch`. A kernel may not be named like one:
+/// `dispatch rw a` is a dispatch whose kernel name was forgotten, and must
+/// not read as a kernel called `rw`.
+const BINDING_KEYWORDS: [&str; 4] = ["read", "write", "rw", "indirect"];
+
+/// At most this many characters of a token are quoted in a message, so an
+/// error on a megabyte-long token is still one readable line.
+const QUOTE_MAX: usize = 40;
+
+/// A token as quoted in messages: in backticks, cut at [`QUOTE_MAX`]
+/// characters.
+fn quote(text: &str) -> String {
+    // Tokens are ASCII, so the cut is a character boundary; `get` keeps this
+    // panic-free for any text.
+    match text.get(..QUOTE_MAX) {
+        Some(head) if text.len() > QUOTE_MAX => format!("`{head}…`"),
+        _ => format!("`{text}`"),
+    }
+}
+
+/// A token: a maximal run of printable ASCII characters other than `#` (or
+/// a piece of one), and its 1-based column.
 #[derive(Clone, Copy)]
 struct Tok<'a> {
     text: &'a str,
     col: usize,
 }
 
+impl<'a> Tok<'a> {
+    /// The piece `text[start..end]` of this token, with its own column.
+    /// Callers pass byte offsets found by searching for ASCII characters in
+    /// `text`, so they are character boundaries.
+    fn piece(self, start: usize, end: usize) -> Tok<'a> {
+        Tok {
+            text: self.text.get(start..end).unwrap_or(""),
+            col: self.col + start,
+        }
+    }
+
+    /// The column just past the token.
+    fn end_col(self) -> usize {
+        self.col + self.text.len()
+    }
+}
+
+/// One line's tokens and a cursor over them.
 struct Line<'a> {
     no: usize,
     toks: Vec<Tok<'a>>,
     pos: usize,
+    /// The column just past the last token (where "found end of line"
+    /// errors point).
     end_col: usize,
 }
 
@@ -70,140 +132,308 @@ impl<'a> Line<'a> {
             message: message.into(),
         })
     }
+
+    /// The next token; `what` names what was expected, for the message when
+    /// the line has ended.
     fn next(&mut self, what: &str) -> Result<Tok<'a>, ParseError> {
-        if self.pos < self.toks.len() {
-            self.pos += 1;
-            Ok(self.toks[self.pos - 1])
-        } else {
-            self.err(self.end_col, format!("expected {what}, found end of line"))
+        match self.toks.get(self.pos) {
+            Some(t) => {
+                self.pos += 1;
+                Ok(*t)
+            }
+            None => self.err(self.end_col, format!("expected {what}, found end of line")),
         }
     }
-    fn peek(&self) -> Option<&Tok<'a>> {
-        self.toks.get(self.pos)
+
+    fn peek(&self) -> Option<Tok<'a>> {
+        self.toks.get(self.pos).copied()
     }
+
     fn expect(&mut self, word: &str) -> Result<(), ParseError> {
-        let t = self.next(&format!("`{word}`"))?;
-        if t.text == word {
-            Ok(())
-        } else {
-            let (col, text) = (t.col, t.text.to_string());
-            self.err(col, format!("expected `{word}`, found `{text}`"))
+        match self.toks.get(self.pos) {
+            Some(t) if t.text == word => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(t) => self.err(t.col, format!("expected `{word}`, found {}", quote(t.text))),
+            None => self.err(self.end_col, format!("expected `{word}`, found end of line")),
         }
     }
+
     fn done(&self) -> Result<(), ParseError> {
         match self.peek() {
             None => Ok(()),
-            Some(t) => self.err(t.col, format!("unexpected `{}`", t.text)),
+            Some(t) => self.err(t.col, format!("unexpected {}", quote(t.text))),
         }
     }
 }
 
-fn tokenize(no: usize, raw: &str) -> Line<'_> {
-    let text = match raw.find('#') {
-        Some(i) => &raw[..i],
-        None => raw,
+/// Characters that some editor shows as the end of a line. The parser ends
+/// lines only at LF (or CRLF), so these are rejected everywhere, comments
+/// included: otherwise what looks like a command after, say, a lone CR
+/// would silently be part of the comment before it.
+fn breaks_lines(c: char) -> bool {
+    matches!(c, '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// The error for the character at byte `at` of a line, which the lexical
+/// rules do not allow there.
+fn bad_char(no: usize, raw: &str, at: usize) -> ParseError {
+    let c = raw.get(at..).and_then(|s| s.chars().next()).unwrap_or('\0');
+    let code = format!("U+{:04X}", u32::from(c));
+    let message = match c {
+        '\r' => "carriage return (CR) without a line feed: lines must end with LF or CRLF \
+                 (classic Mac OS line endings are not supported)"
+            .to_string(),
+        c if breaks_lines(c) => {
+            let name = match c {
+                '\u{b}' => "vertical tab",
+                '\u{c}' => "form feed",
+                '\u{85}' => "next line",
+                '\u{2028}' => "line separator",
+                _ => "paragraph separator",
+            };
+            format!("{name} ({code}): lines must end with LF or CRLF")
+        }
+        '\u{feff}' => "byte-order mark (U+FEFF) after the start of the file: \
+                       only the file's first character may be one"
+            .to_string(),
+        c if c.is_ascii_control() => format!("control character {code} outside a comment"),
+        c if c.is_whitespace() => {
+            format!("non-ASCII space {code} outside a comment: separate tokens with spaces or tabs")
+        }
+        c => format!("non-ASCII character `{c}` ({code}) outside a comment: commands are ASCII"),
     };
+    ParseError {
+        line: no,
+        col: raw.get(..at).map_or(1, |s| s.chars().count() + 1),
+        message,
+    }
+}
+
+/// Splits one line (without its line ending) into tokens, finding each
+/// token's column as it goes; checks the lexical rules.
+fn lex(no: usize, raw: &str) -> Result<Line<'_>, ParseError> {
     let mut toks = Vec::new();
     let mut start = None;
-    for (i, ch) in text.char_indices() {
-        if ch.is_whitespace() {
-            if let Some(s) = start.take() {
-                toks.push(Tok {
-                    text: &text[s..i],
-                    col: text[..s].chars().count() + 1,
-                });
+    let mut code_end = raw.len();
+    for (i, b) in raw.bytes().enumerate() {
+        match b {
+            b' ' | b'\t' => {
+                if let Some(s) = start.take() {
+                    toks.push(Tok {
+                        text: &raw[s..i],
+                        col: s + 1,
+                    });
+                }
             }
-        } else if start.is_none() {
-            start = Some(i);
+            b'#' => {
+                code_end = i;
+                break;
+            }
+            b'!'..=b'~' => {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            }
+            // Everything before `i` is ASCII, so `i` starts a character.
+            _ => return Err(bad_char(no, raw, i)),
         }
     }
     if let Some(s) = start {
         toks.push(Tok {
-            text: &text[s..],
-            col: text[..s].chars().count() + 1,
+            text: &raw[s..code_end],
+            col: s + 1,
         });
     }
-    Line {
+    let comment = &raw[code_end..];
+    if let Some((i, _)) = comment.char_indices().find(|&(_, c)| breaks_lines(c)) {
+        return Err(bad_char(no, raw, code_end + i));
+    }
+    let end_col = toks.last().map_or(1, |t| t.end_col());
+    Ok(Line {
         no,
         toks,
         pos: 0,
-        end_col: text.trim_end().chars().count() + 1,
+        end_col,
+    })
+}
+
+/// Why a token is not a number.
+#[derive(Debug, PartialEq, Eq)]
+enum NumError {
+    /// It does not start with a digit (or `_`): not meant as a number.
+    NotANumber,
+    /// A `_` at this byte offset is not between two digits.
+    Underscore(usize),
+    /// The character at this byte offset is not a digit of the radix.
+    Digit(usize, u32),
+    /// `0x` with nothing after it.
+    NoHexDigits,
+    /// The value needs more than 64 bits.
+    Overflow,
+}
+
+/// A number: decimal digits, or `0x`/`0X` and hexadecimal digits, with `_`
+/// allowed only between two digits (`1_000`, `0x1_0000`; not `_1`, `1_`,
+/// `1__0` or `0x_1`). Stricter than Rust's literals on purpose: a stray
+/// `_` is more likely a typo than a separator.
+fn parse_num(text: &str) -> Result<u64, NumError> {
+    let bytes = text.as_bytes();
+    match bytes.first() {
+        Some(b'_') => return Err(NumError::Underscore(0)),
+        Some(b) if b.is_ascii_digit() => {}
+        _ => return Err(NumError::NotANumber),
+    }
+    let hex = bytes.len() >= 2 && bytes[0] == b'0' && matches!(bytes[1], b'x' | b'X');
+    let (radix, skip) = if hex { (16, 2) } else { (10, 0) };
+    if hex && bytes.len() == 2 {
+        return Err(NumError::NoHexDigits);
+    }
+    // Overflow is remembered, not returned at once, so that a bad
+    // character later in the token is reported first (it is the likelier
+    // mistake).
+    let mut value = Some(0u64);
+    let mut after_digit = false;
+    for (i, &b) in bytes.iter().enumerate().skip(skip) {
+        if b == b'_' {
+            if !after_digit || i + 1 == bytes.len() {
+                return Err(NumError::Underscore(i));
+            }
+            after_digit = false;
+            continue;
+        }
+        let Some(d) = char::from(b).to_digit(radix) else {
+            return Err(NumError::Digit(i, radix));
+        };
+        value = value
+            .and_then(|v| v.checked_mul(u64::from(radix)))
+            .and_then(|v| v.checked_add(u64::from(d)));
+        after_digit = true;
+    }
+    value.ok_or(NumError::Overflow)
+}
+
+/// A number of at most `bits` bits (32 or 64); `what` names it for the
+/// message when `tok` is not a number at all (with a hint at the syntax
+/// where the message has always had one).
+fn number(line: &Line, tok: Tok, what: &str, bits: u32) -> Result<u64, ParseError> {
+    let max = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let q = || quote(tok.text);
+    match parse_num(tok.text) {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) | Err(NumError::Overflow) => line.err(
+            tok.col,
+            format!("{} does not fit in {bits} bits (at most {max})", q()),
+        ),
+        Err(NumError::NotANumber) if tok.text.is_empty() => line.err(tok.col, format!("expected {what}")),
+        Err(NumError::NotANumber) => line.err(tok.col, format!("expected {what}, found {}", q())),
+        Err(NumError::Underscore(i)) => line.err(
+            tok.col + i,
+            format!("invalid number {}: `_` may only separate two digits", q()),
+        ),
+        Err(NumError::Digit(i, radix)) => {
+            let c = char::from(tok.text.as_bytes().get(i).copied().unwrap_or(b'?'));
+            let kind = if radix == 16 { "hexadecimal" } else { "decimal" };
+            line.err(
+                tok.col + i,
+                format!("invalid number {}: `{c}` is not a {kind} digit", q()),
+            )
+        }
+        Err(NumError::NoHexDigits) => line.err(
+            tok.col,
+            format!("invalid number {}: no digits after `{}`", q(), tok.text),
+        ),
     }
 }
 
-fn parse_num(text: &str) -> Option<u64> {
-    let t = text.replace('_', "");
-    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(hex, 16).ok()
-    } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        t.parse().ok()
-    } else {
-        None
-    }
+/// A number that fits in 32 bits.
+fn number32(line: &Line, tok: Tok, what: &str) -> Result<u32, ParseError> {
+    let v = number(line, tok, what, 32)?;
+    // `number` checked the range; the fallback is never taken.
+    Ok(u32::try_from(v).unwrap_or(u32::MAX))
 }
 
+/// Whether `text` is a valid name: letters, digits, `_`, `-` and `.`,
+/// starting with a letter or `_`. The printer writes names verbatim, so
+/// this set must not include anything the lexer splits on or that the
+/// grammar gives a meaning (`[`, `(`, `:`, `|`, `;`, `#`, spaces).
+fn is_name(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+const NAME_RULE: &str = "use letters, digits, `_`, `-` and `.`, starting with a letter or `_`";
+
+/// `STAGE|STAGE|...` or `ACCESS|...`, each name parsed on its own so that an
+/// unknown one is reported at its own column.
+fn flag_list<F: Copy + std::ops::BitOr<Output = F>>(
+    line: &Line,
+    tok: Tok,
+    empty: F,
+    parse_one: fn(&str) -> Result<F, UnknownFlag>,
+) -> Result<F, ParseError> {
+    let mut acc = empty;
+    let mut col = tok.col;
+    for name in tok.text.split('|') {
+        acc = acc | parse_one(name).or_else(|e| line.err(col, e.to_string()))?;
+        col += name.len() + 1;
+    }
+    Ok(acc)
+}
+
+#[derive(Default)]
 struct Parser {
     trace: Trace,
     /// Object ids by name: traces of real workloads declare tens of
     /// thousands of blobs, and a linear search made parsing quadratic.
-    names: std::collections::HashMap<String, ObjectId>,
+    names: HashMap<String, ObjectId>,
 }
 
 impl Parser {
-    fn num(&self, line: &Line, tok: Tok, what: &str) -> Result<u64, ParseError> {
-        parse_num(tok.text).map_or_else(
-            || {
-                line.err(
-                    tok.col,
-                    format!("expected {what} (decimal or 0x hex), found `{}`", tok.text),
-                )
-            },
-            Ok,
-        )
-    }
-
-    fn u32_value(&self, line: &Line, tok: Tok) -> Result<u32, ParseError> {
-        let v = self.num(line, tok, "a 32-bit value")?;
-        u32::try_from(v).or_else(|_| line.err(tok.col, format!("value {v} does not fit in 32 bits")))
-    }
-
-    fn object(&self, line: &Line, name: &str, col: usize) -> Result<ObjectId, ParseError> {
-        self.names.get(name).copied().map_or_else(
-            || line.err(col, format!("unknown buffer, pool or blob `{name}`")),
-            Ok,
-        )
+    fn object(&self, line: &Line, tok: Tok) -> Result<ObjectId, ParseError> {
+        match self.names.get(tok.text) {
+            Some(id) => Ok(*id),
+            None if tok.text.is_empty() => line.err(tok.col, "expected a buffer, pool or blob name"),
+            None => line.err(
+                tok.col,
+                format!("unknown buffer, pool or blob {}", quote(tok.text)),
+            ),
+        }
     }
 
     /// `NAME[A..B]` or `NAME` (the whole object).
     fn region(&self, line: &Line, tok: Tok) -> Result<Region, ParseError> {
         let text = tok.text;
         let Some(open) = text.find('[') else {
-            let id = self.object(line, text, tok.col)?;
+            let id = self.object(line, tok)?;
             return Ok(self.trace.program.whole(id));
         };
-        let name = &text[..open];
-        let id = self.object(line, name, tok.col)?;
-        let inner_col = tok.col + name.chars().count() + 1;
-        let Some(inner) = text[open + 1..].strip_suffix(']') else {
-            return line.err(tok.col + text.chars().count(), "expected `]` to close the range");
+        let id = self.object(line, tok.piece(0, open))?;
+        let Some(close) = text[open..].find(']').map(|i| open + i) else {
+            return line.err(tok.end_col(), "expected `]` to close the range");
         };
-        let Some((a, b)) = inner.split_once("..") else {
+        if close + 1 < text.len() {
+            let after = tok.piece(close + 1, text.len());
             return line.err(
-                inner_col,
-                format!("expected a range `START..END`, found `{inner}`"),
+                after.col,
+                format!("unexpected {} after the range", quote(after.text)),
+            );
+        }
+        let inner = tok.piece(open + 1, close);
+        let Some(dots) = inner.text.find("..") else {
+            return line.err(
+                inner.col,
+                format!("expected a range `START..END`, found {}", quote(inner.text)),
             );
         };
-        let start = parse_num(a).map_or_else(
-            || line.err(inner_col, format!("expected a byte offset, found `{a}`")),
-            Ok,
-        )?;
-        let end_col = inner_col + a.chars().count() + 2;
-        let end = parse_num(b).map_or_else(
-            || line.err(end_col, format!("expected a byte offset, found `{b}`")),
-            Ok,
-        )?;
+        let a = inner.piece(0, dots);
+        let b = inner.piece(dots + 2, inner.text.len());
+        let start = number(line, a, "a byte offset", 64)?;
+        let end = number(line, b, "a byte offset", 64)?;
         if end < start {
-            return line.err(inner_col, format!("range {start}..{end} ends before it starts"));
+            return line.err(a.col, format!("range {start}..{end} ends before it starts"));
         }
         Ok(Region {
             object: id,
@@ -211,34 +441,30 @@ impl Parser {
         })
     }
 
-    fn declare(&mut self, line: &Line, tok: Tok) -> Result<String, ParseError> {
+    /// A new object's name: valid and not yet declared.
+    fn declare(&self, line: &Line, tok: Tok) -> Result<String, ParseError> {
         let name = tok.text;
-        let valid = name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
-            && name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-        if !valid {
-            return line.err(
-                tok.col,
-                format!(
-                    "invalid name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter"
-                ),
-            );
+        if !is_name(name) {
+            return line.err(tok.col, format!("invalid name {}: {NAME_RULE}", quote(name)));
         }
         if self.names.contains_key(name) {
-            return line.err(tok.col, format!("`{name}` is already declared"));
+            return line.err(tok.col, format!("{} is already declared", quote(name)));
         }
         Ok(name.to_string())
     }
 
-    fn add_object(&mut self, line_no: usize) {
-        self.trace.object_lines.push(line_no);
-        let id = ObjectId(self.trace.program.objects.len() as u32 - 1);
-        let name = self.trace.program.objects[id.0 as usize].name.clone();
-        self.names.insert(name, id);
+    fn add_object(&mut self, line: &Line, object: Object) -> Result<ObjectId, ParseError> {
+        // Object ids are 32-bit. Running out takes four billion
+        // declarations (tens of gigabytes of trace), but no input may make
+        // the parser wrap an id or panic.
+        let Ok(index) = u32::try_from(self.trace.program.objects.len()) else {
+            return line.err(1, "too many objects (at most 4294967296)");
+        };
+        let id = ObjectId(index);
+        self.names.insert(object.name.clone(), id);
+        self.trace.program.objects.push(object);
+        self.trace.object_lines.push(line.no);
+        Ok(id)
     }
 
     fn push(&mut self, line_no: usize, c: Command) {
@@ -246,37 +472,49 @@ impl Parser {
         self.trace.command_lines.push(line_no);
     }
 
-    fn barrier_part(&self, line: &Line, toks: &[&Tok]) -> Result<Barrier, ParseError> {
-        // SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`: the tokens
+    /// of one barrier, `end_col` the column of the `;` or line end after
+    /// them.
+    fn barrier_part(&self, line: &Line, toks: &[Tok], end_col: usize) -> Result<Barrier, ParseError> {
         let side = |tok: Tok| -> Result<(PipelineStageFlags2, AccessFlags2), ParseError> {
-            let Some((st, ac)) = tok.text.split_once(':') else {
-                return line.err(tok.col, format!("expected `STAGES:ACCESS`, found `{}`", tok.text));
+            let Some(colon) = tok.text.find(':') else {
+                return line.err(
+                    tok.col,
+                    format!("expected `STAGES:ACCESS`, found {}", quote(tok.text)),
+                );
             };
-            let stages = PipelineStageFlags2::parse(st).or_else(|e| line.err(tok.col, e.to_string()))?;
-            let access = AccessFlags2::parse(ac)
-                .or_else(|e| line.err(tok.col + st.chars().count() + 1, e.to_string()))?;
+            let stages = flag_list(
+                line,
+                tok.piece(0, colon),
+                PipelineStageFlags2::empty(),
+                PipelineStageFlags2::parse,
+            )?;
+            let access = flag_list(
+                line,
+                tok.piece(colon + 1, tok.text.len()),
+                AccessFlags2::empty(),
+                AccessFlags2::parse,
+            )?;
             Ok((stages, access))
         };
-        if toks.len() < 3 {
-            let col = toks
-                .last()
-                .map_or(line.end_col, |t| t.col + t.text.chars().count());
+        let [src, arrow, dst, rest @ ..] = toks else {
+            let col = toks.last().map_or(end_col, |t| t.end_col());
             return line.err(
                 col,
                 "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`",
             );
+        };
+        let (ss, sa) = side(*src)?;
+        if arrow.text != "->" {
+            return line.err(arrow.col, format!("expected `->`, found {}", quote(arrow.text)));
         }
-        let (ss, sa) = side(*toks[0])?;
-        if toks[1].text != "->" {
-            return line.err(toks[1].col, format!("expected `->`, found `{}`", toks[1].text));
-        }
-        let (ds, da) = side(*toks[2])?;
-        let region = match toks.get(3) {
-            Some(t) => Some(self.region(line, **t)?),
+        let (ds, da) = side(*dst)?;
+        let region = match rest.first() {
+            Some(t) => Some(self.region(line, *t)?),
             None => None,
         };
-        if let Some(t) = toks.get(4) {
-            return line.err(t.col, format!("unexpected `{}`", t.text));
+        if let Some(t) = rest.get(1) {
+            return line.err(t.col, format!("unexpected {}", quote(t.text)));
         }
         Ok(Barrier {
             src_stage_mask: ss,
@@ -291,36 +529,28 @@ impl Parser {
         let Some(first) = line.peek() else {
             return Ok(());
         };
-        let (kw, kw_col) = (first.text, first.col);
         line.pos += 1;
-        let no = line.no;
+        let (kw, no) = (first.text, line.no);
         match kw {
             "buffer" | "pool" => {
-                let name_tok = line.next("a name")?;
-                let (name_text, name_col) = (name_tok.text, name_tok.col);
-                let name = self.declare(
-                    &line,
-                    Tok {
-                        text: name_text,
-                        col: name_col,
-                    },
-                )?;
-                let size_tok = line.next("a size in bytes")?;
-                let size = self.num(&line, size_tok, "a size in bytes")?;
+                let t = line.next("a name")?;
+                let name = self.declare(&line, t)?;
+                let t = line.next("a size in bytes")?;
+                let size = number(&line, t, "a size in bytes (decimal or 0x hex)", 64)?;
                 let kind = if kw == "pool" {
                     let mut align = DEFAULT_POOL_ALIGN;
                     if line.peek().is_some() {
                         line.expect("align")?;
                         let t = line.next("an alignment")?;
-                        align = self.num(&line, t, "an alignment")?;
+                        align = number(&line, t, "an alignment (decimal or 0x hex)", 64)?;
                     }
                     ObjectKind::Pool { align }
                 } else if line.peek().is_some() {
                     line.expect("alias")?;
                     let t = line.next("the aliased buffer or pool")?;
-                    let other = self.object(&line, t.text, t.col)?;
+                    let other = self.object(&line, t)?;
                     let t = line.next("an offset")?;
-                    let off = self.num(&line, t, "an offset")?;
+                    let off = number(&line, t, "an offset (decimal or 0x hex)", 64)?;
                     ObjectKind::Buffer {
                         alias: Some((other, off)),
                     }
@@ -328,45 +558,32 @@ impl Parser {
                     ObjectKind::Buffer { alias: None }
                 };
                 line.done()?;
-                self.trace
-                    .program
-                    .objects
-                    .push(crate::ir::program::Object { name, size, kind });
-                self.add_object(no);
+                self.add_object(&line, Object { name, size, kind })?;
             }
             "alloc" => {
-                let name_tok = line.next("a blob name")?;
-                let (name_text, name_col) = (name_tok.text, name_tok.col);
-                let name = self.declare(
-                    &line,
-                    Tok {
-                        text: name_text,
-                        col: name_col,
-                    },
-                )?;
-                let size_tok = line.next("a size in bytes")?;
-                let size = self.num(&line, size_tok, "a size in bytes")?;
+                let t = line.next("a blob name")?;
+                let name = self.declare(&line, t)?;
+                let t = line.next("a size in bytes")?;
+                let size = number(&line, t, "a size in bytes (decimal or 0x hex)", 64)?;
                 line.expect("from")?;
                 let t = line.next("a pool")?;
-                let pool = self.object(&line, t.text, t.col)?;
+                let pool = self.object(&line, t)?;
                 if !matches!(self.trace.program.object(pool).kind, ObjectKind::Pool { .. }) {
-                    return line.err(t.col, format!("`{}` is not a pool", t.text));
+                    return line.err(t.col, format!("{} is not a pool", quote(t.text)));
                 }
                 line.done()?;
-                self.trace.program.objects.push(crate::ir::program::Object {
-                    name,
-                    size,
-                    kind: ObjectKind::Blob { pool },
-                });
-                self.add_object(no);
-                let blob = ObjectId(self.trace.program.objects.len() as u32 - 1);
+                let kind = ObjectKind::Blob { pool };
+                let blob = self.add_object(&line, Object { name, size, kind })?;
                 self.push(no, Command::Alloc { blob });
             }
             "free" => {
                 let t = line.next("a blob")?;
-                let blob = self.object(&line, t.text, t.col)?;
+                let blob = self.object(&line, t)?;
                 if !matches!(self.trace.program.object(blob).kind, ObjectKind::Blob { .. }) {
-                    return line.err(t.col, format!("`{}` is not a blob; only blobs are freed", t.text));
+                    return line.err(
+                        t.col,
+                        format!("{} is not a blob; only blobs are freed", quote(t.text)),
+                    );
                 }
                 line.done()?;
                 self.push(no, Command::Free { blob });
@@ -384,9 +601,9 @@ impl Parser {
                 let t = line.next("a region")?;
                 let dst = self.region(&line, t)?;
                 let value = match line.peek() {
-                    Some(_) => {
-                        let t = line.next("a value")?;
-                        self.u32_value(&line, t)?
+                    Some(t) => {
+                        line.pos += 1;
+                        number32(&line, t, "a 32-bit value (decimal or 0x hex)")?
                     }
                     None if kw == "fill" => return line.err(line.end_col, "expected a fill value"),
                     None => 0,
@@ -411,24 +628,26 @@ impl Parser {
                 let mut bindings = Vec::new();
                 let mut indirect = None;
                 while let Some(t) = line.peek() {
-                    let (word, col) = (t.text, t.col);
                     line.pos += 1;
-                    let access = match word {
+                    let access = match t.text {
                         "read" => BindingAccess::Read,
                         "write" => BindingAccess::Write,
                         "rw" => BindingAccess::ReadWrite,
                         "indirect" => {
-                            let t = line.next("the indirect arguments region")?;
+                            let r = line.next("the indirect arguments region")?;
                             if indirect.is_some() {
-                                return line.err(col, "a dispatch has at most one `indirect` region");
+                                return line.err(t.col, "a dispatch has at most one `indirect` region");
                             }
-                            indirect = Some(self.region(&line, t)?);
+                            indirect = Some(self.region(&line, r)?);
                             continue;
                         }
                         other => {
                             return line.err(
-                                col,
-                                format!("expected `read`, `write`, `rw` or `indirect`, found `{other}`"),
+                                t.col,
+                                format!(
+                                    "expected `read`, `write`, `rw` or `indirect`, found {}",
+                                    quote(other)
+                                ),
                             )
                         }
                     };
@@ -453,38 +672,32 @@ impl Parser {
                 );
             }
             "barrier" => {
-                let rest: Vec<Tok> = line.toks[line.pos..].to_vec();
                 let mut barriers = Vec::new();
-                // `barrier` alone is a vkCmdPipelineBarrier2 with no barrier
-                // (what removing the last barrier of a call leaves; a no-op).
-                if rest.is_empty() {
-                    self.push(no, Command::Barrier(Dependency { barriers }));
-                    return Ok(());
-                }
-                // Barriers of one vkCmdPipelineBarrier2 are separated by `;`
-                // (standing alone or glued to the end of a token).
-                let mut group: Vec<Tok> = Vec::new();
-                let mut groups: Vec<Vec<Tok>> = Vec::new();
-                for t in rest {
-                    if t.text == ";" {
-                        groups.push(std::mem::take(&mut group));
-                    } else if let Some(stripped) = t.text.strip_suffix(';') {
-                        group.push(Tok {
-                            text: stripped,
-                            col: t.col,
-                        });
-                        groups.push(std::mem::take(&mut group));
-                    } else {
-                        group.push(Tok {
-                            text: t.text,
-                            col: t.col,
-                        });
+                // Barriers of one vkCmdPipelineBarrier2 are separated by `;`,
+                // which may stand alone or touch the tokens around it (no
+                // name, flag or number contains one). One buffer, reused,
+                // holds the current barrier's tokens: a line of a million
+                // barriers allocates nothing per barrier. `barrier` alone is
+                // a call with no barrier (what removing the last barrier of
+                // a call leaves; a no-op).
+                let rest = &line.toks[line.pos..];
+                if !rest.is_empty() {
+                    let mut group: Vec<Tok> = Vec::with_capacity(4);
+                    for t in rest {
+                        let mut from = 0;
+                        for (i, _) in t.text.match_indices(';') {
+                            if i > from {
+                                group.push(t.piece(from, i));
+                            }
+                            barriers.push(self.barrier_part(&line, &group, t.col + i)?);
+                            group.clear();
+                            from = i + 1;
+                        }
+                        if from < t.text.len() {
+                            group.push(t.piece(from, t.text.len()));
+                        }
                     }
-                }
-                groups.push(group);
-                for g in &groups {
-                    let refs: Vec<&Tok> = g.iter().collect();
-                    barriers.push(self.barrier_part(&line, &refs)?);
+                    barriers.push(self.barrier_part(&line, &group, line.end_col)?);
                 }
                 self.push(no, Command::Barrier(Dependency { barriers }));
             }
@@ -501,10 +714,11 @@ impl Parser {
             }
             other => {
                 return line.err(
-                    kw_col,
+                    first.col,
                     format!(
-                        "unknown command `{other}` (expected buffer, pool, alloc, free, copy, fill, update, \
-                         dispatch, barrier, host-write, host-read, submit or wait)"
+                        "unknown command {} (expected buffer, pool, alloc, free, copy, fill, update, \
+                         dispatch, barrier, host-write, host-read, submit or wait)",
+                        quote(other)
                     ),
                 )
             }
@@ -515,40 +729,72 @@ impl Parser {
 
 /// `NAME` or `NAME(P1,P2,...)`.
 fn parse_kernel(line: &Line, t: Tok) -> Result<(String, Vec<u32>), ParseError> {
-    let text = t.text;
-    let Some(open) = text.find('(') else {
-        return Ok((text.to_string(), vec![]));
-    };
-    let name = &text[..open];
-    let Some(inner) = text[open + 1..].strip_suffix(')') else {
+    let open = t.text.find('(');
+    let name = t.piece(0, open.unwrap_or(t.text.len())).text;
+    if name.is_empty() {
+        return line.err(t.col, "expected a kernel name before `(`");
+    }
+    if BINDING_KEYWORDS.contains(&name) {
         return line.err(
-            t.col + text.chars().count(),
-            "expected `)` to close the kernel parameters",
+            t.col,
+            format!(
+                "expected a kernel name, found the binding keyword `{name}` \
+                 (a dispatch is `dispatch KERNEL[(P,...)] BINDING...`)"
+            ),
         );
+    }
+    if !is_name(name) {
+        return line.err(t.col, format!("invalid kernel name {}: {NAME_RULE}", quote(name)));
+    }
+    let Some(open) = open else {
+        return Ok((name.to_string(), vec![]));
     };
+    let Some(close) = t.text[open..].find(')').map(|i| open + i) else {
+        return line.err(t.end_col(), "expected `)` to close the kernel parameters");
+    };
+    if close + 1 < t.text.len() {
+        let after = t.piece(close + 1, t.text.len());
+        return line.err(
+            after.col,
+            format!("unexpected {} after the kernel parameters", quote(after.text)),
+        );
+    }
+    let inner = t.piece(open + 1, close);
     let mut params = Vec::new();
-    let mut col = t.col + open + 1;
-    if !inner.is_empty() {
-        for p in inner.split(',') {
-            let v = parse_num(p).and_then(|v| u32::try_from(v).ok());
-            match v {
-                Some(v) => params.push(v),
-                None => return line.err(col, format!("expected a 32-bit kernel parameter, found `{p}`")),
-            }
-            col += p.chars().count() + 1;
+    // `k()` is `k` with no parameters (and prints back as `k`).
+    if !inner.text.is_empty() {
+        let mut from = 0;
+        for p in inner.text.split(',') {
+            params.push(number32(
+                line,
+                inner.piece(from, from + p.len()),
+                "a 32-bit kernel parameter (decimal or 0x hex)",
+            )?);
+            from += p.len() + 1;
         }
     }
     Ok((name.to_string(), params))
 }
 
 /// Parses a trace.
+///
+/// Lines end at LF or CRLF. A leading UTF-8 byte-order mark is skipped (as
+/// rustc and most editors do): it is invisible, carries no meaning, and
+/// Windows tools add it unasked; columns on line 1 do not count it. Lines
+/// are split here rather than with `str::lines` so that a CR not followed
+/// by LF, even at the very end of the text, is seen and rejected.
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
-    let mut p = Parser {
-        trace: Trace::default(),
-        names: std::collections::HashMap::new(),
-    };
-    for (i, raw) in text.lines().enumerate() {
-        p.line(tokenize(i + 1, raw))?;
+    let mut p = Parser::default();
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut no = 0;
+    while !rest.is_empty() {
+        no += 1;
+        let (raw, next) = match rest.split_once('\n') {
+            Some((line, next)) => (line.strip_suffix('\r').unwrap_or(line), next),
+            None => (rest, ""),
+        };
+        rest = next;
+        p.line(lex(no, raw)?)?;
     }
     Ok(p.trace)
 }
@@ -713,63 +959,63 @@ free x
         assert_eq!(print(&again.program), printed);
     }
 
-    fn check_err(text: &str, expected: &str) {
-        let got = parse(text).map(|_| ()).map_err(|e| e.to_string());
-        assert_eq!(got, Err(expected.to_string()), "for {text:?}");
+    #[test]
+    fn errors_name_line_column_and_reason() {
+        // More cases, one per lexical rule, are in tests/trace_edges.rs.
+        let cases: &[(&str, &str)] = &[
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit or wait)"),
+            ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
+            ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
+            ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
+            ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
+            ("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`"),
+            ("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`"),
+            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`"),
+            ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
+            ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
+            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`"),
+            ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
+            ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
+            ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
+            ("buffer 1a 16", "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`"),
+        ];
+        for (text, expected) in cases {
+            let got = parse(text).map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(got, Err(expected.to_string()), "for {text:?}");
+        }
     }
 
     #[test]
-    fn errors_name_line_column_and_reason() {
-        check_err("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit or wait)");
-        check_err(
-            "buffer a 16\nfill z[0..4] 1",
-            "2:6: unknown buffer, pool or blob `z`",
-        );
-        check_err(
-            "buffer a 16\nfill a[0..x] 1",
-            "2:11: expected a byte offset, found `x`",
-        );
-        check_err(
-            "buffer a 16\nfill a[8..4] 1",
-            "2:8: range 8..4 ends before it starts",
-        );
-        check_err(
-            "buffer a 16\nfill a[0..4",
-            "2:12: expected `]` to close the range",
-        );
-        check_err(
-            "buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ",
-            "2:32: unknown stage flag `COMPUTE`",
-        );
-        check_err(
-            "buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE",
-            "2:14: unknown access flag `TRANSFER_WRIT`",
-        );
-        check_err(
-            "buffer a 16\nbarrier COPY:NONE",
-            "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`",
-        );
-        check_err("buffer a 16\nbuffer a 32", "2:8: `a` is already declared");
-        check_err(
-            "buffer a 16\ndispatch k",
-            "2:11: a dispatch needs at least one `read`, `write` or `rw` binding",
-        );
-        check_err(
-            "buffer a 16\ndispatch k reed a",
-            "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`",
-        );
-        check_err(
-            "buffer a 16\nfill a 0x1_0000_0000",
-            "2:8: value 4294967296 does not fit in 32 bits",
-        );
-        check_err(
-            "buffer a 16\nfree a",
-            "2:6: `a` is not a blob; only blobs are freed",
-        );
-        check_err("buffer a 16\nsubmit now", "2:8: unexpected `now`");
-        check_err(
-            "buffer 1a 16",
-            "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter",
-        );
+    fn numbers() {
+        // parse_num alone: the value, or why not (byte offsets).
+        let cases: &[(&str, Result<u64, NumError>)] = &[
+            ("0", Ok(0)),
+            ("007", Ok(7)),
+            ("1_000", Ok(1000)),
+            ("0x1_0000", Ok(0x1_0000)),
+            ("0XfF", Ok(255)),
+            ("18446744073709551615", Ok(u64::MAX)),
+            ("0xffff_ffff_ffff_ffff", Ok(u64::MAX)),
+            ("18446744073709551616", Err(NumError::Overflow)),
+            ("0x1_0000_0000_0000_0000", Err(NumError::Overflow)),
+            ("", Err(NumError::NotANumber)),
+            ("x", Err(NumError::NotANumber)),
+            ("-1", Err(NumError::NotANumber)),
+            ("+1", Err(NumError::NotANumber)),
+            ("_1", Err(NumError::Underscore(0))),
+            ("1_", Err(NumError::Underscore(1))),
+            ("1__0", Err(NumError::Underscore(2))),
+            ("0x_1", Err(NumError::Underscore(2))),
+            ("0x1_", Err(NumError::Underscore(3))),
+            ("0x", Err(NumError::NoHexDigits)),
+            ("0x+1", Err(NumError::Digit(2, 16))),
+            ("0_x1", Err(NumError::Digit(2, 10))),
+            ("12a", Err(NumError::Digit(2, 10))),
+            // A bad digit after an overflow is reported, not the overflow.
+            ("99999999999999999999z", Err(NumError::Digit(20, 10))),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(&parse_num(text), expected, "for {text:?}");
+        }
     }
 }
