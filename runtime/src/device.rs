@@ -122,45 +122,92 @@ pub(crate) struct Instance {
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        // SAFETY: every child object (device, messenger) is destroyed here
-        // or earlier (fields of `Device` drop before this one).
+        // SAFETY: the logical device (the instance's only other child) was
+        // destroyed before this field drops (`Device`'s field order, or
+        // `Device::new`'s locals on an early return); the messenger goes
+        // before the instance, and the capture it writes to after both.
         unsafe {
             if let Some((du, m)) = self.debug.take() {
                 du.destroy_debug_utils_messenger(m, None);
             }
             self.instance.destroy_instance(None);
         }
+        // `Drop for Device` emptied the capture before tearing down, so
+        // whatever is here now was said about the teardown itself (an
+        // object destroyed while in use, a leak): no run can return it, so
+        // it is reported rather than lost.
+        report_teardown_messages(self.capture.take());
     }
 }
 
-/// The logical device; destroys itself on drop after waiting for idle.
+#[cfg(test)]
+thread_local! {
+    /// Teardown messages of devices dropped on this thread (tests only).
+    pub(crate) static TEARDOWN_MESSAGES: std::cell::RefCell<Vec<ValidationMessage>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn report_teardown_messages(messages: Vec<ValidationMessage>) {
+    for m in &messages {
+        eprintln!("vksync-runtime: validation message while destroying the device: {m}");
+    }
+    #[cfg(test)]
+    TEARDOWN_MESSAGES.with(|t| t.borrow_mut().extend(messages));
+}
+
+/// The logical device; destroys itself on drop.
+///
+/// Dropped by [`Device`]'s field order after `Drop for Device` has waited
+/// for the device to go idle and freed the allocator and the kernels, or,
+/// when [`Device::new`] fails half way, before any work was submitted.
 pub(crate) struct Logical {
     pub(crate) device: ash::Device,
 }
 
 impl Drop for Logical {
     fn drop(&mut self) {
-        // SAFETY: the allocator and kernels (declared before this field in
-        // `Device`) are gone; waiting idle makes destruction legal even after
-        // an error left work in flight.
-        unsafe {
-            let _ = self.device.device_wait_idle();
-            self.device.destroy_device(None);
-        }
+        // SAFETY: no work is pending on the device and every object made
+        // from it is gone: `Drop for Device` waited idle and freed the
+        // allocator's memory and the kernels' pipelines before this field
+        // drops, and `Device::new` submits nothing, so its early returns
+        // drop only objects that were never used.
+        unsafe { self.device.destroy_device(None) };
     }
 }
 
 /// A Vulkan device ready to run [`vksync::Program`]s.
+///
+/// Teardown (`Drop for Device`) runs in reverse creation order: wait for the
+/// device to go idle, free the allocator's memory, destroy the kernels'
+/// pipelines, then (as the remaining fields drop, in declaration order) the
+/// logical device, the debug messenger and the instance.
 pub struct Device {
-    // Field order is drop order: allocator and pipelines before the device,
-    // the device before the instance.
+    /// Created last; taken and dropped first in `Drop for Device`.
     pub(crate) allocator: Option<Allocator>,
+    /// Destroyed explicitly in `Drop for Device`, after the allocator.
     pub(crate) kernels: Kernels,
     pub(crate) logical: Logical,
     pub(crate) inst: Instance,
     pub(crate) queue: vk::Queue,
     pub(crate) info: DeviceInfo,
     setup_messages: Vec<ValidationMessage>,
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // Messages of earlier runs are not teardown messages (`Instance`'s
+        // drop reports what arrives from here on).
+        drop(self.inst.capture.take());
+        // SAFETY: the device is live. Waiting idle first makes freeing
+        // what follows legal even when an error left work in flight.
+        // A failure (device lost) leaves nothing executing either.
+        let _ = unsafe { self.logical.device.device_wait_idle() };
+        // Memory (every run's buffers are already freed; this returns the
+        // allocator's blocks), then pipelines; the device and the instance
+        // follow as fields.
+        drop(self.allocator.take());
+        self.kernels.destroy_all();
+    }
 }
 
 /// The parts of a [`Device`] that recording a program borrows at the same
@@ -484,5 +531,30 @@ impl Device {
     /// attributed to any program).
     pub fn setup_messages(&self) -> &[ValidationMessage] {
         &self.setup_messages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tearing a device down after a run destroys every object it made, in
+    /// an order the validation layer accepts: nothing is reported while
+    /// the device, the messenger and the instance go.
+    #[test]
+    fn teardown_after_a_run_draws_no_validation_message() {
+        let Some(mut device) = test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP) else {
+            return;
+        };
+        let text = "buffer a 256\nbuffer b 256\nhost-write a 1\n\
+                    dispatch scale_add(2,1) read a write b\n\
+                    barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+        let program = vksync::trace::parse(text).expect("parses").program;
+        let result = device.run(&program).expect("runs");
+        assert!(result.is_clean(), "{:?}", result.messages);
+        TEARDOWN_MESSAGES.with(|t| t.borrow_mut().clear());
+        drop(device);
+        let said = TEARDOWN_MESSAGES.with(|t| std::mem::take(&mut *t.borrow_mut()));
+        assert!(said.is_empty(), "{said:?}");
     }
 }

@@ -146,9 +146,10 @@ impl Kernels {
     }
 
     fn destroy(&self, p: &Pipeline) {
-        // SAFETY: the handles were created on this device and are not in use
-        // (the device waits idle before dropping the kernels); null handles
-        // are ignored by vkDestroy*.
+        // SAFETY: the handles were created on this device and no pending
+        // work uses them: `Drop for Device` waits idle before calling
+        // `destroy_all`, and `create` destroys only objects it just made.
+        // vkDestroy* ignores null handles.
         unsafe {
             self.device.destroy_pipeline(p.pipeline, None);
             self.device.destroy_pipeline_layout(p.layout, None);
@@ -169,10 +170,21 @@ impl Kernels {
     }
 }
 
-impl Drop for Kernels {
-    fn drop(&mut self) {
-        for (_, p) in &self.pipelines {
-            self.destroy(p);
+impl Kernels {
+    /// Destroys every pipeline (idempotent: the list is emptied). Called by
+    /// `Drop for Device` after waiting idle, so before the device goes.
+    pub(crate) fn destroy_all(&mut self) {
+        for (_, p) in std::mem::take(&mut self.pipelines) {
+            self.destroy(&p);
         }
+    }
+}
+
+impl Drop for Kernels {
+    /// Only does work when `Device::new` fails after creating the kernels
+    /// (nothing was submitted then); a complete `Device` empties the list in
+    /// its own `Drop` first.
+    fn drop(&mut self) {
+        self.destroy_all();
     }
 }
