@@ -19,6 +19,10 @@ pub const WORKGROUP_SIZE: u64 = 64;
 /// `minStorageBufferOffsetAlignment`.
 pub const PUSH_CONSTANT_WORDS: usize = 6;
 
+/// The most storage buffers a kernel binds: one offset word each in the
+/// push-constant block, after `a, b, n`.
+pub const MAX_BINDINGS: usize = PUSH_CONSTANT_WORDS - 3;
+
 const SPIRV: [(&str, &[u8]); 4] = [
     (
         "scale_add",

@@ -27,6 +27,7 @@
 //! ```
 
 pub mod convert;
+mod descriptors;
 pub mod device;
 pub mod error;
 pub mod kernels;

@@ -20,6 +20,7 @@
 //! waited for at the end.
 
 use crate::convert;
+use crate::descriptors::DescriptorPools;
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
@@ -255,7 +256,9 @@ pub(crate) struct Resources<'a> {
     /// memory while the recorder holds the resources.
     pub(crate) allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
     pub(crate) command_pool: vk::CommandPool,
-    pub(crate) descriptor_pool: vk::DescriptorPool,
+    /// Bounded pools, one set per recorded dispatch; a `RefCell` because
+    /// recording allocates from them through a shared borrow.
+    pub(crate) descriptors: std::cell::RefCell<DescriptorPools>,
     pub(crate) query_pool: vk::QueryPool,
     /// Every fence of the run; destroyed in `drop`, after waiting idle.
     pub(crate) fences: std::cell::RefCell<Vec<vk::Fence>>,
@@ -271,7 +274,9 @@ impl Drop for Resources<'_> {
                 self.device.destroy_fence(f, None);
             }
             self.device.destroy_query_pool(self.query_pool, None);
-            self.device.destroy_descriptor_pool(self.descriptor_pool, None);
+            for pool in self.descriptors.get_mut().take_pools() {
+                self.device.destroy_descriptor_pool(pool, None);
+            }
             self.device.destroy_command_pool(self.command_pool, None);
             for &b in &self.buffers {
                 self.device.destroy_buffer(b, None);
@@ -293,7 +298,7 @@ impl<'a> Resources<'a> {
             buffers: Vec::new(),
             allocations: Default::default(),
             command_pool: vk::CommandPool::null(),
-            descriptor_pool: vk::DescriptorPool::null(),
+            descriptors: Default::default(),
             query_pool: vk::QueryPool::null(),
             fences: Default::default(),
         }
@@ -361,19 +366,16 @@ impl<'a> Resources<'a> {
         Ok(memory)
     }
 
-    /// Creates the command pool, a descriptor pool for `sets` sets of
-    /// `bindings` storage-buffer descriptors in all, and (when `queries > 0`)
-    /// a timestamp query pool.
+    /// Creates the command pool and (when `queries > 0`) a timestamp query
+    /// pool. Descriptor pools are made as dispatches need them.
     pub(crate) fn create_pools(
         &mut self,
         queue_family: u32,
         command_pool_flags: vk::CommandPoolCreateFlags,
-        sets: u32,
-        bindings: u32,
         queries: u32,
     ) -> Result<()> {
         let device = self.device;
-        // SAFETY: valid device and create infos (for all three pools).
+        // SAFETY: valid device and create infos (for both pools).
         self.command_pool = unsafe {
             device.create_command_pool(
                 &vk::CommandPoolCreateInfo::default()
@@ -383,19 +385,6 @@ impl<'a> Resources<'a> {
             )
         }
         .ctx("vkCreateCommandPool")?;
-        let pool_sizes = [vk::DescriptorPoolSize::default()
-            .ty(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(bindings.max(1))];
-        // SAFETY: as above.
-        self.descriptor_pool = unsafe {
-            device.create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(sets.max(1))
-                    .pool_sizes(&pool_sizes),
-                None,
-            )
-        }
-        .ctx("vkCreateDescriptorPool")?;
         if queries > 0 {
             // SAFETY: as above.
             self.query_pool = unsafe {
@@ -441,8 +430,6 @@ impl Device {
                 _ => {}
             }
         }
-        let n_dispatch = dispatches.iter().flatten().count() as u32;
-        let n_bindings: u32 = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
         // Upper bound on command buffers: one per submit, per host access
         // and the final one.
         let max_cbs = program
@@ -471,8 +458,6 @@ impl Device {
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::TRANSIENT,
-            n_dispatch,
-            n_bindings,
             if info.timestamp_valid_bits > 0 {
                 2 * max_cbs
             } else {
@@ -760,38 +745,16 @@ impl Recorder<'_> {
                 // Invariant: `check_dispatches` planned every dispatch.
                 let plan = dispatch.expect("every dispatch is planned");
                 let pipeline = kernels.get(plan.kernel);
-                let layouts = [pipeline.set_layout];
-                // SAFETY: the pool was sized for every dispatch's set.
-                let sets = unsafe {
-                    d.allocate_descriptor_sets(
-                        &vk::DescriptorSetAllocateInfo::default()
-                            .descriptor_pool(self.res.descriptor_pool)
-                            .set_layouts(&layouts),
-                    )
-                }
-                .ctx("vkAllocateDescriptorSets")?;
-                let set = sets[0];
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = plan
+                let ranges: Vec<_> = plan
                     .binds
                     .iter()
-                    .map(|&(mem, offset, range, _)| {
-                        [vk::DescriptorBufferInfo::default()
-                            .buffer(self.buffer(mem))
-                            .offset(offset)
-                            .range(range)]
-                    })
+                    .map(|&(mem, offset, range, _)| (self.buffer(mem), offset, range))
                     .collect();
-                let writes: Vec<vk::WriteDescriptorSet> = infos
-                    .iter()
-                    .enumerate()
-                    .map(|(i, info)| {
-                        vk::WriteDescriptorSet::default()
-                            .dst_set(set)
-                            .dst_binding(i as u32)
-                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                            .buffer_info(info)
-                    })
-                    .collect();
+                let set = self
+                    .res
+                    .descriptors
+                    .borrow_mut()
+                    .set_for(d, pipeline.set_layout, &ranges)?;
                 let (a, b) = plan.kernel.params();
                 let mut push = [0u32; PUSH_CONSTANT_WORDS];
                 push[0] = a;
@@ -803,11 +766,11 @@ impl Recorder<'_> {
                 }
                 let push_bytes: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
                 debug_assert_eq!(pipeline.bindings, plan.binds.len());
-                // SAFETY: the set is unused so far; offsets are aligned to
-                // minStorageBufferOffsetAlignment and ranges within
-                // maxStorageBufferRange (checked); recording state.
+                // SAFETY: recording state; the set, written once for these
+                // ranges, lives until the run's resources go (after its
+                // command buffers complete); the push constants fit the
+                // layout's range.
                 unsafe {
-                    d.update_descriptor_sets(&writes, &[]);
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
                     d.cmd_bind_descriptor_sets(
                         cb,

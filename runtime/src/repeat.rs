@@ -96,13 +96,6 @@ fn check_repeatable(program: &Program) -> Result<usize> {
     Ok(recorded)
 }
 
-/// Descriptor sets and bindings one recording of the dispatches needs.
-fn descriptor_counts(dispatches: &[Option<DispatchPlan>]) -> (u32, u32) {
-    let sets = dispatches.iter().flatten().count() as u32;
-    let bindings = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
-    (sets, bindings)
-}
-
 /// Records every command of `program` into `cb` (recording state), stamping
 /// validation messages with the command index.
 fn record_all(
@@ -146,10 +139,6 @@ impl Device {
             plans.push(check_dispatches(p, &layout, self, &mut notes)?);
             layouts.push(layout);
         }
-        let (sets, bindings) = plans
-            .iter()
-            .map(|d| descriptor_counts(d))
-            .fold((0, 0), |(s, b), (s2, b2)| (s + s2, b + b2));
 
         let RunParts {
             device,
@@ -170,8 +159,6 @@ impl Device {
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::empty(),
-            sets,
-            bindings,
             if timestamps { 2 * programs.len() as u32 } else { 0 },
         )?;
         // SAFETY: valid device.
@@ -263,7 +250,6 @@ impl Device {
         let layout = vksync::resolve(program)?;
         let mut notes = Vec::new();
         let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
-        let (sets, bindings) = descriptor_counts(&dispatches);
 
         let RunParts {
             device,
@@ -277,13 +263,7 @@ impl Device {
         let mut res = Resources::new(device, allocator);
         let n_mem = layout.memory_sizes.len();
         res.create_memory(&layout, &vec![false; n_mem], &vec![false; n_mem])?;
-        res.create_pools(
-            info.queue_family,
-            vk::CommandPoolCreateFlags::TRANSIENT,
-            sets,
-            bindings,
-            0,
-        )?;
+        res.create_pools(info.queue_family, vk::CommandPoolCreateFlags::TRANSIENT, 0)?;
         let rec = Recorder {
             device,
             res: &res,
@@ -327,11 +307,9 @@ impl Device {
                 device.reset_command_pool(res.command_pool, vk::CommandPoolResetFlags::RELEASE_RESOURCES)
             }
             .ctx("vkResetCommandPool")?;
-            // SAFETY: as above: no set of the pool is in use.
-            unsafe {
-                device.reset_descriptor_pool(res.descriptor_pool, vk::DescriptorPoolResetFlags::empty())
-            }
-            .ctx("vkResetDescriptorPool")?;
+            // No set is in use: the command buffer that used them was
+            // never submitted and is freed.
+            res.descriptors.borrow_mut().reset(device)?;
         }
         messages.extend(capture.take());
         Ok(RecordTiming {
