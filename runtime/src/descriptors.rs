@@ -213,7 +213,7 @@ impl DescriptorPools {
 mod tests {
     use super::*;
     use crate::device::{test_device, ValidationMode, TEST_DEVICE_HELP};
-    use crate::recorder::Resources;
+    use crate::resources::Resources;
     use vksync::reference::Kernel;
 
     /// Sets asked for, then sets and pools expected: one set per distinct
@@ -226,9 +226,9 @@ mod tests {
         };
         let n = SETS_PER_POOL as usize;
         let align = device.info().min_storage_buffer_offset_alignment.max(4);
-        let parts = device.begin_run();
+        let parts = device.begin_run().expect("no work in flight");
         let pipelines = parts.kernels;
-        let mut res = Resources::new(parts.device, parts.allocator);
+        let mut res = Resources::new(parts.device, parts.allocator, parts.in_flight);
         let size = (3 * n as u64 + 1) * align;
         let program = vksync::trace::parse(&format!("buffer a {size}\n"))
             .expect("parses")

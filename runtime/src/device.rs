@@ -10,10 +10,12 @@
 
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::Kernels;
+use crate::resources::{self, InFlight};
 use crate::validation::{self, Capture, ValidationMessage};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::ffi::{c_void, CStr};
+use std::time::Duration;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -32,6 +34,11 @@ pub enum ValidationMode {
     CoreOnly,
 }
 
+/// How long a fence wait may take unless told otherwise: long enough for
+/// any program of the test suites on lavapipe, short enough that a runaway
+/// kernel is reported instead of hanging the process.
+pub const DEFAULT_FENCE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How to create a [`Device`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
@@ -41,6 +48,11 @@ pub struct DeviceOptions {
     pub validation: ValidationMode,
     /// Print the chosen device on stderr.
     pub print_device: bool,
+    /// The longest a run waits for one fence (a submission to complete)
+    /// before it fails with [`RuntimeError::FenceTimeout`]; also the
+    /// longest the device waits, before its next run and when dropped, for
+    /// work that was still executing then.
+    pub fence_timeout: Duration,
 }
 
 impl Default for DeviceOptions {
@@ -49,15 +61,45 @@ impl Default for DeviceOptions {
             device: None,
             validation: ValidationMode::Auto,
             print_device: true,
+            fence_timeout: DEFAULT_FENCE_TIMEOUT,
         }
     }
 }
 
 impl DeviceOptions {
     /// Options from the environment: `VKSYNC_DEVICE` (device-name
-    /// substring) and `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
-    /// anything else: when available).
+    /// substring), `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
+    /// anything else: when available) and `VKSYNC_FENCE_TIMEOUT_MS` (a
+    /// positive number of milliseconds). An unusable
+    /// `VKSYNC_FENCE_TIMEOUT_MS` is reported on stderr and the default
+    /// kept; [`DeviceOptions::try_from_env`] returns it as an error.
     pub fn from_env() -> Self {
+        Self::try_from_env().unwrap_or_else(|e| {
+            eprintln!("vksync-runtime: {e}; using {DEFAULT_FENCE_TIMEOUT:?}");
+            DeviceOptions {
+                fence_timeout: DEFAULT_FENCE_TIMEOUT,
+                ..Self::env_without_timeout()
+            }
+        })
+    }
+
+    /// [`DeviceOptions::from_env`], with an unusable variable as an error.
+    pub fn try_from_env() -> Result<Self> {
+        let fence_timeout = match std::env::var("VKSYNC_FENCE_TIMEOUT_MS") {
+            Ok(v) if !v.is_empty() => parse_timeout_ms(&v).ok_or(RuntimeError::BadEnvironment {
+                var: "VKSYNC_FENCE_TIMEOUT_MS",
+                value: v,
+                expected: "a positive whole number of milliseconds",
+            })?,
+            _ => DEFAULT_FENCE_TIMEOUT,
+        };
+        Ok(DeviceOptions {
+            fence_timeout,
+            ..Self::env_without_timeout()
+        })
+    }
+
+    fn env_without_timeout() -> Self {
         let device = std::env::var("VKSYNC_DEVICE").ok().filter(|s| !s.is_empty());
         let validation = match std::env::var("VKSYNC_VALIDATION").as_deref() {
             Ok("0") => ValidationMode::Off,
@@ -67,9 +109,15 @@ impl DeviceOptions {
         DeviceOptions {
             device,
             validation,
-            print_device: true,
+            ..DeviceOptions::default()
         }
     }
+}
+
+/// A positive whole number of milliseconds.
+fn parse_timeout_ms(text: &str) -> Option<Duration> {
+    let ms: u64 = text.trim().parse().ok()?;
+    (ms > 0).then(|| Duration::from_millis(ms))
 }
 
 /// What was chosen, for messages and reports.
@@ -114,14 +162,25 @@ impl std::fmt::Display for DeviceInfo {
 /// The instance, its debug messenger and the capture they write to.
 /// Dropped last: it destroys the messenger before the capture goes.
 pub(crate) struct Instance {
-    _entry: ash::Entry,
+    /// The loaded loader; `None` only after `drop` leaked it.
+    entry: Option<ash::Entry>,
     instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub(crate) capture: Box<Capture>,
+    /// Set when work was still executing at teardown: the instance, the
+    /// loader and the capture the messenger writes to then stay alive for
+    /// the rest of the process.
+    leaked: bool,
 }
 
 impl Drop for Instance {
     fn drop(&mut self) {
+        if self.leaked {
+            // The messenger may still call back into the capture.
+            std::mem::forget(std::mem::take(&mut self.capture));
+            std::mem::forget(self.entry.take());
+            return;
+        }
         // SAFETY: the logical device (the instance's only other child) was
         // destroyed before this field drops (`Device`'s field order, or
         // `Device::new`'s locals on an early return); the messenger goes
@@ -162,10 +221,16 @@ fn report_teardown_messages(messages: Vec<ValidationMessage>) {
 /// when [`Device::new`] fails half way, before any work was submitted.
 pub(crate) struct Logical {
     pub(crate) device: ash::Device,
+    /// Set when work was still executing at teardown: the device is then
+    /// left alive for the rest of the process.
+    leaked: bool,
 }
 
 impl Drop for Logical {
     fn drop(&mut self) {
+        if self.leaked {
+            return;
+        }
         // SAFETY: no work is pending on the device and every object made
         // from it is gone: `Drop for Device` waited idle and freed the
         // allocator's memory and the kernels' pipelines before this field
@@ -177,10 +242,14 @@ impl Drop for Logical {
 
 /// A Vulkan device ready to run [`vksync::Program`]s.
 ///
-/// Teardown (`Drop for Device`) runs in reverse creation order: wait for the
-/// device to go idle, free the allocator's memory, destroy the kernels'
-/// pipelines, then (as the remaining fields drop, in declaration order) the
-/// logical device, the debug messenger and the instance.
+/// Teardown (`Drop for Device`) runs in reverse creation order: wait (at
+/// most the fence timeout) for work that was still executing when its run
+/// ended, wait for the device to go idle, free the allocator's memory,
+/// destroy the kernels' pipelines, then (as the remaining fields drop, in
+/// declaration order) the logical device, the debug messenger and the
+/// instance. If work is still executing after that wait, nothing is
+/// destroyed (the GPU may still use it): the device and everything it made
+/// are left to the end of the process, and a line on stderr says so.
 pub struct Device {
     /// Created last; taken and dropped first in `Drop for Device`.
     pub(crate) allocator: Option<Allocator>,
@@ -191,6 +260,10 @@ pub struct Device {
     pub(crate) queue: vk::Queue,
     pub(crate) info: DeviceInfo,
     setup_messages: Vec<ValidationMessage>,
+    fence_timeout: Duration,
+    /// Objects of runs that ended while their work was executing (a fence
+    /// wait timed out, or an error cut the run short).
+    pub(crate) in_flight: Vec<InFlight>,
 }
 
 impl Drop for Device {
@@ -198,15 +271,50 @@ impl Drop for Device {
         // Messages of earlier runs are not teardown messages (`Instance`'s
         // drop reports what arrives from here on).
         drop(self.inst.capture.take());
-        // SAFETY: the device is live. Waiting idle first makes freeing
-        // what follows legal even when an error left work in flight.
-        // A failure (device lost) leaves nothing executing either.
+        self.inst.capture.set_command(None);
+        if let Some(allocator) = self.allocator.as_mut() {
+            if let Err(e) = resources::reclaim(
+                &self.logical.device,
+                allocator,
+                &mut self.in_flight,
+                self.fence_timeout,
+            ) {
+                let why = match e {
+                    RuntimeError::StillRunning { what, waited } => {
+                        format!("{what} was still executing {waited:?} after the device was dropped")
+                    }
+                    other => format!("waiting for work still executing failed: {other}"),
+                };
+                eprintln!(
+                    "vksync-runtime: {why}; the device, its objects and its memory are left to the end \
+                     of the process instead of being destroyed under running work"
+                );
+                self.leak();
+                return;
+            }
+        }
+        // SAFETY: the device is live. Nothing should be executing now (every
+        // run waited for its work or left it in `in_flight`, reclaimed
+        // above); waiting idle makes sure before anything is freed. A
+        // failure (device lost) leaves nothing executing either.
         let _ = unsafe { self.logical.device.device_wait_idle() };
         // Memory (every run's buffers are already freed; this returns the
         // allocator's blocks), then pipelines; the device and the instance
         // follow as fields.
         drop(self.allocator.take());
         self.kernels.destroy_all();
+    }
+}
+
+impl Device {
+    /// Gives up on tearing down: every Vulkan object and allocation stays
+    /// alive until the process ends.
+    fn leak(&mut self) {
+        std::mem::forget(self.allocator.take());
+        self.kernels.forget_all();
+        std::mem::forget(std::mem::take(&mut self.in_flight));
+        self.logical.leaked = true;
+        self.inst.leaked = true;
     }
 }
 
@@ -219,13 +327,18 @@ pub(crate) struct RunParts<'a> {
     pub kernels: &'a Kernels,
     pub queue: vk::Queue,
     pub info: &'a DeviceInfo,
+    pub in_flight: &'a mut Vec<InFlight>,
+    pub fence_timeout: Duration,
 }
 
 impl Device {
     /// Splits the device into what a run borrows, after clearing the
     /// validation capture so that messages from an earlier (failed) run do
-    /// not leak into this one.
-    pub(crate) fn begin_run(&mut self) -> RunParts<'_> {
+    /// not leak into this one. Work an earlier run left executing is waited
+    /// for first (at most the fence timeout) and freed; if it is still
+    /// executing, this is [`RuntimeError::StillRunning`] and nothing new is
+    /// submitted behind it.
+    pub(crate) fn begin_run(&mut self) -> Result<RunParts<'_>> {
         let Device {
             allocator,
             kernels,
@@ -233,20 +346,36 @@ impl Device {
             inst,
             queue,
             info,
+            in_flight,
+            fence_timeout,
             ..
         } = self;
+        // Invariant: the allocator is only taken out in `Drop`.
+        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
+        resources::reclaim(&logical.device, allocator, in_flight, *fence_timeout)?;
         let capture = &*inst.capture;
         capture.take();
         capture.set_command(None);
-        RunParts {
+        Ok(RunParts {
             device: &logical.device,
             capture,
-            // Invariant: the allocator is only taken out in `Drop`.
-            allocator: allocator.as_mut().expect("allocator lives as long as the device"),
+            allocator,
             kernels,
             queue: *queue,
             info,
-        }
+            in_flight,
+            fence_timeout: *fence_timeout,
+        })
+    }
+
+    /// How long a fence wait may take (see [`DeviceOptions::fence_timeout`]).
+    pub fn fence_timeout(&self) -> Duration {
+        self.fence_timeout
+    }
+
+    /// Changes the fence timeout for later runs and for the teardown.
+    pub fn set_fence_timeout(&mut self, timeout: Duration) {
+        self.fence_timeout = timeout;
     }
 }
 
@@ -378,10 +507,11 @@ impl Device {
         // capture box) outlives the call; the capture box outlives the instance.
         let instance = unsafe { entry.create_instance(&create, None) }.ctx("vkCreateInstance")?;
         let mut inst = Instance {
-            _entry: entry.clone(),
+            entry: Some(entry.clone()),
             instance,
             debug: None,
             capture,
+            leaked: false,
         };
         if debug_utils {
             let du = ash::ext::debug_utils::Instance::new(&entry, &inst.instance);
@@ -470,7 +600,10 @@ impl Device {
             .push_next(&mut enable13);
         // SAFETY: valid physical device; the create info outlives the call.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.ctx("vkCreateDevice")?;
-        let logical = Logical { device };
+        let logical = Logical {
+            device,
+            leaked: false,
+        };
         // SAFETY: the family and index 0 were requested at creation.
         let queue = unsafe { logical.device.get_device_queue(family as u32, 0) };
 
@@ -514,6 +647,8 @@ impl Device {
             queue,
             info,
             setup_messages,
+            fence_timeout: options.fence_timeout,
+            in_flight: Vec::new(),
         })
     }
 
@@ -538,23 +673,122 @@ impl Device {
 mod tests {
     use super::*;
 
+    fn program(text: &str) -> vksync::Program {
+        vksync::trace::parse(text).expect("parses").program
+    }
+
+    fn device() -> Option<Device> {
+        test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP)
+    }
+
+    /// Teardown messages of this thread so far, taken.
+    fn teardown_messages() -> Vec<ValidationMessage> {
+        TEARDOWN_MESSAGES.with(|t| std::mem::take(&mut *t.borrow_mut()))
+    }
+
+    const SMALL: &str = "buffer a 256\nbuffer b 256\nhost-write a 1\n\
+        dispatch scale_add(2,1) read a write b\n\
+        barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+
+    /// A dispatch that runs for a few tenths of a second on lavapipe
+    /// (8,192 elements; lavapipe stops every loop at 65,535 iterations)
+    /// and on a GPU (10^8 iterations per element), far over 1 ms. The
+    /// command buffer holds commands 1..=2 and is submitted at 3.
+    pub(crate) const SLOW: &str = "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
+        dispatch slow(100000000) read a write b\n\
+        barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+
     /// Tearing a device down after a run destroys every object it made, in
     /// an order the validation layer accepts: nothing is reported while
     /// the device, the messenger and the instance go.
     #[test]
     fn teardown_after_a_run_draws_no_validation_message() {
-        let Some(mut device) = test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP) else {
+        let Some(mut device) = device() else {
             return;
         };
-        let text = "buffer a 256\nbuffer b 256\nhost-write a 1\n\
-                    dispatch scale_add(2,1) read a write b\n\
-                    barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
-        let program = vksync::trace::parse(text).expect("parses").program;
-        let result = device.run(&program).expect("runs");
+        let result = device.run(&program(SMALL)).expect("runs");
         assert!(result.is_clean(), "{:?}", result.messages);
-        TEARDOWN_MESSAGES.with(|t| t.borrow_mut().clear());
+        teardown_messages();
         drop(device);
-        let said = TEARDOWN_MESSAGES.with(|t| std::mem::take(&mut *t.borrow_mut()));
-        assert!(said.is_empty(), "{said:?}");
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// A fence wait that times out is an error naming the submission; the
+    /// work it left running blocks the next run (typed error, nothing
+    /// submitted behind it) until a run with a longer timeout waits for it
+    /// and frees it; then the device runs and tears down cleanly.
+    #[test]
+    fn a_timed_out_submission_is_reported_waited_for_and_freed() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        let short = Duration::from_millis(1);
+        device.set_fence_timeout(short);
+        let e = device.run(&program(SLOW)).expect_err("times out");
+        assert!(
+            matches!(
+                e,
+                RuntimeError::FenceTimeout {
+                    submitted_at: Some(3),
+                    first: 1,
+                    last: 2,
+                    timeout
+                } if timeout == short
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "the command buffer of commands 1..=2 (submitted at command 3) did not complete within 1ms, \
+             the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS)"
+        );
+        let e = device
+            .run(&program(SMALL))
+            .expect_err("the slow dispatch still runs");
+        assert!(
+            matches!(&e, RuntimeError::StillRunning { what, .. } if what.contains("commands 1..=2")),
+            "{e}"
+        );
+        device.set_fence_timeout(Duration::from_secs(60));
+        let result = device
+            .run(&program(SMALL))
+            .expect("runs after the slow dispatch ends");
+        assert!(result.is_clean(), "{:?}", result.messages);
+        teardown_messages();
+        drop(device);
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// Dropping the device while timed-out work still runs destroys
+    /// nothing (the GPU may still use it): no validation message, no hang.
+    #[test]
+    fn a_device_dropped_under_running_work_is_left_alive() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        device.set_fence_timeout(Duration::from_millis(1));
+        let e = device.run(&program(SLOW)).expect_err("times out");
+        assert!(matches!(e, RuntimeError::FenceTimeout { .. }), "{e}");
+        teardown_messages();
+        let t = std::time::Instant::now();
+        drop(device);
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    #[test]
+    fn fence_timeouts_from_the_environment() {
+        let cases = [
+            ("10", Some(Duration::from_millis(10))),
+            (" 2500 ", Some(Duration::from_millis(2500))),
+            ("0", None),
+            ("-5", None),
+            ("1.5", None),
+            ("ten", None),
+            ("99999999999999999999999", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_timeout_ms(text), expected, "{text:?}");
+        }
     }
 }

@@ -76,6 +76,39 @@ pub enum RuntimeError {
     NoSuchProgram { index: usize, count: usize },
     #[error("comparing with the CPU reference: {0}")]
     Reference(#[from] vksync::reference::ReferenceError),
+    #[error("the command buffer of commands {first}..={last} (submitted at {}) did not complete within {timeout:?}, the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS)", show_submitted_at(*.submitted_at))]
+    FenceTimeout {
+        /// The `submit` command, or the host access before which the
+        /// runtime submitted implicitly; `None`: at the program's end.
+        submitted_at: Option<usize>,
+        /// The first and last program command recorded into the command
+        /// buffer.
+        first: usize,
+        last: usize,
+        timeout: std::time::Duration,
+    },
+    #[error("prepared program {program} did not complete within {timeout:?}")]
+    ExecutionTimeout {
+        program: usize,
+        timeout: std::time::Duration,
+    },
+    #[error("{what} is still executing after waiting another {waited:?}; Vulkan cannot cancel submitted work, so the device takes no new work until it completes")]
+    StillRunning {
+        /// The work still executing, e.g. `the command buffer of commands
+        /// 2..=3 (submitted at command 4)`.
+        what: String,
+        waited: std::time::Duration,
+    },
+    #[error("{var}={value:?}: expected {expected}")]
+    BadEnvironment {
+        var: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+fn show_submitted_at(at: Option<usize>) -> String {
+    at.map_or("the end of the program".to_string(), |c| format!("command {c}"))
 }
 
 fn show_location(at: &Location) -> String {

@@ -184,6 +184,14 @@ impl Kernels {
     }
 }
 
+impl Kernels {
+    /// Forgets every pipeline without destroying it (the device is being
+    /// leaked because work that may use them is still executing).
+    pub(crate) fn forget_all(&mut self) {
+        self.pipelines.clear();
+    }
+}
+
 impl Drop for Kernels {
     /// Only does work when `Device::new` fails after creating the kernels
     /// (nothing was submitted then); a complete `Device` empties the list in

@@ -33,9 +33,12 @@ pub mod error;
 pub mod kernels;
 pub mod recorder;
 pub mod repeat;
+mod resources;
 pub mod validation;
 
-pub use device::{test_device, Device, DeviceInfo, DeviceOptions, ValidationMode, TEST_DEVICE_HELP};
+pub use device::{
+    test_device, Device, DeviceInfo, DeviceOptions, ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
+};
 pub use error::{Result, RuntimeError};
 pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,

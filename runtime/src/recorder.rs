@@ -20,14 +20,13 @@
 //! waited for at the end.
 
 use crate::convert;
-use crate::descriptors::DescriptorPools;
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
+use crate::resources::{signalled, wait_all, Resources};
 use crate::validation::ValidationMessage;
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
-use gpu_allocator::MemoryLocation;
+use std::time::Duration;
 use vksync::plan::{plan, Plan, PlanOptions};
 use vksync::reference::{self, pattern_bytes, Kernel};
 use vksync::{Command, Layout, MemId, Program};
@@ -247,165 +246,30 @@ pub(crate) fn check_dispatches(
     Ok(plans)
 }
 
-/// Vulkan objects of one run, released on drop (also on error paths).
-pub(crate) struct Resources<'a> {
-    pub(crate) device: &'a ash::Device,
-    pub(crate) allocator: &'a mut Allocator,
-    pub(crate) buffers: Vec<vk::Buffer>,
-    /// Per memory object; a `RefCell` so host accesses can write mapped
-    /// memory while the recorder holds the resources.
-    pub(crate) allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
-    pub(crate) command_pool: vk::CommandPool,
-    /// Bounded pools, one set per recorded dispatch; a `RefCell` because
-    /// recording allocates from them through a shared borrow.
-    pub(crate) descriptors: std::cell::RefCell<DescriptorPools>,
-    pub(crate) query_pool: vk::QueryPool,
-    /// Every fence of the run; destroyed in `drop`, after waiting idle.
-    pub(crate) fences: std::cell::RefCell<Vec<vk::Fence>>,
+/// The command buffer being recorded.
+struct Open {
+    cb: vk::CommandBuffer,
+    /// Program commands recorded into it so far.
+    recorded: usize,
+    /// The first and last of them.
+    first: usize,
+    last: usize,
 }
 
-impl Drop for Resources<'_> {
-    fn drop(&mut self) {
-        // SAFETY: waiting idle first means nothing below is in use; every
-        // handle was created on this device; null handles are ignored.
-        unsafe {
-            let _ = self.device.device_wait_idle();
-            for &f in self.fences.borrow().iter() {
-                self.device.destroy_fence(f, None);
-            }
-            self.device.destroy_query_pool(self.query_pool, None);
-            for pool in self.descriptors.get_mut().take_pools() {
-                self.device.destroy_descriptor_pool(pool, None);
-            }
-            self.device.destroy_command_pool(self.command_pool, None);
-            for &b in &self.buffers {
-                self.device.destroy_buffer(b, None);
-            }
-        }
-        for a in self.allocations.get_mut().iter_mut().filter_map(Option::take) {
-            // Nothing useful to do with a failure while tearing down.
-            let _ = self.allocator.free(a);
-        }
-    }
-}
-
-impl<'a> Resources<'a> {
-    /// Empty resources on a device; filled by the `create_*` methods.
-    pub(crate) fn new(device: &'a ash::Device, allocator: &'a mut Allocator) -> Self {
-        Resources {
-            device,
-            allocator,
-            buffers: Vec::new(),
-            allocations: Default::default(),
-            command_pool: vk::CommandPool::null(),
-            descriptors: Default::default(),
-            query_pool: vk::QueryPool::null(),
-            fences: Default::default(),
-        }
-    }
-
-    /// Creates one `VkBuffer` (with its own allocation) per memory object of
-    /// `layout`; memory the host reads or writes is host visible.
-    pub(crate) fn create_memory(
-        &mut self,
-        layout: &Layout,
-        host_read: &[bool],
-        host_write: &[bool],
-    ) -> Result<Vec<MemoryObject>> {
-        let device = self.device;
-        let mut memory = Vec::new();
-        for (i, &size) in layout.memory_sizes.iter().enumerate() {
-            let (reads, writes) = (host_read[i], host_write[i]);
-            let host_visible = reads || writes;
-            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_SRC
-                | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::INDIRECT_BUFFER;
-            // SAFETY: valid device and create info.
-            let buffer = unsafe {
-                device.create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(usage)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-            }
-            .ctx("vkCreateBuffer")?;
-            self.buffers.push(buffer);
-            // SAFETY: the buffer is live.
-            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
-            // Host reads prefer cached memory; host-write-only memory the
-            // device-local-if-possible upload kind; both are coherent.
-            let location = if reads {
-                MemoryLocation::GpuToCpu
-            } else if writes {
-                MemoryLocation::CpuToGpu
-            } else {
-                MemoryLocation::GpuOnly
-            };
-            let what = format!("memory object {i} ({size} bytes)");
-            let allocation = self
-                .allocator
-                .allocate(&AllocationCreateDesc {
-                    name: &what,
-                    requirements,
-                    location,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
-                })
-                .map_err(|source| RuntimeError::Allocation { what, source })?;
-            // SAFETY: memory and offset come from an allocation made for this
-            // buffer's requirements; the buffer is not bound yet.
-            let bound =
-                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
-            self.allocations.get_mut().push(Some(allocation));
-            bound.ctx("vkBindBufferMemory")?;
-            memory.push(MemoryObject { size, host_visible });
-        }
-        Ok(memory)
-    }
-
-    /// Creates the command pool and (when `queries > 0`) a timestamp query
-    /// pool. Descriptor pools are made as dispatches need them.
-    pub(crate) fn create_pools(
-        &mut self,
-        queue_family: u32,
-        command_pool_flags: vk::CommandPoolCreateFlags,
-        queries: u32,
-    ) -> Result<()> {
-        let device = self.device;
-        // SAFETY: valid device and create infos (for both pools).
-        self.command_pool = unsafe {
-            device.create_command_pool(
-                &vk::CommandPoolCreateInfo::default()
-                    .queue_family_index(queue_family)
-                    .flags(command_pool_flags),
-                None,
-            )
-        }
-        .ctx("vkCreateCommandPool")?;
-        if queries > 0 {
-            // SAFETY: as above.
-            self.query_pool = unsafe {
-                device.create_query_pool(
-                    &vk::QueryPoolCreateInfo::default()
-                        .query_type(vk::QueryType::TIMESTAMP)
-                        .query_count(queries),
-                    None,
-                )
-            }
-            .ctx("vkCreateQueryPool")?;
-        }
-        Ok(())
-    }
+/// A submission not yet waited for.
+struct Pending {
+    fence: vk::Fence,
+    /// Index into `Queue::submissions`.
+    index: usize,
+    /// The first and last program command of its command buffer.
+    first: usize,
+    last: usize,
 }
 
 /// Where the open command buffer and in-flight submissions stand.
 struct Queue {
-    open: Option<(vk::CommandBuffer, usize)>,
-    /// Submitted, not yet waited: fence, submission index.
-    pending: Vec<(vk::Fence, usize)>,
+    open: Option<Open>,
+    pending: Vec<Pending>,
     submissions: Vec<Submission>,
 }
 
@@ -451,9 +315,11 @@ impl Device {
             kernels,
             queue: vk_queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let memory = res.create_memory(&layout, &host_read, &host_write)?;
         res.create_pools(
             info.queue_family,
@@ -477,6 +343,7 @@ impl Device {
             device,
             res: &res,
             queue: vk_queue,
+            fence_timeout,
             timestamps,
             timestamp_period: info.timestamp_period,
             timestamp_mask: if info.timestamp_valid_bits >= 64 {
@@ -508,7 +375,7 @@ impl Device {
                     readbacks.push(DeviceReadback { command: ci, bytes });
                 }
                 _ => {
-                    let cb = rec.open(&mut q)?;
+                    let cb = rec.open(&mut q, ci)?;
                     rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
                 }
             }
@@ -576,6 +443,8 @@ pub(crate) struct Recorder<'a> {
     pub(crate) device: &'a ash::Device,
     pub(crate) res: &'a Resources<'a>,
     pub(crate) queue: vk::Queue,
+    /// How long a fence wait may take.
+    pub(crate) fence_timeout: Duration,
     pub(crate) timestamps: bool,
     pub(crate) timestamp_period: f32,
     pub(crate) timestamp_mask: u64,
@@ -586,11 +455,13 @@ impl Recorder<'_> {
         self.res.buffers[mem.0 as usize]
     }
 
-    /// The open command buffer, beginning a new one if needed.
-    fn open(&self, q: &mut Queue) -> Result<vk::CommandBuffer> {
-        if let Some((cb, n)) = q.open.as_mut() {
-            *n += 1;
-            return Ok(*cb);
+    /// The open command buffer, beginning a new one if needed, for
+    /// recording program command `ci`.
+    fn open(&self, q: &mut Queue, ci: usize) -> Result<vk::CommandBuffer> {
+        if let Some(open) = q.open.as_mut() {
+            open.recorded += 1;
+            open.last = ci;
+            return Ok(open.cb);
         }
         let d = self.device;
         // SAFETY: the pool is live and used only from this thread.
@@ -626,13 +497,24 @@ impl Recorder<'_> {
                 );
             }
         }
-        q.open = Some((cb, 1));
+        q.open = Some(Open {
+            cb,
+            recorded: 1,
+            first: ci,
+            last: ci,
+        });
         Ok(cb)
     }
 
     /// Ends and submits the open command buffer, if any.
     fn submit(&self, q: &mut Queue, command: Option<usize>) -> Result<()> {
-        let Some((cb, recorded)) = q.open.take() else {
+        let Some(Open {
+            cb,
+            recorded,
+            first,
+            last,
+        }) = q.open.take()
+        else {
             return Ok(());
         };
         let d = self.device;
@@ -652,10 +534,8 @@ impl Recorder<'_> {
         unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
         // SAFETY: valid device.
         let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
-        // Registered for destruction (after waiting idle) before anything
-        // else can fail.
+        // Registered for destruction before anything else can fail.
         self.res.fences.borrow_mut().push(fence);
-        q.pending.push((fence, index));
         q.submissions.push(Submission {
             command,
             recorded,
@@ -663,30 +543,60 @@ impl Recorder<'_> {
         });
         let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
         let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
-        // SAFETY: the command buffer is executable; the fence is unsignalled.
+        // SAFETY: the command buffer is executable (ended above) and was
+        // never submitted (ONE_TIME_SUBMIT, one submission); the fence is
+        // new, so unsignalled and unused.
         unsafe { d.queue_submit2(self.queue, &submit, fence) }.ctx("vkQueueSubmit2")?;
+        // From here on the resources may not be freed before the fence
+        // signals.
+        let at = command.map_or("the end of the program".to_string(), |c| format!("command {c}"));
+        self.res.submitted(
+            fence,
+            format!("the command buffer of commands {first}..={last} (submitted at {at})"),
+        );
+        q.pending.push(Pending {
+            fence,
+            index,
+            first,
+            last,
+        });
         Ok(())
     }
 
-    /// Waits for every pending submission and reads its timestamps.
+    /// Waits (at most the fence timeout) for every pending submission and
+    /// reads its timestamps.
     fn wait(&self, q: &mut Queue) -> Result<()> {
         if q.pending.is_empty() {
             return Ok(());
         }
         let d = self.device;
-        let fences: Vec<vk::Fence> = q.pending.iter().map(|(f, _)| *f).collect();
-        // SAFETY: the fences were submitted with work on this device.
-        unsafe { d.wait_for_fences(&fences, true, u64::MAX) }.ctx("vkWaitForFences")?;
-        for (_, index) in q.pending.drain(..) {
+        let fences: Vec<vk::Fence> = q.pending.iter().map(|p| p.fence).collect();
+        if !wait_all(d, &fences, self.fence_timeout)? {
+            // One queue runs its submissions in order: the first that has
+            // not signalled is the one that overran.
+            let late = q
+                .pending
+                .iter()
+                .find(|p| !signalled(d, p.fence))
+                .unwrap_or(&q.pending[0]);
+            return Err(RuntimeError::FenceTimeout {
+                submitted_at: q.submissions[late.index].command,
+                first: late.first,
+                last: late.last,
+                timeout: self.fence_timeout,
+            });
+        }
+        for p in q.pending.drain(..) {
+            self.res.finished(p.fence);
             if self.timestamps {
                 let gpu_ns = gpu_ns(
                     d,
                     self.res.query_pool,
-                    index,
+                    p.index,
                     self.timestamp_mask,
                     self.timestamp_period,
                 )?;
-                q.submissions[index].gpu_ns = Some(gpu_ns);
+                q.submissions[p.index].gpu_ns = Some(gpu_ns);
             }
         }
         Ok(())

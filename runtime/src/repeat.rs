@@ -24,10 +24,11 @@
 
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{check_dispatches, gpu_ns, DispatchPlan, MemoryObject, Recorder, Resources};
+use crate::recorder::{check_dispatches, gpu_ns, DispatchPlan, MemoryObject, Recorder};
+use crate::resources::{wait_all, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use vksync::{Command, Layout, Program};
 
 /// One timed execution of a prepared command buffer.
@@ -46,7 +47,14 @@ pub struct Prepared<'a> {
     queue: vk::Queue,
     capture: &'a Capture,
     cbs: Vec<vk::CommandBuffer>,
+    /// Signalled by each execution; unsignalled whenever `pending` is
+    /// `None`.
     fence: vk::Fence,
+    /// The program whose execution was submitted and not yet seen
+    /// complete (its fence wait timed out or failed). While it is set, no
+    /// command buffer may be submitted (the fence is in use) and the one it
+    /// names may not be re-recorded or freed.
+    pending: Option<usize>,
     timestamps: bool,
     timestamp_period: f32,
     timestamp_mask: u64,
@@ -147,9 +155,11 @@ impl Device {
             kernels,
             queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
         let memory = match layouts.first() {
             Some(l) => res.create_memory(l, &vec![false; n_mem], &vec![false; n_mem])?,
@@ -173,6 +183,7 @@ impl Device {
                 device,
                 res: &res,
                 queue,
+                fence_timeout,
                 timestamps,
                 timestamp_period: info.timestamp_period,
                 timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -233,6 +244,7 @@ impl Device {
             capture,
             cbs,
             fence,
+            pending: None,
             timestamps,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -258,9 +270,11 @@ impl Device {
             kernels,
             queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let n_mem = layout.memory_sizes.len();
         res.create_memory(&layout, &vec![false; n_mem], &vec![false; n_mem])?;
         res.create_pools(info.queue_family, vk::CommandPoolCreateFlags::TRANSIENT, 0)?;
@@ -268,6 +282,7 @@ impl Device {
             device,
             res: &res,
             queue,
+            fence_timeout,
             timestamps: false,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -352,6 +367,11 @@ impl Prepared<'_> {
 
     /// Submits program `index`'s command buffer, waits for it (at most
     /// `timeout_ns`) and reads its timestamps.
+    ///
+    /// When the wait times out this is [`RuntimeError::ExecutionTimeout`]
+    /// and the execution stays pending: the next call first waits for it
+    /// (at most its own `timeout_ns`) and, if it is still running, fails
+    /// with [`RuntimeError::StillRunning`] without submitting anything.
     pub fn execute(&mut self, index: usize, timeout_ns: u64) -> Result<Execution> {
         let Some(&cb) = self.cbs.get(index) else {
             return Err(RuntimeError::NoSuchProgram {
@@ -359,19 +379,29 @@ impl Prepared<'_> {
                 count: self.cbs.len(),
             });
         };
+        let timeout = Duration::from_nanos(timeout_ns);
+        self.settle(timeout)?;
         let d = self.res.device;
         let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
         let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
         let t = Instant::now();
-        // SAFETY: the command buffer is executable and not pending (every
-        // earlier execution was waited for); the fence is unsignalled (reset
-        // after each wait, created unsignalled).
+        // SAFETY: the command buffer is executable (ended in `prepare`) and
+        // not pending: `settle` saw the last execution's fence signalled
+        // (executions are one at a time, all on this fence), and it was
+        // recorded without ONE_TIME_SUBMIT. The fence is unsignalled
+        // (created so, reset after each completed execution) and unused.
         unsafe { d.queue_submit2(self.queue, &submit, self.fence) }.ctx("vkQueueSubmit2")?;
-        // SAFETY: the fence was just submitted on this device.
-        unsafe { d.wait_for_fences(&[self.fence], true, timeout_ns) }.ctx("vkWaitForFences")?;
+        self.pending = Some(index);
+        self.res
+            .submitted(self.fence, format!("an execution of prepared program {index}"));
+        if !wait_all(d, &[self.fence], timeout)? {
+            return Err(RuntimeError::ExecutionTimeout {
+                program: index,
+                timeout,
+            });
+        }
         let wall_ns = t.elapsed().as_nanos() as u64;
-        // SAFETY: the fence is signalled and no longer in use by the queue.
-        unsafe { d.reset_fences(&[self.fence]) }.ctx("vkResetFences")?;
+        self.complete()?;
         let gpu_ns = if self.timestamps {
             Some(gpu_ns(
                 d,
@@ -385,5 +415,29 @@ impl Prepared<'_> {
         };
         self.messages[index].extend(self.capture.take());
         Ok(Execution { gpu_ns, wall_ns })
+    }
+
+    /// Waits (at most `timeout`) for an execution left pending by an
+    /// earlier call; an error if it is still running.
+    fn settle(&mut self, timeout: Duration) -> Result<()> {
+        let Some(program) = self.pending else {
+            return Ok(());
+        };
+        if !wait_all(self.res.device, &[self.fence], timeout)? {
+            return Err(RuntimeError::StillRunning {
+                what: format!("an execution of prepared program {program} that timed out"),
+                waited: timeout,
+            });
+        }
+        self.complete()
+    }
+
+    /// After the fence was seen signalled: nothing is pending any more, and
+    /// the fence is made ready for the next execution.
+    fn complete(&mut self) -> Result<()> {
+        self.pending = None;
+        self.res.finished(self.fence);
+        // SAFETY: the fence is signalled, so no queue operation uses it.
+        unsafe { self.res.device.reset_fences(&[self.fence]) }.ctx("vkResetFences")
     }
 }

@@ -90,6 +90,7 @@ fn unknown_device_names_list_the_available_ones() {
         device: Some("no-such-gpu".to_string()),
         validation: ValidationMode::Off,
         print_device: false,
+        ..DeviceOptions::default()
     })
     .err()
     .expect("no device matches");
