@@ -398,23 +398,62 @@ fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
     }
 }
 
-/// The device a test suite runs on: `Ok(None)` when
-/// `VKSYNC_SKIP_DEVICE_TESTS=1` asks to skip device tests, otherwise the
-/// device `VKSYNC_DEVICE` picks with the given validation mode. Suites turn
-/// an error into a loud failure with [`TEST_DEVICE_HELP`]: CI installs
-/// Vulkan, so a missing one is a broken setup, not a reason to skip.
-pub fn test_device(validation: ValidationMode) -> Result<Option<Device>> {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
-        eprintln!("VKSYNC_SKIP_DEVICE_TESTS=1: skipping a device test");
-        return Ok(None);
+/// Device tests skipped so far in this process.
+static SKIPPED_DEVICE_TESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Whether device tests are to be skipped (`VKSYNC_SKIP_DEVICE_TESTS=1`).
+/// When they are, the calling test is counted as skipped and one line goes
+/// to the process's stderr:
+///
+/// ```text
+/// SKIPPED (no Vulkan device, VKSYNC_SKIP_DEVICE_TESTS=1): errors::bad_dispatches (1 device test skipped so far)
+/// ```
+///
+/// The test's name is its thread's (the test harness names each test's
+/// thread after it). The line is written to stderr directly rather than
+/// with `eprintln!`, which the test harness captures and shows only for
+/// failing tests: a skip must be seen, since the harness still counts the
+/// test as passed. The last such line of a test binary gives its count
+/// ([`skipped_device_tests`]).
+pub fn skip_device_test() -> bool {
+    use std::io::Write as _;
+    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() != Ok("1") {
+        return false;
     }
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // Mesa's lavapipe warns without it; harmless but noisy.
-        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    let n = SKIPPED_DEVICE_TESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("<unnamed test>");
+    let line = format!(
+        "SKIPPED (no Vulkan device, VKSYNC_SKIP_DEVICE_TESTS=1): {name} ({n} device test{} skipped so far)\n",
+        if n == 1 { "" } else { "s" }
+    );
+    // One write, so lines of tests running in parallel do not interleave.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    true
+}
+
+/// How many device tests [`skip_device_test`] skipped in this process.
+pub fn skipped_device_tests() -> usize {
+    SKIPPED_DEVICE_TESTS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The device a test suite runs on: `Ok(None)` when
+/// `VKSYNC_SKIP_DEVICE_TESTS=1` asks to skip device tests (the skip is
+/// announced and counted by [`skip_device_test`]), otherwise the device
+/// `VKSYNC_DEVICE` picks with the given validation mode. Suites turn an
+/// error into a loud failure with [`TEST_DEVICE_HELP`]: CI installs Vulkan,
+/// so a missing one is a broken setup, not a reason to skip.
+///
+/// The process environment is not changed (setting variables while other
+/// test threads run is undefined behaviour on Unix): if Mesa complains
+/// about `XDG_RUNTIME_DIR`, set `XDG_RUNTIME_DIR=/tmp` before `cargo test`.
+pub fn test_device(validation: ValidationMode) -> Result<Option<Device>> {
+    if skip_device_test() {
+        return Ok(None);
     }
     let options = DeviceOptions {
         validation,
-        ..DeviceOptions::from_env()
+        ..DeviceOptions::try_from_env()?
     };
     Device::new(options).map(Some)
 }

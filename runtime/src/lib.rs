@@ -37,7 +37,8 @@ mod resources;
 pub mod validation;
 
 pub use device::{
-    test_device, Device, DeviceInfo, DeviceOptions, ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
+    skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, ValidationMode,
+    DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
 pub use error::{Result, RuntimeError};
 pub use recorder::{

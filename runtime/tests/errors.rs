@@ -83,7 +83,7 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
 
 #[test]
 fn unknown_device_names_list_the_available_ones() {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
+    if vksync_runtime::skip_device_test() {
         return;
     }
     let e = Device::new(DeviceOptions {
