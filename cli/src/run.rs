@@ -105,12 +105,7 @@ pub fn run(file: &Path, opts: PlanOptions) -> Status {
     println!("device: {}", device.name());
     let (plan, result) = match run_planned(&mut device, &program, opts) {
         Ok(r) => r,
-        Err(
-            e @ (RuntimeError::Kernel { .. }
-            | RuntimeError::Program { .. }
-            | RuntimeError::MisalignedBinding { .. }
-            | RuntimeError::BindingTooLarge { .. }),
-        ) => {
+        Err(e @ (RuntimeError::Check { .. } | RuntimeError::Program { .. })) => {
             // The program is valid for the model but not runnable on this
             // device (an unknown kernel, a binding the device cannot bind):
             // the input's problem, reported as the runtime words it, with

@@ -225,7 +225,7 @@ mod tests {
             return;
         };
         let n = SETS_PER_POOL as usize;
-        let align = device.info().min_storage_buffer_offset_alignment.max(4);
+        let align = device.info().limits.min_storage_buffer_offset_alignment.max(4);
         let parts = device.begin_run().expect("no work in flight");
         let pipelines = parts.kernels;
         let mut res = Resources::new(parts.device, parts.allocator, parts.in_flight);

@@ -8,6 +8,7 @@
 //! and the kernels' pipelines. Running programs is [`crate::recorder`]'s
 //! job; nothing here assumes a particular driver.
 
+use crate::checks::DeviceLimits;
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::Kernels;
 use crate::resources::{self, InFlight};
@@ -132,9 +133,8 @@ pub struct DeviceInfo {
     pub validation: bool,
     /// Whether synchronization validation is on (implies `validation`).
     pub sync_validation: bool,
-    pub min_storage_buffer_offset_alignment: u64,
-    pub max_storage_buffer_range: u64,
-    pub max_compute_work_group_count_x: u32,
+    /// What programs are checked against before recording.
+    pub limits: DeviceLimits,
     /// Nanoseconds per timestamp tick.
     pub timestamp_period: f32,
     /// 0 when the queue cannot write timestamps.
@@ -386,6 +386,48 @@ fn version(v: u32) -> String {
         vk::api_version_minor(v),
         vk::api_version_patch(v)
     )
+}
+
+/// The limits programs are checked against, from the device's properties
+/// (Vulkan 1.1 and 1.3 ones too: the device supports 1.3, checked before)
+/// and its memory heaps.
+fn device_limits(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    props: &vk::PhysicalDeviceProperties,
+) -> DeviceLimits {
+    let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
+    let mut p13 = vk::PhysicalDeviceVulkan13Properties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default()
+        .push_next(&mut p11)
+        .push_next(&mut p13);
+    // SAFETY: a valid handle of this instance and a well-formed pNext chain
+    // of structs the (Vulkan 1.3) device knows.
+    unsafe { instance.get_physical_device_properties2(physical, &mut p2) };
+    // SAFETY: a valid handle of this instance.
+    let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let heaps = &memory.memory_heaps[..memory.memory_heap_count as usize];
+    let largest = |host_only: bool| {
+        types
+            .iter()
+            .filter(|t| !host_only || t.property_flags.contains(host))
+            .filter_map(|t| heaps.get(t.heap_index as usize))
+            .map(|h| h.size)
+            .max()
+            .unwrap_or(0)
+    };
+    let l = &props.limits;
+    DeviceLimits {
+        min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment.max(1),
+        max_storage_buffer_range: u64::from(l.max_storage_buffer_range),
+        max_compute_work_group_count_x: l.max_compute_work_group_count[0],
+        max_buffer_size: p13.max_buffer_size,
+        max_memory_allocation_size: p11.max_memory_allocation_size,
+        max_heap_size: largest(false),
+        max_host_visible_heap_size: largest(true),
+    }
 }
 
 fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
@@ -660,7 +702,7 @@ impl Device {
             source,
         })?;
 
-        let limits = props.limits;
+        let limits = device_limits(instance, physical, &props);
         let info = DeviceInfo {
             name,
             device_type: type_name(props.device_type).to_string(),
@@ -668,10 +710,8 @@ impl Device {
             queue_family: family as u32,
             validation,
             sync_validation,
-            min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment.max(1),
-            max_storage_buffer_range: u64::from(limits.max_storage_buffer_range),
-            max_compute_work_group_count_x: limits.max_compute_work_group_count[0],
-            timestamp_period: limits.timestamp_period,
+            limits,
+            timestamp_period: props.limits.timestamp_period,
             timestamp_valid_bits: families[family].timestamp_valid_bits,
         };
         if options.print_device {

@@ -4,9 +4,9 @@
 //! on a Vulkan failure. It does not own validation-layer messages: those are
 //! results ([`crate::ValidationMessage`]), not errors.
 
+use crate::checks::CheckError;
 use ash::vk;
 use vksync::layout::Location;
-use vksync::reference::KernelError;
 
 /// The crate's result type.
 pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;
@@ -42,31 +42,13 @@ pub enum RuntimeError {
         #[source]
         source: vksync::ProgramError,
     },
-    #[error("command {command}: {source}")]
-    Kernel {
-        command: usize,
+    #[error("{}: {source}", show_location(.at))]
+    Check {
+        /// The command (a dispatch, a host read) or the object (a memory
+        /// object's owner) the check is about.
+        at: Location,
         #[source]
-        source: KernelError,
-    },
-    #[error("command {command}: binding {binding} starts at memory offset {offset}, which is not a multiple of 4 (storage buffers are indexed in 32-bit words)")]
-    MisalignedBinding {
-        command: usize,
-        binding: usize,
-        offset: u64,
-    },
-    #[error("command {command}: binding {binding} needs a {range}-byte descriptor range, over maxStorageBufferRange {max}")]
-    BindingTooLarge {
-        command: usize,
-        binding: usize,
-        range: u64,
-        max: u64,
-    },
-    #[error("command {command}: {elements} elements need {groups} workgroups of 64, over maxComputeWorkGroupCount[0] {max}")]
-    DispatchTooLarge {
-        command: usize,
-        elements: u64,
-        groups: u64,
-        max: u32,
+        source: CheckError,
     },
     #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: prepared programs hold device commands only (no host accesses, submits or waits)")]
     NotRepeatable { command: usize, keyword: &'static str },
@@ -109,6 +91,19 @@ pub enum RuntimeError {
 
 fn show_submitted_at(at: Option<usize>) -> String {
     at.map_or("the end of the program".to_string(), |c| format!("command {c}"))
+}
+
+impl RuntimeError {
+    /// The command or object of the program an error is about, if any
+    /// (for a fence timeout: the first command of the command buffer).
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            RuntimeError::Program { at, .. } | RuntimeError::Check { at, .. } => Some(*at),
+            RuntimeError::NotRepeatable { command, .. } => Some(Location::Command(*command)),
+            RuntimeError::FenceTimeout { first, .. } => Some(Location::Command(*first)),
+            _ => None,
+        }
+    }
 }
 
 fn show_location(at: &Location) -> String {

@@ -54,11 +54,11 @@ impl Kernels {
             pipelines: Vec::new(),
         };
         for (name, spv) in SPIRV {
-            let bindings = match name {
-                "add" => 3,
-                "scale" => 1,
-                _ => 2,
-            };
+            // The kernel table says how many buffers each kernel binds.
+            // Invariant: every shader is named after a kernel of the table
+            // (a unit test checks it).
+            let kernel = Kernel::from_name(name, &[]).expect("a shader for a known kernel");
+            let bindings = kernel.signature().len();
             // Pushed one at a time so `Drop` cleans up on a later failure.
             let p = k.create(spv, bindings)?;
             k.pipelines.push((name, p));
@@ -198,5 +198,25 @@ impl Drop for Kernels {
     /// its own `Drop` first.
     fn drop(&mut self) {
         self.destroy_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shader belongs to a kernel of the table, binds no more than
+    /// the push constants have offsets for, and every kernel has a shader.
+    #[test]
+    fn every_kernel_has_a_shader_that_fits_the_push_constants() {
+        // (kernel, bindings): the kernels `KernelError::Unknown` lists.
+        let cases = [("scale_add", 2), ("add", 3), ("scale", 1), ("slow", 2)];
+        for (name, bindings) in cases {
+            let kernel = Kernel::from_name(name, &[]).expect("a kernel");
+            assert_eq!(kernel.signature().len(), bindings, "{name}");
+            assert!(bindings <= MAX_BINDINGS, "{name}");
+            assert!(SPIRV.iter().any(|(n, _)| *n == name), "no shader for {name}");
+        }
+        assert_eq!(SPIRV.len(), cases.len());
     }
 }

@@ -26,6 +26,7 @@
 //! assert!(result.is_clean());
 //! ```
 
+pub mod checks;
 pub mod convert;
 mod descriptors;
 pub mod device;
@@ -36,6 +37,10 @@ pub mod repeat;
 mod resources;
 pub mod validation;
 
+pub use checks::{
+    check_dispatch, check_program, check_reference_memory, host_memory_available, reference_host_bytes,
+    BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
+};
 pub use device::{
     skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, ValidationMode,
     DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,

@@ -19,16 +19,19 @@
 //! program that ends with unsubmitted or unwaited work is submitted and
 //! waited for at the end.
 
+use crate::checks::{
+    check_program, check_reference_memory, host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
+};
 use crate::convert;
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
+use crate::kernels::PUSH_CONSTANT_WORDS;
 use crate::resources::{signalled, wait_all, Resources};
 use crate::validation::ValidationMessage;
 use ash::vk;
 use std::time::Duration;
 use vksync::plan::{plan, Plan, PlanOptions};
-use vksync::reference::{self, pattern_bytes, Kernel};
+use vksync::reference::{self, pattern_bytes};
 use vksync::{Command, Layout, MemId, Program};
 
 /// What one host read saw on the device.
@@ -135,7 +138,12 @@ pub struct ReadbackComparison {
 }
 
 /// Runs the CPU reference on `program` and compares each host read.
+///
+/// The reference holds every object's bytes in host memory: a program too
+/// large for the host is [`CheckError::HostMemory`](crate::CheckError)
+/// (see [`check_reference_memory`]) rather than an abort.
 pub fn compare_with_reference(program: &Program, result: &RunResult) -> Result<Vec<ReadbackComparison>> {
+    check_reference_memory(program, host_memory_available())?;
     let expected = reference::run(program)?;
     Ok(expected
         .iter()
@@ -160,90 +168,6 @@ pub fn run_planned(device: &mut Device, program: &Program, opts: PlanOptions) ->
     let planned = plan(program, opts)?;
     let result = device.run(&planned.program)?;
     Ok((planned, result))
-}
-
-/// A checked dispatch, ready to record.
-pub(crate) struct DispatchPlan {
-    kernel: Kernel,
-    elements: u64,
-    groups: u32,
-    /// Per binding: memory object, descriptor offset, descriptor range, and
-    /// the first element within that range.
-    pub(crate) binds: Vec<(MemId, u64, u64, u32)>,
-}
-
-/// Checks everything the model's `resolve` does not, before any Vulkan work.
-pub(crate) fn check_dispatches(
-    program: &Program,
-    layout: &Layout,
-    device: &Device,
-    notes: &mut Vec<RunNote>,
-) -> Result<Vec<Option<DispatchPlan>>> {
-    let info = &device.info;
-    let align = info.min_storage_buffer_offset_alignment;
-    let mut plans = Vec::with_capacity(program.commands.len());
-    for (ci, c) in program.commands.iter().enumerate() {
-        let Command::Dispatch {
-            kernel,
-            params,
-            bindings,
-            indirect,
-        } = c
-        else {
-            plans.push(None);
-            continue;
-        };
-        let kerr = |source| RuntimeError::Kernel { command: ci, source };
-        let k = Kernel::from_name(kernel, params).map_err(kerr)?;
-        let elements = k.check_bindings(bindings).map_err(kerr)?;
-        let groups = elements.div_ceil(WORKGROUP_SIZE);
-        if indirect.is_none() && groups > u64::from(info.max_compute_work_group_count_x) {
-            return Err(RuntimeError::DispatchTooLarge {
-                command: ci,
-                elements,
-                groups,
-                max: info.max_compute_work_group_count_x,
-            });
-        }
-        let mut binds = Vec::new();
-        for (bi, b) in bindings.iter().enumerate() {
-            let m = layout.locate(b.region);
-            if m.range.start % 4 != 0 {
-                return Err(RuntimeError::MisalignedBinding {
-                    command: ci,
-                    binding: bi,
-                    offset: m.range.start,
-                });
-            }
-            let bound = m.range.start - m.range.start % align;
-            let range = m.range.end - bound;
-            if range > info.max_storage_buffer_range {
-                return Err(RuntimeError::BindingTooLarge {
-                    command: ci,
-                    binding: bi,
-                    range,
-                    max: info.max_storage_buffer_range,
-                });
-            }
-            if bound != m.range.start {
-                notes.push(RunNote::WidenedBinding {
-                    command: ci,
-                    binding: bi,
-                    offset: m.range.start,
-                    bound_offset: bound,
-                });
-            }
-            binds.push((m.mem, bound, range, ((m.range.start - bound) / 4) as u32));
-        }
-        plans.push(Some(DispatchPlan {
-            kernel: k,
-            elements,
-            // Fits: checked against a u32 limit above (indirect: unused).
-            groups: groups.min(u64::from(u32::MAX)) as u32,
-            binds,
-        }));
-    }
-    Ok(plans)
 }
 
 /// The command buffer being recorded.
@@ -276,24 +200,18 @@ struct Queue {
 impl Device {
     /// Runs a program as written (its own barriers, no others).
     ///
-    /// Bad programs are rejected before any Vulkan work: the model's
-    /// [`vksync::resolve`] checks plus kernel names, binding signatures,
-    /// binding alignment and device limits.
+    /// Bad programs are rejected before any Vulkan work by
+    /// [`check_program`] with the device's limits: the model's
+    /// [`vksync::resolve`] checks plus kernel arguments, binding alignment
+    /// and sizes, and memory objects the device cannot hold.
     pub fn run(&mut self, program: &Program) -> Result<RunResult> {
-        let layout = vksync::resolve(program)?;
-        let mut notes = Vec::new();
-        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
-
-        // Which memory objects the host touches: those must be mappable.
-        let mut host_read = vec![false; layout.memory_sizes.len()];
-        let mut host_write = vec![false; layout.memory_sizes.len()];
-        for c in &program.commands {
-            match c {
-                Command::HostRead { src } => host_read[layout.locate(*src).mem.0 as usize] = true,
-                Command::HostWrite { dst, .. } => host_write[layout.locate(*dst).mem.0 as usize] = true,
-                _ => {}
-            }
-        }
+        let CheckedProgram {
+            layout,
+            dispatches,
+            host_read,
+            host_write,
+            mut notes,
+        } = check_program(program, &self.info.limits)?;
         // Upper bound on command buffers: one per submit, per host access
         // and the final one.
         let max_cbs = program
@@ -369,8 +287,16 @@ impl Device {
                 Command::HostRead { src } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
                     let m = layout.locate(*src);
-                    let bytes = with_mapped(&res, m.mem, |mapped| {
-                        mapped[m.range.start as usize..m.range.end as usize].to_vec()
+                    let read = |mapped: &mut [u8]| {
+                        let src = &mapped[m.range.start as usize..m.range.end as usize];
+                        let mut bytes = Vec::new();
+                        bytes.try_reserve_exact(src.len()).ok()?;
+                        bytes.extend_from_slice(src);
+                        Some(bytes)
+                    };
+                    let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
+                        at: vksync::Location::Command(ci),
+                        source: CheckError::ReadbackTooLarge { len: m.range.len() },
                     })?;
                     readbacks.push(DeviceReadback { command: ci, bytes });
                 }
@@ -623,7 +549,7 @@ impl Recorder<'_> {
         c: &Command,
         ci: usize,
         layout: &Layout,
-        dispatch: Option<&DispatchPlan>,
+        dispatch: Option<&CheckedDispatch>,
         kernels: &crate::kernels::Kernels,
     ) -> Result<()> {
         let _ = ci;
@@ -652,13 +578,13 @@ impl Recorder<'_> {
                 unsafe { d.cmd_update_buffer(cb, self.buffer(m.mem), m.range.start, &data) };
             }
             Command::Dispatch { indirect, .. } => {
-                // Invariant: `check_dispatches` planned every dispatch.
-                let plan = dispatch.expect("every dispatch is planned");
+                // Invariant: `check_program` checked every dispatch.
+                let plan = dispatch.expect("every dispatch is checked");
                 let pipeline = kernels.get(plan.kernel);
                 let ranges: Vec<_> = plan
-                    .binds
+                    .bindings
                     .iter()
-                    .map(|&(mem, offset, range, _)| (self.buffer(mem), offset, range))
+                    .map(|b| (self.buffer(b.mem), b.offset, b.range))
                     .collect();
                 let set = self
                     .res
@@ -669,13 +595,14 @@ impl Recorder<'_> {
                 let mut push = [0u32; PUSH_CONSTANT_WORDS];
                 push[0] = a;
                 push[1] = b;
-                // Fits: at most maxStorageBufferRange / 4 elements.
+                // Fits: `check_dispatch` rejects more than u32::MAX elements.
                 push[2] = plan.elements as u32;
-                for (k, &(_, _, _, first)) in plan.binds.iter().enumerate() {
-                    push[3 + k] = first;
+                // At most MAX_BINDINGS bindings (checked): words 3..6.
+                for (k, b) in plan.bindings.iter().enumerate() {
+                    push[3 + k] = b.first_element;
                 }
                 let push_bytes: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
-                debug_assert_eq!(pipeline.bindings, plan.binds.len());
+                debug_assert_eq!(pipeline.bindings, plan.bindings.len());
                 // SAFETY: recording state; the set, written once for these
                 // ranges, lives until the run's resources go (after its
                 // command buffers complete); the push constants fit the

@@ -22,9 +22,10 @@
 //! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
 //! [`Device::run`]'s ([`Recorder::record`]); neither path adds barriers.
 
+use crate::checks::{check_program, CheckedDispatch};
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{check_dispatches, gpu_ns, DispatchPlan, MemoryObject, Recorder};
+use crate::recorder::{gpu_ns, MemoryObject, Recorder};
 use crate::resources::{wait_all, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
@@ -112,7 +113,7 @@ fn record_all(
     cb: vk::CommandBuffer,
     program: &Program,
     layout: &Layout,
-    dispatches: &[Option<DispatchPlan>],
+    dispatches: &[Option<CheckedDispatch>],
     kernels: &crate::kernels::Kernels,
 ) -> Result<()> {
     for (ci, c) in program.commands.iter().enumerate() {
@@ -135,17 +136,16 @@ impl Device {
         let mut layouts = Vec::with_capacity(programs.len());
         let mut plans = Vec::with_capacity(programs.len());
         let mut recorded = Vec::with_capacity(programs.len());
-        let mut notes = Vec::new();
         for (i, p) in programs.iter().enumerate() {
             recorded.push(check_repeatable(p)?);
-            let layout = vksync::resolve(p)?;
+            let checked = check_program(p, &self.info.limits)?;
             if let Some(first) = layouts.first() {
-                if *first != layout {
+                if *first != checked.layout {
                     return Err(RuntimeError::LayoutMismatch { program: i });
                 }
             }
-            plans.push(check_dispatches(p, &layout, self, &mut notes)?);
-            layouts.push(layout);
+            plans.push(checked.dispatches);
+            layouts.push(checked.layout);
         }
 
         let RunParts {
@@ -259,9 +259,8 @@ impl Device {
     /// device commands only.
     pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
         let recorded = check_repeatable(program)?;
-        let layout = vksync::resolve(program)?;
-        let mut notes = Vec::new();
-        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
+        let checked = check_program(program, &self.info.limits)?;
+        let (layout, dispatches) = (checked.layout, checked.dispatches);
 
         let RunParts {
             device,
