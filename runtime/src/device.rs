@@ -133,6 +133,10 @@ pub struct DeviceInfo {
     pub validation: bool,
     /// Whether synchronization validation is on (implies `validation`).
     pub sync_validation: bool,
+    /// `major.minor.patch` of the enabled `VK_LAYER_KHRONOS_validation`
+    /// (its `VkLayerProperties::specVersion`, e.g. `(1, 3, 239)` on Debian
+    /// 12, `(1, 4, 309)` on Debian 13); `None` when validation is off.
+    pub validation_layer_version: Option<(u32, u32, u32)>,
     /// What programs are checked against before recording.
     pub limits: DeviceLimits,
     /// Nanoseconds per timestamp tick.
@@ -155,7 +159,11 @@ impl std::fmt::Display for DeviceInfo {
                 (true, false) => "on (core validation only, synchronization validation off)",
                 (false, _) => "off",
             }
-        )
+        )?;
+        match self.validation_layer_version {
+            Some((major, minor, patch)) => write!(f, ", layer {major}.{minor}.{patch}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -518,9 +526,20 @@ impl Device {
         // SAFETY: valid entry; enumerate calls take no pointers from us.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
             .ctx("vkEnumerateInstanceLayerProperties")?;
-        let has_layer = layers
+        let layer = layers
             .iter()
-            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+            .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        let has_layer = layer.is_some();
+        // The Vulkan version the layer implements (its `api_version` in the
+        // manifest), which is how layer releases are named: 1.3.239.
+        let layer_version = layer.map(|l| {
+            let v = l.spec_version;
+            (
+                vk::api_version_major(v),
+                vk::api_version_minor(v),
+                vk::api_version_patch(v),
+            )
+        });
         let validation = match options.validation {
             ValidationMode::Off => false,
             ValidationMode::Auto => has_layer,
@@ -710,6 +729,7 @@ impl Device {
             queue_family: family as u32,
             validation,
             sync_validation,
+            validation_layer_version: if validation { layer_version } else { None },
             limits,
             timestamp_period: props.limits.timestamp_period,
             timestamp_valid_bits: families[family].timestamp_valid_bits,
@@ -734,6 +754,15 @@ impl Device {
     /// The chosen device and its relevant limits.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// `(major, minor, patch)` of the enabled Khronos validation layer, read
+    /// from `vkEnumerateInstanceLayerProperties` (`specVersion` of
+    /// `VK_LAYER_KHRONOS_validation`); `None` when validation is off. The
+    /// layer's behaviour differs between versions (`docs/semantics.md`), so
+    /// this says which one judged a run.
+    pub fn validation_layer_version(&self) -> Option<(u32, u32, u32)> {
+        self.info.validation_layer_version
     }
 
     /// The device's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
@@ -853,6 +882,25 @@ mod tests {
         drop(device);
         assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
         assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// The layer's version is read when validation is on (this machine's
+    /// layer is whatever is installed: only its shape is checked) and is
+    /// `None` with validation off.
+    #[test]
+    fn the_validation_layers_version_is_exposed() {
+        for (mode, on) in [(ValidationMode::Required, true), (ValidationMode::Off, false)] {
+            let Some(device) = test_device(mode).expect(TEST_DEVICE_HELP) else {
+                return;
+            };
+            let version = device.validation_layer_version();
+            assert_eq!(version.is_some(), on, "{mode:?}");
+            if let Some((major, minor, _)) = version {
+                assert!((major, minor) >= (1, 3), "{version:?}");
+                let shown = format!(", layer {major}.{minor}.");
+                assert!(device.info().to_string().contains(&shown), "{}", device.info());
+            }
+        }
     }
 
     #[test]
