@@ -7,6 +7,9 @@
 //! 0 clean, 1 hazards found (or, for `run`, a mismatch or validation
 //! message), 2 unusable input or arguments, 3 no device or runtime.
 
+// The command line needs no `unsafe`: Vulkan lives in vksync-runtime.
+#![forbid(unsafe_code)]
+
 mod input;
 mod planout;
 mod report;

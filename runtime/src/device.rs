@@ -240,10 +240,13 @@ impl Drop for Logical {
             return;
         }
         // SAFETY: no work is pending on the device and every object made
-        // from it is gone: `Drop for Device` waited idle and freed the
-        // allocator's memory and the kernels' pipelines before this field
-        // drops, and `Device::new` submits nothing, so its early returns
-        // drop only objects that were never used.
+        // from it is gone: each run's objects were destroyed by its
+        // `Resources` or, if their work outlived the run, by `Drop for
+        // Device` after it saw their fences signal (when they never signal
+        // the device is leaked and this returns above); `Drop for Device`
+        // then waited idle and freed the allocator's memory and the
+        // kernels' pipelines before this field drops. `Device::new`
+        // submits nothing, so its early returns drop only unused objects.
         unsafe { self.device.destroy_device(None) };
     }
 }

@@ -26,6 +26,9 @@
 //! assert!(result.is_clean());
 //! ```
 
+// Every `unsafe` block says why it is sound, in a `// SAFETY:` comment.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod checks;
 pub mod convert;
 mod descriptors;
