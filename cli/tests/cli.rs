@@ -6,9 +6,10 @@
 //! The binary runs from the workspace root so file names in messages read
 //! `examples/...`, exactly as a user typing the documented commands sees.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -383,20 +384,153 @@ examples/three-layer.trace: OK (reference: 0 mismatching bytes; validation: 0 un
     snap_run!("run__three-layer", debian_13);
 }
 
+/// Memory no host or device can hold is refused before anything is
+/// allocated, naming the input line: (trace, stderr's start, a part of it).
 #[test]
-fn ncnn_plans_side_by_side() {
-    // The ncnn report's clone sequence: ncnn's per-object placement next to
-    // vksync's offline plan, with the hazards per-object leaves behind.
-    snap!(
-        "plan__ncnn-batch-scale__side-by-side",
-        transcript(
-            &[
-                "plan",
-                "examples/ncnn-batch-scale.trace",
-                "--compare",
-                "per-object"
-            ],
-            None
+fn run_refuses_memory_it_cannot_hold() {
+    let cases = [
+        (
+            "buffer b 1099511627776\nfill b[0..64] 1\n",
+            "<stdin>:1: error: the CPU reference needs",
+            "(`b` alone is 1099511627776 bytes (1 TiB))",
+        ),
+        (
+            "buffer small 64\nbuffer b 18446744073709551612\nfill b[0..64] 1\n",
+            "<stdin>:2: error: the CPU reference needs 18446744073709551615 bytes (16 EiB)",
+            "(`b` alone is 18446744073709551612 bytes (16 EiB))",
+        ),
+    ];
+    for (trace, start, part) in cases {
+        let (code, out, err) = vksync(&["run", "-"], Some(trace));
+        assert_eq!((code, out.as_str()), (2, ""), "{trace}: {err}");
+        assert!(err.starts_with(start) && err.contains(part), "{trace}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// Every `run` error names the input line: the kernel table is checked
+/// before any device exists, the device's limits before planning.
+#[test]
+fn run_errors_name_the_input_line() {
+    let cases = [
+        (
+            "buffer a 64\nbuffer b 64\n\ndispatch gelu read a write b\n",
+            "<stdin>:4: error: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters))\n",
+        ),
+        (
+            "buffer a 64\nbuffer b 64\nhost-write a 1\nfill b 0\ndispatch scale_add read a[2..34] write b[0..32]\n",
+            "<stdin>:5: error: binding 0 starts at memory offset 2, which is not a multiple of 4 (storage buffers are indexed in 32-bit words)\n",
+        ),
+        (
+            "buffer a 64\nbuffer i 12\ndispatch scale rw a indirect i\n",
+            "<stdin>:3: error: kernel `scale` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them\n",
+        ),
+    ];
+    for (trace, expected) in cases {
+        let (code, _, err) = vksync(&["run", "-"], Some(trace));
+        assert_eq!((code, err.as_str()), (2, expected), "{trace}");
+    }
+}
+
+/// A submission that overruns `--timeout` is an error naming its lines,
+/// exit status 4, and the process does not wait for the runaway work.
+#[test]
+fn run_timeout_names_the_submission_and_does_not_hang() {
+    // About 0.14 s of lavapipe time (8,192 elements), far over 1 ms.
+    let trace = "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
+                 dispatch slow(100000000) read a write b\n\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+    let t = Instant::now();
+    let (code, _, err) = vksync(&["run", "-", "--timeout", "0.001"], Some(trace));
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            4,
+            "<stdin>:4: error: the command buffer of line 4 (submitted at line 6) did not complete within 0.001 s; \
+             raise the limit with --timeout SECONDS\n"
         )
     );
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let (code, _, err) = vksync(&["run", "-", "--timeout", "0"], Some(trace));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the timeout must be at least a microsecond"),
+        "{err}"
+    );
+}
+
+/// Output that cannot be written is an error, never a silent success or a
+/// panic: (arguments, exit status when stdout is `/dev/full`).
+#[test]
+fn output_to_a_full_disk_fails_with_a_message() {
+    let cases: &[&[&str]] = &[
+        &["check", "examples/ncnn-batch-scale.trace"],
+        &["plan", "examples/three-layer.trace"],
+        &[
+            "plan",
+            "examples/ncnn-batch-scale.trace",
+            "--compare",
+            "per-object",
+        ],
+        &["run", "examples/three-layer.trace"],
+        &["--help"],
+    ];
+    for args in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_vksync"))
+            .args(*args)
+            .current_dir(root())
+            .stdout(full)
+            .output()
+            .expect("run vksync");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("vksync: error: cannot write to standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A reader that stops early (`| head -1`) ends the output quietly and
+/// leaves the command's own status: (arguments, status).
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    // Far more than a pipe's 64 KiB buffer, so writes after the reader
+    // leaves must fail.
+    let dir = std::env::temp_dir().join(format!("vksync-cli-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let big = dir.join("big.trace");
+    let mut text = String::from("buffer b 4096\n");
+    for _ in 0..3000 {
+        text.push_str("dispatch scale rw b\n");
+    }
+    std::fs::write(&big, text).expect("write");
+    let big = big.to_str().expect("utf-8 path");
+    let cases: &[(&[&str], i32)] = &[(&["plan", big], 0), (&["check", big], 1)];
+    for (args, status) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vksync"))
+            .args(*args)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn vksync");
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).expect("some output");
+        drop(stdout);
+        let out = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*status), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("cannot write"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
