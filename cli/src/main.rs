@@ -293,6 +293,23 @@ fn plan(
             return Status::BadInput;
         }
     };
+    // The picture first: a trace too large to draw is refused before
+    // anything is printed.
+    let picture = match svg_out.map(|_| svg::render(&source, &planned, opts, &stats)) {
+        None => None,
+        Some(Ok(picture)) => Some(picture),
+        Some(Err(svg::SvgError::Program(e))) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+        Some(Err(e)) => {
+            to_stderr!("{}: error: {e}", source.name);
+            return Status::BadInput;
+        }
+    };
     let text = match compare {
         None => planout::render(&source, &planned, opts, &stats, repeat),
         Some(other) => {
@@ -312,17 +329,7 @@ fn plan(
         }
     };
     out.text(&text);
-    if let Some(path) = svg_out {
-        let picture = match svg::render(&source, &planned, opts, &stats) {
-            Ok(s) => s,
-            Err(e) => {
-                to_stderr!(
-                    "{}",
-                    input::program_error(&source.name, &source.text, &source.trace, e)
-                );
-                return Status::BadInput;
-            }
-        };
+    if let (Some(path), Some(picture)) = (svg_out, picture) {
         if let Err(e) = std::fs::write(path, picture) {
             to_stderr!("{}: error: cannot write: {e}", path.display());
             return Status::BadInput;

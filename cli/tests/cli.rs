@@ -534,3 +534,71 @@ fn a_closed_pipe_ends_output_quietly() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--svg` refuses a timeline too large to read, before printing or
+/// writing anything: (trace, planner, message).
+#[test]
+fn svg_refuses_timelines_beyond_its_limits() {
+    let many = |n: usize, line: &dyn Fn(usize) -> String| -> String {
+        let mut t = String::from("buffer b 8192\n");
+        for i in 0..n {
+            t.push_str(&line(i));
+        }
+        t
+    };
+    let cases = [
+        (
+            many(2001, &|_| "fill b 1\n".to_string()),
+            "none",
+            "the timeline would have 2001 columns (commands of the planned program), over the limit of 2000",
+        ),
+        (
+            // Two lanes of 1,100 ranges each.
+            format!(
+                "buffer c 8192\n{}",
+                many(1100, &|i| format!("copy b[{}..{}] -> c[{0}..{1}]\n", 4 * i, 4 * i + 4))
+            ),
+            "offline",
+            "the timeline would have 2202 rows (distinct byte ranges), over the limit of 2000",
+        ),
+        (
+            many(1701, &|_| "dispatch scale rw b\n".to_string()),
+            "none",
+            "the timeline would have 5100 arrows (dependencies of the barrier-free trace), over the limit of 5000",
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("vksync-cli-svg-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("out.svg");
+    let svg_s = svg.to_str().expect("utf-8 path");
+    for (trace, planner, message) in cases {
+        let (code, out, err) = vksync(&["plan", "-", "--planner", planner, "--svg", svg_s], Some(&trace));
+        assert_eq!((code, out.as_str()), (2, ""), "{message}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "<stdin>: error: {message} that `--svg` draws (docs/cli.md); draw an excerpt of the trace\n"
+            )
+        );
+        assert!(!svg.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ncnn_plans_side_by_side() {
+    // The ncnn report's clone sequence: ncnn's per-object placement next to
+    // vksync's offline plan, with the hazards per-object leaves behind.
+    snap!(
+        "plan__ncnn-batch-scale__side-by-side",
+        transcript(
+            &[
+                "plan",
+                "examples/ncnn-batch-scale.trace",
+                "--compare",
+                "per-object"
+            ],
+            None
+        )
+    );
+}
