@@ -2,13 +2,21 @@
 //! `ash` and `gpu-allocator`, and captures what the Khronos validation layer
 //! (with synchronization validation) says about them.
 //!
-//! The crate owns device creation ([`device`]), the kernels' pipelines
-//! ([`kernels`], shaders in `shaders/` compiled by `build.rs` with naga),
-//! recording and submission ([`recorder`]), validation capture
-//! ([`validation`]), the one model-to-Vulkan conversion module
-//! ([`convert`]) and the benchmarking paths ([`repeat`]: record once and
-//! submit many times; record-only timing). It does not plan barriers (the model's planners do) and
-//! does not parse trace files (the model's `trace` module does).
+//! The crate owns device creation and teardown ([`device`]), the checks a
+//! program passes before any Vulkan work ([`checks`], pure: usable without
+//! a device), the kernels' pipelines ([`kernels`], shaders in `shaders/`
+//! compiled by `build.rs` with naga), recording and submission
+//! ([`recorder`]), descriptor pools (`descriptors`), the lifetime of a
+//! run's Vulkan objects and of work that outlives a run (`resources`),
+//! validation capture ([`validation`]), the one model-to-Vulkan conversion
+//! module ([`convert`]) and the benchmarking paths ([`repeat`]: record once
+//! and submit many times; record-only timing). It does not plan barriers
+//! (the model's planners do) and does not parse trace files (the model's
+//! `trace` module does).
+//!
+//! No wait is unbounded: every fence wait has a timeout
+//! ([`DeviceOptions::fence_timeout`]), and nothing submitted work may use
+//! is freed or resubmitted before its fence is seen signalled.
 //!
 //! Memory: one `VkBuffer` per memory object of the model's
 //! [`vksync::Layout`] (each buffer with memory of its own and each pool),

@@ -20,7 +20,7 @@
 //! Both accept device commands only (copies, fills, updates, dispatches,
 //! barriers, and the no-op `alloc`/`free`): host accesses, submits and waits
 //! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
-//! [`Device::run`]'s ([`Recorder::record`]); neither path adds barriers.
+//! [`Device::run`]'s (`Recorder::record`); neither path adds barriers.
 
 use crate::checks::{check_program, CheckedDispatch};
 use crate::device::{Device, RunParts};
