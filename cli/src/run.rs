@@ -1,9 +1,13 @@
 //! `vksync run`: plan a trace, record it on a Vulkan device, run it, and
 //! compare the bytes the host reads back with the CPU reference.
 //!
-//! This module owns the subcommand's report: the device, the plan's size,
-//! the validation layer's verdict (messages mapped back to trace lines) and
-//! one line per host read. Recording, submission and validation capture are
+//! This module owns the subcommand's report: the device and the
+//! validation layer's version, the plan's size, the layer's verdict
+//! (messages mapped back to trace lines) and one line per host read; and
+//! its errors, each naming the input line it is about: the checks run on
+//! the input as written (without a device, then with the device's limits)
+//! before planning, and errors of the planned program's run (a fence
+//! timeout) are mapped back through the plan's `origin`. Recording, submission and validation capture are
 //! the `vksync-runtime` crate's; the reference is the model's. A trace
 //! without host reads gets one of every buffer and pool appended, so every
 //! run compares something. Timings are left out on purpose: they vary from
@@ -96,26 +100,21 @@ struct Lines<'a> {
     kept: Vec<usize>,
 }
 
-impl Lines<'_> {
-    /// The input line of a command or object of the run program; `None`
-    /// for an appended host read.
-    fn input_line(&self, at: Location) -> Option<usize> {
-        self.source.trace.line_of(at)
-    }
-
-    /// `FILE:LINE: error: MESSAGE` for an error about the run program.
-    fn input_error(&self, e: &RuntimeError) -> String {
-        let name = &self.source.name;
-        let (at, message) = split(e);
-        match at.map(|a| (a, self.input_line(a))) {
-            Some((_, Some(l))) => format!("{name}:{l}: error: {message}"),
-            Some((Location::Command(_), None)) => {
-                format!("{name}: error: in the host reads appended at the end of the trace: {message}")
-            }
-            _ => format!("{name}: error: {message}"),
+/// `FILE:LINE: error: MESSAGE` for an error about the run program (the
+/// input with host reads appended), whose indices are the input's.
+fn input_error(source: &Source, e: &RuntimeError) -> String {
+    let name = &source.name;
+    let (at, message) = split(e);
+    match at.map(|a| (a, source.trace.line_of(a))) {
+        Some((_, Some(l))) => format!("{name}:{l}: error: {message}"),
+        Some((Location::Command(_), None)) => {
+            format!("{name}: error: in the host reads appended at the end of the trace: {message}")
         }
+        _ => format!("{name}: error: {message}"),
     }
+}
 
+impl Lines<'_> {
     /// The input line of the original command at or after (`forward`) or
     /// at or before planned command `c`.
     fn nearest_line(&self, c: usize, forward: bool) -> Option<usize> {
@@ -173,15 +172,8 @@ impl Lines<'_> {
                 ),
                 None => format!("{name}: error: {message}"),
             },
-            Some(a @ Location::Object(_)) => self.input_error_at(a, &message),
-            None => format!("{name}: error: {message}"),
-        }
-    }
-
-    fn input_error_at(&self, at: Location, message: &str) -> String {
-        let name = &self.source.name;
-        match self.input_line(at) {
-            Some(l) => format!("{name}:{l}: error: {message}"),
+            // Objects are the same in the input and its plan.
+            Some(Location::Object(_)) => input_error(self.source, e),
             None => format!("{name}: error: {message}"),
         }
     }
@@ -222,24 +214,12 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
     };
     let name = &source.name;
     let (program, appended) = with_readback(&source.trace.program);
-    // Validate and plan before touching the device, so malformed input gets
-    // its usual error and status whether or not Vulkan is installed.
-    let plan = match vksync::plan::plan(&program, opts) {
-        Ok(p) => p,
-        Err(e) => {
-            to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
-            return Status::BadInput;
-        }
-    };
-    let lines = Lines {
-        source: &source,
-        plan: &plan,
-        kept: (0..program.commands.len())
-            .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
-            .collect(),
-    };
+    // Everything that can be checked is checked on the input as written
+    // (so errors name its lines) before anything runs: `Source::load`
+    // validated the program; what needs no device comes next, so bad input
+    // gets its error and status whether or not Vulkan is installed.
     if let Err(e) = check_without_device(&program) {
-        to_stderr!("{}", lines.input_error(&e));
+        to_stderr!("{}", input_error(&source, &e));
         return Status::BadInput;
     }
     let mut options = match DeviceOptions::try_from_env() {
@@ -264,12 +244,26 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             return Status::NoDevice;
         }
     };
-    // The device's limits, checked on the input (its lines) before the
-    // planned program is recorded: alignment, ranges, memory sizes.
+    // Then the device's limits (binding alignment and ranges, memory
+    // sizes), still on the input and before planning.
     if let Err(e) = check_program(&program, &device.info().limits) {
-        to_stderr!("{}", lines.input_error(&e));
+        to_stderr!("{}", input_error(&source, &e));
         return Status::BadInput;
     }
+    let plan = match vksync::plan::plan(&program, opts) {
+        Ok(p) => p,
+        Err(e) => {
+            to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
+            return Status::BadInput;
+        }
+    };
+    let lines = Lines {
+        source: &source,
+        plan: &plan,
+        kept: (0..program.commands.len())
+            .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
+            .collect(),
+    };
     match device.validation_layer_version() {
         Some((major, minor, patch)) => say!(
             out,
