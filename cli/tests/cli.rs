@@ -436,9 +436,10 @@ fn run_errors_name_the_input_line() {
 /// exit status 4, and the process does not wait for the runaway work.
 #[test]
 fn run_timeout_names_the_submission_and_does_not_hang() {
-    // About 0.14 s of lavapipe time (8,192 elements), far over 1 ms.
+    // About 0.14 s of lavapipe time (8,192 elements of 65,535 iterations),
+    // far over 1 ms.
     let trace = "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
-                 dispatch slow(100000000) read a write b\n\
+                 dispatch slow(65535) read a write b\n\
                  barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
     let t = Instant::now();
     let (code, _, err) = vksync(&["run", "-", "--timeout", "0.001"], Some(trace));

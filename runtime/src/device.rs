@@ -801,13 +801,26 @@ mod tests {
         dispatch scale_add(2,1) read a write b\n\
         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
 
-    /// A dispatch that runs for a few tenths of a second on lavapipe
-    /// (8,192 elements; lavapipe stops every loop at 65,535 iterations)
-    /// and on a GPU (10^8 iterations per element), far over 1 ms. The
-    /// command buffer holds commands 1..=2 and is submitted at 3.
-    pub(crate) const SLOW: &str = "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
-        dispatch slow(100000000) read a write b\n\
-        barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+    /// A program whose dispatch runs far longer than 1 ms and well under a
+    /// second: `slow(n)` over 8,192 elements. On a CPU device (lavapipe)
+    /// the time grows with the elements and `n` = 65,535 gives about
+    /// 0.14 s (Mesa 22's lavapipe stops every loop at 65,535 iterations
+    /// anyway; Mesa 25's does not, so more would be a runaway there); on a
+    /// GPU the elements run in parallel and the time grows with `n`:
+    /// 10^8 gives a few tenths of a second. The command buffer holds
+    /// commands 1..=2 and is submitted at 3.
+    pub(crate) fn slow_program(device: &Device) -> vksync::Program {
+        let iters = if device.info().device_type == "CPU" {
+            65_535
+        } else {
+            100_000_000
+        };
+        program(&format!(
+            "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
+             dispatch slow({iters}) read a write b\n\
+             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n"
+        ))
+    }
 
     /// Tearing a device down after a run destroys every object it made, in
     /// an order the validation layer accepts: nothing is reported while
@@ -835,7 +848,7 @@ mod tests {
         };
         let short = Duration::from_millis(1);
         device.set_fence_timeout(short);
-        let e = device.run(&program(SLOW)).expect_err("times out");
+        let e = device.run(&slow_program(&device)).expect_err("times out");
         assert!(
             matches!(
                 e,
@@ -878,7 +891,7 @@ mod tests {
             return;
         };
         device.set_fence_timeout(Duration::from_millis(1));
-        let e = device.run(&program(SLOW)).expect_err("times out");
+        let e = device.run(&slow_program(&device)).expect_err("times out");
         assert!(matches!(e, RuntimeError::FenceTimeout { .. }), "{e}");
         teardown_messages();
         let t = std::time::Instant::now();

@@ -82,10 +82,20 @@ fn a_timed_out_execution_is_waited_for_before_the_next_submission() {
     let Some(mut device) = common::device() else {
         return;
     };
-    // A few tenths of a second on lavapipe (8,192 elements, every loop cut
-    // at 65,535 iterations there) and on a GPU (10^8 iterations each).
-    let slow =
-        common::parse("buffer a 32768\nbuffer b 32768\ndispatch slow(100000000) read a write b\n").program;
+    // Far over 1 ms and well under a second: on a CPU device (lavapipe)
+    // the time grows with the 8,192 elements, and 65,535 iterations give
+    // about 0.14 s (more would be a runaway on Mesa 25's lavapipe, which,
+    // unlike Mesa 22's, does not stop loops at 65,535); on a GPU the
+    // elements run in parallel and 10^8 iterations give a few tenths.
+    let iters = if device.info().device_type == "CPU" {
+        65_535
+    } else {
+        100_000_000
+    };
+    let slow = common::parse(&format!(
+        "buffer a 32768\nbuffer b 32768\ndispatch slow({iters}) read a write b\n"
+    ))
+    .program;
     let mut prepared = device.prepare(&[slow]).unwrap();
     let ms = 1_000_000;
     // (timeout of the call, what it gives): the first times out and stays
