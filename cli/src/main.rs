@@ -5,9 +5,15 @@
 //! subcommand's work is in its own module. Exit statuses are part of the
 //! interface, so scripts and CI can branch on them:
 //! 0 clean, 1 hazards found (or, for `run`, a mismatch or validation
-//! message), 2 unusable input or arguments, 3 no device or runtime.
+//! message), 2 unusable input or arguments (or output that cannot be
+//! written), 3 no device or runtime, 4 (`run`) the device did not finish a
+//! submission in time.
+
+// The command line needs no `unsafe`: Vulkan lives in vksync-runtime.
+#![forbid(unsafe_code)]
 
 mod input;
+mod output;
 mod planout;
 mod report;
 mod run;
@@ -15,9 +21,10 @@ mod svg;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use input::Source;
-use std::io::Write as _;
+use output::{say, to_stderr, Out, Written};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 use vksync::plan::{BarrierForm, PlanOptions, PlannerKind};
 
 #[derive(Parser, Debug)]
@@ -63,7 +70,26 @@ enum Cmd {
         file: PathBuf,
         #[command(flatten)]
         planning: Planning,
+        /// Fail (exit status 4) when one submission takes longer than this
+        /// many seconds (decimals allowed; default: VKSYNC_FENCE_TIMEOUT_MS,
+        /// else 10).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
     },
+}
+
+/// A positive, finite number of seconds, at least a microsecond.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    let d = Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("`{text}` is not a usable number of seconds"))?;
+    if d < Duration::from_micros(1) {
+        return Err(format!("`{text}`: the timeout must be at least a microsecond"));
+    }
+    Ok(d)
 }
 
 #[derive(clap::Args, Debug)]
@@ -121,32 +147,65 @@ enum Status {
     Findings = 1,
     BadInput = 2,
     NoDevice = 3,
+    Timeout = 4,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout, usage errors to stderr; either
+            // failing to print is reported like any other output failure.
+            let printed = e.print();
+            let status = match printed {
+                Err(p) if p.kind() != std::io::ErrorKind::BrokenPipe => {
+                    to_stderr!("vksync: error: cannot write to standard output: {p}");
+                    Status::BadInput as i32
+                }
+                _ => e.exit_code(),
+            };
+            return ExitCode::from(status as u8);
+        }
+    };
+    let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file } => check(&file),
+        Cmd::Check { file } => check(&file, &mut out),
         Cmd::Plan {
             file,
             planning,
             svg,
             compare,
             repeat,
-        } => plan(&file, &planning, svg.as_deref(), compare, repeat),
-        Cmd::Run { file, planning } => run::run(&file, planning.options()),
+        } => plan(&file, &planning, svg.as_deref(), compare, repeat, &mut out),
+        Cmd::Run {
+            file,
+            planning,
+            timeout,
+        } => run::run(&file, planning.options(), timeout, &mut out),
     };
-    ExitCode::from(status as u8)
+    ExitCode::from(finished(out, status) as u8)
+}
+
+/// The status once the output is written: a reader that went away leaves
+/// the command's status; any other write failure is reported and is 2.
+fn finished(out: Out, status: Status) -> Status {
+    match out.finish() {
+        Written::All | Written::Closed => status,
+        Written::Failed(e) => {
+            to_stderr!("vksync: error: cannot write to standard output: {e}");
+            Status::BadInput
+        }
+    }
 }
 
 fn load(file: &std::path::Path) -> Result<Source, Status> {
     Source::load(file).map_err(|e| {
-        eprintln!("{e}");
+        to_stderr!("{e}");
         Status::BadInput
     })
 }
 
-fn check(file: &std::path::Path) -> Status {
+fn check(file: &std::path::Path, out: &mut Out) -> Status {
     let source = match load(file) {
         Ok(s) => s,
         Err(st) => return st,
@@ -156,27 +215,26 @@ fn check(file: &std::path::Path) -> Status {
         Err(e) => {
             // `load` resolved the program already; a failure here would be
             // a model inconsistency, still reported as an input error.
-            eprintln!(
+            to_stderr!(
                 "{}",
                 input::program_error(&source.name, &source.text, &source.trace, e)
             );
             return Status::BadInput;
         }
     };
-    let mut out = std::io::stdout().lock();
     for h in &hazards {
+        if out.stopped() {
+            break;
+        }
         let line = report::hazard_line(
             &source.name,
             &source.trace.program,
             &source.trace.command_lines,
             h,
         );
-        // A closed pipe (e.g. `| head`) is not an error worth a panic.
-        if writeln!(out, "{line}").is_err() {
-            break;
-        }
+        say!(out, "{line}");
     }
-    eprintln!("{}: {}", source.name, report::summary(&hazards));
+    to_stderr!("{}: {}", source.name, report::summary(&hazards));
     if hazards.is_empty() {
         Status::Clean
     } else {
@@ -207,6 +265,7 @@ fn plan(
     svg_out: Option<&std::path::Path>,
     compare: Option<Planner>,
     repeat: bool,
+    out: &mut Out,
 ) -> Status {
     let source = match load(file) {
         Ok(s) => s,
@@ -227,10 +286,27 @@ fn plan(
     let (planned, stats) = match planned {
         Ok(x) => x,
         Err(e) => {
-            eprintln!(
+            to_stderr!(
                 "{}",
                 input::program_error(&source.name, &source.text, &source.trace, e)
             );
+            return Status::BadInput;
+        }
+    };
+    // The picture first: a trace too large to draw is refused before
+    // anything is printed.
+    let picture = match svg_out.map(|_| svg::render(&source, &planned, opts, &stats)) {
+        None => None,
+        Some(Ok(picture)) => Some(picture),
+        Some(Err(svg::SvgError::Program(e))) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+        Some(Err(e)) => {
+            to_stderr!("{}: error: {e}", source.name);
             return Status::BadInput;
         }
     };
@@ -251,22 +327,38 @@ fn plan(
             )
         }
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    if let Some(out) = svg_out {
-        let picture = match svg::render(&source, &planned, opts, &stats) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!(
-                    "{}",
-                    input::program_error(&source.name, &source.text, &source.trace, e)
-                );
-                return Status::BadInput;
-            }
-        };
-        if let Err(e) = std::fs::write(out, picture) {
-            eprintln!("{}: error: cannot write: {e}", out.display());
+    out.text(&text);
+    if let (Some(path), Some(picture)) = (svg_out, picture) {
+        if let Err(e) = std::fs::write(path, picture) {
+            to_stderr!("{}: error: cannot write: {e}", path.display());
             return Status::BadInput;
         }
     }
     Status::Clean
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--timeout` values: (text, accepted as).
+    #[test]
+    fn timeouts_are_positive_seconds() {
+        let cases: &[(&str, Option<Duration>)] = &[
+            ("10", Some(Duration::from_secs(10))),
+            ("0.05", Some(Duration::from_millis(50))),
+            (" 2.5 ", Some(Duration::from_millis(2500))),
+            ("1e-3", Some(Duration::from_millis(1))),
+            ("0", None),
+            ("0.0000001", None),
+            ("-1", None),
+            ("inf", None),
+            ("NaN", None),
+            ("ten", None),
+            ("1e30", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_seconds(text).ok(), *expected, "{text:?}");
+        }
+    }
 }

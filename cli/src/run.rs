@@ -1,22 +1,32 @@
 //! `vksync run`: plan a trace, record it on a Vulkan device, run it, and
 //! compare the bytes the host reads back with the CPU reference.
 //!
-//! This module owns the subcommand's report: the device, the plan's size,
-//! the validation layer's verdict (messages mapped back to trace lines) and
-//! one line per host read. Recording, submission and validation capture are
+//! This module owns the subcommand's report: the device and the
+//! validation layer's version, the plan's size, the layer's verdict
+//! (messages mapped back to trace lines) and one line per host read; and
+//! its errors, each naming the input line it is about: the checks run on
+//! the input as written (without a device, then with the device's limits)
+//! before planning, and errors of the planned program's run (a fence
+//! timeout) are mapped back through the plan's `origin`. Recording, submission and validation capture are
 //! the `vksync-runtime` crate's; the reference is the model's. A trace
 //! without host reads gets one of every buffer and pool appended, so every
 //! run compares something. Timings are left out on purpose: they vary from
 //! run to run, and this output is part of the tested interface
 //! (`vksync-bench` measures time).
 
-use crate::input::Source;
+use crate::input::{self, Source};
+use crate::output::{say, to_stderr, Out};
 use crate::Status;
 use std::path::Path;
+use std::time::Duration;
 use vksync::layer::{self, Explanation};
-use vksync::plan::{BarrierForm, PlanOptions};
-use vksync::{Command, ObjectKind, Program, Semantics};
-use vksync_runtime::{compare_with_reference, run_planned, Device, DeviceOptions, RuntimeError};
+use vksync::plan::{BarrierForm, Plan, PlanOptions};
+use vksync::reference::KernelError;
+use vksync::{Command, Location, ObjectKind, Program, Semantics};
+use vksync_runtime::{
+    check_program, check_reference_memory, compare_with_reference, host_memory_available, Device,
+    DeviceLimits, DeviceOptions, RuntimeError,
+};
 
 /// Appends a host read of every buffer and every blob still allocated at
 /// the end when the program has no host read. Pools are not read: the
@@ -65,117 +75,271 @@ fn explain(program: &Program, command: usize, id_name: &str) -> Option<&'static 
     }
 }
 
-pub fn run(file: &Path, opts: PlanOptions) -> Status {
+/// An error's location and its message without the location (which the
+/// caller turns into a line of the input).
+fn split(e: &RuntimeError) -> (Option<Location>, String) {
+    match e {
+        RuntimeError::Check { at, source } => (Some(*at), source.to_string()),
+        RuntimeError::Program { at, source } => (Some(*at), source.to_string()),
+        other => (other.location(), other.to_string()),
+    }
+}
+
+/// A duration as the seconds `--timeout` takes: `0.05 s`, `10 s`.
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// Where the commands of the run program (the input with host reads
+/// appended) and of its plan are in the input file.
+struct Lines<'a> {
+    source: &'a Source,
+    plan: &'a Plan,
+    /// Input index of each command of the barrier-free input (plan
+    /// origins index that).
+    kept: Vec<usize>,
+}
+
+/// `FILE:LINE: error: MESSAGE` for an error about the run program (the
+/// input with host reads appended), whose indices are the input's.
+fn input_error(source: &Source, e: &RuntimeError) -> String {
+    let name = &source.name;
+    let (at, message) = split(e);
+    match at.map(|a| (a, source.trace.line_of(a))) {
+        Some((_, Some(l))) => format!("{name}:{l}: error: {message}"),
+        Some((Location::Command(_), None)) => {
+            format!("{name}: error: in the host reads appended at the end of the trace: {message}")
+        }
+        _ => format!("{name}: error: {message}"),
+    }
+}
+
+impl Lines<'_> {
+    /// The input line of the original command at or after (`forward`) or
+    /// at or before planned command `c`.
+    fn nearest_line(&self, c: usize, forward: bool) -> Option<usize> {
+        let origin = if forward {
+            self.plan.origin.get(c..)?.iter().flatten().next()
+        } else {
+            self.plan.origin.get(..=c)?.iter().flatten().next_back()
+        };
+        origin.and_then(|&i| self.source.trace.command_lines.get(self.kept[i]).copied())
+    }
+
+    /// Where planned command `c` is, in words: `line N`, `planned command
+    /// before line N` (inserted by the planner), or `end of trace`.
+    fn planned(&self, c: usize) -> String {
+        match self.nearest_line(c, true) {
+            Some(l) if self.plan.origin.get(c).copied().flatten().is_some() => format!("line {l}"),
+            Some(l) => format!("planned command before line {l}"),
+            None => "end of trace".to_string(),
+        }
+    }
+
+    /// `FILE:LINE: error: MESSAGE` for an error about the planned program.
+    fn planned_error(&self, e: &RuntimeError) -> String {
+        let name = &self.source.name;
+        if let RuntimeError::FenceTimeout {
+            submitted_at,
+            first,
+            last,
+            timeout,
+        } = e
+        {
+            let (from, to) = (self.nearest_line(*first, true), self.nearest_line(*last, false));
+            let at = submitted_at.map_or("at the end of the trace".to_string(), |c| {
+                format!("at {}", self.planned(c))
+            });
+            let span = match (from, to) {
+                (Some(a), Some(b)) if a < b => format!("from line {a} to line {b}"),
+                (Some(a), _) | (None, Some(a)) => format!("of line {a}"),
+                (None, None) => "of planned commands".to_string(),
+            };
+            let head = from.map_or(format!("{name}:"), |l| format!("{name}:{l}:"));
+            return format!(
+                "{head} error: the command buffer {span} (submitted {at}) did not complete within {}; \
+                 raise the limit with --timeout SECONDS",
+                seconds(*timeout)
+            );
+        }
+        let (at, message) = split(e);
+        match at {
+            Some(Location::Command(c)) => match self.nearest_line(c, true) {
+                Some(l) => format!(
+                    "{name}:{l}: error: {} ({}): {message}",
+                    "in the planned program",
+                    self.planned(c)
+                ),
+                None => format!("{name}: error: {message}"),
+            },
+            // Objects are the same in the input and its plan.
+            Some(Location::Object(_)) => input_error(self.source, e),
+            None => format!("{name}: error: {message}"),
+        }
+    }
+}
+
+/// Checks that need no device: each dispatch's arguments against the
+/// kernel table (the runtime's pure check, with no device limit), that the
+/// reference can run every dispatch (not indirect ones), and that the
+/// reference fits in host memory. Errors are about the run program.
+fn check_without_device(program: &Program) -> Result<(), RuntimeError> {
+    check_program(program, &DeviceLimits::UNLIMITED)?;
+    for (i, c) in program.commands.iter().enumerate() {
+        if let Command::Dispatch {
+            kernel,
+            indirect: Some(_),
+            ..
+        } = c
+        {
+            return Err(RuntimeError::Check {
+                at: Location::Command(i),
+                source: KernelError::Indirect {
+                    kernel: kernel.clone(),
+                }
+                .into(),
+            });
+        }
+    }
+    check_reference_memory(program, host_memory_available())
+}
+
+pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut Out) -> Status {
     let source = match Source::load(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{e}");
+            to_stderr!("{e}");
             return Status::BadInput;
         }
     };
     let name = &source.name;
     let (program, appended) = with_readback(&source.trace.program);
-    // Validate and plan before touching the device, so malformed input gets
-    // its usual error and status whether or not Vulkan is installed.
-    if let Err(e) = vksync::plan::plan(&program, opts) {
-        eprintln!(
-            "{}",
-            crate::input::program_error(name, &source.text, &source.trace, e)
-        );
+    // Everything that can be checked is checked on the input as written
+    // (so errors name its lines) before anything runs: `Source::load`
+    // validated the program; what needs no device comes next, so bad input
+    // gets its error and status whether or not Vulkan is installed.
+    if let Err(e) = check_without_device(&program) {
+        to_stderr!("{}", input_error(&source, &e));
         return Status::BadInput;
     }
-    if let Err(e) = vksync::reference::run(&program) {
-        eprintln!("{name}: error: {e}");
-        return Status::BadInput;
+    let mut options = match DeviceOptions::try_from_env() {
+        Ok(o) => o,
+        Err(e) => {
+            to_stderr!("{name}: error: {e}");
+            return Status::BadInput;
+        }
+    };
+    options.print_device = false;
+    if let Some(t) = timeout {
+        options.fence_timeout = t;
     }
-    let mut device = match Device::new(DeviceOptions {
-        print_device: false,
-        ..DeviceOptions::from_env()
-    }) {
+    let mut device = match Device::new(options) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("{name}: error: no Vulkan device: {e}");
-            eprintln!(
+            to_stderr!("{name}: error: no Vulkan device: {e}");
+            to_stderr!(
                 "  install the loader, lavapipe and the validation layer: \
                  apt-get install -y libvulkan1 mesa-vulkan-drivers vulkan-validationlayers"
             );
             return Status::NoDevice;
         }
     };
-    println!("device: {}", device.name());
-    let (plan, result) = match run_planned(&mut device, &program, opts) {
+    // Then the device's limits (binding alignment and ranges, memory
+    // sizes), still on the input and before planning.
+    if let Err(e) = check_program(&program, &device.info().limits) {
+        to_stderr!("{}", input_error(&source, &e));
+        return Status::BadInput;
+    }
+    let plan = match vksync::plan::plan(&program, opts) {
+        Ok(p) => p,
+        Err(e) => {
+            to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
+            return Status::BadInput;
+        }
+    };
+    let lines = Lines {
+        source: &source,
+        plan: &plan,
+        kept: (0..program.commands.len())
+            .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
+            .collect(),
+    };
+    match device.validation_layer_version() {
+        Some((major, minor, patch)) => say!(
+            out,
+            "device: {}; validation layer {major}.{minor}.{patch}",
+            device.name()
+        ),
+        None => say!(out, "device: {}", device.name()),
+    }
+    let result = match device.run(&plan.program) {
         Ok(r) => r,
-        Err(
-            e @ (RuntimeError::Kernel { .. }
-            | RuntimeError::Program { .. }
-            | RuntimeError::MisalignedBinding { .. }
-            | RuntimeError::BindingTooLarge { .. }),
-        ) => {
-            // The program is valid for the model but not runnable on this
-            // device (an unknown kernel, a binding the device cannot bind):
-            // the input's problem, reported as the runtime words it, with
-            // command indices of the planned program.
-            eprintln!("{name}: error: {e}");
+        Err(e @ (RuntimeError::FenceTimeout { .. } | RuntimeError::StillRunning { .. })) => {
+            to_stderr!("{}", lines.planned_error(&e));
+            // The work is still executing and Vulkan cannot cancel it: the
+            // device cannot be torn down now, and waiting for it is what the
+            // timeout exists to avoid. The process ends right after this;
+            // its exit releases the device.
+            std::mem::forget(device);
+            return Status::Timeout;
+        }
+        Err(e @ (RuntimeError::Check { .. } | RuntimeError::Program { .. })) => {
+            // Checked on the input above; kept for completeness.
+            to_stderr!("{}", lines.planned_error(&e));
             return Status::BadInput;
         }
         Err(e) => {
-            eprintln!("{name}: error: {e}");
+            to_stderr!("{}", lines.planned_error(&e));
             return Status::NoDevice;
-        }
-    };
-    // Map a command of the planned program to a line of the input: inserted
-    // commands report the line of the next original command. Plan origins
-    // index the input without its own barriers.
-    let kept: Vec<usize> = (0..program.commands.len())
-        .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
-        .collect();
-    let input_line = |c: usize| -> String {
-        let origin = plan.origin[c..].iter().flatten().next().map(|&i| kept[i]);
-        match origin.and_then(|i| source.trace.command_lines.get(i)) {
-            Some(l) if plan.origin[c].is_some() => format!("line {l}"),
-            Some(l) => format!("planned command before line {l}"),
-            None => "end of trace".to_string(),
         }
     };
     let form = match opts.form {
         BarrierForm::Global => "global memory barriers",
         BarrierForm::Buffer => "buffer memory barriers",
     };
-    println!(
+    say!(
+        out,
         "plan: {} ({form}), {} barrier points, {} stage/access bits",
         opts.planner.name(),
         plan.program.barrier_points(),
         plan.program.barrier_bits()
     );
     if appended {
-        println!("no host-read in the trace: reading back every buffer and live blob at the end");
+        say!(
+            out,
+            "no host-read in the trace: reading back every buffer and live blob at the end"
+        );
     }
     let mut clean = true;
     let mut unexplained = 0;
     if result.validation {
         for m in &result.messages {
-            let at = m.command.map_or("setup".to_string(), input_line);
+            let at = m.command.map_or("setup".to_string(), |c| lines.planned(c));
             let why = m.command.and_then(|c| explain(&plan.program, c, &m.id_name));
             match why {
-                Some(d) => println!(
+                Some(d) => say!(
+                    out,
                     "validation: {at}: {} ({:?}): explained by known layer difference {d} (docs/semantics.md)",
-                    m.id_name, m.severity
+                    m.id_name,
+                    m.severity
                 ),
                 None => {
                     unexplained += 1;
-                    println!("validation: {at}: {} ({:?})", m.id_name, m.severity);
-                    println!("    {}", m.text.lines().next().unwrap_or(""));
+                    say!(out, "validation: {at}: {} ({:?})", m.id_name, m.severity);
+                    say!(out, "    {}", m.text.lines().next().unwrap_or(""));
                 }
             }
         }
-        println!(
+        say!(
+            out,
             "validation layer: {} messages, {} not explained by a known layer difference",
             result.messages.len(),
             unexplained
         );
         clean &= unexplained == 0;
     } else {
-        println!(
+        say!(
+            out,
             "validation layer: not enabled (install vulkan-validationlayers, or unset VKSYNC_VALIDATION=0)"
         );
     }
@@ -192,16 +356,18 @@ pub fn run(file: &Path, opts: PlanOptions) -> Status {
                     Command::HostRead { src } => plan.program.show_region(*src),
                     _ => String::new(),
                 };
-                println!(
+                say!(
+                    out,
                     "host-read {what} at {}: {} bytes, {} compared, {} mismatches{first}",
-                    input_line(c.command),
+                    lines.planned(c.command),
                     c.len,
                     c.len - c.undefined,
                     c.mismatches.len()
                 );
             }
             clean &= total == 0;
-            println!(
+            say!(
+                out,
                 "{name}: {} (reference: {} mismatching bytes; validation: {} unexplained messages)",
                 if clean { "OK" } else { "FAILED" },
                 total,
@@ -209,7 +375,7 @@ pub fn run(file: &Path, opts: PlanOptions) -> Status {
             );
         }
         Err(e) => {
-            println!("{name}: FAILED: could not compare with the reference: {e}");
+            say!(out, "{name}: FAILED: could not compare with the reference: {e}");
             clean = false;
         }
     }

@@ -14,6 +14,13 @@
 //!
 //! The SVG is written by hand: it is a few rectangles, paths and texts, and
 //! a drawing crate would not make it shorter.
+//!
+//! Size: a timeline is for reading, and its size grows with the commands
+//! (columns), the distinct byte ranges (rows) and the dependencies
+//! (arrows); a trace with a million hazards once made a 2.1 GB file in
+//! 406 s. Beyond [`MAX_COLUMNS`], [`MAX_ROWS`] or [`MAX_ARROWS`] the
+//! drawing is refused with [`SvgError::TooLarge`] before anything is
+//! written: a few megabytes at most, and an excerpt of the trace draws.
 
 use crate::input::Source;
 use crate::planout::PlanStats;
@@ -30,6 +37,34 @@ const LANE_GAP: f64 = 26.0;
 const WIDE: f64 = 84.0; // a device or host command
 const NARROW: f64 = 30.0; // alloc, free, submit, wait
 const BAR: f64 = 40.0; // a barrier
+
+/// The most commands (columns) a timeline draws (about 180,000 pixels wide).
+pub const MAX_COLUMNS: usize = 2_000;
+/// The most byte-range rows, over all lanes (about 48,000 pixels tall).
+pub const MAX_ROWS: usize = 2_000;
+/// The most dependency arrows (and so legend lines of hazards answered).
+pub const MAX_ARROWS: usize = 5_000;
+
+/// Why no picture was drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum SvgError {
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    #[error("the timeline would have {count} {what}, over the limit of {limit} that `--svg` draws (docs/cli.md); draw an excerpt of the trace")]
+    TooLarge {
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
+}
+
+/// `Err(TooLarge)` when `count` is over `limit`.
+fn within(what: &'static str, count: usize, limit: usize) -> Result<(), SvgError> {
+    if count > limit {
+        return Err(SvgError::TooLarge { what, count, limit });
+    }
+    Ok(())
+}
 
 const READ: &str = "#3b82f6";
 const WRITE: &str = "#f97316";
@@ -98,8 +133,13 @@ pub fn render(
     plan: &Plan,
     opts: PlanOptions,
     stats: &PlanStats,
-) -> Result<String, ProgramError> {
+) -> Result<String, SvgError> {
     let program = &plan.program;
+    within(
+        "columns (commands of the planned program)",
+        program.commands.len(),
+        MAX_COLUMNS,
+    )?;
     let layout = vksync::resolve(program)?;
     let sem = Semantics::default();
     let input_lines = source.barrier_free_lines();
@@ -155,6 +195,11 @@ pub fn render(
         order.push(mem);
         lanes.insert(mem, lane);
     }
+    within(
+        "rows (distinct byte ranges)",
+        lanes.values().map(Lane::rows).sum(),
+        MAX_ROWS,
+    )?;
     let lanes_bottom = y - LANE_GAP;
     // Barrier labels run down their bars; with few lanes a long label would
     // run into the legend, so the legend starts below the longest one.
@@ -193,6 +238,11 @@ pub fn render(
         }
     }
     let deps = vksync::check(&source.trace.program.without_barriers())?;
+    within(
+        "arrows (dependencies of the barrier-free trace)",
+        deps.len(),
+        MAX_ARROWS,
+    )?;
     let unsynced: HashSet<(usize, usize)> = stats
         .remaining
         .iter()

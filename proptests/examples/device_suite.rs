@@ -113,9 +113,6 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
-    }
     let mut device = match Device::new(DeviceOptions {
         print_device: false,
         ..DeviceOptions::from_env()

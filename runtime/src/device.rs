@@ -8,12 +8,15 @@
 //! and the kernels' pipelines. Running programs is [`crate::recorder`]'s
 //! job; nothing here assumes a particular driver.
 
+use crate::checks::DeviceLimits;
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::Kernels;
+use crate::resources::{self, InFlight};
 use crate::validation::{self, Capture, ValidationMessage};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::ffi::{c_void, CStr};
+use std::time::Duration;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -32,6 +35,11 @@ pub enum ValidationMode {
     CoreOnly,
 }
 
+/// How long a fence wait may take unless told otherwise: long enough for
+/// any program of the test suites on lavapipe, short enough that a runaway
+/// kernel is reported instead of hanging the process.
+pub const DEFAULT_FENCE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How to create a [`Device`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeviceOptions {
@@ -41,6 +49,11 @@ pub struct DeviceOptions {
     pub validation: ValidationMode,
     /// Print the chosen device on stderr.
     pub print_device: bool,
+    /// The longest a run waits for one fence (a submission to complete)
+    /// before it fails with [`RuntimeError::FenceTimeout`]; also the
+    /// longest the device waits, before its next run and when dropped, for
+    /// work that was still executing then.
+    pub fence_timeout: Duration,
 }
 
 impl Default for DeviceOptions {
@@ -49,15 +62,45 @@ impl Default for DeviceOptions {
             device: None,
             validation: ValidationMode::Auto,
             print_device: true,
+            fence_timeout: DEFAULT_FENCE_TIMEOUT,
         }
     }
 }
 
 impl DeviceOptions {
     /// Options from the environment: `VKSYNC_DEVICE` (device-name
-    /// substring) and `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
-    /// anything else: when available).
+    /// substring), `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
+    /// anything else: when available) and `VKSYNC_FENCE_TIMEOUT_MS` (a
+    /// positive number of milliseconds). An unusable
+    /// `VKSYNC_FENCE_TIMEOUT_MS` is reported on stderr and the default
+    /// kept; [`DeviceOptions::try_from_env`] returns it as an error.
     pub fn from_env() -> Self {
+        Self::try_from_env().unwrap_or_else(|e| {
+            eprintln!("vksync-runtime: {e}; using {DEFAULT_FENCE_TIMEOUT:?}");
+            DeviceOptions {
+                fence_timeout: DEFAULT_FENCE_TIMEOUT,
+                ..Self::env_without_timeout()
+            }
+        })
+    }
+
+    /// [`DeviceOptions::from_env`], with an unusable variable as an error.
+    pub fn try_from_env() -> Result<Self> {
+        let fence_timeout = match std::env::var("VKSYNC_FENCE_TIMEOUT_MS") {
+            Ok(v) if !v.is_empty() => parse_timeout_ms(&v).ok_or(RuntimeError::BadEnvironment {
+                var: "VKSYNC_FENCE_TIMEOUT_MS",
+                value: v,
+                expected: "a positive whole number of milliseconds",
+            })?,
+            _ => DEFAULT_FENCE_TIMEOUT,
+        };
+        Ok(DeviceOptions {
+            fence_timeout,
+            ..Self::env_without_timeout()
+        })
+    }
+
+    fn env_without_timeout() -> Self {
         let device = std::env::var("VKSYNC_DEVICE").ok().filter(|s| !s.is_empty());
         let validation = match std::env::var("VKSYNC_VALIDATION").as_deref() {
             Ok("0") => ValidationMode::Off,
@@ -67,9 +110,15 @@ impl DeviceOptions {
         DeviceOptions {
             device,
             validation,
-            print_device: true,
+            ..DeviceOptions::default()
         }
     }
+}
+
+/// A positive whole number of milliseconds.
+fn parse_timeout_ms(text: &str) -> Option<Duration> {
+    let ms: u64 = text.trim().parse().ok()?;
+    (ms > 0).then(|| Duration::from_millis(ms))
 }
 
 /// What was chosen, for messages and reports.
@@ -84,9 +133,12 @@ pub struct DeviceInfo {
     pub validation: bool,
     /// Whether synchronization validation is on (implies `validation`).
     pub sync_validation: bool,
-    pub min_storage_buffer_offset_alignment: u64,
-    pub max_storage_buffer_range: u64,
-    pub max_compute_work_group_count_x: u32,
+    /// `major.minor.patch` of the enabled `VK_LAYER_KHRONOS_validation`
+    /// (its `VkLayerProperties::specVersion`, e.g. `(1, 3, 239)` on Debian
+    /// 12, `(1, 4, 309)` on Debian 13); `None` when validation is off.
+    pub validation_layer_version: Option<(u32, u32, u32)>,
+    /// What programs are checked against before recording.
+    pub limits: DeviceLimits,
     /// Nanoseconds per timestamp tick.
     pub timestamp_period: f32,
     /// 0 when the queue cannot write timestamps.
@@ -107,60 +159,174 @@ impl std::fmt::Display for DeviceInfo {
                 (true, false) => "on (core validation only, synchronization validation off)",
                 (false, _) => "off",
             }
-        )
+        )?;
+        match self.validation_layer_version {
+            Some((major, minor, patch)) => write!(f, ", layer {major}.{minor}.{patch}"),
+            None => Ok(()),
+        }
     }
 }
 
 /// The instance, its debug messenger and the capture they write to.
 /// Dropped last: it destroys the messenger before the capture goes.
 pub(crate) struct Instance {
-    _entry: ash::Entry,
+    /// The loaded loader; `None` only after `drop` leaked it.
+    entry: Option<ash::Entry>,
     instance: ash::Instance,
     debug: Option<(ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT)>,
     pub(crate) capture: Box<Capture>,
+    /// Set when work was still executing at teardown: the instance, the
+    /// loader and the capture the messenger writes to then stay alive for
+    /// the rest of the process.
+    leaked: bool,
 }
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        // SAFETY: every child object (device, messenger) is destroyed here
-        // or earlier (fields of `Device` drop before this one).
+        if self.leaked {
+            // The messenger may still call back into the capture.
+            std::mem::forget(std::mem::take(&mut self.capture));
+            std::mem::forget(self.entry.take());
+            return;
+        }
+        // SAFETY: the logical device (the instance's only other child) was
+        // destroyed before this field drops (`Device`'s field order, or
+        // `Device::new`'s locals on an early return); the messenger goes
+        // before the instance, and the capture it writes to after both.
         unsafe {
             if let Some((du, m)) = self.debug.take() {
                 du.destroy_debug_utils_messenger(m, None);
             }
             self.instance.destroy_instance(None);
         }
+        // `Drop for Device` emptied the capture before tearing down, so
+        // whatever is here now was said about the teardown itself (an
+        // object destroyed while in use, a leak): no run can return it, so
+        // it is reported rather than lost.
+        report_teardown_messages(self.capture.take());
     }
 }
 
-/// The logical device; destroys itself on drop after waiting for idle.
+#[cfg(test)]
+thread_local! {
+    /// Teardown messages of devices dropped on this thread (tests only).
+    pub(crate) static TEARDOWN_MESSAGES: std::cell::RefCell<Vec<ValidationMessage>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn report_teardown_messages(messages: Vec<ValidationMessage>) {
+    for m in &messages {
+        eprintln!("vksync-runtime: validation message while destroying the device: {m}");
+    }
+    #[cfg(test)]
+    TEARDOWN_MESSAGES.with(|t| t.borrow_mut().extend(messages));
+}
+
+/// The logical device; destroys itself on drop.
+///
+/// Dropped by [`Device`]'s field order after `Drop for Device` has waited
+/// for the device to go idle and freed the allocator and the kernels, or,
+/// when [`Device::new`] fails half way, before any work was submitted.
 pub(crate) struct Logical {
     pub(crate) device: ash::Device,
+    /// Set when work was still executing at teardown: the device is then
+    /// left alive for the rest of the process.
+    leaked: bool,
 }
 
 impl Drop for Logical {
     fn drop(&mut self) {
-        // SAFETY: the allocator and kernels (declared before this field in
-        // `Device`) are gone; waiting idle makes destruction legal even after
-        // an error left work in flight.
-        unsafe {
-            let _ = self.device.device_wait_idle();
-            self.device.destroy_device(None);
+        if self.leaked {
+            return;
         }
+        // SAFETY: no work is pending on the device and every object made
+        // from it is gone: each run's objects were destroyed by its
+        // `Resources` or, if their work outlived the run, by `Drop for
+        // Device` after it saw their fences signal (when they never signal
+        // the device is leaked and this returns above); `Drop for Device`
+        // then waited idle and freed the allocator's memory and the
+        // kernels' pipelines before this field drops. `Device::new`
+        // submits nothing, so its early returns drop only unused objects.
+        unsafe { self.device.destroy_device(None) };
     }
 }
 
 /// A Vulkan device ready to run [`vksync::Program`]s.
+///
+/// Teardown (`Drop for Device`) runs in reverse creation order: wait (at
+/// most the fence timeout) for work that was still executing when its run
+/// ended, wait for the device to go idle, free the allocator's memory,
+/// destroy the kernels' pipelines, then (as the remaining fields drop, in
+/// declaration order) the logical device, the debug messenger and the
+/// instance. If work is still executing after that wait, nothing is
+/// destroyed (the GPU may still use it): the device and everything it made
+/// are left to the end of the process, and a line on stderr says so.
 pub struct Device {
-    // Field order is drop order: allocator and pipelines before the device,
-    // the device before the instance.
+    /// Created last; taken and dropped first in `Drop for Device`.
     pub(crate) allocator: Option<Allocator>,
+    /// Destroyed explicitly in `Drop for Device`, after the allocator.
     pub(crate) kernels: Kernels,
     pub(crate) logical: Logical,
     pub(crate) inst: Instance,
     pub(crate) queue: vk::Queue,
     pub(crate) info: DeviceInfo,
     setup_messages: Vec<ValidationMessage>,
+    fence_timeout: Duration,
+    /// Objects of runs that ended while their work was executing (a fence
+    /// wait timed out, or an error cut the run short).
+    pub(crate) in_flight: Vec<InFlight>,
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // Messages of earlier runs are not teardown messages (`Instance`'s
+        // drop reports what arrives from here on).
+        drop(self.inst.capture.take());
+        self.inst.capture.set_command(None);
+        if let Some(allocator) = self.allocator.as_mut() {
+            if let Err(e) = resources::reclaim(
+                &self.logical.device,
+                allocator,
+                &mut self.in_flight,
+                self.fence_timeout,
+            ) {
+                let why = match e {
+                    RuntimeError::StillRunning { what, waited } => {
+                        format!("{what} was still executing {waited:?} after the device was dropped")
+                    }
+                    other => format!("waiting for work still executing failed: {other}"),
+                };
+                eprintln!(
+                    "vksync-runtime: {why}; the device, its objects and its memory are left to the end \
+                     of the process instead of being destroyed under running work"
+                );
+                self.leak();
+                return;
+            }
+        }
+        // SAFETY: the device is live. Nothing should be executing now (every
+        // run waited for its work or left it in `in_flight`, reclaimed
+        // above); waiting idle makes sure before anything is freed. A
+        // failure (device lost) leaves nothing executing either.
+        let _ = unsafe { self.logical.device.device_wait_idle() };
+        // Memory (every run's buffers are already freed; this returns the
+        // allocator's blocks), then pipelines; the device and the instance
+        // follow as fields.
+        drop(self.allocator.take());
+        self.kernels.destroy_all();
+    }
+}
+
+impl Device {
+    /// Gives up on tearing down: every Vulkan object and allocation stays
+    /// alive until the process ends.
+    fn leak(&mut self) {
+        std::mem::forget(self.allocator.take());
+        self.kernels.forget_all();
+        std::mem::forget(std::mem::take(&mut self.in_flight));
+        self.logical.leaked = true;
+        self.inst.leaked = true;
+    }
 }
 
 /// The parts of a [`Device`] that recording a program borrows at the same
@@ -172,13 +338,18 @@ pub(crate) struct RunParts<'a> {
     pub kernels: &'a Kernels,
     pub queue: vk::Queue,
     pub info: &'a DeviceInfo,
+    pub in_flight: &'a mut Vec<InFlight>,
+    pub fence_timeout: Duration,
 }
 
 impl Device {
     /// Splits the device into what a run borrows, after clearing the
     /// validation capture so that messages from an earlier (failed) run do
-    /// not leak into this one.
-    pub(crate) fn begin_run(&mut self) -> RunParts<'_> {
+    /// not leak into this one. Work an earlier run left executing is waited
+    /// for first (at most the fence timeout) and freed; if it is still
+    /// executing, this is [`RuntimeError::StillRunning`] and nothing new is
+    /// submitted behind it.
+    pub(crate) fn begin_run(&mut self) -> Result<RunParts<'_>> {
         let Device {
             allocator,
             kernels,
@@ -186,20 +357,36 @@ impl Device {
             inst,
             queue,
             info,
+            in_flight,
+            fence_timeout,
             ..
         } = self;
+        // Invariant: the allocator is only taken out in `Drop`.
+        let allocator = allocator.as_mut().expect("allocator lives as long as the device");
+        resources::reclaim(&logical.device, allocator, in_flight, *fence_timeout)?;
         let capture = &*inst.capture;
         capture.take();
         capture.set_command(None);
-        RunParts {
+        Ok(RunParts {
             device: &logical.device,
             capture,
-            // Invariant: the allocator is only taken out in `Drop`.
-            allocator: allocator.as_mut().expect("allocator lives as long as the device"),
+            allocator,
             kernels,
             queue: *queue,
             info,
-        }
+            in_flight,
+            fence_timeout: *fence_timeout,
+        })
+    }
+
+    /// How long a fence wait may take (see [`DeviceOptions::fence_timeout`]).
+    pub fn fence_timeout(&self) -> Duration {
+        self.fence_timeout
+    }
+
+    /// Changes the fence timeout for later runs and for the teardown.
+    pub fn set_fence_timeout(&mut self, timeout: Duration) {
+        self.fence_timeout = timeout;
     }
 }
 
@@ -212,6 +399,48 @@ fn version(v: u32) -> String {
     )
 }
 
+/// The limits programs are checked against, from the device's properties
+/// (Vulkan 1.1 and 1.3 ones too: the device supports 1.3, checked before)
+/// and its memory heaps.
+fn device_limits(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    props: &vk::PhysicalDeviceProperties,
+) -> DeviceLimits {
+    let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
+    let mut p13 = vk::PhysicalDeviceVulkan13Properties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default()
+        .push_next(&mut p11)
+        .push_next(&mut p13);
+    // SAFETY: a valid handle of this instance and a well-formed pNext chain
+    // of structs the (Vulkan 1.3) device knows.
+    unsafe { instance.get_physical_device_properties2(physical, &mut p2) };
+    // SAFETY: a valid handle of this instance.
+    let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let heaps = &memory.memory_heaps[..memory.memory_heap_count as usize];
+    let largest = |host_only: bool| {
+        types
+            .iter()
+            .filter(|t| !host_only || t.property_flags.contains(host))
+            .filter_map(|t| heaps.get(t.heap_index as usize))
+            .map(|h| h.size)
+            .max()
+            .unwrap_or(0)
+    };
+    let l = &props.limits;
+    DeviceLimits {
+        min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment.max(1),
+        max_storage_buffer_range: u64::from(l.max_storage_buffer_range),
+        max_compute_work_group_count_x: l.max_compute_work_group_count[0],
+        max_buffer_size: p13.max_buffer_size,
+        max_memory_allocation_size: p11.max_memory_allocation_size,
+        max_heap_size: largest(false),
+        max_host_visible_heap_size: largest(true),
+    }
+}
+
 fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
     match t {
         vk::PhysicalDeviceType::DISCRETE_GPU => "discrete GPU",
@@ -222,23 +451,62 @@ fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
     }
 }
 
-/// The device a test suite runs on: `Ok(None)` when
-/// `VKSYNC_SKIP_DEVICE_TESTS=1` asks to skip device tests, otherwise the
-/// device `VKSYNC_DEVICE` picks with the given validation mode. Suites turn
-/// an error into a loud failure with [`TEST_DEVICE_HELP`]: CI installs
-/// Vulkan, so a missing one is a broken setup, not a reason to skip.
-pub fn test_device(validation: ValidationMode) -> Result<Option<Device>> {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
-        eprintln!("VKSYNC_SKIP_DEVICE_TESTS=1: skipping a device test");
-        return Ok(None);
+/// Device tests skipped so far in this process.
+static SKIPPED_DEVICE_TESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Whether device tests are to be skipped (`VKSYNC_SKIP_DEVICE_TESTS=1`).
+/// When they are, the calling test is counted as skipped and one line goes
+/// to the process's stderr:
+///
+/// ```text
+/// SKIPPED (no Vulkan device, VKSYNC_SKIP_DEVICE_TESTS=1): errors::bad_dispatches (1 device test skipped so far)
+/// ```
+///
+/// The test's name is its thread's (the test harness names each test's
+/// thread after it). The line is written to stderr directly rather than
+/// with `eprintln!`, which the test harness captures and shows only for
+/// failing tests: a skip must be seen, since the harness still counts the
+/// test as passed. The last such line of a test binary gives its count
+/// ([`skipped_device_tests`]).
+pub fn skip_device_test() -> bool {
+    use std::io::Write as _;
+    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() != Ok("1") {
+        return false;
     }
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // Mesa's lavapipe warns without it; harmless but noisy.
-        std::env::set_var("XDG_RUNTIME_DIR", "/tmp");
+    let n = SKIPPED_DEVICE_TESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("<unnamed test>");
+    let line = format!(
+        "SKIPPED (no Vulkan device, VKSYNC_SKIP_DEVICE_TESTS=1): {name} ({n} device test{} skipped so far)\n",
+        if n == 1 { "" } else { "s" }
+    );
+    // One write, so lines of tests running in parallel do not interleave.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    true
+}
+
+/// How many device tests [`skip_device_test`] skipped in this process.
+pub fn skipped_device_tests() -> usize {
+    SKIPPED_DEVICE_TESTS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The device a test suite runs on: `Ok(None)` when
+/// `VKSYNC_SKIP_DEVICE_TESTS=1` asks to skip device tests (the skip is
+/// announced and counted by [`skip_device_test`]), otherwise the device
+/// `VKSYNC_DEVICE` picks with the given validation mode. Suites turn an
+/// error into a loud failure with [`TEST_DEVICE_HELP`]: CI installs Vulkan,
+/// so a missing one is a broken setup, not a reason to skip.
+///
+/// The process environment is not changed (setting variables while other
+/// test threads run is undefined behaviour on Unix): if Mesa complains
+/// about `XDG_RUNTIME_DIR`, set `XDG_RUNTIME_DIR=/tmp` before `cargo test`.
+pub fn test_device(validation: ValidationMode) -> Result<Option<Device>> {
+    if skip_device_test() {
+        return Ok(None);
     }
     let options = DeviceOptions {
         validation,
-        ..DeviceOptions::from_env()
+        ..DeviceOptions::try_from_env()?
     };
     Device::new(options).map(Some)
 }
@@ -261,9 +529,20 @@ impl Device {
         // SAFETY: valid entry; enumerate calls take no pointers from us.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
             .ctx("vkEnumerateInstanceLayerProperties")?;
-        let has_layer = layers
+        let layer = layers
             .iter()
-            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+            .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        let has_layer = layer.is_some();
+        // The Vulkan version the layer implements (its `api_version` in the
+        // manifest), which is how layer releases are named: 1.3.239.
+        let layer_version = layer.map(|l| {
+            let v = l.spec_version;
+            (
+                vk::api_version_major(v),
+                vk::api_version_minor(v),
+                vk::api_version_patch(v),
+            )
+        });
         let validation = match options.validation {
             ValidationMode::Off => false,
             ValidationMode::Auto => has_layer,
@@ -331,10 +610,11 @@ impl Device {
         // capture box) outlives the call; the capture box outlives the instance.
         let instance = unsafe { entry.create_instance(&create, None) }.ctx("vkCreateInstance")?;
         let mut inst = Instance {
-            _entry: entry.clone(),
+            entry: Some(entry.clone()),
             instance,
             debug: None,
             capture,
+            leaked: false,
         };
         if debug_utils {
             let du = ash::ext::debug_utils::Instance::new(&entry, &inst.instance);
@@ -423,7 +703,10 @@ impl Device {
             .push_next(&mut enable13);
         // SAFETY: valid physical device; the create info outlives the call.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.ctx("vkCreateDevice")?;
-        let logical = Logical { device };
+        let logical = Logical {
+            device,
+            leaked: false,
+        };
         // SAFETY: the family and index 0 were requested at creation.
         let queue = unsafe { logical.device.get_device_queue(family as u32, 0) };
 
@@ -441,7 +724,7 @@ impl Device {
             source,
         })?;
 
-        let limits = props.limits;
+        let limits = device_limits(instance, physical, &props);
         let info = DeviceInfo {
             name,
             device_type: type_name(props.device_type).to_string(),
@@ -449,10 +732,9 @@ impl Device {
             queue_family: family as u32,
             validation,
             sync_validation,
-            min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment.max(1),
-            max_storage_buffer_range: u64::from(limits.max_storage_buffer_range),
-            max_compute_work_group_count_x: limits.max_compute_work_group_count[0],
-            timestamp_period: limits.timestamp_period,
+            validation_layer_version: if validation { layer_version } else { None },
+            limits,
+            timestamp_period: props.limits.timestamp_period,
             timestamp_valid_bits: families[family].timestamp_valid_bits,
         };
         if options.print_device {
@@ -467,12 +749,23 @@ impl Device {
             queue,
             info,
             setup_messages,
+            fence_timeout: options.fence_timeout,
+            in_flight: Vec::new(),
         })
     }
 
     /// The chosen device and its relevant limits.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// `(major, minor, patch)` of the enabled Khronos validation layer, read
+    /// from `vkEnumerateInstanceLayerProperties` (`specVersion` of
+    /// `VK_LAYER_KHRONOS_validation`); `None` when validation is off. The
+    /// layer's behaviour differs between versions (`docs/semantics.md`), so
+    /// this says which one judged a run.
+    pub fn validation_layer_version(&self) -> Option<(u32, u32, u32)> {
+        self.info.validation_layer_version
     }
 
     /// The device's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
@@ -484,5 +777,161 @@ impl Device {
     /// attributed to any program).
     pub fn setup_messages(&self) -> &[ValidationMessage] {
         &self.setup_messages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(text: &str) -> vksync::Program {
+        vksync::trace::parse(text).expect("parses").program
+    }
+
+    fn device() -> Option<Device> {
+        test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP)
+    }
+
+    /// Teardown messages of this thread so far, taken.
+    fn teardown_messages() -> Vec<ValidationMessage> {
+        TEARDOWN_MESSAGES.with(|t| std::mem::take(&mut *t.borrow_mut()))
+    }
+
+    const SMALL: &str = "buffer a 256\nbuffer b 256\nhost-write a 1\n\
+        dispatch scale_add(2,1) read a write b\n\
+        barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+
+    /// A program whose dispatch runs far longer than 1 ms and well under a
+    /// second: `slow(n)` over 8,192 elements. On a CPU device (lavapipe)
+    /// the time grows with the elements and `n` = 65,535 gives about
+    /// 0.14 s (Mesa 22's lavapipe stops every loop at 65,535 iterations
+    /// anyway; Mesa 25's does not, so more would be a runaway there); on a
+    /// GPU the elements run in parallel and the time grows with `n`:
+    /// 10^8 gives a few tenths of a second. The command buffer holds
+    /// commands 1..=2 and is submitted at 3.
+    pub(crate) fn slow_program(device: &Device) -> vksync::Program {
+        let iters = if device.info().device_type == "CPU" {
+            65_535
+        } else {
+            100_000_000
+        };
+        program(&format!(
+            "buffer a 32768\nbuffer b 32768\nhost-write a 1\n\
+             dispatch slow({iters}) read a write b\n\
+             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n"
+        ))
+    }
+
+    /// Tearing a device down after a run destroys every object it made, in
+    /// an order the validation layer accepts: nothing is reported while
+    /// the device, the messenger and the instance go.
+    #[test]
+    fn teardown_after_a_run_draws_no_validation_message() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        let result = device.run(&program(SMALL)).expect("runs");
+        assert!(result.is_clean(), "{:?}", result.messages);
+        teardown_messages();
+        drop(device);
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// A fence wait that times out is an error naming the submission; the
+    /// work it left running blocks the next run (typed error, nothing
+    /// submitted behind it) until a run with a longer timeout waits for it
+    /// and frees it; then the device runs and tears down cleanly.
+    #[test]
+    fn a_timed_out_submission_is_reported_waited_for_and_freed() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        let short = Duration::from_millis(1);
+        device.set_fence_timeout(short);
+        let e = device.run(&slow_program(&device)).expect_err("times out");
+        assert!(
+            matches!(
+                e,
+                RuntimeError::FenceTimeout {
+                    submitted_at: Some(3),
+                    first: 1,
+                    last: 2,
+                    timeout
+                } if timeout == short
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "the command buffer of commands 1..=2 (submitted at command 3) did not complete within 1ms, \
+             the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS)"
+        );
+        let e = device
+            .run(&program(SMALL))
+            .expect_err("the slow dispatch still runs");
+        assert!(
+            matches!(&e, RuntimeError::StillRunning { what, .. } if what.contains("commands 1..=2")),
+            "{e}"
+        );
+        device.set_fence_timeout(Duration::from_secs(60));
+        let result = device
+            .run(&program(SMALL))
+            .expect("runs after the slow dispatch ends");
+        assert!(result.is_clean(), "{:?}", result.messages);
+        teardown_messages();
+        drop(device);
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// Dropping the device while timed-out work still runs destroys
+    /// nothing (the GPU may still use it): no validation message, no hang.
+    #[test]
+    fn a_device_dropped_under_running_work_is_left_alive() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        device.set_fence_timeout(Duration::from_millis(1));
+        let e = device.run(&slow_program(&device)).expect_err("times out");
+        assert!(matches!(e, RuntimeError::FenceTimeout { .. }), "{e}");
+        teardown_messages();
+        let t = std::time::Instant::now();
+        drop(device);
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        assert_eq!(teardown_messages(), vec![]);
+    }
+
+    /// The layer's version is read when validation is on (this machine's
+    /// layer is whatever is installed: only its shape is checked) and is
+    /// `None` with validation off.
+    #[test]
+    fn the_validation_layers_version_is_exposed() {
+        for (mode, on) in [(ValidationMode::Required, true), (ValidationMode::Off, false)] {
+            let Some(device) = test_device(mode).expect(TEST_DEVICE_HELP) else {
+                return;
+            };
+            let version = device.validation_layer_version();
+            assert_eq!(version.is_some(), on, "{mode:?}");
+            if let Some((major, minor, _)) = version {
+                assert!((major, minor) >= (1, 3), "{version:?}");
+                let shown = format!(", layer {major}.{minor}.");
+                assert!(device.info().to_string().contains(&shown), "{}", device.info());
+            }
+        }
+    }
+
+    #[test]
+    fn fence_timeouts_from_the_environment() {
+        let cases = [
+            ("10", Some(Duration::from_millis(10))),
+            (" 2500 ", Some(Duration::from_millis(2500))),
+            ("0", None),
+            ("-5", None),
+            ("1.5", None),
+            ("ten", None),
+            ("99999999999999999999999", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_timeout_ms(text), expected, "{text:?}");
+        }
     }
 }

@@ -4,8 +4,8 @@
 //! on a Vulkan failure. It does not own validation-layer messages: those are
 //! results ([`crate::ValidationMessage`]), not errors.
 
+use crate::checks::CheckError;
 use ash::vk;
-use vksync::reference::KernelError;
 use vksync::Location;
 
 /// The crate's result type.
@@ -42,31 +42,13 @@ pub enum RuntimeError {
         #[source]
         source: vksync::ProgramError,
     },
-    #[error("command {command}: {source}")]
-    Kernel {
-        command: usize,
+    #[error("{}: {source}", show_location(.at))]
+    Check {
+        /// The command (a dispatch, a host read) or the object (a memory
+        /// object's owner) the check is about.
+        at: Location,
         #[source]
-        source: KernelError,
-    },
-    #[error("command {command}: binding {binding} starts at memory offset {offset}, which is not a multiple of 4 (storage buffers are indexed in 32-bit words)")]
-    MisalignedBinding {
-        command: usize,
-        binding: usize,
-        offset: u64,
-    },
-    #[error("command {command}: binding {binding} needs a {range}-byte descriptor range, over maxStorageBufferRange {max}")]
-    BindingTooLarge {
-        command: usize,
-        binding: usize,
-        range: u64,
-        max: u64,
-    },
-    #[error("command {command}: {elements} elements need {groups} workgroups of 64, over maxComputeWorkGroupCount[0] {max}")]
-    DispatchTooLarge {
-        command: usize,
-        elements: u64,
-        groups: u64,
-        max: u32,
+        source: CheckError,
     },
     #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: prepared programs hold device commands only (no host accesses, submits or waits)")]
     NotRepeatable { command: usize, keyword: &'static str },
@@ -76,6 +58,52 @@ pub enum RuntimeError {
     NoSuchProgram { index: usize, count: usize },
     #[error("comparing with the CPU reference: {0}")]
     Reference(#[from] vksync::reference::ReferenceError),
+    #[error("the command buffer of commands {first}..={last} (submitted at {}) did not complete within {timeout:?}, the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS)", show_submitted_at(*.submitted_at))]
+    FenceTimeout {
+        /// The `submit` command, or the host access before which the
+        /// runtime submitted implicitly; `None`: at the program's end.
+        submitted_at: Option<usize>,
+        /// The first and last program command recorded into the command
+        /// buffer.
+        first: usize,
+        last: usize,
+        timeout: std::time::Duration,
+    },
+    #[error("prepared program {program} did not complete within {timeout:?}")]
+    ExecutionTimeout {
+        program: usize,
+        timeout: std::time::Duration,
+    },
+    #[error("{what} is still executing after waiting another {waited:?}; Vulkan cannot cancel submitted work, so the device takes no new work until it completes")]
+    StillRunning {
+        /// The work still executing, e.g. `the command buffer of commands
+        /// 2..=3 (submitted at command 4)`.
+        what: String,
+        waited: std::time::Duration,
+    },
+    #[error("{var}={value:?}: expected {expected}")]
+    BadEnvironment {
+        var: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+fn show_submitted_at(at: Option<usize>) -> String {
+    at.map_or("the end of the program".to_string(), |c| format!("command {c}"))
+}
+
+impl RuntimeError {
+    /// The command or object of the program an error is about, if any
+    /// (for a fence timeout: the first command of the command buffer).
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            RuntimeError::Program { at, .. } | RuntimeError::Check { at, .. } => Some(*at),
+            RuntimeError::NotRepeatable { command, .. } => Some(Location::Command(*command)),
+            RuntimeError::FenceTimeout { first, .. } => Some(Location::Command(*first)),
+            _ => None,
+        }
+    }
 }
 
 fn show_location(at: &Location) -> String {

@@ -19,6 +19,10 @@ pub const WORKGROUP_SIZE: u64 = 64;
 /// `minStorageBufferOffsetAlignment`.
 pub const PUSH_CONSTANT_WORDS: usize = 6;
 
+/// The most storage buffers a kernel binds: one offset word each in the
+/// push-constant block, after `a, b, n`.
+pub const MAX_BINDINGS: usize = PUSH_CONSTANT_WORDS - 3;
+
 const SPIRV: [(&str, &[u8]); 4] = [
     (
         "scale_add",
@@ -50,11 +54,11 @@ impl Kernels {
             pipelines: Vec::new(),
         };
         for (name, spv) in SPIRV {
-            let bindings = match name {
-                "add" => 3,
-                "scale" => 1,
-                _ => 2,
-            };
+            // The kernel table says how many buffers each kernel binds.
+            // Invariant: every shader is named after a kernel of the table
+            // (a unit test checks it).
+            let kernel = Kernel::from_name(name, &[]).expect("a shader for a known kernel");
+            let bindings = kernel.signature().len();
             // Pushed one at a time so `Drop` cleans up on a later failure.
             let p = k.create(spv, bindings)?;
             k.pipelines.push((name, p));
@@ -146,9 +150,10 @@ impl Kernels {
     }
 
     fn destroy(&self, p: &Pipeline) {
-        // SAFETY: the handles were created on this device and are not in use
-        // (the device waits idle before dropping the kernels); null handles
-        // are ignored by vkDestroy*.
+        // SAFETY: the handles were created on this device and no pending
+        // work uses them: `Drop for Device` waits idle before calling
+        // `destroy_all`, and `create` destroys only objects it just made.
+        // vkDestroy* ignores null handles.
         unsafe {
             self.device.destroy_pipeline(p.pipeline, None);
             self.device.destroy_pipeline_layout(p.layout, None);
@@ -169,10 +174,49 @@ impl Kernels {
     }
 }
 
-impl Drop for Kernels {
-    fn drop(&mut self) {
-        for (_, p) in &self.pipelines {
-            self.destroy(p);
+impl Kernels {
+    /// Destroys every pipeline (idempotent: the list is emptied). Called by
+    /// `Drop for Device` after waiting idle, so before the device goes.
+    pub(crate) fn destroy_all(&mut self) {
+        for (_, p) in std::mem::take(&mut self.pipelines) {
+            self.destroy(&p);
         }
+    }
+}
+
+impl Kernels {
+    /// Forgets every pipeline without destroying it (the device is being
+    /// leaked because work that may use them is still executing).
+    pub(crate) fn forget_all(&mut self) {
+        self.pipelines.clear();
+    }
+}
+
+impl Drop for Kernels {
+    /// Only does work when `Device::new` fails after creating the kernels
+    /// (nothing was submitted then); a complete `Device` empties the list in
+    /// its own `Drop` first.
+    fn drop(&mut self) {
+        self.destroy_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shader belongs to a kernel of the table, binds no more than
+    /// the push constants have offsets for, and every kernel has a shader.
+    #[test]
+    fn every_kernel_has_a_shader_that_fits_the_push_constants() {
+        // (kernel, bindings): the kernels `KernelError::Unknown` lists.
+        let cases = [("scale_add", 2), ("add", 3), ("scale", 1), ("slow", 2)];
+        for (name, bindings) in cases {
+            let kernel = Kernel::from_name(name, &[]).expect("a kernel");
+            assert_eq!(kernel.signature().len(), bindings, "{name}");
+            assert!(bindings <= MAX_BINDINGS, "{name}");
+            assert!(SPIRV.iter().any(|(n, _)| *n == name), "no shader for {name}");
+        }
+        assert_eq!(SPIRV.len(), cases.len());
     }
 }

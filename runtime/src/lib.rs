@@ -2,13 +2,21 @@
 //! `ash` and `gpu-allocator`, and captures what the Khronos validation layer
 //! (with synchronization validation) says about them.
 //!
-//! The crate owns device creation ([`device`]), the kernels' pipelines
-//! ([`kernels`], shaders in `shaders/` compiled by `build.rs` with naga),
-//! recording and submission ([`recorder`]), validation capture
-//! ([`validation`]), the one model-to-Vulkan conversion module
-//! ([`convert`]) and the benchmarking paths ([`repeat`]: record once and
-//! submit many times; record-only timing). It does not plan barriers (the model's planners do) and
-//! does not parse trace files (the model's `trace` module does).
+//! The crate owns device creation and teardown ([`device`]), the checks a
+//! program passes before any Vulkan work ([`checks`], pure: usable without
+//! a device), the kernels' pipelines ([`kernels`], shaders in `shaders/`
+//! compiled by `build.rs` with naga), recording and submission
+//! ([`recorder`]), descriptor pools (`descriptors`), the lifetime of a
+//! run's Vulkan objects and of work that outlives a run (`resources`),
+//! validation capture ([`validation`]), the one model-to-Vulkan conversion
+//! module ([`convert`]) and the benchmarking paths ([`repeat`]: record once
+//! and submit many times; record-only timing). It does not plan barriers
+//! (the model's planners do) and does not parse trace files (the model's
+//! `trace` module does).
+//!
+//! No wait is unbounded: every fence wait has a timeout
+//! ([`DeviceOptions::fence_timeout`]), and nothing submitted work may use
+//! is freed or resubmitted before its fence is seen signalled.
 //!
 //! Memory: one `VkBuffer` per memory object of the model's
 //! [`vksync::Layout`] (each buffer with memory of its own and each pool),
@@ -26,15 +34,28 @@
 //! assert!(result.is_clean());
 //! ```
 
+// Every `unsafe` block says why it is sound, in a `// SAFETY:` comment.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod checks;
 pub mod convert;
+mod descriptors;
 pub mod device;
 pub mod error;
 pub mod kernels;
 pub mod recorder;
 pub mod repeat;
+mod resources;
 pub mod validation;
 
-pub use device::{test_device, Device, DeviceInfo, DeviceOptions, ValidationMode, TEST_DEVICE_HELP};
+pub use checks::{
+    check_dispatch, check_program, check_reference_memory, host_memory_available, reference_host_bytes,
+    BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
+};
+pub use device::{
+    skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, ValidationMode,
+    DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
+};
 pub use error::{Result, RuntimeError};
 pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,

@@ -19,16 +19,19 @@
 //! program that ends with unsubmitted or unwaited work is submitted and
 //! waited for at the end.
 
+use crate::checks::{
+    check_program, check_reference_memory, host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
+};
 use crate::convert;
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::kernels::{PUSH_CONSTANT_WORDS, WORKGROUP_SIZE};
+use crate::kernels::PUSH_CONSTANT_WORDS;
+use crate::resources::{signalled, wait_all, Resources};
 use crate::validation::ValidationMessage;
 use ash::vk;
-use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
-use gpu_allocator::MemoryLocation;
+use std::time::Duration;
 use vksync::plan::{plan, Plan, PlanOptions};
-use vksync::reference::{self, pattern_bytes, Kernel};
+use vksync::reference::{self, pattern_bytes};
 use vksync::{Command, Layout, MemId, Program};
 
 /// What one host read saw on the device.
@@ -135,7 +138,12 @@ pub struct ReadbackComparison {
 }
 
 /// Runs the CPU reference on `program` and compares each host read.
+///
+/// The reference holds every object's bytes in host memory: a program too
+/// large for the host is [`CheckError::HostMemory`](crate::CheckError)
+/// (see [`check_reference_memory`]) rather than an abort.
 pub fn compare_with_reference(program: &Program, result: &RunResult) -> Result<Vec<ReadbackComparison>> {
+    check_reference_memory(program, host_memory_available())?;
     let expected = reference::run(program)?;
     Ok(expected
         .iter()
@@ -162,287 +170,48 @@ pub fn run_planned(device: &mut Device, program: &Program, opts: PlanOptions) ->
     Ok((planned, result))
 }
 
-/// A checked dispatch, ready to record.
-pub(crate) struct DispatchPlan {
-    kernel: Kernel,
-    elements: u64,
-    groups: u32,
-    /// Per binding: memory object, descriptor offset, descriptor range, and
-    /// the first element within that range.
-    pub(crate) binds: Vec<(MemId, u64, u64, u32)>,
+/// The command buffer being recorded.
+struct Open {
+    cb: vk::CommandBuffer,
+    /// Program commands recorded into it so far.
+    recorded: usize,
+    /// The first and last of them.
+    first: usize,
+    last: usize,
 }
 
-/// Checks everything the model's `resolve` does not, before any Vulkan work.
-pub(crate) fn check_dispatches(
-    program: &Program,
-    layout: &Layout,
-    device: &Device,
-    notes: &mut Vec<RunNote>,
-) -> Result<Vec<Option<DispatchPlan>>> {
-    let info = &device.info;
-    let align = info.min_storage_buffer_offset_alignment;
-    let mut plans = Vec::with_capacity(program.commands.len());
-    for (ci, c) in program.commands.iter().enumerate() {
-        let Command::Dispatch {
-            kernel,
-            params,
-            bindings,
-            indirect,
-        } = c
-        else {
-            plans.push(None);
-            continue;
-        };
-        let kerr = |source| RuntimeError::Kernel { command: ci, source };
-        let k = Kernel::from_name(kernel, params).map_err(kerr)?;
-        let elements = k.check_bindings(bindings).map_err(kerr)?;
-        let groups = elements.div_ceil(WORKGROUP_SIZE);
-        if indirect.is_none() && groups > u64::from(info.max_compute_work_group_count_x) {
-            return Err(RuntimeError::DispatchTooLarge {
-                command: ci,
-                elements,
-                groups,
-                max: info.max_compute_work_group_count_x,
-            });
-        }
-        let mut binds = Vec::new();
-        for (bi, b) in bindings.iter().enumerate() {
-            let m = layout.locate(b.region);
-            if m.range.start % 4 != 0 {
-                return Err(RuntimeError::MisalignedBinding {
-                    command: ci,
-                    binding: bi,
-                    offset: m.range.start,
-                });
-            }
-            let bound = m.range.start - m.range.start % align;
-            let range = m.range.end - bound;
-            if range > info.max_storage_buffer_range {
-                return Err(RuntimeError::BindingTooLarge {
-                    command: ci,
-                    binding: bi,
-                    range,
-                    max: info.max_storage_buffer_range,
-                });
-            }
-            if bound != m.range.start {
-                notes.push(RunNote::WidenedBinding {
-                    command: ci,
-                    binding: bi,
-                    offset: m.range.start,
-                    bound_offset: bound,
-                });
-            }
-            binds.push((m.mem, bound, range, ((m.range.start - bound) / 4) as u32));
-        }
-        plans.push(Some(DispatchPlan {
-            kernel: k,
-            elements,
-            // Fits: checked against a u32 limit above (indirect: unused).
-            groups: groups.min(u64::from(u32::MAX)) as u32,
-            binds,
-        }));
-    }
-    Ok(plans)
-}
-
-/// Vulkan objects of one run, released on drop (also on error paths).
-pub(crate) struct Resources<'a> {
-    pub(crate) device: &'a ash::Device,
-    pub(crate) allocator: &'a mut Allocator,
-    pub(crate) buffers: Vec<vk::Buffer>,
-    /// Per memory object; a `RefCell` so host accesses can write mapped
-    /// memory while the recorder holds the resources.
-    pub(crate) allocations: std::cell::RefCell<Vec<Option<Allocation>>>,
-    pub(crate) command_pool: vk::CommandPool,
-    pub(crate) descriptor_pool: vk::DescriptorPool,
-    pub(crate) query_pool: vk::QueryPool,
-    /// Every fence of the run; destroyed in `drop`, after waiting idle.
-    pub(crate) fences: std::cell::RefCell<Vec<vk::Fence>>,
-}
-
-impl Drop for Resources<'_> {
-    fn drop(&mut self) {
-        // SAFETY: waiting idle first means nothing below is in use; every
-        // handle was created on this device; null handles are ignored.
-        unsafe {
-            let _ = self.device.device_wait_idle();
-            for &f in self.fences.borrow().iter() {
-                self.device.destroy_fence(f, None);
-            }
-            self.device.destroy_query_pool(self.query_pool, None);
-            self.device.destroy_descriptor_pool(self.descriptor_pool, None);
-            self.device.destroy_command_pool(self.command_pool, None);
-            for &b in &self.buffers {
-                self.device.destroy_buffer(b, None);
-            }
-        }
-        for a in self.allocations.get_mut().iter_mut().filter_map(Option::take) {
-            // Nothing useful to do with a failure while tearing down.
-            let _ = self.allocator.free(a);
-        }
-    }
-}
-
-impl<'a> Resources<'a> {
-    /// Empty resources on a device; filled by the `create_*` methods.
-    pub(crate) fn new(device: &'a ash::Device, allocator: &'a mut Allocator) -> Self {
-        Resources {
-            device,
-            allocator,
-            buffers: Vec::new(),
-            allocations: Default::default(),
-            command_pool: vk::CommandPool::null(),
-            descriptor_pool: vk::DescriptorPool::null(),
-            query_pool: vk::QueryPool::null(),
-            fences: Default::default(),
-        }
-    }
-
-    /// Creates one `VkBuffer` (with its own allocation) per memory object of
-    /// `layout`; memory the host reads or writes is host visible.
-    pub(crate) fn create_memory(
-        &mut self,
-        layout: &Layout,
-        host_read: &[bool],
-        host_write: &[bool],
-    ) -> Result<Vec<MemoryObject>> {
-        let device = self.device;
-        let mut memory = Vec::new();
-        for (i, &size) in layout.memory_sizes.iter().enumerate() {
-            let (reads, writes) = (host_read[i], host_write[i]);
-            let host_visible = reads || writes;
-            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_SRC
-                | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::INDIRECT_BUFFER;
-            // SAFETY: valid device and create info.
-            let buffer = unsafe {
-                device.create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(usage)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-            }
-            .ctx("vkCreateBuffer")?;
-            self.buffers.push(buffer);
-            // SAFETY: the buffer is live.
-            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
-            // Host reads prefer cached memory; host-write-only memory the
-            // device-local-if-possible upload kind; both are coherent.
-            let location = if reads {
-                MemoryLocation::GpuToCpu
-            } else if writes {
-                MemoryLocation::CpuToGpu
-            } else {
-                MemoryLocation::GpuOnly
-            };
-            let what = format!("memory object {i} ({size} bytes)");
-            let allocation = self
-                .allocator
-                .allocate(&AllocationCreateDesc {
-                    name: &what,
-                    requirements,
-                    location,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
-                })
-                .map_err(|source| RuntimeError::Allocation { what, source })?;
-            // SAFETY: memory and offset come from an allocation made for this
-            // buffer's requirements; the buffer is not bound yet.
-            let bound =
-                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
-            self.allocations.get_mut().push(Some(allocation));
-            bound.ctx("vkBindBufferMemory")?;
-            memory.push(MemoryObject { size, host_visible });
-        }
-        Ok(memory)
-    }
-
-    /// Creates the command pool, a descriptor pool for `sets` sets of
-    /// `bindings` storage-buffer descriptors in all, and (when `queries > 0`)
-    /// a timestamp query pool.
-    pub(crate) fn create_pools(
-        &mut self,
-        queue_family: u32,
-        command_pool_flags: vk::CommandPoolCreateFlags,
-        sets: u32,
-        bindings: u32,
-        queries: u32,
-    ) -> Result<()> {
-        let device = self.device;
-        // SAFETY: valid device and create infos (for all three pools).
-        self.command_pool = unsafe {
-            device.create_command_pool(
-                &vk::CommandPoolCreateInfo::default()
-                    .queue_family_index(queue_family)
-                    .flags(command_pool_flags),
-                None,
-            )
-        }
-        .ctx("vkCreateCommandPool")?;
-        let pool_sizes = [vk::DescriptorPoolSize::default()
-            .ty(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count(bindings.max(1))];
-        // SAFETY: as above.
-        self.descriptor_pool = unsafe {
-            device.create_descriptor_pool(
-                &vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(sets.max(1))
-                    .pool_sizes(&pool_sizes),
-                None,
-            )
-        }
-        .ctx("vkCreateDescriptorPool")?;
-        if queries > 0 {
-            // SAFETY: as above.
-            self.query_pool = unsafe {
-                device.create_query_pool(
-                    &vk::QueryPoolCreateInfo::default()
-                        .query_type(vk::QueryType::TIMESTAMP)
-                        .query_count(queries),
-                    None,
-                )
-            }
-            .ctx("vkCreateQueryPool")?;
-        }
-        Ok(())
-    }
+/// A submission not yet waited for.
+struct Pending {
+    fence: vk::Fence,
+    /// Index into `Queue::submissions`.
+    index: usize,
+    /// The first and last program command of its command buffer.
+    first: usize,
+    last: usize,
 }
 
 /// Where the open command buffer and in-flight submissions stand.
 struct Queue {
-    open: Option<(vk::CommandBuffer, usize)>,
-    /// Submitted, not yet waited: fence, submission index.
-    pending: Vec<(vk::Fence, usize)>,
+    open: Option<Open>,
+    pending: Vec<Pending>,
     submissions: Vec<Submission>,
 }
 
 impl Device {
     /// Runs a program as written (its own barriers, no others).
     ///
-    /// Bad programs are rejected before any Vulkan work: the model's
-    /// [`vksync::resolve`] checks plus kernel names, binding signatures,
-    /// binding alignment and device limits.
+    /// Bad programs are rejected before any Vulkan work by
+    /// [`check_program`] with the device's limits: the model's
+    /// [`vksync::resolve`] checks plus kernel arguments, binding alignment
+    /// and sizes, and memory objects the device cannot hold.
     pub fn run(&mut self, program: &Program) -> Result<RunResult> {
-        let layout = vksync::resolve(program)?;
-        let mut notes = Vec::new();
-        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
-
-        // Which memory objects the host touches: those must be mappable.
-        let mut host_read = vec![false; layout.memory_sizes.len()];
-        let mut host_write = vec![false; layout.memory_sizes.len()];
-        for c in &program.commands {
-            match c {
-                Command::HostRead { src } => host_read[layout.locate(*src).mem.0 as usize] = true,
-                Command::HostWrite { dst, .. } => host_write[layout.locate(*dst).mem.0 as usize] = true,
-                _ => {}
-            }
-        }
-        let n_dispatch = dispatches.iter().flatten().count() as u32;
-        let n_bindings: u32 = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
+        let CheckedProgram {
+            layout,
+            dispatches,
+            host_read,
+            host_write,
+            mut notes,
+        } = check_program(program, &self.info.limits)?;
         // Upper bound on command buffers: one per submit, per host access
         // and the final one.
         let max_cbs = program
@@ -464,15 +233,15 @@ impl Device {
             kernels,
             queue: vk_queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let memory = res.create_memory(&layout, &host_read, &host_write)?;
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::TRANSIENT,
-            n_dispatch,
-            n_bindings,
             if info.timestamp_valid_bits > 0 {
                 2 * max_cbs
             } else {
@@ -492,6 +261,7 @@ impl Device {
             device,
             res: &res,
             queue: vk_queue,
+            fence_timeout,
             timestamps,
             timestamp_period: info.timestamp_period,
             timestamp_mask: if info.timestamp_valid_bits >= 64 {
@@ -517,13 +287,21 @@ impl Device {
                 Command::HostRead { src } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
                     let m = layout.locate(*src);
-                    let bytes = with_mapped(&res, m.mem, |mapped| {
-                        mapped[m.range.start as usize..m.range.end as usize].to_vec()
+                    let read = |mapped: &mut [u8]| {
+                        let src = &mapped[m.range.start as usize..m.range.end as usize];
+                        let mut bytes = Vec::new();
+                        bytes.try_reserve_exact(src.len()).ok()?;
+                        bytes.extend_from_slice(src);
+                        Some(bytes)
+                    };
+                    let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
+                        at: vksync::Location::Command(ci),
+                        source: CheckError::ReadbackTooLarge { len: m.range.len() },
                     })?;
                     readbacks.push(DeviceReadback { command: ci, bytes });
                 }
                 _ => {
-                    let cb = rec.open(&mut q)?;
+                    let cb = rec.open(&mut q, ci)?;
                     rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
                 }
             }
@@ -591,6 +369,8 @@ pub(crate) struct Recorder<'a> {
     pub(crate) device: &'a ash::Device,
     pub(crate) res: &'a Resources<'a>,
     pub(crate) queue: vk::Queue,
+    /// How long a fence wait may take.
+    pub(crate) fence_timeout: Duration,
     pub(crate) timestamps: bool,
     pub(crate) timestamp_period: f32,
     pub(crate) timestamp_mask: u64,
@@ -601,11 +381,13 @@ impl Recorder<'_> {
         self.res.buffers[mem.0 as usize]
     }
 
-    /// The open command buffer, beginning a new one if needed.
-    fn open(&self, q: &mut Queue) -> Result<vk::CommandBuffer> {
-        if let Some((cb, n)) = q.open.as_mut() {
-            *n += 1;
-            return Ok(*cb);
+    /// The open command buffer, beginning a new one if needed, for
+    /// recording program command `ci`.
+    fn open(&self, q: &mut Queue, ci: usize) -> Result<vk::CommandBuffer> {
+        if let Some(open) = q.open.as_mut() {
+            open.recorded += 1;
+            open.last = ci;
+            return Ok(open.cb);
         }
         let d = self.device;
         // SAFETY: the pool is live and used only from this thread.
@@ -641,13 +423,24 @@ impl Recorder<'_> {
                 );
             }
         }
-        q.open = Some((cb, 1));
+        q.open = Some(Open {
+            cb,
+            recorded: 1,
+            first: ci,
+            last: ci,
+        });
         Ok(cb)
     }
 
     /// Ends and submits the open command buffer, if any.
     fn submit(&self, q: &mut Queue, command: Option<usize>) -> Result<()> {
-        let Some((cb, recorded)) = q.open.take() else {
+        let Some(Open {
+            cb,
+            recorded,
+            first,
+            last,
+        }) = q.open.take()
+        else {
             return Ok(());
         };
         let d = self.device;
@@ -667,10 +460,8 @@ impl Recorder<'_> {
         unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
         // SAFETY: valid device.
         let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
-        // Registered for destruction (after waiting idle) before anything
-        // else can fail.
+        // Registered for destruction before anything else can fail.
         self.res.fences.borrow_mut().push(fence);
-        q.pending.push((fence, index));
         q.submissions.push(Submission {
             command,
             recorded,
@@ -678,30 +469,60 @@ impl Recorder<'_> {
         });
         let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
         let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
-        // SAFETY: the command buffer is executable; the fence is unsignalled.
+        // SAFETY: the command buffer is executable (ended above) and was
+        // never submitted (ONE_TIME_SUBMIT, one submission); the fence is
+        // new, so unsignalled and unused.
         unsafe { d.queue_submit2(self.queue, &submit, fence) }.ctx("vkQueueSubmit2")?;
+        // From here on the resources may not be freed before the fence
+        // signals.
+        let at = command.map_or("the end of the program".to_string(), |c| format!("command {c}"));
+        self.res.submitted(
+            fence,
+            format!("the command buffer of commands {first}..={last} (submitted at {at})"),
+        );
+        q.pending.push(Pending {
+            fence,
+            index,
+            first,
+            last,
+        });
         Ok(())
     }
 
-    /// Waits for every pending submission and reads its timestamps.
+    /// Waits (at most the fence timeout) for every pending submission and
+    /// reads its timestamps.
     fn wait(&self, q: &mut Queue) -> Result<()> {
         if q.pending.is_empty() {
             return Ok(());
         }
         let d = self.device;
-        let fences: Vec<vk::Fence> = q.pending.iter().map(|(f, _)| *f).collect();
-        // SAFETY: the fences were submitted with work on this device.
-        unsafe { d.wait_for_fences(&fences, true, u64::MAX) }.ctx("vkWaitForFences")?;
-        for (_, index) in q.pending.drain(..) {
+        let fences: Vec<vk::Fence> = q.pending.iter().map(|p| p.fence).collect();
+        if !wait_all(d, &fences, self.fence_timeout)? {
+            // One queue runs its submissions in order: the first that has
+            // not signalled is the one that overran.
+            let late = q
+                .pending
+                .iter()
+                .find(|p| !signalled(d, p.fence))
+                .unwrap_or(&q.pending[0]);
+            return Err(RuntimeError::FenceTimeout {
+                submitted_at: q.submissions[late.index].command,
+                first: late.first,
+                last: late.last,
+                timeout: self.fence_timeout,
+            });
+        }
+        for p in q.pending.drain(..) {
+            self.res.finished(p.fence);
             if self.timestamps {
                 let gpu_ns = gpu_ns(
                     d,
                     self.res.query_pool,
-                    index,
+                    p.index,
                     self.timestamp_mask,
                     self.timestamp_period,
                 )?;
-                q.submissions[index].gpu_ns = Some(gpu_ns);
+                q.submissions[p.index].gpu_ns = Some(gpu_ns);
             }
         }
         Ok(())
@@ -728,7 +549,7 @@ impl Recorder<'_> {
         c: &Command,
         ci: usize,
         layout: &Layout,
-        dispatch: Option<&DispatchPlan>,
+        dispatch: Option<&CheckedDispatch>,
         kernels: &crate::kernels::Kernels,
     ) -> Result<()> {
         let _ = ci;
@@ -757,57 +578,36 @@ impl Recorder<'_> {
                 unsafe { d.cmd_update_buffer(cb, self.buffer(m.mem), m.range.start, &data) };
             }
             Command::Dispatch { indirect, .. } => {
-                // Invariant: `check_dispatches` planned every dispatch.
-                let plan = dispatch.expect("every dispatch is planned");
+                // Invariant: `check_program` checked every dispatch.
+                let plan = dispatch.expect("every dispatch is checked");
                 let pipeline = kernels.get(plan.kernel);
-                let layouts = [pipeline.set_layout];
-                // SAFETY: the pool was sized for every dispatch's set.
-                let sets = unsafe {
-                    d.allocate_descriptor_sets(
-                        &vk::DescriptorSetAllocateInfo::default()
-                            .descriptor_pool(self.res.descriptor_pool)
-                            .set_layouts(&layouts),
-                    )
-                }
-                .ctx("vkAllocateDescriptorSets")?;
-                let set = sets[0];
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = plan
-                    .binds
+                let ranges: Vec<_> = plan
+                    .bindings
                     .iter()
-                    .map(|&(mem, offset, range, _)| {
-                        [vk::DescriptorBufferInfo::default()
-                            .buffer(self.buffer(mem))
-                            .offset(offset)
-                            .range(range)]
-                    })
+                    .map(|b| (self.buffer(b.mem), b.offset, b.range))
                     .collect();
-                let writes: Vec<vk::WriteDescriptorSet> = infos
-                    .iter()
-                    .enumerate()
-                    .map(|(i, info)| {
-                        vk::WriteDescriptorSet::default()
-                            .dst_set(set)
-                            .dst_binding(i as u32)
-                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                            .buffer_info(info)
-                    })
-                    .collect();
+                let set = self
+                    .res
+                    .descriptors
+                    .borrow_mut()
+                    .set_for(d, pipeline.set_layout, &ranges)?;
                 let (a, b) = plan.kernel.params();
                 let mut push = [0u32; PUSH_CONSTANT_WORDS];
                 push[0] = a;
                 push[1] = b;
-                // Fits: at most maxStorageBufferRange / 4 elements.
+                // Fits: `check_dispatch` rejects more than u32::MAX elements.
                 push[2] = plan.elements as u32;
-                for (k, &(_, _, _, first)) in plan.binds.iter().enumerate() {
-                    push[3 + k] = first;
+                // At most MAX_BINDINGS bindings (checked): words 3..6.
+                for (k, b) in plan.bindings.iter().enumerate() {
+                    push[3 + k] = b.first_element;
                 }
                 let push_bytes: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
-                debug_assert_eq!(pipeline.bindings, plan.binds.len());
-                // SAFETY: the set is unused so far; offsets are aligned to
-                // minStorageBufferOffsetAlignment and ranges within
-                // maxStorageBufferRange (checked); recording state.
+                debug_assert_eq!(pipeline.bindings, plan.bindings.len());
+                // SAFETY: recording state; the set, written once for these
+                // ranges, lives until the run's resources go (after its
+                // command buffers complete); the push constants fit the
+                // layout's range.
                 unsafe {
-                    d.update_descriptor_sets(&writes, &[]);
                     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
                     d.cmd_bind_descriptor_sets(
                         cb,

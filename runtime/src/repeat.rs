@@ -20,14 +20,16 @@
 //! Both accept device commands only (copies, fills, updates, dispatches,
 //! barriers, and the no-op `alloc`/`free`): host accesses, submits and waits
 //! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
-//! [`Device::run`]'s ([`Recorder::record`]); neither path adds barriers.
+//! [`Device::run`]'s (`Recorder::record`); neither path adds barriers.
 
+use crate::checks::{check_program, CheckedDispatch};
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{check_dispatches, gpu_ns, DispatchPlan, MemoryObject, Recorder, Resources};
+use crate::recorder::{gpu_ns, MemoryObject, Recorder};
+use crate::resources::{wait_all, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use vksync::{Command, Layout, Program};
 
 /// One timed execution of a prepared command buffer.
@@ -46,7 +48,14 @@ pub struct Prepared<'a> {
     queue: vk::Queue,
     capture: &'a Capture,
     cbs: Vec<vk::CommandBuffer>,
+    /// Signalled by each execution; unsignalled whenever `pending` is
+    /// `None`.
     fence: vk::Fence,
+    /// The program whose execution was submitted and not yet seen
+    /// complete (its fence wait timed out or failed). While it is set, no
+    /// command buffer may be submitted (the fence is in use) and the one it
+    /// names may not be re-recorded or freed.
+    pending: Option<usize>,
     timestamps: bool,
     timestamp_period: f32,
     timestamp_mask: u64,
@@ -96,13 +105,6 @@ fn check_repeatable(program: &Program) -> Result<usize> {
     Ok(recorded)
 }
 
-/// Descriptor sets and bindings one recording of the dispatches needs.
-fn descriptor_counts(dispatches: &[Option<DispatchPlan>]) -> (u32, u32) {
-    let sets = dispatches.iter().flatten().count() as u32;
-    let bindings = dispatches.iter().flatten().map(|d| d.binds.len() as u32).sum();
-    (sets, bindings)
-}
-
 /// Records every command of `program` into `cb` (recording state), stamping
 /// validation messages with the command index.
 fn record_all(
@@ -111,7 +113,7 @@ fn record_all(
     cb: vk::CommandBuffer,
     program: &Program,
     layout: &Layout,
-    dispatches: &[Option<DispatchPlan>],
+    dispatches: &[Option<CheckedDispatch>],
     kernels: &crate::kernels::Kernels,
 ) -> Result<()> {
     for (ci, c) in program.commands.iter().enumerate() {
@@ -134,22 +136,17 @@ impl Device {
         let mut layouts = Vec::with_capacity(programs.len());
         let mut plans = Vec::with_capacity(programs.len());
         let mut recorded = Vec::with_capacity(programs.len());
-        let mut notes = Vec::new();
         for (i, p) in programs.iter().enumerate() {
             recorded.push(check_repeatable(p)?);
-            let layout = vksync::resolve(p)?;
+            let checked = check_program(p, &self.info.limits)?;
             if let Some(first) = layouts.first() {
-                if *first != layout {
+                if *first != checked.layout {
                     return Err(RuntimeError::LayoutMismatch { program: i });
                 }
             }
-            plans.push(check_dispatches(p, &layout, self, &mut notes)?);
-            layouts.push(layout);
+            plans.push(checked.dispatches);
+            layouts.push(checked.layout);
         }
-        let (sets, bindings) = plans
-            .iter()
-            .map(|d| descriptor_counts(d))
-            .fold((0, 0), |(s, b), (s2, b2)| (s + s2, b + b2));
 
         let RunParts {
             device,
@@ -158,9 +155,11 @@ impl Device {
             kernels,
             queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
         let memory = match layouts.first() {
             Some(l) => res.create_memory(l, &vec![false; n_mem], &vec![false; n_mem])?,
@@ -170,8 +169,6 @@ impl Device {
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::empty(),
-            sets,
-            bindings,
             if timestamps { 2 * programs.len() as u32 } else { 0 },
         )?;
         // SAFETY: valid device.
@@ -186,6 +183,7 @@ impl Device {
                 device,
                 res: &res,
                 queue,
+                fence_timeout,
                 timestamps,
                 timestamp_period: info.timestamp_period,
                 timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -246,6 +244,7 @@ impl Device {
             capture,
             cbs,
             fence,
+            pending: None,
             timestamps,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -260,10 +259,8 @@ impl Device {
     /// device commands only.
     pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
         let recorded = check_repeatable(program)?;
-        let layout = vksync::resolve(program)?;
-        let mut notes = Vec::new();
-        let dispatches = check_dispatches(program, &layout, self, &mut notes)?;
-        let (sets, bindings) = descriptor_counts(&dispatches);
+        let checked = check_program(program, &self.info.limits)?;
+        let (layout, dispatches) = (checked.layout, checked.dispatches);
 
         let RunParts {
             device,
@@ -272,22 +269,19 @@ impl Device {
             kernels,
             queue,
             info,
-        } = self.begin_run();
+            in_flight,
+            fence_timeout,
+        } = self.begin_run()?;
 
-        let mut res = Resources::new(device, allocator);
+        let mut res = Resources::new(device, allocator, in_flight);
         let n_mem = layout.memory_sizes.len();
         res.create_memory(&layout, &vec![false; n_mem], &vec![false; n_mem])?;
-        res.create_pools(
-            info.queue_family,
-            vk::CommandPoolCreateFlags::TRANSIENT,
-            sets,
-            bindings,
-            0,
-        )?;
+        res.create_pools(info.queue_family, vk::CommandPoolCreateFlags::TRANSIENT, 0)?;
         let rec = Recorder {
             device,
             res: &res,
             queue,
+            fence_timeout,
             timestamps: false,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
@@ -327,11 +321,9 @@ impl Device {
                 device.reset_command_pool(res.command_pool, vk::CommandPoolResetFlags::RELEASE_RESOURCES)
             }
             .ctx("vkResetCommandPool")?;
-            // SAFETY: as above: no set of the pool is in use.
-            unsafe {
-                device.reset_descriptor_pool(res.descriptor_pool, vk::DescriptorPoolResetFlags::empty())
-            }
-            .ctx("vkResetDescriptorPool")?;
+            // No set is in use: the command buffer that used them was
+            // never submitted and is freed.
+            res.descriptors.borrow_mut().reset(device)?;
         }
         messages.extend(capture.take());
         Ok(RecordTiming {
@@ -374,6 +366,11 @@ impl Prepared<'_> {
 
     /// Submits program `index`'s command buffer, waits for it (at most
     /// `timeout_ns`) and reads its timestamps.
+    ///
+    /// When the wait times out this is [`RuntimeError::ExecutionTimeout`]
+    /// and the execution stays pending: the next call first waits for it
+    /// (at most its own `timeout_ns`) and, if it is still running, fails
+    /// with [`RuntimeError::StillRunning`] without submitting anything.
     pub fn execute(&mut self, index: usize, timeout_ns: u64) -> Result<Execution> {
         let Some(&cb) = self.cbs.get(index) else {
             return Err(RuntimeError::NoSuchProgram {
@@ -381,19 +378,29 @@ impl Prepared<'_> {
                 count: self.cbs.len(),
             });
         };
+        let timeout = Duration::from_nanos(timeout_ns);
+        self.settle(timeout)?;
         let d = self.res.device;
         let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
         let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
         let t = Instant::now();
-        // SAFETY: the command buffer is executable and not pending (every
-        // earlier execution was waited for); the fence is unsignalled (reset
-        // after each wait, created unsignalled).
+        // SAFETY: the command buffer is executable (ended in `prepare`) and
+        // not pending: `settle` saw the last execution's fence signalled
+        // (executions are one at a time, all on this fence), and it was
+        // recorded without ONE_TIME_SUBMIT. The fence is unsignalled
+        // (created so, reset after each completed execution) and unused.
         unsafe { d.queue_submit2(self.queue, &submit, self.fence) }.ctx("vkQueueSubmit2")?;
-        // SAFETY: the fence was just submitted on this device.
-        unsafe { d.wait_for_fences(&[self.fence], true, timeout_ns) }.ctx("vkWaitForFences")?;
+        self.pending = Some(index);
+        self.res
+            .submitted(self.fence, format!("an execution of prepared program {index}"));
+        if !wait_all(d, &[self.fence], timeout)? {
+            return Err(RuntimeError::ExecutionTimeout {
+                program: index,
+                timeout,
+            });
+        }
         let wall_ns = t.elapsed().as_nanos() as u64;
-        // SAFETY: the fence is signalled and no longer in use by the queue.
-        unsafe { d.reset_fences(&[self.fence]) }.ctx("vkResetFences")?;
+        self.complete()?;
         let gpu_ns = if self.timestamps {
             Some(gpu_ns(
                 d,
@@ -407,5 +414,29 @@ impl Prepared<'_> {
         };
         self.messages[index].extend(self.capture.take());
         Ok(Execution { gpu_ns, wall_ns })
+    }
+
+    /// Waits (at most `timeout`) for an execution left pending by an
+    /// earlier call; an error if it is still running.
+    fn settle(&mut self, timeout: Duration) -> Result<()> {
+        let Some(program) = self.pending else {
+            return Ok(());
+        };
+        if !wait_all(self.res.device, &[self.fence], timeout)? {
+            return Err(RuntimeError::StillRunning {
+                what: format!("an execution of prepared program {program} that timed out"),
+                waited: timeout,
+            });
+        }
+        self.complete()
+    }
+
+    /// After the fence was seen signalled: nothing is pending any more, and
+    /// the fence is made ready for the next execution.
+    fn complete(&mut self) -> Result<()> {
+        self.pending = None;
+        self.res.finished(self.fence);
+        // SAFETY: the fence is signalled, so no queue operation uses it.
+        unsafe { self.res.device.reset_fences(&[self.fence]) }.ctx("vkResetFences")
     }
 }

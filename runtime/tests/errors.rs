@@ -4,7 +4,8 @@
 mod common;
 
 use vksync::reference::KernelError;
-use vksync_runtime::{Device, DeviceOptions, RuntimeError, ValidationMode};
+use vksync::Location;
+use vksync_runtime::{CheckError, Device, DeviceOptions, RuntimeError, ValidationMode};
 
 fn error_of(device: &mut Device, text: &str) -> RuntimeError {
     let trace = common::parse(text);
@@ -21,7 +22,7 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
         "buffer a 64\nbuffer b 64\ndispatch gelu read a write b\n",
     );
     assert!(
-        matches!(&e, RuntimeError::Kernel { command: 0, source: KernelError::Unknown(k) } if k == "gelu"),
+        matches!(&e, RuntimeError::Check { at: Location::Command(0), source: CheckError::Kernel(KernelError::Unknown(k)) } if k == "gelu"),
         "{e}"
     );
     let e = error_of(
@@ -31,9 +32,9 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
     assert!(
         matches!(
             e,
-            RuntimeError::Kernel {
-                command: 0,
-                source: KernelError::Signature { .. }
+            RuntimeError::Check {
+                at: Location::Command(0),
+                source: CheckError::Kernel(KernelError::Signature { .. })
             }
         ),
         "{e}"
@@ -45,9 +46,9 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
     assert!(
         matches!(
             e,
-            RuntimeError::Kernel {
-                command: 0,
-                source: KernelError::BindingSize { .. }
+            RuntimeError::Check {
+                at: Location::Command(0),
+                source: CheckError::Kernel(KernelError::BindingSize { .. })
             }
         ),
         "{e}"
@@ -59,10 +60,12 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
     assert!(
         matches!(
             e,
-            RuntimeError::MisalignedBinding {
-                command: 0,
-                binding: 0,
-                offset: 2
+            RuntimeError::Check {
+                at: Location::Command(0),
+                source: CheckError::MisalignedBinding {
+                    binding: 0,
+                    offset: 2
+                }
             }
         ),
         "{e}"
@@ -83,13 +86,14 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
 
 #[test]
 fn unknown_device_names_list_the_available_ones() {
-    if std::env::var("VKSYNC_SKIP_DEVICE_TESTS").as_deref() == Ok("1") {
+    if vksync_runtime::skip_device_test() {
         return;
     }
     let e = Device::new(DeviceOptions {
         device: Some("no-such-gpu".to_string()),
         validation: ValidationMode::Off,
         print_device: false,
+        ..DeviceOptions::default()
     })
     .err()
     .expect("no device matches");
@@ -111,7 +115,7 @@ fn misaligned_bindings_are_widened_and_noted() {
     let r = device.run(&t.program).expect("runs");
     let cmp = vksync_runtime::compare_with_reference(&t.program, &r).unwrap();
     assert!(cmp[0].mismatches.is_empty() && cmp[0].undefined == 0, "{cmp:?}");
-    let align = device.info().min_storage_buffer_offset_alignment;
+    let align = device.info().limits.min_storage_buffer_offset_alignment;
     let widened = r.notes.len();
     assert_eq!(
         widened,
@@ -119,4 +123,32 @@ fn misaligned_bindings_are_widened_and_noted() {
         "{:?}",
         r.notes
     );
+}
+
+#[test]
+fn memory_the_device_cannot_hold_is_rejected_before_allocating() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    // (trace, the object the error is about): a terabyte and the largest
+    // size the trace format allows (16 EiB) are over every real device's
+    // limits; each error is about the memory object's declaration.
+    let cases = [
+        (
+            "buffer small 64\nbuffer big 1099511627776\nfill big[0..64] 1\n",
+            1,
+        ),
+        ("buffer big 18446744073709551612\nfill big[0..64] 1\n", 0),
+        ("pool p 1099511627776\nalloc x 64 from p\nfill x 1\n", 0),
+    ];
+    for (text, object) in cases {
+        let e = error_of(&mut device, text);
+        assert!(
+            matches!(
+                &e,
+                RuntimeError::Check { at: Location::Object(o), source: CheckError::MemoryTooLarge { .. } } if o.0 == object
+            ),
+            "{text}: {e}"
+        );
+    }
 }

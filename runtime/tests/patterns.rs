@@ -97,3 +97,23 @@ fn host_readback_across_two_submissions() {
          host-read res\n",
     );
 }
+
+#[test]
+fn thousands_of_dispatches_span_several_descriptor_pools() {
+    // 2,500 dispatches over distinct 256-byte ranges (256 is the largest
+    // minStorageBufferOffsetAlignment a device may ask for, so none is
+    // widened) need 2,500 descriptor sets: three pools of 1,024.
+    let n = 2500;
+    let mut text = format!("buffer a {}\nhost-write a 1\n", 256 * n);
+    for i in 0..n {
+        text.push_str(&format!(
+            "dispatch scale(3) rw a[{}..{}]\n",
+            256 * i,
+            256 * (i + 1)
+        ));
+    }
+    text.push_str(
+        "barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a\n",
+    );
+    run_clean(&text);
+}

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::time::Duration;
 use vksync::plan::{plan, PlanOptions, PlannerKind};
 use vksync_runtime::RuntimeError;
 
@@ -74,4 +75,46 @@ fn record_only_timing_and_rejections() {
         device.prepare(&[raw.clone(), other]),
         Err(RuntimeError::LayoutMismatch { program: 1 })
     ));
+}
+
+#[test]
+fn a_timed_out_execution_is_waited_for_before_the_next_submission() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    // Far over 1 ms and well under a second: on a CPU device (lavapipe)
+    // the time grows with the 8,192 elements, and 65,535 iterations give
+    // about 0.14 s (more would be a runaway on Mesa 25's lavapipe, which,
+    // unlike Mesa 22's, does not stop loops at 65,535); on a GPU the
+    // elements run in parallel and 10^8 iterations give a few tenths.
+    let iters = if device.info().device_type == "CPU" {
+        65_535
+    } else {
+        100_000_000
+    };
+    let slow = common::parse(&format!(
+        "buffer a 32768\nbuffer b 32768\ndispatch slow({iters}) read a write b\n"
+    ))
+    .program;
+    let mut prepared = device.prepare(&[slow]).unwrap();
+    let ms = 1_000_000;
+    // (timeout of the call, what it gives): the first times out and stays
+    // pending; the second finds it still running and submits nothing; the
+    // third waits for it, then runs again to completion.
+    let cases: [(u64, &str); 3] = [(ms, "timeout"), (ms, "still running"), (60_000 * ms, "ok")];
+    for (timeout_ns, expected) in cases {
+        let got = match prepared.execute(0, timeout_ns) {
+            Err(RuntimeError::ExecutionTimeout { program: 0, timeout }) => {
+                assert_eq!(timeout, Duration::from_millis(1));
+                "timeout"
+            }
+            Err(RuntimeError::StillRunning { what, .. }) => {
+                assert!(what.contains("prepared program 0"), "{what}");
+                "still running"
+            }
+            Ok(_) => "ok",
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(got, expected);
+    }
 }

@@ -2,7 +2,8 @@
 //!
 //! Device tests run on whatever `VKSYNC_DEVICE` picks (lavapipe in CI) with
 //! validation required. They fail loudly when Vulkan, a device or the
-//! validation layer is missing, unless `VKSYNC_SKIP_DEVICE_TESTS=1`.
+//! validation layer is missing, unless `VKSYNC_SKIP_DEVICE_TESTS=1`, which
+//! makes each one print a `SKIPPED` line on stderr and return.
 
 #![allow(dead_code)]
 

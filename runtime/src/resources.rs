@@ -1,0 +1,314 @@
+//! The Vulkan objects of one run, and the rule for freeing them.
+//!
+//! This module owns [`Resources`] (one run's buffers and their memory,
+//! command pool, descriptor pools, query pool and fences, created on demand
+//! by the recorder and the benchmarking paths) and [`InFlight`] (those of a
+//! run that ended while its work was still executing). It does not record
+//! or submit anything.
+//!
+//! The rule: an object may be destroyed only when no submitted work uses
+//! it. Every fence handed to a successful `vkQueueSubmit2` is registered
+//! ([`Resources::submitted`]) until it is seen signalled
+//! ([`Resources::finished`]). On drop, if every registered fence has
+//! signalled (or the device is lost, so nothing executes any more), the
+//! objects are destroyed; otherwise (a fence wait timed out, or an error
+//! cut a run short while its work ran) they move, still alive, to the
+//! device's in-flight list, which the device empties by waiting for the
+//! fences, with its fence timeout, before its next run and in its own drop.
+//! Nothing here waits without a bound: `vkDeviceWaitIdle` would hang on a
+//! runaway kernel.
+
+use crate::descriptors::DescriptorPools;
+use crate::error::{Result, VkContext};
+use crate::recorder::MemoryObject;
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
+use gpu_allocator::MemoryLocation;
+use std::cell::RefCell;
+use std::time::Duration;
+use vksync::Layout;
+
+use crate::error::RuntimeError;
+
+/// Vulkan objects of one run, released on drop (also on error paths) or
+/// handed to the device's in-flight list while work using them runs.
+pub(crate) struct Resources<'a> {
+    pub(crate) device: &'a ash::Device,
+    allocator: &'a mut Allocator,
+    in_flight: &'a mut Vec<InFlight>,
+    pub(crate) buffers: Vec<vk::Buffer>,
+    /// Per memory object; a `RefCell` so host accesses can write mapped
+    /// memory while the recorder holds the resources.
+    pub(crate) allocations: RefCell<Vec<Option<Allocation>>>,
+    pub(crate) command_pool: vk::CommandPool,
+    /// Bounded pools, one set per distinct binding; a `RefCell` because
+    /// recording allocates from them through a shared borrow.
+    pub(crate) descriptors: RefCell<DescriptorPools>,
+    pub(crate) query_pool: vk::QueryPool,
+    /// Every fence of the run, for destruction.
+    pub(crate) fences: RefCell<Vec<vk::Fence>>,
+    /// Fences submitted and not yet seen signalled, with what they guard.
+    unfinished: RefCell<Vec<(vk::Fence, String)>>,
+}
+
+/// Everything a run created, detached from the borrows of [`Resources`].
+pub(crate) struct Objects {
+    buffers: Vec<vk::Buffer>,
+    allocations: Vec<Allocation>,
+    command_pool: vk::CommandPool,
+    descriptor_pools: Vec<vk::DescriptorPool>,
+    query_pool: vk::QueryPool,
+    fences: Vec<vk::Fence>,
+}
+
+impl Objects {
+    /// Destroys every object and frees every allocation.
+    ///
+    /// The caller has seen every fence that guarded work using these
+    /// objects signalled (or the device lost), or the work was never
+    /// submitted.
+    fn destroy(self, device: &ash::Device, allocator: &mut Allocator) {
+        // SAFETY: per the caller's guarantee no pending command buffer uses
+        // any of these objects; each was created on `device`; vkDestroy*
+        // ignores null handles. Command buffers go with their pool, and the
+        // descriptor sets with theirs.
+        unsafe {
+            for &f in &self.fences {
+                device.destroy_fence(f, None);
+            }
+            device.destroy_query_pool(self.query_pool, None);
+            for &pool in &self.descriptor_pools {
+                device.destroy_descriptor_pool(pool, None);
+            }
+            device.destroy_command_pool(self.command_pool, None);
+            for &b in &self.buffers {
+                device.destroy_buffer(b, None);
+            }
+        }
+        for a in self.allocations {
+            // Nothing useful to do with a failure while tearing down.
+            let _ = allocator.free(a);
+        }
+    }
+}
+
+/// A run's objects whose work was still executing when the run ended.
+pub(crate) struct InFlight {
+    /// The fences still to signal, with what each guards.
+    unfinished: Vec<(vk::Fence, String)>,
+    objects: Objects,
+}
+
+/// Waits at most `timeout` for every fence: `Ok(true)` when all
+/// signalled, or when the device is lost (nothing executes on a lost
+/// device, so what the fences guarded may be freed); `Ok(false)` on
+/// timeout.
+pub(crate) fn wait_all(device: &ash::Device, fences: &[vk::Fence], timeout: Duration) -> Result<bool> {
+    if fences.is_empty() {
+        return Ok(true);
+    }
+    let ns = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+    // SAFETY: the fences are live objects of `device`, each submitted.
+    match unsafe { device.wait_for_fences(fences, true, ns) } {
+        Ok(()) | Err(vk::Result::ERROR_DEVICE_LOST) => Ok(true),
+        Err(vk::Result::TIMEOUT) => Ok(false),
+        Err(result) => Err(RuntimeError::Vulkan {
+            call: "vkWaitForFences",
+            result,
+        }),
+    }
+}
+
+/// Whether one fence has signalled (a lost device counts as signalled).
+pub(crate) fn signalled(device: &ash::Device, fence: vk::Fence) -> bool {
+    // SAFETY: the fence is a live object of `device`.
+    match unsafe { device.get_fence_status(fence) } {
+        Ok(done) => done,
+        Err(vk::Result::ERROR_DEVICE_LOST) => true,
+        Err(_) => false,
+    }
+}
+
+/// Waits at most `timeout` for the work in `in_flight` and frees it. On
+/// timeout nothing is freed and the error names the work still running.
+pub(crate) fn reclaim(
+    device: &ash::Device,
+    allocator: &mut Allocator,
+    in_flight: &mut Vec<InFlight>,
+    timeout: Duration,
+) -> Result<()> {
+    let fences: Vec<vk::Fence> = in_flight
+        .iter()
+        .flat_map(|f| f.unfinished.iter().map(|(fence, _)| *fence))
+        .collect();
+    if !wait_all(device, &fences, timeout)? {
+        let what = in_flight
+            .iter()
+            .flat_map(|f| f.unfinished.iter())
+            .find(|(fence, _)| !signalled(device, *fence))
+            .or_else(|| in_flight.iter().flat_map(|f| f.unfinished.iter()).next())
+            .map_or_else(String::new, |(_, what)| what.clone());
+        return Err(RuntimeError::StillRunning {
+            what,
+            waited: timeout,
+        });
+    }
+    for f in in_flight.drain(..) {
+        f.objects.destroy(device, allocator);
+    }
+    Ok(())
+}
+
+impl Drop for Resources<'_> {
+    fn drop(&mut self) {
+        let unfinished = std::mem::take(self.unfinished.get_mut());
+        let fences: Vec<vk::Fence> = unfinished.iter().map(|(f, _)| *f).collect();
+        // Without waiting: work that is still running (a timed-out fence,
+        // or an error that ended the run early) is parked, not waited for.
+        let done = wait_all(self.device, &fences, Duration::ZERO).unwrap_or(false);
+        let objects = Objects {
+            buffers: std::mem::take(&mut self.buffers),
+            allocations: self.allocations.get_mut().drain(..).flatten().collect(),
+            command_pool: std::mem::replace(&mut self.command_pool, vk::CommandPool::null()),
+            descriptor_pools: self.descriptors.get_mut().take_pools(),
+            query_pool: std::mem::replace(&mut self.query_pool, vk::QueryPool::null()),
+            fences: std::mem::take(self.fences.get_mut()),
+        };
+        if done {
+            objects.destroy(self.device, self.allocator);
+        } else {
+            self.in_flight.push(InFlight { unfinished, objects });
+        }
+    }
+}
+
+impl<'a> Resources<'a> {
+    /// Empty resources on a device; filled by the `create_*` methods.
+    /// Work still running when they drop goes to `in_flight`.
+    pub(crate) fn new(
+        device: &'a ash::Device,
+        allocator: &'a mut Allocator,
+        in_flight: &'a mut Vec<InFlight>,
+    ) -> Self {
+        Resources {
+            device,
+            allocator,
+            in_flight,
+            buffers: Vec::new(),
+            allocations: Default::default(),
+            command_pool: vk::CommandPool::null(),
+            descriptors: Default::default(),
+            query_pool: vk::QueryPool::null(),
+            fences: Default::default(),
+            unfinished: Default::default(),
+        }
+    }
+
+    /// Records that `fence` was handed to a successful `vkQueueSubmit2`
+    /// for the work `what` describes: until [`Resources::finished`] is
+    /// called for it, the resources may not be freed.
+    pub(crate) fn submitted(&self, fence: vk::Fence, what: String) {
+        self.unfinished.borrow_mut().push((fence, what));
+    }
+
+    /// Records that `fence` was seen signalled.
+    pub(crate) fn finished(&self, fence: vk::Fence) {
+        self.unfinished.borrow_mut().retain(|(f, _)| *f != fence);
+    }
+
+    /// Creates one `VkBuffer` (with its own allocation) per memory object of
+    /// `layout`; memory the host reads or writes is host visible.
+    pub(crate) fn create_memory(
+        &mut self,
+        layout: &Layout,
+        host_read: &[bool],
+        host_write: &[bool],
+    ) -> Result<Vec<MemoryObject>> {
+        let device = self.device;
+        let mut memory = Vec::new();
+        for (i, &size) in layout.memory_sizes.iter().enumerate() {
+            let (reads, writes) = (host_read[i], host_write[i]);
+            let host_visible = reads || writes;
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC
+                | vk::BufferUsageFlags::TRANSFER_DST
+                | vk::BufferUsageFlags::INDIRECT_BUFFER;
+            // SAFETY: valid device and create info.
+            let buffer = unsafe {
+                device.create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(size)
+                        .usage(usage)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
+                    None,
+                )
+            }
+            .ctx("vkCreateBuffer")?;
+            self.buffers.push(buffer);
+            // SAFETY: the buffer is live.
+            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            // Host reads prefer cached memory; host-write-only memory the
+            // device-local-if-possible upload kind; both are coherent.
+            let location = if reads {
+                MemoryLocation::GpuToCpu
+            } else if writes {
+                MemoryLocation::CpuToGpu
+            } else {
+                MemoryLocation::GpuOnly
+            };
+            let what = format!("memory object {i} ({size} bytes)");
+            let allocation = self
+                .allocator
+                .allocate(&AllocationCreateDesc {
+                    name: &what,
+                    requirements,
+                    location,
+                    linear: true,
+                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
+                })
+                .map_err(|source| RuntimeError::Allocation { what, source })?;
+            // SAFETY: memory and offset come from an allocation made for this
+            // buffer's requirements; the buffer is not bound yet.
+            let bound =
+                unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            self.allocations.get_mut().push(Some(allocation));
+            bound.ctx("vkBindBufferMemory")?;
+            memory.push(MemoryObject { size, host_visible });
+        }
+        Ok(memory)
+    }
+
+    /// Creates the command pool and (when `queries > 0`) a timestamp query
+    /// pool. Descriptor pools are made as dispatches need them.
+    pub(crate) fn create_pools(
+        &mut self,
+        queue_family: u32,
+        command_pool_flags: vk::CommandPoolCreateFlags,
+        queries: u32,
+    ) -> Result<()> {
+        let device = self.device;
+        // SAFETY: valid device and create infos (for both pools).
+        self.command_pool = unsafe {
+            device.create_command_pool(
+                &vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(queue_family)
+                    .flags(command_pool_flags),
+                None,
+            )
+        }
+        .ctx("vkCreateCommandPool")?;
+        if queries > 0 {
+            // SAFETY: as above.
+            self.query_pool = unsafe {
+                device.create_query_pool(
+                    &vk::QueryPoolCreateInfo::default()
+                        .query_type(vk::QueryType::TIMESTAMP)
+                        .query_count(queries),
+                    None,
+                )
+            }
+            .ctx("vkCreateQueryPool")?;
+        }
+        Ok(())
+    }
+}
