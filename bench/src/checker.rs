@@ -60,7 +60,7 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
     let recorded = workload::device_commands(&planned);
     let layout = vksync::resolve(&planned).map_err(|e| e.to_string())?;
     let n_accesses: usize = planned
-        .commands
+        .commands()
         .iter()
         .map(|c| accesses(c, &layout, Semantics::SPEC).len())
         .sum();
@@ -72,7 +72,7 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
         workload::device_commands(&raw),
         planned.barrier_points(),
         recorded,
-        planned.commands.len(),
+        planned.commands().len(),
         n_accesses
     );
 

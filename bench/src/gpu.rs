@@ -164,7 +164,7 @@ fn bench_size(
         });
         programs.push(planned);
     }
-    let pool = program.objects.first().map_or(0, |o| o.size);
+    let pool = program.objects().first().map_or(0, |o| o.size);
     let commands = workload::device_commands(&program);
     let t_setup = Instant::now();
     let mut prepared = device.prepare(&programs).map_err(|e| e.to_string())?;

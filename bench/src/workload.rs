@@ -55,7 +55,7 @@ fn dispatch(kernel: &str, params: Vec<u32>, bindings: Vec<Binding>) -> Command {
 
 fn free(p: &mut Program, shape: Shape, c: Command) {
     if shape.reuse {
-        p.push(c);
+        p.push(c).expect("valid names and ids");
     }
 }
 
@@ -64,15 +64,20 @@ fn build(shape: Shape, pool_size: u64, host_read: bool) -> Program {
     let mut p = Program::new();
     let n = shape.batch;
     let size = shape.size;
-    let pool = p.pool("pool", pool_size, POOL_ALIGN);
-    let out = p.buffer("out", size * n as u64);
+    let pool = p
+        .pool("pool", pool_size, POOL_ALIGN)
+        .expect("valid names and ids");
+    let out = p.buffer("out", size * n as u64).expect("valid names and ids");
     let mut x: Vec<ObjectId> = Vec::with_capacity(n);
     for i in 0..n {
-        let xi = p.alloc(&format!("in{i}"), size, pool);
+        let xi = p
+            .alloc(&format!("in{i}"), size, pool)
+            .expect("valid names and ids");
         p.push(Command::Fill {
             dst: p.whole(xi),
             value: i as u32 + 1,
-        });
+        })
+        .expect("valid names and ids");
         x.push(xi);
     }
     use BindingAccess::{Read, ReadWrite, Write};
@@ -81,37 +86,49 @@ fn build(shape: Shape, pool_size: u64, host_read: bool) -> Program {
         let mut s = Vec::with_capacity(n);
         let mut b = Vec::with_capacity(n);
         for (i, &xi) in x.iter().enumerate() {
-            let ai = p.alloc(&format!("a{l}_{i}"), size, pool);
+            let ai = p
+                .alloc(&format!("a{l}_{i}"), size, pool)
+                .expect("valid names and ids");
             p.push(dispatch(
                 "scale_add",
                 vec![3, 1],
                 vec![bind(Read, p.whole(xi)), bind(Write, p.whole(ai))],
-            ));
+            ))
+            .expect("valid names and ids");
             a.push(ai);
         }
         for (i, &xi) in x.iter().enumerate() {
-            let si = p.alloc(&format!("s{l}_{i}"), size, pool);
+            let si = p
+                .alloc(&format!("s{l}_{i}"), size, pool)
+                .expect("valid names and ids");
             p.push(Command::Copy {
                 src: p.whole(xi),
                 dst: p.whole(si),
-            });
+            })
+            .expect("valid names and ids");
             s.push(si);
         }
         for &ai in &a {
-            p.push(dispatch("scale", vec![5], vec![bind(ReadWrite, p.whole(ai))]));
+            p.push(dispatch("scale", vec![5], vec![bind(ReadWrite, p.whole(ai))]))
+                .expect("valid names and ids");
         }
         for &ai in &a {
-            let bi = p.alloc(&format!("b{l}_{}", b.len()), size, pool);
+            let bi = p
+                .alloc(&format!("b{l}_{}", b.len()), size, pool)
+                .expect("valid names and ids");
             p.push(dispatch(
                 "slow",
                 vec![shape.slow_iters],
                 vec![bind(Read, p.whole(ai)), bind(Write, p.whole(bi))],
-            ));
+            ))
+            .expect("valid names and ids");
             free(&mut p, shape, Command::Free { blob: ai });
             b.push(bi);
         }
         for i in 0..n {
-            let yi = p.alloc(&format!("y{l}_{i}"), size, pool);
+            let yi = p
+                .alloc(&format!("y{l}_{i}"), size, pool)
+                .expect("valid names and ids");
             p.push(dispatch(
                 "add",
                 vec![],
@@ -120,7 +137,8 @@ fn build(shape: Shape, pool_size: u64, host_read: bool) -> Program {
                     bind(Read, p.whole(s[i])),
                     bind(Write, p.whole(yi)),
                 ],
-            ));
+            ))
+            .expect("valid names and ids");
             free(&mut p, shape, Command::Free { blob: b[i] });
             free(&mut p, shape, Command::Free { blob: s[i] });
             free(&mut p, shape, Command::Free { blob: x[i] });
@@ -132,11 +150,13 @@ fn build(shape: Shape, pool_size: u64, host_read: bool) -> Program {
         p.push(Command::Copy {
             src: p.whole(xi),
             dst: p.region(out, off, off + size),
-        });
+        })
+        .expect("valid names and ids");
         free(&mut p, shape, Command::Free { blob: xi });
     }
     if host_read {
-        p.push(Command::HostRead { src: p.whole(out) });
+        p.push(Command::HostRead { src: p.whole(out) })
+            .expect("valid names and ids");
     }
     p
 }
@@ -167,7 +187,7 @@ pub fn program(shape: Shape, host_read: bool) -> Result<Program, vksync::Program
 
 /// Device commands (recorded `vkCmd*`s) of a program, barriers included.
 pub fn device_commands(p: &Program) -> usize {
-    p.commands
+    p.commands()
         .iter()
         .filter(|c| {
             !matches!(

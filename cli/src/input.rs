@@ -116,7 +116,7 @@ impl Source {
     pub fn barrier_free_lines(&self) -> Vec<usize> {
         self.trace
             .program
-            .commands
+            .commands()
             .iter()
             .zip(&self.trace.command_lines)
             .filter(|(c, _)| !matches!(c, vksync::Command::Barrier(_)))

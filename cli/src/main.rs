@@ -249,7 +249,7 @@ fn with_loop_barrier(
     opts: PlanOptions,
 ) -> Result<vksync::plan::Plan, vksync::ProgramError> {
     let looped = vksync::plan::for_repeated_submission(&plan.program, opts.reading)?;
-    if looped.commands.len() > plan.program.commands.len() {
+    if looped.commands().len() > plan.program.commands().len() {
         plan.origin.insert(0, None);
         for (idx, _) in plan.answers.iter_mut() {
             *idx += 1;

@@ -56,7 +56,7 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     ));
     if repeat {
         let looped = plan.origin.first() == Some(&None)
-            && matches!(plan.program.commands.first(), Some(Command::Barrier(_)));
+            && matches!(plan.program.commands().first(), Some(Command::Barrier(_)));
         out.push_str(if looped {
             "# --repeat: the first barrier orders each submission after the previous one (loop-carried dependencies)\n"
         } else {
@@ -65,11 +65,18 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     }
     // The declarations, exactly as the model's printer writes them (blobs
     // are declared by their `alloc` commands).
-    out.push_str(&print(&Program {
-        objects: plan.program.objects.clone(),
-        commands: Vec::new(),
-    }));
-    for (i, c) in plan.program.commands.iter().enumerate() {
+    // (The buffers and pools of a checked program, which `from_parts`
+    // accepts; an empty program would print no declarations.)
+    let buffers_and_pools = plan
+        .program
+        .objects()
+        .iter()
+        .filter(|o| !matches!(o.kind, vksync::ObjectKind::Blob { .. }))
+        .cloned()
+        .collect();
+    let declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    out.push_str(&print(&declarations));
+    for (i, c) in plan.program.commands().iter().enumerate() {
         let inserted = plan.origin.get(i).copied().flatten().is_none();
         if inserted {
             match c {
@@ -111,7 +118,7 @@ pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) 
     let inserted = |plan: &Plan| -> Vec<Vec<String>> {
         let mut out = vec![Vec::new(); lines.len() + 1];
         let mut pending = Vec::new();
-        for (i, c) in plan.program.commands.iter().enumerate() {
+        for (i, c) in plan.program.commands().iter().enumerate() {
             match plan.origin[i] {
                 None => pending.push(print_command(&plan.program, c)),
                 Some(o) => out[o] = std::mem::take(&mut pending),
@@ -172,7 +179,7 @@ pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) 
         }
     };
     let program = source.trace.program.without_barriers();
-    for (i, c) in program.commands.iter().enumerate() {
+    for (i, c) in program.commands().iter().enumerate() {
         pair_rows(&mut out, &li[i], &ri[i]);
         out.push_str(&format!("{:>5} {}\n", lines[i], print_command(&program, c)));
         pair_rows(&mut out, &lh[i], &rh[i]);

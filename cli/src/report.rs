@@ -20,8 +20,8 @@ fn actor(c: &Command) -> &'static str {
 /// of `program`.
 pub fn hazard_line(file: &str, program: &Program, lines: &[usize], h: &Hazard) -> String {
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
-    let cur = &program.commands[h.command];
-    let prior = &program.commands[h.prior_command];
+    let cur = &program.commands()[h.command];
+    let prior = &program.commands()[h.prior_command];
     let verb = if h.current.is_write() { "writes" } else { "reads" };
     let pverb = if h.prior.is_write() { "written" } else { "read" };
     format!(

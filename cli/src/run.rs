@@ -34,18 +34,18 @@ use vksync_runtime::{
 /// never defined there.
 fn with_readback(program: &Program) -> (Program, bool) {
     let has_read = program
-        .commands
+        .commands()
         .iter()
         .any(|c| matches!(c, Command::HostRead { .. }));
     if has_read {
         return (program.clone(), false);
     }
     let mut live: Vec<bool> = program
-        .objects
+        .objects()
         .iter()
         .map(|o| matches!(o.kind, ObjectKind::Buffer { .. }))
         .collect();
-    for c in &program.commands {
+    for c in program.commands() {
         match c {
             Command::Alloc { blob } => live[blob.0 as usize] = true,
             Command::Free { blob } => live[blob.0 as usize] = false,
@@ -56,7 +56,10 @@ fn with_readback(program: &Program) -> (Program, bool) {
     for (i, alive) in live.iter().enumerate() {
         if *alive {
             let id = vksync::ObjectId(i as u32);
-            p.commands.push(Command::HostRead { src: p.whole(id) });
+            // Invariant: `id` is one of the program's objects, and a whole
+            // region is never reversed, so `push` accepts it.
+            p.push(Command::HostRead { src: p.whole(id) })
+                .expect("a read of one of the program's objects");
         }
     }
     (p, true)
@@ -185,7 +188,7 @@ impl Lines<'_> {
 /// reference fits in host memory. Errors are about the run program.
 fn check_without_device(program: &Program) -> Result<(), RuntimeError> {
     check_program(program, &DeviceLimits::UNLIMITED)?;
-    for (i, c) in program.commands.iter().enumerate() {
+    for (i, c) in program.commands().iter().enumerate() {
         if let Command::Dispatch {
             kernel,
             indirect: Some(_),
@@ -260,8 +263,8 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
     let lines = Lines {
         source: &source,
         plan: &plan,
-        kept: (0..program.commands.len())
-            .filter(|&i| !matches!(program.commands[i], Command::Barrier(_)))
+        kept: (0..program.commands().len())
+            .filter(|&i| !matches!(program.commands()[i], Command::Barrier(_)))
             .collect(),
     };
     match device.validation_layer_version() {
@@ -352,7 +355,7 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
                     .mismatches
                     .first()
                     .map_or(String::new(), |o| format!(", first at byte {o}"));
-                let what = match &plan.program.commands[c.command] {
+                let what = match &plan.program.commands()[c.command] {
                     Command::HostRead { src } => plan.program.show_region(*src),
                     _ => String::new(),
                 };

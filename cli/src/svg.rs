@@ -137,7 +137,7 @@ pub fn render(
     let program = &plan.program;
     within(
         "columns (commands of the planned program)",
-        program.commands.len(),
+        program.commands().len(),
         MAX_COLUMNS,
     )?;
     let layout = vksync::resolve(program)?;
@@ -150,11 +150,11 @@ pub fn render(
     for (m, &size) in layout.memory_sizes.iter().enumerate() {
         cuts.entry(MemId(m as u32)).or_default().extend([0, size]);
     }
-    for c in &program.commands {
+    for c in program.commands() {
         let mut v = Vec::new();
         let located = accesses(c, &layout, sem);
         for a in &located {
-            let name = program.object(a.region.object).name.clone();
+            let name = name_of(program, a.region.object);
             cuts.entry(a.mem)
                 .or_default()
                 .extend([a.range.start, a.range.end]);
@@ -169,7 +169,7 @@ pub fn render(
         // Blob extents, so alloc/free columns can outline them.
         if let Command::Alloc { blob } | Command::Free { blob } = c {
             if let Some((mem, base)) = layout.place(*blob) {
-                let size = program.object(*blob).size;
+                let size = size_of(program, *blob);
                 cuts.entry(mem).or_default().extend([base, base + size]);
             }
         }
@@ -187,7 +187,7 @@ pub fn render(
             continue;
         }
         let lane = Lane {
-            name: program.object(layout.owner_object(mem)).name.clone(),
+            name: name_of(program, layout.owner_object(mem)),
             cuts: cuts.remove(&mem).unwrap_or_default().into_iter().collect(),
             top: y,
         };
@@ -204,7 +204,7 @@ pub fn render(
     // Barrier labels run down their bars; with few lanes a long label would
     // run into the legend, so the legend starts below the longest one.
     let longest_label = program
-        .commands
+        .commands()
         .iter()
         .filter_map(|c| match c {
             Command::Barrier(dep) => Some(bar_label(dep).chars().count()),
@@ -220,9 +220,9 @@ pub fn render(
         Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => NARROW,
         _ => WIDE,
     };
-    let mut xs = Vec::with_capacity(program.commands.len());
+    let mut xs = Vec::with_capacity(program.commands().len());
     let mut x = LEFT + 10.0;
-    for c in &program.commands {
+    for c in program.commands() {
         xs.push(x);
         x += width_of(c) + 6.0;
     }
@@ -250,7 +250,7 @@ pub fn render(
         .collect();
 
     let mut barrier_no = HashMap::new();
-    for (i, c) in program.commands.iter().enumerate() {
+    for (i, c) in program.commands().iter().enumerate() {
         if matches!(c, Command::Barrier(_)) {
             let n = barrier_no.len() + 1;
             barrier_no.insert(i, n);
@@ -336,7 +336,7 @@ pub fn render(
     }
 
     // Columns: header box, accesses, barrier bars.
-    for (i, c) in program.commands.iter().enumerate() {
+    for (i, c) in program.commands().iter().enumerate() {
         let x0 = xs[i];
         let w = width_of(c);
         let line = plan.origin[i]
@@ -373,7 +373,7 @@ pub fn render(
                 let is_alloc = matches!(c, Command::Alloc { .. });
                 if let Some((mem, base)) = layout.place(*blob) {
                     if let Some(lane) = lanes.get(&mem) {
-                        let (y0, y1) = lane.span(base, base + program.object(*blob).size);
+                        let (y0, y1) = lane.span(base, base + size_of(program, *blob));
                         let _ = writeln!(
                             s,
                             r##"<rect x="{}" y="{y0}" width="{}" height="{}" fill="none" stroke="#6b7280" stroke-dasharray="{}" rx="2"/>"##,
@@ -387,7 +387,7 @@ pub fn render(
                 let label = format!(
                     "{} {}",
                     if is_alloc { "alloc" } else { "free" },
-                    program.object(*blob).name
+                    name_of(program, *blob)
                 );
                 let (tx, ty) = (x0 + w / 2.0 + 4.0, TOP - 8.0);
                 let _ = writeln!(
@@ -499,7 +499,7 @@ pub fn render(
         }
         let (y0, y1) = lane.span(h.memory.range.start, h.memory.range.end);
         let yy = (y0 + y1) / 2.0;
-        let wp = width_of(&program.commands[p]);
+        let wp = width_of(&program.commands()[p]);
         // Leave from the producer's access half, arrive at the consumer's.
         let x1 = xs[p]
             + if h.prior.is_write() {
@@ -509,7 +509,7 @@ pub fn render(
             };
         let x2 = xs[q]
             + if h.current.is_write() {
-                wq_half(&program.commands[q])
+                wq_half(&program.commands()[q])
             } else {
                 3.0
             };
@@ -570,7 +570,7 @@ pub fn render(
         lx += 40.0 + text.len() as f64 * 7.0;
     }
     ly += 26.0;
-    for (i, c) in program.commands.iter().enumerate() {
+    for (i, c) in program.commands().iter().enumerate() {
         let Command::Barrier(dep) = c else { continue };
         let n = barrier_no.get(&i).copied().unwrap_or(0);
         let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
@@ -628,4 +628,16 @@ fn truncate(s: &str, n: usize) -> String {
         t.push('…');
         t
     }
+}
+
+/// The name of an object of the (validated) program being drawn.
+fn name_of(program: &vksync::Program, id: vksync::ObjectId) -> String {
+    program
+        .object(id)
+        .map_or_else(|| "?".to_string(), |o| o.name.clone())
+}
+
+/// The size of an object of the (validated) program being drawn.
+fn size_of(program: &vksync::Program, id: vksync::ObjectId) -> u64 {
+    program.object(id).map_or(0, |o| o.size)
 }

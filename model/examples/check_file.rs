@@ -40,7 +40,7 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
-    let n = trace.program.commands.len();
+    let n = trace.program.commands().len();
     println!(
         "{path}: {n} commands, {hazards} hazards, median {:.1} ms ({:.0} ns/command) over {reps} runs",
         median * 1e3,

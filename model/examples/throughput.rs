@@ -13,63 +13,9 @@ use vksync::plan::{plan, PlanOptions, PlannerKind};
 use vksync::Semantics;
 use vksync::*;
 
-fn program(commands: usize, buffers: usize) -> Program {
-    let mut p = Program::new();
-    let ids: Vec<ObjectId> = (0..buffers).map(|i| p.buffer(&format!("b{i}"), 4096)).collect();
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
-    for _ in 0..commands {
-        // Work on a sliding window of buffers, as a network's layers do.
-        let a = ids[next(buffers)];
-        let b = ids[next(buffers)];
-        let off = (next(16) * 256) as u64;
-        let len = 256 * (1 + next(4)) as u64;
-        let (off, len) = (off.min(4096 - len), len);
-        let c = match next(4) {
-            0 if a != b => Command::Copy {
-                src: p.region(a, off, off + len),
-                dst: p.region(b, off, off + len),
-            },
-            1 => Command::Fill {
-                dst: p.region(a, off, off + len),
-                value: 1,
-            },
-            _ => Command::Dispatch {
-                kernel: "k".into(),
-                params: vec![],
-                bindings: vec![
-                    Binding {
-                        access: BindingAccess::Read,
-                        region: p.region(a, off, off + len),
-                    },
-                    Binding {
-                        access: BindingAccess::Write,
-                        region: p.region(b, 0, len),
-                    },
-                ],
-                indirect: None,
-            },
-        };
-        let c = match c {
-            Command::Dispatch { ref bindings, .. }
-                if bindings[0].region.object == bindings[1].region.object =>
-            {
-                Command::Fill {
-                    dst: p.region(a, off, off + len),
-                    value: 2,
-                }
-            }
-            other => other,
-        };
-        p.commands.push(c);
-    }
-    p
-}
+#[path = "common/stream.rs"]
+mod stream;
+use stream::program;
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -81,7 +27,7 @@ fn main() {
     let raw = program(commands, buffers);
     let layout = resolve(&raw).expect("generated program is valid");
     let access_count: usize = raw
-        .commands
+        .commands()
         .iter()
         .map(|c| accesses(c, &layout, Semantics::SPEC).len())
         .sum();
@@ -113,7 +59,7 @@ fn main() {
             label,
             secs,
             access_count as f64 / secs,
-            p.commands.len(),
+            p.commands().len(),
             hazards,
         );
     }

@@ -9,15 +9,16 @@
 //! `vksync-runtime` crate's job; parsing trace files is the CLI's.
 //!
 //! ```
-//! use vksync::{check, Command, Program, HazardKind};
+//! use vksync::{check, Command, HazardKind, Program};
 //! let mut p = Program::new();
-//! let b = p.buffer("b", 256);
-//! let c = p.buffer("c", 256);
-//! p.push(Command::Fill { dst: p.whole(b), value: 7 });
-//! p.push(Command::Copy { src: p.whole(b), dst: p.whole(c) });
-//! let hazards = check(&p).unwrap();
+//! let b = p.buffer("b", 256)?;
+//! let c = p.buffer("c", 256)?;
+//! p.push(Command::Fill { dst: p.whole(b), value: 7 })?;
+//! p.push(Command::Copy { src: p.whole(b), dst: p.whole(c) })?;
+//! let hazards = check(&p)?;
 //! assert_eq!(hazards.len(), 1);
 //! assert_eq!(hazards[0].kind, HazardKind::ReadAfterWrite);
+//! # Ok::<(), vksync::ProgramError>(())
 //! ```
 
 #![forbid(unsafe_code)]

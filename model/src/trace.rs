@@ -28,6 +28,7 @@
 //!   keyword), and numbers are printed in plain decimal.
 
 use crate::ir::layout::Location;
+use crate::ir::program::{is_name, BINDING_KEYWORDS};
 use crate::ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
     Region,
@@ -68,11 +69,6 @@ pub struct ParseError {
 /// The default alignment of blob offsets in a pool: a multiple of every
 /// `minStorageBufferOffsetAlignment` seen on desktop and CPU drivers.
 pub const DEFAULT_POOL_ALIGN: u64 = 64;
-
-/// The binding keywords of `dispatch`. A kernel may not be named like one:
-/// `dispatch rw a` is a dispatch whose kernel name was forgotten, and must
-/// not read as a kernel called `rw`.
-const BINDING_KEYWORDS: [&str; 4] = ["read", "write", "rw", "indirect"];
 
 /// At most this many characters of a token are quoted in a message, so an
 /// error on a megabyte-long token is still one readable line.
@@ -354,16 +350,8 @@ fn number32(line: &Line, tok: Tok, what: &str) -> Result<u32, ParseError> {
     Ok(u32::try_from(v).unwrap_or(u32::MAX))
 }
 
-/// Whether `text` is a valid name: letters, digits, `_`, `-` and `.`,
-/// starting with a letter or `_`. The printer writes names verbatim, so
-/// this set must not include anything the lexer splits on or that the
-/// grammar gives a meaning (`[`, `(`, `:`, `|`, `;`, `#`, spaces).
-fn is_name(text: &str) -> bool {
-    let mut bytes = text.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
+/// The name rule's wording (the rule itself is
+/// [`crate::ir::program::is_name`], shared with the program builder).
 const NAME_RULE: &str = "use letters, digits, `_`, `-` and `.`, starting with a letter or `_`";
 
 /// `STAGE|STAGE|...` or `ACCESS|...`, each name parsed on its own so that an
@@ -462,7 +450,12 @@ impl Parser {
         };
         let id = ObjectId(index);
         self.names.insert(object.name.clone(), id);
-        self.trace.program.objects.push(object);
+        // The parser checked the name, its novelty and what it refers to,
+        // as `declare` does; a refusal here would be a parser bug, reported
+        // as an error rather than a panic.
+        if let Err(e) = self.trace.program.declare_any(object) {
+            return line.err(1, e.to_string());
+        }
         self.trace.object_lines.push(line.no);
         Ok(id)
     }
@@ -568,7 +561,7 @@ impl Parser {
                 line.expect("from")?;
                 let t = line.next("a pool")?;
                 let pool = self.object(&line, t)?;
-                if !matches!(self.trace.program.object(pool).kind, ObjectKind::Pool { .. }) {
+                if !matches!(self.trace.program.obj(pool).kind, ObjectKind::Pool { .. }) {
                     return line.err(t.col, format!("{} is not a pool", quote(t.text)));
                 }
                 line.done()?;
@@ -579,7 +572,7 @@ impl Parser {
             "free" => {
                 let t = line.next("a blob")?;
                 let blob = self.object(&line, t)?;
-                if !matches!(self.trace.program.object(blob).kind, ObjectKind::Blob { .. }) {
+                if !matches!(self.trace.program.obj(blob).kind, ObjectKind::Blob { .. }) {
                     return line.err(
                         t.col,
                         format!("{} is not a blob; only blobs are freed", quote(t.text)),
@@ -823,7 +816,7 @@ pub fn print(program: &Program) -> String {
                         "buffer {} {} alias {} {}",
                         o.name,
                         o.size,
-                        program.object(*other).name,
+                        program.obj(*other).name,
                         off
                     );
                 }
@@ -870,14 +863,14 @@ pub fn print_command(program: &Program, c: &Command) -> String {
     let r = |reg: &Region| program.show_region(*reg);
     match c {
         Command::Alloc { blob } => {
-            let o = program.object(*blob);
+            let o = program.obj(*blob);
             let pool = match o.kind {
-                ObjectKind::Blob { pool } => program.object(pool).name.as_str(),
+                ObjectKind::Blob { pool } => program.obj(pool).name.as_str(),
                 _ => "?",
             };
             format!("alloc {} {} from {}", o.name, o.size, pool)
         }
-        Command::Free { blob } => format!("free {}", program.object(*blob).name),
+        Command::Free { blob } => format!("free {}", program.obj(*blob).name),
         Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
         Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
         Command::Update { dst, value } => format!("update {} {}", r(dst), value),

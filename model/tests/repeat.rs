@@ -39,8 +39,8 @@ fn a_fence_wait_between_submissions_orders_everything() {
     for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
         let once = repeated(&planned(reading), 1).unwrap();
         let mut waited = once.clone();
-        waited.commands.extend([Command::Submit, Command::Wait]);
-        waited.commands.extend(once.commands.iter().cloned());
+        waited.extend([Command::Submit, Command::Wait]).unwrap();
+        waited.extend(once.commands().iter().cloned()).unwrap();
         assert!(check_under(&waited, reading).is_empty(), "{reading:?}");
         assert!(races(&waited, reading).unwrap().is_empty(), "{reading:?}");
     }
@@ -68,7 +68,7 @@ fn back_to_back_submissions_need_the_loop_barrier() {
         assert!(!twice.is_empty(), "the second repetition races the first");
         let looped = for_repeated_submission(&p, reading).unwrap();
         assert_eq!(
-            trace::print_command(&looped, &looped.commands[0]),
+            trace::print_command(&looped, &looped.commands()[0]),
             barrier,
             "{reading:?}: hazards without it: {kinds:?}"
         );

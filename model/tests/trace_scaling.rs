@@ -46,7 +46,7 @@ fn barrier_line(n: usize) -> String {
 }
 
 fn expect_barriers(n: usize) -> impl Fn(Result<Trace, ParseError>) {
-    move |outcome| match outcome.as_ref().map(|t| &t.program.commands[..]) {
+    move |outcome| match outcome.as_ref().map(|t| t.program.commands()) {
         Ok([vksync::Command::Barrier(dep)]) => assert_eq!(dep.barriers.len(), n),
         _ => panic!("expected one barrier command, got {:?}", outcome.map(|_| ())),
     }

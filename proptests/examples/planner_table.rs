@@ -28,7 +28,7 @@ fn main() {
                 .program
         })
         .collect();
-    let commands: usize = corpus.iter().map(|p| p.commands.len()).sum();
+    let commands: usize = corpus.iter().map(|p| p.commands().len()).sum();
     println!("corpus: {count} programs, {commands} commands (seed 7, up to {max_ops} operations each)\n");
     let bound: usize = corpus
         .par_iter()

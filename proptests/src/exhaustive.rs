@@ -96,27 +96,24 @@ pub fn race_free(p: &Program, reading: Reading) -> bool {
 /// The program with a barrier command before each command index in
 /// `gaps` (sorted), each holding `barriers[i]`.
 fn with_barriers(p: &Program, gaps: &[usize], barriers: &[Barrier]) -> Program {
-    let mut q = Program {
-        objects: p.objects.clone(),
-        commands: Vec::with_capacity(p.commands.len() + gaps.len()),
-    };
+    let mut commands = Vec::with_capacity(p.commands().len() + gaps.len());
     let mut next = 0;
-    for (i, c) in p.commands.iter().enumerate() {
+    for (i, c) in p.commands().iter().enumerate() {
         while next < gaps.len() && gaps[next] == i {
-            q.commands.push(Command::Barrier(Dependency {
+            commands.push(Command::Barrier(Dependency {
                 barriers: vec![barriers[next]],
             }));
             next += 1;
         }
-        q.commands.push(c.clone());
+        commands.push(c.clone());
     }
-    q
+    Program::from_parts(p.objects().to_vec(), commands).expect("barriers over valid programs stay valid")
 }
 
 /// The gaps a barrier can go in: before each device command but the first.
 fn gaps(p: &Program) -> Vec<usize> {
-    let device: Vec<usize> = (0..p.commands.len())
-        .filter(|&i| vksync::is_device_command(&p.commands[i]))
+    let device: Vec<usize> = (0..p.commands().len())
+        .filter(|&i| vksync::is_device_command(&p.commands()[i]))
         .collect();
     device.into_iter().skip(1).collect()
 }
@@ -167,7 +164,7 @@ fn concrete_flags(p: &Program) -> (Vec<S>, Vec<A>) {
     let layout = vksync::resolve(p).expect("valid program");
     let mut stages = Vec::new();
     let mut accesses = Vec::new();
-    for c in &p.commands {
+    for c in p.commands() {
         for a in vksync::accesses(c, &layout, vksync::Semantics::SPEC) {
             let (s, x) = (a.sa.stage().flag(), a.sa.access());
             if !stages.contains(&s) {

@@ -87,7 +87,7 @@ pub fn show_keys(program: &Program, keys: &BTreeSet<Key>) -> String {
         .map(|(c, k)| {
             format!(
                 "{k} at command {c} ({})",
-                vksync::trace::print_command(program, &program.commands[*c])
+                vksync::trace::print_command(program, &program.commands()[*c])
             )
         })
         .collect::<Vec<_>>()

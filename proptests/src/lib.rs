@@ -15,7 +15,8 @@ use proptest::prelude::*;
 use std::fmt;
 use vksync::reference::Kernel;
 use vksync::{
-    resolve, trace, AccessFlags2, Binding, Command, ObjectId, PipelineStageFlags2, Program, Region,
+    resolve, trace, AccessFlags2, Binding, BlobAllocator, Command, ObjectId, PipelineStageFlags2, Program,
+    Region,
 };
 
 /// One abstract operation. Indices pick among the objects live at that
@@ -96,23 +97,38 @@ pub fn build(ops: &[Op]) -> Program {
 /// `slow_iters` is the `slow` kernel's iteration count.
 pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
     let mut p = Program::new();
-    let pools = [p.pool("pool0", 1024, 64), p.pool("pool1", 1024, 64)];
-    let bufs = [p.buffer("buf0", 256), p.buffer("buf1", 256)];
+    // Fixed names and ids of this program: the builder cannot refuse them.
+    let ok = "the generator names and ids are valid";
+    let pools = [
+        p.pool("pool0", 1024, 64).expect(ok),
+        p.pool("pool1", 1024, 64).expect(ok),
+    ];
+    let bufs = [p.buffer("buf0", 256).expect(ok), p.buffer("buf1", 256).expect(ok)];
+    // The pools' allocators, mirrored, so an allocation that does not fit
+    // is skipped before it is declared; and each live blob's (pool, offset).
+    let mut allocators = [BlobAllocator::new(1024, 64), BlobAllocator::new(1024, 64)];
+    let mut placed: std::collections::HashMap<ObjectId, (usize, u64)> = Default::default();
     let mut live: Vec<ObjectId> = bufs.to_vec();
     let mut blobs = 0;
     let pick = |live: &[ObjectId], i: u8| live[i as usize % live.len()];
     for op in ops {
-        let before = p.commands.len();
+        let before = p.commands().len();
         match op {
             Op::Alloc { pool, words } => {
-                let name = format!("blob{blobs}");
-                let id = p.alloc(&name, u64::from(*words) * 4, pools[*pool as usize % 2]);
-                if resolve(&p).is_err() {
-                    // The pool is full: undo the declaration and the alloc.
-                    p.commands.pop();
-                    p.objects.pop();
+                let k = *pool as usize % 2;
+                let size = u64::from(*words) * 4;
+                // A zero-size blob is invalid; a declared one would make
+                // every later `resolve` fail.
+                if size == 0 {
                     continue;
                 }
+                let Some(offset) = allocators[k].alloc(size) else {
+                    // The pool is full.
+                    continue;
+                };
+                let name = format!("blob{blobs}");
+                let id = p.alloc(&name, size, pools[k]).expect(ok);
+                placed.insert(id, (k, offset));
                 blobs += 1;
                 live.push(id);
             }
@@ -123,7 +139,10 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 }
                 let i = blob_ix[*which as usize % blob_ix.len()];
                 let blob = live.remove(i);
-                p.push(Command::Free { blob });
+                if let (Some((k, offset)), Some(o)) = (placed.remove(&blob), p.object(blob)) {
+                    allocators[k].free(offset, o.size);
+                }
+                p.push(Command::Free { blob }).expect(ok);
             }
             Op::Copy {
                 src,
@@ -132,34 +151,35 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 words,
             } => {
                 let (s, d) = (pick(&live, *src), pick(&live, *dst));
-                let (ss, ds) = (p.object(s).size / 4, p.object(d).size / 4);
+                let size = |o: ObjectId| p.object(o).map_or(0, |o| o.size);
+                let (ss, ds) = (size(s) / 4, size(d) / 4);
                 let n = u64::from(*words).min(ss).min(ds);
                 let so = u64::from(*start) % (ss - n + 1);
                 let src = p.region(s, so * 4, (so + n) * 4);
                 let dst = p.region(d, 0, n * 4);
-                p.push(Command::Copy { src, dst });
+                p.push(Command::Copy { src, dst }).expect(ok);
             }
             Op::Fill { dst, value } => {
                 let dst = p.whole(pick(&live, *dst));
-                p.push(Command::Fill { dst, value: *value });
+                p.push(Command::Fill { dst, value: *value }).expect(ok);
             }
             Op::Update { dst, value } => {
                 let dst = p.whole(pick(&live, *dst));
-                p.push(Command::Update { dst, value: *value });
+                p.push(Command::Update { dst, value: *value }).expect(ok);
             }
             Op::HostWrite { dst, value } => {
                 let dst = p.whole(pick(&live, *dst));
-                p.push(Command::HostWrite { dst, value: *value });
+                p.push(Command::HostWrite { dst, value: *value }).expect(ok);
             }
             Op::HostRead { src } => {
                 let src = p.whole(pick(&live, *src));
-                p.push(Command::HostRead { src });
+                p.push(Command::HostRead { src }).expect(ok);
             }
             Op::Submit => {
-                p.push(Command::Submit);
+                p.push(Command::Submit).expect(ok);
             }
             Op::Wait => {
-                p.push(Command::Wait);
+                p.push(Command::Wait).expect(ok);
             }
             Op::Dispatch { kernel, objs, words } => {
                 let k = match kernel % 4 {
@@ -172,7 +192,7 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 let chosen: Vec<ObjectId> = objs.iter().take(sig.len()).map(|i| pick(&live, *i)).collect();
                 let n = chosen
                     .iter()
-                    .map(|o| p.object(*o).size / 4)
+                    .map(|o| p.object(*o).map_or(0, |o| o.size) / 4)
                     .min()
                     .unwrap_or(0)
                     .min(u64::from(*words));
@@ -195,11 +215,12 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                     params,
                     bindings,
                     indirect: None,
-                });
+                })
+                .expect(ok);
                 // Bindings of one dispatch must not share memory: invocations
                 // would race inside the dispatch, which no barrier can fix.
                 if let Ok(layout) = resolve(&p) {
-                    let regs: Vec<Region> = match p.commands.last() {
+                    let regs: Vec<Region> = match p.commands().last() {
                         Some(Command::Dispatch { bindings, .. }) => {
                             bindings.iter().map(|b| b.region).collect()
                         }
@@ -212,19 +233,19 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                             .any(|b| a.mem == b.mem && a.range.overlaps(b.range))
                     });
                     if alias {
-                        p.commands.pop();
+                        p.truncate(before);
                     }
                 }
             }
         }
-        if p.commands.len() > before && resolve(&p).is_err() {
+        if p.commands().len() > before && resolve(&p).is_err() {
             // A generated command the model rejects (an overlapping copy,
             // say) is dropped, keeping the program valid.
-            p.commands.truncate(before);
+            p.truncate(before);
         }
     }
     for o in live {
-        p.push(Command::HostRead { src: p.whole(o) });
+        p.push(Command::HostRead { src: p.whole(o) }).expect(ok);
     }
     p
 }
@@ -281,13 +302,14 @@ pub fn weakenings(p: &Program) -> Vec<(String, Program)> {
 /// [`weakenings`], each with the index of the barrier command it weakens.
 pub fn weakenings_at(p: &Program) -> Vec<(usize, String, Program)> {
     let mut out = Vec::new();
-    for (ci, c) in p.commands.iter().enumerate() {
+    for (ci, c) in p.commands().iter().enumerate() {
         let Command::Barrier(dep) = c else { continue };
         for bi in 0..dep.barriers.len() {
             let mut q = p.clone();
-            if let Command::Barrier(d) = &mut q.commands[ci] {
-                d.barriers.remove(bi);
-            }
+            let mut d = dep.clone();
+            d.barriers.remove(bi);
+            q.replace(ci, Command::Barrier(d))
+                .expect("a barrier of the program");
             if resolve(&q).is_ok() {
                 out.push((ci, format!("command {ci}: without barrier {bi}"), q));
             }
@@ -308,9 +330,10 @@ pub fn weakenings_at(p: &Program) -> Vec<(usize, String, Program)> {
                         _ => nb.dst_access_mask = AccessFlags2::from_bits_retain(bits & !bit),
                     }
                     let mut q = p.clone();
-                    if let Command::Barrier(d) = &mut q.commands[ci] {
-                        d.barriers[bi] = nb;
-                    }
+                    let mut d = dep.clone();
+                    d.barriers[bi] = nb;
+                    q.replace(ci, Command::Barrier(d))
+                        .expect("a barrier of the program");
                     // Removing a stage can leave an access no stage supports:
                     // that is invalid usage, not a weaker valid plan.
                     if resolve(&q).is_ok() {

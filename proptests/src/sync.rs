@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use vksync::spec::Race;
 use vksync::vk::{validate, Side};
 use vksync::{
-    resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Hazard,
-    HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,
+    resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, BlobAllocator, ByteRange, Command,
+    Dependency, Hazard, HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,
 };
 
 /// Stage masks barriers draw from.
@@ -179,34 +179,42 @@ fn valid_access(stages: S, access: A, side: Side) -> A {
 /// `alias0` over `buf0[64..192]` and a buffer `alias1` over `pool1[0..128]`.
 pub fn build_sync(ops: &[SyncOp]) -> Program {
     let mut p = Program::new();
-    let pools = [p.pool("pool0", 1024, 64), p.pool("pool1", 1024, 64)];
-    let bufs = [p.buffer("buf0", 256), p.buffer("buf1", 256)];
-    let aliases = [
-        p.alias("alias0", 128, bufs[0], 64),
-        p.alias("alias1", 128, pools[1], 0),
+    // Fixed names and ids of this program: the builder cannot refuse them.
+    let ok = "the generator names and ids are valid";
+    let pools = [
+        p.pool("pool0", 1024, 64).expect(ok),
+        p.pool("pool1", 1024, 64).expect(ok),
     ];
+    let bufs = [p.buffer("buf0", 256).expect(ok), p.buffer("buf1", 256).expect(ok)];
+    let aliases = [
+        p.alias("alias0", 128, bufs[0], 64).expect(ok),
+        p.alias("alias1", 128, pools[1], 0).expect(ok),
+    ];
+    // The pools' allocators, mirrored (see `crate::build_with`).
+    let mut allocators = [BlobAllocator::new(1024, 64), BlobAllocator::new(1024, 64)];
+    let mut placed: std::collections::HashMap<ObjectId, (usize, u64)> = Default::default();
     let fixed: Vec<ObjectId> = bufs.iter().chain(&aliases).copied().collect();
     let mut live: Vec<ObjectId> = fixed.clone();
     let mut blobs = 0;
     let pick = |live: &[ObjectId], i: u8| live[i as usize % live.len()];
     for op in ops {
-        let before = p.commands.len();
+        let before = p.commands().len();
         let region = |p: &Program, o: ObjectId, start: u8, words: u8| {
-            let (s, e) = words_range(p.object(o).size, start, words);
+            let (s, e) = words_range(p.object(o).map_or(0, |o| o.size), start, words);
             p.region(o, s, e)
         };
         match op {
             SyncOp::Alloc { pool, words } => {
-                let id = p.alloc(
-                    &format!("blob{blobs}"),
-                    u64::from(*words) * 4,
-                    pools[*pool as usize % 2],
-                );
-                if resolve(&p).is_err() {
-                    p.commands.pop();
-                    p.objects.pop();
+                let k = *pool as usize % 2;
+                let size = u64::from(*words) * 4;
+                if size == 0 {
                     continue;
                 }
+                let Some(offset) = allocators[k].alloc(size) else {
+                    continue;
+                };
+                let id = p.alloc(&format!("blob{blobs}"), size, pools[k]).expect(ok);
+                placed.insert(id, (k, offset));
                 blobs += 1;
                 live.push(id);
             }
@@ -216,7 +224,10 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                     continue;
                 }
                 let blob = live.remove(blob_ix[*which as usize % blob_ix.len()]);
-                p.push(Command::Free { blob });
+                if let (Some((k, offset)), Some(o)) = (placed.remove(&blob), p.object(blob)) {
+                    allocators[k].free(offset, o.size);
+                }
+                p.push(Command::Free { blob }).expect(ok);
             }
             SyncOp::Copy {
                 src,
@@ -225,35 +236,34 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 words,
             } => {
                 let (s, d) = (pick(&live, *src), pick(&live, *dst));
-                let n = u64::from(*words)
-                    .min(p.object(s).size / 4)
-                    .min(p.object(d).size / 4);
-                let (so, se) = words_range(p.object(s).size, *start, n as u8);
+                let size = |o: ObjectId| p.object(o).map_or(0, |o| o.size);
+                let n = u64::from(*words).min(size(s) / 4).min(size(d) / 4);
+                let (so, se) = words_range(size(s), *start, n as u8);
                 let src = p.region(s, so, se);
                 let dst = p.region(d, 0, n * 4);
-                p.push(Command::Copy { src, dst });
+                p.push(Command::Copy { src, dst }).expect(ok);
             }
             SyncOp::Fill { dst, start, words } => {
                 let dst = region(&p, pick(&live, *dst), *start, *words);
-                p.push(Command::Fill { dst, value: 7 });
+                p.push(Command::Fill { dst, value: 7 }).expect(ok);
             }
             SyncOp::Update { dst, start, words } => {
                 let dst = region(&p, pick(&live, *dst), *start, *words);
-                p.push(Command::Update { dst, value: 3 });
+                p.push(Command::Update { dst, value: 3 }).expect(ok);
             }
             SyncOp::HostWrite { dst, start, words } => {
                 let dst = region(&p, pick(&live, *dst), *start, *words);
-                p.push(Command::HostWrite { dst, value: 11 });
+                p.push(Command::HostWrite { dst, value: 11 }).expect(ok);
             }
             SyncOp::HostRead { src, start, words } => {
                 let src = region(&p, pick(&live, *src), *start, *words);
-                p.push(Command::HostRead { src });
+                p.push(Command::HostRead { src }).expect(ok);
             }
             SyncOp::Submit => {
-                p.push(Command::Submit);
+                p.push(Command::Submit).expect(ok);
             }
             SyncOp::Wait => {
-                p.push(Command::Wait);
+                p.push(Command::Wait).expect(ok);
             }
             SyncOp::Dispatch { bindings, indirect } => {
                 let bindings: Vec<Binding> = bindings
@@ -273,7 +283,8 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                     params: vec![],
                     bindings,
                     indirect,
-                });
+                })
+                .expect(ok);
             }
             SyncOp::Barrier(bs) => {
                 let barriers = bs
@@ -298,13 +309,13 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                         }
                     })
                     .collect();
-                p.push(Command::Barrier(Dependency { barriers }));
+                p.push(Command::Barrier(Dependency { barriers })).expect(ok);
             }
         }
-        if p.commands.len() > before && resolve(&p).is_err() {
+        if p.commands().len() > before && resolve(&p).is_err() {
             // A command the model rejects (an overlapping copy, say) is
             // dropped, keeping the program valid.
-            p.commands.truncate(before);
+            p.truncate(before);
         }
     }
     p
@@ -357,7 +368,7 @@ pub fn show_difference(program: &Program, fast: &Keys, spec: &Keys) -> String {
             let (c, k, m) = key;
             out.push_str(&format!(
                 "command {c} `{}`: {k} on mem{}: fast checker {:?}, definitional {:?}\n",
-                vksync::trace::print_command(program, &program.commands[*c]),
+                vksync::trace::print_command(program, &program.commands()[*c]),
                 m.0,
                 f.map(|v| v.iter().map(|r| r.to_string()).collect::<Vec<_>>()),
                 s.map(|v| v.iter().map(|r| r.to_string()).collect::<Vec<_>>()),

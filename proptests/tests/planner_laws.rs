@@ -66,7 +66,7 @@ proptest! {
 
     #[test]
     fn offline_meets_the_stabbing_bound(g in programs(60)) {
-        let waits = |p: &Program| p.commands.iter().filter(|c| matches!(c, Command::Wait)).count();
+        let waits = |p: &Program| p.commands().iter().filter(|c| matches!(c, Command::Wait)).count();
         for (_, form, reading) in all(&[PlannerKind::Offline]) {
             let bound = stabbing_bound(&g.program, reading).unwrap();
             let offline = planned(&g, PlannerKind::Offline, form, reading);
@@ -96,8 +96,9 @@ proptest! {
         use vksync::spec::races;
         // The generator ends programs with host reads; a prepared command
         // buffer holds device commands only.
-        let mut p = g.program.clone();
-        p.commands.retain(|c| !matches!(c, Command::HostRead { .. }));
+        let kept: Vec<Command> =
+            g.program.commands().iter().filter(|c| !matches!(c, Command::HostRead { .. })).cloned().collect();
+        let p = Program::from_parts(g.program.objects().to_vec(), kept).unwrap();
         let g = Generated { ops: g.ops.clone(), program: p };
         for reading in READINGS {
         let planned = planned(&g, PlannerKind::Offline, BarrierForm::Global, reading);
@@ -105,13 +106,13 @@ proptest! {
         let thrice = repeated(&looped, 3).unwrap();
         let r = races(&thrice, reading).unwrap();
         prop_assert!(r.is_empty(), "races across repetitions: {r:?}\n{}", vksync::trace::print(&looped));
-        if looped.commands.len() > planned.commands.len() {
+        if looped.commands().len() > planned.commands().len() {
             prop_assert!(!check(&repeated(&planned, 2).unwrap(), reading).is_empty(), "a loop barrier without a loop hazard");
             let mut first = looped.clone();
-            first.commands.truncate(1);
+            first.truncate(1);
             for (what, w) in weakenings(&first) {
-                let mut q = w.clone();
-                q.commands.extend_from_slice(&looped.commands[1..]);
+                let mut q = looped.clone();
+                q.replace(0, w.commands()[0].clone()).unwrap();
                 prop_assert!(!check(&repeated(&q, 2).unwrap(), reading).is_empty(),
                     "loop barrier {what} still clean:\n{}", vksync::trace::print(&looped));
             }
@@ -119,8 +120,8 @@ proptest! {
         // With a fence wait between submissions, the plan needs nothing more.
         let once = repeated(&planned, 1).unwrap();
         let mut waited = once.clone();
-        waited.commands.extend([Command::Submit, Command::Wait]);
-        waited.commands.extend(once.commands.iter().cloned());
+        waited.extend([Command::Submit, Command::Wait]).unwrap();
+        waited.extend(once.commands().iter().cloned()).unwrap();
         prop_assert!(check(&waited, reading).is_empty(), "hazards across a fence wait:\n{}", vksync::trace::print(&waited));
         prop_assert!(races(&waited, reading).unwrap().is_empty());
         }

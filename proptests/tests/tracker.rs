@@ -20,8 +20,8 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
     let mut t = Tracker::with_options(form, reading);
     // Tracker id -> program id, and back.
     let mut to_program: Vec<ObjectId> = Vec::new();
-    let mut to_tracker: Vec<Option<ObjectId>> = vec![None; input.objects.len()];
-    for (i, o) in input.objects.iter().enumerate() {
+    let mut to_tracker: Vec<Option<ObjectId>> = vec![None; input.objects().len()];
+    for (i, o) in input.objects().iter().enumerate() {
         let id = match o.kind {
             ObjectKind::Buffer { alias: None } => t.buffer(o.size).unwrap(),
             ObjectKind::Pool { align } => t.pool(o.size, align).unwrap(),
@@ -32,18 +32,16 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
         to_program.push(ObjectId(i as u32));
         to_tracker[i] = Some(id);
     }
-    let mut out = Program {
-        objects: input.objects.clone(),
-        commands: Vec::new(),
-    };
-    for c in &input.commands {
+    let mut commands = Vec::new();
+    for c in input.commands() {
         match c {
             Command::Alloc { blob } => {
-                let ObjectKind::Blob { pool } = input.object(*blob).kind else {
+                let o = input.object(*blob).expect("the program's blob");
+                let ObjectKind::Blob { pool } = o.kind else {
                     unreachable!("alloc names a blob")
                 };
                 let pool = to_tracker[pool.0 as usize].expect("pool declared");
-                let id = t.alloc(pool, input.object(*blob).size).unwrap();
+                let id = t.alloc(pool, o.size).unwrap();
                 assert_eq!(id.0 as usize, to_program.len());
                 to_program.push(*blob);
                 to_tracker[blob.0 as usize] = Some(id);
@@ -72,16 +70,17 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
                             ..*b
                         })
                         .collect();
-                    out.commands.push(Command::Barrier(Dependency { barriers }));
+                    commands.push(Command::Barrier(Dependency { barriers }));
                 }
                 if needs.submit_and_wait {
-                    out.commands.extend([Command::Submit, Command::Wait]);
+                    commands.extend([Command::Submit, Command::Wait]);
                 }
             }
         }
-        out.commands.push(c.clone());
+        commands.push(c.clone());
     }
-    out
+    Program::from_parts(input.objects().to_vec(), commands)
+        .expect("the tracker's barriers name the program's objects")
 }
 
 proptest! {

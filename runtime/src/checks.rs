@@ -263,8 +263,8 @@ pub fn check_dispatch(
 pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<CheckedProgram> {
     let layout = vksync::resolve(program)?;
     let mut notes = Vec::new();
-    let mut dispatches = Vec::with_capacity(program.commands.len());
-    for (ci, c) in program.commands.iter().enumerate() {
+    let mut dispatches = Vec::with_capacity(program.commands().len());
+    for (ci, c) in program.commands().iter().enumerate() {
         let d = check_dispatch(ci, c, &layout, limits, &mut notes).map_err(|source| RuntimeError::Check {
             at: Location::Command(ci),
             source,
@@ -273,7 +273,7 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
     }
     let n = layout.memory_sizes.len();
     let (mut host_read, mut host_write) = (vec![false; n], vec![false; n]);
-    for c in &program.commands {
+    for c in program.commands() {
         match c {
             Command::HostRead { src } => host_read[layout.locate(*src).mem.0 as usize] = true,
             Command::HostWrite { dst, .. } => host_write[layout.locate(*dst).mem.0 as usize] = true,
@@ -302,7 +302,9 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
             return Err(RuntimeError::Check {
                 at: Location::Object(owner),
                 source: CheckError::MemoryTooLarge {
-                    name: program.object(owner).name.clone(),
+                    name: program
+                        .object(owner)
+                        .map_or_else(|| "?".to_string(), |o| o.name.clone()),
                     size,
                     limit,
                     limit_name,
@@ -327,13 +329,13 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
 /// temporary. Saturates at `u64::MAX`.
 pub fn reference_host_bytes(program: &Program) -> u64 {
     let mut total = 0u64;
-    for o in &program.objects {
+    for o in program.objects() {
         if !matches!(o.kind, vksync::ObjectKind::Buffer { alias: Some(_) }) {
             total = total.saturating_add(o.size.saturating_mul(2));
         }
     }
     let mut largest_copy = 0u64;
-    for c in &program.commands {
+    for c in program.commands() {
         match c {
             Command::HostRead { src } => total = total.saturating_add(src.range.len().saturating_mul(3)),
             Command::Copy { src, .. } => largest_copy = largest_copy.max(src.range.len().saturating_mul(2)),
@@ -370,7 +372,7 @@ pub fn check_reference_memory(program: &Program, available: Option<u64>) -> Resu
         return Ok(());
     }
     let Some((id, object)) = program
-        .objects
+        .objects()
         .iter()
         .enumerate()
         .max_by_key(|(_, o)| o.size)

@@ -215,7 +215,7 @@ impl Device {
         // Upper bound on command buffers: one per submit, per host access
         // and the final one.
         let max_cbs = program
-            .commands
+            .commands()
             .iter()
             .filter(|c| {
                 matches!(
@@ -270,7 +270,7 @@ impl Device {
                 (1u64 << info.timestamp_valid_bits) - 1
             },
         };
-        for (ci, c) in program.commands.iter().enumerate() {
+        for (ci, c) in program.commands().iter().enumerate() {
             capture.set_command(Some(ci));
             match c {
                 Command::Alloc { .. } | Command::Free { .. } => {}

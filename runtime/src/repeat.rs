@@ -90,7 +90,7 @@ fn timestamp_mask(bits: u32) -> u64 {
 /// Rejects commands that need the host or the queue mid-program.
 fn check_repeatable(program: &Program) -> Result<usize> {
     let mut recorded = 0;
-    for (ci, c) in program.commands.iter().enumerate() {
+    for (ci, c) in program.commands().iter().enumerate() {
         match c {
             Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait => {
                 return Err(RuntimeError::NotRepeatable {
@@ -116,7 +116,7 @@ fn record_all(
     dispatches: &[Option<CheckedDispatch>],
     kernels: &crate::kernels::Kernels,
 ) -> Result<()> {
-    for (ci, c) in program.commands.iter().enumerate() {
+    for (ci, c) in program.commands().iter().enumerate() {
         if matches!(c, Command::Alloc { .. } | Command::Free { .. }) {
             continue;
         }

@@ -53,22 +53,18 @@ fn conservative(p: &Program) -> Program {
         S::ALL_COMMANDS,
         A::MEMORY_READ | A::MEMORY_WRITE,
     );
-    let mut out = Program {
-        objects: p.objects.clone(),
-        commands: vec![],
-    };
+    let mut commands = Vec::new();
     let mut seen_device = false;
-    for c in p.without_barriers().commands {
-        if is_device(&c) {
+    for c in p.without_barriers().commands() {
+        if is_device(c) {
             if seen_device {
-                out.commands
-                    .push(Command::Barrier(Dependency { barriers: vec![full] }));
+                commands.push(Command::Barrier(Dependency { barriers: vec![full] }));
             }
             seen_device = true;
         }
-        out.commands.push(c);
+        commands.push(c.clone());
     }
-    out
+    Program::from_parts(p.objects().to_vec(), commands).expect("barriers added to a valid program")
 }
 
 #[test]
@@ -83,18 +79,20 @@ fn full_barriers_give_no_messages_and_the_references_bytes() {
         "host-write src_data1[0..64] 1\nhost-write src_data2[0..64] 1000\nhost-write src_scale[0..16] 7\n# batch 1\n",
     ) + "dispatch scale(5) rw data2[0..64]\ncopy data2[0..64] -> out[64..128]\nfree scale2\nfree data2\n";
     let mut program = conservative(&common::parse(&text).program);
-    program.push(Command::Barrier(Dependency {
-        barriers: vec![Barrier::global(
-            S::COMPUTE_SHADER | S::ALL_TRANSFER,
-            A::MEMORY_WRITE,
-            S::HOST,
-            A::HOST_READ,
-        )],
-    }));
-    program.push(Command::Submit).push(Command::Wait);
+    program
+        .push(Command::Barrier(Dependency {
+            barriers: vec![Barrier::global(
+                S::COMPUTE_SHADER | S::ALL_TRANSFER,
+                A::MEMORY_WRITE,
+                S::HOST,
+                A::HOST_READ,
+            )],
+        }))
+        .unwrap();
+    program.extend([Command::Submit, Command::Wait]).unwrap();
     let out = program.find("out").unwrap();
     let read = program.region(out, 0, 128);
-    program.push(Command::HostRead { src: read });
+    program.push(Command::HostRead { src: read }).unwrap();
     let result = device.run(&program).expect("runs");
     common::assert_matches_reference(&program, &result);
     // batch 1: (1 + i) * 3; batch 2: (1000 + i) * 5.

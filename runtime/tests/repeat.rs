@@ -57,7 +57,7 @@ fn record_only_timing_and_rejections() {
     assert_eq!(
         t.recorded,
         planned
-            .commands
+            .commands()
             .iter()
             .filter(|c| vksync::is_device_command(c) || matches!(c, vksync::Command::Barrier(_)))
             .count()

@@ -10,8 +10,9 @@
 //! allocator, so the model sees the addresses the device uses. It does not
 //! know about hazards.
 
+pub use super::error::{Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region};
-use crate::vk::scope::{self, ScopeError, Side};
+use crate::vk::scope::{self, Side};
 
 /// Index of a memory object: every buffer with memory of its own and every
 /// pool has one. Aliases and blobs resolve onto their owner's memory.
@@ -79,78 +80,6 @@ impl BlobAllocator {
             self.free.remove(i);
         }
     }
-}
-
-/// Where an error is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// At the command with this index in [`Program::commands`].
-    Command(usize),
-    /// At the declaration of this object.
-    Object(ObjectId),
-}
-
-/// Why a program is not well formed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ProgramErrorKind {
-    #[error("`{name}` has size 0")]
-    ZeroSizeObject { name: String },
-    #[error("pool `{name}` alignment {align} is not a power of two")]
-    BadAlign { name: String, align: u64 },
-    #[error("`{name}` aliases `{other}` at {offset}..{end}, past its size {size}")]
-    AliasOutOfBounds {
-        name: String,
-        other: String,
-        offset: u64,
-        end: u64,
-        size: u64,
-    },
-    #[error("`{name}` must alias a buffer or a pool, not the blob `{other}`")]
-    AliasOfBlob { name: String, other: String },
-    #[error("range {range} of `{name}` is empty")]
-    EmptyRange { name: String, range: ByteRange },
-    #[error("range {range} is out of bounds of `{name}` (size {size})")]
-    OutOfBounds {
-        name: String,
-        range: ByteRange,
-        size: u64,
-    },
-    #[error("`{name}` is used before it is allocated")]
-    UseBeforeAlloc { name: String },
-    #[error("`{name}` is used after it was freed")]
-    UseAfterFree { name: String },
-    #[error("`{name}` is freed twice")]
-    DoubleFree { name: String },
-    #[error("`{name}` is allocated twice; give each allocation its own name")]
-    AllocTwice { name: String },
-    #[error("`{name}` is not a blob, so it cannot be allocated or freed")]
-    NotABlob { name: String },
-    #[error("pool `{pool}` has no free range of {size} bytes for `{name}`")]
-    PoolExhausted { pool: String, name: String, size: u64 },
-    #[error("copy sizes differ: source {src} bytes, destination {dst} bytes")]
-    CopySizeMismatch { src: u64, dst: u64 },
-    #[error("copy source {src} and destination {dst} overlap in memory")]
-    CopyOverlap { src: String, dst: String },
-    #[error("{what} {value} must be a multiple of 4")]
-    Misaligned { what: &'static str, value: u64 },
-    #[error("update of {size} bytes exceeds vkCmdUpdateBuffer's 65536-byte limit")]
-    UpdateTooLarge { size: u64 },
-    #[error("indirect dispatch arguments must be exactly 12 bytes, got {size}")]
-    IndirectSize { size: u64 },
-    #[error("dispatch has no storage binding")]
-    NoBindings,
-    #[error("`{keyword}` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only")]
-    NotRepeatable { keyword: &'static str },
-    #[error("barrier {index}: {source}")]
-    BarrierScope { index: usize, source: ScopeError },
-}
-
-/// A program error with its location.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{kind}")]
-pub struct ProgramError {
-    pub at: Location,
-    pub kind: ProgramErrorKind,
 }
 
 /// Placement of every object, valid for a well-formed program.
@@ -274,7 +203,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             ObjectKind::Buffer {
                 alias: Some((other, offset)),
             } => {
-                let other_obj = program.object(*other);
+                let other_obj = program.obj(*other);
                 if matches!(other_obj.kind, ObjectKind::Blob { .. }) {
                     return Err(obj_err(
                         i,
@@ -317,9 +246,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             at: Location::Command(ci),
             kind,
         };
-        let name = |id: ObjectId| program.object(id).name.clone();
+        let name = |id: ObjectId| program.obj(id).name.clone();
         let check_region = |region: Region, life: &[Life]| -> Result<(), ProgramError> {
-            let o = program.object(region.object);
+            let o = program.obj(region.object);
             match life[region.object.0 as usize] {
                 Life::NotYet => return Err(err(ProgramErrorKind::UseBeforeAlloc { name: o.name.clone() })),
                 Life::Freed => return Err(err(ProgramErrorKind::UseAfterFree { name: o.name.clone() })),
@@ -350,14 +279,14 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         match command {
             Command::Alloc { blob } | Command::Free { blob } => {
                 let b = blob.0 as usize;
-                let ObjectKind::Blob { pool } = program.object(*blob).kind else {
+                let ObjectKind::Blob { pool } = program.obj(*blob).kind else {
                     return Err(err(ProgramErrorKind::NotABlob { name: name(*blob) }));
                 };
                 let p = pool.0 as usize;
                 // Invariant: every pool got an allocator in the first loop,
                 // and the parser and builders only let blobs name pools.
                 let alloc = allocators[p].as_mut().expect("blob's pool has an allocator");
-                let size = program.object(*blob).size;
+                let size = program.obj(*blob).size;
                 if matches!(command, Command::Alloc { .. }) {
                     if life[b] != Life::NotYet {
                         return Err(err(ProgramErrorKind::AllocTwice { name: name(*blob) }));
@@ -499,68 +428,68 @@ mod tests {
     fn malformed_programs_are_rejected_with_reasons() {
         check(
             |p| {
-                let b = p.buffer("b", 16);
+                let b = p.buffer("b", 16).unwrap();
                 let r = p.region(b, 8, 32);
-                p.push(Command::Fill { dst: r, value: 0 });
+                p.push(Command::Fill { dst: r, value: 0 }).unwrap();
             },
             Err("range 8..32 is out of bounds of `b` (size 16)"),
         );
         check(
             |p| {
-                let pool = p.pool("pool", 256, 64);
-                let x = p.alloc("x", 64, pool);
-                p.push(Command::Free { blob: x });
+                let pool = p.pool("pool", 256, 64).unwrap();
+                let x = p.alloc("x", 64, pool).unwrap();
+                p.push(Command::Free { blob: x }).unwrap();
                 let r = p.whole(x);
-                p.push(Command::Fill { dst: r, value: 0 });
+                p.push(Command::Fill { dst: r, value: 0 }).unwrap();
             },
             Err("`x` is used after it was freed"),
         );
         check(
             |p| {
-                let pool = p.pool("pool", 256, 64);
-                let x = p.alloc("x", 64, pool);
-                p.push(Command::Free { blob: x });
-                p.push(Command::Free { blob: x });
+                let pool = p.pool("pool", 256, 64).unwrap();
+                let x = p.alloc("x", 64, pool).unwrap();
+                p.push(Command::Free { blob: x }).unwrap();
+                p.push(Command::Free { blob: x }).unwrap();
             },
             Err("`x` is freed twice"),
         );
         check(
             |p| {
-                let pool = p.pool("pool", 128, 64);
-                p.alloc("x", 64, pool);
-                p.alloc("y", 65, pool);
+                let pool = p.pool("pool", 128, 64).unwrap();
+                p.alloc("x", 64, pool).unwrap();
+                p.alloc("y", 65, pool).unwrap();
             },
             Err("pool `pool` has no free range of 65 bytes for `y`"),
         );
         check(
             |p| {
-                let b = p.buffer("b", 64);
+                let b = p.buffer("b", 64).unwrap();
                 let src = p.region(b, 0, 16);
                 let dst = p.region(b, 8, 24);
-                p.push(Command::Copy { src, dst });
+                p.push(Command::Copy { src, dst }).unwrap();
             },
             Err("copy source b[0..16] and destination b[8..24] overlap in memory"),
         );
         check(
             |p| {
-                let b = p.buffer("b", 64);
+                let b = p.buffer("b", 64).unwrap();
                 let dst = p.region(b, 2, 6);
-                p.push(Command::Fill { dst, value: 0 });
+                p.push(Command::Fill { dst, value: 0 }).unwrap();
             },
             Err("offset 2 must be a multiple of 4"),
         );
         check(
             |p| {
-                let b = p.buffer("b", 64);
+                let b = p.buffer("b", 64).unwrap();
                 let dst = p.region(b, 4, 4);
-                p.push(Command::Fill { dst, value: 0 });
+                p.push(Command::Fill { dst, value: 0 }).unwrap();
             },
             Err("range 4..4 of `b` is empty"),
         );
         check(
             |p| {
-                let b = p.buffer("b", 64);
-                p.alias("c", 32, b, 40);
+                let b = p.buffer("b", 64).unwrap();
+                p.alias("c", 32, b, 40).unwrap();
             },
             Err("`c` aliases `b` at 40..72, past its size 64"),
         );
@@ -569,12 +498,12 @@ mod tests {
     #[test]
     fn aliases_and_blobs_share_memory() {
         let mut p = Program::new();
-        let b = p.buffer("b", 256);
-        let c = p.alias("c", 64, b, 128);
-        let pool = p.pool("pool", 256, 64);
-        let x = p.alloc("x", 10, pool);
-        p.push(Command::Free { blob: x });
-        let y = p.alloc("y", 64, pool);
+        let b = p.buffer("b", 256).unwrap();
+        let c = p.alias("c", 64, b, 128).unwrap();
+        let pool = p.pool("pool", 256, 64).unwrap();
+        let x = p.alloc("x", 10, pool).unwrap();
+        p.push(Command::Free { blob: x }).unwrap();
+        let y = p.alloc("y", 64, pool).unwrap();
         let layout = resolve(&p).unwrap();
         let at = |o, s, e| {
             layout.locate(Region {

@@ -6,5 +6,6 @@
 //! the definitional semantics all read programs through it.
 
 pub mod access;
+pub mod error;
 pub mod layout;
 pub mod program;

@@ -8,7 +8,9 @@
 //! decide where blobs live (that is [`crate::ir::layout`]) nor what a command's
 //! accesses are (that is [`crate::ir::access`]).
 
+use super::error::{Location, ProgramError, ProgramErrorKind};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Index of an object in [`Program::objects`].
@@ -249,71 +251,344 @@ impl Command {
     }
 }
 
+/// Whether `name` may name an object or a kernel: letters, digits, `_`,
+/// `-` and `.`, starting with a letter or `_`. The trace printer writes
+/// names verbatim, so this set must not include anything the trace lexer
+/// splits on or that its grammar gives a meaning (`[`, `(`, `:`, `|`, `;`,
+/// `#`, spaces). The one rule for the parser and the builder.
+pub(crate) fn is_name(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// The words that introduce a dispatch's bindings in the trace format; a
+/// kernel may not be named like one (the grammar would read it as one).
+pub(crate) const BINDING_KEYWORDS: [&str; 4] = ["read", "write", "rw", "indirect"];
+
+/// Whether `name` may name a kernel: a name that is not a binding keyword.
+pub(crate) fn is_kernel_name(text: &str) -> bool {
+    is_name(text) && !BINDING_KEYWORDS.contains(&text)
+}
+
 /// A program: objects and the commands over them.
+///
+/// Built with [`Program::new`] and the declaring methods ([`Program::buffer`],
+/// [`Program::pool`], [`Program::alloc`], ...) and [`Program::push`], or all
+/// at once with [`Program::from_parts`], or parsed from a trace
+/// ([`crate::trace::parse`]). Every way checks what does not need a memory
+/// layout (names valid and unique, ids this program's, ranges not
+/// reversed, blobs from pools) and returns a [`ProgramError`] naming the
+/// object or command; [`crate::resolve`] checks the rest (bounds,
+/// lifetimes, alignment). So [`crate::trace::print`] of any program built
+/// here parses back to it.
+///
+/// ```
+/// use vksync::{Command, Program};
+/// let mut p = Program::new();
+/// let a = p.buffer("a", 256)?;
+/// let b = p.buffer("b", 256)?;
+/// p.push(Command::Copy { src: p.whole(a), dst: p.whole(b) })?;
+/// assert_eq!(p.commands().len(), 1);
+/// assert_eq!(p.buffer("a", 16).unwrap_err().to_string(), "`a` is already declared");
+/// # Ok::<(), vksync::ProgramError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Program {
-    pub objects: Vec<Object>,
-    pub commands: Vec<Command>,
+    pub(crate) objects: Vec<Object>,
+    pub(crate) commands: Vec<Command>,
+    /// Object ids by name (derived from `objects`).
+    names: HashMap<String, ObjectId>,
 }
 
 impl Program {
+    /// An empty program.
     pub fn new() -> Self {
         Self::default()
     }
 
-    pub fn object(&self, id: ObjectId) -> &Object {
+    /// A program from its objects and commands, each checked as
+    /// [`Program::declare`] and [`Program::push`] check, and in an order the
+    /// trace format can write: objects are declared in id order, each blob
+    /// by its one [`Command::Alloc`] (so blobs are allocated in id order,
+    /// and an object declared after a blob is used only after that blob's
+    /// `alloc`), and every blob is allocated.
+    pub fn from_parts(objects: Vec<Object>, commands: Vec<Command>) -> Result<Program, ProgramError> {
+        let mut p = Program::new();
+        let names: Vec<String> = objects.iter().map(|o| o.name.clone()).collect();
+        let mut pending = objects.into_iter().peekable();
+        // Declares every object up to the next blob (which waits for its
+        // `alloc`).
+        let ready = |p: &mut Program, pending: &mut std::iter::Peekable<std::vec::IntoIter<Object>>| {
+            while let Some(o) = pending.next_if(|o| !matches!(o.kind, ObjectKind::Blob { .. })) {
+                p.declare(o)?;
+            }
+            Ok::<(), ProgramError>(())
+        };
+        for (i, c) in commands.into_iter().enumerate() {
+            ready(&mut p, &mut pending)?;
+            if let Command::Alloc { blob } = c {
+                let next = p.objects.len() as u32;
+                match pending.peek() {
+                    Some(o) if blob.0 == next => {
+                        let ObjectKind::Blob { pool } = o.kind else {
+                            unreachable!("`ready` stops at blobs only")
+                        };
+                        let (name, size) = (o.name.clone(), o.size);
+                        pending.next();
+                        p.alloc(&name, size, pool)?;
+                        continue;
+                    }
+                    // Declared already: `push` says why not (allocated
+                    // twice, or not a blob).
+                    _ if blob.0 < next => {}
+                    _ => {
+                        return Err(ProgramError {
+                            at: Location::Command(i),
+                            kind: ProgramErrorKind::AllocOutOfOrder { id: blob.0, next },
+                        })
+                    }
+                }
+            }
+            p.push(c).map_err(|e| match e.kind {
+                // One of the given objects, not declared yet: it comes
+                // after a blob that is allocated only later.
+                ProgramErrorKind::UnknownObject { id, .. } if (id as usize) < names.len() => ProgramError {
+                    kind: ProgramErrorKind::UsedBeforeDeclared {
+                        name: names[id as usize].clone(),
+                    },
+                    ..e
+                },
+                _ => e,
+            })?;
+        }
+        ready(&mut p, &mut pending)?;
+        if let Some(o) = pending.next() {
+            return Err(p.error_at_object(ProgramErrorKind::NeverAllocated { name: o.name }));
+        }
+        Ok(p)
+    }
+
+    /// The objects, in declaration order (an [`ObjectId`] is an index here).
+    pub fn objects(&self) -> &[Object] {
+        &self.objects
+    }
+
+    /// The commands, in recording order.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// The object `id` names, if it is one of this program's.
+    pub fn object(&self, id: ObjectId) -> Option<&Object> {
+        self.objects.get(id.0 as usize)
+    }
+
+    /// The object `id` names, for ids the program was checked to hold.
+    pub(crate) fn obj(&self, id: ObjectId) -> &Object {
         &self.objects[id.0 as usize]
     }
 
     /// Finds an object by name.
     pub fn find(&self, name: &str) -> Option<ObjectId> {
-        self.objects
-            .iter()
-            .position(|o| o.name == name)
-            .map(|i| ObjectId(i as u32))
+        self.names.get(name).copied()
     }
 
-    fn add(&mut self, name: &str, size: u64, kind: ObjectKind) -> ObjectId {
-        self.objects.push(Object {
-            name: name.to_string(),
-            size,
+    fn error_at_object(&self, kind: ProgramErrorKind) -> ProgramError {
+        ProgramError {
+            at: Location::Object(ObjectId(self.objects.len() as u32)),
             kind,
-        });
-        ObjectId(self.objects.len() as u32 - 1)
+        }
+    }
+
+    fn check_id(&self, id: ObjectId, at: Location) -> Result<&Object, ProgramError> {
+        self.object(id).ok_or(ProgramError {
+            at,
+            kind: ProgramErrorKind::UnknownObject {
+                id: id.0,
+                count: self.objects.len(),
+            },
+        })
+    }
+
+    /// Declares a buffer or a pool: its name must be valid and new, an
+    /// alias's target an object declared before it. Blobs are declared by
+    /// [`Program::alloc`], which also allocates them (so that the trace
+    /// format, which declares a blob at its `alloc`, can write the program).
+    pub fn declare(&mut self, object: Object) -> Result<ObjectId, ProgramError> {
+        if let ObjectKind::Blob { .. } = object.kind {
+            return Err(self.error_at_object(ProgramErrorKind::BlobWithoutAlloc { name: object.name }));
+        }
+        self.declare_any(object)
+    }
+
+    /// [`Program::declare`] for any kind of object (blobs: their `alloc`
+    /// follows at once, from [`Program::alloc`] or the trace parser).
+    pub(crate) fn declare_any(&mut self, object: Object) -> Result<ObjectId, ProgramError> {
+        if !is_name(&object.name) {
+            return Err(self.error_at_object(ProgramErrorKind::BadName { name: object.name }));
+        }
+        if self.names.contains_key(&object.name) {
+            return Err(self.error_at_object(ProgramErrorKind::DuplicateName { name: object.name }));
+        }
+        let here = Location::Object(ObjectId(self.objects.len() as u32));
+        match object.kind {
+            ObjectKind::Buffer {
+                alias: Some((other, _)),
+            } => {
+                self.check_id(other, here)?;
+            }
+            ObjectKind::Blob { pool } => {
+                let p = self.check_id(pool, here)?;
+                if !matches!(p.kind, ObjectKind::Pool { .. }) {
+                    let name = p.name.clone();
+                    return Err(self.error_at_object(ProgramErrorKind::NotAPool { name }));
+                }
+            }
+            _ => {}
+        }
+        let Ok(index) = u32::try_from(self.objects.len()) else {
+            return Err(self.error_at_object(ProgramErrorKind::TooManyObjects));
+        };
+        let id = ObjectId(index);
+        self.names.insert(object.name.clone(), id);
+        self.objects.push(object);
+        Ok(id)
     }
 
     /// Declares a buffer with memory of its own.
-    pub fn buffer(&mut self, name: &str, size: u64) -> ObjectId {
-        self.add(name, size, ObjectKind::Buffer { alias: None })
+    pub fn buffer(&mut self, name: &str, size: u64) -> Result<ObjectId, ProgramError> {
+        self.declare(Object {
+            name: name.to_string(),
+            size,
+            kind: ObjectKind::Buffer { alias: None },
+        })
     }
 
     /// Declares a buffer bound to `other`'s memory at `offset`.
-    pub fn alias(&mut self, name: &str, size: u64, other: ObjectId, offset: u64) -> ObjectId {
-        self.add(
-            name,
+    pub fn alias(
+        &mut self,
+        name: &str,
+        size: u64,
+        other: ObjectId,
+        offset: u64,
+    ) -> Result<ObjectId, ProgramError> {
+        self.declare(Object {
+            name: name.to_string(),
             size,
-            ObjectKind::Buffer {
+            kind: ObjectKind::Buffer {
                 alias: Some((other, offset)),
             },
-        )
+        })
     }
 
-    /// Declares a pool.
-    pub fn pool(&mut self, name: &str, size: u64, align: u64) -> ObjectId {
-        self.add(name, size, ObjectKind::Pool { align })
+    /// Declares a pool that blobs are allocated from, at offsets aligned to
+    /// `align`.
+    pub fn pool(&mut self, name: &str, size: u64, align: u64) -> Result<ObjectId, ProgramError> {
+        self.declare(Object {
+            name: name.to_string(),
+            size,
+            kind: ObjectKind::Pool { align },
+        })
     }
 
-    /// Declares a blob and appends the `Alloc` that creates it.
-    pub fn alloc(&mut self, name: &str, size: u64, pool: ObjectId) -> ObjectId {
-        let id = self.add(name, size, ObjectKind::Blob { pool });
+    /// Declares a blob of `pool` and appends the `Alloc` that creates it.
+    pub fn alloc(&mut self, name: &str, size: u64, pool: ObjectId) -> Result<ObjectId, ProgramError> {
+        let id = self.declare_any(Object {
+            name: name.to_string(),
+            size,
+            kind: ObjectKind::Blob { pool },
+        })?;
         self.commands.push(Command::Alloc { blob: id });
-        id
+        Ok(id)
     }
 
-    /// Appends a command.
-    pub fn push(&mut self, command: Command) -> &mut Self {
+    /// Appends a command, after checking that every object it names is one
+    /// of this program's, that no range is reversed, that `alloc`/`free`
+    /// name blobs and that a dispatch's kernel name is valid.
+    pub fn push(&mut self, command: Command) -> Result<&mut Self, ProgramError> {
+        self.check_command(self.commands.len(), &command)?;
         self.commands.push(command);
-        self
+        Ok(self)
+    }
+
+    /// Replaces command `index` (checked as [`Program::push`] checks) and
+    /// returns the one it replaces.
+    pub fn replace(&mut self, index: usize, command: Command) -> Result<Command, ProgramError> {
+        if index >= self.commands.len() {
+            return Err(ProgramError {
+                at: Location::Command(index),
+                kind: ProgramErrorKind::NoSuchCommand {
+                    index,
+                    count: self.commands.len(),
+                },
+            });
+        }
+        self.check_command(index, &command)?;
+        Ok(std::mem::replace(&mut self.commands[index], command))
+    }
+
+    fn check_command(&self, index: usize, command: &Command) -> Result<(), ProgramError> {
+        let at = Location::Command(index);
+        let err = |kind| ProgramError { at, kind };
+        let mut regions: Vec<Region> = Vec::new();
+        match command {
+            Command::Alloc { blob } => {
+                // Every blob was allocated when it was declared.
+                let o = self.check_id(*blob, at)?;
+                let name = o.name.clone();
+                return Err(err(match o.kind {
+                    ObjectKind::Blob { .. } => ProgramErrorKind::AllocTwice { name },
+                    _ => ProgramErrorKind::NotABlob { name },
+                }));
+            }
+            Command::Free { blob } => {
+                let o = self.check_id(*blob, at)?;
+                if !matches!(o.kind, ObjectKind::Blob { .. }) {
+                    return Err(err(ProgramErrorKind::NotABlob { name: o.name.clone() }));
+                }
+            }
+            Command::Copy { src, dst } => regions.extend([*src, *dst]),
+            Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+                regions.push(*dst)
+            }
+            Command::HostRead { src } => regions.push(*src),
+            Command::Dispatch {
+                kernel,
+                bindings,
+                indirect,
+                ..
+            } => {
+                if !is_kernel_name(kernel) {
+                    return Err(err(ProgramErrorKind::BadKernelName { name: kernel.clone() }));
+                }
+                regions.extend(bindings.iter().map(|b| b.region));
+                regions.extend(indirect.iter().copied());
+            }
+            Command::Barrier(dep) => regions.extend(dep.barriers.iter().filter_map(|b| b.region)),
+            Command::Submit | Command::Wait => {}
+        }
+        for r in regions {
+            self.check_id(r.object, at)?;
+            if r.range.start > r.range.end {
+                return Err(err(ProgramErrorKind::ReversedRange { range: r.range }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends commands in order, each checked as [`Program::push`] does;
+    /// stops at the first refused one.
+    pub fn extend(&mut self, commands: impl IntoIterator<Item = Command>) -> Result<&mut Self, ProgramError> {
+        for c in commands {
+            self.push(c)?;
+        }
+        Ok(self)
+    }
+
+    /// Drops every command from index `len` on (objects stay declared).
+    pub fn truncate(&mut self, len: usize) {
+        self.commands.truncate(len);
     }
 
     /// A region of an object.
@@ -324,17 +599,19 @@ impl Program {
         }
     }
 
-    /// The whole of an object.
+    /// The whole of an object (empty for an id that is not this
+    /// program's, which [`Program::push`] then refuses).
     pub fn whole(&self, object: ObjectId) -> Region {
         Region {
             object,
-            range: ByteRange::new(0, self.object(object).size),
+            range: ByteRange::new(0, self.object(object).map_or(0, |o| o.size)),
         }
     }
 
     /// Renders a region as `NAME[A..B]`.
     pub fn show_region(&self, region: Region) -> String {
-        format!("{}[{}]", self.object(region.object).name, region.range)
+        let name = self.object(region.object).map_or("?", |o| o.name.as_str());
+        format!("{name}[{}]", region.range)
     }
 
     /// The number of `Barrier` commands (barrier points).
@@ -368,6 +645,17 @@ impl Program {
                 .filter(|c| !matches!(c, Command::Barrier(_)))
                 .cloned()
                 .collect(),
+            names: self.names.clone(),
+        }
+    }
+
+    /// The same objects with other commands (from the crate's own
+    /// transformations of a checked program).
+    pub(crate) fn with_commands(&self, commands: Vec<Command>) -> Program {
+        Program {
+            objects: self.objects.clone(),
+            commands,
+            names: self.names.clone(),
         }
     }
 }

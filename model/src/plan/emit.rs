@@ -51,10 +51,7 @@ impl<'a> Emitter<'a> {
     }
     pub(crate) fn finish(self) -> Plan {
         Plan {
-            program: Program {
-                objects: self.input.objects.clone(),
-                commands: self.commands,
-            },
+            program: self.input.with_commands(self.commands),
             origin: self.origin,
             answers: self.answers,
         }

@@ -82,10 +82,7 @@ pub(crate) fn with_waits(input: &Program, layout: &Layout, sem: Semantics) -> (P
         commands.push(c.clone());
         origin.push(Some(i));
     }
-    let program = Program {
-        objects: input.objects.clone(),
-        commands,
-    };
+    let program = input.with_commands(commands);
     (program, origin)
 }
 

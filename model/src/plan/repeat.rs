@@ -51,10 +51,7 @@ pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError
     }
     let layout = resolve(program)?;
     let flat = flatten(program, &layout);
-    let mut out = Program {
-        objects: flat.objects,
-        commands: Vec::with_capacity(flat.commands.len() * times),
-    };
+    let mut out = flat.with_commands(Vec::with_capacity(flat.commands.len() * times));
     for _ in 0..times {
         out.commands.extend_from_slice(&flat.commands);
     }
@@ -80,10 +77,7 @@ pub fn for_repeated_submission(planned: &Program, reading: Reading) -> Result<Pr
     let n = flat.commands.len();
     // The hazards of the second repetition, with `start` at the front of each.
     let loop_hazards = |start: &[Command]| {
-        let mut twice = Program {
-            objects: flat.objects.clone(),
-            commands: Vec::with_capacity(2 * (n + 1)),
-        };
+        let mut twice = flat.with_commands(Vec::with_capacity(2 * (n + 1)));
         for _ in 0..2 {
             twice.commands.extend_from_slice(start);
             twice.commands.extend_from_slice(&flat.commands);

@@ -116,7 +116,7 @@ struct Prog(Program);
 
 fn region(g: &mut Gen, p: &Program, objs: &[ObjectId]) -> Region {
     let o = *g.choose(objs).expect("objects");
-    let size = p.object(o).size;
+    let size = p.obj(o).size;
     let words = size / 4;
     let a = u64::arbitrary(g) % words;
     let b = a + 1 + u64::arbitrary(g) % (words - a);
@@ -146,12 +146,12 @@ fn random_barrier(g: &mut Gen, p: &Program, objs: &[ObjectId]) -> Barrier {
 impl Arbitrary for Prog {
     fn arbitrary(g: &mut Gen) -> Self {
         let mut p = Program::new();
-        let a = p.buffer("a", 64);
-        let b = p.buffer("b", 64);
-        let c = p.buffer("c", 32);
-        let v = p.alias("v", 32, a, 16);
-        let pool = p.pool("pool", 256, 64);
-        let x = p.alloc("x", 64, pool);
+        let a = p.buffer("a", 64).unwrap();
+        let b = p.buffer("b", 64).unwrap();
+        let c = p.buffer("c", 32).unwrap();
+        let v = p.alias("v", 32, a, 16).unwrap();
+        let pool = p.pool("pool", 256, 64).unwrap();
+        let x = p.alloc("x", 64, pool).unwrap();
         let objs = vec![a, b, c, v, x];
         let n = 1 + usize::arbitrary(g) % 14;
         for _ in 0..n {
@@ -163,7 +163,7 @@ impl Arbitrary for Prog {
                 1 => {
                     let src = region(g, &p, &objs);
                     let dst_obj = *g.choose(&objs).expect("objects");
-                    let len = src.range.len().min(p.object(dst_obj).size);
+                    let len = src.range.len().min(p.obj(dst_obj).size);
                     let src = p.region(src.object, src.range.start, src.range.start + len);
                     Command::Copy {
                         src,
@@ -255,7 +255,7 @@ fn a_barrier_never_creates_a_hazard() {
         let objs: Vec<ObjectId> = (0..p.0.objects.len() as u32).map(ObjectId).collect();
         // Barriers may name any object alive at that point: use the
         // buffers and the pool, which are never freed.
-        let objs: Vec<ObjectId> = objs.into_iter().filter(|o| p.0.object(*o).name != "x").collect();
+        let objs: Vec<ObjectId> = objs.into_iter().filter(|o| p.0.obj(*o).name != "x").collect();
         let b = random_barrier(&mut g, &p.0, &objs);
         let at = at % (p.0.commands.len() + 1);
         let mut with = p.0.clone();
