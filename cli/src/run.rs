@@ -19,10 +19,10 @@ use crate::output::{say, to_stderr, Out};
 use crate::Status;
 use std::path::Path;
 use std::time::Duration;
-use vksync::layer::{self, Explanation};
+use vksync::layer::{self, Explanation, Layer};
 use vksync::plan::{BarrierForm, Plan, PlanOptions};
 use vksync::reference::KernelError;
-use vksync::{Command, Location, ObjectKind, Program, Semantics};
+use vksync::{Command, Location, ObjectKind, Program};
 use vksync_runtime::{
     check_program, check_reference_memory, compare_with_reference, host_memory_available, Device,
     DeviceLimits, DeviceOptions, RuntimeError,
@@ -65,16 +65,26 @@ fn with_readback(program: &Program) -> (Program, bool) {
     (p, true)
 }
 
-/// The known layer difference (`docs/semantics.md`, `vksync::layer`) that
-/// makes the validation layer report `id_name` at `command` where the spec
-/// sees no hazard. `None` when the spec itself predicts the message, or
-/// nothing does.
-fn explain(program: &Program, command: usize, id_name: &str) -> Option<&'static str> {
-    let kind = layer::kind_of_message(id_name)?;
-    match layer::explain(program, command, kind, Semantics::LAYER_1_3_239) {
-        Explanation::Difference(d) => Some(d.id),
-        Explanation::Profile => Some("of several known differences together"),
-        Explanation::Spec | Explanation::Unexplained => None,
+/// How a validation message relates to the model, for the layer profile
+/// `layer` (`docs/semantics.md`, `vksync::layer`).
+enum Verdict {
+    /// A hazard vksync reports too.
+    Hazard,
+    /// Explained by a known layer difference (its id, or the profile's).
+    Explained(String),
+    /// Nothing the model knows predicts it (or not a hazard message).
+    Unexplained,
+}
+
+fn judge(program: &Program, command: Option<usize>, id_name: &str, layer: Layer) -> Verdict {
+    let (Some(command), Some(kind)) = (command, layer::kind_of_message(id_name)) else {
+        return Verdict::Unexplained;
+    };
+    match layer::explain(program, command, kind, &layer.emulation()) {
+        Explanation::Spec => Verdict::Hazard,
+        Explanation::Difference(d) => Verdict::Explained(format!("known layer difference {}", d.id)),
+        Explanation::Profile => Verdict::Explained(format!("the layer {} profile", layer.version())),
+        _ => Verdict::Unexplained,
     }
 }
 
@@ -314,32 +324,51 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
         );
     }
     let mut clean = true;
-    let mut unexplained = 0;
+    let (mut hazards, mut explained, mut unexplained) = (0, 0, 0);
     if result.validation {
+        let layer = device
+            .validation_layer_version()
+            .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c));
         for m in &result.messages {
             let at = m.command.map_or("setup".to_string(), |c| lines.planned(c));
-            let why = m.command.and_then(|c| explain(&plan.program, c, &m.id_name));
-            match why {
-                Some(d) => say!(
-                    out,
-                    "validation: {at}: {} ({:?}): explained by known layer difference {d} (docs/semantics.md)",
-                    m.id_name,
-                    m.severity
-                ),
-                None => {
+            match judge(&plan.program, m.command, &m.id_name, layer) {
+                Verdict::Hazard => {
+                    hazards += 1;
+                    say!(
+                        out,
+                        "validation: {at}: {} ({:?}): a hazard vksync reports too",
+                        m.id_name,
+                        m.severity
+                    );
+                    say!(out, "    {}", m.text.lines().next().unwrap_or(""));
+                }
+                Verdict::Explained(why) => {
+                    explained += 1;
+                    say!(
+                        out,
+                        "validation: {at}: {} ({:?}): explained by {why} (docs/semantics.md)",
+                        m.id_name,
+                        m.severity
+                    );
+                }
+                Verdict::Unexplained => {
                     unexplained += 1;
-                    say!(out, "validation: {at}: {} ({:?})", m.id_name, m.severity);
+                    say!(
+                        out,
+                        "validation: {at}: {} ({:?}): not predicted by vksync",
+                        m.id_name,
+                        m.severity
+                    );
                     say!(out, "    {}", m.text.lines().next().unwrap_or(""));
                 }
             }
         }
         say!(
             out,
-            "validation layer: {} messages, {} not explained by a known layer difference",
+            "validation layer: {} messages ({hazards} hazards vksync reports too, {explained} explained by known layer differences, {unexplained} not predicted)",
             result.messages.len(),
-            unexplained
         );
-        clean &= unexplained == 0;
+        clean &= hazards == 0 && unexplained == 0;
     } else {
         say!(
             out,
@@ -371,9 +400,10 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             clean &= total == 0;
             say!(
                 out,
-                "{name}: {} (reference: {} mismatching bytes; validation: {} unexplained messages)",
+                "{name}: {} (reference: {} mismatching bytes; validation: {} hazards, {} not predicted)",
                 if clean { "OK" } else { "FAILED" },
                 total,
+                hazards,
                 unexplained
             );
         }

@@ -22,10 +22,9 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use vksync::layer::Layer;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{reference, Program, Semantics};
-use vksync_proptests::layer::{observed, predict, show_keys, verdict, Verdict};
+use vksync_proptests::layer::{layer_of, observed, predict, show_keys, verdict, Verdict};
 use vksync_proptests::{build_with, ops_strategy, weakenings};
 use vksync_runtime::{Device, DeviceOptions};
 
@@ -141,6 +140,8 @@ fn main() {
         })
         .collect();
 
+    let layer = layer_of(&device);
+    let emulation = layer.emulation();
     let mut rows: Vec<Row> = ROWS.iter().map(|_| Row::default()).collect();
     let (mut comparisons, mut agree_exact, mut agree_k4, mut diff_fail, mut spec_agree) = (0, 0, 0, 0, 0);
     let mut first_failure: Option<String> = None;
@@ -151,15 +152,13 @@ fn main() {
         let mut t = format!("== program {index}: {what}\n");
         t += &format!("layer reported: {}\n", show_keys(p, &got));
         t += &format!(
-            "LAYER_1_3_239 predicts: {}\n",
-            show_keys(p, &predict(p, &Layer::V1_3_239.emulation()))
+            "layer {} predicts: {}\n",
+            layer.version(),
+            show_keys(p, &predict(p, &emulation))
         );
         t += &format!(
             "SPEC predicts: {}\n",
-            show_keys(
-                p,
-                &predict(p, &Layer::V1_3_239.emulation().with_semantics(Semantics::SPEC))
-            )
+            show_keys(p, &predict(p, &emulation.with_semantics(Semantics::SPEC)))
         );
         for m in &result.messages {
             t += &format!("message: {}\n", m.text.lines().next().unwrap_or(""));
@@ -200,9 +199,7 @@ fn main() {
                     row.messages += result.messages.len();
                     row.runs_with_messages += usize::from(!result.messages.is_empty());
                     let (got, other) = observed(&result);
-                    if !other.is_empty()
-                        || verdict(&p, &Layer::V1_3_239.emulation(), &got) == Verdict::Mismatch
-                    {
+                    if !other.is_empty() || verdict(&p, &emulation, &got) == Verdict::Mismatch {
                         row.unexplained += 1;
                         let what = format!("unexplained message on the {}/{:?} plan", planner.name(), form);
                         failures.push(describe(&what, index, &p, &result));
@@ -230,7 +227,7 @@ fn main() {
                 };
                 comparisons += 1;
                 let (got, other) = observed(&result);
-                match (other.is_empty(), verdict(q, &Layer::V1_3_239.emulation(), &got)) {
+                match (other.is_empty(), verdict(q, &emulation, &got)) {
                     (true, Verdict::Exact) => agree_exact += 1,
                     (true, Verdict::K4) => agree_k4 += 1,
                     _ => {
@@ -247,11 +244,7 @@ fn main() {
                     }
                 }
                 spec_agree += usize::from(
-                    verdict(
-                        q,
-                        &Layer::V1_3_239.emulation().with_semantics(Semantics::SPEC),
-                        &got,
-                    ) != Verdict::Mismatch,
+                    verdict(q, &emulation.with_semantics(Semantics::SPEC), &got) != Verdict::Mismatch,
                 );
             }
         }
@@ -306,11 +299,15 @@ fn main() {
     if validation {
         let _ = writeln!(
             out,
-            "differential (offline/global plans, up to {} weakenings each): {} comparisons; LAYER_1_3_239 agrees on {} \
+            "differential (offline/global plans, up to {} weakenings each): {} comparisons; layer {} agrees on {} \
              ({} where K4 did not change the prediction, {} where it did), {} failures; SPEC agrees on {}",
-            a.diff_max, comparisons, agree_exact + agree_k4, agree_exact, agree_k4, diff_fail, spec_agree
+            a.diff_max, comparisons, layer.version(), agree_exact + agree_k4, agree_exact, agree_k4, diff_fail, spec_agree
         );
-        let _ = writeln!(out, "messages on safe plans are expected when LAYER_1_3_239 predicts them (D2/D4/D5); \"unexplained\" counts the rest");
+        let _ = writeln!(
+            out,
+            "messages on safe plans are expected when the layer {} profile predicts them; \"unexplained\" counts the rest",
+            layer.version()
+        );
     } else {
         let _ = writeln!(out, "validation off: no message or differential figures");
     }

@@ -1,12 +1,13 @@
 //! Judges again, with the current model, the failures a `device_suite` run
 //! wrote with `--failures FILE`: each program with the keys the validation
-//! layer reported. Prints, per failure, the verdict of the `LAYER_1_3_239`
+//! layer reported. Prints, per failure, the verdict of the layer profile's
 //! emulation (`Exact`, `K4` when the K4 emulation changed the prediction,
 //! or `Mismatch`) and which known differences (D-ids of
-//! `vksync::layer::DIFFERENCES`) the layer's report needs.
+//! `vksync::layer::DIFFERENCES`) the layer's report needs. The profile is
+//! that of the layer version given second (default 1.3.239).
 //!
 //! ```text
-//! cargo run --release -p vksync-proptests --example reclassify -- /tmp/fail99.txt
+//! cargo run --release -p vksync-proptests --example reclassify -- /tmp/fail99.txt [1.4.309]
 //! ```
 use std::collections::BTreeSet;
 use vksync::layer::Layer;
@@ -15,16 +16,29 @@ use vksync_proptests::layer::{verdict, Verdict};
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: reclassify FAILURES_FILE (written by device_suite --failures)");
+        eprintln!(
+            "usage: reclassify FAILURES_FILE [LAYER_VERSION] (the file written by device_suite --failures)"
+        );
         std::process::exit(2);
     };
-    if let Err(e) = run(&path) {
+    let version: Vec<u32> = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "1.3.239".into())
+        .split('.')
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let [major, minor, patch] = version[..] else {
+        eprintln!("reclassify: the layer version is MAJOR.MINOR.PATCH, e.g. 1.4.309");
+        std::process::exit(2);
+    };
+    let layer = Layer::for_version(major, minor, patch);
+    if let Err(e) = run(&path, layer) {
         eprintln!("{path}: error: {e}");
         std::process::exit(2);
     }
 }
 
-fn run(path: &str) -> Result<(), String> {
+fn run(path: &str, layer: Layer) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     for block in text.split("== program ").skip(1) {
         let title = block.lines().next().unwrap_or_default();
@@ -58,7 +72,7 @@ fn run(path: &str) -> Result<(), String> {
             };
             got.insert((cmd, kind));
         }
-        let v = verdict(&p, &Layer::V1_3_239.emulation(), &got);
+        let v = verdict(&p, &layer.emulation(), &got);
         // A difference is needed when the layer's report is not explained
         // with every other toggle on and this one off.
         let without = |t: vksync::layer::Toggle| {
@@ -68,7 +82,7 @@ fn run(path: &str) -> Result<(), String> {
                     s = s.with(x);
                 }
             }
-            verdict(&p, &Layer::V1_3_239.emulation().with_semantics(s), &got) != Verdict::Mismatch
+            verdict(&p, &layer.emulation().with_semantics(s), &got) != Verdict::Mismatch
         };
         let needed: Vec<&str> = vksync::layer::DIFFERENCES
             .iter()

@@ -8,7 +8,7 @@
 //! [`verdict`] requires the layer's report to equal the prediction.
 
 use std::collections::BTreeSet;
-use vksync::layer::Emulation;
+use vksync::layer::{Emulation, Layer};
 use vksync::{Hazard, HazardKind, Program, Semantics};
 use vksync_runtime::{Device, RunResult, ValidationMessage, ValidationMode};
 
@@ -92,6 +92,17 @@ pub fn show_keys(program: &Program, keys: &BTreeSet<Key>) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// The profile of a device's validation layer: the newest the model has
+/// that is not newer than the layer's version (1.3.239 when the layer is
+/// off or its version unknown).
+pub fn layer_of(device: &Device) -> Layer {
+    device
+        .validation_layer_version()
+        .map_or(Layer::V1_3_239, |(major, minor, patch)| {
+            Layer::for_version(major, minor, patch)
+        })
 }
 
 /// The device for a test suite, or `None` when `VKSYNC_SKIP_DEVICE_TESTS=1`.

@@ -6,13 +6,14 @@
 //! programs) runs on the device with the layer, and the layer's hazards,
 //! keyed by (command index, kind), are compared with the model's.
 //!
-//! * Against `Semantics::LAYER_1_3_239` agreement must be exact, after the
-//!   emulations in `vksync_proptests::layer` (K1 per command buffer, K2 no
-//!   host accesses, K3 one report per access); anything else fails the test
+//! * Against the device's layer profile (`vksync::layer::Layer`:
+//!   1.3.239 or 1.4.309) agreement must be exact, after the emulation of
+//!   `vksync::layer::predict` (K1 per command buffer, K2 no host accesses,
+//!   K3 one report per access, K4 on 1.3.239); anything else fails the test
 //!   and shrinks to a minimal program.
 //! * Against `Semantics::SPEC` agreements are counted, and each
-//!   disagreement is classified by the single layer toggle (D1, D3, D4, D5,
-//!   D6) that explains it.
+//!   disagreement is classified by the single layer toggle (D1-D6, D12)
+//!   that explains it.
 //!
 //! Cases: `PROPTEST_CASES` (default 24).
 
@@ -20,19 +21,13 @@ use proptest::prelude::*;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use vksync::layer::{Emulation, Layer};
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{check_with, Semantics};
 use vksync_proptests::layer::{
-    keys, observed, predict, show_keys, single_toggles, test_device, verdict, Verdict,
+    keys, layer_of, observed, predict, show_keys, single_toggles, test_device, verdict, Verdict,
 };
 use vksync_proptests::{cases, device_only_programs, run_suite, weakenings};
 use vksync_runtime::ValidationMode;
-
-/// The layer profile the suite compares with.
-fn profile() -> Emulation {
-    Layer::V1_3_239.emulation()
-}
 
 #[derive(Default, Debug)]
 struct Stats {
@@ -52,6 +47,8 @@ fn model_agrees_with_syncval_on_weakened_plans() {
     let Some(device) = test_device(ValidationMode::Required) else {
         return;
     };
+    let layer = layer_of(&device);
+    let profile = || layer.emulation();
     let device = RefCell::new(device);
     let stats = RefCell::new(Stats::default());
     let n = cases(24);
@@ -94,8 +91,8 @@ fn model_agrees_with_syncval_on_weakened_plans() {
                 let v = verdict(q, &profile(), &got);
                 prop_assert!(
                     v != Verdict::Mismatch,
-                    "{:?} plan, {}: syncval reports {}, the model under LAYER_1_3_239 predicts {}\nweakened program:\n{}",
-                    form, what, show_keys(q, &got), show_keys(q, &expected), vksync::trace::print(q)
+                    "{:?} plan, {}: syncval reports {}, the model under layer {} predicts {}\nweakened program:\n{}",
+                    form, what, show_keys(q, &got), layer.version(), show_keys(q, &expected), vksync::trace::print(q)
                 );
                 let mut s = stats.borrow_mut();
                 s.comparisons += 1;
@@ -127,9 +124,9 @@ fn model_agrees_with_syncval_on_weakened_plans() {
     });
     let s = stats.into_inner();
     eprintln!(
-        "differential: {} programs, {} comparisons ({} with layer hazards); LAYER_1_3_239 agrees on {}/{} \
+        "differential: {} programs, {} comparisons ({} with layer hazards); layer {} agrees on {}/{} \
          (K1/K2 changed the prediction {} times, K3 {}, K4 {}); SPEC agrees on {}/{}; SPEC disagreements by toggle: {:?}",
-        s.programs, s.comparisons, s.with_hazards, s.layer_agree, s.comparisons, s.used_k12, s.used_k3, s.used_k4,
+        s.programs, s.comparisons, s.with_hazards, layer.version(), s.layer_agree, s.comparisons, s.used_k12, s.used_k3, s.used_k4,
         s.spec_agree, s.comparisons, s.spec_explained
     );
 }

@@ -53,8 +53,8 @@ pub use checks::{
     BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
 };
 pub use device::{
-    skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, ValidationMode,
-    DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
+    skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, LayerSettings,
+    ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
 pub use error::{Result, RuntimeError};
 pub use recorder::{

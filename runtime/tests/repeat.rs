@@ -18,6 +18,7 @@ fn prepared_plans_share_memory_and_run_clean_repeatedly() {
     let Some(mut device) = common::device() else {
         return;
     };
+    let layer = common::layer(&device);
     let raw = common::parse(PROGRAM).program;
     let plans: Vec<_> = [PlannerKind::Conservative, PlannerKind::Offline]
         .into_iter()
@@ -39,7 +40,7 @@ fn prepared_plans_share_memory_and_run_clean_repeatedly() {
     let messages = prepared.take_messages();
     assert_eq!(messages.len(), plans.len());
     for (plan, messages) in plans.iter().zip(&messages) {
-        common::assert_only_known_differences(plan, messages);
+        common::assert_only_known_differences(plan, messages, layer);
     }
 }
 

@@ -69,6 +69,15 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
             }
             _ => {
                 let mut acc = accesses(c, &layout, sem);
+                if !emulation.shader_accesses {
+                    // D10: only a dispatch's indirect read is seen.
+                    acc.retain(|a| {
+                        !matches!(
+                            a.sa,
+                            StageAccess::ComputeShaderStorageRead | StageAccess::ComputeShaderStorageWrite
+                        )
+                    });
+                }
                 for a in &acc {
                     let mut raw = checker.detect(i, std::slice::from_ref(a));
                     if emulation.first_hazard_only {
@@ -84,7 +93,7 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                     }
                     out.extend(raw.iter().map(|h| lift(h, a)));
                 }
-                if emulation.unrecorded_tail {
+                if emulation.unrecorded_tail && emulation.shader_accesses {
                     // K4: what the layer records of each access, in its
                     // recording order (which decides the map it records
                     // into).

@@ -162,22 +162,25 @@ impl Semantics {
 
 /// Why the layer reported a hazard, according to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Explanation {
-    /// The specification predicts it: a real hazard.
+    /// The specification predicts it: a real hazard, which vksync reports
+    /// too.
     Spec,
     /// One known difference alone predicts it.
     Difference(&'static Difference),
-    /// Only the whole layer profile predicts it (several differences
-    /// together).
+    /// Only the layer's whole profile predicts it (several differences
+    /// together, or how much of the program the layer looks at).
     Profile,
     /// Nothing the model knows predicts it.
     Unexplained,
 }
 
-/// Explains a layer report of `kind` at command `command` of `program`:
-/// first the specification, then each known difference alone, then the
-/// whole `profile`.
-pub fn explain(program: &Program, command: usize, kind: HazardKind, profile: Semantics) -> Explanation {
+/// Explains a layer report of `kind` at command `command` of `program`,
+/// from a layer emulated by `emulation`: first the specification, then
+/// each known difference alone, then the whole emulation
+/// ([`predict`]).
+pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &Emulation) -> Explanation {
     let predicts = |sem: Semantics| {
         check_with(program, sem)
             .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
@@ -193,7 +196,10 @@ pub fn explain(program: &Program, command: usize, kind: HazardKind, profile: Sem
             }
         }
     }
-    if predicts(profile) {
+    let by_profile = predict(program, emulation)
+        .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
+        .unwrap_or(false);
+    if by_profile || predicts(emulation.semantics) {
         Explanation::Profile
     } else {
         Explanation::Unexplained

@@ -15,6 +15,11 @@ use crate::semantics::{ClearStage, Semantics};
 pub enum Layer {
     /// 1.3.239, Debian 12's `vulkan-validationlayers`.
     V1_3_239,
+    /// 1.4.309, Debian 13's `vulkan-validationlayers` (built from the tag
+    /// `vulkan-sdk-1.4.309.0`), as `vksync-runtime` configures it: shader
+    /// accesses validated, submit-time validation and the message limit
+    /// off (`docs/testing.md`, "Layer 1.4.309").
+    V1_4_309,
 }
 
 /// How a layer looks at a program, beyond what it considers ordered.
@@ -28,6 +33,12 @@ pub struct Emulation {
     pub first_hazard_only: bool,
     /// K4: the 1.3.239 range-map bug ([`super::recorded_range`]).
     pub unrecorded_tail: bool,
+    /// D10: whether the layer validates and records the storage buffers a
+    /// dispatch binds. The 1.4 layers skip them unless their
+    /// `syncval_shader_accesses_heuristic` setting is on (which
+    /// `vksync-runtime` turns on); without them a dispatch keeps only its
+    /// indirect read.
+    pub shader_accesses: bool,
 }
 
 impl Emulation {
@@ -35,6 +46,14 @@ impl Emulation {
     /// the layer has them), as the differential suites compare.
     pub fn with_semantics(self, semantics: Semantics) -> Emulation {
         Emulation { semantics, ..self }
+    }
+
+    /// The same emulation with shader accesses validated or not (D10).
+    pub fn with_shader_accesses(self, shader_accesses: bool) -> Emulation {
+        Emulation {
+            shader_accesses,
+            ..self
+        }
     }
 
     /// The same emulation without the K4 recording bug (to tell when K4
@@ -61,16 +80,25 @@ impl Semantics {
         waw_needs_visibility: true,
         last_write_shortcut: true,
     };
+
+    /// The behaviour of the Khronos validation layer 1.4.309 (Debian 13):
+    /// 1.3.239's, except that fills and updates are in `CLEAR` (D4 was
+    /// fixed in 1.3.279).
+    pub const LAYER_1_4_309: Semantics = Semantics {
+        clear_stage: ClearStage::Clear,
+        ..Semantics::LAYER_1_3_239
+    };
 }
 
 impl Layer {
     /// Every profile, oldest first.
-    pub const ALL: &'static [Layer] = &[Layer::V1_3_239];
+    pub const ALL: &'static [Layer] = &[Layer::V1_3_239, Layer::V1_4_309];
 
     /// The version this profile was established on, as `MAJOR.MINOR.PATCH`.
     pub fn version(self) -> &'static str {
         match self {
             Layer::V1_3_239 => "1.3.239",
+            Layer::V1_4_309 => "1.4.309",
         }
     }
 
@@ -78,6 +106,7 @@ impl Layer {
     pub fn semantics(self) -> Semantics {
         match self {
             Layer::V1_3_239 => Semantics::LAYER_1_3_239,
+            Layer::V1_4_309 => Semantics::LAYER_1_4_309,
         }
     }
 
@@ -88,6 +117,13 @@ impl Layer {
                 semantics: Semantics::LAYER_1_3_239,
                 first_hazard_only: true,
                 unrecorded_tail: true,
+                shader_accesses: true,
+            },
+            Layer::V1_4_309 => Emulation {
+                semantics: Semantics::LAYER_1_4_309,
+                first_hazard_only: true,
+                unrecorded_tail: false,
+                shader_accesses: true,
             },
         }
     }

@@ -7,8 +7,8 @@
 
 #![allow(dead_code)]
 
-use vksync::layer::{explain, Explanation};
-use vksync::{Program, Semantics};
+use vksync::layer::{explain, Explanation, Layer};
+use vksync::Program;
 use vksync_runtime::{compare_with_reference, Device, RunResult, ValidationMessage, ValidationMode};
 
 /// A device with validation required, or `None` when device tests are
@@ -16,6 +16,13 @@ use vksync_runtime::{compare_with_reference, Device, RunResult, ValidationMessag
 pub fn device() -> Option<Device> {
     vksync_runtime::test_device(ValidationMode::Required)
         .unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP))
+}
+
+/// The model's profile of the device's validation layer.
+pub fn layer(device: &Device) -> Layer {
+    device
+        .validation_layer_version()
+        .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c))
 }
 
 pub fn parse(text: &str) -> vksync::trace::Trace {
@@ -26,12 +33,12 @@ pub fn parse(text: &str) -> vksync::trace::Trace {
 /// program is a synchronization hazard that a known layer difference
 /// explains (`vksync::layer`): the spec must not predict it, and nothing
 /// else may arrive.
-pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMessage]) {
+pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMessage], layer: Layer) {
     let bad: Vec<String> = messages
         .iter()
         .filter(|m| {
             let why = match (m.command, vksync::layer::kind_of_message(&m.id_name)) {
-                (Some(c), Some(k)) => explain(program, c, k, Semantics::LAYER_1_3_239),
+                (Some(c), Some(k)) => explain(program, c, k, &layer.emulation()),
                 _ => Explanation::Unexplained,
             };
             !matches!(why, Explanation::Difference(_) | Explanation::Profile)
@@ -48,9 +55,9 @@ pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMe
 /// Asserts no validation message but those known layer differences
 /// explain, host reads equal to the reference, and every read byte defined
 /// (so the comparison is not vacuous).
-pub fn assert_matches_reference(program: &Program, result: &RunResult) {
+pub fn assert_matches_reference(program: &Program, result: &RunResult, layer: Layer) {
     assert!(result.validation, "validation must be on");
-    assert_only_known_differences(program, &result.messages);
+    assert_only_known_differences(program, &result.messages, layer);
     let cmp = compare_with_reference(program, result).expect("reference runs");
     assert!(!cmp.is_empty(), "the program has host reads");
     for c in cmp {
