@@ -33,7 +33,7 @@ pub enum Kernel {
 pub enum KernelError {
     #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))")]
     Unknown(String),
-    #[error("kernel `{kernel}` takes at most {max} parameters, got {got}")]
+    #[error("kernel `{kernel}` takes at most {max} parameter{}, got {got}", if *max == 1 { "" } else { "s" })]
     TooManyParams { kernel: String, max: usize, got: usize },
     #[error("kernel `{kernel}` takes bindings `{expected}`, got `{got}`")]
     Signature {
@@ -53,6 +53,9 @@ pub enum KernelError {
 }
 
 impl Kernel {
+    /// The names of every kernel, as traces write them.
+    pub const NAMES: [&'static str; 4] = ["scale_add", "add", "scale", "slow"];
+
     /// Default parameters, used when a trace names a kernel without them.
     pub const DEFAULT_SCALE_ADD: (u32, u32) = (3, 1);
     pub const DEFAULT_SCALE: u32 = 3;
@@ -169,11 +172,24 @@ impl Kernel {
             Kernel::Add => inputs[0].wrapping_add(inputs[1]),
             Kernel::Scale { a } => inputs[0].wrapping_mul(a),
             Kernel::Slow { iters } => {
-                let mut x = inputs[0];
-                for _ in 0..iters {
-                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                // `iters` rounds of the affine map x -> a x + c (mod 2^32),
+                // composed by squaring: O(log iters), not O(iters), so the
+                // reference keeps up with kernels made slow for the device.
+                let (mut a, mut c) = (1_664_525u32, 1_013_904_223u32);
+                let (mut ra, mut rc) = (1u32, 0u32);
+                let mut n = iters;
+                while n > 0 {
+                    if n & 1 == 1 {
+                        // result := step o result
+                        rc = a.wrapping_mul(rc).wrapping_add(c);
+                        ra = a.wrapping_mul(ra);
+                    }
+                    // step := step o step
+                    c = a.wrapping_mul(c).wrapping_add(c);
+                    a = a.wrapping_mul(a);
+                    n >>= 1;
                 }
-                x
+                ra.wrapping_mul(inputs[0]).wrapping_add(rc)
             }
         }
     }
@@ -184,6 +200,8 @@ impl Kernel {
 pub enum ReferenceError {
     #[error("command {command}: {source}")]
     Kernel { command: usize, source: KernelError },
+    #[error("`{name}` needs {size} bytes of host memory for the CPU reference, more than can be allocated")]
+    TooLarge { name: String, size: u64 },
 }
 
 /// Bytes with a definedness mask.
@@ -194,11 +212,17 @@ pub struct Bytes {
 }
 
 impl Bytes {
-    fn new(len: usize) -> Self {
-        Bytes {
-            data: vec![0; len],
-            defined: vec![false; len],
-        }
+    /// `len` undefined zero bytes, or `None` when the host cannot hold them
+    /// (asked for up front, so a huge buffer is an error, not an abort).
+    fn new(len: u64) -> Option<Self> {
+        let len = usize::try_from(len).ok()?;
+        let mut data: Vec<u8> = Vec::new();
+        let mut defined: Vec<bool> = Vec::new();
+        data.try_reserve_exact(len).ok()?;
+        defined.try_reserve_exact(len).ok()?;
+        data.resize(len, 0);
+        defined.resize(len, false);
+        Some(Bytes { data, defined })
     }
 }
 
@@ -237,7 +261,7 @@ struct Store {
 }
 
 impl Store {
-    fn new(program: &Program) -> Self {
+    fn new(program: &Program) -> Result<Self, ReferenceError> {
         let mut owner = Vec::with_capacity(program.objects.len());
         let mut bytes = Vec::with_capacity(program.objects.len());
         for (i, o) in program.objects.iter().enumerate() {
@@ -251,11 +275,15 @@ impl Store {
                 }
                 _ => {
                     owner.push((ObjectId(i as u32), 0));
-                    bytes.push(Some(Bytes::new(o.size as usize)));
+                    let b = Bytes::new(o.size).ok_or_else(|| ReferenceError::TooLarge {
+                        name: o.name.clone(),
+                        size: o.size,
+                    })?;
+                    bytes.push(Some(b));
                 }
             }
         }
-        Store { bytes, owner }
+        Ok(Store { bytes, owner })
     }
 
     fn locate(&self, region: Region) -> (usize, usize, usize) {
@@ -296,7 +324,7 @@ impl Store {
 /// Runs a well-formed program (see [`crate::ir::layout::resolve`]) in program
 /// order and returns what each host read saw.
 pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
-    let mut store = Store::new(program);
+    let mut store = Store::new(program)?;
     let mut out = Vec::new();
     for (ci, c) in program.commands.iter().enumerate() {
         match c {
@@ -376,6 +404,33 @@ pub fn mismatches(reference: &[Option<u8>], device: &[u8]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::trace::parse;
+
+    #[test]
+    fn slow_composes_its_rounds_exactly() {
+        let naive = |x: u32, iters: u32| {
+            let mut x = x;
+            for _ in 0..iters {
+                x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            }
+            x
+        };
+        for iters in [0, 1, 2, 3, 7, 8, 255, 256, 1024, 65_535, 100_001] {
+            for x in [0, 1, 0xdead_beef, u32::MAX] {
+                assert_eq!(Kernel::Slow { iters }.apply(&[x]), naive(x, iters), "{iters} rounds of {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn memory_the_host_cannot_hold_is_an_error() {
+        let t = parse("buffer b 1099511627776\nfill b[0..64] 1\nhost-read b[0..64]\n").unwrap();
+        assert_eq!(
+            run(&t.program).unwrap_err().to_string(),
+            "`b` needs 1099511627776 bytes of host memory for the CPU reference, more than can be allocated"
+        );
+        let t = parse("buffer b 18446744073709551612\nfill b[0..64] 1\n").unwrap();
+        assert!(matches!(run(&t.program), Err(ReferenceError::TooLarge { .. })));
+    }
 
     fn reads(text: &str) -> Vec<Vec<Option<u8>>> {
         let t = parse(text).unwrap();

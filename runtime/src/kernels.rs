@@ -209,14 +209,11 @@ mod tests {
     /// the push constants have offsets for, and every kernel has a shader.
     #[test]
     fn every_kernel_has_a_shader_that_fits_the_push_constants() {
-        // (kernel, bindings): the kernels `KernelError::Unknown` lists.
-        let cases = [("scale_add", 2), ("add", 3), ("scale", 1), ("slow", 2)];
-        for (name, bindings) in cases {
+        for name in Kernel::NAMES {
             let kernel = Kernel::from_name(name, &[]).expect("a kernel");
-            assert_eq!(kernel.signature().len(), bindings, "{name}");
-            assert!(bindings <= MAX_BINDINGS, "{name}");
+            assert!(kernel.signature().len() <= MAX_BINDINGS, "{name}");
             assert!(SPIRV.iter().any(|(n, _)| *n == name), "no shader for {name}");
         }
-        assert_eq!(SPIRV.len(), cases.len());
+        assert_eq!(SPIRV.len(), Kernel::NAMES.len(), "a shader for a kernel the model does not know");
     }
 }
