@@ -433,7 +433,7 @@ mod tests {
             (
                 "dispatch scale(1,2) rw a\n",
                 u,
-                "command 0: kernel `scale` takes at most 1 parameters, got 2",
+                "command 0: kernel `scale` takes at most 1 parameter, got 2",
             ),
             (
                 "dispatch add read a write b\n",
