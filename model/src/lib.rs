@@ -23,6 +23,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "ash")]
+pub mod ash;
 mod hazard;
 mod ir;
 pub mod layer;

@@ -416,7 +416,11 @@ mod tests {
         };
         for iters in [0, 1, 2, 3, 7, 8, 255, 256, 1024, 65_535, 100_001] {
             for x in [0, 1, 0xdead_beef, u32::MAX] {
-                assert_eq!(Kernel::Slow { iters }.apply(&[x]), naive(x, iters), "{iters} rounds of {x}");
+                assert_eq!(
+                    Kernel::Slow { iters }.apply(&[x]),
+                    naive(x, iters),
+                    "{iters} rounds of {x}"
+                );
             }
         }
     }

@@ -214,6 +214,10 @@ mod tests {
             assert!(kernel.signature().len() <= MAX_BINDINGS, "{name}");
             assert!(SPIRV.iter().any(|(n, _)| *n == name), "no shader for {name}");
         }
-        assert_eq!(SPIRV.len(), Kernel::NAMES.len(), "a shader for a kernel the model does not know");
+        assert_eq!(
+            SPIRV.len(),
+            Kernel::NAMES.len(),
+            "a shader for a kernel the model does not know"
+        );
     }
 }

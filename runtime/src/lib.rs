@@ -8,9 +8,10 @@
 //! compiled by `build.rs` with naga), recording and submission
 //! ([`recorder`]), descriptor pools (`descriptors`), the lifetime of a
 //! run's Vulkan objects and of work that outlives a run (`resources`),
-//! validation capture ([`validation`]), the one model-to-Vulkan conversion
-//! module ([`convert`]) and the benchmarking paths ([`repeat`]: record once
-//! and submit many times; record-only timing). It does not plan barriers
+//! validation capture ([`validation`]) and the benchmarking paths ([`repeat`]: record once
+//! and submit many times; record-only timing). Model barriers become
+//! `ash::vk` barriers in one place, the model's `vksync::ash` (feature
+//! `ash`). It does not plan barriers
 //! (the model's planners do) and does not parse trace files (the model's
 //! `trace` module does).
 //!
@@ -38,7 +39,6 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod checks;
-pub mod convert;
 mod descriptors;
 pub mod device;
 pub mod error;

@@ -6,8 +6,8 @@
 //! buffers, fences, timestamp queries), the submission model, host accesses
 //! through mapped memory, and the run's result. It records the barriers the
 //! program carries and adds none: choosing barriers is the planner's job
-//! ([`run_planned`] calls it first). Model-to-Vulkan flag conversion is in
-//! [`crate::convert`].
+//! ([`run_planned`] calls it first). Model-to-Vulkan barrier conversion is
+//! `vksync::ash`.
 //!
 //! Submission model: commands recorded since the last `submit` go into one
 //! command buffer, submitted with a fence at `submit`; `wait` waits for all
@@ -22,7 +22,6 @@
 use crate::checks::{
     check_program, check_reference_memory, host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
 };
-use crate::convert;
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::PUSH_CONSTANT_WORDS;
@@ -632,10 +631,14 @@ impl Recorder<'_> {
                 let mut buffers = Vec::new();
                 for b in &dep.barriers {
                     match b.region {
-                        None => globals.push(convert::memory_barrier(b)),
+                        None => globals.push(vksync::ash::memory_barrier2(b)),
                         Some(r) => {
                             let m = layout.locate(r);
-                            buffers.push(convert::buffer_barrier(b, self.buffer(m.mem), m.range));
+                            buffers.push(vksync::ash::buffer_memory_barrier2(
+                                b,
+                                self.buffer(m.mem),
+                                m.range,
+                            ));
                         }
                     }
                 }

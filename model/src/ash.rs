@@ -1,0 +1,216 @@
+//! Conversions to `ash::vk` types (feature `ash`): the one place where a
+//! model barrier becomes a Vulkan one, for runtimes that record with `ash`.
+//!
+//! The model's flag types carry Vulkan's synchronization2 bit values, so
+//! stage and access masks convert bit for bit ([`stage_mask`],
+//! [`access_mask`]) and a [`Barrier`] becomes a `VkMemoryBarrier2` or a
+//! `VkBufferMemoryBarrier2` unchanged. For drivers without
+//! synchronization2, [`to_sync1`] downgrades a barrier to
+//! `vkCmdPipelineBarrier` masks, widening where synchronization 1 has no
+//! exact equivalent (never narrowing, so the downgraded barrier orders at
+//! least what the original orders):
+//!
+//! | synchronization2 | synchronization 1 |
+//! | --- | --- |
+//! | `COPY`, `CLEAR`, `BLIT`, `RESOLVE`, `ALL_TRANSFER` stages | `TRANSFER` |
+//! | `NONE` as source stage mask | `TOP_OF_PIPE` |
+//! | `NONE` as destination stage mask | `BOTTOM_OF_PIPE` |
+//! | `SHADER_STORAGE_READ`, `SHADER_SAMPLED_READ` | `SHADER_READ` |
+//! | `SHADER_STORAGE_WRITE` | `SHADER_WRITE` |
+//! | every other stage and access flag the model uses | the same bit |
+//!
+//! It does not decide which `VkBuffer` a region lives in: the caller passes
+//! the buffer and the byte range in it.
+
+use crate::ir::program::{Barrier, ByteRange};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use ::ash::vk;
+
+/// A model stage mask as a Vulkan one (the same bits).
+pub fn stage_mask(flags: PipelineStageFlags2) -> vk::PipelineStageFlags2 {
+    vk::PipelineStageFlags2::from_raw(flags.bits())
+}
+
+/// A model access mask as a Vulkan one (the same bits).
+pub fn access_mask(flags: AccessFlags2) -> vk::AccessFlags2 {
+    vk::AccessFlags2::from_raw(flags.bits())
+}
+
+/// A barrier's masks as a `VkMemoryBarrier2` (its region, if any, is
+/// ignored: see [`buffer_memory_barrier2`]).
+///
+/// ```
+/// use vksync::{AccessFlags2 as A, Barrier, PipelineStageFlags2 as S};
+/// use ash::vk;
+/// let b = Barrier::global(S::COPY, A::TRANSFER_WRITE, S::COMPUTE_SHADER, A::SHADER_STORAGE_READ);
+/// let m = vksync::ash::memory_barrier2(&b);
+/// assert_eq!(m.src_stage_mask, vk::PipelineStageFlags2::COPY);
+/// assert_eq!(m.dst_access_mask, vk::AccessFlags2::SHADER_STORAGE_READ);
+/// let s1 = vksync::ash::to_sync1(&b);
+/// assert_eq!(s1.src_stage_mask, vk::PipelineStageFlags::TRANSFER);
+/// assert_eq!(s1.dst_access_mask, vk::AccessFlags::SHADER_READ);
+/// ```
+pub fn memory_barrier2(b: &Barrier) -> vk::MemoryBarrier2<'static> {
+    vk::MemoryBarrier2::default()
+        .src_stage_mask(stage_mask(b.src_stage_mask))
+        .src_access_mask(access_mask(b.src_access_mask))
+        .dst_stage_mask(stage_mask(b.dst_stage_mask))
+        .dst_access_mask(access_mask(b.dst_access_mask))
+}
+
+/// A barrier's masks as a `VkBufferMemoryBarrier2` over `range` of
+/// `buffer` (in the buffer's own coordinates), with no queue family
+/// ownership transfer.
+pub fn buffer_memory_barrier2(
+    b: &Barrier,
+    buffer: vk::Buffer,
+    range: ByteRange,
+) -> vk::BufferMemoryBarrier2<'static> {
+    vk::BufferMemoryBarrier2::default()
+        .src_stage_mask(stage_mask(b.src_stage_mask))
+        .src_access_mask(access_mask(b.src_access_mask))
+        .dst_stage_mask(stage_mask(b.dst_stage_mask))
+        .dst_access_mask(access_mask(b.dst_access_mask))
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .buffer(buffer)
+        .offset(range.start)
+        .size(range.len())
+}
+
+/// A barrier downgraded to synchronization 1 (see the module documentation
+/// for what widens), for `vkCmdPipelineBarrier` with a `VkMemoryBarrier` or
+/// `VkBufferMemoryBarrier`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sync1 {
+    /// `srcStageMask` of `vkCmdPipelineBarrier`.
+    pub src_stage_mask: vk::PipelineStageFlags,
+    /// `srcAccessMask` of the memory barrier.
+    pub src_access_mask: vk::AccessFlags,
+    /// `dstStageMask` of `vkCmdPipelineBarrier`.
+    pub dst_stage_mask: vk::PipelineStageFlags,
+    /// `dstAccessMask` of the memory barrier.
+    pub dst_access_mask: vk::AccessFlags,
+}
+
+/// Downgrades a barrier to synchronization 1 masks.
+pub fn to_sync1(b: &Barrier) -> Sync1 {
+    Sync1 {
+        src_stage_mask: sync1_stages(b.src_stage_mask, vk::PipelineStageFlags::TOP_OF_PIPE),
+        src_access_mask: sync1_access(b.src_access_mask),
+        dst_stage_mask: sync1_stages(b.dst_stage_mask, vk::PipelineStageFlags::BOTTOM_OF_PIPE),
+        dst_access_mask: sync1_access(b.dst_access_mask),
+    }
+}
+
+fn sync1_stages(s: PipelineStageFlags2, if_none: vk::PipelineStageFlags) -> vk::PipelineStageFlags {
+    type S = PipelineStageFlags2;
+    let transfer = S::COPY | S::CLEAR | S::BLIT | S::RESOLVE | S::ALL_TRANSFER;
+    let mut out = vk::PipelineStageFlags::from_raw((s.bits() & 0xffff_ffff & !transfer.bits()) as u32);
+    if s.intersects(transfer) {
+        out |= vk::PipelineStageFlags::TRANSFER;
+    }
+    if out.is_empty() {
+        if_none
+    } else {
+        out
+    }
+}
+
+fn sync1_access(a: AccessFlags2) -> vk::AccessFlags {
+    type A = AccessFlags2;
+    let mut out = vk::AccessFlags::from_raw((a.bits() & 0xffff_ffff) as u32);
+    if a.intersects(A::SHADER_STORAGE_READ | A::SHADER_SAMPLED_READ) {
+        out |= vk::AccessFlags::SHADER_READ;
+    }
+    if a.intersects(A::SHADER_STORAGE_WRITE) {
+        out |= vk::AccessFlags::SHADER_WRITE;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    type S = PipelineStageFlags2;
+    type A = AccessFlags2;
+
+    #[test]
+    fn flags_keep_vulkans_bits() {
+        assert_eq!(
+            stage_mask(S::COMPUTE_SHADER | S::ALL_TRANSFER),
+            vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::ALL_TRANSFER
+        );
+        assert_eq!(
+            access_mask(A::SHADER_STORAGE_WRITE | A::HOST_READ),
+            vk::AccessFlags2::SHADER_STORAGE_WRITE | vk::AccessFlags2::HOST_READ
+        );
+    }
+
+    /// (sync2 barrier masks, sync1 masks), one row per rule of the table.
+    #[test]
+    fn sync1_downgrade_widens_where_it_must() {
+        use vk::{AccessFlags as A1, PipelineStageFlags as S1};
+        let cases = [
+            (
+                (
+                    S::COPY,
+                    A::TRANSFER_WRITE,
+                    S::COMPUTE_SHADER,
+                    A::SHADER_STORAGE_READ,
+                ),
+                (
+                    S1::TRANSFER,
+                    A1::TRANSFER_WRITE,
+                    S1::COMPUTE_SHADER,
+                    A1::SHADER_READ,
+                ),
+            ),
+            (
+                (
+                    S::COMPUTE_SHADER,
+                    A::SHADER_STORAGE_WRITE,
+                    S::CLEAR | S::HOST,
+                    A::TRANSFER_WRITE | A::HOST_READ,
+                ),
+                (
+                    S1::COMPUTE_SHADER,
+                    A1::SHADER_WRITE,
+                    S1::TRANSFER | S1::HOST,
+                    A1::TRANSFER_WRITE | A1::HOST_READ,
+                ),
+            ),
+            (
+                (S::NONE, A::NONE, S::NONE, A::NONE),
+                (S1::TOP_OF_PIPE, A1::empty(), S1::BOTTOM_OF_PIPE, A1::empty()),
+            ),
+            (
+                (
+                    S::ALL_COMMANDS,
+                    A::MEMORY_WRITE,
+                    S::DRAW_INDIRECT,
+                    A::INDIRECT_COMMAND_READ,
+                ),
+                (
+                    S1::ALL_COMMANDS,
+                    A1::MEMORY_WRITE,
+                    S1::DRAW_INDIRECT,
+                    A1::INDIRECT_COMMAND_READ,
+                ),
+            ),
+        ];
+        for ((ss, sa, ds, da), want) in cases {
+            let got = to_sync1(&Barrier::global(ss, sa, ds, da));
+            assert_eq!(
+                (
+                    got.src_stage_mask,
+                    got.src_access_mask,
+                    got.dst_stage_mask,
+                    got.dst_access_mask
+                ),
+                want,
+                "{ss}:{sa} -> {ds}:{da}"
+            );
+        }
+    }
+}
