@@ -44,6 +44,12 @@ enum Cmd {
     Check {
         /// Trace file (`-` for standard input).
         file: PathBuf,
+        /// Which reading of write-after-write to check: the memory model's
+        /// (the earlier write made available; the default) or the
+        /// synchronization chapter's as the validation layer reads it
+        /// (also made visible to the later write).
+        #[arg(long, value_enum, default_value_t = ReadingArg::MemoryModel)]
+        reading: ReadingArg,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -100,15 +106,43 @@ struct Planning {
     /// Emit buffer memory barriers (with byte ranges) instead of global memory barriers.
     #[arg(long)]
     buffer_barriers: bool,
+    /// Which reading of write-after-write the plan must satisfy: both
+    /// (`visible-to-writes`, the default: the earlier write is made visible
+    /// to the later one, which no validation layer reports) or only the
+    /// memory model's (`memory-model`: the fewest bits).
+    #[arg(long, value_enum, default_value_t = ReadingArg::VisibleToWrites)]
+    reading: ReadingArg,
 }
 
 impl Planning {
     fn options(&self) -> PlanOptions {
-        PlanOptions::new(self.planner.kind()).form(if self.buffer_barriers {
-            BarrierForm::Buffer
-        } else {
-            BarrierForm::Global
-        })
+        PlanOptions::new(self.planner.kind())
+            .form(if self.buffer_barriers {
+                BarrierForm::Buffer
+            } else {
+                BarrierForm::Global
+            })
+            .reading(self.reading.reading())
+    }
+}
+
+/// `vksync::Reading` by its command-line name.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ReadingArg {
+    /// The memory model appendix: a write-after-write needs the earlier
+    /// write made available.
+    MemoryModel,
+    /// The synchronization chapter as the validation layer reads it: also
+    /// made visible to the later write.
+    VisibleToWrites,
+}
+
+impl ReadingArg {
+    fn reading(self) -> vksync::Reading {
+        match self {
+            ReadingArg::MemoryModel => vksync::Reading::MemoryModel,
+            ReadingArg::VisibleToWrites => vksync::Reading::VisibleToWrites,
+        }
     }
 }
 
@@ -169,7 +203,7 @@ fn main() -> ExitCode {
     };
     let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file } => check(&file, &mut out),
+        Cmd::Check { file, reading } => check(&file, reading.reading(), &mut out),
         Cmd::Plan {
             file,
             planning,
@@ -205,12 +239,12 @@ fn load(file: &std::path::Path) -> Result<Source, Status> {
     })
 }
 
-fn check(file: &std::path::Path, out: &mut Out) -> Status {
+fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
     let source = match load(file) {
         Ok(s) => s,
         Err(st) => return st,
     };
-    let hazards = match vksync::check(&source.trace.program) {
+    let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
         Ok(h) => h,
         Err(e) => {
             // `load` resolved the program already; a failure here would be

@@ -41,8 +41,19 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
         BarrierForm::Buffer => "buffer memory barriers",
     };
     let mut out = String::new();
+    // The reading only steers the planners that follow the model's hazards.
+    let reading = match (opts.planner, opts.reading) {
+        (
+            vksync::plan::PlannerKind::Online | vksync::plan::PlannerKind::Offline,
+            vksync::Reading::MemoryModel,
+        ) => "; the memory model's reading of write-after-write",
+        (vksync::plan::PlannerKind::Online | vksync::plan::PlannerKind::Offline, _) => {
+            "; write-after-write made visible, race-free under both readings"
+        }
+        _ => "",
+    };
     out.push_str(&format!(
-        "# {} planned by vksync plan --planner {} ({form})\n",
+        "# {} planned by vksync plan --planner {} ({form}{reading})\n",
         source.name,
         opts.planner.name()
     ));
