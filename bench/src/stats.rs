@@ -29,9 +29,9 @@ pub fn quantile(xs: &[f64], q: f64) -> f64 {
 
 /// Human-readable byte size: `256 B`, `64 KiB`, `4 MiB`.
 pub fn bytes(n: u64) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} B")
@@ -50,7 +50,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     };
     let n: u64 = num.trim().parse().map_err(|_| format!("bad size `{s}`"))?;
     let v = n * mul;
-    if v == 0 || v % 4 != 0 {
+    if v == 0 || !v.is_multiple_of(4) {
         return Err(format!("size `{s}` must be a positive multiple of 4 bytes"));
     }
     Ok(v)

@@ -34,7 +34,14 @@ fn main() {
         .map(|c| {
             accesses(c, &layout, Semantics::SPEC)
                 .iter()
-                .map(|a| TrackedAccess::range(a.region.object, a.region.range, a.sa.stage().flag(), a.sa.access()))
+                .map(|a| {
+                    TrackedAccess::range(
+                        a.region.object,
+                        a.region.range,
+                        a.sa.stage().flag(),
+                        a.sa.access(),
+                    )
+                })
                 .collect()
         })
         .collect();
@@ -47,10 +54,16 @@ fn main() {
     }
     let (mut points, mut bits) = (0usize, 0u64);
     for acc in &per_command {
-        let needs = tracker.command(acc).expect("accesses of the stream's own buffers");
+        let needs = tracker
+            .command(acc)
+            .expect("accesses of the stream's own buffers");
         if !needs.barriers.is_empty() {
             points += 1;
-            bits += needs.barriers.iter().map(|b| u64::from(b.bit_count())).sum::<u64>();
+            bits += needs
+                .barriers
+                .iter()
+                .map(|b| u64::from(b.bit_count()))
+                .sum::<u64>();
         }
     }
     let tracked = t.elapsed().as_secs_f64();

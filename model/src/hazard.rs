@@ -33,6 +33,7 @@ pub struct Fix {
 /// A hazard found in a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hazard {
+    /// Read-after-write, write-after-read or write-after-write.
     pub kind: HazardKind,
     /// Index of the command at which the hazard is detected.
     pub command: usize,
@@ -43,13 +44,16 @@ pub struct Hazard {
     pub region: Region,
     /// The same bytes as a memory range.
     pub memory: MemRange,
+    /// The current command's stage and access.
     pub current: StageAccess,
+    /// The prior command's stage and access.
     pub prior: StageAccess,
+    /// What removes the hazard.
     pub fix: Fix,
     /// The prior access was submitted but not waited for when this command
     /// was recorded. [`check`] reports such a hazard only if this command's
     /// batch is submitted without a fence wait in between; the incremental
-    /// [`step`] reports it at once (a streaming caller cannot know yet).
+    /// incremental callers (the online planner, the tracker) see it at once (a streaming caller cannot know yet).
     pub provisional: bool,
 }
 

@@ -22,6 +22,12 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+// The README's examples are doctests too.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 #[cfg(feature = "ash")]
 pub mod ash;

@@ -17,39 +17,72 @@ use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// `scale_add(a, b)`: `read X, write Y`; `Y[i] = X[i] * a + b`.
-    ScaleAdd { a: u32, b: u32 },
+    ScaleAdd {
+        /// The factor.
+        a: u32,
+        /// The addend.
+        b: u32,
+    },
     /// `add`: `read A, read B, write C`; `C[i] = A[i] + B[i]`.
     Add,
     /// `scale(a)`: `rw X`; `X[i] = X[i] * a` (an in-place update).
-    Scale { a: u32 },
+    Scale {
+        /// The factor.
+        a: u32,
+    },
     /// `slow(iters)`: `read X, write Y`; `Y[i]` is `X[i]` put through
     /// `iters` rounds of `x = x * 1664525 + 1013904223`. Many iterations
     /// per element widen race windows on a real GPU.
-    Slow { iters: u32 },
+    Slow {
+        /// The rounds per element.
+        iters: u32,
+    },
 }
 
 /// Why a dispatch cannot run on the reference (or the device).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum KernelError {
+    /// Refused with "unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))".
     #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))")]
     Unknown(String),
+    /// Refused with "kernel `{kernel}` takes at most {max} parameters, got {got}".
     #[error("kernel `{kernel}` takes at most {max} parameter{}, got {got}", if *max == 1 { "" } else { "s" })]
-    TooManyParams { kernel: String, max: usize, got: usize },
+    TooManyParams {
+        /// The kernel's name.
+        kernel: String,
+        /// The most it takes.
+        max: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// Refused with "kernel `{kernel}` takes bindings `{expected}`, got `{got}`".
     #[error("kernel `{kernel}` takes bindings `{expected}`, got `{got}`")]
     Signature {
+        /// The kernel's name.
         kernel: String,
+        /// What is expected.
         expected: &'static str,
+        /// What was given.
         got: String,
     },
+    /// Refused with "kernel `{kernel}` binding {index} is {len} bytes, but every binding must be {expected} bytes (a multiple of 4, all equal)".
     #[error("kernel `{kernel}` binding {index} is {len} bytes, but every binding must be {expected} bytes (a multiple of 4, all equal)")]
     BindingSize {
+        /// The kernel's name.
         kernel: String,
+        /// The index.
         index: usize,
+        /// The length in bytes.
         len: u64,
+        /// What is expected.
         expected: u64,
     },
+    /// Refused with "kernel `{kernel}` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them".
     #[error("kernel `{kernel}` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them")]
-    Indirect { kernel: String },
+    Indirect {
+        /// The kernel's name.
+        kernel: String,
+    },
 }
 
 impl Kernel {
@@ -58,7 +91,9 @@ impl Kernel {
 
     /// Default parameters, used when a trace names a kernel without them.
     pub const DEFAULT_SCALE_ADD: (u32, u32) = (3, 1);
+    /// `scale`'s factor when a trace gives none.
     pub const DEFAULT_SCALE: u32 = 3;
+    /// `slow`'s rounds when a trace gives none.
     pub const DEFAULT_SLOW_ITERS: u32 = 1024;
 
     /// Looks a kernel up by name and parameters.
@@ -198,16 +233,30 @@ impl Kernel {
 /// Why the reference cannot run a program.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReferenceError {
+    /// Refused with "command {command}: {source}".
     #[error("command {command}: {source}")]
-    Kernel { command: usize, source: KernelError },
+    Kernel {
+        /// The command's index.
+        command: usize,
+        /// Why.
+        source: KernelError,
+    },
+    /// Refused with "`{name}` needs {size} bytes of host memory for the CPU reference, more than can be allocated".
     #[error("`{name}` needs {size} bytes of host memory for the CPU reference, more than can be allocated")]
-    TooLarge { name: String, size: u64 },
+    TooLarge {
+        /// The name concerned.
+        name: String,
+        /// The size in bytes.
+        size: u64,
+    },
 }
 
 /// Bytes with a definedness mask.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bytes {
+    /// The bytes.
     pub data: Vec<u8>,
+    /// Whether each byte was written (recycled memory is undefined).
     pub defined: Vec<bool>,
 }
 
@@ -230,7 +279,9 @@ impl Bytes {
 /// undefined).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Readback {
+    /// The host read's command index.
     pub command: usize,
+    /// What it saw: `None` where undefined.
     pub bytes: Vec<Option<u8>>,
 }
 

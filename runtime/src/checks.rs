@@ -209,7 +209,7 @@ pub fn check_dispatch(
     let mut bound = Vec::with_capacity(bindings.len());
     for (bi, b) in bindings.iter().enumerate() {
         let m = layout.locate(b.region);
-        if m.range.start % 4 != 0 {
+        if !m.range.start.is_multiple_of(4) {
             return Err(CheckError::MisalignedBinding {
                 binding: bi,
                 offset: m.range.start,
@@ -363,7 +363,7 @@ fn mem_available(meminfo: &str) -> Option<u64> {
 /// giving it back) in any case. The error is about the largest object.
 pub fn check_reference_memory(program: &Program, available: Option<u64>) -> Result<()> {
     let needed = reference_host_bytes(program);
-    let fits_available = available.map_or(true, |a| needed <= a);
+    let fits_available = available.is_none_or(|a| needed <= a);
     // Asks for address space only: the pages are never touched.
     let allocatable = usize::try_from(needed)
         .ok()

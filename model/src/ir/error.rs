@@ -11,7 +11,7 @@ use std::fmt;
 /// Where an error is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Location {
-    /// At the command with this index in [`Program::commands`].
+    /// At the command with this index in [`crate::Program::commands`].
     Command(usize),
     /// At the declaration of this object.
     Object(ObjectId),
@@ -20,87 +20,238 @@ pub enum Location {
 /// Why a program is not well formed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgramErrorKind {
+    /// Refused with "`{name}` has size 0".
     #[error("`{name}` has size 0")]
-    ZeroSizeObject { name: String },
+    ZeroSizeObject {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "pool `{name}` alignment {align} is not a power of two".
     #[error("pool `{name}` alignment {align} is not a power of two")]
-    BadAlign { name: String, align: u64 },
+    BadAlign {
+        /// The name concerned.
+        name: String,
+        /// The alignment given.
+        align: u64,
+    },
+    /// Refused with "`{name}` aliases `{other}` at {offset}..{end}, past its size {size}".
     #[error("`{name}` aliases `{other}` at {offset}..{end}, past its size {size}")]
     AliasOutOfBounds {
+        /// The name concerned.
         name: String,
+        /// The other object's name.
         other: String,
+        /// The offset in bytes.
         offset: u64,
+        /// The end offset in bytes.
         end: u64,
+        /// The size in bytes.
         size: u64,
     },
+    /// Refused with "`{name}` must alias a buffer or a pool, not the blob `{other}`".
     #[error("`{name}` must alias a buffer or a pool, not the blob `{other}`")]
-    AliasOfBlob { name: String, other: String },
+    AliasOfBlob {
+        /// The name concerned.
+        name: String,
+        /// The other object's name.
+        other: String,
+    },
+    /// Refused with "range {range} of `{name}` is empty".
     #[error("range {range} of `{name}` is empty")]
-    EmptyRange { name: String, range: ByteRange },
+    EmptyRange {
+        /// The name concerned.
+        name: String,
+        /// The byte range.
+        range: ByteRange,
+    },
+    /// Refused with "range {range} is out of bounds of `{name}` (size {size})".
     #[error("range {range} is out of bounds of `{name}` (size {size})")]
     OutOfBounds {
+        /// The name concerned.
         name: String,
+        /// The byte range.
         range: ByteRange,
+        /// The size in bytes.
         size: u64,
     },
+    /// Refused with "`{name}` is used before it is allocated".
     #[error("`{name}` is used before it is allocated")]
-    UseBeforeAlloc { name: String },
+    UseBeforeAlloc {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`{name}` is used after it was freed".
     #[error("`{name}` is used after it was freed")]
-    UseAfterFree { name: String },
+    UseAfterFree {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`{name}` is freed twice".
     #[error("`{name}` is freed twice")]
-    DoubleFree { name: String },
+    DoubleFree {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`{name}` is allocated twice; give each allocation its own name".
     #[error("`{name}` is allocated twice; give each allocation its own name")]
-    AllocTwice { name: String },
+    AllocTwice {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`{name}` is not a blob, so it cannot be allocated or freed".
     #[error("`{name}` is not a blob, so it cannot be allocated or freed")]
-    NotABlob { name: String },
+    NotABlob {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "pool `{pool}` has no free range of {size} bytes for `{name}`".
     #[error("pool `{pool}` has no free range of {size} bytes for `{name}`")]
-    PoolExhausted { pool: String, name: String, size: u64 },
+    PoolExhausted {
+        /// The pool's name.
+        pool: String,
+        /// The name concerned.
+        name: String,
+        /// The size in bytes.
+        size: u64,
+    },
+    /// Refused with "copy sizes differ: source {src} bytes, destination {dst} bytes".
     #[error("copy sizes differ: source {src} bytes, destination {dst} bytes")]
-    CopySizeMismatch { src: u64, dst: u64 },
+    CopySizeMismatch {
+        /// The source.
+        src: u64,
+        /// The destination.
+        dst: u64,
+    },
+    /// Refused with "copy source {src} and destination {dst} overlap in memory".
     #[error("copy source {src} and destination {dst} overlap in memory")]
-    CopyOverlap { src: String, dst: String },
+    CopyOverlap {
+        /// The source.
+        src: String,
+        /// The destination.
+        dst: String,
+    },
+    /// Refused with "{what} {value} must be a multiple of 4".
     #[error("{what} {value} must be a multiple of 4")]
-    Misaligned { what: &'static str, value: u64 },
+    Misaligned {
+        /// What must be aligned.
+        what: &'static str,
+        /// The value given.
+        value: u64,
+    },
+    /// Refused with "update of {size} bytes exceeds vkCmdUpdateBuffer's 65536-byte limit".
     #[error("update of {size} bytes exceeds vkCmdUpdateBuffer's 65536-byte limit")]
-    UpdateTooLarge { size: u64 },
+    UpdateTooLarge {
+        /// The size in bytes.
+        size: u64,
+    },
+    /// Refused with "indirect dispatch arguments must be exactly 12 bytes, got {size}".
     #[error("indirect dispatch arguments must be exactly 12 bytes, got {size}")]
-    IndirectSize { size: u64 },
+    IndirectSize {
+        /// The size in bytes.
+        size: u64,
+    },
+    /// Refused with "dispatch has no storage binding".
     #[error("dispatch has no storage binding")]
     NoBindings,
+    /// Refused with "`{keyword}` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only".
     #[error("`{keyword}` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only")]
-    NotRepeatable { keyword: &'static str },
+    NotRepeatable {
+        /// The command's keyword.
+        keyword: &'static str,
+    },
+    /// Refused with "barrier {index}: {source}".
     #[error("barrier {index}: {source}")]
-    BarrierScope { index: usize, source: ScopeError },
+    BarrierScope {
+        /// The index.
+        index: usize,
+        /// Why.
+        source: ScopeError,
+    },
+    /// Refused with "invalid name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`".
     #[error("invalid name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`")]
-    BadName { name: String },
+    BadName {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`{name}` is already declared".
     #[error("`{name}` is already declared")]
-    DuplicateName { name: String },
+    DuplicateName {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "invalid kernel name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not `read`, `write`, `rw` or `indirect`".
     #[error("invalid kernel name `{name}`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not `read`, `write`, `rw` or `indirect`")]
-    BadKernelName { name: String },
+    BadKernelName {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "object id {id} is not one of this program's ({count} objects)".
     #[error("object id {id} is not one of this program's ({count} objects)")]
-    UnknownObject { id: u32, count: usize },
+    UnknownObject {
+        /// The object id given.
+        id: u32,
+        /// How many there are.
+        count: usize,
+    },
+    /// Refused with "range {range} ends before it starts".
     #[error("range {range} ends before it starts")]
-    ReversedRange { range: ByteRange },
+    ReversedRange {
+        /// The byte range.
+        range: ByteRange,
+    },
+    /// Refused with "`{name}` is a blob: declare it with `alloc`, which also allocates it".
     #[error("`{name}` is a blob: declare it with `alloc`, which also allocates it")]
-    BlobWithoutAlloc { name: String },
+    BlobWithoutAlloc {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "blob `{name}` is never allocated (a blob is declared by its `alloc`)".
     #[error("blob `{name}` is never allocated (a blob is declared by its `alloc`)")]
-    NeverAllocated { name: String },
+    NeverAllocated {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "`alloc` of object {id}, but objects are declared in id order and the next is {next} (a blob is declared by its `alloc`)".
     #[error("`alloc` of object {id}, but objects are declared in id order and the next is {next} (a blob is declared by its `alloc`)")]
-    AllocOutOfOrder { id: u32, next: u32 },
+    AllocOutOfOrder {
+        /// The object id given.
+        id: u32,
+        /// The id the next declaration takes.
+        next: u32,
+    },
+    /// Refused with "`{name}` is used before it is declared: objects are declared in id order, and a blob before it is allocated only later".
     #[error("`{name}` is used before it is declared: objects are declared in id order, and a blob before it is allocated only later")]
-    UsedBeforeDeclared { name: String },
+    UsedBeforeDeclared {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "too many objects (at most 4294967296)".
     #[error("too many objects (at most 4294967296)")]
     TooManyObjects,
+    /// Refused with "there is no command {index} (the program has {count})".
     #[error("there is no command {index} (the program has {count})")]
-    NoSuchCommand { index: usize, count: usize },
+    NoSuchCommand {
+        /// The index.
+        index: usize,
+        /// How many there are.
+        count: usize,
+    },
+    /// Refused with "`{name}` is not a pool, so blobs cannot be allocated from it".
     #[error("`{name}` is not a pool, so blobs cannot be allocated from it")]
-    NotAPool { name: String },
+    NotAPool {
+        /// The name concerned.
+        name: String,
+    },
 }
 
 /// A program error with its location.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Refused with "{kind}".
 #[error("{kind}")]
 pub struct ProgramError {
+    /// The command or object concerned.
     pub at: Location,
+    /// What is wrong.
     pub kind: ProgramErrorKind,
 }
 

@@ -22,7 +22,9 @@ pub struct MemId(pub u32);
 /// A byte range of a memory object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemRange {
+    /// The memory object.
     pub mem: MemId,
+    /// The bytes, in the memory object's coordinates.
     pub range: ByteRange,
 }
 

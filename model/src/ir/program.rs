@@ -20,26 +20,34 @@ pub struct ObjectId(pub u32);
 /// A half-open byte range `[start, end)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ByteRange {
+    /// The first byte.
     pub start: u64,
+    /// One past the last byte.
     pub end: u64,
 }
 
 impl ByteRange {
+    /// `[start, end)`.
     pub fn new(start: u64, end: u64) -> Self {
         ByteRange { start, end }
     }
+    /// The number of bytes (0 for a reversed range).
     pub fn len(self) -> u64 {
         self.end.saturating_sub(self.start)
     }
+    /// Whether the range holds no byte.
     pub fn is_empty(self) -> bool {
         self.end <= self.start
     }
+    /// Whether the two ranges share a byte.
     pub fn overlaps(self, other: ByteRange) -> bool {
         self.start < other.end && other.start < self.end
     }
+    /// The bytes both ranges hold (empty when they do not overlap).
     pub fn intersect(self, other: ByteRange) -> ByteRange {
         ByteRange::new(self.start.max(other.start), self.end.min(other.end))
     }
+    /// The range moved `by` bytes up.
     pub fn shift(self, by: u64) -> ByteRange {
         ByteRange::new(self.start + by, self.end + by)
     }
@@ -57,26 +65,40 @@ pub enum ObjectKind {
     /// A buffer. With `alias: None` it is bound to memory of its own; with
     /// `alias: Some((other, offset))` it is bound to `other`'s memory at
     /// `offset` bytes past `other`'s own start, so the two share state.
-    Buffer { alias: Option<(ObjectId, u64)> },
+    Buffer {
+        /// The object whose memory it is bound to, and the offset there.
+        alias: Option<(ObjectId, u64)>,
+    },
     /// A memory block that blobs are allocated from, like ncnn's
     /// `VkBlobAllocator` block. Blob offsets are rounded up to `align`.
-    Pool { align: u64 },
+    Pool {
+        /// The blob offset alignment (a power of two).
+        align: u64,
+    },
     /// A blob allocated from a pool by an [`Command::Alloc`].
-    Blob { pool: ObjectId },
+    Blob {
+        /// The pool it is allocated from.
+        pool: ObjectId,
+    },
 }
 
 /// A named object: buffer, pool or blob.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
+    /// Its name in traces and messages.
     pub name: String,
+    /// Its size in bytes.
     pub size: u64,
+    /// Buffer, pool or blob.
     pub kind: ObjectKind,
 }
 
 /// A byte range of an object, relative to the object's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Region {
+    /// The object.
     pub object: ObjectId,
+    /// The bytes, relative to the object's start.
     pub range: ByteRange,
 }
 
@@ -92,6 +114,7 @@ pub enum BindingAccess {
 }
 
 impl BindingAccess {
+    /// The trace format's keyword: `read`, `write` or `rw`.
     pub fn keyword(self) -> &'static str {
         match self {
             BindingAccess::Read => "read",
@@ -105,7 +128,9 @@ impl BindingAccess {
 /// as accessed, whatever the shader does with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Binding {
+    /// How the shader uses it.
     pub access: BindingAccess,
+    /// The bound bytes.
     pub region: Region,
 }
 
@@ -113,10 +138,15 @@ pub struct Binding {
 /// `region` is `None`, a `VkBufferMemoryBarrier2` over `region` otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Barrier {
+    /// `srcStageMask`.
     pub src_stage_mask: PipelineStageFlags2,
+    /// `srcAccessMask`.
     pub src_access_mask: AccessFlags2,
+    /// `dstStageMask`.
     pub dst_stage_mask: PipelineStageFlags2,
+    /// `dstAccessMask`.
     pub dst_access_mask: AccessFlags2,
+    /// The buffer range of a buffer memory barrier; `None` for a global one.
     pub region: Option<Region>,
 }
 
@@ -173,6 +203,7 @@ impl Barrier {
 /// chain with each other.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Dependency {
+    /// Its barriers.
     pub barriers: Vec<Barrier>,
 }
 
@@ -180,29 +211,62 @@ pub struct Dependency {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Allocates a blob from its pool (no device work).
-    Alloc { blob: ObjectId },
+    Alloc {
+        /// The blob.
+        blob: ObjectId,
+    },
     /// Returns a blob's memory to its pool (no device work). The memory may
     /// be handed out again by a later `Alloc` while earlier commands that
     /// used it have not executed yet: that is the ncnn report's bug.
-    Free { blob: ObjectId },
+    Free {
+        /// The blob.
+        blob: ObjectId,
+    },
     /// `vkCmdCopyBuffer` with one region; `src` and `dst` have equal sizes.
-    Copy { src: Region, dst: Region },
+    Copy {
+        /// The bytes read.
+        src: Region,
+        /// The bytes written.
+        dst: Region,
+    },
     /// `vkCmdFillBuffer` with a 32-bit value.
-    Fill { dst: Region, value: u32 },
+    Fill {
+        /// The bytes written.
+        dst: Region,
+        /// The word written.
+        value: u32,
+    },
     /// `vkCmdUpdateBuffer`: word `i` of the region becomes `value + i`.
-    Update { dst: Region, value: u32 },
+    Update {
+        /// The bytes written.
+        dst: Region,
+        /// The first word written.
+        value: u32,
+    },
     /// `vkCmdDispatch` (or `vkCmdDispatchIndirect` when `indirect` is set,
     /// the region holding the 12-byte `VkDispatchIndirectCommand`).
     Dispatch {
+        /// The kernel's name (see [`crate::reference::Kernel`]).
         kernel: String,
+        /// Its push-constant parameters.
         params: Vec<u32>,
+        /// Its storage-buffer bindings, in binding order.
         bindings: Vec<Binding>,
+        /// The indirect arguments, for `vkCmdDispatchIndirect`.
         indirect: Option<Region>,
     },
     /// The host writes a mapped region: word `i` becomes `value + i`.
-    HostWrite { dst: Region, value: u32 },
+    HostWrite {
+        /// The bytes written.
+        dst: Region,
+        /// The first word written.
+        value: u32,
+    },
     /// The host reads a mapped region.
-    HostRead { src: Region },
+    HostRead {
+        /// The bytes read.
+        src: Region,
+    },
     /// `vkCmdPipelineBarrier2`.
     Barrier(Dependency),
     /// `vkQueueSubmit` of everything recorded since the last submit, with a

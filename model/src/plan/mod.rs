@@ -7,7 +7,7 @@
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
 //! `none`. Planners drop the input's own barriers and plan from scratch.
-//! What counts as a hazard is [`crate::sync::checker`]'s business; this module
+//! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
 //! # Minimality
@@ -60,6 +60,7 @@ pub enum PlannerKind {
 }
 
 impl PlannerKind {
+    /// Every planner, baselines first.
     pub const ALL: [PlannerKind; 5] = [
         PlannerKind::None,
         PlannerKind::PerObject,
@@ -95,8 +96,10 @@ impl PlannerKind {
 /// is what a validation layer can check most precisely.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum BarrierForm {
+    /// `VkMemoryBarrier2`s.
     #[default]
     Global,
+    /// `VkBufferMemoryBarrier2`s over the byte ranges concerned.
     Buffer,
 }
 
@@ -152,6 +155,7 @@ impl PlanOptions {
 /// A planned program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// The program with the planned barriers (and submits and waits).
     pub program: Program,
     /// For each command of `program`: its index in the barrier-free input,
     /// or `None` for commands the planner inserted.
@@ -163,6 +167,17 @@ pub struct Plan {
 }
 
 /// Plans barriers for `program`, whose own barriers are dropped first.
+///
+/// ```
+/// use vksync::plan::{plan, PlanOptions, PlannerKind};
+/// use vksync::trace::{parse, print_command};
+/// let t = parse("buffer a 256\nbuffer b 256\nfill a 1\ncopy a -> b\n")?;
+/// let p = plan(&t.program, PlanOptions::new(PlannerKind::Offline))?;
+/// let barrier = &p.program.commands()[1];
+/// assert_eq!(print_command(&p.program, barrier), "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ");
+/// assert!(vksync::check(&p.program)?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     let input = program.without_barriers();
     let layout = resolve(&input)?;

@@ -5,15 +5,15 @@
 //! it keeps every access of every byte (bytes are grouped into cells that
 //! no access or barrier range splits, so every byte of a cell has the same
 //! history), builds the program's happens-before relation as an explicit
-//! graph ([`order`]), and decides for every pair of accesses to a cell, at
+//! graph (module `order`), and decides for every pair of accesses to a cell, at
 //! least one a write, whether the earlier one (in program order) is
 //! *location-ordered* before the later one, with the definitions of the
 //! memory model appendix and the operations the synchronization chapter
 //! says generate availability, visibility and domain operations. Its
-//! stage and access tables come from the registry ([`registry`]), not from
-//! the fast checker's [`crate::vk::scope`]; it shares the program
+//! stage and access tables come from the registry (module `registry`), not from
+//! the fast checker's scope tables; it shares the program
 //! representation, the memory layout and the per-command access table
-//! ([`crate::ir::access::accesses`]) with the rest of the crate, and no
+//! ([`crate::accesses`]) with the rest of the crate, and no
 //! state-tracking code.
 //!
 //! It is written to be obviously right, not fast: building the relation is
@@ -46,7 +46,7 @@
 //!   `vkFlushMappedMemoryRanges`/`vkInvalidateMappedMemoryRanges`, is not
 //!   modelled.
 //! * Execution dependency chains are formed at the level of stages (see
-//!   [`order`]).
+//!   module `order`).
 
 mod order;
 pub(crate) mod registry;
@@ -69,10 +69,13 @@ pub struct Race {
     pub kind: HazardKind,
     /// The earlier access's command.
     pub prior_command: usize,
+    /// The memory object.
     pub mem: MemId,
     /// The bytes, maximal: adjacent cells with the same race are merged.
     pub range: ByteRange,
+    /// The later access's stage and access.
     pub current: StageAccess,
+    /// The earlier access's stage and access.
     pub prior: StageAccess,
 }
 

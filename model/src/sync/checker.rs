@@ -60,8 +60,11 @@ use std::fmt;
 /// The three hazards, named as the validation layer names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HazardKind {
+    /// A read of bytes an earlier write is not ordered before.
     ReadAfterWrite,
+    /// A write over bytes an earlier read is not ordered before.
     WriteAfterRead,
+    /// A write over bytes an earlier write is not ordered before.
     WriteAfterWrite,
 }
 

@@ -17,16 +17,27 @@ bitflags! {
     /// to `ash::vk::PipelineStageFlags2` is `from_raw(flags.bits())`.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     pub struct PipelineStageFlags2: u64 {
+        /// `VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT`.
         const TOP_OF_PIPE = 0x0000_0001;
+        /// `VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT`.
         const DRAW_INDIRECT = 0x0000_0002;
+        /// `VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT`.
         const COMPUTE_SHADER = 0x0000_0800;
+        /// `VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT`.
         const ALL_TRANSFER = 0x0000_1000;
+        /// `VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT`.
         const BOTTOM_OF_PIPE = 0x0000_2000;
+        /// `VK_PIPELINE_STAGE_2_HOST_BIT`.
         const HOST = 0x0000_4000;
+        /// `VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT`.
         const ALL_COMMANDS = 0x0001_0000;
+        /// `VK_PIPELINE_STAGE_2_COPY_BIT`.
         const COPY = 0x1_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_RESOLVE_BIT`.
         const RESOLVE = 0x2_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_BLIT_BIT`.
         const BLIT = 0x4_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_CLEAR_BIT`.
         const CLEAR = 0x8_0000_0000;
     }
 }
@@ -42,18 +53,31 @@ bitflags! {
     /// `VkAccessFlags2`: the bit values are Vulkan's.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     pub struct AccessFlags2: u64 {
+        /// `VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT`.
         const INDIRECT_COMMAND_READ = 0x0000_0001;
+        /// `VK_ACCESS_2_UNIFORM_READ_BIT`.
         const UNIFORM_READ = 0x0000_0008;
+        /// `VK_ACCESS_2_SHADER_READ_BIT`.
         const SHADER_READ = 0x0000_0020;
+        /// `VK_ACCESS_2_SHADER_WRITE_BIT`.
         const SHADER_WRITE = 0x0000_0040;
+        /// `VK_ACCESS_2_TRANSFER_READ_BIT`.
         const TRANSFER_READ = 0x0000_0800;
+        /// `VK_ACCESS_2_TRANSFER_WRITE_BIT`.
         const TRANSFER_WRITE = 0x0000_1000;
+        /// `VK_ACCESS_2_HOST_READ_BIT`.
         const HOST_READ = 0x0000_2000;
+        /// `VK_ACCESS_2_HOST_WRITE_BIT`.
         const HOST_WRITE = 0x0000_4000;
+        /// `VK_ACCESS_2_MEMORY_READ_BIT`.
         const MEMORY_READ = 0x0000_8000;
+        /// `VK_ACCESS_2_MEMORY_WRITE_BIT`.
         const MEMORY_WRITE = 0x0001_0000;
+        /// `VK_ACCESS_2_SHADER_SAMPLED_READ_BIT`.
         const SHADER_SAMPLED_READ = 0x1_0000_0000;
+        /// `VK_ACCESS_2_SHADER_STORAGE_READ_BIT`.
         const SHADER_STORAGE_READ = 0x2_0000_0000;
+        /// `VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT`.
         const SHADER_STORAGE_WRITE = 0x4_0000_0000;
     }
 }

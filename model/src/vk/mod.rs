@@ -1,6 +1,7 @@
 //! Vulkan's synchronization vocabulary: the stage and access flags with
-//! their names and bit values ([`flags`]), and what a stage mask and an
-//! access mask in a barrier cover ([`scope`]). Nothing here knows about
+//! their names and bit values ([`PipelineStageFlags2`], [`AccessFlags2`]),
+//! and what a stage mask and an access mask in a barrier cover
+//! ([`validate`]; the scopes themselves are the model's interior). Nothing here knows about
 //! programs, memory or hazards; everything else builds on it.
 
 pub(crate) mod flags;

@@ -21,12 +21,19 @@ use std::fmt;
 /// A concrete pipeline stage in which a buffer access can happen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
+    /// `DRAW_INDIRECT`: reading indirect arguments.
     DrawIndirect = 0,
+    /// `COMPUTE_SHADER`.
     ComputeShader = 1,
+    /// `COPY`: `vkCmdCopyBuffer`.
     Copy = 2,
+    /// `CLEAR`: `vkCmdFillBuffer`, `vkCmdUpdateBuffer`.
     Clear = 3,
+    /// `BLIT`.
     Blit = 4,
+    /// `RESOLVE`.
     Resolve = 5,
+    /// `HOST`: host reads and writes of mapped memory.
     Host = 6,
 }
 
@@ -103,23 +110,38 @@ impl fmt::Display for StageSet {
 /// make. Reads and writes are distinguished by [`StageAccess::is_write`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StageAccess {
+    /// `DRAW_INDIRECT` / `INDIRECT_COMMAND_READ`.
     DrawIndirectIndirectCommandRead = 0,
+    /// `COMPUTE_SHADER` / `UNIFORM_READ`.
     ComputeShaderUniformRead = 1,
+    /// `COMPUTE_SHADER` / `SHADER_SAMPLED_READ`.
     ComputeShaderSampledRead = 2,
+    /// `COMPUTE_SHADER` / `SHADER_STORAGE_READ`.
     ComputeShaderStorageRead = 3,
+    /// `COMPUTE_SHADER` / `SHADER_STORAGE_WRITE`.
     ComputeShaderStorageWrite = 4,
+    /// `COPY` / `TRANSFER_READ`.
     CopyTransferRead = 5,
+    /// `COPY` / `TRANSFER_WRITE`.
     CopyTransferWrite = 6,
+    /// `BLIT` / `TRANSFER_READ`.
     BlitTransferRead = 7,
+    /// `BLIT` / `TRANSFER_WRITE`.
     BlitTransferWrite = 8,
+    /// `RESOLVE` / `TRANSFER_READ`.
     ResolveTransferRead = 9,
+    /// `RESOLVE` / `TRANSFER_WRITE`.
     ResolveTransferWrite = 10,
+    /// `CLEAR` / `TRANSFER_WRITE`.
     ClearTransferWrite = 11,
+    /// `HOST` / `HOST_READ`.
     HostRead = 12,
+    /// `HOST` / `HOST_WRITE`.
     HostWrite = 13,
 }
 
 impl StageAccess {
+    /// Every pair the model knows.
     pub const ALL: [StageAccess; 14] = [
         StageAccess::DrawIndirectIndirectCommandRead,
         StageAccess::ComputeShaderUniformRead,
@@ -182,6 +204,7 @@ impl StageAccess {
         }
     }
 
+    /// Whether the access writes.
     pub fn is_write(self) -> bool {
         use StageAccess::*;
         matches!(
@@ -258,17 +281,34 @@ pub enum Side {
 /// An invalid stage/access combination, with the offending flag named.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScopeError {
+    /// Refused with "{side} access `{access}` is not supported by any stage in `{stages}`; it needs one of {needs}".
     #[error("{side} access `{access}` is not supported by any stage in `{stages}`; it needs one of {needs}")]
     UnsupportedAccess {
+        /// Source or destination.
         side: &'static str,
+        /// The access mask given.
         access: AccessFlags2,
+        /// The stage mask given.
         stages: S,
+        /// What would support it.
         needs: String,
     },
+    /// Refused with "{side} stage mask has bits {bits:#x} that this model does not know".
     #[error("{side} stage mask has bits {bits:#x} that this model does not know")]
-    UnknownStageBits { side: &'static str, bits: u64 },
+    UnknownStageBits {
+        /// Source or destination.
+        side: &'static str,
+        /// Detail of the error.
+        bits: u64,
+    },
+    /// Refused with "{side} access mask has bits {bits:#x} that this model does not know".
     #[error("{side} access mask has bits {bits:#x} that this model does not know")]
-    UnknownAccessBits { side: &'static str, bits: u64 },
+    UnknownAccessBits {
+        /// Source or destination.
+        side: &'static str,
+        /// Detail of the error.
+        bits: u64,
+    },
 }
 
 fn side_name(side: Side) -> &'static str {

@@ -1,31 +1,8 @@
-//! The trace format: a line-oriented, human-writable text form of a
-//! [`Program`], parsed and printed losslessly.
-//!
-//! This module owns the grammar (documented in `docs/trace-format.md`), the
-//! lexer and parser with `LINE:COL` errors, and the printer. It is pure
-//! (strings in, strings out): reading files is the CLI's job. Parsing
-//! resolves names and checks the syntax, the flag names and the
-//! declarations; the program's semantic validity (bounds, lifetimes,
-//! alignment) is checked by [`crate::resolve`], whose errors the
-//! caller can place on a line with [`Trace::line_of`].
-//!
-//! Invariants:
-//!
-//! - [`parse`] never panics and takes time linear in the size of its input:
-//!   each line is split into tokens in one pass that also records their
-//!   columns, each token is looked at a bounded number of times, names are
-//!   looked up in a hash map, and error text is only built on the error
-//!   path.
-//! - Every rejection is a [`ParseError`] with a 1-based line and column.
-//!   Outside comments a trace is ASCII (anything else is an error), so a
-//!   column is also the byte offset in the line plus one; inside comments
-//!   columns count characters.
-//! - For every program that [`parse`] returns, `parse(&print(&program))`
-//!   returns an equal program. The lexical rules keep this true: every name
-//!   the parser accepts is one the printer writes back verbatim in a
-//!   position where it reads as the same name (no empty names, no
-//!   characters outside `[A-Za-z0-9_.-]`, no kernel named like a binding
-//!   keyword), and numbers are printed in plain decimal.
+//! The trace parser: a lexer that splits each line into tokens with their
+//! columns in one pass, and a parser that builds the [`Program`] through
+//! the model's own declaration rules, with a [`ParseError`] at a line and
+//! column for every rejection (see the module documentation of
+//! [`super`] for the invariants).
 
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, BINDING_KEYWORDS};
@@ -35,11 +12,11 @@ use crate::ir::program::{
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// A parsed trace: the program and where each piece came from.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Trace {
+    /// The program.
     pub program: Program,
     /// 1-based line of each command.
     pub command_lines: Vec<usize>,
@@ -61,8 +38,11 @@ impl Trace {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{col}: {message}")]
 pub struct ParseError {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column.
     pub col: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -792,125 +772,10 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     Ok(p.trace)
 }
 
-/// Prints a program as a trace that [`parse`] reads back to an equal
-/// program. Buffers and pools are declared in object order, each just
-/// before the first blob declared after it is allocated, so object ids
-/// survive the round trip; blob declarations are their `alloc` lines. A
-/// blob the commands never allocate cannot be written in the trace format
-/// and is left out.
-pub fn print(program: &Program) -> String {
-    let mut out = String::new();
-    let mut next = 0usize;
-    let declare_until = |out: &mut String, next: &mut usize, stop: usize| {
-        while *next < stop.min(program.objects.len()) {
-            let o = &program.objects[*next];
-            match &o.kind {
-                ObjectKind::Buffer { alias: None } => {
-                    let _ = writeln!(out, "buffer {} {}", o.name, o.size);
-                }
-                ObjectKind::Buffer {
-                    alias: Some((other, off)),
-                } => {
-                    let _ = writeln!(
-                        out,
-                        "buffer {} {} alias {} {}",
-                        o.name,
-                        o.size,
-                        program.obj(*other).name,
-                        off
-                    );
-                }
-                ObjectKind::Pool { align } => {
-                    let _ = if *align == DEFAULT_POOL_ALIGN {
-                        writeln!(out, "pool {} {}", o.name, o.size)
-                    } else {
-                        writeln!(out, "pool {} {} align {}", o.name, o.size, align)
-                    };
-                }
-                ObjectKind::Blob { .. } => {}
-            }
-            *next += 1;
-        }
-    };
-    // Declarations up to the first blob come first.
-    let first_blob = program
-        .objects
-        .iter()
-        .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
-        .unwrap_or(program.objects.len());
-    declare_until(&mut out, &mut next, first_blob);
-    for c in &program.commands {
-        out.push_str(&print_command(program, c));
-        out.push('\n');
-        if let Command::Alloc { blob } = c {
-            if blob.0 as usize + 1 > next {
-                next = blob.0 as usize + 1;
-                // Declarations after this blob, up to the next blob.
-                let stop = program.objects[next..]
-                    .iter()
-                    .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
-                    .map_or(program.objects.len(), |i| next + i);
-                declare_until(&mut out, &mut next, stop);
-            }
-        }
-    }
-    declare_until(&mut out, &mut next, program.objects.len());
-    out
-}
-
-/// Prints one command as a trace line (without the newline).
-pub fn print_command(program: &Program, c: &Command) -> String {
-    let r = |reg: &Region| program.show_region(*reg);
-    match c {
-        Command::Alloc { blob } => {
-            let o = program.obj(*blob);
-            let pool = match o.kind {
-                ObjectKind::Blob { pool } => program.obj(pool).name.as_str(),
-                _ => "?",
-            };
-            format!("alloc {} {} from {}", o.name, o.size, pool)
-        }
-        Command::Free { blob } => format!("free {}", program.obj(*blob).name),
-        Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
-        Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
-        Command::Update { dst, value } => format!("update {} {}", r(dst), value),
-        Command::HostWrite { dst, value } => format!("host-write {} {}", r(dst), value),
-        Command::HostRead { src } => format!("host-read {}", r(src)),
-        Command::Dispatch {
-            kernel,
-            params,
-            bindings,
-            indirect,
-        } => {
-            let mut s = format!("dispatch {kernel}");
-            if !params.is_empty() {
-                let ps: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-                let _ = write!(s, "({})", ps.join(","));
-            }
-            if let Some(ind) = indirect {
-                let _ = write!(s, " indirect {}", r(ind));
-            }
-            for b in bindings {
-                let _ = write!(s, " {} {}", b.access.keyword(), r(&b.region));
-            }
-            s
-        }
-        Command::Barrier(dep) => {
-            let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
-            if parts.is_empty() {
-                "barrier".to_string()
-            } else {
-                format!("barrier {}", parts.join("; "))
-            }
-        }
-        Command::Submit => "submit".to_string(),
-        Command::Wait => "wait".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::print;
 
     const SAMPLE: &str = "\
 # a comment
