@@ -244,10 +244,31 @@ pub fn min_bits_plan(p: &Program, max_bits: usize, reading: Reading) -> Option<(
     let candidates = candidate_barriers(&stages, &accesses);
     let sem = vksync::Semantics::for_reading(reading);
     let clean = |q: &Program| vksync::check_with(q, sem).map(|h| h.is_empty()).unwrap_or(false);
+    // Adding bits to a barrier never adds a hazard, so a candidate that is
+    // not clean at its gap with full barriers at the others is never part
+    // of a clean plan: each gap keeps only the candidates that pass that.
+    let per_gap: Vec<Vec<Vec<(usize, Barrier)>>> = choices
+        .iter()
+        .map(|gaps| {
+            (0..gaps.len())
+                .map(|i| {
+                    let mut barriers = vec![full_barrier(); gaps.len()];
+                    candidates
+                        .iter()
+                        .filter(|&&(_, c)| {
+                            barriers[i] = c;
+                            clean(&with_barriers(p, gaps, &barriers))
+                        })
+                        .copied()
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
     for bits in 0..=max_bits {
-        for gaps in &choices {
+        for (gaps, candidates) in choices.iter().zip(&per_gap) {
             let mut chosen: Vec<Barrier> = Vec::with_capacity(gaps.len());
-            if let Some(q) = assign(p, gaps, &candidates, bits, &mut chosen, &clean) {
+            if let Some(q) = assign(p, gaps, candidates, bits, &mut chosen, &clean) {
                 assert!(
                     race_free(&q, reading),
                     "the fast checker and the definitional semantics differ on\n{}",
@@ -265,7 +286,7 @@ pub fn min_bits_plan(p: &Program, max_bits: usize, reading: Reading) -> Option<(
 fn assign(
     p: &Program,
     gaps: &[usize],
-    candidates: &[(usize, Barrier)],
+    candidates: &[Vec<(usize, Barrier)>],
     left: usize,
     chosen: &mut Vec<Barrier>,
     clean: &dyn Fn(&Program) -> bool,
@@ -278,7 +299,7 @@ fn assign(
         return clean(&q).then_some(q);
     }
     let remaining_points = gaps.len() - chosen.len() - 1;
-    for &(b, barrier) in candidates {
+    for &(b, barrier) in &candidates[chosen.len()] {
         // Every later point needs at least two bits.
         if b + 2 * remaining_points > left {
             break;

@@ -112,7 +112,8 @@ const IMPROVE_MAX_COMMANDS: usize = 64;
 /// availability then reaches a later point through a chain that point
 /// needs anyway, or a point can sit at another place inside the intervals
 /// it stabs. Two moves: add one concrete flag (a stage or access the
-/// program's commands make) to one point, or move one point to another gap
+/// program's commands make), or a stage with its access, to one side of
+/// one point; or move one point to another gap
 /// before a device command; after either, every bit of every point that is
 /// no longer needed is dropped. A move is kept when the plan is still
 /// hazard-free and has fewer bits; the search repeats until no move helps.
@@ -131,17 +132,24 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
     let Ok(layout) = resolve(&plan.program) else {
         return;
     };
+    // The concrete flags, one per (field, bit); and the additions a point
+    // can try: one flag, or a stage with its access on one side (an access
+    // alone is often invalid at the point's stages, so carrying a further
+    // dependency at an earlier point takes both at once).
     let mut flags: Vec<(usize, u64)> = Vec::new();
+    let mut additions: Vec<Vec<(usize, u64)>> = Vec::new();
     for c in &plan.program.commands {
         for a in accesses(c, &layout, sem) {
-            for f in [
-                (0, a.sa.stage().flag().bits()),
-                (1, a.sa.access().bits()),
-                (2, a.sa.stage().flag().bits()),
-                (3, a.sa.access().bits()),
-            ] {
+            let (stage, access) = (a.sa.stage().flag().bits(), a.sa.access().bits());
+            for f in [(0, stage), (1, access), (2, stage), (3, access)] {
                 if !flags.contains(&f) {
                     flags.push(f);
+                    additions.push(vec![f]);
+                }
+            }
+            for pair in [vec![(0, stage), (1, access)], vec![(2, stage), (3, access)]] {
+                if !additions.contains(&pair) {
+                    additions.push(pair);
                 }
             }
         }
@@ -164,14 +172,14 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
     // Drops every bit of every point that is not needed (but `pinned`), in
     // a fixed order, until none can go (dropping an access can make a stage
     // droppable).
-    let shrink = |p: &mut Program, pinned: Option<(usize, usize, u64)>| loop {
+    let shrink = |p: &mut Program, pinned: &[(usize, usize, u64)]| loop {
         let before = p.barrier_bits();
         for i in points_of(p) {
             for field in 0..4 {
                 let bits = mask_bits(&barrier(p, i), field);
                 for bit in (0..64)
                     .map(|k| 1u64 << k)
-                    .filter(|b| bits & b != 0 && pinned != Some((i, field, *b)))
+                    .filter(|b| bits & b != 0 && !pinned.contains(&(i, field, *b)))
                 {
                     let mut b = barrier(p, i);
                     let m = mask_bits(&b, field);
@@ -200,28 +208,33 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
             }
         };
         for i in points_of(&plan.program) {
-            for &(field, bit) in &flags {
+            for addition in &additions {
                 let mut b = barrier(&plan.program, i);
-                let m = mask_bits(&b, field);
-                if m & bit != 0 {
-                    continue;
+                let mut pinned = Vec::with_capacity(addition.len());
+                for &(field, bit) in addition {
+                    let m = mask_bits(&b, field);
+                    if m & bit == 0 {
+                        set_mask_bits(&mut b, field, m | bit);
+                        pinned.push((i, field, bit));
+                    }
                 }
-                set_mask_bits(&mut b, field, m | bit);
-                if !valid(&b) {
+                if pinned.len() != addition.len() || !valid(&b) {
+                    // Already there in part (a smaller addition covers
+                    // it), or not a valid barrier.
                     continue;
                 }
                 let mut q = plan.clone();
                 set(&mut q.program, i, b);
-                // First what the new flag makes unnecessary elsewhere, then
-                // anything, the new flag included. When the flag makes
-                // nothing else unnecessary, the second shrink can only take
-                // it out again (the plan was shrunk already): skip it.
+                // First what the new flags make unnecessary elsewhere, then
+                // anything, the new flags included. When they make nothing
+                // else unnecessary, the second shrink can only take them
+                // out again (the plan was shrunk already): skip it.
                 let added = q.program.barrier_bits();
-                shrink(&mut q.program, Some((i, field, bit)));
+                shrink(&mut q.program, &pinned);
                 if q.program.barrier_bits() == added {
                     continue;
                 }
-                shrink(&mut q.program, None);
+                shrink(&mut q.program, &[]);
                 consider(q, &mut best);
             }
             // Every other gap before a device command, not next to a point.
@@ -247,7 +260,7 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
                     }
                 }
                 if clean(&q.program) {
-                    shrink(&mut q.program, None);
+                    shrink(&mut q.program, &[]);
                     consider(q, &mut best);
                 }
             }
