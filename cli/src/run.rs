@@ -365,8 +365,9 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
         }
         say!(
             out,
-            "validation layer: {} messages ({hazards} hazards vksync reports too, {explained} explained by known layer differences, {unexplained} not predicted)",
-            result.messages.len(),
+            "validation layer: {} ({} vksync reports too, {explained} explained by known layer differences, {unexplained} not predicted)",
+            counted(result.messages.len(), "message"),
+            counted(hazards, "hazard"),
         );
         clean &= hazards == 0 && unexplained == 0;
     } else {
@@ -400,10 +401,11 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             clean &= total == 0;
             say!(
                 out,
-                "{name}: {} (reference: {} mismatching bytes; validation: {} hazards, {} not predicted)",
+                "{name}: {} (reference: {} mismatching {}; validation: {}, {} not predicted)",
                 if clean { "OK" } else { "FAILED" },
                 total,
-                hazards,
+                if total == 1 { "byte" } else { "bytes" },
+                counted(hazards, "hazard"),
                 unexplained
             );
         }
@@ -416,5 +418,14 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
         Status::Clean
     } else {
         Status::Findings
+    }
+}
+
+/// `1 message`, `2 messages`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }

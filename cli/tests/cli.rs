@@ -27,12 +27,13 @@ fn vksync(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .spawn()
         .expect("spawn vksync");
     if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("write stdin");
+        // A command that fails on its arguments exits without reading its
+        // input: the pipe may close before the write ends (a race; seen on
+        // a loaded machine).
+        match child.stdin.take().expect("stdin").write_all(text.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            other => other.expect("write stdin"),
+        }
     }
     drop(child.stdin.take());
     let out = child.wait_with_output().expect("wait for vksync");
@@ -341,7 +342,7 @@ const RUN_FILTERS: &[(&str, &str)] = &[
         "",
     ),
     (
-        r"validation layer: \d+ messages \(0 hazards vksync reports too, \d+ explained",
+        r"validation layer: \d+ messages? \(0 hazards vksync reports too, \d+ explained",
         "validation layer: [n] messages (0 hazards vksync reports too, [n] explained",
     ),
 ];
