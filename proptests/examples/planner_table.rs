@@ -3,7 +3,11 @@
 //! random programs (the property suites' generator, fixed seed), plus how
 //! many of the planned programs the checker still finds hazards in.
 //!
-//! `cargo run --release -p vksync-proptests --example planner_table -- [PROGRAMS] [MAX_OPS]`
+//! `cargo run --release -p vksync-proptests --example planner_table -- [PROGRAMS] [MAX_OPS] [memory-model]`
+//!
+//! The planners plan under the reading of write-after-write given
+//! (`visible-to-writes` by default, as `vksync plan`); the hazards left are
+//! counted by `vksync check` (the memory model) either way.
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -15,6 +19,11 @@ fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let count = args.first().copied().unwrap_or(1000);
     let max_ops = args.get(1).copied().unwrap_or(60);
+    let reading = if std::env::args().any(|a| a == "memory-model") {
+        vksync::Reading::MemoryModel
+    } else {
+        vksync::Reading::VisibleToWrites
+    };
     let seed = [7u8; 32];
     let mut runner =
         TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
@@ -29,10 +38,12 @@ fn main() {
         })
         .collect();
     let commands: usize = corpus.iter().map(|p| p.commands().len()).sum();
-    println!("corpus: {count} programs, {commands} commands (seed 7, up to {max_ops} operations each)\n");
+    println!(
+        "corpus: {count} programs, {commands} commands (seed 7, up to {max_ops} operations each); planned under {reading:?}\n"
+    );
     let bound: usize = corpus
         .par_iter()
-        .map(|p| stabbing_bound(p, vksync::Reading::VisibleToWrites).expect("valid"))
+        .map(|p| stabbing_bound(p, reading).expect("valid"))
         .sum();
     println!(
         "| planner | form | barrier points | stage/access bits | programs with hazards left | hazards left |"
@@ -50,7 +61,7 @@ fn main() {
             let rows: Vec<(usize, u64, usize)> = corpus
                 .par_iter()
                 .map(|p| {
-                    let planned = plan(p, PlanOptions::new(planner).form(form))
+                    let planned = plan(p, PlanOptions::new(planner).form(form).reading(reading))
                         .expect("valid")
                         .program;
                     let hazards = vksync::check(&planned).expect("valid").len();
