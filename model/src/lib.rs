@@ -1,12 +1,31 @@
 //! vksync: a formal model of Vulkan synchronization for buffers.
 //!
-//! The crate is pure Rust with no I/O, no Vulkan and no global state. It
-//! owns the stage and access flag types (Vulkan's names and bit values), the
-//! meaning of synchronization and access scopes, a program representation
-//! shared by every other part of the project, the deterministic blob
-//! allocator, the per-address hazard checker, and (in later modules) the
-//! barrier planners and the CPU reference. Talking to a device is the
-//! `vksync-runtime` crate's job; parsing trace files is the CLI's.
+//! The crate is pure Rust with no I/O, no Vulkan and no global state. What
+//! it offers, from the crate root and its public modules:
+//!
+//! - **Programs**: [`Program`] (objects and [`Command`]s, built through
+//!   checked methods that return [`ProgramError`]), [`resolve`] to a
+//!   memory [`Layout`], and [`accesses`], the one table of which memory
+//!   each command touches at which stage.
+//! - **Checking**: [`check`] / [`check_with`] / [`check_streaming`] give the
+//!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
+//!   [`Semantics`] (the specification's, by default, with a [`Reading`] of
+//!   write-after-write); [`spec`] is the slow, definitional oracle.
+//! - **Incremental planning**: [`Tracker`] takes a runtime's commands as
+//!   they are recorded and answers the barrier to record before each;
+//!   [`barrier_between`] is its stateless special case.
+//! - **Whole-program planning**: [`plan`] (online, offline, baselines,
+//!   repeated submission).
+//! - **Text**: [`trace`] parses and prints the trace format.
+//! - **The CPU reference**: [`vksync::reference`](mod@crate::reference) computes what a program writes.
+//! - **The validation layer**: [`layer`] reproduces what a given version of
+//!   the Khronos layer reports, with the table of known differences.
+//! - **Vulkan's vocabulary**: [`vk`] (stage and access flags with Vulkan's
+//!   names and bit values) and, with the `ash` feature, `ash` (the one
+//!   conversion to `ash::vk` barriers).
+//!
+//! Talking to a device is the `vksync-runtime` crate's job. How the modules
+//! depend on each other is in `docs/architecture.md`.
 //!
 //! ```
 //! use vksync::{check, Command, HazardKind, Program};

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs the workspace's test binaries against the current Vulkan stack
+# (Debian 13: validation layer 1.4.309, Mesa 25 lavapipe) in the root that
+# scripts/current-layer.sh builds. The binaries are the ones `cargo test`
+# built on the host (same profile; glibc is older on the host, so they run
+# there unchanged); each runs from its package directory, as cargo runs it.
+#
+#   scripts/test-current-layer.sh [ROOT]   (default: $VKSYNC_CURRENT_ROOT,
+#                                           else ~/.cache/vksync/trixie-root)
+#
+# Exit status: the number of failing test binaries (0: all passed).
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+root="${1:-${VKSYNC_CURRENT_ROOT:-$HOME/.cache/vksync/trixie-root}}"
+cd "$here"
+
+# The test binaries of the last `cargo test` build, with their packages.
+list="$(mktemp)"
+trap 'rm -f "$list"' EXIT
+cargo test --workspace --no-run --message-format=json 2>/dev/null |
+  python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["target"]["name"], m["executable"], m["manifest_path"])
+' >"$list"
+echo "test-current-layer: $(wc -l <"$list") test binaries"
+
+# What runs inside the root: each binary from its package directory. Insta
+# finds the snapshots through INSTA_WORKSPACE_ROOT (there is no cargo in
+# the root) and must not write new ones.
+runner="$(mktemp -p "$here/target")"
+cat >"$runner" <<'EOF'
+set -u
+fails=0
+while read -r name exe manifest; do
+  dir=$(dirname "$manifest")
+  out=$(cd "$dir" && INSTA_WORKSPACE_ROOT="$REPO" INSTA_UPDATE=no XDG_RUNTIME_DIR=/tmp "$exe" 2>&1)
+  rc=$?
+  echo "test-current-layer: $name ($(basename "$dir")): exit $rc, $(echo "$out" | grep -E '^test result' | tail -1)"
+  if [ $rc -ne 0 ]; then
+    fails=$((fails + 1))
+    echo "$out" | tail -40
+  fi
+done <"$LIST"
+echo "test-current-layer: $fails failing test binaries"
+exit "$fails"
+EOF
+status=0
+REPO="$here" LIST="$list" bash "$here/scripts/current-layer.sh" "$root" -- bash "$runner" || status=$?
+rm -f "$runner"
+exit "$status"
