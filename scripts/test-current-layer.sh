@@ -14,6 +14,14 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 root="${1:-${VKSYNC_CURRENT_ROOT:-$HOME/.cache/vksync/trixie-root}}"
 cd "$here"
 
+# Reading cargo's JSON messages takes python3 (not on every fresh machine).
+if ! command -v python3 >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "test-current-layer: installing python3"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 >/dev/null
+fi
+
 # The test binaries of the last `cargo test` build, with their packages.
 list="$(mktemp)"
 trap 'rm -f "$list"' EXIT

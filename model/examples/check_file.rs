@@ -4,13 +4,18 @@
 
 use std::time::Instant;
 
+/// Times `vksync::check` on a trace file.
+#[derive(clap::Parser)]
+struct Args {
+    /// The trace file.
+    path: String,
+    /// Timed checks (the median is printed).
+    #[arg(default_value_t = 5)]
+    reps: usize,
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let Some(path) = args.next() else {
-        eprintln!("usage: check_file FILE [REPS]");
-        std::process::exit(2);
-    };
-    let reps: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let Args { path, reps } = clap::Parser::parse();
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {

@@ -15,15 +15,13 @@ use vksync::*;
 
 #[path = "common/stream.rs"]
 mod stream;
+
+/// Default stream length of this example.
+const DEFAULT_COMMANDS: usize = 1_000_000;
 use stream::program;
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.replace('_', "").parse().ok())
-        .collect();
-    let commands = args.first().copied().unwrap_or(1_000_000);
-    let buffers = args.get(1).copied().unwrap_or(10_000);
+    let stream::Size { commands, buffers } = clap::Parser::parse();
     let raw = program(commands, buffers);
     let layout = resolve(&raw).expect("generated program is valid");
     let access_count: usize = raw

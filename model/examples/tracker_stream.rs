@@ -17,13 +17,11 @@ use vksync::{accesses, resolve, Semantics, TrackedAccess, Tracker};
 #[path = "common/stream.rs"]
 mod stream;
 
+/// Default stream length of this example.
+const DEFAULT_COMMANDS: usize = 100_000;
+
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.replace('_', "").parse().ok())
-        .collect();
-    let commands = args.first().copied().unwrap_or(100_000);
-    let buffers = args.get(1).copied().unwrap_or(10_000);
+    let stream::Size { commands, buffers } = clap::Parser::parse();
     let program = stream::program(commands, buffers);
     let layout = resolve(&program).expect("the generated stream is valid");
     // What the runtime knows per command: its accesses (resource, range,

@@ -63,3 +63,14 @@ pub fn program(commands: usize, buffers: usize) -> Program {
     }
     p
 }
+
+/// The stream's size, from the command line.
+#[derive(clap::Parser)]
+pub struct Size {
+    /// Commands in the stream.
+    #[arg(default_value_t = crate::DEFAULT_COMMANDS)]
+    pub commands: usize,
+    /// Buffers of 4 KiB the commands use.
+    #[arg(default_value_t = 10_000)]
+    pub buffers: usize,
+}
