@@ -187,7 +187,7 @@ pub fn render(
             continue;
         }
         let lane = Lane {
-            name: name_of(program, layout.owner_object(mem)),
+            name: name_of(program, layout.owner_object(mem).expect("memory of this layout")),
             cuts: cuts.remove(&mem).unwrap_or_default().into_iter().collect(),
             top: y,
         };

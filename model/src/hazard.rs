@@ -53,15 +53,16 @@ pub struct Hazard {
     /// The prior access was submitted but not waited for when this command
     /// was recorded. [`check`] reports such a hazard only if this command's
     /// batch is submitted without a fence wait in between; the incremental
-    /// incremental callers (the online planner, the tracker) see it at once (a streaming caller cannot know yet).
+    /// callers (the online planner, the tracker) see it at once (a
+    /// streaming caller cannot know yet).
     pub provisional: bool,
 }
 
 impl Hazard {
-    /// Renders the hazard in one line, without source locations.
+    /// Renders the hazard in one line, without source locations (`?` for
+    /// what `program`, if it is not the checked one, does not have).
     pub fn describe(&self, program: &Program) -> String {
-        let cur = &program.commands[self.command];
-        let prior = &program.commands[self.prior_command];
+        let call = |i: usize| program.commands.get(i).map_or("?", Command::vulkan_name);
         let verb = if self.current.is_write() {
             "writes"
         } else {
@@ -70,12 +71,12 @@ impl Hazard {
         let pverb = if self.prior.is_write() { "written" } else { "read" };
         format!(
             "{} {} {} ({}), previously {} by {} ({}); fix: {}",
-            cur.vulkan_name(),
+            call(self.command),
             verb,
             program.show_region(self.region),
             self.current,
             pverb,
-            prior.vulkan_name(),
+            call(self.prior_command),
             self.prior,
             self.fix.describe(program),
         )

@@ -11,7 +11,8 @@
 //! It does not model timing or synchronization: commands run one after
 //! another, in program order.
 
-use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region};
+use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
+use crate::ir::program::{BindingAccess, ByteRange, Command, ObjectId, Program, Region};
 
 /// A kernel known to the reference and to the runtime's shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,6 +242,9 @@ pub enum ReferenceError {
         /// Why.
         source: KernelError,
     },
+    /// The program is not well formed (see [`crate::resolve`]).
+    #[error(transparent)]
+    Program(#[from] ProgramError),
     /// Refused with "`{name}` needs {size} bytes of host memory for the CPU reference, more than can be allocated".
     #[error("`{name}` needs {size} bytes of host memory for the CPU reference, more than can be allocated")]
     TooLarge {
@@ -303,56 +307,48 @@ pub fn pattern_bytes(command: &Command, len: u64) -> Vec<u8> {
         .collect()
 }
 
+/// The bytes of every memory object of the program's layout: aliases,
+/// pools and the blobs carved from them share bytes exactly as on a device.
 struct Store {
-    /// Storage of each object that owns bytes (buffers without alias and
-    /// pools own; blobs own too: they are logical objects here).
-    bytes: Vec<Option<Bytes>>,
-    /// For each object: owner object and offset into it.
-    owner: Vec<(ObjectId, u64)>,
+    layout: Layout,
+    /// Storage of each memory object (`MemId` order).
+    bytes: Vec<Bytes>,
 }
 
 impl Store {
     fn new(program: &Program) -> Result<Self, ReferenceError> {
-        let mut owner = Vec::with_capacity(program.objects.len());
-        let mut bytes = Vec::with_capacity(program.objects.len());
-        for (i, o) in program.objects.iter().enumerate() {
-            match o.kind {
-                ObjectKind::Buffer {
-                    alias: Some((other, off)),
-                } => {
-                    let (root, base) = owner[other.0 as usize];
-                    owner.push((root, base + off));
-                    bytes.push(None);
+        let layout = resolve(program)?;
+        let mut bytes = Vec::with_capacity(layout.memory_sizes.len());
+        for (m, &size) in layout.memory_sizes.iter().enumerate() {
+            let b = Bytes::new(size).ok_or_else(|| {
+                let owner = layout.owner_object(MemId(m as u32));
+                ReferenceError::TooLarge {
+                    name: owner
+                        .and_then(|o| program.object(o))
+                        .map_or_else(|| format!("memory {m}"), |o| o.name.clone()),
+                    size,
                 }
-                _ => {
-                    owner.push((ObjectId(i as u32), 0));
-                    let b = Bytes::new(o.size).ok_or_else(|| ReferenceError::TooLarge {
-                        name: o.name.clone(),
-                        size: o.size,
-                    })?;
-                    bytes.push(Some(b));
-                }
-            }
+            })?;
+            bytes.push(b);
         }
-        Ok(Store { bytes, owner })
+        Ok(Store { layout, bytes })
     }
 
     fn locate(&self, region: Region) -> (usize, usize, usize) {
-        let (root, base) = self.owner[region.object.0 as usize];
-        let start = (base + region.range.start) as usize;
-        (root.0 as usize, start, start + region.range.len() as usize)
+        // Invariant: `resolve` validated every region of the program.
+        let m = self.layout.at(region);
+        (m.mem.0 as usize, m.range.start as usize, m.range.end as usize)
     }
 
     fn read(&self, region: Region) -> Vec<Option<u8>> {
         let (o, s, e) = self.locate(region);
-        // Invariant: `locate` returns owners, which always have storage.
-        let b = self.bytes[o].as_ref().expect("owner has bytes");
+        let b = &self.bytes[o];
         (s..e).map(|i| b.defined[i].then_some(b.data[i])).collect()
     }
 
     fn write(&mut self, region: Region, data: &[Option<u8>]) {
         let (o, s, _) = self.locate(region);
-        let b = self.bytes[o].as_mut().expect("owner has bytes");
+        let b = &mut self.bytes[o];
         for (k, v) in data.iter().enumerate() {
             match v {
                 Some(x) => {
@@ -364,11 +360,15 @@ impl Store {
         }
     }
 
-    fn undefine(&mut self, object: ObjectId) {
-        let o = object.0 as usize;
-        if let Some(b) = self.bytes[o].as_mut() {
-            b.defined.iter_mut().for_each(|d| *d = false);
-        }
+    /// A blob just allocated holds whatever the pool's memory held: its
+    /// bytes are undefined.
+    fn undefine(&mut self, program: &Program, blob: ObjectId) {
+        let size = program.object(blob).map_or(0, |o| o.size);
+        let (o, s, e) = self.locate(Region {
+            object: blob,
+            range: ByteRange::new(0, size),
+        });
+        self.bytes[o].defined[s..e].iter_mut().for_each(|d| *d = false);
     }
 }
 
@@ -379,7 +379,7 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
     let mut out = Vec::new();
     for (ci, c) in program.commands.iter().enumerate() {
         match c {
-            Command::Alloc { blob } => store.undefine(*blob),
+            Command::Alloc { blob } => store.undefine(program, *blob),
             Command::Free { .. } | Command::Barrier(_) | Command::Submit | Command::Wait => {}
             Command::Copy { src, dst } => {
                 let data = store.read(*src);
@@ -520,6 +520,32 @@ mod tests {
         );
         assert_eq!(r[0], vec![None; 4]);
         assert_eq!(words(&r[1]), vec![Some(9), Some(1)]);
+    }
+
+    #[test]
+    fn blobs_share_their_pools_bytes() {
+        // A blob is bytes of its pool: a write through either is seen
+        // through the other.
+        let r = reads("pool p 256\nalloc x 64 from p\nfill x 7\nhost-read p[0..4]\nfill p[0..64] 5\nhost-read x[0..4]\n");
+        assert_eq!(words(&r[0]), vec![Some(7)]);
+        assert_eq!(words(&r[1]), vec![Some(5)]);
+    }
+
+    #[test]
+    fn programs_that_do_not_resolve_are_errors() {
+        let mut p = Program::new();
+        let a = p.buffer("a", 16).unwrap();
+        // The builder checks ids, names and order, not bounds; `resolve`
+        // does, and `run` resolves first.
+        p.push(Command::Fill {
+            dst: Region {
+                object: a,
+                range: ByteRange::new(0, 32),
+            },
+            value: 1,
+        })
+        .expect("bounds are resolve's to check");
+        assert!(matches!(run(&p), Err(ReferenceError::Program(_))));
     }
 
     #[test]

@@ -140,7 +140,7 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 let i = blob_ix[*which as usize % blob_ix.len()];
                 let blob = live.remove(i);
                 if let (Some((k, offset)), Some(o)) = (placed.remove(&blob), p.object(blob)) {
-                    allocators[k].free(offset, o.size);
+                    assert!(allocators[k].free(offset, o.size), "a live blob frees");
                 }
                 p.push(Command::Free { blob }).expect(ok);
             }
@@ -226,14 +226,17 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                         }
                         _ => vec![],
                     };
-                    let mems: Vec<_> = regs.iter().map(|r| layout.locate(*r)).collect();
+                    let mems: Vec<_> = regs
+                        .iter()
+                        .map(|r| layout.locate(*r).expect("region of the resolved program"))
+                        .collect();
                     let alias = mems.iter().enumerate().any(|(i, a)| {
                         mems[i + 1..]
                             .iter()
                             .any(|b| a.mem == b.mem && a.range.overlaps(b.range))
                     });
                     if alias {
-                        p.truncate(before);
+                        p.truncate(before).expect("a step that adds no alloc");
                     }
                 }
             }
@@ -241,7 +244,7 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
         if p.commands().len() > before && resolve(&p).is_err() {
             // A generated command the model rejects (an overlapping copy,
             // say) is dropped, keeping the program valid.
-            p.truncate(before);
+            p.truncate(before).expect("a step that adds no alloc");
         }
     }
     for o in live {

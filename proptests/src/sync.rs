@@ -225,7 +225,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 }
                 let blob = live.remove(blob_ix[*which as usize % blob_ix.len()]);
                 if let (Some((k, offset)), Some(o)) = (placed.remove(&blob), p.object(blob)) {
-                    allocators[k].free(offset, o.size);
+                    assert!(allocators[k].free(offset, o.size), "a live blob frees");
                 }
                 p.push(Command::Free { blob }).expect(ok);
             }
@@ -315,7 +315,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
         if p.commands().len() > before && resolve(&p).is_err() {
             // A command the model rejects (an overlapping copy, say) is
             // dropped, keeping the program valid.
-            p.truncate(before);
+            p.truncate(before).expect("a step that adds no alloc");
         }
     }
     p

@@ -208,7 +208,7 @@ pub fn check_dispatch(
     let align = limits.min_storage_buffer_offset_alignment.max(1);
     let mut bound = Vec::with_capacity(bindings.len());
     for (bi, b) in bindings.iter().enumerate() {
-        let m = layout.locate(b.region);
+        let m = layout.locate(b.region).expect("region of the resolved program");
         if !m.range.start.is_multiple_of(4) {
             return Err(CheckError::MisalignedBinding {
                 binding: bi,
@@ -275,14 +275,20 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
     let (mut host_read, mut host_write) = (vec![false; n], vec![false; n]);
     for c in program.commands() {
         match c {
-            Command::HostRead { src } => host_read[layout.locate(*src).mem.0 as usize] = true,
-            Command::HostWrite { dst, .. } => host_write[layout.locate(*dst).mem.0 as usize] = true,
+            Command::HostRead { src } => {
+                host_read[layout.locate(*src).expect("region of the resolved program").mem.0 as usize] = true
+            }
+            Command::HostWrite { dst, .. } => {
+                host_write[layout.locate(*dst).expect("region of the resolved program").mem.0 as usize] = true
+            }
             _ => {}
         }
     }
     for (i, &size) in layout.memory_sizes.iter().enumerate() {
         let host = host_read[i] || host_write[i];
-        let owner = layout.owner_object(MemId(i as u32));
+        let owner = layout
+            .owner_object(MemId(i as u32))
+            .expect("memory of this layout");
         let (heap, heap_name) = if host {
             (
                 limits.max_host_visible_heap_size,

@@ -277,7 +277,7 @@ impl Device {
                 Command::Wait => rec.wait(&mut q)?,
                 Command::HostWrite { dst, .. } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
-                    let m = layout.locate(*dst);
+                    let m = layout.locate(*dst).expect("region of the resolved program");
                     let data = pattern_bytes(c, dst.range.len());
                     with_mapped(&res, m.mem, |mapped| {
                         mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
@@ -285,7 +285,7 @@ impl Device {
                 }
                 Command::HostRead { src } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
-                    let m = layout.locate(*src);
+                    let m = layout.locate(*src).expect("region of the resolved program");
                     let read = |mapped: &mut [u8]| {
                         let src = &mapped[m.range.start as usize..m.range.end as usize];
                         let mut bytes = Vec::new();
@@ -555,7 +555,10 @@ impl Recorder<'_> {
         let d = self.device;
         match c {
             Command::Copy { src, dst } => {
-                let (s, t) = (layout.locate(*src), layout.locate(*dst));
+                let (s, t) = (
+                    layout.locate(*src).expect("region of the resolved program"),
+                    layout.locate(*dst).expect("region of the resolved program"),
+                );
                 let region = [vk::BufferCopy::default()
                     .src_offset(s.range.start)
                     .dst_offset(t.range.start)
@@ -565,13 +568,13 @@ impl Recorder<'_> {
                 unsafe { d.cmd_copy_buffer(cb, self.buffer(s.mem), self.buffer(t.mem), &region) };
             }
             Command::Fill { dst, value } => {
-                let m = layout.locate(*dst);
+                let m = layout.locate(*dst).expect("region of the resolved program");
                 // SAFETY: recording state; offset and size are in bounds and
                 // multiples of 4 (checked by `vksync::resolve`).
                 unsafe { d.cmd_fill_buffer(cb, self.buffer(m.mem), m.range.start, m.range.len(), *value) };
             }
             Command::Update { dst, .. } => {
-                let m = layout.locate(*dst);
+                let m = layout.locate(*dst).expect("region of the resolved program");
                 let data = pattern_bytes(c, dst.range.len());
                 // SAFETY: as for fill, and at most 65536 bytes (checked).
                 unsafe { d.cmd_update_buffer(cb, self.buffer(m.mem), m.range.start, &data) };
@@ -619,7 +622,7 @@ impl Recorder<'_> {
                     d.cmd_push_constants(cb, pipeline.layout, vk::ShaderStageFlags::COMPUTE, 0, &push_bytes);
                     match indirect {
                         Some(r) => {
-                            let m = layout.locate(*r);
+                            let m = layout.locate(*r).expect("region of the resolved program");
                             d.cmd_dispatch_indirect(cb, self.buffer(m.mem), m.range.start);
                         }
                         None => d.cmd_dispatch(cb, plan.groups, 1, 1),
@@ -633,7 +636,7 @@ impl Recorder<'_> {
                     match b.region {
                         None => globals.push(vksync::ash::memory_barrier2(b)),
                         Some(r) => {
-                            let m = layout.locate(r);
+                            let m = layout.locate(r).expect("region of the resolved program");
                             buffers.push(vksync::ash::buffer_memory_barrier2(
                                 b,
                                 self.buffer(m.mem),

@@ -33,7 +33,7 @@ pub struct Access {
 /// the layer emulation and the SVG timeline all read it).
 pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
     let at = |region, sa| {
-        let r = layout.locate(region);
+        let r = layout.at(region);
         Access {
             region,
             mem: r.mem,

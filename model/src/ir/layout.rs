@@ -32,6 +32,8 @@ pub struct MemRange {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlobAllocator {
     align: u64,
+    /// The bytes it hands out: `[0, usable)`.
+    usable: u64,
     /// Free chunks `(offset, len)`, sorted by offset, never adjacent.
     free: Vec<(u64, u64)>,
 }
@@ -43,6 +45,7 @@ impl BlobAllocator {
         let usable = size - size % align.max(1);
         BlobAllocator {
             align: align.max(1),
+            usable,
             free: if usable > 0 { vec![(0, usable)] } else { vec![] },
         }
     }
@@ -67,11 +70,24 @@ impl BlobAllocator {
     }
 
     /// Returns `[offset, offset + rounded(size))` to the free list, merging
-    /// it with adjacent free chunks.
-    pub fn free(&mut self, offset: u64, size: u64) {
-        // Invariant: `size` was allocated, so its rounded size fit.
-        let len = self.rounded(size).expect("allocated sizes round within u64");
+    /// it with adjacent free chunks. Returns `false`, and changes nothing,
+    /// when that range cannot be an allocation of this allocator: not
+    /// aligned, past the end, or overlapping a free chunk (a double free).
+    #[must_use = "false means the range was not freed"]
+    pub fn free(&mut self, offset: u64, size: u64) -> bool {
+        let Some(len) = self.rounded(size) else {
+            return false;
+        };
+        let end = match offset.checked_add(len) {
+            Some(end) if offset.is_multiple_of(self.align) && end <= self.usable && len > 0 => end,
+            _ => return false,
+        };
         let i = self.free.partition_point(|&(o, _)| o < offset);
+        let overlaps_next = i < self.free.len() && self.free[i].0 < end;
+        let overlaps_prev = i > 0 && self.free[i - 1].0 + self.free[i - 1].1 > offset;
+        if overlaps_next || overlaps_prev {
+            return false;
+        }
         self.free.insert(i, (offset, len));
         if i + 1 < self.free.len() && offset + len == self.free[i + 1].0 {
             self.free[i].1 += self.free[i + 1].1;
@@ -81,6 +97,7 @@ impl BlobAllocator {
             self.free[i - 1].1 += self.free[i].1;
             self.free.remove(i);
         }
+        true
     }
 }
 
@@ -99,22 +116,32 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The memory range behind a region of an object.
-    pub fn locate(&self, region: Region) -> MemRange {
-        // Invariant: `resolve` placed every object a well-formed program's
-        // commands refer to before returning the layout.
-        let (mem, base) = self.places[region.object.0 as usize].expect("object placed");
-        MemRange {
+    /// The memory range behind a region of an object; `None` for an object
+    /// this layout did not place (another program's, or a blob never
+    /// allocated) or a range that does not fit in 64 bits once placed.
+    pub fn locate(&self, region: Region) -> Option<MemRange> {
+        let (mem, base) = self.place(region.object)?;
+        Some(MemRange {
             mem,
-            range: region.range.shift(base),
-        }
+            range: ByteRange::new(
+                region.range.start.checked_add(base)?,
+                region.range.end.checked_add(base)?,
+            ),
+        })
+    }
+
+    /// The memory range behind a region of a program this layout was
+    /// resolved from (the crate's own callers, after validation).
+    pub(crate) fn at(&self, region: Region) -> MemRange {
+        // Invariant: `resolve` placed every object a well-formed program's
+        // commands refer to, and checked every region against its object.
+        self.locate(region).expect("region of the resolved program")
     }
 
     /// The object that owns a memory object (a buffer with memory of its own
-    /// or a pool).
-    pub fn owner_object(&self, mem: MemId) -> ObjectId {
-        // Invariant: every MemId handed out was recorded with its owner.
-        self.mem_owners[mem.0 as usize]
+    /// or a pool); `None` for a memory id this layout did not hand out.
+    pub fn owner_object(&self, mem: MemId) -> Option<ObjectId> {
+        self.mem_owners.get(mem.0 as usize).copied()
     }
 
     /// The memory and base offset of an object, if it was placed.
@@ -215,10 +242,13 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                         },
                     ));
                 }
-                let end = offset.checked_add(o.size).unwrap_or(u64::MAX);
+                // An end past 2^64 is out of bounds whatever the target's size.
+                let end = offset.checked_add(o.size);
                 let base = places.get(other.0 as usize).copied().flatten();
-                match base {
-                    Some((mem, b)) if end <= other_obj.size => places[i] = Some((mem, b + offset)),
+                match (base, end) {
+                    (Some((mem, b)), Some(end)) if end <= other_obj.size => {
+                        places[i] = Some((mem, b + offset))
+                    }
                     _ => {
                         return Err(obj_err(
                             i,
@@ -226,7 +256,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                                 name: o.name.clone(),
                                 other: other_obj.name.clone(),
                                 offset: *offset,
-                                end,
+                                end: end.unwrap_or(u64::MAX),
                                 size: other_obj.size,
                             },
                         ))
@@ -315,7 +345,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     // Invariant: a live blob has been placed.
                     let (_, at) = places[b].expect("live blob placed");
                     let (_, base) = places[p].expect("pool placed");
-                    alloc.free(at - base, size);
+                    // Invariant: the blob's live allocation came from this
+                    // allocator, so it frees.
+                    let freed = alloc.free(at - base, size);
+                    debug_assert!(freed, "a live blob frees");
                     life[b] = Life::Freed;
                 }
             }
@@ -402,17 +435,40 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
 mod tests {
     use super::*;
 
+    /// Frees that cannot be allocations change nothing and say so: (what,
+    /// offset, size).
+    #[test]
+    fn allocator_refuses_frees_that_are_not_allocations() {
+        let cases: &[(&str, u64, u64)] = &[
+            ("double free", 0, 64),
+            ("overlaps a free chunk", 32, 64),
+            ("misaligned", 8, 64),
+            ("past the end", 1024, 64),
+            ("size rounds past 2^64", 0, u64::MAX),
+            ("end past 2^64", u64::MAX - 63, 64),
+            ("empty", 64, 0),
+        ];
+        for &(what, offset, size) in cases {
+            let mut a = BlobAllocator::new(1024, 64);
+            assert_eq!(a.alloc(64), Some(0));
+            assert!(a.free(0, 64), "{what}: the first free");
+            let before = a.clone();
+            assert!(!a.free(offset, size), "{what}: accepted");
+            assert_eq!(a, before, "{what}: changed the allocator");
+        }
+    }
+
     #[test]
     fn allocator_recycles_first_fit_and_merges() {
         let mut a = BlobAllocator::new(1024, 64);
         assert_eq!(a.alloc(64), Some(0));
         assert_eq!(a.alloc(10), Some(64));
         assert_eq!(a.alloc(100), Some(128));
-        a.free(64, 10);
-        a.free(0, 64);
+        assert!(a.free(64, 10));
+        assert!(a.free(0, 64));
         // [0, 128) merged: a 128-byte request fits at 0.
         assert_eq!(a.alloc(128), Some(0));
-        a.free(128, 100);
+        assert!(a.free(128, 100));
         assert_eq!(a.alloc(1024 - 128), Some(128));
         assert_eq!(a.alloc(1), None);
         // A request whose rounded size overflows is refused, not wrapped.
@@ -422,7 +478,7 @@ mod tests {
     fn check(build: impl FnOnce(&mut Program), expected: Result<(), &str>) {
         let mut p = Program::new();
         build(&mut p);
-        let got = resolve(&p).map(|_| ()).map_err(|e| e.to_string());
+        let got = resolve(&p).map(|_| ()).map_err(|e| e.kind.to_string());
         assert_eq!(got.as_ref().map(|_| ()).map_err(|s| s.as_str()), expected);
     }
 
@@ -508,7 +564,7 @@ mod tests {
         let y = p.alloc("y", 64, pool).unwrap();
         let layout = resolve(&p).unwrap();
         let at = |o, s, e| {
-            layout.locate(Region {
+            layout.at(Region {
                 object: o,
                 range: ByteRange::new(s, e),
             })

@@ -162,8 +162,8 @@ fn binding_record_order(kernel: &str, n: usize) -> Vec<usize> {
 /// access of [`accesses`] the index of its range.
 fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, Vec<usize>) {
     match c {
-        Command::Copy { src, dst } => (vec![layout.locate(*src), layout.locate(*dst)], vec![0, 1]),
-        Command::Fill { dst, .. } | Command::Update { dst, .. } => (vec![layout.locate(*dst)], vec![0]),
+        Command::Copy { src, dst } => (vec![layout.at(*src), layout.at(*dst)], vec![0, 1]),
+        Command::Fill { dst, .. } | Command::Update { dst, .. } => (vec![layout.at(*dst)], vec![0]),
         Command::Dispatch {
             kernel,
             bindings,
@@ -171,13 +171,13 @@ fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, 
             ..
         } => {
             let order = binding_record_order(kernel, bindings.len());
-            let mut slots: Vec<MemRange> = order.iter().map(|&b| layout.locate(bindings[b].region)).collect();
+            let mut slots: Vec<MemRange> = order.iter().map(|&b| layout.at(bindings[b].region)).collect();
             let slot = |b: usize| order.iter().position(|&x| x == b).unwrap_or(b);
             let mut of = Vec::new();
             // `accesses` lists the indirect read first, then per binding its
             // read and its write.
             if let Some(ind) = indirect {
-                slots.push(layout.locate(*ind));
+                slots.push(layout.at(*ind));
                 of.push(slots.len() - 1);
             }
             for (i, b) in bindings.iter().enumerate() {

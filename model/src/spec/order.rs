@@ -104,7 +104,7 @@ impl Order {
                                 b.dst_access_mask.bits(),
                                 Side::Second,
                             ),
-                            range: b.region.map(|r| layout.locate(r)),
+                            range: b.region.map(|r| layout.at(r)),
                         });
                     }
                 }

@@ -36,7 +36,7 @@ impl ResolvedBarrier {
             dst_exec: exec_scope(b.dst_stage_mask, Side::Dst),
             src_access: access_scope(b.src_stage_mask, b.src_access_mask, Side::Src),
             dst_access: access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst),
-            range: b.region.map(|r| layout.locate(r)),
+            range: b.region.map(|r| layout.at(r)),
         }
     }
 }

@@ -75,15 +75,18 @@ pub fn print(program: &Program) -> String {
 pub fn print_command(program: &Program, c: &Command) -> String {
     let r = |reg: &Region| program.show_region(*reg);
     match c {
-        Command::Alloc { blob } => {
-            let o = program.obj(*blob);
-            let pool = match o.kind {
-                ObjectKind::Blob { pool } => program.obj(pool).name.as_str(),
-                _ => "?",
-            };
-            format!("alloc {} {} from {}", o.name, o.size, pool)
-        }
-        Command::Free { blob } => format!("free {}", program.obj(*blob).name),
+        // `?` for an id that is not this program's, as in `show_region`.
+        Command::Alloc { blob } => match program.object(*blob) {
+            Some(o) => {
+                let pool = match o.kind {
+                    ObjectKind::Blob { pool } => program.object(pool).map_or("?", |p| p.name.as_str()),
+                    _ => "?",
+                };
+                format!("alloc {} {} from {}", o.name, o.size, pool)
+            }
+            None => "alloc ?".to_string(),
+        },
+        Command::Free { blob } => format!("free {}", program.object(*blob).map_or("?", |o| o.name.as_str())),
         Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
         Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
         Command::Update { dst, value } => format!("update {} {}", r(dst), value),
