@@ -13,7 +13,16 @@
 //!
 //! Every call is validated and fails with a [`TrackerError`] naming the
 //! call and the reason; nothing panics on bad input. Each access costs
-//! O(log n) in the number of distinct byte ranges the tracker holds.
+//! O(log n + k): a lookup among the n distinct byte ranges the tracker
+//! holds, then a step for each of the k ranges the access overlaps. Ranges
+//! do not merge while they hold different writers (each remembers its
+//! writing command), so a buffer written in many small pieces and then
+//! accessed whole costs one step per piece, every time: 40,000 16-byte
+//! writes followed by 40,000 whole reads take about 0.9 ms per read.
+//! Resources are never forgotten: every `alloc` keeps a few dozen bytes
+//! (about 84) until the tracker is dropped, so a runtime that allocates
+//! millions of blobs should start a new tracker at a quiet point (after a
+//! fence wait, when nothing is in flight).
 //! The tracker assumes the runtime records exactly the barriers it returns
 //! (no others) and submits and waits when told; [`Tracker::submit`] and
 //! [`Tracker::wait`] tell it about the runtime's own submits and waits.
@@ -124,6 +133,25 @@ pub enum TrackerError {
     NotABlob {
         /// The id given.
         id: u32,
+    },
+    /// An alias past the end of what it aliases.
+    #[error("alias: {offset}..{offset}+{size} is past the end of resource {of} (size {of_size})")]
+    AliasOutOfBounds {
+        /// The resource aliased.
+        of: u32,
+        /// The alias's offset in it.
+        offset: u64,
+        /// The alias's size.
+        size: u64,
+        /// The aliased resource's size.
+        of_size: u64,
+    },
+    /// An alias of a blob (alias the pool instead: a blob's memory changes
+    /// hands).
+    #[error("alias: resource {of} is a blob; alias its pool at the blob's offset instead")]
+    AliasOfBlob {
+        /// The blob given.
+        of: u32,
     },
     /// The pool has no free range large enough.
     #[error("alloc: pool {pool} has no free range of {size} bytes")]
@@ -255,6 +283,37 @@ impl Tracker {
         Ok(id)
     }
 
+    /// Declares a buffer of `size` bytes over the memory of `of` (a buffer,
+    /// an alias, or a pool) from `offset`: a second `VkBuffer` bound to the
+    /// same `VkDeviceMemory`. Accesses through either are ordered against
+    /// accesses through the other where their bytes overlap.
+    pub fn alias(&mut self, of: ObjectId, offset: u64, size: u64) -> Result<ObjectId, TrackerError> {
+        if size == 0 {
+            return Err(TrackerError::ZeroSize { what: "alias" });
+        }
+        let target = self.get("alias", of)?;
+        if matches!(target.kind, Kind::Blob { .. }) {
+            return Err(TrackerError::AliasOfBlob { of: of.0 });
+        }
+        let of_size = target.size;
+        match offset.checked_add(size) {
+            Some(end) if end <= of_size => {}
+            _ => {
+                return Err(TrackerError::AliasOutOfBounds {
+                    of: of.0,
+                    offset,
+                    size,
+                    of_size,
+                })
+            }
+        }
+        // Invariant: buffers and pools are placed when declared.
+        let (mem, base) = self.layout.place(of).expect("buffers and pools are placed");
+        let id = self.add(size, Kind::Buffer);
+        self.layout.set_place(id, Some((mem, base + offset)));
+        Ok(id)
+    }
+
     /// Declares a pool of `size` bytes that [`Tracker::alloc`] carves blobs
     /// from, at offsets aligned to `align` (a power of two), first fit, as
     /// ncnn's blob allocator does.
@@ -319,7 +378,10 @@ impl Tracker {
             });
         }
         if let Kind::Pool(allocator) = &mut self.resources[pool.0 as usize].kind {
-            allocator.free(offset, size);
+            // Invariant: the live blob's allocation came from this pool's
+            // allocator, so it frees.
+            let freed = allocator.free(offset, size);
+            debug_assert!(freed, "a live blob frees");
         }
         self.resources[blob.0 as usize].kind = Kind::Blob {
             pool,
@@ -390,7 +452,7 @@ impl Tracker {
                 object: t.resource,
                 range,
             };
-            let m = self.layout.locate(region);
+            let m = self.layout.at(region);
             out.push(Access {
                 region,
                 mem: m.mem,
@@ -402,35 +464,36 @@ impl Tracker {
     }
 }
 
-/// The barrier that orders a resource's `next` accesses after its
-/// `previous` ones (each a stage and an access, as in [`TrackedAccess`]),
-/// with the fewest bits, or `None` when they need none (reads after reads).
-/// The stateless case of [`Tracker`], in the spirit of vk-sync's
-/// `GlobalBarrier { previous_accesses, next_accesses }`. A host access
-/// after device writes also needs the device work submitted and waited for
-/// on a fence after this barrier ([`Needs::submit_and_wait`]).
+/// What orders a resource's `next` accesses after its `previous` ones
+/// (each a stage and an access, as in [`TrackedAccess`]): the barrier with
+/// the fewest bits, none for reads after reads, and, for a host access
+/// after device work, a submit and fence wait ([`Needs::submit_and_wait`];
+/// after device writes with the barrier that makes them available to the
+/// host). The stateless case of [`Tracker`], in the spirit of vk-sync's
+/// `GlobalBarrier { previous_accesses, next_accesses }`.
 ///
 /// ```
 /// use vksync::{barrier_between, AccessFlags2 as A, PipelineStageFlags2 as S};
-/// let b = barrier_between(
+/// let needs = barrier_between(
 ///     &[(S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE)],
 ///     &[(S::COPY, A::TRANSFER_READ)],
-/// )?
-/// .expect("a read after a write needs a barrier");
-/// assert_eq!(b.src_access_mask, A::SHADER_STORAGE_WRITE);
-/// assert_eq!(b.dst_access_mask, A::TRANSFER_READ);
-/// assert_eq!(barrier_between(&[(S::COPY, A::TRANSFER_READ)], &[(S::COPY, A::TRANSFER_READ)])?, None);
+/// )?;
+/// assert_eq!(needs.barriers[0].src_access_mask, A::SHADER_STORAGE_WRITE);
+/// assert_eq!(needs.barriers[0].dst_access_mask, A::TRANSFER_READ);
+/// assert!(barrier_between(&[(S::COPY, A::TRANSFER_READ)], &[(S::COPY, A::TRANSFER_READ)])?.is_empty());
+/// // The host writes what the device still reads: no barrier, a fence wait.
+/// let host = barrier_between(&[(S::COPY, A::TRANSFER_READ)], &[(S::HOST, A::HOST_WRITE)])?;
+/// assert!(host.barriers.is_empty() && host.submit_and_wait);
 /// # Ok::<(), vksync::TrackerError>(())
 /// ```
 pub fn barrier_between(
     previous: &[(PipelineStageFlags2, AccessFlags2)],
     next: &[(PipelineStageFlags2, AccessFlags2)],
-) -> Result<Option<Barrier>, TrackerError> {
+) -> Result<Needs, TrackerError> {
     let mut t = Tracker::new();
     let r = t.buffer(1)?;
     let whole =
         |&(stage, access): &(PipelineStageFlags2, AccessFlags2)| TrackedAccess::whole(r, stage, access);
     t.command(&previous.iter().map(whole).collect::<Vec<_>>())?;
-    let needs = t.command(&next.iter().map(whole).collect::<Vec<_>>())?;
-    Ok(needs.barriers.first().copied())
+    t.command(&next.iter().map(whole).collect::<Vec<_>>())
 }

@@ -25,7 +25,15 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
         let id = match o.kind {
             ObjectKind::Buffer { alias: None } => t.buffer(o.size).unwrap(),
             ObjectKind::Pool { align } => t.pool(o.size, align).unwrap(),
-            ObjectKind::Buffer { alias: Some(_) } => panic!("the generator makes no aliases"),
+            ObjectKind::Buffer {
+                alias: Some((other, offset)),
+            } => t
+                .alias(
+                    to_tracker[other.0 as usize].expect("aliased object declared"),
+                    offset,
+                    o.size,
+                )
+                .unwrap(),
             ObjectKind::Blob { .. } => continue,
         };
         assert_eq!(id.0 as usize, to_program.len());
@@ -93,6 +101,33 @@ proptest! {
                 let opts = PlanOptions::new(PlannerKind::Online).form(form).reading(reading);
                 let online = plan(&g.program, opts).unwrap().program;
                 let tracked = tracked(&g.program, form, reading);
+                prop_assert!(
+                    tracked == online,
+                    "{form:?}/{reading:?}\ntracker:\n{}\nonline planner:\n{}",
+                    vksync::trace::print(&tracked),
+                    vksync::trace::print(&online)
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(128))]
+
+    /// The synchronization-rich generator's programs (aliases of buffers
+    /// and of pools, recycled blobs), their own barriers dropped.
+    #[test]
+    fn tracker_orders_aliases_as_the_online_planner_does(ops in vksync_proptests::sync::sync_ops(24)) {
+        let built = vksync_proptests::sync::build_sync(&ops);
+        let kept: Vec<Command> =
+            built.commands().iter().filter(|c| !matches!(c, Command::Barrier(_))).cloned().collect();
+        let input = Program::from_parts(built.objects().to_vec(), kept).unwrap();
+        for form in [BarrierForm::Global, BarrierForm::Buffer] {
+            for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
+                let opts = PlanOptions::new(PlannerKind::Online).form(form).reading(reading);
+                let online = plan(&input, opts).unwrap().program;
+                let tracked = tracked(&input, form, reading);
                 prop_assert!(
                     tracked == online,
                     "{form:?}/{reading:?}\ntracker:\n{}\nonline planner:\n{}",
