@@ -31,7 +31,7 @@ pub enum InputError {
         col: usize,
         message: String,
     },
-    #[error("{}: error: {}", at(file, *line, *col), source)]
+    #[error("{}: error: {}", at(file, *line, *col), source.kind)]
     Program {
         file: String,
         line: Option<usize>,

@@ -111,6 +111,36 @@ fn bad_calls_are_refused_with_the_parsers_words() {
             "invalid kernel name ``: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`, and not `read`, `write`, `rw` or `indirect`",
         ),
         (
+            "dispatch without bindings",
+            |p| {
+                p.push(Command::Dispatch {
+                    kernel: "k".into(),
+                    params: vec![],
+                    bindings: vec![],
+                    indirect: None,
+                })
+                .map(drop)
+            },
+            Location::Command(0),
+            "dispatch has no storage binding",
+        ),
+        (
+            "barrier with a bit vksync has no name for",
+            |p| {
+                p.push(Command::Barrier(vksync::Dependency {
+                    barriers: vec![vksync::Barrier::global(
+                        vksync::PipelineStageFlags2::COPY | vksync::PipelineStageFlags2::from_bits_retain(0x8),
+                        vksync::AccessFlags2::NONE,
+                        vksync::PipelineStageFlags2::COPY,
+                        vksync::AccessFlags2::NONE,
+                    )],
+                }))
+                .map(drop)
+            },
+            Location::Command(0),
+            "barrier 0: flag bits 0x8 have no name in vksync (stages and accesses of the model only)",
+        ),
+        (
             "replace past the end",
             |p| p.replace(3, Command::Submit).map(drop),
             Location::Command(3),
@@ -121,7 +151,7 @@ fn bad_calls_are_refused_with_the_parsers_words() {
         let mut p = base();
         let before = p.clone();
         let e = call(&mut p).expect_err(what);
-        assert_eq!((e.at, e.to_string().as_str()), (*at, *message), "{what}");
+        assert_eq!((e.at, e.kind.to_string().as_str()), (*at, *message), "{what}");
         assert_eq!(p, before, "{what}: a refused call changes nothing");
     }
 }
@@ -147,7 +177,7 @@ fn the_parser_uses_the_same_words() {
     }
     let mut p = Program::new();
     assert_eq!(
-        p.buffer("1a", 16).unwrap_err().to_string(),
+        p.buffer("1a", 16).unwrap_err().kind.to_string(),
         "invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`"
     );
 }
@@ -162,7 +192,10 @@ fn from_parts_checks_every_part() {
     let mut objects = ok.objects().to_vec();
     objects.push(objects[0].clone());
     let e = Program::from_parts(objects, vec![]).unwrap_err();
-    assert_eq!(e.to_string(), "`a` is already declared");
+    assert_eq!(e.kind.to_string(), "`a` is already declared");
+    // Shown alone, the error says where: the parser and the CLI put it on
+    // a line instead.
+    assert_eq!(e.to_string(), "object 2: `a` is already declared");
     let e =
         Program::from_parts(ok.objects().to_vec(), vec![Command::Free { blob: ObjectId(5) }]).unwrap_err();
     assert_eq!(e.at, Location::Command(0));
@@ -185,18 +218,18 @@ fn from_parts_checks_every_part() {
     ];
     let e = Program::from_parts(objects.clone(), fill_first).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e.kind.to_string(),
         "`y` is used before it is declared: objects are declared in id order, and a blob before it is allocated only later"
     );
     let e = Program::from_parts(objects.clone(), vec![]).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e.kind.to_string(),
         "blob `x` is never allocated (a blob is declared by its `alloc`)"
     );
     let twice = vec![Command::Alloc { blob: x }, Command::Alloc { blob: x }];
     let e = Program::from_parts(objects, twice).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        e.kind.to_string(),
         "`x` is allocated twice; give each allocation its own name"
     );
     // Declaring a blob without its alloc is refused.
@@ -206,7 +239,32 @@ fn from_parts_checks_every_part() {
         kind: vksync::ObjectKind::Blob { pool: ObjectId(1) },
     };
     assert_eq!(
-        base().declare(blob).unwrap_err().to_string(),
+        base().declare(blob).unwrap_err().kind.to_string(),
         "`z` is a blob: declare it with `alloc`, which also allocates it"
     );
+}
+
+/// A blob's `alloc` is its declaration: removing or replacing it is
+/// refused and changes nothing.
+#[test]
+fn allocs_cannot_be_removed() {
+    let calls: &[(&str, Call)] = &[
+        ("truncate", |p| p.truncate(0)),
+        ("replace", |p| p.replace(0, Command::Submit).map(drop)),
+    ];
+    for (what, call) in calls {
+        let mut p = base();
+        p.alloc("x", 16, ObjectId(1)).unwrap();
+        let before = p.clone();
+        let e = call(&mut p).expect_err(what);
+        assert_eq!(
+            (e.at, e.kind.to_string().as_str()),
+            (
+                Location::Command(0),
+                "`alloc` of `x` is its declaration: it cannot be removed or replaced"
+            ),
+            "{what}"
+        );
+        assert_eq!(p, before, "{what}: a refused call changes nothing");
+    }
 }

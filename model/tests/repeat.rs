@@ -84,7 +84,7 @@ fn host_and_queue_commands_cannot_repeat() {
     let e = for_repeated_submission(&p, Reading::VisibleToWrites).unwrap_err();
     assert_eq!(e.at, vksync::Location::Command(1));
     assert_eq!(
-        e.to_string(),
+        e.kind.to_string(),
         "`host-read` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only"
     );
 }

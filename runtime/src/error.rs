@@ -36,7 +36,7 @@ pub enum RuntimeError {
     },
     #[error("memory object {mem} ({what}) is not host visible; the runtime maps only memory the program accesses from the host")]
     NotMapped { mem: u32, what: String },
-    #[error("invalid program at {}: {source}", show_location(.at))]
+    #[error("invalid program at {}: {}", show_location(.at), .source.kind)]
     Program {
         at: Location,
         #[source]

@@ -228,6 +228,22 @@ pub enum ProgramErrorKind {
     /// Refused with "too many objects (at most 4294967296)".
     #[error("too many objects (at most 4294967296)")]
     TooManyObjects,
+    /// Refused with "`alloc` of `{name}` is its declaration: it cannot be removed or replaced".
+    #[error("`alloc` of `{name}` is its declaration: it cannot be removed or replaced")]
+    RemovesAlloc {
+        /// The blob.
+        name: String,
+    },
+    /// Refused with "barrier {index}: flag bits {bits:#x} have no name in vksync (stages and accesses of the model only)".
+    #[error(
+        "barrier {index}: flag bits {bits:#x} have no name in vksync (stages and accesses of the model only)"
+    )]
+    UnnamedFlags {
+        /// The barrier's index in its command.
+        index: usize,
+        /// The bits.
+        bits: u64,
+    },
     /// Refused with "there is no command {index} (the program has {count})".
     #[error("there is no command {index} (the program has {count})")]
     NoSuchCommand {
@@ -244,10 +260,11 @@ pub enum ProgramErrorKind {
     },
 }
 
-/// A program error with its location.
+/// A program error with its location: shown as "command 3: ..." or
+/// "object 2: ..." (the trace parser and the CLI place it on a line
+/// instead, showing only [`ProgramError::kind`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-/// Refused with "{kind}".
-#[error("{kind}")]
+#[error("{at}: {kind}")]
 pub struct ProgramError {
     /// The command or object concerned.
     pub at: Location,

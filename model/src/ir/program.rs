@@ -342,7 +342,8 @@ pub(crate) fn is_kernel_name(text: &str) -> bool {
 /// at once with [`Program::from_parts`], or parsed from a trace
 /// ([`crate::trace::parse`]). Every way checks what does not need a memory
 /// layout (names valid and unique, ids this program's, ranges not
-/// reversed, blobs from pools) and returns a [`ProgramError`] naming the
+/// reversed, blobs from pools, dispatches with bindings, barrier flags
+/// with names) and returns a [`ProgramError`] naming the
 /// object or command; [`crate::resolve`] checks the rest (bounds,
 /// lifetimes, alignment). So [`crate::trace::print`] of any program built
 /// here parses back to it.
@@ -354,7 +355,7 @@ pub(crate) fn is_kernel_name(text: &str) -> bool {
 /// let b = p.buffer("b", 256)?;
 /// p.push(Command::Copy { src: p.whole(a), dst: p.whole(b) })?;
 /// assert_eq!(p.commands().len(), 1);
-/// assert_eq!(p.buffer("a", 16).unwrap_err().to_string(), "`a` is already declared");
+/// assert_eq!(p.buffer("a", 16).unwrap_err().to_string(), "object 2: `a` is already declared");
 /// # Ok::<(), vksync::ProgramError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -589,7 +590,20 @@ impl Program {
             });
         }
         self.check_command(index, &command)?;
+        if let Command::Alloc { blob } = self.commands[index] {
+            return Err(self.removes_alloc(index, blob));
+        }
         Ok(std::mem::replace(&mut self.commands[index], command))
+    }
+
+    /// The error for removing or replacing the `Alloc` at `index`.
+    fn removes_alloc(&self, index: usize, blob: ObjectId) -> ProgramError {
+        ProgramError {
+            at: Location::Command(index),
+            kind: ProgramErrorKind::RemovesAlloc {
+                name: self.obj(blob).name.clone(),
+            },
+        }
     }
 
     fn check_command(&self, index: usize, command: &Command) -> Result<(), ProgramError> {
@@ -626,10 +640,26 @@ impl Program {
                 if !is_kernel_name(kernel) {
                     return Err(err(ProgramErrorKind::BadKernelName { name: kernel.clone() }));
                 }
+                if bindings.is_empty() {
+                    return Err(err(ProgramErrorKind::NoBindings));
+                }
                 regions.extend(bindings.iter().map(|b| b.region));
                 regions.extend(indirect.iter().copied());
             }
-            Command::Barrier(dep) => regions.extend(dep.barriers.iter().filter_map(|b| b.region)),
+            Command::Barrier(dep) => {
+                // Bits without a name cannot be printed, so a program with
+                // them would not parse back.
+                for (index, b) in dep.barriers.iter().enumerate() {
+                    let unnamed = b.src_stage_mask.unnamed_bits()
+                        | b.dst_stage_mask.unnamed_bits()
+                        | b.src_access_mask.unnamed_bits()
+                        | b.dst_access_mask.unnamed_bits();
+                    if unnamed != 0 {
+                        return Err(err(ProgramErrorKind::UnnamedFlags { index, bits: unnamed }));
+                    }
+                }
+                regions.extend(dep.barriers.iter().filter_map(|b| b.region))
+            }
             Command::Submit | Command::Wait => {}
         }
         for r in regions {
@@ -651,8 +681,24 @@ impl Program {
     }
 
     /// Drops every command from index `len` on (objects stay declared).
-    pub fn truncate(&mut self, len: usize) {
+    /// Refused, changing nothing, when one of them is a blob's `alloc`:
+    /// that is the blob's declaration, and a blob without it could not be
+    /// printed, allocated again or resolved.
+    pub fn truncate(&mut self, len: usize) -> Result<(), ProgramError> {
+        let first_alloc = self
+            .commands
+            .iter()
+            .enumerate()
+            .skip(len)
+            .find_map(|(i, c)| match c {
+                Command::Alloc { blob } => Some((i, *blob)),
+                _ => None,
+            });
+        if let Some((i, blob)) = first_alloc {
+            return Err(self.removes_alloc(i, blob));
+        }
         self.commands.truncate(len);
+        Ok(())
     }
 
     /// A region of an object.

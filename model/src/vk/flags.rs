@@ -229,6 +229,23 @@ fn write_names<F: Copy + PartialEq>(
     Ok(())
 }
 
+impl PipelineStageFlags2 {
+    /// The bits of this mask that no stage name covers (a mask built with
+    /// `from_bits_retain`): they cannot be printed or parsed.
+    pub(crate) fn unnamed_bits(self) -> u64 {
+        let named = STAGE_NAMES.iter().fold(0, |acc, (_, f)| acc | f.bits());
+        self.bits() & !named
+    }
+}
+
+impl AccessFlags2 {
+    /// The bits of this mask that no access name covers.
+    pub(crate) fn unnamed_bits(self) -> u64 {
+        let named = ACCESS_NAMES.iter().fold(0, |acc, (_, f)| acc | f.bits());
+        self.bits() & !named
+    }
+}
+
 impl fmt::Display for PipelineStageFlags2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_names(f, *self, Self::empty(), STAGE_NAMES, |v, x| v.contains(x))
