@@ -18,6 +18,8 @@
 //! | `SHADER_STORAGE_READ`, `SHADER_SAMPLED_READ` | `SHADER_READ` |
 //! | `SHADER_STORAGE_WRITE` | `SHADER_WRITE` |
 //! | every other stage and access flag the model uses | the same bit |
+//! | any other synchronization2-only stage (bits 32 and up) | `ALL_COMMANDS` |
+//! | any other synchronization2-only access (bits 32 and up) | `MEMORY_READ` and `MEMORY_WRITE` |
 //!
 //! It does not decide which `VkBuffer` a region lives in: the caller passes
 //! the buffer and the byte range in it.
@@ -60,7 +62,8 @@ pub fn memory_barrier2(b: &Barrier) -> vk::MemoryBarrier2<'static> {
 
 /// A barrier's masks as a `VkBufferMemoryBarrier2` over `range` of
 /// `buffer` (in the buffer's own coordinates), with no queue family
-/// ownership transfer.
+/// ownership transfer. `range` must not be empty (Vulkan has no barrier
+/// of size 0; the planners never make one).
 pub fn buffer_memory_barrier2(
     b: &Barrier,
     buffer: vk::Buffer,
@@ -110,6 +113,11 @@ fn sync1_stages(s: PipelineStageFlags2, if_none: vk::PipelineStageFlags) -> vk::
     if s.intersects(transfer) {
         out |= vk::PipelineStageFlags::TRANSFER;
     }
+    // Any other synchronization2-only stage has no synchronization 1 bit:
+    // all commands covers it (wider, never narrower).
+    if s.bits() >> 32 & !(transfer.bits() >> 32) != 0 {
+        out |= vk::PipelineStageFlags::ALL_COMMANDS;
+    }
     if out.is_empty() {
         if_none
     } else {
@@ -125,6 +133,11 @@ fn sync1_access(a: AccessFlags2) -> vk::AccessFlags {
     }
     if a.intersects(A::SHADER_STORAGE_WRITE) {
         out |= vk::AccessFlags::SHADER_WRITE;
+    }
+    // Any other synchronization2-only access: every read and write.
+    let mapped = A::SHADER_STORAGE_READ | A::SHADER_SAMPLED_READ | A::SHADER_STORAGE_WRITE;
+    if a.bits() >> 32 & !(mapped.bits() >> 32) != 0 {
+        out |= vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
     }
     out
 }
@@ -196,6 +209,23 @@ mod tests {
                     A1::MEMORY_WRITE,
                     S1::DRAW_INDIRECT,
                     A1::INDIRECT_COMMAND_READ,
+                ),
+            ),
+            // Synchronization2-only bits the model does not name (bit 38,
+            // PRE_RASTERIZATION_SHADERS; bit 35 of accesses,
+            // VIDEO_DECODE_READ): the widest synchronization 1 scope.
+            (
+                (
+                    S::from_bits_retain(1 << 38),
+                    A::from_bits_retain(1 << 35),
+                    S::COPY,
+                    A::NONE,
+                ),
+                (
+                    S1::ALL_COMMANDS,
+                    A1::MEMORY_READ | A1::MEMORY_WRITE,
+                    S1::TRANSFER,
+                    A1::empty(),
                 ),
             ),
         ];
