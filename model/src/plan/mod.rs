@@ -37,7 +37,7 @@ pub use repeat::{for_repeated_submission, repeated};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, ProgramError};
-use crate::ir::program::Program;
+use crate::ir::program::{Command, Program};
 use crate::semantics::{Reading, Semantics};
 use emit::Emitter;
 
@@ -192,11 +192,32 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         PlannerKind::Conservative => baselines::conservative(&input, &mut out),
         PlannerKind::PerObject => baselines::per_object(&input, &mut out),
         PlannerKind::Online => online::online(&input, &layout, opts.form, sem, &mut out),
-        PlannerKind::Offline => offline::offline(&input, &layout, opts.form, sem, &mut out),
+        PlannerKind::Offline => {
+            // Both wait placements; the plan with fewer points, then fewer
+            // fence waits, then fewer bits.
+            let eager = {
+                let mut o = Emitter::new(&input);
+                offline::offline(&input, &layout, opts.form, sem, true, &mut o);
+                o.finish()
+            };
+            let mut lazy = Emitter::new(&input);
+            offline::offline(&input, &layout, opts.form, sem, false, &mut lazy);
+            let lazy = lazy.finish();
+            let key = |p: &Plan| {
+                let waits = p
+                    .program
+                    .commands
+                    .iter()
+                    .filter(|c| matches!(c, Command::Wait))
+                    .count();
+                (p.program.barrier_points(), waits, p.program.barrier_bits())
+            };
+            let mut plan = if key(&lazy) < key(&eager) { lazy } else { eager };
+            if opts.form == BarrierForm::Global {
+                offline::improve_bits(&mut plan, sem);
+            }
+            return Ok(plan);
+        }
     }
-    let mut plan = out.finish();
-    if opts.planner == PlannerKind::Offline && opts.form == BarrierForm::Global {
-        offline::improve_bits(&mut plan, sem);
-    }
-    Ok(plan)
+    Ok(out.finish())
 }

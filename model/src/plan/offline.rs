@@ -18,14 +18,17 @@ use crate::sync::checker::Checker;
 use crate::vk::scope::{self, Side};
 use std::collections::HashMap;
 
+/// The offline plan with the fence waits of [`with_waits`] (`eager` or
+/// not).
 pub(crate) fn offline(
     input: &Program,
     layout: &Layout,
     form: BarrierForm,
     sem: Semantics,
+    eager: bool,
     out: &mut Emitter,
 ) {
-    let (waited, origin) = with_waits(input, layout, sem);
+    let (waited, origin) = with_waits(input, layout, sem, eager);
     let layout = &resolve(&waited).expect("inserting submits and waits keeps a program valid");
     let mut reqs = requirements(&waited, layout, sem);
     // Greedy stabbing: by consumer position, a point at the first interval
@@ -74,16 +77,25 @@ pub(crate) fn offline(
     }
 }
 
-/// The minimum number of barrier points any plan of `program` needs: the
-/// size of a minimum stabbing set of its dependency intervals, computed
-/// here independently of the planners (by the classic greedy over
-/// intervals sorted by right end, on the hazards of the barrier-free
-/// program).
+/// The fewest barrier points a plan of `program` needs once its fence
+/// waits are placed: the size of a minimum stabbing set of its dependency
+/// intervals, computed here independently of the planners (by the classic
+/// greedy over intervals sorted by right end, on the hazards of the
+/// barrier-free program), for each of the two wait placements the offline
+/// planner tries, the smaller. Where a program has host accesses, other
+/// wait placements exist, and the minimum over all of them is not
+/// computed: this bounds plans that wait where the offline planner does.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
+    let eager = stabbing_bound_with(program, reading, true)?;
+    let lazy = stabbing_bound_with(program, reading, false)?;
+    Ok(eager.min(lazy))
+}
+
+fn stabbing_bound_with(program: &Program, reading: Reading, eager: bool) -> Result<usize, ProgramError> {
     let sem = Semantics::for_reading(reading);
     let input = program.without_barriers();
     let layout = resolve(&input)?;
-    let (waited, _) = with_waits(&input, &layout, sem);
+    let (waited, _) = with_waits(&input, &layout, sem, eager);
     let layout = resolve(&waited)?;
     let reqs = requirements(&waited, &layout, sem);
     let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();

@@ -10,7 +10,7 @@ use super::emit::{is_device, is_host, Emitter, Queue};
 use super::BarrierForm;
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, Command, Program, Region};
+use crate::ir::program::{Barrier, ByteRange, Command, Program, Region};
 use crate::semantics::Semantics;
 use crate::sync::checker::{
     host_needs, read_satisfied, write_conflict, Checker, HazardKind, Reach, ResolvedBarrier, SyncVal,
@@ -37,7 +37,8 @@ impl Req {
         // a barrier.
         let b = self.hazard.fix.barrier.expect("requirement has a barrier");
         let mem = self.hazard.memory;
-        let owner = layout.owner_object(mem.mem);
+        // Invariant: hazards are over memory of the program's own layout.
+        let owner = layout.owner_object(mem.mem).expect("memory of this layout");
         b.on(Region {
             object: owner,
             range: mem.range,
@@ -50,7 +51,18 @@ impl Req {
 /// wait is needed whatever barriers are placed, and it may remove
 /// dependencies that barriers would otherwise have to carry, so the
 /// planners' dependencies are those of this program.
-pub(crate) fn with_waits(input: &Program, layout: &Layout, sem: Semantics) -> (Program, Vec<Option<usize>>) {
+///
+/// `eager`: also wait before a host access that needs only a barrier when
+/// device work was recorded since the last wait, so that the barrier can
+/// go after that work and share a point with its dependencies. That helps
+/// most programs and hurts some (the earlier wait can take the place of a
+/// later one that would have ordered more); the offline planner tries both.
+pub(crate) fn with_waits(
+    input: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    eager: bool,
+) -> (Program, Vec<Option<usize>>) {
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut commands = Vec::with_capacity(input.commands.len());
     let mut origin = Vec::with_capacity(input.commands.len());
@@ -65,7 +77,7 @@ pub(crate) fn with_waits(input: &Program, layout: &Layout, sem: Semantics) -> (P
             // point with the dependencies of that work.
             let needs_wait = hazards.iter().any(|h| h.fix.wait);
             let needs_barrier = hazards.iter().any(|h| h.fix.barrier.is_some());
-            if needs_wait || (needs_barrier && queue.outstanding()) {
+            if needs_wait || (eager && needs_barrier && queue.outstanding()) {
                 commands.extend([Command::Submit, Command::Wait]);
                 origin.extend([None, None]);
                 checker.submit();
@@ -151,19 +163,34 @@ fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout, sem: Sema
     let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     live.iter().all(|l| {
         let mem = l.req.hazard.memory;
-        l.values.iter().all(|v| {
-            let after = v.apply(&resolved, |b| match b.range {
-                None => Reach::Full,
-                Some(r)
-                    if r.mem == mem.mem
-                        && r.range.start <= mem.range.start
-                        && mem.range.end <= r.range.end =>
-                {
-                    Reach::Full
+        // Buffer barriers may cover the hazard's bytes piecewise: split them
+        // at every barrier boundary inside, so that each barrier either
+        // holds a piece whole (its memory dependency reaches it) or misses
+        // it (its execution dependency still counts).
+        let mut cuts = vec![mem.range.start, mem.range.end];
+        for b in &resolved {
+            if let Some(r) = b.range.filter(|r| r.mem == mem.mem) {
+                for x in [r.range.start, r.range.end] {
+                    if mem.range.start < x && x < mem.range.end {
+                        cuts.push(x);
+                    }
                 }
-                Some(_) => Reach::ExecOnly,
-            });
-            satisfied(after, l.req.hazard.current, l.req.hazard.kind, sem)
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts.windows(2).all(|piece| {
+            let (start, end) = (piece[0], piece[1]);
+            l.values.iter().all(|v| {
+                let after = v.apply(&resolved, |b| match b.range {
+                    None => Reach::Full,
+                    Some(r) if r.mem == mem.mem && r.range.start <= start && end <= r.range.end => {
+                        Reach::Full
+                    }
+                    Some(_) => Reach::ExecOnly,
+                });
+                satisfied(after, l.req.hazard.current, l.req.hazard.kind, sem)
+            })
         })
     })
 }
@@ -240,7 +267,27 @@ pub(crate) fn point_barriers(
             }
         }
     }
-    // Drop barriers the rest of the point makes redundant, then bits.
+    // Drop barriers the rest of the point makes redundant, then bits, then
+    // merge barriers that became equal but for touching ranges of one
+    // object; again until nothing changes.
+    loop {
+        let count = barriers.len();
+        barriers = without_redundant(barriers, live, layout, sem);
+        barriers = without_spare_bits(barriers, live, layout, sem);
+        barriers = merged_touching(barriers);
+        if barriers.len() == count {
+            return barriers;
+        }
+    }
+}
+
+/// Each barrier the others make redundant, dropped (first to last).
+fn without_redundant(
+    mut barriers: Vec<Barrier>,
+    live: &[Live],
+    layout: &Layout,
+    sem: Semantics,
+) -> Vec<Barrier> {
     let mut i = 0;
     while i < barriers.len() && barriers.len() > 1 {
         let mut without = barriers.clone();
@@ -251,7 +298,57 @@ pub(crate) fn point_barriers(
             i += 1;
         }
     }
-    // Until no bit can go: dropping an access can make its stage droppable.
+    barriers
+}
+
+/// Barriers with the same masks over overlapping or adjacent ranges of one
+/// object, merged into one over the union (which orders at least as much).
+fn merged_touching(barriers: Vec<Barrier>) -> Vec<Barrier> {
+    let mut out: Vec<Barrier> = Vec::with_capacity(barriers.len());
+    for b in barriers {
+        let same_masks = |a: &Barrier| {
+            (
+                a.src_stage_mask,
+                a.src_access_mask,
+                a.dst_stage_mask,
+                a.dst_access_mask,
+            ) == (
+                b.src_stage_mask,
+                b.src_access_mask,
+                b.dst_stage_mask,
+                b.dst_access_mask,
+            )
+        };
+        let touching = out.iter_mut().find(|a| {
+            same_masks(a)
+                && match (a.region, b.region) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => {
+                        x.object == y.object && x.range.start <= y.range.end && y.range.start <= x.range.end
+                    }
+                    _ => false,
+                }
+        });
+        match touching {
+            Some(a) => {
+                if let (Some(x), Some(y)) = (&mut a.region, b.region) {
+                    x.range = ByteRange::new(x.range.start.min(y.range.start), x.range.end.max(y.range.end));
+                }
+            }
+            None => out.push(b),
+        }
+    }
+    out
+}
+
+/// Every bit each barrier does not need dropped, until none can go
+/// (dropping an access can make its stage droppable).
+fn without_spare_bits(
+    mut barriers: Vec<Barrier>,
+    live: &[Live],
+    layout: &Layout,
+    sem: Semantics,
+) -> Vec<Barrier> {
     loop {
         let before: u32 = barriers.iter().map(Barrier::bit_count).sum();
         for i in 0..barriers.len() {
