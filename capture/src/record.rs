@@ -103,13 +103,16 @@ struct Set {
     descs: HashMap<(u32, u32), Desc>,
 }
 
+/// A bound descriptor set and its dynamic offsets by `(binding, element)`.
+type BoundSet = (u64, HashMap<(u32, u32), u64>);
+
 #[derive(Default)]
 struct CommandBuffer {
     pool: u64,
     pipeline: Option<u64>,
     /// Bound sets by set number: the set and its dynamic offsets by
     /// `(binding, element)`.
-    sets: HashMap<u32, (u64, HashMap<(u32, u32), u64>)>,
+    sets: HashMap<u32, BoundSet>,
     entries: Vec<Entry>,
 }
 
@@ -141,6 +144,9 @@ pub struct Capture {
     pending: Vec<Entry>,
     /// Device writes submitted since the last emitted `wait`.
     device_writes: Vec<Region>,
+    /// Device reads submitted since the last emitted `wait`, with the
+    /// number of device writes recorded before each.
+    device_reads: Vec<(usize, Region)>,
     /// Memory ranges (memory handle, start, end) written by submitted
     /// device commands and not yet waited for: changes there are the
     /// device's, not host writes.
@@ -191,6 +197,7 @@ impl Capture {
             waited: 0,
             pending: Vec::new(),
             device_writes: Vec::new(),
+            device_reads: Vec::new(),
             dirty: Vec::new(),
             pending_reads: Vec::new(),
         }
@@ -943,7 +950,22 @@ impl Capture {
         }
         self.dirty.clear();
         let mut reads = std::mem::take(&mut self.pending_reads);
-        for r in std::mem::take(&mut self.device_writes) {
+        let later_reads = std::mem::take(&mut self.device_reads);
+        for (i, r) in std::mem::take(&mut self.device_writes).into_iter().enumerate() {
+            // A write that a later device command reads is an intermediate
+            // result: the host is assumed to read only final ones.
+            let Some((m, s, e)) = self.mem_range(r) else {
+                continue;
+            };
+            let read_later = later_reads.iter().any(|&(k, rr)| {
+                k > i
+                    && self
+                        .mem_range(rr)
+                        .is_some_and(|(m2, s2, e2)| m == m2 && s < e2 && s2 < e)
+            });
+            if read_later {
+                continue;
+            }
             let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
                 continue;
             };
@@ -988,12 +1010,15 @@ impl Capture {
             }
             Entry::Cmd(c, comment) => {
                 let writes = device_writes(&c);
+                let reads = device_reads(&c);
                 let index = self.program.commands().len();
                 match self.program.push(c) {
                     Ok(_) => {
                         self.notes.trailing(index, &comment);
                         let dirty: Vec<_> = writes.iter().filter_map(|r| self.mem_range(*r)).collect();
                         self.dirty.extend(dirty);
+                        let n = self.device_writes.len();
+                        self.device_reads.extend(reads.into_iter().map(|r| (n, r)));
                         self.device_writes.extend(writes);
                     }
                     Err(e) => {
@@ -1079,6 +1104,22 @@ fn device_writes(c: &Command) -> Vec<Region> {
 fn host_write_regions(c: &Command) -> Vec<Region> {
     match c {
         Command::HostWrite { dst, .. } => vec![*dst],
+        _ => Vec::new(),
+    }
+}
+
+/// The regions a device command reads (for the host-read approximation).
+fn device_reads(c: &Command) -> Vec<Region> {
+    match c {
+        Command::Copy { src, .. } => vec![*src],
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => bindings
+            .iter()
+            .filter(|b| b.access != BindingAccess::Write)
+            .map(|b| b.region)
+            .chain(*indirect)
+            .collect(),
         _ => Vec::new(),
     }
 }

@@ -199,7 +199,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     b[i] = a[i];        // A read, B written
     c[i] = c[i] + 1u;   // C read and written
-    atomicAdd(d[0], 1u); // D atomically
+    d[i] = d[i + 1u];   // D read and written (naga's GLSL front end has no atomics)
     // E declared, never used
 }";
         assert_eq!(
