@@ -12,6 +12,7 @@
 // The command line needs no `unsafe`: Vulkan lives in vksync-runtime.
 #![forbid(unsafe_code)]
 
+mod capture;
 mod input;
 mod output;
 mod planout;
@@ -81,6 +82,20 @@ enum Cmd {
         /// else 10).
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
+    },
+    /// Run a command with the capture layer (VK_LAYER_VKSYNC_capture) enabled,
+    /// then check each trace it recorded (one per Vulkan device).
+    Capture {
+        /// Where the trace goes (the second device's gets `.1` before the
+        /// extension, and so on).
+        #[arg(short, long, value_name = "FILE", default_value = "vksync-capture.trace")]
+        output: PathBuf,
+        /// Which reading of write-after-write to check the traces under.
+        #[arg(long, value_enum, default_value_t = ReadingArg::MemoryModel)]
+        reading: ReadingArg,
+        /// The command and its arguments (after `--`).
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<std::ffi::OsString>,
     },
 }
 
@@ -216,6 +231,11 @@ fn main() -> ExitCode {
             planning,
             timeout,
         } => run::run(&file, planning.options(), timeout, &mut out),
+        Cmd::Capture {
+            output,
+            reading,
+            command,
+        } => capture::capture(&output, &command, reading.reading(), &mut out),
     };
     ExitCode::from(finished(out, status) as u8)
 }

@@ -1,9 +1,66 @@
 //! The trace printer: writes a [`Program`] as text that [`super::parse`]
-//! reads back to an equal program.
+//! reads back to an equal program, optionally with comments
+//! ([`Annotations`]: header lines, comment lines before a command, a
+//! trailing comment on a command's line) that the parser skips.
 
 use super::parse::DEFAULT_POOL_ALIGN;
 use crate::ir::program::{Command, ObjectKind, Program, Region};
+use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// Comments to print with a program by [`print_annotated`]: lines at the
+/// top, lines before a command, and a trailing comment on a command's
+/// line. Comments never change the program: parsing the annotated text
+/// gives the same program as parsing [`print`]'s. Any line break in a
+/// comment's text (LF, CR, vertical tab, form feed, U+0085, U+2028,
+/// U+2029: what the parser treats as one) is printed as a space, so a
+/// comment stays on its line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    header: Vec<String>,
+    before: HashMap<usize, Vec<String>>,
+    trailing: HashMap<usize, String>,
+}
+
+impl Annotations {
+    /// No comments.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a comment line at the top of the trace, before the
+    /// declarations.
+    pub fn header(&mut self, text: &str) -> &mut Self {
+        self.header.push(one_line(text));
+        self
+    }
+
+    /// Adds a comment line just before command `command` (an index into
+    /// [`Program::commands`]); an index past the last command puts the
+    /// line at the end of the trace.
+    pub fn before(&mut self, command: usize, text: &str) -> &mut Self {
+        self.before.entry(command).or_default().push(one_line(text));
+        self
+    }
+
+    /// Sets the comment at the end of command `command`'s line (replacing
+    /// an earlier one).
+    pub fn trailing(&mut self, command: usize, text: &str) -> &mut Self {
+        self.trailing.insert(command, one_line(text));
+        self
+    }
+}
+
+/// `text` with every character the parser reads as a line break replaced
+/// by a space.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => ' ',
+            c => c,
+        })
+        .collect()
+}
 
 /// Prints a program as a trace that [`super::parse`] reads back to an equal
 /// program. Buffers and pools are declared in object order, each just
@@ -12,7 +69,18 @@ use std::fmt::Write as _;
 /// blob the commands never allocate cannot be written in the trace format
 /// and is left out.
 pub fn print(program: &Program) -> String {
+    print_annotated(program, &Annotations::default())
+}
+
+/// Prints a program as [`print`] does, with the comments of `notes`: its
+/// header lines first, then each command preceded by its comment lines and
+/// followed, on the same line, by `  # ` and its trailing comment. Lines
+/// noted before an index past the last command come last.
+pub fn print_annotated(program: &Program, notes: &Annotations) -> String {
     let mut out = String::new();
+    for h in &notes.header {
+        let _ = writeln!(out, "# {h}");
+    }
     let mut next = 0usize;
     let declare_until = |out: &mut String, next: &mut usize, stop: usize| {
         while *next < stop.min(program.objects.len()) {
@@ -52,8 +120,14 @@ pub fn print(program: &Program) -> String {
         .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
         .unwrap_or(program.objects.len());
     declare_until(&mut out, &mut next, first_blob);
-    for c in &program.commands {
+    for (i, c) in program.commands.iter().enumerate() {
+        for line in notes.before.get(&i).into_iter().flatten() {
+            let _ = writeln!(out, "# {line}");
+        }
         out.push_str(&print_command(program, c));
+        if let Some(t) = notes.trailing.get(&i) {
+            let _ = write!(out, "  # {t}");
+        }
         out.push('\n');
         if let Command::Alloc { blob } = c {
             if blob.0 as usize + 1 > next {
@@ -68,6 +142,15 @@ pub fn print(program: &Program) -> String {
         }
     }
     declare_until(&mut out, &mut next, program.objects.len());
+    let mut rest: Vec<_> = notes
+        .before
+        .iter()
+        .filter(|(i, _)| **i >= program.commands.len())
+        .collect();
+    rest.sort_by_key(|(i, _)| **i);
+    for line in rest.into_iter().flat_map(|(_, lines)| lines) {
+        let _ = writeln!(out, "# {line}");
+    }
     out
 }
 

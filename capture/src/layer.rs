@@ -1,0 +1,1685 @@
+//! The Vulkan layer itself: the three exported entry points, the call
+//! chains, and one intercept per recorded Vulkan call.
+//!
+//! This module owns the global state (instances, devices with their
+//! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
+//! behind one `Mutex`) and all the `unsafe` of reading the application's
+//! structures. It does not decide what goes in the trace: it reads each
+//! call's arguments into plain values and hands them to [`Capture`].
+//!
+//! Invariants:
+//!
+//! - Every intercepted call goes down the chain with its arguments
+//!   unchanged, exactly once, whatever happens in the recording; the
+//!   recording of a call that fails is skipped (and before `vkQueueSubmit`
+//!   the mapped memory is compared first, because once the work is
+//!   submitted the device may write it).
+//! - Nothing unwinds out of an intercept: recording runs inside
+//!   [`record`], which catches panics, prints them once on stderr with the
+//!   call's name, and carries on. A poisoned mutex is taken over as is.
+//! - The lock is never held while calling down the chain (a wait on a
+//!   fence does not block other threads' calls).
+//! - Dispatchable handles (devices, queues, command buffers) are keyed by
+//!   their loader dispatch pointer, the first pointer-sized word of the
+//!   object, which the loader sets to the device's for all three.
+
+use crate::abi::*;
+use crate::record::Capture;
+use crate::reflect::reflect;
+use crate::sync1;
+use ash::vk::{self, Handle};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{LazyLock, Mutex, MutexGuard};
+
+/// A next-layer function pointer of unknown type.
+type VoidFn = unsafe extern "system" fn();
+
+struct InstanceData {
+    /// The next layer's `vkCreateDevice` and `vkDestroyInstance`, looked up
+    /// once the instance exists.
+    create_device: Option<VoidFn>,
+    destroy: Option<VoidFn>,
+    gipa: vk::PFN_vkGetInstanceProcAddr,
+}
+
+struct DeviceData {
+    /// Next-layer functions by name, for every name this layer intercepts.
+    next: HashMap<&'static str, VoidFn>,
+    /// Mapped memory: pointer and length, by memory handle.
+    mapped: HashMap<u64, (usize, u64)>,
+    capture: Capture,
+}
+
+#[derive(Default)]
+struct Globals {
+    instances: HashMap<usize, InstanceData>,
+    devices: HashMap<usize, DeviceData>,
+    devices_created: usize,
+    reported_panic: bool,
+}
+
+static GLOBALS: LazyLock<Mutex<Globals>> = LazyLock::new(Default::default);
+
+fn globals() -> MutexGuard<'static, Globals> {
+    GLOBALS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The loader dispatch key of a dispatchable handle.
+fn dispatch_key(raw: u64) -> usize {
+    if raw == 0 {
+        return 0;
+    }
+    // SAFETY: `raw` is a dispatchable handle the loader gave the
+    // application (a pointer to an object whose first word is the loader's
+    // dispatch table pointer, per the loader–layer interface); it is live
+    // for the duration of the call it was passed to.
+    unsafe { *(raw as usize as *const usize) }
+}
+
+/// `n` elements at `p`, or none when `p` is null.
+///
+/// # Safety
+/// `p` is null or points at `n` valid `T`s that outlive the result.
+unsafe fn slice<'a, T>(p: *const T, n: u32) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        // SAFETY: per this function's contract.
+        unsafe { std::slice::from_raw_parts(p, n as usize) }
+    }
+}
+
+/// Runs `f` on the capture of device `key`, catching panics.
+fn record(key: usize, call: &str, f: impl FnOnce(&mut DeviceData)) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut g = globals();
+        if let Some(d) = g.devices.get_mut(&key) {
+            f(d);
+        }
+    }));
+    if result.is_err() {
+        let mut g = globals();
+        if !g.reported_panic {
+            g.reported_panic = true;
+            eprintln!("[VK_LAYER_VKSYNC_capture] internal error while recording {call}; the call went through, the trace may miss it");
+        }
+    }
+}
+
+/// The next layer's function `names[0]` (or an alias) on device `key`.
+fn next_fn(key: usize, names: &[&str]) -> Option<VoidFn> {
+    let g = globals();
+    let d = g.devices.get(&key)?;
+    names.iter().find_map(|n| d.next.get(n).copied())
+}
+
+macro_rules! next {
+    ($key:expr, $pfn:ty, [$($name:literal),+]) => {
+        next_fn($key, &[$($name),+]).map(|f| {
+            // SAFETY: `f` was returned by the next layer's
+            // vkGetDeviceProcAddr for this very name, so it has the
+            // signature `$pfn` of that Vulkan command.
+            unsafe { std::mem::transmute::<VoidFn, $pfn>(f) }
+        })
+    };
+}
+
+fn output_path(index: usize) -> PathBuf {
+    let base = std::env::var_os("VKSYNC_CAPTURE_OUTPUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(format!("vksync-capture-{}.trace", std::process::id())));
+    if index == 0 {
+        return base;
+    }
+    let stem = base
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match base.extension() {
+        Some(ext) => format!("{stem}.{index}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{index}"),
+    };
+    base.with_file_name(name)
+}
+
+fn flush(d: &DeviceData) {
+    if let Err(e) = d.capture.flush() {
+        eprintln!("[VK_LAYER_VKSYNC_capture] {e}");
+    }
+}
+
+// ---------------------------------------------------------------- exports
+
+/// The loader–layer negotiation: interface version 2.
+///
+/// # Safety
+/// Called by the loader with a valid `VkNegotiateLayerInterface`.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
+    p: *mut NegotiateLayerInterface,
+) -> vk::Result {
+    if p.is_null() {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    }
+    // SAFETY: the loader passes a valid, writable struct; fields are
+    // written through raw pointers so no reference to a struct holding
+    // not-yet-initialized function pointers is made.
+    unsafe {
+        if (*p).s_type != LAYER_NEGOTIATE_INTERFACE_STRUCT {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        }
+        let v = std::ptr::addr_of_mut!((*p).loader_layer_interface_version);
+        if *v > INTERFACE_VERSION {
+            *v = INTERFACE_VERSION;
+        }
+        std::ptr::addr_of_mut!((*p).get_instance_proc_addr).write(vkGetInstanceProcAddr);
+        std::ptr::addr_of_mut!((*p).get_device_proc_addr).write(vkGetDeviceProcAddr);
+        std::ptr::addr_of_mut!((*p).get_physical_device_proc_addr).write(None);
+    }
+    vk::Result::SUCCESS
+}
+
+/// The layer's `vkGetInstanceProcAddr`.
+///
+/// # Safety
+/// `name` is a NUL-terminated string; `instance` is null or live.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "system" fn vkGetInstanceProcAddr(
+    instance: vk::Instance,
+    name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: per this function's contract.
+    let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
+    if let Some(f) = instance_intercept(n) {
+        return Some(f);
+    }
+    let next = {
+        let g = globals();
+        g.instances.get(&dispatch_key(instance.as_raw())).map(|i| i.gipa)
+    };
+    let next = next?;
+    // SAFETY: the next layer's vkGetInstanceProcAddr, with the caller's
+    // arguments.
+    let found = unsafe { next(instance, name) };
+    if found.is_some() {
+        if let Some(f) = device_intercept(n) {
+            return Some(f);
+        }
+    }
+    found
+}
+
+/// The layer's `vkGetDeviceProcAddr`.
+///
+/// # Safety
+/// `name` is a NUL-terminated string; `device` is live.
+#[no_mangle]
+#[allow(non_snake_case)]
+pub unsafe extern "system" fn vkGetDeviceProcAddr(
+    device: vk::Device,
+    name: *const c_char,
+) -> vk::PFN_vkVoidFunction {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: per this function's contract.
+    let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
+    if n == "vkGetDeviceProcAddr" {
+        return Some(void(vkGetDeviceProcAddr as *const ()));
+    }
+    let key = dispatch_key(device.as_raw());
+    let gdpa = {
+        let g = globals();
+        g.devices
+            .get(&key)
+            .and_then(|d| d.next.get("vkGetDeviceProcAddr").copied())
+    };
+    let gdpa = gdpa.map(|f| {
+        // SAFETY: stored from the device link's pfnNextGetDeviceProcAddr.
+        unsafe { std::mem::transmute::<VoidFn, vk::PFN_vkGetDeviceProcAddr>(f) }
+    })?;
+    // SAFETY: the next layer's vkGetDeviceProcAddr with the caller's
+    // arguments.
+    let found = unsafe { gdpa(device, name) };
+    if found.is_some() {
+        if let Some(f) = device_intercept(n) {
+            return Some(f);
+        }
+    }
+    found
+}
+
+fn void(f: *const ()) -> VoidFn {
+    // SAFETY: `f` is one of this module's `extern "system"` functions; the
+    // caller (the loader or the application) casts it back to the
+    // signature of the command it asked for by name, which is that
+    // function's signature.
+    unsafe { std::mem::transmute::<*const (), VoidFn>(f) }
+}
+
+fn instance_intercept(name: &str) -> Option<VoidFn> {
+    let f: *const () = match name {
+        "vkGetInstanceProcAddr" => vkGetInstanceProcAddr as *const (),
+        "vkGetDeviceProcAddr" => vkGetDeviceProcAddr as *const (),
+        "vkCreateInstance" => create_instance as *const (),
+        "vkDestroyInstance" => destroy_instance as *const (),
+        "vkCreateDevice" => create_device as *const (),
+        _ => return None,
+    };
+    Some(void(f))
+}
+
+// ------------------------------------------------------- instance and device
+
+unsafe extern "system" fn create_instance(
+    ci: *const vk::InstanceCreateInfo,
+    alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Instance,
+) -> vk::Result {
+    // SAFETY: the loader passes a valid create info whose pNext chain holds
+    // its VkLayerInstanceCreateInfo; a layer advances the chain's link for
+    // the next layer, as the loader–layer interface requires.
+    unsafe {
+        let mut p = (*ci).p_next as *mut LayerInstanceCreateInfo;
+        while !(p.is_null() || (*p).s_type == LOADER_INSTANCE_CREATE_INFO && (*p).function == LAYER_LINK_INFO)
+        {
+            p = (*p).p_next as *mut LayerInstanceCreateInfo;
+        }
+        if p.is_null() || (*p).layer_info.is_null() {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        }
+        let link = (*p).layer_info;
+        let gipa = (*link).next_get_instance_proc_addr;
+        (*p).layer_info = (*link).next;
+        let Some(create) = gipa(vk::Instance::null(), c"vkCreateInstance".as_ptr()) else {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        };
+        let create = std::mem::transmute::<VoidFn, vk::PFN_vkCreateInstance>(create);
+        let r = create(ci, alloc, out);
+        if r == vk::Result::SUCCESS {
+            let handle = *out;
+            let create_device = gipa(handle, c"vkCreateDevice".as_ptr());
+            let destroy = gipa(handle, c"vkDestroyInstance".as_ptr());
+            globals().instances.insert(
+                dispatch_key(handle.as_raw()),
+                InstanceData {
+                    create_device,
+                    destroy,
+                    gipa,
+                },
+            );
+        }
+        r
+    }
+}
+
+unsafe extern "system" fn destroy_instance(
+    instance: vk::Instance,
+    alloc: *const vk::AllocationCallbacks<'_>,
+) {
+    let key = dispatch_key(instance.as_raw());
+    let data = globals().instances.remove(&key);
+    if let Some(d) = data {
+        // SAFETY: the next layer's function for this name, with the
+        // caller's arguments.
+        unsafe {
+            if let Some(f) = d.destroy {
+                std::mem::transmute::<VoidFn, vk::PFN_vkDestroyInstance>(f)(instance, alloc);
+            }
+        }
+    }
+}
+
+unsafe extern "system" fn create_device(
+    physical: vk::PhysicalDevice,
+    ci: *const vk::DeviceCreateInfo,
+    alloc: *const vk::AllocationCallbacks<'_>,
+    out: *mut vk::Device,
+) -> vk::Result {
+    // The instance whose chain `vkCreateDevice` goes down: physical
+    // devices are not mapped to instances (one instance per process is the
+    // case this layer is tested on; with several, the first one's chain is
+    // used, which reaches the same driver).
+    let create = globals().instances.values().next().and_then(|i| i.create_device);
+    let Some(create) = create else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: as in `create_instance`, for the device chain.
+    let (gdpa, r) = unsafe {
+        let mut p = (*ci).p_next as *mut LayerDeviceCreateInfo;
+        while !(p.is_null() || (*p).s_type == LOADER_DEVICE_CREATE_INFO && (*p).function == LAYER_LINK_INFO) {
+            p = (*p).p_next as *mut LayerDeviceCreateInfo;
+        }
+        if p.is_null() || (*p).layer_info.is_null() {
+            return vk::Result::ERROR_INITIALIZATION_FAILED;
+        }
+        let link = (*p).layer_info;
+        let gdpa = (*link).next_get_device_proc_addr;
+        (*p).layer_info = (*link).next;
+        let create = std::mem::transmute::<VoidFn, vk::PFN_vkCreateDevice>(create);
+        (gdpa, create(physical, ci, alloc, out))
+    };
+    if r != vk::Result::SUCCESS {
+        return r;
+    }
+    // SAFETY: vkCreateDevice succeeded, so `*out` is the new device.
+    let device = unsafe { *out };
+    let mut next = HashMap::new();
+    next.insert("vkGetDeviceProcAddr", void(gdpa as *const ()));
+    for name in DEVICE_NAMES {
+        let c = format!("{name}\0");
+        // SAFETY: the next layer's vkGetDeviceProcAddr on the new device,
+        // with a NUL-terminated name.
+        if let Some(f) = unsafe { gdpa(device, c.as_ptr().cast()) } {
+            next.insert(*name, f);
+        }
+    }
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let mut g = globals();
+        let index = g.devices_created;
+        g.devices_created += 1;
+        let path = output_path(index);
+        let args: Vec<String> = std::env::args().collect();
+        let header = vec![
+            format!(
+                "captured by VK_LAYER_VKSYNC_capture {} from `{}` (pid {}), device {index}",
+                env!("CARGO_PKG_VERSION"),
+                args.join(" ").replace(['\n', '\r'], " "),
+                std::process::id()
+            ),
+            "each command's comment names the Vulkan call and its sequence number on this device".to_string(),
+        ];
+        let d = DeviceData {
+            next,
+            mapped: HashMap::new(),
+            capture: Capture::new(path, header),
+        };
+        flush(&d);
+        g.devices.insert(dispatch_key(device.as_raw()), d);
+    }));
+    r
+}
+
+unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::AllocationCallbacks<'_>) {
+    let key = dispatch_key(device.as_raw());
+    let f = next!(key, vk::PFN_vkDestroyDevice, ["vkDestroyDevice"]);
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let d = globals().devices.remove(&key);
+        if let Some(d) = d {
+            flush(&d);
+        }
+    }));
+    if let Some(f) = f {
+        // SAFETY: the next layer's vkDestroyDevice with the caller's
+        // arguments.
+        unsafe { f(device, alloc) }
+    }
+}
+
+// ------------------------------------------------------------- intercepts
+
+/// Every device-level name this layer intercepts (the table of
+/// [`device_intercept`]), loaded from the next layer at device creation.
+const DEVICE_NAMES: &[&str] = &[
+    "vkDestroyDevice",
+    "vkAllocateMemory",
+    "vkFreeMemory",
+    "vkMapMemory",
+    "vkUnmapMemory",
+    "vkCreateBuffer",
+    "vkDestroyBuffer",
+    "vkBindBufferMemory",
+    "vkBindBufferMemory2",
+    "vkBindBufferMemory2KHR",
+    "vkCreateShaderModule",
+    "vkCreateDescriptorSetLayout",
+    "vkCreatePipelineLayout",
+    "vkCreateComputePipelines",
+    "vkAllocateDescriptorSets",
+    "vkUpdateDescriptorSets",
+    "vkAllocateCommandBuffers",
+    "vkFreeCommandBuffers",
+    "vkBeginCommandBuffer",
+    "vkResetCommandBuffer",
+    "vkResetCommandPool",
+    "vkCmdBindPipeline",
+    "vkCmdBindDescriptorSets",
+    "vkCmdDispatch",
+    "vkCmdDispatchIndirect",
+    "vkCmdCopyBuffer",
+    "vkCmdFillBuffer",
+    "vkCmdUpdateBuffer",
+    "vkCmdPipelineBarrier",
+    "vkCmdPipelineBarrier2",
+    "vkCmdPipelineBarrier2KHR",
+    "vkQueueSubmit",
+    "vkQueueSubmit2",
+    "vkQueueSubmit2KHR",
+    "vkWaitForFences",
+    "vkGetFenceStatus",
+    "vkQueueWaitIdle",
+    "vkDeviceWaitIdle",
+    "vkDestroyFence",
+    // Not modelled: written as comments, counted, forwarded.
+    "vkCmdCopyBuffer2",
+    "vkCmdCopyBuffer2KHR",
+    "vkCmdDispatchBase",
+    "vkCmdDispatchBaseKHR",
+    "vkCmdCopyBufferToImage",
+    "vkCmdCopyImageToBuffer",
+    "vkCmdCopyImage",
+    "vkCmdBlitImage",
+    "vkCmdClearColorImage",
+    "vkCmdSetEvent",
+    "vkCmdResetEvent",
+    "vkCmdWaitEvents",
+    "vkCmdExecuteCommands",
+    "vkCmdCopyQueryPoolResults",
+    "vkCmdPushDescriptorSetKHR",
+    "vkUpdateDescriptorSetWithTemplate",
+    "vkUpdateDescriptorSetWithTemplateKHR",
+    "vkFlushMappedMemoryRanges",
+    "vkInvalidateMappedMemoryRanges",
+];
+
+fn device_intercept(name: &str) -> Option<VoidFn> {
+    let f: *const () = match name {
+        "vkDestroyDevice" => destroy_device as *const (),
+        "vkAllocateMemory" => allocate_memory as *const (),
+        "vkFreeMemory" => free_memory as *const (),
+        "vkMapMemory" => map_memory as *const (),
+        "vkUnmapMemory" => unmap_memory as *const (),
+        "vkCreateBuffer" => create_buffer as *const (),
+        "vkDestroyBuffer" => destroy_buffer as *const (),
+        "vkBindBufferMemory" => bind_buffer_memory as *const (),
+        "vkBindBufferMemory2" | "vkBindBufferMemory2KHR" => bind_buffer_memory2 as *const (),
+        "vkCreateShaderModule" => create_shader_module as *const (),
+        "vkCreateDescriptorSetLayout" => create_set_layout as *const (),
+        "vkCreatePipelineLayout" => create_pipeline_layout as *const (),
+        "vkCreateComputePipelines" => create_compute_pipelines as *const (),
+        "vkAllocateDescriptorSets" => allocate_sets as *const (),
+        "vkUpdateDescriptorSets" => update_sets as *const (),
+        "vkAllocateCommandBuffers" => allocate_cbs as *const (),
+        "vkFreeCommandBuffers" => free_cbs as *const (),
+        "vkBeginCommandBuffer" => begin_cb as *const (),
+        "vkResetCommandBuffer" => reset_cb as *const (),
+        "vkResetCommandPool" => reset_pool as *const (),
+        "vkCmdBindPipeline" => bind_pipeline as *const (),
+        "vkCmdBindDescriptorSets" => bind_sets as *const (),
+        "vkCmdDispatch" => dispatch as *const (),
+        "vkCmdDispatchIndirect" => dispatch_indirect as *const (),
+        "vkCmdCopyBuffer" => copy_buffer as *const (),
+        "vkCmdFillBuffer" => fill_buffer as *const (),
+        "vkCmdUpdateBuffer" => update_buffer as *const (),
+        "vkCmdPipelineBarrier" => pipeline_barrier as *const (),
+        "vkCmdPipelineBarrier2" | "vkCmdPipelineBarrier2KHR" => pipeline_barrier2 as *const (),
+        "vkQueueSubmit" => queue_submit as *const (),
+        "vkQueueSubmit2" | "vkQueueSubmit2KHR" => queue_submit2 as *const (),
+        "vkWaitForFences" => wait_for_fences as *const (),
+        "vkGetFenceStatus" => get_fence_status as *const (),
+        "vkQueueWaitIdle" => queue_wait_idle as *const (),
+        "vkDeviceWaitIdle" => device_wait_idle as *const (),
+        "vkDestroyFence" => destroy_fence as *const (),
+        "vkCmdCopyBuffer2" | "vkCmdCopyBuffer2KHR" => nm_copy_buffer2 as *const (),
+        "vkCmdDispatchBase" | "vkCmdDispatchBaseKHR" => nm_dispatch_base as *const (),
+        "vkCmdCopyBufferToImage" => nm_copy_buffer_to_image as *const (),
+        "vkCmdCopyImageToBuffer" => nm_copy_image_to_buffer as *const (),
+        "vkCmdCopyImage" => nm_copy_image as *const (),
+        "vkCmdBlitImage" => nm_blit_image as *const (),
+        "vkCmdClearColorImage" => nm_clear_color_image as *const (),
+        "vkCmdSetEvent" => nm_set_event as *const (),
+        "vkCmdResetEvent" => nm_reset_event as *const (),
+        "vkCmdWaitEvents" => nm_wait_events as *const (),
+        "vkCmdExecuteCommands" => nm_execute_commands as *const (),
+        "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
+        "vkCmdPushDescriptorSetKHR" => nm_push_descriptor_set as *const (),
+        "vkUpdateDescriptorSetWithTemplate" | "vkUpdateDescriptorSetWithTemplateKHR" => {
+            nm_update_with_template as *const ()
+        }
+        "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
+        "vkInvalidateMappedMemoryRanges" => invalidate_mapped as *const (),
+        _ => return None,
+    };
+    Some(void(f))
+}
+
+type Alloc<'a> = *const vk::AllocationCallbacks<'a>;
+
+unsafe extern "system" fn allocate_memory(
+    device: vk::Device,
+    info: *const vk::MemoryAllocateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::DeviceMemory,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkAllocateMemory, ["vkAllocateMemory"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (mem, size) = unsafe { ((*out).as_raw(), (*info).allocation_size) };
+        record(key, "vkAllocateMemory", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.allocate_memory(seq, mem, size);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn free_memory(device: vk::Device, memory: vk::DeviceMemory, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkFreeMemory", |d| {
+        d.capture.next_seq();
+        d.mapped.remove(&memory.as_raw());
+        d.capture.free_memory(memory.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkFreeMemory, ["vkFreeMemory"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, memory, alloc) }
+    }
+}
+
+unsafe extern "system" fn map_memory(
+    device: vk::Device,
+    memory: vk::DeviceMemory,
+    offset: u64,
+    size: u64,
+    flags: vk::MemoryMapFlags,
+    out: *mut *mut c_void,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkMapMemory, ["vkMapMemory"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, memory, offset, size, flags, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: on success `*out` is the mapped pointer.
+        let ptr = unsafe { *out } as usize;
+        record(key, "vkMapMemory", |d| {
+            d.capture.next_seq();
+            let Some(len) = d.capture.map_len(memory.as_raw(), offset, size) else {
+                return;
+            };
+            // SAFETY: vkMapMemory succeeded: `len` bytes at `ptr` are mapped
+            // host memory until vkUnmapMemory or vkFreeMemory (the layer
+            // forgets the pointer at both). The device may write them
+            // concurrently; the copy is a snapshot, as a memcpy would be.
+            let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+            d.capture.map_memory(memory.as_raw(), offset, bytes);
+            d.mapped.insert(memory.as_raw(), (ptr, len));
+        });
+    }
+    r
+}
+
+/// Emits a `wait` (and the host reads it implies) on device data `d`.
+fn wait_on(d: &mut DeviceData, seq: u64, call: &str, fences: Option<&[u64]>) {
+    let DeviceData { mapped, capture, .. } = d;
+    let current: Vec<(u64, &[u8])> = mapped
+        .iter()
+        .map(|(&mem, &(ptr, len))| {
+            // SAFETY: as in `map_memory`: the range is mapped while it is
+            // in `mapped`.
+            (mem, unsafe {
+                std::slice::from_raw_parts(ptr as *const u8, len as usize)
+            })
+        })
+        .collect();
+    capture.wait(seq, call, fences, &current);
+}
+
+/// Compares every mapped range of `d` with its shadow copy.
+fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, only: Option<u64>) {
+    for (&mem, &(ptr, len)) in &d.mapped {
+        if only.is_some_and(|o| o != mem) {
+            continue;
+        }
+        // SAFETY: as in `map_memory`: the range is mapped while it is in
+        // `d.mapped`.
+        let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+        d.capture.host_writes(seq, call, mem, bytes);
+    }
+}
+
+unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMemory) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkUnmapMemory", |d| {
+        let seq = d.capture.next_seq();
+        diff_mapped(d, seq, "vkUnmapMemory", Some(memory.as_raw()));
+        d.mapped.remove(&memory.as_raw());
+        d.capture.unmap_memory(memory.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkUnmapMemory, ["vkUnmapMemory"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, memory) }
+    }
+}
+
+unsafe extern "system" fn flush_mapped(
+    device: vk::Device,
+    n: u32,
+    ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkFlushMappedMemoryRanges,
+        ["vkFlushMappedMemoryRanges"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    record(key, "vkFlushMappedMemoryRanges", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.not_modelled(
+            None,
+            seq,
+            "vkFlushMappedMemoryRanges",
+            "host writes are taken as visible at the next submit, as for coherent memory",
+        );
+    });
+    // SAFETY: the next layer's function with the caller's arguments.
+    unsafe { f(device, n, ranges) }
+}
+
+unsafe extern "system" fn invalidate_mapped(
+    device: vk::Device,
+    n: u32,
+    ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkInvalidateMappedMemoryRanges,
+        ["vkInvalidateMappedMemoryRanges"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    record(key, "vkInvalidateMappedMemoryRanges", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .not_modelled(None, seq, "vkInvalidateMappedMemoryRanges", "");
+    });
+    // SAFETY: the next layer's function with the caller's arguments.
+    unsafe { f(device, n, ranges) }
+}
+
+unsafe extern "system" fn create_buffer(
+    device: vk::Device,
+    info: *const vk::BufferCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::Buffer,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateBuffer, ["vkCreateBuffer"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (b, size) = unsafe { ((*out).as_raw(), (*info).size) };
+        record(key, "vkCreateBuffer", |d| {
+            d.capture.next_seq();
+            d.capture.create_buffer(b, size);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_buffer(device: vk::Device, buffer: vk::Buffer, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyBuffer", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_buffer(buffer.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyBuffer, ["vkDestroyBuffer"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, buffer, alloc) }
+    }
+}
+
+unsafe extern "system" fn bind_buffer_memory(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkBindBufferMemory, ["vkBindBufferMemory"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, buffer, memory, offset) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkBindBufferMemory", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.bind_buffer(
+                seq,
+                "vkBindBufferMemory",
+                buffer.as_raw(),
+                memory.as_raw(),
+                offset,
+            );
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn bind_buffer_memory2(
+    device: vk::Device,
+    n: u32,
+    infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkBindBufferMemory2,
+        ["vkBindBufferMemory2", "vkBindBufferMemory2KHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, infos) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: `n` valid bind infos.
+        let binds: Vec<(u64, u64, u64)> = unsafe { slice(infos, n) }
+            .iter()
+            .map(|b| (b.buffer.as_raw(), b.memory.as_raw(), b.memory_offset))
+            .collect();
+        record(key, "vkBindBufferMemory2", |d| {
+            let seq = d.capture.next_seq();
+            for (b, m, o) in binds {
+                d.capture.bind_buffer(seq, "vkBindBufferMemory2", b, m, o);
+            }
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn create_shader_module(
+    device: vk::Device,
+    info: *const vk::ShaderModuleCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::ShaderModule,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateShaderModule, ["vkCreateShaderModule"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info: `code_size` bytes of SPIR-V at
+        // `p_code`; `*out` written on success.
+        let (module, code) = unsafe {
+            let i = &*info;
+            let code = if i.p_code.is_null() {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(i.p_code.cast::<u8>(), i.code_size)
+            };
+            ((*out).as_raw(), code)
+        };
+        record(key, "vkCreateShaderModule", |d| {
+            d.capture.next_seq();
+            d.capture.create_shader(module, reflect(code));
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn create_set_layout(
+    device: vk::Device,
+    info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::DescriptorSetLayout,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkCreateDescriptorSetLayout,
+        ["vkCreateDescriptorSetLayout"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (layout, bindings) = unsafe {
+            let i = &*info;
+            let b: Vec<_> = slice(i.p_bindings, i.binding_count)
+                .iter()
+                .map(|b| (b.binding, b.descriptor_type, b.descriptor_count))
+                .collect();
+            ((*out).as_raw(), b)
+        };
+        record(key, "vkCreateDescriptorSetLayout", |d| {
+            d.capture.next_seq();
+            d.capture.create_set_layout(layout, bindings);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn create_pipeline_layout(
+    device: vk::Device,
+    info: *const vk::PipelineLayoutCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::PipelineLayout,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreatePipelineLayout, ["vkCreatePipelineLayout"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (layout, sets) = unsafe {
+            let i = &*info;
+            let s: Vec<u64> = slice(i.p_set_layouts, i.set_layout_count)
+                .iter()
+                .map(|l| l.as_raw())
+                .collect();
+            ((*out).as_raw(), s)
+        };
+        record(key, "vkCreatePipelineLayout", |d| {
+            d.capture.next_seq();
+            d.capture.create_pipeline_layout(layout, sets);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn create_compute_pipelines(
+    device: vk::Device,
+    cache: vk::PipelineCache,
+    n: u32,
+    infos: *const vk::ComputePipelineCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::Pipeline,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkCreateComputePipelines,
+        ["vkCreateComputePipelines"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, cache, n, infos, alloc, out) };
+    if r.as_raw() >= 0 {
+        // SAFETY: `n` valid create infos and `n` pipeline handles written
+        // (null where one failed); `p_name` is NUL-terminated.
+        let made: Vec<(u64, u64, String, u64)> = unsafe {
+            slice(infos, n)
+                .iter()
+                .zip(slice(out, n))
+                .filter(|(_, p)| !p.is_null())
+                .map(|(i, p)| {
+                    let name = if i.stage.p_name.is_null() {
+                        String::new()
+                    } else {
+                        CStr::from_ptr(i.stage.p_name).to_string_lossy().into_owned()
+                    };
+                    (p.as_raw(), i.stage.module.as_raw(), name, i.layout.as_raw())
+                })
+                .collect()
+        };
+        record(key, "vkCreateComputePipelines", |d| {
+            d.capture.next_seq();
+            for (p, m, name, l) in made {
+                d.capture.create_compute_pipeline(p, m, &name, l);
+            }
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn allocate_sets(
+    device: vk::Device,
+    info: *const vk::DescriptorSetAllocateInfo<'_>,
+    out: *mut vk::DescriptorSet,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkAllocateDescriptorSets,
+        ["vkAllocateDescriptorSets"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid allocate info; as many sets written as layouts.
+        let sets: Vec<(u64, u64)> = unsafe {
+            let i = &*info;
+            slice(out, i.descriptor_set_count)
+                .iter()
+                .zip(slice(i.p_set_layouts, i.descriptor_set_count))
+                .map(|(s, l)| (s.as_raw(), l.as_raw()))
+                .collect()
+        };
+        record(key, "vkAllocateDescriptorSets", |d| {
+            d.capture.next_seq();
+            d.capture.allocate_sets(&sets);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn update_sets(
+    device: vk::Device,
+    nw: u32,
+    writes: *const vk::WriteDescriptorSet<'_>,
+    nc: u32,
+    copies: *const vk::CopyDescriptorSet<'_>,
+) {
+    let key = dispatch_key(device.as_raw());
+    // SAFETY: `nw` valid writes (buffer infos present for buffer types) and
+    // `nc` valid copies.
+    let (ws, cs) = unsafe {
+        let mut ws = Vec::new();
+        for w in slice(writes, nw) {
+            let buffer_type = matches!(
+                w.descriptor_type,
+                vk::DescriptorType::STORAGE_BUFFER
+                    | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+                    | vk::DescriptorType::UNIFORM_BUFFER
+                    | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+            );
+            if !buffer_type {
+                continue;
+            }
+            for (k, b) in slice(w.p_buffer_info, w.descriptor_count).iter().enumerate() {
+                ws.push((
+                    w.dst_set.as_raw(),
+                    w.dst_binding,
+                    w.dst_array_element + k as u32,
+                    b.buffer.as_raw(),
+                    b.offset,
+                    b.range,
+                ));
+            }
+        }
+        let cs: Vec<_> = slice(copies, nc)
+            .iter()
+            .map(|c| {
+                (
+                    c.src_set.as_raw(),
+                    c.src_binding,
+                    c.src_array_element,
+                    c.dst_set.as_raw(),
+                    c.dst_binding,
+                    c.dst_array_element,
+                    c.descriptor_count,
+                )
+            })
+            .collect();
+        (ws, cs)
+    };
+    record(key, "vkUpdateDescriptorSets", |d| {
+        d.capture.next_seq();
+        for (set, binding, elem, buf, off, range) in ws {
+            d.capture.write_descriptor(set, binding, elem, buf, off, range);
+        }
+        for (s, sb, se, t, tb, te, n) in cs {
+            d.capture.copy_descriptors(s, sb, se, t, tb, te, n);
+        }
+    });
+    if let Some(f) = next!(key, vk::PFN_vkUpdateDescriptorSets, ["vkUpdateDescriptorSets"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, nw, writes, nc, copies) }
+    }
+}
+
+unsafe extern "system" fn allocate_cbs(
+    device: vk::Device,
+    info: *const vk::CommandBufferAllocateInfo<'_>,
+    out: *mut vk::CommandBuffer,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkAllocateCommandBuffers,
+        ["vkAllocateCommandBuffers"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid allocate info; that many handles written.
+        let (pool, cbs): (u64, Vec<u64>) = unsafe {
+            let i = &*info;
+            (
+                i.command_pool.as_raw(),
+                slice(out, i.command_buffer_count)
+                    .iter()
+                    .map(|c| c.as_raw())
+                    .collect(),
+            )
+        };
+        record(key, "vkAllocateCommandBuffers", |d| {
+            d.capture.next_seq();
+            d.capture.allocate_command_buffers(pool, &cbs);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn free_cbs(
+    device: vk::Device,
+    pool: vk::CommandPool,
+    n: u32,
+    cbs: *const vk::CommandBuffer,
+) {
+    let key = dispatch_key(device.as_raw());
+    // SAFETY: `n` handles (some may be null).
+    let list: Vec<u64> = unsafe { slice(cbs, n) }.iter().map(|c| c.as_raw()).collect();
+    record(key, "vkFreeCommandBuffers", |d| {
+        d.capture.next_seq();
+        d.capture.free_command_buffers(&list);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkFreeCommandBuffers, ["vkFreeCommandBuffers"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, pool, n, cbs) }
+    }
+}
+
+unsafe extern "system" fn begin_cb(
+    cb: vk::CommandBuffer,
+    info: *const vk::CommandBufferBeginInfo<'_>,
+) -> vk::Result {
+    let key = dispatch_key(cb.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkBeginCommandBuffer, ["vkBeginCommandBuffer"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(cb, info) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkBeginCommandBuffer", |d| {
+            d.capture.next_seq();
+            d.capture.reset_command_buffer(cb.as_raw());
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn reset_cb(cb: vk::CommandBuffer, flags: vk::CommandBufferResetFlags) -> vk::Result {
+    let key = dispatch_key(cb.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkResetCommandBuffer, ["vkResetCommandBuffer"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(cb, flags) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkResetCommandBuffer", |d| {
+            d.capture.next_seq();
+            d.capture.reset_command_buffer(cb.as_raw());
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn reset_pool(
+    device: vk::Device,
+    pool: vk::CommandPool,
+    flags: vk::CommandPoolResetFlags,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkResetCommandPool, ["vkResetCommandPool"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, pool, flags) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkResetCommandPool", |d| {
+            d.capture.next_seq();
+            d.capture.reset_command_pool(pool.as_raw());
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn bind_pipeline(
+    cb: vk::CommandBuffer,
+    bp: vk::PipelineBindPoint,
+    pipeline: vk::Pipeline,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdBindPipeline", |d| {
+        d.capture.next_seq();
+        d.capture.bind_pipeline(cb.as_raw(), bp, pipeline.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdBindPipeline, ["vkCmdBindPipeline"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, bp, pipeline) }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn bind_sets(
+    cb: vk::CommandBuffer,
+    bp: vk::PipelineBindPoint,
+    layout: vk::PipelineLayout,
+    first: u32,
+    n: u32,
+    sets: *const vk::DescriptorSet,
+    nd: u32,
+    dynamic: *const u32,
+) {
+    let key = dispatch_key(cb.as_raw());
+    if bp == vk::PipelineBindPoint::COMPUTE {
+        // SAFETY: `n` set handles and `nd` offsets.
+        let (s, o): (Vec<u64>, Vec<u32>) = unsafe {
+            (
+                slice(sets, n).iter().map(|s| s.as_raw()).collect(),
+                slice(dynamic, nd).to_vec(),
+            )
+        };
+        record(key, "vkCmdBindDescriptorSets", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.bind_sets(cb.as_raw(), seq, first, &s, &o);
+        });
+    }
+    if let Some(f) = next!(key, vk::PFN_vkCmdBindDescriptorSets, ["vkCmdBindDescriptorSets"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, bp, layout, first, n, sets, nd, dynamic) }
+    }
+}
+
+unsafe extern "system" fn dispatch(cb: vk::CommandBuffer, x: u32, y: u32, z: u32) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdDispatch", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.dispatch(cb.as_raw(), seq, "vkCmdDispatch", None);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdDispatch, ["vkCmdDispatch"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, x, y, z) }
+    }
+}
+
+unsafe extern "system" fn dispatch_indirect(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdDispatchIndirect", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.dispatch(
+            cb.as_raw(),
+            seq,
+            "vkCmdDispatchIndirect",
+            Some((buffer.as_raw(), offset)),
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdDispatchIndirect, ["vkCmdDispatchIndirect"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, buffer, offset) }
+    }
+}
+
+unsafe extern "system" fn copy_buffer(
+    cb: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Buffer,
+    n: u32,
+    regions: *const vk::BufferCopy,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdCopyBuffer", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .copy_buffer(cb.as_raw(), seq, src.as_raw(), dst.as_raw(), &rs);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdCopyBuffer, ["vkCmdCopyBuffer"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, dst, n, regions) }
+    }
+}
+
+unsafe extern "system" fn fill_buffer(
+    cb: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: u64,
+    size: u64,
+    data: u32,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdFillBuffer", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .fill_buffer(cb.as_raw(), seq, dst.as_raw(), offset, size, data);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdFillBuffer, ["vkCmdFillBuffer"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, dst, offset, size, data) }
+    }
+}
+
+unsafe extern "system" fn update_buffer(
+    cb: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: u64,
+    size: u64,
+    data: *const c_void,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdUpdateBuffer", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .update_buffer(cb.as_raw(), seq, dst.as_raw(), offset, size);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdUpdateBuffer, ["vkCmdUpdateBuffer"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, dst, offset, size, data) }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn pipeline_barrier(
+    cb: vk::CommandBuffer,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    flags: vk::DependencyFlags,
+    nm: u32,
+    mems: *const vk::MemoryBarrier<'_>,
+    nb: u32,
+    bufs: *const vk::BufferMemoryBarrier<'_>,
+    ni: u32,
+    imgs: *const vk::ImageMemoryBarrier<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let (s2, d2) = (
+        sync1::stages_1_to_2(src).as_raw(),
+        sync1::stages_1_to_2(dst).as_raw(),
+    );
+    // SAFETY: `nm` memory and `nb` buffer barriers.
+    let (globals_, buffers) = unsafe {
+        let g: Vec<[u64; 4]> = slice(mems, nm)
+            .iter()
+            .map(|m| {
+                [
+                    s2,
+                    sync1::access_1_to_2(m.src_access_mask).as_raw(),
+                    d2,
+                    sync1::access_1_to_2(m.dst_access_mask).as_raw(),
+                ]
+            })
+            .collect();
+        let b: Vec<([u64; 4], u64, u64, u64)> = slice(bufs, nb)
+            .iter()
+            .map(|m| {
+                (
+                    [
+                        s2,
+                        sync1::access_1_to_2(m.src_access_mask).as_raw(),
+                        d2,
+                        sync1::access_1_to_2(m.dst_access_mask).as_raw(),
+                    ],
+                    m.buffer.as_raw(),
+                    m.offset,
+                    m.size,
+                )
+            })
+            .collect();
+        (g, b)
+    };
+    record(key, "vkCmdPipelineBarrier", |d| {
+        let seq = d.capture.next_seq();
+        // A sync1 barrier with no memory barrier is an execution
+        // dependency: a global barrier with no accesses.
+        let g = if globals_.is_empty() && buffers.is_empty() {
+            vec![[s2, 0, d2, 0]]
+        } else {
+            globals_
+        };
+        d.capture.barrier(
+            cb.as_raw(),
+            seq,
+            "vkCmdPipelineBarrier",
+            &g,
+            &buffers,
+            ni as usize,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdPipelineBarrier, ["vkCmdPipelineBarrier"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, dst, flags, nm, mems, nb, bufs, ni, imgs) }
+    }
+}
+
+unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const vk::DependencyInfo<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid dependency info with its counted arrays.
+    let (g, b, ni) = unsafe {
+        let i = &*info;
+        let g: Vec<[u64; 4]> = slice(i.p_memory_barriers, i.memory_barrier_count)
+            .iter()
+            .map(|m| {
+                [
+                    m.src_stage_mask.as_raw(),
+                    m.src_access_mask.as_raw(),
+                    m.dst_stage_mask.as_raw(),
+                    m.dst_access_mask.as_raw(),
+                ]
+            })
+            .collect();
+        let b: Vec<([u64; 4], u64, u64, u64)> =
+            slice(i.p_buffer_memory_barriers, i.buffer_memory_barrier_count)
+                .iter()
+                .map(|m| {
+                    (
+                        [
+                            m.src_stage_mask.as_raw(),
+                            m.src_access_mask.as_raw(),
+                            m.dst_stage_mask.as_raw(),
+                            m.dst_access_mask.as_raw(),
+                        ],
+                        m.buffer.as_raw(),
+                        m.offset,
+                        m.size,
+                    )
+                })
+                .collect();
+        (g, b, i.image_memory_barrier_count as usize)
+    };
+    record(key, "vkCmdPipelineBarrier2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b, ni);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdPipelineBarrier2,
+        ["vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+/// Before a submission: compares mapped memory and returns the sequence
+/// number of the call.
+fn before_submit(key: usize, call: &str) -> u64 {
+    let mut seq = 0;
+    record(key, call, |d| {
+        seq = d.capture.next_seq();
+        diff_mapped(d, seq, call, None);
+    });
+    seq
+}
+
+fn after_submit(key: usize, seq: u64, call: &str, cbs: Vec<u64>, fence: u64, notes: Vec<String>) {
+    record(key, call, |d| {
+        d.capture.submit(seq, call, &cbs, fence, &notes);
+        flush(d);
+    });
+}
+
+fn semaphore_notes(waits: u32, signals: u32) -> Vec<String> {
+    let mut notes = Vec::new();
+    if waits > 0 {
+        notes.push(format!("{waits} semaphore wait(s)"));
+    }
+    if signals > 0 {
+        notes.push(format!("{signals} semaphore signal(s)"));
+    }
+    notes
+}
+
+unsafe extern "system" fn queue_submit(
+    queue: vk::Queue,
+    n: u32,
+    submits: *const vk::SubmitInfo<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    let key = dispatch_key(queue.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkQueueSubmit, ["vkQueueSubmit"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: `n` valid submit infos with their counted arrays.
+    let (cbs, waits, signals) = unsafe {
+        let mut cbs = Vec::new();
+        let (mut w, mut s) = (0, 0);
+        for si in slice(submits, n) {
+            cbs.extend(
+                slice(si.p_command_buffers, si.command_buffer_count)
+                    .iter()
+                    .map(|c| c.as_raw()),
+            );
+            w += si.wait_semaphore_count;
+            s += si.signal_semaphore_count;
+        }
+        (cbs, w, s)
+    };
+    let seq = before_submit(key, "vkQueueSubmit");
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(queue, n, submits, fence) };
+    if r == vk::Result::SUCCESS {
+        after_submit(
+            key,
+            seq,
+            "vkQueueSubmit",
+            cbs,
+            fence.as_raw(),
+            semaphore_notes(waits, signals),
+        );
+    }
+    r
+}
+
+unsafe extern "system" fn queue_submit2(
+    queue: vk::Queue,
+    n: u32,
+    submits: *const vk::SubmitInfo2<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    let key = dispatch_key(queue.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkQueueSubmit2,
+        ["vkQueueSubmit2", "vkQueueSubmit2KHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: `n` valid submit infos with their counted arrays.
+    let (cbs, waits, signals) = unsafe {
+        let mut cbs = Vec::new();
+        let (mut w, mut s) = (0, 0);
+        for si in slice(submits, n) {
+            cbs.extend(
+                slice(si.p_command_buffer_infos, si.command_buffer_info_count)
+                    .iter()
+                    .map(|c| c.command_buffer.as_raw()),
+            );
+            w += si.wait_semaphore_info_count;
+            s += si.signal_semaphore_info_count;
+        }
+        (cbs, w, s)
+    };
+    let seq = before_submit(key, "vkQueueSubmit2");
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(queue, n, submits, fence) };
+    if r == vk::Result::SUCCESS {
+        after_submit(
+            key,
+            seq,
+            "vkQueueSubmit2",
+            cbs,
+            fence.as_raw(),
+            semaphore_notes(waits, signals),
+        );
+    }
+    r
+}
+
+unsafe extern "system" fn wait_for_fences(
+    device: vk::Device,
+    n: u32,
+    fences: *const vk::Fence,
+    all: vk::Bool32,
+    timeout: u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkWaitForFences, ["vkWaitForFences"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, fences, all, timeout) };
+    // SAFETY: `n` fence handles.
+    let list: Vec<u64> = unsafe { slice(fences, n) }.iter().map(|f| f.as_raw()).collect();
+    record(key, "vkWaitForFences", |d| {
+        let seq = d.capture.next_seq();
+        if r == vk::Result::SUCCESS {
+            if all == vk::TRUE || list.len() == 1 {
+                wait_on(d, seq, "vkWaitForFences", Some(&list));
+            } else {
+                d.capture
+                    .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
+            }
+        }
+    });
+    r
+}
+
+unsafe extern "system" fn get_fence_status(device: vk::Device, fence: vk::Fence) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkGetFenceStatus, ["vkGetFenceStatus"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, fence) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkGetFenceStatus", |d| {
+            let seq = d.capture.next_seq();
+            wait_on(d, seq, "vkGetFenceStatus", Some(&[fence.as_raw()]));
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
+    let key = dispatch_key(queue.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkQueueWaitIdle, ["vkQueueWaitIdle"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(queue) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkQueueWaitIdle", |d| {
+            let seq = d.capture.next_seq();
+            wait_on(d, seq, "vkQueueWaitIdle", None);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkDeviceWaitIdle, ["vkDeviceWaitIdle"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkDeviceWaitIdle", |d| {
+            let seq = d.capture.next_seq();
+            wait_on(d, seq, "vkDeviceWaitIdle", None);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_fence(device: vk::Device, fence: vk::Fence, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyFence", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_fence(fence.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyFence, ["vkDestroyFence"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, fence, alloc) }
+    }
+}
+
+// ----------------------------------------------------------- not modelled
+
+/// An intercept that writes `# not modelled: CALL #N` in the command
+/// buffer (or, for a device-level call, before the next submitted
+/// command), counts it, and forwards the call unchanged.
+macro_rules! not_modelled {
+    (cmd $fname:ident, $pfn:ty, [$($vk:literal),+], ($($arg:ident : $ty:ty),*)) => {
+        unsafe extern "system" fn $fname(cb: vk::CommandBuffer $(, $arg: $ty)*) {
+            let key = dispatch_key(cb.as_raw());
+            let call = [$($vk),+][0];
+            record(key, call, |d| {
+                let seq = d.capture.next_seq();
+                d.capture.not_modelled(Some(cb.as_raw()), seq, call, "");
+            });
+            if let Some(f) = next!(key, $pfn, [$($vk),+]) {
+                // SAFETY: the next layer's function with the caller's
+                // arguments.
+                unsafe { f(cb $(, $arg)*) }
+            }
+        }
+    };
+}
+
+not_modelled!(cmd nm_copy_buffer2, vk::PFN_vkCmdCopyBuffer2, ["vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR"], (i: *const vk::CopyBufferInfo2<'_>));
+not_modelled!(cmd nm_dispatch_base, vk::PFN_vkCmdDispatchBase, ["vkCmdDispatchBase", "vkCmdDispatchBaseKHR"], (a: u32, b: u32, c: u32, x: u32, y: u32, z: u32));
+not_modelled!(cmd nm_copy_buffer_to_image, vk::PFN_vkCmdCopyBufferToImage, ["vkCmdCopyBufferToImage"], (s: vk::Buffer, d: vk::Image, l: vk::ImageLayout, n: u32, r: *const vk::BufferImageCopy));
+not_modelled!(cmd nm_copy_image_to_buffer, vk::PFN_vkCmdCopyImageToBuffer, ["vkCmdCopyImageToBuffer"], (s: vk::Image, l: vk::ImageLayout, d: vk::Buffer, n: u32, r: *const vk::BufferImageCopy));
+not_modelled!(cmd nm_copy_image, vk::PFN_vkCmdCopyImage, ["vkCmdCopyImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageCopy));
+not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
+not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
+not_modelled!(cmd nm_set_event, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
+not_modelled!(cmd nm_reset_event, vk::PFN_vkCmdResetEvent, ["vkCmdResetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
+not_modelled!(cmd nm_wait_events, vk::PFN_vkCmdWaitEvents, ["vkCmdWaitEvents"], (n: u32, e: *const vk::Event, s: vk::PipelineStageFlags, d: vk::PipelineStageFlags, nm: u32, m: *const vk::MemoryBarrier<'_>, nb: u32, b: *const vk::BufferMemoryBarrier<'_>, ni: u32, i: *const vk::ImageMemoryBarrier<'_>));
+not_modelled!(cmd nm_execute_commands, vk::PFN_vkCmdExecuteCommands, ["vkCmdExecuteCommands"], (n: u32, c: *const vk::CommandBuffer));
+not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));
+not_modelled!(cmd nm_push_descriptor_set, vk::PFN_vkCmdPushDescriptorSetKHR, ["vkCmdPushDescriptorSetKHR"], (bp: vk::PipelineBindPoint, l: vk::PipelineLayout, s: u32, n: u32, w: *const vk::WriteDescriptorSet<'_>));
+
+unsafe extern "system" fn nm_update_with_template(
+    device: vk::Device,
+    set: vk::DescriptorSet,
+    template: vk::DescriptorUpdateTemplate,
+    data: *const c_void,
+) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkUpdateDescriptorSetWithTemplate", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.not_modelled(
+            None,
+            seq,
+            "vkUpdateDescriptorSetWithTemplate",
+            "dispatches using this set will miss its buffers",
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkUpdateDescriptorSetWithTemplate,
+        [
+            "vkUpdateDescriptorSetWithTemplate",
+            "vkUpdateDescriptorSetWithTemplateKHR"
+        ]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, set, template, data) }
+    }
+}

@@ -1,0 +1,1125 @@
+//! The recording state of one device: what the application created and
+//! recorded, turned into a vksync [`Program`] in submission order.
+//!
+//! This module owns [`Capture`]: the maps from Vulkan handles (as raw
+//! `u64`) to what the trace needs (memory objects, buffers and where they
+//! are bound, shaders with their reflection, descriptor set layouts,
+//! pipeline layouts, compute pipelines, descriptor sets, per-command-buffer
+//! bound state and recorded commands, fences), and the output file. It is
+//! safe Rust and calls no Vulkan: `layer.rs` reads the application's
+//! structures and mapped memory and hands plain values in.
+//!
+//! Invariants:
+//!
+//! - The program only grows, in submission order: a command buffer's
+//!   commands are kept aside while it is recorded and appended at the
+//!   `vkQueueSubmit` that submits it, followed by `submit`.
+//! - Every memory object is a trace `buffer mN SIZE`; every `VkBuffer`
+//!   bound to it is `buffer bK SIZE alias mN OFFSET`, so buffers bound to
+//!   overlapping memory share state, as aliasing does on the device.
+//! - Nothing is dropped silently: a call that touches memory and that the
+//!   model cannot express becomes a `# not modelled: ...` comment line in
+//!   its place and is counted ([`Capture::not_modelled`]); so does a
+//!   command the model's builder rejects.
+//! - Nothing here panics on unexpected input: unknown handles become
+//!   not-modelled notes.
+
+use crate::reflect::{ReflectError, Reflection, Use};
+use crate::sync1::{to_model, ModelMasks};
+use ash::vk;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use vksync::trace::{print_annotated, Annotations};
+use vksync::{Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ObjectId, Program, Region};
+
+/// Why a trace could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// Writing or renaming the trace file failed.
+    #[error("writing the trace {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// An entry recorded into a command buffer (or waiting for the next
+/// submission): a command with its comment, or a comment line.
+#[derive(Clone, Debug)]
+enum Entry {
+    Cmd(Command, String),
+    Note(String),
+}
+
+struct Memory {
+    obj: ObjectId,
+    size: u64,
+    /// Mapped range and the shadow copy of its bytes as last seen.
+    map: Option<Mapping>,
+}
+
+struct Mapping {
+    offset: u64,
+    shadow: Vec<u8>,
+}
+
+struct Buffer {
+    size: u64,
+    /// The trace object, once bound.
+    obj: Option<ObjectId>,
+}
+
+struct Shader {
+    index: usize,
+    reflection: Result<Reflection, String>,
+}
+
+#[derive(Clone)]
+struct LayoutBinding {
+    binding: u32,
+    ty: vk::DescriptorType,
+    count: u32,
+}
+
+struct Pipeline {
+    kernel: String,
+    /// Uses by `(set, binding)`.
+    uses: BTreeMap<(u32, u32), Use>,
+    note: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+struct Desc {
+    obj: ObjectId,
+    buffer_size: u64,
+    offset: u64,
+    range: u64,
+}
+
+struct Set {
+    layout: u64,
+    descs: HashMap<(u32, u32), Desc>,
+}
+
+/// A bound descriptor set and its dynamic offsets by `(binding, element)`.
+type BoundSet = (u64, HashMap<(u32, u32), u64>);
+
+#[derive(Default)]
+struct CommandBuffer {
+    pool: u64,
+    pipeline: Option<u64>,
+    /// Bound sets by set number: the set and its dynamic offsets by
+    /// `(binding, element)`.
+    sets: HashMap<u32, BoundSet>,
+    entries: Vec<Entry>,
+}
+
+/// One device's capture.
+pub struct Capture {
+    seq: u64,
+    program: Program,
+    notes: Annotations,
+    header: Vec<String>,
+    not_modelled: u64,
+    path: PathBuf,
+    memories: HashMap<u64, Memory>,
+    buffers: HashMap<u64, Buffer>,
+    /// Where each buffer object lives: memory handle, offset, size.
+    placement: HashMap<ObjectId, (u64, u64, u64)>,
+    buffer_count: usize,
+    memory_count: usize,
+    shaders: HashMap<u64, Shader>,
+    shader_count: usize,
+    set_layouts: HashMap<u64, Vec<LayoutBinding>>,
+    pipeline_layouts: HashMap<u64, Vec<u64>>,
+    pipelines: HashMap<u64, Pipeline>,
+    sets: HashMap<u64, Set>,
+    cbs: HashMap<u64, CommandBuffer>,
+    fences: HashMap<u64, usize>,
+    submissions: usize,
+    /// Submissions covered by the last `wait` written.
+    waited: usize,
+    pending: Vec<Entry>,
+    /// Device writes submitted since the last emitted `wait`.
+    device_writes: Vec<Region>,
+    /// Device reads submitted since the last emitted `wait`, with the
+    /// number of device writes recorded before each.
+    device_reads: Vec<(usize, Region)>,
+    /// Memory ranges (memory handle, start, end) written by submitted
+    /// device commands and not yet waited for: changes there are the
+    /// device's, not host writes.
+    dirty: Vec<(u64, u64, u64)>,
+    /// Host reads assumed after a `wait`, not yet placed (see
+    /// [`Capture::wait`]).
+    pending_reads: Vec<Region>,
+}
+
+fn name_ok(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
+}
+
+/// `size` resolved against `VK_WHOLE_SIZE` for a range starting at
+/// `offset` of an object of `total` bytes.
+fn whole(size: u64, offset: u64, total: u64) -> u64 {
+    if size == vk::WHOLE_SIZE {
+        total.saturating_sub(offset)
+    } else {
+        size
+    }
+}
+
+impl Capture {
+    /// A capture writing to `path`; `header` lines open the trace.
+    pub fn new(path: PathBuf, header: Vec<String>) -> Self {
+        Capture {
+            seq: 0,
+            program: Program::new(),
+            notes: Annotations::new(),
+            header,
+            not_modelled: 0,
+            path,
+            memories: HashMap::new(),
+            buffers: HashMap::new(),
+            placement: HashMap::new(),
+            buffer_count: 0,
+            memory_count: 0,
+            shaders: HashMap::new(),
+            shader_count: 0,
+            set_layouts: HashMap::new(),
+            pipeline_layouts: HashMap::new(),
+            pipelines: HashMap::new(),
+            sets: HashMap::new(),
+            cbs: HashMap::new(),
+            fences: HashMap::new(),
+            submissions: 0,
+            waited: 0,
+            pending: Vec::new(),
+            device_writes: Vec::new(),
+            device_reads: Vec::new(),
+            dirty: Vec::new(),
+            pending_reads: Vec::new(),
+        }
+    }
+
+    /// The next call's sequence number (from 1, per device).
+    pub fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// The program recorded so far.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Calls written as "not modelled" so far.
+    pub fn not_modelled_count(&self) -> u64 {
+        self.not_modelled
+    }
+
+    /// The output file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    // ---- memory and buffers ----
+
+    /// `vkAllocateMemory`.
+    pub fn allocate_memory(&mut self, seq: u64, memory: u64, size: u64) {
+        let name = format!("m{}", self.memory_count);
+        self.memory_count += 1;
+        match self.program.buffer(&name, size) {
+            Ok(obj) => {
+                self.memories.insert(memory, Memory { obj, size, map: None });
+            }
+            Err(e) => self.note(
+                None,
+                format!("not modelled: vkAllocateMemory #{seq} of {size} bytes ({e})"),
+            ),
+        }
+    }
+
+    /// `vkFreeMemory`. Its buffers stay in the trace (their names are never
+    /// reused); a later allocation is a new memory object.
+    pub fn free_memory(&mut self, memory: u64) {
+        self.memories.remove(&memory);
+    }
+
+    /// `vkMapMemory`: `bytes` are the mapped range's contents now.
+    pub fn map_memory(&mut self, memory: u64, offset: u64, bytes: &[u8]) {
+        if let Some(m) = self.memories.get_mut(&memory) {
+            m.map = Some(Mapping {
+                offset,
+                shadow: bytes.to_vec(),
+            });
+        }
+    }
+
+    /// The size to map for `vkMapMemory(memory, offset, size)`, or `None`
+    /// for unknown memory.
+    pub fn map_len(&self, memory: u64, offset: u64, size: u64) -> Option<u64> {
+        self.memories.get(&memory).map(|m| whole(size, offset, m.size))
+    }
+
+    /// `vkUnmapMemory` (after [`Capture::host_writes`] on its last bytes).
+    pub fn unmap_memory(&mut self, memory: u64) {
+        if let Some(m) = self.memories.get_mut(&memory) {
+            m.map = None;
+        }
+    }
+
+    /// The mapped memory objects with the mapped length.
+    pub fn mapped(&self) -> Vec<(u64, u64)> {
+        self.memories
+            .iter()
+            .filter_map(|(h, m)| m.map.as_ref().map(|mp| (*h, mp.shadow.len() as u64)))
+            .collect()
+    }
+
+    /// Compares the mapped bytes of `memory` (now `current`) with their
+    /// shadow copy and queues a `host-write` of each changed span of each
+    /// buffer bound there, for the next submission. Spans closer than 64
+    /// bytes are merged.
+    pub fn host_writes(&mut self, seq: u64, call: &str, memory: u64, current: &[u8]) {
+        let Some(m) = self.memories.get_mut(&memory) else {
+            return;
+        };
+        let Some(map) = m.map.as_mut() else { return };
+        if map.shadow.len() != current.len() {
+            return;
+        }
+        let mut spans: Vec<(u64, u64)> = Vec::new();
+        let mut i = 0usize;
+        let n = current.len();
+        while i < n {
+            if map.shadow[i] == current[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut end = i + 1;
+            let mut j = end;
+            while j < n && j < end + 64 {
+                if map.shadow[j] != current[j] {
+                    end = j + 1;
+                }
+                j += 1;
+            }
+            spans.push((map.offset + start as u64, map.offset + end as u64));
+            i = end;
+        }
+        if spans.is_empty() {
+            return;
+        }
+        map.shadow.copy_from_slice(current);
+        let mut writes = Vec::new();
+        for (obj, &(mem, off, size)) in &self.placement {
+            if mem != memory {
+                continue;
+            }
+            for &(s, e) in &spans {
+                let (s, e) = (s.max(off), e.min(off + size));
+                if s < e {
+                    writes.push(Region {
+                        object: *obj,
+                        range: ByteRange::new(s - off, e - off),
+                    });
+                }
+            }
+        }
+        writes.sort_by_key(|r| (r.object.0, r.range.start));
+        for dst in writes {
+            self.pending.push(Entry::Cmd(
+                Command::HostWrite { dst, value: 0 },
+                format!("host write seen at {call} #{seq}"),
+            ));
+        }
+    }
+
+    /// `vkCreateBuffer`.
+    pub fn create_buffer(&mut self, buffer: u64, size: u64) {
+        self.buffers.insert(buffer, Buffer { size, obj: None });
+    }
+
+    /// `vkDestroyBuffer`.
+    pub fn destroy_buffer(&mut self, buffer: u64) {
+        self.buffers.remove(&buffer);
+    }
+
+    /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
+    pub fn bind_buffer(&mut self, seq: u64, call: &str, buffer: u64, memory: u64, offset: u64) {
+        let (Some(b), Some(m)) = (self.buffers.get(&buffer), self.memories.get(&memory)) else {
+            self.note(
+                None,
+                format!("not modelled: {call} #{seq} of an unknown buffer or memory"),
+            );
+            return;
+        };
+        let name = format!("b{}", self.buffer_count);
+        self.buffer_count += 1;
+        let (size, mem_obj) = (b.size, m.obj);
+        match self.program.alias(&name, size, mem_obj, offset) {
+            Ok(obj) => {
+                self.placement.insert(obj, (memory, offset, size));
+                if let Some(b) = self.buffers.get_mut(&buffer) {
+                    b.obj = Some(obj);
+                }
+            }
+            Err(e) => self.note(None, format!("not modelled: {call} #{seq} ({e})")),
+        }
+    }
+
+    fn region(&self, buffer: u64, offset: u64, size: u64) -> Result<Region, String> {
+        let b = self.buffers.get(&buffer).ok_or("an unknown buffer")?;
+        let obj = b.obj.ok_or("a buffer without memory")?;
+        let len = whole(size, offset, b.size);
+        let end = offset.checked_add(len).ok_or("a range past 2^64")?;
+        Ok(Region {
+            object: obj,
+            range: ByteRange::new(offset, end),
+        })
+    }
+
+    // ---- shaders, layouts, pipelines, descriptors ----
+
+    /// `vkCreateShaderModule`.
+    pub fn create_shader(&mut self, module: u64, reflection: Result<Reflection, ReflectError>) {
+        let index = self.shader_count;
+        self.shader_count += 1;
+        self.shaders.insert(
+            module,
+            Shader {
+                index,
+                reflection: reflection.map_err(|e| e.to_string()),
+            },
+        );
+    }
+
+    /// `vkCreateDescriptorSetLayout`: `(binding, type, count)` each.
+    pub fn create_set_layout(&mut self, layout: u64, bindings: Vec<(u32, vk::DescriptorType, u32)>) {
+        let mut v: Vec<LayoutBinding> = bindings
+            .into_iter()
+            .map(|(binding, ty, count)| LayoutBinding { binding, ty, count })
+            .collect();
+        v.sort_by_key(|b| b.binding);
+        self.set_layouts.insert(layout, v);
+    }
+
+    /// `vkCreatePipelineLayout`.
+    pub fn create_pipeline_layout(&mut self, layout: u64, set_layouts: Vec<u64>) {
+        self.pipeline_layouts.insert(layout, set_layouts);
+    }
+
+    /// One pipeline of `vkCreateComputePipelines`.
+    pub fn create_compute_pipeline(&mut self, pipeline: u64, module: u64, entry: &str, layout: u64) {
+        let clean: String = entry.chars().map(|c| if name_ok(c) { c } else { '_' }).collect();
+        let (kernel, uses, note) = match self.shaders.get(&module) {
+            Some(sh) => {
+                let kernel = format!("s{}_{}", sh.index, clean);
+                match &sh.reflection {
+                    Ok(r) => match r.entry_points.get(entry) {
+                        Some(ep) => (
+                            kernel,
+                            ep.bindings.clone(),
+                            (!r.exact).then(|| {
+                                "bindings from declarations only (naga's validator rejected the module)".to_string()
+                            }),
+                        ),
+                        None => (kernel, self.all_rw(layout), Some(format!("no compute entry point `{clean}` found by reflection: every storage binding counted read-write"))),
+                    },
+                    Err(e) => (kernel, self.all_rw(layout), Some(format!("reflection failed ({e}): every storage binding counted read-write"))),
+                }
+            }
+            None => (
+                format!("unknown_{clean}"),
+                self.all_rw(layout),
+                Some("unknown shader module: every storage binding counted read-write".to_string()),
+            ),
+        };
+        self.pipelines.insert(pipeline, Pipeline { kernel, uses, note });
+    }
+
+    fn all_rw(&self, layout: u64) -> BTreeMap<(u32, u32), Use> {
+        let mut out = BTreeMap::new();
+        for (set, sl) in self
+            .pipeline_layouts
+            .get(&layout)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            for b in self.set_layouts.get(sl).into_iter().flatten() {
+                if is_buffer(b.ty) {
+                    out.insert(
+                        (set as u32, b.binding),
+                        Use {
+                            read: true,
+                            write: true,
+                        },
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// `vkAllocateDescriptorSets`.
+    pub fn allocate_sets(&mut self, sets: &[(u64, u64)]) {
+        for &(set, layout) in sets {
+            self.sets.insert(
+                set,
+                Set {
+                    layout,
+                    descs: HashMap::new(),
+                },
+            );
+        }
+    }
+
+    /// One buffer descriptor of a `VkWriteDescriptorSet`.
+    pub fn write_descriptor(
+        &mut self,
+        set: u64,
+        binding: u32,
+        element: u32,
+        buffer: u64,
+        offset: u64,
+        range: u64,
+    ) {
+        let Some(b) = self.buffers.get(&buffer) else {
+            return;
+        };
+        let (Some(obj), size) = (b.obj, b.size) else {
+            return;
+        };
+        if let Some(s) = self.sets.get_mut(&set) {
+            s.descs.insert(
+                (binding, element),
+                Desc {
+                    obj,
+                    buffer_size: size,
+                    offset,
+                    range: whole(range, offset, size),
+                },
+            );
+        }
+    }
+
+    /// One `VkCopyDescriptorSet`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_descriptors(
+        &mut self,
+        src: u64,
+        src_binding: u32,
+        src_elem: u32,
+        dst: u64,
+        dst_binding: u32,
+        dst_elem: u32,
+        count: u32,
+    ) {
+        for k in 0..count {
+            let d = self
+                .sets
+                .get(&src)
+                .and_then(|s| s.descs.get(&(src_binding, src_elem + k)).copied());
+            if let (Some(d), Some(s)) = (d, self.sets.get_mut(&dst)) {
+                s.descs.insert((dst_binding, dst_elem + k), d);
+            }
+        }
+    }
+
+    // ---- command buffers ----
+
+    /// `vkAllocateCommandBuffers`.
+    pub fn allocate_command_buffers(&mut self, pool: u64, cbs: &[u64]) {
+        for &cb in cbs {
+            self.cbs.insert(
+                cb,
+                CommandBuffer {
+                    pool,
+                    ..Default::default()
+                },
+            );
+        }
+    }
+
+    /// `vkFreeCommandBuffers`.
+    pub fn free_command_buffers(&mut self, cbs: &[u64]) {
+        for cb in cbs {
+            self.cbs.remove(cb);
+        }
+    }
+
+    /// `vkBeginCommandBuffer` / `vkResetCommandBuffer`: starts it afresh.
+    pub fn reset_command_buffer(&mut self, cb: u64) {
+        let e = self.cbs.entry(cb).or_default();
+        let pool = e.pool;
+        *e = CommandBuffer {
+            pool,
+            ..Default::default()
+        };
+    }
+
+    /// `vkResetCommandPool`.
+    pub fn reset_command_pool(&mut self, pool: u64) {
+        for c in self.cbs.values_mut() {
+            if c.pool == pool {
+                *c = CommandBuffer {
+                    pool,
+                    ..Default::default()
+                };
+            }
+        }
+    }
+
+    fn push(&mut self, cb: u64, e: Entry) {
+        self.cbs.entry(cb).or_default().entries.push(e);
+    }
+
+    /// Records a "not modelled" comment in a command buffer (or, with
+    /// `None`, before the next submitted command).
+    pub fn not_modelled(&mut self, cb: Option<u64>, seq: u64, call: &str, what: &str) {
+        let text = if what.is_empty() {
+            format!("not modelled: {call} #{seq}")
+        } else {
+            format!("not modelled: {call} #{seq} ({what})")
+        };
+        self.note(cb, text);
+    }
+
+    fn note(&mut self, cb: Option<u64>, text: String) {
+        let e = Entry::Note(text);
+        match cb {
+            Some(cb) => self.push(cb, e),
+            None => self.pending.push(e),
+        }
+    }
+
+    /// `vkCmdBindPipeline`.
+    pub fn bind_pipeline(&mut self, cb: u64, bind_point: vk::PipelineBindPoint, pipeline: u64) {
+        if bind_point == vk::PipelineBindPoint::COMPUTE {
+            self.cbs.entry(cb).or_default().pipeline = Some(pipeline);
+        }
+    }
+
+    /// `vkCmdBindDescriptorSets` (compute): dynamic offsets are consumed in
+    /// set order, then binding order, then element order.
+    pub fn bind_sets(&mut self, cb: u64, seq: u64, first_set: u32, sets: &[u64], dynamic_offsets: &[u32]) {
+        let mut dyn_iter = dynamic_offsets.iter();
+        let mut bound = Vec::new();
+        for (k, &set) in sets.iter().enumerate() {
+            let mut offsets = HashMap::new();
+            let layout = self.sets.get(&set).map(|s| s.layout);
+            for b in layout
+                .and_then(|l| self.set_layouts.get(&l))
+                .into_iter()
+                .flatten()
+            {
+                if matches!(
+                    b.ty,
+                    vk::DescriptorType::STORAGE_BUFFER_DYNAMIC | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+                ) {
+                    for e in 0..b.count {
+                        match dyn_iter.next() {
+                            Some(&o) => {
+                                offsets.insert((b.binding, e), u64::from(o));
+                            }
+                            None => {
+                                bound.push(Err(format!(
+                                    "too few dynamic offsets in vkCmdBindDescriptorSets #{seq}"
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+            bound.push(Ok((first_set + k as u32, set, offsets)));
+        }
+        for b in bound {
+            match b {
+                Ok((n, set, offsets)) => {
+                    self.cbs.entry(cb).or_default().sets.insert(n, (set, offsets));
+                }
+                Err(e) => self.note(Some(cb), format!("not modelled: {e}")),
+            }
+        }
+    }
+
+    /// `vkCmdDispatch` (`indirect: None`) or `vkCmdDispatchIndirect`.
+    pub fn dispatch(&mut self, cb: u64, seq: u64, call: &str, indirect: Option<(u64, u64)>) {
+        match self.dispatch_command(cb, indirect) {
+            Ok((c, note)) => {
+                if let Some(n) = note {
+                    self.note(Some(cb), format!("{call} #{seq}: {n}"));
+                }
+                self.push(cb, Entry::Cmd(c, format!("{call} #{seq}")));
+            }
+            Err(e) => self.not_modelled(Some(cb), seq, call, &e),
+        }
+    }
+
+    fn dispatch_command(
+        &self,
+        cb: u64,
+        indirect: Option<(u64, u64)>,
+    ) -> Result<(Command, Option<String>), String> {
+        let state = self.cbs.get(&cb).ok_or("an unknown command buffer")?;
+        let p = state.pipeline.ok_or("no compute pipeline bound")?;
+        let pipeline = self.pipelines.get(&p).ok_or("an unknown pipeline")?;
+        let mut bindings = Vec::new();
+        for (&(set, binding), u) in &pipeline.uses {
+            let (set_handle, offsets) = state
+                .sets
+                .get(&set)
+                .ok_or_else(|| format!("set {set} not bound"))?;
+            let s = self.sets.get(set_handle).ok_or("an unknown descriptor set")?;
+            let count = self
+                .set_layouts
+                .get(&s.layout)
+                .and_then(|l| l.iter().find(|b| b.binding == binding))
+                .map_or(1, |b| b.count.max(1));
+            for e in 0..count {
+                let Some(d) = s.descs.get(&(binding, e)) else {
+                    if e == 0 {
+                        return Err(format!("set {set} binding {binding} never written"));
+                    }
+                    continue;
+                };
+                let start = d.offset + offsets.get(&(binding, e)).copied().unwrap_or(0);
+                let end = start.checked_add(d.range).ok_or("a range past 2^64")?;
+                if end > d.buffer_size {
+                    return Err(format!("set {set} binding {binding} past the buffer's end"));
+                }
+                let access = match (u.read, u.write) {
+                    (true, true) => BindingAccess::ReadWrite,
+                    (false, true) => BindingAccess::Write,
+                    _ => BindingAccess::Read,
+                };
+                bindings.push(Binding {
+                    access,
+                    region: Region {
+                        object: d.obj,
+                        range: ByteRange::new(start, end),
+                    },
+                });
+            }
+        }
+        if bindings.is_empty() {
+            return Err("a dispatch that uses no buffer".to_string());
+        }
+        let indirect = match indirect {
+            Some((buf, off)) => Some(self.region(buf, off, 12)?),
+            None => None,
+        };
+        Ok((
+            Command::Dispatch {
+                kernel: pipeline.kernel.clone(),
+                params: Vec::new(),
+                bindings,
+                indirect,
+            },
+            pipeline.note.clone(),
+        ))
+    }
+
+    /// `vkCmdCopyBuffer`: one `copy` per region.
+    pub fn copy_buffer(&mut self, cb: u64, seq: u64, src: u64, dst: u64, regions: &[vk::BufferCopy]) {
+        for (k, r) in regions.iter().enumerate() {
+            let call = if regions.len() > 1 {
+                format!("vkCmdCopyBuffer #{seq} region {k}")
+            } else {
+                format!("vkCmdCopyBuffer #{seq}")
+            };
+            match (
+                self.region(src, r.src_offset, r.size),
+                self.region(dst, r.dst_offset, r.size),
+            ) {
+                (Ok(s), Ok(d)) => self.push(cb, Entry::Cmd(Command::Copy { src: s, dst: d }, call)),
+                (Err(e), _) | (_, Err(e)) => self.note(Some(cb), format!("not modelled: {call} ({e})")),
+            }
+        }
+    }
+
+    /// `vkCmdFillBuffer`; a `VK_WHOLE_SIZE` fill stops at the last whole
+    /// word, as Vulkan defines.
+    pub fn fill_buffer(&mut self, cb: u64, seq: u64, dst: u64, offset: u64, size: u64, value: u32) {
+        let size = if size == vk::WHOLE_SIZE {
+            self.buffers
+                .get(&dst)
+                .map_or(0, |b| b.size.saturating_sub(offset) / 4 * 4)
+        } else {
+            size
+        };
+        match self.region(dst, offset, size) {
+            Ok(r) => self.push(
+                cb,
+                Entry::Cmd(Command::Fill { dst: r, value }, format!("vkCmdFillBuffer #{seq}")),
+            ),
+            Err(e) => self.not_modelled(Some(cb), seq, "vkCmdFillBuffer", &e),
+        }
+    }
+
+    /// `vkCmdUpdateBuffer` (the data itself is not kept).
+    pub fn update_buffer(&mut self, cb: u64, seq: u64, dst: u64, offset: u64, size: u64) {
+        match self.region(dst, offset, size) {
+            Ok(r) => self.push(
+                cb,
+                Entry::Cmd(
+                    Command::Update { dst: r, value: 0 },
+                    format!("vkCmdUpdateBuffer #{seq}"),
+                ),
+            ),
+            Err(e) => self.not_modelled(Some(cb), seq, "vkCmdUpdateBuffer", &e),
+        }
+    }
+
+    /// `vkCmdPipelineBarrier2` or `vkCmdPipelineBarrier` (masks already in
+    /// synchronization-2 terms): global barriers, then buffer barriers
+    /// `(masks, buffer, offset, size)`. Image barriers are counted by the
+    /// caller in `images` and written as not modelled.
+    pub fn barrier(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        globals: &[[u64; 4]],
+        buffers: &[([u64; 4], u64, u64, u64)],
+        images: usize,
+    ) {
+        let mut dep = Dependency::default();
+        let mut dropped = (0u64, 0u64);
+        let model = |m: &[u64; 4], dropped: &mut (u64, u64)| -> ModelMasks {
+            let mm = to_model(
+                vk::PipelineStageFlags2::from_raw(m[0]),
+                vk::AccessFlags2::from_raw(m[1]),
+                vk::PipelineStageFlags2::from_raw(m[2]),
+                vk::AccessFlags2::from_raw(m[3]),
+            );
+            dropped.0 |= mm.dropped_stages;
+            dropped.1 |= mm.dropped_access;
+            mm
+        };
+        for g in globals {
+            let m = model(g, &mut dropped);
+            dep.barriers.push(Barrier::global(
+                m.src_stages,
+                m.src_access,
+                m.dst_stages,
+                m.dst_access,
+            ));
+        }
+        for (masks, buf, off, size) in buffers {
+            let m = model(masks, &mut dropped);
+            match self.region(*buf, *off, *size) {
+                Ok(r) => dep
+                    .barriers
+                    .push(Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access).on(r)),
+                Err(e) => self.note(
+                    Some(cb),
+                    format!("not modelled: a buffer barrier of {call} #{seq} ({e})"),
+                ),
+            }
+        }
+        if images > 0 {
+            self.not_modelled(Some(cb), seq, call, &format!("{images} image barrier(s)"));
+        }
+        if dropped != (0, 0) {
+            self.note(
+                Some(cb),
+                format!(
+                    "{call} #{seq}: bits outside the model dropped (stages {:#x}, accesses {:#x}): less ordering, never more",
+                    dropped.0, dropped.1
+                ),
+            );
+        }
+        if !dep.barriers.is_empty() {
+            self.push(cb, Entry::Cmd(Command::Barrier(dep), format!("{call} #{seq}")));
+        }
+    }
+
+    // ---- submission and host ----
+
+    /// `vkQueueSubmit`/`vkQueueSubmit2` of `cbs` in submission order (after
+    /// [`Capture::host_writes`] on every mapped range).
+    pub fn submit(&mut self, seq: u64, call: &str, cbs: &[u64], fence: u64, notes: &[String]) {
+        // Host reads assumed earlier happen before the host or the device
+        // writes those bytes again.
+        let mut rewritten: Vec<(u64, u64, u64)> = Vec::new();
+        for e in &self.pending {
+            if let Entry::Cmd(c, _) = e {
+                rewritten.extend(
+                    host_write_regions(c)
+                        .into_iter()
+                        .filter_map(|r| self.mem_range(r)),
+                );
+            }
+        }
+        for cb in cbs {
+            for e in self.cbs.get(cb).map(|c| c.entries.as_slice()).unwrap_or_default() {
+                if let Entry::Cmd(c, _) = e {
+                    rewritten.extend(device_writes(c).into_iter().filter_map(|r| self.mem_range(r)));
+                }
+            }
+        }
+        let (now, later): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.pending_reads)
+            .into_iter()
+            .partition(|r| {
+                self.mem_range(*r).is_some_and(|(m, s, e)| {
+                    rewritten.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e)
+                })
+            });
+        self.pending_reads = later;
+        for src in now {
+            self.append(Entry::Cmd(
+                Command::HostRead { src },
+                format!("host read assumed before {call} #{seq} (bytes rewritten)"),
+            ));
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for e in pending {
+            self.append(e);
+        }
+        for n in notes {
+            self.append(Entry::Note(format!("not modelled: {call} #{seq} ({n})")));
+        }
+        for cb in cbs {
+            let entries = self.cbs.get(cb).map(|c| c.entries.clone()).unwrap_or_default();
+            for e in entries {
+                self.append(e);
+            }
+        }
+        self.append(Entry::Cmd(Command::Submit, format!("{call} #{seq}")));
+        self.submissions += 1;
+        if fence != 0 {
+            self.fences.insert(fence, self.submissions);
+        }
+    }
+
+    /// A successful wait: `vkWaitForFences` on `fences` (or, with `None`,
+    /// `vkQueueWaitIdle`/`vkDeviceWaitIdle`). Written as `wait` when it
+    /// covers the latest submission (a fence signal waits for every earlier
+    /// submission of its queue); then a `host-read` of every mapped range
+    /// the device wrote since the previous `wait` (the host-read
+    /// approximation of `docs/capture.md`).
+    pub fn wait(&mut self, seq: u64, call: &str, fences: Option<&[u64]>, mapped: &[(u64, &[u8])]) {
+        if self.submissions == 0 {
+            return;
+        }
+        let covered = match fences {
+            None => self.submissions,
+            Some(fs) => fs
+                .iter()
+                .filter_map(|f| self.fences.get(f))
+                .copied()
+                .max()
+                .unwrap_or(0),
+        };
+        if covered < self.submissions {
+            self.append(Entry::Note(format!(
+                "{call} #{seq} waits for submission {covered} of {}: not a `wait` (the model waits for all)",
+                self.submissions
+            )));
+            return;
+        }
+        if self.waited >= self.submissions {
+            // Nothing submitted since the last `wait`.
+            return;
+        }
+        self.waited = self.submissions;
+        self.append(Entry::Cmd(Command::Wait, format!("{call} #{seq}")));
+        // The device's writes are done: take them into the shadow copies.
+        for &(memory, current) in mapped {
+            let Some(map) = self.memories.get_mut(&memory).and_then(|m| m.map.as_mut()) else {
+                continue;
+            };
+            if map.shadow.len() != current.len() {
+                continue;
+            }
+            for &(mem, s, e) in &self.dirty {
+                if mem != memory {
+                    continue;
+                }
+                let (s, e) = (s.max(map.offset), e.min(map.offset + current.len() as u64));
+                if s < e {
+                    let (a, b) = ((s - map.offset) as usize, (e - map.offset) as usize);
+                    map.shadow[a..b].copy_from_slice(&current[a..b]);
+                }
+            }
+        }
+        self.dirty.clear();
+        let mut reads = std::mem::take(&mut self.pending_reads);
+        let later_reads = std::mem::take(&mut self.device_reads);
+        for (i, r) in std::mem::take(&mut self.device_writes).into_iter().enumerate() {
+            // A write that a later device command reads is an intermediate
+            // result: the host is assumed to read only final ones.
+            let Some((m, s, e)) = self.mem_range(r) else {
+                continue;
+            };
+            let read_later = later_reads.iter().any(|&(k, rr)| {
+                k > i
+                    && self
+                        .mem_range(rr)
+                        .is_some_and(|(m2, s2, e2)| m == m2 && s < e2 && s2 < e)
+            });
+            if read_later {
+                continue;
+            }
+            let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
+                continue;
+            };
+            let Some(map) = self.memories.get(&mem).and_then(|m| m.map.as_ref()) else {
+                continue;
+            };
+            let (ms, me) = (map.offset, map.offset + map.shadow.len() as u64);
+            let (s, e) = ((off + r.range.start).max(ms), (off + r.range.end).min(me));
+            if s < e {
+                reads.push(Region {
+                    object: r.object,
+                    range: ByteRange::new(s - off, e - off),
+                });
+            }
+        }
+        reads.sort_by_key(|r| (r.object.0, r.range.start));
+        let mut merged: Vec<Region> = Vec::new();
+        for r in reads {
+            match merged.last_mut() {
+                Some(m) if m.object == r.object && r.range.start < m.range.end => {
+                    m.range = ByteRange::new(m.range.start, m.range.end.max(r.range.end));
+                }
+                _ => merged.push(r),
+            }
+        }
+        self.pending_reads = merged;
+    }
+
+    /// A region's bytes in memory terms: (memory handle, start, end).
+    fn mem_range(&self, r: Region) -> Option<(u64, u64, u64)> {
+        let &(mem, off, _) = self.placement.get(&r.object)?;
+        Some((mem, off + r.range.start, off + r.range.end))
+    }
+
+    fn append(&mut self, e: Entry) {
+        match e {
+            Entry::Note(text) => {
+                if text.starts_with("not modelled") {
+                    self.not_modelled += 1;
+                }
+                self.notes.before(self.program.commands().len(), &text);
+            }
+            Entry::Cmd(c, comment) => {
+                let writes = device_writes(&c);
+                let reads = device_reads(&c);
+                let index = self.program.commands().len();
+                match self.program.push(c) {
+                    Ok(_) => {
+                        self.notes.trailing(index, &comment);
+                        let dirty: Vec<_> = writes.iter().filter_map(|r| self.mem_range(*r)).collect();
+                        self.dirty.extend(dirty);
+                        let n = self.device_writes.len();
+                        self.device_reads.extend(reads.into_iter().map(|r| (n, r)));
+                        self.device_writes.extend(writes);
+                    }
+                    Err(e) => {
+                        self.not_modelled += 1;
+                        self.notes.before(
+                            index,
+                            &format!("not modelled: {comment} (the model rejects it: {e})"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `fences` are destroyed.
+    pub fn destroy_fence(&mut self, fence: u64) {
+        self.fences.remove(&fence);
+    }
+
+    /// The trace text now.
+    pub fn text(&self) -> String {
+        let mut program = self.program.clone();
+        let mut notes = self.notes.clone();
+        for src in &self.pending_reads {
+            let i = program.commands().len();
+            if program.push(Command::HostRead { src: *src }).is_ok() {
+                notes.trailing(
+                    i,
+                    "host read assumed after the last wait (written by the device, mapped)",
+                );
+            }
+        }
+        for h in &self.header {
+            notes.header(h);
+        }
+        notes.header(&format!(
+            "{} commands, {} submissions, {} calls not modelled (see `# not modelled` lines)",
+            program.commands().len(),
+            self.submissions,
+            self.not_modelled
+        ));
+        print_annotated(&program, &notes)
+    }
+
+    /// Writes the trace (to a temporary file renamed over the output, so a
+    /// reader never sees half a trace).
+    pub fn flush(&self) -> Result<(), CaptureError> {
+        let tmp = self.path.with_extension("trace.partial");
+        let err = |source| CaptureError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        std::fs::write(&tmp, self.text()).map_err(err)?;
+        std::fs::rename(&tmp, &self.path).map_err(err)
+    }
+}
+
+fn is_buffer(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::STORAGE_BUFFER
+            | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+            | vk::DescriptorType::UNIFORM_BUFFER
+            | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+    )
+}
+
+/// The regions a device command writes, for the host-read approximation
+/// only (which bytes the host may want back); which stage and access each
+/// write is stays the model's business (`vksync::accesses`).
+fn device_writes(c: &Command) -> Vec<Region> {
+    match c {
+        Command::Copy { dst, .. } | Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![*dst],
+        Command::Dispatch { bindings, .. } => bindings
+            .iter()
+            .filter(|b| b.access != BindingAccess::Read)
+            .map(|b| b.region)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn host_write_regions(c: &Command) -> Vec<Region> {
+    match c {
+        Command::HostWrite { dst, .. } => vec![*dst],
+        _ => Vec::new(),
+    }
+}
+
+/// The regions a device command reads (for the host-read approximation).
+fn device_reads(c: &Command) -> Vec<Region> {
+    match c {
+        Command::Copy { src, .. } => vec![*src],
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => bindings
+            .iter()
+            .filter(|b| b.access != BindingAccess::Write)
+            .map(|b| b.region)
+            .chain(*indirect)
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,251 @@
+//! `vksync capture -- COMMAND ARGS...`: run a program with the capture
+//! layer (`VK_LAYER_VKSYNC_capture`, crate `vksync-capture`) enabled, then
+//! check each trace it wrote.
+//!
+//! This module owns finding the layer library (next to the `vksync`
+//! binary), writing its manifest into a fresh temporary directory, the
+//! environment the child gets (`VK_ADD_LAYER_PATH`, `VK_INSTANCE_LAYERS`,
+//! `VKSYNC_CAPTURE_OUTPUT`), running the child, and listing the traces it
+//! left. It records nothing itself (the layer does, in the child) and
+//! judges nothing itself (`vksync check` does, through [`crate::check`]).
+//! Errors are typed ([`CaptureError`]) and each names what it is about.
+
+use crate::output::{say, to_stderr, Out};
+use crate::Status;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The layer's name (as in `vksync_capture::LAYER_NAME`).
+const LAYER_NAME: &str = "VK_LAYER_VKSYNC_capture";
+/// The layer library's file name.
+const LIBRARY: &str = "libvksync_capture.so";
+
+/// Why `vksync capture` could not run the command.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The layer library is not next to the binary.
+    #[error(
+        "the capture layer library is not at {}: build it with `cargo build -p vksync-capture` \
+         (with `--release` for a release `vksync`), which puts it next to the `vksync` binary",
+        .0.display()
+    )]
+    NoLibrary(PathBuf),
+    /// The binary's own path is unknown.
+    #[error("cannot find the vksync binary's directory: {0}")]
+    NoExe(std::io::Error),
+    /// Writing the manifest failed.
+    #[error("cannot write the layer manifest {}: {source}", path.display())]
+    Manifest {
+        /// The manifest path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The command could not be started.
+    #[error("cannot run `{command}`: {source}")]
+    Spawn {
+        /// The program.
+        command: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// The layer manifest for the library at `library`.
+pub fn manifest(library: &Path) -> String {
+    let path: String = library
+        .display()
+        .to_string()
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    format!(
+        r#"{{
+    "file_format_version": "1.2.0",
+    "layer": {{
+        "name": "{LAYER_NAME}",
+        "type": "GLOBAL",
+        "library_path": "{path}",
+        "api_version": "1.3.239",
+        "implementation_version": "1",
+        "description": "vksync capture: records buffer commands as a vksync trace"
+    }}
+}}
+"#
+    )
+}
+
+/// `base`, and `base` with `.N` before its extension for N = 1, 2, ...:
+/// the traces of the first, second, ... device.
+fn numbered(base: &Path, n: usize) -> PathBuf {
+    if n == 0 {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match base.extension() {
+        Some(ext) => format!("{stem}.{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{n}"),
+    };
+    base.with_file_name(name)
+}
+
+/// `list` (colon-separated) with `item` added at the end unless present.
+fn with_item(list: Option<OsString>, item: &str, first: bool) -> OsString {
+    let old = list.map(|l| l.to_string_lossy().into_owned()).unwrap_or_default();
+    let parts: Vec<&str> = old.split(':').filter(|p| !p.is_empty()).collect();
+    if parts.contains(&item) {
+        return old.into();
+    }
+    let mut all: Vec<&str> = Vec::new();
+    if first {
+        all.push(item);
+        all.extend(parts);
+    } else {
+        all.extend(parts);
+        all.push(item);
+    }
+    all.join(":").into()
+}
+
+fn prepare(output: &Path) -> Result<(PathBuf, PathBuf), CaptureError> {
+    let exe = std::env::current_exe().map_err(CaptureError::NoExe)?;
+    let dir = exe
+        .parent()
+        .ok_or_else(|| CaptureError::NoExe(std::io::Error::other("no parent directory")))?;
+    let library = dir.join(LIBRARY);
+    if !library.is_file() {
+        return Err(CaptureError::NoLibrary(library));
+    }
+    let layer_dir = std::env::temp_dir().join(format!("vksync-capture-layer-{}", std::process::id()));
+    let path = layer_dir.join("VkLayer_vksync_capture.json");
+    std::fs::create_dir_all(&layer_dir)
+        .and_then(|()| std::fs::write(&path, manifest(&library)))
+        .map_err(|source| CaptureError::Manifest { path, source })?;
+    // Stale traces of an earlier run would be taken for this run's.
+    for n in 0..64 {
+        let _ = std::fs::remove_file(numbered(output, n));
+    }
+    Ok((layer_dir, library))
+}
+
+/// Runs `command` under the layer, writing traces to `output` (and
+/// numbered siblings), then checks each.
+pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, out: &mut Out) -> Status {
+    let Some((program, args)) = command.split_first() else {
+        to_stderr!(
+            "vksync capture: error: no command given (usage: vksync capture [-o FILE] -- COMMAND ARGS...)"
+        );
+        return Status::BadInput;
+    };
+    let output = std::path::absolute(output).unwrap_or_else(|_| output.to_path_buf());
+    let (layer_dir, _) = match prepare(&output) {
+        Ok(x) => x,
+        Err(e @ CaptureError::NoLibrary(_)) => {
+            to_stderr!("vksync capture: error: {e}");
+            return Status::NoDevice;
+        }
+        Err(e) => {
+            to_stderr!("vksync capture: error: {e}");
+            return Status::BadInput;
+        }
+    };
+    let mut child = Command::new(program);
+    child
+        .args(args)
+        .env(
+            "VK_ADD_LAYER_PATH",
+            with_item(
+                std::env::var_os("VK_ADD_LAYER_PATH"),
+                &layer_dir.to_string_lossy(),
+                true,
+            ),
+        )
+        .env(
+            "VK_INSTANCE_LAYERS",
+            with_item(std::env::var_os("VK_INSTANCE_LAYERS"), LAYER_NAME, false),
+        )
+        .env("VKSYNC_CAPTURE_OUTPUT", &output);
+    let status = child.status();
+    let _ = std::fs::remove_dir_all(&layer_dir);
+    let name = program.to_string_lossy().into_owned();
+    let status = match status {
+        Ok(s) => s,
+        Err(source) => {
+            to_stderr!(
+                "vksync capture: error: {}",
+                CaptureError::Spawn {
+                    command: name,
+                    source
+                }
+            );
+            return Status::BadInput;
+        }
+    };
+    say!(
+        out,
+        "vksync capture: `{name}` {}",
+        match status.code() {
+            Some(0) => "exited with status 0".to_string(),
+            Some(c) => format!("exited with status {c}"),
+            None => "was killed by a signal".to_string(),
+        }
+    );
+    let traces: Vec<PathBuf> = (0..64)
+        .map(|n| numbered(&output, n))
+        .filter(|p| p.is_file())
+        .collect();
+    if traces.is_empty() {
+        say!(
+            out,
+            "vksync capture: no trace written to {} (the command created no Vulkan device with the layer enabled)",
+            output.display()
+        );
+        return Status::BadInput;
+    }
+    let mut worst = Status::Clean;
+    for t in &traces {
+        say!(out, "vksync capture: trace {}; vksync check says:", t.display());
+        // Hazards are printed as they are found: flush what came before so
+        // the summary on stderr follows it.
+        let st = crate::check(t, reading, out);
+        if st != Status::Clean && worst == Status::Clean || st == Status::BadInput {
+            worst = st;
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbered_traces_keep_the_extension() {
+        let base = Path::new("/tmp/x/run.trace");
+        assert_eq!(numbered(base, 0), Path::new("/tmp/x/run.trace"));
+        assert_eq!(numbered(base, 2), Path::new("/tmp/x/run.2.trace"));
+        assert_eq!(numbered(Path::new("out"), 1), Path::new("out.1"));
+    }
+
+    #[test]
+    fn layer_lists_keep_what_was_there() {
+        assert_eq!(with_item(None, "L", false), "L");
+        assert_eq!(with_item(Some("A:B".into()), "L", false), "A:B:L");
+        assert_eq!(with_item(Some("A:L".into()), "L", false), "A:L");
+        assert_eq!(with_item(Some("/x".into()), "/y", true), "/y:/x");
+    }
+
+    #[test]
+    fn the_manifest_names_the_layer_and_escapes_the_path() {
+        let m = manifest(Path::new("/a \"b\"/libvksync_capture.so"));
+        assert!(m.contains(r#""name": "VK_LAYER_VKSYNC_capture""#));
+        assert!(m.contains(r#""library_path": "/a \"b\"/libvksync_capture.so""#));
+    }
+}
