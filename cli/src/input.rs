@@ -68,6 +68,23 @@ impl fmt::Debug for Source {
 
 impl Source {
     /// Reads `path` (`-` for standard input), parses and resolves it.
+    /// One `FILE:LINE: note: not modelled: ...` line per `not-modelled`
+    /// line of the trace (what a capture saw and the model cannot
+    /// express), for stderr: every subcommand shows them.
+    pub fn not_modelled_notes(&self) -> Vec<String> {
+        self.trace
+            .not_modelled
+            .iter()
+            .map(|n| {
+                let sep = if n.detail.is_empty() { "" } else { " " };
+                format!(
+                    "{}:{}: note: not modelled: {}{sep}{}",
+                    self.name, n.line, n.call, n.detail
+                )
+            })
+            .collect()
+    }
+
     pub fn load(path: &Path) -> Result<Source, InputError> {
         let (name, bytes) = if path.as_os_str() == "-" {
             let mut buf = Vec::new();

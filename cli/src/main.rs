@@ -252,11 +252,18 @@ fn finished(out: Out, status: Status) -> Status {
     }
 }
 
+/// Loads a trace; its `not-modelled` lines (what a capture saw and the
+/// model cannot express) are noted on stderr, whatever the subcommand, so
+/// they are never dropped silently.
 fn load(file: &std::path::Path) -> Result<Source, Status> {
-    Source::load(file).map_err(|e| {
+    let source = Source::load(file).map_err(|e| {
         to_stderr!("{e}");
         Status::BadInput
-    })
+    })?;
+    for note in source.not_modelled_notes() {
+        to_stderr!("{note}");
+    }
+    Ok(source)
 }
 
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
@@ -288,7 +295,14 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
         );
         say!(out, "{line}");
     }
-    to_stderr!("{}: {}", source.name, report::summary(&hazards));
+    // What a capture saw and the model cannot express (noted by `load`),
+    // counted in the summary.
+    let not_modelled = match source.trace.not_modelled.len() {
+        0 => String::new(),
+        1 => "; 1 call not modelled, not checked".to_string(),
+        n => format!("; {n} calls not modelled, not checked"),
+    };
+    to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
     if hazards.is_empty() {
         Status::Clean
     } else {

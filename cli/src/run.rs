@@ -225,6 +225,9 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             return Status::BadInput;
         }
     };
+    for note in source.not_modelled_notes() {
+        to_stderr!("{note}");
+    }
     let name = &source.name;
     let (program, appended) = with_readback(&source.trace.program);
     // Everything that can be checked is checked on the input as written

@@ -408,3 +408,28 @@ fn documented_errors() {
     }
     assert!(rows >= 15, "only {rows} documented errors found");
 }
+
+/// `not-modelled` lines: kept beside the program, with their line, call and
+/// words (whitespace normalized); the program does not see them.
+#[test]
+fn not_modelled_lines() {
+    let t = trace::parse(
+        "buffer a 16\nnot-modelled vkCmdSetEvent2  event 0x5 # seq 3\nfill a 1\nnot-modelled vkCmdWaitEvents2\n",
+    )
+    .unwrap();
+    let got: Vec<(usize, &str, &str)> = t
+        .not_modelled
+        .iter()
+        .map(|n| (n.line, n.call.as_str(), n.detail.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(2, "vkCmdSetEvent2", "event 0x5"), (4, "vkCmdWaitEvents2", "")]
+    );
+    assert_eq!(t.program.commands().len(), 1);
+    assert_eq!(t.command_lines, vec![3]);
+    check_all(&[(
+        "buffer a 16\nnot-modelled\n",
+        Err("2:13: expected the Vulkan call that is not modelled, found end of line"),
+    )]);
+}

@@ -30,5 +30,5 @@
 mod parse;
 mod print;
 
-pub use parse::{parse, ParseError, Trace, DEFAULT_POOL_ALIGN};
+pub use parse::{parse, NotModelled, ParseError, Trace, DEFAULT_POOL_ALIGN};
 pub use print::{print, print_annotated, print_command, Annotations};

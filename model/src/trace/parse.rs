@@ -22,6 +22,22 @@ pub struct Trace {
     pub command_lines: Vec<usize>,
     /// 1-based line of each object's declaration (a blob's `alloc`).
     pub object_lines: Vec<usize>,
+    /// The `not-modelled` lines: what a capture saw and the model cannot
+    /// express (an image copy, an event), in order. They are not part of
+    /// the program; `vksync check` reports each, so nothing a capture saw
+    /// is dropped silently.
+    pub not_modelled: Vec<NotModelled>,
+}
+
+/// A `not-modelled CALL [DETAIL...]` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotModelled {
+    /// Its 1-based line.
+    pub line: usize,
+    /// The Vulkan call (`vkCmdCopyImage`).
+    pub call: String,
+    /// The rest of the line, words separated by one space.
+    pub detail: String,
 }
 
 impl Trace {
@@ -674,6 +690,22 @@ impl Parser {
                 }
                 self.push(no, Command::Barrier(Dependency { barriers }));
             }
+            "not-modelled" => {
+                let call = line
+                    .next("the Vulkan call that is not modelled")?
+                    .text
+                    .to_string();
+                let mut words = Vec::new();
+                while let Some(t) = line.toks.get(line.pos) {
+                    words.push(t.text);
+                    line.pos += 1;
+                }
+                self.trace.not_modelled.push(NotModelled {
+                    line: no,
+                    call,
+                    detail: words.join(" "),
+                });
+            }
             "submit" | "wait" => {
                 line.done()?;
                 self.push(
@@ -690,7 +722,7 @@ impl Parser {
                     first.col,
                     format!(
                         "unknown command {} (expected buffer, pool, alloc, free, copy, fill, update, \
-                         dispatch, barrier, host-write, host-read, submit or wait)",
+                         dispatch, barrier, host-write, host-read, submit, wait or not-modelled)",
                         quote(other)
                     ),
                 )
@@ -821,7 +853,7 @@ free x
     fn errors_name_line_column_and_reason() {
         // More cases, one per lexical rule, are in tests/trace_edges.rs.
         let cases: &[(&str, &str)] = &[
-            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit or wait)"),
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit, wait or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
