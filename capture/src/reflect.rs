@@ -19,7 +19,7 @@
 //! read-write, their declared access still applying.
 //!
 //! Before parsing, two constructs naga's front end does not take are
-//! rewritten without changing any load or store ([`rewrite_for_naga`]):
+//! rewritten without changing any load or store (`rewrite_for_naga`):
 //! workgroup sizes from specialization constants (`LocalSizeId`) and
 //! specialization-constant expressions (`OpSpecConstantOp`), both in every
 //! shader ncnn compiles.
@@ -166,7 +166,7 @@ fn rewrite_for_naga(spirv: &[u8]) -> Option<Vec<u8>> {
 
 /// Reflects a SPIR-V module (little-endian words). A module whose
 /// workgroup size comes from specialization constants (`LocalSizeId`) is
-/// reflected with a fixed size instead (see [`rewrite_for_naga`]).
+/// reflected with a fixed size instead (see `rewrite_for_naga`).
 pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
     let patched = rewrite_for_naga(spirv);
     let spirv = patched.as_deref().unwrap_or(spirv);
