@@ -24,7 +24,7 @@
 //!   object, which the loader sets to the device's for all three.
 
 use crate::abi::*;
-use crate::record::Capture;
+use crate::record::{BufferWrite, Capture, TemplateSlot};
 use crate::reflect::reflect;
 use crate::sync1;
 use ash::vk::{self, Handle};
@@ -445,6 +445,16 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCreateComputePipelines",
     "vkAllocateDescriptorSets",
     "vkUpdateDescriptorSets",
+    "vkCreateDescriptorUpdateTemplate",
+    "vkCreateDescriptorUpdateTemplateKHR",
+    "vkDestroyDescriptorUpdateTemplate",
+    "vkDestroyDescriptorUpdateTemplateKHR",
+    "vkUpdateDescriptorSetWithTemplate",
+    "vkUpdateDescriptorSetWithTemplateKHR",
+    "vkCmdPushDescriptorSetKHR",
+    "vkCmdPushDescriptorSet",
+    "vkCmdPushDescriptorSetWithTemplateKHR",
+    "vkCmdPushDescriptorSetWithTemplate",
     "vkAllocateCommandBuffers",
     "vkFreeCommandBuffers",
     "vkBeginCommandBuffer",
@@ -483,9 +493,6 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCmdWaitEvents",
     "vkCmdExecuteCommands",
     "vkCmdCopyQueryPoolResults",
-    "vkCmdPushDescriptorSetKHR",
-    "vkUpdateDescriptorSetWithTemplate",
-    "vkUpdateDescriptorSetWithTemplateKHR",
     "vkFlushMappedMemoryRanges",
     "vkInvalidateMappedMemoryRanges",
 ];
@@ -507,6 +514,19 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkCreateComputePipelines" => create_compute_pipelines as *const (),
         "vkAllocateDescriptorSets" => allocate_sets as *const (),
         "vkUpdateDescriptorSets" => update_sets as *const (),
+        "vkCreateDescriptorUpdateTemplate" | "vkCreateDescriptorUpdateTemplateKHR" => {
+            create_update_template as *const ()
+        }
+        "vkDestroyDescriptorUpdateTemplate" | "vkDestroyDescriptorUpdateTemplateKHR" => {
+            destroy_update_template as *const ()
+        }
+        "vkUpdateDescriptorSetWithTemplate" | "vkUpdateDescriptorSetWithTemplateKHR" => {
+            update_with_template as *const ()
+        }
+        "vkCmdPushDescriptorSetKHR" | "vkCmdPushDescriptorSet" => push_descriptor_set as *const (),
+        "vkCmdPushDescriptorSetWithTemplateKHR" | "vkCmdPushDescriptorSetWithTemplate" => {
+            push_descriptor_set_with_template as *const ()
+        }
         "vkAllocateCommandBuffers" => allocate_cbs as *const (),
         "vkFreeCommandBuffers" => free_cbs as *const (),
         "vkBeginCommandBuffer" => begin_cb as *const (),
@@ -540,10 +560,6 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkCmdWaitEvents" => nm_wait_events as *const (),
         "vkCmdExecuteCommands" => nm_execute_commands as *const (),
         "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
-        "vkCmdPushDescriptorSetKHR" => nm_push_descriptor_set as *const (),
-        "vkUpdateDescriptorSetWithTemplate" | "vkUpdateDescriptorSetWithTemplateKHR" => {
-            nm_update_with_template as *const ()
-        }
         "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
         "vkInvalidateMappedMemoryRanges" => invalidate_mapped as *const (),
         _ => return None,
@@ -993,29 +1009,10 @@ unsafe extern "system" fn update_sets(
     // SAFETY: `nw` valid writes (buffer infos present for buffer types) and
     // `nc` valid copies.
     let (ws, cs) = unsafe {
-        let mut ws = Vec::new();
-        for w in slice(writes, nw) {
-            let buffer_type = matches!(
-                w.descriptor_type,
-                vk::DescriptorType::STORAGE_BUFFER
-                    | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
-                    | vk::DescriptorType::UNIFORM_BUFFER
-                    | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
-            );
-            if !buffer_type {
-                continue;
-            }
-            for (k, b) in slice(w.p_buffer_info, w.descriptor_count).iter().enumerate() {
-                ws.push((
-                    w.dst_set.as_raw(),
-                    w.dst_binding,
-                    w.dst_array_element + k as u32,
-                    b.buffer.as_raw(),
-                    b.offset,
-                    b.range,
-                ));
-            }
-        }
+        let ws: Vec<(u64, BufferWrite)> = slice(writes, nw)
+            .iter()
+            .flat_map(|w| buffer_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
+            .collect();
         let cs: Vec<_> = slice(copies, nc)
             .iter()
             .map(|c| {
@@ -1034,7 +1031,7 @@ unsafe extern "system" fn update_sets(
     };
     record(key, "vkUpdateDescriptorSets", |d| {
         d.capture.next_seq();
-        for (set, binding, elem, buf, off, range) in ws {
+        for (set, (binding, elem, buf, off, range)) in ws {
             d.capture.write_descriptor(set, binding, elem, buf, off, range);
         }
         for (s, sb, se, t, tb, te, n) in cs {
@@ -1044,6 +1041,237 @@ unsafe extern "system" fn update_sets(
     if let Some(f) = next!(key, vk::PFN_vkUpdateDescriptorSets, ["vkUpdateDescriptorSets"]) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(device, nw, writes, nc, copies) }
+    }
+}
+
+/// The buffer descriptors of one `VkWriteDescriptorSet` (none for other
+/// descriptor types).
+///
+/// # Safety
+/// `w` is a valid write: for a buffer descriptor type, `p_buffer_info`
+/// points at `descriptor_count` `VkDescriptorBufferInfo`s.
+unsafe fn buffer_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<BufferWrite> {
+    let buffer_type = matches!(
+        w.descriptor_type,
+        vk::DescriptorType::STORAGE_BUFFER
+            | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+            | vk::DescriptorType::UNIFORM_BUFFER
+            | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+    );
+    if !buffer_type {
+        return Vec::new();
+    }
+    // SAFETY: per this function's contract.
+    let infos = unsafe { slice(w.p_buffer_info, w.descriptor_count) };
+    infos
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            (
+                w.dst_binding,
+                w.dst_array_element.saturating_add(k as u32),
+                b.buffer.as_raw(),
+                b.offset,
+                b.range,
+            )
+        })
+        .collect()
+}
+
+/// The buffer descriptors a template writes from the application's data.
+///
+/// # Safety
+/// `data` is the `pData` of a `vkUpdateDescriptorSetWithTemplate` or
+/// `vkCmdPushDescriptorSetWithTemplateKHR` call with the template whose
+/// slots these are: the spec requires a `VkDescriptorBufferInfo` at each
+/// buffer entry's `offset + k * stride` for `k` below its count.
+unsafe fn template_writes(slots: &[TemplateSlot], data: *const c_void) -> Vec<BufferWrite> {
+    if data.is_null() {
+        return Vec::new();
+    }
+    slots
+        .iter()
+        .map(|s| {
+            // SAFETY: per this function's contract; the data need not be
+            // aligned for `VkDescriptorBufferInfo`, hence the unaligned
+            // read.
+            let b = unsafe {
+                std::ptr::read_unaligned(data.cast::<u8>().add(s.offset).cast::<vk::DescriptorBufferInfo>())
+            };
+            (s.binding, s.element, b.buffer.as_raw(), b.offset, b.range)
+        })
+        .collect()
+}
+
+unsafe extern "system" fn create_update_template(
+    device: vk::Device,
+    info: *const vk::DescriptorUpdateTemplateCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::DescriptorUpdateTemplate,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkCreateDescriptorUpdateTemplate,
+        [
+            "vkCreateDescriptorUpdateTemplate",
+            "vkCreateDescriptorUpdateTemplateKHR"
+        ]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info with `descriptor_update_entry_count`
+        // entries; `*out` written on success.
+        let (template, entries) = unsafe {
+            let i = &*info;
+            (
+                (*out).as_raw(),
+                slice(i.p_descriptor_update_entries, i.descriptor_update_entry_count).to_vec(),
+            )
+        };
+        record(key, "vkCreateDescriptorUpdateTemplate", |d| {
+            d.capture.next_seq();
+            d.capture.create_update_template(template, &entries);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_update_template(
+    device: vk::Device,
+    template: vk::DescriptorUpdateTemplate,
+    alloc: Alloc<'_>,
+) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyDescriptorUpdateTemplate", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_update_template(template.as_raw());
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkDestroyDescriptorUpdateTemplate,
+        [
+            "vkDestroyDescriptorUpdateTemplate",
+            "vkDestroyDescriptorUpdateTemplateKHR"
+        ]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, template, alloc) }
+    }
+}
+
+unsafe extern "system" fn update_with_template(
+    device: vk::Device,
+    set: vk::DescriptorSet,
+    template: vk::DescriptorUpdateTemplate,
+    data: *const c_void,
+) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkUpdateDescriptorSetWithTemplate", |d| {
+        let seq = d.capture.next_seq();
+        let Some(slots) = d.capture.template_slots(template.as_raw()) else {
+            d.capture.not_modelled(
+                None,
+                seq,
+                "vkUpdateDescriptorSetWithTemplate",
+                "an unknown template: dispatches using this set will miss its buffers",
+            );
+            return;
+        };
+        // SAFETY: `data` is this call's pData for this template, read
+        // before the call returns.
+        let writes = unsafe { template_writes(slots, data) };
+        for (binding, elem, buf, off, range) in writes {
+            d.capture
+                .write_descriptor(set.as_raw(), binding, elem, buf, off, range);
+        }
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkUpdateDescriptorSetWithTemplate,
+        [
+            "vkUpdateDescriptorSetWithTemplate",
+            "vkUpdateDescriptorSetWithTemplateKHR"
+        ]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, set, template, data) }
+    }
+}
+
+unsafe extern "system" fn push_descriptor_set(
+    cb: vk::CommandBuffer,
+    bp: vk::PipelineBindPoint,
+    layout: vk::PipelineLayout,
+    set: u32,
+    n: u32,
+    writes: *const vk::WriteDescriptorSet<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    if bp == vk::PipelineBindPoint::COMPUTE {
+        // SAFETY: `n` valid writes (their dst_set is ignored for pushes).
+        let ws: Vec<BufferWrite> = unsafe { slice(writes, n) }
+            .iter()
+            // SAFETY: each is a valid write, as above.
+            .flat_map(|w| unsafe { buffer_writes(w) })
+            .collect();
+        record(key, "vkCmdPushDescriptorSetKHR", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.push_descriptors(
+                cb.as_raw(),
+                seq,
+                "vkCmdPushDescriptorSetKHR",
+                layout.as_raw(),
+                set,
+                &ws,
+            );
+        });
+    }
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdPushDescriptorSetKHR,
+        ["vkCmdPushDescriptorSetKHR", "vkCmdPushDescriptorSet"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, bp, layout, set, n, writes) }
+    }
+}
+
+unsafe extern "system" fn push_descriptor_set_with_template(
+    cb: vk::CommandBuffer,
+    template: vk::DescriptorUpdateTemplate,
+    layout: vk::PipelineLayout,
+    set: u32,
+    data: *const c_void,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let call = "vkCmdPushDescriptorSetWithTemplateKHR";
+    record(key, call, |d| {
+        let seq = d.capture.next_seq();
+        let Some(slots) = d.capture.template_slots(template.as_raw()) else {
+            d.capture
+                .not_modelled(Some(cb.as_raw()), seq, call, "an unknown template");
+            return;
+        };
+        // SAFETY: `data` is this call's pData for this template, read
+        // before the call returns.
+        let ws = unsafe { template_writes(slots, data) };
+        d.capture
+            .push_descriptors(cb.as_raw(), seq, call, layout.as_raw(), set, &ws);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdPushDescriptorSetWithTemplateKHR,
+        [
+            "vkCmdPushDescriptorSetWithTemplateKHR",
+            "vkCmdPushDescriptorSetWithTemplate"
+        ]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, template, layout, set, data) }
     }
 }
 
@@ -1653,33 +1881,3 @@ not_modelled!(cmd nm_reset_event, vk::PFN_vkCmdResetEvent, ["vkCmdResetEvent"], 
 not_modelled!(cmd nm_wait_events, vk::PFN_vkCmdWaitEvents, ["vkCmdWaitEvents"], (n: u32, e: *const vk::Event, s: vk::PipelineStageFlags, d: vk::PipelineStageFlags, nm: u32, m: *const vk::MemoryBarrier<'_>, nb: u32, b: *const vk::BufferMemoryBarrier<'_>, ni: u32, i: *const vk::ImageMemoryBarrier<'_>));
 not_modelled!(cmd nm_execute_commands, vk::PFN_vkCmdExecuteCommands, ["vkCmdExecuteCommands"], (n: u32, c: *const vk::CommandBuffer));
 not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));
-not_modelled!(cmd nm_push_descriptor_set, vk::PFN_vkCmdPushDescriptorSetKHR, ["vkCmdPushDescriptorSetKHR"], (bp: vk::PipelineBindPoint, l: vk::PipelineLayout, s: u32, n: u32, w: *const vk::WriteDescriptorSet<'_>));
-
-unsafe extern "system" fn nm_update_with_template(
-    device: vk::Device,
-    set: vk::DescriptorSet,
-    template: vk::DescriptorUpdateTemplate,
-    data: *const c_void,
-) {
-    let key = dispatch_key(device.as_raw());
-    record(key, "vkUpdateDescriptorSetWithTemplate", |d| {
-        let seq = d.capture.next_seq();
-        d.capture.not_modelled(
-            None,
-            seq,
-            "vkUpdateDescriptorSetWithTemplate",
-            "dispatches using this set will miss its buffers",
-        );
-    });
-    if let Some(f) = next!(
-        key,
-        vk::PFN_vkUpdateDescriptorSetWithTemplate,
-        [
-            "vkUpdateDescriptorSetWithTemplate",
-            "vkUpdateDescriptorSetWithTemplateKHR"
-        ]
-    ) {
-        // SAFETY: the next layer's function with the caller's arguments.
-        unsafe { f(device, set, template, data) }
-    }
-}

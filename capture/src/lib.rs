@@ -1,6 +1,7 @@
 //! `VK_LAYER_VKSYNC_capture`: a Vulkan layer that records what an
 //! unmodified application does with buffers (memory, buffers, compute
-//! pipelines, descriptors, copies, fills, updates, dispatches, barriers,
+//! pipelines, descriptors written directly, through update templates or
+//! pushed, copies, fills, updates, dispatches, barriers,
 //! submissions, fence waits, host writes to mapped memory) and writes it as
 //! a vksync trace that `vksync check` judges.
 //!

@@ -4,8 +4,10 @@
 //! This module owns [`Capture`]: the maps from Vulkan handles (as raw
 //! `u64`) to what the trace needs (memory objects, buffers and where they
 //! are bound, shaders with their reflection, descriptor set layouts,
-//! pipeline layouts, compute pipelines, descriptor sets, per-command-buffer
-//! bound state and recorded commands, fences), and the output file. It is
+//! pipeline layouts, compute pipelines, descriptor sets, descriptor update
+//! templates (which buffer descriptors each writes, and where in the
+//! application's data), per-command-buffer bound state with push
+//! descriptor sets and recorded commands, fences), and the output file. It is
 //! safe Rust and calls no Vulkan: `layer.rs` reads the application's
 //! structures and mapped memory and hands plain values in.
 //!
@@ -104,7 +106,30 @@ struct Set {
 }
 
 /// A bound descriptor set and its dynamic offsets by `(binding, element)`.
+/// The set handle [`PUSHED`] stands for the command buffer's push
+/// descriptor set of that number.
 type BoundSet = (u64, HashMap<(u32, u32), u64>);
+
+/// The bound-set handle of a push descriptor set (no `VkDescriptorSet` is
+/// null).
+const PUSHED: u64 = 0;
+
+/// One buffer descriptor that a descriptor update template writes: where
+/// it goes (binding, array element) and where its `VkDescriptorBufferInfo`
+/// lies in the application's data (`offset + k * stride` of the entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TemplateSlot {
+    /// `dstBinding` of the entry.
+    pub binding: u32,
+    /// `dstArrayElement` of the entry plus the descriptor's index in it.
+    pub element: u32,
+    /// Byte offset of the descriptor's `VkDescriptorBufferInfo` in `pData`.
+    pub offset: usize,
+}
+
+/// One buffer descriptor of a write, a push or a template: binding, array
+/// element, buffer handle, offset, range.
+pub type BufferWrite = (u32, u32, u64, u64, u64);
 
 #[derive(Default)]
 struct CommandBuffer {
@@ -113,6 +138,8 @@ struct CommandBuffer {
     /// Bound sets by set number: the set and its dynamic offsets by
     /// `(binding, element)`.
     sets: HashMap<u32, BoundSet>,
+    /// Push descriptor sets by set number (`vkCmdPushDescriptorSetKHR`).
+    push: HashMap<u32, Set>,
     entries: Vec<Entry>,
 }
 
@@ -136,6 +163,8 @@ pub struct Capture {
     pipeline_layouts: HashMap<u64, Vec<u64>>,
     pipelines: HashMap<u64, Pipeline>,
     sets: HashMap<u64, Set>,
+    /// Descriptor update templates: the buffer descriptors each writes.
+    templates: HashMap<u64, Vec<TemplateSlot>>,
     cbs: HashMap<u64, CommandBuffer>,
     fences: HashMap<u64, usize>,
     submissions: usize,
@@ -191,6 +220,7 @@ impl Capture {
             pipeline_layouts: HashMap::new(),
             pipelines: HashMap::new(),
             sets: HashMap::new(),
+            templates: HashMap::new(),
             cbs: HashMap::new(),
             fences: HashMap::new(),
             submissions: 0,
@@ -478,7 +508,21 @@ impl Capture {
         }
     }
 
-    /// One buffer descriptor of a `VkWriteDescriptorSet`.
+    /// What a descriptor of `buffer` from `offset` over `range` holds, or
+    /// `None` for an unknown buffer or one without memory (a dispatch
+    /// using it then says its binding was never written).
+    fn desc(&self, buffer: u64, offset: u64, range: u64) -> Option<Desc> {
+        let b = self.buffers.get(&buffer)?;
+        Some(Desc {
+            obj: b.obj?,
+            buffer_size: b.size,
+            offset,
+            range: whole(range, offset, b.size),
+        })
+    }
+
+    /// One buffer descriptor of a `VkWriteDescriptorSet` (or of a
+    /// `vkUpdateDescriptorSetWithTemplate`, decoded).
     pub fn write_descriptor(
         &mut self,
         set: u64,
@@ -488,23 +532,97 @@ impl Capture {
         offset: u64,
         range: u64,
     ) {
-        let Some(b) = self.buffers.get(&buffer) else {
-            return;
-        };
-        let (Some(obj), size) = (b.obj, b.size) else {
+        let Some(desc) = self.desc(buffer, offset, range) else {
             return;
         };
         if let Some(s) = self.sets.get_mut(&set) {
-            s.descs.insert(
-                (binding, element),
-                Desc {
-                    obj,
-                    buffer_size: size,
-                    offset,
-                    range: whole(range, offset, size),
-                },
-            );
+            s.descs.insert((binding, element), desc);
         }
+    }
+
+    /// `vkCreateDescriptorUpdateTemplate(KHR)`: keeps, per buffer
+    /// descriptor the template writes, its binding, element and offset in
+    /// the data (entries of other descriptor types write nothing the model
+    /// sees). An entry whose count runs past its binding into the next
+    /// (consecutive binding updates) is taken as elements of its first
+    /// binding; an offset past `usize` drops the descriptor.
+    pub fn create_update_template(&mut self, template: u64, entries: &[vk::DescriptorUpdateTemplateEntry]) {
+        let mut slots = Vec::new();
+        for e in entries.iter().filter(|e| is_buffer(e.descriptor_type)) {
+            for k in 0..e.descriptor_count {
+                let offset = (k as usize)
+                    .checked_mul(e.stride)
+                    .and_then(|o| o.checked_add(e.offset));
+                if let Some(offset) = offset {
+                    slots.push(TemplateSlot {
+                        binding: e.dst_binding,
+                        element: e.dst_array_element.saturating_add(k),
+                        offset,
+                    });
+                }
+            }
+        }
+        self.templates.insert(template, slots);
+    }
+
+    /// `vkDestroyDescriptorUpdateTemplate(KHR)`.
+    pub fn destroy_update_template(&mut self, template: u64) {
+        self.templates.remove(&template);
+    }
+
+    /// The buffer descriptors template `template` writes, or `None` for an
+    /// unknown template.
+    pub fn template_slots(&self, template: u64) -> Option<&[TemplateSlot]> {
+        self.templates.get(&template).map(Vec::as_slice)
+    }
+
+    /// `vkCmdPushDescriptorSetKHR` or `vkCmdPushDescriptorSetWithTemplateKHR`
+    /// (decoded) on the compute bind point: the buffer descriptors of set
+    /// number `set` of pipeline layout `layout`, bound to command buffer
+    /// `cb` from now on. Descriptors pushed earlier for the same set (with
+    /// the same set layout) and not written again are kept.
+    pub fn push_descriptors(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        layout: u64,
+        set: u32,
+        writes: &[BufferWrite],
+    ) {
+        let set_layout = self
+            .pipeline_layouts
+            .get(&layout)
+            .and_then(|sets| sets.get(set as usize))
+            .copied();
+        let Some(set_layout) = set_layout else {
+            self.not_modelled(
+                Some(cb),
+                seq,
+                call,
+                &format!("set {set} of an unknown pipeline layout"),
+            );
+            return;
+        };
+        let descs: Vec<((u32, u32), Desc)> = writes
+            .iter()
+            .filter_map(|&(binding, element, buffer, offset, range)| {
+                self.desc(buffer, offset, range).map(|d| ((binding, element), d))
+            })
+            .collect();
+        let state = self.cbs.entry(cb).or_default();
+        let pushed = state.push.entry(set).or_insert_with(|| Set {
+            layout: set_layout,
+            descs: HashMap::new(),
+        });
+        if pushed.layout != set_layout {
+            *pushed = Set {
+                layout: set_layout,
+                descs: HashMap::new(),
+            };
+        }
+        pushed.descs.extend(descs);
+        state.sets.insert(set, (PUSHED, HashMap::new()));
     }
 
     /// One `VkCopyDescriptorSet`.
@@ -674,7 +792,14 @@ impl Capture {
                 .sets
                 .get(&set)
                 .ok_or_else(|| format!("set {set} not bound"))?;
-            let s = self.sets.get(set_handle).ok_or("an unknown descriptor set")?;
+            let s = if *set_handle == PUSHED {
+                state
+                    .push
+                    .get(&set)
+                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+            } else {
+                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+            };
             let count = self
                 .set_layouts
                 .get(&s.layout)
@@ -1121,5 +1246,189 @@ fn device_reads(c: &Command) -> Vec<Region> {
             .chain(*indirect)
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reflect::{EntryPoint, Reflection, Use};
+
+    const READ: Use = Use {
+        read: true,
+        write: false,
+    };
+    const WRITE: Use = Use {
+        read: false,
+        write: true,
+    };
+
+    /// A device with one 4096-byte buffer (handle 10) over one allocation,
+    /// a set layout (20) with two storage bindings, a pipeline layout (30)
+    /// whose set 0 is it, and a pipeline (50) reading binding 0 and
+    /// writing binding 1.
+    fn device() -> Capture {
+        let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+        c.allocate_memory(1, 1, 4096);
+        c.create_buffer(10, 4096);
+        c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
+        c.create_set_layout(
+            20,
+            vec![
+                (0, vk::DescriptorType::STORAGE_BUFFER, 1),
+                (1, vk::DescriptorType::STORAGE_BUFFER, 1),
+            ],
+        );
+        c.create_pipeline_layout(30, vec![20]);
+        let mut bindings = BTreeMap::new();
+        bindings.insert((0, 0), READ);
+        bindings.insert((0, 1), WRITE);
+        let mut entry_points = BTreeMap::new();
+        entry_points.insert("main".to_string(), EntryPoint { bindings });
+        c.create_shader(
+            40,
+            Ok(Reflection {
+                entry_points,
+                exact: true,
+            }),
+        );
+        c.create_compute_pipeline(50, 40, "main", 30);
+        c.allocate_command_buffers(60, &[70]);
+        c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 50);
+        c
+    }
+
+    fn submitted(mut c: Capture) -> String {
+        c.submit(100, "vkQueueSubmit", &[70], 0, &[]);
+        c.text()
+    }
+
+    /// Two entries as ncnn's templates have them: one buffer info each,
+    /// 24 bytes apart (`sizeof(VkDescriptorBufferInfo)`), plus an image
+    /// entry that writes no buffer.
+    fn entries() -> Vec<vk::DescriptorUpdateTemplateEntry> {
+        vec![
+            vk::DescriptorUpdateTemplateEntry {
+                dst_binding: 0,
+                dst_array_element: 0,
+                descriptor_count: 1,
+                descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
+                offset: 0,
+                stride: 24,
+            },
+            vk::DescriptorUpdateTemplateEntry {
+                dst_binding: 2,
+                dst_array_element: 0,
+                descriptor_count: 1,
+                descriptor_type: vk::DescriptorType::STORAGE_IMAGE,
+                offset: 24,
+                stride: 24,
+            },
+            vk::DescriptorUpdateTemplateEntry {
+                dst_binding: 1,
+                dst_array_element: 0,
+                descriptor_count: 2,
+                descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
+                offset: 48,
+                stride: 32,
+            },
+        ]
+    }
+
+    #[test]
+    fn a_template_keeps_each_buffer_descriptor_and_where_its_info_lies() {
+        let mut c = device();
+        c.create_update_template(80, &entries());
+        let slot = |binding, element, offset| TemplateSlot {
+            binding,
+            element,
+            offset,
+        };
+        assert_eq!(
+            c.template_slots(80),
+            Some(&[slot(0, 0, 0), slot(1, 0, 48), slot(1, 1, 80)][..])
+        );
+        c.destroy_update_template(80);
+        assert_eq!(c.template_slots(80), None);
+    }
+
+    #[test]
+    fn template_updates_of_a_set_reach_the_dispatch() {
+        let mut c = device();
+        c.allocate_sets(&[(90, 20)]);
+        // What layer.rs decodes from the template's data.
+        c.write_descriptor(90, 0, 0, 10, 0, 256);
+        c.write_descriptor(90, 1, 0, 10, 1024, vk::WHOLE_SIZE);
+        c.bind_sets(70, 3, 0, &[90], &[]);
+        c.dispatch(70, 4, "vkCmdDispatch", None);
+        let t = submitted(c);
+        assert!(
+            t.contains("dispatch s0_main read b0[0..256] write b0[1024..4096]  # vkCmdDispatch #4"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn push_descriptors_bind_to_the_layouts_set_and_accumulate() {
+        let mut c = device();
+        c.push_descriptors(
+            70,
+            3,
+            "vkCmdPushDescriptorSetWithTemplateKHR",
+            30,
+            0,
+            &[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)],
+        );
+        c.dispatch(70, 4, "vkCmdDispatch", None);
+        // A later push of binding 1 only keeps binding 0.
+        c.push_descriptors(70, 5, "vkCmdPushDescriptorSetKHR", 30, 0, &[(1, 0, 10, 128, 64)]);
+        c.dispatch(70, 6, "vkCmdDispatch", None);
+        // An unknown pipeline layout is written as not modelled.
+        c.push_descriptors(70, 7, "vkCmdPushDescriptorSetKHR", 31, 0, &[]);
+        let t = submitted(c);
+        assert!(t.contains("1 calls not modelled"), "{t}");
+        assert!(
+            t.contains("dispatch s0_main read b0[0..64] write b0[64..128]  # vkCmdDispatch #4"),
+            "{t}"
+        );
+        assert!(
+            t.contains("dispatch s0_main read b0[0..64] write b0[128..192]  # vkCmdDispatch #6"),
+            "{t}"
+        );
+        assert!(
+            t.contains("# not modelled: vkCmdPushDescriptorSetKHR #7 (set 0 of an unknown pipeline layout)"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn a_bound_set_replaces_a_pushed_one_and_a_reset_forgets_pushes() {
+        let mut c = device();
+        c.push_descriptors(
+            70,
+            3,
+            "vkCmdPushDescriptorSetKHR",
+            30,
+            0,
+            &[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)],
+        );
+        c.allocate_sets(&[(90, 20)]);
+        c.write_descriptor(90, 0, 0, 10, 512, 64);
+        c.write_descriptor(90, 1, 0, 10, 576, 64);
+        c.bind_sets(70, 4, 0, &[90], &[]);
+        c.dispatch(70, 5, "vkCmdDispatch", None);
+        c.submit(6, "vkQueueSubmit", &[70], 0, &[]);
+        c.reset_command_buffer(70);
+        c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 50);
+        c.dispatch(70, 6, "vkCmdDispatch", None);
+        let t = submitted(c);
+        assert!(
+            t.contains("read b0[512..576] write b0[576..640]  # vkCmdDispatch #5"),
+            "{t}"
+        );
+        assert!(
+            t.contains("# not modelled: vkCmdDispatch #6 (set 0 not bound)"),
+            "{t}"
+        );
     }
 }

@@ -14,7 +14,15 @@
 //! atomically). An atomic counts as a read and a write. A binding the
 //! entry point never touches is left out. When the validator rejects the
 //! module (naga is stricter than drivers), the declared access alone is
-//! used, and [`Reflection::exact`] says so.
+//! used, and [`Reflection::exact`] says so. Write-only storage buffers
+//! (which naga's validator rejects, WGSL having none) are validated as
+//! read-write, their declared access still applying.
+//!
+//! Before parsing, two constructs naga's front end does not take are
+//! rewritten without changing any load or store (`rewrite_for_naga`):
+//! workgroup sizes from specialization constants (`LocalSizeId`) and
+//! specialization-constant expressions (`OpSpecConstantOp`), both in every
+//! shader ncnn compiles.
 
 use std::collections::BTreeMap;
 
@@ -57,8 +65,111 @@ pub enum ReflectError {
     },
 }
 
-/// Reflects a SPIR-V module (little-endian words).
+/// `OpExecutionModeId`.
+const OP_EXECUTION_MODE_ID: u32 = 331;
+/// `OpExecutionMode`.
+const OP_EXECUTION_MODE: u32 = 16;
+/// `OpTypeBool`, `OpTypeInt`, `OpTypeFloat`.
+const OP_TYPE_BOOL: u32 = 20;
+const OP_TYPE_INT: u32 = 21;
+const OP_TYPE_FLOAT: u32 = 22;
+/// `OpSpecConstantTrue`, `OpSpecConstant`, `OpSpecConstantOp`.
+const OP_SPEC_CONSTANT_TRUE: u32 = 48;
+const OP_SPEC_CONSTANT: u32 = 50;
+const OP_SPEC_CONSTANT_OP: u32 = 52;
+/// The execution mode `LocalSizeId`.
+const LOCAL_SIZE_ID: u32 = 38;
+/// The execution mode `LocalSize`.
+const LOCAL_SIZE: u32 = 17;
+
+/// `spirv` rewritten so that naga's front end takes it, or `None` when it
+/// needs no rewrite (or is malformed):
+///
+/// - `OpExecutionModeId %ep LocalSizeId %x %y %z` becomes
+///   `OpExecutionMode %ep LocalSize 1 1 1`: glslang emits it for
+///   `local_size_x_id` (workgroup sizes from specialization constants, as
+///   ncnn's shaders declare them), and naga does not take it;
+/// - `OpSpecConstantOp` (an expression over specialization constants,
+///   e.g. a shared array's length) becomes a plain specialization
+///   constant of the same type and id with value 1 (true for a bool;
+///   a constant of another type, a vector say, is left and naga rejects
+///   the module as before).
+///
+/// Neither changes which buffers a function loads or stores, which is all
+/// reflection asks. Only instruction boundaries are walked (each
+/// instruction's first word holds its word count and opcode); the module
+/// is still parsed and validated by naga.
+fn rewrite_for_naga(spirv: &[u8]) -> Option<Vec<u8>> {
+    if !spirv.len().is_multiple_of(4) || spirv.len() < 20 {
+        return None;
+    }
+    let words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut out: Vec<u32> = words[..5].to_vec();
+    // Scalar types by id: width, and whether a float.
+    let mut widths: std::collections::HashMap<u32, (u32, bool)> = Default::default();
+    let mut bools = std::collections::HashSet::new();
+    let mut changed = false;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        let opcode = words[i] & 0xffff;
+        if count == 0 || i + count > words.len() {
+            return None;
+        }
+        let ins = &words[i..i + count];
+        match opcode {
+            OP_TYPE_BOOL if count == 2 => {
+                bools.insert(ins[1]);
+            }
+            OP_TYPE_INT if count >= 3 => {
+                widths.insert(ins[1], (ins[2], false));
+            }
+            OP_TYPE_FLOAT if count >= 3 => {
+                widths.insert(ins[1], (ins[2], true));
+            }
+            _ => {}
+        }
+        if opcode == OP_EXECUTION_MODE_ID && count == 6 && ins[2] == LOCAL_SIZE_ID {
+            out.extend([(6 << 16) | OP_EXECUTION_MODE, ins[1], LOCAL_SIZE, 1, 1, 1]);
+            changed = true;
+        } else if opcode == OP_SPEC_CONSTANT_OP
+            && count >= 4
+            && (bools.contains(&ins[1]) || widths.contains_key(&ins[1]))
+        {
+            let (ty, id) = (ins[1], ins[2]);
+            if bools.contains(&ty) {
+                out.extend([(3 << 16) | OP_SPEC_CONSTANT_TRUE, ty, id]);
+            } else {
+                // 1 in the type's literal words (low word first).
+                let one: &[u32] = match widths.get(&ty) {
+                    Some((64, false)) => &[1, 0],
+                    Some((64, true)) => &[0, 0x3ff0_0000],
+                    Some((32, true)) => &[0x3f80_0000],
+                    Some((16, true)) => &[0x3c00],
+                    _ => &[1],
+                };
+                out.push(((3 + one.len() as u32) << 16) | OP_SPEC_CONSTANT);
+                out.extend([ty, id]);
+                out.extend(one);
+            }
+            changed = true;
+        } else {
+            out.extend(ins);
+        }
+        i += count;
+    }
+    changed.then(|| out.iter().flat_map(|w| w.to_le_bytes()).collect())
+}
+
+/// Reflects a SPIR-V module (little-endian words). A module whose
+/// workgroup size comes from specialization constants (`LocalSizeId`) is
+/// reflected with a fixed size instead (see `rewrite_for_naga`).
 pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
+    let patched = rewrite_for_naga(spirv);
+    let spirv = patched.as_deref().unwrap_or(spirv);
     let options = naga::front::spv::Options {
         adjust_coordinate_space: false,
         strict_capabilities: false,
@@ -68,11 +179,22 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
         len: spirv.len(),
         message: e.to_string(),
     })?;
+    // naga's validator rejects write-only storage buffers (WGSL has none);
+    // the declared access is read from `module` below, so validate a copy
+    // where every such buffer is read-write.
+    let mut relaxed = module.clone();
+    for (_, var) in relaxed.global_variables.iter_mut() {
+        if let naga::AddressSpace::Storage { access } = &mut var.space {
+            if !access.contains(naga::StorageAccess::LOAD) {
+                *access |= naga::StorageAccess::LOAD;
+            }
+        }
+    }
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
     )
-    .validate(&module)
+    .validate(&relaxed)
     .ok();
     let mut out = Reflection {
         entry_points: BTreeMap::new(),
@@ -122,6 +244,7 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     /// GLSL to SPIR-V with naga, as the runtime's build script does.
@@ -210,6 +333,105 @@ void main() {
                 ((0, 2), "rw"),
                 ((1, 0), "rw")
             ]
+        );
+    }
+
+    /// A module with `OpExecutionModeId LocalSizeId` and a scalar
+    /// `OpSpecConstantOp`, as glslang emits for ncnn's shaders: naga's
+    /// output with its `LocalSize` turned into `LocalSizeId` of three new
+    /// constants and one new `OpSpecConstantOp` appended to the types.
+    #[test]
+    fn local_size_id_and_spec_constant_ops_are_rewritten_for_naga() {
+        let src = "#version 450\nlayout(local_size_x = 1) in;\n\
+            layout(set = 0, binding = 0) readonly buffer A { uint a[]; };\n\
+            layout(set = 0, binding = 1) buffer B { uint b[]; };\n\
+            void main() { b[gl_GlobalInvocationID.x] = a[gl_GlobalInvocationID.x]; }\n";
+        let words: Vec<u32> = spirv(src)
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let mut bound = words[3];
+        let mut out = words[..5].to_vec();
+        let mut i = 5;
+        let mut uint = None;
+        let mut extra = Vec::new();
+        while i < words.len() {
+            let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+            let ins = &words[i..i + count];
+            if op == OP_TYPE_INT && ins[2] == 32 && ins[3] == 0 {
+                uint = Some(ins[1]);
+            }
+            if op == OP_EXECUTION_MODE && ins[2] == LOCAL_SIZE {
+                out.extend([
+                    (6 << 16) | OP_EXECUTION_MODE_ID,
+                    ins[1],
+                    LOCAL_SIZE_ID,
+                    bound,
+                    bound + 1,
+                    bound + 2,
+                ]);
+            } else {
+                out.extend(ins);
+            }
+            i += count;
+        }
+        // After the last type or constant (before the first variable,
+        // opcode 59), the three sizes and `size * size` (IMul = 132).
+        let ty = uint.expect("a uint type");
+        for k in 0..3 {
+            extra.extend([(4 << 16) | OP_SPEC_CONSTANT, ty, bound + k, 1]);
+        }
+        extra.extend([
+            (6 << 16) | OP_SPEC_CONSTANT_OP,
+            ty,
+            bound + 3,
+            132,
+            bound,
+            bound + 1,
+        ]);
+        bound += 4;
+        out[3] = bound;
+        let at = {
+            let mut j = 5;
+            while out[j] & 0xffff != 59 {
+                j += (out[j] >> 16) as usize;
+            }
+            j
+        };
+        out.splice(at..at, extra);
+        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let opts = naga::front::spv::Options {
+            adjust_coordinate_space: false,
+            strict_capabilities: false,
+            block_ctx_dump_prefix: None,
+        };
+        assert!(
+            naga::front::spv::parse_u8_slice(&bytes, &opts).is_err(),
+            "naga alone rejects the module"
+        );
+        let rewritten = rewrite_for_naga(&bytes).expect("rewritten");
+        assert_ne!(rewritten, bytes);
+        assert_eq!(
+            rewrite_for_naga(&rewritten),
+            None,
+            "a rewritten module needs no more"
+        );
+        let r = reflect(&bytes).expect("reflects after the rewrite");
+        assert!(r.exact);
+        let b = &r.entry_points["main"].bindings;
+        assert_eq!(
+            b[&(0, 0)],
+            Use {
+                read: true,
+                write: false
+            }
+        );
+        assert_eq!(
+            b[&(0, 1)],
+            Use {
+                read: false,
+                write: true
+            }
         );
     }
 
