@@ -1848,7 +1848,7 @@ unsafe extern "system" fn destroy_fence(device: vk::Device, fence: vk::Fence, al
 
 // ----------------------------------------------------------- not modelled
 
-/// An intercept that writes `# not modelled: CALL #N` in the command
+/// An intercept that writes `not-modelled CALL` (with `CALL #N` as its comment) in the command
 /// buffer (or, for a device-level call, before the next submitted
 /// command), counts it, and forwards the call unchanged.
 macro_rules! not_modelled {

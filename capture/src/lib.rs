@@ -18,7 +18,8 @@
 //! call goes down the chain unchanged, once); it never unwinds into the
 //! application (panics are caught and reported on stderr); and nothing
 //! that touches memory is dropped silently: what the model cannot express
-//! is written as a `# not modelled:` comment and counted. How to use it,
+//! is written as a `not-modelled` line (which `vksync check` reports) and
+//! counted. How to use it,
 //! and what it approximates: `docs/capture.md`.
 
 #![deny(unsafe_op_in_unsafe_fn)]

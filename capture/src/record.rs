@@ -20,7 +20,7 @@
 //!   bound to it is `buffer bK SIZE alias mN OFFSET`, so buffers bound to
 //!   overlapping memory share state, as aliasing does on the device.
 //! - Nothing is dropped silently: a call that touches memory and that the
-//!   model cannot express becomes a `# not modelled: ...` comment line in
+//!   model cannot express becomes a `not-modelled ...` line in
 //!   its place and is counted ([`Capture::not_modelled`]); so does a
 //!   command the model's builder rejects.
 //! - Nothing here panics on unexpected input: unknown handles become
@@ -1128,10 +1128,17 @@ impl Capture {
     fn append(&mut self, e: Entry) {
         match e {
             Entry::Note(text) => {
-                if text.starts_with("not modelled") {
-                    self.not_modelled += 1;
+                let at = self.program.commands().len();
+                match text.strip_prefix("not modelled: ") {
+                    // A `not-modelled` line, which `vksync check` reports.
+                    Some(rest) => {
+                        self.not_modelled += 1;
+                        self.not_modelled_line(at, rest);
+                    }
+                    None => {
+                        self.notes.before(at, &text);
+                    }
                 }
-                self.notes.before(self.program.commands().len(), &text);
             }
             Entry::Cmd(c, comment) => {
                 let writes = device_writes(&c);
@@ -1148,10 +1155,7 @@ impl Capture {
                     }
                     Err(e) => {
                         self.not_modelled += 1;
-                        self.notes.before(
-                            index,
-                            &format!("not modelled: {comment} (the model rejects it: {e})"),
-                        );
+                        self.not_modelled_line(index, &format!("{comment} (the model rejects it: {e})"));
                     }
                 }
             }
@@ -1161,6 +1165,24 @@ impl Capture {
     /// `fences` are destroyed.
     pub fn destroy_fence(&mut self, fence: u64) {
         self.fences.remove(&fence);
+    }
+
+    /// A `not-modelled` line before command `at` from a note's text
+    /// (usually `vkCmdXxx #SEQ (WHY)`): the first Vulkan call it names, the
+    /// rest as words, and the call with its sequence number as the trailing
+    /// comment.
+    fn not_modelled_line(&mut self, at: usize, text: &str) {
+        let call = text
+            .split_whitespace()
+            .find(|w| w.starts_with("vk"))
+            .unwrap_or("unknown-call");
+        let seq = text.split_whitespace().find(|w| w.starts_with('#'));
+        let words: Vec<&str> = text
+            .split_whitespace()
+            .filter(|w| *w != call && !w.starts_with('#'))
+            .collect();
+        let comment = seq.map_or_else(|| call.to_string(), |s| format!("{call} {s}"));
+        self.notes.not_modelled(at, call, &words.join(" "), &comment);
     }
 
     /// The trace text now.
@@ -1180,7 +1202,7 @@ impl Capture {
             notes.header(h);
         }
         notes.header(&format!(
-            "{} commands, {} submissions, {} calls not modelled (see `# not modelled` lines)",
+            "{} commands, {} submissions, {} calls not modelled (see the `not-modelled` lines)",
             program.commands().len(),
             self.submissions,
             self.not_modelled
@@ -1396,7 +1418,9 @@ mod tests {
             "{t}"
         );
         assert!(
-            t.contains("# not modelled: vkCmdPushDescriptorSetKHR #7 (set 0 of an unknown pipeline layout)"),
+            t.contains(
+                "not-modelled vkCmdPushDescriptorSetKHR (set 0 of an unknown pipeline layout)  # vkCmdPushDescriptorSetKHR #7"
+            ),
             "{t}"
         );
     }
@@ -1427,7 +1451,7 @@ mod tests {
             "{t}"
         );
         assert!(
-            t.contains("# not modelled: vkCmdDispatch #6 (set 0 not bound)"),
+            t.contains("not-modelled vkCmdDispatch (set 0 not bound)  # vkCmdDispatch #6"),
             "{t}"
         );
     }

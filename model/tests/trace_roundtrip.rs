@@ -30,6 +30,12 @@ fn annotated_print_parses_back_to_the_same_program() {
         .before(1, "not modelled: vkCmdCopyImage #3")
         .trailing(0, "vkCmdFillBuffer #1")
         .trailing(1, "vkCmdCopyBuffer #2\nbuffer c 16")
+        .not_modelled(
+            1,
+            "vkCmdCopyBufferToImage",
+            "a[0..64] to image 0x5 (#7)",
+            "vkCmdCopyBufferToImage #4",
+        )
         .before(3, "at the end");
     let text = print_annotated(&t.program, &notes);
     assert_eq!(
@@ -37,10 +43,21 @@ fn annotated_print_parses_back_to_the_same_program() {
         "# captured by a test\nbuffer a 64\nbuffer b 64\n\
          fill a[0..64] 1  # vkCmdFillBuffer #1\n\
          # not modelled: vkCmdCopyImage #3\n\
+         not-modelled vkCmdCopyBufferToImage a[0..64] to image 0x5 (no.7)  # vkCmdCopyBufferToImage #4\n\
          copy a[0..64] -> b[0..64]  # vkCmdCopyBuffer #2 buffer c 16\n\
          submit\n# at the end\n"
     );
-    assert_eq!(parse(&text).unwrap().program, t.program);
+    let back = parse(&text).unwrap();
+    assert_eq!(back.program, t.program);
+    assert_eq!(back.not_modelled.len(), 1);
+    assert_eq!(
+        (
+            back.not_modelled[0].line,
+            back.not_modelled[0].call.as_str(),
+            back.not_modelled[0].detail.as_str()
+        ),
+        (6, "vkCmdCopyBufferToImage", "a[0..64] to image 0x5 (no.7)")
+    );
     assert_eq!(
         print_annotated(&t.program, &Annotations::new()),
         print(&t.program)

@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Annotations {
     header: Vec<String>,
+    /// Whole lines before a command: `# comment` or `not-modelled ...`.
     before: HashMap<usize, Vec<String>>,
     trailing: HashMap<usize, String>,
 }
@@ -39,7 +40,42 @@ impl Annotations {
     /// [`Program::commands`]); an index past the last command puts the
     /// line at the end of the trace.
     pub fn before(&mut self, command: usize, text: &str) -> &mut Self {
-        self.before.entry(command).or_default().push(one_line(text));
+        self.before
+            .entry(command)
+            .or_default()
+            .push(format!("# {}", one_line(text)));
+        self
+    }
+
+    /// Adds a `not-modelled CALL DETAIL` line just before command `command`
+    /// (placed as [`Annotations::before`] places comments): a call the
+    /// model cannot express, which [`super::parse`] keeps in
+    /// [`super::Trace::not_modelled`]. `DETAIL` is written as words (a `#`
+    /// in it would start a comment, so it becomes `no.`); `comment`, if not
+    /// empty, follows as a trailing comment.
+    pub fn not_modelled(&mut self, command: usize, call: &str, detail: &str, comment: &str) -> &mut Self {
+        let words = |t: &str| {
+            one_line(t)
+                .replace('#', "no.")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let call = match words(call) {
+            c if c.is_empty() => "?".to_string(),
+            c => c.split(' ').collect::<Vec<_>>().join("_"),
+        };
+        let mut line = format!("not-modelled {call}");
+        let detail = words(detail);
+        if !detail.is_empty() {
+            line.push(' ');
+            line.push_str(&detail);
+        }
+        if !comment.is_empty() {
+            line.push_str("  # ");
+            line.push_str(&one_line(comment));
+        }
+        self.before.entry(command).or_default().push(line);
         self
     }
 
@@ -122,7 +158,7 @@ pub fn print_annotated(program: &Program, notes: &Annotations) -> String {
     declare_until(&mut out, &mut next, first_blob);
     for (i, c) in program.commands.iter().enumerate() {
         for line in notes.before.get(&i).into_iter().flatten() {
-            let _ = writeln!(out, "# {line}");
+            let _ = writeln!(out, "{line}");
         }
         out.push_str(&print_command(program, c));
         if let Some(t) = notes.trailing.get(&i) {
@@ -149,7 +185,7 @@ pub fn print_annotated(program: &Program, notes: &Annotations) -> String {
         .collect();
     rest.sort_by_key(|(i, _)| **i);
     for line in rest.into_iter().flat_map(|(_, lines)| lines) {
-        let _ = writeln!(out, "# {line}");
+        let _ = writeln!(out, "{line}");
     }
     out
 }
