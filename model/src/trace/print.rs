@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 /// Comments to print with a program by [`print_annotated`]: lines at the
 /// top, lines before a command, and a trailing comment on a command's
 /// line. Comments never change the program: parsing the annotated text
-/// gives the same program as parsing [`print`]'s. Any line break in a
+/// gives the same program as parsing [`print()`]'s. Any line break in a
 /// comment's text (LF, CR, vertical tab, form feed, U+0085, U+2028,
 /// U+2029: what the parser treats as one) is printed as a space, so a
 /// comment stays on its line.
@@ -108,7 +108,7 @@ pub fn print(program: &Program) -> String {
     print_annotated(program, &Annotations::default())
 }
 
-/// Prints a program as [`print`] does, with the comments of `notes`: its
+/// Prints a program as [`print()`] does, with the comments of `notes`: its
 /// header lines first, then each command preceded by its comment lines and
 /// followed, on the same line, by `  # ` and its trailing comment. Lines
 /// noted before an index past the last command come last.
