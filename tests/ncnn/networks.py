@@ -13,7 +13,7 @@ compares the outputs with a tolerance that covers fp16 storage on the GPU.
 Used by `vksync capture` (tests/ncnn/run.sh, docs/capture.md "Real ncnn"):
 the Vulkan run is what the capture layer records.
 
-Usage: networks.py [--only NAME[,NAME...]] [--list] [--gpu-only]
+Usage: networks.py [--only NAME[,NAME...]] [--list] [--gpu-only] [--repeat N]
 Exit status 0 when every network matches, 1 on a mismatch, 2 when ncnn
 sees no Vulkan device.
 """
@@ -156,11 +156,42 @@ def run(net, dirname, vulkan, x):
     return y
 
 
+def timed(net, dirname, x, repeat):
+    """Loads `net` on the Vulkan path once, then runs `repeat` inferences;
+    returns the seconds per inference (load and pipeline creation left
+    out)."""
+    import time
+    param = os.path.join(dirname, net.name + ".param")
+    binp = os.path.join(dirname, net.name + ".bin")
+    with open(param, "w") as f:
+        f.write(net.param_text())
+    with open(binp, "wb") as f:
+        f.write(bytes(net.weights))
+    m = ncnn.Net()
+    m.opt.use_vulkan_compute = True
+    m.opt.num_threads = 1
+    if m.load_param(param) != 0 or m.load_model(binp) != 0:
+        raise RuntimeError(f"{net.name}: ncnn could not load the network")
+    start = time.perf_counter()
+    for _ in range(repeat):
+        ex = m.create_extractor()
+        ex.input("data", ncnn.Mat(x))
+        ret, _out = ex.extract("out")
+        if ret != 0:
+            raise RuntimeError(f"{net.name}: extract returned {ret}")
+        del ex
+    seconds = (time.perf_counter() - start) / repeat
+    m.clear()
+    return seconds
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", help="comma-separated network names")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--gpu-only", action="store_true", help="skip the CPU run and the comparison")
+    ap.add_argument("--repeat", type=int, default=0,
+                    help="time N inferences of each network on the Vulkan path instead (load excluded)")
     args = ap.parse_args()
     if args.list:
         print("\n".join(NETWORKS))
@@ -180,6 +211,10 @@ def main():
         for name in names:
             net = NETWORKS[name]()
             x = net.rng.uniform(-1, 1, net.shape).astype(np.float32)
+            if args.repeat > 0:
+                s = timed(net, d, x, args.repeat)
+                print(f"{name}: {args.repeat} inferences, {s * 1e3:.3f} ms each")
+                continue
             gpu = run(net, d, True, x)
             if args.gpu_only:
                 print(f"{name}: gpu output {gpu.shape}")
