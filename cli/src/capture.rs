@@ -4,8 +4,9 @@
 //!
 //! This module owns finding the layer library (next to the `vksync`
 //! binary), writing its manifest into a fresh temporary directory, the
-//! environment the child gets (`VK_ADD_LAYER_PATH`, `VK_INSTANCE_LAYERS`,
-//! `VKSYNC_CAPTURE_OUTPUT`), running the child, and listing the traces it
+//! environment the child gets (`VK_ADD_LAYER_PATH`, and `VK_LAYER_PATH`
+//! when it is set; `VK_INSTANCE_LAYERS`, `VKSYNC_CAPTURE_OUTPUT`), running
+//! the child, and listing the traces it
 //! left. It records nothing itself (the layer does, in the child) and
 //! judges nothing itself (`vksync check` does, through [`crate::check`]).
 //! Errors are typed ([`CaptureError`]) and each names what it is about.
@@ -172,6 +173,15 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             with_item(std::env::var_os("VK_INSTANCE_LAYERS"), LAYER_NAME, false),
         )
         .env("VKSYNC_CAPTURE_OUTPUT", &output);
+    // `VK_LAYER_PATH`, when set, replaces the loader's layer search (and,
+    // in some loaders, `VK_ADD_LAYER_PATH` with it): the layer goes there
+    // too, so that it is found whatever the environment says.
+    if let Some(paths) = std::env::var_os("VK_LAYER_PATH") {
+        child.env(
+            "VK_LAYER_PATH",
+            with_item(Some(paths), &layer_dir.to_string_lossy(), true),
+        );
+    }
     let status = child.status();
     let _ = std::fs::remove_dir_all(&layer_dir);
     let name = program.to_string_lossy().into_owned();
