@@ -14,6 +14,7 @@ Used by `vksync capture` (tests/ncnn/run.sh, docs/capture.md "Real ncnn"):
 the Vulkan run is what the capture layer records.
 
 Usage: networks.py [--only NAME[,NAME...]] [--list] [--gpu-only] [--repeat N]
+                   [--destroy-gpu-instance]
 Exit status 0 when every network matches, 1 on a mismatch, 2 when ncnn
 sees no Vulkan device.
 """
@@ -192,6 +193,10 @@ def main():
     ap.add_argument("--gpu-only", action="store_true", help="skip the CPU run and the comparison")
     ap.add_argument("--repeat", type=int, default=0,
                     help="time N inferences of each network on the Vulkan path instead (load excluded)")
+    ap.add_argument("--destroy-gpu-instance", action="store_true",
+                    help="call ncnn.destroy_gpu_instance() before exiting (tests/gfxrecon/run.sh: "
+                         "gfxreconstruct 0.9.18's layer crashes in vkDestroyInstance when ncnn "
+                         "destroys its instance from an exit handler)")
     args = ap.parse_args()
     if args.list:
         print("\n".join(NETWORKS))
@@ -226,6 +231,8 @@ def main():
             failed += not ok
             print(f"{name}: {len(net.lines)} layers, output {tuple(cpu.shape)}, "
                   f"max |gpu - cpu| / max |cpu| = {err:.2e}: {'OK' if ok else 'MISMATCH'}")
+    if args.destroy_gpu_instance:
+        ncnn.destroy_gpu_instance()
     return 1 if failed else 0
 
 
