@@ -193,16 +193,8 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         PlannerKind::PerObject => baselines::per_object(&input, &mut out),
         PlannerKind::Online => online::online(&input, &layout, opts.form, sem, &mut out),
         PlannerKind::Offline => {
-            // Both wait placements; the plan with fewer points, then fewer
-            // fence waits, then fewer bits.
-            let eager = {
-                let mut o = Emitter::new(&input);
-                offline::offline(&input, &layout, opts.form, sem, true, &mut o);
-                o.finish()
-            };
-            let mut lazy = Emitter::new(&input);
-            offline::offline(&input, &layout, opts.form, sem, false, &mut lazy);
-            let lazy = lazy.finish();
+            // Each wait placement; the plan with fewer points, then fewer
+            // fence waits, then fewer bits (the eager one on a tie).
             let key = |p: &Plan| {
                 let waits = p
                     .program
@@ -212,7 +204,15 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
                     .count();
                 (p.program.barrier_points(), waits, p.program.barrier_bits())
             };
-            let mut plan = if key(&lazy) < key(&eager) { lazy } else { eager };
+            let mut plan = offline::wait_placements(&input, &layout, sem)
+                .iter()
+                .map(|placement| {
+                    let mut o = Emitter::new(&input);
+                    offline::offline(placement, opts.form, sem, &mut o);
+                    o.finish()
+                })
+                .min_by_key(key)
+                .expect("at least one wait placement");
             if opts.form == BarrierForm::Global {
                 offline::improve_bits(&mut plan, sem);
             }

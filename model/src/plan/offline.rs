@@ -18,19 +18,28 @@ use crate::sync::checker::Checker;
 use crate::vk::scope::{self, Side};
 use std::collections::HashMap;
 
-/// The offline plan with the fence waits of [`with_waits`] (`eager` or
-/// not).
-pub(crate) fn offline(
-    input: &Program,
-    layout: &Layout,
-    form: BarrierForm,
-    sem: Semantics,
-    eager: bool,
-    out: &mut Emitter,
-) {
-    let (waited, origin) = with_waits(input, layout, sem, eager);
-    let layout = &resolve(&waited).expect("inserting submits and waits keeps a program valid");
-    let mut reqs = requirements(&waited, layout, sem);
+/// A barrier-free program with its fence waits placed, and the origin of
+/// each command (see [`with_waits`]).
+pub(crate) type Placement = (Program, Vec<Option<usize>>);
+
+/// The fence-wait placements the offline planner tries: eager (see
+/// [`with_waits`]) and, where its eager rule added a wait, lazy. Most
+/// programs give one.
+pub(crate) fn wait_placements(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Placement> {
+    let (program, origin, eager_fired) = with_waits(input, layout, sem, true);
+    let mut placements = vec![(program, origin)];
+    if eager_fired {
+        let (program, origin, _) = with_waits(input, layout, sem, false);
+        placements.push((program, origin));
+    }
+    placements
+}
+
+/// The offline plan of a program whose fence waits are placed.
+pub(crate) fn offline(placement: &Placement, form: BarrierForm, sem: Semantics, out: &mut Emitter) {
+    let (waited, origin) = placement;
+    let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
+    let mut reqs = requirements(waited, layout, sem);
     // Greedy stabbing: by consumer position, a point at the first interval
     // no point stabs yet.
     reqs.sort_by_key(|r| (r.hi, r.lo));
@@ -86,18 +95,20 @@ pub(crate) fn offline(
 /// wait placements exist, and the minimum over all of them is not
 /// computed: this bounds plans that wait where the offline planner does.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
-    let eager = stabbing_bound_with(program, reading, true)?;
-    let lazy = stabbing_bound_with(program, reading, false)?;
-    Ok(eager.min(lazy))
-}
-
-fn stabbing_bound_with(program: &Program, reading: Reading, eager: bool) -> Result<usize, ProgramError> {
     let sem = Semantics::for_reading(reading);
     let input = program.without_barriers();
     let layout = resolve(&input)?;
-    let (waited, _) = with_waits(&input, &layout, sem, eager);
-    let layout = resolve(&waited)?;
-    let reqs = requirements(&waited, &layout, sem);
+    let mut bound = usize::MAX;
+    for (waited, _) in wait_placements(&input, &layout, sem) {
+        bound = bound.min(stabbing_count(&waited, sem)?);
+    }
+    Ok(bound)
+}
+
+/// The size of a minimum stabbing set of a waited program's intervals.
+fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramError> {
+    let layout = resolve(waited)?;
+    let reqs = requirements(waited, &layout, sem);
     let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
     let mut count = 0;

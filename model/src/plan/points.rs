@@ -57,12 +57,15 @@ impl Req {
 /// go after that work and share a point with its dependencies. That helps
 /// most programs and hurts some (the earlier wait can take the place of a
 /// later one that would have ordered more); the offline planner tries both.
+/// The flag returned says whether that rule added a wait: when it did not,
+/// the placement is the lazy one too.
 pub(crate) fn with_waits(
     input: &Program,
     layout: &Layout,
     sem: Semantics,
     eager: bool,
-) -> (Program, Vec<Option<usize>>) {
+) -> (Program, Vec<Option<usize>>, bool) {
+    let mut eager_fired = false;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut commands = Vec::with_capacity(input.commands.len());
     let mut origin = Vec::with_capacity(input.commands.len());
@@ -77,7 +80,9 @@ pub(crate) fn with_waits(
             // point with the dependencies of that work.
             let needs_wait = hazards.iter().any(|h| h.fix.wait);
             let needs_barrier = hazards.iter().any(|h| h.fix.barrier.is_some());
-            if needs_wait || (eager && needs_barrier && queue.outstanding()) {
+            let eager_wait = eager && needs_barrier && queue.outstanding();
+            eager_fired |= eager_wait && !needs_wait;
+            if needs_wait || eager_wait {
                 commands.extend([Command::Submit, Command::Wait]);
                 origin.extend([None, None]);
                 checker.submit();
@@ -95,7 +100,7 @@ pub(crate) fn with_waits(
         origin.push(Some(i));
     }
     let program = input.with_commands(commands);
-    (program, origin)
+    (program, origin, eager_fired)
 }
 
 /// The dependencies of a barrier-free program whose host accesses need no
