@@ -255,7 +255,7 @@ fn finished(out: Out, status: Status) -> Status {
 /// Loads a trace; its `not-modelled` lines (what a capture saw and the
 /// model cannot express) are noted on stderr, whatever the subcommand, so
 /// they are never dropped silently.
-fn load(file: &std::path::Path) -> Result<Source, Status> {
+pub(crate) fn load(file: &std::path::Path) -> Result<Source, Status> {
     let source = Source::load(file).map_err(|e| {
         to_stderr!("{e}");
         Status::BadInput

@@ -218,16 +218,10 @@ fn check_without_device(program: &Program) -> Result<(), RuntimeError> {
 }
 
 pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut Out) -> Status {
-    let source = match Source::load(file) {
+    let source = match crate::load(file) {
         Ok(s) => s,
-        Err(e) => {
-            to_stderr!("{e}");
-            return Status::BadInput;
-        }
+        Err(status) => return status,
     };
-    for note in source.not_modelled_notes() {
-        to_stderr!("{note}");
-    }
     let name = &source.name;
     let (program, appended) = with_readback(&source.trace.program);
     // Everything that can be checked is checked on the input as written
