@@ -134,7 +134,9 @@ def block():
 NETWORKS = {f.__name__: f for f in (conv_relu, depthwise, residual, concat, pooling, block)}
 
 
-def run(net, dirname, vulkan, x):
+def load(net, dirname, vulkan):
+    """Writes `net`'s .param and .bin into `dirname` and loads them, on the
+    Vulkan path or not."""
     param = os.path.join(dirname, net.name + ".param")
     binp = os.path.join(dirname, net.name + ".bin")
     with open(param, "w") as f:
@@ -146,6 +148,11 @@ def run(net, dirname, vulkan, x):
     m.opt.num_threads = 1
     if m.load_param(param) != 0 or m.load_model(binp) != 0:
         raise RuntimeError(f"{net.name}: ncnn could not load the network")
+    return m
+
+
+def infer(m, net, x):
+    """One inference of a loaded network: its output `out`."""
     ex = m.create_extractor()
     ex.input("data", ncnn.Mat(x))
     ret, out = ex.extract("out")
@@ -153,6 +160,12 @@ def run(net, dirname, vulkan, x):
         raise RuntimeError(f"{net.name}: extract returned {ret}")
     y = np.array(out).copy()
     del ex
+    return y
+
+
+def run(net, dirname, vulkan, x):
+    m = load(net, dirname, vulkan)
+    y = infer(m, net, x)
     m.clear()
     return y
 
@@ -162,25 +175,10 @@ def timed(net, dirname, x, repeat):
     returns the seconds per inference (load and pipeline creation left
     out)."""
     import time
-    param = os.path.join(dirname, net.name + ".param")
-    binp = os.path.join(dirname, net.name + ".bin")
-    with open(param, "w") as f:
-        f.write(net.param_text())
-    with open(binp, "wb") as f:
-        f.write(bytes(net.weights))
-    m = ncnn.Net()
-    m.opt.use_vulkan_compute = True
-    m.opt.num_threads = 1
-    if m.load_param(param) != 0 or m.load_model(binp) != 0:
-        raise RuntimeError(f"{net.name}: ncnn could not load the network")
+    m = load(net, dirname, True)
     start = time.perf_counter()
     for _ in range(repeat):
-        ex = m.create_extractor()
-        ex.input("data", ncnn.Mat(x))
-        ret, _out = ex.extract("out")
-        if ret != 0:
-            raise RuntimeError(f"{net.name}: extract returned {ret}")
-        del ex
+        infer(m, net, x)
     seconds = (time.perf_counter() - start) / repeat
     m.clear()
     return seconds
