@@ -52,7 +52,11 @@ pub enum CaptureError {
 #[derive(Clone, Debug)]
 enum Entry {
     Cmd(Command, String),
+    /// A comment line.
     Note(String),
+    /// A call the model cannot express, as `CALL #SEQ (WHY)`: a
+    /// `not-modelled` line.
+    NotModelled(String),
 }
 
 struct Memory {
@@ -264,10 +268,7 @@ impl Capture {
             Ok(obj) => {
                 self.memories.insert(memory, Memory { obj, size, map: None });
             }
-            Err(e) => self.note(
-                None,
-                format!("not modelled: vkAllocateMemory #{seq} of {size} bytes ({e})"),
-            ),
+            Err(e) => self.skip(None, format!("vkAllocateMemory #{seq} of {size} bytes ({e})")),
         }
     }
 
@@ -381,10 +382,7 @@ impl Capture {
     /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
     pub fn bind_buffer(&mut self, seq: u64, call: &str, buffer: u64, memory: u64, offset: u64) {
         let (Some(b), Some(m)) = (self.buffers.get(&buffer), self.memories.get(&memory)) else {
-            self.note(
-                None,
-                format!("not modelled: {call} #{seq} of an unknown buffer or memory"),
-            );
+            self.skip(None, format!("{call} #{seq} of an unknown buffer or memory"));
             return;
         };
         let name = format!("b{}", self.buffer_count);
@@ -397,7 +395,7 @@ impl Capture {
                     b.obj = Some(obj);
                 }
             }
-            Err(e) => self.note(None, format!("not modelled: {call} #{seq} ({e})")),
+            Err(e) => self.skip(None, format!("{call} #{seq} ({e})")),
         }
     }
 
@@ -696,19 +694,29 @@ impl Capture {
         self.cbs.entry(cb).or_default().entries.push(e);
     }
 
-    /// Records a "not modelled" comment in a command buffer (or, with
+    /// Records a `not-modelled` line in a command buffer (or, with
     /// `None`, before the next submitted command).
     pub fn not_modelled(&mut self, cb: Option<u64>, seq: u64, call: &str, what: &str) {
         let text = if what.is_empty() {
-            format!("not modelled: {call} #{seq}")
+            format!("{call} #{seq}")
         } else {
-            format!("not modelled: {call} #{seq} ({what})")
+            format!("{call} #{seq} ({what})")
         };
-        self.note(cb, text);
+        self.skip(cb, text);
     }
 
+    /// A `not-modelled` line (`CALL #SEQ (WHY)`) in a command buffer (or,
+    /// with `None`, before the next submitted command).
+    fn skip(&mut self, cb: Option<u64>, text: String) {
+        self.entry(cb, Entry::NotModelled(text));
+    }
+
+    /// A comment line, placed as [`Capture::skip`] places its line.
     fn note(&mut self, cb: Option<u64>, text: String) {
-        let e = Entry::Note(text);
+        self.entry(cb, Entry::Note(text));
+    }
+
+    fn entry(&mut self, cb: Option<u64>, e: Entry) {
         match cb {
             Some(cb) => self.push(cb, e),
             None => self.pending.push(e),
@@ -760,7 +768,7 @@ impl Capture {
                 Ok((n, set, offsets)) => {
                     self.cbs.entry(cb).or_default().sets.insert(n, (set, offsets));
                 }
-                Err(e) => self.note(Some(cb), format!("not modelled: {e}")),
+                Err(e) => self.skip(Some(cb), e),
             }
         }
     }
@@ -862,7 +870,7 @@ impl Capture {
                 self.region(dst, r.dst_offset, r.size),
             ) {
                 (Ok(s), Ok(d)) => self.push(cb, Entry::Cmd(Command::Copy { src: s, dst: d }, call)),
-                (Err(e), _) | (_, Err(e)) => self.note(Some(cb), format!("not modelled: {call} ({e})")),
+                (Err(e), _) | (_, Err(e)) => self.skip(Some(cb), format!("{call} ({e})")),
             }
         }
     }
@@ -941,10 +949,7 @@ impl Capture {
                 Ok(r) => dep
                     .barriers
                     .push(Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access).on(r)),
-                Err(e) => self.note(
-                    Some(cb),
-                    format!("not modelled: a buffer barrier of {call} #{seq} ({e})"),
-                ),
+                Err(e) => self.skip(Some(cb), format!("a buffer barrier of {call} #{seq} ({e})")),
             }
         }
         if images > 0 {
@@ -1007,7 +1012,7 @@ impl Capture {
             self.append(e);
         }
         for n in notes {
-            self.append(Entry::Note(format!("not modelled: {call} #{seq} ({n})")));
+            self.append(Entry::NotModelled(format!("{call} #{seq} ({n})")));
         }
         for cb in cbs {
             let entries = self.cbs.get(cb).map(|c| c.entries.clone()).unwrap_or_default();
@@ -1128,17 +1133,11 @@ impl Capture {
     fn append(&mut self, e: Entry) {
         match e {
             Entry::Note(text) => {
-                let at = self.program.commands().len();
-                match text.strip_prefix("not modelled: ") {
-                    // A `not-modelled` line, which `vksync check` reports.
-                    Some(rest) => {
-                        self.not_modelled += 1;
-                        self.not_modelled_line(at, rest);
-                    }
-                    None => {
-                        self.notes.before(at, &text);
-                    }
-                }
+                self.notes.before(self.program.commands().len(), &text);
+            }
+            Entry::NotModelled(text) => {
+                self.not_modelled += 1;
+                self.not_modelled_line(self.program.commands().len(), &text);
             }
             Entry::Cmd(c, comment) => {
                 let writes = device_writes(&c);
