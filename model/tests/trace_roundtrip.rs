@@ -63,3 +63,42 @@ fn annotated_print_parses_back_to_the_same_program() {
         print(&t.program)
     );
 }
+
+/// A program printed in pieces by `trace::Writer` as it grows (each piece
+/// after more of its lines were parsed) reads back as the whole program,
+/// for every example trace and fuzz regression, at every split.
+#[test]
+fn a_program_written_in_pieces_parses_back_whole() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut seen = 0;
+    for dir in ["examples", "fuzz/regressions"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("directory exists") {
+            let path = entry.expect("readable entry").path();
+            if dir == "examples" && path.extension().is_none_or(|e| e != "trace") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("utf-8 trace");
+            let whole = trace::parse(&text).expect("trace parses").program;
+            let lines: Vec<String> = trace::print(&whole).lines().map(|l| format!("{l}\n")).collect();
+            // Pieces of 1, 2 and 5 lines: every prefix is itself a trace
+            // (a line never needs a later one), so each parses to the
+            // program grown so far.
+            for step in [1usize, 2, 5] {
+                let mut w = trace::Writer::new();
+                let mut out = String::new();
+                let notes = trace::Annotations::new();
+                let mut k = 0;
+                while k < lines.len() {
+                    k = (k + step).min(lines.len());
+                    let grown = trace::parse(&lines[..k].concat()).expect("prefix parses").program;
+                    out.push_str(&w.append(&grown, &notes));
+                }
+                out.push_str(&w.finish(&whole, &notes));
+                let back = trace::parse(&out).unwrap_or_else(|e| panic!("{}: {e}\n{out}", path.display()));
+                assert_eq!(back.program, whole, "{} in pieces of {step}", path.display());
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen > 10, "{seen} traces");
+}

@@ -113,14 +113,105 @@ pub fn print(program: &Program) -> String {
 /// followed, on the same line, by `  # ` and its trailing comment. Lines
 /// noted before an index past the last command come last.
 pub fn print_annotated(program: &Program, notes: &Annotations) -> String {
-    let mut out = String::new();
-    for h in &notes.header {
-        let _ = writeln!(out, "# {h}");
+    let mut w = Writer::new();
+    let mut out = w.append(program, notes);
+    out.push_str(&w.finish(program, notes));
+    out
+}
+
+/// Prints a growing program in pieces, for a tool that appends to a trace
+/// file as it records (a capture layer must not rewrite a long trace at
+/// every flush). Each [`Writer::append`] returns the text of what was
+/// added since the previous call: declarations of new buffers and pools,
+/// then the new commands with their comments; [`Writer::finish`] returns
+/// the comment lines noted past the last command. The pieces concatenated
+/// parse to the same program as [`print_annotated`]'s text (declarations
+/// can come later in the file than there, never after their first use).
+///
+/// The program and its notes may only grow between calls: commands and
+/// objects are never removed, and comments for commands already written
+/// are not printed again (header lines are printed by the first call only).
+#[derive(Clone, Debug, Default)]
+pub struct Writer {
+    /// Objects declared (or skipped, for blobs) so far.
+    objects: usize,
+    /// Commands written so far.
+    commands: usize,
+    started: bool,
+}
+
+impl Writer {
+    /// A writer that has written nothing.
+    pub fn new() -> Self {
+        Self::default()
     }
-    let mut next = 0usize;
-    let declare_until = |out: &mut String, next: &mut usize, stop: usize| {
-        while *next < stop.min(program.objects.len()) {
-            let o = &program.objects[*next];
+
+    /// The text for everything added to `program` since the last call.
+    pub fn append(&mut self, program: &Program, notes: &Annotations) -> String {
+        let mut out = String::new();
+        if !self.started {
+            self.started = true;
+            for h in &notes.header {
+                let _ = writeln!(out, "# {h}");
+            }
+        }
+        // Declarations up to the next blob come first (a blob is declared
+        // by its `alloc`, which also lets the objects after it through).
+        self.declare_until_blob(&mut out, program);
+        for i in self.commands..program.commands.len() {
+            let c = &program.commands[i];
+            for line in notes.before.get(&i).into_iter().flatten() {
+                let _ = writeln!(out, "{line}");
+            }
+            out.push_str(&print_command(program, c));
+            if let Some(t) = notes.trailing.get(&i) {
+                let _ = write!(out, "  # {t}");
+            }
+            out.push('\n');
+            if let Command::Alloc { blob } = c {
+                if blob.0 as usize + 1 > self.objects {
+                    self.objects = blob.0 as usize + 1;
+                    self.declare_until_blob(&mut out, program);
+                }
+            }
+        }
+        self.commands = program.commands.len();
+        out
+    }
+
+    /// What [`Writer::append`] would return, then the declarations still
+    /// missing (objects after a blob that no command allocates) and the
+    /// comment lines noted before an index past the last command. Call it
+    /// once, last.
+    pub fn finish(&mut self, program: &Program, notes: &Annotations) -> String {
+        let mut out = self.append(program, notes);
+        self.declare(&mut out, program, program.objects.len());
+        let mut rest: Vec<_> = notes
+            .before
+            .iter()
+            .filter(|(i, _)| **i >= program.commands.len())
+            .collect();
+        rest.sort_by_key(|(i, _)| **i);
+        for line in rest.into_iter().flat_map(|(_, lines)| lines) {
+            let _ = writeln!(out, "{line}");
+        }
+        out
+    }
+
+    /// Declares the objects from the next undeclared one up to the next
+    /// blob.
+    fn declare_until_blob(&mut self, out: &mut String, program: &Program) {
+        let stop = program.objects[self.objects.min(program.objects.len())..]
+            .iter()
+            .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
+            .map_or(program.objects.len(), |i| self.objects + i);
+        self.declare(out, program, stop);
+    }
+
+    /// Declares the buffers and pools before object `stop`.
+    fn declare(&mut self, out: &mut String, program: &Program, stop: usize) {
+        while self.objects < stop.min(program.objects.len()) {
+            let o = &program.objects[self.objects];
             match &o.kind {
                 ObjectKind::Buffer { alias: None } => {
                     let _ = writeln!(out, "buffer {} {}", o.name, o.size);
@@ -146,48 +237,9 @@ pub fn print_annotated(program: &Program, notes: &Annotations) -> String {
                 }
                 ObjectKind::Blob { .. } => {}
             }
-            *next += 1;
-        }
-    };
-    // Declarations up to the first blob come first.
-    let first_blob = program
-        .objects
-        .iter()
-        .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
-        .unwrap_or(program.objects.len());
-    declare_until(&mut out, &mut next, first_blob);
-    for (i, c) in program.commands.iter().enumerate() {
-        for line in notes.before.get(&i).into_iter().flatten() {
-            let _ = writeln!(out, "{line}");
-        }
-        out.push_str(&print_command(program, c));
-        if let Some(t) = notes.trailing.get(&i) {
-            let _ = write!(out, "  # {t}");
-        }
-        out.push('\n');
-        if let Command::Alloc { blob } = c {
-            if blob.0 as usize + 1 > next {
-                next = blob.0 as usize + 1;
-                // Declarations after this blob, up to the next blob.
-                let stop = program.objects[next..]
-                    .iter()
-                    .position(|o| matches!(o.kind, ObjectKind::Blob { .. }))
-                    .map_or(program.objects.len(), |i| next + i);
-                declare_until(&mut out, &mut next, stop);
-            }
+            self.objects += 1;
         }
     }
-    declare_until(&mut out, &mut next, program.objects.len());
-    let mut rest: Vec<_> = notes
-        .before
-        .iter()
-        .filter(|(i, _)| **i >= program.commands.len())
-        .collect();
-    rest.sort_by_key(|(i, _)| **i);
-    for line in rest.into_iter().flat_map(|(_, lines)| lines) {
-        let _ = writeln!(out, "{line}");
-    }
-    out
 }
 
 /// Prints one command as a trace line (without the newline).
