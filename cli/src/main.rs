@@ -385,7 +385,8 @@ fn plan(
                 .form(opts.form)
                 .reading(opts.reading);
             // Invariant: the same program planned fine just above, and every
-            // planner accepts every valid program.
+            // planner accepts every valid program that one accepts (they
+            // refuse the same thing: a layout transition).
             let other_plan =
                 vksync::plan::plan(&source.trace.program, other_opts).expect("valid program plans");
             planout::side_by_side(

@@ -5,14 +5,17 @@
 //! middle of the sentence, so the sentence is built here from the hazard's
 //! fields, with the same words the model uses.
 
-use vksync::{Command, Hazard, HazardKind, Program};
+use vksync::{Command, Hazard, HazardKind, Program, StageAccess};
 
-/// Who performs a command, as the subject of a sentence. Host accesses are
-/// not Vulkan commands, so they read "the host" rather than "host read".
-fn actor(c: &Command) -> &'static str {
+/// Who performs an access of a command, as the subject of a sentence. Host
+/// accesses are not Vulkan commands, so they read "the host" rather than
+/// "host read"; a layout transition is named after its barrier's call, as
+/// `Hazard::describe` names it.
+fn actor(c: &Command, sa: StageAccess) -> String {
     match c {
-        Command::HostRead { .. } | Command::HostWrite { .. } => "the host",
-        other => other.vulkan_name(),
+        Command::HostRead { .. } | Command::HostWrite { .. } => "the host".to_string(),
+        other if sa.is_layout_transition() => format!("{} layout transition", other.vulkan_name()),
+        other => other.vulkan_name().to_string(),
     }
 }
 
@@ -28,13 +31,13 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], h: &Hazard) -
         "{file}:{}: {}: {} {} {} ({}), previously {} at line {} by {} ({}); fix: {}",
         line(h.command),
         h.kind.message_id(),
-        actor(cur),
+        actor(cur, h.current),
         verb,
         program.show_region(h.region),
         h.current,
         pverb,
         line(h.prior_command),
-        actor(prior),
+        actor(prior, h.prior),
         h.prior,
         h.fix.describe(program),
     )

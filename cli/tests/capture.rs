@@ -242,6 +242,13 @@ fn captured_hazards_equal_the_planned_programs() {
         .expect("examples/")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "trace"))
+        // `vksync run` refuses image layout transitions (the runtime has
+        // no images), so there is no run of those examples to capture.
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).expect("example readable");
+            let t = vksync::trace::parse(&text).expect("example parses");
+            t.program.first_layout_transition().is_none()
+        })
         .collect();
     examples.sort();
     assert!(examples.len() >= 10);

@@ -22,7 +22,9 @@
 //! | any other synchronization2-only access (bits 32 and up) | `MEMORY_READ` and `MEMORY_WRITE` |
 //!
 //! It does not decide which `VkBuffer` a region lives in: the caller passes
-//! the buffer and the byte range in it.
+//! the buffer and the byte range in it. Nor does it make image memory
+//! barriers: the model's images are memory ranges, and a barrier with a
+//! layout transition has no Vulkan form here.
 
 use crate::ir::program::{Barrier, ByteRange};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
@@ -63,7 +65,10 @@ pub fn memory_barrier2(b: &Barrier) -> vk::MemoryBarrier2<'static> {
 /// A barrier's masks as a `VkBufferMemoryBarrier2` over `range` of
 /// `buffer` (in the buffer's own coordinates), with no queue family
 /// ownership transfer. `range` must not be empty (Vulkan has no barrier
-/// of size 0; the planners never make one).
+/// of size 0; the planners never make one). A barrier with
+/// [`Barrier::transition`] set stands for an image memory barrier, which
+/// has no buffer form: its layout transition would be lost, so callers
+/// refuse it (the runtime does, before recording anything).
 pub fn buffer_memory_barrier2(
     b: &Barrier,
     buffer: vk::Buffer,

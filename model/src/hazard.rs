@@ -6,25 +6,41 @@
 //! derivation of a hazard's fix. The per-address rules are in
 //! [`crate::sync::checker`]; this module only walks the program, translates
 //! memory ranges back to the object the current command named, and builds
-//! the fix.
+//! the fix. A barrier's image layout transitions are accesses of the
+//! barrier's command, decided and recorded around the barriers of the call
+//! in the order their construction needs (`apply_dependency`); a hazard
+//! at or after one is fixed in the transition's own barrier ([`Fix`]).
 
-use crate::ir::access::{accesses, Access};
+use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
-use crate::ir::program::{Barrier, ByteRange, Command, Program, Region};
+use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
-use crate::vk::flags::AccessFlags2;
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::StageAccess;
 use std::fmt;
 
 /// What removes a hazard: a barrier between the two commands, and for a
 /// host access after device work, a fence wait before the host access.
+///
+/// A hazard at or after an image layout transition is removed by the
+/// transition's own barrier instead, which alone orders the transition
+/// (its second scope can be continued by a later barrier, but when it is
+/// empty nothing else can): then `barrier` has
+/// [`Barrier::transition`] set and is not a barrier to record but what the
+/// transition's barrier must add. For a hazard at the transition, its
+/// source side: the prior access's stage (and access, for a write) in the
+/// transition's first scopes. For a hazard after it, its destination side:
+/// the current access's stage and access in the transition's second
+/// scopes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fix {
     /// The minimal barrier: for a read-after-write or write-after-write the
     /// prior write's (stage, access) made visible to the current (stage,
     /// access); for a write-after-read an execution dependency only.
-    /// `None` when a fence wait alone suffices.
+    /// `None` when a fence wait alone suffices. With
+    /// [`Barrier::transition`] set, the scope the layout transition's own
+    /// barrier needs (see above).
     pub barrier: Option<Barrier>,
     /// A `submit` and `wait` are needed before the (host) access.
     pub wait: bool,
@@ -60,9 +76,17 @@ pub struct Hazard {
 
 impl Hazard {
     /// Renders the hazard in one line, without source locations (`?` for
-    /// what `program`, if it is not the checked one, does not have).
+    /// what `program`, if it is not the checked one, does not have). A
+    /// layout transition is named `vkCmdPipelineBarrier2 layout transition`.
     pub fn describe(&self, program: &Program) -> String {
-        let call = |i: usize| program.commands.get(i).map_or("?", Command::vulkan_name);
+        let call = |i: usize, sa: StageAccess| {
+            let name = program.commands.get(i).map_or("?", Command::vulkan_name);
+            if sa.is_layout_transition() {
+                format!("{name} layout transition")
+            } else {
+                name.to_string()
+            }
+        };
         let verb = if self.current.is_write() {
             "writes"
         } else {
@@ -71,12 +95,12 @@ impl Hazard {
         let pverb = if self.prior.is_write() { "written" } else { "read" };
         format!(
             "{} {} {} ({}), previously {} by {} ({}); fix: {}",
-            call(self.command),
+            call(self.command, self.current),
             verb,
             program.show_region(self.region),
             self.current,
             pverb,
-            call(self.prior_command),
+            call(self.prior_command, self.prior),
             self.prior,
             self.fix.describe(program),
         )
@@ -88,12 +112,20 @@ impl Fix {
     /// `submit; wait`, naming `program`'s objects.
     pub fn describe(&self, program: &Program) -> String {
         let mut parts = Vec::new();
-        if let Some(b) = &self.barrier {
+        if let Some(b) = self.barrier.as_ref().filter(|b| b.transition) {
+            let of = b.region.map(|r| program.show_region(r)).unwrap_or_default();
+            let side = |stages: PipelineStageFlags2, access: AccessFlags2, which: &str| {
+                format!("add {stages}:{access} to the {which} scope of the layout transition of {of}")
+            };
+            if !b.src_stage_mask.is_empty() {
+                parts.push(side(b.src_stage_mask, b.src_access_mask, "source"));
+            }
+            if !b.dst_stage_mask.is_empty() {
+                parts.push(side(b.dst_stage_mask, b.dst_access_mask, "destination"));
+            }
+        } else if let Some(b) = &self.barrier {
             let mut text = format!("barrier {}", b.describe(program));
-            if !self.wait
-                && b.dst_stage_mask
-                    .contains(crate::vk::flags::PipelineStageFlags2::HOST)
-            {
+            if !self.wait && b.dst_stage_mask.contains(PipelineStageFlags2::HOST) {
                 // The prior write was already waited for: the barrier must go
                 // before that submit (or be followed by a new submit and wait).
                 text.push_str(" before the submit the host waits on");
@@ -133,6 +165,27 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
     };
     let barrier = if !h.needs_barrier {
         None
+    } else if h.current.is_layout_transition() {
+        // The transition's barrier must hold the prior access in its first
+        // scopes (a write: in its first access scope, which makes it
+        // available, and so visible to the transition).
+        Some(Barrier {
+            src_stage_mask: h.prior.stage().flag(),
+            src_access_mask: src_access,
+            region: Some(region),
+            transition: true,
+            ..Barrier::default()
+        })
+    } else if h.prior.is_layout_transition() {
+        // The transition's barrier must hold the current access in its
+        // second scopes (its visibility operation).
+        Some(Barrier {
+            dst_stage_mask: h.current.stage().flag(),
+            dst_access_mask: dst_access,
+            region: Some(region),
+            transition: true,
+            ..Barrier::default()
+        })
     } else {
         Some(Barrier {
             src_stage_mask: h.prior.stage().flag(),
@@ -140,6 +193,7 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
             dst_stage_mask: h.current.stage().flag(),
             dst_access_mask: dst_access,
             region: Some(region),
+            ..Barrier::default()
         })
     };
     Fix {
@@ -289,6 +343,37 @@ pub(crate) fn detect_command(
     detect_accesses(checker, index, &acc)
 }
 
+/// Applies one `vkCmdPipelineBarrier2` (command `index`) to a checker and
+/// returns the hazards of its layout transitions, each with the
+/// transition's write: the transitions are decided against the state
+/// before the call (each is ordered by its own barrier's first half only),
+/// the call's barriers applied together, then the transitions recorded as
+/// their barriers' second halves leave them (see [`crate::sync::checker`]).
+pub(crate) fn apply_dependency(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    dep: &Dependency,
+) -> Vec<(RawHazard, Access)> {
+    let rb: Vec<_> = dep
+        .barriers
+        .iter()
+        .map(|b| ResolvedBarrier::of(b, layout))
+        .collect();
+    let ts = transitions(dep, layout);
+    let mut found = Vec::new();
+    for (i, a) in &ts {
+        for h in checker.detect_transition(index, a, &rb[*i]) {
+            found.push((h, *a));
+        }
+    }
+    checker.apply(&rb);
+    for (i, a) in &ts {
+        checker.record_transition(index, a, &rb[*i]);
+    }
+    found
+}
+
 /// Feeds one command to a checker, appending the hazards it has.
 pub(crate) fn step(
     checker: &mut Checker,
@@ -299,12 +384,9 @@ pub(crate) fn step(
 ) {
     match command {
         Command::Barrier(dep) => {
-            let rb: Vec<_> = dep
-                .barriers
-                .iter()
-                .map(|b| ResolvedBarrier::of(b, layout))
-                .collect();
-            checker.apply(&rb);
+            for (h, a) in apply_dependency(checker, layout, index, dep) {
+                out.push(lift(&h, &a));
+            }
         }
         Command::Submit => checker.submit(),
         Command::Wait => checker.wait(),

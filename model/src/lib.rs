@@ -6,7 +6,10 @@
 //! - **Programs**: [`Program`] (objects and [`Command`]s, built through
 //!   checked methods that return [`ProgramError`]), [`resolve`] to a
 //!   memory [`Layout`], and [`accesses`], the one table of which memory
-//!   each command touches at which stage.
+//!   each command touches at which stage. Images are the memory they are
+//!   bound to; a barrier can perform a layout transition of it
+//!   ([`Barrier::with_transition`]), which checking handles and planning
+//!   refuses.
 //! - **Checking**: [`check`] / [`check_with`] / [`check_streaming`] give the
 //!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
 //!   [`Semantics`] (the specification's, by default, with a [`Reading`] of

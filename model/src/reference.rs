@@ -9,7 +9,11 @@
 //! mismatch against this reference. Bytes never written are *undefined*
 //! (a recycled blob holds whatever was there), and comparisons skip them.
 //! It does not model timing or synchronization: commands run one after
-//! another, in program order.
+//! another, in program order. An image layout transition (a barrier with
+//! [`crate::Barrier::transition`]) leaves the bytes as they are: images are
+//! modelled coarsely, as memory, and layouts are not tracked (a transition
+//! from `UNDEFINED` may discard the contents in Vulkan, which this
+//! reference does not model).
 
 use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
 use crate::ir::program::{BindingAccess, ByteRange, Command, ObjectId, Program, Region};
@@ -380,6 +384,7 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
     for (ci, c) in program.commands.iter().enumerate() {
         match c {
             Command::Alloc { blob } => store.undefine(program, *blob),
+            // A layout transition keeps the bytes (module documentation).
             Command::Free { .. } | Command::Barrier(_) | Command::Submit | Command::Wait => {}
             Command::Copy { src, dst } => {
                 let data = store.read(*src);

@@ -26,6 +26,14 @@
 //! The tracker assumes the runtime records exactly the barriers it returns
 //! (no others) and submits and waits when told; [`Tracker::submit`] and
 //! [`Tracker::wait`] tell it about the runtime's own submits and waits.
+//!
+//! Image layout transitions are refused by construction: a transition is a
+//! write its own barrier performs, which a runtime could only tell the
+//! tracker as an access, and `IMAGE_LAYOUT_TRANSITION` is no stage and
+//! access a [`TrackedAccess`] can name ([`TrackerError::UnsupportedAccess`]
+//! for `NONE:NONE`); the barriers the tracker returns never perform one.
+//! A runtime that records its own image barriers should not track the
+//! memory they cover (`docs/semantics.md`, "Image layout transitions").
 
 use crate::ir::access::Access;
 use crate::ir::layout::{BlobAllocator, Layout, MemId};

@@ -141,6 +141,36 @@ fn bad_calls_are_refused_with_the_parsers_words() {
             "barrier 0: flag bits 0x8 have no name in vksync (stages and accesses of the model only)",
         ),
         (
+            "layout transition without a region (the second barrier of the call)",
+            |p| {
+                let b = vksync::Barrier::global(
+                    vksync::PipelineStageFlags2::COPY,
+                    vksync::AccessFlags2::NONE,
+                    vksync::PipelineStageFlags2::COPY,
+                    vksync::AccessFlags2::NONE,
+                );
+                p.push(Command::Barrier(vksync::Dependency {
+                    barriers: vec![b.on(region(0, 0, 64)).with_transition(), b.with_transition()],
+                }))
+                .map(drop)
+            },
+            Location::Command(0),
+            "barrier 1: a layout transition needs a region (the image's memory)",
+        ),
+        (
+            "layout transition without a region, as a literal",
+            |p| {
+                let b = vksync::Barrier {
+                    transition: true,
+                    ..Default::default()
+                };
+                p.push(Command::Barrier(vksync::Dependency { barriers: vec![b] }))
+                    .map(drop)
+            },
+            Location::Command(0),
+            "barrier 0: a layout transition needs a region (the image's memory)",
+        ),
+        (
             "replace past the end",
             |p| p.replace(3, Command::Submit).map(drop),
             Location::Command(3),

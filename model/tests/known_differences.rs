@@ -166,3 +166,60 @@ fn agreements_stay_agreements() {
     assert!(!spec.is_empty());
     assert_eq!(spec, layer);
 }
+
+/// How the differences apply to an image layout transition (buffer `a`
+/// plays the image): the layer checks a transition as a write against its
+/// barrier's first scopes.
+#[test]
+fn differences_at_and_after_layout_transitions() {
+    // D2 does not apply at a transition: "available memory is automatically
+    // made visible to a layout transition", and the layer asks only that
+    // the write be in the first access scope or its chain.
+    differs(
+        "D2 at a transition",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COPY:NONE\n\
+         barrier COPY:NONE -> COPY:NONE a[0..64] transition",
+        &[],
+        &[],
+    );
+    // ...but after one, as after any write: a later write must be made
+    // visible by the transition's second scopes for the layer.
+    differs(
+        "D2 after a transition",
+        "barrier NONE:NONE -> COPY:NONE a[0..64] transition\ncopy b[0..64] -> a[0..64]",
+        &[],
+        &["L5 WRITE_AFTER_WRITE"],
+    );
+    // D12: the layer checks the transition against the reads since the
+    // last write only, as for any write.
+    differs(
+        "D12 at a transition",
+        "dispatch k write a[0..64]\ncopy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> COPY:NONE a[0..64] transition",
+        &["L5 READ_AFTER_WRITE", "L6 WRITE_AFTER_WRITE"],
+        &["L5 READ_AFTER_WRITE"],
+    );
+    // D5: the transition's barrier orders nothing outside its range in the
+    // 1.3.239 and 1.4.309 layers, as a buffer barrier.
+    differs(
+        "D5 beside a transition",
+        "copy c[0..64] -> b[0..64]\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE a[0..64] transition\ndispatch k write c[0..64]",
+        &[],
+        &["L6 WRITE_AFTER_READ"],
+    );
+    // D13 and D14 are not reproduced: the layer profile reports what the
+    // specification does.
+    differs(
+        "D13 (not reproduced)",
+        "barrier NONE:NONE -> COPY:NONE a[0..64] transition; COPY:NONE -> COMPUTE_SHADER:SHADER_READ\n\
+         dispatch k read a[0..64] write b[0..64]",
+        &["L5 READ_AFTER_WRITE"],
+        &["L5 READ_AFTER_WRITE"],
+    );
+    differs(
+        "D14 (not reproduced)",
+        "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:MEMORY_WRITE -> COPY:TRANSFER_READ\n\
+         copy a[0..64] -> b[0..64]",
+        &["L6 READ_AFTER_WRITE"],
+        &["L6 READ_AFTER_WRITE"],
+    );
+}

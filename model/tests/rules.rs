@@ -486,3 +486,198 @@ fn submissions_and_the_host() {
         &[],
     );
 }
+
+/// A case decided under both readings of write-after-write: the fast
+/// checker and the definitional semantics must find the same (command,
+/// kind, bytes) under each, and the hazards must be `model` under the
+/// memory model and `layer` (when given; else `model`) under the layer's
+/// reading.
+fn check_both_readings(name: &str, body: &str, model: &[&str], layer: Option<&[&str]>) {
+    let text = format!("buffer a 256\nbuffer b 256\nbuffer c 256\n{body}");
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (reading, expected) in [
+        (Reading::MemoryModel, model),
+        (Reading::VisibleToWrites, layer.unwrap_or(model)),
+    ] {
+        let hazards = vksync::check_with(&t.program, vksync::Semantics::for_reading(reading))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bytes = |c: usize, k, m, r: vksync::ByteRange| (r.start..r.end).map(move |b| (c, k, m, b));
+        let fast: BTreeSet<_> = hazards
+            .iter()
+            .flat_map(|h| bytes(h.command, h.kind, h.memory.mem, h.memory.range))
+            .collect();
+        let spec: BTreeSet<_> = races(&t.program, reading)
+            .unwrap()
+            .iter()
+            .flat_map(|r| bytes(r.command, r.kind, r.mem, r.range))
+            .collect();
+        assert_eq!(
+            fast, spec,
+            "case `{name}` ({reading:?}): the checker and the definitional semantics differ:\n{body}"
+        );
+        let got: Vec<String> = hazards
+            .iter()
+            .map(|h| {
+                format!(
+                    "L{} {} {} after L{}",
+                    t.command_lines[h.command],
+                    h.kind,
+                    t.program.show_region(h.region),
+                    t.command_lines[h.prior_command]
+                )
+            })
+            .collect();
+        assert_eq!(got, expected, "case `{name}` ({reading:?}):\n{body}");
+    }
+}
+
+/// A case of [`check_both_readings`]: name, trace body, hazards under the
+/// memory model, under the layer's reading when they differ.
+type ReadingsCase<'a> = (&'a str, &'a str, &'a [&'a str], Option<&'a [&'a str]>);
+
+/// Image layout transitions ("Image Layout Transitions"): a barrier with
+/// `transition` writes its whole region after its availability operations
+/// and before its visibility operations, ordered by that barrier only.
+/// Each case: (name, trace body, hazards under the memory model, under the
+/// layer's reading when they differ). Buffer `a` plays the image.
+#[test]
+fn image_layout_transitions() {
+    #[rustfmt::skip]
+    let cases: &[ReadingsCase] = &[
+        // Before the transition: its barrier's first scopes.
+        ("prior write in the first scopes: made available, so visible to the transition",
+         "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COPY:TRANSFER_READ a[0..64] transition",
+         &[], None),
+        ("prior write not in the first synchronization scope",
+         "dispatch k write a[0..64]\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64] transition",
+         &["L5 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("prior write in the stage, not the access scope: not available (either reading)",
+         "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ a[0..64] transition",
+         &["L5 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("prior write made available earlier, its chain continued by the first scope",
+         "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE a[0..64] transition",
+         &[], None),
+        ("an execution-only chain makes nothing available",
+         "fill a[0..64] 1\nbarrier CLEAR:NONE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE a[0..64] transition",
+         &["L6 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("prior read in the first synchronization scope",
+         "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE a[0..64] transition",
+         &[], None),
+        ("prior read not in it: write-after-read at the transition",
+         "copy a[0..64] -> b[0..64]\nbarrier CLEAR:NONE -> COMPUTE_SHADER:NONE a[0..64] transition",
+         &["L5 WRITE_AFTER_READ a[0..64] after L4"], None),
+        ("the transition writes its region only",
+         "dispatch k write a[0..64]\nbarrier COPY:NONE -> COPY:NONE a[0..32] transition",
+         &["L5 WRITE_AFTER_WRITE a[0..32] after L4"], None),
+        ("an image is the memory it is bound to",
+         "buffer img 64 alias a 0\nfill a[0..64] 1\nbarrier NONE:NONE -> COPY:TRANSFER_READ img[0..64] transition",
+         &["L6 WRITE_AFTER_WRITE img[0..64] after L5"], None),
+        ("a fence wait completes earlier writes before the transition",
+         "fill a[0..64] 1\nsubmit\nwait\nbarrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &[], None),
+        ("host writes before the submission are visible to it",
+         "host-write a[0..64] 1\nbarrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &[], None),
+        // After the transition: its barrier's second scopes.
+        ("later read in the second scopes",
+         "barrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &[], None),
+        ("later read in the second synchronization scope, not its access scope",
+         "barrier NONE:NONE -> COPY:NONE a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &["L5 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("later read not in the second synchronization scope",
+         "barrier NONE:NONE -> CLEAR:TRANSFER_WRITE a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &["L5 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("later write not in the second synchronization scope",
+         "barrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nfill a[0..64] 1",
+         &["L5 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("later write in it without access: available, not visible",
+         "barrier NONE:NONE -> CLEAR:NONE a[0..64] transition\nfill a[0..64] 1",
+         &[], Some(&["L5 WRITE_AFTER_WRITE a[0..64] after L4"])),
+        ("a later barrier whose first scope meets the second scope chains",
+         "barrier NONE:NONE -> COPY:NONE a[0..64] transition\nbarrier COPY:NONE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a[0..64] write b[0..64]",
+         &[], None),
+        ("a later barrier whose first scope misses it does not",
+         "barrier NONE:NONE -> COPY:NONE a[0..64] transition\nbarrier CLEAR:NONE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a[0..64] write b[0..64]",
+         &["L6 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("with an empty second scope nothing reaches it, ALL_COMMANDS:MEMORY_WRITE neither (D14)",
+         "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\ncopy a[0..64] -> b[0..64]",
+         &["L6 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("host read: HOST:HOST_READ in the second scopes, submit, wait",
+         "barrier NONE:NONE -> HOST:HOST_READ a[0..64] transition\nsubmit\nwait\nhost-read a[0..64]",
+         &[], None),
+        ("host read without it",
+         "barrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nsubmit\nwait\nhost-read a[0..64]",
+         &["L7 READ_AFTER_WRITE a[0..64] after L4"], None),
+        // The barriers of the same call.
+        ("a sibling global barrier does not order the transition after a write",
+         "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COPY:NONE; COPY:NONE -> COPY:TRANSFER_READ a[0..64] transition",
+         &["L5 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("...nor after a read",
+         "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> ALL_COMMANDS:NONE; CLEAR:NONE -> COPY:TRANSFER_READ a[0..64] transition",
+         &["L5 WRITE_AFTER_READ a[0..64] after L4"], None),
+        ("...nor makes it visible (D13)",
+         "barrier NONE:NONE -> COPY:NONE a[0..64] transition; COPY:NONE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a[0..64] write b[0..64]",
+         &["L5 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("the barrier still orders earlier accesses outside its range",
+         "copy c[0..64] -> b[0..64]\nbarrier COPY:NONE -> CLEAR:NONE a[0..64] transition\nfill c[0..64] 1",
+         &[], None),
+        ("and makes only its range available",
+         "fill c[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64] transition\ncopy c[0..64] -> b[0..64]",
+         &["L6 READ_AFTER_WRITE c[0..64] after L4"], None),
+        ("its two halves are one barrier: prior write to later read through it",
+         "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]",
+         &[], None),
+        ("each transition has its own pseudo stage: two of one call do not chain",
+         "copy b[0..64] -> c[0..64]\nbarrier COPY:NONE -> COPY:NONE a[0..64] transition; NONE:NONE -> CLEAR:NONE b[0..64] transition\nfill b[0..64] 1",
+         &["L5 WRITE_AFTER_READ b[0..64] after L4", "L6 WRITE_AFTER_READ b[0..64] after L4"],
+         Some(&["L5 WRITE_AFTER_READ b[0..64] after L4", "L6 WRITE_AFTER_READ b[0..64] after L4", "L6 WRITE_AFTER_WRITE b[0..64] after L5"])),
+        ("...nor two of different calls",
+         "copy b[0..64] -> c[0..64]\nbarrier COPY:NONE -> COPY:NONE a[0..64] transition\nbarrier NONE:NONE -> CLEAR:NONE b[0..64] transition\nfill b[0..64] 1",
+         &["L6 WRITE_AFTER_READ b[0..64] after L4", "L7 WRITE_AFTER_READ b[0..64] after L4"],
+         Some(&["L6 WRITE_AFTER_READ b[0..64] after L4", "L7 WRITE_AFTER_READ b[0..64] after L4", "L7 WRITE_AFTER_WRITE b[0..64] after L6"])),
+        // Transitions among themselves.
+        ("transitions are ordered in submission order",
+         "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier NONE:NONE -> NONE:NONE a[0..64] transition",
+         &[], None),
+        ("...which orders nothing else: a write before the first is not before the second",
+         "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier NONE:NONE -> NONE:NONE a[0..64] transition",
+         &["L6 WRITE_AFTER_WRITE a[0..64] after L4"], None),
+        ("...nor the second before a later read",
+         "barrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nbarrier NONE:NONE -> NONE:NONE a[0..32] transition\ncopy a[0..64] -> b[0..64]",
+         &["L6 READ_AFTER_WRITE a[0..32] after L5"], None),
+    ];
+    for (name, body, model, layer) in cases {
+        check_both_readings(name, body, model, *layer);
+    }
+}
+
+/// How hazards at and after a transition read, with the fix in the
+/// transition's own barrier.
+#[test]
+fn transition_hazards_name_the_transition() {
+    let t = trace::parse(
+        "buffer img 4096\nbuffer out 4096\ndispatch k write img\n\
+         barrier COPY:NONE -> COPY:NONE img transition\ncopy img -> out",
+    )
+    .unwrap();
+    let got: Vec<String> = check(&t.program)
+        .unwrap()
+        .iter()
+        .map(|h| h.describe(&t.program))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "vkCmdPipelineBarrier2 layout transition writes img[0..4096] (IMAGE_LAYOUT_TRANSITION), previously written \
+             by vkCmdDispatch (COMPUTE_SHADER:SHADER_STORAGE_WRITE); fix: add COMPUTE_SHADER:SHADER_STORAGE_WRITE to \
+             the source scope of the layout transition of img[0..4096]",
+            "vkCmdCopyBuffer reads img[0..4096] (COPY:TRANSFER_READ), previously written by vkCmdDispatch \
+             (COMPUTE_SHADER:SHADER_STORAGE_WRITE); fix: barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> \
+             COPY:TRANSFER_READ img[0..4096]",
+            "vkCmdCopyBuffer reads img[0..4096] (COPY:TRANSFER_READ), previously written by vkCmdPipelineBarrier2 \
+             layout transition (IMAGE_LAYOUT_TRANSITION); fix: add COPY:TRANSFER_READ to the destination scope of \
+             the layout transition of img[0..4096]",
+        ]
+    );
+}

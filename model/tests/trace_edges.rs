@@ -351,7 +351,7 @@ fn names() {
 
 #[test]
 fn barrier_lists() {
-    let shape = "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`";
+    let shape = "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`";
     let at = |pos: &str| format!("{pos}: {shape}");
     let (lead, trail, double) = (at("1:9"), at("1:33"), at("1:34"));
     check_all(&[
@@ -378,6 +378,46 @@ fn barrier_lists() {
             "barrier COPY:NONE -> COPY:TRANSFER_READ|TRANSFER_WRIT",
             Err("1:41: unknown access flag `TRANSFER_WRIT`"),
         ),
+    ]);
+}
+
+/// `transition` after a barrier's region: an image memory barrier that
+/// changes the layout. It needs the region (the image's memory), comes
+/// last, and wins over an object of that name, which a barrier then names
+/// with its range (as the printer always does).
+#[test]
+fn layout_transitions() {
+    let needs = "a layout transition needs a region (the image's memory): \
+                 `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS REGION transition`";
+    let bare = format!("2:32: {needs}");
+    check_all(&[
+        (
+            "buffer a 16\nbarrier COPY:NONE -> COPY:TRANSFER_READ a transition",
+            Ok("buffer a 16\nbarrier COPY:NONE -> COPY:TRANSFER_READ a[0..16] transition\n"),
+        ),
+        (
+            "buffer a 16\nbarrier COPY:NONE -> COPY:NONE a[0..4] transition;HOST:NONE -> HOST:NONE a[4..8] transition",
+            Ok("buffer a 16\nbarrier COPY:NONE -> COPY:NONE a[0..4] transition; HOST:NONE -> HOST:NONE a[4..8] transition\n"),
+        ),
+        ("buffer a 16\nbarrier COPY:NONE -> COPY:NONE transition", Err(&bare)),
+        ("buffer a 16\nbarrier COPY:NONE -> COPY:NONE transition a", Err(&bare)),
+        (
+            "buffer a 16\nbarrier COPY:NONE -> COPY:NONE a transition a",
+            Err("2:45: unexpected `a`"),
+        ),
+        (
+            "buffer a 16\nbarrier COPY:NONE -> COPY:NONE a transitions",
+            Err("2:34: unexpected `transitions`"),
+        ),
+        (
+            "buffer transition 16\nbarrier COPY:NONE -> COPY:NONE transition[0..16] transition",
+            Ok("buffer transition 16\nbarrier COPY:NONE -> COPY:NONE transition[0..16] transition\n"),
+        ),
+        (
+            "buffer transition 16\nbarrier COPY:NONE -> COPY:NONE transition[0..16]",
+            Ok("buffer transition 16\nbarrier COPY:NONE -> COPY:NONE transition[0..16]\n"),
+        ),
+        ("buffer transition 16\nbarrier COPY:NONE -> COPY:NONE transition", Err(&bare)),
     ]);
 }
 

@@ -20,6 +20,7 @@ use vksync::trace;
 const VOCAB: &[&str] = &[
     "buffer", "pool", "alloc", "free", "copy", "fill", "update", "dispatch", "barrier", "host-write",
     "host-read", "submit", "wait", "alias", "align", "from", "read", "write", "rw", "indirect", "->", ";",
+    "transition",
     "a", "b", "p", "x", "y", "k", "a[0..16]", "b[4..8]", "x[0..64]", "a[", "]", "..", "[0..", "k(1,2)",
     "scale_add(2,3)", "()", "(", ")", "(1,,2)", "COPY:NONE", "CLEAR:TRANSFER_WRITE",
     "COMPUTE_SHADER:SHADER_READ|SHADER_WRITE", "HOST:HOST_READ", "TRANSFER|COPY", ":", "|", "0", "4", "16",
@@ -54,6 +55,8 @@ const TEMPLATES: &[&[&str]] = &[
     &["barrier"],
     &["barrier", "F", "->", "F"],
     &["barrier", "F", "->", "F", "R", ";", "F", "->", "F"],
+    &["barrier", "F", "->", "F", "R", "transition"],
+    &["barrier", "F", "->", "F", ";", "F", "->", "F", "R", "transition"],
     &["submit"],
     &["wait"],
     &["free", "x"],

@@ -7,7 +7,8 @@
 //! write and read-write bindings, an indirect dispatch), host accesses,
 //! `submit` and `wait`, and barriers drawn from a set of masks that covers
 //! `TOP_OF_PIPE`, `BOTTOM_OF_PIPE`, `ALL_COMMANDS`, `NONE`, meta stages and
-//! accesses, a buffer barrier and a call with two barriers. Each program is
+//! accesses, a buffer barrier, a call with two barriers, and a call whose
+//! second barrier performs an image layout transition (which writes). Each program is
 //! enumerated over two memory layouts ([`LAYOUTS`]): separate buffers, and
 //! `b` aliasing the last two cells of `a`'s memory. Programs are text
 //! (trace lines), so a failure prints as a trace.
@@ -52,6 +53,7 @@ pub const ALPHABET: &[&str] = &[
     "barrier ALL_TRANSFER:MEMORY_WRITE -> HOST:HOST_READ",
     "barrier COMPUTE_SHADER:SHADER_WRITE -> COPY:TRANSFER_READ a[0..4]",
     "barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:NONE; COMPUTE_SHADER:NONE -> COPY|DRAW_INDIRECT:MEMORY_READ",
+    "barrier COPY:NONE -> CLEAR:NONE; COMPUTE_SHADER:SHADER_WRITE -> COPY:TRANSFER_READ a[4..12] transition",
 ];
 
 /// How many leading entries of [`ALPHABET`] are not barriers.

@@ -3,7 +3,8 @@
 //!
 //! Unlike [`crate::programs`] (barrier-free programs for the planners),
 //! these programs carry their own barriers: one to three per call, global
-//! or over a buffer range, with stage and access masks drawn from an
+//! or over a buffer range (a quarter of those performing an image layout
+//! transition of their range), with stage and access masks drawn from an
 //! alphabet that includes the pseudo stages (`TOP_OF_PIPE`,
 //! `BOTTOM_OF_PIPE`, `ALL_COMMANDS`, `NONE`) and the meta accesses. Memory
 //! is shared in every way the model knows: blobs recycled through pools, a
@@ -65,12 +66,14 @@ pub const ACCESS_MASKS: [A; 15] = [
         .union(A::TRANSFER_WRITE),
 ];
 
-/// One barrier: indices into the mask alphabets, and an optional range
-/// (object pick, start word, words).
+/// One barrier: indices into the mask alphabets, an optional range
+/// (object pick, start word, words), and whether it performs a layout
+/// transition of that range (ignored without one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BarrierOp {
     pub masks: [u8; 4],
     pub range: Option<(u8, u8, u8)>,
+    pub transition: bool,
 }
 
 /// One abstract operation; indices pick among live objects modulo their
@@ -123,8 +126,13 @@ fn barrier_op() -> impl Strategy<Value = BarrierOp> {
     (
         any::<[u8; 4]>(),
         prop::option::weighted(0.3, (any::<u8>(), any::<u8>(), 1u8..=32)),
+        prop::bool::weighted(0.25),
     )
-        .prop_map(|(masks, range)| BarrierOp { masks, range })
+        .prop_map(|(masks, range, transition)| BarrierOp {
+            masks,
+            range,
+            transition,
+        })
 }
 
 fn sync_op() -> impl Strategy<Value = SyncOp> {
@@ -304,7 +312,14 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                         );
                         let barrier = Barrier::global(ss, sa, ds, da);
                         match b.range {
-                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
+                            Some((o, start, words)) => {
+                                let on = barrier.on(region(&p, pick(&live, o), start, words));
+                                if b.transition {
+                                    on.with_transition()
+                                } else {
+                                    on
+                                }
+                            }
                             None => barrier,
                         }
                     })

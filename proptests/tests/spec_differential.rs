@@ -71,3 +71,62 @@ proptest! {
         }
     }
 }
+
+/// Guards the differential above against a generator that stopped making
+/// layout transitions matter (the agreement would then hold vacuously): on
+/// a fixed sample, hazards at transitions and after them, of each kind the
+/// model can report there, and sibling global barriers beside transitions.
+#[test]
+fn generated_programs_exercise_layout_transitions() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    use vksync::{Command, HazardKind};
+    let mut runner = TestRunner::deterministic();
+    let strategy = sync_ops(24);
+    let (mut n_at, mut n_after) = (0usize, 0usize);
+    let (mut at, mut after, mut siblings) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+        0,
+    );
+    for _ in 0..2000 {
+        let p = build_sync(&strategy.new_tree(&mut runner).expect("a program").current());
+        for h in vksync::check(&p).unwrap() {
+            if h.current.is_layout_transition() {
+                at.insert(h.kind);
+                n_at += 1;
+            }
+            if h.prior.is_layout_transition() {
+                after.insert(h.kind);
+                n_after += 1;
+            }
+        }
+        siblings += p
+            .commands()
+            .iter()
+            .filter(|c| {
+                matches!(c, Command::Barrier(d)
+                    if d.barriers.iter().any(|b| b.transition) && d.barriers.iter().any(|b| b.region.is_none()))
+            })
+            .count();
+    }
+    assert_eq!(
+        at.into_iter().collect::<Vec<_>>(),
+        [HazardKind::WriteAfterRead, HazardKind::WriteAfterWrite],
+        "hazards at transitions"
+    );
+    assert_eq!(
+        after.into_iter().collect::<Vec<_>>(),
+        [HazardKind::ReadAfterWrite, HazardKind::WriteAfterWrite],
+        "hazards after transitions"
+    );
+    assert!(
+        siblings > 100,
+        "only {siblings} calls with a transition and a global barrier"
+    );
+    assert!(
+        n_at > 300 && n_after > 300,
+        "{n_at} hazards at transitions, {n_after} after, in 2000 programs"
+    );
+    eprintln!("{n_at} hazards at transitions, {n_after} after them, {siblings} calls with a transition and a global barrier, in 2000 programs");
+}

@@ -111,6 +111,11 @@ pub enum CheckError {
     },
     #[error("a host read of {} does not fit in host memory", show_bytes(*.len))]
     ReadbackTooLarge { len: u64 },
+    #[error("barrier {barrier} performs an image layout transition; the runtime records buffers only, and a buffer barrier in its place would drop the transition's write")]
+    LayoutTransition {
+        /// The barrier's index in its `vkCmdPipelineBarrier2`.
+        barrier: usize,
+    },
 }
 
 /// `1099511627776 bytes (1 TiB)`.
@@ -257,11 +262,23 @@ pub fn check_dispatch(
     }))
 }
 
-/// Validates `program` (`vksync::resolve`), then checks every dispatch and
-/// every memory object against `limits`. Errors carry the command or
-/// object they are about; nothing here touches a device.
+/// Validates `program` (`vksync::resolve`), refuses image layout
+/// transitions (the runtime has no images: [`CheckError::LayoutTransition`]),
+/// then checks every dispatch and every memory object against `limits`.
+/// Errors carry the command or object they are about; nothing here touches
+/// a device.
 pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<CheckedProgram> {
     let layout = vksync::resolve(program)?;
+    for (ci, c) in program.commands().iter().enumerate() {
+        if let Command::Barrier(dep) = c {
+            if let Some(barrier) = dep.barriers.iter().position(|b| b.transition) {
+                return Err(RuntimeError::Check {
+                    at: Location::Command(ci),
+                    source: CheckError::LayoutTransition { barrier },
+                });
+            }
+        }
+    }
     let mut notes = Vec::new();
     let mut dispatches = Vec::with_capacity(program.commands().len());
     for (ci, c) in program.commands().iter().enumerate() {
@@ -471,6 +488,14 @@ mod tests {
                     ..DeviceLimits::UNLIMITED
                 },
                 "command 0: 16 elements need 1 workgroups of 64, over maxComputeWorkGroupCount[0] 0",
+            ),
+            // The runtime has no images: a layout transition is refused by
+            // the pure checks, before any Vulkan object exists.
+            ("barrier COPY:NONE -> COPY:NONE a[0..64]\n", u, "ok"),
+            (
+                "fill a 1\nbarrier CLEAR:NONE -> COPY:NONE; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b[0..64] transition\n",
+                u,
+                "command 1: barrier 1 performs an image layout transition; the runtime records buffers only, and a buffer barrier in its place would drop the transition's write",
             ),
         ];
         for (tail, limits, expected) in cases {

@@ -4,12 +4,14 @@
 //! spec, per command: `vkCmdCopyBuffer` in `COPY`, `vkCmdFillBuffer` and
 //! `vkCmdUpdateBuffer` in `CLEAR`, dispatches in `COMPUTE_SHADER` over each
 //! whole bound range, indirect arguments in `DRAW_INDIRECT`, host accesses
-//! in `HOST`) and from [`Barrier`]s to [`ResolvedBarrier`]s. It does not
-//! decide whether accesses conflict; that is [`crate::sync::checker`].
+//! in `HOST`, a barrier's image layout transitions as the pseudo write
+//! `IMAGE_LAYOUT_TRANSITION` over the barrier's region). It does not decide
+//! whether accesses conflict, nor how a transition is ordered; that is
+//! [`crate::sync::checker`] (and [`crate::spec`]).
 
 use crate::ir::layout::Layout;
 use crate::ir::layout::MemId;
-use crate::ir::program::{BindingAccess, ByteRange, Command, Region};
+use crate::ir::program::{BindingAccess, ByteRange, Command, Dependency, Region};
 use crate::semantics::{ClearStage, Semantics};
 use crate::vk::scope::{Stage, StageAccess};
 
@@ -31,6 +33,14 @@ pub struct Access {
 /// table of which command accesses what, in which stage and with which
 /// access (the checker, the hazard messages, the definitional semantics,
 /// the layer emulation and the SVG timeline all read it).
+///
+/// A `vkCmdPipelineBarrier2` accesses memory only through its layout
+/// transitions: one [`StageAccess::ImageLayoutTransition`] write over the
+/// region of each barrier with [`crate::Barrier::transition`] set, in
+/// barrier order. Those are
+/// not checked and recorded like a command's accesses: each is ordered by
+/// its own barrier only, after the barrier's availability operations and
+/// before its visibility operations.
 pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
     let at = |region, sa| {
         let r = layout.at(region);
@@ -75,12 +85,34 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
         }
         Command::HostWrite { dst, .. } => vec![at(*dst, StageAccess::HostWrite)],
         Command::HostRead { src } => vec![at(*src, StageAccess::HostRead)],
-        Command::Alloc { .. }
-        | Command::Free { .. }
-        | Command::Barrier(_)
-        | Command::Submit
-        | Command::Wait => vec![],
+        Command::Barrier(dep) => transitions(dep, layout).into_iter().map(|(_, a)| a).collect(),
+        Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => vec![],
     }
+}
+
+/// The layout transitions of one `vkCmdPipelineBarrier2`: for each barrier
+/// that performs one, its index in `dep.barriers` and the transition's
+/// write over the barrier's region.
+pub(crate) fn transitions(dep: &Dependency, layout: &Layout) -> Vec<(usize, Access)> {
+    dep.barriers
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.transition)
+        // Invariant: the builders refuse a transition without a region.
+        .filter_map(|(i, b)| Some((i, b.region?)))
+        .map(|(i, region)| {
+            let r = layout.at(region);
+            (
+                i,
+                Access {
+                    region,
+                    mem: r.mem,
+                    range: r.range,
+                    sa: StageAccess::ImageLayoutTransition,
+                },
+            )
+        })
+        .collect()
 }
 
 /// Whether a command does device work that must be recorded (as opposed to

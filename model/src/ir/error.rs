@@ -244,6 +244,15 @@ pub enum ProgramErrorKind {
         /// The bits.
         bits: u64,
     },
+    /// Refused with "barrier {index}: a layout transition needs a region (the image's memory)".
+    #[error("barrier {index}: a layout transition needs a region (the image's memory)")]
+    TransitionWithoutRegion {
+        /// The barrier's index in its command.
+        index: usize,
+    },
+    /// Refused with "planning around image layout transitions is not supported": the planners drop a program's barriers and plan from scratch, which would drop the transition with them.
+    #[error("planning around image layout transitions is not supported")]
+    TransitionNotPlanned,
     /// Refused with "there is no command {index} (the program has {count})".
     #[error("there is no command {index} (the program has {count})")]
     NoSuchCommand {

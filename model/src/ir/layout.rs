@@ -5,8 +5,8 @@
 //! free list sorted by offset, freed ranges merged with their neighbours,
 //! like ncnn's `VkBlobAllocator`), the placement of buffers, aliases and
 //! blobs on memory objects, and every validity rule that does not need
-//! synchronization state: bounds, lifetimes, sizes, alignment, copy overlap
-//! and barrier flag validity. The runtime places blobs with the same
+//! synchronization state: bounds, lifetimes, sizes, alignment, copy overlap,
+//! barrier flag validity and a layout transition's region. The runtime places blobs with the same
 //! allocator, so the model sees the addresses the device uses. It does not
 //! know about hazards.
 
@@ -411,6 +411,11 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).map_err(scope_err)?;
                     if let Some(r) = b.region {
                         check_region(r, &life)?;
+                    }
+                    // The builders refuse this already; checked again here
+                    // because every reader of a layout relies on it.
+                    if b.transition && b.region.is_none() {
+                        return Err(err(ProgramErrorKind::TransitionWithoutRegion { index }));
                     }
                 }
             }

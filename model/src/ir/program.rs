@@ -4,6 +4,9 @@
 //! A [`Program`] is a list of named objects (buffers with their own memory,
 //! buffers aliasing another object's memory, pools, and blobs carved from
 //! pools) and a sequence of [`Command`]s over byte regions of those objects.
+//! Images are modelled coarsely, as the memory they are bound to: an image
+//! memory barrier is a [`Barrier`] over that memory, and one that changes
+//! the layout has [`Barrier::transition`] set.
 //! This module owns the types and their construction helpers; it does not
 //! decide where blobs live (that is [`crate::ir::layout`]) nor what a command's
 //! accesses are (that is [`crate::ir::access`]).
@@ -135,8 +138,24 @@ pub struct Binding {
 }
 
 /// One barrier of a `vkCmdPipelineBarrier2`: a `VkMemoryBarrier2` when
-/// `region` is `None`, a `VkBufferMemoryBarrier2` over `region` otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `region` is `None`, a `VkBufferMemoryBarrier2` over `region` otherwise,
+/// or, with `transition` set, a `VkImageMemoryBarrier2` whose `oldLayout`
+/// differs from its `newLayout`.
+///
+/// Images are modelled coarsely: an image is the memory range it is bound
+/// to (in a trace, a `buffer NAME SIZE alias MEM OFFSET`), and an image
+/// memory barrier is a barrier over that range. One that changes the
+/// layout also performs a *layout transition*: a write of the whole
+/// region ([`crate::StageAccess::ImageLayoutTransition`]) that happens
+/// after the barrier's availability operations and before its visibility
+/// operations, and is ordered by this barrier only (`docs/semantics.md`,
+/// "Image layout transitions").
+///
+/// Build barriers with [`Barrier::global`], [`Barrier::on`] and
+/// [`Barrier::with_transition`], or with a literal ending in
+/// `..Default::default()` (the default is `NONE:NONE -> NONE:NONE`, global,
+/// no transition), so that a field added later does not break it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Barrier {
     /// `srcStageMask`.
     pub src_stage_mask: PipelineStageFlags2,
@@ -146,8 +165,14 @@ pub struct Barrier {
     pub dst_stage_mask: PipelineStageFlags2,
     /// `dstAccessMask`.
     pub dst_access_mask: AccessFlags2,
-    /// The buffer range of a buffer memory barrier; `None` for a global one.
+    /// The buffer range of a buffer memory barrier (or the memory of an
+    /// image); `None` for a global one.
     pub region: Option<Region>,
+    /// The barrier performs an image layout transition of `region`
+    /// (`oldLayout != newLayout`). Valid only with a region: the builders
+    /// refuse a transition without one
+    /// ([`crate::ProgramErrorKind::TransitionWithoutRegion`]).
+    pub transition: bool,
 }
 
 impl Barrier {
@@ -163,7 +188,7 @@ impl Barrier {
             src_access_mask,
             dst_stage_mask,
             dst_access_mask,
-            region: None,
+            ..Barrier::default()
         }
     }
 
@@ -175,8 +200,29 @@ impl Barrier {
         }
     }
 
-    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`, the trace
-    /// format's text of one barrier, naming `program`'s objects.
+    /// The same barrier performing an image layout transition of its
+    /// region (give it one with [`Barrier::on`]).
+    ///
+    /// ```
+    /// use vksync::{AccessFlags2 as A, Barrier, Command, Dependency, PipelineStageFlags2 as S, Program};
+    /// let mut p = Program::new();
+    /// let img = p.buffer("img", 4096)?;
+    /// let b = Barrier::global(S::COMPUTE_SHADER, A::SHADER_WRITE, S::COPY, A::TRANSFER_READ);
+    /// p.push(Command::Barrier(Dependency { barriers: vec![b.on(p.whole(img)).with_transition()] }))?;
+    /// // Without a region there is nothing to transition.
+    /// let err = p.push(Command::Barrier(Dependency { barriers: vec![b.with_transition()] })).unwrap_err();
+    /// assert_eq!(err.to_string(), "command 1: barrier 0: a layout transition needs a region (the image's memory)");
+    /// # Ok::<(), vksync::ProgramError>(())
+    /// ```
+    pub fn with_transition(self) -> Self {
+        Barrier {
+            transition: true,
+            ..self
+        }
+    }
+
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [transition]`,
+    /// the trace format's text of one barrier, naming `program`'s objects.
     pub fn describe(&self, program: &Program) -> String {
         let mut s = format!(
             "{}:{} -> {}:{}",
@@ -185,6 +231,9 @@ impl Barrier {
         if let Some(r) = self.region {
             s.push(' ');
             s.push_str(&program.show_region(r));
+        }
+        if self.transition {
+            s.push_str(" transition");
         }
         s
     }
@@ -657,6 +706,11 @@ impl Program {
                     if unnamed != 0 {
                         return Err(err(ProgramErrorKind::UnnamedFlags { index, bits: unnamed }));
                     }
+                    // A transition writes the image's memory: without a
+                    // region there is nothing for it to write.
+                    if b.transition && b.region.is_none() {
+                        return Err(err(ProgramErrorKind::TransitionWithoutRegion { index }));
+                    }
                 }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))
             }
@@ -722,6 +776,15 @@ impl Program {
     pub fn show_region(&self, region: Region) -> String {
         let name = self.object(region.object).map_or("?", |o| o.name.as_str());
         format!("{name}[{}]", region.range)
+    }
+
+    /// The index of the first command whose barriers perform an image
+    /// layout transition, if any: what the planners and the runtime, which
+    /// do not handle transitions, refuse.
+    pub fn first_layout_transition(&self) -> Option<usize> {
+        self.commands
+            .iter()
+            .position(|c| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
     }
 
     /// The number of `Barrier` commands (barrier points).

@@ -22,12 +22,12 @@
 //! and it does not decide which layer the runtime has ([`super::Layer`]).
 
 use super::Emulation;
-use crate::hazard::{lift, Hazard};
-use crate::ir::access::accesses;
+use crate::hazard::{apply_dependency, lift, Hazard};
+use crate::ir::access::{accesses, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{BindingAccess, ByteRange, Command, Program};
 use crate::semantics::Semantics;
-use crate::sync::checker::{Checker, HazardKind, ResolvedBarrier};
+use crate::sync::checker::{Checker, HazardKind, RawHazard};
 use crate::vk::scope::StageAccess;
 
 /// The hazards the layer described by `emulation` reports for `program`,
@@ -60,12 +60,24 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
             // Waiting does not close a command buffer.
             Command::Wait => {}
             Command::Barrier(dep) => {
-                let rb: Vec<_> = dep
-                    .barriers
-                    .iter()
-                    .map(|b| ResolvedBarrier::of(b, &layout))
-                    .collect();
-                checker.apply(&rb);
+                // A layout transition is checked as the layer checks it: a
+                // write against its barrier's first scopes (with D12, the
+                // reads since the last write when there are any), the first
+                // hazard of its range only (K3). K4 is not applied to it:
+                // images are never run, so there is no layer to match.
+                let mut found = apply_dependency(&mut checker, &layout, i, dep);
+                if emulation.first_hazard_only {
+                    let mut firsts: Vec<(RawHazard, Access)> = Vec::new();
+                    for (h, a) in found.drain(..) {
+                        match firsts.iter_mut().find(|(_, b)| b == &a) {
+                            Some(first) if h.range.start < first.0.range.start => *first = (h, a),
+                            Some(_) => {}
+                            None => firsts.push((h, a)),
+                        }
+                    }
+                    found = firsts;
+                }
+                out.extend(found.iter().map(|(h, a)| lift(h, a)));
             }
             _ => {
                 let mut acc = accesses(c, &layout, sem);

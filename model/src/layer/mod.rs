@@ -8,7 +8,12 @@
 //! title), `vksync run` names the row that explains a message, and the
 //! property suites classify disagreements by it. Each difference the model
 //! can reproduce has a [`Toggle`] on [`Semantics`]; [`Semantics::LAYER_1_3_239`]
-//! turns every toggle on. It does not talk to a layer: the runtime captures
+//! turns every toggle on. The toggles apply to image layout transitions as
+//! the layer treats a transition (a write checked against its barrier's
+//! first scopes): D12 and D5 do, D2 does not at the transition (availability
+//! is enough for both), D1 and D2 do after it; D13 and D14 are the layer's
+//! own ways with transitions, not reproduced (the runtime records no
+//! image, so no layer run could be compared). It does not talk to a layer: the runtime captures
 //! messages, this module only predicts and explains them.
 
 use crate::hazard::check_with;
@@ -150,6 +155,16 @@ pub const DIFFERENCES: &[Difference] = &[
         id: "D12",
         title: "a write is checked against the reads since the last write only",
         toggle: Some(Toggle::LastWriteShortcut),
+    },
+    Difference {
+        id: "D13",
+        title: "a sibling barrier orders a layout transition",
+        toggle: None,
+    },
+    Difference {
+        id: "D14",
+        title: "ALL_COMMANDS with MEMORY_WRITE holds a layout transition",
+        toggle: None,
     },
 ];
 

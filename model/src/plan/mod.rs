@@ -7,6 +7,11 @@
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
 //! `none`. Planners drop the input's own barriers and plan from scratch.
+//! A program with image layout transitions is refused
+//! ([`ProgramErrorKind::TransitionNotPlanned`], at the first command that
+//! has one) by every entry point here: a transition is a write its barrier
+//! performs, so dropping that barrier would drop the write, and planning
+//! around a barrier the planner may not move is not implemented yet.
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
@@ -36,7 +41,7 @@ pub use offline::stabbing_bound;
 pub use repeat::{for_repeated_submission, repeated};
 
 use crate::hazard::Hazard;
-use crate::ir::layout::{resolve, ProgramError};
+use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{Command, Program};
 use crate::semantics::{Reading, Semantics};
 use emit::Emitter;
@@ -166,7 +171,21 @@ pub struct Plan {
     pub answers: Vec<(usize, Vec<Hazard>)>,
 }
 
+/// Refuses a program with image layout transitions, naming the first
+/// command that performs one (see the module documentation).
+pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> {
+    match program.first_layout_transition() {
+        Some(i) => Err(ProgramError {
+            at: Location::Command(i),
+            kind: ProgramErrorKind::TransitionNotPlanned,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Plans barriers for `program`, whose own barriers are dropped first.
+/// A program with image layout transitions is refused
+/// ([`ProgramErrorKind::TransitionNotPlanned`]).
 ///
 /// ```
 /// use vksync::plan::{plan, PlanOptions, PlannerKind};
@@ -179,6 +198,7 @@ pub struct Plan {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
+    refuse_transitions(program)?;
     let input = program.without_barriers();
     let layout = resolve(&input)?;
     let sem = Semantics::for_reading(opts.reading);

@@ -94,7 +94,9 @@ pub(crate) fn offline(placement: &Placement, form: BarrierForm, sem: Semantics, 
 /// planner tries, the smaller. Where a program has host accesses, other
 /// wait placements exist, and the minimum over all of them is not
 /// computed: this bounds plans that wait where the offline planner does.
+/// A program with image layout transitions is refused, as by the planners.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
+    super::refuse_transitions(program)?;
     let sem = Semantics::for_reading(reading);
     let input = program.without_barriers();
     let layout = resolve(&input)?;

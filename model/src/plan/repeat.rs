@@ -36,7 +36,8 @@ fn flatten(p: &Program, layout: &Layout) -> Program {
 /// command buffer and submitted `times` times back to back, without a
 /// fence wait between: its commands `times` times over, blobs turned into
 /// buffers at the addresses of their one allocation (as recorded), `alloc`
-/// and `free` dropped. Checking it shows the loop-carried hazards.
+/// and `free` dropped. Checking it shows the loop-carried hazards. Layout
+/// transitions are kept: each repetition performs them again.
 pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError> {
     for (i, c) in program.commands.iter().enumerate() {
         if matches!(
@@ -68,9 +69,11 @@ pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError
 /// every device access (`docs/planning.md`, "Repeated submission").
 ///
 /// The program may hold device commands, barriers, `alloc` and `free`
-/// only. Blobs keep the addresses of their one allocation, as the
-/// recorded command buffer does.
+/// only, and no image layout transition (refused as every planner refuses
+/// it: [`crate::ProgramErrorKind::TransitionNotPlanned`]). Blobs keep the
+/// addresses of their one allocation, as the recorded command buffer does.
 pub fn for_repeated_submission(planned: &Program, reading: Reading) -> Result<Program, ProgramError> {
+    super::refuse_transitions(planned)?;
     let sem = Semantics::for_reading(reading);
     let flat = repeated(planned, 1)?;
     let flat_layout = resolve(&flat)?;

@@ -16,6 +16,14 @@
 //! ([`crate::accesses`]) with the rest of the crate, and no
 //! state-tracking code.
 //!
+//! A barrier that performs an image layout transition is split as the
+//! specification orders the transition: its first half, the transition's
+//! write (a write of the barrier's whole region, in a pseudo stage only
+//! that barrier's two halves name), its second half (module `order`). The
+//! transition is then an access like any other, decided by the same
+//! definitions; only two transitions are ordered directly, in submission
+//! order.
+//!
 //! It is written to be obviously right, not fast: building the relation is
 //! quadratic in the number of operations and the pair test cubic. Use it
 //! on programs of tens to hundreds of commands.
@@ -207,6 +215,18 @@ fn location_ordered(
     if x.host && y.host {
         return true;
     }
+    // Layout transitions "execute in their entirety in submission order,
+    // relative to other image layout transitions submitted to the same
+    // queue" ("Image Layout Transitions"), and each one's writes are
+    // "automatically made available" and available memory "automatically
+    // made visible to a layout transition": two transitions are
+    // location-ordered. That order is between transitions only ("An
+    // application must not rely on ordering of image layout transitions to
+    // influence ordering of other commands"), so it is no edge of the
+    // happens-before graph.
+    if x.pseudo.is_some() && y.pseudo.is_some() {
+        return true;
+    }
     // "X is a read, and X (transitively) system-synchronizes with Y": a
     // write after a read needs an execution dependency only.
     if !x.write {
@@ -227,15 +247,12 @@ fn location_ordered(
     // (ScopedMemOps1: X earlier in submission order, its stage in the
     // first synchronization scope, its (stage, access) in the first access
     // scope, its bytes in the barrier's range) and fence signals after it.
+    // A layout transition's writes "are automatically made available": by
+    // its own B2, whose first access scope holds it alone.
     let avs: Vec<usize> = order
         .deps
         .iter()
-        .filter(|d| {
-            d.command > x.command
-                && d.first.contains(x.stage)
-                && d.first_access.contains(&(x.stage, x.access))
-                && in_range(d.range, mem, cell)
-        })
+        .filter(|d| d.pos > x.pos && x.in_first_access(d) && in_range(d.range, mem, cell))
         .map(|d| d.node)
         .chain(order.fences.iter().copied().filter(|&f| order.hb(x.node, f)))
         .collect();
@@ -272,13 +289,12 @@ fn location_ordered(
     // before Y, with Y in its destination scope: a barrier with Y in its
     // second access scope (ScopedMemOps2: Y later in submission order, its
     // stage in the second synchronization scope, its bytes in the range),
-    // or a vkQueueSubmit of Y's batch or an earlier one.
+    // or a vkQueueSubmit of Y's batch or an earlier one. (Y a write under
+    // the layer's reading: the same. Y a layout transition: "Available
+    // memory is automatically made visible to a layout transition", which
+    // is its B1, whose second access scope holds it alone.)
     let by_barrier = order.deps.iter().any(|d| {
-        d.command < y.command
-            && d.second.contains(y.stage)
-            && d.second_access.contains(&(y.stage, y.access))
-            && in_range(d.range, mem, cell)
-            && available_before(d.node)
+        d.pos < y.pos && y.in_second_access(d) && in_range(d.range, mem, cell) && available_before(d.node)
     });
     by_barrier
         || order

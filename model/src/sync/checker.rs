@@ -42,13 +42,31 @@
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
+//!
+//! # Image layout transitions
+//!
+//! A barrier with a layout transition splits into three steps
+//! (`docs/semantics.md`, "Image layout transitions"): its first half
+//! (first scopes to a pseudo stage only the transition is in), the
+//! transition's write, and its second half (that pseudo stage to its second
+//! scopes). The checker takes the three steps without the pseudo stage:
+//! [`Checker::detect_transition`] decides the write against the state
+//! before the call with [`ordered_before_transition`] (what the first half
+//! makes available or orders), [`Checker::apply`] applies every barrier of
+//! the call whole, together (for earlier accesses, a barrier's two halves
+//! through a pseudo stage nothing else names are the barrier itself), and
+//! [`Checker::record_transition`] then records the write with the value the
+//! second half gives it ([`SyncVal::transition`]), which no barrier of the
+//! call applies to: they all came before it.
 
 use super::intern::Nodes;
 use super::rangemap::RangeMap;
 use super::state::{EntryState, Rec, Spills};
 pub(crate) use super::value::host_needs;
 use super::value::HOST_PAIRS;
-pub use super::value::{read_satisfied, write_conflict, Reach, ResolvedBarrier, SyncVal};
+pub use super::value::{
+    ordered_before_transition, read_satisfied, write_conflict, Reach, ResolvedBarrier, SyncVal,
+};
 use crate::ir::access::Access;
 use crate::ir::layout::MemId;
 use crate::ir::program::ByteRange;
@@ -181,7 +199,7 @@ impl Checker {
             let m = self.grow(a.mem);
             for (r, state) in self.mems[m].overlapping(a.range) {
                 let range = r.intersect(a.range);
-                for h in self.hazards_in(cmd, a, state) {
+                for h in self.hazards_in(cmd, a, state, None) {
                     push_merged(
                         &mut out,
                         RawHazard {
@@ -196,10 +214,88 @@ impl Checker {
         out
     }
 
+    /// The hazards of the layout transition that barrier `b` of command
+    /// `cmd` performs (`a`: its write over `b`'s region) against the state
+    /// before the call, without recording it: every earlier access it
+    /// races with, that is, that is not ordered before it by `b`'s first
+    /// half ([`ordered_before_transition`]).
+    pub fn detect_transition(&mut self, cmd: usize, a: &Access, b: &ResolvedBarrier) -> Vec<RawHazard> {
+        let mut out: Vec<RawHazard> = Vec::new();
+        let m = self.grow(a.mem);
+        for (r, state) in self.mems[m].overlapping(a.range) {
+            let range = r.intersect(a.range);
+            for h in self.hazards_in(cmd, a, state, Some(b)) {
+                push_merged(
+                    &mut out,
+                    RawHazard {
+                        mem: a.mem,
+                        range,
+                        ..h
+                    },
+                );
+            }
+        }
+        out
+    }
+
+    /// Records the layout transition that barrier `b` of command `cmd`
+    /// performs (`a`: its write over `b`'s region), after [`Checker::apply`]
+    /// applied the call's barriers: the write as `b`'s second half leaves
+    /// it ([`SyncVal::transition`]). An earlier write is dropped only when
+    /// the transition stands for it ([`SyncVal::covers`]: an earlier
+    /// transition, or a write completed by a fence wait, at least as
+    /// synchronized); any other stays, since a later transition is ordered
+    /// after this one by submission order alone but after that write only
+    /// by its own barrier. Reads stay, as for any write.
+    pub fn record_transition(&mut self, cmd: usize, a: &Access, b: &ResolvedBarrier) {
+        let value = SyncVal::transition(b);
+        let node = self.nodes.intern(value);
+        let rec = Rec {
+            cmd: cmd as u32,
+            node,
+        };
+        let m = self.grow(a.mem);
+        let Checker {
+            mems,
+            nodes,
+            no_merge,
+            sem,
+            spills,
+            ..
+        } = self;
+        let map = &mut mems[m];
+        let shortcut = sem.last_write_shortcut;
+        map.update(a.range, |state| {
+            if shortcut {
+                // The layer's history: the transition is the last write,
+                // and there is no read since.
+                state.writes.set(&[rec], spills);
+                state.reads.clear();
+            } else {
+                let keep = |w: &Rec| {
+                    let id = nodes.find(w.node);
+                    id != rec.node && !nodes.vals[id as usize].covers(value)
+                };
+                state.writes.retain_push(spills, keep, rec);
+            }
+        });
+        if !*no_merge {
+            map.merge_around(a.range, |s| s.canonicalize(nodes));
+        }
+    }
+
     /// Hazards of one access against one entry; `mem` and `range` are
     /// filled in by the caller. One hazard per earlier access still held
-    /// that the access races with.
-    fn hazards_in(&self, cmd: usize, a: &Access, state: &EntryState) -> Vec<RawHazard> {
+    /// that the access races with. `transition`: the access is the layout
+    /// transition this barrier performs, ordered by the barrier's first
+    /// half only.
+    fn hazards_in(
+        &self,
+        cmd: usize,
+        a: &Access,
+        state: &EntryState,
+        transition: Option<&ResolvedBarrier>,
+    ) -> Vec<RawHazard> {
         let mut found = Vec::new();
         let cur_device = a.sa.stage() != Stage::Host;
         let waw_vis = self.sem.waw_needs_visibility;
@@ -237,6 +333,31 @@ impl Checker {
                 let wv = self.nodes.peek(w.node);
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
+                }
+            }
+            return found;
+        }
+        if let Some(b) = transition {
+            // D12 holds for a transition as for any write (the layer checks
+            // it against the reads since the last write when there are
+            // any); D2 does not: "available memory is automatically made
+            // visible to a layout transition" (the layer too asks only that
+            // the write be in the barrier's first access scope or chain).
+            for r in state.reads.iter() {
+                let rv = self.nodes.peek(r.node);
+                if !ordered_before_transition(rv, b) {
+                    found.push(mk(HazardKind::WriteAfterRead, r, rv, (true, false)));
+                }
+            }
+            if self.sem.last_write_shortcut && !state.reads.is_empty() {
+                return found;
+            }
+            for w in state.writes.get(&self.spills) {
+                let wv = self.nodes.peek(w.node);
+                if !ordered_before_transition(wv, b) {
+                    let mut h = mk(HazardKind::WriteAfterWrite, w, wv, (true, false));
+                    h.needs_visibility = false;
+                    found.push(h);
                 }
             }
             return found;

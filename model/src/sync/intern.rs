@@ -17,7 +17,7 @@ pub(crate) struct Nodes {
     /// The node of each (stage, access) pair's fresh value (nothing ordered
     /// after it yet), the value every new access starts with. Cleared when
     /// values change.
-    fresh: [Option<u32>; StageAccess::ALL.len()],
+    fresh: [Option<u32>; StageAccess::COUNT],
 }
 
 impl Nodes {
@@ -71,7 +71,7 @@ impl Nodes {
     /// Maps every canonical value through `f`, merging nodes whose new
     /// values coincide.
     pub(crate) fn map_all(&mut self, f: impl Fn(SyncVal) -> SyncVal) {
-        self.fresh = [None; StageAccess::ALL.len()];
+        self.fresh = [None; StageAccess::COUNT];
         let old = std::mem::take(&mut self.canonical);
         let mut fresh: FxHashMap<SyncVal, u32> =
             FxHashMap::with_capacity_and_hasher(old.len(), Default::default());

@@ -1,6 +1,7 @@
 //! quickcheck laws of the stage/access algebra and of the checker:
 //! expansion is idempotent and monotone; merging adjacent equal ranges never
-//! changes a verdict; applying a barrier never creates a hazard. Unit tests
+//! changes a verdict (on programs with layout transitions too); applying a
+//! barrier that performs no layout transition never creates a hazard. Unit tests
 //! (not integration tests) because they reach into the interior: the scope
 //! functions and a checker with merging switched off.
 
@@ -123,7 +124,9 @@ fn region(g: &mut Gen, p: &Program, objs: &[ObjectId]) -> Region {
     p.region(o, a * 4, b * 4)
 }
 
-fn random_barrier(g: &mut Gen, p: &Program, objs: &[ObjectId]) -> Barrier {
+/// A random valid barrier; with `transitions`, a buffer barrier sometimes
+/// performs a layout transition (a write: it may create hazards).
+fn random_barrier(g: &mut Gen, p: &Program, objs: &[ObjectId], transitions: bool) -> Barrier {
     let (ss, sa, ds, da) = (pick_stages(g), pick_access(g), pick_stages(g), pick_access(g));
     let sa = if validate(ss, sa, Side::Src).is_ok() {
         sa
@@ -137,7 +140,12 @@ fn random_barrier(g: &mut Gen, p: &Program, objs: &[ObjectId]) -> Barrier {
     };
     let b = Barrier::global(ss, sa, ds, da);
     if bool::arbitrary(g) {
-        b.on(region(g, p, objs))
+        let b = b.on(region(g, p, objs));
+        if transitions && u8::arbitrary(g) % 3 == 0 {
+            b.with_transition()
+        } else {
+            b
+        }
     } else {
         b
     }
@@ -191,7 +199,7 @@ impl Arbitrary for Prog {
                 },
                 4 | 5 => Command::Barrier(Dependency {
                     barriers: (0..1 + usize::arbitrary(g) % 2)
-                        .map(|_| random_barrier(g, &p, &objs))
+                        .map(|_| random_barrier(g, &p, &objs, true))
                         .collect(),
                 }),
                 6 => Command::Submit,
@@ -256,7 +264,9 @@ fn a_barrier_never_creates_a_hazard() {
         // Barriers may name any object alive at that point: use the
         // buffers and the pool, which are never freed.
         let objs: Vec<ObjectId> = objs.into_iter().filter(|o| p.0.obj(*o).name != "x").collect();
-        let b = random_barrier(&mut g, &p.0, &objs);
+        // A barrier without a layout transition: one with a transition
+        // also writes, which may well create a hazard.
+        let b = random_barrier(&mut g, &p.0, &objs, false);
         let at = at % (p.0.commands.len() + 1);
         let mut with = p.0.clone();
         with.commands

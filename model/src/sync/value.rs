@@ -1,9 +1,11 @@
 //! The synchronization algebra: the value of one recorded access
 //! ([`SyncVal`]), a barrier with its scopes computed ([`ResolvedBarrier`]),
 //! the effect of the barriers of one `vkCmdPipelineBarrier2` on a value,
-//! and the two questions every hazard rule asks of a value (is a later
+//! the two questions every hazard rule asks of a value (is a later
 //! write ordered after this read? does a later access conflict with this
-//! write?).
+//! write?), and the same question for an image layout transition, which is
+//! ordered by its own barrier only ([`ordered_before_transition`]), with
+//! the value a transition starts with ([`SyncVal::transition`]).
 //!
 //! Values are plain `Copy` data with no identity: the checker interns them
 //! ([`super::intern`]) and stores node ids. The laws the checker relies on
@@ -84,6 +86,62 @@ impl SyncVal {
             submitted: false,
             fenced: false,
         }
+    }
+
+    /// The value of an image layout transition's write performed by barrier
+    /// `b`, once `b` has executed. The transition happens after `b`'s
+    /// availability operations and before its visibility operations, and
+    /// "writes performed by a layout transition are automatically made
+    /// available": as the second half of `b` (`IMAGE_LAYOUT_TRANSITION` to
+    /// `b`'s second scopes, over `b`'s region, which holds the whole
+    /// transition) makes it, it is available with `b`'s second
+    /// synchronization scope ordered after it, and visible to `b`'s second
+    /// access scope (host pairs pending until `b` is submitted and waited
+    /// for, as for any write a barrier makes visible to the host).
+    pub(crate) fn transition(b: &ResolvedBarrier) -> Self {
+        SyncVal {
+            order: b.dst_exec,
+            visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
+            host_pending: StageAccessSet(b.dst_access.0 & HOST_PAIRS.0),
+            ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
+        }
+    }
+
+    /// Whether every access that races this write races `later`, a layout
+    /// transition's write, too, now and after anything that can happen to
+    /// both (barriers, submits, waits): `later` is ordered before no more
+    /// than this write is, so it stands for this write, which the checker
+    /// may drop. Every field only grows, and a barrier reaches a transition
+    /// only through its chain (no access scope holds it), which meets this
+    /// write's larger chain too, so the relation, once true, stays true.
+    /// A write that is neither a transition nor fenced is never covered: a
+    /// later transition is ordered after `later` by submission order alone,
+    /// but after such a write only by its own barrier.
+    pub(crate) fn covers(self, later: SyncVal) -> bool {
+        let sub = |a: StageAccessSet, b: StageAccessSet| a.0 & !b.0 == 0;
+        // A host write races nothing later.
+        if self.sa.stage() == Stage::Host {
+            return true;
+        }
+        // A later transition is ordered after `later` whatever its barrier
+        // (transitions are ordered among themselves), but after this write
+        // only through its barrier's first scopes, unless this write is a
+        // transition too or was completed by a fence wait.
+        if !(self.sa.is_layout_transition() || self.fenced) {
+            return false;
+        }
+        // How far each host pair has come: visible, submitted, pending.
+        let host_at_least = |v: SyncVal, w: SyncVal| {
+            let done = |x: SyncVal| StageAccessSet(x.visible.0 & HOST_PAIRS.0);
+            sub(done(w), done(v))
+                && sub(done(w).union(w.host_submitted), done(v).union(v.host_submitted))
+                && sub(w.granted(), v.granted())
+        };
+        (self.fenced || !later.fenced)
+            && (self.submitted || !later.submitted)
+            && (self.fenced || later.order.0 & !self.order.0 == 0)
+            && (self.fenced || sub(StageAccessSet(later.visible.0 & !HOST_PAIRS.0), self.visible))
+            && host_at_least(self, later)
     }
 
     /// The pairs a write is or will be visible to once the barriers already
@@ -214,6 +272,34 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
         (!w.order.contains(cur.stage())).then_some((true, false))
     } else {
         (!w.visible.contains(cur)).then_some((true, false))
+    }
+}
+
+/// Whether a prior access is ordered before the image layout transition
+/// that barrier `b` performs (over `b`'s range, which holds the prior
+/// access's bytes): "When a layout transition is specified in a memory
+/// dependency, it happens-after the availability operations in the memory
+/// dependency", and "available memory is automatically made visible to a
+/// layout transition" ("Image Layout Transitions"). So a prior device
+/// write must be made available by `b` (in `b`'s first access scope) or
+/// before it (an availability chain that `b`'s first synchronization scope
+/// continues), under either reading of write-after-write: visibility comes
+/// with availability. A prior device read needs an execution dependency
+/// through `b`'s first synchronization scope. Host accesses come before
+/// the transition's submission; a fence wait completed everything
+/// submitted before it. Transitions are ordered among themselves: they
+/// "execute in their entirety in submission order, relative to other
+/// image layout transitions submitted to the same queue" (and are
+/// available, so visible, to each other); nothing else about that order
+/// carries over to other commands, so it is no chain.
+pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier) -> bool {
+    if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
+        return true;
+    }
+    if prior.sa.is_write() {
+        prior.order.intersects(b.src_exec) || b.src_access.contains(prior.sa)
+    } else {
+        b.src_exec.contains(prior.sa.stage()) || prior.order.intersects(b.src_exec)
     }
 }
 

@@ -1,7 +1,9 @@
 //! The trace format: a line-oriented, human-writable text form of a
 //! [`crate::Program`], parsed and printed losslessly.
 //!
-//! This module owns the grammar (documented in `docs/trace-format.md`), the
+//! This module owns the grammar (documented in `docs/trace-format.md`,
+//! including `transition` after a barrier's region, an image layout
+//! transition), the
 //! lexer and parser with `LINE:COL` errors, and the printer. It is pure
 //! (strings in, strings out): reading files is the CLI's job. Parsing
 //! resolves names and checks the syntax, the flag names and the

@@ -62,6 +62,10 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// The keyword after a barrier's region that makes it perform an image
+/// layout transition.
+const TRANSITION: &str = "transition";
+
 /// The default alignment of blob offsets in a pool: a multiple of every
 /// `minStorageBufferOffsetAlignment` seen on desktop and CPU drivers.
 pub const DEFAULT_POOL_ALIGN: u64 = 64;
@@ -461,7 +465,7 @@ impl Parser {
         self.trace.command_lines.push(line_no);
     }
 
-    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`: the tokens
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`: the tokens
     /// of one barrier, `end_col` the column of the `;` or line end after
     /// them.
     fn barrier_part(&self, line: &Line, toks: &[Tok], end_col: usize) -> Result<Barrier, ParseError> {
@@ -490,7 +494,7 @@ impl Parser {
             let col = toks.last().map_or(end_col, |t| t.end_col());
             return line.err(
                 col,
-                "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`",
+                "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`",
             );
         };
         let (ss, sa) = side(*src)?;
@@ -498,19 +502,34 @@ impl Parser {
             return line.err(arrow.col, format!("expected `->`, found {}", quote(arrow.text)));
         }
         let (ds, da) = side(*dst)?;
+        // `transition` after the region: an image memory barrier that
+        // changes the layout. The keyword wins over an object of that name
+        // (write such an object's region with its range, as the printer
+        // does), so a forgotten region is an error, not a whole-object one.
         let region = match rest.first() {
+            Some(t) if t.text == TRANSITION => {
+                return line.err(
+                    t.col,
+                    "a layout transition needs a region (the image's memory): \
+                     `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS REGION transition`",
+                )
+            }
             Some(t) => Some(self.region(line, *t)?),
             None => None,
         };
-        if let Some(t) = rest.get(1) {
+        let transition = rest.get(1).is_some_and(|t| t.text == TRANSITION);
+        if let Some(t) = rest.get(if transition { 2 } else { 1 }) {
             return line.err(t.col, format!("unexpected {}", quote(t.text)));
         }
+        // Every field spelled out (no `..Default::default()`): a field added
+        // to `Barrier` later needs syntax here too.
         Ok(Barrier {
             src_stage_mask: ss,
             src_access_mask: sa,
             dst_stage_mask: ds,
             dst_access_mask: da,
             region,
+            transition,
         })
     }
 
@@ -860,7 +879,7 @@ free x
             ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
             ("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`"),
             ("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`"),
-            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION]`"),
+            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`"),
             ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
             ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
             ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`"),

@@ -14,6 +14,13 @@
 //! Scopes are computed into two small bit sets: [`StageSet`] over the
 //! concrete stages a buffer compute program can execute in, and
 //! [`StageAccessSet`] over the (stage, access) pairs those stages can make.
+//!
+//! One pair is not Vulkan's: [`StageAccess::ImageLayoutTransition`], the
+//! write an image layout transition performs, in the pseudo stage
+//! [`Stage::ImageLayoutTransition`] (named as the validation layer names
+//! its `SYNC_IMAGE_LAYOUT_TRANSITION` usage). No stage or access mask names
+//! it, so no scope computed here ever holds it: a transition is ordered by
+//! its own barrier only (`docs/semantics.md`, "Image layout transitions").
 
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use std::fmt;
@@ -35,10 +42,16 @@ pub enum Stage {
     Resolve = 5,
     /// `HOST`: host reads and writes of mapped memory.
     Host = 6,
+    /// The pseudo stage of an image layout transition: not a Vulkan stage
+    /// (no mask names it, [`Stage::flag`] is `NONE`), not in [`Stage::ALL`]
+    /// and in no scope. Only [`StageAccess::ImageLayoutTransition`] is made
+    /// in it.
+    ImageLayoutTransition = 7,
 }
 
 impl Stage {
-    /// Every concrete stage, in bit order.
+    /// Every concrete stage, in bit order (the pseudo stage
+    /// [`Stage::ImageLayoutTransition`] is not one).
     pub const ALL: [Stage; 7] = [
         Stage::DrawIndirect,
         Stage::ComputeShader,
@@ -49,7 +62,8 @@ impl Stage {
         Stage::Host,
     ];
 
-    /// The Vulkan flag for this stage.
+    /// The Vulkan flag for this stage (`NONE` for the pseudo stage
+    /// [`Stage::ImageLayoutTransition`], which no mask can name).
     pub fn flag(self) -> S {
         match self {
             Stage::DrawIndirect => S::DRAW_INDIRECT,
@@ -59,6 +73,7 @@ impl Stage {
             Stage::Blit => S::BLIT,
             Stage::Resolve => S::RESOLVE,
             Stage::Host => S::HOST,
+            Stage::ImageLayoutTransition => S::NONE,
         }
     }
 
@@ -138,10 +153,16 @@ pub enum StageAccess {
     HostRead = 12,
     /// `HOST` / `HOST_WRITE`.
     HostWrite = 13,
+    /// The write of an image layout transition (`IMAGE_LAYOUT_TRANSITION`):
+    /// made by a barrier with [`crate::Barrier::transition`] set, over its
+    /// region. Not a Vulkan (stage, access) pair: no mask names it, it is
+    /// in no access scope and not in [`StageAccess::ALL`].
+    ImageLayoutTransition = 14,
 }
 
 impl StageAccess {
-    /// Every pair the model knows.
+    /// Every pair a command makes in a Vulkan stage (the pseudo pair
+    /// [`StageAccess::ImageLayoutTransition`] is not one of them).
     pub const ALL: [StageAccess; 14] = [
         StageAccess::DrawIndirectIndirectCommandRead,
         StageAccess::ComputeShaderUniformRead,
@@ -158,6 +179,10 @@ impl StageAccess {
         StageAccess::HostRead,
         StageAccess::HostWrite,
     ];
+
+    /// The number of pairs, the pseudo pair included: the size of a table
+    /// indexed by `sa as usize`.
+    pub(crate) const COUNT: usize = 15;
 
     /// The pair a single stage flag and a single access flag name, if the
     /// model knows it (`COMPUTE_SHADER` + `SHADER_STORAGE_READ`, `COPY` +
@@ -183,10 +208,12 @@ impl StageAccess {
             ResolveTransferRead | ResolveTransferWrite => Stage::Resolve,
             ClearTransferWrite => Stage::Clear,
             HostRead | HostWrite => Stage::Host,
+            ImageLayoutTransition => Stage::ImageLayoutTransition,
         }
     }
 
-    /// The (non-meta) Vulkan access flag of the access.
+    /// The (non-meta) Vulkan access flag of the access (`NONE` for the
+    /// pseudo pair [`StageAccess::ImageLayoutTransition`]).
     pub fn access(self) -> AccessFlags2 {
         use StageAccess::*;
         match self {
@@ -201,7 +228,13 @@ impl StageAccess {
             }
             HostRead => AccessFlags2::HOST_READ,
             HostWrite => AccessFlags2::HOST_WRITE,
+            ImageLayoutTransition => AccessFlags2::NONE,
         }
+    }
+
+    /// Whether this is the write of an image layout transition.
+    pub fn is_layout_transition(self) -> bool {
+        self == StageAccess::ImageLayoutTransition
     }
 
     /// Whether the access writes.
@@ -215,6 +248,7 @@ impl StageAccess {
                 | ResolveTransferWrite
                 | ClearTransferWrite
                 | HostWrite
+                | ImageLayoutTransition
         )
     }
 
@@ -224,7 +258,12 @@ impl StageAccess {
 }
 
 impl fmt::Display for StageAccess {
+    /// `STAGE:ACCESS`, or `IMAGE_LAYOUT_TRANSITION` for the pseudo pair
+    /// (the validation layer's name for the usage).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_layout_transition() {
+            return f.write_str("IMAGE_LAYOUT_TRANSITION");
+        }
         write!(f, "{}:{}", self.stage().flag(), self.access())
     }
 }
