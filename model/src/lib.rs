@@ -71,7 +71,7 @@ pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
 };
 pub use ir::program::{
-    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind, Program,
     Region,
 };
 pub use semantics::{ClearStage, Reading, Semantics};

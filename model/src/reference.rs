@@ -390,6 +390,11 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
                 let data = store.read(*src);
                 store.write(*dst, &data);
             }
+            // Image layouts are not computed: what a copy to or from an
+            // image leaves is unknown here.
+            Command::CopyImage { dst, .. } => {
+                store.write(*dst, &vec![None; dst.range.len() as usize]);
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
                 store.write(*dst, &data);

@@ -681,3 +681,36 @@ fn transition_hazards_name_the_transition() {
         ]
     );
 }
+
+/// Copies with an image on one side or both read their source and write
+/// their destination in `COPY`, as `vkCmdCopyBuffer` does; an image side is
+/// all of the image's memory, so the two sides may differ in size and, for
+/// two subresources of one image, overlap (one command does not race
+/// itself). Buffer `c` plays the image; `a` and `b` are buffers.
+#[test]
+fn image_copies_are_copies() {
+    #[rustfmt::skip]
+    let cases: &[ReadingsCase] = &[
+        ("an upload reads its buffer range after the host-visible fill",
+         "fill a[0..64] 1\ncopy-buffer-to-image a[0..64] -> c[0..256]",
+         &["L5 READ_AFTER_WRITE a[0..64] after L4"], None),
+        ("a download without a barrier after the upload",
+         "copy-buffer-to-image a[0..64] -> c[0..256]\ncopy-image-to-buffer c[0..256] -> b[0..64]",
+         &["L5 READ_AFTER_WRITE c[0..256] after L4"], None),
+        ("ordered by a copy-to-copy barrier",
+         "copy-buffer-to-image a[0..64] -> c[0..256]\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy-image-to-buffer c[0..256] -> b[0..64]",
+         &[], None),
+        ("a copy within one image does not race itself",
+         "copy-image c[0..256] -> c[0..256]",
+         &[], None),
+        ("nor does the next read of it race the copy's read",
+         "copy-image c[0..256] -> c[0..256]\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy-image-to-buffer c[0..256] -> b[0..64]",
+         &[], None),
+        ("a download, then a transition that forgets the copy's read",
+         "copy-image-to-buffer c[0..256] -> b[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_WRITE c[0..256] transition",
+         &["L5 WRITE_AFTER_READ c[0..256] after L4"], None),
+    ];
+    for (name, body, model, layer) in cases {
+        check_both_readings(name, body, model, *layer);
+    }
+}

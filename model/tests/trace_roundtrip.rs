@@ -102,3 +102,39 @@ fn a_program_written_in_pieces_parses_back_whole() {
     }
     assert!(seen > 10, "{seen} traces");
 }
+
+/// The image copies print as they parse, name their Vulkan command, and
+/// are refused, with the line and column, when a side is missing.
+#[test]
+fn image_copies_round_trip() {
+    use vksync::{Command, ImageCopy};
+    let text = "buffer m 1024\nbuffer img 512 alias m 0\nbuffer b 256\n\
+                copy-buffer-to-image b[0..256] -> img[0..512]\n\
+                copy-image img[0..512] -> img[0..512]\n\
+                copy-image-to-buffer img[0..512] -> b[0..64]\n";
+    let t = trace::parse(text).expect("parses");
+    let kinds: Vec<(ImageCopy, &str)> = t
+        .program
+        .commands()
+        .iter()
+        .filter_map(|c| match c {
+            Command::CopyImage { kind, .. } => Some((*kind, c.vulkan_name())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (ImageCopy::BufferToImage, "vkCmdCopyBufferToImage"),
+            (ImageCopy::ImageToImage, "vkCmdCopyImage"),
+            (ImageCopy::ImageToBuffer, "vkCmdCopyImageToBuffer"),
+        ]
+    );
+    let printed = trace::print(&t.program);
+    assert!(printed.ends_with(
+        "copy-buffer-to-image b[0..256] -> img[0..512]\ncopy-image img[0..512] -> img[0..512]\ncopy-image-to-buffer img[0..512] -> b[0..64]\n"
+    ), "{printed}");
+    assert_eq!(trace::parse(&printed).expect("printed parses").program, t.program);
+    let e = trace::parse("buffer b 64\ncopy-image b[0..64]").unwrap_err().to_string();
+    assert!(e.starts_with("2:"), "{e}");
+}

@@ -116,6 +116,11 @@ pub enum CheckError {
         /// The barrier's index in its `vkCmdPipelineBarrier2`.
         barrier: usize,
     },
+    #[error("{call} copies to or from an image; the runtime records buffers only")]
+    ImageCopy {
+        /// The Vulkan command (`vkCmdCopyBufferToImage`, ...).
+        call: &'static str,
+    },
 }
 
 /// `1099511627776 bytes (1 TiB)`.
@@ -263,20 +268,30 @@ pub fn check_dispatch(
 }
 
 /// Validates `program` (`vksync::resolve`), refuses image layout
-/// transitions (the runtime has no images: [`CheckError::LayoutTransition`]),
+/// transitions and image copies (the runtime has no images:
+/// [`CheckError::LayoutTransition`], [`CheckError::ImageCopy`]),
 /// then checks every dispatch and every memory object against `limits`.
 /// Errors carry the command or object they are about; nothing here touches
 /// a device.
 pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<CheckedProgram> {
     let layout = vksync::resolve(program)?;
     for (ci, c) in program.commands().iter().enumerate() {
-        if let Command::Barrier(dep) = c {
-            if let Some(barrier) = dep.barriers.iter().position(|b| b.transition) {
-                return Err(RuntimeError::Check {
-                    at: Location::Command(ci),
-                    source: CheckError::LayoutTransition { barrier },
-                });
-            }
+        let refused = match c {
+            Command::Barrier(dep) => dep
+                .barriers
+                .iter()
+                .position(|b| b.transition)
+                .map(|barrier| CheckError::LayoutTransition { barrier }),
+            Command::CopyImage { kind, .. } => Some(CheckError::ImageCopy {
+                call: kind.vulkan_name(),
+            }),
+            _ => None,
+        };
+        if let Some(source) = refused {
+            return Err(RuntimeError::Check {
+                at: Location::Command(ci),
+                source,
+            });
         }
     }
     let mut notes = Vec::new();

@@ -551,9 +551,17 @@ impl Recorder<'_> {
         dispatch: Option<&CheckedDispatch>,
         kernels: &crate::kernels::Kernels,
     ) -> Result<()> {
-        let _ = ci;
         let d = self.device;
         match c {
+            // `check_program` refuses these before any recording.
+            Command::CopyImage { kind, .. } => {
+                return Err(crate::error::RuntimeError::Check {
+                    at: vksync::Location::Command(ci),
+                    source: crate::checks::CheckError::ImageCopy {
+                        call: kind.vulkan_name(),
+                    },
+                })
+            }
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),

@@ -1,7 +1,7 @@
 //! Which memory each command accesses, in which stage and with which access.
 //!
 //! This module owns the mapping from [`Command`]s to [`Access`]es (Vulkan
-//! spec, per command: `vkCmdCopyBuffer` in `COPY`, `vkCmdFillBuffer` and
+//! spec, per command: `vkCmdCopyBuffer` and the image copies in `COPY`, `vkCmdFillBuffer` and
 //! `vkCmdUpdateBuffer` in `CLEAR`, dispatches in `COMPUTE_SHADER` over each
 //! whole bound range, indirect arguments in `DRAW_INDIRECT`, host accesses
 //! in `HOST`, a barrier's image layout transitions as the pseudo write
@@ -57,6 +57,12 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
     };
     match command {
         Command::Copy { src, dst } => vec![
+            at(*src, StageAccess::CopyTransferRead),
+            at(*dst, StageAccess::CopyTransferWrite),
+        ],
+        // An image copy is a copy: the spec puts vkCmdCopyBufferToImage,
+        // vkCmdCopyImageToBuffer and vkCmdCopyImage in COPY too.
+        Command::CopyImage { src, dst, .. } => vec![
             at(*src, StageAccess::CopyTransferRead),
             at(*dst, StageAccess::CopyTransferWrite),
         ],
@@ -120,7 +126,11 @@ pub(crate) fn transitions(dep: &Dependency, layout: &Layout) -> Vec<(usize, Acce
 pub fn is_device_command(command: &Command) -> bool {
     matches!(
         command,
-        Command::Copy { .. } | Command::Fill { .. } | Command::Update { .. } | Command::Dispatch { .. }
+        Command::Copy { .. }
+            | Command::CopyImage { .. }
+            | Command::Fill { .. }
+            | Command::Update { .. }
+            | Command::Dispatch { .. }
     )
 }
 

@@ -372,6 +372,12 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     }));
                 }
             }
+            // Sizes differ (an image side is all of the image) and the
+            // sides may overlap (two subresources of one image).
+            Command::CopyImage { src, dst, .. } => {
+                check_region(*src, &life)?;
+                check_region(*dst, &life)?;
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } => {
                 check_region(*dst, &life)?;
                 aligned4("offset", dst.range.start)?;

@@ -278,6 +278,22 @@ pub enum Command {
         /// The bytes written.
         dst: Region,
     },
+    /// A copy with an image on one side or both (`vkCmdCopyBufferToImage`,
+    /// `vkCmdCopyImageToBuffer`, `vkCmdCopyImage`), coarsely: an image is
+    /// the memory it is bound to, and its side of the copy is all of it;
+    /// the buffer side is the bytes the copy's regions name. It reads `src`
+    /// and writes `dst` in `COPY`, as `Copy` does; the sides may differ in
+    /// size, and may overlap (two subresources of one image). The CPU
+    /// reference does not compute image layouts: `dst`'s bytes become
+    /// undefined.
+    CopyImage {
+        /// Which Vulkan command.
+        kind: ImageCopy,
+        /// The bytes read.
+        src: Region,
+        /// The bytes written.
+        dst: Region,
+    },
     /// `vkCmdFillBuffer` with a 32-bit value.
     Fill {
         /// The bytes written.
@@ -325,6 +341,40 @@ pub enum Command {
     Wait,
 }
 
+/// Which Vulkan command a [`Command::CopyImage`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageCopy {
+    /// `vkCmdCopyBufferToImage`: `src` is a buffer range, `dst` an image.
+    BufferToImage,
+    /// `vkCmdCopyImageToBuffer`: `src` is an image, `dst` a buffer range.
+    ImageToBuffer,
+    /// `vkCmdCopyImage`: both are images.
+    ImageToImage,
+}
+
+impl ImageCopy {
+    /// Every kind, in declaration order.
+    pub const ALL: [ImageCopy; 3] = [ImageCopy::BufferToImage, ImageCopy::ImageToBuffer, ImageCopy::ImageToImage];
+
+    /// Its trace keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ImageCopy::BufferToImage => "copy-buffer-to-image",
+            ImageCopy::ImageToBuffer => "copy-image-to-buffer",
+            ImageCopy::ImageToImage => "copy-image",
+        }
+    }
+
+    /// The Vulkan command.
+    pub fn vulkan_name(self) -> &'static str {
+        match self {
+            ImageCopy::BufferToImage => "vkCmdCopyBufferToImage",
+            ImageCopy::ImageToBuffer => "vkCmdCopyImageToBuffer",
+            ImageCopy::ImageToImage => "vkCmdCopyImage",
+        }
+    }
+}
+
 impl Command {
     /// The short name used in messages and in the trace format.
     pub fn keyword(&self) -> &'static str {
@@ -332,6 +382,7 @@ impl Command {
             Command::Alloc { .. } => "alloc",
             Command::Free { .. } => "free",
             Command::Copy { .. } => "copy",
+            Command::CopyImage { kind, .. } => kind.keyword(),
             Command::Fill { .. } => "fill",
             Command::Update { .. } => "update",
             Command::Dispatch { .. } => "dispatch",
@@ -349,6 +400,7 @@ impl Command {
             Command::Alloc { .. } => "alloc",
             Command::Free { .. } => "free",
             Command::Copy { .. } => "vkCmdCopyBuffer",
+            Command::CopyImage { kind, .. } => kind.vulkan_name(),
             Command::Fill { .. } => "vkCmdFillBuffer",
             Command::Update { .. } => "vkCmdUpdateBuffer",
             Command::Dispatch {
@@ -675,7 +727,7 @@ impl Program {
                     return Err(err(ProgramErrorKind::NotABlob { name: o.name.clone() }));
                 }
             }
-            Command::Copy { src, dst } => regions.extend([*src, *dst]),
+            Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => regions.extend([*src, *dst]),
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 regions.push(*dst)
             }

@@ -7,7 +7,7 @@
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, BINDING_KEYWORDS};
 use crate::ir::program::{
-    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, Object, ObjectId, ObjectKind, Program,
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind, Program,
     Region,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
@@ -605,6 +605,20 @@ impl Parser {
                 line.done()?;
                 self.push(no, Command::Copy { src, dst });
             }
+            "copy-buffer-to-image" | "copy-image-to-buffer" | "copy-image" => {
+                let kind = match kw {
+                    "copy-buffer-to-image" => ImageCopy::BufferToImage,
+                    "copy-image-to-buffer" => ImageCopy::ImageToBuffer,
+                    _ => ImageCopy::ImageToImage,
+                };
+                let t = line.next("a source region")?;
+                let src = self.region(&line, t)?;
+                line.expect("->")?;
+                let t = line.next("a destination region")?;
+                let dst = self.region(&line, t)?;
+                line.done()?;
+                self.push(no, Command::CopyImage { kind, src, dst });
+            }
             "fill" | "update" | "host-write" => {
                 let t = line.next("a region")?;
                 let dst = self.region(&line, t)?;
@@ -740,8 +754,9 @@ impl Parser {
                 return line.err(
                     first.col,
                     format!(
-                        "unknown command {} (expected buffer, pool, alloc, free, copy, fill, update, \
-                         dispatch, barrier, host-write, host-read, submit, wait or not-modelled)",
+                        "unknown command {} (expected buffer, pool, alloc, free, copy, copy-buffer-to-image, \
+                         copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, \
+                         host-read, submit, wait or not-modelled)",
                         quote(other)
                     ),
                 )
@@ -872,7 +887,7 @@ free x
     fn errors_name_line_column_and_reason() {
         // More cases, one per lexical rule, are in tests/trace_edges.rs.
         let cases: &[(&str, &str)] = &[
-            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, fill, update, dispatch, barrier, host-write, host-read, submit, wait or not-modelled)"),
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),

@@ -259,6 +259,7 @@ pub fn print_command(program: &Program, c: &Command) -> String {
         },
         Command::Free { blob } => format!("free {}", program.object(*blob).map_or("?", |o| o.name.as_str())),
         Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
+        Command::CopyImage { kind, src, dst } => format!("{} {} -> {}", kind.keyword(), r(src), r(dst)),
         Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
         Command::Update { dst, value } => format!("update {} {}", r(dst), value),
         Command::HostWrite { dst, value } => format!("host-write {} {}", r(dst), value),
