@@ -24,15 +24,17 @@
 //!   object, which the loader sets to the device's for all three.
 
 use crate::abi::*;
-use crate::record::{BufferWrite, Capture, TemplateSlot};
-use crate::reflect::reflect;
+use crate::guard::{self, Guarded};
+use crate::record::{BarrierTarget, BufferWrite, Capture, ResourceBarrier, TemplateSlot};
+use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
 use ash::vk::{self, Handle};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex, MutexGuard};
+use vksync::ImageCopy;
 
 /// A next-layer function pointer of unknown type.
 type VoidFn = unsafe extern "system" fn();
@@ -42,15 +44,30 @@ struct InstanceData {
     /// once the instance exists.
     create_device: Option<VoidFn>,
     destroy: Option<VoidFn>,
+    /// The next layer's `vkGetPhysicalDeviceMemoryProperties`.
+    memory_properties: Option<VoidFn>,
     gipa: vk::PFN_vkGetInstanceProcAddr,
 }
 
 struct DeviceData {
     /// Next-layer functions by name, for every name this layer intercepts.
     next: HashMap<&'static str, VoidFn>,
-    /// Mapped memory: pointer and length, by memory handle.
-    mapped: HashMap<u64, (usize, u64)>,
+    /// Mapped memory by memory handle.
+    mapped: HashMap<u64, Mapped>,
+    /// The property flags of each memory type of the physical device.
+    memory_types: Vec<vk::MemoryPropertyFlags>,
+    /// Memory objects not `HOST_COHERENT`: the host's writes there reach
+    /// the device only through `vkFlushMappedMemoryRanges`.
+    non_coherent: HashSet<u64>,
     capture: Capture,
+}
+
+/// A mapped range of a memory object.
+struct Mapped {
+    ptr: usize,
+    len: u64,
+    /// Its page guard, if it has one (else it is diffed whole).
+    guard: Option<Guarded>,
 }
 
 #[derive(Default)]
@@ -145,7 +162,7 @@ fn output_path(index: usize) -> PathBuf {
     base.with_file_name(name)
 }
 
-fn flush(d: &DeviceData) {
+fn flush(d: &mut DeviceData) {
     if let Err(e) = d.capture.flush() {
         eprintln!("[VK_LAYER_VKSYNC_capture] {e}");
     }
@@ -308,11 +325,13 @@ unsafe extern "system" fn create_instance(
             let handle = *out;
             let create_device = gipa(handle, c"vkCreateDevice".as_ptr());
             let destroy = gipa(handle, c"vkDestroyInstance".as_ptr());
+            let memory_properties = gipa(handle, c"vkGetPhysicalDeviceMemoryProperties".as_ptr());
             globals().instances.insert(
                 dispatch_key(handle.as_raw()),
                 InstanceData {
                     create_device,
                     destroy,
+                    memory_properties,
                     gipa,
                 },
             );
@@ -348,10 +367,30 @@ unsafe extern "system" fn create_device(
     // devices are not mapped to instances (one instance per process is the
     // case this layer is tested on; with several, the first one's chain is
     // used, which reaches the same driver).
-    let create = globals().instances.values().next().and_then(|i| i.create_device);
+    let (create, memory_properties) = {
+        let g = globals();
+        let i = g.instances.values().next();
+        (
+            i.and_then(|i| i.create_device),
+            i.and_then(|i| i.memory_properties),
+        )
+    };
     let Some(create) = create else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
+    let mut memory_types = Vec::new();
+    if let Some(f) = memory_properties {
+        let mut props = vk::PhysicalDeviceMemoryProperties::default();
+        // SAFETY: the next layer's vkGetPhysicalDeviceMemoryProperties (it
+        // has this signature) on the caller's physical device.
+        unsafe {
+            std::mem::transmute::<VoidFn, vk::PFN_vkGetPhysicalDeviceMemoryProperties>(f)(
+                physical, &mut props,
+            );
+        }
+        let n = (props.memory_type_count as usize).min(props.memory_types.len());
+        memory_types = props.memory_types[..n].iter().map(|t| t.property_flags).collect();
+    }
     // SAFETY: as in `create_instance`, for the device chain.
     let (gdpa, r) = unsafe {
         let mut p = (*ci).p_next as *mut LayerDeviceCreateInfo;
@@ -397,12 +436,14 @@ unsafe extern "system" fn create_device(
             ),
             "each command's comment names the Vulkan call and its sequence number on this device".to_string(),
         ];
-        let d = DeviceData {
+        let mut d = DeviceData {
             next,
             mapped: HashMap::new(),
+            memory_types,
+            non_coherent: HashSet::new(),
             capture: Capture::new(path, header),
         };
-        flush(&d);
+        flush(&mut d);
         g.devices.insert(dispatch_key(device.as_raw()), d);
     }));
     r
@@ -413,8 +454,10 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
     let f = next!(key, vk::PFN_vkDestroyDevice, ["vkDestroyDevice"]);
     let _ = catch_unwind(AssertUnwindSafe(|| {
         let d = globals().devices.remove(&key);
-        if let Some(d) = d {
-            flush(&d);
+        if let Some(mut d) = d {
+            if let Err(e) = d.capture.finish() {
+                eprintln!("[VK_LAYER_VKSYNC_capture] {e}");
+            }
         }
     }));
     if let Some(f) = f {
@@ -429,6 +472,13 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
 /// Every device-level name this layer intercepts (the table of
 /// [`device_intercept`]), loaded from the next layer at device creation.
 const DEVICE_NAMES: &[&str] = &[
+    "vkCreateImage",
+    "vkDestroyImage",
+    "vkBindImageMemory",
+    "vkBindImageMemory2",
+    "vkBindImageMemory2KHR",
+    // Called by the layer, not intercepted: an image's size in memory.
+    "vkGetImageMemoryRequirements",
     "vkDestroyDevice",
     "vkAllocateMemory",
     "vkFreeMemory",
@@ -478,22 +528,28 @@ const DEVICE_NAMES: &[&str] = &[
     "vkQueueWaitIdle",
     "vkDeviceWaitIdle",
     "vkDestroyFence",
-    // Not modelled: written as comments, counted, forwarded.
     "vkCmdCopyBuffer2",
     "vkCmdCopyBuffer2KHR",
     "vkCmdDispatchBase",
     "vkCmdDispatchBaseKHR",
+    "vkCmdExecuteCommands",
+    "vkFlushMappedMemoryRanges",
     "vkCmdCopyBufferToImage",
     "vkCmdCopyImageToBuffer",
     "vkCmdCopyImage",
+    "vkCmdCopyBufferToImage2",
+    "vkCmdCopyBufferToImage2KHR",
+    "vkCmdCopyImageToBuffer2",
+    "vkCmdCopyImageToBuffer2KHR",
+    "vkCmdCopyImage2",
+    "vkCmdCopyImage2KHR",
+    // Not modelled: written as `not-modelled` lines, counted, forwarded.
     "vkCmdBlitImage",
     "vkCmdClearColorImage",
     "vkCmdSetEvent",
     "vkCmdResetEvent",
     "vkCmdWaitEvents",
-    "vkCmdExecuteCommands",
     "vkCmdCopyQueryPoolResults",
-    "vkFlushMappedMemoryRanges",
     "vkInvalidateMappedMemoryRanges",
 ];
 
@@ -505,6 +561,10 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkMapMemory" => map_memory as *const (),
         "vkUnmapMemory" => unmap_memory as *const (),
         "vkCreateBuffer" => create_buffer as *const (),
+        "vkCreateImage" => create_image as *const (),
+        "vkDestroyImage" => destroy_image as *const (),
+        "vkBindImageMemory" => bind_image_memory as *const (),
+        "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
         "vkDestroyBuffer" => destroy_buffer as *const (),
         "vkBindBufferMemory" => bind_buffer_memory as *const (),
         "vkBindBufferMemory2" | "vkBindBufferMemory2KHR" => bind_buffer_memory2 as *const (),
@@ -548,17 +608,20 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkQueueWaitIdle" => queue_wait_idle as *const (),
         "vkDeviceWaitIdle" => device_wait_idle as *const (),
         "vkDestroyFence" => destroy_fence as *const (),
-        "vkCmdCopyBuffer2" | "vkCmdCopyBuffer2KHR" => nm_copy_buffer2 as *const (),
-        "vkCmdDispatchBase" | "vkCmdDispatchBaseKHR" => nm_dispatch_base as *const (),
-        "vkCmdCopyBufferToImage" => nm_copy_buffer_to_image as *const (),
-        "vkCmdCopyImageToBuffer" => nm_copy_image_to_buffer as *const (),
-        "vkCmdCopyImage" => nm_copy_image as *const (),
+        "vkCmdCopyBuffer2" | "vkCmdCopyBuffer2KHR" => copy_buffer2 as *const (),
+        "vkCmdDispatchBase" | "vkCmdDispatchBaseKHR" => dispatch_base as *const (),
+        "vkCmdCopyBufferToImage" => copy_buffer_to_image as *const (),
+        "vkCmdCopyImageToBuffer" => copy_image_to_buffer as *const (),
+        "vkCmdCopyImage" => copy_image as *const (),
+        "vkCmdCopyBufferToImage2" | "vkCmdCopyBufferToImage2KHR" => copy_buffer_to_image2 as *const (),
+        "vkCmdCopyImageToBuffer2" | "vkCmdCopyImageToBuffer2KHR" => copy_image_to_buffer2 as *const (),
+        "vkCmdCopyImage2" | "vkCmdCopyImage2KHR" => copy_image2 as *const (),
         "vkCmdBlitImage" => nm_blit_image as *const (),
         "vkCmdClearColorImage" => nm_clear_color_image as *const (),
         "vkCmdSetEvent" => nm_set_event as *const (),
         "vkCmdResetEvent" => nm_reset_event as *const (),
         "vkCmdWaitEvents" => nm_wait_events as *const (),
-        "vkCmdExecuteCommands" => nm_execute_commands as *const (),
+        "vkCmdExecuteCommands" => execute_commands as *const (),
         "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
         "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
         "vkInvalidateMappedMemoryRanges" => invalidate_mapped as *const (),
@@ -583,9 +646,22 @@ unsafe extern "system" fn allocate_memory(
     let r = unsafe { f(device, info, alloc, out) };
     if r == vk::Result::SUCCESS {
         // SAFETY: valid create info; `*out` written on success.
-        let (mem, size) = unsafe { ((*out).as_raw(), (*info).allocation_size) };
+        let (mem, size, ty) = unsafe {
+            (
+                (*out).as_raw(),
+                (*info).allocation_size,
+                (*info).memory_type_index,
+            )
+        };
         record(key, "vkAllocateMemory", |d| {
             let seq = d.capture.next_seq();
+            // An unknown type is taken as coherent (diffed at submissions).
+            if d.memory_types
+                .get(ty as usize)
+                .is_some_and(|f| !f.contains(vk::MemoryPropertyFlags::HOST_COHERENT))
+            {
+                d.non_coherent.insert(mem);
+            }
             d.capture.allocate_memory(seq, mem, size);
         });
     }
@@ -596,7 +672,12 @@ unsafe extern "system" fn free_memory(device: vk::Device, memory: vk::DeviceMemo
     let key = dispatch_key(device.as_raw());
     record(key, "vkFreeMemory", |d| {
         d.capture.next_seq();
-        d.mapped.remove(&memory.as_raw());
+        if let Some(m) = d.mapped.remove(&memory.as_raw()) {
+            if let Some(g) = m.guard {
+                g.unguard();
+            }
+        }
+        d.non_coherent.remove(&memory.as_raw());
         d.capture.free_memory(memory.as_raw());
     });
     if let Some(f) = next!(key, vk::PFN_vkFreeMemory, ["vkFreeMemory"]) {
@@ -633,7 +714,14 @@ unsafe extern "system" fn map_memory(
             // concurrently; the copy is a snapshot, as a memcpy would be.
             let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
             d.capture.map_memory(memory.as_raw(), offset, bytes);
-            d.mapped.insert(memory.as_raw(), (ptr, len));
+            let guard = if guard::enabled() {
+                // SAFETY: as above; the guard is removed at vkUnmapMemory
+                // and vkFreeMemory, before the call goes down.
+                unsafe { guard::guard(ptr, len as usize) }
+            } else {
+                None
+            };
+            d.mapped.insert(memory.as_raw(), Mapped { ptr, len, guard });
         });
     }
     r
@@ -644,27 +732,78 @@ fn wait_on(d: &mut DeviceData, seq: u64, call: &str, fences: Option<&[u64]>) {
     let DeviceData { mapped, capture, .. } = d;
     let current: Vec<(u64, &[u8])> = mapped
         .iter()
-        .map(|(&mem, &(ptr, len))| {
+        .map(|(&mem, m)| {
             // SAFETY: as in `map_memory`: the range is mapped while it is
-            // in `mapped`.
+            // in `mapped`. Only the ranges the device wrote are read.
             (mem, unsafe {
-                std::slice::from_raw_parts(ptr as *const u8, len as usize)
+                std::slice::from_raw_parts(m.ptr as *const u8, m.len as usize)
             })
         })
         .collect();
     capture.wait(seq, call, fences, &current);
 }
 
-/// Compares every mapped range of `d` with its shadow copy.
-fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, only: Option<u64>) {
-    for (&mem, &(ptr, len)) in &d.mapped {
-        if only.is_some_and(|o| o != mem) {
-            continue;
+/// Which mapped bytes a diff compares.
+#[derive(Clone, Copy)]
+enum Diff {
+    /// Before a submission or an unmap: every coherent mapped range (of
+    /// `only`, if given); non-coherent memory is left to the flushes.
+    Coherent { only: Option<u64> },
+    /// `vkFlushMappedMemoryRanges`: `[start, end)` of memory `memory`,
+    /// offsets in the memory object, if it is not coherent.
+    Flushed { memory: u64, start: u64, end: u64 },
+}
+
+/// Compares mapped bytes with their shadow copy: only the pages the guard
+/// saw written where there is a guard, else all of them.
+fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
+    let DeviceData {
+        mapped,
+        non_coherent,
+        capture,
+        ..
+    } = d;
+    for (&mem, m) in mapped.iter() {
+        let within = match which {
+            Diff::Coherent { only } => {
+                if only.is_some_and(|o| o != mem) || non_coherent.contains(&mem) {
+                    continue;
+                }
+                None
+            }
+            Diff::Flushed { memory, start, end } => {
+                if memory != mem || !non_coherent.contains(&mem) {
+                    continue;
+                }
+                let Some(offset) = capture.map_offset(mem) else {
+                    continue;
+                };
+                let s = start.saturating_sub(offset).min(m.len) as usize;
+                let e = end.saturating_sub(offset).min(m.len) as usize;
+                Some((s, e))
+            }
+        };
+        let windows = match &m.guard {
+            Some(g) => g.take_dirty(within),
+            None => {
+                let (s, e) = within.unwrap_or((0, m.len as usize));
+                vec![(s, e - s)]
+            }
+        };
+        let views: Vec<(usize, &[u8])> = windows
+            .iter()
+            .filter(|w| w.1 > 0)
+            .map(|&(at, len)| {
+                // SAFETY: as in `map_memory`: the range is mapped while it
+                // is in `mapped`, and each window lies inside it.
+                (at, unsafe {
+                    std::slice::from_raw_parts((m.ptr + at) as *const u8, len)
+                })
+            })
+            .collect();
+        if !views.is_empty() {
+            capture.host_writes(seq, call, mem, &views);
         }
-        // SAFETY: as in `map_memory`: the range is mapped while it is in
-        // `d.mapped`.
-        let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
-        d.capture.host_writes(seq, call, mem, bytes);
     }
 }
 
@@ -672,8 +811,19 @@ unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMem
     let key = dispatch_key(device.as_raw());
     record(key, "vkUnmapMemory", |d| {
         let seq = d.capture.next_seq();
-        diff_mapped(d, seq, "vkUnmapMemory", Some(memory.as_raw()));
-        d.mapped.remove(&memory.as_raw());
+        diff_mapped(
+            d,
+            seq,
+            "vkUnmapMemory",
+            Diff::Coherent {
+                only: Some(memory.as_raw()),
+            },
+        );
+        if let Some(m) = d.mapped.remove(&memory.as_raw()) {
+            if let Some(g) = m.guard {
+                g.unguard();
+            }
+        }
         d.capture.unmap_memory(memory.as_raw());
     });
     if let Some(f) = next!(key, vk::PFN_vkUnmapMemory, ["vkUnmapMemory"]) {
@@ -695,14 +845,32 @@ unsafe extern "system" fn flush_mapped(
     ) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
+    // SAFETY: `n` valid ranges.
+    let ranges_now: Vec<(u64, u64, u64)> = unsafe { slice(ranges, n) }
+        .iter()
+        .map(|r| (r.memory.as_raw(), r.offset, r.size))
+        .collect();
     record(key, "vkFlushMappedMemoryRanges", |d| {
         let seq = d.capture.next_seq();
-        d.capture.not_modelled(
-            None,
-            seq,
-            "vkFlushMappedMemoryRanges",
-            "host writes are taken as visible at the next submit, as for coherent memory",
-        );
+        // The host writes in each range are available to the device from
+        // here: diffed now, written before the next submission.
+        for &(memory, offset, size) in &ranges_now {
+            let end = if size == vk::WHOLE_SIZE {
+                u64::MAX
+            } else {
+                offset.saturating_add(size)
+            };
+            diff_mapped(
+                d,
+                seq,
+                "vkFlushMappedMemoryRanges",
+                Diff::Flushed {
+                    memory,
+                    start: offset,
+                    end,
+                },
+            );
+        }
     });
     // SAFETY: the next layer's function with the caller's arguments.
     unsafe { f(device, n, ranges) }
@@ -748,6 +916,130 @@ unsafe extern "system" fn create_buffer(
         record(key, "vkCreateBuffer", |d| {
             d.capture.next_seq();
             d.capture.create_buffer(b, size);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn create_image(
+    device: vk::Device,
+    info: *const vk::ImageCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::Image,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateImage, ["vkCreateImage"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (image, format) = unsafe { ((*out).as_raw(), (*info).format) };
+        record(key, "vkCreateImage", |d| {
+            d.capture.next_seq();
+            d.capture.create_image(image, format);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_image(device: vk::Device, image: vk::Image, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyImage", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_image(image.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyImage, ["vkDestroyImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, image, alloc) }
+    }
+}
+
+/// The bytes of memory image `image` needs, by the next layer's
+/// `vkGetImageMemoryRequirements` (a query: it changes nothing).
+fn image_size(key: usize, device: vk::Device, image: vk::Image) -> Option<u64> {
+    let f = next!(
+        key,
+        vk::PFN_vkGetImageMemoryRequirements,
+        ["vkGetImageMemoryRequirements"]
+    )?;
+    let mut req = vk::MemoryRequirements::default();
+    // SAFETY: the next layer's function on the caller's device and an image
+    // it just bound (so it exists).
+    unsafe { f(device, image, &mut req) };
+    Some(req.size)
+}
+
+unsafe extern "system" fn bind_image_memory(
+    device: vk::Device,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    offset: u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkBindImageMemory, ["vkBindImageMemory"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, image, memory, offset) };
+    if r == vk::Result::SUCCESS {
+        let size = image_size(key, device, image);
+        record(key, "vkBindImageMemory", |d| {
+            let seq = d.capture.next_seq();
+            match size {
+                Some(size) => d.capture.bind_image(
+                    seq,
+                    "vkBindImageMemory",
+                    image.as_raw(),
+                    memory.as_raw(),
+                    offset,
+                    size,
+                ),
+                None => d
+                    .capture
+                    .not_modelled(None, seq, "vkBindImageMemory", "the image's size is unknown"),
+            }
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn bind_image_memory2(
+    device: vk::Device,
+    n: u32,
+    infos: *const vk::BindImageMemoryInfo<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkBindImageMemory2,
+        ["vkBindImageMemory2", "vkBindImageMemory2KHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, infos) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: `n` valid bind infos.
+        let binds: Vec<(vk::Image, u64, u64)> = unsafe { slice(infos, n) }
+            .iter()
+            .map(|b| (b.image, b.memory.as_raw(), b.memory_offset))
+            .collect();
+        let sizes: Vec<Option<u64>> = binds.iter().map(|b| image_size(key, device, b.0)).collect();
+        record(key, "vkBindImageMemory2", |d| {
+            let seq = d.capture.next_seq();
+            for ((image, m, o), size) in binds.into_iter().zip(sizes) {
+                match size {
+                    Some(size) => d
+                        .capture
+                        .bind_image(seq, "vkBindImageMemory2", image.as_raw(), m, o, size),
+                    None => {
+                        d.capture
+                            .not_modelled(None, seq, "vkBindImageMemory2", "the image's size is unknown")
+                    }
+                }
+            }
         });
     }
     r
@@ -850,6 +1142,23 @@ unsafe extern "system" fn create_shader_module(
         record(key, "vkCreateShaderModule", |d| {
             d.capture.next_seq();
             d.capture.create_shader(module, reflect(code));
+            // Image and texel-buffer bindings each entry point uses: the
+            // model has no image descriptors yet (dispatches name them in a
+            // `not-modelled` line).
+            if let Ok(res) = reflect_resources(code) {
+                let images = res
+                    .entry_points
+                    .into_iter()
+                    .map(|(ep, bindings)| {
+                        let n = bindings
+                            .values()
+                            .filter(|r| matches!(r.kind, Kind::Image | Kind::TexelBuffer | Kind::Other))
+                            .count();
+                        (ep, n)
+                    })
+                    .collect();
+                d.capture.shader_images(module, images);
+            }
         });
     }
     r
@@ -1460,6 +1769,256 @@ unsafe extern "system" fn dispatch_indirect(cb: vk::CommandBuffer, buffer: vk::B
     }
 }
 
+unsafe extern "system" fn copy_buffer2(cb: vk::CommandBuffer, info: *const vk::CopyBufferInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkCopyBufferInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::BufferCopy> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::BufferCopy {
+                src_offset: r.src_offset,
+                dst_offset: r.dst_offset,
+                size: r.size,
+            })
+            .collect();
+        (i.src_buffer, i.dst_buffer, rs)
+    };
+    record(key, "vkCmdCopyBuffer2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.copy_buffer(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyBuffer2",
+            src.as_raw(),
+            dst.as_raw(),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdCopyBuffer2,
+        ["vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+/// A `VkBufferImageCopy2` as the `VkBufferImageCopy` it extends.
+fn region1(r: &vk::BufferImageCopy2<'_>) -> vk::BufferImageCopy {
+    vk::BufferImageCopy {
+        buffer_offset: r.buffer_offset,
+        buffer_row_length: r.buffer_row_length,
+        buffer_image_height: r.buffer_image_height,
+        image_subresource: r.image_subresource,
+        image_offset: r.image_offset,
+        image_extent: r.image_extent,
+    }
+}
+
+unsafe extern "system" fn copy_buffer_to_image(
+    cb: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Image,
+    layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::BufferImageCopy,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdCopyBufferToImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.copy_buffer_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyBufferToImage",
+            ImageCopy::BufferToImage,
+            src.as_raw(),
+            dst.as_raw(),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdCopyBufferToImage, ["vkCmdCopyBufferToImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, dst, layout, n, regions) }
+    }
+}
+
+unsafe extern "system" fn copy_image_to_buffer(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    layout: vk::ImageLayout,
+    dst: vk::Buffer,
+    n: u32,
+    regions: *const vk::BufferImageCopy,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdCopyImageToBuffer", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.copy_buffer_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyImageToBuffer",
+            ImageCopy::ImageToBuffer,
+            dst.as_raw(),
+            src.as_raw(),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdCopyImageToBuffer, ["vkCmdCopyImageToBuffer"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, layout, dst, n, regions) }
+    }
+}
+
+unsafe extern "system" fn copy_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageCopy,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdCopyImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage", src.as_raw(), dst.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdCopyImage, ["vkCmdCopyImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions) }
+    }
+}
+
+unsafe extern "system" fn copy_buffer_to_image2(
+    cb: vk::CommandBuffer,
+    info: *const vk::CopyBufferToImageInfo2<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkCopyBufferToImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
+        (i.src_buffer, i.dst_image, rs)
+    };
+    record(key, "vkCmdCopyBufferToImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.copy_buffer_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyBufferToImage2",
+            ImageCopy::BufferToImage,
+            src.as_raw(),
+            dst.as_raw(),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdCopyBufferToImage2,
+        ["vkCmdCopyBufferToImage2", "vkCmdCopyBufferToImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+unsafe extern "system" fn copy_image_to_buffer2(
+    cb: vk::CommandBuffer,
+    info: *const vk::CopyImageToBufferInfo2<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkCopyImageToBufferInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
+        (i.src_image, i.dst_buffer, rs)
+    };
+    record(key, "vkCmdCopyImageToBuffer2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.copy_buffer_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyImageToBuffer2",
+            ImageCopy::ImageToBuffer,
+            dst.as_raw(),
+            src.as_raw(),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdCopyImageToBuffer2,
+        ["vkCmdCopyImageToBuffer2", "vkCmdCopyImageToBuffer2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+unsafe extern "system" fn copy_image2(cb: vk::CommandBuffer, info: *const vk::CopyImageInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkCopyImageInfo2.
+    let (src, dst) = unsafe { ((*info).src_image, (*info).dst_image) };
+    record(key, "vkCmdCopyImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage2", src.as_raw(), dst.as_raw());
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdCopyImage2,
+        ["vkCmdCopyImage2", "vkCmdCopyImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+unsafe extern "system" fn dispatch_base(
+    cb: vk::CommandBuffer,
+    bx: u32,
+    by: u32,
+    bz: u32,
+    x: u32,
+    y: u32,
+    z: u32,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdDispatchBase", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.dispatch(cb.as_raw(), seq, "vkCmdDispatchBase", None);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdDispatchBase,
+        ["vkCmdDispatchBase", "vkCmdDispatchBaseKHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, bx, by, bz, x, y, z) }
+    }
+}
+
+unsafe extern "system" fn execute_commands(cb: vk::CommandBuffer, n: u32, cbs: *const vk::CommandBuffer) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` command buffer handles.
+    let secondaries: Vec<u64> = unsafe { slice(cbs, n) }.iter().map(|c| c.as_raw()).collect();
+    record(key, "vkCmdExecuteCommands", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.execute_commands(cb.as_raw(), seq, &secondaries);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdExecuteCommands, ["vkCmdExecuteCommands"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, n, cbs) }
+    }
+}
+
 unsafe extern "system" fn copy_buffer(
     cb: vk::CommandBuffer,
     src: vk::Buffer,
@@ -1472,8 +2031,14 @@ unsafe extern "system" fn copy_buffer(
     let rs = unsafe { slice(regions, n) }.to_vec();
     record(key, "vkCmdCopyBuffer", |d| {
         let seq = d.capture.next_seq();
-        d.capture
-            .copy_buffer(cb.as_raw(), seq, src.as_raw(), dst.as_raw(), &rs);
+        d.capture.copy_buffer(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyBuffer",
+            src.as_raw(),
+            dst.as_raw(),
+            &rs,
+        );
     });
     if let Some(f) = next!(key, vk::PFN_vkCmdCopyBuffer, ["vkCmdCopyBuffer"]) {
         // SAFETY: the next layer's function with the caller's arguments.
@@ -1537,7 +2102,7 @@ unsafe extern "system" fn pipeline_barrier(
         sync1::stages_1_to_2(src).as_raw(),
         sync1::stages_1_to_2(dst).as_raw(),
     );
-    // SAFETY: `nm` memory and `nb` buffer barriers.
+    // SAFETY: `nm` memory, `nb` buffer and `ni` image barriers.
     let (globals_, buffers) = unsafe {
         let g: Vec<[u64; 4]> = slice(mems, nm)
             .iter()
@@ -1550,22 +2115,34 @@ unsafe extern "system" fn pipeline_barrier(
                 ]
             })
             .collect();
-        let b: Vec<([u64; 4], u64, u64, u64)> = slice(bufs, nb)
+        let masks = |src: vk::AccessFlags, dst: vk::AccessFlags| {
+            [
+                s2,
+                sync1::access_1_to_2(src).as_raw(),
+                d2,
+                sync1::access_1_to_2(dst).as_raw(),
+            ]
+        };
+        let mut b: Vec<ResourceBarrier> = slice(bufs, nb)
             .iter()
-            .map(|m| {
-                (
-                    [
-                        s2,
-                        sync1::access_1_to_2(m.src_access_mask).as_raw(),
-                        d2,
-                        sync1::access_1_to_2(m.dst_access_mask).as_raw(),
-                    ],
-                    m.buffer.as_raw(),
-                    m.offset,
-                    m.size,
-                )
+            .map(|m| ResourceBarrier {
+                masks: masks(m.src_access_mask, m.dst_access_mask),
+                target: BarrierTarget::Buffer {
+                    buffer: m.buffer.as_raw(),
+                    offset: m.offset,
+                    size: m.size,
+                },
+                ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
             })
             .collect();
+        b.extend(slice(imgs, ni).iter().map(|m| ResourceBarrier {
+            masks: masks(m.src_access_mask, m.dst_access_mask),
+            target: BarrierTarget::Image {
+                image: m.image.as_raw(),
+                transition: m.old_layout != m.new_layout,
+            },
+            ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+        }));
         (g, b)
     };
     record(key, "vkCmdPipelineBarrier", |d| {
@@ -1577,14 +2154,8 @@ unsafe extern "system" fn pipeline_barrier(
         } else {
             globals_
         };
-        d.capture.barrier(
-            cb.as_raw(),
-            seq,
-            "vkCmdPipelineBarrier",
-            &g,
-            &buffers,
-            ni as usize,
-        );
+        d.capture
+            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier", &g, &buffers);
     });
     if let Some(f) = next!(key, vk::PFN_vkCmdPipelineBarrier, ["vkCmdPipelineBarrier"]) {
         // SAFETY: the next layer's function with the caller's arguments.
@@ -1595,7 +2166,7 @@ unsafe extern "system" fn pipeline_barrier(
 unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const vk::DependencyInfo<'_>) {
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid dependency info with its counted arrays.
-    let (g, b, ni) = unsafe {
+    let (g, b) = unsafe {
         let i = &*info;
         let g: Vec<[u64; 4]> = slice(i.p_memory_barriers, i.memory_barrier_count)
             .iter()
@@ -1608,29 +2179,46 @@ unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const 
                 ]
             })
             .collect();
-        let b: Vec<([u64; 4], u64, u64, u64)> =
-            slice(i.p_buffer_memory_barriers, i.buffer_memory_barrier_count)
+        let mut b: Vec<ResourceBarrier> = slice(i.p_buffer_memory_barriers, i.buffer_memory_barrier_count)
+            .iter()
+            .map(|m| ResourceBarrier {
+                masks: [
+                    m.src_stage_mask.as_raw(),
+                    m.src_access_mask.as_raw(),
+                    m.dst_stage_mask.as_raw(),
+                    m.dst_access_mask.as_raw(),
+                ],
+                target: BarrierTarget::Buffer {
+                    buffer: m.buffer.as_raw(),
+                    offset: m.offset,
+                    size: m.size,
+                },
+                ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+            })
+            .collect();
+        b.extend(
+            slice(i.p_image_memory_barriers, i.image_memory_barrier_count)
                 .iter()
-                .map(|m| {
-                    (
-                        [
-                            m.src_stage_mask.as_raw(),
-                            m.src_access_mask.as_raw(),
-                            m.dst_stage_mask.as_raw(),
-                            m.dst_access_mask.as_raw(),
-                        ],
-                        m.buffer.as_raw(),
-                        m.offset,
-                        m.size,
-                    )
-                })
-                .collect();
-        (g, b, i.image_memory_barrier_count as usize)
+                .map(|m| ResourceBarrier {
+                    masks: [
+                        m.src_stage_mask.as_raw(),
+                        m.src_access_mask.as_raw(),
+                        m.dst_stage_mask.as_raw(),
+                        m.dst_access_mask.as_raw(),
+                    ],
+                    target: BarrierTarget::Image {
+                        image: m.image.as_raw(),
+                        transition: m.old_layout != m.new_layout,
+                    },
+                    ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+                }),
+        );
+        (g, b)
     };
     record(key, "vkCmdPipelineBarrier2", |d| {
         let seq = d.capture.next_seq();
         d.capture
-            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b, ni);
+            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b);
     });
     if let Some(f) = next!(
         key,
@@ -1648,7 +2236,7 @@ fn before_submit(key: usize, call: &str) -> u64 {
     let mut seq = 0;
     record(key, call, |d| {
         seq = d.capture.next_seq();
-        diff_mapped(d, seq, call, None);
+        diff_mapped(d, seq, call, Diff::Coherent { only: None });
     });
     seq
 }
@@ -1869,15 +2457,9 @@ macro_rules! not_modelled {
     };
 }
 
-not_modelled!(cmd nm_copy_buffer2, vk::PFN_vkCmdCopyBuffer2, ["vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR"], (i: *const vk::CopyBufferInfo2<'_>));
-not_modelled!(cmd nm_dispatch_base, vk::PFN_vkCmdDispatchBase, ["vkCmdDispatchBase", "vkCmdDispatchBaseKHR"], (a: u32, b: u32, c: u32, x: u32, y: u32, z: u32));
-not_modelled!(cmd nm_copy_buffer_to_image, vk::PFN_vkCmdCopyBufferToImage, ["vkCmdCopyBufferToImage"], (s: vk::Buffer, d: vk::Image, l: vk::ImageLayout, n: u32, r: *const vk::BufferImageCopy));
-not_modelled!(cmd nm_copy_image_to_buffer, vk::PFN_vkCmdCopyImageToBuffer, ["vkCmdCopyImageToBuffer"], (s: vk::Image, l: vk::ImageLayout, d: vk::Buffer, n: u32, r: *const vk::BufferImageCopy));
-not_modelled!(cmd nm_copy_image, vk::PFN_vkCmdCopyImage, ["vkCmdCopyImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageCopy));
 not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
 not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
 not_modelled!(cmd nm_set_event, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
 not_modelled!(cmd nm_reset_event, vk::PFN_vkCmdResetEvent, ["vkCmdResetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
 not_modelled!(cmd nm_wait_events, vk::PFN_vkCmdWaitEvents, ["vkCmdWaitEvents"], (n: u32, e: *const vk::Event, s: vk::PipelineStageFlags, d: vk::PipelineStageFlags, nm: u32, m: *const vk::MemoryBarrier<'_>, nb: u32, b: *const vk::BufferMemoryBarrier<'_>, ni: u32, i: *const vk::ImageMemoryBarrier<'_>));
-not_modelled!(cmd nm_execute_commands, vk::PFN_vkCmdExecuteCommands, ["vkCmdExecuteCommands"], (n: u32, c: *const vk::CommandBuffer));
 not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));

@@ -26,6 +26,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod abi;
+mod guard;
 mod layer;
 pub mod record;
 pub mod reflect;

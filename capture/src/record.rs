@@ -31,8 +31,11 @@ use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use vksync::trace::{print_annotated, Annotations};
-use vksync::{Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ObjectId, Program, Region};
+use vksync::trace::{Annotations, Writer};
+use vksync::{
+    region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, ObjectId,
+    Program, Region, Semantics, Stage, StageAccess,
+};
 
 /// Why a trace could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -77,9 +80,19 @@ struct Buffer {
     obj: Option<ObjectId>,
 }
 
+/// A `VkImage`, coarsely: the memory range it is bound to.
+struct Image {
+    format: vk::Format,
+    /// The trace object, once bound.
+    obj: Option<ObjectId>,
+}
+
 struct Shader {
     index: usize,
     reflection: Result<Reflection, String>,
+    /// Image, texel-buffer and other non-buffer bindings each entry point
+    /// uses.
+    images: BTreeMap<String, usize>,
 }
 
 #[derive(Clone)]
@@ -94,6 +107,8 @@ struct Pipeline {
     /// Uses by `(set, binding)`.
     uses: BTreeMap<(u32, u32), Use>,
     note: Option<String>,
+    /// Non-buffer bindings its entry point uses (not modelled).
+    images: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -131,6 +146,42 @@ pub struct TemplateSlot {
     pub offset: usize,
 }
 
+/// One buffer or image memory barrier of a pipeline barrier, as the layer
+/// reads it (synchronization-2 masks: src stages, src access, dst stages,
+/// dst access).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceBarrier {
+    /// The masks, raw.
+    pub masks: [u64; 4],
+    /// What it covers.
+    pub target: BarrierTarget,
+    /// Its source and destination queue families differ: a queue family
+    /// ownership transfer, which the model does not have yet.
+    pub ownership_transfer: bool,
+}
+
+/// The resource of a [`ResourceBarrier`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierTarget {
+    /// A buffer range (offset, size; `VK_WHOLE_SIZE` allowed).
+    Buffer {
+        /// The `VkBuffer`.
+        buffer: u64,
+        /// `offset`.
+        offset: u64,
+        /// `size`.
+        size: u64,
+    },
+    /// An image, coarsely: all of its memory, whatever the subresource
+    /// range.
+    Image {
+        /// The `VkImage`.
+        image: u64,
+        /// `oldLayout != newLayout`: a layout transition.
+        transition: bool,
+    },
+}
+
 /// One buffer descriptor of a write, a push or a template: binding, array
 /// element, buffer handle, offset, range.
 pub type BufferWrite = (u32, u32, u64, u64, u64);
@@ -152,11 +203,12 @@ pub struct Capture {
     seq: u64,
     program: Program,
     notes: Annotations,
-    header: Vec<String>,
     not_modelled: u64,
     path: PathBuf,
     memories: HashMap<u64, Memory>,
     buffers: HashMap<u64, Buffer>,
+    images: HashMap<u64, Image>,
+    image_count: usize,
     /// Where each buffer object lives: memory handle, offset, size.
     placement: HashMap<ObjectId, (u64, u64, u64)>,
     buffer_count: usize,
@@ -187,6 +239,10 @@ pub struct Capture {
     /// Host reads assumed after a `wait`, not yet placed (see
     /// [`Capture::wait`]).
     pending_reads: Vec<Region>,
+    /// What of the program the trace file has (see [`Capture::flush`]).
+    writer: Writer,
+    /// The trace file was created (later flushes append).
+    created: bool,
 }
 
 fn name_ok(c: char) -> bool {
@@ -206,15 +262,20 @@ fn whole(size: u64, offset: u64, total: u64) -> u64 {
 impl Capture {
     /// A capture writing to `path`; `header` lines open the trace.
     pub fn new(path: PathBuf, header: Vec<String>) -> Self {
+        let mut notes = Annotations::new();
+        for h in &header {
+            notes.header(h);
+        }
         Capture {
             seq: 0,
             program: Program::new(),
-            notes: Annotations::new(),
-            header,
+            notes,
             not_modelled: 0,
             path,
             memories: HashMap::new(),
             buffers: HashMap::new(),
+            images: HashMap::new(),
+            image_count: 0,
             placement: HashMap::new(),
             buffer_count: 0,
             memory_count: 0,
@@ -234,6 +295,8 @@ impl Capture {
             device_reads: Vec::new(),
             dirty: Vec::new(),
             pending_reads: Vec::new(),
+            writer: Writer::new(),
+            created: false,
         }
     }
 
@@ -294,6 +357,11 @@ impl Capture {
         self.memories.get(&memory).map(|m| whole(size, offset, m.size))
     }
 
+    /// Where the mapped range of `memory` starts in it, if it is mapped.
+    pub fn map_offset(&self, memory: u64) -> Option<u64> {
+        self.memories.get(&memory)?.map.as_ref().map(|m| m.offset)
+    }
+
     /// `vkUnmapMemory` (after [`Capture::host_writes`] on its last bytes).
     pub fn unmap_memory(&mut self, memory: u64) {
         if let Some(m) = self.memories.get_mut(&memory) {
@@ -309,42 +377,51 @@ impl Capture {
             .collect()
     }
 
-    /// Compares the mapped bytes of `memory` (now `current`) with their
-    /// shadow copy and queues a `host-write` of each changed span of each
-    /// buffer bound there, for the next submission. Spans closer than 64
-    /// bytes are merged.
-    pub fn host_writes(&mut self, seq: u64, call: &str, memory: u64, current: &[u8]) {
+    /// Compares windows of the mapped bytes of `memory` with their shadow
+    /// copy and queues a `host-write` of each changed span of each buffer
+    /// bound there, for the next submission. Each window is `(offset in
+    /// the mapped range, its bytes now)`: the whole range, or only the
+    /// pages the page guard saw written. Spans closer than 64 bytes are
+    /// merged.
+    pub fn host_writes(&mut self, seq: u64, call: &str, memory: u64, windows: &[(usize, &[u8])]) {
         let Some(m) = self.memories.get_mut(&memory) else {
             return;
         };
         let Some(map) = m.map.as_mut() else { return };
-        if map.shadow.len() != current.len() {
-            return;
-        }
         let mut spans: Vec<(u64, u64)> = Vec::new();
-        let mut i = 0usize;
-        let n = current.len();
-        while i < n {
-            if map.shadow[i] == current[i] {
-                i += 1;
+        for &(at, current) in windows {
+            let Some(shadow) = map.shadow.get_mut(at..at + current.len()) else {
+                continue;
+            };
+            for (s, e) in changed_spans(shadow, current) {
+                spans.push((map.offset + (at + s) as u64, map.offset + (at + e) as u64));
+            }
+            shadow.copy_from_slice(current);
+        }
+        // Bytes that submitted device commands write and that no wait has
+        // covered yet change because of the device: not host writes (a host
+        // write racing with them cannot be told apart, and is missed).
+        for &(mem, ds, de) in &self.dirty {
+            if mem != memory {
                 continue;
             }
-            let start = i;
-            let mut end = i + 1;
-            let mut j = end;
-            while j < n && j < end + 64 {
-                if map.shadow[j] != current[j] {
-                    end = j + 1;
-                }
-                j += 1;
-            }
-            spans.push((map.offset + start as u64, map.offset + end as u64));
-            i = end;
+            spans = spans
+                .into_iter()
+                .flat_map(|(s, e)| {
+                    if de <= s || e <= ds {
+                        vec![(s, e)]
+                    } else {
+                        [(s, ds.max(s)), (de.min(e), e)]
+                            .into_iter()
+                            .filter(|(a, b)| a < b)
+                            .collect()
+                    }
+                })
+                .collect();
         }
         if spans.is_empty() {
             return;
         }
-        map.shadow.copy_from_slice(current);
         let mut writes = Vec::new();
         for (obj, &(mem, off, size)) in &self.placement {
             if mem != memory {
@@ -381,22 +458,89 @@ impl Capture {
 
     /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
     pub fn bind_buffer(&mut self, seq: u64, call: &str, buffer: u64, memory: u64, offset: u64) {
-        let (Some(b), Some(m)) = (self.buffers.get(&buffer), self.memories.get(&memory)) else {
-            self.skip(None, format!("{call} #{seq} of an unknown buffer or memory"));
+        let Some(size) = self.buffers.get(&buffer).map(|b| b.size) else {
+            self.skip(None, format!("{call} #{seq} of an unknown buffer"));
             return;
         };
         let name = format!("b{}", self.buffer_count);
         self.buffer_count += 1;
-        let (size, mem_obj) = (b.size, m.obj);
-        match self.program.alias(&name, size, mem_obj, offset) {
+        if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
+            if let Some(b) = self.buffers.get_mut(&buffer) {
+                b.obj = Some(obj);
+            }
+        }
+    }
+
+    /// A trace buffer `name` of `size` bytes at `offset` in `memory`.
+    fn bind_object(
+        &mut self,
+        seq: u64,
+        call: &str,
+        name: &str,
+        size: u64,
+        memory: u64,
+        offset: u64,
+    ) -> Option<ObjectId> {
+        let Some(mem_obj) = self.memories.get(&memory).map(|m| m.obj) else {
+            self.skip(None, format!("{call} #{seq} to an unknown memory object"));
+            return None;
+        };
+        match self.program.alias(name, size, mem_obj, offset) {
             Ok(obj) => {
                 self.placement.insert(obj, (memory, offset, size));
-                if let Some(b) = self.buffers.get_mut(&buffer) {
-                    b.obj = Some(obj);
-                }
+                Some(obj)
             }
-            Err(e) => self.skip(None, format!("{call} #{seq} ({e})")),
+            Err(e) => {
+                self.skip(None, format!("{call} #{seq} ({e})"));
+                None
+            }
         }
+    }
+
+    /// `vkCreateImage`.
+    pub fn create_image(&mut self, image: u64, format: vk::Format) {
+        self.images.insert(image, Image { format, obj: None });
+    }
+
+    /// `vkDestroyImage`.
+    pub fn destroy_image(&mut self, image: u64) {
+        self.images.remove(&image);
+    }
+
+    /// `vkBindImageMemory` (one bind of `vkBindImageMemory2`): the image
+    /// becomes a trace buffer `iK` over the `size` bytes its memory
+    /// requirements ask for, at `offset` in `memory`.
+    pub fn bind_image(&mut self, seq: u64, call: &str, image: u64, memory: u64, offset: u64, size: u64) {
+        if !self.images.contains_key(&image) {
+            self.skip(None, format!("{call} #{seq} of an unknown image"));
+            return;
+        }
+        let name = format!("i{}", self.image_count);
+        self.image_count += 1;
+        if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
+            self.notes.before(
+                self.program.commands().len(),
+                &format!("{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes: an image is its memory range"),
+            );
+            if let Some(i) = self.images.get_mut(&image) {
+                i.obj = Some(obj);
+            }
+        }
+    }
+
+    /// The whole of an image, as a region of its trace buffer, and its
+    /// format.
+    fn image_region(&self, image: u64) -> Result<(Region, vk::Format), String> {
+        let i = self.images.get(&image).ok_or("an unknown image")?;
+        let obj = i.obj.ok_or("an image without memory")?;
+        let size = self.placement.get(&obj).map_or(0, |p| p.2);
+        Ok((
+            Region {
+                object: obj,
+                range: ByteRange::new(0, size),
+            },
+            i.format,
+        ))
     }
 
     fn region(&self, buffer: u64, offset: u64, size: u64) -> Result<Region, String> {
@@ -421,8 +565,17 @@ impl Capture {
             Shader {
                 index,
                 reflection: reflection.map_err(|e| e.to_string()),
+                images: BTreeMap::new(),
             },
         );
+    }
+
+    /// The image and texel-buffer bindings each entry point of `module`
+    /// uses (from [`crate::reflect::reflect_resources`]).
+    pub fn shader_images(&mut self, module: u64, images: BTreeMap<String, usize>) {
+        if let Some(s) = self.shaders.get_mut(&module) {
+            s.images = images;
+        }
     }
 
     /// `vkCreateDescriptorSetLayout`: `(binding, type, count)` each.
@@ -452,7 +605,7 @@ impl Capture {
                             kernel,
                             ep.bindings.clone(),
                             (!r.exact).then(|| {
-                                "bindings from declarations only (naga's validator rejected the module)".to_string()
+                                "a buffer use reflection did not understand: that buffer is counted read-write".to_string()
                             }),
                         ),
                         None => (kernel, self.all_rw(layout), Some(format!("no compute entry point `{clean}` found by reflection: every storage binding counted read-write"))),
@@ -466,7 +619,21 @@ impl Capture {
                 Some("unknown shader module: every storage binding counted read-write".to_string()),
             ),
         };
-        self.pipelines.insert(pipeline, Pipeline { kernel, uses, note });
+        let images = self
+            .shaders
+            .get(&module)
+            .and_then(|s| s.images.get(entry))
+            .copied()
+            .unwrap_or(0);
+        self.pipelines.insert(
+            pipeline,
+            Pipeline {
+                kernel,
+                uses,
+                note,
+                images,
+            },
+        );
     }
 
     fn all_rw(&self, layout: u64) -> BTreeMap<(u32, u32), Use> {
@@ -661,6 +828,35 @@ impl Capture {
         }
     }
 
+    /// `vkCmdExecuteCommands`: the secondary command buffers' entries, as
+    /// recorded now, go into `primary` in order (a secondary re-recorded
+    /// later invalidates the primary, so "now" is what runs). Nothing is
+    /// inherited from the primary: a secondary binds its own pipeline and
+    /// descriptor sets, as Vulkan requires.
+    pub fn execute_commands(&mut self, primary: u64, seq: u64, secondaries: &[u64]) {
+        for (k, s) in secondaries.iter().enumerate() {
+            let Some(entries) = self.cbs.get(s).map(|c| c.entries.clone()) else {
+                self.not_modelled(
+                    Some(primary),
+                    seq,
+                    "vkCmdExecuteCommands",
+                    &format!("secondary command buffer {k} was never allocated on this device"),
+                );
+                continue;
+            };
+            self.note(
+                Some(primary),
+                format!(
+                    "vkCmdExecuteCommands #{seq}: secondary command buffer {k} ({} entries)",
+                    entries.len()
+                ),
+            );
+            for e in entries {
+                self.push(primary, e);
+            }
+        }
+    }
+
     /// `vkFreeCommandBuffers`.
     pub fn free_command_buffers(&mut self, cbs: &[u64]) {
         for cb in cbs {
@@ -775,6 +971,22 @@ impl Capture {
 
     /// `vkCmdDispatch` (`indirect: None`) or `vkCmdDispatchIndirect`.
     pub fn dispatch(&mut self, cb: u64, seq: u64, call: &str, indirect: Option<(u64, u64)>) {
+        let images = self
+            .cbs
+            .get(&cb)
+            .and_then(|s| s.pipeline)
+            .and_then(|p| self.pipelines.get(&p))
+            .map_or(0, |p| p.images);
+        if images > 0 {
+            self.not_modelled(
+                Some(cb),
+                seq,
+                call,
+                &format!(
+                    "{images} image or texel-buffer binding(s) of the dispatch; its buffers are recorded"
+                ),
+            );
+        }
         match self.dispatch_command(cb, indirect) {
             Ok((c, note)) => {
                 if let Some(n) = note {
@@ -858,12 +1070,20 @@ impl Capture {
     }
 
     /// `vkCmdCopyBuffer`: one `copy` per region.
-    pub fn copy_buffer(&mut self, cb: u64, seq: u64, src: u64, dst: u64, regions: &[vk::BufferCopy]) {
+    pub fn copy_buffer(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: u64,
+        dst: u64,
+        regions: &[vk::BufferCopy],
+    ) {
         for (k, r) in regions.iter().enumerate() {
             let call = if regions.len() > 1 {
-                format!("vkCmdCopyBuffer #{seq} region {k}")
+                format!("{call} #{seq} region {k}")
             } else {
-                format!("vkCmdCopyBuffer #{seq}")
+                format!("{call} #{seq}")
             };
             match (
                 self.region(src, r.src_offset, r.size),
@@ -872,6 +1092,77 @@ impl Capture {
                 (Ok(s), Ok(d)) => self.push(cb, Entry::Cmd(Command::Copy { src: s, dst: d }, call)),
                 (Err(e), _) | (_, Err(e)) => self.skip(Some(cb), format!("{call} ({e})")),
             }
+        }
+    }
+
+    /// `vkCmdCopyBufferToImage(2)` (`buffer` is the source) or
+    /// `vkCmdCopyImageToBuffer(2)` (`buffer` the destination): one
+    /// `copy-buffer-to-image` or `copy-image-to-buffer` per region, the
+    /// image side all of the image's memory, the buffer side the bytes the
+    /// region touches (from `bufferOffset` to the end of the buffer when
+    /// the format's texel size is unknown, with a comment).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_buffer_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        kind: ImageCopy,
+        buffer: u64,
+        image: u64,
+        regions: &[vk::BufferImageCopy],
+    ) {
+        let (img, format) = match self.image_region(image) {
+            Ok(i) => i,
+            Err(e) => return self.skip(Some(cb), format!("{call} #{seq} ({e})")),
+        };
+        for (k, r) in regions.iter().enumerate() {
+            let name = if regions.len() > 1 {
+                format!("{call} #{seq} region {k}")
+            } else {
+                format!("{call} #{seq}")
+            };
+            let side = match buffer_image_bytes(format, r) {
+                Some((start, end)) => self.region(buffer, start, end - start),
+                None => {
+                    self.note(
+                        Some(cb),
+                        format!("{name}: texel size of {format:?} unknown: the buffer from bufferOffset to its end"),
+                    );
+                    self.region(buffer, r.buffer_offset, vk::WHOLE_SIZE)
+                }
+            };
+            let side = match side {
+                Ok(s) => s,
+                Err(e) => {
+                    self.skip(Some(cb), format!("{name} ({e})"));
+                    continue;
+                }
+            };
+            let (src, dst) = match kind {
+                ImageCopy::ImageToBuffer => (img, side),
+                _ => (side, img),
+            };
+            self.push(cb, Entry::Cmd(Command::CopyImage { kind, src, dst }, name));
+        }
+    }
+
+    /// `vkCmdCopyImage(2)`: one `copy-image` of all of one image's memory
+    /// to all of the other's, whatever the regions.
+    pub fn copy_image(&mut self, cb: u64, seq: u64, call: &str, src: u64, dst: u64) {
+        match (self.image_region(src), self.image_region(dst)) {
+            (Ok((s, _)), Ok((d, _))) => self.push(
+                cb,
+                Entry::Cmd(
+                    Command::CopyImage {
+                        kind: ImageCopy::ImageToImage,
+                        src: s,
+                        dst: d,
+                    },
+                    format!("{call} #{seq}"),
+                ),
+            ),
+            (Err(e), _) | (_, Err(e)) => self.skip(Some(cb), format!("{call} #{seq} ({e})")),
         }
     }
 
@@ -918,8 +1209,7 @@ impl Capture {
         seq: u64,
         call: &str,
         globals: &[[u64; 4]],
-        buffers: &[([u64; 4], u64, u64, u64)],
-        images: usize,
+        resources: &[ResourceBarrier],
     ) {
         let mut dep = Dependency::default();
         let mut dropped = (0u64, 0u64);
@@ -943,17 +1233,42 @@ impl Capture {
                 m.dst_access,
             ));
         }
-        for (masks, buf, off, size) in buffers {
-            let m = model(masks, &mut dropped);
-            match self.region(*buf, *off, *size) {
-                Ok(r) => dep
-                    .barriers
-                    .push(Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access).on(r)),
-                Err(e) => self.skip(Some(cb), format!("a buffer barrier of {call} #{seq} ({e})")),
+        let mut transfers = 0;
+        for (k, rb) in resources.iter().enumerate() {
+            if rb.ownership_transfer {
+                // Left out: a release or acquire orders only one side, so
+                // keeping it whole could hide a hazard; leaving it out can
+                // only add one.
+                transfers += 1;
+                continue;
+            }
+            let m = model(&rb.masks, &mut dropped);
+            let b = Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access);
+            let barrier = match rb.target {
+                BarrierTarget::Buffer { buffer, offset, size } => {
+                    self.region(buffer, offset, size).map(|r| b.on(r))
+                }
+                BarrierTarget::Image { image, transition } => self.image_region(image).map(|(r, _)| {
+                    let b = b.on(r);
+                    if transition {
+                        b.with_transition()
+                    } else {
+                        b
+                    }
+                }),
+            };
+            match barrier {
+                Ok(b) => dep.barriers.push(b),
+                Err(e) => self.skip(Some(cb), format!("{call} #{seq} (barrier {k}: {e})")),
             }
         }
-        if images > 0 {
-            self.not_modelled(Some(cb), seq, call, &format!("{images} image barrier(s)"));
+        if transfers > 0 {
+            self.not_modelled(
+                Some(cb),
+                seq,
+                call,
+                &format!("{transfers} queue family ownership transfer barrier(s), left out"),
+            );
         }
         if dropped != (0, 0) {
             self.note(
@@ -1184,42 +1499,201 @@ impl Capture {
         self.notes.not_modelled(at, call, &words.join(" "), &comment);
     }
 
-    /// The trace text now.
-    pub fn text(&self) -> String {
-        let mut program = self.program.clone();
-        let mut notes = self.notes.clone();
-        for src in &self.pending_reads {
-            let i = program.commands().len();
-            if program.push(Command::HostRead { src: *src }).is_ok() {
-                notes.trailing(
+    /// The summary line that ends a finished trace.
+    fn summary(&self) -> String {
+        format!(
+            "{} commands, {} submissions, {} calls not modelled (see the `not-modelled` lines)",
+            self.program.commands().len(),
+            self.submissions,
+            self.not_modelled
+        )
+    }
+
+    /// Places the host reads still assumed after the last wait (at the end
+    /// of the capture, when the device is destroyed, nothing follows them).
+    fn place_pending_reads(&mut self) {
+        for src in std::mem::take(&mut self.pending_reads) {
+            let i = self.program.commands().len();
+            if self.program.push(Command::HostRead { src }).is_ok() {
+                self.notes.trailing(
                     i,
                     "host read assumed after the last wait (written by the device, mapped)",
                 );
             }
         }
-        for h in &self.header {
-            notes.header(h);
-        }
-        notes.header(&format!(
-            "{} commands, {} submissions, {} calls not modelled (see the `not-modelled` lines)",
-            program.commands().len(),
-            self.submissions,
-            self.not_modelled
-        ));
-        print_annotated(&program, &notes)
     }
 
-    /// Writes the trace (to a temporary file renamed over the output, so a
-    /// reader never sees half a trace).
-    pub fn flush(&self) -> Result<(), CaptureError> {
-        let tmp = self.path.with_extension("trace.partial");
+    /// The whole trace as [`Capture::finish`] would leave it, without
+    /// changing the capture (for tests and tools that keep no file).
+    pub fn text(&self) -> String {
+        let mut c = Capture {
+            writer: Writer::new(),
+            ..self.shallow_clone()
+        };
+        c.place_pending_reads();
+        c.notes.before(c.program.commands().len(), &c.summary());
+        let mut w = Writer::new();
+        w.finish(&c.program, &c.notes)
+    }
+
+    /// The state [`Capture::text`] needs.
+    fn shallow_clone(&self) -> Capture {
+        let mut c = Capture::new(self.path.clone(), Vec::new());
+        c.program = self.program.clone();
+        c.notes = self.notes.clone();
+        c.pending_reads = self.pending_reads.clone();
+        c.submissions = self.submissions;
+        c.not_modelled = self.not_modelled;
+        c
+    }
+
+    /// Appends what was recorded since the last flush to the trace file
+    /// (the first flush creates or truncates it). Appending keeps a flush
+    /// at every submission cheap however long the run; a reader may see
+    /// a trace that ends mid-line while one is written.
+    pub fn flush(&mut self) -> Result<(), CaptureError> {
+        let text = self.writer.append(&self.program, &self.notes);
+        self.write(&text)
+    }
+
+    /// Ends the trace: the host reads assumed after the last wait, the
+    /// remaining comments, and the summary line.
+    pub fn finish(&mut self) -> Result<(), CaptureError> {
+        self.place_pending_reads();
+        let end = self.program.commands().len();
+        let summary = self.summary();
+        self.notes.before(end, &summary);
+        let text = self.writer.finish(&self.program, &self.notes);
+        self.write(&text)
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), CaptureError> {
+        use std::io::Write as _;
         let err = |source| CaptureError::Write {
             path: self.path.clone(),
             source,
         };
-        std::fs::write(&tmp, self.text()).map_err(err)?;
-        std::fs::rename(&tmp, &self.path).map_err(err)
+        let mut options = std::fs::OpenOptions::new();
+        if self.created {
+            options.append(true);
+        } else {
+            options.write(true).create(true).truncate(true);
+        }
+        let mut file = options.open(&self.path).map_err(err)?;
+        self.created = true;
+        file.write_all(text.as_bytes()).map_err(err)
     }
+}
+
+/// The spans `[start, end)` where `now` differs from `old` (same length),
+/// spans closer than 64 bytes merged. Equal 64-byte blocks are skipped as
+/// slices (a memcmp), so the common case of a few changed bytes in a large
+/// window costs a comparison, not a byte loop.
+fn changed_spans(old: &[u8], now: &[u8]) -> Vec<(usize, usize)> {
+    const BLOCK: usize = 64;
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let n = old.len().min(now.len());
+    let mut i = 0;
+    while i < n {
+        let e = (i + BLOCK).min(n);
+        if old[i..e] != now[i..e] {
+            for j in i..e {
+                if old[j] != now[j] {
+                    match spans.last_mut() {
+                        Some(last) if j < last.1 + BLOCK => last.1 = j + 1,
+                        _ => spans.push((j, j + 1)),
+                    }
+                }
+            }
+        }
+        i = e;
+    }
+    spans
+}
+
+/// Bytes per texel of an uncompressed single-plane color format, or of a
+/// depth-only or stencil-only one; `None` for the rest (block-compressed,
+/// combined depth/stencil, multi-planar, extension formats), whose copies
+/// touch a buffer in ways this coarse model does not compute.
+fn texel_size(format: vk::Format) -> Option<u64> {
+    // Core formats are numbered in groups of one size (vk.xml's order).
+    let size = match format.as_raw() {
+        1 | 9..=15 | 127 => 1,
+        2..=8 | 16..=22 | 70..=76 | 124 => 2,
+        23..=36 => 3,
+        37..=69 | 77..=83 | 98..=100 | 122 | 123 | 125 | 126 => 4,
+        84..=90 => 6,
+        91..=97 | 101..=103 | 110..=112 => 8,
+        104..=106 => 12,
+        107..=109 | 113..=115 => 16,
+        116..=118 => 24,
+        119..=121 => 32,
+        _ => return None,
+    };
+    Some(size)
+}
+
+/// The bytes of a buffer that one `VkBufferImageCopy` region reads or
+/// writes, `[start, end)`: from `bufferOffset` to the last texel of the
+/// last row of the last layer, with rows `bufferRowLength` texels and
+/// layers `bufferImageHeight` rows apart (0: tightly packed). `None` when
+/// the format's texel size is unknown (see [`texel_size`]).
+fn buffer_image_bytes(format: vk::Format, r: &vk::BufferImageCopy) -> Option<(u64, u64)> {
+    let texel = texel_size(format)?;
+    let e = r.image_extent;
+    if e.width == 0 || e.height == 0 || e.depth == 0 || r.image_subresource.layer_count == 0 {
+        return Some((r.buffer_offset, r.buffer_offset));
+    }
+    let row = u64::from(if r.buffer_row_length == 0 {
+        e.width
+    } else {
+        r.buffer_row_length
+    });
+    let height = u64::from(if r.buffer_image_height == 0 {
+        e.height
+    } else {
+        r.buffer_image_height
+    });
+    // Slices: depth for a 3D image, layers for an array (one of them is 1;
+    // VK_REMAINING_ARRAY_LAYERS is taken as 1 layer).
+    let layers = if r.image_subresource.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        1
+    } else {
+        u64::from(r.image_subresource.layer_count)
+    };
+    let slices = u64::from(e.depth).checked_mul(layers)?;
+    let texels = row
+        .checked_mul(height)?
+        .checked_mul(slices - 1)?
+        .checked_add(row.checked_mul(u64::from(e.height) - 1)?)?
+        .checked_add(u64::from(e.width))?;
+    let end = r.buffer_offset.checked_add(texels.checked_mul(texel)?)?;
+    Some((r.buffer_offset, end))
+}
+
+/// The regions `c` accesses with accesses `which` picks, from the model's
+/// one table of which command accesses what ([`vksync::region_accesses`]).
+fn regions(c: &Command, which: impl Fn(StageAccess) -> bool) -> Vec<Region> {
+    region_accesses(c, Semantics::SPEC)
+        .into_iter()
+        .filter(|(_, sa)| which(*sa))
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// What a device command writes (layout transitions included).
+fn device_writes(c: &Command) -> Vec<Region> {
+    regions(c, |sa| sa.is_write() && sa.stage() != Stage::Host)
+}
+
+/// What a device command reads.
+fn device_reads(c: &Command) -> Vec<Region> {
+    regions(c, |sa| !sa.is_write() && sa.stage() != Stage::Host)
+}
+
+/// What a host write writes.
+fn host_write_regions(c: &Command) -> Vec<Region> {
+    regions(c, |sa| sa == StageAccess::HostWrite)
 }
 
 fn is_buffer(ty: vk::DescriptorType) -> bool {
@@ -1230,44 +1704,6 @@ fn is_buffer(ty: vk::DescriptorType) -> bool {
             | vk::DescriptorType::UNIFORM_BUFFER
             | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
     )
-}
-
-/// The regions a device command writes, for the host-read approximation
-/// only (which bytes the host may want back); which stage and access each
-/// write is stays the model's business (`vksync::accesses`).
-fn device_writes(c: &Command) -> Vec<Region> {
-    match c {
-        Command::Copy { dst, .. } | Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![*dst],
-        Command::Dispatch { bindings, .. } => bindings
-            .iter()
-            .filter(|b| b.access != BindingAccess::Read)
-            .map(|b| b.region)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn host_write_regions(c: &Command) -> Vec<Region> {
-    match c {
-        Command::HostWrite { dst, .. } => vec![*dst],
-        _ => Vec::new(),
-    }
-}
-
-/// The regions a device command reads (for the host-read approximation).
-fn device_reads(c: &Command) -> Vec<Region> {
-    match c {
-        Command::Copy { src, .. } => vec![*src],
-        Command::Dispatch {
-            bindings, indirect, ..
-        } => bindings
-            .iter()
-            .filter(|b| b.access != BindingAccess::Write)
-            .map(|b| b.region)
-            .chain(*indirect)
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 #[cfg(test)]
@@ -1317,6 +1753,196 @@ mod tests {
         c.allocate_command_buffers(60, &[70]);
         c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 50);
         c
+    }
+
+    #[test]
+    fn a_buffer_image_copy_touches_the_rows_it_names() {
+        let region = |offset, row, height, w, h, d, layers| vk::BufferImageCopy {
+            buffer_offset: offset,
+            buffer_row_length: row,
+            buffer_image_height: height,
+            image_subresource: vk::ImageSubresourceLayers {
+                layer_count: layers,
+                ..Default::default()
+            },
+            image_extent: vk::Extent3D {
+                width: w,
+                height: h,
+                depth: d,
+            },
+            ..Default::default()
+        };
+        type Case<'a> = (&'a str, vk::Format, vk::BufferImageCopy, Option<(u64, u64)>);
+        let cases: &[Case] = &[
+            (
+                "8x8 R32_UINT packed",
+                vk::Format::R32_UINT,
+                region(0, 0, 0, 8, 8, 1, 1),
+                Some((0, 256)),
+            ),
+            (
+                "offset",
+                vk::Format::R8G8B8A8_UNORM,
+                region(100, 0, 0, 4, 2, 1, 1),
+                Some((100, 132)),
+            ),
+            // Rows 16 texels apart: the last row ends after its 4 texels.
+            (
+                "row length",
+                vk::Format::R8_UNORM,
+                region(0, 16, 0, 4, 3, 1, 1),
+                Some((0, 36)),
+            ),
+            (
+                "two layers",
+                vk::Format::R16_SFLOAT,
+                region(0, 0, 4, 2, 2, 1, 2),
+                Some((0, 2 * (8 + 2 + 2))),
+            ),
+            (
+                "3D",
+                vk::Format::R32G32B32A32_SFLOAT,
+                region(0, 0, 0, 2, 2, 2, 1),
+                Some((0, 16 * 8)),
+            ),
+            (
+                "empty",
+                vk::Format::R32_UINT,
+                region(8, 0, 0, 0, 8, 1, 1),
+                Some((8, 8)),
+            ),
+            (
+                "compressed",
+                vk::Format::BC1_RGB_UNORM_BLOCK,
+                region(0, 0, 0, 8, 8, 1, 1),
+                None,
+            ),
+            (
+                "depth/stencil",
+                vk::Format::D24_UNORM_S8_UINT,
+                region(0, 0, 0, 8, 8, 1, 1),
+                None,
+            ),
+            (
+                "past 2^64",
+                vk::Format::R32_UINT,
+                region(u64::MAX - 4, 0, 0, 8, 8, 1, 1),
+                None,
+            ),
+        ];
+        for (name, format, r, want) in cases {
+            assert_eq!(buffer_image_bytes(*format, r), *want, "{name}");
+        }
+        // The size table's groups, at their edges.
+        for (format, size) in [
+            (vk::Format::R4G4_UNORM_PACK8, 1),
+            (vk::Format::A1R5G5B5_UNORM_PACK16, 2),
+            (vk::Format::B8G8R8_SRGB, 3),
+            (vk::Format::A2B10G10R10_SINT_PACK32, 4),
+            (vk::Format::R16G16B16_SFLOAT, 6),
+            (vk::Format::R64_SFLOAT, 8),
+            (vk::Format::R32G32B32_SFLOAT, 12),
+            (vk::Format::R64G64_UINT, 16),
+            (vk::Format::R64G64B64_SINT, 24),
+            (vk::Format::R64G64B64A64_SFLOAT, 32),
+            (vk::Format::E5B9G9R9_UFLOAT_PACK32, 4),
+            (vk::Format::S8_UINT, 1),
+        ] {
+            assert_eq!(texel_size(format), Some(size), "{format:?}");
+        }
+    }
+
+    /// Barriers as the layer hands them in, and the trace line each
+    /// pipeline barrier becomes (or the `not-modelled` / comment line):
+    /// image barriers cover all of the image's memory, a layout change is a
+    /// transition, and an ownership transfer is left out and said so.
+    #[test]
+    fn image_and_ownership_barriers() {
+        let masks = [
+            vk::PipelineStageFlags2::COPY.as_raw(),
+            vk::AccessFlags2::TRANSFER_WRITE.as_raw(),
+            vk::PipelineStageFlags2::COMPUTE_SHADER.as_raw(),
+            vk::AccessFlags2::SHADER_STORAGE_READ.as_raw(),
+        ];
+        let image = |transition| BarrierTarget::Image {
+            image: 80,
+            transition,
+        };
+        let buffer = BarrierTarget::Buffer {
+            buffer: 10,
+            offset: 0,
+            size: vk::WHOLE_SIZE,
+        };
+        let rb = |target, ownership_transfer| ResourceBarrier {
+            masks,
+            target,
+            ownership_transfer,
+        };
+        let cases: Vec<(&str, Vec<ResourceBarrier>, &str)> =
+            vec![
+            (
+                "a layout transition",
+                vec![rb(image(true), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024] transition",
+            ),
+            (
+                "same layout: a barrier over the image's memory",
+                vec![rb(image(false), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024]",
+            ),
+            (
+                "an ownership transfer is left out",
+                vec![rb(buffer, true), rb(image(true), false)],
+                "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s), left out)",
+            ),
+            (
+                "an unknown image is skipped, with the reason",
+                vec![rb(BarrierTarget::Image { image: 99, transition: true }, false)],
+                "not-modelled vkCmdPipelineBarrier2 (barrier 0: an unknown image)",
+            ),
+        ];
+        for (name, barriers, want) in cases {
+            let mut c = device();
+            c.create_image(80, vk::Format::R32_UINT);
+            c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.barrier(70, 7, "vkCmdPipelineBarrier2", &[], &barriers);
+            let text = submitted(c);
+            assert!(
+                text.lines()
+                    .any(|l| l.split("  # ").next() == Some(want) || l.starts_with(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
+    /// Host writes are compared in the windows the layer hands in (the
+    /// guard's dirty pages), and bytes the device is writing are not
+    /// reported as the host's.
+    #[test]
+    fn host_writes_in_windows() {
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        let mut now = vec![0u8; 4096];
+        now[100] = 1;
+        now[3000] = 2;
+        // Only the first page is compared: the write at 3000 is not seen.
+        c.host_writes(5, "vkQueueSubmit", 1, &[(0, &now[..1024])]);
+        let text = submitted(c);
+        assert!(text.contains("host-write b0[100..101] 0"), "{text}");
+        assert!(!text.contains("3000"), "{text}");
+        // A byte a submitted dispatch writes, not yet waited for, is the
+        // device's.
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        c.fill_buffer(70, 6, 10, 0, 64, 7);
+        c.submit(8, "vkQueueSubmit", &[70], 0, &[]);
+        let mut now = vec![0u8; 4096];
+        now[8] = 7;
+        now[200] = 1;
+        c.host_writes(9, "vkQueueSubmit", 1, &[(0, &now)]);
+        let text = submitted(c);
+        assert!(text.contains("host-write b0[200..201] 0"), "{text}");
+        assert!(!text.contains("host-write b0[8..9]"), "{text}");
     }
 
     fn submitted(mut c: Capture) -> String {

@@ -66,13 +66,13 @@ mod tracker;
 pub mod vk;
 
 pub use hazard::{check, check_streaming, check_with, Fix, Hazard};
-pub use ir::access::{accesses, is_device_command, Access};
+pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
 };
 pub use ir::program::{
-    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind, Program,
-    Region,
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind,
+    Program, Region,
 };
 pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;

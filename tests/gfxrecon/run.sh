@@ -75,7 +75,7 @@ check_app() {
     [ -s "$dir/replayed.trace" ] || { tail -5 "$dir/replay.log"; fail "$name: no replayed trace (vksync capture exit status $replay)"; }
     grep -q '`gfxrecon-replay` exited with status 0' "$dir/replay.log" || { tail -5 "$dir/replay.log"; fail "$name: gfxrecon-replay failed"; }
     [ "$direct" = "$replay" ] || fail "$name: vksync capture exit status $direct direct, $replay replayed"
-    echo "$name: $(stat -c %s "$dir/app.gfxr") byte .gfxr; $(sed -n 3p "$dir/direct.trace" | sed 's/^# //;s/ (see.*//') direct"
+    echo "$name: $(stat -c %s "$dir/app.gfxr") byte .gfxr; $(grep "^# [0-9]* commands, " "$dir/direct.trace" | tail -1 | sed "s/^# //;s/ (see.*//") direct"
     python3 "$compare" "$dir/direct.trace" "$dir/replayed.trace" | sed 's/^/  /' | tee "$dir/compare.log"
     grep -q ': MATCH$' "$dir/compare.log" || fail "$name: the traces differ (above)"
     local cd=0 cr=0

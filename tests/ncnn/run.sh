@@ -87,4 +87,4 @@ other=$(grep '^not-modelled' "$trace" | grep -v '^not-modelled vkCmdPipelineBarr
 [ -z "$other" ] || { echo "$other" | head -5; fail "calls not modelled other than image barriers"; }
 hazards=$(grep -c 'SYNC-HAZARD' "$work/capture.log" || true)
 [ "$hazards" = 0 ] || fail "$hazards SYNC-HAZARD messages from the validation layer (documented: none)"
-echo "ncnn: OK: $networks networks match the CPU; $(sed -n 3p "$trace" | sed 's/^# //'), $dispatches dispatches; vksync check: no hazards; validation layer (synchronization validation): 0 SYNC-HAZARD messages"
+echo "ncnn: OK: $networks networks match the CPU; $(grep "^# [0-9]* commands, " "$trace" | tail -1 | sed "s/^# //"), $dispatches dispatches; vksync check: no hazards; validation layer (synchronization validation): 0 SYNC-HAZARD messages"

@@ -42,37 +42,47 @@ pub struct Access {
 /// its own barrier only, after the barrier's availability operations and
 /// before its visibility operations.
 pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
-    let at = |region, sa| {
-        let r = layout.at(region);
-        Access {
-            region,
-            mem: r.mem,
-            range: r.range,
-            sa,
-        }
-    };
+    region_accesses(command, sem)
+        .into_iter()
+        .map(|(region, sa)| {
+            let r = layout.at(region);
+            Access {
+                region,
+                mem: r.mem,
+                range: r.range,
+                sa,
+            }
+        })
+        .collect()
+}
+
+/// [`accesses`] in terms of the regions the command names, without a
+/// [`Layout`]: for tools that record a program as it grows (a capture
+/// layer) and need to know what a command reads and writes before the
+/// program is resolved.
+pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageAccess)> {
     let clear = match sem.clear_stage {
         ClearStage::Clear => StageAccess::ClearTransferWrite,
         ClearStage::Copy => StageAccess::CopyTransferWrite,
     };
     match command {
         Command::Copy { src, dst } => vec![
-            at(*src, StageAccess::CopyTransferRead),
-            at(*dst, StageAccess::CopyTransferWrite),
+            (*src, StageAccess::CopyTransferRead),
+            (*dst, StageAccess::CopyTransferWrite),
         ],
         // An image copy is a copy: the spec puts vkCmdCopyBufferToImage,
         // vkCmdCopyImageToBuffer and vkCmdCopyImage in COPY too.
         Command::CopyImage { src, dst, .. } => vec![
-            at(*src, StageAccess::CopyTransferRead),
-            at(*dst, StageAccess::CopyTransferWrite),
+            (*src, StageAccess::CopyTransferRead),
+            (*dst, StageAccess::CopyTransferWrite),
         ],
-        Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![at(*dst, clear)],
+        Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![(*dst, clear)],
         Command::Dispatch {
             bindings, indirect, ..
         } => {
             let mut out = Vec::with_capacity(bindings.len() * 2 + 1);
             if let Some(ind) = indirect {
-                out.push(at(*ind, StageAccess::DrawIndirectIndirectCommandRead));
+                out.push((*ind, StageAccess::DrawIndirectIndirectCommandRead));
             }
             for b in bindings {
                 let read = match b.access {
@@ -81,17 +91,24 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
                     BindingAccess::Write => false,
                 };
                 if read {
-                    out.push(at(b.region, StageAccess::ComputeShaderStorageRead));
+                    out.push((b.region, StageAccess::ComputeShaderStorageRead));
                 }
                 if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
-                    out.push(at(b.region, StageAccess::ComputeShaderStorageWrite));
+                    out.push((b.region, StageAccess::ComputeShaderStorageWrite));
                 }
             }
             out
         }
-        Command::HostWrite { dst, .. } => vec![at(*dst, StageAccess::HostWrite)],
-        Command::HostRead { src } => vec![at(*src, StageAccess::HostRead)],
-        Command::Barrier(dep) => transitions(dep, layout).into_iter().map(|(_, a)| a).collect(),
+        Command::HostWrite { dst, .. } => vec![(*dst, StageAccess::HostWrite)],
+        Command::HostRead { src } => vec![(*src, StageAccess::HostRead)],
+        Command::Barrier(dep) => dep
+            .barriers
+            .iter()
+            .filter(|b| b.transition)
+            // Invariant: the builders refuse a transition without a region.
+            .filter_map(|b| b.region)
+            .map(|r| (r, StageAccess::ImageLayoutTransition))
+            .collect(),
         Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => vec![],
     }
 }

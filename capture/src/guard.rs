@@ -1,0 +1,465 @@
+//! Which pages of mapped memory the host wrote, found by page protection
+//! instead of by reading the memory back.
+//!
+//! Diffing a shadow copy of every mapped range at every submission reads
+//! all of mapped memory each time; on a discrete GPU that memory is often
+//! uncached or write-combined (device memory seen through the PCIe BAR),
+//! where reads are slow enough to make a long run impossible (NVIDIA
+//! H200: 24 MiB mapped by ncnn, seconds per inference). This module owns
+//! the other way: a guarded range is made read-only with `mprotect`; the
+//! first write to each page faults, a `SIGSEGV` handler marks the page
+//! dirty and makes it writable again, and the write goes on. At the next
+//! submission only dirty pages are compared with the shadow copy (which
+//! still gives exact byte spans), then protected again.
+//!
+//! It does not know memory objects or the trace: [`Guarded`] hands back
+//! dirty windows (offset and length in its mapped range) and the caller
+//! reads them.
+//!
+//! Invariants and limits:
+//!
+//! - The handler only touches atomics and calls `mprotect`; a fault whose
+//!   address no guarded range covers goes to the handler that was
+//!   installed before this one (or, if that was the default, the default
+//!   action is restored and the fault repeats, so the process dies as it
+//!   would have). An application that installs its own `SIGSEGV` handler
+//!   after the layer, without chaining, breaks the guard; and a system call
+//!   that writes into guarded memory (a `read(2)` straight into a mapped
+//!   buffer) fails with `EFAULT` instead of faulting. Set
+//!   `VKSYNC_CAPTURE_HOST_WRITES=diff` for those applications.
+//! - A page marked dirty stays dirty until [`Guarded::take_dirty`] takes
+//!   it; a page is protected again only after its bit is cleared and
+//!   before it is read, so a write racing with a submission is seen now or
+//!   at the next one, never lost.
+//! - Only pages wholly inside the mapped range are protected: a mapping
+//!   need not start or end on a page (lavapipe's device memory comes from
+//!   the heap), and protecting a page that holds other data would make a
+//!   system call writing that data fail. The partial first and last pages
+//!   are compared at every take instead, and a range with no whole page is
+//!   not guarded at all.
+//! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
+//!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
+
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Guarded ranges at once.
+pub const SLOTS: usize = 256;
+
+/// One guarded range, readable by the signal handler: free while `start`
+/// is 0.
+struct Slot {
+    /// First page address (page-aligned), or 0.
+    start: AtomicUsize,
+    /// One past the last page's end.
+    end: AtomicUsize,
+    /// The dirty bitmap: one bit per page, `words` words.
+    bits: AtomicPtr<AtomicU64>,
+    words: AtomicUsize,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const FREE: Slot = Slot {
+    start: AtomicUsize::new(0),
+    end: AtomicUsize::new(0),
+    bits: AtomicPtr::new(std::ptr::null_mut()),
+    words: AtomicUsize::new(0),
+};
+
+static TABLE: [Slot; SLOTS] = [FREE; SLOTS];
+
+/// The handler that was installed before ours.
+static PREVIOUS: OnceLock<Option<libc::sigaction>> = OnceLock::new();
+
+fn page_size() -> usize {
+    static PAGE: OnceLock<usize> = OnceLock::new();
+    *PAGE.get_or_init(|| {
+        // SAFETY: sysconf has no preconditions.
+        let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if p > 0 {
+            p as usize
+        } else {
+            4096
+        }
+    })
+}
+
+/// Marks `page_addr` dirty in every slot covering it; `true` if any does.
+fn mark(page_addr: usize) -> bool {
+    let mut ours = false;
+    for slot in &TABLE {
+        let start = slot.start.load(Ordering::Acquire);
+        if start == 0 || page_addr < start || page_addr >= slot.end.load(Ordering::Acquire) {
+            continue;
+        }
+        let page = (page_addr - start) / page_size();
+        let bits = slot.bits.load(Ordering::Acquire);
+        if !bits.is_null() && page / 64 < slot.words.load(Ordering::Acquire) {
+            // SAFETY: `bits` points at `words` atomics that are never freed
+            // (see `Guarded::unguard`), and `page / 64 < words`.
+            unsafe { (*bits.add(page / 64)).fetch_or(1 << (page % 64), Ordering::AcqRel) };
+        }
+        ours = true;
+    }
+    ours
+}
+
+extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler;
+    // `si_addr` is the faulting address for SIGSEGV.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    let page_addr = addr & !(page_size() - 1);
+    if mark(page_addr) {
+        // SAFETY: `page_addr` is a page of a range this module protected
+        // (mapped memory the application may write); making it writable
+        // again restores what the application had.
+        if unsafe {
+            libc::mprotect(
+                page_addr as *mut libc::c_void,
+                page_size(),
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        } == 0
+        {
+            return;
+        }
+    }
+    chain(sig, info, context);
+}
+
+/// Passes a fault that is not ours to the handler installed before.
+fn chain(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+    let previous = PREVIOUS.get().copied().flatten();
+    match previous {
+        Some(old) if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN => {
+            if old.sa_flags & libc::SA_SIGINFO != 0 {
+                // SAFETY: an SA_SIGINFO handler has this signature.
+                let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                    unsafe { std::mem::transmute(old.sa_sigaction) };
+                f(sig, info, context);
+            } else {
+                // SAFETY: a plain handler has this signature.
+                let f: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(old.sa_sigaction) };
+                f(sig);
+            }
+        }
+        _ => {
+            // Restore the default action: returning repeats the fault,
+            // which then ends the process as it would have without us.
+            // SAFETY: a zeroed sigaction with SIG_DFL is a valid action.
+            unsafe {
+                let mut dfl: libc::sigaction = std::mem::zeroed();
+                dfl.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(libc::SIGSEGV, &dfl, std::ptr::null_mut());
+            }
+        }
+    }
+}
+
+/// Installs the handler once; `false` if that failed.
+fn install() -> bool {
+    PREVIOUS
+        .get_or_init(|| {
+            // SAFETY: sigaction with a valid new action and an out pointer;
+            // the handler is async-signal-safe (atomics and mprotect only).
+            unsafe {
+                let mut new: libc::sigaction = std::mem::zeroed();
+                new.sa_sigaction = on_fault as *const () as usize;
+                new.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+                libc::sigemptyset(&mut new.sa_mask);
+                let mut old: libc::sigaction = std::mem::zeroed();
+                (libc::sigaction(libc::SIGSEGV, &new, &mut old) == 0).then_some(old)
+            }
+        })
+        .is_some()
+}
+
+/// `mprotect` on whole pages from `start` (page-aligned) for `len` bytes.
+///
+/// # Safety
+/// The pages belong to a mapping the caller guards (mapped memory).
+unsafe fn protect(start: usize, len: usize, writable: bool) -> bool {
+    let prot = if writable {
+        libc::PROT_READ | libc::PROT_WRITE
+    } else {
+        libc::PROT_READ
+    };
+    // SAFETY: per this function's contract.
+    unsafe { libc::mprotect(start as *mut libc::c_void, len, prot) == 0 }
+}
+
+/// A mapped range under page protection.
+#[derive(Debug)]
+pub struct Guarded {
+    slot: usize,
+    /// The mapped pointer and length.
+    base: usize,
+    len: usize,
+    /// The pages covering it.
+    first: usize,
+    pages: usize,
+}
+
+/// Whether page protection is wanted (`VKSYNC_CAPTURE_HOST_WRITES` is not
+/// `diff`).
+pub fn enabled() -> bool {
+    std::env::var("VKSYNC_CAPTURE_HOST_WRITES").map_or(true, |v| v != "diff")
+}
+
+/// Protects the whole pages of the `len` bytes at `base` (mapped memory)
+/// and tracks writes to them; `None` when the range holds no whole page, no
+/// slot is free, the handler cannot be installed or `mprotect` refuses
+/// (the caller then diffs the whole range).
+///
+/// # Safety
+/// `base..base + len` is mapped memory that stays mapped until
+/// [`Guarded::unguard`].
+pub unsafe fn guard(base: usize, len: usize) -> Option<Guarded> {
+    let page = page_size();
+    let first = base.checked_next_multiple_of(page)?;
+    let end = (base.checked_add(len)?) & !(page - 1);
+    if base == 0 || first >= end || !install() {
+        return None;
+    }
+    let pages = (end - first) / page;
+    let words = pages.div_ceil(64);
+    let slot = TABLE
+        .iter()
+        .position(|s| s.start.load(Ordering::Acquire) == 0 && s.end.load(Ordering::Acquire) == 0)?;
+    let s = &TABLE[slot];
+    // Reserve the slot (end != 0 while start == 0: taken, not matched).
+    s.end.store(usize::MAX, Ordering::Release);
+    if s.words.load(Ordering::Acquire) < words {
+        // A bitmap is never freed: a handler on another thread may still
+        // hold a pointer to an old one. The slot's old one is leaked.
+        let fresh: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
+        s.bits.store(Box::leak(fresh).as_mut_ptr(), Ordering::Release);
+        s.words.store(words, Ordering::Release);
+    } else {
+        for w in 0..words {
+            // SAFETY: `words` is within the slot's bitmap.
+            unsafe { (*s.bits.load(Ordering::Acquire).add(w)).store(0, Ordering::Release) };
+        }
+    }
+    s.end.store(first + pages * page, Ordering::Release);
+    s.start.store(first, Ordering::Release);
+    // SAFETY: per this function's contract.
+    if !unsafe { protect(first, pages * page, false) } {
+        s.start.store(0, Ordering::Release);
+        s.end.store(0, Ordering::Release);
+        return None;
+    }
+    Some(Guarded {
+        slot,
+        base,
+        len,
+        first,
+        pages,
+    })
+}
+
+impl Guarded {
+    fn word(&self, w: usize) -> &AtomicU64 {
+        let bits = TABLE[self.slot].bits.load(Ordering::Acquire);
+        // SAFETY: the slot's bitmap has at least `pages.div_ceil(64)` words
+        // while this guard holds the slot, and is never freed.
+        unsafe { &*bits.add(w) }
+    }
+
+    /// Takes the dirty pages that overlap `within` (offsets in the mapped
+    /// range; `None`: all of it) and returns the windows to compare, as
+    /// `(offset, len)` in the mapped range, merged where adjacent: the
+    /// dirty pages, and always the unprotected partial pages at either end.
+    /// A page wholly inside `within` is clean and protected again before
+    /// this returns; one only partly inside stays dirty. Read the windows
+    /// after this returns.
+    pub fn take_dirty(&self, within: Option<(usize, usize)>) -> Vec<(usize, usize)> {
+        let page = page_size();
+        let (lo, hi) = within.unwrap_or((0, self.len));
+        let (lo, hi) = (lo.min(self.len), hi.min(self.len));
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        if lo >= hi {
+            return out;
+        }
+        let push = |out: &mut Vec<(usize, usize)>, s: usize, e: usize| {
+            let (s, e) = (s.max(lo), e.min(hi));
+            if s >= e {
+                return;
+            }
+            match out.last_mut() {
+                Some(last) if last.0 + last.1 == s => last.1 += e - s,
+                _ => out.push((s, e - s)),
+            }
+        };
+        // The partial page before the protected ones.
+        push(&mut out, 0, self.first - self.base);
+        let first_page = (self.base + lo).saturating_sub(self.first) / page;
+        let last_page = ((self.base + hi - 1).saturating_sub(self.first) / page).min(self.pages - 1);
+        for p in first_page..=last_page {
+            let mask = 1u64 << (p % 64);
+            if self.word(p / 64).load(Ordering::Acquire) & mask == 0 {
+                continue;
+            }
+            let addr = self.first + p * page;
+            // A page only partly inside `within` stays dirty (and
+            // writable): its other bytes are taken by a later call.
+            let whole = addr - self.base >= lo && addr + page - self.base <= hi;
+            if whole {
+                self.word(p / 64).fetch_and(!mask, Ordering::AcqRel);
+                // SAFETY: a page of this guard's range (`guard`'s
+                // contract). If it fails the page stays writable and is
+                // marked dirty again, to be taken next time.
+                if !unsafe { protect(addr, page, false) } {
+                    self.word(p / 64).fetch_or(mask, Ordering::AcqRel);
+                }
+            }
+            push(&mut out, addr - self.base, addr + page - self.base);
+        }
+        // The partial page after them.
+        push(&mut out, self.first + self.pages * page - self.base, self.len);
+        out
+    }
+
+    /// Stops guarding: the range is writable again.
+    pub fn unguard(self) {
+        let s = &TABLE[self.slot];
+        s.start.store(0, Ordering::Release);
+        // SAFETY: the range's pages (`guard`'s contract): writable again, as
+        // the application mapped them.
+        unsafe { protect(self.first, self.pages * page_size(), true) };
+        s.end.store(0, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Windows = Vec<(usize, usize)>;
+    /// A case: name, pages, skew, write offsets, `within`, the first take,
+    /// the second.
+    type Case<'a> = (
+        &'a str,
+        usize,
+        usize,
+        Vec<usize>,
+        Option<(usize, usize)>,
+        Windows,
+        Windows,
+    );
+
+    /// An anonymous mapping of `pages` pages, standing in for mapped
+    /// device memory.
+    fn mapping(pages: usize) -> (*mut u8, usize) {
+        let len = pages * page_size();
+        // SAFETY: a fresh private anonymous mapping.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        (p.cast(), len)
+    }
+
+    /// Writes bytes at the given offsets of a guarded mapping (at `skew`
+    /// bytes past its start), takes the dirty windows within `within`, and
+    /// returns them with what a second take (no writes between) gives.
+    fn writes(pages: usize, skew: usize, at: &[usize], within: Option<(usize, usize)>) -> (Windows, Windows) {
+        let (p, len) = mapping(pages);
+        // SAFETY: the mapping is ours and stays mapped until munmap below.
+        let g = unsafe { guard(p as usize + skew, len - skew) }.expect("guarded");
+        for &o in at {
+            // SAFETY: inside the mapping; the fault is handled.
+            unsafe { std::ptr::write_volatile(p.add(skew + o), 7) };
+        }
+        let first = g.take_dirty(within);
+        let second = g.take_dirty(None);
+        // Written again after the take: seen again.
+        // SAFETY: as above.
+        unsafe { std::ptr::write_volatile(p.add(skew), 9) };
+        assert_eq!(g.take_dirty(None).first().map(|w| w.0), Some(0));
+        g.unguard();
+        // SAFETY: writable again; then unmapped, not used after.
+        unsafe {
+            std::ptr::write_volatile(p.add(skew), 1);
+            libc::munmap(p.cast(), len);
+        }
+        (first, second)
+    }
+
+    #[test]
+    fn writes_mark_their_pages_and_only_those() {
+        let page = page_size();
+        let cases: &[Case] = &[
+            ("no write", 4, 0, vec![], None, vec![], vec![]),
+            ("one byte", 4, 0, vec![page + 5], None, vec![(page, page)], vec![]),
+            (
+                "two adjacent pages merge",
+                4,
+                0,
+                vec![page, 2 * page + 1],
+                None,
+                vec![(page, 2 * page)],
+                vec![],
+            ),
+            (
+                "apart",
+                4,
+                0,
+                vec![0, 3 * page],
+                None,
+                vec![(0, page), (3 * page, page)],
+                vec![],
+            ),
+            // A range not starting on a page: its partial first page is not
+            // protected and is compared every time.
+            (
+                "skewed start, write in the partial page",
+                3,
+                100,
+                vec![0],
+                None,
+                vec![(0, page - 100)],
+                vec![(0, page - 100)],
+            ),
+            (
+                "skewed start, write in a whole page",
+                3,
+                100,
+                vec![page],
+                None,
+                vec![(0, 2 * page - 100)],
+                vec![(0, page - 100)],
+            ),
+            // Only the pages within the asked range are taken; the rest
+            // stay dirty for the next take.
+            (
+                "within",
+                4,
+                0,
+                vec![0, 3 * page],
+                Some((0, 10)),
+                vec![(0, 10)],
+                vec![(0, page), (3 * page, page)],
+            ),
+        ];
+        for (name, pages, skew, at, within, first, second) in cases {
+            let got = writes(*pages, *skew, at, *within);
+            assert_eq!(&got, &(first.clone(), second.clone()), "{name}");
+        }
+        // A range with no whole page is not guarded (the caller diffs it).
+        let (p, len) = mapping(2);
+        // SAFETY: the mapping is ours; nothing is protected.
+        assert!(unsafe { guard(p as usize + 100, page - 200) }.is_none());
+        // SAFETY: as above.
+        assert!(unsafe { guard(p as usize + 100, page) }.is_none());
+        // SAFETY: unmapped once, not used after.
+        unsafe { libc::munmap(p.cast(), len) };
+    }
+}
