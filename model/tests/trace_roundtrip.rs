@@ -135,6 +135,8 @@ fn image_copies_round_trip() {
         "copy-buffer-to-image b[0..256] -> img[0..512]\ncopy-image img[0..512] -> img[0..512]\ncopy-image-to-buffer img[0..512] -> b[0..64]\n"
     ), "{printed}");
     assert_eq!(trace::parse(&printed).expect("printed parses").program, t.program);
-    let e = trace::parse("buffer b 64\ncopy-image b[0..64]").unwrap_err().to_string();
+    let e = trace::parse("buffer b 64\ncopy-image b[0..64]")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("2:"), "{e}");
 }

@@ -354,7 +354,11 @@ pub enum ImageCopy {
 
 impl ImageCopy {
     /// Every kind, in declaration order.
-    pub const ALL: [ImageCopy; 3] = [ImageCopy::BufferToImage, ImageCopy::ImageToBuffer, ImageCopy::ImageToImage];
+    pub const ALL: [ImageCopy; 3] = [
+        ImageCopy::BufferToImage,
+        ImageCopy::ImageToBuffer,
+        ImageCopy::ImageToImage,
+    ];
 
     /// Its trace keyword.
     pub fn keyword(self) -> &'static str {

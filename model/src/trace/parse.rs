@@ -7,8 +7,8 @@
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, BINDING_KEYWORDS};
 use crate::ir::program::{
-    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind, Program,
-    Region,
+    Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind,
+    Program, Region,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 use std::collections::HashMap;
