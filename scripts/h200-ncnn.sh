@@ -3,7 +3,8 @@
 #
 #   scripts/h200-ncnn.sh BIN_DIR OUT_DIR [INFERENCES]
 #
-# BIN_DIR holds `vksync` and `libvksync_capture.so` (release, stripped);
+# BIN_DIR holds `vksync` and `libvksync_capture.so` (release, stripped),
+# and optionally `calls` (capture/examples/calls.rs, captured first);
 # `.vulkan-device` (shared/device/prepare-vulkan.sh) and `.whl` (the ncnn
 # wheel for the machine's Python, as docs/capture.md says) must be in the
 # repository root. Writes to OUT_DIR: `ncnn-capture.txt` (the networks
@@ -23,13 +24,19 @@ khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDA
 khronos_validation.report_flags = error,warn,info
 khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG
 SETTINGS
+if [ -x "$bin/calls" ]; then
+  # capture/examples/calls.rs: images, a secondary command buffer,
+  # vkCmdCopyBuffer2 and vkCmdDispatchBase on the real driver.
+  { "$bin/vksync" capture -o "$out/calls.trace" -- "$bin/calls"; echo "exit $?"; } > "$out/calls.txt" 2>&1
+fi
 {
   echo "== networks, GPU vs CPU, no layer"
   python3 tests/ncnn/networks.py
   echo "== under vksync capture and the validation layer (sync validation)"
   VK_LAYER_SETTINGS_PATH="$work/vk_layer_settings.txt" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
     "$bin/vksync" capture -o "$out/ncnn-h200.trace" -- python3 tests/ncnn/networks.py > "$work/capture.log" 2>&1
-  echo "capture exit $?"
+  echo "capture exit $? (networks.py exits 1 on a mismatch with the CPU)"
+  echo "networks matching the CPU under the capture: $(grep -c ': OK$' "$work/capture.log")"
   grep -v '^\[0 ' "$work/capture.log" | grep -v 'Validation Information' | head -60
   echo "validation layer SYNC-HAZARD messages: $(grep -c '\[ SYNC-HAZARD' "$work/capture.log")"
   echo "== vksync check"

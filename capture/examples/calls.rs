@@ -98,7 +98,7 @@ fn run() -> Result<(), String> {
             .map_err(err("vkCreateDevice"))?;
         let queue = device.get_device_queue(family, 0);
 
-        // Four buffers, then one image, in one host-visible allocation.
+        // Four buffers and one image.
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST;
@@ -125,22 +125,34 @@ fn run() -> Result<(), String> {
                 None,
             )
             .map_err(err("vkCreateImage"))?;
-        let image_req = device.get_image_memory_requirements(image);
-        let image_offset = (4 * SIZE).next_multiple_of(image_req.alignment.max(1));
+        // The buffers in one host-visible coherent allocation, the image in
+        // its own (drivers rarely let an optimally tiled image be mapped).
         let props = instance.get_physical_device_memory_properties(physical);
-        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let type_bits =
-            device.get_buffer_memory_requirements(a).memory_type_bits & image_req.memory_type_bits;
-        let memory_type = (0..props.memory_type_count)
-            .find(|&i| {
-                type_bits & (1 << i) != 0 && props.memory_types[i as usize].property_flags.contains(wanted)
+        let find = |bits: u32, wanted: vk::MemoryPropertyFlags| {
+            (0..props.memory_type_count).find(|&i| {
+                bits & (1 << i) != 0 && props.memory_types[i as usize].property_flags.contains(wanted)
             })
-            .ok_or("no host-visible coherent memory type for buffers and images")?;
+        };
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let buffer_type = find(device.get_buffer_memory_requirements(a).memory_type_bits, host)
+            .ok_or("no host-visible coherent memory type for the buffers")?;
+        let image_req = device.get_image_memory_requirements(image);
+        let image_type = find(image_req.memory_type_bits, vk::MemoryPropertyFlags::DEVICE_LOCAL)
+            .or_else(|| find(image_req.memory_type_bits, vk::MemoryPropertyFlags::empty()))
+            .ok_or("no memory type for the image")?;
         let memory = device
             .allocate_memory(
                 &vk::MemoryAllocateInfo::default()
-                    .allocation_size(image_offset + image_req.size)
-                    .memory_type_index(memory_type),
+                    .allocation_size(4 * SIZE)
+                    .memory_type_index(buffer_type),
+                None,
+            )
+            .map_err(err("vkAllocateMemory"))?;
+        let image_memory = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(image_req.size)
+                    .memory_type_index(image_type),
                 None,
             )
             .map_err(err("vkAllocateMemory"))?;
@@ -150,7 +162,7 @@ fn run() -> Result<(), String> {
                 .map_err(err("vkBindBufferMemory"))?;
         }
         device
-            .bind_image_memory(image, memory, image_offset)
+            .bind_image_memory(image, image_memory, 0)
             .map_err(err("vkBindImageMemory"))?;
         let mapped = device
             .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
@@ -390,6 +402,7 @@ fn run() -> Result<(), String> {
             device.destroy_buffer(buf, None);
         }
         device.free_memory(memory, None);
+        device.free_memory(image_memory, None);
         device.destroy_device(None);
         instance.destroy_instance(None);
     }

@@ -484,6 +484,10 @@ const DEVICE_NAMES: &[&str] = &[
     "vkFreeMemory",
     "vkMapMemory",
     "vkUnmapMemory",
+    "vkMapMemory2KHR",
+    "vkMapMemory2",
+    "vkUnmapMemory2KHR",
+    "vkUnmapMemory2",
     "vkCreateBuffer",
     "vkDestroyBuffer",
     "vkBindBufferMemory",
@@ -544,6 +548,18 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCmdCopyImage2",
     "vkCmdCopyImage2KHR",
     // Not modelled: written as `not-modelled` lines, counted, forwarded.
+    "vkCmdBlitImage2",
+    "vkCmdBlitImage2KHR",
+    "vkCmdResolveImage",
+    "vkCmdResolveImage2",
+    "vkCmdResolveImage2KHR",
+    "vkCmdClearDepthStencilImage",
+    "vkCmdSetEvent2",
+    "vkCmdSetEvent2KHR",
+    "vkCmdResetEvent2",
+    "vkCmdResetEvent2KHR",
+    "vkCmdWaitEvents2",
+    "vkCmdWaitEvents2KHR",
     "vkCmdBlitImage",
     "vkCmdClearColorImage",
     "vkCmdSetEvent",
@@ -560,6 +576,8 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkFreeMemory" => free_memory as *const (),
         "vkMapMemory" => map_memory as *const (),
         "vkUnmapMemory" => unmap_memory as *const (),
+        "vkMapMemory2KHR" | "vkMapMemory2" => map_memory2 as *const (),
+        "vkUnmapMemory2KHR" | "vkUnmapMemory2" => unmap_memory2 as *const (),
         "vkCreateBuffer" => create_buffer as *const (),
         "vkCreateImage" => create_image as *const (),
         "vkDestroyImage" => destroy_image as *const (),
@@ -617,6 +635,13 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkCmdCopyImageToBuffer2" | "vkCmdCopyImageToBuffer2KHR" => copy_image_to_buffer2 as *const (),
         "vkCmdCopyImage2" | "vkCmdCopyImage2KHR" => copy_image2 as *const (),
         "vkCmdBlitImage" => nm_blit_image as *const (),
+        "vkCmdBlitImage2" | "vkCmdBlitImage2KHR" => nm_blit_image2 as *const (),
+        "vkCmdResolveImage" => nm_resolve_image as *const (),
+        "vkCmdResolveImage2" | "vkCmdResolveImage2KHR" => nm_resolve_image2 as *const (),
+        "vkCmdClearDepthStencilImage" => nm_clear_depth_stencil_image as *const (),
+        "vkCmdSetEvent2" | "vkCmdSetEvent2KHR" => nm_set_event2 as *const (),
+        "vkCmdResetEvent2" | "vkCmdResetEvent2KHR" => nm_reset_event2 as *const (),
+        "vkCmdWaitEvents2" | "vkCmdWaitEvents2KHR" => nm_wait_events2 as *const (),
         "vkCmdClearColorImage" => nm_clear_color_image as *const (),
         "vkCmdSetEvent" => nm_set_event as *const (),
         "vkCmdResetEvent" => nm_reset_event as *const (),
@@ -703,28 +728,55 @@ unsafe extern "system" fn map_memory(
     if r == vk::Result::SUCCESS {
         // SAFETY: on success `*out` is the mapped pointer.
         let ptr = unsafe { *out } as usize;
-        record(key, "vkMapMemory", |d| {
-            d.capture.next_seq();
-            let Some(len) = d.capture.map_len(memory.as_raw(), offset, size) else {
-                return;
-            };
-            // SAFETY: vkMapMemory succeeded: `len` bytes at `ptr` are mapped
-            // host memory until vkUnmapMemory or vkFreeMemory (the layer
-            // forgets the pointer at both). The device may write them
-            // concurrently; the copy is a snapshot, as a memcpy would be.
-            let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
-            d.capture.map_memory(memory.as_raw(), offset, bytes);
-            let guard = if guard::enabled() {
-                // SAFETY: as above; the guard is removed at vkUnmapMemory
-                // and vkFreeMemory, before the call goes down.
-                unsafe { guard::guard(ptr, len as usize) }
-            } else {
-                None
-            };
-            d.mapped.insert(memory.as_raw(), Mapped { ptr, len, guard });
-        });
+        record_map(key, "vkMapMemory", memory, offset, size, ptr);
     }
     r
+}
+
+/// `vkMapMemory2KHR`: as `vkMapMemory`.
+unsafe extern "system" fn map_memory2(
+    device: vk::Device,
+    info: *const vk::MemoryMapInfoKHR<'_>,
+    out: *mut *mut c_void,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkMapMemory2KHR, ["vkMapMemory2KHR", "vkMapMemory2"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: a valid map info; on success `*out` is the mapped pointer.
+        let (memory, offset, size, ptr) =
+            unsafe { ((*info).memory, (*info).offset, (*info).size, *out as usize) };
+        record_map(key, "vkMapMemory2KHR", memory, offset, size, ptr);
+    }
+    r
+}
+
+/// Records a successful map of `size` bytes (or `VK_WHOLE_SIZE`) of
+/// `memory` from `offset`, mapped at `ptr`.
+fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, size: u64, ptr: usize) {
+    record(key, call, |d| {
+        d.capture.next_seq();
+        let Some(len) = d.capture.map_len(memory.as_raw(), offset, size) else {
+            return;
+        };
+        // SAFETY: vkMapMemory succeeded: `len` bytes at `ptr` are mapped
+        // host memory until vkUnmapMemory or vkFreeMemory (the layer
+        // forgets the pointer at both). The device may write them
+        // concurrently; the copy is a snapshot, as a memcpy would be.
+        let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+        d.capture.map_memory(memory.as_raw(), offset, bytes);
+        let guard = if guard::enabled() {
+            // SAFETY: as above; the guard is removed at vkUnmapMemory
+            // and vkFreeMemory, before the call goes down.
+            unsafe { guard::guard(ptr, len as usize) }
+        } else {
+            None
+        };
+        d.mapped.insert(memory.as_raw(), Mapped { ptr, len, guard });
+    });
 }
 
 /// Emits a `wait` (and the host reads it implies) on device data `d`.
@@ -809,12 +861,42 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
 
 unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMemory) {
     let key = dispatch_key(device.as_raw());
-    record(key, "vkUnmapMemory", |d| {
+    record_unmap(key, "vkUnmapMemory", memory);
+    if let Some(f) = next!(key, vk::PFN_vkUnmapMemory, ["vkUnmapMemory"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, memory) }
+    }
+}
+
+/// `vkUnmapMemory2KHR`: as `vkUnmapMemory`.
+unsafe extern "system" fn unmap_memory2(
+    device: vk::Device,
+    info: *const vk::MemoryUnmapInfoKHR<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkUnmapMemory2KHR,
+        ["vkUnmapMemory2KHR", "vkUnmapMemory2"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid unmap info.
+    let memory = unsafe { (*info).memory };
+    record_unmap(key, "vkUnmapMemory2KHR", memory);
+    // SAFETY: the next layer's function with the caller's arguments.
+    unsafe { f(device, info) }
+}
+
+/// Records an unmap of `memory`, before it goes down the chain: its last
+/// host writes, then the mapping forgotten and unguarded.
+fn record_unmap(key: usize, call: &str, memory: vk::DeviceMemory) {
+    record(key, call, |d| {
         let seq = d.capture.next_seq();
         diff_mapped(
             d,
             seq,
-            "vkUnmapMemory",
+            call,
             Diff::Coherent {
                 only: Some(memory.as_raw()),
             },
@@ -826,10 +908,6 @@ unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMem
         }
         d.capture.unmap_memory(memory.as_raw());
     });
-    if let Some(f) = next!(key, vk::PFN_vkUnmapMemory, ["vkUnmapMemory"]) {
-        // SAFETY: the next layer's function with the caller's arguments.
-        unsafe { f(device, memory) }
-    }
 }
 
 unsafe extern "system" fn flush_mapped(
@@ -2457,6 +2535,13 @@ macro_rules! not_modelled {
     };
 }
 
+not_modelled!(cmd nm_blit_image2, vk::PFN_vkCmdBlitImage2, ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"], (i: *const vk::BlitImageInfo2<'_>));
+not_modelled!(cmd nm_resolve_image, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve));
+not_modelled!(cmd nm_resolve_image2, vk::PFN_vkCmdResolveImage2, ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"], (i: *const vk::ResolveImageInfo2<'_>));
+not_modelled!(cmd nm_clear_depth_stencil_image, vk::PFN_vkCmdClearDepthStencilImage, ["vkCmdClearDepthStencilImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearDepthStencilValue, n: u32, r: *const vk::ImageSubresourceRange));
+not_modelled!(cmd nm_set_event2, vk::PFN_vkCmdSetEvent2, ["vkCmdSetEvent2", "vkCmdSetEvent2KHR"], (e: vk::Event, i: *const vk::DependencyInfo<'_>));
+not_modelled!(cmd nm_reset_event2, vk::PFN_vkCmdResetEvent2, ["vkCmdResetEvent2", "vkCmdResetEvent2KHR"], (e: vk::Event, s: vk::PipelineStageFlags2));
+not_modelled!(cmd nm_wait_events2, vk::PFN_vkCmdWaitEvents2, ["vkCmdWaitEvents2", "vkCmdWaitEvents2KHR"], (n: u32, e: *const vk::Event, i: *const vk::DependencyInfo<'_>));
 not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
 not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
 not_modelled!(cmd nm_set_event, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
