@@ -196,8 +196,8 @@ pub fn device_commands(p: &Program) -> usize {
                     | Command::Free { .. }
                     | Command::HostRead { .. }
                     | Command::HostWrite { .. }
-                    | Command::Submit
-                    | Command::Wait
+                    | Command::Submit(_)
+                    | Command::Wait(_)
             )
         })
         .count()

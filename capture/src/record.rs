@@ -1335,7 +1335,7 @@ impl Capture {
                 self.append(e);
             }
         }
-        self.append(Entry::Cmd(Command::Submit, format!("{call} #{seq}")));
+        self.append(Entry::Cmd(Command::SUBMIT, format!("{call} #{seq}")));
         self.submissions += 1;
         if fence != 0 {
             self.fences.insert(fence, self.submissions);
@@ -1373,7 +1373,7 @@ impl Capture {
             return;
         }
         self.waited = self.submissions;
-        self.append(Entry::Cmd(Command::Wait, format!("{call} #{seq}")));
+        self.append(Entry::Cmd(Command::WAIT, format!("{call} #{seq}")));
         // The device's writes are done: take them into the shadow copies.
         for &(memory, current) in mapped {
             let Some(map) = self.memories.get_mut(&memory).and_then(|m| m.map.as_mut()) else {

@@ -273,6 +273,12 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
     };
     let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
         Ok(h) => h,
+        // Several queues or semaphores: the fast checker refuses them, the
+        // definitional semantics decides them.
+        Err(vksync::ProgramError {
+            kind: vksync::ProgramErrorKind::MultiQueueNotSupported { .. },
+            ..
+        }) => return check_by_spec(&source, reading, out),
         Err(e) => {
             // `load` resolved the program already; a failure here would be
             // a model inconsistency, still reported as an input error.
@@ -304,6 +310,57 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
     };
     to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
     if hazards.is_empty() {
+        Status::Clean
+    } else {
+        Status::Findings
+    }
+}
+
+/// `vksync check` of a program the fast checker refuses (several queues or
+/// semaphores): the races of the definitional semantics, in the hazard
+/// lines' format.
+fn check_by_spec(source: &input::Source, reading: vksync::Reading, out: &mut Out) -> Status {
+    to_stderr!(
+        "{}: note: checked by the definitional semantics (several queues or semaphores: the fast \
+         checker does not model them yet); it is quadratic to cubic in the program's size",
+        source.name
+    );
+    let program = &source.trace.program;
+    let races = match vksync::spec::races(program, reading) {
+        Ok(r) => r,
+        Err(e) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+    };
+    let layout = match vksync::resolve(program) {
+        Ok(l) => l,
+        Err(e) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+    };
+    for r in &races {
+        if out.stopped() {
+            break;
+        }
+        let line = report::race_line(&source.name, program, &layout, &source.trace.command_lines, r);
+        say!(out, "{line}");
+    }
+    let kinds: Vec<vksync::HazardKind> = races.iter().map(|r| r.kind).collect();
+    let not_modelled = match source.trace.not_modelled.len() {
+        0 => String::new(),
+        1 => "; 1 call not modelled, not checked".to_string(),
+        n => format!("; {n} calls not modelled, not checked"),
+    };
+    to_stderr!("{}: {}{not_modelled}", source.name, report::summary_of(&kinds));
+    if races.is_empty() {
         Status::Clean
     } else {
         Status::Findings

@@ -108,7 +108,9 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
                         ));
                     }
                 }
-                Command::Submit => out.push_str("# inserted: the host access below waits for the device\n"),
+                Command::Submit(_) => {
+                    out.push_str("# inserted: the host access below waits for the device\n")
+                }
                 _ => {}
             }
         }

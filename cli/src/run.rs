@@ -185,8 +185,11 @@ impl Lines<'_> {
                 ),
                 None => format!("{name}: error: {message}"),
             },
-            // Objects are the same in the input and its plan.
-            Some(Location::Object(_)) => input_error(self.source, e),
+            // Objects, queues and semaphores are the same in the input and
+            // its plan.
+            Some(Location::Object(_) | Location::Queue(_) | Location::Semaphore(_)) => {
+                input_error(self.source, e)
+            }
             None => format!("{name}: error: {message}"),
         }
     }

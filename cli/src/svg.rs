@@ -217,7 +217,7 @@ pub fn render(
     // Columns.
     let width_of = |c: &Command| match c {
         Command::Barrier(_) => BAR,
-        Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => NARROW,
+        Command::Alloc { .. } | Command::Free { .. } | Command::Submit(_) | Command::Wait(_) => NARROW,
         _ => WIDE,
     };
     let mut xs = Vec::with_capacity(program.commands().len());
@@ -396,7 +396,7 @@ pub fn render(
                     esc(&label)
                 );
             }
-            Command::Submit | Command::Wait => {
+            Command::Submit(_) | Command::Wait(_) => {
                 let cx = x0 + w / 2.0;
                 let _ = writeln!(
                     s,
@@ -408,7 +408,7 @@ pub fn render(
                 let _ = writeln!(
                     s,
                     r##"<text x="{tx}" y="{ty}" font-size="11" fill="#7e22ce" transform="rotate(-90 {tx} {ty})">{}</text>"##,
-                    if matches!(c, Command::Submit) {
+                    if matches!(c, Command::Submit(_)) {
                         "submit"
                     } else {
                         "wait (fence)"
@@ -614,7 +614,7 @@ fn bar_label(dep: &vksync::Dependency) -> String {
 fn wq_half(c: &Command) -> f64 {
     let w = match c {
         Command::Barrier(_) => BAR,
-        Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => NARROW,
+        Command::Alloc { .. } | Command::Free { .. } | Command::Submit(_) | Command::Wait(_) => NARROW,
         _ => WIDE,
     };
     w / 2.0 + 1.0

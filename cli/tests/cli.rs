@@ -80,7 +80,15 @@ const EXAMPLES: &[&str] = &[
     "prepared-repeat",
     "image-transition",
     "image-transition-fixed",
+    "two-queues",
+    "two-queues-fixed",
 ];
+
+/// The examples with several queues or semaphores: `check` decides them
+/// with the definitional semantics; the planners and the runtime refuse
+/// them (the fast checker models one queue), with the line of the first
+/// command it does not model.
+const MULTI_QUEUE: &[(&str, usize)] = &[("two-queues", 15), ("two-queues-fixed", 14)];
 
 /// The examples with image layout transitions, with the line of the first:
 /// they check, but the planners and the runtime refuse them (no planner
@@ -159,6 +167,9 @@ fn planned_examples_check_clean() {
     for name in EXAMPLES
         .iter()
         .filter(|n| !WITH_TRANSITIONS.iter().any(|(t, _)| t == *n))
+        // Skipped: the planners refuse several queues and semaphores
+        // (`multi_queue_programs_are_checked_by_the_definitional_semantics`).
+        .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
     {
         for planner in ["offline", "online", "conservative"] {
             for extra in [None, Some("--buffer-barriers")] {
@@ -171,6 +182,33 @@ fn planned_examples_check_clean() {
                 assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
             }
         }
+    }
+}
+
+/// `check` falls back to the definitional semantics, with a note; every
+/// planner and `run` refuse the program with the typed error at the first
+/// command the fast checker does not model.
+#[test]
+fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
+    let note = "note: checked by the definitional semantics (several queues or semaphores: the fast \
+                checker does not model them yet); it is quadratic to cubic in the program's size";
+    for (name, line) in MULTI_QUEUE {
+        let file = format!("examples/{name}.trace");
+        let (code, _, err) = vksync(&["check", &file], None);
+        assert_eq!(code, if name.ends_with("-fixed") { 0 } else { 1 }, "{err}");
+        assert!(err.contains(note), "{err}");
+        for planner in ["offline", "online", "conservative", "per-object", "none"] {
+            let (code, out, err) = vksync(&["plan", &file, "--planner", planner], None);
+            assert_eq!((code, out.as_str()), (2, ""), "{planner}: {err}");
+            assert!(
+                err.starts_with(&format!("{file}:{line}:1: error: "))
+                    && err.contains("fast checker models one queue"),
+                "{planner}: {err}"
+            );
+        }
+        let (code, _, err) = vksync(&["run", &file], None);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("fast checker models one queue"), "{err}");
     }
 }
 

@@ -235,6 +235,7 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// with this knowledge; its plans are minimal with respect to it.
 pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
+    program.require_single_queue()?;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
@@ -249,8 +250,15 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 }
 
 /// Runs the checker over a program.
+///
+/// A program that uses a second queue, a semaphore, `wait QUEUE` on
+/// another queue, `host-signal` or `host-wait` is refused with
+/// [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that command
+/// ([`Program::require_single_queue`]): the fast checker models one queue;
+/// [`crate::spec::races`] decides such programs.
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
+    program.require_single_queue()?;
     Ok(check_resolved(program, &layout, sem))
 }
 
@@ -284,8 +292,8 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker
             }
         }
         match c {
-            Command::Wait => pending.clear(),
-            Command::Submit => out.append(&mut pending),
+            Command::Wait(_) => pending.clear(),
+            Command::Submit(_) => out.append(&mut pending),
             _ => {}
         }
     }
@@ -311,8 +319,8 @@ pub(crate) fn is_clean(program: &Program, layout: &Layout, sem: Semantics) -> bo
             pending = true;
         }
         match c {
-            Command::Wait => pending = false,
-            Command::Submit if pending => return false,
+            Command::Wait(_) => pending = false,
+            Command::Submit(_) if pending => return false,
             _ => {}
         }
     }
@@ -388,8 +396,8 @@ pub(crate) fn step(
                 out.push(lift(&h, &a));
             }
         }
-        Command::Submit => checker.submit(),
-        Command::Wait => checker.wait(),
+        Command::Submit(_) => checker.submit(),
+        Command::Wait(_) => checker.wait(),
         _ => {
             let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {

@@ -74,6 +74,10 @@ pub use ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind,
     Program, Region,
 };
+pub use ir::queue::{
+    Queue, QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission,
+    WaitFor,
+};
 pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
 pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};

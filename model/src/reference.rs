@@ -385,7 +385,12 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
         match c {
             Command::Alloc { blob } => store.undefine(program, *blob),
             // A layout transition keeps the bytes (module documentation).
-            Command::Free { .. } | Command::Barrier(_) | Command::Submit | Command::Wait => {}
+            Command::Free { .. }
+            | Command::Barrier(_)
+            | Command::Submit(_)
+            | Command::Wait(_)
+            | Command::HostSignal { .. }
+            | Command::HostWait { .. } => {}
             Command::Copy { src, dst } => {
                 let data = store.read(*src);
                 store.write(*dst, &data);

@@ -172,7 +172,7 @@ fn bad_calls_are_refused_with_the_parsers_words() {
         ),
         (
             "replace past the end",
-            |p| p.replace(3, Command::Submit).map(drop),
+            |p| p.replace(3, Command::SUBMIT).map(drop),
             Location::Command(3),
             "there is no command 3 (the program has 0)",
         ),
@@ -280,7 +280,7 @@ fn from_parts_checks_every_part() {
 fn allocs_cannot_be_removed() {
     let calls: &[(&str, Call)] = &[
         ("truncate", |p| p.truncate(0)),
-        ("replace", |p| p.replace(0, Command::Submit).map(drop)),
+        ("replace", |p| p.replace(0, Command::SUBMIT).map(drop)),
     ];
     for (what, call) in calls {
         let mut p = base();

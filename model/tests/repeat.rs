@@ -39,7 +39,7 @@ fn a_fence_wait_between_submissions_orders_everything() {
     for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
         let once = repeated(&planned(reading), 1).unwrap();
         let mut waited = once.clone();
-        waited.extend([Command::Submit, Command::Wait]).unwrap();
+        waited.extend([Command::SUBMIT, Command::WAIT]).unwrap();
         waited.extend(once.commands().iter().cloned()).unwrap();
         assert!(check_under(&waited, reading).is_empty(), "{reading:?}");
         assert!(races(&waited, reading).unwrap().is_empty(), "{reading:?}");

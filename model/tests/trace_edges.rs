@@ -440,6 +440,9 @@ fn documented_errors() {
         let message = message.trim();
         let text = if message.starts_with("2:") {
             format!("buffer a 16\n{input}")
+        } else if message.starts_with("4:") {
+            // The queue and semaphore table's declarations.
+            format!("queue qa\nsemaphore s\nsemaphore t timeline\n{input}")
         } else {
             input.to_string()
         };

@@ -176,10 +176,10 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 p.push(Command::HostRead { src }).expect(ok);
             }
             Op::Submit => {
-                p.push(Command::Submit).expect(ok);
+                p.push(Command::SUBMIT).expect(ok);
             }
             Op::Wait => {
-                p.push(Command::Wait).expect(ok);
+                p.push(Command::WAIT).expect(ok);
             }
             Op::Dispatch { kernel, objs, words } => {
                 let k = match kernel % 4 {

@@ -268,10 +268,10 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 p.push(Command::HostRead { src }).expect(ok);
             }
             SyncOp::Submit => {
-                p.push(Command::Submit).expect(ok);
+                p.push(Command::SUBMIT).expect(ok);
             }
             SyncOp::Wait => {
-                p.push(Command::Wait).expect(ok);
+                p.push(Command::WAIT).expect(ok);
             }
             SyncOp::Dispatch { bindings, indirect } => {
                 let bindings: Vec<Binding> = bindings

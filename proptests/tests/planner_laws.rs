@@ -66,7 +66,7 @@ proptest! {
 
     #[test]
     fn offline_meets_the_stabbing_bound(g in programs(60)) {
-        let waits = |p: &Program| p.commands().iter().filter(|c| matches!(c, Command::Wait)).count();
+        let waits = |p: &Program| p.commands().iter().filter(|c| matches!(c, Command::Wait(_))).count();
         for (_, form, reading) in all(&[PlannerKind::Offline]) {
             let bound = stabbing_bound(&g.program, reading).unwrap();
             let offline = planned(&g, PlannerKind::Offline, form, reading);
@@ -117,7 +117,7 @@ proptest! {
         // With a fence wait between submissions, the plan needs nothing more.
         let once = repeated(&planned, 1).unwrap();
         let mut waited = once.clone();
-        waited.extend([Command::Submit, Command::Wait]).unwrap();
+        waited.extend([Command::SUBMIT, Command::WAIT]).unwrap();
         waited.extend(once.commands().iter().cloned()).unwrap();
         prop_assert!(check(&waited, reading).is_empty(), "hazards across a fence wait:\n{}", vksync::trace::print(&waited));
         prop_assert!(races(&waited, reading).unwrap().is_empty());

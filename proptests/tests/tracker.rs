@@ -55,8 +55,8 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
                 to_tracker[blob.0 as usize] = Some(id);
             }
             Command::Free { blob } => t.free(to_tracker[blob.0 as usize].expect("allocated")).unwrap(),
-            Command::Submit => t.submit(),
-            Command::Wait => t.wait(),
+            Command::Submit(_) => t.submit(),
+            Command::Wait(_) => t.wait(),
             _ => {
                 let acc: Vec<TrackedAccess> = accesses(c, &layout, Semantics::SPEC)
                     .iter()
@@ -81,7 +81,7 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
                     commands.push(Command::Barrier(Dependency { barriers }));
                 }
                 if needs.submit_and_wait {
-                    commands.extend([Command::Submit, Command::Wait]);
+                    commands.extend([Command::SUBMIT, Command::WAIT]);
                 }
             }
         }

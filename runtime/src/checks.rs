@@ -267,7 +267,8 @@ pub fn check_dispatch(
     }))
 }
 
-/// Validates `program` (`vksync::resolve`), refuses image layout
+/// Validates `program` (`vksync::resolve`), refuses several queues and
+/// semaphores (`vksync::Program::require_single_queue`), refuses image layout
 /// transitions and image copies (the runtime has no images:
 /// [`CheckError::LayoutTransition`], [`CheckError::ImageCopy`]),
 /// then checks every dispatch and every memory object against `limits`.
@@ -275,6 +276,8 @@ pub fn check_dispatch(
 /// a device.
 pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<CheckedProgram> {
     let layout = vksync::resolve(program)?;
+    // One queue, no semaphore: the recorder submits to one queue.
+    program.require_single_queue()?;
     for (ci, c) in program.commands().iter().enumerate() {
         let refused = match c {
             Command::Barrier(dep) => dep

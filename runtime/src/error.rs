@@ -110,6 +110,8 @@ fn show_location(at: &Location) -> String {
     match at {
         Location::Command(i) => format!("command {i}"),
         Location::Object(o) => format!("object {}", o.0),
+        Location::Queue(q) => format!("queue {}", q.0),
+        Location::Semaphore(s) => format!("semaphore {}", s.0),
     }
 }
 

@@ -219,7 +219,7 @@ impl Device {
             .filter(|c| {
                 matches!(
                     c,
-                    Command::Submit | Command::HostRead { .. } | Command::HostWrite { .. }
+                    Command::Submit(_) | Command::HostRead { .. } | Command::HostWrite { .. }
                 )
             })
             .count() as u32
@@ -273,8 +273,8 @@ impl Device {
             capture.set_command(Some(ci));
             match c {
                 Command::Alloc { .. } | Command::Free { .. } => {}
-                Command::Submit => rec.submit(&mut q, Some(ci))?,
-                Command::Wait => rec.wait(&mut q)?,
+                Command::Submit(_) => rec.submit(&mut q, Some(ci))?,
+                Command::Wait(_) => rec.wait(&mut q)?,
                 Command::HostWrite { dst, .. } => {
                     rec.settle(&mut q, Some(ci), &mut notes)?;
                     let m = layout.locate(*dst).expect("region of the resolved program");
@@ -665,8 +665,11 @@ impl Recorder<'_> {
             | Command::Free { .. }
             | Command::HostWrite { .. }
             | Command::HostRead { .. }
-            | Command::Submit
-            | Command::Wait => {}
+            | Command::Submit(_)
+            | Command::Wait(_) => {}
+            // `check_program` refuses programs with semaphores or several
+            // queues (`Program::require_single_queue`).
+            Command::HostSignal { .. } | Command::HostWait { .. } => {}
         }
         Ok(())
     }

@@ -92,7 +92,7 @@ fn check_repeatable(program: &Program) -> Result<usize> {
     let mut recorded = 0;
     for (ci, c) in program.commands().iter().enumerate() {
         match c {
-            Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait => {
+            Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit(_) | Command::Wait(_) => {
                 return Err(RuntimeError::NotRepeatable {
                     command: ci,
                     keyword: c.keyword(),

@@ -89,7 +89,7 @@ fn full_barriers_give_no_messages_and_the_references_bytes() {
             )],
         }))
         .unwrap();
-    program.extend([Command::Submit, Command::Wait]).unwrap();
+    program.extend([Command::SUBMIT, Command::WAIT]).unwrap();
     let out = program.find("out").unwrap();
     let read = program.region(out, 0, 128);
     program.push(Command::HostRead { src: read }).unwrap();

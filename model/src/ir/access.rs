@@ -109,7 +109,12 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
             .filter_map(|b| b.region)
             .map(|r| (r, StageAccess::ImageLayoutTransition))
             .collect(),
-        Command::Alloc { .. } | Command::Free { .. } | Command::Submit | Command::Wait => vec![],
+        Command::Alloc { .. }
+        | Command::Free { .. }
+        | Command::Submit(_)
+        | Command::Wait(_)
+        | Command::HostSignal { .. }
+        | Command::HostWait { .. } => vec![],
     }
 }
 

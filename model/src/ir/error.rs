@@ -5,6 +5,7 @@
 //! a line and column.
 
 use super::program::{ByteRange, ObjectId};
+use super::queue::{QueueId, SemaphoreId};
 use crate::vk::scope::ScopeError;
 use std::fmt;
 
@@ -15,6 +16,10 @@ pub enum Location {
     Command(usize),
     /// At the declaration of this object.
     Object(ObjectId),
+    /// At the declaration of this queue.
+    Queue(QueueId),
+    /// At the declaration of this semaphore.
+    Semaphore(SemaphoreId),
 }
 
 /// Why a program is not well formed.
@@ -261,6 +266,94 @@ pub enum ProgramErrorKind {
         /// How many there are.
         count: usize,
     },
+    /// Refused with "queue id {id} is not one of this program's ({count} queues)".
+    #[error("queue id {id} is not one of this program's ({count} queues)")]
+    UnknownQueue {
+        /// The queue id given.
+        id: u32,
+        /// How many there are (1 when none is declared: the implicit queue).
+        count: usize,
+    },
+    /// Refused with "semaphore id {id} is not one of this program's ({count} semaphores)".
+    #[error("semaphore id {id} is not one of this program's ({count} semaphores)")]
+    UnknownSemaphore {
+        /// The semaphore id given.
+        id: u32,
+        /// How many there are.
+        count: usize,
+    },
+    /// Refused with "`{name}` is a queue or semaphore keyword and cannot name one".
+    #[error("`{name}` is a keyword of `submit` and `wait` and cannot name a queue or semaphore")]
+    ReservedName {
+        /// The name concerned.
+        name: String,
+    },
+    /// Refused with "binary semaphore `{name}` is waited on with no signal pending (VUID-vkQueueSubmit-pWaitSemaphores-03238)".
+    #[error("binary semaphore `{name}` is waited on with no signal pending (VUID-vkQueueSubmit-pWaitSemaphores-03238)")]
+    BinaryWaitWithoutSignal {
+        /// The semaphore.
+        name: String,
+    },
+    /// Refused with "binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)".
+    #[error("binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)")]
+    BinarySignalledTwice {
+        /// The semaphore.
+        name: String,
+    },
+    /// Refused with "timeline semaphore `{name}` is waited for value {value}, but no signal of the program reaches it (its last value is {current}): the wait would never complete".
+    #[error("timeline semaphore `{name}` is waited for value {value}, but no signal of the program reaches it (its last value is {current}): the wait would never complete")]
+    TimelineWaitNeverSignalled {
+        /// The semaphore.
+        name: String,
+        /// The value waited for.
+        value: u64,
+        /// The greatest value the program signals (or the initial value).
+        current: u64,
+    },
+    /// Refused with "timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)".
+    #[error("timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)")]
+    TimelineValueNotIncreasing {
+        /// The semaphore.
+        name: String,
+        /// The value given.
+        value: u64,
+        /// The greatest value signalled before (or the initial value).
+        current: u64,
+    },
+    /// Refused with "`{name}` is a binary semaphore: it takes no value".
+    #[error("`{name}` is a binary semaphore: it takes no value")]
+    ValueOnBinarySemaphore {
+        /// The semaphore.
+        name: String,
+    },
+    /// Refused with "`{name}` is a timeline semaphore: give a value (`{name}:VALUE`)".
+    #[error("`{name}` is a timeline semaphore: give a value (`{name}:VALUE`)")]
+    TimelineValueMissing {
+        /// The semaphore.
+        name: String,
+    },
+    /// Refused with "`{keyword}` needs a timeline semaphore; `{name}` is binary".
+    #[error("`{keyword}` needs a timeline semaphore; `{name}` is binary")]
+    HostOpOnBinarySemaphore {
+        /// `host-signal` or `host-wait`.
+        keyword: &'static str,
+        /// The semaphore.
+        name: String,
+    },
+    /// Refused with "the stage mask of semaphore `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-VkSubmitInfo-pWaitDstStageMask-00078)".
+    #[error("the stage mask of semaphore `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-VkSubmitInfo-pWaitDstStageMask-00078)")]
+    BadSemaphoreStages {
+        /// The semaphore.
+        name: String,
+        /// The offending bits.
+        bits: u64,
+    },
+    /// Refused with "{what}: the fast checker models one queue without semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the fast checker, the planners, the tracker, the layer emulation and the runtime refuse.
+    #[error("{what}: the fast checker models one queue without semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
+    MultiQueueNotSupported {
+        /// The first command it does not model, described.
+        what: String,
+    },
     /// Refused with "`{name}` is not a pool, so blobs cannot be allocated from it".
     #[error("`{name}` is not a pool, so blobs cannot be allocated from it")]
     NotAPool {
@@ -286,6 +379,8 @@ impl fmt::Display for Location {
         match self {
             Location::Command(i) => write!(f, "command {i}"),
             Location::Object(id) => write!(f, "object {}", id.0),
+            Location::Queue(id) => write!(f, "queue {}", id.0),
+            Location::Semaphore(id) => write!(f, "semaphore {}", id.0),
         }
     }
 }

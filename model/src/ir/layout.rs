@@ -273,6 +273,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             life[i] = Life::Live;
         }
     }
+    let mut sems = super::queue::SemaphoreStates::new(&program.semaphores);
     for (ci, command) in program.commands.iter().enumerate() {
         let err = |kind| ProgramError {
             at: Location::Command(ci),
@@ -425,8 +426,25 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     }
                 }
             }
-            Command::Submit | Command::Wait => {}
+            // The order of semaphore operations: one state machine for
+            // built and parsed programs (module `queue`).
+            Command::Submit(s) => sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?,
+            Command::HostSignal { semaphore, value } => sems
+                .signal(&program.semaphores, *semaphore, Some(*value))
+                .map_err(err)?,
+            Command::HostWait { semaphore, value } => sems
+                .wait(&program.semaphores, *semaphore, Some(*value))
+                .map_err(err)?,
+            Command::Wait(_) => {}
         }
+    }
+    if let Some((ordinal, kind)) = sems.finish(&program.semaphores) {
+        // The command holding the `ordinal`-th timeline wait.
+        let at = timeline_wait_command(program, ordinal);
+        return Err(ProgramError {
+            at: Location::Command(at),
+            kind,
+        });
     }
     let mut mem_owners = vec![ObjectId(0); memory_sizes.len()];
     for (i, o) in owners.iter().enumerate() {
@@ -440,6 +458,25 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         owners,
         mem_owners,
     })
+}
+
+/// The index of the command that makes the `ordinal`-th timeline semaphore
+/// wait (device or host) of `program`, counting as
+/// [`super::queue::SemaphoreStates`] does.
+fn timeline_wait_command(program: &Program, ordinal: usize) -> usize {
+    let mut seen = 0;
+    for (i, c) in program.commands.iter().enumerate() {
+        let n = match c {
+            Command::Submit(s) => s.waits.iter().filter(|w| w.value.is_some()).count(),
+            Command::HostWait { .. } => 1,
+            _ => 0,
+        };
+        if ordinal < seen + n {
+            return i;
+        }
+        seen += n;
+    }
+    program.commands.len().saturating_sub(1)
 }
 
 #[cfg(test)]

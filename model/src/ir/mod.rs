@@ -1,7 +1,8 @@
 //! The program representation: objects and commands ([`program`]), where
 //! every object lives in memory and whether a program is well formed
 //! ([`layout`]), and which memory each command accesses in which stage
-//! ([`access`]). It depends only on [`crate::vk`] and the model's options
+//! ([`access`]), and the queues and semaphores that order commands across
+//! queues ([`queue`]). It depends only on [`crate::vk`] and the model's options
 //! ([`crate::semantics`]); the checker, the planners, the trace format and
 //! the definitional semantics all read programs through it.
 
@@ -9,3 +10,4 @@ pub mod access;
 pub mod error;
 pub mod layout;
 pub mod program;
+pub mod queue;

@@ -12,6 +12,7 @@
 //! accesses are (that is [`crate::ir::access`]).
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
+use super::queue::{Queue, QueueId, Semaphore, SemaphoreId, SemaphoreType, Submission, WaitFor};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use std::collections::HashMap;
 use std::fmt;
@@ -335,10 +336,29 @@ pub enum Command {
     /// `vkCmdPipelineBarrier2`.
     Barrier(Dependency),
     /// `vkQueueSubmit` of everything recorded since the last submit, with a
-    /// fence.
-    Submit,
-    /// `vkWaitForFences` on every submission so far.
-    Wait,
+    /// fence, to a queue, with semaphore waits and signals
+    /// ([`Submission::default()`], also [`Command::SUBMIT`]: to the first
+    /// queue, no semaphore).
+    Submit(Submission),
+    /// The host waits: `vkWaitForFences` on every submission so far
+    /// ([`WaitFor::All`], also [`Command::WAIT`]), or `vkQueueWaitIdle` on
+    /// one queue ([`WaitFor::Queue`]).
+    Wait(WaitFor),
+    /// `vkSignalSemaphore`: the host sets a timeline semaphore to `value`.
+    HostSignal {
+        /// The (timeline) semaphore.
+        semaphore: SemaphoreId,
+        /// The value set.
+        value: u64,
+    },
+    /// `vkWaitSemaphores`: the host waits until a timeline semaphore
+    /// reaches `value`.
+    HostWait {
+        /// The (timeline) semaphore.
+        semaphore: SemaphoreId,
+        /// The value waited for.
+        value: u64,
+    },
 }
 
 /// Which Vulkan command a [`Command::CopyImage`] is.
@@ -380,6 +400,15 @@ impl ImageCopy {
 }
 
 impl Command {
+    /// The single-queue `submit`: to the first queue, no semaphore.
+    pub const SUBMIT: Command = Command::Submit(Submission {
+        queue: QueueId(0),
+        waits: Vec::new(),
+        signals: Vec::new(),
+    });
+    /// The `wait` for every submission so far.
+    pub const WAIT: Command = Command::Wait(WaitFor::All);
+
     /// The short name used in messages and in the trace format.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -393,8 +422,10 @@ impl Command {
             Command::HostWrite { .. } => "host-write",
             Command::HostRead { .. } => "host-read",
             Command::Barrier(_) => "barrier",
-            Command::Submit => "submit",
-            Command::Wait => "wait",
+            Command::Submit(_) => "submit",
+            Command::Wait(_) => "wait",
+            Command::HostSignal { .. } => "host-signal",
+            Command::HostWait { .. } => "host-wait",
         }
     }
 
@@ -414,8 +445,11 @@ impl Command {
             Command::HostWrite { .. } => "host write",
             Command::HostRead { .. } => "host read",
             Command::Barrier(_) => "vkCmdPipelineBarrier2",
-            Command::Submit => "vkQueueSubmit",
-            Command::Wait => "vkWaitForFences",
+            Command::Submit(_) => "vkQueueSubmit",
+            Command::Wait(WaitFor::All) => "vkWaitForFences",
+            Command::Wait(WaitFor::Queue(_)) => "vkQueueWaitIdle",
+            Command::HostSignal { .. } => "vkSignalSemaphore",
+            Command::HostWait { .. } => "vkWaitSemaphores",
         }
     }
 }
@@ -434,6 +468,15 @@ pub(crate) fn is_name(text: &str) -> bool {
 /// The words that introduce a dispatch's bindings in the trace format; a
 /// kernel may not be named like one (the grammar would read it as one).
 pub(crate) const BINDING_KEYWORDS: [&str; 4] = ["read", "write", "rw", "indirect"];
+
+/// The words of `submit` and `wait` that a queue or semaphore name would
+/// make ambiguous.
+pub(crate) const SYNC_KEYWORDS: [&str; 2] = ["wait", "signal"];
+
+/// Whether `name` is reserved for queues and semaphores.
+pub(crate) fn is_reserved_sync_name(text: &str) -> bool {
+    SYNC_KEYWORDS.contains(&text)
+}
 
 /// Whether `name` may name a kernel: a name that is not a binding keyword.
 pub(crate) fn is_kernel_name(text: &str) -> bool {
@@ -469,6 +512,10 @@ pub struct Program {
     pub(crate) commands: Vec<Command>,
     /// Object ids by name (derived from `objects`).
     names: HashMap<String, ObjectId>,
+    /// Declared queues; empty: one implicit queue (family 0).
+    pub(crate) queues: Vec<Queue>,
+    /// Declared semaphores.
+    pub(crate) semaphores: Vec<Semaphore>,
 }
 
 impl Program {
@@ -770,7 +817,26 @@ impl Program {
                 }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))
             }
-            Command::Submit | Command::Wait => {}
+            Command::Submit(s) => {
+                self.check_queue(s.queue, at)?;
+                for w in &s.waits {
+                    self.check_semaphore_op(w.semaphore, w.value.is_some(), w.stages, at)?;
+                }
+                for sig in &s.signals {
+                    self.check_semaphore_op(sig.semaphore, sig.value.is_some(), sig.stages, at)?;
+                }
+            }
+            Command::Wait(WaitFor::All) => {}
+            Command::Wait(WaitFor::Queue(q)) => self.check_queue(*q, at)?,
+            Command::HostSignal { semaphore, .. } | Command::HostWait { semaphore, .. } => {
+                let s = self.check_sem_id(*semaphore, at)?;
+                if s.kind == SemaphoreType::Binary {
+                    return Err(err(ProgramErrorKind::HostOpOnBinarySemaphore {
+                        keyword: command.keyword(),
+                        name: s.name.clone(),
+                    }));
+                }
+            }
         }
         for r in regions {
             self.check_id(r.object, at)?;
@@ -779,6 +845,185 @@ impl Program {
             }
         }
         Ok(())
+    }
+
+    fn check_queue(&self, q: QueueId, at: Location) -> Result<(), ProgramError> {
+        if (q.0 as usize) < self.queue_count() {
+            return Ok(());
+        }
+        Err(ProgramError {
+            at,
+            kind: ProgramErrorKind::UnknownQueue {
+                id: q.0,
+                count: self.queue_count(),
+            },
+        })
+    }
+
+    fn check_sem_id(&self, id: SemaphoreId, at: Location) -> Result<&Semaphore, ProgramError> {
+        self.semaphores.get(id.0 as usize).ok_or(ProgramError {
+            at,
+            kind: ProgramErrorKind::UnknownSemaphore {
+                id: id.0,
+                count: self.semaphores.len(),
+            },
+        })
+    }
+
+    /// A semaphore wait or signal of a submission: a semaphore of this
+    /// program, a value exactly when it is a timeline one, and a stage
+    /// mask with names and without `HOST` (a queue operation's stage
+    /// mask "must not include VK_PIPELINE_STAGE_HOST_BIT",
+    /// VUID-VkSubmitInfo-pWaitDstStageMask-00078; the same for
+    /// `VkSemaphoreSubmitInfo::stageMask`).
+    fn check_semaphore_op(
+        &self,
+        id: SemaphoreId,
+        has_value: bool,
+        stages: PipelineStageFlags2,
+        at: Location,
+    ) -> Result<(), ProgramError> {
+        let s = self.check_sem_id(id, at)?;
+        let name = s.name.clone();
+        let kind = match (s.kind, has_value) {
+            (SemaphoreType::Binary, true) => Some(ProgramErrorKind::ValueOnBinarySemaphore { name }),
+            (SemaphoreType::Timeline { .. }, false) => Some(ProgramErrorKind::TimelineValueMissing { name }),
+            _ => {
+                let bits = stages.unnamed_bits() | (stages & PipelineStageFlags2::HOST).bits();
+                (bits != 0).then_some(ProgramErrorKind::BadSemaphoreStages { name, bits })
+            }
+        };
+        match kind {
+            Some(kind) => Err(ProgramError { at, kind }),
+            None => Ok(()),
+        }
+    }
+
+    /// The declared queues, in declaration order (a [`QueueId`] is an
+    /// index here). Empty when the program declares none: then it has one
+    /// implicit queue, `QueueId(0)`, of family 0.
+    pub fn queues(&self) -> &[Queue] {
+        &self.queues
+    }
+
+    /// The number of queues: the declared ones, or 1 (the implicit one).
+    pub fn queue_count(&self) -> usize {
+        self.queues.len().max(1)
+    }
+
+    /// The declared semaphores (a [`SemaphoreId`] is an index here).
+    pub fn semaphores(&self) -> &[Semaphore] {
+        &self.semaphores
+    }
+
+    /// A queue's name for messages: its declared name, or `queue` for the
+    /// implicit one.
+    pub fn queue_name(&self, q: QueueId) -> &str {
+        self.queues.get(q.0 as usize).map_or("queue", |x| x.name.as_str())
+    }
+
+    /// A semaphore's name (`?` for an id that is not this program's).
+    pub fn semaphore_name(&self, s: SemaphoreId) -> &str {
+        self.semaphores.get(s.0 as usize).map_or("?", |x| x.name.as_str())
+    }
+
+    /// Finds a declared queue by name.
+    pub fn find_queue(&self, name: &str) -> Option<QueueId> {
+        self.queues
+            .iter()
+            .position(|q| q.name == name)
+            .map(|i| QueueId(i as u32))
+    }
+
+    /// Finds a semaphore by name.
+    pub fn find_semaphore(&self, name: &str) -> Option<SemaphoreId> {
+        self.semaphores
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SemaphoreId(i as u32))
+    }
+
+    /// Declares a queue (`queue NAME family FAMILY`). The first declared
+    /// queue is `QueueId(0)`, the queue a plain `submit` goes to. Names
+    /// follow the rules for object names, are unique among queues, and may
+    /// not be `wait` or `signal` (the keywords of `submit`).
+    pub fn queue(&mut self, name: &str, family: u32) -> Result<QueueId, ProgramError> {
+        let id = QueueId(self.queues.len() as u32);
+        let at = Location::Queue(id);
+        self.check_sync_name(name, self.find_queue(name).is_some(), at)?;
+        self.queues.push(Queue {
+            name: name.to_string(),
+            family,
+        });
+        Ok(id)
+    }
+
+    /// Declares a semaphore, binary or timeline (with its initial value).
+    /// Names follow the rules for queue names, unique among semaphores.
+    pub fn semaphore(&mut self, name: &str, kind: SemaphoreType) -> Result<SemaphoreId, ProgramError> {
+        let id = SemaphoreId(self.semaphores.len() as u32);
+        let at = Location::Semaphore(id);
+        self.check_sync_name(name, self.find_semaphore(name).is_some(), at)?;
+        self.semaphores.push(Semaphore {
+            name: name.to_string(),
+            kind,
+        });
+        Ok(id)
+    }
+
+    fn check_sync_name(&self, name: &str, taken: bool, at: Location) -> Result<(), ProgramError> {
+        let name = name.to_string();
+        let kind = if !is_name(&name) {
+            ProgramErrorKind::BadName { name }
+        } else if is_reserved_sync_name(&name) {
+            ProgramErrorKind::ReservedName { name }
+        } else if taken {
+            ProgramErrorKind::DuplicateName { name }
+        } else {
+            return Ok(());
+        };
+        Err(ProgramError { at, kind })
+    }
+
+    /// The index of the first command the fast checker does not model
+    /// (a submit to a queue other than the first, or with a semaphore; a
+    /// `wait` on a queue other than the first; `host-signal`;
+    /// `host-wait`), and what it is. `wait QUEUE` on the first queue is
+    /// modelled: before any submit to another queue it waits for the same
+    /// submissions as `wait`.
+    pub fn first_multi_queue_command(&self) -> Option<(usize, String)> {
+        self.commands.iter().enumerate().find_map(|(i, c)| {
+            let what = match c {
+                Command::Submit(s) if s.queue != QueueId(0) => {
+                    format!("a submit to queue `{}`", self.queue_name(s.queue))
+                }
+                Command::Submit(s) if !s.is_plain() => "a submit with semaphores".to_string(),
+                Command::Wait(WaitFor::Queue(q)) if *q != QueueId(0) => {
+                    format!("a wait for queue `{}`", self.queue_name(*q))
+                }
+                Command::HostSignal { .. } | Command::HostWait { .. } => {
+                    format!("`{}` ({})", c.keyword(), c.vulkan_name())
+                }
+                _ => return None,
+            };
+            Some((i, what))
+        })
+    }
+
+    /// Refuses a program that uses what the fast checker, the planners,
+    /// the layer emulation and the runtime do not model yet (several
+    /// queues, semaphores: [`Program::first_multi_queue_command`]) with
+    /// [`ProgramErrorKind::MultiQueueNotSupported`] at that command. The
+    /// definitional semantics ([`crate::spec::races`]) decides such
+    /// programs.
+    pub fn require_single_queue(&self) -> Result<(), ProgramError> {
+        match self.first_multi_queue_command() {
+            Some((i, what)) => Err(ProgramError {
+                at: Location::Command(i),
+                kind: ProgramErrorKind::MultiQueueNotSupported { what },
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Appends commands in order, each checked as [`Program::push`] does;
@@ -875,6 +1120,8 @@ impl Program {
                 .cloned()
                 .collect(),
             names: self.names.clone(),
+            queues: self.queues.clone(),
+            semaphores: self.semaphores.clone(),
         }
     }
 
@@ -885,6 +1132,8 @@ impl Program {
             objects: self.objects.clone(),
             commands,
             names: self.names.clone(),
+            queues: self.queues.clone(),
+            semaphores: self.semaphores.clone(),
         }
     }
 }

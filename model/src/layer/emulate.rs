@@ -34,6 +34,7 @@ use crate::vk::scope::StageAccess;
 /// each at the command being recorded when it is reported.
 pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
+    program.require_single_queue()?;
     // D6 is a reporting filter in the layer (`SupressedBoundDescriptorWAW`),
     // applied after detection stopped at the first hazard of the range (K3):
     // a suppressed write-after-write at a lower address hides a
@@ -53,12 +54,12 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
         match c {
             // The runtime submits the open command buffer at `submit` and
             // before a host access; the next device command opens a new one.
-            Command::Submit | Command::HostRead { .. } | Command::HostWrite { .. } => {
+            Command::Submit(_) | Command::HostRead { .. } | Command::HostWrite { .. } => {
                 checker = fresh();
                 entries.iter_mut().for_each(Vec::clear);
             }
             // Waiting does not close a command buffer.
-            Command::Wait => {}
+            Command::Wait(_) => {}
             Command::Barrier(dep) => {
                 // A layout transition is checked as the layer checks it: a
                 // write against its barrier's first scopes (with D12, the

@@ -44,9 +44,9 @@ impl<'a> Emitter<'a> {
         self.origin.push(None);
     }
     pub(crate) fn submit_wait(&mut self) {
-        self.commands.push(Command::Submit);
+        self.commands.push(Command::SUBMIT);
         self.origin.push(None);
-        self.commands.push(Command::Wait);
+        self.commands.push(Command::WAIT);
         self.origin.push(None);
     }
     pub(crate) fn finish(self) -> Plan {
@@ -80,13 +80,13 @@ impl Queue {
     }
     pub(crate) fn observe(&mut self, c: &Command) {
         match c {
-            Command::Submit => {
+            Command::Submit(_) => {
                 if self.recorded {
                     self.submitted = true;
                 }
                 self.recorded = false;
             }
-            Command::Wait if !self.recorded => self.submitted = false,
+            Command::Wait(_) if !self.recorded => self.submitted = false,
             _ => {}
         }
     }

@@ -172,8 +172,13 @@ pub struct Plan {
 }
 
 /// Refuses a program with image layout transitions, naming the first
-/// command that performs one (see the module documentation).
+/// command that performs one (see the module documentation), and one
+/// that uses several queues or semaphores
+/// ([`ProgramErrorKind::MultiQueueNotSupported`]).
 pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> {
+    // Several queues and semaphores are not planned either: the planners
+    // run the fast checker, which models one queue.
+    program.require_single_queue()?;
     match program.first_layout_transition() {
         Some(i) => Err(ProgramError {
             at: Location::Command(i),
@@ -220,7 +225,7 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
                     .program
                     .commands
                     .iter()
-                    .filter(|c| matches!(c, Command::Wait))
+                    .filter(|c| matches!(c, Command::Wait(_)))
                     .count();
                 (p.program.barrier_points(), waits, p.program.barrier_bits())
             };

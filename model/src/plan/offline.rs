@@ -65,8 +65,8 @@ pub(crate) fn offline(placement: &Placement, form: BarrierForm, sem: Semantics, 
     let mut next_is_wait = false;
     for (i, c) in waited.commands.iter().enumerate().rev() {
         match c {
-            Command::Submit => next_is_wait = false,
-            Command::Wait => next_is_wait = true,
+            Command::Submit(_) => next_is_wait = false,
+            Command::Wait(_) => next_is_wait = true,
             _ => {}
         }
         completes[i] = next_is_wait;

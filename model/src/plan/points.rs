@@ -83,7 +83,7 @@ pub(crate) fn with_waits(
             let eager_wait = eager && needs_barrier && queue.outstanding();
             eager_fired |= eager_wait && !needs_wait;
             if needs_wait || eager_wait {
-                commands.extend([Command::Submit, Command::Wait]);
+                commands.extend([Command::SUBMIT, Command::WAIT]);
                 origin.extend([None, None]);
                 checker.submit();
                 checker.wait();
@@ -116,8 +116,8 @@ pub(crate) fn requirements(input: &Program, layout: &Layout, sem: Semantics) -> 
     for (i, c) in input.commands.iter().enumerate() {
         last_waited_submit[i] = waited;
         match c {
-            Command::Submit => pending_submit = Some(i),
-            Command::Wait => waited = pending_submit.or(waited),
+            Command::Submit(_) => pending_submit = Some(i),
+            Command::Wait(_) => waited = pending_submit.or(waited),
             _ => {}
         }
     }

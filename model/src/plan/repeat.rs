@@ -42,7 +42,12 @@ pub fn repeated(program: &Program, times: usize) -> Result<Program, ProgramError
     for (i, c) in program.commands.iter().enumerate() {
         if matches!(
             c,
-            Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit | Command::Wait
+            Command::HostRead { .. }
+                | Command::HostWrite { .. }
+                | Command::Submit(_)
+                | Command::Wait(_)
+                | Command::HostSignal { .. }
+                | Command::HostWait { .. }
         ) {
             return Err(ProgramError {
                 at: Location::Command(i),

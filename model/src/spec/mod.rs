@@ -44,7 +44,15 @@
 //!
 //! # Assumptions (each documented in `docs/semantics.md`)
 //!
-//! * One queue with compute and transfer capabilities; one host thread.
+//! * Queues with compute and transfer capabilities (one implicit queue
+//!   when none is declared); one host thread. Submission order is per
+//!   queue; commands of different queues are ordered only through
+//!   semaphores, fences and the host (module `order`).
+//! * A timeline semaphore wait is ordered after what *every* signal
+//!   operation that may satisfy it is ordered after ("If multiple semaphore
+//!   signal operations meet these criteria, any of those operations may be
+//!   included"), excluding those that happen after the wait without going
+//!   through another semaphore pairing (a conservative reading).
 //! * Mapped memory is host-coherent ("Host Access Types"): host writes are
 //!   available to the host domain at once, and writes available to the
 //!   host domain are visible to the host, so a device write reaches a host
@@ -96,6 +104,7 @@ pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramEr
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
     let order = Order::build(program, layout);
+    let multi_queue = program.first_multi_queue_command().is_some();
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
     for a in &order.accesses {
         let b = cells.entry(a.mem).or_default();
@@ -124,7 +133,17 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     if x.command == y.command || (!x.write && !y.write) {
                         continue;
                     }
-                    if !location_ordered(&order, x, y, mem, cell, reading) {
+                    // "If there does not exist a location-ordered relation
+                    // between X and Y ..., then there is a data race": in
+                    // either direction. With several queues or semaphores
+                    // the trace's order is not the execution's (a batch
+                    // may wait for a later host signal), so the later
+                    // access in the trace may be the earlier one. Single-
+                    // queue programs keep the trace's order, which the fast
+                    // checker shares (a host access before the submit of a
+                    // recorded command is checked after it).
+                    let reversed = multi_queue && location_ordered(&order, y, x, mem, cell, reading);
+                    if !reversed && !location_ordered(&order, x, y, mem, cell, reading) {
                         found.push(Race {
                             command: y.command,
                             kind: match (x.write, y.write) {
@@ -249,12 +268,29 @@ fn location_ordered(
     // scope, its bytes in the barrier's range) and fence signals after it.
     // A layout transition's writes "are automatically made available": by
     // its own B2, whose first access scope holds it alone.
+    // A semaphore signal operation's "first access scope includes all
+    // memory access performed by the device" ("Semaphore Signaling"): it
+    // makes X available when X is in its first synchronization scope
+    // (happens before it). A barrier's scopes hold only commands of its own
+    // queue ("Submission Order" is per queue).
     let avs: Vec<usize> = order
         .deps
         .iter()
-        .filter(|d| d.pos > x.pos && x.in_first_access(d) && in_range(d.range, mem, cell))
+        .filter(|d| {
+            d.pos > x.pos
+                && order.queue_of(d.node) == order.queue_of(x.node)
+                && x.in_first_access(d)
+                && in_range(d.range, mem, cell)
+        })
         .map(|d| d.node)
         .chain(order.fences.iter().copied().filter(|&f| order.hb(x.node, f)))
+        .chain(
+            order
+                .signals
+                .iter()
+                .filter(|s| s.batch.is_some() && order.hb(x.node, s.node))
+                .map(|s| s.node),
+        )
         .collect();
     if avs.is_empty() {
         return false;
@@ -294,9 +330,22 @@ fn location_ordered(
     // memory is automatically made visible to a layout transition", which
     // is its B1, whose second access scope holds it alone.)
     let by_barrier = order.deps.iter().any(|d| {
-        d.pos < y.pos && y.in_second_access(d) && in_range(d.range, mem, cell) && available_before(d.node)
+        d.pos < y.pos
+            && order.queue_of(d.node) == order.queue_of(y.node)
+            && y.in_second_access(d)
+            && in_range(d.range, mem, cell)
+            && available_before(d.node)
     });
+    // A semaphore wait operation's "second access scope includes all memory
+    // access performed by the device" ("Semaphore Waiting"): a visibility
+    // operation to Y when Y is in its second synchronization scope
+    // (happens after it), after an availability of X.
+    let by_semaphore = order
+        .waits
+        .iter()
+        .any(|w| w.batch.is_some() && order.hb(w.node, y.node) && available_before(w.node));
     by_barrier
+        || by_semaphore
         || order
             .submits
             .iter()

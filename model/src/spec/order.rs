@@ -3,9 +3,15 @@
 //! Nodes are every operation the definitional semantics reasons about:
 //! each memory access of each command, each dependency of each
 //! `vkCmdPipelineBarrier2` (one per memory or buffer barrier it carries),
-//! each host-side event (host access, `vkQueueSubmit`, `vkWaitForFences`)
-//! and each fence signal operation. Edges are the orderings the
-//! specification defines directly; happens-before is reachability. Nothing
+//! each host-side event (host access, `vkQueueSubmit`, `vkWaitForFences`,
+//! `vkQueueWaitIdle`, `vkSignalSemaphore`, `vkWaitSemaphores`), each fence
+//! signal operation and each semaphore signal and wait operation of a
+//! submission. Every device operation belongs to a batch, and so to the
+//! queue of that batch; barriers and submission order relate operations of
+//! one queue only. Edges are the orderings the
+//! specification defines directly; happens-before is reachability (with
+//! one twist: a timeline semaphore wait that several signal operations may
+//! satisfy happens after what precedes every one of them). Nothing
 //! is summarized: the relation is built for the whole program and queried
 //! pairwise, so it is slow (cubic) and meant for small programs.
 //!
@@ -32,6 +38,7 @@
 use super::scopes::{self, Pairs, Side, Stages};
 use crate::ir::layout::{Layout, MemRange};
 use crate::ir::program::{Command, Program};
+use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 
 /// Where an operation is in submission order: its command, then its step
 /// inside the command (0 for every access and dependency but the parts of
@@ -117,10 +124,54 @@ impl AccessOp {
     }
 }
 
+/// A semaphore signal operation: of a submission (`queue` and `batch`
+/// set) or of `vkSignalSemaphore` on the host (both `None`).
+#[derive(Clone, Debug)]
+pub(crate) struct SignalOp {
+    pub node: usize,
+    pub batch: Option<usize>,
+    /// Its first synchronization scope's stages (the stage mask, expanded
+    /// to logically earlier stages).
+    pub first: Stages,
+    /// The stage mask covers every command of the queue (`ALL_COMMANDS`):
+    /// barriers' memory dependencies and layout transitions of the batch
+    /// and earlier are in its first scope, as in a fence's.
+    pub all: bool,
+    pub semaphore: usize,
+    /// The value set (timeline) or `None` (binary).
+    pub value: Option<u64>,
+}
+
+/// A semaphore wait operation: of a submission (`batch` set) or of
+/// `vkWaitSemaphores` on the host (`None`).
+#[derive(Clone, Debug)]
+pub(crate) struct WaitOp {
+    pub node: usize,
+    pub batch: Option<usize>,
+    /// Its second synchronization scope's stages (expanded to logically
+    /// later stages).
+    pub second: Stages,
+    /// The stage mask covers every command of the queue.
+    pub all: bool,
+    /// The signal operations its first synchronization scope may include
+    /// (indices into [`Order::signals`]): it happens-after their
+    /// intersection. Empty when the wait orders nothing (a timeline
+    /// semaphore whose initial value already satisfies it).
+    pub candidates: Vec<usize>,
+}
+
 /// The program's operations and its happens-before relation.
 pub(crate) struct Order {
     pub accesses: Vec<AccessOp>,
     pub deps: Vec<DepOp>,
+    /// Semaphore signal operations, device and host.
+    pub signals: Vec<SignalOp>,
+    /// Semaphore wait operations, device and host.
+    pub waits: Vec<WaitOp>,
+    /// The queue of each batch (index as in `submits`).
+    pub batch_queue: Vec<QueueId>,
+    /// The batch of each node, for device operations.
+    pub batch_of: Vec<Option<usize>>,
     /// Node of each `vkQueueSubmit` (including the implicit one that
     /// submits whatever is recorded at the end of the program).
     pub submits: Vec<usize>,
@@ -137,6 +188,15 @@ impl Order {
     /// ordered "in the order listed").
     pub fn hb(&self, a: usize, b: usize) -> bool {
         self.reach[a][b / 64] & (1 << (b % 64)) != 0
+    }
+
+    /// The queue a device operation runs on (`None` for host operations).
+    pub fn queue_of(&self, node: usize) -> Option<QueueId> {
+        self.batch_of
+            .get(node)
+            .copied()
+            .flatten()
+            .map(|b| self.batch_queue[b])
     }
 
     pub fn build(program: &Program, layout: &Layout) -> Order {
@@ -156,7 +216,22 @@ impl Order {
         let mut batch_of: Vec<Option<usize>> = Vec::new();
         // Layout transitions so far: the next one's pseudo stage id.
         let mut transitions = 0usize;
-        let mut waits: Vec<(usize, usize)> = Vec::new(); // (node, submits so far)
+        // Host fence waits: (node, submits so far, the queue waited for or
+        // `None` for all).
+        let mut waits: Vec<(usize, usize, Option<QueueId>)> = Vec::new();
+        let mut batch_queue: Vec<QueueId> = Vec::new();
+        let mut signals: Vec<SignalOp> = Vec::new();
+        let mut sem_waits: Vec<WaitOp> = Vec::new();
+        // Per semaphore, the pending signal of a binary one. Timeline
+        // waits find their candidates once every signal is known (a wait
+        // may come before the signal that satisfies it).
+        let mut pending: Vec<Option<usize>> = vec![None; program.semaphores.len()];
+        // (wait index, semaphore, value) of timeline waits.
+        let mut timeline_waits: Vec<(usize, usize, u64)> = Vec::new();
+        let timeline_initial = |sem: usize| match program.semaphores[sem].kind {
+            SemaphoreType::Timeline { initial } => initial,
+            SemaphoreType::Binary => 0,
+        };
         for (ci, c) in program.commands.iter().enumerate() {
             match c {
                 Command::Barrier(dep) => {
@@ -232,20 +307,91 @@ impl Order {
                         });
                     }
                 }
-                Command::Submit => {
+                Command::Submit(sub) => {
                     let node = new_node();
                     batch_of.resize(node + 1, None);
+                    let k = submits.len();
                     for op in unsubmitted_ops.drain(..) {
-                        batch_of[op] = Some(submits.len());
+                        batch_of[op] = Some(k);
                     }
                     submits.push(node);
+                    batch_queue.push(sub.queue);
                     host_events.push((node, ci));
+                    // The batch's semaphore waits, then its signals: both
+                    // are operations of the batch, on its queue.
+                    for w in &sub.waits {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        batch_of[node] = Some(k);
+                        let sem = w.semaphore.0 as usize;
+                        let mut candidates = Vec::new();
+                        match w.value {
+                            None => candidates.extend(pending[sem].take()),
+                            Some(v) => timeline_waits.push((sem_waits.len(), sem, v)),
+                        }
+                        let second = scopes::sync_scope(w.stages.bits(), Side::Second);
+                        sem_waits.push(WaitOp {
+                            node,
+                            batch: Some(k),
+                            all: second.is_superset(&scopes::all_commands()),
+                            second,
+                            candidates,
+                        });
+                    }
+                    for sig in &sub.signals {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        batch_of[node] = Some(k);
+                        let sem = sig.semaphore.0 as usize;
+                        if sig.value.is_none() {
+                            pending[sem] = Some(signals.len());
+                        }
+                        let first = scopes::sync_scope(sig.stages.bits(), Side::First);
+                        signals.push(SignalOp {
+                            node,
+                            batch: Some(k),
+                            all: first.is_superset(&scopes::all_commands()),
+                            first,
+                            semaphore: sem,
+                            value: sig.value,
+                        });
+                    }
                 }
-                Command::Wait => {
+                Command::Wait(target) => {
                     let node = new_node();
                     batch_of.resize(node + 1, None);
-                    waits.push((node, submits.len()));
+                    let queue = match target {
+                        WaitFor::All => None,
+                        WaitFor::Queue(q) => Some(*q),
+                    };
+                    waits.push((node, submits.len(), queue));
                     host_events.push((node, ci));
+                }
+                Command::HostSignal { semaphore, value } => {
+                    let node = new_node();
+                    batch_of.resize(node + 1, None);
+                    host_events.push((node, ci));
+                    signals.push(SignalOp {
+                        node,
+                        batch: None,
+                        first: Stages::new(),
+                        all: false,
+                        semaphore: semaphore.0 as usize,
+                        value: Some(*value),
+                    });
+                }
+                Command::HostWait { semaphore, value } => {
+                    let node = new_node();
+                    batch_of.resize(node + 1, None);
+                    host_events.push((node, ci));
+                    timeline_waits.push((sem_waits.len(), semaphore.0 as usize, *value));
+                    sem_waits.push(WaitOp {
+                        node,
+                        batch: None,
+                        second: Stages::new(),
+                        all: false,
+                        candidates: Vec::new(),
+                    });
                 }
                 _ => {
                     for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
@@ -282,10 +428,14 @@ impl Order {
                 batch_of[op] = Some(submits.len());
             }
             submits.push(node);
+            batch_queue.push(QueueId(0));
             host_events.push((node, program.commands.len()));
         }
         let fences: Vec<usize> = submits.iter().map(|_| new_node()).collect();
         let n = nodes;
+        batch_of.resize(n, None);
+        // The queue of a device operation.
+        let queue = |node: usize| batch_of[node].map(|b| batch_queue[b]);
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
 
         // Execution dependencies of pipeline barriers. "Let ScopedOps1 be
@@ -298,8 +448,16 @@ impl Order {
         // Host accesses are not queue operations and are in neither scope.
         // A layout transition is in the scopes of its own B1 (second) and
         // B2 (first) only, through its pseudo stage.
+        //
+        // Submission order is per queue: "the order in which vkQueueSubmit
+        // ... commands are executed on the host, for a single queue"
+        // ("Submission Order"), so a barrier's scopes hold only commands
+        // of its own queue.
         for d in &deps {
-            for a in accesses.iter().filter(|a| !a.host) {
+            for a in accesses
+                .iter()
+                .filter(|a| !a.host && queue(a.node) == queue(d.node))
+            {
                 if a.pos < d.pos && a.in_first(d) {
                     edges[a.node].push(d.node);
                 }
@@ -321,7 +479,10 @@ impl Order {
         for a in &deps {
             for b in &deps {
                 let pseudo = a.second_pseudo.is_some() && a.second_pseudo == b.first_pseudo;
-                if a.pos < b.pos && (pseudo || a.second.intersection(&b.first).next().is_some()) {
+                if a.pos < b.pos
+                    && queue(a.node) == queue(b.node)
+                    && (pseudo || a.second.intersection(&b.first).next().is_some())
+                {
                     edges[a.node].push(b.node);
                 }
             }
@@ -342,10 +503,13 @@ impl Order {
         // Fence signal: "The first synchronization scope includes every
         // batch submitted in the same queue submission command ... all
         // commands that occur earlier in submission order."
+        // Earlier in submission order is on the same queue.
         for (op, batch) in batch_of.iter().enumerate() {
             if let Some(k) = batch {
-                for f in &fences[*k..] {
-                    edges[op].push(*f);
+                for (j, f) in fences.iter().enumerate().skip(*k) {
+                    if batch_queue[j] == batch_queue[*k] {
+                        edges[op].push(*f);
+                    }
                 }
             }
         }
@@ -353,33 +517,220 @@ impl Order {
         // fence signal operation. The second synchronization scope includes
         // the host operations of vkWaitForFences". A wait here waits for
         // every submission made before it.
-        for (node, submitted) in &waits {
-            for f in &fences[..*submitted] {
-                edges[*f].push(*node);
-            }
-        }
-
-        // Reachability by a depth-first search from every node.
-        let words = n.div_ceil(64).max(1);
-        let mut reach = vec![vec![0u64; words]; n];
-        for (start, row) in reach.iter_mut().enumerate() {
-            let mut stack = vec![start];
-            row[start / 64] |= 1 << (start % 64);
-            while let Some(x) = stack.pop() {
-                for &y in &edges[x] {
-                    if row[y / 64] & (1 << (y % 64)) == 0 {
-                        row[y / 64] |= 1 << (y % 64);
-                        stack.push(y);
-                    }
+        // `wait QUEUE` is vkQueueWaitIdle, "equivalent to having submitted
+        // a valid fence to every previously executed queue submission
+        // command that accepts a fence, then waiting for all of those
+        // fences": the fences of that queue's submissions so far.
+        for (node, submitted, q) in &waits {
+            for (j, f) in fences[..*submitted].iter().enumerate() {
+                if q.is_none_or(|q| batch_queue[j] == q) {
+                    edges[*f].push(*node);
                 }
             }
         }
+
+        // Semaphore signal operations of a submission. "The first
+        // synchronization scope of each semaphore signal operation defined
+        // by this command includes every command in the same batch that the
+        // signal operation is defined in, and all commands that occur
+        // earlier in submission order. The scope is limited by the
+        // stageMask" (vkQueueSubmit2; vkQueueSubmit's is ALL_COMMANDS).
+        // The signal is an operation of its batch: its submit happens
+        // before it. Chains into it are at the level of stages, as between
+        // barriers; with ALL_COMMANDS every barrier dependency (including
+        // one whose second scope is HOST, whose domain operation a host
+        // read needs) and every layout transition is in its scope, as in a
+        // fence's.
+        let earlier_on = |node: usize, k: usize| {
+            batch_of[node].is_some_and(|b| b <= k && batch_queue[b] == batch_queue[k])
+        };
+        let later_on = |node: usize, k: usize| {
+            batch_of[node].is_some_and(|b| b >= k && batch_queue[b] == batch_queue[k])
+        };
+        for s in &signals {
+            let Some(k) = s.batch else { continue };
+            edges[submits[k]].push(s.node);
+            for a in accesses.iter().filter(|a| !a.host && earlier_on(a.node, k)) {
+                let in_scope = match a.pseudo {
+                    Some(_) => s.all,
+                    None => s.first.contains(a.stage),
+                };
+                if in_scope {
+                    edges[a.node].push(s.node);
+                }
+            }
+            for d in deps.iter().filter(|d| earlier_on(d.node, k)) {
+                if s.all || d.second.intersection(&s.first).next().is_some() {
+                    edges[d.node].push(s.node);
+                }
+            }
+            for w in sem_waits
+                .iter()
+                .filter(|w| w.batch.is_some() && earlier_on(w.node, k))
+            {
+                if w.second.intersection(&s.first).next().is_some() {
+                    edges[w.node].push(s.node);
+                }
+            }
+            // "The first synchronization scope [of a fence signal] includes
+            // every batch submitted in the same queue submission command":
+            // the batch's semaphore operations too.
+            for (j, f) in fences.iter().enumerate().skip(k) {
+                if batch_queue[j] == batch_queue[k] {
+                    edges[s.node].push(*f);
+                }
+            }
+        }
+        // Semaphore wait operations of a submission: "The second
+        // synchronization scope of each semaphore wait operation defined by
+        // this command includes every command in the same batch that the
+        // wait operation is defined in, and all commands that occur later
+        // in submission order. The scope is limited by the stageMask";
+        // "The semaphore wait operation happens-after the first set of
+        // operations in the execution dependency, and happens-before the
+        // second set".
+        for w in &sem_waits {
+            let Some(k) = w.batch else { continue };
+            edges[submits[k]].push(w.node);
+            for a in accesses.iter().filter(|a| !a.host && later_on(a.node, k)) {
+                let in_scope = match a.pseudo {
+                    Some(_) => w.all,
+                    None => w.second.contains(a.stage),
+                };
+                if in_scope {
+                    edges[w.node].push(a.node);
+                }
+            }
+            for d in deps.iter().filter(|d| later_on(d.node, k)) {
+                if w.all || d.first.intersection(&w.second).next().is_some() {
+                    edges[w.node].push(d.node);
+                }
+            }
+            for (j, f) in fences.iter().enumerate().skip(k) {
+                if batch_queue[j] == batch_queue[k] {
+                    edges[w.node].push(*f);
+                }
+            }
+        }
+
+        // Reachability without the semaphore pairings first: it tells
+        // which signals are "guaranteed to happen-after" a wait, which the
+        // criteria exclude from its candidates.
+        let plain = reachability(&edges, &[]);
+        // "for timeline semaphores, the signal value is greater than or
+        // equal to the wait value" and "the signal operation is not
+        // guaranteed to happen-after the semaphore wait operation"; "If
+        // multiple semaphore signal operations meet these criteria, any of
+        // those operations may be included": the wait is ordered after what
+        // every candidate is ordered after (their intersection). A value
+        // the initial value already reaches needs no signal: the wait
+        // orders nothing. Signals reached from the wait only through
+        // another semaphore pairing are kept as candidates (conservative:
+        // more races, never fewer).
+        for &(w, sem, v) in &timeline_waits {
+            if timeline_initial(sem) >= v {
+                continue;
+            }
+            let wn = sem_waits[w].node;
+            sem_waits[w].candidates = signals
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.semaphore == sem && s.value.is_some_and(|sv| sv >= v))
+                .filter(|(_, s)| plain[wn][s.node / 64] & (1 << (s.node % 64)) == 0)
+                .map(|(i, _)| i)
+                .collect();
+        }
+        let meets: Vec<(usize, Vec<usize>)> = sem_waits
+            .iter()
+            .filter(|w| !w.candidates.is_empty())
+            .map(|w| (w.node, w.candidates.iter().map(|&c| signals[c].node).collect()))
+            .collect();
+        let reach = reachability(&edges, &meets);
         Order {
             accesses,
             deps,
+            signals,
+            waits: sem_waits,
+            batch_queue,
+            batch_of,
             submits,
             fences,
             reach,
         }
     }
+}
+
+/// `reach[a]` holds `b` when `a` happens-before `b` or `a == b`: over
+/// `edges`, and for each `(node, preds)` of `meets`, `node` happens-after
+/// whatever happens-before *every* one of `preds` (and after each of them
+/// only when there is one). Computed as ancestor sets in a topological
+/// order, then transposed.
+fn reachability(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)]) -> Vec<Vec<u64>> {
+    let n = edges.len();
+    let words = n.div_ceil(64).max(1);
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, out) in edges.iter().enumerate() {
+        for &b in out {
+            preds[b].push(a);
+        }
+    }
+    let mut meet_of: Vec<Option<&[usize]>> = vec![None; n];
+    let mut indegree: Vec<usize> = preds.iter().map(Vec::len).collect();
+    let mut succ: Vec<Vec<usize>> = edges.to_vec();
+    for (node, ps) in meets {
+        meet_of[*node] = Some(ps);
+        for &p in ps {
+            succ[p].push(*node);
+            indegree[*node] += 1;
+        }
+    }
+    // Kahn's algorithm. The graph is acyclic for every program that does
+    // not deadlock; a node on a cycle (a deadlocked program) is left with
+    // the ancestors found so far.
+    let mut order: Vec<usize> = (0..n).filter(|&v| indegree[v] == 0).collect();
+    let mut i = 0;
+    while i < order.len() {
+        let v = order[i];
+        i += 1;
+        for &w in &succ[v] {
+            indegree[w] -= 1;
+            if indegree[w] == 0 {
+                order.push(w);
+            }
+        }
+    }
+    let done = order.len();
+    order.extend((0..n).filter(|&v| indegree[v] > 0));
+    debug_assert_eq!(done, n, "the happens-before graph has a cycle");
+    let mut anc = vec![vec![0u64; words]; n];
+    for &v in &order {
+        let mut row = vec![0u64; words];
+        row[v / 64] |= 1 << (v % 64);
+        for &p in &preds[v] {
+            for (r, a) in row.iter_mut().zip(&anc[p]) {
+                *r |= *a;
+            }
+        }
+        if let Some(ps) = meet_of[v] {
+            let mut common = anc[ps[0]].clone();
+            for &p in &ps[1..] {
+                for (c, a) in common.iter_mut().zip(&anc[p]) {
+                    *c &= *a;
+                }
+            }
+            for (r, c) in row.iter_mut().zip(&common) {
+                *r |= *c;
+            }
+        }
+        anc[v] = row;
+    }
+    let mut reach = vec![vec![0u64; words]; n];
+    for (b, row) in anc.iter().enumerate() {
+        for a in 0..n {
+            if row[a / 64] & (1 << (a % 64)) != 0 {
+                reach[a][b / 64] |= 1 << (b % 64);
+            }
+        }
+    }
+    reach
 }

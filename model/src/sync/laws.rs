@@ -202,8 +202,8 @@ impl Arbitrary for Prog {
                         .map(|_| random_barrier(g, &p, &objs, true))
                         .collect(),
                 }),
-                6 => Command::Submit,
-                7 => Command::Wait,
+                6 => Command::SUBMIT,
+                7 => Command::WAIT,
                 8 => Command::HostRead {
                     src: region(g, &p, &objs),
                 },

@@ -5,6 +5,8 @@
 
 use super::parse::DEFAULT_POOL_ALIGN;
 use crate::ir::program::{Command, ObjectKind, Program, Region};
+use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
+use crate::vk::flags::PipelineStageFlags2;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -137,6 +139,9 @@ pub struct Writer {
     objects: usize,
     /// Commands written so far.
     commands: usize,
+    /// Queues and semaphores declared so far.
+    queues: usize,
+    semaphores: usize,
     started: bool,
 }
 
@@ -155,6 +160,25 @@ impl Writer {
                 let _ = writeln!(out, "# {h}");
             }
         }
+        // Queues and semaphores first: commands use them, never the other
+        // way round, so declaring them before anything else keeps ids.
+        for q in &program.queues[self.queues.min(program.queues.len())..] {
+            let _ = match q.family {
+                0 => writeln!(out, "queue {}", q.name),
+                f => writeln!(out, "queue {} family {f}", q.name),
+            };
+        }
+        self.queues = program.queues.len();
+        for s in &program.semaphores[self.semaphores.min(program.semaphores.len())..] {
+            let _ = match s.kind {
+                SemaphoreType::Binary => writeln!(out, "semaphore {}", s.name),
+                SemaphoreType::Timeline { initial: 0 } => writeln!(out, "semaphore {} timeline", s.name),
+                SemaphoreType::Timeline { initial } => {
+                    writeln!(out, "semaphore {} timeline {initial}", s.name)
+                }
+            };
+        }
+        self.semaphores = program.semaphores.len();
         // Declarations up to the next blob come first (a blob is declared
         // by its `alloc`, which also lets the objects after it through).
         self.declare_until_blob(&mut out, program);
@@ -291,7 +315,43 @@ pub fn print_command(program: &Program, c: &Command) -> String {
                 format!("barrier {}", parts.join("; "))
             }
         }
-        Command::Submit => "submit".to_string(),
-        Command::Wait => "wait".to_string(),
+        Command::Submit(sub) => {
+            let mut s = "submit".to_string();
+            // The queue is named whenever queues are declared, so that the
+            // line says where it goes; `submit` alone is the implicit queue.
+            if !program.queues.is_empty() || sub.queue != QueueId(0) {
+                let _ = write!(s, " {}", program.queue_name(sub.queue));
+            }
+            let value = |v: Option<u64>| v.map(|v| format!(":{v}")).unwrap_or_default();
+            for w in &sub.waits {
+                let _ = write!(
+                    s,
+                    " wait {}{}@{}",
+                    program.semaphore_name(w.semaphore),
+                    value(w.value),
+                    w.stages
+                );
+            }
+            for sig in &sub.signals {
+                let _ = write!(
+                    s,
+                    " signal {}{}",
+                    program.semaphore_name(sig.semaphore),
+                    value(sig.value)
+                );
+                if sig.stages != PipelineStageFlags2::ALL_COMMANDS {
+                    let _ = write!(s, "@{}", sig.stages);
+                }
+            }
+            s
+        }
+        Command::Wait(WaitFor::All) => "wait".to_string(),
+        Command::Wait(WaitFor::Queue(q)) => format!("wait {}", program.queue_name(*q)),
+        Command::HostSignal { semaphore, value } => {
+            format!("host-signal {} {value}", program.semaphore_name(*semaphore))
+        }
+        Command::HostWait { semaphore, value } => {
+            format!("host-wait {} {value}", program.semaphore_name(*semaphore))
+        }
     }
 }

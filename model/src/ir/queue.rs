@@ -1,0 +1,302 @@
+//! Queues, semaphores and the queue-level commands that use them
+//! (`vkQueueSubmit` with semaphore waits and signals, `vkQueueWaitIdle`,
+//! `vkSignalSemaphore`, `vkWaitSemaphores`).
+//!
+//! A program with no declared queue has one implicit queue (family 0):
+//! [`QueueId`]`(0)` always names a queue, and a [`Submission`] or
+//! [`WaitFor`] built with `Default` is today's single-queue `submit` or
+//! `wait`. So the common single-queue case costs nothing: a plain submit
+//! carries two empty vectors, which do not allocate.
+//!
+//! This module owns the types and the one state machine that validates the
+//! order of semaphore operations ([`SemaphoreStates`]), shared by
+//! [`crate::resolve`] (for programs built in code) and the trace parser
+//! (which reports the same rules at a line and column). What the
+//! operations *mean* is the definitional semantics' business
+//! (`crate::spec`); the fast checker refuses programs that use them
+//! ([`super::program::Program::require_single_queue`]).
+
+use super::error::ProgramErrorKind;
+use crate::vk::flags::PipelineStageFlags2;
+
+/// Index of a queue in [`crate::Program::queues`]; `QueueId(0)` is the
+/// first declared queue, or the implicit one when none is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct QueueId(pub u32);
+
+/// Index of a semaphore in [`crate::Program::semaphores`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SemaphoreId(pub u32);
+
+/// A declared queue (`queue NAME [family N]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queue {
+    /// Its name in traces and messages.
+    pub name: String,
+    /// Its queue family index (informational: every queue of the model
+    /// supports compute and transfer work).
+    pub family: u32,
+}
+
+/// Binary or timeline (`VkSemaphoreType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SemaphoreType {
+    /// `VK_SEMAPHORE_TYPE_BINARY`: signalled, then unsignalled by one wait.
+    Binary,
+    /// `VK_SEMAPHORE_TYPE_TIMELINE` with its initial value.
+    Timeline {
+        /// `VkSemaphoreTypeCreateInfo::initialValue`.
+        initial: u64,
+    },
+}
+
+/// A declared semaphore (`semaphore NAME [timeline [INITIAL]]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Semaphore {
+    /// Its name in traces and messages.
+    pub name: String,
+    /// Binary or timeline.
+    pub kind: SemaphoreType,
+}
+
+/// One semaphore wait of a submission (`wait SEM[:VALUE]@STAGES`): a
+/// `VkSemaphoreSubmitInfo` in `pWaitSemaphoreInfos`, or an element of
+/// `pWaitSemaphores` with its `pWaitDstStageMask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SemaphoreWait {
+    /// The semaphore.
+    pub semaphore: SemaphoreId,
+    /// The value waited for: required for a timeline semaphore, `None` for
+    /// a binary one.
+    pub value: Option<u64>,
+    /// The stages that wait (the second synchronization scope's stages).
+    pub stages: PipelineStageFlags2,
+}
+
+/// One semaphore signal of a submission (`signal SEM[:VALUE][@STAGES]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SemaphoreSignal {
+    /// The semaphore.
+    pub semaphore: SemaphoreId,
+    /// The value set: required for a timeline semaphore, `None` for a
+    /// binary one.
+    pub value: Option<u64>,
+    /// The stages whose work it waits for (the first synchronization
+    /// scope's stages): `ALL_COMMANDS` for `vkQueueSubmit`, the
+    /// `VkSemaphoreSubmitInfo::stageMask` of `vkQueueSubmit2`.
+    pub stages: PipelineStageFlags2,
+}
+
+/// A `vkQueueSubmit` of everything recorded since the previous submit, to
+/// `queue`, waiting on `waits` before and signalling `signals` after, with
+/// a fence. `Submission::default()` is the single-queue `submit`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Submission {
+    /// The queue.
+    pub queue: QueueId,
+    /// Semaphore wait operations, in order.
+    pub waits: Vec<SemaphoreWait>,
+    /// Semaphore signal operations, in order.
+    pub signals: Vec<SemaphoreSignal>,
+}
+
+impl Submission {
+    /// Whether this is a submit the single-queue model describes: to the
+    /// first queue, with no semaphore.
+    pub fn is_plain(&self) -> bool {
+        self.queue == QueueId(0) && self.waits.is_empty() && self.signals.is_empty()
+    }
+}
+
+/// What a host `wait` waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum WaitFor {
+    /// Every submission so far, to any queue (`vkWaitForFences` on all of
+    /// them, or `vkDeviceWaitIdle`): the trace's `wait`.
+    #[default]
+    All,
+    /// Every submission so far to one queue (`vkQueueWaitIdle`): `wait QUEUE`.
+    Queue(QueueId),
+}
+
+/// Which operand of a command a semaphore error is about, so that the
+/// parser can point at its token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SemOperand {
+    /// The `i`-th wait of a submission.
+    Wait(usize),
+    /// The `i`-th signal of a submission.
+    Signal(usize),
+}
+
+/// What each semaphore's state is at a point of the program, in host
+/// order: the rules about the order of semaphore operations that Vulkan's
+/// valid usage states and the model relies on (each binary wait has a
+/// signal to pair with earlier in the trace; each timeline wait a signal
+/// somewhere in the program).
+#[derive(Clone, Debug)]
+pub(crate) struct SemaphoreStates {
+    /// Per semaphore: for a binary one, whether a signal is pending; for a
+    /// timeline one, the greatest value signalled so far (or the initial
+    /// value).
+    states: Vec<State>,
+    /// Timeline waits for a value not reached when they were made:
+    /// semaphore, value, and the wait's ordinal among timeline waits.
+    unsatisfied: Vec<(SemaphoreId, u64, usize)>,
+    /// Timeline waits so far.
+    timeline_waits: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum State {
+    Binary { pending: bool },
+    Timeline { value: u64 },
+}
+
+impl SemaphoreStates {
+    /// The initial states of `semaphores`.
+    pub(crate) fn new(semaphores: &[Semaphore]) -> Self {
+        SemaphoreStates {
+            states: semaphores
+                .iter()
+                .map(|s| match s.kind {
+                    SemaphoreType::Binary => State::Binary { pending: false },
+                    SemaphoreType::Timeline { initial } => State::Timeline { value: initial },
+                })
+                .collect(),
+            unsatisfied: Vec::new(),
+            timeline_waits: 0,
+        }
+    }
+
+    /// At the end of the program: the first timeline wait that no signal
+    /// of the whole program satisfies (it would wait forever), as its
+    /// ordinal among the timeline waits ([`Self::wait`] counts them) and
+    /// the error.
+    pub(crate) fn finish(&self, semaphores: &[Semaphore]) -> Option<(usize, ProgramErrorKind)> {
+        self.unsatisfied.iter().find_map(|&(sem, v, ordinal)| {
+            let State::Timeline { value: current } = self.states[sem.0 as usize] else {
+                return None;
+            };
+            (v > current).then(|| {
+                (
+                    ordinal,
+                    ProgramErrorKind::TimelineWaitNeverSignalled {
+                        name: semaphores[sem.0 as usize].name.clone(),
+                        value: v,
+                        current,
+                    },
+                )
+            })
+        })
+    }
+
+    /// Adds a semaphore declared after the states were made (the parser
+    /// declares as it reads).
+    pub(crate) fn declare(&mut self, s: &Semaphore) {
+        self.states.push(match s.kind {
+            SemaphoreType::Binary => State::Binary { pending: false },
+            SemaphoreType::Timeline { initial } => State::Timeline { value: initial },
+        });
+    }
+
+    /// Applies a submission's waits, then its signals (a batch waits
+    /// before it runs and signals after).
+    ///
+    /// * a binary wait needs a pending signal (VUID-vkQueueSubmit-pWaitSemaphores-03238:
+    ///   "must reference a semaphore signal operation that has been
+    ///   submitted for execution"), and consumes it;
+    /// * a binary signal needs the semaphore unsignalled
+    ///   (VUID-vkQueueSubmit-pSignalSemaphores-00067);
+    /// * a timeline wait for `N` needs a signal of a value `>= N` somewhere
+    ///   in the program, or an initial value `>= N` (checked by
+    ///   [`Self::finish`]: the signal may come later, wait-before-signal);
+    /// * a timeline signal's value must be greater than every value
+    ///   signalled before it (VUID-VkSemaphoreSignalInfo-value-03258 and
+    ///   the submission's "must have a value greater than the current
+    ///   value of the semaphore").
+    pub(crate) fn submit(
+        &mut self,
+        semaphores: &[Semaphore],
+        s: &Submission,
+    ) -> Result<(), (SemOperand, ProgramErrorKind)> {
+        for (i, w) in s.waits.iter().enumerate() {
+            self.wait(semaphores, w.semaphore, w.value)
+                .map_err(|k| (SemOperand::Wait(i), k))?;
+        }
+        for (i, sig) in s.signals.iter().enumerate() {
+            self.signal(semaphores, sig.semaphore, sig.value)
+                .map_err(|k| (SemOperand::Signal(i), k))?;
+        }
+        Ok(())
+    }
+
+    /// A host or device wait of `sem` (for `value`, on a timeline).
+    pub(crate) fn wait(
+        &mut self,
+        semaphores: &[Semaphore],
+        sem: SemaphoreId,
+        value: Option<u64>,
+    ) -> Result<(), ProgramErrorKind> {
+        let name = || semaphores[sem.0 as usize].name.clone();
+        match (&mut self.states[sem.0 as usize], value) {
+            (State::Binary { pending }, None) => {
+                if !*pending {
+                    return Err(ProgramErrorKind::BinaryWaitWithoutSignal { name: name() });
+                }
+                *pending = false;
+            }
+            (State::Timeline { value: current }, Some(v)) => {
+                // A timeline wait may come before the signal that
+                // satisfies it (wait-before-signal); whether some signal
+                // ever does is decided at the end ([`Self::finish`]).
+                if v > *current {
+                    self.unsatisfied.push((sem, v, self.timeline_waits));
+                }
+                self.timeline_waits += 1;
+            }
+            (State::Binary { .. }, Some(_)) => {
+                return Err(ProgramErrorKind::ValueOnBinarySemaphore { name: name() })
+            }
+            (State::Timeline { .. }, None) => {
+                return Err(ProgramErrorKind::TimelineValueMissing { name: name() })
+            }
+        }
+        Ok(())
+    }
+
+    /// A host or device signal of `sem` (to `value`, on a timeline).
+    pub(crate) fn signal(
+        &mut self,
+        semaphores: &[Semaphore],
+        sem: SemaphoreId,
+        value: Option<u64>,
+    ) -> Result<(), ProgramErrorKind> {
+        let name = || semaphores[sem.0 as usize].name.clone();
+        match (&mut self.states[sem.0 as usize], value) {
+            (State::Binary { pending }, None) => {
+                if *pending {
+                    return Err(ProgramErrorKind::BinarySignalledTwice { name: name() });
+                }
+                *pending = true;
+            }
+            (State::Timeline { value: current }, Some(v)) => {
+                if v <= *current {
+                    return Err(ProgramErrorKind::TimelineValueNotIncreasing {
+                        name: name(),
+                        value: v,
+                        current: *current,
+                    });
+                }
+                *current = v;
+            }
+            (State::Binary { .. }, Some(_)) => {
+                return Err(ProgramErrorKind::ValueOnBinarySemaphore { name: name() })
+            }
+            (State::Timeline { .. }, None) => {
+                return Err(ProgramErrorKind::TimelineValueMissing { name: name() })
+            }
+        }
+        Ok(())
+    }
+}
