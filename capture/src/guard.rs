@@ -29,8 +29,15 @@
 //!   `VKSYNC_CAPTURE_HOST_WRITES=diff` for those applications.
 //! - A page marked dirty stays dirty until [`Guarded::take_dirty`] takes
 //!   it; a page is protected again only after its bit is cleared and
-//!   before it is read, so a write racing with a submission is seen now or
-//!   at the next one, never lost.
+//!   before it is read, and the handler makes a page writable before it
+//!   marks it, so a write racing with a submission is seen now or at the
+//!   next one, never lost.
+//! - Only write faults on present pages of a guarded range are claimed (on
+//!   x86-64 the fault's error code says so; elsewhere every access-rights
+//!   fault in a guarded range is taken for a write, reads never fault
+//!   there). A guard is removed when it is dropped (unmap, free, device
+//!   destruction), before the memory can be unmapped and its addresses
+//!   reused.
 //! - Only pages wholly inside the mapped range are protected: a mapping
 //!   need not start or end on a page (lavapipe's device memory comes from
 //!   the heap), and protecting a page that holds other data would make a
@@ -47,29 +54,32 @@ use std::sync::OnceLock;
 pub const SLOTS: usize = 256;
 
 /// One guarded range, readable by the signal handler: free while `start`
-/// is 0.
+/// and `end` are 0; reserved (not matched) while only `end` is set.
 struct Slot {
     /// First page address (page-aligned), or 0.
     start: AtomicUsize,
     /// One past the last page's end.
     end: AtomicUsize,
-    /// The dirty bitmap: one bit per page, `words` words.
-    bits: AtomicPtr<AtomicU64>,
-    words: AtomicUsize,
+    /// The dirty bitmap block: word 0 holds the number `n` of bitmap words
+    /// that follow it, one bit per page. One pointer, so a handler that
+    /// loads it sees a length and a bitmap that belong together. Never
+    /// freed (a handler may still hold an old one).
+    block: AtomicPtr<AtomicU64>,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
 const FREE: Slot = Slot {
     start: AtomicUsize::new(0),
     end: AtomicUsize::new(0),
-    bits: AtomicPtr::new(std::ptr::null_mut()),
-    words: AtomicUsize::new(0),
+    block: AtomicPtr::new(std::ptr::null_mut()),
 };
 
 static TABLE: [Slot; SLOTS] = [FREE; SLOTS];
 
-/// The handler that was installed before ours.
-static PREVIOUS: OnceLock<Option<libc::sigaction>> = OnceLock::new();
+/// The action that was installed before ours (set before ours is).
+static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
+/// Whether ours is installed.
+static INSTALLED: OnceLock<bool> = OnceLock::new();
 
 fn page_size() -> usize {
     static PAGE: OnceLock<usize> = OnceLock::new();
@@ -84,24 +94,69 @@ fn page_size() -> usize {
     })
 }
 
-/// Marks `page_addr` dirty in every slot covering it; `true` if any does.
-fn mark(page_addr: usize) -> bool {
-    let mut ours = false;
+/// The bitmap word `w` of a slot's block, if the block has it.
+fn word(block: *mut AtomicU64, w: usize) -> Option<&'static AtomicU64> {
+    if block.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null block is a leaked allocation of `1 + n` atomics
+    // whose first holds `n`, never freed; `w < n` is checked before the
+    // element is reached.
+    unsafe {
+        let n = (*block).load(Ordering::Acquire) as usize;
+        (w < n).then(|| &*block.add(1 + w))
+    }
+}
+
+/// Whether a guarded range covers `page_addr`.
+fn covered(page_addr: usize) -> bool {
+    TABLE.iter().any(|slot| {
+        let start = slot.start.load(Ordering::Acquire);
+        start != 0 && page_addr >= start && page_addr < slot.end.load(Ordering::Acquire)
+    })
+}
+
+/// Marks `page_addr` dirty in every slot covering it.
+fn mark(page_addr: usize) {
     for slot in &TABLE {
         let start = slot.start.load(Ordering::Acquire);
         if start == 0 || page_addr < start || page_addr >= slot.end.load(Ordering::Acquire) {
             continue;
         }
         let page = (page_addr - start) / page_size();
-        let bits = slot.bits.load(Ordering::Acquire);
-        if !bits.is_null() && page / 64 < slot.words.load(Ordering::Acquire) {
-            // SAFETY: `bits` points at `words` atomics that are never freed
-            // (see `Guarded::unguard`), and `page / 64 < words`.
-            unsafe { (*bits.add(page / 64)).fetch_or(1 << (page % 64), Ordering::AcqRel) };
+        if let Some(w) = word(slot.block.load(Ordering::Acquire), page / 64) {
+            w.fetch_or(1 << (page % 64), Ordering::AcqRel);
         }
-        ours = true;
     }
-    ours
+}
+
+/// `si_code` of a fault on a page whose protection forbids the access
+/// (Linux, `<asm-generic/siginfo.h>`; the libc crate does not export it).
+const SEGV_ACCERR: libc::c_int = 2;
+
+/// Whether the fault is a write to a present page (the only fault the
+/// guard causes). On x86-64 the page-fault error code says so; elsewhere
+/// every access-rights fault is taken for a write (a read of a guarded
+/// page never faults: the guard leaves pages readable).
+fn write_fault(info: *mut libc::siginfo_t, context: *mut libc::c_void) -> bool {
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+    if unsafe { (*info).si_code } != SEGV_ACCERR {
+        return false;
+    }
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    {
+        // SAFETY: for an SA_SIGINFO handler `context` is the interrupted
+        // thread's ucontext_t; REG_ERR holds the page-fault error code,
+        // whose bit 1 is set for a write.
+        let err =
+            unsafe { (*(context as *const libc::ucontext_t)).uc_mcontext.gregs[libc::REG_ERR as usize] };
+        err & 2 != 0
+    }
+    #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+    {
+        let _ = context;
+        true
+    }
 }
 
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
@@ -109,29 +164,42 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, context: *m
     // `si_addr` is the faulting address for SIGSEGV.
     let addr = unsafe { (*info).si_addr() } as usize;
     let page_addr = addr & !(page_size() - 1);
-    if mark(page_addr) {
+    // Writable first, then marked: a `take_dirty` on another thread either
+    // sees the mark (and protects and compares the page again) or runs
+    // before it (and the mark stays for the next one). Marking first could
+    // let a `take_dirty` clear the mark and protect the page before this
+    // handler makes it writable again, leaving it writable and unmarked.
+    if write_fault(info, context)
+        && covered(page_addr)
         // SAFETY: `page_addr` is a page of a range this module protected
         // (mapped memory the application may write); making it writable
         // again restores what the application had.
-        if unsafe {
-            libc::mprotect(
-                page_addr as *mut libc::c_void,
-                page_size(),
-                libc::PROT_READ | libc::PROT_WRITE,
-            )
-        } == 0
-        {
-            return;
-        }
+        && unsafe { protect(page_addr, page_size(), true) }
+    {
+        mark(page_addr);
+        return;
     }
     chain(sig, info, context);
 }
 
 /// Passes a fault that is not ours to the handler installed before.
 fn chain(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
-    let previous = PREVIOUS.get().copied().flatten();
-    match previous {
+    let default = || {
+        // Returning with the default action restored repeats the fault,
+        // which then ends the process as it would have without us.
+        // SAFETY: a zeroed sigaction with SIG_DFL is a valid action.
+        unsafe {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(libc::SIGSEGV, &dfl, std::ptr::null_mut());
+        }
+    };
+    match PREVIOUS.get() {
         Some(old) if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN => {
+            if old.sa_flags & libc::SA_RESETHAND != 0 {
+                // The kernel would have reset it on entry.
+                default();
+            }
             if old.sa_flags & libc::SA_SIGINFO != 0 {
                 // SAFETY: an SA_SIGINFO handler has this signature.
                 let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
@@ -143,35 +211,30 @@ fn chain(sig: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_voi
                 f(sig);
             }
         }
-        _ => {
-            // Restore the default action: returning repeats the fault,
-            // which then ends the process as it would have without us.
-            // SAFETY: a zeroed sigaction with SIG_DFL is a valid action.
-            unsafe {
-                let mut dfl: libc::sigaction = std::mem::zeroed();
-                dfl.sa_sigaction = libc::SIG_DFL;
-                libc::sigaction(libc::SIGSEGV, &dfl, std::ptr::null_mut());
-            }
-        }
+        _ => default(),
     }
 }
 
-/// Installs the handler once; `false` if that failed.
+/// Installs the handler once, after reading the one it replaces; `false`
+/// if that failed.
 fn install() -> bool {
-    PREVIOUS
-        .get_or_init(|| {
-            // SAFETY: sigaction with a valid new action and an out pointer;
-            // the handler is async-signal-safe (atomics and mprotect only).
-            unsafe {
-                let mut new: libc::sigaction = std::mem::zeroed();
-                new.sa_sigaction = on_fault as *const () as usize;
-                new.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
-                libc::sigemptyset(&mut new.sa_mask);
-                let mut old: libc::sigaction = std::mem::zeroed();
-                (libc::sigaction(libc::SIGSEGV, &new, &mut old) == 0).then_some(old)
+    *INSTALLED.get_or_init(|| {
+        // SAFETY: sigaction with a null new action only reads the current
+        // one; then with a valid new action. The handler is
+        // async-signal-safe (atomics, mprotect and sigaction only).
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGSEGV, std::ptr::null(), &mut old) != 0 {
+                return false;
             }
-        })
-        .is_some()
+            let _ = PREVIOUS.set(old);
+            let mut new: libc::sigaction = std::mem::zeroed();
+            new.sa_sigaction = on_fault as *const () as usize;
+            new.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+            libc::sigemptyset(&mut new.sa_mask);
+            libc::sigaction(libc::SIGSEGV, &new, std::ptr::null_mut()) == 0
+        }
+    })
 }
 
 /// `mprotect` on whole pages from `start` (page-aligned) for `len` bytes.
@@ -229,22 +292,31 @@ pub unsafe fn guard(base: usize, len: usize) -> Option<Guarded> {
     let s = &TABLE[slot];
     // Reserve the slot (end != 0 while start == 0: taken, not matched).
     s.end.store(usize::MAX, Ordering::Release);
-    if s.words.load(Ordering::Acquire) < words {
-        // A bitmap is never freed: a handler on another thread may still
-        // hold a pointer to an old one. The slot's old one is leaked.
-        let fresh: Box<[AtomicU64]> = (0..words).map(|_| AtomicU64::new(0)).collect();
-        s.bits.store(Box::leak(fresh).as_mut_ptr(), Ordering::Release);
-        s.words.store(words, Ordering::Release);
-    } else {
-        for w in 0..words {
-            // SAFETY: `words` is within the slot's bitmap.
-            unsafe { (*s.bits.load(Ordering::Acquire).add(w)).store(0, Ordering::Release) };
+    let block = s.block.load(Ordering::Acquire);
+    match word(block, words.saturating_sub(1)) {
+        Some(_) => {
+            for w in 0..words {
+                if let Some(w) = word(block, w) {
+                    w.store(0, Ordering::Release);
+                }
+            }
+        }
+        None => {
+            // The slot's old block, if any, is leaked: a handler may hold it.
+            let fresh: Box<[AtomicU64]> = (0..=words)
+                .map(|w| AtomicU64::new(if w == 0 { words as u64 } else { 0 }))
+                .collect();
+            s.block.store(Box::leak(fresh).as_mut_ptr(), Ordering::Release);
         }
     }
     s.end.store(first + pages * page, Ordering::Release);
     s.start.store(first, Ordering::Release);
     // SAFETY: per this function's contract.
     if !unsafe { protect(first, pages * page, false) } {
+        // A partial failure may have protected some pages: restore them
+        // all before the slot stops covering them.
+        // SAFETY: as above.
+        unsafe { protect(first, pages * page, true) };
         s.start.store(0, Ordering::Release);
         s.end.store(0, Ordering::Release);
         return None;
@@ -259,11 +331,12 @@ pub unsafe fn guard(base: usize, len: usize) -> Option<Guarded> {
 }
 
 impl Guarded {
-    fn word(&self, w: usize) -> &AtomicU64 {
-        let bits = TABLE[self.slot].bits.load(Ordering::Acquire);
-        // SAFETY: the slot's bitmap has at least `pages.div_ceil(64)` words
-        // while this guard holds the slot, and is never freed.
-        unsafe { &*bits.add(w) }
+    /// Bitmap word `w` of this guard's slot (`guard` made the block hold
+    /// every page's word; a missing one reads as a fresh zero, never
+    /// happening).
+    fn word(&self, w: usize) -> &'static AtomicU64 {
+        static ZERO: AtomicU64 = AtomicU64::new(0);
+        word(TABLE[self.slot].block.load(Ordering::Acquire), w).unwrap_or(&ZERO)
     }
 
     /// Takes the dirty pages that overlap `within` (offsets in the mapped
@@ -320,13 +393,22 @@ impl Guarded {
         out
     }
 
-    /// Stops guarding: the range is writable again.
+    /// Stops guarding: the range is writable again (as dropping the guard
+    /// does).
     pub fn unguard(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Guarded {
+    /// The range is made writable before the slot stops covering it, so a
+    /// write racing with this still finds a handler that claims it.
+    fn drop(&mut self) {
         let s = &TABLE[self.slot];
-        s.start.store(0, Ordering::Release);
         // SAFETY: the range's pages (`guard`'s contract): writable again, as
         // the application mapped them.
         unsafe { protect(self.first, self.pages * page_size(), true) };
+        s.start.store(0, Ordering::Release);
         s.end.store(0, Ordering::Release);
     }
 }
@@ -391,6 +473,51 @@ mod tests {
             libc::munmap(p.cast(), len);
         }
         (first, second)
+    }
+
+    /// A writer thread against a thread taking the dirty pages: at the end
+    /// every page still reports a new write (a fault racing a take used to
+    /// leave its page writable and unmarked for good).
+    #[test]
+    fn racing_writes_are_never_lost() {
+        use std::sync::atomic::AtomicBool;
+        use std::sync::Arc;
+        let page = page_size();
+        let pages = 64;
+        let (p, len) = mapping(pages);
+        // SAFETY: the mapping is ours and stays mapped until munmap below.
+        let g = Arc::new(unsafe { guard(p as usize, len) }.expect("a whole page to guard"));
+        let stop = Arc::new(AtomicBool::new(false));
+        let base = p as usize;
+        let writer = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut i = 0usize;
+                while !stop.load(Ordering::Relaxed) {
+                    // SAFETY: inside the mapping; the fault is handled.
+                    unsafe { std::ptr::write_volatile((base + (i % pages) * page) as *mut u8, i as u8) };
+                    i += 1;
+                }
+            })
+        };
+        let t0 = std::time::Instant::now();
+        while t0.elapsed() < std::time::Duration::from_millis(300) {
+            g.take_dirty(None);
+        }
+        stop.store(true, Ordering::Relaxed);
+        writer.join().expect("the writer ends");
+        g.take_dirty(None);
+        let lost: Vec<usize> = (0..pages)
+            .filter(|k| {
+                // SAFETY: inside the mapping.
+                unsafe { std::ptr::write_volatile((base + k * page + 1) as *mut u8, 0xEE) };
+                g.take_dirty(None).is_empty()
+            })
+            .collect();
+        assert!(lost.is_empty(), "pages whose writes are no longer seen: {lost:?}");
+        drop(g);
+        // SAFETY: unmapped once, not used after.
+        unsafe { libc::munmap(p.cast(), len) };
     }
 
     #[test]

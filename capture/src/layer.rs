@@ -885,7 +885,21 @@ unsafe extern "system" fn unmap_memory2(
     let memory = unsafe { (*info).memory };
     record_unmap(key, "vkUnmapMemory2KHR", memory);
     // SAFETY: the next layer's function with the caller's arguments.
-    unsafe { f(device, info) }
+    let r = unsafe { f(device, info) };
+    if r != vk::Result::SUCCESS {
+        // The mapping was forgotten before the call (its pages must be
+        // writable before the driver can unmap them); it stays mapped.
+        record(key, "vkUnmapMemory2KHR", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.not_modelled(
+                None,
+                seq,
+                "vkUnmapMemory2KHR",
+                &format!("failed ({r}): later host writes to this mapping are not seen"),
+            );
+        });
+    }
+    r
 }
 
 /// Records an unmap of `memory`, before it goes down the chain: its last

@@ -235,7 +235,7 @@ pub struct Capture {
     /// Memory ranges (memory handle, start, end) written by submitted
     /// device commands and not yet waited for: changes there are the
     /// device's, not host writes.
-    dirty: Vec<(u64, u64, u64)>,
+    dirty: Vec<(u64, u64, u64, usize)>,
     /// Host reads assumed after a `wait`, not yet placed (see
     /// [`Capture::wait`]).
     pending_reads: Vec<Region>,
@@ -401,7 +401,7 @@ impl Capture {
         // Bytes that submitted device commands write and that no wait has
         // covered yet change because of the device: not host writes (a host
         // write racing with them cannot be told apart, and is missed).
-        for &(mem, ds, de) in &self.dirty {
+        for &(mem, ds, de, _) in &self.dirty {
             if mem != memory {
                 continue;
             }
@@ -1235,15 +1235,21 @@ impl Capture {
         }
         let mut transfers = 0;
         for (k, rb) in resources.iter().enumerate() {
-            if rb.ownership_transfer {
-                // Left out: a release or acquire orders only one side, so
-                // keeping it whole could hide a hazard; leaving it out can
-                // only add one.
+            // An ownership transfer's release or acquire orders only one
+            // side, so its scopes are left out (keeping them could hide a
+            // hazard; leaving them out can only add one). A layout
+            // transition it performs is still a write: kept, with empty
+            // scopes, so it is ordered with nothing.
+            let b = if rb.ownership_transfer {
                 transfers += 1;
-                continue;
-            }
-            let m = model(&rb.masks, &mut dropped);
-            let b = Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access);
+                if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
+                    continue;
+                }
+                Barrier::default()
+            } else {
+                let m = model(&rb.masks, &mut dropped);
+                Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access)
+            };
             let barrier = match rb.target {
                 BarrierTarget::Buffer { buffer, offset, size } => {
                     self.region(buffer, offset, size).map(|r| b.on(r))
@@ -1267,7 +1273,9 @@ impl Capture {
                 Some(cb),
                 seq,
                 call,
-                &format!("{transfers} queue family ownership transfer barrier(s), left out"),
+                &format!(
+                    "{transfers} queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered"
+                ),
             );
         }
         if dropped != (0, 0) {
@@ -1361,6 +1369,29 @@ impl Capture {
                 .max()
                 .unwrap_or(0),
         };
+        // The device's writes of the submissions the wait covers are done:
+        // take them into the shadow copies, and stop counting changes there
+        // as the device's (an application that keeps frames in flight
+        // never waits for its latest submission).
+        for &(memory, current) in mapped {
+            let Some(map) = self.memories.get_mut(&memory).and_then(|m| m.map.as_mut()) else {
+                continue;
+            };
+            if map.shadow.len() != current.len() {
+                continue;
+            }
+            for &(mem, s, e, sub) in &self.dirty {
+                if mem != memory || sub > covered {
+                    continue;
+                }
+                let (s, e) = (s.max(map.offset), e.min(map.offset + current.len() as u64));
+                if s < e {
+                    let (a, b) = ((s - map.offset) as usize, (e - map.offset) as usize);
+                    map.shadow[a..b].copy_from_slice(&current[a..b]);
+                }
+            }
+        }
+        self.dirty.retain(|d| d.3 > covered);
         if covered < self.submissions {
             self.append(Entry::Note(format!(
                 "{call} #{seq} waits for submission {covered} of {}: not a `wait` (the model waits for all)",
@@ -1374,26 +1405,6 @@ impl Capture {
         }
         self.waited = self.submissions;
         self.append(Entry::Cmd(Command::WAIT, format!("{call} #{seq}")));
-        // The device's writes are done: take them into the shadow copies.
-        for &(memory, current) in mapped {
-            let Some(map) = self.memories.get_mut(&memory).and_then(|m| m.map.as_mut()) else {
-                continue;
-            };
-            if map.shadow.len() != current.len() {
-                continue;
-            }
-            for &(mem, s, e) in &self.dirty {
-                if mem != memory {
-                    continue;
-                }
-                let (s, e) = (s.max(map.offset), e.min(map.offset + current.len() as u64));
-                if s < e {
-                    let (a, b) = ((s - map.offset) as usize, (e - map.offset) as usize);
-                    map.shadow[a..b].copy_from_slice(&current[a..b]);
-                }
-            }
-        }
-        self.dirty.clear();
         let mut reads = std::mem::take(&mut self.pending_reads);
         let later_reads = std::mem::take(&mut self.device_reads);
         for (i, r) in std::mem::take(&mut self.device_writes).into_iter().enumerate() {
@@ -1461,7 +1472,14 @@ impl Capture {
                 match self.program.push(c) {
                     Ok(_) => {
                         self.notes.trailing(index, &comment);
-                        let dirty: Vec<_> = writes.iter().filter_map(|r| self.mem_range(*r)).collect();
+                        // Entries are appended at the submission that
+                        // runs them, before it is counted.
+                        let sub = self.submissions + 1;
+                        let dirty: Vec<_> = writes
+                            .iter()
+                            .filter_map(|r| self.mem_range(*r))
+                            .map(|(m, s, e)| (m, s, e, sub))
+                            .collect();
                         self.dirty.extend(dirty);
                         let n = self.device_writes.len();
                         self.device_reads.extend(reads.into_iter().map(|r| (n, r)));
@@ -1552,8 +1570,13 @@ impl Capture {
     /// at every submission cheap however long the run; a reader may see
     /// a trace that ends mid-line while one is written.
     pub fn flush(&mut self) -> Result<(), CaptureError> {
-        let text = self.writer.append(&self.program, &self.notes);
-        self.write(&text)
+        // The writer advances only once its piece is written: a failed
+        // write is retried whole at the next flush.
+        let mut w = self.writer.clone();
+        let text = w.append(&self.program, &self.notes);
+        self.write(&text)?;
+        self.writer = w;
+        Ok(())
     }
 
     /// Ends the trace: the host reads assumed after the last wait, the
@@ -1563,8 +1586,11 @@ impl Capture {
         let end = self.program.commands().len();
         let summary = self.summary();
         self.notes.before(end, &summary);
-        let text = self.writer.finish(&self.program, &self.notes);
-        self.write(&text)
+        let mut w = self.writer.clone();
+        let text = w.finish(&self.program, &self.notes);
+        self.write(&text)?;
+        self.writer = w;
+        Ok(())
     }
 
     fn write(&mut self, text: &str) -> Result<(), CaptureError> {
@@ -1654,13 +1680,13 @@ fn buffer_image_bytes(format: vk::Format, r: &vk::BufferImageCopy) -> Option<(u6
     } else {
         r.buffer_image_height
     });
-    // Slices: depth for a 3D image, layers for an array (one of them is 1;
-    // VK_REMAINING_ARRAY_LAYERS is taken as 1 layer).
-    let layers = if r.image_subresource.layer_count == vk::REMAINING_ARRAY_LAYERS {
-        1
-    } else {
-        u64::from(r.image_subresource.layer_count)
-    };
+    // Slices: depth for a 3D image, layers for an array (one of them is
+    // 1). VK_REMAINING_ARRAY_LAYERS needs the image's layer count, which is
+    // not kept: unknown.
+    if r.image_subresource.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        return None;
+    }
+    let layers = u64::from(r.image_subresource.layer_count);
     let slices = u64::from(e.depth).checked_mul(layers)?;
     let texels = row
         .checked_mul(height)?
@@ -1829,6 +1855,13 @@ mod tests {
                 region(u64::MAX - 4, 0, 0, 8, 8, 1, 1),
                 None,
             ),
+            // The image's layer count is not kept.
+            (
+                "all remaining layers",
+                vk::Format::R32_UINT,
+                region(0, 0, 0, 8, 8, 1, vk::REMAINING_ARRAY_LAYERS),
+                None,
+            ),
         ];
         for (name, format, r, want) in cases {
             assert_eq!(buffer_image_bytes(*format, r), *want, "{name}");
@@ -1893,7 +1926,12 @@ mod tests {
             (
                 "an ownership transfer is left out",
                 vec![rb(buffer, true), rb(image(true), false)],
-                "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s), left out)",
+                "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)",
+            ),
+            (
+                "the layout transition of an ownership transfer is kept, ordered with nothing",
+                vec![rb(image(true), true)],
+                "barrier NONE:NONE -> NONE:NONE i0[0..1024] transition",
             ),
             (
                 "an unknown image is skipped, with the reason",
@@ -1943,6 +1981,75 @@ mod tests {
         let text = submitted(c);
         assert!(text.contains("host-write b0[200..201] 0"), "{text}");
         assert!(!text.contains("host-write b0[8..9]"), "{text}");
+    }
+
+    /// An application that keeps a frame in flight waits for the previous
+    /// frame's fence, never for the latest submission: the device's writes
+    /// stop counting as the device's once their own submission is waited
+    /// for, and later host writes there are seen.
+    #[test]
+    fn pipelined_fences_keep_host_writes() {
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        c.allocate_command_buffers(60, &[71]);
+        let mut mem = vec![0u8; 4096];
+        let mut seq = 100;
+        for frame in 0..6u64 {
+            let cb = if frame % 2 == 0 { 70 } else { 71 };
+            c.reset_command_buffer(cb);
+            if frame == 0 {
+                // The device writes b0[0..64] once.
+                c.fill_buffer(cb, seq, 10, 0, 64, 7);
+                mem[..64].copy_from_slice(&[7, 0, 0, 0].repeat(16));
+            } else {
+                c.fill_buffer(cb, seq, 10, 1024, 64, 1);
+            }
+            if frame >= 2 {
+                // Frame 0 was waited for at frame 1: the host writes b0[0].
+                mem[0] = 100 + frame as u8;
+                c.host_writes(seq + 1, "vkQueueSubmit", 1, &[(0, &mem)]);
+            }
+            c.submit(seq + 2, "vkQueueSubmit", &[cb], 500 + frame, &[]);
+            if frame > 0 {
+                c.wait(seq + 3, "vkWaitForFences", Some(&[500 + frame - 1]), &[(1, &mem)]);
+            }
+            seq += 10;
+        }
+        let text = c.text();
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("host-write b0[0..1]"))
+                .count(),
+            4,
+            "{text}"
+        );
+        // Only the last frame's write is still in flight.
+        assert_eq!(c.dirty.len(), 1);
+    }
+
+    /// A flush that cannot write (a missing directory) is retried whole at
+    /// the next one: the trace still parses to the whole program.
+    #[test]
+    fn a_failed_flush_is_retried_whole() {
+        let dir = std::env::temp_dir().join(format!("vksync-capture-flush-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("t.trace");
+        let mut c = Capture::new(path.clone(), vec!["header".into()]);
+        c.allocate_memory(1, 1, 4096);
+        c.create_buffer(10, 4096);
+        c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
+        assert!(c.flush().is_err(), "the directory does not exist yet");
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        c.allocate_command_buffers(60, &[70]);
+        c.fill_buffer(70, 3, 10, 0, 64, 7);
+        c.submit(4, "vkQueueSubmit", &[70], 0, &[]);
+        c.flush().expect("written");
+        c.finish().expect("written");
+        let text = std::fs::read_to_string(&path).expect("the trace");
+        let _ = std::fs::remove_dir_all(&dir);
+        let parsed = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(&parsed.program, c.program(), "{text}");
+        assert_eq!(text.matches("# header").count(), 1, "{text}");
     }
 
     fn submitted(mut c: Capture) -> String {
