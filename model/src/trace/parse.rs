@@ -1015,13 +1015,9 @@ impl Parser {
                 return line.err(
                     first.col,
                     format!(
-                        // The list predates queues and semaphores and is
-                        // kept as it was (tests and tools match it); the
-                        // trace format documents `queue`, `semaphore`,
-                        // `host-signal` and `host-wait`.
-                        "unknown command {} (expected buffer, pool, alloc, free, copy, copy-buffer-to-image, \
-                         copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, \
-                         host-read, submit, wait or not-modelled)",
+                        "unknown command {} (expected buffer, pool, queue, semaphore, alloc, free, copy, \
+                         copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, \
+                         barrier, host-write, host-read, submit, wait, host-signal, host-wait or not-modelled)",
                         quote(other)
                     ),
                 );
@@ -1160,7 +1156,7 @@ free x
     fn errors_name_line_column_and_reason() {
         // More cases, one per lexical rule, are in tests/trace_edges.rs.
         let cases: &[(&str, &str)] = &[
-            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait or not-modelled)"),
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
