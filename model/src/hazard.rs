@@ -235,7 +235,11 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// with this knowledge; its plans are minimal with respect to it.
 pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    program.require_single_queue()?;
+    if program.first_multi_queue_command().is_some() {
+        // Batches are decided at their submit (`crate::sync::queues`):
+        // nothing is provisional.
+        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+    }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
@@ -252,13 +256,18 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 /// Runs the checker over a program.
 ///
 /// A program that uses a second queue, a semaphore, `wait QUEUE` on
-/// another queue, `host-signal` or `host-wait` is refused with
-/// [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that command
-/// ([`Program::require_single_queue`]): the fast checker models one queue;
-/// [`crate::spec::races`] decides such programs.
+/// another queue, `host-signal` or `host-wait`
+/// ([`Program::first_multi_queue_command`]) is decided by the multi-queue
+/// walk (`crate::sync::queues`), which agrees with
+/// [`crate::spec::races`]; the corners it does not model (a timeline wait
+/// before the signal that satisfies it, a later signal that may change a
+/// timeline wait's first scope, layer emulation switches) are refused with
+/// [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that command.
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    program.require_single_queue()?;
+    if program.first_multi_queue_command().is_some() {
+        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+    }
     Ok(check_resolved(program, &layout, sem))
 }
 

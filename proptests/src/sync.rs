@@ -22,7 +22,8 @@ use vksync::spec::Race;
 use vksync::vk::{validate, Side};
 use vksync::{
     resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, BlobAllocator, ByteRange, Command,
-    Dependency, Hazard, HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,
+    Dependency, Hazard, HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program, SemaphoreSignal,
+    SemaphoreType, SemaphoreWait, Submission, WaitFor,
 };
 
 /// Stage masks barriers draw from.
@@ -120,6 +121,29 @@ pub enum SyncOp {
     },
     Submit,
     Wait,
+    /// A submit to queue `queue % 3` with semaphore waits and signals:
+    /// (semaphore pick, stage mask pick, value pick) each. Binary waits
+    /// need a pending signal and binary signals an unsignalled semaphore
+    /// (else dropped); timeline signals raise the value, timeline waits
+    /// wait for a value some earlier signal (or the initial value) reached,
+    /// so no program deadlocks.
+    SubmitTo {
+        queue: u8,
+        waits: Vec<(u8, u8, u8)>,
+        signals: Vec<(u8, u8, u8)>,
+    },
+    /// `wait QUEUE` on queue `% 3`.
+    WaitQueue(u8),
+    /// `host-signal` of a timeline semaphore, above its value.
+    HostSignal {
+        sem: u8,
+        step: u8,
+    },
+    /// `host-wait` of a timeline semaphore, for a value already signalled.
+    HostWait {
+        sem: u8,
+        value: u8,
+    },
 }
 
 fn barrier_op() -> impl Strategy<Value = BarrierOp> {
@@ -155,6 +179,27 @@ fn sync_op() -> impl Strategy<Value = SyncOp> {
         1 => Just(SyncOp::Submit),
         1 => Just(SyncOp::Wait),
     ]
+}
+
+fn multi_queue_op() -> impl Strategy<Value = SyncOp> {
+    let sem_ops = || prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 0..=2);
+    prop_oneof![
+        12 => sync_op(),
+        4 => (0u8..3, sem_ops(), sem_ops())
+            .prop_map(|(queue, waits, signals)| SyncOp::SubmitTo { queue, waits, signals }),
+        1 => (0u8..3).prop_map(SyncOp::WaitQueue),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, step)| SyncOp::HostSignal { sem, step }),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, value)| SyncOp::HostWait { sem, value }),
+    ]
+}
+
+/// Strategy for programs with three queues, two binary and two timeline
+/// semaphores (one starting at 2), of up to `max_ops` operations: the
+/// operations of [`sync_ops`] plus submits to any queue with semaphore
+/// waits and signals (stage masks from [`STAGE_MASKS`]), `wait QUEUE`,
+/// `host-signal` and `host-wait`.
+pub fn multi_queue_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(multi_queue_op(), 1..=max_ops)
 }
 
 /// Strategy for the operations of a program of up to `max_ops` operations.
@@ -205,6 +250,37 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
     let mut live: Vec<ObjectId> = fixed.clone();
     let mut blobs = 0;
     let pick = |live: &[ObjectId], i: u8| live[i as usize % live.len()];
+    // Queues and semaphores, declared only when an operation uses them
+    // (single-queue programs print as before).
+    let multi = ops.iter().any(|o| {
+        matches!(
+            o,
+            SyncOp::SubmitTo { .. }
+                | SyncOp::WaitQueue(_)
+                | SyncOp::HostSignal { .. }
+                | SyncOp::HostWait { .. }
+        )
+    });
+    let mut queues = Vec::new();
+    let mut sems = Vec::new();
+    if multi {
+        for name in ["qa", "qb", "qc"] {
+            queues.push(p.queue(name, 0).expect(ok));
+        }
+        sems.push(p.semaphore("s0", SemaphoreType::Binary).expect(ok));
+        sems.push(p.semaphore("s1", SemaphoreType::Binary).expect(ok));
+        sems.push(
+            p.semaphore("t0", SemaphoreType::Timeline { initial: 0 })
+                .expect(ok),
+        );
+        sems.push(
+            p.semaphore("t1", SemaphoreType::Timeline { initial: 2 })
+                .expect(ok),
+        );
+    }
+    // Per semaphore: binary, a signal pending; timeline, the value reached.
+    let mut pending = [false; 2];
+    let mut value = [0u64, 2];
     for op in ops {
         let before = p.commands().len();
         let region = |p: &Program, o: ObjectId, start: u8, words: u8| {
@@ -272,6 +348,89 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
             }
             SyncOp::Wait => {
                 p.push(Command::WAIT).expect(ok);
+            }
+            SyncOp::SubmitTo {
+                queue,
+                waits,
+                signals,
+            } => {
+                let stages = |m: u8| STAGE_MASKS[m as usize % STAGE_MASKS.len()];
+                let (mut pend, mut val) = (pending, value);
+                let mut sub = Submission {
+                    queue: queues[*queue as usize % 3],
+                    ..Submission::default()
+                };
+                for &(k, m, v) in waits {
+                    let k = k as usize % 4;
+                    let value = if k < 2 {
+                        if !pend[k] {
+                            continue;
+                        }
+                        pend[k] = false;
+                        None
+                    } else {
+                        if val[k - 2] == 0 {
+                            continue;
+                        }
+                        Some(1 + u64::from(v) % val[k - 2])
+                    };
+                    sub.waits.push(SemaphoreWait {
+                        semaphore: sems[k],
+                        value,
+                        stages: stages(m),
+                    });
+                }
+                for &(k, m, v) in signals {
+                    let k = k as usize % 4;
+                    if sub.signals.iter().any(|s| s.semaphore == sems[k]) {
+                        continue;
+                    }
+                    let value = if k < 2 {
+                        if pend[k] {
+                            continue;
+                        }
+                        pend[k] = true;
+                        None
+                    } else {
+                        val[k - 2] += 1 + u64::from(v) % 2;
+                        Some(val[k - 2])
+                    };
+                    sub.signals.push(SemaphoreSignal {
+                        semaphore: sems[k],
+                        value,
+                        stages: stages(m),
+                    });
+                }
+                if p.push(Command::Submit(sub)).is_ok() {
+                    (pending, value) = (pend, val);
+                }
+            }
+            SyncOp::WaitQueue(q) => {
+                p.push(Command::Wait(WaitFor::Queue(queues[*q as usize % 3])))
+                    .expect(ok);
+            }
+            SyncOp::HostSignal { sem, step } => {
+                let k = *sem as usize % 2;
+                let v = value[k] + 1 + u64::from(*step) % 2;
+                if p.push(Command::HostSignal {
+                    semaphore: sems[2 + k],
+                    value: v,
+                })
+                .is_ok()
+                {
+                    value[k] = v;
+                }
+            }
+            SyncOp::HostWait { sem, value: v } => {
+                let k = *sem as usize % 2;
+                if value[k] == 0 {
+                    continue;
+                }
+                let v = 1 + u64::from(*v) % value[k];
+                let _ = p.push(Command::HostWait {
+                    semaphore: sems[2 + k],
+                    value: v,
+                });
             }
             SyncOp::Dispatch { bindings, indirect } => {
                 let bindings: Vec<Binding> = bindings

@@ -348,8 +348,8 @@ pub enum ProgramErrorKind {
         /// The offending bits.
         bits: u64,
     },
-    /// Refused with "{what}: the fast checker models one queue without semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the fast checker, the planners, the tracker, the layer emulation and the runtime refuse.
-    #[error("{what}: the fast checker models one queue without semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
+    /// Refused with "{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the planners, the tracker, the layer emulation and the runtime refuse, and the corners of several queues and semaphores the fast checker refuses.
+    #[error("{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
     MultiQueueNotSupported {
         /// The first command it does not model, described.
         what: String,

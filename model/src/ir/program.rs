@@ -985,7 +985,7 @@ impl Program {
         Err(ProgramError { at, kind })
     }
 
-    /// The index of the first command the fast checker does not model
+    /// The index of the first command that needs the multi-queue model
     /// (a submit to a queue other than the first, or with a semaphore; a
     /// `wait` on a queue other than the first; `host-signal`;
     /// `host-wait`), and what it is. `wait QUEUE` on the first queue is
@@ -1010,8 +1010,8 @@ impl Program {
         })
     }
 
-    /// Refuses a program that uses what the fast checker, the planners,
-    /// the layer emulation and the runtime do not model yet (several
+    /// Refuses a program that uses what the planners, the layer emulation,
+    /// the tracker and the runtime do not model yet (several
     /// queues, semaphores: [`Program::first_multi_queue_command`]) with
     /// [`ProgramErrorKind::MultiQueueNotSupported`] at that command. The
     /// definitional semantics ([`crate::spec::races`]) decides such

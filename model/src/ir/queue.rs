@@ -12,8 +12,10 @@
 //! order of semaphore operations ([`SemaphoreStates`]), shared by
 //! [`crate::resolve`] (for programs built in code) and the trace parser
 //! (which reports the same rules at a line and column). What the
-//! operations *mean* is the definitional semantics' business
-//! (`crate::spec`); the fast checker refuses programs that use them
+//! operations *mean* is decided by the definitional semantics
+//! (`crate::spec`) and by the fast checker's multi-queue walk
+//! (`crate::sync::queues`); the planners, the layer emulation and the
+//! runtime refuse programs that use them
 //! ([`super::program::Program::require_single_queue`]).
 
 use super::error::ProgramErrorKind;

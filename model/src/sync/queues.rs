@@ -1,0 +1,976 @@
+//! The fast checker for programs with several queues and semaphores.
+//!
+//! Single-queue programs never come here ([`crate::hazard::check_with`]
+//! sends them to [`super::checker::Checker`], unchanged). A program that
+//! [`crate::Program::first_multi_queue_command`] flags is decided by
+//! [`check_multi_queue`], which agrees with the definitional semantics
+//! (`crate::spec`, module `order`) pair for pair; the differential suite
+//! `proptests/tests/spec_differential.rs` checks it on random programs.
+//!
+//! # Execution order
+//!
+//! A command runs when its batch is submitted, on the batch's queue, and
+//! with several queues the trace's order is not the execution's: the
+//! definitional semantics calls a pair race-free when *either* access is
+//! location-ordered before the other. The checker therefore walks the
+//! program in a linear extension of happens-before: host commands in
+//! place, each batch's commands at its `submit` (after the batch's
+//! semaphore waits, before its signals), the commands recorded at the end
+//! as a batch on the first queue. Binary waits pair with a signal earlier
+//! in the trace, so the walk is a linear extension as long as every
+//! timeline wait's candidate signals ("the signal value is greater than or
+//! equal to the wait value" and not guaranteed to happen after it) are
+//! known when the wait is reached: the checker decides timeline waits with
+//! exactly one candidate, signalled earlier (below). Then an access processed later is never
+//! ordered before one processed earlier, and a pair is reported at the
+//! access processed later, which is also the later one in the trace (a
+//! prior that comes later in the trace is a host access, and host
+//! accesses race nothing processed after them: "Host Write Ordering
+//! Guarantees").
+//!
+//! # Frontiers
+//!
+//! Each recorded device access `x` keeps *frontiers*: what is known to
+//! happen after some operation, as future operations will ask it. A
+//! [`Frontier`] holds, per queue, the stages whose later commands are
+//! ordered after the operation (`stages`; barriers chain through them:
+//! "the intersection of ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB"),
+//! whether every later command of the queue is (`all`: a semaphore wait
+//! with `ALL_COMMANDS`), whether a pipeline barrier of the queue is (`dep`:
+//! a signal with `ALL_COMMANDS` has it in its first scope), whether any
+//! operation of the queue is (`touched`: its fence signal follows), the
+//! semaphore signal operations it reached (`sigs`), and whether the host's
+//! current point is (`host`: then every later host operation and every
+//! later submission, with all of its batch, is).
+//!
+//! * `e`: the operations `x` happens before (its execution dependency
+//!   chains, across semaphores). A write after the read `x` needs only it.
+//! * `a` (writes): the operations some availability operation of `x`
+//!   happens before: a barrier with `x` in its first access scope, a fence
+//!   signal or a semaphore signal after `x` ("The first access scope
+//!   includes all memory access performed by the device"). A later write
+//!   needs it (memory model).
+//! * `sv` (writes): the operations a semaphore *wait* after an availability
+//!   of `x` happens before: "The second access scope includes all memory
+//!   access performed by the device", a visibility operation to each of
+//!   them.
+//! * `vis` (writes), per queue: the (stage, access) pairs a barrier of that
+//!   queue, after an availability of `x`, made `x` visible to.
+//! * `h` (writes): the operations after a barrier whose destination access
+//!   mask holds `HOST_READ` or `HOST_WRITE` (the device-to-host domain
+//!   operation) that follows an availability of `x`; the host reads or
+//!   overwrites `x` once `h` reached it.
+//!
+//! A frontier reaches a semaphore wait when it reached its one candidate
+//! signal (several candidates are refused, below). Buffer
+//! barriers restrict the memory side to their range, so a record whose
+//! bytes lie partly inside is copied for the bytes inside.
+//!
+//! # What is refused
+//!
+//! With the typed error [`ProgramErrorKind::MultiQueueNotSupported`]:
+//! a timeline wait (device or host) no signal earlier in the trace can
+//! satisfy (wait-before-signal), or that more than one signal of the whole
+//! program may satisfy (a value no initial value reaches and several
+//! signals reach, earlier or later: the intersection rule would need, per
+//! availability operation, which candidates it precedes; the frontiers
+//! only know that some operation precedes each); and any layer emulation
+//! switch (only the two readings of write-after-write are modelled). Binary
+//! waits always have one candidate and are decided.
+//!
+//! The state is not summarized as much as the single-queue checker's: a
+//! barrier visits every live record, and records are not interned. It is
+//! linear in the program per barrier; single-queue programs do not pay for
+//! it.
+
+use crate::hazard::{lift, Hazard};
+use crate::ir::access::{accesses, is_host, transitions, Access};
+use crate::ir::layout::{Layout, Location, ProgramError, ProgramErrorKind};
+use crate::ir::program::{ByteRange, Command, Program};
+use crate::ir::queue::{SemaphoreType, WaitFor};
+use crate::semantics::Semantics;
+use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
+use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
+use std::collections::BTreeMap;
+
+/// What one queue knows of an operation (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PerQueue {
+    stages: StageSet,
+    all: bool,
+    dep: bool,
+    touched: bool,
+}
+
+/// The operations known to happen after some operation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Frontier {
+    q: Vec<PerQueue>,
+    sigs: Vec<u32>,
+    host: bool,
+}
+
+impl Frontier {
+    fn new(queues: usize) -> Self {
+        Frontier {
+            q: vec![PerQueue::default(); queues],
+            sigs: Vec::new(),
+            host: false,
+        }
+    }
+
+    /// Whether a pipeline barrier of queue `q` with first synchronization
+    /// scope `first` happens after: a chain, a wait with `ALL_COMMANDS`
+    /// ("every command ... that occur later in submission order"), or the
+    /// host (the barrier's submit).
+    fn reaches_dep(&self, q: usize, first: StageSet) -> bool {
+        self.host || self.q[q].all || self.q[q].stages.intersects(first)
+    }
+
+    /// The barrier reached: its second synchronization scope follows.
+    fn take_dep(&mut self, q: usize, second: StageSet) {
+        let p = &mut self.q[q];
+        p.stages = p.stages.union(second);
+        p.dep = true;
+        p.touched = true;
+    }
+
+    /// Whether an access of queue `q` in `stage` happens after.
+    fn reaches_access(&self, q: usize, stage: Stage) -> bool {
+        self.host || self.q[q].stages.contains(stage)
+    }
+
+    /// Whether a semaphore signal operation of queue `q` (first scope
+    /// `first`, `all` for `ALL_COMMANDS`) happens after: a stage chain
+    /// into its first scope, or any barrier when its scope is every
+    /// command of the queue.
+    fn reaches_signal(&self, q: usize, first: StageSet, all: bool) -> bool {
+        self.host || self.q[q].stages.intersects(first) || (all && self.q[q].dep)
+    }
+
+    /// Whether a semaphore wait with these candidate signals happens after:
+    /// after every one of them (none: the wait orders nothing).
+    fn reaches_wait(&self, candidates: &[u32]) -> bool {
+        self.host || (!candidates.is_empty() && candidates.iter().all(|c| self.sigs.contains(c)))
+    }
+
+    /// A semaphore wait of queue `r` reached: its second synchronization
+    /// scope follows, and its queue's fences.
+    fn import(&mut self, r: usize, second: StageSet, all: bool) {
+        let p = &mut self.q[r];
+        p.stages = p.stages.union(second);
+        p.all |= all;
+        p.touched = true;
+    }
+
+    fn add_sig(&mut self, id: u32) {
+        if !self.sigs.contains(&id) {
+            self.sigs.push(id);
+        }
+    }
+}
+
+/// One recorded device access (see the module docs for the frontiers).
+#[derive(Clone, Debug)]
+struct Rec {
+    cmd: usize,
+    sa: StageAccess,
+    queue: usize,
+    e: Frontier,
+    a: Frontier,
+    sv: Frontier,
+    h: Frontier,
+    vis: Vec<StageAccessSet>,
+}
+
+impl Rec {
+    fn transition(&self) -> bool {
+        self.sa.is_layout_transition()
+    }
+
+    /// Races nothing processed later: a read ordered before the host's
+    /// current point; a write available there and moved to the host.
+    fn done(&self) -> bool {
+        if self.sa.is_write() {
+            self.a.host && self.h.host
+        } else {
+            self.e.host
+        }
+    }
+
+    /// The effect of barrier `b` of queue `q` on this record, computed on
+    /// the value before the call (barriers of one call do not chain);
+    /// `in_range`: the record's bytes lie in `b`'s range.
+    fn barrier_effect(&self, old: &Rec, q: usize, b: &ResolvedBarrier, in_range: bool) -> Rec {
+        let mut new = self.clone();
+        let own = old.queue == q && !old.transition();
+        // Execution: "Let ScopedOps1 be the intersection of sets Ops1 and
+        // Scope1st": x earlier on the queue with its stage in the first
+        // synchronization scope, or a chain into it.
+        if (own && b.src_exec.contains(old.sa.stage())) || old.e.reaches_dep(q, b.src_exec) {
+            new.e.take_dep(q, b.dst_exec);
+        }
+        if !old.sa.is_write() {
+            return new;
+        }
+        // Availability: x in the first access scope (and range), or an
+        // availability operation of x before the barrier; then the
+        // barrier's visibility operation (in range) and, with a host
+        // access in the destination access mask, its domain operation.
+        let direct = own && in_range && b.src_access.contains(old.sa);
+        if direct || old.a.reaches_dep(q, b.src_exec) {
+            new.a.take_dep(q, b.dst_exec);
+            if in_range {
+                new.vis[q] = new.vis[q].union(b.dst_access);
+                if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
+                    new.h.take_dep(q, b.dst_exec);
+                }
+            }
+        }
+        if old.sv.reaches_dep(q, b.src_exec) {
+            new.sv.take_dep(q, b.dst_exec);
+        }
+        if old.h.reaches_dep(q, b.src_exec) {
+            new.h.take_dep(q, b.dst_exec);
+        }
+        new
+    }
+}
+
+/// A signal operation, device or host: what candidate search needs.
+#[derive(Clone, Debug)]
+struct SignalInfo {
+    sem: usize,
+    value: Option<u64>,
+}
+
+/// One step of the walk.
+enum Step {
+    /// A host command, in place.
+    Host(usize),
+    /// A batch: its commands, its queue, its submit command (none for the
+    /// commands recorded at the end).
+    Batch {
+        cmds: Vec<usize>,
+        queue: usize,
+        submit: Option<usize>,
+    },
+}
+
+/// Whether a command is executed by a queue (recorded into a batch) rather
+/// than by the host.
+fn on_device(c: &Command, layout: &Layout, sem: Semantics) -> bool {
+    match c {
+        Command::Barrier(_) => true,
+        Command::Submit(_) | Command::Wait(_) | Command::HostSignal { .. } | Command::HostWait { .. } => {
+            false
+        }
+        _ => accesses(c, layout, sem).iter().any(|a| !is_host(a.sa)),
+    }
+}
+
+fn all_commands(s: StageSet) -> bool {
+    s.0 & StageSet::ALL_DEVICE.0 == StageSet::ALL_DEVICE.0
+}
+
+/// Checks a program that uses several queues or semaphores (see the
+/// module docs); `Err` for the corners it refuses.
+pub(crate) fn check_multi_queue(
+    program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+) -> Result<Vec<Hazard>, ProgramError> {
+    let refuse = |at: usize, what: String| ProgramError {
+        at: Location::Command(at),
+        kind: ProgramErrorKind::MultiQueueNotSupported { what },
+    };
+    if sem != Semantics::for_reading(sem.reading()) {
+        let (at, _) = program.first_multi_queue_command().unwrap_or((0, String::new()));
+        return Err(refuse(
+            at,
+            "layer emulation (a `Semantics` switch other than the reading of write-after-write) with several queues or semaphores".into(),
+        ));
+    }
+    // The walk: host commands in place, batches at their submit.
+    let mut steps: Vec<Step> = Vec::new();
+    let mut recorded: Vec<usize> = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::Submit(s) => steps.push(Step::Batch {
+                cmds: std::mem::take(&mut recorded),
+                queue: s.queue.0 as usize,
+                submit: Some(i),
+            }),
+            _ if on_device(c, layout, sem) => recorded.push(i),
+            _ => steps.push(Step::Host(i)),
+        }
+    }
+    if !recorded.is_empty() {
+        steps.push(Step::Batch {
+            cmds: recorded,
+            queue: 0,
+            submit: None,
+        });
+    }
+    // Every signal operation in walk order, and each timeline wait's
+    // candidates, decided before any access is checked.
+    let mut signals: Vec<SignalInfo> = Vec::new();
+    // Per wait, in walk order (a submission's waits in order, host waits):
+    // its candidate signals.
+    let mut wait_candidates: Vec<Vec<u32>> = Vec::new();
+    {
+        // Per semaphore: the pending binary signal.
+        let mut pending: Vec<Option<u32>> = vec![None; program.semaphores.len()];
+        // (wait index, semaphore, value, signals known at the wait, command).
+        let mut timeline: Vec<(usize, usize, u64, usize, usize)> = Vec::new();
+        for step in &steps {
+            let (waits, sigs, at) = match step {
+                Step::Host(i) => match &program.commands[*i] {
+                    Command::HostSignal { semaphore, value } => {
+                        signals.push(SignalInfo {
+                            sem: semaphore.0 as usize,
+                            value: Some(*value),
+                        });
+                        continue;
+                    }
+                    Command::HostWait { semaphore, value } => {
+                        timeline.push((
+                            wait_candidates.len(),
+                            semaphore.0 as usize,
+                            *value,
+                            signals.len(),
+                            *i,
+                        ));
+                        wait_candidates.push(Vec::new());
+                        continue;
+                    }
+                    _ => continue,
+                },
+                Step::Batch {
+                    submit: Some(s),
+                    queue: _,
+                    ..
+                } => match &program.commands[*s] {
+                    Command::Submit(sub) => (&sub.waits, &sub.signals, *s),
+                    _ => continue,
+                },
+                Step::Batch { .. } => continue,
+            };
+            for w in waits {
+                let sem_ix = w.semaphore.0 as usize;
+                match w.value {
+                    None => wait_candidates.push(pending[sem_ix].take().into_iter().collect()),
+                    Some(v) => {
+                        timeline.push((wait_candidates.len(), sem_ix, v, signals.len(), at));
+                        wait_candidates.push(Vec::new());
+                    }
+                }
+            }
+            for s in sigs {
+                let sem_ix = s.semaphore.0 as usize;
+                if s.value.is_none() {
+                    pending[sem_ix] = Some(signals.len() as u32);
+                }
+                signals.push(SignalInfo {
+                    sem: sem_ix,
+                    value: s.value,
+                });
+            }
+        }
+        for (w, sem_ix, v, known, at) in timeline {
+            let initial = match program.semaphores[sem_ix].kind {
+                SemaphoreType::Timeline { initial } => initial,
+                SemaphoreType::Binary => 0,
+            };
+            // "If the semaphore's value is already >= the wait value" the
+            // wait orders nothing (the definitional semantics: no
+            // candidates).
+            if initial >= v {
+                continue;
+            }
+            let candidate = |s: &SignalInfo| s.sem == sem_ix && s.value.is_some_and(|sv| sv >= v);
+            let earlier: Vec<u32> = (0..known)
+                .filter(|&i| candidate(&signals[i]))
+                .map(|i| i as u32)
+                .collect();
+            if earlier.is_empty() {
+                return Err(refuse(
+                    at,
+                    format!(
+                        "a wait for `{}` {v} before any signal that satisfies it",
+                        program.semaphores[sem_ix].name
+                    ),
+                ));
+            }
+            // Several candidates: the wait is ordered after what *every*
+            // one is ordered after, one operation in all their pasts. The
+            // frontiers keep, per signal, whether *some* availability (or
+            // visibility, or domain) operation precedes it, which cannot
+            // tell one operation before all of them from a different one
+            // before each; and a candidate later in the trace may be
+            // reached from the wait only through another pairing (the
+            // definitional semantics keeps it). Refused: a wait with one
+            // candidate in the whole program (every binary wait) is exact.
+            let later = signals.iter().skip(known).filter(|s| candidate(s)).count();
+            if earlier.len() + later > 1 {
+                return Err(refuse(
+                    at,
+                    format!(
+                        "a wait for `{}` {v} that {} signals may satisfy",
+                        program.semaphores[sem_ix].name,
+                        earlier.len() + later
+                    ),
+                ));
+            }
+            wait_candidates[w] = earlier;
+        }
+    }
+    let mut st = State {
+        queues: program.queues.len().max(1),
+        recs: Vec::new(),
+        mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
+        reading_vis: sem.waw_needs_visibility,
+        out: Vec::new(),
+    };
+    let mut next_wait = 0usize;
+    let mut next_signal = 0u32;
+    for step in &steps {
+        match step {
+            Step::Host(i) => match &program.commands[*i] {
+                Command::Wait(target) => {
+                    let q = match target {
+                        WaitFor::All => None,
+                        WaitFor::Queue(q) => Some(q.0 as usize),
+                    };
+                    st.fence_wait(q);
+                }
+                Command::HostSignal { .. } => {
+                    st.host_signal(next_signal);
+                    next_signal += 1;
+                }
+                Command::HostWait { .. } => {
+                    let c = wait_candidates[next_wait].clone();
+                    next_wait += 1;
+                    st.host_wait(&c);
+                }
+                c => {
+                    let acc = accesses(c, layout, sem);
+                    st.host_accesses(*i, &acc);
+                }
+            },
+            Step::Batch { cmds, queue, submit } => {
+                let sub = submit.and_then(|s| match &program.commands[s] {
+                    Command::Submit(sub) => Some(sub),
+                    _ => None,
+                });
+                if let Some(sub) = sub {
+                    for w in &sub.waits {
+                        let c = wait_candidates[next_wait].clone();
+                        next_wait += 1;
+                        let second = exec_scope(w.stages, Side::Dst);
+                        st.semaphore_wait(*queue, &c, second, all_commands(second));
+                    }
+                }
+                for &ci in cmds {
+                    match &program.commands[ci] {
+                        Command::Barrier(dep) => {
+                            let rb: Vec<ResolvedBarrier> = dep
+                                .barriers
+                                .iter()
+                                .map(|b| ResolvedBarrier::of(b, layout))
+                                .collect();
+                            let ts = transitions(dep, layout);
+                            for (bi, a) in &ts {
+                                st.detect_transition(ci, *queue, a, &rb[*bi]);
+                            }
+                            st.apply(*queue, &rb);
+                            for (bi, a) in &ts {
+                                st.record_transition(ci, *queue, a, &rb[*bi]);
+                            }
+                        }
+                        c => {
+                            let acc = accesses(c, layout, sem);
+                            st.device_accesses(ci, *queue, &acc);
+                        }
+                    }
+                }
+                if let Some(sub) = sub {
+                    for s in &sub.signals {
+                        let first = exec_scope(s.stages, Side::Src);
+                        st.semaphore_signal(*queue, next_signal, first, all_commands(first));
+                        next_signal += 1;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = st.out;
+    out.sort_by_key(|h| h.command);
+    Ok(out)
+}
+
+/// The walk's state: records, and per memory object the records each
+/// byte range holds.
+struct State {
+    queues: usize,
+    recs: Vec<Rec>,
+    mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
+    reading_vis: bool,
+    out: Vec<Hazard>,
+}
+
+impl State {
+    fn split_at(&mut self, m: usize, pos: u64) {
+        let map = &mut self.mems[m];
+        let hit = map.range(..pos).next_back().map(|(&s, (e, _))| (s, *e));
+        if let Some((s, e)) = hit {
+            if s < pos && pos < e {
+                let (_, recs) = map.get(&s).cloned().unwrap_or_default();
+                map.insert(s, (pos, recs.clone()));
+                map.insert(pos, (e, recs));
+            }
+        }
+    }
+
+    /// The entries over `range`, split at its ends, with gaps filled.
+    fn entries(&mut self, m: usize, range: ByteRange) -> Vec<u64> {
+        self.split_at(m, range.start);
+        self.split_at(m, range.end);
+        let mut keys = Vec::new();
+        let mut at = range.start;
+        let existing: Vec<(u64, u64)> = self.mems[m]
+            .range(range.start..range.end)
+            .map(|(&s, (e, _))| (s, *e))
+            .collect();
+        for (s, e) in existing {
+            if at < s {
+                self.mems[m].insert(at, (s, Vec::new()));
+                keys.push(at);
+            }
+            keys.push(s);
+            at = e;
+        }
+        if at < range.end {
+            self.mems[m].insert(at, (range.end, Vec::new()));
+            keys.push(at);
+        }
+        keys
+    }
+
+    fn fresh(&self, cmd: usize, sa: StageAccess, queue: usize) -> Rec {
+        let mut e = Frontier::new(self.queues);
+        // Its own fence follows it.
+        e.q[queue].touched = true;
+        Rec {
+            cmd,
+            sa,
+            queue,
+            e,
+            a: Frontier::new(self.queues),
+            sv: Frontier::new(self.queues),
+            h: Frontier::new(self.queues),
+            vis: vec![StageAccessSet::EMPTY; self.queues],
+        }
+    }
+
+    /// Whether device access `sa` of queue `q` is ordered after prior
+    /// record `x` (the memory model's location order), under the reading.
+    fn ordered(&self, x: &Rec, q: usize, sa: StageAccess) -> bool {
+        if x.transition() && sa.is_layout_transition() {
+            return true;
+        }
+        let stage = sa.stage();
+        if !x.sa.is_write() {
+            // "X is a read, and X (transitively) system-synchronizes with Y".
+            return x.e.reaches_access(q, stage);
+        }
+        if sa.is_write() && !self.reading_vis {
+            // "X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y".
+            return x.a.reaches_access(q, stage);
+        }
+        // "X->AV->DOM->VIS(A_Y,R_Y,D_Y,L)->Y": a barrier's visibility
+        // operation on Y's queue, a semaphore wait's, or a submit's (after
+        // an availability that reached the host).
+        x.a.host || x.vis[q].contains(sa) || x.sv.reaches_access(q, stage)
+    }
+
+    fn push(&mut self, kind: HazardKind, cmd: usize, a: &Access, prior: &Rec, range: ByteRange, host: bool) {
+        let raw = RawHazard {
+            kind,
+            command: cmd,
+            prior_command: prior.cmd,
+            mem: a.mem,
+            range,
+            current: a.sa,
+            prior: prior.sa,
+            needs_barrier: true,
+            needs_wait: host,
+            needs_visibility: match kind {
+                HazardKind::ReadAfterWrite => true,
+                HazardKind::WriteAfterWrite => self.reading_vis,
+                HazardKind::WriteAfterRead => false,
+            },
+            prior_in_flight: false,
+        };
+        let h = lift(&raw, a);
+        // Extend the previous hazard when it continues this one, on the
+        // same object.
+        if let Some(last) = self.out.last_mut() {
+            if last.command == h.command
+                && last.kind == h.kind
+                && last.prior_command == h.prior_command
+                && last.memory.mem == h.memory.mem
+                && last.region.object == h.region.object
+                && last.current == h.current
+                && last.prior == h.prior
+                && last.memory.range.end == h.memory.range.start
+                && last.region.range.end == h.region.range.start
+            {
+                last.memory.range.end = h.memory.range.end;
+                last.region.range.end = h.region.range.end;
+                if let Some(b) = last.fix.barrier.as_mut() {
+                    if let Some(r) = b.region.as_mut() {
+                        r.range.end = h.region.range.end;
+                    }
+                }
+                return;
+            }
+        }
+        self.out.push(h);
+    }
+
+    fn kind(prior_write: bool, cur_write: bool) -> HazardKind {
+        match (prior_write, cur_write) {
+            (true, false) => HazardKind::ReadAfterWrite,
+            (false, true) => HazardKind::WriteAfterRead,
+            _ => HazardKind::WriteAfterWrite,
+        }
+    }
+
+    fn device_accesses(&mut self, cmd: usize, q: usize, acc: &[Access]) {
+        // Every access is checked against the state before the command.
+        for a in acc {
+            let m = a.mem.0 as usize;
+            for k in self.entries(m, a.range) {
+                let (end, ids) = self.mems[m][&k].clone();
+                let range = ByteRange::new(k, end);
+                for id in ids {
+                    let x = &self.recs[id];
+                    if !x.sa.is_write() && !a.sa.is_write() {
+                        continue;
+                    }
+                    if !self.ordered(x, q, a.sa) {
+                        let x = x.clone();
+                        self.push(
+                            Self::kind(x.sa.is_write(), a.sa.is_write()),
+                            cmd,
+                            a,
+                            &x,
+                            range,
+                            false,
+                        );
+                    }
+                }
+            }
+        }
+        for a in acc
+            .iter()
+            .filter(|a| !a.sa.is_write())
+            .chain(acc.iter().filter(|a| a.sa.is_write()))
+        {
+            let rec = self.fresh(cmd, a.sa, q);
+            self.record(a, rec);
+        }
+    }
+
+    /// Records `rec` over `a`'s bytes, dropping the records it stands for:
+    /// an older read of the same queue and stage (anything ordered after
+    /// the newer read is ordered after it), an older write available
+    /// before this write (every availability of the new write comes after
+    /// it), and records that race nothing any more.
+    fn record(&mut self, a: &Access, rec: Rec) {
+        let id = self.recs.len();
+        let (q, sa) = (rec.queue, rec.sa);
+        self.recs.push(rec);
+        let m = a.mem.0 as usize;
+        for k in self.entries(m, a.range) {
+            let ids = std::mem::take(&mut self.mems[m].get_mut(&k).expect("listed entry").1);
+            let recs = &self.recs;
+            let mut kept: Vec<usize> = ids
+                .into_iter()
+                .filter(|&i| {
+                    let x = &recs[i];
+                    if x.done() {
+                        return false;
+                    }
+                    if sa.is_layout_transition() {
+                        return true;
+                    }
+                    if !sa.is_write() {
+                        return x.sa.is_write() || x.queue != q || x.sa.stage() != sa.stage();
+                    }
+                    !(x.sa.is_write() && x.a.reaches_access(q, sa.stage()))
+                })
+                .collect();
+            kept.push(id);
+            self.mems[m].get_mut(&k).expect("listed entry").1 = kept;
+        }
+    }
+
+    fn host_accesses(&mut self, cmd: usize, acc: &[Access]) {
+        // Host accesses race nothing processed after them, so they are
+        // checked and not recorded.
+        for a in acc {
+            let m = a.mem.0 as usize;
+            for k in self.entries(m, a.range) {
+                let (end, ids) = self.mems[m][&k].clone();
+                let range = ByteRange::new(k, end);
+                for id in ids {
+                    let x = self.recs[id].clone();
+                    let race = if x.sa.is_write() {
+                        // A device write reaches the host through a barrier's
+                        // device-to-host domain operation after an
+                        // availability of it, then a wait.
+                        !x.h.host
+                    } else {
+                        a.sa.is_write() && !x.e.host
+                    };
+                    if race {
+                        self.push(
+                            Self::kind(x.sa.is_write(), a.sa.is_write()),
+                            cmd,
+                            a,
+                            &x,
+                            range,
+                            true,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn detect_transition(&mut self, cmd: usize, q: usize, a: &Access, b: &ResolvedBarrier) {
+        let m = a.mem.0 as usize;
+        for k in self.entries(m, a.range) {
+            let (end, ids) = self.mems[m][&k].clone();
+            let range = ByteRange::new(k, end);
+            for id in ids {
+                let x = self.recs[id].clone();
+                if x.transition() {
+                    continue;
+                }
+                let own = x.queue == q;
+                // The transition happens after its barrier's first half:
+                // a prior read in its first synchronization scope (or a
+                // chain into it), a prior write made available by it or
+                // before it ("Available memory is automatically made
+                // visible to a layout transition").
+                let ordered = if x.sa.is_write() {
+                    (own && b.src_access.contains(x.sa)) || x.a.reaches_dep(q, b.src_exec)
+                } else {
+                    (own && b.src_exec.contains(x.sa.stage())) || x.e.reaches_dep(q, b.src_exec)
+                };
+                if !ordered {
+                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
+                }
+            }
+        }
+    }
+
+    fn record_transition(&mut self, cmd: usize, q: usize, a: &Access, b: &ResolvedBarrier) {
+        // As the barrier's second half leaves it: available, its second
+        // synchronization scope after it, visible to its second access
+        // scope, moved to the host with a host access there.
+        let mut rec = self.fresh(cmd, a.sa, q);
+        rec.e.take_dep(q, b.dst_exec);
+        rec.a.take_dep(q, b.dst_exec);
+        rec.vis[q] = b.dst_access;
+        if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
+            rec.h.take_dep(q, b.dst_exec);
+        }
+        self.record(a, rec);
+    }
+
+    /// The barriers of one `vkCmdPipelineBarrier2` on queue `q`.
+    fn apply(&mut self, q: usize, barriers: &[ResolvedBarrier]) {
+        // Records over bytes inside a buffer barrier's range get the
+        // barrier's memory dependency: a copy for those bytes, one per
+        // record and set of barriers covering them.
+        let ranged: Vec<usize> = (0..barriers.len())
+            .filter(|&i| barriers[i].range.is_some())
+            .collect();
+        let n = self.recs.len();
+        let mut clones: BTreeMap<(usize, u64), usize> = BTreeMap::new();
+        for &bi in &ranged {
+            let r = barriers[bi].range.expect("ranged");
+            let m = r.mem.0 as usize;
+            self.split_at(m, r.range.start);
+            self.split_at(m, r.range.end);
+        }
+        let mut mems: Vec<usize> = ranged
+            .iter()
+            .map(|&bi| barriers[bi].range.expect("ranged").mem.0 as usize)
+            .collect();
+        mems.sort_unstable();
+        mems.dedup();
+        for m in mems {
+            let keys: Vec<u64> = self.mems[m].keys().copied().collect();
+            for k in keys {
+                let (end, ids) = self.mems[m][&k].clone();
+                let mut mask = 0u64;
+                for &bi in &ranged {
+                    let r = barriers[bi].range.expect("ranged");
+                    if r.mem.0 as usize == m && r.range.start <= k && end <= r.range.end {
+                        mask |= 1 << bi.min(63);
+                    }
+                }
+                if mask == 0 {
+                    continue;
+                }
+                let mut new_ids = Vec::with_capacity(ids.len());
+                for id in ids {
+                    let old = &self.recs[id];
+                    if !old.sa.is_write() || id >= n {
+                        new_ids.push(id);
+                        continue;
+                    }
+                    let c = match clones.get(&(id, mask)) {
+                        Some(&c) => c,
+                        None => {
+                            let old = self.recs[id].clone();
+                            let mut new = old.clone();
+                            for (bi, b) in barriers.iter().enumerate() {
+                                let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
+                                let eff = new.barrier_effect(&old, q, b, inside);
+                                new = eff;
+                            }
+                            self.recs.push(new);
+                            clones.insert((id, mask), self.recs.len() - 1);
+                            self.recs.len() - 1
+                        }
+                    };
+                    new_ids.push(c);
+                }
+                self.mems[m].get_mut(&k).expect("listed").1 = new_ids;
+            }
+        }
+        for id in 0..n {
+            if self.recs[id].done() {
+                continue;
+            }
+            let old = self.recs[id].clone();
+            let mut new = old.clone();
+            for b in barriers {
+                new = new.barrier_effect(&old, q, b, b.range.is_none());
+            }
+            self.recs[id] = new;
+        }
+    }
+
+    fn for_each_live(&mut self, mut f: impl FnMut(&mut Rec)) {
+        for r in self.recs.iter_mut() {
+            if !r.done() {
+                f(r);
+            }
+        }
+    }
+
+    /// A semaphore wait operation of queue `r` (second scope `second`).
+    fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet, all: bool) {
+        self.for_each_live(|x| {
+            let e = x.e.reaches_wait(candidates);
+            let av = x.a.reaches_wait(candidates);
+            let sv = x.sv.reaches_wait(candidates);
+            let h = x.h.reaches_wait(candidates);
+            if e {
+                x.e.import(r, second, all);
+            }
+            if av {
+                x.a.import(r, second, all);
+                // The wait's visibility operation, after an availability.
+                x.sv.import(r, second, all);
+            } else if sv {
+                x.sv.import(r, second, all);
+            }
+            if h {
+                x.h.import(r, second, all);
+            }
+        });
+    }
+
+    /// A semaphore signal operation of queue `q`.
+    fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
+        self.for_each_live(|x| {
+            let own = x.queue == q;
+            let direct = own
+                && if x.transition() {
+                    all
+                } else {
+                    first.contains(x.sa.stage())
+                };
+            let e = direct || x.e.reaches_signal(q, first, all);
+            if e {
+                x.e.add_sig(id);
+            }
+            // The signal's first access scope is all device accesses: an
+            // availability operation of every write before it.
+            if x.sa.is_write() && (e || x.a.reaches_signal(q, first, all)) {
+                x.a.add_sig(id);
+                x.a.q[q].touched = true;
+            }
+            if x.sv.reaches_signal(q, first, all) {
+                x.sv.add_sig(id);
+            }
+            if x.h.reaches_signal(q, first, all) {
+                x.h.add_sig(id);
+            }
+        });
+    }
+
+    /// `vkSignalSemaphore`: after whatever reached the host.
+    fn host_signal(&mut self, id: u32) {
+        self.for_each_live(|x| {
+            for f in [&mut x.e, &mut x.a, &mut x.sv, &mut x.h] {
+                if f.host {
+                    f.add_sig(id);
+                }
+            }
+        });
+    }
+
+    /// `vkWaitSemaphores`: later host operations after its candidates.
+    fn host_wait(&mut self, candidates: &[u32]) {
+        self.for_each_live(|x| {
+            for f in [&mut x.e, &mut x.a, &mut x.sv, &mut x.h] {
+                if !candidates.is_empty() && f.reaches_wait(candidates) {
+                    f.host = true;
+                }
+            }
+        });
+    }
+
+    /// A fence wait on every submission so far (`None`) or on those of one
+    /// queue (`vkQueueWaitIdle`). The fence signal is an availability
+    /// operation of every write before it.
+    fn fence_wait(&mut self, q: Option<usize>) {
+        self.for_each_live(|x| {
+            let hit = |f: &Frontier| match q {
+                None => f.q.iter().any(|p| p.touched),
+                Some(q) => f.q[q].touched,
+            };
+            let e = hit(&x.e);
+            if e {
+                x.e.host = true;
+                if x.sa.is_write() {
+                    x.a.host = true;
+                }
+            }
+            for f in [&mut x.a, &mut x.sv, &mut x.h] {
+                if hit(f) {
+                    f.host = true;
+                }
+            }
+        });
+    }
+}
