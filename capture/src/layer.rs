@@ -25,7 +25,7 @@
 
 use crate::abi::*;
 use crate::guard::{self, Guarded};
-use crate::record::{BarrierTarget, BufferWrite, Capture, ResourceBarrier, TemplateSlot};
+use crate::record::{BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn};
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
 use ash::vk::{self, Handle};
@@ -472,6 +472,14 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
 /// Every device-level name this layer intercepts (the table of
 /// [`device_intercept`]), loaded from the next layer at device creation.
 const DEVICE_NAMES: &[&str] = &[
+    "vkGetDeviceQueue",
+    "vkGetDeviceQueue2",
+    "vkCreateSemaphore",
+    "vkDestroySemaphore",
+    "vkSignalSemaphore",
+    "vkSignalSemaphoreKHR",
+    "vkWaitSemaphores",
+    "vkWaitSemaphoresKHR",
     "vkCreateImage",
     "vkDestroyImage",
     "vkBindImageMemory",
@@ -580,6 +588,12 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkUnmapMemory2KHR" | "vkUnmapMemory2" => unmap_memory2 as *const (),
         "vkCreateBuffer" => create_buffer as *const (),
         "vkCreateImage" => create_image as *const (),
+        "vkGetDeviceQueue" => get_device_queue as *const (),
+        "vkGetDeviceQueue2" => get_device_queue2 as *const (),
+        "vkCreateSemaphore" => create_semaphore as *const (),
+        "vkDestroySemaphore" => destroy_semaphore as *const (),
+        "vkSignalSemaphore" | "vkSignalSemaphoreKHR" => signal_semaphore as *const (),
+        "vkWaitSemaphores" | "vkWaitSemaphoresKHR" => wait_semaphores as *const (),
         "vkDestroyImage" => destroy_image as *const (),
         "vkBindImageMemory" => bind_image_memory as *const (),
         "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
@@ -780,7 +794,7 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
 }
 
 /// Emits a `wait` (and the host reads it implies) on device data `d`.
-fn wait_on(d: &mut DeviceData, seq: u64, call: &str, fences: Option<&[u64]>) {
+fn wait_on(d: &mut DeviceData, seq: u64, call: &str, on: WaitOn<'_>) {
     let DeviceData { mapped, capture, .. } = d;
     let current: Vec<(u64, &[u8])> = mapped
         .iter()
@@ -792,7 +806,7 @@ fn wait_on(d: &mut DeviceData, seq: u64, call: &str, fences: Option<&[u64]>) {
             })
         })
         .collect();
-    capture.wait(seq, call, fences, &current);
+    capture.wait(seq, call, on, &current);
 }
 
 /// Which mapped bytes a diff compares.
@@ -1008,6 +1022,159 @@ unsafe extern "system" fn create_buffer(
         record(key, "vkCreateBuffer", |d| {
             d.capture.next_seq();
             d.capture.create_buffer(b, size);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn get_device_queue(device: vk::Device, family: u32, index: u32, out: *mut vk::Queue) {
+    let key = dispatch_key(device.as_raw());
+    if let Some(f) = next!(key, vk::PFN_vkGetDeviceQueue, ["vkGetDeviceQueue"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, family, index, out) };
+        // SAFETY: `out` was written by the call.
+        let queue = unsafe { *out };
+        if queue != vk::Queue::null() {
+            record(key, "vkGetDeviceQueue", |d| {
+                d.capture.queue_family(queue.as_raw(), family)
+            });
+        }
+    }
+}
+
+unsafe extern "system" fn get_device_queue2(
+    device: vk::Device,
+    info: *const vk::DeviceQueueInfo2<'_>,
+    out: *mut vk::Queue,
+) {
+    let key = dispatch_key(device.as_raw());
+    if let Some(f) = next!(key, vk::PFN_vkGetDeviceQueue2, ["vkGetDeviceQueue2"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, info, out) };
+        // SAFETY: a valid queue info; `out` was written by the call.
+        let (queue, family) = unsafe { (*out, (*info).queue_family_index) };
+        if queue != vk::Queue::null() {
+            record(key, "vkGetDeviceQueue2", |d| {
+                d.capture.queue_family(queue.as_raw(), family)
+            });
+        }
+    }
+}
+
+unsafe extern "system" fn create_semaphore(
+    device: vk::Device,
+    info: *const vk::SemaphoreCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::Semaphore,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateSemaphore, ["vkCreateSemaphore"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: a valid create info with a valid pNext chain; `*out`
+        // written on success.
+        let (sem, timeline) = unsafe {
+            let mut timeline = None;
+            let mut next = (*info).p_next;
+            while !next.is_null() {
+                let base = &*(next as *const vk::BaseInStructure<'_>);
+                if base.s_type == vk::StructureType::SEMAPHORE_TYPE_CREATE_INFO {
+                    let t = &*(next as *const vk::SemaphoreTypeCreateInfo<'_>);
+                    if t.semaphore_type == vk::SemaphoreType::TIMELINE {
+                        timeline = Some(t.initial_value);
+                    }
+                }
+                next = base.p_next.cast();
+            }
+            ((*out).as_raw(), timeline)
+        };
+        record(key, "vkCreateSemaphore", |d| {
+            d.capture.next_seq();
+            d.capture.create_semaphore(sem, timeline);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_semaphore(device: vk::Device, semaphore: vk::Semaphore, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroySemaphore", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_semaphore(semaphore.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroySemaphore, ["vkDestroySemaphore"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, semaphore, alloc) }
+    }
+}
+
+unsafe extern "system" fn signal_semaphore(
+    device: vk::Device,
+    info: *const vk::SemaphoreSignalInfo<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkSignalSemaphore,
+        ["vkSignalSemaphore", "vkSignalSemaphoreKHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid signal info.
+    let (sem, value) = unsafe { ((*info).semaphore.as_raw(), (*info).value) };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkSignalSemaphore", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.host_signal(seq, "vkSignalSemaphore", sem, value);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn wait_semaphores(
+    device: vk::Device,
+    info: *const vk::SemaphoreWaitInfo<'_>,
+    timeout: u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkWaitSemaphores,
+        ["vkWaitSemaphores", "vkWaitSemaphoresKHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, timeout) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: a valid wait info with `semaphore_count` semaphores and
+        // values.
+        let (waits, any) = unsafe {
+            let i = &*info;
+            let waits: Vec<(u64, u64)> = slice(i.p_semaphores, i.semaphore_count)
+                .iter()
+                .zip(slice(i.p_values, i.semaphore_count))
+                .map(|(s, v)| (s.as_raw(), *v))
+                .collect();
+            (waits, i.flags.contains(vk::SemaphoreWaitFlags::ANY))
+        };
+        record(key, "vkWaitSemaphores", |d| {
+            let seq = d.capture.next_seq();
+            if any && waits.len() > 1 {
+                d.capture.not_modelled(
+                    None,
+                    seq,
+                    "vkWaitSemaphores",
+                    "a wait for any of several semaphores",
+                );
+            } else {
+                d.capture.host_wait(seq, "vkWaitSemaphores", &waits);
+            }
         });
     }
     r
@@ -2333,22 +2500,29 @@ fn before_submit(key: usize, call: &str) -> u64 {
     seq
 }
 
-fn after_submit(key: usize, seq: u64, call: &str, cbs: Vec<u64>, fence: u64, notes: Vec<String>) {
+fn after_submit(key: usize, seq: u64, call: &str, queue: vk::Queue, batches: Vec<Batch>, fence: u64) {
     record(key, call, |d| {
-        d.capture.submit(seq, call, &cbs, fence, &notes);
+        d.capture.submit(seq, call, queue.as_raw(), &batches, fence);
         flush(d);
     });
 }
 
-fn semaphore_notes(waits: u32, signals: u32) -> Vec<String> {
-    let mut notes = Vec::new();
-    if waits > 0 {
-        notes.push(format!("{waits} semaphore wait(s)"));
+/// The `VkTimelineSemaphoreSubmitInfo` in a `VkSubmitInfo`'s chain, if any.
+///
+/// # Safety
+/// `next` is a valid `pNext` chain.
+unsafe fn timeline_values<'a>(mut next: *const c_void) -> Option<&'a vk::TimelineSemaphoreSubmitInfo<'a>> {
+    while !next.is_null() {
+        // SAFETY: every structure in a valid chain starts with sType and
+        // pNext.
+        let base = unsafe { &*(next as *const vk::BaseInStructure<'_>) };
+        if base.s_type == vk::StructureType::TIMELINE_SEMAPHORE_SUBMIT_INFO {
+            // SAFETY: the structure type says what it is.
+            return Some(unsafe { &*(next as *const vk::TimelineSemaphoreSubmitInfo<'a>) });
+        }
+        next = base.p_next.cast();
     }
-    if signals > 0 {
-        notes.push(format!("{signals} semaphore signal(s)"));
-    }
-    notes
+    None
 }
 
 unsafe extern "system" fn queue_submit(
@@ -2361,33 +2535,56 @@ unsafe extern "system" fn queue_submit(
     let Some(f) = next!(key, vk::PFN_vkQueueSubmit, ["vkQueueSubmit"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: `n` valid submit infos with their counted arrays.
-    let (cbs, waits, signals) = unsafe {
-        let mut cbs = Vec::new();
-        let (mut w, mut s) = (0, 0);
-        for si in slice(submits, n) {
-            cbs.extend(
-                slice(si.p_command_buffers, si.command_buffer_count)
+    // SAFETY: `n` valid submit infos with their counted arrays (the wait
+    // stage masks have one element per wait semaphore; timeline values,
+    // when chained, one per semaphore).
+    let batches: Vec<Batch> = unsafe {
+        slice(submits, n)
+            .iter()
+            .map(|si| {
+                let tl = timeline_values(si.p_next);
+                let value = |vals: *const u64, count: u32, k: usize| {
+                    tl.map(|_| slice(vals, count))
+                        .and_then(|v| v.get(k).copied())
+                        .unwrap_or(0)
+                };
+                let waits = slice(si.p_wait_semaphores, si.wait_semaphore_count)
                     .iter()
-                    .map(|c| c.as_raw()),
-            );
-            w += si.wait_semaphore_count;
-            s += si.signal_semaphore_count;
-        }
-        (cbs, w, s)
+                    .zip(slice(si.p_wait_dst_stage_mask, si.wait_semaphore_count))
+                    .enumerate()
+                    .map(|(k, (sem, mask))| {
+                        let v = tl.map_or(0, |t| {
+                            value(t.p_wait_semaphore_values, t.wait_semaphore_value_count, k)
+                        });
+                        (sem.as_raw(), v, sync1::stages_1_to_2(*mask).as_raw())
+                    })
+                    .collect();
+                let signals = slice(si.p_signal_semaphores, si.signal_semaphore_count)
+                    .iter()
+                    .enumerate()
+                    .map(|(k, sem)| {
+                        let v = tl.map_or(0, |t| {
+                            value(t.p_signal_semaphore_values, t.signal_semaphore_value_count, k)
+                        });
+                        (sem.as_raw(), v, vk::PipelineStageFlags2::ALL_COMMANDS.as_raw())
+                    })
+                    .collect();
+                Batch {
+                    cbs: slice(si.p_command_buffers, si.command_buffer_count)
+                        .iter()
+                        .map(|c| c.as_raw())
+                        .collect(),
+                    waits,
+                    signals,
+                }
+            })
+            .collect()
     };
     let seq = before_submit(key, "vkQueueSubmit");
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(queue, n, submits, fence) };
     if r == vk::Result::SUCCESS {
-        after_submit(
-            key,
-            seq,
-            "vkQueueSubmit",
-            cbs,
-            fence.as_raw(),
-            semaphore_notes(waits, signals),
-        );
+        after_submit(key, seq, "vkQueueSubmit", queue, batches, fence.as_raw());
     }
     r
 }
@@ -2407,32 +2604,34 @@ unsafe extern "system" fn queue_submit2(
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
     // SAFETY: `n` valid submit infos with their counted arrays.
-    let (cbs, waits, signals) = unsafe {
-        let mut cbs = Vec::new();
-        let (mut w, mut s) = (0, 0);
-        for si in slice(submits, n) {
-            cbs.extend(
-                slice(si.p_command_buffer_infos, si.command_buffer_info_count)
-                    .iter()
-                    .map(|c| c.command_buffer.as_raw()),
-            );
-            w += si.wait_semaphore_info_count;
-            s += si.signal_semaphore_info_count;
-        }
-        (cbs, w, s)
+    let batches: Vec<Batch> = unsafe {
+        slice(submits, n)
+            .iter()
+            .map(|si| {
+                let op =
+                    |s: &vk::SemaphoreSubmitInfo<'_>| (s.semaphore.as_raw(), s.value, s.stage_mask.as_raw());
+                Batch {
+                    cbs: slice(si.p_command_buffer_infos, si.command_buffer_info_count)
+                        .iter()
+                        .map(|c| c.command_buffer.as_raw())
+                        .collect(),
+                    waits: slice(si.p_wait_semaphore_infos, si.wait_semaphore_info_count)
+                        .iter()
+                        .map(op)
+                        .collect(),
+                    signals: slice(si.p_signal_semaphore_infos, si.signal_semaphore_info_count)
+                        .iter()
+                        .map(op)
+                        .collect(),
+                }
+            })
+            .collect()
     };
     let seq = before_submit(key, "vkQueueSubmit2");
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(queue, n, submits, fence) };
     if r == vk::Result::SUCCESS {
-        after_submit(
-            key,
-            seq,
-            "vkQueueSubmit2",
-            cbs,
-            fence.as_raw(),
-            semaphore_notes(waits, signals),
-        );
+        after_submit(key, seq, "vkQueueSubmit2", queue, batches, fence.as_raw());
     }
     r
 }
@@ -2456,7 +2655,7 @@ unsafe extern "system" fn wait_for_fences(
         let seq = d.capture.next_seq();
         if r == vk::Result::SUCCESS {
             if all == vk::TRUE || list.len() == 1 {
-                wait_on(d, seq, "vkWaitForFences", Some(&list));
+                wait_on(d, seq, "vkWaitForFences", WaitOn::Fences(&list));
             } else {
                 d.capture
                     .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
@@ -2476,7 +2675,7 @@ unsafe extern "system" fn get_fence_status(device: vk::Device, fence: vk::Fence)
     if r == vk::Result::SUCCESS {
         record(key, "vkGetFenceStatus", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkGetFenceStatus", Some(&[fence.as_raw()]));
+            wait_on(d, seq, "vkGetFenceStatus", WaitOn::Fences(&[fence.as_raw()]));
         });
     }
     r
@@ -2492,7 +2691,7 @@ unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
     if r == vk::Result::SUCCESS {
         record(key, "vkQueueWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkQueueWaitIdle", None);
+            wait_on(d, seq, "vkQueueWaitIdle", WaitOn::Queue(queue.as_raw()));
         });
     }
     r
@@ -2508,7 +2707,7 @@ unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
     if r == vk::Result::SUCCESS {
         record(key, "vkDeviceWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkDeviceWaitIdle", None);
+            wait_on(d, seq, "vkDeviceWaitIdle", WaitOn::Device);
         });
     }
     r
