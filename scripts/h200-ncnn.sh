@@ -40,7 +40,7 @@ fi
   grep -v '^\[0 ' "$work/capture.log" | grep -v 'Validation Information' | head -60
   echo "validation layer SYNC-HAZARD messages: $(grep -c '\[ SYNC-HAZARD' "$work/capture.log")"
   echo "== vksync check"
-  "$bin/vksync" check "$out/ncnn-h200.trace"; echo "check exit $?"
+  s0=$(date +%s%N); timeout 300 "$bin/vksync" check "$out/ncnn-h200.trace"; echo "check exit $? ($(( ($(date +%s%N) - s0) / 1000000 )) ms)"
   grep '^# [0-9]* commands, ' "$out/ncnn-h200.trace"
   echo "dispatches: $(grep -c '^dispatch ' "$out/ncnn-h200.trace")"
   echo "not-modelled lines:"; grep '^not-modelled' "$out/ncnn-h200.trace" | sed 's/  #.*//' | sort | uniq -c

@@ -253,6 +253,8 @@ pub struct Capture {
     submissions: usize,
     /// The queue of each submission (batch), by submission number - 1.
     sub_queue: Vec<QueueId>,
+    /// The latest submission number of each queue.
+    latest: HashMap<QueueId, usize>,
     /// The trace queue of each `VkQueue` submitted to (the first one is the
     /// implicit queue until a second one appears; then both are declared).
     queues: HashMap<u64, QueueId>,
@@ -328,6 +330,7 @@ impl Capture {
             cbs: HashMap::new(),
             fences: HashMap::new(),
             sub_queue: Vec::new(),
+            latest: HashMap::new(),
             queues: HashMap::new(),
             queue_families: HashMap::new(),
             queue_waited: HashMap::new(),
@@ -1444,6 +1447,7 @@ impl Capture {
             self.append(Entry::Cmd(Command::Submit(sub), name));
             self.submissions += 1;
             self.sub_queue.push(q);
+            self.latest.insert(q, self.submissions);
         }
         if fence != 0 {
             self.fences.insert(fence, self.submissions);
@@ -1559,10 +1563,7 @@ impl Capture {
         // covers on each (a fence signal comes after every earlier
         // submission of its queue; other queues' work it may follow
         // through semaphores is not counted: fewer waits, never more).
-        let mut latest: HashMap<QueueId, usize> = HashMap::new();
-        for (i, q) in self.sub_queue.iter().enumerate() {
-            latest.insert(*q, i + 1);
-        }
+        let latest = self.latest.clone();
         let covered: HashMap<QueueId, usize> = match on {
             WaitOn::Device => latest.clone(),
             WaitOn::Queue(h) => self
@@ -1592,7 +1593,6 @@ impl Capture {
         // take them into the shadow copies, and stop counting changes there
         // as the device's (an application that keeps frames in flight
         // never waits for its latest submission).
-        let done: Vec<bool> = (0..=self.submissions).map(covers).collect();
         for &(memory, current) in mapped {
             let Some(map) = self.memories.get_mut(&memory).and_then(|m| m.map.as_mut()) else {
                 continue;
@@ -1601,7 +1601,7 @@ impl Capture {
                 continue;
             }
             for &(mem, s, e, sub) in &self.dirty {
-                if mem != memory || !done.get(sub).copied().unwrap_or(false) {
+                if mem != memory || !covers(sub) {
                     continue;
                 }
                 let (s, e) = (s.max(map.offset), e.min(map.offset + current.len() as u64));
@@ -1611,7 +1611,7 @@ impl Capture {
                 }
             }
         }
-        self.dirty.retain(|d| !done.get(d.3).copied().unwrap_or(false));
+        self.dirty.retain(|d| !covers(d.3));
         let all = latest
             .iter()
             .all(|(q, &n)| covered.get(q).is_some_and(|&c| c >= n));
