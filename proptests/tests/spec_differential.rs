@@ -54,12 +54,11 @@ proptest! {
 /// The definitional semantics keeps as a timeline wait's candidates the
 /// signals reached from the wait only through another semaphore pairing
 /// (its documented conservative reading); such a candidate closes a cycle
-/// in its happens-before graph, which it asserts against. Those programs
-/// are outside both models and skipped (`Ok(None)`).
+/// in its happens-before graph, whose nodes then keep the orderings found
+/// before it (more races, never fewer). It never panics, and the fast
+/// checker refuses those programs (several candidates).
 fn multi_queue_agrees(p: &vksync::Program, reading: Reading) -> Result<Option<bool>, TestCaseError> {
-    let Ok(spec) = std::panic::catch_unwind(|| races(p, reading).unwrap()) else {
-        return Ok(None);
-    };
+    let spec = races(p, reading).map_err(|e| TestCaseError::fail(format!("{e}")))?;
     let spec = keys_of_races(&spec);
     match vksync::check_with(p, vksync::Semantics::for_reading(reading)) {
         Ok(h) => {
