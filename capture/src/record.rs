@@ -1450,7 +1450,17 @@ impl Capture {
             self.latest.insert(q, self.submissions);
         }
         if fence != 0 {
-            self.fences.insert(fence, self.submissions);
+            // The fence signals after this queue's submissions so far (a
+            // submit of no batch signals it after the earlier ones): the
+            // latest submission of this queue, never another queue's.
+            match self.latest.get(&q) {
+                Some(&n) => {
+                    self.fences.insert(fence, n);
+                }
+                None => {
+                    self.fences.remove(&fence);
+                }
+            }
         }
     }
 
@@ -2382,6 +2392,29 @@ mod tests {
             let found = vksync::spec::races(&t.program, vksync::Reading::MemoryModel).expect("valid");
             assert_eq!(found.len(), races, "{name}: {found:?}\n{text}");
         }
+    }
+
+    /// A fence given to a submit of no batch signals after that queue's
+    /// earlier submissions only: waiting for it is `wait` on that queue,
+    /// never on the queue submitted to last.
+    #[test]
+    fn a_fence_of_an_empty_submit_waits_for_its_own_queue() {
+        let (a, b) = (900u64, 901u64);
+        let mut c = device();
+        c.allocate_command_buffers(60, &[71]);
+        c.fill_buffer(70, 5, 10, 0, 64, 7);
+        c.fill_buffer(71, 6, 10, 64, 64, 7);
+        c.submit(7, "vkQueueSubmit", a, &[batch(70)], 0);
+        c.submit(8, "vkQueueSubmit", b, &[batch(71)], 0);
+        c.submit(9, "vkQueueSubmit", a, &[], 555);
+        c.wait(10, "vkWaitForFences", WaitOn::Fences(&[555]), &[]);
+        let text = c.text();
+        let waits: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("wait"))
+            .map(|l| l.split("  #").next().unwrap_or(l))
+            .collect();
+        assert_eq!(waits, ["wait q0"], "{text}");
     }
 
     /// A batch of one command buffer, no semaphores.
