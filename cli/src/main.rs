@@ -276,8 +276,12 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
         // A corner of several queues and semaphores the fast checker
         // refuses (a timeline wait with several candidate signals, or
         // before its signal): the definitional semantics decides it.
+        // Likewise a program with more events than the fast checker has
+        // slots for.
         Err(vksync::ProgramError {
-            kind: vksync::ProgramErrorKind::MultiQueueNotSupported { what },
+            kind:
+                vksync::ProgramErrorKind::MultiQueueNotSupported { what }
+                | vksync::ProgramErrorKind::EventsNotSupported { what },
             ..
         }) => return check_by_spec(&source, reading, &what, out),
         Err(e) => {

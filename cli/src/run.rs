@@ -187,7 +187,7 @@ impl Lines<'_> {
             },
             // Objects, queues and semaphores are the same in the input and
             // its plan.
-            Some(Location::Object(_) | Location::Queue(_) | Location::Semaphore(_)) => {
+            Some(Location::Object(_) | Location::Queue(_) | Location::Semaphore(_) | Location::Event(_)) => {
                 input_error(self.source, e)
             }
             None => format!("{name}: error: {message}"),

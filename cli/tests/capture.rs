@@ -247,8 +247,11 @@ fn captured_hazards_equal_the_planned_programs() {
         .filter(|p| {
             let text = std::fs::read_to_string(p).expect("example readable");
             let t = vksync::trace::parse(&text).expect("example parses");
-            // Nor several queues or semaphores (the runtime has one queue).
-            t.program.first_layout_transition().is_none() && t.program.first_multi_queue_command().is_none()
+            // Nor several queues or semaphores (the runtime has one queue),
+            // nor events (the runtime refuses them).
+            t.program.first_layout_transition().is_none()
+                && t.program.first_multi_queue_command().is_none()
+                && t.program.first_event_command().is_none()
         })
         .collect();
     examples.sort();

@@ -240,6 +240,7 @@ pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>,
         // nothing is provisional.
         return crate::sync::queues::check_multi_queue(program, &layout, sem);
     }
+    refuse_events(program)?;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
@@ -261,13 +262,17 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 /// walk (`crate::sync::queues`), which agrees with
 /// [`crate::spec::races`]; the corners it does not model (a timeline wait
 /// before the signal that satisfies it, a later signal that may change a
-/// timeline wait's first scope, layer emulation switches) are refused with
-/// [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that command.
+/// timeline wait's first scope, layer emulation switches, events) are
+/// refused with [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that
+/// command. Events (split barriers) on one queue are checked here; a
+/// program with more than 64 events is refused with
+/// [`crate::ProgramErrorKind::EventsNotSupported`].
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     if program.first_multi_queue_command().is_some() {
         return crate::sync::queues::check_multi_queue(program, &layout, sem);
     }
+    refuse_events(program)?;
     Ok(check_resolved(program, &layout, sem))
 }
 
@@ -391,6 +396,38 @@ pub(crate) fn apply_dependency(
     found
 }
 
+/// How many event barriers the fast checker tells apart at once (one bit
+/// of [`crate::sync::checker::SyncVal::events`] each).
+pub(crate) const EVENT_SLOTS: usize = 64;
+
+/// Refuses a single-queue program whose event sets need more than
+/// [`EVENT_SLOTS`] slots at once (the barriers of every event's current
+/// set, summed) with [`crate::ProgramErrorKind::EventsNotSupported`] at
+/// that set; the definitional semantics decides it.
+fn refuse_events(program: &Program) -> Result<(), ProgramError> {
+    let mut live: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::SetEvent { event, dependency } => {
+                live.insert(event.0, dependency.barriers.len());
+            }
+            Command::HostSetEvent { event } => {
+                live.remove(&event.0);
+            }
+            _ => continue,
+        }
+        if live.values().sum::<usize>() > EVENT_SLOTS {
+            return Err(ProgramError {
+                at: crate::ir::layout::Location::Command(i),
+                kind: crate::ProgramErrorKind::EventsNotSupported {
+                    what: format!("event sets with more than {EVENT_SLOTS} barriers at once"),
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Feeds one command to a checker, appending the hazards it has.
 pub(crate) fn step(
     checker: &mut Checker,
@@ -407,6 +444,46 @@ pub(crate) fn step(
         }
         Command::Submit(_) => checker.submit(),
         Command::Wait(_) => checker.wait(),
+        // Events (`docs/semantics.md`, "Events"): each barrier of the
+        // dependency info is cut in two around the event's signal
+        // operation, a pseudo stage of that barrier's own (a slot): the set
+        // applies the barriers' first halves (first scopes -> its slot),
+        // the wait their second halves (its slot -> second scopes), so the
+        // wait reaches exactly what the set did, and nothing recorded
+        // between them. The callers refuse programs whose sets need more
+        // than 64 slots at once ([`refuse_events`]); a set past that is
+        // ignored here (its wait then orders nothing).
+        Command::SetEvent { event, dependency } => {
+            if let Some(slots) = checker.set_event(event.0, dependency.barriers.len()) {
+                let rb: Vec<ResolvedBarrier> = dependency
+                    .barriers
+                    .iter()
+                    .zip(slots)
+                    .map(|(b, slot)| ResolvedBarrier::event_set(b, layout, slot))
+                    .collect();
+                checker.apply(&rb);
+            }
+        }
+        Command::WaitEvents { waits } => {
+            let mut rb: Vec<ResolvedBarrier> = Vec::new();
+            for w in waits {
+                if let Some(slots) = checker.event_slots(w.event.0) {
+                    rb.extend(
+                        w.dependency
+                            .barriers
+                            .iter()
+                            .zip(slots)
+                            .map(|(b, &slot)| ResolvedBarrier::event_wait(b, layout, slot)),
+                    );
+                }
+            }
+            checker.apply(&rb);
+        }
+        // A host set reaches no device access: only writes completed by a
+        // fence wait are available before the wait, and every barrier
+        // reaches those already. It ends the previous set.
+        Command::HostSetEvent { event } => checker.clear_event(event.0),
+        Command::ResetEvent { .. } | Command::HostResetEvent { .. } => {}
         _ => {
             let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {

@@ -390,7 +390,12 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
             | Command::Submit(_)
             | Command::Wait(_)
             | Command::HostSignal { .. }
-            | Command::HostWait { .. } => {}
+            | Command::HostWait { .. }
+            | Command::SetEvent { .. }
+            | Command::WaitEvents { .. }
+            | Command::ResetEvent { .. }
+            | Command::HostSetEvent { .. }
+            | Command::HostResetEvent { .. } => {}
             Command::Copy { src, dst } => {
                 let data = store.read(*src);
                 store.write(*dst, &data);

@@ -22,8 +22,8 @@ use vksync::spec::Race;
 use vksync::vk::{validate, Side};
 use vksync::{
     resolve, AccessFlags2 as A, Barrier, Binding, BindingAccess, BlobAllocator, ByteRange, Command,
-    Dependency, Hazard, HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program, SemaphoreSignal,
-    SemaphoreType, SemaphoreWait, Submission, WaitFor,
+    Dependency, EventWait, Hazard, HazardKind, MemId, ObjectId, PipelineStageFlags2 as S, Program,
+    SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, WaitFor,
 };
 
 /// Stage masks barriers draw from.
@@ -144,6 +144,23 @@ pub enum SyncOp {
         sem: u8,
         value: u8,
     },
+    /// `set-event` of event `event % 3` with these barriers (no layout
+    /// transition, `HOST` dropped from the stage masks); dropped when the
+    /// event is already set.
+    SetEvent {
+        event: u8,
+        barriers: Vec<BarrierOp>,
+        /// The first barrier's masks are `ALL_COMMANDS:MEMORY_WRITE ->
+        /// ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE` (random masks rarely
+        /// order what a program needs, so without these most waits would
+        /// decide nothing).
+        full: bool,
+    },
+    /// `wait-events` of the events picked (`% 3`) that are set, each with
+    /// its set's dependency info; dropped when none is.
+    WaitEvents(Vec<u8>),
+    /// `reset-event` of event `% 3`.
+    ResetEvent(u8),
 }
 
 fn barrier_op() -> impl Strategy<Value = BarrierOp> {
@@ -200,6 +217,25 @@ fn multi_queue_op() -> impl Strategy<Value = SyncOp> {
 /// `host-signal` and `host-wait`.
 pub fn multi_queue_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
     prop::collection::vec(multi_queue_op(), 1..=max_ops)
+}
+
+fn event_op() -> impl Strategy<Value = SyncOp> {
+    prop_oneof![
+        10 => sync_op(),
+        3 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+            .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
+        3 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
+        1 => any::<u8>().prop_map(SyncOp::ResetEvent),
+    ]
+}
+
+/// Strategy for single-queue programs with events (split barriers): the
+/// operations of [`sync_ops`] plus `set-event`, `wait-events` and
+/// `reset-event` of three events, with barriers as random as a pipeline
+/// barrier's (global or over a range), so independent work lands between
+/// a set and its wait.
+pub fn event_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(event_op(), 1..=max_ops)
 }
 
 /// Strategy for the operations of a program of up to `max_ops` operations.
@@ -278,11 +314,27 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 .expect(ok),
         );
     }
+    // Events, declared only when an operation uses them; per event, the
+    // dependency info of its current set.
+    let has_events = ops.iter().any(|o| {
+        matches!(
+            o,
+            SyncOp::SetEvent { .. } | SyncOp::WaitEvents(_) | SyncOp::ResetEvent(_)
+        )
+    });
+    let mut events = Vec::new();
+    if has_events {
+        for name in ["e0", "e1", "e2"] {
+            events.push(p.event(name).expect(ok));
+        }
+    }
+    let mut event_set: [Option<Dependency>; 3] = [None, None, None];
     // Per semaphore: binary, a signal pending; timeline, the value reached.
     let mut pending = [false; 2];
     let mut value = [0u64, 2];
     for op in ops {
         let before = p.commands().len();
+        let events_before = event_set.clone();
         let region = |p: &Program, o: ObjectId, start: u8, words: u8| {
             let (s, e) = words_range(p.object(o).map_or(0, |o| o.size), start, words);
             p.region(o, s, e)
@@ -453,6 +505,86 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 })
                 .expect(ok);
             }
+            SyncOp::SetEvent {
+                event,
+                barriers,
+                full,
+            } => {
+                let k = *event as usize % 3;
+                if event_set[k].is_some() {
+                    continue;
+                }
+                let no_host = |m: S| m & !S::HOST;
+                let barriers: Vec<Barrier> = barriers
+                    .iter()
+                    .enumerate()
+                    .map(|(j, b)| {
+                        let ss = no_host(STAGE_MASKS[b.masks[0] as usize % STAGE_MASKS.len()]);
+                        let ds = no_host(STAGE_MASKS[b.masks[2] as usize % STAGE_MASKS.len()]);
+                        let sa = valid_access(
+                            ss,
+                            ACCESS_MASKS[b.masks[1] as usize % ACCESS_MASKS.len()],
+                            Side::Src,
+                        );
+                        let da = valid_access(
+                            ds,
+                            ACCESS_MASKS[b.masks[3] as usize % ACCESS_MASKS.len()],
+                            Side::Dst,
+                        );
+                        let barrier = if *full && j == 0 {
+                            Barrier::global(
+                                S::ALL_COMMANDS,
+                                A::MEMORY_WRITE,
+                                S::ALL_COMMANDS,
+                                A::MEMORY_READ | A::MEMORY_WRITE,
+                            )
+                        } else {
+                            Barrier::global(ss, sa, ds, da)
+                        };
+                        match b.range {
+                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
+                            None => barrier,
+                        }
+                    })
+                    .collect();
+                let dependency = Dependency { barriers };
+                if p.push(Command::SetEvent {
+                    event: events[k],
+                    dependency: dependency.clone(),
+                })
+                .is_ok()
+                {
+                    event_set[k] = Some(dependency);
+                }
+            }
+            SyncOp::WaitEvents(picks) => {
+                let mut waits = Vec::new();
+                let mut seen = [false; 3];
+                for k in picks.iter().map(|k| *k as usize % 3) {
+                    if let (Some(dep), false) = (&event_set[k], seen[k]) {
+                        seen[k] = true;
+                        waits.push(EventWait {
+                            event: events[k],
+                            dependency: dep.clone(),
+                        });
+                    }
+                }
+                if waits.is_empty() {
+                    continue;
+                }
+                let _ = p.push(Command::WaitEvents { waits });
+            }
+            SyncOp::ResetEvent(k) => {
+                let k = *k as usize % 3;
+                if p.push(Command::ResetEvent {
+                    event: events[k],
+                    stages: S::ALL_COMMANDS,
+                })
+                .is_ok()
+                {
+                    event_set[k] = None;
+                }
+            }
             SyncOp::Barrier(bs) => {
                 let barriers = bs
                     .iter()
@@ -490,6 +622,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
             // A command the model rejects (an overlapping copy, say) is
             // dropped, keeping the program valid.
             p.truncate(before).expect("a step that adds no alloc");
+            event_set = events_before;
         }
     }
     p

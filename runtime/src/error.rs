@@ -112,6 +112,7 @@ fn show_location(at: &Location) -> String {
         Location::Object(o) => format!("object {}", o.0),
         Location::Queue(q) => format!("queue {}", q.0),
         Location::Semaphore(s) => format!("semaphore {}", s.0),
+        Location::Event(e) => format!("event {}", e.0),
     }
 }
 

@@ -667,9 +667,15 @@ impl Recorder<'_> {
             | Command::HostRead { .. }
             | Command::Submit(_)
             | Command::Wait(_) => {}
-            // `check_program` refuses programs with semaphores or several
-            // queues (`Program::require_single_queue`).
-            Command::HostSignal { .. } | Command::HostWait { .. } => {}
+            // `check_program` refuses programs with semaphores, several
+            // queues or events (`Program::require_single_queue`).
+            Command::HostSignal { .. }
+            | Command::HostWait { .. }
+            | Command::SetEvent { .. }
+            | Command::WaitEvents { .. }
+            | Command::ResetEvent { .. }
+            | Command::HostSetEvent { .. }
+            | Command::HostResetEvent { .. } => {}
         }
         Ok(())
     }

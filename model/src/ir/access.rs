@@ -114,7 +114,12 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
         | Command::Submit(_)
         | Command::Wait(_)
         | Command::HostSignal { .. }
-        | Command::HostWait { .. } => vec![],
+        | Command::HostWait { .. }
+        | Command::SetEvent { .. }
+        | Command::WaitEvents { .. }
+        | Command::ResetEvent { .. }
+        | Command::HostSetEvent { .. }
+        | Command::HostResetEvent { .. } => vec![],
     }
 }
 

@@ -4,6 +4,7 @@
 //! The trace parser reports the same rules with the same wording, placed on
 //! a line and column.
 
+use super::event::EventId;
 use super::program::{ByteRange, ObjectId};
 use super::queue::{QueueId, SemaphoreId};
 use crate::vk::scope::ScopeError;
@@ -20,6 +21,8 @@ pub enum Location {
     Queue(QueueId),
     /// At the declaration of this semaphore.
     Semaphore(SemaphoreId),
+    /// At the declaration of this event.
+    Event(EventId),
 }
 
 /// Why a program is not well formed.
@@ -348,6 +351,84 @@ pub enum ProgramErrorKind {
         /// The offending bits.
         bits: u64,
     },
+    /// Refused with "event id {id} is not one of this program's ({count} events)".
+    #[error("event id {id} is not one of this program's ({count} events)")]
+    UnknownEvent {
+        /// The event id given.
+        id: u32,
+        /// How many there are.
+        count: usize,
+    },
+    /// Refused with "event `{name}` needs at least one barrier in its dependency info".
+    #[error("event `{name}` needs at least one barrier in its dependency info")]
+    EventWithoutBarriers {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "barrier {index} of event `{name}`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)".
+    #[error("barrier {index} of event `{name}`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)")]
+    EventTransition {
+        /// The event.
+        name: String,
+        /// The barrier's index in the dependency info.
+        index: usize,
+    },
+    /// Refused with "barrier {index} of the set of event `{name}`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)".
+    #[error("barrier {index} of the set of event `{name}`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)")]
+    EventSetHostStage {
+        /// The event.
+        name: String,
+        /// The barrier's index in the dependency info.
+        index: usize,
+    },
+    /// Refused with "event `{name}` is already set: reset it first (a vkCmdSetEvent2 or vkSetEvent of a signaled event has no effect)".
+    #[error("event `{name}` is already set: reset it first (a vkCmdSetEvent2 or vkSetEvent of a signaled event has no effect)")]
+    EventAlreadySet {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "event `{name}` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)".
+    #[error("event `{name}` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)")]
+    EventNotSet {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "the dependency info waited on for event `{name}` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)".
+    #[error("the dependency info waited on for event `{name}` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)")]
+    EventDependencyMismatch {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)".
+    #[error("event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)")]
+    HostEventWaitNotHost {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "event `{name}` is waited on queue `{wait_queue}` but was set on queue `{set_queue}`: events order commands of one queue only".
+    #[error("event `{name}` is waited on queue `{wait_queue}` but was set on queue `{set_queue}`: events order commands of one queue only")]
+    EventOtherQueue {
+        /// The event.
+        name: String,
+        /// The queue of the set.
+        set_queue: String,
+        /// The queue of the wait.
+        wait_queue: String,
+    },
+    /// Refused with "the stage mask of a reset of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdResetEvent2-stageMask-03830)".
+    #[error("the stage mask of a reset of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdResetEvent2-stageMask-03830)")]
+    BadResetStages {
+        /// The event.
+        name: String,
+        /// The offending bits.
+        bits: u64,
+    },
+    /// Refused with "{what}: events (split barriers) are not modelled here; check this program with `vksync::check` or the definitional semantics (`vksync::spec::races`)". What the planners, the tracker, the layer emulation and the runtime refuse, and the fast checker with several queues.
+    #[error("{what}: events (split barriers) are not modelled here; check this program with `vksync::check` or the definitional semantics (`vksync::spec::races`)")]
+    EventsNotSupported {
+        /// The first command it does not model, described.
+        what: String,
+    },
     /// Refused with "{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the planners, the tracker, the layer emulation and the runtime refuse, and the corners of several queues and semaphores the fast checker refuses.
     #[error("{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
     MultiQueueNotSupported {
@@ -381,6 +462,7 @@ impl fmt::Display for Location {
             Location::Object(id) => write!(f, "object {}", id.0),
             Location::Queue(id) => write!(f, "queue {}", id.0),
             Location::Semaphore(id) => write!(f, "semaphore {}", id.0),
+            Location::Event(id) => write!(f, "event {}", id.0),
         }
     }
 }

@@ -274,6 +274,22 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         }
     }
     let mut sems = super::queue::SemaphoreStates::new(&program.semaphores);
+    let mut events = super::event::EventStates::new(program.events.len());
+    // A wait whose set ran on another queue, found at a submit, is
+    // reported at the wait.
+    let other_queue = |queue: super::queue::QueueId| {
+        move |set: usize, set_q: super::queue::QueueId| {
+            let event = match &program.commands[set] {
+                Command::SetEvent { event, .. } => program.event_name(*event).to_string(),
+                _ => String::new(),
+            };
+            ProgramErrorKind::EventOtherQueue {
+                name: event,
+                set_queue: program.queue_name(set_q).to_string(),
+                wait_queue: program.queue_name(queue).to_string(),
+            }
+        }
+    };
     for (ci, command) in program.commands.iter().enumerate() {
         let err = |kind| ProgramError {
             at: Location::Command(ci),
@@ -299,6 +315,18 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     range: region.range,
                     size: o.size,
                 }));
+            }
+            Ok(())
+        };
+        // An event's barriers: scopes and ranges as for a pipeline barrier.
+        let check_dep = |dep: &crate::ir::program::Dependency, life: &[Life]| -> Result<(), ProgramError> {
+            for (index, b) in dep.barriers.iter().enumerate() {
+                let scope_err = |source| err(ProgramErrorKind::BarrierScope { index, source });
+                scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).map_err(scope_err)?;
+                scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).map_err(scope_err)?;
+                if let Some(r) = b.region {
+                    check_region(r, life)?;
+                }
             }
             Ok(())
         };
@@ -428,7 +456,33 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             }
             // The order of semaphore operations: one state machine for
             // built and parsed programs (module `queue`).
-            Command::Submit(s) => sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?,
+            Command::Submit(s) => {
+                sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?;
+                events
+                    .submit(s.queue, other_queue(s.queue))
+                    .map_err(|(at, _, kind)| ProgramError {
+                        at: Location::Command(at),
+                        kind,
+                    })?;
+            }
+            // The order of event operations (module `event`); their
+            // barriers' scopes and ranges as for a pipeline barrier.
+            Command::SetEvent { event, dependency } => {
+                check_dep(dependency, &life)?;
+                events
+                    .set(ci, *event, dependency, program.event_name(*event))
+                    .map_err(err)?;
+            }
+            Command::WaitEvents { waits } => {
+                for (k, w) in waits.iter().enumerate() {
+                    check_dep(&w.dependency, &life)?;
+                    events.wait(ci, k, w, program.event_name(w.event)).map_err(err)?;
+                }
+            }
+            Command::ResetEvent { event, .. } | Command::HostResetEvent { event } => events.reset(*event),
+            Command::HostSetEvent { event } => {
+                events.host_set(*event, program.event_name(*event)).map_err(err)?
+            }
             Command::HostSignal { semaphore, value } => sems
                 .signal(&program.semaphores, *semaphore, Some(*value))
                 .map_err(err)?,
@@ -438,6 +492,13 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Wait(_) => {}
         }
     }
+    // Whatever is recorded at the end is submitted to the first queue.
+    events
+        .submit(super::queue::QueueId(0), other_queue(super::queue::QueueId(0)))
+        .map_err(|(at, _, kind)| ProgramError {
+            at: Location::Command(at),
+            kind,
+        })?;
     if let Some((ordinal, kind)) = sems.finish(&program.semaphores) {
         // The command holding the `ordinal`-th timeline wait.
         let at = timeline_wait_command(program, ordinal);

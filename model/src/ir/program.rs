@@ -12,6 +12,7 @@
 //! accesses are (that is [`crate::ir::access`]).
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
+use super::event::{Event, EventId, EventWait};
 use super::queue::{Queue, QueueId, Semaphore, SemaphoreId, SemaphoreType, Submission, WaitFor};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use std::collections::HashMap;
@@ -359,6 +360,41 @@ pub enum Command {
         /// The value waited for.
         value: u64,
     },
+    /// `vkCmdSetEvent2`: the event signal operation, and the first half
+    /// of the memory dependencies of `dependency` (its barriers' first
+    /// scopes, applied to the commands before it on its queue).
+    SetEvent {
+        /// The event.
+        event: EventId,
+        /// `pDependencyInfo`: at least one barrier, no layout transition.
+        dependency: Dependency,
+    },
+    /// `vkCmdWaitEvents2`: waits for each event's signal, then applies the
+    /// second half of each event's dependency info (its barriers' second
+    /// scopes, to the commands after it). Accesses between the set and the
+    /// wait are not ordered by the pair.
+    WaitEvents {
+        /// One per element of `pEvents`, with its `pDependencyInfos[i]`.
+        waits: Vec<EventWait>,
+    },
+    /// `vkCmdResetEvent2`: unsignals the event (orders no memory access in
+    /// the model).
+    ResetEvent {
+        /// The event.
+        event: EventId,
+        /// `stageMask`.
+        stages: PipelineStageFlags2,
+    },
+    /// `vkSetEvent`: the host signals the event.
+    HostSetEvent {
+        /// The event.
+        event: EventId,
+    },
+    /// `vkResetEvent`: the host unsignals the event.
+    HostResetEvent {
+        /// The event.
+        event: EventId,
+    },
 }
 
 /// Which Vulkan command a [`Command::CopyImage`] is.
@@ -426,6 +462,11 @@ impl Command {
             Command::Wait(_) => "wait",
             Command::HostSignal { .. } => "host-signal",
             Command::HostWait { .. } => "host-wait",
+            Command::SetEvent { .. } => "set-event",
+            Command::WaitEvents { .. } => "wait-events",
+            Command::ResetEvent { .. } => "reset-event",
+            Command::HostSetEvent { .. } => "host-set-event",
+            Command::HostResetEvent { .. } => "host-reset-event",
         }
     }
 
@@ -450,8 +491,33 @@ impl Command {
             Command::Wait(WaitFor::Queue(_)) => "vkQueueWaitIdle",
             Command::HostSignal { .. } => "vkSignalSemaphore",
             Command::HostWait { .. } => "vkWaitSemaphores",
+            Command::SetEvent { .. } => "vkCmdSetEvent2",
+            Command::WaitEvents { .. } => "vkCmdWaitEvents2",
+            Command::ResetEvent { .. } => "vkCmdResetEvent2",
+            Command::HostSetEvent { .. } => "vkSetEvent",
+            Command::HostResetEvent { .. } => "vkResetEvent",
         }
     }
+}
+
+/// Every barrier's flags have names: bits without a name cannot be
+/// printed, so a program with them would not parse back; and a transition
+/// writes the image's memory: without a region there is nothing for it to
+/// write.
+fn check_dependency_flags(dep: &Dependency) -> Result<(), ProgramErrorKind> {
+    for (index, b) in dep.barriers.iter().enumerate() {
+        let unnamed = b.src_stage_mask.unnamed_bits()
+            | b.dst_stage_mask.unnamed_bits()
+            | b.src_access_mask.unnamed_bits()
+            | b.dst_access_mask.unnamed_bits();
+        if unnamed != 0 {
+            return Err(ProgramErrorKind::UnnamedFlags { index, bits: unnamed });
+        }
+        if b.transition && b.region.is_none() {
+            return Err(ProgramErrorKind::TransitionWithoutRegion { index });
+        }
+    }
+    Ok(())
 }
 
 /// Whether `name` may name an object or a kernel: letters, digits, `_`,
@@ -516,6 +582,8 @@ pub struct Program {
     pub(crate) queues: Vec<Queue>,
     /// Declared semaphores.
     pub(crate) semaphores: Vec<Semaphore>,
+    /// Declared events.
+    pub(crate) events: Vec<Event>,
 }
 
 impl Program {
@@ -799,23 +867,35 @@ impl Program {
                 regions.extend(indirect.iter().copied());
             }
             Command::Barrier(dep) => {
-                // Bits without a name cannot be printed, so a program with
-                // them would not parse back.
-                for (index, b) in dep.barriers.iter().enumerate() {
-                    let unnamed = b.src_stage_mask.unnamed_bits()
-                        | b.dst_stage_mask.unnamed_bits()
-                        | b.src_access_mask.unnamed_bits()
-                        | b.dst_access_mask.unnamed_bits();
-                    if unnamed != 0 {
-                        return Err(err(ProgramErrorKind::UnnamedFlags { index, bits: unnamed }));
-                    }
-                    // A transition writes the image's memory: without a
-                    // region there is nothing for it to write.
-                    if b.transition && b.region.is_none() {
-                        return Err(err(ProgramErrorKind::TransitionWithoutRegion { index }));
+                check_dependency_flags(dep).map_err(err)?;
+                regions.extend(dep.barriers.iter().filter_map(|b| b.region))
+            }
+            Command::SetEvent { event, dependency } => {
+                let name = self.check_event(*event, at)?.name.clone();
+                self.check_event_dependency(&name, dependency).map_err(err)?;
+                for (index, b) in dependency.barriers.iter().enumerate() {
+                    if (b.src_stage_mask | b.dst_stage_mask).contains(PipelineStageFlags2::HOST) {
+                        return Err(err(ProgramErrorKind::EventSetHostStage { name, index }));
                     }
                 }
-                regions.extend(dep.barriers.iter().filter_map(|b| b.region))
+                regions.extend(dependency.barriers.iter().filter_map(|b| b.region))
+            }
+            Command::WaitEvents { waits } => {
+                for w in waits {
+                    let name = self.check_event(w.event, at)?.name.clone();
+                    self.check_event_dependency(&name, &w.dependency).map_err(err)?;
+                    regions.extend(w.dependency.barriers.iter().filter_map(|b| b.region))
+                }
+            }
+            Command::ResetEvent { event, stages } => {
+                let name = self.check_event(*event, at)?.name.clone();
+                let bits = stages.unnamed_bits() | (*stages & PipelineStageFlags2::HOST).bits();
+                if bits != 0 {
+                    return Err(err(ProgramErrorKind::BadResetStages { name, bits }));
+                }
+            }
+            Command::HostSetEvent { event } | Command::HostResetEvent { event } => {
+                self.check_event(*event, at)?;
             }
             Command::Submit(s) => {
                 self.check_queue(s.queue, at)?;
@@ -843,6 +923,34 @@ impl Program {
             if r.range.start > r.range.end {
                 return Err(err(ProgramErrorKind::ReversedRange { range: r.range }));
             }
+        }
+        Ok(())
+    }
+
+    fn check_event(&self, id: EventId, at: Location) -> Result<&Event, ProgramError> {
+        self.events.get(id.0 as usize).ok_or(ProgramError {
+            at,
+            kind: ProgramErrorKind::UnknownEvent {
+                id: id.0,
+                count: self.events.len(),
+            },
+        })
+    }
+
+    /// An event's dependency info: named flags, at least one barrier, no
+    /// layout transition (not modelled: Vulkan performs it at the set).
+    fn check_event_dependency(&self, name: &str, dep: &Dependency) -> Result<(), ProgramErrorKind> {
+        check_dependency_flags(dep)?;
+        if dep.barriers.is_empty() {
+            return Err(ProgramErrorKind::EventWithoutBarriers {
+                name: name.to_string(),
+            });
+        }
+        if let Some(index) = dep.barriers.iter().position(|b| b.transition) {
+            return Err(ProgramErrorKind::EventTransition {
+                name: name.to_string(),
+                index,
+            });
         }
         Ok(())
     }
@@ -935,6 +1043,52 @@ impl Program {
             .map(|i| QueueId(i as u32))
     }
 
+    /// The declared events (an [`EventId`] is an index here).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// An event's name (`?` for an id that is not this program's).
+    pub fn event_name(&self, e: EventId) -> &str {
+        self.events.get(e.0 as usize).map_or("?", |x| x.name.as_str())
+    }
+
+    /// Finds an event by name.
+    pub fn find_event(&self, name: &str) -> Option<EventId> {
+        self.events
+            .iter()
+            .position(|e| e.name == name)
+            .map(|i| EventId(i as u32))
+    }
+
+    /// Declares an event (`event NAME`). Names follow the rules for queue
+    /// names, unique among events.
+    pub fn event(&mut self, name: &str) -> Result<EventId, ProgramError> {
+        let id = EventId(self.events.len() as u32);
+        let at = Location::Event(id);
+        self.check_sync_name(name, self.find_event(name).is_some(), at)?;
+        self.events.push(Event {
+            name: name.to_string(),
+        });
+        Ok(id)
+    }
+
+    /// The index of the first command that uses an event (set, wait or
+    /// reset, on the device or the host), and what it is.
+    pub fn first_event_command(&self) -> Option<(usize, String)> {
+        self.commands.iter().enumerate().find_map(|(i, c)| {
+            matches!(
+                c,
+                Command::SetEvent { .. }
+                    | Command::WaitEvents { .. }
+                    | Command::ResetEvent { .. }
+                    | Command::HostSetEvent { .. }
+                    | Command::HostResetEvent { .. }
+            )
+            .then(|| (i, format!("`{}` ({})", c.keyword(), c.vulkan_name())))
+        })
+    }
+
     /// Finds a semaphore by name.
     pub fn find_semaphore(&self, name: &str) -> Option<SemaphoreId> {
         self.semaphores
@@ -1011,16 +1165,24 @@ impl Program {
     }
 
     /// Refuses a program that uses what the planners, the layer emulation,
-    /// the tracker and the runtime do not model yet (several
-    /// queues, semaphores: [`Program::first_multi_queue_command`]) with
-    /// [`ProgramErrorKind::MultiQueueNotSupported`] at that command. The
-    /// definitional semantics ([`crate::spec::races`]) decides such
-    /// programs.
+    /// the tracker and the runtime do not model yet: several queues,
+    /// semaphores ([`Program::first_multi_queue_command`], refused with
+    /// [`ProgramErrorKind::MultiQueueNotSupported`] at that command), and
+    /// events ([`Program::first_event_command`],
+    /// [`ProgramErrorKind::EventsNotSupported`]). The definitional
+    /// semantics ([`crate::spec::races`]) decides such programs, and
+    /// [`crate::check`] all but a few corners.
     pub fn require_single_queue(&self) -> Result<(), ProgramError> {
-        match self.first_multi_queue_command() {
-            Some((i, what)) => Err(ProgramError {
+        if let Some((i, what)) = self.first_multi_queue_command() {
+            return Err(ProgramError {
                 at: Location::Command(i),
                 kind: ProgramErrorKind::MultiQueueNotSupported { what },
+            });
+        }
+        match self.first_event_command() {
+            Some((i, what)) => Err(ProgramError {
+                at: Location::Command(i),
+                kind: ProgramErrorKind::EventsNotSupported { what },
             }),
             None => Ok(()),
         }
@@ -1122,6 +1284,7 @@ impl Program {
             names: self.names.clone(),
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
+            events: self.events.clone(),
         }
     }
 
@@ -1134,6 +1297,7 @@ impl Program {
             names: self.names.clone(),
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
+            events: self.events.clone(),
         }
     }
 }

@@ -228,6 +228,14 @@ impl Order {
         let mut pending: Vec<Option<usize>> = vec![None; program.semaphores.len()];
         // (wait index, semaphore, value) of timeline waits.
         let mut timeline_waits: Vec<(usize, usize, u64)> = Vec::new();
+        // Events: the nodes of each device set's dependencies (by command),
+        // the host set node of each event, the latest set of each event
+        // (`Some(command)` on the device, `None` on the host), and the
+        // edges from a set to its wait's dependencies.
+        let mut set_nodes: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+        let mut host_set_node: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        let mut last_set: std::collections::HashMap<u32, Option<usize>> = std::collections::HashMap::new();
+        let mut event_edges: Vec<(usize, usize)> = Vec::new();
         let timeline_initial = |sem: usize| match program.semaphores[sem].kind {
             SemaphoreType::Timeline { initial } => initial,
             SemaphoreType::Binary => 0,
@@ -307,6 +315,116 @@ impl Order {
                         });
                     }
                 }
+                // "When vkCmdSetEvent2 is submitted to a queue, it defines
+                // the first half of memory dependencies defined by
+                // pDependencyInfo, as well as an event signal operation";
+                // "The first synchronization scope and access scope of each
+                // memory dependency defined by any element i of
+                // pDependencyInfos are applied to operations that occurred
+                // earlier in submission order than the last event signal
+                // operation on element i of pEvents", and "The second
+                // synchronization scope and access scope of each memory
+                // dependency ... are applied to operations that occurred
+                // later in submission order than vkCmdWaitEvents2". So each
+                // barrier b = (S1/A1 -> S2/A2 over R) of the dependency info
+                // is one memory dependency cut in two: its first half
+                // (S1/A1 -> nothing) at the set, its second half
+                // (nothing -> S2/A2) at the wait, and an edge between them:
+                // the set's "second synchronization scope includes only the
+                // event signal operation", and the wait happens after the
+                // signal. The halves have no stage on their inner side, so
+                // no barrier between the set and the wait chains into or
+                // out of them, and accesses between the two are in neither
+                // scope. A memory dependency per barrier, as in
+                // vkCmdPipelineBarrier2; the set's "union of all the memory
+                // dependencies" names its signal operation's first scope,
+                // and reading it as one dependency from the union to every
+                // barrier's second scopes would only add orderings (module
+                // docs of `crate::ir::event`).
+                Command::SetEvent { event, dependency } => {
+                    let mut nodes_here = Vec::new();
+                    for b in &dependency.barriers {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        unsubmitted_ops.push(node);
+                        deps.push(DepOp {
+                            node,
+                            pos: (ci, 0),
+                            first: scopes::sync_scope(b.src_stage_mask.bits(), Side::First),
+                            second: Stages::new(),
+                            first_access: scopes::access_scope(
+                                b.src_stage_mask.bits(),
+                                b.src_access_mask.bits(),
+                                Side::First,
+                            ),
+                            second_access: Pairs::new(),
+                            range: b.region.map(|r| layout.at(r)),
+                            first_pseudo: None,
+                            second_pseudo: None,
+                        });
+                        nodes_here.push(node);
+                    }
+                    set_nodes.insert(ci, nodes_here);
+                    last_set.insert(event.0, Some(ci));
+                }
+                Command::WaitEvents { waits } => {
+                    for w in waits {
+                        let set = last_set.get(&w.event.0).copied();
+                        for (j, b) in w.dependency.barriers.iter().enumerate() {
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            deps.push(DepOp {
+                                node,
+                                pos: (ci, 0),
+                                first: Stages::new(),
+                                second: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second),
+                                first_access: Pairs::new(),
+                                second_access: scopes::access_scope(
+                                    b.dst_stage_mask.bits(),
+                                    b.dst_access_mask.bits(),
+                                    Side::Second,
+                                ),
+                                range: b.region.map(|r| layout.at(r)),
+                                first_pseudo: None,
+                                second_pseudo: None,
+                            });
+                            // A device set's barrier j is the first half of
+                            // this barrier (the dependency infos are equal);
+                            // a host set ("vkSetEvent ... defines an event
+                            // signal operation") precedes every barrier of
+                            // the wait, whose first scope "only includes
+                            // host operations": those before the set, in
+                            // host program order.
+                            match set {
+                                Some(Some(s)) => {
+                                    if let Some(&from) = set_nodes.get(&s).and_then(|n| n.get(j)) {
+                                        event_edges.push((from, node));
+                                    }
+                                }
+                                Some(None) => {
+                                    if let Some(&from) = host_set_node.get(&w.event.0) {
+                                        event_edges.push((from, node));
+                                    }
+                                }
+                                // Refused by validation (the wait would
+                                // never end); nothing orders it.
+                                None => {}
+                            }
+                        }
+                    }
+                }
+                Command::HostSetEvent { event } => {
+                    let node = new_node();
+                    batch_of.resize(node + 1, None);
+                    host_events.push((node, ci));
+                    host_set_node.insert(event.0, node);
+                    last_set.insert(event.0, None);
+                }
+                // A reset only decides which set a later wait pairs with
+                // (validation refuses a wait with no set since); it orders
+                // no memory access.
+                Command::ResetEvent { .. } | Command::HostResetEvent { .. } => {}
                 Command::Submit(sub) => {
                     let node = new_node();
                     batch_of.resize(node + 1, None);
@@ -486,6 +604,10 @@ impl Order {
                     edges[a.node].push(b.node);
                 }
             }
+        }
+        // Event signal operations before their waits (see `SetEvent`).
+        for &(a, b) in &event_edges {
+            edges[a].push(b);
         }
         // Host program order: host accesses, submits and waits of the one
         // host thread, in the order the program lists them.

@@ -43,6 +43,22 @@
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
 //!
+//! # Events
+//!
+//! A `vkCmdSetEvent2` and its `vkCmdWaitEvents2` are one memory dependency
+//! per barrier of their dependency info, cut at the event's signal
+//! operation (`docs/semantics.md`, "Events"). The signal operation is a
+//! pseudo stage per barrier of the dependency info, a *slot*
+//! ([`SyncVal::events`]; one per barrier, since each barrier is its own
+//! memory dependency and must not reach another's second scopes): the set
+//! applies each barrier's first half (its first scopes to its slot), the
+//! wait each second half (the slot to its second scopes), as ordinary
+//! barriers ([`ResolvedBarrier::event_set`], [`ResolvedBarrier::event_wait`]).
+//! An access recorded between them never gets a slot (no mask names one),
+//! so the wait does not reach it, and no barrier between them chains with
+//! either half. Setting the event again (after a reset) clears and frees
+//! its slots first ([`Checker::set_event`]).
+//!
 //! # Image layout transitions
 //!
 //! A barrier with a layout transition splits into three steps
@@ -154,6 +170,11 @@ pub struct Checker {
     open_host_barriers: Vec<ResolvedBarrier>,
     /// Write lists longer than an entry holds inline.
     spills: Spills,
+    /// The slots ([`SyncVal::events`] bits) of each event's current set,
+    /// one per barrier of its dependency info.
+    event_slots: Vec<(u32, Vec<u32>)>,
+    /// The slots in use.
+    used_slots: u64,
 }
 
 impl Checker {
@@ -166,6 +187,8 @@ impl Checker {
             no_merge: false,
             open_host_barriers: Vec::new(),
             spills: Vec::new(),
+            event_slots: Vec::new(),
+            used_slots: 0,
         }
     }
 
@@ -621,6 +644,52 @@ impl Checker {
         } else {
             Reach::Nothing
         }
+    }
+
+    /// Event `event` is set with `barriers` barriers: the slots of its
+    /// previous set (which mark what that set reached) are cleared from
+    /// every value and freed, and one fresh slot per barrier is handed out
+    /// (each barrier of the dependency info is its own memory dependency,
+    /// so each has its own signal-side pseudo stage). `None` when fewer
+    /// than `barriers` slots are free (the callers refuse such programs
+    /// first).
+    pub fn set_event(&mut self, event: u32, barriers: usize) -> Option<Vec<u32>> {
+        self.clear_event(event);
+        let free: Vec<u32> = (0..64u32)
+            .filter(|b| self.used_slots & (1 << b) == 0)
+            .take(barriers)
+            .collect();
+        if free.len() < barriers {
+            return None;
+        }
+        for b in &free {
+            self.used_slots |= 1 << b;
+        }
+        self.event_slots.push((event, free.clone()));
+        Some(free)
+    }
+
+    /// The slots of event `event`'s current set, one per barrier.
+    pub fn event_slots(&self, event: u32) -> Option<&[u32]> {
+        self.event_slots
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map(|(_, s)| s.as_slice())
+    }
+
+    /// Forgets event `event`'s current set (a new set, device or host): its
+    /// slots are cleared from every value and freed.
+    pub fn clear_event(&mut self, event: u32) {
+        let Some(i) = self.event_slots.iter().position(|(e, _)| *e == event) else {
+            return;
+        };
+        let (_, slots) = self.event_slots.swap_remove(i);
+        let mask = slots.iter().fold(0u64, |m, b| m | (1 << b));
+        self.used_slots &= !mask;
+        self.nodes.map_all(|v| SyncVal {
+            events: v.events & !mask,
+            ..v
+        });
     }
 
     /// `vkQueueSubmit`: everything recorded so far is submitted.

@@ -28,6 +28,14 @@ pub struct ResolvedBarrier {
     pub src_access: StageAccessSet,
     pub dst_access: StageAccessSet,
     pub range: Option<MemRange>,
+    /// Event slots in the first synchronization scope: the second half of
+    /// a `vkCmdWaitEvents2` barrier, whose first scope is the event's
+    /// signal operation ([`ResolvedBarrier::event_wait`]). 0 otherwise.
+    pub src_events: u64,
+    /// Event slots in the second synchronization scope: the first half of
+    /// a `vkCmdSetEvent2` barrier, whose second scope is the signal
+    /// operation ([`ResolvedBarrier::event_set`]). 0 otherwise.
+    pub dst_events: u64,
 }
 
 impl ResolvedBarrier {
@@ -39,6 +47,32 @@ impl ResolvedBarrier {
             src_access: access_scope(b.src_stage_mask, b.src_access_mask, Side::Src),
             dst_access: access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst),
             range: b.region.map(|r| layout.at(r)),
+            src_events: 0,
+            dst_events: 0,
+        }
+    }
+
+    /// The first half of barrier `b` of a `vkCmdSetEvent2` whose event has
+    /// slot `slot` (< 64): `b`'s first scopes, and as second scope only the
+    /// event signal operation, which no stage names: the slot.
+    pub fn event_set(b: &Barrier, layout: &Layout, slot: u32) -> ResolvedBarrier {
+        ResolvedBarrier {
+            dst_exec: StageSet::EMPTY,
+            dst_access: StageAccessSet::EMPTY,
+            dst_events: 1u64 << slot,
+            ..ResolvedBarrier::of(b, layout)
+        }
+    }
+
+    /// The second half of barrier `b` of a `vkCmdWaitEvents2` for the event
+    /// with slot `slot` (< 64): as first scope only the signal operation
+    /// (the slot), and `b`'s second scopes.
+    pub fn event_wait(b: &Barrier, layout: &Layout, slot: u32) -> ResolvedBarrier {
+        ResolvedBarrier {
+            src_exec: StageSet::EMPTY,
+            src_access: StageAccessSet::EMPTY,
+            src_events: 1u64 << slot,
+            ..ResolvedBarrier::of(b, layout)
         }
     }
 }
@@ -69,6 +103,15 @@ pub struct SyncVal {
     pub submitted: bool,
     /// Submitted and then waited for with a fence.
     pub fenced: bool,
+    /// The event slots whose signal operation this access is ordered
+    /// before: for a read, its chain reached the first half of a set's
+    /// barrier; for a write, an availability operation that included it
+    /// did (the first half of a set made it available, or its chain
+    /// reached one). A wait's barrier for that event applies to it as a
+    /// pipeline barrier whose first scope it is in. The slot's bit is
+    /// cleared from every value when the event is set again (after a
+    /// reset), so it always means the event's current set.
+    pub events: u64,
 }
 
 /// The host's (stage, access) pairs.
@@ -85,6 +128,7 @@ impl SyncVal {
             host_submitted: StageAccessSet::EMPTY,
             submitted: false,
             fenced: false,
+            events: 0,
         }
     }
 
@@ -141,6 +185,7 @@ impl SyncVal {
             && (self.submitted || !later.submitted)
             && (self.fenced || later.order.0 & !self.order.0 == 0)
             && (self.fenced || sub(StageAccessSet(later.visible.0 & !HOST_PAIRS.0), self.visible))
+            && (self.fenced || later.events & !self.events == 0)
             && host_at_least(self, later)
     }
 
@@ -152,12 +197,15 @@ impl SyncVal {
 
     /// The effect of one barrier on this value, `reach` telling whether the
     /// value's bytes lie in the barrier's (buffer) range.
-    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> (StageSet, StageAccessSet) {
+    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> (StageSet, StageAccessSet, u64) {
         let in_range = match reach {
             Reach::Full => true,
             Reach::ExecOnly => false,
-            Reach::Nothing => return (StageSet::EMPTY, StageAccessSet::EMPTY),
+            Reach::Nothing => return (StageSet::EMPTY, StageAccessSet::EMPTY, 0),
         };
+        // An event's signal operation, reached by this value, is in the
+        // first scope of its wait's barriers.
+        let by_event = self.events & b.src_events != 0;
         if self.sa.is_write() {
             // Chained: an earlier barrier already made the write available
             // and its second scope meets this barrier's first scope. Direct:
@@ -166,7 +214,7 @@ impl SyncVal {
             // A write completed by a fence wait is available in the device
             // domain before every barrier recorded after the wait (the wait,
             // then the barrier's submit), whatever its first scope.
-            let chained = self.order.intersects(b.src_exec) || self.fenced;
+            let chained = self.order.intersects(b.src_exec) || self.fenced || by_event;
             let direct = in_range && b.src_access.contains(self.sa);
             if chained || direct {
                 let vis = if in_range {
@@ -174,15 +222,16 @@ impl SyncVal {
                 } else {
                     StageAccessSet::EMPTY
                 };
-                return (b.dst_exec, vis);
+                return (b.dst_exec, vis, b.dst_events);
             }
         } else {
-            let in_scope = b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec);
+            let in_scope =
+                b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec) || by_event;
             if in_scope {
-                return (b.dst_exec, StageAccessSet::EMPTY);
+                return (b.dst_exec, StageAccessSet::EMPTY, b.dst_events);
             }
         }
-        (StageSet::EMPTY, StageAccessSet::EMPTY)
+        (StageSet::EMPTY, StageAccessSet::EMPTY, 0)
     }
 
     /// Applies the barriers of one dependency, each evaluated on the value
@@ -192,8 +241,10 @@ impl SyncVal {
         let mut order = self.order;
         let mut visible = self.visible;
         let mut host_pending = self.host_pending;
+        let mut events = self.events;
         for (b, reach) in effects {
-            let (o, v) = self.barrier_effect(b, *reach);
+            let (o, v, e) = self.barrier_effect(b, *reach);
+            events |= e;
             order = order.union(o);
             visible = visible.union(StageAccessSet(v.0 & !HOST_PAIRS.0));
             host_pending = host_pending.union(StageAccessSet(v.0 & HOST_PAIRS.0));
@@ -202,6 +253,7 @@ impl SyncVal {
             order,
             visible,
             host_pending,
+            events,
             ..self
         }
     }

@@ -4,6 +4,8 @@
 //! column for every rejection (see the module documentation of
 //! [`super`] for the invariants).
 
+use crate::ir::error::ProgramErrorKind;
+use crate::ir::event::{EventId, EventStates, EventWait, DEFAULT_RESET_STAGES};
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, is_reserved_sync_name, BINDING_KEYWORDS};
 use crate::ir::program::{
@@ -30,6 +32,8 @@ pub struct Trace {
     pub queue_lines: Vec<usize>,
     /// 1-based line of each semaphore's declaration.
     pub semaphore_lines: Vec<usize>,
+    /// 1-based line of each event's declaration.
+    pub event_lines: Vec<usize>,
     /// The `not-modelled` lines: what a capture saw and the model cannot
     /// express (an image copy, an event), in order. They are not part of
     /// the program; `vksync check` reports each, so nothing a capture saw
@@ -56,6 +60,7 @@ impl Trace {
             Location::Object(o) => self.object_lines.get(o.0 as usize).copied(),
             Location::Queue(q) => self.queue_lines.get(q.0 as usize).copied(),
             Location::Semaphore(s) => self.semaphore_lines.get(s.0 as usize).copied(),
+            Location::Event(e) => self.event_lines.get(e.0 as usize).copied(),
         }
     }
 }
@@ -392,6 +397,11 @@ struct Parser {
     /// Line and column of each timeline wait, in order (for the error of
     /// one that no signal ever satisfies, found at the end).
     timeline_waits: Vec<(usize, usize)>,
+    /// The order of event operations (the rules `resolve` checks).
+    events: EventStates,
+    /// Line and column of each event of each `wait-events`, by (command,
+    /// index among its events), for the queue rule found at a submit.
+    event_wait_toks: Vec<((usize, usize), (usize, usize))>,
 }
 
 impl Default for Parser {
@@ -401,6 +411,8 @@ impl Default for Parser {
             names: HashMap::new(),
             sems: SemaphoreStates::new(&[]),
             timeline_waits: Vec::new(),
+            events: EventStates::new(0),
+            event_wait_toks: Vec::new(),
         }
     }
 }
@@ -591,6 +603,104 @@ impl Parser {
             );
         }
         Ok((sem, value, stages))
+    }
+
+    fn event(&self, line: &Line, tok: Tok) -> Result<EventId, ParseError> {
+        match self.trace.program.find_event(tok.text) {
+            Some(e) => Ok(e),
+            None if tok.text.is_empty() => line.err(tok.col, "expected an event name"),
+            None => line.err(tok.col, format!("unknown event {}", quote(tok.text))),
+        }
+    }
+
+    /// The barriers of one call or dependency info: `;`-separated, the
+    /// separator alone or touching the tokens around it (no name, flag or
+    /// number contains one). One buffer, reused, holds the current
+    /// barrier's tokens: a line of a million barriers allocates nothing per
+    /// barrier. No tokens: no barrier.
+    fn barriers(&self, line: &Line, rest: &[Tok], end_col: usize) -> Result<Vec<Barrier>, ParseError> {
+        let mut barriers = Vec::new();
+        if !rest.is_empty() {
+            let mut group: Vec<Tok> = Vec::with_capacity(4);
+            for t in rest {
+                let mut from = 0;
+                for (i, _) in t.text.match_indices(';') {
+                    if i > from {
+                        group.push(t.piece(from, i));
+                    }
+                    barriers.push(self.barrier_part(line, &group, t.col + i)?);
+                    group.clear();
+                    from = i + 1;
+                }
+                if from < t.text.len() {
+                    group.push(t.piece(from, t.text.len()));
+                }
+            }
+            barriers.push(self.barrier_part(line, &group, end_col)?);
+        }
+        Ok(barriers)
+    }
+
+    /// An event's dependency info (after the event token `ev`): at least one
+    /// barrier, none with a layout transition.
+    fn event_dependency(
+        &self,
+        line: &Line,
+        ev: Tok,
+        rest: &[Tok],
+        end_col: usize,
+    ) -> Result<Dependency, ParseError> {
+        if rest.is_empty() {
+            return line.err(
+                end_col,
+                "expected the event's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`",
+            );
+        }
+        let barriers = self.barriers(line, rest, end_col)?;
+        if let Some(index) = barriers.iter().position(|b| b.transition) {
+            let col = rest
+                .iter()
+                .find(|t| t.text.starts_with(TRANSITION))
+                .map_or(ev.col, |t| t.col);
+            let kind = ProgramErrorKind::EventTransition {
+                name: ev.text.to_string(),
+                index,
+            };
+            return line.err(col, kind.to_string());
+        }
+        Ok(Dependency { barriers })
+    }
+
+    /// The events' queue rule at a submit to `queue` (or the end): a wait
+    /// whose set ran on another queue is reported at the wait's event.
+    fn submit_events(&mut self, queue: QueueId) -> Result<(), ParseError> {
+        let program = &self.trace.program;
+        let r = self.events.submit(queue, |set, set_q| {
+            let name = match &program.commands[set] {
+                Command::SetEvent { event, .. } => program.event_name(*event).to_string(),
+                _ => String::new(),
+            };
+            ProgramErrorKind::EventOtherQueue {
+                name,
+                set_queue: program.queue_name(set_q).to_string(),
+                wait_queue: program.queue_name(queue).to_string(),
+            }
+        });
+        match r {
+            Ok(()) => Ok(()),
+            Err((ci, k, kind)) => {
+                let (line, col) = self
+                    .event_wait_toks
+                    .iter()
+                    .find(|(key, _)| *key == (ci, k))
+                    .map_or((0, 1), |(_, at)| *at);
+                Err(ParseError {
+                    line,
+                    col,
+                    message: kind.to_string(),
+                })
+            }
+        }
     }
 
     fn push(&mut self, line_no: usize, c: Command) {
@@ -827,34 +937,126 @@ impl Parser {
                 );
             }
             "barrier" => {
-                let mut barriers = Vec::new();
-                // Barriers of one vkCmdPipelineBarrier2 are separated by `;`,
-                // which may stand alone or touch the tokens around it (no
-                // name, flag or number contains one). One buffer, reused,
-                // holds the current barrier's tokens: a line of a million
-                // barriers allocates nothing per barrier. `barrier` alone is
-                // a call with no barrier (what removing the last barrier of
-                // a call leaves; a no-op).
-                let rest = &line.toks[line.pos..];
-                if !rest.is_empty() {
-                    let mut group: Vec<Tok> = Vec::with_capacity(4);
-                    for t in rest {
-                        let mut from = 0;
-                        for (i, _) in t.text.match_indices(';') {
-                            if i > from {
-                                group.push(t.piece(from, i));
-                            }
-                            barriers.push(self.barrier_part(&line, &group, t.col + i)?);
-                            group.clear();
-                            from = i + 1;
-                        }
-                        if from < t.text.len() {
-                            group.push(t.piece(from, t.text.len()));
-                        }
-                    }
-                    barriers.push(self.barrier_part(&line, &group, line.end_col)?);
-                }
+                // `barrier` alone is a call with no barrier (what removing
+                // the last barrier of a call leaves; a no-op).
+                let barriers = self.barriers(&line, &line.toks[line.pos..], line.end_col)?;
                 self.push(no, Command::Barrier(Dependency { barriers }));
+            }
+            "event" => {
+                let t = line.next("an event name")?;
+                let taken = self.trace.program.find_event(t.text).is_some();
+                let name = self.declare_sync(&line, t, taken)?;
+                line.done()?;
+                if let Err(e) = self.trace.program.event(&name) {
+                    return line.err(t.col, e.kind.to_string());
+                }
+                self.events.declare();
+                self.trace.event_lines.push(no);
+            }
+            "set-event" => {
+                let t = line.next("an event name")?;
+                let event = self.event(&line, t)?;
+                let dependency = self.event_dependency(&line, t, &line.toks[line.pos..], line.end_col)?;
+                let name = t.text;
+                for (index, b) in dependency.barriers.iter().enumerate() {
+                    if (b.src_stage_mask | b.dst_stage_mask).contains(PipelineStageFlags2::HOST) {
+                        let kind = ProgramErrorKind::EventSetHostStage {
+                            name: name.to_string(),
+                            index,
+                        };
+                        return line.err(t.col, kind.to_string());
+                    }
+                }
+                let ci = self.trace.program.commands.len();
+                if let Err(kind) = self.events.set(ci, event, &dependency, name) {
+                    return line.err(t.col, kind.to_string());
+                }
+                self.push(no, Command::SetEvent { event, dependency });
+            }
+            "wait-events" => {
+                // `EVENT BARRIERS` per event, separated by `,` (which no
+                // barrier's text contains), alone or touching a token.
+                let rest = &line.toks[line.pos..];
+                if rest.is_empty() {
+                    return line.err(line.end_col, "expected an event name");
+                }
+                let mut groups: Vec<(Vec<Tok>, usize)> = vec![(Vec::new(), 0)];
+                for t in rest {
+                    let mut from = 0;
+                    for (i, _) in t.text.match_indices(',') {
+                        if i > from {
+                            groups.last_mut().expect("one group").0.push(t.piece(from, i));
+                        }
+                        groups.last_mut().expect("one group").1 = t.col + i;
+                        groups.push((Vec::new(), 0));
+                        from = i + 1;
+                    }
+                    if from < t.text.len() {
+                        groups
+                            .last_mut()
+                            .expect("one group")
+                            .0
+                            .push(t.piece(from, t.text.len()));
+                    }
+                }
+                groups.last_mut().expect("one group").1 = line.end_col;
+                let ci = self.trace.program.commands.len();
+                let mut waits = Vec::new();
+                for (k, (toks, end)) in groups.iter().enumerate() {
+                    let Some((t, barrier_toks)) = toks.split_first() else {
+                        return line.err(*end, "expected an event name");
+                    };
+                    let event = self.event(&line, *t)?;
+                    let dependency = self.event_dependency(&line, *t, barrier_toks, *end)?;
+                    let w = EventWait { event, dependency };
+                    if let Err(kind) = self.events.wait(ci, k, &w, t.text) {
+                        return line.err(t.col, kind.to_string());
+                    }
+                    self.event_wait_toks.push(((ci, k), (no, t.col)));
+                    waits.push(w);
+                }
+                self.push(no, Command::WaitEvents { waits });
+            }
+            "reset-event" => {
+                let t = line.next("an event name")?;
+                let event = self.event(&line, t)?;
+                let stages = match line.peek() {
+                    Some(st) => {
+                        line.pos += 1;
+                        let stages = flag_list(
+                            &line,
+                            st,
+                            PipelineStageFlags2::empty(),
+                            PipelineStageFlags2::parse,
+                        )?;
+                        if stages.contains(PipelineStageFlags2::HOST) {
+                            let kind = ProgramErrorKind::BadResetStages {
+                                name: t.text.to_string(),
+                                bits: PipelineStageFlags2::HOST.bits(),
+                            };
+                            return line.err(st.col, kind.to_string());
+                        }
+                        stages
+                    }
+                    None => DEFAULT_RESET_STAGES,
+                };
+                line.done()?;
+                self.events.reset(event);
+                self.push(no, Command::ResetEvent { event, stages });
+            }
+            "host-set-event" | "host-reset-event" => {
+                let t = line.next("an event name")?;
+                let event = self.event(&line, t)?;
+                line.done()?;
+                if kw == "host-set-event" {
+                    if let Err(kind) = self.events.host_set(event, t.text) {
+                        return line.err(t.col, kind.to_string());
+                    }
+                    self.push(no, Command::HostSetEvent { event });
+                } else {
+                    self.events.reset(event);
+                    self.push(no, Command::HostResetEvent { event });
+                }
             }
             "not-modelled" => {
                 let call = line
@@ -964,6 +1166,7 @@ impl Parser {
                         self.timeline_waits.push((no, t.col));
                     }
                 }
+                self.submit_events(sub.queue)?;
                 self.push(no, Command::Submit(sub));
             }
             "wait" => {
@@ -1017,7 +1220,8 @@ impl Parser {
                     format!(
                         "unknown command {} (expected buffer, pool, queue, semaphore, alloc, free, copy, \
                          copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, \
-                         barrier, host-write, host-read, submit, wait, host-signal, host-wait or not-modelled)",
+                         barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
+                         wait-events, reset-event, host-set-event, host-reset-event or not-modelled)",
                         quote(other)
                     ),
                 );
@@ -1096,6 +1300,8 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         rest = next;
         p.line(lex(no, raw)?)?;
     }
+    // Whatever is recorded at the end is submitted to the first queue.
+    p.submit_events(QueueId(0))?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
         return Err(ParseError {
@@ -1156,7 +1362,8 @@ free x
     fn errors_name_line_column_and_reason() {
         // More cases, one per lexical rule, are in tests/trace_edges.rs.
         let cases: &[(&str, &str)] = &[
-            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait or not-modelled)"),
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
+                         wait-events, reset-event, host-set-event, host-reset-event or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),

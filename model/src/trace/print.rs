@@ -142,6 +142,7 @@ pub struct Writer {
     /// Queues and semaphores declared so far.
     queues: usize,
     semaphores: usize,
+    events: usize,
     started: bool,
 }
 
@@ -179,6 +180,10 @@ impl Writer {
             };
         }
         self.semaphores = program.semaphores.len();
+        for e in &program.events[self.events.min(program.events.len())..] {
+            let _ = writeln!(out, "event {}", e.name);
+        }
+        self.events = program.events.len();
         // Declarations up to the next blob come first (a blob is declared
         // by its `alloc`, which also lets the objects after it through).
         self.declare_until_blob(&mut out, program);
@@ -264,6 +269,12 @@ impl Writer {
             self.objects += 1;
         }
     }
+}
+
+/// A dependency info's barriers as in a `barrier` line, `; `-separated.
+fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> String {
+    let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
+    parts.join("; ")
 }
 
 /// Prints one command as a trace line (without the newline).
@@ -353,5 +364,31 @@ pub fn print_command(program: &Program, c: &Command) -> String {
         Command::HostWait { semaphore, value } => {
             format!("host-wait {} {value}", program.semaphore_name(*semaphore))
         }
+        Command::SetEvent { event, dependency } => {
+            format!(
+                "set-event {} {}",
+                program.event_name(*event),
+                dependency_text(program, dependency)
+            )
+        }
+        // `, ` between events: no barrier's text contains a comma.
+        Command::WaitEvents { waits } => {
+            let parts: Vec<String> = waits
+                .iter()
+                .map(|w| {
+                    format!(
+                        "{} {}",
+                        program.event_name(w.event),
+                        dependency_text(program, &w.dependency)
+                    )
+                })
+                .collect();
+            format!("wait-events {}", parts.join(", "))
+        }
+        Command::ResetEvent { event, stages } => {
+            format!("reset-event {} {stages}", program.event_name(*event))
+        }
+        Command::HostSetEvent { event } => format!("host-set-event {}", program.event_name(*event)),
+        Command::HostResetEvent { event } => format!("host-reset-event {}", program.event_name(*event)),
     }
 }

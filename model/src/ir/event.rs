@@ -1,0 +1,225 @@
+//! Events (split barriers): `vkCmdSetEvent2`, `vkCmdWaitEvents2`,
+//! `vkCmdResetEvent2`, and the host's `vkSetEvent` and `vkResetEvent`.
+//!
+//! A [`Command::SetEvent`](super::program::Command::SetEvent) carries the
+//! `VkDependencyInfo` of `vkCmdSetEvent2`; a
+//! [`Command::WaitEvents`](super::program::Command::WaitEvents) one
+//! [`EventWait`] per element of `pEvents`, each with its own dependency
+//! info (`pDependencyInfos[i]`), which must equal the one its set was
+//! recorded with (VUID-vkCmdWaitEvents2-pEvents-03837: "Members of pEvents
+//! must not have been signaled by vkCmdSetEvent", and the pairing rule of
+//! "Event Waiting": a signal is included only if its `dependencyInfo` is
+//! "exactly equal to the element of pDependencyInfos at index i").
+//!
+//! This module owns the types and the one state machine that decides which
+//! programs with events are valid ([`EventStates`]), shared by
+//! [`crate::resolve`] (programs built in code) and the trace parser (which
+//! reports the same rules at a line and column). The rules, each a
+//! [`ProgramErrorKind`]:
+//!
+//! * a wait needs its event set, earlier in the trace, with no reset since
+//!   (otherwise the wait would never end; vksync does not model a host set
+//!   after the wait is recorded);
+//! * an event is set again only after a reset ("If event is already in the
+//!   signaled state when vkCmdSetEvent2 is executed on the device, then
+//!   vkCmdSetEvent2 has no effect, no event signal operation occurs, and no
+//!   dependency is generated": refused rather than modelled as a no-op);
+//! * a device wait's dependency info equals its set's; a wait of an event
+//!   the host set has `HOST` as every barrier's source stage mask (its
+//!   first synchronization scope "only includes host operations");
+//! * a device set and its wait run on the same queue
+//!   (VUID-vkCmdWaitEvents2-pEvents-03838... "vkCmdWaitEvents2 must not be
+//!   used to wait on event signal operations occurring on other queues");
+//!   the queue of a command is known only at its `submit`, so this is
+//!   checked there;
+//! * a set's or wait's barriers perform no image layout transition
+//!   (Vulkan allows one at the set; vksync does not model it) and a set's
+//!   source stage mask holds no `HOST` (VUID-vkCmdSetEvent2-srcStageMask-09391).
+//!
+//! What events *mean* is decided by the definitional semantics
+//! (`crate::spec`, module `order`) and by the fast checker
+//! (`crate::sync::checker`, single queue only); the planners, the tracker,
+//! the layer emulation and the runtime refuse programs with events
+//! ([`crate::Program::require_single_queue`]).
+
+use super::error::ProgramErrorKind;
+use super::program::Dependency;
+use super::queue::QueueId;
+use crate::vk::flags::PipelineStageFlags2;
+
+/// Index of an event in [`crate::Program::events`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct EventId(pub u32);
+
+/// A declared event (`event NAME`): a `VkEvent` created without
+/// `VK_EVENT_CREATE_DEVICE_ONLY_BIT` (the host may set it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Its name in traces and messages.
+    pub name: String,
+}
+
+/// One event of a `vkCmdWaitEvents2`: an element of `pEvents` and the
+/// element of `pDependencyInfos` at the same index.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct EventWait {
+    /// The event.
+    pub event: EventId,
+    /// Its dependency info: equal to the set's for a device set; `HOST`
+    /// source stages for a host set.
+    pub dependency: Dependency,
+}
+
+/// Where an event's current signal came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SetBy {
+    /// `vkCmdSetEvent2` at this command, with this dependency info.
+    Device { command: usize, dependency: Dependency },
+    /// `vkSetEvent` on the host.
+    Host,
+}
+
+/// What each event's state is at a point of the program, in trace order,
+/// and the queue rule's bookkeeping (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EventStates {
+    states: Vec<Option<SetBy>>,
+    /// Device sets not yet submitted (command index).
+    unsubmitted_sets: Vec<usize>,
+    /// Device waits not yet submitted: (wait command, index in its waits,
+    /// the set command it pairs with).
+    unsubmitted_waits: Vec<(usize, usize, usize)>,
+    /// The queue of each submitted device set: (command, queue).
+    set_queues: Vec<(usize, QueueId)>,
+}
+
+/// A wait whose set ran on another queue, found at a submit: the wait's
+/// command and index among its events, and the error.
+pub(crate) type QueueMismatch = (usize, usize, ProgramErrorKind);
+
+impl EventStates {
+    /// States for `count` events, all unsignalled.
+    pub(crate) fn new(count: usize) -> Self {
+        EventStates {
+            states: vec![None; count],
+            ..EventStates::default()
+        }
+    }
+
+    /// Adds an event declared after the states were made.
+    pub(crate) fn declare(&mut self) {
+        self.states.push(None);
+    }
+
+    fn state(&mut self, e: EventId) -> Option<&mut Option<SetBy>> {
+        self.states.get_mut(e.0 as usize)
+    }
+
+    /// `vkCmdSetEvent2` at `command`.
+    pub(crate) fn set(
+        &mut self,
+        command: usize,
+        event: EventId,
+        dependency: &Dependency,
+        name: &str,
+    ) -> Result<(), ProgramErrorKind> {
+        let Some(s) = self.state(event) else { return Ok(()) };
+        if s.is_some() {
+            return Err(ProgramErrorKind::EventAlreadySet {
+                name: name.to_string(),
+            });
+        }
+        *s = Some(SetBy::Device {
+            command,
+            dependency: dependency.clone(),
+        });
+        self.unsubmitted_sets.push(command);
+        Ok(())
+    }
+
+    /// `vkSetEvent`.
+    pub(crate) fn host_set(&mut self, event: EventId, name: &str) -> Result<(), ProgramErrorKind> {
+        let Some(s) = self.state(event) else { return Ok(()) };
+        if s.is_some() {
+            return Err(ProgramErrorKind::EventAlreadySet {
+                name: name.to_string(),
+            });
+        }
+        *s = Some(SetBy::Host);
+        Ok(())
+    }
+
+    /// `vkCmdResetEvent2` or `vkResetEvent`.
+    pub(crate) fn reset(&mut self, event: EventId) {
+        if let Some(s) = self.state(event) {
+            *s = None;
+        }
+    }
+
+    /// Element `index` of the `vkCmdWaitEvents2` at `command`.
+    pub(crate) fn wait(
+        &mut self,
+        command: usize,
+        index: usize,
+        w: &EventWait,
+        name: &str,
+    ) -> Result<(), ProgramErrorKind> {
+        let name = name.to_string();
+        let Some(s) = self.state(w.event) else {
+            return Ok(());
+        };
+        match s {
+            None => Err(ProgramErrorKind::EventNotSet { name }),
+            Some(SetBy::Device {
+                command: set,
+                dependency,
+            }) => {
+                if *dependency != w.dependency {
+                    return Err(ProgramErrorKind::EventDependencyMismatch { name });
+                }
+                let set = *set;
+                self.unsubmitted_waits.push((command, index, set));
+                Ok(())
+            }
+            Some(SetBy::Host) => {
+                if w.dependency
+                    .barriers
+                    .iter()
+                    .any(|b| b.src_stage_mask != PipelineStageFlags2::HOST)
+                {
+                    return Err(ProgramErrorKind::HostEventWaitNotHost { name });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A submit to `queue` (the end of the program: the implicit one, to
+    /// the first queue): the recorded sets and waits run on it. A wait
+    /// whose set ran on another queue is an error.
+    /// `mismatch(set command, set queue)` builds the error.
+    pub(crate) fn submit(
+        &mut self,
+        queue: QueueId,
+        mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
+    ) -> Result<(), QueueMismatch> {
+        for c in self.unsubmitted_sets.drain(..) {
+            self.set_queues.push((c, queue));
+        }
+        for (wait, index, set) in self.unsubmitted_waits.drain(..) {
+            let q = self
+                .set_queues
+                .iter()
+                .rev()
+                .find(|(c, _)| *c == set)
+                .map_or(queue, |(_, q)| *q);
+            if q != queue {
+                return Err((wait, index, mismatch(set, q)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The stage mask of `vkCmdResetEvent2` when a trace gives none.
+pub const DEFAULT_RESET_STAGES: PipelineStageFlags2 = PipelineStageFlags2::ALL_COMMANDS;
