@@ -9,7 +9,8 @@
 //! purpose:
 //!
 //! 1. the host writes `a` (mapped, coherent);
-//! 2. `vkCmdCopyBuffer2` copies `a` to `b`; a barrier orders it before
+//! 2. `vkCmdCopyBuffer2` copies `a` to `b`; an event set after it and
+//!    waited (`vkCmdSetEvent2`, `vkCmdWaitEvents2`) orders it before
 //! 3. `vkCmdDispatchBase`, which reads `b` and writes `c`;
 //! 4. a secondary command buffer fills `c` with no barrier after the
 //!    dispatch: a write-after-write, which `vksync check` must report at
@@ -303,12 +304,19 @@ fn run() -> Result<(), String> {
                 .dst_buffer(b)
                 .regions(&region),
         );
-        barrier(
-            vk::PipelineStageFlags2::COPY,
-            vk::AccessFlags2::TRANSFER_WRITE,
-            vk::PipelineStageFlags2::COMPUTE_SHADER,
-            vk::AccessFlags2::SHADER_STORAGE_READ,
-        );
+        // A split barrier: set right after the copy, waited right before
+        // the dispatch.
+        let copied = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_STORAGE_READ)];
+        let copied = vk::DependencyInfo::default().memory_barriers(&copied);
+        let event = device
+            .create_event(&vk::EventCreateInfo::default(), None)
+            .map_err(err("vkCreateEvent"))?;
+        device.cmd_set_event2(primary, event, &copied);
+        device.cmd_wait_events2(primary, &[event], std::slice::from_ref(&copied));
         // 3. vkCmdDispatchBase: reads b, writes c.
         device.cmd_bind_pipeline(primary, vk::PipelineBindPoint::COMPUTE, pipeline);
         device.cmd_bind_descriptor_sets(primary, vk::PipelineBindPoint::COMPUTE, layout, 0, &[set], &[]);
@@ -390,6 +398,7 @@ fn run() -> Result<(), String> {
         }
 
         device.destroy_fence(fence, None);
+        device.destroy_event(event, None);
         device.destroy_command_pool(cb_pool, None);
         device.destroy_descriptor_pool(pool, None);
         device.destroy_pipeline(pipeline, None);

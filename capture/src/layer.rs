@@ -472,6 +472,16 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
 /// Every device-level name this layer intercepts (the table of
 /// [`device_intercept`]), loaded from the next layer at device creation.
 const DEVICE_NAMES: &[&str] = &[
+    "vkCmdSetEvent2",
+    "vkCmdSetEvent2KHR",
+    "vkCmdResetEvent2",
+    "vkCmdResetEvent2KHR",
+    "vkCmdWaitEvents2",
+    "vkCmdWaitEvents2KHR",
+    "vkCreateEvent",
+    "vkDestroyEvent",
+    "vkSetEvent",
+    "vkResetEvent",
     "vkGetDeviceQueue",
     "vkGetDeviceQueue2",
     "vkCreateSemaphore",
@@ -562,12 +572,6 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCmdResolveImage2",
     "vkCmdResolveImage2KHR",
     "vkCmdClearDepthStencilImage",
-    "vkCmdSetEvent2",
-    "vkCmdSetEvent2KHR",
-    "vkCmdResetEvent2",
-    "vkCmdResetEvent2KHR",
-    "vkCmdWaitEvents2",
-    "vkCmdWaitEvents2KHR",
     "vkCmdBlitImage",
     "vkCmdClearColorImage",
     "vkCmdSetEvent",
@@ -653,9 +657,13 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkCmdResolveImage" => nm_resolve_image as *const (),
         "vkCmdResolveImage2" | "vkCmdResolveImage2KHR" => nm_resolve_image2 as *const (),
         "vkCmdClearDepthStencilImage" => nm_clear_depth_stencil_image as *const (),
-        "vkCmdSetEvent2" | "vkCmdSetEvent2KHR" => nm_set_event2 as *const (),
-        "vkCmdResetEvent2" | "vkCmdResetEvent2KHR" => nm_reset_event2 as *const (),
-        "vkCmdWaitEvents2" | "vkCmdWaitEvents2KHR" => nm_wait_events2 as *const (),
+        "vkCmdSetEvent2" | "vkCmdSetEvent2KHR" => set_event2 as *const (),
+        "vkCmdResetEvent2" | "vkCmdResetEvent2KHR" => reset_event2 as *const (),
+        "vkCmdWaitEvents2" | "vkCmdWaitEvents2KHR" => wait_events2 as *const (),
+        "vkCreateEvent" => create_event as *const (),
+        "vkDestroyEvent" => destroy_event as *const (),
+        "vkSetEvent" => host_set_event as *const (),
+        "vkResetEvent" => host_reset_event as *const (),
         "vkCmdClearColorImage" => nm_clear_color_image as *const (),
         "vkCmdSetEvent" => nm_set_event as *const (),
         "vkCmdResetEvent" => nm_reset_event as *const (),
@@ -1175,6 +1183,156 @@ unsafe extern "system" fn wait_semaphores(
             } else {
                 d.capture.host_wait(seq, "vkWaitSemaphores", &waits);
             }
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn set_event2(
+    cb: vk::CommandBuffer,
+    event: vk::Event,
+    info: *const vk::DependencyInfo<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid dependency info with its counted arrays.
+    let (g, b) = unsafe { read_dependency(info) };
+    record(key, "vkCmdSetEvent2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .set_event(cb.as_raw(), seq, "vkCmdSetEvent2", event.as_raw(), &g, &b);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdSetEvent2,
+        ["vkCmdSetEvent2", "vkCmdSetEvent2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, event, info) }
+    }
+}
+
+unsafe extern "system" fn wait_events2(
+    cb: vk::CommandBuffer,
+    n: u32,
+    events: *const vk::Event,
+    infos: *const vk::DependencyInfo<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` events and `n` dependency infos, each valid.
+    #[allow(clippy::type_complexity)]
+    let waits: Vec<(u64, Vec<[u64; 4]>, Vec<ResourceBarrier>)> = unsafe {
+        slice(events, n)
+            .iter()
+            .zip(slice(infos, n))
+            .map(|(e, i)| {
+                let (g, b) = read_dependency(i);
+                (e.as_raw(), g, b)
+            })
+            .collect()
+    };
+    record(key, "vkCmdWaitEvents2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .wait_events(cb.as_raw(), seq, "vkCmdWaitEvents2", &waits);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdWaitEvents2,
+        ["vkCmdWaitEvents2", "vkCmdWaitEvents2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, n, events, infos) }
+    }
+}
+
+unsafe extern "system" fn reset_event2(
+    cb: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags2,
+) {
+    let key = dispatch_key(cb.as_raw());
+    record(key, "vkCmdResetEvent2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.reset_event(
+            cb.as_raw(),
+            seq,
+            "vkCmdResetEvent2",
+            event.as_raw(),
+            stages.as_raw(),
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdResetEvent2,
+        ["vkCmdResetEvent2", "vkCmdResetEvent2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, event, stages) }
+    }
+}
+
+unsafe extern "system" fn create_event(
+    device: vk::Device,
+    info: *const vk::EventCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::Event,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateEvent, ["vkCreateEvent"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: `*out` written on success.
+        let event = unsafe { (*out).as_raw() };
+        record(key, "vkCreateEvent", |d| {
+            d.capture.next_seq();
+            d.capture.create_event(event);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_event(device: vk::Device, event: vk::Event, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyEvent", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_event(event.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyEvent, ["vkDestroyEvent"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, event, alloc) }
+    }
+}
+
+unsafe extern "system" fn host_set_event(device: vk::Device, event: vk::Event) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkSetEvent, ["vkSetEvent"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, event) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkSetEvent", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.host_event(seq, "vkSetEvent", event.as_raw(), true);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn host_reset_event(device: vk::Device, event: vk::Event) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkResetEvent, ["vkResetEvent"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, event) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkResetEvent", |d| {
+            let seq = d.capture.next_seq();
+            d.capture.host_event(seq, "vkResetEvent", event.as_raw(), false);
         });
     }
     r
@@ -2422,10 +2580,14 @@ unsafe extern "system" fn pipeline_barrier(
     }
 }
 
-unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const vk::DependencyInfo<'_>) {
-    let key = dispatch_key(cb.as_raw());
-    // SAFETY: a valid dependency info with its counted arrays.
-    let (g, b) = unsafe {
+/// A `VkDependencyInfo`'s global barriers (masks) and buffer and image
+/// barriers, as plain values.
+///
+/// # Safety
+/// `info` is a valid dependency info with its counted arrays.
+unsafe fn read_dependency(info: *const vk::DependencyInfo<'_>) -> (Vec<[u64; 4]>, Vec<ResourceBarrier>) {
+    // SAFETY: per this function's contract.
+    unsafe {
         let i = &*info;
         let g: Vec<[u64; 4]> = slice(i.p_memory_barriers, i.memory_barrier_count)
             .iter()
@@ -2473,7 +2635,13 @@ unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const 
                 }),
         );
         (g, b)
-    };
+    }
+}
+
+unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const vk::DependencyInfo<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid dependency info with its counted arrays.
+    let (g, b) = unsafe { read_dependency(info) };
     record(key, "vkCmdPipelineBarrier2", |d| {
         let seq = d.capture.next_seq();
         d.capture
@@ -2752,9 +2920,6 @@ not_modelled!(cmd nm_blit_image2, vk::PFN_vkCmdBlitImage2, ["vkCmdBlitImage2", "
 not_modelled!(cmd nm_resolve_image, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve));
 not_modelled!(cmd nm_resolve_image2, vk::PFN_vkCmdResolveImage2, ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"], (i: *const vk::ResolveImageInfo2<'_>));
 not_modelled!(cmd nm_clear_depth_stencil_image, vk::PFN_vkCmdClearDepthStencilImage, ["vkCmdClearDepthStencilImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearDepthStencilValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_set_event2, vk::PFN_vkCmdSetEvent2, ["vkCmdSetEvent2", "vkCmdSetEvent2KHR"], (e: vk::Event, i: *const vk::DependencyInfo<'_>));
-not_modelled!(cmd nm_reset_event2, vk::PFN_vkCmdResetEvent2, ["vkCmdResetEvent2", "vkCmdResetEvent2KHR"], (e: vk::Event, s: vk::PipelineStageFlags2));
-not_modelled!(cmd nm_wait_events2, vk::PFN_vkCmdWaitEvents2, ["vkCmdWaitEvents2", "vkCmdWaitEvents2KHR"], (n: u32, e: *const vk::Event, i: *const vk::DependencyInfo<'_>));
 not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
 not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
 not_modelled!(cmd nm_set_event, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));

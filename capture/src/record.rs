@@ -33,9 +33,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use vksync::trace::{Annotations, Writer};
 use vksync::{
-    region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, ObjectId,
-    Program, QueueId, Region, Semantics, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Stage,
-    StageAccess, Submission, WaitFor,
+    region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, EventId, EventWait,
+    ImageCopy, ObjectId, Program, QueueId, Region, Semantics, SemaphoreId, SemaphoreSignal, SemaphoreType,
+    SemaphoreWait, Stage, StageAccess, Submission, WaitFor,
 };
 
 /// Why a trace could not be written.
@@ -262,6 +262,8 @@ pub struct Capture {
     queue_families: HashMap<u64, u32>,
     /// Submissions covered by the last `wait QUEUE` of each queue.
     queue_waited: HashMap<QueueId, usize>,
+    /// `vkCreateEvent`: the trace event once one is declared.
+    events: HashMap<u64, Option<EventId>>,
     /// `vkCreateSemaphore`: timeline semaphores' initial value (`None`:
     /// binary), and the trace semaphore once one is declared.
     semaphores: HashMap<u64, (Option<u64>, Option<SemaphoreId>)>,
@@ -335,6 +337,7 @@ impl Capture {
             queue_families: HashMap::new(),
             queue_waited: HashMap::new(),
             semaphores: HashMap::new(),
+            events: HashMap::new(),
             submissions: 0,
             waited: 0,
             pending: Vec::new(),
@@ -1258,6 +1261,125 @@ impl Capture {
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
     ) {
+        let dep = self.dependency(cb, seq, call, globals, resources);
+        if !dep.barriers.is_empty() {
+            self.push(cb, Entry::Cmd(Command::Barrier(dep), format!("{call} #{seq}")));
+        }
+    }
+
+    /// `vkCreateEvent`.
+    pub fn create_event(&mut self, event: u64) {
+        self.events.insert(event, None);
+    }
+
+    /// `vkDestroyEvent`. Its trace event stays declared.
+    pub fn destroy_event(&mut self, event: u64) {
+        self.events.remove(&event);
+    }
+
+    /// The trace event of `VkEvent` `event`, declared at its first use;
+    /// `None` for one the layer did not see created.
+    fn event_id(&mut self, event: u64) -> Option<EventId> {
+        let id = *self.events.get(&event)?;
+        if let Some(id) = id {
+            return Some(id);
+        }
+        let name = format!("e{}", self.program.events().len());
+        let id = self.program.event(&name).ok()?;
+        self.events.insert(event, Some(id));
+        Some(id)
+    }
+
+    /// `vkCmdSetEvent2`.
+    pub fn set_event(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        event: u64,
+        globals: &[[u64; 4]],
+        resources: &[ResourceBarrier],
+    ) {
+        let dependency = self.dependency(cb, seq, call, globals, resources);
+        match self.event_id(event) {
+            Some(event) => self.push(
+                cb,
+                Entry::Cmd(Command::SetEvent { event, dependency }, format!("{call} #{seq}")),
+            ),
+            None => self.not_modelled(Some(cb), seq, call, "an event the layer did not see created"),
+        }
+    }
+
+    /// `vkCmdWaitEvents2`: each event with its dependency info (global
+    /// barriers, resource barriers).
+    #[allow(clippy::type_complexity)]
+    pub fn wait_events(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        waits: &[(u64, Vec<[u64; 4]>, Vec<ResourceBarrier>)],
+    ) {
+        let mut out = Vec::new();
+        for (event, globals, resources) in waits {
+            let dependency = self.dependency(cb, seq, call, globals, resources);
+            match self.event_id(*event) {
+                Some(event) => out.push(EventWait { event, dependency }),
+                None => {
+                    return self.not_modelled(Some(cb), seq, call, "an event the layer did not see created")
+                }
+            }
+        }
+        self.push(
+            cb,
+            Entry::Cmd(Command::WaitEvents { waits: out }, format!("{call} #{seq}")),
+        );
+    }
+
+    /// `vkCmdResetEvent2`.
+    pub fn reset_event(&mut self, cb: u64, seq: u64, call: &str, event: u64, stages: u64) {
+        let all = vk::PipelineStageFlags2::from_raw(stages);
+        let m = to_model(all, vk::AccessFlags2::NONE, all, vk::AccessFlags2::NONE);
+        match self.event_id(event) {
+            Some(event) => self.push(
+                cb,
+                Entry::Cmd(
+                    Command::ResetEvent {
+                        event,
+                        stages: m.src_stages,
+                    },
+                    format!("{call} #{seq}"),
+                ),
+            ),
+            None => self.not_modelled(Some(cb), seq, call, "an event the layer did not see created"),
+        }
+    }
+
+    /// `vkSetEvent` (`set`) or `vkResetEvent`: host operations, placed
+    /// before the next submission's commands like host writes.
+    pub fn host_event(&mut self, seq: u64, call: &str, event: u64, set: bool) {
+        let Some(event) = self.event_id(event) else {
+            return self.not_modelled(None, seq, call, "an event the layer did not see created");
+        };
+        let c = if set {
+            Command::HostSetEvent { event }
+        } else {
+            Command::HostResetEvent { event }
+        };
+        self.pending.push(Entry::Cmd(c, format!("{call} #{seq}")));
+    }
+
+    /// A `VkDependencyInfo` (or a synchronization-1 barrier's masks) in the
+    /// model's terms: its global, buffer and image barriers, with comments
+    /// and `not-modelled` lines for what it cannot say.
+    fn dependency(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        globals: &[[u64; 4]],
+        resources: &[ResourceBarrier],
+    ) -> Dependency {
         let mut dep = Dependency::default();
         let mut dropped = (0u64, 0u64);
         let model = |m: &[u64; 4], dropped: &mut (u64, u64)| -> ModelMasks {
@@ -1334,9 +1456,7 @@ impl Capture {
                 ),
             );
         }
-        if !dep.barriers.is_empty() {
-            self.push(cb, Entry::Cmd(Command::Barrier(dep), format!("{call} #{seq}")));
-        }
+        dep
     }
 
     // ---- submission and host ----

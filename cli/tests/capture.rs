@@ -381,7 +381,8 @@ fn capturing_ncnn_per_object_reports_the_write_after_read() {
 }
 
 /// The calls the runtime never makes, from `capture/examples/calls.rs`:
-/// `vkCmdCopyBuffer2`, `vkCmdDispatchBase`, a secondary command buffer,
+/// `vkCmdCopyBuffer2`, an event (`vkCmdSetEvent2`, `vkCmdWaitEvents2`),
+/// `vkCmdDispatchBase`, a secondary command buffer,
 /// image layout transitions and copies between a buffer and an image. The
 /// trace holds each as the model's command, in order, nothing is left
 /// not modelled, and the one hazard the program has on purpose (the
@@ -436,7 +437,12 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     // The commands, in order, each with the call it came from.
     let commands: Vec<(String, String)> = trace
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("buffer "))
+        .filter(|l| {
+            !l.starts_with('#')
+                && !["buffer ", "event ", "queue ", "semaphore "]
+                    .iter()
+                    .any(|d| l.starts_with(d))
+        })
         .map(|l| {
             let (cmd, comment) = l.split_once("  # ").unwrap_or((l, ""));
             let keyword = cmd.split(' ').next().unwrap_or("").to_string();
@@ -447,7 +453,8 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     let want = [
         ("host-write", "host"),
         ("copy", "vkCmdCopyBuffer2"),
-        ("barrier", "vkCmdPipelineBarrier2"),
+        ("set-event", "vkCmdSetEvent2"),
+        ("wait-events", "vkCmdWaitEvents2"),
         ("dispatch", "vkCmdDispatchBase"),
         ("fill", "vkCmdFillBuffer"),
         ("barrier", "vkCmdPipelineBarrier2"),
@@ -465,6 +472,7 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     // The secondary's commands follow a comment naming it; both image
     // barriers are layout transitions over the image's memory.
     assert!(trace.contains("# vkCmdExecuteCommands #"), "{trace}");
+    assert!(trace.lines().any(|l| l == "event e0"), "{trace}");
     assert_eq!(
         trace.lines().filter(|l| l.contains(" transition  # ")).count(),
         2,
