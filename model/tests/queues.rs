@@ -147,9 +147,17 @@ fn binary_semaphore_orders_signal_before_wait_in_the_wait_stages() {
         "copy a[0..64] -> b[0..64]\nsubmit qa signal s\nfill a[0..64] 2\nsubmit qb wait s@CLEAR",
         &[],
     );
+    // The wait makes the fill visible only to its own second scope
+    // (CLEAR): an execution-only barrier chains the copy after it, but
+    // its empty second access scope makes nothing visible.
     race_case(
-        "a later barrier on the waiting queue chains from the wait stage",
+        "a later execution-only barrier on the waiting queue: ordered, not visible",
         "fill a[0..64] 1\nsubmit qa signal s\nbarrier CLEAR:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@CLEAR",
+        &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+    );
+    race_case(
+        "a later barrier on the waiting queue chains from the wait stage and makes the write visible",
+        "fill a[0..64] 1\nsubmit qa signal s\nbarrier CLEAR:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@CLEAR",
         &[],
     );
 }
@@ -166,9 +174,17 @@ fn the_signal_stage_mask_must_cover_the_writer() {
         "dispatch k write a[0..64]\nsubmit qa signal s@COMPUTE_SHADER\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
         &[],
     );
+    // The signal makes available only the writes in its own first scope
+    // (COPY): an execution-only barrier chains the dispatch into it, but
+    // its empty first access scope makes nothing available.
     race_case(
-        "a barrier chains the writer into the signal's stage",
+        "an execution-only barrier chains the writer into the signal's stage: ordered, not available",
         "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qa signal s@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
+        &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+    );
+    race_case(
+        "a barrier makes the writer available and chains it into the signal's stage",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:NONE\nsubmit qa signal s@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
         &[],
     );
 }
@@ -396,4 +412,67 @@ fn built_programs_are_validated_like_parsed_ones() {
     assert!(p
         .push(Command::Wait(vksync::WaitFor::Queue(vksync::QueueId(3))))
         .is_err());
+}
+
+/// The spec review's traces (finding 1: a wait's visibility reaches its own
+/// second scope only; 2: a signal's or fence's availability covers its own
+/// first scope only; 3: `ALL_COMMANDS` orders barriers' own operations
+/// only through a stage chain), with their controls.
+#[test]
+fn semaphore_and_fence_memory_dependencies_cover_their_own_scopes_only() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "f1: wait, then an execution-only barrier chain to the reader",
+            "fill a[0..64] 1\nsubmit qa signal s\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE\ndispatch k read a[0..64] write b[0..64]\nsubmit qb wait s@COPY",
+            &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "f1 control: the barrier's second access scope holds the reader",
+            "fill a[0..64] 1\nsubmit qa signal s\nbarrier COPY:NONE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a[0..64] write b[0..64]\nsubmit qb wait s@COPY",
+            &[],
+        ),
+        (
+            "f2: an execution-only chain into the signal",
+            "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qa signal s@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
+            &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "f2b: the write reaches the other queue's fence only through a chain",
+            "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qa signal s@COPY\nsubmit qb wait s@ALL_COMMANDS\nwait qb\ncopy a[0..64] -> b[0..64]\nsubmit qb",
+            &["L15 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "f2b control: the writer's own fence",
+            "dispatch k write a[0..64]\nsubmit qa\nwait qa\ncopy a[0..64] -> b[0..64]\nsubmit qb",
+            &[],
+        ),
+        (
+            "war through an execution-only chain into the signal",
+            "dispatch k read a[0..64] write b[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qa signal s@COPY\nfill a[0..64] 2\nsubmit qb wait s@CLEAR",
+            &[],
+        ),
+        (
+            "f3: a wait in ALL_COMMANDS does not order a transition whose barrier's first scope is NONE",
+            "dispatch k write a[0..64]\nsubmit qa signal s\nbarrier NONE:NONE -> COMPUTE_SHADER:SHADER_READ a[0..64] transition\ndispatch k2 read a[0..64] write b[0..64]\nsubmit qb wait s@ALL_COMMANDS",
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "f3: a wait in ALL_COMMANDS does not order a barrier's domain operation whose first scope is NONE",
+            "fill a[0..64] 1\nsubmit qa signal s\nbarrier NONE:NONE -> HOST:HOST_READ\nsubmit qb wait s@ALL_COMMANDS\nwait qb\nhost-read a[0..64]",
+            &["L15 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "f3 control: the barrier chains from the wait's stage",
+            "fill a[0..64] 1\nsubmit qa signal s\nbarrier CLEAR:NONE -> HOST:HOST_READ\nsubmit qb wait s@CLEAR\nwait qb\nhost-read a[0..64]",
+            &[],
+        ),
+        (
+            "f3: a signal in ALL_COMMANDS does not order a transition whose barrier's second scope is NONE",
+            "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
+            &["L13 READ_AFTER_WRITE a[0..64] after L11"],
+        ),
+    ];
+    for (name, body, expected) in cases {
+        race_case(name, body, expected);
+    }
 }

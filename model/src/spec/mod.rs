@@ -269,10 +269,23 @@ fn location_ordered(
     // A layout transition's writes "are automatically made available": by
     // its own B2, whose first access scope holds it alone.
     // A semaphore signal operation's "first access scope includes all
-    // memory access performed by the device" ("Semaphore Signaling"): it
-    // makes X available when X is in its first synchronization scope
-    // (happens before it). A barrier's scopes hold only commands of its own
-    // queue ("Submission Order" is per queue).
+    // memory access performed by the device" ("Semaphore Signaling"), and
+    // a fence signal's likewise ("Fence Signaling"): the memory dependency
+    // of the operation is between its first access scope and its second,
+    // and "Let AccessScope1st be the first access scope of the first
+    // command in the Sync chain"; "ScopedMemOps1 [is] the intersection of
+    // sets Ops1 and AccessScope1st". So a signal makes X available only
+    // when X is in its own first synchronization scope: X's batch is the
+    // signal's or earlier on the same queue, and (semaphore) X's stage is
+    // in its stage mask, expanded to logically earlier stages. An
+    // execution-only chain from X into the signal (a barrier with an
+    // empty first access scope, then the signal) orders X before it but
+    // makes nothing available. A barrier's scopes hold only commands of
+    // its own queue ("Submission Order" is per queue).
+    let x_batch = order.batch_of[x.node];
+    let in_first_of = |k: usize| {
+        x.pseudo.is_none() && x_batch.is_some_and(|b| b <= k && order.batch_queue[b] == order.batch_queue[k])
+    };
     let avs: Vec<usize> = order
         .deps
         .iter()
@@ -283,12 +296,19 @@ fn location_ordered(
                 && in_range(d.range, mem, cell)
         })
         .map(|d| d.node)
-        .chain(order.fences.iter().copied().filter(|&f| order.hb(x.node, f)))
+        .chain(
+            order
+                .fences
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| in_first_of(j))
+                .map(|(_, &f)| f),
+        )
         .chain(
             order
                 .signals
                 .iter()
-                .filter(|s| s.batch.is_some() && order.hb(x.node, s.node))
+                .filter(|s| s.batch.is_some_and(in_first_of) && s.first.contains(x.stage))
                 .map(|s| s.node),
         )
         .collect();
@@ -338,12 +358,24 @@ fn location_ordered(
     });
     // A semaphore wait operation's "second access scope includes all memory
     // access performed by the device" ("Semaphore Waiting"): a visibility
-    // operation to Y when Y is in its second synchronization scope
-    // (happens after it), after an availability of X.
-    let by_semaphore = order
-        .waits
-        .iter()
-        .any(|w| w.batch.is_some() && order.hb(w.node, y.node) && available_before(w.node));
+    // operation to Y when Y is in its own second synchronization scope,
+    // after an availability of X. "Let AccessScope2nd be the second access
+    // scope of the last command in the Sync chain" and "Any type of access
+    // that is in a memory dependency's second access scope and occurs in
+    // ScopedOps2 has any available writes made visible to it": Y's batch
+    // is the wait's or later on the same queue and Y's stage is in the
+    // wait's stage mask (expanded to logically later stages). An access
+    // reached from the wait only through a later execution-only barrier
+    // chain is ordered after it but sees nothing; that barrier's own
+    // second access scope has to hold it (`by_barrier`).
+    let y_batch = order.batch_of[y.node];
+    let by_semaphore = y.pseudo.is_none()
+        && order.waits.iter().any(|w| {
+            w.batch.is_some_and(|k| {
+                y_batch.is_some_and(|b| b >= k && order.batch_queue[b] == order.batch_queue[k])
+            }) && w.second.contains(y.stage)
+                && available_before(w.node)
+        });
     by_barrier
         || by_semaphore
         || order

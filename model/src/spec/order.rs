@@ -134,8 +134,8 @@ pub(crate) struct SignalOp {
     /// to logically earlier stages).
     pub first: Stages,
     /// The stage mask covers every command of the queue (`ALL_COMMANDS`):
-    /// barriers' memory dependencies and layout transitions of the batch
-    /// and earlier are in its first scope, as in a fence's.
+    /// a barrier of the batch or earlier whose second scope holds `HOST`
+    /// is in its first scope (see `Order::build`).
     pub all: bool,
     pub semaphore: usize,
     /// The value set (timeline) or `None` (binary).
@@ -151,8 +151,6 @@ pub(crate) struct WaitOp {
     /// Its second synchronization scope's stages (expanded to logically
     /// later stages).
     pub second: Stages,
-    /// The stage mask covers every command of the queue.
-    pub all: bool,
     /// The signal operations its first synchronization scope may include
     /// (indices into [`Order::signals`]): it happens-after their
     /// intersection. Empty when the wait orders nothing (a timeline
@@ -451,7 +449,6 @@ impl Order {
                         sem_waits.push(WaitOp {
                             node,
                             batch: Some(k),
-                            all: second.is_superset(&scopes::all_commands()),
                             second,
                             candidates,
                         });
@@ -507,7 +504,6 @@ impl Order {
                         node,
                         batch: None,
                         second: Stages::new(),
-                        all: false,
                         candidates: Vec::new(),
                     });
                 }
@@ -659,10 +655,16 @@ impl Order {
         // stageMask" (vkQueueSubmit2; vkQueueSubmit's is ALL_COMMANDS).
         // The signal is an operation of its batch: its submit happens
         // before it. Chains into it are at the level of stages, as between
-        // barriers; with ALL_COMMANDS every barrier dependency (including
-        // one whose second scope is HOST, whose domain operation a host
-        // read needs) and every layout transition is in its scope, as in a
-        // fence's.
+        // barriers ("an execution dependency chain exists if the
+        // intersection of ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB
+        // is not an empty set"): ALL_COMMANDS is the set of the queue's
+        // stages, so a barrier whose second scope is NONE (and its layout
+        // transition, which only its own B2 holds) is not in it, as it is
+        // in no later barrier's first scope with ALL_COMMANDS (D14). One
+        // reading kept: with ALL_COMMANDS, a barrier whose second scope
+        // holds HOST is in the signal's first scope (its device-to-host
+        // domain operation has no device stage to chain through; a host
+        // wait for the signal consumes it, as a fence wait does).
         let earlier_on = |node: usize, k: usize| {
             batch_of[node].is_some_and(|b| b <= k && batch_queue[b] == batch_queue[k])
         };
@@ -672,17 +674,16 @@ impl Order {
         for s in &signals {
             let Some(k) = s.batch else { continue };
             edges[submits[k]].push(s.node);
-            for a in accesses.iter().filter(|a| !a.host && earlier_on(a.node, k)) {
-                let in_scope = match a.pseudo {
-                    Some(_) => s.all,
-                    None => s.first.contains(a.stage),
-                };
-                if in_scope {
+            for a in accesses
+                .iter()
+                .filter(|a| !a.host && a.pseudo.is_none() && earlier_on(a.node, k))
+            {
+                if s.first.contains(a.stage) {
                     edges[a.node].push(s.node);
                 }
             }
             for d in deps.iter().filter(|d| earlier_on(d.node, k)) {
-                if s.all || d.second.intersection(&s.first).next().is_some() {
+                if d.second.intersection(&s.first).next().is_some() || (s.all && d.second.contains("HOST")) {
                     edges[d.node].push(s.node);
                 }
             }
@@ -710,21 +711,24 @@ impl Order {
         // in submission order. The scope is limited by the stageMask";
         // "The semaphore wait operation happens-after the first set of
         // operations in the execution dependency, and happens-before the
-        // second set".
+        // second set". Later barriers chain from it at the level of
+        // stages only: with ALL_COMMANDS, a barrier whose first scope is
+        // NONE (or HOST) is not ordered after it, nor are its layout
+        // transition and its availability, visibility and domain
+        // operations.
         for w in &sem_waits {
             let Some(k) = w.batch else { continue };
             edges[submits[k]].push(w.node);
-            for a in accesses.iter().filter(|a| !a.host && later_on(a.node, k)) {
-                let in_scope = match a.pseudo {
-                    Some(_) => w.all,
-                    None => w.second.contains(a.stage),
-                };
-                if in_scope {
+            for a in accesses
+                .iter()
+                .filter(|a| !a.host && a.pseudo.is_none() && later_on(a.node, k))
+            {
+                if w.second.contains(a.stage) {
                     edges[w.node].push(a.node);
                 }
             }
             for d in deps.iter().filter(|d| later_on(d.node, k)) {
-                if w.all || d.first.intersection(&w.second).next().is_some() {
+                if d.first.intersection(&w.second).next().is_some() {
                     edges[w.node].push(d.node);
                 }
             }

@@ -33,12 +33,12 @@
 //! Each recorded device access `x` keeps *frontiers*: what is known to
 //! happen after some operation, as future operations will ask it. A
 //! [`Frontier`] holds, per queue, the stages whose later commands are
-//! ordered after the operation (`stages`; barriers chain through them:
-//! "the intersection of ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB"),
-//! whether every later command of the queue is (`all`: a semaphore wait
-//! with `ALL_COMMANDS`), whether a pipeline barrier of the queue is (`dep`:
-//! a signal with `ALL_COMMANDS` has it in its first scope), whether any
-//! operation of the queue is (`touched`: its fence signal follows), the
+//! ordered after the operation (`stages`; barriers, semaphore waits and
+//! signals chain through them at the level of stages, `ALL_COMMANDS`
+//! included: "the intersection of ScopedOps2 in ExeDepA and ScopedOps1 in
+//! ExeDepB"; `HOST` there also reaches a signal with `ALL_COMMANDS`),
+//! whether any operation of the queue is (`touched`: its fence signal
+//! follows), the
 //! semaphore signal operations it reached (`sigs`), and whether the host's
 //! current point is (`host`: then every later host operation and every
 //! later submission, with all of its batch, is).
@@ -47,13 +47,18 @@
 //!   chains, across semaphores). A write after the read `x` needs only it.
 //! * `a` (writes): the operations some availability operation of `x`
 //!   happens before: a barrier with `x` in its first access scope, a fence
-//!   signal or a semaphore signal after `x` ("The first access scope
-//!   includes all memory access performed by the device"). A later write
+//!   signal of `x`'s queue, or a semaphore signal with `x` in its own first
+//!   synchronization scope ("The first access scope includes all memory
+//!   access performed by the device"; "Let AccessScope1st be the first
+//!   access scope of the first command in the Sync chain": a chain into
+//!   the signal orders `x` but makes nothing available). A later write
 //!   needs it (memory model).
-//! * `sv` (writes): the operations a semaphore *wait* after an availability
-//!   of `x` happens before: "The second access scope includes all memory
-//!   access performed by the device", a visibility operation to each of
-//!   them.
+//! * `sv` (writes): the accesses in the own second synchronization scope
+//!   of a semaphore *wait* after an availability of `x`: "The second
+//!   access scope includes all memory access performed by the device", a
+//!   visibility operation to each of them. It does not chain on ("Let
+//!   AccessScope2nd be the second access scope of the last command in the
+//!   Sync chain").
 //! * `vis` (writes), per queue: the (stage, access) pairs a barrier of that
 //!   queue, after an availability of `x`, made `x` visible to.
 //! * `h` (writes): the operations after a barrier whose destination access
@@ -99,8 +104,6 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PerQueue {
     stages: StageSet,
-    all: bool,
-    dep: bool,
     touched: bool,
 }
 
@@ -122,18 +125,18 @@ impl Frontier {
     }
 
     /// Whether a pipeline barrier of queue `q` with first synchronization
-    /// scope `first` happens after: a chain, a wait with `ALL_COMMANDS`
-    /// ("every command ... that occur later in submission order"), or the
-    /// host (the barrier's submit).
+    /// scope `first` happens after: a chain at the level of stages (from a
+    /// barrier or a semaphore wait, `ALL_COMMANDS` included: a barrier
+    /// whose first scope is `NONE` or `HOST` is not after the wait), or
+    /// the host (the barrier's submit).
     fn reaches_dep(&self, q: usize, first: StageSet) -> bool {
-        self.host || self.q[q].all || self.q[q].stages.intersects(first)
+        self.host || self.q[q].stages.intersects(first)
     }
 
     /// The barrier reached: its second synchronization scope follows.
     fn take_dep(&mut self, q: usize, second: StageSet) {
         let p = &mut self.q[q];
         p.stages = p.stages.union(second);
-        p.dep = true;
         p.touched = true;
     }
 
@@ -144,10 +147,10 @@ impl Frontier {
 
     /// Whether a semaphore signal operation of queue `q` (first scope
     /// `first`, `all` for `ALL_COMMANDS`) happens after: a stage chain
-    /// into its first scope, or any barrier when its scope is every
-    /// command of the queue.
+    /// into its first scope, or, with `ALL_COMMANDS`, a barrier whose
+    /// second scope holds `HOST` (the definitional semantics' reading).
     fn reaches_signal(&self, q: usize, first: StageSet, all: bool) -> bool {
-        self.host || self.q[q].stages.intersects(first) || (all && self.q[q].dep)
+        self.host || self.q[q].stages.intersects(first) || (all && self.q[q].stages.contains(Stage::Host))
     }
 
     /// Whether a semaphore wait with these candidate signals happens after:
@@ -158,10 +161,9 @@ impl Frontier {
 
     /// A semaphore wait of queue `r` reached: its second synchronization
     /// scope follows, and its queue's fences.
-    fn import(&mut self, r: usize, second: StageSet, all: bool) {
+    fn import(&mut self, r: usize, second: StageSet) {
         let p = &mut self.q[r];
         p.stages = p.stages.union(second);
-        p.all |= all;
         p.touched = true;
     }
 
@@ -228,9 +230,6 @@ impl Rec {
                     new.h.take_dep(q, b.dst_exec);
                 }
             }
-        }
-        if old.sv.reaches_dep(q, b.src_exec) {
-            new.sv.take_dep(q, b.dst_exec);
         }
         if old.h.reaches_dep(q, b.src_exec) {
             new.h.take_dep(q, b.dst_exec);
@@ -479,7 +478,7 @@ pub(crate) fn check_multi_queue(
                         let c = wait_candidates[next_wait].clone();
                         next_wait += 1;
                         let second = exec_scope(w.stages, Side::Dst);
-                        st.semaphore_wait(*queue, &c, second, all_commands(second));
+                        st.semaphore_wait(*queue, &c, second);
                     }
                 }
                 for &ci in cmds {
@@ -888,24 +887,24 @@ impl State {
     }
 
     /// A semaphore wait operation of queue `r` (second scope `second`).
-    fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet, all: bool) {
+    fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet) {
         self.for_each_live(|x| {
             let e = x.e.reaches_wait(candidates);
             let av = x.a.reaches_wait(candidates);
-            let sv = x.sv.reaches_wait(candidates);
             let h = x.h.reaches_wait(candidates);
             if e {
-                x.e.import(r, second, all);
+                x.e.import(r, second);
             }
             if av {
-                x.a.import(r, second, all);
-                // The wait's visibility operation, after an availability.
-                x.sv.import(r, second, all);
-            } else if sv {
-                x.sv.import(r, second, all);
+                x.a.import(r, second);
+                // The wait's visibility operation, after an availability:
+                // to the accesses in its own second scope only ("Let
+                // AccessScope2nd be the second access scope of the last
+                // command in the Sync chain"), so `sv` never chains on.
+                x.sv.import(r, second);
             }
             if h {
-                x.h.import(r, second, all);
+                x.h.import(r, second);
             }
         });
     }
@@ -914,24 +913,20 @@ impl State {
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
         self.for_each_live(|x| {
             let own = x.queue == q;
-            let direct = own
-                && if x.transition() {
-                    all
-                } else {
-                    first.contains(x.sa.stage())
-                };
+            let direct = own && !x.transition() && first.contains(x.sa.stage());
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
                 x.e.add_sig(id);
             }
             // The signal's first access scope is all device accesses: an
-            // availability operation of every write before it.
-            if x.sa.is_write() && (e || x.a.reaches_signal(q, first, all)) {
+            // availability operation of the writes in its own first
+            // synchronization scope ("Let AccessScope1st be the first
+            // access scope of the first command in the Sync chain"), not of
+            // those only chained into it; after an earlier availability of
+            // x, it is after one.
+            if x.sa.is_write() && (direct || x.a.reaches_signal(q, first, all)) {
                 x.a.add_sig(id);
                 x.a.q[q].touched = true;
-            }
-            if x.sv.reaches_signal(q, first, all) {
-                x.sv.add_sig(id);
             }
             if x.h.reaches_signal(q, first, all) {
                 x.h.add_sig(id);
@@ -942,7 +937,7 @@ impl State {
     /// `vkSignalSemaphore`: after whatever reached the host.
     fn host_signal(&mut self, id: u32) {
         self.for_each_live(|x| {
-            for f in [&mut x.e, &mut x.a, &mut x.sv, &mut x.h] {
+            for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if f.host {
                     f.add_sig(id);
                 }
@@ -953,7 +948,7 @@ impl State {
     /// `vkWaitSemaphores`: later host operations after its candidates.
     fn host_wait(&mut self, candidates: &[u32]) {
         self.for_each_live(|x| {
-            for f in [&mut x.e, &mut x.a, &mut x.sv, &mut x.h] {
+            for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if !candidates.is_empty() && f.reaches_wait(candidates) {
                     f.host = true;
                 }
@@ -963,21 +958,22 @@ impl State {
 
     /// A fence wait on every submission so far (`None`) or on those of one
     /// queue (`vkQueueWaitIdle`). The fence signal is an availability
-    /// operation of every write before it.
+    /// operation of the writes in its first synchronization scope: those
+    /// of its own queue (every one submitted so far), not those only
+    /// chained into it from another queue.
     fn fence_wait(&mut self, q: Option<usize>) {
         self.for_each_live(|x| {
             let hit = |f: &Frontier| match q {
                 None => f.q.iter().any(|p| p.touched),
                 Some(q) => f.q[q].touched,
             };
-            let e = hit(&x.e);
-            if e {
+            if hit(&x.e) {
                 x.e.host = true;
-                if x.sa.is_write() {
-                    x.a.host = true;
-                }
             }
-            for f in [&mut x.a, &mut x.sv, &mut x.h] {
+            if x.sa.is_write() && q.is_none_or(|q| q == x.queue) {
+                x.a.host = true;
+            }
+            for f in [&mut x.a, &mut x.h] {
                 if hit(f) {
                     f.host = true;
                 }
