@@ -82,6 +82,11 @@ const REFUSED: &[&str] = &[
     "two candidate signals on different queues",
     "host-signal then a device wait in the writer's stage",
     "the device wait misses the writer's stage",
+    "p1: a submit to another queue after the host write",
+    "p1 control: no submit after the host write",
+    "p1: a submit of a later batch of the same queue after the host write",
+    "p1: a submit to another queue after the device write's fence",
+    "p1 control: the reader's own submit after the device write's fence",
 ];
 
 /// Per (command, kind, memory), the bytes as maximal ranges.
@@ -470,6 +475,49 @@ fn semaphore_and_fence_memory_dependencies_cover_their_own_scopes_only() {
             "f3: a signal in ALL_COMMANDS does not order a transition whose barrier's second scope is NONE",
             "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
             &["L13 READ_AFTER_WRITE a[0..64] after L11"],
+        ),
+    ];
+    for (name, body, expected) in cases {
+        race_case(name, body, expected);
+    }
+}
+
+/// The spec review's finding p1: a vkQueueSubmit's memory dependency with
+/// prior host operations ("Host Write Ordering Guarantees") reaches only
+/// the commands of its own submission and those later in submission order
+/// on its queue, not every device access it happens before.
+#[test]
+fn a_submit_makes_writes_visible_to_its_own_queue_from_its_batch_on() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "p1: a submit to another queue after the host write",
+            "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nsubmit qb\nhost-signal t 1",
+            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+        ),
+        (
+            "p1 control: no submit after the host write",
+            "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nhost-signal t 1",
+            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+        ),
+        (
+            "p1: a submit of a later batch of the same queue after the host write",
+            "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nsubmit qa\nhost-signal t 1",
+            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+        ),
+        (
+            "p1 control: the reader's own submit after the host write",
+            "host-write a[0..64] 5\ncopy a[0..64] -> b[0..64]\nsubmit qb",
+            &[],
+        ),
+        (
+            "p1: a submit to another queue after the device write's fence",
+            "fill a[0..64] 1\nsubmit qa\nbarrier CLEAR:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@CLEAR\nwait qa\nsubmit qc\nhost-signal t 1",
+            &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "p1 control: the reader's own submit after the device write's fence",
+            "fill a[0..64] 1\nsubmit qa\nwait qa\nbarrier CLEAR:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@CLEAR\nhost-signal t 1",
+            &[],
         ),
     ];
     for (name, body, expected) in cases {

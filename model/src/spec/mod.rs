@@ -251,15 +251,26 @@ fn location_ordered(
     if !x.write {
         return order.hb(x.node, y.node);
     }
+    // A vkQueueSubmit's memory dependency ("Host Write Ordering
+    // Guarantees"): "The second synchronization scope includes all commands
+    // submitted in the same queue submission, and all commands that occur
+    // later in submission order" -- Y's batch is the submit's or later on
+    // the same queue, not merely after the submit in happens-before (a
+    // submit to another queue, or of a later batch, makes nothing visible
+    // to Y).
+    let y_batch = order.batch_of[y.node];
+    let submit_reaches_y =
+        |k: usize| y_batch.is_some_and(|b| b >= k && order.batch_queue[b] == order.batch_queue[k]);
     if x.host {
         // A host write is available to the host domain at once (coherent
-        // memory); a later vkQueueSubmit moves it to the device domain and
-        // makes it visible to every device access of its batch and later
-        // ones: X -> DOM -> VIS -> Y.
+        // memory); a vkQueueSubmit after it moves it to the device domain
+        // and makes it visible to every device access of its batch and
+        // later ones on its queue: X -> DOM -> VIS -> Y.
         return order
             .submits
             .iter()
-            .any(|&s| order.hb(x.node, s) && order.hb(s, y.node));
+            .enumerate()
+            .any(|(k, &s)| submit_reaches_y(k) && order.hb(x.node, s) && order.hb(s, y.node));
     }
     // X is a device write. The availability operations that include it
     // and happen after it: barriers with X in their first access scope
@@ -345,7 +356,8 @@ fn location_ordered(
     // before Y, with Y in its destination scope: a barrier with Y in its
     // second access scope (ScopedMemOps2: Y later in submission order, its
     // stage in the second synchronization scope, its bytes in the range),
-    // or a vkQueueSubmit of Y's batch or an earlier one. (Y a write under
+    // or a vkQueueSubmit of Y's batch or an earlier one of Y's queue (its
+    // second synchronization scope, as for host writes). (Y a write under
     // the layer's reading: the same. Y a layout transition: "Available
     // memory is automatically made visible to a layout transition", which
     // is its B1, whose second access scope holds it alone.)
@@ -368,7 +380,6 @@ fn location_ordered(
     // reached from the wait only through a later execution-only barrier
     // chain is ordered after it but sees nothing; that barrier's own
     // second access scope has to hold it (`by_barrier`).
-    let y_batch = order.batch_of[y.node];
     let by_semaphore = y.pseudo.is_none()
         && order.waits.iter().any(|w| {
             w.batch.is_some_and(|k| {
@@ -381,7 +392,8 @@ fn location_ordered(
         || order
             .submits
             .iter()
-            .any(|&s| available_before(s) && order.hb(s, y.node))
+            .enumerate()
+            .any(|(k, &s)| submit_reaches_y(k) && available_before(s) && order.hb(s, y.node))
 }
 
 #[cfg(test)]
