@@ -73,7 +73,7 @@ pub use ir::layout::{
 };
 pub use ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind,
-    Program, Region,
+    OwnershipTransfer, Program, Region, SharingMode,
 };
 pub use ir::queue::{
     Queue, QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission,

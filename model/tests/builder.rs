@@ -267,6 +267,7 @@ fn from_parts_checks_every_part() {
         name: "z".into(),
         size: 16,
         kind: vksync::ObjectKind::Blob { pool: ObjectId(1) },
+        sharing: vksync::SharingMode::Concurrent,
     };
     assert_eq!(
         base().declare(blob).unwrap_err().kind.to_string(),

@@ -258,6 +258,43 @@ pub enum ProgramErrorKind {
         /// The barrier's index in its command.
         index: usize,
     },
+    /// Refused with "barrier {index}: an ownership transfer needs a region (a buffer memory barrier)".
+    #[error("barrier {index}: an ownership transfer needs a region (a buffer memory barrier)")]
+    OwnershipWithoutRegion {
+        /// The barrier's index in its command.
+        index: usize,
+    },
+    /// Refused with "barrier {index}: an ownership transfer with a layout transition is not modelled".
+    #[error("barrier {index}: an ownership transfer with a layout transition is not modelled")]
+    OwnershipWithTransition {
+        /// The barrier's index in its command.
+        index: usize,
+    },
+    /// Refused with "barrier {index}: `{name}` is VK_SHARING_MODE_CONCURRENT: its barriers transfer no ownership (VUID-VkBufferMemoryBarrier2-buffer-04088)".
+    #[error(
+        "barrier {index}: `{name}` is VK_SHARING_MODE_CONCURRENT: its barriers transfer no ownership \
+         (VUID-VkBufferMemoryBarrier2-buffer-04088)"
+    )]
+    OwnershipOfConcurrent {
+        /// The barrier's index in its command.
+        index: usize,
+        /// The buffer (or the blob's pool).
+        name: String,
+    },
+    /// Refused with "barrier {index}: an event's dependency cannot transfer ownership (only vkCmdPipelineBarrier2 can)".
+    #[error(
+        "barrier {index}: an event's dependency cannot transfer ownership (only vkCmdPipelineBarrier2 can)"
+    )]
+    OwnershipInEvent {
+        /// The barrier's index in its dependency info.
+        index: usize,
+    },
+    /// Refused with "`{name}` is a blob: it has its pool's sharing mode".
+    #[error("`{name}` is a blob: it has its pool's sharing mode")]
+    SharingOfBlob {
+        /// The blob.
+        name: String,
+    },
     /// Refused with "planning around image layout transitions is not supported": the planners drop a program's barriers and plan from scratch, which would drop the transition with them.
     #[error("planning around image layout transitions is not supported")]
     TransitionNotPlanned,

@@ -11,7 +11,7 @@
 //! know about hazards.
 
 pub use super::error::{Location, ProgramError, ProgramErrorKind};
-use crate::ir::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region};
+use crate::ir::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region, SharingMode};
 use crate::vk::scope::{self, Side};
 
 /// Index of a memory object: every buffer with memory of its own and every
@@ -327,6 +327,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 if let Some(r) = b.region {
                     check_region(r, life)?;
                 }
+                if b.ownership.is_some() {
+                    return Err(err(ProgramErrorKind::OwnershipInEvent { index }));
+                }
             }
             Ok(())
         };
@@ -451,6 +454,22 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     // because every reader of a layout relies on it.
                     if b.transition && b.region.is_none() {
                         return Err(err(ProgramErrorKind::TransitionWithoutRegion { index }));
+                    }
+                    if b.ownership.is_some() {
+                        let Some(r) = b.region else {
+                            return Err(err(ProgramErrorKind::OwnershipWithoutRegion { index }));
+                        };
+                        if b.transition {
+                            return Err(err(ProgramErrorKind::OwnershipWithTransition { index }));
+                        }
+                        if program.sharing_of(r.object) != SharingMode::Exclusive {
+                            let o = program.obj(r.object);
+                            let name = match o.kind {
+                                ObjectKind::Blob { pool } => program.obj(pool).name.clone(),
+                                _ => o.name.clone(),
+                            };
+                            return Err(err(ProgramErrorKind::OwnershipOfConcurrent { index, name }));
+                        }
                     }
                 }
             }

@@ -87,6 +87,24 @@ pub enum ObjectKind {
     },
 }
 
+/// `VkSharingMode` of a buffer or pool (a blob has its pool's).
+///
+/// The model's default is [`SharingMode::Concurrent`], not Vulkan's
+/// (`VK_SHARING_MODE_EXCLUSIVE` is 0): with one queue family the two do
+/// not differ, and a trace says `exclusive` where it matters, so traces
+/// written before ownership was modelled keep their meaning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SharingMode {
+    /// `VK_SHARING_MODE_CONCURRENT`: every queue family may access it.
+    #[default]
+    Concurrent,
+    /// `VK_SHARING_MODE_EXCLUSIVE`: one queue family owns each range at a
+    /// time; another family reads defined contents only after a queue
+    /// family ownership transfer ([`Barrier::with_ownership_transfer`],
+    /// checked by [`crate::check_ownership`]).
+    Exclusive,
+}
+
 /// A named object: buffer, pool or blob.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
@@ -96,6 +114,21 @@ pub struct Object {
     pub size: u64,
     /// Buffer, pool or blob.
     pub kind: ObjectKind,
+    /// Its sharing mode (a blob's is its pool's, whatever this says).
+    pub sharing: SharingMode,
+}
+
+/// The queue family indices of a buffer memory barrier that transfers
+/// ownership (`srcQueueFamilyIndex != dstQueueFamilyIndex`). Executed on a
+/// queue of `src_queue_family` it is a *release* operation, on a queue of
+/// `dst_queue_family` an *acquire* operation ("Queue Family Ownership
+/// Transfer").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OwnershipTransfer {
+    /// `srcQueueFamilyIndex`.
+    pub src_queue_family: u32,
+    /// `dstQueueFamilyIndex`.
+    pub dst_queue_family: u32,
 }
 
 /// A byte range of an object, relative to the object's start.
@@ -175,6 +208,10 @@ pub struct Barrier {
     /// refuse a transition without one
     /// ([`crate::ProgramErrorKind::TransitionWithoutRegion`]).
     pub transition: bool,
+    /// A queue family ownership transfer of `region` (a buffer memory
+    /// barrier of an [`SharingMode::Exclusive`] buffer; not with a
+    /// transition). `None`: both indices `VK_QUEUE_FAMILY_IGNORED`.
+    pub ownership: Option<OwnershipTransfer>,
 }
 
 impl Barrier {
@@ -223,7 +260,28 @@ impl Barrier {
         }
     }
 
-    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [transition]`,
+    /// The same barrier transferring ownership of its region from queue
+    /// family `src` to `dst`: a release where a queue of `src` executes it
+    /// (its destination masks are then ignored), an acquire where one of
+    /// `dst` does (its source masks are then ignored).
+    pub fn with_ownership_transfer(self, src: u32, dst: u32) -> Self {
+        Barrier {
+            ownership: Some(OwnershipTransfer {
+                src_queue_family: src,
+                dst_queue_family: dst,
+            }),
+            ..self
+        }
+    }
+
+    /// The ownership transfer this barrier performs, if any: `None` also
+    /// when both indices are equal ("no ownership transfer is performed").
+    pub(crate) fn transfer(&self) -> Option<OwnershipTransfer> {
+        self.ownership
+            .filter(|o| o.src_queue_family != o.dst_queue_family)
+    }
+
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [transition] [ownership S->D]`,
     /// the trace format's text of one barrier, naming `program`'s objects.
     pub fn describe(&self, program: &Program) -> String {
         let mut s = format!(
@@ -236,6 +294,12 @@ impl Barrier {
         }
         if self.transition {
             s.push_str(" transition");
+        }
+        if let Some(o) = self.ownership {
+            s.push_str(&format!(
+                " ownership {}->{}",
+                o.src_queue_family, o.dst_queue_family
+            ));
         }
         s
     }
@@ -516,6 +580,12 @@ fn check_dependency_flags(dep: &Dependency) -> Result<(), ProgramErrorKind> {
         if b.transition && b.region.is_none() {
             return Err(ProgramErrorKind::TransitionWithoutRegion { index });
         }
+        if b.ownership.is_some() && b.region.is_none() {
+            return Err(ProgramErrorKind::OwnershipWithoutRegion { index });
+        }
+        if b.ownership.is_some() && b.transition {
+            return Err(ProgramErrorKind::OwnershipWithTransition { index });
+        }
     }
     Ok(())
 }
@@ -747,6 +817,7 @@ impl Program {
             name: name.to_string(),
             size,
             kind: ObjectKind::Buffer { alias: None },
+            sharing: SharingMode::Concurrent,
         })
     }
 
@@ -764,6 +835,7 @@ impl Program {
             kind: ObjectKind::Buffer {
                 alias: Some((other, offset)),
             },
+            sharing: SharingMode::Concurrent,
         })
     }
 
@@ -774,7 +846,29 @@ impl Program {
             name: name.to_string(),
             size,
             kind: ObjectKind::Pool { align },
+            sharing: SharingMode::Concurrent,
         })
+    }
+
+    /// Sets a buffer's or pool's `VkSharingMode` (a blob has its pool's:
+    /// setting one is refused).
+    pub fn set_sharing(&mut self, object: ObjectId, sharing: SharingMode) -> Result<(), ProgramError> {
+        let o = self.check_id(object, Location::Object(object))?;
+        if let ObjectKind::Blob { .. } = o.kind {
+            let name = o.name.clone();
+            return Err(self.error_at_object(ProgramErrorKind::SharingOfBlob { name }));
+        }
+        self.objects[object.0 as usize].sharing = sharing;
+        Ok(())
+    }
+
+    /// An object's sharing mode: its own, or a blob's pool's (blobs are
+    /// ranges of their pool's buffer).
+    pub(crate) fn sharing_of(&self, object: ObjectId) -> SharingMode {
+        match self.obj(object).kind {
+            ObjectKind::Blob { pool } => self.obj(pool).sharing,
+            _ => self.obj(object).sharing,
+        }
     }
 
     /// Declares a blob of `pool` and appends the `Alloc` that creates it.
@@ -783,6 +877,7 @@ impl Program {
             name: name.to_string(),
             size,
             kind: ObjectKind::Blob { pool },
+            sharing: SharingMode::Concurrent,
         })?;
         self.commands.push(Command::Alloc { blob: id });
         Ok(id)
@@ -1142,7 +1237,8 @@ impl Program {
     /// The index of the first command that needs the multi-queue model
     /// (a submit to a queue other than the first, or with a semaphore; a
     /// `wait` on a queue other than the first; `host-signal`;
-    /// `host-wait`), and what it is. `wait QUEUE` on the first queue is
+    /// `host-wait`; a barrier that transfers queue family ownership), and
+    /// what it is. `wait QUEUE` on the first queue is
     /// modelled: before any submit to another queue it waits for the same
     /// submissions as `wait`.
     pub fn first_multi_queue_command(&self) -> Option<(usize, String)> {
@@ -1157,6 +1253,9 @@ impl Program {
                 }
                 Command::HostSignal { .. } | Command::HostWait { .. } => {
                     format!("`{}` ({})", c.keyword(), c.vulkan_name())
+                }
+                Command::Barrier(d) if d.barriers.iter().any(|b| b.transfer().is_some()) => {
+                    "a queue family ownership transfer".to_string()
                 }
                 _ => return None,
             };

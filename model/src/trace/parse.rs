@@ -10,7 +10,7 @@ use crate::ir::layout::Location;
 use crate::ir::program::{is_name, is_reserved_sync_name, BINDING_KEYWORDS};
 use crate::ir::program::{
     Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, ImageCopy, Object, ObjectId, ObjectKind,
-    Program, Region,
+    OwnershipTransfer, Program, Region, SharingMode,
 };
 use crate::ir::queue::{
     QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreStates, SemaphoreType, SemaphoreWait,
@@ -80,6 +80,14 @@ pub struct ParseError {
 /// The keyword after a barrier's region that makes it perform an image
 /// layout transition.
 const TRANSITION: &str = "transition";
+
+/// The keyword after a barrier's region (and `transition`) that makes it a
+/// queue family ownership transfer: `ownership SRC->DST`.
+const OWNERSHIP: &str = "ownership";
+
+/// The keyword that ends a `buffer` or `pool` line of a
+/// `VK_SHARING_MODE_EXCLUSIVE` object.
+const EXCLUSIVE: &str = "exclusive";
 
 /// The default alignment of blob offsets in a pool: a multiple of every
 /// `minStorageBufferOffsetAlignment` seen on desktop and CPU drivers.
@@ -708,7 +716,7 @@ impl Parser {
         self.trace.command_lines.push(line_no);
     }
 
-    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`: the tokens
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`: the tokens
     /// of one barrier, `end_col` the column of the `;` or line end after
     /// them.
     fn barrier_part(&self, line: &Line, toks: &[Tok], end_col: usize) -> Result<Barrier, ParseError> {
@@ -737,7 +745,7 @@ impl Parser {
             let col = toks.last().map_or(end_col, |t| t.end_col());
             return line.err(
                 col,
-                "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`",
+                "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`",
             );
         };
         let (ss, sa) = side(*src)?;
@@ -761,7 +769,43 @@ impl Parser {
             None => None,
         };
         let transition = rest.get(1).is_some_and(|t| t.text == TRANSITION);
-        if let Some(t) = rest.get(if transition { 2 } else { 1 }) {
+        let mut next = if transition { 2 } else { 1 };
+        // `ownership S->D` last: a queue family ownership transfer (only
+        // after a region: a buffer memory barrier).
+        let mut ownership = None;
+        if let Some(t) = rest.get(next).filter(|t| t.text == OWNERSHIP) {
+            if region.is_none() {
+                return line.err(
+                    t.col,
+                    "an ownership transfer needs a region (a buffer memory barrier)",
+                );
+            }
+            let Some(f) = rest.get(next + 1) else {
+                return line.err(t.end_col(), "expected `SRC_FAMILY->DST_FAMILY` after `ownership`");
+            };
+            let bad = || {
+                line.err(
+                    f.col,
+                    format!(
+                        "expected `SRC_FAMILY->DST_FAMILY` (queue family indices), found {}",
+                        quote(f.text)
+                    ),
+                )
+            };
+            let Some(arrow) = f.text.find("->") else {
+                return bad();
+            };
+            let (a, b) = (&f.text[..arrow], &f.text[arrow + 2..]);
+            let (Ok(src), Ok(dst)) = (a.parse::<u32>(), b.parse::<u32>()) else {
+                return bad();
+            };
+            ownership = Some(OwnershipTransfer {
+                src_queue_family: src,
+                dst_queue_family: dst,
+            });
+            next += 2;
+        }
+        if let Some(t) = rest.get(next) {
             return line.err(t.col, format!("unexpected {}", quote(t.text)));
         }
         // Every field spelled out (no `..Default::default()`): a field added
@@ -773,6 +817,7 @@ impl Parser {
             dst_access_mask: da,
             region,
             transition,
+            ownership,
         })
     }
 
@@ -790,13 +835,13 @@ impl Parser {
                 let size = number(&line, t, "a size in bytes (decimal or 0x hex)", 64)?;
                 let kind = if kw == "pool" {
                     let mut align = DEFAULT_POOL_ALIGN;
-                    if line.peek().is_some() {
+                    if line.peek().is_some_and(|t| t.text != EXCLUSIVE) {
                         line.expect("align")?;
                         let t = line.next("an alignment")?;
                         align = number(&line, t, "an alignment (decimal or 0x hex)", 64)?;
                     }
                     ObjectKind::Pool { align }
-                } else if line.peek().is_some() {
+                } else if line.peek().is_some_and(|t| t.text != EXCLUSIVE) {
                     line.expect("alias")?;
                     let t = line.next("the aliased buffer or pool")?;
                     let other = self.object(&line, t)?;
@@ -808,8 +853,22 @@ impl Parser {
                 } else {
                     ObjectKind::Buffer { alias: None }
                 };
+                let sharing = if line.peek().is_some() {
+                    line.expect(EXCLUSIVE)?;
+                    SharingMode::Exclusive
+                } else {
+                    SharingMode::Concurrent
+                };
                 line.done()?;
-                self.add_object(&line, Object { name, size, kind })?;
+                self.add_object(
+                    &line,
+                    Object {
+                        name,
+                        size,
+                        kind,
+                        sharing,
+                    },
+                )?;
             }
             "alloc" => {
                 let t = line.next("a blob name")?;
@@ -824,7 +883,16 @@ impl Parser {
                 }
                 line.done()?;
                 let kind = ObjectKind::Blob { pool };
-                let blob = self.add_object(&line, Object { name, size, kind })?;
+                let sharing = SharingMode::Concurrent;
+                let blob = self.add_object(
+                    &line,
+                    Object {
+                        name,
+                        size,
+                        kind,
+                        sharing,
+                    },
+                )?;
                 self.push(no, Command::Alloc { blob });
             }
             "free" => {
@@ -1370,7 +1438,7 @@ free x
             ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
             ("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`"),
             ("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`"),
-            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`"),
+            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
             ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
             ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
             ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`"),

@@ -4,7 +4,7 @@
 //! trailing comment on a command's line) that the parser skips.
 
 use super::parse::DEFAULT_POOL_ALIGN;
-use crate::ir::program::{Command, ObjectKind, Program, Region};
+use crate::ir::program::{Command, ObjectKind, Program, Region, SharingMode};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
 use std::collections::HashMap;
@@ -243,12 +243,12 @@ impl Writer {
             let o = &program.objects[self.objects];
             match &o.kind {
                 ObjectKind::Buffer { alias: None } => {
-                    let _ = writeln!(out, "buffer {} {}", o.name, o.size);
+                    let _ = write!(out, "buffer {} {}", o.name, o.size);
                 }
                 ObjectKind::Buffer {
                     alias: Some((other, off)),
                 } => {
-                    let _ = writeln!(
+                    let _ = write!(
                         out,
                         "buffer {} {} alias {} {}",
                         o.name,
@@ -259,13 +259,20 @@ impl Writer {
                 }
                 ObjectKind::Pool { align } => {
                     let _ = if *align == DEFAULT_POOL_ALIGN {
-                        writeln!(out, "pool {} {}", o.name, o.size)
+                        write!(out, "pool {} {}", o.name, o.size)
                     } else {
-                        writeln!(out, "pool {} {} align {}", o.name, o.size, align)
+                        write!(out, "pool {} {} align {}", o.name, o.size, align)
                     };
                 }
-                ObjectKind::Blob { .. } => {}
+                ObjectKind::Blob { .. } => {
+                    self.objects += 1;
+                    continue;
+                }
             }
+            if o.sharing == SharingMode::Exclusive {
+                out.push_str(" exclusive");
+            }
+            out.push('\n');
             self.objects += 1;
         }
     }
