@@ -14,6 +14,9 @@
 //!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
 //!   [`Semantics`] (the specification's, by default, with a [`Reading`] of
 //!   write-after-write); [`spec`] is the slow, definitional oracle.
+//!   [`check_ownership`] reports reads of `VK_SHARING_MODE_EXCLUSIVE`
+//!   buffers whose contents a missing queue family ownership transfer left
+//!   undefined, and invalid releases and acquires.
 //! - **Incremental planning**: [`Tracker`] takes a runtime's commands as
 //!   they are recorded and answers the barrier to record before each;
 //!   [`barrier_between`] is its stateless special case.
@@ -56,6 +59,7 @@ pub mod ash;
 mod hazard;
 mod ir;
 pub mod layer;
+mod ownership;
 pub mod plan;
 pub mod reference;
 mod semantics;
@@ -79,6 +83,7 @@ pub use ir::queue::{
     Queue, QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission,
     WaitFor,
 };
+pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
 pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};

@@ -351,7 +351,7 @@ fn names() {
 
 #[test]
 fn barrier_lists() {
-    let shape = "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition]]`";
+    let shape = "expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`";
     let at = |pos: &str| format!("{pos}: {shape}");
     let (lead, trail, double) = (at("1:9"), at("1:33"), at("1:34"));
     check_all(&[

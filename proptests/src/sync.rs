@@ -161,6 +161,20 @@ pub enum SyncOp {
     WaitEvents(Vec<u8>),
     /// `reset-event` of event `% 3`.
     ResetEvent(u8),
+    /// A barrier over a range of the exclusive buffer `buf0` transferring
+    /// ownership from family `src % 3` to `dst % 3` (queues `qa`, `qb`,
+    /// `qc` are of families 0, 1, 1: family 2 has none, so a barrier can
+    /// release to a family no queue acquires on, or name neither of its
+    /// queue's family). With `full`, the masks are those of the spec's
+    /// pattern (`ALL_COMMANDS:MEMORY_WRITE -> NONE` for a release side,
+    /// `NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE` for an acquire
+    /// side, both given: each side ignores one half).
+    Ownership {
+        barrier: BarrierOp,
+        src: u8,
+        dst: u8,
+        full: bool,
+    },
 }
 
 fn barrier_op() -> impl Strategy<Value = BarrierOp> {
@@ -208,6 +222,28 @@ fn multi_queue_op() -> impl Strategy<Value = SyncOp> {
         1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, step)| SyncOp::HostSignal { sem, step }),
         1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, value)| SyncOp::HostWait { sem, value }),
     ]
+}
+
+fn ownership_op() -> impl Strategy<Value = SyncOp> {
+    prop_oneof![
+        8 => multi_queue_op(),
+        // Semaphores with ALL_COMMANDS, which ownership transfers need, are
+        // rare among random masks: a few more.
+        2 => (0u8..3, any::<u8>(), any::<u8>()).prop_map(|(queue, w, s)| SyncOp::SubmitTo {
+            queue,
+            waits: vec![(w, 3, 0)],
+            signals: vec![(s, 3, 0)],
+        }),
+        3 => (barrier_op(), 0u8..3, 0u8..3, prop::bool::weighted(0.5))
+            .prop_map(|(barrier, src, dst, full)| SyncOp::Ownership { barrier, src, dst, full }),
+    ]
+}
+
+/// Strategy for programs of [`multi_queue_ops`] whose queues are of
+/// families 0, 1, 1, whose buffer `buf0` is `VK_SHARING_MODE_EXCLUSIVE`,
+/// with queue family ownership transfers of ranges of it.
+pub fn ownership_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(ownership_op(), 1..=max_ops)
 }
 
 /// Strategy for programs with three queues, two binary and two timeline
@@ -295,13 +331,19 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 | SyncOp::WaitQueue(_)
                 | SyncOp::HostSignal { .. }
                 | SyncOp::HostWait { .. }
+                | SyncOp::Ownership { .. }
         )
     });
+    let ownership = ops.iter().any(|o| matches!(o, SyncOp::Ownership { .. }));
+    if ownership {
+        p.set_sharing(bufs[0], vksync::SharingMode::Exclusive).expect(ok);
+    }
     let mut queues = Vec::new();
     let mut sems = Vec::new();
     if multi {
-        for name in ["qa", "qb", "qc"] {
-            queues.push(p.queue(name, 0).expect(ok));
+        let families = if ownership { [0, 1, 1] } else { [0, 0, 0] };
+        for (name, family) in ["qa", "qb", "qc"].into_iter().zip(families) {
+            queues.push(p.queue(name, family).expect(ok));
         }
         sems.push(p.semaphore("s0", SemaphoreType::Binary).expect(ok));
         sems.push(p.semaphore("s1", SemaphoreType::Binary).expect(ok));
@@ -616,6 +658,46 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                     })
                     .collect();
                 p.push(Command::Barrier(Dependency { barriers })).expect(ok);
+            }
+            SyncOp::Ownership {
+                barrier: b,
+                src,
+                dst,
+                full,
+            } => {
+                let (ss, sa, ds, da) = if *full {
+                    (
+                        S::ALL_COMMANDS,
+                        A::MEMORY_WRITE,
+                        S::ALL_COMMANDS,
+                        A::MEMORY_READ.union(A::MEMORY_WRITE),
+                    )
+                } else {
+                    let ss = STAGE_MASKS[b.masks[0] as usize % STAGE_MASKS.len()];
+                    let ds = STAGE_MASKS[b.masks[2] as usize % STAGE_MASKS.len()];
+                    (
+                        ss,
+                        valid_access(
+                            ss,
+                            ACCESS_MASKS[b.masks[1] as usize % ACCESS_MASKS.len()],
+                            Side::Src,
+                        ),
+                        ds,
+                        valid_access(
+                            ds,
+                            ACCESS_MASKS[b.masks[3] as usize % ACCESS_MASKS.len()],
+                            Side::Dst,
+                        ),
+                    )
+                };
+                let (_, start, words) = b.range.unwrap_or((0, 0, 64));
+                let barrier = Barrier::global(ss, sa, ds, da)
+                    .on(region(&p, bufs[0], start, words))
+                    .with_ownership_transfer(u32::from(*src % 3), u32::from(*dst % 3));
+                p.push(Command::Barrier(Dependency {
+                    barriers: vec![barrier],
+                }))
+                .expect(ok);
             }
         }
         if p.commands().len() > before && resolve(&p).is_err() {

@@ -148,6 +148,68 @@ pub(crate) fn transitions(dep: &Dependency, layout: &Layout) -> Vec<(usize, Acce
         .collect()
 }
 
+/// What a barrier with an ownership transfer is on the queue that
+/// executes it ("Queue Family Ownership Transfer").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OwnershipRole {
+    /// `srcQueueFamilyIndex` is the queue's family: the barrier's second
+    /// synchronization scope does not apply to the operation, and its
+    /// destination masks are ignored.
+    Release,
+    /// `dstQueueFamilyIndex` is the queue's family: its first scope does
+    /// not apply, and its source masks are ignored.
+    Acquire,
+}
+
+/// The role of barrier `b` executed on a queue of `family`: `None` when it
+/// transfers nothing (no `ownership`, or equal indices) or when neither
+/// index is the queue's family (invalid usage, reported by
+/// [`crate::check_ownership`]; the checkers then take it as a plain
+/// barrier).
+pub(crate) fn ownership_role(b: &crate::ir::program::Barrier, family: u32) -> Option<OwnershipRole> {
+    let o = b.transfer()?;
+    if o.src_queue_family == family {
+        Some(OwnershipRole::Release)
+    } else if o.dst_queue_family == family {
+        Some(OwnershipRole::Acquire)
+    } else {
+        None
+    }
+}
+
+/// The queue family ownership transfer operations of one
+/// `vkCmdPipelineBarrier2` executed on a queue of `family`: for each
+/// barrier that releases or acquires, its index, its role and the
+/// operation's access ([`StageAccess::QueueFamilyOwnershipTransfer`] over
+/// the barrier's region). Not in [`accesses`]: which operation a barrier
+/// performs depends on the queue that executes it.
+pub(crate) fn ownership_ops(
+    dep: &Dependency,
+    layout: &Layout,
+    family: u32,
+) -> Vec<(usize, OwnershipRole, Access)> {
+    dep.barriers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let role = ownership_role(b, family)?;
+            // Invariant: validation refuses a transfer without a region.
+            let region = b.region?;
+            let r = layout.at(region);
+            Some((
+                i,
+                role,
+                Access {
+                    region,
+                    mem: r.mem,
+                    range: r.range,
+                    sa: StageAccess::QueueFamilyOwnershipTransfer,
+                },
+            ))
+        })
+        .collect()
+}
+
 /// Whether a command does device work that must be recorded (as opposed to
 /// allocator bookkeeping, host accesses and queue operations).
 pub fn is_device_command(command: &Command) -> bool {

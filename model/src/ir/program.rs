@@ -1263,6 +1263,26 @@ impl Program {
         })
     }
 
+    /// The queue family of queue `q` (the implicit queue's is 0).
+    pub fn queue_family(&self, q: QueueId) -> u32 {
+        self.queues.get(q.0 as usize).map_or(0, |queue| queue.family)
+    }
+
+    /// The queue that executes each command: the queue of the next
+    /// `submit` (the first queue for commands recorded after the last
+    /// one). Host commands get one too; it means nothing for them.
+    pub(crate) fn command_queues(&self) -> Vec<QueueId> {
+        let mut out = vec![QueueId(0); self.commands.len()];
+        let mut next = QueueId(0);
+        for (i, c) in self.commands.iter().enumerate().rev() {
+            if let Command::Submit(s) = c {
+                next = s.queue;
+            }
+            out[i] = next;
+        }
+        out
+    }
+
     /// Refuses a program that uses what the planners, the layer emulation,
     /// the tracker and the runtime do not model yet: several queues,
     /// semaphores ([`Program::first_multi_queue_command`], refused with

@@ -243,7 +243,7 @@ fn location_ordered(
     // application must not rely on ordering of image layout transitions to
     // influence ordering of other commands"), so it is no edge of the
     // happens-before graph.
-    if x.pseudo.is_some() && y.pseudo.is_some() {
+    if x.pseudo.is_some() && y.pseudo.is_some() && !x.qfot && !y.qfot {
         return true;
     }
     // "X is a read, and X (transitively) system-synchronizes with Y": a
@@ -297,7 +297,7 @@ fn location_ordered(
     let in_first_of = |k: usize| {
         x.pseudo.is_none() && x_batch.is_some_and(|b| b <= k && order.batch_queue[b] == order.batch_queue[k])
     };
-    let avs: Vec<usize> = order
+    let mut avs: Vec<usize> = order
         .deps
         .iter()
         .filter(|d| {
@@ -323,10 +323,21 @@ fn location_ordered(
                 .map(|s| s.node),
         )
         .collect();
+    // A queue family release or acquire operation: "writes performed by
+    // those operations are automatically made available", at the
+    // operation itself.
+    if x.qfot {
+        avs.push(x.node);
+    }
     if avs.is_empty() {
         return false;
     }
     let available_before = |node: usize| avs.iter().any(|&av| order.hb(av, node));
+    // "Available memory is automatically made visible to queue family
+    // release and acquire operations": X made available before Y.
+    if y.qfot {
+        return available_before(y.node);
+    }
     if y.host {
         // X->AV->DOM(device, host)->VIS->Y. "If the destination access mask
         // includes VK_ACCESS_HOST_READ_BIT or VK_ACCESS_HOST_WRITE_BIT, then

@@ -36,6 +36,7 @@
 //! execution the program describes), and node ids are dense from 0.
 
 use super::scopes::{self, Pairs, Side, Stages};
+use crate::ir::access::{ownership_role, OwnershipRole};
 use crate::ir::layout::{Layout, MemRange};
 use crate::ir::program::{Command, Program};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
@@ -50,6 +51,10 @@ pub(crate) type Pos = (usize, usize);
 /// told apart by its `pseudo` id; the name is for reading only).
 pub(crate) const TRANSITION: &str = "IMAGE_LAYOUT_TRANSITION";
 
+/// The pseudo stage name of queue family release and acquire operations
+/// (each one's own X is told apart by its `pseudo` id, as a transition's).
+pub(crate) const OWNERSHIP: &str = "QUEUE_FAMILY_OWNERSHIP_TRANSFER";
+
 /// One memory access of a command or of the host.
 #[derive(Clone, Debug)]
 pub(crate) struct AccessOp {
@@ -60,6 +65,10 @@ pub(crate) struct AccessOp {
     /// pseudo access T), which only its own barrier's B1 (second scopes)
     /// and B2 (first scopes) hold.
     pub pseudo: Option<usize>,
+    /// A queue family release or acquire operation (with `pseudo` set):
+    /// besides its own barrier's half, `ALL_COMMANDS` scopes of other
+    /// commands of its queue hold it (see `in_first`).
+    pub qfot: bool,
     pub mem: crate::ir::layout::MemId,
     pub range: crate::ir::program::ByteRange,
     pub stage: &'static str,
@@ -86,6 +95,12 @@ pub(crate) struct DepOp {
     pub first_pseudo: Option<usize>,
     /// B1 of a transition: its second scopes also hold X and (X, T).
     pub second_pseudo: Option<usize>,
+    /// Its first (second) synchronization scope holds every stage of the
+    /// queue (`ALL_COMMANDS`, or `BOTTOM_OF_PIPE` first, `TOP_OF_PIPE`
+    /// second): the only scopes that hold a queue family release or
+    /// acquire operation of another command.
+    pub first_all: bool,
+    pub second_all: bool,
 }
 
 impl AccessOp {
@@ -93,7 +108,7 @@ impl AccessOp {
     /// (a transition: only its own B2's does).
     pub fn in_first(&self, d: &DepOp) -> bool {
         match self.pseudo {
-            Some(t) => d.first_pseudo == Some(t),
+            Some(t) => d.first_pseudo == Some(t) || (self.qfot && d.first_all && d.pos.0 != self.command),
             None => d.first.contains(self.stage),
         }
     }
@@ -102,7 +117,7 @@ impl AccessOp {
     /// (a transition: only its own B1's does).
     pub fn in_second(&self, d: &DepOp) -> bool {
         match self.pseudo {
-            Some(t) => d.second_pseudo == Some(t),
+            Some(t) => d.second_pseudo == Some(t) || (self.qfot && d.second_all && d.pos.0 != self.command),
             None => d.second.contains(self.stage),
         }
     }
@@ -151,6 +166,10 @@ pub(crate) struct WaitOp {
     /// Its second synchronization scope's stages (expanded to logically
     /// later stages).
     pub second: Stages,
+    /// The stage mask covers every command of the queue (`ALL_COMMANDS`):
+    /// queue family acquire operations of its batch and later are in its
+    /// second scope.
+    pub all: bool,
     /// The signal operations its first synchronization scope may include
     /// (indices into [`Order::signals`]): it happens-after their
     /// intersection. Empty when the wait orders nothing (a timeline
@@ -234,6 +253,7 @@ impl Order {
         let mut host_set_node: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
         let mut last_set: std::collections::HashMap<u32, Option<usize>> = std::collections::HashMap::new();
         let mut event_edges: Vec<(usize, usize)> = Vec::new();
+        let command_queues = program.command_queues();
         let timeline_initial = |sem: usize| match program.semaphores[sem].kind {
             SemaphoreType::Timeline { initial } => initial,
             SemaphoreType::Binary => 0,
@@ -241,12 +261,17 @@ impl Order {
         for (ci, c) in program.commands.iter().enumerate() {
             match c {
                 Command::Barrier(dep) => {
+                    let family = program.queue_family(command_queues[ci]);
                     for b in &dep.barriers {
+                        let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
+                        let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                         let whole = DepOp {
                             node: 0,
                             pos: (ci, 0),
-                            first: scopes::sync_scope(b.src_stage_mask.bits(), Side::First),
-                            second: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second),
+                            first_all: first.is_superset(&scopes::all_commands()),
+                            second_all: second.is_superset(&scopes::all_commands()),
+                            first,
+                            second,
                             first_access: scopes::access_scope(
                                 b.src_stage_mask.bits(),
                                 b.src_access_mask.bits(),
@@ -261,27 +286,38 @@ impl Order {
                             first_pseudo: None,
                             second_pseudo: None,
                         };
-                        let transition = b.region.filter(|_| b.transition);
-                        let parts = match transition {
-                            None => vec![whole],
-                            // B1 = (S1/A1 -> X/T) at step 0 and B2 =
-                            // (X/T -> S2/A2) at step 2, both over the
-                            // region; the transition at (X, T) between.
-                            Some(_) => vec![
-                                DepOp {
-                                    second: Stages::new(),
-                                    second_access: Pairs::new(),
-                                    second_pseudo: Some(transitions),
-                                    ..whole.clone()
-                                },
-                                DepOp {
-                                    pos: (ci, 2),
-                                    first: Stages::new(),
-                                    first_access: Pairs::new(),
-                                    first_pseudo: Some(transitions),
-                                    ..whole
-                                },
-                            ],
+                        let role = ownership_role(b, family);
+                        let op = b.region.filter(|_| b.transition || role.is_some());
+                        // B1 = (S1/A1 -> X/T) at step 0, the operation at
+                        // (X, T) at step 1, B2 = (X/T -> S2/A2) at step 2,
+                        // all over the region. A release has no B2 ("the
+                        // second synchronization scope of the calling
+                        // command does not apply to this operation";
+                        // "dstStageMask is also ignored" and the
+                        // destination access mask too, "such that no
+                        // visibility operation is executed"); an acquire
+                        // no B1 (the mirror image: "no availability
+                        // operation is executed").
+                        let b1 = DepOp {
+                            second: Stages::new(),
+                            second_access: Pairs::new(),
+                            second_pseudo: Some(transitions),
+                            second_all: false,
+                            ..whole.clone()
+                        };
+                        let b2 = DepOp {
+                            pos: (ci, 2),
+                            first: Stages::new(),
+                            first_access: Pairs::new(),
+                            first_pseudo: Some(transitions),
+                            first_all: false,
+                            ..whole.clone()
+                        };
+                        let parts = match (op, role) {
+                            (None, _) => vec![whole],
+                            (Some(_), None) => vec![b1, b2],
+                            (Some(_), Some(OwnershipRole::Release)) => vec![b1],
+                            (Some(_), Some(OwnershipRole::Acquire)) => vec![b2],
                         };
                         for mut d in parts {
                             d.node = new_node();
@@ -289,7 +325,7 @@ impl Order {
                             unsubmitted_ops.push(d.node);
                             deps.push(d);
                         }
-                        let Some(region) = transition else {
+                        let Some(region) = op else {
                             continue;
                         };
                         let t = transitions;
@@ -298,18 +334,26 @@ impl Order {
                         batch_of.resize(node + 1, None);
                         unsubmitted_ops.push(node);
                         let m = layout.at(region);
+                        let (stage, sa) = match role {
+                            None => (TRANSITION, crate::vk::scope::StageAccess::ImageLayoutTransition),
+                            Some(_) => (
+                                OWNERSHIP,
+                                crate::vk::scope::StageAccess::QueueFamilyOwnershipTransfer,
+                            ),
+                        };
                         accesses.push(AccessOp {
                             node,
                             command: ci,
                             pos: (ci, 1),
                             pseudo: Some(t),
+                            qfot: role.is_some(),
                             mem: m.mem,
                             range: m.range,
-                            stage: TRANSITION,
-                            access: TRANSITION,
+                            stage,
+                            access: stage,
                             write: true,
                             host: false,
-                            sa: crate::vk::scope::StageAccess::ImageLayoutTransition,
+                            sa,
                         });
                     }
                 }
@@ -359,6 +403,9 @@ impl Order {
                             range: b.region.map(|r| layout.at(r)),
                             first_pseudo: None,
                             second_pseudo: None,
+                            first_all: scopes::sync_scope(b.src_stage_mask.bits(), Side::First)
+                                .is_superset(&scopes::all_commands()),
+                            second_all: false,
                         });
                         nodes_here.push(node);
                     }
@@ -386,6 +433,9 @@ impl Order {
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
                                 second_pseudo: None,
+                                first_all: false,
+                                second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
+                                    .is_superset(&scopes::all_commands()),
                             });
                             // A device set's barrier j is the first half of
                             // this barrier (the dependency infos are equal);
@@ -449,6 +499,7 @@ impl Order {
                         sem_waits.push(WaitOp {
                             node,
                             batch: Some(k),
+                            all: second.is_superset(&scopes::all_commands()),
                             second,
                             candidates,
                         });
@@ -504,6 +555,7 @@ impl Order {
                         node,
                         batch: None,
                         second: Stages::new(),
+                        all: false,
                         candidates: Vec::new(),
                     });
                 }
@@ -522,6 +574,7 @@ impl Order {
                             command: ci,
                             pos: (ci, 0),
                             pseudo: None,
+                            qfot: false,
                             mem: a.mem,
                             range: a.range,
                             stage: scopes::stage_name(a.sa.stage().flag().bits()),
@@ -674,11 +727,14 @@ impl Order {
         for s in &signals {
             let Some(k) = s.batch else { continue };
             edges[submits[k]].push(s.node);
+            // A queue family release or acquire operation is in no stage:
+            // "VK_PIPELINE_STAGE_ALL_COMMANDS_BIT is the only valid stage
+            // to wait on or wait for these operations".
             for a in accesses
                 .iter()
-                .filter(|a| !a.host && a.pseudo.is_none() && earlier_on(a.node, k))
+                .filter(|a| !a.host && (a.pseudo.is_none() || a.qfot) && earlier_on(a.node, k))
             {
-                if s.first.contains(a.stage) {
+                if if a.qfot { s.all } else { s.first.contains(a.stage) } {
                     edges[a.node].push(s.node);
                 }
             }
@@ -721,9 +777,9 @@ impl Order {
             edges[submits[k]].push(w.node);
             for a in accesses
                 .iter()
-                .filter(|a| !a.host && a.pseudo.is_none() && later_on(a.node, k))
+                .filter(|a| !a.host && (a.pseudo.is_none() || a.qfot) && later_on(a.node, k))
             {
-                if w.second.contains(a.stage) {
+                if if a.qfot { w.all } else { w.second.contains(a.stage) } {
                     edges[w.node].push(a.node);
                 }
             }

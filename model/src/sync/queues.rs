@@ -91,10 +91,10 @@
 //! it.
 
 use crate::hazard::{lift, Hazard};
-use crate::ir::access::{accesses, is_host, transitions, Access};
+use crate::ir::access::{accesses, is_host, ownership_ops, transitions, Access, OwnershipRole};
 use crate::ir::layout::{Layout, Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{ByteRange, Command, Program};
-use crate::ir::queue::{SemaphoreType, WaitFor};
+use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
@@ -105,6 +105,15 @@ use std::collections::BTreeMap;
 struct PerQueue {
     stages: StageSet,
     touched: bool,
+    /// An operation of the queue whose second synchronization scope holds
+    /// every stage (`ALL_COMMANDS`) was reached: queue family acquire
+    /// operations after it are ordered after (they are in no stage, so
+    /// `stages` cannot say it; a union of narrower scopes does not).
+    all: bool,
+    /// A queue family release operation of the queue was reached: later
+    /// operations of the queue whose first scope holds every stage follow
+    /// it (the release's barrier has no second half to carry this).
+    released: bool,
 }
 
 /// The operations known to happen after some operation.
@@ -130,7 +139,27 @@ impl Frontier {
     /// whose first scope is `NONE` or `HOST` is not after the wait), or
     /// the host (the barrier's submit).
     fn reaches_dep(&self, q: usize, first: StageSet) -> bool {
-        self.host || self.q[q].stages.intersects(first)
+        self.host || self.q[q].stages.intersects(first) || (self.q[q].released && all_commands(first))
+    }
+
+    /// Whether barrier `b` of queue `q`, performing `role`, happens after:
+    /// an acquire's barrier (its second half only) exactly when its
+    /// acquire operation does.
+    fn reaches_barrier(&self, q: usize, b: &ResolvedBarrier, role: Option<OwnershipRole>) -> bool {
+        match role {
+            Some(OwnershipRole::Acquire) => self.reaches_ownership_op(q),
+            _ => self.reaches_dep(q, b.src_exec),
+        }
+    }
+
+    /// Barrier `b` of queue `q` reached: its second synchronization scope
+    /// follows; for a release, its release operation and so whatever
+    /// follows that.
+    fn take_barrier(&mut self, q: usize, b: &ResolvedBarrier, role: Option<OwnershipRole>) {
+        self.take_dep(q, b.dst_exec);
+        if role == Some(OwnershipRole::Release) {
+            self.q[q].released = true;
+        }
     }
 
     /// The barrier reached: its second synchronization scope follows.
@@ -138,6 +167,13 @@ impl Frontier {
         let p = &mut self.q[q];
         p.stages = p.stages.union(second);
         p.touched = true;
+        p.all |= all_commands(second);
+    }
+
+    /// Whether a queue family acquire operation of queue `q` happens
+    /// after: an `ALL_COMMANDS` second scope of `q` reached, or the host.
+    fn reaches_ownership_op(&self, q: usize) -> bool {
+        self.host || self.q[q].all
     }
 
     /// Whether an access of queue `q` in `stage` happens after.
@@ -150,7 +186,9 @@ impl Frontier {
     /// into its first scope, or, with `ALL_COMMANDS`, a barrier whose
     /// second scope holds `HOST` (the definitional semantics' reading).
     fn reaches_signal(&self, q: usize, first: StageSet, all: bool) -> bool {
-        self.host || self.q[q].stages.intersects(first) || (all && self.q[q].stages.contains(Stage::Host))
+        self.host
+            || self.q[q].stages.intersects(first)
+            || (all && (self.q[q].stages.contains(Stage::Host) || self.q[q].released))
     }
 
     /// Whether a semaphore wait with these candidate signals happens after:
@@ -165,6 +203,7 @@ impl Frontier {
         let p = &mut self.q[r];
         p.stages = p.stages.union(second);
         p.touched = true;
+        p.all |= all_commands(second);
     }
 
     fn add_sig(&mut self, id: u32) {
@@ -192,6 +231,39 @@ impl Rec {
         self.sa.is_layout_transition()
     }
 
+    /// Whether this record is ordered before the first half of barrier `b`
+    /// of queue `q` as an operation of that barrier (a layout transition,
+    /// a release) needs: a read in its first synchronization scope or
+    /// chained into it; a write made available by it (in its first access
+    /// scope; a release or acquire operation's writes are available at
+    /// once, so in its first synchronization scope) or before it.
+    fn before_first_half(&self, q: usize, b: &ResolvedBarrier) -> bool {
+        let direct = self.directly_in(q, b.src_exec);
+        if !self.sa.is_write() {
+            direct || self.e.reaches_dep(q, b.src_exec)
+        } else if self.sa.is_ownership_transfer() {
+            direct || self.a.reaches_dep(q, b.src_exec)
+        } else {
+            (direct && b.src_access.contains(self.sa)) || self.a.reaches_dep(q, b.src_exec)
+        }
+    }
+
+    /// Whether this record is in the first synchronization scope `first`
+    /// of a later operation of queue `q` itself (not through a chain): an
+    /// access of `q` in one of its stages; a queue family release or
+    /// acquire operation of `q` when the scope is `ALL_COMMANDS` ("the
+    /// only valid stage to wait on or wait for these operations"); a
+    /// layout transition never (only its own barrier's halves hold it).
+    fn directly_in(&self, q: usize, first: StageSet) -> bool {
+        if self.queue != q || self.transition() {
+            false
+        } else if self.sa.is_ownership_transfer() {
+            all_commands(first)
+        } else {
+            first.contains(self.sa.stage())
+        }
+    }
+
     /// Races nothing processed later: a read ordered before the host's
     /// current point; a write available there and moved to the host.
     fn done(&self) -> bool {
@@ -205,14 +277,21 @@ impl Rec {
     /// The effect of barrier `b` of queue `q` on this record, computed on
     /// the value before the call (barriers of one call do not chain);
     /// `in_range`: the record's bytes lie in `b`'s range.
-    fn barrier_effect(&self, old: &Rec, q: usize, b: &ResolvedBarrier, in_range: bool) -> Rec {
+    fn barrier_effect(
+        &self,
+        old: &Rec,
+        q: usize,
+        b: &ResolvedBarrier,
+        role: Option<OwnershipRole>,
+        in_range: bool,
+    ) -> Rec {
         let mut new = self.clone();
-        let own = old.queue == q && !old.transition();
+        let own = old.directly_in(q, b.src_exec);
         // Execution: "Let ScopedOps1 be the intersection of sets Ops1 and
         // Scope1st": x earlier on the queue with its stage in the first
         // synchronization scope, or a chain into it.
-        if (own && b.src_exec.contains(old.sa.stage())) || old.e.reaches_dep(q, b.src_exec) {
-            new.e.take_dep(q, b.dst_exec);
+        if own || old.e.reaches_barrier(q, b, role) {
+            new.e.take_barrier(q, b, role);
         }
         if !old.sa.is_write() {
             return new;
@@ -221,9 +300,15 @@ impl Rec {
         // availability operation of x before the barrier; then the
         // barrier's visibility operation (in range) and, with a host
         // access in the destination access mask, its domain operation.
-        let direct = own && in_range && b.src_access.contains(old.sa);
-        if direct || old.a.reaches_dep(q, b.src_exec) {
-            new.a.take_dep(q, b.dst_exec);
+        // A release or acquire operation's writes are available at once:
+        // in the barrier's first synchronization scope is enough.
+        let direct = if old.sa.is_ownership_transfer() {
+            own
+        } else {
+            own && in_range && b.src_access.contains(old.sa)
+        };
+        if direct || old.a.reaches_barrier(q, b, role) {
+            new.a.take_barrier(q, b, role);
             if in_range {
                 new.vis[q] = new.vis[q].union(b.dst_access);
                 if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
@@ -231,8 +316,8 @@ impl Rec {
                 }
             }
         }
-        if old.h.reaches_dep(q, b.src_exec) {
-            new.h.take_dep(q, b.dst_exec);
+        if old.h.reaches_barrier(q, b, role) {
+            new.h.take_barrier(q, b, role);
         }
         new
     }
@@ -267,6 +352,30 @@ fn on_device(c: &Command, layout: &Layout, sem: Semantics) -> bool {
             false
         }
         _ => accesses(c, layout, sem).iter().any(|a| !is_host(a.sa)),
+    }
+}
+
+/// Barrier `b` as it orders on a queue where it performs `role`: a
+/// release's destination masks and an acquire's source masks are ignored
+/// ("the destination access mask is ignored for such a barrier";
+/// "dstStageMask is also ignored"; the mirror image for an acquire).
+fn ignored_masks(
+    b: &crate::ir::program::Barrier,
+    role: Option<OwnershipRole>,
+) -> crate::ir::program::Barrier {
+    use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+    match role {
+        None => *b,
+        Some(OwnershipRole::Release) => crate::ir::program::Barrier {
+            dst_stage_mask: PipelineStageFlags2::NONE,
+            dst_access_mask: AccessFlags2::NONE,
+            ..*b
+        },
+        Some(OwnershipRole::Acquire) => crate::ir::program::Barrier {
+            src_stage_mask: PipelineStageFlags2::NONE,
+            src_access_mask: AccessFlags2::NONE,
+            ..*b
+        },
     }
 }
 
@@ -484,18 +593,34 @@ pub(crate) fn check_multi_queue(
                 for &ci in cmds {
                     match &program.commands[ci] {
                         Command::Barrier(dep) => {
+                            // A release's destination masks and an
+                            // acquire's source masks are ignored (module
+                            // docs): the barrier orders as if they were
+                            // NONE.
+                            let family = program.queue_family(QueueId(*queue as u32));
+                            let os = ownership_ops(dep, layout, family);
+                            let roles: Vec<Option<OwnershipRole>> = (0..dep.barriers.len())
+                                .map(|bi| os.iter().find(|o| o.0 == bi).map(|o| o.1))
+                                .collect();
                             let rb: Vec<ResolvedBarrier> = dep
                                 .barriers
                                 .iter()
-                                .map(|b| ResolvedBarrier::of(b, layout))
+                                .zip(&roles)
+                                .map(|(b, role)| ResolvedBarrier::of(&ignored_masks(b, *role), layout))
                                 .collect();
                             let ts = transitions(dep, layout);
                             for (bi, a) in &ts {
                                 st.detect_transition(ci, *queue, a, &rb[*bi]);
                             }
-                            st.apply(*queue, &rb);
+                            for (bi, role, a) in &os {
+                                st.detect_ownership(ci, *queue, a, *role, &rb[*bi]);
+                            }
+                            st.apply(*queue, &rb, &roles);
                             for (bi, a) in &ts {
                                 st.record_transition(ci, *queue, a, &rb[*bi]);
+                            }
+                            for (bi, role, a) in &os {
+                                st.record_ownership(ci, *queue, a, *role, &rb[*bi]);
                             }
                         }
                         c => {
@@ -713,7 +838,7 @@ impl State {
                     if x.done() {
                         return false;
                     }
-                    if sa.is_layout_transition() {
+                    if sa.is_layout_transition() || sa.is_ownership_transfer() {
                         return true;
                     }
                     if !sa.is_write() {
@@ -770,22 +895,71 @@ impl State {
                 if x.transition() {
                     continue;
                 }
-                let own = x.queue == q;
-                // The transition happens after its barrier's first half:
-                // a prior read in its first synchronization scope (or a
-                // chain into it), a prior write made available by it or
-                // before it ("Available memory is automatically made
-                // visible to a layout transition").
-                let ordered = if x.sa.is_write() {
-                    (own && b.src_access.contains(x.sa)) || x.a.reaches_dep(q, b.src_exec)
-                } else {
-                    (own && b.src_exec.contains(x.sa.stage())) || x.e.reaches_dep(q, b.src_exec)
-                };
+                // The transition happens after its barrier's first half
+                // ("Available memory is automatically made visible to a
+                // layout transition").
+                if !x.before_first_half(q, b) {
+                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
+                }
+            }
+        }
+    }
+
+    /// The hazards of the queue family release or acquire operation that
+    /// barrier `b` of command `cmd` performs on queue `q`, against the
+    /// state before the call. "Available memory is automatically made
+    /// visible" to it, so a prior write needs only an availability before
+    /// it. Both happen after an `ALL_COMMANDS` second scope of their queue
+    /// (a semaphore wait, usually) and the host; a release also after its
+    /// barrier's first half, as a layout transition does; an acquire after
+    /// nothing of its own barrier ("the first synchronization scope of the
+    /// calling command does not apply to this operation").
+    fn detect_ownership(
+        &mut self,
+        cmd: usize,
+        q: usize,
+        a: &Access,
+        role: OwnershipRole,
+        b: &ResolvedBarrier,
+    ) {
+        let m = a.mem.0 as usize;
+        for k in self.entries(m, a.range) {
+            let (end, ids) = self.mems[m][&k].clone();
+            let range = ByteRange::new(k, end);
+            for id in ids {
+                let x = self.recs[id].clone();
+                let f = if x.sa.is_write() { &x.a } else { &x.e };
+                let ordered = f.reaches_ownership_op(q)
+                    || (role == OwnershipRole::Release && x.before_first_half(q, b));
                 if !ordered {
                     self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
                 }
             }
         }
+    }
+
+    /// Records a queue family release or acquire operation: its writes
+    /// available at once (`a` is `e`); a release with nothing after it
+    /// but its queue's fence (its barrier's second half does not apply);
+    /// an acquire as its barrier's second half leaves it.
+    fn record_ownership(
+        &mut self,
+        cmd: usize,
+        q: usize,
+        a: &Access,
+        role: OwnershipRole,
+        b: &ResolvedBarrier,
+    ) {
+        let mut rec = self.fresh(cmd, a.sa, q);
+        if role == OwnershipRole::Acquire {
+            rec.e.take_dep(q, b.dst_exec);
+            rec.vis[q] = b.dst_access;
+            if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
+                rec.h.take_dep(q, b.dst_exec);
+            }
+        }
+        rec.a = rec.e.clone();
+        self.record(a, rec);
     }
 
     fn record_transition(&mut self, cmd: usize, q: usize, a: &Access, b: &ResolvedBarrier) {
@@ -803,7 +977,7 @@ impl State {
     }
 
     /// The barriers of one `vkCmdPipelineBarrier2` on queue `q`.
-    fn apply(&mut self, q: usize, barriers: &[ResolvedBarrier]) {
+    fn apply(&mut self, q: usize, barriers: &[ResolvedBarrier], roles: &[Option<OwnershipRole>]) {
         // Records over bytes inside a buffer barrier's range get the
         // barrier's memory dependency: a copy for those bytes, one per
         // record and set of barriers covering them.
@@ -852,7 +1026,7 @@ impl State {
                             let mut new = old.clone();
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                let eff = new.barrier_effect(&old, q, b, inside);
+                                let eff = new.barrier_effect(&old, q, b, roles[bi], inside);
                                 new = eff;
                             }
                             self.recs.push(new);
@@ -871,8 +1045,8 @@ impl State {
             }
             let old = self.recs[id].clone();
             let mut new = old.clone();
-            for b in barriers {
-                new = new.barrier_effect(&old, q, b, b.range.is_none());
+            for (b, role) in barriers.iter().zip(roles) {
+                new = new.barrier_effect(&old, q, b, *role, b.range.is_none());
             }
             self.recs[id] = new;
         }
@@ -912,8 +1086,7 @@ impl State {
     /// A semaphore signal operation of queue `q`.
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
         self.for_each_live(|x| {
-            let own = x.queue == q;
-            let direct = own && !x.transition() && first.contains(x.sa.stage());
+            let direct = x.directly_in(q, first);
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
                 x.e.add_sig(id);

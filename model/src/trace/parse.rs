@@ -765,6 +765,13 @@ impl Parser {
                      `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS REGION transition`",
                 )
             }
+            Some(t) if t.text == OWNERSHIP => {
+                return line.err(
+                    t.col,
+                    "an ownership transfer needs a region (a buffer memory barrier): \
+                     `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS REGION ownership SRC->DST`",
+                )
+            }
             Some(t) => Some(self.region(line, *t)?),
             None => None,
         };
@@ -779,6 +786,22 @@ impl Parser {
                     t.col,
                     "an ownership transfer needs a region (a buffer memory barrier)",
                 );
+            }
+            if let Some(r) = region {
+                let buffer = match self.trace.program.obj(r.object).kind {
+                    ObjectKind::Blob { pool } => pool,
+                    _ => r.object,
+                };
+                if self.trace.program.obj(buffer).sharing != SharingMode::Exclusive {
+                    return line.err(
+                        t.col,
+                        format!(
+                            "`{}` is VK_SHARING_MODE_CONCURRENT: its barriers transfer no ownership \
+                             (VUID-VkBufferMemoryBarrier2-buffer-04088); declare it `exclusive`",
+                            self.trace.program.obj(buffer).name
+                        ),
+                    );
+                }
             }
             let Some(f) = rest.get(next + 1) else {
                 return line.err(t.end_col(), "expected `SRC_FAMILY->DST_FAMILY` after `ownership`");
@@ -842,6 +865,13 @@ impl Parser {
                     }
                     ObjectKind::Pool { align }
                 } else if line.peek().is_some_and(|t| t.text != EXCLUSIVE) {
+                    if line.peek().is_some_and(|t| t.text != "alias") {
+                        let t = line.next("`alias` or `exclusive`")?;
+                        return line.err(
+                            t.col,
+                            format!("expected `alias` or `exclusive`, found {}", quote(t.text)),
+                        );
+                    }
                     line.expect("alias")?;
                     let t = line.next("the aliased buffer or pool")?;
                     let other = self.object(&line, t)?;

@@ -47,6 +47,11 @@ pub enum Stage {
     /// and in no scope. Only [`StageAccess::ImageLayoutTransition`] is made
     /// in it.
     ImageLayoutTransition = 7,
+    /// The pseudo stage of a queue family release or acquire operation
+    /// (they "do not occur in a defined stage"): not in [`Stage::ALL`]; a
+    /// scope holds it only through `ALL_COMMANDS` (module
+    /// `crate::sync::queues`, `docs/semantics.md`).
+    QueueFamilyOwnershipTransfer = 8,
 }
 
 impl Stage {
@@ -73,11 +78,11 @@ impl Stage {
             Stage::Blit => S::BLIT,
             Stage::Resolve => S::RESOLVE,
             Stage::Host => S::HOST,
-            Stage::ImageLayoutTransition => S::NONE,
+            Stage::ImageLayoutTransition | Stage::QueueFamilyOwnershipTransfer => S::NONE,
         }
     }
 
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << (self as u8)
     }
 }
@@ -85,7 +90,7 @@ impl Stage {
 /// A set of concrete stages: the form every synchronization scope takes
 /// once meta stages and logically earlier/later stages are expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct StageSet(pub u8);
+pub struct StageSet(pub u16);
 
 impl StageSet {
     pub const EMPTY: StageSet = StageSet(0);
@@ -158,6 +163,13 @@ pub enum StageAccess {
     /// region. Not a Vulkan (stage, access) pair: no mask names it, it is
     /// in no access scope and not in [`StageAccess::ALL`].
     ImageLayoutTransition = 14,
+    /// A queue family release or acquire operation
+    /// (`QUEUE_FAMILY_OWNERSHIP_TRANSFER`), made by a barrier with
+    /// [`crate::Barrier::ownership`] over its region: "Queue family
+    /// ownership transfers may perform read and write accesses on all
+    /// memory bound to the ... buffer range", so a write here (which
+    /// covers the read). Not a Vulkan pair: no mask names it.
+    QueueFamilyOwnershipTransfer = 15,
 }
 
 impl StageAccess {
@@ -182,7 +194,7 @@ impl StageAccess {
 
     /// The number of pairs, the pseudo pair included: the size of a table
     /// indexed by `sa as usize`.
-    pub(crate) const COUNT: usize = 15;
+    pub(crate) const COUNT: usize = 16;
 
     /// The pair a single stage flag and a single access flag name, if the
     /// model knows it (`COMPUTE_SHADER` + `SHADER_STORAGE_READ`, `COPY` +
@@ -209,6 +221,7 @@ impl StageAccess {
             ClearTransferWrite => Stage::Clear,
             HostRead | HostWrite => Stage::Host,
             ImageLayoutTransition => Stage::ImageLayoutTransition,
+            QueueFamilyOwnershipTransfer => Stage::QueueFamilyOwnershipTransfer,
         }
     }
 
@@ -228,13 +241,18 @@ impl StageAccess {
             }
             HostRead => AccessFlags2::HOST_READ,
             HostWrite => AccessFlags2::HOST_WRITE,
-            ImageLayoutTransition => AccessFlags2::NONE,
+            ImageLayoutTransition | QueueFamilyOwnershipTransfer => AccessFlags2::NONE,
         }
     }
 
     /// Whether this is the write of an image layout transition.
     pub fn is_layout_transition(self) -> bool {
         self == StageAccess::ImageLayoutTransition
+    }
+
+    /// Whether this is a queue family release or acquire operation.
+    pub fn is_ownership_transfer(self) -> bool {
+        self == StageAccess::QueueFamilyOwnershipTransfer
     }
 
     /// Whether the access writes.
@@ -249,6 +267,7 @@ impl StageAccess {
                 | ClearTransferWrite
                 | HostWrite
                 | ImageLayoutTransition
+                | QueueFamilyOwnershipTransfer
         )
     }
 
@@ -263,6 +282,9 @@ impl fmt::Display for StageAccess {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_layout_transition() {
             return f.write_str("IMAGE_LAYOUT_TRANSITION");
+        }
+        if self.is_ownership_transfer() {
+            return f.write_str("QUEUE_FAMILY_OWNERSHIP_TRANSFER");
         }
         write!(f, "{}:{}", self.stage().flag(), self.access())
     }

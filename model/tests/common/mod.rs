@@ -1,0 +1,77 @@
+//! Shared by the rule suites (`queues.rs`, `events.rs`, `ownership.rs`):
+//! one way to run a case through both checkers and to print races, so the
+//! suites differ only in their headers and tables.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use vksync::spec::{races, Reading};
+use vksync::{check_with, trace, ByteRange, HazardKind, ProgramErrorKind, Semantics};
+
+/// Runs `header` + `body` through the definitional semantics (memory
+/// model reading) and compares its races, written
+/// `L<line> <KIND> <object>[<bytes>] after L<prior line>` (`names` are the
+/// memory objects in declaration order), with `expected`; then checks
+/// that the fast checker agrees with the definitional semantics under
+/// both readings, or refuses with the typed error when `refused`.
+pub fn race_case(header: &str, names: &[&str], name: &str, body: &str, expected: &[&str], refused: bool) {
+    let text = format!("{header}{body}");
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let found = races(&t.program, Reading::MemoryModel).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let got: Vec<String> = found
+        .iter()
+        .map(|r| {
+            format!(
+                "L{} {} {}[{}] after L{}",
+                t.command_lines[r.command],
+                r.kind,
+                names[r.mem.0 as usize],
+                r.range,
+                t.command_lines[r.prior_command]
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "case `{name}`:\n{body}");
+    for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+        let spec = races(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match check_with(&t.program, Semantics::for_reading(reading)) {
+            Ok(h) => {
+                let fast = keys(
+                    h.iter()
+                        .map(|h| (h.command, h.kind, h.memory.mem.0, h.memory.range)),
+                );
+                let want = keys(spec.iter().map(|r| (r.command, r.kind, r.mem.0, r.range)));
+                assert_eq!(
+                    fast, want,
+                    "case `{name}` ({reading:?}): the checker and the definitional semantics differ"
+                );
+            }
+            Err(e) => assert!(
+                refused && matches!(e.kind, ProgramErrorKind::MultiQueueNotSupported { .. }),
+                "case `{name}`: {e}"
+            ),
+        }
+    }
+}
+
+/// Per (command, kind, memory), the bytes as maximal ranges.
+pub fn keys(
+    items: impl Iterator<Item = (usize, HazardKind, u32, ByteRange)>,
+) -> BTreeMap<(usize, HazardKind, u32), Vec<(u64, u64)>> {
+    let mut sets: BTreeMap<_, BTreeSet<(u64, u64)>> = Default::default();
+    for (c, k, m, r) in items {
+        sets.entry((c, k, m)).or_default().insert((r.start, r.end));
+    }
+    sets.into_iter()
+        .map(|(key, rs)| {
+            let mut merged: Vec<(u64, u64)> = Vec::new();
+            for (s, e) in rs {
+                match merged.last_mut() {
+                    Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                    _ => merged.push((s, e)),
+                }
+            }
+            (key, merged)
+        })
+        .collect()
+}
