@@ -218,7 +218,7 @@ fn main() -> ExitCode {
     };
     let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file, reading } => check(&file, reading.reading(), &mut out),
+        Cmd::Check { file, reading } => check_all(&file, reading.reading(), &mut out),
         Cmd::Plan {
             file,
             planning,
@@ -264,6 +264,51 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Source, Status> {
         to_stderr!("{note}");
     }
     Ok(source)
+}
+
+/// `vksync check`: the hazards, then the queue family ownership issues
+/// (`vksync::check_ownership`), which a race-free program can still have.
+fn check_all(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
+    let status = check(file, reading, out);
+    if !matches!(status, Status::Clean | Status::Findings) {
+        return status;
+    }
+    let Ok(source) = load(file) else {
+        return status;
+    };
+    let issues = match vksync::check_ownership(&source.trace.program) {
+        Ok(i) => i,
+        Err(e) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+    };
+    for i in &issues {
+        if out.stopped() {
+            break;
+        }
+        let line = source.trace.command_lines.get(i.command).copied().unwrap_or(0);
+        say!(
+            out,
+            "{}:{line}: ownership: {}",
+            source.name,
+            i.describe(&source.trace.program)
+        );
+    }
+    match issues.len() {
+        0 => status,
+        n => {
+            let s = if n == 1 { "" } else { "s" };
+            to_stderr!(
+                "{}: {n} queue family ownership issue{s} (contents undefined or an invalid transfer)",
+                source.name
+            );
+            Status::Findings
+        }
+    }
 }
 
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
