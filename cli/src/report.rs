@@ -143,6 +143,29 @@ pub fn race_line(
                 range: vksync::ByteRange::new(r.range.start - base, r.range.end - base),
             })
         })
+        .or_else(|| {
+            // A queue family ownership transfer's operation is no entry of
+            // the access table: its bytes are its barrier's region.
+            let vksync::Command::Barrier(dep) = cur else {
+                return None;
+            };
+            dep.barriers
+                .iter()
+                .filter(|b| b.ownership.is_some())
+                .find_map(|b| {
+                    let reg = b.region?;
+                    let m = layout.locate(reg)?;
+                    (m.mem == r.mem && m.range.start <= r.range.start && r.range.end <= m.range.end).then(
+                        || {
+                            let base = m.range.start - reg.range.start;
+                            program.show_region(vksync::Region {
+                                object: reg.object,
+                                range: vksync::ByteRange::new(r.range.start - base, r.range.end - base),
+                            })
+                        },
+                    )
+                })
+        })
         .unwrap_or_else(|| format!("memory {}[{}]", r.mem.0, r.range));
     let is_host = |sa: StageAccess| sa.stage().flag() == vksync::PipelineStageFlags2::HOST;
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
@@ -151,7 +174,16 @@ pub fn race_line(
         HazardKind::WriteAfterWrite => (r.prior.access().to_string(), "NONE".to_string()),
         HazardKind::WriteAfterRead => ("NONE".to_string(), "NONE".to_string()),
     };
-    let (ps, cs) = (r.prior.stage().flag(), r.current.stage().flag());
+    // A queue family release or acquire operation is in no stage: only
+    // ALL_COMMANDS orders it.
+    let stage_of = |sa: StageAccess| {
+        if sa.is_ownership_transfer() {
+            vksync::PipelineStageFlags2::ALL_COMMANDS
+        } else {
+            sa.stage().flag()
+        }
+    };
+    let (ps, cs) = (stage_of(r.prior), stage_of(r.current));
     let fix = if is_host(r.current) && !is_host(r.prior) {
         format!(
             "barrier {ps}:{src_access} -> HOST:{} after line {} on queue `{}`, then wait for it on the host \

@@ -84,6 +84,9 @@ const EXAMPLES: &[&str] = &[
     "two-queues-fixed",
     "split-barrier",
     "split-barrier-hazard",
+    "ownership-fixed",
+    "ownership",
+    "ownership-unordered",
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -96,7 +99,13 @@ const WITH_EVENTS: &[(&str, usize)] = &[("split-barrier", 13), ("split-barrier-h
 /// with the definitional semantics; the planners and the runtime refuse
 /// them (they model one queue), with the line of the first
 /// command it does not model.
-const MULTI_QUEUE: &[(&str, usize)] = &[("two-queues", 15), ("two-queues-fixed", 14)];
+const MULTI_QUEUE: &[(&str, usize)] = &[
+    ("two-queues", 15),
+    ("two-queues-fixed", 14),
+    ("ownership-fixed", 11),
+    ("ownership", 11),
+    ("ownership-unordered", 11),
+];
 
 /// The examples with image layout transitions, with the line of the first:
 /// they check, but the planners and the runtime refuse them (no planner
@@ -141,6 +150,13 @@ fn check_exit_statuses() {
     assert_eq!(
         vksync(&["check", "examples/image-transition-fixed.trace"], None).0,
         0
+    );
+    // Race-free, but reading undefined contents: a finding.
+    assert_eq!(vksync(&["check", "examples/ownership.trace"], None).0, 1);
+    assert_eq!(vksync(&["check", "examples/ownership-fixed.trace"], None).0, 0);
+    assert_eq!(
+        vksync(&["check", "examples/ownership-unordered.trace"], None).0,
+        1
     );
 }
 
