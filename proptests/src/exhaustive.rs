@@ -59,11 +59,52 @@ pub const ALPHABET: &[&str] = &[
 /// How many leading entries of [`ALPHABET`] are not barriers.
 pub const NON_BARRIERS: usize = 10;
 
+/// The declarations of the multi-queue alphabet's programs: two queues of
+/// different families, an exclusive buffer `a` and a concurrent `b`, a
+/// binary and a timeline semaphore.
+pub const MULTI_QUEUE_HEADER: &str = "queue qa family 0
+queue qb family 1
+semaphore s
+semaphore t timeline
+buffer a 8 exclusive
+buffer b 8
+";
+
+/// The multi-queue alphabet: device and host accesses, submits to either
+/// queue with binary and timeline waits and signals (in `ALL_COMMANDS` and
+/// in narrower stages), `wait QUEUE`, `host-wait`, a release and an
+/// acquire of `a` from family 0 to family 1, and barriers. Sequences whose
+/// semaphore operations are invalid (a binary wait with no pending signal)
+/// are refused by the parser and skipped.
+pub const MULTI_QUEUE_ALPHABET: &[&str] = &[
+    "fill a[0..8] 1",
+    "copy a[0..4] -> b[0..4]",
+    "dispatch k read b[0..4] write a[4..8]",
+    "host-read a[0..8]",
+    "submit qa",
+    "submit qb",
+    "submit qa signal s@ALL_COMMANDS",
+    "submit qb wait s@ALL_COMMANDS",
+    "submit qb wait s@COPY signal t:1@COMPUTE_SHADER",
+    "submit qa wait t:1@ALL_COMMANDS",
+    "wait qb",
+    "host-wait t 1",
+    "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..8] ownership 0->1",
+    "barrier NONE:NONE -> COPY:TRANSFER_READ a[0..8] ownership 0->1",
+    "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE",
+    "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ",
+];
+
 /// The program text of a sequence of alphabet indices over a layout.
 pub fn text(layout: &str, seq: &[usize]) -> String {
+    text_of(ALPHABET, layout, seq)
+}
+
+/// [`text`] over another alphabet.
+pub fn text_of(alphabet: &[&str], layout: &str, seq: &[usize]) -> String {
     let mut t = layout.to_string();
     for &i in seq {
-        t.push_str(ALPHABET[i]);
+        t.push_str(alphabet[i]);
         t.push('\n');
     }
     t
