@@ -35,7 +35,7 @@ use vksync::trace::{Annotations, Writer};
 use vksync::{
     region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, EventId, EventWait,
     ImageCopy, ObjectId, Program, QueueId, Region, Semantics, SemaphoreId, SemaphoreSignal, SemaphoreType,
-    SemaphoreWait, Stage, StageAccess, Submission, WaitFor,
+    SemaphoreWait, SharingMode, Stage, StageAccess, Submission, WaitFor,
 };
 
 /// Why a trace could not be written.
@@ -77,6 +77,9 @@ struct Mapping {
 
 struct Buffer {
     size: u64,
+    /// `VK_SHARING_MODE_EXCLUSIVE`: its trace object says `exclusive`, and
+    /// its ownership transfers are modelled.
+    exclusive: bool,
     /// The trace object, once bound.
     obj: Option<ObjectId>,
 }
@@ -182,9 +185,26 @@ pub struct ResourceBarrier {
     pub masks: [u64; 4],
     /// What it covers.
     pub target: BarrierTarget,
-    /// Its source and destination queue families differ: a queue family
-    /// ownership transfer, which the model does not have yet.
-    pub ownership_transfer: bool,
+    /// `(srcQueueFamilyIndex, dstQueueFamilyIndex)` where they differ: a
+    /// queue family ownership transfer (see [`queue_families`]).
+    pub queue_families: Option<(u32, u32)>,
+}
+
+/// A memory barrier's queue family indices as a [`ResourceBarrier`] keeps
+/// them: `None` where they are equal (no ownership transfer).
+pub fn queue_families(src: u32, dst: u32) -> Option<(u32, u32)> {
+    (src != dst).then_some((src, dst))
+}
+
+/// A queue family index that names a family of this device (not
+/// `VK_QUEUE_FAMILY_IGNORED`, `_EXTERNAL` or `_FOREIGN_EXT`).
+fn device_family(family: u32) -> bool {
+    ![
+        vk::QUEUE_FAMILY_IGNORED,
+        vk::QUEUE_FAMILY_EXTERNAL,
+        vk::QUEUE_FAMILY_FOREIGN_EXT,
+    ]
+    .contains(&family)
 }
 
 /// The resource of a [`ResourceBarrier`].
@@ -496,9 +516,17 @@ impl Capture {
         }
     }
 
-    /// `vkCreateBuffer`.
-    pub fn create_buffer(&mut self, buffer: u64, size: u64) {
-        self.buffers.insert(buffer, Buffer { size, obj: None });
+    /// `vkCreateBuffer`, with its `sharingMode`.
+    pub fn create_buffer(&mut self, buffer: u64, size: u64, sharing: vk::SharingMode) {
+        let exclusive = sharing == vk::SharingMode::EXCLUSIVE;
+        self.buffers.insert(
+            buffer,
+            Buffer {
+                size,
+                exclusive,
+                obj: None,
+            },
+        );
     }
 
     /// `vkDestroyBuffer`.
@@ -508,13 +536,18 @@ impl Capture {
 
     /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
     pub fn bind_buffer(&mut self, seq: u64, call: &str, buffer: u64, memory: u64, offset: u64) {
-        let Some(size) = self.buffers.get(&buffer).map(|b| b.size) else {
+        let Some((size, exclusive)) = self.buffers.get(&buffer).map(|b| (b.size, b.exclusive)) else {
             self.skip(None, format!("{call} #{seq} of an unknown buffer"));
             return;
         };
         let name = format!("b{}", self.buffer_count);
         self.buffer_count += 1;
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
+            if exclusive {
+                if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
+                    self.skip(None, format!("{call} #{seq} (exclusive: {e})"));
+                }
+            }
             if let Some(b) = self.buffers.get_mut(&buffer) {
                 b.obj = Some(obj);
             }
@@ -1261,7 +1294,7 @@ impl Capture {
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
     ) {
-        let dep = self.dependency(cb, seq, call, globals, resources);
+        let dep = self.dependency(cb, seq, call, globals, resources, false);
         if !dep.barriers.is_empty() {
             self.push(cb, Entry::Cmd(Command::Barrier(dep), format!("{call} #{seq}")));
         }
@@ -1300,7 +1333,7 @@ impl Capture {
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
     ) {
-        let dependency = self.dependency(cb, seq, call, globals, resources);
+        let dependency = self.dependency(cb, seq, call, globals, resources, true);
         match self.event_id(event) {
             Some(event) => self.push(
                 cb,
@@ -1322,7 +1355,7 @@ impl Capture {
     ) {
         let mut out = Vec::new();
         for (event, globals, resources) in waits {
-            let dependency = self.dependency(cb, seq, call, globals, resources);
+            let dependency = self.dependency(cb, seq, call, globals, resources, true);
             match self.event_id(*event) {
                 Some(event) => out.push(EventWait { event, dependency }),
                 None => {
@@ -1371,7 +1404,9 @@ impl Capture {
 
     /// A `VkDependencyInfo` (or a synchronization-1 barrier's masks) in the
     /// model's terms: its global, buffer and image barriers, with comments
-    /// and `not-modelled` lines for what it cannot say.
+    /// and `not-modelled` lines for what it cannot say. `event`: the
+    /// dependency of an event (set or wait), where the model has no
+    /// ownership transfers.
     fn dependency(
         &mut self,
         cb: u64,
@@ -1379,6 +1414,7 @@ impl Capture {
         call: &str,
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
+        event: bool,
     ) -> Dependency {
         let mut dep = Dependency::default();
         let mut dropped = (0u64, 0u64);
@@ -1404,20 +1440,39 @@ impl Capture {
         }
         let mut transfers = 0;
         for (k, rb) in resources.iter().enumerate() {
-            // An ownership transfer's release or acquire orders only one
-            // side, so its scopes are left out (keeping them could hide a
-            // hazard; leaving them out can only add one). A layout
-            // transition it performs is still a write: kept, with empty
-            // scopes, so it is ordered with nothing.
-            let b = if rb.ownership_transfer {
-                transfers += 1;
-                if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
-                    continue;
+            // A buffer ownership transfer between two families of the
+            // device, of an exclusive buffer, outside events, is the
+            // model's. Any other (an image's, to or from an external or
+            // foreign family, of a concurrent buffer (invalid), in an
+            // event) orders only one side, so its scopes are left out
+            // (keeping them could hide a hazard; leaving them out can only
+            // add one). A layout transition it performs is still a write:
+            // kept, with empty scopes, so it is ordered with nothing.
+            let modelled = |families: (u32, u32)| match rb.target {
+                BarrierTarget::Buffer { buffer, .. } => {
+                    !event
+                        && device_family(families.0)
+                        && device_family(families.1)
+                        && self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
                 }
-                Barrier::default()
-            } else {
-                let m = model(&rb.masks, &mut dropped);
-                Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access)
+                BarrierTarget::Image { .. } => false,
+            };
+            let b = match rb.queue_families {
+                Some(f) if !modelled(f) => {
+                    transfers += 1;
+                    if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
+                        continue;
+                    }
+                    Barrier::default()
+                }
+                families => {
+                    let m = model(&rb.masks, &mut dropped);
+                    let b = Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access);
+                    match families {
+                        Some((src, dst)) => b.with_ownership_transfer(src, dst),
+                        None => b,
+                    }
+                }
             };
             let barrier = match rb.target {
                 BarrierTarget::Buffer { buffer, offset, size } => {
@@ -2128,7 +2183,7 @@ mod tests {
     fn device() -> Capture {
         let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
         c.allocate_memory(1, 1, 4096);
-        c.create_buffer(10, 4096);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
         c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
         c.create_set_layout(
             20,
@@ -2281,10 +2336,10 @@ mod tests {
             offset: 0,
             size: vk::WHOLE_SIZE,
         };
-        let rb = |target, ownership_transfer| ResourceBarrier {
+        let rb = |target, transfer: bool| ResourceBarrier {
             masks,
             target,
-            ownership_transfer,
+            queue_families: transfer.then_some((0, 1)),
         };
         let cases: Vec<(&str, Vec<ResourceBarrier>, &str)> =
             vec![
@@ -2416,7 +2471,7 @@ mod tests {
         let path = dir.join("t.trace");
         let mut c = Capture::new(path.clone(), vec!["header".into()]);
         c.allocate_memory(1, 1, 4096);
-        c.create_buffer(10, 4096);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
         c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
         assert!(c.flush().is_err(), "the directory does not exist yet");
         std::fs::create_dir_all(&dir).expect("a temporary directory");
