@@ -25,7 +25,9 @@
 
 use crate::abi::*;
 use crate::guard::{self, Guarded};
-use crate::record::{queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn};
+use crate::record::{
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
+};
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
 use ash::vk::{self, Handle};

@@ -2569,6 +2569,133 @@ mod tests {
         }
     }
 
+    /// A buffer filled on a queue of family 0 and copied from on a queue of
+    /// family 1, after a semaphore: with a release/acquire pair on an
+    /// exclusive buffer the barriers are the model's (`ownership 0->1`) and
+    /// neither checker finds anything; without it, the read is one
+    /// `ReadWithoutTransfer`; on a concurrent buffer the transfer is invalid
+    /// and stays not modelled (and there is nothing to check).
+    #[test]
+    fn buffer_ownership_transfers() {
+        let (a, b) = (900u64, 901u64);
+        let all = vk::PipelineStageFlags2::ALL_COMMANDS.as_raw();
+        let transfer = |masks| ResourceBarrier {
+            masks,
+            target: BarrierTarget::Buffer {
+                buffer: 10,
+                offset: 0,
+                size: vk::WHOLE_SIZE,
+            },
+            queue_families: queue_families(0, 1),
+        };
+        // (`vkCmdFillBuffer` is a clear: `TRANSFER` covers it.)
+        let release = transfer([
+            vk::PipelineStageFlags2::TRANSFER.as_raw(),
+            vk::AccessFlags2::TRANSFER_WRITE.as_raw(),
+            0,
+            0,
+        ]);
+        let acquire = transfer([
+            0,
+            0,
+            vk::PipelineStageFlags2::COPY.as_raw(),
+            vk::AccessFlags2::TRANSFER_READ.as_raw(),
+        ]);
+        let run = |sharing, transfers: bool| {
+            let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+            c.allocate_memory(1, 1, 4096);
+            c.create_buffer(10, 256, sharing);
+            c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
+            c.create_buffer(11, 256, vk::SharingMode::CONCURRENT);
+            c.bind_buffer(3, "vkBindBufferMemory", 11, 1, 256);
+            c.queue_family(a, 0);
+            c.queue_family(b, 1);
+            c.create_semaphore(800, None);
+            c.allocate_command_buffers(60, &[70, 71]);
+            c.fill_buffer(70, 4, 10, 0, vk::WHOLE_SIZE, 7);
+            if transfers {
+                c.barrier(70, 5, "vkCmdPipelineBarrier2", &[], &[release]);
+                c.barrier(71, 6, "vkCmdPipelineBarrier2", &[], &[acquire]);
+            }
+            c.copy_buffer(
+                71,
+                7,
+                "vkCmdCopyBuffer",
+                10,
+                11,
+                &[vk::BufferCopy {
+                    src_offset: 0,
+                    dst_offset: 0,
+                    size: 256,
+                }],
+            );
+            let signal = Batch {
+                cbs: vec![70],
+                signals: vec![(800, 0, all)],
+                ..Batch::default()
+            };
+            c.submit(8, "vkQueueSubmit", a, &[signal], 0);
+            let wait = Batch {
+                cbs: vec![71],
+                waits: vec![(800, 0, all)],
+                ..Batch::default()
+            };
+            c.submit(9, "vkQueueSubmit", b, &[wait], 0);
+            let text = c.text();
+            let lines: Vec<String> = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .map(|l| l.split("  #").next().unwrap_or(l).to_string())
+                .collect();
+            let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let hazards = vksync::check(&t.program).expect("valid");
+            let issues = vksync::check_ownership(&t.program).expect("valid");
+            (lines, text, hazards, issues)
+        };
+
+        let (lines, text, hazards, issues) = run(vk::SharingMode::EXCLUSIVE, true);
+        assert_eq!(
+            lines,
+            [
+                "queue q0",
+                "queue q1 family 1",
+                "semaphore s0",
+                "buffer m0 4096",
+                "buffer b0 256 alias m0 0 exclusive",
+                "buffer b1 256 alias m0 256",
+                "fill b0[0..256] 7",
+                "barrier ALL_TRANSFER:TRANSFER_WRITE -> NONE:NONE b0[0..256] ownership 0->1",
+                "submit q0 signal s0",
+                "barrier NONE:NONE -> COPY:TRANSFER_READ b0[0..256] ownership 0->1",
+                "copy b0[0..256] -> b1[0..256]",
+                "submit q1 wait s0@ALL_COMMANDS",
+            ],
+            "{text}"
+        );
+        assert!(hazards.is_empty(), "{hazards:?}\n{text}");
+        assert!(issues.is_empty(), "{issues:?}\n{text}");
+
+        let (_, text, _, issues) = run(vk::SharingMode::EXCLUSIVE, false);
+        assert_eq!(issues.len(), 1, "{issues:?}\n{text}");
+        assert!(
+            matches!(
+                issues[0].kind,
+                vksync::OwnershipIssueKind::ReadWithoutTransfer { owner: 0 }
+            ),
+            "{issues:?}\n{text}"
+        );
+
+        let (lines, text, _, issues) = run(vk::SharingMode::CONCURRENT, true);
+        assert!(lines.iter().any(|l| l == "buffer b0 256 alias m0 0"), "{text}");
+        assert!(
+            !text.contains("exclusive") && !text.contains("ownership 0->1"),
+            "{text}"
+        );
+        let not_modelled = "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)";
+        assert_eq!(lines.iter().filter(|l| *l == not_modelled).count(), 2, "{text}");
+        assert!(issues.is_empty(), "{issues:?}\n{text}");
+    }
+
     /// A fence given to a submit of no batch signals after that queue's
     /// earlier submissions only: waiting for it is `wait` on that queue,
     /// never on the queue submitted to last.
