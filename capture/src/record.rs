@@ -2696,6 +2696,45 @@ mod tests {
         assert!(issues.is_empty(), "{issues:?}\n{text}");
     }
 
+    /// Ownership transfers of an exclusive buffer the model does not take
+    /// stay not modelled: to or from an external family, and in an event's
+    /// dependency.
+    #[test]
+    fn external_and_event_ownership_transfers_stay_not_modelled() {
+        let rb = |families| ResourceBarrier {
+            masks: [vk::PipelineStageFlags2::COPY.as_raw(), 0, 0, 0],
+            target: BarrierTarget::Buffer {
+                buffer: 12,
+                offset: 0,
+                size: vk::WHOLE_SIZE,
+            },
+            queue_families: families,
+        };
+        let want = "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)";
+        for (name, event, families) in [
+            ("external", false, queue_families(0, vk::QUEUE_FAMILY_EXTERNAL)),
+            ("foreign", false, queue_families(vk::QUEUE_FAMILY_FOREIGN_EXT, 0)),
+            ("event", true, queue_families(0, 1)),
+        ] {
+            let mut c = device();
+            c.create_buffer(12, 256, vk::SharingMode::EXCLUSIVE);
+            c.bind_buffer(3, "vkBindBufferMemory", 12, 1, 0);
+            if event {
+                c.create_event(500);
+                c.set_event(70, 7, "vkCmdPipelineBarrier2", 500, &[], &[rb(families)]);
+            } else {
+                c.barrier(70, 7, "vkCmdPipelineBarrier2", &[], &[rb(families)]);
+            }
+            let text = submitted(c);
+            assert!(text.contains("alias m0 0 exclusive"), "{name}:\n{text}");
+            assert!(!text.contains("ownership 0->"), "{name}:\n{text}");
+            assert!(
+                text.lines().any(|l| l.split("  # ").next() == Some(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
     /// A fence given to a submit of no batch signals after that queue's
     /// earlier submissions only: waiting for it is `wait` on that queue,
     /// never on the queue submitted to last.
