@@ -17,8 +17,9 @@
 //!   commands are kept aside while it is recorded and appended at the
 //!   `vkQueueSubmit` that submits it, followed by `submit`.
 //! - Every memory object is a trace `buffer mN SIZE`; every `VkBuffer`
-//!   bound to it is `buffer bK SIZE alias mN OFFSET`, so buffers bound to
-//!   overlapping memory share state, as aliasing does on the device.
+//!   bound to it is `buffer bK SIZE alias mN OFFSET` (with `exclusive`
+//!   where its sharing mode is), so buffers bound to overlapping memory
+//!   share state, as aliasing does on the device.
 //! - Nothing is dropped silently: a call that touches memory and that the
 //!   model cannot express becomes a `not-modelled ...` line in
 //!   its place and is counted ([`Capture::not_modelled`]); so does a
