@@ -25,7 +25,9 @@
 
 use crate::abi::*;
 use crate::guard::{self, Guarded};
-use crate::record::{BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn};
+use crate::record::{
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
+};
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
 use ash::vk::{self, Handle};
@@ -1026,10 +1028,10 @@ unsafe extern "system" fn create_buffer(
     let r = unsafe { f(device, info, alloc, out) };
     if r == vk::Result::SUCCESS {
         // SAFETY: valid create info; `*out` written on success.
-        let (b, size) = unsafe { ((*out).as_raw(), (*info).size) };
+        let (b, size, sharing) = unsafe { ((*out).as_raw(), (*info).size, (*info).sharing_mode) };
         record(key, "vkCreateBuffer", |d| {
             d.capture.next_seq();
-            d.capture.create_buffer(b, size);
+            d.capture.create_buffer(b, size, sharing);
         });
     }
     r
@@ -2549,7 +2551,7 @@ unsafe extern "system" fn pipeline_barrier(
                     offset: m.offset,
                     size: m.size,
                 },
-                ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+                queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
             })
             .collect();
         b.extend(slice(imgs, ni).iter().map(|m| ResourceBarrier {
@@ -2558,7 +2560,7 @@ unsafe extern "system" fn pipeline_barrier(
                 image: m.image.as_raw(),
                 transition: m.old_layout != m.new_layout,
             },
-            ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+            queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
         }));
         (g, b)
     };
@@ -2614,7 +2616,7 @@ unsafe fn read_dependency(info: *const vk::DependencyInfo<'_>) -> (Vec<[u64; 4]>
                     offset: m.offset,
                     size: m.size,
                 },
-                ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+                queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
             })
             .collect();
         b.extend(
@@ -2631,7 +2633,7 @@ unsafe fn read_dependency(info: *const vk::DependencyInfo<'_>) -> (Vec<[u64; 4]>
                         image: m.image.as_raw(),
                         transition: m.old_layout != m.new_layout,
                     },
-                    ownership_transfer: m.src_queue_family_index != m.dst_queue_family_index,
+                    queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
                 }),
         );
         (g, b)

@@ -17,8 +17,9 @@
 //!   commands are kept aside while it is recorded and appended at the
 //!   `vkQueueSubmit` that submits it, followed by `submit`.
 //! - Every memory object is a trace `buffer mN SIZE`; every `VkBuffer`
-//!   bound to it is `buffer bK SIZE alias mN OFFSET`, so buffers bound to
-//!   overlapping memory share state, as aliasing does on the device.
+//!   bound to it is `buffer bK SIZE alias mN OFFSET` (with `exclusive`
+//!   where its sharing mode is), so buffers bound to overlapping memory
+//!   share state, as aliasing does on the device.
 //! - Nothing is dropped silently: a call that touches memory and that the
 //!   model cannot express becomes a `not-modelled ...` line in
 //!   its place and is counted ([`Capture::not_modelled`]); so does a
@@ -35,7 +36,7 @@ use vksync::trace::{Annotations, Writer};
 use vksync::{
     region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, EventId, EventWait,
     ImageCopy, ObjectId, Program, QueueId, Region, Semantics, SemaphoreId, SemaphoreSignal, SemaphoreType,
-    SemaphoreWait, Stage, StageAccess, Submission, WaitFor,
+    SemaphoreWait, SharingMode, Stage, StageAccess, Submission, WaitFor,
 };
 
 /// Why a trace could not be written.
@@ -77,6 +78,9 @@ struct Mapping {
 
 struct Buffer {
     size: u64,
+    /// `VK_SHARING_MODE_EXCLUSIVE`: its trace object says `exclusive`, and
+    /// its ownership transfers are modelled.
+    exclusive: bool,
     /// The trace object, once bound.
     obj: Option<ObjectId>,
 }
@@ -182,9 +186,26 @@ pub struct ResourceBarrier {
     pub masks: [u64; 4],
     /// What it covers.
     pub target: BarrierTarget,
-    /// Its source and destination queue families differ: a queue family
-    /// ownership transfer, which the model does not have yet.
-    pub ownership_transfer: bool,
+    /// `(srcQueueFamilyIndex, dstQueueFamilyIndex)` where they differ: a
+    /// queue family ownership transfer (see [`queue_families`]).
+    pub queue_families: Option<(u32, u32)>,
+}
+
+/// A memory barrier's queue family indices as a [`ResourceBarrier`] keeps
+/// them: `None` where they are equal (no ownership transfer).
+pub fn queue_families(src: u32, dst: u32) -> Option<(u32, u32)> {
+    (src != dst).then_some((src, dst))
+}
+
+/// A queue family index that names a family of this device (not
+/// `VK_QUEUE_FAMILY_IGNORED`, `_EXTERNAL` or `_FOREIGN_EXT`).
+fn device_family(family: u32) -> bool {
+    ![
+        vk::QUEUE_FAMILY_IGNORED,
+        vk::QUEUE_FAMILY_EXTERNAL,
+        vk::QUEUE_FAMILY_FOREIGN_EXT,
+    ]
+    .contains(&family)
 }
 
 /// The resource of a [`ResourceBarrier`].
@@ -496,9 +517,17 @@ impl Capture {
         }
     }
 
-    /// `vkCreateBuffer`.
-    pub fn create_buffer(&mut self, buffer: u64, size: u64) {
-        self.buffers.insert(buffer, Buffer { size, obj: None });
+    /// `vkCreateBuffer`, with its `sharingMode`.
+    pub fn create_buffer(&mut self, buffer: u64, size: u64, sharing: vk::SharingMode) {
+        let exclusive = sharing == vk::SharingMode::EXCLUSIVE;
+        self.buffers.insert(
+            buffer,
+            Buffer {
+                size,
+                exclusive,
+                obj: None,
+            },
+        );
     }
 
     /// `vkDestroyBuffer`.
@@ -508,13 +537,18 @@ impl Capture {
 
     /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
     pub fn bind_buffer(&mut self, seq: u64, call: &str, buffer: u64, memory: u64, offset: u64) {
-        let Some(size) = self.buffers.get(&buffer).map(|b| b.size) else {
+        let Some((size, exclusive)) = self.buffers.get(&buffer).map(|b| (b.size, b.exclusive)) else {
             self.skip(None, format!("{call} #{seq} of an unknown buffer"));
             return;
         };
         let name = format!("b{}", self.buffer_count);
         self.buffer_count += 1;
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
+            if exclusive {
+                if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
+                    self.skip(None, format!("{call} #{seq} (exclusive: {e})"));
+                }
+            }
             if let Some(b) = self.buffers.get_mut(&buffer) {
                 b.obj = Some(obj);
             }
@@ -1261,7 +1295,7 @@ impl Capture {
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
     ) {
-        let dep = self.dependency(cb, seq, call, globals, resources);
+        let dep = self.dependency(cb, seq, call, globals, resources, false);
         if !dep.barriers.is_empty() {
             self.push(cb, Entry::Cmd(Command::Barrier(dep), format!("{call} #{seq}")));
         }
@@ -1300,7 +1334,7 @@ impl Capture {
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
     ) {
-        let dependency = self.dependency(cb, seq, call, globals, resources);
+        let dependency = self.dependency(cb, seq, call, globals, resources, true);
         match self.event_id(event) {
             Some(event) => self.push(
                 cb,
@@ -1322,7 +1356,7 @@ impl Capture {
     ) {
         let mut out = Vec::new();
         for (event, globals, resources) in waits {
-            let dependency = self.dependency(cb, seq, call, globals, resources);
+            let dependency = self.dependency(cb, seq, call, globals, resources, true);
             match self.event_id(*event) {
                 Some(event) => out.push(EventWait { event, dependency }),
                 None => {
@@ -1371,7 +1405,9 @@ impl Capture {
 
     /// A `VkDependencyInfo` (or a synchronization-1 barrier's masks) in the
     /// model's terms: its global, buffer and image barriers, with comments
-    /// and `not-modelled` lines for what it cannot say.
+    /// and `not-modelled` lines for what it cannot say. `event`: the
+    /// dependency of an event (set or wait), where the model has no
+    /// ownership transfers.
     fn dependency(
         &mut self,
         cb: u64,
@@ -1379,6 +1415,7 @@ impl Capture {
         call: &str,
         globals: &[[u64; 4]],
         resources: &[ResourceBarrier],
+        event: bool,
     ) -> Dependency {
         let mut dep = Dependency::default();
         let mut dropped = (0u64, 0u64);
@@ -1404,20 +1441,39 @@ impl Capture {
         }
         let mut transfers = 0;
         for (k, rb) in resources.iter().enumerate() {
-            // An ownership transfer's release or acquire orders only one
-            // side, so its scopes are left out (keeping them could hide a
-            // hazard; leaving them out can only add one). A layout
-            // transition it performs is still a write: kept, with empty
-            // scopes, so it is ordered with nothing.
-            let b = if rb.ownership_transfer {
-                transfers += 1;
-                if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
-                    continue;
+            // A buffer ownership transfer between two families of the
+            // device, of an exclusive buffer, outside events, is the
+            // model's. Any other (an image's, to or from an external or
+            // foreign family, of a concurrent buffer (invalid), in an
+            // event) orders only one side, so its scopes are left out
+            // (keeping them could hide a hazard; leaving them out can only
+            // add one). A layout transition it performs is still a write:
+            // kept, with empty scopes, so it is ordered with nothing.
+            let modelled = |families: (u32, u32)| match rb.target {
+                BarrierTarget::Buffer { buffer, .. } => {
+                    !event
+                        && device_family(families.0)
+                        && device_family(families.1)
+                        && self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
                 }
-                Barrier::default()
-            } else {
-                let m = model(&rb.masks, &mut dropped);
-                Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access)
+                BarrierTarget::Image { .. } => false,
+            };
+            let b = match rb.queue_families {
+                Some(f) if !modelled(f) => {
+                    transfers += 1;
+                    if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
+                        continue;
+                    }
+                    Barrier::default()
+                }
+                families => {
+                    let m = model(&rb.masks, &mut dropped);
+                    let b = Barrier::global(m.src_stages, m.src_access, m.dst_stages, m.dst_access);
+                    match families {
+                        Some((src, dst)) => b.with_ownership_transfer(src, dst),
+                        None => b,
+                    }
+                }
             };
             let barrier = match rb.target {
                 BarrierTarget::Buffer { buffer, offset, size } => {
@@ -2128,7 +2184,7 @@ mod tests {
     fn device() -> Capture {
         let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
         c.allocate_memory(1, 1, 4096);
-        c.create_buffer(10, 4096);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
         c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
         c.create_set_layout(
             20,
@@ -2281,10 +2337,10 @@ mod tests {
             offset: 0,
             size: vk::WHOLE_SIZE,
         };
-        let rb = |target, ownership_transfer| ResourceBarrier {
+        let rb = |target, transfer: bool| ResourceBarrier {
             masks,
             target,
-            ownership_transfer,
+            queue_families: transfer.then_some((0, 1)),
         };
         let cases: Vec<(&str, Vec<ResourceBarrier>, &str)> =
             vec![
@@ -2416,7 +2472,7 @@ mod tests {
         let path = dir.join("t.trace");
         let mut c = Capture::new(path.clone(), vec!["header".into()]);
         c.allocate_memory(1, 1, 4096);
-        c.create_buffer(10, 4096);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
         c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
         assert!(c.flush().is_err(), "the directory does not exist yet");
         std::fs::create_dir_all(&dir).expect("a temporary directory");
@@ -2511,6 +2567,172 @@ mod tests {
             let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
             let found = vksync::spec::races(&t.program, vksync::Reading::MemoryModel).expect("valid");
             assert_eq!(found.len(), races, "{name}: {found:?}\n{text}");
+        }
+    }
+
+    /// A buffer filled on a queue of family 0 and copied from on a queue of
+    /// family 1, after a semaphore: with a release/acquire pair on an
+    /// exclusive buffer the barriers are the model's (`ownership 0->1`) and
+    /// neither checker finds anything; without it, the read is one
+    /// `ReadWithoutTransfer`; on a concurrent buffer the transfer is invalid
+    /// and stays not modelled (and there is nothing to check).
+    #[test]
+    fn buffer_ownership_transfers() {
+        let (a, b) = (900u64, 901u64);
+        let all = vk::PipelineStageFlags2::ALL_COMMANDS.as_raw();
+        let transfer = |masks| ResourceBarrier {
+            masks,
+            target: BarrierTarget::Buffer {
+                buffer: 10,
+                offset: 0,
+                size: vk::WHOLE_SIZE,
+            },
+            queue_families: queue_families(0, 1),
+        };
+        // (`vkCmdFillBuffer` is a clear: `TRANSFER` covers it.)
+        let release = transfer([
+            vk::PipelineStageFlags2::TRANSFER.as_raw(),
+            vk::AccessFlags2::TRANSFER_WRITE.as_raw(),
+            0,
+            0,
+        ]);
+        let acquire = transfer([
+            0,
+            0,
+            vk::PipelineStageFlags2::COPY.as_raw(),
+            vk::AccessFlags2::TRANSFER_READ.as_raw(),
+        ]);
+        let run = |sharing, transfers: bool| {
+            let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+            c.allocate_memory(1, 1, 4096);
+            c.create_buffer(10, 256, sharing);
+            c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
+            c.create_buffer(11, 256, vk::SharingMode::CONCURRENT);
+            c.bind_buffer(3, "vkBindBufferMemory", 11, 1, 256);
+            c.queue_family(a, 0);
+            c.queue_family(b, 1);
+            c.create_semaphore(800, None);
+            c.allocate_command_buffers(60, &[70, 71]);
+            c.fill_buffer(70, 4, 10, 0, vk::WHOLE_SIZE, 7);
+            if transfers {
+                c.barrier(70, 5, "vkCmdPipelineBarrier2", &[], &[release]);
+                c.barrier(71, 6, "vkCmdPipelineBarrier2", &[], &[acquire]);
+            }
+            c.copy_buffer(
+                71,
+                7,
+                "vkCmdCopyBuffer",
+                10,
+                11,
+                &[vk::BufferCopy {
+                    src_offset: 0,
+                    dst_offset: 0,
+                    size: 256,
+                }],
+            );
+            let signal = Batch {
+                cbs: vec![70],
+                signals: vec![(800, 0, all)],
+                ..Batch::default()
+            };
+            c.submit(8, "vkQueueSubmit", a, &[signal], 0);
+            let wait = Batch {
+                cbs: vec![71],
+                waits: vec![(800, 0, all)],
+                ..Batch::default()
+            };
+            c.submit(9, "vkQueueSubmit", b, &[wait], 0);
+            let text = c.text();
+            let lines: Vec<String> = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .map(|l| l.split("  #").next().unwrap_or(l).to_string())
+                .collect();
+            let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let hazards = vksync::check(&t.program).expect("valid");
+            let issues = vksync::check_ownership(&t.program).expect("valid");
+            (lines, text, hazards, issues)
+        };
+
+        let (lines, text, hazards, issues) = run(vk::SharingMode::EXCLUSIVE, true);
+        assert_eq!(
+            lines,
+            [
+                "queue q0",
+                "queue q1 family 1",
+                "semaphore s0",
+                "buffer m0 4096",
+                "buffer b0 256 alias m0 0 exclusive",
+                "buffer b1 256 alias m0 256",
+                "fill b0[0..256] 7",
+                "barrier ALL_TRANSFER:TRANSFER_WRITE -> NONE:NONE b0[0..256] ownership 0->1",
+                "submit q0 signal s0",
+                "barrier NONE:NONE -> COPY:TRANSFER_READ b0[0..256] ownership 0->1",
+                "copy b0[0..256] -> b1[0..256]",
+                "submit q1 wait s0@ALL_COMMANDS",
+            ],
+            "{text}"
+        );
+        assert!(hazards.is_empty(), "{hazards:?}\n{text}");
+        assert!(issues.is_empty(), "{issues:?}\n{text}");
+
+        let (_, text, _, issues) = run(vk::SharingMode::EXCLUSIVE, false);
+        assert_eq!(issues.len(), 1, "{issues:?}\n{text}");
+        assert!(
+            matches!(
+                issues[0].kind,
+                vksync::OwnershipIssueKind::ReadWithoutTransfer { owner: 0 }
+            ),
+            "{issues:?}\n{text}"
+        );
+
+        let (lines, text, _, issues) = run(vk::SharingMode::CONCURRENT, true);
+        assert!(lines.iter().any(|l| l == "buffer b0 256 alias m0 0"), "{text}");
+        assert!(
+            !text.contains("exclusive") && !text.contains("ownership 0->1"),
+            "{text}"
+        );
+        let not_modelled = "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)";
+        assert_eq!(lines.iter().filter(|l| *l == not_modelled).count(), 2, "{text}");
+        assert!(issues.is_empty(), "{issues:?}\n{text}");
+    }
+
+    /// Ownership transfers of an exclusive buffer the model does not take
+    /// stay not modelled: to or from an external family, and in an event's
+    /// dependency.
+    #[test]
+    fn external_and_event_ownership_transfers_stay_not_modelled() {
+        let rb = |families| ResourceBarrier {
+            masks: [vk::PipelineStageFlags2::COPY.as_raw(), 0, 0, 0],
+            target: BarrierTarget::Buffer {
+                buffer: 12,
+                offset: 0,
+                size: vk::WHOLE_SIZE,
+            },
+            queue_families: families,
+        };
+        let want = "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)";
+        for (name, event, families) in [
+            ("external", false, queue_families(0, vk::QUEUE_FAMILY_EXTERNAL)),
+            ("foreign", false, queue_families(vk::QUEUE_FAMILY_FOREIGN_EXT, 0)),
+            ("event", true, queue_families(0, 1)),
+        ] {
+            let mut c = device();
+            c.create_buffer(12, 256, vk::SharingMode::EXCLUSIVE);
+            c.bind_buffer(3, "vkBindBufferMemory", 12, 1, 0);
+            if event {
+                c.create_event(500);
+                c.set_event(70, 7, "vkCmdPipelineBarrier2", 500, &[], &[rb(families)]);
+            } else {
+                c.barrier(70, 7, "vkCmdPipelineBarrier2", &[], &[rb(families)]);
+            }
+            let text = submitted(c);
+            assert!(text.contains("alias m0 0 exclusive"), "{name}:\n{text}");
+            assert!(!text.contains("ownership 0->"), "{name}:\n{text}");
+            assert!(
+                text.lines().any(|l| l.split("  # ").next() == Some(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
         }
     }
 
