@@ -70,6 +70,11 @@ enum Cmd {
         /// loop-carried dependencies need (device commands only).
         #[arg(long)]
         repeat: bool,
+        /// Reorder commands (within their data dependencies) and delay blob
+        /// reuse (within 1.25 times the program order's pool peak) for the
+        /// fewest barrier points, then plan with the offline planner.
+        #[arg(long, conflicts_with_all = ["compare", "repeat"])]
+        schedule: bool,
     },
     /// Plan, record and run on a Vulkan device; compare with the CPU reference.
     Run {
@@ -222,9 +227,16 @@ fn main() -> ExitCode {
         Cmd::Plan {
             file,
             planning,
+            schedule: true,
+            ..
+        } => plan_scheduled(&file, &planning, &mut out),
+        Cmd::Plan {
+            file,
+            planning,
             svg,
             compare,
             repeat,
+            schedule: false,
         } => plan(&file, &planning, svg.as_deref(), compare, repeat, &mut out),
         Cmd::Run {
             file,
@@ -470,6 +482,61 @@ fn with_loop_barrier(
     }
     plan.program = looped;
     Ok(plan)
+}
+
+/// `vksync plan --schedule`: the schedule's plan, with a header that gives
+/// its barrier points against the dependency bound and the pool peak
+/// against program order's.
+fn plan_scheduled(file: &std::path::Path, planning: &Planning, out: &mut Out) -> Status {
+    let source = match load(file) {
+        Ok(s) => s,
+        Err(st) => return st,
+    };
+    if !matches!(planning.planner, Planner::Offline) {
+        to_stderr!(
+            "{}: error: --schedule plans with the offline planner",
+            source.name
+        );
+        return Status::BadInput;
+    }
+    let opts = planning.options();
+    let sopts = vksync::plan::ScheduleOptions {
+        reading: opts.reading,
+        form: opts.form,
+        ..Default::default()
+    };
+    let done = vksync::plan::schedule(&source.trace.program, sopts)
+        .and_then(|s| planout::PlanStats::of(&source, &s.plan, opts).map(|st| (s, st)));
+    let (s, stats) = match done {
+        Ok(x) => x,
+        Err(e) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            return Status::BadInput;
+        }
+    };
+    let body = planout::render(&source, &s.plan, opts, &stats, false);
+    let body: String = body.lines().skip(2).map(|l| format!("{l}\n")).collect();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    out.text(&format!(
+        "# {} scheduled by vksync plan --schedule ({}), then planned offline\n\
+         # {} barrier point{} (dependency bound {}), {} stage/access bits; pool peak {} bytes; \
+         program order: {} point{}, pool peak {} bytes; vksync check: {}\n{body}",
+        source.name,
+        s.kind.name(),
+        s.points,
+        plural(s.points),
+        s.bound,
+        stats.bits,
+        s.pool_peak,
+        s.program_order_points,
+        plural(s.program_order_points),
+        s.program_order_peak,
+        report::summary(&stats.remaining),
+    ));
+    Status::Clean
 }
 
 fn plan(

@@ -35,10 +35,12 @@ mod offline;
 pub(crate) mod online;
 mod points;
 mod repeat;
+mod schedule;
 
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
 pub use repeat::{for_repeated_submission, repeated};
+pub use schedule::{dependency_bound, schedule, Schedule, ScheduleKind, ScheduleOptions};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};

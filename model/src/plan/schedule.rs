@@ -1,0 +1,609 @@
+//! Scheduling: choosing the command order and where blobs live, so that the
+//! barriers a program needs follow its data dependencies rather than the
+//! reuse of its memory.
+//!
+//! This module owns [`schedule`] and [`dependency_bound`]. It does not
+//! decide hazards (the fast checker does, through the offline planner) and
+//! does not place barriers (the offline planner does, on the order chosen
+//! here). A blob's place in its pool stays the first-fit allocator's
+//! ([`crate::BlobAllocator`]); the scheduler decides *when* each `alloc`
+//! and `free` happens, and so which memory a blob can take.
+//!
+//! # The bound
+//!
+//! Two device commands of one batch that access a byte of one logical
+//! object, at least one writing it, need a barrier point between them in
+//! any order that keeps their relative order (a write-after-read needs an
+//! execution dependency, the others a memory dependency), whatever memory
+//! the blobs get: reuse only adds hazards. Such a pair is a *data
+//! dependency*, and no valid reordering swaps it. Along a chain of `k`
+//! dependencies `c0 -> c1 -> ... -> ck` the `k` intervals `(c(i-1), ci]`
+//! are disjoint in every order, so every schedule needs `k` points: the
+//! longest chain of each segment (commands between host operations,
+//! submits and waits, which stay in place) is a lower bound, and their sum
+//! is the program's ([`dependency_bound`]).
+//!
+//! # The schedule
+//!
+//! Commands are ordered by *level*, the length of the longest dependency
+//! chain ending at them (as soon as possible), ties kept in program order;
+//! commands of one level are independent, so one barrier point between
+//! consecutive levels serves every data dependency. Memory reuse adds
+//! hazards inside a level when a blob freed there is allocated again in the
+//! same level; delaying each `free` to the next level boundary makes every
+//! such hazard cross a boundary the plan has anyway, at the cost of a
+//! higher pool peak. The candidates (program order; level order with frees
+//! after the last use; level order with frees delayed to the next level)
+//! are planned by the offline planner, and the one with the fewest barrier
+//! points, then the lowest pool peak, then the fewest bits, among those
+//! within the memory budget, is kept. Program order is always within the
+//! budget (the budget is at least its peak), so a schedule never needs
+//! more points than the offline plan of the program as given.
+//!
+//! Invariants: the scheduled program has the same objects (pools possibly
+//! larger), the same commands (allocs and frees moved, device commands
+//! reordered inside their segment, host commands, submits and waits in
+//! place), and computes the same bytes as the original: no data dependency
+//! is reversed, and a blob is freed only after its last use.
+
+use super::{plan, Plan, PlanOptions, PlannerKind};
+use crate::ir::access::accesses;
+use crate::ir::layout::{resolve, BlobAllocator, Layout, ProgramError};
+use crate::ir::program::{Command, Object, ObjectId, ObjectKind, Program};
+use crate::semantics::{Reading, Semantics};
+use std::collections::BTreeMap;
+
+/// How the scheduler may spend memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScheduleOptions {
+    /// Each pool's peak may be at most its peak under the first-fit
+    /// allocator in program order times this factor (at least 1).
+    pub budget_factor: f64,
+    /// The reading of write-after-write the plans follow.
+    pub reading: Reading,
+    /// Global or buffer memory barriers.
+    pub form: super::BarrierForm,
+}
+
+impl Default for ScheduleOptions {
+    /// A 25% margin over the program-order peak; the memory model's
+    /// reading; global barriers.
+    fn default() -> Self {
+        ScheduleOptions {
+            budget_factor: 1.25,
+            reading: Reading::MemoryModel,
+            form: super::BarrierForm::Global,
+        }
+    }
+}
+
+/// Which order a [`Schedule`] kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScheduleKind {
+    /// The program's own order.
+    ProgramOrder,
+    /// Level order, each blob freed right after its last use.
+    Levels,
+    /// Level order, each blob freed at the next level boundary.
+    LevelsDelayedReuse,
+}
+
+impl ScheduleKind {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScheduleKind::ProgramOrder => "program order",
+            ScheduleKind::Levels => "level order",
+            ScheduleKind::LevelsDelayedReuse => "level order, reuse delayed to the next level",
+        }
+    }
+}
+
+/// A scheduled and planned program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// The offline plan of the scheduled program; its `origin` refers to
+    /// the barrier-free input as given (not to the scheduled order).
+    pub plan: Plan,
+    /// Which candidate was kept.
+    pub kind: ScheduleKind,
+    /// Barrier points of the plan.
+    pub points: usize,
+    /// [`dependency_bound`] of the program.
+    pub bound: usize,
+    /// The sum of the pools' peaks (highest byte handed out) in the
+    /// scheduled order.
+    pub pool_peak: u64,
+    /// The same in program order (the ncnn-style allocator's peak).
+    pub program_order_peak: u64,
+    /// Barrier points of the offline plan of the program as given.
+    pub program_order_points: usize,
+    /// Where each blob lives: (blob, its pool, offset in the pool).
+    pub placements: Vec<(ObjectId, ObjectId, u64)>,
+}
+
+/// The device commands of each segment (maximal runs of commands without a
+/// host access, submit or wait), as indices of `input`.
+fn segments(input: &Program, layout: &Layout) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for (i, c) in input.commands.iter().enumerate() {
+        match c {
+            Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_) => {}
+            _ if crate::ir::access::is_device_command(c) => {
+                out.last_mut().expect("one segment at least").push(i);
+            }
+            _ => {
+                // A host access, submit or wait stays in place.
+                let _ = layout;
+                out.push(Vec::new());
+            }
+        }
+    }
+    out
+}
+
+/// The program with every blob in memory of its own (no `free`, pools as
+/// large as all their blobs): its accesses are the logical ones, which
+/// memory reuse cannot change.
+fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
+    let mut objects: Vec<Object> = input.objects.to_vec();
+    let mut need: BTreeMap<ObjectId, u64> = BTreeMap::new();
+    for o in &input.objects {
+        if let ObjectKind::Blob { pool } = o.kind {
+            let align = match input.obj(pool).kind {
+                ObjectKind::Pool { align } => align.max(1),
+                _ => 1,
+            };
+            *need.entry(pool).or_default() += o.size.div_ceil(align) * align;
+        }
+    }
+    for (pool, bytes) in need {
+        let o = &mut objects[pool.0 as usize];
+        o.size = o.size.max(bytes);
+    }
+    let commands: Vec<Command> = input
+        .commands
+        .iter()
+        .filter(|c| !matches!(c, Command::Free { .. }))
+        .cloned()
+        .collect();
+    resolve(&Program::from_parts(objects, commands)?)
+}
+
+/// Whether commands `a` and `b` access a byte of one logical object, at
+/// least one of them writing it.
+fn conflict(acc: &[Vec<(crate::MemId, u64, u64, bool)>], a: usize, b: usize) -> bool {
+    acc[a].iter().any(|&(m, s, e, w)| {
+        acc[b]
+            .iter()
+            .any(|&(m2, s2, e2, w2)| m == m2 && s < e2 && s2 < e && (w || w2))
+    })
+}
+
+/// Per command of `input`, its logical accesses (memory, bytes, write).
+fn logical_accesses(input: &Program) -> Result<Vec<Vec<(crate::MemId, u64, u64, bool)>>, ProgramError> {
+    let layout = logical_layout(input)?;
+    Ok(input
+        .commands
+        .iter()
+        .map(|c| {
+            if crate::ir::access::is_device_command(c) {
+                accesses(c, &layout, Semantics::SPEC)
+                    .iter()
+                    .map(|a| (a.mem, a.range.start, a.range.end, a.sa.is_write()))
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect())
+}
+
+/// The fewest barrier points any order and any placement of `program`'s
+/// blobs needs: per segment, the longest chain of data dependencies (module
+/// docs), summed. Computed from the dependency graph alone, by longest
+/// path over the commands in program order (every dependency points
+/// forward in it).
+pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
+    super::refuse_transitions(program)?;
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let acc = logical_accesses(&input)?;
+    let mut total = 0;
+    for seg in segments(&input, &layout) {
+        // chain[k]: edges on the longest chain ending at seg[k].
+        let mut chain = vec![0usize; seg.len()];
+        for k in 0..seg.len() {
+            for j in 0..k {
+                if conflict(&acc, seg[j], seg[k]) {
+                    chain[k] = chain[k].max(chain[j] + 1);
+                }
+            }
+        }
+        total += chain.iter().copied().max().unwrap_or(0);
+    }
+    Ok(total)
+}
+
+/// The level of each device command (the longest dependency chain ending
+/// at it), by command index.
+fn levels(
+    input: &Program,
+    layout: &Layout,
+    acc: &[Vec<(crate::MemId, u64, u64, bool)>],
+) -> BTreeMap<usize, usize> {
+    let mut level = BTreeMap::new();
+    for seg in segments(input, layout) {
+        for (k, &c) in seg.iter().enumerate() {
+            let l = seg[..k]
+                .iter()
+                .filter(|&&p| conflict(acc, p, c))
+                .map(|p| level[p] + 1)
+                .max()
+                .unwrap_or(0);
+            level.insert(c, l);
+        }
+    }
+    level
+}
+
+/// The commands of `input` in level order (module docs), as indices:
+/// device commands sorted by level inside their segment, each blob's
+/// `alloc` right before its first use in the segment it was allocated in
+/// (at the segment's start if it is not used there), its `free` right after
+/// its last use in the segment it was freed in (`delay`: before the first
+/// command of the next level instead; at the segment's end when there is
+/// none), host commands, submits and waits in place.
+fn level_order(input: &Program, layout: &Layout, level: &BTreeMap<usize, usize>, delay: bool) -> Vec<usize> {
+    let n = input.commands.len();
+    // The segment of every command (host commands end one).
+    let mut seg_of = vec![0usize; n];
+    let mut s = 0;
+    for (i, c) in input.commands.iter().enumerate() {
+        let device = matches!(
+            c,
+            Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
+        ) || crate::ir::access::is_device_command(c);
+        if !device {
+            s += 1;
+        }
+        seg_of[i] = s;
+    }
+    let segs = s + 1;
+    let _ = layout;
+    // Per segment: device commands by level, then allocs and frees.
+    let mut out = Vec::with_capacity(n);
+    let mut host_at: Vec<Option<usize>> = vec![None; segs];
+    for (i, c) in input.commands.iter().enumerate() {
+        let device = matches!(
+            c,
+            Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
+        ) || crate::ir::access::is_device_command(c);
+        if !device {
+            // The host command that ends segment seg_of[i] - 1 (it opens
+            // segment seg_of[i]).
+            host_at[seg_of[i]] = Some(i);
+        }
+    }
+    let uses = |blob: ObjectId, c: &Command| -> bool {
+        let mut hit = false;
+        for r in command_regions(c) {
+            hit |= r == blob;
+        }
+        hit
+    };
+    for seg in 0..segs {
+        if let Some(h) = host_at[seg] {
+            out.push(h);
+        }
+        let mut dev: Vec<usize> = (0..n)
+            .filter(|&i| seg_of[i] == seg && crate::ir::access::is_device_command(&input.commands[i]))
+            .collect();
+        dev.sort_by_key(|&i| (level[&i], i));
+        let allocs: Vec<usize> = (0..n)
+            .filter(|&i| seg_of[i] == seg && matches!(input.commands[i], Command::Alloc { .. }))
+            .collect();
+        let frees: Vec<usize> = (0..n)
+            .filter(|&i| seg_of[i] == seg && matches!(input.commands[i], Command::Free { .. }))
+            .collect();
+        let blob_of = |i: usize| match input.commands[i] {
+            Command::Alloc { blob } | Command::Free { blob } => blob,
+            _ => unreachable!("allocs and frees only"),
+        };
+        // Where each alloc and free goes: before position `k` of `dev`
+        // (k = dev.len(): at the end), then by original index.
+        // (k, rank, index): at one place, first the frees of blobs not
+        // allocated there (their memory is the allocs' to take), then the
+        // allocs, then the frees of blobs allocated there (never used in
+        // the segment).
+        let mut before: Vec<(usize, usize, usize)> = Vec::new();
+        let mut alloc_at: BTreeMap<ObjectId, usize> = BTreeMap::new();
+        for &a in &allocs {
+            let b = blob_of(a);
+            let k = dev.iter().position(|&d| uses(b, &input.commands[d])).unwrap_or(0);
+            alloc_at.insert(b, k);
+            before.push((k, 1, a));
+        }
+        for &f in &frees {
+            let b = blob_of(f);
+            let k = match dev.iter().rposition(|&d| uses(b, &input.commands[d])) {
+                None => 0,
+                Some(last) if delay => {
+                    let l = level[&dev[last]];
+                    dev.iter().position(|&d| level[&d] > l).unwrap_or(dev.len())
+                }
+                Some(last) => last + 1,
+            };
+            let rank = if alloc_at.get(&b) == Some(&k) { 2 } else { 0 };
+            before.push((k, rank, f));
+        }
+        before.sort_unstable();
+        let mut bi = 0;
+        for (k, &d) in dev.iter().enumerate() {
+            while bi < before.len() && before[bi].0 <= k {
+                out.push(before[bi].2);
+                bi += 1;
+            }
+            out.push(d);
+        }
+        while bi < before.len() {
+            out.push(before[bi].2);
+            bi += 1;
+        }
+    }
+    out
+}
+
+/// The objects a command's regions name.
+fn command_regions(c: &Command) -> Vec<ObjectId> {
+    match c {
+        Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => vec![src.object, dst.object],
+        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+            vec![dst.object]
+        }
+        Command::HostRead { src } => vec![src.object],
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => bindings
+            .iter()
+            .map(|b| b.region.object)
+            .chain(indirect.iter().map(|r| r.object))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The objects of `input` with its blobs in the order `commands` allocates
+/// them, after every other object (kept in order), and the new id of each
+/// old one; `None` when an object other than a blob names a blob (an alias
+/// of a blob), which this order could not declare.
+fn renumbered(input: &Program, commands: &[Command]) -> Option<(Vec<Object>, Vec<ObjectId>)> {
+    let is_blob = |o: &Object| matches!(o.kind, ObjectKind::Blob { .. });
+    let mut old: Vec<usize> = (0..input.objects.len())
+        .filter(|&i| !is_blob(&input.objects[i]))
+        .collect();
+    for c in commands {
+        if let Command::Alloc { blob } = c {
+            old.push(blob.0 as usize);
+        }
+    }
+    if old.len() != input.objects.len() {
+        return None;
+    }
+    let mut new_id = vec![ObjectId(0); old.len()];
+    for (n, &o) in old.iter().enumerate() {
+        new_id[o] = ObjectId(n as u32);
+    }
+    let mut objects = Vec::with_capacity(old.len());
+    for &o in &old {
+        let mut obj = input.objects[o].clone();
+        match &mut obj.kind {
+            ObjectKind::Blob { pool } => *pool = new_id[pool.0 as usize],
+            ObjectKind::Buffer {
+                alias: Some((other, _)),
+            } => {
+                if is_blob(&input.objects[other.0 as usize]) {
+                    return None;
+                }
+                *other = new_id[other.0 as usize];
+            }
+            _ => {}
+        }
+        objects.push(obj);
+    }
+    Some((objects, new_id))
+}
+
+/// `c` with its objects renamed through `new_id`.
+fn remap(c: &Command, new_id: &[ObjectId]) -> Command {
+    let id = |o: ObjectId| new_id[o.0 as usize];
+    let r = |reg: &crate::ir::program::Region| crate::ir::program::Region {
+        object: id(reg.object),
+        range: reg.range,
+    };
+    let mut c = c.clone();
+    match &mut c {
+        Command::Alloc { blob } | Command::Free { blob } => *blob = id(*blob),
+        Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => {
+            *src = r(src);
+            *dst = r(dst);
+        }
+        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+            *dst = r(dst)
+        }
+        Command::HostRead { src } => *src = r(src),
+        Command::Dispatch {
+            bindings, indirect, ..
+        } => {
+            for b in bindings.iter_mut() {
+                b.region = r(&b.region);
+            }
+            if let Some(i) = indirect.as_mut() {
+                *i = r(i);
+            }
+        }
+        Command::Barrier(dep) => {
+            for b in dep.barriers.iter_mut() {
+                b.region = b.region.as_ref().map(r);
+            }
+        }
+        // Refused before scheduling (several queues, events): nothing
+        // names an object.
+        Command::Submit(_)
+        | Command::Wait(_)
+        | Command::HostSignal { .. }
+        | Command::HostWait { .. }
+        | Command::SetEvent { .. }
+        | Command::WaitEvents { .. }
+        | Command::ResetEvent { .. }
+        | Command::HostSetEvent { .. }
+        | Command::HostResetEvent { .. } => {}
+    }
+    c
+}
+
+/// Each pool's peak (highest byte handed out) when the first-fit allocator
+/// serves `commands` with unbounded pools.
+fn peaks(program: &Program, commands: &[Command]) -> BTreeMap<ObjectId, u64> {
+    let mut alloc: BTreeMap<ObjectId, BlobAllocator> = BTreeMap::new();
+    let mut placed: BTreeMap<ObjectId, u64> = BTreeMap::new();
+    let mut peak: BTreeMap<ObjectId, u64> = BTreeMap::new();
+    for c in commands {
+        match c {
+            Command::Alloc { blob } => {
+                let o = program.obj(*blob);
+                let ObjectKind::Blob { pool } = o.kind else {
+                    continue;
+                };
+                let align = match program.obj(pool).kind {
+                    ObjectKind::Pool { align } => align,
+                    _ => 1,
+                };
+                let a = alloc
+                    .entry(pool)
+                    .or_insert_with(|| BlobAllocator::new(u64::MAX / 2, align));
+                if let Some(off) = a.alloc(o.size) {
+                    placed.insert(*blob, off);
+                    let end = off + a.rounded(o.size).unwrap_or(o.size);
+                    let p = peak.entry(pool).or_default();
+                    *p = (*p).max(end);
+                }
+            }
+            Command::Free { blob } => {
+                let o = program.obj(*blob);
+                let ObjectKind::Blob { pool } = o.kind else {
+                    continue;
+                };
+                if let (Some(a), Some(off)) = (alloc.get_mut(&pool), placed.remove(blob)) {
+                    let _ = a.free(off, o.size);
+                }
+            }
+            _ => {}
+        }
+    }
+    peak
+}
+
+/// Schedules and plans `program` (its own barriers are dropped first): see
+/// the module docs. Refuses what the planners refuse (several queues,
+/// events, layout transitions).
+///
+/// ```
+/// use vksync::plan::{schedule, ScheduleOptions};
+/// use vksync::trace::parse;
+/// // Two independent chains, written one after the other: program order
+/// // needs a barrier inside each chain; level order runs the chains side
+/// // by side and needs one for both.
+/// let t = parse("buffer a 64\nbuffer b 64\nbuffer c 64\nbuffer d 64\n\
+///                fill a 1\ncopy a -> b\nfill c 2\ncopy c -> d\n")?;
+/// let s = schedule(&t.program, ScheduleOptions::default())?;
+/// assert_eq!((s.program_order_points, s.points, s.bound), (2, 1, 1));
+/// assert!(vksync::check(&s.plan.program)?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, ProgramError> {
+    super::refuse_transitions(program)?;
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let acc = logical_accesses(&input)?;
+    let level = levels(&input, &layout, &acc);
+    let bound = dependency_bound(&input)?;
+    let planning = PlanOptions::new(PlannerKind::Offline)
+        .reading(opts.reading)
+        .form(opts.form);
+    let base_peaks = peaks(&input, &input.commands);
+    let program_order_peak: u64 = base_peaks.values().sum();
+    let budget = |pool: ObjectId| {
+        let base = base_peaks.get(&pool).copied().unwrap_or(0);
+        (base as f64 * opts.budget_factor.max(1.0)).floor() as u64
+    };
+    let mut best: Option<(Schedule, (usize, u64, u64))> = None;
+    for kind in [
+        ScheduleKind::ProgramOrder,
+        ScheduleKind::Levels,
+        ScheduleKind::LevelsDelayedReuse,
+    ] {
+        let order: Vec<usize> = match kind {
+            ScheduleKind::ProgramOrder => (0..input.commands.len()).collect(),
+            ScheduleKind::Levels => level_order(&input, &layout, &level, false),
+            ScheduleKind::LevelsDelayedReuse => level_order(&input, &layout, &level, true),
+        };
+        let commands: Vec<Command> = order.iter().map(|&i| input.commands[i].clone()).collect();
+        let pk = peaks(&input, &commands);
+        // Blobs are declared by their `alloc`, in id order: renumber them
+        // in the new order of their allocs (other objects first, as they
+        // were; names move with the objects).
+        let Some((objects, new_id)) = renumbered(&input, &commands) else {
+            continue;
+        };
+        let commands: Vec<Command> = commands.iter().map(|c| remap(c, &new_id)).collect();
+        // Program order is within the budget by definition (its own peak).
+        if kind != ScheduleKind::ProgramOrder && pk.iter().any(|(&pool, &p)| p > budget(pool)) {
+            continue;
+        }
+        // Pools grow to the schedule's peak where it is above their size.
+        let mut objects = objects;
+        for (&pool, &p) in &pk {
+            let o = &mut objects[new_id[pool.0 as usize].0 as usize];
+            o.size = o.size.max(p);
+        }
+        let scheduled = Program::from_parts(objects, commands)?;
+        let mut planned = plan(&scheduled, planning)?;
+        // Origins back to the input's indices.
+        for o in planned.origin.iter_mut() {
+            *o = o.map(|i| order[i]);
+        }
+        let points = planned.program.barrier_points();
+        let key = (points, pk.values().sum::<u64>(), planned.program.barrier_bits());
+        let layout = resolve(&planned.program)?;
+        // Placements by the input's ids.
+        let placements = input
+            .objects
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o.kind {
+                ObjectKind::Blob { pool } => {
+                    let id = ObjectId(i as u32);
+                    layout.place(new_id[i]).map(|(_, off)| (id, pool, off))
+                }
+                _ => None,
+            })
+            .collect();
+        let s = Schedule {
+            plan: planned,
+            kind,
+            points,
+            bound,
+            pool_peak: key.1,
+            program_order_peak,
+            program_order_points: 0,
+            placements,
+        };
+        if best.as_ref().is_none_or(|(_, k)| key < *k) {
+            best = Some((s, key));
+        }
+    }
+    let (mut s, _) = best.expect("program order is always within the budget");
+    s.program_order_points = plan(&input, planning)?.program.barrier_points();
+    Ok(s)
+}
