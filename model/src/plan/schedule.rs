@@ -124,7 +124,7 @@ pub struct Schedule {
 
 /// The device commands of each segment (maximal runs of commands without a
 /// host access, submit or wait), as indices of `input`.
-fn segments(input: &Program, layout: &Layout) -> Vec<Vec<usize>> {
+fn segments(input: &Program) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new()];
     for (i, c) in input.commands.iter().enumerate() {
         match c {
@@ -134,7 +134,6 @@ fn segments(input: &Program, layout: &Layout) -> Vec<Vec<usize>> {
             }
             _ => {
                 // A host access, submit or wait stays in place.
-                let _ = layout;
                 out.push(Vec::new());
             }
         }
@@ -172,7 +171,7 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
 
 /// Whether commands `a` and `b` access a byte of one logical object, at
 /// least one of them writing it.
-fn conflict(acc: &[Vec<(crate::MemId, u64, u64, bool)>], a: usize, b: usize) -> bool {
+fn conflict(acc: &[Logical], a: usize, b: usize) -> bool {
     acc[a].iter().any(|&(m, s, e, w)| {
         acc[b]
             .iter()
@@ -180,8 +179,11 @@ fn conflict(acc: &[Vec<(crate::MemId, u64, u64, bool)>], a: usize, b: usize) -> 
     })
 }
 
-/// Per command of `input`, its logical accesses (memory, bytes, write).
-fn logical_accesses(input: &Program) -> Result<Vec<Vec<(crate::MemId, u64, u64, bool)>>, ProgramError> {
+/// A command's logical accesses: memory, first and last byte, write.
+type Logical = Vec<(crate::MemId, u64, u64, bool)>;
+
+/// Per command of `input`, its logical accesses.
+fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
     let layout = logical_layout(input)?;
     Ok(input
         .commands
@@ -207,10 +209,10 @@ fn logical_accesses(input: &Program) -> Result<Vec<Vec<(crate::MemId, u64, u64, 
 pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
     super::refuse_transitions(program)?;
     let input = program.without_barriers();
-    let layout = resolve(&input)?;
+    resolve(&input)?;
     let acc = logical_accesses(&input)?;
     let mut total = 0;
-    for seg in segments(&input, &layout) {
+    for seg in segments(&input) {
         // chain[k]: edges on the longest chain ending at seg[k].
         let mut chain = vec![0usize; seg.len()];
         for k in 0..seg.len() {
@@ -227,13 +229,9 @@ pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
 
 /// The level of each device command (the longest dependency chain ending
 /// at it), by command index.
-fn levels(
-    input: &Program,
-    layout: &Layout,
-    acc: &[Vec<(crate::MemId, u64, u64, bool)>],
-) -> BTreeMap<usize, usize> {
+fn levels(input: &Program, acc: &[Logical]) -> BTreeMap<usize, usize> {
     let mut level = BTreeMap::new();
-    for seg in segments(input, layout) {
+    for seg in segments(input) {
         for (k, &c) in seg.iter().enumerate() {
             let l = seg[..k]
                 .iter()
@@ -254,7 +252,7 @@ fn levels(
 /// its last use in the segment it was freed in (`delay`: before the first
 /// command of the next level instead; at the segment's end when there is
 /// none), host commands, submits and waits in place.
-fn level_order(input: &Program, layout: &Layout, level: &BTreeMap<usize, usize>, delay: bool) -> Vec<usize> {
+fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> Vec<usize> {
     let n = input.commands.len();
     // The segment of every command (host commands end one).
     let mut seg_of = vec![0usize; n];
@@ -270,7 +268,6 @@ fn level_order(input: &Program, layout: &Layout, level: &BTreeMap<usize, usize>,
         seg_of[i] = s;
     }
     let segs = s + 1;
-    let _ = layout;
     // Per segment: device commands by level, then allocs and frees.
     let mut out = Vec::with_capacity(n);
     let mut host_at: Vec<Option<usize>> = vec![None; segs];
@@ -292,8 +289,8 @@ fn level_order(input: &Program, layout: &Layout, level: &BTreeMap<usize, usize>,
         }
         hit
     };
-    for seg in 0..segs {
-        if let Some(h) = host_at[seg] {
+    for (seg, host) in host_at.iter().enumerate() {
+        if let Some(h) = *host {
             out.push(h);
         }
         let mut dev: Vec<usize> = (0..n)
@@ -524,9 +521,9 @@ fn peaks(program: &Program, commands: &[Command]) -> BTreeMap<ObjectId, u64> {
 pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, ProgramError> {
     super::refuse_transitions(program)?;
     let input = program.without_barriers();
-    let layout = resolve(&input)?;
+    resolve(&input)?;
     let acc = logical_accesses(&input)?;
-    let level = levels(&input, &layout, &acc);
+    let level = levels(&input, &acc);
     let bound = dependency_bound(&input)?;
     let planning = PlanOptions::new(PlannerKind::Offline)
         .reading(opts.reading)
@@ -545,8 +542,8 @@ pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, Pr
     ] {
         let order: Vec<usize> = match kind {
             ScheduleKind::ProgramOrder => (0..input.commands.len()).collect(),
-            ScheduleKind::Levels => level_order(&input, &layout, &level, false),
-            ScheduleKind::LevelsDelayedReuse => level_order(&input, &layout, &level, true),
+            ScheduleKind::Levels => level_order(&input, &level, false),
+            ScheduleKind::LevelsDelayedReuse => level_order(&input, &level, true),
         };
         let commands: Vec<Command> = order.iter().map(|&i| input.commands[i].clone()).collect();
         let pk = peaks(&input, &commands);
