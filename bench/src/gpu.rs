@@ -3,7 +3,7 @@
 use crate::stats::{bytes, median, parse_size, quantile};
 use crate::workload::{self, Shape};
 use std::time::Instant;
-use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
+use vksync::plan::{plan, schedule, BarrierForm, PlanOptions, PlannerKind, ScheduleOptions};
 use vksync_runtime::{compare_with_reference, Device, DeviceOptions, ValidationMode};
 
 #[derive(clap::Args, Debug)]
@@ -29,11 +29,12 @@ pub struct GpuArgs {
     /// Cap on timed seconds per size: fewer rounds when a round is slow.
     #[arg(long, default_value_t = 40.0)]
     seconds_per_size: f64,
-    /// Planners, comma-separated.
+    /// Planners, comma-separated; `scheduled` is the offline plan of the
+    /// program as `vksync plan --schedule` reorders it.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "none,conservative,per-object,online,offline"
+        default_value = "none,conservative,per-object,online,offline,scheduled"
     )]
     planners: Vec<String>,
     /// Barrier form of the online and offline plans: global or buffer.
@@ -55,6 +56,46 @@ pub struct GpuArgs {
     quick: bool,
 }
 
+/// A plan the benchmark times: a planner on the program as given, or the
+/// offline planner on its schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bench {
+    Planner(PlannerKind),
+    Scheduled,
+}
+
+impl Bench {
+    fn from_name(name: &str) -> Option<Bench> {
+        match name {
+            "scheduled" => Some(Bench::Scheduled),
+            n => PlannerKind::from_name(n).map(Bench::Planner),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Bench::Planner(k) => k.name(),
+            Bench::Scheduled => "scheduled",
+        }
+    }
+
+    /// The planned program.
+    fn plan(self, program: &vksync::Program, form: BarrierForm) -> Result<vksync::Program, String> {
+        let p = match self {
+            Bench::Planner(k) => plan(program, PlanOptions::new(k).form(form)).map(|p| p.program),
+            Bench::Scheduled => {
+                let opts = ScheduleOptions {
+                    form,
+                    reading: PlanOptions::new(PlannerKind::Offline).reading,
+                    ..ScheduleOptions::default()
+                };
+                schedule(program, opts).map(|s| s.plan.program)
+            }
+        };
+        p.map_err(|e| e.to_string())
+    }
+}
+
 struct PlanRow {
     name: &'static str,
     points: usize,
@@ -71,10 +112,10 @@ pub fn run(args: &GpuArgs) -> Result<(), String> {
         (args.sizes.clone(), args.reps, args.seconds_per_size)
     };
     let sizes: Vec<u64> = sizes.iter().map(|s| parse_size(s)).collect::<Result<_, _>>()?;
-    let planners: Vec<PlannerKind> = args
+    let planners: Vec<Bench> = args
         .planners
         .iter()
-        .map(|n| PlannerKind::from_name(n).ok_or(format!("unknown planner `{n}`")))
+        .map(|n| Bench::from_name(n).ok_or(format!("unknown planner `{n}`")))
         .collect::<Result<_, _>>()?;
     let form = match args.form.as_str() {
         "global" => BarrierForm::Global,
@@ -139,7 +180,7 @@ pub fn run(args: &GpuArgs) -> Result<(), String> {
 fn bench_size(
     device: &mut Device,
     shape: Shape,
-    planners: &[PlannerKind],
+    planners: &[Bench],
     form: BarrierForm,
     reps: usize,
     warmup: usize,
@@ -150,9 +191,7 @@ fn bench_size(
     let mut programs = Vec::new();
     let mut rows = Vec::new();
     for &k in planners {
-        let planned = plan(&program, PlanOptions::new(k).form(form))
-            .map_err(|e| e.to_string())?
-            .program;
+        let planned = k.plan(&program, form)?;
         let hazards = vksync::check(&planned).map_err(|e| e.to_string())?.len();
         rows.push(PlanRow {
             name: k.name(),
@@ -198,9 +237,7 @@ fn bench_size(
     if verify && shape.size <= 1 << 20 {
         let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
         for (row, &k) in rows.iter_mut().zip(planners) {
-            let planned = plan(&checked, PlanOptions::new(k).form(form))
-                .map_err(|e| e.to_string())?
-                .program;
+            let planned = k.plan(&checked, form)?;
             let result = device.run(&planned).map_err(|e| e.to_string())?;
             let cmp = compare_with_reference(&planned, &result).map_err(|e| e.to_string())?;
             row.verify = Some(cmp.iter().map(|c| c.mismatches.len()).sum());
@@ -271,17 +308,25 @@ fn bench_size(
 fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
     let get = |rows: &[PlanRow], name: &str| rows.iter().find(|r| r.name == name).map(|r| median(&r.gpu));
     println!();
-    println!("== summary (median GPU time; targets: offline/none <= 1.05, conservative/offline >= 1.5 on launch-bound sizes)");
+    println!("== summary (median GPU time; targets: offline/none <= 1.05, conservative/offline >= 1.5, scheduled/none <= 1.4 on launch-bound sizes)");
     println!(
-        "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13}",
-        "size", "none us", "offline us", "cons us", "offline/none", "cons/offline", "online/none"
+        "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15}",
+        "size",
+        "none us",
+        "offline us",
+        "cons us",
+        "offline/none",
+        "cons/offline",
+        "online/none",
+        "scheduled/none"
     );
     for (size, rows) in summary {
-        let (none, off, cons, on) = (
+        let (none, off, cons, on, sched) = (
             get(rows, "none"),
             get(rows, "offline"),
             get(rows, "conservative"),
             get(rows, "online"),
+            get(rows, "scheduled"),
         );
         let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         let r = |a: Option<f64>, b: Option<f64>| match (a, b) {
@@ -289,14 +334,15 @@ fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
             _ => "-".to_string(),
         };
         println!(
-            "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13}",
+            "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15}",
             bytes(*size),
             f(none),
             f(off),
             f(cons),
             r(off, none),
             r(cons, off),
-            r(on, none)
+            r(on, none),
+            r(sched, none)
         );
     }
 }

@@ -52,7 +52,7 @@ pub enum RuntimeError {
     },
     #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: prepared programs hold device commands only (no host accesses, submits or waits)")]
     NotRepeatable { command: usize, keyword: &'static str },
-    #[error("prepared program {program} places its objects differently from program 0; programs prepared together must share one layout (the same program with different barriers)")]
+    #[error("prepared program {program} has other memory objects than program 0; programs prepared together must share them (the same program with other barriers, or scheduled)")]
     LayoutMismatch { program: usize },
     #[error("no prepared program {index} (there are {count})")]
     NoSuchProgram { index: usize, count: usize },

@@ -129,9 +129,11 @@ fn record_all(
 
 impl Device {
     /// Records each program once, into its own command buffer, over one
-    /// shared set of memory objects (all device-local), with a timestamp
-    /// before and after. The programs must have the same layout (the same
-    /// objects placed the same way) and only device commands.
+    /// shared set of memory objects (all device-local, each as large as the
+    /// largest program needs it), with a timestamp before and after. The
+    /// programs must have the same memory objects (the same program with
+    /// other barriers, or scheduled: blobs placed elsewhere in their pools)
+    /// and only device commands.
     pub fn prepare(&mut self, programs: &[Program]) -> Result<Prepared<'_>> {
         let mut layouts = Vec::with_capacity(programs.len());
         let mut plans = Vec::with_capacity(programs.len());
@@ -139,8 +141,12 @@ impl Device {
         for (i, p) in programs.iter().enumerate() {
             recorded.push(check_repeatable(p)?);
             let checked = check_program(p, &self.info.limits)?;
+            // One set of memory objects serves every program: the same
+            // memory objects (a schedule may place blobs elsewhere in a
+            // pool, and make the pool larger).
             if let Some(first) = layouts.first() {
-                if *first != checked.layout {
+                let first: &vksync::Layout = first;
+                if first.memory_sizes.len() != checked.layout.memory_sizes.len() {
                     return Err(RuntimeError::LayoutMismatch { program: i });
                 }
             }
@@ -161,7 +167,17 @@ impl Device {
 
         let mut res = Resources::new(device, allocator, in_flight);
         let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
-        let memory = match layouts.first() {
+        // Each memory object as large as the largest program needs it.
+        let merged = layouts.first().map(|l| {
+            let mut m: vksync::Layout = l.clone();
+            for other in &layouts[1..] {
+                for (size, &o) in m.memory_sizes.iter_mut().zip(&other.memory_sizes) {
+                    *size = (*size).max(o);
+                }
+            }
+            m
+        });
+        let memory = match &merged {
             Some(l) => res.create_memory(l, &vec![false; n_mem], &vec![false; n_mem])?,
             None => Vec::new(),
         };
