@@ -707,6 +707,15 @@ enum Shape {
     Slim,
 }
 
+/// How far below its lane's top a marker column's marker is: in a queue's
+/// lane below the strip that holds the batch's label and semaphore waits.
+fn marker_y(t: Track) -> f64 {
+    match t {
+        Track::Host => 12.0,
+        Track::Queue(_) => STRIP + 2.0,
+    }
+}
+
 /// Whether a command is recorded into a command buffer (and so runs in
 /// the batch of the next `submit`), and how it is drawn. Exhaustive on
 /// purpose: a new kind of command must be placed here before it draws.
@@ -979,7 +988,10 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 (STRIP + 52.0 + label_len(&bar_label_of(col.cmd)))
                     .max(STRIP + 34.0 + 14.0 * acc[col.cmd].len() as f64),
             ),
-            Shape::Slim => grow(lane, 34.0 + label_len(&slim_label(program, c))),
+            Shape::Slim => grow(
+                lane,
+                marker_y(col.track) + 22.0 + label_len(&slim_label(program, c)),
+            ),
             Shape::Submit => {
                 let Command::Submit(s) = c else { continue };
                 grow(
@@ -1022,7 +1034,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     // Where a command is when none of its accesses is meant.
     let centre = |i: usize| {
         let col = &cols[col_of[i]];
-        (col.cx(), top_of(col.track) + 19.0)
+        (col.cx(), top_of(col.track) + marker_y(col.track) + 7.0)
     };
 
     // Hazards on the accesses involved.
@@ -1470,9 +1482,9 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     s,
                     r##"<rect x="{}" y="{}" width="14" height="14" fill="{fill}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{dash}" rx="3"/>"##,
                     cx - 7.0,
-                    top + 12.0
+                    top + marker_y(col.track)
                 );
-                let ty = top + 34.0;
+                let ty = top + marker_y(col.track) + 22.0;
                 let _ = writeln!(
                     s,
                     r##"<text x="{}" y="{ty}" font-size="10" fill="#374151" transform="rotate(90 {} {ty})">{}</text>"##,
@@ -1502,16 +1514,16 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 let _ = writeln!(
                     s,
                     r##"<text x="{}" y="{ty}" font-size="10" fill="#7e22ce" transform="rotate(90 {} {ty})">submit → {}</text>"##,
-                    cx + 4.0,
-                    cx + 4.0,
+                    cx + 6.0,
+                    cx + 6.0,
                     esc(program.queue_name(sub.queue))
                 );
                 let ty = top + 13.0 + MARK * sub.signals.len() as f64 + 8.0;
                 let _ = writeln!(
                     s,
                     r##"<text x="{}" y="{ty}" font-size="10" fill="#7e22ce" transform="rotate(90 {} {ty})">submit</text>"##,
-                    cx + 4.0,
-                    cx + 4.0
+                    cx + 6.0,
+                    cx + 6.0
                 );
                 let _ = writeln!(
                     s,
@@ -1658,10 +1670,14 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             o.src_queue_family,
             o.dst_queue_family
         );
+        // From the release's circle to the acquire's, edge to edge, so
+        // both barrier numbers stay legible.
+        let ((x1, y1), (x2, y2)) = (at(*rel), at(*acq));
+        let toward = if x2 >= x1 { 13.0 } else { -13.0 };
         arrow(
             &mut s,
-            at(*rel),
-            at(*acq),
+            (x1 + toward, y1),
+            (x2 - toward, y2),
             0.0,
             "ownership",
             OWN,
