@@ -216,6 +216,12 @@ fn check_svg_of_queues_semaphore_event_and_ownership() {
     for (needle, count) in expected {
         assert_eq!(svg.matches(needle).count(), *count, "{needle}");
     }
+    // docs/cli.md shows this picture: it must not fall behind.
+    let docs = std::fs::read_to_string(root().join("docs/check-queues.svg")).expect("docs/check-queues.svg");
+    assert!(
+        docs == svg,
+        "docs/check-queues.svg is stale: vksync check {QUEUES} --svg docs/check-queues.svg"
+    );
     insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::assert_snapshot!("svg__queues-event-ownership", svg);
     });
