@@ -910,6 +910,17 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     // only once the picture is known to be small enough.
     let (races, by_spec) = hazards_of(program, reading)?;
     within("arrows (hazards)", races.len(), MAX_ARROWS)?;
+    // Pairing waits with signals is quadratic in their number: bound it
+    // before, not after.
+    let sem_ops: usize = cmds
+        .iter()
+        .map(|c| match c {
+            Command::Submit(s) => s.waits.len() + s.signals.len(),
+            Command::HostSignal { .. } | Command::HostWait { .. } => 1,
+            _ => 0,
+        })
+        .sum();
+    within("semaphore operations", sem_ops, MAX_ARROWS)?;
 
     // Columns, batch by batch.
     let mut cols: Vec<Col> = Vec::with_capacity(cmds.len());
@@ -1133,13 +1144,22 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             _ => {}
         }
     }
-    // A timeline wait for V waits for the first signal reaching V (values
-    // increase in trace order), or for nothing when the initial value does.
+    // A timeline wait for V waits for nothing when the initial value
+    // reaches V, else for the first signal that does (values increase in
+    // trace order).
     for w in &waits {
         let Some(v) = w.value else { continue };
-        let by = signals
-            .iter()
-            .position(|s| s.sem == w.sem && s.value.is_some_and(|sv| sv >= v));
+        let initial = match program.semaphores().get(w.sem.0 as usize).map(|x| x.kind) {
+            Some(vksync::SemaphoreType::Timeline { initial }) => initial,
+            _ => 0,
+        };
+        let by = if initial >= v {
+            None
+        } else {
+            signals
+                .iter()
+                .position(|s| s.sem == w.sem && s.value.is_some_and(|sv| sv >= v))
+        };
         sem_pairs.push((by, w.clone()));
     }
     sem_pairs.sort_by_key(|(_, w)| w.cmd);
@@ -1555,7 +1575,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 v.iter().map(|n| format!("H{n}")).collect::<Vec<_>>().join(" ")
             });
             if col.shape == Shape::Box {
-                let room = ((rw - 8.0) / 5.6) as usize - tags.chars().count().min(20);
+                let room = (((rw - 8.0) / 5.6) as usize).saturating_sub(tags.chars().count());
                 let _ = writeln!(
                     s,
                     r##"<text x="{}" y="{}" font-size="9" fill="#ffffff">{} {}</text>"##,

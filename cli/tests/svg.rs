@@ -182,40 +182,80 @@ fn check_svg_draws_every_trace() {
         })
         .collect();
     traces.sort();
-    traces.push(QUEUES.to_string());
+    traces.extend([QUEUES.to_string(), TIMELINE.to_string()]);
     assert!(traces.len() > 10, "{traces:?}");
     for t in &traces {
         check_drawn(t);
     }
 }
 
-/// What the multi-queue picture shows, and the whole picture as a
-/// reviewed snapshot.
+/// Host-side synchronization: timeline semaphores (one wait satisfied by
+/// the initial value, one before the host's signal), a binary semaphore
+/// between queues, a host-set event, a host wait.
+const TIMELINE: &str = "cli/tests/traces/timeline-host.trace";
+
+/// What each picture shows: how many times each piece of SVG occurs.
 #[test]
-fn check_svg_of_queues_semaphore_event_and_ownership() {
-    let svg = check_drawn(QUEUES);
-    let expected: &[(&str, usize)] = &[
-        // One arrow per pairing: the semaphore, the event, the ownership
-        // transfer; and the two hazards.
-        ("marker-end=\"url(#arrow-semaphore)\"", 1),
-        ("marker-end=\"url(#arrow-event)\"", 1),
-        ("marker-end=\"url(#arrow-ownership)\"", 1),
-        ("marker-end=\"url(#arrow-hazard)\"", 2),
-        // Labels: the semaphore's name, the event's, the bytes transferred.
-        (">uploaded</text>", 1),
-        (">act-ready</text>", 1),
-        (">weights[0..256] 1→0</text>", 1),
-        (">release</text>", 1),
-        (">acquire</text>", 1),
-        // Batches: the transfer upload and the compute work.
-        (">batch 1</text>", 1),
-        (">batch 2</text>", 1),
-        // The fill between the set and the wait takes part in both hazards.
-        (">H1 H2</text>", 1),
+fn check_svg_draws_the_synchronization() {
+    let cases: &[(&str, &[(&str, usize)])] = &[
+        (
+            QUEUES,
+            &[
+                // One arrow per pairing: the semaphore, the event, the
+                // ownership transfer; and the two hazards.
+                ("marker-end=\"url(#arrow-semaphore)\"", 1),
+                ("marker-end=\"url(#arrow-event)\"", 1),
+                ("marker-end=\"url(#arrow-ownership)\"", 1),
+                ("marker-end=\"url(#arrow-hazard)\"", 2),
+                // Labels: the semaphore's name, the event's, the bytes
+                // transferred, and the two ends of the transfer.
+                (">uploaded</text>", 1),
+                (">act-ready</text>", 1),
+                (">weights[0..256] 1→0</text>", 1),
+                (">release</text>", 1),
+                (">acquire</text>", 1),
+                // Batches: the transfer upload and the compute work.
+                (">batch 1</text>", 1),
+                (">batch 2</text>", 1),
+                (">batch 3", 0),
+                // The fill between the set and the wait takes part in both
+                // hazards.
+                (">H1 H2</text>", 1),
+            ],
+        ),
+        (
+            TIMELINE,
+            &[
+                // t:3 from the host, s between the queues, done:1 to the
+                // host; t:1 is the initial value's, so no arrow.
+                ("marker-end=\"url(#arrow-semaphore)\"", 3),
+                (">t:3</text>", 1),
+                (">s</text>", 1),
+                (">done:1</text>", 1),
+                (">t:1</text>", 0),
+                ("initial value → waited for at line 15 (on a, COPY)", 1),
+                ("marker-end=\"url(#arrow-event)\"", 1),
+                ("set at line 19 (the host) → waited for at line 20 (a)", 1),
+                ("marker-end=\"url(#arrow-hazard)\"", 0),
+                ("marker-end=\"url(#arrow-ownership)\"", 0),
+                // Three submits, the first with no command.
+                (">batch 3</text>", 1),
+            ],
+        ),
     ];
-    for (needle, count) in expected {
-        assert_eq!(svg.matches(needle).count(), *count, "{needle}");
+    for (trace, expected) in cases {
+        let svg = check_drawn(trace);
+        for (needle, count) in *expected {
+            assert_eq!(svg.matches(needle).count(), *count, "{trace}: {needle}");
+        }
     }
+}
+
+/// The multi-queue picture as a reviewed snapshot, and the copy that
+/// docs/cli.md shows.
+#[test]
+fn check_svg_snapshot() {
+    let svg = check_drawn(QUEUES);
     // docs/cli.md shows this picture: it must not fall behind.
     let docs = std::fs::read_to_string(root().join("docs/check-queues.svg")).expect("docs/check-queues.svg");
     assert!(
