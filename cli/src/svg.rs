@@ -1081,12 +1081,6 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     let mut waits: Vec<SemOp> = Vec::new();
     let mut sem_pairs: Vec<(Option<usize>, SemOp)> = Vec::new();
     let mut pending_binary: HashMap<vksync::SemaphoreId, usize> = HashMap::new();
-    let mut batch_waits: HashMap<usize, usize> = HashMap::new(); // submit → waits drawn
-    for b in &batches {
-        let Some(i) = b.submit else { continue };
-        let Command::Submit(s) = &cmds[i] else { continue };
-        batch_waits.insert(i, s.waits.len());
-    }
     for (i, c) in cmds.iter().enumerate() {
         match c {
             Command::Submit(s) => {
@@ -1398,7 +1392,11 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let t = Track::Queue(b.queue);
         let (x0, x1) = (cols[b.first].x, cols[b.last].x + shape_width(cols[b.last].shape));
         let top = top_of(t);
-        let nwaits = b.submit.and_then(|i| batch_waits.get(&i).copied()).unwrap_or(0);
+        // The label goes after the wait markers.
+        let nwaits = match b.submit.map(|i| &cmds[i]) {
+            Some(Command::Submit(sub)) => sub.waits.len(),
+            _ => 0,
+        };
         let _ = writeln!(
             s,
             r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{BAND}" rx="6"/><text x="{}" y="{}" font-size="10" fill="#4338ca">batch {}{}</text>"##,
