@@ -1,4 +1,6 @@
-//! Drawing a plan as an SVG timeline (`vksync plan --svg OUT`).
+//! Drawing a plan as an SVG timeline (`vksync plan --svg OUT`), and any
+//! trace with one lane per queue (`vksync check --svg OUT`,
+//! [`render_trace`], described where it starts below).
 //!
 //! Time runs left to right, one column per command of the planned program.
 //! Each memory object (a buffer or a pool; aliases and blobs share their

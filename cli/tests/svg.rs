@@ -131,14 +131,18 @@ fn queues_of(trace: &str) -> Vec<String> {
     }
 }
 
-/// `check --svg` on a trace: the same stdout, stderr and status as plain
-/// `check` (the picture adds nothing to either), and a well-formed picture
-/// with the host's lane and one lane per queue. Returns the picture.
-fn check_drawn(trace: &str) -> String {
+/// `check --svg` on a trace (with more `check` arguments): the same
+/// stdout, stderr and status as plain `check` (the picture adds nothing to
+/// either), and a well-formed picture with the host's lane and one lane
+/// per queue. Returns the picture.
+fn check_drawn(trace: &str, extra: &[&str]) -> String {
     let text = std::fs::read_to_string(root().join(trace)).expect("read trace");
-    let out = out_path(&trace.replace('/', "_"));
-    let plain = vksync(&["check", trace], "");
-    let drawn = vksync(&["check", trace, "--svg", out.to_str().expect("utf-8 path")], "");
+    let out = out_path(&format!("{}{}", trace.replace('/', "_"), extra.join("_")));
+    let mut args = vec!["check", trace];
+    args.extend_from_slice(extra);
+    let plain = vksync(&args, "");
+    args.extend(["--svg", out.to_str().expect("utf-8 path")]);
+    let drawn = vksync(&args, "");
     assert_eq!(drawn, plain, "{trace}: --svg changed what check prints");
     assert!(matches!(plain.0, 0 | 1), "{trace}: {}", plain.2);
     let svg = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("{trace}: no picture: {e}"));
@@ -185,7 +189,7 @@ fn check_svg_draws_every_trace() {
     traces.extend([QUEUES.to_string(), TIMELINE.to_string()]);
     assert!(traces.len() > 10, "{traces:?}");
     for t in &traces {
-        check_drawn(t);
+        check_drawn(t, &[]);
     }
 }
 
@@ -194,12 +198,17 @@ fn check_svg_draws_every_trace() {
 /// between queues, a host-set event, a host wait.
 const TIMELINE: &str = "cli/tests/traces/timeline-host.trace";
 
-/// What each picture shows: how many times each piece of SVG occurs.
+/// A trace, more `check` arguments, and how many times each piece of SVG
+/// occurs in its picture.
+type Shows<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, usize)]);
+
+/// What each picture shows.
 #[test]
 fn check_svg_draws_the_synchronization() {
-    let cases: &[(&str, &[(&str, usize)])] = &[
+    let cases: &[Shows] = &[
         (
             QUEUES,
+            &[],
             &[
                 // One arrow per pairing: the semaphore, the event, the
                 // ownership transfer; and the two hazards.
@@ -225,6 +234,7 @@ fn check_svg_draws_the_synchronization() {
         ),
         (
             TIMELINE,
+            &[],
             &[
                 // t:3 from the host, s between the queues, done:1 to the
                 // host; t:1 is the initial value's, so no arrow.
@@ -242,9 +252,22 @@ fn check_svg_draws_the_synchronization() {
                 (">batch 3</text>", 1),
             ],
         ),
+        // The reading `check` is given is the picture's: the ncnn report
+        // has one hazard under the memory model, three when the earlier
+        // write must be visible to later writes.
+        (
+            "examples/ncnn-batch-scale.trace",
+            &[],
+            &[("marker-end=\"url(#arrow-hazard)\"", 1)],
+        ),
+        (
+            "examples/ncnn-batch-scale.trace",
+            &["--reading", "visible-to-writes"],
+            &[("marker-end=\"url(#arrow-hazard)\"", 3), (">H3 WAW</text>", 1)],
+        ),
     ];
-    for (trace, expected) in cases {
-        let svg = check_drawn(trace);
+    for (trace, extra, expected) in cases {
+        let svg = check_drawn(trace, extra);
         for (needle, count) in *expected {
             assert_eq!(svg.matches(needle).count(), *count, "{trace}: {needle}");
         }
@@ -255,7 +278,7 @@ fn check_svg_draws_the_synchronization() {
 /// docs/cli.md shows.
 #[test]
 fn check_svg_snapshot() {
-    let svg = check_drawn(QUEUES);
+    let svg = check_drawn(QUEUES, &[]);
     // docs/cli.md shows this picture: it must not fall behind.
     let docs = std::fs::read_to_string(root().join("docs/check-queues.svg")).expect("docs/check-queues.svg");
     assert!(
