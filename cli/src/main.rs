@@ -51,6 +51,12 @@ enum Cmd {
         /// (also made visible to the later write).
         #[arg(long, value_enum, default_value_t = ReadingArg::MemoryModel)]
         reading: ReadingArg,
+        /// Also draw the trace as an SVG timeline into this file: one lane
+        /// per queue and one for the host, with semaphores, events,
+        /// ownership transfers and the hazards found (any trace, also one
+        /// with several queues).
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -223,7 +229,10 @@ fn main() -> ExitCode {
     };
     let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file, reading } => check_all(&file, reading.reading(), &mut out),
+        Cmd::Check { file, reading, svg } => {
+            let status = check_drawing(&file, reading.reading(), svg.as_deref(), &mut out);
+            ownership(&file, status, &mut out)
+        }
         Cmd::Plan {
             file,
             planning,
@@ -278,10 +287,10 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Source, Status> {
     Ok(source)
 }
 
-/// `vksync check`: the hazards, then the queue family ownership issues
-/// (`vksync::check_ownership`), which a race-free program can still have.
-fn check_all(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    let status = check(file, reading, out);
+/// After `vksync check`'s hazards (`status`): the queue family ownership
+/// issues (`vksync::check_ownership`), which a race-free program can still
+/// have.
+fn ownership(file: &std::path::Path, status: Status, out: &mut Out) -> Status {
     if !matches!(status, Status::Clean | Status::Findings) {
         return status;
     }
@@ -323,11 +332,68 @@ fn check_all(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) ->
     }
 }
 
+/// The picture `--svg` asked for, or the status of the refusal (reported
+/// here): a program error at its line, a timeline too large at the file.
+fn picture(source: &Source, drawn: Option<Result<String, svg::SvgError>>) -> Result<Option<String>, Status> {
+    match drawn {
+        None => Ok(None),
+        Some(Ok(picture)) => Ok(Some(picture)),
+        Some(Err(svg::SvgError::Program(e))) => {
+            to_stderr!(
+                "{}",
+                input::program_error(&source.name, &source.text, &source.trace, e)
+            );
+            Err(Status::BadInput)
+        }
+        Some(Err(e)) => {
+            to_stderr!("{}: error: {e}", source.name);
+            Err(Status::BadInput)
+        }
+    }
+}
+
+/// Writes a picture drawn by `--svg`; `status` unless that fails.
+fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status: Status) -> Status {
+    if let (Some(path), Some(picture)) = (path, picture) {
+        if let Err(e) = std::fs::write(path, picture) {
+            to_stderr!("{}: error: cannot write: {e}", path.display());
+            return Status::BadInput;
+        }
+    }
+    status
+}
+
+/// `vksync check FILE` (also run by `capture` on each trace it records):
+/// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
+    let status = check_drawing(file, reading, None, out);
+    ownership(file, status, out)
+}
+
+/// `vksync check FILE [--svg OUT]`.
+fn check_drawing(
+    file: &std::path::Path,
+    reading: vksync::Reading,
+    svg_out: Option<&std::path::Path>,
+    out: &mut Out,
+) -> Status {
     let source = match load(file) {
         Ok(s) => s,
         Err(st) => return st,
     };
+    // The picture first: a trace too large to draw is refused before
+    // anything is printed.
+    let drawn = match picture(&source, svg_out.map(|_| svg::render_trace(&source, reading))) {
+        Ok(d) => d,
+        Err(st) => return st,
+    };
+    match check_source(&source, reading, out) {
+        Status::BadInput => Status::BadInput,
+        status => write_picture(svg_out, drawn, status),
+    }
+}
+
+fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Status {
     let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
         Ok(h) => h,
         // A corner of several queues and semaphores the fast checker
@@ -340,7 +406,7 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
                 vksync::ProgramErrorKind::MultiQueueNotSupported { what }
                 | vksync::ProgramErrorKind::EventsNotSupported { what },
             ..
-        }) => return check_by_spec(&source, reading, &what, out),
+        }) => return check_by_spec(source, reading, &what, out),
         Err(e) => {
             // `load` resolved the program already; a failure here would be
             // a model inconsistency, still reported as an input error.
@@ -367,7 +433,7 @@ fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Sta
             })
             .collect();
         return match vksync::resolve(&source.trace.program) {
-            Ok(layout) => print_races(&source, &layout, &races, out),
+            Ok(layout) => print_races(source, &layout, &races, out),
             Err(e) => {
                 to_stderr!(
                     "{}",
@@ -575,20 +641,12 @@ fn plan(
     };
     // The picture first: a trace too large to draw is refused before
     // anything is printed.
-    let picture = match svg_out.map(|_| svg::render(&source, &planned, opts, &stats)) {
-        None => None,
-        Some(Ok(picture)) => Some(picture),
-        Some(Err(svg::SvgError::Program(e))) => {
-            to_stderr!(
-                "{}",
-                input::program_error(&source.name, &source.text, &source.trace, e)
-            );
-            return Status::BadInput;
-        }
-        Some(Err(e)) => {
-            to_stderr!("{}: error: {e}", source.name);
-            return Status::BadInput;
-        }
+    let drawn = match picture(
+        &source,
+        svg_out.map(|_| svg::render(&source, &planned, opts, &stats)),
+    ) {
+        Ok(d) => d,
+        Err(st) => return st,
     };
     let text = match compare {
         None => planout::render(&source, &planned, opts, &stats, repeat),
@@ -609,13 +667,7 @@ fn plan(
         }
     };
     out.text(&text);
-    if let (Some(path), Some(picture)) = (svg_out, picture) {
-        if let Err(e) = std::fs::write(path, picture) {
-            to_stderr!("{}: error: cannot write: {e}", path.display());
-            return Status::BadInput;
-        }
-    }
-    Status::Clean
+    write_picture(svg_out, drawn, Status::Clean)
 }
 
 #[cfg(test)]

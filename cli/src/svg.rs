@@ -1,4 +1,6 @@
-//! Drawing a plan as an SVG timeline (`vksync plan --svg OUT`).
+//! Drawing a plan as an SVG timeline (`vksync plan --svg OUT`), and any
+//! trace with one lane per queue (`vksync check --svg OUT`,
+//! [`render_trace`], described where it starts below).
 //!
 //! Time runs left to right, one column per command of the planned program.
 //! Each memory object (a buffer or a pool; aliases and blobs share their
@@ -640,4 +642,1136 @@ fn name_of(program: &vksync::Program, id: vksync::ObjectId) -> String {
 /// The size of an object of the (validated) program being drawn.
 fn size_of(program: &vksync::Program, id: vksync::ObjectId) -> u64 {
     program.object(id).map_or(0, |o| o.size)
+}
+
+// ---------------------------------------------------------------------
+// `vksync check --svg OUT`: any trace, one lane per queue.
+//
+// The plan picture above has one lane per memory object, which is the
+// right axis for a single queue (every command runs in one stream, and
+// what matters is which bytes a barrier orders). With several queues the
+// question is which queue runs what, and what orders one queue after
+// another: so this picture has one lane per queue plus one for the host.
+// Columns follow host order, except that a command recorded into a batch
+// is drawn where its batch is submitted (it cannot run earlier), so each
+// batch is a contiguous band in its queue's lane ending at its `submit`.
+// A command lists its accesses as rows in its box; hazards of `vksync
+// check` outline the two accesses involved and join them with a dashed red
+// arrow; semaphores, events and ownership transfers are arrows between the
+// operations that pair up.
+// ---------------------------------------------------------------------
+
+/// The most access rows (over all commands) that `check --svg` draws.
+pub const MAX_ACCESSES: usize = 10_000;
+
+const Q_LEFT: f64 = 150.0; // room for lane names
+const Q_TOP: f64 = 64.0; // title
+const BOX_W: f64 = 170.0; // a command with accesses
+const SLIM_W: f64 = 34.0; // a command drawn as a marker and a label
+const SUBMIT_W: f64 = 40.0;
+const BAR_W: f64 = 52.0; // a barrier
+const COL_GAP: f64 = 8.0;
+const STRIP: f64 = 28.0; // top of a lane: batch label, semaphore waits
+const HEAD: f64 = 32.0; // a box's two header lines
+const ACC_H: f64 = 16.0; // one access row
+const LANE_PAD: f64 = 22.0; // below a lane's content (line numbers)
+const LANE_SEP: f64 = 18.0;
+const LANE_MIN: f64 = 110.0;
+const MARK: f64 = 14.0; // step between stacked semaphore markers
+/// Width of one character of the 10-px labels, for the room a rotated
+/// label needs in its lane and a legend line in the picture.
+const CHAR: f64 = 6.3;
+
+const SEM: &str = "#9333ea";
+const EVENT: &str = "#0d9488";
+const OWN: &str = "#d97706";
+const HAZ: &str = "#dc2626";
+const BAR_GREEN: &str = "#059669";
+const BAND: &str = "#e0e7ff";
+
+/// Which lane a column is drawn in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Track {
+    Host,
+    Queue(vksync::QueueId),
+}
+
+/// How a command is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// A box listing its accesses.
+    Box,
+    /// A barrier: a bar across its lane.
+    Bar,
+    /// A submit: the end of its batch, with the batch's semaphore signals.
+    Submit,
+    /// A marker and a rotated label.
+    Slim,
+}
+
+/// How far below its lane's top a marker column's marker is: in a queue's
+/// lane below the strip that holds the batch's label and semaphore waits.
+fn marker_y(t: Track) -> f64 {
+    match t {
+        Track::Host => 12.0,
+        Track::Queue(_) => STRIP + 2.0,
+    }
+}
+
+/// Whether a command is recorded into a command buffer (and so runs in
+/// the batch of the next `submit`), and how it is drawn. Exhaustive on
+/// purpose: a new kind of command must be placed here before it draws.
+fn placement(c: &Command) -> (bool, Shape) {
+    match c {
+        Command::Copy { .. }
+        | Command::CopyImage { .. }
+        | Command::Fill { .. }
+        | Command::Update { .. }
+        | Command::Dispatch { .. } => (true, Shape::Box),
+        Command::Barrier(_) => (true, Shape::Bar),
+        Command::SetEvent { .. } | Command::WaitEvents { .. } | Command::ResetEvent { .. } => {
+            (true, Shape::Slim)
+        }
+        Command::HostWrite { .. } | Command::HostRead { .. } => (false, Shape::Box),
+        Command::Submit(_) => (false, Shape::Submit),
+        Command::Alloc { .. }
+        | Command::Free { .. }
+        | Command::Wait(_)
+        | Command::HostSignal { .. }
+        | Command::HostWait { .. }
+        | Command::HostSetEvent { .. }
+        | Command::HostResetEvent { .. } => (false, Shape::Slim),
+    }
+}
+
+fn shape_width(s: Shape) -> f64 {
+    match s {
+        Shape::Box => BOX_W,
+        Shape::Bar => BAR_W,
+        Shape::Submit => SUBMIT_W,
+        Shape::Slim => SLIM_W,
+    }
+}
+
+/// One column of the picture.
+struct Col {
+    cmd: usize,
+    track: Track,
+    shape: Shape,
+    x: f64,
+}
+
+impl Col {
+    fn cx(&self) -> f64 {
+        self.x + shape_width(self.shape) / 2.0
+    }
+}
+
+/// The commands of one `vkQueueSubmit` (or those recorded after the last
+/// submit, which the model submits at the end to the first queue).
+struct Batch {
+    queue: vksync::QueueId,
+    /// Its first and last columns (the last is its submit, if any).
+    first: usize,
+    last: usize,
+    submit: Option<usize>,
+}
+
+/// A hazard of `vksync check`, from either checker.
+type Race = vksync::spec::Race;
+
+/// The hazards `vksync check` reports for `program`: the fast checker's,
+/// or, for the corners it refuses, the definitional semantics' (`true`).
+fn hazards_of(
+    program: &vksync::Program,
+    reading: vksync::Reading,
+) -> Result<(Vec<Race>, bool), ProgramError> {
+    match vksync::check_with(program, Semantics::for_reading(reading)) {
+        Ok(hazards) => Ok((
+            hazards
+                .iter()
+                .map(|h| Race {
+                    command: h.command,
+                    kind: h.kind,
+                    prior_command: h.prior_command,
+                    mem: h.memory.mem,
+                    range: h.memory.range,
+                    current: h.current,
+                    prior: h.prior,
+                })
+                .collect(),
+            false,
+        )),
+        Err(ProgramError {
+            kind:
+                vksync::ProgramErrorKind::MultiQueueNotSupported { .. }
+                | vksync::ProgramErrorKind::EventsNotSupported { .. },
+            ..
+        }) => Ok((vksync::spec::races(program, reading)?, true)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Which of a command's accesses a hazard is about: the one with its stage
+/// and access on overlapping bytes, else one of the same direction.
+fn access_of(
+    acc: &[vksync::Access],
+    sa: vksync::StageAccess,
+    mem: MemId,
+    range: vksync::ByteRange,
+) -> Option<usize> {
+    let on = |a: &vksync::Access| a.mem == mem && a.range.overlaps(range);
+    acc.iter()
+        .position(|a| on(a) && a.sa == sa)
+        .or_else(|| acc.iter().position(|a| on(a) && a.sa.is_write() == sa.is_write()))
+}
+
+/// A cubic arrow from `a` to `b` bowing up by `lift`, and the point of its
+/// middle (for the label).
+fn curve(a: (f64, f64), b: (f64, f64), lift: f64) -> (String, (f64, f64)) {
+    let k = ((b.0 - a.0).abs() / 3.0).max(24.0);
+    let d = format!(
+        "M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+        a.0,
+        a.1,
+        a.0 + k,
+        a.1 - lift,
+        b.0 - k,
+        b.1 - lift,
+        b.0,
+        b.1
+    );
+    (d, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0 - 0.75 * lift))
+}
+
+/// The label of a marker column.
+fn slim_label(program: &vksync::Program, c: &Command) -> String {
+    let ev = |e: vksync::EventId| program.event_name(e).to_string();
+    match c {
+        Command::Alloc { blob } => format!("alloc {}", name_of(program, *blob)),
+        Command::Free { blob } => format!("free {}", name_of(program, *blob)),
+        Command::Wait(vksync::WaitFor::All) => "wait (all queues)".to_string(),
+        Command::Wait(vksync::WaitFor::Queue(q)) => format!("wait {}", program.queue_name(*q)),
+        Command::HostSignal { semaphore, value } => {
+            format!("host-signal {}:{value}", program.semaphore_name(*semaphore))
+        }
+        Command::HostWait { semaphore, value } => {
+            format!("host-wait {}:{value}", program.semaphore_name(*semaphore))
+        }
+        Command::SetEvent { event, .. } => format!("set-event {}", ev(*event)),
+        Command::WaitEvents { waits } => format!(
+            "wait-events {}",
+            waits.iter().map(|w| ev(w.event)).collect::<Vec<_>>().join(", ")
+        ),
+        Command::ResetEvent { event, .. } => format!("reset-event {}", ev(*event)),
+        Command::HostSetEvent { event } => format!("host-set-event {}", ev(*event)),
+        Command::HostResetEvent { event } => format!("host-reset-event {}", ev(*event)),
+        other => other.keyword().to_string(),
+    }
+}
+
+/// `sem` or `sem:VALUE`.
+fn sem_label(program: &vksync::Program, s: vksync::SemaphoreId, value: Option<u64>) -> String {
+    match value {
+        Some(v) => format!("{}:{v}", program.semaphore_name(s)),
+        None => program.semaphore_name(s).to_string(),
+    }
+}
+
+/// A semaphore operation's place: where it is drawn, its command, and
+/// what the legend says about it.
+#[derive(Clone)]
+struct SemOp {
+    sem: vksync::SemaphoreId,
+    value: Option<u64>,
+    at: (f64, f64),
+    cmd: usize,
+    /// `on compute, COPY` or `on the host`.
+    where_: String,
+    /// A host operation (drawn as its command's marker).
+    host: bool,
+}
+
+/// The picture of a trace as `vksync check` sees it, under `reading`.
+pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String, SvgError> {
+    let program = &source.trace.program;
+    let cmds = program.commands();
+    let lines = &source.trace.command_lines;
+    let line = |i: usize| lines.get(i).copied().unwrap_or(0);
+    within("columns (commands of the trace)", cmds.len(), MAX_COLUMNS)?;
+    within("lanes (queues and the host)", program.queue_count() + 1, MAX_ROWS)?;
+    let layout = vksync::resolve(program)?;
+    let sem = Semantics::for_reading(reading);
+    let acc: Vec<Vec<vksync::Access>> = cmds.iter().map(|c| accesses(c, &layout, sem)).collect();
+    within(
+        "access rows (accesses of all commands)",
+        acc.iter().map(Vec::len).sum(),
+        MAX_ACCESSES,
+    )?;
+    // The fast checker first (the definitional semantics is cubic), and
+    // only once the picture is known to be small enough.
+    let (races, by_spec) = hazards_of(program, reading)?;
+    within("arrows (hazards)", races.len(), MAX_ARROWS)?;
+    // Pairing waits with signals is quadratic in their number: bound it
+    // before, not after.
+    let sem_ops: usize = cmds
+        .iter()
+        .map(|c| match c {
+            Command::Submit(s) => s.waits.len() + s.signals.len(),
+            Command::HostSignal { .. } | Command::HostWait { .. } => 1,
+            _ => 0,
+        })
+        .sum();
+    within("semaphore operations", sem_ops, MAX_ARROWS)?;
+
+    // Columns, batch by batch.
+    let mut cols: Vec<Col> = Vec::with_capacity(cmds.len());
+    let mut batches: Vec<Batch> = Vec::new();
+    let mut pending: Vec<usize> = Vec::new();
+    let push = |cols: &mut Vec<Col>, cmd: usize, track: Track| {
+        cols.push(Col {
+            cmd,
+            track,
+            shape: placement(&cmds[cmd]).1,
+            x: 0.0,
+        });
+    };
+    for (i, c) in cmds.iter().enumerate() {
+        if placement(c).0 {
+            pending.push(i);
+        } else if let Command::Submit(s) = c {
+            let first = cols.len();
+            for p in pending.drain(..) {
+                push(&mut cols, p, Track::Queue(s.queue));
+            }
+            push(&mut cols, i, Track::Queue(s.queue));
+            batches.push(Batch {
+                queue: s.queue,
+                first,
+                last: cols.len() - 1,
+                submit: Some(i),
+            });
+        } else {
+            push(&mut cols, i, Track::Host);
+        }
+    }
+    if !pending.is_empty() {
+        let first = cols.len();
+        let queue = vksync::QueueId(0);
+        for p in pending.drain(..) {
+            push(&mut cols, p, Track::Queue(queue));
+        }
+        batches.push(Batch {
+            queue,
+            first,
+            last: cols.len() - 1,
+            submit: None,
+        });
+    }
+    let mut x = Q_LEFT + 10.0;
+    let mut col_of = vec![0usize; cmds.len()];
+    for (k, col) in cols.iter_mut().enumerate() {
+        col.x = x;
+        col_of[col.cmd] = k;
+        x += shape_width(col.shape) + COL_GAP;
+    }
+    let cols_right = x + 20.0;
+
+    // Lanes: the host, then each queue; each as tall as its tallest column.
+    let nlanes = program.queue_count() + 1;
+    let lane_index = |t: Track| match t {
+        Track::Host => 0,
+        Track::Queue(q) => q.0 as usize + 1,
+    };
+    let family = |q: vksync::QueueId| program.queues().get(q.0 as usize).map_or(0, |x| x.family);
+    let label_len = |s: &str| s.chars().count() as f64 * CHAR;
+    let bar_label_of = |i: usize| match &cmds[i] {
+        Command::Barrier(dep) => bar_label(dep),
+        _ => String::new(),
+    };
+    let mut need = vec![LANE_MIN; nlanes];
+    let mut grow = |lane: usize, h: f64| need[lane] = need[lane].max(h + LANE_PAD);
+    for col in &cols {
+        let lane = lane_index(col.track);
+        let c = &cmds[col.cmd];
+        match col.shape {
+            Shape::Box => grow(lane, STRIP + HEAD + ACC_H * acc[col.cmd].len() as f64 + 6.0),
+            Shape::Bar => grow(
+                lane,
+                (STRIP + 52.0 + label_len(&bar_label_of(col.cmd)))
+                    .max(STRIP + 34.0 + 14.0 * acc[col.cmd].len() as f64),
+            ),
+            Shape::Slim => grow(
+                lane,
+                marker_y(col.track) + 22.0 + label_len(&slim_label(program, c)),
+            ),
+            Shape::Submit => {
+                let Command::Submit(s) = c else { continue };
+                grow(
+                    lane,
+                    13.0 + MARK * s.signals.len() as f64 + 8.0 + label_len("submit"),
+                );
+                grow(
+                    0,
+                    34.0 + label_len(&format!("submit → {}", program.queue_name(s.queue))),
+                );
+            }
+        }
+    }
+    let mut tops = Vec::with_capacity(nlanes);
+    let mut y = Q_TOP;
+    for h in &need {
+        tops.push(y);
+        y += h + LANE_SEP;
+    }
+    let lanes_bottom = y - LANE_SEP;
+    let top_of = |t: Track| tops[lane_index(t)];
+    let height_of = |t: Track| need[lane_index(t)];
+
+    // Where each access row is: (x, y, width, height).
+    let mut rows: Vec<Vec<(f64, f64, f64, f64)>> = vec![Vec::new(); cmds.len()];
+    for col in &cols {
+        let top = top_of(col.track);
+        for k in 0..acc[col.cmd].len() {
+            rows[col.cmd].push(match col.shape {
+                Shape::Bar => (col.cx() - 22.0, top + STRIP + 34.0 + 14.0 * k as f64, 11.0, 11.0),
+                _ => (
+                    col.x + 4.0,
+                    top + STRIP + HEAD + ACC_H * k as f64,
+                    BOX_W - 8.0,
+                    ACC_H - 2.0,
+                ),
+            });
+        }
+    }
+    // Where a command is when none of its accesses is meant.
+    let centre = |i: usize| {
+        let col = &cols[col_of[i]];
+        (col.cx(), top_of(col.track) + marker_y(col.track) + 7.0)
+    };
+
+    // Hazards on the accesses involved.
+    let mut marks: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    let mut hazard_ends = Vec::with_capacity(races.len());
+    for (n, r) in races.iter().enumerate() {
+        let cur = access_of(&acc[r.command], r.current, r.mem, r.range);
+        let prior = access_of(&acc[r.prior_command], r.prior, r.mem, r.range);
+        for (cmd, a) in [(r.command, cur), (r.prior_command, prior)] {
+            if let Some(a) = a {
+                marks.entry((cmd, a)).or_default().push(n + 1);
+            }
+        }
+        let from = prior.map_or_else(
+            || centre(r.prior_command),
+            |a| {
+                let (x, y, w, h) = rows[r.prior_command][a];
+                (x + w, y + h / 2.0)
+            },
+        );
+        let to = cur.map_or_else(
+            || centre(r.command),
+            |a| {
+                let (x, y, _, h) = rows[r.command][a];
+                (x, y + h / 2.0)
+            },
+        );
+        hazard_ends.push((from, to));
+    }
+
+    // Semaphores: each wait paired with the signal it waits for.
+    let mut signals: Vec<SemOp> = Vec::new();
+    let mut waits: Vec<SemOp> = Vec::new();
+    let mut sem_pairs: Vec<(Option<usize>, SemOp)> = Vec::new();
+    let mut pending_binary: HashMap<vksync::SemaphoreId, usize> = HashMap::new();
+    for (i, c) in cmds.iter().enumerate() {
+        match c {
+            Command::Submit(s) => {
+                let col = &cols[col_of[i]];
+                let top = top_of(col.track);
+                let first_x = batches
+                    .iter()
+                    .find(|b| b.submit == Some(i))
+                    .map_or(col.x, |b| cols[b.first].x);
+                let qn = program.queue_name(s.queue);
+                for (k, w) in s.waits.iter().enumerate() {
+                    let op = SemOp {
+                        sem: w.semaphore,
+                        value: w.value,
+                        at: (first_x + 8.0 + 16.0 * k as f64, top + 13.0),
+                        cmd: i,
+                        where_: format!("on {qn}, {}", w.stages),
+                        host: false,
+                    };
+                    waits.push(op.clone());
+                    if w.value.is_none() {
+                        sem_pairs.push((pending_binary.remove(&w.semaphore), op));
+                    }
+                }
+                for (k, sg) in s.signals.iter().enumerate() {
+                    if sg.value.is_none() {
+                        pending_binary.insert(sg.semaphore, signals.len());
+                    }
+                    signals.push(SemOp {
+                        sem: sg.semaphore,
+                        value: sg.value,
+                        at: (col.cx(), top + 13.0 + MARK * k as f64),
+                        cmd: i,
+                        where_: format!("on {qn}, {}", sg.stages),
+                        host: false,
+                    });
+                }
+            }
+            Command::HostSignal { semaphore, value } => signals.push(SemOp {
+                sem: *semaphore,
+                value: Some(*value),
+                at: centre(i),
+                cmd: i,
+                where_: "on the host".to_string(),
+                host: true,
+            }),
+            Command::HostWait { semaphore, value } => waits.push(SemOp {
+                sem: *semaphore,
+                value: Some(*value),
+                at: centre(i),
+                cmd: i,
+                where_: "on the host".to_string(),
+                host: true,
+            }),
+            _ => {}
+        }
+    }
+    // A timeline wait for V waits for nothing when the initial value
+    // reaches V, else for the first signal that does (values increase in
+    // trace order).
+    for w in &waits {
+        let Some(v) = w.value else { continue };
+        let initial = match program.semaphores().get(w.sem.0 as usize).map(|x| x.kind) {
+            Some(vksync::SemaphoreType::Timeline { initial }) => initial,
+            _ => 0,
+        };
+        let by = if initial >= v {
+            None
+        } else {
+            signals
+                .iter()
+                .position(|s| s.sem == w.sem && s.value.is_some_and(|sv| sv >= v))
+        };
+        sem_pairs.push((by, w.clone()));
+    }
+    sem_pairs.sort_by_key(|(_, w)| w.cmd);
+
+    // Events: each wait paired with the set before it (no reset since).
+    let mut current_set: HashMap<vksync::EventId, usize> = HashMap::new();
+    let mut event_pairs: Vec<(usize, usize, vksync::EventId)> = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        match c {
+            Command::SetEvent { event, .. } | Command::HostSetEvent { event } => {
+                current_set.insert(*event, i);
+            }
+            Command::ResetEvent { event, .. } | Command::HostResetEvent { event } => {
+                current_set.remove(event);
+            }
+            Command::WaitEvents { waits } => {
+                for w in waits {
+                    if let Some(&set) = current_set.get(&w.event) {
+                        event_pairs.push((set, i, w.event));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Ownership transfers: a barrier releases on a queue of the source
+    // family and acquires on one of the destination family; each acquire
+    // is paired with the first earlier release of the same bytes.
+    let mut role: HashMap<usize, &'static str> = HashMap::new();
+    let mut releases: Vec<(usize, vksync::Region, vksync::OwnershipTransfer, bool)> = Vec::new();
+    let mut own_pairs: Vec<(usize, usize, vksync::Region, vksync::OwnershipTransfer)> = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        let Command::Barrier(dep) = c else { continue };
+        let Track::Queue(q) = cols[col_of[i]].track else {
+            continue;
+        };
+        for b in &dep.barriers {
+            let (Some(o), Some(region)) = (b.ownership, b.region) else {
+                continue;
+            };
+            if o.src_queue_family == o.dst_queue_family {
+                continue;
+            }
+            if family(q) == o.src_queue_family {
+                role.insert(i, "release");
+                releases.push((i, region, o, false));
+            } else if family(q) == o.dst_queue_family {
+                role.insert(i, "acquire");
+                if let Some(r) = releases
+                    .iter_mut()
+                    .find(|(_, rr, ro, used)| !used && *rr == region && *ro == o)
+                {
+                    r.3 = true;
+                    own_pairs.push((r.0, i, region, o));
+                }
+            }
+        }
+    }
+    within(
+        "arrows (hazards, semaphores, events, ownership transfers)",
+        races.len() + sem_pairs.len() + event_pairs.len() + own_pairs.len(),
+        MAX_ARROWS,
+    )?;
+
+    // The legend's lines, so the width can hold the longest.
+    let mut barrier_no = HashMap::new();
+    for (i, c) in cmds.iter().enumerate() {
+        if matches!(c, Command::Barrier(_)) {
+            let n = barrier_no.len() + 1;
+            barrier_no.insert(i, n);
+        }
+    }
+    let track_name = |i: usize| match cols[col_of[i]].track {
+        Track::Host => "the host".to_string(),
+        Track::Queue(q) => program.queue_name(q).to_string(),
+    };
+    // (colour, bold prefix, text, tooltip)
+    let mut legend: Vec<(&str, String, String, String)> = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        let Command::Barrier(dep) = c else { continue };
+        let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
+        let what = role.get(&i).map_or(String::new(), |r| format!(", {r}"));
+        legend.push((
+            "#065f46",
+            format!("B{}", barrier_no[&i]),
+            format!(
+                "line {} on {}{what}: barrier {}",
+                line(i),
+                track_name(i),
+                parts.join("; ")
+            ),
+            String::new(),
+        ));
+    }
+    for (n, r) in races.iter().enumerate() {
+        let region = access_of(&acc[r.command], r.current, r.mem, r.range).map_or_else(
+            || format!("memory {}[{}]", r.mem.0, r.range),
+            |a| {
+                let a = &acc[r.command][a];
+                let base = a.range.start - a.region.range.start;
+                program.show_region(vksync::Region {
+                    object: a.region.object,
+                    range: vksync::ByteRange::new(
+                        r.range.start.max(a.range.start) - base,
+                        r.range.end.min(a.range.end) - base,
+                    ),
+                })
+            },
+        );
+        legend.push((
+            HAZ,
+            format!("H{}", n + 1),
+            format!(
+                "{} on {region}: line {} ({}, {}) after line {} ({}, {})",
+                r.kind.message_id(),
+                line(r.command),
+                track_name(r.command),
+                r.current,
+                line(r.prior_command),
+                track_name(r.prior_command),
+                r.prior
+            ),
+            crate::report::race_line(&source.name, program, &layout, lines, r),
+        ));
+    }
+    for (by, w) in &sem_pairs {
+        let text = match by {
+            Some(s) => {
+                let s = &signals[*s];
+                format!(
+                    "signalled at line {} ({}) → waited for at line {} ({})",
+                    line(s.cmd),
+                    s.where_,
+                    line(w.cmd),
+                    w.where_
+                )
+            }
+            None => format!(
+                "initial value → waited for at line {} ({})",
+                line(w.cmd),
+                w.where_
+            ),
+        };
+        legend.push((SEM, sem_label(program, w.sem, w.value), text, String::new()));
+    }
+    for (set, wait, e) in &event_pairs {
+        legend.push((
+            EVENT,
+            program.event_name(*e).to_string(),
+            format!(
+                "set at line {} ({}) → waited for at line {} ({})",
+                line(*set),
+                track_name(*set),
+                line(*wait),
+                track_name(*wait)
+            ),
+            String::new(),
+        ));
+    }
+
+    let legend_top = lanes_bottom + 20.0;
+    let right = legend
+        .iter()
+        .map(|(_, p, t, _)| 70.0 + (p.chars().count() + t.chars().count()) as f64 * CHAR)
+        .fold(cols_right.max(900.0), f64::max);
+    let height = legend_top + 60.0 + legend.len() as f64 * 17.0 + 20.0;
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{right:.0}" height="{height:.0}" viewBox="0 0 {right:.0} {height:.0}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">"#
+    );
+    s.push_str("<defs>\n");
+    for (id, colour) in [
+        ("hazard", HAZ),
+        ("semaphore", SEM),
+        ("event", EVENT),
+        ("ownership", OWN),
+    ] {
+        let _ = writeln!(
+            s,
+            r#"<marker id="arrow-{id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>"#
+        );
+    }
+    s.push_str("</defs>\n");
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        s,
+        r##"<text x="16" y="26" font-size="17" font-weight="bold" fill="#111827">{} — vksync check</text>"##,
+        esc(&source.name)
+    );
+    let kinds: Vec<HazardKind> = races.iter().map(|r| r.kind).collect();
+    let _ = writeln!(
+        s,
+        r##"<text x="16" y="46" fill="#374151">{}, {}, {}; {}{}</text>"##,
+        plural(program.queue_count(), "queue", "queues"),
+        plural(program.semaphores().len(), "semaphore", "semaphores"),
+        plural(program.events().len(), "event", "events"),
+        esc(&crate::report::summary_of(&kinds)),
+        if by_spec {
+            " (by the definitional semantics)"
+        } else {
+            ""
+        }
+    );
+
+    // Lanes.
+    for (n, top) in tops.iter().enumerate() {
+        let (id, name, sub) = if n == 0 {
+            ("lane-host".to_string(), "host".to_string(), String::new())
+        } else {
+            let q = vksync::QueueId(n as u32 - 1);
+            (
+                format!("lane-queue-{}", program.queue_name(q)),
+                program.queue_name(q).to_string(),
+                format!("queue, family {}", family(q)),
+            )
+        };
+        let _ = writeln!(
+            s,
+            r##"<g class="lane" id="{}"><rect x="8" y="{top}" width="{}" height="{}" fill="{}" rx="6"/><text x="16" y="{}" font-weight="bold" fill="#111827">{}</text><text x="16" y="{}" font-size="10" fill="#6b7280">{}</text></g>"##,
+            esc(&id),
+            right - 16.0,
+            need[n],
+            if n == 0 { "#faf5ff" } else { "#f3f4f6" },
+            top + 20.0,
+            esc(&name),
+            top + 34.0,
+            esc(&sub)
+        );
+    }
+    // Batches: a band from the first command to the submit.
+    for (n, b) in batches.iter().enumerate() {
+        let t = Track::Queue(b.queue);
+        let (x0, x1) = (cols[b.first].x, cols[b.last].x + shape_width(cols[b.last].shape));
+        let top = top_of(t);
+        // The label goes after the wait markers.
+        let nwaits = match b.submit.map(|i| &cmds[i]) {
+            Some(Command::Submit(sub)) => sub.waits.len(),
+            _ => 0,
+        };
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{BAND}" rx="6"/><text x="{}" y="{}" font-size="10" fill="#4338ca">batch {}{}</text>"##,
+            x0 - 4.0,
+            top + 4.0,
+            x1 - x0 + 8.0,
+            height_of(t) - 8.0,
+            x0 + 4.0 + 16.0 * nwaits as f64,
+            top + 17.0,
+            n + 1,
+            if b.submit.is_none() {
+                " (not submitted: the model submits it at the end)"
+            } else {
+                ""
+            }
+        );
+    }
+
+    // Columns.
+    for col in &cols {
+        let i = col.cmd;
+        let c = &cmds[i];
+        let top = top_of(col.track);
+        let h = height_of(col.track);
+        let cx = col.cx();
+        let line_no = |s: &mut String| {
+            let _ = writeln!(
+                s,
+                r##"<text x="{cx}" y="{}" font-size="9" fill="#6b7280" text-anchor="middle">{}</text>"##,
+                top + h - 6.0,
+                line(i)
+            );
+        };
+        match col.shape {
+            Shape::Box => {
+                let host = col.track == Track::Host;
+                let (fill, stroke) = if host {
+                    ("#f3e8ff", "#9333ea")
+                } else {
+                    ("#eef2ff", "#4f46e5")
+                };
+                let by = top + STRIP;
+                let bh = HEAD + ACC_H * acc[i].len() as f64 + 6.0;
+                let detail = match c {
+                    Command::Dispatch { kernel, .. } => kernel.clone(),
+                    _ => c.vulkan_name().trim_start_matches("vkCmd").to_string(),
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{}" y="{by}" width="{BOX_W}" height="{bh}" fill="{fill}" stroke="{stroke}" rx="6"/><text x="{cx}" y="{}" text-anchor="middle" font-weight="bold" fill="#1f2937">{}</text><text x="{cx}" y="{}" text-anchor="middle" font-size="10" fill="#4b5563">{} · line {}</text>"##,
+                    col.x,
+                    by + 14.0,
+                    c.keyword(),
+                    by + 27.0,
+                    esc(&detail),
+                    line(i)
+                );
+            }
+            Shape::Bar => {
+                let transfer = role.get(&i);
+                let colour = if transfer.is_some() { OWN } else { BAR_GREEN };
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{}" y="{}" width="10" height="{}" fill="{colour}" rx="3"/><circle cx="{cx}" cy="{}" r="13" fill="{colour}"/><text x="{cx}" y="{}" fill="#ffffff" font-weight="bold" text-anchor="middle">B{}</text>"##,
+                    cx - 5.0,
+                    top + STRIP,
+                    h - STRIP - 22.0,
+                    top + STRIP + 14.0,
+                    top + STRIP + 18.0,
+                    barrier_no.get(&i).copied().unwrap_or(0)
+                );
+                if let Some(r) = transfer {
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{cx}" y="{}" font-size="9" font-weight="bold" fill="{OWN}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{r}</text>"##,
+                        top + STRIP + 40.0
+                    );
+                }
+                let ty = top + STRIP + 52.0;
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{ty}" font-size="10" fill="#065f46" transform="rotate(90 {} {ty})">{}</text>"##,
+                    cx + 8.0,
+                    cx + 8.0,
+                    esc(&bar_label_of(i))
+                );
+                line_no(&mut s);
+            }
+            Shape::Slim => {
+                let (fill, stroke, dash) = match c {
+                    Command::SetEvent { .. } | Command::HostSetEvent { .. } => (EVENT, EVENT, "none"),
+                    Command::WaitEvents { .. } => ("#ffffff", EVENT, "none"),
+                    Command::ResetEvent { .. } | Command::HostResetEvent { .. } => ("#ffffff", EVENT, "3 2"),
+                    Command::HostSignal { .. } => (SEM, SEM, "none"),
+                    Command::HostWait { .. } => ("#ffffff", SEM, "none"),
+                    Command::Wait(_) => ("#6b7280", "#6b7280", "none"),
+                    Command::Free { .. } => ("#ffffff", "#6b7280", "3 2"),
+                    _ => ("#ffffff", "#6b7280", "none"),
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{}" y="{}" width="14" height="14" fill="{fill}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{dash}" rx="3"/>"##,
+                    cx - 7.0,
+                    top + marker_y(col.track)
+                );
+                let ty = top + marker_y(col.track) + 22.0;
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{ty}" font-size="10" fill="#374151" transform="rotate(90 {} {ty})">{}</text>"##,
+                    cx - 4.0,
+                    cx - 4.0,
+                    esc(&slim_label(program, c))
+                );
+                line_no(&mut s);
+            }
+            Shape::Submit => {
+                let Command::Submit(sub) = c else { continue };
+                let host_top = tops[0];
+                // From the host's call down to the end of the batch.
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{SEM}" stroke-width="2" stroke-dasharray="6 4"/>"##,
+                    host_top + 26.0,
+                    top + h - 18.0
+                );
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{}" y="{}" width="14" height="14" fill="{SEM}" rx="3"/>"##,
+                    cx - 7.0,
+                    host_top + 12.0
+                );
+                let ty = host_top + 34.0;
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{ty}" font-size="10" fill="#7e22ce" transform="rotate(90 {} {ty})">submit → {}</text>"##,
+                    cx + 6.0,
+                    cx + 6.0,
+                    esc(program.queue_name(sub.queue))
+                );
+                let ty = top + 13.0 + MARK * sub.signals.len() as f64 + 8.0;
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{ty}" font-size="10" fill="#7e22ce" transform="rotate(90 {} {ty})">submit</text>"##,
+                    cx + 6.0,
+                    cx + 6.0
+                );
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{cx}" y="{}" font-size="9" fill="#6b7280" text-anchor="middle">{}</text>"##,
+                    host_top + need[0] - 6.0,
+                    line(i)
+                );
+                line_no(&mut s);
+            }
+        }
+        // Accesses, with the hazards they take part in.
+        for (k, a) in acc[i].iter().enumerate() {
+            let (rx, ry, rw, rh) = rows[i][k];
+            let colour = if a.sa.is_write() { WRITE } else { READ };
+            let hz = marks.get(&(i, k));
+            let stroke = if hz.is_some() {
+                format!(r#" stroke="{HAZ}" stroke-width="2.5""#)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                r##"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" fill="{colour}" rx="3"{stroke}><title>{} {} ({})</title></rect>"##,
+                if a.sa.is_write() { "writes" } else { "reads" },
+                esc(&program.show_region(a.region)),
+                a.sa
+            );
+            let tags = hz.map_or(String::new(), |v| {
+                v.iter().map(|n| format!("H{n}")).collect::<Vec<_>>().join(" ")
+            });
+            if col.shape == Shape::Box {
+                let room = (((rw - 8.0) / 5.6) as usize).saturating_sub(tags.chars().count());
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="9" fill="#ffffff">{} {}</text>"##,
+                    rx + 4.0,
+                    ry + 10.5,
+                    if a.sa.is_write() { "W" } else { "R" },
+                    esc(&truncate(&program.show_region(a.region), room.max(4)))
+                );
+            }
+            if !tags.is_empty() {
+                let (tx, anchor, fill) = if col.shape == Shape::Box {
+                    (rx + rw - 4.0, "end", "#ffffff")
+                } else {
+                    (rx - 2.0, "end", HAZ)
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{tx}" y="{}" font-size="9" font-weight="bold" fill="{fill}" text-anchor="{anchor}">{tags}</text>"##,
+                    ry + 10.5
+                );
+            }
+        }
+    }
+
+    // Semaphore waits and signals, then the arrows between the operations
+    // that pair up, drawn last so they sit above the boxes.
+    for op in waits.iter().filter(|w| !w.host) {
+        let (x, y) = op.at;
+        let _ = writeln!(
+            s,
+            r##"<path d="M{},{y} L{x},{} L{},{y} L{x},{} z" fill="#ffffff" stroke="{SEM}" stroke-width="2"><title>wait {}</title></path>"##,
+            x - 6.0,
+            y - 6.0,
+            x + 6.0,
+            y + 6.0,
+            esc(&sem_label(program, op.sem, op.value))
+        );
+    }
+    for op in signals.iter().filter(|w| !w.host) {
+        let (x, y) = op.at;
+        let _ = writeln!(
+            s,
+            r##"<circle cx="{x}" cy="{y}" r="5" fill="{SEM}"><title>signal {}</title></circle>"##,
+            esc(&sem_label(program, op.sem, op.value))
+        );
+    }
+    let arrow = |s: &mut String,
+                 from: (f64, f64),
+                 to: (f64, f64),
+                 lift: f64,
+                 kind: &str,
+                 colour: &str,
+                 dash: &str,
+                 label: &str,
+                 title: &str| {
+        let (d, (mx, my)) = curve(from, to, lift);
+        let _ = writeln!(
+            s,
+            r##"<path d="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" marker-end="url(#arrow-{kind})" opacity="0.9"><title>{}</title></path><text x="{mx:.1}" y="{:.1}" font-size="10" font-weight="bold" fill="{colour}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            esc(title),
+            my - 3.0,
+            esc(label)
+        );
+    };
+    for (by, w) in &sem_pairs {
+        let Some(by) = by else { continue };
+        let sg = &signals[*by];
+        let same_row = (sg.at.1 - w.at.1).abs() < 1.0;
+        arrow(
+            &mut s,
+            sg.at,
+            w.at,
+            if same_row { 24.0 } else { 0.0 },
+            "semaphore",
+            SEM,
+            "none",
+            &sem_label(program, w.sem, w.value),
+            &format!(
+                "semaphore {}: line {} → line {}",
+                sem_label(program, w.sem, w.value),
+                line(sg.cmd),
+                line(w.cmd)
+            ),
+        );
+    }
+    for (set, wait, e) in &event_pairs {
+        arrow(
+            &mut s,
+            centre(*set),
+            centre(*wait),
+            22.0,
+            "event",
+            EVENT,
+            "none",
+            program.event_name(*e),
+            &format!(
+                "event {}: line {} → line {}",
+                program.event_name(*e),
+                line(*set),
+                line(*wait)
+            ),
+        );
+    }
+    for (rel, acq, region, o) in &own_pairs {
+        let at = |i: usize| {
+            let col = &cols[col_of[i]];
+            (col.cx(), top_of(col.track) + STRIP + 14.0)
+        };
+        let label = format!(
+            "{} {}→{}",
+            program.show_region(*region),
+            o.src_queue_family,
+            o.dst_queue_family
+        );
+        // From the release's circle to the acquire's, edge to edge, so
+        // both barrier numbers stay legible.
+        let ((x1, y1), (x2, y2)) = (at(*rel), at(*acq));
+        let toward = if x2 >= x1 { 13.0 } else { -13.0 };
+        arrow(
+            &mut s,
+            (x1 + toward, y1),
+            (x2 - toward, y2),
+            0.0,
+            "ownership",
+            OWN,
+            "4 3",
+            &label,
+            &format!(
+                "ownership of {label}: released at line {}, acquired at line {}",
+                line(*rel),
+                line(*acq)
+            ),
+        );
+    }
+    let mut between: HashMap<(usize, usize), u32> = HashMap::new();
+    for (n, (r, (from, to))) in races.iter().zip(&hazard_ends).enumerate() {
+        // Several hazards of one pair of commands bow apart so their
+        // labels do not overprint each other.
+        let k = between.entry((r.prior_command, r.command)).or_insert(0);
+        let lift = 18.0 + 14.0 * f64::from(*k);
+        *k += 1;
+        arrow(
+            &mut s,
+            *from,
+            *to,
+            lift,
+            "hazard",
+            HAZ,
+            "5 3",
+            &format!("H{} {}", n + 1, kind_short(r.kind)),
+            &format!(
+                "{} line {} → line {}",
+                kind_short(r.kind),
+                line(r.prior_command),
+                line(r.command)
+            ),
+        );
+    }
+
+    // Legend.
+    let mut ly = legend_top + 24.0;
+    let mut lx = 16.0;
+    for (colour, text) in [
+        (READ, "read"),
+        (WRITE, "write"),
+        (HAZ, "hazard (Hn)"),
+        (BAR_GREEN, "barrier (Bn)"),
+        (OWN, "ownership transfer"),
+        (SEM, "semaphore"),
+        (EVENT, "event"),
+        (BAND, "batch"),
+    ] {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{lx}" y="{}" width="14" height="14" fill="{colour}" rx="3"/><text x="{}" y="{}" fill="#374151">{text}</text>"##,
+            ly - 11.0,
+            lx + 19.0,
+            ly
+        );
+        lx += 40.0 + text.len() as f64 * 7.0;
+    }
+    ly += 26.0;
+    for (colour, prefix, text, title) in &legend {
+        let title = if title.is_empty() {
+            String::new()
+        } else {
+            format!("<title>{}</title>", esc(title))
+        };
+        let _ = writeln!(
+            s,
+            r##"<text x="16" y="{ly}" font-family="DejaVu Sans Mono, monospace" font-size="11" fill="{colour}">{title}<tspan font-weight="bold">{}</tspan>  {}</text>"##,
+            esc(prefix),
+            esc(text)
+        );
+        ly += 17.0;
+    }
+    s.push_str("</svg>\n");
+    Ok(s)
 }

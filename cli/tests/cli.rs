@@ -87,6 +87,7 @@ const EXAMPLES: &[&str] = &[
     "ownership-fixed",
     "ownership",
     "ownership-unordered",
+    "residual-batch",
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -209,6 +210,50 @@ fn planned_examples_check_clean() {
                 assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
             }
         }
+    }
+}
+
+/// `plan --schedule` on every example the planners plan: the scheduled plan
+/// checks clean, and needs no more barrier points than the plan of the
+/// program as given, and no fewer than the dependency bound it prints.
+#[test]
+fn scheduled_examples_check_clean() {
+    let points = |header: &str, key: &str| -> usize {
+        let at = header.find(key).unwrap_or_else(|| panic!("{key} in {header}"));
+        header[at + key.len()..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{key} in {header}"))
+    };
+    for name in EXAMPLES
+        .iter()
+        .filter(|n| !WITH_TRANSITIONS.iter().any(|(t, _)| t == *n))
+        .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
+        .filter(|n| !WITH_EVENTS.iter().any(|(t, _)| t == *n))
+    {
+        let file = format!("examples/{name}.trace");
+        let (code, planned, err) = vksync(&["plan", &file, "--schedule"], None);
+        assert_eq!(code, 0, "{name}: {err}");
+        let header = planned.lines().nth(1).unwrap_or_default().to_string();
+        let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+        assert_eq!(code, 0, "{name} scheduled, then check:\n{planned}\n{out}{err}");
+        let (scheduled, bound, program_order) = (
+            points(&header, "# "),
+            points(&header, "dependency bound "),
+            points(&header, "program order: "),
+        );
+        assert!(
+            bound <= scheduled && scheduled <= program_order,
+            "{name}: {header}"
+        );
+        let (_, plain, _) = vksync(&["plan", &file], None);
+        let plain_header = plain.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            points(plain_header, "# "),
+            program_order,
+            "{name}: {plain_header}"
+        );
     }
 }
 
