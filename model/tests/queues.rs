@@ -79,6 +79,7 @@ fn race_case(name: &str, body: &str, expected: &[&str]) {
 /// corners `model/src/sync/queues.rs` documents).
 const REFUSED: &[&str] = &[
     "wait for a value above the device signal",
+    "a signal that waits for the waiting batch is no candidate",
     "two candidate signals on different queues",
     "host-signal then a device wait in the writer's stage",
     "the device wait misses the writer's stage",
@@ -220,6 +221,17 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
         "two candidate signals on different queues",
         "fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY",
         &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+    );
+    // The later signal of 4 waits (through `s`) for the batch that waits
+    // for 3: it is guaranteed to happen after the wait, so it is no
+    // candidate, and the host's signal of 3 is the only one. The read of
+    // `a` in the waiting batch is then ordered before the write of `a` on
+    // `qa` through `s`. (Found by the SVG work: counting the later signal
+    // as a candidate closed a cycle and reported a write-after-read.)
+    race_case(
+        "a signal that waits for the waiting batch is no candidate",
+        "copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY signal s\nhost-signal t 3\ncopy b[0..64] -> a[0..64]\nsubmit qa wait s@COPY signal t:4",
+        &[],
     );
     race_case(
         "the initial value satisfies the wait: nothing is ordered",

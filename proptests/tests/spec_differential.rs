@@ -66,11 +66,11 @@ proptest! {
 /// the program with the typed error (the corners `vksync::check`
 /// documents). Returns whether it answered.
 ///
-/// The definitional semantics keeps as a timeline wait's candidates the
-/// signals reached from the wait only through another semaphore pairing
-/// (its documented conservative reading); such a candidate closes a cycle
-/// in its happens-before graph, whose nodes then keep the orderings found
-/// before it (more races, never fewer). It never panics, and the fast
+/// The definitional semantics drops from a timeline wait's candidates the
+/// signals guaranteed to happen after it (a fixpoint over the pairings);
+/// one it cannot show to be after the wait stays a candidate, and may
+/// close a cycle in its happens-before graph, whose nodes then keep the
+/// orderings found before it (more races, never fewer). It never panics, and the fast
 /// checker refuses those programs (several candidates).
 fn multi_queue_agrees(p: &vksync::Program, reading: Reading) -> Result<Option<bool>, TestCaseError> {
     let spec = races(p, reading).map_err(|e| TestCaseError::fail(format!("{e}")))?;

@@ -51,8 +51,9 @@
 //! * A timeline semaphore wait is ordered after what *every* signal
 //!   operation that may satisfy it is ordered after ("If multiple semaphore
 //!   signal operations meet these criteria, any of those operations may be
-//!   included"), excluding those that happen after the wait without going
-//!   through another semaphore pairing (a conservative reading).
+//!   included"), excluding those guaranteed to happen after the wait (a
+//!   fixpoint over the pairings, module `order`; one that happens after it
+//!   in a way no round shows stays a candidate: a conservative reading).
 //! * Mapped memory is host-coherent ("Host Access Types"): host writes are
 //!   available to the host domain at once, and writes available to the
 //!   host domain are visible to the host, so a device write reaches a host

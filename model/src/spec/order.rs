@@ -795,10 +795,6 @@ impl Order {
             }
         }
 
-        // Reachability without the semaphore pairings first: it tells
-        // which signals are "guaranteed to happen-after" a wait, which the
-        // criteria exclude from its candidates.
-        let plain = reachability(&edges, &[]);
         // "for timeline semaphores, the signal value is greater than or
         // equal to the wait value" and "the signal operation is not
         // guaranteed to happen-after the semaphore wait operation"; "If
@@ -806,21 +802,53 @@ impl Order {
         // those operations may be included": the wait is ordered after what
         // every candidate is ordered after (their intersection). A value
         // the initial value already reaches needs no signal: the wait
-        // orders nothing. Signals reached from the wait only through
-        // another semaphore pairing are kept as candidates (conservative:
-        // more races, never fewer).
-        for &(w, sem, v) in &timeline_waits {
-            if timeline_initial(sem) >= v {
-                continue;
-            }
-            let wn = sem_waits[w].node;
-            sem_waits[w].candidates = signals
+        // orders nothing.
+        //
+        // Which signals are guaranteed to happen after a wait depends on
+        // the pairings, which depend on the candidates: a fixpoint. Start
+        // from the relation without any pairing (what it orders is
+        // guaranteed), drop from each wait's candidates the signals that
+        // relation puts after the wait, pair, and repeat with the larger
+        // relation until no candidate is dropped. Every relation on the way
+        // orders only what every execution orders (a wait paired with a
+        // superset of its true candidates is ordered after less), so every
+        // dropped signal does happen after its wait; candidates only shrink,
+        // so it ends. A signal that happens after the wait in a way no
+        // relation here shows stays a candidate (conservative: more races,
+        // never fewer).
+        // Candidates only shrink and the sets only grow, so at most one
+        // round per candidate.
+        let rounds = 2 + signals.len() * timeline_waits.len();
+        for _ in 0..rounds {
+            let meets: Vec<(usize, Vec<usize>)> = sem_waits
                 .iter()
-                .enumerate()
-                .filter(|(_, s)| s.semaphore == sem && s.value.is_some_and(|sv| sv >= v))
-                .filter(|(_, s)| plain[wn][s.node / 64] & (1 << (s.node % 64)) == 0)
-                .map(|(i, _)| i)
+                .filter(|w| !w.candidates.is_empty())
+                .map(|w| (w.node, w.candidates.iter().map(|&c| signals[c].node).collect()))
                 .collect();
+            let mut changed = false;
+            for &(w, sem, v) in &timeline_waits {
+                if timeline_initial(sem) >= v {
+                    continue;
+                }
+                let wn = sem_waits[w].node;
+                let after = guaranteed_after(&edges, &meets, wn);
+                let candidates: Vec<usize> = signals
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.semaphore == sem && s.value.is_some_and(|sv| sv >= v))
+                    .filter(|(_, s)| !after[s.node])
+                    .map(|(i, _)| i)
+                    .collect();
+                // The first round starts from every signal of the value
+                // (no candidate is known yet): take its answer.
+                if candidates != sem_waits[w].candidates {
+                    sem_waits[w].candidates = candidates;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
         let meets: Vec<(usize, Vec<usize>)> = sem_waits
             .iter()
@@ -838,6 +866,39 @@ impl Order {
             submits,
             fences,
             reach,
+        }
+    }
+}
+
+/// The operations guaranteed to happen after `from`: reached over `edges`,
+/// and each node of `meets` once *every* one of its predecessors is (a
+/// semaphore wait after all of its candidate signals). A forward closure,
+/// so cycles (a deadlocked program) cannot hide what it reaches.
+fn guaranteed_after(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)], from: usize) -> Vec<bool> {
+    let n = edges.len();
+    let mut seen = vec![false; n];
+    let mut stack = vec![from];
+    seen[from] = true;
+    loop {
+        while let Some(u) = stack.pop() {
+            for &v in &edges[u] {
+                if !seen[v] {
+                    seen[v] = true;
+                    stack.push(v);
+                }
+            }
+        }
+        let ready: Vec<usize> = meets
+            .iter()
+            .filter(|(m, ps)| !seen[*m] && ps.iter().all(|&p| seen[p]))
+            .map(|(m, _)| *m)
+            .collect();
+        if ready.is_empty() {
+            return seen;
+        }
+        for m in ready {
+            seen[m] = true;
+            stack.push(m);
         }
     }
 }

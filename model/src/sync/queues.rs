@@ -526,9 +526,9 @@ pub(crate) fn check_multi_queue(
             // frontiers keep, per signal, whether *some* availability (or
             // visibility, or domain) operation precedes it, which cannot
             // tell one operation before all of them from a different one
-            // before each; and a candidate later in the trace may be
-            // reached from the wait only through another pairing (the
-            // definitional semantics keeps it). Refused: a wait with one
+            // before each; and whether a candidate later in the trace is
+            // guaranteed to happen after the wait takes the definitional
+            // semantics' fixpoint over the pairings. Refused: a wait with one
             // candidate in the whole program (every binary wait) is exact.
             let later = signals.iter().skip(known).filter(|s| candidate(s)).count();
             if earlier.len() + later > 1 {
