@@ -80,6 +80,7 @@ fn race_case(name: &str, body: &str, expected: &[&str]) {
 const REFUSED: &[&str] = &[
     "wait for a value above the device signal",
     "a signal that waits for the waiting batch is no candidate",
+    "each of two candidate signals makes the write available",
     "two candidate signals on different queues",
     "host-signal then a device wait in the writer's stage",
     "the device wait misses the writer's stage",
@@ -231,6 +232,15 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
     race_case(
         "a signal that waits for the waiting batch is no candidate",
         "copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY signal s\nhost-signal t 3\ncopy b[0..64] -> a[0..64]\nsubmit qa wait s@COPY signal t:4",
+        &[],
+    );
+    // Both signals of `qa` reach 1, and each makes the fill available
+    // (it is in each one's first scope): whichever the wait pairs with,
+    // the copy sees the fill. (Found by the runtime work: the meet of the
+    // two lost "each candidate made it available".)
+    race_case(
+        "each of two candidate signals makes the write available",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY\nfill c[0..64] 2\nsubmit qa signal t:2",
         &[],
     );
     race_case(

@@ -333,7 +333,12 @@ fn location_ordered(
     if avs.is_empty() {
         return false;
     }
-    let available_before = |node: usize| avs.iter().any(|&av| order.hb(av, node));
+    // After some availability operation of X: `hb` from one of them, or,
+    // through a timeline wait with several candidate signals, after a
+    // (possibly different) one for each candidate.
+    let after_av = order.has_multi_candidate_waits().then(|| order.after_all(&avs));
+    let available_before =
+        |node: usize| avs.iter().any(|&av| order.hb(av, node)) || after_av.as_ref().is_some_and(|a| a[node]);
     // "Available memory is automatically made visible to queue family
     // release and acquire operations": X made available before Y.
     if y.qfot {

@@ -196,6 +196,10 @@ pub(crate) struct Order {
     pub fences: Vec<usize>,
     /// `reach[a]` holds `b` when `a` happens-before `b` (or `a == b`).
     reach: Vec<Vec<u64>>,
+    /// The edges the relation is built from, and each semaphore wait with
+    /// the candidate signals it pairs with (for [`Order::after_all`]).
+    edges: Vec<Vec<usize>>,
+    meets: Vec<(usize, Vec<usize>)>,
 }
 
 impl Order {
@@ -205,6 +209,54 @@ impl Order {
     /// ordered "in the order listed").
     pub fn hb(&self, a: usize, b: usize) -> bool {
         self.reach[a][b / 64] & (1 << (b % 64)) != 0
+    }
+
+    /// The operations that happen after *some* operation of `from`, where
+    /// a semaphore wait with several candidate signals counts once each
+    /// candidate is one of them or after one (not necessarily the same):
+    /// whichever signal the wait pairs with, it is after one. `reach` only
+    /// knows what happens after a single operation; this is what "a write
+    /// made available by each candidate's own availability operation"
+    /// needs.
+    pub fn after_all(&self, from: &[usize]) -> Vec<bool> {
+        let n = self.edges.len();
+        let mut seen = vec![false; n];
+        let mut stack: Vec<usize> = Vec::new();
+        for &f in from {
+            if !seen[f] {
+                seen[f] = true;
+                stack.push(f);
+            }
+        }
+        loop {
+            while let Some(u) = stack.pop() {
+                for &v in &self.edges[u] {
+                    if !seen[v] {
+                        seen[v] = true;
+                        stack.push(v);
+                    }
+                }
+            }
+            let ready: Vec<usize> = self
+                .meets
+                .iter()
+                .filter(|(m, ps)| !seen[*m] && !ps.is_empty() && ps.iter().all(|&p| seen[p]))
+                .map(|(m, _)| *m)
+                .collect();
+            if ready.is_empty() {
+                return seen;
+            }
+            for m in ready {
+                seen[m] = true;
+                stack.push(m);
+            }
+        }
+    }
+
+    /// Whether some wait pairs with several candidate signals (only then
+    /// can [`Order::after_all`] know more than `hb`).
+    pub fn has_multi_candidate_waits(&self) -> bool {
+        self.meets.iter().any(|(_, ps)| ps.len() > 1)
     }
 
     /// The queue a device operation runs on (`None` for host operations).
@@ -856,6 +908,7 @@ impl Order {
             .map(|w| (w.node, w.candidates.iter().map(|&c| signals[c].node).collect()))
             .collect();
         let reach = reachability(&edges, &meets);
+        let edges_kept = edges.clone();
         Order {
             accesses,
             deps,
@@ -866,6 +919,8 @@ impl Order {
             submits,
             fences,
             reach,
+            edges: edges_kept,
+            meets,
         }
     }
 }
