@@ -43,6 +43,7 @@ mod descriptors;
 pub mod device;
 pub mod error;
 pub mod kernels;
+pub mod queues;
 pub mod recorder;
 pub mod repeat;
 mod resources;
@@ -57,6 +58,7 @@ pub use device::{
     ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
 pub use error::{Result, RuntimeError};
+pub use queues::{QueueFamily, QueueMapping};
 pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,
     RunResult, Submission,

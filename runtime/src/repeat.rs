@@ -138,6 +138,7 @@ impl Device {
         let mut recorded = Vec::with_capacity(programs.len());
         for (i, p) in programs.iter().enumerate() {
             recorded.push(check_repeatable(p)?);
+            p.require_single_queue()?;
             let checked = check_program(p, &self.info.limits)?;
             if let Some(first) = layouts.first() {
                 if *first != checked.layout {
@@ -154,6 +155,7 @@ impl Device {
             allocator,
             kernels,
             queue,
+            queues: _,
             info,
             in_flight,
             fence_timeout,
@@ -182,11 +184,10 @@ impl Device {
             let rec = Recorder {
                 device,
                 res: &res,
-                queue,
                 fence_timeout,
-                timestamps,
                 timestamp_period: info.timestamp_period,
                 timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+                mapping: None,
             };
             for (i, p) in programs.iter().enumerate() {
                 // SAFETY: the pool is live and used only from this thread.
@@ -259,6 +260,7 @@ impl Device {
     /// device commands only.
     pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
         let recorded = check_repeatable(program)?;
+        program.require_single_queue()?;
         let checked = check_program(program, &self.info.limits)?;
         let (layout, dispatches) = (checked.layout, checked.dispatches);
 
@@ -267,7 +269,8 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue,
+            queue: _,
+            queues: _,
             info,
             in_flight,
             fence_timeout,
@@ -280,11 +283,10 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
-            queue,
             fence_timeout,
-            timestamps: false,
             timestamp_period: info.timestamp_period,
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+            mapping: None,
         };
         let mut rep_ns = Vec::with_capacity(reps);
         let mut messages = Vec::new();
