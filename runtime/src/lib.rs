@@ -6,7 +6,8 @@
 //! program passes before any Vulkan work ([`checks`], pure: usable without
 //! a device), the kernels' pipelines ([`kernels`], shaders in `shaders/`
 //! compiled by `build.rs` with naga), recording and submission
-//! ([`recorder`]), descriptor pools (`descriptors`), the lifetime of a
+//! ([`recorder`]), the map from the model's queues and queue families to
+//! the device's ([`queues`]), descriptor pools (`descriptors`), the lifetime of a
 //! run's Vulkan objects and of work that outlives a run (`resources`),
 //! validation capture ([`validation`]) and the benchmarking paths ([`repeat`]: record once
 //! and submit many times; record-only timing). Model barriers become

@@ -10,12 +10,27 @@
 //! `vksync::ash`.
 //!
 //! Submission model: commands recorded since the last `submit` go into one
-//! command buffer, submitted with a fence at `submit`; `wait` waits for all
-//! fences. Host accesses happen at their place in program order on the
-//! host; so that they see (and are seen by) exactly the device commands
-//! before them in program order, a host access with recorded but
-//! unsubmitted commands before it submits them first, and one with
-//! unwaited submissions waits first; both are reported as [`RunNote`]s. A
+//! command buffer, from the command pool of the family of the queue that
+//! `submit` names, and are submitted there with the submit's semaphore
+//! waits and signals (`vkQueueSubmit2`, `VkSemaphoreSubmitInfo` with
+//! timeline values) and a fence of their own; `wait` waits for every
+//! fence, `wait QUEUE` for that queue's. `host-signal` and `host-wait` are
+//! `vkSignalSemaphore` and `vkWaitSemaphores` (at most the fence timeout);
+//! events are `vkCmdSetEvent2`, `vkCmdWaitEvents2`, `vkCmdResetEvent2`,
+//! `vkSetEvent` and `vkResetEvent`. Which device queue runs a model queue,
+//! and which device family a model family number stands for (also in
+//! ownership-transfer barriers), is [`crate::queues`]' map.
+//!
+//! Host accesses happen at their place in program order on the host; so
+//! that they see (and are seen by) the device commands before them in
+//! program order, a host access with recorded but unsubmitted commands
+//! before it submits them first (to their batch's queue, without
+//! semaphores), and one with unwaited submissions waits first; both are
+//! reported as [`RunNote`]s. In a program with several queues or
+//! semaphores only commands and submissions that access the host access's
+//! memory object count, and submissions a `host-wait` showed complete do
+//! not (so `wait QUEUE` and host semaphore waits keep their meaning, and a
+//! submission blocked on a later `host-signal` is not waited for). A
 //! program that ends with unsubmitted or unwaited work is submitted and
 //! waited for at the end.
 
@@ -344,71 +359,81 @@ impl Device {
             timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
             mapping: Some(&mapping),
         };
-        for (ci, c) in program.commands().iter().enumerate() {
-            capture.set_command(Some(ci));
-            match c {
-                Command::Alloc { .. } | Command::Free { .. } => {}
-                Command::Submit(s) => rec.submit(&mut q, Some(ci), Some(s), &targets)?,
-                Command::Wait(WaitFor::All) => rec.wait(&mut q, None)?,
-                Command::Wait(WaitFor::Queue(id)) => rec.wait(&mut q, Some(*id))?,
-                Command::HostWrite { dst, .. } => {
-                    let m = layout.locate(*dst).expect("region of the resolved program");
-                    rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
-                    let data = pattern_bytes(c, dst.range.len());
-                    with_mapped(&res, m.mem, |mapped| {
-                        mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
-                    })?;
-                }
-                Command::HostRead { src } => {
-                    let m = layout.locate(*src).expect("region of the resolved program");
-                    rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
-                    let read = |mapped: &mut [u8]| {
-                        let src = &mapped[m.range.start as usize..m.range.end as usize];
-                        let mut bytes = Vec::new();
-                        bytes.try_reserve_exact(src.len()).ok()?;
-                        bytes.extend_from_slice(src);
-                        Some(bytes)
-                    };
-                    let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
-                        at: vksync::Location::Command(ci),
-                        source: CheckError::ReadbackTooLarge { len: m.range.len() },
-                    })?;
-                    readbacks.push(DeviceReadback { command: ci, bytes });
-                }
-                Command::HostSignal { semaphore, value } => rec.host_signal(*semaphore, *value)?,
-                Command::HostWait { semaphore, value } => {
-                    let name = program.semaphore_name(*semaphore);
-                    rec.host_wait(ci, *semaphore, name, *value)?;
-                    settle_signalled(&mut q, *semaphore, Some(*value));
-                }
-                Command::HostSetEvent { event } => {
-                    let e = res.events[event.0 as usize];
-                    // SAFETY: a live, host-settable event of this device.
-                    unsafe { device.set_event(e) }.ctx("vkSetEvent")?;
-                }
-                Command::HostResetEvent { event } => {
-                    let e = res.events[event.0 as usize];
-                    // SAFETY: a live event; the model refuses a reset
-                    // while a wait of it may still be pending (a wait
-                    // needs a set with no reset since).
-                    unsafe { device.reset_event(e) }.ctx("vkResetEvent")?;
-                }
-                _ => {
-                    let cb = rec.open(&mut q, ci, batch[ci], &targets)?;
-                    rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
-                    if let Some(open) = q.open.as_mut() {
-                        for a in vksync::accesses(c, &layout, vksync::Semantics::default()) {
-                            if !open.mems.contains(&a.mem) {
-                                open.mems.push(a.mem);
+        // On an error, work may be blocked on a timeline value the rest of
+        // the program would have signalled: `unblock` signals it, so the
+        // run's resources can be reclaimed instead of waiting forever.
+        let mut body = || -> Result<()> {
+            for (ci, c) in program.commands().iter().enumerate() {
+                capture.set_command(Some(ci));
+                match c {
+                    Command::Alloc { .. } | Command::Free { .. } => {}
+                    Command::Submit(s) => rec.submit(&mut q, Some(ci), Some(s), &targets)?,
+                    Command::Wait(WaitFor::All) => rec.wait(&mut q, None)?,
+                    Command::Wait(WaitFor::Queue(id)) => rec.wait(&mut q, Some(*id))?,
+                    Command::HostWrite { dst, .. } => {
+                        let m = layout.locate(*dst).expect("region of the resolved program");
+                        rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
+                        let data = pattern_bytes(c, dst.range.len());
+                        with_mapped(&res, m.mem, |mapped| {
+                            mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
+                        })?;
+                    }
+                    Command::HostRead { src } => {
+                        let m = layout.locate(*src).expect("region of the resolved program");
+                        rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
+                        let read = |mapped: &mut [u8]| {
+                            let src = &mapped[m.range.start as usize..m.range.end as usize];
+                            let mut bytes = Vec::new();
+                            bytes.try_reserve_exact(src.len()).ok()?;
+                            bytes.extend_from_slice(src);
+                            Some(bytes)
+                        };
+                        let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
+                            at: vksync::Location::Command(ci),
+                            source: CheckError::ReadbackTooLarge { len: m.range.len() },
+                        })?;
+                        readbacks.push(DeviceReadback { command: ci, bytes });
+                    }
+                    Command::HostSignal { semaphore, value } => rec.host_signal(*semaphore, *value)?,
+                    Command::HostWait { semaphore, value } => {
+                        let name = program.semaphore_name(*semaphore);
+                        rec.host_wait(ci, *semaphore, name, *value)?;
+                        settle_signalled(&mut q, *semaphore, Some(*value));
+                    }
+                    Command::HostSetEvent { event } => {
+                        let e = res.events[event.0 as usize];
+                        // SAFETY: a live, host-settable event of this device.
+                        unsafe { device.set_event(e) }.ctx("vkSetEvent")?;
+                    }
+                    Command::HostResetEvent { event } => {
+                        let e = res.events[event.0 as usize];
+                        // SAFETY: a live event; the model refuses a reset
+                        // while a wait of it may still be pending (a wait
+                        // needs a set with no reset since).
+                        unsafe { device.reset_event(e) }.ctx("vkResetEvent")?;
+                    }
+                    _ => {
+                        let cb = rec.open(&mut q, ci, batch[ci], &targets)?;
+                        rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
+                        if let Some(open) = q.open.as_mut() {
+                            for a in vksync::accesses(c, &layout, vksync::Semantics::default()) {
+                                if !open.mems.contains(&a.mem) {
+                                    open.mems.push(a.mem);
+                                }
                             }
                         }
                     }
                 }
+                messages.extend(capture.take());
             }
-            messages.extend(capture.take());
+            capture.set_command(None);
+            rec.settle(&mut q, None, None, &mut notes, &targets)
+        };
+        if let Err(e) = body() {
+            capture.set_command(None);
+            rec.unblock(program);
+            return Err(e);
         }
-        capture.set_command(None);
-        rec.settle(&mut q, None, None, &mut notes, &targets)?;
         messages.extend(capture.take());
         drop(res);
         Ok(RunResult {
@@ -811,6 +836,42 @@ impl Recorder<'_> {
             self.wait_for(q, &wanted)?;
         }
         Ok(())
+    }
+
+    /// After an error: sets every timeline semaphore below the greatest
+    /// value the program waits for to that value, so that no submitted
+    /// batch stays blocked on a signal the rest of the program would have
+    /// made. Errors are ignored (the run is failing already).
+    fn unblock(&self, program: &Program) {
+        for (i, s) in program.semaphores().iter().enumerate() {
+            if !matches!(s.kind, vksync::SemaphoreType::Timeline { .. }) {
+                continue;
+            }
+            let id = SemaphoreId(i as u32);
+            let wanted = program
+                .commands()
+                .iter()
+                .flat_map(|c| match c {
+                    Command::Submit(sub) => sub
+                        .waits
+                        .iter()
+                        .filter(|w| w.semaphore == id)
+                        .filter_map(|w| w.value)
+                        .collect::<Vec<_>>(),
+                    Command::HostWait { semaphore, value } if *semaphore == id => vec![*value],
+                    _ => Vec::new(),
+                })
+                .max();
+            let sem = self.res.semaphores[i];
+            // SAFETY: a live timeline semaphore of this device.
+            let current = unsafe { self.device.get_semaphore_counter_value(sem) };
+            if let (Some(v), Ok(c)) = (wanted, current) {
+                if c < v {
+                    // Ignored on failure: nothing more can be done.
+                    let _ = self.host_signal(id, v);
+                }
+            }
+        }
     }
 
     /// `vkSignalSemaphore`.

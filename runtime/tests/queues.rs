@@ -176,3 +176,37 @@ fn multi_queue_programs_match_the_reference() {
         }
     }
 }
+
+/// Programs that block forever on the device or the host: a typed error
+/// after the fence timeout, and the device runs the next program (the
+/// blocked work was unblocked, not left running).
+#[test]
+fn blocked_programs_are_typed_errors_and_the_device_recovers() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    device.set_fence_timeout(std::time::Duration::from_millis(300));
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "the host waits for a value only it signals, later",
+            "semaphore t timeline\nhost-wait t 1\nhost-signal t 1\n",
+            "command 0 (`host-wait t 1`): the semaphore did not reach 1 within 300ms, the fence timeout",
+        ),
+        (
+            "the host waits for a batch blocked on a later host signal",
+            "queue a\nsemaphore t timeline\nbuffer x 64\nfill x 1\nsubmit a wait t:1@ALL_COMMANDS\nwait\nhost-signal t 1\n",
+            "the command buffer of commands 0..=0 (submitted at command 1) did not complete within 300ms",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let trace = common::parse(text);
+        let e = device.run(&trace.program).expect_err(name);
+        assert!(e.to_string().contains(want), "{name}: {e}");
+        // The next program runs: nothing is left blocked.
+        let ok = common::parse("buffer y 64\nfill y 2\nbarrier CLEAR|COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read y\n");
+        let r = device
+            .run(&ok.program)
+            .unwrap_or_else(|e| panic!("{name}: the next run fails: {e}"));
+        assert_eq!(r.readbacks[0].bytes[..4], 2u32.to_le_bytes(), "{name}");
+    }
+}
