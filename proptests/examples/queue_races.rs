@@ -79,6 +79,9 @@ fn main() {
                     ),
                     None => "no wait whose removal the model flags".to_string(),
                 };
+                if s == seed {
+                    println!("queues of seed {s}: {}", r.correct.mapping);
+                }
                 println!(
                     "seed {s}: {} commands, {} waits, correct: {} wrong of {} ({} messages); {racy}",
                     r.commands, r.waits, r.correct.wrong, r.correct.bytes, r.correct.messages

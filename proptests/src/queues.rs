@@ -355,6 +355,9 @@ pub struct RunOutcome {
     pub wrong: usize,
     /// Validation messages (0 with validation off).
     pub messages: usize,
+    /// Which device queue ran each model queue
+    /// (`vksync_runtime::QueueMapping`'s text).
+    pub mapping: String,
 }
 
 /// Runs `program` on `device` and compares every host read with
@@ -363,6 +366,7 @@ pub fn run_once(device: &mut Device, program: &Program, expected: &[Readback]) -
     let result = device.run(program).map_err(|e| format!("runtime error: {e}"))?;
     let mut out = RunOutcome {
         messages: result.messages.len(),
+        mapping: result.queue_mapping.to_string(),
         ..RunOutcome::default()
     };
     for r in expected {

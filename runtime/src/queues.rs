@@ -165,6 +165,8 @@ pub fn needs_compute(program: &Program) -> Vec<bool> {
 pub struct DeviceQueue {
     /// Index into the device's [`QueueFamily`] list.
     pub family: usize,
+    /// Its `queueFamilyIndex`.
+    pub queue_family: u32,
     /// `queueIndex` of `vkGetDeviceQueue`.
     pub index: u32,
 }
@@ -251,6 +253,7 @@ impl QueueMapping {
             }
             queues.push(DeviceQueue {
                 family: pos,
+                queue_family: fam.index,
                 index: used[pos] % n,
             });
             used[pos] += 1;
@@ -276,6 +279,23 @@ impl QueueMapping {
             }
         }
         out
+    }
+}
+
+/// `queue 0: family 2 queue 0, queue 1: family 1 queue 0 (model family 0
+/// -> 2, 1 -> 1)`, and `, shared` when model queues share a device queue.
+impl std::fmt::Display for QueueMapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, q) in self.queues.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}queue {i}: family {} queue {}", q.queue_family, q.index)?;
+        }
+        let families: Vec<String> = self.families.iter().map(|(m, d)| format!("{m} -> {d}")).collect();
+        write!(f, " (model family {})", families.join(", "))?;
+        if self.shared {
+            f.write_str(", shared")?;
+        }
+        Ok(())
     }
 }
 

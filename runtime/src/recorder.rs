@@ -194,8 +194,8 @@ struct Open {
     cb: vk::CommandBuffer,
     /// The model queue whose batch it is.
     queue: QueueId,
-    /// Whether it writes timestamps.
-    timed: bool,
+    /// The timestamp mask of its family, when it writes timestamps.
+    timed: Option<u64>,
     /// Program commands recorded into it so far.
     recorded: usize,
     /// The first and last of them.
@@ -212,8 +212,9 @@ struct Pending {
     index: usize,
     /// The model queue it went to.
     queue: QueueId,
-    /// Whether its command buffer wrote timestamps.
-    timed: bool,
+    /// The timestamp mask of its family, when its command buffer wrote
+    /// timestamps.
+    timed: Option<u64>,
     /// The first and last program command of its command buffer (the
     /// submit command itself for an empty batch).
     first: usize,
@@ -356,7 +357,6 @@ impl Device {
             res: &res,
             fence_timeout,
             timestamp_period: info.timestamp_period,
-            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
             mapping: Some(&mapping),
         };
         // On an error, work may be blocked on a timeline value the rest of
@@ -566,7 +566,6 @@ pub(crate) struct Recorder<'a> {
     /// How long a fence wait may take.
     pub(crate) fence_timeout: Duration,
     pub(crate) timestamp_period: f32,
-    pub(crate) timestamp_mask: u64,
     /// Model queues and families on the device; `None` on paths that
     /// refuse multi-queue programs (ownership transfers then have no
     /// device families).
@@ -614,8 +613,8 @@ impl Recorder<'_> {
             )
         }
         .ctx("vkBeginCommandBuffer")?;
-        let timed = target.timestamp_mask.is_some();
-        if timed {
+        let timed = target.timestamp_mask;
+        if timed.is_some() {
             let first = 2 * q.submissions.len() as u32;
             // SAFETY: recording state on a compute-capable family;
             // queries [first, first+2) exist (the pool holds two per
@@ -673,12 +672,12 @@ impl Recorder<'_> {
                 0,
                 command.unwrap_or(0),
                 command.unwrap_or(0),
-                false,
+                None,
                 Vec::new(),
             ),
         };
         if let Some(cb) = cb {
-            if timed {
+            if timed.is_some() {
                 // SAFETY: recording state; the query was reset in `open`.
                 unsafe {
                     d.cmd_write_timestamp2(
@@ -795,14 +794,8 @@ impl Recorder<'_> {
         q.pending = rest;
         for p in done {
             self.res.finished(p.fence);
-            if p.timed {
-                let gpu_ns = gpu_ns(
-                    d,
-                    self.res.query_pool,
-                    p.index,
-                    self.timestamp_mask,
-                    self.timestamp_period,
-                )?;
+            if let Some(mask) = p.timed {
+                let gpu_ns = gpu_ns(d, self.res.query_pool, p.index, mask, self.timestamp_period)?;
                 q.submissions[p.index].gpu_ns = Some(gpu_ns);
             }
         }

@@ -25,7 +25,7 @@
 use crate::checks::{check_program, CheckedDispatch};
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{gpu_ns, MemoryObject, Recorder};
+use crate::recorder::{gpu_ns, timestamp_mask, MemoryObject, Recorder};
 use crate::resources::{wait_all, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
@@ -77,14 +77,6 @@ pub struct RecordTiming {
     pub recorded: usize,
     /// Validation messages that arrived while recording (all repetitions).
     pub messages: Vec<ValidationMessage>,
-}
-
-fn timestamp_mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
 }
 
 /// Rejects commands that need the host or the queue mid-program.
@@ -186,7 +178,6 @@ impl Device {
                 res: &res,
                 fence_timeout,
                 timestamp_period: info.timestamp_period,
-                timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
                 mapping: None,
             };
             for (i, p) in programs.iter().enumerate() {
@@ -285,7 +276,6 @@ impl Device {
             res: &res,
             fence_timeout,
             timestamp_period: info.timestamp_period,
-            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
             mapping: None,
         };
         let mut rep_ns = Vec::with_capacity(reps);

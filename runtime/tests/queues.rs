@@ -38,7 +38,7 @@ fn run_clean(name: &str, text: &str) -> Option<String> {
         );
     }
     assert!(result.notes.is_empty(), "{name}: {:?}", result.notes);
-    Some(format!("{:?}", result.queue_mapping))
+    Some(result.queue_mapping.to_string())
 }
 
 /// The model's hazards: the fast checker's, or where it refuses a corner
