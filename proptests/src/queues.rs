@@ -45,6 +45,10 @@ pub struct QueueOptions {
     pub batches: usize,
     /// Iterations of the `slow` kernel (longer kernels widen race windows).
     pub slow_iters: u32,
+    /// Buffers created `exclusive` (besides 4 to 6 concurrent ones): only
+    /// `c0` and `t` use them, and a use by the family that does not own
+    /// one transfers its ownership (see the module documentation).
+    pub exclusive: usize,
 }
 
 impl Default for QueueOptions {
@@ -53,6 +57,7 @@ impl Default for QueueOptions {
             buffer_bytes: 4096,
             batches: 8,
             slow_iters: 16,
+            exclusive: 2,
         }
     }
 }
@@ -118,6 +123,8 @@ pub struct QueueCase {
     pub seed: u64,
     queues: usize,
     buffers: usize,
+    /// Buffers `0..concurrent` are concurrent, the rest exclusive.
+    concurrent: usize,
     buffer_bytes: u64,
     batches: Vec<Batch>,
 }
@@ -126,7 +133,12 @@ pub struct QueueCase {
 pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
     let mut rng = Rng(seed);
     let queues = 2 + rng.below(2);
-    let buffers = 4 + rng.below(3);
+    let concurrent = 4 + rng.below(3);
+    let buffers = concurrent + opts.exclusive;
+    let all: Vec<usize> = (0..buffers).collect();
+    // The queue whose family owns each exclusive buffer (`c0` or `t`, the
+    // only queues that use them); `None` before its first use.
+    let mut owner: Vec<Option<usize>> = vec![None; buffers];
     let mut priors: Vec<Vec<Prior>> = vec![Vec::new(); buffers];
     let mut seq = vec![0usize; queues];
     let mut last_barrier = vec![0usize; queues];
@@ -141,12 +153,41 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
         let transfer = QUEUES[queue].1 == 1;
         for _ in 0..1 + rng.below(4) {
             // (line, reads, writes)
-            let (line, reads, writes) = op(&mut rng, buffers, transfer, opts.slow_iters);
+            // `c1` uses concurrent buffers only.
+            let allowed = if queue == 1 { &all[..concurrent] } else { &all[..] };
+            let (line, reads, writes) = op(&mut rng, allowed, transfer, opts.slow_iters);
             let mut barrier = false;
             let accesses = reads
                 .iter()
                 .map(|&r| (r, false))
                 .chain(writes.iter().map(|&w| (w, true)));
+            for buf in reads.iter().chain(&writes).copied().filter(|&x| x >= concurrent) {
+                match owner[buf] {
+                    Some(r) if r != queue => {
+                        // Release at the end of the owner's latest batch
+                        // (after its every use so far), wait for that
+                        // batch, acquire before this use.
+                        let (from, to) = (QUEUES[r].1, QUEUES[queue].1);
+                        let lb = batches
+                            .iter()
+                            .rposition(|x| x.queue == r)
+                            .expect("the owner used it in a batch");
+                        batches[lb].lines.push(format!(
+                            "barrier ALL_COMMANDS:MEMORY_WRITE -> NONE:NONE b{buf} ownership {from}->{to}"
+                        ));
+                        if !batch.waits.iter().any(|&w| batches[w].queue == r && w >= lb) {
+                            batch.waits.retain(|&w| batches[w].queue != r);
+                            batch.waits.push(lb);
+                        }
+                        batch.lines.push(format!(
+                            "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE b{buf} ownership {from}->{to}"
+                        ));
+                        owner[buf] = Some(queue);
+                    }
+                    Some(_) => {}
+                    None => owner[buf] = Some(queue),
+                }
+            }
             for (buf, write) in accesses.clone() {
                 for p in &priors[buf] {
                     if !(write || p.write) {
@@ -198,55 +239,48 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
         seed,
         queues,
         buffers,
+        concurrent,
         buffer_bytes: opts.buffer_bytes,
         batches,
     }
 }
 
-/// One random command: its line, the buffers it reads and writes.
-fn op(rng: &mut Rng, buffers: usize, transfer: bool, slow_iters: u32) -> (String, Vec<usize>, Vec<usize>) {
+/// One random command over the `allowed` buffers (at least 3): its line,
+/// the buffers it reads and writes.
+fn op(rng: &mut Rng, allowed: &[usize], transfer: bool, slow_iters: u32) -> (String, Vec<usize>, Vec<usize>) {
     let kind = if transfer { rng.below(2) } else { rng.below(6) };
-    let b = |i: usize| format!("b{i}");
+    let v: Vec<usize> = rng
+        .distinct(3, allowed.len())
+        .into_iter()
+        .map(|i| allowed[i])
+        .collect();
+    let (x, y, z) = (v[0], v[1], v[2]);
     match kind {
-        0 => {
-            let v = rng.distinct(2, buffers);
-            (format!("copy {} -> {}", b(v[0]), b(v[1])), vec![v[0]], vec![v[1]])
-        }
-        1 => {
-            let d = rng.below(buffers);
-            let value = rng.below(1000);
-            (format!("fill {} {value}", b(d)), vec![], vec![d])
-        }
+        0 => (format!("copy b{x} -> b{y}"), vec![x], vec![y]),
+        1 => (format!("fill b{y} {}", rng.below(1000)), vec![], vec![y]),
         2 => {
-            let v = rng.distinct(2, buffers);
             let (a, c) = (1 + rng.below(7), rng.below(100));
             (
-                format!("dispatch scale_add({a},{c}) read {} write {}", b(v[0]), b(v[1])),
-                vec![v[0]],
-                vec![v[1]],
+                format!("dispatch scale_add({a},{c}) read b{x} write b{y}"),
+                vec![x],
+                vec![y],
             )
         }
-        3 => {
-            let v = rng.distinct(3, buffers);
-            (
-                format!("dispatch add read {} read {} write {}", b(v[0]), b(v[1]), b(v[2])),
-                vec![v[0], v[1]],
-                vec![v[2]],
-            )
-        }
-        4 => {
-            let x = rng.below(buffers);
-            let a = 1 + rng.below(7);
-            (format!("dispatch scale({a}) rw {}", b(x)), vec![x], vec![x])
-        }
-        _ => {
-            let v = rng.distinct(2, buffers);
-            (
-                format!("dispatch slow({slow_iters}) read {} write {}", b(v[0]), b(v[1])),
-                vec![v[0]],
-                vec![v[1]],
-            )
-        }
+        3 => (
+            format!("dispatch add read b{x} read b{y} write b{z}"),
+            vec![x, y],
+            vec![z],
+        ),
+        4 => (
+            format!("dispatch scale({}) rw b{x}", 1 + rng.below(7)),
+            vec![x],
+            vec![x],
+        ),
+        _ => (
+            format!("dispatch slow({slow_iters}) read b{x} write b{y}"),
+            vec![x],
+            vec![y],
+        ),
     }
 }
 
@@ -266,7 +300,8 @@ impl QueueCase {
             let _ = writeln!(t, "semaphore s{i} timeline");
         }
         for i in 0..self.buffers {
-            let _ = writeln!(t, "buffer b{i} {}", self.buffer_bytes);
+            let exclusive = if i >= self.concurrent { " exclusive" } else { "" };
+            let _ = writeln!(t, "buffer b{i} {}{exclusive}", self.buffer_bytes);
         }
         for i in 0..self.buffers {
             let _ = writeln!(t, "host-write b{i} {}", 1000 * (i + 1));
