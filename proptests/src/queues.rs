@@ -49,6 +49,10 @@ pub struct QueueOptions {
     /// `c0` and `t` use them, and a use by the family that does not own
     /// one transfers its ownership (see the module documentation).
     pub exclusive: usize,
+    /// At most this many of the full barriers on `c0` and `c1` become a
+    /// split barrier (each with its own event): the set right after the
+    /// last conflicting command of the batch, the wait before the command.
+    pub events: usize,
 }
 
 impl Default for QueueOptions {
@@ -58,6 +62,7 @@ impl Default for QueueOptions {
             batches: 8,
             slow_iters: 16,
             exclusive: 2,
+            events: 4,
         }
     }
 }
@@ -94,6 +99,7 @@ impl Rng {
 
 const QUEUES: [(&str, u32); 3] = [("c0", 0), ("c1", 0), ("t", 1)];
 const FULL_BARRIER: &str = "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE";
+const EVENT_DEPENDENCY: &str = "ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE";
 const HOST_BARRIER: &str = "barrier ALL_COMMANDS:MEMORY_WRITE -> HOST:HOST_READ";
 
 /// One batch: its queue, its lines (commands and barriers) and the
@@ -113,6 +119,8 @@ struct Prior {
     queue: usize,
     /// Position in its queue's command sequence.
     seq: usize,
+    /// Index of its line in its batch.
+    line: usize,
     write: bool,
 }
 
@@ -125,6 +133,8 @@ pub struct QueueCase {
     buffers: usize,
     /// Buffers `0..concurrent` are concurrent, the rest exclusive.
     concurrent: usize,
+    /// Events `e0..eN`.
+    events: usize,
     buffer_bytes: u64,
     batches: Vec<Batch>,
 }
@@ -143,6 +153,7 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
     let mut seq = vec![0usize; queues];
     let mut last_barrier = vec![0usize; queues];
     let mut batches: Vec<Batch> = Vec::new();
+    let mut events = 0;
     for b in 0..opts.batches {
         let queue = rng.below(queues);
         let mut batch = Batch {
@@ -157,6 +168,9 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
             let allowed = if queue == 1 { &all[..concurrent] } else { &all[..] };
             let (line, reads, writes) = op(&mut rng, allowed, transfer, opts.slow_iters);
             let mut barrier = false;
+            // Where a split barrier's set would go: after the last
+            // conflicting command of this batch.
+            let mut set_at = 0;
             let accesses = reads
                 .iter()
                 .map(|&r| (r, false))
@@ -194,7 +208,12 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
                         continue;
                     }
                     if p.queue == queue {
-                        barrier |= p.seq >= last_barrier[queue];
+                        if p.seq >= last_barrier[queue] {
+                            barrier = true;
+                            if p.batch == b {
+                                set_at = set_at.max(p.line + 1);
+                            }
+                        }
                     } else {
                         let covered = batch
                             .waits
@@ -207,7 +226,22 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
                     }
                 }
             }
-            if barrier {
+            if barrier && QUEUES[queue].1 == 0 && events < opts.events && rng.below(2) == 0 {
+                // A split barrier: it orders the conflicting commands
+                // before the set with this one, and nothing between, so
+                // it does not count as a full barrier later.
+                let e = events;
+                events += 1;
+                batch
+                    .lines
+                    .insert(set_at, format!("set-event e{e} {EVENT_DEPENDENCY}"));
+                for p in priors.iter_mut().flatten() {
+                    if p.batch == b && p.line >= set_at {
+                        p.line += 1;
+                    }
+                }
+                batch.lines.push(format!("wait-events e{e} {EVENT_DEPENDENCY}"));
+            } else if barrier {
                 batch.lines.push(FULL_BARRIER.to_string());
                 seq[queue] += 1;
                 last_barrier[queue] = seq[queue];
@@ -216,6 +250,7 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
                 batch: b,
                 queue,
                 seq: seq[queue],
+                line: batch.lines.len(),
                 write: false,
             };
             for (buf, write) in accesses {
@@ -241,6 +276,7 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
         buffers,
         concurrent,
         buffer_bytes: opts.buffer_bytes,
+        events,
         batches,
     }
 }
@@ -298,6 +334,9 @@ impl QueueCase {
             .collect();
         for (i, _) in waited.iter().enumerate().filter(|(_, w)| **w) {
             let _ = writeln!(t, "semaphore s{i} timeline");
+        }
+        for i in 0..self.events {
+            let _ = writeln!(t, "event e{i}");
         }
         for i in 0..self.buffers {
             let exclusive = if i >= self.concurrent { " exclusive" } else { "" };
