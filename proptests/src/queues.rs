@@ -18,6 +18,19 @@
 //!   1, signalled once, so no wait is ambiguous) at `ALL_COMMANDS`, and the
 //!   new batch waits for it at `ALL_COMMANDS` (unless it already waits for
 //!   that queue's batch or a later one);
+//! * up to [`QueueOptions::events`] of those barriers on `c0` and `c1`
+//!   are split barriers instead: a fresh event is set right after the last
+//!   conflicting command of the batch (at its start if that command was
+//!   in an earlier batch) and waited for before the new command, with the
+//!   same full dependency; what lies between is left unordered, so a split
+//!   barrier does not count as a full barrier for later commands;
+//! * [`QueueOptions::exclusive`] buffers are `exclusive` and used by `c0`
+//!   and `t` only (one queue per model family): a use by the family that
+//!   does not own one appends a release (`ALL_COMMANDS:MEMORY_WRITE ->
+//!   NONE:NONE BUF ownership F->G`) to the owner queue's latest batch,
+//!   makes the new batch wait for that batch, and acquires (`NONE:NONE ->
+//!   ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE BUF ownership F->G`) before the
+//!   use;
 //! * the last batch of each queue ends with `ALL_COMMANDS:MEMORY_WRITE ->
 //!   HOST:HOST_READ`; then `wait` and a host read of every buffer.
 //!
