@@ -4,9 +4,13 @@
 //! This module owns loading the Vulkan loader at run time, enabling
 //! `VK_LAYER_KHRONOS_validation` with synchronization validation when it is
 //! present, choosing the physical device (`VKSYNC_DEVICE`), checking for
-//! synchronization2, choosing a compute queue, and creating the allocator
-//! and the kernels' pipelines. Running programs is [`crate::recorder`]'s
-//! job; nothing here assumes a particular driver.
+//! synchronization2 (and enabling timeline semaphores when present),
+//! choosing the single-queue compute family, creating up to
+//! [`crate::queues::MAX_QUEUES_PER_FAMILY`] queues of every compute or
+//! transfer family (for multi-queue programs; [`crate::queues`] maps model
+//! queues onto them), and creating the allocator and the kernels'
+//! pipelines. Running programs is [`crate::recorder`]'s job; nothing here
+//! assumes a particular driver.
 
 use crate::checks::DeviceLimits;
 use crate::error::{Result, RuntimeError, VkContext};

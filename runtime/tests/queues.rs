@@ -210,3 +210,30 @@ fn blocked_programs_are_typed_errors_and_the_device_recovers() {
         assert_eq!(r.readbacks[0].bytes[..4], 2u32.to_le_bytes(), "{name}");
     }
 }
+
+/// The record-once paths hold device commands of one queue only: a
+/// program with several queues, semaphores or events is refused there
+/// with the model's typed error, before any Vulkan work.
+#[test]
+fn record_once_paths_refuse_multi_queue_programs() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    let cases: &[(&str, &str)] = &[
+        (
+            "buffer a 64\nbuffer b 64\nevent e\ncopy a -> b\nset-event e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\n",
+            "set-event",
+        ),
+        (
+            "buffer a 64 exclusive\nqueue c\nbarrier COPY:TRANSFER_WRITE -> NONE:NONE a ownership 0->1\n",
+            "ownership transfer",
+        ),
+    ];
+    for (text, want) in cases {
+        let p = common::parse(text).program;
+        let e = device.time_recording(&p, 1).expect_err(text);
+        assert!(e.to_string().contains(want), "{text}: {e}");
+        let e = device.prepare(std::slice::from_ref(&p)).err().expect(text);
+        assert!(e.to_string().contains(want), "{text}: {e}");
+    }
+}
