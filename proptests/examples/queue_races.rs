@@ -7,8 +7,12 @@
 //!
 //! ```text
 //! cargo run --release -p vksync-proptests --example queue_races -- \
-//!     [--cases N] [--seed S] [--repeat R] [--bytes B] [--batches K] [--slow-iters I] [--print-first]
+//!     [--cases N] [--seed S] [--repeat R] [--bytes B] [--batches K] [--slow-iters I] \
+//!     [--seconds T] [--print-first]
 //! ```
+//!
+//! `--seconds T` starts no new case after T seconds (the totals then say
+//! how many ran), so a run under a time limit still ends with its totals.
 //!
 //! One line per case, then the totals; `VKSYNC_DEVICE` picks the device,
 //! `VKSYNC_VALIDATION=0` turns the layer off. Exit status 1 when a correct
@@ -22,6 +26,7 @@ fn main() {
     let mut seed = 1u64;
     let mut repeat = 3usize;
     let mut print_first = false;
+    let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -38,6 +43,7 @@ fn main() {
             "--bytes" => opts.buffer_bytes = value(i),
             "--batches" => opts.batches = value(i) as usize,
             "--slow-iters" => opts.slow_iters = value(i) as u32,
+            "--seconds" => seconds = value(i) as f64,
             "--print-first" => {
                 print_first = true;
                 i += 1;
@@ -70,6 +76,10 @@ fn main() {
     let mut failed = false;
     let start = std::time::Instant::now();
     for s in seed..seed + cases as u64 {
+        if start.elapsed().as_secs_f64() > seconds {
+            println!("stopped after {seconds} s: {} of {cases} cases ran", s - seed);
+            break;
+        }
         match run_case(&mut device, s, &opts, repeat) {
             Ok(r) => {
                 let racy = match &r.racy {
