@@ -427,7 +427,10 @@ impl Device {
                 messages.extend(capture.take());
             }
             capture.set_command(None);
-            rec.settle(&mut q, None, None, &mut notes, &targets)
+            rec.settle(&mut q, None, None, &mut notes, &targets)?;
+            // Submissions a host wait showed complete: their fences (and
+            // timestamps) are still to be seen, without a note.
+            rec.wait(&mut q, None)
         };
         if let Err(e) = body() {
             capture.set_command(None);
