@@ -17,9 +17,11 @@
 #   races-small.txt   N programs, 4 KiB buffers, validation on: every
 #                     synchronized program must give 0 wrong bytes and no
 #                     message; each variant without one wait runs twice
-#   races-large.txt   LARGE_N programs, 1 MiB buffers, slow(1024), validation
-#                     off, each variant without one wait run 5 times: the
-#                     race evidence (wrong bytes when a wait is missing)
+#   races-large.txt   LARGE_N programs, 64 KiB buffers, slow(2000000) (a
+#                     few ms per dispatch on the GPU; the reference
+#                     composes the LCG in O(log n)), validation off, each
+#                     variant without one wait run 5 times: the race
+#                     evidence (wrong bytes when a wait is missing)
 # Each file ends with a `totals:` line and the exit status.
 set -uo pipefail
 bin="$1"; out="$2"; n="${3:-200}"; large="${4:-50}"
@@ -38,7 +40,7 @@ fi
 {
   s0=$(date +%s)
   VKSYNC_VALIDATION=0 timeout 330 "$bin/queue_races" --cases "$large" --seed 100001 --repeat 5 \
-    --bytes 1048576 --slow-iters 1024 --batches 8 --seconds 240
+    --bytes 65536 --slow-iters 2000000 --batches 8 --seconds 240
   echo "exit $? ($(( $(date +%s) - s0 )) s)"
 } > "$out/races-large.txt" 2>&1
 tail -n 2 "$out"/*.txt
