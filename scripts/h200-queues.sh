@@ -10,7 +10,7 @@
 # cases). `.vulkan-device` (shared/device/prepare-vulkan.sh) must be in the
 # repository root. N (default 200) random programs in the small suite,
 # LARGE_N (default 50) in the large one; the whole script stays under ten
-# minutes (each suite starts no new program after 150 s and 240 s). Writes to OUT_DIR:
+# minutes (each suite starts no new program after 120 s and 200 s). Writes to OUT_DIR:
 #   handwritten.txt   the hand-written cases (semaphores, timelines, host
 #                     signal/wait, wait QUEUE, events, an ownership
 #                     transfer), with validation, and the queue mapping
@@ -34,13 +34,13 @@ if [ -x "$bin/runtime-queues" ]; then
 fi
 {
   s0=$(date +%s)
-  VKSYNC_VALIDATION=1 timeout 240 "$bin/queue_races" --cases "$n" --seed 1 --repeat 2 --seconds 150 --print-first
+  VKSYNC_VALIDATION=1 timeout 200 "$bin/queue_races" --cases "$n" --seed 1 --repeat 2 --seconds 120 --print-first
   echo "exit $? ($(( $(date +%s) - s0 )) s)"
 } > "$out/races-small.txt" 2>&1
 {
   s0=$(date +%s)
-  VKSYNC_VALIDATION=0 timeout 330 "$bin/queue_races" --cases "$large" --seed 100001 --repeat 5 \
-    --bytes 65536 --slow-iters 2000000 --batches 8 --seconds 240
+  VKSYNC_VALIDATION=0 timeout 260 "$bin/queue_races" --cases "$large" --seed 100001 --repeat 5 \
+    --bytes 65536 --slow-iters 2000000 --batches 8 --seconds 200
   echo "exit $? ($(( $(date +%s) - s0 )) s)"
 } > "$out/races-large.txt" 2>&1
 tail -n 2 "$out"/*.txt
