@@ -31,6 +31,10 @@
 //!   makes the new batch wait for that batch, and acquires (`NONE:NONE ->
 //!   ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE BUF ownership F->G`) before the
 //!   use;
+//! * a third of the batches (an RNG stream of their own) are followed by
+//!   `wait QUEUE` and host reads of up to two buffers whose last write is
+//!   on that queue, the batch ending with `ALL_COMMANDS:MEMORY_WRITE ->
+//!   HOST:HOST_READ`;
 //! * the last batch of each queue ends with `ALL_COMMANDS:MEMORY_WRITE ->
 //!   HOST:HOST_READ`; then `wait` and a host read of every buffer.
 //!
@@ -122,6 +126,8 @@ struct Batch {
     queue: usize,
     lines: Vec<String>,
     waits: Vec<usize>,
+    /// Buffers the host reads after the submit, behind `wait QUEUE`.
+    reads_after: Vec<usize>,
 }
 
 /// An access not yet superseded: the last write of a buffer and the reads
@@ -167,12 +173,16 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
     let mut last_barrier = vec![0usize; queues];
     let mut batches: Vec<Batch> = Vec::new();
     let mut events = 0;
+    // A stream of its own, so the programs' other choices do not depend
+    // on the mid-program host reads.
+    let mut host_rng = Rng(seed ^ 0x0b5e_55ed);
     for b in 0..opts.batches {
         let queue = rng.below(queues);
         let mut batch = Batch {
             queue,
             lines: Vec::new(),
             waits: Vec::new(),
+            reads_after: Vec::new(),
         };
         let transfer = QUEUES[queue].1 == 1;
         for _ in 0..1 + rng.below(4) {
@@ -276,6 +286,19 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
             seq[queue] += 1;
             batch.lines.push(line);
         }
+        // Now and then the host reads, mid-program, buffers whose last
+        // write is on this queue: a barrier to the host ends the batch,
+        // then `wait QUEUE` and the reads (the writes of other queues
+        // they follow were waited for by this queue's batches).
+        if host_rng.below(3) == 0 {
+            let mine: Vec<usize> = (0..buffers)
+                .filter(|&x| priors[x].first().is_some_and(|p| p.write && p.queue == queue))
+                .collect();
+            if !mine.is_empty() {
+                batch.lines.push(HOST_BARRIER.to_string());
+                batch.reads_after = mine.into_iter().take(2).collect();
+            }
+        }
         batches.push(batch);
     }
     for q in 0..queues {
@@ -372,6 +395,12 @@ impl QueueCase {
                 let _ = write!(t, " signal s{i}:1@ALL_COMMANDS");
             }
             t.push('\n');
+            if !b.reads_after.is_empty() {
+                let _ = writeln!(t, "wait {}", QUEUES[b.queue].0);
+                for x in &b.reads_after {
+                    let _ = writeln!(t, "host-read b{x}");
+                }
+            }
         }
         t.push_str("wait\n");
         for i in 0..self.buffers {
