@@ -121,6 +121,13 @@ pub enum CheckError {
         /// The Vulkan command (`vkCmdCopyBufferToImage`, ...).
         call: &'static str,
     },
+    #[error("queue `{queue}` needs a compute-capable queue family (a dispatch, an event command or a compute stage in a barrier or semaphore), but maps to device family {family}, which has no COMPUTE")]
+    QueueFamilyWithoutCompute {
+        /// The model queue's name.
+        queue: String,
+        /// The device `queueFamilyIndex` it maps to.
+        family: u32,
+    },
 }
 
 /// `1099511627776 bytes (1 TiB)`.
@@ -267,8 +274,7 @@ pub fn check_dispatch(
     }))
 }
 
-/// Validates `program` (`vksync::resolve`), refuses several queues and
-/// semaphores (`vksync::Program::require_single_queue`), refuses image layout
+/// Validates `program` (`vksync::resolve`), refuses image layout
 /// transitions and image copies (the runtime has no images:
 /// [`CheckError::LayoutTransition`], [`CheckError::ImageCopy`]),
 /// then checks every dispatch and every memory object against `limits`.
@@ -276,8 +282,8 @@ pub fn check_dispatch(
 /// a device.
 pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<CheckedProgram> {
     let layout = vksync::resolve(program)?;
-    // One queue, no semaphore: the recorder submits to one queue.
-    program.require_single_queue()?;
+    // Several queues, semaphores, events and ownership transfers are
+    // recorded (`crate::queues` maps the queues when the run starts).
     for (ci, c) in program.commands().iter().enumerate() {
         let refused = match c {
             Command::Barrier(dep) => dep

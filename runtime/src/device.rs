@@ -4,13 +4,18 @@
 //! This module owns loading the Vulkan loader at run time, enabling
 //! `VK_LAYER_KHRONOS_validation` with synchronization validation when it is
 //! present, choosing the physical device (`VKSYNC_DEVICE`), checking for
-//! synchronization2, choosing a compute queue, and creating the allocator
-//! and the kernels' pipelines. Running programs is [`crate::recorder`]'s
-//! job; nothing here assumes a particular driver.
+//! synchronization2 (and enabling timeline semaphores when present),
+//! choosing the single-queue compute family, creating up to
+//! [`crate::queues::MAX_QUEUES_PER_FAMILY`] queues of every compute or
+//! transfer family (for multi-queue programs; [`crate::queues`] maps model
+//! queues onto them), and creating the allocator and the kernels'
+//! pipelines. Running programs is [`crate::recorder`]'s job; nothing here
+//! assumes a particular driver.
 
 use crate::checks::DeviceLimits;
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::Kernels;
+use crate::queues::{QueueFamily, MAX_QUEUES_PER_FAMILY};
 use crate::resources::{self, InFlight};
 use crate::validation::{self, Capture, ValidationMessage};
 use ash::vk;
@@ -176,6 +181,12 @@ pub struct DeviceInfo {
     pub timestamp_period: f32,
     /// 0 when the queue cannot write timestamps.
     pub timestamp_valid_bits: u32,
+    /// The families the device created queues of, for multi-queue
+    /// programs (`crate::queues`).
+    pub queue_families: Vec<QueueFamily>,
+    /// Whether timeline semaphores are enabled (Vulkan 1.2
+    /// `timelineSemaphore`).
+    pub timeline_semaphores: bool,
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -302,6 +313,8 @@ pub struct Device {
     pub(crate) logical: Logical,
     pub(crate) inst: Instance,
     pub(crate) queue: vk::Queue,
+    /// Per entry of `info.queue_families`, its created queues.
+    pub(crate) queues: Vec<Vec<vk::Queue>>,
     pub(crate) info: DeviceInfo,
     setup_messages: Vec<ValidationMessage>,
     fence_timeout: Duration,
@@ -370,6 +383,7 @@ pub(crate) struct RunParts<'a> {
     pub allocator: &'a mut Allocator,
     pub kernels: &'a Kernels,
     pub queue: vk::Queue,
+    pub queues: &'a [Vec<vk::Queue>],
     pub info: &'a DeviceInfo,
     pub in_flight: &'a mut Vec<InFlight>,
     pub fence_timeout: Duration,
@@ -389,6 +403,7 @@ impl Device {
             logical,
             inst,
             queue,
+            queues,
             info,
             in_flight,
             fence_timeout,
@@ -406,6 +421,7 @@ impl Device {
             allocator,
             kernels,
             queue: *queue,
+            queues,
             info,
             in_flight,
             fence_timeout: *fence_timeout,
@@ -755,13 +771,53 @@ impl Device {
         let Some(family) = family else {
             return Err(RuntimeError::NoComputeQueue { device: name });
         };
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family as u32)
-            .queue_priorities(&priorities)];
+        // Queues of every compute or transfer family, up to
+        // MAX_QUEUES_PER_FAMILY each, for multi-queue programs
+        // (`crate::queues` maps model queues onto them).
+        let queue_families: Vec<QueueFamily> = families
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.queue_count > 0
+                    && f.queue_flags
+                        .intersects(vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER)
+            })
+            .map(|(i, f)| QueueFamily {
+                index: i as u32,
+                graphics: f.queue_flags.contains(vk::QueueFlags::GRAPHICS),
+                compute: f.queue_flags.contains(vk::QueueFlags::COMPUTE),
+                // Graphics and compute queues do transfer work whether or
+                // not they say so.
+                transfer: f.queue_flags.intersects(
+                    vk::QueueFlags::TRANSFER | vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS,
+                ),
+                queues: f.queue_count.min(MAX_QUEUES_PER_FAMILY),
+                timestamp_valid_bits: f.timestamp_valid_bits,
+            })
+            .collect();
+        let priorities = [1.0f32; MAX_QUEUES_PER_FAMILY as usize];
+        let queue_info: Vec<vk::DeviceQueueCreateInfo> = queue_families
+            .iter()
+            .map(|f| {
+                vk::DeviceQueueCreateInfo::default()
+                    .queue_family_index(f.index)
+                    .queue_priorities(&priorities[..f.queues as usize])
+            })
+            .collect();
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        {
+            let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f12);
+            // SAFETY: valid handle and a well-formed pNext chain (a
+            // Vulkan 1.3 device, checked above, knows the 1.2 struct).
+            unsafe { instance.get_physical_device_features2(physical, &mut f2) };
+        }
+        let timeline_semaphores = f12.timeline_semaphore == vk::TRUE;
+        let mut enable12 =
+            vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(timeline_semaphores);
         let mut enable13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
+            .push_next(&mut enable12)
             .push_next(&mut enable13);
         // SAFETY: valid physical device; the create info outlives the call.
         let device = unsafe { instance.create_device(physical, &device_info, None) }.ctx("vkCreateDevice")?;
@@ -771,6 +827,16 @@ impl Device {
         };
         // SAFETY: the family and index 0 were requested at creation.
         let queue = unsafe { logical.device.get_device_queue(family as u32, 0) };
+        let queues: Vec<Vec<vk::Queue>> = queue_families
+            .iter()
+            .map(|f| {
+                (0..f.queues)
+                    // SAFETY: `f.queues` queues of family `f.index` were
+                    // requested at creation.
+                    .map(|i| unsafe { logical.device.get_device_queue(f.index, i) })
+                    .collect()
+            })
+            .collect();
 
         let kernels = Kernels::new(&logical.device)?;
         let allocator = Allocator::new(&AllocatorCreateDesc {
@@ -798,6 +864,8 @@ impl Device {
             limits,
             timestamp_period: props.limits.timestamp_period,
             timestamp_valid_bits: families[family].timestamp_valid_bits,
+            queue_families,
+            timeline_semaphores,
         };
         if options.print_device {
             eprintln!("vksync-runtime: device: {info}");
@@ -809,6 +877,7 @@ impl Device {
             logical,
             inst,
             queue,
+            queues,
             info,
             setup_messages,
             fence_timeout: options.fence_timeout,

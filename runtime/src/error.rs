@@ -81,6 +81,16 @@ pub enum RuntimeError {
         what: String,
         waited: std::time::Duration,
     },
+    #[error("command {command} (`host-wait {semaphore} {value}`): the semaphore did not reach {value} within {timeout:?}, the fence timeout")]
+    SemaphoreTimeout {
+        command: usize,
+        /// The semaphore's name.
+        semaphore: String,
+        value: u64,
+        timeout: std::time::Duration,
+    },
+    #[error("device `{device}` does not support timeline semaphores (Vulkan 1.2 `timelineSemaphore`), which semaphore `{semaphore}` is")]
+    NoTimelineSemaphores { device: String, semaphore: String },
     #[error("{var}={value:?}: expected {expected}")]
     BadEnvironment {
         var: &'static str,
@@ -101,6 +111,7 @@ impl RuntimeError {
             RuntimeError::Program { at, .. } | RuntimeError::Check { at, .. } => Some(*at),
             RuntimeError::NotRepeatable { command, .. } => Some(Location::Command(*command)),
             RuntimeError::FenceTimeout { first, .. } => Some(Location::Command(*first)),
+            RuntimeError::SemaphoreTimeout { command, .. } => Some(Location::Command(*command)),
             _ => None,
         }
     }

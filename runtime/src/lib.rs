@@ -6,7 +6,8 @@
 //! program passes before any Vulkan work ([`checks`], pure: usable without
 //! a device), the kernels' pipelines ([`kernels`], shaders in `shaders/`
 //! compiled by `build.rs` with naga), recording and submission
-//! ([`recorder`]), descriptor pools (`descriptors`), the lifetime of a
+//! ([`recorder`]), the map from the model's queues and queue families to
+//! the device's ([`queues`]), descriptor pools (`descriptors`), the lifetime of a
 //! run's Vulkan objects and of work that outlives a run (`resources`),
 //! validation capture ([`validation`]) and the benchmarking paths ([`repeat`]: record once
 //! and submit many times; record-only timing). Model barriers become
@@ -43,6 +44,7 @@ mod descriptors;
 pub mod device;
 pub mod error;
 pub mod kernels;
+pub mod queues;
 pub mod recorder;
 pub mod repeat;
 mod resources;
@@ -57,6 +59,7 @@ pub use device::{
     ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
 pub use error::{Result, RuntimeError};
+pub use queues::{QueueFamily, QueueMapping};
 pub use recorder::{
     compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,
     RunResult, Submission,

@@ -10,12 +10,27 @@
 //! `vksync::ash`.
 //!
 //! Submission model: commands recorded since the last `submit` go into one
-//! command buffer, submitted with a fence at `submit`; `wait` waits for all
-//! fences. Host accesses happen at their place in program order on the
-//! host; so that they see (and are seen by) exactly the device commands
-//! before them in program order, a host access with recorded but
-//! unsubmitted commands before it submits them first, and one with
-//! unwaited submissions waits first; both are reported as [`RunNote`]s. A
+//! command buffer, from the command pool of the family of the queue that
+//! `submit` names, and are submitted there with the submit's semaphore
+//! waits and signals (`vkQueueSubmit2`, `VkSemaphoreSubmitInfo` with
+//! timeline values) and a fence of their own; `wait` waits for every
+//! fence, `wait QUEUE` for that queue's. `host-signal` and `host-wait` are
+//! `vkSignalSemaphore` and `vkWaitSemaphores` (at most the fence timeout);
+//! events are `vkCmdSetEvent2`, `vkCmdWaitEvents2`, `vkCmdResetEvent2`,
+//! `vkSetEvent` and `vkResetEvent`. Which device queue runs a model queue,
+//! and which device family a model family number stands for (also in
+//! ownership-transfer barriers), is [`crate::queues`]' map.
+//!
+//! Host accesses happen at their place in program order on the host; so
+//! that they see (and are seen by) the device commands before them in
+//! program order, a host access with recorded but unsubmitted commands
+//! before it submits them first (to their batch's queue, without
+//! semaphores), and one with unwaited submissions waits first; both are
+//! reported as [`RunNote`]s. In a program with several queues or
+//! semaphores only commands and submissions that access the host access's
+//! memory object count, and submissions a `host-wait` showed complete do
+//! not (so `wait QUEUE` and host semaphore waits keep their meaning, and a
+//! submission blocked on a later `host-signal` is not waited for). A
 //! program that ends with unsubmitted or unwaited work is submitted and
 //! waited for at the end.
 
@@ -25,13 +40,14 @@ use crate::checks::{
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
 use crate::kernels::PUSH_CONSTANT_WORDS;
-use crate::resources::{signalled, wait_all, Resources};
+use crate::queues::{batch_queues, QueueMapping};
+use crate::resources::{signalled, wait_all, Resources, Sharing};
 use crate::validation::ValidationMessage;
 use ash::vk;
 use std::time::Duration;
 use vksync::plan::{plan, Plan, PlanOptions};
 use vksync::reference::{self, pattern_bytes};
-use vksync::{Command, Layout, MemId, Program};
+use vksync::{Command, Layout, MemId, Program, QueueId, SemaphoreId, WaitFor};
 
 /// What one host read saw on the device.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +68,8 @@ pub struct Submission {
     /// GPU time from the first to the last timestamp of the command buffer,
     /// when the queue supports timestamps.
     pub gpu_ns: Option<u64>,
+    /// The model queue it went to.
+    pub queue: QueueId,
 }
 
 /// Something the runtime did that the program did not spell out.
@@ -98,6 +116,8 @@ pub struct RunResult {
     pub memory: Vec<MemoryObject>,
     /// Whether validation was on, so "no messages" means something.
     pub validation: bool,
+    /// Which device queue ran each model queue.
+    pub queue_mapping: QueueMapping,
 }
 
 impl RunResult {
@@ -172,11 +192,17 @@ pub fn run_planned(device: &mut Device, program: &Program, opts: PlanOptions) ->
 /// The command buffer being recorded.
 struct Open {
     cb: vk::CommandBuffer,
+    /// The model queue whose batch it is.
+    queue: QueueId,
+    /// The timestamp mask of its family, when it writes timestamps.
+    timed: Option<u64>,
     /// Program commands recorded into it so far.
     recorded: usize,
     /// The first and last of them.
     first: usize,
     last: usize,
+    /// The memory objects its commands access.
+    mems: Vec<MemId>,
 }
 
 /// A submission not yet waited for.
@@ -184,9 +210,25 @@ struct Pending {
     fence: vk::Fence,
     /// Index into `Queue::submissions`.
     index: usize,
-    /// The first and last program command of its command buffer.
+    /// The model queue it went to.
+    queue: QueueId,
+    /// The timestamp mask of its family, when its command buffer wrote
+    /// timestamps.
+    timed: Option<u64>,
+    /// The first and last program command of its command buffer (the
+    /// submit command itself for an empty batch).
     first: usize,
     last: usize,
+    /// The memory objects its commands access.
+    mems: Vec<MemId>,
+    /// Its semaphore waits and signals (semaphore, value).
+    waits: Vec<(SemaphoreId, Option<u64>)>,
+    signals: Vec<(SemaphoreId, Option<u64>)>,
+    /// Known complete on the device (a host wait saw one of its signals,
+    /// or one of a later submission's that depends on it): a host access
+    /// needs no implicit wait for it. Its fence is still waited for
+    /// before its resources go.
+    settled: bool,
 }
 
 /// Where the open command buffer and in-flight submissions stand.
@@ -196,13 +238,25 @@ struct Queue {
     submissions: Vec<Submission>,
 }
 
+/// The device queue behind one model queue, with its family's command
+/// pool.
+pub(crate) struct Target {
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    /// The timestamp mask of its family; `None`: no timestamps (a family
+    /// without them, or a transfer-only one, where `vkCmdResetQueryPool`
+    /// is not allowed).
+    timestamp_mask: Option<u64>,
+}
+
 impl Device {
     /// Runs a program as written (its own barriers, no others).
     ///
     /// Bad programs are rejected before any Vulkan work by
     /// [`check_program`] with the device's limits: the model's
     /// [`vksync::resolve`] checks plus kernel arguments, binding alignment
-    /// and sizes, and memory objects the device cannot hold.
+    /// and sizes, and memory objects the device cannot hold. Model queues
+    /// are mapped onto device queues by [`QueueMapping::new`].
     pub fn run(&mut self, program: &Program) -> Result<RunResult> {
         let CheckedProgram {
             layout,
@@ -211,6 +265,24 @@ impl Device {
             host_write,
             mut notes,
         } = check_program(program, &self.info.limits)?;
+        let mapping = QueueMapping::new(program, &self.info.queue_families, self.info.queue_family)
+            .map_err(|(at, source)| RuntimeError::Check { at, source })?;
+        if !self.info.timeline_semaphores {
+            if let Some(s) = program
+                .semaphores()
+                .iter()
+                .find(|s| matches!(s.kind, vksync::SemaphoreType::Timeline { .. }))
+            {
+                return Err(RuntimeError::NoTimelineSemaphores {
+                    device: self.info.name.clone(),
+                    semaphore: s.name.clone(),
+                });
+            }
+        }
+        let batch = batch_queues(program);
+        // Several queues or semaphores: implicit waits before host
+        // accesses are narrowed to the memory they access (`settle`).
+        let multi = program.first_multi_queue_command().is_some();
         // Upper bound on command buffers: one per submit, per host access
         // and the final one.
         let max_cbs = program
@@ -230,14 +302,27 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue: vk_queue,
+            queue: _,
+            queues: device_queues,
             info,
             in_flight,
             fence_timeout,
         } = self.begin_run()?;
 
         let mut res = Resources::new(device, allocator, in_flight);
-        let memory = res.create_memory(&layout, &host_read, &host_write)?;
+        let used = mapping.used_families();
+        let sharing = |mem: usize| {
+            let exclusive = layout
+                .owner_object(MemId(mem as u32))
+                .and_then(|o| program.object(o))
+                .is_some_and(|o| o.sharing == vksync::SharingMode::Exclusive);
+            if exclusive || used.len() < 2 {
+                Sharing::Exclusive
+            } else {
+                Sharing::Concurrent(used.clone())
+            }
+        };
+        let memory = res.create_shared_memory(&layout, &host_read, &host_write, &sharing)?;
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::TRANSIENT,
@@ -247,7 +332,18 @@ impl Device {
                 0
             },
         )?;
+        res.create_sync_objects(program)?;
         let timestamps = info.timestamp_valid_bits > 0;
+        let mut targets = Vec::with_capacity(mapping.queues.len());
+        for dq in &mapping.queues {
+            let fam = &info.queue_families[dq.family];
+            targets.push(Target {
+                queue: device_queues[dq.family][dq.index as usize],
+                pool: res.pool_for(fam.index, info.queue_family)?,
+                timestamp_mask: (timestamps && fam.compute && fam.timestamp_valid_bits > 0)
+                    .then(|| timestamp_mask(fam.timestamp_valid_bits)),
+            });
+        }
         let mut q = Queue {
             open: None,
             pending: Vec::new(),
@@ -259,55 +355,88 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
-            queue: vk_queue,
             fence_timeout,
-            timestamps,
             timestamp_period: info.timestamp_period,
-            timestamp_mask: if info.timestamp_valid_bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << info.timestamp_valid_bits) - 1
-            },
+            mapping: Some(&mapping),
         };
-        for (ci, c) in program.commands().iter().enumerate() {
-            capture.set_command(Some(ci));
-            match c {
-                Command::Alloc { .. } | Command::Free { .. } => {}
-                Command::Submit(_) => rec.submit(&mut q, Some(ci))?,
-                Command::Wait(_) => rec.wait(&mut q)?,
-                Command::HostWrite { dst, .. } => {
-                    rec.settle(&mut q, Some(ci), &mut notes)?;
-                    let m = layout.locate(*dst).expect("region of the resolved program");
-                    let data = pattern_bytes(c, dst.range.len());
-                    with_mapped(&res, m.mem, |mapped| {
-                        mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
-                    })?;
+        // On an error, work may be blocked on a timeline value the rest of
+        // the program would have signalled: `unblock` signals it, so the
+        // run's resources can be reclaimed instead of waiting forever.
+        let mut body = || -> Result<()> {
+            for (ci, c) in program.commands().iter().enumerate() {
+                capture.set_command(Some(ci));
+                match c {
+                    Command::Alloc { .. } | Command::Free { .. } => {}
+                    Command::Submit(s) => rec.submit(&mut q, Some(ci), Some(s), &targets)?,
+                    Command::Wait(WaitFor::All) => rec.wait(&mut q, None)?,
+                    Command::Wait(WaitFor::Queue(id)) => rec.wait(&mut q, Some(*id))?,
+                    Command::HostWrite { dst, .. } => {
+                        let m = layout.locate(*dst).expect("region of the resolved program");
+                        rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
+                        let data = pattern_bytes(c, dst.range.len());
+                        with_mapped(&res, m.mem, |mapped| {
+                            mapped[m.range.start as usize..m.range.end as usize].copy_from_slice(&data)
+                        })?;
+                    }
+                    Command::HostRead { src } => {
+                        let m = layout.locate(*src).expect("region of the resolved program");
+                        rec.settle(&mut q, Some(ci), multi.then_some(m.mem), &mut notes, &targets)?;
+                        let read = |mapped: &mut [u8]| {
+                            let src = &mapped[m.range.start as usize..m.range.end as usize];
+                            let mut bytes = Vec::new();
+                            bytes.try_reserve_exact(src.len()).ok()?;
+                            bytes.extend_from_slice(src);
+                            Some(bytes)
+                        };
+                        let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
+                            at: vksync::Location::Command(ci),
+                            source: CheckError::ReadbackTooLarge { len: m.range.len() },
+                        })?;
+                        readbacks.push(DeviceReadback { command: ci, bytes });
+                    }
+                    Command::HostSignal { semaphore, value } => rec.host_signal(*semaphore, *value)?,
+                    Command::HostWait { semaphore, value } => {
+                        let name = program.semaphore_name(*semaphore);
+                        rec.host_wait(ci, *semaphore, name, *value)?;
+                        settle_signalled(&mut q, *semaphore, Some(*value));
+                    }
+                    Command::HostSetEvent { event } => {
+                        let e = res.events[event.0 as usize];
+                        // SAFETY: a live, host-settable event of this device.
+                        unsafe { device.set_event(e) }.ctx("vkSetEvent")?;
+                    }
+                    Command::HostResetEvent { event } => {
+                        let e = res.events[event.0 as usize];
+                        // SAFETY: a live event; the model refuses a reset
+                        // while a wait of it may still be pending (a wait
+                        // needs a set with no reset since).
+                        unsafe { device.reset_event(e) }.ctx("vkResetEvent")?;
+                    }
+                    _ => {
+                        let cb = rec.open(&mut q, ci, batch[ci], &targets)?;
+                        rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
+                        if let Some(open) = q.open.as_mut() {
+                            for a in vksync::accesses(c, &layout, vksync::Semantics::default()) {
+                                if !open.mems.contains(&a.mem) {
+                                    open.mems.push(a.mem);
+                                }
+                            }
+                        }
+                    }
                 }
-                Command::HostRead { src } => {
-                    rec.settle(&mut q, Some(ci), &mut notes)?;
-                    let m = layout.locate(*src).expect("region of the resolved program");
-                    let read = |mapped: &mut [u8]| {
-                        let src = &mapped[m.range.start as usize..m.range.end as usize];
-                        let mut bytes = Vec::new();
-                        bytes.try_reserve_exact(src.len()).ok()?;
-                        bytes.extend_from_slice(src);
-                        Some(bytes)
-                    };
-                    let bytes = with_mapped(&res, m.mem, read)?.ok_or(RuntimeError::Check {
-                        at: vksync::Location::Command(ci),
-                        source: CheckError::ReadbackTooLarge { len: m.range.len() },
-                    })?;
-                    readbacks.push(DeviceReadback { command: ci, bytes });
-                }
-                _ => {
-                    let cb = rec.open(&mut q, ci)?;
-                    rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
-                }
+                messages.extend(capture.take());
             }
-            messages.extend(capture.take());
+            capture.set_command(None);
+            rec.settle(&mut q, None, None, &mut notes, &targets)?;
+            // Submissions a host wait showed complete: their fences (and
+            // timestamps) are still to be seen, without a note.
+            rec.wait(&mut q, None)
+        };
+        if let Err(e) = body() {
+            capture.set_command(None);
+            rec.unblock(program);
+            return Err(e);
         }
-        capture.set_command(None);
-        rec.settle(&mut q, None, &mut notes)?;
         messages.extend(capture.take());
         drop(res);
         Ok(RunResult {
@@ -319,7 +448,58 @@ impl Device {
             layout,
             memory,
             validation: info.validation,
+            queue_mapping: mapping,
         })
+    }
+}
+
+/// After a host wait saw `semaphore` reach `value`: the pending
+/// submission that signals exactly that value has completed (a valid
+/// program signals a timeline value only while the semaphore is below
+/// it), and with it every earlier submission to its queue and, through
+/// their semaphore waits, every submission whose signal they waited for.
+/// Marks them settled, so a host access after the wait does not wait
+/// for them again.
+fn settle_signalled(q: &mut Queue, semaphore: SemaphoreId, value: Option<u64>) {
+    let mut work: Vec<usize> = q
+        .pending
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.signals.contains(&(semaphore, value)))
+        .map(|(i, _)| i)
+        .collect();
+    while let Some(i) = work.pop() {
+        if q.pending[i].settled {
+            continue;
+        }
+        q.pending[i].settled = true;
+        let (queue, index) = (q.pending[i].queue, q.pending[i].index);
+        let waits = q.pending[i].waits.clone();
+        for (j, p) in q.pending.iter().enumerate() {
+            let before = p.index < index;
+            // For a binary wait: the latest earlier signal of it.
+            let signalled_for = waits.iter().any(|&(s, v)| {
+                before
+                    && p.signals.contains(&(s, v))
+                    && (v.is_some()
+                        || !q
+                            .pending
+                            .iter()
+                            .any(|r| r.index > p.index && r.index < index && r.signals.contains(&(s, None))))
+            });
+            if !p.settled && ((p.queue == queue && before) || signalled_for) {
+                work.push(j);
+            }
+        }
+    }
+}
+
+/// The mask of a timestamp with `bits` valid bits.
+pub(crate) fn timestamp_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
     }
 }
 
@@ -363,16 +543,36 @@ fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> 
     Ok(f(slice))
 }
 
+/// A model semaphore operation as a `VkSemaphoreSubmitInfo` (the value is
+/// ignored for a binary semaphore).
+fn semaphore_submit_info(
+    semaphore: vk::Semaphore,
+    value: Option<u64>,
+    stages: vksync::PipelineStageFlags2,
+) -> vk::SemaphoreSubmitInfo<'static> {
+    vk::SemaphoreSubmitInfo::default()
+        .semaphore(semaphore)
+        .value(value.unwrap_or(0))
+        .stage_mask(vksync::ash::stage_mask(stages))
+}
+
+/// The barriers of one `VkDependencyInfo`, converted.
+type DependencyParts = (
+    Vec<vk::MemoryBarrier2<'static>>,
+    Vec<vk::BufferMemoryBarrier2<'static>>,
+);
+
 /// Recording helpers over one run's resources.
 pub(crate) struct Recorder<'a> {
     pub(crate) device: &'a ash::Device,
     pub(crate) res: &'a Resources<'a>,
-    pub(crate) queue: vk::Queue,
     /// How long a fence wait may take.
     pub(crate) fence_timeout: Duration,
-    pub(crate) timestamps: bool,
     pub(crate) timestamp_period: f32,
-    pub(crate) timestamp_mask: u64,
+    /// Model queues and families on the device; `None` on paths that
+    /// refuse multi-queue programs (ownership transfers then have no
+    /// device families).
+    pub(crate) mapping: Option<&'a QueueMapping>,
 }
 
 impl Recorder<'_> {
@@ -380,20 +580,28 @@ impl Recorder<'_> {
         self.res.buffers[mem.0 as usize]
     }
 
-    /// The open command buffer, beginning a new one if needed, for
-    /// recording program command `ci`.
-    fn open(&self, q: &mut Queue, ci: usize) -> Result<vk::CommandBuffer> {
+    /// The open command buffer, beginning a new one from the pool of the
+    /// family of `queue` (the batch's queue) if needed, for recording
+    /// program command `ci`.
+    fn open(
+        &self,
+        q: &mut Queue,
+        ci: usize,
+        queue: QueueId,
+        targets: &[Target],
+    ) -> Result<vk::CommandBuffer> {
         if let Some(open) = q.open.as_mut() {
             open.recorded += 1;
             open.last = ci;
             return Ok(open.cb);
         }
+        let target = &targets[queue.0 as usize];
         let d = self.device;
         // SAFETY: the pool is live and used only from this thread.
         let cbs = unsafe {
             d.allocate_command_buffers(
                 &vk::CommandBufferAllocateInfo::default()
-                    .command_pool(self.res.command_pool)
+                    .command_pool(target.pool)
                     .level(vk::CommandBufferLevel::PRIMARY)
                     .command_buffer_count(1),
             )
@@ -408,10 +616,12 @@ impl Recorder<'_> {
             )
         }
         .ctx("vkBeginCommandBuffer")?;
-        if self.timestamps {
+        let timed = target.timestamp_mask;
+        if timed.is_some() {
             let first = 2 * q.submissions.len() as u32;
-            // SAFETY: recording state; queries [first, first+2) exist
-            // (the pool holds two per possible command buffer).
+            // SAFETY: recording state on a compute-capable family;
+            // queries [first, first+2) exist (the pool holds two per
+            // possible submission).
             unsafe {
                 d.cmd_reset_query_pool(cb, self.res.query_pool, first, 2);
                 d.cmd_write_timestamp2(
@@ -424,39 +634,66 @@ impl Recorder<'_> {
         }
         q.open = Some(Open {
             cb,
+            queue,
+            timed,
             recorded: 1,
             first: ci,
             last: ci,
+            mems: Vec::new(),
         });
         Ok(cb)
     }
 
-    /// Ends and submits the open command buffer, if any.
-    fn submit(&self, q: &mut Queue, command: Option<usize>) -> Result<()> {
-        let Some(Open {
-            cb,
-            recorded,
-            first,
-            last,
-        }) = q.open.take()
-        else {
-            return Ok(());
+    /// Ends and submits the open command buffer, if any, with `sub`'s
+    /// semaphore waits and signals, to `sub`'s queue (or, for an implicit
+    /// submit, the open batch's queue, without semaphores). A submit with
+    /// semaphores and nothing recorded is an empty batch; a plain one with
+    /// nothing recorded does nothing.
+    fn submit(
+        &self,
+        q: &mut Queue,
+        command: Option<usize>,
+        sub: Option<&vksync::Submission>,
+        targets: &[Target],
+    ) -> Result<()> {
+        let open = q.open.take();
+        let queue = match (sub, &open) {
+            (Some(s), _) => s.queue,
+            (None, Some(o)) => o.queue,
+            (None, None) => return Ok(()),
         };
+        let semaphores = sub.is_some_and(|s| !s.waits.is_empty() || !s.signals.is_empty());
+        if open.is_none() && !semaphores {
+            return Ok(());
+        }
         let d = self.device;
         let index = q.submissions.len();
-        if self.timestamps {
-            // SAFETY: recording state; the query was reset in `open`.
-            unsafe {
-                d.cmd_write_timestamp2(
-                    cb,
-                    vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
-                    self.res.query_pool,
-                    2 * index as u32 + 1,
-                )
-            };
+        let (cb, recorded, first, last, timed, mems) = match open {
+            Some(o) => (Some(o.cb), o.recorded, o.first, o.last, o.timed, o.mems),
+            None => (
+                None,
+                0,
+                command.unwrap_or(0),
+                command.unwrap_or(0),
+                None,
+                Vec::new(),
+            ),
+        };
+        if let Some(cb) = cb {
+            if timed.is_some() {
+                // SAFETY: recording state; the query was reset in `open`.
+                unsafe {
+                    d.cmd_write_timestamp2(
+                        cb,
+                        vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
+                        self.res.query_pool,
+                        2 * index as u32 + 1,
+                    )
+                };
+            }
+            // SAFETY: recording state.
+            unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
         }
-        // SAFETY: recording state.
-        unsafe { d.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
         // SAFETY: valid device.
         let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
         // Registered for destruction before anything else can fail.
@@ -465,13 +702,40 @@ impl Recorder<'_> {
             command,
             recorded,
             gpu_ns: None,
+            queue,
         });
-        let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
-        let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
-        // SAFETY: the command buffer is executable (ended above) and was
-        // never submitted (ONE_TIME_SUBMIT, one submission); the fence is
-        // new, so unsignalled and unused.
-        unsafe { d.queue_submit2(self.queue, &submit, fence) }.ctx("vkQueueSubmit2")?;
+        let cb_info: Vec<_> = cb
+            .iter()
+            .map(|&cb| vk::CommandBufferSubmitInfo::default().command_buffer(cb))
+            .collect();
+        let (waits, signals): (Vec<_>, Vec<_>) = match sub {
+            Some(s) => (
+                s.waits
+                    .iter()
+                    .map(|w| {
+                        semaphore_submit_info(self.res.semaphores[w.semaphore.0 as usize], w.value, w.stages)
+                    })
+                    .collect(),
+                s.signals
+                    .iter()
+                    .map(|g| {
+                        semaphore_submit_info(self.res.semaphores[g.semaphore.0 as usize], g.value, g.stages)
+                    })
+                    .collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        let submit = [vk::SubmitInfo2::default()
+            .command_buffer_infos(&cb_info)
+            .wait_semaphore_infos(&waits)
+            .signal_semaphore_infos(&signals)];
+        // SAFETY: the command buffer (if any) is executable (ended above),
+        // from the pool of the target queue's family, and was never
+        // submitted (ONE_TIME_SUBMIT, one submission); the fence is new,
+        // so unsignalled and unused; the semaphores are live, and
+        // `vksync::resolve` checked the order of their operations (a
+        // binary wait has a pending signal, timeline values increase).
+        unsafe { d.queue_submit2(targets[queue.0 as usize].queue, &submit, fence) }.ctx("vkQueueSubmit2")?;
         // From here on the resources may not be freed before the fence
         // signals.
         let at = command.map_or("the end of the program".to_string(), |c| format!("command {c}"));
@@ -479,29 +743,47 @@ impl Recorder<'_> {
             fence,
             format!("the command buffer of commands {first}..={last} (submitted at {at})"),
         );
+        let ops = |v: &mut dyn Iterator<Item = (SemaphoreId, Option<u64>)>| v.collect::<Vec<_>>();
         q.pending.push(Pending {
             fence,
             index,
+            queue,
+            timed,
             first,
             last,
+            mems,
+            waits: sub.map_or_else(Vec::new, |s| {
+                ops(&mut s.waits.iter().map(|w| (w.semaphore, w.value)))
+            }),
+            signals: sub.map_or_else(Vec::new, |s| {
+                ops(&mut s.signals.iter().map(|g| (g.semaphore, g.value)))
+            }),
+            settled: false,
         });
         Ok(())
     }
 
-    /// Waits (at most the fence timeout) for every pending submission and
-    /// reads its timestamps.
-    fn wait(&self, q: &mut Queue) -> Result<()> {
-        if q.pending.is_empty() {
+    /// Waits (at most the fence timeout) for every pending submission to
+    /// `only` (or to every queue) and reads its timestamps.
+    fn wait(&self, q: &mut Queue, only: Option<QueueId>) -> Result<()> {
+        self.wait_for(q, &|p: &Pending| only.is_none_or(|id| p.queue == id))
+    }
+
+    /// Waits (at most the fence timeout) for the pending submissions
+    /// `wanted` picks and reads their timestamps.
+    fn wait_for(&self, q: &mut Queue, wanted: &dyn Fn(&Pending) -> bool) -> Result<()> {
+        let d = self.device;
+        let fences: Vec<vk::Fence> = q.pending.iter().filter(|p| wanted(p)).map(|p| p.fence).collect();
+        if fences.is_empty() {
             return Ok(());
         }
-        let d = self.device;
-        let fences: Vec<vk::Fence> = q.pending.iter().map(|p| p.fence).collect();
         if !wait_all(d, &fences, self.fence_timeout)? {
-            // One queue runs its submissions in order: the first that has
-            // not signalled is the one that overran.
+            // A queue runs its submissions in order: the first that has
+            // not signalled is the one that overran (or waits forever).
             let late = q
                 .pending
                 .iter()
+                .filter(|p| wanted(p))
                 .find(|p| !signalled(d, p.fence))
                 .unwrap_or(&q.pending[0]);
             return Err(RuntimeError::FenceTimeout {
@@ -511,34 +793,154 @@ impl Recorder<'_> {
                 timeout: self.fence_timeout,
             });
         }
-        for p in q.pending.drain(..) {
+        let (done, rest): (Vec<Pending>, Vec<Pending>) = q.pending.drain(..).partition(|p| wanted(p));
+        q.pending = rest;
+        for p in done {
             self.res.finished(p.fence);
-            if self.timestamps {
-                let gpu_ns = gpu_ns(
-                    d,
-                    self.res.query_pool,
-                    p.index,
-                    self.timestamp_mask,
-                    self.timestamp_period,
-                )?;
+            if let Some(mask) = p.timed {
+                let gpu_ns = gpu_ns(d, self.res.query_pool, p.index, mask, self.timestamp_period)?;
                 q.submissions[p.index].gpu_ns = Some(gpu_ns);
             }
         }
         Ok(())
     }
 
-    /// Before a host access (or at the end): submits and waits for
-    /// everything earlier in program order, noting what it added.
-    fn settle(&self, q: &mut Queue, before: Option<usize>, notes: &mut Vec<RunNote>) -> Result<()> {
-        if q.open.is_some() {
+    /// Before a host access (or at the end): submits what is recorded (to
+    /// its batch's queue, without semaphores) and waits for every
+    /// submission not known complete, noting what it added. With `mem`
+    /// (a host access in a multi-queue program), only recorded commands
+    /// and submissions that access that memory object count: the others
+    /// are left to the program's own waits, so that `wait QUEUE`, host
+    /// semaphore waits and submissions blocked on a later host signal
+    /// keep their meaning.
+    fn settle(
+        &self,
+        q: &mut Queue,
+        before: Option<usize>,
+        mem: Option<MemId>,
+        notes: &mut Vec<RunNote>,
+        targets: &[Target],
+    ) -> Result<()> {
+        let touches = |mems: &[MemId]| mem.is_none_or(|m| mems.contains(&m));
+        if q.open.as_ref().is_some_and(|o| touches(&o.mems)) {
             notes.push(RunNote::ImplicitSubmit { before });
-            self.submit(q, before)?;
+            self.submit(q, before, None, targets)?;
         }
-        if !q.pending.is_empty() {
+        let wanted = |p: &Pending| !p.settled && touches(&p.mems);
+        if q.pending.iter().any(wanted) {
             notes.push(RunNote::ImplicitWait { before });
-            self.wait(q)?;
+            self.wait_for(q, &wanted)?;
         }
         Ok(())
+    }
+
+    /// After an error: sets every timeline semaphore below the greatest
+    /// value the program waits for to that value, so that no submitted
+    /// batch stays blocked on a signal the rest of the program would have
+    /// made. Errors are ignored (the run is failing already).
+    fn unblock(&self, program: &Program) {
+        for (i, s) in program.semaphores().iter().enumerate() {
+            if !matches!(s.kind, vksync::SemaphoreType::Timeline { .. }) {
+                continue;
+            }
+            let id = SemaphoreId(i as u32);
+            let wanted = program
+                .commands()
+                .iter()
+                .flat_map(|c| match c {
+                    Command::Submit(sub) => sub
+                        .waits
+                        .iter()
+                        .filter(|w| w.semaphore == id)
+                        .filter_map(|w| w.value)
+                        .collect::<Vec<_>>(),
+                    Command::HostWait { semaphore, value } if *semaphore == id => vec![*value],
+                    _ => Vec::new(),
+                })
+                .max();
+            let sem = self.res.semaphores[i];
+            // SAFETY: a live timeline semaphore of this device.
+            let current = unsafe { self.device.get_semaphore_counter_value(sem) };
+            if let (Some(v), Ok(c)) = (wanted, current) {
+                if c < v {
+                    // Ignored on failure: nothing more can be done.
+                    let _ = self.host_signal(id, v);
+                }
+            }
+        }
+    }
+
+    /// `vkSignalSemaphore`.
+    fn host_signal(&self, semaphore: SemaphoreId, value: u64) -> Result<()> {
+        let s = self.res.semaphores[semaphore.0 as usize];
+        // SAFETY: a live timeline semaphore (the trace format and
+        // `vksync::resolve` refuse a binary one here) and a value greater
+        // than its current one (checked by `vksync::resolve`).
+        unsafe {
+            self.device
+                .signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(s).value(value))
+        }
+        .ctx("vkSignalSemaphore")
+    }
+
+    /// `vkWaitSemaphores`, at most the fence timeout.
+    fn host_wait(&self, command: usize, semaphore: SemaphoreId, name: &str, value: u64) -> Result<()> {
+        let s = [self.res.semaphores[semaphore.0 as usize]];
+        let v = [value];
+        let ns = u64::try_from(self.fence_timeout.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: a live timeline semaphore; the arrays outlive the call.
+        match unsafe {
+            self.device
+                .wait_semaphores(&vk::SemaphoreWaitInfo::default().semaphores(&s).values(&v), ns)
+        } {
+            Ok(()) => Ok(()),
+            Err(vk::Result::TIMEOUT) => Err(RuntimeError::SemaphoreTimeout {
+                command,
+                semaphore: name.to_string(),
+                value,
+                timeout: self.fence_timeout,
+            }),
+            Err(result) => Err(RuntimeError::Vulkan {
+                call: "vkWaitSemaphores",
+                result,
+            }),
+        }
+    }
+
+    /// A model dependency's barriers as Vulkan ones: global barriers as
+    /// `VkMemoryBarrier2`, regions as `VkBufferMemoryBarrier2` over their
+    /// memory object's `VkBuffer`; an ownership transfer's model families
+    /// become device families through the queue mapping, and one whose
+    /// two families map to one device family is recorded without a
+    /// transfer (`VK_QUEUE_FAMILY_IGNORED` on both sides).
+    fn dependency_parts(&self, dep: &vksync::Dependency, layout: &Layout) -> DependencyParts {
+        let mut globals = Vec::new();
+        let mut buffers = Vec::new();
+        for b in &dep.barriers {
+            match b.region {
+                None => globals.push(vksync::ash::memory_barrier2(b)),
+                Some(r) => {
+                    let m = layout.locate(r).expect("region of the resolved program");
+                    let mut vb = vksync::ash::buffer_memory_barrier2(b, self.buffer(m.mem), m.range);
+                    let families = b
+                        .ownership
+                        .filter(|o| o.src_queue_family != o.dst_queue_family)
+                        .and_then(|o| {
+                            let map = self.mapping?;
+                            Some((
+                                map.device_family(o.src_queue_family)?,
+                                map.device_family(o.dst_queue_family)?,
+                            ))
+                        })
+                        .filter(|(s, d)| s != d);
+                    if let Some((src, dst)) = families {
+                        vb = vb.src_queue_family_index(src).dst_queue_family_index(dst);
+                    }
+                    buffers.push(vb);
+                }
+            }
+        }
+        (globals, buffers)
     }
 
     /// Records one device command.
@@ -638,21 +1040,7 @@ impl Recorder<'_> {
                 }
             }
             Command::Barrier(dep) => {
-                let mut globals = Vec::new();
-                let mut buffers = Vec::new();
-                for b in &dep.barriers {
-                    match b.region {
-                        None => globals.push(vksync::ash::memory_barrier2(b)),
-                        Some(r) => {
-                            let m = layout.locate(r).expect("region of the resolved program");
-                            buffers.push(vksync::ash::buffer_memory_barrier2(
-                                b,
-                                self.buffer(m.mem),
-                                m.range,
-                            ));
-                        }
-                    }
-                }
+                let (globals, buffers) = self.dependency_parts(dep, layout);
                 let info = vk::DependencyInfo::default()
                     .memory_barriers(&globals)
                     .buffer_memory_barriers(&buffers);
@@ -660,20 +1048,60 @@ impl Recorder<'_> {
                 // `vksync::resolve` and ranges are in bounds.
                 unsafe { d.cmd_pipeline_barrier2(cb, &info) };
             }
+            Command::SetEvent { event, dependency } => {
+                let (globals, buffers) = self.dependency_parts(dependency, layout);
+                let info = vk::DependencyInfo::default()
+                    .memory_barriers(&globals)
+                    .buffer_memory_barriers(&buffers);
+                // SAFETY: recording state on a compute-capable family
+                // (`crate::queues`); a live event; flags validated by
+                // `vksync::resolve` (no HOST source stage), ranges in
+                // bounds.
+                unsafe { d.cmd_set_event2(cb, self.res.events[event.0 as usize], &info) };
+            }
+            Command::WaitEvents { waits } => {
+                let parts: Vec<DependencyParts> = waits
+                    .iter()
+                    .map(|w| self.dependency_parts(&w.dependency, layout))
+                    .collect();
+                let infos: Vec<vk::DependencyInfo> = parts
+                    .iter()
+                    .map(|(g, b)| {
+                        vk::DependencyInfo::default()
+                            .memory_barriers(g)
+                            .buffer_memory_barriers(b)
+                    })
+                    .collect();
+                let events: Vec<vk::Event> = waits
+                    .iter()
+                    .map(|w| self.res.events[w.event.0 as usize])
+                    .collect();
+                // SAFETY: recording state on a compute-capable family;
+                // live events, each set earlier (on this queue or by the
+                // host) with no reset since and with an equal dependency
+                // info (checked by `vksync::resolve`).
+                unsafe { d.cmd_wait_events2(cb, &events, &infos) };
+            }
+            Command::ResetEvent { event, stages } => {
+                // SAFETY: recording state on a compute-capable family; a
+                // live event; a stage mask without HOST (checked).
+                unsafe {
+                    d.cmd_reset_event2(
+                        cb,
+                        self.res.events[event.0 as usize],
+                        vksync::ash::stage_mask(*stages),
+                    )
+                };
+            }
             // Host, lifetime and queue commands are handled by `Device::run`.
             Command::Alloc { .. }
             | Command::Free { .. }
             | Command::HostWrite { .. }
             | Command::HostRead { .. }
             | Command::Submit(_)
-            | Command::Wait(_) => {}
-            // `check_program` refuses programs with semaphores, several
-            // queues or events (`Program::require_single_queue`).
-            Command::HostSignal { .. }
+            | Command::Wait(_)
+            | Command::HostSignal { .. }
             | Command::HostWait { .. }
-            | Command::SetEvent { .. }
-            | Command::WaitEvents { .. }
-            | Command::ResetEvent { .. }
             | Command::HostSetEvent { .. }
             | Command::HostResetEvent { .. } => {}
         }

@@ -25,7 +25,7 @@
 use crate::checks::{check_program, CheckedDispatch};
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{gpu_ns, MemoryObject, Recorder};
+use crate::recorder::{gpu_ns, timestamp_mask, MemoryObject, Recorder};
 use crate::resources::{wait_all, Resources};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
@@ -77,14 +77,6 @@ pub struct RecordTiming {
     pub recorded: usize,
     /// Validation messages that arrived while recording (all repetitions).
     pub messages: Vec<ValidationMessage>,
-}
-
-fn timestamp_mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
 }
 
 /// Rejects commands that need the host or the queue mid-program.
@@ -140,6 +132,7 @@ impl Device {
         let mut recorded = Vec::with_capacity(programs.len());
         for (i, p) in programs.iter().enumerate() {
             recorded.push(check_repeatable(p)?);
+            p.require_single_queue()?;
             let checked = check_program(p, &self.info.limits)?;
             // One set of memory objects serves every program: the same
             // memory objects (a schedule may place blobs elsewhere in a
@@ -160,6 +153,7 @@ impl Device {
             allocator,
             kernels,
             queue,
+            queues: _,
             info,
             in_flight,
             fence_timeout,
@@ -198,11 +192,9 @@ impl Device {
             let rec = Recorder {
                 device,
                 res: &res,
-                queue,
                 fence_timeout,
-                timestamps,
                 timestamp_period: info.timestamp_period,
-                timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+                mapping: None,
             };
             for (i, p) in programs.iter().enumerate() {
                 // SAFETY: the pool is live and used only from this thread.
@@ -275,6 +267,7 @@ impl Device {
     /// device commands only.
     pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
         let recorded = check_repeatable(program)?;
+        program.require_single_queue()?;
         let checked = check_program(program, &self.info.limits)?;
         let (layout, dispatches) = (checked.layout, checked.dispatches);
 
@@ -283,7 +276,8 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue,
+            queue: _,
+            queues: _,
             info,
             in_flight,
             fence_timeout,
@@ -296,11 +290,9 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
-            queue,
             fence_timeout,
-            timestamps: false,
             timestamp_period: info.timestamp_period,
-            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
+            mapping: None,
         };
         let mut rep_ns = Vec::with_capacity(reps);
         let mut messages = Vec::new();

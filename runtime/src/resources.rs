@@ -47,6 +47,12 @@ pub(crate) struct Resources<'a> {
     pub(crate) query_pool: vk::QueryPool,
     /// Every fence of the run, for destruction.
     pub(crate) fences: RefCell<Vec<vk::Fence>>,
+    /// Command pools of other queue families (multi-queue runs):
+    /// `(queueFamilyIndex, pool)`.
+    pub(crate) family_pools: Vec<(u32, vk::CommandPool)>,
+    /// The program's semaphores and events, by id.
+    pub(crate) semaphores: Vec<vk::Semaphore>,
+    pub(crate) events: Vec<vk::Event>,
     /// Fences submitted and not yet seen signalled, with what they guard.
     unfinished: RefCell<Vec<(vk::Fence, String)>>,
 }
@@ -59,6 +65,9 @@ pub(crate) struct Objects {
     descriptor_pools: Vec<vk::DescriptorPool>,
     query_pool: vk::QueryPool,
     fences: Vec<vk::Fence>,
+    family_pools: Vec<vk::CommandPool>,
+    semaphores: Vec<vk::Semaphore>,
+    events: Vec<vk::Event>,
 }
 
 impl Objects {
@@ -76,6 +85,15 @@ impl Objects {
             for &f in &self.fences {
                 device.destroy_fence(f, None);
             }
+            for &sem in &self.semaphores {
+                device.destroy_semaphore(sem, None);
+            }
+            for &e in &self.events {
+                device.destroy_event(e, None);
+            }
+            for &pool in &self.family_pools {
+                device.destroy_command_pool(pool, None);
+            }
             device.destroy_query_pool(self.query_pool, None);
             for &pool in &self.descriptor_pools {
                 device.destroy_descriptor_pool(pool, None);
@@ -90,6 +108,16 @@ impl Objects {
             let _ = allocator.free(a);
         }
     }
+}
+
+/// `VkSharingMode` of a memory object's `VkBuffer`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Sharing {
+    /// `VK_SHARING_MODE_EXCLUSIVE`.
+    Exclusive,
+    /// `VK_SHARING_MODE_CONCURRENT` over these (at least two distinct)
+    /// queue family indices.
+    Concurrent(Vec<u32>),
 }
 
 /// A run's objects whose work was still executing when the run ended.
@@ -173,6 +201,12 @@ impl Drop for Resources<'_> {
             descriptor_pools: self.descriptors.get_mut().take_pools(),
             query_pool: std::mem::replace(&mut self.query_pool, vk::QueryPool::null()),
             fences: std::mem::take(self.fences.get_mut()),
+            family_pools: std::mem::take(&mut self.family_pools)
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect(),
+            semaphores: std::mem::take(&mut self.semaphores),
+            events: std::mem::take(&mut self.events),
         };
         if done {
             objects.destroy(self.device, self.allocator);
@@ -200,6 +234,9 @@ impl<'a> Resources<'a> {
             descriptors: Default::default(),
             query_pool: vk::QueryPool::null(),
             fences: Default::default(),
+            family_pools: Vec::new(),
+            semaphores: Vec::new(),
+            events: Vec::new(),
             unfinished: Default::default(),
         }
     }
@@ -224,6 +261,18 @@ impl<'a> Resources<'a> {
         host_read: &[bool],
         host_write: &[bool],
     ) -> Result<Vec<MemoryObject>> {
+        self.create_shared_memory(layout, host_read, host_write, &|_| Sharing::Exclusive)
+    }
+
+    /// [`Resources::create_memory`] with each memory object's sharing mode
+    /// from `sharing` (by memory object index).
+    pub(crate) fn create_shared_memory(
+        &mut self,
+        layout: &Layout,
+        host_read: &[bool],
+        host_write: &[bool],
+        sharing: &dyn Fn(usize) -> Sharing,
+    ) -> Result<Vec<MemoryObject>> {
         let device = self.device;
         let mut memory = Vec::new();
         for (i, &size) in layout.memory_sizes.iter().enumerate() {
@@ -233,17 +282,18 @@ impl<'a> Resources<'a> {
                 | vk::BufferUsageFlags::TRANSFER_SRC
                 | vk::BufferUsageFlags::TRANSFER_DST
                 | vk::BufferUsageFlags::INDIRECT_BUFFER;
-            // SAFETY: valid device and create info.
-            let buffer = unsafe {
-                device.create_buffer(
-                    &vk::BufferCreateInfo::default()
-                        .size(size)
-                        .usage(usage)
-                        .sharing_mode(vk::SharingMode::EXCLUSIVE),
-                    None,
-                )
-            }
-            .ctx("vkCreateBuffer")?;
+            let mode = sharing(i);
+            let info = vk::BufferCreateInfo::default().size(size).usage(usage);
+            let info = match &mode {
+                Sharing::Exclusive => info.sharing_mode(vk::SharingMode::EXCLUSIVE),
+                Sharing::Concurrent(families) => info
+                    .sharing_mode(vk::SharingMode::CONCURRENT)
+                    .queue_family_indices(families),
+            };
+            // SAFETY: valid device and create info (a concurrent buffer
+            // names at least two distinct families the device created
+            // queues of: `Sharing::Concurrent`'s invariant).
+            let buffer = unsafe { device.create_buffer(&info, None) }.ctx("vkCreateBuffer")?;
             self.buffers.push(buffer);
             // SAFETY: the buffer is live.
             let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
@@ -276,6 +326,61 @@ impl<'a> Resources<'a> {
             memory.push(MemoryObject { size, host_visible });
         }
         Ok(memory)
+    }
+
+    /// The command pool for queue family `family`: the run's main pool
+    /// when it is `main_family`, else one made on first use.
+    pub(crate) fn pool_for(&mut self, family: u32, main_family: u32) -> Result<vk::CommandPool> {
+        if family == main_family {
+            return Ok(self.command_pool);
+        }
+        if let Some(&(_, p)) = self.family_pools.iter().find(|(f, _)| *f == family) {
+            return Ok(p);
+        }
+        // SAFETY: valid device and create info; the family was created
+        // with queues (the caller maps only to created families).
+        let pool = unsafe {
+            self.device.create_command_pool(
+                &vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(family)
+                    .flags(vk::CommandPoolCreateFlags::TRANSIENT),
+                None,
+            )
+        }
+        .ctx("vkCreateCommandPool")?;
+        self.family_pools.push((family, pool));
+        Ok(pool)
+    }
+
+    /// Creates the program's semaphores (binary or timeline) and events.
+    pub(crate) fn create_sync_objects(&mut self, program: &vksync::Program) -> Result<()> {
+        for s in program.semaphores() {
+            let mut type_info = vk::SemaphoreTypeCreateInfo::default();
+            type_info = match s.kind {
+                vksync::SemaphoreType::Binary => type_info.semaphore_type(vk::SemaphoreType::BINARY),
+                vksync::SemaphoreType::Timeline { initial } => type_info
+                    .semaphore_type(vk::SemaphoreType::TIMELINE)
+                    .initial_value(initial),
+            };
+            // SAFETY: valid device and create info (timeline semaphores
+            // only when enabled: the caller checked).
+            let sem = unsafe {
+                self.device.create_semaphore(
+                    &vk::SemaphoreCreateInfo::default().push_next(&mut type_info),
+                    None,
+                )
+            }
+            .ctx("vkCreateSemaphore")?;
+            self.semaphores.push(sem);
+        }
+        for _ in program.events() {
+            // SAFETY: valid device and create info (host-settable: no
+            // DEVICE_ONLY flag).
+            let e = unsafe { self.device.create_event(&vk::EventCreateInfo::default(), None) }
+                .ctx("vkCreateEvent")?;
+            self.events.push(e);
+        }
+        Ok(())
     }
 
     /// Creates the command pool and (when `queries > 0`) a timestamp query

@@ -1,0 +1,239 @@
+//! Multi-queue programs on the device: several queues, binary and
+//! timeline semaphores, host signals and waits, `wait QUEUE`, events
+//! (split barriers) and queue family ownership transfers. Each case is
+//! correctly synchronized (the model finds no hazard); the device must
+//! give the CPU reference's bytes with no validation message.
+
+mod common;
+
+/// Checks `text` with the model, runs it, and compares every host read
+/// with the reference. Returns the run's queue mapping as text.
+fn run_clean(name: &str, text: &str) -> Option<String> {
+    let mut device = common::device()?;
+    let trace = common::parse(text);
+    assert_eq!(hazards(&trace.program), 0, "{name}: the model finds a hazard");
+    let result = device
+        .run(&trace.program)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(result.validation, "validation must be on");
+    let messages: Vec<String> = result.messages.iter().map(|m| m.to_string()).collect();
+    assert!(
+        messages.is_empty(),
+        "{name}: validation messages:\n{}",
+        messages.join("\n")
+    );
+    let cmp = vksync_runtime::compare_with_reference(&trace.program, &result).expect("reference runs");
+    assert!(!cmp.is_empty(), "{name}: the program has host reads");
+    for c in cmp {
+        assert_eq!(
+            c.undefined, 0,
+            "{name}: read at command {} has undefined bytes",
+            c.command
+        );
+        assert!(
+            c.mismatches.is_empty(),
+            "{name}: read at command {} mismatches at {} bytes",
+            c.command,
+            c.mismatches.len()
+        );
+    }
+    assert!(result.notes.is_empty(), "{name}: {:?}", result.notes);
+    Some(result.queue_mapping.to_string())
+}
+
+/// The model's hazards: the fast checker's, or where it refuses a corner
+/// (a timeline wait several signals may satisfy) the definitional
+/// semantics' races under both readings.
+fn hazards(program: &vksync::Program) -> usize {
+    match vksync::check(program) {
+        Ok(h) => h.len(),
+        Err(e) if matches!(e.kind, vksync::ProgramErrorKind::MultiQueueNotSupported { .. }) => {
+            [vksync::Reading::MemoryModel, vksync::Reading::VisibleToWrites]
+                .iter()
+                .map(|&r| vksync::spec::races(program, r).expect("resolves").len())
+                .sum()
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+const CASES: &[(&str, &str)] = &[
+    (
+        "binary semaphore chain across queues of two families",
+        "queue compute\nqueue transfer family 1\nsemaphore uploaded\nsemaphore done\n\
+         buffer staging 4096\nbuffer weights 4096\nbuffer input 4096\nbuffer mid 4096\nbuffer output 4096\n\
+         host-write staging 7\n\
+         copy staging -> weights\n\
+         submit transfer signal uploaded\n\
+         fill input 1\n\
+         barrier CLEAR|COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
+         dispatch add read input read weights write mid\n\
+         submit compute wait uploaded@COMPUTE_SHADER signal done\n\
+         copy mid -> output\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\n\
+         submit transfer wait done@COPY\n\
+         wait\n\
+         host-read output\n",
+    ),
+    (
+        "timeline semaphores through three queues, read back after host-wait",
+        "queue a\nqueue b\nqueue c family 1\nsemaphore t1 timeline\nsemaphore t2 timeline 5\nsemaphore t3 timeline\n\
+         buffer x 4096\nbuffer y 4096\nbuffer z 4096\nbuffer out 4096\n\
+         host-write x 3\n\
+         dispatch scale_add(2,1) read x write y\n\
+         submit a signal t1:1\n\
+         dispatch slow(64) read y write z\n\
+         submit b wait t1:1@COMPUTE_SHADER signal t2:6\n\
+         copy z -> out\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\n\
+         submit c wait t2:6@COPY signal t3:1\n\
+         host-wait t3 1\n\
+         host-read out\n\
+         wait\n",
+    ),
+    (
+        "a submission waits for a host signal that comes after it",
+        "queue a\nqueue b\nsemaphore go timeline\n\
+         buffer x 1024\nbuffer y 1024\n\
+         host-write x 5\n\
+         dispatch scale_add(3,2) read x write y\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\n\
+         submit b wait go:1@COMPUTE_SHADER\n\
+         host-signal go 1\n\
+         wait b\n\
+         host-read y\n",
+    ),
+    (
+        "wait QUEUE waits for one queue while the other runs",
+        "queue a\nqueue b\n\
+         buffer x 1024\nbuffer y 1024\nbuffer z 1024\n\
+         host-write x 2\n\
+         dispatch scale_add(2,0) read x write y\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\n\
+         submit a\n\
+         dispatch slow(32) read x write z\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\n\
+         submit b\n\
+         wait a\n\
+         host-read y\n\
+         wait b\n\
+         host-read z\n",
+    ),
+    (
+        "split barrier with independent work between set and wait",
+        "event ready\n\
+         buffer input 1024\nbuffer act 1024\nbuffer other 1024\nbuffer out 1024\n\
+         host-write input 4\n\
+         dispatch scale_add(2,1) read input write act\n\
+         set-event ready COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ act\n\
+         copy input -> other\n\
+         wait-events ready COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ act\n\
+         dispatch scale_add(3,0) read act write out\n\
+         reset-event ready\n\
+         barrier COMPUTE_SHADER|COPY:SHADER_STORAGE_WRITE|TRANSFER_WRITE -> HOST:HOST_READ\n\
+         submit\n\
+         wait\n\
+         host-read out\n\
+         host-read other\n",
+    ),
+    (
+        "an event set by the host",
+        "event go\n\
+         buffer x 1024\nbuffer y 1024\n\
+         host-write x 9\n\
+         host-set-event go\n\
+         wait-events go HOST:HOST_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
+         dispatch scale_add(1,1) read x write y\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\n\
+         submit\n\
+         wait\n\
+         host-reset-event go\n\
+         host-read y\n",
+    ),
+    (
+        "ownership of an exclusive buffer released by a transfer queue, acquired by a compute queue",
+        "queue compute\nqueue transfer family 1\nsemaphore s\n\
+         buffer w 4096 exclusive\nbuffer x 4096\nbuffer y 4096\n\
+         host-write x 1\n\
+         fill w 7\n\
+         barrier CLEAR|COPY:TRANSFER_WRITE -> NONE:NONE w ownership 1->0\n\
+         submit transfer signal s\n\
+         barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_READ w ownership 1->0\n\
+         dispatch add read w read x write y\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> HOST:HOST_READ\n\
+         submit compute wait s@ALL_COMMANDS\n\
+         wait\n\
+         host-read y\n",
+    ),
+];
+
+#[test]
+fn multi_queue_programs_match_the_reference() {
+    for (name, text) in CASES {
+        match run_clean(name, text) {
+            Some(mapping) => eprintln!("{name}: {mapping}"),
+            None => return,
+        }
+    }
+}
+
+/// Programs that block forever on the device or the host: a typed error
+/// after the fence timeout, and the device runs the next program (the
+/// blocked work was unblocked, not left running).
+#[test]
+fn blocked_programs_are_typed_errors_and_the_device_recovers() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    device.set_fence_timeout(std::time::Duration::from_millis(300));
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "the host waits for a value only it signals, later",
+            "semaphore t timeline\nhost-wait t 1\nhost-signal t 1\n",
+            "command 0 (`host-wait t 1`): the semaphore did not reach 1 within 300ms, the fence timeout",
+        ),
+        (
+            "the host waits for a batch blocked on a later host signal",
+            "queue a\nsemaphore t timeline\nbuffer x 64\nfill x 1\nsubmit a wait t:1@ALL_COMMANDS\nwait\nhost-signal t 1\n",
+            "the command buffer of commands 0..=0 (submitted at command 1) did not complete within 300ms",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let trace = common::parse(text);
+        let e = device.run(&trace.program).expect_err(name);
+        assert!(e.to_string().contains(want), "{name}: {e}");
+        // The next program runs: nothing is left blocked.
+        let ok = common::parse("buffer y 64\nfill y 2\nbarrier CLEAR|COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read y\n");
+        let r = device
+            .run(&ok.program)
+            .unwrap_or_else(|e| panic!("{name}: the next run fails: {e}"));
+        assert_eq!(r.readbacks[0].bytes[..4], 2u32.to_le_bytes(), "{name}");
+    }
+}
+
+/// The record-once paths hold device commands of one queue only: a
+/// program with several queues, semaphores or events is refused there
+/// with the model's typed error, before any Vulkan work.
+#[test]
+fn record_once_paths_refuse_multi_queue_programs() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    let cases: &[(&str, &str)] = &[
+        (
+            "buffer a 64\nbuffer b 64\nevent e\ncopy a -> b\nset-event e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\n",
+            "set-event",
+        ),
+        (
+            "buffer a 64 exclusive\nqueue c\nbarrier COPY:TRANSFER_WRITE -> NONE:NONE a ownership 0->1\n",
+            "ownership transfer",
+        ),
+    ];
+    for (text, want) in cases {
+        let p = common::parse(text).program;
+        let e = device.time_recording(&p, 1).expect_err(text);
+        assert!(e.to_string().contains(want), "{text}: {e}");
+        let e = device.prepare(std::slice::from_ref(&p)).err().expect(text);
+        assert!(e.to_string().contains(want), "{text}: {e}");
+    }
+}
