@@ -14,9 +14,11 @@
 #   handwritten.txt   the hand-written cases (semaphores, timelines, host
 #                     signal/wait, wait QUEUE, events, an ownership
 #                     transfer), with validation, and the queue mapping
-#   races-small.txt   N programs, 4 KiB buffers, validation on: every
-#                     synchronized program must give 0 wrong bytes and no
-#                     message; each variant without one wait runs twice
+#   races-small.txt   N programs, 4 KiB buffers, validation on with
+#                     queue-submit validation: every synchronized program
+#                     must give 0 wrong bytes and no message; each variant
+#                     without one wait runs twice (the totals count the runs
+#                     the layer flags with a SYNC-HAZARD: the differential)
 #   races-large.txt   LARGE_N programs, 64 KiB buffers, slow(2000000) (a
 #                     few ms per dispatch on the GPU; the reference
 #                     composes the LCG in O(log n)), validation off, each
@@ -34,6 +36,9 @@ if [ -x "$bin/runtime-queues" ]; then
 fi
 {
   s0=$(date +%s)
+  # Queue-submit synchronization validation (opt-in in the 1.3.239 layer):
+  # hazards between submissions and queues, the layer differential.
+  VK_LAYER_ENABLES=VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT \
   VKSYNC_VALIDATION=1 timeout 200 "$bin/queue_races" --cases "$n" --seed 1 --repeat 2 --seconds 120 --print-first
   echo "exit $? ($(( $(date +%s) - s0 )) s)"
 } > "$out/races-small.txt" 2>&1

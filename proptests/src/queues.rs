@@ -471,6 +471,12 @@ pub struct RunOutcome {
     pub wrong: usize,
     /// Validation messages (0 with validation off).
     pub messages: usize,
+    /// Of those, synchronization hazards (`SYNC-HAZARD-*`): what the
+    /// layer's synchronization validation says of the program (between
+    /// submissions only with queue-submit validation on:
+    /// `VK_LAYER_ENABLES=VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT`
+    /// for the 1.3.239 layer).
+    pub hazard_messages: usize,
     /// Which device queue ran each model queue
     /// (`vksync_runtime::QueueMapping`'s text).
     pub mapping: String,
@@ -482,6 +488,7 @@ pub fn run_once(device: &mut Device, program: &Program, expected: &[Readback]) -
     let result = device.run(program).map_err(|e| format!("runtime error: {e}"))?;
     let mut out = RunOutcome {
         messages: result.messages.len(),
+        hazard_messages: result.messages.iter().filter(|m| m.is_sync_hazard()).count(),
         mapping: result.queue_mapping.to_string(),
         ..RunOutcome::default()
     };
@@ -569,6 +576,12 @@ pub struct SuiteTotals {
     pub racy_runs_wrong: usize,
     pub racy_bytes: usize,
     pub racy_wrong: usize,
+    /// Racy runs in which the validation layer reported a
+    /// synchronization hazard (the model reports one in every racy
+    /// variant), and correct programs in which it did (the model reports
+    /// none): the layer differential at program level.
+    pub racy_runs_flagged: usize,
+    pub correct_flagged: usize,
 }
 
 impl SuiteTotals {
@@ -578,6 +591,7 @@ impl SuiteTotals {
         self.correct_bytes += r.correct.bytes;
         self.correct_wrong += r.correct.wrong;
         self.correct_messages += r.correct.messages;
+        self.correct_flagged += usize::from(r.correct.hazard_messages > 0);
         if let Some((_, _, runs)) = &r.racy {
             self.racy_cases += 1;
             for o in runs {
@@ -585,6 +599,7 @@ impl SuiteTotals {
                 self.racy_runs_wrong += usize::from(o.wrong > 0);
                 self.racy_bytes += o.bytes;
                 self.racy_wrong += o.wrong;
+                self.racy_runs_flagged += usize::from(o.hazard_messages > 0);
             }
         }
     }
@@ -594,17 +609,21 @@ impl std::fmt::Display for SuiteTotals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} programs: correct ones {} wrong bytes of {} ({} validation messages); \
-             {} with a removable wait: {} of {} racy runs wrong, {} wrong bytes of {}",
+            "{} programs: correct ones {} wrong bytes of {} ({} validation messages, {} programs with a \
+             SYNC-HAZARD); {} with a removable wait: {} of {} racy runs wrong, {} wrong bytes of {}, \
+             {} of {} runs with a SYNC-HAZARD from the layer",
             self.cases,
             self.correct_wrong,
             self.correct_bytes,
             self.correct_messages,
+            self.correct_flagged,
             self.racy_cases,
             self.racy_runs_wrong,
             self.racy_runs,
             self.racy_wrong,
-            self.racy_bytes
+            self.racy_bytes,
+            self.racy_runs_flagged,
+            self.racy_runs
         )
     }
 }
