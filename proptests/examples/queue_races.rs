@@ -26,6 +26,7 @@ fn main() {
     let mut seed = 1u64;
     let mut repeat = 3usize;
     let mut print_first = false;
+    let mut print_messages = false;
     let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,6 +45,11 @@ fn main() {
             "--batches" => opts.batches = value(i) as usize,
             "--slow-iters" => opts.slow_iters = value(i) as u32,
             "--seconds" => seconds = value(i) as f64,
+            "--print-messages" => {
+                print_messages = true;
+                i += 1;
+                continue;
+            }
             "--print-first" => {
                 print_first = true;
                 i += 1;
@@ -96,6 +102,14 @@ fn main() {
                     "seed {s}: {} commands, {} waits, correct: {} wrong of {} ({} messages); {racy}",
                     r.commands, r.waits, r.correct.wrong, r.correct.bytes, r.correct.messages
                 );
+                if r.correct.messages > 0 && print_messages {
+                    // What the layer said of a program the model calls
+                    // race-free: the program and the messages.
+                    println!("{}", generate(s, &opts).text(None));
+                    for m in &r.correct.first_messages {
+                        println!("  message: {m}");
+                    }
+                }
                 failed |= r.correct.wrong > 0;
                 totals.add(&r);
             }

@@ -477,6 +477,8 @@ pub struct RunOutcome {
     /// `VK_LAYER_ENABLES=VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT`
     /// for the 1.3.239 layer).
     pub hazard_messages: usize,
+    /// The first few messages, as `command N: ID: text` (for reports).
+    pub first_messages: Vec<String>,
     /// Which device queue ran each model queue
     /// (`vksync_runtime::QueueMapping`'s text).
     pub mapping: String,
@@ -489,6 +491,12 @@ pub fn run_once(device: &mut Device, program: &Program, expected: &[Readback]) -
     let mut out = RunOutcome {
         messages: result.messages.len(),
         hazard_messages: result.messages.iter().filter(|m| m.is_sync_hazard()).count(),
+        first_messages: result
+            .messages
+            .iter()
+            .take(3)
+            .map(|m| format!("command {:?}: {}: {}", m.command, m.id_name, m.text))
+            .collect(),
         mapping: result.queue_mapping.to_string(),
         ..RunOutcome::default()
     };
