@@ -34,10 +34,12 @@ mod emit;
 mod offline;
 pub(crate) mod online;
 mod points;
+mod queues;
 mod repeat;
 
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
+pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
 pub use repeat::{for_repeated_submission, repeated};
 
 use crate::hazard::Hazard;
