@@ -164,6 +164,20 @@ fn semaphores_cover_cross_queue_hazards_with_the_fewest_waits() {
             0,
         ),
         (
+            "host accesses the input waits for: the barrier to HOST on the writer's queue",
+            "host-write a 1\nsubmit qb\ncopy a -> b\nsubmit qa\nwait qa\nhost-read b\n",
+            0,
+            0,
+            0,
+        ),
+        (
+            "a host upload, a transfer queue, a compute queue, a host readback",
+            "host-write a 1\ncopy a -> b\nsubmit qc\nfill c 1\ndispatch add read c read b write d\nsubmit qa\nwait qa\nhost-read d\n",
+            1,
+            1,
+            0,
+        ),
+        (
             "the input's own semaphores are replaced",
             "semaphore s\nfill a 1\nsubmit qa signal s\ncopy c -> d\nsubmit qb wait s@ALL_COMMANDS\n",
             0,
@@ -233,9 +247,14 @@ fn exclusive_buffers_get_a_release_and_an_acquire() {
 fn unplanned_commands_are_refused_with_their_index() {
     let cases: &[(&str, &str, &str)] = &[
         (
-            "host read",
-            "fill a 1\nsubmit qa\nwait\nhost-read a\n",
-            "command 3: `host-read` (host read) is not planned across queues",
+            "host semaphore signal",
+            "semaphore t timeline\nfill a 1\nsubmit qa\nhost-signal t 1\n",
+            "command 2: `host-signal`",
+        ),
+        (
+            "host read not waited for on its writer's queue",
+            "fill a 1\nsubmit qa\nwait qb\nhost-read a\n",
+            "command 3: the host access needs a `wait`",
         ),
         (
             "event",
@@ -247,7 +266,10 @@ fn unplanned_commands_are_refused_with_their_index() {
         let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         let e = plan_queues(&t.program, opts()).unwrap_err();
         assert!(
-            matches!(e, QueuePlanError::NotPlanned { .. }),
+            matches!(
+                e,
+                QueuePlanError::NotPlanned { .. } | QueuePlanError::HostNotWaited { .. }
+            ),
             "case `{name}`: {e}"
         );
         assert!(e.to_string().starts_with(prefix), "case `{name}`: {e}");

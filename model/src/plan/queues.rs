@@ -104,8 +104,15 @@ pub enum QueuePlanError {
     /// The program is invalid, or a single-queue rule refuses it.
     #[error(transparent)]
     Program(#[from] ProgramError),
+    /// A host access that needs a fence wait (`wait` or `wait QUEUE`) for
+    /// device work of some queue, which the input does not have before it.
+    #[error("command {at}: the host access needs a `wait` for the device work before it (the multi-queue planner does not insert fence waits)")]
+    HostNotWaited {
+        /// The host access's index in the input.
+        at: usize,
+    },
     /// A command this planner does not plan around.
-    #[error("command {at}: {what} is not planned across queues (plan programs without host accesses, host semaphore operations or events)")]
+    #[error("command {at}: {what} is not planned across queues (plan programs without host semaphore operations or events)")]
     NotPlanned {
         /// The command's index in the input.
         at: usize,
@@ -164,9 +171,7 @@ fn strip(program: &Program) -> Result<Program, QueuePlanError> {
     for (i, c) in input.commands.iter().enumerate() {
         let refused = matches!(
             c,
-            Command::HostRead { .. }
-                | Command::HostWrite { .. }
-                | Command::HostSignal { .. }
+            Command::HostSignal { .. }
                 | Command::HostWait { .. }
                 | Command::SetEvent { .. }
                 | Command::WaitEvents { .. }
@@ -281,8 +286,8 @@ fn masks<'a>(
 
 /// Plans semaphores, ownership transfers and barriers for a program whose
 /// commands are assigned to queues; its own barriers and semaphores are
-/// dropped first. Refuses host accesses, host semaphore operations,
-/// events and layout transitions.
+/// dropped first. Refuses host semaphore operations, events, layout
+/// transitions, and host accesses the input does not wait for.
 ///
 /// ```
 /// use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
@@ -486,7 +491,7 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
     }
     // Barriers inside each queue, from the single-queue planner.
     let mut before: Vec<Vec<(Command, Option<Vec<Hazard>>)>> = vec![Vec::new(); input.commands.len() + 1];
-    for bs in &per_queue {
+    for (q, bs) in per_queue.iter().enumerate() {
         if bs.is_empty() {
             continue;
         }
@@ -502,11 +507,25 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             }
         }
         for (i, c) in input.commands.iter().enumerate() {
-            let keep = in_q[i] || matches!(c, Command::Alloc { .. } | Command::Free { .. });
+            // Host accesses and host waits for every queue take part in
+            // every queue's plan (its barriers to `HOST`, and what a
+            // fence wait already orders); a wait for one queue only in
+            // that queue's.
+            let keep = in_q[i]
+                || matches!(
+                    c,
+                    Command::Alloc { .. }
+                        | Command::Free { .. }
+                        | Command::HostRead { .. }
+                        | Command::HostWrite { .. }
+                        | Command::Wait(WaitFor::All)
+                )
+                || matches!(c, Command::Wait(WaitFor::Queue(QueueId(x))) if *x as usize == q);
             if keep {
                 map.push(i);
                 cmds.push(match c {
                     Command::Submit(_) => Command::SUBMIT,
+                    Command::Wait(_) => Command::WAIT,
                     c => c.clone(),
                 });
             }
@@ -532,8 +551,16 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
                     });
                     pending.push((c.clone(), hs));
                 }
-                // Only barriers are inserted without host accesses.
-                None => {}
+                // A submit and fence wait the single-queue planner had to
+                // insert before a host access: the input does not wait
+                // for this queue's work there.
+                None => {
+                    let at = planned.origin[k + 1..]
+                        .iter()
+                        .find_map(|o| *o)
+                        .map_or(input.commands.len(), |j| map[j]);
+                    return Err(QueuePlanError::HostNotWaited { at });
+                }
             }
         }
         let n = input.commands.len();
