@@ -36,11 +36,13 @@ pub(crate) mod online;
 mod points;
 mod queues;
 mod repeat;
+mod split;
 
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
 pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
 pub use repeat::{for_repeated_submission, repeated};
+pub use split::{split_barriers, SplitPlan};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
