@@ -30,7 +30,7 @@ use crate::hazard::{check_with, Hazard};
 use crate::ir::access::is_device_command;
 use crate::ir::event::{EventId, EventWait};
 use crate::ir::layout::ProgramError;
-use crate::ir::program::{Command, Program};
+use crate::ir::program::Command;
 use crate::semantics::{Reading, Semantics};
 
 /// How many barrier points [`split_barriers`] turned into event pairs.
