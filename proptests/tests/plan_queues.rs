@@ -10,13 +10,19 @@
 //! * Every semaphore wait is necessary: dropping any one (with the signal
 //!   it pairs with) brings a hazard back.
 //!
+//! Async compute (`vksync::plan::plan_async_compute`) on the same
+//! programs with every submit to the first queue: the plan checks
+//! hazard-free likewise.
+//!
 //! And split barriers (`vksync::plan::split_barriers`) on the planners'
 //! random single-queue programs (pools recycled, host accesses): the
 //! offline plan with its points split checks hazard-free with the fast
 //! checker and, up to 14 commands, the definitional semantics.
 
 use proptest::prelude::*;
-use vksync::plan::{plan, plan_queues, split_barriers, PlanOptions, PlannerKind, QueuePlanOptions};
+use vksync::plan::{
+    plan, plan_async_compute, plan_queues, split_barriers, PlanOptions, PlannerKind, QueuePlanOptions,
+};
 use vksync::spec::{races, Reading};
 use vksync::{check, Command, Program};
 
@@ -142,6 +148,29 @@ proptest! {
         if s.plan.program.commands().len() <= 14 {
             for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
                 let r = races(&s.plan.program, reading).unwrap();
+                prop_assert!(r.is_empty(), "{reading:?}: {r:?}\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn async_compute_plans_are_race_free(ops in proptest::collection::vec(op(), 1..24)) {
+        let single: Vec<Op> = ops
+            .into_iter()
+            .map(|o| match o {
+                Op::Submit(_) => Op::Submit(0),
+                o => o,
+            })
+            .collect();
+        let p = build(&single);
+        let planned = plan_async_compute(&p, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)))
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", vksync::trace::print(&p))))?;
+        let out = &planned.plan.program;
+        let text = vksync::trace::print(out);
+        prop_assert!(check(out).unwrap().is_empty(), "{text}");
+        if p.commands().len() <= 12 {
+            for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+                let r = races(out, reading).unwrap();
                 prop_assert!(r.is_empty(), "{reading:?}: {r:?}\n{text}");
             }
         }

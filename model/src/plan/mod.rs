@@ -29,6 +29,7 @@
 //! point's other barriers make redundant, so removing any barrier or any bit
 //! brings a hazard back.
 
+mod assign;
 mod baselines;
 mod emit;
 mod offline;
@@ -38,6 +39,7 @@ mod queues;
 mod repeat;
 mod split;
 
+pub use assign::{assign_async_compute, plan_async_compute};
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
 pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};

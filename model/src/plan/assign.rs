@@ -1,0 +1,192 @@
+//! Async compute: assigning a single-queue program's commands to queues, so
+//! that independent work can run concurrently, before planning it across
+//! queues ([`super::plan_queues`]).
+//!
+//! This module owns only the assignment (which queue runs each device
+//! command, and where batches end); it plans nothing itself. The rule is
+//! a simple greedy over the data-dependency graph (device commands joined
+//! when they access overlapping memory and one of them writes, as the
+//! checker's hazards are; connected components):
+//!
+//! * the component with the most dispatches stays on the program's queue
+//!   (the "main" queue); every other component with a dispatch goes to a
+//!   second compute queue;
+//! * a copy, fill or update goes to a transfer queue when no earlier
+//!   command it conflicts with runs on a compute queue (uploads and
+//!   initialisations, and components of transfer work only); otherwise it
+//!   stays with its component's queue, where a result of compute work is
+//!   copied.
+//!
+//! Invariants: the trace order of commands is kept; a batch ends (an
+//! inserted `submit QUEUE`) wherever the next device command runs on
+//! another queue, and at the input's own submits; `wait QUEUE` on the
+//! program's queue becomes `wait` (every queue), so a host access still
+//! waits for work that moved. The new queues are declared after the
+//! program's own (families: one past the largest declared, then the next),
+//! so every exclusive object used by two of them gets an ownership
+//! transfer from the planner.
+
+use super::queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
+use crate::ir::access::{accesses, is_device_command, Access};
+use crate::ir::layout::resolve;
+use crate::ir::program::{Command, Program};
+use crate::ir::queue::{QueueId, Submission, WaitFor};
+use crate::semantics::{Reading, Semantics};
+
+/// Which queue each device command of `program` would run on, with the
+/// queues declared: the single-queue program rewritten with the async
+/// compute assignment (see the module documentation), its barriers
+/// dropped. Refuses a program that already uses several queues,
+/// semaphores or events.
+///
+/// ```
+/// use vksync::plan::assign_async_compute;
+/// let t = vksync::trace::parse(
+///     "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\n\
+///      update a 1\ndispatch scale(2) rw a\ndispatch scale(3) rw b\ndispatch scale(4) rw b\n",
+/// )?;
+/// let p = assign_async_compute(&t.program)?;
+/// let text = vksync::trace::print(&p);
+/// assert!(text.contains("update a[0..256] 1\nsubmit transfer\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError> {
+    program.require_single_queue()?;
+    let input = program.without_barriers();
+    let layout = resolve(&input)?;
+    let sem = Semantics::for_reading(Reading::VisibleToWrites);
+    let device: Vec<usize> = (0..input.commands.len())
+        .filter(|&i| is_device_command(&input.commands[i]))
+        .collect();
+    let accs: Vec<Vec<Access>> = device
+        .iter()
+        .map(|&i| accesses(&input.commands[i], &layout, sem))
+        .collect();
+    let conflict = |x: &[Access], y: &[Access]| {
+        x.iter().any(|a| {
+            y.iter()
+                .any(|b| a.mem == b.mem && a.range.overlaps(b.range) && (a.sa.is_write() || b.sa.is_write()))
+        })
+    };
+    let n = device.len();
+    // Union-find over conflicts.
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for j in 0..n {
+        for i in 0..j {
+            if conflict(&accs[i], &accs[j]) {
+                conflicts[j].push(i);
+                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                parent[ri.max(rj)] = ri.min(rj);
+            }
+        }
+    }
+    let is_dispatch = |k: usize| matches!(input.commands[device[k]], Command::Dispatch { .. });
+    let mut dispatches = vec![0usize; n];
+    for k in 0..n {
+        if is_dispatch(k) {
+            let r = root(&mut parent, k);
+            dispatches[r] += 1;
+        }
+    }
+    // The main component: the most dispatches, the earliest on a tie.
+    let main = (0..n)
+        .filter(|&r| dispatches[r] > 0)
+        .max_by_key(|&r| (dispatches[r], usize::MAX - r));
+    const MAIN: usize = 0;
+    const COMPUTE: usize = 1;
+    const TRANSFER: usize = 2;
+    let mut role = vec![MAIN; n];
+    for k in 0..n {
+        let r = root(&mut parent, k);
+        let component = if Some(r) == main || main.is_none() {
+            MAIN
+        } else if dispatches[r] > 0 {
+            COMPUTE
+        } else {
+            TRANSFER
+        };
+        role[k] = if is_dispatch(k) {
+            component
+        } else if main.is_some() && conflicts[k].iter().all(|&i| role[i] == TRANSFER) {
+            TRANSFER
+        } else {
+            component
+        };
+    }
+    // Declare the queues that are used.
+    let mut out = input.with_commands(Vec::new());
+    let declared = out.queues.len();
+    if declared == 0 {
+        out.queue("main", 0)?;
+    }
+    let base_family = out.queues.iter().map(|q| q.family).max().unwrap_or(0);
+    let mut ids = [QueueId(0); 3];
+    for (k, (name, role_id)) in [("compute", COMPUTE), ("transfer", TRANSFER)]
+        .into_iter()
+        .enumerate()
+    {
+        if role.contains(&role_id) {
+            let mut name = name.to_string();
+            while out.find_queue(&name).is_some() {
+                name.push('_');
+            }
+            ids[role_id] = out.queue(&name, base_family + 1 + k as u32)?;
+        }
+    }
+    // The commands, with batches ended where the queue changes.
+    let mut commands = Vec::with_capacity(input.commands.len() + n);
+    let mut open: Option<QueueId> = None;
+    let mut next_device = 0;
+    for c in &input.commands {
+        match c {
+            Command::Submit(_) => {
+                if let Some(q) = open.take() {
+                    commands.push(Command::Submit(Submission {
+                        queue: q,
+                        ..Submission::default()
+                    }));
+                }
+            }
+            Command::Wait(WaitFor::Queue(_)) => commands.push(Command::Wait(WaitFor::All)),
+            c if is_device_command(c) => {
+                let q = ids[role[next_device]];
+                next_device += 1;
+                if let Some(o) = open {
+                    if o != q {
+                        commands.push(Command::Submit(Submission {
+                            queue: o,
+                            ..Submission::default()
+                        }));
+                    }
+                }
+                open = Some(q);
+                commands.push(c.clone());
+            }
+            c => commands.push(c.clone()),
+        }
+    }
+    if let Some(q) = open {
+        commands.push(Command::Submit(Submission {
+            queue: q,
+            ..Submission::default()
+        }));
+    }
+    out.commands = commands;
+    resolve(&out)?;
+    Ok(out)
+}
+
+/// [`assign_async_compute`], then [`plan_queues`]; the plan's `origin`
+/// and `answers` refer to the assigned program (without barriers), whose
+/// commands are the input's in the same order with submits added.
+pub fn plan_async_compute(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
+    plan_queues(&assign_async_compute(program)?, opts)
+}
