@@ -9,12 +9,14 @@ use vksync::plan::{assign_async_compute, plan_async_compute, PlanOptions, Planne
 use vksync::spec::{races, Reading};
 use vksync::{check, trace};
 
+/// (name, body, assigned command lines, semaphores, waits, ownership transfers)
+type Case = (&'static str, &'static str, &'static [&'static str], usize, usize, usize);
+
 const HEADER: &str = "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\nbuffer x 256 exclusive\n";
 
 #[test]
 fn independent_chains_move_to_a_compute_queue_and_uploads_to_a_transfer_queue() {
-    // (name, body, assigned command lines, semaphores, waits, ownership transfers)
-    let cases: &[(&str, &str, &[&str], usize, usize, usize)] = &[
+    let cases: &[Case] = &[
         (
             "two independent dispatch chains",
             "dispatch scale(2) rw a\ndispatch scale(3) rw a\ndispatch scale(4) rw b\n",
