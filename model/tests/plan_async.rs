@@ -10,7 +10,14 @@ use vksync::spec::{races, Reading};
 use vksync::{check, trace};
 
 /// (name, body, assigned command lines, semaphores, waits, ownership transfers)
-type Case = (&'static str, &'static str, &'static [&'static str], usize, usize, usize);
+type Case = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    usize,
+    usize,
+    usize,
+);
 
 const HEADER: &str = "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\nbuffer x 256 exclusive\n";
 

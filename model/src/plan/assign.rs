@@ -17,7 +17,8 @@
 //!   stays with its component's queue, where a result of compute work is
 //!   copied.
 //!
-//! Invariants: the trace order of commands is kept; a batch ends (an
+//! Invariants: the trace order of commands is kept (with the submits and
+//! fence waits the single-queue planner inserts before host accesses); a batch ends (an
 //! inserted `submit QUEUE`) wherever the next device command runs on
 //! another queue, and at the input's own submits; `wait QUEUE` on the
 //! program's queue becomes `wait` (every queue), so a host access still
@@ -27,6 +28,7 @@
 //! transfer from the planner.
 
 use super::queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
+use super::{plan, PlanOptions, PlannerKind};
 use crate::ir::access::{accesses, is_device_command, Access};
 use crate::ir::layout::resolve;
 use crate::ir::program::{Command, Program};
@@ -36,8 +38,9 @@ use crate::semantics::{Reading, Semantics};
 /// Which queue each device command of `program` would run on, with the
 /// queues declared: the single-queue program rewritten with the async
 /// compute assignment (see the module documentation), its barriers
-/// dropped. Refuses a program that already uses several queues,
-/// semaphores or events.
+/// dropped, with the submits and fence waits the single-queue planner
+/// puts before host accesses. Refuses a program that already uses several
+/// queues, semaphores or events.
 ///
 /// ```
 /// use vksync::plan::assign_async_compute;
@@ -51,8 +54,12 @@ use crate::semantics::{Reading, Semantics};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError> {
-    program.require_single_queue()?;
-    let input = program.without_barriers();
+    // The single-queue planner's submits and fence waits before host
+    // accesses (its barriers are dropped): the multi-queue planner plans
+    // around the waits a program has, and inserts none.
+    let input = plan(program, PlanOptions::new(PlannerKind::Offline))?
+        .program
+        .without_barriers();
     let layout = resolve(&input)?;
     let sem = Semantics::for_reading(Reading::VisibleToWrites);
     let device: Vec<usize> = (0..input.commands.len())

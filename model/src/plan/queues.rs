@@ -100,6 +100,7 @@ pub struct QueuePlan {
 
 /// Why a program cannot be planned across queues.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueuePlanError {
     /// The program is invalid, or a single-queue rule refuses it.
     #[error(transparent)]
