@@ -479,6 +479,13 @@ fn plan(
             to_stderr!("{}: error: {flag} is not available with {what}", source.name);
             return Status::BadInput;
         }
+        if several_queues && multi.async_compute {
+            to_stderr!(
+                "{}: error: --async-compute assigns a single-queue trace to queues; this trace already uses several (plan it without the flag)",
+                source.name
+            );
+            return Status::BadInput;
+        }
         return match planout::plan_multi(&source, opts, multi) {
             Ok(text) => {
                 out.text(&text);

@@ -23,7 +23,8 @@
 //! another queue, and at the input's own submits; `wait QUEUE` on the
 //! program's queue becomes `wait` (every queue), so a host access still
 //! waits for work that moved. The new queues are declared after the
-//! program's own (families: one past the largest declared, then the next),
+//! program's own (families: one past the largest declared, then the next,
+//! for the ones used),
 //! so every exclusive object used by two of them gets an ownership
 //! transfer from the planner.
 
@@ -136,16 +137,15 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
     }
     let base_family = out.queues.iter().map(|q| q.family).max().unwrap_or(0);
     let mut ids = [QueueId(0); 3];
-    for (k, (name, role_id)) in [("compute", COMPUTE), ("transfer", TRANSFER)]
-        .into_iter()
-        .enumerate()
-    {
+    let mut family = base_family;
+    for (name, role_id) in [("compute", COMPUTE), ("transfer", TRANSFER)] {
         if role.contains(&role_id) {
+            family += 1;
             let mut name = name.to_string();
             while out.find_queue(&name).is_some() {
                 name.push('_');
             }
-            ids[role_id] = out.queue(&name, base_family + 1 + k as u32)?;
+            ids[role_id] = out.queue(&name, family)?;
         }
     }
     // The commands, with batches ended where the queue changes.

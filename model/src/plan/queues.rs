@@ -496,6 +496,7 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
         if bs.is_empty() {
             continue;
         }
+        let queue_accs: Vec<Access> = bs.iter().flat_map(|&b| accs[b].iter().copied()).collect();
         let mut map = Vec::new();
         let mut cmds = Vec::new();
         let mut in_q = vec![false; input.commands.len()];
@@ -508,18 +509,19 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             }
         }
         for (i, c) in input.commands.iter().enumerate() {
-            // Host accesses and host waits for every queue take part in
-            // every queue's plan (its barriers to `HOST`, and what a
-            // fence wait already orders); a wait for one queue only in
-            // that queue's.
+            // A host access takes part in the plan of each queue whose
+            // work it conflicts with (the barriers to `HOST`), and host
+            // waits for every queue in every queue's plan (what a fence
+            // wait already orders); a wait for one queue only in that
+            // queue's. A host access that conflicts with nothing of a
+            // queue stays out of its plan, so a planner that submits and
+            // waits before every host access does not do so there.
+            let host = matches!(c, Command::HostRead { .. } | Command::HostWrite { .. });
             let keep = in_q[i]
+                || (host && conflict(&accesses(c, &layout, sem), &queue_accs))
                 || matches!(
                     c,
-                    Command::Alloc { .. }
-                        | Command::Free { .. }
-                        | Command::HostRead { .. }
-                        | Command::HostWrite { .. }
-                        | Command::Wait(WaitFor::All)
+                    Command::Alloc { .. } | Command::Free { .. } | Command::Wait(WaitFor::All)
                 )
                 || matches!(c, Command::Wait(WaitFor::Queue(QueueId(x))) if *x as usize == q);
             if keep {
