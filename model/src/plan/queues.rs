@@ -30,8 +30,12 @@
 //!   chosen per consumer batch, in submission order: the batch's uncovered
 //!   needs, per producing queue, are covered by the fewest edges, each from
 //!   the *latest* batch of its queue submitted before the consumer (which
-//!   covers everything an earlier one would). The subset is a minimum one,
-//!   so removing any wait uncovers a hazard of its consumer batch.
+//!   covers everything an earlier one would). The subset is a minimum one
+//!   (among those, the one after which the most is ordered, which later
+//!   batches of the queue inherit), so removing any wait uncovers a hazard
+//!   of its consumer batch: every wait is necessary. The total is the
+//!   fewest for each consumer in turn, not a global minimum over all edge
+//!   sets (an earlier consumer's choice can cost a later one a wait).
 //! * Semaphores are binary, each reused once its wait has been submitted
 //!   (interval colouring: the fewest binary objects for the chosen
 //!   edges). Not one timeline per signalling queue with rising values: a
@@ -234,13 +238,31 @@ fn fewest_edges(base: &Clock, need: &Clock, candidates: &[(usize, Clock)]) -> Ve
     }
     let n = candidates.len();
     if n <= 12 {
+        // The smallest subsets first; among those of the smallest size
+        // that covers, the one after which the most is known (the
+        // greatest sum of the joined clock), so that later batches of the
+        // queue need fewer waits of their own.
         let mut masks: Vec<u32> = (1..(1u32 << n)).collect();
         masks.sort_by_key(|m| (m.count_ones(), *m));
+        let mut best: Option<(u32, i64, Vec<usize>)> = None;
         for m in masks {
+            if best.as_ref().is_some_and(|(size, _, _)| m.count_ones() > *size) {
+                break;
+            }
             let set: Vec<usize> = (0..n).filter(|k| m & (1 << k) != 0).collect();
             if covers(&set) {
-                return set;
+                let mut c = base.clone();
+                for &k in &set {
+                    join(&mut c, &candidates[k].1);
+                }
+                let known: i64 = c.iter().sum();
+                if best.as_ref().is_none_or(|(_, b, _)| known > *b) {
+                    best = Some((m.count_ones(), known, set));
+                }
             }
+        }
+        if let Some((_, _, set)) = best {
+            return set;
         }
     }
     // Greedy: the candidate that covers the most still-unmet queues.
