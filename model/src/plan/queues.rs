@@ -52,7 +52,8 @@
 //!   G->F`), the batch starts with the matching acquire (same region, the
 //!   whole object), and the batch must be ordered after the releasing
 //!   batch (a need like a hazard's); other queues of family G that used
-//!   it are ordered before the release.
+//!   it are ordered before the release, and other queues of family F that
+//!   use it later after the acquire.
 
 use super::{plan, Plan, PlanOptions};
 use crate::hazard::Hazard;
@@ -360,7 +361,9 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
     // Ownership transfers of exclusive objects.
     let mut releases: BTreeMap<usize, Vec<Barrier>> = BTreeMap::new();
     let mut acquires: BTreeMap<usize, Vec<Barrier>> = BTreeMap::new();
-    let mut owners: BTreeMap<ObjectId, (u32, Vec<usize>)> = BTreeMap::new();
+    // Per exclusive object: the owning family, its batches that used the
+    // object since it took ownership, and the batch that acquired it.
+    let mut owners: BTreeMap<ObjectId, (u32, Vec<usize>, Option<usize>)> = BTreeMap::new();
     let mut transfers = 0;
     for b in 0..nb {
         let fam = family(&input, batches[b].queue);
@@ -371,7 +374,7 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             if input.sharing_of(o) != SharingMode::Exclusive {
                 continue;
             }
-            let entry = owners.entry(o).or_insert((fam, Vec::new()));
+            let entry = owners.entry(o).or_insert((fam, Vec::new(), None));
             if entry.0 != fam {
                 let users = std::mem::take(&mut entry.1);
                 let last = *users.last().expect("an owner has used the object");
@@ -415,7 +418,14 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
                         need[last][qx] = need[last][qx].max(ord[x]);
                     }
                 }
-                *entry = (fam, Vec::new());
+                *entry = (fam, Vec::new(), Some(b));
+            } else if let Some(acq) = entry.2 {
+                // Another queue of the new owner's family uses it only
+                // after the acquire.
+                let qa = batches[acq].queue;
+                if qa != batches[b].queue {
+                    need[b][qa] = need[b][qa].max(ord[acq]);
+                }
             }
             entry.1.push(b);
         }
