@@ -8,7 +8,9 @@
 //!   definitional semantics (`vksync::spec::races`, both readings) on
 //!   programs of up to 12 commands.
 //! * Every semaphore wait is necessary: dropping any one (with the signal
-//!   it pairs with) brings a hazard back.
+//!   it pairs with) brings a hazard back (judged on plans without
+//!   ownership transfers: buffer `d` is exclusive, and a wait that only
+//!   orders a release before its acquire answers no hazard).
 //!
 //! Async compute (`vksync::plan::plan_async_compute`) on the same
 //! programs with every submit to the first queue: the plan checks
@@ -56,8 +58,12 @@ fn op() -> impl Strategy<Value = Op> {
 
 fn build(ops: &[Op]) -> Program {
     let mut t = String::new();
+    // `d` is exclusive: used by both families it gets ownership
+    // transfers (which the checkers do not judge yet: the plans must stay
+    // valid and hazard-free around them).
     for b in BUFS {
-        t.push_str(&format!("buffer {b} 64\n"));
+        let sharing = if b == "d" { " exclusive" } else { "" };
+        t.push_str(&format!("buffer {b} 64{sharing}\n"));
     }
     t.push_str("queue qa family 0\nqueue qb family 0\nqueue qc family 1\n");
     for op in ops {
@@ -131,7 +137,10 @@ proptest! {
                 prop_assert!(r.is_empty(), "definitional semantics, {reading:?}: {r:?}\n{text}");
             }
         }
-        for k in 0..planned.waits {
+        // A wait that only orders a release before its acquire (two reads
+        // from different families) answers no hazard: judged with no
+        // ownership transfer only.
+        for k in (0..planned.waits).filter(|_| planned.ownership_transfers == 0) {
             let q = without_wait(out, k);
             let h = check(&q).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
             prop_assert!(!h.is_empty(), "wait {k} is not needed:\n{text}");

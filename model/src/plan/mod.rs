@@ -15,6 +15,14 @@
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
+//! Beside them: [`plan_queues`] (`queues`) plans a program already
+//! assigned to several queues (semaphore waits between queues, these
+//! planners inside each queue, ownership transfers of exclusive objects);
+//! [`assign_async_compute`] (`assign`) assigns a single-queue program's
+//! independent work to a compute and a transfer queue first; and
+//! [`split_barriers`] (`split`) turns a single-queue plan's points into
+//! events.
+//!
 //! # Minimality
 //!
 //! Every dependency a command needs is an interval `(producer, consumer]`
