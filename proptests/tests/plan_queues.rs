@@ -12,6 +12,11 @@
 //!   ownership transfers: buffer `d` is exclusive, and a wait that only
 //!   orders a release before its acquire answers no hazard).
 //!
+//! * On programs of up to six batches without ownership transfers, no
+//!   set of fewer semaphore edges (any batch to any later batch of another
+//!   queue, each its own binary semaphore, with the plan's barriers) is
+//!   hazard-free: the greedy's wait count is the minimum there.
+//!
 //! Async compute (`vksync::plan::plan_async_compute`) on the same
 //! programs with every submit to the first queue: the plan checks
 //! hazard-free likewise.
@@ -26,7 +31,7 @@ use vksync::plan::{
     plan, plan_async_compute, plan_queues, split_barriers, PlanOptions, PlannerKind, QueuePlanOptions,
 };
 use vksync::spec::{races, Reading};
-use vksync::{check, Command, Program};
+use vksync::{check, Command, Program, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -117,6 +122,104 @@ fn without_wait(p: &Program, k: usize) -> Program {
     q
 }
 
+/// `p` with its semaphores replaced by one binary semaphore per edge
+/// `(signalling submit, waiting submit)` (command indices), all
+/// `ALL_COMMANDS`; `None` when the program is not valid that way.
+fn with_edges(p: &Program, edges: &[(usize, usize)]) -> Option<Program> {
+    let mut q = p.clone();
+    let all = vksync::PipelineStageFlags2::ALL_COMMANDS;
+    let mut subs: Vec<(usize, Submission)> = p
+        .commands()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            Command::Submit(s) => Some((
+                i,
+                Submission {
+                    queue: s.queue,
+                    ..Submission::default()
+                },
+            )),
+            _ => None,
+        })
+        .collect();
+    for (k, &(from, to)) in edges.iter().enumerate() {
+        let sem = q.semaphore(&format!("edge{k}"), SemaphoreType::Binary).ok()?;
+        for (i, s) in subs.iter_mut() {
+            if *i == from {
+                s.signals.push(SemaphoreSignal {
+                    semaphore: sem,
+                    value: None,
+                    stages: all,
+                });
+            }
+            if *i == to {
+                s.waits.push(SemaphoreWait {
+                    semaphore: sem,
+                    value: None,
+                    stages: all,
+                });
+            }
+        }
+    }
+    for (i, s) in subs {
+        q.replace(i, Command::Submit(s)).ok()?;
+    }
+    Some(q)
+}
+
+/// Whether some set of fewer than `waits` edges makes `p` hazard-free.
+fn fewer_edges_suffice(p: &Program, waits: usize) -> bool {
+    let submits: Vec<(usize, u32)> = p
+        .commands()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            Command::Submit(s) => Some((i, s.queue.0)),
+            _ => None,
+        })
+        .collect();
+    let mut candidates = Vec::new();
+    for (a, &(i, qa)) in submits.iter().enumerate() {
+        for &(j, qb) in &submits[a + 1..] {
+            if qa != qb {
+                candidates.push((i, j));
+            }
+        }
+    }
+    // Every subset of fewer than `waits` candidates, smallest first.
+    fn subsets(
+        n: usize,
+        k: usize,
+        start: usize,
+        cur: &mut Vec<usize>,
+        f: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> bool {
+        if f(cur) {
+            return true;
+        }
+        if cur.len() == k {
+            return false;
+        }
+        for x in start..n {
+            cur.push(x);
+            if subsets(n, k, x + 1, cur, f) {
+                return true;
+            }
+            cur.pop();
+        }
+        false
+    }
+    if waits == 0 {
+        return false;
+    }
+    let mut test = |set: &[usize]| {
+        let edges: Vec<(usize, usize)> = set.iter().map(|&k| candidates[k]).collect();
+        with_edges(p, &edges).is_some_and(|q| check(&q).is_ok_and(|h| h.is_empty()))
+    };
+    subsets(candidates.len(), waits - 1, 0, &mut Vec::new(), &mut test)
+}
+
 proptest! {
     #![proptest_config(vksync_proptests::config(64))]
 
@@ -182,6 +285,17 @@ proptest! {
                 let r = races(out, reading).unwrap();
                 prop_assert!(r.is_empty(), "{reading:?}: {r:?}\n{text}");
             }
+        }
+    }
+
+    #[test]
+    fn greedy_waits_are_the_fewest_on_small_programs(ops in proptest::collection::vec(op(), 8..18)) {
+        let p = build(&ops);
+        let submits = p.commands().iter().filter(|c| matches!(c, Command::Submit(_))).count();
+        let planned = plan_queues(&p, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline))).unwrap();
+        let out = &planned.plan.program;
+        if planned.ownership_transfers == 0 && submits <= 6 && planned.waits <= 4 {
+            prop_assert!(!fewer_edges_suffice(out, planned.waits), "{} waits, fewer suffice:\n{}", planned.waits, vksync::trace::print(out));
         }
     }
 }
