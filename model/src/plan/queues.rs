@@ -7,8 +7,13 @@
 //! checker's business, and where the barriers inside one queue go is the
 //! single-queue planners' (each queue's batches are planned as one
 //! single-queue program with [`super::plan`], and the barriers are put back
-//! in place). Programs with host accesses, host semaphore operations,
-//! events or layout transitions are refused with a typed error.
+//! in place, with the host accesses that conflict with the queue's work
+//! and the host waits that cover it). Host accesses are planned when the
+//! input already waits for the device work they need: one that needs a
+//! fence wait the input lacks is refused ([`QueuePlanError::HostNotWaited`];
+//! inserting a wait would change the batches), as are host semaphore
+//! operations and events ([`QueuePlanError::NotPlanned`]) and layout
+//! transitions.
 //!
 //! # Invariants
 //!
