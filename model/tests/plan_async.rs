@@ -53,6 +53,24 @@ fn independent_chains_move_to_a_compute_queue_and_uploads_to_a_transfer_queue() 
             0,
         ),
         (
+            "a branch that joins the critical path later runs on the compute queue",
+            "update a 1\ndispatch scale_add(2,1) read a write b\ndispatch scale_add(3,0) read a write c\ndispatch scale(5) rw b\ndispatch add read b read c write d\n",
+            &[
+                "update a[0..256] 1",
+                "submit transfer",
+                "dispatch scale_add(2,1) read a[0..256] write b[0..256]",
+                "submit main",
+                "dispatch scale_add(3,0) read a[0..256] write c[0..256]",
+                "submit compute",
+                "dispatch scale(5) rw b[0..256]",
+                "dispatch add read b[0..256] read c[0..256] write d[0..256]",
+                "submit main",
+            ],
+            2,
+            3,
+            0,
+        ),
+        (
             "a copy of a compute result stays with its chain",
             "dispatch scale(2) rw a\ncopy a -> b\n",
             &[

@@ -4,18 +4,20 @@
 //!
 //! This module owns only the assignment (which queue runs each device
 //! command, and where batches end); it plans nothing itself. The rule is
-//! a simple greedy over the data-dependency graph (device commands joined
-//! when they access overlapping memory and one of them writes, as the
-//! checker's hazards are; connected components):
+//! a simple greedy over the data-dependency graph (each device command
+//! depends on the earlier ones that access overlapping memory with one of
+//! the two writing, as the checker's hazards do):
 //!
-//! * the component with the most dispatches stays on the program's queue
-//!   (the "main" queue); every other component with a dispatch goes to a
-//!   second compute queue;
-//! * a copy, fill or update goes to a transfer queue when no earlier
-//!   command it conflicts with runs on a compute queue (uploads and
-//!   initialisations, and components of transfer work only); otherwise it
-//!   stays with its component's queue, where a result of compute work is
-//!   copied.
+//! * the *critical path*, the dependency chain with the most dispatches,
+//!   stays on the program's queue (the "main" queue), and so does every
+//!   command that depends on a command there;
+//! * a copy, fill or update that depends only on transfer-queue work (or
+//!   on nothing: uploads, initialisations) goes to a transfer queue;
+//! * every other dispatch, and what depends on it, goes to a second
+//!   compute queue: independent chains, and branches that join the
+//!   critical path later (a residual block's skip branch).
+//!
+//! A program without dispatches stays on its queue.
 //!
 //! Invariants: the trace order of commands is kept (with the submits and
 //! fence waits the single-queue planner inserts before host accesses); a batch ends (an
@@ -77,56 +79,54 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
         })
     };
     let n = device.len();
-    // Union-find over conflicts.
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
+    // The dependency DAG: each command's earlier conflicting commands.
     let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for j in 0..n {
         for i in 0..j {
             if conflict(&accs[i], &accs[j]) {
                 conflicts[j].push(i);
-                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
-                parent[ri.max(rj)] = ri.min(rj);
             }
         }
     }
     let is_dispatch = |k: usize| matches!(input.commands[device[k]], Command::Dispatch { .. });
-    let mut dispatches = vec![0usize; n];
-    for k in 0..n {
-        if is_dispatch(k) {
-            let r = root(&mut parent, k);
-            dispatches[r] += 1;
-        }
+    // The critical path: the chain with the most dispatches (the earliest
+    // predecessor and end on a tie).
+    let mut len = vec![0usize; n];
+    let mut prev: Vec<Option<usize>> = vec![None; n];
+    for j in 0..n {
+        let best = conflicts[j]
+            .iter()
+            .copied()
+            .max_by_key(|&i| (len[i], usize::MAX - i));
+        len[j] = best.map_or(0, |i| len[i]) + usize::from(is_dispatch(j));
+        prev[j] = best;
     }
-    // The main component: the most dispatches, the earliest on a tie.
-    let main = (0..n)
-        .filter(|&r| dispatches[r] > 0)
-        .max_by_key(|&r| (dispatches[r], usize::MAX - r));
+    let mut on_path = vec![false; n];
+    let end = (0..n)
+        .filter(|&k| is_dispatch(k))
+        .max_by_key(|&k| (len[k], usize::MAX - k));
+    let mut cur = end;
+    while let Some(k) = cur {
+        on_path[k] = true;
+        cur = prev[k];
+    }
     const MAIN: usize = 0;
     const COMPUTE: usize = 1;
     const TRANSFER: usize = 2;
     let mut role = vec![MAIN; n];
     for k in 0..n {
-        let r = root(&mut parent, k);
-        let component = if Some(r) == main || main.is_none() {
+        let after = |r: usize| conflicts[k].iter().any(|&i| role[i] == r);
+        role[k] = if end.is_none() {
+            // No dispatch: nothing to overlap with.
             MAIN
-        } else if dispatches[r] > 0 {
+        } else if !is_dispatch(k) && conflicts[k].iter().all(|&i| role[i] == TRANSFER) {
+            TRANSFER
+        } else if (is_dispatch(k) && on_path[k]) || after(MAIN) {
+            MAIN
+        } else if is_dispatch(k) || after(COMPUTE) {
             COMPUTE
         } else {
-            TRANSFER
-        };
-        role[k] = if is_dispatch(k) {
-            component
-        } else if main.is_some() && conflicts[k].iter().all(|&i| role[i] == TRANSFER) {
-            TRANSFER
-        } else {
-            component
+            MAIN
         };
     }
     // Declare the queues that are used.

@@ -36,8 +36,11 @@
 //!   needs, per producing queue, are covered by the fewest edges, each from
 //!   the *latest* batch of its queue submitted before the consumer (which
 //!   covers everything an earlier one would). The subset is a minimum one
-//!   (among those, the one after which the most is ordered, which later
-//!   batches of the queue inherit), so removing any wait uncovers a hazard
+//!   (among those, the one covering most of what later batches need,
+//!   which they may inherit; then the one with the fewest edges from
+//!   queues the batch needs nothing of, which would order it after
+//!   unrelated work; then the one after which the most is ordered), so
+//!   removing any wait uncovers a hazard
 //!   of its consumer batch: every wait is necessary. The total is the
 //!   fewest for each consumer in turn, not a global minimum over all edge
 //!   sets (an earlier consumer's choice can cost a later one a wait).
@@ -228,10 +231,18 @@ fn join(a: &mut Clock, b: &Clock) {
     }
 }
 
-/// The fewest of `candidates` (clocks after candidate batches) whose join
-/// with `base` reaches `need` everywhere: exhaustive over subsets by size
-/// for a few candidates, greedy beyond.
-fn fewest_edges(base: &Clock, need: &Clock, candidates: &[(usize, Clock)]) -> Vec<usize> {
+/// The fewest of `candidates` (clocks after candidate batches; `direct[k]`:
+/// candidate `k`'s queue has a need of its own) whose join with `base`
+/// reaches `need` everywhere: exhaustive over subsets by size for a few
+/// candidates, greedy beyond. `future` is what later batches need (per
+/// queue, the latest batch), which decides among the smallest subsets.
+fn fewest_edges(
+    base: &Clock,
+    need: &Clock,
+    future: &Clock,
+    candidates: &[(usize, Clock)],
+    direct: &[bool],
+) -> Vec<usize> {
     let covers = |set: &[usize]| {
         let mut c = base.clone();
         for &k in set {
@@ -244,13 +255,16 @@ fn fewest_edges(base: &Clock, need: &Clock, candidates: &[(usize, Clock)]) -> Ve
     }
     let n = candidates.len();
     if n <= 12 {
-        // The smallest subsets first; among those of the smallest size
-        // that covers, the one after which the most is known (the
-        // greatest sum of the joined clock), so that later batches of the
-        // queue need fewer waits of their own.
+        // The smallest subsets first. Among those of the smallest size
+        // that cover: the one that covers the most of what later batches
+        // need (they may inherit this batch's clock), then the fewest
+        // edges from a queue with no need of its own (such an edge orders
+        // the consumer after that queue's unrelated work too, which async
+        // compute wants to overlap), then the one after which the most is
+        // known (the greatest sum of the joined clock).
         let mut masks: Vec<u32> = (1..(1u32 << n)).collect();
         masks.sort_by_key(|m| (m.count_ones(), *m));
-        let mut best: Option<(u32, i64, Vec<usize>)> = None;
+        let mut best: Option<(u32, (i64, usize, i64), Vec<usize>)> = None;
         for m in masks {
             if best.as_ref().is_some_and(|(size, _, _)| m.count_ones() > *size) {
                 break;
@@ -261,9 +275,11 @@ fn fewest_edges(base: &Clock, need: &Clock, candidates: &[(usize, Clock)]) -> Ve
                 for &k in &set {
                     join(&mut c, &candidates[k].1);
                 }
-                let known: i64 = c.iter().sum();
-                if best.as_ref().is_none_or(|(_, b, _)| known > *b) {
-                    best = Some((m.count_ones(), known, set));
+                let indirect = set.iter().filter(|&&k| !direct[k]).count();
+                let useful: i64 = c.iter().zip(future).map(|(x, f)| (*x).min(*f)).sum();
+                let key = (-useful, indirect, -c.iter().sum::<i64>());
+                if best.as_ref().is_none_or(|(_, b, _)| key < *b) {
+                    best = Some((m.count_ones(), key, set));
                 }
             }
         }
@@ -435,6 +451,14 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             entry.1.push(b);
         }
     }
+    // What the batches after each one need, per queue (from other queues).
+    let mut future: Vec<Clock> = vec![vec![-1; nq]; nb + 1];
+    for b in (0..nb).rev() {
+        let mut f = future[b + 1].clone();
+        join(&mut f, &need[b]);
+        future[b] = f;
+    }
+    let future = &future[1..];
     // Edges, consumer by consumer in submission order, with host waits.
     let mut clock_in: Vec<Clock> = vec![vec![-1; nq]; nb];
     let mut host: Clock = vec![-1; nq];
@@ -464,7 +488,11 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             .collect();
         let mut n = need[b].clone();
         n[q] = -1;
-        for k in fewest_edges(&base, &n, &candidates) {
+        let direct: Vec<bool> = candidates
+            .iter()
+            .map(|(p, _)| n[batches[*p].queue] > base[batches[*p].queue])
+            .collect();
+        for k in fewest_edges(&base, &n, &future[b], &candidates, &direct) {
             let (p, c) = &candidates[k];
             join(&mut base, c);
             edges.push((*p, b));
