@@ -264,9 +264,14 @@ fn fewest_edges(
         // known (the greatest sum of the joined clock).
         let mut masks: Vec<u32> = (1..(1u32 << n)).collect();
         masks.sort_by_key(|m| (m.count_ones(), *m));
-        let mut best: Option<(u32, (i64, usize, i64), Vec<usize>)> = None;
+        // The best key and subset so far (all of the smallest size).
+        type Key = (i64, usize, i64);
+        let mut best: Option<(Key, Vec<usize>)> = None;
         for m in masks {
-            if best.as_ref().is_some_and(|(size, _, _)| m.count_ones() > *size) {
+            if best
+                .as_ref()
+                .is_some_and(|(_, set)| m.count_ones() as usize > set.len())
+            {
                 break;
             }
             let set: Vec<usize> = (0..n).filter(|k| m & (1 << k) != 0).collect();
@@ -278,12 +283,12 @@ fn fewest_edges(
                 let indirect = set.iter().filter(|&&k| !direct[k]).count();
                 let useful: i64 = c.iter().zip(future).map(|(x, f)| (*x).min(*f)).sum();
                 let key = (-useful, indirect, -c.iter().sum::<i64>());
-                if best.as_ref().is_none_or(|(_, b, _)| key < *b) {
-                    best = Some((m.count_ones(), key, set));
+                if best.as_ref().is_none_or(|(b, _)| key < *b) {
+                    best = Some((key, set));
                 }
             }
         }
-        if let Some((_, _, set)) = best {
+        if let Some((_, set)) = best {
             return set;
         }
     }
