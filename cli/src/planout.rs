@@ -85,7 +85,19 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
         .filter(|o| !matches!(o.kind, vksync::ObjectKind::Blob { .. }))
         .cloned()
         .collect();
-    let declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    let mut declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    // A single-queue trace may still declare queues (its submits then name
+    // the first), semaphores it does not use, and events: declared again
+    // so the output parses back. (The names were valid in the input.)
+    for q in plan.program.queues() {
+        let _ = declarations.queue(&q.name, q.family);
+    }
+    for sem in plan.program.semaphores() {
+        let _ = declarations.semaphore(&sem.name, sem.kind);
+    }
+    for e in plan.program.events() {
+        let _ = declarations.event(&e.name);
+    }
     out.push_str(&print(&declarations));
     for (i, c) in plan.program.commands().iter().enumerate() {
         let inserted = plan.origin.get(i).copied().flatten().is_none();
