@@ -276,6 +276,14 @@ fn plan_across_queues_and_split_barriers() {
     for (name, args) in cases {
         snap!(*name, transcript(args, None));
     }
+    // A single-queue trace that declares and names its queue: the plan
+    // declares it too, and parses back.
+    let text = "queue qa\nbuffer a 256\nfill a 1\nsubmit qa\nhost-read a\n";
+    let (code, planned, err) = vksync(&["plan", "-"], Some(text));
+    assert_eq!(code, 0, "{err}");
+    assert!(planned.contains("\nqueue qa\n"), "{planned}");
+    let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+    assert_eq!(code, 0, "{planned}\n{out}{err}");
 }
 
 /// Planning a program with an image layout transition is refused by every
