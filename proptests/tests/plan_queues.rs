@@ -17,6 +17,11 @@
 //!   queue, each its own binary semaphore, with the plan's barriers) is
 //!   hazard-free: the greedy's wait count is the minimum there.
 //!
+//! * On the differential suite's programs rich in queues and semaphores
+//!   (pools recycled, aliases, host accesses, timeline semaphores, host
+//!   signals), the planner never panics: a plan that checks clean, or a
+//!   typed refusal.
+//!
 //! Async compute (`vksync::plan::plan_async_compute`) on the same
 //! programs with every submit to the first queue: the plan checks
 //! hazard-free likewise.
@@ -296,6 +301,21 @@ proptest! {
         let out = &planned.plan.program;
         if planned.ownership_transfers == 0 && submits <= 6 && planned.waits <= 4 {
             prop_assert!(!fewer_edges_suffice(out, planned.waits), "{} waits, fewer suffice:\n{}", planned.waits, vksync::trace::print(out));
+        }
+    }
+
+    #[test]
+    fn rich_multi_queue_programs_plan_or_are_refused(ops in vksync_proptests::sync::multi_queue_ops(24)) {
+        let p = vksync_proptests::sync::build_sync(&ops);
+        match plan_queues(&p, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline))) {
+            Ok(planned) => {
+                let text = vksync::trace::print(&planned.plan.program);
+                let h = check(&planned.plan.program).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                prop_assert!(h.is_empty(), "{h:?}\n{text}");
+            }
+            Err(vksync::plan::QueuePlanError::HostNotWaited { .. } | vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
+            Err(vksync::plan::QueuePlanError::Program(e)) if e.kind == vksync::ProgramErrorKind::TransitionNotPlanned => {}
+            Err(e) => prop_assert!(false, "{e}\n{}", vksync::trace::print(&p)),
         }
     }
 }
