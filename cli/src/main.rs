@@ -79,8 +79,18 @@ enum Cmd {
         /// Reorder commands (within their data dependencies) and delay blob
         /// reuse (within 1.25 times the program order's pool peak) for the
         /// fewest barrier points, then plan with the offline planner.
-        #[arg(long, conflicts_with_all = ["compare", "repeat"])]
+        #[arg(long, conflicts_with_all = ["compare", "repeat", "split_barriers", "async_compute"])]
         schedule: bool,
+        /// Single queue: turn barrier points with independent commands
+        /// before them into `set-event` (after the last producer) and
+        /// `wait-events` (before the consumer) where that stays hazard-free.
+        #[arg(long)]
+        split_barriers: bool,
+        /// Single queue: move independent dispatch chains to a second
+        /// compute queue and uploads to a transfer queue, then plan
+        /// semaphores and barriers across the queues.
+        #[arg(long)]
+        async_compute: bool,
     },
     /// Plan, record and run on a Vulkan device; compare with the CPU reference.
     Run {
@@ -246,7 +256,15 @@ fn main() -> ExitCode {
             compare,
             repeat,
             schedule: false,
-        } => plan(&file, &planning, svg.as_deref(), compare, repeat, &mut out),
+            split_barriers,
+            async_compute,
+        } => {
+            let multi = planout::Multi {
+                split_barriers,
+                async_compute,
+            };
+            plan(&file, &planning, svg.as_deref(), compare, repeat, multi, &mut out)
+        }
         Cmd::Run {
             file,
             planning,
@@ -611,6 +629,7 @@ fn plan(
     svg_out: Option<&std::path::Path>,
     compare: Option<Planner>,
     repeat: bool,
+    multi: planout::Multi,
     out: &mut Out,
 ) -> Status {
     let source = match load(file) {
@@ -618,6 +637,44 @@ fn plan(
         Err(st) => return st,
     };
     let opts = planning.options();
+    let several_queues = source.trace.program.first_multi_queue_command().is_some();
+    if several_queues || multi.split_barriers || multi.async_compute {
+        let other = [
+            (svg_out.is_some(), "--svg"),
+            (compare.is_some(), "--compare"),
+            (repeat, "--repeat"),
+            (
+                multi.split_barriers && (several_queues || multi.async_compute),
+                "--split-barriers",
+            ),
+        ];
+        if let Some((_, flag)) = other.iter().find(|(on, _)| *on) {
+            let what = if several_queues || multi.async_compute {
+                "a plan across several queues"
+            } else {
+                "--split-barriers"
+            };
+            to_stderr!("{}: error: {flag} is not available with {what}", source.name);
+            return Status::BadInput;
+        }
+        if several_queues && multi.async_compute {
+            to_stderr!(
+                "{}: error: --async-compute assigns a single-queue trace to queues; this trace already uses several (plan it without the flag)",
+                source.name
+            );
+            return Status::BadInput;
+        }
+        return match planout::plan_multi(&source, opts, multi) {
+            Ok(text) => {
+                out.text(&text);
+                Status::Clean
+            }
+            Err(e) => {
+                to_stderr!("{e}");
+                Status::BadInput
+            }
+        };
+    }
     // A repeated command buffer holds device commands only: say so on the
     // input's line before planning inserts submits and waits.
     let repeatable = if repeat {

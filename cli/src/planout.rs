@@ -6,10 +6,10 @@
 //! given in the input file's numbering, since that is the file the user
 //! has open; the planned program's own lines shift with every insertion.
 
-use crate::input::Source;
+use crate::input::{self, Source};
 use crate::report;
-use vksync::plan::{BarrierForm, Plan, PlanOptions};
-use vksync::trace::{print, print_command};
+use vksync::plan::{BarrierForm, Plan, PlanOptions, QueuePlanError, QueuePlanOptions};
+use vksync::trace::{print, print_annotated, print_command, Annotations};
 use vksync::{Command, Program};
 
 /// Facts about a plan that the header and the summary report.
@@ -85,7 +85,19 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
         .filter(|o| !matches!(o.kind, vksync::ObjectKind::Blob { .. }))
         .cloned()
         .collect();
-    let declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    let mut declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    // A single-queue trace may still declare queues (its submits then name
+    // the first), semaphores it does not use, and events: declared again
+    // so the output parses back. (The names were valid in the input.)
+    for q in plan.program.queues() {
+        let _ = declarations.queue(&q.name, q.family);
+    }
+    for sem in plan.program.semaphores() {
+        let _ = declarations.semaphore(&sem.name, sem.kind);
+    }
+    for e in plan.program.events() {
+        let _ = declarations.event(&e.name);
+    }
     out.push_str(&print(&declarations));
     for (i, c) in plan.program.commands().iter().enumerate() {
         let inserted = plan.origin.get(i).copied().flatten().is_none();
@@ -199,4 +211,130 @@ pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) 
     }
     pair_rows(&mut out, &li[lines.len()], &ri[lines.len()]);
     out
+}
+
+/// The flags of `vksync plan` that leave the single-queue barrier plan:
+/// split barriers and async compute (a trace that already uses several
+/// queues is planned across them without a flag).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Multi {
+    pub split_barriers: bool,
+    pub async_compute: bool,
+}
+
+/// `vksync plan` for a multi-queue trace, with `--async-compute`, or with
+/// `--split-barriers`: the planned trace with every declaration (queues,
+/// semaphores, events), a header of counts and the hazards each inserted
+/// barrier answers. The error is the message to print.
+pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<String, String> {
+    let program = &source.trace.program;
+    let lines = source.barrier_free_lines();
+    let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+    let program_error = |e: vksync::ProgramError| {
+        input::program_error(&source.name, &source.text, &source.trace, e).to_string()
+    };
+    let queue_error = |e: QueuePlanError| match e {
+        QueuePlanError::Program(e) => program_error(e),
+        QueuePlanError::NotPlanned { at, .. } | QueuePlanError::HostNotWaited { at } => {
+            // The message starts with `command N: `; say the line instead.
+            let text = e.to_string();
+            let rest = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
+            format!("{}:{}: error: {rest}", source.name, at_line(at))
+        }
+        e => format!("{}: error: {e}", source.name),
+    };
+    let form = match opts.form {
+        BarrierForm::Global => "global memory barriers",
+        BarrierForm::Buffer => "buffer memory barriers",
+    };
+    let mut notes = Annotations::new();
+    let (plan, lines_known) = if multi.split_barriers {
+        let plan = vksync::plan::plan(program, opts).map_err(program_error)?;
+        let split = vksync::plan::split_barriers(&plan, opts.reading).map_err(program_error)?;
+        let p = &split.plan.program;
+        let remaining = vksync::check(p).map_err(program_error)?;
+        notes.header(&format!(
+            "{} planned by vksync plan --planner {} --split-barriers ({form})",
+            source.name,
+            opts.planner.name()
+        ));
+        notes.header(&format!(
+            "{} barrier point{} ({} split into set-event/wait-events), {} barrier{} left; vksync check: {}",
+            plan.program.barrier_points(),
+            if plan.program.barrier_points() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            split.split,
+            p.barrier_points(),
+            if p.barrier_points() == 1 { "" } else { "s" },
+            report::summary(&remaining)
+        ));
+        (split.plan, true)
+    } else {
+        let qopts = QueuePlanOptions::new(opts);
+        let planned = if multi.async_compute {
+            vksync::plan::plan_async_compute(program, qopts)
+        } else {
+            vksync::plan::plan_queues(program, qopts)
+        }
+        .map_err(queue_error)?;
+        let p = &planned.plan.program;
+        // The fast checker refuses a few multi-queue corners; the plan
+        // avoids them, but say so rather than fail if one appears.
+        let verdict = match vksync::check(p) {
+            Ok(h) => report::summary(&h),
+            Err(e) => format!("not decided ({e})"),
+        };
+        let queues = p.queues().len().max(1);
+        notes.header(&format!(
+            "{} planned by vksync plan{} across {queues} queue{} (--planner {} inside each queue, {form})",
+            source.name,
+            if multi.async_compute {
+                " --async-compute"
+            } else {
+                ""
+            },
+            if queues == 1 { "" } else { "s" },
+            opts.planner.name()
+        ));
+        notes.header(&format!(
+            "{} semaphore{} (binary, ALL_COMMANDS), {} wait{}, {} signal{}, {} barrier point{}, {} ownership transfer{}; vksync check: {verdict}",
+            planned.semaphores,
+            if planned.semaphores == 1 { "" } else { "s" },
+            planned.waits,
+            if planned.waits == 1 { "" } else { "s" },
+            planned.signals,
+            if planned.signals == 1 { "" } else { "s" },
+            planned.barrier_points,
+            if planned.barrier_points == 1 { "" } else { "s" },
+            planned.ownership_transfers,
+            if planned.ownership_transfers == 1 { "" } else { "s" },
+        ));
+        // With --async-compute the plan's indices are the assigned
+        // program's, not the input file's.
+        (planned.plan, !multi.async_compute)
+    };
+    for (i, hs) in &plan.answers {
+        for h in hs {
+            let text = if lines_known {
+                format!(
+                    "answers: {} on {}: line {} after line {}",
+                    h.kind.message_id(),
+                    plan.program.show_region(h.region),
+                    at_line(h.command),
+                    at_line(h.prior_command)
+                )
+            } else {
+                format!(
+                    "answers: {} on {}",
+                    h.kind.message_id(),
+                    plan.program.show_region(h.region)
+                )
+            };
+            notes.before(*i, &text);
+        }
+    }
+    Ok(print_annotated(&plan.program, &notes))
 }

@@ -259,11 +259,14 @@ fn scheduled_examples_check_clean() {
 
 /// `check` decides these programs with the fast checker (no note; the
 /// definitional semantics only for the corners it refuses, with a note);
-/// every planner and `run` refuse the program with the typed error at the
-/// first command that uses several queues or semaphores.
+/// `plan` plans them across their queues (semaphores between queues, each
+/// planner's barriers inside each queue; a planner that needs a fence wait
+/// the trace lacks is refused at the host access), and the safe
+/// planners' plans check clean; `run` refuses them with the typed error at the first
+/// command that uses several queues or semaphores.
 #[test]
 fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
-    for (name, line) in MULTI_QUEUE {
+    for (name, _line) in MULTI_QUEUE {
         let file = format!("examples/{name}.trace");
         let (code, _, err) = vksync(&["check", &file], None);
         assert_eq!(code, if name.ends_with("-fixed") { 0 } else { 1 }, "{err}");
@@ -273,12 +276,23 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
         );
         for planner in ["offline", "online", "conservative", "per-object", "none"] {
             let (code, out, err) = vksync(&["plan", &file, "--planner", planner], None);
-            assert_eq!((code, out.as_str()), (2, ""), "{planner}: {err}");
-            assert!(
-                err.starts_with(&format!("{file}:{line}:1: error: "))
-                    && err.contains("not modelled here with several queues or semaphores"),
-                "{planner}: {err}"
-            );
+            // A streaming planner meets the host read after the fence
+            // wait, and would need a submit and a wait of its own after
+            // its barrier to `HOST`: the multi-queue planner inserts none
+            // and says so at the host access.
+            if code == 2 && planner != "offline" {
+                assert!(
+                    err.contains(": error: the host access needs a `wait`"),
+                    "{planner}: {err}"
+                );
+                continue;
+            }
+            assert_eq!(code, 0, "{planner}: {err}");
+            assert!(out.contains(" across 2 queues "), "{planner}: {out}");
+            if ["offline", "online", "conservative"].contains(&planner) {
+                let (code, checked, err) = vksync(&["check", "-"], Some(&out));
+                assert_eq!(code, 0, "{planner}:\n{out}\n{checked}{err}");
+            }
         }
         let (code, _, err) = vksync(&["run", &file], None);
         assert_eq!(code, 2, "{err}");
@@ -287,6 +301,50 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
             "{err}"
         );
     }
+}
+
+/// `plan` across queues, with `--async-compute` and with
+/// `--split-barriers`: reviewed transcripts, and flags that do not combine
+/// refused with exit status 2.
+#[test]
+fn plan_across_queues_and_split_barriers() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "plan__two-queues__offline",
+            &["plan", "examples/two-queues.trace"],
+        ),
+        (
+            "plan__residual-block__async-compute",
+            &["plan", "examples/residual-block.trace", "--async-compute"],
+        ),
+        (
+            "plan__residual-block__split-barriers",
+            &["plan", "examples/residual-block.trace", "--split-barriers"],
+        ),
+        (
+            "plan__two-queues__split-barriers-refused",
+            &["plan", "examples/two-queues.trace", "--split-barriers"],
+        ),
+        (
+            "plan__two-queues__async-compute-refused",
+            &["plan", "examples/two-queues.trace", "--async-compute"],
+        ),
+        (
+            "plan__two-queues__svg-refused",
+            &["plan", "examples/two-queues.trace", "--svg", "/dev/null"],
+        ),
+    ];
+    for (name, args) in cases {
+        snap!(*name, transcript(args, None));
+    }
+    // A single-queue trace that declares and names its queue: the plan
+    // declares it too, and parses back.
+    let text = "queue qa\nbuffer a 256\nfill a 1\nsubmit qa\nhost-read a\n";
+    let (code, planned, err) = vksync(&["plan", "-"], Some(text));
+    assert_eq!(code, 0, "{err}");
+    assert!(planned.contains("\nqueue qa\n"), "{planned}");
+    let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+    assert_eq!(code, 0, "{planned}\n{out}{err}");
 }
 
 /// Planning a program with an image layout transition is refused by every

@@ -21,7 +21,8 @@
 //!   they are recorded and answers the barrier to record before each;
 //!   [`barrier_between`] is its stateless special case.
 //! - **Whole-program planning**: [`plan`] (online, offline, baselines,
-//!   repeated submission).
+//!   repeated submission; across queues with semaphores, async compute,
+//!   split barriers).
 //! - **Text**: [`trace`] parses and prints the trace format.
 //! - **The CPU reference**: [`vksync::reference`](mod@crate::reference) computes what a program writes.
 //! - **The validation layer**: [`layer`] reproduces what a given version of

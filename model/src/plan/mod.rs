@@ -15,6 +15,14 @@
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
+//! Beside them: [`plan_queues`] (`queues`) plans a program already
+//! assigned to several queues (semaphore waits between queues, these
+//! planners inside each queue, ownership transfers of exclusive objects);
+//! [`assign_async_compute`] (`assign`) assigns a single-queue program's
+//! independent work to a compute and a transfer queue first; and
+//! [`split_barriers`] (`split`) turns a single-queue plan's points into
+//! events.
+//!
 //! # Minimality
 //!
 //! Every dependency a command needs is an interval `(producer, consumer]`
@@ -29,18 +37,24 @@
 //! point's other barriers make redundant, so removing any barrier or any bit
 //! brings a hazard back.
 
+mod assign;
 mod baselines;
 mod emit;
 mod offline;
 pub(crate) mod online;
 mod points;
+mod queues;
 mod repeat;
 mod schedule;
+mod split;
 
+pub use assign::{assign_async_compute, plan_async_compute};
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
+pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
 pub use repeat::{for_repeated_submission, repeated};
 pub use schedule::{dependency_bound, schedule, Schedule, ScheduleKind, ScheduleOptions};
+pub use split::{split_barriers, SplitPlan};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};

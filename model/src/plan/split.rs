@@ -1,0 +1,134 @@
+//! Split barriers: turning a single-queue plan's barrier points into event
+//! pairs, `set-event` right after the last command the point's hazards
+//! start at and `wait-events` where the barrier was, so that the commands
+//! recorded between them may overlap the producer.
+//!
+//! This module owns only that rewrite of a finished single-queue plan; it
+//! decides no hazard and plans no barrier. Event semantics are the
+//! checker's (`docs/semantics.md`, "Events"): the set's dependency applies
+//! its first scopes to the commands before the set, the wait its second
+//! scopes to the commands after the wait, and accesses between the two
+//! are not ordered by the pair. So a point is split only when
+//!
+//! * it answers hazards of the barrier-free input (`Plan::answers`), whose
+//!   latest producer lies before the point with at least one device
+//!   command between them (otherwise a split gains nothing), and no submit
+//!   or host command between (the pair stays inside one batch); and
+//! * the program with that one point split still checks hazard-free: a
+//!   later point may have relied on this barrier's second scope to chain
+//!   the commands in between, which a split no longer orders.
+//!
+//! Points are tried from the last to the first, each against the program
+//! with the later splits already made. Each split gets its own event
+//! (`split0`, `split1`, ...; names the program uses are skipped), set once
+//! and never reset, so the event rules (a wait needs its set earlier, a set
+//! only on an unsignalled event, equal dependency infos) hold by
+//! construction.
+
+use super::Plan;
+use crate::hazard::{check_with, Hazard};
+use crate::ir::access::is_device_command;
+use crate::ir::event::{EventId, EventWait};
+use crate::ir::layout::ProgramError;
+use crate::ir::program::Command;
+use crate::semantics::{Reading, Semantics};
+
+/// How many barrier points [`split_barriers`] turned into event pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitPlan {
+    /// The plan with its split points (`origin` and `answers` follow the
+    /// commands; an inserted `set-event` has no origin and no answers, the
+    /// `wait-events` keeps the barrier's answers).
+    pub plan: Plan,
+    /// Barrier points turned into a `set-event`/`wait-events` pair.
+    pub split: usize,
+}
+
+/// Splits the barrier points of a single-queue `plan` (of a planner in
+/// [`super::plan`]) into events where independent device commands lie
+/// between a point's last producer and the point and the program stays
+/// hazard-free under `reading` (see the module documentation).
+///
+/// ```
+/// use vksync::plan::{plan, split_barriers, PlanOptions, PlannerKind};
+/// use vksync::Reading;
+/// let t = vksync::trace::parse(
+///     "buffer a 256\nbuffer b 256\nbuffer c 256\nfill a 1\nfill c 2\ncopy a -> b\n",
+/// )?;
+/// let p = plan(&t.program, PlanOptions::new(PlannerKind::Offline))?;
+/// let s = split_barriers(&p, Reading::VisibleToWrites)?;
+/// assert_eq!(s.split, 1);
+/// assert!(vksync::check(&s.plan.program)?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, ProgramError> {
+    plan.program.require_single_queue()?;
+    let sem = Semantics::for_reading(reading);
+    let mut cur = plan.clone();
+    let mut split = 0;
+    let mut next_name = 0usize;
+    let points: Vec<usize> = cur
+        .answers
+        .iter()
+        .filter(|(i, _)| matches!(&cur.program.commands[*i], Command::Barrier(d) if !d.barriers.is_empty()))
+        .map(|(i, _)| *i)
+        .collect();
+    for &p in points.iter().rev() {
+        let answers: Vec<Hazard> = match cur.answers.iter().find(|(i, _)| *i == p) {
+            Some((_, hs)) if !hs.is_empty() => hs.clone(),
+            _ => continue,
+        };
+        // The latest producer, as an index of the current program.
+        let last = answers.iter().map(|h| h.prior_command).max().unwrap_or(0);
+        let Some(lp) = cur.origin.iter().position(|o| *o == Some(last)) else {
+            continue;
+        };
+        if lp >= p {
+            continue;
+        }
+        let between = &cur.program.commands[lp + 1..p];
+        let independent = between.iter().any(is_device_command);
+        let same_batch = !between.iter().any(|c| {
+            matches!(
+                c,
+                Command::Submit(_) | Command::Wait(_) | Command::HostRead { .. } | Command::HostWrite { .. }
+            )
+        });
+        if !independent || !same_batch {
+            continue;
+        }
+        let Command::Barrier(dependency) = cur.program.commands[p].clone() else {
+            continue;
+        };
+        let name = loop {
+            let n = format!("split{next_name}");
+            next_name += 1;
+            if cur.program.find_event(&n).is_none() {
+                break n;
+            }
+        };
+        let mut next = cur.clone();
+        let event = EventId(next.program.events.len() as u32);
+        next.program.event(&name)?;
+        next.program.commands[p] = Command::WaitEvents {
+            waits: vec![EventWait {
+                event,
+                dependency: dependency.clone(),
+            }],
+        };
+        next.program
+            .commands
+            .insert(lp + 1, Command::SetEvent { event, dependency });
+        next.origin.insert(lp + 1, None);
+        for (i, _) in next.answers.iter_mut() {
+            if *i > lp {
+                *i += 1;
+            }
+        }
+        if check_with(&next.program, sem)?.is_empty() {
+            cur = next;
+            split += 1;
+        }
+    }
+    Ok(SplitPlan { plan: cur, split })
+}

@@ -1,0 +1,135 @@
+//! Async compute (`vksync::plan::assign_async_compute`, `plan_async_compute`):
+//! which queue each command of a single-queue program moves to, and the
+//! semaphores the plan then needs. Each case is a barrier-free trace after
+//! buffers `a`..`d` (and `x`, exclusive); the expectation is the assigned
+//! program's command lines. Every plan must check hazard-free with the
+//! fast checker and the definitional semantics.
+
+use vksync::plan::{assign_async_compute, plan_async_compute, PlanOptions, PlannerKind, QueuePlanOptions};
+use vksync::spec::{races, Reading};
+use vksync::{check, trace};
+
+/// (name, body, assigned command lines, semaphores, waits, ownership transfers)
+type Case = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    usize,
+    usize,
+    usize,
+);
+
+const HEADER: &str = "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\nbuffer x 256 exclusive\n";
+
+#[test]
+fn independent_chains_move_to_a_compute_queue_and_uploads_to_a_transfer_queue() {
+    let cases: &[Case] = &[
+        (
+            "two independent dispatch chains",
+            "dispatch scale(2) rw a\ndispatch scale(3) rw a\ndispatch scale(4) rw b\n",
+            &[
+                "dispatch scale(2) rw a[0..256]",
+                "dispatch scale(3) rw a[0..256]",
+                "submit main",
+                "dispatch scale(4) rw b[0..256]",
+                "submit compute",
+            ],
+            0,
+            0,
+            0,
+        ),
+        (
+            "an upload feeding a chain",
+            "update a 1\ndispatch scale_add(2,1) read a write b\ndispatch scale(3) rw b\n",
+            &[
+                "update a[0..256] 1",
+                "submit transfer",
+                "dispatch scale_add(2,1) read a[0..256] write b[0..256]",
+                "dispatch scale(3) rw b[0..256]",
+                "submit main",
+            ],
+            1,
+            1,
+            0,
+        ),
+        (
+            "a branch that joins the critical path later runs on the compute queue",
+            "update a 1\ndispatch scale_add(2,1) read a write b\ndispatch scale_add(3,0) read a write c\ndispatch scale(5) rw b\ndispatch add read b read c write d\n",
+            &[
+                "update a[0..256] 1",
+                "submit transfer",
+                "dispatch scale_add(2,1) read a[0..256] write b[0..256]",
+                "submit main",
+                "dispatch scale_add(3,0) read a[0..256] write c[0..256]",
+                "submit compute",
+                "dispatch scale(5) rw b[0..256]",
+                "dispatch add read b[0..256] read c[0..256] write d[0..256]",
+                "submit main",
+            ],
+            2,
+            3,
+            0,
+        ),
+        (
+            "a copy of a compute result stays with its chain",
+            "dispatch scale(2) rw a\ncopy a -> b\n",
+            &[
+                "dispatch scale(2) rw a[0..256]",
+                "copy a[0..256] -> b[0..256]",
+                "submit main",
+            ],
+            0,
+            0,
+            0,
+        ),
+        (
+            "an exclusive upload gets an ownership transfer",
+            "fill x 1\ndispatch scale_add(2,1) read x write b\n",
+            &[
+                "fill x[0..256] 1",
+                "submit transfer",
+                "dispatch scale_add(2,1) read x[0..256] write b[0..256]",
+                "submit main",
+            ],
+            1,
+            1,
+            1,
+        ),
+        (
+            "transfer work only stays on the main queue",
+            "fill a 1\ncopy a -> b\n",
+            &["fill a[0..256] 1", "copy a[0..256] -> b[0..256]", "submit main"],
+            0,
+            0,
+            0,
+        ),
+    ];
+    let opts = QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline));
+    for &(name, body, expected, s, w, t) in cases {
+        let tr = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let assigned = assign_async_compute(&tr.program).unwrap();
+        let text = trace::print(&assigned);
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("buffer ") && !l.starts_with("queue "))
+            .collect();
+        assert_eq!(lines, expected, "case `{name}`:\n{text}");
+        let p = plan_async_compute(&tr.program, opts).unwrap();
+        let planned = trace::print(&p.plan.program);
+        assert_eq!(
+            (p.semaphores, p.waits, p.ownership_transfers),
+            (s, w, t),
+            "case `{name}`:\n{planned}"
+        );
+        assert!(
+            check(&p.plan.program).unwrap().is_empty(),
+            "case `{name}`:\n{planned}"
+        );
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            assert!(
+                races(&p.plan.program, reading).unwrap().is_empty(),
+                "case `{name}`:\n{planned}"
+            );
+        }
+    }
+}

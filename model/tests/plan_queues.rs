@@ -1,0 +1,293 @@
+//! Multi-queue planning (`vksync::plan::plan_queues`): one case per rule,
+//! each a small trace after the same header (buffers `a`..`d`, queues `qa`
+//! and `qb` of family 0, `qc` of family 1), with the semaphore objects,
+//! waits and ownership transfers the plan must have. Every plan must check
+//! clean with the fast checker and the definitional semantics, and
+//! dropping any one wait (with its signal) must bring a hazard back.
+
+use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanError, QueuePlanOptions};
+use vksync::spec::{races, Reading};
+use vksync::{check, trace, Command, Program};
+
+const HEADER: &str = "\
+buffer a 256
+buffer b 256
+buffer c 256
+buffer d 256
+queue qa family 0
+queue qb family 0
+queue qc family 1
+";
+
+fn opts() -> QueuePlanOptions {
+    QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline))
+}
+
+/// The program without the `k`-th semaphore wait and the signal it pairs
+/// with (the latest earlier signal of the same binary semaphore).
+fn without_wait(p: &Program, k: usize) -> Program {
+    let mut q = p.clone();
+    let mut seen = 0;
+    for i in 0..p.commands().len() {
+        let Command::Submit(s) = &p.commands()[i] else {
+            continue;
+        };
+        if seen + s.waits.len() <= k {
+            seen += s.waits.len();
+            continue;
+        }
+        let mut s = s.clone();
+        let w = s.waits.remove(k - seen);
+        q.replace(i, Command::Submit(s)).unwrap();
+        for j in (0..i).rev() {
+            if let Command::Submit(t) = &p.commands()[j] {
+                if let Some(x) = t.signals.iter().position(|g| g.semaphore == w.semaphore) {
+                    let mut t = t.clone();
+                    t.signals.remove(x);
+                    q.replace(j, Command::Submit(t)).unwrap();
+                    break;
+                }
+            }
+        }
+        break;
+    }
+    q
+}
+
+/// `(name, body, semaphores, waits, ownership transfers)`.
+fn case(name: &str, body: &str, semaphores: usize, waits: usize, transfers: usize) {
+    let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let p = plan_queues(&t.program, opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let text = trace::print(&p.plan.program);
+    assert_eq!(
+        (p.semaphores, p.waits, p.ownership_transfers),
+        (semaphores, waits, transfers),
+        "case `{name}`:\n{text}"
+    );
+    assert!(
+        check(&p.plan.program).unwrap().is_empty(),
+        "case `{name}`: fast checker:\n{text}"
+    );
+    for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+        let r = races(&p.plan.program, reading).unwrap();
+        assert!(
+            r.is_empty(),
+            "case `{name}`: definitional semantics {reading:?}: {r:?}\n{text}"
+        );
+    }
+    for k in 0..p.waits {
+        let q = without_wait(&p.plan.program, k);
+        assert!(
+            !check(&q).unwrap().is_empty(),
+            "case `{name}`: wait {k} is not needed:\n{text}"
+        );
+    }
+    // The plan parses back from its own trace text.
+    assert_eq!(
+        trace::parse(&text).unwrap().program,
+        p.plan.program,
+        "case `{name}`"
+    );
+}
+
+#[test]
+fn semaphores_cover_cross_queue_hazards_with_the_fewest_waits() {
+    let cases: &[(&str, &str, usize, usize, usize)] = &[
+        (
+            "read after write across queues",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "write after read across queues",
+            "copy a -> b\nsubmit qa\nfill a 1\nsubmit qb\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "independent batches need nothing",
+            "fill a 1\nsubmit qa\nfill b 2\nsubmit qb\n",
+            0,
+            0,
+            0,
+        ),
+        (
+            "one wait on the latest producer batch covers earlier ones",
+            "fill a 1\nsubmit qa\nfill c 1\nsubmit qa\ncopy a -> b\ncopy c -> d\nsubmit qb\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "a wait is not repeated for a later batch of the same queue",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\ncopy a -> c\nsubmit qb\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "a chain through a third queue makes a direct wait unnecessary",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\ncopy a -> c\ncopy b -> d\nsubmit qc\n",
+            1,
+            2,
+            0,
+        ),
+        (
+            "a binary semaphore is reused once waited",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\ncopy b -> c\nsubmit qa\n",
+            1,
+            2,
+            0,
+        ),
+        (
+            "hazards inside one queue get barriers, not semaphores",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qa\n",
+            0,
+            0,
+            0,
+        ),
+        (
+            "a host wait between the batches orders them",
+            "fill a 1\nsubmit qa\nwait\ncopy a -> b\nsubmit qb\n",
+            0,
+            0,
+            0,
+        ),
+        (
+            "commands after the last submit run on the first queue",
+            "fill a 1\nsubmit qb\ncopy a -> b\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "host accesses the input waits for: the barrier to HOST on the writer's queue",
+            "host-write a 1\nsubmit qb\ncopy a -> b\nsubmit qa\nwait qa\nhost-read b\n",
+            0,
+            0,
+            0,
+        ),
+        (
+            "a host upload, a transfer queue, a compute queue, a host readback",
+            "host-write a 1\ncopy a -> b\nsubmit qc\nfill c 1\ndispatch add read c read b write d\nsubmit qa\nwait qa\nhost-read d\n",
+            1,
+            1,
+            0,
+        ),
+        (
+            "the input's own semaphores are replaced",
+            "semaphore s\nfill a 1\nsubmit qa signal s\ncopy c -> d\nsubmit qb wait s@ALL_COMMANDS\n",
+            0,
+            0,
+            0,
+        ),
+    ];
+    for &(name, body, s, w, t) in cases {
+        case(name, body, s, w, t);
+    }
+}
+
+#[test]
+fn exclusive_buffers_get_a_release_and_an_acquire() {
+    // (name, body, transfers, expected barrier lines in order)
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "a fill on family 0, a copy on family 1",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\ncopy x -> a[0..64]\nsubmit qc\n",
+            &[
+                "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE x[0..64] ownership 0->1",
+                "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..64] ownership 0->1",
+            ],
+        ),
+        (
+            "a second queue of the new owner's family waits for the acquire",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qc\ncopy x -> a[0..64]\nsubmit qa\ncopy x -> b[0..64]\nsubmit qb\n",
+            &[
+                "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE x[0..64] ownership 1->0",
+                "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..64] ownership 1->0",
+            ],
+        ),
+        (
+            "same family: no transfer",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\ncopy x -> a[0..64]\nsubmit qb\n",
+            &[],
+        ),
+        (
+            "concurrent: no transfer",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qc\n",
+            &[],
+        ),
+    ];
+    for &(name, body, expected) in cases {
+        let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let p = plan_queues(&t.program, opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = trace::print(&p.plan.program);
+        let barriers: Vec<&str> = text.lines().filter(|l| l.contains("ownership")).collect();
+        assert_eq!(barriers, expected, "case `{name}`:\n{text}");
+        assert_eq!(p.ownership_transfers, expected.len() / 2, "case `{name}`");
+        // The release ends the source batch (its submit signals), the
+        // acquire starts the destination batch (its submit waits).
+        if !expected.is_empty() {
+            let lines: Vec<&str> = text.lines().collect();
+            let rel = lines.iter().position(|l| *l == expected[0]).unwrap();
+            let acq = lines.iter().position(|l| *l == expected[1]).unwrap();
+            assert!(
+                lines[rel + 1].starts_with("submit ") && lines[rel + 1].contains(" signal "),
+                "case `{name}`:\n{text}"
+            );
+            assert!(lines[acq - 1].starts_with("submit "), "case `{name}`:\n{text}");
+            let batch_end = lines[acq..].iter().find(|l| l.starts_with("submit ")).unwrap();
+            assert!(batch_end.contains(" wait "), "case `{name}`:\n{text}");
+        }
+        // Every batch after the acquire that uses the object waits (a
+        // path from the acquire): the plan checks clean, and every wait
+        // is needed.
+        assert_eq!(
+            p.waits,
+            text.lines()
+                .filter(|l| l.starts_with("submit ") && l.contains(" wait "))
+                .count(),
+            "case `{name}`"
+        );
+        assert!(
+            check(&p.plan.program).unwrap().is_empty(),
+            "case `{name}`:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn unplanned_commands_are_refused_with_their_index() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "host semaphore signal",
+            "semaphore t timeline\nfill a 1\nsubmit qa\nhost-signal t 1\n",
+            "command 2: `host-signal`",
+        ),
+        (
+            "host read not waited for on its writer's queue",
+            "fill a 1\nsubmit qa\nwait qb\nhost-read a\n",
+            "command 3: the host access needs a `wait`",
+        ),
+        (
+            "event",
+            "event e\nfill a 1\nset-event e COPY:NONE -> COPY:NONE\n",
+            "command 1: `set-event`",
+        ),
+    ];
+    for &(name, body, prefix) in cases {
+        let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let e = plan_queues(&t.program, opts()).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                QueuePlanError::NotPlanned { .. } | QueuePlanError::HostNotWaited { .. }
+            ),
+            "case `{name}`: {e}"
+        );
+        assert!(e.to_string().starts_with(prefix), "case `{name}`: {e}");
+    }
+}
