@@ -103,6 +103,11 @@ enum Cmd {
         /// else 10).
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
+        /// Run the trace with its own barriers, semaphores and events, not
+        /// a plan (any trace, several queues included); the validation
+        /// layer's hazards are compared with vksync's hazards of the trace.
+        #[arg(long, conflicts_with_all = ["planner", "buffer_barriers"])]
+        as_written: bool,
     },
     /// Run a command with the capture layer (VK_LAYER_VKSYNC_capture) enabled,
     /// then check each trace it recorded (one per Vulkan device).
@@ -267,8 +272,15 @@ fn main() -> ExitCode {
         }
         Cmd::Run {
             file,
+            timeout,
+            as_written: true,
+            ..
+        } => run::run_as_written(&file, timeout, &mut out),
+        Cmd::Run {
+            file,
             planning,
             timeout,
+            as_written: false,
         } => run::run(&file, planning.options(), timeout, &mut out),
         Cmd::Capture {
             output,

@@ -429,3 +429,175 @@ fn counted(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
+
+/// `vksync run --as-written`: the trace with its own barriers, semaphores
+/// and events (no plan), on the device, against the CPU reference; each
+/// synchronization hazard the validation layer reports is compared with
+/// vksync's hazards of the trace: at the command it names, or, for a
+/// hazard found at a submission (queue-submit validation), at a command of
+/// that submission's batch. Layer emulation is not applied (it models one
+/// queue), so a message vksync does not report is listed as not predicted.
+pub fn run_as_written(file: &Path, timeout: Option<Duration>, out: &mut Out) -> Status {
+    let source = match crate::load(file) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let name = &source.name;
+    let (program, appended) = with_readback(&source.trace.program);
+    if let Err(e) = check_without_device(&program) {
+        to_stderr!("{}", input_error(&source, &e));
+        return Status::BadInput;
+    }
+    // vksync's hazards of the trace as written (the definitional semantics
+    // where the fast checker refuses a corner).
+    let hazards: Vec<(usize, vksync::HazardKind)> = match vksync::check(&program) {
+        Ok(h) => h.iter().map(|h| (h.command, h.kind)).collect(),
+        Err(_) => match vksync::spec::races(&program, vksync::Reading::MemoryModel) {
+            Ok(r) => r.iter().map(|r| (r.command, r.kind)).collect(),
+            Err(e) => {
+                to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
+                return Status::BadInput;
+            }
+        },
+    };
+    let mut options = match DeviceOptions::try_from_env() {
+        Ok(o) => o,
+        Err(e) => {
+            to_stderr!("{name}: error: {e}");
+            return Status::BadInput;
+        }
+    };
+    options.print_device = false;
+    if let Some(t) = timeout {
+        options.fence_timeout = t;
+    }
+    let mut device = match Device::new(options) {
+        Ok(d) => d,
+        Err(e) => {
+            to_stderr!("{name}: error: no Vulkan device: {e}");
+            return Status::NoDevice;
+        }
+    };
+    if let Err(e) = check_program(&program, &device.info().limits) {
+        to_stderr!("{}", input_error(&source, &e));
+        return Status::BadInput;
+    }
+    match device.validation_layer_version() {
+        Some((major, minor, patch)) => say!(
+            out,
+            "device: {}; validation layer {major}.{minor}.{patch}",
+            device.name()
+        ),
+        None => say!(out, "device: {}", device.name()),
+    }
+    let line = |c: usize| {
+        source
+            .trace
+            .command_lines
+            .get(c)
+            .map_or_else(|| "the end".to_string(), |l| format!("line {l}"))
+    };
+    let result = match device.run(&program) {
+        Ok(r) => r,
+        Err(e @ (RuntimeError::FenceTimeout { .. } | RuntimeError::StillRunning { .. })) => {
+            to_stderr!("{name}: error: {e}");
+            std::mem::forget(device);
+            return Status::Timeout;
+        }
+        Err(e) => {
+            to_stderr!("{}", input_error(&source, &e));
+            return Status::NoDevice;
+        }
+    };
+    say!(
+        out,
+        "as written: {} barrier points, {} queues ({}); vksync: {}",
+        program.barrier_points(),
+        program.queue_count(),
+        result.queue_mapping,
+        counted(hazards.len(), "hazard")
+    );
+    if appended {
+        say!(
+            out,
+            "no host-read in the trace: reading back every buffer and live blob at the end"
+        );
+    }
+    // The batch (its submit's index) of each recorded command.
+    let submit_of = |c: usize| {
+        program.commands()[c..]
+            .iter()
+            .position(|x| matches!(x, Command::Submit(_)))
+            .map(|k| c + k)
+    };
+    let mut clean = hazards.is_empty();
+    let (mut agreed, mut unexplained) = (0, 0);
+    if result.validation {
+        for m in &result.messages {
+            let at = m.command.map_or("setup".to_string(), line);
+            let kind = layer::kind_of_message(&m.id_name);
+            let reported = m.command.is_some_and(|c| {
+                hazards
+                    .iter()
+                    .any(|&(h, k)| (h == c || submit_of(h) == Some(c)) && kind.is_none_or(|kind| kind == k))
+            });
+            if reported {
+                agreed += 1;
+                say!(
+                    out,
+                    "validation: {at}: {} ({:?}): a hazard vksync reports too",
+                    m.id_name,
+                    m.severity
+                );
+            } else {
+                unexplained += 1;
+                say!(
+                    out,
+                    "validation: {at}: {} ({:?}): not reported by vksync",
+                    m.id_name,
+                    m.severity
+                );
+                say!(out, "    {}", m.text.lines().next().unwrap_or(""));
+            }
+        }
+        say!(
+            out,
+            "validation layer: {} ({agreed} at hazards vksync reports, {unexplained} not)",
+            counted(result.messages.len(), "message"),
+        );
+        clean &= unexplained == 0;
+    } else {
+        say!(out, "validation layer: not enabled");
+    }
+    match compare_with_reference(&program, &result) {
+        Ok(cmp) => {
+            let total: usize = cmp.iter().map(|c| c.mismatches.len()).sum();
+            for c in &cmp {
+                say!(
+                    out,
+                    "host-read at {}: {} bytes, {} compared, {} mismatches",
+                    line(c.command),
+                    c.len,
+                    c.len - c.undefined,
+                    c.mismatches.len()
+                );
+            }
+            clean &= total == 0;
+            say!(
+                out,
+                "{name}: {} (reference: {total} mismatching bytes; vksync: {}; validation: {unexplained} not reported by vksync)",
+                if clean { "OK" } else { "FAILED" },
+                counted(hazards.len(), "hazard"),
+            );
+        }
+        Err(e) => {
+            say!(out, "{name}: FAILED: could not compare with the reference: {e}");
+            clean = false;
+        }
+    }
+    if clean {
+        Status::Clean
+    } else {
+        Status::Findings
+    }
+}
