@@ -509,13 +509,15 @@ pub fn run_as_written(file: &Path, timeout: Option<Duration>, out: &mut Out) -> 
             return Status::NoDevice;
         }
     };
+    let ownership = vksync::check_ownership(&program).map_or(0, |i| i.len());
     say!(
         out,
-        "as written: {} barrier points, {} queues ({}); vksync: {}",
+        "as written: {} barrier points, {} queues ({}); vksync: {}, {}",
         program.barrier_points(),
         program.queue_count(),
         result.queue_mapping,
-        counted(hazards.len(), "hazard")
+        counted(hazards.len(), "hazard"),
+        counted(ownership, "ownership issue")
     );
     if appended {
         say!(
@@ -530,7 +532,7 @@ pub fn run_as_written(file: &Path, timeout: Option<Duration>, out: &mut Out) -> 
             .position(|x| matches!(x, Command::Submit(_)))
             .map(|k| c + k)
     };
-    let mut clean = hazards.is_empty();
+    let mut clean = hazards.is_empty() && ownership == 0;
     let (mut agreed, mut unexplained) = (0, 0);
     if result.validation {
         for m in &result.messages {
