@@ -108,6 +108,13 @@ enum Cmd {
         /// layer's hazards are compared with vksync's hazards of the trace.
         #[arg(long, conflicts_with_all = ["planner", "buffer_barriers"])]
         as_written: bool,
+        /// With --as-written: also validate synchronization between
+        /// submissions and queues (the layer's submit-time validation:
+        /// `syncval_submit_time_validation` for 1.4 layers,
+        /// `VK_LAYER_ENABLES=VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT`
+        /// for 1.3.239).
+        #[arg(long, requires = "as_written")]
+        submit_validation: bool,
     },
     /// Run a command with the capture layer (VK_LAYER_VKSYNC_capture) enabled,
     /// then check each trace it recorded (one per Vulkan device).
@@ -274,13 +281,15 @@ fn main() -> ExitCode {
             file,
             timeout,
             as_written: true,
+            submit_validation,
             ..
-        } => run::run_as_written(&file, timeout, &mut out),
+        } => run::run_as_written(&file, timeout, submit_validation, &mut out),
         Cmd::Run {
             file,
             planning,
             timeout,
             as_written: false,
+            ..
         } => run::run(&file, planning.options(), timeout, &mut out),
         Cmd::Capture {
             output,

@@ -437,7 +437,12 @@ fn counted(n: usize, noun: &str) -> String {
 /// hazard found at a submission (queue-submit validation), at a command of
 /// that submission's batch. Layer emulation is not applied (it models one
 /// queue), so a message vksync does not report is listed as not predicted.
-pub fn run_as_written(file: &Path, timeout: Option<Duration>, out: &mut Out) -> Status {
+pub fn run_as_written(
+    file: &Path,
+    timeout: Option<Duration>,
+    submit_validation: bool,
+    out: &mut Out,
+) -> Status {
     let source = match crate::load(file) {
         Ok(s) => s,
         Err(status) => return status,
@@ -470,6 +475,18 @@ pub fn run_as_written(file: &Path, timeout: Option<Duration>, out: &mut Out) -> 
     options.print_device = false;
     if let Some(t) = timeout {
         options.fence_timeout = t;
+    }
+    if submit_validation {
+        // 1.4 layers take the setting through VK_EXT_layer_settings; the
+        // 1.3.239 layer reads its enables from the environment, before the
+        // instance exists (this process has no other thread yet).
+        options.layer.submit_time = true;
+        if std::env::var_os("VK_LAYER_ENABLES").is_none() {
+            std::env::set_var(
+                "VK_LAYER_ENABLES",
+                "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT",
+            );
+        }
     }
     let mut device = match Device::new(options) {
         Ok(d) => d,

@@ -166,6 +166,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "ALL_COMMANDS with MEMORY_WRITE holds a layout transition",
         toggle: None,
     },
+    Difference {
+        id: "D15",
+        title: "a batch's signal synchronizes one waiting batch",
+        toggle: None,
+    },
+    Difference {
+        id: "D16",
+        title: "queue family ownership not validated",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
