@@ -8,7 +8,7 @@
 //! ```text
 //! cargo run --release -p vksync-proptests --example queue_races -- \
 //!     [--cases N] [--seed S] [--repeat R] [--bytes B] [--batches K] [--slow-iters I] \
-//!     [--seconds T] [--print-first]
+//!     [--seconds T] [--print-first] [--print-messages] [--submit-validation]
 //! ```
 //!
 //! `--seconds T` starts no new case after T seconds (the totals then say
@@ -27,6 +27,7 @@ fn main() {
     let mut repeat = 3usize;
     let mut print_first = false;
     let mut print_messages = false;
+    let mut submit_validation = false;
     let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,6 +46,11 @@ fn main() {
             "--batches" => opts.batches = value(i) as usize,
             "--slow-iters" => opts.slow_iters = value(i) as u32,
             "--seconds" => seconds = value(i) as f64,
+            "--submit-validation" => {
+                submit_validation = true;
+                i += 1;
+                continue;
+            }
             "--print-messages" => {
                 print_messages = true;
                 i += 1;
@@ -59,7 +65,20 @@ fn main() {
         }
         i += 2;
     }
-    let mut device = Device::new(DeviceOptions::from_env()).unwrap_or_else(|e| panic!("{e}"));
+    let mut options = DeviceOptions::from_env();
+    if submit_validation {
+        // Hazards between submissions and queues: the 1.4 layers' setting,
+        // and the 1.3.239 layer's enable, read from the environment before
+        // the instance exists (no other thread yet).
+        options.layer.submit_time = true;
+        if std::env::var_os("VK_LAYER_ENABLES").is_none() {
+            std::env::set_var(
+                "VK_LAYER_ENABLES",
+                "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT",
+            );
+        }
+    }
+    let mut device = Device::new(options).unwrap_or_else(|e| panic!("{e}"));
     println!(
         "device: {}; queue families: {}",
         device.info(),
