@@ -112,27 +112,54 @@ impl Bench {
 
     /// The planned program.
     fn plan(self, program: &vksync::Program, form: BarrierForm) -> Result<vksync::Program, String> {
+        self.plan_with_detail(program, form).map(|(p, _)| p)
+    }
+
+    /// The planned program, and for `split` and `async` a line on what the
+    /// planner did.
+    fn plan_with_detail(
+        self,
+        program: &vksync::Program,
+        form: BarrierForm,
+    ) -> Result<(vksync::Program, Option<String>), String> {
         let p = match self {
-            Bench::Planner(k) => plan(program, PlanOptions::new(k).form(form)).map(|p| p.program),
+            Bench::Planner(k) => plan(program, PlanOptions::new(k).form(form)).map(|p| (p.program, None)),
             Bench::Scheduled => {
                 let opts = ScheduleOptions {
                     form,
                     reading: PlanOptions::new(PlannerKind::Offline).reading,
                     ..ScheduleOptions::default()
                 };
-                schedule(program, opts).map(|s| s.plan.program)
+                schedule(program, opts).map(|s| (s.plan.program, None))
             }
             Bench::Split => {
                 let opts = PlanOptions::new(PlannerKind::Offline).form(form);
                 let offline = plan(program, opts).map_err(|e| e.to_string())?;
                 return split_barriers(&offline, opts.reading)
-                    .map(|s| s.plan.program)
+                    .map(|s| {
+                        let line = format!(
+                            "split: {} of the offline plan's {} barrier points became set-event/wait-events pairs",
+                            s.split,
+                            offline.program.barrier_points()
+                        );
+                        (s.plan.program, Some(line))
+                    })
                     .map_err(|e| e.to_string());
             }
             Bench::Async => {
                 let opts = QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline).form(form));
                 return plan_async_compute(program, opts)
-                    .map(|q| q.plan.program)
+                    .map(|q| {
+                        let line = format!(
+                            "async: {} queues, {} semaphores, {} semaphore waits, {} barrier points, {} ownership transfers",
+                            q.plan.program.queue_count(),
+                            q.semaphores,
+                            q.waits,
+                            q.barrier_points,
+                            q.ownership_transfers
+                        );
+                        (q.plan.program, Some(line))
+                    })
                     .map_err(|e| e.to_string());
             }
         };
@@ -234,8 +261,10 @@ fn bench_size(
     let program = workload::program(shape, false).map_err(|e| e.to_string())?;
     let mut programs = Vec::new();
     let mut rows = Vec::new();
+    let mut details = Vec::new();
     for &k in planners {
-        let planned = k.plan(&program, form)?;
+        let (planned, detail) = k.plan_with_detail(&program, form)?;
+        details.extend(detail);
         let hazards = vksync::check(&planned).map_err(|e| e.to_string())?.len();
         rows.push(PlanRow {
             name: k.name(),
@@ -284,6 +313,14 @@ fn bench_size(
         Timer::Run(_) => Vec::new(),
     };
     drop(timer);
+    // Where the multi-queue plans ran.
+    let mut mappings = Vec::new();
+    for (row, p) in rows.iter().zip(&programs) {
+        if p.queue_count() > 1 {
+            let r = device.run(p).map_err(|e| e.to_string())?;
+            mappings.push(format!("{} queues: {}", row.name, r.queue_mapping));
+        }
+    }
 
     if verify && shape.size <= 1 << 20 {
         let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
@@ -305,6 +342,9 @@ fn bench_size(
         n,
         setup
     );
+    for line in details.iter().chain(&mappings) {
+        println!("{line}");
+    }
     if by_run {
         println!(
             "timing: every plan by one Device::run per execution (split/async cannot be prepared); \
