@@ -10,7 +10,7 @@
 //! | `none`           | nothing (racy: the timing baseline)                           | 1       |
 //! | `global`         | a global barrier `COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\|SHADER_STORAGE_WRITE` | 1 |
 //! | `buffer`         | the same barrier on the buffer's region                       | 1       |
-//! | `event`          | `set-event` of event i right after dispatch i, `wait-events` right before dispatch i+1, the global barrier's dependency | 1 |
+//! | `event`          | `set-event` right after dispatch i, `wait-events` right before dispatch i+1, the global barrier's dependency; 8 events in turn, each reset (`reset-event COMPUTE_SHADER`) right before its next set (the checker models at most 64 events), so from pair 8 on a reset is part of the cost | 1 |
 //! | `submit-none`    | a submit after every dispatch, one queue, nothing else (racy) | n       |
 //! | `submit-barrier` | a submit after every dispatch, one queue, the global barrier  | n       |
 //! | `semaphore`      | dispatches alternate between two queues of one family, one submit each; submit i signals binary semaphore `s{i}` (`COMPUTE_SHADER`), submit i+1 waits for it (`COMPUTE_SHADER`) | n |
@@ -126,6 +126,9 @@ impl Variant {
     }
 }
 
+/// Events the `event` variant cycles through.
+const EVENTS: usize = 8;
+
 /// The barrier between two dispatches: the producer's shader writes made
 /// available and visible to the consumer's shader reads and writes.
 fn dependency() -> Barrier {
@@ -149,6 +152,7 @@ pub fn program(variant: Variant, n: usize, size: u64) -> Result<Program, Program
         Vec::new()
     };
     let mut previous = None;
+    let mut events = Vec::new();
     let global = Dependency {
         barriers: vec![dependency()],
     };
@@ -174,7 +178,21 @@ pub fn program(variant: Variant, n: usize, size: u64) -> Result<Program, Program
                 }))?;
             }
             Variant::Event if between => {
-                let event = p.event(&format!("e{i}"))?;
+                // EVENTS events in turn (the checker models at most 64):
+                // each is reset right before it is set again, `EVENTS`
+                // pairs after its wait.
+                let event = if i < EVENTS {
+                    let e = p.event(&format!("e{i}"))?;
+                    events.push(e);
+                    e
+                } else {
+                    let e = events[i % EVENTS];
+                    p.push(Command::ResetEvent {
+                        event: e,
+                        stages: S::COMPUTE_SHADER,
+                    })?;
+                    e
+                };
                 p.push(Command::SetEvent {
                     event,
                     dependency: global.clone(),
@@ -421,7 +439,8 @@ mod tests {
     #[test]
     fn synchronized_variants_are_hazard_free_and_baselines_are_not() {
         for v in Variant::ALL {
-            let p = program(v, 8, 256).unwrap();
+            // Long enough for the event variant to reset and reuse events.
+            let p = program(v, 3 * EVENTS, 256).unwrap();
             let hazards = vksync::check(&p).unwrap();
             match v {
                 Variant::None | Variant::SubmitNone => {
@@ -434,7 +453,7 @@ mod tests {
 
     #[test]
     fn variants_have_the_primitives_they_name() {
-        let n = 8;
+        let n = 2 * EVENTS + 3;
         let count = |v: Variant, f: fn(&Command) -> bool| {
             program(v, n, 256)
                 .unwrap()
