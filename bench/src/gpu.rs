@@ -1,9 +1,23 @@
 //! `vksync-bench gpu`: the workload under every planner, timed side by side.
+//!
+//! Two timing paths. Single-queue barrier-only plans are recorded once with
+//! [`Device::prepare`] and resubmitted ([`vksync_runtime::Prepared::execute`]:
+//! GPU time between two timestamps around the command buffer). The `split`
+//! plan (events) and the `async` plan (several queues, semaphores) cannot be
+//! prepared, so when either is asked for, *every* plan is timed the same way
+//! instead: one [`Device::run`] per execution (fresh memory, command buffers,
+//! events and semaphores each time), GPU time = the run's
+//! [`RunResult::gpu_span_ns`](vksync_runtime::RunResult::gpu_span_ns) (latest
+//! end minus earliest start timestamp over its submissions), and wall time
+//! includes that per-run setup. The output says which path was used.
 
 use crate::stats::{bytes, median, parse_size, quantile};
 use crate::workload::{self, Shape};
 use std::time::Instant;
-use vksync::plan::{plan, schedule, BarrierForm, PlanOptions, PlannerKind, ScheduleOptions};
+use vksync::plan::{
+    plan, plan_async_compute, schedule, split_barriers, BarrierForm, PlanOptions, PlannerKind,
+    QueuePlanOptions, ScheduleOptions,
+};
 use vksync_runtime::{compare_with_reference, Device, DeviceOptions, ValidationMode};
 
 #[derive(clap::Args, Debug)]
@@ -30,7 +44,11 @@ pub struct GpuArgs {
     #[arg(long, default_value_t = 40.0)]
     seconds_per_size: f64,
     /// Planners, comma-separated; `scheduled` is the offline plan of the
-    /// program as `vksync plan --schedule` reorders it.
+    /// program as `vksync plan --schedule` reorders it; `split` the offline
+    /// plan with barriers split into events (`vksync plan --split-barriers`);
+    /// `async` the offline plan across a second compute queue and a transfer
+    /// queue (`vksync plan --async-compute`). With `split` or `async` every
+    /// plan is timed with one `Device::run` per execution.
     #[arg(
         long,
         value_delimiter = ',',
@@ -62,12 +80,18 @@ pub struct GpuArgs {
 enum Bench {
     Planner(PlannerKind),
     Scheduled,
+    /// The offline plan, barrier points split into event pairs.
+    Split,
+    /// The offline plan across queues: async compute and transfer.
+    Async,
 }
 
 impl Bench {
     fn from_name(name: &str) -> Option<Bench> {
         match name {
             "scheduled" => Some(Bench::Scheduled),
+            "split" => Some(Bench::Split),
+            "async" => Some(Bench::Async),
             n => PlannerKind::from_name(n).map(Bench::Planner),
         }
     }
@@ -76,20 +100,67 @@ impl Bench {
         match self {
             Bench::Planner(k) => k.name(),
             Bench::Scheduled => "scheduled",
+            Bench::Split => "split",
+            Bench::Async => "async",
         }
+    }
+
+    /// Whether [`Device::prepare`] cannot take its plan (events or queues).
+    fn needs_run(self) -> bool {
+        matches!(self, Bench::Split | Bench::Async)
     }
 
     /// The planned program.
     fn plan(self, program: &vksync::Program, form: BarrierForm) -> Result<vksync::Program, String> {
+        self.plan_with_detail(program, form).map(|(p, _)| p)
+    }
+
+    /// The planned program, and for `split` and `async` a line on what the
+    /// planner did.
+    fn plan_with_detail(
+        self,
+        program: &vksync::Program,
+        form: BarrierForm,
+    ) -> Result<(vksync::Program, Option<String>), String> {
         let p = match self {
-            Bench::Planner(k) => plan(program, PlanOptions::new(k).form(form)).map(|p| p.program),
+            Bench::Planner(k) => plan(program, PlanOptions::new(k).form(form)).map(|p| (p.program, None)),
             Bench::Scheduled => {
                 let opts = ScheduleOptions {
                     form,
                     reading: PlanOptions::new(PlannerKind::Offline).reading,
                     ..ScheduleOptions::default()
                 };
-                schedule(program, opts).map(|s| s.plan.program)
+                schedule(program, opts).map(|s| (s.plan.program, None))
+            }
+            Bench::Split => {
+                let opts = PlanOptions::new(PlannerKind::Offline).form(form);
+                let offline = plan(program, opts).map_err(|e| e.to_string())?;
+                return split_barriers(&offline, opts.reading)
+                    .map(|s| {
+                        let line = format!(
+                            "split: {} of the offline plan's {} barrier points became set-event/wait-events pairs",
+                            s.split,
+                            offline.program.barrier_points()
+                        );
+                        (s.plan.program, Some(line))
+                    })
+                    .map_err(|e| e.to_string());
+            }
+            Bench::Async => {
+                let opts = QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline).form(form));
+                return plan_async_compute(program, opts)
+                    .map(|q| {
+                        let line = format!(
+                            "async: {} queues, {} semaphores, {} semaphore waits, {} barrier points, {} ownership transfers",
+                            q.plan.program.queue_count(),
+                            q.semaphores,
+                            q.waits,
+                            q.barrier_points,
+                            q.ownership_transfers
+                        );
+                        (q.plan.program, Some(line))
+                    })
+                    .map_err(|e| e.to_string());
             }
         };
         p.map_err(|e| e.to_string())
@@ -190,8 +261,10 @@ fn bench_size(
     let program = workload::program(shape, false).map_err(|e| e.to_string())?;
     let mut programs = Vec::new();
     let mut rows = Vec::new();
+    let mut details = Vec::new();
     for &k in planners {
-        let planned = k.plan(&program, form)?;
+        let (planned, detail) = k.plan_with_detail(&program, form)?;
+        details.extend(detail);
         let hazards = vksync::check(&planned).map_err(|e| e.to_string())?.len();
         rows.push(PlanRow {
             name: k.name(),
@@ -205,17 +278,21 @@ fn bench_size(
     }
     let pool = program.objects().first().map_or(0, |o| o.size);
     let commands = workload::device_commands(&program);
+    let by_run = planners.iter().any(|b| b.needs_run());
     let t_setup = Instant::now();
-    let mut prepared = device.prepare(&programs).map_err(|e| e.to_string())?;
+    let mut timer = if by_run {
+        Timer::Run(&mut *device)
+    } else {
+        Timer::Prepared(Box::new(device.prepare(&programs).map_err(|e| e.to_string())?))
+    };
     let setup = t_setup.elapsed().as_secs_f64();
-    const TIMEOUT_NS: u64 = 60_000_000_000;
     let n = programs.len();
     // Warm-up, and an estimate of one round's time for the budget.
     let mut round_wall = Vec::new();
     for _ in 0..warmup.max(1) {
         let t = Instant::now();
-        for i in 0..n {
-            prepared.execute(i, TIMEOUT_NS).map_err(|e| e.to_string())?;
+        for (i, p) in programs.iter().enumerate() {
+            timer.execute(i, p)?;
         }
         round_wall.push(t.elapsed().as_secs_f64());
     }
@@ -225,14 +302,25 @@ fn bench_size(
         for j in 0..n {
             // Rotate which plan goes first so no plan always follows another.
             let i = (r + j) % n;
-            let e = prepared.execute(i, TIMEOUT_NS).map_err(|e| e.to_string())?;
-            let wall = e.wall_ns as f64 / 1e3;
-            rows[i].gpu.push(e.gpu_ns.map_or(wall, |g| g as f64 / 1e3));
+            let (gpu_ns, wall_ns) = timer.execute(i, &programs[i])?;
+            let wall = wall_ns as f64 / 1e3;
+            rows[i].gpu.push(gpu_ns.map_or(wall, |g| g as f64 / 1e3));
             rows[i].wall.push(wall);
         }
     }
-    let messages: Vec<_> = prepared.take_messages().into_iter().flatten().collect();
-    drop(prepared);
+    let messages: Vec<_> = match &mut timer {
+        Timer::Prepared(prepared) => prepared.take_messages().into_iter().flatten().collect(),
+        Timer::Run(_) => Vec::new(),
+    };
+    drop(timer);
+    // Where the multi-queue plans ran.
+    let mut mappings = Vec::new();
+    for (row, p) in rows.iter().zip(&programs) {
+        if p.queue_count() > 1 {
+            let r = device.run(p).map_err(|e| e.to_string())?;
+            mappings.push(format!("{} queues: {}", row.name, r.queue_mapping));
+        }
+    }
 
     if verify && shape.size <= 1 << 20 {
         let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
@@ -254,6 +342,20 @@ fn bench_size(
         n,
         setup
     );
+    for line in details.iter().chain(&mappings) {
+        println!("{line}");
+    }
+    if by_run {
+        println!(
+            "timing: every plan by one Device::run per execution (split/async cannot be prepared); \
+             gpu = latest end - earliest start timestamp over the run's submissions (transfer-queue \
+             submissions carry none), wall includes the run's setup"
+        );
+    } else {
+        println!(
+            "timing: every plan prepared once and resubmitted; gpu = timestamps around the command buffer"
+        );
+    }
     if !messages.is_empty() {
         println!(
             "note: {} validation messages (validation should be off)",
@@ -305,12 +407,37 @@ fn bench_size(
     Ok(rows)
 }
 
+/// How executions are timed: a prepared command buffer per plan, or a
+/// whole [`Device::run`] per execution.
+enum Timer<'a> {
+    Prepared(Box<vksync_runtime::Prepared<'a>>),
+    Run(&'a mut Device),
+}
+
+impl Timer<'_> {
+    /// Runs plan `index` (`program`) once: GPU and wall nanoseconds.
+    fn execute(&mut self, index: usize, program: &vksync::Program) -> Result<(Option<u64>, u64), String> {
+        const TIMEOUT_NS: u64 = 60_000_000_000;
+        match self {
+            Timer::Prepared(p) => {
+                let e = p.execute(index, TIMEOUT_NS).map_err(|e| e.to_string())?;
+                Ok((e.gpu_ns, e.wall_ns))
+            }
+            Timer::Run(device) => {
+                let t = Instant::now();
+                let r = device.run(program).map_err(|e| e.to_string())?;
+                Ok((r.gpu_span_ns(), t.elapsed().as_nanos() as u64))
+            }
+        }
+    }
+}
+
 fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
     let get = |rows: &[PlanRow], name: &str| rows.iter().find(|r| r.name == name).map(|r| median(&r.gpu));
     println!();
     println!("== summary (median GPU time; targets: offline/none <= 1.05, conservative/offline >= 1.5, scheduled/none <= 1.4 on launch-bound sizes)");
     println!(
-        "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15}",
+        "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15} {:>14} {:>14}",
         "size",
         "none us",
         "offline us",
@@ -318,15 +445,19 @@ fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
         "offline/none",
         "cons/offline",
         "online/none",
-        "scheduled/none"
+        "scheduled/none",
+        "split/offline",
+        "async/offline"
     );
     for (size, rows) in summary {
-        let (none, off, cons, on, sched) = (
+        let (none, off, cons, on, sched, split, asy) = (
             get(rows, "none"),
             get(rows, "offline"),
             get(rows, "conservative"),
             get(rows, "online"),
             get(rows, "scheduled"),
+            get(rows, "split"),
+            get(rows, "async"),
         );
         let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         let r = |a: Option<f64>, b: Option<f64>| match (a, b) {
@@ -334,7 +465,7 @@ fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
             _ => "-".to_string(),
         };
         println!(
-            "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15}",
+            "{:<8} {:>12} {:>12} {:>12} {:>13} {:>14} {:>13} {:>15} {:>14} {:>14}",
             bytes(*size),
             f(none),
             f(off),
@@ -342,7 +473,9 @@ fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
             r(off, none),
             r(cons, off),
             r(on, none),
-            r(sched, none)
+            r(sched, none),
+            r(split, off),
+            r(asy, off)
         );
     }
 }

@@ -5,12 +5,16 @@
 //!   ([`workload`]) with every planner into command buffers over one shared
 //!   set of buffers, then submits them round-robin (rotating which plan goes
 //!   first) and reports median GPU (timestamp) and wall-clock time per plan.
+//! * `vksync-bench primitives` times chains of dependent dispatches with a
+//!   global barrier, a buffer barrier, an event pair or a semaphore between
+//!   queues between each pair, against racy baselines ([`primitives`]).
 //! * `vksync-bench checker` checks one long planned command stream with
 //!   vksync and records it under no layer, the layer with core validation
 //!   only, and the layer with synchronization validation, interleaved.
 
 mod checker;
 mod gpu;
+mod primitives;
 mod stats;
 mod workload;
 
@@ -28,6 +32,8 @@ struct Cli {
 enum Cmd {
     /// GPU time of the workload under each planner (validation off).
     Gpu(gpu::GpuArgs),
+    /// GPU cost of one barrier, buffer barrier, event pair or semaphore.
+    Primitives(primitives::PrimitivesArgs),
     /// vksync's checker vs the validation layer's recording cost.
     Checker(checker::CheckerArgs),
     /// Print the workload as a trace file (for `vksync check` / `vksync plan`).
@@ -47,6 +53,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Gpu(args) => gpu::run(&args),
+        Cmd::Primitives(args) => primitives::run(&args),
         Cmd::Checker(args) => checker::run(&args),
         Cmd::Trace {
             batch,

@@ -68,6 +68,13 @@ pub struct Submission {
     /// GPU time from the first to the last timestamp of the command buffer,
     /// when the queue supports timestamps.
     pub gpu_ns: Option<u64>,
+    /// The command buffer's first and last timestamps as absolute times in
+    /// nanoseconds (ticks masked to the family's valid bits, times the
+    /// device's timestamp period), when its queue writes timestamps. Their
+    /// time base is the device's: comparable across submissions, and across
+    /// queues on the assumption [`RunResult::gpu_span_ns`] states.
+    pub start_ns: Option<u64>,
+    pub end_ns: Option<u64>,
     /// The model queue it went to.
     pub queue: QueueId,
 }
@@ -134,6 +141,24 @@ impl RunResult {
     /// Total GPU time over submissions, if every one has a timestamp.
     pub fn gpu_ns_total(&self) -> Option<u64> {
         self.submissions.iter().map(|s| s.gpu_ns).sum()
+    }
+
+    /// GPU time of the whole run: the latest end timestamp minus the
+    /// earliest start timestamp over the submissions that wrote
+    /// timestamps; `None` when none did.
+    ///
+    /// Assumption: the queues of one device share one timestamp time base
+    /// (true in practice on desktop drivers; the spec only promises it
+    /// within a queue unless `VK_KHR_calibrated_timestamps` says so), and
+    /// timestamps do not wrap during the run (the family's valid bits
+    /// times the period; 64 bits at 1 ns is centuries). Submissions to a
+    /// queue without timestamps (a transfer-only family, where
+    /// `vkCmdResetQueryPool` is not allowed) are not covered: on a
+    /// multi-queue run the span covers the compute queues only.
+    pub fn gpu_span_ns(&self) -> Option<u64> {
+        let start = self.submissions.iter().filter_map(|s| s.start_ns).min()?;
+        let end = self.submissions.iter().filter_map(|s| s.end_ns).max()?;
+        Some(end.saturating_sub(start))
     }
 
     /// The readback of a `host-read` command.
@@ -503,17 +528,25 @@ pub(crate) fn timestamp_mask(bits: u32) -> u64 {
     }
 }
 
-/// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
-/// The GPU time of the command buffer whose start and end timestamps are
-/// queries `2 * index` and `2 * index + 1`, in nanoseconds. Call only after
-/// that submission completed.
-pub(crate) fn gpu_ns(
+/// The two timestamps of one command buffer, in nanoseconds.
+pub(crate) struct Timestamps {
+    /// End minus start (modulo the valid bits).
+    pub(crate) delta_ns: u64,
+    /// Absolute: masked ticks times the timestamp period.
+    pub(crate) start_ns: u64,
+    pub(crate) end_ns: u64,
+}
+
+/// The timestamps of the command buffer whose start and end timestamps are
+/// queries `2 * index` and `2 * index + 1`. Call only after that
+/// submission completed.
+pub(crate) fn read_timestamps(
     d: &ash::Device,
     pool: vk::QueryPool,
     index: usize,
     mask: u64,
     period: f32,
-) -> Result<u64> {
+) -> Result<Timestamps> {
     let mut ticks = [0u64; 2];
     // SAFETY: both queries were written by a completed submission (the
     // caller waited for its fence), and `ticks` holds two 64-bit results.
@@ -526,10 +559,33 @@ pub(crate) fn gpu_ns(
         )
     }
     .ctx("vkGetQueryPoolResults")?;
+    let period = f64::from(period);
     let delta = (ticks[1] & mask).wrapping_sub(ticks[0] & mask) & mask;
-    Ok((delta as f64 * f64::from(period)) as u64)
+    let start_ns = ((ticks[0] & mask) as f64 * period) as u64;
+    let delta_ns = (delta as f64 * period) as u64;
+    Ok(Timestamps {
+        delta_ns,
+        start_ns,
+        // From the wrapped delta, so a wrap inside one command buffer
+        // still gives end >= start.
+        end_ns: start_ns.saturating_add(delta_ns),
+    })
 }
 
+/// The GPU time of the command buffer whose start and end timestamps are
+/// queries `2 * index` and `2 * index + 1`, in nanoseconds. Call only after
+/// that submission completed.
+pub(crate) fn gpu_ns(
+    d: &ash::Device,
+    pool: vk::QueryPool,
+    index: usize,
+    mask: u64,
+    period: f32,
+) -> Result<u64> {
+    read_timestamps(d, pool, index, mask, period).map(|t| t.delta_ns)
+}
+
+/// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
 fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
     let mut allocations = res.allocations.borrow_mut();
     let slice = allocations
@@ -702,6 +758,8 @@ impl Recorder<'_> {
             command,
             recorded,
             gpu_ns: None,
+            start_ns: None,
+            end_ns: None,
             queue,
         });
         let cb_info: Vec<_> = cb
@@ -798,8 +856,11 @@ impl Recorder<'_> {
         for p in done {
             self.res.finished(p.fence);
             if let Some(mask) = p.timed {
-                let gpu_ns = gpu_ns(d, self.res.query_pool, p.index, mask, self.timestamp_period)?;
-                q.submissions[p.index].gpu_ns = Some(gpu_ns);
+                let t = read_timestamps(d, self.res.query_pool, p.index, mask, self.timestamp_period)?;
+                let s = &mut q.submissions[p.index];
+                s.gpu_ns = Some(t.delta_ns);
+                s.start_ns = Some(t.start_ns);
+                s.end_ns = Some(t.end_ns);
             }
         }
         Ok(())

@@ -119,3 +119,36 @@ fn a_timed_out_execution_is_waited_for_before_the_next_submission() {
         assert_eq!(got, expected);
     }
 }
+
+#[test]
+fn run_span_covers_every_submission_on_two_queues() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    // Two queues of one family and a semaphore between them.
+    let text = "queue a family 0\nqueue b family 0\nsemaphore s\nbuffer x 256\n\
+        dispatch scale(2) rw x\nsubmit a signal s@COMPUTE_SHADER\n\
+        dispatch scale(3) rw x\nsubmit b wait s@COMPUTE_SHADER\n\
+        barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_STORAGE_WRITE\n\
+        dispatch scale(5) rw x\nsubmit b\nwait\n";
+    let program = common::parse(text).program;
+    let hazards = vksync::check(&program).unwrap();
+    assert!(hazards.is_empty(), "{hazards:?}");
+    let result = device.run(&program).unwrap();
+    assert_eq!(result.submissions.len(), 3);
+    if result.submissions.iter().any(|s| s.gpu_ns.is_none()) {
+        // No timestamps on this device: no span either.
+        assert!(result.submissions.iter().all(|s| s.start_ns.is_none()));
+        return;
+    }
+    let span = result.gpu_span_ns().unwrap();
+    for s in &result.submissions {
+        let (start, end) = (s.start_ns.unwrap(), s.end_ns.unwrap());
+        assert!(end >= start);
+        assert_eq!(end - start, s.gpu_ns.unwrap());
+        assert!(span >= s.gpu_ns.unwrap());
+    }
+    // The semaphore orders b's first batch after a's.
+    let (a, b) = (&result.submissions[0], &result.submissions[1]);
+    assert!(b.end_ns.unwrap() >= a.start_ns.unwrap());
+}
