@@ -27,7 +27,7 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/device.txt" 2>&1
 {
   s0=$(date +%s)
-  timeout 330 "$bin/vksync-bench" gpu --verify --planners none,offline,split,async \
+  timeout 330 "$bin/vksync-bench" gpu --verify --planners none,offline,scheduled,split,async \
     --sizes 256,64KiB,4MiB --reps 200 --warmup 5 --seconds-per-size 60
   echo "exit $? ($(( $(date +%s) - s0 )) s)"
 } > "$out/gpu.txt" 2>&1
