@@ -209,9 +209,17 @@ pub fn generate(seed: u64, opts: &QueueOptions) -> QueueCase {
                             .iter()
                             .rposition(|x| x.queue == r)
                             .expect("the owner used it in a batch");
-                        batches[lb].lines.push(format!(
+                        // Before the batch's barrier to HOST, if it has one:
+                        // a host read after the batch must see the release
+                        // operation's write too (it writes the buffer).
+                        let release = format!(
                             "barrier ALL_COMMANDS:MEMORY_WRITE -> NONE:NONE b{buf} ownership {from}->{to}"
-                        ));
+                        );
+                        let lines = &mut batches[lb].lines;
+                        match lines.iter().rposition(|l| l == HOST_BARRIER) {
+                            Some(h) if h + 1 == lines.len() => lines.insert(h, release),
+                            _ => lines.push(release),
+                        }
                         if !batch.waits.iter().any(|&w| batches[w].queue == r && w >= lb) {
                             batch.waits.retain(|&w| batches[w].queue != r);
                             batch.waits.push(lb);
