@@ -18,7 +18,8 @@
 //! `VKSYNC_VALIDATION=0` turns the layer off. Exit status 1 when a correct
 //! program gives a wrong byte or a case fails to run.
 
-use vksync_proptests::queues::{generate, run_case, QueueOptions, SuiteTotals};
+use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
+use vksync_proptests::queues::{expected, generate, hazards, run_case, run_once, QueueOptions, SuiteTotals};
 use vksync_runtime::{Device, DeviceOptions};
 
 fn main() {
@@ -28,6 +29,7 @@ fn main() {
     let mut print_first = false;
     let mut print_messages = false;
     let mut submit_validation = false;
+    let mut planned = false;
     let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,6 +48,11 @@ fn main() {
             "--batches" => opts.batches = value(i) as usize,
             "--slow-iters" => opts.slow_iters = value(i) as u32,
             "--seconds" => seconds = value(i) as f64,
+            "--planned" => {
+                planned = true;
+                i += 1;
+                continue;
+            }
             "--submit-validation" => {
                 submit_validation = true;
                 i += 1;
@@ -97,6 +104,9 @@ fn main() {
     if print_first {
         println!("first program:\n{}", generate(seed, &opts).text(None));
     }
+    if planned {
+        std::process::exit(run_planned(&mut device, seed, cases, seconds, opts));
+    }
     let mut totals = SuiteTotals::default();
     let mut failed = false;
     let start = std::time::Instant::now();
@@ -140,4 +150,72 @@ fn main() {
     }
     println!("totals: {totals} ({:.1} s)", start.elapsed().as_secs_f64());
     std::process::exit(i32::from(failed));
+}
+
+/// `--planned`: each generated program (without events, which the
+/// multi-queue planner does not plan) with its barriers, semaphores and
+/// ownership transfers dropped and planned again by
+/// `vksync::plan::plan_queues` (offline inside each queue); the plan must
+/// check hazard-free with no ownership issue and give the reference's bytes.
+/// Returns the exit status.
+fn run_planned(device: &mut Device, seed: u64, cases: usize, seconds: f64, mut opts: QueueOptions) -> i32 {
+    opts.events = 0;
+    let start = std::time::Instant::now();
+    let (mut ran, mut bytes, mut wrong, mut messages, mut waits, mut failed) = (0, 0, 0, 0, 0, false);
+    let mut refused = 0;
+    for s in seed..seed + cases as u64 {
+        if start.elapsed().as_secs_f64() > seconds {
+            println!("stopped after {seconds} s: {} of {cases} cases ran", s - seed);
+            break;
+        }
+        let program = generate(s, &opts).program(None);
+        let plan = match plan_queues(
+            &program,
+            QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)),
+        ) {
+            Ok(p) => p,
+            // The planner's documented refusals (a host access the input
+            // does not wait for on every queue it needs): counted, not run.
+            Err(e) => {
+                println!("seed {s}: not planned: {e}");
+                refused += 1;
+                continue;
+            }
+        };
+        let p = &plan.plan.program;
+        let h = hazards(p);
+        let own = vksync::check_ownership(p).map_or(usize::MAX, |i| i.len());
+        if h != 0 || own != 0 {
+            println!("FAILED seed {s}: the plan has {h} hazards and {own} ownership issues");
+            failed = true;
+            continue;
+        }
+        let outcome = expected(p).and_then(|want| run_once(device, p, &want));
+        match outcome {
+            Ok(o) => {
+                for m in o.first_messages.iter().take(1) {
+                    println!("  message: {m}");
+                }
+                println!(
+                    "seed {s}: planned with {} semaphore waits, {} barrier points, {} ownership transfers: {} wrong of {} ({} messages)",
+                    plan.waits, plan.barrier_points, plan.ownership_transfers, o.wrong, o.bytes, o.messages
+                );
+                ran += 1;
+                bytes += o.bytes;
+                wrong += o.wrong;
+                messages += o.messages;
+                waits += plan.waits;
+                failed |= o.wrong > 0;
+            }
+            Err(e) => {
+                println!("FAILED seed {s}: {e}");
+                failed = true;
+            }
+        }
+    }
+    println!(
+        "planned totals: {ran} programs planned by plan_queues and run, {refused} refused by it, {waits} semaphore waits: {wrong} wrong bytes of {bytes} ({messages} validation messages) ({:.1} s)",
+        start.elapsed().as_secs_f64()
+    );
+    i32::from(failed)
 }
