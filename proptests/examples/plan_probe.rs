@@ -7,7 +7,10 @@ use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
 use vksync_proptests::queues::{generate, QueueOptions};
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers")).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("numbers"))
+        .collect();
     let mut opts = QueueOptions::default();
     opts.events = 0;
     if args.len() >= 4 {
@@ -16,7 +19,11 @@ fn main() {
         opts.batches = args[3] as usize;
     }
     let program = generate(args[0], &opts).program(None);
-    let plan = plan_queues(&program, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline))).expect("planned");
+    let plan = plan_queues(
+        &program,
+        QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)),
+    )
+    .expect("planned");
     let p = &plan.plan.program;
     println!("{}", vksync::trace::print(p));
     for h in vksync::check(p).expect("valid") {

@@ -542,10 +542,14 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
     let all = PipelineStageFlags2::ALL_COMMANDS;
     edges.sort_unstable();
     // Each semaphore is busy from its signal's batch to its
-    // wait's; greedy colouring by signal batch.
+    // wait's; greedy colouring by signal batch. A batch does not signal a
+    // binary semaphore it waits for: valid (the wait unsignals it first),
+    // but NVIDIA's driver 580.159.04 on the H200 drops the wait of such a
+    // batch (`docs/h200/planned-wrong-bytes-p100010.trace`: a whole
+    // buffer wrong on every run, right with a second semaphore).
     let mut busy_until: Vec<usize> = Vec::new();
     for &(p, b) in &edges {
-        let s = match busy_until.iter().position(|&u| u <= p) {
+        let s = match busy_until.iter().position(|&u| u < p) {
             Some(s) => s,
             None => {
                 busy_until.push(0);
