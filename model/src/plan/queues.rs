@@ -687,7 +687,29 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             Command::Submit(_) => {
                 let b = submit_of[&i];
                 for r in releases.remove(&b).unwrap_or_default() {
+                    let region = r.region;
                     push_barrier(&mut commands, &mut origin, r);
+                    // The release operation writes the object, after the
+                    // batch's barrier to HOST: a later host access of it
+                    // needs its own domain operation (only ALL_COMMANDS
+                    // holds the release operation).
+                    let host_later = region.is_some_and(|reg| {
+                        input.commands[i + 1..].iter().any(|x| match x {
+                            Command::HostRead { src } => src.object == reg.object,
+                            Command::HostWrite { dst, .. } => dst.object == reg.object,
+                            _ => false,
+                        })
+                    });
+                    if let (true, Some(reg)) = (host_later, region) {
+                        let to_host = Barrier::global(
+                            PipelineStageFlags2::ALL_COMMANDS,
+                            AccessFlags2::NONE,
+                            PipelineStageFlags2::HOST,
+                            AccessFlags2::HOST_READ | AccessFlags2::HOST_WRITE,
+                        )
+                        .on(reg);
+                        push_barrier(&mut commands, &mut origin, to_host);
+                    }
                 }
                 commands.push(Command::Submit(submission(b)));
             }
