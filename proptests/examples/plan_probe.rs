@@ -11,8 +11,10 @@ fn main() {
         .skip(1)
         .map(|a| a.parse().expect("numbers"))
         .collect();
-    let mut opts = QueueOptions::default();
-    opts.events = 0;
+    let mut opts = QueueOptions {
+        events: 0,
+        ..QueueOptions::default()
+    };
     if args.len() >= 4 {
         opts.buffer_bytes = args[1];
         opts.slow_iters = args[2] as u32;
