@@ -252,8 +252,7 @@ fn main() -> ExitCode {
     let mut out = Out::stdout();
     let status = match cli.command {
         Cmd::Check { file, reading, svg } => {
-            let status = check_drawing(&file, reading.reading(), svg.as_deref(), &mut out);
-            ownership(&file, status, &mut out)
+            check_drawing(&file, reading.reading(), svg.as_deref(), &mut out)
         }
         Cmd::Plan {
             file,
@@ -329,13 +328,7 @@ pub(crate) fn load(file: &std::path::Path) -> Result<Source, Status> {
 /// After `vksync check`'s hazards (`status`): the queue family ownership
 /// issues (`vksync::check_ownership`), which a race-free program can still
 /// have.
-fn ownership(file: &std::path::Path, status: Status, out: &mut Out) -> Status {
-    if !matches!(status, Status::Clean | Status::Findings) {
-        return status;
-    }
-    let Ok(source) = load(file) else {
-        return status;
-    };
+fn ownership(source: &Source, status: Status, out: &mut Out) -> Status {
     let issues = match vksync::check_ownership(&source.trace.program) {
         Ok(i) => i,
         Err(e) => {
@@ -405,8 +398,7 @@ fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status
 /// `vksync check FILE` (also run by `capture` on each trace it records):
 /// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    let status = check_drawing(file, reading, None, out);
-    ownership(file, status, out)
+    check_drawing(file, reading, None, out)
 }
 
 /// `vksync check FILE [--svg OUT]`.
@@ -428,7 +420,10 @@ fn check_drawing(
     };
     match check_source(&source, reading, out) {
         Status::BadInput => Status::BadInput,
-        status => write_picture(svg_out, drawn, status),
+        status => {
+            let status = ownership(&source, status, out);
+            write_picture(svg_out, drawn, status)
+        }
     }
 }
 
@@ -496,16 +491,22 @@ fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Sta
     }
     // What a capture saw and the model cannot express (noted by `load`),
     // counted in the summary.
-    let not_modelled = match source.trace.not_modelled.len() {
-        0 => String::new(),
-        1 => "; 1 call not modelled, not checked".to_string(),
-        n => format!("; {n} calls not modelled, not checked"),
-    };
+    let not_modelled = not_modelled_suffix(source);
     to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
     if hazards.is_empty() {
         Status::Clean
     } else {
         Status::Findings
+    }
+}
+
+/// What a capture saw and the model cannot express (noted by `load`), as
+/// the check summary's suffix.
+fn not_modelled_suffix(source: &Source) -> String {
+    match source.trace.not_modelled.len() {
+        0 => String::new(),
+        1 => "; 1 call not modelled, not checked".to_string(),
+        n => format!("; {n} calls not modelled, not checked"),
     }
 }
 
@@ -559,11 +560,7 @@ fn print_races(
         say!(out, "{line}");
     }
     let kinds: Vec<vksync::HazardKind> = races.iter().map(|r| r.kind).collect();
-    let not_modelled = match source.trace.not_modelled.len() {
-        0 => String::new(),
-        1 => "; 1 call not modelled, not checked".to_string(),
-        n => format!("; {n} calls not modelled, not checked"),
-    };
+    let not_modelled = not_modelled_suffix(source);
     to_stderr!("{}: {}{not_modelled}", source.name, report::summary_of(&kinds));
     if races.is_empty() {
         Status::Clean

@@ -235,34 +235,10 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
         to_stderr!("{}", input_error(&source, &e));
         return Status::BadInput;
     }
-    let mut options = match DeviceOptions::try_from_env() {
-        Ok(o) => o,
-        Err(e) => {
-            to_stderr!("{name}: error: {e}");
-            return Status::BadInput;
-        }
-    };
-    options.print_device = false;
-    if let Some(t) = timeout {
-        options.fence_timeout = t;
-    }
-    let mut device = match Device::new(options) {
+    let mut device = match open_device(&source, &program, timeout, false) {
         Ok(d) => d,
-        Err(e) => {
-            to_stderr!("{name}: error: no Vulkan device: {e}");
-            to_stderr!(
-                "  install the loader, lavapipe and the validation layer: \
-                 apt-get install -y libvulkan1 mesa-vulkan-drivers vulkan-validationlayers"
-            );
-            return Status::NoDevice;
-        }
+        Err(status) => return status,
     };
-    // Then the device's limits (binding alignment and ranges, memory
-    // sizes), still on the input and before planning.
-    if let Err(e) = check_program(&program, &device.info().limits) {
-        to_stderr!("{}", input_error(&source, &e));
-        return Status::BadInput;
-    }
     let plan = match vksync::plan::plan(&program, opts) {
         Ok(p) => p,
         Err(e) => {
@@ -277,14 +253,7 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             .filter(|&i| !matches!(program.commands()[i], Command::Barrier(_)))
             .collect(),
     };
-    match device.validation_layer_version() {
-        Some((major, minor, patch)) => say!(
-            out,
-            "device: {}; validation layer {major}.{minor}.{patch}",
-            device.name()
-        ),
-        None => say!(out, "device: {}", device.name()),
-    }
+    say_device(&device, out);
     let result = match device.run(&plan.program) {
         Ok(r) => r,
         Err(e @ (RuntimeError::FenceTimeout { .. } | RuntimeError::StillRunning { .. })) => {
@@ -430,6 +399,57 @@ fn counted(n: usize, noun: &str) -> String {
     }
 }
 
+/// The device for `run` (options from the environment, `timeout`, with
+/// `submit_validation` the layer's validation between submissions), and
+/// the program checked against its limits (binding alignment and ranges,
+/// memory sizes) before anything is planned or recorded; the status to
+/// return, already reported, when either fails.
+fn open_device(
+    source: &Source,
+    program: &Program,
+    timeout: Option<Duration>,
+    submit_validation: bool,
+) -> Result<Device, Status> {
+    let name = &source.name;
+    let mut options = DeviceOptions::try_from_env().map_err(|e| {
+        to_stderr!("{name}: error: {e}");
+        Status::BadInput
+    })?;
+    options.print_device = false;
+    if let Some(t) = timeout {
+        options.fence_timeout = t;
+    }
+    if submit_validation {
+        // Before any other thread: it may set an environment variable.
+        options = options.with_submit_validation();
+    }
+    let device = Device::new(options).map_err(|e| {
+        to_stderr!("{name}: error: no Vulkan device: {e}");
+        to_stderr!(
+            "  install the loader, lavapipe and the validation layer: \
+             apt-get install -y libvulkan1 mesa-vulkan-drivers vulkan-validationlayers"
+        );
+        Status::NoDevice
+    })?;
+    if let Err(e) = check_program(program, &device.info().limits) {
+        to_stderr!("{}", input_error(source, &e));
+        return Err(Status::BadInput);
+    }
+    Ok(device)
+}
+
+/// `device: NAME[; validation layer X.Y.Z]`.
+fn say_device(device: &Device, out: &mut Out) {
+    match device.validation_layer_version() {
+        Some((major, minor, patch)) => say!(
+            out,
+            "device: {}; validation layer {major}.{minor}.{patch}",
+            device.name()
+        ),
+        None => say!(out, "device: {}", device.name()),
+    }
+}
+
 /// `vksync run --as-written`: the trace with its own barriers, semaphores
 /// and events (no plan), on the device, against the CPU reference; each
 /// synchronization hazard the validation layer reports is compared with
@@ -465,48 +485,11 @@ pub fn run_as_written(
             }
         },
     };
-    let mut options = match DeviceOptions::try_from_env() {
-        Ok(o) => o,
-        Err(e) => {
-            to_stderr!("{name}: error: {e}");
-            return Status::BadInput;
-        }
-    };
-    options.print_device = false;
-    if let Some(t) = timeout {
-        options.fence_timeout = t;
-    }
-    if submit_validation {
-        // 1.4 layers take the setting through VK_EXT_layer_settings; the
-        // 1.3.239 layer reads its enables from the environment, before the
-        // instance exists (this process has no other thread yet).
-        options.layer.submit_time = true;
-        if std::env::var_os("VK_LAYER_ENABLES").is_none() {
-            std::env::set_var(
-                "VK_LAYER_ENABLES",
-                "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT",
-            );
-        }
-    }
-    let mut device = match Device::new(options) {
+    let mut device = match open_device(&source, &program, timeout, submit_validation) {
         Ok(d) => d,
-        Err(e) => {
-            to_stderr!("{name}: error: no Vulkan device: {e}");
-            return Status::NoDevice;
-        }
+        Err(status) => return status,
     };
-    if let Err(e) = check_program(&program, &device.info().limits) {
-        to_stderr!("{}", input_error(&source, &e));
-        return Status::BadInput;
-    }
-    match device.validation_layer_version() {
-        Some((major, minor, patch)) => say!(
-            out,
-            "device: {}; validation layer {major}.{minor}.{patch}",
-            device.name()
-        ),
-        None => say!(out, "device: {}", device.name()),
-    }
+    say_device(&device, out);
     let line = |c: usize| {
         source
             .trace

@@ -10,8 +10,9 @@
 //! checked with the fast checker, which must agree with the definitional
 //! semantics under both readings.
 
-use vksync::spec::{races, Reading};
-use vksync::{check, check_with, trace, ProgramErrorKind};
+mod common;
+
+use vksync::{check, trace};
 
 const HEADER: &str = "\
 buffer a 256
@@ -26,52 +27,14 @@ semaphore t timeline
 ";
 
 fn race_case(name: &str, body: &str, expected: &[&str]) {
-    let text = format!("{HEADER}{body}");
-    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let found = races(&t.program, Reading::MemoryModel).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let names = ["a", "b", "c"];
-    let got: Vec<String> = found
-        .iter()
-        .map(|r| {
-            format!(
-                "L{} {} {}[{}] after L{}",
-                t.command_lines[r.command],
-                r.kind,
-                names[r.mem.0 as usize],
-                r.range,
-                t.command_lines[r.prior_command]
-            )
-        })
-        .collect();
-    assert_eq!(got, expected, "case `{name}`:\n{body}");
-    // The fast checker agrees with the definitional semantics on every
-    // case, under both readings of write-after-write: same (command, kind,
-    // bytes). The only refusals allowed are the corners it documents
-    // (a timeline wait before its signal, `sync::queues`), with the typed
-    // error, never a panic.
-    for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-        let spec = races(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
-        match check_with(&t.program, vksync::Semantics::for_reading(reading)) {
-            Ok(h) => {
-                let fast = keys(
-                    h.iter()
-                        .map(|h| (h.command, h.kind, h.memory.mem.0, h.memory.range)),
-                );
-                let want = keys(spec.iter().map(|r| (r.command, r.kind, r.mem.0, r.range)));
-                assert_eq!(
-                    fast, want,
-                    "case `{name}` ({reading:?}): the checker and the definitional semantics differ"
-                );
-            }
-            Err(e) => {
-                assert!(
-                    matches!(e.kind, ProgramErrorKind::MultiQueueNotSupported { .. })
-                        && REFUSED.contains(&name),
-                    "case `{name}`: {e}"
-                );
-            }
-        }
-    }
+    common::race_case(
+        HEADER,
+        &["a", "b", "c"],
+        name,
+        body,
+        expected,
+        REFUSED.contains(&name),
+    );
 }
 
 /// The cases the fast checker refuses: a timeline wait submitted before the
@@ -90,28 +53,6 @@ const REFUSED: &[&str] = &[
     "p1: a submit to another queue after the device write's fence",
     "p1 control: the reader's own submit after the device write's fence",
 ];
-
-/// Per (command, kind, memory), the bytes as maximal ranges.
-fn keys(
-    items: impl Iterator<Item = (usize, vksync::HazardKind, u32, vksync::ByteRange)>,
-) -> std::collections::BTreeMap<(usize, vksync::HazardKind, u32), Vec<(u64, u64)>> {
-    let mut sets: std::collections::BTreeMap<_, std::collections::BTreeSet<(u64, u64)>> = Default::default();
-    for (c, k, m, r) in items {
-        sets.entry((c, k, m)).or_default().insert((r.start, r.end));
-    }
-    sets.into_iter()
-        .map(|(key, rs)| {
-            let mut merged: Vec<(u64, u64)> = Vec::new();
-            for (s, e) in rs {
-                match merged.last_mut() {
-                    Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                    _ => merged.push((s, e)),
-                }
-            }
-            (key, merged)
-        })
-        .collect()
-}
 
 #[test]
 fn two_queues_without_a_semaphore_race() {

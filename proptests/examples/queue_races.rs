@@ -74,16 +74,8 @@ fn main() {
     }
     let mut options = DeviceOptions::from_env();
     if submit_validation {
-        // Hazards between submissions and queues: the 1.4 layers' setting,
-        // and the 1.3.239 layer's enable, read from the environment before
-        // the instance exists (no other thread yet).
-        options.layer.submit_time = true;
-        if std::env::var_os("VK_LAYER_ENABLES").is_none() {
-            std::env::set_var(
-                "VK_LAYER_ENABLES",
-                "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT",
-            );
-        }
+        // Hazards between submissions and queues (no other thread yet).
+        options = options.with_submit_validation();
     }
     let mut device = Device::new(options).unwrap_or_else(|e| panic!("{e}"));
     println!(

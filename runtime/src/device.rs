@@ -106,6 +106,24 @@ impl Default for DeviceOptions {
 }
 
 impl DeviceOptions {
+    /// Turns on the validation layer's synchronization validation between
+    /// submissions and queues: `syncval_submit_time_validation` for 1.4
+    /// layers (through `VK_EXT_layer_settings`), and for the 1.3.239 layer,
+    /// which reads its enables from the environment when the instance is
+    /// created, `VK_LAYER_ENABLES=VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT`
+    /// unless the variable is set already. It sets a process environment
+    /// variable: call it before the process starts other threads.
+    pub fn with_submit_validation(mut self) -> Self {
+        self.layer.submit_time = true;
+        if std::env::var_os("VK_LAYER_ENABLES").is_none() {
+            std::env::set_var(
+                "VK_LAYER_ENABLES",
+                "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT",
+            );
+        }
+        self
+    }
+
     /// Options from the environment: `VKSYNC_DEVICE` (device-name
     /// substring), `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
     /// anything else: when available) and `VKSYNC_FENCE_TIMEOUT_MS` (a
