@@ -176,6 +176,20 @@ struct PlanRow {
     verify: Option<usize>,
 }
 
+/// The device timings run on: `device` (a name substring) or
+/// `VKSYNC_DEVICE`, validation off; its description printed.
+pub fn timing_device(device: Option<&str>) -> Result<Device, String> {
+    let mut options = DeviceOptions::from_env();
+    if let Some(d) = device {
+        options.device = Some(d.to_string());
+    }
+    options.validation = ValidationMode::Off;
+    options.print_device = false;
+    let device = Device::new(options).map_err(|e| e.to_string())?;
+    println!("device: {}", device.info());
+    Ok(device)
+}
+
 pub fn run(args: &GpuArgs) -> Result<(), String> {
     let (sizes, reps, budget) = if args.quick {
         (vec!["256".to_string(), "64KiB".into(), "4MiB".into()], 60, 15.0)
@@ -196,15 +210,8 @@ pub fn run(args: &GpuArgs) -> Result<(), String> {
     if args.batch == 0 || args.layers == 0 || reps == 0 {
         return Err("batch, layers and reps must be positive".into());
     }
-    let mut options = DeviceOptions::from_env();
-    if args.device.is_some() {
-        options.device = args.device.clone();
-    }
-    options.validation = ValidationMode::Off;
-    options.print_device = false;
-    let mut device = Device::new(options).map_err(|e| e.to_string())?;
+    let mut device = timing_device(args.device.as_deref())?;
     let info = device.info().clone();
-    println!("device: {info}");
     println!(
         "workload: {} chains x {} residual blocks, slow({}) kernels, blobs {}, {} barriers, {} rounds max, {} warm-up, {:.0} s max per size",
         args.batch,

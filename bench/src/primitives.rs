@@ -37,7 +37,7 @@ use vksync::{
     PipelineStageFlags2 as S, Program, ProgramError, SemaphoreSignal, SemaphoreType, SemaphoreWait,
     Submission,
 };
-use vksync_runtime::{Device, DeviceOptions, ValidationMode};
+use vksync_runtime::Device;
 
 #[derive(clap::Args, Debug)]
 pub struct PrimitivesArgs {
@@ -271,15 +271,8 @@ pub fn run(args: &PrimitivesArgs) -> Result<(), String> {
     if args.n < 2 || args.reps == 0 {
         return Err("n must be at least 2 and reps positive".into());
     }
-    let mut options = DeviceOptions::from_env();
-    if args.device.is_some() {
-        options.device = args.device.clone();
-    }
-    options.validation = ValidationMode::Off;
-    options.print_device = false;
-    let mut device = Device::new(options).map_err(|e| e.to_string())?;
+    let mut device = crate::gpu::timing_device(args.device.as_deref())?;
     let info = device.info().clone();
-    println!("device: {info}");
     println!(
         "chains of {} scale(1) dispatches (rw one buffer), {} primitives each; {} rounds max, {} warm-up, {:.0} s max per size",
         args.n,
