@@ -500,6 +500,63 @@ impl ImageCopy {
 }
 
 impl Command {
+    /// Every region the command names (accessed, or in a barrier), each in
+    /// place for `f` to rewrite: renaming objects (`plan::schedule`).
+    /// `Program::push` validates the same regions with its own match, which
+    /// also checks each command's other operands.
+    pub(crate) fn for_each_region_mut(&mut self, mut f: impl FnMut(&mut Region)) {
+        let barriers = |d: &mut Dependency, f: &mut dyn FnMut(&mut Region)| {
+            for b in &mut d.barriers {
+                if let Some(r) = b.region.as_mut() {
+                    f(r);
+                }
+            }
+        };
+        match self {
+            Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => {
+                f(src);
+                f(dst);
+            }
+            Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+                f(dst)
+            }
+            Command::HostRead { src } => f(src),
+            Command::Dispatch {
+                bindings, indirect, ..
+            } => {
+                for b in bindings.iter_mut() {
+                    f(&mut b.region);
+                }
+                if let Some(i) = indirect.as_mut() {
+                    f(i);
+                }
+            }
+            Command::Barrier(dep) | Command::SetEvent { dependency: dep, .. } => barriers(dep, &mut f),
+            Command::WaitEvents { waits } => {
+                for w in waits.iter_mut() {
+                    barriers(&mut w.dependency, &mut f);
+                }
+            }
+            Command::Alloc { .. }
+            | Command::Free { .. }
+            | Command::Submit(_)
+            | Command::Wait(_)
+            | Command::HostSignal { .. }
+            | Command::HostWait { .. }
+            | Command::ResetEvent { .. }
+            | Command::HostSetEvent { .. }
+            | Command::HostResetEvent { .. } => {}
+        }
+    }
+
+    /// The objects the command's regions name, in order
+    /// ([`Command::for_each_region_mut`] on a copy: not for hot paths).
+    pub(crate) fn objects(&self) -> Vec<ObjectId> {
+        let mut out = Vec::new();
+        self.clone().for_each_region_mut(|r| out.push(r.object));
+        out
+    }
+
     /// The single-queue `submit`: to the first queue, no semaphore.
     pub const SUBMIT: Command = Command::Submit(Submission {
         queue: QueueId(0),

@@ -254,41 +254,25 @@ fn levels(input: &Program, acc: &[Logical]) -> BTreeMap<usize, usize> {
 /// none), host commands, submits and waits in place.
 fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> Vec<usize> {
     let n = input.commands.len();
-    // The segment of every command (host commands end one).
+    // The segment of every command: a host command (host access, submit,
+    // wait) opens the next one, and stays first in it.
     let mut seg_of = vec![0usize; n];
-    let mut s = 0;
+    let mut host_at: Vec<Option<usize>> = vec![None];
     for (i, c) in input.commands.iter().enumerate() {
         let device = matches!(
             c,
             Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
         ) || crate::ir::access::is_device_command(c);
         if !device {
-            s += 1;
+            host_at.push(Some(i));
         }
-        seg_of[i] = s;
+        seg_of[i] = host_at.len() - 1;
     }
-    let segs = s + 1;
     // Per segment: device commands by level, then allocs and frees.
     let mut out = Vec::with_capacity(n);
-    let mut host_at: Vec<Option<usize>> = vec![None; segs];
-    for (i, c) in input.commands.iter().enumerate() {
-        let device = matches!(
-            c,
-            Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
-        ) || crate::ir::access::is_device_command(c);
-        if !device {
-            // The host command that ends segment seg_of[i] - 1 (it opens
-            // segment seg_of[i]).
-            host_at[seg_of[i]] = Some(i);
-        }
-    }
-    let uses = |blob: ObjectId, c: &Command| -> bool {
-        let mut hit = false;
-        for r in command_regions(c) {
-            hit |= r == blob;
-        }
-        hit
-    };
+    // The objects each command names, once.
+    let named: Vec<Vec<ObjectId>> = input.commands.iter().map(Command::objects).collect();
+    let uses = |blob: ObjectId, c: usize| named[c].contains(&blob);
     for (seg, host) in host_at.iter().enumerate() {
         if let Some(h) = *host {
             out.push(h);
@@ -317,13 +301,13 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
         let mut alloc_at: BTreeMap<ObjectId, usize> = BTreeMap::new();
         for &a in &allocs {
             let b = blob_of(a);
-            let k = dev.iter().position(|&d| uses(b, &input.commands[d])).unwrap_or(0);
+            let k = dev.iter().position(|&d| uses(b, d)).unwrap_or(0);
             alloc_at.insert(b, k);
             before.push((k, 1, a));
         }
         for &f in &frees {
             let b = blob_of(f);
-            let k = match dev.iter().rposition(|&d| uses(b, &input.commands[d])) {
+            let k = match dev.iter().rposition(|&d| uses(b, d)) {
                 None => 0,
                 Some(last) if delay => {
                     let l = level[&dev[last]];
@@ -349,25 +333,6 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
         }
     }
     out
-}
-
-/// The objects a command's regions name.
-fn command_regions(c: &Command) -> Vec<ObjectId> {
-    match c {
-        Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => vec![src.object, dst.object],
-        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
-            vec![dst.object]
-        }
-        Command::HostRead { src } => vec![src.object],
-        Command::Dispatch {
-            bindings, indirect, ..
-        } => bindings
-            .iter()
-            .map(|b| b.region.object)
-            .chain(indirect.iter().map(|r| r.object))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The objects of `input` with its blobs in the order `commands` allocates
@@ -413,49 +378,11 @@ fn renumbered(input: &Program, commands: &[Command]) -> Option<(Vec<Object>, Vec
 
 /// `c` with its objects renamed through `new_id`.
 fn remap(c: &Command, new_id: &[ObjectId]) -> Command {
-    let id = |o: ObjectId| new_id[o.0 as usize];
-    let r = |reg: &crate::ir::program::Region| crate::ir::program::Region {
-        object: id(reg.object),
-        range: reg.range,
-    };
     let mut c = c.clone();
-    match &mut c {
-        Command::Alloc { blob } | Command::Free { blob } => *blob = id(*blob),
-        Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => {
-            *src = r(src);
-            *dst = r(dst);
-        }
-        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
-            *dst = r(dst)
-        }
-        Command::HostRead { src } => *src = r(src),
-        Command::Dispatch {
-            bindings, indirect, ..
-        } => {
-            for b in bindings.iter_mut() {
-                b.region = r(&b.region);
-            }
-            if let Some(i) = indirect.as_mut() {
-                *i = r(i);
-            }
-        }
-        Command::Barrier(dep) => {
-            for b in dep.barriers.iter_mut() {
-                b.region = b.region.as_ref().map(r);
-            }
-        }
-        // Refused before scheduling (several queues, events): nothing
-        // names an object.
-        Command::Submit(_)
-        | Command::Wait(_)
-        | Command::HostSignal { .. }
-        | Command::HostWait { .. }
-        | Command::SetEvent { .. }
-        | Command::WaitEvents { .. }
-        | Command::ResetEvent { .. }
-        | Command::HostSetEvent { .. }
-        | Command::HostResetEvent { .. } => {}
+    if let Command::Alloc { blob } | Command::Free { blob } = &mut c {
+        *blob = new_id[blob.0 as usize];
     }
+    c.for_each_region_mut(|r| r.object = new_id[r.object.0 as usize]);
     c
 }
 
