@@ -286,12 +286,19 @@ pub unsafe fn guard(base: usize, len: usize) -> Option<Guarded> {
     }
     let pages = (end - first) / page;
     let words = pages.div_ceil(64);
-    let slot = TABLE
-        .iter()
-        .position(|s| s.start.load(Ordering::Acquire) == 0 && s.end.load(Ordering::Acquire) == 0)?;
+    // Reserve a free slot (end != 0 while start == 0: taken, not matched)
+    // with one compare-and-swap: two threads mapping memory at once must
+    // not both take the same slot (a plain load-then-store let them, and
+    // the second range then replaced the first, whose protected pages
+    // faulted with no slot covering them: a SIGSEGV passed on to the
+    // default action).
+    let slot = TABLE.iter().position(|s| {
+        s.start.load(Ordering::Acquire) == 0
+            && s.end
+                .compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+    })?;
     let s = &TABLE[slot];
-    // Reserve the slot (end != 0 while start == 0: taken, not matched).
-    s.end.store(usize::MAX, Ordering::Release);
     let block = s.block.load(Ordering::Acquire);
     match word(block, words.saturating_sub(1)) {
         Some(_) => {
@@ -478,6 +485,42 @@ mod tests {
     /// A writer thread against a thread taking the dirty pages: at the end
     /// every page still reports a new write (a fault racing a take used to
     /// leave its page writable and unmarked for good).
+    #[test]
+    fn threads_guarding_at_once_each_get_their_own_slot() {
+        // Several threads map, guard, write and unguard at once (an
+        // application mapping memory from several threads): each write
+        // must be claimed by its own guard, never left to the default
+        // SIGSEGV action, and seen by that guard.
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    let page = page_size();
+                    for round in 0..500 {
+                        let (p, len) = mapping(4);
+                        // SAFETY: the mapping is ours until munmap below.
+                        let g = unsafe { guard(p as usize, len) }.expect("a free slot");
+                        for k in 0..4 {
+                            // SAFETY: inside the mapping; the fault is handled.
+                            unsafe { std::ptr::write_volatile(p.add(k * page), (t + round) as u8) };
+                        }
+                        let dirty: usize = g.take_dirty(None).iter().map(|w| w.1).sum();
+                        assert_eq!(
+                            dirty,
+                            4 * page,
+                            "thread {t} round {round}: every written page is seen"
+                        );
+                        g.unguard();
+                        // SAFETY: unmapped once, not used after.
+                        unsafe { libc::munmap(p.cast(), len) };
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("no thread fails");
+        }
+    }
+
     #[test]
     fn racing_writes_are_never_lost() {
         use std::sync::atomic::AtomicBool;
