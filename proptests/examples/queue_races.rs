@@ -9,7 +9,17 @@
 //! cargo run --release -p vksync-proptests --example queue_races -- \
 //!     [--cases N] [--seed S] [--repeat R] [--bytes B] [--batches K] [--slow-iters I] \
 //!     [--seconds T] [--print-first] [--print-messages] [--submit-validation]
+//!     [--planned [--drop-ownership]]
 //! ```
+//!
+//! `--planned --drop-ownership`: for each planned program with a queue
+//! family ownership transfer, two variants of the plan, each run R times:
+//! the transfers of one buffer turned into plain barriers (its release and
+//! acquire keep their masks, `ownership S->D` dropped: the buffer is used
+//! on another family without a transfer, contents undefined), and its
+//! release and acquire barriers removed. The model's ownership issues and
+//! hazards of each are printed with the wrong bytes: the race evidence for
+//! a missing ownership transfer.
 //!
 //! `--seconds T` starts no new case after T seconds (the totals then say
 //! how many ran), so a run under a time limit still ends with its totals.
@@ -19,6 +29,7 @@
 //! program gives a wrong byte or a case fails to run.
 
 use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
+use vksync::{AccessFlags2 as A, Barrier, Command, Dependency, PipelineStageFlags2 as S, Program};
 use vksync_proptests::queues::{expected, generate, hazards, run_case, run_once, QueueOptions, SuiteTotals};
 use vksync_runtime::{Device, DeviceOptions};
 
@@ -30,6 +41,7 @@ fn main() {
     let mut print_messages = false;
     let mut submit_validation = false;
     let mut planned = false;
+    let mut drop_ownership = false;
     let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +62,11 @@ fn main() {
             "--seconds" => seconds = value(i) as f64,
             "--planned" => {
                 planned = true;
+                i += 1;
+                continue;
+            }
+            "--drop-ownership" => {
+                drop_ownership = true;
                 i += 1;
                 continue;
             }
@@ -97,7 +114,14 @@ fn main() {
         println!("first program:\n{}", generate(seed, &opts).text(None));
     }
     if planned {
-        std::process::exit(run_planned(&mut device, seed, cases, seconds, opts));
+        std::process::exit(run_planned(
+            &mut device,
+            seed,
+            cases,
+            seconds,
+            opts,
+            drop_ownership.then_some(repeat),
+        ));
     }
     let mut totals = SuiteTotals::default();
     let mut failed = false;
@@ -149,12 +173,22 @@ fn main() {
 /// ownership transfers dropped and planned again by
 /// `vksync::plan::plan_queues` (offline inside each queue); the plan must
 /// check hazard-free with no ownership issue and give the reference's bytes.
+/// With `drop_ownership = Some(R)`, also runs the variants without one
+/// buffer's ownership transfer R times each (see the module docs).
 /// Returns the exit status.
-fn run_planned(device: &mut Device, seed: u64, cases: usize, seconds: f64, mut opts: QueueOptions) -> i32 {
+fn run_planned(
+    device: &mut Device,
+    seed: u64,
+    cases: usize,
+    seconds: f64,
+    mut opts: QueueOptions,
+    drop_ownership: Option<usize>,
+) -> i32 {
     opts.events = 0;
     let start = std::time::Instant::now();
     let (mut ran, mut bytes, mut wrong, mut messages, mut waits, mut failed) = (0, 0, 0, 0, 0, false);
     let mut refused = 0;
+    let mut dropped = DroppedTotals::default();
     for s in seed..seed + cases as u64 {
         if start.elapsed().as_secs_f64() > seconds {
             println!("stopped after {seconds} s: {} of {cases} cases ran", s - seed);
@@ -198,6 +232,19 @@ fn run_planned(device: &mut Device, seed: u64, cases: usize, seconds: f64, mut o
                 messages += o.messages;
                 waits += plan.waits;
                 failed |= o.wrong > 0;
+                if let Some(repeat) = drop_ownership {
+                    match expected(p).and_then(|want| run_without_transfer(device, p, &want, repeat)) {
+                        Ok(Some(r)) => {
+                            println!("seed {s}: {}", r.line);
+                            dropped.add(&r);
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            println!("FAILED seed {s} without an ownership transfer: {e}");
+                            failed = true;
+                        }
+                    }
+                }
             }
             Err(e) => {
                 println!("FAILED seed {s}: {e}");
@@ -209,5 +256,159 @@ fn run_planned(device: &mut Device, seed: u64, cases: usize, seconds: f64, mut o
         "planned totals: {ran} programs planned by plan_queues and run, {refused} refused by it, {waits} semaphore waits: {wrong} wrong bytes of {bytes} ({messages} validation messages) ({:.1} s)",
         start.elapsed().as_secs_f64()
     );
+    if drop_ownership.is_some() {
+        println!("without an ownership transfer: {dropped}");
+    }
     i32::from(failed)
+}
+
+/// The two variants of a plan without one buffer's ownership transfer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Drop {
+    /// Release and acquire kept as plain barriers (`ownership` dropped).
+    Transfer,
+    /// Release and acquire barriers removed.
+    Barriers,
+}
+
+/// One variant's runs.
+#[derive(Default)]
+struct VariantRuns {
+    /// Model: ownership issues, hazards.
+    issues: usize,
+    hazards: usize,
+    runs: usize,
+    runs_wrong: usize,
+    bytes: usize,
+    wrong: usize,
+}
+
+/// Both variants of one case, and its report line.
+struct DroppedCase {
+    variants: [VariantRuns; 2],
+    line: String,
+}
+
+/// Totals of both variants over the suite.
+#[derive(Default)]
+struct DroppedTotals {
+    cases: usize,
+    variants: [VariantRuns; 2],
+}
+
+impl DroppedTotals {
+    fn add(&mut self, c: &DroppedCase) {
+        self.cases += 1;
+        for (t, v) in self.variants.iter_mut().zip(&c.variants) {
+            t.issues += usize::from(v.issues > 0);
+            t.hazards += usize::from(v.hazards > 0);
+            t.runs += v.runs;
+            t.runs_wrong += v.runs_wrong;
+            t.bytes += v.bytes;
+            t.wrong += v.wrong;
+        }
+    }
+}
+
+impl std::fmt::Display for DroppedTotals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} programs", self.cases)?;
+        for (name, v) in ["transfer dropped (barriers kept)", "release and acquire removed"]
+            .iter()
+            .zip(&self.variants)
+        {
+            write!(
+                f,
+                "; {name}: model reports an ownership issue in {} and a hazard in {}, {} of {} runs wrong, {} wrong bytes of {}",
+                v.issues, v.hazards, v.runs_wrong, v.runs, v.wrong, v.bytes
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `plan` with the ownership transfers of one buffer (the first that has
+/// any) dropped as `how` says; `None` when the plan has none.
+fn without_transfer(plan: &Program, how: Drop) -> Option<Program> {
+    let object = plan.commands().iter().find_map(|c| match c {
+        Command::Barrier(d) => d
+            .barriers
+            .iter()
+            .find(|b| b.ownership.is_some())
+            .and_then(|b| b.region.map(|r| r.object)),
+        _ => None,
+    })?;
+    let mut p = plan.clone();
+    for (i, c) in plan.commands().iter().enumerate() {
+        let Command::Barrier(d) = c else { continue };
+        let mine = |b: &Barrier| b.ownership.is_some() && b.region.is_some_and(|r| r.object == object);
+        if !d.barriers.iter().any(mine) {
+            continue;
+        }
+        let barriers: Vec<Barrier> = match how {
+            Drop::Transfer => d
+                .barriers
+                .iter()
+                .map(|b| {
+                    if mine(b) {
+                        Barrier {
+                            ownership: None,
+                            ..*b
+                        }
+                    } else {
+                        *b
+                    }
+                })
+                .collect(),
+            Drop::Barriers => d.barriers.iter().filter(|b| !mine(b)).copied().collect(),
+        };
+        // A dependency with no barrier left stays as an empty
+        // `vkCmdPipelineBarrier2`'s place: a no-op global barrier.
+        let barriers = if barriers.is_empty() {
+            vec![Barrier::global(S::NONE, A::NONE, S::NONE, A::NONE)]
+        } else {
+            barriers
+        };
+        p.replace(i, Command::Barrier(Dependency { barriers }))
+            .expect("the plan's own barriers, with less in them");
+    }
+    Some(p)
+}
+
+/// Runs both variants of `plan` without an ownership transfer `repeat`
+/// times each; `None` when the plan has no transfer.
+fn run_without_transfer(
+    device: &mut Device,
+    plan: &Program,
+    want: &[vksync::reference::Readback],
+    repeat: usize,
+) -> Result<Option<DroppedCase>, String> {
+    let mut case = DroppedCase {
+        variants: Default::default(),
+        line: String::new(),
+    };
+    for (k, how) in [Drop::Transfer, Drop::Barriers].into_iter().enumerate() {
+        let Some(p) = without_transfer(plan, how) else {
+            return Ok(None);
+        };
+        let v = &mut case.variants[k];
+        v.issues = vksync::check_ownership(&p).map_err(|e| e.to_string())?.len();
+        v.hazards = hazards(&p);
+        for _ in 0..repeat {
+            let o = run_once(device, &p, want)?;
+            v.runs += 1;
+            v.runs_wrong += usize::from(o.wrong > 0);
+            v.bytes += o.bytes;
+            v.wrong += o.wrong;
+        }
+        case.line.push_str(&format!(
+            "{}{how:?} dropped: {} ownership issues, {} hazards, {} wrong bytes in {} runs",
+            if k == 0 { "" } else { "; " },
+            v.issues,
+            v.hazards,
+            v.wrong,
+            v.runs
+        ));
+    }
+    Ok(Some(case))
 }
