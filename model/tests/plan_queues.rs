@@ -219,6 +219,35 @@ fn exclusive_buffers_get_a_release_and_an_acquire() {
             &[],
         ),
         (
+            "the new family overwrites it whole before reading: no transfer (nothing reads the old contents)",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\nfill x 2\ncopy x -> a[0..64]\nsubmit qc\n",
+            &[],
+        ),
+        (
+            "the new family overwrites half and reads the rest: a transfer",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\nfill x[0..32] 2\ncopy x -> a[0..64]\nsubmit qc\n",
+            &[
+                "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE x[0..64] ownership 0->1",
+                "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..64] ownership 0->1",
+            ],
+        ),
+        (
+            "a family taking ownership by a write still waits for the old owner's acquire",
+            "buffer x 64 exclusive\ncopy a[0..16] -> x[0..16]\nsubmit qc\ncopy x[0..16] -> b[0..16]\nsubmit qa\nfill x[16..32] 1\nsubmit qc\n",
+            &[
+                "barrier COPY:TRANSFER_WRITE -> NONE:NONE x[0..64] ownership 1->0",
+                "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..64] ownership 1->0",
+            ],
+        ),
+        (
+            "overwritten on family 1 without a transfer, read back on family 0 with one",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\nfill x 2\nsubmit qc\ncopy x -> a[0..64]\nsubmit qa\n",
+            &[
+                "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE x[0..64] ownership 1->0",
+                "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..64] ownership 1->0",
+            ],
+        ),
+        (
             "concurrent: no transfer",
             "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qc\n",
             &[],

@@ -65,6 +65,15 @@
 //!   batch (a need like a hazard's); other queues of family G that used
 //!   it are ordered before the release, and other queues of family F that
 //!   use it later after the acquire.
+//!   A change of family gets a transfer only when the bytes' contents are
+//!   wanted: when the input without any transfer reads, on the new family
+//!   (before the next change), bytes another family last had
+//!   ([`crate::check_ownership`] on the stripped input). A family whose
+//!   first use overwrites what it later reads takes ownership without a
+//!   transfer ("the contents ... are undefined", and nothing reads them).
+//!   If the plan then shows an ownership issue after all (a later release
+//!   of bytes that family never took), it is planned again with a transfer
+//!   at every change.
 
 use super::{plan, Plan, PlanOptions};
 use crate::hazard::Hazard;
@@ -76,7 +85,7 @@ use crate::ir::queue::{
 };
 use crate::semantics::Semantics;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How to plan a multi-queue program: the single-queue options used for
 /// each queue's barriers.
@@ -355,6 +364,98 @@ fn masks<'a>(
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
     let input = strip(program)?;
+    let needed = needed_transfers(&input)?;
+    let plan = plan_stripped(&input, opts, Some(&needed))?;
+    // Transfers left out where no read wants the contents: if the plan
+    // still has an ownership issue (bytes a family overwrote in part and
+    // later released whole), every change of family gets its transfer.
+    if !crate::ownership::check_ownership(&plan.plan.program)?.is_empty() {
+        return plan_stripped(&input, opts, None);
+    }
+    Ok(plan)
+}
+
+/// Each exclusive object's changes of queue family, batch by batch in
+/// submission order: `(object, batch)` for every batch whose family
+/// differs from the family of the object's previous user, with the
+/// change that governs each later batch of the same family.
+fn family_changes(
+    input: &Program,
+    batches: &[Batch],
+    accs: &[Vec<Access>],
+) -> BTreeMap<(ObjectId, usize), usize> {
+    let mut last: BTreeMap<ObjectId, (u32, usize)> = BTreeMap::new();
+    let mut governs = BTreeMap::new();
+    for (b, batch) in batches.iter().enumerate() {
+        let fam = family(input, batch.queue);
+        for a in &accs[b] {
+            let o = a.region.object;
+            if input.sharing_of(o) != SharingMode::Exclusive {
+                continue;
+            }
+            let e = last.entry(o).or_insert((fam, usize::MAX));
+            if e.0 != fam {
+                *e = (fam, b);
+            }
+            governs.insert((o, b), e.1);
+        }
+    }
+    governs
+}
+
+/// The changes of family `(object, batch)` whose contents some read wants:
+/// the ownership issues of the stripped input (no transfer anywhere), each
+/// charged to the change that governs its batch.
+fn needed_transfers(input: &Program) -> Result<BTreeSet<(ObjectId, usize)>, QueuePlanError> {
+    let layout = resolve(input)?;
+    let batches = batches(input);
+    let accs = batch_accesses(input, &batches, &layout, Semantics::SPEC);
+    let governs = family_changes(input, &batches, &accs);
+    let batch_of: BTreeMap<usize, usize> = batches
+        .iter()
+        .enumerate()
+        .flat_map(|(b, batch)| batch.cmds.iter().map(move |&i| (i, b)))
+        .collect();
+    let mut needed = BTreeSet::new();
+    for issue in crate::ownership::check_ownership(input)? {
+        if let Some(&change) = batch_of
+            .get(&issue.command)
+            .and_then(|b| governs.get(&(issue.region.object, *b)))
+        {
+            if change != usize::MAX {
+                needed.insert((issue.region.object, change));
+            }
+        }
+    }
+    Ok(needed)
+}
+
+/// Each batch's accesses.
+fn batch_accesses(
+    input: &Program,
+    batches: &[Batch],
+    layout: &crate::ir::layout::Layout,
+    sem: Semantics,
+) -> Vec<Vec<Access>> {
+    batches
+        .iter()
+        .map(|bt| {
+            bt.cmds
+                .iter()
+                .flat_map(|&i| accesses(&input.commands[i], layout, sem))
+                .collect()
+        })
+        .collect()
+}
+
+/// [`plan_queues`] on a stripped input; `needed`: the changes of family
+/// that get a transfer (`None`: every one).
+fn plan_stripped(
+    input: &Program,
+    opts: QueuePlanOptions,
+    needed: Option<&BTreeSet<(ObjectId, usize)>>,
+) -> Result<QueuePlan, QueuePlanError> {
+    let input = input.clone();
     let layout = resolve(&input)?;
     let sem = Semantics::for_reading(opts.plan.reading);
     let batches = batches(&input);
@@ -367,15 +468,7 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
         ord[b] = per_queue[batch.queue].len() as i64;
         per_queue[batch.queue].push(b);
     }
-    let accs: Vec<Vec<Access>> = batches
-        .iter()
-        .map(|bt| {
-            bt.cmds
-                .iter()
-                .flat_map(|&i| accesses(&input.commands[i], &layout, sem))
-                .collect()
-        })
-        .collect();
+    let accs = batch_accesses(&input, &batches, &layout, sem);
     // Needs: per consumer batch, per queue, the latest batch ordinal it
     // must be ordered after.
     let mut need: Vec<Clock> = vec![vec![-1; nq]; nb];
@@ -404,7 +497,20 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
                 continue;
             }
             let entry = owners.entry(o).or_insert((fam, Vec::new(), None));
-            if entry.0 != fam {
+            if entry.0 != fam && needed.is_some_and(|n| !n.contains(&(o, b))) {
+                // Nothing reads the contents the other family left: this
+                // family takes ownership by using it. Its uses conflict
+                // with the other family's through the needs above, and
+                // with that family's acquire (a write of the whole object
+                // the input does not show) through this one.
+                if let Some(acq) = entry.2 {
+                    let qa = batches[acq].queue;
+                    if qa != batches[b].queue {
+                        need[b][qa] = need[b][qa].max(ord[acq]);
+                    }
+                }
+                *entry = (fam, Vec::new(), None);
+            } else if entry.0 != fam {
                 let users = std::mem::take(&mut entry.1);
                 let last = *users.last().expect("an owner has used the object");
                 let ql = batches[last].queue;
