@@ -326,6 +326,14 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         ("host-signal s 1", "4:13: `host-signal` needs a timeline semaphore; `s` is binary"),
         ("submit qa signal s\nsubmit qa signal s", "5:18: binary semaphore `s` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)"),
         ("host-signal t 2\nsubmit qa signal t:2", "5:18: timeline semaphore `t` is signalled with 2, which is not greater than its value 2 (VUID-VkSemaphoreSignalInfo-value-03258)"),
+        // A host signal below a device signal that can have run (its batch
+        // waits for nothing): VUID-VkSemaphoreSignalInfo-value-03258.
+        ("submit qa signal t:2\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled with 1, which is not greater than its value 2 (VUID-VkSemaphoreSignalInfo-value-03258)"),
+        // The same when the batch's wait is met by a host signal before it.
+        ("host-signal t 1\nsubmit qa wait t:1@COPY signal t:3\nhost-signal t 2", "6:15: timeline semaphore `t` is signalled with 2, which is not greater than its value 3 (VUID-VkSemaphoreSignalInfo-value-03258)"),
+        // A pending signal (its batch waits for the host) must be greater.
+        ("submit qa wait t:1@COPY signal t:1\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled by the host with 1, which is not less than the value 1 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
+        ("submit qa wait t:1@COPY signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
         ("submit qa wait t:5@COPY\nhost-signal t 4", "4:16: timeline semaphore `t` is waited for value 5, but no signal of the program reaches it (its last value is 4): the wait would never complete"),
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
@@ -344,6 +352,22 @@ fn queue_and_semaphore_errors_name_line_and_column() {
     }
     // Wait-before-signal on a timeline semaphore is valid.
     trace::parse(&format!("{head}submit qa wait t:1@COPY\nhost-signal t 1\n")).unwrap();
+    // The host unblocking a batch that signals a greater value, submitted
+    // before the host signal (the specification's own pattern): 1 is
+    // greater than the current value and less than the pending 2; the
+    // same through a second semaphore; and a later device signal above
+    // both.
+    for body in [
+        "submit qa wait t:1@COPY signal t:2\nhost-signal t 1\n",
+        "semaphore u timeline\nsubmit qa wait u:1@COPY signal t:2\nhost-signal t 1\nhost-signal u 1\nsubmit qa signal t:3\n",
+    ] {
+        let t = trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+        // The definitional semantics finds no race in it (the fast
+        // checker refuses a wait submitted before its signal).
+        for reading in [vksync::spec::Reading::MemoryModel, vksync::spec::Reading::VisibleToWrites] {
+            assert!(vksync::spec::races(&t.program, reading).unwrap().is_empty(), "{body:?}");
+        }
+    }
 }
 
 #[test]

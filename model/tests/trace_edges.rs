@@ -438,13 +438,15 @@ fn documented_errors() {
             continue;
         };
         let message = message.trim();
+        // Several lines are written `LINE` / `LINE`.
+        let input = input.replace("` / `", "\n");
         let text = if message.starts_with("2:") {
             format!("buffer a 16\n{input}")
-        } else if message.starts_with("4:") {
+        } else if message.starts_with("4:") || message.starts_with("5:") {
             // The queue and semaphore table's declarations.
             format!("queue qa\nsemaphore s\nsemaphore t timeline\n{input}")
         } else {
-            input.to_string()
+            input
         };
         check(&text, Err(message));
         rows += 1;

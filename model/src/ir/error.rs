@@ -360,6 +360,16 @@ pub enum ProgramErrorKind {
         /// The greatest value signalled before (or the initial value).
         current: u64,
     },
+    /// Refused with "timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)".
+    #[error("timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)")]
+    TimelineHostSignalNotBelowPending {
+        /// The semaphore.
+        name: String,
+        /// The host's value.
+        value: u64,
+        /// The least value of a pending signal.
+        pending: u64,
+    },
     /// Refused with "`{name}` is a binary semaphore: it takes no value".
     #[error("`{name}` is a binary semaphore: it takes no value")]
     ValueOnBinarySemaphore {

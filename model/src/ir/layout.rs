@@ -503,7 +503,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 events.host_set(*event, program.event_name(*event)).map_err(err)?
             }
             Command::HostSignal { semaphore, value } => sems
-                .signal(&program.semaphores, *semaphore, Some(*value))
+                .host_signal(&program.semaphores, *semaphore, *value)
                 .map_err(err)?,
             Command::HostWait { semaphore, value } => sems
                 .wait(&program.semaphores, *semaphore, Some(*value))

@@ -147,6 +147,19 @@ pub(crate) struct SemaphoreStates {
     unsatisfied: Vec<(SemaphoreId, u64, usize)>,
     /// Timeline waits so far.
     timeline_waits: usize,
+    /// Every timeline signal so far, for a host signal below the greatest
+    /// value ([`Self::host_signal`]).
+    signals: Vec<SignalRecord>,
+}
+
+/// A timeline signal: its semaphore and value, and the timeline waits of
+/// its batch (none for a host signal, which has happened when the host
+/// goes on).
+#[derive(Clone, Debug)]
+struct SignalRecord {
+    sem: SemaphoreId,
+    value: u64,
+    waits: Vec<(SemaphoreId, u64)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -168,6 +181,7 @@ impl SemaphoreStates {
                 .collect(),
             unsatisfied: Vec::new(),
             timeline_waits: 0,
+            signals: Vec::new(),
         }
     }
 
@@ -230,6 +244,108 @@ impl SemaphoreStates {
             self.signal(semaphores, sig.semaphore, sig.value)
                 .map_err(|k| (SemOperand::Signal(i), k))?;
         }
+        let waits: Vec<(SemaphoreId, u64)> = s
+            .waits
+            .iter()
+            .filter_map(|w| w.value.map(|v| (w.semaphore, v)))
+            .collect();
+        for sig in &s.signals {
+            if let Some(value) = sig.value {
+                self.signals.push(SignalRecord {
+                    sem: sig.semaphore,
+                    value,
+                    waits: waits.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `vkSignalSemaphore`: the host sets timeline `sem` to `value`. The
+    /// value "must have a value greater than the current value of the
+    /// semaphore" (VUID-VkSemaphoreSignalInfo-value-03258) and "must be
+    /// less than the value of any pending semaphore signal operations"
+    /// (VUID-VkSemaphoreSignalInfo-value-03259): it may lie below a value
+    /// a device batch signals earlier in the trace when that batch cannot
+    /// have run yet (it waits for a value only a later host signal
+    /// reaches, as in the specification's own example of a host signal
+    /// unblocking a queue), and then the pending value must be greater.
+    /// Which signals can have happened is a fixpoint: a host signal has,
+    /// and a device signal can when every timeline wait of its batch is
+    /// met by the initial value or by a signal that can have happened
+    /// (binary waits are taken as met: conservative, more refusals).
+    pub(crate) fn host_signal(
+        &mut self,
+        semaphores: &[Semaphore],
+        sem: SemaphoreId,
+        value: u64,
+    ) -> Result<(), ProgramErrorKind> {
+        let State::Timeline { value: greatest } = self.states[sem.0 as usize] else {
+            return self.signal(semaphores, sem, Some(value));
+        };
+        let initial = |x: SemaphoreId| match semaphores[x.0 as usize].kind {
+            SemaphoreType::Timeline { initial } => initial,
+            SemaphoreType::Binary => 0,
+        };
+        let mut ran = vec![false; self.signals.len()];
+        loop {
+            let mut changed = false;
+            for i in 0..self.signals.len() {
+                if ran[i] {
+                    continue;
+                }
+                let met = self.signals[i].waits.iter().all(|&(x, w)| {
+                    initial(x) >= w
+                        || self
+                            .signals
+                            .iter()
+                            .zip(&ran)
+                            .any(|(r, &done)| done && r.sem == x && r.value >= w)
+                });
+                if met {
+                    ran[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // The current value at the host signal may be any value that a
+        // signal that can have happened set; a pending one must be greater.
+        let mine = self.signals.iter().zip(&ran).filter(|(r, _)| r.sem == sem);
+        let reached = mine
+            .clone()
+            .filter(|(_, &done)| done)
+            .map(|(r, _)| r.value)
+            .chain([initial(sem)])
+            .max()
+            .unwrap_or(0);
+        let name = || semaphores[sem.0 as usize].name.clone();
+        if value <= reached {
+            return Err(ProgramErrorKind::TimelineValueNotIncreasing {
+                name: name(),
+                value,
+                current: reached,
+            });
+        }
+        if let Some(pending) = mine.filter(|(_, &done)| !done).map(|(r, _)| r.value).min() {
+            if value >= pending {
+                return Err(ProgramErrorKind::TimelineHostSignalNotBelowPending {
+                    name: name(),
+                    value,
+                    pending,
+                });
+            }
+        }
+        if value > greatest {
+            self.states[sem.0 as usize] = State::Timeline { value };
+        }
+        self.signals.push(SignalRecord {
+            sem,
+            value,
+            waits: Vec::new(),
+        });
         Ok(())
     }
 

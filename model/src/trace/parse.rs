@@ -1293,7 +1293,7 @@ impl Parser {
                 }
                 let semaphores = &self.trace.program.semaphores;
                 let r = if kw == "host-signal" {
-                    self.sems.signal(semaphores, semaphore, Some(value))
+                    self.sems.host_signal(semaphores, semaphore, value)
                 } else {
                     self.sems.wait(semaphores, semaphore, Some(value))
                 };
