@@ -176,6 +176,11 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "queue family ownership not validated",
         toggle: None,
     },
+    Difference {
+        id: "D17",
+        title: "a host wait covers only the waited queue's own work",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
