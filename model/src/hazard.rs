@@ -414,6 +414,15 @@ fn refuse_events(program: &Program) -> Result<(), ProgramError> {
             Command::HostSetEvent { event } => {
                 live.remove(&event.0);
             }
+            // Not decided yet by the fast checker.
+            Command::SetEvent1 { .. } | Command::WaitEvents1 { .. } => {
+                return Err(ProgramError {
+                    at: crate::ir::layout::Location::Command(i),
+                    kind: crate::ProgramErrorKind::EventsNotSupported {
+                        what: format!("`{}` ({})", c.keyword(), c.vulkan_name()),
+                    },
+                })
+            }
             _ => continue,
         }
         if live.values().sum::<usize>() > EVENT_SLOTS {

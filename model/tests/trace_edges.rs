@@ -422,7 +422,8 @@ fn layout_transitions() {
 }
 
 /// The error tables of `docs/trace-format.md` are real: each row's input
-/// (after `buffer a 16` when the error is on line 2) fails with the row's
+/// (after `buffer a 16` when the error is on line 2, after the queue or
+/// event table's declarations on line 4 or 5) fails with the row's
 /// message.
 #[test]
 fn documented_errors() {
@@ -443,6 +444,9 @@ fn documented_errors() {
         } else if message.starts_with("4:") {
             // The queue and semaphore table's declarations.
             format!("queue qa\nsemaphore s\nsemaphore t timeline\n{input}")
+        } else if message.starts_with("5:") {
+            // The events table's declarations and synchronization-1 set.
+            format!("buffer a 256\nevent e\nevent f\nset-event1 e TRANSFER\n{input}")
         } else {
             input.to_string()
         };
