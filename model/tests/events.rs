@@ -127,6 +127,104 @@ fn events_order_what_precedes_the_set_before_what_follows_the_wait() {
     }
 }
 
+/// Synchronization-1 events (`docs/semantics.md`, "Events"): the set is an
+/// execution dependency to its signal, the wait gives the memory
+/// dependency, so availability happens at the wait for the writes before
+/// the set.
+#[test]
+fn sync1_events_make_writes_before_the_set_available_at_the_wait() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "a write before the set is made available and visible at the wait",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "the wait's source access mask decides: without it nothing is available",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a write between the set and the wait still races",
+            "set-event1 e TRANSFER\nfill a 1\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L7"],
+        ),
+        (
+            "a read between the set and the wait is not ordered before a later write",
+            "set-event1 e TRANSFER\ncopy a -> b\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE\nfill a 1\n",
+            &["L9 WRITE_AFTER_READ a[0..256] after L7"],
+        ),
+        (
+            "one set waited by two waits with different barriers: the execution-only one makes nothing available, the other does",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> COMPUTE_SHADER:NONE\ndispatch k read a write c\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "one set waited by two waits: each barrier's range and destination are its own",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ a[0..64]\ndispatch k read a[0..64] write c[0..64]\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..128]\ncopy a -> b\n",
+            &["L11 READ_AFTER_WRITE a[128..256] after L6"],
+        ),
+        (
+            "a buffer barrier of the wait makes its range available only",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..64]\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[64..256] after L6"],
+        ),
+        (
+            "a chain through an earlier barrier into the set's stage mask: a write made available there is made visible at the wait",
+            "fill a 1\nbarrier TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "an execution-only chain into the set orders a read before a later write",
+            "copy a -> b\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:NONE\nfill a 1\n",
+            &[],
+        ),
+        (
+            "an execution-only chain into the set does not put the write in the wait's access scope (srcStageMask's stages)",
+            "fill a 1\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:SHADER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L10 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "no chain from a barrier between the set and the wait",
+            "fill a 1\nset-event1 e COMPUTE_SHADER\nbarrier TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L10 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a chain out of the wait: available at the wait, visible through a later barrier",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "two events in one wait: a write that happened before either signal is in the first access scope of srcStageMask",
+            "set-event1 f TRANSFER\nfill a 1\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e f TRANSFER|COMPUTE_SHADER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "a host-set event with HOST in srcStageMask, beside a device set",
+            "fill a 1\nset-event1 e TRANSFER\nhost-set-event f\nwait-events1 e f TRANSFER|HOST:TRANSFER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "a host set orders no device work before it",
+            "fill a 1\nhost-set-event e\nwait-events1 e HOST:HOST_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a synchronization-1 and a synchronization-2 pair side by side",
+            "fill a 1\ncopy c -> b\nset-event1 e TRANSFER\nset-event f COPY:NONE -> CLEAR:NONE\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..128]\nwait-events f COPY:NONE -> CLEAR:NONE\ncopy a[0..128] -> b[0..128]\nfill c 2\n",
+            &["L12 WRITE_AFTER_WRITE b[0..128] after L7"],
+        ),
+        (
+            "a reset and a new set: the wait pairs with the new set only",
+            "set-event1 e TRANSFER\nfill a 1\nreset-event e\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L11 READ_AFTER_WRITE a[0..256] after L7"],
+        ),
+    ];
+    for (name, body, expected) in cases {
+        case(name, body, expected);
+    }
+}
+
 #[test]
 fn invalid_event_programs_are_errors_at_their_token() {
     let cases: &[(&str, &str)] = &[
