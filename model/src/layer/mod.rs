@@ -176,6 +176,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "queue family ownership not validated",
         toggle: None,
     },
+    Difference {
+        id: "D17",
+        title: "an event's first scope judged at the wait",
+        toggle: None,
+    },
+    Difference {
+        id: "D18",
+        title: "a synchronization-1 wait's first access scope cut per event",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
