@@ -675,7 +675,7 @@ impl Command {
 /// The first flag of a synchronization-1 command's masks that only
 /// synchronization 2 has (`VkPipelineStageFlags` and `VkAccessFlags` are
 /// 32 bits), with the synchronization-1 flag that covers it.
-pub(crate) fn first_sync2_only_flag(
+fn first_sync2_only_flag(
     stages: &[PipelineStageFlags2],
     accesses: &[AccessFlags2],
 ) -> Option<(&'static str, &'static str)> {
