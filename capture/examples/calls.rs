@@ -18,7 +18,9 @@
 //! 5. an image bound after the buffers: a barrier with a layout transition
 //!    (UNDEFINED to TRANSFER_DST_OPTIMAL) after the fill, a copy of `a`
 //!    into it, a transition to TRANSFER_SRC_OPTIMAL, a copy back into `d`;
-//! 6. a barrier to the host, submit, wait.
+//! 6. a synchronization-1 split barrier to the host: `vkCmdSetEvent` with
+//!    the transfer and compute stages, `vkCmdWaitEvents` making their
+//!    writes available and visible to `HOST_READ`; submit, wait.
 //!
 //! It uses the first device and a queue family with compute; it prints
 //! nothing on success and exits with status 3 when there is no device.
@@ -287,14 +289,6 @@ fn run() -> Result<(), String> {
         device
             .begin_command_buffer(primary, &vk::CommandBufferBeginInfo::default())
             .map_err(err("vkBeginCommandBuffer"))?;
-        let barrier = |src_stage, src_access, dst_stage, dst_access| {
-            let m = [vk::MemoryBarrier2::default()
-                .src_stage_mask(src_stage)
-                .src_access_mask(src_access)
-                .dst_stage_mask(dst_stage)
-                .dst_access_mask(dst_access)];
-            device.cmd_pipeline_barrier2(primary, &vk::DependencyInfo::default().memory_barriers(&m));
-        };
         // 2. Copy a to b with vkCmdCopyBuffer2.
         let region = [vk::BufferCopy2::default().size(SIZE)];
         device.cmd_copy_buffer2(
@@ -369,14 +363,24 @@ fn run() -> Result<(), String> {
             vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
         );
         device.cmd_copy_image_to_buffer(primary, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, d, &copy);
-        // 6. To the host.
-        barrier(
-            vk::PipelineStageFlags2::COPY
-                | vk::PipelineStageFlags2::CLEAR
-                | vk::PipelineStageFlags2::COMPUTE_SHADER,
-            vk::AccessFlags2::TRANSFER_WRITE | vk::AccessFlags2::SHADER_STORAGE_WRITE,
-            vk::PipelineStageFlags2::HOST,
-            vk::AccessFlags2::HOST_READ,
+        // 6. To the host, through a synchronization-1 event: the set
+        // names the stages only, the wait gives the access masks.
+        let written = vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::COMPUTE_SHADER;
+        let to_host = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        let done = device
+            .create_event(&vk::EventCreateInfo::default(), None)
+            .map_err(err("vkCreateEvent"))?;
+        device.cmd_set_event(primary, done, written);
+        device.cmd_wait_events(
+            primary,
+            &[done],
+            written,
+            vk::PipelineStageFlags::HOST,
+            &to_host,
+            &[],
+            &[],
         );
         device
             .end_command_buffer(primary)
@@ -399,6 +403,7 @@ fn run() -> Result<(), String> {
 
         device.destroy_fence(fence, None);
         device.destroy_event(event, None);
+        device.destroy_event(done, None);
         device.destroy_command_pool(cb_pool, None);
         device.destroy_descriptor_pool(pool, None);
         device.destroy_pipeline(pipeline, None);

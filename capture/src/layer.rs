@@ -480,6 +480,9 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCmdResetEvent2KHR",
     "vkCmdWaitEvents2",
     "vkCmdWaitEvents2KHR",
+    "vkCmdSetEvent",
+    "vkCmdResetEvent",
+    "vkCmdWaitEvents",
     "vkCreateEvent",
     "vkDestroyEvent",
     "vkSetEvent",
@@ -576,9 +579,6 @@ const DEVICE_NAMES: &[&str] = &[
     "vkCmdClearDepthStencilImage",
     "vkCmdBlitImage",
     "vkCmdClearColorImage",
-    "vkCmdSetEvent",
-    "vkCmdResetEvent",
-    "vkCmdWaitEvents",
     "vkCmdCopyQueryPoolResults",
     "vkInvalidateMappedMemoryRanges",
 ];
@@ -667,9 +667,9 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkSetEvent" => host_set_event as *const (),
         "vkResetEvent" => host_reset_event as *const (),
         "vkCmdClearColorImage" => nm_clear_color_image as *const (),
-        "vkCmdSetEvent" => nm_set_event as *const (),
-        "vkCmdResetEvent" => nm_reset_event as *const (),
-        "vkCmdWaitEvents" => nm_wait_events as *const (),
+        "vkCmdSetEvent" => set_event1 as *const (),
+        "vkCmdResetEvent" => reset_event1 as *const (),
+        "vkCmdWaitEvents" => wait_events1 as *const (),
         "vkCmdExecuteCommands" => execute_commands as *const (),
         "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
         "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
@@ -1270,6 +1270,91 @@ unsafe extern "system" fn reset_event2(
     ) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(cb, event, stages) }
+    }
+}
+
+/// `vkCmdSetEvent`: the model's `set-event1`, its stage mask converted as
+/// a `vkCmdPipelineBarrier`'s (`crate::sync1`).
+unsafe extern "system" fn set_event1(
+    cb: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let s2 = sync1::stages_1_to_2(stages).as_raw();
+    record(key, "vkCmdSetEvent", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .set_event1(cb.as_raw(), seq, "vkCmdSetEvent", event.as_raw(), s2);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, event, stages) }
+    }
+}
+
+/// `vkCmdResetEvent`: the model's `reset-event`, as `vkCmdResetEvent2`
+/// ("behaves identically").
+unsafe extern "system" fn reset_event1(
+    cb: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let s2 = sync1::stages_1_to_2(stages).as_raw();
+    record(key, "vkCmdResetEvent", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .reset_event(cb.as_raw(), seq, "vkCmdResetEvent", event.as_raw(), s2);
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdResetEvent, ["vkCmdResetEvent"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, event, stages) }
+    }
+}
+
+/// `vkCmdWaitEvents`: the model's `wait-events1`, its barriers converted
+/// as a `vkCmdPipelineBarrier`'s, each with the call's stage masks.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn wait_events1(
+    cb: vk::CommandBuffer,
+    n: u32,
+    events: *const vk::Event,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    nm: u32,
+    mems: *const vk::MemoryBarrier<'_>,
+    nb: u32,
+    bufs: *const vk::BufferMemoryBarrier<'_>,
+    ni: u32,
+    imgs: *const vk::ImageMemoryBarrier<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let (s2, d2) = (
+        sync1::stages_1_to_2(src).as_raw(),
+        sync1::stages_1_to_2(dst).as_raw(),
+    );
+    // SAFETY: `n` events; `nm` memory, `nb` buffer and `ni` image barriers.
+    let (waited, globals, resources) = unsafe {
+        let waited: Vec<u64> = slice(events, n).iter().map(|e| e.as_raw()).collect();
+        let (g, b) = read_sync1_barriers(s2, d2, nm, mems, nb, bufs, ni, imgs);
+        (waited, g, b)
+    };
+    record(key, "vkCmdWaitEvents", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.wait_events1(
+            cb.as_raw(),
+            seq,
+            "vkCmdWaitEvents",
+            &waited,
+            [s2, d2],
+            &globals,
+            &resources,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdWaitEvents, ["vkCmdWaitEvents"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, n, events, src, dst, nm, mems, nb, bufs, ni, imgs) }
     }
 }
 
@@ -2503,45 +2588,38 @@ unsafe extern "system" fn update_buffer(
     }
 }
 
+/// The barriers of a synchronization-1 call (`vkCmdPipelineBarrier`,
+/// `vkCmdWaitEvents`) as synchronization-2 masks: each memory, buffer and
+/// image barrier with the call's stage masks `s2`/`d2` (already
+/// converted) and its own access masks converted (`crate::sync1`).
+///
+/// # Safety
+/// `mems`, `bufs` and `imgs` point to `nm`, `nb` and `ni` valid barriers.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "system" fn pipeline_barrier(
-    cb: vk::CommandBuffer,
-    src: vk::PipelineStageFlags,
-    dst: vk::PipelineStageFlags,
-    flags: vk::DependencyFlags,
+unsafe fn read_sync1_barriers(
+    s2: u64,
+    d2: u64,
     nm: u32,
     mems: *const vk::MemoryBarrier<'_>,
     nb: u32,
     bufs: *const vk::BufferMemoryBarrier<'_>,
     ni: u32,
     imgs: *const vk::ImageMemoryBarrier<'_>,
-) {
-    let key = dispatch_key(cb.as_raw());
-    let (s2, d2) = (
-        sync1::stages_1_to_2(src).as_raw(),
-        sync1::stages_1_to_2(dst).as_raw(),
-    );
-    // SAFETY: `nm` memory, `nb` buffer and `ni` image barriers.
-    let (globals_, buffers) = unsafe {
+) -> (Vec<[u64; 4]>, Vec<ResourceBarrier>) {
+    let masks = |src: vk::AccessFlags, dst: vk::AccessFlags| {
+        [
+            s2,
+            sync1::access_1_to_2(src).as_raw(),
+            d2,
+            sync1::access_1_to_2(dst).as_raw(),
+        ]
+    };
+    // SAFETY: per this function's contract.
+    unsafe {
         let g: Vec<[u64; 4]> = slice(mems, nm)
             .iter()
-            .map(|m| {
-                [
-                    s2,
-                    sync1::access_1_to_2(m.src_access_mask).as_raw(),
-                    d2,
-                    sync1::access_1_to_2(m.dst_access_mask).as_raw(),
-                ]
-            })
+            .map(|m| masks(m.src_access_mask, m.dst_access_mask))
             .collect();
-        let masks = |src: vk::AccessFlags, dst: vk::AccessFlags| {
-            [
-                s2,
-                sync1::access_1_to_2(src).as_raw(),
-                d2,
-                sync1::access_1_to_2(dst).as_raw(),
-            ]
-        };
         let mut b: Vec<ResourceBarrier> = slice(bufs, nb)
             .iter()
             .map(|m| ResourceBarrier {
@@ -2563,7 +2641,29 @@ unsafe extern "system" fn pipeline_barrier(
             queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
         }));
         (g, b)
-    };
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn pipeline_barrier(
+    cb: vk::CommandBuffer,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    flags: vk::DependencyFlags,
+    nm: u32,
+    mems: *const vk::MemoryBarrier<'_>,
+    nb: u32,
+    bufs: *const vk::BufferMemoryBarrier<'_>,
+    ni: u32,
+    imgs: *const vk::ImageMemoryBarrier<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let (s2, d2) = (
+        sync1::stages_1_to_2(src).as_raw(),
+        sync1::stages_1_to_2(dst).as_raw(),
+    );
+    // SAFETY: `nm` memory, `nb` buffer and `ni` image barriers.
+    let (globals_, buffers) = unsafe { read_sync1_barriers(s2, d2, nm, mems, nb, bufs, ni, imgs) };
     record(key, "vkCmdPipelineBarrier", |d| {
         let seq = d.capture.next_seq();
         // A sync1 barrier with no memory barrier is an execution
@@ -2924,7 +3024,4 @@ not_modelled!(cmd nm_resolve_image2, vk::PFN_vkCmdResolveImage2, ["vkCmdResolveI
 not_modelled!(cmd nm_clear_depth_stencil_image, vk::PFN_vkCmdClearDepthStencilImage, ["vkCmdClearDepthStencilImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearDepthStencilValue, n: u32, r: *const vk::ImageSubresourceRange));
 not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
 not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_set_event, vk::PFN_vkCmdSetEvent, ["vkCmdSetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
-not_modelled!(cmd nm_reset_event, vk::PFN_vkCmdResetEvent, ["vkCmdResetEvent"], (e: vk::Event, s: vk::PipelineStageFlags));
-not_modelled!(cmd nm_wait_events, vk::PFN_vkCmdWaitEvents, ["vkCmdWaitEvents"], (n: u32, e: *const vk::Event, s: vk::PipelineStageFlags, d: vk::PipelineStageFlags, nm: u32, m: *const vk::MemoryBarrier<'_>, nb: u32, b: *const vk::BufferMemoryBarrier<'_>, ni: u32, i: *const vk::ImageMemoryBarrier<'_>));
 not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));

@@ -1370,7 +1370,90 @@ impl Capture {
         );
     }
 
-    /// `vkCmdResetEvent2`.
+    /// `vkCmdSetEvent`, its stage mask already in synchronization-2 terms.
+    /// Bits outside the model are dropped with a note, as from a barrier's
+    /// masks: the wait's `srcStageMask` drops the same ones, so the two
+    /// still agree (VUID-vkCmdWaitEvents-srcStageMask-01158).
+    pub fn set_event1(&mut self, cb: u64, seq: u64, call: &str, event: u64, stages: u64) {
+        let s = vk::PipelineStageFlags2::from_raw(stages);
+        let m = to_model(s, vk::AccessFlags2::NONE, s, vk::AccessFlags2::NONE);
+        if m.dropped_stages != 0 {
+            self.note(
+                Some(cb),
+                format!(
+                    "{call} #{seq}: stages outside the model dropped ({:#x}): less ordering, never more",
+                    m.dropped_stages
+                ),
+            );
+        }
+        match self.event_id(event) {
+            Some(event) => self.push(
+                cb,
+                Entry::Cmd(
+                    Command::SetEvent1 {
+                        event,
+                        stage_mask: m.src_stages,
+                    },
+                    format!("{call} #{seq}"),
+                ),
+            ),
+            None => self.not_modelled(Some(cb), seq, call, "an event the layer did not see created"),
+        }
+    }
+
+    /// `vkCmdWaitEvents`: its events, its `[srcStageMask, dstStageMask]`
+    /// and its barriers (each with those stage masks), already in
+    /// synchronization-2 terms. A wait with no barrier left (none given,
+    /// or each one's resource unknown) is an execution dependency: one
+    /// global barrier with no access.
+    #[allow(clippy::too_many_arguments)]
+    pub fn wait_events1(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        events: &[u64],
+        stages: [u64; 2],
+        globals: &[[u64; 4]],
+        resources: &[ResourceBarrier],
+    ) {
+        let mut dependency = self.dependency(cb, seq, call, globals, resources, true);
+        if dependency.barriers.is_empty() {
+            let m = to_model(
+                vk::PipelineStageFlags2::from_raw(stages[0]),
+                vk::AccessFlags2::NONE,
+                vk::PipelineStageFlags2::from_raw(stages[1]),
+                vk::AccessFlags2::NONE,
+            );
+            dependency.barriers.push(Barrier::global(
+                m.src_stages,
+                m.src_access,
+                m.dst_stages,
+                m.dst_access,
+            ));
+        }
+        let mut out = Vec::with_capacity(events.len());
+        for e in events {
+            match self.event_id(*e) {
+                Some(event) => out.push(event),
+                None => {
+                    return self.not_modelled(Some(cb), seq, call, "an event the layer did not see created")
+                }
+            }
+        }
+        self.push(
+            cb,
+            Entry::Cmd(
+                Command::WaitEvents1 {
+                    events: out,
+                    dependency,
+                },
+                format!("{call} #{seq}"),
+            ),
+        );
+    }
+
+    /// `vkCmdResetEvent2` or `vkCmdResetEvent`.
     pub fn reset_event(&mut self, cb: u64, seq: u64, call: &str, event: u64, stages: u64) {
         let all = vk::PipelineStageFlags2::from_raw(stages);
         let m = to_model(all, vk::AccessFlags2::NONE, all, vk::AccessFlags2::NONE);

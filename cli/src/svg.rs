@@ -729,9 +729,11 @@ fn placement(c: &Command) -> (bool, Shape) {
         | Command::Update { .. }
         | Command::Dispatch { .. } => (true, Shape::Box),
         Command::Barrier(_) => (true, Shape::Bar),
-        Command::SetEvent { .. } | Command::WaitEvents { .. } | Command::ResetEvent { .. } => {
-            (true, Shape::Slim)
-        }
+        Command::SetEvent { .. }
+        | Command::WaitEvents { .. }
+        | Command::SetEvent1 { .. }
+        | Command::WaitEvents1 { .. }
+        | Command::ResetEvent { .. } => (true, Shape::Slim),
         Command::HostWrite { .. } | Command::HostRead { .. } => (false, Shape::Box),
         Command::Submit(_) => (false, Shape::Submit),
         Command::Alloc { .. }
@@ -862,6 +864,11 @@ fn slim_label(program: &vksync::Program, c: &Command) -> String {
         Command::WaitEvents { waits } => format!(
             "wait-events {}",
             waits.iter().map(|w| ev(w.event)).collect::<Vec<_>>().join(", ")
+        ),
+        Command::SetEvent1 { event, .. } => format!("set-event1 {}", ev(*event)),
+        Command::WaitEvents1 { events, .. } => format!(
+            "wait-events1 {}",
+            events.iter().map(|e| ev(*e)).collect::<Vec<_>>().join(" ")
         ),
         Command::ResetEvent { event, .. } => format!("reset-event {}", ev(*event)),
         Command::HostSetEvent { event } => format!("host-set-event {}", ev(*event)),
@@ -1165,7 +1172,9 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     let mut event_pairs: Vec<(usize, usize, vksync::EventId)> = Vec::new();
     for (i, c) in cmds.iter().enumerate() {
         match c {
-            Command::SetEvent { event, .. } | Command::HostSetEvent { event } => {
+            Command::SetEvent { event, .. }
+            | Command::SetEvent1 { event, .. }
+            | Command::HostSetEvent { event } => {
                 current_set.insert(*event, i);
             }
             Command::ResetEvent { event, .. } | Command::HostResetEvent { event } => {
@@ -1175,6 +1184,13 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 for w in waits {
                     if let Some(&set) = current_set.get(&w.event) {
                         event_pairs.push((set, i, w.event));
+                    }
+                }
+            }
+            Command::WaitEvents1 { events, .. } => {
+                for e in events {
+                    if let Some(&set) = current_set.get(e) {
+                        event_pairs.push((set, i, *e));
                     }
                 }
             }
@@ -1489,8 +1505,10 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             }
             Shape::Slim => {
                 let (fill, stroke, dash) = match c {
-                    Command::SetEvent { .. } | Command::HostSetEvent { .. } => (EVENT, EVENT, "none"),
-                    Command::WaitEvents { .. } => ("#ffffff", EVENT, "none"),
+                    Command::SetEvent { .. } | Command::SetEvent1 { .. } | Command::HostSetEvent { .. } => {
+                        (EVENT, EVENT, "none")
+                    }
+                    Command::WaitEvents { .. } | Command::WaitEvents1 { .. } => ("#ffffff", EVENT, "none"),
                     Command::ResetEvent { .. } | Command::HostResetEvent { .. } => ("#ffffff", EVENT, "3 2"),
                     Command::HostSignal { .. } => (SEM, SEM, "none"),
                     Command::HostWait { .. } => ("#ffffff", SEM, "none"),

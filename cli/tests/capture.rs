@@ -382,6 +382,8 @@ fn capturing_ncnn_per_object_reports_the_write_after_read() {
 
 /// The calls the runtime never makes, from `capture/examples/calls.rs`:
 /// `vkCmdCopyBuffer2`, an event (`vkCmdSetEvent2`, `vkCmdWaitEvents2`),
+/// a synchronization-1 event to the host (`vkCmdSetEvent`,
+/// `vkCmdWaitEvents`),
 /// `vkCmdDispatchBase`, a secondary command buffer,
 /// image layout transitions and copies between a buffer and an image. The
 /// trace holds each as the model's command, in order, nothing is left
@@ -461,7 +463,8 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
         ("copy-buffer-to-image", "vkCmdCopyBufferToImage"),
         ("barrier", "vkCmdPipelineBarrier2"),
         ("copy-image-to-buffer", "vkCmdCopyImageToBuffer"),
-        ("barrier", "vkCmdPipelineBarrier2"),
+        ("set-event1", "vkCmdSetEvent"),
+        ("wait-events1", "vkCmdWaitEvents"),
         ("submit", "vkQueueSubmit"),
         ("wait", "vkWaitForFences"),
         ("host-read", "host"),
@@ -473,6 +476,18 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     // barriers are layout transitions over the image's memory.
     assert!(trace.contains("# vkCmdExecuteCommands #"), "{trace}");
     assert!(trace.lines().any(|l| l == "event e0"), "{trace}");
+    assert!(
+        trace
+            .lines()
+            .any(|l| l.starts_with("set-event1 e1 COMPUTE_SHADER|ALL_TRANSFER  # vkCmdSetEvent")),
+        "{trace}"
+    );
+    assert!(
+        trace.lines().any(|l| l.starts_with(
+            "wait-events1 e1 COMPUTE_SHADER|ALL_TRANSFER:SHADER_WRITE|TRANSFER_WRITE -> HOST:HOST_READ  # vkCmdWaitEvents"
+        )),
+        "{trace}"
+    );
     assert_eq!(
         trace.lines().filter(|l| l.contains(" transition  # ")).count(),
         2,

@@ -84,6 +84,8 @@ const EXAMPLES: &[&str] = &[
     "two-queues-fixed",
     "split-barrier",
     "split-barrier-hazard",
+    "split-barrier1",
+    "split-barrier1-hazard",
     "ownership-fixed",
     "ownership",
     "ownership-unordered",
@@ -94,7 +96,12 @@ const EXAMPLES: &[&str] = &[
 /// planners and the runtime refuse them
 /// (`ProgramErrorKind::EventsNotSupported`), with the line of the first
 /// event command.
-const WITH_EVENTS: &[(&str, usize)] = &[("split-barrier", 13), ("split-barrier-hazard", 11)];
+const WITH_EVENTS: &[(&str, usize)] = &[
+    ("split-barrier", 13),
+    ("split-barrier-hazard", 11),
+    ("split-barrier1", 19),
+    ("split-barrier1-hazard", 17),
+];
 
 /// The examples with several queues or semaphores: `check` decides them
 /// with the definitional semantics; the planners and the runtime refuse

@@ -111,6 +111,46 @@ pub fn to_sync1(b: &Barrier) -> Sync1 {
     }
 }
 
+/// A stage mask of a synchronization-1 command (`vkCmdSetEvent`'s
+/// `stageMask`, `vkCmdWaitEvents`'s `srcStageMask` and `dstStageMask`),
+/// widened as [`to_sync1`] widens a barrier's, but with `NONE` kept as 0
+/// (valid with the `synchronization2` feature, VUID-vkCmdSetEvent-stageMask-03937):
+/// a wait's `srcStageMask` must be exactly the OR of its sets' masks, which
+/// replacing `NONE` in one of them would break. The masks of the model's
+/// `set-event1`/`wait-events1` hold synchronization-1 bits only, so for
+/// them this keeps every bit.
+pub fn stage_mask1(s: PipelineStageFlags2) -> vk::PipelineStageFlags {
+    sync1_stages(s, vk::PipelineStageFlags::empty())
+}
+
+/// A barrier's access masks as a `VkMemoryBarrier` (synchronization 1:
+/// the stage masks belong to the command, see [`to_sync1`]).
+pub fn memory_barrier1(b: &Barrier) -> vk::MemoryBarrier<'static> {
+    let m = to_sync1(b);
+    vk::MemoryBarrier::default()
+        .src_access_mask(m.src_access_mask)
+        .dst_access_mask(m.dst_access_mask)
+}
+
+/// A barrier's access masks as a `VkBufferMemoryBarrier` over `range` of
+/// `buffer`, with no queue family ownership transfer (as
+/// [`buffer_memory_barrier2`]).
+pub fn buffer_memory_barrier1(
+    b: &Barrier,
+    buffer: vk::Buffer,
+    range: ByteRange,
+) -> vk::BufferMemoryBarrier<'static> {
+    let m = to_sync1(b);
+    vk::BufferMemoryBarrier::default()
+        .src_access_mask(m.src_access_mask)
+        .dst_access_mask(m.dst_access_mask)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .buffer(buffer)
+        .offset(range.start)
+        .size(range.len())
+}
+
 fn sync1_stages(s: PipelineStageFlags2, if_none: vk::PipelineStageFlags) -> vk::PipelineStageFlags {
     type S = PipelineStageFlags2;
     let transfer = S::COPY | S::CLEAR | S::BLIT | S::RESOLVE | S::ALL_TRANSFER;

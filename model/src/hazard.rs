@@ -414,6 +414,10 @@ fn refuse_events(program: &Program) -> Result<(), ProgramError> {
             Command::HostSetEvent { event } => {
                 live.remove(&event.0);
             }
+            // One slot for the signal operation of a vkCmdSetEvent.
+            Command::SetEvent1 { event, .. } => {
+                live.insert(event.0, 1);
+            }
             _ => continue,
         }
         if live.values().sum::<usize>() > EVENT_SLOTS {
@@ -477,6 +481,30 @@ pub(crate) fn step(
                     );
                 }
             }
+            checker.apply(&rb);
+        }
+        // A vkCmdSetEvent is an execution dependency from its stage mask
+        // to its signal operation (one slot); each barrier of its
+        // vkCmdWaitEvents applies from the slots of all the wait's events,
+        // with its own first access scope, which holds the writes that
+        // happened before one of the signals (`ResolvedBarrier::event_wait1`).
+        // A host set contributes no slot (see below).
+        Command::SetEvent1 { event, stage_mask } => {
+            if let Some(slots) = checker.set_event(event.0, 1) {
+                checker.apply(&[ResolvedBarrier::event_set1(*stage_mask, slots[0])]);
+            }
+        }
+        Command::WaitEvents1 { events, dependency } => {
+            let slots = events
+                .iter()
+                .filter_map(|e| checker.event_slots(e.0))
+                .flatten()
+                .fold(0u64, |m, s| m | 1 << s);
+            let rb: Vec<ResolvedBarrier> = dependency
+                .barriers
+                .iter()
+                .map(|b| ResolvedBarrier::event_wait1(b, layout, slots))
+                .collect();
             checker.apply(&rb);
         }
         // A host set reaches no device access: only writes completed by a

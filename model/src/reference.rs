@@ -393,6 +393,8 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
             | Command::HostWait { .. }
             | Command::SetEvent { .. }
             | Command::WaitEvents { .. }
+            | Command::SetEvent1 { .. }
+            | Command::WaitEvents1 { .. }
             | Command::ResetEvent { .. }
             | Command::HostSetEvent { .. }
             | Command::HostResetEvent { .. } => {}

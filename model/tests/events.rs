@@ -127,6 +127,104 @@ fn events_order_what_precedes_the_set_before_what_follows_the_wait() {
     }
 }
 
+/// Synchronization-1 events (`docs/semantics.md`, "Events"): the set is an
+/// execution dependency to its signal, the wait gives the memory
+/// dependency, so availability happens at the wait for the writes before
+/// the set.
+#[test]
+fn sync1_events_make_writes_before_the_set_available_at_the_wait() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "a write before the set is made available and visible at the wait",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "the wait's source access mask decides: without it nothing is available",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a write between the set and the wait still races",
+            "set-event1 e TRANSFER\nfill a 1\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L7"],
+        ),
+        (
+            "a read between the set and the wait is not ordered before a later write",
+            "set-event1 e TRANSFER\ncopy a -> b\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE\nfill a 1\n",
+            &["L9 WRITE_AFTER_READ a[0..256] after L7"],
+        ),
+        (
+            "one set waited by two waits with different barriers: the execution-only one makes nothing available, the other does",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> COMPUTE_SHADER:NONE\ndispatch k read a write c\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "one set waited by two waits: each barrier's range and destination are its own",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ a[0..64]\ndispatch k read a[0..64] write c[0..64]\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..128]\ncopy a -> b\n",
+            &["L11 READ_AFTER_WRITE a[128..256] after L6"],
+        ),
+        (
+            "a buffer barrier of the wait makes its range available only",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..64]\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[64..256] after L6"],
+        ),
+        (
+            "a chain through an earlier barrier into the set's stage mask: a write made available there is made visible at the wait",
+            "fill a 1\nbarrier TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "an execution-only chain into the set orders a read before a later write",
+            "copy a -> b\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:NONE\nfill a 1\n",
+            &[],
+        ),
+        (
+            "an execution-only chain into the set does not put the write in the wait's access scope (srcStageMask's stages)",
+            "fill a 1\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:SHADER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L10 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "no chain from a barrier between the set and the wait",
+            "fill a 1\nset-event1 e COMPUTE_SHADER\nbarrier TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L10 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a chain out of the wait: available at the wait, visible through a later barrier",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\nbarrier COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "two events in one wait: a write that happened before either signal is in the first access scope of srcStageMask",
+            "set-event1 f TRANSFER\nfill a 1\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e f TRANSFER|COMPUTE_SHADER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "a host-set event with HOST in srcStageMask, beside a device set",
+            "fill a 1\nset-event1 e TRANSFER\nhost-set-event f\nwait-events1 e f TRANSFER|HOST:TRANSFER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
+            "a host set orders no device work before it",
+            "fill a 1\nhost-set-event e\nwait-events1 e HOST:HOST_WRITE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a synchronization-1 and a synchronization-2 pair side by side",
+            "fill a 1\ncopy c -> b\nset-event1 e TRANSFER\nset-event f COPY:NONE -> CLEAR:NONE\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..128]\nwait-events f COPY:NONE -> CLEAR:NONE\ncopy a[0..128] -> b[0..128]\nfill c 2\n",
+            &["L12 WRITE_AFTER_WRITE b[0..128] after L7"],
+        ),
+        (
+            "a reset and a new set: the wait pairs with the new set only",
+            "set-event1 e TRANSFER\nfill a 1\nreset-event e\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\n",
+            &["L11 READ_AFTER_WRITE a[0..256] after L7"],
+        ),
+    ];
+    for (name, body, expected) in cases {
+        case(name, body, expected);
+    }
+}
+
 #[test]
 fn invalid_event_programs_are_errors_at_their_token() {
     let cases: &[(&str, &str)] = &[
@@ -134,7 +232,7 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("wait-events e COPY:NONE -> COPY:NONE", "6:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
         ("set-event e COPY:NONE -> COPY:NONE\nwait-events e CLEAR:NONE -> COPY:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
         ("set-event e COPY:NONE -> COPY:NONE a transition", "6:38: barrier 0 of event `e`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)"),
-        ("set-event e COPY:NONE -> COPY:NONE\nset-event e COPY:NONE -> COPY:NONE", "7:11: event `e` is already set: reset it first (a vkCmdSetEvent2 or vkSetEvent of a signaled event has no effect)"),
+        ("set-event e COPY:NONE -> COPY:NONE\nset-event e COPY:NONE -> COPY:NONE", "7:11: event `e` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)"),
         ("set-event e HOST:NONE -> COPY:NONE", "6:11: barrier 0 of the set of event `e`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)"),
         ("host-set-event e\nwait-events e COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("set-event e COPY:NONE -> COPY:NONE\nreset-event e\nwait-events e COPY:NONE -> COPY:NONE", "8:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
@@ -152,10 +250,117 @@ fn invalid_event_programs_are_errors_at_their_token() {
     );
 }
 
+/// Synchronization-1 events (`set-event1`, `wait-events1`): the rules of
+/// `vkCmdSetEvent`/`vkCmdWaitEvents`, each an error at its token.
+#[test]
+fn invalid_sync1_event_programs_are_errors_at_their_token() {
+    const SET: &str = "set-event1 e TRANSFER\n";
+    let cases: &[(&str, &str)] = &[
+        ("wait-events1 g TRANSFER:NONE -> TRANSFER:NONE", "6:14: unknown event `g`"),
+        ("wait-events1 TRANSFER:NONE -> TRANSFER:NONE", "6:14: expected an event name"),
+        ("wait-events1 e", "6:15: expected the wait's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`, each with the call's srcStageMask and dstStageMask"),
+        ("set-event1 e", "6:13: expected the stage mask, found end of line"),
+        ("set-event1 e TRANSFER COPY", "6:23: unexpected `COPY`"),
+        ("wait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "6:14: event `e` is waited on by vkCmdWaitEvents but not set (no set earlier in the trace, or a reset since): the wait would never end"),
+        ("set-event1 e COMPUTE_SHADER|COPY", "6:29: `COPY` is a synchronization-2 flag: vkCmdSetEvent takes the 32-bit synchronization-1 flags (write `TRANSFER`)"),
+        ("set-event1 e COMPUTE_SHADER|HOST", "6:29: the stage mask of the vkCmdSetEvent of event `e` may not include HOST or unnamed bits 0x4000 (VUID-vkCmdSetEvent-stageMask-01149)"),
+        ("set-event1 e TRANSFER\nset-event1 e TRANSFER", "7:12: event `e` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)"),
+        (&format!("{SET}wait-events1 e TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ"), "7:58: `SHADER_STORAGE_READ` is a synchronization-2 flag: vkCmdWaitEvents takes the 32-bit synchronization-1 flags (write `SHADER_READ`)"),
+        (&format!("{SET}wait-events1 e CLEAR:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ"), "7:16: `CLEAR` is a synchronization-2 flag: vkCmdWaitEvents takes the 32-bit synchronization-1 flags (write `TRANSFER`)"),
+        // VUID-vkCmdWaitEvents-srcStageMask-01158: exactly the OR, neither
+        // smaller nor larger.
+        (&format!("{SET}wait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        ("set-event1 e COMPUTE_SHADER|TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "7:16: srcStageMask ALL_TRANSFER of vkCmdWaitEvents is not COMPUTE_SHADER|ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}wait-events1 e TRANSFER|COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER|ALL_TRANSFER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}host-set-event f\nwait-events1 e f TRANSFER:NONE -> TRANSFER:NONE"), "8:18: srcStageMask ALL_TRANSFER of vkCmdWaitEvents is not ALL_TRANSFER|HOST, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}wait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ; COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:67: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
+        (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE; TRANSFER:NONE -> HOST:HOST_READ"), "7:65: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
+        (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..16] transition"), "7:56: barrier 0 of vkCmdWaitEvents: image layout transitions in an event wait are not modelled"),
+        // The two generations do not mix.
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "7:14: event `e` was set by vkCmdSetEvent2: vkCmdWaitEvents cannot wait for it (VUID-vkCmdWaitEvents-pEvents-03847)"),
+        (&format!("{SET}wait-events e COPY:NONE -> COPY:NONE"), "7:13: event `e` was set by vkCmdSetEvent: vkCmdWaitEvents2 cannot wait for it (VUID-vkCmdWaitEvents2-pEvents-03837)"),
+        (&format!("{SET}reset-event e\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE"), "8:14: event `e` is waited on by vkCmdWaitEvents but not set (no set earlier in the trace, or a reset since): the wait would never end"),
+    ];
+    for (body, want) in cases {
+        let err = trace::parse(&format!("{HEADER}{body}\n")).expect_err(body);
+        assert_eq!(err.to_string(), *want, "{body}");
+    }
+    // Events are per queue.
+    let text = "buffer a 16\nqueue qa\nqueue qb\nevent e\nset-event1 e TRANSFER\nsubmit qa\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE\nsubmit qb\n";
+    assert_eq!(
+        trace::parse(text).unwrap_err().to_string(),
+        "7:14: event `e` is waited on queue `qb` but was set on queue `qa`: events order commands of one queue only"
+    );
+}
+
+/// The builder refuses what the parser refuses, with the same wording.
+#[test]
+fn sync1_events_built_in_code_are_checked_as_parsed() {
+    use vksync::{AccessFlags2 as A, Barrier, Command, Dependency, PipelineStageFlags2 as S, Program};
+    let wait = |src, dst, access| Command::WaitEvents1 {
+        events: vec![vksync::EventId(0)],
+        dependency: Dependency {
+            barriers: vec![Barrier::global(src, A::NONE, dst, access)],
+        },
+    };
+    let cases: Vec<(Vec<Command>, &str)> = vec![
+        (
+            vec![Command::SetEvent1 {
+                event: vksync::EventId(0),
+                stage_mask: S::CLEAR,
+            }],
+            "command 0: `CLEAR` is a synchronization-2 flag: vkCmdSetEvent takes the 32-bit synchronization-1 flags (write `TRANSFER`)",
+        ),
+        (
+            vec![wait(S::TRANSFER, S::COMPUTE_SHADER, A::SHADER_STORAGE_READ)],
+            "command 0: `SHADER_STORAGE_READ` is a synchronization-2 flag: vkCmdWaitEvents takes the 32-bit synchronization-1 flags (write `SHADER_READ`)",
+        ),
+        (
+            vec![Command::WaitEvents1 {
+                events: vec![vksync::EventId(0)],
+                dependency: Dependency::default(),
+            }],
+            "command 0: vkCmdWaitEvents needs its stage masks: at least one barrier (an execution-only wait is `SRC_STAGES:NONE -> DST_STAGES:NONE`)",
+        ),
+        (
+            vec![Command::WaitEvents1 {
+                events: vec![],
+                dependency: Dependency {
+                    barriers: vec![Barrier::default()],
+                },
+            }],
+            "command 0: vkCmdWaitEvents waits for no event (eventCount must be greater than 0)",
+        ),
+    ];
+    for (commands, want) in cases {
+        let mut p = Program::new();
+        p.buffer("a", 64).unwrap();
+        p.event("e").unwrap();
+        let err = p.extend(commands).unwrap_err();
+        assert_eq!(err.to_string(), want);
+    }
+    // What needs the program's order is checked by `resolve`.
+    let mut p = Program::new();
+    p.buffer("a", 64).unwrap();
+    p.event("e").unwrap();
+    p.extend([
+        Command::SetEvent1 {
+            event: vksync::EventId(0),
+            stage_mask: S::TRANSFER,
+        },
+        wait(S::COMPUTE_SHADER, S::TRANSFER, A::NONE),
+    ])
+    .unwrap();
+    assert_eq!(
+        vksync::resolve(&p).unwrap_err().to_string(),
+        "command 1: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"
+    );
+}
+
 #[test]
 fn events_round_trip_and_are_refused_where_not_modelled() {
     let text = format!(
-        "{HEADER}fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nset-event f COPY:NONE -> COPY:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f COPY:NONE -> COPY:NONE\nreset-event e COPY\nhost-reset-event f\nhost-set-event f\nwait-events f HOST:HOST_WRITE -> COPY:TRANSFER_READ\n"
+        "{HEADER}fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nset-event f COPY:NONE -> COPY:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f COPY:NONE -> COPY:NONE\nreset-event e COPY\nhost-reset-event f\nhost-set-event f\nwait-events f HOST:HOST_WRITE -> COPY:TRANSFER_READ\nhost-reset-event f\nset-event1 e TRANSFER|COMPUTE_SHADER\nhost-set-event f\nwait-events1 e f COMPUTE_SHADER|TRANSFER|HOST:SHADER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ a[0..64]; COMPUTE_SHADER|TRANSFER|HOST:NONE -> TRANSFER:NONE\nwait-events1 e f ALL_TRANSFER|COMPUTE_SHADER|HOST:NONE -> HOST:HOST_READ\nreset-event e TRANSFER\n"
     );
     let t = trace::parse(&text).unwrap();
     let printed = trace::print(&t.program);

@@ -422,7 +422,8 @@ fn layout_transitions() {
 }
 
 /// The error tables of `docs/trace-format.md` are real: each row's input
-/// (after `buffer a 16` when the error is on line 2) fails with the row's
+/// (after `buffer a 16` when the error is on line 2, after the queue or
+/// event table's declarations on line 4 or 5) fails with the row's
 /// message.
 #[test]
 fn documented_errors() {
@@ -438,13 +439,18 @@ fn documented_errors() {
             continue;
         };
         let message = message.trim();
-        // Several lines are written `LINE` / `LINE`.
+        // Several lines are written `LINE` / `LINE` (the queue table's
+        // two-line rows end on line 5).
+        let two_lines = input.contains("` / `");
         let input = input.replace("` / `", "\n");
         let text = if message.starts_with("2:") {
             format!("buffer a 16\n{input}")
-        } else if message.starts_with("4:") || message.starts_with("5:") {
+        } else if message.starts_with("4:") || (two_lines && message.starts_with("5:")) {
             // The queue and semaphore table's declarations.
             format!("queue qa\nsemaphore s\nsemaphore t timeline\n{input}")
+        } else if message.starts_with("5:") {
+            // The events table's declarations and synchronization-1 set.
+            format!("buffer a 256\nevent e\nevent f\nset-event1 e TRANSFER\n{input}")
         } else {
             input
         };

@@ -44,6 +44,36 @@ pub const STAGE_MASKS: [S; 14] = [
     S::DRAW_INDIRECT.union(S::COMPUTE_SHADER),
 ];
 
+/// Stage masks of the synchronization-1 event commands (`set-event1`'s
+/// stage mask, `wait-events1`'s `dstStageMask`): [`STAGE_MASKS`] in
+/// 32-bit flags (`TRANSFER` for the transfer stages; a set holds no
+/// `HOST`, and a wait's `HOST` comes only from a host set).
+pub const STAGE_MASKS_1: [S; 9] = [
+    S::NONE,
+    S::TOP_OF_PIPE,
+    S::BOTTOM_OF_PIPE,
+    S::ALL_COMMANDS,
+    S::ALL_TRANSFER,
+    S::COMPUTE_SHADER,
+    S::DRAW_INDIRECT,
+    S::ALL_TRANSFER.union(S::COMPUTE_SHADER),
+    S::DRAW_INDIRECT.union(S::COMPUTE_SHADER),
+];
+
+/// An access mask of [`ACCESS_MASKS`] in 32-bit (synchronization-1)
+/// flags: the storage and sampled accesses become the shader accesses
+/// that hold them.
+fn sync1_access(a: A) -> A {
+    let mut out = a & !(A::SHADER_STORAGE_READ | A::SHADER_SAMPLED_READ | A::SHADER_STORAGE_WRITE);
+    if a.intersects(A::SHADER_STORAGE_READ | A::SHADER_SAMPLED_READ) {
+        out |= A::SHADER_READ;
+    }
+    if a.intersects(A::SHADER_STORAGE_WRITE) {
+        out |= A::SHADER_WRITE;
+    }
+    out
+}
+
 /// Access masks barriers draw from (unsupported bits are dropped for the
 /// stage mask they meet, so every barrier is valid usage).
 pub const ACCESS_MASKS: [A; 15] = [
@@ -161,6 +191,29 @@ pub enum SyncOp {
     WaitEvents(Vec<u8>),
     /// `reset-event` of event `% 3`.
     ResetEvent(u8),
+    /// `set-event1` (`vkCmdSetEvent`) of event `event % 3` with stage mask
+    /// [`STAGE_MASKS_1`]`[stages]`, or `ALL_COMMANDS` with `full`; dropped
+    /// when the event is already set.
+    SetEvent1 {
+        event: u8,
+        stages: u8,
+        full: bool,
+    },
+    /// `wait-events1` (`vkCmdWaitEvents`) of the events picked (`% 3`)
+    /// that a `set-event1` or the host set, with `srcStageMask` the OR of
+    /// their stage masks (and `HOST` for a host set), `dstStageMask`
+    /// [`STAGE_MASKS_1`]`[dst]` and these barriers' access masks (valid for
+    /// the stage masks) and ranges; dropped when no picked event is set so.
+    /// With `full`, `dstStageMask` is `ALL_COMMANDS` and the first
+    /// barrier's accesses `MEMORY_WRITE -> MEMORY_READ|MEMORY_WRITE`.
+    WaitEvents1 {
+        picks: Vec<u8>,
+        barriers: Vec<BarrierOp>,
+        dst: u8,
+        full: bool,
+    },
+    /// `host-set-event` of event `% 3`, when it is not set.
+    HostSetEvent(u8),
     /// A barrier over a range of the exclusive buffer `buf0` transferring
     /// ownership from family `src % 3` to `dst % 3` (queues `qa`, `qb`,
     /// `qc` are of families 0, 1, 1: family 2 has none, so a barrier can
@@ -274,6 +327,38 @@ pub fn event_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
     prop::collection::vec(event_op(), 1..=max_ops)
 }
 
+fn event1_op() -> impl Strategy<Value = SyncOp> {
+    prop_oneof![
+        10 => sync_op(),
+        // A few synchronization-2 events beside, on the same three events.
+        1 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+            .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
+        1 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
+        1 => any::<u8>().prop_map(SyncOp::ResetEvent),
+        3 => (any::<u8>(), any::<u8>(), prop::bool::weighted(0.6))
+            .prop_map(|(event, stages, full)| SyncOp::SetEvent1 { event, stages, full }),
+        3 => (
+            prop::collection::vec(any::<u8>(), 1..=3),
+            prop::collection::vec(barrier_op(), 1..=2),
+            any::<u8>(),
+            prop::bool::weighted(0.6),
+        )
+            .prop_map(|(picks, barriers, dst, full)| SyncOp::WaitEvents1 { picks, barriers, dst, full }),
+        1 => any::<u8>().prop_map(SyncOp::HostSetEvent),
+    ]
+}
+
+/// Strategy for single-queue programs with synchronization-1 events: the
+/// operations of [`event_ops`] (synchronization-2 events among them) plus
+/// `set-event1`, `wait-events1` and `host-set-event` of the same three
+/// events: a `set-event1` carries a stage mask only and each
+/// `wait-events1` its own barriers, so one set may be waited by several
+/// waits with different barriers, and one wait may wait for a device set
+/// and a host set.
+pub fn event1_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(event1_op(), 1..=max_ops)
+}
+
 /// Strategy for the operations of a program of up to `max_ops` operations.
 pub fn sync_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
     prop::collection::vec(sync_op(), 1..=max_ops)
@@ -361,7 +446,12 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
     let has_events = ops.iter().any(|o| {
         matches!(
             o,
-            SyncOp::SetEvent { .. } | SyncOp::WaitEvents(_) | SyncOp::ResetEvent(_)
+            SyncOp::SetEvent { .. }
+                | SyncOp::WaitEvents(_)
+                | SyncOp::ResetEvent(_)
+                | SyncOp::SetEvent1 { .. }
+                | SyncOp::WaitEvents1 { .. }
+                | SyncOp::HostSetEvent(_)
         )
     });
     let mut events = Vec::new();
@@ -370,7 +460,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
             events.push(p.event(name).expect(ok));
         }
     }
-    let mut event_set: [Option<Dependency>; 3] = [None, None, None];
+    let mut event_set: [EventSet; 3] = [EventSet::None, EventSet::None, EventSet::None];
     // Per semaphore: binary, a signal pending; timeline, the value reached.
     let mut pending = [false; 2];
     let mut value = [0u64, 2];
@@ -553,7 +643,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 full,
             } => {
                 let k = *event as usize % 3;
-                if event_set[k].is_some() {
+                if event_set[k] != EventSet::None {
                     continue;
                 }
                 let no_host = |m: S| m & !S::HOST;
@@ -596,14 +686,14 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 })
                 .is_ok()
                 {
-                    event_set[k] = Some(dependency);
+                    event_set[k] = EventSet::Sync2(dependency);
                 }
             }
             SyncOp::WaitEvents(picks) => {
                 let mut waits = Vec::new();
                 let mut seen = [false; 3];
                 for k in picks.iter().map(|k| *k as usize % 3) {
-                    if let (Some(dep), false) = (&event_set[k], seen[k]) {
+                    if let (EventSet::Sync2(dep), false) = (&event_set[k], seen[k]) {
                         seen[k] = true;
                         waits.push(EventWait {
                             event: events[k],
@@ -624,8 +714,94 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                 })
                 .is_ok()
                 {
-                    event_set[k] = None;
+                    event_set[k] = EventSet::None;
                 }
+            }
+            SyncOp::SetEvent1 { event, stages, full } => {
+                let k = *event as usize % 3;
+                if event_set[k] != EventSet::None {
+                    continue;
+                }
+                let stage_mask = if *full {
+                    S::ALL_COMMANDS
+                } else {
+                    STAGE_MASKS_1[*stages as usize % STAGE_MASKS_1.len()]
+                };
+                if p.push(Command::SetEvent1 {
+                    event: events[k],
+                    stage_mask,
+                })
+                .is_ok()
+                {
+                    event_set[k] = EventSet::Sync1(stage_mask);
+                }
+            }
+            SyncOp::HostSetEvent(k) => {
+                let k = *k as usize % 3;
+                if event_set[k] != EventSet::None {
+                    continue;
+                }
+                if p.push(Command::HostSetEvent { event: events[k] }).is_ok() {
+                    event_set[k] = EventSet::Host;
+                }
+            }
+            SyncOp::WaitEvents1 {
+                picks,
+                barriers,
+                dst,
+                full,
+            } => {
+                // VUID-vkCmdWaitEvents-srcStageMask-01158: the OR of the
+                // sets' stage masks, HOST for a host set.
+                let mut waited = Vec::new();
+                let mut src = S::NONE;
+                for k in picks.iter().map(|k| *k as usize % 3) {
+                    let stages = match event_set[k] {
+                        EventSet::Sync1(s) => s,
+                        EventSet::Host => S::HOST,
+                        _ => continue,
+                    };
+                    if !waited.contains(&events[k]) {
+                        waited.push(events[k]);
+                        src |= stages;
+                    }
+                }
+                if waited.is_empty() {
+                    continue;
+                }
+                let dst = if *full {
+                    S::ALL_COMMANDS
+                } else {
+                    STAGE_MASKS_1[*dst as usize % STAGE_MASKS_1.len()]
+                };
+                let barriers: Vec<Barrier> = barriers
+                    .iter()
+                    .enumerate()
+                    .map(|(j, b)| {
+                        let (sa, da) = if *full && j == 0 {
+                            (A::MEMORY_WRITE, A::MEMORY_READ | A::MEMORY_WRITE)
+                        } else {
+                            (
+                                sync1_access(ACCESS_MASKS[b.masks[1] as usize % ACCESS_MASKS.len()]),
+                                sync1_access(ACCESS_MASKS[b.masks[3] as usize % ACCESS_MASKS.len()]),
+                            )
+                        };
+                        let barrier = Barrier::global(
+                            src,
+                            valid_access(src, sa, Side::Src),
+                            dst,
+                            valid_access(dst, da, Side::Dst),
+                        );
+                        match b.range {
+                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
+                            None => barrier,
+                        }
+                    })
+                    .collect();
+                let _ = p.push(Command::WaitEvents1 {
+                    events: waited,
+                    dependency: Dependency { barriers },
+                });
             }
             SyncOp::Barrier(bs) => {
                 let barriers = bs
@@ -708,6 +884,20 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
         }
     }
     p
+}
+
+/// What set an event of [`build_sync`]'s program, as far as its waits
+/// need to know: which wait may wait for it, and with what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum EventSet {
+    /// Not set (never, or reset since).
+    None,
+    /// `set-event`, with this dependency info (its waits repeat it).
+    Sync2(Dependency),
+    /// `set-event1`, with this stage mask (its waits' `srcStageMask`).
+    Sync1(S),
+    /// `host-set-event`.
+    Host,
 }
 
 /// A comparable set of hazards: per (command, kind, memory object), the

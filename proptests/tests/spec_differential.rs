@@ -18,8 +18,8 @@ use vksync::check_streaming;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::spec::{races, Reading};
 use vksync_proptests::sync::{
-    build_sync, event_ops, keys_of_hazards, keys_of_races, multi_queue_ops, ownership_ops, show_difference,
-    sync_ops,
+    build_sync, event1_ops, event_ops, keys_of_hazards, keys_of_races, multi_queue_ops, ownership_ops,
+    show_difference, sync_ops,
 };
 use vksync_proptests::{programs, weakenings};
 
@@ -39,6 +39,20 @@ proptest! {
     /// and its wait; both readings.
     #[test]
     fn fast_checker_equals_definitional_semantics_with_events(ops in event_ops(24)) {
+        let p = build_sync(&ops);
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let sem = vksync::Semantics::for_reading(reading);
+            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+            let spec = keys_of_races(&races(&p, reading).unwrap());
+            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
+        }
+    }
+
+    /// Synchronization-1 events beside synchronization-2 ones: sets with a
+    /// stage mask only, waits with their own barriers (several waits of
+    /// one set, waits of several events, host sets); both readings.
+    #[test]
+    fn fast_checker_equals_definitional_semantics_with_sync1_events(ops in event1_ops(24)) {
         let p = build_sync(&ops);
         for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
             let sem = vksync::Semantics::for_reading(reading);
@@ -283,53 +297,108 @@ fn generated_programs_exercise_layout_transitions() {
     eprintln!("{n_at} hazards at transitions, {n_after} after them, {siblings} calls with a transition and a global barrier, in 2000 programs");
 }
 
-/// The event generator is not vacuous: most programs wait for an event
-/// whose set is separated from the wait by other commands, and the wait
-/// changes the verdict (replacing the waits by no-ops adds hazards) on
-/// some (about 6%: random programs race in many other ways too).
+/// The event generator is not vacuous, for either generation: most
+/// programs wait for an event whose set is separated from the wait by
+/// other commands, and the waits change the verdict (replacing them by
+/// no-ops adds hazards) on some (random programs race in many other ways
+/// too). Synchronization-1 waits are counted apart, with how many wait
+/// for one set more than once and how many wait for two events.
 #[test]
 fn generated_programs_exercise_events() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     use vksync::Command;
-    let mut runner = TestRunner::deterministic();
-    let strategy = event_ops(24);
-    let (mut with_waits, mut gap, mut decisive) = (0usize, 0usize, 0usize);
+    // One runner per generation: the synchronization-2 programs are the
+    // ones this test drew before synchronization 1 existed.
+    let mut runners = [TestRunner::deterministic(), TestRunner::deterministic()];
+    let (sync2, sync1) = (event_ops(24), event1_ops(24));
+    // Per generation (0: synchronization 2, from `event_ops`; 1:
+    // synchronization 1, from `event1_ops`).
+    let (mut with_waits, mut gap, mut decisive) = ([0usize; 2], [0usize; 2], [0usize; 2]);
+    let (mut rewaited, mut several) = (0usize, 0usize);
     for _ in 0..2000 {
-        let p = build_sync(&strategy.new_tree(&mut runner).expect("a program").current());
-        let waits: Vec<usize> = p
-            .commands()
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c, Command::WaitEvents { .. }))
-            .map(|(i, _)| i)
-            .collect();
-        if waits.is_empty() {
-            continue;
-        }
-        with_waits += 1;
-        if waits
-            .iter()
-            .any(|&w| w > 0 && !matches!(p.commands()[w - 1], Command::SetEvent { .. }))
-        {
-            gap += 1;
-        }
-        // Each wait replaced by an empty pipeline barrier (a no-op).
-        let mut q = p.clone();
-        for &w in &waits {
-            q.replace(w, Command::Barrier(vksync::Dependency::default()))
-                .expect("a valid command");
-        }
-        let (Ok(hq), Ok(hp)) = (vksync::check(&q), vksync::check(&p)) else {
-            continue;
-        };
-        if hq.len() > hp.len() {
-            decisive += 1;
+        for generation in 0..2 {
+            let ops = match generation {
+                0 => sync2.new_tree(&mut runners[0]).expect("a program").current(),
+                _ => sync1.new_tree(&mut runners[1]).expect("a program").current(),
+            };
+            let p = build_sync(&ops);
+            let is_wait = |c: &Command| match generation {
+                0 => matches!(c, Command::WaitEvents { .. }),
+                _ => matches!(c, Command::WaitEvents1 { .. }),
+            };
+            let is_set = |c: &Command| match generation {
+                0 => matches!(c, Command::SetEvent { .. }),
+                _ => matches!(c, Command::SetEvent1 { .. }),
+            };
+            let waits: Vec<usize> = p
+                .commands()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| is_wait(c))
+                .map(|(i, _)| i)
+                .collect();
+            if waits.is_empty() {
+                continue;
+            }
+            with_waits[generation] += 1;
+            if waits.iter().any(|&w| w > 0 && !is_set(&p.commands()[w - 1])) {
+                gap[generation] += 1;
+            }
+            // Each wait replaced by an empty pipeline barrier (a no-op).
+            let mut q = p.clone();
+            for &w in &waits {
+                q.replace(w, Command::Barrier(vksync::Dependency::default()))
+                    .expect("a valid command");
+            }
+            let (Ok(hq), Ok(hp)) = (vksync::check(&q), vksync::check(&p)) else {
+                continue;
+            };
+            if hq.len() > hp.len() {
+                decisive[generation] += 1;
+            }
+            if generation == 0 {
+                continue;
+            }
+            // A synchronization-1 set waited more than once (with no reset
+            // between), and waits for two events or more.
+            let mut waits_since_set = [0usize; 3];
+            let mut again = false;
+            for c in p.commands() {
+                match c {
+                    Command::SetEvent1 { event, .. } | Command::ResetEvent { event, .. } => {
+                        waits_since_set[event.0 as usize % 3] = 0
+                    }
+                    Command::WaitEvents1 { events, .. } => {
+                        if events.len() > 1 {
+                            several += 1;
+                        }
+                        for e in events {
+                            waits_since_set[e.0 as usize % 3] += 1;
+                            again |= waits_since_set[e.0 as usize % 3] > 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rewaited += usize::from(again);
         }
     }
-    eprintln!("{with_waits} of 2000 programs wait for an event, {gap} with commands between a set and its wait, {decisive} where the waits remove a hazard");
-    assert!(
-        with_waits > 800 && gap > 400 && decisive > 100,
-        "{with_waits} {gap} {decisive}"
+    eprintln!(
+        "of 2000 programs: synchronization 2: {} wait for an event, {} with commands between a set and its wait, {} where the waits remove a hazard; \
+         synchronization 1: {} wait, {} with commands between, {} where the waits remove a hazard, {} wait for one set twice, {} waits for several events",
+        with_waits[0], gap[0], decisive[0], with_waits[1], gap[1], decisive[1], rewaited, several
     );
+    assert!(
+        with_waits[0] > 800 && gap[0] > 400 && decisive[0] > 100,
+        "synchronization 2: {with_waits:?} {gap:?} {decisive:?}"
+    );
+    // Fewer synchronization-1 waits decide a hazard (60 of 2000 when
+    // written): a set's stage mask and its wait's barriers are drawn
+    // apart, and a set waited twice is decisive at its first wait only.
+    assert!(
+        with_waits[1] > 800 && gap[1] > 400 && decisive[1] > 40,
+        "synchronization 1: {with_waits:?} {gap:?} {decisive:?}"
+    );
+    assert!(rewaited > 200 && several > 150, "{rewaited} {several}");
 }

@@ -130,7 +130,8 @@ fn transfer_stages() -> PipelineStageFlags2 {
 
 /// Per model queue: whether its work needs a `COMPUTE` family: a
 /// dispatch, an event command (`vkCmdSetEvent2`, `vkCmdWaitEvents2`,
-/// `vkCmdResetEvent2` are not transfer-queue commands), or a barrier or
+/// `vkCmdResetEvent2` and their synchronization-1 forms are not
+/// transfer-queue commands), or a barrier or
 /// semaphore stage mask naming a stage a transfer-only queue lacks.
 pub fn needs_compute(program: &Program) -> Vec<bool> {
     let batch = batch_queues(program);
@@ -142,6 +143,8 @@ pub fn needs_compute(program: &Program) -> Vec<bool> {
             Command::Dispatch { .. }
             | Command::SetEvent { .. }
             | Command::WaitEvents { .. }
+            | Command::SetEvent1 { .. }
+            | Command::WaitEvents1 { .. }
             | Command::ResetEvent { .. } => true,
             Command::Barrier(d) => d
                 .barriers

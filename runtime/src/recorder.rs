@@ -17,7 +17,10 @@
 //! fence, `wait QUEUE` for that queue's. `host-signal` and `host-wait` are
 //! `vkSignalSemaphore` and `vkWaitSemaphores` (at most the fence timeout);
 //! events are `vkCmdSetEvent2`, `vkCmdWaitEvents2`, `vkCmdResetEvent2`,
-//! `vkSetEvent` and `vkResetEvent`. Which device queue runs a model queue,
+//! `vkSetEvent` and `vkResetEvent`, and `set-event1`/`wait-events1` are
+//! the synchronization-1 `vkCmdSetEvent`/`vkCmdWaitEvents` (a
+//! `reset-event` is always `vkCmdResetEvent2`: the two resets mean the
+//! same). Which device queue runs a model queue,
 //! and which device family a model family number stands for (also in
 //! ownership-transfer barriers), is [`crate::queues`]' map.
 //!
@@ -1142,6 +1145,59 @@ impl Recorder<'_> {
                 // host) with no reset since and with an equal dependency
                 // info (checked by `vksync::resolve`).
                 unsafe { d.cmd_wait_events2(cb, &events, &infos) };
+            }
+            Command::SetEvent1 { event, stage_mask } => {
+                // SAFETY: recording state on a compute-capable family
+                // (`crate::queues`); a live event; a synchronization-1
+                // stage mask without HOST (checked by `vksync::resolve`).
+                unsafe {
+                    d.cmd_set_event(
+                        cb,
+                        self.res.events[event.0 as usize],
+                        vksync::ash::stage_mask1(*stage_mask),
+                    )
+                };
+            }
+            Command::WaitEvents1 { events, dependency } => {
+                // One srcStageMask and one dstStageMask for the call: every
+                // barrier carries them (checked by `vksync::Program`).
+                let (src, dst) = c
+                    .wait_stage_masks()
+                    .expect("a vkCmdWaitEvents has at least one barrier");
+                let mut globals = Vec::new();
+                let mut buffers = Vec::new();
+                for b in &dependency.barriers {
+                    match b.region {
+                        None => globals.push(vksync::ash::memory_barrier1(b)),
+                        Some(r) => {
+                            let m = layout.locate(r).expect("region of the resolved program");
+                            buffers.push(vksync::ash::buffer_memory_barrier1(
+                                b,
+                                self.buffer(m.mem),
+                                m.range,
+                            ));
+                        }
+                    }
+                }
+                let events: Vec<vk::Event> = events.iter().map(|e| self.res.events[e.0 as usize]).collect();
+                // SAFETY: recording state on a compute-capable family;
+                // live events, each set earlier by vkCmdSetEvent on this
+                // queue or by the host, with no reset since, and a
+                // srcStageMask that is the OR of their stage masks (and
+                // HOST for a host set) (checked by `vksync::resolve`);
+                // synchronization-1 flags, kept bit for bit,
+                // ranges in bounds, no ownership transfer.
+                unsafe {
+                    d.cmd_wait_events(
+                        cb,
+                        &events,
+                        vksync::ash::stage_mask1(src),
+                        vksync::ash::stage_mask1(dst),
+                        &globals,
+                        &buffers,
+                        &[],
+                    )
+                };
             }
             Command::ResetEvent { event, stages } => {
                 // SAFETY: recording state on a compute-capable family; a

@@ -117,6 +117,8 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
         | Command::HostWait { .. }
         | Command::SetEvent { .. }
         | Command::WaitEvents { .. }
+        | Command::SetEvent1 { .. }
+        | Command::WaitEvents1 { .. }
         | Command::ResetEvent { .. }
         | Command::HostSetEvent { .. }
         | Command::HostResetEvent { .. } => vec![],

@@ -428,8 +428,8 @@ pub enum ProgramErrorKind {
         /// The barrier's index in the dependency info.
         index: usize,
     },
-    /// Refused with "event `{name}` is already set: reset it first (a vkCmdSetEvent2 or vkSetEvent of a signaled event has no effect)".
-    #[error("event `{name}` is already set: reset it first (a vkCmdSetEvent2 or vkSetEvent of a signaled event has no effect)")]
+    /// Refused with "event `{name}` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)".
+    #[error("event `{name}` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)")]
     EventAlreadySet {
         /// The event.
         name: String,
@@ -461,6 +461,70 @@ pub enum ProgramErrorKind {
         set_queue: String,
         /// The queue of the wait.
         wait_queue: String,
+    },
+    /// Refused with "the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)".
+    #[error("the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)")]
+    EventSet1Stages {
+        /// The event.
+        name: String,
+        /// The offending bits.
+        bits: u64,
+    },
+    /// Refused with "`{flag}` is a synchronization-2 flag: {call} takes the 32-bit synchronization-1 flags (write `{instead}`)".
+    #[error("`{flag}` is a synchronization-2 flag: {call} takes the 32-bit synchronization-1 flags (write `{instead}`)")]
+    Sync2OnlyFlag {
+        /// The synchronization-1 call: `vkCmdSetEvent` or `vkCmdWaitEvents`.
+        call: &'static str,
+        /// The flag's name.
+        flag: &'static str,
+        /// The synchronization-1 flag that covers it.
+        instead: &'static str,
+    },
+    /// Refused with "vkCmdWaitEvents waits for no event (eventCount must be greater than 0)".
+    #[error("vkCmdWaitEvents waits for no event (eventCount must be greater than 0)")]
+    WaitEvents1WithoutEvents,
+    /// Refused with "vkCmdWaitEvents needs its stage masks: at least one barrier (an execution-only wait is `SRC_STAGES:NONE -> DST_STAGES:NONE`)".
+    #[error("vkCmdWaitEvents needs its stage masks: at least one barrier (an execution-only wait is `SRC_STAGES:NONE -> DST_STAGES:NONE`)")]
+    WaitEvents1WithoutBarriers,
+    /// Refused with "barrier {index} of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask".
+    #[error("barrier {index} of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask")]
+    WaitEvents1StageMasks {
+        /// The barrier's index in the call.
+        index: usize,
+    },
+    /// Refused with "barrier {index} of vkCmdWaitEvents: image layout transitions in an event wait are not modelled".
+    #[error(
+        "barrier {index} of vkCmdWaitEvents: image layout transitions in an event wait are not modelled"
+    )]
+    WaitEvents1Transition {
+        /// The barrier's index in the call.
+        index: usize,
+    },
+    /// Refused with "event `{name}` was set by vkCmdSetEvent2: vkCmdWaitEvents cannot wait for it (VUID-vkCmdWaitEvents-pEvents-03847)".
+    #[error("event `{name}` was set by vkCmdSetEvent2: vkCmdWaitEvents cannot wait for it (VUID-vkCmdWaitEvents-pEvents-03847)")]
+    EventSetBySync2 {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "event `{name}` was set by vkCmdSetEvent: vkCmdWaitEvents2 cannot wait for it (VUID-vkCmdWaitEvents2-pEvents-03837)".
+    #[error("event `{name}` was set by vkCmdSetEvent: vkCmdWaitEvents2 cannot wait for it (VUID-vkCmdWaitEvents2-pEvents-03837)")]
+    EventSetBySync1 {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "event `{name}` is waited on by vkCmdWaitEvents but not set (no set earlier in the trace, or a reset since): the wait would never end".
+    #[error("event `{name}` is waited on by vkCmdWaitEvents but not set (no set earlier in the trace, or a reset since): the wait would never end")]
+    Event1NotSet {
+        /// The event.
+        name: String,
+    },
+    /// Refused with "srcStageMask {given} of vkCmdWaitEvents is not {expected}, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)".
+    #[error("srcStageMask {given} of vkCmdWaitEvents is not {expected}, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)")]
+    WaitEvents1SrcStageMask {
+        /// The wait's `srcStageMask`.
+        given: crate::vk::flags::PipelineStageFlags2,
+        /// What it must be.
+        expected: crate::vk::flags::PipelineStageFlags2,
     },
     /// Refused with "the stage mask of a reset of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdResetEvent2-stageMask-03830)".
     #[error("the stage mask of a reset of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdResetEvent2-stageMask-03830)")]

@@ -1,15 +1,33 @@
 //! Events (split barriers): `vkCmdSetEvent2`, `vkCmdWaitEvents2`,
-//! `vkCmdResetEvent2`, and the host's `vkSetEvent` and `vkResetEvent`.
+//! `vkCmdResetEvent2`, their synchronization-1 forms `vkCmdSetEvent`,
+//! `vkCmdWaitEvents` and `vkCmdResetEvent`, and the host's `vkSetEvent`
+//! and `vkResetEvent`.
 //!
 //! A [`Command::SetEvent`](super::program::Command::SetEvent) carries the
 //! `VkDependencyInfo` of `vkCmdSetEvent2`; a
 //! [`Command::WaitEvents`](super::program::Command::WaitEvents) one
 //! [`EventWait`] per element of `pEvents`, each with its own dependency
 //! info (`pDependencyInfos[i]`), which must equal the one its set was
-//! recorded with (VUID-vkCmdWaitEvents2-pEvents-03837: "Members of pEvents
-//! must not have been signaled by vkCmdSetEvent", and the pairing rule of
-//! "Event Waiting": a signal is included only if its `dependencyInfo` is
-//! "exactly equal to the element of pDependencyInfos at index i").
+//! recorded with (VUID-vkCmdWaitEvents2-pEvents-10788, and the pairing
+//! rule of "Event Waiting": a signal is included only if its
+//! `dependencyInfo` is "exactly equal to the element of pDependencyInfos
+//! at index i").
+//!
+//! A [`Command::SetEvent1`](super::program::Command::SetEvent1)
+//! (`vkCmdSetEvent`) carries only a stage mask; its
+//! [`Command::WaitEvents1`](super::program::Command::WaitEvents1)
+//! (`vkCmdWaitEvents`) carries the stage masks and the barriers, so one
+//! set may be waited by two waits with different barriers. The two
+//! generations do not mix: "Members of pEvents must not have been
+//! signaled by vkCmdSetEvent" (VUID-vkCmdWaitEvents2-pEvents-03837) and
+//! "Elements of pEvents must not have been signaled by vkCmdSetEvent2"
+//! (VUID-vkCmdWaitEvents-pEvents-03847). A synchronization-1 wait's
+//! `srcStageMask` "must be the bitwise OR of the stageMask parameter used
+//! in previous calls to vkCmdSetEvent with any of the elements of pEvents
+//! and VK_PIPELINE_STAGE_HOST_BIT if any of the elements of pEvents was
+//! set using vkSetEvent" (VUID-vkCmdWaitEvents-srcStageMask-01158); the
+//! previous call is the event's current set here (an event is set again
+//! only after a reset).
 //!
 //! This module owns the types and the one state machine that decides which
 //! programs with events are valid ([`EventStates`]), shared by
@@ -27,9 +45,13 @@
 //! * a device wait's dependency info equals its set's; a wait of an event
 //!   the host set has `HOST` as every barrier's source stage mask (its
 //!   first synchronization scope "only includes host operations");
+//! * a synchronization-1 wait waits only for synchronization-1 or host
+//!   sets, a synchronization-2 wait only for synchronization-2 or host
+//!   sets, and a synchronization-1 wait's `srcStageMask` is the OR above;
 //! * a device set and its wait run on the same queue
-//!   (VUID-vkCmdWaitEvents2-pEvents-03838... "vkCmdWaitEvents2 must not be
-//!   used to wait on event signal operations occurring on other queues");
+//!   ("vkCmdWaitEvents2 must not be used to wait on event signal
+//!   operations occurring on other queues", and the same sentence for
+//!   `vkCmdWaitEvents`; a rule of the command's description, not a VUID);
 //!   the queue of a command is known only at its `submit`, so this is
 //!   checked there;
 //! * a set's or wait's barriers perform no image layout transition
@@ -75,6 +97,11 @@ pub struct EventWait {
 pub(crate) enum SetBy {
     /// `vkCmdSetEvent2` at this command, with this dependency info.
     Device { command: usize, dependency: Dependency },
+    /// `vkCmdSetEvent` at this command, with this stage mask.
+    Device1 {
+        command: usize,
+        stage_mask: PipelineStageFlags2,
+    },
     /// `vkSetEvent` on the host.
     Host,
 }
@@ -137,6 +164,25 @@ impl EventStates {
         Ok(())
     }
 
+    /// `vkCmdSetEvent` at `command`.
+    pub(crate) fn set1(
+        &mut self,
+        command: usize,
+        event: EventId,
+        stage_mask: PipelineStageFlags2,
+        name: &str,
+    ) -> Result<(), ProgramErrorKind> {
+        let Some(s) = self.state(event) else { return Ok(()) };
+        if s.is_some() {
+            return Err(ProgramErrorKind::EventAlreadySet {
+                name: name.to_string(),
+            });
+        }
+        *s = Some(SetBy::Device1 { command, stage_mask });
+        self.unsubmitted_sets.push(command);
+        Ok(())
+    }
+
     /// `vkSetEvent`.
     pub(crate) fn host_set(&mut self, event: EventId, name: &str) -> Result<(), ProgramErrorKind> {
         let Some(s) = self.state(event) else { return Ok(()) };
@@ -181,6 +227,7 @@ impl EventStates {
                 self.unsubmitted_waits.push((command, index, set));
                 Ok(())
             }
+            Some(SetBy::Device1 { .. }) => Err(ProgramErrorKind::EventSetBySync1 { name }),
             Some(SetBy::Host) => {
                 if w.dependency
                     .barriers
@@ -192,6 +239,46 @@ impl EventStates {
                 Ok(())
             }
         }
+    }
+
+    /// The `vkCmdWaitEvents` at `command` of `events` (`name` names
+    /// them) with `srcStageMask` `src`. An error names the index of the
+    /// event in `events` it is about, or `None` for the stage mask.
+    pub(crate) fn wait1<'a>(
+        &mut self,
+        command: usize,
+        events: &[EventId],
+        src: PipelineStageFlags2,
+        name: impl Fn(EventId) -> &'a str,
+    ) -> Result<(), (Option<usize>, ProgramErrorKind)> {
+        let mut expected = PipelineStageFlags2::NONE;
+        let mut pairs = Vec::new();
+        for (k, &e) in events.iter().enumerate() {
+            let name = name(e).to_string();
+            let Some(s) = self.state(e) else { continue };
+            match s {
+                None => return Err((Some(k), ProgramErrorKind::Event1NotSet { name })),
+                Some(SetBy::Device { .. }) => {
+                    return Err((Some(k), ProgramErrorKind::EventSetBySync2 { name }))
+                }
+                Some(SetBy::Device1 {
+                    command: set,
+                    stage_mask,
+                }) => {
+                    expected |= *stage_mask;
+                    pairs.push((command, k, *set));
+                }
+                Some(SetBy::Host) => expected |= PipelineStageFlags2::HOST,
+            }
+        }
+        if src != expected {
+            return Err((
+                None,
+                ProgramErrorKind::WaitEvents1SrcStageMask { given: src, expected },
+            ));
+        }
+        self.unsubmitted_waits.extend(pairs);
+        Ok(())
     }
 
     /// A submit to `queue` (the end of the program: the implicit one, to

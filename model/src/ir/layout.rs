@@ -12,6 +12,7 @@
 
 pub use super::error::{Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{ByteRange, Command, ObjectId, ObjectKind, Program, Region, SharingMode};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::{self, Side};
 
 /// Index of a memory object: every buffer with memory of its own and every
@@ -280,7 +281,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
     let other_queue = |queue: super::queue::QueueId| {
         move |set: usize, set_q: super::queue::QueueId| {
             let event = match &program.commands[set] {
-                Command::SetEvent { event, .. } => program.event_name(*event).to_string(),
+                Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
+                    program.event_name(*event).to_string()
+                }
                 _ => String::new(),
             };
             ProgramErrorKind::EventOtherQueue {
@@ -497,6 +500,25 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     check_dep(&w.dependency, &life)?;
                     events.wait(ci, k, w, program.event_name(w.event)).map_err(err)?;
                 }
+            }
+            Command::SetEvent1 { event, stage_mask } => {
+                scope::validate(*stage_mask, AccessFlags2::NONE, Side::Src)
+                    .map_err(|source| err(ProgramErrorKind::BarrierScope { index: 0, source }))?;
+                events
+                    .set1(ci, *event, *stage_mask, program.event_name(*event))
+                    .map_err(err)?;
+            }
+            Command::WaitEvents1 {
+                events: waited,
+                dependency,
+            } => {
+                check_dep(dependency, &life)?;
+                let src = command
+                    .wait_stage_masks()
+                    .map_or(PipelineStageFlags2::NONE, |(s, _)| s);
+                events
+                    .wait1(ci, waited, src, |e| program.event_name(e))
+                    .map_err(|(_, kind)| err(kind))?;
             }
             Command::ResetEvent { event, .. } | Command::HostResetEvent { event } => events.reset(*event),
             Command::HostSetEvent { event } => {

@@ -441,8 +441,39 @@ pub enum Command {
         /// One per element of `pEvents`, with its `pDependencyInfos[i]`.
         waits: Vec<EventWait>,
     },
-    /// `vkCmdResetEvent2`: unsignals the event (orders no memory access in
-    /// the model).
+    /// `vkCmdSetEvent` (synchronization 1): the event signal operation.
+    /// Its first synchronization scope is the commands before it on its
+    /// queue, in `stage_mask`; it has no access scope ("it does not define
+    /// an access scope"): the memory dependency is given by the wait, so
+    /// two waits of one set may order different accesses.
+    SetEvent1 {
+        /// The event.
+        event: EventId,
+        /// `stageMask`: synchronization-1 bits only, no `HOST`.
+        stage_mask: PipelineStageFlags2,
+    },
+    /// `vkCmdWaitEvents` (synchronization 1): waits for each event's
+    /// signal, then applies one memory dependency per barrier, from what
+    /// happened before the signals to the commands after it. Its first
+    /// access scope is given here, at the wait ("vkCmdWaitEvents defines
+    /// the first access scope for each event signal operation"), so a
+    /// write before the set is made available at the wait. Accesses
+    /// between the sets and the wait are not ordered by it.
+    WaitEvents1 {
+        /// `pEvents` (at least one), each set by [`Command::SetEvent1`] or
+        /// by the host.
+        events: Vec<EventId>,
+        /// `srcStageMask`, `dstStageMask` and the memory and buffer memory
+        /// barriers: every barrier carries the call's two stage masks (the
+        /// call has one of each), and there is at least one (an
+        /// execution-only wait, with no barrier in Vulkan, is one global
+        /// barrier with no access: `SRC:NONE -> DST:NONE`). No layout
+        /// transition, no ownership transfer, synchronization-1 flags only
+        /// ([`Command::wait_stage_masks`]).
+        dependency: Dependency,
+    },
+    /// `vkCmdResetEvent2` or `vkCmdResetEvent`: unsignals the event (orders
+    /// no memory access in the model).
     ResetEvent {
         /// The event.
         event: EventId,
@@ -531,7 +562,9 @@ impl Command {
                     f(i);
                 }
             }
-            Command::Barrier(dep) | Command::SetEvent { dependency: dep, .. } => barriers(dep, &mut f),
+            Command::Barrier(dep)
+            | Command::SetEvent { dependency: dep, .. }
+            | Command::WaitEvents1 { dependency: dep, .. } => barriers(dep, &mut f),
             Command::WaitEvents { waits } => {
                 for w in waits.iter_mut() {
                     barriers(&mut w.dependency, &mut f);
@@ -543,6 +576,7 @@ impl Command {
             | Command::Wait(_)
             | Command::HostSignal { .. }
             | Command::HostWait { .. }
+            | Command::SetEvent1 { .. }
             | Command::ResetEvent { .. }
             | Command::HostSetEvent { .. }
             | Command::HostResetEvent { .. } => {}
@@ -585,6 +619,8 @@ impl Command {
             Command::HostWait { .. } => "host-wait",
             Command::SetEvent { .. } => "set-event",
             Command::WaitEvents { .. } => "wait-events",
+            Command::SetEvent1 { .. } => "set-event1",
+            Command::WaitEvents1 { .. } => "wait-events1",
             Command::ResetEvent { .. } => "reset-event",
             Command::HostSetEvent { .. } => "host-set-event",
             Command::HostResetEvent { .. } => "host-reset-event",
@@ -614,11 +650,39 @@ impl Command {
             Command::HostWait { .. } => "vkWaitSemaphores",
             Command::SetEvent { .. } => "vkCmdSetEvent2",
             Command::WaitEvents { .. } => "vkCmdWaitEvents2",
+            Command::SetEvent1 { .. } => "vkCmdSetEvent",
+            Command::WaitEvents1 { .. } => "vkCmdWaitEvents",
             Command::ResetEvent { .. } => "vkCmdResetEvent2",
             Command::HostSetEvent { .. } => "vkSetEvent",
             Command::HostResetEvent { .. } => "vkResetEvent",
         }
     }
+
+    /// The `srcStageMask` and `dstStageMask` of a [`Command::WaitEvents1`]
+    /// (its barriers' common stage masks); `None` for any other command or
+    /// a wait without barriers (which [`Program::push`] refuses).
+    pub fn wait_stage_masks(&self) -> Option<(PipelineStageFlags2, PipelineStageFlags2)> {
+        match self {
+            Command::WaitEvents1 { dependency, .. } => dependency
+                .barriers
+                .first()
+                .map(|b| (b.src_stage_mask, b.dst_stage_mask)),
+            _ => None,
+        }
+    }
+}
+
+/// The first flag of a synchronization-1 command's masks that only
+/// synchronization 2 has (`VkPipelineStageFlags` and `VkAccessFlags` are
+/// 32 bits), with the synchronization-1 flag that covers it.
+fn first_sync2_only_flag(
+    stages: &[PipelineStageFlags2],
+    accesses: &[AccessFlags2],
+) -> Option<(&'static str, &'static str)> {
+    stages
+        .iter()
+        .find_map(|s| s.first_sync2_only())
+        .or_else(|| accesses.iter().find_map(|a| a.first_sync2_only()))
 }
 
 /// Every barrier's flags have names: bits without a name cannot be
@@ -642,6 +706,47 @@ fn check_dependency_flags(dep: &Dependency) -> Result<(), ProgramErrorKind> {
         }
         if b.ownership.is_some() && b.transition {
             return Err(ProgramErrorKind::OwnershipWithTransition { index });
+        }
+    }
+    Ok(())
+}
+
+/// A synchronization-1 command's masks hold 32-bit flags only.
+fn check_sync1_flags(
+    call: &'static str,
+    stages: &[PipelineStageFlags2],
+    accesses: &[AccessFlags2],
+) -> Result<(), ProgramErrorKind> {
+    match first_sync2_only_flag(stages, accesses) {
+        Some((flag, instead)) => Err(ProgramErrorKind::Sync2OnlyFlag { call, flag, instead }),
+        None => Ok(()),
+    }
+}
+
+/// The dependency of a `vkCmdWaitEvents`: flags with names, at least one
+/// barrier (its stage masks are the call's), the same stage masks in
+/// every barrier (the call has one `srcStageMask` and one
+/// `dstStageMask`), synchronization-1 flags, no layout transition (not
+/// modelled) and no ownership transfer (VUID-vkCmdWaitEvents-srcQueueFamilyIndex-02803).
+fn check_wait1_dependency(dep: &Dependency) -> Result<(), ProgramErrorKind> {
+    check_dependency_flags(dep)?;
+    let Some(first) = dep.barriers.first() else {
+        return Err(ProgramErrorKind::WaitEvents1WithoutBarriers);
+    };
+    for (index, b) in dep.barriers.iter().enumerate() {
+        if (b.src_stage_mask, b.dst_stage_mask) != (first.src_stage_mask, first.dst_stage_mask) {
+            return Err(ProgramErrorKind::WaitEvents1StageMasks { index });
+        }
+        check_sync1_flags(
+            "vkCmdWaitEvents",
+            &[b.src_stage_mask, b.dst_stage_mask],
+            &[b.src_access_mask, b.dst_access_mask],
+        )?;
+        if b.transition {
+            return Err(ProgramErrorKind::WaitEvents1Transition { index });
+        }
+        if b.ownership.is_some() {
+            return Err(ProgramErrorKind::OwnershipInEvent { index });
         }
     }
     Ok(())
@@ -1039,6 +1144,24 @@ impl Program {
                     regions.extend(w.dependency.barriers.iter().filter_map(|b| b.region))
                 }
             }
+            Command::SetEvent1 { event, stage_mask } => {
+                let name = self.check_event(*event, at)?.name.clone();
+                check_sync1_flags("vkCmdSetEvent", &[*stage_mask], &[]).map_err(err)?;
+                let bits = stage_mask.unnamed_bits() | (*stage_mask & PipelineStageFlags2::HOST).bits();
+                if bits != 0 {
+                    return Err(err(ProgramErrorKind::EventSet1Stages { name, bits }));
+                }
+            }
+            Command::WaitEvents1 { events, dependency } => {
+                if events.is_empty() {
+                    return Err(err(ProgramErrorKind::WaitEvents1WithoutEvents));
+                }
+                for e in events {
+                    self.check_event(*e, at)?;
+                }
+                check_wait1_dependency(dependency).map_err(err)?;
+                regions.extend(dependency.barriers.iter().filter_map(|b| b.region))
+            }
             Command::ResetEvent { event, stages } => {
                 let name = self.check_event(*event, at)?.name.clone();
                 let bits = stages.unnamed_bits() | (*stages & PipelineStageFlags2::HOST).bits();
@@ -1233,6 +1356,8 @@ impl Program {
                 c,
                 Command::SetEvent { .. }
                     | Command::WaitEvents { .. }
+                    | Command::SetEvent1 { .. }
+                    | Command::WaitEvents1 { .. }
                     | Command::ResetEvent { .. }
                     | Command::HostSetEvent { .. }
                     | Command::HostResetEvent { .. }

@@ -181,6 +181,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a host wait covers only the waited queue's own work",
         toggle: None,
     },
+    Difference {
+        id: "D18",
+        title: "an event's first scope judged at the wait",
+        toggle: None,
+    },
+    Difference {
+        id: "D19",
+        title: "a synchronization-1 wait's first access scope cut per event",
+        toggle: None,
+    },
 ];
 
 impl Semantics {

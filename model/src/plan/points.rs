@@ -478,6 +478,11 @@ pub(crate) fn live_requirements(
                     *v = SyncVal {
                         fenced: true,
                         order: StageSet::ALL_DEVICE,
+                        exec: if v.sa.is_write() {
+                            StageSet::ALL_DEVICE
+                        } else {
+                            v.exec
+                        },
                         ..*v
                     };
                 }

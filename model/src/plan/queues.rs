@@ -201,6 +201,8 @@ fn strip(program: &Program) -> Result<Program, QueuePlanError> {
                 | Command::HostWait { .. }
                 | Command::SetEvent { .. }
                 | Command::WaitEvents { .. }
+                | Command::SetEvent1 { .. }
+                | Command::WaitEvents1 { .. }
                 | Command::ResetEvent { .. }
                 | Command::HostSetEvent { .. }
                 | Command::HostResetEvent { .. }

@@ -277,7 +277,10 @@ fn location_ordered(
     // and happen after it: barriers with X in their first access scope
     // (ScopedMemOps1: X earlier in submission order, its stage in the
     // first synchronization scope, its (stage, access) in the first access
-    // scope, its bytes in the barrier's range) and fence signals after it.
+    // scope, its bytes in the barrier's range; for a vkCmdWaitEvents
+    // barrier, whose first synchronization scope is its events' signal
+    // operations and what happened before them, X happened before one of
+    // them) and fence signals after it.
     // A layout transition's writes "are automatically made available": by
     // its own B2, whose first access scope holds it alone.
     // A semaphore signal operation's "first access scope includes all
@@ -304,7 +307,7 @@ fn location_ordered(
         .filter(|d| {
             d.pos > x.pos
                 && order.queue_of(d.node) == order.queue_of(x.node)
-                && x.in_first_access(d)
+                && (x.in_first_access(d) || order.in_signal_access_scope(x, d))
                 && in_range(d.range, mem, cell)
         })
         .map(|d| d.node)

@@ -101,6 +101,12 @@ pub(crate) struct DepOp {
     /// acquire operation of another command.
     pub first_all: bool,
     pub second_all: bool,
+    /// A `vkCmdWaitEvents` barrier: its first synchronization scope is
+    /// these event signal operations (nodes) "and the operations that
+    /// happened-before" them, and its first access scope holds an access
+    /// of `first_access` in that scope ([`Order::in_signal_access_scope`]).
+    /// Empty for every other dependency.
+    pub first_signals: Vec<usize>,
 }
 
 impl AccessOp {
@@ -203,6 +209,24 @@ pub(crate) struct Order {
 }
 
 impl Order {
+    /// Whether `x` is in the first access scope of `d`, a `vkCmdWaitEvents`
+    /// barrier: "The first synchronization scope only includes event
+    /// signal operations that operate on members of pEvents, and the
+    /// operations that happened-before the event signal operations", and
+    /// "The first access scope is limited to accesses in the pipeline
+    /// stages determined by the source stage mask specified by
+    /// srcStageMask. Within that, the first access scope only includes the
+    /// first access scopes defined by elements of the pMemoryBarriers,
+    /// pBufferMemoryBarriers and pImageMemoryBarriers arrays": `x`
+    /// happened before one of `d`'s signals and its (stage, access) is in
+    /// `d`'s first access scope (range aside). False for every other
+    /// dependency.
+    pub fn in_signal_access_scope(&self, x: &AccessOp, d: &DepOp) -> bool {
+        x.pseudo.is_none()
+            && d.first_access.contains(&(x.stage, x.access))
+            && d.first_signals.iter().any(|&s| self.hb(x.node, s))
+    }
+
     /// Whether `a` happens-before `b`; every node happens-before itself
     /// here, which is what the location-order conditions need (an
     /// availability and a visibility operation of one dependency are
@@ -322,6 +346,7 @@ impl Order {
                             pos: (ci, 0),
                             first_all: first.is_superset(&scopes::all_commands()),
                             second_all: second.is_superset(&scopes::all_commands()),
+                            first_signals: Vec::new(),
                             first,
                             second,
                             first_access: scopes::access_scope(
@@ -458,6 +483,7 @@ impl Order {
                             first_all: scopes::sync_scope(b.src_stage_mask.bits(), Side::First)
                                 .is_superset(&scopes::all_commands()),
                             second_all: false,
+                            first_signals: Vec::new(),
                         });
                         nodes_here.push(node);
                     }
@@ -488,6 +514,7 @@ impl Order {
                                 first_all: false,
                                 second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
                                     .is_superset(&scopes::all_commands()),
+                                first_signals: Vec::new(),
                             });
                             // A device set's barrier j is the first half of
                             // this barrier (the dependency infos are equal);
@@ -511,6 +538,110 @@ impl Order {
                                 // never end); nothing orders it.
                                 None => {}
                             }
+                        }
+                    }
+                }
+                // "When vkCmdSetEvent is submitted to a queue, it defines an
+                // execution dependency on commands that were submitted
+                // before it, and defines an event signal operation"; "The
+                // first synchronization scope includes all commands that
+                // occur earlier in submission order. The synchronization
+                // scope is limited to operations on the pipeline stages
+                // determined by the source stage mask specified by
+                // stageMask", and "The second synchronization scope
+                // includes only the event signal operation". It "does not
+                // define an access scope". So one dependency with that
+                // first synchronization scope and nothing else: its node is
+                // the signal operation. Chains into it from earlier
+                // barriers work as into any first scope; none leaves it
+                // but through its wait.
+                Command::SetEvent1 { event, stage_mask } => {
+                    let node = new_node();
+                    batch_of.resize(node + 1, None);
+                    unsubmitted_ops.push(node);
+                    let first = scopes::sync_scope(stage_mask.bits(), Side::First);
+                    deps.push(DepOp {
+                        node,
+                        pos: (ci, 0),
+                        first_all: first.is_superset(&scopes::all_commands()),
+                        second_all: false,
+                        first,
+                        second: Stages::new(),
+                        first_access: Pairs::new(),
+                        second_access: Pairs::new(),
+                        range: None,
+                        first_pseudo: None,
+                        second_pseudo: None,
+                        first_signals: Vec::new(),
+                    });
+                    set_nodes.insert(ci, vec![node]);
+                    last_set.insert(event.0, Some(ci));
+                }
+                // vkCmdWaitEvents: "The first synchronization scope only
+                // includes event signal operations that operate on members
+                // of pEvents, and the operations that happened-before the
+                // event signal operations"; "The second synchronization
+                // scope includes all commands that occur later in
+                // submission order ... limited to operations on the
+                // pipeline stages determined by the destination stage
+                // mask"; the first access scope is srcStageMask's within
+                // each barrier's ("vkCmdWaitEvents defines the first
+                // access scope for each event signal operation in addition
+                // to its own access scopes"), the second dstStageMask's
+                // within each barrier's. One memory dependency per barrier
+                // (as in vkCmdPipelineBarrier), every one after every
+                // signal of the call: each has an edge from each signal,
+                // and its first access scope holds an access that happened
+                // before one of them (`Order::in_signal_access_scope`), so
+                // the availability operation is the wait's. A signal is
+                // included "if the logically latest pipeline stage in their
+                // stageMask parameter is logically earlier than or equal to
+                // the logically latest pipeline stage in srcStageMask";
+                // validation asks srcStageMask to be the OR of the sets'
+                // masks (VUID-vkCmdWaitEvents-srcStageMask-01158), which
+                // includes every set. A host set "only included in the
+                // first synchronization scope if VK_PIPELINE_STAGE_HOST_BIT
+                // is included in srcStageMask", which the same rule asks.
+                Command::WaitEvents1 { events, dependency } => {
+                    let signals: Vec<usize> = events
+                        .iter()
+                        .filter_map(|e| match last_set.get(&e.0).copied() {
+                            Some(Some(s)) => set_nodes.get(&s).and_then(|n| n.first().copied()),
+                            Some(None) => host_set_node.get(&e.0).copied(),
+                            // Refused by validation (the wait would never
+                            // end); nothing orders it.
+                            None => None,
+                        })
+                        .collect();
+                    for b in &dependency.barriers {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        unsubmitted_ops.push(node);
+                        let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
+                        deps.push(DepOp {
+                            node,
+                            pos: (ci, 0),
+                            first_all: false,
+                            second_all: second.is_superset(&scopes::all_commands()),
+                            first: Stages::new(),
+                            second,
+                            first_access: scopes::access_scope(
+                                b.src_stage_mask.bits(),
+                                b.src_access_mask.bits(),
+                                Side::First,
+                            ),
+                            second_access: scopes::access_scope(
+                                b.dst_stage_mask.bits(),
+                                b.dst_access_mask.bits(),
+                                Side::Second,
+                            ),
+                            range: b.region.map(|r| layout.at(r)),
+                            first_pseudo: None,
+                            second_pseudo: None,
+                            first_signals: signals.clone(),
+                        });
+                        for &from in &signals {
+                            event_edges.push((from, node));
                         }
                     }
                 }

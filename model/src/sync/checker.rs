@@ -59,6 +59,21 @@
 //! either half. Setting the event again (after a reset) clears and frees
 //! its slots first ([`Checker::set_event`]).
 //!
+//! A `vkCmdSetEvent` (synchronization 1) takes one slot and is an
+//! execution dependency only ([`ResolvedBarrier::event_set1`]): its wait
+//! gives the first access scope, so the set marks every access it
+//! reaches with the slot, a write that an availability chain reached in
+//! [`SyncVal::events`] (available before the signal, as for a
+//! synchronization-2 set) and every write it reaches in
+//! [`SyncVal::exec_events`] (executed before the signal). Each barrier of
+//! the `vkCmdWaitEvents` then applies with the slots of all its events as
+//! first synchronization scope and its own first access scope, which
+//! holds a write only if that write is in `exec_events` for one of them
+//! ([`ResolvedBarrier::event_wait1`]): the availability operation happens
+//! at the wait, for writes before a set. Because the set's scope may be
+//! reached through a chain that made nothing available, a write keeps its
+//! execution chain too ([`SyncVal::exec`]).
+//!
 //! # Image layout transitions
 //!
 //! A barrier with a layout transition splits into three steps
@@ -688,6 +703,7 @@ impl Checker {
         self.used_slots &= !mask;
         self.nodes.map_all(|v| SyncVal {
             events: v.events & !mask,
+            exec_events: v.exec_events & !mask,
             ..v
         });
     }
@@ -716,9 +732,17 @@ impl Checker {
         }
         self.nodes.map_all(|v| {
             let fenced = v.fenced || v.submitted;
+            // A write's execution chain is at least its availability
+            // chain (a read's stays empty: its `order` is its chain).
+            let exec = if fenced && v.sa.is_write() {
+                StageSet::ALL_DEVICE
+            } else {
+                v.exec
+            };
             SyncVal {
                 fenced,
                 order: if fenced { StageSet::ALL_DEVICE } else { v.order },
+                exec,
                 visible: v.visible.union(v.host_submitted),
                 host_submitted: StageAccessSet::EMPTY,
                 ..v

@@ -34,7 +34,8 @@ pub struct ResolvedBarrier {
     pub src_events: u64,
     /// Event slots in the second synchronization scope: the first half of
     /// a `vkCmdSetEvent2` barrier, whose second scope is the signal
-    /// operation ([`ResolvedBarrier::event_set`]). 0 otherwise.
+    /// operation ([`ResolvedBarrier::event_set`]), or a `vkCmdSetEvent`
+    /// ([`ResolvedBarrier::event_set1`]). 0 otherwise.
     pub dst_events: u64,
 }
 
@@ -60,6 +61,40 @@ impl ResolvedBarrier {
             dst_exec: StageSet::EMPTY,
             dst_access: StageAccessSet::EMPTY,
             dst_events: 1u64 << slot,
+            ..ResolvedBarrier::of(b, layout)
+        }
+    }
+
+    /// A `vkCmdSetEvent` with stage mask `stage_mask`, whose event has
+    /// slot `slot` (< 64): an execution dependency from `stage_mask` to the
+    /// signal operation (the slot), with no access scope ("it does not
+    /// define an access scope"). It makes nothing available: a write it
+    /// reaches only gets the slot in [`SyncVal::exec_events`], for the
+    /// wait's first access scope.
+    pub fn event_set1(stage_mask: crate::vk::flags::PipelineStageFlags2, slot: u32) -> ResolvedBarrier {
+        ResolvedBarrier {
+            src_exec: exec_scope(stage_mask, Side::Src),
+            dst_exec: StageSet::EMPTY,
+            src_access: StageAccessSet::EMPTY,
+            dst_access: StageAccessSet::EMPTY,
+            range: None,
+            src_events: 0,
+            dst_events: 1u64 << slot,
+        }
+    }
+
+    /// Barrier `b` of a `vkCmdWaitEvents` waiting for the events whose
+    /// slots are `slots`: as first synchronization scope only the signal
+    /// operations (the slots), and as first access scope `b`'s source
+    /// (stage, access) pairs, which hold only accesses that happened
+    /// before one of the signals ("the first access scope is limited to
+    /// accesses in the pipeline stages determined by the source stage
+    /// mask"; `barrier_effect` asks [`SyncVal::exec_events`]); `b`'s
+    /// second scopes.
+    pub fn event_wait1(b: &Barrier, layout: &Layout, slots: u64) -> ResolvedBarrier {
+        ResolvedBarrier {
+            src_exec: StageSet::EMPTY,
+            src_events: slots,
             ..ResolvedBarrier::of(b, layout)
         }
     }
@@ -112,6 +147,18 @@ pub struct SyncVal {
     /// cleared from every value when the event is set again (after a
     /// reset), so it always means the event's current set.
     pub events: u64,
+    /// For a write: the stages ordered after it by an execution
+    /// dependency (chain), whether or not one made it available (a
+    /// superset of `order`). Only a `vkCmdSetEvent` asks for it: a write
+    /// that happened before its signal is in the first access scope of
+    /// its wait, which makes it available there. Empty for a read, whose
+    /// `order` is its execution chain.
+    pub exec: StageSet,
+    /// For a write: the event slots whose signal operation it happened
+    /// before, made available or not (a superset of `events`): a
+    /// `vkCmdWaitEvents` of that event makes it available when its first
+    /// access scope holds it. 0 for a read, whose `events` say it.
+    pub exec_events: u64,
 }
 
 /// The host's (stage, access) pairs.
@@ -129,6 +176,8 @@ impl SyncVal {
             submitted: false,
             fenced: false,
             events: 0,
+            exec: StageSet::EMPTY,
+            exec_events: 0,
         }
     }
 
@@ -145,6 +194,7 @@ impl SyncVal {
     pub(crate) fn transition(b: &ResolvedBarrier) -> Self {
         SyncVal {
             order: b.dst_exec,
+            exec: b.dst_exec,
             visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
             host_pending: StageAccessSet(b.dst_access.0 & HOST_PAIRS.0),
             ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
@@ -186,6 +236,8 @@ impl SyncVal {
             && (self.fenced || later.order.0 & !self.order.0 == 0)
             && (self.fenced || sub(StageAccessSet(later.visible.0 & !HOST_PAIRS.0), self.visible))
             && (self.fenced || later.events & !self.events == 0)
+            && (self.fenced || later.exec.0 & !self.exec.0 == 0)
+            && (self.fenced || later.exec_events & !self.exec_events == 0)
             && host_at_least(self, later)
     }
 
@@ -197,71 +249,120 @@ impl SyncVal {
 
     /// The effect of one barrier on this value, `reach` telling whether the
     /// value's bytes lie in the barrier's (buffer) range.
-    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> (StageSet, StageAccessSet, u64) {
+    fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
         let in_range = match reach {
             Reach::Full => true,
             Reach::ExecOnly => false,
-            Reach::Nothing => return (StageSet::EMPTY, StageAccessSet::EMPTY, 0),
+            Reach::Nothing => return Effect::NONE,
         };
         // An event's signal operation, reached by this value, is in the
         // first scope of its wait's barriers.
         let by_event = self.events & b.src_events != 0;
         if self.sa.is_write() {
+            // Executed before the barrier: the write's stage is in its first
+            // synchronization scope, or a chain from it (an availability
+            // chain is one too) meets it, or it precedes a signal operation
+            // the barrier waits for.
+            let stage = self.sa.stage();
+            let exec_in = b.src_exec.contains(stage)
+                || self.exec.intersects(b.src_exec)
+                || self.order.intersects(b.src_exec)
+                || self.fenced
+                || (self.exec_events | self.events) & b.src_events != 0;
             // Chained: an earlier barrier already made the write available
             // and its second scope meets this barrier's first scope. Direct:
-            // the write is in this barrier's first access scope (which
-            // implies its stage is in the first synchronization scope).
+            // the write is in this barrier's first access scope, and so in
+            // its first synchronization scope: by its stage, or, for a
+            // `vkCmdWaitEvents`, whose first synchronization scope is the
+            // signals, by happening before one of them.
             // A write completed by a fence wait is available in the device
             // domain before every barrier recorded after the wait (the wait,
             // then the barrier's submit), whatever its first scope.
             let chained = self.order.intersects(b.src_exec) || self.fenced || by_event;
-            let direct = in_range && b.src_access.contains(self.sa);
+            let direct = in_range
+                && b.src_access.contains(self.sa)
+                && (b.src_exec.contains(stage) || self.exec_events & b.src_events != 0);
+            let exec = if exec_in {
+                Effect {
+                    exec: b.dst_exec,
+                    exec_events: b.dst_events,
+                    ..Effect::NONE
+                }
+            } else {
+                Effect::NONE
+            };
             if chained || direct {
-                let vis = if in_range {
+                let visible = if in_range {
                     b.dst_access
                 } else {
                     StageAccessSet::EMPTY
                 };
-                return (b.dst_exec, vis, b.dst_events);
+                return Effect {
+                    order: b.dst_exec,
+                    visible,
+                    events: b.dst_events,
+                    ..exec
+                };
             }
-        } else {
-            let in_scope =
-                b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec) || by_event;
-            if in_scope {
-                return (b.dst_exec, StageAccessSet::EMPTY, b.dst_events);
-            }
+            return exec;
         }
-        (StageSet::EMPTY, StageAccessSet::EMPTY, 0)
+        let in_scope = b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec) || by_event;
+        if in_scope {
+            return Effect {
+                order: b.dst_exec,
+                events: b.dst_events,
+                ..Effect::NONE
+            };
+        }
+        Effect::NONE
     }
 
     /// Applies the barriers of one dependency, each evaluated on the value
     /// before the dependency (barriers of one call do not chain).
     /// Applies barriers with their reach already decided.
     pub(crate) fn apply_each(self, effects: &[(ResolvedBarrier, Reach)]) -> Self {
-        let mut order = self.order;
-        let mut visible = self.visible;
-        let mut host_pending = self.host_pending;
-        let mut events = self.events;
+        let mut out = self;
         for (b, reach) in effects {
-            let (o, v, e) = self.barrier_effect(b, *reach);
-            events |= e;
-            order = order.union(o);
-            visible = visible.union(StageAccessSet(v.0 & !HOST_PAIRS.0));
-            host_pending = host_pending.union(StageAccessSet(v.0 & HOST_PAIRS.0));
+            let e = self.barrier_effect(b, *reach);
+            out.events |= e.events;
+            out.order = out.order.union(e.order);
+            out.visible = out.visible.union(StageAccessSet(e.visible.0 & !HOST_PAIRS.0));
+            out.host_pending = out.host_pending.union(StageAccessSet(e.visible.0 & HOST_PAIRS.0));
+            out.exec = out.exec.union(e.exec);
+            out.exec_events |= e.exec_events;
         }
-        SyncVal {
-            order,
-            visible,
-            host_pending,
-            events,
-            ..self
-        }
+        out
     }
 
     pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
         let effects: Vec<(ResolvedBarrier, Reach)> = barriers.iter().map(|b| (*b, in_range(b))).collect();
         self.apply_each(&effects)
     }
+}
+
+/// What one barrier adds to a value (see [`SyncVal`]'s fields): its
+/// second synchronization scope to `order` (and, for a write, the pairs
+/// of its second access scope to `visible`) when it orders the access
+/// (for a write: makes it available, or continues its availability
+/// chain), the event slots of its second scope to `events`; for a write
+/// it executed before, its second scope to `exec` and `exec_events`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Effect {
+    order: StageSet,
+    visible: StageAccessSet,
+    events: u64,
+    exec: StageSet,
+    exec_events: u64,
+}
+
+impl Effect {
+    const NONE: Effect = Effect {
+        order: StageSet::EMPTY,
+        visible: StageAccessSet::EMPTY,
+        events: 0,
+        exec: StageSet::EMPTY,
+        exec_events: 0,
+    };
 }
 
 /// How much of a barrier applies to some bytes.

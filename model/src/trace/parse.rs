@@ -394,6 +394,44 @@ fn flag_list<F: Copy + std::ops::BitOr<Output = F>>(
     Ok(acc)
 }
 
+/// The column of flag `name` in a `|`-separated flag token (the token's
+/// own column if it is not there: the caller found it in the mask).
+fn flag_col(tok: Tok, name: &str) -> usize {
+    let mut col = tok.col;
+    for piece in tok.text.split('|') {
+        if piece.trim() == name {
+            return col + (piece.len() - piece.trim_start().len());
+        }
+        col += piece.len() + 1;
+    }
+    tok.col
+}
+
+/// The tokens of barrier `index` of `rest` (barriers separated by `;`,
+/// as [`Parser::barriers`] splits them), to place an error found after
+/// parsing on its token.
+fn barrier_tokens<'a>(rest: &[Tok<'a>], index: usize) -> Vec<Tok<'a>> {
+    let mut group: Vec<Tok<'a>> = Vec::new();
+    let mut at = 0;
+    for t in rest {
+        let mut from = 0;
+        for (i, _) in t.text.match_indices(';') {
+            if at == index {
+                if i > from {
+                    group.push(t.piece(from, i));
+                }
+                return group;
+            }
+            at += 1;
+            from = i + 1;
+        }
+        if at == index && from < t.text.len() {
+            group.push(t.piece(from, t.text.len()));
+        }
+    }
+    group
+}
+
 struct Parser {
     trace: Trace,
     /// Object ids by name: traces of real workloads declare tens of
@@ -685,7 +723,9 @@ impl Parser {
         let program = &self.trace.program;
         let r = self.events.submit(queue, |set, set_q| {
             let name = match &program.commands[set] {
-                Command::SetEvent { event, .. } => program.event_name(*event).to_string(),
+                Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
+                    program.event_name(*event).to_string()
+                }
                 _ => String::new(),
             };
             ProgramErrorKind::EventOtherQueue {
@@ -1115,6 +1155,128 @@ impl Parser {
                 }
                 self.push(no, Command::WaitEvents { waits });
             }
+            "set-event1" => {
+                let t = line.next("an event name")?;
+                let event = self.event(&line, t)?;
+                let st = line.next("the stage mask")?;
+                let stage_mask = flag_list(
+                    &line,
+                    st,
+                    PipelineStageFlags2::empty(),
+                    PipelineStageFlags2::parse,
+                )?;
+                line.done()?;
+                if let Some((flag, instead)) = stage_mask.first_sync2_only() {
+                    let kind = ProgramErrorKind::Sync2OnlyFlag {
+                        call: "vkCmdSetEvent",
+                        flag,
+                        instead,
+                    };
+                    return line.err(flag_col(st, flag), kind.to_string());
+                }
+                if stage_mask.contains(PipelineStageFlags2::HOST) {
+                    let kind = ProgramErrorKind::EventSet1Stages {
+                        name: t.text.to_string(),
+                        bits: PipelineStageFlags2::HOST.bits(),
+                    };
+                    return line.err(flag_col(st, "HOST"), kind.to_string());
+                }
+                let ci = self.trace.program.commands.len();
+                if let Err(kind) = self.events.set1(ci, event, stage_mask, t.text) {
+                    return line.err(t.col, kind.to_string());
+                }
+                self.push(no, Command::SetEvent1 { event, stage_mask });
+            }
+            "wait-events1" => {
+                // The events, then the barriers: the first token with a
+                // `:` starts the barriers (no event name has one).
+                let rest = &line.toks[line.pos..];
+                let split = rest
+                    .iter()
+                    .position(|t| t.text.contains(':'))
+                    .unwrap_or(rest.len());
+                let (event_toks, barrier_toks) = rest.split_at(split);
+                if event_toks.is_empty() {
+                    let col = barrier_toks.first().map_or(line.end_col, |t| t.col);
+                    return line.err(col, "expected an event name");
+                }
+                let mut events = Vec::with_capacity(event_toks.len());
+                for t in event_toks {
+                    events.push(self.event(&line, *t)?);
+                }
+                if barrier_toks.is_empty() {
+                    return line.err(
+                        line.end_col,
+                        "expected the wait's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`, \
+                         each with the call's srcStageMask and dstStageMask",
+                    );
+                }
+                let dependency = Dependency {
+                    barriers: self.barriers(&line, barrier_toks, line.end_col)?,
+                };
+                // The builder's rules (`Program::push`), each on its token.
+                let first = dependency.barriers[0];
+                for (index, b) in dependency.barriers.iter().enumerate() {
+                    let toks = barrier_tokens(barrier_toks, index);
+                    let tok = |i: usize| toks.get(i).copied().unwrap_or(barrier_toks[0]);
+                    if b.src_stage_mask != first.src_stage_mask || b.dst_stage_mask != first.dst_stage_mask {
+                        let at = if b.src_stage_mask != first.src_stage_mask {
+                            0
+                        } else {
+                            2
+                        };
+                        let kind = ProgramErrorKind::WaitEvents1StageMasks { index };
+                        return line.err(tok(at).col, kind.to_string());
+                    }
+                    let sides = [
+                        (0, b.src_stage_mask.first_sync2_only()),
+                        (2, b.dst_stage_mask.first_sync2_only()),
+                        (0, b.src_access_mask.first_sync2_only()),
+                        (2, b.dst_access_mask.first_sync2_only()),
+                    ];
+                    if let Some((at, Some((flag, instead)))) = sides.into_iter().find(|(_, f)| f.is_some()) {
+                        let kind = ProgramErrorKind::Sync2OnlyFlag {
+                            call: "vkCmdWaitEvents",
+                            flag,
+                            instead,
+                        };
+                        let side = tok(at);
+                        let colon = side.text.find(':').unwrap_or(0);
+                        // The stage part before the `:`, the access part after.
+                        let part = if side.text[..colon].split('|').any(|n| n == flag) {
+                            side.piece(0, colon)
+                        } else {
+                            side.piece(colon + 1, side.text.len())
+                        };
+                        return line.err(flag_col(part, flag), kind.to_string());
+                    }
+                    let keyword = if b.transition {
+                        Some((TRANSITION, ProgramErrorKind::WaitEvents1Transition { index }))
+                    } else if b.ownership.is_some() {
+                        Some((OWNERSHIP, ProgramErrorKind::OwnershipInEvent { index }))
+                    } else {
+                        None
+                    };
+                    if let Some((word, kind)) = keyword {
+                        let col = toks.iter().find(|t| t.text == word).map_or(tok(0).col, |t| t.col);
+                        return line.err(col, kind.to_string());
+                    }
+                }
+                let ci = self.trace.program.commands.len();
+                let program = &self.trace.program;
+                let src = first.src_stage_mask;
+                if let Err((at, kind)) = self.events.wait1(ci, &events, src, |e| program.event_name(e)) {
+                    let col = match at {
+                        Some(k) => event_toks[k].col,
+                        None => barrier_toks[0].col,
+                    };
+                    return line.err(col, kind.to_string());
+                }
+                for (k, t) in event_toks.iter().enumerate() {
+                    self.event_wait_toks.push(((ci, k), (no, t.col)));
+                }
+                self.push(no, Command::WaitEvents1 { events, dependency });
+            }
             "reset-event" => {
                 let t = line.next("an event name")?;
                 let event = self.event(&line, t)?;
@@ -1319,7 +1481,7 @@ impl Parser {
                         "unknown command {} (expected buffer, pool, queue, semaphore, alloc, free, copy, \
                          copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, \
                          barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
-                         wait-events, reset-event, host-set-event, host-reset-event or not-modelled)",
+                         wait-events, set-event1, wait-events1, reset-event, host-set-event, host-reset-event or not-modelled)",
                         quote(other)
                     ),
                 );
@@ -1461,7 +1623,7 @@ free x
         // More cases, one per lexical rule, are in tests/trace_edges.rs.
         let cases: &[(&str, &str)] = &[
             ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
-                         wait-events, reset-event, host-set-event, host-reset-event or not-modelled)"),
+                         wait-events, set-event1, wait-events1, reset-event, host-set-event, host-reset-event or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),

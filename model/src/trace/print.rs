@@ -392,6 +392,19 @@ pub fn print_command(program: &Program, c: &Command) -> String {
                 .collect();
             format!("wait-events {}", parts.join(", "))
         }
+        Command::SetEvent1 { event, stage_mask } => {
+            format!("set-event1 {} {stage_mask}", program.event_name(*event))
+        }
+        // The events, then the barriers: an event name has no `:`, a
+        // barrier's first token always has one.
+        Command::WaitEvents1 { events, dependency } => {
+            let names: Vec<&str> = events.iter().map(|e| program.event_name(*e)).collect();
+            format!(
+                "wait-events1 {} {}",
+                names.join(" "),
+                dependency_text(program, dependency)
+            )
+        }
         Command::ResetEvent { event, stages } => {
             format!("reset-event {} {stages}", program.event_name(*event))
         }

@@ -246,6 +246,54 @@ impl AccessFlags2 {
     }
 }
 
+/// The first flag of `bits` that synchronization 1 cannot express, with
+/// the synchronization-1 flag to write instead. `VkPipelineStageFlags` and
+/// `VkAccessFlags` are 32 bits wide; the synchronization-2 bits above
+/// them (`COPY`, `CLEAR`, `BLIT`, `RESOLVE`, the storage and sampled
+/// shader accesses) have no synchronization-1 name, only the wider flags
+/// that hold them (`TRANSFER`, `SHADER_READ`, `SHADER_WRITE`).
+fn first_wide_flag<F: Copy>(
+    bits: u64,
+    table: &[(&'static str, F)],
+    flag_bits: impl Fn(F) -> u64,
+    instead: impl Fn(&str) -> &'static str,
+) -> Option<(&'static str, &'static str)> {
+    table
+        .iter()
+        .find(|(_, f)| flag_bits(*f) > u64::from(u32::MAX) && bits & flag_bits(*f) != 0)
+        .map(|(name, _)| (*name, instead(name)))
+}
+
+impl PipelineStageFlags2 {
+    /// The first stage of this mask that is not a `VkPipelineStageFlags`
+    /// (synchronization-1) bit, and the synchronization-1 stage that covers
+    /// it: `COPY` and the other transfer stages are `TRANSFER` there.
+    pub fn first_sync2_only(self) -> Option<(&'static str, &'static str)> {
+        first_wide_flag(self.bits(), STAGE_NAMES, |f| f.bits(), |_| "TRANSFER")
+    }
+}
+
+impl AccessFlags2 {
+    /// The first access of this mask that is not a `VkAccessFlags`
+    /// (synchronization-1) bit, and the synchronization-1 access that
+    /// covers it: `SHADER_READ` for the sampled and storage reads,
+    /// `SHADER_WRITE` for the storage write.
+    pub fn first_sync2_only(self) -> Option<(&'static str, &'static str)> {
+        first_wide_flag(
+            self.bits(),
+            ACCESS_NAMES,
+            |f| f.bits(),
+            |name| {
+                if name.ends_with("_WRITE") {
+                    "SHADER_WRITE"
+                } else {
+                    "SHADER_READ"
+                }
+            },
+        )
+    }
+}
+
 impl fmt::Display for PipelineStageFlags2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_names(f, *self, Self::empty(), STAGE_NAMES, |v, x| v.contains(x))
@@ -287,6 +335,40 @@ mod tests {
         assert_eq!(PipelineStageFlags2::ALL_COMMANDS.bits(), 0x10000);
         assert_eq!(AccessFlags2::SHADER_STORAGE_WRITE.bits(), 0x4_0000_0000);
         assert_eq!(AccessFlags2::MEMORY_WRITE.bits(), 0x10000);
+    }
+
+    #[test]
+    fn synchronization_2_only_flags_are_named_with_their_sync1_cover() {
+        type S = PipelineStageFlags2;
+        type A = AccessFlags2;
+        // (the flag found, the synchronization-1 flag to write instead)
+        type Found = Option<(&'static str, &'static str)>;
+        let cases: &[(Found, Found)] = &[
+            (S::COMPUTE_SHADER.first_sync2_only(), None),
+            (S::ALL_TRANSFER.first_sync2_only(), None),
+            ((S::HOST | S::ALL_COMMANDS).first_sync2_only(), None),
+            (
+                (S::COMPUTE_SHADER | S::COPY).first_sync2_only(),
+                Some(("COPY", "TRANSFER")),
+            ),
+            (S::CLEAR.first_sync2_only(), Some(("CLEAR", "TRANSFER"))),
+            ((A::SHADER_READ | A::MEMORY_WRITE).first_sync2_only(), None),
+            (
+                A::SHADER_STORAGE_WRITE.first_sync2_only(),
+                Some(("SHADER_STORAGE_WRITE", "SHADER_WRITE")),
+            ),
+            (
+                A::SHADER_SAMPLED_READ.first_sync2_only(),
+                Some(("SHADER_SAMPLED_READ", "SHADER_READ")),
+            ),
+            (
+                A::SHADER_STORAGE_READ.first_sync2_only(),
+                Some(("SHADER_STORAGE_READ", "SHADER_READ")),
+            ),
+        ];
+        for (i, (got, want)) in cases.iter().enumerate() {
+            assert_eq!(got, want, "case {i}");
+        }
     }
 
     #[test]
