@@ -82,6 +82,7 @@ const EXAMPLES: &[&str] = &[
     "image-transition-fixed",
     "two-queues",
     "two-queues-fixed",
+    "host-waits",
     "split-barrier",
     "split-barrier-hazard",
     "ownership-fixed",
@@ -103,6 +104,7 @@ const WITH_EVENTS: &[(&str, usize)] = &[("split-barrier", 13), ("split-barrier-h
 const MULTI_QUEUE: &[(&str, usize)] = &[
     ("two-queues", 15),
     ("two-queues-fixed", 14),
+    ("host-waits", 15),
     ("ownership-fixed", 11),
     ("ownership", 11),
     ("ownership-unordered", 11),
@@ -314,6 +316,10 @@ fn plan_across_queues_and_split_barriers() {
         (
             "plan__two-queues__offline",
             &["plan", "examples/two-queues.trace"],
+        ),
+        (
+            "plan__host-waits__offline",
+            &["plan", "examples/host-waits.trace"],
         ),
         (
             "plan__residual-block__async-compute",
