@@ -28,18 +28,23 @@
 //! release or acquire operations of its ownership transfers, which write
 //! the object); device work submitted after it needs nothing, its submit
 //! orders the host access first. Where the clock falls short, one wait is
-//! inserted right before the access: `wait QUEUE` for a queue whose wait
-//! covers every unmet need (a queue the access conflicts with first, then
-//! one whose semaphore waits cover the others), else a single `wait` for
+//! inserted right before the access, for it and the host accesses after
+//! it up to the next submit or wait (no device work they need can be
+//! submitted in between): `wait QUEUE` for a queue whose wait covers
+//! every unmet need of them (a queue they conflict with first, then one
+//! whose semaphore waits cover the others), else a single `wait` for
 //! every queue (one wait instead of a `wait QUEUE` per queue, at the cost
-//! of waiting for queues the access does not need too). A wait
-//! (the input's or an inserted one) covers every later access it
-//! reaches, so none is repeated. So each inserted wait answers a hazard
-//! of its access that nothing else orders (removing it brings the hazard
-//! back), and each access gets at most one: the fewest for each access in
-//! turn, not a global minimum (a `wait` for every queue at an earlier
-//! access could serve a later one that conflicts with another queue; it
-//! would also stall the host on work the earlier access does not need).
+//! of waiting for queues the accesses do not need too). A wait (the
+//! input's or an inserted one) covers every later access it reaches, so
+//! none is repeated. So each inserted wait answers a hazard of the access
+//! it precedes that nothing else orders (removing it brings the hazard
+//! back), and each run of host accesses between submits and waits gets
+//! at most one, which is the fewest for that run. Over the whole program
+//! it is not always the fewest: a narrower wait at one run can leave
+//! work of another queue, submitted before it, to a wait at a later run
+//! that a `wait` for every queue would have covered; waiting for every
+//! queue every time would be the fewest waits (interval stabbing, a wait
+//! as late as possible), but it stalls the host on work it does not read.
 //!
 //! The barrier to `HOST` a device write needs before its fence signal is
 //! planned in the writer's queue: the host access is in that queue's part
@@ -47,7 +52,7 @@
 //! (through a wait for another queue and a semaphore, that can be an
 //! earlier batch than the queue's last submit, which no `wait` in the
 //! part can say), and the offline planner places the barrier before it.
-
+//!
 //! # Invariants
 //!
 //! * Batches are numbered in submission order (the trace order of their
@@ -739,6 +744,20 @@ fn plan_stripped(
             .map(|r| last_on[r].is_some_and(|p| host[r] >= ord[p] && before[r] < host[r]))
             .collect::<Vec<bool>>()
     };
+    // Per queue, the latest batch of `0..submitted` a host access of
+    // `acc` conflicts with, where the host's clock `host` falls short
+    // (-1 elsewhere). Device work submitted later needs nothing: its
+    // submit orders the host access before it.
+    let unmet_of = |acc: &[Access], host: &Clock, submitted: usize| {
+        let mut unmet: Clock = vec![-1; nq];
+        for b in (0..submitted).rev() {
+            let r = batches[b].queue;
+            if ord[b] > host[r].max(unmet[r]) && conflict(&host_accs[b], acc) {
+                unmet[r] = ord[b];
+            }
+        }
+        unmet
+    };
     // Per input `wait`, the queues it completes (as above); per host
     // access, the wait inserted before it (with the queues it completes)
     // and the host's clock at the access.
@@ -779,33 +798,38 @@ fn plan_stripped(
                 if let Some(&(j, _)) = before {
                     return Err(QueuePlanError::HostBeforeSubmit { at: i, recorded: j });
                 }
-                // Per queue, the latest submitted batch the host access
-                // conflicts with, where the host has not waited for it.
-                // Device work submitted later needs nothing: its submit
-                // orders the host access before it.
-                let mut unmet: Clock = vec![-1; nq];
-                for b in (0..submitted).rev() {
-                    let r = batches[b].queue;
-                    if ord[b] > host[r].max(unmet[r]) && conflict(&host_accs[b], &acc) {
-                        unmet[r] = ord[b];
-                    }
-                }
+                let unmet = unmet_of(&acc, &host, submitted);
                 if (0..nq).any(|r| unmet[r] > host[r]) {
-                    // One wait: `wait QUEUE` for a queue whose wait covers
-                    // every unmet need (one the access conflicts with
-                    // first, then one that covers the others through its
-                    // semaphore waits; the lowest index on a tie), else
-                    // `wait` (every queue), which is fewer than one
-                    // `wait QUEUE` per queue.
+                    // One wait for the host accesses from here to the next
+                    // submit or wait (the device work they need was all
+                    // submitted before this one): `wait QUEUE` for a
+                    // queue whose wait covers every unmet need (one the
+                    // accesses conflict with first, then one that covers
+                    // the others through its semaphore waits; the lowest
+                    // index on a tie), else `wait` (every queue), which is
+                    // fewer than one `wait QUEUE` per queue.
+                    let mut needs = unmet;
+                    for d in &input.commands[i + 1..] {
+                        match d {
+                            Command::Submit(_) | Command::Wait(_) => break,
+                            Command::HostRead { .. } | Command::HostWrite { .. } => {
+                                join(
+                                    &mut needs,
+                                    &unmet_of(&accesses(d, &layout, sem), &host, submitted),
+                                );
+                            }
+                            _ => {}
+                        }
+                    }
                     let covers = |r: usize| {
                         last_on[r].is_some_and(|p| {
                             let after = clock_out(&clock_in, p);
-                            (0..nq).all(|x| host[x].max(after[x]) >= unmet[x])
+                            (0..nq).all(|x| host[x].max(after[x]) >= needs[x])
                         })
                     };
                     let w = (0..nq)
-                        .filter(|&r| unmet[r] > host[r])
-                        .chain((0..nq).filter(|&r| unmet[r] <= host[r]))
+                        .filter(|&r| needs[r] > host[r])
+                        .chain((0..nq).filter(|&r| needs[r] <= host[r]))
                         .find(|&r| covers(r))
                         .map_or(WaitFor::All, |r| WaitFor::Queue(QueueId(r as u32)));
                     let completes = wait_for(w, &mut host, &clock_in, &last_on);
