@@ -235,9 +235,18 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
     };
     let queue_error = |e: QueuePlanError| match e {
         QueuePlanError::Program(e) => program_error(e),
-        QueuePlanError::NotPlanned { at, .. } | QueuePlanError::HostNotWaited { at } => {
-            // The message starts with `command N: `; say the line instead.
-            let text = e.to_string();
+        QueuePlanError::NotPlanned { at, .. }
+        | QueuePlanError::HostBeforeSubmit { at, .. }
+        | QueuePlanError::HostNeedsSubmit { at, .. } => {
+            // The message starts with `command N: `; say the line instead
+            // (and of the recorded command it names).
+            let mut text = e.to_string();
+            if let QueuePlanError::HostBeforeSubmit { recorded, .. } = e {
+                text = text.replace(
+                    &format!("command {recorded},"),
+                    &format!("line {},", at_line(recorded)),
+                );
+            }
             let rest = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
             format!("{}:{}: error: {rest}", source.name, at_line(at))
         }
@@ -300,7 +309,7 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             opts.planner.name()
         ));
         notes.header(&format!(
-            "{} semaphore{} (binary, ALL_COMMANDS), {} wait{}, {} signal{}, {} barrier point{}, {} ownership transfer{}; vksync check: {verdict}",
+            "{} semaphore{} (binary, ALL_COMMANDS), {} wait{}, {} signal{}, {} barrier point{}, {} ownership transfer{}, {} host wait{} inserted; vksync check: {verdict}",
             planned.semaphores,
             if planned.semaphores == 1 { "" } else { "s" },
             planned.waits,
@@ -311,7 +320,18 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             if planned.barrier_points == 1 { "" } else { "s" },
             planned.ownership_transfers,
             if planned.ownership_transfers == 1 { "" } else { "s" },
+            planned.host_waits,
+            if planned.host_waits == 1 { "" } else { "s" },
         ));
+        // The fence waits the planner inserted before host accesses.
+        for (i, c) in p.commands().iter().enumerate() {
+            if planned.plan.origin[i].is_none() && matches!(c, vksync::Command::Wait(_)) {
+                notes.before(
+                    i,
+                    "inserted: the host access below waits for the device work it conflicts with",
+                );
+            }
+        }
         // With --async-compute the plan's indices are the assigned
         // program's, not the input file's.
         (planned.plan, !multi.async_compute)

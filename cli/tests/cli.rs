@@ -82,6 +82,7 @@ const EXAMPLES: &[&str] = &[
     "image-transition-fixed",
     "two-queues",
     "two-queues-fixed",
+    "host-waits",
     "split-barrier",
     "split-barrier-hazard",
     "split-barrier1",
@@ -110,6 +111,7 @@ const WITH_EVENTS: &[(&str, usize)] = &[
 const MULTI_QUEUE: &[(&str, usize)] = &[
     ("two-queues", 15),
     ("two-queues-fixed", 14),
+    ("host-waits", 15),
     ("ownership-fixed", 11),
     ("ownership", 11),
     ("ownership-unordered", 11),
@@ -267,8 +269,8 @@ fn scheduled_examples_check_clean() {
 /// `check` decides these programs with the fast checker (no note; the
 /// definitional semantics only for the corners it refuses, with a note);
 /// `plan` plans them across their queues (semaphores between queues, each
-/// planner's barriers inside each queue; a planner that needs a fence wait
-/// the trace lacks is refused at the host access), and the safe
+/// planner's barriers inside each queue; a planner that needs a submit of
+/// its own before a host access is refused there), and the safe
 /// planners' plans check clean; `run` refuses them with the typed error at the first
 /// command that uses several queues or semaphores.
 #[test]
@@ -285,11 +287,13 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
             let (code, out, err) = vksync(&["plan", &file, "--planner", planner], None);
             // A streaming planner meets the host read after the fence
             // wait, and would need a submit and a wait of its own after
-            // its barrier to `HOST`: the multi-queue planner inserts none
-            // and says so at the host access.
+            // its barrier to `HOST`: the multi-queue planner adds no
+            // batch and says so at the host access.
             if code == 2 && planner != "offline" {
                 assert!(
-                    err.contains(": error: the host access needs a `wait`"),
+                    err.contains(&format!(
+                        ": error: the {planner} planner inside a queue would submit again"
+                    )),
                     "{planner}: {err}"
                 );
                 continue;
@@ -319,6 +323,10 @@ fn plan_across_queues_and_split_barriers() {
         (
             "plan__two-queues__offline",
             &["plan", "examples/two-queues.trace"],
+        ),
+        (
+            "plan__host-waits__offline",
+            &["plan", "examples/host-waits.trace"],
         ),
         (
             "plan__residual-block__async-compute",

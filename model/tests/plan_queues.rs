@@ -1,9 +1,10 @@
 //! Multi-queue planning (`vksync::plan::plan_queues`): one case per rule,
 //! each a small trace after the same header (buffers `a`..`d`, queues `qa`
 //! and `qb` of family 0, `qc` of family 1), with the semaphore objects,
-//! waits and ownership transfers the plan must have. Every plan must check
-//! clean with the fast checker and the definitional semantics, and
-//! dropping any one wait (with its signal) must bring a hazard back.
+//! waits, ownership transfers and inserted host waits the plan must have.
+//! Every plan must check clean with the fast checker and the definitional
+//! semantics, and dropping any one semaphore wait (with its signal) or
+//! inserted host wait must bring a hazard back.
 
 use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanError, QueuePlanOptions};
 use vksync::spec::{races, Reading};
@@ -54,8 +55,17 @@ fn without_wait(p: &Program, k: usize) -> Program {
     q
 }
 
-/// `(name, body, semaphores, waits, ownership transfers)`.
-fn case(name: &str, body: &str, semaphores: usize, waits: usize, transfers: usize) {
+/// `p` without its command `i`.
+fn without_command(p: &Program, i: usize) -> Program {
+    let mut q = p.clone();
+    q.truncate(i).unwrap();
+    q.extend(p.commands()[i + 1..].iter().cloned()).unwrap();
+    q
+}
+
+/// `(name, body, semaphores, waits, ownership transfers, the host waits
+/// inserted, as trace lines in order)`.
+fn case(name: &str, body: &str, semaphores: usize, waits: usize, transfers: usize, host_waits: &[&str]) {
     let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
     let p = plan_queues(&t.program, opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
     let text = trace::print(&p.plan.program);
@@ -64,6 +74,21 @@ fn case(name: &str, body: &str, semaphores: usize, waits: usize, transfers: usiz
         (semaphores, waits, transfers),
         "case `{name}`:\n{text}"
     );
+    let inserted: Vec<usize> = (0..p.plan.program.commands().len())
+        .filter(|&i| p.plan.origin[i].is_none() && matches!(p.plan.program.commands()[i], Command::Wait(_)))
+        .collect();
+    let lines: Vec<String> = inserted
+        .iter()
+        .map(|&i| trace::print_command(&p.plan.program, &p.plan.program.commands()[i]))
+        .collect();
+    assert_eq!(lines, host_waits, "case `{name}`: inserted host waits:\n{text}");
+    assert_eq!(p.host_waits, host_waits.len(), "case `{name}`");
+    for &i in &inserted {
+        assert!(
+            !check(&without_command(&p.plan.program, i)).unwrap().is_empty(),
+            "case `{name}`: the host wait at command {i} is not needed:\n{text}"
+        );
+    }
     assert!(
         check(&p.plan.program).unwrap().is_empty(),
         "case `{name}`: fast checker:\n{text}"
@@ -189,7 +214,139 @@ fn semaphores_cover_cross_queue_hazards_with_the_fewest_waits() {
         ),
     ];
     for &(name, body, s, w, t) in cases {
-        case(name, body, s, w, t);
+        case(name, body, s, w, t, &[]);
+    }
+}
+
+#[test]
+fn host_accesses_get_the_fewest_fence_waits() {
+    // (name, body, semaphores, semaphore waits, ownership transfers, the
+    // host waits inserted)
+    type HostCase<'a> = (&'a str, &'a str, usize, usize, usize, &'a [&'a str]);
+    let cases: &[HostCase] = &[
+        (
+            "a host read after a device write on another queue: wait for that queue",
+            "fill a 1\nsubmit qa\ncopy b -> c\nsubmit qb\nhost-read a\n",
+            0,
+            0,
+            0,
+            &["wait qa"],
+        ),
+        (
+            "a host write after a device read: wait for the reading queue",
+            "copy a -> b\nsubmit qb\nhost-write a 2\n",
+            0,
+            0,
+            0,
+            &["wait qb"],
+        ),
+        (
+            "already waited for: nothing",
+            "fill a 1\nsubmit qa\nwait qa\nhost-read a\n",
+            0,
+            0,
+            0,
+            &[],
+        ),
+        (
+            "already waited for through a semaphore, with later work on the writer's queue: nothing",
+            "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\nfill c 2\nsubmit qa\nwait qb\nhost-read a\n",
+            1,
+            1,
+            0,
+            &[],
+        ),
+        (
+            "an inserted wait covers a later host access",
+            "fill a 1\nfill b 2\nsubmit qa\nhost-read a\nhost-read b\n",
+            0,
+            0,
+            0,
+            &["wait qa"],
+        ),
+        (
+            "a host write before device reads needs only their submit",
+            "fill c 1\nsubmit qb\nhost-write a 1\ncopy a -> b\nsubmit qa\n",
+            0,
+            0,
+            0,
+            &[],
+        ),
+        (
+            "a host access conflicting only with work not yet submitted: nothing",
+            "fill b 1\nsubmit qa\nhost-read a\ncopy b -> a\nsubmit qb\n",
+            1,
+            1,
+            0,
+            &[],
+        ),
+        (
+            "device work of two queues: one `wait`, not two `wait QUEUE`",
+            "fill a[0..128] 1\nsubmit qa\nfill a[128..256] 2\nsubmit qb\nhost-read a\n",
+            0,
+            0,
+            0,
+            &["wait"],
+        ),
+        (
+            "device work of two queues, one ordered after the other: one `wait QUEUE`",
+            "fill a[0..128] 1\nsubmit qa\nfill a[128..256] 2\ncopy a[0..64] -> b[0..64]\nsubmit qb\nhost-read a\n",
+            1,
+            1,
+            0,
+            &["wait qb"],
+        ),
+        (
+            "host accesses in a row, each after another queue's write: one `wait` for all",
+            "fill a 1\nsubmit qa\nfill b 2\nsubmit qb\nhost-read a\nhost-read b\n",
+            0,
+            0,
+            0,
+            &["wait"],
+        ),
+        (
+            "host accesses with a submit between them: a wait before each",
+            "fill a 1\nsubmit qa\nhost-read a\nfill b 2\nsubmit qb\nhost-read b\n",
+            0,
+            0,
+            0,
+            &["wait qa", "wait qb"],
+        ),
+        (
+            "host accesses with the input's wait between them: it covers the second",
+            "fill a 1\nsubmit qa\nfill b 2\nsubmit qb\nhost-read a\nwait qb\nhost-read b\n",
+            0,
+            0,
+            0,
+            &["wait qa"],
+        ),
+        (
+            "an inserted wait orders later batches: no semaphore",
+            "fill a 1\nsubmit qa\nhost-read a\ncopy a -> b\nsubmit qb\n",
+            0,
+            0,
+            0,
+            &["wait qa"],
+        ),
+        (
+            "a host read before the use that acquires an exclusive buffer in its batch (the wait orders the release before the acquire)",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\nfill a 1\nhost-read x\ncopy x -> b[0..64]\nsubmit qc\n",
+            0,
+            0,
+            1,
+            &["wait qa"],
+        ),
+        (
+            "a host read after an acquire: the acquire's write goes to the host",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\ncopy x -> a[0..64]\nsubmit qc\nwait qc\nhost-read x\n",
+            1,
+            1,
+            1,
+            &[],
+        ),
+    ];
+    for &(name, body, s, w, t, host_waits) in cases {
+        case(name, body, s, w, t, host_waits);
     }
 }
 
@@ -293,30 +450,48 @@ fn exclusive_buffers_get_a_release_and_an_acquire() {
 
 #[test]
 fn unplanned_commands_are_refused_with_their_index() {
-    let cases: &[(&str, &str, &str)] = &[
+    // (name, body, planner inside each queue, the message's start)
+    let cases: &[(&str, &str, PlannerKind, &str)] = &[
         (
             "host semaphore signal",
             "semaphore t timeline\nfill a 1\nsubmit qa\nhost-signal t 1\n",
+            PlannerKind::Offline,
             "command 2: `host-signal`",
         ),
         (
-            "host read not waited for on its writer's queue",
-            "fill a 1\nsubmit qa\nwait qb\nhost-read a\n",
-            "command 3: the host access needs a `wait`",
+            "host read of a write recorded before it, submitted after it",
+            "fill a 1\nhost-read a\nsubmit qa\n",
+            PlannerKind::Offline,
+            "command 1: the host access conflicts with command 0, recorded before it but submitted after it",
+        ),
+        (
+            "host read of an acquire recorded before it, submitted after it",
+            "buffer x 64 exclusive\nfill x 1\nsubmit qa\ncopy x -> a[0..64]\nhost-read x\nsubmit qc\n",
+            PlannerKind::Offline,
+            "command 3: the host access conflicts with command 2, recorded before it but submitted after it",
+        ),
+        (
+            "host read after a device write, the online planner inside the queue",
+            "fill a 1\nsubmit qa\nfill b 1\nsubmit qb\nwait qa\nhost-read a\n",
+            PlannerKind::Online,
+            "command 5: the online planner inside a queue would submit again",
         ),
         (
             "event",
             "event e\nfill a 1\nset-event e COPY:NONE -> COPY:NONE\n",
+            PlannerKind::Offline,
             "command 1: `set-event`",
         ),
     ];
-    for &(name, body, prefix) in cases {
+    for &(name, body, planner, prefix) in cases {
         let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let e = plan_queues(&t.program, opts()).unwrap_err();
+        let e = plan_queues(&t.program, QueuePlanOptions::new(PlanOptions::new(planner))).unwrap_err();
         assert!(
             matches!(
                 e,
-                QueuePlanError::NotPlanned { .. } | QueuePlanError::HostNotWaited { .. }
+                QueuePlanError::NotPlanned { .. }
+                    | QueuePlanError::HostBeforeSubmit { .. }
+                    | QueuePlanError::HostNeedsSubmit { .. }
             ),
             "case `{name}`: {e}"
         );

@@ -9,7 +9,7 @@
 //! cargo run --release -p vksync-proptests --example queue_races -- \
 //!     [--cases N] [--seed S] [--repeat R] [--bytes B] [--batches K] [--slow-iters I] \
 //!     [--seconds T] [--print-first] [--print-messages] [--submit-validation]
-//!     [--planned [--drop-ownership]]
+//!     [--planned [--drop-ownership] [--without-fence-waits]]
 //! ```
 //!
 //! `--planned --drop-ownership`: for each planned program with a queue
@@ -20,6 +20,11 @@
 //! release and acquire barriers removed. The model's ownership issues and
 //! hazards of each are printed with the wrong bytes: the race evidence for
 //! a missing ownership transfer.
+//!
+//! `--planned --without-fence-waits`: each program loses its `wait` and
+//! `wait QUEUE` lines before it is planned, so the planner inserts the
+//! fence waits its host reads need (counted as host waits inserted); the
+//! bytes must still be the reference's.
 //!
 //! `--seconds T` starts no new case after T seconds (the totals then say
 //! how many ran), so a run under a time limit still ends with its totals.
@@ -42,6 +47,7 @@ fn main() {
     let mut submit_validation = false;
     let mut planned = false;
     let mut drop_ownership = false;
+    let mut without_fence_waits = false;
     let mut seconds = f64::INFINITY;
     let mut opts = QueueOptions::default();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,6 +73,11 @@ fn main() {
             }
             "--drop-ownership" => {
                 drop_ownership = true;
+                i += 1;
+                continue;
+            }
+            "--without-fence-waits" => {
+                without_fence_waits = true;
                 i += 1;
                 continue;
             }
@@ -121,6 +132,7 @@ fn main() {
             seconds,
             opts,
             drop_ownership.then_some(repeat),
+            without_fence_waits,
         ));
     }
     let mut totals = SuiteTotals::default();
@@ -174,7 +186,8 @@ fn main() {
 /// `vksync::plan::plan_queues` (offline inside each queue); the plan must
 /// check hazard-free with no ownership issue and give the reference's bytes.
 /// With `drop_ownership = Some(R)`, also runs the variants without one
-/// buffer's ownership transfer R times each (see the module docs).
+/// buffer's ownership transfer R times each; with `without_fence_waits`,
+/// plans each program without its fence waits (see the module docs).
 /// Returns the exit status.
 fn run_planned(
     device: &mut Device,
@@ -183,25 +196,40 @@ fn run_planned(
     seconds: f64,
     mut opts: QueueOptions,
     drop_ownership: Option<usize>,
+    without_fence_waits: bool,
 ) -> i32 {
     opts.events = 0;
     let start = std::time::Instant::now();
     let (mut ran, mut bytes, mut wrong, mut messages, mut waits, mut failed) = (0, 0, 0, 0, 0, false);
-    let mut refused = 0;
+    let (mut refused, mut host_waits) = (0, 0);
     let mut dropped = DroppedTotals::default();
     for s in seed..seed + cases as u64 {
         if start.elapsed().as_secs_f64() > seconds {
             println!("stopped after {seconds} s: {} of {cases} cases ran", s - seed);
             break;
         }
-        let program = generate(s, &opts).program(None);
+        let program = if without_fence_waits {
+            let text: String = generate(s, &opts)
+                .text(None)
+                .lines()
+                .filter(|l| !(*l == "wait" || l.starts_with("wait ")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            vksync::trace::parse(&text)
+                .unwrap_or_else(|e| panic!("seed {s} without its fence waits: {e}\n{text}"))
+                .program
+        } else {
+            generate(s, &opts).program(None)
+        };
         let plan = match plan_queues(
             &program,
             QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)),
         ) {
             Ok(p) => p,
-            // The planner's documented refusals (a host access the input
-            // does not wait for on every queue it needs): counted, not run.
+            // The planner's documented refusals (a host access after
+            // conflicting device work recorded before it and submitted
+            // after it, which these programs do not have): counted, not
+            // run.
             Err(e) => {
                 println!("seed {s}: not planned: {e}");
                 refused += 1;
@@ -223,14 +251,15 @@ fn run_planned(
                     println!("  message: {m}");
                 }
                 println!(
-                    "seed {s}: planned with {} semaphore waits, {} barrier points, {} ownership transfers: {} wrong of {} ({} messages)",
-                    plan.waits, plan.barrier_points, plan.ownership_transfers, o.wrong, o.bytes, o.messages
+                    "seed {s}: planned with {} semaphore waits, {} barrier points, {} ownership transfers, {} host waits inserted: {} wrong of {} ({} messages)",
+                    plan.waits, plan.barrier_points, plan.ownership_transfers, plan.host_waits, o.wrong, o.bytes, o.messages
                 );
                 ran += 1;
                 bytes += o.bytes;
                 wrong += o.wrong;
                 messages += o.messages;
                 waits += plan.waits;
+                host_waits += plan.host_waits;
                 failed |= o.wrong > 0;
                 if let Some(repeat) = drop_ownership {
                     match expected(p).and_then(|want| run_without_transfer(device, p, &want, repeat)) {
@@ -253,7 +282,7 @@ fn run_planned(
         }
     }
     println!(
-        "planned totals: {ran} programs planned by plan_queues and run, {refused} refused by it, {waits} semaphore waits: {wrong} wrong bytes of {bytes} ({messages} validation messages) ({:.1} s)",
+        "planned totals: {ran} programs planned by plan_queues and run, {refused} refused by it, {waits} semaphore waits, {host_waits} host waits inserted: {wrong} wrong bytes of {bytes} ({messages} validation messages) ({:.1} s)",
         start.elapsed().as_secs_f64()
     );
     if drop_ownership.is_some() {

@@ -1,21 +1,32 @@
 //! Multi-queue planning (`vksync::plan::plan_queues`) on random programs
 //! already assigned to three queues (two of family 0, one of family 1):
 //! fills, copies and dispatches over four small buffers, submits to
-//! random queues, now and then a host `wait`. Cases: `PROPTEST_CASES`
-//! (default 64).
+//! random queues, host reads and writes of ranges (none that conflicts
+//! with a command recorded before it and not yet submitted, which the
+//! planner refuses), now and then a host `wait` or `wait QUEUE`. Every
+//! program is planned (cases: `PROPTEST_CASES`, default 64):
 //!
-//! * The plan checks hazard-free with the fast checker, and with the
-//!   definitional semantics (`vksync::spec::races`, both readings) on
-//!   programs of up to 12 commands.
+//! * The plan checks hazard-free with the fast checker, with no ownership
+//!   issue, and with the definitional semantics (`vksync::spec::races`,
+//!   both readings) on programs of up to 12 commands; it reads back the
+//!   CPU reference's bytes of the input.
 //! * Every semaphore wait is necessary: dropping any one (with the signal
 //!   it pairs with) brings a hazard back (judged on plans without
 //!   ownership transfers: buffer `d` is exclusive, and a wait that only
-//!   orders a release before its acquire answers no hazard).
+//!   orders a release before its acquire answers no hazard). So is every
+//!   fence wait the planner inserted before a host access.
 //!
 //! * On programs of up to six batches without ownership transfers, no
 //!   set of fewer semaphore edges (any batch to any later batch of another
 //!   queue, each its own binary semaphore, with the plan's barriers) is
 //!   hazard-free: the greedy's wait count is the minimum there.
+//!
+//! * The device suite's programs (`vksync_proptests::queues`, as
+//!   `queue_races --planned` plans them: no events), as generated and with
+//!   every fence wait dropped: planned, hazard-free under both checkers,
+//!   no ownership issue, the reference's bytes; as generated, those the
+//!   model finds hazard-free need no inserted wait, and without their
+//!   waits every inserted one is needed.
 //!
 //! * On the differential suite's programs rich in queues and semaphores
 //!   (pools recycled, aliases, host accesses, timeline semaphores, host
@@ -37,6 +48,7 @@ use vksync::plan::{
 };
 use vksync::spec::{races, Reading};
 use vksync::{check, Command, Program, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission};
+use vksync_proptests::queues::{generate, hazards, QueueOptions};
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -46,6 +58,9 @@ enum Op {
     Scale(usize),
     Submit(usize),
     Wait,
+    WaitQueue(usize),
+    HostRead(usize, u64, u64),
+    HostWrite(usize, u64, u64),
 }
 
 const BUFS: [&str; 4] = ["a", "b", "c", "d"];
@@ -63,7 +78,32 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..4usize).prop_map(Op::Scale),
         4 => (0..3usize).prop_map(Op::Submit),
         1 => Just(Op::Wait),
+        1 => (0..3usize).prop_map(Op::WaitQueue),
+        2 => (0..4usize, range()).prop_map(|(b, (lo, hi))| Op::HostRead(b, lo, hi)),
+        1 => (0..4usize, range()).prop_map(|(b, (lo, hi))| Op::HostWrite(b, lo, hi)),
     ]
+}
+
+/// The buffer and byte range a command accesses, and whether it writes.
+type Footprint = (usize, u64, u64, bool);
+
+/// What an operation's command accesses (empty for host and queue
+/// operations, and for the commands `build` skips).
+/// A use of the exclusive buffer `d` counts as a write of all of it: its
+/// batch may acquire it (a write of the whole buffer, recorded before the
+/// use), on a queue only its submit names.
+fn footprint(op: &Op) -> Vec<Footprint> {
+    let accessed = match *op {
+        Op::Fill(b, lo, hi) => vec![(b, lo, hi, true)],
+        Op::Copy(s, d, lo, hi) if s != d => vec![(s, lo, hi, false), (d, lo, hi, true)],
+        Op::Dispatch(r, w) if r != w => vec![(r, 0, 64, false), (w, 0, 64, true)],
+        Op::Scale(b) => vec![(b, 0, 64, true)],
+        _ => Vec::new(),
+    };
+    accessed
+        .into_iter()
+        .map(|f| if f.0 == 3 { (3, 0, 64, true) } else { f })
+        .collect()
 }
 
 fn build(ops: &[Op]) -> Program {
@@ -76,7 +116,26 @@ fn build(ops: &[Op]) -> Program {
         t.push_str(&format!("buffer {b} 64{sharing}\n"));
     }
     t.push_str("queue qa family 0\nqueue qb family 0\nqueue qc family 1\n");
+    // The device commands recorded since the last submit: a host access
+    // that conflicts with one of them would run before it against the
+    // trace's order (the planner refuses it, `HostBeforeSubmit`), so none
+    // is generated.
+    let mut open: Vec<Footprint> = Vec::new();
     for op in ops {
+        open.extend(footprint(op));
+        let host = match *op {
+            Op::HostRead(b, lo, hi) => Some((b, lo, hi, false)),
+            Op::HostWrite(b, lo, hi) => Some((b, lo, hi, true)),
+            _ => None,
+        };
+        if let Some((b, lo, hi, write)) = host {
+            let conflicts = open
+                .iter()
+                .any(|&(x, l, h, w)| x == b && l < hi && lo < h && (w || write));
+            if conflicts {
+                continue;
+            }
+        }
         t.push_str(&match op {
             Op::Fill(b, lo, hi) => format!("fill {}[{lo}..{hi}] 1\n", BUFS[*b]),
             // A copy within one buffer must not overlap itself: copy to
@@ -90,8 +149,14 @@ fn build(ops: &[Op]) -> Program {
             }
             Op::Dispatch(..) => String::new(),
             Op::Scale(b) => format!("dispatch scale(3) rw {}\n", BUFS[*b]),
-            Op::Submit(q) => format!("submit {}\n", QUEUES[*q]),
+            Op::Submit(q) => {
+                open.clear();
+                format!("submit {}\n", QUEUES[*q])
+            }
             Op::Wait => "wait\n".to_string(),
+            Op::WaitQueue(q) => format!("wait {}\n", QUEUES[*q]),
+            Op::HostRead(b, lo, hi) => format!("host-read {}[{lo}..{hi}]\n", BUFS[*b]),
+            Op::HostWrite(b, lo, hi) => format!("host-write {}[{lo}..{hi}] 7\n", BUFS[*b]),
         });
     }
     vksync::trace::parse(&t)
@@ -225,6 +290,57 @@ fn fewer_edges_suffice(p: &Program, waits: usize) -> bool {
     subsets(candidates.len(), waits - 1, 0, &mut Vec::new(), &mut test)
 }
 
+/// The laws every plan of `p` keeps (see the module documentation):
+/// hazard-free under both checkers (the definitional semantics only up to
+/// `races_up_to` commands of `p`), no ownership issue, the reference's
+/// bytes of `p`, every inserted host wait needed. Returns the plan.
+fn planned_race_free(p: &Program, races_up_to: usize) -> Result<vksync::plan::QueuePlan, TestCaseError> {
+    let planned = plan_queues(p, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)))
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{}", vksync::trace::print(p))))?;
+    let out = &planned.plan.program;
+    let text = vksync::trace::print(out);
+    let fail = |e: &dyn std::fmt::Display| TestCaseError::fail(format!("{e}\n{text}"));
+    let hazards = check(out).map_err(|e| fail(&e))?;
+    prop_assert!(hazards.is_empty(), "fast checker: {hazards:?}\n{text}");
+    // Exclusive objects used across families are transferred: no read
+    // of undefined contents, no invalid release or acquire.
+    let issues = vksync::check_ownership(out).map_err(|e| fail(&e))?;
+    prop_assert!(issues.is_empty(), "ownership: {issues:?}\n{text}");
+    if p.commands().len() <= races_up_to {
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let r = races(out, reading).map_err(|e| fail(&e))?;
+            prop_assert!(r.is_empty(), "definitional semantics, {reading:?}: {r:?}\n{text}");
+        }
+    }
+    // The plan reads back the reference's bytes of the input (the
+    // reference runs commands in trace order, whatever the
+    // synchronization).
+    let want = vksync::reference::run(p).map_err(|e| fail(&e))?;
+    let got = vksync::reference::run(out).map_err(|e| fail(&e))?;
+    prop_assert!(
+        want.iter().map(|r| &r.bytes).eq(got.iter().map(|r| &r.bytes)),
+        "the plan reads back other bytes than the input:\n{text}"
+    );
+    // Every fence wait the planner inserted before a host access is
+    // needed.
+    let inserted: Vec<usize> = (0..out.commands().len())
+        .filter(|&i| planned.plan.origin[i].is_none() && matches!(out.commands()[i], Command::Wait(_)))
+        .collect();
+    prop_assert_eq!(inserted.len(), planned.host_waits, "{}", text);
+    for i in inserted {
+        let mut q = out.clone();
+        q.truncate(i)
+            .and_then(|()| q.extend(out.commands()[i + 1..].iter().cloned()).map(|_| ()))
+            .map_err(|e| fail(&e))?;
+        let h = check(&q).map_err(|e| fail(&e))?;
+        prop_assert!(
+            !h.is_empty(),
+            "the host wait at command {i} is not needed:\n{text}"
+        );
+    }
+    Ok(planned)
+}
+
 proptest! {
     #![proptest_config(vksync_proptests::config(64))]
 
@@ -233,22 +349,9 @@ proptest! {
         ops in proptest::collection::vec(op(), 1..24)
     ) {
         let p = build(&ops);
-        let planned = plan_queues(&p, QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)))
-            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", vksync::trace::print(&p))))?;
+        let planned = planned_race_free(&p, 12)?;
         let out = &planned.plan.program;
         let text = vksync::trace::print(out);
-        let hazards = check(out).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        prop_assert!(hazards.is_empty(), "fast checker: {hazards:?}\n{text}");
-        // Exclusive objects used across families are transferred: no read
-        // of undefined contents, no invalid release or acquire.
-        let issues = vksync::check_ownership(out).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-        prop_assert!(issues.is_empty(), "ownership: {issues:?}\n{text}");
-        if p.commands().len() <= 12 {
-            for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-                let r = races(out, reading).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-                prop_assert!(r.is_empty(), "definitional semantics, {reading:?}: {r:?}\n{text}");
-            }
-        }
         // A wait that only orders a release before its acquire (two reads
         // from different families) answers no hazard: judged with no
         // ownership transfer only.
@@ -256,6 +359,35 @@ proptest! {
             let q = without_wait(out, k);
             let h = check(&q).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
             prop_assert!(!h.is_empty(), "wait {k} is not needed:\n{text}");
+        }
+    }
+
+    #[test]
+    fn device_suite_programs_are_planned_with_and_without_their_fence_waits(
+        seed in any::<u64>(),
+        drop_waits in any::<bool>(),
+    ) {
+        let opts = QueueOptions { events: 0, ..QueueOptions::default() };
+        let text = generate(seed, &opts).text(None);
+        // Without its `wait` and `wait QUEUE` lines, the planner must
+        // insert what the host accesses need.
+        let text: String = text
+            .lines()
+            .filter(|l| !(drop_waits && (*l == "wait" || l.starts_with("wait "))))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let p = vksync::trace::parse(&text)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?
+            .program;
+        let planned = planned_race_free(&p, usize::MAX)?;
+        // A program whose host accesses the input already waits for gets
+        // no wait. (Not every generated program is one: the generator
+        // reads a buffer after a wait for the queue that wrote it last,
+        // but an acquire on another queue, earlier in the trace, also
+        // writes it, e.g. seed 12349779761771713470; the plan waits for
+        // that queue too.)
+        if !drop_waits && hazards(&p) == 0 {
+            prop_assert_eq!(planned.host_waits, 0, "{}", vksync::trace::print(&planned.plan.program));
         }
     }
 
@@ -280,6 +412,7 @@ proptest! {
             .into_iter()
             .map(|o| match o {
                 Op::Submit(_) => Op::Submit(0),
+                Op::WaitQueue(_) => Op::Wait,
                 o => o,
             })
             .collect();
@@ -317,7 +450,7 @@ proptest! {
                 let h = check(&planned.plan.program).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
                 prop_assert!(h.is_empty(), "{h:?}\n{text}");
             }
-            Err(vksync::plan::QueuePlanError::HostNotWaited { .. } | vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
+            Err(vksync::plan::QueuePlanError::HostBeforeSubmit { .. } | vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
             Err(vksync::plan::QueuePlanError::Program(e)) if e.kind == vksync::ProgramErrorKind::TransitionNotPlanned => {}
             Err(e) => prop_assert!(false, "{e}\n{}", vksync::trace::print(&p)),
         }

@@ -249,7 +249,7 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
                 .iter()
                 .map(|placement| {
                     let mut o = Emitter::new(&input);
-                    offline::offline(placement, opts.form, sem, &mut o);
+                    offline::offline(placement, opts.form, sem, &mut o, None);
                     o.finish()
                 })
                 .min_by_key(key)
@@ -261,4 +261,43 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         }
     }
     Ok(out.finish())
+}
+
+/// The barriers of one queue of a multi-queue plan ([`plan_queues`]):
+/// `program` is the queue's part, barrier-free, whose fence waits the
+/// multi-queue planner has placed (a `wait` where the host has waited for
+/// every batch of the queue submitted so far); `horizon`, per command, for
+/// a host access the last submit of `program` ordered before it (through
+/// a fence wait of this queue or, through semaphores, of another), before
+/// which its barriers to `HOST` must go. With the offline planner, only
+/// the given waits (the lazy placement: the eager one inserts submits) and
+/// the horizons; the other planners plan `program` as [`plan`] does, and
+/// may insert submits and waits before host accesses, which the
+/// multi-queue planner refuses.
+pub(crate) fn plan_queue_part(
+    program: &Program,
+    opts: PlanOptions,
+    horizon: &[Option<usize>],
+) -> Result<Plan, ProgramError> {
+    if opts.planner != PlannerKind::Offline {
+        return plan(program, opts);
+    }
+    refuse_transitions(program)?;
+    // Barrier-free already: the horizons index its commands as they are.
+    resolve(program)?;
+    let sem = Semantics::for_reading(opts.reading);
+    let origin = (0..program.commands.len()).map(Some).collect();
+    let mut out = Emitter::new(program);
+    offline::offline(
+        &(program.clone(), origin),
+        opts.form,
+        sem,
+        &mut out,
+        Some(horizon),
+    );
+    let mut plan = out.finish();
+    if opts.form == BarrierForm::Global {
+        offline::improve_bits(&mut plan, sem);
+    }
+    Ok(plan)
 }

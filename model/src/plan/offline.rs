@@ -35,11 +35,18 @@ pub(crate) fn wait_placements(input: &Program, layout: &Layout, sem: Semantics) 
     placements
 }
 
-/// The offline plan of a program whose fence waits are placed.
-pub(crate) fn offline(placement: &Placement, form: BarrierForm, sem: Semantics, out: &mut Emitter) {
+/// The offline plan of a program whose fence waits are placed; `horizon`
+/// as for [`requirements`].
+pub(crate) fn offline(
+    placement: &Placement,
+    form: BarrierForm,
+    sem: Semantics,
+    out: &mut Emitter,
+    horizon: Option<&[Option<usize>]>,
+) {
     let (waited, origin) = placement;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
-    let mut reqs = requirements(waited, layout, sem);
+    let mut reqs = requirements(waited, layout, sem, horizon);
     // Greedy stabbing: by consumer position, a point at the first interval
     // no point stabs yet.
     reqs.sort_by_key(|r| (r.hi, r.lo));
@@ -110,7 +117,7 @@ pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, Prog
 /// The size of a minimum stabbing set of a waited program's intervals.
 fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramError> {
     let layout = resolve(waited)?;
-    let reqs = requirements(waited, &layout, sem);
+    let reqs = requirements(waited, &layout, sem, None);
     let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
     let mut count = 0;

@@ -105,7 +105,20 @@ pub(crate) fn with_waits(
 
 /// The dependencies of a barrier-free program whose host accesses need no
 /// further waits (see [`with_waits`]).
-pub(crate) fn requirements(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Req> {
+///
+/// `horizon`, when given, says for each command of a host access the last
+/// submit of `input` that is ordered before it, which is where its
+/// barriers to `HOST` must go at the latest; otherwise that is the last
+/// submit before its last fence wait. The multi-queue planner gives it: a
+/// host access there may be ordered after a submit through another
+/// queue's fence and a semaphore, which no wait of the queue's own program
+/// says (see `queues`).
+pub(crate) fn requirements(
+    input: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    horizon: Option<&[Option<usize>]>,
+) -> Vec<Req> {
     let hazards = check_resolved(input, layout, sem);
     // For a host access after a waited-for device write, the barrier must be
     // recorded before the submit that precedes that wait: find, for each
@@ -127,11 +140,14 @@ pub(crate) fn requirements(input: &Program, layout: &Layout, sem: Semantics) -> 
             continue;
         }
         let hi = if h.current.stage() == Stage::Host {
-            // Invariant (from `with_waits`): the prior was waited for, so a
-            // submit after it was waited for before this command.
-            last_waited_submit[h.command]
-                .filter(|&s| s > h.prior_command)
-                .unwrap_or(h.command)
+            // Invariant (from `with_waits`, or from the multi-queue
+            // planner's waits for a horizon): the prior was waited for, so
+            // a submit after it was waited for before this command.
+            let waited = match horizon {
+                Some(horizon) => horizon.get(h.command).copied().flatten(),
+                None => last_waited_submit[h.command],
+            };
+            waited.filter(|&s| s > h.prior_command).unwrap_or(h.command)
         } else {
             h.command
         };

@@ -6,14 +6,52 @@
 //! This module owns the cross-queue part only. What a hazard is stays the
 //! checker's business, and where the barriers inside one queue go is the
 //! single-queue planners' (each queue's batches are planned as one
-//! single-queue program with [`super::plan`], and the barriers are put back
-//! in place, with the host accesses that conflict with the queue's work
-//! and the host waits that cover it). Host accesses are planned when the
-//! input already waits for the device work they need: one that needs a
-//! fence wait the input lacks is refused ([`QueuePlanError::HostNotWaited`];
-//! inserting a wait would change the batches), as are host semaphore
-//! operations and events ([`QueuePlanError::NotPlanned`]) and layout
-//! transitions.
+//! single-queue program with [`super::plan_queue_part`], and the barriers
+//! are put back in place, with the host accesses that conflict with the
+//! queue's work and the host waits that complete it). Host accesses get
+//! the fence waits they need (see "Host waits" below). Refused: a host
+//! access that conflicts with device work recorded before it and
+//! submitted after it ([`QueuePlanError::HostBeforeSubmit`]: only moving
+//! the submit would order them), host semaphore operations and events
+//! ([`QueuePlanError::NotPlanned`]), layout transitions, and, with a
+//! planner other than the offline one inside the queues, a host access
+//! whose barrier to `HOST` that planner records after the last submit
+//! ([`QueuePlanError::HostNeedsSubmit`]).
+//!
+//! # Host waits
+//!
+//! The host's own vector clock (per queue, the latest batch ordered before
+//! the host: fence waits join the clock after the latest batch of each
+//! queue they wait for, semaphore chains included) is kept along the
+//! trace. A host access needs, per queue, the latest batch submitted
+//! before it that it conflicts with (its commands' accesses, or the
+//! release or acquire operations of its ownership transfers, which write
+//! the object); device work submitted after it needs nothing, its submit
+//! orders the host access first. Where the clock falls short, one wait is
+//! inserted right before the access, for it and the host accesses after
+//! it up to the next submit or wait (no device work they need can be
+//! submitted in between): `wait QUEUE` for a queue whose wait covers
+//! every unmet need of them (a queue they conflict with first, then one
+//! whose semaphore waits cover the others), else a single `wait` for
+//! every queue (one wait instead of a `wait QUEUE` per queue, at the cost
+//! of waiting for queues the accesses do not need too). A wait (the
+//! input's or an inserted one) covers every later access it reaches, so
+//! none is repeated. So each inserted wait answers a hazard of the access
+//! it precedes that nothing else orders (removing it brings the hazard
+//! back), and each run of host accesses between submits and waits gets
+//! at most one, which is the fewest for that run. Over the whole program
+//! it is not always the fewest: a narrower wait at one run can leave
+//! work of another queue, submitted before it, to a wait at a later run
+//! that a `wait` for every queue would have covered; waiting for every
+//! queue every time would be the fewest waits (interval stabbing, a wait
+//! as late as possible), but it stalls the host on work it does not read.
+//!
+//! The barrier to `HOST` a device write needs before its fence signal is
+//! planned in the writer's queue: the host access is in that queue's part
+//! with its *horizon*, the last submit of the queue ordered before it
+//! (through a wait for another queue and a semaphore, that can be an
+//! earlier batch than the queue's last submit, which no `wait` in the
+//! part can say), and the offline planner places the barrier before it.
 //!
 //! # Invariants
 //!
@@ -57,14 +95,19 @@
 //! * Exclusive objects: when a batch of family F uses an exclusive object
 //!   last used by family G, the last batch of G that used it ends with a
 //!   release (`<its stages>:<its writes> -> NONE:NONE REGION ownership
-//!   G->F`), the batch starts with the matching acquire (same region, the
-//!   whole object; `NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE`,
-//!   since the acquire operation writes the object and every later use on
-//!   the queue, which the per-queue plans do not see, must follow it), and
-//!   the batch must be ordered after the releasing
+//!   G->F`), the matching acquire goes right before the batch's first
+//!   command that uses it (same region, the whole object; `NONE:NONE ->
+//!   ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE`, since the acquire operation
+//!   writes the object and every later use on the queue, which the
+//!   per-queue plans do not see, must follow it; not at the batch's start,
+//!   so that a host access recorded before that use stays before the
+//!   acquire's write), and the batch must be ordered after the releasing
 //!   batch (a need like a hazard's); other queues of family G that used
 //!   it are ordered before the release, and other queues of family F that
-//!   use it later after the acquire.
+//!   use it later after the acquire. A host access of the object after
+//!   a release or an acquire gets a barrier to `HOST` chained to the
+//!   operation (`ALL_COMMANDS:NONE -> HOST:HOST_READ|HOST_WRITE`, right
+//!   after it).
 //!   A change of family gets a transfer only when the bytes' contents are
 //!   wanted: when the input without any transfer reads, on the new family
 //!   (before the next change), bytes another family last had
@@ -75,16 +118,17 @@
 //!   of bytes that family never took), it is planned again with a transfer
 //!   at every change.
 
-use super::{plan, Plan, PlanOptions};
+use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
 use crate::ir::access::{accesses, is_device_command, Access};
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
-use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, SharingMode};
+use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, Region, SharingMode};
 use crate::ir::queue::{
     QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, WaitFor,
 };
 use crate::semantics::Semantics;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::StageAccess;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How to plan a multi-queue program: the single-queue options used for
@@ -121,6 +165,9 @@ pub struct QueuePlan {
     pub barrier_points: usize,
     /// Queue family ownership transfers (release/acquire pairs).
     pub ownership_transfers: usize,
+    /// Fence waits inserted before host accesses (`wait QUEUE` or `wait`;
+    /// the plan's commands with no origin that are waits).
+    pub host_waits: usize,
 }
 
 /// Why a program cannot be planned across queues.
@@ -130,12 +177,28 @@ pub enum QueuePlanError {
     /// The program is invalid, or a single-queue rule refuses it.
     #[error(transparent)]
     Program(#[from] ProgramError),
-    /// A host access that needs a fence wait (`wait` or `wait QUEUE`) for
-    /// device work of some queue, which the input does not have before it.
-    #[error("command {at}: the host access needs a `wait` for the device work before it (the multi-queue planner does not insert fence waits)")]
-    HostNotWaited {
+    /// A host access that conflicts with a device command recorded before
+    /// it but submitted after it: the command runs after the host access,
+    /// against the trace's order, and only a submit between them (which
+    /// would change the batches) orders it before.
+    #[error("command {at}: the host access conflicts with command {recorded}, recorded before it but submitted after it (the multi-queue planner does not move submits; submit before the host access)")]
+    HostBeforeSubmit {
         /// The host access's index in the input.
         at: usize,
+        /// The device command's index in the input.
+        recorded: usize,
+    },
+    /// A planner other than the offline one, planning a queue's barriers,
+    /// inserted a submit and a fence wait before a host access: it records
+    /// the barrier to `HOST` a device write needs after the last submit
+    /// (the online planner meets the host access only after its wait), and
+    /// the multi-queue planner does not add batches.
+    #[error("command {at}: the {} planner inside a queue would submit again before the host access to record its barrier to HOST (plan with --planner offline)", planner.name())]
+    HostNeedsSubmit {
+        /// The host access's index in the input.
+        at: usize,
+        /// The planner used inside each queue.
+        planner: PlannerKind,
     },
     /// A command this planner does not plan around.
     #[error("command {at}: {what} is not planned across queues (plan programs without host semaphore operations or events)")]
@@ -350,8 +413,10 @@ fn masks<'a>(
 
 /// Plans semaphores, ownership transfers and barriers for a program whose
 /// commands are assigned to queues; its own barriers and semaphores are
-/// dropped first. Refuses host semaphore operations, events, layout
-/// transitions, and host accesses the input does not wait for.
+/// dropped first; fence waits are inserted before host accesses that need
+/// them. Refuses host semaphore operations, events, layout transitions,
+/// and host accesses after device work recorded before them but
+/// submitted after them.
 ///
 /// ```
 /// use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
@@ -573,6 +638,44 @@ fn plan_stripped(
             entry.1.push(b);
         }
     }
+    // Each acquire goes right before the batch's first command that uses
+    // its object: every later use on the queue follows it, and a host
+    // access recorded before that command in the batch (which runs
+    // before the batch) stays before the acquire's write.
+    let mut acquire_at: BTreeMap<usize, Vec<Barrier>> = BTreeMap::new();
+    for (&b, list) in &acquires {
+        for a in list {
+            let uses = |j: &usize| {
+                accesses(&input.commands[*j], &layout, sem)
+                    .iter()
+                    .any(|x| a.region.is_some_and(|reg| x.region.object == reg.object))
+            };
+            // Invariant: a batch acquires only objects its commands use.
+            if let Some(&j) = batches[b].cmds.iter().find(|j| uses(j)) {
+                acquire_at.entry(j).or_default().push(*a);
+            }
+        }
+    }
+    // What a host access conflicts with in each batch: its commands'
+    // accesses, and the release and acquire operations of its ownership
+    // transfers, which write the whole object ("may perform read and write
+    // accesses on all memory bound to the ... buffer range").
+    let transfer_write = |region: Region| {
+        let m = layout.at(region);
+        Access {
+            region,
+            mem: m.mem,
+            range: m.range,
+            sa: StageAccess::QueueFamilyOwnershipTransfer,
+        }
+    };
+    let host_accs: Vec<Vec<Access>> = (0..nb)
+        .map(|b| {
+            let transfers = releases.get(&b).into_iter().chain(acquires.get(&b)).flatten();
+            let writes = transfers.filter_map(|t| t.region).map(transfer_write);
+            accs[b].iter().copied().chain(writes).collect()
+        })
+        .collect();
     // What the batches after each one need, per queue (from other queues).
     let mut future: Vec<Clock> = vec![vec![-1; nq]; nb + 1];
     for b in (0..nb).rev() {
@@ -622,20 +725,119 @@ fn plan_stripped(
         clock_in[b] = base;
         last_on[q] = Some(b);
     };
+    // A fence wait joins into the host's clock the clock after the latest
+    // batch of each queue it waits for. It completes, per queue, every
+    // batch submitted so far when the host's clock reaches the latest
+    // (through a semaphore, the wait for one queue can complete another's
+    // work); the queue's part of the per-queue plans then gets a `wait`
+    // there (`true` below, where the host's clock rose to that).
+    let wait_for = |w: WaitFor, host: &mut Clock, clock_in: &[Clock], last_on: &[Option<usize>]| {
+        let before = host.clone();
+        for (r, last) in last_on.iter().enumerate() {
+            let waited = match w {
+                WaitFor::All => true,
+                WaitFor::Queue(QueueId(x)) => x as usize == r,
+            };
+            if let (true, Some(p)) = (waited, last) {
+                join(host, &clock_out(clock_in, *p));
+            }
+        }
+        (0..nq)
+            .map(|r| last_on[r].is_some_and(|p| host[r] >= ord[p] && before[r] < host[r]))
+            .collect::<Vec<bool>>()
+    };
+    // Per queue, the latest batch of `0..submitted` a host access of
+    // `acc` conflicts with, where the host's clock `host` falls short
+    // (-1 elsewhere). Device work submitted later needs nothing: its
+    // submit orders the host access before it.
+    let unmet_of = |acc: &[Access], host: &Clock, submitted: usize| {
+        let mut unmet: Clock = vec![-1; nq];
+        for b in (0..submitted).rev() {
+            let r = batches[b].queue;
+            if ord[b] > host[r].max(unmet[r]) && conflict(&host_accs[b], acc) {
+                unmet[r] = ord[b];
+            }
+        }
+        unmet
+    };
+    // Per input `wait`, the queues it completes (as above); per host
+    // access, the wait inserted before it (with the queues it completes)
+    // and the host's clock at the access.
+    let mut input_waits: BTreeMap<usize, Vec<bool>> = BTreeMap::new();
+    let mut inserted: BTreeMap<usize, (WaitFor, Vec<bool>)> = BTreeMap::new();
+    let mut host_at: BTreeMap<usize, Clock> = BTreeMap::new();
+    // Batches `0..submitted` have been submitted (batches are numbered in
+    // submission order); `recorded`, the accesses of the commands recorded
+    // since the last submit (with the acquire operations before them:
+    // writes of the whole object) and their commands.
+    let mut submitted = 0;
+    let mut recorded: Vec<(usize, Access)> = Vec::new();
     for (i, c) in input.commands.iter().enumerate() {
         match c {
-            Command::Submit(_) => decide(submit_of[&i], &mut clock_in, &host, &mut last_on),
+            Command::Submit(_) => {
+                decide(submit_of[&i], &mut clock_in, &host, &mut last_on);
+                submitted += 1;
+                recorded.clear();
+            }
+            c if is_device_command(c) => {
+                let acquired = acquire_at.get(&i).into_iter().flatten().filter_map(|a| a.region);
+                recorded.extend(acquired.map(|region| (i, transfer_write(region))));
+                recorded.extend(accesses(c, &layout, sem).into_iter().map(|a| (i, a)));
+            }
             Command::Wait(w) => {
-                for (r, last) in last_on.iter().enumerate() {
-                    let waited = match w {
-                        WaitFor::All => true,
-                        WaitFor::Queue(QueueId(x)) => *x as usize == r,
-                    };
-                    if let (true, Some(p)) = (waited, last) {
-                        let c = clock_out(&clock_in, *p);
-                        join(&mut host, &c);
-                    }
+                let completes = wait_for(*w, &mut host, &clock_in, &last_on);
+                input_waits.insert(i, completes);
+            }
+            Command::HostRead { .. } | Command::HostWrite { .. } => {
+                let acc = accesses(c, &layout, sem);
+                // A device command recorded before the host access but
+                // submitted after it runs after it, against the trace's
+                // order: only a submit before the host access orders it,
+                // and moving a submit changes the batches.
+                let before = recorded
+                    .iter()
+                    .find(|(_, a)| conflict(std::slice::from_ref(a), &acc));
+                if let Some(&(j, _)) = before {
+                    return Err(QueuePlanError::HostBeforeSubmit { at: i, recorded: j });
                 }
+                let unmet = unmet_of(&acc, &host, submitted);
+                if (0..nq).any(|r| unmet[r] > host[r]) {
+                    // One wait for the host accesses from here to the next
+                    // submit or wait (the device work they need was all
+                    // submitted before this one): `wait QUEUE` for a
+                    // queue whose wait covers every unmet need (one the
+                    // accesses conflict with first, then one that covers
+                    // the others through its semaphore waits; the lowest
+                    // index on a tie), else `wait` (every queue), which is
+                    // fewer than one `wait QUEUE` per queue.
+                    let mut needs = unmet;
+                    for d in &input.commands[i + 1..] {
+                        match d {
+                            Command::Submit(_) | Command::Wait(_) => break,
+                            Command::HostRead { .. } | Command::HostWrite { .. } => {
+                                join(
+                                    &mut needs,
+                                    &unmet_of(&accesses(d, &layout, sem), &host, submitted),
+                                );
+                            }
+                            _ => {}
+                        }
+                    }
+                    let covers = |r: usize| {
+                        last_on[r].is_some_and(|p| {
+                            let after = clock_out(&clock_in, p);
+                            (0..nq).all(|x| host[x].max(after[x]) >= needs[x])
+                        })
+                    };
+                    let w = (0..nq)
+                        .filter(|&r| needs[r] > host[r])
+                        .chain((0..nq).filter(|&r| needs[r] <= host[r]))
+                        .find(|&r| covers(r))
+                        .map_or(WaitFor::All, |r| WaitFor::Queue(QueueId(r as u32)));
+                    let completes = wait_for(w, &mut host, &clock_in, &last_on);
+                    inserted.insert(i, (w, completes));
+                }
+                host_at.insert(i, host.clone());
             }
             _ => {}
         }
@@ -699,23 +901,45 @@ fn plan_stripped(
                 in_q[s] = true;
             }
         }
+        // Per batch ordinal of this queue, its submit's index in the part.
+        let mut submit_at: Vec<usize> = Vec::with_capacity(bs.len());
+        // Per command of the part, for a host access, the last submit of
+        // the part ordered before it (see `plan_queue_part`).
+        let mut horizon = Vec::new();
         for (i, c) in input.commands.iter().enumerate() {
             // A host access takes part in the plan of each queue whose
-            // work it conflicts with (the barriers to `HOST`), and host
-            // waits for every queue in every queue's plan (what a fence
-            // wait already orders); a wait for one queue only in that
-            // queue's. A host access that conflicts with nothing of a
-            // queue stays out of its plan, so a planner that submits and
-            // waits before every host access does not do so there.
+            // work it conflicts with (the barriers to `HOST`). A fence
+            // wait, the input's or an inserted one, takes part where it
+            // completes every batch of the queue submitted so far: there
+            // the single-queue rules for a `wait` hold (later submissions
+            // of the queue are ordered after the batches, whose writes
+            // are available). Where the host's clock covers only some of
+            // them (a semaphore from an earlier batch to the queue
+            // waited for), a `wait` would order a later batch after a
+            // batch submitted before it that nothing orders it after:
+            // the part has none, and its host accesses have their
+            // horizons instead. A host access that conflicts with nothing
+            // of a queue stays out of its plan.
+            if inserted.get(&i).is_some_and(|(_, completes)| completes[q]) {
+                map.push(i);
+                cmds.push(Command::WAIT);
+                horizon.push(None);
+            }
             let host = matches!(c, Command::HostRead { .. } | Command::HostWrite { .. });
             let keep = in_q[i]
                 || (host && conflict(&accesses(c, &layout, sem), &queue_accs))
-                || matches!(
-                    c,
-                    Command::Alloc { .. } | Command::Free { .. } | Command::Wait(WaitFor::All)
-                )
-                || matches!(c, Command::Wait(WaitFor::Queue(QueueId(x))) if *x as usize == q);
+                || matches!(c, Command::Alloc { .. } | Command::Free { .. })
+                || (matches!(c, Command::Wait(_))
+                    && input_waits.get(&i).is_some_and(|completes| completes[q]));
             if keep {
+                if matches!(c, Command::Submit(_)) {
+                    submit_at.push(cmds.len());
+                }
+                let seen = host_at
+                    .get(&i)
+                    .filter(|_| host)
+                    .and_then(|clock| usize::try_from(clock[q]).ok());
+                horizon.push(seen.and_then(|k| submit_at.get(k).copied()));
                 map.push(i);
                 cmds.push(match c {
                     Command::Submit(_) => Command::SUBMIT,
@@ -727,7 +951,7 @@ fn plan_stripped(
         let mut sub = input.with_commands(cmds);
         sub.queues.clear();
         sub.semaphores.clear();
-        let planned = plan(&sub, opts.plan)?;
+        let planned = plan_queue_part(&sub, opts.plan, &horizon)?;
         let mut pending: Vec<(Command, Option<Vec<Hazard>>)> = Vec::new();
         let answers: BTreeMap<usize, &Vec<Hazard>> = planned.answers.iter().map(|(k, v)| (*k, v)).collect();
         for (k, c) in planned.program.commands.iter().enumerate() {
@@ -745,15 +969,18 @@ fn plan_stripped(
                     });
                     pending.push((c.clone(), hs));
                 }
-                // A submit and fence wait the single-queue planner had to
-                // insert before a host access: the input does not wait
-                // for this queue's work there.
+                // A submit and fence wait a planner other than the
+                // offline one inserted before a host access, to record
+                // its barrier to `HOST` after the last one.
                 None => {
                     let at = planned.origin[k + 1..]
                         .iter()
                         .find_map(|o| *o)
                         .map_or(input.commands.len(), |j| map[j]);
-                    return Err(QueuePlanError::HostNotWaited { at });
+                    return Err(QueuePlanError::HostNeedsSubmit {
+                        at,
+                        planner: opts.plan.planner,
+                    });
                 }
             }
         }
@@ -761,11 +988,6 @@ fn plan_stripped(
         before[n].append(&mut pending);
     }
     // Assemble.
-    let first_cmd: BTreeMap<usize, usize> = batches
-        .iter()
-        .enumerate()
-        .filter_map(|(b, bt)| bt.cmds.first().map(|&i| (i, b)))
-        .collect();
     let mut commands = Vec::new();
     let mut origin = Vec::new();
     let mut answers = Vec::new();
@@ -778,10 +1000,34 @@ fn plan_stripped(
         waits: waits[b].clone(),
         signals: signals[b].clone(),
     };
+    // A release or acquire operation writes the object, after (or before)
+    // the batch's barriers to HOST: a later host access of it needs a
+    // domain operation of its own, a barrier chained to the operation
+    // (only ALL_COMMANDS holds it).
+    let to_host = |transfer: &Barrier, after: usize| {
+        let host_later = |reg: Region| {
+            input.commands[after + 1..].iter().any(|x| match x {
+                Command::HostRead { src } => src.object == reg.object,
+                Command::HostWrite { dst, .. } => dst.object == reg.object,
+                _ => false,
+            })
+        };
+        transfer.region.filter(|&reg| host_later(reg)).map(|reg| {
+            Barrier::global(
+                PipelineStageFlags2::ALL_COMMANDS,
+                AccessFlags2::NONE,
+                PipelineStageFlags2::HOST,
+                AccessFlags2::HOST_READ | AccessFlags2::HOST_WRITE,
+            )
+            .on(reg)
+        })
+    };
     for (i, c) in input.commands.iter().enumerate() {
-        if let Some(b) = first_cmd.get(&i) {
-            for a in acquires.remove(b).unwrap_or_default() {
-                push_barrier(&mut commands, &mut origin, a);
+        for a in acquire_at.remove(&i).unwrap_or_default() {
+            let domain = to_host(&a, i);
+            push_barrier(&mut commands, &mut origin, a);
+            if let Some(d) = domain {
+                push_barrier(&mut commands, &mut origin, d);
             }
         }
         for (c, hs) in std::mem::take(&mut before[i]) {
@@ -791,32 +1037,18 @@ fn plan_stripped(
             commands.push(c);
             origin.push(None);
         }
+        if let Some((w, _)) = inserted.get(&i) {
+            commands.push(Command::Wait(*w));
+            origin.push(None);
+        }
         match c {
             Command::Submit(_) => {
                 let b = submit_of[&i];
                 for r in releases.remove(&b).unwrap_or_default() {
-                    let region = r.region;
+                    let domain = to_host(&r, i);
                     push_barrier(&mut commands, &mut origin, r);
-                    // The release operation writes the object, after the
-                    // batch's barrier to HOST: a later host access of it
-                    // needs its own domain operation (only ALL_COMMANDS
-                    // holds the release operation).
-                    let host_later = region.is_some_and(|reg| {
-                        input.commands[i + 1..].iter().any(|x| match x {
-                            Command::HostRead { src } => src.object == reg.object,
-                            Command::HostWrite { dst, .. } => dst.object == reg.object,
-                            _ => false,
-                        })
-                    });
-                    if let (true, Some(reg)) = (host_later, region) {
-                        let to_host = Barrier::global(
-                            PipelineStageFlags2::ALL_COMMANDS,
-                            AccessFlags2::NONE,
-                            PipelineStageFlags2::HOST,
-                            AccessFlags2::HOST_READ | AccessFlags2::HOST_WRITE,
-                        )
-                        .on(reg);
-                        push_barrier(&mut commands, &mut origin, to_host);
+                    if let Some(d) = domain {
+                        push_barrier(&mut commands, &mut origin, d);
                     }
                 }
                 commands.push(Command::Submit(submission(b)));
@@ -845,6 +1077,7 @@ fn plan_stripped(
         signals: signals.iter().map(Vec::len).sum(),
         barrier_points: plan.program.barrier_points(),
         ownership_transfers: transfers,
+        host_waits: inserted.len(),
         plan,
     })
 }
