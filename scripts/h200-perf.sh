@@ -10,12 +10,14 @@
 #   gpu.txt          `vksync-bench gpu --verify` with plans none, offline,
 #                    split (events) and async (two compute queues and a
 #                    transfer queue) at 256 B, 64 KiB and 4 MiB, all timed
-#                    by one Device::run per execution (GPU span over the
-#                    run's submissions), interleaved
+#                    by the default --method prepared (recorded once, each
+#                    execution's batches submitted back to back behind the
+#                    start gate; GPU span over its batches), interleaved
 #   primitives.txt   `vksync-bench primitives`: chains of 256 dispatches
 #                    with a global barrier, a buffer barrier, an event
 #                    pair, a submit+barrier or a semaphore between queues
-#                    between each pair, at 256 B and 1 MiB
+#                    between each pair, at 256 B and 1 MiB, --method
+#                    prepared (records before it were --method run)
 #   device.txt       nvidia-smi: GPU name and driver
 # Each file ends with its exit status and seconds; the whole script stays
 # under nine minutes (timeouts 330 s and 180 s).

@@ -1,24 +1,29 @@
 //! `vksync-bench gpu`: the workload under every planner, timed side by side.
 //!
-//! Two timing paths. Single-queue barrier-only plans are recorded once with
-//! [`Device::prepare`] and resubmitted ([`vksync_runtime::Prepared::execute`]:
-//! GPU time between two timestamps around the command buffer). The `split`
-//! plan (events) and the `async` plan (several queues, semaphores) cannot be
-//! prepared, so when either is asked for, *every* plan is timed the same way
-//! instead: one [`Device::run`] per execution (fresh memory, command buffers,
-//! events and semaphores each time), GPU time = the run's
-//! [`RunResult::gpu_span_ns`](vksync_runtime::RunResult::gpu_span_ns) (latest
-//! end minus earliest start timestamp over its submissions), and wall time
-//! includes that per-run setup. The output says which path was used.
+//! Every plan is timed the same way, by `--method` ([`crate::timing`]):
+//! `prepared` (the default) records every plan once with
+//! [`Device::prepare`] over one shared set of buffers, the `split` plan
+//! (events) and the `async` plan (several queues, semaphores) included, and
+//! each execution submits the plan's batches back to back
+//! ([`vksync_runtime::Prepared::execute`]; behind the runtime's start gate
+//! unless `--no-gate`), so a plan of several submissions is timed without
+//! the host's gaps between them; `run` times one [`Device::run`] per
+//! execution (fresh memory, command buffers, events and semaphores each
+//! time; each batch recorded and submitted in turn). GPU time is the span:
+//! the latest end minus the earliest start timestamp over the execution's
+//! batches (for one command buffer, its two timestamps). The output says
+//! which method was used. `--verify` checks each plan's bytes against the
+//! CPU reference through the same method.
 
 use crate::stats::{bytes, median, parse_size, quantile};
+use crate::timing::{self, Method, Timer};
 use crate::workload::{self, Shape};
 use std::time::Instant;
 use vksync::plan::{
     plan, plan_async_compute, schedule, split_barriers, BarrierForm, PlanOptions, PlannerKind,
     QueuePlanOptions, ScheduleOptions,
 };
-use vksync_runtime::{compare_with_reference, Device, DeviceOptions, ValidationMode};
+use vksync_runtime::{Device, DeviceOptions, ValidationMode};
 
 #[derive(clap::Args, Debug)]
 pub struct GpuArgs {
@@ -47,8 +52,7 @@ pub struct GpuArgs {
     /// program as `vksync plan --schedule` reorders it; `split` the offline
     /// plan with barriers split into events (`vksync plan --split-barriers`);
     /// `async` the offline plan across a second compute queue and a transfer
-    /// queue (`vksync plan --async-compute`). With `split` or `async` every
-    /// plan is timed with one `Device::run` per execution.
+    /// queue (`vksync plan --async-compute`).
     #[arg(
         long,
         value_delimiter = ',',
@@ -61,10 +65,19 @@ pub struct GpuArgs {
     /// Device name substring (default: VKSYNC_DEVICE, else the first device).
     #[arg(long)]
     device: Option<String>,
-    /// Also run each plan once with a host read of the outputs and compare
-    /// the bytes with the CPU reference (sizes up to 1 MiB).
+    /// Also run each plan once with a host read of the outputs, by the
+    /// same method, and compare the bytes with the CPU reference (sizes up
+    /// to 1 MiB).
     #[arg(long)]
     verify: bool,
+    /// How each execution is timed: `prepared` (recorded once, batches
+    /// submitted back to back) or `run` (one `Device::run` each).
+    #[arg(long, value_enum, default_value_t = Method::Prepared)]
+    method: Method,
+    /// With `--method prepared`: let each batch start as soon as it is
+    /// submitted instead of holding the GPU until every batch is.
+    #[arg(long)]
+    no_gate: bool,
     /// Give every blob fresh memory (no `free`): only data dependencies
     /// remain, which isolates what memory recycling costs in barriers.
     #[arg(long)]
@@ -103,11 +116,6 @@ impl Bench {
             Bench::Split => "split",
             Bench::Async => "async",
         }
-    }
-
-    /// Whether [`Device::prepare`] cannot take its plan (events or queues).
-    fn needs_run(self) -> bool {
-        matches!(self, Bench::Split | Bench::Async)
     }
 
     /// The planned program.
@@ -238,32 +246,34 @@ pub fn run(args: &GpuArgs) -> Result<(), String> {
             slow_iters: args.slow_iters,
             reuse: !args.no_reuse,
         };
-        let rows = bench_size(
-            &mut device,
-            shape,
-            &planners,
-            form,
+        let rounds = Rounds {
             reps,
-            args.warmup,
+            warmup: args.warmup,
             budget,
-            args.verify,
-        )?;
+        };
+        let rows = bench_size(&mut device, shape, &planners, form, rounds, args)?;
         summary.push((size, rows));
     }
     print_summary(&summary);
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// How many rounds to time: at most `reps`, and fewer when they would
+/// take more than `budget` seconds; `warmup` untimed rounds first.
+#[derive(Clone, Copy)]
+struct Rounds {
+    reps: usize,
+    warmup: usize,
+    budget: f64,
+}
+
 fn bench_size(
     device: &mut Device,
     shape: Shape,
     planners: &[Bench],
     form: BarrierForm,
-    reps: usize,
-    warmup: usize,
-    budget: f64,
-    verify: bool,
+    rounds: Rounds,
+    args: &GpuArgs,
 ) -> Result<Vec<PlanRow>, String> {
     let program = workload::program(shape, false).map_err(|e| e.to_string())?;
     let mut programs = Vec::new();
@@ -285,57 +295,51 @@ fn bench_size(
     }
     let pool = program.objects().first().map_or(0, |o| o.size);
     let commands = workload::device_commands(&program);
-    let by_run = planners.iter().any(|b| b.needs_run());
+    // Where the multi-queue plans run.
+    let mut mappings = Vec::new();
+    for (row, p) in rows.iter().zip(&programs) {
+        if p.queue_count() > 1 {
+            mappings.push(format!("{} queues: {}", row.name, timing::mapping(device, p)?));
+        }
+    }
     let t_setup = Instant::now();
-    let mut timer = if by_run {
-        Timer::Run(&mut *device)
-    } else {
-        Timer::Prepared(Box::new(device.prepare(&programs).map_err(|e| e.to_string())?))
-    };
+    let mut timer = Timer::new(device, &programs, args.method, !args.no_gate)?;
     let setup = t_setup.elapsed().as_secs_f64();
     let n = programs.len();
     // Warm-up, and an estimate of one round's time for the budget.
     let mut round_wall = Vec::new();
-    for _ in 0..warmup.max(1) {
+    for _ in 0..rounds.warmup.max(1) {
         let t = Instant::now();
-        for (i, p) in programs.iter().enumerate() {
-            timer.execute(i, p)?;
+        for i in 0..n {
+            timer.execute(i)?;
         }
         round_wall.push(t.elapsed().as_secs_f64());
     }
     let per_round = median(&round_wall).max(1e-9);
-    let rounds = reps.min(((budget / per_round) as usize).max(5));
-    for r in 0..rounds {
+    let timed_rounds = rounds.reps.min(((rounds.budget / per_round) as usize).max(5));
+    for r in 0..timed_rounds {
         for j in 0..n {
             // Rotate which plan goes first so no plan always follows another.
             let i = (r + j) % n;
-            let (gpu_ns, wall_ns) = timer.execute(i, &programs[i])?;
+            let (gpu_ns, wall_ns) = timer.execute(i)?;
             let wall = wall_ns as f64 / 1e3;
             rows[i].gpu.push(gpu_ns.map_or(wall, |g| g as f64 / 1e3));
             rows[i].wall.push(wall);
         }
     }
-    let messages: Vec<_> = match &mut timer {
-        Timer::Prepared(prepared) => prepared.take_messages().into_iter().flatten().collect(),
-        Timer::Run(_) => Vec::new(),
-    };
+    let messages = timer.take_message_count();
+    let method_line = timer.describe();
     drop(timer);
-    // Where the multi-queue plans ran.
-    let mut mappings = Vec::new();
-    for (row, p) in rows.iter().zip(&programs) {
-        if p.queue_count() > 1 {
-            let r = device.run(p).map_err(|e| e.to_string())?;
-            mappings.push(format!("{} queues: {}", row.name, r.queue_mapping));
-        }
-    }
 
-    if verify && shape.size <= 1 << 20 {
+    if args.verify && shape.size <= 1 << 20 {
         let checked = workload::program(shape, true).map_err(|e| e.to_string())?;
-        for (row, &k) in rows.iter_mut().zip(planners) {
-            let planned = k.plan(&checked, form)?;
-            let result = device.run(&planned).map_err(|e| e.to_string())?;
-            let cmp = compare_with_reference(&planned, &result).map_err(|e| e.to_string())?;
-            row.verify = Some(cmp.iter().map(|c| c.mismatches.len()).sum());
+        let planned: Vec<vksync::Program> = planners
+            .iter()
+            .map(|k| k.plan(&checked, form))
+            .collect::<Result<_, _>>()?;
+        let wrong = timing::wrong_bytes(device, &planned, args.method)?;
+        for (row, w) in rows.iter_mut().zip(wrong) {
+            row.verify = Some(w);
         }
     }
 
@@ -345,29 +349,16 @@ fn bench_size(
         bytes(shape.size),
         commands,
         bytes(pool),
-        rounds,
+        timed_rounds,
         n,
         setup
     );
     for line in details.iter().chain(&mappings) {
         println!("{line}");
     }
-    if by_run {
-        println!(
-            "timing: every plan by one Device::run per execution (split/async cannot be prepared); \
-             gpu = latest end - earliest start timestamp over the run's submissions (transfer-queue \
-             submissions carry none), wall includes the run's setup"
-        );
-    } else {
-        println!(
-            "timing: every plan prepared once and resubmitted; gpu = timestamps around the command buffer"
-        );
-    }
-    if !messages.is_empty() {
-        println!(
-            "note: {} validation messages (validation should be off)",
-            messages.len()
-        );
+    println!("{method_line}");
+    if messages > 0 {
+        println!("note: {messages} validation messages (validation should be off)");
     }
     let med =
         |name: &str, f: fn(&PlanRow) -> &Vec<f64>| rows.iter().find(|r| r.name == name).map(|r| median(f(r)));
@@ -385,7 +376,7 @@ fn bench_size(
         "cons/plan",
         "wall med us",
         "/none",
-        if verify { "  wrong bytes" } else { "" }
+        if args.verify { "  wrong bytes" } else { "" }
     );
     for r in &rows {
         let g = median(&r.gpu);
@@ -406,37 +397,12 @@ fn bench_size(
             ratio(w, none_wall),
             match r.verify {
                 Some(v) => format!("  {v:>11}"),
-                None if verify => "  (not run)".to_string(),
+                None if args.verify => "  (not run)".to_string(),
                 None => String::new(),
             }
         );
     }
     Ok(rows)
-}
-
-/// How executions are timed: a prepared command buffer per plan, or a
-/// whole [`Device::run`] per execution.
-enum Timer<'a> {
-    Prepared(Box<vksync_runtime::Prepared<'a>>),
-    Run(&'a mut Device),
-}
-
-impl Timer<'_> {
-    /// Runs plan `index` (`program`) once: GPU and wall nanoseconds.
-    fn execute(&mut self, index: usize, program: &vksync::Program) -> Result<(Option<u64>, u64), String> {
-        const TIMEOUT_NS: u64 = 60_000_000_000;
-        match self {
-            Timer::Prepared(p) => {
-                let e = p.execute(index, TIMEOUT_NS).map_err(|e| e.to_string())?;
-                Ok((e.gpu_ns, e.wall_ns))
-            }
-            Timer::Run(device) => {
-                let t = Instant::now();
-                let r = device.run(program).map_err(|e| e.to_string())?;
-                Ok((r.gpu_span_ns(), t.elapsed().as_nanos() as u64))
-            }
-        }
-    }
 }
 
 fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
@@ -484,5 +450,44 @@ fn print_summary(summary: &[(u64, Vec<PlanRow>)]) {
             r(split, off),
             r(asy, off)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timing::tests::{assert_timed_by_both_methods, device};
+
+    /// Every kind of plan (one command buffer, events, several queues with
+    /// semaphores) is timed by both methods, and `--verify` finds the
+    /// synchronized plans' bytes right by both.
+    #[test]
+    fn every_plan_is_timed_and_verified_by_both_methods() {
+        let Some(mut device) = device() else {
+            return;
+        };
+        let shape = Shape {
+            batch: 2,
+            layers: 2,
+            size: 256,
+            slow_iters: 4,
+            reuse: true,
+        };
+        let planners =
+            ["none", "offline", "scheduled", "split", "async"].map(|n| Bench::from_name(n).unwrap());
+        let plans = |host_read: bool| -> Vec<vksync::Program> {
+            let program = workload::program(shape, host_read).unwrap();
+            planners
+                .iter()
+                .map(|k| k.plan(&program, BarrierForm::Global).unwrap())
+                .collect()
+        };
+        assert_timed_by_both_methods(&mut device, &plans(false));
+        let checked = plans(true);
+        for method in [Method::Prepared, Method::Run] {
+            let wrong = timing::wrong_bytes(&mut device, &checked, method).unwrap();
+            // `none` has no barriers: only the synchronized plans must be right.
+            assert_eq!(wrong[1..], [0, 0, 0, 0], "{method:?}");
+        }
     }
 }

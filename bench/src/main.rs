@@ -4,7 +4,9 @@
 //! * `vksync-bench gpu` records the batched-inference workload
 //!   ([`workload`]) with every planner into command buffers over one shared
 //!   set of buffers, then submits them round-robin (rotating which plan goes
-//!   first) and reports median GPU (timestamp) and wall-clock time per plan.
+//!   first) and reports median GPU (timestamp span) and wall-clock time per
+//!   plan; `--method run` times one `Device::run` per execution instead
+//!   ([`timing`]).
 //! * `vksync-bench primitives` times chains of dependent dispatches with a
 //!   global barrier, a buffer barrier, an event pair or a semaphore between
 //!   queues between each pair, against racy baselines ([`primitives`]).
@@ -16,6 +18,7 @@ mod checker;
 mod gpu;
 mod primitives;
 mod stats;
+mod timing;
 mod workload;
 
 use clap::{Parser, Subcommand};

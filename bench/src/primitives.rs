@@ -17,20 +17,29 @@
 //!
 //! Every variant is built with the model IR and checked with
 //! [`vksync::check`]: the synchronized ones are hazard-free, `none` and
-//! `submit-none` are not. Every execution is one [`Device::run`] (fresh
-//! memory, events and semaphores); its GPU time is
-//! [`RunResult::gpu_span_ns`](vksync_runtime::RunResult::gpu_span_ns), the
-//! latest end minus the earliest start timestamp over its submissions (for
-//! the semaphore variant across two queues: that assumes the queues share
-//! a time base). Variants run interleaved, rotating which goes first.
+//! `submit-none` are not. Executions are timed by `--method`
+//! ([`crate::timing`]): `prepared` (the default) records every variant once
+//! ([`vksync_runtime::Device::prepare`]: one command buffer per submit) and
+//! submits an execution's batches back to back, behind the runtime's start
+//! gate (unless `--no-gate`), so the GPU runs the chain with every batch
+//! already queued and no host time between submissions is measured; `run`
+//! is one [`vksync_runtime::Device::run`] per execution (fresh memory,
+//! events and semaphores; each batch recorded and submitted from the host
+//! in turn, so the per-submit variants measure mostly the host). The GPU
+//! time is the span: the latest end minus the earliest start timestamp
+//! over the execution's batches (for the semaphore variant across two
+//! queues: that assumes the queues share a time base). Variants run
+//! interleaved, rotating which goes first.
 //!
 //! Cost per primitive = (span - median span of the baseline) / (n - 1):
 //! the baseline is `none` for the single-command-buffer variants and
-//! `submit-none` for the per-submit ones, so submission overhead cancels;
-//! `semaphore` is also shown against `submit-barrier` (what a semaphore
-//! between queues costs over a barrier between submits on one queue).
+//! `submit-none` for the per-submit ones, so the cost of a submission
+//! boundary cancels; `semaphore` is also shown against `submit-barrier`
+//! (what a semaphore between queues costs over a barrier between submits
+//! on one queue).
 
 use crate::stats::{bytes, median, parse_size, quantile};
+use crate::timing::{self, Method, Timer};
 use std::time::Instant;
 use vksync::{
     AccessFlags2 as A, Barrier, Binding, BindingAccess, Command, Dependency, EventWait,
@@ -67,6 +76,14 @@ pub struct PrimitivesArgs {
     /// Device name substring (default: VKSYNC_DEVICE, else the first device).
     #[arg(long)]
     device: Option<String>,
+    /// How each execution is timed: `prepared` (recorded once, batches
+    /// submitted back to back) or `run` (one `Device::run` each).
+    #[arg(long, value_enum, default_value_t = Method::Prepared)]
+    method: Method,
+    /// With `--method prepared`: let each batch start as soon as it is
+    /// submitted instead of holding the GPU until every batch is.
+    #[arg(long)]
+    no_gate: bool,
 }
 
 /// What lies between two dispatches of the chain.
@@ -281,9 +298,6 @@ pub fn run(args: &PrimitivesArgs) -> Result<(), String> {
         args.warmup,
         args.seconds_per_size
     );
-    println!(
-        "timing: one Device::run per execution; gpu span = latest end - earliest start timestamp over its submissions"
-    );
     if info.timestamp_valid_bits == 0 {
         println!("note: the queue has no timestamps; spans are wall-clock time");
     }
@@ -320,11 +334,14 @@ fn bench_size(
         });
         programs.push(p);
     }
+    let mapping = match programs.iter().find(|p| p.queue_count() > 1) {
+        Some(p) => Some(timing::mapping(device, p)?),
+        None => None,
+    };
+    let mut timer = Timer::new(device, &programs, args.method, !args.no_gate)?;
     let mut once = |i: usize| -> Result<f64, String> {
-        let t = Instant::now();
-        let r = device.run(&programs[i]).map_err(|e| e.to_string())?;
-        let wall = t.elapsed().as_nanos() as u64;
-        Ok(r.gpu_span_ns().unwrap_or(wall) as f64 / 1e3)
+        let (gpu, wall) = timer.execute(i)?;
+        Ok(gpu.unwrap_or(wall) as f64 / 1e3)
     };
     let n = programs.len();
     let mut round_wall = Vec::new();
@@ -346,17 +363,19 @@ fn bench_size(
             rows[i].span_us.push(us);
         }
     }
-    let mapping = match programs.iter().find(|p| p.queue_count() > 1) {
-        Some(p) => Some(device.run(p).map_err(|e| e.to_string())?.queue_mapping),
-        None => None,
-    };
+    let method_line = timer.describe();
+    let messages = timer.take_message_count();
 
     let prims = (args.n - 1) as f64;
     let med_of = |v: Variant| rows.iter().find(|r| r.variant == v).map(|r| median(&r.span_us));
     println!();
     println!("== size {}: {} rounds of {} variants", bytes(size), rounds, n);
+    println!("{method_line}");
     if let Some(m) = mapping {
         println!("semaphore variant's queues: {m}");
+    }
+    if messages > 0 {
+        println!("note: {messages} validation messages (validation should be off)");
     }
     println!(
         "{:<15} {:>7} {:>8} {:>12} {:>21} {:>10} {:>14} {:>21}",
@@ -442,6 +461,22 @@ mod tests {
                 _ => assert!(hazards.is_empty(), "{}: {hazards:?}", v.name()),
             }
         }
+    }
+
+    /// Every variant runs through both timing methods (the prepared one
+    /// records the per-submit variants batch by batch, semaphores and
+    /// events included), long enough for the event variant to reuse its
+    /// events.
+    #[test]
+    fn every_variant_is_timed_by_both_methods() {
+        let Some(mut device) = crate::timing::tests::device() else {
+            return;
+        };
+        let programs: Vec<Program> = Variant::ALL
+            .iter()
+            .map(|&v| program(v, 2 * EVENTS + 2, 256).unwrap())
+            .collect();
+        crate::timing::tests::assert_timed_by_both_methods(&mut device, &programs);
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! This module owns loading the Vulkan loader at run time, enabling
 //! `VK_LAYER_KHRONOS_validation` with synchronization validation when it is
 //! present, choosing the physical device (`VKSYNC_DEVICE`), checking for
-//! synchronization2 (and enabling timeline semaphores when present),
-//! choosing the single-queue compute family, creating up to
+//! synchronization2 (and enabling timeline semaphores and host query
+//! reset when present), choosing the single-queue compute family, creating up to
 //! [`crate::queues::MAX_QUEUES_PER_FAMILY`] queues of every compute or
 //! transfer family (for multi-queue programs; [`crate::queues`] maps model
 //! queues onto them), and creating the allocator and the kernels'
@@ -205,6 +205,11 @@ pub struct DeviceInfo {
     /// Whether timeline semaphores are enabled (Vulkan 1.2
     /// `timelineSemaphore`).
     pub timeline_semaphores: bool,
+    /// Whether queries can be reset from the host (Vulkan 1.2
+    /// `hostQueryReset`, `vkResetQueryPool`): prepared programs time
+    /// batches on transfer-only queues with it, where
+    /// `vkCmdResetQueryPool` is not allowed.
+    pub host_query_reset: bool,
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -330,7 +335,6 @@ pub struct Device {
     pub(crate) kernels: Kernels,
     pub(crate) logical: Logical,
     pub(crate) inst: Instance,
-    pub(crate) queue: vk::Queue,
     /// Per entry of `info.queue_families`, its created queues.
     pub(crate) queues: Vec<Vec<vk::Queue>>,
     pub(crate) info: DeviceInfo,
@@ -400,7 +404,6 @@ pub(crate) struct RunParts<'a> {
     pub capture: &'a Capture,
     pub allocator: &'a mut Allocator,
     pub kernels: &'a Kernels,
-    pub queue: vk::Queue,
     pub queues: &'a [Vec<vk::Queue>],
     pub info: &'a DeviceInfo,
     pub in_flight: &'a mut Vec<InFlight>,
@@ -420,7 +423,6 @@ impl Device {
             kernels,
             logical,
             inst,
-            queue,
             queues,
             info,
             in_flight,
@@ -438,7 +440,6 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue: *queue,
             queues,
             info,
             in_flight,
@@ -830,8 +831,10 @@ impl Device {
             unsafe { instance.get_physical_device_features2(physical, &mut f2) };
         }
         let timeline_semaphores = f12.timeline_semaphore == vk::TRUE;
-        let mut enable12 =
-            vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(timeline_semaphores);
+        let host_query_reset = f12.host_query_reset == vk::TRUE;
+        let mut enable12 = vk::PhysicalDeviceVulkan12Features::default()
+            .timeline_semaphore(timeline_semaphores)
+            .host_query_reset(host_query_reset);
         let mut enable13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
@@ -843,8 +846,6 @@ impl Device {
             device,
             leaked: false,
         };
-        // SAFETY: the family and index 0 were requested at creation.
-        let queue = unsafe { logical.device.get_device_queue(family as u32, 0) };
         let queues: Vec<Vec<vk::Queue>> = queue_families
             .iter()
             .map(|f| {
@@ -884,6 +885,7 @@ impl Device {
             timestamp_valid_bits: families[family].timestamp_valid_bits,
             queue_families,
             timeline_semaphores,
+            host_query_reset,
         };
         if options.print_device {
             eprintln!("vksync-runtime: device: {info}");
@@ -894,7 +896,6 @@ impl Device {
             kernels,
             logical,
             inst,
-            queue,
             queues,
             info,
             setup_messages,

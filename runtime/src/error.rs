@@ -50,8 +50,30 @@ pub enum RuntimeError {
         #[source]
         source: CheckError,
     },
-    #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: prepared programs hold device commands only (no host accesses, submits or waits)")]
-    NotRepeatable { command: usize, keyword: &'static str },
+    #[error("command {command} (`{keyword}`) cannot be recorded once and submitted repeatedly: {reason}")]
+    NotRepeatable {
+        command: usize,
+        keyword: &'static str,
+        /// What the path that refused it takes instead.
+        reason: &'static str,
+    },
+    #[error("binary semaphore `{semaphore}` is still signalled at the end of the program (signalled at command {command} and never waited for): a prepared program must wait for every binary semaphore it signals, so that its next execution can signal it again")]
+    SemaphoreLeftSignalled {
+        /// The submit whose signal is never waited for.
+        command: usize,
+        semaphore: String,
+    },
+    #[error("semaphore `{name}` is a timeline semaphore: prepared programs take binary semaphores only (a timeline's values only grow, so the same values cannot be signalled again by the next execution)")]
+    TimelineNotRepeatable {
+        semaphore: vksync::SemaphoreId,
+        name: String,
+    },
+    #[error("the prepared programs cannot be executed any more: an execution of prepared program {program} failed half way ({cause}), which may have left binary semaphores signalled")]
+    PreparedUnusable {
+        program: usize,
+        /// What failed, e.g. `batch 3: vkQueueSubmit2: ERROR_OUT_OF_DEVICE_MEMORY`.
+        cause: String,
+    },
     #[error("prepared program {program} has other memory objects than program 0; programs prepared together must share them (the same program with other barriers, or scheduled)")]
     LayoutMismatch { program: usize },
     #[error("no prepared program {index} (there are {count})")]
@@ -109,7 +131,9 @@ impl RuntimeError {
     pub fn location(&self) -> Option<Location> {
         match self {
             RuntimeError::Program { at, .. } | RuntimeError::Check { at, .. } => Some(*at),
-            RuntimeError::NotRepeatable { command, .. } => Some(Location::Command(*command)),
+            RuntimeError::NotRepeatable { command, .. }
+            | RuntimeError::SemaphoreLeftSignalled { command, .. } => Some(Location::Command(*command)),
+            RuntimeError::TimelineNotRepeatable { semaphore, .. } => Some(Location::Semaphore(*semaphore)),
             RuntimeError::FenceTimeout { first, .. } => Some(Location::Command(*first)),
             RuntimeError::SemaphoreTimeout { command, .. } => Some(Location::Command(*command)),
             _ => None,

@@ -61,8 +61,8 @@ pub use device::{
 pub use error::{Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};
 pub use recorder::{
-    compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison, RunNote,
-    RunResult, Submission,
+    compare_readbacks, compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison,
+    RunNote, RunResult, Submission,
 };
 pub use repeat::{Execution, Prepared, RecordTiming};
 pub use validation::{Severity, ValidationMessage};

@@ -190,12 +190,24 @@ pub struct ReadbackComparison {
 /// large for the host is [`CheckError::HostMemory`](crate::CheckError)
 /// (see [`check_reference_memory`]) rather than an abort.
 pub fn compare_with_reference(program: &Program, result: &RunResult) -> Result<Vec<ReadbackComparison>> {
+    compare_readbacks(program, &result.readbacks)
+}
+
+/// Runs the CPU reference on `program` and compares each of its host
+/// reads with the device's readback of the same command in `readbacks`
+/// (a missing one mismatches on every defined byte): the comparison of
+/// [`compare_with_reference`], for readbacks from any path (a
+/// [`crate::Prepared`] program's too).
+pub fn compare_readbacks(program: &Program, readbacks: &[DeviceReadback]) -> Result<Vec<ReadbackComparison>> {
     check_reference_memory(program, host_memory_available())?;
     let expected = reference::run(program)?;
     Ok(expected
         .iter()
         .map(|r| {
-            let device = result.readback(r.command).unwrap_or(&[]);
+            let device = readbacks
+                .iter()
+                .find(|d| d.command == r.command)
+                .map_or(&[][..], |d| d.bytes.as_slice());
             let mut mismatches = reference::mismatches(&r.bytes, device);
             // A missing or short device read mismatches on every defined byte.
             mismatches.extend((device.len()..r.bytes.len()).filter(|&i| r.bytes[i].is_some()));
@@ -330,7 +342,6 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue: _,
             queues: device_queues,
             info,
             in_flight,
@@ -383,6 +394,7 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
+            events: &res.events,
             fence_timeout,
             timestamp_period: info.timestamp_period,
             mapping: Some(&mapping),
@@ -575,21 +587,8 @@ pub(crate) fn read_timestamps(
     })
 }
 
-/// The GPU time of the command buffer whose start and end timestamps are
-/// queries `2 * index` and `2 * index + 1`, in nanoseconds. Call only after
-/// that submission completed.
-pub(crate) fn gpu_ns(
-    d: &ash::Device,
-    pool: vk::QueryPool,
-    index: usize,
-    mask: u64,
-    period: f32,
-) -> Result<u64> {
-    read_timestamps(d, pool, index, mask, period).map(|t| t.delta_ns)
-}
-
 /// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
-fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
+pub(crate) fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
     let mut allocations = res.allocations.borrow_mut();
     let slice = allocations
         .get_mut(mem.0 as usize)
@@ -604,7 +603,7 @@ fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> 
 
 /// A model semaphore operation as a `VkSemaphoreSubmitInfo` (the value is
 /// ignored for a binary semaphore).
-fn semaphore_submit_info(
+pub(crate) fn semaphore_submit_info(
     semaphore: vk::Semaphore,
     value: Option<u64>,
     stages: vksync::PipelineStageFlags2,
@@ -625,6 +624,9 @@ type DependencyParts = (
 pub(crate) struct Recorder<'a> {
     pub(crate) device: &'a ash::Device,
     pub(crate) res: &'a Resources<'a>,
+    /// The recorded program's events, by `EventId` (a slice of
+    /// `res.events`: several prepared programs share one `Resources`).
+    pub(crate) events: &'a [vk::Event],
     /// How long a fence wait may take.
     pub(crate) fence_timeout: Duration,
     pub(crate) timestamp_period: f32,
@@ -1121,7 +1123,7 @@ impl Recorder<'_> {
                 // (`crate::queues`); a live event; flags validated by
                 // `vksync::resolve` (no HOST source stage), ranges in
                 // bounds.
-                unsafe { d.cmd_set_event2(cb, self.res.events[event.0 as usize], &info) };
+                unsafe { d.cmd_set_event2(cb, self.events[event.0 as usize], &info) };
             }
             Command::WaitEvents { waits } => {
                 let parts: Vec<DependencyParts> = waits
@@ -1136,10 +1138,7 @@ impl Recorder<'_> {
                             .buffer_memory_barriers(b)
                     })
                     .collect();
-                let events: Vec<vk::Event> = waits
-                    .iter()
-                    .map(|w| self.res.events[w.event.0 as usize])
-                    .collect();
+                let events: Vec<vk::Event> = waits.iter().map(|w| self.events[w.event.0 as usize]).collect();
                 // SAFETY: recording state on a compute-capable family;
                 // live events, each set earlier (on this queue or by the
                 // host) with no reset since and with an equal dependency
@@ -1205,7 +1204,7 @@ impl Recorder<'_> {
                 unsafe {
                     d.cmd_reset_event2(
                         cb,
-                        self.res.events[event.0 as usize],
+                        self.events[event.0 as usize],
                         vksync::ash::stage_mask(*stages),
                     )
                 };

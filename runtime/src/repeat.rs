@@ -3,67 +3,267 @@
 //! This module owns two ways of running programs that [`Device::run`] does
 //! not offer, both for measurement:
 //!
-//! * [`Device::prepare`] records each of several programs once, into its own
-//!   re-submittable command buffer, over **one shared set of memory
-//!   objects** (the programs must share one layout: the same program with
-//!   different barriers, as the planners produce). [`Prepared::execute`]
-//!   submits one of them, waits for its fence and returns its GPU time (two
-//!   timestamps around the whole command buffer) and wall-clock time (submit
-//!   to fence signalled). Interleaving `execute(0)`, `execute(1)`, ... over
-//!   repetitions compares plans under the same conditions.
+//! * [`Device::prepare`] records each of several programs once, over **one
+//!   shared set of memory objects** (the programs must share one layout:
+//!   the same program with different barriers, as the planners produce).
+//!   A program is cut into **batches** at its `submit`s, as [`Device::run`]
+//!   cuts it (the commands after the last `submit` are one more batch, on
+//!   the first queue); each batch is recorded once into its own
+//!   re-submittable command buffer, from the command pool of its queue's
+//!   family, with a timestamp before and after it. Model queues map onto
+//!   device queues as [`Device::run`] maps them ([`QueueMapping::new`]:
+//!   compute-only family first, a transfer-only family for queues that
+//!   only copy and fill; [`Prepared::queue_mapping`] reports it).
+//!   [`Prepared::execute`] submits every batch of one program in program
+//!   order, back to back (one `vkQueueSubmit2` each, with the batch's
+//!   semaphore waits and signals and their stage masks), waits for all of
+//!   them and returns the **GPU span** (the latest end timestamp minus the
+//!   earliest start timestamp over the batches; for one batch, the time
+//!   between its two timestamps) and the wall-clock time. Interleaving
+//!   `execute(0)`, `execute(1)`, ... over repetitions compares plans under
+//!   the same conditions.
 //! * [`Device::time_recording`] records a program into a command buffer
 //!   repeatedly, never submitting it, and times only the recording
 //!   (`vkBeginCommandBuffer` to `vkEndCommandBuffer`, including the
 //!   descriptor-set updates each dispatch needs). With and without the
-//!   validation layer this isolates the layer's per-command cost.
+//!   validation layer this isolates the layer's per-command cost. It takes
+//!   device commands of one queue only.
 //!
-//! Both accept device commands only (copies, fills, updates, dispatches,
-//! barriers, and the no-op `alloc`/`free`): host accesses, submits and waits
-//! are [`RuntimeError::NotRepeatable`]. Recording is the same code as
-//! [`Device::run`]'s (`Recorder::record`); neither path adds barriers.
+//! What a prepared program may hold: device commands, barriers, events
+//! (`set-event`, `wait-events`, `reset-event`), `submit`s to any of its
+//! queues with binary semaphore waits and signals, and `alloc`/`free`;
+//! then, at its end only, `wait`s and `host-read`s ([`Prepared::execute`]
+//! waits for everything; [`Prepared::readbacks`] performs the reads).
+//! Anything else is a typed error before any Vulkan work:
+//! [`RuntimeError::NotRepeatable`] (host writes, host semaphore and event
+//! operations, a wait or read before device work, an ownership transfer,
+//! which would leave the buffer with another family when the next
+//! execution starts), [`RuntimeError::TimelineNotRepeatable`] and
+//! [`RuntimeError::SemaphoreLeftSignalled`].
+//!
+//! Invariants that make a prepared program re-executable:
+//!
+//! * **Binary semaphores are balanced**: every signal is waited for later
+//!   in the program, so each semaphore is unsignalled when an execution
+//!   ends and the next can signal it again. Timeline semaphores are
+//!   refused rather than offset: their values only grow, so each execution
+//!   would need values of its own.
+//! * **Events start unsignalled**: the events a program leaves set are
+//!   reset on the host (`vkResetEvent`) before each execution, outside the
+//!   timed interval (no command uses them then: the last execution was
+//!   seen complete).
+//! * **Timestamp queries are reset before each execution**: inside the
+//!   batch's command buffer on a compute-capable family (as the
+//!   single-batch path always did); on a transfer-only family, where
+//!   `vkCmdResetQueryPool` is not allowed, on the host (`vkResetQueryPool`,
+//!   needs [`DeviceInfo::host_query_reset`](crate::DeviceInfo)), and without
+//!   it, or on a family with `timestampValidBits` 0, the batch is not timed
+//!   ([`Execution::timed_batches`] says how many were).
+//! * **At most one execution is in flight**: each model queue's last batch
+//!   carries a fence (a fence signal covers every earlier submission to its
+//!   `VkQueue`), and the next execution first waits for those fences. No
+//!   command buffer is re-submitted, and no object freed, before they
+//!   signal.
+//!
+//! **The start gate.** Submitting batch after batch from the host takes
+//! time (microseconds per `vkQueueSubmit2`), and a GPU that finishes a
+//! batch before the next is submitted idles: the span would then measure
+//! the host. So when a program has more than one batch, each execution
+//! first submits, to every compute-capable device queue the program uses,
+//! a *gate* command buffer holding only `vkCmdWaitEvents2` on an event of
+//! the runtime's own (`HOST` to `ALL_COMMANDS`, execution only), then the
+//! program's batches, and only then sets the events from the host
+//! (`vkSetEvent`): the GPU starts with all the work queued, and the span
+//! is GPU time only. A wait in one command buffer holds back every later
+//! command of its queue, the program's batches included. Transfer-only
+//! queues cannot wait for events: the first gate submission signals one
+//! binary semaphore per transfer-only queue, which that queue's first
+//! batch waits for (`ALL_COMMANDS`), so a program whose critical path
+//! starts there pays one semaphore hop more. The gate is an event, not a
+//! timeline semaphore: a binary semaphore wait must not be submitted
+//! before the semaphore signals it depends on
+//! (`VUID-vkQueueSubmit2-semaphore-03873`), and the program's binary
+//! signals would depend on the gate's. Not gated: a program of one batch
+//! (submitted exactly as before the gate existed), a program with no
+//! compute-capable queue, and, on a CPU device (lavapipe), a program with
+//! semaphores: lavapipe executes command buffers in its queue's submit
+//! thread, so the gate's wait holds that thread, and Mesa's queue waits
+//! for a binary semaphore's signal to reach the driver before it submits
+//! a wait of it, so `vkQueueSubmit2` would block until the gate opens,
+//! which happens only after it returns. [`Prepared::gated`] says which
+//! programs are gated; [`Prepared::set_gate`] turns the gate off (the
+//! batches then start as they are submitted).
+//!
+//! Recording is the same code as [`Device::run`]'s (`Recorder::record`);
+//! neither path adds barriers.
 
-use crate::checks::{check_program, CheckedDispatch};
+use crate::checks::{check_program, CheckError, CheckedDispatch, CheckedProgram};
 use crate::device::{Device, RunParts};
 use crate::error::{Result, RuntimeError, VkContext};
-use crate::recorder::{gpu_ns, timestamp_mask, MemoryObject, Recorder};
-use crate::resources::{wait_all, Resources};
+use crate::queues::QueueMapping;
+use crate::recorder::{
+    read_timestamps, semaphore_submit_info, timestamp_mask, with_mapped, DeviceReadback, MemoryObject,
+    Recorder,
+};
+use crate::resources::{wait_all, Resources, Sharing};
 use crate::validation::{Capture, ValidationMessage};
 use ash::vk;
 use std::time::{Duration, Instant};
-use vksync::{Command, Layout, Program};
+use vksync::{Command, EventId, Layout, MemId, Program, QueueId, SemaphoreId, SemaphoreType};
 
-/// One timed execution of a prepared command buffer.
+/// One timed execution of a prepared program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Execution {
-    /// GPU time between the command buffer's first and last timestamps;
-    /// `None` when the queue has no timestamps.
+    /// GPU span: the latest end timestamp minus the earliest start
+    /// timestamp over the batches that wrote timestamps (for one batch,
+    /// the time between its two timestamps); `None` when none did. Across
+    /// queues it assumes one time base, as
+    /// [`RunResult::gpu_span_ns`](crate::RunResult::gpu_span_ns) does.
     pub gpu_ns: Option<u64>,
-    /// Host time from `vkQueueSubmit2` to the fence wait returning.
+    /// Host time from the first `vkQueueSubmit2` to the fence wait
+    /// returning (every submission, opening the gate, the execution).
     pub wall_ns: u64,
+    /// Batches submitted (one `vkQueueSubmit2` each).
+    pub batches: usize,
+    /// How many of them wrote timestamps: `gpu_ns` covers only those.
+    pub timed_batches: usize,
 }
 
 /// Programs recorded once, ready to be submitted repeatedly.
 pub struct Prepared<'a> {
     res: Resources<'a>,
-    queue: vk::Queue,
     capture: &'a Capture,
-    cbs: Vec<vk::CommandBuffer>,
-    /// Signalled by each execution; unsignalled whenever `pending` is
-    /// `None`.
-    fence: vk::Fence,
-    /// The program whose execution was submitted and not yet seen
-    /// complete (its fence wait timed out or failed). While it is set, no
-    /// command buffer may be submitted (the fence is in use) and the one it
-    /// names may not be re-recorded or freed.
-    pending: Option<usize>,
-    timestamps: bool,
+    programs: Vec<PreparedProgram>,
+    /// Whether executions of programs with a gate wait for it.
+    gated: bool,
+    /// The execution submitted and not yet seen complete (its fence wait
+    /// timed out or failed). While it is set, nothing is submitted and no
+    /// command buffer is re-recorded or freed.
+    pending: Option<Pending>,
+    /// Set when a submission failed half way (or the gate could not be
+    /// opened): the program and why. Nothing is submitted after that.
+    unusable: Option<(usize, String)>,
     timestamp_period: f32,
-    timestamp_mask: u64,
-    recorded: Vec<usize>,
     memory: Vec<MemoryObject>,
     /// Messages that arrived while recording each program, then those of
     /// each program's executions, by program index.
     messages: Vec<Vec<ValidationMessage>>,
+    /// How long the host waits, after submitting a gated execution,
+    /// before it opens the gate (tests only: the span must not include it).
+    #[cfg(test)]
+    gate_delay: Duration,
+}
+
+/// An execution whose fences have not been seen signalled.
+struct Pending {
+    program: usize,
+    fences: Vec<vk::Fence>,
+}
+
+/// One program of a [`Prepared`].
+struct PreparedProgram {
+    batches: Vec<Batch>,
+    /// Its start gate (programs of several batches with a compute-capable
+    /// queue).
+    gate: Option<Gate>,
+    /// Events it leaves set: reset on the host before each execution.
+    reset_events: Vec<vk::Event>,
+    /// Its trailing host reads.
+    reads: Vec<Read>,
+    /// Program commands recorded (every batch).
+    recorded: usize,
+    mapping: QueueMapping,
+}
+
+/// A program's start gate (see the module documentation).
+struct Gate {
+    /// Submitted before the program's batches: per compute-capable device
+    /// queue, its gate command buffer (waiting for its event); the first
+    /// also signals the transfer-only queues' relay semaphores.
+    submits: Vec<GateSubmit>,
+    /// Set by the host once every batch is submitted; reset by the host
+    /// before the next gated execution.
+    events: Vec<vk::Event>,
+}
+
+/// One gate submission.
+struct GateSubmit {
+    queue: vk::Queue,
+    cb: vk::CommandBuffer,
+    signals: Vec<vk::SemaphoreSubmitInfo<'static>>,
+}
+
+/// One recorded batch: the commands up to and including a `submit`.
+struct Batch {
+    queue: vk::Queue,
+    /// `None` for a batch of semaphore operations only.
+    cb: Option<vk::CommandBuffer>,
+    /// Its semaphore waits; when `gate_wait` (the first batch of a
+    /// transfer-only queue of a gated program), the first is the gate's
+    /// relay semaphore, left out when the gate is off.
+    waits: Vec<vk::SemaphoreSubmitInfo<'static>>,
+    gate_wait: bool,
+    signals: Vec<vk::SemaphoreSubmitInfo<'static>>,
+    /// Its model queue's fence when it is that queue's last batch, else
+    /// null.
+    fence: vk::Fence,
+    timing: Option<Timing>,
+}
+
+/// Where a batch's two timestamps go.
+#[derive(Clone, Copy)]
+struct Timing {
+    /// Queries `2 * slot` (start) and `2 * slot + 1` (end).
+    slot: u32,
+    /// The mask of its family's valid bits.
+    mask: u64,
+    /// Reset on the host before each execution (a transfer-only family)
+    /// rather than in the command buffer.
+    host_reset: bool,
+}
+
+/// Where one batch goes.
+#[derive(Clone, Copy)]
+struct BatchTarget {
+    queue: vk::Queue,
+    /// Its `queueFamilyIndex`.
+    family: u32,
+    /// The family supports compute or graphics: its command buffers can
+    /// wait for events and reset queries.
+    capable: bool,
+    timing: Option<Timing>,
+}
+
+/// A trailing `host-read`, placed.
+struct Read {
+    command: usize,
+    mem: MemId,
+    start: u64,
+    end: u64,
+}
+
+/// A program cut into batches ([`split_batches`]).
+struct Batches {
+    batches: Vec<BatchPlan>,
+    /// Trailing `host-read` commands.
+    reads: Vec<usize>,
+    /// Program commands recorded (every batch).
+    recorded: usize,
+    /// Events the program leaves set.
+    left_set: Vec<EventId>,
+}
+
+/// The commands of one batch and where they go.
+struct BatchPlan {
+    /// The model queue.
+    queue: QueueId,
+    /// The recorded commands.
+    commands: Vec<usize>,
+    /// The `submit` that ends it; `None` for the commands after the last.
+    submit: Option<usize>,
+    /// Recorded into a command buffer (it has commands, or it is the only
+    /// batch of a program without any).
+    record: bool,
 }
 
 /// What [`Device::time_recording`] measured.
@@ -79,7 +279,21 @@ pub struct RecordTiming {
     pub messages: Vec<ValidationMessage>,
 }
 
-/// Rejects commands that need the host or the queue mid-program.
+/// Why a host command is refused in the middle of a prepared program.
+const HOST_IN_THE_MIDDLE: &str = "`wait` and `host-read` may only end a prepared program (after its last \
+     device command and submit): its batches are submitted back to back";
+/// Why the other host commands are refused in prepared programs.
+const HOST_COMMAND: &str = "a prepared program runs on the device, and the host only waits for it and reads \
+     back at its end (no host writes, host semaphore or host event operations)";
+/// Why ownership transfers are refused in prepared programs.
+const OWNERSHIP: &str = "a queue family ownership transfer leaves the buffer owned by another family than \
+     the one the next execution starts on";
+/// Why record-only timing refuses host and queue commands.
+const RECORD_ONLY: &str =
+    "record-only timing takes device commands of one queue only (no host accesses, submits or waits)";
+
+/// Rejects commands that need the host or the queue mid-program (record-only
+/// timing).
 fn check_repeatable(program: &Program) -> Result<usize> {
     let mut recorded = 0;
     for (ci, c) in program.commands().iter().enumerate() {
@@ -88,6 +302,7 @@ fn check_repeatable(program: &Program) -> Result<usize> {
                 return Err(RuntimeError::NotRepeatable {
                     command: ci,
                     keyword: c.keyword(),
+                    reason: RECORD_ONLY,
                 })
             }
             Command::Alloc { .. } | Command::Free { .. } => {}
@@ -97,54 +312,192 @@ fn check_repeatable(program: &Program) -> Result<usize> {
     Ok(recorded)
 }
 
-/// Records every command of `program` into `cb` (recording state), stamping
-/// validation messages with the command index.
-fn record_all(
-    rec: &Recorder<'_>,
-    capture: &Capture,
-    cb: vk::CommandBuffer,
-    program: &Program,
-    layout: &Layout,
-    dispatches: &[Option<CheckedDispatch>],
-    kernels: &crate::kernels::Kernels,
-) -> Result<()> {
-    for (ci, c) in program.commands().iter().enumerate() {
-        if matches!(c, Command::Alloc { .. } | Command::Free { .. }) {
-            continue;
-        }
-        capture.set_command(Some(ci));
-        rec.record(cb, c, ci, layout, dispatches[ci].as_ref(), kernels)?;
+/// Cuts a program into batches at its `submit`s (a plain `submit` with
+/// nothing recorded before it is no batch, as in [`Device::run`]) and
+/// checks that it can be executed again and again (see the module
+/// documentation). Pure: no Vulkan call.
+fn split_batches(program: &Program) -> Result<Batches> {
+    if let Some((i, s)) = program
+        .semaphores()
+        .iter()
+        .enumerate()
+        .find(|(_, s)| matches!(s.kind, SemaphoreType::Timeline { .. }))
+    {
+        return Err(RuntimeError::TimelineNotRepeatable {
+            semaphore: SemaphoreId(i as u32),
+            name: s.name.clone(),
+        });
     }
-    capture.set_command(None);
-    Ok(())
+    let mut batches = Vec::new();
+    let mut open = Vec::new();
+    let mut reads = Vec::new();
+    let mut recorded = 0;
+    // The first `wait` or `host-read`: from there on only more of them.
+    let mut tail: Option<(usize, &'static str)> = None;
+    let in_the_middle = |(command, keyword): (usize, &'static str)| RuntimeError::NotRepeatable {
+        command,
+        keyword,
+        reason: HOST_IN_THE_MIDDLE,
+    };
+    // Per binary semaphore, the submit whose signal is not waited for yet.
+    let mut signalled: Vec<Option<usize>> = vec![None; program.semaphores().len()];
+    let mut set = vec![false; program.events().len()];
+    for (ci, c) in program.commands().iter().enumerate() {
+        match c {
+            Command::Alloc { .. } | Command::Free { .. } => {}
+            Command::Wait(_) => {
+                tail.get_or_insert((ci, c.keyword()));
+            }
+            Command::HostRead { .. } => {
+                tail.get_or_insert((ci, c.keyword()));
+                reads.push(ci);
+            }
+            Command::HostWrite { .. }
+            | Command::HostSignal { .. }
+            | Command::HostWait { .. }
+            | Command::HostSetEvent { .. }
+            | Command::HostResetEvent { .. } => {
+                return Err(RuntimeError::NotRepeatable {
+                    command: ci,
+                    keyword: c.keyword(),
+                    reason: HOST_COMMAND,
+                })
+            }
+            Command::Submit(s) => {
+                if let Some(t) = tail {
+                    return Err(in_the_middle(t));
+                }
+                // Waits happen before the batch, signals after it.
+                for w in &s.waits {
+                    signalled[w.semaphore.0 as usize] = None;
+                }
+                for g in &s.signals {
+                    signalled[g.semaphore.0 as usize] = Some(ci);
+                }
+                if open.is_empty() && s.waits.is_empty() && s.signals.is_empty() {
+                    continue;
+                }
+                batches.push(BatchPlan {
+                    queue: s.queue,
+                    record: !open.is_empty(),
+                    commands: std::mem::take(&mut open),
+                    submit: Some(ci),
+                });
+            }
+            Command::Barrier(d)
+                if d.barriers.iter().any(|b| {
+                    b.ownership
+                        .is_some_and(|o| o.src_queue_family != o.dst_queue_family)
+                }) =>
+            {
+                return Err(RuntimeError::NotRepeatable {
+                    command: ci,
+                    keyword: c.keyword(),
+                    reason: OWNERSHIP,
+                })
+            }
+            _ => {
+                if let Some(t) = tail {
+                    return Err(in_the_middle(t));
+                }
+                match c {
+                    Command::SetEvent { event, .. } => set[event.0 as usize] = true,
+                    Command::ResetEvent { event, .. } => set[event.0 as usize] = false,
+                    _ => {}
+                }
+                open.push(ci);
+                recorded += 1;
+            }
+        }
+    }
+    if let Some((i, command)) = signalled.iter().enumerate().find_map(|(i, s)| s.map(|c| (i, c))) {
+        return Err(RuntimeError::SemaphoreLeftSignalled {
+            command,
+            semaphore: program.semaphore_name(SemaphoreId(i as u32)).to_string(),
+        });
+    }
+    // Commands after the last submit go to the first queue, as in
+    // `Device::run`; a program without any batch still gets one command
+    // buffer, so that every program is timed (as the single-batch path
+    // always did).
+    if !open.is_empty() || batches.is_empty() {
+        batches.push(BatchPlan {
+            queue: QueueId(0),
+            commands: open,
+            submit: None,
+            record: true,
+        });
+    }
+    Ok(Batches {
+        batches,
+        reads,
+        recorded,
+        left_set: (0..set.len())
+            .filter(|&e| set[e])
+            .map(|e| EventId(e as u32))
+            .collect(),
+    })
+}
+
+/// Where a batch's timestamp queries are reset, when it can be timed at
+/// all: `Some(false)` in its command buffer (a compute-capable family),
+/// `Some(true)` on the host, `None`: not timed.
+fn timing_kind(
+    family: &crate::QueueFamily,
+    host_query_reset: bool,
+    host_reset_everywhere: bool,
+) -> Option<bool> {
+    if family.timestamp_valid_bits == 0 {
+        None
+    } else if (family.compute || family.graphics) && !host_reset_everywhere {
+        Some(false)
+    } else if host_query_reset {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 impl Device {
-    /// Records each program once, into its own command buffer, over one
-    /// shared set of memory objects (all device-local, each as large as the
-    /// largest program needs it), with a timestamp before and after. The
-    /// programs must have the same memory objects (the same program with
-    /// other barriers, or scheduled: blobs placed elsewhere in their pools)
-    /// and only device commands.
+    /// Records each program once, batch by batch, over one shared set of
+    /// memory objects (all device-local except those a trailing
+    /// `host-read` reads, each as large as the largest program needs it),
+    /// with a timestamp before and after each batch. The programs must
+    /// have the same memory objects (the same program with other barriers,
+    /// or scheduled: blobs placed elsewhere in their pools) and be
+    /// re-executable (see the module documentation).
     pub fn prepare(&mut self, programs: &[Program]) -> Result<Prepared<'_>> {
-        let mut layouts = Vec::with_capacity(programs.len());
-        let mut plans = Vec::with_capacity(programs.len());
-        let mut recorded = Vec::with_capacity(programs.len());
+        self.prepare_with(programs, false)
+    }
+
+    /// [`Device::prepare`]; with `host_reset_everywhere`, every batch's
+    /// queries are reset on the host (the transfer-only family's way),
+    /// so that a device with one family tests that path too.
+    pub(crate) fn prepare_with(
+        &mut self,
+        programs: &[Program],
+        host_reset_everywhere: bool,
+    ) -> Result<Prepared<'_>> {
+        // Every check before any Vulkan work.
+        let mut splits = Vec::with_capacity(programs.len());
+        let mut checked: Vec<CheckedProgram> = Vec::with_capacity(programs.len());
+        let mut mappings = Vec::with_capacity(programs.len());
         for (i, p) in programs.iter().enumerate() {
-            recorded.push(check_repeatable(p)?);
-            p.require_single_queue()?;
-            let checked = check_program(p, &self.info.limits)?;
+            splits.push(split_batches(p)?);
+            let c = check_program(p, &self.info.limits)?;
             // One set of memory objects serves every program: the same
             // memory objects (a schedule may place blobs elsewhere in a
             // pool, and make the pool larger).
-            if let Some(first) = layouts.first() {
-                let first: &vksync::Layout = first;
-                if first.memory_sizes.len() != checked.layout.memory_sizes.len() {
+            if let Some(first) = checked.first() {
+                if first.layout.memory_sizes.len() != c.layout.memory_sizes.len() {
                     return Err(RuntimeError::LayoutMismatch { program: i });
                 }
             }
-            plans.push(checked.dispatches);
-            layouts.push(checked.layout);
+            checked.push(c);
+            mappings.push(
+                QueueMapping::new(p, &self.info.queue_families, self.info.queue_family)
+                    .map_err(|(at, source)| RuntimeError::Check { at, source })?,
+            );
         }
 
         let RunParts {
@@ -152,119 +505,269 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue,
-            queues: _,
+            queues: device_queues,
             info,
             in_flight,
             fence_timeout,
         } = self.begin_run()?;
 
         let mut res = Resources::new(device, allocator, in_flight);
-        let n_mem = layouts.first().map_or(0, |l| l.memory_sizes.len());
-        // Each memory object as large as the largest program needs it.
-        let merged = layouts.first().map(|l| {
-            let mut m: vksync::Layout = l.clone();
-            for other in &layouts[1..] {
-                for (size, &o) in m.memory_sizes.iter_mut().zip(&other.memory_sizes) {
-                    *size = (*size).max(o);
-                }
+        let n_mem = checked.first().map_or(0, |c| c.layout.memory_sizes.len());
+        // Each memory object as large as the largest program needs it,
+        // host visible when a program reads it back.
+        let mut sizes = vec![0u64; n_mem];
+        let mut host_read = vec![false; n_mem];
+        for c in &checked {
+            for (m, &size) in c.layout.memory_sizes.iter().enumerate() {
+                sizes[m] = sizes[m].max(size);
+                host_read[m] |= c.host_read[m];
             }
-            m
-        });
-        let memory = match &merged {
-            Some(l) => res.create_memory(l, &vec![false; n_mem], &vec![false; n_mem])?,
+        }
+        // Concurrent over every device family some program uses, unless
+        // the program declares the object exclusive (as `Device::run`).
+        let mut families: Vec<u32> = Vec::new();
+        for f in mappings.iter().flat_map(|m| m.used_families()) {
+            if !families.contains(&f) {
+                families.push(f);
+            }
+        }
+        let exclusive: Vec<bool> = (0..n_mem)
+            .map(|m| {
+                families.len() < 2
+                    || programs.iter().zip(&checked).any(|(p, c)| {
+                        c.layout
+                            .owner_object(MemId(m as u32))
+                            .and_then(|o| p.object(o))
+                            .is_some_and(|o| o.sharing == vksync::SharingMode::Exclusive)
+                    })
+            })
+            .collect();
+        let sharing = |m: usize| {
+            if exclusive[m] {
+                Sharing::Exclusive
+            } else {
+                Sharing::Concurrent(families.clone())
+            }
+        };
+        let memory = match checked.first() {
+            Some(c) => {
+                let mut merged: Layout = c.layout.clone();
+                merged.memory_sizes = sizes;
+                res.create_shared_memory(&merged, &host_read, &vec![false; n_mem], &sharing)?
+            }
             None => Vec::new(),
         };
-        let timestamps = info.timestamp_valid_bits > 0;
-        res.create_pools(
-            info.queue_family,
-            vk::CommandPoolCreateFlags::empty(),
-            if timestamps { 2 * programs.len() as u32 } else { 0 },
-        )?;
-        // SAFETY: valid device.
-        let fence =
-            unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
-        res.fences.borrow_mut().push(fence);
 
-        let mut cbs = Vec::with_capacity(programs.len());
+        // Per batch: its device queue, pool and timing; the queries they
+        // need decide the query pool's size.
+        let mut slots = 0u32;
+        let mut plans = Vec::with_capacity(programs.len());
+        for (split, mapping) in splits.iter().zip(&mappings) {
+            let mut batch_plans = Vec::with_capacity(split.batches.len());
+            for b in &split.batches {
+                let dq = mapping.queues[b.queue.0 as usize];
+                let family = &info.queue_families[dq.family];
+                let timing = match timing_kind(family, info.host_query_reset, host_reset_everywhere) {
+                    Some(host_reset) if b.record => {
+                        slots += 1;
+                        Some(Timing {
+                            slot: slots - 1,
+                            mask: timestamp_mask(family.timestamp_valid_bits),
+                            host_reset,
+                        })
+                    }
+                    _ => None,
+                };
+                batch_plans.push(BatchTarget {
+                    queue: device_queues[dq.family][dq.index as usize],
+                    family: family.index,
+                    // Can wait for events and reset queries in a command
+                    // buffer.
+                    capable: family.compute || family.graphics,
+                    timing,
+                });
+            }
+            plans.push(batch_plans);
+        }
+        res.create_pools(info.queue_family, vk::CommandPoolCreateFlags::empty(), 2 * slots)?;
+        let mut pools = Vec::with_capacity(plans.len());
+        for batch_plans in &plans {
+            let mut p = Vec::with_capacity(batch_plans.len());
+            for t in batch_plans {
+                p.push(res.pool_for(t.family, info.queue_family)?);
+            }
+            pools.push(p);
+        }
+        // Each program's semaphores and events: `[first, end)` of the
+        // shared lists.
+        let mut sync_ranges = Vec::with_capacity(programs.len());
+        for p in programs {
+            let (s0, e0) = (res.semaphores.len(), res.events.len());
+            res.create_sync_objects(p)?;
+            sync_ranges.push((s0..res.semaphores.len(), e0..res.events.len()));
+        }
+        // Each gated program's gate: events, relay semaphores, command
+        // buffers. A CPU device's queue thread executes the gate's wait
+        // itself, so a later binary semaphore wait would block
+        // `vkQueueSubmit2` (see the module documentation).
+        let cpu = info.device_type == "CPU";
+        let mut gates = Vec::with_capacity(programs.len());
+        for (pi, batch_plans) in plans.iter().enumerate() {
+            let semaphores = programs[pi]
+                .commands()
+                .iter()
+                .any(|c| matches!(c, Command::Submit(s) if !s.waits.is_empty() || !s.signals.is_empty()));
+            let gate = if batch_plans.len() > 1 && !(cpu && semaphores) {
+                make_gate(&mut res, batch_plans, &pools[pi])?
+            } else {
+                None
+            };
+            gates.push(gate);
+        }
+
+        let mut prepared_programs = Vec::with_capacity(programs.len());
         let mut messages = Vec::with_capacity(programs.len());
-        {
+        for (pi, p) in programs.iter().enumerate() {
+            let split = &splits[pi];
+            let (sems, events) = &sync_ranges[pi];
+            let semaphores = &res.semaphores[sems.clone()];
             let rec = Recorder {
                 device,
                 res: &res,
+                events: &res.events[events.clone()],
                 fence_timeout,
                 timestamp_period: info.timestamp_period,
-                mapping: None,
+                mapping: Some(&mappings[pi]),
             };
-            for (i, p) in programs.iter().enumerate() {
-                // SAFETY: the pool is live and used only from this thread.
-                let cb = unsafe {
-                    device.allocate_command_buffers(
-                        &vk::CommandBufferAllocateInfo::default()
-                            .command_pool(res.command_pool)
-                            .level(vk::CommandBufferLevel::PRIMARY)
-                            .command_buffer_count(1),
-                    )
-                }
-                .ctx("vkAllocateCommandBuffers")?[0];
-                cbs.push(cb);
-                // SAFETY: a freshly allocated command buffer; no
-                // ONE_TIME_SUBMIT, so it can be submitted again once done.
-                unsafe { device.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()) }
-                    .ctx("vkBeginCommandBuffer")?;
-                let first = 2 * i as u32;
-                if timestamps {
-                    // SAFETY: recording state; queries [first, first+2)
-                    // exist and belong to this command buffer only.
-                    unsafe {
-                        device.cmd_reset_query_pool(cb, res.query_pool, first, 2);
-                        device.cmd_write_timestamp2(
-                            cb,
-                            vk::PipelineStageFlags2::TOP_OF_PIPE,
-                            res.query_pool,
-                            first,
-                        );
-                    }
-                }
-                record_all(&rec, capture, cb, p, &layouts[i], &plans[i], kernels)?;
-                messages.push(capture.take());
-                if timestamps {
-                    // SAFETY: recording state; the query was reset above.
-                    unsafe {
-                        device.cmd_write_timestamp2(
-                            cb,
-                            vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
-                            res.query_pool,
-                            first + 1,
-                        )
-                    };
-                }
-                // SAFETY: recording state.
-                unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
+            let source = Source {
+                program: p,
+                layout: &checked[pi].layout,
+                dispatches: &checked[pi].dispatches,
+                kernels,
+            };
+            let layout = source.layout;
+            // Each model queue's last batch carries its fence.
+            let mut last_of_queue: Vec<Option<usize>> = vec![None; p.queue_count()];
+            for (bi, b) in split.batches.iter().enumerate() {
+                last_of_queue[b.queue.0 as usize] = Some(bi);
             }
+            let mut relayed: Vec<vk::Queue> = Vec::new();
+            let mut batches = Vec::with_capacity(split.batches.len());
+            for (bi, b) in split.batches.iter().enumerate() {
+                let BatchTarget { queue, timing, .. } = plans[pi][bi];
+                let cb = if b.record {
+                    Some(record_batch(
+                        &rec,
+                        capture,
+                        pools[pi][bi],
+                        timing,
+                        &source,
+                        &b.commands,
+                    )?)
+                } else {
+                    None
+                };
+                let fence = if last_of_queue[b.queue.0 as usize] == Some(bi) {
+                    // SAFETY: valid device.
+                    let f = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
+                        .ctx("vkCreateFence")?;
+                    res.fences.borrow_mut().push(f);
+                    f
+                } else {
+                    vk::Fence::null()
+                };
+                let submit = b.submit.and_then(|ci| match &p.commands()[ci] {
+                    Command::Submit(s) => Some(s),
+                    _ => None,
+                });
+                let mut waits = Vec::new();
+                // The first batch of a transfer-only queue waits for the
+                // gate's relay semaphore.
+                let relay = gates[pi]
+                    .as_ref()
+                    .and_then(|g| g.1.iter().find(|(q, _)| *q == queue))
+                    .map(|&(_, sem)| sem)
+                    .filter(|_| !relayed.contains(&queue));
+                if let Some(sem) = relay {
+                    relayed.push(queue);
+                    waits.push(semaphore_submit_info(
+                        sem,
+                        None,
+                        vksync::PipelineStageFlags2::ALL_COMMANDS,
+                    ));
+                }
+                let gate_wait = relay.is_some();
+                let mut signals = Vec::new();
+                if let Some(s) = submit {
+                    waits.extend(
+                        s.waits.iter().map(|w| {
+                            semaphore_submit_info(semaphores[w.semaphore.0 as usize], None, w.stages)
+                        }),
+                    );
+                    signals.extend(
+                        s.signals.iter().map(|g| {
+                            semaphore_submit_info(semaphores[g.semaphore.0 as usize], None, g.stages)
+                        }),
+                    );
+                }
+                batches.push(Batch {
+                    queue,
+                    cb,
+                    waits,
+                    gate_wait,
+                    signals,
+                    fence,
+                    timing,
+                });
+            }
+            messages.push(capture.take());
+            let reads = split
+                .reads
+                .iter()
+                .filter_map(|&ci| match &p.commands()[ci] {
+                    Command::HostRead { src } => layout.locate(*src).map(|m| Read {
+                        command: ci,
+                        mem: m.mem,
+                        start: m.range.start,
+                        end: m.range.end,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            prepared_programs.push(PreparedProgram {
+                batches,
+                gate: gates[pi].take().map(|g| g.0),
+                reset_events: split
+                    .left_set
+                    .iter()
+                    .map(|e| res.events[events.start + e.0 as usize])
+                    .collect(),
+                reads,
+                recorded: split.recorded,
+                mapping: mappings[pi].clone(),
+            });
         }
         if let Some(last) = messages.last_mut() {
             last.extend(capture.take());
         }
         Ok(Prepared {
             res,
-            queue,
             capture,
-            cbs,
-            fence,
+            programs: prepared_programs,
+            gated: true,
             pending: None,
-            timestamps,
+            unusable: None,
             timestamp_period: info.timestamp_period,
-            timestamp_mask: timestamp_mask(info.timestamp_valid_bits),
-            recorded,
             memory,
             messages,
+            #[cfg(test)]
+            gate_delay: Duration::ZERO,
         })
     }
 
     /// Records `program` `reps` times into a fresh command buffer each time
     /// and never submits it; times each recording. The program must hold
-    /// device commands only.
+    /// device commands of one queue only.
     pub fn time_recording(&mut self, program: &Program, reps: usize) -> Result<RecordTiming> {
         let recorded = check_repeatable(program)?;
         program.require_single_queue()?;
@@ -276,7 +779,6 @@ impl Device {
             capture,
             allocator,
             kernels,
-            queue: _,
             queues: _,
             info,
             in_flight,
@@ -290,10 +792,25 @@ impl Device {
         let rec = Recorder {
             device,
             res: &res,
+            events: &res.events,
             fence_timeout,
             timestamp_period: info.timestamp_period,
             mapping: None,
         };
+        let source = Source {
+            program,
+            layout: &layout,
+            dispatches: &dispatches,
+            kernels,
+        };
+        let commands: Vec<usize> = (0..program.commands().len())
+            .filter(|&ci| {
+                !matches!(
+                    program.commands()[ci],
+                    Command::Alloc { .. } | Command::Free { .. }
+                )
+            })
+            .collect();
         let mut rep_ns = Vec::with_capacity(reps);
         let mut messages = Vec::new();
         for _ in 0..reps {
@@ -317,7 +834,7 @@ impl Device {
                 )
             }
             .ctx("vkBeginCommandBuffer")?;
-            record_all(&rec, capture, cb, program, &layout, &dispatches, kernels)?;
+            source.record(&rec, capture, cb, &commands)?;
             // SAFETY: recording state.
             unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
             rep_ns.push(t.elapsed().as_nanos() as u64);
@@ -342,25 +859,213 @@ impl Device {
     }
 }
 
+/// Creates the start gate of a program whose batches go to `targets`
+/// (`pools`: each batch's command pool): per compute-capable device
+/// queue, an event and a command buffer waiting for it; per transfer-only
+/// queue, a relay semaphore the first gate submission signals. `None`
+/// when no queue is compute-capable. Also returns the relay semaphores by
+/// queue.
+#[allow(clippy::type_complexity)]
+fn make_gate(
+    res: &mut Resources<'_>,
+    targets: &[BatchTarget],
+    pools: &[vk::CommandPool],
+) -> Result<Option<(Gate, Vec<(vk::Queue, vk::Semaphore)>)>> {
+    // Distinct device queues in order of first use, with their pool.
+    let mut queues: Vec<(vk::Queue, bool, vk::CommandPool)> = Vec::new();
+    for (t, &pool) in targets.iter().zip(pools) {
+        if !queues.iter().any(|q| q.0 == t.queue) {
+            queues.push((t.queue, t.capable, pool));
+        }
+    }
+    if !queues.iter().any(|q| q.1) {
+        return Ok(None);
+    }
+    let d = res.device;
+    let mut relays = Vec::new();
+    for &(queue, _, _) in queues.iter().filter(|q| !q.1) {
+        // SAFETY: valid device and create info (a binary semaphore).
+        let sem = unsafe { d.create_semaphore(&vk::SemaphoreCreateInfo::default(), None) }
+            .ctx("vkCreateSemaphore")?;
+        res.semaphores.push(sem);
+        relays.push((queue, sem));
+    }
+    let mut submits = Vec::new();
+    let mut events = Vec::new();
+    for &(queue, _, pool) in queues.iter().filter(|q| q.1) {
+        // SAFETY: valid device and create info (host-settable: no
+        // DEVICE_ONLY flag).
+        let event = unsafe { d.create_event(&vk::EventCreateInfo::default(), None) }.ctx("vkCreateEvent")?;
+        res.events.push(event);
+        events.push(event);
+        // SAFETY: the pool is live and used only from this thread.
+        let cb = unsafe {
+            d.allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default()
+                    .command_pool(pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1),
+            )
+        }
+        .ctx("vkAllocateCommandBuffers")?[0];
+        // Execution only: the host writes nothing the device reads.
+        let barrier = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+        let dependency = [vk::DependencyInfo::default().memory_barriers(&barrier)];
+        // SAFETY: a freshly allocated command buffer (no ONE_TIME_SUBMIT:
+        // it is submitted once per gated execution) of a compute-capable
+        // family, outside any render pass; the event is set only by the
+        // host (`vkSetEvent` after submission is allowed outside a render
+        // pass), so the dependency's first scope is `HOST` only.
+        unsafe {
+            d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
+                .ctx("vkBeginCommandBuffer")?;
+            d.cmd_wait_events2(cb, &[event], &dependency);
+            d.end_command_buffer(cb).ctx("vkEndCommandBuffer")?;
+        }
+        let signals = if submits.is_empty() {
+            relays
+                .iter()
+                .map(|&(_, sem)| semaphore_submit_info(sem, None, vksync::PipelineStageFlags2::ALL_COMMANDS))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        submits.push(GateSubmit { queue, cb, signals });
+    }
+    Ok(Some((Gate { submits, events }, relays)))
+}
+
+/// What recording a program's commands needs besides the recorder.
+struct Source<'p> {
+    program: &'p Program,
+    layout: &'p Layout,
+    dispatches: &'p [Option<CheckedDispatch>],
+    kernels: &'p crate::kernels::Kernels,
+}
+
+impl Source<'_> {
+    /// Records program commands `commands` into `cb` (recording state),
+    /// stamping validation messages with the command index.
+    fn record(
+        &self,
+        rec: &Recorder<'_>,
+        capture: &Capture,
+        cb: vk::CommandBuffer,
+        commands: &[usize],
+    ) -> Result<()> {
+        for &ci in commands {
+            capture.set_command(Some(ci));
+            let c = &self.program.commands()[ci];
+            rec.record(cb, c, ci, self.layout, self.dispatches[ci].as_ref(), self.kernels)?;
+        }
+        capture.set_command(None);
+        Ok(())
+    }
+}
+
+/// Records one batch into a new command buffer of `pool` (its queue's
+/// family), between its two timestamps when it is timed; ended, ready to
+/// be submitted any number of times (no `ONE_TIME_SUBMIT`).
+fn record_batch(
+    rec: &Recorder<'_>,
+    capture: &Capture,
+    pool: vk::CommandPool,
+    timing: Option<Timing>,
+    source: &Source<'_>,
+    commands: &[usize],
+) -> Result<vk::CommandBuffer> {
+    let device = rec.device;
+    let query_pool = rec.res.query_pool;
+    // SAFETY: the pool is live and used only from this thread.
+    let cb = unsafe {
+        device.allocate_command_buffers(
+            &vk::CommandBufferAllocateInfo::default()
+                .command_pool(pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1),
+        )
+    }
+    .ctx("vkAllocateCommandBuffers")?[0];
+    // SAFETY: a freshly allocated command buffer; no ONE_TIME_SUBMIT, so it
+    // can be submitted again once done.
+    unsafe { device.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default()) }
+        .ctx("vkBeginCommandBuffer")?;
+    if let Some(t) = timing {
+        let first = 2 * t.slot;
+        // SAFETY: recording state; queries [first, first+2) exist and
+        // belong to this command buffer only; `vkCmdResetQueryPool` only
+        // on a compute-capable family (`timing_kind`), the others are
+        // reset on the host before each execution.
+        unsafe {
+            if !t.host_reset {
+                device.cmd_reset_query_pool(cb, query_pool, first, 2);
+            }
+            device.cmd_write_timestamp2(cb, vk::PipelineStageFlags2::TOP_OF_PIPE, query_pool, first);
+        }
+    }
+    source.record(rec, capture, cb, commands)?;
+    if let Some(t) = timing {
+        // SAFETY: recording state; the query was reset (above, or on the
+        // host before every submission).
+        unsafe {
+            device.cmd_write_timestamp2(
+                cb,
+                vk::PipelineStageFlags2::BOTTOM_OF_PIPE,
+                query_pool,
+                2 * t.slot + 1,
+            )
+        };
+    }
+    // SAFETY: recording state.
+    unsafe { device.end_command_buffer(cb) }.ctx("vkEndCommandBuffer")?;
+    Ok(cb)
+}
+
 impl Prepared<'_> {
     /// The number of prepared programs.
     pub fn len(&self) -> usize {
-        self.cbs.len()
+        self.programs.len()
     }
 
     /// Whether no program was prepared.
     pub fn is_empty(&self) -> bool {
-        self.cbs.is_empty()
+        self.programs.is_empty()
     }
 
-    /// Program commands recorded into program `index`'s command buffer.
+    /// Program commands recorded for program `index` (every batch).
     pub fn recorded(&self, index: usize) -> Option<usize> {
-        self.recorded.get(index).copied()
+        self.programs.get(index).map(|p| p.recorded)
+    }
+
+    /// The batches program `index` submits per execution.
+    pub fn batches(&self, index: usize) -> Option<usize> {
+        self.programs.get(index).map(|p| p.batches.len())
+    }
+
+    /// Which device queue runs each of program `index`'s model queues.
+    pub fn queue_mapping(&self, index: usize) -> Option<&QueueMapping> {
+        self.programs.get(index).map(|p| &p.mapping)
     }
 
     /// The shared memory objects, indexed by `MemId`.
     pub fn memory(&self) -> &[MemoryObject] {
         &self.memory
+    }
+
+    /// Whether executions of program `index` start behind the start gate
+    /// (see the module documentation): on by default for programs of
+    /// several batches with a compute-capable queue.
+    pub fn gated(&self, index: usize) -> Option<bool> {
+        self.programs.get(index).map(|p| self.gated && p.gate.is_some())
+    }
+
+    /// Turns the start gate on or off for later executions. Off, each
+    /// batch may start as soon as it is submitted, so the span includes
+    /// whatever the GPU waited for the host's next submission.
+    pub fn set_gate(&mut self, on: bool) {
+        self.gated = on;
     }
 
     /// Validation messages so far (recording and executions), by program
@@ -372,36 +1077,145 @@ impl Prepared<'_> {
         self.messages.iter_mut().map(std::mem::take).collect()
     }
 
-    /// Submits program `index`'s command buffer, waits for it (at most
-    /// `timeout_ns`) and reads its timestamps.
+    /// Submits every batch of program `index` in program order, waits for
+    /// them (at most `timeout_ns`) and reads their timestamps.
     ///
     /// When the wait times out this is [`RuntimeError::ExecutionTimeout`]
     /// and the execution stays pending: the next call first waits for it
     /// (at most its own `timeout_ns`) and, if it is still running, fails
-    /// with [`RuntimeError::StillRunning`] without submitting anything.
+    /// with [`RuntimeError::StillRunning`] without submitting anything. A
+    /// submission that fails half way is returned as its Vulkan error and
+    /// makes every later call [`RuntimeError::PreparedUnusable`] (what was
+    /// submitted is still waited for before anything is freed).
     pub fn execute(&mut self, index: usize, timeout_ns: u64) -> Result<Execution> {
-        let Some(&cb) = self.cbs.get(index) else {
+        if index >= self.programs.len() {
             return Err(RuntimeError::NoSuchProgram {
                 index,
-                count: self.cbs.len(),
+                count: self.programs.len(),
             });
-        };
+        }
         let timeout = Duration::from_nanos(timeout_ns);
         self.settle(timeout)?;
+        if let Some((program, cause)) = &self.unusable {
+            return Err(RuntimeError::PreparedUnusable {
+                program: *program,
+                cause: cause.clone(),
+            });
+        }
         let d = self.res.device;
-        let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
-        let submit = [vk::SubmitInfo2::default().command_buffer_infos(&cb_info)];
+        let query_pool = self.res.query_pool;
+        let program = &self.programs[index];
+        let gate = program.gate.as_ref().filter(|_| self.gated);
+        // Before the clock starts: nothing uses the events or the queries
+        // now (no execution is pending: `settle` saw the last complete).
+        for &e in program
+            .reset_events
+            .iter()
+            .chain(gate.iter().flat_map(|g| &g.events))
+        {
+            // SAFETY: a live event of this device, used by no pending
+            // command buffer.
+            unsafe { d.reset_event(e) }.ctx("vkResetEvent")?;
+        }
+        for t in program.batches.iter().filter_map(|b| b.timing) {
+            if t.host_reset {
+                // SAFETY: `hostQueryReset` is enabled (`timing_kind` picks
+                // the host only then); the two queries exist and no pending
+                // command buffer writes them.
+                unsafe { d.reset_query_pool(query_pool, 2 * t.slot, 2) };
+            }
+        }
         let t = Instant::now();
-        // SAFETY: the command buffer is executable (ended in `prepare`) and
-        // not pending: `settle` saw the last execution's fence signalled
-        // (executions are one at a time, all on this fence), and it was
-        // recorded without ONE_TIME_SUBMIT. The fence is unsignalled
-        // (created so, reset after each completed execution) and unused.
-        unsafe { d.queue_submit2(self.queue, &submit, self.fence) }.ctx("vkQueueSubmit2")?;
-        self.pending = Some(index);
-        self.res
-            .submitted(self.fence, format!("an execution of prepared program {index}"));
-        if !wait_all(d, &[self.fence], timeout)? {
+        let mut submitted: Vec<vk::Queue> = Vec::new();
+        let mut fences = Vec::new();
+        let mut failed = None;
+        for (gi, g) in gate.iter().flat_map(|g| g.submits.iter().enumerate()) {
+            let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(g.cb)];
+            let submit = [vk::SubmitInfo2::default()
+                .command_buffer_infos(&cb_info)
+                .signal_semaphore_infos(&g.signals)];
+            // SAFETY: the gate command buffer is executable, from the pool
+            // of this queue's family, recorded without ONE_TIME_SUBMIT and
+            // not pending (`settle` saw the last execution complete; the
+            // queue's fence covers it). Its relay semaphores are
+            // unsignalled: each execution's signal is waited for by that
+            // execution's first batch on the transfer-only queue.
+            if let Err(result) = unsafe { d.queue_submit2(g.queue, &submit, vk::Fence::null()) } {
+                failed = Some((format!("gate {gi}"), result));
+                break;
+            }
+            submitted.push(g.queue);
+        }
+        for (bi, b) in program.batches.iter().enumerate() {
+            if failed.is_some() {
+                break;
+            }
+            let cb_info: Vec<_> =
+                b.cb.iter()
+                    .map(|&cb| vk::CommandBufferSubmitInfo::default().command_buffer(cb))
+                    .collect();
+            let waits = if b.gate_wait && gate.is_none() {
+                &b.waits[1..]
+            } else {
+                &b.waits[..]
+            };
+            let submit = [vk::SubmitInfo2::default()
+                .command_buffer_infos(&cb_info)
+                .wait_semaphore_infos(waits)
+                .signal_semaphore_infos(&b.signals)];
+            // SAFETY: the command buffer (if any) is executable (ended in
+            // `prepare`), from the pool of this queue's family, recorded
+            // without ONE_TIME_SUBMIT, and not pending: `settle` saw the
+            // last execution's fences signalled, and each queue's fence
+            // covers every earlier submission to that queue. The fence (if
+            // any) is unsignalled (created so, reset after each completed
+            // execution) and unused. The semaphores are live and binary;
+            // batches (and the gate's relay signals) go in program order,
+            // so every wait's signal, and every semaphore signal that one
+            // depends on, was submitted before it; every semaphore is
+            // unsignalled when an execution starts (`split_batches` refuses
+            // unwaited signals).
+            if let Err(result) = unsafe { d.queue_submit2(b.queue, &submit, b.fence) } {
+                failed = Some((format!("batch {bi}"), result));
+                break;
+            }
+            submitted.push(b.queue);
+            if b.fence != vk::Fence::null() {
+                self.res
+                    .submitted(b.fence, format!("an execution of prepared program {index}"));
+                fences.push(b.fence);
+            }
+        }
+        let batches = program.batches.len();
+        self.pending = Some(Pending {
+            program: index,
+            fences,
+        });
+        // The gate opens once everything is submitted (after a failed
+        // submission too, so that what was submitted can complete).
+        let mut opened = Ok(());
+        #[cfg(test)]
+        if gate.is_some() {
+            std::thread::sleep(self.gate_delay);
+        }
+        for &e in gate.iter().flat_map(|g| &g.events) {
+            // SAFETY: a live, host-settable event of this device.
+            opened = opened.and(unsafe { d.set_event(e) }.ctx("vkSetEvent"));
+        }
+        if let Some((what, result)) = failed {
+            self.abandon(index, &submitted, format!("{what}: vkQueueSubmit2: {result}"));
+            return Err(RuntimeError::Vulkan {
+                call: "vkQueueSubmit2",
+                result,
+            });
+        }
+        if let Err(e) = opened {
+            // The submitted batches may wait for the gate for good.
+            self.unusable = Some((index, e.to_string()));
+            return Err(e);
+        }
+        let fences = self.pending.as_ref().map_or_else(Vec::new, |p| p.fences.clone());
+        if !wait_all(d, &fences, timeout)? {
             return Err(RuntimeError::ExecutionTimeout {
                 program: index,
                 timeout,
@@ -409,42 +1223,241 @@ impl Prepared<'_> {
         }
         let wall_ns = t.elapsed().as_nanos() as u64;
         self.complete()?;
-        let gpu_ns = if self.timestamps {
-            Some(gpu_ns(
-                d,
-                self.res.query_pool,
-                index,
-                self.timestamp_mask,
-                self.timestamp_period,
-            )?)
-        } else {
-            None
-        };
+        let mut span: Option<(u64, u64)> = None;
+        let mut timed_batches = 0;
+        for t in self.programs[index].batches.iter().filter_map(|b| b.timing) {
+            let ts = read_timestamps(d, query_pool, t.slot as usize, t.mask, self.timestamp_period)?;
+            timed_batches += 1;
+            span = Some(match span {
+                None => (ts.start_ns, ts.end_ns),
+                Some((s, e)) => (s.min(ts.start_ns), e.max(ts.end_ns)),
+            });
+        }
         self.messages[index].extend(self.capture.take());
-        Ok(Execution { gpu_ns, wall_ns })
+        Ok(Execution {
+            gpu_ns: span.map(|(s, e)| e.saturating_sub(s)),
+            wall_ns,
+            batches,
+            timed_batches,
+        })
+    }
+
+    /// The bytes program `index`'s trailing `host-read`s read, in program
+    /// order, as the memory holds them now (after its last execution; the
+    /// memory is shared, so after another program's execution it holds
+    /// that one's results). [`RuntimeError::StillRunning`] while an
+    /// execution is pending.
+    pub fn readbacks(&mut self, index: usize) -> Result<Vec<DeviceReadback>> {
+        if index >= self.programs.len() {
+            return Err(RuntimeError::NoSuchProgram {
+                index,
+                count: self.programs.len(),
+            });
+        }
+        self.settle(Duration::ZERO)?;
+        let mut out = Vec::with_capacity(self.programs[index].reads.len());
+        for r in &self.programs[index].reads {
+            let read = |mapped: &mut [u8]| {
+                let src = &mapped[r.start as usize..r.end as usize];
+                let mut bytes = Vec::new();
+                bytes.try_reserve_exact(src.len()).ok()?;
+                bytes.extend_from_slice(src);
+                Some(bytes)
+            };
+            let bytes = with_mapped(&self.res, r.mem, read)?.ok_or(RuntimeError::Check {
+                at: vksync::Location::Command(r.command),
+                source: CheckError::ReadbackTooLarge { len: r.end - r.start },
+            })?;
+            out.push(DeviceReadback {
+                command: r.command,
+                bytes,
+            });
+        }
+        Ok(out)
+    }
+
+    /// After a submission of `program` failed (the gate, if any, was
+    /// opened already): makes sure every `VkQueue` that took one of its
+    /// submissions signals a fence after them (an empty submission with a
+    /// fence of its own), adds those fences to the pending execution, so
+    /// nothing they use is freed before they signal, and refuses later
+    /// executions (a binary semaphore may be left signalled).
+    fn abandon(&mut self, program: usize, queues: &[vk::Queue], cause: String) {
+        let d = self.res.device;
+        let mut flushed: Vec<vk::Queue> = Vec::new();
+        for &q in queues {
+            if flushed.contains(&q) {
+                continue;
+            }
+            flushed.push(q);
+            // SAFETY: valid device.
+            let Ok(fence) = (unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }) else {
+                continue;
+            };
+            self.res.fences.borrow_mut().push(fence);
+            // SAFETY: an empty batch; the fence is new, so unsignalled and
+            // unused.
+            if unsafe { d.queue_submit2(q, &[vk::SubmitInfo2::default()], fence) }.is_ok() {
+                self.res.submitted(
+                    fence,
+                    format!("the batches of prepared program {program} submitted before a failure"),
+                );
+                if let Some(p) = self.pending.as_mut() {
+                    p.fences.push(fence);
+                }
+            }
+        }
+        self.unusable = Some((program, cause));
     }
 
     /// Waits (at most `timeout`) for an execution left pending by an
     /// earlier call; an error if it is still running.
     fn settle(&mut self, timeout: Duration) -> Result<()> {
-        let Some(program) = self.pending else {
+        let Some(pending) = &self.pending else {
             return Ok(());
         };
-        if !wait_all(self.res.device, &[self.fence], timeout)? {
+        if !wait_all(self.res.device, &pending.fences, timeout)? {
             return Err(RuntimeError::StillRunning {
-                what: format!("an execution of prepared program {program} that timed out"),
+                what: format!(
+                    "an execution of prepared program {} that timed out",
+                    pending.program
+                ),
                 waited: timeout,
             });
         }
         self.complete()
     }
 
-    /// After the fence was seen signalled: nothing is pending any more, and
-    /// the fence is made ready for the next execution.
+    /// After the pending execution's fences were seen signalled: nothing is
+    /// pending any more, and the fences are made ready for the next
+    /// execution.
     fn complete(&mut self) -> Result<()> {
-        self.pending = None;
-        self.res.finished(self.fence);
-        // SAFETY: the fence is signalled, so no queue operation uses it.
-        unsafe { self.res.device.reset_fences(&[self.fence]) }.ctx("vkResetFences")
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        for &f in &pending.fences {
+            self.res.finished(f);
+        }
+        if pending.fences.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the fences are signalled, so no queue operation uses them.
+        unsafe { self.res.device.reset_fences(&pending.fences) }.ctx("vkResetFences")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::{test_device, ValidationMode, TEST_DEVICE_HELP};
+
+    fn program(text: &str) -> Program {
+        vksync::trace::parse(text).expect("parses").program
+    }
+
+    /// `q0[0,1]@2 q1[3]@4 | reads 6 | set e` (batches: queue, recorded
+    /// commands, submit), or the error's text.
+    fn batches_of(text: &str) -> String {
+        let p = program(text);
+        match split_batches(&p) {
+            Ok(b) => {
+                let mut out: Vec<String> = b
+                    .batches
+                    .iter()
+                    .map(|x| {
+                        let cs: Vec<String> = x.commands.iter().map(|c| c.to_string()).collect();
+                        let at = x.submit.map_or("end".to_string(), |c| c.to_string());
+                        format!(
+                            "q{}[{}]@{at}{}",
+                            x.queue.0,
+                            cs.join(","),
+                            if x.record { "" } else { " empty" }
+                        )
+                    })
+                    .collect();
+                if !b.reads.is_empty() {
+                    out.push(format!("| reads {:?}", b.reads));
+                }
+                if !b.left_set.is_empty() {
+                    let names: Vec<&str> = b.left_set.iter().map(|&e| p.event_name(e)).collect();
+                    out.push(format!("| set {}", names.join(",")));
+                }
+                out.join(" ")
+            }
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn programs_are_cut_into_batches_at_their_submits() {
+        let cases: &[(&str, &str)] = &[
+            // No submit: one batch of everything, on the first queue.
+            ("buffer x 64\nfill x 1\nfill x 2\n", "q0[0,1]@end"),
+            // No command at all: still one (empty) command buffer to time.
+            ("buffer x 64\n", "q0[]@end"),
+            // A plain submit with nothing before it is no batch; the
+            // commands after the last submit are one more.
+            (
+                "buffer x 64\nsubmit\nfill x 1\nsubmit\nfill x 2\n",
+                "q0[1]@2 q0[3]@end",
+            ),
+            // Two queues, a semaphore-only batch, trailing wait and reads.
+            (
+                "queue a\nqueue b\nsemaphore s\nsemaphore t\nbuffer x 64\nfill x 1\n\
+                 submit a signal s\nsubmit b wait s@ALL_COMMANDS signal t\n\
+                 barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit a wait t@ALL_COMMANDS\n\
+                 wait\nhost-read x\n",
+                "q0[0]@1 q1[]@2 empty q0[3]@4 | reads [6]",
+            ),
+            // An event set and never reset is reset before each execution;
+            // one reset by the program is not.
+            (
+                "event e\nevent f\nbuffer x 64\n\
+                 set-event e CLEAR:TRANSFER_WRITE -> CLEAR:TRANSFER_WRITE\n\
+                 set-event f CLEAR:TRANSFER_WRITE -> CLEAR:TRANSFER_WRITE\n\
+                 wait-events f CLEAR:TRANSFER_WRITE -> CLEAR:TRANSFER_WRITE\nreset-event f\n",
+                "q0[0,1,2,3]@end | set e",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&batches_of(text), want, "{text}");
+        }
+    }
+
+    /// Every batch's queries reset on the host (the transfer-only
+    /// family's way, which lavapipe's one family never takes otherwise):
+    /// each batch is timed, on every execution, with no validation
+    /// message; and a gated execution's span leaves out the time the
+    /// host takes before it opens the gate.
+    #[test]
+    fn host_reset_queries_time_every_batch_and_the_gate_holds_the_start() {
+        let Some(mut device) = test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP) else {
+            return;
+        };
+        let p = program(
+            "buffer a 1024\nbuffer b 1024\nfill a 3\n\
+             barrier CLEAR|COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
+             dispatch scale_add(2,1) read a write b\nsubmit\n\
+             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_STORAGE_WRITE\n\
+             dispatch scale(5) rw b\nsubmit\n",
+        );
+        let mut prepared = device
+            .prepare_with(std::slice::from_ref(&p), true)
+            .expect("prepares");
+        assert_eq!(prepared.gated(0), Some(true));
+        let delay = Duration::from_millis(200);
+        prepared.gate_delay = delay;
+        for _ in 0..3 {
+            let e = prepared.execute(0, 10_000_000_000).expect("executes");
+            assert_eq!((e.batches, e.timed_batches), (2, 2));
+            let span = e.gpu_ns.expect("timed");
+            assert!(e.wall_ns >= delay.as_nanos() as u64, "{e:?}");
+            assert!(
+                span < delay.as_nanos() as u64 / 2,
+                "the span includes the host's delay: {e:?}"
+            );
+        }
+        let messages: Vec<ValidationMessage> = prepared.take_messages().into_iter().flatten().collect();
+        assert_eq!(messages, vec![]);
     }
 }
