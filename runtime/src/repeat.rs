@@ -401,7 +401,9 @@ fn split_batches(program: &Program) -> Result<Batches> {
                     return Err(in_the_middle(t));
                 }
                 match c {
-                    Command::SetEvent { event, .. } => set[event.0 as usize] = true,
+                    Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
+                        set[event.0 as usize] = true
+                    }
                     Command::ResetEvent { event, .. } => set[event.0 as usize] = false,
                     _ => {}
                 }
