@@ -371,7 +371,7 @@ impl Device {
                 0
             },
         )?;
-        res.create_sync_objects(program)?;
+        res.create_sync_objects(program, false)?;
         let timestamps = info.timestamp_valid_bits > 0;
         let mut targets = Vec::with_capacity(mapping.queues.len());
         for dq in &mapping.queues {

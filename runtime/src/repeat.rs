@@ -44,10 +44,17 @@
 //! Invariants that make a prepared program re-executable:
 //!
 //! * **Binary semaphores are balanced**: every signal is waited for later
-//!   in the program, so each semaphore is unsignalled when an execution
-//!   ends and the next can signal it again. Timeline semaphores are
-//!   refused rather than offset: their values only grow, so each execution
-//!   would need values of its own.
+//!   in the program (each semaphore is unsignalled when an execution
+//!   ends). Where the device has timeline semaphores (Vulkan 1.2 core)
+//!   each of a program's binary semaphores is created as a *timeline*
+//!   semaphore and its k-th signal of execution n (from 0) signals value
+//!   `n * K + k` (K: the program's signals of it per execution), its waits
+//!   wait for the value of the signal they pair with: the same signal
+//!   and wait operations, scopes and stage masks, but a wait may be
+//!   submitted before its signal's batch can run (see the start gate).
+//!   The program's own timeline semaphores are refused rather than offset
+//!   ([`RuntimeError::TimelineNotRepeatable`]): their values are part of
+//!   the program.
 //! * **Events start unsignalled**: the events a program leaves set are
 //!   reset on the host (`vkResetEvent`) before each execution, outside the
 //!   timed interval (no command uses them then: the last execution was
@@ -68,31 +75,26 @@
 //! **The start gate.** Submitting batch after batch from the host takes
 //! time (microseconds per `vkQueueSubmit2`), and a GPU that finishes a
 //! batch before the next is submitted idles: the span would then measure
-//! the host. So when a program has more than one batch, each execution
-//! first submits, to every compute-capable device queue the program uses,
-//! a *gate* command buffer holding only `vkCmdWaitEvents2` on an event of
-//! the runtime's own (`HOST` to `ALL_COMMANDS`, execution only), then the
-//! program's batches, and only then sets the events from the host
-//! (`vkSetEvent`): the GPU starts with all the work queued, and the span
-//! is GPU time only. A wait in one command buffer holds back every later
-//! command of its queue, the program's batches included. Transfer-only
-//! queues cannot wait for events: the first gate submission signals one
-//! binary semaphore per transfer-only queue, which that queue's first
-//! batch waits for (`ALL_COMMANDS`), so a program whose critical path
-//! starts there pays one semaphore hop more. The gate is an event, not a
-//! timeline semaphore: a binary semaphore wait must not be submitted
-//! before the semaphore signals it depends on
-//! (`VUID-vkQueueSubmit2-semaphore-03873`), and the program's binary
-//! signals would depend on the gate's. Not gated: a program of one batch
-//! (submitted exactly as before the gate existed), a program with no
-//! compute-capable queue, and, on a CPU device (lavapipe), a program with
-//! semaphores: lavapipe executes command buffers in its queue's submit
-//! thread, so the gate's wait holds that thread, and Mesa's queue waits
-//! for a binary semaphore's signal to reach the driver before it submits
-//! a wait of it, so `vkQueueSubmit2` would block until the gate opens,
-//! which happens only after it returns. [`Prepared::gated`] says which
-//! programs are gated; [`Prepared::set_gate`] turns the gate off (the
-//! batches then start as they are submitted).
+//! the host. So when a program has more than one batch, the first batch
+//! of each device queue it uses also waits (`ALL_COMMANDS`) for the
+//! *gate*, a timeline semaphore of the runtime's own, at a value no
+//! execution reached yet; the host signals that value
+//! (`vkSignalSemaphore`) only after every batch is submitted: the GPU
+//! starts with all the work queued, and the span is GPU time only. A
+//! wait of a timeline value may be submitted before its signal ("When
+//! using timeline semaphores, wait-before-signal behavior is
+//! well-defined"); the gate is neither an event set by the host (a host
+//! set of an event a pending command buffer waits on is invalid,
+//! VUID-vkSetEvent-event-09543: "Events signaled by the host must be
+//! signaled before the command buffer waits on those events") nor a
+//! binary semaphore (a binary wait needs every signal its signal depends
+//! on submitted, VUID-vkQueueSubmit2-semaphore-03873), and for the same
+//! reason the program's binary semaphores become timeline ones (above).
+//! Not gated: a program of one batch (submitted exactly as before the
+//! gate existed), and every program on a device without timeline
+//! semaphores. [`Prepared::gated`] says which programs are gated;
+//! [`Prepared::set_gate`] turns the gate off (the batches then start as
+//! they are submitted).
 //!
 //! Recording is the same code as [`Device::run`]'s (`Recorder::record`);
 //! neither path adds barriers.
@@ -134,7 +136,15 @@ pub struct Prepared<'a> {
     res: Resources<'a>,
     capture: &'a Capture,
     programs: Vec<PreparedProgram>,
-    /// Whether executions of programs with a gate wait for it.
+    /// The start gate (see the module documentation): a timeline
+    /// semaphore, when the device has them and some program has more
+    /// than one batch.
+    gate: Option<vk::Semaphore>,
+    /// The gate's last value signalled (or waited for: a failed
+    /// execution's is signalled too, so it is never reused).
+    gate_value: u64,
+    /// Whether executions of programs with several batches wait for the
+    /// gate.
     gated: bool,
     /// The execution submitted and not yet seen complete (its fence wait
     /// timed out or failed). While it is set, nothing is submitted and no
@@ -163,9 +173,9 @@ struct Pending {
 /// One program of a [`Prepared`].
 struct PreparedProgram {
     batches: Vec<Batch>,
-    /// Its start gate (programs of several batches with a compute-capable
-    /// queue).
-    gate: Option<Gate>,
+    /// Executions submitted so far (the program's semaphore values
+    /// follow it).
+    executions: u64,
     /// Events it leaves set: reset on the host before each execution.
     reset_events: Vec<vk::Event>,
     /// Its trailing host reads.
@@ -175,22 +185,24 @@ struct PreparedProgram {
     mapping: QueueMapping,
 }
 
-/// A program's start gate (see the module documentation).
-struct Gate {
-    /// Submitted before the program's batches: per compute-capable device
-    /// queue, its gate command buffer (waiting for its event); the first
-    /// also signals the transfer-only queues' relay semaphores.
-    submits: Vec<GateSubmit>,
-    /// Set by the host once every batch is submitted; reset by the host
-    /// before the next gated execution.
-    events: Vec<vk::Event>,
+/// One semaphore operation of a prepared batch: on the program's
+/// semaphore that stands for a binary one, its `nth` signal (from 1) of
+/// `per_execution` signals in each execution (see the module
+/// documentation); the value is ignored where the semaphore is binary.
+#[derive(Clone, Copy)]
+struct SemOp {
+    semaphore: vk::Semaphore,
+    nth: u64,
+    per_execution: u64,
+    stages: vksync::PipelineStageFlags2,
 }
 
-/// One gate submission.
-struct GateSubmit {
-    queue: vk::Queue,
-    cb: vk::CommandBuffer,
-    signals: Vec<vk::SemaphoreSubmitInfo<'static>>,
+impl SemOp {
+    /// The operation of execution `n` (from 0).
+    fn info(&self, n: u64) -> vk::SemaphoreSubmitInfo<'static> {
+        let value = n * self.per_execution + self.nth;
+        semaphore_submit_info(self.semaphore, Some(value), self.stages)
+    }
 }
 
 /// One recorded batch: the commands up to and including a `submit`.
@@ -198,12 +210,12 @@ struct Batch {
     queue: vk::Queue,
     /// `None` for a batch of semaphore operations only.
     cb: Option<vk::CommandBuffer>,
-    /// Its semaphore waits; when `gate_wait` (the first batch of a
-    /// transfer-only queue of a gated program), the first is the gate's
-    /// relay semaphore, left out when the gate is off.
-    waits: Vec<vk::SemaphoreSubmitInfo<'static>>,
+    /// Its semaphore waits and signals.
+    waits: Vec<SemOp>,
+    signals: Vec<SemOp>,
+    /// The first batch of its device queue in the program: it waits for
+    /// the gate when the execution is gated.
     gate_wait: bool,
-    signals: Vec<vk::SemaphoreSubmitInfo<'static>>,
     /// Its model queue's fence when it is that queue's last batch, else
     /// null.
     fence: vk::Fence,
@@ -228,9 +240,6 @@ struct BatchTarget {
     queue: vk::Queue,
     /// Its `queueFamilyIndex`.
     family: u32,
-    /// The family supports compute or graphics: its command buffers can
-    /// wait for events and reset queries.
-    capable: bool,
     timing: Option<Timing>,
 }
 
@@ -583,9 +592,6 @@ impl Device {
                 batch_plans.push(BatchTarget {
                     queue: device_queues[dq.family][dq.index as usize],
                     family: family.index,
-                    // Can wait for events and reset queries in a command
-                    // buffer.
-                    capable: family.compute || family.graphics,
                     timing,
                 });
             }
@@ -601,31 +607,33 @@ impl Device {
             pools.push(p);
         }
         // Each program's semaphores and events: `[first, end)` of the
-        // shared lists.
+        // shared lists. Binary semaphores become timeline ones where the
+        // device has them (see the module documentation).
+        let timelines = info.timeline_semaphores;
         let mut sync_ranges = Vec::with_capacity(programs.len());
         for p in programs {
             let (s0, e0) = (res.semaphores.len(), res.events.len());
-            res.create_sync_objects(p)?;
+            res.create_sync_objects(p, timelines)?;
             sync_ranges.push((s0..res.semaphores.len(), e0..res.events.len()));
         }
-        // Each gated program's gate: events, relay semaphores, command
-        // buffers. A CPU device's queue thread executes the gate's wait
-        // itself, so a later binary semaphore wait would block
-        // `vkQueueSubmit2` (see the module documentation).
-        let cpu = info.device_type == "CPU";
-        let mut gates = Vec::with_capacity(programs.len());
-        for (pi, batch_plans) in plans.iter().enumerate() {
-            let semaphores = programs[pi]
-                .commands()
-                .iter()
-                .any(|c| matches!(c, Command::Submit(s) if !s.waits.is_empty() || !s.signals.is_empty()));
-            let gate = if batch_plans.len() > 1 && !(cpu && semaphores) {
-                make_gate(&mut res, batch_plans, &pools[pi])?
-            } else {
-                None
-            };
-            gates.push(gate);
-        }
+        let gate = if timelines && splits.iter().any(|s| s.batches.len() > 1) {
+            let mut type_info = vk::SemaphoreTypeCreateInfo::default()
+                .semaphore_type(vk::SemaphoreType::TIMELINE)
+                .initial_value(0);
+            // SAFETY: valid device and create info (timeline semaphores
+            // are enabled).
+            let sem = unsafe {
+                device.create_semaphore(
+                    &vk::SemaphoreCreateInfo::default().push_next(&mut type_info),
+                    None,
+                )
+            }
+            .ctx("vkCreateSemaphore")?;
+            res.semaphores.push(sem);
+            Some(sem)
+        } else {
+            None
+        };
 
         let mut prepared_programs = Vec::with_capacity(programs.len());
         let mut messages = Vec::with_capacity(programs.len());
@@ -653,7 +661,19 @@ impl Device {
             for (bi, b) in split.batches.iter().enumerate() {
                 last_of_queue[b.queue.0 as usize] = Some(bi);
             }
-            let mut relayed: Vec<vk::Queue> = Vec::new();
+            // Each semaphore's signals per execution; a wait pairs with
+            // the semaphore's latest signal (a binary semaphore is signalled
+            // again only after that signal was waited for).
+            let mut signal_count = vec![0u64; p.semaphores().len()];
+            for c in p.commands() {
+                if let Command::Submit(s) = c {
+                    for g in &s.signals {
+                        signal_count[g.semaphore.0 as usize] += 1;
+                    }
+                }
+            }
+            let mut nth = vec![0u64; p.semaphores().len()];
+            let mut queues_seen: Vec<vk::Queue> = Vec::new();
             let mut batches = Vec::with_capacity(split.batches.len());
             for (bi, b) in split.batches.iter().enumerate() {
                 let BatchTarget { queue, timing, .. } = plans[pi][bi];
@@ -682,42 +702,38 @@ impl Device {
                     Command::Submit(s) => Some(s),
                     _ => None,
                 });
-                let mut waits = Vec::new();
-                // The first batch of a transfer-only queue waits for the
-                // gate's relay semaphore.
-                let relay = gates[pi]
-                    .as_ref()
-                    .and_then(|g| g.1.iter().find(|(q, _)| *q == queue))
-                    .map(|&(_, sem)| sem)
-                    .filter(|_| !relayed.contains(&queue));
-                if let Some(sem) = relay {
-                    relayed.push(queue);
-                    waits.push(semaphore_submit_info(
-                        sem,
-                        None,
-                        vksync::PipelineStageFlags2::ALL_COMMANDS,
-                    ));
+                let gate_wait = !queues_seen.contains(&queue);
+                if gate_wait {
+                    queues_seen.push(queue);
                 }
-                let gate_wait = relay.is_some();
-                let mut signals = Vec::new();
+                let (mut waits, mut signals) = (Vec::new(), Vec::new());
                 if let Some(s) = submit {
-                    waits.extend(
-                        s.waits.iter().map(|w| {
-                            semaphore_submit_info(semaphores[w.semaphore.0 as usize], None, w.stages)
-                        }),
-                    );
-                    signals.extend(
-                        s.signals.iter().map(|g| {
-                            semaphore_submit_info(semaphores[g.semaphore.0 as usize], None, g.stages)
-                        }),
-                    );
+                    for w in &s.waits {
+                        let i = w.semaphore.0 as usize;
+                        waits.push(SemOp {
+                            semaphore: semaphores[i],
+                            nth: nth[i],
+                            per_execution: signal_count[i],
+                            stages: w.stages,
+                        });
+                    }
+                    for g in &s.signals {
+                        let i = g.semaphore.0 as usize;
+                        nth[i] += 1;
+                        signals.push(SemOp {
+                            semaphore: semaphores[i],
+                            nth: nth[i],
+                            per_execution: signal_count[i],
+                            stages: g.stages,
+                        });
+                    }
                 }
                 batches.push(Batch {
                     queue,
                     cb,
                     waits,
-                    gate_wait,
                     signals,
+                    gate_wait,
                     fence,
                     timing,
                 });
@@ -738,7 +754,7 @@ impl Device {
                 .collect();
             prepared_programs.push(PreparedProgram {
                 batches,
-                gate: gates[pi].take().map(|g| g.0),
+                executions: 0,
                 reset_events: split
                     .left_set
                     .iter()
@@ -756,6 +772,8 @@ impl Device {
             res,
             capture,
             programs: prepared_programs,
+            gate,
+            gate_value: 0,
             gated: true,
             pending: None,
             unusable: None,
@@ -859,84 +877,6 @@ impl Device {
             messages,
         })
     }
-}
-
-/// Creates the start gate of a program whose batches go to `targets`
-/// (`pools`: each batch's command pool): per compute-capable device
-/// queue, an event and a command buffer waiting for it; per transfer-only
-/// queue, a relay semaphore the first gate submission signals. `None`
-/// when no queue is compute-capable. Also returns the relay semaphores by
-/// queue.
-#[allow(clippy::type_complexity)]
-fn make_gate(
-    res: &mut Resources<'_>,
-    targets: &[BatchTarget],
-    pools: &[vk::CommandPool],
-) -> Result<Option<(Gate, Vec<(vk::Queue, vk::Semaphore)>)>> {
-    // Distinct device queues in order of first use, with their pool.
-    let mut queues: Vec<(vk::Queue, bool, vk::CommandPool)> = Vec::new();
-    for (t, &pool) in targets.iter().zip(pools) {
-        if !queues.iter().any(|q| q.0 == t.queue) {
-            queues.push((t.queue, t.capable, pool));
-        }
-    }
-    if !queues.iter().any(|q| q.1) {
-        return Ok(None);
-    }
-    let d = res.device;
-    let mut relays = Vec::new();
-    for &(queue, _, _) in queues.iter().filter(|q| !q.1) {
-        // SAFETY: valid device and create info (a binary semaphore).
-        let sem = unsafe { d.create_semaphore(&vk::SemaphoreCreateInfo::default(), None) }
-            .ctx("vkCreateSemaphore")?;
-        res.semaphores.push(sem);
-        relays.push((queue, sem));
-    }
-    let mut submits = Vec::new();
-    let mut events = Vec::new();
-    for &(queue, _, pool) in queues.iter().filter(|q| q.1) {
-        // SAFETY: valid device and create info (host-settable: no
-        // DEVICE_ONLY flag).
-        let event = unsafe { d.create_event(&vk::EventCreateInfo::default(), None) }.ctx("vkCreateEvent")?;
-        res.events.push(event);
-        events.push(event);
-        // SAFETY: the pool is live and used only from this thread.
-        let cb = unsafe {
-            d.allocate_command_buffers(
-                &vk::CommandBufferAllocateInfo::default()
-                    .command_pool(pool)
-                    .level(vk::CommandBufferLevel::PRIMARY)
-                    .command_buffer_count(1),
-            )
-        }
-        .ctx("vkAllocateCommandBuffers")?[0];
-        // Execution only: the host writes nothing the device reads.
-        let barrier = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
-        let dependency = [vk::DependencyInfo::default().memory_barriers(&barrier)];
-        // SAFETY: a freshly allocated command buffer (no ONE_TIME_SUBMIT:
-        // it is submitted once per gated execution) of a compute-capable
-        // family, outside any render pass; the event is set only by the
-        // host (`vkSetEvent` after submission is allowed outside a render
-        // pass), so the dependency's first scope is `HOST` only.
-        unsafe {
-            d.begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
-                .ctx("vkBeginCommandBuffer")?;
-            d.cmd_wait_events2(cb, &[event], &dependency);
-            d.end_command_buffer(cb).ctx("vkEndCommandBuffer")?;
-        }
-        let signals = if submits.is_empty() {
-            relays
-                .iter()
-                .map(|&(_, sem)| semaphore_submit_info(sem, None, vksync::PipelineStageFlags2::ALL_COMMANDS))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        submits.push(GateSubmit { queue, cb, signals });
-    }
-    Ok(Some((Gate { submits, events }, relays)))
 }
 
 /// What recording a program's commands needs besides the recorder.
@@ -1058,9 +998,11 @@ impl Prepared<'_> {
 
     /// Whether executions of program `index` start behind the start gate
     /// (see the module documentation): on by default for programs of
-    /// several batches with a compute-capable queue.
+    /// several batches on a device with timeline semaphores.
     pub fn gated(&self, index: usize) -> Option<bool> {
-        self.programs.get(index).map(|p| self.gated && p.gate.is_some())
+        self.programs
+            .get(index)
+            .map(|p| self.gated && self.gate.is_some() && p.batches.len() > 1)
     }
 
     /// Turns the start gate on or off for later executions. Off, each
@@ -1107,14 +1049,10 @@ impl Prepared<'_> {
         let d = self.res.device;
         let query_pool = self.res.query_pool;
         let program = &self.programs[index];
-        let gate = program.gate.as_ref().filter(|_| self.gated);
+        let gate = self.gate.filter(|_| self.gated && program.batches.len() > 1);
         // Before the clock starts: nothing uses the events or the queries
         // now (no execution is pending: `settle` saw the last complete).
-        for &e in program
-            .reset_events
-            .iter()
-            .chain(gate.iter().flat_map(|g| &g.events))
-        {
+        for &e in &program.reset_events {
             // SAFETY: a live event of this device, used by no pending
             // command buffer.
             unsafe { d.reset_event(e) }.ctx("vkResetEvent")?;
@@ -1127,56 +1065,51 @@ impl Prepared<'_> {
                 unsafe { d.reset_query_pool(query_pool, 2 * t.slot, 2) };
             }
         }
+        let n = program.executions;
+        self.programs[index].executions += 1;
+        let gate_value = self.gate_value + 1;
+        if gate.is_some() {
+            self.gate_value = gate_value;
+        }
+        let program = &self.programs[index];
         let t = Instant::now();
         let mut submitted: Vec<vk::Queue> = Vec::new();
         let mut fences = Vec::new();
         let mut failed = None;
-        for (gi, g) in gate.iter().flat_map(|g| g.submits.iter().enumerate()) {
-            let cb_info = [vk::CommandBufferSubmitInfo::default().command_buffer(g.cb)];
-            let submit = [vk::SubmitInfo2::default()
-                .command_buffer_infos(&cb_info)
-                .signal_semaphore_infos(&g.signals)];
-            // SAFETY: the gate command buffer is executable, from the pool
-            // of this queue's family, recorded without ONE_TIME_SUBMIT and
-            // not pending (`settle` saw the last execution complete; the
-            // queue's fence covers it). Its relay semaphores are
-            // unsignalled: each execution's signal is waited for by that
-            // execution's first batch on the transfer-only queue.
-            if let Err(result) = unsafe { d.queue_submit2(g.queue, &submit, vk::Fence::null()) } {
-                failed = Some((format!("gate {gi}"), result));
-                break;
-            }
-            submitted.push(g.queue);
-        }
         for (bi, b) in program.batches.iter().enumerate() {
-            if failed.is_some() {
-                break;
-            }
             let cb_info: Vec<_> =
                 b.cb.iter()
                     .map(|&cb| vk::CommandBufferSubmitInfo::default().command_buffer(cb))
                     .collect();
-            let waits = if b.gate_wait && gate.is_none() {
-                &b.waits[1..]
-            } else {
-                &b.waits[..]
-            };
+            let mut waits: Vec<_> = b.waits.iter().map(|w| w.info(n)).collect();
+            if let Some(g) = gate.filter(|_| b.gate_wait) {
+                waits.push(semaphore_submit_info(
+                    g,
+                    Some(gate_value),
+                    vksync::PipelineStageFlags2::ALL_COMMANDS,
+                ));
+            }
+            let signals: Vec<_> = b.signals.iter().map(|g| g.info(n)).collect();
             let submit = [vk::SubmitInfo2::default()
                 .command_buffer_infos(&cb_info)
-                .wait_semaphore_infos(waits)
-                .signal_semaphore_infos(&b.signals)];
+                .wait_semaphore_infos(&waits)
+                .signal_semaphore_infos(&signals)];
             // SAFETY: the command buffer (if any) is executable (ended in
             // `prepare`), from the pool of this queue's family, recorded
             // without ONE_TIME_SUBMIT, and not pending: `settle` saw the
             // last execution's fences signalled, and each queue's fence
             // covers every earlier submission to that queue. The fence (if
             // any) is unsignalled (created so, reset after each completed
-            // execution) and unused. The semaphores are live and binary;
-            // batches (and the gate's relay signals) go in program order,
-            // so every wait's signal, and every semaphore signal that one
-            // depends on, was submitted before it; every semaphore is
-            // unsignalled when an execution starts (`split_batches` refuses
-            // unwaited signals).
+            // execution) and unused. Timeline semaphores: every signal
+            // value is greater than the semaphore's current value and
+            // pending signals (execution `n`'s values are above execution
+            // `n - 1`'s, signals go in program order, and the gate's value
+            // grows each execution); a wait may precede its signal.
+            // Binary semaphores (a device without timelines, never gated):
+            // batches go in program order, so every wait's signal, and
+            // every signal that one depends on, was submitted before it,
+            // and each is unsignalled when an execution starts
+            // (`split_batches` refuses unwaited signals).
             if let Err(result) = unsafe { d.queue_submit2(b.queue, &submit, b.fence) } {
                 failed = Some((format!("batch {bi}"), result));
                 break;
@@ -1200,9 +1133,12 @@ impl Prepared<'_> {
         if gate.is_some() {
             std::thread::sleep(self.gate_delay);
         }
-        for &e in gate.iter().flat_map(|g| &g.events) {
-            // SAFETY: a live, host-settable event of this device.
-            opened = opened.and(unsafe { d.set_event(e) }.ctx("vkSetEvent"));
+        if let Some(g) = gate {
+            let info = vk::SemaphoreSignalInfo::default().semaphore(g).value(gate_value);
+            // SAFETY: a live timeline semaphore of this device; the value
+            // is greater than its current value (each execution's is one
+            // more than the last one's, and only the host signals it).
+            opened = unsafe { d.signal_semaphore(&info) }.ctx("vkSignalSemaphore");
         }
         if let Some((what, result)) = failed {
             self.abandon(index, &submitted, format!("{what}: vkQueueSubmit2: {result}"));
@@ -1430,36 +1366,50 @@ mod tests {
     /// family's way, which lavapipe's one family never takes otherwise):
     /// each batch is timed, on every execution, with no validation
     /// message; and a gated execution's span leaves out the time the
-    /// host takes before it opens the gate.
+    /// host takes before it opens the gate, with and without semaphores
+    /// (whose waits are then submitted before their signals can run).
     #[test]
     fn host_reset_queries_time_every_batch_and_the_gate_holds_the_start() {
         let Some(mut device) = test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP) else {
             return;
         };
-        let p = program(
-            "buffer a 1024\nbuffer b 1024\nfill a 3\n\
-             barrier CLEAR|COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
-             dispatch scale_add(2,1) read a write b\nsubmit\n\
-             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_STORAGE_WRITE\n\
-             dispatch scale(5) rw b\nsubmit\n",
-        );
-        let mut prepared = device
-            .prepare_with(std::slice::from_ref(&p), true)
-            .expect("prepares");
-        assert_eq!(prepared.gated(0), Some(true));
-        let delay = Duration::from_millis(200);
-        prepared.gate_delay = delay;
-        for _ in 0..3 {
-            let e = prepared.execute(0, 10_000_000_000).expect("executes");
-            assert_eq!((e.batches, e.timed_batches), (2, 2));
-            let span = e.gpu_ns.expect("timed");
-            assert!(e.wall_ns >= delay.as_nanos() as u64, "{e:?}");
-            assert!(
-                span < delay.as_nanos() as u64 / 2,
-                "the span includes the host's delay: {e:?}"
-            );
+        let cases: &[(&str, usize)] = &[
+            (
+                "buffer a 1024\nbuffer b 1024\nfill a 3\n\
+                 barrier CLEAR|COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
+                 dispatch scale_add(2,1) read a write b\nsubmit\n\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_STORAGE_WRITE\n\
+                 dispatch scale(5) rw b\nsubmit\n",
+                2,
+            ),
+            (
+                "queue q0\nqueue q1\nsemaphore s\nsemaphore t\nbuffer a 1024\nfill a 3\n\
+                 submit q0 signal s@CLEAR\n\
+                 dispatch scale(2) rw a\nsubmit q1 wait s@COMPUTE_SHADER signal t@COMPUTE_SHADER\n\
+                 dispatch scale(3) rw a\nsubmit q0 wait t@COMPUTE_SHADER\n",
+                3,
+            ),
+        ];
+        for &(text, batches) in cases {
+            let p = program(text);
+            let mut prepared = device
+                .prepare_with(std::slice::from_ref(&p), true)
+                .expect("prepares");
+            assert_eq!(prepared.gated(0), Some(true), "{text}");
+            let delay = Duration::from_millis(200);
+            prepared.gate_delay = delay;
+            for _ in 0..3 {
+                let e = prepared.execute(0, 10_000_000_000).expect("executes");
+                assert_eq!((e.batches, e.timed_batches), (batches, batches), "{text}");
+                let span = e.gpu_ns.expect("timed");
+                assert!(e.wall_ns >= delay.as_nanos() as u64, "{e:?}");
+                assert!(
+                    span < delay.as_nanos() as u64 / 2,
+                    "the span includes the host's delay: {e:?}"
+                );
+            }
+            let messages: Vec<ValidationMessage> = prepared.take_messages().into_iter().flatten().collect();
+            assert_eq!(messages, vec![], "{text}");
         }
-        let messages: Vec<ValidationMessage> = prepared.take_messages().into_iter().flatten().collect();
-        assert_eq!(messages, vec![]);
     }
 }

@@ -352,11 +352,19 @@ impl<'a> Resources<'a> {
         Ok(pool)
     }
 
-    /// Creates the program's semaphores (binary or timeline) and events.
-    pub(crate) fn create_sync_objects(&mut self, program: &vksync::Program) -> Result<()> {
+    /// Creates the program's semaphores (binary or timeline; binary ones
+    /// as timeline ones with `binary_as_timeline`) and events.
+    pub(crate) fn create_sync_objects(
+        &mut self,
+        program: &vksync::Program,
+        binary_as_timeline: bool,
+    ) -> Result<()> {
         for s in program.semaphores() {
             let mut type_info = vk::SemaphoreTypeCreateInfo::default();
             type_info = match s.kind {
+                vksync::SemaphoreType::Binary if binary_as_timeline => type_info
+                    .semaphore_type(vk::SemaphoreType::TIMELINE)
+                    .initial_value(0),
                 vksync::SemaphoreType::Binary => type_info.semaphore_type(vk::SemaphoreType::BINARY),
                 vksync::SemaphoreType::Timeline { initial } => type_info
                     .semaphore_type(vk::SemaphoreType::TIMELINE)
