@@ -381,3 +381,108 @@ fn events_round_trip_and_are_refused_where_not_modelled() {
     );
     assert!(races(&t.program, Reading::MemoryModel).is_ok());
 }
+
+/// A host set or reset of an event that a submitted wait-events waits
+/// for, before the host knows that wait complete: `vkSetEvent` "event
+/// must not be waited on by a command buffer in the pending state"
+/// (VUID-vkSetEvent-event-09543) and `vkResetEvent` needs an execution
+/// dependency after the wait (VUID-vkResetEvent-event-03822, -03821).
+/// The host knows a wait complete after `wait`, `wait QUEUE` of its
+/// queue, or a `host-wait` for a value its queue signals, with
+/// `ALL_COMMANDS`, at or after the wait's submit. Each body is parsed
+/// (error at its token) and the parsed program is resolved again (the
+/// same rule for programs built in code).
+#[test]
+fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
+    const WAITED: &str =
+        "host-set-event e\nwait-events e HOST:HOST_WRITE -> CLEAR:TRANSFER_WRITE\nfill a 1\n";
+    const SET: &str = "set-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE\n";
+    let header = "buffer a 256\nqueue q0\nqueue q1\nsemaphore t timeline\nsemaphore s\nevent e\n";
+    let reset = |line: usize, col: usize, q: &str| {
+        format!("{line}:{col}: event `e` is reset by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a host-wait on a value `{q}` signals after it with ALL_COMMANDS): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)")
+    };
+    let set = |line: usize, col: usize, q: &str| {
+        format!("{line}:{col}: event `e` is set by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a host-wait on a value `{q}` signals after it with ALL_COMMANDS): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")
+    };
+    let cases: Vec<(String, Option<String>)> = vec![
+        // Pending: refused.
+        (
+            format!("{WAITED}submit q0\nhost-reset-event e\n"),
+            Some(reset(11, 18, "q0")),
+        ),
+        (
+            format!("{WAITED}submit q0\nhost-reset-event e\nhost-set-event e\n"),
+            Some(reset(11, 18, "q0")),
+        ),
+        (
+            format!("{SET}submit q1\nhost-reset-event e\n"),
+            Some(reset(10, 18, "q1")),
+        ),
+        (
+            format!("{WAITED}submit q0\nwait q1\nhost-reset-event e\n"),
+            Some(reset(12, 18, "q0")),
+        ),
+        // A device reset after the wait: the host set is still refused.
+        (
+            format!("{WAITED}reset-event e\nsubmit q0\nhost-set-event e\n"),
+            Some(set(12, 16, "q0")),
+        ),
+        // The signal is submitted before the wait, or has fewer stages,
+        // or is another value: not followed.
+        (
+            format!("submit q0 signal t:1\n{WAITED}submit q0\nhost-wait t 1\nhost-reset-event e\n"),
+            Some(reset(13, 18, "q0")),
+        ),
+        (
+            format!("{WAITED}submit q0 signal t:1@CLEAR\nhost-wait t 1\nhost-reset-event e\n"),
+            Some(reset(12, 18, "q0")),
+        ),
+        (
+            format!("{WAITED}submit q0 signal t:1\nhost-wait t 2\nhost-reset-event e\n"),
+            Some(reset(12, 18, "q0")),
+        ),
+        // Complete: accepted.
+        (
+            format!("{WAITED}submit q0\nwait\nhost-reset-event e\nhost-set-event e\n"),
+            None,
+        ),
+        (format!("{WAITED}submit q0\nwait q0\nhost-reset-event e\n"), None),
+        (
+            format!("{WAITED}submit q0 signal t:2\nhost-wait t 1\nhost-reset-event e\n"),
+            None,
+        ),
+        (
+            format!("{WAITED}submit q0\nsubmit q0 signal t:1\nhost-wait t 1\nhost-reset-event e\n"),
+            None,
+        ),
+        // Not submitted yet: no pending command buffer.
+        (format!("{WAITED}host-reset-event e\nsubmit q0\n"), None),
+        // A device reset, then a host set before the wait's submit.
+        (format!("{SET}reset-event e\nhost-set-event e\nsubmit q1\n"), None),
+    ];
+    for (body, want) in cases {
+        let text = format!("{header}{body}");
+        match (trace::parse(&text), &want) {
+            (Ok(t), None) => {
+                vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{body}: resolve: {e}"));
+            }
+            (Err(e), Some(w)) => assert_eq!(&e.to_string(), w, "{body}"),
+            (got, _) => panic!("{body}: got {:?}, want {want:?}", got.map(|_| ())),
+        }
+    }
+    // The same rule for programs built in code: the last refused case
+    // above, parsed without the host reset, then built on.
+    let t = trace::parse(&format!("{header}{WAITED}submit q0\n")).unwrap();
+    let mut p = t.program;
+    p.extend([vksync::Command::HostResetEvent {
+        event: vksync::EventId(0),
+    }])
+    .unwrap();
+    let err = vksync::resolve(&p).unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "command 4: event `e` is reset by the host while a submitted wait-events on queue `q0`"
+        ),
+        "{err}"
+    );
+}

@@ -54,6 +54,15 @@
 //!   `vkCmdWaitEvents`; a rule of the command's description, not a VUID);
 //!   the queue of a command is known only at its `submit`, so this is
 //!   checked there;
+//! * the host sets or resets an event only when no submitted device wait
+//!   of it is pending ("event must not be waited on by a command buffer
+//!   in the pending state", VUID-vkSetEvent-event-09543; an execution
+//!   dependency between `vkResetEvent` and the wait,
+//!   VUID-vkResetEvent-event-03822 and -03821): a wait stops being
+//!   pending at a host `wait`, a `wait` of its queue, or a `host-wait`
+//!   for a value its queue signals with `ALL_COMMANDS` at or after the
+//!   wait's submit (chains over other queues are not followed:
+//!   conservative);
 //! * a set's or wait's barriers perform no image layout transition
 //!   (Vulkan allows one at the set; vksync does not model it) and a set's
 //!   source stage mask holds no `HOST` (VUID-vkCmdSetEvent2-srcStageMask-09391).
@@ -66,7 +75,7 @@
 
 use super::error::ProgramErrorKind;
 use super::program::Dependency;
-use super::queue::QueueId;
+use super::queue::{QueueId, SemaphoreId, SemaphoreSignal};
 use crate::vk::flags::PipelineStageFlags2;
 
 /// Index of an event in [`crate::Program::events`].
@@ -118,6 +127,18 @@ pub(crate) struct EventStates {
     unsubmitted_waits: Vec<(usize, usize, usize)>,
     /// The queue of each submitted device set: (command, queue).
     set_queues: Vec<(usize, QueueId)>,
+    /// Events of device waits (both generations, any set) not yet
+    /// submitted.
+    unsubmitted_wait_events: Vec<EventId>,
+    /// Submitted device waits the host does not know complete: (event,
+    /// queue, ordinal of the submit).
+    pending_waits: Vec<(EventId, QueueId, usize)>,
+    /// Submitted timeline signals whose first scope holds every earlier
+    /// command of their queue (`ALL_COMMANDS`): (semaphore, value, queue,
+    /// ordinal of the submit).
+    timeline_signals: Vec<(SemaphoreId, u64, QueueId, usize)>,
+    /// Submits so far.
+    submits: usize,
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -183,8 +204,25 @@ impl EventStates {
         Ok(())
     }
 
+    /// A submitted device wait of `event` the host does not know complete:
+    /// its queue.
+    fn pending_wait(&self, event: EventId) -> Option<QueueId> {
+        self.pending_waits.iter().find(|w| w.0 == event).map(|w| w.1)
+    }
+
     /// `vkSetEvent`.
-    pub(crate) fn host_set(&mut self, event: EventId, name: &str) -> Result<(), ProgramErrorKind> {
+    pub(crate) fn host_set(
+        &mut self,
+        event: EventId,
+        name: &str,
+        queue_name: impl Fn(QueueId) -> String,
+    ) -> Result<(), ProgramErrorKind> {
+        if let Some(q) = self.pending_wait(event) {
+            return Err(ProgramErrorKind::HostSetEventWaitPending {
+                name: name.to_string(),
+                queue: queue_name(q),
+            });
+        }
         let Some(s) = self.state(event) else { return Ok(()) };
         if s.is_some() {
             return Err(ProgramErrorKind::EventAlreadySet {
@@ -195,11 +233,51 @@ impl EventStates {
         Ok(())
     }
 
-    /// `vkCmdResetEvent2` or `vkResetEvent`.
+    /// `vkCmdResetEvent2` (or `vkCmdResetEvent`).
     pub(crate) fn reset(&mut self, event: EventId) {
         if let Some(s) = self.state(event) {
             *s = None;
         }
+    }
+
+    /// `vkResetEvent`.
+    pub(crate) fn host_reset(
+        &mut self,
+        event: EventId,
+        name: &str,
+        queue_name: impl Fn(QueueId) -> String,
+    ) -> Result<(), ProgramErrorKind> {
+        if let Some(q) = self.pending_wait(event) {
+            return Err(ProgramErrorKind::HostResetEventWaitPending {
+                name: name.to_string(),
+                queue: queue_name(q),
+            });
+        }
+        self.reset(event);
+        Ok(())
+    }
+
+    /// The host waits: for every submission (`vkWaitForFences` on all of
+    /// them, `vkDeviceWaitIdle`) with `None`, for one queue
+    /// (`vkQueueWaitIdle`) with `Some`. The device waits submitted there
+    /// are complete.
+    pub(crate) fn host_waited(&mut self, queue: Option<QueueId>) {
+        self.pending_waits.retain(|w| queue.is_some_and(|q| q != w.1));
+    }
+
+    /// `vkWaitSemaphores` for `value` of timeline `semaphore`: complete are
+    /// the device waits submitted on a queue at or before a submit of that
+    /// queue that signals at least `value` with `ALL_COMMANDS` (its first
+    /// scope holds them). A value reached only through another queue's
+    /// chain, or through a signal of fewer stages, is not followed: such
+    /// waits stay pending (conservative).
+    pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64) {
+        let signals = &self.timeline_signals;
+        self.pending_waits.retain(|&(_, q, at)| {
+            !signals
+                .iter()
+                .any(|&(s, v, sq, sat)| s == semaphore && v >= value && sq == q && sat >= at)
+        });
     }
 
     /// Element `index` of the `vkCmdWaitEvents2` at `command`.
@@ -211,6 +289,7 @@ impl EventStates {
         name: &str,
     ) -> Result<(), ProgramErrorKind> {
         let name = name.to_string();
+        self.unsubmitted_wait_events.push(w.event);
         let Some(s) = self.state(w.event) else {
             return Ok(());
         };
@@ -251,6 +330,7 @@ impl EventStates {
         src: PipelineStageFlags2,
         name: impl Fn(EventId) -> &'a str,
     ) -> Result<(), (Option<usize>, ProgramErrorKind)> {
+        self.unsubmitted_wait_events.extend_from_slice(events);
         let mut expected = PipelineStageFlags2::NONE;
         let mut pairs = Vec::new();
         for (k, &e) in events.iter().enumerate() {
@@ -288,8 +368,22 @@ impl EventStates {
     pub(crate) fn submit(
         &mut self,
         queue: QueueId,
+        signals: &[SemaphoreSignal],
         mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
     ) -> Result<(), QueueMismatch> {
+        let at = self.submits;
+        self.submits += 1;
+        for e in self.unsubmitted_wait_events.drain(..) {
+            self.pending_waits.push((e, queue, at));
+        }
+        for g in signals {
+            if let Some(v) = g
+                .value
+                .filter(|_| g.stages.contains(PipelineStageFlags2::ALL_COMMANDS))
+            {
+                self.timeline_signals.push((g.semaphore, v, queue, at));
+            }
+        }
         for c in self.unsubmitted_sets.drain(..) {
             self.set_queues.push((c, queue));
         }

@@ -293,6 +293,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             }
         }
     };
+    let queue_name = |q| program.queue_name(q).to_string();
     for (ci, command) in program.commands.iter().enumerate() {
         let err = |kind| ProgramError {
             at: Location::Command(ci),
@@ -481,7 +482,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Submit(s) => {
                 sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?;
                 events
-                    .submit(s.queue, other_queue(s.queue))
+                    .submit(s.queue, &s.signals, other_queue(s.queue))
                     .map_err(|(at, _, kind)| ProgramError {
                         at: Location::Command(at),
                         kind,
@@ -520,22 +521,34 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     .wait1(ci, waited, src, |e| program.event_name(e))
                     .map_err(|(_, kind)| err(kind))?;
             }
-            Command::ResetEvent { event, .. } | Command::HostResetEvent { event } => events.reset(*event),
-            Command::HostSetEvent { event } => {
-                events.host_set(*event, program.event_name(*event)).map_err(err)?
-            }
+            Command::ResetEvent { event, .. } => events.reset(*event),
+            Command::HostResetEvent { event } => events
+                .host_reset(*event, program.event_name(*event), queue_name)
+                .map_err(err)?,
+            Command::HostSetEvent { event } => events
+                .host_set(*event, program.event_name(*event), queue_name)
+                .map_err(err)?,
             Command::HostSignal { semaphore, value } => sems
                 .host_signal(&program.semaphores, *semaphore, *value)
                 .map_err(err)?,
-            Command::HostWait { semaphore, value } => sems
-                .wait(&program.semaphores, *semaphore, Some(*value))
-                .map_err(err)?,
-            Command::Wait(_) => {}
+            Command::HostWait { semaphore, value } => {
+                sems.wait(&program.semaphores, *semaphore, Some(*value))
+                    .map_err(err)?;
+                events.host_waited_value(*semaphore, *value);
+            }
+            Command::Wait(w) => events.host_waited(match w {
+                super::queue::WaitFor::All => None,
+                super::queue::WaitFor::Queue(q) => Some(*q),
+            }),
         }
     }
     // Whatever is recorded at the end is submitted to the first queue.
     events
-        .submit(super::queue::QueueId(0), other_queue(super::queue::QueueId(0)))
+        .submit(
+            super::queue::QueueId(0),
+            &[],
+            other_queue(super::queue::QueueId(0)),
+        )
         .map_err(|(at, _, kind)| ProgramError {
             at: Location::Command(at),
             kind,

@@ -719,9 +719,9 @@ impl Parser {
 
     /// The events' queue rule at a submit to `queue` (or the end): a wait
     /// whose set ran on another queue is reported at the wait's event.
-    fn submit_events(&mut self, queue: QueueId) -> Result<(), ParseError> {
+    fn submit_events(&mut self, queue: QueueId, signals: &[SemaphoreSignal]) -> Result<(), ParseError> {
         let program = &self.trace.program;
-        let r = self.events.submit(queue, |set, set_q| {
+        let r = self.events.submit(queue, signals, |set, set_q| {
             let name = match &program.commands[set] {
                 Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
                     program.event_name(*event).to_string()
@@ -1308,15 +1308,24 @@ impl Parser {
                 let t = line.next("an event name")?;
                 let event = self.event(&line, t)?;
                 line.done()?;
-                if kw == "host-set-event" {
-                    if let Err(kind) = self.events.host_set(event, t.text) {
-                        return line.err(t.col, kind.to_string());
-                    }
-                    self.push(no, Command::HostSetEvent { event });
+                let program = &self.trace.program;
+                let queue_name = |q| program.queue_name(q).to_string();
+                let r = if kw == "host-set-event" {
+                    self.events.host_set(event, t.text, queue_name)
                 } else {
-                    self.events.reset(event);
-                    self.push(no, Command::HostResetEvent { event });
+                    self.events.host_reset(event, t.text, queue_name)
+                };
+                if let Err(kind) = r {
+                    return line.err(t.col, kind.to_string());
                 }
+                self.push(
+                    no,
+                    if kw == "host-set-event" {
+                        Command::HostSetEvent { event }
+                    } else {
+                        Command::HostResetEvent { event }
+                    },
+                );
             }
             "not-modelled" => {
                 let call = line
@@ -1426,7 +1435,7 @@ impl Parser {
                         self.timeline_waits.push((no, t.col));
                     }
                 }
-                self.submit_events(sub.queue)?;
+                self.submit_events(sub.queue, &sub.signals)?;
                 self.push(no, Command::Submit(sub));
             }
             "wait" => {
@@ -1438,6 +1447,10 @@ impl Parser {
                     None => WaitFor::All,
                 };
                 line.done()?;
+                self.events.host_waited(match target {
+                    WaitFor::All => None,
+                    WaitFor::Queue(q) => Some(q),
+                });
                 self.push(no, Command::Wait(target));
             }
             "host-signal" | "host-wait" => {
@@ -1464,6 +1477,7 @@ impl Parser {
                 }
                 if kw == "host-wait" {
                     self.timeline_waits.push((no, t.col));
+                    self.events.host_waited_value(semaphore, value);
                 }
                 self.push(
                     no,
@@ -1561,7 +1575,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         p.line(lex(no, raw)?)?;
     }
     // Whatever is recorded at the end is submitted to the first queue.
-    p.submit_events(QueueId(0))?;
+    p.submit_events(QueueId(0), &[])?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
         return Err(ParseError {
