@@ -474,10 +474,14 @@ pub fn run_as_written(
         return Status::BadInput;
     }
     // vksync's hazards of the trace as written (the definitional semantics
-    // where the fast checker refuses a corner).
-    let hazards: Vec<(usize, vksync::HazardKind)> = match vksync::check(&program) {
+    // where the fast checker refuses a corner): without the appended
+    // reads, which the runtime performs after waiting for every fence and
+    // which the trace does not synchronize (their commands come after the
+    // trace's, so the indices are the same).
+    let written = &source.trace.program;
+    let hazards: Vec<(usize, vksync::HazardKind)> = match vksync::check(written) {
         Ok(h) => h.iter().map(|h| (h.command, h.kind)).collect(),
-        Err(_) => match vksync::spec::races(&program, vksync::Reading::MemoryModel) {
+        Err(_) => match vksync::spec::races(written, vksync::Reading::MemoryModel) {
             Ok(r) => r.iter().map(|r| (r.command, r.kind)).collect(),
             Err(e) => {
                 to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));

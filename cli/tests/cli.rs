@@ -617,6 +617,32 @@ examples/three-layer.trace: OK (reference: 0 mismatching bytes; validation: 0 ha
     snap_run!("run__three-layer", debian_13);
 }
 
+/// `run --as-written` judges the trace as written: the host reads it
+/// appends to a trace without any (performed after every fence) are not
+/// hazards of the trace, even where the trace leaves them unsynchronized
+/// (here the last fill has no barrier to `HOST`).
+#[test]
+fn run_as_written_counts_the_traces_hazards_not_the_appended_reads() {
+    let (code, out, err) = vksync(
+        &[
+            "run",
+            "--as-written",
+            "tests/layer-queues/host-wait-other-queue.trace",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("; vksync: 0 hazards, 0 ownership issues\n"), "{out}");
+    assert!(
+        out.contains("no host-read in the trace: reading back every buffer and live blob at the end\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("host-wait-other-queue.trace: OK (reference: 0 mismatching bytes; vksync: 0 hazards; validation: 0 not reported by vksync)\n"),
+        "{out}"
+    );
+}
+
 /// Memory no host or device can hold is refused before anything is
 /// allocated, naming the input line: (trace, stderr's start, a part of it).
 #[test]
