@@ -59,6 +59,7 @@ if [ ! -e "$root/.current-layer-ready" ]; then
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
     } || die "could not install debootstrap"
     echo "current-layer: debootstrap trixie into $root (a few minutes)"
+    mkdir -p "$(dirname "$root")"  # its log goes beside it
     debootstrap --variant=minbase trixie "$root" http://deb.debian.org/debian >"$root.debootstrap.log" 2>&1 ||
       die "debootstrap failed; see $root.debootstrap.log"
   fi
