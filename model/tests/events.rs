@@ -399,10 +399,10 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
     const SET: &str = "set-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE\n";
     let header = "buffer a 256\nqueue q0\nqueue q1\nsemaphore t timeline\nsemaphore s\nevent e\n";
     let reset = |line: usize, col: usize, q: &str| {
-        format!("{line}:{col}: event `e` is reset by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a host-wait on a value `{q}` signals after it with ALL_COMMANDS): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)")
+        format!("{line}:{col}: event `e` is reset by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)")
     };
     let set = |line: usize, col: usize, q: &str| {
-        format!("{line}:{col}: event `e` is set by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a host-wait on a value `{q}` signals after it with ALL_COMMANDS): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")
+        format!("{line}:{col}: event `e` is set by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")
     };
     let cases: Vec<(String, Option<String>)> = vec![
         // Pending: refused.
@@ -441,7 +441,41 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
             format!("{WAITED}submit q0 signal t:1\nhost-wait t 2\nhost-reset-event e\n"),
             Some(reset(12, 18, "q0")),
         ),
+        // A chain over another queue with a narrower wait mask: not
+        // followed.
+        (
+            format!("{WAITED}submit q0 signal s\nsubmit q1 wait s@COPY\nwait q1\nhost-reset-event e\n"),
+            Some(reset(13, 18, "q0")),
+        ),
+        // The host wait returns at the first signal to reach 1: q1's, not
+        // q0's later 3.
+        (
+            format!("{WAITED}submit q0\nsubmit q1 signal t:1\nsubmit q0 signal t:3\nhost-wait t 1\nhost-reset-event e\n"),
+            Some(reset(14, 18, "q0")),
+        ),
+        // The host's own signal reaches 1 while q0's batch (which waits
+        // for it) has not run.
+        (
+            format!("{WAITED}submit q0 wait t:1@ALL_COMMANDS signal t:2\nhost-signal t 1\nhost-wait t 1\nhost-reset-event e\n"),
+            Some(reset(13, 18, "q0")),
+        ),
+        // A queue's timeline wait met only by a greater value is not
+        // followed (conservative: a later host signal could meet it).
+        (
+            format!("{WAITED}submit q0 signal t:2\nsubmit q1 wait t:1@ALL_COMMANDS\nwait q1\nhost-reset-event e\n"),
+            Some(reset(13, 18, "q0")),
+        ),
         // Complete: accepted.
+        // Through semaphores to another queue the host waits for: a
+        // binary one with `wait q1`, a timeline one with a host-wait.
+        (
+            format!("{WAITED}submit q0 signal s\nsubmit q1 wait s@ALL_COMMANDS\nwait q1\nhost-reset-event e\n"),
+            None,
+        ),
+        (
+            format!("{WAITED}submit q0 signal t:1\nsubmit q1 wait t:1@ALL_COMMANDS signal t:2\nhost-wait t 2\nhost-reset-event e\n"),
+            None,
+        ),
         (
             format!("{WAITED}submit q0\nwait\nhost-reset-event e\nhost-set-event e\n"),
             None,

@@ -462,16 +462,16 @@ pub enum ProgramErrorKind {
         /// The queue of the wait.
         wait_queue: String,
     },
-    /// Refused with "event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a host-wait on a value `{queue}` signals after it with ALL_COMMANDS): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)".
-    #[error("event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a host-wait on a value `{queue}` signals after it with ALL_COMMANDS): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")]
+    /// Refused with "event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)".
+    #[error("event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")]
     HostSetEventWaitPending {
         /// The event.
         name: String,
         /// The queue of the pending wait.
         queue: String,
     },
-    /// Refused with "event `{name}` is reset by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a host-wait on a value `{queue}` signals after it with ALL_COMMANDS): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)".
-    #[error("event `{name}` is reset by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a host-wait on a value `{queue}` signals after it with ALL_COMMANDS): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)")]
+    /// Refused with "event `{name}` is reset by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)".
+    #[error("event `{name}` is reset by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): vkResetEvent needs an execution dependency after the wait (VUID-vkResetEvent-event-03822, VUID-vkResetEvent-event-03821)")]
     HostResetEventWaitPending {
         /// The event.
         name: String,

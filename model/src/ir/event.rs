@@ -59,10 +59,20 @@
 //!   in the pending state", VUID-vkSetEvent-event-09543; an execution
 //!   dependency between `vkResetEvent` and the wait,
 //!   VUID-vkResetEvent-event-03822 and -03821): a wait stops being
-//!   pending at a host `wait`, a `wait` of its queue, or a `host-wait`
-//!   for a value its queue signals with `ALL_COMMANDS` at or after the
-//!   wait's submit (chains over other queues are not followed:
-//!   conservative);
+//!   pending when the host knows its batch complete. The host knows what
+//!   a `wait` (everything), a `wait QUEUE` (that queue's submissions and
+//!   what they waited for) or a `host-wait SEM V` (what the signal of
+//!   value `V` waited for) shows complete, following semaphore chains
+//!   across queues ([`Clock`]). A link of a chain counts only with
+//!   `ALL_COMMANDS`: a signal's first scope then holds every earlier
+//!   command of its queue, and a wait's second scope every later one;
+//!   a narrower mask ends the chain there (conservative: more
+//!   refusals). A queue's timeline wait follows the signal of exactly
+//!   its value (values are unique, and that signal is the first to reach
+//!   it); one met only by a greater value is not followed, since a host
+//!   signal recorded later may reach the value first. A `host-wait`
+//!   follows the smallest value at least its own recorded before it
+//!   (nothing recorded later can run while the host waits);
 //! * a set's or wait's barriers perform no image layout transition
 //!   (Vulkan allows one at the set; vksync does not model it) and a set's
 //!   source stage mask holds no `HOST` (VUID-vkCmdSetEvent2-srcStageMask-09391).
@@ -75,7 +85,7 @@
 
 use super::error::ProgramErrorKind;
 use super::program::Dependency;
-use super::queue::{QueueId, SemaphoreId, SemaphoreSignal};
+use super::queue::{QueueId, SemaphoreId, SemaphoreSignal, SemaphoreWait};
 use crate::vk::flags::PipelineStageFlags2;
 
 /// Index of an event in [`crate::Program::events`].
@@ -130,15 +140,52 @@ pub(crate) struct EventStates {
     /// Events of device waits (both generations, any set) not yet
     /// submitted.
     unsubmitted_wait_events: Vec<EventId>,
-    /// Submitted device waits the host does not know complete: (event,
-    /// queue, ordinal of the submit).
+    /// Submitted device waits: (event, queue, ordinal of the submit).
+    /// Pending while [`Self::host`] does not cover the submit.
     pending_waits: Vec<(EventId, QueueId, usize)>,
-    /// Submitted timeline signals whose first scope holds every earlier
-    /// command of their queue (`ALL_COMMANDS`): (semaphore, value, queue,
-    /// ordinal of the submit).
-    timeline_signals: Vec<(SemaphoreId, u64, QueueId, usize)>,
+    /// Per queue, what the completion of everything submitted to it shows
+    /// complete (a fence of its last submission, `vkQueueWaitIdle`).
+    queues: Vec<(QueueId, Clock)>,
+    /// What the host knows complete.
+    host: Clock,
+    /// The clock each pending binary signal carries (empty when its stage
+    /// mask is narrower than `ALL_COMMANDS`).
+    binary_signals: Vec<(SemaphoreId, Clock)>,
+    /// The clock each timeline signal carries: (semaphore, value, clock);
+    /// a host signal's is empty.
+    timeline_signals: Vec<(SemaphoreId, u64, Clock)>,
     /// Submits so far.
     submits: usize,
+}
+
+/// What the completion of a point of execution shows complete: per queue,
+/// the ordinal (among all submits) of its latest submission whose every
+/// command has completed. A prefix per queue: a fence, and a signal with
+/// `ALL_COMMANDS`, wait for every command earlier in submission order on
+/// their queue.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Clock(Vec<(QueueId, usize)>);
+
+impl Clock {
+    /// Whether the submit of ordinal `at` on `queue` is complete.
+    fn covers(&self, queue: QueueId, at: usize) -> bool {
+        self.0.iter().any(|&(q, n)| q == queue && n >= at)
+    }
+
+    /// Both: the later ordinal per queue.
+    fn join(&mut self, other: &Clock) {
+        for &(q, n) in &other.0 {
+            self.advance(q, n);
+        }
+    }
+
+    /// `queue`'s submissions up to ordinal `at` complete.
+    fn advance(&mut self, queue: QueueId, at: usize) {
+        match self.0.iter_mut().find(|(q, _)| *q == queue) {
+            Some((_, n)) => *n = (*n).max(at),
+            None => self.0.push((queue, at)),
+        }
+    }
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -207,7 +254,10 @@ impl EventStates {
     /// A submitted device wait of `event` the host does not know complete:
     /// its queue.
     fn pending_wait(&self, event: EventId) -> Option<QueueId> {
-        self.pending_waits.iter().find(|w| w.0 == event).map(|w| w.1)
+        self.pending_waits
+            .iter()
+            .find(|&&(e, q, at)| e == event && !self.host.covers(q, at))
+            .map(|w| w.1)
     }
 
     /// `vkSetEvent`.
@@ -259,25 +309,54 @@ impl EventStates {
 
     /// The host waits: for every submission (`vkWaitForFences` on all of
     /// them, `vkDeviceWaitIdle`) with `None`, for one queue
-    /// (`vkQueueWaitIdle`) with `Some`. The device waits submitted there
-    /// are complete.
+    /// (`vkQueueWaitIdle`) with `Some`: what their completion shows
+    /// complete, the device waits submitted there among it.
     pub(crate) fn host_waited(&mut self, queue: Option<QueueId>) {
-        self.pending_waits.retain(|w| queue.is_some_and(|q| q != w.1));
+        for (q, c) in &self.queues {
+            if queue.is_none_or(|w| w == *q) {
+                self.host.join(c);
+            }
+        }
+        self.forget_complete();
     }
 
-    /// `vkWaitSemaphores` for `value` of timeline `semaphore`: complete are
-    /// the device waits submitted on a queue at or before a submit of that
-    /// queue that signals at least `value` with `ALL_COMMANDS` (its first
-    /// scope holds them). A value reached only through another queue's
-    /// chain, or through a signal of fewer stages, is not followed: such
-    /// waits stay pending (conservative).
+    /// Drops the device waits the host knows complete.
+    fn forget_complete(&mut self) {
+        let host = &self.host;
+        self.pending_waits.retain(|&(_, q, at)| !host.covers(q, at));
+    }
+
+    /// `vkSignalSemaphore` of `value` on timeline `semaphore`: a signal
+    /// that shows nothing complete (the host has done it).
+    pub(crate) fn host_signal(&mut self, semaphore: SemaphoreId, value: u64) {
+        self.timeline_signals.push((semaphore, value, Clock::default()));
+    }
+
+    /// `vkWaitSemaphores` for `value` of timeline `semaphore`: what the
+    /// signal that first reached it showed complete. Only signals recorded
+    /// before can have run (the host is blocked), and values increase in
+    /// execution order, so that is the smallest recorded value `>= value`
+    /// (nothing when the initial value reached it, or a host signal).
     pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64) {
-        let signals = &self.timeline_signals;
-        self.pending_waits.retain(|&(_, q, at)| {
-            !signals
-                .iter()
-                .any(|&(s, v, sq, sat)| s == semaphore && v >= value && sq == q && sat >= at)
-        });
+        let first = self
+            .timeline_signals
+            .iter()
+            .filter(|(s, v, _)| *s == semaphore && *v >= value)
+            .min_by_key(|(_, v, _)| *v);
+        if let Some((_, _, c)) = first {
+            let c = c.clone();
+            self.host.join(&c);
+        }
+        self.forget_complete();
+    }
+
+    /// The clock of the device signal of exactly `value` of timeline
+    /// `semaphore`, if one is recorded.
+    fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
+        self.timeline_signals
+            .iter()
+            .find(|(s, v, _)| *s == semaphore && *v == value)
+            .map(|(_, _, c)| c.clone())
     }
 
     /// Element `index` of the `vkCmdWaitEvents2` at `command`.
@@ -362,12 +441,15 @@ impl EventStates {
     }
 
     /// A submit to `queue` (the end of the program: the implicit one, to
-    /// the first queue): the recorded sets and waits run on it. A wait
-    /// whose set ran on another queue is an error.
-    /// `mismatch(set command, set queue)` builds the error.
+    /// the first queue) waiting for `waits` and signalling `signals`: the
+    /// recorded sets and waits run on it. A wait whose set ran on another
+    /// queue is an error. `mismatch(set command, set queue)` builds the
+    /// error. The semaphore operations must be valid (module `queue`
+    /// checks them first: a binary wait has a pending signal).
     pub(crate) fn submit(
         &mut self,
         queue: QueueId,
+        waits: &[SemaphoreWait],
         signals: &[SemaphoreSignal],
         mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
     ) -> Result<(), QueueMismatch> {
@@ -376,12 +458,40 @@ impl EventStates {
         for e in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
         }
+        let all = |stages: PipelineStageFlags2| stages.contains(PipelineStageFlags2::ALL_COMMANDS);
+        // What the batch's waits carry (a binary wait consumes its pending
+        // signal, whatever its mask).
+        let mut clock = match self.queues.iter().find(|(q, _)| *q == queue) {
+            Some((_, c)) => c.clone(),
+            None => Clock::default(),
+        };
+        for w in waits {
+            let carried = match w.value {
+                None => self
+                    .binary_signals
+                    .iter()
+                    .position(|(s, _)| *s == w.semaphore)
+                    .map(|i| self.binary_signals.swap_remove(i).1),
+                Some(v) => self.timeline_clock(w.semaphore, v),
+            };
+            if let Some(c) = carried.filter(|_| all(w.stages)) {
+                clock.join(&c);
+            }
+        }
+        clock.advance(queue, at);
+        match self.queues.iter_mut().find(|(q, _)| *q == queue) {
+            Some((_, c)) => *c = clock.clone(),
+            None => self.queues.push((queue, clock.clone())),
+        }
         for g in signals {
-            if let Some(v) = g
-                .value
-                .filter(|_| g.stages.contains(PipelineStageFlags2::ALL_COMMANDS))
-            {
-                self.timeline_signals.push((g.semaphore, v, queue, at));
+            let carried = if all(g.stages) {
+                clock.clone()
+            } else {
+                Clock::default()
+            };
+            match g.value {
+                None => self.binary_signals.push((g.semaphore, carried)),
+                Some(v) => self.timeline_signals.push((g.semaphore, v, carried)),
             }
         }
         for c in self.unsubmitted_sets.drain(..) {

@@ -482,7 +482,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Submit(s) => {
                 sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?;
                 events
-                    .submit(s.queue, &s.signals, other_queue(s.queue))
+                    .submit(s.queue, &s.waits, &s.signals, other_queue(s.queue))
                     .map_err(|(at, _, kind)| ProgramError {
                         at: Location::Command(at),
                         kind,
@@ -528,9 +528,11 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::HostSetEvent { event } => events
                 .host_set(*event, program.event_name(*event), queue_name)
                 .map_err(err)?,
-            Command::HostSignal { semaphore, value } => sems
-                .host_signal(&program.semaphores, *semaphore, *value)
-                .map_err(err)?,
+            Command::HostSignal { semaphore, value } => {
+                sems.host_signal(&program.semaphores, *semaphore, *value)
+                    .map_err(err)?;
+                events.host_signal(*semaphore, *value);
+            }
             Command::HostWait { semaphore, value } => {
                 sems.wait(&program.semaphores, *semaphore, Some(*value))
                     .map_err(err)?;
@@ -546,6 +548,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
     events
         .submit(
             super::queue::QueueId(0),
+            &[],
             &[],
             other_queue(super::queue::QueueId(0)),
         )

@@ -719,9 +719,14 @@ impl Parser {
 
     /// The events' queue rule at a submit to `queue` (or the end): a wait
     /// whose set ran on another queue is reported at the wait's event.
-    fn submit_events(&mut self, queue: QueueId, signals: &[SemaphoreSignal]) -> Result<(), ParseError> {
+    fn submit_events(
+        &mut self,
+        queue: QueueId,
+        waits: &[SemaphoreWait],
+        signals: &[SemaphoreSignal],
+    ) -> Result<(), ParseError> {
         let program = &self.trace.program;
-        let r = self.events.submit(queue, signals, |set, set_q| {
+        let r = self.events.submit(queue, waits, signals, |set, set_q| {
             let name = match &program.commands[set] {
                 Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
                     program.event_name(*event).to_string()
@@ -1435,7 +1440,7 @@ impl Parser {
                         self.timeline_waits.push((no, t.col));
                     }
                 }
-                self.submit_events(sub.queue, &sub.signals)?;
+                self.submit_events(sub.queue, &sub.waits, &sub.signals)?;
                 self.push(no, Command::Submit(sub));
             }
             "wait" => {
@@ -1478,6 +1483,8 @@ impl Parser {
                 if kw == "host-wait" {
                     self.timeline_waits.push((no, t.col));
                     self.events.host_waited_value(semaphore, value);
+                } else {
+                    self.events.host_signal(semaphore, value);
                 }
                 self.push(
                     no,
@@ -1575,7 +1582,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         p.line(lex(no, raw)?)?;
     }
     // Whatever is recorded at the end is submitted to the first queue.
-    p.submit_events(QueueId(0), &[])?;
+    p.submit_events(QueueId(0), &[], &[])?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
         return Err(ParseError {
