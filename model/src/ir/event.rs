@@ -251,13 +251,22 @@ impl EventStates {
         Ok(())
     }
 
-    /// A submitted device wait of `event` the host does not know complete:
-    /// its queue.
-    fn pending_wait(&self, event: EventId) -> Option<QueueId> {
-        self.pending_waits
+    /// The host's access to `event` with no submitted device wait of it
+    /// that the host does not know complete; otherwise `refused(its
+    /// queue)`.
+    fn no_pending_wait(
+        &self,
+        event: EventId,
+        refused: impl FnOnce(QueueId) -> ProgramErrorKind,
+    ) -> Result<(), ProgramErrorKind> {
+        match self
+            .pending_waits
             .iter()
             .find(|&&(e, q, at)| e == event && !self.host.covers(q, at))
-            .map(|w| w.1)
+        {
+            Some(&(_, queue, _)) => Err(refused(queue)),
+            None => Ok(()),
+        }
     }
 
     /// `vkSetEvent`.
@@ -267,12 +276,10 @@ impl EventStates {
         name: &str,
         queue_name: impl Fn(QueueId) -> String,
     ) -> Result<(), ProgramErrorKind> {
-        if let Some(q) = self.pending_wait(event) {
-            return Err(ProgramErrorKind::HostSetEventWaitPending {
-                name: name.to_string(),
-                queue: queue_name(q),
-            });
-        }
+        self.no_pending_wait(event, |queue| ProgramErrorKind::HostSetEventWaitPending {
+            name: name.to_string(),
+            queue: queue_name(queue),
+        })?;
         let Some(s) = self.state(event) else { return Ok(()) };
         if s.is_some() {
             return Err(ProgramErrorKind::EventAlreadySet {
@@ -297,12 +304,10 @@ impl EventStates {
         name: &str,
         queue_name: impl Fn(QueueId) -> String,
     ) -> Result<(), ProgramErrorKind> {
-        if let Some(q) = self.pending_wait(event) {
-            return Err(ProgramErrorKind::HostResetEventWaitPending {
-                name: name.to_string(),
-                queue: queue_name(q),
-            });
-        }
+        self.no_pending_wait(event, |queue| ProgramErrorKind::HostResetEventWaitPending {
+            name: name.to_string(),
+            queue: queue_name(queue),
+        })?;
         self.reset(event);
         Ok(())
     }
