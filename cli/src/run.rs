@@ -103,6 +103,76 @@ fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }
 
+/// Where a command buffer was submitted, in words: `at line N` (`where(c)`
+/// says `line N`) or `at the end of the trace`.
+fn submitted_at(c: Option<usize>, place: impl Fn(usize) -> String) -> String {
+    c.map_or("at the end of the trace".to_string(), |c| {
+        format!("at {}", place(c))
+    })
+}
+
+/// `FILE:LINE: error: ...` for a fence timeout, in lines: `line(c,
+/// forward)` is the line of command `c` (or the nearest at or after it,
+/// or at or before it), `at(submit)` where a command buffer was
+/// submitted; `unknown` names a span with no line. The earlier command
+/// buffer it may be stuck behind is named with its semaphore waits.
+/// `None` for another error.
+fn timeout_message(
+    name: &str,
+    e: &RuntimeError,
+    program: &Program,
+    line: impl Fn(usize, bool) -> Option<usize>,
+    at: impl Fn(Option<usize>) -> String,
+    unknown: &str,
+) -> Option<String> {
+    let RuntimeError::FenceTimeout {
+        submitted_at,
+        first,
+        last,
+        timeout,
+        behind,
+    } = e
+    else {
+        return None;
+    };
+    let span = |first: usize, last: usize| match (line(first, true), line(last, false)) {
+        (Some(a), Some(b)) if a < b => format!("from line {a} to line {b}"),
+        (Some(a), _) | (None, Some(a)) => format!("of line {a}"),
+        (None, None) => unknown.to_string(),
+    };
+    let head = line(*first, true).map_or(format!("{name}:"), |l| format!("{name}:{l}:"));
+    let before = behind.as_deref().map_or(String::new(), |b| {
+        let waits: Vec<String> = b
+            .waits
+            .iter()
+            .map(|(s, v)| {
+                let sem = program.semaphores().get(s.0 as usize).map_or("?", |s| s.name.as_str());
+                match v {
+                    Some(v) => format!("`{sem}` {v}"),
+                    None => format!("`{sem}`"),
+                }
+            })
+            .collect();
+        let waits = if waits.is_empty() {
+            "waits for no semaphore".to_string()
+        } else {
+            format!("waits for {}", waits.join(", "))
+        };
+        format!(
+            "; before it on its queue, the command buffer {} (submitted {}) has not completed either: its batch {waits}",
+            span(b.first, b.last),
+            at(b.submitted_at)
+        )
+    });
+    Some(format!(
+        "{head} error: the command buffer {} (submitted {}) did not complete within {}{before}; \
+         raise the limit with --timeout SECONDS",
+        span(*first, *last),
+        at(*submitted_at),
+        seconds(*timeout)
+    ))
+}
+
 /// Where the commands of the run program (the input with host reads
 /// appended) and of its plan are in the input file.
 struct Lines<'a> {
@@ -152,28 +222,15 @@ impl Lines<'_> {
     /// `FILE:LINE: error: MESSAGE` for an error about the planned program.
     fn planned_error(&self, e: &RuntimeError) -> String {
         let name = &self.source.name;
-        if let RuntimeError::FenceTimeout {
-            submitted_at,
-            first,
-            last,
-            timeout,
-        } = e
-        {
-            let (from, to) = (self.nearest_line(*first, true), self.nearest_line(*last, false));
-            let at = submitted_at.map_or("at the end of the trace".to_string(), |c| {
-                format!("at {}", self.planned(c))
-            });
-            let span = match (from, to) {
-                (Some(a), Some(b)) if a < b => format!("from line {a} to line {b}"),
-                (Some(a), _) | (None, Some(a)) => format!("of line {a}"),
-                (None, None) => "of planned commands".to_string(),
-            };
-            let head = from.map_or(format!("{name}:"), |l| format!("{name}:{l}:"));
-            return format!(
-                "{head} error: the command buffer {span} (submitted {at}) did not complete within {}; \
-                 raise the limit with --timeout SECONDS",
-                seconds(*timeout)
-            );
+        if let Some(m) = timeout_message(
+            name,
+            e,
+            &self.plan.program,
+            |c, forward| self.nearest_line(c, forward),
+            |c| submitted_at(c, |c| self.planned(c)),
+            "of planned commands",
+        ) {
+            return m;
         }
         let (at, message) = split(e);
         match at {
@@ -504,7 +561,18 @@ pub fn run_as_written(
     let result = match device.run(&program) {
         Ok(r) => r,
         Err(e @ (RuntimeError::FenceTimeout { .. } | RuntimeError::StillRunning { .. })) => {
-            to_stderr!("{name}: error: {e}");
+            let lines = &source.trace.command_lines;
+            let message = timeout_message(
+                name,
+                &e,
+                &program,
+                |c, _| lines.get(c).copied(),
+                |c| submitted_at(c, line),
+                "of the host reads appended at the end",
+            )
+            .unwrap_or_else(|| format!("{name}: error: {e}"));
+            to_stderr!("{message}");
+            // As for `run`: the work cannot be cancelled.
             std::mem::forget(device);
             return Status::Timeout;
         }

@@ -719,6 +719,27 @@ fn run_timeout_names_the_submission_and_does_not_hang() {
     );
 }
 
+/// A timeout of a command buffer that waits behind an earlier, blocked one
+/// of its queue names that one too, with what its batch waits for, in
+/// lines (`run --as-written`: the host read of line 9 waits for the fill
+/// of line 7, queued behind the batch of line 6, which waits for a value
+/// the host signals only after the read).
+#[test]
+fn run_as_written_timeout_names_the_blocked_batch_before_it() {
+    let trace = "queue a\nsemaphore t timeline\nbuffer x 64\nbuffer y 64\nfill x 1\n\
+                 submit a wait t:1@ALL_COMMANDS\nfill y 2\nsubmit a\nhost-read y\nhost-signal t 1\n";
+    let (code, _, err) = vksync(&["run", "--as-written", "-", "--timeout", "0.3"], Some(trace));
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            4,
+            "<stdin>:7: error: the command buffer of line 7 (submitted at line 8) did not complete within 0.3 s; \
+             before it on its queue, the command buffer of line 5 (submitted at line 6) has not completed either: \
+             its batch waits for `t` 1; raise the limit with --timeout SECONDS\n"
+        )
+    );
+}
+
 /// Output that cannot be written is an error, never a silent success or a
 /// panic: (arguments, exit status when stdout is `/dev/full`).
 #[test]

@@ -1006,7 +1006,8 @@ mod tests {
                     submitted_at: Some(3),
                     first: 1,
                     last: 2,
-                    timeout
+                    timeout,
+                    behind: None,
                 } if timeout == short
             ),
             "{e}"

@@ -80,7 +80,7 @@ pub enum RuntimeError {
     NoSuchProgram { index: usize, count: usize },
     #[error("comparing with the CPU reference: {0}")]
     Reference(#[from] vksync::reference::ReferenceError),
-    #[error("the command buffer of commands {first}..={last} (submitted at {}) did not complete within {timeout:?}, the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS)", show_submitted_at(*.submitted_at))]
+    #[error("the command buffer of commands {first}..={last} (submitted at {}) did not complete within {timeout:?}, the fence timeout (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS){}", show_submitted_at(*.submitted_at), show_behind(.behind.as_deref()))]
     FenceTimeout {
         /// The `submit` command, or the host access before which the
         /// runtime submitted implicitly; `None`: at the program's end.
@@ -90,6 +90,10 @@ pub enum RuntimeError {
         first: usize,
         last: usize,
         timeout: std::time::Duration,
+        /// The earliest submission of the same model queue that has not
+        /// completed either, when it is an earlier one: what the late
+        /// command buffer may be stuck behind.
+        behind: Option<Box<Behind>>,
     },
     #[error("prepared program {program} did not complete within {timeout:?}")]
     ExecutionTimeout {
@@ -123,6 +127,41 @@ pub enum RuntimeError {
 
 fn show_submitted_at(at: Option<usize>) -> String {
     at.map_or("the end of the program".to_string(), |c| format!("command {c}"))
+}
+
+/// An earlier submission of the late command buffer's queue that has not
+/// completed either ([`RuntimeError::FenceTimeout`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Behind {
+    /// As for the late command buffer.
+    pub submitted_at: Option<usize>,
+    pub first: usize,
+    pub last: usize,
+    /// The semaphores its batch waits for (a value for a timeline one).
+    pub waits: Vec<(vksync::SemaphoreId, Option<u64>)>,
+}
+
+fn show_behind(behind: Option<&Behind>) -> String {
+    let Some(b) = behind else { return String::new() };
+    let waits = if b.waits.is_empty() {
+        "waits for no semaphore".to_string()
+    } else {
+        let list: Vec<String> = b
+            .waits
+            .iter()
+            .map(|(s, v)| match v {
+                Some(v) => format!("semaphore {} value {v}", s.0),
+                None => format!("semaphore {}", s.0),
+            })
+            .collect();
+        format!("waits for {}", list.join(", "))
+    };
+    format!(
+        "; before it on its queue, the command buffer of commands {}..={} (submitted at {}) has not completed either; its batch {waits}",
+        b.first,
+        b.last,
+        show_submitted_at(b.submitted_at)
+    )
 }
 
 impl RuntimeError {

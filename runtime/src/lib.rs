@@ -58,7 +58,7 @@ pub use device::{
     skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, LayerSettings,
     ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
-pub use error::{Result, RuntimeError};
+pub use error::{Behind, Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};
 pub use recorder::{
     compare_readbacks, compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison,

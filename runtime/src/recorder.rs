@@ -41,7 +41,7 @@ use crate::checks::{
     check_program, check_reference_memory, host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
 };
 use crate::device::{Device, RunParts};
-use crate::error::{Result, RuntimeError, VkContext};
+use crate::error::{Behind, Result, RuntimeError, VkContext};
 use crate::kernels::PUSH_CONSTANT_WORDS;
 use crate::queues::{batch_queues, QueueMapping};
 use crate::resources::{signalled, wait_all, Resources, Sharing};
@@ -849,11 +849,28 @@ impl Recorder<'_> {
                 .filter(|p| wanted(p))
                 .find(|p| !signalled(d, p.fence))
                 .unwrap_or(&q.pending[0]);
+            // What it may be stuck behind: the earliest unfinished
+            // submission of its queue, wanted or not (a host access waits
+            // only for the submissions touching its memory).
+            let behind = q
+                .pending
+                .iter()
+                .filter(|p| p.queue == late.queue && p.index < late.index)
+                .find(|p| !signalled(d, p.fence))
+                .map(|p| {
+                    Box::new(Behind {
+                        submitted_at: q.submissions[p.index].command,
+                        first: p.first,
+                        last: p.last,
+                        waits: p.waits.clone(),
+                    })
+                });
             return Err(RuntimeError::FenceTimeout {
                 submitted_at: q.submissions[late.index].command,
                 first: late.first,
                 last: late.last,
                 timeout: self.fence_timeout,
+                behind,
             });
         }
         let (done, rest): (Vec<Pending>, Vec<Pending>) = q.pending.drain(..).partition(|p| wanted(p));

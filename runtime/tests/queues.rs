@@ -311,6 +311,13 @@ fn blocked_programs_are_typed_errors_and_the_device_recovers() {
             "queue a\nsemaphore t timeline\nbuffer x 64\nfill x 1\nsubmit a wait t:1@ALL_COMMANDS\nwait\nhost-signal t 1\n",
             "the command buffer of commands 0..=0 (submitted at command 1) did not complete within 300ms",
         ),
+        (
+            "a host read waits for a batch behind a blocked one of its queue",
+            "queue a\nsemaphore t timeline\nbuffer x 64\nbuffer y 64\nfill x 1\nsubmit a wait t:1@ALL_COMMANDS\nfill y 2\nsubmit a\nhost-read y\nhost-signal t 1\n",
+            "the command buffer of commands 2..=2 (submitted at command 3) did not complete within 300ms, the fence timeout \
+             (raise it with DeviceOptions::fence_timeout or VKSYNC_FENCE_TIMEOUT_MS); before it on its queue, the command \
+             buffer of commands 0..=0 (submitted at command 1) has not completed either; its batch waits for semaphore 0 value 1",
+        ),
     ];
     for (name, text, want) in cases {
         let trace = common::parse(text);
