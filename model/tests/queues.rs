@@ -52,6 +52,7 @@ const REFUSED: &[&str] = &[
     "p1: a submit of a later batch of the same queue after the host write",
     "p1: a submit to another queue after the device write's fence",
     "p1 control: the reader's own submit after the device write's fence",
+    "a chain whose first wait has a narrower mask",
 ];
 
 #[test]
@@ -510,4 +511,35 @@ fn a_submit_makes_writes_visible_to_its_own_queue_from_its_batch_on() {
     for (name, body, expected) in cases {
         race_case(name, body, expected);
     }
+}
+
+/// A timeline chain through queues, each batch waiting for the value the
+/// one before signalled and signalling the next: a later signal of the
+/// chain satisfies a wait's value too, but happens after the wait (its
+/// batch's own signal, with `ALL_COMMANDS` on both), so it is no candidate
+/// and the fast checker decides the wait. With a narrower wait mask the
+/// relation it uses does not show that, and it refuses.
+#[test]
+fn a_timeline_chain_through_queues_has_one_candidate_per_wait() {
+    race_case(
+        "a chain orders a later write after the read",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\n\
+         submit qb wait t:1@ALL_COMMANDS signal t:2\nfill a[0..64] 2\nsubmit qa wait t:2@ALL_COMMANDS",
+        &[],
+    );
+    race_case(
+        "a write outside the chain races the read and the first write",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\n\
+         submit qb wait t:1@ALL_COMMANDS signal t:2\nfill a[0..64] 2\nsubmit qc",
+        &[
+            "L14 WRITE_AFTER_READ a[0..64] after L12",
+            "L14 WRITE_AFTER_WRITE a[0..64] after L10",
+        ],
+    );
+    race_case(
+        "a chain whose first wait has a narrower mask",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\n\
+         submit qb wait t:1@COPY signal t:2\nfill a[0..64] 2\nsubmit qa wait t:2@ALL_COMMANDS",
+        &[],
+    );
 }

@@ -77,7 +77,10 @@
 //! a timeline wait (device or host) no signal earlier in the trace can
 //! satisfy (wait-before-signal), or that more than one signal of the whole
 //! program may satisfy (a value no initial value reaches and several
-//! signals reach, earlier or later: the intersection rule would need, per
+//! signals reach, earlier or later, leaving out the later ones
+//! [`after_wait`] shows to happen after the wait, as in a timeline chain
+//! where each batch waits with `ALL_COMMANDS` for the value the one before
+//! signalled: the intersection rule would need, per
 //! availability operation, which candidates it precedes; the frontiers
 //! only know that some operation precedes each); and any layer emulation
 //! switch (only the two readings of write-after-write are modelled); and
@@ -97,6 +100,7 @@ use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
+use crate::vk::flags::PipelineStageFlags2;
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
 
@@ -328,6 +332,80 @@ impl Rec {
 struct SignalInfo {
     sem: usize,
     value: Option<u64>,
+    /// Its batch, as (queue, ordinal among the submits); `None` for a host
+    /// signal.
+    batch: Option<(usize, usize)>,
+    /// Its stage mask holds `ALL_COMMANDS`.
+    all: bool,
+}
+
+/// A semaphore wait of a batch, for [`after_wait`]: its batch as for
+/// [`SignalInfo::batch`] and whether its stage mask holds `ALL_COMMANDS`;
+/// `None` for a host wait.
+type WaitInfo = Option<((usize, usize), bool)>;
+
+/// Which of `targets` (signals) are guaranteed to happen after wait `w`,
+/// by a relation contained in the definitional semantics' (module
+/// `spec::order`), so that every signal it puts after `w` the semantics
+/// drops from `w`'s candidates too: a wait with `ALL_COMMANDS` happens
+/// before every signal with `ALL_COMMANDS` of its batch and of the later
+/// batches of its queue ("includes every command in the same batch ...
+/// and all commands that occur later in submission order"; the signal's
+/// first scope, likewise, holds the earlier ones), and a wait whose
+/// candidates (`decided`: those known so far, a superset of the
+/// semantics' when it decides fewer) all happen after `w` does too.
+/// Stops once every target is reached.
+fn after_wait(
+    w: usize,
+    waits: &[WaitInfo],
+    decided: &[Option<Vec<u32>>],
+    signals: &[SignalInfo],
+    targets: &[u32],
+) -> Vec<u32> {
+    let mut seen_sig = vec![false; signals.len()];
+    let mut seen_wait = vec![false; waits.len()];
+    // Per signal, the decided waits it is a candidate of; per wait, how
+    // many of its candidates are not reached yet.
+    let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); signals.len()];
+    let mut missing: Vec<usize> = vec![usize::MAX; waits.len()];
+    for (x, c) in decided.iter().enumerate() {
+        if let Some(c) = c.as_ref().filter(|c| !c.is_empty()) {
+            missing[x] = c.len();
+            for &s in c {
+                waiting_on[s as usize].push(x);
+            }
+        }
+    }
+    let mut left = targets.len();
+    let mut stack = vec![w];
+    seen_wait[w] = true;
+    while let Some(x) = stack.pop() {
+        let Some(((q, b), true)) = waits[x] else { continue };
+        for (i, s) in signals.iter().enumerate() {
+            if seen_sig[i] || !s.all || !s.batch.is_some_and(|(sq, sb)| sq == q && sb >= b) {
+                continue;
+            }
+            seen_sig[i] = true;
+            if targets.contains(&(i as u32)) {
+                left -= 1;
+                if left == 0 {
+                    return targets.to_vec();
+                }
+            }
+            for &y in &waiting_on[i] {
+                missing[y] -= 1;
+                if missing[y] == 0 && !seen_wait[y] {
+                    seen_wait[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+    }
+    targets
+        .iter()
+        .copied()
+        .filter(|&t| seen_sig[t as usize])
+        .collect()
 }
 
 /// One step of the walk.
@@ -437,18 +515,23 @@ pub(crate) fn check_multi_queue(
     // Per wait, in walk order (a submission's waits in order, host waits):
     // its candidate signals.
     let mut wait_candidates: Vec<Vec<u32>> = Vec::new();
+    // Per wait, in the same order: its batch (see `after_wait`).
+    let mut wait_info: Vec<WaitInfo> = Vec::new();
     {
+        let mut batch_ordinal = 0usize;
         // Per semaphore: the pending binary signal.
         let mut pending: Vec<Option<u32>> = vec![None; program.semaphores.len()];
         // (wait index, semaphore, value, signals known at the wait, command).
         let mut timeline: Vec<(usize, usize, u64, usize, usize)> = Vec::new();
         for step in &steps {
-            let (waits, sigs, at) = match step {
+            let (waits, sigs, at, queue) = match step {
                 Step::Host(i) => match &program.commands[*i] {
                     Command::HostSignal { semaphore, value } => {
                         signals.push(SignalInfo {
                             sem: semaphore.0 as usize,
                             value: Some(*value),
+                            batch: None,
+                            all: false,
                         });
                         continue;
                     }
@@ -461,22 +544,29 @@ pub(crate) fn check_multi_queue(
                             *i,
                         ));
                         wait_candidates.push(Vec::new());
+                        wait_info.push(None);
                         continue;
                     }
                     _ => continue,
                 },
                 Step::Batch {
                     submit: Some(s),
-                    queue: _,
+                    queue,
                     ..
                 } => match &program.commands[*s] {
-                    Command::Submit(sub) => (&sub.waits, &sub.signals, *s),
+                    Command::Submit(sub) => (&sub.waits, &sub.signals, *s, *queue),
                     _ => continue,
                 },
                 Step::Batch { .. } => continue,
             };
+            let batch = (queue, batch_ordinal);
+            batch_ordinal += 1;
             for w in waits {
                 let sem_ix = w.semaphore.0 as usize;
+                wait_info.push(Some((
+                    batch,
+                    w.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
+                )));
                 match w.value {
                     None => wait_candidates.push(pending[sem_ix].take().into_iter().collect()),
                     Some(v) => {
@@ -493,10 +583,21 @@ pub(crate) fn check_multi_queue(
                 signals.push(SignalInfo {
                     sem: sem_ix,
                     value: s.value,
+                    batch: Some(batch),
+                    all: s.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
                 });
             }
         }
-        for (w, sem_ix, v, known, at) in timeline {
+        // Decided in reverse trace order, so that a wait later in the trace
+        // has its candidates when an earlier one asks whether it happens
+        // after it (`after_wait`); the first refusal in the trace is
+        // reported.
+        let mut decided: Vec<Option<Vec<u32>>> = wait_candidates.iter().map(|c| Some(c.clone())).collect();
+        for &(w, ..) in &timeline {
+            decided[w] = None;
+        }
+        let mut refused: Option<(usize, ProgramError)> = None;
+        for &(w, sem_ix, v, known, at) in timeline.iter().rev() {
             let initial = match program.semaphores[sem_ix].kind {
                 SemaphoreType::Timeline { initial } => initial,
                 SemaphoreType::Binary => 0,
@@ -505,6 +606,7 @@ pub(crate) fn check_multi_queue(
             // wait orders nothing (the definitional semantics: no
             // candidates).
             if initial >= v {
+                decided[w] = Some(Vec::new());
                 continue;
             }
             let candidate = |s: &SignalInfo| s.sem == sem_ix && s.value.is_some_and(|sv| sv >= v);
@@ -513,35 +615,58 @@ pub(crate) fn check_multi_queue(
                 .map(|i| i as u32)
                 .collect();
             if earlier.is_empty() {
-                return Err(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} before any signal that satisfies it",
-                        program.semaphores[sem_ix].name
+                refused = Some((
+                    w,
+                    refuse(
+                        at,
+                        format!(
+                            "a wait for `{}` {v} before any signal that satisfies it",
+                            program.semaphores[sem_ix].name
+                        ),
                     ),
                 ));
+                continue;
             }
+            // A candidate later in the trace that is guaranteed to happen
+            // after the wait is none ("not guaranteed to happen-after the
+            // semaphore wait operation"): the relation of `after_wait`,
+            // contained in the definitional semantics' fixpoint over the
+            // pairings. One that relation does not show stays a candidate.
+            let later: Vec<u32> = (known..signals.len())
+                .filter(|&i| candidate(&signals[i]))
+                .map(|i| i as u32)
+                .collect();
+            let later = if later.is_empty() {
+                0
+            } else {
+                later.len() - after_wait(w, &wait_info, &decided, &signals, &later).len()
+            };
             // Several candidates: the wait is ordered after what *every*
             // one is ordered after, one operation in all their pasts. The
             // frontiers keep, per signal, whether *some* availability (or
             // visibility, or domain) operation precedes it, which cannot
             // tell one operation before all of them from a different one
-            // before each; and whether a candidate later in the trace is
-            // guaranteed to happen after the wait takes the definitional
-            // semantics' fixpoint over the pairings. Refused: a wait with one
-            // candidate in the whole program (every binary wait) is exact.
-            let later = signals.iter().skip(known).filter(|s| candidate(s)).count();
+            // before each. Refused: a wait with one candidate (every
+            // binary wait) is exact.
             if earlier.len() + later > 1 {
-                return Err(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} that {} signals may satisfy",
-                        program.semaphores[sem_ix].name,
-                        earlier.len() + later
+                refused = Some((
+                    w,
+                    refuse(
+                        at,
+                        format!(
+                            "a wait for `{}` {v} that {} signals may satisfy",
+                            program.semaphores[sem_ix].name,
+                            earlier.len() + later
+                        ),
                     ),
                 ));
+                continue;
             }
+            decided[w] = Some(earlier.clone());
             wait_candidates[w] = earlier;
+        }
+        if let Some((_, e)) = refused {
+            return Err(e);
         }
     }
     let mut st = State {

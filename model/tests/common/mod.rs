@@ -36,6 +36,10 @@ pub fn race_case(header: &str, names: &[&str], name: &str, body: &str, expected:
         let spec = races(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
         match check_with(&t.program, Semantics::for_reading(reading)) {
             Ok(h) => {
+                assert!(
+                    !refused,
+                    "case `{name}`: listed as refused, but the fast checker decides it"
+                );
                 let fast = keys(
                     h.iter()
                         .map(|h| (h.command, h.kind, h.memory.mem.0, h.memory.range)),
