@@ -459,6 +459,12 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
             format!("{WAITED}submit q0 wait t:1@ALL_COMMANDS signal t:2\nhost-signal t 1\nhost-wait t 1\nhost-reset-event e\n"),
             Some(reset(13, 18, "q0")),
         ),
+        // The initial value already meets the host wait: it shows nothing
+        // of q0's batch, which signals a greater value.
+        (
+            format!("semaphore u timeline 5\n{WAITED}submit q0 signal u:6\nhost-wait u 3\nhost-reset-event e\n"),
+            Some(reset(13, 18, "q0")),
+        ),
         // A queue's timeline wait met only by a greater value is not
         // followed (conservative: a later host signal could meet it).
         (

@@ -341,8 +341,12 @@ impl EventStates {
     /// signal that first reached it showed complete. Only signals recorded
     /// before can have run (the host is blocked), and values increase in
     /// execution order, so that is the smallest recorded value `>= value`
-    /// (nothing when the initial value reached it, or a host signal).
-    pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64) {
+    /// (nothing when the semaphore's `initial` value reaches it, or a
+    /// host signal).
+    pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64, initial: u64) {
+        if initial >= value {
+            return;
+        }
         let first = self
             .timeline_signals
             .iter()

@@ -536,7 +536,11 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::HostWait { semaphore, value } => {
                 sems.wait(&program.semaphores, *semaphore, Some(*value))
                     .map_err(err)?;
-                events.host_waited_value(*semaphore, *value);
+                let initial = match program.semaphores[semaphore.0 as usize].kind {
+                    super::queue::SemaphoreType::Timeline { initial } => initial,
+                    super::queue::SemaphoreType::Binary => 0,
+                };
+                events.host_waited_value(*semaphore, *value, initial);
             }
             Command::Wait(w) => events.host_waited(match w {
                 super::queue::WaitFor::All => None,

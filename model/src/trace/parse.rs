@@ -1482,7 +1482,11 @@ impl Parser {
                 }
                 if kw == "host-wait" {
                     self.timeline_waits.push((no, t.col));
-                    self.events.host_waited_value(semaphore, value);
+                    let initial = match self.trace.program.semaphores[semaphore.0 as usize].kind {
+                        SemaphoreType::Timeline { initial } => initial,
+                        SemaphoreType::Binary => 0,
+                    };
+                    self.events.host_waited_value(semaphore, value, initial);
                 } else {
                     self.events.host_signal(semaphore, value);
                 }
