@@ -89,9 +89,9 @@
 //! decided.
 //!
 //! The state is not summarized as much as the single-queue checker's: a
-//! barrier visits every live record, and records are not interned. It is
-//! linear in the program per barrier; single-queue programs do not pay for
-//! it.
+//! barrier visits every live record (one some byte range still holds,
+//! [`State::live`]), and records are not interned. It is linear in the
+//! live state per barrier; single-queue programs do not pay for it.
 
 use crate::hazard::{lift, Hazard};
 use crate::ir::access::{accesses, is_host, ownership_ops, transitions, Access, OwnershipRole};
@@ -675,6 +675,8 @@ pub(crate) fn check_multi_queue(
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
         out: Vec::new(),
+        live: Vec::new(),
+        live_from: 0,
     };
     let mut next_wait = 0usize;
     let mut next_signal = 0u32;
@@ -777,9 +779,39 @@ struct State {
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
     out: Vec<Hazard>,
+    /// The records some entry of `mems` held at the last [`Self::compact`],
+    /// and every record pushed since (`live_from..`): the others left
+    /// every entry (overwritten, or replaced by a barrier's copy) and can
+    /// be the prior of no later access, so barriers and semaphore
+    /// operations skip them. Ids leave entries for good: an entry only
+    /// ever gains new ids.
+    live: Vec<usize>,
+    live_from: usize,
 }
 
 impl State {
+    /// The records that may still be priors (see [`State::live`]),
+    /// recomputed from the entries once the records pushed since the last
+    /// time outnumber the live ones (amortized: linear in the entries).
+    fn live_ids(&mut self) -> Vec<usize> {
+        if self.recs.len() - self.live_from > self.live.len().max(64) {
+            let mut ids: Vec<usize> = self
+                .mems
+                .iter()
+                .flat_map(|m| m.values().flat_map(|(_, ids)| ids.iter().copied()))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            self.live = ids;
+            self.live_from = self.recs.len();
+        }
+        self.live
+            .iter()
+            .copied()
+            .chain(self.live_from..self.recs.len())
+            .collect()
+    }
+
     fn split_at(&mut self, m: usize, pos: u64) {
         let map = &mut self.mems[m];
         let hit = map.range(..pos).next_back().map(|(&s, (e, _))| (s, *e));
@@ -1164,8 +1196,8 @@ impl State {
                 self.mems[m].get_mut(&k).expect("listed").1 = new_ids;
             }
         }
-        for id in 0..n {
-            if self.recs[id].done() {
+        for id in self.live_ids() {
+            if id >= n || self.recs[id].done() {
                 continue;
             }
             let old = self.recs[id].clone();
@@ -1178,7 +1210,8 @@ impl State {
     }
 
     fn for_each_live(&mut self, mut f: impl FnMut(&mut Rec)) {
-        for r in self.recs.iter_mut() {
+        for id in self.live_ids() {
+            let r = &mut self.recs[id];
             if !r.done() {
                 f(r);
             }
