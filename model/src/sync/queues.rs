@@ -354,15 +354,20 @@ type WaitInfo = Option<((usize, usize), bool)>;
 /// first scope, likewise, holds the earlier ones), and a wait whose
 /// candidates (`decided`: those known so far, a superset of the
 /// semantics' when it decides fewer) all happen after `w` does too.
-/// Stops once every target is reached.
+/// Stops once every target is reached. `by_queue`: per queue, its
+/// signals with `ALL_COMMANDS` as (batch ordinal, signal), in trace order;
+/// each is visited once per call.
 fn after_wait(
     w: usize,
     waits: &[WaitInfo],
     decided: &[Option<Vec<u32>>],
     signals: &[SignalInfo],
+    by_queue: &[Vec<(usize, u32)>],
     targets: &[u32],
 ) -> Vec<u32> {
     let mut seen_sig = vec![false; signals.len()];
+    // Per queue, the start of the suffix of `by_queue` already visited.
+    let mut visited_from: Vec<usize> = by_queue.iter().map(Vec::len).collect();
     let mut seen_wait = vec![false; waits.len()];
     // Per signal, the decided waits it is a candidate of; per wait, how
     // many of its candidates are not reached yet.
@@ -376,17 +381,26 @@ fn after_wait(
             }
         }
     }
+    let mut is_target = vec![false; signals.len()];
+    for &t in targets {
+        is_target[t as usize] = true;
+    }
     let mut left = targets.len();
     let mut stack = vec![w];
     seen_wait[w] = true;
     while let Some(x) = stack.pop() {
         let Some(((q, b), true)) = waits[x] else { continue };
-        for (i, s) in signals.iter().enumerate() {
-            if seen_sig[i] || !s.all || !s.batch.is_some_and(|(sq, sb)| sq == q && sb >= b) {
-                continue;
-            }
+        let Some(list) = by_queue.get(q) else { continue };
+        let start = list.partition_point(|&(sb, _)| sb < b);
+        let end = visited_from[q];
+        if start >= end {
+            continue;
+        }
+        visited_from[q] = start;
+        for &(_, i) in &list[start..end] {
+            let i = i as usize;
             seen_sig[i] = true;
-            if targets.contains(&(i as u32)) {
+            if is_target[i] {
                 left -= 1;
                 if left == 0 {
                     return targets.to_vec();
@@ -597,6 +611,15 @@ pub(crate) fn check_multi_queue(
             decided[w] = None;
         }
         let mut refused: Option<(usize, ProgramError)> = None;
+        let mut by_queue: Vec<Vec<(usize, u32)>> = Vec::new();
+        for (i, s) in signals.iter().enumerate() {
+            if let Some((q, b)) = s.batch.filter(|_| s.all) {
+                if by_queue.len() <= q {
+                    by_queue.resize(q + 1, Vec::new());
+                }
+                by_queue[q].push((b, i as u32));
+            }
+        }
         for &(w, sem_ix, v, known, at) in timeline.iter().rev() {
             let initial = match program.semaphores[sem_ix].kind {
                 SemaphoreType::Timeline { initial } => initial,
@@ -639,7 +662,7 @@ pub(crate) fn check_multi_queue(
             let later = if later.is_empty() {
                 0
             } else {
-                later.len() - after_wait(w, &wait_info, &decided, &signals, &later).len()
+                later.len() - after_wait(w, &wait_info, &decided, &signals, &by_queue, &later).len()
             };
             // Several candidates: the wait is ordered after what *every*
             // one is ordered after, one operation in all their pasts. The
