@@ -620,9 +620,13 @@ fn plan_stripped(
                 );
                 transfers += 1;
                 need[b][ql] = need[b][ql].max(ord[last]);
-                for &x in &users {
+                // The release writes the whole object too: every earlier
+                // access of it on another queue comes first, also one
+                // from before this family last took ownership (bytes a
+                // later owner never touched).
+                for x in 0..last {
                     let qx = batches[x].queue;
-                    if qx != ql {
+                    if qx != ql && on_o(x).next().is_some() {
                         need[last][qx] = need[last][qx].max(ord[x]);
                     }
                 }
