@@ -85,7 +85,7 @@
 
 use super::error::ProgramErrorKind;
 use super::program::Dependency;
-use super::queue::{QueueId, SemaphoreId, SemaphoreSignal, SemaphoreWait};
+use super::queue::{QueueId, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
 
 /// Index of an event in [`crate::Program::events`].
@@ -313,12 +313,12 @@ impl EventStates {
     }
 
     /// The host waits: for every submission (`vkWaitForFences` on all of
-    /// them, `vkDeviceWaitIdle`) with `None`, for one queue
-    /// (`vkQueueWaitIdle`) with `Some`: what their completion shows
-    /// complete, the device waits submitted there among it.
-    pub(crate) fn host_waited(&mut self, queue: Option<QueueId>) {
+    /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
+    /// what their completion shows complete, the device waits submitted
+    /// there among it.
+    pub(crate) fn host_waited(&mut self, target: WaitFor) {
         for (q, c) in &self.queues {
-            if queue.is_none_or(|w| w == *q) {
+            if target == WaitFor::All || target == WaitFor::Queue(*q) {
                 self.host.join(c);
             }
         }

@@ -536,16 +536,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::HostWait { semaphore, value } => {
                 sems.wait(&program.semaphores, *semaphore, Some(*value))
                     .map_err(err)?;
-                let initial = match program.semaphores[semaphore.0 as usize].kind {
-                    super::queue::SemaphoreType::Timeline { initial } => initial,
-                    super::queue::SemaphoreType::Binary => 0,
-                };
+                let initial = program.semaphores[semaphore.0 as usize].kind.initial_value();
                 events.host_waited_value(*semaphore, *value, initial);
             }
-            Command::Wait(w) => events.host_waited(match w {
-                super::queue::WaitFor::All => None,
-                super::queue::WaitFor::Queue(q) => Some(*q),
-            }),
+            Command::Wait(w) => events.host_waited(*w),
         }
     }
     // Whatever is recorded at the end is submitted to the first queue.

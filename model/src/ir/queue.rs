@@ -52,6 +52,17 @@ pub enum SemaphoreType {
     },
 }
 
+impl SemaphoreType {
+    /// The value before any signal: a timeline semaphore's initial value,
+    /// 0 for a binary one (which no value-based rule asks about).
+    pub(crate) fn initial_value(self) -> u64 {
+        match self {
+            SemaphoreType::Timeline { initial } => initial,
+            SemaphoreType::Binary => 0,
+        }
+    }
+}
+
 /// A declared semaphore (`semaphore NAME [timeline [INITIAL]]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Semaphore {
@@ -283,10 +294,7 @@ impl SemaphoreStates {
         let State::Timeline { value: greatest } = self.states[sem.0 as usize] else {
             return self.signal(semaphores, sem, Some(value));
         };
-        let initial = |x: SemaphoreId| match semaphores[x.0 as usize].kind {
-            SemaphoreType::Timeline { initial } => initial,
-            SemaphoreType::Binary => 0,
-        };
+        let initial = |x: SemaphoreId| semaphores[x.0 as usize].kind.initial_value();
         let mut ran = vec![false; self.signals.len()];
         loop {
             let mut changed = false;

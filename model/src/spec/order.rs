@@ -39,7 +39,7 @@ use super::scopes::{self, Pairs, Side, Stages};
 use crate::ir::access::{ownership_role, OwnershipRole};
 use crate::ir::layout::{Layout, MemRange};
 use crate::ir::program::{Command, Program};
-use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
+use crate::ir::queue::{QueueId, WaitFor};
 
 /// Where an operation is in submission order: its command, then its step
 /// inside the command (0 for every access and dependency but the parts of
@@ -330,10 +330,7 @@ impl Order {
         let mut last_set: std::collections::HashMap<u32, Option<usize>> = std::collections::HashMap::new();
         let mut event_edges: Vec<(usize, usize)> = Vec::new();
         let command_queues = program.command_queues();
-        let timeline_initial = |sem: usize| match program.semaphores[sem].kind {
-            SemaphoreType::Timeline { initial } => initial,
-            SemaphoreType::Binary => 0,
-        };
+        let timeline_initial = |sem: usize| program.semaphores[sem].kind.initial_value();
         for (ci, c) in program.commands.iter().enumerate() {
             match c {
                 Command::Barrier(dep) => {

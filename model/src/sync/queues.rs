@@ -97,7 +97,7 @@ use crate::hazard::{lift, Hazard};
 use crate::ir::access::{accesses, is_host, ownership_ops, transitions, Access, OwnershipRole};
 use crate::ir::layout::{Layout, Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{ByteRange, Command, Program};
-use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
+use crate::ir::queue::{QueueId, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
 use crate::vk::flags::PipelineStageFlags2;
@@ -621,10 +621,7 @@ pub(crate) fn check_multi_queue(
             }
         }
         for &(w, sem_ix, v, known, at) in timeline.iter().rev() {
-            let initial = match program.semaphores[sem_ix].kind {
-                SemaphoreType::Timeline { initial } => initial,
-                SemaphoreType::Binary => 0,
-            };
+            let initial = program.semaphores[sem_ix].kind.initial_value();
             // "If the semaphore's value is already >= the wait value" the
             // wait orders nothing (the definitional semantics: no
             // candidates).

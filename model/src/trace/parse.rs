@@ -1452,10 +1452,7 @@ impl Parser {
                     None => WaitFor::All,
                 };
                 line.done()?;
-                self.events.host_waited(match target {
-                    WaitFor::All => None,
-                    WaitFor::Queue(q) => Some(q),
-                });
+                self.events.host_waited(target);
                 self.push(no, Command::Wait(target));
             }
             "host-signal" | "host-wait" => {
@@ -1482,10 +1479,9 @@ impl Parser {
                 }
                 if kw == "host-wait" {
                     self.timeline_waits.push((no, t.col));
-                    let initial = match self.trace.program.semaphores[semaphore.0 as usize].kind {
-                        SemaphoreType::Timeline { initial } => initial,
-                        SemaphoreType::Binary => 0,
-                    };
+                    let initial = self.trace.program.semaphores[semaphore.0 as usize]
+                        .kind
+                        .initial_value();
                     self.events.host_waited_value(semaphore, value, initial);
                 } else {
                     self.events.host_signal(semaphore, value);
