@@ -344,7 +344,7 @@ struct SignalInfo {
 /// `None` for a host wait.
 type WaitInfo = Option<((usize, usize), bool)>;
 
-/// Which of `targets` (signals) are guaranteed to happen after wait `w`,
+/// How many of `targets` (signals) are guaranteed to happen after wait `w`,
 /// by a relation contained in the definitional semantics' (module
 /// `spec::order`), so that every signal it puts after `w` the semantics
 /// drops from `w`'s candidates too: a wait with `ALL_COMMANDS` happens
@@ -364,8 +364,7 @@ fn after_wait(
     signals: &[SignalInfo],
     by_queue: &[Vec<(usize, u32)>],
     targets: &[u32],
-) -> Vec<u32> {
-    let mut seen_sig = vec![false; signals.len()];
+) -> usize {
     // Per queue, the start of the suffix of `by_queue` already visited.
     let mut visited_from: Vec<usize> = by_queue.iter().map(Vec::len).collect();
     let mut seen_wait = vec![false; waits.len()];
@@ -399,11 +398,10 @@ fn after_wait(
         visited_from[q] = start;
         for &(_, i) in &list[start..end] {
             let i = i as usize;
-            seen_sig[i] = true;
             if is_target[i] {
                 left -= 1;
                 if left == 0 {
-                    return targets.to_vec();
+                    return targets.len();
                 }
             }
             for &y in &waiting_on[i] {
@@ -415,11 +413,7 @@ fn after_wait(
             }
         }
     }
-    targets
-        .iter()
-        .copied()
-        .filter(|&t| seen_sig[t as usize])
-        .collect()
+    targets.len() - left
 }
 
 /// One step of the walk.
@@ -602,15 +596,20 @@ pub(crate) fn check_multi_queue(
                 });
             }
         }
-        // Decided in reverse trace order, so that a wait later in the trace
+        // Per wait, its candidates once decided (binary waits already are;
+        // `None`: a timeline wait not decided yet). Timeline waits are
+        // decided in reverse trace order, so that a wait later in the trace
         // has its candidates when an earlier one asks whether it happens
         // after it (`after_wait`); the first refusal in the trace is
         // reported.
-        let mut decided: Vec<Option<Vec<u32>>> = wait_candidates.iter().map(|c| Some(c.clone())).collect();
+        let mut decided: Vec<Option<Vec<u32>>> = std::mem::take(&mut wait_candidates)
+            .into_iter()
+            .map(Some)
+            .collect();
         for &(w, ..) in &timeline {
             decided[w] = None;
         }
-        let mut refused: Option<(usize, ProgramError)> = None;
+        let mut refused: Option<ProgramError> = None;
         let mut by_queue: Vec<Vec<(usize, u32)>> = Vec::new();
         for (i, s) in signals.iter().enumerate() {
             if let Some((q, b)) = s.batch.filter(|_| s.all) {
@@ -635,14 +634,11 @@ pub(crate) fn check_multi_queue(
                 .map(|i| i as u32)
                 .collect();
             if earlier.is_empty() {
-                refused = Some((
-                    w,
-                    refuse(
-                        at,
-                        format!(
-                            "a wait for `{}` {v} before any signal that satisfies it",
-                            program.semaphores[sem_ix].name
-                        ),
+                refused = Some(refuse(
+                    at,
+                    format!(
+                        "a wait for `{}` {v} before any signal that satisfies it",
+                        program.semaphores[sem_ix].name
                     ),
                 ));
                 continue;
@@ -659,7 +655,7 @@ pub(crate) fn check_multi_queue(
             let later = if later.is_empty() {
                 0
             } else {
-                later.len() - after_wait(w, &wait_info, &decided, &signals, &by_queue, &later).len()
+                later.len() - after_wait(w, &wait_info, &decided, &signals, &by_queue, &later)
             };
             // Several candidates: the wait is ordered after what *every*
             // one is ordered after, one operation in all their pasts. The
@@ -669,25 +665,22 @@ pub(crate) fn check_multi_queue(
             // before each. Refused: a wait with one candidate (every
             // binary wait) is exact.
             if earlier.len() + later > 1 {
-                refused = Some((
-                    w,
-                    refuse(
-                        at,
-                        format!(
-                            "a wait for `{}` {v} that {} signals may satisfy",
-                            program.semaphores[sem_ix].name,
-                            earlier.len() + later
-                        ),
+                refused = Some(refuse(
+                    at,
+                    format!(
+                        "a wait for `{}` {v} that {} signals may satisfy",
+                        program.semaphores[sem_ix].name,
+                        earlier.len() + later
                     ),
                 ));
                 continue;
             }
-            decided[w] = Some(earlier.clone());
-            wait_candidates[w] = earlier;
+            decided[w] = Some(earlier);
         }
-        if let Some((_, e)) = refused {
+        if let Some(e) = refused {
             return Err(e);
         }
+        wait_candidates = decided.into_iter().map(Option::unwrap_or_default).collect();
     }
     let mut st = State {
         queues: program.queues.len().max(1),
