@@ -616,21 +616,9 @@ impl Device {
             res.create_sync_objects(p, timelines)?;
             sync_ranges.push((s0..res.semaphores.len(), e0..res.events.len()));
         }
+        // Timeline semaphores are enabled (`timelines`).
         let gate = if timelines && splits.iter().any(|s| s.batches.len() > 1) {
-            let mut type_info = vk::SemaphoreTypeCreateInfo::default()
-                .semaphore_type(vk::SemaphoreType::TIMELINE)
-                .initial_value(0);
-            // SAFETY: valid device and create info (timeline semaphores
-            // are enabled).
-            let sem = unsafe {
-                device.create_semaphore(
-                    &vk::SemaphoreCreateInfo::default().push_next(&mut type_info),
-                    None,
-                )
-            }
-            .ctx("vkCreateSemaphore")?;
-            res.semaphores.push(sem);
-            Some(sem)
+            Some(res.create_semaphore(Some(0))?)
         } else {
             None
         };

@@ -352,6 +352,29 @@ impl<'a> Resources<'a> {
         Ok(pool)
     }
 
+    /// Creates a semaphore, owned (destroyed) by these resources: a timeline
+    /// one with that initial value, or a binary one with `None`. Timeline
+    /// semaphores only when the device enabled them (the caller checks).
+    pub(crate) fn create_semaphore(&mut self, timeline: Option<u64>) -> Result<vk::Semaphore> {
+        let mut type_info = match timeline {
+            Some(initial) => vk::SemaphoreTypeCreateInfo::default()
+                .semaphore_type(vk::SemaphoreType::TIMELINE)
+                .initial_value(initial),
+            None => vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::BINARY),
+        };
+        // SAFETY: valid device and create info (timeline semaphores only
+        // when enabled: the caller checked).
+        let sem = unsafe {
+            self.device.create_semaphore(
+                &vk::SemaphoreCreateInfo::default().push_next(&mut type_info),
+                None,
+            )
+        }
+        .ctx("vkCreateSemaphore")?;
+        self.semaphores.push(sem);
+        Ok(sem)
+    }
+
     /// Creates the program's semaphores (binary or timeline; binary ones
     /// as timeline ones with `binary_as_timeline`) and events.
     pub(crate) fn create_sync_objects(
@@ -360,26 +383,12 @@ impl<'a> Resources<'a> {
         binary_as_timeline: bool,
     ) -> Result<()> {
         for s in program.semaphores() {
-            let mut type_info = vk::SemaphoreTypeCreateInfo::default();
-            type_info = match s.kind {
-                vksync::SemaphoreType::Binary if binary_as_timeline => type_info
-                    .semaphore_type(vk::SemaphoreType::TIMELINE)
-                    .initial_value(0),
-                vksync::SemaphoreType::Binary => type_info.semaphore_type(vk::SemaphoreType::BINARY),
-                vksync::SemaphoreType::Timeline { initial } => type_info
-                    .semaphore_type(vk::SemaphoreType::TIMELINE)
-                    .initial_value(initial),
+            let timeline = match s.kind {
+                vksync::SemaphoreType::Binary if binary_as_timeline => Some(0),
+                vksync::SemaphoreType::Binary => None,
+                vksync::SemaphoreType::Timeline { initial } => Some(initial),
             };
-            // SAFETY: valid device and create info (timeline semaphores
-            // only when enabled: the caller checked).
-            let sem = unsafe {
-                self.device.create_semaphore(
-                    &vk::SemaphoreCreateInfo::default().push_next(&mut type_info),
-                    None,
-                )
-            }
-            .ctx("vkCreateSemaphore")?;
-            self.semaphores.push(sem);
+            self.create_semaphore(timeline)?;
         }
         for _ in program.events() {
             // SAFETY: valid device and create info (host-settable: no
