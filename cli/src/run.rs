@@ -103,7 +103,7 @@ fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }
 
-/// Where a command buffer was submitted, in words: `at line N` (`where(c)`
+/// Where a command buffer was submitted, in words: `at line N` (`place(c)`
 /// says `line N`) or `at the end of the trace`.
 fn submitted_at(c: Option<usize>, place: impl Fn(usize) -> String) -> String {
     c.map_or("at the end of the trace".to_string(), |c| {
