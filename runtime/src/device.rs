@@ -21,9 +21,36 @@ use crate::validation::{self, Capture, ValidationMessage};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::ffi::{c_void, CStr};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// Serializes the loader calls that create, enumerate or destroy
+/// instance-level and device-level state, across every [`Device`] of the
+/// process.
+///
+/// The loader keeps one process-wide list of instances, each with its
+/// drivers and their logical devices. `vkCreateDevice` walks that list
+/// (resolving the new device's functions through `vkGetDeviceProcAddr`)
+/// while another thread's `vkEnumeratePhysicalDevices` may free a driver
+/// of *another* instance (loaders since 2024 unload drivers that report
+/// no device: Vulkan-Loader pull request 1471) and `vkCreateDevice`/`vkDestroyDevice` add and free
+/// list nodes without the loader's lock (KhronosGroup/Vulkan-Loader issues
+/// 1410 and 2018). Devices created on several threads at once (`cargo
+/// test` runs tests on threads) then crash inside libvulkan: seen as a
+/// SIGSEGV in `vkGetDeviceProcAddr` under loader 1.4.309 with Mesa 25.
+/// Holding this lock around those calls costs nothing once devices exist:
+/// running programs takes no loader list walk.
+static LOADER: Mutex<()> = Mutex::new(());
+
+/// Runs `f` holding [`LOADER`]. A panic while holding it leaves the
+/// loader's lists as consistent as the loader left them, so poisoning is
+/// ignored.
+fn with_loader<T>(f: impl FnOnce() -> T) -> T {
+    let _guard = LOADER.lock().unwrap_or_else(PoisonError::into_inner);
+    f()
+}
 
 /// Whether to enable the Khronos validation layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -260,12 +287,12 @@ impl Drop for Instance {
         // destroyed before this field drops (`Device`'s field order, or
         // `Device::new`'s locals on an early return); the messenger goes
         // before the instance, and the capture it writes to after both.
-        unsafe {
+        with_loader(|| unsafe {
             if let Some((du, m)) = self.debug.take() {
                 du.destroy_debug_utils_messenger(m, None);
             }
             self.instance.destroy_instance(None);
-        }
+        });
         // `Drop for Device` emptied the capture before tearing down, so
         // whatever is here now was said about the teardown itself (an
         // object destroyed while in use, a leak): no run can return it, so
@@ -314,7 +341,7 @@ impl Drop for Logical {
         // then waited idle and freed the allocator's memory and the
         // kernels' pipelines before this field drops. `Device::new`
         // submits nothing, so its early returns drop only unused objects.
-        unsafe { self.device.destroy_device(None) };
+        with_loader(|| unsafe { self.device.destroy_device(None) });
     }
 }
 
@@ -595,7 +622,7 @@ impl Device {
         // code is trusted like any Vulkan application's.
         let entry = unsafe { ash::Entry::load() }?;
         // SAFETY: valid entry; enumerate calls take no pointers from us.
-        let layers = unsafe { entry.enumerate_instance_layer_properties() }
+        let layers = with_loader(|| unsafe { entry.enumerate_instance_layer_properties() })
             .ctx("vkEnumerateInstanceLayerProperties")?;
         let layer = layers
             .iter()
@@ -622,7 +649,7 @@ impl Device {
         let sync_validation = validation && options.validation != ValidationMode::CoreOnly;
         let ext_names = |layer: Option<&CStr>| -> Result<Vec<String>> {
             // SAFETY: valid entry and layer name.
-            let props = unsafe { entry.enumerate_instance_extension_properties(layer) }
+            let props = with_loader(|| unsafe { entry.enumerate_instance_extension_properties(layer) })
                 .ctx("vkEnumerateInstanceExtensionProperties")?;
             Ok(props
                 .iter()
@@ -705,7 +732,8 @@ impl Device {
         // SAFETY: every pointer in `create` (names, chained structs, the
         // layer settings and their values, the capture box) outlives the
         // call; the capture box outlives the instance.
-        let instance = unsafe { entry.create_instance(&create, None) }.ctx("vkCreateInstance")?;
+        let instance =
+            with_loader(|| unsafe { entry.create_instance(&create, None) }).ctx("vkCreateInstance")?;
         let mut inst = Instance {
             entry: Some(entry.clone()),
             instance,
@@ -722,14 +750,15 @@ impl Device {
                 .user_data(capture_ptr);
             // SAFETY: the user data is the boxed capture owned by `inst`,
             // destroyed after the messenger in `Instance::drop`.
-            let m = unsafe { du.create_debug_utils_messenger(&info, None) }
+            let m = with_loader(|| unsafe { du.create_debug_utils_messenger(&info, None) })
                 .ctx("vkCreateDebugUtilsMessengerEXT")?;
             inst.debug = Some((du, m));
         }
         let instance = &inst.instance;
 
         // SAFETY: valid instance.
-        let physicals = unsafe { instance.enumerate_physical_devices() }.ctx("vkEnumeratePhysicalDevices")?;
+        let physicals = with_loader(|| unsafe { instance.enumerate_physical_devices() })
+            .ctx("vkEnumeratePhysicalDevices")?;
         if physicals.is_empty() {
             return Err(RuntimeError::NoDevice);
         }
@@ -841,7 +870,8 @@ impl Device {
             .push_next(&mut enable12)
             .push_next(&mut enable13);
         // SAFETY: valid physical device; the create info outlives the call.
-        let device = unsafe { instance.create_device(physical, &device_info, None) }.ctx("vkCreateDevice")?;
+        let device = with_loader(|| unsafe { instance.create_device(physical, &device_info, None) })
+            .ctx("vkCreateDevice")?;
         let logical = Logical {
             device,
             leaked: false,
