@@ -15,10 +15,14 @@
 #   binary3     one binary semaphore per signal (sem0, sem1, sem2)
 #   one-family  queue t on the compute family (model family 0), its
 #               ownership transfer dropped (no second family left)
+#   ordered     as planned, with `wait t` before c1's wait of sem0: the
+#               host knows t's wait of sem0 complete before c1 waits on
+#               it (VUID-vkQueueSubmit2-semaphore-03871: no two queues
+#               may wait on one binary semaphore at once)
 # Writes OUT_DIR/hang.txt (every run's output) and prints one line per
 # variant: runs, completed, hung (fence timeout), wrong bytes. Each hung
 # run costs about twice the fence timeout (the runtime waits once more
-# before it gives up); at most 4 x R x 15 s.
+# before it gives up); at most 5 x R x 15 s.
 set -uo pipefail
 bin="$1"; out="$2"; runs="${3:-5}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -41,12 +45,13 @@ awk '/^semaphore sem0$/ { print; print "semaphore sem1"; print "semaphore sem2";
      /wait sem0@/ { sub(/wait sem0@/, "wait sem" (m + 0) "@"); m++ }
      { print }' "$src" > "$out/binary3.trace"
 sed -e 's/^queue t family 1$/queue t/' -e 's/ ownership 0->1$//' "$src" > "$out/one-family.trace"
-for v in planned timeline binary3 one-family; do
+awk '/^submit c1 wait sem0@/ { print "wait t" } { print }' "$src" > "$out/ordered.trace"
+for v in planned timeline binary3 one-family ordered; do
   "$bin" check "$out/$v.trace" > "$out/$v.check.txt" 2>&1 ||
     { echo "$v: vksync check refused it:"; cat "$out/$v.check.txt"; }
 done
 {
-  for v in planned timeline binary3 one-family; do
+  for v in planned timeline binary3 one-family ordered; do
     for k in $(seq 1 "$runs"); do
       s=$(date +%s%N)
       echo "=== $v run $k"
@@ -55,7 +60,7 @@ done
     done
   done
 } > "$out/hang.txt" 2>&1
-for v in planned timeline binary3 one-family; do
+for v in planned timeline binary3 one-family ordered; do
   awk -v v="$v" '
     $0 == "=== " v " run " substr($0, length("=== " v " run ") + 1) { in_v = 1; runs++; next }
     /^=== / { in_v = 0 }

@@ -66,7 +66,10 @@ fn independent_chains_move_to_a_compute_queue_and_uploads_to_a_transfer_queue() 
                 "dispatch add read b[0..256] read c[0..256] write d[0..256]",
                 "submit main",
             ],
-            2,
+            // Three, not two: `compute` may signal before `main` has
+            // taken `transfer`'s signal of a shared one (module
+            // `completion`).
+            3,
             3,
             0,
         ),

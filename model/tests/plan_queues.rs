@@ -157,8 +157,8 @@ fn semaphores_cover_cross_queue_hazards_with_the_fewest_waits() {
             "a chain through a third queue makes a direct wait unnecessary",
             "fill a 1\nsubmit qa\ncopy a -> b\nsubmit qb\ncopy a -> c\ncopy b -> d\nsubmit qc\n",
             // qb waits for sem0 and signals qc: with a second semaphore
-            // (a batch does not re-signal the binary semaphore it waits
-            // for; the NVIDIA driver drops such a wait).
+            // (qc's wait of sem0 could begin while qb still waits for qa's
+            // signal of it: module `completion` of the model).
             2,
             2,
             0,

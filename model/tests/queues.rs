@@ -543,3 +543,106 @@ fn a_timeline_chain_through_queues_has_one_candidate_per_wait() {
         &[],
     );
 }
+
+/// A binary semaphore's wait on one queue must be known complete before
+/// the next wait on another queue begins and before the next signal on
+/// another queue runs (module `completion`: "exactly one semaphore signal
+/// operation" meets a wait's criteria, no two queues wait at once,
+/// VUID-vkQueueSubmit-pWaitSemaphores-00068, and a signal finds the
+/// semaphore unsignalled when it executes,
+/// VUID-vkQueueSubmit-pSignalSemaphores-00067). `Ok` cases are the ways
+/// to order it; each refusal names the line and column of the operation.
+#[test]
+fn binary_semaphore_operations_are_ordered_on_the_device() {
+    let head = "queue qa\nqueue qb\nqueue qc\nsemaphore s\nsemaphore u\n";
+    let overlap = |line_col: &str, queue: &str, other: &str| {
+        format!(
+            "{line_col}: binary semaphore `s` is waited on by queue `{queue}` while the wait of queue `{other}` on it \
+             may still be pending: two queues may not wait on one binary semaphore at once \
+             (VUID-vkQueueSubmit-pWaitSemaphores-00068, VUID-vkQueueSubmit2-semaphore-03871), and either wait may \
+             take either signal; make the earlier wait known complete first (`wait {other}`, or a semaphore that \
+             queue `{other}` signals after it and an earlier batch of queue `{queue}` waits for) or use a timeline \
+             semaphore"
+        )
+    };
+    let early_signal = |line_col: &str, queue: &str, other: &str| {
+        format!(
+            "{line_col}: binary semaphore `s` is signalled on queue `{queue}` while the wait of queue `{other}` on \
+             it may not have unsignalled it yet: a binary signal must find the semaphore unsignalled when it \
+             executes (VUID-vkQueueSubmit-pSignalSemaphores-00067, VUID-vkQueueSubmit2-semaphore-03868); order \
+             that wait before this signal (`wait {other}`, or a semaphore that queue `{other}` signals after it \
+             and this batch or an earlier one of queue `{queue}` waits for with ALL_COMMANDS) or use another \
+             semaphore"
+        )
+    };
+    let w = "@ALL_COMMANDS";
+    let cases: Vec<(String, Result<(), String>)> = vec![
+        // qc's wait may take qa's first signal while qb still waits for
+        // it (the H200 hang's pattern).
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
+            Err(overlap("9:16", "qc", "qb")),
+        ),
+        // The host knows qb's wait complete first.
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qb signal s\nwait qb\nsubmit qc wait s{w}\n"),
+            Ok(()),
+        ),
+        // Both waits on one queue.
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qa signal s\nsubmit qb wait s{w}\n"),
+            Err(early_signal("8:18", "qa", "qb")),
+        ),
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qb signal s\nsubmit qb wait s{w}\n"),
+            Ok(()),
+        ),
+        // An earlier batch of qc waits for what qb signals after its wait.
+        (
+            format!(
+                "submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qc wait u{w}\nsubmit qb signal s\n\
+                 submit qc wait s{w}\n"
+            ),
+            Ok(()),
+        ),
+        // ... with a narrower mask, that chain is not followed.
+        (
+            format!(
+                "submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qc wait u@COPY\nsubmit qb signal s\n\
+                 submit qc wait s{w}\n"
+            ),
+            Err(overlap("10:16", "qc", "qb")),
+        ),
+        // The signalling batch itself waits for what qb signals after its
+        // wait; not when the signal's own mask is narrower.
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qa wait u{w} signal s\n"),
+            Ok(()),
+        ),
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qa wait u{w} signal s@COPY\n"),
+            Err(early_signal("8:38", "qa", "qb")),
+        ),
+        // A batch that waits for the semaphore and signals it again.
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w} signal s\nsubmit qb wait s{w}\n"),
+            Ok(()),
+        ),
+    ];
+    for (body, expected) in &cases {
+        let got = trace::parse(&format!("{head}{body}"))
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert_eq!(&got, expected, "for {body:?}");
+    }
+    // The H200 hang's plan (planned before this rule): c1 waits for
+    // `sem0` while `t` may still wait for it.
+    let hang = include_str!("../../docs/h200/planned-hang-p100006.trace");
+    let e = trace::parse(hang).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "58:16: binary semaphore `sem0` is waited on by queue `c1` while the wait of queue `t`"
+        ),
+        "{e}"
+    );
+}

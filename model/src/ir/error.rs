@@ -340,6 +340,26 @@ pub enum ProgramErrorKind {
         /// The semaphore.
         name: String,
     },
+    /// Refused with "binary semaphore `{name}` is waited on by queue `{queue}` while the wait of queue `{other}` on it may still be pending: two queues may not wait on one binary semaphore at once (VUID-vkQueueSubmit-pWaitSemaphores-00068, VUID-vkQueueSubmit2-semaphore-03871), and either wait may take either signal; make the earlier wait known complete first (`wait {other}`, or a semaphore that queue `{other}` signals after it and an earlier batch of queue `{queue}` waits for) or use a timeline semaphore".
+    #[error("binary semaphore `{name}` is waited on by queue `{queue}` while the wait of queue `{other}` on it may still be pending: two queues may not wait on one binary semaphore at once (VUID-vkQueueSubmit-pWaitSemaphores-00068, VUID-vkQueueSubmit2-semaphore-03871), and either wait may take either signal; make the earlier wait known complete first (`wait {other}`, or a semaphore that queue `{other}` signals after it and an earlier batch of queue `{queue}` waits for) or use a timeline semaphore")]
+    BinaryWaitsOverlap {
+        /// The semaphore.
+        name: String,
+        /// The queue of this wait.
+        queue: String,
+        /// The queue of the earlier wait.
+        other: String,
+    },
+    /// Refused with "binary semaphore `{name}` is signalled on queue `{queue}` while the wait of queue `{other}` on it may not have unsignalled it yet: a binary signal must find the semaphore unsignalled when it executes (VUID-vkQueueSubmit-pSignalSemaphores-00067, VUID-vkQueueSubmit2-semaphore-03868); order that wait before this signal (`wait {other}`, or a semaphore that queue `{other}` signals after it and this batch or an earlier one of queue `{queue}` waits for with ALL_COMMANDS) or use another semaphore".
+    #[error("binary semaphore `{name}` is signalled on queue `{queue}` while the wait of queue `{other}` on it may not have unsignalled it yet: a binary signal must find the semaphore unsignalled when it executes (VUID-vkQueueSubmit-pSignalSemaphores-00067, VUID-vkQueueSubmit2-semaphore-03868); order that wait before this signal (`wait {other}`, or a semaphore that queue `{other}` signals after it and this batch or an earlier one of queue `{queue}` waits for with ALL_COMMANDS) or use another semaphore")]
+    BinarySignalBeforeWaitDone {
+        /// The semaphore.
+        name: String,
+        /// The queue of this signal.
+        queue: String,
+        /// The queue of the earlier wait.
+        other: String,
+    },
     /// Refused with "timeline semaphore `{name}` is waited for value {value}, but no signal of the program reaches it (its last value is {current}): the wait would never complete".
     #[error("timeline semaphore `{name}` is waited for value {value}, but no signal of the program reaches it (its last value is {current}): the wait would never complete")]
     TimelineWaitNeverSignalled {

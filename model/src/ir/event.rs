@@ -63,16 +63,7 @@
 //!   a `wait` (everything), a `wait QUEUE` (that queue's submissions and
 //!   what they waited for) or a `host-wait SEM V` (what the signal of
 //!   value `V` waited for) shows complete, following semaphore chains
-//!   across queues ([`Clock`]). A link of a chain counts only with
-//!   `ALL_COMMANDS`: a signal's first scope then holds every earlier
-//!   command of its queue, and a wait's second scope every later one;
-//!   a narrower mask ends the chain there (conservative: more
-//!   refusals). A queue's timeline wait follows the signal of exactly
-//!   its value (values are unique, and that signal is the first to reach
-//!   it); one met only by a greater value is not followed, since a host
-//!   signal recorded later may reach the value first. A `host-wait`
-//!   follows the smallest value at least its own recorded before it
-//!   (nothing recorded later can run while the host waits);
+//!   across queues: module `completion` keeps that account;
 //! * a set's or wait's barriers perform no image layout transition
 //!   (Vulkan allows one at the set; vksync does not model it) and a set's
 //!   source stage mask holds no `HOST` (VUID-vkCmdSetEvent2-srcStageMask-09391).
@@ -83,9 +74,10 @@
 //! the layer emulation and the runtime refuse programs with events
 //! ([`crate::Program::require_single_queue`]).
 
+use super::completion::Completion;
 use super::error::ProgramErrorKind;
 use super::program::Dependency;
-use super::queue::{QueueId, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
+use super::queue::QueueId;
 use crate::vk::flags::PipelineStageFlags2;
 
 /// Index of an event in [`crate::Program::events`].
@@ -141,51 +133,9 @@ pub(crate) struct EventStates {
     /// submitted.
     unsubmitted_wait_events: Vec<EventId>,
     /// Submitted device waits: (event, queue, ordinal of the submit).
-    /// Pending while [`Self::host`] does not cover the submit.
+    /// Pending while the host does not know the submit complete
+    /// ([`Completion::host_knows`]).
     pending_waits: Vec<(EventId, QueueId, usize)>,
-    /// Per queue, what the completion of everything submitted to it shows
-    /// complete (a fence of its last submission, `vkQueueWaitIdle`).
-    queues: Vec<(QueueId, Clock)>,
-    /// What the host knows complete.
-    host: Clock,
-    /// The clock each pending binary signal carries (empty when its stage
-    /// mask is narrower than `ALL_COMMANDS`).
-    binary_signals: Vec<(SemaphoreId, Clock)>,
-    /// The clock each timeline signal carries: (semaphore, value, clock);
-    /// a host signal's is empty.
-    timeline_signals: Vec<(SemaphoreId, u64, Clock)>,
-    /// Submits so far.
-    submits: usize,
-}
-
-/// What the completion of a point of execution shows complete: per queue,
-/// the ordinal (among all submits) of its latest submission whose every
-/// command has completed. A prefix per queue: a fence, and a signal with
-/// `ALL_COMMANDS`, wait for every command earlier in submission order on
-/// their queue.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Clock(Vec<(QueueId, usize)>);
-
-impl Clock {
-    /// Whether the submit of ordinal `at` on `queue` is complete.
-    fn covers(&self, queue: QueueId, at: usize) -> bool {
-        self.0.iter().any(|&(q, n)| q == queue && n >= at)
-    }
-
-    /// Both: the later ordinal per queue.
-    fn join(&mut self, other: &Clock) {
-        for &(q, n) in &other.0 {
-            self.advance(q, n);
-        }
-    }
-
-    /// `queue`'s submissions up to ordinal `at` complete.
-    fn advance(&mut self, queue: QueueId, at: usize) {
-        match self.0.iter_mut().find(|(q, _)| *q == queue) {
-            Some((_, n)) => *n = (*n).max(at),
-            None => self.0.push((queue, at)),
-        }
-    }
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -255,28 +205,27 @@ impl EventStates {
     /// that the host does not know complete; otherwise `refused(its
     /// queue)`.
     fn no_pending_wait(
-        &self,
+        &mut self,
         event: EventId,
+        done: &Completion,
         refused: impl FnOnce(QueueId) -> ProgramErrorKind,
     ) -> Result<(), ProgramErrorKind> {
-        match self
-            .pending_waits
-            .iter()
-            .find(|&&(e, q, at)| e == event && !self.host.covers(q, at))
-        {
+        self.pending_waits.retain(|&(_, q, at)| !done.host_knows(q, at));
+        match self.pending_waits.iter().find(|&&(e, _, _)| e == event) {
             Some(&(_, queue, _)) => Err(refused(queue)),
             None => Ok(()),
         }
     }
 
-    /// `vkSetEvent`.
+    /// `vkSetEvent`, with what `done` says the host knows complete.
     pub(crate) fn host_set(
         &mut self,
         event: EventId,
         name: &str,
         queue_name: impl Fn(QueueId) -> String,
+        done: &Completion,
     ) -> Result<(), ProgramErrorKind> {
-        self.no_pending_wait(event, |queue| ProgramErrorKind::HostSetEventWaitPending {
+        self.no_pending_wait(event, done, |queue| ProgramErrorKind::HostSetEventWaitPending {
             name: name.to_string(),
             queue: queue_name(queue),
         })?;
@@ -297,75 +246,20 @@ impl EventStates {
         }
     }
 
-    /// `vkResetEvent`.
+    /// `vkResetEvent`, with what `done` says the host knows complete.
     pub(crate) fn host_reset(
         &mut self,
         event: EventId,
         name: &str,
         queue_name: impl Fn(QueueId) -> String,
+        done: &Completion,
     ) -> Result<(), ProgramErrorKind> {
-        self.no_pending_wait(event, |queue| ProgramErrorKind::HostResetEventWaitPending {
+        self.no_pending_wait(event, done, |queue| ProgramErrorKind::HostResetEventWaitPending {
             name: name.to_string(),
             queue: queue_name(queue),
         })?;
         self.reset(event);
         Ok(())
-    }
-
-    /// The host waits: for every submission (`vkWaitForFences` on all of
-    /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
-    /// what their completion shows complete, the device waits submitted
-    /// there among it.
-    pub(crate) fn host_waited(&mut self, target: WaitFor) {
-        for (q, c) in &self.queues {
-            if target == WaitFor::All || target == WaitFor::Queue(*q) {
-                self.host.join(c);
-            }
-        }
-        self.forget_complete();
-    }
-
-    /// Drops the device waits the host knows complete.
-    fn forget_complete(&mut self) {
-        let host = &self.host;
-        self.pending_waits.retain(|&(_, q, at)| !host.covers(q, at));
-    }
-
-    /// `vkSignalSemaphore` of `value` on timeline `semaphore`: a signal
-    /// that shows nothing complete (the host has done it).
-    pub(crate) fn host_signal(&mut self, semaphore: SemaphoreId, value: u64) {
-        self.timeline_signals.push((semaphore, value, Clock::default()));
-    }
-
-    /// `vkWaitSemaphores` for `value` of timeline `semaphore`: what the
-    /// signal that first reached it showed complete. Only signals recorded
-    /// before can have run (the host is blocked), and values increase in
-    /// execution order, so that is the smallest recorded value `>= value`
-    /// (nothing when the semaphore's `initial` value reaches it, or a
-    /// host signal).
-    pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64, initial: u64) {
-        if initial >= value {
-            return;
-        }
-        let first = self
-            .timeline_signals
-            .iter()
-            .filter(|(s, v, _)| *s == semaphore && *v >= value)
-            .min_by_key(|(_, v, _)| *v);
-        if let Some((_, _, c)) = first {
-            let c = c.clone();
-            self.host.join(&c);
-        }
-        self.forget_complete();
-    }
-
-    /// The clock of the device signal of exactly `value` of timeline
-    /// `semaphore`, if one is recorded.
-    fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
-        self.timeline_signals
-            .iter()
-            .find(|(s, v, _)| *s == semaphore && *v == value)
-            .map(|(_, _, c)| c.clone())
     }
 
     /// Element `index` of the `vkCmdWaitEvents2` at `command`.
@@ -450,58 +344,18 @@ impl EventStates {
     }
 
     /// A submit to `queue` (the end of the program: the implicit one, to
-    /// the first queue) waiting for `waits` and signalling `signals`: the
+    /// the first queue), of ordinal `at` ([`Completion::submit`]): the
     /// recorded sets and waits run on it. A wait whose set ran on another
     /// queue is an error. `mismatch(set command, set queue)` builds the
-    /// error. The semaphore operations must be valid (module `queue`
-    /// checks them first: a binary wait has a pending signal).
+    /// error.
     pub(crate) fn submit(
         &mut self,
         queue: QueueId,
-        waits: &[SemaphoreWait],
-        signals: &[SemaphoreSignal],
+        at: usize,
         mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
     ) -> Result<(), QueueMismatch> {
-        let at = self.submits;
-        self.submits += 1;
         for e in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
-        }
-        let all = |stages: PipelineStageFlags2| stages.contains(PipelineStageFlags2::ALL_COMMANDS);
-        // What the batch's waits carry (a binary wait consumes its pending
-        // signal, whatever its mask).
-        let mut clock = match self.queues.iter().find(|(q, _)| *q == queue) {
-            Some((_, c)) => c.clone(),
-            None => Clock::default(),
-        };
-        for w in waits {
-            let carried = match w.value {
-                None => self
-                    .binary_signals
-                    .iter()
-                    .position(|(s, _)| *s == w.semaphore)
-                    .map(|i| self.binary_signals.swap_remove(i).1),
-                Some(v) => self.timeline_clock(w.semaphore, v),
-            };
-            if let Some(c) = carried.filter(|_| all(w.stages)) {
-                clock.join(&c);
-            }
-        }
-        clock.advance(queue, at);
-        match self.queues.iter_mut().find(|(q, _)| *q == queue) {
-            Some((_, c)) => *c = clock.clone(),
-            None => self.queues.push((queue, clock.clone())),
-        }
-        for g in signals {
-            let carried = if all(g.stages) {
-                clock.clone()
-            } else {
-                Clock::default()
-            };
-            match g.value {
-                None => self.binary_signals.push((g.semaphore, carried)),
-                Some(v) => self.timeline_signals.push((g.semaphore, v, carried)),
-            }
         }
         for c in self.unsubmitted_sets.drain(..) {
             self.set_queues.push((c, queue));

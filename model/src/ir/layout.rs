@@ -276,6 +276,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
     }
     let mut sems = super::queue::SemaphoreStates::new(&program.semaphores);
     let mut events = super::event::EventStates::new(program.events.len());
+    let mut done = super::completion::Completion::default();
+    let sem_name = |s: super::queue::SemaphoreId| program.semaphores[s.0 as usize].name.clone();
     // A wait whose set ran on another queue, found at a submit, is
     // reported at the wait.
     let other_queue = |queue: super::queue::QueueId| {
@@ -481,8 +483,11 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             // built and parsed programs (module `queue`).
             Command::Submit(s) => {
                 sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?;
+                let at = done
+                    .submit(s.queue, &s.waits, &s.signals, sem_name, queue_name)
+                    .map_err(|(_, k)| err(k))?;
                 events
-                    .submit(s.queue, &s.waits, &s.signals, other_queue(s.queue))
+                    .submit(s.queue, at, other_queue(s.queue))
                     .map_err(|(at, _, kind)| ProgramError {
                         at: Location::Command(at),
                         kind,
@@ -523,31 +528,38 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             }
             Command::ResetEvent { event, .. } => events.reset(*event),
             Command::HostResetEvent { event } => events
-                .host_reset(*event, program.event_name(*event), queue_name)
+                .host_reset(*event, program.event_name(*event), queue_name, &done)
                 .map_err(err)?,
             Command::HostSetEvent { event } => events
-                .host_set(*event, program.event_name(*event), queue_name)
+                .host_set(*event, program.event_name(*event), queue_name, &done)
                 .map_err(err)?,
             Command::HostSignal { semaphore, value } => {
                 sems.host_signal(&program.semaphores, *semaphore, *value)
                     .map_err(err)?;
-                events.host_signal(*semaphore, *value);
+                done.host_signal(*semaphore, *value);
             }
             Command::HostWait { semaphore, value } => {
                 sems.wait(&program.semaphores, *semaphore, Some(*value))
                     .map_err(err)?;
                 let initial = program.semaphores[semaphore.0 as usize].kind.initial_value();
-                events.host_waited_value(*semaphore, *value, initial);
+                done.host_waited_value(*semaphore, *value, initial);
             }
-            Command::Wait(w) => events.host_waited(*w),
+            Command::Wait(w) => done.host_waited(*w),
         }
     }
-    // Whatever is recorded at the end is submitted to the first queue.
+    // Whatever is recorded at the end is submitted to the first queue
+    // (with no semaphore, which is all `Completion::submit` can refuse).
+    let end = program.commands.len().saturating_sub(1);
+    let at = done
+        .submit(super::queue::QueueId(0), &[], &[], sem_name, queue_name)
+        .map_err(|(_, kind)| ProgramError {
+            at: Location::Command(end),
+            kind,
+        })?;
     events
         .submit(
             super::queue::QueueId(0),
-            &[],
-            &[],
+            at,
             other_queue(super::queue::QueueId(0)),
         )
         .map_err(|(at, _, kind)| ProgramError {

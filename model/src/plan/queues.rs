@@ -81,10 +81,13 @@
 //!   removing any wait uncovers a hazard
 //!   of its consumer batch: every wait is necessary. The total is the
 //!   fewest for each consumer in turn, not a global minimum over all edge
-//!   sets (an earlier consumer's choice can cost a later one a wait).
-//! * Semaphores are binary, each reused once its wait has been submitted
-//!   (interval colouring: the fewest binary objects for the chosen
-//!   edges). Not one timeline per signalling queue with rising values: a
+//!   sets (an earlier consumer's choice can cost a later one a wait, and
+//!   a batch that needs nothing takes no wait that would serve two later
+//!   ones).
+//! * Semaphores are binary, one reused only when its last wait is known
+//!   complete before the new signal runs and before the new wait begins
+//!   (the model's rule, `crate::ir::completion`; greedy colouring in
+//!   signal order). Not one timeline per signalling queue with rising values: a
 //!   wait for value `v` may then pair with any later signal `>= v` of that
 //!   queue, the fast checker refuses such a wait, and the definitional
 //!   semantics orders it only after what one availability operation
@@ -704,12 +707,17 @@ fn plan_stripped(
         .enumerate()
         .filter_map(|(b, bt)| bt.submit.map(|s| (s, b)))
         .collect();
+    // Per batch, what is complete before its waits begin (the host's
+    // clock at its submit and what its queue's earlier batches waited
+    // for): whether a binary semaphore's earlier wait is known done.
+    let mut before_waits: Vec<Clock> = vec![vec![-1; nq]; nb];
     let mut decide = |b: usize, clock_in: &mut Vec<Clock>, host: &Clock, last_on: &mut Vec<Option<usize>>| {
         let q = batches[b].queue;
         let mut base = host.clone();
         if let Some(p) = last_on[q] {
             join(&mut base, &clock_in[p]);
         }
+        before_waits[b] = base.clone();
         let candidates: Vec<(usize, Clock)> = (0..nq)
             .filter(|&r| r != q)
             .filter_map(|r| last_on[r])
@@ -855,15 +863,32 @@ fn plan_stripped(
     let mut signals: Vec<Vec<SemaphoreSignal>> = vec![Vec::new(); nb];
     let all = PipelineStageFlags2::ALL_COMMANDS;
     edges.sort_unstable();
-    // Each semaphore is busy from its signal's batch to its
-    // wait's; greedy colouring by signal batch. A batch does not signal a
-    // binary semaphore it waits for: valid (the wait unsignals it first),
-    // but NVIDIA's driver 580.159.04 on the H200 drops the wait of such a
-    // batch (`docs/h200/planned-wrong-bytes-p100010.trace`: a whole
-    // buffer wrong on every run, right with a second semaphore).
+    // Greedy colouring by signal batch: an edge `p -> b` reuses a
+    // semaphore whose latest wait (batch `w`) was submitted before `p`
+    // and is known complete before `p` signals and before `b` begins to
+    // wait, unless on the same queue (module `completion` of the model:
+    // two queues never wait on one binary semaphore at once, and a signal
+    // always finds it unsignalled; NVIDIA's driver pairs the waits the
+    // other way round otherwise, `docs/h200/planned-hang-p100006.trace`).
+    // A batch may signal the binary semaphore it waits for (`w == p`: the
+    // wait unsignals it first). Until 2026-12-01 the planner avoided that,
+    // blaming NVIDIA's driver for `docs/h200/planned-wrong-bytes-p100010.trace`
+    // (a whole buffer wrong on every run); the cause was the overlapping
+    // waits of line 48, which the model now refuses: with `wait c0` before
+    // it and the batch that waits for and signals `sem0` kept, 5 of 5 runs
+    // were right on the H200 (`docs/testing.md`).
+    let known_done = |w: usize, at: &Clock, q: usize| {
+        let qw = batches[w].queue;
+        qw == q || at[qw] >= ord[w]
+    };
     let mut busy_until: Vec<usize> = Vec::new();
     for &(p, b) in &edges {
-        let s = match busy_until.iter().position(|&u| u < p) {
+        let reusable = |&w: &usize| {
+            w <= p
+                && known_done(w, &clock_in[p], batches[p].queue)
+                && known_done(w, &before_waits[b], batches[b].queue)
+        };
+        let s = match busy_until.iter().position(reusable) {
             Some(s) => s,
             None => {
                 busy_until.push(0);

@@ -4,6 +4,7 @@
 //! column for every rejection (see the module documentation of
 //! [`super`] for the invariants).
 
+use crate::ir::completion::Completion;
 use crate::ir::error::ProgramErrorKind;
 use crate::ir::event::{EventId, EventStates, EventWait, DEFAULT_RESET_STAGES};
 use crate::ir::layout::Location;
@@ -445,6 +446,9 @@ struct Parser {
     timeline_waits: Vec<(usize, usize)>,
     /// The order of event operations (the rules `resolve` checks).
     events: EventStates,
+    /// What is known complete when (the binary semaphore order and the
+    /// host's event rules, as `resolve` checks them).
+    done: Completion,
     /// Line and column of each event of each `wait-events`, by (command,
     /// index among its events), for the queue rule found at a submit.
     event_wait_toks: Vec<((usize, usize), (usize, usize))>,
@@ -458,6 +462,7 @@ impl Default for Parser {
             sems: SemaphoreStates::new(&[]),
             timeline_waits: Vec::new(),
             events: EventStates::new(0),
+            done: Completion::default(),
             event_wait_toks: Vec::new(),
         }
     }
@@ -717,16 +722,12 @@ impl Parser {
         Ok(Dependency { barriers })
     }
 
-    /// The events' queue rule at a submit to `queue` (or the end): a wait
-    /// whose set ran on another queue is reported at the wait's event.
-    fn submit_events(
-        &mut self,
-        queue: QueueId,
-        waits: &[SemaphoreWait],
-        signals: &[SemaphoreSignal],
-    ) -> Result<(), ParseError> {
+    /// The events' queue rule at a submit to `queue` (or the end) of
+    /// ordinal `at`: a wait whose set ran on another queue is reported at
+    /// the wait's event.
+    fn submit_events(&mut self, queue: QueueId, at: usize) -> Result<(), ParseError> {
         let program = &self.trace.program;
-        let r = self.events.submit(queue, waits, signals, |set, set_q| {
+        let r = self.events.submit(queue, at, |set, set_q| {
             let name = match &program.commands[set] {
                 Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
                     program.event_name(*event).to_string()
@@ -1316,9 +1317,9 @@ impl Parser {
                 let program = &self.trace.program;
                 let queue_name = |q| program.queue_name(q).to_string();
                 let r = if kw == "host-set-event" {
-                    self.events.host_set(event, t.text, queue_name)
+                    self.events.host_set(event, t.text, queue_name, &self.done)
                 } else {
-                    self.events.host_reset(event, t.text, queue_name)
+                    self.events.host_reset(event, t.text, queue_name, &self.done)
                 };
                 if let Err(kind) = r {
                     return line.err(t.col, kind.to_string());
@@ -1428,19 +1429,32 @@ impl Parser {
                         }
                     }
                 }
-                if let Err((op, kind)) = self.sems.submit(&self.trace.program.semaphores, &sub) {
-                    let tok = match op {
-                        SemOperand::Wait(i) => operands[i],
-                        SemOperand::Signal(i) => signal_toks[i],
-                    };
-                    return line.err(tok.col, kind.to_string());
-                }
+                let program = &self.trace.program;
+                let r = self.sems.submit(&program.semaphores, &sub).and_then(|()| {
+                    self.done.submit(
+                        sub.queue,
+                        &sub.waits,
+                        &sub.signals,
+                        |s| program.semaphores[s.0 as usize].name.clone(),
+                        |q| program.queue_name(q).to_string(),
+                    )
+                });
+                let at = match r {
+                    Ok(at) => at,
+                    Err((op, kind)) => {
+                        let tok = match op {
+                            SemOperand::Wait(i) => operands[i],
+                            SemOperand::Signal(i) => signal_toks[i],
+                        };
+                        return line.err(tok.col, kind.to_string());
+                    }
+                };
                 for (w, t) in sub.waits.iter().zip(&operands) {
                     if w.value.is_some() {
                         self.timeline_waits.push((no, t.col));
                     }
                 }
-                self.submit_events(sub.queue, &sub.waits, &sub.signals)?;
+                self.submit_events(sub.queue, at)?;
                 self.push(no, Command::Submit(sub));
             }
             "wait" => {
@@ -1452,7 +1466,7 @@ impl Parser {
                     None => WaitFor::All,
                 };
                 line.done()?;
-                self.events.host_waited(target);
+                self.done.host_waited(target);
                 self.push(no, Command::Wait(target));
             }
             "host-signal" | "host-wait" => {
@@ -1482,9 +1496,9 @@ impl Parser {
                     let initial = self.trace.program.semaphores[semaphore.0 as usize]
                         .kind
                         .initial_value();
-                    self.events.host_waited_value(semaphore, value, initial);
+                    self.done.host_waited_value(semaphore, value, initial);
                 } else {
-                    self.events.host_signal(semaphore, value);
+                    self.done.host_signal(semaphore, value);
                 }
                 self.push(
                     no,
@@ -1581,8 +1595,17 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         rest = next;
         p.line(lex(no, raw)?)?;
     }
-    // Whatever is recorded at the end is submitted to the first queue.
-    p.submit_events(QueueId(0), &[], &[])?;
+    // Whatever is recorded at the end is submitted to the first queue
+    // (with no semaphore: nothing `Completion::submit` refuses).
+    let end = p
+        .done
+        .submit(QueueId(0), &[], &[], |_| String::new(), |_| String::new());
+    let at = end.map_err(|(_, kind)| ParseError {
+        line: no.max(1),
+        col: 1,
+        message: kind.to_string(),
+    })?;
+    p.submit_events(QueueId(0), at)?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
         return Err(ParseError {

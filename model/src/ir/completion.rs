@@ -1,0 +1,288 @@
+//! What is known complete, and when: the one account of which submitted
+//! batches have completed at a point of the program, as seen by the host
+//! (after its fence, queue and timeline waits) and by each queue (after
+//! its earlier batches and the semaphore waits they made), following
+//! semaphore chains across queues.
+//!
+//! Two kinds of rule read it:
+//!
+//! * the host's event rules ([`super::event`]): the host sets or resets an
+//!   event only when no submitted device wait of it is pending;
+//! * the order of a binary semaphore's operations on the device, checked
+//!   here at each submit. Host order alone (module `queue`: a wait has a
+//!   pending signal, a signal finds the semaphore unsignalled) does not
+//!   say which signal a wait takes on the device. "Semaphore Waiting"
+//!   includes in a wait's first scope a signal that no other wait is
+//!   *known* to come between, and "applications must ensure that exactly
+//!   one semaphore signal operation meets these criteria"; the valid
+//!   usage says the same from the queues' side: "there must be no other
+//!   queues waiting on the same semaphore" when a binary wait executes
+//!   (VUID-vkQueueSubmit-pWaitSemaphores-00068,
+//!   VUID-vkQueueSubmit2-semaphore-03871), and a binary signal finds the
+//!   semaphore unsignalled when it *executes*
+//!   (VUID-vkQueueSubmit-pSignalSemaphores-00067,
+//!   VUID-vkQueueSubmit2-semaphore-03868). So a binary semaphore's wait
+//!   on one queue must be known complete before the next wait on another
+//!   queue can begin (the host knew it complete before submitting that
+//!   wait, or an earlier batch of that queue waited for it), and before
+//!   the next signal on another queue runs (the same, or a wait of the
+//!   signalling batch itself). Operations on one queue are taken in
+//!   submission order. NVIDIA's driver (580.159.04, H200) pairs the
+//!   waits the other way round when this fails
+//!   (`docs/h200/planned-hang-p100006.trace`: hangs, wrong bytes).
+//!
+//! Knowledge is a [`Clock`]: per queue, the latest submission known
+//! complete, a prefix since a fence, and a semaphore signal with
+//! `ALL_COMMANDS`, waits for every command earlier in submission order on
+//! its queue. A link of a chain counts only with `ALL_COMMANDS` (a
+//! signal's first scope then holds every earlier command of its queue, a
+//! wait's second scope every later one); a narrower mask ends the chain
+//! (conservative: more refusals). A queue's timeline wait follows the
+//! signal of exactly its value (values are unique, and that signal is the
+//! first to reach it); one met only by a greater value is not followed,
+//! since a host signal recorded later may reach the value first. A host
+//! wait for a timeline value follows the smallest value at least its own
+//! recorded before it (nothing recorded later can run while the host
+//! waits).
+//!
+//! It does not decide what a program *means* (the definitional semantics,
+//! `crate::spec`) and checks nothing about host order (module `queue`);
+//! it assumes those checks ran first (each binary wait has a pending
+//! signal, timeline values increase).
+
+use super::error::ProgramErrorKind;
+use super::queue::{QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
+use crate::vk::flags::PipelineStageFlags2;
+
+/// What the completion of a point of execution shows complete: per queue,
+/// the ordinal (among all submits) of its latest submission whose every
+/// command has completed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Clock(Vec<(QueueId, usize)>);
+
+impl Clock {
+    /// Whether the submit of ordinal `at` on `queue` is complete.
+    pub(crate) fn covers(&self, queue: QueueId, at: usize) -> bool {
+        self.0.iter().any(|&(q, n)| q == queue && n >= at)
+    }
+
+    /// Both: the later ordinal per queue.
+    fn join(&mut self, other: &Clock) {
+        for &(q, n) in &other.0 {
+            self.advance(q, n);
+        }
+    }
+
+    /// `queue`'s submissions up to ordinal `at` complete.
+    fn advance(&mut self, queue: QueueId, at: usize) {
+        match self.0.iter_mut().find(|(q, _)| *q == queue) {
+            Some((_, n)) => *n = (*n).max(at),
+            None => self.0.push((queue, at)),
+        }
+    }
+}
+
+/// The account (see the module docs), updated in trace order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Completion {
+    /// Per queue, what the completion of everything submitted to it shows
+    /// complete (a fence of its last submission, `vkQueueWaitIdle`).
+    queues: Vec<(QueueId, Clock)>,
+    /// What the host knows complete.
+    host: Clock,
+    /// The clock each pending binary signal carries (empty when its stage
+    /// mask is narrower than `ALL_COMMANDS`).
+    binary_signals: Vec<(SemaphoreId, Clock)>,
+    /// Per binary semaphore waited on so far, its latest wait: queue and
+    /// submit ordinal.
+    binary_waits: Vec<(SemaphoreId, QueueId, usize)>,
+    /// The clock each timeline signal carries: (semaphore, value, clock);
+    /// a host signal's is empty.
+    timeline_signals: Vec<(SemaphoreId, u64, Clock)>,
+    /// Submits so far.
+    submits: usize,
+}
+
+/// Whether a stage mask links a chain.
+fn all(stages: PipelineStageFlags2) -> bool {
+    stages.contains(PipelineStageFlags2::ALL_COMMANDS)
+}
+
+impl Completion {
+    /// Whether the host knows the submit of ordinal `at` on `queue`
+    /// complete.
+    pub(crate) fn host_knows(&self, queue: QueueId, at: usize) -> bool {
+        self.host.covers(queue, at)
+    }
+
+    fn queue_clock(&self, queue: QueueId) -> Clock {
+        self.queues
+            .iter()
+            .find(|(q, _)| *q == queue)
+            .map_or_else(Clock::default, |(_, c)| c.clone())
+    }
+
+    /// The latest wait of binary `semaphore`, if any.
+    fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize)> {
+        self.binary_waits
+            .iter()
+            .find(|(s, _, _)| *s == semaphore)
+            .map(|&(_, q, at)| (q, at))
+    }
+
+    /// A submit to `queue` (the end of the program: the implicit one, to
+    /// the first queue, with no semaphores) waiting for `waits` and
+    /// signalling `signals`; returns its ordinal. Refuses a binary wait or
+    /// signal that the latest wait of its semaphore, on another queue, is
+    /// not known to precede (see the module docs). `sem_name` and
+    /// `queue_name` name them in the error.
+    pub(crate) fn submit(
+        &mut self,
+        queue: QueueId,
+        waits: &[SemaphoreWait],
+        signals: &[SemaphoreSignal],
+        sem_name: impl Fn(SemaphoreId) -> String,
+        queue_name: impl Fn(QueueId) -> String,
+    ) -> Result<usize, (SemOperand, ProgramErrorKind)> {
+        let at = self.submits;
+        // What is complete before this batch's waits begin: what the host
+        // knew at the submit, and what the queue's earlier batches showed.
+        let mut clock = self.queue_clock(queue);
+        clock.join(&self.host);
+        for (i, w) in waits.iter().enumerate() {
+            if w.value.is_some() {
+                continue;
+            }
+            if let Some((q, a)) = self.last_wait(w.semaphore) {
+                if q != queue && !clock.covers(q, a) {
+                    return Err((
+                        SemOperand::Wait(i),
+                        ProgramErrorKind::BinaryWaitsOverlap {
+                            name: sem_name(w.semaphore),
+                            queue: queue_name(queue),
+                            other: queue_name(q),
+                        },
+                    ));
+                }
+            }
+        }
+        // What the batch's waits carry (a binary wait takes its pending
+        // signal, whatever its mask).
+        let mut carried_in = Vec::new();
+        for w in waits {
+            let carried = match w.value {
+                None => self
+                    .binary_signals
+                    .iter()
+                    .position(|(s, _)| *s == w.semaphore)
+                    .map(|i| self.binary_signals[i].1.clone()),
+                Some(v) => self.timeline_clock(w.semaphore, v),
+            };
+            if let Some(c) = carried.filter(|_| all(w.stages)) {
+                carried_in.push(c);
+            }
+        }
+        for c in &carried_in {
+            clock.join(c);
+        }
+        for (i, g) in signals.iter().enumerate() {
+            if g.value.is_some() {
+                continue;
+            }
+            // The latest wait: an earlier submit's, or this batch's own
+            // (same queue, so ordered before its signal).
+            let earlier = self.last_wait(g.semaphore);
+            let own = waits
+                .iter()
+                .any(|w| w.value.is_none() && w.semaphore == g.semaphore);
+            if let (Some((q, a)), false) = (earlier, own) {
+                let known = self.host.covers(q, a) || (all(g.stages) && clock.covers(q, a));
+                if q != queue && !known {
+                    return Err((
+                        SemOperand::Signal(i),
+                        ProgramErrorKind::BinarySignalBeforeWaitDone {
+                            name: sem_name(g.semaphore),
+                            queue: queue_name(queue),
+                            other: queue_name(q),
+                        },
+                    ));
+                }
+            }
+        }
+        // Valid: record it.
+        self.submits += 1;
+        for w in waits.iter().filter(|w| w.value.is_none()) {
+            if let Some(i) = self.binary_signals.iter().position(|(s, _)| *s == w.semaphore) {
+                self.binary_signals.swap_remove(i);
+            }
+            match self.binary_waits.iter_mut().find(|(s, _, _)| *s == w.semaphore) {
+                Some(r) => *r = (w.semaphore, queue, at),
+                None => self.binary_waits.push((w.semaphore, queue, at)),
+            }
+        }
+        clock.advance(queue, at);
+        match self.queues.iter_mut().find(|(q, _)| *q == queue) {
+            Some((_, c)) => *c = clock.clone(),
+            None => self.queues.push((queue, clock.clone())),
+        }
+        for g in signals {
+            let carried = if all(g.stages) {
+                clock.clone()
+            } else {
+                Clock::default()
+            };
+            match g.value {
+                None => self.binary_signals.push((g.semaphore, carried)),
+                Some(v) => self.timeline_signals.push((g.semaphore, v, carried)),
+            }
+        }
+        Ok(at)
+    }
+
+    /// The host waits: for every submission (`vkWaitForFences` on all of
+    /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
+    /// what their completion shows complete.
+    pub(crate) fn host_waited(&mut self, target: WaitFor) {
+        for (q, c) in &self.queues {
+            if target == WaitFor::All || target == WaitFor::Queue(*q) {
+                self.host.join(c);
+            }
+        }
+    }
+
+    /// `vkSignalSemaphore` of `value` on timeline `semaphore`: a signal
+    /// that shows nothing complete (the host has done it).
+    pub(crate) fn host_signal(&mut self, semaphore: SemaphoreId, value: u64) {
+        self.timeline_signals.push((semaphore, value, Clock::default()));
+    }
+
+    /// `vkWaitSemaphores` for `value` of timeline `semaphore`: what the
+    /// signal that first reached it showed complete. Only signals recorded
+    /// before can have run (the host is blocked), and values increase in
+    /// execution order, so that is the smallest recorded value `>= value`
+    /// (nothing when the semaphore's `initial` value reaches it, or a
+    /// host signal).
+    pub(crate) fn host_waited_value(&mut self, semaphore: SemaphoreId, value: u64, initial: u64) {
+        if initial >= value {
+            return;
+        }
+        let first = self
+            .timeline_signals
+            .iter()
+            .filter(|(s, v, _)| *s == semaphore && *v >= value)
+            .min_by_key(|(_, v, _)| *v);
+        if let Some((_, _, c)) = first {
+            let c = c.clone();
+            self.host.join(&c);
+        }
+    }
+
+    /// The clock of the device signal of exactly `value` of timeline
+    /// `semaphore`, if one is recorded.
+    fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
+        self.timeline_signals
+            .iter()
+            .find(|(s, v, _)| *s == semaphore && *v == value)
+            .map(|(_, _, c)| c.clone())
+    }
+}
