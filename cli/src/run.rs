@@ -88,6 +88,49 @@ fn judge(program: &Program, command: Option<usize>, id_name: &str, layer: Layer)
     }
 }
 
+/// Up to three wrong words of the host read compared in `c`, one line
+/// each: the device's word and the reference's, and which command of the
+/// reference's history of that word (`vksync::reference::word_history`)
+/// left each value, so that a stale value names the write it predates.
+/// `line` names a command index.
+fn wrong_words(
+    program: &Program,
+    result: &vksync_runtime::RunResult,
+    c: &vksync_runtime::ReadbackComparison,
+    line: impl Fn(usize) -> String,
+) -> Vec<String> {
+    let Some(device) = result.readback(c.command) else {
+        return Vec::new();
+    };
+    let mut words: Vec<usize> = c.mismatches.iter().map(|&o| o / 4 * 4).collect();
+    words.dedup();
+    words
+        .into_iter()
+        .take(3)
+        .filter_map(|off| {
+            let d = u32::from_le_bytes(device.get(off..off + 4)?.try_into().ok()?);
+            let history = vksync::reference::word_history(program, c.command, off as u64).ok()?;
+            let want = history.last()?.value;
+            let after = |v: Option<u32>| {
+                history.iter().rev().find(|h| h.value == v).map_or(
+                    "no value the reference gives it before the read".to_string(),
+                    |h| {
+                        h.command.map_or("its value before any command".to_string(), |a| {
+                            format!("the value after {}", line(a))
+                        })
+                    },
+                )
+            };
+            let want_text = want.map_or("undefined".to_string(), |w| format!("{w:#010x}"));
+            Some(format!(
+                "    word at byte {off}: device {d:#010x} ({}), reference {want_text} ({})",
+                after(Some(d)),
+                after(want)
+            ))
+        })
+        .collect()
+}
+
 /// An error's location and its message without the location (which the
 /// caller turns into a line of the input).
 fn split(e: &RuntimeError) -> (Option<Location>, String) {
@@ -423,6 +466,9 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
                     c.len - c.undefined,
                     c.mismatches.len()
                 );
+                for w in wrong_words(&plan.program, &result, c, |x| lines.planned(x)) {
+                    say!(out, "{w}");
+                }
             }
             clean &= total == 0;
             say!(
@@ -655,6 +701,9 @@ pub fn run_as_written(
                     c.len - c.undefined,
                     c.mismatches.len()
                 );
+                for w in wrong_words(&program, &result, c, line) {
+                    say!(out, "{w}");
+                }
             }
             clean &= total == 0;
             say!(

@@ -382,81 +382,143 @@ pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
     let mut store = Store::new(program)?;
     let mut out = Vec::new();
     for (ci, c) in program.commands.iter().enumerate() {
-        match c {
-            Command::Alloc { blob } => store.undefine(program, *blob),
-            // A layout transition keeps the bytes (module documentation).
-            Command::Free { .. }
-            | Command::Barrier(_)
-            | Command::Submit(_)
-            | Command::Wait(_)
-            | Command::HostSignal { .. }
-            | Command::HostWait { .. }
-            | Command::SetEvent { .. }
-            | Command::WaitEvents { .. }
-            | Command::SetEvent1 { .. }
-            | Command::WaitEvents1 { .. }
-            | Command::ResetEvent { .. }
-            | Command::HostSetEvent { .. }
-            | Command::HostResetEvent { .. } => {}
-            Command::Copy { src, dst } => {
-                let data = store.read(*src);
-                store.write(*dst, &data);
-            }
-            // Image layouts are not computed: what a copy to or from an
-            // image leaves is unknown here.
-            Command::CopyImage { dst, .. } => {
-                store.write(*dst, &vec![None; dst.range.len() as usize]);
-            }
-            Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
-                let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
-                store.write(*dst, &data);
-            }
-            Command::HostRead { src } => out.push(Readback {
-                command: ci,
-                bytes: store.read(*src),
-            }),
-            Command::Dispatch {
-                kernel,
-                params,
-                bindings,
-                indirect,
-            } => {
-                let err = |source| ReferenceError::Kernel { command: ci, source };
-                let k = Kernel::from_name(kernel, params).map_err(err)?;
-                if indirect.is_some() {
-                    return Err(err(KernelError::Indirect {
-                        kernel: kernel.clone(),
-                    }));
-                }
-                let n = k.check_bindings(bindings).map_err(err)? as usize;
-                let inputs: Vec<Vec<Option<u8>>> = bindings
-                    .iter()
-                    .filter(|b| b.access != BindingAccess::Write)
-                    .map(|b| store.read(b.region))
-                    .collect();
-                let mut result = vec![None; n * 4];
-                for i in 0..n {
-                    let words: Option<Vec<u32>> = inputs
-                        .iter()
-                        .map(|inp| {
-                            let w = &inp[i * 4..i * 4 + 4];
-                            Some(u32::from_le_bytes([w[0]?, w[1]?, w[2]?, w[3]?]))
-                        })
-                        .collect();
-                    if let Some(ws) = words {
-                        let y = k.apply(&ws).to_le_bytes();
-                        for (j, b) in y.iter().enumerate() {
-                            result[i * 4 + j] = Some(*b);
-                        }
-                    }
-                }
-                // Invariant: every kernel signature ends with its output.
-                let out_binding = bindings.last().expect("kernel has an output binding");
-                store.write(out_binding.region, &result);
-            }
-        }
+        step(program, &mut store, ci, c, &mut out)?;
     }
     Ok(out)
+}
+
+/// One entry of a [`word_history`]: the command that left a word's value
+/// (`None`: the value it starts with) and the value (`None`: undefined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordChange {
+    /// The command index, or `None` for the starting value.
+    pub command: Option<usize>,
+    /// The word after it, little-endian; `None` where a byte is undefined.
+    pub value: Option<u32>,
+}
+
+/// The history of the word that host read `read` (a command index) sees
+/// at byte `offset` of its region: the value it starts with, then each
+/// command before the read that changed it, in trace order. For telling
+/// which write a wrong device value came from: a stale value is an
+/// earlier entry. Empty when `read` is no host read or the word passes
+/// its end.
+pub fn word_history(program: &Program, read: usize, offset: u64) -> Result<Vec<WordChange>, ReferenceError> {
+    let Some(Command::HostRead { src }) = program.commands.get(read) else {
+        return Ok(Vec::new());
+    };
+    if offset.checked_add(4).is_none_or(|end| end > src.range.len()) {
+        return Ok(Vec::new());
+    }
+    let mut word = *src;
+    word.range.start += offset;
+    word.range.end = word.range.start + 4;
+    let mut store = Store::new(program)?;
+    let value = |store: &Store| {
+        let b = store.read(word);
+        Some(u32::from_le_bytes([b[0]?, b[1]?, b[2]?, b[3]?]))
+    };
+    let mut history = vec![WordChange {
+        command: None,
+        value: value(&store),
+    }];
+    let mut out = Vec::new();
+    for (ci, c) in program.commands[..read].iter().enumerate() {
+        step(program, &mut store, ci, c, &mut out)?;
+        let v = value(&store);
+        if history.last().is_some_and(|last| last.value != v) {
+            history.push(WordChange {
+                command: Some(ci),
+                value: v,
+            });
+        }
+    }
+    Ok(history)
+}
+
+/// Runs command `ci` (`c`) of `program` on `store`; a host read's bytes
+/// go to `out`.
+fn step(
+    program: &Program,
+    store: &mut Store,
+    ci: usize,
+    c: &Command,
+    out: &mut Vec<Readback>,
+) -> Result<(), ReferenceError> {
+    match c {
+        Command::Alloc { blob } => store.undefine(program, *blob),
+        // A layout transition keeps the bytes (module documentation).
+        Command::Free { .. }
+        | Command::Barrier(_)
+        | Command::Submit(_)
+        | Command::Wait(_)
+        | Command::HostSignal { .. }
+        | Command::HostWait { .. }
+        | Command::SetEvent { .. }
+        | Command::WaitEvents { .. }
+        | Command::SetEvent1 { .. }
+        | Command::WaitEvents1 { .. }
+        | Command::ResetEvent { .. }
+        | Command::HostSetEvent { .. }
+        | Command::HostResetEvent { .. } => {}
+        Command::Copy { src, dst } => {
+            let data = store.read(*src);
+            store.write(*dst, &data);
+        }
+        // Image layouts are not computed: what a copy to or from an
+        // image leaves is unknown here.
+        Command::CopyImage { dst, .. } => {
+            store.write(*dst, &vec![None; dst.range.len() as usize]);
+        }
+        Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
+            let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
+            store.write(*dst, &data);
+        }
+        Command::HostRead { src } => out.push(Readback {
+            command: ci,
+            bytes: store.read(*src),
+        }),
+        Command::Dispatch {
+            kernel,
+            params,
+            bindings,
+            indirect,
+        } => {
+            let err = |source| ReferenceError::Kernel { command: ci, source };
+            let k = Kernel::from_name(kernel, params).map_err(err)?;
+            if indirect.is_some() {
+                return Err(err(KernelError::Indirect {
+                    kernel: kernel.clone(),
+                }));
+            }
+            let n = k.check_bindings(bindings).map_err(err)? as usize;
+            let inputs: Vec<Vec<Option<u8>>> = bindings
+                .iter()
+                .filter(|b| b.access != BindingAccess::Write)
+                .map(|b| store.read(b.region))
+                .collect();
+            let mut result = vec![None; n * 4];
+            for i in 0..n {
+                let words: Option<Vec<u32>> = inputs
+                    .iter()
+                    .map(|inp| {
+                        let w = &inp[i * 4..i * 4 + 4];
+                        Some(u32::from_le_bytes([w[0]?, w[1]?, w[2]?, w[3]?]))
+                    })
+                    .collect();
+                if let Some(ws) = words {
+                    let y = k.apply(&ws).to_le_bytes();
+                    for (j, b) in y.iter().enumerate() {
+                        result[i * 4 + j] = Some(*b);
+                    }
+                }
+            }
+            // Invariant: every kernel signature ends with its output.
+            let out_binding = bindings.last().expect("kernel has an output binding");
+            store.write(out_binding.region, &result);
+        }
+    }
+    Ok(())
 }
 
 /// Compares device bytes with the reference's, skipping undefined bytes.
@@ -495,6 +557,30 @@ mod tests {
                     "{iters} rounds of {x}"
                 );
             }
+        }
+    }
+
+    /// The history of the word a host read sees: the H200's wrong bytes
+    /// of `docs/testing.md` ("A driver bug") in small, and the edges.
+    #[test]
+    fn word_history_lists_each_change_of_a_word() {
+        let text = "buffer a 16\nbuffer b 16\nhost-write a 5000\nhost-write b 3000\n\
+                    dispatch scale_add(2,6) read a write b\nfill a 649\nfill a[4..8] 649\n\
+                    host-read b\nhost-read a\n";
+        let t = parse(text).unwrap();
+        let w = |command, value| WordChange { command, value };
+        // (read, offset, history)
+        let cases: Vec<(usize, u64, Vec<WordChange>)> = vec![
+            // b: undefined, the host write, the dispatch (2 * 5000 + 6).
+            (5, 0, vec![w(None, None), w(Some(1), Some(3000)), w(Some(2), Some(10_006))]),
+            // a's word 1: the second fill writes the same value, no change.
+            (6, 4, vec![w(None, None), w(Some(0), Some(5001)), w(Some(3), Some(649))]),
+            // Past the end, and a command that is no host read.
+            (6, 13, vec![]),
+            (2, 0, vec![]),
+        ];
+        for (read, offset, want) in cases {
+            assert_eq!(word_history(&t.program, read, offset).unwrap(), want, "read {read} at {offset}");
         }
     }
 

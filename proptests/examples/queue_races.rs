@@ -26,6 +26,9 @@
 //! fence waits its host reads need (counted as host waits inserted); the
 //! bytes must still be the reference's.
 //!
+//! `--print-first` prints the first program, or with `--planned` its
+//! plan (to run one seed's plan alone: `--cases 1 --seed S`).
+//!
 //! `--seconds T` starts no new case after T seconds (the totals then say
 //! how many ran), so a run under a time limit still ends with its totals.
 //!
@@ -121,7 +124,7 @@ fn main() {
         "options: cases {cases}, seed {seed}, repeat {repeat}, {} bytes per buffer, {} batches, slow({})",
         opts.buffer_bytes, opts.batches, opts.slow_iters
     );
-    if print_first {
+    if print_first && !planned {
         println!("first program:\n{}", generate(seed, &opts).text(None));
     }
     if planned {
@@ -131,8 +134,11 @@ fn main() {
             cases,
             seconds,
             opts,
-            drop_ownership.then_some(repeat),
-            without_fence_waits,
+            PlannedFlags {
+                drop_ownership: drop_ownership.then_some(repeat),
+                without_fence_waits,
+                print_first,
+            },
         ));
     }
     let mut totals = SuiteTotals::default();
@@ -189,15 +195,27 @@ fn main() {
 /// buffer's ownership transfer R times each; with `without_fence_waits`,
 /// plans each program without its fence waits (see the module docs).
 /// Returns the exit status.
+/// `--planned`'s options: `--drop-ownership` (its repeat count),
+/// `--without-fence-waits`, and `--print-first` (print the first plan).
+struct PlannedFlags {
+    drop_ownership: Option<usize>,
+    without_fence_waits: bool,
+    print_first: bool,
+}
+
 fn run_planned(
     device: &mut Device,
     seed: u64,
     cases: usize,
     seconds: f64,
     mut opts: QueueOptions,
-    drop_ownership: Option<usize>,
-    without_fence_waits: bool,
+    flags: PlannedFlags,
 ) -> i32 {
+    let PlannedFlags {
+        drop_ownership,
+        without_fence_waits,
+        print_first,
+    } = flags;
     opts.events = 0;
     let start = std::time::Instant::now();
     let (mut ran, mut bytes, mut wrong, mut messages, mut waits, mut failed) = (0, 0, 0, 0, 0, false);
@@ -237,6 +255,9 @@ fn run_planned(
             }
         };
         let p = &plan.plan.program;
+        if print_first && s == seed {
+            println!("first plan:\n{}", vksync::trace::print(p));
+        }
         let h = hazards(p);
         let own = vksync::check_ownership(p).map_or(usize::MAX, |i| i.len());
         if h != 0 || own != 0 {
