@@ -551,6 +551,13 @@ fn say_device(device: &Device, out: &mut Out) {
         ),
         None => say!(out, "device: {}", device.name()),
     }
+    // Driver workarounds on (vksync_runtime::quirks; off with
+    // VKSYNC_DRIVER_WORKAROUNDS=0).
+    for k in vksync_runtime::quirks::KNOWN {
+        if device.info().quirks.contains(&k.quirk) {
+            say!(out, "driver workaround: {} ({})", k.summary, k.evidence);
+        }
+    }
 }
 
 /// `vksync run --as-written`: the trace with its own barriers, semaphores

@@ -89,6 +89,10 @@ pub struct DeviceOptions {
     /// How a validation layer that takes settings (`VK_EXT_layer_settings`,
     /// 1.4.x) is configured; see [`LayerSettings`].
     pub layer: LayerSettings,
+    /// Work around the chosen device's known driver defects
+    /// ([`crate::quirks::KNOWN`]; default on; `VKSYNC_DRIVER_WORKAROUNDS=0`
+    /// turns it off).
+    pub workarounds: bool,
 }
 
 /// Settings of the Khronos validation layer, applied when the layer takes
@@ -128,6 +132,7 @@ impl Default for DeviceOptions {
             print_device: true,
             fence_timeout: DEFAULT_FENCE_TIMEOUT,
             layer: LayerSettings::default(),
+            workarounds: true,
         }
     }
 }
@@ -190,9 +195,11 @@ impl DeviceOptions {
             Ok("1") => ValidationMode::Required,
             _ => ValidationMode::Auto,
         };
+        let workarounds = std::env::var("VKSYNC_DRIVER_WORKAROUNDS").as_deref() != Ok("0");
         DeviceOptions {
             device,
             validation,
+            workarounds,
             ..DeviceOptions::default()
         }
     }
@@ -237,6 +244,9 @@ pub struct DeviceInfo {
     /// batches on transfer-only queues with it, where
     /// `vkCmdResetQueryPool` is not allowed.
     pub host_query_reset: bool,
+    /// The driver defects worked around in every run (empty when
+    /// [`DeviceOptions::workarounds`] is off; [`crate::quirks`]).
+    pub quirks: Vec<crate::quirks::Quirk>,
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -916,6 +926,11 @@ impl Device {
             queue_families,
             timeline_semaphores,
             host_query_reset,
+            quirks: if options.workarounds {
+                crate::quirks::for_vendor(props.vendor_id)
+            } else {
+                Vec::new()
+            },
         };
         if options.print_device {
             eprintln!("vksync-runtime: device: {info}");

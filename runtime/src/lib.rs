@@ -45,6 +45,7 @@ pub mod device;
 pub mod error;
 pub mod kernels;
 pub mod queues;
+pub mod quirks;
 pub mod recorder;
 pub mod repeat;
 mod resources;
@@ -60,6 +61,7 @@ pub use device::{
 };
 pub use error::{Behind, Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};
+pub use quirks::Quirk;
 pub use recorder::{
     compare_readbacks, compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison,
     RunNote, RunResult, Submission,

@@ -397,6 +397,7 @@ impl Device {
             events: &res.events,
             fence_timeout,
             timestamp_period: info.timestamp_period,
+            quirks: &info.quirks,
             mapping: Some(&mapping),
         };
         // On an error, work may be blocked on a timeline value the rest of
@@ -634,6 +635,8 @@ pub(crate) struct Recorder<'a> {
     /// refuse multi-queue programs (ownership transfers then have no
     /// device families).
     pub(crate) mapping: Option<&'a QueueMapping>,
+    /// The driver defects to record around (`crate::quirks`).
+    pub(crate) quirks: &'a [crate::quirks::Quirk],
 }
 
 impl Recorder<'_> {
@@ -1000,6 +1003,7 @@ impl Recorder<'_> {
         let mut globals = Vec::new();
         let mut buffers = Vec::new();
         for b in &dep.barriers {
+            let b = &crate::quirks::recorded(b, self.quirks);
             match b.region {
                 None => globals.push(vksync::ash::memory_barrier2(b)),
                 Some(r) => {

@@ -635,6 +635,7 @@ impl Device {
                 events: &res.events[events.clone()],
                 fence_timeout,
                 timestamp_period: info.timestamp_period,
+                quirks: &info.quirks,
                 mapping: Some(&mappings[pi]),
             };
             let source = Source {
@@ -803,6 +804,7 @@ impl Device {
             events: &res.events,
             fence_timeout,
             timestamp_period: info.timestamp_period,
+            quirks: &info.quirks,
             mapping: None,
         };
         let source = Source {
