@@ -572,15 +572,27 @@ mod tests {
         // (read, offset, history)
         let cases: Vec<(usize, u64, Vec<WordChange>)> = vec![
             // b: undefined, the host write, the dispatch (2 * 5000 + 6).
-            (5, 0, vec![w(None, None), w(Some(1), Some(3000)), w(Some(2), Some(10_006))]),
+            (
+                5,
+                0,
+                vec![w(None, None), w(Some(1), Some(3000)), w(Some(2), Some(10_006))],
+            ),
             // a's word 1: the second fill writes the same value, no change.
-            (6, 4, vec![w(None, None), w(Some(0), Some(5001)), w(Some(3), Some(649))]),
+            (
+                6,
+                4,
+                vec![w(None, None), w(Some(0), Some(5001)), w(Some(3), Some(649))],
+            ),
             // Past the end, and a command that is no host read.
             (6, 13, vec![]),
             (2, 0, vec![]),
         ];
         for (read, offset, want) in cases {
-            assert_eq!(word_history(&t.program, read, offset).unwrap(), want, "read {read} at {offset}");
+            assert_eq!(
+                word_history(&t.program, read, offset).unwrap(),
+                want,
+                "read {read} at {offset}"
+            );
         }
     }
 
