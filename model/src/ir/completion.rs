@@ -168,7 +168,6 @@ impl Completion {
         }
         // What the batch's waits carry (a binary wait takes its pending
         // signal, whatever its mask).
-        let mut carried_in = Vec::new();
         for w in waits {
             let carried = match w.value {
                 None => self
@@ -179,11 +178,8 @@ impl Completion {
                 Some(v) => self.timeline_clock(w.semaphore, v),
             };
             if let Some(c) = carried.filter(|_| all(w.stages)) {
-                carried_in.push(c);
+                clock.join(&c);
             }
-        }
-        for c in &carried_in {
-            clock.join(c);
         }
         for (i, g) in signals.iter().enumerate() {
             if g.value.is_some() {
