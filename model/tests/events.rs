@@ -441,10 +441,17 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
             format!("{WAITED}submit q0 signal t:1\nhost-wait t 2\nhost-reset-event e\n"),
             Some(reset(12, 18, "q0")),
         ),
-        // A chain over another queue with a narrower wait mask: not
-        // followed.
+        // A fence waits for every operation of its queue's batches, the
+        // semaphore waits too, whatever their masks: `wait q1` shows q0's
+        // signal ran (until 2026-12-01 this was refused, a false refusal
+        // found in review). A chain through another queue's later
+        // commands with a narrower wait mask is still not followed.
         (
             format!("{WAITED}submit q0 signal s\nsubmit q1 wait s@COPY\nwait q1\nhost-reset-event e\n"),
+            None,
+        ),
+        (
+            format!("{WAITED}submit q0 signal s\nsubmit q1 wait s@COPY signal t:1\nhost-wait t 1\nhost-reset-event e\n"),
             Some(reset(13, 18, "q0")),
         ),
         // The host wait returns at the first signal to reach 1: q1's, not

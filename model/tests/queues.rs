@@ -554,15 +554,15 @@ fn a_timeline_chain_through_queues_has_one_candidate_per_wait() {
 /// to order it; each refusal names the line and column of the operation.
 #[test]
 fn binary_semaphore_operations_are_ordered_on_the_device() {
-    let head = "queue qa\nqueue qb\nqueue qc\nsemaphore s\nsemaphore u\n";
+    let head = "queue qa\nqueue qb\nqueue qc\nsemaphore s\nsemaphore u\nsemaphore t timeline\n";
     let overlap = |line_col: &str, queue: &str, other: &str| {
         format!(
             "{line_col}: binary semaphore `s` is waited on by queue `{queue}` while the wait of queue `{other}` on it \
              may still be pending: two queues may not wait on one binary semaphore at once \
              (VUID-vkQueueSubmit-pWaitSemaphores-00068, VUID-vkQueueSubmit2-semaphore-03871), and either wait may \
-             take either signal; make the earlier wait known complete first (`wait {other}`, or a semaphore that \
-             queue `{other}` signals after it and an earlier batch of queue `{queue}` waits for) or use a timeline \
-             semaphore"
+             take either signal; make the earlier wait known complete first (`wait {other}`, or, if that wait's \
+             mask holds ALL_COMMANDS, a semaphore that queue `{other}` signals after it and an earlier batch of \
+             queue `{queue}` waits for, all with ALL_COMMANDS) or use a timeline semaphore"
         )
     };
     let early_signal = |line_col: &str, queue: &str, other: &str| {
@@ -570,9 +570,9 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
             "{line_col}: binary semaphore `s` is signalled on queue `{queue}` while the wait of queue `{other}` on \
              it may not have unsignalled it yet: a binary signal must find the semaphore unsignalled when it \
              executes (VUID-vkQueueSubmit-pSignalSemaphores-00067, VUID-vkQueueSubmit2-semaphore-03868); order \
-             that wait before this signal (`wait {other}`, or a semaphore that queue `{other}` signals after it \
-             and this batch or an earlier one of queue `{queue}` waits for with ALL_COMMANDS) or use another \
-             semaphore"
+             that wait before this signal (`wait {other}`, or, if that wait's mask holds ALL_COMMANDS, a semaphore \
+             that queue `{other}` signals after it and this batch or an earlier one of queue `{queue}` waits for, \
+             all with ALL_COMMANDS) or use another semaphore"
         )
     };
     let w = "@ALL_COMMANDS";
@@ -581,7 +581,7 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         // it (the H200 hang's pattern).
         (
             format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
-            Err(overlap("9:16", "qc", "qb")),
+            Err(overlap("10:16", "qc", "qb")),
         ),
         // The host knows qb's wait complete first.
         (
@@ -591,7 +591,7 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         // Both waits on one queue.
         (
             format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qa signal s\nsubmit qb wait s{w}\n"),
-            Err(early_signal("8:18", "qa", "qb")),
+            Err(early_signal("9:18", "qa", "qb")),
         ),
         (
             format!("submit qa signal s\nsubmit qb wait s{w}\nsubmit qb signal s\nsubmit qb wait s{w}\n"),
@@ -611,7 +611,7 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
                 "submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qc wait u@COPY\nsubmit qb signal s\n\
                  submit qc wait s{w}\n"
             ),
-            Err(overlap("10:16", "qc", "qb")),
+            Err(overlap("11:16", "qc", "qb")),
         ),
         // The signalling batch itself waits for what qb signals after its
         // wait; not when the signal's own mask is narrower.
@@ -621,11 +621,33 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         ),
         (
             format!("submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qa wait u{w} signal s@COPY\n"),
-            Err(early_signal("8:38", "qa", "qb")),
+            Err(early_signal("9:38", "qa", "qb")),
         ),
         // A batch that waits for the semaphore and signals it again.
         (
             format!("submit qa signal s\nsubmit qb wait s{w} signal s\nsubmit qb wait s{w}\n"),
+            Ok(()),
+        ),
+        // A wait with a narrower mask is followed by no chain through
+        // later commands (the review's fa4, fa5): known complete only by a
+        // fence of its own queue.
+        (
+            format!("submit qa signal s\nsubmit qb wait s@COPY signal u\nsubmit qc wait u{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
+            Err(overlap("11:16", "qc", "qb")),
+        ),
+        (
+            format!("submit qa signal s\nsubmit qb wait s@COPY signal t:1\nhost-wait t 1\nsubmit qa signal s\n"),
+            Err(early_signal("10:18", "qa", "qb")),
+        ),
+        (
+            format!("submit qa signal s\nsubmit qb wait s@COPY signal t:1\nwait qb\nsubmit qa signal s\n"),
+            Ok(()),
+        ),
+        // A fence waits for every wait of its batch, whatever the mask:
+        // `wait qc` shows qb's signal of u ran, after qb's wait of s (the
+        // review's fr1).
+        (
+            format!("submit qa signal s\nsubmit qb wait s{w} signal u\nsubmit qc wait u@COPY\nwait qc\nsubmit qa signal s\nsubmit qa wait s@COPY\n"),
             Ok(()),
         ),
     ];

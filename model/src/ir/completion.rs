@@ -27,7 +27,10 @@
 //!   wait, or an earlier batch of that queue waited for it), and before
 //!   the next signal on another queue runs (the same, or a wait of the
 //!   signalling batch itself). Operations on one queue are taken in
-//!   submission order. NVIDIA's driver (580.159.04, H200) pairs the
+//!   submission order. A wait whose stage mask lacks `ALL_COMMANDS` is
+//!   followed by no chain (a later signal of its queue need not come
+//!   after it): it is known complete only when the host waited on a fence
+//!   of its own queue, which waits for every operation of the batch. NVIDIA's driver (580.159.04, H200) pairs the
 //!   waits the other way round when this fails
 //!   (`docs/h200/planned-hang-p100006.trace`: hangs, wrong bytes).
 //!
@@ -43,7 +46,9 @@
 //! since a host signal recorded later may reach the value first. A host
 //! wait for a timeline value follows the smallest value at least its own
 //! recorded before it (nothing recorded later can run while the host
-//! waits).
+//! waits). A fence (`wait`, `wait QUEUE`) waits for every operation of its
+//! queue's batches, so it follows what *every* wait of them carried,
+//! whatever its mask.
 //!
 //! It does not decide what a program *means* (the definitional semantics,
 //! `crate::spec`) and checks nothing about host order (module `queue`);
@@ -85,22 +90,50 @@ impl Clock {
 /// The account (see the module docs), updated in trace order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Completion {
-    /// Per queue, what the completion of everything submitted to it shows
-    /// complete (a fence of its last submission, `vkQueueWaitIdle`).
+    /// Per queue, what a later batch of it, or its `ALL_COMMANDS`
+    /// signal, is ordered after: its batches' commands, and what their
+    /// `ALL_COMMANDS` waits carried.
     queues: Vec<(QueueId, Clock)>,
-    /// What the host knows complete.
+    /// Per queue, what a fence of its latest submission (or
+    /// `vkQueueWaitIdle`) shows complete: also what waits with a narrower
+    /// mask carried, since a fence waits for every operation of the batch,
+    /// semaphore waits included.
+    fenced: Vec<(QueueId, Clock)>,
+    /// What the host knows complete (commands, and waits with
+    /// `ALL_COMMANDS`).
     host: Clock,
+    /// Per queue, the batches the host knows complete with *every*
+    /// semaphore wait in them (a fence of that queue): a wait with a
+    /// narrower mask than `ALL_COMMANDS` is known complete only so, since
+    /// a chain through later commands does not follow it.
+    host_fenced: Clock,
     /// The clock each pending binary signal carries (empty when its stage
     /// mask is narrower than `ALL_COMMANDS`).
     binary_signals: Vec<(SemaphoreId, Clock)>,
-    /// Per binary semaphore waited on so far, its latest wait: queue and
-    /// submit ordinal.
-    binary_waits: Vec<(SemaphoreId, QueueId, usize)>,
+    /// Per binary semaphore waited on so far, its latest wait: queue,
+    /// submit ordinal, and whether its mask holds `ALL_COMMANDS`.
+    binary_waits: Vec<(SemaphoreId, QueueId, usize, bool)>,
     /// The clock each timeline signal carries: (semaphore, value, clock);
     /// a host signal's is empty.
     timeline_signals: Vec<(SemaphoreId, u64, Clock)>,
     /// Submits so far.
     submits: usize,
+}
+
+/// The clock of `queue` in `clocks` (empty if none).
+fn clock_of(clocks: &[(QueueId, Clock)], queue: QueueId) -> Clock {
+    clocks
+        .iter()
+        .find(|(q, _)| *q == queue)
+        .map_or_else(Clock::default, |(_, c)| c.clone())
+}
+
+/// Sets the clock of `queue` in `clocks`.
+fn set_clock(clocks: &mut Vec<(QueueId, Clock)>, queue: QueueId, clock: Clock) {
+    match clocks.iter_mut().find(|(q, _)| *q == queue) {
+        Some((_, c)) => *c = clock,
+        None => clocks.push((queue, clock)),
+    }
 }
 
 /// Whether a stage mask links a chain.
@@ -116,18 +149,16 @@ impl Completion {
     }
 
     fn queue_clock(&self, queue: QueueId) -> Clock {
-        self.queues
-            .iter()
-            .find(|(q, _)| *q == queue)
-            .map_or_else(Clock::default, |(_, c)| c.clone())
+        clock_of(&self.queues, queue)
     }
 
-    /// The latest wait of binary `semaphore`, if any.
-    fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize)> {
+    /// The latest wait of binary `semaphore`, if any: queue, ordinal, and
+    /// whether its mask holds `ALL_COMMANDS`.
+    fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize, bool)> {
         self.binary_waits
             .iter()
-            .find(|(s, _, _)| *s == semaphore)
-            .map(|&(_, q, at)| (q, at))
+            .find(|(s, _, _, _)| *s == semaphore)
+            .map(|&(_, q, at, all)| (q, at, all))
     }
 
     /// A submit to `queue` (the end of the program: the implicit one, to
@@ -153,8 +184,13 @@ impl Completion {
             if w.value.is_some() {
                 continue;
             }
-            if let Some((q, a)) = self.last_wait(w.semaphore) {
-                if q != queue && !clock.covers(q, a) {
+            if let Some((q, a, all_mask)) = self.last_wait(w.semaphore) {
+                let known = if all_mask {
+                    clock.covers(q, a)
+                } else {
+                    self.host_fenced.covers(q, a)
+                };
+                if q != queue && !known {
                     return Err((
                         SemOperand::Wait(i),
                         ProgramErrorKind::BinaryWaitsOverlap {
@@ -168,6 +204,9 @@ impl Completion {
         }
         // What the batch's waits carry (a binary wait takes its pending
         // signal, whatever its mask).
+        // Everything the waits carried, whatever their masks: what a fence
+        // of this batch shows.
+        let mut fence = clock.clone();
         for w in waits {
             let carried = match w.value {
                 None => self
@@ -177,8 +216,11 @@ impl Completion {
                     .map(|i| self.binary_signals[i].1.clone()),
                 Some(v) => self.timeline_clock(w.semaphore, v),
             };
-            if let Some(c) = carried.filter(|_| all(w.stages)) {
-                clock.join(&c);
+            if let Some(c) = carried {
+                fence.join(&c);
+                if all(w.stages) {
+                    clock.join(&c);
+                }
             }
         }
         for (i, g) in signals.iter().enumerate() {
@@ -191,8 +233,12 @@ impl Completion {
             let own = waits
                 .iter()
                 .any(|w| w.value.is_none() && w.semaphore == g.semaphore);
-            if let (Some((q, a)), false) = (earlier, own) {
-                let known = self.host.covers(q, a) || (all(g.stages) && clock.covers(q, a));
+            if let (Some((q, a, all_mask)), false) = (earlier, own) {
+                let known = if all_mask {
+                    self.host.covers(q, a) || (all(g.stages) && clock.covers(q, a))
+                } else {
+                    self.host_fenced.covers(q, a)
+                };
                 if q != queue && !known {
                     return Err((
                         SemOperand::Signal(i),
@@ -211,16 +257,21 @@ impl Completion {
             if let Some(i) = self.binary_signals.iter().position(|(s, _)| *s == w.semaphore) {
                 self.binary_signals.swap_remove(i);
             }
-            match self.binary_waits.iter_mut().find(|(s, _, _)| *s == w.semaphore) {
-                Some(r) => *r = (w.semaphore, queue, at),
-                None => self.binary_waits.push((w.semaphore, queue, at)),
+            let record = (w.semaphore, queue, at, all(w.stages));
+            match self
+                .binary_waits
+                .iter_mut()
+                .find(|(s, _, _, _)| *s == w.semaphore)
+            {
+                Some(r) => *r = record,
+                None => self.binary_waits.push(record),
             }
         }
         clock.advance(queue, at);
-        match self.queues.iter_mut().find(|(q, _)| *q == queue) {
-            Some((_, c)) => *c = clock.clone(),
-            None => self.queues.push((queue, clock.clone())),
-        }
+        fence.join(&clock);
+        fence.join(&clock_of(&self.fenced, queue));
+        set_clock(&mut self.queues, queue, clock.clone());
+        set_clock(&mut self.fenced, queue, fence);
         for g in signals {
             let carried = if all(g.stages) {
                 clock.clone()
@@ -239,9 +290,13 @@ impl Completion {
     /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
     /// what their completion shows complete.
     pub(crate) fn host_waited(&mut self, target: WaitFor) {
-        for (q, c) in &self.queues {
+        for (q, c) in &self.fenced {
             if target == WaitFor::All || target == WaitFor::Queue(*q) {
                 self.host.join(c);
+                // The queue's own batches, every wait in them.
+                if let Some(&(_, n)) = c.0.iter().find(|(x, _)| x == q) {
+                    self.host_fenced.advance(*q, n);
+                }
             }
         }
     }
