@@ -636,11 +636,11 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
             Err(overlap("11:16", "qc", "qb")),
         ),
         (
-            format!("submit qa signal s\nsubmit qb wait s@COPY signal t:1\nhost-wait t 1\nsubmit qa signal s\n"),
+            "submit qa signal s\nsubmit qb wait s@COPY signal t:1\nhost-wait t 1\nsubmit qa signal s\n".to_string(),
             Err(early_signal("10:18", "qa", "qb")),
         ),
         (
-            format!("submit qa signal s\nsubmit qb wait s@COPY signal t:1\nwait qb\nsubmit qa signal s\n"),
+            "submit qa signal s\nsubmit qb wait s@COPY signal t:1\nwait qb\nsubmit qa signal s\n".to_string(),
             Ok(()),
         ),
         // A fence waits for every wait of its batch, whatever the mask:
