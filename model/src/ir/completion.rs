@@ -161,11 +161,10 @@ impl Completion {
             .map(|&(_, q, at, all)| (q, at, all))
     }
 
-    /// A submit to `queue` (the end of the program: the implicit one, to
-    /// the first queue, with no semaphores) waiting for `waits` and
-    /// signalling `signals`; returns its ordinal. Refuses a binary wait or
-    /// signal that the latest wait of its semaphore, on another queue, is
-    /// not known to precede (see the module docs). `sem_name` and
+    /// A submit to `queue` waiting for `waits` and signalling `signals`;
+    /// returns its ordinal. Refuses a binary wait or signal that the
+    /// latest wait of its semaphore, on another queue, is not known to
+    /// precede (see the module docs), recording nothing. `sem_name` and
     /// `queue_name` name them in the error.
     pub(crate) fn submit(
         &mut self,
@@ -175,83 +174,98 @@ impl Completion {
         sem_name: impl Fn(SemaphoreId) -> String,
         queue_name: impl Fn(QueueId) -> String,
     ) -> Result<usize, (SemOperand, ProgramErrorKind)> {
-        let at = self.submits;
-        // What is complete before this batch's waits begin: what the host
-        // knew at the submit, and what the queue's earlier batches showed.
-        let mut clock = self.queue_clock(queue);
-        clock.join(&self.host);
-        for (i, w) in waits.iter().enumerate() {
-            if w.value.is_some() {
-                continue;
-            }
-            if let Some((q, a, all_mask)) = self.last_wait(w.semaphore) {
-                let known = if all_mask {
-                    clock.covers(q, a)
-                } else {
-                    self.host_fenced.covers(q, a)
-                };
-                if q != queue && !known {
-                    return Err((
-                        SemOperand::Wait(i),
-                        ProgramErrorKind::BinaryWaitsOverlap {
-                            name: sem_name(w.semaphore),
-                            queue: queue_name(queue),
-                            other: queue_name(q),
-                        },
-                    ));
+        let (before, chain, fence) = self.batch_clocks(queue, waits);
+        // (semaphore, this queue, the earlier wait's queue), named.
+        let names = |sem, other| (sem_name(sem), queue_name(queue), queue_name(other));
+        for (i, w) in waits.iter().enumerate().filter(|(_, w)| w.value.is_none()) {
+            if let Some(last) = self.last_wait(w.semaphore) {
+                if last.0 != queue && !self.known_done(last, &before) {
+                    let (name, queue, other) = names(w.semaphore, last.0);
+                    let kind = ProgramErrorKind::BinaryWaitsOverlap { name, queue, other };
+                    return Err((SemOperand::Wait(i), kind));
                 }
             }
         }
-        // What the batch's waits carry (a binary wait takes its pending
-        // signal, whatever its mask).
-        // Everything the waits carried, whatever their masks: what a fence
-        // of this batch shows.
-        let mut fence = clock.clone();
+        for (i, g) in signals.iter().enumerate().filter(|(_, g)| g.value.is_none()) {
+            // The latest wait: an earlier submit's, or this batch's own
+            // (same queue, so ordered before its signal). The signal
+            // follows a chain only with `ALL_COMMANDS`; `chain` holds what
+            // the host knew at the submit.
+            let own = waits
+                .iter()
+                .any(|w| w.value.is_none() && w.semaphore == g.semaphore);
+            let by = if all(g.stages) { &chain } else { &self.host };
+            if let (Some(last), false) = (self.last_wait(g.semaphore), own) {
+                if last.0 != queue && !self.known_done(last, by) {
+                    let (name, queue, other) = names(g.semaphore, last.0);
+                    let kind = ProgramErrorKind::BinarySignalBeforeWaitDone { name, queue, other };
+                    return Err((SemOperand::Signal(i), kind));
+                }
+            }
+        }
+        Ok(self.record(queue, waits, signals, chain, fence))
+    }
+
+    /// A submit to `queue` with no semaphore (the implicit one of the
+    /// commands recorded at the end, to the first queue): nothing to
+    /// refuse. Returns its ordinal.
+    pub(crate) fn submit_plain(&mut self, queue: QueueId) -> usize {
+        let (_, chain, fence) = self.batch_clocks(queue, &[]);
+        self.record(queue, &[], &[], chain, fence)
+    }
+
+    /// For a batch of `queue` waiting for `waits`: what is complete before
+    /// its waits begin (what the host knew at the submit, and what the
+    /// queue's earlier batches showed), what its commands and
+    /// `ALL_COMMANDS` signals are ordered after (that, and what its
+    /// `ALL_COMMANDS` waits carried; a binary wait takes its pending
+    /// signal, whatever its mask), and what a fence of it shows
+    /// (everything its waits carried, whatever their masks).
+    fn batch_clocks(&self, queue: QueueId, waits: &[SemaphoreWait]) -> (Clock, Clock, Clock) {
+        let mut before = self.queue_clock(queue);
+        before.join(&self.host);
+        let (mut chain, mut fence) = (before.clone(), before.clone());
         for w in waits {
             let carried = match w.value {
                 None => self
                     .binary_signals
                     .iter()
-                    .position(|(s, _)| *s == w.semaphore)
-                    .map(|i| self.binary_signals[i].1.clone()),
+                    .find(|(s, _)| *s == w.semaphore)
+                    .map(|(_, c)| c.clone()),
                 Some(v) => self.timeline_clock(w.semaphore, v),
             };
             if let Some(c) = carried {
                 fence.join(&c);
                 if all(w.stages) {
-                    clock.join(&c);
+                    chain.join(&c);
                 }
             }
         }
-        for (i, g) in signals.iter().enumerate() {
-            if g.value.is_some() {
-                continue;
-            }
-            // The latest wait: an earlier submit's, or this batch's own
-            // (same queue, so ordered before its signal).
-            let earlier = self.last_wait(g.semaphore);
-            let own = waits
-                .iter()
-                .any(|w| w.value.is_none() && w.semaphore == g.semaphore);
-            if let (Some((q, a, all_mask)), false) = (earlier, own) {
-                let known = if all_mask {
-                    self.host.covers(q, a) || (all(g.stages) && clock.covers(q, a))
-                } else {
-                    self.host_fenced.covers(q, a)
-                };
-                if q != queue && !known {
-                    return Err((
-                        SemOperand::Signal(i),
-                        ProgramErrorKind::BinarySignalBeforeWaitDone {
-                            name: sem_name(g.semaphore),
-                            queue: queue_name(queue),
-                            other: queue_name(q),
-                        },
-                    ));
-                }
-            }
+        (before, chain, fence)
+    }
+
+    /// Whether binary wait `last` (queue, ordinal, mask holds
+    /// `ALL_COMMANDS`) is known complete where `chain` shows what is: a
+    /// wait with a narrower mask only by a fence of its own queue.
+    fn known_done(&self, (q, at, all_mask): (QueueId, usize, bool), chain: &Clock) -> bool {
+        if all_mask {
+            chain.covers(q, at)
+        } else {
+            self.host_fenced.covers(q, at)
         }
-        // Valid: record it.
+    }
+
+    /// Records a valid batch (its clocks from [`Self::batch_clocks`]);
+    /// returns its ordinal.
+    fn record(
+        &mut self,
+        queue: QueueId,
+        waits: &[SemaphoreWait],
+        signals: &[SemaphoreSignal],
+        mut chain: Clock,
+        mut fence: Clock,
+    ) -> usize {
+        let at = self.submits;
         self.submits += 1;
         for w in waits.iter().filter(|w| w.value.is_none()) {
             if let Some(i) = self.binary_signals.iter().position(|(s, _)| *s == w.semaphore) {
@@ -267,14 +281,14 @@ impl Completion {
                 None => self.binary_waits.push(record),
             }
         }
-        clock.advance(queue, at);
-        fence.join(&clock);
+        chain.advance(queue, at);
+        fence.join(&chain);
         fence.join(&clock_of(&self.fenced, queue));
-        set_clock(&mut self.queues, queue, clock.clone());
+        set_clock(&mut self.queues, queue, chain.clone());
         set_clock(&mut self.fenced, queue, fence);
         for g in signals {
             let carried = if all(g.stages) {
-                clock.clone()
+                chain.clone()
             } else {
                 Clock::default()
             };
@@ -283,7 +297,7 @@ impl Completion {
                 Some(v) => self.timeline_signals.push((g.semaphore, v, carried)),
             }
         }
-        Ok(at)
+        at
     }
 
     /// The host waits: for every submission (`vkWaitForFences` on all of

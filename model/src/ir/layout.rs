@@ -547,15 +547,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Wait(w) => done.host_waited(*w),
         }
     }
-    // Whatever is recorded at the end is submitted to the first queue
-    // (with no semaphore, which is all `Completion::submit` can refuse).
-    let end = program.commands.len().saturating_sub(1);
-    let at = done
-        .submit(super::queue::QueueId(0), &[], &[], sem_name, queue_name)
-        .map_err(|(_, kind)| ProgramError {
-            at: Location::Command(end),
-            kind,
-        })?;
+    // Whatever is recorded at the end is submitted to the first queue.
+    let at = done.submit_plain(super::queue::QueueId(0));
     events
         .submit(
             super::queue::QueueId(0),

@@ -1595,16 +1595,8 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         rest = next;
         p.line(lex(no, raw)?)?;
     }
-    // Whatever is recorded at the end is submitted to the first queue
-    // (with no semaphore: nothing `Completion::submit` refuses).
-    let end = p
-        .done
-        .submit(QueueId(0), &[], &[], |_| String::new(), |_| String::new());
-    let at = end.map_err(|(_, kind)| ParseError {
-        line: no.max(1),
-        col: 1,
-        message: kind.to_string(),
-    })?;
+    // Whatever is recorded at the end is submitted to the first queue.
+    let at = p.done.submit_plain(QueueId(0));
     p.submit_events(QueueId(0), at)?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
