@@ -40,15 +40,39 @@ const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 /// 1410 and 2018). Devices created on several threads at once (`cargo
 /// test` runs tests on threads) then crash inside libvulkan: seen as a
 /// SIGSEGV in `vkGetDeviceProcAddr` under loader 1.4.309 with Mesa 25.
-/// Holding this lock around those calls costs nothing once devices exist:
-/// running programs takes no loader list walk.
+/// Holding this lock costs nothing once devices exist: running programs
+/// takes no loader list walk. It is held for the whole of
+/// [`Device::new`] and of a device's teardown, not only around those
+/// calls: the same test binary crashed once more (in a clean-clone CI run
+/// on Debian 12's loader 1.3.239, under twice the machine's load) with
+/// the calls alone locked, so the layers' and the driver's own creation
+/// and destruction are serialized too.
 static LOADER: Mutex<()> = Mutex::new(());
 
-/// Runs `f` holding [`LOADER`]. A panic while holding it leaves the
-/// loader's lists as consistent as the loader left them, so poisoning is
-/// ignored.
+thread_local! {
+    /// Whether this thread holds [`LOADER`] (a teardown inside
+    /// [`Device::new`]'s early return takes it again).
+    static HOLDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` holding [`LOADER`], re-entrantly on one thread. A panic while
+/// holding it leaves the loader's lists as consistent as the loader left
+/// them, so poisoning is ignored.
 fn with_loader<T>(f: impl FnOnce() -> T) -> T {
+    if HOLDING.with(|h| h.get()) {
+        return f();
+    }
     let _guard = LOADER.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Clears [`HOLDING`] before the guard unlocks (declared after it),
+    /// also on a panic.
+    struct Holding;
+    impl Drop for Holding {
+        fn drop(&mut self) {
+            HOLDING.with(|h| h.set(false));
+        }
+    }
+    HOLDING.with(|h| h.set(true));
+    let _holding = Holding;
     f()
 }
 
@@ -384,6 +408,15 @@ pub struct Device {
 
 impl Drop for Device {
     fn drop(&mut self) {
+        // The fields (logical device, instance) drop after this, each
+        // taking the lock again.
+        with_loader(|| self.tear_down());
+    }
+}
+
+impl Device {
+    /// `Drop for Device`'s work before the fields drop, holding [`LOADER`].
+    fn tear_down(&mut self) {
         // Messages of earlier runs are not teardown messages (`Instance`'s
         // drop reports what arrives from here on).
         drop(self.inst.capture.take());
@@ -628,6 +661,11 @@ impl Device {
 
     /// Loads Vulkan, chooses a device and creates everything a run needs.
     pub fn new(options: DeviceOptions) -> Result<Device> {
+        with_loader(|| Self::new_locked(options))
+    }
+
+    /// [`Device::new`], holding [`LOADER`].
+    fn new_locked(options: DeviceOptions) -> Result<Device> {
         // SAFETY: loading the system loader library; its initialisation
         // code is trusted like any Vulkan application's.
         let entry = unsafe { ash::Entry::load() }?;
