@@ -17,6 +17,14 @@
 //! each (races are probabilistic). Exit status 1 when a safe planner
 //! (conservative, online, offline) gives wrong bytes or an unexplained
 //! message, or a differential comparison fails.
+//!
+//! Every prediction is made on the program as the device recorded it
+//! (`vksync_proptests::layer::recorded`: a driver workaround may strengthen
+//! barriers), since that is what the layer judged; the report says which
+//! workarounds were on, how many runs they changed, and how many of those
+//! would have failed had the model judged the program as given.
+//! `VKSYNC_DRIVER_WORKAROUNDS=force:NAME` forces a workaround on any device
+//! (a test switch: lavapipe then records as the H200 does).
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -24,7 +32,7 @@ use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{reference, Program, Semantics};
-use vksync_proptests::layer::{layer_of, observed, predict, show_keys, verdict, Verdict};
+use vksync_proptests::layer::{layer_of, observed, predict, recorded, show_keys, verdict, Verdict};
 use vksync_proptests::{build_with, ops_strategy, weakenings};
 use vksync_runtime::{Device, DeviceOptions};
 
@@ -145,11 +153,16 @@ fn main() {
     let mut rows: Vec<Row> = ROWS.iter().map(|_| Row::default()).collect();
     let (mut comparisons, mut agree_exact, mut agree_k4, mut diff_fail, mut spec_agree) = (0, 0, 0, 0, 0);
     let mut first_failure: Option<String> = None;
+    // Runs whose recorded program differs from the given one (a workaround
+    // changed a barrier), and of those, the ones the recorded program's
+    // prediction explains but the given program's would not.
+    let (mut changed_runs, mut as_given_fail) = (0usize, 0usize);
     // Every failure, with what the layer said and what the model predicted.
     let mut failures: Vec<String> = Vec::new();
+    // `p` is the program as recorded (what the layer judged).
     let describe = |what: &str, index: usize, p: &Program, result: &vksync_runtime::RunResult| {
         let (got, other) = observed(result);
-        let mut t = format!("== program {index}: {what}\n");
+        let mut t = format!("== program {index}: {what} (the program as recorded below)\n");
         t += &format!("layer reported: {}\n", show_keys(p, &got));
         t += &format!(
             "layer {} predicts: {}\n",
@@ -178,6 +191,7 @@ fn main() {
                 continue;
             };
             let p = planned.program;
+            let rec = recorded(&device, &p);
             let reps = if safe { 1 } else { a.repeat };
             let mut wrong_any = false;
             for _ in 0..reps {
@@ -199,14 +213,18 @@ fn main() {
                     row.messages += result.messages.len();
                     row.runs_with_messages += usize::from(!result.messages.is_empty());
                     let (got, other) = observed(&result);
-                    if !other.is_empty() || verdict(&p, &emulation, &got) == Verdict::Mismatch {
+                    let v = verdict(&rec, &emulation, &got);
+                    if !other.is_empty() || v == Verdict::Mismatch {
                         row.unexplained += 1;
                         let what = format!("unexplained message on the {}/{:?} plan", planner.name(), form);
-                        failures.push(describe(&what, index, &p, &result));
+                        failures.push(describe(&what, index, &rec, &result));
                         if safe && first_failure.is_none() {
-                            first_failure = Some(vksync::trace::print(&p));
+                            first_failure = Some(vksync::trace::print(&rec));
                         }
+                    } else if *rec != p {
+                        as_given_fail += usize::from(verdict(&p, &emulation, &got) == Verdict::Mismatch);
                     }
+                    changed_runs += usize::from(*rec != p);
                 }
                 if safe && wb > 0 && first_failure.is_none() {
                     first_failure = Some(vksync::trace::print(&p));
@@ -221,30 +239,41 @@ fn main() {
             let w = weakenings(&planned.program);
             let step = w.len().div_ceil(a.diff_max).max(1);
             for (_, q) in w.iter().step_by(step) {
+                let rec = recorded(&device, q);
                 let Ok(Ok(result)) = catch_unwind(AssertUnwindSafe(|| device.run(q))) else {
                     diff_fail += 1;
                     continue;
                 };
                 comparisons += 1;
+                let changed = *rec != *q;
+                changed_runs += usize::from(changed);
                 let (got, other) = observed(&result);
-                match (other.is_empty(), verdict(q, &emulation, &got)) {
-                    (true, Verdict::Exact) => agree_exact += 1,
-                    (true, Verdict::K4) => agree_k4 += 1,
+                match (other.is_empty(), verdict(&rec, &emulation, &got)) {
+                    (true, v @ (Verdict::Exact | Verdict::K4)) => {
+                        if v == Verdict::Exact {
+                            agree_exact += 1;
+                        } else {
+                            agree_k4 += 1;
+                        }
+                        if changed {
+                            as_given_fail += usize::from(verdict(q, &emulation, &got) == Verdict::Mismatch);
+                        }
+                    }
                     _ => {
                         diff_fail += 1;
                         failures.push(describe(
                             "differential mismatch on a weakened offline plan",
                             index,
-                            q,
+                            &rec,
                             &result,
                         ));
                         if first_failure.is_none() {
-                            first_failure = Some(vksync::trace::print(q));
+                            first_failure = Some(vksync::trace::print(&rec));
                         }
                     }
                 }
                 spec_agree += usize::from(
-                    verdict(q, &emulation.with_semantics(Semantics::SPEC), &got) != Verdict::Mismatch,
+                    verdict(&rec, &emulation.with_semantics(Semantics::SPEC), &got) != Verdict::Mismatch,
                 );
             }
         }
@@ -252,6 +281,20 @@ fn main() {
 
     let mut out = String::new();
     let _ = writeln!(out, "device: {info}");
+    let names: Vec<&str> = vksync_runtime::quirks::KNOWN
+        .iter()
+        .filter(|k| info.quirks.contains(&k.quirk))
+        .map(|k| k.name)
+        .collect();
+    let _ = writeln!(
+        out,
+        "driver workarounds: {}",
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    );
     let _ = writeln!(
         out,
         "programs: {} (seed {}, up to {} ops, slow kernel {} iterations, none/per-object repeated {}x), wall {:.1} s, GPU {:.1} ms",
@@ -307,6 +350,11 @@ fn main() {
             out,
             "messages on safe plans are expected when the layer {} profile predicts them; \"unexplained\" counts the rest",
             layer.version()
+        );
+        let _ = writeln!(
+            out,
+            "predictions made on the programs as recorded: workarounds changed the barriers of {changed_runs} runs; \
+             judged on the programs as given, {as_given_fail} of them would have failed"
         );
     } else {
         let _ = writeln!(out, "validation off: no message or differential figures");

@@ -6,6 +6,13 @@
 //! (K1-K4 of `docs/testing.md`) emulated exactly. This module only turns
 //! predictions and captured messages into comparable keys and judges them:
 //! [`verdict`] requires the layer's report to equal the prediction.
+//!
+//! The layer judges the program as the runtime *recorded* it: with a
+//! driver workaround on (`vksync_runtime::quirks`), some barriers are
+//! recorded stronger than given. Every prediction compared with a report
+//! is therefore made on [`recorded`]'s program, never on the one given to
+//! `Device::run` (`docs/testing.md`, "Driver workarounds and the
+//! differential").
 
 use std::collections::BTreeSet;
 use vksync::layer::{Emulation, Layer};
@@ -103,6 +110,16 @@ pub fn layer_of(device: &Device) -> Layer {
         .map_or(Layer::V1_3_239, |(major, minor, patch)| {
             Layer::for_version(major, minor, patch)
         })
+}
+
+/// The program `device` records for `program` (its workarounds applied,
+/// `vksync_runtime::Device::recorded`): what the layer judged when
+/// `program` ran there, so what [`verdict`] and [`predict`] must be given.
+/// Command indices are unchanged.
+pub fn recorded<'a>(device: &Device, program: &'a Program) -> std::borrow::Cow<'a, Program> {
+    device
+        .recorded(program)
+        .unwrap_or_else(|e| panic!("a workaround recorded an invalid program: {e}"))
 }
 
 /// The device for a test suite, or `None` when `VKSYNC_SKIP_DEVICE_TESTS=1`.

@@ -113,10 +113,11 @@ pub struct DeviceOptions {
     /// How a validation layer that takes settings (`VK_EXT_layer_settings`,
     /// 1.4.x) is configured; see [`LayerSettings`].
     pub layer: LayerSettings,
-    /// Work around the chosen device's known driver defects
-    /// ([`crate::quirks::KNOWN`]; default on; `VKSYNC_DRIVER_WORKAROUNDS=0`
-    /// turns it off).
-    pub workarounds: bool,
+    /// Which driver defects to record around: the chosen device's known
+    /// ones ([`crate::quirks::KNOWN`]; the default), none
+    /// (`VKSYNC_DRIVER_WORKAROUNDS=0`), or, as a test switch, a forced
+    /// list (`VKSYNC_DRIVER_WORKAROUNDS=force:NAME,...`).
+    pub workarounds: crate::quirks::Workarounds,
 }
 
 /// Settings of the Khronos validation layer, applied when the layer takes
@@ -156,7 +157,7 @@ impl Default for DeviceOptions {
             print_device: true,
             fence_timeout: DEFAULT_FENCE_TIMEOUT,
             layer: LayerSettings::default(),
-            workarounds: true,
+            workarounds: crate::quirks::Workarounds::Known,
         }
     }
 }
@@ -182,48 +183,71 @@ impl DeviceOptions {
 
     /// Options from the environment: `VKSYNC_DEVICE` (device-name
     /// substring), `VKSYNC_VALIDATION` (`0`: off, `1`: required, unset or
-    /// anything else: when available) and `VKSYNC_FENCE_TIMEOUT_MS` (a
-    /// positive number of milliseconds). An unusable
-    /// `VKSYNC_FENCE_TIMEOUT_MS` is reported on stderr and the default
-    /// kept; [`DeviceOptions::try_from_env`] returns it as an error.
+    /// anything else: when available), `VKSYNC_FENCE_TIMEOUT_MS` (a
+    /// positive number of milliseconds) and `VKSYNC_DRIVER_WORKAROUNDS`
+    /// ([`crate::quirks::Workarounds::parse`]). An unusable
+    /// `VKSYNC_FENCE_TIMEOUT_MS` or `VKSYNC_DRIVER_WORKAROUNDS` is
+    /// reported on stderr and its default kept;
+    /// [`DeviceOptions::try_from_env`] returns it as an error.
     pub fn from_env() -> Self {
-        Self::try_from_env().unwrap_or_else(|e| {
-            eprintln!("vksync-runtime: {e}; using {DEFAULT_FENCE_TIMEOUT:?}");
-            DeviceOptions {
-                fence_timeout: DEFAULT_FENCE_TIMEOUT,
-                ..Self::env_without_timeout()
-            }
-        })
+        let (timeout, workarounds) = Self::env_values();
+        DeviceOptions {
+            fence_timeout: timeout.unwrap_or_else(|e| {
+                eprintln!("vksync-runtime: {e}; using {DEFAULT_FENCE_TIMEOUT:?}");
+                DEFAULT_FENCE_TIMEOUT
+            }),
+            workarounds: workarounds.unwrap_or_else(|e| {
+                eprintln!("vksync-runtime: {e}; using the device's known workarounds");
+                crate::quirks::Workarounds::Known
+            }),
+            ..Self::env_rest()
+        }
     }
 
     /// [`DeviceOptions::from_env`], with an unusable variable as an error.
     pub fn try_from_env() -> Result<Self> {
-        let fence_timeout = match std::env::var("VKSYNC_FENCE_TIMEOUT_MS") {
+        let (timeout, workarounds) = Self::env_values();
+        Ok(DeviceOptions {
+            fence_timeout: timeout?,
+            workarounds: workarounds?,
+            ..Self::env_rest()
+        })
+    }
+
+    /// The variables that can be unusable: the fence timeout and the
+    /// workarounds.
+    fn env_values() -> (Result<Duration>, Result<crate::quirks::Workarounds>) {
+        let timeout = match std::env::var("VKSYNC_FENCE_TIMEOUT_MS") {
             Ok(v) if !v.is_empty() => parse_timeout_ms(&v).ok_or(RuntimeError::BadEnvironment {
                 var: "VKSYNC_FENCE_TIMEOUT_MS",
                 value: v,
                 expected: "a positive whole number of milliseconds",
-            })?,
-            _ => DEFAULT_FENCE_TIMEOUT,
+            }),
+            _ => Ok(DEFAULT_FENCE_TIMEOUT),
         };
-        Ok(DeviceOptions {
-            fence_timeout,
-            ..Self::env_without_timeout()
-        })
+        let value = std::env::var("VKSYNC_DRIVER_WORKAROUNDS").ok();
+        let workarounds =
+            crate::quirks::Workarounds::parse(value.as_deref()).ok_or_else(|| RuntimeError::BadEnvironment {
+                var: "VKSYNC_DRIVER_WORKAROUNDS",
+                value: value.clone().unwrap_or_default(),
+                expected: "0, or force: and a comma-separated list of workaround names \
+                           (vksync_runtime::quirks::KNOWN; a test switch), e.g. \
+                           force:access-less-barrier-after-fill",
+            });
+        (timeout, workarounds)
     }
 
-    fn env_without_timeout() -> Self {
+    /// The variables that are always usable.
+    fn env_rest() -> Self {
         let device = std::env::var("VKSYNC_DEVICE").ok().filter(|s| !s.is_empty());
         let validation = match std::env::var("VKSYNC_VALIDATION").as_deref() {
             Ok("0") => ValidationMode::Off,
             Ok("1") => ValidationMode::Required,
             _ => ValidationMode::Auto,
         };
-        let workarounds = std::env::var("VKSYNC_DRIVER_WORKAROUNDS").as_deref() != Ok("0");
         DeviceOptions {
             device,
             validation,
-            workarounds,
             ..DeviceOptions::default()
         }
     }
@@ -964,11 +988,7 @@ impl Device {
             queue_families,
             timeline_semaphores,
             host_query_reset,
-            quirks: if options.workarounds {
-                crate::quirks::for_vendor(props.vendor_id)
-            } else {
-                Vec::new()
-            },
+            quirks: options.workarounds.quirks(props.vendor_id),
         };
         if options.print_device {
             eprintln!("vksync-runtime: device: {info}");
@@ -985,6 +1005,19 @@ impl Device {
             fence_timeout: options.fence_timeout,
             in_flight: Vec::new(),
         })
+    }
+
+    /// The program this device records for `program`: its barriers with
+    /// the device's workarounds applied ([`crate::quirks::recorded_program`]
+    /// with [`DeviceInfo::quirks`]), command indices unchanged. What the
+    /// validation layer judges, so what a prediction of its report must be
+    /// made on; `program` itself when no workaround is on or none changes
+    /// a barrier of it.
+    pub fn recorded<'a>(
+        &self,
+        program: &'a vksync::Program,
+    ) -> Result<std::borrow::Cow<'a, vksync::Program>> {
+        Ok(crate::quirks::recorded_program(program, &self.info.quirks)?)
     }
 
     /// The chosen device and its relevant limits.

@@ -1002,8 +1002,8 @@ impl Recorder<'_> {
     fn dependency_parts(&self, dep: &vksync::Dependency, layout: &Layout) -> DependencyParts {
         let mut globals = Vec::new();
         let mut buffers = Vec::new();
+        let dep = crate::quirks::recorded_dependency(dep, self.quirks);
         for b in &dep.barriers {
-            let b = &crate::quirks::recorded(b, self.quirks);
             match b.region {
                 None => globals.push(vksync::ash::memory_barrier2(b)),
                 Some(r) => {
