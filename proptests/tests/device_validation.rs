@@ -26,6 +26,9 @@ fn planned_programs_draw_only_predicted_messages() {
     };
     let layer = layer_of(&device);
     let emulation = layer.emulation();
+    // Plans are judged as the device records them (its workarounds
+    // applied; recording that again changes nothing).
+    let quirks = device.info().quirks.clone();
     let device = RefCell::new(device);
     let (runs, explained, messages, k4) = (
         Cell::new(0usize),
@@ -41,6 +44,9 @@ fn planned_programs_draw_only_predicted_messages() {
                 let p = plan(&g.program, PlanOptions::new(planner).form(form))
                     .expect("valid")
                     .program;
+                let p = vksync_runtime::quirks::recorded_program(&p, &quirks)
+                    .expect("a valid recording")
+                    .into_owned();
                 let expected = predict(&p, &emulation);
                 (planner, form, p, expected)
             })
@@ -88,4 +94,82 @@ fn planned_programs_draw_only_predicted_messages() {
         layer.version(),
         k4.get()
     );
+}
+
+/// With a driver workaround forced on (the test switch
+/// `Workarounds::Force`, so lavapipe records as the H200 does), the layer
+/// judges the program as recorded: its report equals the prediction for
+/// `vksync_proptests::layer::recorded`'s program, and differs from the
+/// prediction for the program as given (which is what the differential
+/// compared before, and why it failed on the H200). Cases: (trace, the
+/// hazards predicted for the trace as given, as `(command, kind)`).
+#[test]
+fn a_forced_workaround_is_judged_as_recorded() {
+    use vksync::HazardKind::*;
+    use vksync_proptests::layer::recorded;
+    use vksync_runtime::quirks::{Quirk, Workarounds};
+    use vksync_runtime::{Device, DeviceOptions};
+    if vksync_runtime::skip_device_test() {
+        return;
+    }
+    let options = DeviceOptions {
+        validation: ValidationMode::Required,
+        print_device: false,
+        workarounds: Workarounds::Force(vec![Quirk::AccessLessBarrierAfterFill]),
+        ..DeviceOptions::try_from_env().expect("usable environment")
+    };
+    let mut device =
+        Device::new(options).unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP));
+    let emulation = layer_of(&device).emulation();
+    let head = "buffer a 256\nbuffer b 256\n";
+    let cases: [(&str, &[(usize, vksync::HazardKind)]); 3] = [
+        // A copy's write made available but not visible to the dispatch's
+        // read: MEMORY_READ at the destination makes it visible.
+        (
+            "copy a -> b\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:NONE\n\
+             dispatch scale_add(2,1) read b write a\n",
+            &[(2, ReadAfterWrite)],
+        ),
+        // The same as a buffer barrier. (Event pairs are recorded through
+        // the same function, `vksync_runtime::quirks` tests that; the
+        // layer emulation does not take events.)
+        (
+            "copy a -> b\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:NONE b\n\
+             dispatch scale_add(2,1) read b write a\n",
+            // The write-after-read on `a`: D5 (the 1.3.239 layer limits a
+            // buffer barrier's execution dependency to its range).
+            &[(2, ReadAfterWrite), (2, WriteAfterRead)],
+        ),
+        // After a fill, as in the defect: the copy reads what the fill wrote.
+        (
+            "fill a 7\nbarrier CLEAR|COPY:TRANSFER_WRITE -> COPY:NONE\ncopy a -> b\n",
+            &[(2, ReadAfterWrite)],
+        ),
+    ];
+    for (text, as_given) in cases {
+        let text = format!("{head}{text}submit\nwait\n");
+        let p = vksync::trace::parse(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"))
+            .program;
+        let rec = recorded(&device, &p);
+        assert_ne!(*rec, p, "the workaround changes a barrier of\n{text}");
+        let result = device.run(&p).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let (got, other) = observed(&result);
+        assert!(other.is_empty(), "{other:?}\n{text}");
+        let given: std::collections::BTreeSet<_> = as_given.iter().copied().collect();
+        assert_eq!(predict(&p, &emulation), given, "prediction as given\n{text}");
+        assert_ne!(
+            verdict(&rec, &emulation, &got),
+            Verdict::Mismatch,
+            "layer reported {} but the recorded program's prediction is {}\n{text}",
+            show_keys(&rec, &got),
+            show_keys(&rec, &predict(&rec, &emulation))
+        );
+        assert_eq!(
+            verdict(&p, &emulation, &got),
+            Verdict::Mismatch,
+            "judged as given, the report {} would agree: the case shows nothing\n{text}",
+            show_keys(&p, &got)
+        );
+    }
 }

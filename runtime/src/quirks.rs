@@ -350,6 +350,12 @@ mod tests {
                 }
                 None => assert!(matches!(got, Cow::Borrowed(_)), "{given}: {got:?}"),
             }
+            // Recording the recorded program changes nothing (so a suite
+            // may run the program as recorded).
+            assert!(
+                matches!(recorded_program(&got, &q).unwrap(), Cow::Borrowed(_)),
+                "{given}"
+            );
             // No quirk: always the program itself.
             assert!(
                 matches!(recorded_program(&p, &[]).unwrap(), Cow::Borrowed(_)),

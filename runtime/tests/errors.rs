@@ -81,7 +81,7 @@ fn bad_dispatches_are_typed_errors_and_nothing_runs() {
     // Nothing reached the device: a good program still runs clean.
     let t = common::parse("buffer a 64\nfill a 3\nbarrier CLEAR|COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a\n");
     let r = device.run(&t.program).expect("runs");
-    common::assert_matches_reference(&t.program, &r, common::layer(&device));
+    common::assert_matches_reference(&t.program, &r, &common::layer(&device));
 }
 
 #[test]

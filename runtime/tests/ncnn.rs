@@ -94,7 +94,7 @@ fn full_barriers_give_no_messages_and_the_references_bytes() {
     let read = program.region(out, 0, 128);
     program.push(Command::HostRead { src: read }).unwrap();
     let result = device.run(&program).expect("runs");
-    common::assert_matches_reference(&program, &result, common::layer(&device));
+    common::assert_matches_reference(&program, &result, &common::layer(&device));
     // batch 1: (1 + i) * 3; batch 2: (1000 + i) * 5.
     let bytes = &result.readbacks[0].bytes;
     let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());

@@ -12,7 +12,7 @@ fn run_clean(text: &str) {
     // The model agrees that the hand-written barriers suffice.
     assert_eq!(vksync::check(&trace.program).expect("well formed"), vec![]);
     let result = device.run(&trace.program).expect("runs");
-    common::assert_matches_reference(&trace.program, &result, common::layer(&device));
+    common::assert_matches_reference(&trace.program, &result, &common::layer(&device));
     assert!(result.notes.is_empty(), "{:?}", result.notes);
 }
 

@@ -35,7 +35,7 @@ fn planned_programs_run_clean() {
             // predicts them (the 1.3.239 layer limits a buffer barrier's
             // execution dependency to its range, D5, and wants a
             // write-after-write made visible, D2).
-            common::assert_matches_reference(&plan.program, &result, common::layer(&device));
+            common::assert_matches_reference(&plan.program, &result, &common::layer(&device));
         }
     }
 }

@@ -40,7 +40,7 @@ fn prepared_plans_share_memory_and_run_clean_repeatedly() {
     let messages = prepared.take_messages();
     assert_eq!(messages.len(), plans.len());
     for (plan, messages) in plans.iter().zip(&messages) {
-        common::assert_only_known_differences(plan, messages, layer);
+        common::assert_only_known_differences(plan, messages, &layer);
     }
 }
 
@@ -297,7 +297,7 @@ fn prepared_matches_reference(
         }
     }
     let messages = prepared.take_messages();
-    common::assert_only_known_differences(&program, &messages[0], layer);
+    common::assert_only_known_differences(&program, &messages[0], &layer);
     counts.dedup();
     assert_eq!(counts.len(), 1, "{name}: {counts:?}");
     (counts[0], prepared.queue_mapping(0).unwrap().to_string())

@@ -40,7 +40,7 @@ fn devices_made_and_dropped_on_several_threads_at_once() {
     let runs: Vec<usize> = thread::scope(|s| {
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
-                let (start, trace) = (&start, &trace);
+                let (start, trace, layer) = (&start, &trace, &layer);
                 s.spawn(move || {
                     let mut runs = 0;
                     for round in 0..ROUNDS {

@@ -18,11 +18,23 @@ pub fn device() -> Option<Device> {
         .unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP))
 }
 
-/// The model's profile of the device's validation layer.
-pub fn layer(device: &Device) -> Layer {
-    device
-        .validation_layer_version()
-        .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c))
+/// What judges a device's validation messages: the model's profile of its
+/// layer, and the workarounds it records with (the layer judges the
+/// program as recorded, `vksync_runtime::quirks::recorded_program`).
+#[derive(Clone, Debug)]
+pub struct Judge {
+    pub layer: Layer,
+    pub quirks: Vec<vksync_runtime::Quirk>,
+}
+
+/// The judge of `device`'s messages.
+pub fn layer(device: &Device) -> Judge {
+    Judge {
+        layer: device
+            .validation_layer_version()
+            .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c)),
+        quirks: device.info().quirks.clone(),
+    }
 }
 
 pub fn parse(text: &str) -> vksync::trace::Trace {
@@ -33,7 +45,10 @@ pub fn parse(text: &str) -> vksync::trace::Trace {
 /// program is a synchronization hazard that a known layer difference
 /// explains (`vksync::layer`): the spec must not predict it, and nothing
 /// else may arrive.
-pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMessage], layer: Layer) {
+pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMessage], judge: &Judge) {
+    let program =
+        vksync_runtime::quirks::recorded_program(program, &judge.quirks).expect("a valid recording");
+    let (program, layer) = (&*program, judge.layer);
     let bad: Vec<String> = messages
         .iter()
         .filter(|m| {
@@ -55,9 +70,9 @@ pub fn assert_only_known_differences(program: &Program, messages: &[ValidationMe
 /// Asserts no validation message but those known layer differences
 /// explain, host reads equal to the reference, and every read byte defined
 /// (so the comparison is not vacuous).
-pub fn assert_matches_reference(program: &Program, result: &RunResult, layer: Layer) {
+pub fn assert_matches_reference(program: &Program, result: &RunResult, judge: &Judge) {
     assert!(result.validation, "validation must be on");
-    assert_only_known_differences(program, &result.messages, layer);
+    assert_only_known_differences(program, &result.messages, judge);
     let cmp = compare_with_reference(program, result).expect("reference runs");
     assert!(!cmp.is_empty(), "the program has host reads");
     for c in cmp {
