@@ -7,7 +7,11 @@
 //! its errors, each naming the input line it is about: the checks run on
 //! the input as written (without a device, then with the device's limits)
 //! before planning, and errors of the planned program's run (a fence
-//! timeout) are mapped back through the plan's `origin`. Recording, submission and validation capture are
+//! timeout) are mapped back through the plan's `origin`. The layer's
+//! messages are judged on the program as the device recorded it
+//! (`vksync_runtime::Device::recorded`: a driver workaround may record a
+//! barrier stronger than given), and the report says where that differs
+//! from the program given. Recording, submission and validation capture are
 //! the `vksync-runtime` crate's; the reference is the model's. A trace
 //! without host reads gets one of every buffer and pool appended, so every
 //! run compares something. Timings are left out on purpose: they vary from
@@ -392,15 +396,29 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             "no host-read in the trace: reading back every buffer and live blob at the end"
         );
     }
+    // What the layer judged: the plan as recorded.
+    let recorded = match recorded_or_report(&device, &plan.program, |e| lines.planned_error(e)) {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let changed = vksync_runtime::quirks::changed_commands(&plan.program, &recorded);
+    if !changed.is_empty() {
+        let places: Vec<String> = changed.iter().map(|&c| lines.planned(c)).collect();
+        say!(
+            out,
+            "driver workaround: {} of the plan recorded stronger than planned ({}); \
+             the layer's messages are judged on the plan as recorded",
+            counted(changed.len(), "barrier command"),
+            places.join(", ")
+        );
+    }
     let mut clean = true;
     let (mut hazards, mut explained, mut unexplained) = (0, 0, 0);
     if result.validation {
-        let layer = device
-            .validation_layer_version()
-            .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c));
+        let layer = layer_of(&device);
         for m in &result.messages {
             let at = m.command.map_or("setup".to_string(), |c| lines.planned(c));
-            match judge(&plan.program, m.command, &m.id_name, layer) {
+            match judge(&recorded, m.command, &m.id_name, layer) {
                 Verdict::Hazard => {
                     hazards += 1;
                     say!(
@@ -493,6 +511,42 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
     }
 }
 
+/// The layer profile of `device`'s validation layer (1.3.239's when the
+/// version is unknown).
+fn layer_of(device: &Device) -> Layer {
+    device
+        .validation_layer_version()
+        .map_or(Layer::V1_3_239, |(a, b, c)| Layer::for_version(a, b, c))
+}
+
+/// The program `device` recorded for `program` (its driver workarounds
+/// applied), or the status to return, already reported with `error`'s
+/// wording (a workaround recording an invalid program is a bug of the
+/// runtime, not of the input).
+fn recorded_or_report<'a>(
+    device: &Device,
+    program: &'a Program,
+    error: impl Fn(&RuntimeError) -> String,
+) -> Result<std::borrow::Cow<'a, Program>, Status> {
+    device.recorded(program).map_err(|e| {
+        to_stderr!(
+            "{} (a driver workaround recorded an invalid barrier: a vksync bug)",
+            error(&e)
+        );
+        Status::NoDevice
+    })
+}
+
+/// vksync's hazards of `program` as `(command, kind)`: the fast checker,
+/// or the definitional semantics where the checker refuses a corner.
+fn hazards_of(program: &Program) -> Result<Vec<(usize, vksync::HazardKind)>, vksync::ProgramError> {
+    match vksync::check(program) {
+        Ok(h) => Ok(h.iter().map(|h| (h.command, h.kind)).collect()),
+        Err(_) => vksync::spec::races(program, vksync::Reading::MemoryModel)
+            .map(|r| r.iter().map(|r| (r.command, r.kind)).collect()),
+    }
+}
+
 /// `1 message`, `2 messages`.
 fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -565,8 +619,18 @@ fn say_device(device: &Device, out: &mut Out) {
 /// synchronization hazard the validation layer reports is compared with
 /// vksync's hazards of the trace: at the command it names, or, for a
 /// hazard found at a submission (queue-submit validation), at a command of
-/// that submission's batch. Layer emulation is not applied (it models one
-/// queue), so a message vksync does not report is listed as not predicted.
+/// that submission's batch. A message vksync does not report is then
+/// explained, as `run` explains it, by a known layer difference or the
+/// layer's profile (`vksync::layer::explain`; the profile's emulation takes
+/// one queue, the single differences any program the checker takes), or
+/// listed as not reported by vksync.
+///
+/// The layer judges the trace as the device recorded it: where a driver
+/// workaround recorded a barrier stronger than written, the messages are
+/// judged against vksync's hazards of the trace as recorded, and the
+/// report names those lines and the hazards of the trace as written that
+/// the recorded barriers remove (still counted in the verdict: they are
+/// the trace's).
 pub fn run_as_written(
     file: &Path,
     timeout: Option<Duration>,
@@ -589,15 +653,12 @@ pub fn run_as_written(
     // which the trace does not synchronize (their commands come after the
     // trace's, so the indices are the same).
     let written = &source.trace.program;
-    let hazards: Vec<(usize, vksync::HazardKind)> = match vksync::check(written) {
-        Ok(h) => h.iter().map(|h| (h.command, h.kind)).collect(),
-        Err(_) => match vksync::spec::races(written, vksync::Reading::MemoryModel) {
-            Ok(r) => r.iter().map(|r| (r.command, r.kind)).collect(),
-            Err(e) => {
-                to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
-                return Status::BadInput;
-            }
-        },
+    let hazards = match hazards_of(written) {
+        Ok(h) => h,
+        Err(e) => {
+            to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
+            return Status::BadInput;
+        }
     };
     let mut device = match open_device(&source, &program, timeout, submit_validation) {
         Ok(d) => d,
@@ -650,6 +711,45 @@ pub fn run_as_written(
             "no host-read in the trace: reading back every buffer and live blob at the end"
         );
     }
+    // What the layer judged: the trace as recorded (the appended reads
+    // have no barrier, so only the trace's commands can differ).
+    let recorded = match recorded_or_report(&device, written, |e| input_error(&source, e)) {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let changed = vksync_runtime::quirks::changed_commands(written, &recorded);
+    let judged = if changed.is_empty() {
+        hazards.clone()
+    } else {
+        let judged = match hazards_of(&recorded) {
+            Ok(h) => h,
+            Err(e) => {
+                to_stderr!(
+                    "{}: error: the trace as recorded with the driver workarounds: {e} (a vksync bug)",
+                    name
+                );
+                return Status::NoDevice;
+            }
+        };
+        let places: Vec<String> = changed.iter().map(|&c| line(c)).collect();
+        say!(
+            out,
+            "driver workaround: {} recorded stronger than written ({}); vksync: {} in the trace as recorded, \
+             which the layer's messages are judged against",
+            counted(changed.len(), "barrier command"),
+            places.join(", "),
+            counted(judged.len(), "hazard")
+        );
+        for &(c, k) in hazards.iter().filter(|h| !judged.contains(h)) {
+            say!(
+                out,
+                "    {}: {k} in the trace as written, removed by the recorded barriers (still a hazard of the trace)",
+                line(c)
+            );
+        }
+        judged
+    };
+    let layer = layer_of(&device);
     // The batch (its submit's index) of each recorded command.
     let submit_of = |c: usize| {
         program.commands()[c..]
@@ -658,21 +758,35 @@ pub fn run_as_written(
             .map(|k| c + k)
     };
     let mut clean = hazards.is_empty() && ownership == 0;
-    let (mut agreed, mut unexplained) = (0, 0);
+    let (mut agreed, mut explained, mut unexplained) = (0, 0, 0);
     if result.validation {
         for m in &result.messages {
             let at = m.command.map_or("setup".to_string(), line);
             let kind = layer::kind_of_message(&m.id_name);
             let reported = m.command.is_some_and(|c| {
-                hazards
+                judged
                     .iter()
                     .any(|&(h, k)| (h == c || submit_of(h) == Some(c)) && kind.is_none_or(|kind| kind == k))
             });
-            if reported {
+            // Not one of vksync's hazards: what `run` says of it.
+            let verdict = if reported {
+                Verdict::Hazard
+            } else {
+                judge(&recorded, m.command, &m.id_name, layer)
+            };
+            if let Verdict::Hazard = verdict {
                 agreed += 1;
                 say!(
                     out,
                     "validation: {at}: {} ({:?}): a hazard vksync reports too",
+                    m.id_name,
+                    m.severity
+                );
+            } else if let Verdict::Explained(why) = verdict {
+                explained += 1;
+                say!(
+                    out,
+                    "validation: {at}: {} ({:?}): explained by {why} (docs/semantics.md)",
                     m.id_name,
                     m.severity
                 );
@@ -689,7 +803,7 @@ pub fn run_as_written(
         }
         say!(
             out,
-            "validation layer: {} ({agreed} at hazards vksync reports, {unexplained} not)",
+            "validation layer: {} ({agreed} at hazards vksync reports, {explained} explained by known layer differences, {unexplained} not)",
             counted(result.messages.len(), "message"),
         );
         clean &= unexplained == 0;

@@ -18,8 +18,14 @@ fn root() -> PathBuf {
 /// Runs `vksync ARGS` (with `stdin` piped in when given) and renders what
 /// a user would see.
 fn vksync(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    vksync_with_env(args, stdin, &[])
+}
+
+/// [`vksync`] with environment variables set.
+fn vksync_with_env(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_vksync"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -641,6 +647,90 @@ fn run_as_written_counts_the_traces_hazards_not_the_appended_reads() {
         out.ends_with("host-wait-other-queue.trace: OK (reference: 0 mismatching bytes; vksync: 0 hazards; validation: 0 not reported by vksync)\n"),
         "{out}"
     );
+}
+
+/// `run --as-written` explains a layer message vksync does not report as
+/// `run` does (issue 27): a fill read by a copy behind a `CLEAR -> COPY`
+/// barrier is a hazard only for a layer that models fills as copies (D4,
+/// the 1.3.239 layer; later layers may not report it at all).
+#[test]
+fn run_as_written_explains_known_layer_differences() {
+    let trace = "buffer a 256\nbuffer b 256\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+                 copy a -> b\nbarrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+    for args in [&["run", "-"][..], &["run", "--as-written", "-"][..]] {
+        let (code, out, err) = vksync(args, Some(trace));
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        assert!(
+            !out.contains("not reported by vksync\n") && !out.contains("not predicted by vksync\n"),
+            "{out}"
+        );
+        if out.contains("validation layer 1.3.239") {
+            assert!(
+                out.contains(
+                    "validation: line 5: SYNC-HAZARD-READ-AFTER-WRITE (Error): explained by known layer difference D4 (docs/semantics.md)\n"
+                ),
+                "{args:?}: {out}"
+            );
+        }
+    }
+}
+
+/// With a driver workaround on (forced here with the test switch, as on
+/// the H200), `run --as-written` judges the layer's messages against the
+/// trace as recorded, names the lines recorded differently and the
+/// hazards of the trace as written those barriers remove, and still
+/// counts those hazards: (workarounds, lines expected in the output, exit
+/// status).
+#[test]
+fn run_as_written_judges_the_trace_as_recorded() {
+    // The copy reads what the fill wrote, made available but not visible
+    // to it: a read-after-write as written; recorded with MEMORY_READ as
+    // the barrier's destination access, it is visible.
+    let trace = "buffer a 256\nbuffer b 256\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:NONE\n\
+                 copy a -> b\nbarrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
+    let cases: [(&str, &[&str], &[&str]); 2] = [
+        (
+            "0",
+            &[
+                "; vksync: 1 hazard, 0 ownership issues\n",
+                ": FAILED (reference: 0 mismatching bytes; vksync: 1 hazard; validation: 0 not reported by vksync)\n",
+            ],
+            &["driver workaround"],
+        ),
+        (
+            "force:access-less-barrier-after-fill",
+            &[
+                "; vksync: 1 hazard, 0 ownership issues\n",
+                "driver workaround: 1 barrier command recorded stronger than written (line 4); \
+                 vksync: 0 hazards in the trace as recorded, which the layer's messages are judged against\n",
+                "    line 5: READ_AFTER_WRITE in the trace as written, removed by the recorded barriers \
+                 (still a hazard of the trace)\n",
+                "validation: 0 not reported by vksync)\n",
+            ],
+            &["a hazard vksync reports too"],
+        ),
+    ];
+    for (workarounds, want, not) in cases {
+        let (code, out, err) = vksync_with_env(
+            &["run", "--as-written", "-"],
+            Some(trace),
+            &[("VKSYNC_DRIVER_WORKAROUNDS", workarounds)],
+        );
+        assert_eq!(code, 1, "{workarounds}: {out}{err}");
+        for w in want {
+            assert!(out.contains(w), "{workarounds}: no `{w}` in\n{out}");
+        }
+        for n in not {
+            assert!(!out.contains(n), "{workarounds}: `{n}` in\n{out}");
+        }
+    }
+    let (code, _, err) = vksync_with_env(
+        &["run", "--as-written", "-"],
+        Some(trace),
+        &[("VKSYNC_DRIVER_WORKAROUNDS", "force:no-such-workaround")],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("VKSYNC_DRIVER_WORKAROUNDS"), "{err}");
 }
 
 /// Memory no host or device can hold is refused before anything is
