@@ -80,16 +80,78 @@ enum Verdict {
     Unexplained,
 }
 
+/// How a message at `command` relates to the model. In a multi-queue
+/// program, a message nothing explains in the whole program is looked up
+/// again in its command buffer alone ([`command_buffer_alone`]: the layer
+/// emulation and the toggles take one queue), where only a known
+/// difference or the profile counts (a hazard of the specification there
+/// is one of the whole program, which vksync did not report).
 fn judge(program: &Program, command: Option<usize>, id_name: &str, layer: Layer) -> Verdict {
     let (Some(command), Some(kind)) = (command, layer::kind_of_message(id_name)) else {
         return Verdict::Unexplained;
     };
-    match layer::explain(program, command, kind, &layer.emulation()) {
+    let verdict = |p: &Program, c: usize| match layer::explain(p, c, kind, &layer.emulation()) {
         Explanation::Spec => Verdict::Hazard,
         Explanation::Difference(d) => Verdict::Explained(format!("known layer difference {}", d.id)),
         Explanation::Profile => Verdict::Explained(format!("the layer {} profile", layer.version())),
         _ => Verdict::Unexplained,
+    };
+    match verdict(program, command) {
+        Verdict::Unexplained if program.first_multi_queue_command().is_some() => {
+            match command_buffer_alone(program, command).map(|(p, c)| verdict(&p, c)) {
+                Some(v @ Verdict::Explained(_)) => v,
+                _ => Verdict::Unexplained,
+            }
+        }
+        v => v,
     }
+}
+
+/// The command buffer that holds device command `c`, alone, as a
+/// single-queue program (every object of `program`, its `alloc`s and
+/// `free`s up to the end of that command buffer, and the command buffer's
+/// device commands and pipeline barriers), and `c`'s index there. A
+/// command buffer runs from the last `submit` or host access before `c`
+/// to the next one, as the runtime records it (the layer emulation's K1).
+/// This is all a layer validating at record time sees, so it is where the
+/// known differences of a multi-queue trace are looked for (the checker
+/// takes no layer toggle across queues). `None` when `c` is not a device
+/// command, or the command buffer holds an event command, or the model
+/// refuses the program alone (an ownership transfer, say).
+fn command_buffer_alone(program: &Program, c: usize) -> Option<(Program, usize)> {
+    let cmds = program.commands();
+    if !vksync::is_device_command(cmds.get(c)?) {
+        return None;
+    }
+    let cut = |x: &Command| {
+        matches!(
+            x,
+            Command::Submit(_) | Command::HostRead { .. } | Command::HostWrite { .. }
+        )
+    };
+    let start = cmds[..c].iter().rposition(cut).map_or(0, |i| i + 1);
+    let end = cmds[c..].iter().position(cut).map_or(cmds.len(), |k| c + k);
+    let mut alone = Vec::new();
+    let mut at = None;
+    for (i, x) in cmds[..end].iter().enumerate() {
+        let keep = match x {
+            Command::Alloc { .. } | Command::Free { .. } => true,
+            Command::Barrier(_) => i >= start,
+            x if vksync::is_device_command(x) => i >= start,
+            // An event or queue command inside the command buffer: not
+            // a single-queue program without it.
+            _ if i >= start => return None,
+            _ => false,
+        };
+        if keep {
+            if i == c {
+                at = Some(alone.len());
+            }
+            alone.push(x.clone());
+        }
+    }
+    let p = Program::from_parts(program.objects().to_vec(), alone).ok()?;
+    Some((p, at?))
 }
 
 /// Up to three wrong words of the host read compared in `c`, one line
@@ -621,9 +683,10 @@ fn say_device(device: &Device, out: &mut Out) {
 /// hazard found at a submission (queue-submit validation), at a command of
 /// that submission's batch. A message vksync does not report is then
 /// explained, as `run` explains it, by a known layer difference or the
-/// layer's profile (`vksync::layer::explain`; the profile's emulation takes
-/// one queue, the single differences any program the checker takes), or
-/// listed as not reported by vksync.
+/// layer's profile (`vksync::layer::explain`), in a multi-queue trace
+/// within the message's command buffer alone ([`command_buffer_alone`]:
+/// the layer emulation takes one queue), or listed as not reported by
+/// vksync.
 ///
 /// The layer judges the trace as the device recorded it: where a driver
 /// workaround recorded a barrier stronger than written, the messages are

@@ -652,25 +652,42 @@ fn run_as_written_counts_the_traces_hazards_not_the_appended_reads() {
 /// `run --as-written` explains a layer message vksync does not report as
 /// `run` does (issue 27): a fill read by a copy behind a `CLEAR -> COPY`
 /// barrier is a hazard only for a layer that models fills as copies (D4,
-/// the 1.3.239 layer; later layers may not report it at all).
+/// the 1.3.239 layer; later layers may not report it at all); in a
+/// multi-queue trace, within the message's command buffer. Cases:
+/// (arguments, standard input, the line expected from the 1.3.239 layer).
 #[test]
 fn run_as_written_explains_known_layer_differences() {
     let trace = "buffer a 256\nbuffer b 256\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
                  copy a -> b\nbarrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read b\n";
-    for args in [&["run", "-"][..], &["run", "--as-written", "-"][..]] {
-        let (code, out, err) = vksync(args, Some(trace));
+    let d4 = |line: usize, kind: &str| {
+        format!(
+            "validation: line {line}: SYNC-HAZARD-{kind} (Error): explained by known layer difference D4 (docs/semantics.md)\n"
+        )
+    };
+    let cases: [(&[&str], Option<&str>, String); 3] = [
+        (&["run", "-"], Some(trace), d4(5, "READ-AFTER-WRITE")),
+        (
+            &["run", "--as-written", "-"],
+            Some(trace),
+            d4(5, "READ-AFTER-WRITE"),
+        ),
+        // Two queues: the fill and the dispatch reading it behind a
+        // `CLEAR -> COMPUTE_SHADER` barrier are one command buffer.
+        (
+            &["run", "--as-written", "examples/two-queues-fixed.trace"],
+            None,
+            d4(17, "READ-AFTER-WRITE"),
+        ),
+    ];
+    for (args, stdin, want) in cases {
+        let (code, out, err) = vksync(args, stdin);
         assert_eq!(code, 0, "{args:?}: {out}{err}");
         assert!(
             !out.contains("not reported by vksync\n") && !out.contains("not predicted by vksync\n"),
-            "{out}"
+            "{args:?}: {out}"
         );
         if out.contains("validation layer 1.3.239") {
-            assert!(
-                out.contains(
-                    "validation: line 5: SYNC-HAZARD-READ-AFTER-WRITE (Error): explained by known layer difference D4 (docs/semantics.md)\n"
-                ),
-                "{args:?}: {out}"
-            );
+            assert!(out.contains(&want), "{args:?}: no `{want}` in\n{out}");
         }
     }
 }
