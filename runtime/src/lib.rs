@@ -61,7 +61,7 @@ pub use device::{
 };
 pub use error::{Behind, Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};
-pub use quirks::Quirk;
+pub use quirks::{Quirk, Workarounds};
 pub use recorder::{
     compare_readbacks, compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison,
     RunNote, RunResult, Submission,
