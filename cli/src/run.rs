@@ -109,8 +109,9 @@ fn judge(program: &Program, command: Option<usize>, id_name: &str, layer: Layer)
 
 /// The command buffer that holds device command `c`, alone, as a
 /// single-queue program (every object of `program`, its `alloc`s and
-/// `free`s up to the end of that command buffer, and the command buffer's
-/// device commands and pipeline barriers), and `c`'s index there. A
+/// `free`s up to the end of that command buffer and its later `alloc`s, so
+/// that every blob is declared, and the command buffer's device commands
+/// and pipeline barriers), and `c`'s index there. A
 /// command buffer runs from the last `submit` or host access before `c`
 /// to the next one, as the runtime records it (the layer emulation's K1).
 /// This is all a layer validating at record time sees, so it is where the
@@ -150,6 +151,12 @@ fn command_buffer_alone(program: &Program, c: usize) -> Option<(Program, usize)>
             alone.push(x.clone());
         }
     }
+    alone.extend(
+        cmds[end..]
+            .iter()
+            .filter(|x| matches!(x, Command::Alloc { .. }))
+            .cloned(),
+    );
     let p = Program::from_parts(program.objects().to_vec(), alone).ok()?;
     Some((p, at?))
 }
@@ -906,5 +913,64 @@ pub fn run_as_written(
         Status::Clean
     } else {
         Status::Findings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_buffer_alone;
+
+    /// (trace, command index, the command buffer alone as a trace and the
+    /// command's index there, or `None`).
+    #[test]
+    fn a_command_buffer_alone() {
+        let two = "queue q\nqueue r\nsemaphore s\nbuffer a 256\nbuffer b 256\n";
+        let cases: [(String, usize, Option<(&str, usize)>); 5] = [
+            (
+                format!("{two}fill a 2\nsubmit r signal s\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit q wait s@ALL_COMMANDS\n"),
+                4,
+                Some(("buffer a 256\nbuffer b 256\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\n", 2)),
+            ),
+            // A blob allocated after the command buffer is still declared.
+            (
+                format!("{two}pool p 1024 align 256\nalloc x 256 from p\nfill x 1\ncopy x -> a\nsubmit q signal s\nalloc y 256 from p\nfill y 2\nsubmit r wait s@ALL_COMMANDS\n"),
+                2,
+                Some(("buffer a 256\nbuffer b 256\npool p 1024 align 256\nalloc x 256 from p\nfill x 1\ncopy x -> a\nalloc y 256 from p\n", 2)),
+            ),
+            // Not a device command.
+            (format!("{two}fill a 1\nsubmit q signal s\nsubmit r wait s@ALL_COMMANDS\n"), 1, None),
+            // An event command in the command buffer.
+            (
+                format!("{two}event e\nfill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit q signal s\nsubmit r wait s@ALL_COMMANDS\n"),
+                3,
+                None,
+            ),
+            // The cut at a host access.
+            (
+                format!("{two}fill a 1\nhost-read b\ncopy a -> b\nsubmit q signal s\nsubmit r wait s@ALL_COMMANDS\n"),
+                2,
+                Some(("buffer a 256\nbuffer b 256\ncopy a -> b\n", 0)),
+            ),
+        ];
+        for (text, c, want) in cases {
+            let p = vksync::trace::parse(&text)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"))
+                .program;
+            let got = command_buffer_alone(&p, c);
+            match want {
+                None => assert!(got.is_none(), "{text}"),
+                Some((w, wc)) => {
+                    let w = vksync::trace::parse(w)
+                        .unwrap_or_else(|e| panic!("{e}\n{w}"))
+                        .program;
+                    let (g, gc) = got.unwrap_or_else(|| panic!("none for\n{text}"));
+                    assert_eq!(
+                        (vksync::trace::print(&g), gc),
+                        (vksync::trace::print(&w), wc),
+                        "{text}"
+                    );
+                }
+            }
+        }
     }
 }
