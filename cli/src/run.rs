@@ -920,12 +920,14 @@ pub fn run_as_written(
 mod tests {
     use super::command_buffer_alone;
 
-    /// (trace, command index, the command buffer alone as a trace and the
-    /// command's index there, or `None`).
+    /// The command buffer alone as a trace and the command's index there.
+    type Alone = Option<(&'static str, usize)>;
+
+    /// (trace, command index, [`Alone`], or `None`).
     #[test]
     fn a_command_buffer_alone() {
         let two = "queue q\nqueue r\nsemaphore s\nbuffer a 256\nbuffer b 256\n";
-        let cases: [(String, usize, Option<(&str, usize)>); 5] = [
+        let cases: [(String, usize, Alone); 5] = [
             (
                 format!("{two}fill a 2\nsubmit r signal s\nfill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit q wait s@ALL_COMMANDS\n"),
                 4,
