@@ -105,7 +105,6 @@ pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramEr
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
     let order = Order::build(program, layout);
-    let multi_queue = program.first_multi_queue_command().is_some();
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
     for a in &order.accesses {
         let b = cells.entry(a.mem).or_default();
@@ -136,14 +135,14 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     }
                     // "If there does not exist a location-ordered relation
                     // between X and Y ..., then there is a data race": in
-                    // either direction. With several queues or semaphores
-                    // the trace's order is not the execution's (a batch
-                    // may wait for a later host signal), so the later
-                    // access in the trace may be the earlier one. Single-
-                    // queue programs keep the trace's order, which the fast
-                    // checker shares (a host access before the submit of a
-                    // recorded command is checked after it).
-                    let reversed = multi_queue && location_ordered(&order, y, x, mem, cell, reading);
+                    // either direction. The trace's order is not the
+                    // execution's: a command runs at its batch's submit, so
+                    // a host access between recording it and submitting it
+                    // comes first (an `OrderNote`, not a race), and with
+                    // several queues a batch may wait for a later host
+                    // signal; the later access in the trace may be the
+                    // earlier one.
+                    let reversed = location_ordered(&order, y, x, mem, cell, reading);
                     if !reversed && !location_ordered(&order, x, y, mem, cell, reading) {
                         found.push(Race {
                             command: y.command,

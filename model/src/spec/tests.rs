@@ -247,9 +247,33 @@ fn queue_and_host() {
             layer: None,
         },
         Case {
+            // The copy runs at the submit, after the host write ("Host
+            // Write Ordering Guarantees"): ordered the other way round from
+            // the trace, an `OrderNote`, no race.
             name: "host write after recording, before submitting, a read",
             body: "copy a[0..64] -> b[0..64]\nhost-write a[0..64] 1\nsubmit",
-            model: &["L5 WRITE_AFTER_READ [0..64] after L4"],
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host read after recording a fill, before submitting it",
+            body: "fill a[0..64] 1\nhost-read a[0..64]\nsubmit\nwait",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write after recording a write, before submitting it",
+            body: "fill a[0..64] 1\nhost-write a[0..32] 2\nsubmit\nwait\nhost-read a[0..64]",
+            model: &["L8 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            // Without the submit in between, the host write comes before
+            // the fill of the first batch only if that batch is not
+            // submitted yet: here it is, and the host write races it.
+            name: "host write after a submitted, unwaited fill",
+            body: "fill a[0..64] 1\nsubmit\nhost-write a[0..64] 2\nsubmit\nwait",
+            model: &["L6 WRITE_AFTER_WRITE [0..64] after L4"],
             layer: None,
         },
         Case {
