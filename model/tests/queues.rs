@@ -150,12 +150,14 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
         "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:5@COPY",
         &[],
     );
-    // Value 7 is reached only by the host's signal to 8, which happens
-    // after the submission on the host but not after the fill.
+    // Value 7 is reached only by the host's signal to 8. The host may
+    // signal above the pending 5 only once it knows that signal complete
+    // (VUID-VkSemaphoreSignalInfo-value-03259), so the host signal, and
+    // the copy after it, follow the fill, whose signal made it available.
     race_case(
         "wait for a value above the device signal",
-        "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:7@COPY\nhost-signal t 8",
-        &["L12 READ_AFTER_WRITE a[0..64] after L10"],
+        "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:7@COPY\nhost-wait t 5\nhost-signal t 8",
+        &[],
     );
     // Two signals reach 3: the wait may pair with either, so only what
     // both are ordered after counts (the fill is before the first one
@@ -333,8 +335,13 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         // The same when the batch's wait is met by a host signal before it.
         ("host-signal t 1\nsubmit qa wait t:1@COPY signal t:3\nhost-signal t 2", "6:15: timeline semaphore `t` is signalled with 2, which is not greater than its value 3 (VUID-VkSemaphoreSignalInfo-value-03258)"),
         // A pending signal (its batch waits for the host) must be greater.
-        ("submit qa wait t:1@COPY signal t:1\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled by the host with 1, which is not less than the value 1 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
-        ("submit qa wait t:1@COPY signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
+        ("submit qa wait t:1@COPY signal t:1\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled by the host with 1, which is not less than the value 1 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        ("submit qa wait t:1@COPY signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        // A device signal that can have run but that the host does not
+        // know complete is still pending (issue 22, defect 5): above it,
+        // refused; after a fence or a host wait that follows it, valid.
+        ("submit qa signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        ("submit qa signal s\nsubmit qa wait s@ALL_COMMANDS signal t:2\nhost-signal t 3", "6:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
         ("submit qa wait t:5@COPY\nhost-signal t 4", "4:16: timeline semaphore `t` is waited for value 5, but no signal of the program reaches it (its last value is 4): the wait would never complete"),
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
@@ -353,6 +360,19 @@ fn queue_and_semaphore_errors_name_line_and_column() {
     }
     // Wait-before-signal on a timeline semaphore is valid.
     trace::parse(&format!("{head}submit qa wait t:1@COPY\nhost-signal t 1\n")).unwrap();
+    // Above a device signal the host knows complete (a fence of its
+    // queue, a host wait for its value or one above it, or a wait for
+    // everything), a host signal is valid, both in the parser and in
+    // `resolve`.
+    for body in [
+        "submit qa signal t:2\nwait qa\nhost-signal t 3\n",
+        "submit qa signal t:2\nhost-wait t 2\nhost-signal t 3\n",
+        "submit qa signal t:2\nsubmit qa signal t:4\nhost-wait t 3\nhost-signal t 5\n",
+        "submit qa signal t:2\nwait\nhost-signal t 3\n",
+    ] {
+        let t = trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+        vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+    }
     // The host unblocking a batch that signals a greater value, submitted
     // before the host signal (the specification's own pattern): 1 is
     // greater than the current value and less than the pending 2; the

@@ -380,8 +380,8 @@ pub enum ProgramErrorKind {
         /// The greatest value signalled before (or the initial value).
         current: u64,
     },
-    /// Refused with "timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)".
-    #[error("timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)")]
+    /// Refused with "timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)".
+    #[error("timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)")]
     TimelineHostSignalNotBelowPending {
         /// The semaphore.
         name: String,

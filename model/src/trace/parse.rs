@@ -1484,7 +1484,11 @@ impl Parser {
                 }
                 let semaphores = &self.trace.program.semaphores;
                 let r = if kw == "host-signal" {
-                    self.sems.host_signal(semaphores, semaphore, value)
+                    {
+                        let done = &self.done;
+                        self.sems
+                            .host_signal(semaphores, semaphore, value, |q, at| done.host_knows(q, at))
+                    }
                 } else {
                     self.sems.wait(semaphores, semaphore, Some(value))
                 };
