@@ -276,6 +276,51 @@ fn queue_and_host() {
             model: &["L6 WRITE_AFTER_WRITE [0..64] after L4"],
             layer: None,
         },
+        // A host write after the batch's submit, before the host signal
+        // its wait pairs with: a barrier with HOST:HOST_WRITE in its
+        // source scopes performs the host-to-device domain operation
+        // (issue 22, defect 3). Lines: 4 semaphore, 5 barrier, 6 copy,
+        // 7 submit, 8 host-write, 9 host-signal.
+        Case {
+            name: "host write before the host signal: HOST:HOST_WRITE barrier in the waiting batch",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write before the host signal: no barrier, only the submit before it",
+            body: "semaphore t timeline\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L7 WRITE_AFTER_READ [0..64] after L5"],
+            layer: None,
+        },
+        Case {
+            name: "host write before the host signal: the barrier's range misses it",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ a[64..128]\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            layer: None,
+        },
+        Case {
+            // Without ALL_COMMANDS the wait does not hold the barrier (a
+            // chain at the level of stages; HOST is no device stage):
+            // conservative, as for a signal.
+            name: "host write before the host signal: a wait in COPY only does not reach the barrier",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@COPY\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            layer: None,
+        },
+        Case {
+            // A later device write after the domain operation needs only
+            // the write available there (memory model).
+            name: "host write before the host signal: HOST:HOST_WRITE barrier, then a device write",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> CLEAR:NONE\nfill a[0..64] 1\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &[],
+            layer: Some(&["L8 WRITE_AFTER_WRITE [0..64] after L6"]),
+        },
         Case {
             name: "host read: barrier to HOST_READ, submit, wait",
             body: "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a[0..64]",
