@@ -688,3 +688,92 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         "{e}"
     );
 }
+
+/// A program some of whose waits can never be satisfied is refused, in the
+/// parser and in `resolve` alike, at the first such wait, naming every one
+/// (issue 27: a cycle of waits checked as "no hazards", and `run` then
+/// timed out advising a longer limit). Valid wait-before-signal programs
+/// stay valid.
+#[test]
+fn programs_that_can_never_complete_are_refused() {
+    let head = "queue qa\nqueue qb\nsemaphore s\nsemaphore t timeline\nsemaphore u timeline\n";
+    let never = "can never be satisfied (each needs a signal that can only happen after one of these waits; \
+                 no time limit makes the program finish)";
+    let cases: &[(&str, Option<&str>)] = &[
+        // A cycle of timeline waits across two queues.
+        (
+            "submit qa wait t:1@ALL_COMMANDS signal u:1\nsubmit qb wait u:1@ALL_COMMANDS signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`, `u:1` on `qb`"),
+        ),
+        // A batch waiting for a value only it signals.
+        (
+            "submit qa wait t:1@ALL_COMMANDS signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`"),
+        ),
+        // ... or only a later batch of its own queue signals: the signal
+        // waits for every earlier command in its stages.
+        (
+            "submit qa wait t:1@COPY\nsubmit qa signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`"),
+        ),
+        // A host wait for a value only later work signals.
+        (
+            "host-wait t 1\nsubmit qa signal t:1",
+            Some("6:11: the program can never complete: the host's `host-wait t 1`"),
+        ),
+        // A fence wait for a batch whose wait only a later host signal meets.
+        (
+            "submit qa wait t:1@COPY\nwait\nhost-signal t 1",
+            Some("6:16: the program can never complete: `t:1` on `qa`, the host's fence wait"),
+        ),
+        // Through a binary semaphore: qb's batch takes qa's signal of `s`,
+        // and qa's later batch waits for what qb signals after it.
+        (
+            "submit qa wait u:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS signal u:1",
+            Some("6:16: the program can never complete: `u:1` on `qa`, `s` on `qb`"),
+        ),
+        // Valid: the host's signal unblocks the batch, then the fence.
+        ("submit qa wait t:1@COPY signal u:1\nhost-signal t 1\nwait", None),
+        // Valid: a later batch of another queue signals the value.
+        ("submit qa wait t:1@COPY\nsubmit qb signal t:1\nwait", None),
+        // Valid: `wait qb` does not wait for qa's blocked batch.
+        ("submit qa wait t:1@COPY\nwait qb\nhost-signal t 1\nwait", None),
+        // Valid, as the definitional semantics reads a signal's first
+        // scope: a signal in CLEAR does not wait for a wait in COPY.
+        ("submit qa wait t:1@COPY\nsubmit qa signal t:1@CLEAR", None),
+    ];
+    for (body, expected) in cases {
+        let text = format!("{head}{body}");
+        let parsed = trace::parse(&text).map_err(|e| e.to_string());
+        match expected {
+            Some(prefix) => {
+                let e = parsed.err().unwrap_or_else(|| panic!("{body:?} was accepted"));
+                assert_eq!(e, format!("{prefix} {never}"), "for {body:?}");
+            }
+            None => {
+                let t = parsed.unwrap_or_else(|e| panic!("{body:?}: {e}"));
+                vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+            }
+        }
+    }
+    // `resolve` refuses what the parser refuses (a program built without
+    // the parser): qb's batch replaced by one that closes the cycle.
+    let mut a = trace::parse(&format!(
+        "{head}submit qa wait t:1@ALL_COMMANDS signal u:1\nsubmit qb signal t:1\n"
+    ))
+    .unwrap()
+    .program;
+    let b = trace::parse(&format!(
+        "{head}submit qa signal u:1\nsubmit qb wait u:1@ALL_COMMANDS signal t:1\n"
+    ))
+    .unwrap()
+    .program;
+    a.replace(1, b.commands()[1].clone()).unwrap();
+    let e = vksync::resolve(&a).unwrap_err();
+    assert_eq!(e.at, vksync::Location::Command(0));
+    assert!(
+        e.to_string()
+            .contains("the program can never complete: `t:1` on `qa`, `u:1` on `qb`"),
+        "{e}"
+    );
+}

@@ -370,6 +370,13 @@ pub enum ProgramErrorKind {
         /// The greatest value the program signals (or the initial value).
         current: u64,
     },
+    /// Refused with "the program can never complete: {waits} can never be satisfied (each needs a signal that can only happen after one of these waits; no time limit makes the program finish)".
+    #[error("the program can never complete: {waits} can never be satisfied (each needs a signal that can only happen after one of these waits; no time limit makes the program finish)")]
+    NeverCompletes {
+        /// The waits that are never satisfied, named by semaphore, value
+        /// and queue (and the host's blocked wait, if any).
+        waits: String,
+    },
     /// Refused with "timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)".
     #[error("timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)")]
     TimelineValueNotIncreasing {

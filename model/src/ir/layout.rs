@@ -569,6 +569,12 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             kind,
         });
     }
+    if let Some((at, _, kind)) = super::progress::first_stuck(program) {
+        return Err(ProgramError {
+            at: Location::Command(at),
+            kind,
+        });
+    }
     let mut mem_owners = vec![ObjectId(0); memory_sizes.len()];
     for (i, o) in owners.iter().enumerate() {
         if let Some(m) = o {

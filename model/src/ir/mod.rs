@@ -14,4 +14,5 @@ pub mod event;
 pub(crate) mod execution;
 pub mod layout;
 pub mod program;
+pub(crate) mod progress;
 pub mod queue;

@@ -1610,6 +1610,17 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             message: kind.to_string(),
         });
     }
+    if let Some((at, ordinal, kind)) = crate::ir::progress::first_stuck(&p.trace.program) {
+        let (line, col) = ordinal
+            .and_then(|o| p.timeline_waits.get(o).copied())
+            .or_else(|| p.trace.command_lines.get(at).map(|&l| (l, 1)))
+            .unwrap_or((no.max(1), 1));
+        return Err(ParseError {
+            line,
+            col,
+            message: kind.to_string(),
+        });
+    }
     Ok(p.trace)
 }
 
