@@ -1,5 +1,7 @@
-//! The Vulkan layer itself: the three exported entry points, the call
-//! chains, and one intercept per recorded Vulkan call.
+//! The Vulkan layer itself: the one exported entry point
+//! (`vkNegotiateLoaderLayerInterfaceVersion`, which hands the loader the
+//! layer's private `vkGet*ProcAddr`), the call chains, and one intercept
+//! per recorded Vulkan call.
 //!
 //! This module owns the global state (instances, devices with their
 //! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
@@ -195,20 +197,28 @@ pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
         if *v > INTERFACE_VERSION {
             *v = INTERFACE_VERSION;
         }
-        std::ptr::addr_of_mut!((*p).get_instance_proc_addr).write(vkGetInstanceProcAddr);
-        std::ptr::addr_of_mut!((*p).get_device_proc_addr).write(vkGetDeviceProcAddr);
+        std::ptr::addr_of_mut!((*p).get_instance_proc_addr).write(get_instance_proc_addr);
+        std::ptr::addr_of_mut!((*p).get_device_proc_addr).write(get_device_proc_addr);
         std::ptr::addr_of_mut!((*p).get_physical_device_proc_addr).write(None);
     }
     vk::Result::SUCCESS
 }
 
-/// The layer's `vkGetInstanceProcAddr`.
+/// The layer's `vkGetInstanceProcAddr`, handed to the loader only through
+/// [`vkNegotiateLoaderLayerInterfaceVersion`].
+///
+/// It is deliberately not exported under the loader's name: an
+/// application linked with `-lvulkan` has `libvulkan.so.1` in the global
+/// symbol scope, and an exported `vkGetInstanceProcAddr` referenced from
+/// inside this library would bind to the loader's (ELF interposition), so
+/// the negotiation would hand the loader its own trampoline as this
+/// layer's, and `vkCreateInstance` would re-enter the loader and block on
+/// its lock (issue 27). A private function is always bound here; the
+/// link also uses `-Bsymbolic` (`build.rs`) for the one exported name.
 ///
 /// # Safety
 /// `name` is a NUL-terminated string; `instance` is null or live.
-#[no_mangle]
-#[allow(non_snake_case)]
-pub unsafe extern "system" fn vkGetInstanceProcAddr(
+unsafe extern "system" fn get_instance_proc_addr(
     instance: vk::Instance,
     name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
@@ -236,13 +246,12 @@ pub unsafe extern "system" fn vkGetInstanceProcAddr(
     found
 }
 
-/// The layer's `vkGetDeviceProcAddr`.
+/// The layer's `vkGetDeviceProcAddr`, not exported for the reason given
+/// at [`get_instance_proc_addr`].
 ///
 /// # Safety
 /// `name` is a NUL-terminated string; `device` is live.
-#[no_mangle]
-#[allow(non_snake_case)]
-pub unsafe extern "system" fn vkGetDeviceProcAddr(
+unsafe extern "system" fn get_device_proc_addr(
     device: vk::Device,
     name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
@@ -252,7 +261,7 @@ pub unsafe extern "system" fn vkGetDeviceProcAddr(
     // SAFETY: per this function's contract.
     let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
     if n == "vkGetDeviceProcAddr" {
-        return Some(void(vkGetDeviceProcAddr as *const ()));
+        return Some(void(get_device_proc_addr as *const ()));
     }
     let key = dispatch_key(device.as_raw());
     let gdpa = {
@@ -286,8 +295,8 @@ fn void(f: *const ()) -> VoidFn {
 
 fn instance_intercept(name: &str) -> Option<VoidFn> {
     let f: *const () = match name {
-        "vkGetInstanceProcAddr" => vkGetInstanceProcAddr as *const (),
-        "vkGetDeviceProcAddr" => vkGetDeviceProcAddr as *const (),
+        "vkGetInstanceProcAddr" => get_instance_proc_addr as *const (),
+        "vkGetDeviceProcAddr" => get_device_proc_addr as *const (),
         "vkCreateInstance" => create_instance as *const (),
         "vkDestroyInstance" => destroy_instance as *const (),
         "vkCreateDevice" => create_device as *const (),
