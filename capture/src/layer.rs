@@ -29,6 +29,7 @@ use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
     queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
+    WaitScope,
 };
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
@@ -813,7 +814,16 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
 }
 
 /// Emits a `wait` (and the host reads it implies) on device data `d`.
-fn wait_on(d: &mut DeviceData, seq: u64, call: &str, on: WaitOn<'_>) {
+/// What a wait on `on` covers if it is called now on device `key` (taken
+/// before the wait goes down the chain: `Capture::wait_scope`).
+fn wait_scope(key: usize, on: WaitOn<'_>) -> WaitScope {
+    let mut scope = WaitScope::default();
+    record(key, "a host wait", |d| scope = d.capture.wait_scope(on));
+    scope
+}
+
+/// Records a successful wait with the scope it had when it was called.
+fn wait_on(d: &mut DeviceData, seq: u64, call: &str, scope: &WaitScope) {
     let DeviceData { mapped, capture, .. } = d;
     let current: Vec<(u64, &[u8])> = mapped
         .iter()
@@ -825,7 +835,7 @@ fn wait_on(d: &mut DeviceData, seq: u64, call: &str, on: WaitOn<'_>) {
             })
         })
         .collect();
-    capture.wait(seq, call, on, &current);
+    capture.wait_in_scope(seq, call, scope, &current);
 }
 
 /// Which mapped bytes a diff compares.
@@ -2926,15 +2936,16 @@ unsafe extern "system" fn wait_for_fences(
     let Some(f) = next!(key, vk::PFN_vkWaitForFences, ["vkWaitForFences"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(device, n, fences, all, timeout) };
     // SAFETY: `n` fence handles.
     let list: Vec<u64> = unsafe { slice(fences, n) }.iter().map(|f| f.as_raw()).collect();
+    let scope = wait_scope(key, WaitOn::Fences(&list));
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, fences, all, timeout) };
     record(key, "vkWaitForFences", |d| {
         let seq = d.capture.next_seq();
         if r == vk::Result::SUCCESS {
             if all == vk::TRUE || list.len() == 1 {
-                wait_on(d, seq, "vkWaitForFences", WaitOn::Fences(&list));
+                wait_on(d, seq, "vkWaitForFences", &scope);
             } else {
                 d.capture
                     .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
@@ -2949,15 +2960,50 @@ unsafe extern "system" fn get_fence_status(device: vk::Device, fence: vk::Fence)
     let Some(f) = next!(key, vk::PFN_vkGetFenceStatus, ["vkGetFenceStatus"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
+    let scope = wait_scope(key, WaitOn::Fences(&[fence.as_raw()]));
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(device, fence) };
     if r == vk::Result::SUCCESS {
         record(key, "vkGetFenceStatus", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkGetFenceStatus", WaitOn::Fences(&[fence.as_raw()]));
+            wait_on(d, seq, "vkGetFenceStatus", &scope);
         });
     }
     r
+}
+
+/// How many times a `vkQueueWaitIdle`/`vkDeviceWaitIdle` goes down the
+/// chain at most (see [`wait_idle`]).
+const WAIT_IDLE_CALLS: usize = 8;
+
+/// Calls `down` (a `vkQueueWaitIdle` or `vkDeviceWaitIdle` down the chain)
+/// and returns its result with what it is known to have waited for.
+///
+/// A wait covers what was submitted when it was called. When another
+/// thread submitted while it waited (invalid usage: these calls need the
+/// queues externally synchronized; it happens), that is less than
+/// everything submitted, and a wait for part of the work cannot be a
+/// `wait` of a single-queue trace: the application's later submissions
+/// would then race in the trace with work it had waited for. So the call
+/// is repeated, at most [`WAIT_IDLE_CALLS`] times in all, until no
+/// submission came during it: waiting for idle again is what the
+/// application asked for (the device idle), it only takes longer. This is
+/// the one call the layer may send down more than once.
+fn wait_idle(key: usize, on: WaitOn<'_>, down: impl Fn() -> vk::Result) -> (WaitScope, vk::Result) {
+    let mut scope = wait_scope(key, on);
+    let mut r = down();
+    for _ in 1..WAIT_IDLE_CALLS {
+        if r != vk::Result::SUCCESS {
+            break;
+        }
+        let now = wait_scope(key, on);
+        if now == scope {
+            break;
+        }
+        scope = now;
+        r = down();
+    }
+    (scope, r)
 }
 
 unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
@@ -2965,12 +3011,14 @@ unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkQueueWaitIdle, ["vkQueueWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue) };
+    let (scope, r) = wait_idle(key, WaitOn::Queue(queue.as_raw()), || {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(queue) }
+    });
     if r == vk::Result::SUCCESS {
         record(key, "vkQueueWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkQueueWaitIdle", WaitOn::Queue(queue.as_raw()));
+            wait_on(d, seq, "vkQueueWaitIdle", &scope);
         });
     }
     r
@@ -2981,12 +3029,14 @@ unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkDeviceWaitIdle, ["vkDeviceWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(device) };
+    let (scope, r) = wait_idle(key, WaitOn::Device, || {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device) }
+    });
     if r == vk::Result::SUCCESS {
         record(key, "vkDeviceWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkDeviceWaitIdle", WaitOn::Device);
+            wait_on(d, seq, "vkDeviceWaitIdle", &scope);
         });
     }
     r

@@ -177,6 +177,11 @@ pub enum WaitOn<'a> {
     Device,
 }
 
+/// The submissions a host wait covers, per queue: the latest of each
+/// queue it waits for, as of when it was called ([`Capture::wait_scope`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WaitScope(HashMap<QueueId, usize>);
+
 /// One buffer or image memory barrier of a pipeline barrier, as the layer
 /// reads it (synchronization-2 masks: src stages, src access, dst stages,
 /// dst access).
@@ -1825,20 +1830,29 @@ impl Capture {
     /// the device wrote since the previous `wait` (the host-read
     /// approximation of `docs/capture.md`).
     pub fn wait(&mut self, seq: u64, call: &str, on: WaitOn<'_>, mapped: &[(u64, &[u8])]) {
-        if self.submissions == 0 {
-            return;
-        }
-        // The latest submission of each queue, and the latest the wait
-        // covers on each (a fence signal comes after every earlier
-        // submission of its queue; other queues' work it may follow
-        // through semaphores is not counted: fewer waits, never more).
-        let latest = self.latest.clone();
+        let scope = self.wait_scope(on);
+        self.wait_in_scope(seq, call, &scope, mapped);
+    }
+
+    /// What a wait on `on` covers if it is called now: the latest
+    /// submission of each queue it waits for (a fence signal comes after
+    /// every earlier submission of its queue; other queues' work it may
+    /// follow through semaphores is not counted: fewer waits, never more).
+    ///
+    /// The layer takes this before the wait goes down the chain and
+    /// records the wait with it afterwards ([`Capture::wait_in_scope`]): a
+    /// `vkDeviceWaitIdle` covers what was submitted when it was called, not
+    /// what another thread submitted while it waited (taking that too let
+    /// a wait record the device's bytes of a still running submission as
+    /// final, and the rest of its writes then read as host writes: issue
+    /// 27, two threads calling `vkDeviceWaitIdle`).
+    pub fn wait_scope(&self, on: WaitOn<'_>) -> WaitScope {
         let covered: HashMap<QueueId, usize> = match on {
-            WaitOn::Device => latest.clone(),
+            WaitOn::Device => self.latest.clone(),
             WaitOn::Queue(h) => self
                 .queues
                 .get(&h)
-                .and_then(|q| latest.get(q).map(|&n| (*q, n)))
+                .and_then(|q| self.latest.get(q).map(|&n| (*q, n)))
                 .into_iter()
                 .collect(),
             WaitOn::Fences(fs) => {
@@ -1852,6 +1866,17 @@ impl Capture {
                 c
             }
         };
+        WaitScope(covered)
+    }
+
+    /// A successful wait whose scope [`Capture::wait_scope`] took when it
+    /// was called (see [`Capture::wait`]).
+    pub fn wait_in_scope(&mut self, seq: u64, call: &str, scope: &WaitScope, mapped: &[(u64, &[u8])]) {
+        if self.submissions == 0 {
+            return;
+        }
+        let latest = self.latest.clone();
+        let covered = &scope.0;
         let covers = |sub: usize| {
             self.sub_queue
                 .get(sub.wrapping_sub(1))
