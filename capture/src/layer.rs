@@ -421,6 +421,7 @@ unsafe extern "system" fn create_device(
     if r != vk::Result::SUCCESS {
         return r;
     }
+    finish_at_exit_once();
     // SAFETY: vkCreateDevice succeeded, so `*out` is the new device.
     let device = unsafe { *out };
     let mut next = HashMap::new();
@@ -477,6 +478,52 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
         // arguments.
         unsafe { f(device, alloc) }
     }
+}
+
+/// Registers [`finish_at_exit`] with `atexit` once, at the first device.
+fn finish_at_exit_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `finish_at_exit` is an `extern "C" fn()` that never
+        // unwinds. glibc runs it at `exit` (return from `main`), or when
+        // this library is unloaded first (it is registered with this
+        // library's DSO handle).
+        if unsafe { libc::atexit(finish_at_exit) } != 0 {
+            eprintln!("[VK_LAYER_VKSYNC_capture] cannot register the exit handler: a device not destroyed leaves its trace unfinished");
+        }
+    });
+}
+
+/// At process exit: finishes the trace of every device the application
+/// did not destroy (issue 27: an application that exits without
+/// `vkDestroyDevice` lost its last fence wait and the host reads after
+/// it). The devices stay registered, so a thread still calling Vulkan
+/// while the process exits is still forwarded; their captures write
+/// nothing more. Never blocks for long: another thread may hold the lock
+/// while `exit` runs; after 2 s the traces are left unfinished and
+/// `vksync capture` says so.
+extern "C" fn finish_at_exit() {
+    let _ = catch_unwind(|| {
+        let t0 = std::time::Instant::now();
+        let mut g = loop {
+            match GLOBALS.try_lock() {
+                Ok(g) => break g,
+                Err(std::sync::TryLockError::Poisoned(p)) => break p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) if t0.elapsed().as_secs() < 2 => {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    eprintln!("[VK_LAYER_VKSYNC_capture] the layer is busy at process exit: traces of devices not destroyed are left unfinished");
+                    return;
+                }
+            }
+        };
+        for d in g.devices.values_mut() {
+            if let Err(e) = d.capture.finish_at_exit() {
+                eprintln!("[VK_LAYER_VKSYNC_capture] {e}");
+            }
+        }
+    });
 }
 
 // ------------------------------------------------------------- intercepts

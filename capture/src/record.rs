@@ -312,6 +312,8 @@ pub struct Capture {
     writer: Writer,
     /// The trace file was created (later flushes append).
     created: bool,
+    /// The trace was finished: nothing more is written to it.
+    finished: bool,
 }
 
 fn name_ok(c: char) -> bool {
@@ -373,6 +375,7 @@ impl Capture {
             pending_reads: Vec::new(),
             writer: Writer::new(),
             created: false,
+            finished: false,
         }
     }
 
@@ -2109,6 +2112,9 @@ impl Capture {
     /// at every submission cheap however long the run; a reader may see
     /// a trace that ends mid-line while one is written.
     pub fn flush(&mut self) -> Result<(), CaptureError> {
+        if self.finished {
+            return Ok(());
+        }
         // The writer advances only once its piece is written: a failed
         // write is retried whole at the next flush.
         let mut w = self.writer.clone();
@@ -2121,6 +2127,10 @@ impl Capture {
     /// Ends the trace: the host reads assumed after the last wait, the
     /// remaining comments, and the summary line.
     pub fn finish(&mut self) -> Result<(), CaptureError> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
         self.place_pending_reads();
         let end = self.program.commands().len();
         let summary = self.summary();
@@ -2130,6 +2140,18 @@ impl Capture {
         self.write(&text)?;
         self.writer = w;
         Ok(())
+    }
+
+    /// Ends the trace of a device the application never destroyed, as the
+    /// process exits: as [`Capture::finish`], with a line saying so.
+    pub fn finish_at_exit(&mut self) -> Result<(), CaptureError> {
+        if !self.finished {
+            self.append(Entry::Note(
+                "the application exited without vkDestroyDevice: the trace was finished at process exit"
+                    .to_string(),
+            ));
+        }
+        self.finish()
     }
 
     fn write(&mut self, text: &str) -> Result<(), CaptureError> {
