@@ -23,7 +23,12 @@
 //!   installed before this one (or, if that was the default, the default
 //!   action is restored and the fault repeats, so the process dies as it
 //!   would have). An application that installs its own `SIGSEGV` handler
-//!   after the layer, without chaining, breaks the guard; and a system call
+//!   after the layer is seen at its next intercepted Vulkan call
+//!   ([`replaced`]): the guard then steps aside for good ([`step_aside`]:
+//!   every guard is dropped, whole ranges are diffed, the application's
+//!   handler stays). A write to guarded memory between the application's
+//!   `sigaction` and that call still reaches the application's handler,
+//!   which does not know the fault; and a system call
 //!   that writes into guarded memory (a `read(2)` straight into a mapped
 //!   buffer) fails with `EFAULT` instead of faulting. Set
 //!   `VKSYNC_CAPTURE_HOST_WRITES=diff` for those applications.
@@ -47,7 +52,7 @@
 //! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
 //!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
 
-use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// Guarded ranges at once.
@@ -80,6 +85,8 @@ static TABLE: [Slot; SLOTS] = [FREE; SLOTS];
 static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
 /// Whether ours is installed.
 static INSTALLED: OnceLock<bool> = OnceLock::new();
+/// The application replaced our handler: no more guards ([`step_aside`]).
+static STEPPED_ASIDE: AtomicBool = AtomicBool::new(false);
 
 fn page_size() -> usize {
     static PAGE: OnceLock<usize> = OnceLock::new();
@@ -264,9 +271,34 @@ pub struct Guarded {
 }
 
 /// Whether page protection is wanted (`VKSYNC_CAPTURE_HOST_WRITES` is not
-/// `diff`).
+/// `diff`) and the guard has not stepped aside.
 pub fn enabled() -> bool {
-    std::env::var("VKSYNC_CAPTURE_HOST_WRITES").map_or(true, |v| v != "diff")
+    !STEPPED_ASIDE.load(Ordering::Acquire)
+        && std::env::var("VKSYNC_CAPTURE_HOST_WRITES").map_or(true, |v| v != "diff")
+}
+
+/// Whether something (the application) replaced this module's `SIGSEGV`
+/// handler after it was installed, and the guard has not stepped aside
+/// yet. One `sigaction` query; false before the handler is installed.
+pub fn replaced() -> bool {
+    if INSTALLED.get() != Some(&true) || STEPPED_ASIDE.load(Ordering::Acquire) {
+        return false;
+    }
+    // SAFETY: sigaction with a null new action only reads the current one.
+    unsafe {
+        let mut cur: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGSEGV, std::ptr::null(), &mut cur) == 0
+            && cur.sa_sigaction != on_fault as *const () as usize
+    }
+}
+
+/// From now on no range is guarded ([`enabled`] is false): the application
+/// handles `SIGSEGV` itself, and a fault on a guarded page would reach its
+/// handler, which knows nothing of it. The caller drops the guards it
+/// holds (their pages become writable) and diffs whole ranges instead.
+/// The handler is left as the application set it.
+pub fn step_aside() {
+    STEPPED_ASIDE.store(true, Ordering::Release);
 }
 
 /// Protects the whole pages of the `len` bytes at `base` (mapped memory)

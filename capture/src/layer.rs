@@ -117,6 +117,9 @@ unsafe fn slice<'a, T>(p: *const T, n: u32) -> &'a [T] {
 /// Runs `f` on the capture of device `key`, catching panics.
 fn record(key: usize, call: &str, f: impl FnOnce(&mut DeviceData)) {
     let result = catch_unwind(AssertUnwindSafe(|| {
+        if guard::replaced() {
+            step_aside(call);
+        }
         let mut g = globals();
         if let Some(d) = g.devices.get_mut(&key) {
             f(d);
@@ -129,6 +132,28 @@ fn record(key: usize, call: &str, f: impl FnOnce(&mut DeviceData)) {
             eprintln!("[VK_LAYER_VKSYNC_capture] internal error while recording {call}; the call went through, the trace may miss it");
         }
     }
+}
+
+/// The application replaced the page guard's `SIGSEGV` handler (seen at
+/// `call`): every guard is dropped (whole mapped ranges are compared from
+/// now on; their shadow copies are exact, so nothing written is lost), and
+/// each trace says so (issue 27: an application with its own handler
+/// installed after mapping died on the guard's faults).
+fn step_aside(call: &str) {
+    guard::step_aside();
+    let mut g = globals();
+    for d in g.devices.values_mut() {
+        let guarded = d.mapped.values_mut().filter_map(|m| m.guard.take()).count();
+        d.capture.note(None, format!(
+            "the application replaced the SIGSEGV handler (seen at {call}): the page guard steps aside \
+             ({guarded} mapped range(s) unguarded); host writes are found by comparing all mapped memory from here on"
+        ));
+    }
+    drop(g);
+    eprintln!(
+        "[VK_LAYER_VKSYNC_capture] the application installed its own SIGSEGV handler (seen at {call}): \
+         the page guard steps aside; host writes are found by comparing mapped memory"
+    );
 }
 
 /// The next layer's function `names[0]` (or an alias) on device `key`.

@@ -1000,7 +1000,7 @@ impl Capture {
     }
 
     /// A comment line, placed as [`Capture::skip`] places its line.
-    fn note(&mut self, cb: Option<u64>, text: String) {
+    pub(crate) fn note(&mut self, cb: Option<u64>, text: String) {
         self.entry(cb, Entry::Note(text));
     }
 
