@@ -12,7 +12,8 @@
 //! Invariants:
 //!
 //! - Every intercepted call goes down the chain with its arguments
-//!   unchanged, exactly once, whatever happens in the recording; the
+//!   unchanged, exactly once (except a wait-idle that another thread's
+//!   submission overlapped: [`wait_idle`]), whatever happens in the recording; the
 //!   recording of a call that fails is skipped (and before `vkQueueSubmit`
 //!   the mapped memory is compared first, because once the work is
 //!   submitted the device may write it).
