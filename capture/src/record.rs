@@ -461,7 +461,8 @@ impl Capture {
     /// bound there, for the next submission. Each window is `(offset in
     /// the mapped range, its bytes now)`: the whole range, or only the
     /// pages the page guard saw written. Spans closer than 64 bytes are
-    /// merged.
+    /// merged, and so are spans of one buffer whose bytes between no
+    /// device access still in flight touches (see the body).
     pub fn host_writes(&mut self, seq: u64, call: &str, memory: u64, windows: &[(usize, &[u8])]) {
         let Some(m) = self.memories.get_mut(&memory) else {
             return;
@@ -517,7 +518,46 @@ impl Capture {
             }
         }
         writes.sort_by_key(|r| (r.object.0, r.range.start));
-        for dst in writes {
+        // One line per buffer where nothing can tell the difference: the
+        // host's writes before a submission are ordered before every
+        // device access submitted after it (the submission's guarantee),
+        // so a host write can race only with device accesses already
+        // submitted and not yet waited for. Two spans of one buffer are
+        // merged over the bytes between them when none of those accesses
+        // touches them: no hazard is added or lost. A thread writing every
+        // 256th byte of a mapped buffer while another submits wrote 4,096
+        // lines per submission (issue 27: 30x slower, 270k lines).
+        let in_flight: Vec<(u64, u64)> = self
+            .dirty
+            .iter()
+            .filter(|d| d.0 == memory)
+            .map(|d| (d.1, d.2))
+            .chain(
+                self.device_reads
+                    .iter()
+                    .map(|&(_, r)| r)
+                    .chain(self.device_writes.iter().copied())
+                    .filter_map(|r| self.mem_range(r))
+                    .filter(|r| r.0 == memory)
+                    .map(|r| (r.1, r.2)),
+            )
+            .collect();
+        let mut merged: Vec<Region> = Vec::with_capacity(writes.len());
+        for r in writes {
+            if let Some(last) = merged.last_mut() {
+                let gap = self.mem_range(Region {
+                    object: r.object,
+                    range: ByteRange::new(last.range.end.min(r.range.start), r.range.start),
+                });
+                let free = gap.is_some_and(|(_, gs, ge)| !in_flight.iter().any(|&(s, e)| s < ge && gs < e));
+                if last.object == r.object && free {
+                    last.range = ByteRange::new(last.range.start, last.range.end.max(r.range.end));
+                    continue;
+                }
+            }
+            merged.push(r);
+        }
+        for dst in merged {
             self.pending.push(Entry::Cmd(
                 Command::HostWrite { dst, value: 0 },
                 format!("host write seen at {call} #{seq}"),

@@ -14,6 +14,8 @@
 #   count:N:RE   exactly N lines of the trace match RE
 #   out:RE       a line of vksync capture's output (stdout and stderr)
 #   no-out:RE    no line of that output matches RE
+#   show:RE      prints the lines matching RE of the plain run's output and
+#                of the capture's (timings, for docs/capture.md)
 # and, once: the layer library exports only
 # vkNegotiateLoaderLayerInterfaceVersion, and under LD_DEBUG=bindings none
 # of its references binds to libvulkan.so.1 (issue 27's hang).
@@ -99,6 +101,8 @@ run_case() {
                 [ "$got" = "$n" ] || { fail "$tag: $got trace lines match /$re/, not $n"; ok=0; } ;;
             out:*) re=${check#out:}; grep -Eq -- "$re" "$log" || { fail "$tag: no output line matches /$re/"; ok=0; } ;;
             no-out:*) re=${check#no-out:}; if grep -Eq -- "$re" "$log"; then fail "$tag: output matches /$re/: $(grep -Em1 -- "$re" "$log")"; ok=0; fi ;;
+            show:*) re=${check#show:}; echo "capture-apps:   $tag plain:   $(grep -Em1 -- "$re" "$log.plain" || true)"
+                echo "capture-apps:   $tag capture: $(grep -Em1 -- "$re" "$log" || true)" ;;
             *) fail "$tag: unknown check $check"; ok=0 ;;
             esac
         done
@@ -142,6 +146,12 @@ run_case segv-die segv die 77 77 \
 run_case wait-idle wait-idle "" 0 0 \
     'out:2 threads x 150 rounds, bytes read back' 'out:no hazards' \
     'no-trace:^host-write' 'count:300:^submit ' "trace:$summary"
+# (e) A thread writing a mapped buffer while the main thread submits 200
+# times: one host-write line per submission (the spans of the buffer
+# merged: no device access touches it), no hazard.
+run_case host-writer host-writer 200 0 0 \
+    'out:200 submissions in' 'out:no hazards' 'count:200:^host-write b0\[' 'count:200:^submit ' \
+    "trace:$summary" 'show:submissions in'
 
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
