@@ -506,10 +506,16 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
     }
 }
 
+/// The process that registered [`finish_at_exit`]: a child made by
+/// `fork` that calls `exit` runs the handler too, and must not finish its
+/// parent's traces (they are the same files).
+static EXIT_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 /// Registers [`finish_at_exit`] with `atexit` once, at the first device.
 fn finish_at_exit_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        EXIT_PID.store(std::process::id(), std::sync::atomic::Ordering::Relaxed);
         // SAFETY: `finish_at_exit` is an `extern "C" fn()` that never
         // unwinds. glibc runs it at `exit` (return from `main`), or when
         // this library is unloaded first (it is registered with this
@@ -529,6 +535,9 @@ fn finish_at_exit_once() {
 /// while `exit` runs; after 2 s the traces are left unfinished and
 /// `vksync capture` says so.
 extern "C" fn finish_at_exit() {
+    if EXIT_PID.load(std::sync::atomic::Ordering::Relaxed) != std::process::id() {
+        return;
+    }
     let _ = catch_unwind(|| {
         let t0 = std::time::Instant::now();
         let mut g = loop {

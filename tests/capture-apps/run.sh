@@ -127,6 +127,12 @@ run_case no-destroy no-destroy "" 0 0 \
     'trace:^submit  # vkQueueSubmit' 'trace:^wait  # vkWaitForFences' \
     'trace:^# the application exited without vkDestroyDevice' 'trace:^host-read b0\[0\.\.4096\]' \
     "trace:$summary" 'no-trace:unfinished'
+# (b) ... and a forked child calling exit() does not finish the parent's
+# trace (one summary line, after the parent's wait).
+run_case fork fork "" 0 0 \
+    'out:the child exited 0; 4096 bytes read back' 'out:no hazards' \
+    'trace:^wait  # vkWaitForFences' 'count:1:^# the application exited without vkDestroyDevice' \
+    "count:1:$summary" 'no-trace:unfinished'
 # (c) The application's own SIGSEGV handler, installed at three points.
 for when in before after after-map; do
     extra=()
