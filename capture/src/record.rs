@@ -2584,6 +2584,137 @@ mod tests {
         assert!(!text.contains("host-write b0[8..9]"), "{text}");
     }
 
+    /// The host-write lines of one submission, after a fill of
+    /// `fill = (offset, size)` submitted (and waited for when `waited`), and
+    /// host writes of one byte at each offset of `at`.
+    fn host_write_lines(fill: Option<(u64, u64)>, waited: bool, at: &[usize]) -> Vec<String> {
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        let mut mem = vec![0u8; 4096];
+        if let Some((offset, size)) = fill {
+            c.fill_buffer(70, 6, 10, offset, size, 0);
+            c.submit(8, "vkQueueSubmit", 1, &[batch(70)], 0);
+            c.reset_command_buffer(70);
+            if waited {
+                c.wait(9, "vkDeviceWaitIdle", WaitOn::Device, &[(1, &mem)]);
+            }
+        }
+        for &k in at {
+            mem[k] = 1;
+        }
+        c.host_writes(10, "vkQueueSubmit", 1, &[(0, &mem)]);
+        c.submit(11, "vkQueueSubmit", 1, &[batch(70)], 0);
+        c.text()
+            .lines()
+            .filter(|l| l.starts_with("host-write"))
+            .map(|l| l.split("  # ").next().unwrap_or(l).to_string())
+            .collect()
+    }
+
+    /// Spans of one buffer seen at one submission are one `host-write`
+    /// unless a device access still running touches the bytes between
+    /// them (only such an access can race with the host's write).
+    #[test]
+    fn host_write_spans_merge_where_no_running_device_access_lies_between() {
+        type Case<'a> = (&'a str, Option<(u64, u64)>, bool, &'a [usize], &'a [&'a str]);
+        let cases: &[Case] = &[
+            (
+                "no device work",
+                None,
+                false,
+                &[100, 1000, 3000],
+                &["host-write b0[100..3001] 0"],
+            ),
+            (
+                "a running fill between them",
+                Some((500, 64)),
+                false,
+                &[100, 1000],
+                &["host-write b0[100..101] 0", "host-write b0[1000..1001] 0"],
+            ),
+            (
+                "a running fill elsewhere",
+                Some((2048, 64)),
+                false,
+                &[100, 1000],
+                &["host-write b0[100..1001] 0"],
+            ),
+            (
+                "a fill waited for",
+                Some((500, 64)),
+                true,
+                &[100, 1000],
+                &["host-write b0[100..1001] 0"],
+            ),
+            ("one span", None, false, &[7], &["host-write b0[7..8] 0"]),
+        ];
+        for (name, fill, waited, at, want) in cases {
+            assert_eq!(host_write_lines(*fill, *waited, at), *want, "{name}");
+        }
+    }
+
+    /// A wait's scope is what was submitted when it was called: a
+    /// submission made while it waited (another thread's) stays the
+    /// device's, so its bytes changing later are not host writes, and the
+    /// wait, which covers only part of the work, is not a `wait` (issue 27,
+    /// two threads in `vkDeviceWaitIdle`).
+    #[test]
+    fn a_wait_covers_what_was_submitted_when_it_was_called() {
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        c.allocate_command_buffers(60, &[71]);
+        c.fill_buffer(70, 6, 10, 0, 64, 7);
+        c.submit(7, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let scope = c.wait_scope(WaitOn::Device);
+        // Another thread submits a fill of b0[1024..1088] during the wait.
+        c.fill_buffer(71, 8, 10, 1024, 64, 9);
+        c.submit(9, "vkQueueSubmit", 1, &[batch(71)], 0);
+        let mut mem = vec![0u8; 4096];
+        mem[..64].fill(7);
+        c.wait_in_scope(10, "vkDeviceWaitIdle", &scope, &[(1, &mem)]);
+        // The second fill lands after the wait returned.
+        mem[1024..1088].fill(9);
+        c.host_writes(11, "vkQueueSubmit", 1, &[(0, &mem)]);
+        c.reset_command_buffer(70);
+        c.submit(12, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let text = c.text();
+        assert!(!text.contains("host-write"), "{text}");
+        assert!(!text.lines().any(|l| l.starts_with("wait")), "{text}");
+        assert!(text.contains("waits for part of the submitted work"), "{text}");
+    }
+
+    /// A finished capture writes nothing more; one finished at process
+    /// exit says so once.
+    #[test]
+    fn a_trace_is_finished_once() {
+        let dir = std::env::temp_dir().join(format!("vksync-capture-finish-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join("t.trace");
+        let mut c = Capture::new(path.clone(), vec!["header".into()]);
+        c.allocate_memory(1, 1, 4096);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
+        c.bind_buffer(2, "vkBindBufferMemory", 10, 1, 0);
+        c.allocate_command_buffers(60, &[70]);
+        c.fill_buffer(70, 3, 10, 0, 64, 7);
+        c.submit(4, "vkQueueSubmit", 1, &[batch(70)], 0);
+        c.finish_at_exit().expect("written");
+        c.finish_at_exit().expect("nothing to write");
+        c.finish().expect("nothing to write");
+        c.flush().expect("nothing to write");
+        let text = std::fs::read_to_string(&path).expect("the trace");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(text.matches(" calls not modelled").count(), 1, "{text}");
+        assert_eq!(
+            text.matches("exited without vkDestroyDevice").count(),
+            1,
+            "{text}"
+        );
+        assert!(
+            text.trim_end().ends_with("(see the `not-modelled` lines)"),
+            "{text}"
+        );
+    }
+
     /// An application that keeps a frame in flight waits for the previous
     /// frame's fence, never for the latest submission: the device's writes
     /// stop counting as the device's once their own submission is waited
