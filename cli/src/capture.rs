@@ -324,7 +324,7 @@ fn mark_unfinished(path: &Path, ended: &Ended) -> Option<String> {
     };
     let mut t = std::fs::OpenOptions::new().append(true).open(path).ok()?;
     use std::io::Write as _;
-    let _ = write!(t, "{sep}# unfinished: {why}\n");
+    let _ = writeln!(t, "{sep}# unfinished: {why}");
     Some(why)
 }
 
