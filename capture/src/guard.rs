@@ -407,9 +407,29 @@ impl Guarded {
         push(&mut out, 0, self.first - self.base);
         let first_page = (self.base + lo).saturating_sub(self.first) / page;
         let last_page = ((self.base + hi - 1).saturating_sub(self.first) / page).min(self.pages - 1);
+        // Consecutive pages taken are protected again with one `mprotect`
+        // (each call that removes write access costs a TLB shootdown on
+        // every core the process runs on; one per page made a writer
+        // thread on another core crawl). Each page's bit is cleared before
+        // its run is protected, and every run is protected before this
+        // returns, so before the windows are read.
+        let mut run: Option<(usize, usize)> = None;
+        let protect_run = |run: &mut Option<(usize, usize)>| {
+            if let Some((p0, n)) = run.take() {
+                // SAFETY: pages of this guard's range (`guard`'s
+                // contract). If it fails the pages stay writable and are
+                // marked dirty again, to be taken next time.
+                if !unsafe { protect(self.first + p0 * page, n * page, false) } {
+                    for p in p0..p0 + n {
+                        self.word(p / 64).fetch_or(1u64 << (p % 64), Ordering::AcqRel);
+                    }
+                }
+            }
+        };
         for p in first_page..=last_page {
             let mask = 1u64 << (p % 64);
             if self.word(p / 64).load(Ordering::Acquire) & mask == 0 {
+                protect_run(&mut run);
                 continue;
             }
             let addr = self.first + p * page;
@@ -418,15 +438,19 @@ impl Guarded {
             let whole = addr - self.base >= lo && addr + page - self.base <= hi;
             if whole {
                 self.word(p / 64).fetch_and(!mask, Ordering::AcqRel);
-                // SAFETY: a page of this guard's range (`guard`'s
-                // contract). If it fails the page stays writable and is
-                // marked dirty again, to be taken next time.
-                if !unsafe { protect(addr, page, false) } {
-                    self.word(p / 64).fetch_or(mask, Ordering::AcqRel);
+                match &mut run {
+                    Some((p0, n)) if *p0 + *n == p => *n += 1,
+                    _ => {
+                        protect_run(&mut run);
+                        run = Some((p, 1));
+                    }
                 }
+            } else {
+                protect_run(&mut run);
             }
             push(&mut out, addr - self.base, addr + page - self.base);
         }
+        protect_run(&mut run);
         // The partial page after them.
         push(&mut out, self.first + self.pages * page - self.base, self.len);
         out
