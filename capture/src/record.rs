@@ -2616,7 +2616,9 @@ mod tests {
     /// whatever the alignment of the changes in their 8-byte words.
     #[test]
     fn changed_spans_are_exact_and_merged_within_64_bytes() {
-        let cases: &[(&str, usize, &[usize], &[(usize, usize)])] = &[
+        /// Name, length, changed offsets, the spans.
+        type Case<'a> = (&'a str, usize, &'a [usize], &'a [(usize, usize)]);
+        let cases: &[Case] = &[
             ("none", 256, &[], &[]),
             ("one byte", 256, &[77], &[(77, 78)]),
             ("first and last", 256, &[0, 255], &[(0, 1), (255, 256)]),
