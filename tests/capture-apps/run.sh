@@ -157,7 +157,7 @@ run_case wait-idle wait-idle "" 0 0 \
 # merged: no device access touches it), no hazard.
 run_case host-writer host-writer 200 0 0 \
     'out:200 submissions in' 'out:no hazards' 'count:200:^host-write b0\[' 'count:200:^submit ' \
-    "trace:$summary" 'show:submissions in'
+    "trace:$summary" 'show:submissions in' 'show:CPU time'
 
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
