@@ -512,7 +512,7 @@ proptest! {
                 let h = check(&planned.plan.program).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
                 prop_assert!(h.is_empty(), "{h:?}\n{text}");
             }
-            Err(vksync::plan::QueuePlanError::HostBeforeSubmit { .. } | vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
+            Err(vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
             Err(vksync::plan::QueuePlanError::Program(e)) if e.kind == vksync::ProgramErrorKind::TransitionNotPlanned => {}
             Err(e) => prop_assert!(false, "{e}\n{}", vksync::trace::print(&p)),
         }
