@@ -27,10 +27,14 @@ need=()
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] || need+=(libvulkan1)
 ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || need+=(vulkan-validationlayers)
+# tests/capture-apps/run.sh compiles small C applications against the
+# Vulkan headers and libvulkan.so (both in libvulkan-dev), with a C compiler.
+[ -e /usr/include/vulkan/vulkan.h ] || need+=(libvulkan-dev)
+command -v cc >/dev/null || need+=(gcc libc6-dev)
 # tests/ncnn/run.sh makes a venv for the ncnn wheel.
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -eq 0 ]; then
-  echo "install-deps: libvulkan1, mesa-vulkan-drivers, vulkan-validationlayers and python3-venv are installed"
+  echo "install-deps: libvulkan1, libvulkan-dev, mesa-vulkan-drivers, vulkan-validationlayers, a C compiler and python3-venv are installed"
   exit 0
 fi
 sudo=""

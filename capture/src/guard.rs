@@ -23,7 +23,12 @@
 //!   installed before this one (or, if that was the default, the default
 //!   action is restored and the fault repeats, so the process dies as it
 //!   would have). An application that installs its own `SIGSEGV` handler
-//!   after the layer, without chaining, breaks the guard; and a system call
+//!   after the layer is seen at its next intercepted Vulkan call
+//!   ([`replaced`]): the guard then steps aside for good ([`step_aside`]:
+//!   every guard is dropped, whole ranges are diffed, the application's
+//!   handler stays). A write to guarded memory between the application's
+//!   `sigaction` and that call still reaches the application's handler,
+//!   which does not know the fault; and a system call
 //!   that writes into guarded memory (a `read(2)` straight into a mapped
 //!   buffer) fails with `EFAULT` instead of faulting. Set
 //!   `VKSYNC_CAPTURE_HOST_WRITES=diff` for those applications.
@@ -47,7 +52,7 @@
 //! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
 //!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
 
-use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// Guarded ranges at once.
@@ -80,6 +85,8 @@ static TABLE: [Slot; SLOTS] = [FREE; SLOTS];
 static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
 /// Whether ours is installed.
 static INSTALLED: OnceLock<bool> = OnceLock::new();
+/// The application replaced our handler: no more guards ([`step_aside`]).
+static STEPPED_ASIDE: AtomicBool = AtomicBool::new(false);
 
 fn page_size() -> usize {
     static PAGE: OnceLock<usize> = OnceLock::new();
@@ -264,9 +271,34 @@ pub struct Guarded {
 }
 
 /// Whether page protection is wanted (`VKSYNC_CAPTURE_HOST_WRITES` is not
-/// `diff`).
+/// `diff`) and the guard has not stepped aside.
 pub fn enabled() -> bool {
-    std::env::var("VKSYNC_CAPTURE_HOST_WRITES").map_or(true, |v| v != "diff")
+    !STEPPED_ASIDE.load(Ordering::Acquire)
+        && std::env::var("VKSYNC_CAPTURE_HOST_WRITES").map_or(true, |v| v != "diff")
+}
+
+/// Whether something (the application) replaced this module's `SIGSEGV`
+/// handler after it was installed, and the guard has not stepped aside
+/// yet. One `sigaction` query; false before the handler is installed.
+pub fn replaced() -> bool {
+    if INSTALLED.get() != Some(&true) || STEPPED_ASIDE.load(Ordering::Acquire) {
+        return false;
+    }
+    // SAFETY: sigaction with a null new action only reads the current one.
+    unsafe {
+        let mut cur: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGSEGV, std::ptr::null(), &mut cur) == 0
+            && cur.sa_sigaction != on_fault as *const () as usize
+    }
+}
+
+/// From now on no range is guarded ([`enabled`] is false): the application
+/// handles `SIGSEGV` itself, and a fault on a guarded page would reach its
+/// handler, which knows nothing of it. The caller drops the guards it
+/// holds (their pages become writable) and diffs whole ranges instead.
+/// The handler is left as the application set it.
+pub fn step_aside() {
+    STEPPED_ASIDE.store(true, Ordering::Release);
 }
 
 /// Protects the whole pages of the `len` bytes at `base` (mapped memory)
@@ -375,9 +407,29 @@ impl Guarded {
         push(&mut out, 0, self.first - self.base);
         let first_page = (self.base + lo).saturating_sub(self.first) / page;
         let last_page = ((self.base + hi - 1).saturating_sub(self.first) / page).min(self.pages - 1);
+        // Consecutive pages taken are protected again with one `mprotect`
+        // (each call that removes write access costs a TLB shootdown on
+        // every core the process runs on; one per page made a writer
+        // thread on another core crawl). Each page's bit is cleared before
+        // its run is protected, and every run is protected before this
+        // returns, so before the windows are read.
+        let mut run: Option<(usize, usize)> = None;
+        let protect_run = |run: &mut Option<(usize, usize)>| {
+            if let Some((p0, n)) = run.take() {
+                // SAFETY: pages of this guard's range (`guard`'s
+                // contract). If it fails the pages stay writable and are
+                // marked dirty again, to be taken next time.
+                if !unsafe { protect(self.first + p0 * page, n * page, false) } {
+                    for p in p0..p0 + n {
+                        self.word(p / 64).fetch_or(1u64 << (p % 64), Ordering::AcqRel);
+                    }
+                }
+            }
+        };
         for p in first_page..=last_page {
             let mask = 1u64 << (p % 64);
             if self.word(p / 64).load(Ordering::Acquire) & mask == 0 {
+                protect_run(&mut run);
                 continue;
             }
             let addr = self.first + p * page;
@@ -386,15 +438,19 @@ impl Guarded {
             let whole = addr - self.base >= lo && addr + page - self.base <= hi;
             if whole {
                 self.word(p / 64).fetch_and(!mask, Ordering::AcqRel);
-                // SAFETY: a page of this guard's range (`guard`'s
-                // contract). If it fails the page stays writable and is
-                // marked dirty again, to be taken next time.
-                if !unsafe { protect(addr, page, false) } {
-                    self.word(p / 64).fetch_or(mask, Ordering::AcqRel);
+                match &mut run {
+                    Some((p0, n)) if *p0 + *n == p => *n += 1,
+                    _ => {
+                        protect_run(&mut run);
+                        run = Some((p, 1));
+                    }
                 }
+            } else {
+                protect_run(&mut run);
             }
             push(&mut out, addr - self.base, addr + page - self.base);
         }
+        protect_run(&mut run);
         // The partial page after them.
         push(&mut out, self.first + self.pages * page - self.base, self.len);
         out

@@ -1,5 +1,7 @@
-//! The Vulkan layer itself: the three exported entry points, the call
-//! chains, and one intercept per recorded Vulkan call.
+//! The Vulkan layer itself: the one exported entry point
+//! (`vkNegotiateLoaderLayerInterfaceVersion`, which hands the loader the
+//! layer's private `vkGet*ProcAddr`), the call chains, and one intercept
+//! per recorded Vulkan call.
 //!
 //! This module owns the global state (instances, devices with their
 //! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
@@ -10,7 +12,8 @@
 //! Invariants:
 //!
 //! - Every intercepted call goes down the chain with its arguments
-//!   unchanged, exactly once, whatever happens in the recording; the
+//!   unchanged, exactly once (except a wait-idle that another thread's
+//!   submission overlapped: [`wait_idle`]), whatever happens in the recording; the
 //!   recording of a call that fails is skipped (and before `vkQueueSubmit`
 //!   the mapped memory is compared first, because once the work is
 //!   submitted the device may write it).
@@ -27,6 +30,7 @@ use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
     queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
+    WaitScope,
 };
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
@@ -114,6 +118,9 @@ unsafe fn slice<'a, T>(p: *const T, n: u32) -> &'a [T] {
 /// Runs `f` on the capture of device `key`, catching panics.
 fn record(key: usize, call: &str, f: impl FnOnce(&mut DeviceData)) {
     let result = catch_unwind(AssertUnwindSafe(|| {
+        if guard::replaced() {
+            step_aside(call);
+        }
         let mut g = globals();
         if let Some(d) = g.devices.get_mut(&key) {
             f(d);
@@ -126,6 +133,28 @@ fn record(key: usize, call: &str, f: impl FnOnce(&mut DeviceData)) {
             eprintln!("[VK_LAYER_VKSYNC_capture] internal error while recording {call}; the call went through, the trace may miss it");
         }
     }
+}
+
+/// The application replaced the page guard's `SIGSEGV` handler (seen at
+/// `call`): every guard is dropped (whole mapped ranges are compared from
+/// now on; their shadow copies are exact, so nothing written is lost), and
+/// each trace says so (issue 27: an application with its own handler
+/// installed after mapping died on the guard's faults).
+fn step_aside(call: &str) {
+    guard::step_aside();
+    let mut g = globals();
+    for d in g.devices.values_mut() {
+        let guarded = d.mapped.values_mut().filter_map(|m| m.guard.take()).count();
+        d.capture.note(None, format!(
+            "the application replaced the SIGSEGV handler (seen at {call}): the page guard steps aside \
+             ({guarded} mapped range(s) unguarded); host writes are found by comparing all mapped memory from here on"
+        ));
+    }
+    drop(g);
+    eprintln!(
+        "[VK_LAYER_VKSYNC_capture] the application installed its own SIGSEGV handler (seen at {call}): \
+         the page guard steps aside; host writes are found by comparing mapped memory"
+    );
 }
 
 /// The next layer's function `names[0]` (or an alias) on device `key`.
@@ -195,20 +224,28 @@ pub unsafe extern "system" fn vkNegotiateLoaderLayerInterfaceVersion(
         if *v > INTERFACE_VERSION {
             *v = INTERFACE_VERSION;
         }
-        std::ptr::addr_of_mut!((*p).get_instance_proc_addr).write(vkGetInstanceProcAddr);
-        std::ptr::addr_of_mut!((*p).get_device_proc_addr).write(vkGetDeviceProcAddr);
+        std::ptr::addr_of_mut!((*p).get_instance_proc_addr).write(get_instance_proc_addr);
+        std::ptr::addr_of_mut!((*p).get_device_proc_addr).write(get_device_proc_addr);
         std::ptr::addr_of_mut!((*p).get_physical_device_proc_addr).write(None);
     }
     vk::Result::SUCCESS
 }
 
-/// The layer's `vkGetInstanceProcAddr`.
+/// The layer's `vkGetInstanceProcAddr`, handed to the loader only through
+/// [`vkNegotiateLoaderLayerInterfaceVersion`].
+///
+/// It is deliberately not exported under the loader's name: an
+/// application linked with `-lvulkan` has `libvulkan.so.1` in the global
+/// symbol scope, and an exported `vkGetInstanceProcAddr` referenced from
+/// inside this library would bind to the loader's (ELF interposition), so
+/// the negotiation would hand the loader its own trampoline as this
+/// layer's, and `vkCreateInstance` would re-enter the loader and block on
+/// its lock (issue 27). A private function is always bound here; the
+/// link also uses `-Bsymbolic` (`build.rs`) for the one exported name.
 ///
 /// # Safety
 /// `name` is a NUL-terminated string; `instance` is null or live.
-#[no_mangle]
-#[allow(non_snake_case)]
-pub unsafe extern "system" fn vkGetInstanceProcAddr(
+unsafe extern "system" fn get_instance_proc_addr(
     instance: vk::Instance,
     name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
@@ -236,13 +273,12 @@ pub unsafe extern "system" fn vkGetInstanceProcAddr(
     found
 }
 
-/// The layer's `vkGetDeviceProcAddr`.
+/// The layer's `vkGetDeviceProcAddr`, not exported for the reason given
+/// at [`get_instance_proc_addr`].
 ///
 /// # Safety
 /// `name` is a NUL-terminated string; `device` is live.
-#[no_mangle]
-#[allow(non_snake_case)]
-pub unsafe extern "system" fn vkGetDeviceProcAddr(
+unsafe extern "system" fn get_device_proc_addr(
     device: vk::Device,
     name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
@@ -252,7 +288,7 @@ pub unsafe extern "system" fn vkGetDeviceProcAddr(
     // SAFETY: per this function's contract.
     let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
     if n == "vkGetDeviceProcAddr" {
-        return Some(void(vkGetDeviceProcAddr as *const ()));
+        return Some(void(get_device_proc_addr as *const ()));
     }
     let key = dispatch_key(device.as_raw());
     let gdpa = {
@@ -286,8 +322,8 @@ fn void(f: *const ()) -> VoidFn {
 
 fn instance_intercept(name: &str) -> Option<VoidFn> {
     let f: *const () = match name {
-        "vkGetInstanceProcAddr" => vkGetInstanceProcAddr as *const (),
-        "vkGetDeviceProcAddr" => vkGetDeviceProcAddr as *const (),
+        "vkGetInstanceProcAddr" => get_instance_proc_addr as *const (),
+        "vkGetDeviceProcAddr" => get_device_proc_addr as *const (),
         "vkCreateInstance" => create_instance as *const (),
         "vkDestroyInstance" => destroy_instance as *const (),
         "vkCreateDevice" => create_device as *const (),
@@ -411,6 +447,7 @@ unsafe extern "system" fn create_device(
     if r != vk::Result::SUCCESS {
         return r;
     }
+    finish_at_exit_once();
     // SAFETY: vkCreateDevice succeeded, so `*out` is the new device.
     let device = unsafe { *out };
     let mut next = HashMap::new();
@@ -467,6 +504,61 @@ unsafe extern "system" fn destroy_device(device: vk::Device, alloc: *const vk::A
         // arguments.
         unsafe { f(device, alloc) }
     }
+}
+
+/// The process that registered [`finish_at_exit`]: a child made by
+/// `fork` that calls `exit` runs the handler too, and must not finish its
+/// parent's traces (they are the same files).
+static EXIT_PID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Registers [`finish_at_exit`] with `atexit` once, at the first device.
+fn finish_at_exit_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        EXIT_PID.store(std::process::id(), std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: `finish_at_exit` is an `extern "C" fn()` that never
+        // unwinds. glibc runs it at `exit` (return from `main`), or when
+        // this library is unloaded first (it is registered with this
+        // library's DSO handle).
+        if unsafe { libc::atexit(finish_at_exit) } != 0 {
+            eprintln!("[VK_LAYER_VKSYNC_capture] cannot register the exit handler: a device not destroyed leaves its trace unfinished");
+        }
+    });
+}
+
+/// At process exit: finishes the trace of every device the application
+/// did not destroy (issue 27: an application that exits without
+/// `vkDestroyDevice` lost its last fence wait and the host reads after
+/// it). The devices stay registered, so a thread still calling Vulkan
+/// while the process exits is still forwarded; their captures write
+/// nothing more. Never blocks for long: another thread may hold the lock
+/// while `exit` runs; after 2 s the traces are left unfinished and
+/// `vksync capture` says so.
+extern "C" fn finish_at_exit() {
+    if EXIT_PID.load(std::sync::atomic::Ordering::Relaxed) != std::process::id() {
+        return;
+    }
+    let _ = catch_unwind(|| {
+        let t0 = std::time::Instant::now();
+        let mut g = loop {
+            match GLOBALS.try_lock() {
+                Ok(g) => break g,
+                Err(std::sync::TryLockError::Poisoned(p)) => break p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) if t0.elapsed().as_secs() < 2 => {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    eprintln!("[VK_LAYER_VKSYNC_capture] the layer is busy at process exit: traces of devices not destroyed are left unfinished");
+                    return;
+                }
+            }
+        };
+        for d in g.devices.values_mut() {
+            if let Err(e) = d.capture.finish_at_exit() {
+                eprintln!("[VK_LAYER_VKSYNC_capture] {e}");
+            }
+        }
+    });
 }
 
 // ------------------------------------------------------------- intercepts
@@ -804,7 +896,16 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
 }
 
 /// Emits a `wait` (and the host reads it implies) on device data `d`.
-fn wait_on(d: &mut DeviceData, seq: u64, call: &str, on: WaitOn<'_>) {
+/// What a wait on `on` covers if it is called now on device `key` (taken
+/// before the wait goes down the chain: `Capture::wait_scope`).
+fn wait_scope(key: usize, on: WaitOn<'_>) -> WaitScope {
+    let mut scope = WaitScope::default();
+    record(key, "a host wait", |d| scope = d.capture.wait_scope(on));
+    scope
+}
+
+/// Records a successful wait with the scope it had when it was called.
+fn wait_on(d: &mut DeviceData, seq: u64, call: &str, scope: &WaitScope) {
     let DeviceData { mapped, capture, .. } = d;
     let current: Vec<(u64, &[u8])> = mapped
         .iter()
@@ -816,7 +917,7 @@ fn wait_on(d: &mut DeviceData, seq: u64, call: &str, on: WaitOn<'_>) {
             })
         })
         .collect();
-    capture.wait(seq, call, on, &current);
+    capture.wait_in_scope(seq, call, scope, &current);
 }
 
 /// Which mapped bytes a diff compares.
@@ -2917,15 +3018,16 @@ unsafe extern "system" fn wait_for_fences(
     let Some(f) = next!(key, vk::PFN_vkWaitForFences, ["vkWaitForFences"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(device, n, fences, all, timeout) };
     // SAFETY: `n` fence handles.
     let list: Vec<u64> = unsafe { slice(fences, n) }.iter().map(|f| f.as_raw()).collect();
+    let scope = wait_scope(key, WaitOn::Fences(&list));
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, fences, all, timeout) };
     record(key, "vkWaitForFences", |d| {
         let seq = d.capture.next_seq();
         if r == vk::Result::SUCCESS {
             if all == vk::TRUE || list.len() == 1 {
-                wait_on(d, seq, "vkWaitForFences", WaitOn::Fences(&list));
+                wait_on(d, seq, "vkWaitForFences", &scope);
             } else {
                 d.capture
                     .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
@@ -2940,15 +3042,50 @@ unsafe extern "system" fn get_fence_status(device: vk::Device, fence: vk::Fence)
     let Some(f) = next!(key, vk::PFN_vkGetFenceStatus, ["vkGetFenceStatus"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
+    let scope = wait_scope(key, WaitOn::Fences(&[fence.as_raw()]));
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(device, fence) };
     if r == vk::Result::SUCCESS {
         record(key, "vkGetFenceStatus", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkGetFenceStatus", WaitOn::Fences(&[fence.as_raw()]));
+            wait_on(d, seq, "vkGetFenceStatus", &scope);
         });
     }
     r
+}
+
+/// How many times a `vkQueueWaitIdle`/`vkDeviceWaitIdle` goes down the
+/// chain at most (see [`wait_idle`]).
+const WAIT_IDLE_CALLS: usize = 8;
+
+/// Calls `down` (a `vkQueueWaitIdle` or `vkDeviceWaitIdle` down the chain)
+/// and returns its result with what it is known to have waited for.
+///
+/// A wait covers what was submitted when it was called. When another
+/// thread submitted while it waited (invalid usage: these calls need the
+/// queues externally synchronized; it happens), that is less than
+/// everything submitted, and a wait for part of the work cannot be a
+/// `wait` of a single-queue trace: the application's later submissions
+/// would then race in the trace with work it had waited for. So the call
+/// is repeated, at most [`WAIT_IDLE_CALLS`] times in all, until no
+/// submission came during it: waiting for idle again is what the
+/// application asked for (the device idle), it only takes longer. This is
+/// the one call the layer may send down more than once.
+fn wait_idle(key: usize, on: WaitOn<'_>, down: impl Fn() -> vk::Result) -> (WaitScope, vk::Result) {
+    let mut scope = wait_scope(key, on);
+    let mut r = down();
+    for _ in 1..WAIT_IDLE_CALLS {
+        if r != vk::Result::SUCCESS {
+            break;
+        }
+        let now = wait_scope(key, on);
+        if now == scope {
+            break;
+        }
+        scope = now;
+        r = down();
+    }
+    (scope, r)
 }
 
 unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
@@ -2956,12 +3093,14 @@ unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkQueueWaitIdle, ["vkQueueWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue) };
+    let (scope, r) = wait_idle(key, WaitOn::Queue(queue.as_raw()), || {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(queue) }
+    });
     if r == vk::Result::SUCCESS {
         record(key, "vkQueueWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkQueueWaitIdle", WaitOn::Queue(queue.as_raw()));
+            wait_on(d, seq, "vkQueueWaitIdle", &scope);
         });
     }
     r
@@ -2972,12 +3111,14 @@ unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkDeviceWaitIdle, ["vkDeviceWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(device) };
+    let (scope, r) = wait_idle(key, WaitOn::Device, || {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device) }
+    });
     if r == vk::Result::SUCCESS {
         record(key, "vkDeviceWaitIdle", |d| {
             let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkDeviceWaitIdle", WaitOn::Device);
+            wait_on(d, seq, "vkDeviceWaitIdle", &scope);
         });
     }
     r

@@ -198,15 +198,8 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             return Status::BadInput;
         }
     };
-    say!(
-        out,
-        "vksync capture: `{name}` {}",
-        match status.code() {
-            Some(0) => "exited with status 0".to_string(),
-            Some(c) => format!("exited with status {c}"),
-            None => "was killed by a signal".to_string(),
-        }
-    );
+    let ended = Ended::of(status);
+    say!(out, "vksync capture: `{name}` {}", ended.describe());
     let traces: Vec<PathBuf> = (0..64)
         .map(|n| numbered(&output, n))
         .filter(|p| p.is_file())
@@ -217,10 +210,13 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             "vksync capture: no trace written to {} (the command created no Vulkan device with the layer enabled)",
             output.display()
         );
-        return Status::BadInput;
+        return ended.status_or(Status::BadInput, out);
     }
     let mut worst = Status::Clean;
     for t in &traces {
+        if let Some(line) = mark_unfinished(t, &ended) {
+            say!(out, "vksync capture: trace {} is unfinished: {line}", t.display());
+        }
         say!(out, "vksync capture: trace {}; vksync check says:", t.display());
         // Hazards are printed as they are found: flush what came before so
         // the summary on stderr follows it.
@@ -229,7 +225,107 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             worst = st;
         }
     }
-    worst
+    ended.status_or(worst, out)
+}
+
+/// How the captured command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    /// `exit(N)` (or a return from `main`).
+    Exited(i32),
+    /// Killed by signal N.
+    Signal(i32),
+    /// Neither (not a Unix status).
+    Unknown,
+}
+
+impl Ended {
+    fn of(status: std::process::ExitStatus) -> Ended {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt as _;
+            if let Some(sig) = status.signal() {
+                return Ended::Signal(sig);
+            }
+        }
+        status.code().map_or(Ended::Unknown, Ended::Exited)
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Ended::Exited(c) => format!("exited with status {c}"),
+            Ended::Signal(s) => format!("was killed by signal {s}"),
+            Ended::Unknown => "ended with an unknown status".to_string(),
+        }
+    }
+
+    /// The exit status of `vksync capture`: `checked` (what the checks
+    /// say) when the command succeeded; the command's own status when it
+    /// failed (a signal N as 128 + N, as a shell reports it), so that a
+    /// script running an application under capture sees its failure
+    /// (issue 27: an application that died with status 77 left `vksync
+    /// capture` exiting 0). That status is not one of [`Status`]'s, so the
+    /// process ends here, its output flushed.
+    fn status_or(self, checked: Status, out: &mut Out) -> Status {
+        let code = match self {
+            Ended::Exited(0) => return checked,
+            Ended::Exited(c) => c,
+            Ended::Signal(s) => 128 + s,
+            Ended::Unknown => 1,
+        };
+        // An exit status is one byte; 256 would read as success.
+        let code = if code & 0xff == 0 { 1 } else { code & 0xff };
+        say!(
+            out,
+            "vksync capture: exit status {code}, the application's (the checks above do not set it when the application fails)"
+        );
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        std::process::exit(code)
+    }
+}
+
+/// Whether `line` is the summary that ends a finished trace
+/// (`# N commands, M submissions, K calls not modelled ...`, written by
+/// `Capture::summary` in `capture/src/record.rs`, at `vkDestroyDevice` or
+/// at process exit).
+fn is_summary(line: &str) -> bool {
+    line.strip_prefix("# ")
+        .and_then(|rest| rest.split_once(" commands, "))
+        .is_some_and(|(n, rest)| {
+            n.parse::<u64>().is_ok()
+                && rest.contains(" submissions, ")
+                && rest.contains(" calls not modelled")
+        })
+}
+
+/// If the trace at `path` does not end with its summary line (the command
+/// was killed, called `_exit`, or crashed before the layer could finish
+/// it), appends a comment saying so and returns its text.
+fn mark_unfinished(path: &Path, ended: &Ended) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    if text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(is_summary)
+    {
+        return None;
+    }
+    let why = format!(
+        "the command {} before the layer could finish it (no vkDestroyDevice, and no normal exit): \
+         what it did after its last vkQueueSubmit (waits, host reads) is missing",
+        ended.describe()
+    );
+    let sep = if text.is_empty() || text.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    let mut t = std::fs::OpenOptions::new().append(true).open(path).ok()?;
+    use std::io::Write as _;
+    let _ = writeln!(t, "{sep}# unfinished: {why}");
+    Some(why)
 }
 
 #[cfg(test)]
@@ -242,6 +338,24 @@ mod tests {
         assert_eq!(numbered(base, 0), Path::new("/tmp/x/run.trace"));
         assert_eq!(numbered(base, 2), Path::new("/tmp/x/run.2.trace"));
         assert_eq!(numbered(Path::new("out"), 1), Path::new("out.1"));
+    }
+
+    #[test]
+    fn summary_lines_are_told_from_others() {
+        let cases = [
+            (
+                "# 5 commands, 1 submissions, 0 calls not modelled (see the `not-modelled` lines)",
+                true,
+            ),
+            ("# 0 commands, 0 submissions, 3 calls not modelled", true),
+            ("# captured by VK_LAYER_VKSYNC_capture 0.1.0", false),
+            ("# x commands, 1 submissions, 0 calls not modelled", false),
+            ("submit  # vkQueueSubmit #9", false),
+            ("# unfinished: the command was killed", false),
+        ];
+        for (line, want) in cases {
+            assert_eq!(is_summary(line), want, "{line}");
+        }
     }
 
     #[test]

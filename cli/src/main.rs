@@ -421,6 +421,7 @@ fn check_drawing(
     match check_source(&source, reading, out) {
         Status::BadInput => Status::BadInput,
         status => {
+            order_notes(&source, out);
             let status = ownership(&source, status, out);
             write_picture(svg_out, drawn, status)
         }
@@ -497,6 +498,32 @@ fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Sta
         Status::Clean
     } else {
         Status::Findings
+    }
+}
+
+/// The order notes of a checked trace (`vksync::order_notes`): host
+/// accesses between recording a command and submitting it, which run
+/// first. They are no hazards and do not change the exit status.
+fn order_notes(source: &Source, out: &mut Out) {
+    let Ok(notes) = vksync::order_notes(&source.trace.program) else {
+        return;
+    };
+    for n in &notes {
+        if out.stopped() {
+            break;
+        }
+        let line = report::order_note_line(
+            &source.name,
+            &source.trace.program,
+            &source.trace.command_lines,
+            n,
+        );
+        say!(out, "{line}");
+    }
+    match notes.len() {
+        0 => {}
+        1 => to_stderr!("{}: 1 order note (not a hazard)", source.name),
+        k => to_stderr!("{}: {k} order notes (not hazards)", source.name),
     }
 }
 

@@ -235,18 +235,9 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
     };
     let queue_error = |e: QueuePlanError| match e {
         QueuePlanError::Program(e) => program_error(e),
-        QueuePlanError::NotPlanned { at, .. }
-        | QueuePlanError::HostBeforeSubmit { at, .. }
-        | QueuePlanError::HostNeedsSubmit { at, .. } => {
-            // The message starts with `command N: `; say the line instead
-            // (and of the recorded command it names).
-            let mut text = e.to_string();
-            if let QueuePlanError::HostBeforeSubmit { recorded, .. } = e {
-                text = text.replace(
-                    &format!("command {recorded},"),
-                    &format!("line {},", at_line(recorded)),
-                );
-            }
+        QueuePlanError::NotPlanned { at, .. } | QueuePlanError::HostNeedsSubmit { at, .. } => {
+            // The message starts with `command N: `; say the line instead.
+            let text = e.to_string();
             let rest = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
             format!("{}:{}: error: {rest}", source.name, at_line(at))
         }

@@ -5,7 +5,7 @@
 //! middle of the sentence, so the sentence is built here from the hazard's
 //! fields, with the same words the model uses.
 
-use vksync::{Command, Hazard, HazardKind, Program, StageAccess};
+use vksync::{Command, Hazard, HazardKind, OrderNote, Program, StageAccess};
 
 /// Who performs an access of a command, as the subject of a sentence. Host
 /// accesses are not Vulkan commands, so they read "the host" rather than
@@ -70,6 +70,37 @@ pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &
         actor(prior, p.prior),
         p.prior,
         fix,
+    )
+}
+
+/// One order note as one line: a host access made after `command` was
+/// recorded and before its batch was submitted runs first. Not a hazard
+/// (the submit orders the pair); the line says which value each side sees.
+pub fn order_note_line(file: &str, program: &Program, lines: &[usize], n: &OrderNote) -> String {
+    let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+    let cmd = &program.commands()[n.command];
+    let name = actor(cmd, n.device);
+    let (hverb, dverb) = (
+        if n.host.is_write() { "writes" } else { "reads" },
+        if n.device.is_write() { "writes" } else { "reads" },
+    );
+    let when = match n.submit {
+        Some(s) => format!("the submit at line {}", line(s)),
+        None => "the end of the trace (still recorded there)".to_string(),
+    };
+    let meaning = match (n.host.is_write(), n.device.is_write()) {
+        (true, false) => format!("{name} reads the host's new value"),
+        (false, true) => format!("the host reads the value from before {name}"),
+        _ => format!("{name}'s write replaces the host's"),
+    };
+    format!(
+        "{file}:{}: note: ORDER: the host {hverb} {} ({}) before {name} recorded at line {} {dverb} it ({}): \
+         the command runs at {when}, after the host access, so {meaning} (ordered, not a race)",
+        line(n.host_command),
+        program.show_region(n.region),
+        n.host,
+        line(n.command),
+        n.device,
     )
 }
 

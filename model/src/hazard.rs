@@ -296,7 +296,11 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker
     // first scope holds everything that happened before it on the host).
     let mut pending: Vec<Hazard> = Vec::new();
     let mut found = Vec::new();
-    for (i, c) in program.commands.iter().enumerate() {
+    // Each batch at its submit, host operations in place (a host access
+    // between recording a command and submitting it comes first: an
+    // `OrderNote`, not a race).
+    for i in crate::ir::execution::order(program) {
+        let c = &program.commands[i];
         step(&mut checker, layout, i, c, &mut found);
         for h in found.drain(..) {
             if h.provisional {
@@ -324,7 +328,8 @@ pub(crate) fn is_clean(program: &Program, layout: &Layout, sem: Semantics) -> bo
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut pending = false;
     let mut found = Vec::new();
-    for (i, c) in program.commands.iter().enumerate() {
+    for i in crate::ir::execution::order(program) {
+        let c = &program.commands[i];
         step(&mut checker, layout, i, c, &mut found);
         for h in found.drain(..) {
             if !h.provisional {

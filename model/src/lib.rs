@@ -73,6 +73,7 @@ pub mod vk;
 pub use hazard::{check, check_streaming, check_with, Fix, Hazard};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
+pub use ir::execution::{order_notes, OrderNote};
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
 };

@@ -150,12 +150,14 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
         "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:5@COPY",
         &[],
     );
-    // Value 7 is reached only by the host's signal to 8, which happens
-    // after the submission on the host but not after the fill.
+    // Value 7 is reached only by the host's signal to 8. The host may
+    // signal above the pending 5 only once it knows that signal complete
+    // (VUID-VkSemaphoreSignalInfo-value-03259), so the host signal, and
+    // the copy after it, follow the fill, whose signal made it available.
     race_case(
         "wait for a value above the device signal",
-        "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:7@COPY\nhost-signal t 8",
-        &["L12 READ_AFTER_WRITE a[0..64] after L10"],
+        "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:7@COPY\nhost-wait t 5\nhost-signal t 8",
+        &[],
     );
     // Two signals reach 3: the wait may pair with either, so only what
     // both are ordered after counts (the fill is before the first one
@@ -333,8 +335,13 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         // The same when the batch's wait is met by a host signal before it.
         ("host-signal t 1\nsubmit qa wait t:1@COPY signal t:3\nhost-signal t 2", "6:15: timeline semaphore `t` is signalled with 2, which is not greater than its value 3 (VUID-VkSemaphoreSignalInfo-value-03258)"),
         // A pending signal (its batch waits for the host) must be greater.
-        ("submit qa wait t:1@COPY signal t:1\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled by the host with 1, which is not less than the value 1 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
-        ("submit qa wait t:1@COPY signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)"),
+        ("submit qa wait t:1@COPY signal t:1\nhost-signal t 1", "5:15: timeline semaphore `t` is signalled by the host with 1, which is not less than the value 1 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        ("submit qa wait t:1@COPY signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        // A device signal that can have run but that the host does not
+        // know complete is still pending (issue 22, defect 5): above it,
+        // refused; after a fence or a host wait that follows it, valid.
+        ("submit qa signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
+        ("submit qa signal s\nsubmit qa wait s@ALL_COMMANDS signal t:2\nhost-signal t 3", "6:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
         ("submit qa wait t:5@COPY\nhost-signal t 4", "4:16: timeline semaphore `t` is waited for value 5, but no signal of the program reaches it (its last value is 4): the wait would never complete"),
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
@@ -353,6 +360,19 @@ fn queue_and_semaphore_errors_name_line_and_column() {
     }
     // Wait-before-signal on a timeline semaphore is valid.
     trace::parse(&format!("{head}submit qa wait t:1@COPY\nhost-signal t 1\n")).unwrap();
+    // Above a device signal the host knows complete (a fence of its
+    // queue, a host wait for its value or one above it, or a wait for
+    // everything), a host signal is valid, both in the parser and in
+    // `resolve`.
+    for body in [
+        "submit qa signal t:2\nwait qa\nhost-signal t 3\n",
+        "submit qa signal t:2\nhost-wait t 2\nhost-signal t 3\n",
+        "submit qa signal t:2\nsubmit qa signal t:4\nhost-wait t 3\nhost-signal t 5\n",
+        "submit qa signal t:2\nwait\nhost-signal t 3\n",
+    ] {
+        let t = trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+        vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+    }
     // The host unblocking a batch that signals a greater value, submitted
     // before the host signal (the specification's own pattern): 1 is
     // greater than the current value and less than the pending 2; the
@@ -665,6 +685,95 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         e.starts_with(
             "58:16: binary semaphore `sem0` is waited on by queue `c1` while the wait of queue `t`"
         ),
+        "{e}"
+    );
+}
+
+/// A program some of whose waits can never be satisfied is refused, in the
+/// parser and in `resolve` alike, at the first such wait, naming every one
+/// (issue 27: a cycle of waits checked as "no hazards", and `run` then
+/// timed out advising a longer limit). Valid wait-before-signal programs
+/// stay valid.
+#[test]
+fn programs_that_can_never_complete_are_refused() {
+    let head = "queue qa\nqueue qb\nsemaphore s\nsemaphore t timeline\nsemaphore u timeline\n";
+    let never = "can never be satisfied (each needs a signal that can only happen after one of these waits; \
+                 no time limit makes the program finish)";
+    let cases: &[(&str, Option<&str>)] = &[
+        // A cycle of timeline waits across two queues.
+        (
+            "submit qa wait t:1@ALL_COMMANDS signal u:1\nsubmit qb wait u:1@ALL_COMMANDS signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`, `u:1` on `qb`"),
+        ),
+        // A batch waiting for a value only it signals.
+        (
+            "submit qa wait t:1@ALL_COMMANDS signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`"),
+        ),
+        // ... or only a later batch of its own queue signals: the signal
+        // waits for every earlier command in its stages.
+        (
+            "submit qa wait t:1@COPY\nsubmit qa signal t:1",
+            Some("6:16: the program can never complete: `t:1` on `qa`"),
+        ),
+        // A host wait for a value only later work signals.
+        (
+            "host-wait t 1\nsubmit qa signal t:1",
+            Some("6:11: the program can never complete: the host's `host-wait t 1`"),
+        ),
+        // A fence wait for a batch whose wait only a later host signal meets.
+        (
+            "submit qa wait t:1@COPY\nwait\nhost-signal t 1",
+            Some("6:16: the program can never complete: `t:1` on `qa`, the host's fence wait"),
+        ),
+        // Through a binary semaphore: qb's batch takes qa's signal of `s`,
+        // and qa's later batch waits for what qb signals after it.
+        (
+            "submit qa wait u:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS signal u:1",
+            Some("6:16: the program can never complete: `u:1` on `qa`, `s` on `qb`"),
+        ),
+        // Valid: the host's signal unblocks the batch, then the fence.
+        ("submit qa wait t:1@COPY signal u:1\nhost-signal t 1\nwait", None),
+        // Valid: a later batch of another queue signals the value.
+        ("submit qa wait t:1@COPY\nsubmit qb signal t:1\nwait", None),
+        // Valid: `wait qb` does not wait for qa's blocked batch.
+        ("submit qa wait t:1@COPY\nwait qb\nhost-signal t 1\nwait", None),
+        // Valid, as the definitional semantics reads a signal's first
+        // scope: a signal in CLEAR does not wait for a wait in COPY.
+        ("submit qa wait t:1@COPY\nsubmit qa signal t:1@CLEAR", None),
+    ];
+    for (body, expected) in cases {
+        let text = format!("{head}{body}");
+        let parsed = trace::parse(&text).map_err(|e| e.to_string());
+        match expected {
+            Some(prefix) => {
+                let e = parsed.err().unwrap_or_else(|| panic!("{body:?} was accepted"));
+                assert_eq!(e, format!("{prefix} {never}"), "for {body:?}");
+            }
+            None => {
+                let t = parsed.unwrap_or_else(|e| panic!("{body:?}: {e}"));
+                vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+            }
+        }
+    }
+    // `resolve` refuses what the parser refuses (a program built without
+    // the parser): qb's batch replaced by one that closes the cycle.
+    let mut a = trace::parse(&format!(
+        "{head}submit qa wait t:1@ALL_COMMANDS signal u:1\nsubmit qb signal t:1\n"
+    ))
+    .unwrap()
+    .program;
+    let b = trace::parse(&format!(
+        "{head}submit qa signal u:1\nsubmit qb wait u:1@ALL_COMMANDS signal t:1\n"
+    ))
+    .unwrap()
+    .program;
+    a.replace(1, b.commands()[1].clone()).unwrap();
+    let e = vksync::resolve(&a).unwrap_err();
+    assert_eq!(e.at, vksync::Location::Command(0));
+    assert!(
+        e.to_string()
+            .contains("the program can never complete: `t:1` on `qa`, `u:1` on `qb`"),
         "{e}"
     );
 }

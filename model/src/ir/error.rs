@@ -370,6 +370,13 @@ pub enum ProgramErrorKind {
         /// The greatest value the program signals (or the initial value).
         current: u64,
     },
+    /// Refused with "the program can never complete: {waits} can never be satisfied (each needs a signal that can only happen after one of these waits; no time limit makes the program finish)".
+    #[error("the program can never complete: {waits} can never be satisfied (each needs a signal that can only happen after one of these waits; no time limit makes the program finish)")]
+    NeverCompletes {
+        /// The waits that are never satisfied, named by semaphore, value
+        /// and queue (and the host's blocked wait, if any).
+        waits: String,
+    },
     /// Refused with "timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)".
     #[error("timeline semaphore `{name}` is signalled with {value}, which is not greater than its value {current} (VUID-VkSemaphoreSignalInfo-value-03258)")]
     TimelineValueNotIncreasing {
@@ -380,8 +387,8 @@ pub enum ProgramErrorKind {
         /// The greatest value signalled before (or the initial value).
         current: u64,
     },
-    /// Refused with "timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)".
-    #[error("timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch that cannot have run yet signals (VUID-VkSemaphoreSignalInfo-value-03259)")]
+    /// Refused with "timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)".
+    #[error("timeline semaphore `{name}` is signalled by the host with {value}, which is not less than the value {pending} a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)")]
     TimelineHostSignalNotBelowPending {
         /// The semaphore.
         name: String,

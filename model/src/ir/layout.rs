@@ -534,8 +534,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 .host_set(*event, program.event_name(*event), queue_name, &done)
                 .map_err(err)?,
             Command::HostSignal { semaphore, value } => {
-                sems.host_signal(&program.semaphores, *semaphore, *value)
-                    .map_err(err)?;
+                sems.host_signal(&program.semaphores, *semaphore, *value, |q, at| {
+                    done.host_knows(q, at)
+                })
+                .map_err(err)?;
                 done.host_signal(*semaphore, *value);
             }
             Command::HostWait { semaphore, value } => {
@@ -562,6 +564,12 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
     if let Some((ordinal, kind)) = sems.finish(&program.semaphores) {
         // The command holding the `ordinal`-th timeline wait.
         let at = timeline_wait_command(program, ordinal);
+        return Err(ProgramError {
+            at: Location::Command(at),
+            kind,
+        });
+    }
+    if let Some((at, _, kind)) = super::progress::first_stuck(program) {
         return Err(ProgramError {
             at: Location::Command(at),
             kind,

@@ -161,6 +161,9 @@ pub(crate) struct SemaphoreStates {
     /// Every timeline signal so far, for a host signal below the greatest
     /// value ([`Self::host_signal`]).
     signals: Vec<SignalRecord>,
+    /// Submits so far: the next one's ordinal, as `Completion` counts
+    /// them (both see every submit, in order).
+    submits: usize,
 }
 
 /// A timeline signal: its semaphore and value, and the timeline waits of
@@ -171,6 +174,9 @@ struct SignalRecord {
     sem: SemaphoreId,
     value: u64,
     waits: Vec<(SemaphoreId, u64)>,
+    /// The signalling batch (queue, submit ordinal); `None` for a host
+    /// signal.
+    batch: Option<(QueueId, usize)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -193,6 +199,7 @@ impl SemaphoreStates {
             unsatisfied: Vec::new(),
             timeline_waits: 0,
             signals: Vec::new(),
+            submits: 0,
         }
     }
 
@@ -260,12 +267,15 @@ impl SemaphoreStates {
             .iter()
             .filter_map(|w| w.value.map(|v| (w.semaphore, v)))
             .collect();
+        let batch = Some((s.queue, self.submits));
+        self.submits += 1;
         for sig in &s.signals {
             if let Some(value) = sig.value {
                 self.signals.push(SignalRecord {
                     sem: sig.semaphore,
                     value,
                     waits: waits.clone(),
+                    batch,
                 });
             }
         }
@@ -290,6 +300,7 @@ impl SemaphoreStates {
         semaphores: &[Semaphore],
         sem: SemaphoreId,
         value: u64,
+        known: impl Fn(QueueId, usize) -> bool,
     ) -> Result<(), ProgramErrorKind> {
         let State::Timeline { value: greatest } = self.states[sem.0 as usize] else {
             return self.signal(semaphores, sem, Some(value));
@@ -337,7 +348,14 @@ impl SemaphoreStates {
                 current: reached,
             });
         }
-        if let Some(pending) = mine.filter(|(_, &done)| !done).map(|(r, _)| r.value).min() {
+        // Pending: every device signal the host does not know complete
+        // (through a fence, or a wait on a timeline value that follows
+        // it), whether or not it can have run: "can have" is not "has".
+        let pending = mine
+            .filter(|(r, _)| r.batch.is_some_and(|(q, at)| !known(q, at)))
+            .map(|(r, _)| r.value)
+            .min();
+        if let Some(pending) = pending {
             if value >= pending {
                 return Err(ProgramErrorKind::TimelineHostSignalNotBelowPending {
                     name: name(),
@@ -353,6 +371,7 @@ impl SemaphoreStates {
             sem,
             value,
             waits: Vec::new(),
+            batch: None,
         });
         Ok(())
     }

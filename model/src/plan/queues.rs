@@ -9,10 +9,10 @@
 //! single-queue program with [`super::plan_queue_part`], and the barriers
 //! are put back in place, with the host accesses that conflict with the
 //! queue's work and the host waits that complete it). Host accesses get
-//! the fence waits they need (see "Host waits" below). Refused: a host
-//! access that conflicts with device work recorded before it and
-//! submitted after it ([`QueuePlanError::HostBeforeSubmit`]: only moving
-//! the submit would order them), host semaphore operations and events
+//! the fence waits they need (see "Host waits" below); a host access
+//! between recording device work and submitting it comes before that work
+//! and needs nothing (`crate::OrderNote`). Refused: host semaphore
+//! operations and events
 //! ([`QueuePlanError::NotPlanned`]), layout transitions, and, with a
 //! planner other than the offline one inside the queues, a host access
 //! whose barrier to `HOST` that planner records after the last submit
@@ -180,17 +180,6 @@ pub enum QueuePlanError {
     /// The program is invalid, or a single-queue rule refuses it.
     #[error(transparent)]
     Program(#[from] ProgramError),
-    /// A host access that conflicts with a device command recorded before
-    /// it but submitted after it: the command runs after the host access,
-    /// against the trace's order, and only a submit between them (which
-    /// would change the batches) orders it before.
-    #[error("command {at}: the host access conflicts with command {recorded}, recorded before it but submitted after it (the multi-queue planner does not move submits; submit before the host access)")]
-    HostBeforeSubmit {
-        /// The host access's index in the input.
-        at: usize,
-        /// The device command's index in the input.
-        recorded: usize,
-    },
     /// A planner other than the offline one, planning a queue's barriers,
     /// inserted a submit and a fence wait before a host access: it records
     /// the barrier to `HOST` a device write needs after the last submit
@@ -779,39 +768,23 @@ fn plan_stripped(
     let mut inserted: BTreeMap<usize, (WaitFor, Vec<bool>)> = BTreeMap::new();
     let mut host_at: BTreeMap<usize, Clock> = BTreeMap::new();
     // Batches `0..submitted` have been submitted (batches are numbered in
-    // submission order); `recorded`, the accesses of the commands recorded
-    // since the last submit (with the acquire operations before them:
-    // writes of the whole object) and their commands.
+    // submission order).
     let mut submitted = 0;
-    let mut recorded: Vec<(usize, Access)> = Vec::new();
     for (i, c) in input.commands.iter().enumerate() {
         match c {
             Command::Submit(_) => {
                 decide(submit_of[&i], &mut clock_in, &host, &mut last_on);
                 submitted += 1;
-                recorded.clear();
-            }
-            c if is_device_command(c) => {
-                let acquired = acquire_at.get(&i).into_iter().flatten().filter_map(|a| a.region);
-                recorded.extend(acquired.map(|region| (i, transfer_write(region))));
-                recorded.extend(accesses(c, &layout, sem).into_iter().map(|a| (i, a)));
             }
             Command::Wait(w) => {
                 let completes = wait_for(*w, &mut host, &clock_in, &last_on);
                 input_waits.insert(i, completes);
             }
             Command::HostRead { .. } | Command::HostWrite { .. } => {
-                let acc = accesses(c, &layout, sem);
                 // A device command recorded before the host access but
-                // submitted after it runs after it, against the trace's
-                // order: only a submit before the host access orders it,
-                // and moving a submit changes the batches.
-                let before = recorded
-                    .iter()
-                    .find(|(_, a)| conflict(std::slice::from_ref(a), &acc));
-                if let Some(&(j, _)) = before {
-                    return Err(QueuePlanError::HostBeforeSubmit { at: i, recorded: j });
-                }
+                // submitted after it runs after it (the submit orders the
+                // pair, `crate::OrderNote`): nothing to plan for it.
+                let acc = accesses(c, &layout, sem);
                 let unmet = unmet_of(&acc, &host, submitted);
                 if (0..nq).any(|r| unmet[r] > host[r]) {
                     // One wait for the host accesses from here to the next

@@ -105,7 +105,6 @@ pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramEr
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
     let order = Order::build(program, layout);
-    let multi_queue = program.first_multi_queue_command().is_some();
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
     for a in &order.accesses {
         let b = cells.entry(a.mem).or_default();
@@ -136,14 +135,14 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     }
                     // "If there does not exist a location-ordered relation
                     // between X and Y ..., then there is a data race": in
-                    // either direction. With several queues or semaphores
-                    // the trace's order is not the execution's (a batch
-                    // may wait for a later host signal), so the later
-                    // access in the trace may be the earlier one. Single-
-                    // queue programs keep the trace's order, which the fast
-                    // checker shares (a host access before the submit of a
-                    // recorded command is checked after it).
-                    let reversed = multi_queue && location_ordered(&order, y, x, mem, cell, reading);
+                    // either direction. The trace's order is not the
+                    // execution's: a command runs at its batch's submit, so
+                    // a host access between recording it and submitting it
+                    // comes first (an `OrderNote`, not a race), and with
+                    // several queues a batch may wait for a later host
+                    // signal; the later access in the trace may be the
+                    // earlier one.
+                    let reversed = location_ordered(&order, y, x, mem, cell, reading);
                     if !reversed && !location_ordered(&order, x, y, mem, cell, reading) {
                         found.push(Race {
                             command: y.command,
@@ -262,16 +261,39 @@ fn location_ordered(
     let y_batch = order.batch_of[y.node];
     let submit_reaches_y =
         |k: usize| y_batch.is_some_and(|b| b >= k && order.batch_queue[b] == order.batch_queue[k]);
+    let mut avs: Vec<usize> = Vec::new();
     if x.host {
         // A host write is available to the host domain at once (coherent
         // memory); a vkQueueSubmit after it moves it to the device domain
         // and makes it visible to every device access of its batch and
         // later ones on its queue: X -> DOM -> VIS -> Y.
-        return order
+        if order
             .submits
             .iter()
             .enumerate()
-            .any(|(k, &s)| submit_reaches_y(k) && order.hb(x.node, s) && order.hb(s, y.node));
+            .any(|(k, &s)| submit_reaches_y(k) && order.hb(x.node, s) && order.hb(s, y.node))
+        {
+            return true;
+        }
+        // "If the source access mask includes VK_ACCESS_HOST_WRITE_BIT,
+        // then the dependency includes a memory domain operation from host
+        // domain to device domain": a barrier with (HOST, HOST_WRITE) in
+        // its first access scope that X happens before (a host write after
+        // the batch's submit, before the host signal its ALL_COMMANDS wait
+        // pairs with) makes X available in the device domain; from there
+        // on X is as a device write made available by that barrier.
+        avs.extend(
+            order
+                .deps
+                .iter()
+                .filter(|d| {
+                    order.queue_of(d.node).is_some()
+                        && d.first_access.contains(&("HOST", "HOST_WRITE"))
+                        && in_range(d.range, mem, cell)
+                        && order.hb(x.node, d.node)
+                })
+                .map(|d| d.node),
+        );
     }
     // X is a device write. The availability operations that include it
     // and happen after it: barriers with X in their first access scope
@@ -301,32 +323,34 @@ fn location_ordered(
     let in_first_of = |k: usize| {
         x.pseudo.is_none() && x_batch.is_some_and(|b| b <= k && order.batch_queue[b] == order.batch_queue[k])
     };
-    let mut avs: Vec<usize> = order
-        .deps
-        .iter()
-        .filter(|d| {
-            d.pos > x.pos
-                && order.queue_of(d.node) == order.queue_of(x.node)
-                && (x.in_first_access(d) || order.in_signal_access_scope(x, d))
-                && in_range(d.range, mem, cell)
-        })
-        .map(|d| d.node)
-        .chain(
-            order
-                .fences
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| in_first_of(j))
-                .map(|(_, &f)| f),
-        )
-        .chain(
-            order
-                .signals
-                .iter()
-                .filter(|s| s.batch.is_some_and(in_first_of) && s.first.contains(x.stage))
-                .map(|s| s.node),
-        )
-        .collect();
+    avs.extend(
+        order
+            .deps
+            .iter()
+            .filter(|d| {
+                !x.host
+                    && d.pos > x.pos
+                    && order.queue_of(d.node) == order.queue_of(x.node)
+                    && (x.in_first_access(d) || order.in_signal_access_scope(x, d))
+                    && in_range(d.range, mem, cell)
+            })
+            .map(|d| d.node)
+            .chain(
+                order
+                    .fences
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| in_first_of(j))
+                    .map(|(_, &f)| f),
+            )
+            .chain(
+                order
+                    .signals
+                    .iter()
+                    .filter(|s| s.batch.is_some_and(in_first_of) && s.first.contains(x.stage))
+                    .map(|s| s.node),
+            ),
+    );
     // A queue family release or acquire operation: "writes performed by
     // those operations are automatically made available", at the
     // operation itself.

@@ -247,10 +247,79 @@ fn queue_and_host() {
             layer: None,
         },
         Case {
+            // The copy runs at the submit, after the host write ("Host
+            // Write Ordering Guarantees"): ordered the other way round from
+            // the trace, an `OrderNote`, no race.
             name: "host write after recording, before submitting, a read",
             body: "copy a[0..64] -> b[0..64]\nhost-write a[0..64] 1\nsubmit",
-            model: &["L5 WRITE_AFTER_READ [0..64] after L4"],
+            model: &[],
             layer: None,
+        },
+        Case {
+            name: "host read after recording a fill, before submitting it",
+            body: "fill a[0..64] 1\nhost-read a[0..64]\nsubmit\nwait",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write after recording a write, before submitting it",
+            body: "fill a[0..64] 1\nhost-write a[0..32] 2\nsubmit\nwait\nhost-read a[0..64]",
+            model: &["L8 READ_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        Case {
+            // Without the submit in between, the host write comes before
+            // the fill of the first batch only if that batch is not
+            // submitted yet: here it is, and the host write races it.
+            name: "host write after a submitted, unwaited fill",
+            body: "fill a[0..64] 1\nsubmit\nhost-write a[0..64] 2\nsubmit\nwait",
+            model: &["L6 WRITE_AFTER_WRITE [0..64] after L4"],
+            layer: None,
+        },
+        // A host write after the batch's submit, before the host signal
+        // its wait pairs with: a barrier with HOST:HOST_WRITE in its
+        // source scopes performs the host-to-device domain operation
+        // (issue 22, defect 3). Lines: 4 semaphore, 5 barrier, 6 copy,
+        // 7 submit, 8 host-write, 9 host-signal.
+        Case {
+            name: "host write before the host signal: HOST:HOST_WRITE barrier in the waiting batch",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &[],
+            layer: None,
+        },
+        Case {
+            name: "host write before the host signal: no barrier, only the submit before it",
+            body: "semaphore t timeline\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L7 WRITE_AFTER_READ [0..64] after L5"],
+            layer: None,
+        },
+        Case {
+            name: "host write before the host signal: the barrier's range misses it",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ a[64..128]\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            layer: None,
+        },
+        Case {
+            // Without ALL_COMMANDS the wait does not hold the barrier (a
+            // chain at the level of stages; HOST is no device stage):
+            // conservative, as for a signal.
+            name: "host write before the host signal: a wait in COPY only does not reach the barrier",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
+                   submit wait t:1@COPY\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            layer: None,
+        },
+        Case {
+            // A later device write after the domain operation needs only
+            // the write available there (memory model).
+            name: "host write before the host signal: HOST:HOST_WRITE barrier, then a device write",
+            body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> CLEAR:NONE\nfill a[0..64] 1\n\
+                   submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
+            model: &[],
+            layer: Some(&["L8 WRITE_AFTER_WRITE [0..64] after L6"]),
         },
         Case {
             name: "host read: barrier to HOST_READ, submit, wait",

@@ -327,6 +327,23 @@ impl Checker {
     /// that the access races with. `transition`: the access is the layout
     /// transition this barrier performs, ordered by the barrier's first
     /// half only.
+    /// The writes an entry holds, less those a later held write has the
+    /// same value as (the reporting rule: the later one races exactly what
+    /// they race, and is the nearest to name; `record_one` drops them at
+    /// the next write).
+    fn distinct_writes<'s>(&'s self, state: &'s EntryState) -> Vec<(&'s Rec, SyncVal)> {
+        let all = state.writes.get(&self.spills);
+        let mut out: Vec<(&Rec, SyncVal)> = Vec::with_capacity(all.len());
+        for w in all.iter().rev() {
+            let v = self.nodes.peek(w.node);
+            if !out.iter().any(|(_, u)| *u == v) {
+                out.push((w, v));
+            }
+        }
+        out.reverse();
+        out
+    }
+
     fn hazards_in(
         &self,
         cmd: usize,
@@ -367,8 +384,7 @@ impl Checker {
             if shortcut {
                 return found;
             }
-            for w in state.writes.get(&self.spills) {
-                let wv = self.nodes.peek(w.node);
+            for (w, wv) in self.distinct_writes(state) {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                     found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
                 }
@@ -390,8 +406,7 @@ impl Checker {
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
                 return found;
             }
-            for w in state.writes.get(&self.spills) {
-                let wv = self.nodes.peek(w.node);
+            for (w, wv) in self.distinct_writes(state) {
                 if !ordered_before_transition(wv, b) {
                     let mut h = mk(HazardKind::WriteAfterWrite, w, wv, (true, false));
                     h.needs_visibility = false;
@@ -415,8 +430,7 @@ impl Checker {
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
             return found;
         }
-        for w in state.writes.get(&self.spills) {
-            let wv = self.nodes.peek(w.node);
+        for (w, wv) in self.distinct_writes(state) {
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
             let suppressed = self.sem.suppress_dispatch_waw
@@ -482,9 +496,24 @@ impl Checker {
                 // it. So is one with the same value: it will race exactly
                 // what the new one races. Writes the new one races stay.
                 // `rec.node` is the canonical node of the fresh value.
+                // Of earlier writes with one value, only the latest stays
+                // (the reporting rule: it races exactly what they race, and
+                // is the nearest to name). Without this, writes that only
+                // become equal after they were recorded (each submitted in
+                // its own batch, never waited for) pile up: a flood of
+                // reports and a quadratic state (issue 27).
+                let mut latest: Vec<(u32, u32)> = Vec::new();
+                for w in state.writes.get(spills).iter().rev() {
+                    let id = nodes.find(w.node);
+                    if !latest.iter().any(|&(_, n)| n == id) {
+                        latest.push((w.cmd, id));
+                    }
+                }
                 let keep = |w: &Rec| {
                     let id = nodes.find(w.node);
-                    id != rec.node && write_conflict(nodes.vals[id as usize], a.sa, waw_vis).is_some()
+                    id != rec.node
+                        && latest.contains(&(w.cmd, id))
+                        && write_conflict(nodes.vals[id as usize], a.sa, waw_vis).is_some()
                 };
                 state.writes.retain_push(spills, keep, rec);
                 // Reads stay: a read ordered before this write may still race

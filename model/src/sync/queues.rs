@@ -94,7 +94,8 @@
 //! live state per barrier; single-queue programs do not pay for it.
 
 use crate::hazard::{lift, Hazard};
-use crate::ir::access::{accesses, is_host, ownership_ops, transitions, Access, OwnershipRole};
+use crate::ir::access::{accesses, ownership_ops, transitions, Access, OwnershipRole};
+use crate::ir::execution::Step;
 use crate::ir::layout::{Layout, Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, WaitFor};
@@ -416,31 +417,6 @@ fn after_wait(
     targets.len() - left
 }
 
-/// One step of the walk.
-enum Step {
-    /// A host command, in place.
-    Host(usize),
-    /// A batch: its commands, its queue, its submit command (none for the
-    /// commands recorded at the end).
-    Batch {
-        cmds: Vec<usize>,
-        queue: usize,
-        submit: Option<usize>,
-    },
-}
-
-/// Whether a command is executed by a queue (recorded into a batch) rather
-/// than by the host.
-fn on_device(c: &Command, layout: &Layout, sem: Semantics) -> bool {
-    match c {
-        Command::Barrier(_) => true,
-        Command::Submit(_) | Command::Wait(_) | Command::HostSignal { .. } | Command::HostWait { .. } => {
-            false
-        }
-        _ => accesses(c, layout, sem).iter().any(|a| !is_host(a.sa)),
-    }
-}
-
 /// Barrier `b` as it orders on a queue where it performs `role`: a
 /// release's destination masks and an acquire's source masks are ignored
 /// ("the destination access mask is ignored for such a barrier";
@@ -497,26 +473,7 @@ pub(crate) fn check_multi_queue(
         ));
     }
     // The walk: host commands in place, batches at their submit.
-    let mut steps: Vec<Step> = Vec::new();
-    let mut recorded: Vec<usize> = Vec::new();
-    for (i, c) in program.commands.iter().enumerate() {
-        match c {
-            Command::Submit(s) => steps.push(Step::Batch {
-                cmds: std::mem::take(&mut recorded),
-                queue: s.queue.0 as usize,
-                submit: Some(i),
-            }),
-            _ if on_device(c, layout, sem) => recorded.push(i),
-            _ => steps.push(Step::Host(i)),
-        }
-    }
-    if !recorded.is_empty() {
-        steps.push(Step::Batch {
-            cmds: recorded,
-            queue: 0,
-            submit: None,
-        });
-    }
+    let steps = crate::ir::execution::steps(program);
     // Every signal operation in walk order, and each timeline wait's
     // candidates, decided before any access is checked.
     let mut signals: Vec<SignalInfo> = Vec::new();

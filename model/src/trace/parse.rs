@@ -1484,7 +1484,11 @@ impl Parser {
                 }
                 let semaphores = &self.trace.program.semaphores;
                 let r = if kw == "host-signal" {
-                    self.sems.host_signal(semaphores, semaphore, value)
+                    {
+                        let done = &self.done;
+                        self.sems
+                            .host_signal(semaphores, semaphore, value, |q, at| done.host_knows(q, at))
+                    }
                 } else {
                     self.sems.wait(semaphores, semaphore, Some(value))
                 };
@@ -1600,6 +1604,17 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     p.submit_events(QueueId(0), at)?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
+        return Err(ParseError {
+            line,
+            col,
+            message: kind.to_string(),
+        });
+    }
+    if let Some((at, ordinal, kind)) = crate::ir::progress::first_stuck(&p.trace.program) {
+        let (line, col) = ordinal
+            .and_then(|o| p.timeline_waits.get(o).copied())
+            .or_else(|| p.trace.command_lines.get(at).map(|&l| (l, 1)))
+            .unwrap_or((no.max(1), 1));
         return Err(ParseError {
             line,
             col,

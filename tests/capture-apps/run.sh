@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Small C applications under `vksync capture` (docs/capture.md, "Ordinary
+# applications"): each built twice, linked with -lvulkan and loading
+# libvulkan.so.1 with dlopen (tests/capture-apps/vk.h), each run plain and
+# then under `vksync capture` with a time limit, so that a hang fails
+# instead of blocking CI.
+#
+# One table (the `run_case` lines at the end), one helper: a case names the
+# application and its argument, the exit status `vksync capture` must end
+# with (and the one the plain run must end with), and checks on the
+# trace and on the capture's output:
+#   trace:RE     a line of the trace matches the extended regex RE
+#   no-trace:RE  no line of the trace matches RE
+#   count:N:RE   exactly N lines of the trace match RE
+#   out:RE       a line of vksync capture's output (stdout and stderr)
+#   no-out:RE    no line of that output matches RE
+#   show:RE      prints the lines matching RE of the plain run's output and
+#                of the capture's (timings, for docs/capture.md)
+# and, once: the layer library exports only
+# vkNegotiateLoaderLayerInterfaceVersion, and under LD_DEBUG=bindings none
+# of its references binds to libvulkan.so.1 (issue 27's hang).
+#
+# Exits 1 on a failed check, a time-out or a wrong status; needs a C
+# compiler and the Vulkan headers (scripts/install-deps.sh installs
+# libvulkan-dev) and a Vulkan device (lavapipe).
+#
+# Environment: VKSYNC_CAPTURE_APPS_TIMEOUT (seconds per run, default 60),
+# VKSYNC_BIN (a vksync binary with libvksync_capture.so beside it; default:
+# build the release one), CARGO_TARGET_DIR (as cargo),
+# VKSYNC_CAPTURE_APPS_KEEP=DIR keeps the traces and logs in DIR.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
+limit="${VKSYNC_CAPTURE_APPS_TIMEOUT:-60}"
+src="$root/tests/capture-apps"
+
+if [ -n "${VKSYNC_BIN:-}" ]; then
+    vksync="$VKSYNC_BIN"
+else
+    cargo build --quiet --release -p vksync-cli -p vksync-capture
+    vksync="${CARGO_TARGET_DIR:-$root/target}/release/vksync"
+fi
+layer="$(dirname "$vksync")/libvksync_capture.so"
+[ -f "$layer" ] || { echo "capture-apps: FAILED: no layer library at $layer"; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+fail() { echo "capture-apps: FAILED: $*"; failures=$((failures + 1)); }
+
+# Both builds of every application.
+for c in "$src"/*.c; do
+    app=$(basename "$c" .c)
+    cc -O1 -Wall -Werror -o "$work/$app-linked" "$c" -lvulkan -lpthread
+    cc -O1 -Wall -Werror -DVKS_DLOPEN -o "$work/$app-dlopen" "$c" -ldl -lpthread
+done
+
+# The root cause of the hang, checked on the library itself.
+exported=$(nm -D --defined-only "$layer" | awk '$3 ~ /^vk/ {print $3}' | sort | tr '\n' ' ')
+[ "$exported" = "vkNegotiateLoaderLayerInterfaceVersion " ] \
+    || fail "the layer exports Vulkan names other than the negotiation: $exported"
+mkdir -p "$work/bindings"
+LD_DEBUG=bindings LD_DEBUG_OUTPUT="$work/bindings/b" timeout "$limit" \
+    "$vksync" capture -o "$work/bindings.trace" -- "$work/min-linked" > "$work/bindings.log" 2>&1 || true
+grep -hq 'libvksync_capture.so .*normal symbol `vkNegotiateLoaderLayerInterfaceVersion' "$work"/bindings/b.* \
+    || fail "LD_DEBUG=bindings: the layer was not loaded into min-linked"
+wrong=$(grep -h 'binding file [^ ]*libvksync_capture.so .* to [^ ]*libvulkan.so' "$work"/bindings/b.* || true)
+[ -z "$wrong" ] || fail "LD_DEBUG=bindings: the layer's references bind to the loader: $wrong"
+
+# run_case NAME APP ARG CAPTURE_STATUS PLAIN_STATUS CHECK...: both builds.
+run_case() {
+    local name=$1 app=$2 arg=$3 want=$4 plain_want=$5
+    shift 5
+    local build
+    for build in linked dlopen; do
+        local exe="$work/$app-$build" tag="$name ($build)" t="$work/$name-$build.trace"
+        local log="$work/$name-$build.log" st=0 plain=0 ok=1
+        # shellcheck disable=SC2086
+        timeout "$limit" "$exe" $arg > "$log.plain" 2>&1 || plain=$?
+        if [ "$plain" != "$plain_want" ]; then
+            fail "$tag: the plain run exited with status $plain, not $plain_want"; cat "$log.plain"; continue
+        fi
+        local t0 t1
+        t0=$(date +%s%N)
+        # shellcheck disable=SC2086
+        timeout "$limit" "$vksync" capture -o "$t" -- "$exe" $arg > "$log" 2>&1 || st=$?
+        t1=$(date +%s%N)
+        if [ "$st" = 124 ] || [ "$st" = 137 ]; then
+            fail "$tag: timed out after $limit s under vksync capture (a hang)"; sed 's/^/  /' "$log" | head -20; continue
+        fi
+        [ "$st" = "$want" ] || { fail "$tag: vksync capture exited with status $st, not $want"; ok=0; }
+        touch "$t"
+        local check re n got
+        for check in "$@"; do
+            case "$check" in
+            trace:*) re=${check#trace:}; grep -Eq -- "$re" "$t" || { fail "$tag: no trace line matches /$re/"; ok=0; } ;;
+            no-trace:*) re=${check#no-trace:}; if grep -Eq -- "$re" "$t"; then fail "$tag: $(grep -Ec -- "$re" "$t") trace line(s) match /$re/, e.g. $(grep -Em1 -- "$re" "$t")"; ok=0; fi ;;
+            count:*) n=${check#count:}; re=${n#*:}; n=${n%%:*}; got=$(grep -Ec -- "$re" "$t" || true)
+                [ "$got" = "$n" ] || { fail "$tag: $got trace lines match /$re/, not $n"; ok=0; } ;;
+            out:*) re=${check#out:}; grep -Eq -- "$re" "$log" || { fail "$tag: no output line matches /$re/"; ok=0; } ;;
+            no-out:*) re=${check#no-out:}; if grep -Eq -- "$re" "$log"; then fail "$tag: output matches /$re/: $(grep -Em1 -- "$re" "$log")"; ok=0; fi ;;
+            show:*) re=${check#show:}; echo "capture-apps:   $tag plain:   $(grep -Em1 -- "$re" "$log.plain" || true)"
+                echo "capture-apps:   $tag capture: $(grep -Em1 -- "$re" "$log" || true)" ;;
+            *) fail "$tag: unknown check $check"; ok=0 ;;
+            esac
+        done
+        if [ "$ok" = 1 ]; then
+            passed=$((passed + 1))
+            printf 'capture-apps: ok %-28s status %-3s %5d ms under capture, %s trace lines\n' \
+                "$tag" "$st" "$(((t1 - t0) / 1000000))" "$(wc -l < "$t")"
+        else
+            sed 's/^/  | /' "$log" | head -30
+        fi
+    done
+}
+
+summary='^# [0-9]+ commands, [0-9]+ submissions, 0 calls not modelled'
+# (a) Issue 27's minimal application: it used to hang when linked.
+run_case min min "" 2 0 \
+    'out:exited with status 0$' 'out:no trace written'
+# (b) No vkDestroyDevice: the wait and the host read are still there.
+run_case no-destroy no-destroy "" 0 0 \
+    'out:4096 bytes read back, all 42' 'out:no hazards' \
+    'trace:^fill b0\[0\.\.4096\] ' 'trace:^barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ b0\[0\.\.4096\]' \
+    'trace:^submit  # vkQueueSubmit' 'trace:^wait  # vkWaitForFences' \
+    'trace:^# the application exited without vkDestroyDevice' 'trace:^host-read b0\[0\.\.4096\]' \
+    "trace:$summary" 'no-trace:unfinished'
+# (b) ... and a forked child calling exit() does not finish the parent's
+# trace (one summary line, after the parent's wait).
+run_case fork fork "" 0 0 \
+    'out:the child exited 0; 4096 bytes read back' 'out:no hazards' \
+    'trace:^wait  # vkWaitForFences' 'count:1:^# the application exited without vkDestroyDevice' \
+    "count:1:$summary" 'no-trace:unfinished'
+# (c) The application's own SIGSEGV handler, installed at three points.
+for when in before after after-map; do
+    extra=()
+    [ "$when" = after-map ] && extra=('trace:^# the application replaced the SIGSEGV handler' 'out:page guard steps aside')
+    run_case "segv-$when" segv "$when" 0 0 \
+        "out:segv \\($when\\): 2 trap faults handled" 'out:no hazards' \
+        'trace:^host-write b0\[0\.\.32768\] ' 'trace:^wait  # vkWaitForFences' 'trace:^host-read b0\[0\.\.65536\]' \
+        "trace:$summary" "${extra[@]}"
+done
+# (c) ... and dying through it: vksync capture reports status 77 and an
+# unfinished trace.
+run_case segv-die segv die 77 77 \
+    'out:exited with status 77$' 'out:is unfinished' 'out:exit status 77, the application' \
+    'trace:^submit  # vkQueueSubmit' 'trace:^# unfinished: the command exited with status 77'
+# (d) Two threads in vkDeviceWaitIdle while the other submits: no host
+# write (the host never writes the buffer), no hazard.
+run_case wait-idle wait-idle "" 0 0 \
+    'out:2 threads x 150 rounds, bytes read back' 'out:no hazards' \
+    'no-trace:^host-write' 'count:300:^submit ' "trace:$summary"
+# (e) A thread writing a mapped buffer while the main thread submits 200
+# times: one host-write line per submission (the spans of the buffer
+# merged: no device access touches it), no hazard.
+run_case host-writer host-writer 200 0 0 \
+    'out:200 submissions in' 'out:no hazards' 'count:200:^host-write b0\[' 'count:200:^submit ' \
+    "trace:$summary" 'show:submissions in' 'show:CPU time'
+
+if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
+    mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
+fi
+if [ "$failures" != 0 ]; then
+    echo "capture-apps: FAILED: $failures failed check(s); $passed runs passed"
+    exit 1
+fi
+echo "capture-apps: OK: $passed runs (each application linked and dlopen'ed) under vksync capture"

@@ -1,0 +1,198 @@
+/* The Vulkan entry points of the capture test applications, reached one of
+ * two ways, chosen at build time:
+ *
+ *   cc app.c -lvulkan                 linked: the application calls the
+ *                                     loader's exported functions (the way
+ *                                     most C and C++ programs do; the
+ *                                     loader is then in the global symbol
+ *                                     scope, which is what issue 27's hang
+ *                                     needed);
+ *   cc -DVKS_DLOPEN app.c -ldl        loaded: libvulkan.so.1 is dlopen'ed
+ *                                     (RTLD_LOCAL) and each function taken
+ *                                     with dlsym (vksync itself, ncnn).
+ *
+ * The applications call vkCreateInstance(...) the same way in both builds;
+ * each lists the functions it uses in VKS_FUNCS and calls vks_load() first.
+ * Helpers: vks_check (exit 90 + line on a failed call), vks_device (one
+ * instance, the first physical device, one queue of a family with compute
+ * or transfer), vks_host_buffer (a buffer in HOST_VISIBLE|HOST_COHERENT
+ * memory, mapped). */
+#ifndef VKS_VK_H
+#define VKS_VK_H
+#ifdef VKS_DLOPEN
+#define VK_NO_PROTOTYPES
+#endif
+#include <vulkan/vulkan.h>
+#include <stdio.h>
+#include <stdlib.h>
+#ifdef VKS_DLOPEN
+#include <dlfcn.h>
+#endif
+
+#define VKS_COMMON_FUNCS(X)                                                   \
+    X(vkCreateInstance) X(vkEnumeratePhysicalDevices)                         \
+    X(vkGetPhysicalDeviceQueueFamilyProperties)                               \
+    X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice)                  \
+    X(vkGetDeviceQueue) X(vkCreateBuffer) X(vkGetBufferMemoryRequirements)    \
+    X(vkAllocateMemory) X(vkBindBufferMemory) X(vkMapMemory)                  \
+    X(vkCreateCommandPool) X(vkAllocateCommandBuffers)                        \
+    X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdFillBuffer)          \
+    X(vkCmdPipelineBarrier) X(vkQueueSubmit) X(vkCreateFence)                 \
+    X(vkWaitForFences) X(vkResetFences) X(vkDeviceWaitIdle)                   \
+    X(vkDestroyDevice) X(vkDestroyInstance)
+
+#ifdef VKS_DLOPEN
+#define VKS_DECLARE(f) static PFN_##f f;
+VKS_COMMON_FUNCS(VKS_DECLARE)
+#define VKS_LOAD(f)                                                           \
+    if (!(f = (PFN_##f)dlsym(lib, #f))) {                                     \
+        fprintf(stderr, "vks: dlsym(%s) failed\n", #f);                       \
+        exit(91);                                                             \
+    }
+static inline void vks_load(void) {
+    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "vks: dlopen(libvulkan.so.1) failed: %s\n", dlerror());
+        exit(91);
+    }
+    VKS_COMMON_FUNCS(VKS_LOAD)
+}
+#else
+static inline void vks_load(void) {}
+#endif
+
+#define vks_check(call)                                                       \
+    do {                                                                      \
+        VkResult r_ = (call);                                                 \
+        if (r_ != VK_SUCCESS) {                                               \
+            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__,     \
+                    #call, (int)r_);                                          \
+            exit(90);                                                         \
+        }                                                                     \
+    } while (0)
+
+struct vks {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t family;
+    VkCommandPool pool;
+};
+
+static inline struct vks vks_device(void) {
+    struct vks v = {0};
+    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ci.pApplicationInfo = &app;
+    vks_check(vkCreateInstance(&ci, NULL, &v.instance));
+    uint32_t n = 1;
+    VkResult r = vkEnumeratePhysicalDevices(v.instance, &n, &v.physical);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+        fprintf(stderr, "vks: no Vulkan device\n");
+        exit(92);
+    }
+    VkQueueFamilyProperties fam[16];
+    uint32_t nf = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(v.physical, &nf, fam);
+    v.family = nf;
+    for (uint32_t i = 0; i < nf && v.family == nf; i++)
+        if (fam[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT))
+            v.family = i;
+    if (v.family == nf) {
+        fprintf(stderr, "vks: no compute or transfer queue\n");
+        exit(92);
+    }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = v.family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &prio;
+    VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    di.queueCreateInfoCount = 1;
+    di.pQueueCreateInfos = &qi;
+    vks_check(vkCreateDevice(v.physical, &di, NULL, &v.device));
+    vkGetDeviceQueue(v.device, v.family, 0, &v.queue);
+    VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pi.queueFamilyIndex = v.family;
+    vks_check(vkCreateCommandPool(v.device, &pi, NULL, &v.pool));
+    return v;
+}
+
+/* A `size`-byte transfer buffer in host-visible, coherent memory, mapped
+ * at *mapped. */
+static inline VkBuffer vks_host_buffer(struct vks *v, VkDeviceSize size, void **mapped) {
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    VkBuffer b;
+    vks_check(vkCreateBuffer(v->device, &bi, NULL, &b));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(v->device, b, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(v->physical, &mp);
+    const VkMemoryPropertyFlags want =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = mp.memoryTypeCount;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == mp.memoryTypeCount; i++)
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+            type = i;
+    if (type == mp.memoryTypeCount) {
+        fprintf(stderr, "vks: no host-visible coherent memory\n");
+        exit(92);
+    }
+    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = type;
+    VkDeviceMemory m;
+    vks_check(vkAllocateMemory(v->device, &ai, NULL, &m));
+    vks_check(vkBindBufferMemory(v->device, b, m, 0));
+    vks_check(vkMapMemory(v->device, m, 0, VK_WHOLE_SIZE, 0, mapped));
+    return b;
+}
+
+/* A primary command buffer from the device's pool, begun. */
+static inline VkCommandBuffer vks_begin(struct vks *v) {
+    VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = v->pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cb;
+    vks_check(vkAllocateCommandBuffers(v->device, &ai, &cb));
+    VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    vks_check(vkBeginCommandBuffer(cb, &bi));
+    return cb;
+}
+
+/* `vkCmdFillBuffer(b, 0, size, value)`, then a buffer barrier from the
+ * fill to host reads. */
+static inline void vks_fill_to_host(VkCommandBuffer cb, VkBuffer b, VkDeviceSize size, uint32_t value) {
+    vkCmdFillBuffer(cb, b, 0, size, value);
+    VkBufferMemoryBarrier mb = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    mb.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    mb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    mb.buffer = b;
+    mb.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL,
+                         1, &mb, 0, NULL);
+}
+
+/* Submits one command buffer with `fence` (may be null). */
+static inline void vks_submit(struct vks *v, VkCommandBuffer cb, VkFence fence) {
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    vks_check(vkQueueSubmit(v->queue, 1, &si, fence));
+}
+
+static inline VkFence vks_fence(struct vks *v) {
+    VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence f;
+    vks_check(vkCreateFence(v->device, &fi, NULL, &f));
+    return f;
+}
+#endif
