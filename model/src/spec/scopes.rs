@@ -86,9 +86,15 @@ fn expand_stage(name: &'static str) -> Stages {
 /// the queue. `HOST` has no queue support: "This stage is not invoked by
 /// any commands recorded in a command buffer."
 pub(crate) fn all_commands() -> Stages {
+    queue_stages(QUEUE_CAPABILITIES)
+}
+
+/// The concrete stages a queue with these capabilities executes: those
+/// whose `<syncsupport queues>` names one of them.
+fn queue_stages(capabilities: &[&str]) -> Stages {
     concrete_stages()
         .into_iter()
-        .filter(|s| stage_row(s).queues.iter().any(|q| QUEUE_CAPABILITIES.contains(q)))
+        .filter(|s| stage_row(s).queues.iter().any(|q| capabilities.contains(q)))
         .collect()
 }
 
@@ -354,6 +360,35 @@ pub(crate) fn access_scope(stage_mask: u64, access_mask: u64, side: Side) -> Pai
 mod tests {
     use super::*;
     use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+
+    /// Which stages a queue executes follows its capabilities (the model's
+    /// queues have compute and transfer; `ALL_COMMANDS` is theirs).
+    #[test]
+    fn queue_stages_follow_the_capabilities() {
+        let transfer: &[&str] = &["BLIT", "CLEAR", "COPY", "RESOLVE"];
+        let compute: &[&str] = &[
+            "BLIT",
+            "CLEAR",
+            "COMPUTE_SHADER",
+            "COPY",
+            "DRAW_INDIRECT",
+            "RESOLVE",
+        ];
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["transfer"], transfer),
+            (&["compute"], compute),
+            (&["compute", "transfer"], compute),
+            (
+                &["graphics"],
+                &["BLIT", "CLEAR", "COPY", "DRAW_INDIRECT", "RESOLVE"],
+            ),
+            (&[], &[]),
+        ];
+        for (caps, want) in cases {
+            assert_eq!(queue_stages(caps), set(want), "{caps:?}");
+        }
+        assert_eq!(all_commands(), set(compute));
+    }
 
     #[test]
     fn pairs_and_host_stage_follow_the_registry() {
