@@ -6,22 +6,28 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 # The definitional semantics' stage/access tables are re-extracted, by a
-# unit test, from the Vulkan registry's vk.xml 1.4.309: Debian 13's
-# libvulkan-dev ships it (Debian 12's 1.3.239 predates the <sync> tables).
-# Fetch that one file into .cache/registry/ (checked by SHA-256).
-registry="$here/.cache/registry/vk.xml"
-if [ ! -s "$registry" ]; then
-  deb=libvulkan-dev_1.4.309.0-1_amd64.deb
-  sha=8d329d465e16168afff58b1bd0dd6db46aac2cc3f56054a481b25a04e90b345a
+# unit test, from the Vulkan registry's vk.xml 1.4.309 and 1.4.363: Debian
+# 13's libvulkan-dev ships the first (Debian 12's 1.3.239 predates the
+# <sync> tables), Debian forky's the second (from 1.4.327 on <syncsupport
+# queues> spells VK_QUEUE_*_BIT). Fetch each file into .cache/registry/
+# (the .deb checked by SHA-256).
+fetch_registry() { # VERSION DEB SHA256 FILE
+  local registry="$here/.cache/registry/$4"
+  [ -s "$registry" ] && return 0
+  local tmp
   tmp="$(mktemp -d)"
-  echo "install-deps: fetching vk.xml 1.4.309 (Debian 13 $deb)"
-  curl -fsSL -o "$tmp/$deb" "http://deb.debian.org/debian/pool/main/v/vulkan-loader/$deb"
-  echo "$sha  $tmp/$deb" | sha256sum -c --quiet -
-  dpkg-deb -x "$tmp/$deb" "$tmp/root"
+  echo "install-deps: fetching vk.xml $1 (Debian $2)"
+  curl -fsSL -o "$tmp/$2" "http://deb.debian.org/debian/pool/main/v/vulkan-loader/$2"
+  echo "$3  $tmp/$2" | sha256sum -c --quiet -
+  dpkg-deb -x "$tmp/$2" "$tmp/root"
   mkdir -p "$(dirname "$registry")"
   cp "$tmp/root/usr/share/vulkan/registry/vk.xml" "$registry"
   rm -rf "$tmp"
-fi
+}
+fetch_registry 1.4.309 libvulkan-dev_1.4.309.0-1_amd64.deb \
+  8d329d465e16168afff58b1bd0dd6db46aac2cc3f56054a481b25a04e90b345a vk.xml
+fetch_registry 1.4.363 libvulkan-dev_1.4.363.0-1_amd64.deb \
+  518e000aa44620ed45e3c842b81488e019b9794e234746366ece31f01221702c vk-1.4.363.xml
 
 need=()
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] || need+=(libvulkan1)

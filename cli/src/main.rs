@@ -57,6 +57,13 @@ enum Cmd {
         /// with several queues).
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
+        /// Check with the definitional semantics (`vksync::spec`: every
+        /// pair of accesses decided from the specification's definitions,
+        /// with stage and access tables from the registry's vk.xml) instead
+        /// of the fast checker. Same output; quadratic to cubic in the
+        /// trace's size.
+        #[arg(long, conflicts_with = "svg")]
+        by_definition: bool,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -251,9 +258,12 @@ fn main() -> ExitCode {
     };
     let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file, reading, svg } => {
-            check_drawing(&file, reading.reading(), svg.as_deref(), &mut out)
-        }
+        Cmd::Check {
+            file,
+            reading,
+            svg,
+            by_definition,
+        } => check_drawing(&file, reading.reading(), svg.as_deref(), by_definition, &mut out),
         Cmd::Plan {
             file,
             planning,
@@ -398,14 +408,15 @@ fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status
 /// `vksync check FILE` (also run by `capture` on each trace it records):
 /// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    check_drawing(file, reading, None, out)
+    check_drawing(file, reading, None, false, out)
 }
 
-/// `vksync check FILE [--svg OUT]`.
+/// `vksync check FILE [--svg OUT | --by-definition]`.
 fn check_drawing(
     file: &std::path::Path,
     reading: vksync::Reading,
     svg_out: Option<&std::path::Path>,
+    by_definition: bool,
     out: &mut Out,
 ) -> Status {
     let source = match load(file) {
@@ -418,7 +429,12 @@ fn check_drawing(
         Ok(d) => d,
         Err(st) => return st,
     };
-    match check_source(&source, reading, out) {
+    let checked = if by_definition {
+        check_by_spec(&source, reading, "--by-definition", out)
+    } else {
+        check_source(&source, reading, out)
+    };
+    match checked {
         Status::BadInput => Status::BadInput,
         status => {
             order_notes(&source, out);
@@ -441,7 +457,10 @@ fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Sta
                 vksync::ProgramErrorKind::MultiQueueNotSupported { what }
                 | vksync::ProgramErrorKind::EventsNotSupported { what },
             ..
-        }) => return check_by_spec(source, reading, &what, out),
+        }) => {
+            let why = format!("{what}: the fast checker does not model it");
+            return check_by_spec(source, reading, &why, out);
+        }
         Err(e) => {
             // `load` resolved the program already; a failure here would be
             // a model inconsistency, still reported as an input error.
@@ -538,12 +557,12 @@ fn not_modelled_suffix(source: &Source) -> String {
 }
 
 /// `vksync check` of a program the fast checker refuses (several queues or
-/// semaphores): the races of the definitional semantics, in the hazard
-/// lines' format.
-fn check_by_spec(source: &input::Source, reading: vksync::Reading, what: &str, out: &mut Out) -> Status {
+/// semaphores), or of any program with `--by-definition`: the races of the
+/// definitional semantics, in the hazard lines' format; `why` says which.
+fn check_by_spec(source: &input::Source, reading: vksync::Reading, why: &str, out: &mut Out) -> Status {
     to_stderr!(
-        "{}: note: checked by the definitional semantics ({what}: the fast checker does not model \
-         it); it is quadratic to cubic in the program's size",
+        "{}: note: checked by the definitional semantics ({why}); it is quadratic to cubic in the \
+         program's size",
         source.name
     );
     let program = &source.trace.program;

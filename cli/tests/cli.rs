@@ -320,6 +320,79 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
     }
 }
 
+/// `check --by-definition` runs the definitional semantics on any trace,
+/// with the fallback's note naming the option and the output in the
+/// hazard format: on every example it exits as the fast checker does (the
+/// two agree on which traces race; the definitional semantics names every
+/// racing pair, the fast checker the last prior access), on small traces
+/// it prints exactly these lines, and it does not combine with `--svg`.
+#[test]
+fn check_by_definition_runs_the_definitional_semantics_on_any_trace() {
+    let note = "note: checked by the definitional semantics (--by-definition); it is quadratic to cubic";
+    for name in EXAMPLES {
+        let file = format!("examples/{name}.trace");
+        let (fast, _, _) = vksync(&["check", &file], None);
+        let (code, out, err) = vksync(&["check", "--by-definition", &file], None);
+        assert_eq!(code, fast, "{name}:\n{out}{err}");
+        assert!(err.starts_with(&format!("{file}: {note}")), "{name}: {err}");
+        let prefix = format!("{file}:");
+        assert!(out.lines().all(|l| l.starts_with(&prefix)), "{name}:\n{out}");
+    }
+    let race =
+        "<stdin>:4: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads a[0..64] (COPY:TRANSFER_READ), \
+                previously written at line 3 by vkCmdFillBuffer (CLEAR:TRANSFER_WRITE); fix: barrier \
+                CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]";
+    let cases: &[(&str, &str, i32, &[&str], &str)] = &[
+        (
+            "a read after a fill, no barrier",
+            "buffer a 256\nbuffer b 256\nfill a[0..64] 1\ncopy a[0..64] -> b[0..64]\n",
+            1,
+            &[race],
+            "<stdin>: 1 hazard (1 read-after-write)\n",
+        ),
+        (
+            "the barrier that fixes it",
+            "buffer a 256\nbuffer b 256\nfill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+             copy a[0..64] -> b[0..64]\n",
+            0,
+            &[],
+            "<stdin>: no hazards\n",
+        ),
+        (
+            "MEMORY_WRITE with a NONE stage mask is valid usage (\"always valid in any access mask\")",
+            "buffer a 256\nbarrier NONE:MEMORY_WRITE -> COPY:TRANSFER_READ\n",
+            0,
+            &[],
+            "<stdin>: no hazards\n",
+        ),
+    ];
+    for (name, trace, status, lines, summary) in cases {
+        let (code, out, err) = vksync(&["check", "--by-definition", "-"], Some(trace));
+        assert_eq!(code, *status, "{name}:\n{out}{err}");
+        assert_eq!(out.lines().collect::<Vec<_>>(), *lines, "{name}");
+        assert_eq!(
+            err,
+            format!("<stdin>: {note} in the program's size\n{summary}"),
+            "{name}"
+        );
+    }
+    let (code, _, err) = vksync(
+        &[
+            "check",
+            "--by-definition",
+            "--svg",
+            "x.svg",
+            "examples/ncnn-batch-scale.trace",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("'--by-definition' cannot be used with '--svg <OUT>'"),
+        "{err}"
+    );
+}
+
 /// `plan` across queues, with `--async-compute` and with
 /// `--split-barriers`: reviewed transcripts, and flags that do not combine
 /// refused with exit status 2.

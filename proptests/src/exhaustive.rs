@@ -21,7 +21,7 @@
 //! decides race freedom with the definitional semantics.
 
 use vksync::spec::{races, Reading};
-use vksync::vk::{validate, Side};
+use vksync::spec::{validate, Side};
 use vksync::vk::{AccessFlags2 as A, PipelineStageFlags2 as S};
 use vksync::{Barrier, Command, Dependency, Program};
 
@@ -247,10 +247,10 @@ fn candidate_barriers(stages: &[S], accesses: &[A]) -> Vec<(usize, Barrier)> {
         for am in subsets(accesses.len()) {
             let (st, ac) = (pick_s(sm), pick_a(am));
             let bits = (sm.count_ones() + am.count_ones()) as usize;
-            if validate(st, ac, Side::Src).is_ok() {
+            if validate(st, ac, Side::First).is_ok() {
                 src.push((bits, st, ac));
             }
-            if validate(st, ac, Side::Dst).is_ok() {
+            if validate(st, ac, Side::Second).is_ok() {
                 dst.push((bits, st, ac));
             }
         }

@@ -11,9 +11,16 @@
 //! memory model appendix and the operations the synchronization chapter
 //! says generate availability, visibility and domain operations. Its
 //! stage and access tables come from the registry (module `registry`), not from
-//! the fast checker's scope tables; it shares the program
-//! representation, the memory layout and the per-command access table
-//! ([`crate::accesses`]) with the rest of the crate, and no
+//! the fast checker's scope tables (`crate::vk::scope`): scopes, the
+//! queue's stages, which stage is the host's, which access writes, meta
+//! stage and access expansion and the validity of a barrier's masks
+//! ([`validate`], which [`races`] applies to every barrier before anything
+//! else) are all computed in module `scopes` from the registry rows. It
+//! shares with the rest of the crate the program representation and its
+//! errors, the memory layout, the per-command access table
+//! ([`crate::accesses`]: which command touches which bytes, as a
+//! `StageAccess` that module `scopes` names in registry terms), the
+//! `StageAccess` type for reporting and the `HazardKind` names, and no
 //! state-tracking code.
 //!
 //! A barrier that performs an image layout transition is split as the
@@ -69,12 +76,15 @@ mod order;
 pub(crate) mod registry;
 pub(crate) mod scopes;
 
+use crate::ir::error::{Location, ProgramErrorKind};
 use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
-use crate::ir::program::{ByteRange, Program};
+use crate::ir::program::{ByteRange, Command, Dependency, Program};
 pub use crate::semantics::Reading;
 use crate::sync::checker::HazardKind;
+use crate::vk::flags::AccessFlags2;
 use crate::vk::scope::StageAccess;
 use order::{AccessOp, Order};
+pub use scopes::{validate, Side};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A data race between two accesses of one cell of memory.
@@ -97,9 +107,50 @@ pub struct Race {
 }
 
 /// Every pair of accesses that races, under `reading`.
+///
+/// Every barrier's masks are validated first by the registry's rules
+/// ([`validate`]); the rest of the program (objects, ranges, semaphore and
+/// event order) by [`crate::resolve`], which builds the layout.
 pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramError> {
+    validate_masks(program)?;
     let layout = resolve(program)?;
     Ok(races_resolved(program, &layout, reading))
+}
+
+/// [`validate`] on both sides of every barrier of every command: pipeline
+/// barriers, event set and wait dependencies, and a synchronization-1
+/// `vkCmdSetEvent`'s stage mask (with no access).
+fn validate_masks(program: &Program) -> Result<(), ProgramError> {
+    let dep = |ci: usize, dependency: &Dependency| -> Result<(), ProgramError> {
+        for (index, b) in dependency.barriers.iter().enumerate() {
+            validate(b.src_stage_mask, b.src_access_mask, Side::First)
+                .and_then(|()| validate(b.dst_stage_mask, b.dst_access_mask, Side::Second))
+                .map_err(|source| ProgramError {
+                    at: Location::Command(ci),
+                    kind: ProgramErrorKind::BarrierScope { index, source },
+                })?;
+        }
+        Ok(())
+    };
+    for (ci, command) in program.commands.iter().enumerate() {
+        match command {
+            Command::Barrier(d)
+            | Command::SetEvent { dependency: d, .. }
+            | Command::WaitEvents1 { dependency: d, .. } => dep(ci, d)?,
+            Command::WaitEvents { waits } => {
+                for w in waits {
+                    dep(ci, &w.dependency)?;
+                }
+            }
+            Command::SetEvent1 { stage_mask, .. } => validate(*stage_mask, AccessFlags2::NONE, Side::First)
+                .map_err(|source| ProgramError {
+                at: Location::Command(ci),
+                kind: ProgramErrorKind::BarrierScope { index: 0, source },
+            })?,
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// [`races`] for a program already validated into `layout`.

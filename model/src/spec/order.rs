@@ -741,9 +741,17 @@ impl Order {
                 }
                 _ => {
                     for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
+                        // The pair's registry names, and from the registry
+                        // whether it writes and whether the host makes it
+                        // (not `StageAccess`'s own methods: the fast
+                        // checker's table). A command's accesses are never
+                        // the pseudo pairs, which barriers make (above).
+                        let Some((stage, access)) = scopes::pair_names(a.sa) else {
+                            continue;
+                        };
                         let node = new_node();
                         batch_of.resize(node + 1, None);
-                        let host = crate::ir::access::is_host(a.sa);
+                        let host = scopes::is_host_stage(stage);
                         if host {
                             host_events.push((node, ci));
                         } else {
@@ -757,9 +765,9 @@ impl Order {
                             qfot: false,
                             mem: a.mem,
                             range: a.range,
-                            stage: scopes::stage_name(a.sa.stage().flag().bits()),
-                            access: scopes::access_name(a.sa.access().bits()),
-                            write: a.sa.is_write(),
+                            stage,
+                            access,
+                            write: scopes::is_write(access),
                             host,
                             sa: a.sa,
                         });

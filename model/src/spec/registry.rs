@@ -2,14 +2,22 @@
 //! semantics reads them.
 //!
 //! This module owns data, not rules: the rows of the `<sync>` section of
-//! `vk.xml` (registry 1.4.309, the version Debian 13 ships in
-//! `libvulkan-dev`) restricted to the stages and accesses a buffer-only
-//! compute program can meet, plus the bit values of those flags from the
+//! `vk.xml` restricted to the stages and accesses a buffer-only compute
+//! program can meet, plus the bit values of those flags from the
 //! registry's `VkPipelineStageFlagBits2` / `VkAccessFlagBits2` enums. The
 //! rows are vendored below; the unit test `tables_match_vk_xml` re-extracts
-//! them from `vk.xml` and fails, printing the rows to paste here, when they
-//! differ. `vk.xml` is Copyright 2015-2025 The Khronos Group Inc., licensed
+//! them from two registries, 1.4.309 (Debian 13's `libvulkan-dev`) and
+//! 1.4.363 (Debian forky's), and fails, printing the rows to paste here,
+//! when either differs: the rows this model reads are the same in both.
+//! `vk.xml` is Copyright 2015-2025 The Khronos Group Inc., licensed
 //! Apache-2.0 OR MIT; these rows are derived from it under that licence.
+//!
+//! Queue capabilities are kept in the registry's first spelling
+//! (`compute`, `transfer`, ...): from 1.4.327 on `<syncsupport queues>`
+//! names `VkQueueFlagBits` members (`VK_QUEUE_COMPUTE_BIT`), which the
+//! extraction maps back; a spelling it does not know fails the test rather
+//! than leaving a stage without queues (which would silently empty
+//! `ALL_COMMANDS`).
 //!
 //! The fast checker's hand-written tables (`crate::vk::scope`) are deliberately
 //! not used by the definitional semantics: the two are compared by the
@@ -20,9 +28,15 @@
 //! hold only names of this module's universe ([`STAGE_UNIVERSE`],
 //! [`ACCESS_UNIVERSE`]), in registry order.
 
-/// The registry version the vendored rows come from.
+/// The registries the vendored rows are re-extracted from, by the unit
+/// test: (version, `VK_HEADER_VERSION`, the environment variable that
+/// names the file, the file's default place under `.cache/registry/`,
+/// where `scripts/install-deps.sh` puts it, checked by SHA-256).
 #[cfg(test)]
-pub(crate) const REGISTRY_VERSION: &str = "1.4.309";
+pub(crate) const REGISTRIES: &[(&str, u32, &str, &str)] = &[
+    ("1.4.309", 309, "VKSYNC_VK_XML", "vk.xml"),
+    ("1.4.363", 363, "VKSYNC_VK_XML_1_4_363", "vk-1.4.363.xml"),
+];
 
 /// The stages the model can meet: the compute and transfer pipelines, the
 /// host, and the meta and pseudo stages that name them.
@@ -191,21 +205,76 @@ fn render(stages: &[StageRow], accesses: &[AccessRow], pipelines: &[PipelineRow]
 mod tests {
     //! Re-extraction of the vendored rows from `vk.xml`.
     //!
-    //! `vk.xml` is found through `VKSYNC_VK_XML`, else at
-    //! `.cache/registry/vk.xml` in the workspace, where
-    //! `scripts/install-deps.sh` puts Debian 13's copy (registry 1.4.309,
-    //! checked by SHA-256). Without it the test fails and says so: a
-    //! vendored table nobody can re-derive is not allowed to pass silently.
+    //! Each registry of [`REGISTRIES`] is found through its environment
+    //! variable, else at `.cache/registry/` in the workspace, where
+    //! `scripts/install-deps.sh` puts Debian's copies (1.4.309 from Debian
+    //! 13, 1.4.363 from forky, checked by SHA-256). Without one the test
+    //! fails and says so: a vendored table nobody can re-derive is not
+    //! allowed to pass silently.
 
     use super::*;
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, BTreeSet};
     use std::path::PathBuf;
 
-    fn vk_xml_path() -> PathBuf {
-        if let Some(p) = std::env::var_os("VKSYNC_VK_XML") {
+    fn vk_xml_path(env: &str, file: &str) -> PathBuf {
+        if let Some(p) = std::env::var_os(env) {
             return PathBuf::from(p);
         }
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/registry/vk.xml")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../.cache/registry")
+            .join(file)
+    }
+
+    /// The `VK_HEADER_VERSION` of a registry file (its first definition,
+    /// Vulkan's; Vulkan SC's follows).
+    fn header_version(text: &str) -> Option<u32> {
+        let key = "VK_HEADER_VERSION</name>";
+        let rest = &text[text.find(key)? + key.len()..];
+        let digits: String = rest
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    }
+
+    /// The capabilities `<syncsupport queues>` may name, in the first
+    /// spelling (kept in the rows) and in the `VkQueueFlagBits` spelling
+    /// registries use from 1.4.327 on.
+    const QUEUE_SPELLINGS: &[(&str, &str)] = &[
+        ("graphics", "VK_QUEUE_GRAPHICS_BIT"),
+        ("compute", "VK_QUEUE_COMPUTE_BIT"),
+        ("transfer", "VK_QUEUE_TRANSFER_BIT"),
+        ("decode", "VK_QUEUE_VIDEO_DECODE_BIT_KHR"),
+        ("encode", "VK_QUEUE_VIDEO_ENCODE_BIT_KHR"),
+        ("opticalflow", "VK_QUEUE_OPTICAL_FLOW_BIT_NV"),
+    ];
+
+    /// One capability of a `<syncsupport queues>` list, in the rows'
+    /// spelling. A `VkQueueFlagBits` member of this registry that has no
+    /// first spelling (`VK_QUEUE_DATA_GRAPH_BIT_ARM`) is kept as written: no
+    /// queue of the model has it. Anything else is an error, not a
+    /// capability dropped: a stage whose queues all vanished would leave
+    /// `ALL_COMMANDS` without it.
+    fn queue_capability(
+        spelling: &str,
+        stage: &str,
+        queue_flags: &BTreeSet<String>,
+    ) -> Result<&'static str, String> {
+        if let Some((old, _)) = QUEUE_SPELLINGS
+            .iter()
+            .find(|(old, new)| spelling == *old || spelling == *new)
+        {
+            return Ok(old);
+        }
+        if queue_flags.contains(spelling) {
+            return Ok(leak(spelling.to_string()));
+        }
+        Err(format!(
+            "<syncstage {stage}>: <syncsupport queues> names `{spelling}`, which is neither a known \
+             queue capability ({:?}) nor a VkQueueFlagBits member of this registry",
+            QUEUE_SPELLINGS
+        ))
     }
 
     /// Leaks a string so extracted rows have the vendored rows' types;
@@ -295,6 +364,16 @@ mod tests {
             }
         }
         let none = BTreeMap::new();
+        // The members of `VkQueueFlagBits`, as written (`VK_QUEUE_..._BIT`).
+        let queue_flags: BTreeSet<String> = doc
+            .descendants()
+            .filter(|n| {
+                n.has_tag_name("enum")
+                    && (n.parent().and_then(|p| p.attribute("name")) == Some("VkQueueFlagBits")
+                        || n.attribute("extends") == Some("VkQueueFlagBits"))
+            })
+            .filter_map(|n| n.attribute("name").map(str::to_string))
+            .collect();
         let sync = doc
             .descendants()
             .find(|n| n.has_tag_name("sync"))
@@ -302,21 +381,23 @@ mod tests {
         let mut stages = Vec::new();
         for n in sync.children().filter(|n| n.has_tag_name("syncstage")) {
             let name = short(n.attribute("name").expect("name"), SP);
-            if !STAGE_UNIVERSE.contains(&name.as_str()) {
-                continue;
-            }
             let child = |tag: &str, attr: &str| {
                 n.children()
                     .find(|c| c.has_tag_name(tag))
                     .and_then(|c| c.attribute(attr))
                     .map(str::to_string)
             };
+            // Every stage's queues are read, in the universe or not, so an
+            // unknown spelling fails wherever it appears.
             let queues: Vec<&'static str> = child("syncsupport", "queues")
                 .unwrap_or_default()
                 .split(',')
                 .filter(|s| !s.is_empty())
-                .map(|s| leak(s.trim().to_string()))
+                .map(|s| queue_capability(s.trim(), &name, &queue_flags).unwrap_or_else(|e| panic!("{e}")))
                 .collect();
+            if !STAGE_UNIVERSE.contains(&name.as_str()) {
+                continue;
+            }
             let equivalent = split_names(
                 child("syncequivalent", "stage").as_deref(),
                 SP,
@@ -380,24 +461,77 @@ mod tests {
 
     #[test]
     fn tables_match_vk_xml() {
-        let path = vk_xml_path();
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "cannot read vk.xml at {} ({e}): run scripts/install-deps.sh, which puts Debian 13's \
-                 registry {REGISTRY_VERSION} there, or set VKSYNC_VK_XML",
+        for &(version, header, env, file) in REGISTRIES {
+            let path = vk_xml_path(env, file);
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                panic!(
+                    "cannot read vk.xml {version} at {} ({e}): run scripts/install-deps.sh, which \
+                     puts Debian's registry {version} there, or set {env}",
+                    path.display()
+                )
+            });
+            assert_eq!(
+                header_version(&text),
+                Some(header),
+                "{} is not registry {version}",
                 path.display()
-            )
-        });
-        let (s, a, p) = extract(&text);
-        let got = render(&s, &a, &p);
-        let vendored = render(STAGES, ACCESSES, PIPELINES);
-        assert!(
-            got == vendored,
-            "the vendored rows differ from {}; paste these between the markers in model/src/spec/registry.rs:\n{got}",
-            path.display()
-        );
-        // Every name of the universe is in the registry.
-        assert_eq!(s.len(), STAGE_UNIVERSE.len(), "stages found: {s:?}");
-        assert_eq!(a.len(), ACCESS_UNIVERSE.len(), "accesses found: {a:?}");
+            );
+            let (s, a, p) = extract(&text);
+            let got = render(&s, &a, &p);
+            let vendored = render(STAGES, ACCESSES, PIPELINES);
+            assert!(
+                got == vendored,
+                "the vendored rows differ from {} (registry {version}); paste these between the \
+                 markers in model/src/spec/registry.rs:\n{got}",
+                path.display()
+            );
+            // Every name of the universe is in the registry.
+            assert_eq!(s.len(), STAGE_UNIVERSE.len(), "{version}: stages found: {s:?}");
+            assert_eq!(a.len(), ACCESS_UNIVERSE.len(), "{version}: accesses found: {a:?}");
+        }
+    }
+
+    /// Both spellings of `<syncsupport queues>` give the rows' spelling;
+    /// an unknown one is an error that names it.
+    #[test]
+    fn queue_spellings_map_to_one_capability_or_fail() {
+        let flags: BTreeSet<String> = ["VK_QUEUE_COMPUTE_BIT", "VK_QUEUE_DATA_GRAPH_BIT_ARM"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let cases: &[(&str, Result<&str, &str>)] = &[
+            ("compute", Ok("compute")),
+            ("VK_QUEUE_COMPUTE_BIT", Ok("compute")),
+            ("transfer", Ok("transfer")),
+            ("VK_QUEUE_TRANSFER_BIT", Ok("transfer")),
+            ("VK_QUEUE_GRAPHICS_BIT", Ok("graphics")),
+            ("VK_QUEUE_VIDEO_DECODE_BIT_KHR", Ok("decode")),
+            ("VK_QUEUE_DATA_GRAPH_BIT_ARM", Ok("VK_QUEUE_DATA_GRAPH_BIT_ARM")),
+            ("Compute", Err("names `Compute`")),
+            ("VK_QUEUE_FUTURE_BIT", Err("names `VK_QUEUE_FUTURE_BIT`")),
+        ];
+        for (spelling, want) in cases {
+            let got = queue_capability(spelling, "COPY", &flags);
+            match (got, want) {
+                (Ok(g), Ok(w)) => assert_eq!(g, *w, "{spelling}"),
+                (Err(e), Err(w)) => assert!(e.contains(w), "{spelling}: {e}"),
+                (g, w) => panic!("{spelling}: got {g:?}, want {w:?}"),
+            }
+        }
+    }
+
+    /// Which accesses write is read from the registry's names (it marks no
+    /// direction): every access of the universe but `NONE` is a `_READ` or
+    /// a `_WRITE`, and a meta access is equivalent only to accesses of its
+    /// own direction, so the name is a total, consistent rule.
+    #[test]
+    fn every_access_has_a_direction_its_equivalents_share() {
+        for row in ACCESSES.iter().filter(|r| r.name != "NONE") {
+            let write = row.name.ends_with("_WRITE");
+            assert!(write || row.name.ends_with("_READ"), "{}", row.name);
+            for e in row.equivalent {
+                assert_eq!(e.ends_with("_WRITE"), write, "{} is equivalent to {e}", row.name);
+            }
+        }
     }
 }

@@ -6,10 +6,19 @@
 //! A *concrete* stage or access is one without `<syncequivalent>` that is
 //! not a pseudo flag (`NONE`, `TOP_OF_PIPE`, `BOTTOM_OF_PIPE`,
 //! `ALL_COMMANDS`, `MEMORY_READ`, `MEMORY_WRITE`); scopes are sets of
-//! concrete stages and of concrete (stage, access) pairs. This module does
-//! not know about commands or memory.
+//! concrete stages and of concrete (stage, access) pairs.
+//!
+//! Everything the definitional semantics knows about flags is here, from
+//! the registry rows: the scopes, the queue's stages (`ALL_COMMANDS`),
+//! which stage is the host's, which access writes, the registry names of
+//! the IR's access pairs ([`pair_names`]) and the validity of a barrier's
+//! masks ([`validate`]). None of it comes from the fast checker's tables
+//! (`crate::vk::scope`); a test compares the two validators on every
+//! mask pair. This module does not know about commands or memory.
 
 use super::registry::{AccessRow, StageRow, ACCESSES, PIPELINES, STAGES};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::{ScopeError, StageAccess};
 use std::collections::BTreeSet;
 
 /// The capabilities of the queue every command of a program is submitted
@@ -26,8 +35,10 @@ pub(crate) type Pairs = BTreeSet<(&'static str, &'static str)>;
 
 /// Which scope of a dependency a stage mask is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Side {
+pub enum Side {
+    /// The first (source) scope.
     First,
+    /// The second (destination) scope.
     Second,
 }
 
@@ -75,9 +86,15 @@ fn expand_stage(name: &'static str) -> Stages {
 /// the queue. `HOST` has no queue support: "This stage is not invoked by
 /// any commands recorded in a command buffer."
 pub(crate) fn all_commands() -> Stages {
+    queue_stages(QUEUE_CAPABILITIES)
+}
+
+/// The concrete stages a queue with these capabilities executes: those
+/// whose `<syncsupport queues>` names one of them.
+fn queue_stages(capabilities: &[&str]) -> Stages {
     concrete_stages()
         .into_iter()
-        .filter(|s| stage_row(s).queues.iter().any(|q| QUEUE_CAPABILITIES.contains(q)))
+        .filter(|s| stage_row(s).queues.iter().any(|q| capabilities.contains(q)))
         .collect()
 }
 
@@ -164,10 +181,131 @@ fn concrete_accesses() -> impl Iterator<Item = &'static AccessRow> {
 }
 
 /// Whether a registry access name is a write. The registry marks no
-/// direction; every access flag of the model is named `..._READ` or
-/// `..._WRITE`.
+/// direction but names every access `..._READ` or `..._WRITE`, and its
+/// meta accesses are equivalent only to accesses of their own direction
+/// (the registry test `every_access_has_a_direction_its_equivalents_share`
+/// checks both on every registry the rows come from): "MEMORY_WRITE_BIT
+/// specifies all write accesses".
 pub(crate) fn is_write(access: &str) -> bool {
     access.ends_with("_WRITE")
+}
+
+/// Whether a concrete stage is the host's: no queue supports it (its row
+/// has no `<syncsupport queues>`); `HOST` "is not invoked by any commands
+/// recorded in a command buffer".
+pub(crate) fn is_host_stage(stage: &str) -> bool {
+    concrete_stages().contains(stage) && stage_row(stage).queues.is_empty()
+}
+
+/// The registry names of an access pair of the IR: the stage and the
+/// access its name says (`CopyTransferRead` is `COPY` / `TRANSFER_READ`).
+/// `None` for the pseudo pairs (layout transition, ownership transfer),
+/// which no registry row names. Read from the variant, not from
+/// `StageAccess::stage`/`access` (the fast checker's table); the match has
+/// no wildcard, so a new pair must be named here.
+pub(crate) fn pair_names(sa: StageAccess) -> Option<(&'static str, &'static str)> {
+    use StageAccess::*;
+    Some(match sa {
+        DrawIndirectIndirectCommandRead => ("DRAW_INDIRECT", "INDIRECT_COMMAND_READ"),
+        ComputeShaderUniformRead => ("COMPUTE_SHADER", "UNIFORM_READ"),
+        ComputeShaderSampledRead => ("COMPUTE_SHADER", "SHADER_SAMPLED_READ"),
+        ComputeShaderStorageRead => ("COMPUTE_SHADER", "SHADER_STORAGE_READ"),
+        ComputeShaderStorageWrite => ("COMPUTE_SHADER", "SHADER_STORAGE_WRITE"),
+        CopyTransferRead => ("COPY", "TRANSFER_READ"),
+        CopyTransferWrite => ("COPY", "TRANSFER_WRITE"),
+        BlitTransferRead => ("BLIT", "TRANSFER_READ"),
+        BlitTransferWrite => ("BLIT", "TRANSFER_WRITE"),
+        ResolveTransferRead => ("RESOLVE", "TRANSFER_READ"),
+        ResolveTransferWrite => ("RESOLVE", "TRANSFER_WRITE"),
+        ClearTransferWrite => ("CLEAR", "TRANSFER_WRITE"),
+        HostRead => ("HOST", "HOST_READ"),
+        HostWrite => ("HOST", "HOST_WRITE"),
+        ImageLayoutTransition | QueueFamilyOwnershipTransfer => return None,
+    })
+}
+
+/// The stages a stage mask names for the validity of its access mask:
+/// each named stage, the stages a meta stage is equivalent to, and for
+/// `ALL_COMMANDS` the queue's stages ([`all_commands`]). `TOP_OF_PIPE` and
+/// `BOTTOM_OF_PIPE` stand for themselves only: they are "equivalent to
+/// `ALL_COMMANDS` with `VkAccessFlags2` set to 0" and support no access.
+fn supporting_stages(mask: u64) -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    for row in STAGES.iter().filter(|r| r.bit != 0 && mask & r.bit != 0) {
+        out.insert(row.name);
+        match row.name {
+            "ALL_COMMANDS" => out.extend(all_commands()),
+            "TOP_OF_PIPE" | "BOTTOM_OF_PIPE" => {}
+            name => out.extend(expand_stage(name)),
+        }
+    }
+    out
+}
+
+/// Whether a barrier's stage mask and access mask on one side are valid
+/// usage, from the registry rows alone.
+///
+/// Every access bit must be supported by a stage the mask names: "The
+/// `srcAccessMask` member ... must only include access flags that are
+/// supported by one or more of the pipeline stages in `srcStageMask`"
+/// (likewise `dstAccessMask`), the support being the access's
+/// `<syncsupport stage>` row (the "Supported access types" table); a meta
+/// stage supports what a stage it is equivalent to supports, and
+/// `ALL_COMMANDS` what a stage of the queue supports (so not `HOST_READ` or
+/// `HOST_WRITE`: `HOST` is no stage of a queue). An access whose row has no
+/// `<syncsupport>` (`MEMORY_READ`, `MEMORY_WRITE`) "is always valid in any
+/// access mask", with any stage mask, `NONE` included. A bit no registry
+/// row of this model names is refused.
+pub fn validate(stages: PipelineStageFlags2, access: AccessFlags2, side: Side) -> Result<(), ScopeError> {
+    let side_name = match side {
+        Side::First => "source",
+        Side::Second => "destination",
+    };
+    let known_stages = STAGES.iter().fold(0, |m, r| m | r.bit);
+    let unknown = stages.bits() & !known_stages;
+    if unknown != 0 {
+        return Err(ScopeError::UnknownStageBits {
+            side: side_name,
+            bits: unknown,
+        });
+    }
+    let known_accesses = ACCESSES.iter().fold(0, |m, r| m | r.bit);
+    let unknown = access.bits() & !known_accesses;
+    if unknown != 0 {
+        return Err(ScopeError::UnknownAccessBits {
+            side: side_name,
+            bits: unknown,
+        });
+    }
+    let named = supporting_stages(stages.bits());
+    for row in ACCESSES
+        .iter()
+        .filter(|r| r.bit != 0 && access.bits() & r.bit != 0)
+    {
+        let Some(list) = row.support else {
+            continue;
+        };
+        if list.iter().any(|s| named.contains(s)) {
+            continue;
+        }
+        let queue = all_commands();
+        let on_queue = list
+            .iter()
+            .any(|s| expand_stage(s).iter().any(|c| queue.contains(c)));
+        let names: Vec<String> = list.iter().map(|s| format!("`{s}`")).collect();
+        let needs = if on_queue {
+            format!("{} or `ALL_COMMANDS`", names.join(", "))
+        } else {
+            names.join(", ")
+        };
+        return Err(ScopeError::UnsupportedAccess {
+            side: side_name,
+            access: AccessFlags2::from_bits_retain(row.bit),
+            stages,
+            needs,
+        });
+    }
+    Ok(())
 }
 
 /// Whether `stage` can perform `access` (`<syncsupport stage>`; a row
@@ -218,28 +356,152 @@ pub(crate) fn access_scope(stage_mask: u64, access_mask: u64, side: Side) -> Pai
     pairs
 }
 
-/// The registry name of a single stage bit.
-pub(crate) fn stage_name(bit: u64) -> &'static str {
-    STAGES
-        .iter()
-        .find(|r| r.bit == bit)
-        .map(|r| r.name)
-        .unwrap_or_else(|| panic!("stage bit {bit:#x} is not in the registry rows"))
-}
-
-/// The registry name of a single access bit.
-pub(crate) fn access_name(bit: u64) -> &'static str {
-    ACCESSES
-        .iter()
-        .find(|r| r.bit == bit)
-        .map(|r| r.name)
-        .unwrap_or_else(|| panic!("access bit {bit:#x} is not in the registry rows"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+
+    /// Which stages a queue executes follows its capabilities (the model's
+    /// queues have compute and transfer; `ALL_COMMANDS` is theirs).
+    #[test]
+    fn queue_stages_follow_the_capabilities() {
+        let transfer: &[&str] = &["BLIT", "CLEAR", "COPY", "RESOLVE"];
+        let compute: &[&str] = &[
+            "BLIT",
+            "CLEAR",
+            "COMPUTE_SHADER",
+            "COPY",
+            "DRAW_INDIRECT",
+            "RESOLVE",
+        ];
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["transfer"], transfer),
+            (&["compute"], compute),
+            (&["compute", "transfer"], compute),
+            (
+                &["graphics"],
+                &["BLIT", "CLEAR", "COPY", "DRAW_INDIRECT", "RESOLVE"],
+            ),
+            (&[], &[]),
+        ];
+        for (caps, want) in cases {
+            assert_eq!(queue_stages(caps), set(want), "{caps:?}");
+        }
+        assert_eq!(all_commands(), set(compute));
+    }
+
+    #[test]
+    fn pairs_and_host_stage_follow_the_registry() {
+        for sa in StageAccess::ALL {
+            let (stage, access) = pair_names(sa).unwrap_or_else(|| panic!("{sa:?} has no names"));
+            assert!(concrete_stages().contains(stage), "{sa:?}: {stage}");
+            let row = access_row(access);
+            assert!(row.equivalent.is_empty(), "{sa:?}: {access} is a meta access");
+            assert!(supports(row, stage), "{sa:?}: {stage} does not support {access}");
+            // The two tables that name the pairs agree: this one and the
+            // fast checker's (`StageAccess`'s `Display`).
+            assert_eq!(format!("{stage}:{access}"), sa.to_string(), "{sa:?}");
+            assert_eq!(is_host_stage(stage), stage == "HOST", "{sa:?}");
+        }
+        for sa in [
+            StageAccess::ImageLayoutTransition,
+            StageAccess::QueueFamilyOwnershipTransfer,
+        ] {
+            assert_eq!(pair_names(sa), None);
+        }
+    }
+
+    /// The registry's validator and the fast checker's (`vk::scope`)
+    /// agree on every stage mask (every subset of the stage bits, `NONE`
+    /// included) with every access mask of at most two bits, on both
+    /// sides: valid or not, and which access is refused. A wrong row in
+    /// either table shows here.
+    #[test]
+    fn validators_agree_on_every_mask_pair() {
+        use crate::vk::scope::{self as fast, Side as FastSide};
+        let stage_bits: Vec<u64> = S::all().iter().map(|f| f.bits()).collect();
+        let access_bits: Vec<A> = A::all().iter().collect();
+        let mut access_masks = vec![A::NONE];
+        for (i, a) in access_bits.iter().enumerate() {
+            access_masks.push(*a);
+            for b in &access_bits[i + 1..] {
+                access_masks.push(*a | *b);
+            }
+        }
+        let refused = |r: &Result<(), ScopeError>| match r {
+            Ok(()) => None,
+            Err(ScopeError::UnsupportedAccess { access, .. }) => Some(access.to_string()),
+            Err(e) => Some(e.to_string()),
+        };
+        let mut checked = 0;
+        let mut differ = Vec::new();
+        for subset in 0u32..(1 << stage_bits.len()) {
+            let stages = S::from_bits_retain(
+                (0..stage_bits.len())
+                    .filter(|i| subset & (1 << i) != 0)
+                    .fold(0, |m, i| m | stage_bits[i]),
+            );
+            for &access in &access_masks {
+                for (side, fast_side) in [(Side::First, FastSide::Src), (Side::Second, FastSide::Dst)] {
+                    let spec = refused(&validate(stages, access, side));
+                    let fast = refused(&fast::validate(stages, access, fast_side));
+                    checked += 1;
+                    if spec != fast && differ.len() < 20 {
+                        differ.push(format!(
+                            "{stages}:{access} {side:?}: registry {spec:?}, vk::scope {fast:?}"
+                        ));
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2048 * 92 * 2);
+        assert!(differ.is_empty(), "the validators differ:\n{}", differ.join("\n"));
+    }
+
+    #[test]
+    fn masks_are_validated_by_the_registry_rows() {
+        use Side::*;
+        let cases: &[(S, A, Side, Result<(), &str>)] = &[
+            (S::COMPUTE_SHADER, A::SHADER_WRITE, First, Ok(())),
+            (S::ALL_TRANSFER, A::TRANSFER_READ, First, Ok(())),
+            (S::ALL_COMMANDS, A::TRANSFER_READ.union(A::SHADER_WRITE), Second, Ok(())),
+            (S::NONE, A::MEMORY_READ.union(A::MEMORY_WRITE), First, Ok(())),
+            (S::TOP_OF_PIPE, A::MEMORY_READ, Second, Ok(())),
+            (S::HOST, A::HOST_WRITE, First, Ok(())),
+            (
+                S::CLEAR,
+                A::TRANSFER_READ,
+                First,
+                Err("source access `TRANSFER_READ` is not supported by any stage in `CLEAR`; it needs one of `ALL_TRANSFER`, `COPY`, `RESOLVE`, `BLIT` or `ALL_COMMANDS`"),
+            ),
+            (
+                S::ALL_COMMANDS,
+                A::HOST_READ,
+                Second,
+                Err("destination access `HOST_READ` is not supported by any stage in `ALL_COMMANDS`; it needs one of `HOST`"),
+            ),
+            (
+                S::TOP_OF_PIPE,
+                A::SHADER_READ,
+                Second,
+                Err("destination access `SHADER_READ` is not supported by any stage in `TOP_OF_PIPE`; it needs one of `COMPUTE_SHADER` or `ALL_COMMANDS`"),
+            ),
+            (
+                S::NONE,
+                A::UNIFORM_READ,
+                First,
+                Err("source access `UNIFORM_READ` is not supported by any stage in `NONE`; it needs one of `COMPUTE_SHADER` or `ALL_COMMANDS`"),
+            ),
+        ];
+        for (stages, access, side, want) in cases {
+            let got = validate(*stages, *access, *side).map_err(|e| e.to_string());
+            assert_eq!(
+                got.as_ref().map_err(String::as_str),
+                want.as_ref().map_err(|e| *e),
+                "{stages}:{access} {side:?}"
+            );
+        }
+    }
 
     fn set(xs: &[&'static str]) -> Stages {
         xs.iter().copied().collect()

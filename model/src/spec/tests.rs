@@ -376,3 +376,69 @@ fn aliases_and_recycled_blobs_share_bytes() {
         layer: None,
     }]);
 }
+
+/// `races` validates every barrier's masks by the registry's rules
+/// ([`validate`]) before anything else: the refusal is the registry's (its
+/// list of supporting stages is in registry order, `RESOLVE` before
+/// `BLIT`, where the fast checker's follows its flag order), at the
+/// command and barrier index, in pipeline barriers and event dependencies
+/// alike; `MEMORY_WRITE` with a `NONE` stage mask is valid usage.
+#[test]
+fn barrier_masks_are_validated_by_the_registry() {
+    use crate::ir::program::Barrier;
+    use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    let clear_read = "barrier 0: source access `TRANSFER_READ` is not supported by any stage in `CLEAR`; \
+                      it needs one of `ALL_TRANSFER`, `COPY`, `RESOLVE`, `BLIT` or `ALL_COMMANDS`";
+    let host_on_queue = "barrier 1: destination access `HOST_READ` is not supported by any stage in \
+                         `ALL_COMMANDS`; it needs one of `HOST`";
+    let ok = Barrier::global(S::COPY, A::TRANSFER_WRITE, S::COPY, A::TRANSFER_READ);
+    // (name, the barriers of command 1, Ok or the command and message)
+    type MaskCase = (&'static str, Vec<Barrier>, Result<(), (usize, &'static str)>);
+    let cases: &[MaskCase] = &[
+        ("valid", vec![ok], Ok(())),
+        (
+            "NONE:MEMORY_WRITE",
+            vec![Barrier::global(S::NONE, A::MEMORY_WRITE, S::NONE, A::MEMORY_READ)],
+            Ok(()),
+        ),
+        (
+            "CLEAR does not read",
+            vec![Barrier::global(S::CLEAR, A::TRANSFER_READ, S::COPY, A::NONE)],
+            Err((1, clear_read)),
+        ),
+        (
+            "ALL_COMMANDS is no host stage",
+            vec![
+                ok,
+                Barrier::global(S::COPY, A::NONE, S::ALL_COMMANDS, A::HOST_READ),
+            ],
+            Err((1, host_on_queue)),
+        ),
+    ];
+    for (name, barriers, want) in cases {
+        for in_event in [false, true] {
+            let mut p = Program::new();
+            let a = p.buffer("a", 256).expect("a valid buffer");
+            let dst = p.region(a, 0, 64);
+            p.push(Command::Fill { dst, value: 1 }).expect("a valid fill");
+            let dependency = Dependency {
+                barriers: barriers.clone(),
+            };
+            let command = if in_event {
+                let event = p.event("e").expect("a valid event");
+                Command::SetEvent { event, dependency }
+            } else {
+                Command::Barrier(dependency)
+            };
+            p.push(command).expect("the builder leaves masks to validation");
+            let got = races(&p, Reading::MemoryModel).map(|_| ()).map_err(|e| {
+                let Location::Command(at) = e.at else {
+                    panic!("{name}: {e:?}")
+                };
+                (at, e.kind.to_string())
+            });
+            let want = want.map_err(|(at, msg)| (at, msg.to_string()));
+            assert_eq!(got, want, "{name} (in an event: {in_event})");
+        }
+    }
+}
