@@ -121,6 +121,13 @@ pub enum CheckError {
         /// The Vulkan command (`vkCmdCopyBufferToImage`, ...).
         call: &'static str,
     },
+    #[error("the device has fewer queues than the trace ({sharing} device queue), and one device queue runs its batches in submission order: then {waits} can never be satisfied, so the run would wait until its time limit; no limit fixes it (the trace is valid with one device queue per model queue)")]
+    SharedQueueNeverCompletes {
+        /// Which model queues share which one's device queue.
+        sharing: String,
+        /// The waits that are never satisfied.
+        waits: String,
+    },
     #[error("queue `{queue}` needs a compute-capable queue family (a dispatch, an event command or a compute stage in a barrier or semaphore), but maps to device family {family}, which has no COMPUTE")]
     QueueFamilyWithoutCompute {
         /// The model queue's name.

@@ -268,6 +268,69 @@ impl QueueMapping {
         })
     }
 
+    /// When model queues share a device queue, the device runs their
+    /// batches in one submission order: a batch waiting for a signal that
+    /// a later batch of another model queue makes, on the same device
+    /// queue, never completes there, though the program is valid with
+    /// one device queue per model queue. `Some` error naming the queues
+    /// and the stuck waits, found by the model's own rule
+    /// (`vksync::resolve` refuses a program that can never complete) on
+    /// the program with each model queue replaced by the first one
+    /// sharing its device queue.
+    pub fn never_completes_shared(&self, program: &Program) -> Option<(vksync::Location, CheckError)> {
+        if !self.shared {
+            return None;
+        }
+        let rep = |q: QueueId| {
+            let dq = self.queues.get(q.0 as usize)?;
+            let first = self
+                .queues
+                .iter()
+                .position(|o| o.family == dq.family && o.index == dq.index)?;
+            Some(QueueId(first as u32))
+        };
+        let mut merged = program.clone();
+        for (i, c) in program.commands().iter().enumerate() {
+            let changed = match c {
+                Command::Submit(s) => rep(s.queue).filter(|r| *r != s.queue).map(|r| {
+                    let mut s = s.clone();
+                    s.queue = r;
+                    Command::Submit(s)
+                }),
+                Command::Wait(vksync::WaitFor::Queue(q)) => rep(*q)
+                    .filter(|r| r != q)
+                    .map(|r| Command::Wait(vksync::WaitFor::Queue(r))),
+                _ => None,
+            };
+            if let Some(c) = changed {
+                merged.replace(i, c).ok()?;
+            }
+        }
+        let e = vksync::resolve(&merged).err()?;
+        let vksync::ProgramErrorKind::NeverCompletes { waits } = e.kind else {
+            return None;
+        };
+        let sharing: Vec<String> = (0..self.queues.len())
+            .filter_map(|q| {
+                let r = rep(QueueId(q as u32))?;
+                (r.0 as usize != q).then(|| {
+                    format!(
+                        "`{}` shares `{}`'s",
+                        program.queue_name(QueueId(q as u32)),
+                        program.queue_name(r)
+                    )
+                })
+            })
+            .collect();
+        Some((
+            e.at,
+            CheckError::SharedQueueNeverCompletes {
+                sharing: sharing.join(", "),
+                waits,
+            },
+        ))
+    }
+
     /// The device `queueFamilyIndex` standing for model family `model`.
     pub fn device_family(&self, model: u32) -> Option<u32> {
         self.families.iter().find(|(m, _)| *m == model).map(|&(_, d)| d)
@@ -431,5 +494,42 @@ mod tests {
             q,
             vec![QueueId(1), QueueId(1), QueueId(0), QueueId(0), QueueId(0)]
         );
+    }
+
+    /// A wait-before-signal across two model queues is valid, but on a
+    /// device where they share one queue the waiting batch blocks the
+    /// signalling one: refused before the run, with the queues and the
+    /// waits named (issue 27: the run timed out advising a longer limit).
+    #[test]
+    fn a_shared_device_queue_that_can_never_complete_is_refused() {
+        const BODY: &str = "queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nfill a 1\n\
+            submit qa wait t:1@ALL_COMMANDS\nfill a 2\nsubmit qb signal t:1\nwait\n";
+        // (trace, device, expected error or None)
+        let cases: &[(&str, Vec<QueueFamily>, Option<&str>)] = &[
+            (
+                BODY,
+                lavapipe(),
+                Some("the device has fewer queues than the trace (`qb` shares `qa`'s device queue), and one device queue runs its batches in submission order: then `t:1` on `qa`, the host's fence wait can never be satisfied"),
+            ),
+            // One device queue per model queue: runs.
+            (BODY, h200(), None),
+            // Signalled first, then waited: fine on one device queue too.
+            (
+                "queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nfill a 1\n\
+                 submit qb signal t:1\nfill a 2\nsubmit qa wait t:1@ALL_COMMANDS\nwait\n",
+                lavapipe(),
+                None,
+            ),
+        ];
+        for (text, families, want) in cases {
+            let program = vksync::trace::parse(text).expect("parses").program;
+            let m = QueueMapping::new(&program, families, families[0].index).expect("maps");
+            let got = m.never_completes_shared(&program).map(|(_, e)| e.to_string());
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => assert!(g.starts_with(w), "{g}"),
+                (g, w) => panic!("{text}: got {g:?}, want {w:?}"),
+            }
+        }
     }
 }

@@ -307,6 +307,9 @@ impl Device {
         } = check_program(program, &self.info.limits)?;
         let mapping = QueueMapping::new(program, &self.info.queue_families, self.info.queue_family)
             .map_err(|(at, source)| RuntimeError::Check { at, source })?;
+        if let Some((at, source)) = mapping.never_completes_shared(program) {
+            return Err(RuntimeError::Check { at, source });
+        }
         if !self.info.timeline_semaphores {
             if let Some(s) = program
                 .semaphores()
