@@ -1153,11 +1153,22 @@ impl Capture {
             } else {
                 self.sets.get(set_handle).ok_or("an unknown descriptor set")?
             };
-            let count = self
+            let layout_binding = self
                 .set_layouts
                 .get(&s.layout)
-                .and_then(|l| l.iter().find(|b| b.binding == binding))
-                .map_or(1, |b| b.count.max(1));
+                .and_then(|l| l.iter().find(|b| b.binding == binding));
+            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            // A uniform buffer is read as UNIFORM_READ, whatever the
+            // reflection says: a barrier to SHADER_STORAGE_READ does not
+            // cover it (issue 23: wgpu's correct `-> UNIFORM_READ` barrier
+            // drew a false read-after-write when it was recorded as a
+            // storage read).
+            let uniform = layout_binding.is_some_and(|b| {
+                matches!(
+                    b.ty,
+                    vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+                )
+            });
             for e in 0..count {
                 let Some(d) = s.descs.get(&(binding, e)) else {
                     if e == 0 {
@@ -1171,6 +1182,7 @@ impl Capture {
                     return Err(format!("set {set} binding {binding} past the buffer's end"));
                 }
                 let access = match (u.read, u.write) {
+                    _ if uniform => BindingAccess::Uniform,
                     (true, true) => BindingAccess::ReadWrite,
                     (false, true) => BindingAccess::Write,
                     _ => BindingAccess::Read,
@@ -3179,6 +3191,34 @@ mod tests {
         );
         c.destroy_update_template(80);
         assert_eq!(c.template_slots(80), None);
+    }
+
+    /// A uniform buffer binding (static or dynamic) is recorded as
+    /// `uniform` (UNIFORM_READ), whatever the reflection says: a storage
+    /// read would draw a false read-after-write after a correct barrier to
+    /// `UNIFORM_READ` (issue 23).
+    #[test]
+    fn uniform_buffer_bindings_are_recorded_as_uniform_reads() {
+        for ty in [
+            vk::DescriptorType::UNIFORM_BUFFER,
+            vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+        ] {
+            let mut c = device();
+            c.create_set_layout(21, vec![(0, ty, 1), (1, vk::DescriptorType::STORAGE_BUFFER, 1)]);
+            c.allocate_sets(&[(91, 21)]);
+            c.write_descriptor(91, 0, 0, 10, 0, 256);
+            c.write_descriptor(91, 1, 0, 10, 1024, vk::WHOLE_SIZE);
+            let dynamic = ty == vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC;
+            c.bind_sets(70, 3, 0, &[91], if dynamic { &[512] } else { &[] });
+            c.dispatch(70, 4, "vkCmdDispatch", None);
+            let t = submitted(c);
+            let want = if dynamic {
+                "dispatch s0_main uniform b0[512..768] write b0[1024..4096]  # vkCmdDispatch #4"
+            } else {
+                "dispatch s0_main uniform b0[0..256] write b0[1024..4096]  # vkCmdDispatch #4"
+            };
+            assert!(t.contains(want), "{ty:?}:\n{t}");
+        }
     }
 
     #[test]

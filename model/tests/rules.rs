@@ -843,3 +843,36 @@ fn a_flood_of_unordered_writes_stays_linear() {
         }
     }
 }
+
+/// A uniform buffer binding is read as `COMPUTE_SHADER:UNIFORM_READ`: a
+/// barrier to `SHADER_STORAGE_READ` does not make a copy's write visible to
+/// it, one to `UNIFORM_READ` does (issue 23: wgpu's correct barrier drew a
+/// false read-after-write while uniforms were recorded as storage reads).
+#[test]
+fn uniform_bindings_are_read_as_uniform_reads() {
+    check_case(
+        "a barrier to UNIFORM_READ orders a uniform read",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:UNIFORM_READ\ndispatch scale_add uniform b[0..64] write c[0..64]",
+        &[],
+    );
+    check_case(
+        "a barrier to SHADER_STORAGE_READ does not",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\ndispatch scale_add uniform b[0..64] write c[0..64]",
+        &["L6 READ_AFTER_WRITE b[0..64] after L4"],
+    );
+    check_case(
+        "nor does one to UNIFORM_READ for a storage read",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:UNIFORM_READ\ndispatch scale_add read b[0..64] write c[0..64]",
+        &["L6 READ_AFTER_WRITE b[0..64] after L4"],
+    );
+    check_case(
+        "a write after a uniform read needs an execution dependency only",
+        "dispatch scale_add uniform b[0..64] write c[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    // The keyword prints and parses back.
+    let t = trace::parse("buffer b 64\nbuffer c 64\ndispatch scale_add uniform b write c\n").unwrap();
+    let printed = trace::print(&t.program);
+    assert!(printed.contains("uniform b[0..64]"), "{printed}");
+    assert_eq!(trace::parse(&printed).unwrap().program, t.program);
+}

@@ -11,7 +11,7 @@
 
 use crate::ir::layout::Layout;
 use crate::ir::layout::MemId;
-use crate::ir::program::{BindingAccess, ByteRange, Command, Dependency, Region};
+use crate::ir::program::{ByteRange, Command, Dependency, Region};
 use crate::semantics::{ClearStage, Semantics};
 use crate::vk::scope::{Stage, StageAccess};
 
@@ -85,16 +85,8 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
                 out.push((*ind, StageAccess::DrawIndirectIndirectCommandRead));
             }
             for b in bindings {
-                let read = match b.access {
-                    BindingAccess::Read => true,
-                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
-                    BindingAccess::Write => false,
-                };
-                if read {
-                    out.push((b.region, StageAccess::ComputeShaderStorageRead));
-                }
-                if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
-                    out.push((b.region, StageAccess::ComputeShaderStorageWrite));
+                for &sa in b.access.stage_accesses(sem.rw_binding_write_only) {
+                    out.push((b.region, sa));
                 }
             }
             out

@@ -140,24 +140,46 @@ pub struct Region {
     pub range: ByteRange,
 }
 
-/// How a dispatch uses a storage-buffer binding.
+/// How a dispatch uses a buffer binding: a storage buffer read, written
+/// or both, or a uniform buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BindingAccess {
-    /// `readonly` in the shader: `SHADER_STORAGE_READ`.
+    /// A storage buffer, `readonly` in the shader: `SHADER_STORAGE_READ`.
     Read,
-    /// `writeonly`: `SHADER_STORAGE_WRITE`.
+    /// A storage buffer, `writeonly`: `SHADER_STORAGE_WRITE`.
     Write,
-    /// Read and written: both.
+    /// A storage buffer read and written: both.
     ReadWrite,
+    /// A uniform buffer (`VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER` or its
+    /// dynamic form): `UNIFORM_READ`, which a barrier to
+    /// `SHADER_STORAGE_READ` does not cover ("Access Types":
+    /// `VK_ACCESS_2_UNIFORM_READ_BIT` "specifies read access to a uniform
+    /// buffer in any shader pipeline stage").
+    Uniform,
 }
 
 impl BindingAccess {
-    /// The trace format's keyword: `read`, `write` or `rw`.
+    /// The trace format's keyword: `read`, `write`, `rw` or `uniform`.
     pub fn keyword(self) -> &'static str {
         match self {
             BindingAccess::Read => "read",
             BindingAccess::Write => "write",
             BindingAccess::ReadWrite => "rw",
+            BindingAccess::Uniform => "uniform",
+        }
+    }
+
+    /// The (stage, access) pairs a dispatch makes on a binding used so,
+    /// reads first: the one home of this mapping (the accesses table and
+    /// the layer emulation read it). With `rw_write_only` (D3, the layer's
+    /// reading) a read-write binding is a write only.
+    pub fn stage_accesses(self, rw_write_only: bool) -> &'static [crate::vk::scope::StageAccess] {
+        use crate::vk::scope::StageAccess::{ComputeShaderStorageRead as R, ComputeShaderStorageWrite as W};
+        match (self, rw_write_only) {
+            (BindingAccess::Read, _) => &[R],
+            (BindingAccess::Write, _) | (BindingAccess::ReadWrite, true) => &[W],
+            (BindingAccess::ReadWrite, false) => &[R, W],
+            (BindingAccess::Uniform, _) => &[crate::vk::scope::StageAccess::ComputeShaderUniformRead],
         }
     }
 }

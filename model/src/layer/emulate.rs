@@ -25,7 +25,7 @@ use super::Emulation;
 use crate::hazard::{apply_dependency, lift, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
-use crate::ir::program::{BindingAccess, ByteRange, Command, Program};
+use crate::ir::program::{ByteRange, Command, Program};
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard};
 use crate::vk::scope::StageAccess;
@@ -194,15 +194,7 @@ fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, 
                 of.push(slots.len() - 1);
             }
             for (i, b) in bindings.iter().enumerate() {
-                let read = match b.access {
-                    BindingAccess::Read => true,
-                    BindingAccess::ReadWrite => !sem.rw_binding_write_only,
-                    BindingAccess::Write => false,
-                };
-                if read {
-                    of.push(slot(i));
-                }
-                if matches!(b.access, BindingAccess::Write | BindingAccess::ReadWrite) {
+                for _ in b.access.stage_accesses(sem.rw_binding_write_only) {
                     of.push(slot(i));
                 }
             }

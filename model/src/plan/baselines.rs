@@ -90,6 +90,7 @@ pub(crate) fn per_object(input: &Program, out: &mut Emitter) {
                     barrier_to(&mut last, b.region, compute, access, &mut barriers);
                     let new = match b.access {
                         BindingAccess::Read => AccessFlags2::SHADER_READ,
+                        BindingAccess::Uniform => AccessFlags2::UNIFORM_READ,
                         _ => AccessFlags2::SHADER_WRITE,
                     };
                     last[b.region.object.0 as usize] = (compute, new);

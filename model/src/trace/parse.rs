@@ -1042,6 +1042,7 @@ impl Parser {
                         "read" => BindingAccess::Read,
                         "write" => BindingAccess::Write,
                         "rw" => BindingAccess::ReadWrite,
+                        "uniform" => BindingAccess::Uniform,
                         "indirect" => {
                             let r = line.next("the indirect arguments region")?;
                             if indirect.is_some() {
@@ -1054,7 +1055,7 @@ impl Parser {
                             return line.err(
                                 t.col,
                                 format!(
-                                    "expected `read`, `write`, `rw` or `indirect`, found {}",
+                                    "expected `read`, `write`, `rw`, `uniform` or `indirect`, found {}",
                                     quote(other)
                                 ),
                             )
