@@ -21,8 +21,8 @@ use crate::ir::program::Program;
 mod emulate;
 mod profile;
 
-pub use emulate::{predict, recorded_range};
-pub use profile::{Emulation, Layer};
+pub use emulate::{on_one_queue, predict, recorded_range, OneQueue};
+pub use profile::{Emulation, Layer, SemaphoreScopes};
 
 use crate::semantics::{ClearStage, Semantics};
 use crate::sync::checker::HazardKind;
@@ -189,6 +189,11 @@ pub const DIFFERENCES: &[Difference] = &[
     Difference {
         id: "D19",
         title: "a synchronization-1 wait's first access scope cut per event",
+        toggle: None,
+    },
+    Difference {
+        id: "D20",
+        title: "a semaphore's access scopes limited to the stages in its mask",
         toggle: None,
     },
 ];
