@@ -14,6 +14,7 @@
 
 mod capture;
 mod input;
+mod layernotes;
 mod output;
 mod planout;
 mod report;
@@ -57,6 +58,14 @@ enum Cmd {
         /// with several queues).
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
+        /// Also print, as `layer:` notes, the hazards this validation layer
+        /// version reports and vksync does not (its profile's prediction,
+        /// the layer as `vksync run` configures it), each with its known
+        /// difference and the barrier that satisfies both; `none`: no
+        /// notes. Default: the installed layer (none with
+        /// VKSYNC_VALIDATION=0). Single-queue traces without events.
+        #[arg(long, value_name = "VERSION")]
+        layer: Option<String>,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -251,8 +260,20 @@ fn main() -> ExitCode {
     };
     let mut out = Out::stdout();
     let status = match cli.command {
-        Cmd::Check { file, reading, svg } => {
-            check_drawing(&file, reading.reading(), svg.as_deref(), &mut out)
+        Cmd::Check {
+            file,
+            reading,
+            svg,
+            layer,
+        } => {
+            let layer = layernotes::LayerChoice::from_arg(layer.as_deref());
+            match layernotes::validate(&layer) {
+                Ok(()) => check_drawing(&file, reading.reading(), svg.as_deref(), &layer, &mut out),
+                Err(e) => {
+                    to_stderr!("{e}");
+                    Status::BadInput
+                }
+            }
         }
         Cmd::Plan {
             file,
@@ -398,7 +419,7 @@ fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status
 /// `vksync check FILE` (also run by `capture` on each trace it records):
 /// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    check_drawing(file, reading, None, out)
+    check_drawing(file, reading, None, &layernotes::LayerChoice::None, out)
 }
 
 /// `vksync check FILE [--svg OUT]`.
@@ -406,6 +427,7 @@ fn check_drawing(
     file: &std::path::Path,
     reading: vksync::Reading,
     svg_out: Option<&std::path::Path>,
+    layer: &layernotes::LayerChoice,
     out: &mut Out,
 ) -> Status {
     let source = match load(file) {
@@ -418,7 +440,7 @@ fn check_drawing(
         Ok(d) => d,
         Err(st) => return st,
     };
-    match check_source(&source, reading, out) {
+    match check_source(&source, reading, layer, out) {
         Status::BadInput => Status::BadInput,
         status => {
             let status = ownership(&source, status, out);
@@ -427,7 +449,12 @@ fn check_drawing(
     }
 }
 
-fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Status {
+fn check_source(
+    source: &Source,
+    reading: vksync::Reading,
+    layer: &layernotes::LayerChoice,
+    out: &mut Out,
+) -> Status {
     let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
         Ok(h) => h,
         // A corner of several queues and semaphores the fast checker
@@ -493,6 +520,7 @@ fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Sta
     // counted in the summary.
     let not_modelled = not_modelled_suffix(source);
     to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
+    layernotes::print_layer_notes(source, &hazards, layer, out);
     if hazards.is_empty() {
         Status::Clean
     } else {

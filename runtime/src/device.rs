@@ -139,6 +139,33 @@ pub struct LayerSettings {
     pub submit_time: bool,
 }
 
+/// The version of the Khronos validation layer the loader lists (its
+/// `api_version`, which names layer releases: 1.3.239), without creating
+/// an instance: what [`Device::validation_layer_version`] will be for a
+/// device with validation on. `None` when the loader or the layer is
+/// missing, or when `VKSYNC_VALIDATION=0` turns validation off (as for
+/// [`DeviceOptions::from_env`]).
+pub fn installed_validation_layer() -> Option<(u32, u32, u32)> {
+    if std::env::var_os("VKSYNC_VALIDATION").is_some_and(|v| v == "0") {
+        return None;
+    }
+    with_loader(|| {
+        // SAFETY: loading the system loader library, as `Device::new` does.
+        let entry = unsafe { ash::Entry::load() }.ok()?;
+        // SAFETY: valid entry; the call takes no pointers from us.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }.ok()?;
+        let layer = layers
+            .iter()
+            .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER))?;
+        let v = layer.spec_version;
+        Some((
+            vk::api_version_major(v),
+            vk::api_version_minor(v),
+            vk::api_version_patch(v),
+        ))
+    })
+}
+
 /// The boolean settings the runtime gives a validation layer of `version`
 /// (`None`: unknown) through `VK_EXT_layer_settings`, by name, in order.
 /// The names changed over the 1.4 series (the layer's manifest at each
@@ -1071,7 +1098,8 @@ mod tests {
             "syncval_shader_accesses_heuristic=true",
         ];
         // (version, the settings after the common two)
-        let cases: &[(Option<(u32, u32, u32)>, &[&str])] = &[
+        type Case = (Option<(u32, u32, u32)>, &'static [&'static str]);
+        let cases: &[Case] = &[
             (None, &["syncval_submit_time_validation=false"]),
             (Some((1, 3, 239)), &["syncval_submit_time_validation=false"]),
             (

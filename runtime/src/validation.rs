@@ -245,7 +245,7 @@ mod tests {
             (l239, "command", None),
         ];
         for &(text, key, want) in cases {
-            assert_eq!(message(&text).extra_property(key), want, "{key} in {text}");
+            assert_eq!(message(text).extra_property(key), want, "{key} in {text}");
         }
         assert!(message(l239).extra_properties().is_empty());
         assert_eq!(message(l363).extra_properties().len(), 5);

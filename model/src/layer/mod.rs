@@ -223,8 +223,9 @@ pub enum Explanation {
 
 /// Explains a layer report of `kind` at command `command` of `program`,
 /// from a layer emulated by `emulation`: first the specification, then
-/// each known difference alone, then the whole emulation
-/// ([`predict`]).
+/// each known difference of that layer's profile alone (one whose toggle
+/// the profile has on: 1.4.309 has no D4, so a fill's report there is not
+/// put down to D4), then the whole emulation ([`predict`]).
 pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &Emulation) -> Explanation {
     let predicts = |sem: Semantics| {
         check_with(program, sem)
@@ -236,7 +237,8 @@ pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &
     }
     for d in DIFFERENCES {
         if let Some(t) = d.toggle {
-            if predicts(Semantics::SPEC.with(t)) {
+            let in_profile = emulation.semantics.with(t) == emulation.semantics;
+            if in_profile && predicts(Semantics::SPEC.with(t)) {
                 return Explanation::Difference(d);
             }
         }
