@@ -333,6 +333,53 @@ mod tests {
         assert_eq!(all, Semantics::LAYER_1_3_239);
     }
 
+    /// `docs/semantics.md`'s profile table names, for each profile, the
+    /// differences [`Layer::differences`] gives it: the semantics column
+    /// lists the switched ones (`D1-D3, D5, D6, D12`), the last column
+    /// names D20 (or "no D20").
+    #[test]
+    fn the_docs_profile_table_matches_each_profile() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/semantics.md");
+        let docs = std::fs::read_to_string(path).expect("docs/semantics.md");
+        // "D1-D3, D5" -> [1, 2, 3, 5]
+        let ids = |text: &str| -> Vec<u32> {
+            let mut out = Vec::new();
+            for part in text.split(',').map(str::trim) {
+                let num = |t: &str| t.trim().trim_start_matches('D').parse::<u32>().ok();
+                match part.split_once('-') {
+                    Some((a, b)) => {
+                        if let (Some(a), Some(b)) = (num(a), num(b)) {
+                            out.extend(a..=b);
+                        }
+                    }
+                    None => out.extend(num(part)),
+                }
+            }
+            out
+        };
+        for &layer in Layer::ALL {
+            let start = format!("| `Layer::{layer:?}` |");
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&start))
+                .unwrap_or_else(|| panic!("docs/semantics.md has no profile row `{start}`"));
+            let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+            // cols: "", profile, layer, semantics, how it looks, ""
+            let switched = cols[3].split_once(": ").map_or("", |(_, r)| r);
+            let switched = switched.split(" (").next().unwrap_or("");
+            let want: Vec<u32> = layer
+                .differences()
+                .iter()
+                .filter(|d| d.toggle.is_some())
+                .filter_map(|d| d.id[1..].parse().ok())
+                .collect();
+            assert_eq!(ids(switched), want, "{row}");
+            let d20 = layer.differences().iter().any(|d| d.id == "D20");
+            assert_eq!(cols[4].contains("(D20"), d20, "{row}");
+            assert_eq!(cols[4].contains("no D20"), !d20, "{row}");
+        }
+    }
+
     #[test]
     fn the_docs_table_has_every_row() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/semantics.md");

@@ -186,6 +186,22 @@ impl Layer {
         }
     }
 
+    /// The known differences this profile has, in the order of
+    /// [`super::DIFFERENCES`]: those whose toggle its semantics has on, and
+    /// D20 when its semaphore access scopes are the mask's stages. (The
+    /// differences without a switch are not listed: whether a version has
+    /// them is in `docs/semantics.md`'s table.)
+    pub fn differences(self) -> Vec<&'static super::Difference> {
+        let e = self.emulation();
+        super::DIFFERENCES
+            .iter()
+            .filter(|d| match d.toggle {
+                Some(t) => e.semantics.with(t) == e.semantics,
+                None => d.id == "D20" && e.semaphore_scopes == SemaphoreScopes::MaskStages,
+            })
+            .collect()
+    }
+
     /// The profile for a version written `MAJOR.MINOR.PATCH` (as
     /// `vksync check --layer` takes it), or `None` when it is not one.
     pub fn parse(version: &str) -> Option<Layer> {
