@@ -95,7 +95,9 @@ pub fn print_layer_notes(source: &Source, reported: &[Hazard], choice: &LayerCho
             Explanation::Spec => {
                 "a hazard of the specification under the other reading of write-after-write".to_string()
             }
-            Explanation::Profile | Explanation::Unexplained | _ => format!(
+            // `Profile` (several differences together, or how much the layer
+            // looks at); `Unexplained` cannot come from a prediction.
+            _ => format!(
                 "the layer {} profile's known differences together (docs/semantics.md)",
                 layer.version()
             ),
