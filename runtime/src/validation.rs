@@ -62,6 +62,34 @@ impl ValidationMessage {
             .collect()
     }
 
+    /// The message in one line: from its `[Extra properties]` when it has
+    /// them (`READ_AFTER_WRITE: vkCmdDispatch
+    /// VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT(...) after vkCmdFillBuffer
+    /// VK_PIPELINE_STAGE_2_CLEAR_BIT(...)`, the same words in every
+    /// version that has them), else the text's first line.
+    pub fn summary(&self) -> String {
+        let p = |k: &str| self.extra_property(k);
+        match (p("hazard_type"), p("command")) {
+            (Some(kind), Some(command)) => {
+                let mut s = format!("{kind}: {command}");
+                if let Some(a) = p("access") {
+                    s += &format!(" {a}");
+                }
+                if let Some(c) = p("prior_command") {
+                    s += &format!(" after {c}");
+                }
+                if let Some(a) = p("prior_access") {
+                    s += &format!(" {a}");
+                }
+                if let Some(t) = p("message_type") {
+                    s += &format!(" ({t})");
+                }
+                s
+            }
+            _ => self.text.lines().next().unwrap_or("").to_string(),
+        }
+    }
+
     /// One property of [`ValidationMessage::extra_properties`], e.g.
     /// `hazard_type`, `command`, `prior_command`, `access` (1.4.363 on
     /// submit-time messages, record-time ones since 1.4.304),
@@ -248,6 +276,23 @@ mod tests {
             assert_eq!(message(text).extra_property(key), want, "{key} in {text}");
         }
         assert!(message(l239).extra_properties().is_empty());
+        // (text, one-line summary)
+        let summaries = [
+            (
+                l309,
+                "READ_AFTER_WRITE: vkCmdDispatch after vkCmdFillBuffer \
+                 VK_PIPELINE_STAGE_2_CLEAR_BIT(VK_ACCESS_2_TRANSFER_WRITE_BIT) (SubmitTimeError)",
+            ),
+            (
+                l363,
+                "READ_AFTER_WRITE: vkCmdDispatch \
+                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT(VK_ACCESS_2_SHADER_STORAGE_READ_BIT) (SubmitTimeError)",
+            ),
+            (l239, l239),
+        ];
+        for (text, want) in summaries {
+            assert_eq!(message(text).summary(), want);
+        }
         assert_eq!(message(l363).extra_properties().len(), 5);
     }
 }
