@@ -331,3 +331,18 @@ fn d20_semaphore_access_scopes_both_ways() {
         }
     }
 }
+
+/// D21 is not reproduced: layer 1.4.363 reported `WRITE_AFTER_READ` at the
+/// last copy of `tests/layer-versions/d21.trace` (the earlier layers and
+/// the specification: nothing); every profile predicts what the
+/// specification does, as for D13 and D14.
+#[test]
+fn d21_not_reproduced() {
+    use vksync::layer::{predict, Layer};
+    let t = trace::parse(include_str!("../../tests/layer-versions/d21.trace")).unwrap();
+    assert!(check_with(&t.program, Semantics::SPEC).unwrap().is_empty());
+    for layer in Layer::ALL {
+        let got = predict(&t.program, &layer.emulation()).unwrap();
+        assert!(got.is_empty(), "layer {}: {got:?}", layer.version());
+    }
+}

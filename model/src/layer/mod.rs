@@ -196,6 +196,11 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a semaphore's access scopes limited to the stages in its mask",
         toggle: None,
     },
+    Difference {
+        id: "D21",
+        title: "a chained read unordered once its write was made visible to the writer",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
