@@ -1,20 +1,38 @@
 #!/usr/bin/env bash
-# Runs a command against a current Vulkan stack: Debian 13 (trixie) ships the
-# validation layer 1.4.309 and Mesa 25 lavapipe, while Debian 12 hosts have
-# 1.3.239 and Mesa 22. The trixie root is built once in DIR; the command runs
-# in it with the repository at its own absolute path, so host-built binaries
-# (glibc 2.36, older than trixie's) and their absolute paths work unchanged.
+# Runs a command against a current Vulkan stack, while Debian 12 hosts have
+# the validation layer 1.3.239 and Mesa 22:
 #
-#   scripts/current-layer.sh DIR [-- COMMAND ARGS...]     (default: bash)
+#   suite    Debian          validation layer   lavapipe
+#   trixie   13              1.4.309            Mesa 25
+#   forky    14 (testing)    1.4.363            Mesa 26
+#
+# The root of SUITE is built once in DIR; the command runs in it with the
+# repository at its own absolute path, so host-built binaries (glibc 2.36,
+# older than either suite's) and their absolute paths work unchanged.
+#
+#   scripts/current-layer.sh [--suite SUITE] DIR [-- COMMAND ARGS...]
+#                            (default suite: trixie; default command: bash)
 #
 # VKSYNC_LAYER_BINDS: extra host paths, colon-separated, to bind at the same
 #   path (e.g. "$CARGO_TARGET_DIR:$HOME/.cargo:$HOME/.rustup" for cargo).
-# VKSYNC_LAYER_EXPECT: required layer version prefix (default 1.4.309; empty
-#   to accept whatever trixie has now).
+# VKSYNC_LAYER_EXPECT: required layer version prefix (default: the suite's
+#   version above; empty to accept whatever the suite has now).
 set -euo pipefail
 
 die() { echo "current-layer: $*" >&2; exit 1; }
-if [ $# -lt 1 ] || [ "$1" = "--" ]; then die "usage: $0 DIR [-- COMMAND ARGS...]"; fi
+usage="usage: $0 [--suite trixie|forky] DIR [-- COMMAND ARGS...]"
+suite=trixie
+if [ "${1:-}" = "--suite" ]; then
+  [ $# -ge 2 ] || die "$usage"
+  suite=$2; shift 2
+fi
+# The layer version each suite was established with (docs/testing.md).
+case "$suite" in
+  trixie) expect_default=1.4.309 ;;
+  forky) expect_default=1.4.363 ;;
+  *) die "unknown suite '$suite' (trixie or forky)" ;;
+esac
+if [ $# -lt 1 ] || [ "$1" = "--" ]; then die "$usage"; fi
 root=$(realpath -m "$1"); shift
 self=$(realpath "${BASH_SOURCE[0]}")
 if [ $# -gt 0 ]; then
@@ -25,12 +43,12 @@ fi
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 # Mounts and chroot need root; re-run as root, keeping the environment.
-[ -z "$sudo" ] || exec sudo -E bash "$self" "$root" -- "$@"
+[ -z "$sudo" ] || exec sudo -E bash "$self" --suite "$suite" "$root" -- "$@"
 
 # A private mount namespace: our mounts are invisible to the host and to
 # concurrent runs, and vanish with us even if the trap never gets to run.
 if [ -z "${CURRENT_LAYER_NS:-}" ]; then
-  CURRENT_LAYER_NS=1 exec unshare --mount --propagation private bash "$self" "$root" -- "$@"
+  CURRENT_LAYER_NS=1 exec unshare --mount --propagation private bash "$self" --suite "$suite" "$root" -- "$@"
 fi
 
 repo=$(git -C "$PWD" rev-parse --show-toplevel 2>/dev/null || echo "$PWD")
@@ -58,15 +76,21 @@ if [ ! -e "$root/.current-layer-ready" ]; then
       echo "current-layer: installing debootstrap on the host"
       apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
     } || die "could not install debootstrap"
-    echo "current-layer: debootstrap trixie into $root (a few minutes)"
+    # Debian 12's debootstrap has no script named forky; testing's is sid's.
+    script=/usr/share/debootstrap/scripts/$suite
+    [ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
+    echo "current-layer: debootstrap $suite into $root (a few minutes)"
     mkdir -p "$(dirname "$root")"  # its log goes beside it
-    debootstrap --variant=minbase trixie "$root" http://deb.debian.org/debian >"$root.debootstrap.log" 2>&1 ||
+    debootstrap --variant=minbase "$suite" "$root" http://deb.debian.org/debian "$script" >"$root.debootstrap.log" 2>&1 ||
       die "debootstrap failed; see $root.debootstrap.log"
   fi
   cp /etc/resolv.conf "$root/etc/resolv.conf"  # apt inside needs the host's DNS
   bind /proc; bind /dev
   echo "current-layer: installing ${packages[*]}"
-  { chroot "$root" apt-get update -qq &&
+  # Testing's Release files carry a Valid-Until a week ahead; a mirror (or
+  # clock) that lags behind makes apt refuse them as expired. Signatures are
+  # still checked.
+  { chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update -qq &&
     DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends "${packages[@]}"
   } >"$root.apt.log" 2>&1 || die "apt-get in $root failed; see $root.apt.log"
   touch "$root/.current-layer-ready"
@@ -78,7 +102,10 @@ layer=$(sed -n 's/.*"api_version": *"\([^"]*\)".*/\1/p' "$manifest" | head -n1)
 pkgver() { chroot "$root" dpkg-query -W -f "\${Version}" "$1" 2>/dev/null || die "$1 is not installed in $root"; }
 vvl=$(pkgver vulkan-validationlayers); mesa=$(pkgver mesa-vulkan-drivers)
 echo "current-layer: validation layer $layer (vulkan-validationlayers $vvl), mesa-vulkan-drivers $mesa" >&2
-expect=${VKSYNC_LAYER_EXPECT-1.4.309}
+codename=$(sed -n 's/^VERSION_CODENAME=//p' "$root/etc/os-release")
+# A root of another suite would silently test another layer.
+[ "$codename" = "$suite" ] || die "$root is a $codename root, not $suite"
+expect=${VKSYNC_LAYER_EXPECT-$expect_default}
 [[ "$layer" == "$expect"* ]] || die "layer is $layer, expected $expect (set VKSYNC_LAYER_EXPECT= to accept it)"
 
 mountpoint -q "$root/proc" || bind /proc

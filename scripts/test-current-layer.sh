@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Runs the workspace's test binaries against the current Vulkan stack
-# (Debian 13: validation layer 1.4.309, Mesa 25 lavapipe) in the root that
-# scripts/current-layer.sh builds. The binaries are the ones `cargo test`
-# built on the host (same profile; glibc is older on the host, so they run
-# there unchanged); each runs from its package directory, as cargo runs it.
+# Runs the workspace's test binaries against a current Vulkan stack in the
+# root that scripts/current-layer.sh builds: Debian 13 (trixie: validation
+# layer 1.4.309, Mesa 25 lavapipe) or Debian forky (1.4.363, Mesa 26). The
+# binaries are the ones `cargo test` built on the host (same profile; glibc
+# is older on the host, so they run there unchanged); each runs from its
+# package directory, as cargo runs it.
 #
-#   scripts/test-current-layer.sh [ROOT]   (default: $VKSYNC_CURRENT_ROOT,
-#                                           else ~/.cache/vksync/trixie-root)
+#   scripts/test-current-layer.sh [--suite trixie|forky] [ROOT]
+#       (default suite: trixie; default root: $VKSYNC_CURRENT_ROOT for
+#        trixie, else ~/.cache/vksync/SUITE-root)
 #
 # Exit status: the number of failing test binaries (0: all passed).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-root="${1:-${VKSYNC_CURRENT_ROOT:-$HOME/.cache/vksync/trixie-root}}"
+suite=trixie
+if [ "${1:-}" = "--suite" ]; then
+  suite=${2:?"--suite needs trixie or forky"}
+  shift 2
+fi
+default_root=$HOME/.cache/vksync/$suite-root
+[ "$suite" != trixie ] || default_root=${VKSYNC_CURRENT_ROOT:-$default_root}
+root="${1:-$default_root}"
 cd "$here"
 
 # Reading cargo's JSON messages takes python3 (not on every fresh machine).
@@ -55,10 +64,10 @@ while read -r name exe manifest; do
     echo "$out" | tail -40
   fi
 done <"$LIST"
-echo "test-current-layer: $fails failing test binaries"
+echo "test-current-layer: $fails failing test binaries ($SECONDS s in the root)"
 exit "$fails"
 EOF
 status=0
-REPO="$here" LIST="$list" bash "$here/scripts/current-layer.sh" "$root" -- bash "$runner" || status=$?
+REPO="$here" LIST="$list" bash "$here/scripts/current-layer.sh" --suite "$suite" "$root" -- bash "$runner" || status=$?
 rm -f "$runner"
 exit "$status"

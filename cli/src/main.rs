@@ -14,6 +14,7 @@
 
 mod capture;
 mod input;
+mod layernotes;
 mod output;
 mod planout;
 mod report;
@@ -64,6 +65,14 @@ enum Cmd {
         /// trace's size.
         #[arg(long, conflicts_with = "svg")]
         by_definition: bool,
+        /// Also print, as `layer:` notes, the hazards this validation layer
+        /// version reports and vksync does not (its profile's prediction,
+        /// the layer as `vksync run` configures it), each with its known
+        /// difference and the barrier that satisfies both; `none`: no
+        /// notes. Default: the installed layer (none with
+        /// VKSYNC_VALIDATION=0). Single-queue traces without events.
+        #[arg(long, value_name = "VERSION")]
+        layer: Option<String>,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -263,7 +272,24 @@ fn main() -> ExitCode {
             reading,
             svg,
             by_definition,
-        } => check_drawing(&file, reading.reading(), svg.as_deref(), by_definition, &mut out),
+            layer,
+        } => {
+            let layer = layernotes::LayerChoice::from_arg(layer.as_deref());
+            match layernotes::validate(&layer) {
+                Ok(()) => check_drawing(
+                    &file,
+                    reading.reading(),
+                    svg.as_deref(),
+                    by_definition,
+                    &layer,
+                    &mut out,
+                ),
+                Err(e) => {
+                    to_stderr!("{e}");
+                    Status::BadInput
+                }
+            }
+        }
         Cmd::Plan {
             file,
             planning,
@@ -408,7 +434,7 @@ fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status
 /// `vksync check FILE` (also run by `capture` on each trace it records):
 /// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    check_drawing(file, reading, None, false, out)
+    check_drawing(file, reading, None, false, &layernotes::LayerChoice::None, out)
 }
 
 /// `vksync check FILE [--svg OUT | --by-definition]`.
@@ -417,6 +443,7 @@ fn check_drawing(
     reading: vksync::Reading,
     svg_out: Option<&std::path::Path>,
     by_definition: bool,
+    layer: &layernotes::LayerChoice,
     out: &mut Out,
 ) -> Status {
     let source = match load(file) {
@@ -432,7 +459,7 @@ fn check_drawing(
     let checked = if by_definition {
         check_by_spec(&source, reading, "--by-definition", out)
     } else {
-        check_source(&source, reading, out)
+        check_source(&source, reading, layer, out)
     };
     match checked {
         Status::BadInput => Status::BadInput,
@@ -444,7 +471,12 @@ fn check_drawing(
     }
 }
 
-fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Status {
+fn check_source(
+    source: &Source,
+    reading: vksync::Reading,
+    layer: &layernotes::LayerChoice,
+    out: &mut Out,
+) -> Status {
     let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
         Ok(h) => h,
         // A corner of several queues and semaphores the fast checker
@@ -513,6 +545,7 @@ fn check_source(source: &Source, reading: vksync::Reading, out: &mut Out) -> Sta
     // counted in the summary.
     let not_modelled = not_modelled_suffix(source);
     to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
+    layernotes::print_layer_notes(source, &hazards, layer, out);
     if hazards.is_empty() {
         Status::Clean
     } else {

@@ -496,7 +496,7 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
                         m.id_name,
                         m.severity
                     );
-                    say!(out, "    {}", m.text.lines().next().unwrap_or(""));
+                    say!(out, "    {}", m.summary());
                 }
                 Verdict::Explained(why) => {
                     explained += 1;
@@ -515,7 +515,7 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
                         m.id_name,
                         m.severity
                     );
-                    say!(out, "    {}", m.text.lines().next().unwrap_or(""));
+                    say!(out, "    {}", m.summary());
                 }
             }
         }
@@ -868,7 +868,7 @@ pub fn run_as_written(
                     m.id_name,
                     m.severity
                 );
-                say!(out, "    {}", m.text.lines().next().unwrap_or(""));
+                say!(out, "    {}", m.summary());
             }
         }
         say!(

@@ -223,3 +223,126 @@ fn differences_at_and_after_layout_transitions() {
         &["L6 READ_AFTER_WRITE"],
     );
 }
+
+/// What each layer version reported for the traces of
+/// `tests/layer-versions/`, run as written on lavapipe in the three roots
+/// (`docs/testing.md`, "Layer 1.4.363"), against what its profile
+/// predicts (`vksync::layer::predict`): `[1.3.239, 1.4.309, 1.4.363]`.
+#[test]
+fn each_profile_predicts_what_its_layer_reported() {
+    use vksync::layer::{predict, Layer};
+    type Case = (&'static str, &'static str, [&'static [&'static str]; 3]);
+    let cases: &[Case] = &[
+        (
+            "d5 (D5 fixed in 1.4.326)",
+            include_str!("../../tests/layer-versions/d5.trace"),
+            [
+                &["copy->fill WRITE_AFTER_READ"],
+                &["copy->fill WRITE_AFTER_READ"],
+                &[],
+            ],
+        ),
+        (
+            "d6 (D6 gone in 1.4.363)",
+            include_str!("../../tests/layer-versions/d6.trace"),
+            [&[], &[], &["dispatch->dispatch WRITE_AFTER_WRITE"]],
+        ),
+        (
+            "d6war (K3: the write-after-read behind it stays lost)",
+            include_str!("../../tests/layer-versions/d6war.trace"),
+            [&[], &[], &["dispatch->dispatch WRITE_AFTER_WRITE"]],
+        ),
+        (
+            "the ncnn report (D2 in every version)",
+            include_str!("../../examples/ncnn-batch-scale.trace"),
+            [
+                &["copy->copy WRITE_AFTER_READ", "copy->copy WRITE_AFTER_WRITE"],
+                &["copy->copy WRITE_AFTER_READ", "copy->copy WRITE_AFTER_WRITE"],
+                &["copy->copy WRITE_AFTER_READ", "copy->copy WRITE_AFTER_WRITE"],
+            ],
+        ),
+    ];
+    for (label, text, want) in cases {
+        let t = trace::parse(text).unwrap();
+        for (layer, want) in Layer::ALL.iter().zip(want) {
+            let got: Vec<String> = predict(&t.program, &layer.emulation())
+                .unwrap()
+                .iter()
+                .map(|h| {
+                    let kw = |i: usize| t.program.commands()[i].keyword();
+                    format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind)
+                })
+                .collect();
+            assert_eq!(&got, want, "{label}: layer {}", layer.version());
+        }
+    }
+}
+
+/// D20 both ways: a semaphore wait at `TOP_OF_PIPE` and a signal at
+/// `BOTTOM_OF_PIPE`, on one device queue, under the specification's access
+/// scopes (vksync, layer 1.4.363) and under the stages named in the mask
+/// (layers 1.3.239 and 1.4.309, with submit-time validation); and vksync's
+/// own checker on the program with its queues, which must agree with the
+/// first.
+#[test]
+fn d20_semaphore_access_scopes_both_ways() {
+    use vksync::layer::{on_one_queue, Layer, SemaphoreScopes};
+    // (trace, hazards with the specification's scopes, with the mask's stages)
+    type Case = (&'static str, &'static [&'static str], &'static [&'static str]);
+    let cases: &[Case] = &[
+        (
+            include_str!("../../tests/layer-versions/semwait-top.trace"),
+            &[],
+            &["L13 READ_AFTER_WRITE"],
+        ),
+        (
+            include_str!("../../tests/layer-versions/semsignal-bottom.trace"),
+            &[],
+            &["L13 READ_AFTER_WRITE"],
+        ),
+        (
+            include_str!("../../tests/layer-versions/semwait-copy.trace"),
+            &[],
+            &[],
+        ),
+    ];
+    for (text, device, mask) in cases {
+        let t = trace::parse(text).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        let spec: Vec<String> = vksync::check(&t.program)
+            .unwrap()
+            .iter()
+            .map(|h| format!("L{} {}", t.command_lines[h.command], h.kind))
+            .collect();
+        assert_eq!(&spec, device, "vksync on {first}");
+        for layer in Layer::ALL {
+            let emulation = layer.emulation();
+            let one = on_one_queue(&t.program, emulation.semaphore_scopes).unwrap();
+            let got: Vec<String> = check_with(&one.program, emulation.semantics)
+                .unwrap()
+                .iter()
+                .map(|h| format!("L{} {}", t.command_lines[one.origin[h.command]], h.kind))
+                .collect();
+            let want = match emulation.semaphore_scopes {
+                SemaphoreScopes::Device => device,
+                SemaphoreScopes::MaskStages => mask,
+            };
+            assert_eq!(&got, want, "layer {} on {first}", layer.version());
+        }
+    }
+}
+
+/// D21 is not reproduced: layer 1.4.363 reported `WRITE_AFTER_READ` at the
+/// last copy of `tests/layer-versions/d21.trace` (the earlier layers and
+/// the specification: nothing); every profile predicts what the
+/// specification does, as for D13 and D14.
+#[test]
+fn d21_not_reproduced() {
+    use vksync::layer::{predict, Layer};
+    let t = trace::parse(include_str!("../../tests/layer-versions/d21.trace")).unwrap();
+    assert!(check_with(&t.program, Semantics::SPEC).unwrap().is_empty());
+    for layer in Layer::ALL {
+        let got = predict(&t.program, &layer.emulation()).unwrap();
+        assert!(got.is_empty(), "layer {}: {got:?}", layer.version());
+    }
+}

@@ -140,6 +140,67 @@ pub struct LayerSettings {
     pub submit_time: bool,
 }
 
+/// The version of the Khronos validation layer the loader lists (its
+/// `api_version`, which names layer releases: 1.3.239), without creating
+/// an instance: what [`Device::validation_layer_version`] will be for a
+/// device with validation on. `None` when the loader or the layer is
+/// missing, or when `VKSYNC_VALIDATION=0` turns validation off (as for
+/// [`DeviceOptions::from_env`]).
+pub fn installed_validation_layer() -> Option<(u32, u32, u32)> {
+    if std::env::var_os("VKSYNC_VALIDATION").is_some_and(|v| v == "0") {
+        return None;
+    }
+    with_loader(|| {
+        // SAFETY: loading the system loader library, as `Device::new` does.
+        let entry = unsafe { ash::Entry::load() }.ok()?;
+        // SAFETY: valid entry; the call takes no pointers from us.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }.ok()?;
+        let layer = layers
+            .iter()
+            .find(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER))?;
+        let v = layer.spec_version;
+        Some((
+            vk::api_version_major(v),
+            vk::api_version_minor(v),
+            vk::api_version_patch(v),
+        ))
+    })
+}
+
+/// The boolean settings the runtime gives a validation layer of `version`
+/// (`None`: unknown) through `VK_EXT_layer_settings`, by name, in order.
+/// The names changed over the 1.4 series (the layer's manifest at each
+/// version, `docs/testing.md`): submit-time validation is
+/// `syncval_submit_time_validation` up to 1.4.309 and
+/// `syncval_full_validation` from 1.4.363 on (the old name still works
+/// there but draws a `VALIDATION-SETTINGS` deprecation warning); from
+/// 1.4.363 on, `syncval_record_time_validation` (on by default) keeps the
+/// record-time reports the model's emulation predicts. The
+/// `[Extra properties]` block (`syncval_message_extra_properties`, from
+/// 1.4.304 on) is always asked for: it names the hazard's accesses and
+/// commands in a form that does not change with the prose
+/// ([`crate::validation::ValidationMessage::extra_properties`]).
+pub fn layer_settings(
+    version: Option<(u32, u32, u32)>,
+    settings: LayerSettings,
+) -> Vec<(&'static CStr, bool)> {
+    let at_least = |v: (u32, u32, u32)| version.is_some_and(|have| have >= v);
+    let mut out = vec![
+        (c"enable_message_limit", false),
+        (c"syncval_shader_accesses_heuristic", settings.shader_accesses),
+    ];
+    if at_least((1, 4, 363)) {
+        out.push((c"syncval_full_validation", settings.submit_time));
+        out.push((c"syncval_record_time_validation", true));
+    } else {
+        out.push((c"syncval_submit_time_validation", settings.submit_time));
+    }
+    if at_least((1, 4, 304)) {
+        out.push((c"syncval_message_extra_properties", true));
+    }
+    out
+}
+
 impl Default for LayerSettings {
     fn default() -> Self {
         LayerSettings {
@@ -768,11 +829,8 @@ impl Device {
             .user_data(capture_ptr);
         // Boolean layer settings: one VkBool32 each, read by the layer
         // during vkCreateInstance.
-        let values: [vk::Bool32; 3] = [
-            vk::FALSE,
-            vk::Bool32::from(options.layer.shader_accesses),
-            vk::Bool32::from(options.layer.submit_time),
-        ];
+        let chosen = crate::device::layer_settings(layer_version, options.layer);
+        let values: Vec<vk::Bool32> = chosen.iter().map(|&(_, on)| vk::Bool32::from(on)).collect();
         let setting = |name: &'static CStr, value: &vk::Bool32| vk::LayerSettingEXT {
             p_layer_name: VALIDATION_LAYER.as_ptr(),
             p_setting_name: name.as_ptr(),
@@ -781,11 +839,11 @@ impl Device {
             p_values: (value as *const vk::Bool32).cast(),
             ..Default::default()
         };
-        let settings = [
-            setting(c"enable_message_limit", &values[0]),
-            setting(c"syncval_shader_accesses_heuristic", &values[1]),
-            setting(c"syncval_submit_time_validation", &values[2]),
-        ];
+        let settings: Vec<vk::LayerSettingEXT> = chosen
+            .iter()
+            .zip(&values)
+            .map(|(&(name, _), value)| setting(name, value))
+            .collect();
         let mut settings_info = vk::LayerSettingsCreateInfoEXT::default().settings(&settings);
         let mut create = vk::InstanceCreateInfo::default()
             .application_info(&app)
@@ -1056,6 +1114,52 @@ mod tests {
 
     fn device() -> Option<Device> {
         test_device(ValidationMode::Required).expect(TEST_DEVICE_HELP)
+    }
+
+    /// The settings' names per layer version: the names each version's
+    /// manifest lists (`docs/testing.md`, "Layer 1.4.363").
+    #[test]
+    fn layer_settings_follow_the_layer_version() {
+        let names = |v: Option<(u32, u32, u32)>| -> Vec<String> {
+            layer_settings(v, LayerSettings::default())
+                .iter()
+                .map(|(n, on)| format!("{}={on}", n.to_string_lossy()))
+                .collect()
+        };
+        let common = [
+            "enable_message_limit=false",
+            "syncval_shader_accesses_heuristic=true",
+        ];
+        // (version, the settings after the common two)
+        type Case = (Option<(u32, u32, u32)>, &'static [&'static str]);
+        let cases: &[Case] = &[
+            (None, &["syncval_submit_time_validation=false"]),
+            (Some((1, 3, 239)), &["syncval_submit_time_validation=false"]),
+            (
+                Some((1, 4, 309)),
+                &[
+                    "syncval_submit_time_validation=false",
+                    "syncval_message_extra_properties=true",
+                ],
+            ),
+            (
+                Some((1, 4, 363)),
+                &[
+                    "syncval_full_validation=false",
+                    "syncval_record_time_validation=true",
+                    "syncval_message_extra_properties=true",
+                ],
+            ),
+        ];
+        for (v, rest) in cases {
+            let want: Vec<String> = common.iter().chain(rest.iter()).map(|s| s.to_string()).collect();
+            assert_eq!(names(*v), want, "{v:?}");
+        }
+        let submit = LayerSettings {
+            submit_time: true,
+            ..LayerSettings::default()
+        };
+        assert!(layer_settings(Some((1, 4, 363)), submit).contains(&(c"syncval_full_validation", true)));
     }
 
     /// Teardown messages of this thread so far, taken.

@@ -56,8 +56,8 @@ pub use checks::{
     BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
 };
 pub use device::{
-    skip_device_test, skipped_device_tests, test_device, Device, DeviceInfo, DeviceOptions, LayerSettings,
-    ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
+    installed_validation_layer, layer_settings, skip_device_test, skipped_device_tests, test_device, Device,
+    DeviceInfo, DeviceOptions, LayerSettings, ValidationMode, DEFAULT_FENCE_TIMEOUT, TEST_DEVICE_HELP,
 };
 pub use error::{Behind, Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};

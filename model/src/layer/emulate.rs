@@ -16,18 +16,27 @@
 //!   it can hide a write-after-read above it.
 //! * **K4, an unrecorded tail (1.3.239 only).** See [`recorded_range`].
 //!
+//! Semaphores are outside [`predict`] (the runtime turns the layer's
+//! submit-time validation off, and without it the layer sees no
+//! semaphore). [`on_one_queue`] gives what a layer with submit-time
+//! validation orders across the batches of one device queue, with either
+//! reading of a semaphore's access scopes (D20).
+//!
 //! The prediction is exact, not a tolerance: the differential suites
 //! require the layer's report to *equal* it. This module owns that
 //! emulation; it does not talk to a layer (the runtime captures messages)
 //! and it does not decide which layer the runtime has ([`super::Layer`]).
 
-use super::Emulation;
+use super::{Emulation, SemaphoreScopes};
 use crate::hazard::{apply_dependency, lift, Hazard};
 use crate::ir::access::{accesses, Access};
+use crate::ir::error::{Location, ProgramErrorKind};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
-use crate::ir::program::{ByteRange, Command, Program};
+use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program};
+use crate::ir::queue::{QueueId, SemaphoreSignal, Submission, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard};
+use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
 use crate::vk::scope::StageAccess;
 
 /// The hazards the layer described by `emulation` reports for `program`,
@@ -127,6 +136,107 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
         }
     }
     Ok(out)
+}
+
+/// A program with several queues and semaphores as one device queue runs
+/// it (lavapipe's single queue runs every queue of a trace, in trace
+/// order): each semaphore wait becomes a global barrier at the start of
+/// its batch, from the signal it pairs with (the latest earlier signal of
+/// its semaphore, of a value at least the wait's for a timeline) to the
+/// wait, with the access scopes `scopes` gives them (D20); every submit
+/// goes to the first queue. `origin[i]`: the command of `program` that
+/// lowered command `i` stands for (the waiting submit, for a barrier).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OneQueue {
+    /// The program on one queue.
+    pub program: Program,
+    /// For each of its commands, the original command's index.
+    pub origin: Vec<usize>,
+}
+
+/// [`OneQueue`] for `program`. Refuses (as
+/// [`ProgramErrorKind::MultiQueueNotSupported`]) a wait with no earlier
+/// signal to pair with, and host semaphore operations.
+pub fn on_one_queue(program: &Program, scopes: SemaphoreScopes) -> Result<OneQueue, ProgramError> {
+    let refuse = |i: usize, what: &str| ProgramError {
+        at: Location::Command(i),
+        kind: ProgramErrorKind::MultiQueueNotSupported {
+            what: what.to_string(),
+        },
+    };
+    let mut commands = Vec::with_capacity(program.commands.len());
+    let mut origin = Vec::with_capacity(program.commands.len());
+    let mut signals: Vec<SemaphoreSignal> = Vec::new();
+    // Where the open batch starts in `commands`.
+    let mut batch_start = 0;
+    for (i, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::Submit(sub) => {
+                let mut barriers = Vec::new();
+                for w in &sub.waits {
+                    let paired = signals
+                        .iter()
+                        .rev()
+                        .find(|s| s.semaphore == w.semaphore && s.value >= w.value)
+                        .ok_or_else(|| refuse(i, "a semaphore wait with no earlier signal"))?;
+                    let (src_stage_mask, src_access_mask) =
+                        semaphore_scope(paired.stages, S::BOTTOM_OF_PIPE, A::MEMORY_WRITE, scopes);
+                    let (dst_stage_mask, dst_access_mask) =
+                        semaphore_scope(w.stages, S::TOP_OF_PIPE, A::MEMORY_READ | A::MEMORY_WRITE, scopes);
+                    barriers.push(Barrier {
+                        src_stage_mask,
+                        src_access_mask,
+                        dst_stage_mask,
+                        dst_access_mask,
+                        region: None,
+                        transition: false,
+                        ownership: None,
+                    });
+                }
+                if !barriers.is_empty() {
+                    commands.insert(batch_start, Command::Barrier(Dependency { barriers }));
+                    origin.insert(batch_start, i);
+                }
+                signals.extend(sub.signals.iter().copied());
+                commands.push(Command::Submit(Submission {
+                    queue: QueueId(0),
+                    waits: Vec::new(),
+                    signals: Vec::new(),
+                }));
+                origin.push(i);
+                batch_start = commands.len();
+            }
+            Command::Wait(WaitFor::Queue(_)) => {
+                commands.push(Command::Wait(WaitFor::All));
+                origin.push(i);
+            }
+            Command::HostSignal { .. } | Command::HostWait { .. } => {
+                return Err(refuse(i, "a host semaphore operation"));
+            }
+            _ => {
+                commands.push(c.clone());
+                origin.push(i);
+            }
+        }
+    }
+    let mut one = program.clone();
+    one.commands = commands;
+    Ok(OneQueue { program: one, origin })
+}
+
+/// The stage and access masks of a barrier that stands for a semaphore
+/// operation's half with stage mask `stages`: `pipe` is the stage that is
+/// `ALL_COMMANDS` with no access on that side (`BOTTOM_OF_PIPE` for a
+/// signal, `TOP_OF_PIPE` for a wait). The specification's access scope is
+/// every device access in the synchronization scope, so `pipe` becomes
+/// `ALL_COMMANDS` with `all`; the older layers keep `pipe` as a barrier
+/// has it, and access only what the other stages named make.
+fn semaphore_scope(stages: S, pipe: S, all: A, scopes: SemaphoreScopes) -> (S, A) {
+    match scopes {
+        SemaphoreScopes::Device if stages.contains(pipe) => ((stages - pipe) | S::ALL_COMMANDS, all),
+        _ if (stages - S::TOP_OF_PIPE - S::BOTTOM_OF_PIPE).is_empty() => (stages, A::NONE),
+        _ => (stages, all),
+    }
 }
 
 /// K4, a recording bug of the 1.3.239 layer (`UpdateMemoryAccessState`,

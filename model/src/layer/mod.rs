@@ -21,8 +21,8 @@ use crate::ir::program::Program;
 mod emulate;
 mod profile;
 
-pub use emulate::{predict, recorded_range};
-pub use profile::{Emulation, Layer};
+pub use emulate::{on_one_queue, predict, recorded_range, OneQueue};
+pub use profile::{Emulation, Layer, SemaphoreScopes};
 
 use crate::semantics::{ClearStage, Semantics};
 use crate::sync::checker::HazardKind;
@@ -191,6 +191,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a synchronization-1 wait's first access scope cut per event",
         toggle: None,
     },
+    Difference {
+        id: "D20",
+        title: "a semaphore's access scopes limited to the stages in its mask",
+        toggle: None,
+    },
+    Difference {
+        id: "D21",
+        title: "a chained read unordered once its write was made visible to the writer",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
@@ -218,8 +228,9 @@ pub enum Explanation {
 
 /// Explains a layer report of `kind` at command `command` of `program`,
 /// from a layer emulated by `emulation`: first the specification, then
-/// each known difference alone, then the whole emulation
-/// ([`predict`]).
+/// each known difference of that layer's profile alone (one whose toggle
+/// the profile has on: 1.4.309 has no D4, so a fill's report there is not
+/// put down to D4), then the whole emulation ([`predict`]).
 pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &Emulation) -> Explanation {
     let predicts = |sem: Semantics| {
         check_with(program, sem)
@@ -231,7 +242,8 @@ pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &
     }
     for d in DIFFERENCES {
         if let Some(t) = d.toggle {
-            if predicts(Semantics::SPEC.with(t)) {
+            let in_profile = emulation.semantics.with(t) == emulation.semantics;
+            if in_profile && predicts(Semantics::SPEC.with(t)) {
                 return Explanation::Difference(d);
             }
         }
@@ -324,6 +336,53 @@ mod tests {
             .filter_map(|d| d.toggle)
             .fold(Semantics::SPEC, Semantics::with);
         assert_eq!(all, Semantics::LAYER_1_3_239);
+    }
+
+    /// `docs/semantics.md`'s profile table names, for each profile, the
+    /// differences [`Layer::differences`] gives it: the semantics column
+    /// lists the switched ones (`D1-D3, D5, D6, D12`), the last column
+    /// names D20 (or "no D20").
+    #[test]
+    fn the_docs_profile_table_matches_each_profile() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/semantics.md");
+        let docs = std::fs::read_to_string(path).expect("docs/semantics.md");
+        // "D1-D3, D5" -> [1, 2, 3, 5]
+        let ids = |text: &str| -> Vec<u32> {
+            let mut out = Vec::new();
+            for part in text.split(',').map(str::trim) {
+                let num = |t: &str| t.trim().trim_start_matches('D').parse::<u32>().ok();
+                match part.split_once('-') {
+                    Some((a, b)) => {
+                        if let (Some(a), Some(b)) = (num(a), num(b)) {
+                            out.extend(a..=b);
+                        }
+                    }
+                    None => out.extend(num(part)),
+                }
+            }
+            out
+        };
+        for &layer in Layer::ALL {
+            let start = format!("| `Layer::{layer:?}` |");
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&start))
+                .unwrap_or_else(|| panic!("docs/semantics.md has no profile row `{start}`"));
+            let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+            // cols: "", profile, layer, semantics, how it looks, ""
+            let switched = cols[3].split_once(": ").map_or("", |(_, r)| r);
+            let switched = switched.split(" (").next().unwrap_or("");
+            let want: Vec<u32> = layer
+                .differences()
+                .iter()
+                .filter(|d| d.toggle.is_some())
+                .filter_map(|d| d.id[1..].parse().ok())
+                .collect();
+            assert_eq!(ids(switched), want, "{row}");
+            let d20 = layer.differences().iter().any(|d| d.id == "D20");
+            assert_eq!(cols[4].contains("(D20"), d20, "{row}");
+            assert_eq!(cols[4].contains("no D20"), !d20, "{row}");
+        }
     }
 
     #[test]

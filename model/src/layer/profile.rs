@@ -20,6 +20,33 @@ pub enum Layer {
     /// accesses validated, submit-time validation and the message limit
     /// off (`docs/testing.md`, "Layer 1.4.309").
     V1_4_309,
+    /// 1.4.363, Debian forky's and sid's `vulkan-validationlayers`, as
+    /// `vksync-runtime` configures it: shader accesses validated, full
+    /// (submit-time) validation and the message limit off, record-time
+    /// validation on (`docs/testing.md`, "Layer 1.4.363"). Against 1.4.309:
+    /// D5 fixed (1.4.326), D6 gone, semaphore access scopes as the
+    /// specification's (no D20).
+    V1_4_363,
+}
+
+/// How a layer reads the access scopes of a semaphore signal or wait
+/// operation whose stage mask holds `BOTTOM_OF_PIPE` or `TOP_OF_PIPE` (D20).
+/// The layer applies them only with submit-time (full) validation, which
+/// `vksync-runtime` turns off unless asked (`run --submit-validation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SemaphoreScopes {
+    /// The specification: "The first access scope includes all memory
+    /// access performed by the device" (signal), "The second access scope
+    /// includes all memory access performed by the device" (wait), over
+    /// the synchronization scope the stage mask gives (`TOP_OF_PIPE` in a
+    /// wait's mask is every stage). vksync, and layer 1.4.363.
+    Device,
+    /// Only the accesses of the stages named in the mask, `TOP_OF_PIPE`
+    /// and `BOTTOM_OF_PIPE` counting as `ALL_COMMANDS` with no access (as
+    /// in a barrier): a wait at `TOP_OF_PIPE` makes nothing visible, a
+    /// signal at `BOTTOM_OF_PIPE` makes nothing available. Layers 1.3.239
+    /// and 1.4.309.
+    MaskStages,
 }
 
 /// How a layer looks at a program, beyond what it considers ordered.
@@ -39,6 +66,11 @@ pub struct Emulation {
     /// `vksync-runtime` turns on); without them a dispatch keeps only its
     /// indirect read.
     pub shader_accesses: bool,
+    /// D20: the access scopes of semaphore operations (applied by
+    /// [`super::on_one_queue`], since [`super::predict`] models the layer
+    /// as the runtime configures it, which validates each command buffer
+    /// alone).
+    pub semaphore_scopes: SemaphoreScopes,
 }
 
 impl Emulation {
@@ -88,17 +120,30 @@ impl Semantics {
         clear_stage: ClearStage::Clear,
         ..Semantics::LAYER_1_3_239
     };
+
+    /// The behaviour of the Khronos validation layer 1.4.363 (Debian forky
+    /// and sid): 1.4.309's, except that a buffer barrier's execution
+    /// dependency covers all memory (D5, fixed in 1.4.326) and a
+    /// write-after-write between dispatch storage writes is reported (D6
+    /// gone). Established by experiment (`docs/testing.md`, "Layer
+    /// 1.4.363").
+    pub const LAYER_1_4_363: Semantics = Semantics {
+        buffer_barrier_global_exec: true,
+        suppress_dispatch_waw: false,
+        ..Semantics::LAYER_1_4_309
+    };
 }
 
 impl Layer {
     /// Every profile, oldest first.
-    pub const ALL: &'static [Layer] = &[Layer::V1_3_239, Layer::V1_4_309];
+    pub const ALL: &'static [Layer] = &[Layer::V1_3_239, Layer::V1_4_309, Layer::V1_4_363];
 
     /// The version this profile was established on, as `MAJOR.MINOR.PATCH`.
     pub fn version(self) -> &'static str {
         match self {
             Layer::V1_3_239 => "1.3.239",
             Layer::V1_4_309 => "1.4.309",
+            Layer::V1_4_363 => "1.4.363",
         }
     }
 
@@ -107,6 +152,7 @@ impl Layer {
         match self {
             Layer::V1_3_239 => Semantics::LAYER_1_3_239,
             Layer::V1_4_309 => Semantics::LAYER_1_4_309,
+            Layer::V1_4_363 => Semantics::LAYER_1_4_363,
         }
     }
 
@@ -118,13 +164,51 @@ impl Layer {
                 first_hazard_only: true,
                 unrecorded_tail: true,
                 shader_accesses: true,
+                semaphore_scopes: SemaphoreScopes::MaskStages,
             },
             Layer::V1_4_309 => Emulation {
                 semantics: Semantics::LAYER_1_4_309,
                 first_hazard_only: true,
                 unrecorded_tail: false,
                 shader_accesses: true,
+                semaphore_scopes: SemaphoreScopes::MaskStages,
             },
+            // K3 holds still: behind the write-after-write that D6 no
+            // longer suppresses, a write-after-read above it stays unreported
+            // (`docs/testing.md`, trace d6war).
+            Layer::V1_4_363 => Emulation {
+                semantics: Semantics::LAYER_1_4_363,
+                first_hazard_only: true,
+                unrecorded_tail: false,
+                shader_accesses: true,
+                semaphore_scopes: SemaphoreScopes::Device,
+            },
+        }
+    }
+
+    /// The known differences this profile has, in the order of
+    /// [`super::DIFFERENCES`]: those whose toggle its semantics has on, and
+    /// D20 when its semaphore access scopes are the mask's stages. (The
+    /// differences without a switch are not listed: whether a version has
+    /// them is in `docs/semantics.md`'s table.)
+    pub fn differences(self) -> Vec<&'static super::Difference> {
+        let e = self.emulation();
+        super::DIFFERENCES
+            .iter()
+            .filter(|d| match d.toggle {
+                Some(t) => e.semantics.with(t) == e.semantics,
+                None => d.id == "D20" && e.semaphore_scopes == SemaphoreScopes::MaskStages,
+            })
+            .collect()
+    }
+
+    /// The profile for a version written `MAJOR.MINOR.PATCH` (as
+    /// `vksync check --layer` takes it), or `None` when it is not one.
+    pub fn parse(version: &str) -> Option<Layer> {
+        let mut it = version.trim().split('.').map(|x| x.parse::<u32>().ok());
+        match (it.next(), it.next(), it.next(), it.next()) {
+            (Some(Some(a)), Some(Some(b)), Some(Some(c)), None) => Some(Layer::for_version(a, b, c)),
+            _ => None,
         }
     }
 
@@ -145,5 +229,66 @@ impl Layer {
             .copied()
             .rfind(|&l| parse(l) <= v)
             .unwrap_or(Layer::V1_3_239)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_map_to_the_newest_profile_not_newer() {
+        // (version, profile)
+        let cases: &[(&str, Option<Layer>)] = &[
+            ("1.3.204", Some(Layer::V1_3_239)),
+            ("1.3.239", Some(Layer::V1_3_239)),
+            ("1.4.304", Some(Layer::V1_3_239)),
+            ("1.4.309", Some(Layer::V1_4_309)),
+            ("1.4.326", Some(Layer::V1_4_309)),
+            ("1.4.363", Some(Layer::V1_4_363)),
+            ("1.5.0", Some(Layer::V1_4_363)),
+            ("1.4", None),
+            ("1.4.x", None),
+            ("1.4.363.0", None),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(Layer::parse(text), want, "{text}");
+        }
+        for &l in Layer::ALL {
+            assert_eq!(Layer::parse(l.version()), Some(l));
+        }
+    }
+
+    /// What changed from one profile to the next, field by field: only
+    /// the differences established by experiment (`docs/testing.md`).
+    #[test]
+    fn each_profile_differs_from_the_last_by_what_was_measured() {
+        let a = Semantics::LAYER_1_3_239;
+        let b = Semantics::LAYER_1_4_309;
+        let c = Semantics::LAYER_1_4_363;
+        assert_eq!(
+            Semantics {
+                clear_stage: a.clear_stage,
+                ..b
+            },
+            a,
+            "1.4.309: only D4"
+        );
+        assert_eq!(
+            Semantics {
+                buffer_barrier_global_exec: b.buffer_barrier_global_exec,
+                suppress_dispatch_waw: b.suppress_dispatch_waw,
+                ..c
+            },
+            b,
+            "1.4.363: only D5 and D6"
+        );
+        assert!(c.buffer_barrier_global_exec && !c.suppress_dispatch_waw);
+        let scopes: Vec<SemaphoreScopes> = Layer::ALL
+            .iter()
+            .map(|l| l.emulation().semaphore_scopes)
+            .collect();
+        use SemaphoreScopes::*;
+        assert_eq!(scopes, [MaskStages, MaskStages, Device]);
     }
 }
