@@ -1685,7 +1685,7 @@ free x
             ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
             ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
             ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
-            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw` or `indirect`, found `reed`"),
+            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform` or `indirect`, found `reed`"),
             ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
             ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
             ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
