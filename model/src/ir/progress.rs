@@ -134,76 +134,127 @@ pub(crate) fn first_stuck(program: &Program) -> Option<(usize, Option<usize>, Pr
     {
         return None;
     }
-    // The host's blocking operations, in trace order.
-    let blocking: Vec<usize> = program
-        .commands
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| matches!(c, Command::Wait(_) | Command::HostWait { .. }))
-        .map(|(i, _)| i)
-        .collect();
+    // What happens, in trace order: a batch's waits then its signals, the
+    // host's signals and its blocking waits in place.
+    enum Event {
+        Waits(std::ops::Range<usize>),
+        Signals(std::ops::Range<usize>),
+        Block(usize),
+    }
+    let mut events: Vec<Event> = Vec::new();
+    {
+        let (mut w, mut g) = (0usize, 0usize);
+        for (i, c) in program.commands.iter().enumerate() {
+            match c {
+                Command::Submit(_) => {
+                    let w0 = w;
+                    while w < waits.len() && waits[w].command == i {
+                        w += 1;
+                    }
+                    let g0 = g;
+                    while g < signals.len() && signals[g].command == i {
+                        g += 1;
+                    }
+                    events.push(Event::Waits(w0..w));
+                    events.push(Event::Signals(g0..g));
+                }
+                Command::HostSignal { .. } => {
+                    events.push(Event::Signals(g..g + 1));
+                    g += 1;
+                }
+                Command::Wait(_) | Command::HostWait { .. } => events.push(Event::Block(i)),
+                _ => {}
+            }
+        }
+    }
+    let queues = program.queue_count().max(1);
+    let sems = program.semaphores.len();
     let mut ran = vec![false; signals.len()];
     let mut met = vec![false; waits.len()];
+    // Per semaphore, the greatest timeline value a signal that ran set.
+    let mut reached: Vec<u64> = (0..sems).map(|s| initial(SemaphoreId(s as u32))).collect();
+    // Per queue, its unmet waits seen so far, by (batch, index): a signal
+    // looks only at the first few (most masks are ALL_COMMANDS).
+    let mut unmet: Vec<std::collections::BTreeSet<(usize, usize)>> = vec![Default::default(); queues];
+    let mut listed = vec![false; waits.len()];
     // The host gets past every command before `reach`.
-    let mut reach = blocking.first().copied().unwrap_or(program.commands.len());
-    let mut next_block = 0usize;
-    let satisfied = |w: &DeviceWait, ran: &[bool]| match w.value {
-        None => w.pairs_with.is_some_and(|p| ran[p]),
-        Some(v) => {
-            initial(w.sem) >= v
-                || signals
-                    .iter()
-                    .zip(ran)
-                    .any(|(g, &r)| r && g.sem == w.sem && g.value.is_some_and(|x| x >= v))
-        }
-    };
+    let mut reach = program.commands.len();
+    // Rounds until nothing changes: one round settles a program whose
+    // signals come before their waits in the trace; each later round
+    // follows the waits a later signal meets.
     loop {
         let mut changed = false;
-        for (k, g) in signals.iter().enumerate() {
-            if ran[k] || g.command >= reach {
-                continue;
-            }
-            let can = match g.first {
-                None => true,
-                Some(first) => waits.iter().zip(&met).all(|(w, &m)| {
-                    m || w.queue != g.queue || w.batch > g.batch || !w.second.intersects(first)
-                }),
-            };
-            if can {
-                ran[k] = true;
-                changed = true;
-            }
-        }
-        for (j, w) in waits.iter().enumerate() {
-            if !met[j] && w.command < reach && satisfied(w, &ran) {
-                met[j] = true;
-                changed = true;
-            }
-        }
-        // The host goes on past a blocking operation once it is met.
-        while next_block < blocking.len() && blocking[next_block] == reach {
-            let at = reach;
-            let ok = match &program.commands[at] {
-                Command::Wait(target) => waits.iter().zip(&met).all(|(w, &m)| {
-                    m || w.command > at || matches!(target, WaitFor::Queue(q) if *q != w.queue)
-                }),
-                Command::HostWait { semaphore, value } => {
-                    initial(*semaphore) >= *value
-                        || signals.iter().zip(&ran).any(|(g, &r)| {
-                            r && g.command < at && g.sem == *semaphore && g.value.is_some_and(|x| x >= *value)
-                        })
+        let mut blocked_at: Option<usize> = None;
+        for e in &events {
+            match e {
+                Event::Waits(r) => {
+                    for j in r.clone() {
+                        let w = &waits[j];
+                        if met[j] {
+                            continue;
+                        }
+                        let ok = match w.value {
+                            None => w.pairs_with.is_some_and(|p| ran[p]),
+                            Some(v) => reached.get(w.sem.0 as usize).is_some_and(|&x| x >= v),
+                        };
+                        let q = w.queue.0 as usize % queues;
+                        if ok {
+                            met[j] = true;
+                            changed = true;
+                            if listed[j] {
+                                unmet[q].remove(&(w.batch, j));
+                            }
+                        } else if !listed[j] {
+                            listed[j] = true;
+                            unmet[q].insert((w.batch, j));
+                        }
+                    }
                 }
-                _ => true,
-            };
-            if !ok {
-                break;
+                Event::Signals(r) => {
+                    for k in r.clone() {
+                        let g = &signals[k];
+                        if ran[k] {
+                            continue;
+                        }
+                        let can = match g.first {
+                            None => true,
+                            Some(first) => !unmet[g.queue.0 as usize % queues]
+                                .range(..(g.batch + 1, 0))
+                                .any(|&(_, j)| waits[j].second.intersects(first)),
+                        };
+                        if can {
+                            ran[k] = true;
+                            changed = true;
+                            if let (Some(v), Some(x)) = (g.value, reached.get_mut(g.sem.0 as usize)) {
+                                *x = (*x).max(v);
+                            }
+                        }
+                    }
+                }
+                Event::Block(at) => {
+                    let ok = match &program.commands[*at] {
+                        // Every wait submitted before it on its queues is
+                        // met (each unmet list is sorted by batch).
+                        Command::Wait(target) => unmet.iter().enumerate().all(|(q, set)| {
+                            matches!(target, WaitFor::Queue(t) if t.0 as usize % queues != q)
+                                || set.iter().next().is_none_or(|&(_, j)| waits[j].command > *at)
+                        }),
+                        Command::HostWait { semaphore, value } => {
+                            reached.get(semaphore.0 as usize).is_some_and(|&x| x >= *value)
+                        }
+                        _ => true,
+                    };
+                    if !ok {
+                        blocked_at = Some(*at);
+                        break;
+                    }
+                }
             }
-            next_block += 1;
-            reach = blocking
-                .get(next_block)
-                .copied()
-                .unwrap_or(program.commands.len());
+        }
+        let new_reach = blocked_at.unwrap_or(program.commands.len());
+        if new_reach != reach {
             changed = true;
+            reach = new_reach;
         }
         if !changed {
             break;
