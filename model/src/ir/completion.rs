@@ -142,6 +142,12 @@ fn all(stages: PipelineStageFlags2) -> bool {
 }
 
 impl Completion {
+    /// The ordinal the next submit gets (the one numbering of batches that
+    /// the host-signal rule of module `queue` also uses).
+    pub(crate) fn next_ordinal(&self) -> usize {
+        self.submits
+    }
+
     /// Whether the host knows the submit of ordinal `at` on `queue`
     /// complete.
     pub(crate) fn host_knows(&self, queue: QueueId, at: usize) -> bool {

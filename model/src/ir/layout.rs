@@ -482,7 +482,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             // The order of semaphore operations: one state machine for
             // built and parsed programs (module `queue`).
             Command::Submit(s) => {
-                sems.submit(&program.semaphores, s).map_err(|(_, k)| err(k))?;
+                sems.submit(&program.semaphores, s, done.next_ordinal())
+                    .map_err(|(_, k)| err(k))?;
                 let at = done
                     .submit(s.queue, &s.waits, &s.signals, sem_name, queue_name)
                     .map_err(|(_, k)| err(k))?;

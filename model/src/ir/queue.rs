@@ -161,9 +161,6 @@ pub(crate) struct SemaphoreStates {
     /// Every timeline signal so far, for a host signal below the greatest
     /// value ([`Self::host_signal`]).
     signals: Vec<SignalRecord>,
-    /// Submits so far: the next one's ordinal, as `Completion` counts
-    /// them (both see every submit, in order).
-    submits: usize,
 }
 
 /// A timeline signal: its semaphore and value, and the timeline waits of
@@ -199,7 +196,6 @@ impl SemaphoreStates {
             unsatisfied: Vec::new(),
             timeline_waits: 0,
             signals: Vec::new(),
-            submits: 0,
         }
     }
 
@@ -235,7 +231,9 @@ impl SemaphoreStates {
     }
 
     /// Applies a submission's waits, then its signals (a batch waits
-    /// before it runs and signals after).
+    /// before it runs and signals after); `ordinal` is the batch's number
+    /// among the submits (`Completion::next_ordinal`), kept with its
+    /// timeline signals for the host-signal rule.
     ///
     /// * a binary wait needs a pending signal (VUID-vkQueueSubmit-pWaitSemaphores-03238:
     ///   "must reference a semaphore signal operation that has been
@@ -253,6 +251,7 @@ impl SemaphoreStates {
         &mut self,
         semaphores: &[Semaphore],
         s: &Submission,
+        ordinal: usize,
     ) -> Result<(), (SemOperand, ProgramErrorKind)> {
         for (i, w) in s.waits.iter().enumerate() {
             self.wait(semaphores, w.semaphore, w.value)
@@ -267,8 +266,7 @@ impl SemaphoreStates {
             .iter()
             .filter_map(|w| w.value.map(|v| (w.semaphore, v)))
             .collect();
-        let batch = Some((s.queue, self.submits));
-        self.submits += 1;
+        let batch = Some((s.queue, ordinal));
         for sig in &s.signals {
             if let Some(value) = sig.value {
                 self.signals.push(SignalRecord {

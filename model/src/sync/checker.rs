@@ -92,7 +92,7 @@
 
 use super::intern::Nodes;
 use super::rangemap::RangeMap;
-use super::state::{EntryState, Rec, Spills};
+use super::state::{latest_by_key, EntryState, Rec, Spills};
 pub(crate) use super::value::host_needs;
 use super::value::HOST_PAIRS;
 pub use super::value::{
@@ -322,28 +322,18 @@ impl Checker {
         }
     }
 
+    /// The writes an entry holds, less those a later held write has the
+    /// same value as (the later one races exactly what they race, and is
+    /// the nearest to name; `record_one` drops them at the next write).
+    fn distinct_writes(&self, state: &EntryState) -> Vec<(Rec, SyncVal)> {
+        latest_by_key(state.writes.get(&self.spills), |w| self.nodes.peek(w.node))
+    }
+
     /// Hazards of one access against one entry; `mem` and `range` are
     /// filled in by the caller. One hazard per earlier access still held
     /// that the access races with. `transition`: the access is the layout
     /// transition this barrier performs, ordered by the barrier's first
     /// half only.
-    /// The writes an entry holds, less those a later held write has the
-    /// same value as (the reporting rule: the later one races exactly what
-    /// they race, and is the nearest to name; `record_one` drops them at
-    /// the next write).
-    fn distinct_writes<'s>(&'s self, state: &'s EntryState) -> Vec<(&'s Rec, SyncVal)> {
-        let all = state.writes.get(&self.spills);
-        let mut out: Vec<(&Rec, SyncVal)> = Vec::with_capacity(all.len());
-        for w in all.iter().rev() {
-            let v = self.nodes.peek(w.node);
-            if !out.iter().any(|(_, u)| *u == v) {
-                out.push((w, v));
-            }
-        }
-        out.reverse();
-        out
-    }
-
     fn hazards_in(
         &self,
         cmd: usize,
@@ -386,7 +376,7 @@ impl Checker {
             }
             for (w, wv) in self.distinct_writes(state) {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found.push(mk(HazardKind::ReadAfterWrite, w, wv, needs));
+                    found.push(mk(HazardKind::ReadAfterWrite, &w, wv, needs));
                 }
             }
             return found;
@@ -408,7 +398,7 @@ impl Checker {
             }
             for (w, wv) in self.distinct_writes(state) {
                 if !ordered_before_transition(wv, b) {
-                    let mut h = mk(HazardKind::WriteAfterWrite, w, wv, (true, false));
+                    let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, (true, false));
                     h.needs_visibility = false;
                     found.push(h);
                 }
@@ -440,7 +430,7 @@ impl Checker {
                 continue;
             }
             if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                found.push(mk(HazardKind::WriteAfterWrite, w, wv, needs));
+                found.push(mk(HazardKind::WriteAfterWrite, &w, wv, needs));
             }
         }
         found
@@ -502,17 +492,11 @@ impl Checker {
                 // become equal after they were recorded (each submitted in
                 // its own batch, never waited for) pile up: a flood of
                 // reports and a quadratic state (issue 27).
-                let mut latest: Vec<(u32, u32)> = Vec::new();
-                for w in state.writes.get(spills).iter().rev() {
-                    let id = nodes.find(w.node);
-                    if !latest.iter().any(|&(_, n)| n == id) {
-                        latest.push((w.cmd, id));
-                    }
-                }
+                let latest = latest_by_key(state.writes.get(spills), |w| nodes.find(w.node));
                 let keep = |w: &Rec| {
                     let id = nodes.find(w.node);
                     id != rec.node
-                        && latest.contains(&(w.cmd, id))
+                        && latest.contains(&(*w, id))
                         && write_conflict(nodes.vals[id as usize], a.sa, waw_vis).is_some()
                 };
                 state.writes.retain_push(spills, keep, rec);

@@ -117,6 +117,21 @@ impl Writes {
         }
     }
 }
+/// The records of `recs` whose key no later record shares, in order, each
+/// with its key: of records with one synchronization value, the latest
+/// stands for the rest (the reporting rule, `docs/semantics.md`).
+pub(crate) fn latest_by_key<K: PartialEq>(recs: &[Rec], mut key: impl FnMut(&Rec) -> K) -> Vec<(Rec, K)> {
+    let mut out: Vec<(Rec, K)> = Vec::with_capacity(recs.len());
+    for r in recs.iter().rev() {
+        let k = key(r);
+        if !out.iter().any(|(_, u)| *u == k) {
+            out.push((*r, k));
+        }
+    }
+    out.reverse();
+    out
+}
+
 /// A recorded access: the command that made it and its interned value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Rec {

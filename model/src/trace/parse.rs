@@ -1431,15 +1431,18 @@ impl Parser {
                     }
                 }
                 let program = &self.trace.program;
-                let r = self.sems.submit(&program.semaphores, &sub).and_then(|()| {
-                    self.done.submit(
-                        sub.queue,
-                        &sub.waits,
-                        &sub.signals,
-                        |s| program.semaphores[s.0 as usize].name.clone(),
-                        |q| program.queue_name(q).to_string(),
-                    )
-                });
+                let r = self
+                    .sems
+                    .submit(&program.semaphores, &sub, self.done.next_ordinal())
+                    .and_then(|()| {
+                        self.done.submit(
+                            sub.queue,
+                            &sub.waits,
+                            &sub.signals,
+                            |s| program.semaphores[s.0 as usize].name.clone(),
+                            |q| program.queue_name(q).to_string(),
+                        )
+                    });
                 let at = match r {
                     Ok(at) => at,
                     Err((op, kind)) => {
