@@ -54,9 +54,13 @@ pub(crate) fn recorded(c: &Command) -> bool {
         | Command::Submit(_)
         | Command::Wait(_)
         | Command::HostSignal { .. }
-        | Command::HostWait { .. }
-        | Command::HostSetEvent { .. }
-        | Command::HostResetEvent { .. } => false,
+        | Command::HostWait { .. } => false,
+        // The host's event operations keep their trace position among the
+        // recorded commands: the event rules (module `event`) and the
+        // definitional semantics pair a wait with the set before it in the
+        // trace, and moving a host set ahead of a device set and reset of
+        // the same batch would pair it otherwise.
+        Command::HostSetEvent { .. } | Command::HostResetEvent { .. } => true,
         Command::Copy { .. }
         | Command::CopyImage { .. }
         | Command::Fill { .. }

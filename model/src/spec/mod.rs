@@ -329,10 +329,16 @@ fn location_ordered(
         // "If the source access mask includes VK_ACCESS_HOST_WRITE_BIT,
         // then the dependency includes a memory domain operation from host
         // domain to device domain": a barrier with (HOST, HOST_WRITE) in
-        // its first access scope that X happens before (a host write after
-        // the batch's submit, before the host signal its ALL_COMMANDS wait
-        // pairs with) makes X available in the device domain; from there
-        // on X is as a device write made available by that barrier.
+        // its first access scope makes X available in the device domain
+        // when X happens before it: directly, or before an ALL_COMMANDS
+        // semaphore wait of the barrier's batch or an earlier batch of its
+        // queue (a host write after the submit, before the host signal the
+        // wait pairs with). That second way is the mirror image of a
+        // signal holding a barrier whose second scope is HOST (module
+        // `order`); it is no edge of the graph, since HOST is no device
+        // stage to chain through for anything else. From there on X is as
+        // a device write made available by that barrier.
+        let d_batch = |d: &order::DepOp| order.batch_of[d.node];
         avs.extend(
             order
                 .deps
@@ -341,7 +347,14 @@ fn location_ordered(
                     order.queue_of(d.node).is_some()
                         && d.first_access.contains(&("HOST", "HOST_WRITE"))
                         && in_range(d.range, mem, cell)
-                        && order.hb(x.node, d.node)
+                        && (order.hb(x.node, d.node)
+                            || order.waits.iter().any(|w| {
+                                w.all
+                                    && w.batch.zip(d_batch(d)).is_some_and(|(k, b)| {
+                                        k <= b && order.batch_queue[k] == order.batch_queue[b]
+                                    })
+                                    && order.hb(x.node, w.node)
+                            }))
                 })
                 .map(|d| d.node),
         );

@@ -957,9 +957,10 @@ impl Order {
         // operations in the execution dependency, and happens-before the
         // second set". Later barriers chain from it at the level of
         // stages only: with ALL_COMMANDS, a barrier whose first scope is
-        // NONE is not ordered after it, nor are its layout transition and
-        // its availability, visibility and domain operations; one whose
-        // first scope holds HOST is (below).
+        // NONE (or HOST) is not ordered after it, nor are its layout
+        // transition and its availability, visibility and domain
+        // operations (a host write's domain operation through such a
+        // barrier is read in `location_ordered`).
         for w in &sem_waits {
             let Some(k) = w.batch else { continue };
             edges[submits[k]].push(w.node);
@@ -972,13 +973,7 @@ impl Order {
                 }
             }
             for d in deps.iter().filter(|d| later_on(d.node, k)) {
-                // The mirror image of the signal's reading above: with
-                // ALL_COMMANDS, a barrier whose first scope holds HOST is
-                // in the wait's second scope (its host-to-device domain
-                // operation has no device stage to chain through; a host
-                // signal the wait pairs with feeds it), so a host write
-                // made before that host signal reaches it.
-                if d.first.intersection(&w.second).next().is_some() || (w.all && d.first.contains("HOST")) {
+                if d.first.intersection(&w.second).next().is_some() {
                     edges[w.node].push(d.node);
                 }
             }
