@@ -17,7 +17,7 @@ use crate::input::Source;
 use crate::output::{say, to_stderr, Out};
 use crate::report;
 use vksync::layer::{explain, predict, Explanation, Layer};
-use vksync::Hazard;
+use vksync::{HazardGroup, HazardKind};
 
 /// Which layer `check` predicts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,12 @@ pub fn validate(choice: &LayerChoice) -> Result<(), String> {
 /// Prints a `layer:` note for each hazard the chosen layer reports in
 /// `source` that `reported` (the hazards `check` printed) does not hold
 /// (same command, same kind). Returns how many.
-pub fn print_layer_notes(source: &Source, reported: &[Hazard], choice: &LayerChoice, out: &mut Out) -> usize {
+pub fn print_layer_notes(
+    source: &Source,
+    reported: &[HazardGroup],
+    choice: &LayerChoice,
+    out: &mut Out,
+) -> usize {
     let Ok(Some((version, layer))) = choice.resolve() else {
         return 0;
     };
@@ -77,12 +82,14 @@ pub fn print_layer_notes(source: &Source, reported: &[Hazard], choice: &LayerCho
     let Ok(predicted) = predict(program, &emulation) else {
         return 0;
     };
+    let reported: std::collections::HashSet<(usize, HazardKind)> = reported
+        .iter()
+        .map(|g| (g.hazard.command, g.hazard.kind))
+        .collect();
     let mut n = 0;
-    for h in &predicted {
-        if reported
-            .iter()
-            .any(|r| r.command == h.command && r.kind == h.kind)
-        {
+    for g in &vksync::group_hazards(predicted) {
+        let h = &g.hazard;
+        if reported.contains(&(h.command, h.kind)) {
             continue;
         }
         if out.stopped() {
@@ -102,7 +109,7 @@ pub fn print_layer_notes(source: &Source, reported: &[Hazard], choice: &LayerCho
                 layer.version()
             ),
         };
-        let line = report::hazard_line(&source.name, program, &source.trace.command_lines, h);
+        let line = report::hazard_line(&source.name, program, &source.trace.command_lines, g);
         // `FILE:LINE: KIND: ...; fix: BARRIER` becomes
         // `FILE:LINE: layer: KIND: ...; fix for both: BARRIER; why`.
         let at = format!(

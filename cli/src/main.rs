@@ -477,8 +477,18 @@ fn check_source(
     layer: &layernotes::LayerChoice,
     out: &mut Out,
 ) -> Status {
-    let hazards = match vksync::check_with(&source.trace.program, vksync::Semantics::for_reading(reading)) {
-        Ok(h) => h,
+    let program = &source.trace.program;
+    let sem = vksync::Semantics::for_reading(reading);
+    // Several queues: the fix may be a semaphore, which the race format
+    // names, so the pairs are grouped as races (`print_races`).
+    let multi = program.first_multi_queue_command().is_some();
+    let checked = if multi {
+        vksync::check_with(program, sem).map(|hazards| (hazards, Vec::new()))
+    } else {
+        vksync::check_report(program, sem).map(|groups| (Vec::new(), groups))
+    };
+    let (hazards, groups) = match checked {
+        Ok(found) => found,
         // A corner of several queues and semaphores the fast checker
         // refuses (a timeline wait with several candidate signals, or
         // before its signal): the definitional semantics decides it.
@@ -503,9 +513,8 @@ fn check_source(
             return Status::BadInput;
         }
     };
-    if source.trace.program.first_multi_queue_command().is_some() {
-        // Several queues: the fix may be a semaphore, which the race format
-        // names; the fast checker's hazards carry what it needs.
+    if multi {
+        // The fast checker's hazards carry what the race format needs.
         let races: Vec<vksync::spec::Race> = hazards
             .iter()
             .map(|h| vksync::spec::Race {
@@ -529,7 +538,7 @@ fn check_source(
             }
         };
     }
-    for h in &hazards {
+    for g in &groups {
         if out.stopped() {
             break;
         }
@@ -537,16 +546,20 @@ fn check_source(
             &source.name,
             &source.trace.program,
             &source.trace.command_lines,
-            h,
+            g,
         );
         say!(out, "{line}");
     }
     // What a capture saw and the model cannot express (noted by `load`),
     // counted in the summary.
     let not_modelled = not_modelled_suffix(source);
-    to_stderr!("{}: {}{not_modelled}", source.name, report::summary(&hazards));
-    layernotes::print_layer_notes(source, &hazards, layer, out);
-    if hazards.is_empty() {
+    to_stderr!(
+        "{}: {}{not_modelled}",
+        source.name,
+        report::summary_groups(&groups)
+    );
+    layernotes::print_layer_notes(source, &groups, layer, out);
+    if groups.is_empty() {
         Status::Clean
     } else {
         Status::Findings
@@ -631,16 +644,21 @@ fn print_races(
     out: &mut Out,
 ) -> Status {
     let program = &source.trace.program;
-    for r in races {
+    let groups = vksync::group_races(program, races);
+    for g in &groups {
         if out.stopped() {
             break;
         }
-        let line = report::race_line(&source.name, program, layout, &source.trace.command_lines, r);
+        let line = report::race_line(&source.name, program, layout, &source.trace.command_lines, g);
         say!(out, "{line}");
     }
-    let kinds: Vec<vksync::HazardKind> = races.iter().map(|r| r.kind).collect();
+    let kinds: Vec<vksync::HazardKind> = groups.iter().map(|g| g.race.kind).collect();
     let not_modelled = not_modelled_suffix(source);
-    to_stderr!("{}: {}{not_modelled}", source.name, report::summary_of(&kinds));
+    to_stderr!(
+        "{}: {}{not_modelled}",
+        source.name,
+        report::summary_of(&kinds, groups.iter().map(|g| 1 + g.also.len() + g.more).sum())
+    );
     if races.is_empty() {
         Status::Clean
     } else {

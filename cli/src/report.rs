@@ -5,7 +5,7 @@
 //! middle of the sentence, so the sentence is built here from the hazard's
 //! fields, with the same words the model uses.
 
-use vksync::{Command, Hazard, HazardKind, OrderNote, Program, StageAccess};
+use vksync::{Command, HazardGroup, HazardKind, OrderNote, Program, RaceGroup, StageAccess};
 
 /// Who performs an access of a command, as the subject of a sentence. Host
 /// accesses are not Vulkan commands, so they read "the host" rather than
@@ -19,9 +19,10 @@ fn actor(c: &Command, sa: StageAccess) -> String {
     }
 }
 
-/// One hazard as one line. `lines[i]` is the source line of command `i`
-/// of `program`.
-pub fn hazard_line(file: &str, program: &Program, lines: &[usize], h: &Hazard) -> String {
+/// One group of hazards (one later access, one kind) as one line.
+/// `lines[i]` is the source line of command `i` of `program`.
+pub fn hazard_line(file: &str, program: &Program, lines: &[usize], g: &HazardGroup) -> String {
+    let h = &g.hazard;
     let parts = Parts {
         kind: h.kind,
         command: h.command,
@@ -29,6 +30,9 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], h: &Hazard) -
         current: h.current,
         prior_command: h.prior_command,
         prior: h.prior,
+        also: g.also.clone(),
+        more: g.more,
+        earliest_prior: g.earliest_prior,
     };
     line_of(file, program, lines, &parts, &h.fix.describe(program))
 }
@@ -48,6 +52,13 @@ pub struct Parts {
     pub prior_command: usize,
     /// The earlier access.
     pub prior: StageAccess,
+    /// The next nearest earlier accesses the line names, nearest first.
+    pub also: Vec<vksync::Earlier>,
+    /// How many further earlier accesses race the later one (the line
+    /// names the nearest and counts these).
+    pub more: usize,
+    /// The earliest of those earlier accesses' commands.
+    pub earliest_prior: usize,
 }
 
 /// One line in the format of [`hazard_line`], with `fix` as its fix.
@@ -57,8 +68,39 @@ pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &
     let prior = &program.commands()[p.prior_command];
     let verb = if p.current.is_write() { "writes" } else { "reads" };
     let pverb = if p.prior.is_write() { "written" } else { "read" };
+    // The nearest earlier accesses by name, the rest counted.
+    let named: Vec<String> = p
+        .also
+        .iter()
+        .map(|e| {
+            let c = &program.commands()[e.command];
+            format!(
+                "at line {} by {} ({})",
+                line(e.command),
+                actor(c, e.access),
+                e.access
+            )
+        })
+        .collect();
+    let mut others = String::new();
+    for (i, n) in named.iter().enumerate() {
+        let last = i + 1 == named.len() && p.more == 0;
+        others.push_str(if last { " and " } else { ", " });
+        others.push_str(n);
+    }
+    match p.more {
+        0 => {}
+        1 => others.push_str(&format!(
+            ", and by 1 more earlier access (at line {})",
+            line(p.earliest_prior)
+        )),
+        n => others.push_str(&format!(
+            ", and by {n} more earlier accesses (the earliest at line {})",
+            line(p.earliest_prior)
+        )),
+    }
     format!(
-        "{file}:{}: {}: {} {} {} ({}), previously {} at line {} by {} ({}); fix: {}",
+        "{file}:{}: {}: {} {} {} ({}), previously {} at line {} by {} ({}){others}; fix: {}",
         line(p.command),
         p.kind.message_id(),
         actor(cur, p.current),
@@ -104,13 +146,22 @@ pub fn order_note_line(file: &str, program: &Program, lines: &[usize], n: &Order
     )
 }
 
-/// `2 hazards (1 write-after-read, 1 write-after-write)` or `no hazards`.
-pub fn summary(hazards: &[Hazard]) -> String {
-    summary_of(&hazards.iter().map(|h| h.kind).collect::<Vec<_>>())
+/// [`summary_groups`] of hazards not grouped yet.
+pub fn summary(hazards: &[vksync::Hazard]) -> String {
+    summary_groups(&vksync::group_hazards(hazards.iter().copied()))
 }
 
-/// [`summary`] from the kinds alone.
-pub fn summary_of(hazards: &[HazardKind]) -> String {
+/// `2 hazards (1 write-after-read, 1 write-after-write)` or `no hazards`:
+/// one hazard per line printed (a later access and a kind); when a line
+/// stands for several earlier accesses, the number of racing pairs too.
+pub fn summary_groups(groups: &[HazardGroup]) -> String {
+    let kinds: Vec<HazardKind> = groups.iter().map(|g| g.hazard.kind).collect();
+    summary_of(&kinds, groups.iter().map(|g| 1 + g.also.len() + g.more).sum())
+}
+
+/// [`summary`] from the kinds of the lines and the number of pairs they
+/// stand for.
+pub fn summary_of(hazards: &[HazardKind], pairs: usize) -> String {
     if hazards.is_empty() {
         return "no hazards".to_string();
     }
@@ -127,8 +178,13 @@ pub fn summary_of(hazards: &[HazardKind]) -> String {
         })
         .collect();
     let n = hazards.len();
+    let pairs = if pairs > n {
+        format!("; {pairs} racing pairs of accesses")
+    } else {
+        String::new()
+    };
     format!(
-        "{n} hazard{} ({})",
+        "{n} hazard{} ({}{pairs})",
         if n == 1 { "" } else { "s" },
         parts.join(", ")
     )
@@ -146,18 +202,19 @@ fn queue_of(program: &Program, command: usize) -> vksync::QueueId {
         .unwrap_or_default()
 }
 
-/// A race of the definitional semantics as one line in the format of
-/// [`hazard_line`]. The bytes are named through the object the later
-/// command accessed them by; the fix says what orders the pair: a
-/// barrier on one queue, a semaphore between two, a wait before a host
-/// access.
+/// A group of races (one later access and kind, earlier accesses of one
+/// queue or of the host) as one line in the format of [`hazard_line`].
+/// The bytes are named through the object the later command accessed them
+/// by; the fix says what orders every pair of the group: a barrier on one
+/// queue, a semaphore between two, a wait before a host access.
 pub fn race_line(
     file: &str,
     program: &Program,
     layout: &vksync::Layout,
     lines: &[usize],
-    r: &vksync::spec::Race,
+    g: &RaceGroup,
 ) -> String {
+    let r = &g.race;
     let cur = &program.commands()[r.command];
     let region = vksync::accesses(cur, layout, vksync::Semantics::SPEC)
         .iter()
@@ -200,9 +257,13 @@ pub fn race_line(
         .unwrap_or_else(|| format!("memory {}[{}]", r.mem.0, r.range));
     let is_host = |sa: StageAccess| sa.stage().flag() == vksync::PipelineStageFlags2::HOST;
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+    let prior_accesses = g
+        .priors
+        .iter()
+        .fold(vksync::AccessFlags2::NONE, |m, sa| m | sa.access());
     let (src_access, dst_access) = match r.kind {
-        HazardKind::ReadAfterWrite => (r.prior.access().to_string(), r.current.access().to_string()),
-        HazardKind::WriteAfterWrite => (r.prior.access().to_string(), "NONE".to_string()),
+        HazardKind::ReadAfterWrite => (prior_accesses.to_string(), r.current.access().to_string()),
+        HazardKind::WriteAfterWrite => (prior_accesses.to_string(), "NONE".to_string()),
         HazardKind::WriteAfterRead => ("NONE".to_string(), "NONE".to_string()),
     };
     // A queue family release or acquire operation is in no stage: only
@@ -214,7 +275,17 @@ pub fn race_line(
             sa.stage().flag()
         }
     };
-    let (ps, cs) = (stage_of(r.prior), stage_of(r.current));
+    let ps = g
+        .priors
+        .iter()
+        .fold(vksync::PipelineStageFlags2::NONE, |m, &sa| m | stage_of(sa));
+    // ALL_COMMANDS holds every other stage: name it alone.
+    let ps = if ps.contains(vksync::PipelineStageFlags2::ALL_COMMANDS) {
+        vksync::PipelineStageFlags2::ALL_COMMANDS
+    } else {
+        ps
+    };
+    let cs = stage_of(r.current);
     let fix = if is_host(r.current) && !is_host(r.prior) {
         format!(
             "barrier {ps}:{src_access} -> HOST:{} after line {} on queue `{}`, then wait for it on the host \
@@ -246,6 +317,9 @@ pub fn race_line(
         current: r.current,
         prior_command: r.prior_command,
         prior: r.prior,
+        also: g.also.clone(),
+        more: g.more,
+        earliest_prior: g.earliest_prior,
     };
     line_of(file, program, lines, &parts, &fix)
 }

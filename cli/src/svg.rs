@@ -1295,7 +1295,19 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 track_name(r.prior_command),
                 r.prior
             ),
-            crate::report::race_line(&source.name, program, &layout, lines, r),
+            crate::report::race_line(
+                &source.name,
+                program,
+                &layout,
+                lines,
+                &vksync::RaceGroup {
+                    race: *r,
+                    priors: vec![r.prior],
+                    also: Vec::new(),
+                    more: 0,
+                    earliest_prior: r.prior_command,
+                },
+            ),
         ));
     }
     for (by, w) in &sem_pairs {
@@ -1365,14 +1377,18 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         r##"<text x="16" y="26" font-size="17" font-weight="bold" fill="#111827">{} — vksync check</text>"##,
         esc(&source.name)
     );
-    let kinds: Vec<HazardKind> = races.iter().map(|r| r.kind).collect();
+    // The summary counts what `vksync check` prints: one hazard per later
+    // access and kind.
+    let groups = vksync::group_races(program, &races);
+    let kinds: Vec<HazardKind> = groups.iter().map(|g| g.race.kind).collect();
+    let pairs = groups.iter().map(|g| 1 + g.also.len() + g.more).sum();
     let _ = writeln!(
         s,
         r##"<text x="16" y="46" fill="#374151">{}, {}, {}; {}{}</text>"##,
         plural(program.queue_count(), "queue", "queues"),
         plural(program.semaphores().len(), "semaphore", "semaphores"),
         plural(program.events().len(), "event", "events"),
-        esc(&crate::report::summary_of(&kinds)),
+        esc(&crate::report::summary_of(&kinds, pairs)),
         if by_spec {
             " (by the definitional semantics)"
         } else {

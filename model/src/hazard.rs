@@ -11,6 +11,7 @@
 //! in the order their construction needs (`apply_dependency`); a hazard
 //! at or after one is fixed in the transition's own barrier ([`Fix`]).
 
+use crate::group::{group_hazards, HazardGroup};
 use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
@@ -287,14 +288,53 @@ pub(crate) fn check_resolved(program: &Program, layout: &Layout, sem: Semantics)
 
 /// Runs a given (fresh) checker over a program already validated into
 /// `layout`, with the checker's semantics.
-pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker: Checker) -> Vec<Hazard> {
+pub(crate) fn check_with_checker(program: &Program, layout: &Layout, checker: Checker) -> Vec<Hazard> {
+    walk(program, layout, checker, std::mem::take, |h| {
+        (h.command, h.provisional)
+    })
+}
+
+/// Runs the checker over a program and groups what it finds per later
+/// access and kind ([`crate::group_hazards`]): one entry per line a report
+/// prints. Each command's hazards are grouped as it is checked, so memory
+/// stays linear in the number of groups even when one access races
+/// thousands of earlier ones. Programs [`check_with`] refuses are refused
+/// alike.
+pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup>, ProgramError> {
+    let layout = resolve(program)?;
+    if program.first_multi_queue_command().is_some() {
+        let hazards = crate::sync::queues::check_multi_queue(program, &layout, sem)?;
+        return Ok(group_hazards(hazards));
+    }
+    refuse_events(program)?;
+    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    Ok(walk(
+        program,
+        &layout,
+        checker,
+        |found| group_hazards(found.drain(..)),
+        |g| (g.hazard.command, g.hazard.provisional),
+    ))
+}
+
+/// The checker's walk of a program: each batch at its submit, host
+/// operations in place; `take` turns one command's hazards into what is
+/// kept (the hazards themselves, or their groups); `of` gives a kept
+/// item's command and whether it is provisional.
+fn walk<T>(
+    program: &Program,
+    layout: &Layout,
+    mut checker: Checker,
+    mut take: impl FnMut(&mut Vec<Hazard>) -> Vec<T>,
+    of: impl Fn(&T) -> (usize, bool),
+) -> Vec<T> {
     let mut out = Vec::new();
     // Hazards against work that was submitted but not waited for when the
     // current command was recorded: the command runs only when its own
     // batch is submitted, so a wait before that submit removes them
     // ("Fence Waiting"; "Host Write Ordering Guarantees": the submission's
     // first scope holds everything that happened before it on the host).
-    let mut pending: Vec<Hazard> = Vec::new();
+    let mut pending: Vec<T> = Vec::new();
     let mut found = Vec::new();
     // Each batch at its submit, host operations in place (a host access
     // between recording a command and submitting it comes first: an
@@ -302,13 +342,14 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker
     for i in crate::ir::execution::order(program) {
         let c = &program.commands[i];
         step(&mut checker, layout, i, c, &mut found);
-        for h in found.drain(..) {
-            if h.provisional {
+        for h in take(&mut found) {
+            if of(&h).1 {
                 pending.push(h);
             } else {
                 out.push(h);
             }
         }
+        found.clear();
         match c {
             Command::Wait(_) => pending.clear(),
             Command::Submit(_) => out.append(&mut pending),
@@ -317,7 +358,7 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, mut checker
     }
     // Work still recorded at the end is submitted without a wait.
     out.append(&mut pending);
-    out.sort_by_key(|h| h.command);
+    out.sort_by_key(|h| of(h).0);
     out
 }
 

@@ -57,6 +57,7 @@ pub struct ReadmeDoctests;
 
 #[cfg(feature = "ash")]
 pub mod ash;
+mod group;
 mod hazard;
 mod ir;
 pub mod layer;
@@ -70,7 +71,8 @@ pub mod trace;
 mod tracker;
 pub mod vk;
 
-pub use hazard::{check, check_streaming, check_with, Fix, Hazard};
+pub use group::{group_hazards, group_races, Earlier, HazardGroup, RaceGroup};
+pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
