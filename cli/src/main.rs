@@ -38,6 +38,55 @@ use vksync::plan::{BarrierForm, PlanOptions, PlannerKind};
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
+    /// Stop with exit status 5 and a message when vksync's own heap would
+    /// exceed SIZE (bytes, or a number with K, M, G or T). Default: 3/4 of
+    /// the smallest of the address-space limit (`ulimit -v`), the machine's
+    /// memory and the control group's.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_max_memory)]
+    max_memory: Option<u64>,
+    /// Stop with exit status 5 and a message after SECONDS of wall-clock
+    /// time (no limit by default).
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_time_limit)]
+    time_limit: Option<f64>,
+}
+
+/// Every allocation of the process counted against `--max-memory`, so that
+/// reaching it ends with a message and status 5, never an allocation
+/// failure (`vksync_runtime::limits`).
+#[global_allocator]
+static ALLOC: vksync_runtime::limits::LimitedAlloc = vksync_runtime::limits::LimitedAlloc;
+
+fn parse_max_memory(text: &str) -> Result<u64, String> {
+    vksync_runtime::limits::parse_size(text)
+}
+
+fn parse_time_limit(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s < 1e9 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds greater than 0")),
+    }
+}
+
+/// Installs the memory limit and starts the time limit's watchdog: on
+/// expiry it prints one line and ends the process with [`Status::Limit`].
+fn set_limits(cli: &Cli) {
+    use vksync_runtime::limits::{default_memory_limit, set_memory_limit, LimitSource};
+    let memory = match cli.max_memory {
+        Some(bytes) => Some((bytes, LimitSource::Option)),
+        None => default_memory_limit(),
+    };
+    if let Some((bytes, source)) = memory {
+        set_memory_limit(bytes, Status::Limit as i32, source);
+    }
+    if let Some(seconds) = cli.time_limit {
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+            to_stderr!(
+                "vksync: error: time limit reached: {seconds} s (--time-limit); output printed so far is incomplete"
+            );
+            std::process::exit(Status::Limit as i32);
+        });
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -246,6 +295,7 @@ enum Status {
     BadInput = 2,
     NoDevice = 3,
     Timeout = 4,
+    Limit = 5,
 }
 
 fn main() -> ExitCode {
@@ -265,6 +315,7 @@ fn main() -> ExitCode {
             return ExitCode::from(status as u8);
         }
     };
+    set_limits(&cli);
     let mut out = Out::stdout();
     let status = match cli.command {
         Cmd::Check {

@@ -420,4 +420,5 @@ pub fn run_suite<S>(
 pub mod exhaustive;
 pub mod layer;
 pub mod queues;
+pub mod scale;
 pub mod sync;

@@ -406,7 +406,16 @@ pub fn host_memory_available() -> Option<u64> {
 }
 
 fn mem_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    meminfo_bytes(meminfo, "MemAvailable:")
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+pub(crate) fn mem_total(meminfo: &str) -> Option<u64> {
+    meminfo_bytes(meminfo, "MemTotal:")
+}
+
+fn meminfo_bytes(meminfo: &str, key: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with(key))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
 }

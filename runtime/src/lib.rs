@@ -44,6 +44,7 @@ mod descriptors;
 pub mod device;
 pub mod error;
 pub mod kernels;
+pub mod limits;
 pub mod queues;
 pub mod quirks;
 pub mod recorder;
