@@ -876,3 +876,41 @@ fn uniform_bindings_are_read_as_uniform_reads() {
     assert!(printed.contains("uniform b[0..64]"), "{printed}");
     assert_eq!(trace::parse(&printed).unwrap().program, t.program);
 }
+
+/// A uniform texel buffer binding (`sampled`) is read as
+/// `COMPUTE_SHADER:SHADER_SAMPLED_READ` ("Access Types": "read access to a
+/// uniform texel buffer or sampled image in any shader pipeline stage"):
+/// only a barrier to that access (or to `SHADER_READ`, which includes it)
+/// makes a write visible to it.
+#[test]
+fn uniform_texel_buffer_bindings_are_sampled_reads() {
+    check_case(
+        "a barrier to SHADER_SAMPLED_READ orders a sampled read",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_SAMPLED_READ\ndispatch scale_add sampled b[0..64] write c[0..64]",
+        &[],
+    );
+    check_case(
+        "so does one to SHADER_READ",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ\ndispatch scale_add sampled b[0..64] write c[0..64]",
+        &[],
+    );
+    check_case(
+        "a barrier to SHADER_STORAGE_READ does not",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\ndispatch scale_add sampled b[0..64] write c[0..64]",
+        &["L6 READ_AFTER_WRITE b[0..64] after L4"],
+    );
+    check_case(
+        "nor does one to UNIFORM_READ",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:UNIFORM_READ\ndispatch scale_add sampled b[0..64] write c[0..64]",
+        &["L6 READ_AFTER_WRITE b[0..64] after L4"],
+    );
+    check_case(
+        "a write after a sampled read needs an execution dependency only",
+        "dispatch scale_add sampled b[0..64] write c[0..64]\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\ncopy a[0..64] -> b[0..64]",
+        &[],
+    );
+    let t = trace::parse("buffer b 64\nbuffer c 64\ndispatch scale_add sampled b write c\n").unwrap();
+    let printed = trace::print(&t.program);
+    assert!(printed.contains("sampled b[0..64]"), "{printed}");
+    assert_eq!(trace::parse(&printed).unwrap().program, t.program);
+}

@@ -76,7 +76,7 @@ fn sync1_access(a: A) -> A {
 
 /// Access masks barriers draw from (unsupported bits are dropped for the
 /// stage mask they meet, so every barrier is valid usage).
-pub const ACCESS_MASKS: [A; 15] = [
+pub const ACCESS_MASKS: [A; 16] = [
     A::NONE,
     A::MEMORY_READ,
     A::MEMORY_WRITE,
@@ -91,6 +91,7 @@ pub const ACCESS_MASKS: [A; 15] = [
     A::HOST_READ,
     A::HOST_WRITE,
     A::UNIFORM_READ,
+    A::SHADER_SAMPLED_READ,
     A::SHADER_READ
         .union(A::SHADER_WRITE)
         .union(A::TRANSFER_READ)
@@ -253,7 +254,7 @@ fn sync_op() -> impl Strategy<Value = SyncOp> {
         1 => range().prop_map(|(dst, start, words)| SyncOp::Fill { dst, start, words }),
         1 => range().prop_map(|(dst, start, words)| SyncOp::Update { dst, start, words }),
         3 => (
-            prop::collection::vec((any::<u8>(), 0u8..3, any::<u8>(), 1u8..=16), 1..=3),
+            prop::collection::vec((any::<u8>(), 0u8..5, any::<u8>(), 1u8..=16), 1..=3),
             prop::option::weighted(0.2, (any::<u8>(), any::<u8>())),
         )
             .prop_map(|(bindings, indirect)| SyncOp::Dispatch { bindings, indirect }),
@@ -626,7 +627,9 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                             BindingAccess::Read,
                             BindingAccess::Write,
                             BindingAccess::ReadWrite,
-                        ][*access as usize % 3],
+                            BindingAccess::Uniform,
+                            BindingAccess::Sampled,
+                        ][*access as usize % 5],
                         region: region(&p, pick(&live, *o), *start, *words),
                     })
                     .collect();

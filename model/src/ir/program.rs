@@ -140,8 +140,9 @@ pub struct Region {
     pub range: ByteRange,
 }
 
-/// How a dispatch uses a buffer binding: a storage buffer read, written
-/// or both, or a uniform buffer.
+/// How a dispatch uses a buffer binding: a storage buffer (or storage
+/// texel buffer) read, written or both, a uniform buffer, or a uniform
+/// texel buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BindingAccess {
     /// A storage buffer, `readonly` in the shader: `SHADER_STORAGE_READ`.
@@ -156,16 +157,25 @@ pub enum BindingAccess {
     /// `VK_ACCESS_2_UNIFORM_READ_BIT` "specifies read access to a uniform
     /// buffer in any shader pipeline stage").
     Uniform,
+    /// A uniform texel buffer (`VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER`):
+    /// `SHADER_SAMPLED_READ` ("Access Types": it "specifies read access to
+    /// a uniform texel buffer or sampled image in any shader pipeline
+    /// stage"), which neither `SHADER_STORAGE_READ` nor `UNIFORM_READ`
+    /// covers. (A storage texel buffer is accessed as a storage buffer:
+    /// `read`, `write`, `rw`.)
+    Sampled,
 }
 
 impl BindingAccess {
-    /// The trace format's keyword: `read`, `write`, `rw` or `uniform`.
+    /// The trace format's keyword: `read`, `write`, `rw`, `uniform` or
+    /// `sampled`.
     pub fn keyword(self) -> &'static str {
         match self {
             BindingAccess::Read => "read",
             BindingAccess::Write => "write",
             BindingAccess::ReadWrite => "rw",
             BindingAccess::Uniform => "uniform",
+            BindingAccess::Sampled => "sampled",
         }
     }
 
@@ -180,6 +190,7 @@ impl BindingAccess {
             (BindingAccess::Write, _) | (BindingAccess::ReadWrite, true) => &[W],
             (BindingAccess::ReadWrite, false) => &[R, W],
             (BindingAccess::Uniform, _) => &[crate::vk::scope::StageAccess::ComputeShaderUniformRead],
+            (BindingAccess::Sampled, _) => &[crate::vk::scope::StageAccess::ComputeShaderSampledRead],
         }
     }
 }

@@ -91,6 +91,7 @@ pub(crate) fn per_object(input: &Program, out: &mut Emitter) {
                     let new = match b.access {
                         BindingAccess::Read => AccessFlags2::SHADER_READ,
                         BindingAccess::Uniform => AccessFlags2::UNIFORM_READ,
+                        BindingAccess::Sampled => AccessFlags2::SHADER_SAMPLED_READ,
                         _ => AccessFlags2::SHADER_WRITE,
                     };
                     last[b.region.object.0 as usize] = (compute, new);

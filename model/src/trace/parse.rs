@@ -1043,6 +1043,7 @@ impl Parser {
                         "write" => BindingAccess::Write,
                         "rw" => BindingAccess::ReadWrite,
                         "uniform" => BindingAccess::Uniform,
+                        "sampled" => BindingAccess::Sampled,
                         "indirect" => {
                             let r = line.next("the indirect arguments region")?;
                             if indirect.is_some() {
@@ -1055,7 +1056,7 @@ impl Parser {
                             return line.err(
                                 t.col,
                                 format!(
-                                    "expected `read`, `write`, `rw`, `uniform` or `indirect`, found {}",
+                                    "expected `read`, `write`, `rw`, `uniform`, `sampled` or `indirect`, found {}",
                                     quote(other)
                                 ),
                             )
@@ -1688,7 +1689,7 @@ free x
             ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
             ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
             ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
-            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform` or `indirect`, found `reed`"),
+            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled` or `indirect`, found `reed`"),
             ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
             ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
             ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
