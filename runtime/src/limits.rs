@@ -139,9 +139,9 @@ fn over_limit(wanted: usize) -> ! {
     }
     let source = SOURCES.get(SOURCE.load(Ordering::Relaxed)).copied().unwrap_or("");
     // A stack buffer: formatting into it does not allocate.
-    let _ = write!(
+    let _ = writeln!(
         w,
-        "vksync: error: memory limit reached: the next allocation would hold {}, over the limit of {} ({source}); output printed so far is incomplete\n",
+        "vksync: error: memory limit reached: the next allocation would hold {}, over the limit of {} ({source}); output printed so far is incomplete",
         Size(wanted),
         Size(limit),
     );
