@@ -427,10 +427,14 @@ fn meminfo_bytes(meminfo: &str, key: &str) -> Option<u64> {
 pub fn check_reference_memory(program: &Program, available: Option<u64>) -> Result<()> {
     let needed = reference_host_bytes(program);
     let fits_available = available.is_none_or(|a| needed <= a);
+    // Within the process's heap limit (`limits`, the CLI's `--max-memory`)
+    // first: the probe below must not be the allocation that reaches it.
+    let within_limit = needed <= crate::limits::headroom();
     // Asks for address space only: the pages are never touched.
-    let allocatable = usize::try_from(needed)
-        .ok()
-        .is_some_and(|n| Vec::<u8>::new().try_reserve_exact(n).is_ok());
+    let allocatable = within_limit
+        && usize::try_from(needed)
+            .ok()
+            .is_some_and(|n| Vec::<u8>::new().try_reserve_exact(n).is_ok());
     if fits_available && allocatable {
         return Ok(());
     }

@@ -61,6 +61,17 @@ pub fn memory_in_use() -> u64 {
     USED.load(Ordering::Relaxed) as u64
 }
 
+/// Bytes the process may still allocate before reaching the limit
+/// (`u64::MAX` without one): what a fallible allocation must ask of this
+/// first, since one past the limit ends the process instead of failing.
+pub fn headroom() -> u64 {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    if limit == usize::MAX {
+        return u64::MAX;
+    }
+    limit.saturating_sub(USED.load(Ordering::Relaxed)) as u64
+}
+
 /// The default limit: three quarters of the smallest of the address-space
 /// limit (`RLIMIT_AS`, from `/proc/self/limits`), the machine's memory
 /// (`MemTotal`) and the control group's (`memory.max`), with its source;
