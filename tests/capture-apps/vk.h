@@ -39,7 +39,7 @@
     X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdFillBuffer)          \
     X(vkCmdPipelineBarrier) X(vkQueueSubmit) X(vkCreateFence)                 \
     X(vkWaitForFences) X(vkResetFences) X(vkDeviceWaitIdle)                   \
-    X(vkDestroyDevice) X(vkDestroyInstance)
+    X(vkQueueWaitIdle) X(vkDestroyDevice) X(vkDestroyInstance)
 
 #ifdef VKS_DLOPEN
 #define VKS_DECLARE(f) static PFN_##f f;
