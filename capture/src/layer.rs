@@ -586,6 +586,8 @@ const DEVICE_NAMES: &[&str] = &[
     "vkSignalSemaphoreKHR",
     "vkWaitSemaphores",
     "vkWaitSemaphoresKHR",
+    "vkGetSemaphoreCounterValue",
+    "vkGetSemaphoreCounterValueKHR",
     "vkCreateImage",
     "vkDestroyImage",
     "vkBindImageMemory",
@@ -691,6 +693,9 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkDestroySemaphore" => destroy_semaphore as *const (),
         "vkSignalSemaphore" | "vkSignalSemaphoreKHR" => signal_semaphore as *const (),
         "vkWaitSemaphores" | "vkWaitSemaphoresKHR" => wait_semaphores as *const (),
+        "vkGetSemaphoreCounterValue" | "vkGetSemaphoreCounterValueKHR" => {
+            get_semaphore_counter_value as *const ()
+        }
         "vkDestroyImage" => destroy_image as *const (),
         "vkBindImageMemory" => bind_image_memory as *const (),
         "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
@@ -1276,30 +1281,100 @@ unsafe extern "system" fn wait_semaphores(
     };
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(device, info, timeout) };
-    if r == vk::Result::SUCCESS {
-        // SAFETY: a valid wait info with `semaphore_count` semaphores and
-        // values.
-        let (waits, any) = unsafe {
-            let i = &*info;
-            let waits: Vec<(u64, u64)> = slice(i.p_semaphores, i.semaphore_count)
-                .iter()
-                .zip(slice(i.p_values, i.semaphore_count))
-                .map(|(s, v)| (s.as_raw(), *v))
-                .collect();
-            (waits, i.flags.contains(vk::SemaphoreWaitFlags::ANY))
-        };
-        record(key, "vkWaitSemaphores", |d| {
-            let seq = d.capture.next_seq();
-            if any && waits.len() > 1 {
-                d.capture.not_modelled(
-                    None,
-                    seq,
-                    "vkWaitSemaphores",
-                    "a wait for any of several semaphores",
-                );
-            } else {
-                d.capture.host_wait(seq, "vkWaitSemaphores", &waits);
+    if r != vk::Result::SUCCESS {
+        // A time-out proves nothing reached.
+        return r;
+    }
+    // SAFETY: a valid wait info with `semaphore_count` semaphores and
+    // values.
+    let (waits, any) = unsafe {
+        let i = &*info;
+        let waits: Vec<(u64, u64)> = slice(i.p_semaphores, i.semaphore_count)
+            .iter()
+            .zip(slice(i.p_values, i.semaphore_count))
+            .map(|(s, v)| (s.as_raw(), *v))
+            .collect();
+        (waits, i.flags.contains(vk::SemaphoreWaitFlags::ANY))
+    };
+    // Waiting for all proves each value; waiting for any of several proves
+    // only one, unknown: each semaphore's value is then read (a query,
+    // after the wait, which proves what it reads).
+    let reached: Option<Vec<(u64, u64)>> = if any && waits.len() > 1 {
+        counter_values(device, key, waits.iter().map(|w| w.0))
+    } else {
+        Some(waits)
+    };
+    record(key, "vkWaitSemaphores", |d| {
+        let seq = d.capture.next_seq();
+        match &reached {
+            Some(reached) => {
+                let DeviceData { mapped, capture, .. } = d;
+                capture.host_wait(seq, "vkWaitSemaphores", reached, &mapped_now(mapped));
             }
+            None => d.capture.not_modelled(
+                None,
+                seq,
+                "vkWaitSemaphores",
+                "a wait for any of several semaphores (their values could not be read)",
+            ),
+        }
+    });
+    r
+}
+
+/// The current value of each timeline semaphore of `semaphores`, read with
+/// the next layer's `vkGetSemaphoreCounterValue`; `None` if one cannot be
+/// read.
+fn counter_values(
+    device: vk::Device,
+    key: usize,
+    semaphores: impl Iterator<Item = u64>,
+) -> Option<Vec<(u64, u64)>> {
+    let f = next!(
+        key,
+        vk::PFN_vkGetSemaphoreCounterValue,
+        ["vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR"]
+    )?;
+    semaphores
+        .map(|s| {
+            let mut value = 0u64;
+            // SAFETY: the next layer's function with a semaphore the
+            // application just waited on and a valid output pointer.
+            let r = unsafe { f(device, vk::Semaphore::from_raw(s), &mut value) };
+            (r == vk::Result::SUCCESS).then_some((s, value))
+        })
+        .collect()
+}
+
+unsafe extern "system" fn get_semaphore_counter_value(
+    device: vk::Device,
+    semaphore: vk::Semaphore,
+    value: *mut u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkGetSemaphoreCounterValue,
+        ["vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, semaphore, value) };
+    if r == vk::Result::SUCCESS && !value.is_null() {
+        // SAFETY: written on success.
+        let v = unsafe { *value };
+        // A poll proves the value it reads: a `host-wait` only where that
+        // is more than the trace knows (`Capture::host_wait`).
+        record(key, "vkGetSemaphoreCounterValue", |d| {
+            let seq = d.capture.next_seq();
+            let DeviceData { mapped, capture, .. } = d;
+            capture.host_wait(
+                seq,
+                "vkGetSemaphoreCounterValue",
+                &[(semaphore.as_raw(), v)],
+                &mapped_now(mapped),
+            );
         });
     }
     r

@@ -2,7 +2,8 @@
 //! unmodified application does with buffers (memory, buffers, compute
 //! pipelines, descriptors written directly, through update templates or
 //! pushed, copies, fills, updates, dispatches, barriers,
-//! submissions, fence waits, host writes to mapped memory) and writes it as
+//! submissions, fence and timeline semaphore waits, host writes to mapped
+//! memory) and writes it as
 //! a vksync trace that `vksync check` judges.
 //!
 //! This crate owns the layer (`layer.rs`: the exported entry points, the

@@ -310,7 +310,15 @@ pub struct Capture {
     /// Marker submissions (see `Capture::mark`), per queue: the latest
     /// application submission each follows, and its semaphore.
     markers: HashMap<QueueId, Vec<(usize, SemaphoreId)>>,
-
+    /// Every timeline signal written, per trace semaphore: the value, and
+    /// the submission whose batch signals it when that signal waits for
+    /// all its queue's earlier work (`ALL_COMMANDS`); `None` for a host
+    /// signal or a narrower stage mask.
+    timeline_signals: HashMap<SemaphoreId, Vec<(u64, Option<usize>)>>,
+    /// The value of each timeline semaphore the trace already proves the
+    /// host saw reached (its initial value, a `host-wait`, a `host-signal`,
+    /// every signal before a full `wait`).
+    timeline_known: HashMap<SemaphoreId, u64>,
     /// `vkCreateEvent`: the trace event once one is declared.
     events: HashMap<u64, Option<EventId>>,
     /// `vkCreateSemaphore`: timeline semaphores' initial value (`None`:
@@ -394,7 +402,8 @@ impl Capture {
             open_waits: HashMap::new(),
             wait_tokens: 0,
             markers: HashMap::new(),
-
+            timeline_signals: HashMap::new(),
+            timeline_known: HashMap::new(),
             semaphores: HashMap::new(),
             events: HashMap::new(),
             submissions: 0,
@@ -1779,13 +1788,24 @@ impl Capture {
                     None => unknown.push(sem),
                 }
             }
+            let mut timeline_signals = Vec::new();
             for &(sem, value, mask) in &batch.signals {
                 match self.semaphore_id(sem) {
-                    Some((id, timeline)) => sub.signals.push(SemaphoreSignal {
-                        semaphore: id,
-                        value: timeline.then_some(value),
-                        stages: stages(mask, false),
-                    }),
+                    Some((id, timeline)) => {
+                        let stages = stages(mask, false);
+                        if timeline {
+                            timeline_signals.push((
+                                id,
+                                value,
+                                stages.contains(PipelineStageFlags2::ALL_COMMANDS),
+                            ));
+                        }
+                        sub.signals.push(SemaphoreSignal {
+                            semaphore: id,
+                            value: timeline.then_some(value),
+                            stages,
+                        })
+                    }
                     None => unknown.push(sem),
                 }
             }
@@ -1805,6 +1825,10 @@ impl Capture {
             self.sub_queue.push(q);
             self.sub_thread.push(Some(std::thread::current().id()));
             self.latest.insert(q, self.submissions);
+            for (id, value, all) in timeline_signals {
+                let sub = all.then_some(self.submissions);
+                self.timeline_signals.entry(id).or_default().push((value, sub));
+            }
         }
         if fence != 0 {
             // The fence signals after this queue's submissions so far (a
@@ -1891,29 +1915,91 @@ impl Capture {
     /// `vkSignalSemaphore`: a host signal of a timeline semaphore.
     pub fn host_signal(&mut self, seq: u64, call: &str, semaphore: u64, value: u64) {
         match self.semaphore_id(semaphore) {
-            Some((id, true)) => self.append(Entry::Cmd(
-                Command::HostSignal { semaphore: id, value },
-                format!("{call} #{seq}"),
-            )),
+            Some((id, true)) => {
+                self.append(Entry::Cmd(
+                    Command::HostSignal { semaphore: id, value },
+                    format!("{call} #{seq}"),
+                ));
+                self.timeline_signals.entry(id).or_default().push((value, None));
+                let known = self.timeline_known.entry(id).or_insert(0);
+                *known = (*known).max(value);
+            }
             _ => self.append(Entry::NotModelled(format!(
                 "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
             ))),
         }
     }
 
-    /// `vkWaitSemaphores` (all of them): a host wait for each.
-    pub fn host_wait(&mut self, seq: u64, call: &str, waits: &[(u64, u64)]) {
-        for &(semaphore, value) in waits {
-            match self.semaphore_id(semaphore) {
-                Some((id, true)) => self.append(Entry::Cmd(
-                    Command::HostWait { semaphore: id, value },
-                    format!("{call} #{seq}"),
-                )),
-                _ => self.append(Entry::NotModelled(format!(
-                    "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
-                ))),
+    /// A host wait on timeline semaphores that returned: `reached` holds,
+    /// per `VkSemaphore`, a value the call proves the semaphore reached
+    /// (`vkWaitSemaphores` waiting for all: each value waited for;
+    /// `vkGetSemaphoreCounterValue`: the value read).
+    ///
+    /// Written as `host-wait sN V` only where it proves more than the trace
+    /// already knows (so polling writes one line per value signalled, not
+    /// one per poll). `V` is the greatest value of the trace (the initial
+    /// value, a signal written, a host signal) not above the value proven,
+    /// so the wait is one the trace can satisfy (a signal another thread
+    /// submitted and has not yet been recorded is not claimed). The
+    /// submissions whose `ALL_COMMANDS` signals reach at most `V` are then
+    /// complete, with every earlier submission of their queues: their
+    /// device writes are taken as in [`Capture::wait_in_scope`] (no longer
+    /// the device's, so later host writes there are seen; assumed read by
+    /// the host).
+    pub fn host_wait(&mut self, seq: u64, call: &str, reached: &[(u64, u64)], mapped: &[(u64, &[u8])]) {
+        let mut covered: HashMap<QueueId, usize> = HashMap::new();
+        for &(semaphore, proven) in reached {
+            let id = match self.semaphore_id(semaphore) {
+                Some((id, true)) => id,
+                _ => {
+                    self.append(Entry::NotModelled(format!(
+                        "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
+                    )));
+                    continue;
+                }
+            };
+            let initial = match self.program.semaphores().get(id.0 as usize).map(|s| s.kind) {
+                Some(SemaphoreType::Timeline { initial }) => initial,
+                _ => 0,
+            };
+            let known = self.timeline_known.get(&id).copied().unwrap_or(initial);
+            if proven <= known {
+                // The common poll: nothing new.
+                continue;
             }
+            let signals = self
+                .timeline_signals
+                .get(&id)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let value = signals
+                .iter()
+                .map(|&(v, _)| v)
+                .filter(|&v| v <= proven)
+                .fold(initial, u64::max);
+            if value <= known {
+                continue;
+            }
+            for &(v, sub) in signals {
+                if let Some(sub) = sub.filter(|_| v <= value) {
+                    if let Some(&q) = self.sub_queue.get(sub - 1) {
+                        let c = covered.entry(q).or_insert(0);
+                        *c = (*c).max(sub);
+                    }
+                }
+            }
+            self.timeline_known.insert(id, value);
+            // Signals the trace now knows reached decide nothing more (a
+            // long run keeps only those still pending).
+            if let Some(signals) = self.timeline_signals.get_mut(&id) {
+                signals.retain(|&(v, _)| v > value);
+            }
+            self.append(Entry::Cmd(
+                Command::HostWait { semaphore: id, value },
+                format!("{call} #{seq}"),
+            ));
         }
+        self.complete(&covered, mapped, None);
     }
 
     /// A successful wait: `vkWaitForFences` on `fences` (or, with `None`,
@@ -2102,6 +2188,7 @@ impl Capture {
                 .filter(|&(s, _)| !self.known_complete(q, s));
             if let Some((s, id)) = marker {
                 self.queue_waited.insert(q, s);
+                self.timeline_known.insert(id, 1);
                 self.append(Entry::Cmd(
                     Command::HostWait {
                         semaphore: id,
@@ -2144,6 +2231,14 @@ impl Capture {
             self.waited = self.submissions;
             if let Some(comment) = wait {
                 self.append(Entry::Cmd(Command::WAIT, comment));
+            }
+            // Every signal written so far has run.
+            for (id, signals) in &self.timeline_signals {
+                let top = signals.iter().filter(|s| s.1.is_some()).map(|s| s.0).max();
+                if let Some(top) = top {
+                    let known = self.timeline_known.entry(*id).or_insert(0);
+                    *known = (*known).max(top);
+                }
             }
         } else {
             for (&q, &c) in covered {
@@ -3090,6 +3185,73 @@ mod tests {
             "{text}"
         );
         assert_eq!(hazards(&text), Vec::<String>::new(), "{text}");
+    }
+
+    /// Timeline host waits: `vkWaitSemaphores` and polls of the counter
+    /// write a `host-wait` only when they prove a value the trace does not
+    /// know yet; what the signalling submission wrote is then the host's
+    /// to read (assumed, `host-read`), and the host's later writes there
+    /// are seen (not taken for the device's). Without the barrier to HOST
+    /// the read is a read-after-write hazard.
+    #[test]
+    fn timeline_host_waits_are_exact_and_do_not_flood() {
+        for barrier in [true, false] {
+            let mut c = device();
+            c.map_memory(1, 0, &[0u8; 4096]);
+            c.create_semaphore(800, Some(0));
+            let mut mem = vec![0u8; 4096];
+            for frame in 1..=3u64 {
+                // The host writes the staging half, the device fills the
+                // other half, the host reads it after the wait.
+                mem[..64].fill(frame as u8);
+                c.host_writes(10 * frame, "vkQueueSubmit", 1, &[(0, &mem)]);
+                c.reset_command_buffer(70);
+                c.fill_buffer(70, 10 * frame + 1, 10, 2048, 64, frame as u32);
+                if barrier {
+                    fill_to_host(&mut c, 70, 10 * frame + 2, 2048, 64);
+                }
+                let signal = Batch {
+                    cbs: vec![70],
+                    signals: vec![(800, frame, vk::PipelineStageFlags2::ALL_COMMANDS.as_raw())],
+                    ..Batch::default()
+                };
+                c.submit(10 * frame + 3, "vkQueueSubmit", 1, &[signal], 0);
+                mem[2048..2112].fill(frame as u8);
+                // A poll that proves nothing new, the wait, polls after it.
+                c.host_wait(
+                    10 * frame + 4,
+                    "vkGetSemaphoreCounterValue",
+                    &[(800, frame - 1)],
+                    &[(1, &mem)],
+                );
+                c.host_wait(10 * frame + 5, "vkWaitSemaphores", &[(800, frame)], &[(1, &mem)]);
+                for k in 6..9 {
+                    c.host_wait(
+                        10 * frame + k,
+                        "vkGetSemaphoreCounterValue",
+                        &[(800, frame)],
+                        &[(1, &mem)],
+                    );
+                }
+            }
+            let text = c.text();
+            let count = |p: &str| text.lines().filter(|l| l.starts_with(p)).count();
+            assert_eq!(count("host-wait s0 "), 3, "{text}");
+            assert_eq!(count("host-write b0[0..64]"), 3, "{text}");
+            assert_eq!(count("host-read b0[2048..2112]"), 3, "{text}");
+            assert_eq!(count("not-modelled"), 0, "{text}");
+            let found = hazards(&text);
+            if barrier {
+                assert_eq!(found, Vec::<String>::new(), "{text}");
+            } else {
+                // Each frame's host read races with the fills (the
+                // definitional semantics names every earlier one).
+                assert!(found.iter().all(|h| h.contains("ReadAfterWrite")), "{found:?}");
+                let reads: std::collections::BTreeSet<&str> =
+                    found.iter().filter_map(|h| h.split(',').next()).collect();
+                assert_eq!(reads.len(), 3, "{text}\n{found:?}");
+            }
+        }
     }
 
     /// A finished capture writes nothing more; one finished at process

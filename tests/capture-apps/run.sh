@@ -161,6 +161,19 @@ for wait in "device 2" "queue 2" "fence 4"; do
         'no-trace:^host-write' "count:$((threads * 150)):^submit  # vkQueueSubmit #" \
         'no-trace:waits for part of the submitted work' "trace:$summary"
 done
+# (f) A frame loop synchronized only by a timeline semaphore (issue 23):
+# each of the 100 frames has its upload's host-write, one host-wait (polls
+# that prove nothing new write none) and its host read; no hazard. Without
+# the barrier to HOST, the host reads race with the copy.
+for how in wait poll any; do
+    run_case "timeline-$how" timeline "$how" 0 0 \
+        "out:timeline \\($how\\): 100 frames read back" 'out:no hazards' \
+        'count:100:^host-write b0\[' 'count:100:^host-wait s0 ' 'count:100:^host-read b0\[' \
+        'count:100:^submit signal s0:' 'no-trace:^not-modelled' "trace:$summary"
+done
+run_case timeline-no-host-barrier timeline "wait no-host-barrier" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads b0\[' 'count:100:^host-read b0\[' \
+    'count:100:^host-wait s0 ' "trace:$summary"
 # (e) A thread writing a mapped buffer while the main thread submits 200
 # times: one host-write line per submission (the spans of the buffer
 # merged: no device access touches it), no hazard.
