@@ -274,6 +274,9 @@ pub struct Capture {
     image_count: usize,
     /// Where each buffer object lives: memory handle, offset, size.
     placement: HashMap<ObjectId, (u64, u64, u64)>,
+    /// Trace objects of destroyed buffers and images: host writes are no
+    /// longer written on them.
+    destroyed: std::collections::HashSet<ObjectId>,
     buffer_count: usize,
     memory_count: usize,
     shaders: HashMap<u64, Shader>,
@@ -382,6 +385,7 @@ impl Capture {
             images: HashMap::new(),
             image_count: 0,
             placement: HashMap::new(),
+            destroyed: std::collections::HashSet::new(),
             buffer_count: 0,
             memory_count: 0,
             shaders: HashMap::new(),
@@ -543,9 +547,15 @@ impl Capture {
         if spans.is_empty() {
             return;
         }
+        // On every live buffer or image bound there (a destroyed one's
+        // placement is kept for the accesses already recorded, but the
+        // host no longer writes through it: wgpu binds a new buffer at the
+        // same offset of recycled staging memory each frame); bytes that
+        // no live object covers are written on the memory object.
         let mut writes = Vec::new();
+        let mut uncovered = spans.clone();
         for (obj, &(mem, off, size)) in &self.placement {
-            if mem != memory {
+            if mem != memory || self.destroyed.contains(obj) {
                 continue;
             }
             for &(s, e) in &spans {
@@ -556,6 +566,23 @@ impl Capture {
                         range: ByteRange::new(s - off, e - off),
                     });
                 }
+            }
+            uncovered = uncovered
+                .into_iter()
+                .flat_map(|(s, e)| {
+                    [(s, e.min(off)), (s.max(off + size), e)]
+                        .into_iter()
+                        .filter(|(a, b)| a < b)
+                })
+                .collect();
+        }
+        let whole = self.memories.get(&memory).map(|m| m.obj);
+        for (s, e) in uncovered {
+            if let Some(object) = whole {
+                writes.push(Region {
+                    object,
+                    range: ByteRange::new(s, e),
+                });
             }
         }
         writes.sort_by_key(|r| (r.object.0, r.range.start));
@@ -622,7 +649,9 @@ impl Capture {
 
     /// `vkDestroyBuffer`.
     pub fn destroy_buffer(&mut self, buffer: u64) {
-        self.buffers.remove(&buffer);
+        if let Some(obj) = self.buffers.remove(&buffer).and_then(|b| b.obj) {
+            self.destroyed.insert(obj);
+        }
     }
 
     /// `vkBindBufferMemory` (one bind of `vkBindBufferMemory2`).
@@ -678,7 +707,9 @@ impl Capture {
 
     /// `vkDestroyImage`.
     pub fn destroy_image(&mut self, image: u64) {
-        self.images.remove(&image);
+        if let Some(obj) = self.images.remove(&image).and_then(|i| i.obj) {
+            self.destroyed.insert(obj);
+        }
     }
 
     /// `vkBindImageMemory` (one bind of `vkBindImageMemory2`): the image
@@ -3040,6 +3071,39 @@ mod tests {
             queue_families: None,
         };
         c.barrier(cb, seq, "vkCmdPipelineBarrier2", &[], &[b]);
+    }
+
+    /// A host write is written on the live buffers bound where it lands,
+    /// not on destroyed ones bound there before (wgpu binds a new buffer
+    /// at the same offset of recycled staging memory each frame: each
+    /// write was repeated on every buffer ever bound there), and on the
+    /// memory object where no live buffer is bound.
+    #[test]
+    fn host_writes_go_to_live_buffers() {
+        let mut c = device();
+        c.map_memory(1, 0, &[0u8; 4096]);
+        c.create_buffer(11, 256, vk::SharingMode::EXCLUSIVE);
+        c.bind_buffer(3, "vkBindBufferMemory", 11, 1, 1024);
+        c.destroy_buffer(11);
+        c.create_buffer(12, 256, vk::SharingMode::EXCLUSIVE);
+        c.bind_buffer(4, "vkBindBufferMemory", 12, 1, 1024);
+        c.destroy_buffer(10);
+        let mut mem = vec![0u8; 4096];
+        mem[1030] = 1;
+        mem[3000] = 1;
+        c.host_writes(5, "vkQueueSubmit", 1, &[(0, &mem)]);
+        c.submit(5, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let text = c.text();
+        let writes: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("host-write"))
+            .map(|l| l.split("  #").next().unwrap_or(l))
+            .collect();
+        assert_eq!(
+            writes,
+            ["host-write m0[3000..3001] 0", "host-write b2[6..7] 0"],
+            "{text}"
+        );
     }
 
     /// The hazards `vksync check` finds in a capture's trace, as text: the
