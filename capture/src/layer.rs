@@ -12,8 +12,7 @@
 //! Invariants:
 //!
 //! - Every intercepted call goes down the chain with its arguments
-//!   unchanged, exactly once (except a wait-idle that another thread's
-//!   submission overlapped: [`wait_idle`]), whatever happens in the recording; the
+//!   unchanged, exactly once, whatever happens in the recording; the
 //!   recording of a call that fails is skipped (and before `vkQueueSubmit`
 //!   the mapped memory is compared first, because once the work is
 //!   submitted the device may write it).
@@ -587,6 +586,8 @@ const DEVICE_NAMES: &[&str] = &[
     "vkSignalSemaphoreKHR",
     "vkWaitSemaphores",
     "vkWaitSemaphoresKHR",
+    "vkGetSemaphoreCounterValue",
+    "vkGetSemaphoreCounterValueKHR",
     "vkCreateImage",
     "vkDestroyImage",
     "vkBindImageMemory",
@@ -692,6 +693,9 @@ fn device_intercept(name: &str) -> Option<VoidFn> {
         "vkDestroySemaphore" => destroy_semaphore as *const (),
         "vkSignalSemaphore" | "vkSignalSemaphoreKHR" => signal_semaphore as *const (),
         "vkWaitSemaphores" | "vkWaitSemaphoresKHR" => wait_semaphores as *const (),
+        "vkGetSemaphoreCounterValue" | "vkGetSemaphoreCounterValueKHR" => {
+            get_semaphore_counter_value as *const ()
+        }
         "vkDestroyImage" => destroy_image as *const (),
         "vkBindImageMemory" => bind_image_memory as *const (),
         "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
@@ -895,19 +899,29 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
     });
 }
 
-/// Emits a `wait` (and the host reads it implies) on device data `d`.
-/// What a wait on `on` covers if it is called now on device `key` (taken
-/// before the wait goes down the chain: `Capture::wait_scope`).
-fn wait_scope(key: usize, on: WaitOn<'_>) -> WaitScope {
-    let mut scope = WaitScope::default();
-    record(key, "a host wait", |d| scope = d.capture.wait_scope(on));
-    scope
+/// Calls `down` (a host wait on `on` going down the chain) and records it
+/// as `call` when it returns `VK_SUCCESS`, with what it covered when it
+/// was called (`Capture::begin_wait`: submissions other threads record
+/// while it waits are preceded by a marker, and the wait is written as
+/// covering exactly the work before it). Returns `down`'s result.
+fn host_wait(key: usize, call: &str, on: WaitOn<'_>, down: impl FnOnce() -> vk::Result) -> vk::Result {
+    let mut token = None;
+    record(key, call, |d| token = Some(d.capture.begin_wait(on)));
+    let r = down();
+    record(key, call, |d| {
+        let seq = d.capture.next_seq();
+        let scope = token.map(|t| d.capture.end_wait(t)).unwrap_or_default();
+        if r == vk::Result::SUCCESS {
+            wait_on(d, seq, call, &scope);
+        }
+    });
+    r
 }
 
-/// Records a successful wait with the scope it had when it was called.
-fn wait_on(d: &mut DeviceData, seq: u64, call: &str, scope: &WaitScope) {
-    let DeviceData { mapped, capture, .. } = d;
-    let current: Vec<(u64, &[u8])> = mapped
+/// The application's mapped ranges of device data `d`, as byte slices
+/// (what a wait reads of the device's results).
+fn mapped_now(mapped: &HashMap<u64, Mapped>) -> Vec<(u64, &[u8])> {
+    mapped
         .iter()
         .map(|(&mem, m)| {
             // SAFETY: as in `map_memory`: the range is mapped while it is
@@ -916,8 +930,13 @@ fn wait_on(d: &mut DeviceData, seq: u64, call: &str, scope: &WaitScope) {
                 std::slice::from_raw_parts(m.ptr as *const u8, m.len as usize)
             })
         })
-        .collect();
-    capture.wait_in_scope(seq, call, scope, &current);
+        .collect()
+}
+
+/// Records a successful wait with the scope it had when it was called.
+fn wait_on(d: &mut DeviceData, seq: u64, call: &str, scope: &WaitScope) {
+    let DeviceData { mapped, capture, .. } = d;
+    capture.wait_in_scope(seq, call, scope, &mapped_now(mapped));
 }
 
 /// Which mapped bytes a diff compares.
@@ -1262,30 +1281,100 @@ unsafe extern "system" fn wait_semaphores(
     };
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(device, info, timeout) };
-    if r == vk::Result::SUCCESS {
-        // SAFETY: a valid wait info with `semaphore_count` semaphores and
-        // values.
-        let (waits, any) = unsafe {
-            let i = &*info;
-            let waits: Vec<(u64, u64)> = slice(i.p_semaphores, i.semaphore_count)
-                .iter()
-                .zip(slice(i.p_values, i.semaphore_count))
-                .map(|(s, v)| (s.as_raw(), *v))
-                .collect();
-            (waits, i.flags.contains(vk::SemaphoreWaitFlags::ANY))
-        };
-        record(key, "vkWaitSemaphores", |d| {
-            let seq = d.capture.next_seq();
-            if any && waits.len() > 1 {
-                d.capture.not_modelled(
-                    None,
-                    seq,
-                    "vkWaitSemaphores",
-                    "a wait for any of several semaphores",
-                );
-            } else {
-                d.capture.host_wait(seq, "vkWaitSemaphores", &waits);
+    if r != vk::Result::SUCCESS {
+        // A time-out proves nothing reached.
+        return r;
+    }
+    // SAFETY: a valid wait info with `semaphore_count` semaphores and
+    // values.
+    let (waits, any) = unsafe {
+        let i = &*info;
+        let waits: Vec<(u64, u64)> = slice(i.p_semaphores, i.semaphore_count)
+            .iter()
+            .zip(slice(i.p_values, i.semaphore_count))
+            .map(|(s, v)| (s.as_raw(), *v))
+            .collect();
+        (waits, i.flags.contains(vk::SemaphoreWaitFlags::ANY))
+    };
+    // Waiting for all proves each value; waiting for any of several proves
+    // only one, unknown: each semaphore's value is then read (a query,
+    // after the wait, which proves what it reads).
+    let reached: Option<Vec<(u64, u64)>> = if any && waits.len() > 1 {
+        counter_values(device, key, waits.iter().map(|w| w.0))
+    } else {
+        Some(waits)
+    };
+    record(key, "vkWaitSemaphores", |d| {
+        let seq = d.capture.next_seq();
+        match &reached {
+            Some(reached) => {
+                let DeviceData { mapped, capture, .. } = d;
+                capture.host_wait(seq, "vkWaitSemaphores", reached, &mapped_now(mapped));
             }
+            None => d.capture.not_modelled(
+                None,
+                seq,
+                "vkWaitSemaphores",
+                "a wait for any of several semaphores (their values could not be read)",
+            ),
+        }
+    });
+    r
+}
+
+/// The current value of each timeline semaphore of `semaphores`, read with
+/// the next layer's `vkGetSemaphoreCounterValue`; `None` if one cannot be
+/// read.
+fn counter_values(
+    device: vk::Device,
+    key: usize,
+    semaphores: impl Iterator<Item = u64>,
+) -> Option<Vec<(u64, u64)>> {
+    let f = next!(
+        key,
+        vk::PFN_vkGetSemaphoreCounterValue,
+        ["vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR"]
+    )?;
+    semaphores
+        .map(|s| {
+            let mut value = 0u64;
+            // SAFETY: the next layer's function with a semaphore the
+            // application just waited on and a valid output pointer.
+            let r = unsafe { f(device, vk::Semaphore::from_raw(s), &mut value) };
+            (r == vk::Result::SUCCESS).then_some((s, value))
+        })
+        .collect()
+}
+
+unsafe extern "system" fn get_semaphore_counter_value(
+    device: vk::Device,
+    semaphore: vk::Semaphore,
+    value: *mut u64,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkGetSemaphoreCounterValue,
+        ["vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, semaphore, value) };
+    if r == vk::Result::SUCCESS && !value.is_null() {
+        // SAFETY: written on success.
+        let v = unsafe { *value };
+        // A poll proves the value it reads: a `host-wait` only where that
+        // is more than the trace knows (`Capture::host_wait`).
+        record(key, "vkGetSemaphoreCounterValue", |d| {
+            let seq = d.capture.next_seq();
+            let DeviceData { mapped, capture, .. } = d;
+            capture.host_wait(
+                seq,
+                "vkGetSemaphoreCounterValue",
+                &[(semaphore.as_raw(), v)],
+                &mapped_now(mapped),
+            );
         });
     }
     r
@@ -3020,20 +3109,21 @@ unsafe extern "system" fn wait_for_fences(
     };
     // SAFETY: `n` fence handles.
     let list: Vec<u64> = unsafe { slice(fences, n) }.iter().map(|f| f.as_raw()).collect();
-    let scope = wait_scope(key, WaitOn::Fences(&list));
+    if all == vk::TRUE || list.len() == 1 {
+        return host_wait(key, "vkWaitForFences", WaitOn::Fences(&list), || {
+            // SAFETY: the next layer's function with the caller's arguments.
+            unsafe { f(device, n, fences, all, timeout) }
+        });
+    }
     // SAFETY: the next layer's function with the caller's arguments.
     let r = unsafe { f(device, n, fences, all, timeout) };
-    record(key, "vkWaitForFences", |d| {
-        let seq = d.capture.next_seq();
-        if r == vk::Result::SUCCESS {
-            if all == vk::TRUE || list.len() == 1 {
-                wait_on(d, seq, "vkWaitForFences", &scope);
-            } else {
-                d.capture
-                    .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
-            }
-        }
-    });
+    if r == vk::Result::SUCCESS {
+        record(key, "vkWaitForFences", |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .not_modelled(None, seq, "vkWaitForFences", "wait for any of several fences");
+        });
+    }
     r
 }
 
@@ -3042,50 +3132,10 @@ unsafe extern "system" fn get_fence_status(device: vk::Device, fence: vk::Fence)
     let Some(f) = next!(key, vk::PFN_vkGetFenceStatus, ["vkGetFenceStatus"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    let scope = wait_scope(key, WaitOn::Fences(&[fence.as_raw()]));
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(device, fence) };
-    if r == vk::Result::SUCCESS {
-        record(key, "vkGetFenceStatus", |d| {
-            let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkGetFenceStatus", &scope);
-        });
-    }
-    r
-}
-
-/// How many times a `vkQueueWaitIdle`/`vkDeviceWaitIdle` goes down the
-/// chain at most (see [`wait_idle`]).
-const WAIT_IDLE_CALLS: usize = 8;
-
-/// Calls `down` (a `vkQueueWaitIdle` or `vkDeviceWaitIdle` down the chain)
-/// and returns its result with what it is known to have waited for.
-///
-/// A wait covers what was submitted when it was called. When another
-/// thread submitted while it waited (invalid usage: these calls need the
-/// queues externally synchronized; it happens), that is less than
-/// everything submitted, and a wait for part of the work cannot be a
-/// `wait` of a single-queue trace: the application's later submissions
-/// would then race in the trace with work it had waited for. So the call
-/// is repeated, at most [`WAIT_IDLE_CALLS`] times in all, until no
-/// submission came during it: waiting for idle again is what the
-/// application asked for (the device idle), it only takes longer. This is
-/// the one call the layer may send down more than once.
-fn wait_idle(key: usize, on: WaitOn<'_>, down: impl Fn() -> vk::Result) -> (WaitScope, vk::Result) {
-    let mut scope = wait_scope(key, on);
-    let mut r = down();
-    for _ in 1..WAIT_IDLE_CALLS {
-        if r != vk::Result::SUCCESS {
-            break;
-        }
-        let now = wait_scope(key, on);
-        if now == scope {
-            break;
-        }
-        scope = now;
-        r = down();
-    }
-    (scope, r)
+    host_wait(key, "vkGetFenceStatus", WaitOn::Fences(&[fence.as_raw()]), || {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, fence) }
+    })
 }
 
 unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
@@ -3093,17 +3143,10 @@ unsafe extern "system" fn queue_wait_idle(queue: vk::Queue) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkQueueWaitIdle, ["vkQueueWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    let (scope, r) = wait_idle(key, WaitOn::Queue(queue.as_raw()), || {
+    host_wait(key, "vkQueueWaitIdle", WaitOn::Queue(queue.as_raw()), || {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(queue) }
-    });
-    if r == vk::Result::SUCCESS {
-        record(key, "vkQueueWaitIdle", |d| {
-            let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkQueueWaitIdle", &scope);
-        });
-    }
-    r
+    })
 }
 
 unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
@@ -3111,17 +3154,10 @@ unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
     let Some(f) = next!(key, vk::PFN_vkDeviceWaitIdle, ["vkDeviceWaitIdle"]) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    let (scope, r) = wait_idle(key, WaitOn::Device, || {
+    host_wait(key, "vkDeviceWaitIdle", WaitOn::Device, || {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(device) }
-    });
-    if r == vk::Result::SUCCESS {
-        record(key, "vkDeviceWaitIdle", |d| {
-            let seq = d.capture.next_seq();
-            wait_on(d, seq, "vkDeviceWaitIdle", &scope);
-        });
-    }
-    r
+    })
 }
 
 unsafe extern "system" fn destroy_fence(device: vk::Device, fence: vk::Fence, alloc: Alloc<'_>) {

@@ -2,7 +2,8 @@
 //! unmodified application does with buffers (memory, buffers, compute
 //! pipelines, descriptors written directly, through update templates or
 //! pushed, copies, fills, updates, dispatches, barriers,
-//! submissions, fence waits, host writes to mapped memory) and writes it as
+//! submissions, fence and timeline semaphore waits, host writes to mapped
+//! memory) and writes it as
 //! a vksync trace that `vksync check` judges.
 //!
 //! This crate owns the layer (`layer.rs`: the exported entry points, the
@@ -15,10 +16,7 @@
 //! the model's printer's (`vksync::trace::print_annotated`).
 //!
 //! Invariants: the layer never changes what the application does (every
-//! call goes down the chain unchanged, once; the one exception is a
-//! `vkQueueWaitIdle`/`vkDeviceWaitIdle` that another thread's submission
-//! overlapped, repeated until it covers a known set of submissions, which
-//! only makes it wait longer: `layer.rs`, `wait_idle`); it never unwinds into the
+//! call goes down the chain unchanged, once); it never unwinds into the
 //! application (panics are caught and reported on stderr); and nothing
 //! that touches memory is dropped silently: what the model cannot express
 //! is written as a `not-modelled` line (which `vksync check` reports) and

@@ -147,11 +147,33 @@ done
 run_case segv-die segv die 77 77 \
     'out:exited with status 77$' 'out:is unfinished' 'out:exit status 77, the application' \
     'trace:^submit  # vkQueueSubmit' 'trace:^# unfinished: the command exited with status 77'
-# (d) Two threads in vkDeviceWaitIdle while the other submits: no host
-# write (the host never writes the buffer), no hazard.
-run_case wait-idle wait-idle "" 0 0 \
-    'out:2 threads x 150 rounds, bytes read back' 'out:no hazards' \
-    'no-trace:^host-write' 'count:300:^submit ' "trace:$summary"
+# (d) Threads waiting while another submits (vkDeviceWaitIdle and
+# vkQueueWaitIdle: invalid usage that happens; each thread's own fence:
+# valid): no host write (the host never writes the buffer), no hazard (each
+# thread's next fill is ordered after its wait), every wait written (a
+# `wait`, or a `host-wait` on the marker before the submission that came
+# during or after what it waited for), one trace line per application
+# submission and no comment saying a wait was left out.
+for wait in "device 2" "queue 2" "fence 4"; do
+    read -r how threads <<< "$wait"
+    run_case "wait-idle-$how-$threads" wait-idle "$wait" 0 0 \
+        "out:wait-idle \\($how\\): $threads threads x 150 rounds, bytes read back" 'out:no hazards' \
+        'no-trace:^host-write' "count:$((threads * 150)):^submit  # vkQueueSubmit #" \
+        'no-trace:waits for part of the submitted work' "trace:$summary"
+done
+# (f) A frame loop synchronized only by a timeline semaphore (issue 23):
+# each of the 100 frames has its upload's host-write, one host-wait (polls
+# that prove nothing new write none) and its host read; no hazard. Without
+# the barrier to HOST, the host reads race with the copy.
+for how in wait poll any; do
+    run_case "timeline-$how" timeline "$how" 0 0 \
+        "out:timeline \\($how\\): 100 frames read back" 'out:no hazards' \
+        'count:100:^host-write b0\[' 'count:100:^host-wait s0 ' 'count:100:^host-read b0\[' \
+        'count:100:^submit signal s0:' 'no-trace:^not-modelled' "trace:$summary"
+done
+run_case timeline-no-host-barrier timeline "wait no-host-barrier" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads b0\[' 'count:100:^host-read b0\[' \
+    'count:100:^host-wait s0 ' "trace:$summary"
 # (e) A thread writing a mapped buffer while the main thread submits 200
 # times: one host-write line per submission (the spans of the buffer
 # merged: no device access touches it), no hazard.

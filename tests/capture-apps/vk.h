@@ -15,7 +15,7 @@
  * each lists the functions it uses in VKS_FUNCS and calls vks_load() first.
  * Helpers: vks_check (exit 90 + line on a failed call), vks_device (one
  * instance, the first physical device, one queue of a family with compute
- * or transfer), vks_host_buffer (a buffer in HOST_VISIBLE|HOST_COHERENT
+ * or transfer; vks_device_ex(1): Vulkan 1.2 with timeline semaphores), vks_host_buffer (a buffer in HOST_VISIBLE|HOST_COHERENT
  * memory, mapped). */
 #ifndef VKS_VK_H
 #define VKS_VK_H
@@ -39,6 +39,8 @@
     X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdFillBuffer)          \
     X(vkCmdPipelineBarrier) X(vkQueueSubmit) X(vkCreateFence)                 \
     X(vkWaitForFences) X(vkResetFences) X(vkDeviceWaitIdle)                   \
+    X(vkQueueWaitIdle) X(vkCmdCopyBuffer) X(vkCreateSemaphore)                \
+    X(vkWaitSemaphores) X(vkGetSemaphoreCounterValue)                         \
     X(vkDestroyDevice) X(vkDestroyInstance)
 
 #ifdef VKS_DLOPEN
@@ -80,10 +82,12 @@ struct vks {
     VkCommandPool pool;
 };
 
-static inline struct vks vks_device(void) {
+/* One device; with `timeline`, Vulkan 1.2 with the timelineSemaphore
+ * feature enabled. */
+static inline struct vks vks_device_ex(int timeline) {
     struct vks v = {0};
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_1;
+    app.apiVersion = timeline ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
     VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
     vks_check(vkCreateInstance(&ci, NULL, &v.instance));
@@ -109,7 +113,11 @@ static inline struct vks vks_device(void) {
     qi.queueFamilyIndex = v.family;
     qi.queueCount = 1;
     qi.pQueuePriorities = &prio;
+    VkPhysicalDeviceTimelineSemaphoreFeatures tf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    tf.timelineSemaphore = VK_TRUE;
     VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    di.pNext = timeline ? &tf : NULL;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
     vks_check(vkCreateDevice(v.physical, &di, NULL, &v.device));
@@ -120,6 +128,8 @@ static inline struct vks vks_device(void) {
     vks_check(vkCreateCommandPool(v.device, &pi, NULL, &v.pool));
     return v;
 }
+
+static inline struct vks vks_device(void) { return vks_device_ex(0); }
 
 /* A `size`-byte transfer buffer in host-visible, coherent memory, mapped
  * at *mapped. */
