@@ -120,6 +120,42 @@ pub(crate) fn requirements(
     horizon: Option<&[Option<usize>]>,
 ) -> Vec<Req> {
     let hazards = check_resolved(input, layout, sem);
+    let hi = deadlines(input, horizon);
+    let mut reqs = Vec::with_capacity(hazards.iter().filter(|h| h.fix.barrier.is_some()).count());
+    for h in hazards {
+        if h.fix.barrier.is_none() {
+            continue;
+        }
+        reqs.push(Req {
+            lo: h.prior_command,
+            hi: hi(&h),
+            hazard: h,
+        });
+    }
+    reqs
+}
+
+/// The intervals `(lo, hi)` of [`requirements`] alone, sorted and without
+/// repeats: what counting the fewest points needs, without holding a
+/// requirement per hazard (a long program has millions, most of them the
+/// same interval over different bytes).
+pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Semantics) -> Vec<(usize, usize)> {
+    let hazards = check_resolved(input, layout, sem);
+    let hi = deadlines(input, None);
+    let mut intervals: Vec<(usize, usize)> = hazards
+        .iter()
+        .filter(|h| h.fix.barrier.is_some())
+        .map(|h| (h.prior_command, hi(h)))
+        .collect();
+    drop(hazards);
+    intervals.sort_unstable();
+    intervals.dedup();
+    intervals
+}
+
+/// For a hazard with a barrier fix, the last position its barrier may
+/// take (see [`requirements`]).
+fn deadlines<'a>(input: &Program, horizon: Option<&'a [Option<usize>]>) -> impl Fn(&Hazard) -> usize + 'a {
     // For a host access after a waited-for device write, the barrier must be
     // recorded before the submit that precedes that wait: find, for each
     // command, the last submit followed by a wait before it.
@@ -134,12 +170,8 @@ pub(crate) fn requirements(
             _ => {}
         }
     }
-    let mut reqs = Vec::new();
-    for h in hazards {
-        if h.fix.barrier.is_none() {
-            continue;
-        }
-        let hi = if h.current.stage() == Stage::Host {
+    move |h: &Hazard| {
+        if h.current.stage() == Stage::Host {
             // Invariant (from `with_waits`, or from the multi-queue
             // planner's waits for a horizon): the prior was waited for, so
             // a submit after it was waited for before this command.
@@ -150,14 +182,8 @@ pub(crate) fn requirements(
             waited.filter(|&s| s > h.prior_command).unwrap_or(h.command)
         } else {
             h.command
-        };
-        reqs.push(Req {
-            lo: h.prior_command,
-            hi,
-            hazard: h,
-        });
+        }
     }
-    reqs
 }
 
 /// Whether the prior access value `v` no longer conflicts with `cur`, as far
