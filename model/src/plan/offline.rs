@@ -12,7 +12,7 @@ use super::points::{
     Req,
 };
 use super::{BarrierForm, Plan};
-use crate::hazard::{is_clean, step};
+use crate::hazard::{is_clean, step, Hazard};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError};
 use crate::ir::program::{Barrier, Command, Program};
@@ -48,31 +48,30 @@ pub(crate) fn offline(
 ) {
     let (waited, origin) = placement;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
-    let mut reqs = requirements(waited, layout, sem, horizon);
-    // Greedy stabbing: by consumer position, a point at the first interval
-    // no point stabs yet.
-    reqs.sort_by_key(|r| (r.hi, r.lo));
+    let (hazards, deadlines) = requirements(waited, layout, sem, horizon);
+    // Greedy stabbing: by consumer position (the order `requirements`
+    // gives), a point at the first interval no point stabs yet.
     let mut points: Vec<usize> = Vec::new();
-    for r in &reqs {
-        if points.last().is_none_or(|&p| p <= r.lo) {
-            points.push(r.hi);
+    for h in &hazards {
+        if points.last().is_none_or(|&p| p <= h.prior_command) {
+            points.push(deadlines.hi(h));
         }
     }
     // Each interval goes to the last point inside it, so that every earlier
     // point's barriers are known when deciding what it still needs. That
-    // point is nondecreasing in the interval's right end, so in `reqs`
-    // (sorted by right end) each point's intervals form one run: the walk
-    // below takes them in order, with no copy of the requirements (a long
-    // program has millions).
-    let point_of = |r: &Req| {
-        let k = points.partition_point(|&p| p <= r.hi);
+    // point is nondecreasing in the interval's right end, so each point's
+    // intervals form one run of `hazards`: the walk below takes them in
+    // order, with no copy of the requirements (a long program has
+    // millions).
+    let point_of = |h: &Hazard| {
+        let k = points.partition_point(|&p| p <= deadlines.hi(h));
         // Invariant: the greedy left a point in (lo, hi], so the last point
         // at or before hi exists and lies after lo.
         let point = points[k - 1];
-        debug_assert!(point > r.lo);
+        debug_assert!(point > h.prior_command);
         point
     };
-    let mut reqs = reqs.into_iter().peekable();
+    let mut reqs = hazards.into_iter().peekable();
     // Whether a wait comes after each command before the next submit.
     let mut completes = vec![false; waited.commands.len()];
     let mut next_is_wait = false;
@@ -86,8 +85,8 @@ pub(crate) fn offline(
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     for (i, c) in waited.commands.iter().enumerate() {
-        if reqs.peek().is_some_and(|r| point_of(r) == i) {
-            let here = std::iter::from_fn(|| reqs.next_if(|r| point_of(r) == i));
+        if reqs.peek().is_some_and(|h| point_of(h) == i) {
+            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
             let live = live_requirements(&mut checker, here, completes[i]);
             // Invariant: hazards are between accesses, which all come from
             // the input (only submits and waits were inserted).

@@ -19,11 +19,11 @@ use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::{self, Side, Stage, StageAccess, StageSet};
 use std::collections::BTreeMap;
 
-/// One dependency a command needs: a barrier somewhere in `(lo, hi]`.
+/// One dependency a command needs, as a point sees it: a hazard with a
+/// barrier fix, due somewhere in `(hazard.prior_command, hi]` (`hi` from
+/// [`Deadlines::hi`], or the command itself for the online planner).
 #[derive(Clone, Debug)]
 pub(crate) struct Req {
-    pub(crate) lo: usize,
-    pub(crate) hi: usize,
     pub(crate) hazard: Hazard,
 }
 
@@ -104,7 +104,14 @@ pub(crate) fn with_waits(
 }
 
 /// The dependencies of a barrier-free program whose host accesses need no
-/// further waits (see [`with_waits`]).
+/// further waits (see [`with_waits`]): the hazards that a barrier fixes,
+/// sorted by the interval `(lo, hi]` each needs a barrier in (`lo` its
+/// prior command, `hi` from [`Deadlines::hi`]), by `hi` then `lo`.
+///
+/// Kept as the checker's hazards, not as [`Req`]s: a long program has
+/// millions of them (one per piece of memory and prior access), most of
+/// which an earlier point's barrier satisfies by the time the planner gets
+/// there; a [`Req`] is built only for those a point looks at.
 ///
 /// `horizon`, when given, says for each command of a host access the last
 /// submit of `input` that is ordered before it, which is where its
@@ -113,39 +120,29 @@ pub(crate) fn with_waits(
 /// host access there may be ordered after a submit through another
 /// queue's fence and a semaphore, which no wait of the queue's own program
 /// says (see `queues`).
-pub(crate) fn requirements(
+pub(crate) fn requirements<'h>(
     input: &Program,
     layout: &Layout,
     sem: Semantics,
-    horizon: Option<&[Option<usize>]>,
-) -> Vec<Req> {
-    let hazards = check_resolved(input, layout, sem);
-    let hi = deadlines(input, horizon);
-    let mut reqs = Vec::with_capacity(hazards.iter().filter(|h| h.fix.barrier.is_some()).count());
-    for h in hazards {
-        if h.fix.barrier.is_none() {
-            continue;
-        }
-        reqs.push(Req {
-            lo: h.prior_command,
-            hi: hi(&h),
-            hazard: h,
-        });
-    }
-    reqs
+    horizon: Option<&'h [Option<usize>]>,
+) -> (Vec<Hazard>, Deadlines<'h>) {
+    let mut hazards = check_resolved(input, layout, sem);
+    hazards.retain(|h| h.fix.barrier.is_some());
+    let deadlines = Deadlines::of(input, horizon);
+    hazards.sort_by_cached_key(|h| (deadlines.hi(h), h.prior_command));
+    (hazards, deadlines)
 }
 
 /// The intervals `(lo, hi)` of [`requirements`] alone, sorted and without
-/// repeats: what counting the fewest points needs, without holding a
-/// requirement per hazard (a long program has millions, most of them the
-/// same interval over different bytes).
+/// repeats: what counting the fewest points needs (most hazards share
+/// their interval with others, over different bytes).
 pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Semantics) -> Vec<(usize, usize)> {
     let hazards = check_resolved(input, layout, sem);
-    let hi = deadlines(input, None);
+    let deadlines = Deadlines::of(input, None);
     let mut intervals: Vec<(usize, usize)> = hazards
         .iter()
         .filter(|h| h.fix.barrier.is_some())
-        .map(|h| (h.prior_command, hi(h)))
+        .map(|h| (h.prior_command, deadlines.hi(h)))
         .collect();
     drop(hazards);
     intervals.sort_unstable();
@@ -153,31 +150,43 @@ pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Seman
     intervals
 }
 
-/// For a hazard with a barrier fix, the last position its barrier may
-/// take (see [`requirements`]).
-fn deadlines<'a>(input: &Program, horizon: Option<&'a [Option<usize>]>) -> impl Fn(&Hazard) -> usize + 'a {
-    // For a host access after a waited-for device write, the barrier must be
-    // recorded before the submit that precedes that wait: find, for each
-    // command, the last submit followed by a wait before it.
-    let mut last_waited_submit = vec![None; input.commands.len()];
-    let mut pending_submit = None;
-    let mut waited = None;
-    for (i, c) in input.commands.iter().enumerate() {
-        last_waited_submit[i] = waited;
-        match c {
-            Command::Submit(_) => pending_submit = Some(i),
-            Command::Wait(_) => waited = pending_submit.or(waited),
-            _ => {}
+/// Where a hazard's barrier may go at the latest (see [`requirements`]).
+pub(crate) struct Deadlines<'h> {
+    /// For each command, the last submit followed by a wait before it.
+    last_waited_submit: Vec<Option<usize>>,
+    horizon: Option<&'h [Option<usize>]>,
+}
+
+impl<'h> Deadlines<'h> {
+    fn of(input: &Program, horizon: Option<&'h [Option<usize>]>) -> Self {
+        // For a host access after a waited-for device write, the barrier
+        // must be recorded before the submit that precedes that wait.
+        let mut last_waited_submit = vec![None; input.commands.len()];
+        let mut pending_submit = None;
+        let mut waited = None;
+        for (i, c) in input.commands.iter().enumerate() {
+            last_waited_submit[i] = waited;
+            match c {
+                Command::Submit(_) => pending_submit = Some(i),
+                Command::Wait(_) => waited = pending_submit.or(waited),
+                _ => {}
+            }
+        }
+        Deadlines {
+            last_waited_submit,
+            horizon,
         }
     }
-    move |h: &Hazard| {
+
+    /// The last barrier position for hazard `h` (which has a barrier fix).
+    pub(crate) fn hi(&self, h: &Hazard) -> usize {
         if h.current.stage() == Stage::Host {
             // Invariant (from `with_waits`, or from the multi-queue
             // planner's waits for a horizon): the prior was waited for, so
             // a submit after it was waited for before this command.
-            let waited = match horizon {
+            let waited = match self.horizon {
                 Some(horizon) => horizon.get(h.command).copied().flatten(),
-                None => last_waited_submit[h.command],
+                None => self.last_waited_submit[h.command],
             };
             waited.filter(|&s| s > h.prior_command).unwrap_or(h.command)
         } else {
