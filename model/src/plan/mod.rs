@@ -39,6 +39,7 @@
 
 mod assign;
 mod baselines;
+mod deps;
 mod emit;
 mod offline;
 pub(crate) mod online;
