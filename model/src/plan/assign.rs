@@ -30,9 +30,10 @@
 //! so every exclusive object used by two of them gets an ownership
 //! transfer from the planner.
 
+use super::deps::{Earlier, Touch};
 use super::queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
 use super::{plan, PlanOptions, PlannerKind};
-use crate::ir::access::{accesses, is_device_command, Access};
+use crate::ir::access::{accesses, is_device_command};
 use crate::ir::layout::resolve;
 use crate::ir::program::{Command, Program};
 use crate::ir::queue::{QueueId, Submission, WaitFor};
@@ -68,38 +69,31 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
     let device: Vec<usize> = (0..input.commands.len())
         .filter(|&i| is_device_command(&input.commands[i]))
         .collect();
-    let accs: Vec<Vec<Access>> = device
+    let touches: Vec<Vec<Touch>> = device
         .iter()
-        .map(|&i| accesses(&input.commands[i], &layout, sem))
-        .collect();
-    let conflict = |x: &[Access], y: &[Access]| {
-        x.iter().any(|a| {
-            y.iter()
-                .any(|b| a.mem == b.mem && a.range.overlaps(b.range) && (a.sa.is_write() || b.sa.is_write()))
+        .map(|&i| {
+            accesses(&input.commands[i], &layout, sem)
+                .iter()
+                .map(|a| (a.mem, a.range, a.sa.is_write()))
+                .collect()
         })
-    };
+        .collect();
     let n = device.len();
-    // The dependency DAG: each command's earlier conflicting commands.
-    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for j in 0..n {
-        for i in 0..j {
-            if conflict(&accs[i], &accs[j]) {
-                conflicts[j].push(i);
-            }
-        }
-    }
     let is_dispatch = |k: usize| matches!(input.commands[device[k]], Command::Dispatch { .. });
     // The critical path: the chain with the most dispatches (the earliest
-    // predecessor and end on a tie).
+    // predecessor and end on a tie). Each command's best predecessor is
+    // the maximum, over the earlier commands it depends on, of (chain
+    // length, earliest index); `deps` keeps that maximum per byte instead
+    // of the dependency graph, which a long program of writes to one
+    // buffer makes quadratic.
     let mut len = vec![0usize; n];
     let mut prev: Vec<Option<usize>> = vec![None; n];
+    let mut earlier: Earlier<Option<(usize, usize)>> = Earlier::new();
     for j in 0..n {
-        let best = conflicts[j]
-            .iter()
-            .copied()
-            .max_by_key(|&i| (len[i], usize::MAX - i));
+        let best = earlier.before(&touches[j]).map(|(_, rev)| usize::MAX - rev);
         len[j] = best.map_or(0, |i| len[i]) + usize::from(is_dispatch(j));
         prev[j] = best;
+        earlier.record(&touches[j], Some((len[j], usize::MAX - j)));
     }
     let mut on_path = vec![false; n];
     let end = (0..n)
@@ -114,12 +108,16 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
     const COMPUTE: usize = 1;
     const TRANSFER: usize = 2;
     let mut role = vec![MAIN; n];
+    // The roles of the earlier commands each command depends on, as a set
+    // of bits (1 << role).
+    let mut earlier: Earlier<u8> = Earlier::new();
     for k in 0..n {
-        let after = |r: usize| conflicts[k].iter().any(|&i| role[i] == r);
+        let roles = earlier.before(&touches[k]);
+        let after = |r: usize| roles & (1 << r) != 0;
         role[k] = if end.is_none() {
             // No dispatch: nothing to overlap with.
             MAIN
-        } else if !is_dispatch(k) && conflicts[k].iter().all(|&i| role[i] == TRANSFER) {
+        } else if !is_dispatch(k) && roles & !(1 << TRANSFER) == 0 {
             TRANSFER
         } else if (is_dispatch(k) && on_path[k]) || after(MAIN) {
             MAIN
@@ -128,6 +126,7 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
         } else {
             MAIN
         };
+        earlier.record(&touches[k], 1 << role[k]);
     }
     // Declare the queues that are used.
     let mut out = input.with_commands(Vec::new());

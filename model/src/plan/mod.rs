@@ -21,7 +21,17 @@
 //! [`assign_async_compute`] (`assign`) assigns a single-queue program's
 //! independent work to a compute and a transfer queue first; and
 //! [`split_barriers`] (`split`) turns a single-queue plan's points into
-//! events.
+//! events. `deps` summarizes, per byte, the earlier commands each command
+//! depends on, for the scheduler, the async compute assignment and the
+//! multi-queue planner, so that none of them builds the pairwise
+//! dependency graph.
+//!
+//! # Cost
+//!
+//! Planning is linear in the program (issue 27; `docs/testing.md`,
+//! "Planner scaling"), but for the work of one barrier point: thinning a
+//! buffer-barrier point of B barriers for L requirements costs about B·L
+//! checks (`points`).
 //!
 //! # Minimality
 //!
@@ -39,6 +49,7 @@
 
 mod assign;
 mod baselines;
+mod deps;
 mod emit;
 mod offline;
 pub(crate) mod online;

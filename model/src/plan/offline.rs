@@ -7,16 +7,18 @@
 //! planner to.
 
 use super::emit::{is_device, Emitter};
-use super::points::{emit_point, live_requirements, mask_bits, requirements, set_mask_bits, with_waits, Req};
+use super::points::{
+    emit_point, live_requirements, mask_bits, requirement_intervals, requirements, set_mask_bits, with_waits,
+    Req,
+};
 use super::{BarrierForm, Plan};
-use crate::hazard::{is_clean, step};
+use crate::hazard::{is_clean, step, Hazard};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError};
 use crate::ir::program::{Barrier, Command, Program};
 use crate::semantics::{Reading, Semantics};
 use crate::sync::checker::Checker;
 use crate::vk::scope::{self, Side};
-use std::collections::HashMap;
 
 /// A barrier-free program with its fence waits placed, and the origin of
 /// each command (see [`with_waits`]).
@@ -46,27 +48,30 @@ pub(crate) fn offline(
 ) {
     let (waited, origin) = placement;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
-    let mut reqs = requirements(waited, layout, sem, horizon);
-    // Greedy stabbing: by consumer position, a point at the first interval
-    // no point stabs yet.
-    reqs.sort_by_key(|r| (r.hi, r.lo));
+    let (hazards, deadlines) = requirements(waited, layout, sem, horizon);
+    // Greedy stabbing: by consumer position (the order `requirements`
+    // gives), a point at the first interval no point stabs yet.
     let mut points: Vec<usize> = Vec::new();
-    for r in &reqs {
-        if points.last().is_none_or(|&p| p <= r.lo) {
-            points.push(r.hi);
+    for h in &hazards {
+        if points.last().is_none_or(|&p| p <= h.prior_command) {
+            points.push(deadlines.hi(h));
         }
     }
     // Each interval goes to the last point inside it, so that every earlier
-    // point's barriers are known when deciding what it still needs.
-    let mut at_point: HashMap<usize, Vec<Req>> = HashMap::new();
-    for r in reqs {
-        let k = points.partition_point(|&p| p <= r.hi);
+    // point's barriers are known when deciding what it still needs. That
+    // point is nondecreasing in the interval's right end, so each point's
+    // intervals form one run of `hazards`: the walk below takes them in
+    // order, with no copy of the requirements (a long program has
+    // millions).
+    let point_of = |h: &Hazard| {
+        let k = points.partition_point(|&p| p <= deadlines.hi(h));
         // Invariant: the greedy left a point in (lo, hi], so the last point
         // at or before hi exists and lies after lo.
         let point = points[k - 1];
-        debug_assert!(point > r.lo);
-        at_point.entry(point).or_default().push(r);
-    }
+        debug_assert!(point > h.prior_command);
+        point
+    };
+    let mut reqs = hazards.into_iter().peekable();
     // Whether a wait comes after each command before the next submit.
     let mut completes = vec![false; waited.commands.len()];
     let mut next_is_wait = false;
@@ -80,8 +85,9 @@ pub(crate) fn offline(
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     for (i, c) in waited.commands.iter().enumerate() {
-        if let Some(reqs) = at_point.remove(&i) {
-            let live = live_requirements(&mut checker, reqs.into_iter(), completes[i]);
+        if reqs.peek().is_some_and(|h| point_of(h) == i) {
+            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
+            let live = live_requirements(&mut checker, here, completes[i]);
             // Invariant: hazards are between accesses, which all come from
             // the input (only submits and waits were inserted).
             let to_input = |i: usize| origin[i].expect("accesses come from the input");
@@ -117,8 +123,7 @@ pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, Prog
 /// The size of a minimum stabbing set of a waited program's intervals.
 fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramError> {
     let layout = resolve(waited)?;
-    let reqs = requirements(waited, &layout, sem, None);
-    let mut intervals: Vec<(usize, usize)> = reqs.iter().map(|r| (r.lo, r.hi)).collect();
+    let mut intervals = requirement_intervals(waited, &layout, sem);
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
     let mut count = 0;
     let mut last = None;

@@ -40,11 +40,7 @@ pub(crate) fn before(
     let hazards = detect_accesses(checker, index, acc);
     let needs_wait = hazards.iter().any(|h| h.fix.wait);
     let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
-    let reqs = with_barrier.map(|h| Req {
-        lo: h.prior_command,
-        hi: index,
-        hazard: h,
-    });
+    let reqs = with_barrier.map(|hazard| Req { hazard });
     let live = live_requirements(checker, reqs, false);
     let (barriers, answers) = place_point(checker, layout, live, form);
     let submit_wait = needs_wait || (host && !barriers.is_empty());

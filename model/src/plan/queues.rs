@@ -121,6 +121,7 @@
 //!   of bytes that family never took), it is planned again with a transfer
 //!   at every change.
 
+use super::deps::{Earlier, Touch};
 use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
 use crate::ir::access::{accesses, is_device_command, Access};
@@ -132,7 +133,7 @@ use crate::ir::queue::{
 use crate::semantics::Semantics;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::StageAccess;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How to plan a multi-queue program: the single-queue options used for
 /// each queue's barriers.
@@ -530,12 +531,34 @@ fn plan_stripped(
     let accs = batch_accesses(&input, &batches, &layout, sem);
     // Needs: per consumer batch, per queue, the latest batch ordinal it
     // must be ordered after.
+    // Kept per queue and byte (`deps`), not by comparing every two
+    // batches: a long program has tens of thousands of batches.
     let mut need: Vec<Clock> = vec![vec![-1; nq]; nb];
-    for b in 0..nb {
-        for a in 0..b {
-            let qa = batches[a].queue;
-            if qa != batches[b].queue && conflict(&accs[a], &accs[b]) {
-                need[b][qa] = need[b][qa].max(ord[a]);
+    {
+        let mut earlier: Vec<Earlier<Option<i64>>> = (0..nq).map(|_| Earlier::new()).collect();
+        for b in 0..nb {
+            let touches: Vec<Touch> = accs[b]
+                .iter()
+                .map(|a| (a.mem, a.range, a.sa.is_write()))
+                .collect();
+            let qb = batches[b].queue;
+            for (qa, e) in earlier.iter().enumerate() {
+                if qa != qb {
+                    if let Some(o) = e.before(&touches) {
+                        need[b][qa] = need[b][qa].max(o);
+                    }
+                }
+            }
+            earlier[qb].record(&touches, Some(ord[b]));
+        }
+    }
+    // Per object and queue, the batches that access the object, in order.
+    let mut batches_on: HashMap<(ObjectId, usize), Vec<usize>> = HashMap::new();
+    for (b, acc) in accs.iter().enumerate() {
+        for a in acc {
+            let list = batches_on.entry((a.region.object, batches[b].queue)).or_default();
+            if list.last() != Some(&b) {
+                list.push(b);
             }
         }
     }
@@ -616,10 +639,13 @@ fn plan_stripped(
                 // access of it on another queue comes first, also one
                 // from before this family last took ownership (bytes a
                 // later owner never touched).
-                for x in 0..last {
-                    let qx = batches[x].queue;
-                    if qx != ql && on_o(x).next().is_some() {
-                        need[last][qx] = need[last][qx].max(ord[x]);
+                // (The latest such batch of each queue: ordinals grow with
+                // the batch index on a queue.)
+                for qx in (0..nq).filter(|&qx| qx != ql) {
+                    let on = batches_on.get(&(o, qx)).map_or(&[][..], Vec::as_slice);
+                    let k = on.partition_point(|&x| x < last);
+                    if k > 0 {
+                        need[last][qx] = need[last][qx].max(ord[on[k - 1]]);
                     }
                 }
                 *entry = (fam, Vec::new(), Some(b));

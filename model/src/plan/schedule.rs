@@ -46,12 +46,13 @@
 //! place), and computes the same bytes as the original: no data dependency
 //! is reversed, and a blob is freed only after its last use.
 
+use super::deps::{Earlier, Touch};
 use super::{plan, Plan, PlanOptions, PlannerKind};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, BlobAllocator, Layout, ProgramError};
 use crate::ir::program::{Command, Object, ObjectId, ObjectKind, Program};
 use crate::semantics::{Reading, Semantics};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How the scheduler may spend memory.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -169,18 +170,8 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
     resolve(&Program::from_parts(objects, commands)?)
 }
 
-/// Whether commands `a` and `b` access a byte of one logical object, at
-/// least one of them writing it.
-fn conflict(acc: &[Logical], a: usize, b: usize) -> bool {
-    acc[a].iter().any(|&(m, s, e, w)| {
-        acc[b]
-            .iter()
-            .any(|&(m2, s2, e2, w2)| m == m2 && s < e2 && s2 < e && (w || w2))
-    })
-}
-
-/// A command's logical accesses: memory, first and last byte, write.
-type Logical = Vec<(crate::MemId, u64, u64, bool)>;
+/// A command's logical accesses: memory, bytes, write.
+type Logical = Vec<Touch>;
 
 /// Per command of `input`, its logical accesses.
 fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
@@ -192,7 +183,7 @@ fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
             if crate::ir::access::is_device_command(c) {
                 accesses(c, &layout, Semantics::SPEC)
                     .iter()
-                    .map(|a| (a.mem, a.range.start, a.range.end, a.sa.is_write()))
+                    .map(|a| (a.mem, a.range, a.sa.is_write()))
                     .collect()
             } else {
                 Vec::new()
@@ -205,40 +196,31 @@ fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
 /// blobs needs: per segment, the longest chain of data dependencies (module
 /// docs), summed. Computed from the dependency graph alone, by longest
 /// path over the commands in program order (every dependency points
-/// forward in it).
+/// forward in it): the highest level of each segment ([`levels`]).
 pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
     super::refuse_transitions(program)?;
     let input = program.without_barriers();
     resolve(&input)?;
     let acc = logical_accesses(&input)?;
-    let mut total = 0;
-    for seg in segments(&input) {
-        // chain[k]: edges on the longest chain ending at seg[k].
-        let mut chain = vec![0usize; seg.len()];
-        for k in 0..seg.len() {
-            for j in 0..k {
-                if conflict(&acc, seg[j], seg[k]) {
-                    chain[k] = chain[k].max(chain[j] + 1);
-                }
-            }
-        }
-        total += chain.iter().copied().max().unwrap_or(0);
-    }
-    Ok(total)
+    let level = levels(&input, &acc);
+    Ok(segments(&input)
+        .iter()
+        .map(|seg| seg.iter().map(|c| level[c]).max().unwrap_or(0))
+        .sum())
 }
 
 /// The level of each device command (the longest dependency chain ending
-/// at it), by command index.
+/// at it), by command index. The level is one more than the highest level
+/// among the earlier commands of its segment it depends on, which
+/// [`Earlier`] keeps per byte (no pairwise pass over a segment: a long
+/// one would make it quadratic).
 fn levels(input: &Program, acc: &[Logical]) -> BTreeMap<usize, usize> {
     let mut level = BTreeMap::new();
     for seg in segments(input) {
-        for (k, &c) in seg.iter().enumerate() {
-            let l = seg[..k]
-                .iter()
-                .filter(|&&p| conflict(acc, p, c))
-                .map(|p| level[p] + 1)
-                .max()
-                .unwrap_or(0);
+        let mut earlier: Earlier<Option<usize>> = Earlier::new();
+        for &c in &seg {
+            let l = earlier.before(&acc[c]).map_or(0, |p| p + 1);
+            earlier.record(&acc[c], Some(l));
             level.insert(c, l);
         }
     }
@@ -268,25 +250,39 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
         }
         seg_of[i] = host_at.len() - 1;
     }
-    // Per segment: device commands by level, then allocs and frees.
+    // Per segment: device commands by level, then allocs and frees. Each
+    // segment's commands are gathered in one pass (a scan of the whole
+    // program per segment is quadratic in a program that submits often).
     let mut out = Vec::with_capacity(n);
-    // The objects each command names, once.
-    let named: Vec<Vec<ObjectId>> = input.commands.iter().map(Command::objects).collect();
-    let uses = |blob: ObjectId, c: usize| named[c].contains(&blob);
+    let mut dev_of: Vec<Vec<usize>> = vec![Vec::new(); host_at.len()];
+    let mut allocs_of: Vec<Vec<usize>> = vec![Vec::new(); host_at.len()];
+    let mut frees_of: Vec<Vec<usize>> = vec![Vec::new(); host_at.len()];
+    for (i, c) in input.commands.iter().enumerate() {
+        match c {
+            Command::Alloc { .. } => allocs_of[seg_of[i]].push(i),
+            Command::Free { .. } => frees_of[seg_of[i]].push(i),
+            c if crate::ir::access::is_device_command(c) => dev_of[seg_of[i]].push(i),
+            _ => {}
+        }
+    }
     for (seg, host) in host_at.iter().enumerate() {
         if let Some(h) = *host {
             out.push(h);
         }
-        let mut dev: Vec<usize> = (0..n)
-            .filter(|&i| seg_of[i] == seg && crate::ir::access::is_device_command(&input.commands[i]))
-            .collect();
+        let mut dev = std::mem::take(&mut dev_of[seg]);
         dev.sort_by_key(|&i| (level[&i], i));
-        let allocs: Vec<usize> = (0..n)
-            .filter(|&i| seg_of[i] == seg && matches!(input.commands[i], Command::Alloc { .. }))
-            .collect();
-        let frees: Vec<usize> = (0..n)
-            .filter(|&i| seg_of[i] == seg && matches!(input.commands[i], Command::Free { .. }))
-            .collect();
+        let allocs = std::mem::take(&mut allocs_of[seg]);
+        let frees = std::mem::take(&mut frees_of[seg]);
+        // The first and last position in `dev` of a command naming each
+        // object (one pass, instead of a search of `dev` per blob).
+        let mut first_use: HashMap<ObjectId, usize> = HashMap::new();
+        let mut last_use: HashMap<ObjectId, usize> = HashMap::new();
+        for (k, &d) in dev.iter().enumerate() {
+            for o in input.commands[d].objects() {
+                first_use.entry(o).or_insert(k);
+                last_use.insert(o, k);
+            }
+        }
         let blob_of = |i: usize| match input.commands[i] {
             Command::Alloc { blob } | Command::Free { blob } => blob,
             _ => unreachable!("allocs and frees only"),
@@ -301,17 +297,18 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
         let mut alloc_at: BTreeMap<ObjectId, usize> = BTreeMap::new();
         for &a in &allocs {
             let b = blob_of(a);
-            let k = dev.iter().position(|&d| uses(b, d)).unwrap_or(0);
+            let k = first_use.get(&b).copied().unwrap_or(0);
             alloc_at.insert(b, k);
             before.push((k, 1, a));
         }
         for &f in &frees {
             let b = blob_of(f);
-            let k = match dev.iter().rposition(|&d| uses(b, d)) {
+            let k = match last_use.get(&b).copied() {
                 None => 0,
                 Some(last) if delay => {
+                    // `dev` is sorted by level: the first of a higher one.
                     let l = level[&dev[last]];
-                    dev.iter().position(|&d| level[&d] > l).unwrap_or(dev.len())
+                    dev.partition_point(|d| level[d] <= l)
                 }
                 Some(last) => last + 1,
             };
