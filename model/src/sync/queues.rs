@@ -93,6 +93,7 @@
 //! [`State::live`]), and records are not interned. It is linear in the
 //! live state per barrier; single-queue programs do not pay for it.
 
+use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
 use crate::ir::access::{accesses, ownership_ops, transitions, Access, OwnershipRole};
 use crate::ir::execution::Step;
@@ -101,7 +102,6 @@ use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
-use crate::vk::flags::PipelineStageFlags2;
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
 
@@ -328,95 +328,6 @@ impl Rec {
     }
 }
 
-/// A signal operation, device or host: what candidate search needs.
-#[derive(Clone, Debug)]
-struct SignalInfo {
-    sem: usize,
-    value: Option<u64>,
-    /// Its batch, as (queue, ordinal among the submits); `None` for a host
-    /// signal.
-    batch: Option<(usize, usize)>,
-    /// Its stage mask holds `ALL_COMMANDS`.
-    all: bool,
-}
-
-/// A semaphore wait of a batch, for [`after_wait`]: its batch as for
-/// [`SignalInfo::batch`] and whether its stage mask holds `ALL_COMMANDS`;
-/// `None` for a host wait.
-type WaitInfo = Option<((usize, usize), bool)>;
-
-/// How many of `targets` (signals) are guaranteed to happen after wait `w`,
-/// by a relation contained in the definitional semantics' (module
-/// `spec::order`), so that every signal it puts after `w` the semantics
-/// drops from `w`'s candidates too: a wait with `ALL_COMMANDS` happens
-/// before every signal with `ALL_COMMANDS` of its batch and of the later
-/// batches of its queue ("includes every command in the same batch ...
-/// and all commands that occur later in submission order"; the signal's
-/// first scope, likewise, holds the earlier ones), and a wait whose
-/// candidates (`decided`: those known so far, a superset of the
-/// semantics' when it decides fewer) all happen after `w` does too.
-/// Stops once every target is reached. `by_queue`: per queue, its
-/// signals with `ALL_COMMANDS` as (batch ordinal, signal), in trace order;
-/// each is visited once per call.
-fn after_wait(
-    w: usize,
-    waits: &[WaitInfo],
-    decided: &[Option<Vec<u32>>],
-    signals: &[SignalInfo],
-    by_queue: &[Vec<(usize, u32)>],
-    targets: &[u32],
-) -> usize {
-    // Per queue, the start of the suffix of `by_queue` already visited.
-    let mut visited_from: Vec<usize> = by_queue.iter().map(Vec::len).collect();
-    let mut seen_wait = vec![false; waits.len()];
-    // Per signal, the decided waits it is a candidate of; per wait, how
-    // many of its candidates are not reached yet.
-    let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); signals.len()];
-    let mut missing: Vec<usize> = vec![usize::MAX; waits.len()];
-    for (x, c) in decided.iter().enumerate() {
-        if let Some(c) = c.as_ref().filter(|c| !c.is_empty()) {
-            missing[x] = c.len();
-            for &s in c {
-                waiting_on[s as usize].push(x);
-            }
-        }
-    }
-    let mut is_target = vec![false; signals.len()];
-    for &t in targets {
-        is_target[t as usize] = true;
-    }
-    let mut left = targets.len();
-    let mut stack = vec![w];
-    seen_wait[w] = true;
-    while let Some(x) = stack.pop() {
-        let Some(((q, b), true)) = waits[x] else { continue };
-        let Some(list) = by_queue.get(q) else { continue };
-        let start = list.partition_point(|&(sb, _)| sb < b);
-        let end = visited_from[q];
-        if start >= end {
-            continue;
-        }
-        visited_from[q] = start;
-        for &(_, i) in &list[start..end] {
-            let i = i as usize;
-            if is_target[i] {
-                left -= 1;
-                if left == 0 {
-                    return targets.len();
-                }
-            }
-            for &y in &waiting_on[i] {
-                missing[y] -= 1;
-                if missing[y] == 0 && !seen_wait[y] {
-                    seen_wait[y] = true;
-                    stack.push(y);
-                }
-            }
-        }
-    }
-    targets.len() - left
-}
-
 /// Barrier `b` as it orders on a queue where it performs `role`: a
 /// release's destination masks and an acquire's source masks are ignored
 /// ("the destination access mask is ignored for such a barrier";
@@ -474,42 +385,36 @@ pub(crate) fn check_multi_queue(
     }
     // The walk: host commands in place, batches at their submit.
     let steps = crate::ir::execution::steps(program);
-    // Every signal operation in walk order, and each timeline wait's
-    // candidates, decided before any access is checked.
-    let mut signals: Vec<SignalInfo> = Vec::new();
-    // Per wait, in walk order (a submission's waits in order, host waits):
-    // its candidate signals.
-    let mut wait_candidates: Vec<Vec<u32>> = Vec::new();
-    // Per wait, in the same order: its batch (see `after_wait`).
-    let mut wait_info: Vec<WaitInfo> = Vec::new();
+    // Every signal and wait operation in walk order (a submission's waits
+    // in order, then its signals; host waits and signals in place), and
+    // each wait's candidates, decided before any access is checked.
+    let mut ops: Vec<Op> = Vec::new();
     {
-        let mut batch_ordinal = 0usize;
+        let mut known = 0u32;
         // Per semaphore: the pending binary signal.
         let mut pending: Vec<Option<u32>> = vec![None; program.semaphores.len()];
-        // (wait index, semaphore, value, signals known at the wait, command).
-        let mut timeline: Vec<(usize, usize, u64, usize, usize)> = Vec::new();
         for step in &steps {
             let (waits, sigs, at, queue) = match step {
                 Step::Host(i) => match &program.commands[*i] {
                     Command::HostSignal { semaphore, value } => {
-                        signals.push(SignalInfo {
+                        ops.push(Op::Signal(Signal {
                             sem: semaphore.0 as usize,
                             value: Some(*value),
-                            batch: None,
-                            all: false,
-                        });
+                            queue: None,
+                            first: StageSet::EMPTY,
+                        }));
+                        known += 1;
                         continue;
                     }
                     Command::HostWait { semaphore, value } => {
-                        timeline.push((
-                            wait_candidates.len(),
-                            semaphore.0 as usize,
-                            *value,
-                            signals.len(),
-                            *i,
-                        ));
-                        wait_candidates.push(Vec::new());
-                        wait_info.push(None);
+                        ops.push(Op::Wait(Wait {
+                            sem: semaphore.0 as usize,
+                            kind: WaitKind::Timeline(*value),
+                            queue: None,
+                            second: StageSet::EMPTY,
+                            known,
+                            at: *i,
+                        }));
                         continue;
                     }
                     _ => continue,
@@ -524,121 +429,59 @@ pub(crate) fn check_multi_queue(
                 },
                 Step::Batch { .. } => continue,
             };
-            let batch = (queue, batch_ordinal);
-            batch_ordinal += 1;
             for w in waits {
                 let sem_ix = w.semaphore.0 as usize;
-                wait_info.push(Some((
-                    batch,
-                    w.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
-                )));
-                match w.value {
-                    None => wait_candidates.push(pending[sem_ix].take().into_iter().collect()),
-                    Some(v) => {
-                        timeline.push((wait_candidates.len(), sem_ix, v, signals.len(), at));
-                        wait_candidates.push(Vec::new());
-                    }
-                }
+                ops.push(Op::Wait(Wait {
+                    sem: sem_ix,
+                    kind: match w.value {
+                        None => WaitKind::Binary(pending[sem_ix].take()),
+                        Some(v) => WaitKind::Timeline(v),
+                    },
+                    queue: Some(queue),
+                    second: exec_scope(w.stages, Side::Dst),
+                    known,
+                    at,
+                }));
             }
             for s in sigs {
                 let sem_ix = s.semaphore.0 as usize;
                 if s.value.is_none() {
-                    pending[sem_ix] = Some(signals.len() as u32);
+                    pending[sem_ix] = Some(known);
                 }
-                signals.push(SignalInfo {
+                ops.push(Op::Signal(Signal {
                     sem: sem_ix,
                     value: s.value,
-                    batch: Some(batch),
-                    all: s.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
-                });
+                    queue: Some(queue),
+                    first: exec_scope(s.stages, Side::Src),
+                }));
+                known += 1;
             }
         }
-        // Per wait, its candidates once decided (binary waits already are;
-        // `None`: a timeline wait not decided yet). Timeline waits are
-        // decided in reverse trace order, so that a wait later in the trace
-        // has its candidates when an earlier one asks whether it happens
-        // after it (`after_wait`); the first refusal in the trace is
-        // reported.
-        let mut decided: Vec<Option<Vec<u32>>> = std::mem::take(&mut wait_candidates)
-            .into_iter()
-            .map(Some)
-            .collect();
-        for &(w, ..) in &timeline {
-            decided[w] = None;
-        }
-        let mut refused: Option<ProgramError> = None;
-        let mut by_queue: Vec<Vec<(usize, u32)>> = Vec::new();
-        for (i, s) in signals.iter().enumerate() {
-            if let Some((q, b)) = s.batch.filter(|_| s.all) {
-                if by_queue.len() <= q {
-                    by_queue.resize(q + 1, Vec::new());
-                }
-                by_queue[q].push((b, i as u32));
-            }
-        }
-        for &(w, sem_ix, v, known, at) in timeline.iter().rev() {
-            let initial = program.semaphores[sem_ix].kind.initial_value();
-            // "If the semaphore's value is already >= the wait value" the
-            // wait orders nothing (the definitional semantics: no
-            // candidates).
-            if initial >= v {
-                decided[w] = Some(Vec::new());
-                continue;
-            }
-            let candidate = |s: &SignalInfo| s.sem == sem_ix && s.value.is_some_and(|sv| sv >= v);
-            let earlier: Vec<u32> = (0..known)
-                .filter(|&i| candidate(&signals[i]))
-                .map(|i| i as u32)
-                .collect();
-            if earlier.is_empty() {
-                refused = Some(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} before any signal that satisfies it",
-                        program.semaphores[sem_ix].name
-                    ),
-                ));
-                continue;
-            }
-            // A candidate later in the trace that is guaranteed to happen
-            // after the wait is none ("not guaranteed to happen-after the
-            // semaphore wait operation"): the relation of `after_wait`,
-            // contained in the definitional semantics' fixpoint over the
-            // pairings. One that relation does not show stays a candidate.
-            let later: Vec<u32> = (known..signals.len())
-                .filter(|&i| candidate(&signals[i]))
-                .map(|i| i as u32)
-                .collect();
-            let later = if later.is_empty() {
-                0
-            } else {
-                later.len() - after_wait(w, &wait_info, &decided, &signals, &by_queue, &later)
-            };
-            // Several candidates: the wait is ordered after what *every*
-            // one is ordered after, one operation in all their pasts. The
-            // frontiers keep, per signal, whether *some* availability (or
-            // visibility, or domain) operation precedes it, which cannot
-            // tell one operation before all of them from a different one
-            // before each. Refused: a wait with one candidate (every
-            // binary wait) is exact.
-            if earlier.len() + later > 1 {
-                refused = Some(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} that {} signals may satisfy",
-                        program.semaphores[sem_ix].name,
-                        earlier.len() + later
-                    ),
-                ));
-                continue;
-            }
-            decided[w] = Some(earlier);
-        }
-        if let Some(e) = refused {
-            return Err(e);
-        }
-        wait_candidates = decided.into_iter().map(Option::unwrap_or_default).collect();
     }
+    let initial: Vec<u64> = program
+        .semaphores
+        .iter()
+        .map(|s| s.kind.initial_value())
+        .collect();
+    let wait_candidates = candidates::decide(&ops, &initial).map_err(|r| {
+        let name = &program.semaphores[r.sem].name;
+        let v = r.value;
+        // Several candidates: the wait is ordered after what *every* one
+        // is ordered after, one operation in all their pasts. The
+        // frontiers keep, per signal, whether *some* availability (or
+        // visibility, or domain) operation precedes it, which cannot tell
+        // one operation before all of them from a different one before
+        // each. Refused: a wait with one candidate (every binary wait) is
+        // exact.
+        refuse(
+            r.at,
+            if r.several == 0 {
+                format!("a wait for `{name}` {v} before any signal that satisfies it")
+            } else {
+                format!("a wait for `{name}` {v} that {} signals may satisfy", r.several)
+            },
+        )
+    })?;
     let mut st = State {
         queues: program.queues.len().max(1),
         recs: Vec::new(),
