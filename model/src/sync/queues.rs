@@ -125,7 +125,15 @@ struct PerQueue {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Frontier {
     q: Vec<PerQueue>,
-    sigs: Vec<u32>,
+    /// The semaphore signal operations reached, as (signal group, first
+    /// signal of the group reached): the group's signals from that one on.
+    /// A group is a queue and a first synchronization scope (or the host):
+    /// whether a signal is reached depends only on its group and on fields
+    /// that only grow, so once one signal of a group is reached every
+    /// later one is. A list of every signal reached would grow with the
+    /// program for a record that lives long, and be searched and copied
+    /// at every wait and barrier (issue 27).
+    sigs: Vec<(u32, u32)>,
     host: bool,
 }
 
@@ -198,8 +206,14 @@ impl Frontier {
 
     /// Whether a semaphore wait with these candidate signals happens after:
     /// after every one of them (none: the wait orders nothing).
-    fn reaches_wait(&self, candidates: &[u32]) -> bool {
-        self.host || (!candidates.is_empty() && candidates.iter().all(|c| self.sigs.contains(c)))
+    fn reaches_wait(&self, candidates: &[u32], groups: &[u32]) -> bool {
+        self.host || (!candidates.is_empty() && candidates.iter().all(|&c| self.reached(c, groups)))
+    }
+
+    /// Whether signal `c` was reached (see [`Frontier::sigs`]).
+    fn reached(&self, c: u32, groups: &[u32]) -> bool {
+        let g = groups[c as usize];
+        self.sigs.iter().any(|&(sg, first)| sg == g && first <= c)
     }
 
     /// A semaphore wait of queue `r` reached: its second synchronization
@@ -211,9 +225,11 @@ impl Frontier {
         p.all |= all_commands(second);
     }
 
-    fn add_sig(&mut self, id: u32) {
-        if !self.sigs.contains(&id) {
-            self.sigs.push(id);
+    /// Signal `id` (of `group`) reached; signals come in walk order, so
+    /// the first one recorded per group is the earliest.
+    fn add_sig(&mut self, id: u32, group: u32) {
+        if !self.sigs.iter().any(|&(g, _)| g == group) {
+            self.sigs.push((group, id));
         }
     }
 }
@@ -482,18 +498,36 @@ pub(crate) fn check_multi_queue(
             },
         )
     })?;
+    // Each signal's group (see `Frontier::sigs`): its queue and first
+    // synchronization scope, or the host.
+    let sig_groups: Vec<u32> = {
+        let mut ids: BTreeMap<Option<(usize, u16)>, u32> = BTreeMap::new();
+        ops.iter()
+            .filter_map(|o| match o {
+                Op::Signal(s) => Some(s.queue.map(|q| (q, s.first.0))),
+                Op::Wait(_) => None,
+            })
+            .map(|k| {
+                let n = ids.len() as u32;
+                *ids.entry(k).or_insert(n)
+            })
+            .collect()
+    };
     let mut st = State {
         queues: program.queues.len().max(1),
+        sig_groups,
         recs: Vec::new(),
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
         out: Vec::new(),
         live: Vec::new(),
         live_from: 0,
+        kept: 0,
     };
     let mut next_wait = 0usize;
     let mut next_signal = 0u32;
     for step in &steps {
+        st.compact();
         match step {
             Step::Host(i) => match &program.commands[*i] {
                 Command::Wait(target) => {
@@ -531,6 +565,7 @@ pub(crate) fn check_multi_queue(
                     }
                 }
                 for &ci in cmds {
+                    st.compact();
                     match &program.commands[ci] {
                         Command::Barrier(dep) => {
                             // A release's destination masks and an
@@ -588,18 +623,22 @@ pub(crate) fn check_multi_queue(
 /// byte range holds.
 struct State {
     queues: usize,
+    /// Per signal (walk order), its group (see [`Frontier::sigs`]).
+    sig_groups: Vec<u32>,
     recs: Vec<Rec>,
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
     out: Vec<Hazard>,
-    /// The records some entry of `mems` held at the last [`Self::compact`],
-    /// and every record pushed since (`live_from..`): the others left
-    /// every entry (overwritten, or replaced by a barrier's copy) and can
-    /// be the prior of no later access, so barriers and semaphore
-    /// operations skip them. Ids leave entries for good: an entry only
-    /// ever gains new ids.
+    /// The records some entry of `mems` held at the last recount
+    /// ([`Self::live_ids`]) or [`Self::compact`], and every record pushed
+    /// since (`live_from..`): the others left every entry (overwritten, or
+    /// replaced by a barrier's copy) and can be the prior of no later
+    /// access, so barriers and semaphore operations skip them. Ids leave
+    /// entries for good: an entry only ever gains new ids.
     live: Vec<usize>,
     live_from: usize,
+    /// How many records [`Self::compact`] kept the last time.
+    kept: usize,
 }
 
 impl State {
@@ -608,14 +647,7 @@ impl State {
     /// time outnumber the live ones (amortized: linear in the entries).
     fn live_ids(&mut self) -> Vec<usize> {
         if self.recs.len() - self.live_from > self.live.len().max(64) {
-            let mut ids: Vec<usize> = self
-                .mems
-                .iter()
-                .flat_map(|m| m.values().flat_map(|(_, ids)| ids.iter().copied()))
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            self.live = ids;
+            self.live = self.held();
             self.live_from = self.recs.len();
         }
         self.live
@@ -623,6 +655,51 @@ impl State {
             .copied()
             .chain(self.live_from..self.recs.len())
             .collect()
+    }
+
+    /// The ids some entry holds, sorted.
+    fn held(&self) -> Vec<usize> {
+        let mut ids: Vec<usize> = self
+            .mems
+            .iter()
+            .flat_map(|m| m.values().flat_map(|(_, ids)| ids.iter().copied()))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Drops the records no entry holds and renumbers the rest, once the
+    /// records outnumber twice those kept last time (amortized linear):
+    /// without it every record a barrier ever copied stays in memory, and
+    /// memory grows with the program, not with its live state. Called
+    /// between commands only, when no id is held outside `mems`.
+    fn compact(&mut self) {
+        if self.recs.len() <= 2 * self.kept + 1024 {
+            return;
+        }
+        let ids = self.held();
+        let mut new_id = vec![usize::MAX; self.recs.len()];
+        for (n, &i) in ids.iter().enumerate() {
+            new_id[i] = n;
+        }
+        let recs: Vec<Rec> = std::mem::take(&mut self.recs)
+            .into_iter()
+            .zip(&new_id)
+            .filter(|(_, &n)| n != usize::MAX)
+            .map(|(r, _)| r)
+            .collect();
+        for m in &mut self.mems {
+            for (_, held) in m.values_mut() {
+                for id in held.iter_mut() {
+                    *id = new_id[*id];
+                }
+            }
+        }
+        self.recs = recs;
+        self.kept = self.recs.len();
+        self.live = (0..self.kept).collect();
+        self.live_from = self.kept;
     }
 
     fn split_at(&mut self, m: usize, pos: u64) {
@@ -1033,10 +1110,11 @@ impl State {
 
     /// A semaphore wait operation of queue `r` (second scope `second`).
     fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet) {
+        let groups = std::mem::take(&mut self.sig_groups);
         self.for_each_live(|x| {
-            let e = x.e.reaches_wait(candidates);
-            let av = x.a.reaches_wait(candidates);
-            let h = x.h.reaches_wait(candidates);
+            let e = x.e.reaches_wait(candidates, &groups);
+            let av = x.a.reaches_wait(candidates, &groups);
+            let h = x.h.reaches_wait(candidates, &groups);
             if e {
                 x.e.import(r, second);
             }
@@ -1052,15 +1130,17 @@ impl State {
                 x.h.import(r, second);
             }
         });
+        self.sig_groups = groups;
     }
 
     /// A semaphore signal operation of queue `q`.
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
+        let g = self.sig_groups[id as usize];
         self.for_each_live(|x| {
             let direct = x.directly_in(q, first);
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
-                x.e.add_sig(id);
+                x.e.add_sig(id, g);
             }
             // The signal's first access scope is all device accesses: an
             // availability operation of the writes in its own first
@@ -1069,21 +1149,22 @@ impl State {
             // those only chained into it; after an earlier availability of
             // x, it is after one.
             if x.sa.is_write() && (direct || x.a.reaches_signal(q, first, all)) {
-                x.a.add_sig(id);
+                x.a.add_sig(id, g);
                 x.a.q[q].touched = true;
             }
             if x.h.reaches_signal(q, first, all) {
-                x.h.add_sig(id);
+                x.h.add_sig(id, g);
             }
         });
     }
 
     /// `vkSignalSemaphore`: after whatever reached the host.
     fn host_signal(&mut self, id: u32) {
+        let g = self.sig_groups[id as usize];
         self.for_each_live(|x| {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if f.host {
-                    f.add_sig(id);
+                    f.add_sig(id, g);
                 }
             }
         });
@@ -1091,13 +1172,15 @@ impl State {
 
     /// `vkWaitSemaphores`: later host operations after its candidates.
     fn host_wait(&mut self, candidates: &[u32]) {
+        let groups = std::mem::take(&mut self.sig_groups);
         self.for_each_live(|x| {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
-                if !candidates.is_empty() && f.reaches_wait(candidates) {
+                if !candidates.is_empty() && f.reaches_wait(candidates, &groups) {
                     f.host = true;
                 }
             }
         });
+        self.sig_groups = groups;
     }
 
     /// A fence wait on every submission so far (`None`) or on those of one
