@@ -67,7 +67,11 @@
 //!   overwrites `x` once `h` reached it.
 //!
 //! A frontier reaches a semaphore wait when it reached its one candidate
-//! signal (several candidates are refused, below). Buffer
+//! signal (several candidates are refused, below). It keeps the signals
+//! it reached as the first one per signal group (a queue and a first
+//! synchronization scope, or the host): whether a signal is reached
+//! depends only on its group and on fields that only grow, so the
+//! group's later signals are reached too. Buffer
 //! barriers restrict the memory side to their range, so a record whose
 //! bytes lie partly inside is copied for the bytes inside.
 //!
@@ -77,10 +81,11 @@
 //! a timeline wait (device or host) no signal earlier in the trace can
 //! satisfy (wait-before-signal), or that more than one signal of the whole
 //! program may satisfy (a value no initial value reaches and several
-//! signals reach, earlier or later, leaving out the later ones
-//! [`after_wait`] shows to happen after the wait, as in a timeline chain
-//! where each batch waits with `ALL_COMMANDS` for the value the one before
-//! signalled: the intersection rule would need, per
+//! signals reach, earlier or later, leaving out the later ones that
+//! [`super::candidates`] shows to happen after the wait, as in a timeline
+//! chain where each batch waits for the value the one before signalled,
+//! or a frame loop whose host waits for each frame's value: the
+//! intersection rule would need, per
 //! availability operation, which candidates it precedes; the frontiers
 //! only know that some operation precedes each); and any layer emulation
 //! switch (only the two readings of write-after-write are modelled); and
@@ -91,7 +96,13 @@
 //! The state is not summarized as much as the single-queue checker's: a
 //! barrier visits every live record (one some byte range still holds,
 //! [`State::live`]), and records are not interned. It is linear in the
-//! live state per barrier; single-queue programs do not pay for it.
+//! live state per barrier; single-queue programs do not pay for it. The
+//! records no byte range holds any more are dropped between commands
+//! ([`State::compact`], amortized), so memory follows the live state, and
+//! the candidates are decided in one pass (linear in the program times
+//! the number of distinct stage masks of semaphore operations), so the
+//! walk is linear in the program for a bounded live state (issue 27;
+//! `model/tests/multi_queue_scaling.rs`).
 
 use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
