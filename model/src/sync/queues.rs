@@ -310,14 +310,16 @@ impl Rec {
     /// the value before the call (barriers of one call do not chain);
     /// `in_range`: the record's bytes lie in `b`'s range.
     fn barrier_effect(
-        &self,
+        &mut self,
         old: &Rec,
         q: usize,
         b: &ResolvedBarrier,
         role: Option<OwnershipRole>,
         in_range: bool,
-    ) -> Rec {
-        let mut new = self.clone();
+    ) {
+        // Applied in place (a copy per record and barrier was most of the
+        // walk's time): the conditions read `old` only.
+        let new = self;
         let own = old.directly_in(q, b.src_exec);
         // Execution: "Let ScopedOps1 be the intersection of sets Ops1 and
         // Scope1st": x earlier on the queue with its stage in the first
@@ -326,7 +328,7 @@ impl Rec {
             new.e.take_barrier(q, b, role);
         }
         if !old.sa.is_write() {
-            return new;
+            return;
         }
         // Availability: x in the first access scope (and range), or an
         // availability operation of x before the barrier; then the
@@ -351,7 +353,6 @@ impl Rec {
         if old.h.reaches_barrier(q, b, role) {
             new.h.take_barrier(q, b, role);
         }
-        new
     }
 }
 
@@ -1084,8 +1085,7 @@ impl State {
                             let mut new = old.clone();
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                let eff = new.barrier_effect(&old, q, b, roles[bi], inside);
-                                new = eff;
+                                new.barrier_effect(&old, q, b, roles[bi], inside);
                             }
                             self.recs.push(new);
                             clones.insert((id, mask), self.recs.len() - 1);
@@ -1102,11 +1102,10 @@ impl State {
                 continue;
             }
             let old = self.recs[id].clone();
-            let mut new = old.clone();
+            let new = &mut self.recs[id];
             for (b, role) in barriers.iter().zip(roles) {
-                new = new.barrier_effect(&old, q, b, *role, b.range.is_none());
+                new.barrier_effect(&old, q, b, *role, b.range.is_none());
             }
-            self.recs[id] = new;
         }
     }
 
