@@ -52,7 +52,7 @@ const REFUSED: &[&str] = &[
     "p1: a submit of a later batch of the same queue after the host write",
     "p1: a submit to another queue after the device write's fence",
     "p1 control: the reader's own submit after the device write's fence",
-    "a chain whose first wait has a narrower mask",
+    "a narrow wait and a signal in another stage: two candidates",
 ];
 
 #[test]
@@ -538,7 +538,8 @@ fn a_submit_makes_writes_visible_to_its_own_queue_from_its_batch_on() {
 /// chain satisfies a wait's value too, but happens after the wait (its
 /// batch's own signal, with `ALL_COMMANDS` on both), so it is no candidate
 /// and the fast checker decides the wait. With a narrower wait mask the
-/// relation it uses does not show that, and it refuses.
+/// wait still happens before its batch's `ALL_COMMANDS` signal (the
+/// scopes share a stage), and the fast checker decides that too.
 #[test]
 fn a_timeline_chain_through_queues_has_one_candidate_per_wait() {
     race_case(
@@ -775,5 +776,57 @@ fn programs_that_can_never_complete_are_refused() {
         e.to_string()
             .contains("the program can never complete: `t:1` on `qa`, `u:1` on `qb`"),
         "{e}"
+    );
+}
+
+/// Which later signals are no candidates of a timeline wait because they
+/// are guaranteed to happen after it (`docs/semantics.md`, "Queues and
+/// semaphores": "not guaranteed to happen-after the semaphore wait
+/// operation"), one case per rule of `model/src/sync/candidates.rs`. The
+/// fast checker must decide each (it refused them before issue 27) and
+/// agree with the definitional semantics; the last case keeps a candidate
+/// and stays refused.
+#[test]
+fn later_signals_after_the_wait_are_no_candidates() {
+    // Host program order, then "the second synchronization scope includes
+    // all commands submitted in the same queue submission": a host wait
+    // happens before every later submission, so before its signals.
+    race_case(
+        "a host wait happens before the signals of later submissions",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:1\nhost-wait t 1\n\
+         host-read a[0..64]\nfill a[0..64] 2\nsubmit qa signal t:2",
+        &[],
+    );
+    // The same for a later `host-signal` (host program order).
+    race_case(
+        "a host wait happens before later host signals",
+        "fill a[0..64] 1\nsubmit qa signal t:1\nhost-wait t 1\nhost-signal t 2\ncopy a[0..64] -> b[0..64]\n\
+         submit qb wait t:2@COPY",
+        &[],
+    );
+    // "includes every command in the same batch ... and all commands that
+    // occur later in submission order. The scope is limited by the
+    // stageMask": a wait in `COPY` and its batch's signal in
+    // `ALL_COMMANDS` share the stage `COPY`.
+    race_case(
+        "a narrow wait happens before its batch's signal when the masks share a stage",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY signal t:2",
+        &[],
+    );
+    // Through a host wait whose one candidate the device wait reaches:
+    // the device wait on `qb` happens before `t:2`, the host wait for 2
+    // after it, and the submit to `qc` after the host wait.
+    race_case(
+        "through a host wait the device wait reaches",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@ALL_COMMANDS signal t:2\n\
+         host-wait t 2\nfill c[0..64] 3\nsubmit qc signal t:3",
+        &[],
+    );
+    // Masks that share no stage: the signal of `t:2` is not ordered after
+    // the wait, so it stays a candidate and the wait has two.
+    race_case(
+        "a narrow wait and a signal in another stage: two candidates",
+        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY signal t:2@CLEAR",
+        &["L12 READ_AFTER_WRITE a[0..64] after L10"],
     );
 }

@@ -405,22 +405,43 @@ fn generated_programs_exercise_events() {
 
 /// One batch of a timeline chain: its commands (kind, source buffer,
 /// destination buffer, word offset), its queue, the earlier value it waits
-/// for (0: none; below 240: the latest; else an older one), and whether
-/// its wait and its signal name `ALL_COMMANDS` or a narrower stage.
-type ChainBatch = (Vec<(u8, u8, u8, u8)>, u8, u8, bool, bool);
+/// for (0: none; below 240: the latest; else an older one), its wait's
+/// stage mask and its signal's (indices into [`CHAIN_WAIT_MASKS`] and
+/// [`CHAIN_SIGNAL_MASKS`]), and a host wait after its submit (below 64:
+/// mostly for the value just signalled, then a host read).
+type ChainBatch = (Vec<(u8, u8, u8, u8)>, u8, u8, u8, u8, u8);
+
+/// Wait stage masks of a chain: `ALL_COMMANDS` most often; narrower ones
+/// that a default (`ALL_COMMANDS`) signal's first scope meets, or that a
+/// `CLEAR` signal's does not.
+const CHAIN_WAIT_MASKS: [&str; 8] = [
+    "ALL_COMMANDS",
+    "ALL_COMMANDS",
+    "ALL_COMMANDS",
+    "ALL_COMMANDS",
+    "COPY",
+    "CLEAR",
+    "ALL_TRANSFER",
+    "COMPUTE_SHADER",
+];
+
+/// Signal stage masks of a chain (empty: the default, `ALL_COMMANDS`).
+const CHAIN_SIGNAL_MASKS: [&str; 8] = ["", "", "", "", "", "", "@CLEAR", "@COPY"];
 
 /// A timeline chain through three queues (`docs/semantics.md`, "Queues and
 /// semaphores"): every batch signals the next value of `t`, and most wait
 /// for an earlier value, which every later signal satisfies too; fills
-/// and copies over three buffers between them, and a host read of each at
-/// the end. Valid by construction (values increase in trace order, and a
-/// wait's value is already signalled).
+/// and copies over three buffers between them, host waits for a value
+/// signalled so far followed by a host read (a host wait happens before
+/// every later submission: the later signals are no candidates), and a
+/// host read of each buffer at the end. Valid by construction (values
+/// increase in trace order, and a wait's value is already signalled).
 fn chain_trace(batches: &[ChainBatch]) -> String {
     let mut t = String::from(
         "buffer a 256\nbuffer b 256\nbuffer c 256\nqueue qa\nqueue qb\nqueue qc\nsemaphore t timeline\n",
     );
     let names = ["a", "b", "c"];
-    for (i, (cmds, queue, wait, wait_all, signal_all)) in batches.iter().enumerate() {
+    for (i, (cmds, queue, wait, wait_mask, signal_mask, host)) in batches.iter().enumerate() {
         for &(kind, src, dst, word) in cmds {
             let (s, d) = (names[src as usize % 3], names[dst as usize % 3]);
             let o = u64::from(word % 8) * 16;
@@ -438,10 +459,23 @@ fn chain_trace(batches: &[ChainBatch]) -> String {
             // Mostly the latest value (one earlier candidate); sometimes an
             // older one (several: refused).
             let v = if *wait < 240 { i } else { 1 + (*wait as usize) % i };
-            format!(" wait t:{v}@{}", if *wait_all { "ALL_COMMANDS" } else { "COPY" })
+            format!(" wait t:{v}@{}", CHAIN_WAIT_MASKS[*wait_mask as usize % 8])
         };
-        let stages = if *signal_all { "" } else { "@CLEAR" };
+        let stages = CHAIN_SIGNAL_MASKS[*signal_mask as usize % 8];
         t.push_str(&format!("submit {q}{waits} signal t:{}{stages}\n", i + 1));
+        if *host < 64 {
+            // Mostly the value just signalled (one earlier candidate);
+            // sometimes an older one, which several signals reach.
+            let v = if *host < 56 {
+                i + 1
+            } else {
+                1 + (*host as usize) % (i + 1)
+            };
+            t.push_str(&format!(
+                "host-wait t {v}\nhost-read {}[0..64]\n",
+                names[*host as usize % 3]
+            ));
+        }
     }
     t.push_str("wait\nhost-read a\nhost-read b\nhost-read c\n");
     t
@@ -453,8 +487,9 @@ fn chain_batches() -> impl Strategy<Value = Vec<ChainBatch>> {
         proptest::collection::vec(cmd, 0..3),
         any::<u8>(),
         any::<u8>(),
-        proptest::bool::weighted(0.95),
-        proptest::bool::weighted(0.95),
+        any::<u8>(),
+        any::<u8>(),
+        any::<u8>(),
     );
     proptest::collection::vec(batch, 2..8)
 }
@@ -478,28 +513,41 @@ proptest! {
 /// Guards the chain differential against a generator the fast checker
 /// mostly refuses: on a fixed sample, most chains are answered, and most
 /// of those have a wait that a later signal satisfies too (the candidates
-/// `after_wait` drops).
+/// `model/src/sync/candidates.rs` drops), and some have a host wait or a
+/// device wait narrower than `ALL_COMMANDS` that a later signal satisfies.
 #[test]
 fn timeline_chains_are_mostly_answered() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let (mut answered, mut with_later, n) = (0, 0, 300);
+    let (mut answered, mut with_later, mut narrow_or_host, n) = (0, 0, 0, 300);
     for _ in 0..n {
         let batches = chain_batches().new_tree(&mut runner).unwrap().current();
         let p = vksync::trace::parse(&chain_trace(&batches)).unwrap().program;
         if vksync::check(&p).is_ok() {
             answered += 1;
             // A wait for a value below the last signalled one.
-            let last = batches.len();
+            let last = batches.len() as u64;
             with_later += usize::from(p.commands().iter().any(|c| {
-                matches!(c, vksync::Command::Submit(s) if s.waits.iter().any(|w| w.value.is_some_and(|v| (v as usize) < last)))
+                matches!(c, vksync::Command::Submit(s) if s.waits.iter().any(|w| w.value.is_some_and(|v| v < last)))
+            }));
+            // The same, by the host or with a mask narrower than
+            // `ALL_COMMANDS` (the rules the candidate search gained).
+            narrow_or_host += usize::from(p.commands().iter().any(|c| match c {
+                vksync::Command::Submit(s) => s.waits.iter().any(|w| {
+                    w.value.is_some_and(|v| v < last)
+                        && !w.stages.contains(vksync::PipelineStageFlags2::ALL_COMMANDS)
+                }),
+                vksync::Command::HostWait { value, .. } => *value < last,
+                _ => false,
             }));
         }
     }
     eprintln!(
-        "{answered} of {n} timeline chains answered, {with_later} with a wait a later signal satisfies too"
+        "{answered} of {n} timeline chains answered, {with_later} with a wait a later signal satisfies too, \
+         {narrow_or_host} with such a host wait or narrow device wait"
     );
     assert!(answered * 2 >= n, "{answered} of {n} answered");
+    assert!(narrow_or_host * 3 >= answered, "{narrow_or_host} of {answered}");
     assert!(with_later * 2 >= answered, "{with_later} of {answered}");
 }

@@ -58,6 +58,7 @@
 use super::error::ProgramErrorKind;
 use super::queue::{QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
+use std::collections::BTreeMap;
 
 /// What the completion of a point of execution shows complete: per queue,
 /// the ordinal (among all submits) of its latest submission whose every
@@ -113,9 +114,11 @@ pub(crate) struct Completion {
     /// Per binary semaphore waited on so far, its latest wait: queue,
     /// submit ordinal, and whether its mask holds `ALL_COMMANDS`.
     binary_waits: Vec<(SemaphoreId, QueueId, usize, bool)>,
-    /// The clock each timeline signal carries: (semaphore, value, clock);
-    /// a host signal's is empty.
-    timeline_signals: Vec<(SemaphoreId, u64, Clock)>,
+    /// The clock each timeline signal carries, by (semaphore, value), the
+    /// first one recorded of each; a host signal's is empty. A map, not a
+    /// list scanned per wait: a long timeline chain would make resolving
+    /// it quadratic (issue 27).
+    timeline_signals: BTreeMap<(SemaphoreId, u64), Clock>,
     /// Submits so far.
     submits: usize,
 }
@@ -300,7 +303,9 @@ impl Completion {
             };
             match g.value {
                 None => self.binary_signals.push((g.semaphore, carried)),
-                Some(v) => self.timeline_signals.push((g.semaphore, v, carried)),
+                Some(v) => {
+                    self.timeline_signals.entry((g.semaphore, v)).or_insert(carried);
+                }
             }
         }
         at
@@ -324,7 +329,7 @@ impl Completion {
     /// `vkSignalSemaphore` of `value` on timeline `semaphore`: a signal
     /// that shows nothing complete (the host has done it).
     pub(crate) fn host_signal(&mut self, semaphore: SemaphoreId, value: u64) {
-        self.timeline_signals.push((semaphore, value, Clock::default()));
+        self.timeline_signals.entry((semaphore, value)).or_default();
     }
 
     /// `vkWaitSemaphores` for `value` of timeline `semaphore`: what the
@@ -339,10 +344,9 @@ impl Completion {
         }
         let first = self
             .timeline_signals
-            .iter()
-            .filter(|(s, v, _)| *s == semaphore && *v >= value)
-            .min_by_key(|(_, v, _)| *v);
-        if let Some((_, _, c)) = first {
+            .range((semaphore, value)..=(semaphore, u64::MAX))
+            .next();
+        if let Some((_, c)) = first {
             let c = c.clone();
             self.host.join(&c);
         }
@@ -351,9 +355,6 @@ impl Completion {
     /// The clock of the device signal of exactly `value` of timeline
     /// `semaphore`, if one is recorded.
     fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
-        self.timeline_signals
-            .iter()
-            .find(|(s, v, _)| *s == semaphore && *v == value)
-            .map(|(_, _, c)| c.clone())
+        self.timeline_signals.get(&(semaphore, value)).cloned()
     }
 }

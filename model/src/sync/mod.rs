@@ -5,6 +5,7 @@
 //! ranges and (stage, access) pairs only; [`crate::hazard`] turns its
 //! findings back into program terms.
 
+pub(crate) mod candidates;
 pub mod checker;
 pub(crate) mod intern;
 pub(crate) mod queues;

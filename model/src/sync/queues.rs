@@ -67,7 +67,11 @@
 //!   overwrites `x` once `h` reached it.
 //!
 //! A frontier reaches a semaphore wait when it reached its one candidate
-//! signal (several candidates are refused, below). Buffer
+//! signal (several candidates are refused, below). It keeps the signals
+//! it reached as the first one per signal group (a queue and a first
+//! synchronization scope, or the host): whether a signal is reached
+//! depends only on its group and on fields that only grow, so the
+//! group's later signals are reached too. Buffer
 //! barriers restrict the memory side to their range, so a record whose
 //! bytes lie partly inside is copied for the bytes inside.
 //!
@@ -77,10 +81,11 @@
 //! a timeline wait (device or host) no signal earlier in the trace can
 //! satisfy (wait-before-signal), or that more than one signal of the whole
 //! program may satisfy (a value no initial value reaches and several
-//! signals reach, earlier or later, leaving out the later ones
-//! [`after_wait`] shows to happen after the wait, as in a timeline chain
-//! where each batch waits with `ALL_COMMANDS` for the value the one before
-//! signalled: the intersection rule would need, per
+//! signals reach, earlier or later, leaving out the later ones that
+//! [`super::candidates`] shows to happen after the wait, as in a timeline
+//! chain where each batch waits for the value the one before signalled,
+//! or a frame loop whose host waits for each frame's value: the
+//! intersection rule would need, per
 //! availability operation, which candidates it precedes; the frontiers
 //! only know that some operation precedes each); and any layer emulation
 //! switch (only the two readings of write-after-write are modelled); and
@@ -91,8 +96,15 @@
 //! The state is not summarized as much as the single-queue checker's: a
 //! barrier visits every live record (one some byte range still holds,
 //! [`State::live`]), and records are not interned. It is linear in the
-//! live state per barrier; single-queue programs do not pay for it.
+//! live state per barrier; single-queue programs do not pay for it. The
+//! records no byte range holds any more are dropped between commands
+//! ([`State::compact`], amortized), so memory follows the live state, and
+//! the candidates are decided in one pass (linear in the program times
+//! the number of distinct stage masks of semaphore operations), so the
+//! walk is linear in the program for a bounded live state (issue 27;
+//! `model/tests/multi_queue_scaling.rs`).
 
+use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
 use crate::ir::access::{accesses, ownership_ops, transitions, Access, OwnershipRole};
 use crate::ir::execution::Step;
@@ -101,7 +113,6 @@ use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
-use crate::vk::flags::PipelineStageFlags2;
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
 
@@ -125,7 +136,15 @@ struct PerQueue {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Frontier {
     q: Vec<PerQueue>,
-    sigs: Vec<u32>,
+    /// The semaphore signal operations reached, as (signal group, first
+    /// signal of the group reached): the group's signals from that one on.
+    /// A group is a queue and a first synchronization scope (or the host):
+    /// whether a signal is reached depends only on its group and on fields
+    /// that only grow, so once one signal of a group is reached every
+    /// later one is. A list of every signal reached would grow with the
+    /// program for a record that lives long, and be searched and copied
+    /// at every wait and barrier (issue 27).
+    sigs: Vec<(u32, u32)>,
     host: bool,
 }
 
@@ -198,8 +217,14 @@ impl Frontier {
 
     /// Whether a semaphore wait with these candidate signals happens after:
     /// after every one of them (none: the wait orders nothing).
-    fn reaches_wait(&self, candidates: &[u32]) -> bool {
-        self.host || (!candidates.is_empty() && candidates.iter().all(|c| self.sigs.contains(c)))
+    fn reaches_wait(&self, candidates: &[u32], groups: &[u32]) -> bool {
+        self.host || (!candidates.is_empty() && candidates.iter().all(|&c| self.reached(c, groups)))
+    }
+
+    /// Whether signal `c` was reached (see [`Frontier::sigs`]).
+    fn reached(&self, c: u32, groups: &[u32]) -> bool {
+        let g = groups[c as usize];
+        self.sigs.iter().any(|&(sg, first)| sg == g && first <= c)
     }
 
     /// A semaphore wait of queue `r` reached: its second synchronization
@@ -211,9 +236,11 @@ impl Frontier {
         p.all |= all_commands(second);
     }
 
-    fn add_sig(&mut self, id: u32) {
-        if !self.sigs.contains(&id) {
-            self.sigs.push(id);
+    /// Signal `id` (of `group`) reached; signals come in walk order, so
+    /// the first one recorded per group is the earliest.
+    fn add_sig(&mut self, id: u32, group: u32) {
+        if !self.sigs.iter().any(|&(g, _)| g == group) {
+            self.sigs.push((group, id));
         }
     }
 }
@@ -283,14 +310,16 @@ impl Rec {
     /// the value before the call (barriers of one call do not chain);
     /// `in_range`: the record's bytes lie in `b`'s range.
     fn barrier_effect(
-        &self,
+        &mut self,
         old: &Rec,
         q: usize,
         b: &ResolvedBarrier,
         role: Option<OwnershipRole>,
         in_range: bool,
-    ) -> Rec {
-        let mut new = self.clone();
+    ) {
+        // Applied in place (a copy per record and barrier was most of the
+        // walk's time): the conditions read `old` only.
+        let new = self;
         let own = old.directly_in(q, b.src_exec);
         // Execution: "Let ScopedOps1 be the intersection of sets Ops1 and
         // Scope1st": x earlier on the queue with its stage in the first
@@ -299,7 +328,7 @@ impl Rec {
             new.e.take_barrier(q, b, role);
         }
         if !old.sa.is_write() {
-            return new;
+            return;
         }
         // Availability: x in the first access scope (and range), or an
         // availability operation of x before the barrier; then the
@@ -324,97 +353,7 @@ impl Rec {
         if old.h.reaches_barrier(q, b, role) {
             new.h.take_barrier(q, b, role);
         }
-        new
     }
-}
-
-/// A signal operation, device or host: what candidate search needs.
-#[derive(Clone, Debug)]
-struct SignalInfo {
-    sem: usize,
-    value: Option<u64>,
-    /// Its batch, as (queue, ordinal among the submits); `None` for a host
-    /// signal.
-    batch: Option<(usize, usize)>,
-    /// Its stage mask holds `ALL_COMMANDS`.
-    all: bool,
-}
-
-/// A semaphore wait of a batch, for [`after_wait`]: its batch as for
-/// [`SignalInfo::batch`] and whether its stage mask holds `ALL_COMMANDS`;
-/// `None` for a host wait.
-type WaitInfo = Option<((usize, usize), bool)>;
-
-/// How many of `targets` (signals) are guaranteed to happen after wait `w`,
-/// by a relation contained in the definitional semantics' (module
-/// `spec::order`), so that every signal it puts after `w` the semantics
-/// drops from `w`'s candidates too: a wait with `ALL_COMMANDS` happens
-/// before every signal with `ALL_COMMANDS` of its batch and of the later
-/// batches of its queue ("includes every command in the same batch ...
-/// and all commands that occur later in submission order"; the signal's
-/// first scope, likewise, holds the earlier ones), and a wait whose
-/// candidates (`decided`: those known so far, a superset of the
-/// semantics' when it decides fewer) all happen after `w` does too.
-/// Stops once every target is reached. `by_queue`: per queue, its
-/// signals with `ALL_COMMANDS` as (batch ordinal, signal), in trace order;
-/// each is visited once per call.
-fn after_wait(
-    w: usize,
-    waits: &[WaitInfo],
-    decided: &[Option<Vec<u32>>],
-    signals: &[SignalInfo],
-    by_queue: &[Vec<(usize, u32)>],
-    targets: &[u32],
-) -> usize {
-    // Per queue, the start of the suffix of `by_queue` already visited.
-    let mut visited_from: Vec<usize> = by_queue.iter().map(Vec::len).collect();
-    let mut seen_wait = vec![false; waits.len()];
-    // Per signal, the decided waits it is a candidate of; per wait, how
-    // many of its candidates are not reached yet.
-    let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); signals.len()];
-    let mut missing: Vec<usize> = vec![usize::MAX; waits.len()];
-    for (x, c) in decided.iter().enumerate() {
-        if let Some(c) = c.as_ref().filter(|c| !c.is_empty()) {
-            missing[x] = c.len();
-            for &s in c {
-                waiting_on[s as usize].push(x);
-            }
-        }
-    }
-    let mut is_target = vec![false; signals.len()];
-    for &t in targets {
-        is_target[t as usize] = true;
-    }
-    let mut left = targets.len();
-    let mut stack = vec![w];
-    seen_wait[w] = true;
-    while let Some(x) = stack.pop() {
-        let Some(((q, b), true)) = waits[x] else { continue };
-        let Some(list) = by_queue.get(q) else { continue };
-        let start = list.partition_point(|&(sb, _)| sb < b);
-        let end = visited_from[q];
-        if start >= end {
-            continue;
-        }
-        visited_from[q] = start;
-        for &(_, i) in &list[start..end] {
-            let i = i as usize;
-            if is_target[i] {
-                left -= 1;
-                if left == 0 {
-                    return targets.len();
-                }
-            }
-            for &y in &waiting_on[i] {
-                missing[y] -= 1;
-                if missing[y] == 0 && !seen_wait[y] {
-                    seen_wait[y] = true;
-                    stack.push(y);
-                }
-            }
-        }
-    }
-    targets.len() - left
 }
 
 /// Barrier `b` as it orders on a queue where it performs `role`: a
@@ -474,42 +413,36 @@ pub(crate) fn check_multi_queue(
     }
     // The walk: host commands in place, batches at their submit.
     let steps = crate::ir::execution::steps(program);
-    // Every signal operation in walk order, and each timeline wait's
-    // candidates, decided before any access is checked.
-    let mut signals: Vec<SignalInfo> = Vec::new();
-    // Per wait, in walk order (a submission's waits in order, host waits):
-    // its candidate signals.
-    let mut wait_candidates: Vec<Vec<u32>> = Vec::new();
-    // Per wait, in the same order: its batch (see `after_wait`).
-    let mut wait_info: Vec<WaitInfo> = Vec::new();
+    // Every signal and wait operation in walk order (a submission's waits
+    // in order, then its signals; host waits and signals in place), and
+    // each wait's candidates, decided before any access is checked.
+    let mut ops: Vec<Op> = Vec::new();
     {
-        let mut batch_ordinal = 0usize;
+        let mut known = 0u32;
         // Per semaphore: the pending binary signal.
         let mut pending: Vec<Option<u32>> = vec![None; program.semaphores.len()];
-        // (wait index, semaphore, value, signals known at the wait, command).
-        let mut timeline: Vec<(usize, usize, u64, usize, usize)> = Vec::new();
         for step in &steps {
             let (waits, sigs, at, queue) = match step {
                 Step::Host(i) => match &program.commands[*i] {
                     Command::HostSignal { semaphore, value } => {
-                        signals.push(SignalInfo {
+                        ops.push(Op::Signal(Signal {
                             sem: semaphore.0 as usize,
                             value: Some(*value),
-                            batch: None,
-                            all: false,
-                        });
+                            queue: None,
+                            first: StageSet::EMPTY,
+                        }));
+                        known += 1;
                         continue;
                     }
                     Command::HostWait { semaphore, value } => {
-                        timeline.push((
-                            wait_candidates.len(),
-                            semaphore.0 as usize,
-                            *value,
-                            signals.len(),
-                            *i,
-                        ));
-                        wait_candidates.push(Vec::new());
-                        wait_info.push(None);
+                        ops.push(Op::Wait(Wait {
+                            sem: semaphore.0 as usize,
+                            kind: WaitKind::Timeline(*value),
+                            queue: None,
+                            second: StageSet::EMPTY,
+                            known,
+                            at: *i,
+                        }));
                         continue;
                     }
                     _ => continue,
@@ -524,133 +457,89 @@ pub(crate) fn check_multi_queue(
                 },
                 Step::Batch { .. } => continue,
             };
-            let batch = (queue, batch_ordinal);
-            batch_ordinal += 1;
             for w in waits {
                 let sem_ix = w.semaphore.0 as usize;
-                wait_info.push(Some((
-                    batch,
-                    w.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
-                )));
-                match w.value {
-                    None => wait_candidates.push(pending[sem_ix].take().into_iter().collect()),
-                    Some(v) => {
-                        timeline.push((wait_candidates.len(), sem_ix, v, signals.len(), at));
-                        wait_candidates.push(Vec::new());
-                    }
-                }
+                ops.push(Op::Wait(Wait {
+                    sem: sem_ix,
+                    kind: match w.value {
+                        None => WaitKind::Binary(pending[sem_ix].take()),
+                        Some(v) => WaitKind::Timeline(v),
+                    },
+                    queue: Some(queue),
+                    second: exec_scope(w.stages, Side::Dst),
+                    known,
+                    at,
+                }));
             }
             for s in sigs {
                 let sem_ix = s.semaphore.0 as usize;
                 if s.value.is_none() {
-                    pending[sem_ix] = Some(signals.len() as u32);
+                    pending[sem_ix] = Some(known);
                 }
-                signals.push(SignalInfo {
+                ops.push(Op::Signal(Signal {
                     sem: sem_ix,
                     value: s.value,
-                    batch: Some(batch),
-                    all: s.stages.contains(PipelineStageFlags2::ALL_COMMANDS),
-                });
+                    queue: Some(queue),
+                    first: exec_scope(s.stages, Side::Src),
+                }));
+                known += 1;
             }
         }
-        // Per wait, its candidates once decided (binary waits already are;
-        // `None`: a timeline wait not decided yet). Timeline waits are
-        // decided in reverse trace order, so that a wait later in the trace
-        // has its candidates when an earlier one asks whether it happens
-        // after it (`after_wait`); the first refusal in the trace is
-        // reported.
-        let mut decided: Vec<Option<Vec<u32>>> = std::mem::take(&mut wait_candidates)
-            .into_iter()
-            .map(Some)
-            .collect();
-        for &(w, ..) in &timeline {
-            decided[w] = None;
-        }
-        let mut refused: Option<ProgramError> = None;
-        let mut by_queue: Vec<Vec<(usize, u32)>> = Vec::new();
-        for (i, s) in signals.iter().enumerate() {
-            if let Some((q, b)) = s.batch.filter(|_| s.all) {
-                if by_queue.len() <= q {
-                    by_queue.resize(q + 1, Vec::new());
-                }
-                by_queue[q].push((b, i as u32));
-            }
-        }
-        for &(w, sem_ix, v, known, at) in timeline.iter().rev() {
-            let initial = program.semaphores[sem_ix].kind.initial_value();
-            // "If the semaphore's value is already >= the wait value" the
-            // wait orders nothing (the definitional semantics: no
-            // candidates).
-            if initial >= v {
-                decided[w] = Some(Vec::new());
-                continue;
-            }
-            let candidate = |s: &SignalInfo| s.sem == sem_ix && s.value.is_some_and(|sv| sv >= v);
-            let earlier: Vec<u32> = (0..known)
-                .filter(|&i| candidate(&signals[i]))
-                .map(|i| i as u32)
-                .collect();
-            if earlier.is_empty() {
-                refused = Some(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} before any signal that satisfies it",
-                        program.semaphores[sem_ix].name
-                    ),
-                ));
-                continue;
-            }
-            // A candidate later in the trace that is guaranteed to happen
-            // after the wait is none ("not guaranteed to happen-after the
-            // semaphore wait operation"): the relation of `after_wait`,
-            // contained in the definitional semantics' fixpoint over the
-            // pairings. One that relation does not show stays a candidate.
-            let later: Vec<u32> = (known..signals.len())
-                .filter(|&i| candidate(&signals[i]))
-                .map(|i| i as u32)
-                .collect();
-            let later = if later.is_empty() {
-                0
-            } else {
-                later.len() - after_wait(w, &wait_info, &decided, &signals, &by_queue, &later)
-            };
-            // Several candidates: the wait is ordered after what *every*
-            // one is ordered after, one operation in all their pasts. The
-            // frontiers keep, per signal, whether *some* availability (or
-            // visibility, or domain) operation precedes it, which cannot
-            // tell one operation before all of them from a different one
-            // before each. Refused: a wait with one candidate (every
-            // binary wait) is exact.
-            if earlier.len() + later > 1 {
-                refused = Some(refuse(
-                    at,
-                    format!(
-                        "a wait for `{}` {v} that {} signals may satisfy",
-                        program.semaphores[sem_ix].name,
-                        earlier.len() + later
-                    ),
-                ));
-                continue;
-            }
-            decided[w] = Some(earlier);
-        }
-        if let Some(e) = refused {
-            return Err(e);
-        }
-        wait_candidates = decided.into_iter().map(Option::unwrap_or_default).collect();
     }
+    let initial: Vec<u64> = program
+        .semaphores
+        .iter()
+        .map(|s| s.kind.initial_value())
+        .collect();
+    let wait_candidates = candidates::decide(&ops, &initial).map_err(|r| {
+        let name = &program.semaphores[r.sem].name;
+        let v = r.value;
+        // Several candidates: the wait is ordered after what *every* one
+        // is ordered after, one operation in all their pasts. The
+        // frontiers keep, per signal, whether *some* availability (or
+        // visibility, or domain) operation precedes it, which cannot tell
+        // one operation before all of them from a different one before
+        // each. Refused: a wait with one candidate (every binary wait) is
+        // exact.
+        refuse(
+            r.at,
+            if r.several == 0 {
+                format!("a wait for `{name}` {v} before any signal that satisfies it")
+            } else {
+                format!("a wait for `{name}` {v} that {} signals may satisfy", r.several)
+            },
+        )
+    })?;
+    // Each signal's group (see `Frontier::sigs`): its queue and first
+    // synchronization scope, or the host.
+    let sig_groups: Vec<u32> = {
+        let mut ids: BTreeMap<Option<(usize, u16)>, u32> = BTreeMap::new();
+        ops.iter()
+            .filter_map(|o| match o {
+                Op::Signal(s) => Some(s.queue.map(|q| (q, s.first.0))),
+                Op::Wait(_) => None,
+            })
+            .map(|k| {
+                let n = ids.len() as u32;
+                *ids.entry(k).or_insert(n)
+            })
+            .collect()
+    };
     let mut st = State {
         queues: program.queues.len().max(1),
+        sig_groups,
         recs: Vec::new(),
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
         out: Vec::new(),
         live: Vec::new(),
         live_from: 0,
+        kept: 0,
     };
     let mut next_wait = 0usize;
     let mut next_signal = 0u32;
     for step in &steps {
+        st.compact();
         match step {
             Step::Host(i) => match &program.commands[*i] {
                 Command::Wait(target) => {
@@ -688,6 +577,7 @@ pub(crate) fn check_multi_queue(
                     }
                 }
                 for &ci in cmds {
+                    st.compact();
                     match &program.commands[ci] {
                         Command::Barrier(dep) => {
                             // A release's destination masks and an
@@ -745,18 +635,22 @@ pub(crate) fn check_multi_queue(
 /// byte range holds.
 struct State {
     queues: usize,
+    /// Per signal (walk order), its group (see [`Frontier::sigs`]).
+    sig_groups: Vec<u32>,
     recs: Vec<Rec>,
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
     out: Vec<Hazard>,
-    /// The records some entry of `mems` held at the last [`Self::compact`],
-    /// and every record pushed since (`live_from..`): the others left
-    /// every entry (overwritten, or replaced by a barrier's copy) and can
-    /// be the prior of no later access, so barriers and semaphore
-    /// operations skip them. Ids leave entries for good: an entry only
-    /// ever gains new ids.
+    /// The records some entry of `mems` held at the last recount
+    /// ([`Self::live_ids`]) or [`Self::compact`], and every record pushed
+    /// since (`live_from..`): the others left every entry (overwritten, or
+    /// replaced by a barrier's copy) and can be the prior of no later
+    /// access, so barriers and semaphore operations skip them. Ids leave
+    /// entries for good: an entry only ever gains new ids.
     live: Vec<usize>,
     live_from: usize,
+    /// How many records [`Self::compact`] kept the last time.
+    kept: usize,
 }
 
 impl State {
@@ -765,14 +659,7 @@ impl State {
     /// time outnumber the live ones (amortized: linear in the entries).
     fn live_ids(&mut self) -> Vec<usize> {
         if self.recs.len() - self.live_from > self.live.len().max(64) {
-            let mut ids: Vec<usize> = self
-                .mems
-                .iter()
-                .flat_map(|m| m.values().flat_map(|(_, ids)| ids.iter().copied()))
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            self.live = ids;
+            self.live = self.held();
             self.live_from = self.recs.len();
         }
         self.live
@@ -780,6 +667,51 @@ impl State {
             .copied()
             .chain(self.live_from..self.recs.len())
             .collect()
+    }
+
+    /// The ids some entry holds, sorted.
+    fn held(&self) -> Vec<usize> {
+        let mut ids: Vec<usize> = self
+            .mems
+            .iter()
+            .flat_map(|m| m.values().flat_map(|(_, ids)| ids.iter().copied()))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Drops the records no entry holds and renumbers the rest, once the
+    /// records outnumber twice those kept last time (amortized linear):
+    /// without it every record a barrier ever copied stays in memory, and
+    /// memory grows with the program, not with its live state. Called
+    /// between commands only, when no id is held outside `mems`.
+    fn compact(&mut self) {
+        if self.recs.len() <= 2 * self.kept + 1024 {
+            return;
+        }
+        let ids = self.held();
+        let mut new_id = vec![usize::MAX; self.recs.len()];
+        for (n, &i) in ids.iter().enumerate() {
+            new_id[i] = n;
+        }
+        let recs: Vec<Rec> = std::mem::take(&mut self.recs)
+            .into_iter()
+            .zip(&new_id)
+            .filter(|(_, &n)| n != usize::MAX)
+            .map(|(r, _)| r)
+            .collect();
+        for m in &mut self.mems {
+            for (_, held) in m.values_mut() {
+                for id in held.iter_mut() {
+                    *id = new_id[*id];
+                }
+            }
+        }
+        self.recs = recs;
+        self.kept = self.recs.len();
+        self.live = (0..self.kept).collect();
+        self.live_from = self.kept;
     }
 
     fn split_at(&mut self, m: usize, pos: u64) {
@@ -1153,8 +1085,7 @@ impl State {
                             let mut new = old.clone();
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                let eff = new.barrier_effect(&old, q, b, roles[bi], inside);
-                                new = eff;
+                                new.barrier_effect(&old, q, b, roles[bi], inside);
                             }
                             self.recs.push(new);
                             clones.insert((id, mask), self.recs.len() - 1);
@@ -1171,11 +1102,10 @@ impl State {
                 continue;
             }
             let old = self.recs[id].clone();
-            let mut new = old.clone();
+            let new = &mut self.recs[id];
             for (b, role) in barriers.iter().zip(roles) {
-                new = new.barrier_effect(&old, q, b, *role, b.range.is_none());
+                new.barrier_effect(&old, q, b, *role, b.range.is_none());
             }
-            self.recs[id] = new;
         }
     }
 
@@ -1190,10 +1120,11 @@ impl State {
 
     /// A semaphore wait operation of queue `r` (second scope `second`).
     fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet) {
+        let groups = std::mem::take(&mut self.sig_groups);
         self.for_each_live(|x| {
-            let e = x.e.reaches_wait(candidates);
-            let av = x.a.reaches_wait(candidates);
-            let h = x.h.reaches_wait(candidates);
+            let e = x.e.reaches_wait(candidates, &groups);
+            let av = x.a.reaches_wait(candidates, &groups);
+            let h = x.h.reaches_wait(candidates, &groups);
             if e {
                 x.e.import(r, second);
             }
@@ -1209,15 +1140,17 @@ impl State {
                 x.h.import(r, second);
             }
         });
+        self.sig_groups = groups;
     }
 
     /// A semaphore signal operation of queue `q`.
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
+        let g = self.sig_groups[id as usize];
         self.for_each_live(|x| {
             let direct = x.directly_in(q, first);
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
-                x.e.add_sig(id);
+                x.e.add_sig(id, g);
             }
             // The signal's first access scope is all device accesses: an
             // availability operation of the writes in its own first
@@ -1226,21 +1159,22 @@ impl State {
             // those only chained into it; after an earlier availability of
             // x, it is after one.
             if x.sa.is_write() && (direct || x.a.reaches_signal(q, first, all)) {
-                x.a.add_sig(id);
+                x.a.add_sig(id, g);
                 x.a.q[q].touched = true;
             }
             if x.h.reaches_signal(q, first, all) {
-                x.h.add_sig(id);
+                x.h.add_sig(id, g);
             }
         });
     }
 
     /// `vkSignalSemaphore`: after whatever reached the host.
     fn host_signal(&mut self, id: u32) {
+        let g = self.sig_groups[id as usize];
         self.for_each_live(|x| {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if f.host {
-                    f.add_sig(id);
+                    f.add_sig(id, g);
                 }
             }
         });
@@ -1248,13 +1182,15 @@ impl State {
 
     /// `vkWaitSemaphores`: later host operations after its candidates.
     fn host_wait(&mut self, candidates: &[u32]) {
+        let groups = std::mem::take(&mut self.sig_groups);
         self.for_each_live(|x| {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
-                if !candidates.is_empty() && f.reaches_wait(candidates) {
+                if !candidates.is_empty() && f.reaches_wait(candidates, &groups) {
                     f.host = true;
                 }
             }
         });
+        self.sig_groups = groups;
     }
 
     /// A fence wait on every submission so far (`None`) or on those of one

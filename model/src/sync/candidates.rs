@@ -1,0 +1,407 @@
+//! Which signal operations each semaphore wait pairs with, for the
+//! multi-queue walk ([`super::queues`]), in time linear in the program
+//! (times the number of distinct stage masks, below).
+//!
+//! A timeline wait's candidates are the signals whose "signal value is
+//! greater than or equal to the wait value" and that are "not guaranteed
+//! to happen-after the semaphore wait operation". The definitional
+//! semantics (`crate::spec`, module `order`) finds the second part as a
+//! fixpoint over its whole happens-before graph. The walk needs each
+//! decided wait to have exactly one candidate, signalled earlier in the
+//! walk; it uses a relation *contained* in the semantics' (every signal
+//! it puts after a wait, the semantics does too), so a wait it decides
+//! with one candidate the semantics pairs with that one alone, and a wait
+//! it cannot narrow to one is refused. The relation, from a wait `w`:
+//!
+//! * a device wait with second synchronization scope `W` on queue `q`
+//!   happens before every signal of its batch and of the later batches of
+//!   `q` whose first synchronization scope `S` shares a stage with `W`
+//!   (the wait's second scope "includes every command in the same batch
+//!   ... and all commands that occur later in submission order", the
+//!   signal's first scope likewise the earlier ones; chains "at the level
+//!   of stages": the semantics' edge from a wait to a signal);
+//! * a host wait (`vkWaitSemaphores`) happens before every later host
+//!   operation in program order, so before every later `host-signal`
+//!   and every later submission with all of its batch's signals (host
+//!   program order, then "the second synchronization scope includes all
+//!   commands submitted in the same queue submission");
+//! * a wait whose one candidate is reached is reached too, and so is what
+//!   it reaches (the semaphore's pairing; a wait with several candidates
+//!   is refused and reaches nothing here, which only keeps more
+//!   candidates).
+//!
+//! Everything `w` reaches lies later in the walk than `w`, so deciding the
+//! waits from the last one back, every wait a reached signal pairs with is
+//! already decided. What a wait reaches is a union of *suffixes*: per
+//! reach group (a queue and a signal first scope), the group's signals
+//! from some walk index on, and every signal from some index on (a host
+//! wait). So it is a vector of thresholds ([`Reach`]), and the reverse
+//! pass keeps, per class of device wait (a queue and a second scope) and
+//! for host waits, the reach of the suffix passed so far: a wait's reach
+//! is read off in `O(groups)`, a signal folds what its waits reach into
+//! the classes on its queue whose scope meets its own. A candidate left
+//! over is a signal of the semaphore, at or after the wait's index and
+//! below its group's threshold, with value at least the wait's: a range
+//! maximum per (semaphore, group), answered by a sparse table.
+
+use crate::vk::scope::StageSet;
+use std::collections::BTreeMap;
+
+/// A signal operation, in walk order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Signal {
+    pub sem: usize,
+    /// `None` for a binary semaphore.
+    pub value: Option<u64>,
+    /// The batch's queue; `None` for `host-signal`.
+    pub queue: Option<usize>,
+    /// The first synchronization scope (expanded).
+    pub first: StageSet,
+}
+
+/// A semaphore wait, in walk order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Wait {
+    pub sem: usize,
+    pub kind: WaitKind,
+    /// The batch's queue; `None` for `host-wait`.
+    pub queue: Option<usize>,
+    /// The second synchronization scope (expanded); empty for the host.
+    pub second: StageSet,
+    /// How many signals precede it in the walk.
+    pub known: u32,
+    /// Its command (where a refusal is reported).
+    pub at: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum WaitKind {
+    /// A binary wait and the pending signal it consumes.
+    Binary(Option<u32>),
+    /// A timeline wait for this value.
+    Timeline(u64),
+}
+
+/// An operation of the walk.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Op {
+    Signal(Signal),
+    Wait(Wait),
+}
+
+/// Why a wait is not decided: it has no candidate earlier in the walk
+/// (`several` is 0), or several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Refusal {
+    pub at: usize,
+    pub sem: usize,
+    pub value: u64,
+    pub several: usize,
+}
+
+/// The signals a wait is known to happen before: per reach group, those
+/// with walk index at least `t[group]`, and every signal with index at
+/// least `g`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Reach {
+    t: Vec<u32>,
+    g: u32,
+}
+
+impl Reach {
+    fn none(groups: usize) -> Self {
+        Reach {
+            t: vec![u32::MAX; groups],
+            g: u32::MAX,
+        }
+    }
+
+    fn join(&mut self, o: &Reach) {
+        for (a, b) in self.t.iter_mut().zip(&o.t) {
+            *a = (*a).min(*b);
+        }
+        self.g = self.g.min(o.g);
+    }
+
+    /// Signal `i` of reach group `group` (`None`: a host signal) reached.
+    fn holds(&self, i: u32, group: Option<usize>) -> bool {
+        i >= self.g || group.is_some_and(|r| i >= self.t[r])
+    }
+
+    fn is_none(&self) -> bool {
+        self.g == u32::MAX && self.t.iter().all(|&t| t == u32::MAX)
+    }
+}
+
+/// The timeline signals of one semaphore in one reach group (`None`: the
+/// host's): their walk indices, and their values' range maxima.
+struct Listed {
+    group: Option<usize>,
+    idx: Vec<u32>,
+    max: RangeMax,
+}
+
+/// Per semaphore, the two largest values signalled so far: the largest
+/// with its walk index, then the second.
+#[derive(Clone, Copy, Default)]
+struct Top {
+    best: Option<(u64, u32)>,
+    second: Option<u64>,
+}
+
+/// Range maximum over one list of values (a sparse table).
+struct RangeMax {
+    levels: Vec<Vec<u64>>,
+}
+
+impl RangeMax {
+    fn new(values: Vec<u64>) -> Self {
+        let mut levels = vec![values];
+        let mut w = 1;
+        while 2 * w <= levels[0].len() {
+            let prev = levels.last().expect("level 0");
+            let next: Vec<u64> = (0..prev.len() - w).map(|i| prev[i].max(prev[i + w])).collect();
+            levels.push(next);
+            w *= 2;
+        }
+        RangeMax { levels }
+    }
+
+    /// The maximum over positions `lo..hi` (`None` when empty).
+    fn max(&self, lo: usize, hi: usize) -> Option<u64> {
+        if lo >= hi {
+            return None;
+        }
+        let k = (usize::BITS - 1 - (hi - lo).leading_zeros()) as usize;
+        let l = &self.levels[k];
+        Some(l[lo].max(l[hi - (1 << k)]))
+    }
+}
+
+/// The candidates of every wait of `ops`, in walk order; `initial[s]` is
+/// semaphore `s`'s initial timeline value. `Err` with the first wait in
+/// the walk that cannot be decided (see the module docs).
+pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refusal> {
+    let signals: Vec<Signal> = ops
+        .iter()
+        .filter_map(|o| match o {
+            Op::Signal(s) => Some(*s),
+            Op::Wait(_) => None,
+        })
+        .collect();
+    let waits: Vec<Wait> = ops
+        .iter()
+        .filter_map(|o| match o {
+            Op::Wait(w) => Some(*w),
+            Op::Signal(_) => None,
+        })
+        .collect();
+    // Reach groups: a device signal's queue and first scope.
+    let mut group_ids: BTreeMap<(usize, u16), usize> = BTreeMap::new();
+    let group: Vec<Option<usize>> = signals
+        .iter()
+        .map(|s| {
+            s.queue.map(|q| {
+                let n = group_ids.len();
+                *group_ids.entry((q, s.first.0)).or_insert(n)
+            })
+        })
+        .collect();
+    let groups = group_ids.len();
+    // Query lists: per (semaphore, reach group), its timeline signals'
+    // walk indices and values.
+    type Key = (usize, Option<usize>);
+    let mut lists: BTreeMap<Key, Vec<(u32, u64)>> = BTreeMap::new();
+    for (i, s) in signals.iter().enumerate() {
+        if let Some(v) = s.value {
+            lists.entry((s.sem, group[i])).or_default().push((i as u32, v));
+        }
+    }
+    let mut by_sem: Vec<Vec<Listed>> = Vec::new();
+    by_sem.resize_with(initial.len(), Vec::new);
+    for ((sem, group), l) in lists {
+        by_sem[sem].push(Listed {
+            group,
+            idx: l.iter().map(|&(i, _)| i).collect(),
+            max: RangeMax::new(l.iter().map(|&(_, v)| v).collect()),
+        });
+    }
+    // Wait classes: a device wait's queue and second scope; per queue, its
+    // classes.
+    let mut class_ids: BTreeMap<(usize, u16), usize> = BTreeMap::new();
+    let class: Vec<Option<usize>> = waits
+        .iter()
+        .map(|w| {
+            w.queue.map(|q| {
+                let n = class_ids.len();
+                *class_ids.entry((q, w.second.0)).or_insert(n)
+            })
+        })
+        .collect();
+    let queues = signals
+        .iter()
+        .filter_map(|s| s.queue)
+        .chain(waits.iter().filter_map(|w| w.queue))
+        .max()
+        .map_or(0, |q| q + 1);
+    let mut classes_of: Vec<Vec<(usize, StageSet)>> = vec![Vec::new(); queues];
+    for (&(q, second), &c) in &class_ids {
+        classes_of[q].push((c, StageSet(second)));
+    }
+    // Per timeline wait (by wait index): how many signals earlier in the
+    // walk satisfy it (capped at 2), and the one when there is one. Per
+    // semaphore, the two largest values so far.
+    let mut earlier: Vec<(u8, u32)> = vec![(0, 0); waits.len()];
+    {
+        let mut top: Vec<Top> = vec![Top::default(); initial.len()];
+        let (mut si, mut wi) = (0usize, 0usize);
+        for o in ops {
+            match o {
+                Op::Signal(s) => {
+                    if let Some(v) = s.value {
+                        let t = &mut top[s.sem];
+                        match t.best {
+                            Some((best, _)) if best > v => {
+                                t.second = Some(t.second.map_or(v, |x| x.max(v)));
+                            }
+                            _ => {
+                                t.second = t.best.map(|(b, _)| b);
+                                t.best = Some((v, si as u32));
+                            }
+                        }
+                    }
+                    si += 1;
+                }
+                Op::Wait(w) => {
+                    if let WaitKind::Timeline(v) = w.kind {
+                        let t = top[w.sem];
+                        earlier[wi] = match t.best {
+                            Some((b, id)) if b >= v => {
+                                (if t.second.is_some_and(|x| x >= v) { 2 } else { 1 }, id)
+                            }
+                            _ => (0, 0),
+                        };
+                    }
+                    wi += 1;
+                }
+            }
+        }
+    }
+    // The reverse pass.
+    let mut decided: Vec<Vec<u32>> = vec![Vec::new(); waits.len()];
+    // Per signal: what the waits that pair with it alone reach.
+    let mut triggers: Vec<Option<Reach>> = vec![None; signals.len()];
+    let mut acc: Vec<Reach> = vec![Reach::none(groups); class_ids.len()];
+    let mut host_acc = Reach::none(groups);
+    let mut refused: Option<(usize, Reach)> = None;
+    let (mut si, mut wi) = (signals.len(), waits.len());
+    for o in ops.iter().rev() {
+        match o {
+            Op::Signal(s) => {
+                si -= 1;
+                let trig = triggers[si].take();
+                if let (Some(q), Some(r)) = (s.queue, group[si]) {
+                    for &(c, second) in &classes_of[q] {
+                        if second.intersects(s.first) {
+                            acc[c].t[r] = si as u32;
+                            if let Some(t) = &trig {
+                                acc[c].join(t);
+                            }
+                        }
+                    }
+                }
+                if let Some(t) = &trig {
+                    host_acc.join(t);
+                }
+            }
+            Op::Wait(w) => {
+                wi -= 1;
+                let start = match class[wi] {
+                    Some(c) => acc[c].clone(),
+                    None => {
+                        let mut r = host_acc.clone();
+                        r.g = r.g.min(w.known);
+                        r
+                    }
+                };
+                let one = match w.kind {
+                    WaitKind::Binary(c) => c,
+                    WaitKind::Timeline(v) => {
+                        if initial[w.sem] >= v {
+                            // "If the semaphore's value is already >= the
+                            // wait value" the wait orders nothing.
+                            continue;
+                        }
+                        let (n, id) = earlier[wi];
+                        let later_left = n == 1
+                            && by_sem[w.sem].iter().any(|l| {
+                                // Unreached: from the wait's index up to
+                                // the group's threshold.
+                                let hi = l.group.map_or(start.g, |g| start.t[g].min(start.g));
+                                let lo = l.idx.partition_point(|&i| i < w.known);
+                                let hi = l.idx.partition_point(|&i| i < hi);
+                                l.max.max(lo, hi).is_some_and(|m| m >= v)
+                            });
+                        if n != 1 || later_left {
+                            refused = Some((wi, start));
+                            continue;
+                        }
+                        Some(id)
+                    }
+                };
+                if let Some(c) = one {
+                    decided[wi] = vec![c];
+                    if !start.is_none() {
+                        match &mut triggers[c as usize] {
+                            Some(t) => t.join(&start),
+                            t @ None => *t = Some(start),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    match refused {
+        None => Ok(decided),
+        Some((wi, reach)) => {
+            // The first refusal in the walk, with its count of candidates
+            // (a scan, once).
+            let w = waits[wi];
+            let WaitKind::Timeline(value) = w.kind else {
+                unreachable!("binary waits are never refused")
+            };
+            let several = signals
+                .iter()
+                .enumerate()
+                .filter(|(i, s)| {
+                    s.sem == w.sem
+                        && s.value.is_some_and(|sv| sv >= value)
+                        && ((*i as u32) < w.known || !reach.holds(*i as u32, group[*i]))
+                })
+                .count();
+            let several = if earlier[wi].0 == 0 { 0 } else { several };
+            Err(Refusal {
+                at: w.at,
+                sem: w.sem,
+                value,
+                several,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RangeMax;
+
+    #[test]
+    fn range_max_matches_a_scan() {
+        let vals: Vec<u64> = (0..37u64).map(|i| (i * 7919) % 23).collect();
+        let rm = RangeMax::new(vals.clone());
+        for lo in 0..=vals.len() {
+            for hi in lo..=vals.len() {
+                assert_eq!(rm.max(lo, hi), vals[lo..hi].iter().copied().max(), "{lo}..{hi}");
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The multi-queue checker (`model/src/sync/queues.rs`, with the timeline
+//! candidates of `model/src/sync/candidates.rs`) is linear in the program
+//! on the programs of issue 27: ten times the lines take about ten times
+//! as long, not a hundred. Before, a queue ping-pong with ownership
+//! transfers took 0.05 s at 2,000 lines and 2.1 s at 20,000 (`vksync
+//! check`, release: a ratio of 42), a frame loop with host waits and a
+//! timeline chain with narrow wait masks were refused (several candidate
+//! signals per wait), and a write read across a long chain kept every
+//! signal it reached in a list searched at each wait.
+//!
+//! One test runs the cases one after another, so that their timings do not
+//! compete with each other for cores. The programs are generated here (the
+//! shapes of `/tmp/scale/gen.py` in `docs/testing.md`, "Multi-queue
+//! checker scaling (issue 27)").
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// How many times as long ten times the lines may take. Linear: about 10
+/// (from 6 to 16 measured on a loaded machine; a small program fits in
+/// the caches). Quadratic: about 100 (42 for `ownership` at these sizes
+/// before, with its constant part).
+const BOUND: u32 = 30;
+
+/// Queues `qa`, `qb` (family 1), timeline `t`, an exclusive buffer passed
+/// between them with ownership transfers, each batch waiting for the one
+/// before with `wait` (a stage mask).
+fn ownership(lines: usize, wait: &str) -> String {
+    let mut t = String::from("queue qa\nqueue qb family 1\nsemaphore t timeline\nbuffer a 256 exclusive\n");
+    let (mut v, mut n) = (0, 4);
+    while n < lines {
+        n += 8;
+        t.push_str("fill a[0..256] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..256] ownership 0->1\n");
+        v += 1;
+        if v > 1 {
+            let _ = writeln!(t, "submit qa wait t:{}@{wait} signal t:{v}", v - 1);
+        } else {
+            let _ = writeln!(t, "submit qa signal t:{v}");
+        }
+        t.push_str("barrier NONE:NONE -> CLEAR:TRANSFER_WRITE a[0..256] ownership 0->1\nfill a[0..256] 2\n");
+        t.push_str("barrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..256] ownership 1->0\n");
+        v += 1;
+        let _ = writeln!(t, "submit qb wait t:{}@{wait} signal t:{v}", v - 1);
+        t.push_str("barrier NONE:NONE -> CLEAR:TRANSFER_WRITE a[0..256] ownership 1->0\n");
+    }
+    t.push_str("submit qa\nwait\n");
+    t
+}
+
+/// Two queues chained by a timeline semaphore with narrow wait masks.
+fn timeline(lines: usize) -> String {
+    let mut t = String::from("queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nbuffer b 64\n");
+    let (mut v, mut n) = (0, 5);
+    while n < lines {
+        n += 4;
+        t.push_str("fill a[0..64] 1\n");
+        v += 1;
+        if v > 1 {
+            let _ = writeln!(t, "submit qa wait t:{}@CLEAR signal t:{v}", v - 1);
+        } else {
+            let _ = writeln!(t, "submit qa signal t:{v}");
+        }
+        t.push_str("copy a[0..64] -> b[0..64]\n");
+        v += 1;
+        let _ = writeln!(t, "submit qb wait t:{}@COPY signal t:{v}", v - 1);
+    }
+    let _ = writeln!(t, "host-wait t {v}");
+    t
+}
+
+/// One queue, a frame loop: host write, device work, a timeline signal per
+/// frame and a host wait for it, then a host read.
+fn frames(lines: usize) -> String {
+    let mut t = String::from(
+        "queue qa\nsemaphore t timeline\nbuffer st 256\nbuffer w 256\nbuffer o 256\nbuffer rb 256\n",
+    );
+    let (mut v, mut n) = (0, 6);
+    while n < lines {
+        n += 10;
+        t.push_str(
+            "host-write st[0..256] 3\ncopy st[0..256] -> w[0..256]\n\
+             barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ\n\
+             dispatch scale_add(2,1) read w[0..256] write o[0..256]\n\
+             barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ\n\
+             copy o[0..256] -> rb[0..256]\nbarrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\n",
+        );
+        v += 1;
+        let _ = writeln!(t, "submit qa signal t:{v}\nhost-wait t {v}\nhost-read rb[0..256]");
+    }
+    t
+}
+
+/// A write made once and read by every batch of a long chain (its record
+/// lives to the end and reaches every signal).
+fn long_lived(lines: usize) -> String {
+    let mut t = String::from(
+        "queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nbuffer b 64\nbuffer c 64\n\
+         fill a[0..64] 1\nsubmit qa signal t:1\n",
+    );
+    let (mut v, mut n) = (1, 8);
+    while n < lines {
+        n += 4;
+        v += 1;
+        let _ = writeln!(
+            t,
+            "copy a[0..64] -> b[0..64]\nsubmit qb wait t:{}@ALL_COMMANDS signal t:{v}",
+            v - 1
+        );
+        v += 1;
+        let _ = writeln!(
+            t,
+            "copy a[0..64] -> c[0..64]\nsubmit qa wait t:{}@ALL_COMMANDS signal t:{v}",
+            v - 1
+        );
+    }
+    let _ = writeln!(t, "host-wait t {v}");
+    t
+}
+
+/// The fastest of up to `runs` checks of `text` (so one slow run on a busy
+/// machine does not decide; no more once one is under `enough`), each of
+/// which must be decided (not refused) with `hazards` hazards.
+fn fastest(
+    what: &str,
+    text: &str,
+    runs: usize,
+    enough: Duration,
+    hazards: impl Fn(usize) -> bool,
+) -> Duration {
+    let program = vksync::trace::parse(text)
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+        .program;
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let found = vksync::check(&program);
+        best = best.min(start.elapsed());
+        let found = found.unwrap_or_else(|e| panic!("{what}: refused: {e}"));
+        assert!(hazards(found.len()), "{what}: {} hazards", found.len());
+        if best < enough {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn multi_queue_checks_scale_linearly() {
+    // (what, lines of the smaller program (the faster classes get more, so
+    // that it takes milliseconds), generator, the hazards expected at n
+    // lines)
+    type Case = (&'static str, usize, fn(usize) -> String, fn(usize, usize) -> bool);
+    let cases: [Case; 5] = [
+        (
+            "ownership",
+            2_000,
+            |n| ownership(n, "ALL_COMMANDS"),
+            |_, h| h == 2,
+        ),
+        // A queue family acquire after a wait with a narrow mask is not
+        // ordered after it: a hazard per transfer.
+        (
+            "ownership-bad",
+            2_000,
+            |n| ownership(n, "CLEAR"),
+            |n, h| h > n / 20,
+        ),
+        ("timeline", 10_000, timeline, |_, h| h == 0),
+        ("frames", 10_000, frames, |_, h| h == 0),
+        ("long-lived", 10_000, long_lived, |_, h| h == 0),
+    ];
+    for (what, n, generate, hazards) in cases {
+        let small = generate(n);
+        let large = generate(10 * n);
+        let n_small = small.lines().count();
+        let n_large = large.lines().count();
+        let t_small = fastest(what, &small, 5, Duration::ZERO, |h| hazards(n_small, h));
+        let t_large = fastest(what, &large, 3, t_small * BOUND, |h| hazards(n_large, h));
+        let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-4);
+        eprintln!("{what}: {n_small} lines {t_small:?}, {n_large} lines {t_large:?}, ratio {ratio:.1}");
+        assert!(
+            ratio < f64::from(BOUND),
+            "{what}: ten times the lines took {ratio:.1} times as long ({t_small:?}, {t_large:?})"
+        );
+    }
+}
