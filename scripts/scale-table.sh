@@ -6,8 +6,10 @@
 #
 #   bash scripts/scale-table.sh [LINES...]        (CLASSES="pool flood" to pick)
 #
-# Each run has --time-limit 600 and --max-memory 8G: a run that reaches one
-# shows status 5 in the table instead of its time.
+# Each run has --time-limit (LIMIT seconds, default 600) and --max-memory
+# 8G: a run that reaches one shows status 5. VKSYNC_BIN=PATH measures
+# another binary (one from before the limits existed: set OLD=1, and
+# `timeout LIMIT` stops it instead, status 124).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
@@ -15,6 +17,13 @@ sizes=("$@")
 [ -x /usr/bin/time ] || { echo "scale-table: needs GNU time (apt install time)" >&2; exit 2; }
 cargo build --release -q -p vksync-cli
 cargo build --release -q -p vksync-proptests --example scale_trace
+bin=${VKSYNC_BIN:-target/release/vksync}
+limit=${LIMIT:-600}
+if [ -n "${OLD:-}" ]; then
+  limits=(timeout "$limit" "$bin")
+else
+  limits=("$bin" --time-limit "$limit" --max-memory 8G)
+fi
 classes=${CLASSES:-"flood pool batches pieces event events-reverse timeline frames ownership buffers"}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -33,10 +42,10 @@ for n in "${sizes[@]}"; do
     for r in "${runs[@]}"; do
       set +e
       # shellcheck disable=SC2086
-      /usr/bin/time -f "%e %M" -o "$dir/time" target/release/vksync --time-limit 600 --max-memory 8G $r "$f" > /dev/null 2> "$dir/err"
+      /usr/bin/time -f "%e %M" -o "$dir/time" "${limits[@]}" $r "$f" > /dev/null 2> "$dir/err"
       st=$?
       set -e
-      read -r secs kb < "$dir/time" || true
+      read -r secs kb < <(tail -1 "$dir/time") || true
       echo "| $c | $(wc -l < "$f") | \`$r\` | $st | ${secs} s | $((kb / 1024)) MB |"
     done
   done
