@@ -19,11 +19,10 @@
 //! more` distinct earlier accesses, and `also` is nearest first.
 
 use crate::hazard::{Fix, Hazard};
-use crate::ir::layout::{MemId, MemRange};
+use crate::ir::layout::MemRange;
 use crate::ir::program::{ByteRange, Program, Region};
 use crate::ir::queue::QueueId;
 use crate::spec::Race;
-use crate::sync::checker::HazardKind;
 use crate::vk::flags::PipelineStageFlags2;
 use crate::vk::scope::StageAccess;
 use std::collections::{HashMap, HashSet};
@@ -85,10 +84,8 @@ pub struct RaceGroup {
 /// group's first hazard. Hazards of one command come together in a
 /// checker's output; a group never spans two commands.
 pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGroup> {
-    type Key = (usize, HazardKind, StageAccess, u32, MemId, Option<bool>, bool);
-    let key = |h: &Hazard| -> Key {
+    let key = |h: &Hazard| {
         (
-            h.command,
             h.kind,
             h.current,
             h.region.object.0,
@@ -97,47 +94,76 @@ pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGro
             h.provisional,
         )
     };
-    let mut out: Vec<HazardGroup> = Vec::new();
+    let pair = |h: &Hazard| Pair {
+        command: h.command,
+        prior: Earlier {
+            command: h.prior_command,
+            access: h.prior,
+        },
+    };
+    let new = |h: Hazard| HazardGroup {
+        hazard: h,
+        also: Vec::new(),
+        more: 0,
+        earliest_prior: h.prior_command,
+    };
+    group(hazards, key, pair, new, merge_hazard)
+}
+
+/// A finding as the grouping sees it: its later command and its earlier
+/// access.
+struct Pair {
+    command: usize,
+    prior: Earlier,
+}
+
+/// The one grouping walk: `key` tells the groups of one command apart,
+/// `new` starts a group, `merge` adds an item to one (told whether its
+/// earlier access is new to the group: pieces of one earlier access, its
+/// bytes split by other accesses, are one access).
+fn group<T, K: std::hash::Hash + Eq, G>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+    pair: impl Fn(&T) -> Pair,
+    new: impl Fn(T) -> G,
+    merge: impl Fn(&mut G, T, bool),
+) -> Vec<G> {
+    let mut out: Vec<G> = Vec::new();
     // Each key's group among those of the current command, with the
-    // earlier accesses it holds: pieces of one earlier access (its bytes
-    // split by other accesses) are one access.
-    let mut open: HashMap<Key, (usize, HashSet<(usize, StageAccess)>)> = HashMap::new();
+    // earlier accesses it holds.
+    let mut open: HashMap<K, (usize, HashSet<(usize, StageAccess)>)> = HashMap::new();
     let mut command = None;
-    for h in hazards {
-        if command != Some(h.command) {
+    for item in items {
+        let Pair { command: c, prior } = pair(&item);
+        if command != Some(c) {
             open.clear();
-            command = Some(h.command);
+            command = Some(c);
         }
-        match open.get_mut(&key(&h)) {
+        match open.get_mut(&key(&item)) {
             Some((i, seen)) => {
-                let new = seen.insert((h.prior_command, h.prior));
-                merge_hazard(&mut out[*i], h, new)
+                let first = seen.insert((prior.command, prior.access));
+                merge(&mut out[*i], item, first);
             }
             None => {
-                open.insert(key(&h), (out.len(), HashSet::from([(h.prior_command, h.prior)])));
-                out.push(HazardGroup {
-                    hazard: h,
-                    also: Vec::new(),
-                    more: 0,
-                    earliest_prior: h.prior_command,
-                });
+                open.insert(
+                    key(&item),
+                    (out.len(), HashSet::from([(prior.command, prior.access)])),
+                );
+                out.push(new(item));
             }
         }
     }
     out
 }
 
-/// Adds an earlier access to a group's names: the nearest stays first
-/// (swapped into `first` when `e` is nearer), `also` keeps the next
-/// nearest, and what no longer fits is counted in `more`.
-fn name(first: &mut Earlier, also: &mut Vec<Earlier>, more: &mut usize, e: Earlier) {
-    let e = if e.command > first.command {
-        std::mem::replace(first, e)
-    } else {
-        e
-    };
-    let at = also.partition_point(|x| x.command >= e.command);
-    also.insert(at, e);
+/// Adds earlier access `e` to a group's names, `nearest` being the one it
+/// names first: whichever of the two is not the nearest afterwards joins
+/// `also` (nearest first); what no longer fits there is counted in `more`.
+/// The caller makes `e` its nearest when it is later.
+fn name(nearest: Earlier, also: &mut Vec<Earlier>, more: &mut usize, e: Earlier) {
+    let demoted = if e.command > nearest.command { nearest } else { e };
+    let at = also.partition_point(|x| x.command >= demoted.command);
+    also.insert(at, demoted);
     if also.len() >= NAMED {
         also.pop();
         *more += 1;
@@ -148,19 +174,15 @@ fn name(first: &mut Earlier, also: &mut Vec<Earlier>, more: &mut usize, e: Earli
 fn merge_hazard(g: &mut HazardGroup, h: Hazard, new: bool) {
     g.earliest_prior = g.earliest_prior.min(h.prior_command);
     if new {
-        let mut first = Earlier {
+        let nearest = Earlier {
             command: g.hazard.prior_command,
             access: g.hazard.prior,
         };
-        name(
-            &mut first,
-            &mut g.also,
-            &mut g.more,
-            Earlier {
-                command: h.prior_command,
-                access: h.prior,
-            },
-        );
+        let e = Earlier {
+            command: h.prior_command,
+            access: h.prior,
+        };
+        name(nearest, &mut g.also, &mut g.more, e);
     }
     let fix = covering(g.hazard.fix, h.fix);
     let region = Region {
@@ -217,58 +239,48 @@ fn hull(a: ByteRange, b: ByteRange) -> ByteRange {
 pub fn group_races(program: &Program, races: &[Race]) -> Vec<RaceGroup> {
     let queues = program.command_queues();
     let host = |sa: StageAccess| sa.stage().flag() == PipelineStageFlags2::HOST;
-    type Key = (usize, HazardKind, StageAccess, MemId, Option<QueueId>);
-    let key = |r: &Race| -> Key {
-        let q = (!host(r.prior)).then(|| queues.get(r.prior_command).copied().unwrap_or_default());
-        (r.command, r.kind, r.current, r.mem, q)
+    let key = |r: &Race| {
+        let q: Option<QueueId> =
+            (!host(r.prior)).then(|| queues.get(r.prior_command).copied().unwrap_or_default());
+        (r.kind, r.current, r.mem, q)
     };
-    let mut out: Vec<RaceGroup> = Vec::new();
-    let mut open: HashMap<Key, (usize, HashSet<(usize, StageAccess)>)> = HashMap::new();
-    let mut command = None;
-    for r in races {
-        if command != Some(r.command) {
-            open.clear();
-            command = Some(r.command);
-        }
-        match open.get_mut(&key(r)) {
-            Some((i, seen)) => {
-                let g = &mut out[*i];
-                g.earliest_prior = g.earliest_prior.min(r.prior_command);
-                if seen.insert((r.prior_command, r.prior)) {
-                    let mut first = Earlier {
-                        command: g.race.prior_command,
-                        access: g.race.prior,
-                    };
-                    name(
-                        &mut first,
-                        &mut g.also,
-                        &mut g.more,
-                        Earlier {
-                            command: r.prior_command,
-                            access: r.prior,
-                        },
-                    );
-                }
-                if !g.priors.contains(&r.prior) {
-                    g.priors.push(r.prior);
-                }
-                let range = hull(g.race.range, r.range);
-                if r.prior_command > g.race.prior_command {
-                    g.race = *r;
-                }
-                g.race.range = range;
-            }
-            None => {
-                open.insert(key(r), (out.len(), HashSet::from([(r.prior_command, r.prior)])));
-                out.push(RaceGroup {
-                    race: *r,
-                    priors: vec![r.prior],
-                    also: Vec::new(),
-                    more: 0,
-                    earliest_prior: r.prior_command,
-                });
-            }
-        }
+    let pair = |r: &Race| Pair {
+        command: r.command,
+        prior: Earlier {
+            command: r.prior_command,
+            access: r.prior,
+        },
+    };
+    let new = |r: Race| RaceGroup {
+        race: r,
+        priors: vec![r.prior],
+        also: Vec::new(),
+        more: 0,
+        earliest_prior: r.prior_command,
+    };
+    group(races.iter().copied(), key, pair, new, merge_race)
+}
+
+/// Merges `r` into `g`; `new`: its earlier access is not in `g` yet.
+fn merge_race(g: &mut RaceGroup, r: Race, new: bool) {
+    g.earliest_prior = g.earliest_prior.min(r.prior_command);
+    if new {
+        let nearest = Earlier {
+            command: g.race.prior_command,
+            access: g.race.prior,
+        };
+        let e = Earlier {
+            command: r.prior_command,
+            access: r.prior,
+        };
+        name(nearest, &mut g.also, &mut g.more, e);
     }
-    out
+    if !g.priors.contains(&r.prior) {
+        g.priors.push(r.prior);
+    }
+    let range = hull(g.race.range, r.range);
+    if r.prior_command > g.race.prior_command {
+        g.race = r;
+    }
+    g.race.range = range;
 }
