@@ -8,7 +8,7 @@
 //! semantics) per later access and kind — the command, its stage and
 //! access, the memory it touched, and for races the queue (or host) the
 //! earlier accesses ran on, since that decides the kind of fix. A group
-//! names the [`NAMED`] *nearest* earlier accesses (the last in program
+//! names the three *nearest* earlier accesses (the last in program
 //! order), counts the others, and carries one fix that covers them all:
 //! the union of the earlier accesses' stages and accesses, over the hull
 //! of the bytes.
@@ -29,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 
 /// How many earlier accesses a group names (the nearest); it counts the
 /// rest.
-pub const NAMED: usize = 3;
+pub(crate) const NAMED: usize = 3;
 
 /// An earlier access a group names besides its nearest one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct HazardGroup {
     /// every pair's bytes and `fix` removes every pair of the group.
     pub hazard: Hazard,
     /// The next nearest earlier accesses, nearest first (at most
-    /// [`NAMED`] `- 1`).
+    /// two: a group names three).
     pub also: Vec<Earlier>,
     /// How many further earlier accesses race the same later access with
     /// the same kind (beyond `hazard` and `also`).
@@ -72,7 +72,7 @@ pub struct RaceGroup {
     /// Vulkan defines, so this stays small.
     pub priors: Vec<StageAccess>,
     /// The next nearest earlier accesses, nearest first (at most
-    /// [`NAMED`] `- 1`).
+    /// two: a group names three).
     pub also: Vec<Earlier>,
     /// How many further races the group holds (beyond `race` and `also`).
     pub more: usize,

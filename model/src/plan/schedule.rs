@@ -196,7 +196,7 @@ fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
 /// blobs needs: per segment, the longest chain of data dependencies (module
 /// docs), summed. Computed from the dependency graph alone, by longest
 /// path over the commands in program order (every dependency points
-/// forward in it): the highest level of each segment ([`levels`]).
+/// forward in it): the highest level of each segment (`levels`).
 pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
     super::refuse_transitions(program)?;
     let input = program.without_barriers();
