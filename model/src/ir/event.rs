@@ -127,8 +127,8 @@ pub(crate) struct EventStates {
     /// Device waits not yet submitted: (wait command, index in its waits,
     /// the set command it pairs with).
     unsubmitted_waits: Vec<(usize, usize, usize)>,
-    /// The queue of each submitted device set: (command, queue).
-    set_queues: Vec<(usize, QueueId)>,
+    /// The queue of each submitted device set, by its command.
+    set_queues: std::collections::HashMap<usize, QueueId>,
     /// Events of device waits (both generations, any set) not yet
     /// submitted.
     unsubmitted_wait_events: Vec<EventId>,
@@ -358,15 +358,12 @@ impl EventStates {
             self.pending_waits.push((e, queue, at));
         }
         for c in self.unsubmitted_sets.drain(..) {
-            self.set_queues.push((c, queue));
+            self.set_queues.insert(c, queue);
         }
+        // A map, not a list searched per wait: a program whose waits come
+        // long after their sets was quadratic here (issue 27).
         for (wait, index, set) in self.unsubmitted_waits.drain(..) {
-            let q = self
-                .set_queues
-                .iter()
-                .rev()
-                .find(|(c, _)| *c == set)
-                .map_or(queue, |(_, q)| *q);
+            let q = self.set_queues.get(&set).copied().unwrap_or(queue);
             if q != queue {
                 return Err((wait, index, mismatch(set, q)));
             }
