@@ -1057,7 +1057,9 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         (col.cx(), top_of(col.track) + marker_y(col.track) + 7.0)
     };
 
-    // Hazards on the accesses involved.
+    // Hazards on the accesses involved: every pair is drawn, labelled with
+    // its group's number, the line `vksync check` prints for it.
+    let (race_groups, group_of) = vksync::group_races_indexed(program, &races);
     let mut marks: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
     let mut hazard_ends = Vec::with_capacity(races.len());
     for (n, r) in races.iter().enumerate() {
@@ -1065,7 +1067,10 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let prior = access_of(&acc[r.prior_command], r.prior, r.mem, r.range);
         for (cmd, a) in [(r.command, cur), (r.prior_command, prior)] {
             if let Some(a) = a {
-                marks.entry((cmd, a)).or_default().push(n + 1);
+                let labels = marks.entry((cmd, a)).or_default();
+                if !labels.contains(&(group_of[n] + 1)) {
+                    labels.push(group_of[n] + 1);
+                }
             }
         }
         let from = prior.map_or_else(
@@ -1267,7 +1272,8 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             String::new(),
         ));
     }
-    for (n, r) in races.iter().enumerate() {
+    for (n, g) in race_groups.iter().enumerate() {
+        let r = &g.race;
         let region = access_of(&acc[r.command], r.current, r.mem, r.range).map_or_else(
             || format!("memory {}[{}]", r.mem.0, r.range),
             |a| {
@@ -1295,19 +1301,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 track_name(r.prior_command),
                 r.prior
             ),
-            crate::report::race_line(
-                &source.name,
-                program,
-                &layout,
-                lines,
-                &vksync::RaceGroup {
-                    race: *r,
-                    priors: vec![r.prior],
-                    also: Vec::new(),
-                    more: 0,
-                    earliest_prior: r.prior_command,
-                },
-            ),
+            crate::report::race_line(&source.name, program, &layout, lines, g),
         ));
     }
     for (by, w) in &sem_pairs {
@@ -1379,7 +1373,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     );
     // The summary counts what `vksync check` prints: one hazard per later
     // access and kind.
-    let groups = vksync::group_races(program, &races);
+    let groups = &race_groups;
     let kinds: Vec<HazardKind> = groups.iter().map(|g| g.race.kind).collect();
     let pairs = groups.iter().map(|g| 1 + g.also.len() + g.more).sum();
     let _ = writeln!(
@@ -1759,7 +1753,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             "hazard",
             HAZ,
             "5 3",
-            &format!("H{} {}", n + 1, kind_short(r.kind)),
+            &format!("H{} {}", group_of[n] + 1, kind_short(r.kind)),
             &format!(
                 "{} line {} → line {}",
                 kind_short(r.kind),

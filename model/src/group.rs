@@ -107,7 +107,7 @@ pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGro
         more: 0,
         earliest_prior: h.prior_command,
     };
-    group(hazards, key, pair, new, merge_hazard)
+    group(hazards, key, pair, new, merge_hazard).0
 }
 
 /// A finding as the grouping sees it: its later command and its earlier
@@ -120,15 +120,17 @@ struct Pair {
 /// The one grouping walk: `key` tells the groups of one command apart,
 /// `new` starts a group, `merge` adds an item to one (told whether its
 /// earlier access is new to the group: pieces of one earlier access, its
-/// bytes split by other accesses, are one access).
+/// bytes split by other accesses, are one access). Also returns each
+/// item's group.
 fn group<T, K: std::hash::Hash + Eq, G>(
     items: impl IntoIterator<Item = T>,
     key: impl Fn(&T) -> K,
     pair: impl Fn(&T) -> Pair,
     new: impl Fn(T) -> G,
     merge: impl Fn(&mut G, T, bool),
-) -> Vec<G> {
+) -> (Vec<G>, Vec<usize>) {
     let mut out: Vec<G> = Vec::new();
+    let mut of: Vec<usize> = Vec::new();
     // Each key's group among those of the current command, with the
     // earlier accesses it holds.
     let mut open: HashMap<K, (usize, HashSet<(usize, StageAccess)>)> = HashMap::new();
@@ -142,6 +144,7 @@ fn group<T, K: std::hash::Hash + Eq, G>(
         match open.get_mut(&key(&item)) {
             Some((i, seen)) => {
                 let first = seen.insert((prior.command, prior.access));
+                of.push(*i);
                 merge(&mut out[*i], item, first);
             }
             None => {
@@ -149,11 +152,12 @@ fn group<T, K: std::hash::Hash + Eq, G>(
                     key(&item),
                     (out.len(), HashSet::from([(prior.command, prior.access)])),
                 );
+                of.push(out.len());
                 out.push(new(item));
             }
         }
     }
-    out
+    (out, of)
 }
 
 /// Adds earlier access `e` to a group's names, `nearest` being the one it
@@ -233,16 +237,38 @@ fn hull(a: ByteRange, b: ByteRange) -> ByteRange {
     ByteRange::new(a.start.min(b.start), a.end.max(b.end))
 }
 
-/// The races grouped per later access, kind, memory object and the queue
-/// of the earlier access (the host counts as its own), in the order of
-/// each group's first race.
+/// The races grouped per later access (the object the command named and
+/// the memory), kind and the queue of the earlier access (the host counts
+/// as its own), in the order of each group's first race.
 pub fn group_races(program: &Program, races: &[Race]) -> Vec<RaceGroup> {
+    group_races_indexed(program, races).0
+}
+
+/// [`group_races`], with the index of each race's group (a picture draws
+/// every pair and labels it with its group, the line `check` prints).
+pub fn group_races_indexed(program: &Program, races: &[Race]) -> (Vec<RaceGroup>, Vec<usize>) {
     let queues = program.command_queues();
     let host = |sa: StageAccess| sa.stage().flag() == PipelineStageFlags2::HOST;
+    // The object the later command named for these bytes, as the fast
+    // checker's groups are keyed (two blobs of one pool are two accesses).
+    let layout = crate::ir::layout::resolve(program).ok();
+    let object_of = |r: &Race| -> Option<u32> {
+        let layout = layout.as_ref()?;
+        let command = program.commands.get(r.command)?;
+        crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
+            .into_iter()
+            .find(|(region, sa)| {
+                *sa == r.current
+                    && layout.locate(*region).is_some_and(|m| {
+                        m.mem == r.mem && m.range.start <= r.range.start && r.range.end <= m.range.end
+                    })
+            })
+            .map(|(region, _)| region.object.0)
+    };
     let key = |r: &Race| {
         let q: Option<QueueId> =
             (!host(r.prior)).then(|| queues.get(r.prior_command).copied().unwrap_or_default());
-        (r.kind, r.current, r.mem, q)
+        (r.kind, r.current, r.mem, object_of(r), q)
     };
     let pair = |r: &Race| Pair {
         command: r.command,

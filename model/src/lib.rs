@@ -71,7 +71,7 @@ pub mod trace;
 mod tracker;
 pub mod vk;
 
-pub use group::{group_hazards, group_races, Earlier, HazardGroup, RaceGroup};
+pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
 pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
