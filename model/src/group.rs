@@ -127,7 +127,7 @@ fn group<T, K: std::hash::Hash + Eq, G>(
     key: impl Fn(&T) -> K,
     pair: impl Fn(&T) -> Pair,
     new: impl Fn(T) -> G,
-    merge: impl Fn(&mut G, T, bool),
+    merge: impl Fn(&mut G, T, Earlier, bool),
 ) -> (Vec<G>, Vec<usize>) {
     let mut out: Vec<G> = Vec::new();
     let mut of: Vec<usize> = Vec::new();
@@ -145,7 +145,7 @@ fn group<T, K: std::hash::Hash + Eq, G>(
             Some((i, seen)) => {
                 let first = seen.insert((prior.command, prior.access));
                 of.push(*i);
-                merge(&mut out[*i], item, first);
+                merge(&mut out[*i], item, prior, first);
             }
             None => {
                 open.insert(
@@ -161,10 +161,22 @@ fn group<T, K: std::hash::Hash + Eq, G>(
 }
 
 /// Adds earlier access `e` to a group's names, `nearest` being the one it
-/// names first: whichever of the two is not the nearest afterwards joins
-/// `also` (nearest first); what no longer fits there is counted in `more`.
-/// The caller makes `e` its nearest when it is later.
-fn name(nearest: Earlier, also: &mut Vec<Earlier>, more: &mut usize, e: Earlier) {
+/// names first: the earliest line is kept, and when `e` is new to the
+/// group, whichever of the two is not the nearest afterwards joins `also`
+/// (nearest first); what no longer fits there is counted in `more`. The
+/// caller makes `e` its nearest when it is later.
+fn name(
+    nearest: Earlier,
+    also: &mut Vec<Earlier>,
+    more: &mut usize,
+    earliest: &mut usize,
+    e: Earlier,
+    new: bool,
+) {
+    *earliest = (*earliest).min(e.command);
+    if !new {
+        return;
+    }
     let demoted = if e.command > nearest.command { nearest } else { e };
     let at = also.partition_point(|x| x.command >= demoted.command);
     also.insert(at, demoted);
@@ -174,20 +186,14 @@ fn name(nearest: Earlier, also: &mut Vec<Earlier>, more: &mut usize, e: Earlier)
     }
 }
 
-/// Merges `h` into `g`; `new`: its earlier access is not in `g` yet.
-fn merge_hazard(g: &mut HazardGroup, h: Hazard, new: bool) {
-    g.earliest_prior = g.earliest_prior.min(h.prior_command);
-    if new {
-        let nearest = Earlier {
-            command: g.hazard.prior_command,
-            access: g.hazard.prior,
-        };
-        let e = Earlier {
-            command: h.prior_command,
-            access: h.prior,
-        };
-        name(nearest, &mut g.also, &mut g.more, e);
-    }
+/// Merges `h`, whose earlier access is `e`, into `g`; `new`: `e` is not
+/// in `g` yet.
+fn merge_hazard(g: &mut HazardGroup, h: Hazard, e: Earlier, new: bool) {
+    let nearest = Earlier {
+        command: g.hazard.prior_command,
+        access: g.hazard.prior,
+    };
+    name(nearest, &mut g.also, &mut g.more, &mut g.earliest_prior, e, new);
     let fix = covering(g.hazard.fix, h.fix);
     let region = Region {
         object: g.hazard.region.object,
@@ -287,20 +293,14 @@ pub fn group_races_indexed(program: &Program, races: &[Race]) -> (Vec<RaceGroup>
     group(races.iter().copied(), key, pair, new, merge_race)
 }
 
-/// Merges `r` into `g`; `new`: its earlier access is not in `g` yet.
-fn merge_race(g: &mut RaceGroup, r: Race, new: bool) {
-    g.earliest_prior = g.earliest_prior.min(r.prior_command);
-    if new {
-        let nearest = Earlier {
-            command: g.race.prior_command,
-            access: g.race.prior,
-        };
-        let e = Earlier {
-            command: r.prior_command,
-            access: r.prior,
-        };
-        name(nearest, &mut g.also, &mut g.more, e);
-    }
+/// Merges `r`, whose earlier access is `e`, into `g`; `new`: `e` is not
+/// in `g` yet.
+fn merge_race(g: &mut RaceGroup, r: Race, e: Earlier, new: bool) {
+    let nearest = Earlier {
+        command: g.race.prior_command,
+        access: g.race.prior,
+    };
+    name(nearest, &mut g.also, &mut g.more, &mut g.earliest_prior, e, new);
     if !g.priors.contains(&r.prior) {
         g.priors.push(r.prior);
     }
