@@ -25,8 +25,9 @@
 //! still written here, once, so that the rule has a home and a test.
 //!
 //! The second step keeps the bits the model knows (compute, transfer,
-//! host, the meta stages) and reports the others (graphics stages,
-//! acceleration structures...) as dropped. Dropping a stage from either
+//! host, the core graphics stages and accesses, the meta stages) and
+//! reports the others (ray tracing, acceleration structures, mesh shading,
+//! fragment shading rate...) as dropped. Dropping a stage from either
 //! scope, or an access from either access scope, only removes ordering,
 //! so the model can then report a hazard the application does not have,
 //! never miss one; the capture writes a comment when it happens.
@@ -156,24 +157,38 @@ mod tests {
         assert_eq!(access_1_to_2(A1::MEMORY_READ), vk::AccessFlags2::MEMORY_READ);
     }
 
+    /// Graphics stages and accesses are kept: real applications name them
+    /// in the barriers around render passes, and execution dependency
+    /// chains run through them. Bits of pipelines the model does not have
+    /// (ray tracing, fragment shading rate) are dropped and reported.
     #[test]
-    fn graphics_bits_are_dropped_and_reported() {
+    fn graphics_bits_are_kept_and_other_pipelines_dropped() {
         let m = to_model(
-            stages_1_to_2(S1::FRAGMENT_SHADER | S1::COMPUTE_SHADER),
+            stages_1_to_2(S1::FRAGMENT_SHADER | S1::COMPUTE_SHADER | S1::RAY_TRACING_SHADER_KHR),
             access_1_to_2(A1::COLOR_ATTACHMENT_WRITE | A1::SHADER_WRITE),
-            stages_1_to_2(S1::VERTEX_SHADER),
-            access_1_to_2(A1::SHADER_READ),
+            stages_1_to_2(S1::VERTEX_SHADER | S1::COLOR_ATTACHMENT_OUTPUT),
+            access_1_to_2(A1::SHADER_READ | A1::FRAGMENT_SHADING_RATE_ATTACHMENT_READ_KHR),
         );
-        assert_eq!(m.src_stages, PipelineStageFlags2::COMPUTE_SHADER);
-        assert_eq!(m.src_access, AccessFlags2::SHADER_WRITE);
-        assert_eq!(m.dst_stages, PipelineStageFlags2::empty());
+        assert_eq!(
+            m.src_stages,
+            PipelineStageFlags2::FRAGMENT_SHADER | PipelineStageFlags2::COMPUTE_SHADER
+        );
+        assert_eq!(
+            m.src_access,
+            AccessFlags2::COLOR_ATTACHMENT_WRITE | AccessFlags2::SHADER_WRITE
+        );
+        assert_eq!(
+            m.dst_stages,
+            PipelineStageFlags2::VERTEX_SHADER | PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT
+        );
+        assert_eq!(m.dst_access, AccessFlags2::SHADER_READ);
         assert_eq!(
             m.dropped_stages,
-            (vk::PipelineStageFlags2::FRAGMENT_SHADER | vk::PipelineStageFlags2::VERTEX_SHADER).as_raw()
+            vk::PipelineStageFlags2::RAY_TRACING_SHADER_KHR.as_raw()
         );
         assert_eq!(
             m.dropped_access,
-            vk::AccessFlags2::COLOR_ATTACHMENT_WRITE.as_raw()
+            vk::AccessFlags2::FRAGMENT_SHADING_RATE_ATTACHMENT_READ_KHR.as_raw()
         );
     }
 }

@@ -129,7 +129,7 @@ fn bad_calls_are_refused_with_the_parsers_words() {
             |p| {
                 p.push(Command::Barrier(vksync::Dependency {
                     barriers: vec![vksync::Barrier::global(
-                        vksync::PipelineStageFlags2::COPY | vksync::PipelineStageFlags2::from_bits_retain(0x8),
+                        vksync::PipelineStageFlags2::COPY | vksync::PipelineStageFlags2::from_bits_retain(0x20_0000),
                         vksync::AccessFlags2::NONE,
                         vksync::PipelineStageFlags2::COPY,
                         vksync::AccessFlags2::NONE,
@@ -138,7 +138,7 @@ fn bad_calls_are_refused_with_the_parsers_words() {
                 .map(drop)
             },
             Location::Command(0),
-            "barrier 0: flag bits 0x8 have no name in vksync (stages and accesses of the model only)",
+            "barrier 0: flag bits 0x200000 have no name in vksync (stages and accesses of the model only)",
         ),
         (
             "layout transition without a region (the second barrier of the call)",

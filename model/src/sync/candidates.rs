@@ -197,7 +197,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
         })
         .collect();
     // Reach groups: a device signal's queue and first scope.
-    let mut group_ids: BTreeMap<(usize, u16), usize> = BTreeMap::new();
+    let mut group_ids: BTreeMap<(usize, u32), usize> = BTreeMap::new();
     let group: Vec<Option<usize>> = signals
         .iter()
         .map(|s| {
@@ -228,7 +228,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
     }
     // Wait classes: a device wait's queue and second scope; per queue, its
     // classes.
-    let mut class_ids: BTreeMap<(usize, u16), usize> = BTreeMap::new();
+    let mut class_ids: BTreeMap<(usize, u32), usize> = BTreeMap::new();
     let class: Vec<Option<usize>> = waits
         .iter()
         .map(|w| {

@@ -513,7 +513,7 @@ pub(crate) fn check_multi_queue(
     // Each signal's group (see `Frontier::sigs`): its queue and first
     // synchronization scope, or the host.
     let sig_groups: Vec<u32> = {
-        let mut ids: BTreeMap<Option<(usize, u16)>, u32> = BTreeMap::new();
+        let mut ids: BTreeMap<Option<(usize, u32)>, u32> = BTreeMap::new();
         ops.iter()
             .filter_map(|o| match o {
                 Op::Signal(s) => Some(s.queue.map(|q| (q, s.first.0))),

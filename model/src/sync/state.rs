@@ -151,7 +151,7 @@ pub(crate) struct Reads {
     /// layer ORs every read's barriers into it and clears it only at the
     /// next write). Always empty under the specification.
     pub(crate) replaced: StageSet,
-    items: [Rec; Stage::ALL.len() - 1],
+    items: [Rec; Stage::ACCESSING.len() - 1],
 }
 
 impl PartialEq for Reads {

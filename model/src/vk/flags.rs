@@ -5,9 +5,10 @@
 //! without the `VK_PIPELINE_STAGE_2_` / `VK_ACCESS_2_` prefix and `_BIT`
 //! suffix) and parsing of `|`-joined name lists. It deliberately does not
 //! interpret the flags: meta-flag expansion, logically earlier/later stages
-//! and the stage/access support table live in [`crate::vk::scope`]. Only the
-//! flags a buffer-only compute model can meet are defined; any other bit is
-//! rejected by the parser and by [`crate::vk::scope`] validation.
+//! and the stage/access support table live in [`crate::vk::scope`]. The
+//! flags defined are those of the compute, transfer, host and (core)
+//! graphics pipelines; any other bit (ray tracing, mesh shading, video, ...)
+//! is rejected by the parser and by [`crate::vk::scope`] validation.
 
 use bitflags::bitflags;
 use std::fmt;
@@ -21,6 +22,25 @@ bitflags! {
         const TOP_OF_PIPE = 0x0000_0001;
         /// `VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT`.
         const DRAW_INDIRECT = 0x0000_0002;
+        /// `VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT`: `INDEX_INPUT |
+        /// VERTEX_ATTRIBUTE_INPUT`.
+        const VERTEX_INPUT = 0x0000_0004;
+        /// `VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT`.
+        const VERTEX_SHADER = 0x0000_0008;
+        /// `VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT`.
+        const TESSELLATION_CONTROL_SHADER = 0x0000_0010;
+        /// `VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT`.
+        const TESSELLATION_EVALUATION_SHADER = 0x0000_0020;
+        /// `VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT`.
+        const GEOMETRY_SHADER = 0x0000_0040;
+        /// `VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT`.
+        const FRAGMENT_SHADER = 0x0000_0080;
+        /// `VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT`.
+        const EARLY_FRAGMENT_TESTS = 0x0000_0100;
+        /// `VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT`.
+        const LATE_FRAGMENT_TESTS = 0x0000_0200;
+        /// `VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT`.
+        const COLOR_ATTACHMENT_OUTPUT = 0x0000_0400;
         /// `VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT`.
         const COMPUTE_SHADER = 0x0000_0800;
         /// `VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT`.
@@ -29,6 +49,9 @@ bitflags! {
         const BOTTOM_OF_PIPE = 0x0000_2000;
         /// `VK_PIPELINE_STAGE_2_HOST_BIT`.
         const HOST = 0x0000_4000;
+        /// `VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT`: every stage of the
+        /// graphics pipelines (`DRAW_INDIRECT` included).
+        const ALL_GRAPHICS = 0x0000_8000;
         /// `VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT`.
         const ALL_COMMANDS = 0x0001_0000;
         /// `VK_PIPELINE_STAGE_2_COPY_BIT`.
@@ -39,6 +62,13 @@ bitflags! {
         const BLIT = 0x4_0000_0000;
         /// `VK_PIPELINE_STAGE_2_CLEAR_BIT`.
         const CLEAR = 0x8_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT`.
+        const INDEX_INPUT = 0x10_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT`.
+        const VERTEX_ATTRIBUTE_INPUT = 0x20_0000_0000;
+        /// `VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT`: the vertex,
+        /// tessellation and geometry shader stages.
+        const PRE_RASTERIZATION_SHADERS = 0x40_0000_0000;
     }
 }
 
@@ -55,12 +85,26 @@ bitflags! {
     pub struct AccessFlags2: u64 {
         /// `VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT`.
         const INDIRECT_COMMAND_READ = 0x0000_0001;
+        /// `VK_ACCESS_2_INDEX_READ_BIT`.
+        const INDEX_READ = 0x0000_0002;
+        /// `VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT`.
+        const VERTEX_ATTRIBUTE_READ = 0x0000_0004;
         /// `VK_ACCESS_2_UNIFORM_READ_BIT`.
         const UNIFORM_READ = 0x0000_0008;
+        /// `VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT`.
+        const INPUT_ATTACHMENT_READ = 0x0000_0010;
         /// `VK_ACCESS_2_SHADER_READ_BIT`.
         const SHADER_READ = 0x0000_0020;
         /// `VK_ACCESS_2_SHADER_WRITE_BIT`.
         const SHADER_WRITE = 0x0000_0040;
+        /// `VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT`.
+        const COLOR_ATTACHMENT_READ = 0x0000_0080;
+        /// `VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT`.
+        const COLOR_ATTACHMENT_WRITE = 0x0000_0100;
+        /// `VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT`.
+        const DEPTH_STENCIL_ATTACHMENT_READ = 0x0000_0200;
+        /// `VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT`.
+        const DEPTH_STENCIL_ATTACHMENT_WRITE = 0x0000_0400;
         /// `VK_ACCESS_2_TRANSFER_READ_BIT`.
         const TRANSFER_READ = 0x0000_0800;
         /// `VK_ACCESS_2_TRANSFER_WRITE_BIT`.
@@ -92,6 +136,34 @@ impl AccessFlags2 {
 const STAGE_NAMES: &[(&str, PipelineStageFlags2)] = &[
     ("TOP_OF_PIPE", PipelineStageFlags2::TOP_OF_PIPE),
     ("DRAW_INDIRECT", PipelineStageFlags2::DRAW_INDIRECT),
+    ("VERTEX_INPUT", PipelineStageFlags2::VERTEX_INPUT),
+    ("INDEX_INPUT", PipelineStageFlags2::INDEX_INPUT),
+    (
+        "VERTEX_ATTRIBUTE_INPUT",
+        PipelineStageFlags2::VERTEX_ATTRIBUTE_INPUT,
+    ),
+    ("VERTEX_SHADER", PipelineStageFlags2::VERTEX_SHADER),
+    (
+        "TESSELLATION_CONTROL_SHADER",
+        PipelineStageFlags2::TESSELLATION_CONTROL_SHADER,
+    ),
+    (
+        "TESSELLATION_EVALUATION_SHADER",
+        PipelineStageFlags2::TESSELLATION_EVALUATION_SHADER,
+    ),
+    ("GEOMETRY_SHADER", PipelineStageFlags2::GEOMETRY_SHADER),
+    (
+        "PRE_RASTERIZATION_SHADERS",
+        PipelineStageFlags2::PRE_RASTERIZATION_SHADERS,
+    ),
+    ("EARLY_FRAGMENT_TESTS", PipelineStageFlags2::EARLY_FRAGMENT_TESTS),
+    ("FRAGMENT_SHADER", PipelineStageFlags2::FRAGMENT_SHADER),
+    ("LATE_FRAGMENT_TESTS", PipelineStageFlags2::LATE_FRAGMENT_TESTS),
+    (
+        "COLOR_ATTACHMENT_OUTPUT",
+        PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+    ),
+    ("ALL_GRAPHICS", PipelineStageFlags2::ALL_GRAPHICS),
     ("COMPUTE_SHADER", PipelineStageFlags2::COMPUTE_SHADER),
     ("ALL_TRANSFER", PipelineStageFlags2::ALL_TRANSFER),
     ("COPY", PipelineStageFlags2::COPY),
@@ -105,12 +177,25 @@ const STAGE_NAMES: &[(&str, PipelineStageFlags2)] = &[
 
 const ACCESS_NAMES: &[(&str, AccessFlags2)] = &[
     ("INDIRECT_COMMAND_READ", AccessFlags2::INDIRECT_COMMAND_READ),
+    ("INDEX_READ", AccessFlags2::INDEX_READ),
+    ("VERTEX_ATTRIBUTE_READ", AccessFlags2::VERTEX_ATTRIBUTE_READ),
     ("UNIFORM_READ", AccessFlags2::UNIFORM_READ),
+    ("INPUT_ATTACHMENT_READ", AccessFlags2::INPUT_ATTACHMENT_READ),
     ("SHADER_READ", AccessFlags2::SHADER_READ),
     ("SHADER_SAMPLED_READ", AccessFlags2::SHADER_SAMPLED_READ),
     ("SHADER_STORAGE_READ", AccessFlags2::SHADER_STORAGE_READ),
     ("SHADER_WRITE", AccessFlags2::SHADER_WRITE),
     ("SHADER_STORAGE_WRITE", AccessFlags2::SHADER_STORAGE_WRITE),
+    ("COLOR_ATTACHMENT_READ", AccessFlags2::COLOR_ATTACHMENT_READ),
+    ("COLOR_ATTACHMENT_WRITE", AccessFlags2::COLOR_ATTACHMENT_WRITE),
+    (
+        "DEPTH_STENCIL_ATTACHMENT_READ",
+        AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ,
+    ),
+    (
+        "DEPTH_STENCIL_ATTACHMENT_WRITE",
+        AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+    ),
     ("TRANSFER_READ", AccessFlags2::TRANSFER_READ),
     ("TRANSFER_WRITE", AccessFlags2::TRANSFER_WRITE),
     ("HOST_READ", AccessFlags2::HOST_READ),
@@ -266,10 +351,23 @@ fn first_wide_flag<F: Copy>(
 
 impl PipelineStageFlags2 {
     /// The first stage of this mask that is not a `VkPipelineStageFlags`
-    /// (synchronization-1) bit, and the synchronization-1 stage that covers
-    /// it: `COPY` and the other transfer stages are `TRANSFER` there.
+    /// (synchronization-1) bit, and the synchronization-1 stages that cover
+    /// it: `COPY` and the other transfer stages are `TRANSFER` there, the
+    /// index and vertex attribute stages `VERTEX_INPUT`, and the
+    /// pre-rasterization shaders the four shader stages it stands for.
     pub fn first_sync2_only(self) -> Option<(&'static str, &'static str)> {
-        first_wide_flag(self.bits(), STAGE_NAMES, |f| f.bits(), |_| "TRANSFER")
+        first_wide_flag(
+            self.bits(),
+            STAGE_NAMES,
+            |f| f.bits(),
+            |name| match name {
+                "INDEX_INPUT" | "VERTEX_ATTRIBUTE_INPUT" => "VERTEX_INPUT",
+                "PRE_RASTERIZATION_SHADERS" => {
+                    "VERTEX_SHADER|TESSELLATION_CONTROL_SHADER|TESSELLATION_EVALUATION_SHADER|GEOMETRY_SHADER"
+                }
+                _ => "TRANSFER",
+            },
+        )
     }
 }
 
@@ -352,6 +450,14 @@ mod tests {
                 Some(("COPY", "TRANSFER")),
             ),
             (S::CLEAR.first_sync2_only(), Some(("CLEAR", "TRANSFER"))),
+            (
+                S::INDEX_INPUT.first_sync2_only(),
+                Some(("INDEX_INPUT", "VERTEX_INPUT")),
+            ),
+            (
+                (S::COLOR_ATTACHMENT_OUTPUT | S::FRAGMENT_SHADER).first_sync2_only(),
+                None,
+            ),
             ((A::SHADER_READ | A::MEMORY_WRITE).first_sync2_only(), None),
             (
                 A::SHADER_STORAGE_WRITE.first_sync2_only(),
