@@ -68,8 +68,8 @@ capture_run() {
     capture_status=$?
     set -e
     t2=$(date +%s.%N)
-    plain_s=$(echo "$t1 - $t0" | bc)
-    capture_s=$(echo "$t2 - $t1" | bc)
+    plain_s=$(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")
+    capture_s=$(awk "BEGIN { printf \"%.2f\", $t2 - $t1 }")
     if [ -n "${VKSYNC_APPS_KEEP:-}" ]; then
         mkdir -p "$VKSYNC_APPS_KEEP" && cp "$work/$name".* "$VKSYNC_APPS_KEEP"/
     fi
@@ -87,7 +87,7 @@ judge() {
     grep -q 'Current Enables: VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION' "$log" \
         || apps_fail "$name: the validation layer did not report synchronization validation enabled"
     local layer_hazards
-    layer_hazards=$(grep -c 'SYNC-HAZARD' "$log" || true)
+    layer_hazards=$(grep -c '\[ SYNC-HAZARD' "$log" || true)
     local nm
     nm=$(grep -c '^not-modelled' "$trace" || true)
     [ "$nm" = "$want_nm" ] || { grep '^not-modelled' "$trace" | sort | uniq -c | head; apps_fail "$name: $nm calls not modelled (documented: $want_nm)"; }
@@ -100,7 +100,7 @@ judge() {
     [ -z "$other" ] || { echo "$other" | head -5 | cut -c1-400; apps_fail "$name: hazards other than host accesses after device writes (false alarms until shown otherwise)"; }
     # The validation layer's own hazards are checked after vksync's, so that
     # a failure shows vksync's view of the same program first.
-    [ "$layer_hazards" = 0 ] || { grep 'SYNC-HAZARD' "$log" | head -3 | cut -c1-400; apps_fail "$name: $layer_hazards SYNC-HAZARD messages from the validation layer"; }
+    [ "$layer_hazards" = 0 ] || { grep '\[ SYNC-HAZARD' "$log" | head -3 | cut -c1-400; apps_fail "$name: $layer_hazards SYNC-HAZARD messages from the validation layer"; }
     local plan_status=0 plan_result
     "$vksync" plan "$trace" > "$work/$name.plan" 2> "$work/$name.plan.err" || plan_status=$?
     if [ "$plan_status" = 0 ]; then

@@ -44,4 +44,4 @@ t1=$(date +%s.%N)
 (cd "$work" && "$vksync" capture -o "$work/loop.trace" -- "$py" "$root/tests/wgpu/app.py" frames 100) > "$work/loop.log" 2>&1 || true
 t2=$(date +%s.%N)
 grep -q '^ok frames 100' "$work/loop.log" || apps_fail "frames 100 under the capture"
-echo "wgpu: frames 100: plain $(echo "$t1 - $t0" | bc) s, capture + check $(echo "$t2 - $t1" | bc) s ($(echo "scale=2; ($t2 - $t1) / ($t1 - $t0)" | bc)x)"
+echo "wgpu: frames 100: $(awk "BEGIN { printf \"plain %.2f s, capture + check %.2f s (%.2fx)\", $t1 - $t0, $t2 - $t1, ($t2 - $t1) / ($t1 - $t0) }")"

@@ -30,6 +30,21 @@
 //!   is refused and reaches nothing here, which only keeps more
 //!   candidates).
 //!
+//! A timeline wait with several candidates is still decided when one of
+//! them *dominates* the others: the semaphore's values increase along the
+//! walk, the candidate `c` with the smallest value is signalled earlier in
+//! the walk than the wait, and every later signal of the semaphore is on
+//! `c`'s queue with a first synchronization scope holding `c`'s. Then every
+//! other candidate `d` is ordered after everything `c` is ordered after
+//! (`d`'s first scope "includes every command submitted earlier" on the
+//! queue, in at least `c`'s stages, so `c`'s batch and its past, and `d`'s
+//! availability operation covers the accesses `c`'s covers), and what
+//! every candidate is ordered after, the definitional semantics' reading of
+//! a wait with several candidates, is what `c` is ordered after: the wait
+//! pairs with `c`. This is the frame loop of a real application (wgpu): one
+//! queue signals its timeline at every submission, and the host waits for
+//! a value after the next submission was already made.
+//!
 //! Everything `w` reaches lies later in the walk than `w`, so deciding the
 //! waits from the last one back, every wait a reached signal pairs with is
 //! already decided. What a wait reaches is a union of *suffixes*: per
@@ -141,6 +156,64 @@ struct Listed {
     max: RangeMax,
 }
 
+/// The timeline signals of one semaphore in walk order, for the
+/// dominance rule (module docs).
+struct SemSignals {
+    /// Walk indices.
+    idx: Vec<u32>,
+    /// Their values.
+    values: Vec<u64>,
+    /// Whether the values strictly increase along the walk.
+    increasing: bool,
+    /// Per position: whether every later signal of the semaphore is on
+    /// this one's queue with a first scope holding this one's.
+    dominates: Vec<bool>,
+}
+
+impl SemSignals {
+    fn new(signals: &[Signal], sem: usize, idx: Vec<u32>) -> Self {
+        let values: Vec<u64> = idx
+            .iter()
+            .map(|&i| signals[i as usize].value.unwrap_or(0))
+            .collect();
+        let increasing = values.windows(2).all(|w| w[0] < w[1]);
+        let mut dominates = vec![false; idx.len()];
+        // The suffix after position k: the one queue all its signals are
+        // on (`Some(None)`: several, or the host), and the intersection of
+        // their first scopes.
+        let mut queue: Option<Option<usize>> = None;
+        let mut first = u32::MAX;
+        for k in (0..idx.len()).rev() {
+            let s = &signals[idx[k] as usize];
+            debug_assert_eq!(s.sem, sem);
+            dominates[k] =
+                s.queue.is_some() && queue.is_none_or(|q| q == s.queue) && first & s.first.0 == s.first.0;
+            queue = match queue {
+                None => Some(s.queue),
+                Some(q) if q == s.queue => Some(q),
+                Some(_) => Some(None),
+            };
+            first &= s.first.0;
+        }
+        SemSignals {
+            idx,
+            values,
+            increasing,
+            dominates,
+        }
+    }
+
+    /// The candidate that dominates the others for a wait for `value`
+    /// (module docs), if there is one.
+    fn dominant(&self, value: u64) -> Option<u32> {
+        if !self.increasing {
+            return None;
+        }
+        let k = self.values.partition_point(|&v| v < value);
+        (k < self.idx.len() && self.dominates[k]).then(|| self.idx[k])
+    }
+}
+
 /// Per semaphore, the two largest values signalled so far: the largest
 /// with its walk index, then the second.
 #[derive(Clone, Copy, Default)]
@@ -226,6 +299,18 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
             max: RangeMax::new(l.iter().map(|&(_, v)| v).collect()),
         });
     }
+    let sem_signals: Vec<SemSignals> = {
+        let mut idx: Vec<Vec<u32>> = vec![Vec::new(); initial.len()];
+        for (i, s) in signals.iter().enumerate() {
+            if s.value.is_some() {
+                idx[s.sem].push(i as u32);
+            }
+        }
+        idx.into_iter()
+            .enumerate()
+            .map(|(sem, idx)| SemSignals::new(&signals, sem, idx))
+            .collect()
+    };
     // Wait classes: a device wait's queue and second scope; per queue, its
     // classes.
     let mut class_ids: BTreeMap<(usize, u32), usize> = BTreeMap::new();
@@ -343,10 +428,16 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                                 l.max.max(lo, hi).is_some_and(|m| m >= v)
                             });
                         if n != 1 || later_left {
-                            refused = Some((wi, start));
-                            continue;
+                            match sem_signals[w.sem].dominant(v) {
+                                Some(c) if n >= 1 && c < w.known => Some(c),
+                                _ => {
+                                    refused = Some((wi, start));
+                                    continue;
+                                }
+                            }
+                        } else {
+                            Some(id)
                         }
-                        Some(id)
                     }
                 };
                 if let Some(c) = one {
