@@ -1,7 +1,13 @@
 //! The Vulkan layer itself: the one exported entry point
 //! (`vkNegotiateLoaderLayerInterfaceVersion`, which hands the loader the
-//! layer's private `vkGet*ProcAddr`), the call chains, and one intercept
-//! per recorded Vulkan call.
+//! layer's private `vkGet*ProcAddr`), the call chains, and the intercepts.
+//! Which command is hooked, and how it is treated (recorded, written as
+//! `not-modelled` with a reason, or passed through with the reason it needs
+//! no hook), is data: the table in `layer/table.rs`, which the
+//! `vkGet*ProcAddr` answer from. The recorded commands have one
+//! hand-written intercept each here (each reads its own structures); the
+//! not-modelled ones share one generated forwarding function per
+//! signature (`layer/generated.rs`, from `vk.xml`).
 //!
 //! This module owns the global state (instances, devices with their
 //! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
@@ -40,6 +46,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex, MutexGuard};
 use vksync::ImageCopy;
+
+mod table;
 
 /// A next-layer function pointer of unknown type.
 type VoidFn = unsafe extern "system" fn();
@@ -253,7 +261,7 @@ unsafe extern "system" fn get_instance_proc_addr(
     }
     // SAFETY: per this function's contract.
     let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
-    if let Some(f) = instance_intercept(n) {
+    if let Some(f) = table::instance_hook(n) {
         return Some(f);
     }
     let next = {
@@ -265,7 +273,7 @@ unsafe extern "system" fn get_instance_proc_addr(
     // arguments.
     let found = unsafe { next(instance, name) };
     if found.is_some() {
-        if let Some(f) = device_intercept(n) {
+        if let Some(f) = table::device_hook(n) {
             return Some(f);
         }
     }
@@ -304,7 +312,7 @@ unsafe extern "system" fn get_device_proc_addr(
     // arguments.
     let found = unsafe { gdpa(device, name) };
     if found.is_some() {
-        if let Some(f) = device_intercept(n) {
+        if let Some(f) = table::device_hook(n) {
             return Some(f);
         }
     }
@@ -317,18 +325,6 @@ fn void(f: *const ()) -> VoidFn {
     // signature of the command it asked for by name, which is that
     // function's signature.
     unsafe { std::mem::transmute::<*const (), VoidFn>(f) }
-}
-
-fn instance_intercept(name: &str) -> Option<VoidFn> {
-    let f: *const () = match name {
-        "vkGetInstanceProcAddr" => get_instance_proc_addr as *const (),
-        "vkGetDeviceProcAddr" => get_device_proc_addr as *const (),
-        "vkCreateInstance" => create_instance as *const (),
-        "vkDestroyInstance" => destroy_instance as *const (),
-        "vkCreateDevice" => create_device as *const (),
-        _ => return None,
-    };
-    Some(void(f))
 }
 
 // ------------------------------------------------------- instance and device
@@ -451,12 +447,15 @@ unsafe extern "system" fn create_device(
     let device = unsafe { *out };
     let mut next = HashMap::new();
     next.insert("vkGetDeviceProcAddr", void(gdpa as *const ()));
-    for name in DEVICE_NAMES {
+    for (stored, name) in table::load_names() {
         let c = format!("{name}\0");
         // SAFETY: the next layer's vkGetDeviceProcAddr on the new device,
         // with a NUL-terminated name.
         if let Some(f) = unsafe { gdpa(device, c.as_ptr().cast()) } {
-            next.insert(*name, f);
+            // Under each name it answers to, and under the registry's name
+            // (the first it answers to), which the generated intercepts use.
+            next.insert(name, f);
+            next.entry(stored).or_insert(f);
         }
     }
     let _ = catch_unwind(AssertUnwindSafe(|| {
@@ -561,219 +560,6 @@ extern "C" fn finish_at_exit() {
 }
 
 // ------------------------------------------------------------- intercepts
-
-/// Every device-level name this layer intercepts (the table of
-/// [`device_intercept`]), loaded from the next layer at device creation.
-const DEVICE_NAMES: &[&str] = &[
-    "vkCmdSetEvent2",
-    "vkCmdSetEvent2KHR",
-    "vkCmdResetEvent2",
-    "vkCmdResetEvent2KHR",
-    "vkCmdWaitEvents2",
-    "vkCmdWaitEvents2KHR",
-    "vkCmdSetEvent",
-    "vkCmdResetEvent",
-    "vkCmdWaitEvents",
-    "vkCreateEvent",
-    "vkDestroyEvent",
-    "vkSetEvent",
-    "vkResetEvent",
-    "vkGetDeviceQueue",
-    "vkGetDeviceQueue2",
-    "vkCreateSemaphore",
-    "vkDestroySemaphore",
-    "vkSignalSemaphore",
-    "vkSignalSemaphoreKHR",
-    "vkWaitSemaphores",
-    "vkWaitSemaphoresKHR",
-    "vkGetSemaphoreCounterValue",
-    "vkGetSemaphoreCounterValueKHR",
-    "vkCreateImage",
-    "vkDestroyImage",
-    "vkBindImageMemory",
-    "vkBindImageMemory2",
-    "vkBindImageMemory2KHR",
-    // Called by the layer, not intercepted: an image's size in memory.
-    "vkGetImageMemoryRequirements",
-    "vkDestroyDevice",
-    "vkAllocateMemory",
-    "vkFreeMemory",
-    "vkMapMemory",
-    "vkUnmapMemory",
-    "vkMapMemory2KHR",
-    "vkMapMemory2",
-    "vkUnmapMemory2KHR",
-    "vkUnmapMemory2",
-    "vkCreateBuffer",
-    "vkDestroyBuffer",
-    "vkBindBufferMemory",
-    "vkBindBufferMemory2",
-    "vkBindBufferMemory2KHR",
-    "vkCreateShaderModule",
-    "vkCreateDescriptorSetLayout",
-    "vkCreatePipelineLayout",
-    "vkCreateComputePipelines",
-    "vkAllocateDescriptorSets",
-    "vkUpdateDescriptorSets",
-    "vkCreateDescriptorUpdateTemplate",
-    "vkCreateDescriptorUpdateTemplateKHR",
-    "vkDestroyDescriptorUpdateTemplate",
-    "vkDestroyDescriptorUpdateTemplateKHR",
-    "vkUpdateDescriptorSetWithTemplate",
-    "vkUpdateDescriptorSetWithTemplateKHR",
-    "vkCmdPushDescriptorSetKHR",
-    "vkCmdPushDescriptorSet",
-    "vkCmdPushDescriptorSetWithTemplateKHR",
-    "vkCmdPushDescriptorSetWithTemplate",
-    "vkAllocateCommandBuffers",
-    "vkFreeCommandBuffers",
-    "vkBeginCommandBuffer",
-    "vkResetCommandBuffer",
-    "vkResetCommandPool",
-    "vkCmdBindPipeline",
-    "vkCmdBindDescriptorSets",
-    "vkCmdDispatch",
-    "vkCmdDispatchIndirect",
-    "vkCmdCopyBuffer",
-    "vkCmdFillBuffer",
-    "vkCmdUpdateBuffer",
-    "vkCmdPipelineBarrier",
-    "vkCmdPipelineBarrier2",
-    "vkCmdPipelineBarrier2KHR",
-    "vkQueueSubmit",
-    "vkQueueSubmit2",
-    "vkQueueSubmit2KHR",
-    "vkWaitForFences",
-    "vkGetFenceStatus",
-    "vkQueueWaitIdle",
-    "vkDeviceWaitIdle",
-    "vkDestroyFence",
-    "vkCmdCopyBuffer2",
-    "vkCmdCopyBuffer2KHR",
-    "vkCmdDispatchBase",
-    "vkCmdDispatchBaseKHR",
-    "vkCmdExecuteCommands",
-    "vkFlushMappedMemoryRanges",
-    "vkCmdCopyBufferToImage",
-    "vkCmdCopyImageToBuffer",
-    "vkCmdCopyImage",
-    "vkCmdCopyBufferToImage2",
-    "vkCmdCopyBufferToImage2KHR",
-    "vkCmdCopyImageToBuffer2",
-    "vkCmdCopyImageToBuffer2KHR",
-    "vkCmdCopyImage2",
-    "vkCmdCopyImage2KHR",
-    // Not modelled: written as `not-modelled` lines, counted, forwarded.
-    "vkCmdBlitImage2",
-    "vkCmdBlitImage2KHR",
-    "vkCmdResolveImage",
-    "vkCmdResolveImage2",
-    "vkCmdResolveImage2KHR",
-    "vkCmdClearDepthStencilImage",
-    "vkCmdBlitImage",
-    "vkCmdClearColorImage",
-    "vkCmdCopyQueryPoolResults",
-    "vkInvalidateMappedMemoryRanges",
-];
-
-fn device_intercept(name: &str) -> Option<VoidFn> {
-    let f: *const () = match name {
-        "vkDestroyDevice" => destroy_device as *const (),
-        "vkAllocateMemory" => allocate_memory as *const (),
-        "vkFreeMemory" => free_memory as *const (),
-        "vkMapMemory" => map_memory as *const (),
-        "vkUnmapMemory" => unmap_memory as *const (),
-        "vkMapMemory2KHR" | "vkMapMemory2" => map_memory2 as *const (),
-        "vkUnmapMemory2KHR" | "vkUnmapMemory2" => unmap_memory2 as *const (),
-        "vkCreateBuffer" => create_buffer as *const (),
-        "vkCreateImage" => create_image as *const (),
-        "vkGetDeviceQueue" => get_device_queue as *const (),
-        "vkGetDeviceQueue2" => get_device_queue2 as *const (),
-        "vkCreateSemaphore" => create_semaphore as *const (),
-        "vkDestroySemaphore" => destroy_semaphore as *const (),
-        "vkSignalSemaphore" | "vkSignalSemaphoreKHR" => signal_semaphore as *const (),
-        "vkWaitSemaphores" | "vkWaitSemaphoresKHR" => wait_semaphores as *const (),
-        "vkGetSemaphoreCounterValue" | "vkGetSemaphoreCounterValueKHR" => {
-            get_semaphore_counter_value as *const ()
-        }
-        "vkDestroyImage" => destroy_image as *const (),
-        "vkBindImageMemory" => bind_image_memory as *const (),
-        "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
-        "vkDestroyBuffer" => destroy_buffer as *const (),
-        "vkBindBufferMemory" => bind_buffer_memory as *const (),
-        "vkBindBufferMemory2" | "vkBindBufferMemory2KHR" => bind_buffer_memory2 as *const (),
-        "vkCreateShaderModule" => create_shader_module as *const (),
-        "vkCreateDescriptorSetLayout" => create_set_layout as *const (),
-        "vkCreatePipelineLayout" => create_pipeline_layout as *const (),
-        "vkCreateComputePipelines" => create_compute_pipelines as *const (),
-        "vkAllocateDescriptorSets" => allocate_sets as *const (),
-        "vkUpdateDescriptorSets" => update_sets as *const (),
-        "vkCreateDescriptorUpdateTemplate" | "vkCreateDescriptorUpdateTemplateKHR" => {
-            create_update_template as *const ()
-        }
-        "vkDestroyDescriptorUpdateTemplate" | "vkDestroyDescriptorUpdateTemplateKHR" => {
-            destroy_update_template as *const ()
-        }
-        "vkUpdateDescriptorSetWithTemplate" | "vkUpdateDescriptorSetWithTemplateKHR" => {
-            update_with_template as *const ()
-        }
-        "vkCmdPushDescriptorSetKHR" | "vkCmdPushDescriptorSet" => push_descriptor_set as *const (),
-        "vkCmdPushDescriptorSetWithTemplateKHR" | "vkCmdPushDescriptorSetWithTemplate" => {
-            push_descriptor_set_with_template as *const ()
-        }
-        "vkAllocateCommandBuffers" => allocate_cbs as *const (),
-        "vkFreeCommandBuffers" => free_cbs as *const (),
-        "vkBeginCommandBuffer" => begin_cb as *const (),
-        "vkResetCommandBuffer" => reset_cb as *const (),
-        "vkResetCommandPool" => reset_pool as *const (),
-        "vkCmdBindPipeline" => bind_pipeline as *const (),
-        "vkCmdBindDescriptorSets" => bind_sets as *const (),
-        "vkCmdDispatch" => dispatch as *const (),
-        "vkCmdDispatchIndirect" => dispatch_indirect as *const (),
-        "vkCmdCopyBuffer" => copy_buffer as *const (),
-        "vkCmdFillBuffer" => fill_buffer as *const (),
-        "vkCmdUpdateBuffer" => update_buffer as *const (),
-        "vkCmdPipelineBarrier" => pipeline_barrier as *const (),
-        "vkCmdPipelineBarrier2" | "vkCmdPipelineBarrier2KHR" => pipeline_barrier2 as *const (),
-        "vkQueueSubmit" => queue_submit as *const (),
-        "vkQueueSubmit2" | "vkQueueSubmit2KHR" => queue_submit2 as *const (),
-        "vkWaitForFences" => wait_for_fences as *const (),
-        "vkGetFenceStatus" => get_fence_status as *const (),
-        "vkQueueWaitIdle" => queue_wait_idle as *const (),
-        "vkDeviceWaitIdle" => device_wait_idle as *const (),
-        "vkDestroyFence" => destroy_fence as *const (),
-        "vkCmdCopyBuffer2" | "vkCmdCopyBuffer2KHR" => copy_buffer2 as *const (),
-        "vkCmdDispatchBase" | "vkCmdDispatchBaseKHR" => dispatch_base as *const (),
-        "vkCmdCopyBufferToImage" => copy_buffer_to_image as *const (),
-        "vkCmdCopyImageToBuffer" => copy_image_to_buffer as *const (),
-        "vkCmdCopyImage" => copy_image as *const (),
-        "vkCmdCopyBufferToImage2" | "vkCmdCopyBufferToImage2KHR" => copy_buffer_to_image2 as *const (),
-        "vkCmdCopyImageToBuffer2" | "vkCmdCopyImageToBuffer2KHR" => copy_image_to_buffer2 as *const (),
-        "vkCmdCopyImage2" | "vkCmdCopyImage2KHR" => copy_image2 as *const (),
-        "vkCmdBlitImage" => nm_blit_image as *const (),
-        "vkCmdBlitImage2" | "vkCmdBlitImage2KHR" => nm_blit_image2 as *const (),
-        "vkCmdResolveImage" => nm_resolve_image as *const (),
-        "vkCmdResolveImage2" | "vkCmdResolveImage2KHR" => nm_resolve_image2 as *const (),
-        "vkCmdClearDepthStencilImage" => nm_clear_depth_stencil_image as *const (),
-        "vkCmdSetEvent2" | "vkCmdSetEvent2KHR" => set_event2 as *const (),
-        "vkCmdResetEvent2" | "vkCmdResetEvent2KHR" => reset_event2 as *const (),
-        "vkCmdWaitEvents2" | "vkCmdWaitEvents2KHR" => wait_events2 as *const (),
-        "vkCreateEvent" => create_event as *const (),
-        "vkDestroyEvent" => destroy_event as *const (),
-        "vkSetEvent" => host_set_event as *const (),
-        "vkResetEvent" => host_reset_event as *const (),
-        "vkCmdClearColorImage" => nm_clear_color_image as *const (),
-        "vkCmdSetEvent" => set_event1 as *const (),
-        "vkCmdResetEvent" => reset_event1 as *const (),
-        "vkCmdWaitEvents" => wait_events1 as *const (),
-        "vkCmdExecuteCommands" => execute_commands as *const (),
-        "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
-        "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
-        "vkInvalidateMappedMemoryRanges" => invalidate_mapped as *const (),
-        _ => return None,
-    };
-    Some(void(f))
-}
 
 type Alloc<'a> = *const vk::AllocationCallbacks<'a>;
 
@@ -1107,28 +893,6 @@ unsafe extern "system" fn flush_mapped(
                 },
             );
         }
-    });
-    // SAFETY: the next layer's function with the caller's arguments.
-    unsafe { f(device, n, ranges) }
-}
-
-unsafe extern "system" fn invalidate_mapped(
-    device: vk::Device,
-    n: u32,
-    ranges: *const vk::MappedMemoryRange<'_>,
-) -> vk::Result {
-    let key = dispatch_key(device.as_raw());
-    let Some(f) = next!(
-        key,
-        vk::PFN_vkInvalidateMappedMemoryRanges,
-        ["vkInvalidateMappedMemoryRanges"]
-    ) else {
-        return vk::Result::ERROR_INITIALIZATION_FAILED;
-    };
-    record(key, "vkInvalidateMappedMemoryRanges", |d| {
-        let seq = d.capture.next_seq();
-        d.capture
-            .not_modelled(None, seq, "vkInvalidateMappedMemoryRanges", "");
     });
     // SAFETY: the next layer's function with the caller's arguments.
     unsafe { f(device, n, ranges) }
@@ -3171,34 +2935,3 @@ unsafe extern "system" fn destroy_fence(device: vk::Device, fence: vk::Fence, al
         unsafe { f(device, fence, alloc) }
     }
 }
-
-// ----------------------------------------------------------- not modelled
-
-/// An intercept that writes `not-modelled CALL` (with `CALL #N` as its comment) in the command
-/// buffer (or, for a device-level call, before the next submitted
-/// command), counts it, and forwards the call unchanged.
-macro_rules! not_modelled {
-    (cmd $fname:ident, $pfn:ty, [$($vk:literal),+], ($($arg:ident : $ty:ty),*)) => {
-        unsafe extern "system" fn $fname(cb: vk::CommandBuffer $(, $arg: $ty)*) {
-            let key = dispatch_key(cb.as_raw());
-            let call = [$($vk),+][0];
-            record(key, call, |d| {
-                let seq = d.capture.next_seq();
-                d.capture.not_modelled(Some(cb.as_raw()), seq, call, "");
-            });
-            if let Some(f) = next!(key, $pfn, [$($vk),+]) {
-                // SAFETY: the next layer's function with the caller's
-                // arguments.
-                unsafe { f(cb $(, $arg)*) }
-            }
-        }
-    };
-}
-
-not_modelled!(cmd nm_blit_image2, vk::PFN_vkCmdBlitImage2, ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"], (i: *const vk::BlitImageInfo2<'_>));
-not_modelled!(cmd nm_resolve_image, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve));
-not_modelled!(cmd nm_resolve_image2, vk::PFN_vkCmdResolveImage2, ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"], (i: *const vk::ResolveImageInfo2<'_>));
-not_modelled!(cmd nm_clear_depth_stencil_image, vk::PFN_vkCmdClearDepthStencilImage, ["vkCmdClearDepthStencilImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearDepthStencilValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
-not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));
