@@ -18,7 +18,9 @@
 //! Invariants:
 //!
 //! - Every intercepted call goes down the chain with its arguments
-//!   unchanged, exactly once, whatever happens in the recording; the
+//!   unchanged, exactly once, whatever happens in the recording (the one
+//!   exception is fault injection, off unless `VKSYNC_CAPTURE_DROP` is
+//!   set, which drops the one call it names; [`DROP_ENV`]); the
 //!   recording of a call that fails is skipped (and before `vkQueueSubmit`
 //!   the mapped memory is compared first, because once the work is
 //!   submitted the device may write it).
@@ -73,6 +75,9 @@ struct DeviceData {
     /// the device only through `vkFlushMappedMemoryRanges`.
     non_coherent: HashSet<u64>,
     capture: Capture,
+    /// The pipeline barrier calls recorded so far (fault injection counts
+    /// them, [`Fault`]).
+    barriers: u64,
 }
 
 /// A mapped range of a memory object.
@@ -473,12 +478,20 @@ unsafe extern "system" fn create_device(
             ),
             "each command's comment names the Vulkan call and its sequence number on this device".to_string(),
         ];
+        let mut header = header;
+        if let Some(fault) = *FAULT {
+            header.push(format!(
+                "fault injection on ({DROP_ENV}={}): the application's stream minus what is dropped",
+                fault.spec()
+            ));
+        }
         let mut d = DeviceData {
             next,
             mapped: HashMap::new(),
             memory_types,
             non_coherent: HashSet::new(),
             capture: Capture::new(path, header),
+            barriers: 0,
         };
         flush(&mut d);
         g.devices.insert(dispatch_key(device.as_raw()), d);
@@ -2618,8 +2631,13 @@ unsafe extern "system" fn pipeline_barrier(
     );
     // SAFETY: `nm` memory, `nb` buffer and `ni` image barriers.
     let (globals_, buffers) = unsafe { read_sync1_barriers(s2, d2, nm, mems, nb, bufs, ni, imgs) };
+    let mut dropped = false;
     record(key, "vkCmdPipelineBarrier", |d| {
         let seq = d.capture.next_seq();
+        dropped = drop_barrier(d, cb, seq, "vkCmdPipelineBarrier");
+        if dropped {
+            return;
+        }
         // A sync1 barrier with no memory barrier is an execution
         // dependency: a global barrier with no accesses.
         let g = if globals_.is_empty() && buffers.is_empty() {
@@ -2630,10 +2648,247 @@ unsafe extern "system" fn pipeline_barrier(
         d.capture
             .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier", &g, &buffers);
     });
+    if dropped {
+        return;
+    }
     if let Some(f) = next!(key, vk::PFN_vkCmdPipelineBarrier, ["vkCmdPipelineBarrier"]) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(cb, src, dst, flags, nm, mems, nb, bufs, ni, imgs) }
     }
+}
+
+// ------------------------------------------------------ names and labels
+
+/// `vkSetDebugUtilsObjectNameEXT`: the name goes to the trace
+/// ([`Capture::set_object_name`]).
+unsafe extern "system" fn set_object_name(
+    device: vk::Device,
+    info: *const vk::DebugUtilsObjectNameInfoEXT<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkSetDebugUtilsObjectNameEXT,
+        ["vkSetDebugUtilsObjectNameEXT"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid name info; `pObjectName` is null or a NUL-terminated
+    // string (a null name removes the name).
+    let (ty, handle, name) = unsafe {
+        let i = &*info;
+        let name = (!i.p_object_name.is_null())
+            .then(|| CStr::from_ptr(i.p_object_name).to_string_lossy().into_owned());
+        (i.object_type, i.object_handle, name)
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info) };
+    if let (vk::Result::SUCCESS, Some(name)) = (r, name) {
+        record(key, "vkSetDebugUtilsObjectNameEXT", |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .set_object_name(seq, "vkSetDebugUtilsObjectNameEXT", ty, handle, &name);
+        });
+    }
+    r
+}
+
+/// `vkDebugMarkerSetObjectNameEXT`: as `vkSetDebugUtilsObjectNameEXT`, its
+/// `VkDebugReportObjectTypeEXT` mapped to the object types that have names
+/// in the trace.
+unsafe extern "system" fn marker_object_name(
+    device: vk::Device,
+    info: *const vk::DebugMarkerObjectNameInfoEXT<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkDebugMarkerSetObjectNameEXT,
+        ["vkDebugMarkerSetObjectNameEXT"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid name info with a NUL-terminated `pObjectName`.
+    let (ty, handle, name) = unsafe {
+        let i = &*info;
+        let name = (!i.p_object_name.is_null())
+            .then(|| CStr::from_ptr(i.p_object_name).to_string_lossy().into_owned());
+        (i.object_type, i.object, name)
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info) };
+    let ty = match ty {
+        vk::DebugReportObjectTypeEXT::BUFFER => vk::ObjectType::BUFFER,
+        vk::DebugReportObjectTypeEXT::IMAGE => vk::ObjectType::IMAGE,
+        vk::DebugReportObjectTypeEXT::DEVICE_MEMORY => vk::ObjectType::DEVICE_MEMORY,
+        vk::DebugReportObjectTypeEXT::COMMAND_BUFFER => vk::ObjectType::COMMAND_BUFFER,
+        _ => vk::ObjectType::UNKNOWN,
+    };
+    if let (vk::Result::SUCCESS, Some(name)) = (r, name) {
+        record(key, "vkDebugMarkerSetObjectNameEXT", |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .set_object_name(seq, "vkDebugMarkerSetObjectNameEXT", ty, handle, &name);
+        });
+    }
+    r
+}
+
+/// The label text of a `VkDebugUtilsLabelEXT` or `VkDebugMarkerMarkerInfoEXT`
+/// name pointer.
+///
+/// # Safety
+/// `p` is null or a NUL-terminated string.
+unsafe fn label_text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: per this function's contract.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+/// The label intercepts: `$begin` is `Some(true)` for a begin, `None` for
+/// an end (no label argument), `Some(false)` for an insert.
+macro_rules! label_intercept {
+    ($fname:ident, $call:literal, $pfn:ty, $info:ty, $field:ident, $begin:expr) => {
+        unsafe extern "system" fn $fname(cb: vk::CommandBuffer, info: *const $info) {
+            let key = dispatch_key(cb.as_raw());
+            // SAFETY: a valid label info whose name is a NUL-terminated
+            // string.
+            let text = unsafe { label_text((*info).$field) };
+            record(key, $call, |d| {
+                let seq = d.capture.next_seq();
+                d.capture
+                    .debug_label(cb.as_raw(), seq, $call, Some(&text), $begin);
+            });
+            if let Some(f) = next!(key, $pfn, [$call]) {
+                // SAFETY: the next layer's function with the caller's
+                // arguments.
+                unsafe { f(cb, info) }
+            }
+        }
+    };
+    ($fname:ident, $call:literal, $pfn:ty) => {
+        unsafe extern "system" fn $fname(cb: vk::CommandBuffer) {
+            let key = dispatch_key(cb.as_raw());
+            record(key, $call, |d| {
+                let seq = d.capture.next_seq();
+                d.capture.debug_label(cb.as_raw(), seq, $call, None, false);
+            });
+            if let Some(f) = next!(key, $pfn, [$call]) {
+                // SAFETY: the next layer's function with the caller's
+                // arguments.
+                unsafe { f(cb) }
+            }
+        }
+    };
+}
+
+label_intercept!(
+    begin_label,
+    "vkCmdBeginDebugUtilsLabelEXT",
+    vk::PFN_vkCmdBeginDebugUtilsLabelEXT,
+    vk::DebugUtilsLabelEXT<'_>,
+    p_label_name,
+    true
+);
+label_intercept!(
+    insert_label,
+    "vkCmdInsertDebugUtilsLabelEXT",
+    vk::PFN_vkCmdInsertDebugUtilsLabelEXT,
+    vk::DebugUtilsLabelEXT<'_>,
+    p_label_name,
+    false
+);
+label_intercept!(
+    end_label,
+    "vkCmdEndDebugUtilsLabelEXT",
+    vk::PFN_vkCmdEndDebugUtilsLabelEXT
+);
+label_intercept!(
+    begin_marker,
+    "vkCmdDebugMarkerBeginEXT",
+    vk::PFN_vkCmdDebugMarkerBeginEXT,
+    vk::DebugMarkerMarkerInfoEXT<'_>,
+    p_marker_name,
+    true
+);
+label_intercept!(
+    insert_marker,
+    "vkCmdDebugMarkerInsertEXT",
+    vk::PFN_vkCmdDebugMarkerInsertEXT,
+    vk::DebugMarkerMarkerInfoEXT<'_>,
+    p_marker_name,
+    false
+);
+label_intercept!(
+    end_marker,
+    "vkCmdDebugMarkerEndEXT",
+    vk::PFN_vkCmdDebugMarkerEndEXT
+);
+
+// ---------------------------------------------------------- fault injection
+
+/// The environment variable of fault injection (positive controls; off
+/// when unset): `barrier:N` drops the application's N-th pipeline barrier
+/// call on this device (`vkCmdPipelineBarrier` and
+/// `vkCmdPipelineBarrier2(KHR)` counted together, from 1, in recording
+/// order) on its way down. The call does not reach the device, its
+/// barrier is not in the trace, and a comment in its place says what was
+/// dropped: the trace is the application's stream as the device runs it.
+pub(crate) const DROP_ENV: &str = "VKSYNC_CAPTURE_DROP";
+
+/// What fault injection drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// The N-th pipeline barrier call (from 1).
+    Barrier(u64),
+}
+
+impl Fault {
+    /// `barrier:N`, N at least 1.
+    fn parse(text: &str) -> Option<Fault> {
+        let n = text.strip_prefix("barrier:")?.trim().parse().ok()?;
+        (n >= 1).then_some(Fault::Barrier(n))
+    }
+
+    fn spec(self) -> String {
+        match self {
+            Fault::Barrier(n) => format!("barrier:{n}"),
+        }
+    }
+}
+
+/// The switch, read once. A value that does not parse turns nothing on
+/// and says so on stderr (a positive control that silently drops nothing
+/// would pass for a clean run).
+static FAULT: LazyLock<Option<Fault>> = LazyLock::new(|| {
+    let text = std::env::var(DROP_ENV).ok()?;
+    let fault = Fault::parse(&text);
+    if fault.is_none() {
+        eprintln!(
+            "[VK_LAYER_VKSYNC_capture] {DROP_ENV}={text}: not `barrier:N` with N >= 1; nothing is dropped"
+        );
+    }
+    fault
+});
+
+/// Counts a pipeline barrier call of device `d`; whether fault injection
+/// drops it (then its place in command buffer `cb` gets a comment, and
+/// stderr a line).
+fn drop_barrier(d: &mut DeviceData, cb: vk::CommandBuffer, seq: u64, call: &str) -> bool {
+    d.barriers += 1;
+    if *FAULT != Some(Fault::Barrier(d.barriers)) {
+        return false;
+    }
+    let n = d.barriers;
+    d.capture.note(
+        Some(cb.as_raw()),
+        format!("fault injection ({DROP_ENV}=barrier:{n}): {call} #{seq} dropped: not sent to the device, not in this trace"),
+    );
+    eprintln!("[VK_LAYER_VKSYNC_capture] fault injection: dropped pipeline barrier {n} ({call} #{seq})");
+    true
 }
 
 /// A `VkDependencyInfo`'s global barriers (masks) and buffer and image
@@ -2698,11 +2953,18 @@ unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const 
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid dependency info with its counted arrays.
     let (g, b) = unsafe { read_dependency(info) };
+    let mut dropped = false;
     record(key, "vkCmdPipelineBarrier2", |d| {
         let seq = d.capture.next_seq();
-        d.capture
-            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b);
+        dropped = drop_barrier(d, cb, seq, "vkCmdPipelineBarrier2");
+        if !dropped {
+            d.capture
+                .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b);
+        }
     });
+    if dropped {
+        return;
+    }
     if let Some(f) = next!(
         key,
         vk::PFN_vkCmdPipelineBarrier2,

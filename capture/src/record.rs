@@ -35,7 +35,7 @@
 use crate::reflect::{ReflectError, Reflection, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use vksync::trace::{Annotations, Writer};
 use vksync::{
@@ -259,6 +259,9 @@ struct CommandBuffer {
     /// Push descriptor sets by set number (`vkCmdPushDescriptorSetKHR`).
     push: HashMap<u32, Set>,
     entries: Vec<Entry>,
+    /// The open debug label regions (`vkCmdBeginDebugUtilsLabelEXT`),
+    /// outermost first.
+    labels: Vec<String>,
 }
 
 /// One device's capture.
@@ -272,6 +275,15 @@ pub struct Capture {
     buffers: HashMap<u64, Buffer>,
     images: HashMap<u64, Image>,
     image_count: usize,
+    /// Debug names the application gave objects
+    /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
+    debug_names: HashMap<u64, String>,
+    /// The trace names taken by debug names (made unique).
+    names_taken: HashSet<String>,
+    /// Each command buffer's name in comments: `cbN` in allocation order,
+    /// or its debug name.
+    cb_names: HashMap<u64, String>,
+    cb_count: usize,
     /// Where each buffer object lives: memory handle, offset, size.
     placement: HashMap<ObjectId, (u64, u64, u64)>,
     /// Trace objects of destroyed buffers and images: host writes are no
@@ -384,6 +396,10 @@ impl Capture {
             buffers: HashMap::new(),
             images: HashMap::new(),
             image_count: 0,
+            debug_names: HashMap::new(),
+            names_taken: HashSet::new(),
+            cb_names: HashMap::new(),
+            cb_count: 0,
             placement: HashMap::new(),
             destroyed: std::collections::HashSet::new(),
             buffer_count: 0,
@@ -660,8 +676,12 @@ impl Capture {
             self.skip(None, format!("{call} #{seq} of an unknown buffer"));
             return;
         };
-        let name = format!("b{}", self.buffer_count);
-        self.buffer_count += 1;
+        let name = self
+            .object_name(buffer, "VkBuffer", seq, call)
+            .unwrap_or_else(|| {
+                self.buffer_count += 1;
+                format!("b{}", self.buffer_count - 1)
+            });
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             if exclusive {
                 if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
@@ -720,8 +740,10 @@ impl Capture {
             self.skip(None, format!("{call} #{seq} of an unknown image"));
             return;
         }
-        let name = format!("i{}", self.image_count);
-        self.image_count += 1;
+        let name = self.object_name(image, "VkImage", seq, call).unwrap_or_else(|| {
+            self.image_count += 1;
+            format!("i{}", self.image_count - 1)
+        });
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             self.notes.before(
                 self.program.commands().len(),
@@ -1030,7 +1052,145 @@ impl Capture {
                     ..Default::default()
                 },
             );
+            self.cb_names.insert(cb, format!("cb{}", self.cb_count));
+            self.cb_count += 1;
         }
+    }
+
+    // ---- names a person knows ----
+
+    /// `vkSetDebugUtilsObjectNameEXT` (and `vkDebugMarkerSetObjectNameEXT`)
+    /// of object `handle` of type `ty`: a buffer or image bound later is
+    /// declared under the name (sanitized, made unique); a command buffer's
+    /// commands say it in their comments; anything else, and a buffer or
+    /// image already declared, gets a comment.
+    pub fn set_object_name(&mut self, seq: u64, call: &str, ty: vk::ObjectType, handle: u64, name: &str) {
+        let declared = match ty {
+            vk::ObjectType::BUFFER => self.buffers.get(&handle).and_then(|b| b.obj),
+            vk::ObjectType::IMAGE => self.images.get(&handle).and_then(|i| i.obj),
+            vk::ObjectType::DEVICE_MEMORY => self.memories.get(&handle).map(|m| m.obj),
+            vk::ObjectType::COMMAND_BUFFER => {
+                let unique = self.unique_name(name);
+                self.cb_names.insert(handle, unique);
+                return;
+            }
+            _ => None,
+        };
+        if let Some(obj) = declared {
+            let now = self
+                .program
+                .object(obj)
+                .map_or_else(String::new, |o| o.name.clone());
+            self.note(
+                None,
+                format!(
+                    "{now} is named `{}` by the application ({call} #{seq}, after it was declared)",
+                    printable(name)
+                ),
+            );
+        } else if matches!(ty, vk::ObjectType::BUFFER | vk::ObjectType::IMAGE) {
+            self.debug_names.insert(handle, name.to_string());
+        }
+    }
+
+    /// The trace name of object `handle` from its debug name, if it has
+    /// one, with a comment naming the handle.
+    fn object_name(&mut self, handle: u64, what: &str, seq: u64, call: &str) -> Option<String> {
+        let given = self.debug_names.remove(&handle)?;
+        let name = self.unique_name(&given);
+        self.notes.before(
+            self.program.commands().len(),
+            &format!(
+                "{name} is {what} {handle:#x}, named `{}` by the application (bound at {call} #{seq})",
+                printable(&given)
+            ),
+        );
+        Some(name)
+    }
+
+    /// A debug name in the trace's name syntax (letters, digits, `_`, `-`,
+    /// `.`, starting with a letter or `_`; other characters become `_`),
+    /// never one the layer's counters make (`b3`, `m0`, `cb2`...: those
+    /// get a `_` appended) nor a keyword, and unique (`.2`, `.3`... appended).
+    fn unique_name(&mut self, given: &str) -> String {
+        let mut base: String = given
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            base.insert(0, '_');
+        }
+        let counter_like = {
+            let letters = base.trim_end_matches(|c: char| c.is_ascii_digit());
+            letters.len() < base.len() && ["b", "m", "i", "s", "e", "q", "mk", "cb"].contains(&letters)
+        };
+        const KEYWORDS: &[&str] = &[
+            "alias",
+            "exclusive",
+            "read",
+            "write",
+            "rw",
+            "uniform",
+            "indirect",
+            "wait",
+            "signal",
+            "transition",
+            "ownership",
+            "family",
+            "timeline",
+            "align",
+        ];
+        if counter_like || KEYWORDS.contains(&base.as_str()) {
+            base.push('_');
+        }
+        let mut name = base.clone();
+        let mut k = 2;
+        while !self.names_taken.insert(name.clone()) {
+            name = format!("{base}.{k}");
+            k += 1;
+        }
+        name
+    }
+
+    /// `vkCmdBeginDebugUtilsLabelEXT` (`begin`), `vkCmdEndDebugUtilsLabelEXT`
+    /// (`end`) and `vkCmdInsertDebugUtilsLabelEXT` (neither; and the debug
+    /// marker calls alike): later commands of `cb` name the open regions in
+    /// their comments, and each call leaves a comment in its place.
+    pub fn debug_label(&mut self, cb: u64, seq: u64, call: &str, label: Option<&str>, begin: bool) {
+        let here = self.cb_name(cb);
+        let text = match (label, begin) {
+            (Some(l), true) => {
+                let l = printable(l);
+                self.cbs.entry(cb).or_default().labels.push(l.clone());
+                format!("label `{l}` begins ({call} #{seq} in {here})")
+            }
+            (None, _) => {
+                let closed = self.cbs.entry(cb).or_default().labels.pop();
+                match closed {
+                    Some(l) => format!("label `{l}` ends ({call} #{seq} in {here})"),
+                    None => format!("{call} #{seq} in {here} ends no open label"),
+                }
+            }
+            (Some(l), false) => format!("label `{}` ({call} #{seq} in {here})", printable(l)),
+        };
+        self.note(Some(cb), text);
+    }
+
+    /// The name of command buffer `cb` in comments.
+    fn cb_name(&mut self, cb: u64) -> String {
+        if let Some(n) = self.cb_names.get(&cb) {
+            return n.clone();
+        }
+        let n = format!("cb{}", self.cb_count);
+        self.cb_count += 1;
+        self.cb_names.insert(cb, n.clone());
+        n
     }
 
     /// `vkCmdExecuteCommands`: the secondary command buffers' entries, as
@@ -1056,9 +1216,8 @@ impl Capture {
                     entries.len()
                 ),
             );
-            for e in entries {
-                self.push(primary, e);
-            }
+            // As recorded in the secondary (its comments already name it).
+            self.cbs.entry(primary).or_default().entries.extend(entries);
         }
     }
 
@@ -1091,7 +1250,24 @@ impl Capture {
         }
     }
 
+    /// Appends an entry recorded in `cb`: a command's comment also names
+    /// the command buffer and the open debug labels (`in cb0, label
+    /// a/b`), so that a report's line leads to where the application
+    /// recorded it.
     fn push(&mut self, cb: u64, e: Entry) {
+        let e = match e {
+            Entry::Cmd(c, comment) => {
+                let here = self.cb_name(cb);
+                let labels = self.cbs.get(&cb).map(|c| c.labels.join("/")).unwrap_or_default();
+                let comment = if labels.is_empty() {
+                    format!("{comment} in {here}")
+                } else {
+                    format!("{comment} in {here}, label {labels}")
+                };
+                Entry::Cmd(c, comment)
+            }
+            e => e,
+        };
         self.cbs.entry(cb).or_default().entries.push(e);
     }
 
@@ -2700,6 +2876,18 @@ fn is_buffer(ty: vk::DescriptorType) -> bool {
             | vk::DescriptorType::UNIFORM_BUFFER
             | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
     )
+}
+
+/// An application's string in a comment: one line, at most 80 characters.
+fn printable(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match one_line.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &one_line[..i]),
+        None => one_line,
+    }
 }
 
 #[cfg(test)]

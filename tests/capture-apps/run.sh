@@ -20,6 +20,9 @@
 # vkNegotiateLoaderLayerInterfaceVersion, and under LD_DEBUG=bindings none
 # of its references binds to libvulkan.so.1 (issue 27's hang).
 #
+# CAPTURE_OPTS, set for one run_case, are options of `vksync capture`
+# (fault injection: `--drop-barrier N`).
+#
 # Exits 1 on a failed check, a time-out or a wrong status; needs a C
 # compiler and the Vulkan headers (scripts/install-deps.sh installs
 # libvulkan-dev) and a Vulkan device (lavapipe).
@@ -85,7 +88,7 @@ run_case() {
         local t0 t1
         t0=$(date +%s%N)
         # shellcheck disable=SC2086
-        timeout "$limit" "$vksync" capture -o "$t" -- "$exe" $arg > "$log" 2>&1 || st=$?
+        timeout "$limit" "$vksync" capture ${CAPTURE_OPTS:-} -o "$t" -- "$exe" $arg > "$log" 2>&1 || st=$?
         t1=$(date +%s%N)
         if [ "$st" = 124 ] || [ "$st" = 137 ]; then
             fail "$tag: timed out after $limit s under vksync capture (a hang)"; sed 's/^/  /' "$log" | head -20; continue
@@ -180,6 +183,37 @@ run_case timeline-no-host-barrier timeline "wait no-host-barrier" 1 0 \
 run_case host-writer host-writer 200 0 0 \
     'out:200 submissions in' 'out:no hazards' 'count:200:^host-write b0\[' 'count:200:^submit ' \
     "trace:$summary" 'show:submissions in' 'show:CPU time'
+
+# (g) Fault injection's positive control (docs/capture.md, "Fault
+# injection"): drop.c records three barriers. Unchanged, no hazard; with
+# the needed barrier 1 (fill -> copy) dropped, the copy's read of src
+# races with the fill; with the redundant barrier 2 (on spare, which
+# nothing touches) dropped, still no hazard; with the needed barrier 3
+# (copy -> HOST) dropped, the host's read of dst races with the copy. The
+# trace says what was dropped, and has the other two barriers.
+run_case drop-none drop "" 0 0 \
+    'out:no hazards' 'count:3:^barrier ' 'no-trace:fault injection' "trace:$summary" \
+    'trace:^buffer src 4096 alias m0 0' 'trace:^buffer dst 4096 alias m1 0' \
+    'trace:^# src is VkBuffer 0x[0-9a-f]+, named `src` by the application' \
+    'trace:^# b0 is named `spare` by the application \(vkSetDebugUtilsObjectNameEXT #[0-9]+, after it was declared\)' \
+    'trace:^# label `upload` begins \(vkCmdBeginDebugUtilsLabelEXT #[0-9]+ in cb0\)' \
+    'trace:^copy src\[0\.\.4096\] -> dst\[0\.\.4096\]  # vkCmdCopyBuffer #[0-9]+ in cb0, label upload$' \
+    'trace:^# label `upload` ends'
+CAPTURE_OPTS="--drop-barrier 1" run_case drop-1 drop "" 1 0 \
+    'out:drop: [0-9]+ of 4096 bytes of dst wrong' \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads src\[0\.\.4096\].*written at line [0-9]+ by vkCmdFillBuffer' \
+    'out:1 hazard' 'count:2:^barrier ' 'out:dropped pipeline barrier 1 \(vkCmdPipelineBarrier #' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:1\): vkCmdPipelineBarrier #[0-9]+ dropped'
+CAPTURE_OPTS="--drop-barrier 2" run_case drop-2 drop "" 0 0 \
+    'out:no hazards' 'count:2:^barrier ' 'no-trace:^barrier .*b0\[' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:2\): vkCmdPipelineBarrier #[0-9]+ dropped'
+CAPTURE_OPTS="--drop-barrier 3" run_case drop-3 drop "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads dst\[0\.\.4096\]' \
+    'out:1 hazard' 'count:2:^barrier ' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:3\)'
+CAPTURE_OPTS="--drop-barrier 4" run_case drop-4 drop "" 0 0 \
+    'out:no hazards' 'count:3:^barrier ' \
+    'out:--drop-barrier 4: no trace says a barrier was dropped'
 
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
