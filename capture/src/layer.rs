@@ -605,6 +605,7 @@ unsafe extern "system" fn allocate_memory(
                 .is_some_and(|f| !f.contains(vk::MemoryPropertyFlags::HOST_COHERENT))
             {
                 d.non_coherent.insert(mem);
+                d.capture.set_non_coherent(mem);
             }
             d.capture.allocate_memory(seq, mem, size);
         });
@@ -909,6 +910,46 @@ unsafe extern "system" fn flush_mapped(
     });
     // SAFETY: the next layer's function with the caller's arguments.
     unsafe { f(device, n, ranges) }
+}
+
+/// `vkInvalidateMappedMemoryRanges`: the host is about to read those
+/// ranges; the device's results there are assumed read now
+/// ([`Capture::invalidate`]).
+unsafe extern "system" fn invalidate_mapped(
+    device: vk::Device,
+    n: u32,
+    ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkInvalidateMappedMemoryRanges,
+        ["vkInvalidateMappedMemoryRanges"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: `n` valid ranges.
+    let ranges_now: Vec<(u64, u64, u64)> = unsafe { slice(ranges, n) }
+        .iter()
+        .map(|r| (r.memory.as_raw(), r.offset, r.size))
+        .collect();
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, n, ranges) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkInvalidateMappedMemoryRanges", |d| {
+            let seq = d.capture.next_seq();
+            for &(memory, offset, size) in &ranges_now {
+                let end = if size == vk::WHOLE_SIZE {
+                    u64::MAX
+                } else {
+                    offset.saturating_add(size)
+                };
+                d.capture
+                    .invalidate(seq, "vkInvalidateMappedMemoryRanges", memory, offset, end);
+            }
+        });
+    }
+    r
 }
 
 unsafe extern "system" fn create_buffer(

@@ -357,6 +357,15 @@ pub struct Capture {
     /// Host reads assumed after a `wait`, not yet placed (see
     /// [`Capture::wait`]).
     pending_reads: Vec<Region>,
+    /// Final results a wait covered that no host read is assumed of yet,
+    /// because the host could not read them then: their memory was not
+    /// mapped (a read is assumed if it is mapped before they are touched
+    /// again), or is not `HOST_COHERENT` (a read is assumed of what
+    /// `vkInvalidateMappedMemoryRanges` covers). Dropped when the device
+    /// or the host touches their bytes again.
+    unread: Vec<Region>,
+    /// Memory objects that are not `HOST_COHERENT`.
+    non_coherent: HashSet<u64>,
     /// What of the program the trace file has (see [`Capture::flush`]).
     writer: Writer,
     /// The trace file was created (later flushes append).
@@ -434,6 +443,8 @@ impl Capture {
             device_ord: 0,
             dirty: Vec::new(),
             pending_reads: Vec::new(),
+            unread: Vec::new(),
+            non_coherent: HashSet::new(),
             writer: Writer::new(),
             created: false,
             finished: false,
@@ -488,6 +499,59 @@ impl Capture {
                 offset,
                 shadow: bytes.to_vec(),
             });
+        }
+        // Results a wait covered while this memory was not mapped: the
+        // host maps it now to read them (placed as late as they can be).
+        if !self.non_coherent.contains(&memory) {
+            let end = offset.saturating_add(bytes.len() as u64);
+            self.assume_unread(|m, s, e| m == memory && s < end && offset < e, false);
+        }
+    }
+
+    /// Memory `memory` is not `HOST_COHERENT`: the host sees the device's
+    /// writes there only through `vkInvalidateMappedMemoryRanges`.
+    pub fn set_non_coherent(&mut self, memory: u64) {
+        self.non_coherent.insert(memory);
+    }
+
+    /// `vkInvalidateMappedMemoryRanges` of `[start, end)` of `memory`
+    /// (offsets in the memory object): the host is about to read there, so
+    /// the final results a wait covered in those bytes are read now (a
+    /// `host-read` in the trace's current place), coherent or not.
+    pub fn invalidate(&mut self, seq: u64, call: &str, memory: u64, start: u64, end: u64) {
+        let hit = |r: &Region, c: &Capture| {
+            c.mem_range(*r)
+                .is_some_and(|(m, s, e)| m == memory && s < end && start < e)
+        };
+        let (now_unread, unread): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.unread)
+            .into_iter()
+            .partition(|r| hit(r, self));
+        let (now_pending, pending): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.pending_reads)
+            .into_iter()
+            .partition(|r| hit(r, self));
+        self.unread = unread;
+        self.pending_reads = pending;
+        // In the trace now: after the waits so far, before anything the
+        // device or the host does later.
+        for src in now_unread.into_iter().chain(now_pending) {
+            self.append(Entry::Cmd(
+                Command::HostRead { src },
+                format!("host read assumed at {call} #{seq} (written by the device, invalidated)"),
+            ));
+        }
+    }
+
+    /// Moves the `unread` results in bytes `hit` selects (memory, start,
+    /// end) to the pending host reads (`false`) or drops them (`true`).
+    fn assume_unread(&mut self, hit: impl Fn(u64, u64, u64) -> bool, drop: bool) {
+        let unread = std::mem::take(&mut self.unread);
+        for r in unread {
+            let selected = self.mem_range(r).is_some_and(|(m, s, e)| hit(m, s, e));
+            if !selected {
+                self.unread.push(r);
+            } else if !drop {
+                self.pending_reads.push(r);
+            }
         }
     }
 
@@ -1937,14 +2001,35 @@ impl Capture {
                 }
             }
         }
+        // Bytes this submission's device commands read: an assumed read of
+        // bytes the device consumes next (and does not rewrite) is of an
+        // intermediate, not of a result, and is dropped.
+        let mut consumed: Vec<(u64, u64, u64)> = Vec::new();
+        for cb in cbs {
+            for e in self.cbs.get(cb).map(|c| c.entries.as_slice()).unwrap_or_default() {
+                if let Entry::Cmd(c, _) = e {
+                    consumed.extend(device_reads(c).into_iter().filter_map(|r| self.mem_range(r)));
+                }
+            }
+        }
+        let touches = |set: &[(u64, u64, u64)], r: Option<(u64, u64, u64)>| {
+            r.is_some_and(|(m, s, e)| set.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e))
+        };
         let (now, later): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.pending_reads)
             .into_iter()
-            .partition(|r| {
-                self.mem_range(*r).is_some_and(|(m, s, e)| {
-                    rewritten.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e)
-                })
-            });
-        self.pending_reads = later;
+            .partition(|r| touches(&rewritten, self.mem_range(*r)));
+        self.pending_reads = later
+            .into_iter()
+            .filter(|r| !touches(&consumed, self.mem_range(*r)))
+            .collect();
+        let unread = std::mem::take(&mut self.unread);
+        self.unread = unread
+            .into_iter()
+            .filter(|r| {
+                let m = self.mem_range(*r);
+                !touches(&rewritten, m) && !touches(&consumed, m)
+            })
+            .collect();
         for src in now {
             self.append(Entry::Cmd(
                 Command::HostRead { src },
@@ -2519,7 +2604,12 @@ impl Capture {
             let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
                 continue;
             };
-            let Some(map) = self.memories.get(&mem).and_then(|m| m.map.as_ref()) else {
+            // Not mapped now, or not coherent: the host cannot read it yet
+            // (a later vkMapMemory or vkInvalidateMappedMemoryRanges of
+            // these bytes assumes the read then).
+            let mapped = self.memories.get(&mem).and_then(|m| m.map.as_ref());
+            let Some(map) = mapped.filter(|_| !self.non_coherent.contains(&mem)) else {
+                self.unread.push(r);
                 continue;
             };
             let (ms, me) = (map.offset, map.offset + map.shadow.len() as u64);
@@ -3317,6 +3407,110 @@ mod tests {
     /// that the waiting thread's next fill of its bytes is ordered after
     /// its previous one (issue 27, two threads in `vkDeviceWaitIdle`: with
     /// no wait written, a false write-after-write).
+    /// Which host reads a wait makes the capture assume, one case per rule
+    /// (docs/capture.md, "Host reads"): memory b0 (4 KiB, memory object 1)
+    /// filled with a barrier to HOST, submitted, waited for; then what the
+    /// case does; the host reads the trace has.
+    #[test]
+    fn assumed_host_reads() {
+        type Step = fn(&mut Capture);
+        let none: Step = |_| {};
+        let cases: &[(&str, bool, bool, Step, &[&str])] = &[
+            // (what, mapped at the wait, coherent, after the wait, host reads)
+            (
+                "mapped coherent result",
+                true,
+                true,
+                none,
+                &["host-read b0[0..64]"],
+            ),
+            ("never mapped", false, true, none, &[]),
+            (
+                "mapped after the wait",
+                false,
+                true,
+                |c| c.map_memory(1, 0, &[7u8; 4096]),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "mapped after the wait, other bytes",
+                false,
+                true,
+                |c| c.map_memory(1, 1024, &[0u8; 1024]),
+                &[],
+            ),
+            ("non-coherent, not invalidated", true, false, none, &[]),
+            (
+                "non-coherent, invalidated",
+                true,
+                false,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 0, 4096),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "non-coherent, other bytes invalidated",
+                true,
+                false,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 1024, 2048),
+                &[],
+            ),
+            (
+                "coherent, invalidated: read there",
+                true,
+                true,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 0, u64::MAX),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "consumed by the device next: an intermediate",
+                true,
+                true,
+                |c| {
+                    c.reset_command_buffer(70);
+                    c.copy_buffer(
+                        70,
+                        21,
+                        "vkCmdCopyBuffer",
+                        10,
+                        10,
+                        &[vk::BufferCopy {
+                            src_offset: 0,
+                            dst_offset: 2048,
+                            size: 64,
+                        }],
+                    );
+                    c.submit(22, "vkQueueSubmit", 1, &[batch(70)], 0);
+                },
+                &[],
+            ),
+        ];
+        for &(what, mapped, coherent, after, want) in cases {
+            let mut c = device();
+            if !coherent {
+                c.set_non_coherent(1);
+            }
+            if mapped {
+                c.map_memory(1, 0, &[0u8; 4096]);
+            }
+            c.fill_buffer(70, 6, 10, 0, 64, 7);
+            fill_to_host(&mut c, 70, 6, 0, 64);
+            c.submit(7, "vkQueueSubmit", 1, &[batch(70)], 0);
+            let mut mem = vec![0u8; 4096];
+            mem[..64].fill(7);
+            let shown: &[(u64, &[u8])] = if mapped { &[(1, &mem)] } else { &[] };
+            c.wait(8, "vkDeviceWaitIdle", WaitOn::Device, shown);
+            after(&mut c);
+            let text = c.text();
+            let reads: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("host-read"))
+                .map(|l| l.split("  #").next().unwrap_or(l))
+                .collect();
+            assert_eq!(reads, want, "{what}:\n{text}");
+            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        }
+    }
+
     #[test]
     fn a_wait_covers_what_was_submitted_when_it_was_called() {
         let mut c = device();

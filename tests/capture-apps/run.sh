@@ -215,6 +215,29 @@ CAPTURE_OPTS="--drop-barrier 4" run_case drop-4 drop "" 0 0 \
     'out:no hazards' 'count:3:^barrier ' \
     'out:--drop-barrier 4: no trace says a barrier was dropped'
 
+# (h) Which host reads are assumed (docs/capture.md, "Host reads"): of
+# mapped results after a wait (result, out), of memory mapped only after
+# the wait (late-map), at vkInvalidateMappedMemoryRanges (invalidated);
+# none of memory never mapped (never-mapped) nor of a result the device
+# consumes next (intermediate, which has no barrier to HOST: an assumed
+# read there would be a false hazard). The timestamps go through the
+# generated not-modelled intercept of vkCmdCopyQueryPoolResults and arrive.
+run_case host-reads host-reads "" 0 0 \
+    'out:host-reads: result, out, invalidated, late-map read back; timestamps in order' 'out:no hazards' \
+    'count:1:^host-read result\[0\.\.4096\]  # host read assumed after the last wait' \
+    'count:1:^host-read out\[0\.\.4096\]' 'count:1:^host-read late-map\[0\.\.4096\]' \
+    'count:1:^host-read invalidated\[0\.\.4096\]  # host read assumed at vkInvalidateMappedMemoryRanges #[0-9]+' \
+    'no-trace:^host-read never-mapped' 'no-trace:^host-read intermediate' \
+    'count:1:^not-modelled vkCmdCopyQueryPoolResults \(writes query results to a buffer: queries are not modelled\)  # vkCmdCopyQueryPoolResults #[0-9]+$' \
+    'trace:^# [0-9]+ commands, 2 submissions, 1 calls not modelled'
+# ... and the late and invalidated reads are checked: without the barrier
+# to HOST of late-map (barrier 2) or of invalidated (barrier 3), the host's
+# read races with the fill.
+CAPTURE_OPTS="--drop-barrier 2" run_case host-reads-drop-2 host-reads "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads late-map\[0\.\.4096\]' 'out:1 hazard'
+CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads invalidated\[0\.\.4096\]' 'out:1 hazard'
+
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
 fi

@@ -41,7 +41,9 @@
     X(vkWaitForFences) X(vkResetFences) X(vkDeviceWaitIdle)                   \
     X(vkQueueWaitIdle) X(vkCmdCopyBuffer) X(vkCreateSemaphore)                \
     X(vkWaitSemaphores) X(vkGetSemaphoreCounterValue)                         \
-    X(vkDestroyDevice) X(vkDestroyInstance) X(vkGetDeviceProcAddr)
+    X(vkDestroyDevice) X(vkDestroyInstance) X(vkGetDeviceProcAddr)            \
+    X(vkUnmapMemory) X(vkInvalidateMappedMemoryRanges) X(vkCreateQueryPool)   \
+    X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdCopyQueryPoolResults)
 
 #ifdef VKS_DLOPEN
 #define VKS_DECLARE(f) static PFN_##f f;
@@ -142,7 +144,11 @@ static inline struct vks vks_device(void) { return vks_device_ex(0); }
 
 /* A `size`-byte transfer buffer in host-visible, coherent memory, mapped
  * at *mapped. */
-/* A buffer in host-visible coherent memory of its own, mapped; named
+/* The memory object of the last vks_host_buffer*. */
+static VkDeviceMemory vks_last_memory = VK_NULL_HANDLE;
+
+/* A buffer in host-visible coherent memory of its own, mapped (unless
+ * `mapped` is null); named
  * `name` with `set_name` (vkSetDebugUtilsObjectNameEXT) between its
  * creation and its binding when both are given. */
 static inline VkBuffer vks_host_buffer_named(struct vks *v, VkDeviceSize size, void **mapped,
@@ -179,8 +185,10 @@ static inline VkBuffer vks_host_buffer_named(struct vks *v, VkDeviceSize size, v
     ai.memoryTypeIndex = type;
     VkDeviceMemory m;
     vks_check(vkAllocateMemory(v->device, &ai, NULL, &m));
+    vks_last_memory = m;
     vks_check(vkBindBufferMemory(v->device, b, m, 0));
-    vks_check(vkMapMemory(v->device, m, 0, VK_WHOLE_SIZE, 0, mapped));
+    if (mapped)
+        vks_check(vkMapMemory(v->device, m, 0, VK_WHOLE_SIZE, 0, mapped));
     return b;
 }
 

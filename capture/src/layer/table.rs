@@ -108,7 +108,7 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(map_memory2, ["vkMapMemory2", "vkMapMemory2KHR"], "Capture::map_memory (shadow copy, page guard)"),
     rec!(unmap_memory2, ["vkUnmapMemory2", "vkUnmapMemory2KHR"], "Capture::host_writes, Capture::unmap_memory"),
     rec!(flush_mapped, ["vkFlushMappedMemoryRanges"], "Capture::host_writes of the flushed ranges"),
-    nm!(["vkInvalidateMappedMemoryRanges"], "the invalidate is not modelled: host reads are assumed at waits"),
+    rec!(invalidate_mapped, ["vkInvalidateMappedMemoryRanges"], "Capture::invalidate (host reads assumed of the device's results there)"),
     rec!(create_buffer, ["vkCreateBuffer"], "Capture::create_buffer"),
     rec!(destroy_buffer, ["vkDestroyBuffer"], "Capture::destroy_buffer"),
     rec!(bind_buffer_memory, ["vkBindBufferMemory"], "Capture::bind_buffer (`buffer bK SIZE alias mN OFFSET`)"),
