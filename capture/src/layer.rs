@@ -75,9 +75,10 @@ struct DeviceData {
     /// the device only through `vkFlushMappedMemoryRanges`.
     non_coherent: HashSet<u64>,
     capture: Capture,
-    /// The pipeline barrier calls recorded so far (fault injection counts
-    /// them, [`Fault`]).
+    /// The pipeline barrier calls recorded so far and the semaphore waits
+    /// submitted so far (fault injection counts them, [`Fault`]).
     barriers: u64,
+    waits: u64,
 }
 
 /// A mapped range of a memory object.
@@ -492,6 +493,7 @@ unsafe extern "system" fn create_device(
             non_coherent: HashSet::new(),
             capture: Capture::new(path, header),
             barriers: 0,
+            waits: 0,
         };
         flush(&mut d);
         g.devices.insert(dispatch_key(device.as_raw()), d);
@@ -2875,9 +2877,12 @@ label_intercept!(
 /// when unset): `barrier:N` drops the application's N-th pipeline barrier
 /// call on this device (`vkCmdPipelineBarrier` and
 /// `vkCmdPipelineBarrier2(KHR)` counted together, from 1, in recording
-/// order) on its way down. The call does not reach the device, its
-/// barrier is not in the trace, and a comment in its place says what was
-/// dropped: the trace is the application's stream as the device runs it.
+/// order) on its way down; `wait:N` drops the N-th semaphore wait
+/// operation of the device's queue submissions (counted over batches and
+/// their waits in order) from its submission. What is dropped does not
+/// reach the device and is not in the trace, and a comment in its place
+/// says what was dropped: the trace is the application's stream as the
+/// device runs it.
 pub(crate) const DROP_ENV: &str = "VKSYNC_CAPTURE_DROP";
 
 /// What fault injection drops.
@@ -2885,20 +2890,76 @@ pub(crate) const DROP_ENV: &str = "VKSYNC_CAPTURE_DROP";
 enum Fault {
     /// The N-th pipeline barrier call (from 1).
     Barrier(u64),
+    /// The N-th semaphore wait operation of a queue submission (from 1).
+    Wait(u64),
 }
 
 impl Fault {
-    /// `barrier:N`, N at least 1.
+    /// `barrier:N` or `wait:N`, N at least 1.
     fn parse(text: &str) -> Option<Fault> {
-        let n = text.strip_prefix("barrier:")?.trim().parse().ok()?;
-        (n >= 1).then_some(Fault::Barrier(n))
+        let (kind, n) = text.split_once(':')?;
+        let n: u64 = n.trim().parse().ok().filter(|&n| n >= 1)?;
+        match kind.trim() {
+            "barrier" => Some(Fault::Barrier(n)),
+            "wait" => Some(Fault::Wait(n)),
+            _ => None,
+        }
     }
 
     fn spec(self) -> String {
         match self {
             Fault::Barrier(n) => format!("barrier:{n}"),
+            Fault::Wait(n) => format!("wait:{n}"),
         }
     }
+}
+
+/// Counts the semaphore waits of a submission's `batches` on device
+/// `key`; the one fault injection drops, if it is among them: (batch,
+/// wait in the batch, N).
+fn wait_to_drop(key: usize, batches: &[Batch]) -> Option<(usize, usize, u64)> {
+    let Some(Fault::Wait(n)) = *FAULT else {
+        return None;
+    };
+    let mut found = None;
+    record(key, "vkQueueSubmit", |d| {
+        let mut k = d.waits;
+        for (b, batch) in batches.iter().enumerate() {
+            for w in 0..batch.waits.len() {
+                k += 1;
+                if k == n {
+                    found = Some((b, w, n));
+                }
+            }
+        }
+        d.waits = k;
+    });
+    found
+}
+
+/// Records that the wait `(batch, w, n)` of `batches` was dropped (or, with
+/// `why`, could not be) and takes it out of what the trace records.
+fn note_dropped_wait(
+    key: usize,
+    call: &str,
+    batches: &mut [Batch],
+    (b, w, n): (usize, usize, u64),
+    why: Option<&str>,
+) {
+    record(key, call, |d| {
+        let text = match why {
+            None => {
+                batches[b].waits.remove(w);
+                format!("fault injection ({DROP_ENV}=wait:{n}): semaphore wait {w} of batch {b} of the next {call} dropped: not sent to the device, not in this trace")
+            }
+            Some(why) => format!("fault injection ({DROP_ENV}=wait:{n}): semaphore wait {w} of batch {b} of the next {call} NOT dropped: {why}"),
+        };
+        d.capture.note(None, text);
+    });
+    eprintln!(
+        "[VK_LAYER_VKSYNC_capture] fault injection: semaphore wait {n} ({call}, batch {b}, wait {w}) {}",
+        if why.is_none() { "dropped" } else { "not dropped" }
+    );
 }
 
 /// The switch, read once. A value that does not parse turns nothing on
@@ -3107,9 +3168,50 @@ unsafe extern "system" fn queue_submit(
             })
             .collect()
     };
+    let mut batches = batches;
+    // Fault injection: copies of the submit infos and of the batch's wait
+    // arrays without the dropped wait, alive until the call returns.
+    let mut infos: Vec<vk::SubmitInfo<'_>> = Vec::new();
+    let (mut sems, mut masks) = (Vec::new(), Vec::new());
+    let mut down = submits;
+    if let Some(which) = wait_to_drop(key, &batches) {
+        let (b, w, _) = which;
+        // SAFETY: as above; the copies are plain structures whose pointers
+        // point at the application's arrays or at `sems`/`masks`, which
+        // outlive the call down.
+        let chained = unsafe {
+            infos = slice(submits, n).to_vec();
+            timeline_values(infos[b].p_next).is_some_and(|t| t.wait_semaphore_value_count > 0)
+        };
+        if chained {
+            note_dropped_wait(
+                key,
+                "vkQueueSubmit",
+                &mut batches,
+                which,
+                Some("its timeline values are chained (use vkQueueSubmit2)"),
+            );
+        } else {
+            let si = &mut infos[b];
+            // SAFETY: the batch's counted wait arrays.
+            unsafe {
+                sems = slice(si.p_wait_semaphores, si.wait_semaphore_count).to_vec();
+                masks = slice(si.p_wait_dst_stage_mask, si.wait_semaphore_count).to_vec();
+            }
+            sems.remove(w);
+            masks.remove(w);
+            si.wait_semaphore_count -= 1;
+            si.p_wait_semaphores = sems.as_ptr();
+            si.p_wait_dst_stage_mask = masks.as_ptr();
+            down = infos.as_ptr();
+            note_dropped_wait(key, "vkQueueSubmit", &mut batches, which, None);
+        }
+    }
     let seq = before_submit(key, "vkQueueSubmit");
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue, n, submits, fence) };
+    // SAFETY: the next layer's function with the caller's arguments (the
+    // copy without the dropped wait under fault injection).
+    let r = unsafe { f(queue, n, down, fence) };
+    drop((infos, sems, masks));
     if r == vk::Result::SUCCESS {
         after_submit(key, seq, "vkQueueSubmit", queue, batches, fence.as_raw());
     }
@@ -3154,9 +3256,34 @@ unsafe extern "system" fn queue_submit2(
             })
             .collect()
     };
+    let mut batches = batches;
+    // Fault injection: as in `queue_submit`.
+    let mut infos: Vec<vk::SubmitInfo2<'_>> = Vec::new();
+    let mut waits = Vec::new();
+    let mut down = submits;
+    if let Some(which) = wait_to_drop(key, &batches) {
+        let (b, w, _) = which;
+        // SAFETY: `n` valid submit infos and the batch's counted wait
+        // infos; the copies outlive the call down.
+        unsafe {
+            infos = slice(submits, n).to_vec();
+            waits = slice(
+                infos[b].p_wait_semaphore_infos,
+                infos[b].wait_semaphore_info_count,
+            )
+            .to_vec();
+        }
+        let _ = waits.remove(w);
+        infos[b].wait_semaphore_info_count -= 1;
+        infos[b].p_wait_semaphore_infos = waits.as_ptr();
+        down = infos.as_ptr();
+        note_dropped_wait(key, "vkQueueSubmit2", &mut batches, which, None);
+    }
     let seq = before_submit(key, "vkQueueSubmit2");
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue, n, submits, fence) };
+    // SAFETY: the next layer's function with the caller's arguments (the
+    // copy without the dropped wait under fault injection).
+    let r = unsafe { f(queue, n, down, fence) };
+    drop((infos, waits));
     if r == vk::Result::SUCCESS {
         after_submit(key, seq, "vkQueueSubmit2", queue, batches, fence.as_raw());
     }

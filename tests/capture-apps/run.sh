@@ -215,6 +215,16 @@ CAPTURE_OPTS="--drop-barrier 4" run_case drop-4 drop "" 0 0 \
     'out:no hazards' 'count:3:^barrier ' \
     'out:--drop-barrier 4: no trace says a barrier was dropped'
 
+# (g) ... and of a semaphore wait (VKSYNC_CAPTURE_DROP=wait:N): semwait.c's
+# only dependency between a fill and a copy in two submissions is a binary
+# semaphore; dropped, the copy's read races with the fill.
+run_case semwait-none semwait "" 0 0 'out:no hazards' 'trace:^submit wait s0@ALL_TRANSFER' "trace:$summary"
+CAPTURE_OPTS="" VKSYNC_CAPTURE_DROP=wait:1 run_case semwait-drop-1 semwait "" 1 0 \
+    'out:semwait: [0-9]+ of 4096 bytes of dst wrong' \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads src\[0\.\.4096\].*by vkCmdFillBuffer' 'out:1 hazard' \
+    'no-trace:^submit wait' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=wait:1\): semaphore wait 0 of batch 0 of the next vkQueueSubmit dropped'
+
 # (h) Which host reads are assumed (docs/capture.md, "Host reads"): of
 # mapped results after a wait (result, out), of memory mapped only after
 # the wait (late-map), at vkInvalidateMappedMemoryRanges (invalidated);
