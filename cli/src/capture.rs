@@ -142,15 +142,15 @@ fn prepare(output: &Path) -> Result<(PathBuf, PathBuf), CaptureError> {
 /// Runs `command` under the layer, writing traces to `output` (and
 /// numbered siblings), then checks each.
 ///
-/// `drop_barrier`: fault injection (a positive control; off when `None`):
-/// the layer drops the application's N-th pipeline barrier call on its way
-/// down (`VKSYNC_CAPTURE_DROP=barrier:N`, docs/capture.md, "Fault
-/// injection").
+/// `fault`: fault injection (a positive control; off when `None`): the
+/// layer drops the application's N-th pipeline barrier call
+/// (`("barrier", N)`) or semaphore wait (`("wait", N)`) on its way down
+/// (`VKSYNC_CAPTURE_DROP=KIND:N`, docs/capture.md, "Fault injection").
 pub fn capture(
     output: &Path,
     command: &[OsString],
     reading: vksync::Reading,
-    drop_barrier: Option<u64>,
+    fault: Option<(&str, u64)>,
     out: &mut Out,
 ) -> Status {
     let Some((program, args)) = command.split_first() else {
@@ -187,8 +187,8 @@ pub fn capture(
             with_item(std::env::var_os("VK_INSTANCE_LAYERS"), LAYER_NAME, false),
         )
         .env("VKSYNC_CAPTURE_OUTPUT", &output);
-    if let Some(n) = drop_barrier {
-        child.env(DROP_ENV, format!("barrier:{n}"));
+    if let Some((kind, n)) = fault {
+        child.env(DROP_ENV, format!("{kind}:{n}"));
     }
     // `VK_LAYER_PATH`, when set, replaces the loader's layer search (and,
     // in some loaders, `VK_ADD_LAYER_PATH` with it): the layer goes there
@@ -229,15 +229,26 @@ pub fn capture(
         );
         return ended.status_or(Status::BadInput, out);
     }
-    if let Some(n) = drop_barrier {
+    if let Some((kind, n)) = fault {
+        // The layer's comment where it dropped something (`layer.rs`,
+        // `drop_barrier` and `note_dropped_wait`).
         let dropped = traces.iter().any(|t| {
-            std::fs::read_to_string(t)
-                .is_ok_and(|text| text.contains(&format!("# fault injection ({DROP_ENV}=barrier:{n}): ")))
+            std::fs::read_to_string(t).is_ok_and(|text| {
+                text.lines().any(|l| {
+                    l.starts_with(&format!("# fault injection ({DROP_ENV}={kind}:{n}): "))
+                        && l.contains(" dropped: not sent to the device")
+                })
+            })
         });
         if !dropped {
+            let what = if kind == "wait" {
+                "semaphore wait"
+            } else {
+                "barrier"
+            };
             say!(
                 out,
-                "vksync capture: --drop-barrier {n}: no trace says a barrier was dropped (the command recorded fewer than {n} pipeline barriers on a device)"
+                "vksync capture: --drop-{kind} {n}: no trace says a {what} was dropped (the command made fewer than {n} on a device, or it could not be dropped: see the trace's comments)"
             );
         }
     }

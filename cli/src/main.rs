@@ -197,6 +197,11 @@ enum Cmd {
         /// where the barrier was.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         drop_barrier: Option<u64>,
+        /// Fault injection, off by default (a positive control): drop the
+        /// application's N-th semaphore wait of a queue submission (from 1,
+        /// per device, over batches and waits in order).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "drop_barrier")]
+        drop_wait: Option<u64>,
         /// The command and its arguments (after `--`).
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<std::ffi::OsString>,
@@ -387,8 +392,14 @@ fn main() -> ExitCode {
             output,
             reading,
             drop_barrier,
+            drop_wait,
             command,
-        } => capture::capture(&output, &command, reading.reading(), drop_barrier, &mut out),
+        } => {
+            let fault = drop_barrier
+                .map(|n| ("barrier", n))
+                .or(drop_wait.map(|n| ("wait", n)));
+            capture::capture(&output, &command, reading.reading(), fault, &mut out)
+        }
     };
     ExitCode::from(finished(out, status) as u8)
 }

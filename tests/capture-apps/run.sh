@@ -21,7 +21,7 @@
 # of its references binds to libvulkan.so.1 (issue 27's hang).
 #
 # CAPTURE_OPTS, set for one run_case, are options of `vksync capture`
-# (fault injection: `--drop-barrier N`).
+# (fault injection: `--drop-barrier N`, `--drop-wait N`).
 #
 # Exits 1 on a failed check, a time-out or a wrong status; needs a C
 # compiler and the Vulkan headers (scripts/install-deps.sh installs
@@ -219,11 +219,13 @@ CAPTURE_OPTS="--drop-barrier 4" run_case drop-4 drop "" 0 0 \
 # only dependency between a fill and a copy in two submissions is a binary
 # semaphore; dropped, the copy's read races with the fill.
 run_case semwait-none semwait "" 0 0 'out:no hazards' 'trace:^submit wait s0@ALL_TRANSFER' "trace:$summary"
-CAPTURE_OPTS="" VKSYNC_CAPTURE_DROP=wait:1 run_case semwait-drop-1 semwait "" 1 0 \
+CAPTURE_OPTS="--drop-wait 1" run_case semwait-drop-1 semwait "" 1 0 \
     'out:semwait: [0-9]+ of 4096 bytes of dst wrong' \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads src\[0\.\.4096\].*by vkCmdFillBuffer' 'out:1 hazard' \
     'no-trace:^submit wait' \
     'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=wait:1\): semaphore wait 0 of batch 0 of the next vkQueueSubmit dropped'
+CAPTURE_OPTS="--drop-wait 2" run_case semwait-drop-2 semwait "" 0 0 \
+    'out:no hazards' 'out:--drop-wait 2: no trace says a semaphore wait was dropped'
 
 # (h) Which host reads are assumed (docs/capture.md, "Host reads"): of
 # mapped results after a wait (result, out), of memory mapped only after
