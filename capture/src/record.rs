@@ -65,8 +65,9 @@ enum Entry {
     /// A comment line.
     Note(String),
     /// A call the model cannot express, as `CALL #SEQ (WHY)`: a
-    /// `not-modelled` line.
-    NotModelled(String),
+    /// `not-modelled` line; the second string ends its comment (`in
+    /// cb0, label a`, for one recorded in a command buffer).
+    NotModelled(String, String),
 }
 
 struct Memory {
@@ -1319,17 +1320,16 @@ impl Capture {
     /// a/b`), so that a report's line leads to where the application
     /// recorded it.
     fn push(&mut self, cb: u64, e: Entry) {
+        let here = self.cb_name(cb);
+        let labels = self.cbs.get(&cb).map(|c| c.labels.join("/")).unwrap_or_default();
+        let here = if labels.is_empty() {
+            format!(" in {here}")
+        } else {
+            format!(" in {here}, label {labels}")
+        };
         let e = match e {
-            Entry::Cmd(c, comment) => {
-                let here = self.cb_name(cb);
-                let labels = self.cbs.get(&cb).map(|c| c.labels.join("/")).unwrap_or_default();
-                let comment = if labels.is_empty() {
-                    format!("{comment} in {here}")
-                } else {
-                    format!("{comment} in {here}, label {labels}")
-                };
-                Entry::Cmd(c, comment)
-            }
+            Entry::Cmd(c, comment) => Entry::Cmd(c, format!("{comment}{here}")),
+            Entry::NotModelled(text, _) => Entry::NotModelled(text, here),
             e => e,
         };
         self.cbs.entry(cb).or_default().entries.push(e);
@@ -1349,7 +1349,7 @@ impl Capture {
     /// A `not-modelled` line (`CALL #SEQ (WHY)`) in a command buffer (or,
     /// with `None`, before the next submitted command).
     fn skip(&mut self, cb: Option<u64>, text: String) {
-        self.entry(cb, Entry::NotModelled(text));
+        self.entry(cb, Entry::NotModelled(text, String::new()));
     }
 
     /// A comment line, placed as [`Capture::skip`] places its line.
@@ -2102,10 +2102,13 @@ impl Capture {
                 }
             }
             if !unknown.is_empty() {
-                self.append(Entry::NotModelled(format!(
-                    "{name} ({} semaphore operation(s) on semaphores the layer did not see created)",
-                    unknown.len()
-                )));
+                self.append(Entry::NotModelled(
+                    format!(
+                        "{name} ({} semaphore operation(s) on semaphores the layer did not see created)",
+                        unknown.len()
+                    ),
+                    String::new(),
+                ));
             }
             if dropped != 0 {
                 self.append(Entry::Note(format!(
@@ -2216,9 +2219,10 @@ impl Capture {
                 let known = self.timeline_known.entry(id).or_insert(0);
                 *known = (*known).max(value);
             }
-            _ => self.append(Entry::NotModelled(format!(
-                "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
-            ))),
+            _ => self.append(Entry::NotModelled(
+                format!("{call} #{seq} (a semaphore the layer did not see created as a timeline)"),
+                String::new(),
+            )),
         }
     }
 
@@ -2244,9 +2248,10 @@ impl Capture {
             let id = match self.semaphore_id(semaphore) {
                 Some((id, true)) => id,
                 _ => {
-                    self.append(Entry::NotModelled(format!(
-                        "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
-                    )));
+                    self.append(Entry::NotModelled(
+                        format!("{call} #{seq} (a semaphore the layer did not see created as a timeline)"),
+                        String::new(),
+                    ));
                     continue;
                 }
             };
@@ -2649,9 +2654,9 @@ impl Capture {
             Entry::Note(text) => {
                 self.notes.before(self.program.commands().len(), &text);
             }
-            Entry::NotModelled(text) => {
+            Entry::NotModelled(text, here) => {
                 self.not_modelled += 1;
-                self.not_modelled_line(self.program.commands().len(), &text);
+                self.not_modelled_line(self.program.commands().len(), &text, &here);
             }
             Entry::Cmd(c, comment) => {
                 let writes = device_writes(&c);
@@ -2677,7 +2682,12 @@ impl Capture {
                     }
                     Err(e) => {
                         self.not_modelled += 1;
-                        self.not_modelled_line(index, &format!("{comment} (the model rejects it: {e})"));
+                        // The comment's command buffer and labels (`push`)
+                        // end the line's comment, not its reason.
+                        let (call, here) = comment
+                            .find(" in ")
+                            .map_or((comment.as_str(), ""), |i| comment.split_at(i));
+                        self.not_modelled_line(index, &format!("{call} (the model rejects it: {e})"), here);
                     }
                 }
             }
@@ -2693,7 +2703,7 @@ impl Capture {
     /// (usually `vkCmdXxx #SEQ (WHY)`): the first Vulkan call it names, the
     /// rest as words, and the call with its sequence number as the trailing
     /// comment.
-    fn not_modelled_line(&mut self, at: usize, text: &str) {
+    fn not_modelled_line(&mut self, at: usize, text: &str, here: &str) {
         let call = text
             .split_whitespace()
             .find(|w| w.starts_with("vk"))
@@ -2703,7 +2713,7 @@ impl Capture {
             .split_whitespace()
             .filter(|w| *w != call && !w.starts_with('#'))
             .collect();
-        let comment = seq.map_or_else(|| call.to_string(), |s| format!("{call} {s}"));
+        let comment = seq.map_or_else(|| call.to_string(), |s| format!("{call} {s}{here}"));
         self.notes.not_modelled(at, call, &words.join(" "), &comment);
     }
 
