@@ -3417,6 +3417,87 @@ mod tests {
     /// that the waiting thread's next fill of its bytes is ordered after
     /// its previous one (issue 27, two threads in `vkDeviceWaitIdle`: with
     /// no wait written, a false write-after-write).
+    /// Debug names in the trace's name syntax, never a counter's name nor
+    /// a keyword, unique: (given, in order; trace name).
+    #[test]
+    fn debug_names_are_sanitized_and_unique() {
+        let cases = [
+            ("src", "src"),
+            ("src", "src.2"),
+            ("src.2", "src.2.2"),
+            ("my buffer!", "my_buffer_"),
+            ("3d", "_3d"),
+            ("", "_"),
+            ("b3", "b3_"),
+            ("cb0", "cb0_"),
+            ("mk12", "mk12_"),
+            ("wait", "wait_"),
+            ("weights-0.f16", "weights-0.f16"),
+        ];
+        let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+        for (given, want) in cases {
+            assert_eq!(c.unique_name(given), want, "{given:?}");
+        }
+    }
+
+    /// A buffer named before it is bound is declared under its name; one
+    /// named after keeps its counter name and gets a comment; a command
+    /// buffer's debug name and its open labels end each command's comment.
+    #[test]
+    fn names_and_labels_in_the_trace() {
+        let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+        c.allocate_memory(1, 1, 8192);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
+        c.set_object_name(
+            2,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::BUFFER,
+            10,
+            "weights",
+        );
+        c.bind_buffer(3, "vkBindBufferMemory", 10, 1, 0);
+        c.create_buffer(11, 4096, vk::SharingMode::CONCURRENT);
+        c.bind_buffer(4, "vkBindBufferMemory", 11, 1, 4096);
+        c.set_object_name(
+            5,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::BUFFER,
+            11,
+            "late",
+        );
+        c.allocate_command_buffers(60, &[70]);
+        c.set_object_name(
+            6,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::COMMAND_BUFFER,
+            70,
+            "frame cmd",
+        );
+        c.debug_label(70, 7, "vkCmdBeginDebugUtilsLabelEXT", Some("outer"), true);
+        c.debug_label(70, 8, "vkCmdBeginDebugUtilsLabelEXT", Some("inner"), true);
+        c.fill_buffer(70, 9, 10, 0, 64, 7);
+        c.debug_label(70, 10, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.fill_buffer(70, 11, 11, 0, 64, 8);
+        c.debug_label(70, 12, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.debug_label(70, 13, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.submit(14, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let text = c.text();
+        for want in [
+            "buffer weights 4096 alias m0 0",
+            "buffer b0 4096 alias m0 4096",
+            "# weights is VkBuffer 0xa, named `weights` by the application (bound at vkBindBufferMemory #3)",
+            "# b0 is named `late` by the application (vkSetDebugUtilsObjectNameEXT #5, after it was declared)",
+            "# label `outer` begins (vkCmdBeginDebugUtilsLabelEXT #7 in frame_cmd)",
+            "fill weights[0..64] 7  # vkCmdFillBuffer #9 in frame_cmd, label outer/inner",
+            "# label `inner` ends (vkCmdEndDebugUtilsLabelEXT #10 in frame_cmd)",
+            "fill b0[0..64] 8  # vkCmdFillBuffer #11 in frame_cmd, label outer",
+            "# vkCmdEndDebugUtilsLabelEXT #13 in frame_cmd ends no open label",
+        ] {
+            assert!(text.lines().any(|l| l == want), "no line `{want}`:\n{text}");
+        }
+        vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
     /// Which host reads a wait makes the capture assume, one case per rule
     /// (docs/capture.md, "Host reads"): memory b0 (4 KiB, memory object 1)
     /// filled with a barrier to HOST, submitted, waited for; then what the
