@@ -761,7 +761,18 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
         capture,
         ..
     } = d;
-    for (&mem, m) in mapped.iter() {
+    // In allocation order, so that the host writes of one submission are
+    // written in the same order in every run (the handles, and so the
+    // map's order, differ from run to run).
+    let mut order: Vec<(usize, u64)> = mapped
+        .keys()
+        .map(|&mem| (capture.memory_index(mem).unwrap_or(usize::MAX), mem))
+        .collect();
+    order.sort_unstable();
+    for (mem, m) in order
+        .into_iter()
+        .filter_map(|(_, mem)| mapped.get(&mem).map(|m| (mem, m)))
+    {
         let within = match which {
             Diff::Coherent { only } => {
                 if only.is_some_and(|o| o != mem) || non_coherent.contains(&mem) {

@@ -562,6 +562,12 @@ impl Capture {
         self.memories.get(&memory).map(|m| whole(size, offset, m.size))
     }
 
+    /// The allocation order of memory object `memory` on this device (its
+    /// trace object's index), if the capture knows it.
+    pub fn memory_index(&self, memory: u64) -> Option<usize> {
+        self.memories.get(&memory).map(|m| m.obj.0 as usize)
+    }
+
     /// Where the mapped range of `memory` starts in it, if it is mapped.
     pub fn map_offset(&self, memory: u64) -> Option<u64> {
         self.memories.get(&memory)?.map.as_ref().map(|m| m.offset)
