@@ -1,7 +1,13 @@
 //! The Vulkan layer itself: the one exported entry point
 //! (`vkNegotiateLoaderLayerInterfaceVersion`, which hands the loader the
-//! layer's private `vkGet*ProcAddr`), the call chains, and one intercept
-//! per recorded Vulkan call.
+//! layer's private `vkGet*ProcAddr`), the call chains, and the intercepts.
+//! Which command is hooked, and how it is treated (recorded, written as
+//! `not-modelled` with a reason, or passed through with the reason it needs
+//! no hook), is data: the table in `layer/table.rs`, which the
+//! `vkGet*ProcAddr` answer from. The recorded commands have one
+//! hand-written intercept each here (each reads its own structures); the
+//! not-modelled ones share one generated forwarding function per
+//! signature (`layer/generated.rs`, from `vk.xml`).
 //!
 //! This module owns the global state (instances, devices with their
 //! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
@@ -12,7 +18,9 @@
 //! Invariants:
 //!
 //! - Every intercepted call goes down the chain with its arguments
-//!   unchanged, exactly once, whatever happens in the recording; the
+//!   unchanged, exactly once, whatever happens in the recording (the one
+//!   exception is fault injection, off unless `VKSYNC_CAPTURE_DROP` is
+//!   set, which drops the one call it names; [`DROP_ENV`]); the
 //!   recording of a call that fails is skipped (and before `vkQueueSubmit`
 //!   the mapped memory is compared first, because once the work is
 //!   submitted the device may write it).
@@ -41,6 +49,8 @@ use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex, MutexGuard};
 use vksync::ImageCopy;
 
+mod table;
+
 /// A next-layer function pointer of unknown type.
 type VoidFn = unsafe extern "system" fn();
 
@@ -65,6 +75,10 @@ struct DeviceData {
     /// the device only through `vkFlushMappedMemoryRanges`.
     non_coherent: HashSet<u64>,
     capture: Capture,
+    /// The pipeline barrier calls recorded so far and the semaphore waits
+    /// submitted so far (fault injection counts them, [`Fault`]).
+    barriers: u64,
+    waits: u64,
 }
 
 /// A mapped range of a memory object.
@@ -253,7 +267,7 @@ unsafe extern "system" fn get_instance_proc_addr(
     }
     // SAFETY: per this function's contract.
     let n = unsafe { CStr::from_ptr(name) }.to_str().unwrap_or("");
-    if let Some(f) = instance_intercept(n) {
+    if let Some(f) = table::instance_hook(n) {
         return Some(f);
     }
     let next = {
@@ -265,7 +279,7 @@ unsafe extern "system" fn get_instance_proc_addr(
     // arguments.
     let found = unsafe { next(instance, name) };
     if found.is_some() {
-        if let Some(f) = device_intercept(n) {
+        if let Some(f) = table::device_hook(n) {
             return Some(f);
         }
     }
@@ -304,7 +318,7 @@ unsafe extern "system" fn get_device_proc_addr(
     // arguments.
     let found = unsafe { gdpa(device, name) };
     if found.is_some() {
-        if let Some(f) = device_intercept(n) {
+        if let Some(f) = table::device_hook(n) {
             return Some(f);
         }
     }
@@ -317,18 +331,6 @@ fn void(f: *const ()) -> VoidFn {
     // signature of the command it asked for by name, which is that
     // function's signature.
     unsafe { std::mem::transmute::<*const (), VoidFn>(f) }
-}
-
-fn instance_intercept(name: &str) -> Option<VoidFn> {
-    let f: *const () = match name {
-        "vkGetInstanceProcAddr" => get_instance_proc_addr as *const (),
-        "vkGetDeviceProcAddr" => get_device_proc_addr as *const (),
-        "vkCreateInstance" => create_instance as *const (),
-        "vkDestroyInstance" => destroy_instance as *const (),
-        "vkCreateDevice" => create_device as *const (),
-        _ => return None,
-    };
-    Some(void(f))
 }
 
 // ------------------------------------------------------- instance and device
@@ -451,12 +453,15 @@ unsafe extern "system" fn create_device(
     let device = unsafe { *out };
     let mut next = HashMap::new();
     next.insert("vkGetDeviceProcAddr", void(gdpa as *const ()));
-    for name in DEVICE_NAMES {
+    for (stored, name) in table::load_names() {
         let c = format!("{name}\0");
         // SAFETY: the next layer's vkGetDeviceProcAddr on the new device,
         // with a NUL-terminated name.
         if let Some(f) = unsafe { gdpa(device, c.as_ptr().cast()) } {
-            next.insert(*name, f);
+            // Under each name it answers to, and under the registry's name
+            // (the first it answers to), which the generated intercepts use.
+            next.insert(name, f);
+            next.entry(stored).or_insert(f);
         }
     }
     let _ = catch_unwind(AssertUnwindSafe(|| {
@@ -474,12 +479,21 @@ unsafe extern "system" fn create_device(
             ),
             "each command's comment names the Vulkan call and its sequence number on this device".to_string(),
         ];
+        let mut header = header;
+        if let Some(fault) = *FAULT {
+            header.push(format!(
+                "fault injection on ({DROP_ENV}={}): the application's stream minus what is dropped",
+                fault.spec()
+            ));
+        }
         let mut d = DeviceData {
             next,
             mapped: HashMap::new(),
             memory_types,
             non_coherent: HashSet::new(),
             capture: Capture::new(path, header),
+            barriers: 0,
+            waits: 0,
         };
         flush(&mut d);
         g.devices.insert(dispatch_key(device.as_raw()), d);
@@ -562,219 +576,6 @@ extern "C" fn finish_at_exit() {
 
 // ------------------------------------------------------------- intercepts
 
-/// Every device-level name this layer intercepts (the table of
-/// [`device_intercept`]), loaded from the next layer at device creation.
-const DEVICE_NAMES: &[&str] = &[
-    "vkCmdSetEvent2",
-    "vkCmdSetEvent2KHR",
-    "vkCmdResetEvent2",
-    "vkCmdResetEvent2KHR",
-    "vkCmdWaitEvents2",
-    "vkCmdWaitEvents2KHR",
-    "vkCmdSetEvent",
-    "vkCmdResetEvent",
-    "vkCmdWaitEvents",
-    "vkCreateEvent",
-    "vkDestroyEvent",
-    "vkSetEvent",
-    "vkResetEvent",
-    "vkGetDeviceQueue",
-    "vkGetDeviceQueue2",
-    "vkCreateSemaphore",
-    "vkDestroySemaphore",
-    "vkSignalSemaphore",
-    "vkSignalSemaphoreKHR",
-    "vkWaitSemaphores",
-    "vkWaitSemaphoresKHR",
-    "vkGetSemaphoreCounterValue",
-    "vkGetSemaphoreCounterValueKHR",
-    "vkCreateImage",
-    "vkDestroyImage",
-    "vkBindImageMemory",
-    "vkBindImageMemory2",
-    "vkBindImageMemory2KHR",
-    // Called by the layer, not intercepted: an image's size in memory.
-    "vkGetImageMemoryRequirements",
-    "vkDestroyDevice",
-    "vkAllocateMemory",
-    "vkFreeMemory",
-    "vkMapMemory",
-    "vkUnmapMemory",
-    "vkMapMemory2KHR",
-    "vkMapMemory2",
-    "vkUnmapMemory2KHR",
-    "vkUnmapMemory2",
-    "vkCreateBuffer",
-    "vkDestroyBuffer",
-    "vkBindBufferMemory",
-    "vkBindBufferMemory2",
-    "vkBindBufferMemory2KHR",
-    "vkCreateShaderModule",
-    "vkCreateDescriptorSetLayout",
-    "vkCreatePipelineLayout",
-    "vkCreateComputePipelines",
-    "vkAllocateDescriptorSets",
-    "vkUpdateDescriptorSets",
-    "vkCreateDescriptorUpdateTemplate",
-    "vkCreateDescriptorUpdateTemplateKHR",
-    "vkDestroyDescriptorUpdateTemplate",
-    "vkDestroyDescriptorUpdateTemplateKHR",
-    "vkUpdateDescriptorSetWithTemplate",
-    "vkUpdateDescriptorSetWithTemplateKHR",
-    "vkCmdPushDescriptorSetKHR",
-    "vkCmdPushDescriptorSet",
-    "vkCmdPushDescriptorSetWithTemplateKHR",
-    "vkCmdPushDescriptorSetWithTemplate",
-    "vkAllocateCommandBuffers",
-    "vkFreeCommandBuffers",
-    "vkBeginCommandBuffer",
-    "vkResetCommandBuffer",
-    "vkResetCommandPool",
-    "vkCmdBindPipeline",
-    "vkCmdBindDescriptorSets",
-    "vkCmdDispatch",
-    "vkCmdDispatchIndirect",
-    "vkCmdCopyBuffer",
-    "vkCmdFillBuffer",
-    "vkCmdUpdateBuffer",
-    "vkCmdPipelineBarrier",
-    "vkCmdPipelineBarrier2",
-    "vkCmdPipelineBarrier2KHR",
-    "vkQueueSubmit",
-    "vkQueueSubmit2",
-    "vkQueueSubmit2KHR",
-    "vkWaitForFences",
-    "vkGetFenceStatus",
-    "vkQueueWaitIdle",
-    "vkDeviceWaitIdle",
-    "vkDestroyFence",
-    "vkCmdCopyBuffer2",
-    "vkCmdCopyBuffer2KHR",
-    "vkCmdDispatchBase",
-    "vkCmdDispatchBaseKHR",
-    "vkCmdExecuteCommands",
-    "vkFlushMappedMemoryRanges",
-    "vkCmdCopyBufferToImage",
-    "vkCmdCopyImageToBuffer",
-    "vkCmdCopyImage",
-    "vkCmdCopyBufferToImage2",
-    "vkCmdCopyBufferToImage2KHR",
-    "vkCmdCopyImageToBuffer2",
-    "vkCmdCopyImageToBuffer2KHR",
-    "vkCmdCopyImage2",
-    "vkCmdCopyImage2KHR",
-    // Not modelled: written as `not-modelled` lines, counted, forwarded.
-    "vkCmdBlitImage2",
-    "vkCmdBlitImage2KHR",
-    "vkCmdResolveImage",
-    "vkCmdResolveImage2",
-    "vkCmdResolveImage2KHR",
-    "vkCmdClearDepthStencilImage",
-    "vkCmdBlitImage",
-    "vkCmdClearColorImage",
-    "vkCmdCopyQueryPoolResults",
-    "vkInvalidateMappedMemoryRanges",
-];
-
-fn device_intercept(name: &str) -> Option<VoidFn> {
-    let f: *const () = match name {
-        "vkDestroyDevice" => destroy_device as *const (),
-        "vkAllocateMemory" => allocate_memory as *const (),
-        "vkFreeMemory" => free_memory as *const (),
-        "vkMapMemory" => map_memory as *const (),
-        "vkUnmapMemory" => unmap_memory as *const (),
-        "vkMapMemory2KHR" | "vkMapMemory2" => map_memory2 as *const (),
-        "vkUnmapMemory2KHR" | "vkUnmapMemory2" => unmap_memory2 as *const (),
-        "vkCreateBuffer" => create_buffer as *const (),
-        "vkCreateImage" => create_image as *const (),
-        "vkGetDeviceQueue" => get_device_queue as *const (),
-        "vkGetDeviceQueue2" => get_device_queue2 as *const (),
-        "vkCreateSemaphore" => create_semaphore as *const (),
-        "vkDestroySemaphore" => destroy_semaphore as *const (),
-        "vkSignalSemaphore" | "vkSignalSemaphoreKHR" => signal_semaphore as *const (),
-        "vkWaitSemaphores" | "vkWaitSemaphoresKHR" => wait_semaphores as *const (),
-        "vkGetSemaphoreCounterValue" | "vkGetSemaphoreCounterValueKHR" => {
-            get_semaphore_counter_value as *const ()
-        }
-        "vkDestroyImage" => destroy_image as *const (),
-        "vkBindImageMemory" => bind_image_memory as *const (),
-        "vkBindImageMemory2" | "vkBindImageMemory2KHR" => bind_image_memory2 as *const (),
-        "vkDestroyBuffer" => destroy_buffer as *const (),
-        "vkBindBufferMemory" => bind_buffer_memory as *const (),
-        "vkBindBufferMemory2" | "vkBindBufferMemory2KHR" => bind_buffer_memory2 as *const (),
-        "vkCreateShaderModule" => create_shader_module as *const (),
-        "vkCreateDescriptorSetLayout" => create_set_layout as *const (),
-        "vkCreatePipelineLayout" => create_pipeline_layout as *const (),
-        "vkCreateComputePipelines" => create_compute_pipelines as *const (),
-        "vkAllocateDescriptorSets" => allocate_sets as *const (),
-        "vkUpdateDescriptorSets" => update_sets as *const (),
-        "vkCreateDescriptorUpdateTemplate" | "vkCreateDescriptorUpdateTemplateKHR" => {
-            create_update_template as *const ()
-        }
-        "vkDestroyDescriptorUpdateTemplate" | "vkDestroyDescriptorUpdateTemplateKHR" => {
-            destroy_update_template as *const ()
-        }
-        "vkUpdateDescriptorSetWithTemplate" | "vkUpdateDescriptorSetWithTemplateKHR" => {
-            update_with_template as *const ()
-        }
-        "vkCmdPushDescriptorSetKHR" | "vkCmdPushDescriptorSet" => push_descriptor_set as *const (),
-        "vkCmdPushDescriptorSetWithTemplateKHR" | "vkCmdPushDescriptorSetWithTemplate" => {
-            push_descriptor_set_with_template as *const ()
-        }
-        "vkAllocateCommandBuffers" => allocate_cbs as *const (),
-        "vkFreeCommandBuffers" => free_cbs as *const (),
-        "vkBeginCommandBuffer" => begin_cb as *const (),
-        "vkResetCommandBuffer" => reset_cb as *const (),
-        "vkResetCommandPool" => reset_pool as *const (),
-        "vkCmdBindPipeline" => bind_pipeline as *const (),
-        "vkCmdBindDescriptorSets" => bind_sets as *const (),
-        "vkCmdDispatch" => dispatch as *const (),
-        "vkCmdDispatchIndirect" => dispatch_indirect as *const (),
-        "vkCmdCopyBuffer" => copy_buffer as *const (),
-        "vkCmdFillBuffer" => fill_buffer as *const (),
-        "vkCmdUpdateBuffer" => update_buffer as *const (),
-        "vkCmdPipelineBarrier" => pipeline_barrier as *const (),
-        "vkCmdPipelineBarrier2" | "vkCmdPipelineBarrier2KHR" => pipeline_barrier2 as *const (),
-        "vkQueueSubmit" => queue_submit as *const (),
-        "vkQueueSubmit2" | "vkQueueSubmit2KHR" => queue_submit2 as *const (),
-        "vkWaitForFences" => wait_for_fences as *const (),
-        "vkGetFenceStatus" => get_fence_status as *const (),
-        "vkQueueWaitIdle" => queue_wait_idle as *const (),
-        "vkDeviceWaitIdle" => device_wait_idle as *const (),
-        "vkDestroyFence" => destroy_fence as *const (),
-        "vkCmdCopyBuffer2" | "vkCmdCopyBuffer2KHR" => copy_buffer2 as *const (),
-        "vkCmdDispatchBase" | "vkCmdDispatchBaseKHR" => dispatch_base as *const (),
-        "vkCmdCopyBufferToImage" => copy_buffer_to_image as *const (),
-        "vkCmdCopyImageToBuffer" => copy_image_to_buffer as *const (),
-        "vkCmdCopyImage" => copy_image as *const (),
-        "vkCmdCopyBufferToImage2" | "vkCmdCopyBufferToImage2KHR" => copy_buffer_to_image2 as *const (),
-        "vkCmdCopyImageToBuffer2" | "vkCmdCopyImageToBuffer2KHR" => copy_image_to_buffer2 as *const (),
-        "vkCmdCopyImage2" | "vkCmdCopyImage2KHR" => copy_image2 as *const (),
-        "vkCmdBlitImage" => nm_blit_image as *const (),
-        "vkCmdBlitImage2" | "vkCmdBlitImage2KHR" => nm_blit_image2 as *const (),
-        "vkCmdResolveImage" => nm_resolve_image as *const (),
-        "vkCmdResolveImage2" | "vkCmdResolveImage2KHR" => nm_resolve_image2 as *const (),
-        "vkCmdClearDepthStencilImage" => nm_clear_depth_stencil_image as *const (),
-        "vkCmdSetEvent2" | "vkCmdSetEvent2KHR" => set_event2 as *const (),
-        "vkCmdResetEvent2" | "vkCmdResetEvent2KHR" => reset_event2 as *const (),
-        "vkCmdWaitEvents2" | "vkCmdWaitEvents2KHR" => wait_events2 as *const (),
-        "vkCreateEvent" => create_event as *const (),
-        "vkDestroyEvent" => destroy_event as *const (),
-        "vkSetEvent" => host_set_event as *const (),
-        "vkResetEvent" => host_reset_event as *const (),
-        "vkCmdClearColorImage" => nm_clear_color_image as *const (),
-        "vkCmdSetEvent" => set_event1 as *const (),
-        "vkCmdResetEvent" => reset_event1 as *const (),
-        "vkCmdWaitEvents" => wait_events1 as *const (),
-        "vkCmdExecuteCommands" => execute_commands as *const (),
-        "vkCmdCopyQueryPoolResults" => nm_copy_query_pool_results as *const (),
-        "vkFlushMappedMemoryRanges" => flush_mapped as *const (),
-        "vkInvalidateMappedMemoryRanges" => invalidate_mapped as *const (),
-        _ => return None,
-    };
-    Some(void(f))
-}
-
 type Alloc<'a> = *const vk::AllocationCallbacks<'a>;
 
 unsafe extern "system" fn allocate_memory(
@@ -806,6 +607,7 @@ unsafe extern "system" fn allocate_memory(
                 .is_some_and(|f| !f.contains(vk::MemoryPropertyFlags::HOST_COHERENT))
             {
                 d.non_coherent.insert(mem);
+                d.capture.set_non_coherent(mem);
             }
             d.capture.allocate_memory(seq, mem, size);
         });
@@ -959,7 +761,18 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
         capture,
         ..
     } = d;
-    for (&mem, m) in mapped.iter() {
+    // In allocation order, so that the host writes of one submission are
+    // written in the same order in every run (the handles, and so the
+    // map's order, differ from run to run).
+    let mut order: Vec<(usize, u64)> = mapped
+        .keys()
+        .map(|&mem| (capture.memory_index(mem).unwrap_or(usize::MAX), mem))
+        .collect();
+    order.sort_unstable();
+    for (mem, m) in order
+        .into_iter()
+        .filter_map(|(_, mem)| mapped.get(&mem).map(|m| (mem, m)))
+    {
         let within = match which {
             Diff::Coherent { only } => {
                 if only.is_some_and(|o| o != mem) || non_coherent.contains(&mem) {
@@ -1112,6 +925,9 @@ unsafe extern "system" fn flush_mapped(
     unsafe { f(device, n, ranges) }
 }
 
+/// `vkInvalidateMappedMemoryRanges`: the host is about to read those
+/// ranges; the device's results there are assumed read now
+/// ([`Capture::invalidate`]).
 unsafe extern "system" fn invalidate_mapped(
     device: vk::Device,
     n: u32,
@@ -1125,13 +941,28 @@ unsafe extern "system" fn invalidate_mapped(
     ) else {
         return vk::Result::ERROR_INITIALIZATION_FAILED;
     };
-    record(key, "vkInvalidateMappedMemoryRanges", |d| {
-        let seq = d.capture.next_seq();
-        d.capture
-            .not_modelled(None, seq, "vkInvalidateMappedMemoryRanges", "");
-    });
+    // SAFETY: `n` valid ranges.
+    let ranges_now: Vec<(u64, u64, u64)> = unsafe { slice(ranges, n) }
+        .iter()
+        .map(|r| (r.memory.as_raw(), r.offset, r.size))
+        .collect();
     // SAFETY: the next layer's function with the caller's arguments.
-    unsafe { f(device, n, ranges) }
+    let r = unsafe { f(device, n, ranges) };
+    if r == vk::Result::SUCCESS {
+        record(key, "vkInvalidateMappedMemoryRanges", |d| {
+            let seq = d.capture.next_seq();
+            for &(memory, offset, size) in &ranges_now {
+                let end = if size == vk::WHOLE_SIZE {
+                    u64::MAX
+                } else {
+                    offset.saturating_add(size)
+                };
+                d.capture
+                    .invalidate(seq, "vkInvalidateMappedMemoryRanges", memory, offset, end);
+            }
+        });
+    }
+    r
 }
 
 unsafe extern "system" fn create_buffer(
@@ -2854,8 +2685,13 @@ unsafe extern "system" fn pipeline_barrier(
     );
     // SAFETY: `nm` memory, `nb` buffer and `ni` image barriers.
     let (globals_, buffers) = unsafe { read_sync1_barriers(s2, d2, nm, mems, nb, bufs, ni, imgs) };
+    let mut dropped = false;
     record(key, "vkCmdPipelineBarrier", |d| {
         let seq = d.capture.next_seq();
+        dropped = drop_barrier(d, cb, seq, "vkCmdPipelineBarrier");
+        if dropped {
+            return;
+        }
         // A sync1 barrier with no memory barrier is an execution
         // dependency: a global barrier with no accesses.
         let g = if globals_.is_empty() && buffers.is_empty() {
@@ -2866,10 +2702,306 @@ unsafe extern "system" fn pipeline_barrier(
         d.capture
             .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier", &g, &buffers);
     });
+    if dropped {
+        return;
+    }
     if let Some(f) = next!(key, vk::PFN_vkCmdPipelineBarrier, ["vkCmdPipelineBarrier"]) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(cb, src, dst, flags, nm, mems, nb, bufs, ni, imgs) }
     }
+}
+
+// ------------------------------------------------------ names and labels
+
+/// `vkSetDebugUtilsObjectNameEXT`: the name goes to the trace
+/// ([`Capture::set_object_name`]).
+unsafe extern "system" fn set_object_name(
+    device: vk::Device,
+    info: *const vk::DebugUtilsObjectNameInfoEXT<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkSetDebugUtilsObjectNameEXT,
+        ["vkSetDebugUtilsObjectNameEXT"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid name info; `pObjectName` is null or a NUL-terminated
+    // string (a null name removes the name).
+    let (ty, handle, name) = unsafe {
+        let i = &*info;
+        let name = (!i.p_object_name.is_null())
+            .then(|| CStr::from_ptr(i.p_object_name).to_string_lossy().into_owned());
+        (i.object_type, i.object_handle, name)
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info) };
+    if let (vk::Result::SUCCESS, Some(name)) = (r, name) {
+        record(key, "vkSetDebugUtilsObjectNameEXT", |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .set_object_name(seq, "vkSetDebugUtilsObjectNameEXT", ty, handle, &name);
+        });
+    }
+    r
+}
+
+/// `vkDebugMarkerSetObjectNameEXT`: as `vkSetDebugUtilsObjectNameEXT`, its
+/// `VkDebugReportObjectTypeEXT` mapped to the object types that have names
+/// in the trace.
+unsafe extern "system" fn marker_object_name(
+    device: vk::Device,
+    info: *const vk::DebugMarkerObjectNameInfoEXT<'_>,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkDebugMarkerSetObjectNameEXT,
+        ["vkDebugMarkerSetObjectNameEXT"]
+    ) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: a valid name info with a NUL-terminated `pObjectName`.
+    let (ty, handle, name) = unsafe {
+        let i = &*info;
+        let name = (!i.p_object_name.is_null())
+            .then(|| CStr::from_ptr(i.p_object_name).to_string_lossy().into_owned());
+        (i.object_type, i.object, name)
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info) };
+    let ty = match ty {
+        vk::DebugReportObjectTypeEXT::BUFFER => vk::ObjectType::BUFFER,
+        vk::DebugReportObjectTypeEXT::IMAGE => vk::ObjectType::IMAGE,
+        vk::DebugReportObjectTypeEXT::DEVICE_MEMORY => vk::ObjectType::DEVICE_MEMORY,
+        vk::DebugReportObjectTypeEXT::COMMAND_BUFFER => vk::ObjectType::COMMAND_BUFFER,
+        _ => vk::ObjectType::UNKNOWN,
+    };
+    if let (vk::Result::SUCCESS, Some(name)) = (r, name) {
+        record(key, "vkDebugMarkerSetObjectNameEXT", |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .set_object_name(seq, "vkDebugMarkerSetObjectNameEXT", ty, handle, &name);
+        });
+    }
+    r
+}
+
+/// The label text of a `VkDebugUtilsLabelEXT` or `VkDebugMarkerMarkerInfoEXT`
+/// name pointer.
+///
+/// # Safety
+/// `p` is null or a NUL-terminated string.
+unsafe fn label_text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: per this function's contract.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+/// The label intercepts: `$begin` is `Some(true)` for a begin, `None` for
+/// an end (no label argument), `Some(false)` for an insert.
+macro_rules! label_intercept {
+    ($fname:ident, $call:literal, $pfn:ty, $info:ty, $field:ident, $begin:expr) => {
+        unsafe extern "system" fn $fname(cb: vk::CommandBuffer, info: *const $info) {
+            let key = dispatch_key(cb.as_raw());
+            // SAFETY: a valid label info whose name is a NUL-terminated
+            // string.
+            let text = unsafe { label_text((*info).$field) };
+            record(key, $call, |d| {
+                let seq = d.capture.next_seq();
+                d.capture
+                    .debug_label(cb.as_raw(), seq, $call, Some(&text), $begin);
+            });
+            if let Some(f) = next!(key, $pfn, [$call]) {
+                // SAFETY: the next layer's function with the caller's
+                // arguments.
+                unsafe { f(cb, info) }
+            }
+        }
+    };
+    ($fname:ident, $call:literal, $pfn:ty) => {
+        unsafe extern "system" fn $fname(cb: vk::CommandBuffer) {
+            let key = dispatch_key(cb.as_raw());
+            record(key, $call, |d| {
+                let seq = d.capture.next_seq();
+                d.capture.debug_label(cb.as_raw(), seq, $call, None, false);
+            });
+            if let Some(f) = next!(key, $pfn, [$call]) {
+                // SAFETY: the next layer's function with the caller's
+                // arguments.
+                unsafe { f(cb) }
+            }
+        }
+    };
+}
+
+label_intercept!(
+    begin_label,
+    "vkCmdBeginDebugUtilsLabelEXT",
+    vk::PFN_vkCmdBeginDebugUtilsLabelEXT,
+    vk::DebugUtilsLabelEXT<'_>,
+    p_label_name,
+    true
+);
+label_intercept!(
+    insert_label,
+    "vkCmdInsertDebugUtilsLabelEXT",
+    vk::PFN_vkCmdInsertDebugUtilsLabelEXT,
+    vk::DebugUtilsLabelEXT<'_>,
+    p_label_name,
+    false
+);
+label_intercept!(
+    end_label,
+    "vkCmdEndDebugUtilsLabelEXT",
+    vk::PFN_vkCmdEndDebugUtilsLabelEXT
+);
+label_intercept!(
+    begin_marker,
+    "vkCmdDebugMarkerBeginEXT",
+    vk::PFN_vkCmdDebugMarkerBeginEXT,
+    vk::DebugMarkerMarkerInfoEXT<'_>,
+    p_marker_name,
+    true
+);
+label_intercept!(
+    insert_marker,
+    "vkCmdDebugMarkerInsertEXT",
+    vk::PFN_vkCmdDebugMarkerInsertEXT,
+    vk::DebugMarkerMarkerInfoEXT<'_>,
+    p_marker_name,
+    false
+);
+label_intercept!(
+    end_marker,
+    "vkCmdDebugMarkerEndEXT",
+    vk::PFN_vkCmdDebugMarkerEndEXT
+);
+
+// ---------------------------------------------------------- fault injection
+
+/// The environment variable of fault injection (positive controls; off
+/// when unset): `barrier:N` drops the application's N-th pipeline barrier
+/// call on this device (`vkCmdPipelineBarrier` and
+/// `vkCmdPipelineBarrier2(KHR)` counted together, from 1, in recording
+/// order) on its way down; `wait:N` drops the N-th semaphore wait
+/// operation of the device's queue submissions (counted over batches and
+/// their waits in order) from its submission. What is dropped does not
+/// reach the device and is not in the trace, and a comment in its place
+/// says what was dropped: the trace is the application's stream as the
+/// device runs it.
+pub(crate) const DROP_ENV: &str = "VKSYNC_CAPTURE_DROP";
+
+/// What fault injection drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// The N-th pipeline barrier call (from 1).
+    Barrier(u64),
+    /// The N-th semaphore wait operation of a queue submission (from 1).
+    Wait(u64),
+}
+
+impl Fault {
+    /// `barrier:N` or `wait:N`, N at least 1.
+    fn parse(text: &str) -> Option<Fault> {
+        let (kind, n) = text.split_once(':')?;
+        let n: u64 = n.trim().parse().ok().filter(|&n| n >= 1)?;
+        match kind.trim() {
+            "barrier" => Some(Fault::Barrier(n)),
+            "wait" => Some(Fault::Wait(n)),
+            _ => None,
+        }
+    }
+
+    fn spec(self) -> String {
+        match self {
+            Fault::Barrier(n) => format!("barrier:{n}"),
+            Fault::Wait(n) => format!("wait:{n}"),
+        }
+    }
+}
+
+/// Counts the semaphore waits of a submission's `batches` on device
+/// `key`; the one fault injection drops, if it is among them: (batch,
+/// wait in the batch, N).
+fn wait_to_drop(key: usize, batches: &[Batch]) -> Option<(usize, usize, u64)> {
+    let Some(Fault::Wait(n)) = *FAULT else {
+        return None;
+    };
+    let mut found = None;
+    record(key, "vkQueueSubmit", |d| {
+        let mut k = d.waits;
+        for (b, batch) in batches.iter().enumerate() {
+            for w in 0..batch.waits.len() {
+                k += 1;
+                if k == n {
+                    found = Some((b, w, n));
+                }
+            }
+        }
+        d.waits = k;
+    });
+    found
+}
+
+/// Records that the wait `(batch, w, n)` of `batches` was dropped (or, with
+/// `why`, could not be) and takes it out of what the trace records.
+fn note_dropped_wait(
+    key: usize,
+    call: &str,
+    batches: &mut [Batch],
+    (b, w, n): (usize, usize, u64),
+    why: Option<&str>,
+) {
+    record(key, call, |d| {
+        let text = match why {
+            None => {
+                batches[b].waits.remove(w);
+                format!("fault injection ({DROP_ENV}=wait:{n}): semaphore wait {w} of batch {b} of the next {call} dropped: not sent to the device, not in this trace")
+            }
+            Some(why) => format!("fault injection ({DROP_ENV}=wait:{n}): semaphore wait {w} of batch {b} of the next {call} NOT dropped: {why}"),
+        };
+        d.capture.note(None, text);
+    });
+    eprintln!(
+        "[VK_LAYER_VKSYNC_capture] fault injection: semaphore wait {n} ({call}, batch {b}, wait {w}) {}",
+        if why.is_none() { "dropped" } else { "not dropped" }
+    );
+}
+
+/// The switch, read once. A value that does not parse turns nothing on
+/// and says so on stderr (a positive control that silently drops nothing
+/// would pass for a clean run).
+static FAULT: LazyLock<Option<Fault>> = LazyLock::new(|| {
+    let text = std::env::var(DROP_ENV).ok()?;
+    let fault = Fault::parse(&text);
+    if fault.is_none() {
+        eprintln!(
+            "[VK_LAYER_VKSYNC_capture] {DROP_ENV}={text}: not `barrier:N` with N >= 1; nothing is dropped"
+        );
+    }
+    fault
+});
+
+/// Counts a pipeline barrier call of device `d`; whether fault injection
+/// drops it (then its place in command buffer `cb` gets a comment, and
+/// stderr a line).
+fn drop_barrier(d: &mut DeviceData, cb: vk::CommandBuffer, seq: u64, call: &str) -> bool {
+    d.barriers += 1;
+    if *FAULT != Some(Fault::Barrier(d.barriers)) {
+        return false;
+    }
+    let n = d.barriers;
+    d.capture.note(
+        Some(cb.as_raw()),
+        format!("fault injection ({DROP_ENV}=barrier:{n}): {call} #{seq} dropped: not sent to the device, not in this trace"),
+    );
+    eprintln!("[VK_LAYER_VKSYNC_capture] fault injection: dropped pipeline barrier {n} ({call} #{seq})");
+    true
 }
 
 /// A `VkDependencyInfo`'s global barriers (masks) and buffer and image
@@ -2934,11 +3066,18 @@ unsafe extern "system" fn pipeline_barrier2(cb: vk::CommandBuffer, info: *const 
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid dependency info with its counted arrays.
     let (g, b) = unsafe { read_dependency(info) };
+    let mut dropped = false;
     record(key, "vkCmdPipelineBarrier2", |d| {
         let seq = d.capture.next_seq();
-        d.capture
-            .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b);
+        dropped = drop_barrier(d, cb, seq, "vkCmdPipelineBarrier2");
+        if !dropped {
+            d.capture
+                .barrier(cb.as_raw(), seq, "vkCmdPipelineBarrier2", &g, &b);
+        }
     });
+    if dropped {
+        return;
+    }
     if let Some(f) = next!(
         key,
         vk::PFN_vkCmdPipelineBarrier2,
@@ -3040,9 +3179,50 @@ unsafe extern "system" fn queue_submit(
             })
             .collect()
     };
+    let mut batches = batches;
+    // Fault injection: copies of the submit infos and of the batch's wait
+    // arrays without the dropped wait, alive until the call returns.
+    let mut infos: Vec<vk::SubmitInfo<'_>> = Vec::new();
+    let (mut sems, mut masks) = (Vec::new(), Vec::new());
+    let mut down = submits;
+    if let Some(which) = wait_to_drop(key, &batches) {
+        let (b, w, _) = which;
+        // SAFETY: as above; the copies are plain structures whose pointers
+        // point at the application's arrays or at `sems`/`masks`, which
+        // outlive the call down.
+        let chained = unsafe {
+            infos = slice(submits, n).to_vec();
+            timeline_values(infos[b].p_next).is_some_and(|t| t.wait_semaphore_value_count > 0)
+        };
+        if chained {
+            note_dropped_wait(
+                key,
+                "vkQueueSubmit",
+                &mut batches,
+                which,
+                Some("its timeline values are chained (use vkQueueSubmit2)"),
+            );
+        } else {
+            let si = &mut infos[b];
+            // SAFETY: the batch's counted wait arrays.
+            unsafe {
+                sems = slice(si.p_wait_semaphores, si.wait_semaphore_count).to_vec();
+                masks = slice(si.p_wait_dst_stage_mask, si.wait_semaphore_count).to_vec();
+            }
+            sems.remove(w);
+            masks.remove(w);
+            si.wait_semaphore_count -= 1;
+            si.p_wait_semaphores = sems.as_ptr();
+            si.p_wait_dst_stage_mask = masks.as_ptr();
+            down = infos.as_ptr();
+            note_dropped_wait(key, "vkQueueSubmit", &mut batches, which, None);
+        }
+    }
     let seq = before_submit(key, "vkQueueSubmit");
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue, n, submits, fence) };
+    // SAFETY: the next layer's function with the caller's arguments (the
+    // copy without the dropped wait under fault injection).
+    let r = unsafe { f(queue, n, down, fence) };
+    drop((infos, sems, masks));
     if r == vk::Result::SUCCESS {
         after_submit(key, seq, "vkQueueSubmit", queue, batches, fence.as_raw());
     }
@@ -3087,9 +3267,34 @@ unsafe extern "system" fn queue_submit2(
             })
             .collect()
     };
+    let mut batches = batches;
+    // Fault injection: as in `queue_submit`.
+    let mut infos: Vec<vk::SubmitInfo2<'_>> = Vec::new();
+    let mut waits = Vec::new();
+    let mut down = submits;
+    if let Some(which) = wait_to_drop(key, &batches) {
+        let (b, w, _) = which;
+        // SAFETY: `n` valid submit infos and the batch's counted wait
+        // infos; the copies outlive the call down.
+        unsafe {
+            infos = slice(submits, n).to_vec();
+            waits = slice(
+                infos[b].p_wait_semaphore_infos,
+                infos[b].wait_semaphore_info_count,
+            )
+            .to_vec();
+        }
+        let _ = waits.remove(w);
+        infos[b].wait_semaphore_info_count -= 1;
+        infos[b].p_wait_semaphore_infos = waits.as_ptr();
+        down = infos.as_ptr();
+        note_dropped_wait(key, "vkQueueSubmit2", &mut batches, which, None);
+    }
     let seq = before_submit(key, "vkQueueSubmit2");
-    // SAFETY: the next layer's function with the caller's arguments.
-    let r = unsafe { f(queue, n, submits, fence) };
+    // SAFETY: the next layer's function with the caller's arguments (the
+    // copy without the dropped wait under fault injection).
+    let r = unsafe { f(queue, n, down, fence) };
+    drop((infos, waits));
     if r == vk::Result::SUCCESS {
         after_submit(key, seq, "vkQueueSubmit2", queue, batches, fence.as_raw());
     }
@@ -3171,34 +3376,3 @@ unsafe extern "system" fn destroy_fence(device: vk::Device, fence: vk::Fence, al
         unsafe { f(device, fence, alloc) }
     }
 }
-
-// ----------------------------------------------------------- not modelled
-
-/// An intercept that writes `not-modelled CALL` (with `CALL #N` as its comment) in the command
-/// buffer (or, for a device-level call, before the next submitted
-/// command), counts it, and forwards the call unchanged.
-macro_rules! not_modelled {
-    (cmd $fname:ident, $pfn:ty, [$($vk:literal),+], ($($arg:ident : $ty:ty),*)) => {
-        unsafe extern "system" fn $fname(cb: vk::CommandBuffer $(, $arg: $ty)*) {
-            let key = dispatch_key(cb.as_raw());
-            let call = [$($vk),+][0];
-            record(key, call, |d| {
-                let seq = d.capture.next_seq();
-                d.capture.not_modelled(Some(cb.as_raw()), seq, call, "");
-            });
-            if let Some(f) = next!(key, $pfn, [$($vk),+]) {
-                // SAFETY: the next layer's function with the caller's
-                // arguments.
-                unsafe { f(cb $(, $arg)*) }
-            }
-        }
-    };
-}
-
-not_modelled!(cmd nm_blit_image2, vk::PFN_vkCmdBlitImage2, ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"], (i: *const vk::BlitImageInfo2<'_>));
-not_modelled!(cmd nm_resolve_image, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageResolve));
-not_modelled!(cmd nm_resolve_image2, vk::PFN_vkCmdResolveImage2, ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"], (i: *const vk::ResolveImageInfo2<'_>));
-not_modelled!(cmd nm_clear_depth_stencil_image, vk::PFN_vkCmdClearDepthStencilImage, ["vkCmdClearDepthStencilImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearDepthStencilValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_blit_image, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"], (s: vk::Image, sl: vk::ImageLayout, d: vk::Image, dl: vk::ImageLayout, n: u32, r: *const vk::ImageBlit, f: vk::Filter));
-not_modelled!(cmd nm_clear_color_image, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"], (i: vk::Image, l: vk::ImageLayout, c: *const vk::ClearColorValue, n: u32, r: *const vk::ImageSubresourceRange));
-not_modelled!(cmd nm_copy_query_pool_results, vk::PFN_vkCmdCopyQueryPoolResults, ["vkCmdCopyQueryPoolResults"], (q: vk::QueryPool, f: u32, n: u32, b: vk::Buffer, o: u64, s: u64, fl: vk::QueryResultFlags));

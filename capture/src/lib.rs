@@ -7,7 +7,8 @@
 //! a vksync trace that `vksync check` judges.
 //!
 //! This crate owns the layer (`layer.rs`: the exported entry points, the
-//! call chains, one intercept per call, all of the `unsafe`), the loader
+//! call chains, the intercepts and all of the `unsafe`; `layer/table.rs`:
+//! which command is recorded, not modelled or passed through, and why), the loader
 //! interface types `ash` lacks (`abi.rs`), the recording state of a device
 //! ([`record::Capture`], safe), the SPIR-V reflection of storage bindings
 //! ([`reflect`]) and the one conversion of barrier masks into the model's

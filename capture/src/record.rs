@@ -35,7 +35,7 @@
 use crate::reflect::{ReflectError, Reflection, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use vksync::trace::{Annotations, Writer};
 use vksync::{
@@ -65,8 +65,9 @@ enum Entry {
     /// A comment line.
     Note(String),
     /// A call the model cannot express, as `CALL #SEQ (WHY)`: a
-    /// `not-modelled` line.
-    NotModelled(String),
+    /// `not-modelled` line; the second string ends its comment (`in
+    /// cb0, label a`, for one recorded in a command buffer).
+    NotModelled(String, String),
 }
 
 struct Memory {
@@ -259,6 +260,9 @@ struct CommandBuffer {
     /// Push descriptor sets by set number (`vkCmdPushDescriptorSetKHR`).
     push: HashMap<u32, Set>,
     entries: Vec<Entry>,
+    /// The open debug label regions (`vkCmdBeginDebugUtilsLabelEXT`),
+    /// outermost first.
+    labels: Vec<String>,
 }
 
 /// One device's capture.
@@ -272,6 +276,15 @@ pub struct Capture {
     buffers: HashMap<u64, Buffer>,
     images: HashMap<u64, Image>,
     image_count: usize,
+    /// Debug names the application gave objects
+    /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
+    debug_names: HashMap<u64, String>,
+    /// The trace names taken by debug names (made unique).
+    names_taken: HashSet<String>,
+    /// Each command buffer's name in comments: `cbN` in allocation order,
+    /// or its debug name.
+    cb_names: HashMap<u64, String>,
+    cb_count: usize,
     /// Where each buffer object lives: memory handle, offset, size.
     placement: HashMap<ObjectId, (u64, u64, u64)>,
     /// Trace objects of destroyed buffers and images: host writes are no
@@ -345,6 +358,15 @@ pub struct Capture {
     /// Host reads assumed after a `wait`, not yet placed (see
     /// [`Capture::wait`]).
     pending_reads: Vec<Region>,
+    /// Final results a wait covered that no host read is assumed of yet,
+    /// because the host could not read them then: their memory was not
+    /// mapped (a read is assumed if it is mapped before they are touched
+    /// again), or is not `HOST_COHERENT` (a read is assumed of what
+    /// `vkInvalidateMappedMemoryRanges` covers). Dropped when the device
+    /// or the host touches their bytes again.
+    unread: Vec<Region>,
+    /// Memory objects that are not `HOST_COHERENT`.
+    non_coherent: HashSet<u64>,
     /// What of the program the trace file has (see [`Capture::flush`]).
     writer: Writer,
     /// The trace file was created (later flushes append).
@@ -384,6 +406,10 @@ impl Capture {
             buffers: HashMap::new(),
             images: HashMap::new(),
             image_count: 0,
+            debug_names: HashMap::new(),
+            names_taken: HashSet::new(),
+            cb_names: HashMap::new(),
+            cb_count: 0,
             placement: HashMap::new(),
             destroyed: std::collections::HashSet::new(),
             buffer_count: 0,
@@ -418,6 +444,8 @@ impl Capture {
             device_ord: 0,
             dirty: Vec::new(),
             pending_reads: Vec::new(),
+            unread: Vec::new(),
+            non_coherent: HashSet::new(),
             writer: Writer::new(),
             created: false,
             finished: false,
@@ -473,12 +501,71 @@ impl Capture {
                 shadow: bytes.to_vec(),
             });
         }
+        // Results a wait covered while this memory was not mapped: the
+        // host maps it now to read them (placed as late as they can be).
+        if !self.non_coherent.contains(&memory) {
+            let end = offset.saturating_add(bytes.len() as u64);
+            self.assume_unread(|m, s, e| m == memory && s < end && offset < e, false);
+        }
+    }
+
+    /// Memory `memory` is not `HOST_COHERENT`: the host sees the device's
+    /// writes there only through `vkInvalidateMappedMemoryRanges`.
+    pub fn set_non_coherent(&mut self, memory: u64) {
+        self.non_coherent.insert(memory);
+    }
+
+    /// `vkInvalidateMappedMemoryRanges` of `[start, end)` of `memory`
+    /// (offsets in the memory object): the host is about to read there, so
+    /// the final results a wait covered in those bytes are read now (a
+    /// `host-read` in the trace's current place), coherent or not.
+    pub fn invalidate(&mut self, seq: u64, call: &str, memory: u64, start: u64, end: u64) {
+        let hit = |r: &Region, c: &Capture| {
+            c.mem_range(*r)
+                .is_some_and(|(m, s, e)| m == memory && s < end && start < e)
+        };
+        let (now_unread, unread): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.unread)
+            .into_iter()
+            .partition(|r| hit(r, self));
+        let (now_pending, pending): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.pending_reads)
+            .into_iter()
+            .partition(|r| hit(r, self));
+        self.unread = unread;
+        self.pending_reads = pending;
+        // In the trace now: after the waits so far, before anything the
+        // device or the host does later.
+        for src in now_unread.into_iter().chain(now_pending) {
+            self.append(Entry::Cmd(
+                Command::HostRead { src },
+                format!("host read assumed at {call} #{seq} (written by the device, invalidated)"),
+            ));
+        }
+    }
+
+    /// Moves the `unread` results in bytes `hit` selects (memory, start,
+    /// end) to the pending host reads (`false`) or drops them (`true`).
+    fn assume_unread(&mut self, hit: impl Fn(u64, u64, u64) -> bool, drop: bool) {
+        let unread = std::mem::take(&mut self.unread);
+        for r in unread {
+            let selected = self.mem_range(r).is_some_and(|(m, s, e)| hit(m, s, e));
+            if !selected {
+                self.unread.push(r);
+            } else if !drop {
+                self.pending_reads.push(r);
+            }
+        }
     }
 
     /// The size to map for `vkMapMemory(memory, offset, size)`, or `None`
     /// for unknown memory.
     pub fn map_len(&self, memory: u64, offset: u64, size: u64) -> Option<u64> {
         self.memories.get(&memory).map(|m| whole(size, offset, m.size))
+    }
+
+    /// The allocation order of memory object `memory` on this device (its
+    /// trace object's index), if the capture knows it.
+    pub fn memory_index(&self, memory: u64) -> Option<usize> {
+        self.memories.get(&memory).map(|m| m.obj.0 as usize)
     }
 
     /// Where the mapped range of `memory` starts in it, if it is mapped.
@@ -660,8 +747,12 @@ impl Capture {
             self.skip(None, format!("{call} #{seq} of an unknown buffer"));
             return;
         };
-        let name = format!("b{}", self.buffer_count);
-        self.buffer_count += 1;
+        let name = self
+            .object_name(buffer, "VkBuffer", seq, call)
+            .unwrap_or_else(|| {
+                self.buffer_count += 1;
+                format!("b{}", self.buffer_count - 1)
+            });
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             if exclusive {
                 if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
@@ -720,8 +811,10 @@ impl Capture {
             self.skip(None, format!("{call} #{seq} of an unknown image"));
             return;
         }
-        let name = format!("i{}", self.image_count);
-        self.image_count += 1;
+        let name = self.object_name(image, "VkImage", seq, call).unwrap_or_else(|| {
+            self.image_count += 1;
+            format!("i{}", self.image_count - 1)
+        });
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             self.notes.before(
                 self.program.commands().len(),
@@ -1030,7 +1123,145 @@ impl Capture {
                     ..Default::default()
                 },
             );
+            self.cb_names.insert(cb, format!("cb{}", self.cb_count));
+            self.cb_count += 1;
         }
+    }
+
+    // ---- names a person knows ----
+
+    /// `vkSetDebugUtilsObjectNameEXT` (and `vkDebugMarkerSetObjectNameEXT`)
+    /// of object `handle` of type `ty`: a buffer or image bound later is
+    /// declared under the name (sanitized, made unique); a command buffer's
+    /// commands say it in their comments; anything else, and a buffer or
+    /// image already declared, gets a comment.
+    pub fn set_object_name(&mut self, seq: u64, call: &str, ty: vk::ObjectType, handle: u64, name: &str) {
+        let declared = match ty {
+            vk::ObjectType::BUFFER => self.buffers.get(&handle).and_then(|b| b.obj),
+            vk::ObjectType::IMAGE => self.images.get(&handle).and_then(|i| i.obj),
+            vk::ObjectType::DEVICE_MEMORY => self.memories.get(&handle).map(|m| m.obj),
+            vk::ObjectType::COMMAND_BUFFER => {
+                let unique = self.unique_name(name);
+                self.cb_names.insert(handle, unique);
+                return;
+            }
+            _ => None,
+        };
+        if let Some(obj) = declared {
+            let now = self
+                .program
+                .object(obj)
+                .map_or_else(String::new, |o| o.name.clone());
+            self.note(
+                None,
+                format!(
+                    "{now} is named `{}` by the application ({call} #{seq}, after it was declared)",
+                    printable(name)
+                ),
+            );
+        } else if matches!(ty, vk::ObjectType::BUFFER | vk::ObjectType::IMAGE) {
+            self.debug_names.insert(handle, name.to_string());
+        }
+    }
+
+    /// The trace name of object `handle` from its debug name, if it has
+    /// one, with a comment naming the handle.
+    fn object_name(&mut self, handle: u64, what: &str, seq: u64, call: &str) -> Option<String> {
+        let given = self.debug_names.remove(&handle)?;
+        let name = self.unique_name(&given);
+        self.notes.before(
+            self.program.commands().len(),
+            &format!(
+                "{name} is {what} {handle:#x}, named `{}` by the application (bound at {call} #{seq})",
+                printable(&given)
+            ),
+        );
+        Some(name)
+    }
+
+    /// A debug name in the trace's name syntax (letters, digits, `_`, `-`,
+    /// `.`, starting with a letter or `_`; other characters become `_`),
+    /// never one the layer's counters make (`b3`, `m0`, `cb2`...: those
+    /// get a `_` appended) nor a keyword, and unique (`.2`, `.3`... appended).
+    fn unique_name(&mut self, given: &str) -> String {
+        let mut base: String = given
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if !base.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            base.insert(0, '_');
+        }
+        let counter_like = {
+            let letters = base.trim_end_matches(|c: char| c.is_ascii_digit());
+            letters.len() < base.len() && ["b", "m", "i", "s", "e", "q", "mk", "cb"].contains(&letters)
+        };
+        const KEYWORDS: &[&str] = &[
+            "alias",
+            "exclusive",
+            "read",
+            "write",
+            "rw",
+            "uniform",
+            "indirect",
+            "wait",
+            "signal",
+            "transition",
+            "ownership",
+            "family",
+            "timeline",
+            "align",
+        ];
+        if counter_like || KEYWORDS.contains(&base.as_str()) {
+            base.push('_');
+        }
+        let mut name = base.clone();
+        let mut k = 2;
+        while !self.names_taken.insert(name.clone()) {
+            name = format!("{base}.{k}");
+            k += 1;
+        }
+        name
+    }
+
+    /// `vkCmdBeginDebugUtilsLabelEXT` (`begin`), `vkCmdEndDebugUtilsLabelEXT`
+    /// (`end`) and `vkCmdInsertDebugUtilsLabelEXT` (neither; and the debug
+    /// marker calls alike): later commands of `cb` name the open regions in
+    /// their comments, and each call leaves a comment in its place.
+    pub fn debug_label(&mut self, cb: u64, seq: u64, call: &str, label: Option<&str>, begin: bool) {
+        let here = self.cb_name(cb);
+        let text = match (label, begin) {
+            (Some(l), true) => {
+                let l = printable(l);
+                self.cbs.entry(cb).or_default().labels.push(l.clone());
+                format!("label `{l}` begins ({call} #{seq} in {here})")
+            }
+            (None, _) => {
+                let closed = self.cbs.entry(cb).or_default().labels.pop();
+                match closed {
+                    Some(l) => format!("label `{l}` ends ({call} #{seq} in {here})"),
+                    None => format!("{call} #{seq} in {here} ends no open label"),
+                }
+            }
+            (Some(l), false) => format!("label `{}` ({call} #{seq} in {here})", printable(l)),
+        };
+        self.note(Some(cb), text);
+    }
+
+    /// The name of command buffer `cb` in comments.
+    fn cb_name(&mut self, cb: u64) -> String {
+        if let Some(n) = self.cb_names.get(&cb) {
+            return n.clone();
+        }
+        let n = format!("cb{}", self.cb_count);
+        self.cb_count += 1;
+        self.cb_names.insert(cb, n.clone());
+        n
     }
 
     /// `vkCmdExecuteCommands`: the secondary command buffers' entries, as
@@ -1056,9 +1287,8 @@ impl Capture {
                     entries.len()
                 ),
             );
-            for e in entries {
-                self.push(primary, e);
-            }
+            // As recorded in the secondary (its comments already name it).
+            self.cbs.entry(primary).or_default().entries.extend(entries);
         }
     }
 
@@ -1091,7 +1321,23 @@ impl Capture {
         }
     }
 
+    /// Appends an entry recorded in `cb`: a command's comment also names
+    /// the command buffer and the open debug labels (`in cb0, label
+    /// a/b`), so that a report's line leads to where the application
+    /// recorded it.
     fn push(&mut self, cb: u64, e: Entry) {
+        let here = self.cb_name(cb);
+        let labels = self.cbs.get(&cb).map(|c| c.labels.join("/")).unwrap_or_default();
+        let here = if labels.is_empty() {
+            format!(" in {here}")
+        } else {
+            format!(" in {here}, label {labels}")
+        };
+        let e = match e {
+            Entry::Cmd(c, comment) => Entry::Cmd(c, format!("{comment}{here}")),
+            Entry::NotModelled(text, _) => Entry::NotModelled(text, here),
+            e => e,
+        };
         self.cbs.entry(cb).or_default().entries.push(e);
     }
 
@@ -1109,7 +1355,7 @@ impl Capture {
     /// A `not-modelled` line (`CALL #SEQ (WHY)`) in a command buffer (or,
     /// with `None`, before the next submitted command).
     fn skip(&mut self, cb: Option<u64>, text: String) {
-        self.entry(cb, Entry::NotModelled(text));
+        self.entry(cb, Entry::NotModelled(text, String::new()));
     }
 
     /// A comment line, placed as [`Capture::skip`] places its line.
@@ -1761,14 +2007,35 @@ impl Capture {
                 }
             }
         }
+        // Bytes this submission's device commands read: an assumed read of
+        // bytes the device consumes next (and does not rewrite) is of an
+        // intermediate, not of a result, and is dropped.
+        let mut consumed: Vec<(u64, u64, u64)> = Vec::new();
+        for cb in cbs {
+            for e in self.cbs.get(cb).map(|c| c.entries.as_slice()).unwrap_or_default() {
+                if let Entry::Cmd(c, _) = e {
+                    consumed.extend(device_reads(c).into_iter().filter_map(|r| self.mem_range(r)));
+                }
+            }
+        }
+        let touches = |set: &[(u64, u64, u64)], r: Option<(u64, u64, u64)>| {
+            r.is_some_and(|(m, s, e)| set.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e))
+        };
         let (now, later): (Vec<Region>, Vec<Region>) = std::mem::take(&mut self.pending_reads)
             .into_iter()
-            .partition(|r| {
-                self.mem_range(*r).is_some_and(|(m, s, e)| {
-                    rewritten.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e)
-                })
-            });
-        self.pending_reads = later;
+            .partition(|r| touches(&rewritten, self.mem_range(*r)));
+        self.pending_reads = later
+            .into_iter()
+            .filter(|r| !touches(&consumed, self.mem_range(*r)))
+            .collect();
+        let unread = std::mem::take(&mut self.unread);
+        self.unread = unread
+            .into_iter()
+            .filter(|r| {
+                let m = self.mem_range(*r);
+                !touches(&rewritten, m) && !touches(&consumed, m)
+            })
+            .collect();
         for src in now {
             self.append(Entry::Cmd(
                 Command::HostRead { src },
@@ -1841,10 +2108,13 @@ impl Capture {
                 }
             }
             if !unknown.is_empty() {
-                self.append(Entry::NotModelled(format!(
-                    "{name} ({} semaphore operation(s) on semaphores the layer did not see created)",
-                    unknown.len()
-                )));
+                self.append(Entry::NotModelled(
+                    format!(
+                        "{name} ({} semaphore operation(s) on semaphores the layer did not see created)",
+                        unknown.len()
+                    ),
+                    String::new(),
+                ));
             }
             if dropped != 0 {
                 self.append(Entry::Note(format!(
@@ -1955,9 +2225,10 @@ impl Capture {
                 let known = self.timeline_known.entry(id).or_insert(0);
                 *known = (*known).max(value);
             }
-            _ => self.append(Entry::NotModelled(format!(
-                "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
-            ))),
+            _ => self.append(Entry::NotModelled(
+                format!("{call} #{seq} (a semaphore the layer did not see created as a timeline)"),
+                String::new(),
+            )),
         }
     }
 
@@ -1983,9 +2254,10 @@ impl Capture {
             let id = match self.semaphore_id(semaphore) {
                 Some((id, true)) => id,
                 _ => {
-                    self.append(Entry::NotModelled(format!(
-                        "{call} #{seq} (a semaphore the layer did not see created as a timeline)"
-                    )));
+                    self.append(Entry::NotModelled(
+                        format!("{call} #{seq} (a semaphore the layer did not see created as a timeline)"),
+                        String::new(),
+                    ));
                     continue;
                 }
             };
@@ -2343,7 +2615,12 @@ impl Capture {
             let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
                 continue;
             };
-            let Some(map) = self.memories.get(&mem).and_then(|m| m.map.as_ref()) else {
+            // Not mapped now, or not coherent: the host cannot read it yet
+            // (a later vkMapMemory or vkInvalidateMappedMemoryRanges of
+            // these bytes assumes the read then).
+            let mapped = self.memories.get(&mem).and_then(|m| m.map.as_ref());
+            let Some(map) = mapped.filter(|_| !self.non_coherent.contains(&mem)) else {
+                self.unread.push(r);
                 continue;
             };
             let (ms, me) = (map.offset, map.offset + map.shadow.len() as u64);
@@ -2383,9 +2660,9 @@ impl Capture {
             Entry::Note(text) => {
                 self.notes.before(self.program.commands().len(), &text);
             }
-            Entry::NotModelled(text) => {
+            Entry::NotModelled(text, here) => {
                 self.not_modelled += 1;
-                self.not_modelled_line(self.program.commands().len(), &text);
+                self.not_modelled_line(self.program.commands().len(), &text, &here);
             }
             Entry::Cmd(c, comment) => {
                 let writes = device_writes(&c);
@@ -2411,7 +2688,12 @@ impl Capture {
                     }
                     Err(e) => {
                         self.not_modelled += 1;
-                        self.not_modelled_line(index, &format!("{comment} (the model rejects it: {e})"));
+                        // The comment's command buffer and labels (`push`)
+                        // end the line's comment, not its reason.
+                        let (call, here) = comment
+                            .find(" in ")
+                            .map_or((comment.as_str(), ""), |i| comment.split_at(i));
+                        self.not_modelled_line(index, &format!("{call} (the model rejects it: {e})"), here);
                     }
                 }
             }
@@ -2427,7 +2709,7 @@ impl Capture {
     /// (usually `vkCmdXxx #SEQ (WHY)`): the first Vulkan call it names, the
     /// rest as words, and the call with its sequence number as the trailing
     /// comment.
-    fn not_modelled_line(&mut self, at: usize, text: &str) {
+    fn not_modelled_line(&mut self, at: usize, text: &str, here: &str) {
         let call = text
             .split_whitespace()
             .find(|w| w.starts_with("vk"))
@@ -2437,7 +2719,7 @@ impl Capture {
             .split_whitespace()
             .filter(|w| *w != call && !w.starts_with('#'))
             .collect();
-        let comment = seq.map_or_else(|| call.to_string(), |s| format!("{call} {s}"));
+        let comment = seq.map_or_else(|| call.to_string(), |s| format!("{call} {s}{here}"));
         self.notes.not_modelled(at, call, &words.join(" "), &comment);
     }
 
@@ -2700,6 +2982,18 @@ fn is_buffer(ty: vk::DescriptorType) -> bool {
             | vk::DescriptorType::UNIFORM_BUFFER
             | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
     )
+}
+
+/// An application's string in a comment: one line, at most 80 characters.
+fn printable(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match one_line.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &one_line[..i]),
+        None => one_line,
+    }
 }
 
 #[cfg(test)]
@@ -3129,6 +3423,191 @@ mod tests {
     /// that the waiting thread's next fill of its bytes is ordered after
     /// its previous one (issue 27, two threads in `vkDeviceWaitIdle`: with
     /// no wait written, a false write-after-write).
+    /// Debug names in the trace's name syntax, never a counter's name nor
+    /// a keyword, unique: (given, in order; trace name).
+    #[test]
+    fn debug_names_are_sanitized_and_unique() {
+        let cases = [
+            ("src", "src"),
+            ("src", "src.2"),
+            ("src.2", "src.2.2"),
+            ("my buffer!", "my_buffer_"),
+            ("3d", "_3d"),
+            ("", "_"),
+            ("b3", "b3_"),
+            ("cb0", "cb0_"),
+            ("mk12", "mk12_"),
+            ("wait", "wait_"),
+            ("weights-0.f16", "weights-0.f16"),
+        ];
+        let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+        for (given, want) in cases {
+            assert_eq!(c.unique_name(given), want, "{given:?}");
+        }
+    }
+
+    /// A buffer named before it is bound is declared under its name; one
+    /// named after keeps its counter name and gets a comment; a command
+    /// buffer's debug name and its open labels end each command's comment.
+    #[test]
+    fn names_and_labels_in_the_trace() {
+        let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+        c.allocate_memory(1, 1, 8192);
+        c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
+        c.set_object_name(
+            2,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::BUFFER,
+            10,
+            "weights",
+        );
+        c.bind_buffer(3, "vkBindBufferMemory", 10, 1, 0);
+        c.create_buffer(11, 4096, vk::SharingMode::CONCURRENT);
+        c.bind_buffer(4, "vkBindBufferMemory", 11, 1, 4096);
+        c.set_object_name(
+            5,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::BUFFER,
+            11,
+            "late",
+        );
+        c.allocate_command_buffers(60, &[70]);
+        c.set_object_name(
+            6,
+            "vkSetDebugUtilsObjectNameEXT",
+            vk::ObjectType::COMMAND_BUFFER,
+            70,
+            "frame cmd",
+        );
+        c.debug_label(70, 7, "vkCmdBeginDebugUtilsLabelEXT", Some("outer"), true);
+        c.debug_label(70, 8, "vkCmdBeginDebugUtilsLabelEXT", Some("inner"), true);
+        c.fill_buffer(70, 9, 10, 0, 64, 7);
+        c.debug_label(70, 10, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.fill_buffer(70, 11, 11, 0, 64, 8);
+        c.debug_label(70, 12, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.debug_label(70, 13, "vkCmdEndDebugUtilsLabelEXT", None, false);
+        c.submit(14, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let text = c.text();
+        for want in [
+            "buffer weights 4096 alias m0 0",
+            "buffer b0 4096 alias m0 4096",
+            "# weights is VkBuffer 0xa, named `weights` by the application (bound at vkBindBufferMemory #3)",
+            "# b0 is named `late` by the application (vkSetDebugUtilsObjectNameEXT #5, after it was declared)",
+            "# label `outer` begins (vkCmdBeginDebugUtilsLabelEXT #7 in frame_cmd)",
+            "fill weights[0..64] 7  # vkCmdFillBuffer #9 in frame_cmd, label outer/inner",
+            "# label `inner` ends (vkCmdEndDebugUtilsLabelEXT #10 in frame_cmd)",
+            "fill b0[0..64] 8  # vkCmdFillBuffer #11 in frame_cmd, label outer",
+            "# vkCmdEndDebugUtilsLabelEXT #13 in frame_cmd ends no open label",
+        ] {
+            assert!(text.lines().any(|l| l == want), "no line `{want}`:\n{text}");
+        }
+        vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
+    /// Which host reads a wait makes the capture assume, one case per rule
+    /// (docs/capture.md, "Host reads"): memory b0 (4 KiB, memory object 1)
+    /// filled with a barrier to HOST, submitted, waited for; then what the
+    /// case does; the host reads the trace has.
+    #[test]
+    fn assumed_host_reads() {
+        type Step = fn(&mut Capture);
+        let none: Step = |_| {};
+        let cases: &[(&str, bool, bool, Step, &[&str])] = &[
+            // (what, mapped at the wait, coherent, after the wait, host reads)
+            (
+                "mapped coherent result",
+                true,
+                true,
+                none,
+                &["host-read b0[0..64]"],
+            ),
+            ("never mapped", false, true, none, &[]),
+            (
+                "mapped after the wait",
+                false,
+                true,
+                |c| c.map_memory(1, 0, &[7u8; 4096]),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "mapped after the wait, other bytes",
+                false,
+                true,
+                |c| c.map_memory(1, 1024, &[0u8; 1024]),
+                &[],
+            ),
+            ("non-coherent, not invalidated", true, false, none, &[]),
+            (
+                "non-coherent, invalidated",
+                true,
+                false,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 0, 4096),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "non-coherent, other bytes invalidated",
+                true,
+                false,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 1024, 2048),
+                &[],
+            ),
+            (
+                "coherent, invalidated: read there",
+                true,
+                true,
+                |c| c.invalidate(20, "vkInvalidateMappedMemoryRanges", 1, 0, u64::MAX),
+                &["host-read b0[0..64]"],
+            ),
+            (
+                "consumed by the device next: an intermediate",
+                true,
+                true,
+                |c| {
+                    c.reset_command_buffer(70);
+                    c.copy_buffer(
+                        70,
+                        21,
+                        "vkCmdCopyBuffer",
+                        10,
+                        10,
+                        &[vk::BufferCopy {
+                            src_offset: 0,
+                            dst_offset: 2048,
+                            size: 64,
+                        }],
+                    );
+                    c.submit(22, "vkQueueSubmit", 1, &[batch(70)], 0);
+                },
+                &[],
+            ),
+        ];
+        for &(what, mapped, coherent, after, want) in cases {
+            let mut c = device();
+            if !coherent {
+                c.set_non_coherent(1);
+            }
+            if mapped {
+                c.map_memory(1, 0, &[0u8; 4096]);
+            }
+            c.fill_buffer(70, 6, 10, 0, 64, 7);
+            fill_to_host(&mut c, 70, 6, 0, 64);
+            c.submit(7, "vkQueueSubmit", 1, &[batch(70)], 0);
+            let mut mem = vec![0u8; 4096];
+            mem[..64].fill(7);
+            let shown: &[(u64, &[u8])] = if mapped { &[(1, &mem)] } else { &[] };
+            c.wait(8, "vkDeviceWaitIdle", WaitOn::Device, shown);
+            after(&mut c);
+            let text = c.text();
+            let reads: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("host-read"))
+                .map(|l| l.split("  #").next().unwrap_or(l))
+                .collect();
+            assert_eq!(reads, want, "{what}:\n{text}");
+            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        }
+    }
+
     #[test]
     fn a_wait_covers_what_was_submitted_when_it_was_called() {
         let mut c = device();

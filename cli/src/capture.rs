@@ -17,6 +17,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The layer's fault-injection switch (as in `capture/src/layer.rs`,
+/// `DROP_ENV`).
+const DROP_ENV: &str = "VKSYNC_CAPTURE_DROP";
 /// The layer's name (as in `vksync_capture::LAYER_NAME`).
 const LAYER_NAME: &str = "VK_LAYER_VKSYNC_capture";
 /// The layer library's file name.
@@ -138,7 +141,18 @@ fn prepare(output: &Path) -> Result<(PathBuf, PathBuf), CaptureError> {
 
 /// Runs `command` under the layer, writing traces to `output` (and
 /// numbered siblings), then checks each.
-pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, out: &mut Out) -> Status {
+///
+/// `fault`: fault injection (a positive control; off when `None`): the
+/// layer drops the application's N-th pipeline barrier call
+/// (`("barrier", N)`) or semaphore wait (`("wait", N)`) on its way down
+/// (`VKSYNC_CAPTURE_DROP=KIND:N`, docs/capture.md, "Fault injection").
+pub fn capture(
+    output: &Path,
+    command: &[OsString],
+    reading: vksync::Reading,
+    fault: Option<(&str, u64)>,
+    out: &mut Out,
+) -> Status {
     let Some((program, args)) = command.split_first() else {
         to_stderr!(
             "vksync capture: error: no command given (usage: vksync capture [-o FILE] -- COMMAND ARGS...)"
@@ -173,6 +187,9 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             with_item(std::env::var_os("VK_INSTANCE_LAYERS"), LAYER_NAME, false),
         )
         .env("VKSYNC_CAPTURE_OUTPUT", &output);
+    if let Some((kind, n)) = fault {
+        child.env(DROP_ENV, format!("{kind}:{n}"));
+    }
     // `VK_LAYER_PATH`, when set, replaces the loader's layer search (and,
     // in some loaders, `VK_ADD_LAYER_PATH` with it): the layer goes there
     // too, so that it is found whatever the environment says.
@@ -211,6 +228,29 @@ pub fn capture(output: &Path, command: &[OsString], reading: vksync::Reading, ou
             output.display()
         );
         return ended.status_or(Status::BadInput, out);
+    }
+    if let Some((kind, n)) = fault {
+        // The layer's comment where it dropped something (`layer.rs`,
+        // `drop_barrier` and `note_dropped_wait`).
+        let dropped = traces.iter().any(|t| {
+            std::fs::read_to_string(t).is_ok_and(|text| {
+                text.lines().any(|l| {
+                    l.starts_with(&format!("# fault injection ({DROP_ENV}={kind}:{n}): "))
+                        && l.contains(" dropped: not sent to the device")
+                })
+            })
+        });
+        if !dropped {
+            let what = if kind == "wait" {
+                "semaphore wait"
+            } else {
+                "barrier"
+            };
+            say!(
+                out,
+                "vksync capture: --drop-{kind} {n}: no trace says a {what} was dropped (the command made fewer than {n} on a device, or it could not be dropped: see the trace's comments)"
+            );
+        }
     }
     let mut worst = Status::Clean;
     for t in &traces {

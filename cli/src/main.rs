@@ -191,6 +191,17 @@ enum Cmd {
         /// Which reading of write-after-write to check the traces under.
         #[arg(long, value_enum, default_value_t = ReadingArg::MemoryModel)]
         reading: ReadingArg,
+        /// Fault injection, off by default (a positive control): drop the
+        /// application's N-th pipeline barrier call (from 1, per device) on
+        /// its way to the device; the trace is what ran, with a comment
+        /// where the barrier was.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        drop_barrier: Option<u64>,
+        /// Fault injection, off by default (a positive control): drop the
+        /// application's N-th semaphore wait of a queue submission (from 1,
+        /// per device, over batches and waits in order).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "drop_barrier")]
+        drop_wait: Option<u64>,
         /// The command and its arguments (after `--`).
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<std::ffi::OsString>,
@@ -380,8 +391,15 @@ fn main() -> ExitCode {
         Cmd::Capture {
             output,
             reading,
+            drop_barrier,
+            drop_wait,
             command,
-        } => capture::capture(&output, &command, reading.reading(), &mut out),
+        } => {
+            let fault = drop_barrier
+                .map(|n| ("barrier", n))
+                .or(drop_wait.map(|n| ("wait", n)));
+            capture::capture(&output, &command, reading.reading(), fault, &mut out)
+        }
     };
     ExitCode::from(finished(out, status) as u8)
 }

@@ -501,3 +501,41 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
         "{stdout}"
     );
 }
+
+/// The fault-injection options of `vksync capture` (docs/capture.md,
+/// "Fault injection"): N counts from 1, and one kind at a time. No device
+/// is needed: each case ends before a Vulkan call.
+#[test]
+fn fault_injection_options() {
+    ensure_layer();
+    let dir = scratch("fault-options");
+    let out = dir.join("t.trace");
+    let out = out.to_str().expect("a UTF-8 path");
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["--drop-barrier", "0"], 2, "0 is not in 1.."),
+        (&["--drop-wait", "0"], 2, "0 is not in 1.."),
+        (&["--drop-barrier", "x"], 2, "invalid value 'x'"),
+        (
+            &["--drop-barrier", "1", "--drop-wait", "1"],
+            2,
+            "cannot be used with",
+        ),
+        // Accepted; `true` creates no device, so there is no trace.
+        (&["--drop-wait", "3"], 2, "no trace written"),
+    ];
+    for &(args, status, says) in cases {
+        let o = vksync()
+            .arg("capture")
+            .args(args)
+            .args(["-o", out, "--", "true"])
+            .output()
+            .expect("vksync runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(status), "{args:?}: {text}");
+        assert!(text.contains(says), "{args:?}: no `{says}` in {text}");
+    }
+}

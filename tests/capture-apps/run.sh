@@ -20,6 +20,9 @@
 # vkNegotiateLoaderLayerInterfaceVersion, and under LD_DEBUG=bindings none
 # of its references binds to libvulkan.so.1 (issue 27's hang).
 #
+# CAPTURE_OPTS, set for one run_case, are options of `vksync capture`
+# (fault injection: `--drop-barrier N`, `--drop-wait N`).
+#
 # Exits 1 on a failed check, a time-out or a wrong status; needs a C
 # compiler and the Vulkan headers (scripts/install-deps.sh installs
 # libvulkan-dev) and a Vulkan device (lavapipe).
@@ -85,7 +88,7 @@ run_case() {
         local t0 t1
         t0=$(date +%s%N)
         # shellcheck disable=SC2086
-        timeout "$limit" "$vksync" capture -o "$t" -- "$exe" $arg > "$log" 2>&1 || st=$?
+        timeout "$limit" "$vksync" capture ${CAPTURE_OPTS:-} -o "$t" -- "$exe" $arg > "$log" 2>&1 || st=$?
         t1=$(date +%s%N)
         if [ "$st" = 124 ] || [ "$st" = 137 ]; then
             fail "$tag: timed out after $limit s under vksync capture (a hang)"; sed 's/^/  /' "$log" | head -20; continue
@@ -180,6 +183,72 @@ run_case timeline-no-host-barrier timeline "wait no-host-barrier" 1 0 \
 run_case host-writer host-writer 200 0 0 \
     'out:200 submissions in' 'out:no hazards' 'count:200:^host-write b0\[' 'count:200:^submit ' \
     "trace:$summary" 'show:submissions in' 'show:CPU time'
+
+# (g) Fault injection's positive control (docs/capture.md, "Fault
+# injection"): drop.c records three barriers. Unchanged, no hazard; with
+# the needed barrier 1 (fill -> copy) dropped, the copy's read of src
+# races with the fill; with the redundant barrier 2 (on spare, which
+# nothing touches) dropped, still no hazard; with the needed barrier 3
+# (copy -> HOST) dropped, the host's read of dst races with the copy. The
+# trace says what was dropped, and has the other two barriers.
+run_case drop-none drop "" 0 0 \
+    'out:no hazards' 'count:3:^barrier ' 'no-trace:fault injection' "trace:$summary" \
+    'trace:^buffer src 4096 alias m0 0' 'trace:^buffer dst 4096 alias m1 0' \
+    'trace:^# src is VkBuffer 0x[0-9a-f]+, named `src` by the application' \
+    'trace:^# b0 is named `spare` by the application \(vkSetDebugUtilsObjectNameEXT #[0-9]+, after it was declared\)' \
+    'trace:^# label `upload` begins \(vkCmdBeginDebugUtilsLabelEXT #[0-9]+ in cb0\)' \
+    'trace:^copy src\[0\.\.4096\] -> dst\[0\.\.4096\]  # vkCmdCopyBuffer #[0-9]+ in cb0, label upload$' \
+    'trace:^# label `upload` ends'
+CAPTURE_OPTS="--drop-barrier 1" run_case drop-1 drop "" 1 0 \
+    'out:drop: [0-9]+ of 4096 bytes of dst wrong' \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads src\[0\.\.4096\].*written at line [0-9]+ by vkCmdFillBuffer' \
+    'out:1 hazard' 'count:2:^barrier ' 'out:dropped pipeline barrier 1 \(vkCmdPipelineBarrier #' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:1\): vkCmdPipelineBarrier #[0-9]+ dropped'
+CAPTURE_OPTS="--drop-barrier 2" run_case drop-2 drop "" 0 0 \
+    'out:no hazards' 'count:2:^barrier ' 'no-trace:^barrier .*b0\[' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:2\): vkCmdPipelineBarrier #[0-9]+ dropped'
+CAPTURE_OPTS="--drop-barrier 3" run_case drop-3 drop "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads dst\[0\.\.4096\]' \
+    'out:1 hazard' 'count:2:^barrier ' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=barrier:3\)'
+CAPTURE_OPTS="--drop-barrier 4" run_case drop-4 drop "" 0 0 \
+    'out:no hazards' 'count:3:^barrier ' \
+    'out:--drop-barrier 4: no trace says a barrier was dropped'
+
+# (g) ... and of a semaphore wait (VKSYNC_CAPTURE_DROP=wait:N): semwait.c's
+# only dependency between a fill and a copy in two submissions is a binary
+# semaphore; dropped, the copy's read races with the fill.
+run_case semwait-none semwait "" 0 0 'out:no hazards' 'trace:^submit wait s0@ALL_TRANSFER' "trace:$summary"
+CAPTURE_OPTS="--drop-wait 1" run_case semwait-drop-1 semwait "" 1 0 \
+    'out:semwait: [0-9]+ of 4096 bytes of dst wrong' \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads src\[0\.\.4096\].*by vkCmdFillBuffer' 'out:1 hazard' \
+    'no-trace:^submit wait' \
+    'trace:^# fault injection \(VKSYNC_CAPTURE_DROP=wait:1\): semaphore wait 0 of batch 0 of the next vkQueueSubmit dropped'
+CAPTURE_OPTS="--drop-wait 2" run_case semwait-drop-2 semwait "" 0 0 \
+    'out:no hazards' 'out:--drop-wait 2: no trace says a semaphore wait was dropped'
+
+# (h) Which host reads are assumed (docs/capture.md, "Host reads"): of
+# mapped results after a wait (result, out), of memory mapped only after
+# the wait (late-map), at vkInvalidateMappedMemoryRanges (invalidated);
+# none of memory never mapped (never-mapped) nor of a result the device
+# consumes next (intermediate, which has no barrier to HOST: an assumed
+# read there would be a false hazard). The timestamps go through the
+# generated not-modelled intercept of vkCmdCopyQueryPoolResults and arrive.
+run_case host-reads host-reads "" 0 0 \
+    'out:host-reads: result, out, invalidated, late-map read back; timestamps in order' 'out:no hazards' \
+    'count:1:^host-read result\[0\.\.4096\]  # host read assumed after the last wait' \
+    'count:1:^host-read out\[0\.\.4096\]' 'count:1:^host-read late-map\[0\.\.4096\]' \
+    'count:1:^host-read invalidated\[0\.\.4096\]  # host read assumed at vkInvalidateMappedMemoryRanges #[0-9]+' \
+    'no-trace:^host-read never-mapped' 'no-trace:^host-read intermediate' \
+    'count:1:^not-modelled vkCmdCopyQueryPoolResults \(writes query results to a buffer: queries are not modelled\)  # vkCmdCopyQueryPoolResults #[0-9]+ in cb1$' \
+    'trace:^# [0-9]+ commands, 2 submissions, 1 calls not modelled'
+# ... and the late and invalidated reads are checked: without the barrier
+# to HOST of late-map (barrier 2) or of invalidated (barrier 3), the host's
+# read races with the fill.
+CAPTURE_OPTS="--drop-barrier 2" run_case host-reads-drop-2 host-reads "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads late-map\[0\.\.4096\]' 'out:1 hazard'
+CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads invalidated\[0\.\.4096\]' 'out:1 hazard'
 
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/

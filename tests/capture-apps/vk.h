@@ -41,7 +41,9 @@
     X(vkWaitForFences) X(vkResetFences) X(vkDeviceWaitIdle)                   \
     X(vkQueueWaitIdle) X(vkCmdCopyBuffer) X(vkCreateSemaphore)                \
     X(vkWaitSemaphores) X(vkGetSemaphoreCounterValue)                         \
-    X(vkDestroyDevice) X(vkDestroyInstance)
+    X(vkDestroyDevice) X(vkDestroyInstance) X(vkGetDeviceProcAddr)            \
+    X(vkUnmapMemory) X(vkInvalidateMappedMemoryRanges) X(vkCreateQueryPool)   \
+    X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdCopyQueryPoolResults)
 
 #ifdef VKS_DLOPEN
 #define VKS_DECLARE(f) static PFN_##f f;
@@ -84,12 +86,21 @@ struct vks {
 
 /* One device; with `timeline`, Vulkan 1.2 with the timelineSemaphore
  * feature enabled. */
+/* Set before vks_device*: the instance enables VK_EXT_debug_utils (object
+ * names and labels, fetched with vkGetDeviceProcAddr). */
+static int vks_debug_utils = 0;
+
 static inline struct vks vks_device_ex(int timeline) {
     struct vks v = {0};
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = timeline ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
     VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
+    const char *debug_utils = "VK_EXT_debug_utils";
+    if (vks_debug_utils) {
+        ci.enabledExtensionCount = 1;
+        ci.ppEnabledExtensionNames = &debug_utils;
+    }
     vks_check(vkCreateInstance(&ci, NULL, &v.instance));
     uint32_t n = 1;
     VkResult r = vkEnumeratePhysicalDevices(v.instance, &n, &v.physical);
@@ -133,12 +144,28 @@ static inline struct vks vks_device(void) { return vks_device_ex(0); }
 
 /* A `size`-byte transfer buffer in host-visible, coherent memory, mapped
  * at *mapped. */
-static inline VkBuffer vks_host_buffer(struct vks *v, VkDeviceSize size, void **mapped) {
+/* The memory object of the last vks_host_buffer*. */
+static VkDeviceMemory vks_last_memory = VK_NULL_HANDLE;
+
+/* A buffer in host-visible coherent memory of its own, mapped (unless
+ * `mapped` is null); named
+ * `name` with `set_name` (vkSetDebugUtilsObjectNameEXT) between its
+ * creation and its binding when both are given. */
+static inline VkBuffer vks_host_buffer_named(struct vks *v, VkDeviceSize size, void **mapped,
+                                             const char *name,
+                                             PFN_vkSetDebugUtilsObjectNameEXT set_name) {
     VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bi.size = size;
     bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     VkBuffer b;
     vks_check(vkCreateBuffer(v->device, &bi, NULL, &b));
+    if (name && set_name) {
+        VkDebugUtilsObjectNameInfoEXT ni = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+        ni.objectType = VK_OBJECT_TYPE_BUFFER;
+        ni.objectHandle = (uint64_t)b;
+        ni.pObjectName = name;
+        vks_check(set_name(v->device, &ni));
+    }
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(v->device, b, &req);
     VkPhysicalDeviceMemoryProperties mp;
@@ -158,9 +185,15 @@ static inline VkBuffer vks_host_buffer(struct vks *v, VkDeviceSize size, void **
     ai.memoryTypeIndex = type;
     VkDeviceMemory m;
     vks_check(vkAllocateMemory(v->device, &ai, NULL, &m));
+    vks_last_memory = m;
     vks_check(vkBindBufferMemory(v->device, b, m, 0));
-    vks_check(vkMapMemory(v->device, m, 0, VK_WHOLE_SIZE, 0, mapped));
+    if (mapped)
+        vks_check(vkMapMemory(v->device, m, 0, VK_WHOLE_SIZE, 0, mapped));
     return b;
+}
+
+static inline VkBuffer vks_host_buffer(struct vks *v, VkDeviceSize size, void **mapped) {
+    return vks_host_buffer_named(v, size, mapped, NULL, NULL);
 }
 
 /* A primary command buffer from the device's pool, begun. */
