@@ -76,6 +76,10 @@ pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
+pub use ir::image::{
+    BufferImageCopy, ImageBarrier, ImageBlitRegion, ImageCommand, ImageCopyRegion, ImageDesc, ImageError,
+    ImageOp, SubresourceLayers, SubresourceRange, Tiling,
+};
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
 };
@@ -92,4 +96,5 @@ pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
 pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};
 pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+pub use vk::image::{Aspect, AspectMask, Format, ImageLayout};
 pub use vk::scope::{Stage, StageAccess};
