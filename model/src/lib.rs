@@ -77,8 +77,8 @@ pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
 pub use ir::image::{
-    BufferImageCopy, ImageBarrier, ImageBlitRegion, ImageCommand, ImageCopyRegion, ImageDesc, ImageError,
-    ImageOp, SubresourceLayers, SubresourceRange, Tiling,
+    buffer_ranges, BufferImageCopy, ImageBarrier, ImageBlitRegion, ImageCommand, ImageCopyRegion, ImageDesc,
+    ImageError, ImageOp, SubresourceLayers, SubresourceRange, Tiling,
 };
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
