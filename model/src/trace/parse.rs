@@ -866,6 +866,17 @@ impl Parser {
                 if let Some(t) = rest.get(next) {
                     return line.err(t.col, format!("unexpected {}", quote(t.text)));
                 }
+                let transfers = ownership.is_some_and(|o| o.src_queue_family != o.dst_queue_family);
+                if transfers && self.trace.program.obj(image).sharing != SharingMode::Exclusive {
+                    return line.err(
+                        rest[3].col,
+                        format!(
+                            "`{}` is VK_SHARING_MODE_CONCURRENT: its barriers transfer no ownership \
+                             (VUID-VkImageMemoryBarrier2-image-04071); declare it `exclusive`",
+                            t.text
+                        ),
+                    );
+                }
                 let bytes = desc.range_bytes(range).or_else(|reason| {
                     line.err(
                         rt.col,
@@ -886,7 +897,11 @@ impl Parser {
                             object: image,
                             range: range_bytes,
                         }),
-                        transition: old_layout != new_layout,
+                        // Inside an ownership transfer the transition
+                        // happens once, between the release and the
+                        // acquire: the transfer's own operations (writes
+                        // of the range on both queues) stand for it.
+                        transition: old_layout != new_layout && !transfers,
                         ownership,
                         image: Some(ImageBarrier {
                             image,
