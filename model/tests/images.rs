@@ -322,6 +322,13 @@ fn layout_rules() {
             "5: barrier 0: oldLayout GENERAL of image `tex` subresource COLOR mip 0 layer 0 is neither UNDEFINED nor its current layout UNDEFINED (VUID-VkImageMemoryBarrier2-oldLayout-01197)",
         ),
         (
+            // The VUID binds oldLayout only for a transition or an
+            // ownership transfer: equal layouts are a memory barrier.
+            "a barrier with equal layouts names no current layout",
+            "barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 GENERAL->GENERAL",
+            "",
+        ),
+        (
             "UNDEFINED as old layout is always allowed",
             "barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->GENERAL\nbarrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL",
             "",
@@ -346,7 +353,7 @@ fn layout_rules() {
             // VK_IMAGE_LAYOUT_GENERAL.
             "storage image not in GENERAL",
             "barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->SHADER_READ_ONLY_OPTIMAL\ndispatch k image-read tex COLOR:0:0",
-            "6: vkCmdDispatch uses image `tex` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is SHADER_READ_ONLY_OPTIMAL at that point (VUID-vkCmdDispatch-imageLayout-00344)",
+            "6: vkCmdDispatch uses image `tex` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is SHADER_READ_ONLY_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)",
         ),
         (
             "sampled image descriptor naming a writable layout",
@@ -378,7 +385,7 @@ fn layout_rules() {
         (
             "buffer bytes past the buffer",
             "barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image mem -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=16,16,1",
-            "6:1: vkCmdCopyBufferToImage: region 0 needs bytes 0..1024 of `mem`, past its size 256",
+            "6:1: vkCmdCopyBufferToImage: region 0 needs bytes 0..1024 of `mem`, past its size 256 (VUID-vkCmdCopyBufferToImage-pRegions-00171)",
         ),
     ];
     for (name, body, want) in cases {

@@ -460,7 +460,7 @@ pub enum ImageError {
         range: SubresourceRange,
     },
     /// A buffer-image copy's buffer bytes past the buffer.
-    #[error("{call}: region {index} needs bytes {range} of `{buffer}`, past its size {size}")]
+    #[error("{call}: region {index} needs bytes {range} of `{buffer}`, past its size {size} ({vuid})")]
     BufferBytesOutOfBounds {
         /// The Vulkan command.
         call: &'static str,
@@ -472,6 +472,8 @@ pub enum ImageError {
         range: ByteRange,
         /// The buffer's size.
         size: u64,
+        /// The valid-usage id.
+        vuid: &'static str,
     },
 }
 
@@ -777,7 +779,7 @@ pub fn buffer_ranges(desc: &ImageDesc, c: &BufferImageCopy) -> Result<Vec<ByteRa
         c.image_height
     };
     if row_texels < c.extent[0] || height_texels < c.extent[1] {
-        return Err("bufferRowLength and bufferImageHeight must be 0 or at least the extent (VUID-VkBufferImageCopy2-bufferRowLength-09101)".into());
+        return Err("bufferRowLength and bufferImageHeight must be 0 or at least the extent (VUID-VkBufferImageCopy2-bufferRowLength-00195, VUID-VkBufferImageCopy2-bufferImageHeight-00196)".into());
     }
     let row = u64::from(row_texels.div_ceil(bw)) * bs;
     let slice = u64::from(height_texels.div_ceil(bh)) * row;
@@ -907,6 +909,11 @@ impl ImageCommand {
                             buffer: name(*buffer),
                             range: ByteRange::new(buf_bytes[0].start, end),
                             size,
+                            vuid: if to_image {
+                                "VUID-vkCmdCopyBufferToImage-pRegions-00171"
+                            } else {
+                                "VUID-vkCmdCopyImageToBuffer-pRegions-00183"
+                            },
                         });
                     }
                     if to_image {
@@ -1256,6 +1263,13 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     if acquire && subs.iter().all(|s| at(*s) == ib.new_layout) {
                         continue;
                     }
+                    // oldLayout binds only a transition or an ownership
+                    // transfer (VUID-VkImageMemoryBarrier2-oldLayout-01197);
+                    // a barrier with equal layouts and no transfer is a
+                    // memory barrier of the range and changes no layout.
+                    if ib.old_layout == ib.new_layout && b.transfer().is_none() {
+                        continue;
+                    }
                     for s in &subs {
                         let current = at(*s);
                         if ib.old_layout != ImageLayout::UNDEFINED && ib.old_layout != current {
@@ -1294,8 +1308,11 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                         continue;
                     };
                     let (named, vuid) = match b.access {
-                        BindingAccess::SampledImage(l) => (l, "VUID-vkCmdDispatch-imageLayout-00344"),
-                        _ => (ImageLayout::GENERAL, "VUID-vkCmdDispatch-imageLayout-00344"),
+                        BindingAccess::SampledImage(l) => (l, "VUID-VkDescriptorImageInfo-imageLayout-00344"),
+                        _ => (
+                            ImageLayout::GENERAL,
+                            "VUID-VkDescriptorImageInfo-imageLayout-00344",
+                        ),
                     };
                     check(b.region.object, r, named, "vkCmdDispatch", vuid, &state)?;
                 }

@@ -1118,6 +1118,34 @@ impl Program {
         Ok(id)
     }
 
+    /// An image barrier's region is byte range `part` of its subresource
+    /// range, of an `image`-declared object (what the parser makes).
+    fn check_image_barrier(&self, b: &Barrier) -> Result<(), super::image::ImageError> {
+        let Some(ib) = b.image else { return Ok(()) };
+        let name = self.object(ib.image).map_or("?".to_string(), |o| o.name.clone());
+        let desc = self
+            .image(ib.image)
+            .ok_or(super::image::ImageError::NotAnImage { name: name.clone() })?;
+        let bad = |reason: String| super::image::ImageError::BadSubresource {
+            call: "vkCmdPipelineBarrier2".into(),
+            what: "subresourceRange".into(),
+            image: name.clone(),
+            reason,
+        };
+        let bytes = desc.range_bytes(ib.range).map_err(bad)?;
+        let want = bytes.get(ib.part as usize).map(|r| Region {
+            object: ib.image,
+            range: *r,
+        });
+        if b.region.is_none() || b.region != want {
+            return Err(bad(format!(
+                "the barrier's region is not byte range {} of {} (build image barriers with the parser's form)",
+                ib.part, ib.range
+            )));
+        }
+        Ok(())
+    }
+
     /// An image command, checked against this program's images, with the
     /// byte ranges its regions address.
     pub fn image_command(&self, op: super::image::ImageOp) -> Result<Command, ProgramError> {
@@ -1298,6 +1326,10 @@ impl Program {
             }
             Command::Barrier(dep) => {
                 check_dependency_flags(dep).map_err(err)?;
+                for b in &dep.barriers {
+                    self.check_image_barrier(b)
+                        .map_err(|e| err(ProgramErrorKind::Image(e)))?;
+                }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))
             }
             Command::SetEvent { event, dependency } => {
