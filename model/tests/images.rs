@@ -461,3 +461,26 @@ submit transfer signal s@ALL_COMMANDS
         .to_string();
     assert!(err.contains("VUID-VkImageMemoryBarrier2-image-04071"), "{err}");
 }
+
+/// "Image Layouts": from `UNDEFINED` "the contents of that range may be
+/// discarded": the CPU reference makes the transitioned bytes undefined
+/// (here the linear image's 64 bytes at the start of `mem`), keeps the
+/// rest, and keeps the bytes of a transition from a defined layout.
+#[test]
+fn the_reference_discards_contents_on_a_transition_from_undefined() {
+    let body = "host-write mem[0..128] 7
+barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 UNDEFINED->GENERAL
+barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 GENERAL->TRANSFER_DST_OPTIMAL
+host-read mem[0..128]";
+    let t = parse(body).unwrap();
+    let reads = vksync::reference::run(&t.program).unwrap();
+    let bytes = &reads[0].bytes;
+    assert!(bytes[..64].iter().all(Option::is_none), "{bytes:?}");
+    assert!(bytes[64..].iter().all(Option::is_some), "{bytes:?}");
+    let body = "barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 UNDEFINED->GENERAL
+host-write mem[0..128] 7
+barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 GENERAL->TRANSFER_DST_OPTIMAL
+host-read mem[0..128]";
+    let reads = vksync::reference::run(&parse(body).unwrap().program).unwrap();
+    assert!(reads[0].bytes.iter().all(Option::is_some));
+}
