@@ -157,7 +157,8 @@ fn buffer_image_copy_addresses_the_specs_bytes() {
         offset: [0, 0, 0],
         extent,
     };
-    let cases: Vec<(&str, ImageDesc, BufferImageCopy, Vec<(u64, u64)>)> = vec![
+    type Case = (&'static str, ImageDesc, BufferImageCopy, Vec<(u64, u64)>);
+    let cases: Vec<Case> = vec![
         // Tight rows: one range of 4x4x4 bytes.
         (
             "tight",

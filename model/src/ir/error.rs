@@ -30,8 +30,10 @@ pub enum Location {
 pub enum ProgramErrorKind {
     /// An image, image command or image barrier is not well formed, or
     /// breaks a layout rule (`crate::ir::image`).
+    /// (Boxed: the image errors carry names and layouts, and every
+    /// `Result` of the crate would grow with them.)
     #[error(transparent)]
-    Image(#[from] super::image::ImageError),
+    Image(Box<super::image::ImageError>),
     /// Refused with "`{name}` has size 0".
     #[error("`{name}` has size 0")]
     ZeroSizeObject {

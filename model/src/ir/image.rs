@@ -1216,7 +1216,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
     for ci in super::execution::order(program) {
         let err = |e: ImageError| ProgramError {
             at: Location::Command(ci),
-            kind: ProgramErrorKind::Image(e),
+            kind: ProgramErrorKind::Image(Box::new(e)),
         };
         let c = &program.commands[ci];
         let check = |image: ObjectId,

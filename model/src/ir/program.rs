@@ -1105,7 +1105,7 @@ impl Program {
             tiling,
         };
         desc.validate(name)
-            .map_err(|e| self.error_at_object(ProgramErrorKind::Image(e)))?;
+            .map_err(|e| self.error_at_object(ProgramErrorKind::Image(Box::new(e))))?;
         let size = desc.total_size().unwrap_or(0);
         let id = self.declare(Object {
             name: name.to_string(),
@@ -1153,7 +1153,7 @@ impl Program {
             .map(|c| Command::Image(Box::new(c)))
             .map_err(|e| ProgramError {
                 at: Location::Command(self.commands.len()),
-                kind: ProgramErrorKind::Image(e),
+                kind: ProgramErrorKind::Image(Box::new(e)),
             })
     }
 
@@ -1292,16 +1292,16 @@ impl Program {
                 for id in ic.op.objects() {
                     self.check_id(id, at)?;
                 }
-                let again =
-                    ImageCommand::new(self, ic.op.clone()).map_err(|e| err(ProgramErrorKind::Image(e)))?;
+                let again = ImageCommand::new(self, ic.op.clone())
+                    .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
                 if again.accesses != ic.accesses {
-                    return Err(err(ProgramErrorKind::Image(super::image::ImageError::BadSubresource {
+                    return Err(err(ProgramErrorKind::Image(Box::new(super::image::ImageError::BadSubresource {
                         call: ic.op.vulkan_name().to_string(),
                         what: "its accesses".into(),
                         image: String::new(),
                         reason: "they are not the ones its regions address (build it with Program::image_command)"
                             .into(),
-                    })));
+                    }))));
                 }
                 regions.extend(ic.accesses.iter().map(|(r, _)| *r));
             }
@@ -1328,7 +1328,7 @@ impl Program {
                 check_dependency_flags(dep).map_err(err)?;
                 for b in &dep.barriers {
                     self.check_image_barrier(b)
-                        .map_err(|e| err(ProgramErrorKind::Image(e)))?;
+                        .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
                 }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))
             }

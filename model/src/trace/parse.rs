@@ -1986,113 +1986,6 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     Ok(p.trace)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::trace::print;
-
-    const SAMPLE: &str = "\
-# a comment
-buffer a 256
-buffer b 0x100
-buffer c 64 alias a 128
-pool p 4096 align 256
-alloc x 100 from p
-copy a[0..64] -> b[64..128]
-fill b[0..16] 7
-update a[0..8] 3
-dispatch scale_add(2,3) indirect b[0..12] read a[0..64] write b[128..192] rw c[0..64]
-barrier COPY|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ a[0..64]; COPY:NONE -> CLEAR:NONE
-host-write x[0..100] 9
-submit
-wait
-host-read b[0..256]
-free x
-";
-
-    #[test]
-    fn declarations_after_allocs_keep_their_ids() {
-        // Found by the parser fuzz target (fuzz/regressions/).
-        let text =
-            "pool p 256\nalloc x 4 from p\nbuffer b 16\nfill b[0..4] 1\nalloc y 4 from p\nbuffer c 8\n";
-        let t = parse(text).unwrap();
-        let again = parse(&print(&t.program)).unwrap();
-        assert_eq!(again.program, t.program);
-    }
-
-    #[test]
-    fn round_trips() {
-        let t = parse(SAMPLE).unwrap();
-        assert_eq!(t.program.commands.len(), 11);
-        assert_eq!(t.command_lines[0], 6);
-        let printed = print(&t.program);
-        let again = parse(&printed).unwrap();
-        assert_eq!(again.program, t.program);
-        assert_eq!(print(&again.program), printed);
-    }
-
-    #[test]
-    fn errors_name_line_column_and_reason() {
-        // More cases, one per lexical rule, are in tests/trace_edges.rs.
-        let cases: &[(&str, &str)] = &[
-            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
-                         wait-events, set-event1, wait-events1, reset-event, host-set-event, host-reset-event or not-modelled)"),
-            ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
-            ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
-            ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
-            ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
-            ("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`"),
-            ("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`"),
-            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
-            ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
-            ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
-            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled` or `indirect`, found `reed`"),
-            ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
-            ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
-            ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
-            ("buffer 1a 16", "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`"),
-        ];
-        for (text, expected) in cases {
-            let got = parse(text).map(|_| ()).map_err(|e| e.to_string());
-            assert_eq!(got, Err(expected.to_string()), "for {text:?}");
-        }
-    }
-
-    #[test]
-    fn numbers() {
-        // parse_num alone: the value, or why not (byte offsets).
-        let cases: &[(&str, Result<u64, NumError>)] = &[
-            ("0", Ok(0)),
-            ("007", Ok(7)),
-            ("1_000", Ok(1000)),
-            ("0x1_0000", Ok(0x1_0000)),
-            ("0XfF", Ok(255)),
-            ("18446744073709551615", Ok(u64::MAX)),
-            ("0xffff_ffff_ffff_ffff", Ok(u64::MAX)),
-            ("18446744073709551616", Err(NumError::Overflow)),
-            ("0x1_0000_0000_0000_0000", Err(NumError::Overflow)),
-            ("", Err(NumError::NotANumber)),
-            ("x", Err(NumError::NotANumber)),
-            ("-1", Err(NumError::NotANumber)),
-            ("+1", Err(NumError::NotANumber)),
-            ("_1", Err(NumError::Underscore(0))),
-            ("1_", Err(NumError::Underscore(1))),
-            ("1__0", Err(NumError::Underscore(2))),
-            ("0x_1", Err(NumError::Underscore(2))),
-            ("0x1_", Err(NumError::Underscore(3))),
-            ("0x", Err(NumError::NoHexDigits)),
-            ("0x+1", Err(NumError::Digit(2, 16))),
-            ("0_x1", Err(NumError::Digit(2, 10))),
-            ("12a", Err(NumError::Digit(2, 10))),
-            // A bad digit after an overflow is reported, not the overflow.
-            ("99999999999999999999z", Err(NumError::Digit(20, 10))),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(&parse_num(text), expected, "for {text:?}");
-        }
-    }
-}
-
 /// `SRC_FAMILY->DST_FAMILY` of an ownership transfer.
 fn families(line: &Line, f: Tok) -> Result<OwnershipTransfer, ParseError> {
     let bad = || {
@@ -2368,4 +2261,111 @@ fn blit_region(line: &Line, g: &[Tok]) -> Result<ImageBlitRegion, ParseError> {
         dst_subresource: sublayers(line, required(line, &f, "dstSubresource", g)?)?,
         dst_offsets: corners(line, required(line, &f, "dstOffsets", g)?)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::print;
+
+    const SAMPLE: &str = "\
+# a comment
+buffer a 256
+buffer b 0x100
+buffer c 64 alias a 128
+pool p 4096 align 256
+alloc x 100 from p
+copy a[0..64] -> b[64..128]
+fill b[0..16] 7
+update a[0..8] 3
+dispatch scale_add(2,3) indirect b[0..12] read a[0..64] write b[128..192] rw c[0..64]
+barrier COPY|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ a[0..64]; COPY:NONE -> CLEAR:NONE
+host-write x[0..100] 9
+submit
+wait
+host-read b[0..256]
+free x
+";
+
+    #[test]
+    fn declarations_after_allocs_keep_their_ids() {
+        // Found by the parser fuzz target (fuzz/regressions/).
+        let text =
+            "pool p 256\nalloc x 4 from p\nbuffer b 16\nfill b[0..4] 1\nalloc y 4 from p\nbuffer c 8\n";
+        let t = parse(text).unwrap();
+        let again = parse(&print(&t.program)).unwrap();
+        assert_eq!(again.program, t.program);
+    }
+
+    #[test]
+    fn round_trips() {
+        let t = parse(SAMPLE).unwrap();
+        assert_eq!(t.program.commands.len(), 11);
+        assert_eq!(t.command_lines[0], 6);
+        let printed = print(&t.program);
+        let again = parse(&printed).unwrap();
+        assert_eq!(again.program, t.program);
+        assert_eq!(print(&again.program), printed);
+    }
+
+    #[test]
+    fn errors_name_line_column_and_reason() {
+        // More cases, one per lexical rule, are in tests/trace_edges.rs.
+        let cases: &[(&str, &str)] = &[
+            ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
+                         wait-events, set-event1, wait-events1, reset-event, host-set-event, host-reset-event or not-modelled)"),
+            ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
+            ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
+            ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
+            ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
+            ("buffer a 16\nbarrier COPY:TRANSFER_WRITE -> COMPUTE:SHADER_READ", "2:32: unknown stage flag `COMPUTE`"),
+            ("buffer a 16\nbarrier COPY:TRANSFER_WRIT -> COPY:NONE", "2:14: unknown access flag `TRANSFER_WRIT`"),
+            ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
+            ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
+            ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
+            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, `image-rw`, `sampled-image` or `indirect`, found `reed`"),
+            ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
+            ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
+            ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
+            ("buffer 1a 16", "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`"),
+        ];
+        for (text, expected) in cases {
+            let got = parse(text).map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(got, Err(expected.to_string()), "for {text:?}");
+        }
+    }
+
+    #[test]
+    fn numbers() {
+        // parse_num alone: the value, or why not (byte offsets).
+        let cases: &[(&str, Result<u64, NumError>)] = &[
+            ("0", Ok(0)),
+            ("007", Ok(7)),
+            ("1_000", Ok(1000)),
+            ("0x1_0000", Ok(0x1_0000)),
+            ("0XfF", Ok(255)),
+            ("18446744073709551615", Ok(u64::MAX)),
+            ("0xffff_ffff_ffff_ffff", Ok(u64::MAX)),
+            ("18446744073709551616", Err(NumError::Overflow)),
+            ("0x1_0000_0000_0000_0000", Err(NumError::Overflow)),
+            ("", Err(NumError::NotANumber)),
+            ("x", Err(NumError::NotANumber)),
+            ("-1", Err(NumError::NotANumber)),
+            ("+1", Err(NumError::NotANumber)),
+            ("_1", Err(NumError::Underscore(0))),
+            ("1_", Err(NumError::Underscore(1))),
+            ("1__0", Err(NumError::Underscore(2))),
+            ("0x_1", Err(NumError::Underscore(2))),
+            ("0x1_", Err(NumError::Underscore(3))),
+            ("0x", Err(NumError::NoHexDigits)),
+            ("0x+1", Err(NumError::Digit(2, 16))),
+            ("0_x1", Err(NumError::Digit(2, 10))),
+            ("12a", Err(NumError::Digit(2, 10))),
+            // A bad digit after an overflow is reported, not the overflow.
+            ("99999999999999999999z", Err(NumError::Digit(20, 10))),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(&parse_num(text), expected, "for {text:?}");
+        }
+    }
 }
