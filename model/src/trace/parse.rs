@@ -1364,6 +1364,16 @@ impl Parser {
                         "rw" => BindingAccess::ReadWrite,
                         "uniform" => BindingAccess::Uniform,
                         "sampled" => BindingAccess::Sampled,
+                        // VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: read by the
+                        // fragment stage (INPUT_ATTACHMENT_READ), which a
+                        // dispatch does not run.
+                        "input-attachment" => {
+                            return line.err(
+                                t.col,
+                                "input attachments are not modelled: INPUT_ATTACHMENT_READ needs the fragment stage, \
+                                 and a dispatch has none",
+                            )
+                        }
                         "image-read" | "image-write" | "image-rw" | "sampled-image" => {
                             let it = line.next("an image")?;
                             let image = self.image(&line, it)?;
