@@ -485,3 +485,147 @@ host-read mem[0..128]";
     let reads = vksync::reference::run(&parse(body).unwrap().program).unwrap();
     assert!(reads[0].bytes.iter().all(Option::is_some));
 }
+
+/// The byte ranges of rectangles and of buffer-image copies against a
+/// per-texel oracle: for every small image, subresource and rectangle,
+/// the bytes `rect_ranges` and `buffer_ranges` give are exactly the
+/// union of each covered texel block's bytes, computed one block at a
+/// time from the definitions (the notional layout; "Buffer and Image
+/// Addressing"), whenever no widening applies.
+#[test]
+fn addressing_matches_a_per_texel_oracle() {
+    use std::collections::BTreeSet;
+    use vksync::{AspectMask, BufferImageCopy, Format, ImageDesc, SubresourceLayers, Tiling};
+    let set =
+        |rs: &[vksync::ByteRange]| -> BTreeSet<u64> { rs.iter().flat_map(|r| r.start..r.end).collect() };
+    let mut cases = 0;
+    for (format, extent, mips, layers) in [
+        ("R8G8B8A8_UNORM", [5, 3, 1], 2, 2),
+        ("BC1_RGBA_UNORM_BLOCK", [9, 8, 1], 2, 1),
+        ("D24_UNORM_S8_UINT", [3, 2, 1], 1, 2),
+        ("R32_UINT", [3, 2, 3], 2, 1),
+    ] {
+        let format = Format::parse(format).unwrap();
+        let d = ImageDesc {
+            object: vksync::ObjectId(0),
+            format,
+            extent,
+            mips,
+            layers,
+            tiling: Tiling::Optimal,
+        };
+        let (bw, bh) = format.info().block;
+        for aspect in format.aspect_mask().aspects() {
+            let bs = format.block_bytes(aspect);
+            for mip in 0..mips {
+                let e = d.mip_extent(mip);
+                let blocks_x = u64::from(e[0].div_ceil(bw));
+                let blocks_y = u64::from(e[1].div_ceil(bh));
+                for l0 in 0..layers {
+                    for l1 in l0 + 1..=layers {
+                        let sub = SubresourceLayers {
+                            aspects: AspectMask::of(aspect),
+                            mip,
+                            base_layer: l0,
+                            layer_count: Some(l1 - l0),
+                        };
+                        // Offsets on block boundaries (the copy rules), any
+                        // extent that ends on one or at the edge.
+                        for x in (0..e[0]).step_by(bw as usize) {
+                            for y in (0..e[1]).step_by(bh as usize) {
+                                for z in 0..e[2] {
+                                    for w in (1..=e[0] - x).filter(|w| (x + w) % bw == 0 || x + w == e[0]) {
+                                        for h in (1..=e[1] - y).filter(|h| (y + h) % bh == 0 || y + h == e[1])
+                                        {
+                                            let dz = e[2] - z;
+                                            let (off, ext) = ([x, y, z], [w, h, dz]);
+                                            let (bx0, bx1) =
+                                                (u64::from(x / bw), u64::from((x + w).div_ceil(bw)));
+                                            let (by0, by1) =
+                                                (u64::from(y / bh), u64::from((y + h).div_ceil(bh)));
+                                            let mut want = BTreeSet::new();
+                                            for l in l0..l1 {
+                                                let base = d.subresource_offset(aspect, mip, l);
+                                                for zz in u64::from(z)..u64::from(z + dz) {
+                                                    for by in by0..by1 {
+                                                        for bx in bx0..bx1 {
+                                                            let at = base
+                                                                + ((zz * blocks_y + by) * blocks_x + bx) * bs;
+                                                            want.extend(at..at + bs);
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                            let got = d.rect_ranges(sub, off, ext).unwrap();
+                                            assert_eq!(set(&got), want, "{format} {aspect:?} mip {mip} layers {l0}..{l1} {off:?} {ext:?}");
+                                            // The buffer side, with a row
+                                            // length and image height one block
+                                            // larger than the extent.
+                                            let region = BufferImageCopy {
+                                                buffer_offset: 8,
+                                                row_length: w + bw,
+                                                image_height: h + bh,
+                                                subresource: sub,
+                                                offset: off,
+                                                extent: ext,
+                                            };
+                                            let (rl, ih) = (
+                                                u64::from((w + bw).div_ceil(bw)),
+                                                u64::from((h + bh).div_ceil(bh)),
+                                            );
+                                            let mut want = BTreeSet::new();
+                                            let slices = u64::from(dz) * u64::from(l1 - l0);
+                                            for s in 0..slices {
+                                                for by in 0..by1 - by0 {
+                                                    for bx in 0..bx1 - bx0 {
+                                                        let at = 8 + ((s * ih + by) * rl + bx) * bs;
+                                                        want.extend(at..at + bs);
+                                                    }
+                                                }
+                                            }
+                                            let got = vksync::buffer_ranges(&d, &region).unwrap();
+                                            assert_eq!(
+                                                set(&got),
+                                                want,
+                                                "buffer side: {format} {aspect:?} {off:?} {ext:?}"
+                                            );
+                                            cases += 1;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(cases > 400, "{cases}");
+}
+
+/// Past `MAX_RANGES` rows an access is widened to the hull of each
+/// slice's rows (sound: only wider), so its size stays bounded.
+#[test]
+fn many_rows_widen_to_their_hull() {
+    use vksync::{AspectMask, Format, ImageDesc, SubresourceLayers, Tiling};
+    let d = ImageDesc {
+        object: vksync::ObjectId(0),
+        format: Format::parse("R8_UNORM").unwrap(),
+        extent: [8, 100, 1],
+        mips: 1,
+        layers: 1,
+        tiling: Tiling::Optimal,
+    };
+    let sub = SubresourceLayers {
+        aspects: AspectMask::of(vksync::Aspect::Color),
+        mip: 0,
+        base_layer: 0,
+        layer_count: Some(1),
+    };
+    let rows = |h| d.rect_ranges(sub, [0, 0, 0], [4, h, 1]).unwrap();
+    assert_eq!(rows(64).len(), 64);
+    let wide = rows(65);
+    assert_eq!(wide.len(), 1);
+    assert_eq!((wide[0].start, wide[0].end), (0, 64 * 8 + 4));
+    assert_eq!(vksync::MAX_RANGES, 64);
+}
