@@ -453,7 +453,7 @@ fn step(
         // to be preserved"), so its bytes become undefined.
         Command::Barrier(dep) => {
             for b in &dep.barriers {
-                if let (Some(ib), Some(r)) = (b.image, b.region) {
+                if let (Some(ib), Some(r)) = (b.image.and_then(|i| program.image_barrier(i)), b.region) {
                     if b.transition && ib.old_layout == crate::vk::image::ImageLayout::UNDEFINED {
                         store.write(r, &vec![None; r.range.len() as usize]);
                     }

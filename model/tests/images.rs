@@ -124,7 +124,12 @@ fn subrange(text: &str) -> vksync::SubresourceRange {
     ))
     .unwrap();
     match &t.program.commands()[0] {
-        vksync::Command::Barrier(d) => d.barriers[0].image.unwrap().range,
+        vksync::Command::Barrier(d) => {
+            t.program
+                .image_barrier(d.barriers[0].image.unwrap())
+                .unwrap()
+                .range
+        }
         _ => unreachable!(),
     }
 }

@@ -145,12 +145,11 @@ impl fmt::Display for SubresourceLayers {
     }
 }
 
-/// The layout information of an image memory barrier
-/// ([`crate::Barrier::image`]). One `VkImageMemoryBarrier2` whose
-/// subresource range is several byte ranges is several model barriers
-/// with identical masks (barriers of one call apply independently, so
-/// that is the same barrier), `part` 0, 1, ...; the printer writes part 0
-/// only, the layout rules read part 0 only.
+/// The layout information of an image memory barrier, kept in
+/// [`crate::Program::image_barriers`] and named from each model barrier
+/// by an [`ImageBarrierRef`] ([`crate::Barrier::image`]; a reference
+/// rather than the value keeps every `Barrier` small: the planners hold
+/// millions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ImageBarrier {
     /// The image.
@@ -161,8 +160,30 @@ pub struct ImageBarrier {
     pub old_layout: ImageLayout,
     /// `newLayout`.
     pub new_layout: ImageLayout,
-    /// Which byte range of the subresource range this model barrier is.
-    pub part: u32,
+}
+
+/// A model barrier's image memory barrier: an index into
+/// [`crate::Program::image_barriers`] (stored plus one, so that
+/// `Option<ImageBarrierRef>` takes four bytes). One `VkImageMemoryBarrier2`
+/// whose subresource range is several byte ranges is several model
+/// barriers with identical masks and the same reference, one per range in
+/// address order (barriers of one call apply independently, so that is the
+/// same barrier); the one over the first range is its *first part*
+/// ([`crate::Program::image_barrier_part`]): the printer writes that one
+/// only, and the layout rules read that one only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageBarrierRef(std::num::NonZeroU32);
+
+impl ImageBarrierRef {
+    /// The reference to entry `index`; `None` past `u32::MAX - 1`.
+    pub fn new(index: usize) -> Option<ImageBarrierRef> {
+        let plus_one = u32::try_from(index).ok()?.checked_add(1)?;
+        std::num::NonZeroU32::new(plus_one).map(ImageBarrierRef)
+    }
+    /// The index in [`crate::Program::image_barriers`].
+    pub fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
 }
 
 /// A `VkBufferImageCopy2` region.
@@ -1249,7 +1270,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                 let family = program.queue_family(queues[ci]);
                 let mut sets = Vec::new();
                 for (index, b) in dep.barriers.iter().enumerate() {
-                    let Some(ib) = b.image.filter(|ib| ib.part == 0) else {
+                    let Some((ib, 0)) = program.image_barrier_part(b) else {
                         continue;
                     };
                     let Some(i) = slot(ib.image) else { continue };

@@ -17,7 +17,7 @@
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::event::{Event, EventId, EventWait};
-use super::image::{ImageBarrier, ImageCommand, ImageDesc, Tiling};
+use super::image::{ImageBarrier, ImageBarrierRef, ImageCommand, ImageDesc, Tiling};
 use super::queue::{Queue, QueueId, Semaphore, SemaphoreId, SemaphoreType, Submission, WaitFor};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::image::{Format, ImageLayout};
@@ -284,10 +284,12 @@ pub struct Barrier {
     /// transition). `None`: both indices `VK_QUEUE_FAMILY_IGNORED`.
     pub ownership: Option<OwnershipTransfer>,
     /// For an image memory barrier of an `image`-declared object: its
-    /// subresource range and layouts, and which of the range's byte
-    /// ranges `region` is (`crate::ir::image::ImageBarrier`). `transition`
-    /// is then `old_layout != new_layout`. `None` for every other barrier.
-    pub image: Option<ImageBarrier>,
+    /// subresource range and layouts, in [`Program::image_barriers`]
+    /// (`region` is one of the range's byte ranges:
+    /// [`Program::image_barrier_part`]). `transition` is then
+    /// `old_layout != new_layout` (outside an ownership transfer). `None`
+    /// for every other barrier.
+    pub image: Option<ImageBarrierRef>,
 }
 
 impl Barrier {
@@ -364,7 +366,7 @@ impl Barrier {
             "{}:{} -> {}:{}",
             self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
         );
-        if let Some(ib) = self.image {
+        if let Some(ib) = self.image.and_then(|r| program.image_barrier(r)) {
             let name = program.object(ib.image).map_or("?", |o| o.name.as_str());
             s.push_str(&format!(
                 " {name} {} {}->{}",
@@ -914,6 +916,8 @@ pub struct Program {
     pub(crate) events: Vec<Event>,
     /// The `image`-declared objects, in declaration order.
     pub(crate) images: Vec<ImageDesc>,
+    /// The image memory barriers [`Barrier::image`] refers to.
+    pub(crate) image_barriers: Vec<ImageBarrier>,
 }
 
 impl Program {
@@ -1081,6 +1085,41 @@ impl Program {
         &self.images
     }
 
+    /// The image memory barriers the program's barriers refer to
+    /// ([`Barrier::image`]).
+    pub fn image_barriers(&self) -> &[ImageBarrier] {
+        &self.image_barriers
+    }
+
+    /// The image memory barrier a model barrier is part of.
+    pub fn image_barrier(&self, r: ImageBarrierRef) -> Option<&ImageBarrier> {
+        self.image_barriers.get(r.index())
+    }
+
+    /// The image memory barrier `b` is part of, and which part: the
+    /// position of `b`'s region among the byte ranges of its subresource
+    /// range (0: the first part). `None` for any other barrier, or one
+    /// whose region is none of those ranges.
+    pub fn image_barrier_part(&self, b: &Barrier) -> Option<(&ImageBarrier, usize)> {
+        let ib = self.image_barrier(b.image?)?;
+        let region = b.region?;
+        let bytes = self.image(ib.image)?.range_bytes(ib.range).ok()?;
+        let part = bytes
+            .iter()
+            .position(|r| region.object == ib.image && *r == region.range)?;
+        Some((ib, part))
+    }
+
+    /// Records an image memory barrier; give its reference, with each
+    /// part's index, to the model barriers over its byte ranges
+    /// ([`ImageDesc::range_bytes`]).
+    /// `None` when there are already `u32::MAX` of them.
+    pub fn add_image_barrier(&mut self, b: ImageBarrier) -> Option<ImageBarrierRef> {
+        let r = ImageBarrierRef::new(self.image_barriers.len())?;
+        self.image_barriers.push(b);
+        Some(r)
+    }
+
     /// Declares an image (`image NAME FORMAT WxHxD mips M layers L
     /// TILING`): an object of its notional size, bound to memory of its
     /// own, or to `alias`'s memory at an offset (which must hold the
@@ -1121,7 +1160,12 @@ impl Program {
     /// An image barrier's region is byte range `part` of its subresource
     /// range, of an `image`-declared object (what the parser makes).
     fn check_image_barrier(&self, b: &Barrier) -> Result<(), super::image::ImageError> {
-        let Some(ib) = b.image else { return Ok(()) };
+        let Some(r) = b.image else { return Ok(()) };
+        let Some(ib) = self.image_barrier(r) else {
+            return Err(super::image::ImageError::NotAnImage {
+                name: format!("image barrier {} (not one of this program's)", r.index()),
+            });
+        };
         let name = self.object(ib.image).map_or("?".to_string(), |o| o.name.clone());
         let desc = self
             .image(ib.image)
@@ -1132,15 +1176,11 @@ impl Program {
             image: name.clone(),
             reason,
         };
-        let bytes = desc.range_bytes(ib.range).map_err(bad)?;
-        let want = bytes.get(ib.part as usize).map(|r| Region {
-            object: ib.image,
-            range: *r,
-        });
-        if b.region.is_none() || b.region != want {
+        desc.range_bytes(ib.range).map_err(bad)?;
+        if self.image_barrier_part(b).is_none() {
             return Err(bad(format!(
-                "the barrier's region is not byte range {} of {} (build image barriers with the parser's form)",
-                ib.part, ib.range
+                "the barrier's region is none of the byte ranges of {} (build image barriers with the parser's form)",
+                ib.range
             )));
         }
         Ok(())
@@ -1797,6 +1837,7 @@ impl Program {
             semaphores: self.semaphores.clone(),
             events: self.events.clone(),
             images: self.images.clone(),
+            image_barriers: self.image_barriers.clone(),
         }
     }
 
@@ -1811,6 +1852,7 @@ impl Program {
             semaphores: self.semaphores.clone(),
             events: self.events.clone(),
             images: self.images.clone(),
+            image_barriers: self.image_barriers.clone(),
         }
     }
 }

@@ -688,7 +688,7 @@ impl Parser {
     /// number contains one). One buffer, reused, holds the current
     /// barrier's tokens: a line of a million barriers allocates nothing per
     /// barrier. No tokens: no barrier.
-    fn barriers(&self, line: &Line, rest: &[Tok], end_col: usize) -> Result<Vec<Barrier>, ParseError> {
+    fn barriers(&mut self, line: &Line, rest: &[Tok], end_col: usize) -> Result<Vec<Barrier>, ParseError> {
         let mut barriers = Vec::new();
         if !rest.is_empty() {
             let mut group: Vec<Tok> = Vec::with_capacity(4);
@@ -714,7 +714,7 @@ impl Parser {
     /// An event's dependency info (after the event token `ev`): at least one
     /// barrier, none with a layout transition.
     fn event_dependency(
-        &self,
+        &mut self,
         line: &Line,
         ev: Tok,
         rest: &[Tok],
@@ -785,7 +785,7 @@ impl Parser {
     /// of one barrier, `end_col` the column of the `;` or line end after
     /// them.
     fn barrier_part(
-        &self,
+        &mut self,
         line: &Line,
         toks: &[Tok],
         end_col: usize,
@@ -887,7 +887,15 @@ impl Parser {
                         ),
                     )
                 })?;
-                for (part, range_bytes) in bytes.into_iter().enumerate() {
+                let Some(r) = self.trace.program.add_image_barrier(ImageBarrier {
+                    image,
+                    range,
+                    old_layout,
+                    new_layout,
+                }) else {
+                    return line.err(t.col, "too many image barriers (at most 4294967295)");
+                };
+                for range_bytes in bytes {
                     out.push(Barrier {
                         src_stage_mask: ss,
                         src_access_mask: sa,
@@ -903,13 +911,7 @@ impl Parser {
                         // of the range on both queues) stand for it.
                         transition: old_layout != new_layout && !transfers,
                         ownership,
-                        image: Some(ImageBarrier {
-                            image,
-                            range,
-                            old_layout,
-                            new_layout,
-                            part: part as u32,
-                        }),
+                        image: Some(r),
                     });
                 }
                 return Ok(());

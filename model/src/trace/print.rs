@@ -298,7 +298,7 @@ fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> S
     let parts: Vec<String> = dep
         .barriers
         .iter()
-        .filter(|b| b.image.is_none_or(|ib| ib.part == 0))
+        .filter(|b| b.image.is_none() || matches!(program.image_barrier_part(b), Some((_, 0))))
         .map(|b| b.describe(program))
         .collect();
     parts.join("; ")
