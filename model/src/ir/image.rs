@@ -350,6 +350,59 @@ impl ImageOp {
         }
     }
 
+    /// Its layout VUIDs, the one table of them: which layouts its source
+    /// and destination image operands may name, then that the named
+    /// layout must be the subresources' current one ("must specify the
+    /// layout of the image subresources ... at the time this command is
+    /// executed"), for the source and the destination (a command with one
+    /// image operand repeats it).
+    pub fn layout_vuids(&self) -> [&'static str; 4] {
+        match self {
+            ImageOp::CopyBufferToImage { .. } => [
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-01396",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-01396",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-00180",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-00180",
+            ],
+            ImageOp::CopyImageToBuffer { .. } => [
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-01397",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-01397",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189",
+            ],
+            ImageOp::CopyImage { .. } => [
+                "VUID-vkCmdCopyImage-srcImageLayout-01917",
+                "VUID-vkCmdCopyImage-dstImageLayout-01395",
+                "VUID-vkCmdCopyImage-srcImageLayout-00128",
+                "VUID-vkCmdCopyImage-dstImageLayout-00133",
+            ],
+            ImageOp::BlitImage { .. } => [
+                "VUID-vkCmdBlitImage-srcImageLayout-01398",
+                "VUID-vkCmdBlitImage-dstImageLayout-01399",
+                "VUID-vkCmdBlitImage-srcImageLayout-00221",
+                "VUID-vkCmdBlitImage-dstImageLayout-00226",
+            ],
+            ImageOp::ResolveImage { .. } => [
+                "VUID-vkCmdResolveImage-srcImageLayout-01400",
+                "VUID-vkCmdResolveImage-dstImageLayout-01401",
+                "VUID-vkCmdResolveImage-srcImageLayout-00260",
+                "VUID-vkCmdResolveImage-dstImageLayout-00262",
+            ],
+            ImageOp::ClearColorImage { .. } => [
+                "VUID-vkCmdClearColorImage-imageLayout-01394",
+                "VUID-vkCmdClearColorImage-imageLayout-01394",
+                "VUID-vkCmdClearColorImage-imageLayout-00004",
+                "VUID-vkCmdClearColorImage-imageLayout-00004",
+            ],
+            ImageOp::ClearDepthStencilImage { .. } => [
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00012",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00012",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00011",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00011",
+            ],
+        }
+    }
+
     /// Every object it names (images and buffers), source first.
     pub fn objects(&self) -> Vec<ObjectId> {
         match self {
@@ -849,6 +902,7 @@ impl ImageCommand {
     pub fn new(program: &Program, op: ImageOp) -> Result<ImageCommand, ImageError> {
         let call = op.vulkan_name();
         let (read, write) = op.stage_accesses();
+        let vuids = op.layout_vuids();
         let image = |id: ObjectId| -> Result<&ImageDesc, ImageError> {
             program.image(id).ok_or_else(|| ImageError::NotAnImage {
                 name: program.object(id).map_or("?".into(), |o| o.name.clone()),
@@ -901,19 +955,9 @@ impl ImageCommand {
                 let to_image = matches!(op, ImageOp::CopyBufferToImage { .. });
                 let d = image(*img)?;
                 if to_image {
-                    layout_ok(
-                        *layout,
-                        false,
-                        "dstImageLayout",
-                        "VUID-vkCmdCopyBufferToImage-dstImageLayout-01396",
-                    )?;
+                    layout_ok(*layout, false, "dstImageLayout", vuids[1])?;
                 } else {
-                    layout_ok(
-                        *layout,
-                        true,
-                        "srcImageLayout",
-                        "VUID-vkCmdCopyImageToBuffer-srcImageLayout-01397",
-                    )?;
+                    layout_ok(*layout, true, "srcImageLayout", vuids[0])?;
                 }
                 let size = program.object(*buffer).map_or(0, |o| o.size);
                 for (index, r) in regions.iter().enumerate() {
@@ -948,18 +992,8 @@ impl ImageCommand {
             }
             ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => {
                 let (s, t) = (image(src.0)?, image(dst.0)?);
-                layout_ok(
-                    src.1,
-                    true,
-                    "srcImageLayout",
-                    "VUID-vkCmdCopyImage-srcImageLayout-01917",
-                )?;
-                layout_ok(
-                    dst.1,
-                    false,
-                    "dstImageLayout",
-                    "VUID-vkCmdCopyImage-dstImageLayout-01395",
-                )?;
+                layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
+                layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
                 for (index, r) in regions.iter().enumerate() {
                     let a = s
                         .rect_ranges(r.src_subresource, r.src_offset, r.extent)
@@ -973,18 +1007,8 @@ impl ImageCommand {
             }
             ImageOp::BlitImage { src, dst, regions } => {
                 let (s, t) = (image(src.0)?, image(dst.0)?);
-                layout_ok(
-                    src.1,
-                    true,
-                    "srcImageLayout",
-                    "VUID-vkCmdBlitImage-srcImageLayout-01398",
-                )?;
-                layout_ok(
-                    dst.1,
-                    false,
-                    "dstImageLayout",
-                    "VUID-vkCmdBlitImage-dstImageLayout-01399",
-                )?;
+                layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
+                layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
                 for (index, r) in regions.iter().enumerate() {
                     let (so, se) = blit_box(r.src_offsets);
                     let (to, te) = blit_box(r.dst_offsets);
@@ -1009,12 +1033,7 @@ impl ImageCommand {
                 ranges,
             } => {
                 let d = image(*img)?;
-                layout_ok(
-                    *layout,
-                    false,
-                    "imageLayout",
-                    "VUID-vkCmdClearColorImage-imageLayout-01394",
-                )?;
+                layout_ok(*layout, false, "imageLayout", vuids[1])?;
                 let color = matches!(op, ImageOp::ClearColorImage { .. });
                 for (index, r) in ranges.iter().enumerate() {
                     let what = format!("pRanges[{index}]");
@@ -1043,6 +1062,7 @@ impl ImageCommand {
     /// The subresources it uses with the layout it names, for the layout
     /// rules: (image, range, layout, operand, VUID).
     fn uses(&self) -> Vec<(ObjectId, SubresourceRange, ImageLayout, &'static str)> {
+        let vuids = self.op.layout_vuids();
         match &self.op {
             ImageOp::CopyBufferToImage {
                 image,
@@ -1051,14 +1071,7 @@ impl ImageCommand {
                 ..
             } => regions
                 .iter()
-                .map(|r| {
-                    (
-                        *image,
-                        r.subresource.range(),
-                        *layout,
-                        "VUID-vkCmdCopyBufferToImage-dstImageLayout-00180",
-                    )
-                })
+                .map(|r| (*image, r.subresource.range(), *layout, vuids[3]))
                 .collect(),
             ImageOp::CopyImageToBuffer {
                 image,
@@ -1067,31 +1080,14 @@ impl ImageCommand {
                 ..
             } => regions
                 .iter()
-                .map(|r| {
-                    (
-                        *image,
-                        r.subresource.range(),
-                        *layout,
-                        "VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189",
-                    )
-                })
+                .map(|r| (*image, r.subresource.range(), *layout, vuids[2]))
                 .collect(),
             ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => regions
                 .iter()
                 .flat_map(|r| {
                     [
-                        (
-                            src.0,
-                            r.src_subresource.range(),
-                            src.1,
-                            "VUID-vkCmdCopyImage-srcImageLayout-00128",
-                        ),
-                        (
-                            dst.0,
-                            r.dst_subresource.range(),
-                            dst.1,
-                            "VUID-vkCmdCopyImage-dstImageLayout-00133",
-                        ),
+                        (src.0, r.src_subresource.range(), src.1, vuids[2]),
+                        (dst.0, r.dst_subresource.range(), dst.1, vuids[3]),
                     ]
                 })
                 .collect(),
@@ -1099,18 +1095,8 @@ impl ImageCommand {
                 .iter()
                 .flat_map(|r| {
                     [
-                        (
-                            src.0,
-                            r.src_subresource.range(),
-                            src.1,
-                            "VUID-vkCmdBlitImage-srcImageLayout-00221",
-                        ),
-                        (
-                            dst.0,
-                            r.dst_subresource.range(),
-                            dst.1,
-                            "VUID-vkCmdBlitImage-dstImageLayout-00226",
-                        ),
+                        (src.0, r.src_subresource.range(), src.1, vuids[2]),
+                        (dst.0, r.dst_subresource.range(), dst.1, vuids[3]),
                     ]
                 })
                 .collect(),
@@ -1123,10 +1109,7 @@ impl ImageCommand {
                 image,
                 layout,
                 ranges,
-            } => ranges
-                .iter()
-                .map(|r| (*image, *r, *layout, "VUID-vkCmdClearColorImage-imageLayout-00004"))
-                .collect(),
+            } => ranges.iter().map(|r| (*image, *r, *layout, vuids[3])).collect(),
         }
     }
 }
