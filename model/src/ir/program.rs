@@ -931,7 +931,11 @@ impl Program {
     /// trace format can write: objects are declared in id order, each blob
     /// by its one [`Command::Alloc`] (so blobs are allocated in id order,
     /// and an object declared after a blob is used only after that blob's
-    /// `alloc`), and every blob is allocated.
+    /// `alloc`), and every blob is allocated. Objects come as buffers,
+    /// pools and blobs only: an image (with its description, image
+    /// barriers and image commands) is declared with
+    /// [`Program::declare_image`] and built with the parser or
+    /// [`Program::image_command`].
     pub fn from_parts(objects: Vec<Object>, commands: Vec<Command>) -> Result<Program, ProgramError> {
         let mut p = Program::new();
         let names: Vec<String> = objects.iter().map(|o| o.name.clone()).collect();
