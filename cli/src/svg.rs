@@ -725,6 +725,7 @@ fn placement(c: &Command) -> (bool, Shape) {
     match c {
         Command::Copy { .. }
         | Command::CopyImage { .. }
+        | Command::Image(_)
         | Command::Fill { .. }
         | Command::Update { .. }
         | Command::Dispatch { .. } => (true, Shape::Box),

@@ -104,6 +104,8 @@ const EXAMPLES: &[&str] = &[
     "ownership",
     "ownership-unordered",
     "residual-batch",
+    "image-mip-chain",
+    "image-mip-chain-fixed",
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -133,7 +135,12 @@ const MULTI_QUEUE: &[(&str, usize)] = &[
 /// The examples with image layout transitions, with the line of the first:
 /// they check, but the planners and the runtime refuse them (no planner
 /// plans around a transition yet, and the runtime has no images).
-const WITH_TRANSITIONS: &[(&str, usize)] = &[("image-transition", 19), ("image-transition-fixed", 14)];
+const WITH_TRANSITIONS: &[(&str, usize)] = &[
+    ("image-transition", 19),
+    ("image-transition-fixed", 14),
+    ("image-mip-chain", 12),
+    ("image-mip-chain-fixed", 9),
+];
 
 #[test]
 fn every_example_is_listed() {

@@ -1,4 +1,4 @@
-//! vksync: a formal model of Vulkan synchronization for buffers.
+//! vksync: a formal model of Vulkan synchronization for buffers and images.
 //!
 //! The crate is pure Rust with no I/O, no Vulkan and no global state. What
 //! it offers, from the crate root and its public modules:
@@ -6,10 +6,12 @@
 //! - **Programs**: [`Program`] (objects and [`Command`]s, built through
 //!   checked methods that return [`ProgramError`]), [`resolve`] to a
 //!   memory [`Layout`], and [`accesses`], the one table of which memory
-//!   each command touches at which stage. Images are the memory they are
-//!   bound to; a barrier can perform a layout transition of it
-//!   ([`Barrier::with_transition`]), which checking handles and planning
-//!   refuses.
+//!   each command touches at which stage. Images come coarse (the memory
+//!   they are bound to; a barrier can perform a layout transition of it,
+//!   [`Barrier::with_transition`]) or exact ([`Program::declare_image`]:
+//!   subresources with layouts, image barriers over subresource ranges,
+//!   [`ImageOp`] commands, storage and sampled image bindings; see
+//!   [`ImageDesc`]). Checking handles both; planning refuses transitions.
 //! - **Checking**: [`check`] / [`check_with`] / [`check_streaming`] give the
 //!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
 //!   [`Semantics`] (the specification's, by default, with a [`Reading`] of
@@ -76,6 +78,10 @@ pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
+pub use ir::image::{
+    buffer_ranges, BufferImageCopy, ImageBarrier, ImageBarrierRef, ImageBlitRegion, ImageCommand,
+    ImageCopyRegion, ImageDesc, ImageError, ImageOp, SubresourceLayers, SubresourceRange, Tiling, MAX_RANGES,
+};
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,
 };
@@ -92,4 +98,5 @@ pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
 pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};
 pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+pub use vk::image::{Aspect, AspectMask, Format, ImageLayout};
 pub use vk::scope::{Stage, StageAccess};

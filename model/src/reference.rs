@@ -447,9 +447,20 @@ fn step(
 ) -> Result<(), ReferenceError> {
     match c {
         Command::Alloc { blob } => store.undefine(program, *blob),
-        // A layout transition keeps the bytes (module documentation).
+        // A coarse layout transition keeps the bytes (module
+        // documentation); an exact one from `UNDEFINED` discards them
+        // ("Image Layouts": "the contents of the image are not guaranteed
+        // to be preserved"), so its bytes become undefined.
+        Command::Barrier(dep) => {
+            for b in &dep.barriers {
+                if let (Some(ib), Some(r)) = (b.image.and_then(|i| program.image_barrier(i)), b.region) {
+                    if b.transition && ib.old_layout == crate::vk::image::ImageLayout::UNDEFINED {
+                        store.write(r, &vec![None; r.range.len() as usize]);
+                    }
+                }
+            }
+        }
         Command::Free { .. }
-        | Command::Barrier(_)
         | Command::Submit(_)
         | Command::Wait(_)
         | Command::HostSignal { .. }
@@ -469,6 +480,15 @@ fn step(
         // image leaves is unknown here.
         Command::CopyImage { dst, .. } => {
             store.write(*dst, &vec![None; dst.range.len() as usize]);
+        }
+        // Nor texel addressing: an exact image command's written bytes
+        // become undefined too.
+        Command::Image(ic) => {
+            for (r, sa) in ic.accesses() {
+                if sa.is_write() {
+                    store.write(*r, &vec![None; r.range.len() as usize]);
+                }
+            }
         }
         Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
             let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();

@@ -11,7 +11,10 @@
 //! second barrier performs an image layout transition (which writes). Each program is
 //! enumerated over two memory layouts ([`LAYOUTS`]): separate buffers, and
 //! `b` aliasing the last two cells of `a`'s memory. Programs are text
-//! (trace lines), so a failure prints as a trace.
+//! (trace lines), so a failure prints as a trace. A third alphabet
+//! ([`IMAGE_ALPHABET`]) has exact images: two images of a few
+//! subresources, one linear and aliasing a buffer, with transitions,
+//! copies, blits, clears and storage and sampled image dispatches.
 //!
 //! The brute force ([`min_points`], [`min_bits`]) knows nothing of the
 //! planners: it places full barriers on subsets of the gaps between
@@ -94,6 +97,50 @@ pub const MULTI_QUEUE_ALPHABET: &[&str] = &[
     "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE",
     "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ",
 ];
+
+/// The declarations of the image alphabet's programs: a 2x2 `R8_UNORM`
+/// image `t` of 2 mips and 2 layers (10 notional bytes, its own memory), a
+/// linear 2x1 `R32_UINT` image `l` bound at byte 8 of `m`, a buffer `b`
+/// over bytes 0..16 of `m` (so `b[8..16]` is `l`'s texels), a staging
+/// buffer `s`; both images are first moved to `GENERAL` by a transition
+/// whose second scope holds every later access, so every sequence of the
+/// alphabet is valid.
+pub const IMAGE_HEADER: &str = "buffer m 32
+buffer b 16 alias m 0
+buffer s 16
+image t R8_UNORM 2x2 mips 2 layers 2
+image l R32_UINT 2x1 linear alias m 8
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE t COLOR:0..:0.. UNDEFINED->GENERAL
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE l COLOR:0:0 UNDEFINED->GENERAL
+";
+
+/// The image alphabet: buffer-image copies of single rows (disjoint rows
+/// of one subresource, both layers), a blit and a copy between mips and
+/// layers of one image, a clear of the linear image, storage and sampled
+/// image dispatches, a fill through the buffer that aliases the linear
+/// image; then barriers: a transition from `UNDEFINED` whose second scope
+/// has no access, an image barrier without transition, a global barrier,
+/// a transition of the linear image, and an image barrier whose range is
+/// two byte ranges (layer 1 of both mips).
+pub const IMAGE_ALPHABET: &[&str] = &[
+    "copy-buffer-to-image s -> t GENERAL imageSubresource=COLOR:0:0 imageExtent=2,1,1",
+    "copy-image-to-buffer t GENERAL -> s bufferOffset=4 imageSubresource=COLOR:0:0..2 imageOffset=0,1,0 imageExtent=2,1,1",
+    "blit-image t GENERAL -> t GENERAL srcSubresource=COLOR:0:1 srcOffsets=0,0,0:2,2,1 dstSubresource=COLOR:1:1 dstOffsets=0,0,0:1,1,1",
+    "copy-image t GENERAL -> t GENERAL srcSubresource=COLOR:1:0 dstSubresource=COLOR:0:1 dstOffset=1,1,0 extent=1,1,1",
+    "clear-color-image l GENERAL COLOR:0:0",
+    "dispatch k image-rw t COLOR:1:0.. read b[8..12]",
+    "dispatch k sampled-image t COLOR:0:0.. GENERAL write b[0..12]",
+    "fill b[4..16] 0",
+    "submit",
+    "barrier NONE:NONE -> ALL_COMMANDS:NONE t COLOR:0..:0.. UNDEFINED->GENERAL",
+    "barrier ALL_TRANSFER:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_SAMPLED_READ t COLOR:0:0.. GENERAL->GENERAL",
+    "barrier COMPUTE_SHADER:SHADER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE",
+    "barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ l COLOR:0:0 UNDEFINED->GENERAL",
+    "barrier COPY|BLIT:TRANSFER_WRITE -> BLIT|COPY:TRANSFER_READ|TRANSFER_WRITE t COLOR:0..:1 GENERAL->GENERAL",
+];
+
+/// How many leading entries of [`IMAGE_ALPHABET`] are not barriers.
+pub const IMAGE_NON_BARRIERS: usize = 9;
 
 /// The program text of a sequence of alphabet indices over a layout.
 pub fn text(layout: &str, seq: &[usize]) -> String {

@@ -2,7 +2,8 @@
 //! (`vksync::spec`), on random programs. Cases: `PROPTEST_CASES`
 //! (default 512 for the checker, 128 for the planners).
 //!
-//! * Programs rich in synchronization (`vksync_proptests::sync`): the set
+//! * Programs rich in synchronization (`vksync_proptests::sync`), and random
+//!   sequences over the exact-image alphabet: the set
 //!   of (command, kind, bytes) the fast checker reports equals the set the
 //!   definitional semantics finds.
 //! * Barrier-free programs of the planners' generator (pools recycled,
@@ -72,6 +73,25 @@ proptest! {
         let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
         let spec = keys_of_races(&races(&p, Reading::VisibleToWrites).unwrap());
         prop_assert!(fast == spec, "{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
+    }
+
+    /// Exact images: random sequences of up to 24 commands over the image
+    /// alphabet (`vksync_proptests::exhaustive::IMAGE_ALPHABET`: two
+    /// images, one linear aliasing a buffer; transitions, copies, blits,
+    /// clears, storage and sampled image dispatches); both readings.
+    #[test]
+    fn fast_checker_equals_definitional_semantics_with_images(
+        seq in proptest::collection::vec(0..vksync_proptests::exhaustive::IMAGE_ALPHABET.len(), 1..24)
+    ) {
+        use vksync_proptests::exhaustive::{text_of, IMAGE_ALPHABET, IMAGE_HEADER};
+        let src = text_of(IMAGE_ALPHABET, IMAGE_HEADER, &seq);
+        let p = vksync::trace::parse(&src).unwrap().program;
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let sem = vksync::Semantics::for_reading(reading);
+            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+            let spec = keys_of_races(&races(&p, reading).unwrap());
+            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
+        }
     }
 }
 

@@ -301,6 +301,9 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
             Command::CopyImage { kind, .. } => Some(CheckError::ImageCopy {
                 call: kind.vulkan_name(),
             }),
+            Command::Image(ic) => Some(CheckError::ImageCopy {
+                call: ic.op.vulkan_name(),
+            }),
             _ => None,
         };
         if let Some(source) = refused {

@@ -1054,6 +1054,14 @@ impl Recorder<'_> {
                     },
                 })
             }
+            Command::Image(ic) => {
+                return Err(crate::error::RuntimeError::Check {
+                    at: vksync::Location::Command(ci),
+                    source: crate::checks::CheckError::ImageCopy {
+                        call: ic.op.vulkan_name(),
+                    },
+                })
+            }
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),

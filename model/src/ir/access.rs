@@ -76,6 +76,9 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
             (*src, StageAccess::CopyTransferRead),
             (*dst, StageAccess::CopyTransferWrite),
         ],
+        // Exact image commands carry their accesses, computed from their
+        // regions when built (`crate::ir::image`), in their Vulkan stage.
+        Command::Image(ic) => ic.accesses().to_vec(),
         Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![(*dst, clear)],
         Command::Dispatch {
             bindings, indirect, ..
@@ -211,6 +214,7 @@ pub fn is_device_command(command: &Command) -> bool {
         command,
         Command::Copy { .. }
             | Command::CopyImage { .. }
+            | Command::Image(_)
             | Command::Fill { .. }
             | Command::Update { .. }
             | Command::Dispatch { .. }

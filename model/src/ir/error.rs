@@ -28,6 +28,12 @@ pub enum Location {
 /// Why a program is not well formed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgramErrorKind {
+    /// An image, image command or image barrier is not well formed, or
+    /// breaks a layout rule (`crate::ir::image`).
+    /// (Boxed: the image errors carry names and layouts, and every
+    /// `Result` of the crate would grow with them.)
+    #[error(transparent)]
+    Image(Box<super::image::ImageError>),
     /// Refused with "`{name}` has size 0".
     #[error("`{name}` has size 0")]
     ZeroSizeObject {

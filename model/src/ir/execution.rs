@@ -63,6 +63,7 @@ pub(crate) fn recorded(c: &Command) -> bool {
         Command::HostSetEvent { .. } | Command::HostResetEvent { .. } => true,
         Command::Copy { .. }
         | Command::CopyImage { .. }
+        | Command::Image(_)
         | Command::Fill { .. }
         | Command::Update { .. }
         | Command::Dispatch { .. }

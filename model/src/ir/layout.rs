@@ -416,6 +416,13 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 check_region(*src, &life)?;
                 check_region(*dst, &life)?;
             }
+            // Built against the program's images (bounds of every region
+            // checked there); here: the buffer side is a live object.
+            Command::Image(ic) => {
+                for (r, _) in ic.accesses() {
+                    check_region(*r, &life)?;
+                }
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } => {
                 check_region(*dst, &life)?;
                 aligned4("offset", dst.range.start)?;
@@ -576,6 +583,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             kind,
         });
     }
+    // The layout of every image subresource along execution order.
+    super::image::check_layouts(program)?;
     let mut mem_owners = vec![ObjectId(0); memory_sizes.len()];
     for (i, o) in owners.iter().enumerate() {
         if let Some(m) = o {

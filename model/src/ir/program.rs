@@ -4,17 +4,23 @@
 //! A [`Program`] is a list of named objects (buffers with their own memory,
 //! buffers aliasing another object's memory, pools, and blobs carved from
 //! pools) and a sequence of [`Command`]s over byte regions of those objects.
-//! Images are modelled coarsely, as the memory they are bound to: an image
-//! memory barrier is a [`Barrier`] over that memory, and one that changes
-//! the layout has [`Barrier::transition`] set.
+//! Images come two ways: coarsely, as a buffer over the memory they are
+//! bound to (an image memory barrier is then a [`Barrier`] over that
+//! memory, and one that changes the layout has [`Barrier::transition`]
+//! set), or exactly, declared with [`Program::image`]: a buffer-kind object
+//! of the image's notional size with an [`ImageDesc`] beside it, whose
+//! subresources, barriers ([`Barrier::image`]) and commands
+//! ([`Command::Image`]) are `crate::ir::image`'s.
 //! This module owns the types and their construction helpers; it does not
 //! decide where blobs live (that is [`crate::ir::layout`]) nor what a command's
 //! accesses are (that is [`crate::ir::access`]).
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::event::{Event, EventId, EventWait};
+use super::image::{ImageBarrier, ImageBarrierRef, ImageCommand, ImageDesc, Tiling};
 use super::queue::{Queue, QueueId, Semaphore, SemaphoreId, SemaphoreType, Submission, WaitFor};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::image::{Format, ImageLayout};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -164,6 +170,19 @@ pub enum BindingAccess {
     /// covers. (A storage texel buffer is accessed as a storage buffer:
     /// `read`, `write`, `rw`.)
     Sampled,
+    /// A storage image (`VK_DESCRIPTOR_TYPE_STORAGE_IMAGE`) the shader
+    /// reads: `SHADER_STORAGE_READ` over the view's subresources, which
+    /// must be in `GENERAL`.
+    ImageRead,
+    /// A storage image the shader writes: `SHADER_STORAGE_WRITE`.
+    ImageWrite,
+    /// A storage image read and written: both.
+    ImageReadWrite,
+    /// A sampled image or combined image sampler
+    /// (`VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`,
+    /// `VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER`) whose descriptor names
+    /// this `imageLayout`: `SHADER_SAMPLED_READ`.
+    SampledImage(ImageLayout),
 }
 
 impl BindingAccess {
@@ -176,7 +195,23 @@ impl BindingAccess {
             BindingAccess::ReadWrite => "rw",
             BindingAccess::Uniform => "uniform",
             BindingAccess::Sampled => "sampled",
+            BindingAccess::ImageRead => "image-read",
+            BindingAccess::ImageWrite => "image-write",
+            BindingAccess::ImageReadWrite => "image-rw",
+            BindingAccess::SampledImage(_) => "sampled-image",
         }
+    }
+
+    /// Whether it is an image descriptor (its region is a view of an
+    /// `image`-declared object).
+    pub fn is_image(self) -> bool {
+        matches!(
+            self,
+            BindingAccess::ImageRead
+                | BindingAccess::ImageWrite
+                | BindingAccess::ImageReadWrite
+                | BindingAccess::SampledImage(_)
+        )
     }
 
     /// The (stage, access) pairs a dispatch makes on a binding used so,
@@ -186,11 +221,14 @@ impl BindingAccess {
     pub fn stage_accesses(self, rw_write_only: bool) -> &'static [crate::vk::scope::StageAccess] {
         use crate::vk::scope::StageAccess::{ComputeShaderStorageRead as R, ComputeShaderStorageWrite as W};
         match (self, rw_write_only) {
-            (BindingAccess::Read, _) => &[R],
-            (BindingAccess::Write, _) | (BindingAccess::ReadWrite, true) => &[W],
-            (BindingAccess::ReadWrite, false) => &[R, W],
+            (BindingAccess::Read | BindingAccess::ImageRead, _) => &[R],
+            (BindingAccess::Write | BindingAccess::ImageWrite, _)
+            | (BindingAccess::ReadWrite | BindingAccess::ImageReadWrite, true) => &[W],
+            (BindingAccess::ReadWrite | BindingAccess::ImageReadWrite, false) => &[R, W],
             (BindingAccess::Uniform, _) => &[crate::vk::scope::StageAccess::ComputeShaderUniformRead],
-            (BindingAccess::Sampled, _) => &[crate::vk::scope::StageAccess::ComputeShaderSampledRead],
+            (BindingAccess::Sampled | BindingAccess::SampledImage(_), _) => {
+                &[crate::vk::scope::StageAccess::ComputeShaderSampledRead]
+            }
         }
     }
 }
@@ -245,6 +283,13 @@ pub struct Barrier {
     /// barrier of an [`SharingMode::Exclusive`] buffer; not with a
     /// transition). `None`: both indices `VK_QUEUE_FAMILY_IGNORED`.
     pub ownership: Option<OwnershipTransfer>,
+    /// For an image memory barrier of an `image`-declared object: its
+    /// subresource range and layouts, in [`Program::image_barriers`]
+    /// (`region` is one of the range's byte ranges:
+    /// [`Program::image_barrier_part`]). `transition` is then
+    /// `old_layout != new_layout` (outside an ownership transfer). `None`
+    /// for every other barrier.
+    pub image: Option<ImageBarrierRef>,
 }
 
 impl Barrier {
@@ -321,12 +366,20 @@ impl Barrier {
             "{}:{} -> {}:{}",
             self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
         );
-        if let Some(r) = self.region {
-            s.push(' ');
-            s.push_str(&program.show_region(r));
-        }
-        if self.transition {
-            s.push_str(" transition");
+        if let Some(ib) = self.image.and_then(|r| program.image_barrier(r)) {
+            let name = program.object(ib.image).map_or("?", |o| o.name.as_str());
+            s.push_str(&format!(
+                " {name} {} {}->{}",
+                ib.range, ib.old_layout, ib.new_layout
+            ));
+        } else {
+            if let Some(r) = self.region {
+                s.push(' ');
+                s.push_str(&program.show_region(r));
+            }
+            if self.transition {
+                s.push_str(" transition");
+            }
         }
         if let Some(o) = self.ownership {
             s.push_str(&format!(
@@ -393,6 +446,11 @@ pub enum Command {
         /// The bytes written.
         dst: Region,
     },
+    /// An image command on `image`-declared objects, exactly
+    /// (`crate::ir::image`): buffer-image copies, image copies, blits,
+    /// resolves and clears, each with the byte ranges of its regions.
+    /// Build it with [`Program::image_command`].
+    Image(Box<ImageCommand>),
     /// `vkCmdFillBuffer` with a 32-bit value.
     Fill {
         /// The bytes written.
@@ -581,6 +639,11 @@ impl Command {
                 f(src);
                 f(dst);
             }
+            Command::Image(ic) => {
+                for (r, _) in ic.accesses.iter_mut() {
+                    f(r);
+                }
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 f(dst)
             }
@@ -640,6 +703,7 @@ impl Command {
             Command::Free { .. } => "free",
             Command::Copy { .. } => "copy",
             Command::CopyImage { kind, .. } => kind.keyword(),
+            Command::Image(ic) => ic.op.keyword(),
             Command::Fill { .. } => "fill",
             Command::Update { .. } => "update",
             Command::Dispatch { .. } => "dispatch",
@@ -667,6 +731,7 @@ impl Command {
             Command::Free { .. } => "free",
             Command::Copy { .. } => "vkCmdCopyBuffer",
             Command::CopyImage { kind, .. } => kind.vulkan_name(),
+            Command::Image(ic) => ic.op.vulkan_name(),
             Command::Fill { .. } => "vkCmdFillBuffer",
             Command::Update { .. } => "vkCmdUpdateBuffer",
             Command::Dispatch {
@@ -849,6 +914,10 @@ pub struct Program {
     pub(crate) semaphores: Vec<Semaphore>,
     /// Declared events.
     pub(crate) events: Vec<Event>,
+    /// The `image`-declared objects, in declaration order.
+    pub(crate) images: Vec<ImageDesc>,
+    /// The image memory barriers [`Barrier::image`] refers to.
+    pub(crate) image_barriers: Vec<ImageBarrier>,
 }
 
 impl Program {
@@ -862,7 +931,11 @@ impl Program {
     /// trace format can write: objects are declared in id order, each blob
     /// by its one [`Command::Alloc`] (so blobs are allocated in id order,
     /// and an object declared after a blob is used only after that blob's
-    /// `alloc`), and every blob is allocated.
+    /// `alloc`), and every blob is allocated. Objects come as buffers,
+    /// pools and blobs only: an image (with its description, image
+    /// barriers and image commands) is declared with
+    /// [`Program::declare_image`] and built with the parser or
+    /// [`Program::image_command`].
     pub fn from_parts(objects: Vec<Object>, commands: Vec<Command>) -> Result<Program, ProgramError> {
         let mut p = Program::new();
         let names: Vec<String> = objects.iter().map(|o| o.name.clone()).collect();
@@ -1006,6 +1079,128 @@ impl Program {
         Ok(id)
     }
 
+    /// The image description of an `image`-declared object.
+    pub fn image(&self, id: ObjectId) -> Option<&ImageDesc> {
+        self.images.iter().find(|d| d.object == id)
+    }
+
+    /// The `image`-declared objects.
+    pub fn images(&self) -> &[ImageDesc] {
+        &self.images
+    }
+
+    /// The image memory barriers the program's barriers refer to
+    /// ([`Barrier::image`]).
+    pub fn image_barriers(&self) -> &[ImageBarrier] {
+        &self.image_barriers
+    }
+
+    /// The image memory barrier a model barrier is part of.
+    pub fn image_barrier(&self, r: ImageBarrierRef) -> Option<&ImageBarrier> {
+        self.image_barriers.get(r.index())
+    }
+
+    /// The image memory barrier `b` is part of, and which part: the
+    /// position of `b`'s region among the byte ranges of its subresource
+    /// range (0: the first part). `None` for any other barrier, or one
+    /// whose region is none of those ranges.
+    pub fn image_barrier_part(&self, b: &Barrier) -> Option<(&ImageBarrier, usize)> {
+        let ib = self.image_barrier(b.image?)?;
+        let region = b.region?;
+        let bytes = self.image(ib.image)?.range_bytes(ib.range).ok()?;
+        let part = bytes
+            .iter()
+            .position(|r| region.object == ib.image && *r == region.range)?;
+        Some((ib, part))
+    }
+
+    /// Records an image memory barrier; give its reference, with each
+    /// part's index, to the model barriers over its byte ranges
+    /// ([`ImageDesc::range_bytes`]).
+    /// `None` when there are already `u32::MAX` of them.
+    pub fn add_image_barrier(&mut self, b: ImageBarrier) -> Option<ImageBarrierRef> {
+        let r = ImageBarrierRef::new(self.image_barriers.len())?;
+        self.image_barriers.push(b);
+        Some(r)
+    }
+
+    /// Declares an image (`image NAME FORMAT WxHxD mips M layers L
+    /// TILING`): an object of its notional size, bound to memory of its
+    /// own, or to `alias`'s memory at an offset (which must hold the
+    /// notional size).
+    #[allow(clippy::too_many_arguments)]
+    pub fn declare_image(
+        &mut self,
+        name: &str,
+        format: Format,
+        extent: [u32; 3],
+        mips: u32,
+        layers: u32,
+        tiling: Tiling,
+        alias: Option<(ObjectId, u64)>,
+    ) -> Result<ObjectId, ProgramError> {
+        let mut desc = ImageDesc {
+            object: ObjectId(self.objects.len() as u32),
+            format,
+            extent,
+            mips,
+            layers,
+            tiling,
+        };
+        desc.validate(name)
+            .map_err(|e| self.error_at_object(ProgramErrorKind::Image(Box::new(e))))?;
+        let size = desc.total_size().unwrap_or(0);
+        let id = self.declare(Object {
+            name: name.to_string(),
+            size,
+            kind: ObjectKind::Buffer { alias },
+            sharing: SharingMode::Concurrent,
+        })?;
+        desc.object = id;
+        self.images.push(desc);
+        Ok(id)
+    }
+
+    /// An image barrier's region is byte range `part` of its subresource
+    /// range, of an `image`-declared object (what the parser makes).
+    fn check_image_barrier(&self, b: &Barrier) -> Result<(), super::image::ImageError> {
+        let Some(r) = b.image else { return Ok(()) };
+        let Some(ib) = self.image_barrier(r) else {
+            return Err(super::image::ImageError::NotAnImage {
+                name: format!("image barrier {} (not one of this program's)", r.index()),
+            });
+        };
+        let name = self.object(ib.image).map_or("?".to_string(), |o| o.name.clone());
+        let desc = self
+            .image(ib.image)
+            .ok_or(super::image::ImageError::NotAnImage { name: name.clone() })?;
+        let bad = |reason: String| super::image::ImageError::BadSubresource {
+            call: "vkCmdPipelineBarrier2".into(),
+            what: "subresourceRange".into(),
+            image: name.clone(),
+            reason,
+        };
+        desc.range_bytes(ib.range).map_err(bad)?;
+        if self.image_barrier_part(b).is_none() {
+            return Err(bad(format!(
+                "the barrier's region is none of the byte ranges of {} (build image barriers with the parser's form)",
+                ib.range
+            )));
+        }
+        Ok(())
+    }
+
+    /// An image command, checked against this program's images, with the
+    /// byte ranges its regions address.
+    pub fn image_command(&self, op: super::image::ImageOp) -> Result<Command, ProgramError> {
+        ImageCommand::new(self, op)
+            .map(|c| Command::Image(Box::new(c)))
+            .map_err(|e| ProgramError {
+                at: Location::Command(self.commands.len()),
+                kind: ProgramErrorKind::Image(Box::new(e)),
+            })
+    }
+
     /// Declares a buffer with memory of its own.
     pub fn buffer(&mut self, name: &str, size: u64) -> Result<ObjectId, ProgramError> {
         self.declare(Object {
@@ -1137,6 +1332,23 @@ impl Program {
                 }
             }
             Command::Copy { src, dst } | Command::CopyImage { src, dst, .. } => regions.extend([*src, *dst]),
+            Command::Image(ic) => {
+                for id in ic.op.objects() {
+                    self.check_id(id, at)?;
+                }
+                let again = ImageCommand::new(self, ic.op.clone())
+                    .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
+                if again.accesses != ic.accesses {
+                    return Err(err(ProgramErrorKind::Image(Box::new(super::image::ImageError::BadSubresource {
+                        call: ic.op.vulkan_name().to_string(),
+                        what: "its accesses".into(),
+                        image: String::new(),
+                        reason: "they are not the ones its regions address (build it with Program::image_command)"
+                            .into(),
+                    }))));
+                }
+                regions.extend(ic.accesses.iter().map(|(r, _)| *r));
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 regions.push(*dst)
             }
@@ -1158,6 +1370,10 @@ impl Program {
             }
             Command::Barrier(dep) => {
                 check_dependency_flags(dep).map_err(err)?;
+                for b in &dep.barriers {
+                    self.check_image_barrier(b)
+                        .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
+                }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))
             }
             Command::SetEvent { event, dependency } => {
@@ -1572,6 +1788,11 @@ impl Program {
     /// Renders a region as `NAME[A..B]`.
     pub fn show_region(&self, region: Region) -> String {
         let name = self.object(region.object).map_or("?", |o| o.name.as_str());
+        if let Some(d) = self.image(region.object) {
+            // An image's notional bytes mean nothing to its author: name
+            // the subresources.
+            return format!("{name}[{}]", d.describe(region.range));
+        }
         format!("{name}[{}]", region.range)
     }
 
@@ -1619,6 +1840,8 @@ impl Program {
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
             events: self.events.clone(),
+            images: self.images.clone(),
+            image_barriers: self.image_barriers.clone(),
         }
     }
 
@@ -1632,6 +1855,8 @@ impl Program {
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
             events: self.events.clone(),
+            images: self.images.clone(),
+            image_barriers: self.image_barriers.clone(),
         }
     }
 }

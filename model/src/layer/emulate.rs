@@ -191,6 +191,7 @@ pub fn on_one_queue(program: &Program, scopes: SemaphoreScopes) -> Result<OneQue
                         region: None,
                         transition: false,
                         ownership: None,
+                        image: None,
                     });
                 }
                 if !barriers.is_empty() {

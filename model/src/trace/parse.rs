@@ -7,6 +7,10 @@
 use crate::ir::completion::Completion;
 use crate::ir::error::ProgramErrorKind;
 use crate::ir::event::{EventId, EventStates, EventWait, DEFAULT_RESET_STAGES};
+use crate::ir::image::{
+    view_region, BufferImageCopy, ImageBarrier, ImageBlitRegion, ImageCopyRegion, ImageOp, SubresourceLayers,
+    SubresourceRange, Tiling,
+};
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, is_reserved_sync_name, BINDING_KEYWORDS};
 use crate::ir::program::{
@@ -18,6 +22,7 @@ use crate::ir::queue::{
     Submission, WaitFor,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
+use crate::vk::image::{AspectMask, Format, ImageLayout};
 use std::collections::HashMap;
 
 /// A parsed trace: the program and where each piece came from.
@@ -480,9 +485,23 @@ impl Parser {
         }
     }
 
-    /// `NAME[A..B]` or `NAME` (the whole object).
+    /// `NAME[A..B]` or `NAME` (the whole object); not of an `image`,
+    /// whose bytes are notional (its subresources are named instead).
     fn region(&self, line: &Line, tok: Tok) -> Result<Region, ParseError> {
         let text = tok.text;
+        let name = tok.piece(0, text.find('[').unwrap_or(text.len()));
+        if let Some(id) = self.names.get(name.text) {
+            if self.trace.program.image(*id).is_some() {
+                return line.err(
+                    name.col,
+                    format!(
+                        "{} is an image: name its subresources (`ASPECTS:MIPS:LAYERS`) with an image command, \
+                         an image barrier or a view binding, not bytes",
+                        quote(name.text)
+                    ),
+                );
+            }
+        }
         let Some(open) = text.find('[') else {
             let id = self.object(line, tok)?;
             return Ok(self.trace.program.whole(id));
@@ -669,7 +688,7 @@ impl Parser {
     /// number contains one). One buffer, reused, holds the current
     /// barrier's tokens: a line of a million barriers allocates nothing per
     /// barrier. No tokens: no barrier.
-    fn barriers(&self, line: &Line, rest: &[Tok], end_col: usize) -> Result<Vec<Barrier>, ParseError> {
+    fn barriers(&mut self, line: &Line, rest: &[Tok], end_col: usize) -> Result<Vec<Barrier>, ParseError> {
         let mut barriers = Vec::new();
         if !rest.is_empty() {
             let mut group: Vec<Tok> = Vec::with_capacity(4);
@@ -679,7 +698,7 @@ impl Parser {
                     if i > from {
                         group.push(t.piece(from, i));
                     }
-                    barriers.push(self.barrier_part(line, &group, t.col + i)?);
+                    self.barrier_part(line, &group, t.col + i, &mut barriers)?;
                     group.clear();
                     from = i + 1;
                 }
@@ -687,7 +706,7 @@ impl Parser {
                     group.push(t.piece(from, t.text.len()));
                 }
             }
-            barriers.push(self.barrier_part(line, &group, end_col)?);
+            self.barrier_part(line, &group, end_col, &mut barriers)?;
         }
         Ok(barriers)
     }
@@ -695,7 +714,7 @@ impl Parser {
     /// An event's dependency info (after the event token `ev`): at least one
     /// barrier, none with a layout transition.
     fn event_dependency(
-        &self,
+        &mut self,
         line: &Line,
         ev: Tok,
         rest: &[Tok],
@@ -765,7 +784,13 @@ impl Parser {
     /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`: the tokens
     /// of one barrier, `end_col` the column of the `;` or line end after
     /// them.
-    fn barrier_part(&self, line: &Line, toks: &[Tok], end_col: usize) -> Result<Barrier, ParseError> {
+    fn barrier_part(
+        &mut self,
+        line: &Line,
+        toks: &[Tok],
+        end_col: usize,
+        out: &mut Vec<Barrier>,
+    ) -> Result<(), ParseError> {
         let side = |tok: Tok| -> Result<(PipelineStageFlags2, AccessFlags2), ParseError> {
             let Some(colon) = tok.text.find(':') else {
                 return line.err(
@@ -799,6 +824,99 @@ impl Parser {
             return line.err(arrow.col, format!("expected `->`, found {}", quote(arrow.text)));
         }
         let (ds, da) = side(*dst)?;
+        // `IMAGE ASPECTS:MIPS:LAYERS OLD->NEW [ownership S->D]`: an image
+        // memory barrier of an `image`, one model barrier per byte range
+        // of its subresource range.
+        if let Some(&t) = rest.first() {
+            if let Some(&image) = self
+                .names
+                .get(t.text)
+                .filter(|id| self.trace.program.image(**id).is_some())
+            {
+                let desc = self
+                    .trace
+                    .program
+                    .image(image)
+                    .cloned()
+                    .ok_or(())
+                    .or_else(|_| line.err(t.col, ""))?;
+                let Some(&rt) = rest.get(1) else {
+                    return line.err(
+                        t.end_col(),
+                        "expected the subresource range `ASPECTS:MIPS:LAYERS` after the image",
+                    );
+                };
+                let range = subrange(line, rt)?;
+                let Some(&lt) = rest.get(2) else {
+                    return line.err(
+                        rt.end_col(),
+                        "expected `OLD_LAYOUT->NEW_LAYOUT` after the subresource range",
+                    );
+                };
+                let (old_layout, new_layout) = layouts_pair(line, lt)?;
+                let mut next = 3;
+                let mut ownership = None;
+                if let Some(o) = rest.get(3).filter(|o| o.text == OWNERSHIP) {
+                    let Some(f) = rest.get(4) else {
+                        return line.err(o.end_col(), "expected `SRC_FAMILY->DST_FAMILY` after `ownership`");
+                    };
+                    ownership = Some(families(line, *f)?);
+                    next = 5;
+                }
+                if let Some(t) = rest.get(next) {
+                    return line.err(t.col, format!("unexpected {}", quote(t.text)));
+                }
+                let transfers = ownership.is_some_and(|o| o.src_queue_family != o.dst_queue_family);
+                if transfers && self.trace.program.obj(image).sharing != SharingMode::Exclusive {
+                    return line.err(
+                        rest[3].col,
+                        format!(
+                            "`{}` is VK_SHARING_MODE_CONCURRENT: its barriers transfer no ownership \
+                             (VUID-VkImageMemoryBarrier2-image-04071); declare it `exclusive`",
+                            t.text
+                        ),
+                    );
+                }
+                let bytes = desc.range_bytes(range).or_else(|reason| {
+                    line.err(
+                        rt.col,
+                        format!(
+                            "subresource range {} of image {}: {reason}",
+                            quote(rt.text),
+                            quote(t.text)
+                        ),
+                    )
+                })?;
+                let Some(r) = self.trace.program.add_image_barrier(ImageBarrier {
+                    image,
+                    range,
+                    old_layout,
+                    new_layout,
+                }) else {
+                    return line.err(t.col, "too many image barriers (at most 4294967295)");
+                };
+                for range_bytes in bytes {
+                    out.push(Barrier {
+                        src_stage_mask: ss,
+                        src_access_mask: sa,
+                        dst_stage_mask: ds,
+                        dst_access_mask: da,
+                        region: Some(Region {
+                            object: image,
+                            range: range_bytes,
+                        }),
+                        // Inside an ownership transfer the transition
+                        // happens once, between the release and the
+                        // acquire: the transfer's own operations (writes
+                        // of the range on both queues) stand for it.
+                        transition: old_layout != new_layout && !transfers,
+                        ownership,
+                        image: Some(r),
+                    });
+                }
+                return Ok(());
+            }
+        }
         // `transition` after the region: an image memory barrier that
         // changes the layout. The keyword wins over an object of that name
         // (write such an object's region with its range, as the printer
@@ -852,26 +970,7 @@ impl Parser {
             let Some(f) = rest.get(next + 1) else {
                 return line.err(t.end_col(), "expected `SRC_FAMILY->DST_FAMILY` after `ownership`");
             };
-            let bad = || {
-                line.err(
-                    f.col,
-                    format!(
-                        "expected `SRC_FAMILY->DST_FAMILY` (queue family indices), found {}",
-                        quote(f.text)
-                    ),
-                )
-            };
-            let Some(arrow) = f.text.find("->") else {
-                return bad();
-            };
-            let (a, b) = (&f.text[..arrow], &f.text[arrow + 2..]);
-            let (Ok(src), Ok(dst)) = (a.parse::<u32>(), b.parse::<u32>()) else {
-                return bad();
-            };
-            ownership = Some(OwnershipTransfer {
-                src_queue_family: src,
-                dst_queue_family: dst,
-            });
+            ownership = Some(families(line, *f)?);
             next += 2;
         }
         if let Some(t) = rest.get(next) {
@@ -879,7 +978,7 @@ impl Parser {
         }
         // Every field spelled out (no `..Default::default()`): a field added
         // to `Barrier` later needs syntax here too.
-        Ok(Barrier {
+        out.push(Barrier {
             src_stage_mask: ss,
             src_access_mask: sa,
             dst_stage_mask: ds,
@@ -887,7 +986,124 @@ impl Parser {
             region,
             transition,
             ownership,
-        })
+            image: None,
+        });
+        Ok(())
+    }
+
+    /// An `image`-declared object.
+    fn image(&self, line: &Line, tok: Tok) -> Result<ObjectId, ParseError> {
+        let id = self.object(line, tok)?;
+        if self.trace.program.image(id).is_none() {
+            return line.err(
+                tok.col,
+                format!("{} is not an image (declare it with `image`)", quote(tok.text)),
+            );
+        }
+        Ok(id)
+    }
+
+    /// The exact image commands: `KEYWORD OPERANDS REGION [; REGION]...`.
+    fn image_command(&mut self, line: &mut Line, kw: &str) -> Result<ImageOp, ParseError> {
+        let layout_tok = |line: &mut Line| -> Result<ImageLayout, ParseError> {
+            let t = line.next("an image layout")?;
+            layout(line, t)
+        };
+        let op = match kw {
+            "copy-buffer-to-image" => {
+                let t = line.next("a source buffer")?;
+                let buffer = self.object(line, t)?;
+                line.expect("->")?;
+                let t = line.next("a destination image")?;
+                let image = self.image(line, t)?;
+                let layout = layout_tok(line)?;
+                let regions = groups(line)?
+                    .iter()
+                    .map(|g| buffer_copy(line, g))
+                    .collect::<Result<_, _>>()?;
+                ImageOp::CopyBufferToImage {
+                    buffer,
+                    image,
+                    layout,
+                    regions,
+                }
+            }
+            "copy-image-to-buffer" => {
+                let t = line.next("a source image")?;
+                let image = self.image(line, t)?;
+                let layout = layout_tok(line)?;
+                line.expect("->")?;
+                let t = line.next("a destination buffer")?;
+                let buffer = self.object(line, t)?;
+                let regions = groups(line)?
+                    .iter()
+                    .map(|g| buffer_copy(line, g))
+                    .collect::<Result<_, _>>()?;
+                ImageOp::CopyImageToBuffer {
+                    image,
+                    layout,
+                    buffer,
+                    regions,
+                }
+            }
+            "clear-color-image" | "clear-depth-stencil-image" => {
+                let t = line.next("an image")?;
+                let image = self.image(line, t)?;
+                let layout = layout_tok(line)?;
+                let mut ranges = Vec::new();
+                for g in groups(line)? {
+                    let [t] = g.as_slice() else {
+                        return line.err(
+                            g.get(1).map_or(line.end_col, |t| t.col),
+                            "expected one `ASPECTS:MIPS:LAYERS` per range",
+                        );
+                    };
+                    ranges.push(subrange(line, *t)?);
+                }
+                if kw == "clear-color-image" {
+                    ImageOp::ClearColorImage {
+                        image,
+                        layout,
+                        ranges,
+                    }
+                } else {
+                    ImageOp::ClearDepthStencilImage {
+                        image,
+                        layout,
+                        ranges,
+                    }
+                }
+            }
+            _ => {
+                let t = line.next("a source image")?;
+                let src = self.image(line, t)?;
+                let src_layout = layout_tok(line)?;
+                line.expect("->")?;
+                let t = line.next("a destination image")?;
+                let dst = self.image(line, t)?;
+                let dst_layout = layout_tok(line)?;
+                let gs = groups(line)?;
+                let (src, dst) = ((src, src_layout), (dst, dst_layout));
+                if kw == "blit-image" {
+                    let regions = gs
+                        .iter()
+                        .map(|g| blit_region(line, g))
+                        .collect::<Result<_, _>>()?;
+                    ImageOp::BlitImage { src, dst, regions }
+                } else {
+                    let regions = gs
+                        .iter()
+                        .map(|g| copy_region(line, g))
+                        .collect::<Result<_, _>>()?;
+                    if kw == "copy-image" {
+                        ImageOp::CopyImage { src, dst, regions }
+                    } else {
+                        ImageOp::ResolveImage { src, dst, regions }
+                    }
+                }
+            }
+        };
+        Ok(op)
     }
 
     fn line(&mut self, mut line: Line) -> Result<(), ParseError> {
@@ -946,6 +1162,88 @@ impl Parser {
                     },
                 )?;
             }
+            "image" => {
+                let t = line.next("a name")?;
+                let name = self.declare(&line, t)?;
+                let ft = line.next("a format")?;
+                let Some(format) = Format::parse(ft.text) else {
+                    let known: Vec<&str> = crate::vk::image::FORMATS.iter().map(|f| f.name).collect();
+                    return line.err(
+                        ft.col,
+                        format!(
+                            "unknown format {} (the model knows {})",
+                            quote(ft.text),
+                            known.join(", ")
+                        ),
+                    );
+                };
+                let et = line.next("an extent `WIDTHxHEIGHT[xDEPTH]`")?;
+                let dims: Vec<&str> = et.text.split('x').collect();
+                if !(2..=3).contains(&dims.len()) {
+                    return line.err(
+                        et.col,
+                        format!(
+                            "expected an extent `WIDTHxHEIGHT[xDEPTH]`, found {}",
+                            quote(et.text)
+                        ),
+                    );
+                }
+                let mut extent = [1u32; 3];
+                let mut col = et.col;
+                for (i, d) in dims.iter().enumerate() {
+                    let piece = Tok { text: d, col };
+                    extent[i] = number32(&line, piece, "an extent in texels")?;
+                    col += d.len() + 1;
+                }
+                let (mut mips, mut layers, mut tiling, mut alias, mut sharing) =
+                    (1, 1, Tiling::Optimal, None, SharingMode::Concurrent);
+                while let Some(t) = line.peek() {
+                    line.pos += 1;
+                    match t.text {
+                        "mips" | "layers" => {
+                            let v = line.next("a count")?;
+                            let v = number32(&line, v, "a count")?;
+                            if t.text == "mips" {
+                                mips = v;
+                            } else {
+                                layers = v;
+                            }
+                        }
+                        "linear" => tiling = Tiling::Linear,
+                        "optimal" => tiling = Tiling::Optimal,
+                        EXCLUSIVE => sharing = SharingMode::Exclusive,
+                        "concurrent" => sharing = SharingMode::Concurrent,
+                        "alias" => {
+                            let o = line.next("the aliased buffer or pool")?;
+                            let other = self.object(&line, o)?;
+                            let off = line.next("an offset")?;
+                            alias = Some((other, number(&line, off, "an offset (decimal or 0x hex)", 64)?));
+                        }
+                        other => {
+                            return line.err(
+                                t.col,
+                                format!(
+                                    "expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent` or `alias`, found {}",
+                                    quote(other)
+                                ),
+                            )
+                        }
+                    }
+                }
+                let id = match self
+                    .trace
+                    .program
+                    .declare_image(&name, format, extent, mips, layers, tiling, alias)
+                {
+                    Ok(id) => id,
+                    Err(e) => return line.err(et.col, e.kind.to_string()),
+                };
+                if sharing == SharingMode::Exclusive {
+                    let _ = self.trace.program.set_sharing(id, sharing);
+                }
+                self.names.insert(name, id);
+                self.trace.object_lines.push(no);
+            }
             "alloc" => {
                 let t = line.next("a blob name")?;
                 let name = self.declare(&line, t)?;
@@ -991,6 +1289,30 @@ impl Parser {
                 let dst = self.region(&line, t)?;
                 line.done()?;
                 self.push(no, Command::Copy { src, dst });
+            }
+            // The exact forms: an `image`-declared object as the image
+            // operand (the coarse forms name bytes of a buffer).
+            "copy-buffer-to-image"
+            | "copy-image-to-buffer"
+            | "copy-image"
+            | "blit-image"
+            | "resolve-image"
+            | "clear-color-image"
+            | "clear-depth-stencil-image"
+                if !matches!(kw, "copy-buffer-to-image" | "copy-image-to-buffer" | "copy-image")
+                    || line.toks[line.pos..].iter().any(|t| {
+                        self.names
+                            .get(t.text)
+                            .is_some_and(|id| self.trace.program.image(*id).is_some())
+                    }) =>
+            {
+                let op = self.image_command(&mut line, kw)?;
+                let c = self
+                    .trace
+                    .program
+                    .image_command(op)
+                    .or_else(|e| line.err(first.col, e.kind.to_string()))?;
+                self.push(no, c);
             }
             "copy-buffer-to-image" | "copy-image-to-buffer" | "copy-image" => {
                 let kind = match kw {
@@ -1044,6 +1366,52 @@ impl Parser {
                         "rw" => BindingAccess::ReadWrite,
                         "uniform" => BindingAccess::Uniform,
                         "sampled" => BindingAccess::Sampled,
+                        // VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: read by the
+                        // fragment stage (INPUT_ATTACHMENT_READ), which a
+                        // dispatch does not run.
+                        "input-attachment" => {
+                            return line.err(
+                                t.col,
+                                "input attachments are not modelled: INPUT_ATTACHMENT_READ needs the fragment stage, \
+                                 and a dispatch has none",
+                            )
+                        }
+                        "image-read" | "image-write" | "image-rw" | "sampled-image" => {
+                            let it = line.next("an image")?;
+                            let image = self.image(&line, it)?;
+                            let rt = line.next("the view's subresource range `ASPECTS:MIPS:LAYERS`")?;
+                            let range = subrange(&line, rt)?;
+                            let access = match t.text {
+                                "image-read" => BindingAccess::ImageRead,
+                                "image-write" => BindingAccess::ImageWrite,
+                                "image-rw" => BindingAccess::ImageReadWrite,
+                                _ => {
+                                    let lt = line.next("the descriptor's image layout")?;
+                                    let l = layout(&line, lt)?;
+                                    if !l.sampled_ok() {
+                                        return line.err(
+                                            lt.col,
+                                            format!(
+                                                "a sampled image descriptor's imageLayout {l} must be GENERAL or a read-only layout \
+                                                 (VUID-VkWriteDescriptorSet-descriptorType-04149)"
+                                            ),
+                                        );
+                                    }
+                                    BindingAccess::SampledImage(l)
+                                }
+                            };
+                            let desc = self.trace.program.image(image).cloned().ok_or(()).or_else(|_| line.err(it.col, ""))?;
+                            let range_bytes = view_region(&desc, bindings.len(), it.text, range)
+                                .or_else(|e| line.err(rt.col, e.to_string()))?;
+                            bindings.push(Binding {
+                                access,
+                                region: Region {
+                                    object: image,
+                                    range: range_bytes,
+                                },
+                            });
+                            continue;
+                        }
                         "indirect" => {
                             let r = line.next("the indirect arguments region")?;
                             if indirect.is_some() {
@@ -1056,7 +1424,8 @@ impl Parser {
                             return line.err(
                                 t.col,
                                 format!(
-                                    "expected `read`, `write`, `rw`, `uniform`, `sampled` or `indirect`, found {}",
+                                    "expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, \
+                                     `image-rw`, `sampled-image` or `indirect`, found {}",
                                     quote(other)
                                 ),
                             )
@@ -1629,6 +1998,283 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     Ok(p.trace)
 }
 
+/// `SRC_FAMILY->DST_FAMILY` of an ownership transfer.
+fn families(line: &Line, f: Tok) -> Result<OwnershipTransfer, ParseError> {
+    let bad = || {
+        line.err(
+            f.col,
+            format!(
+                "expected `SRC_FAMILY->DST_FAMILY` (queue family indices), found {}",
+                quote(f.text)
+            ),
+        )
+    };
+    let Some(arrow) = f.text.find("->") else {
+        return bad();
+    };
+    let (a, b) = (&f.text[..arrow], &f.text[arrow + 2..]);
+    let (Ok(src), Ok(dst)) = (a.parse::<u32>(), b.parse::<u32>()) else {
+        return bad();
+    };
+    Ok(OwnershipTransfer {
+        src_queue_family: src,
+        dst_queue_family: dst,
+    })
+}
+
+/// An image layout's name (Vulkan's, without `VK_IMAGE_LAYOUT_`).
+fn layout(line: &Line, t: Tok) -> Result<ImageLayout, ParseError> {
+    ImageLayout::parse(t.text).map_or_else(
+        || {
+            line.err(
+                t.col,
+                format!(
+                    "unknown image layout {} (Vulkan's names without `VK_IMAGE_LAYOUT_`)",
+                    quote(t.text)
+                ),
+            )
+        },
+        Ok,
+    )
+}
+
+/// `OLD_LAYOUT->NEW_LAYOUT`.
+fn layouts_pair(line: &Line, t: Tok) -> Result<(ImageLayout, ImageLayout), ParseError> {
+    let Some(arrow) = t.text.find("->") else {
+        return line.err(
+            t.col,
+            format!("expected `OLD_LAYOUT->NEW_LAYOUT`, found {}", quote(t.text)),
+        );
+    };
+    Ok((
+        layout(line, t.piece(0, arrow))?,
+        layout(line, t.piece(arrow + 2, t.text.len()))?,
+    ))
+}
+
+/// `N` (one), `A..B` or `A..` (to the end: `VK_REMAINING_*`): a base and a
+/// count.
+fn count_span(line: &Line, t: Tok, what: &str) -> Result<(u32, Option<u32>), ParseError> {
+    match t.text.find("..") {
+        None => Ok((number32(line, t, what)?, Some(1))),
+        Some(d) => {
+            let a = number32(line, t.piece(0, d), what)?;
+            let rest = t.piece(d + 2, t.text.len());
+            if rest.text.is_empty() || rest.text == "REMAINING" {
+                return Ok((a, None));
+            }
+            let b = number32(line, rest, what)?;
+            if b <= a {
+                return line.err(t.col, format!("{} is empty or reversed", quote(t.text)));
+            }
+            Ok((a, Some(b - a)))
+        }
+    }
+}
+
+/// `ASPECTS:MIPS:LAYERS`, a `VkImageSubresourceRange` (`COLOR:0:0`,
+/// `DEPTH|STENCIL:0..:0..`, `COLOR:1..3:2..REMAINING`).
+fn subrange(line: &Line, t: Tok) -> Result<SubresourceRange, ParseError> {
+    let parts: Vec<&str> = t.text.split(':').collect();
+    if parts.len() != 3 {
+        return line.err(
+            t.col,
+            format!(
+                "expected a subresource range `ASPECTS:MIPS:LAYERS`, found {}",
+                quote(t.text)
+            ),
+        );
+    }
+    let aspects = AspectMask::parse(parts[0]).or_else(|bad| {
+        line.err(
+            t.col,
+            format!("unknown aspect {} (COLOR, DEPTH, STENCIL)", quote(&bad)),
+        )
+    })?;
+    let m = t.piece(parts[0].len() + 1, parts[0].len() + 1 + parts[1].len());
+    let l = t.piece(m.end_col() - t.col + 1, t.text.len());
+    let (base_mip, mip_count) = count_span(line, m, "a mip level")?;
+    let (base_layer, layer_count) = count_span(line, l, "an array layer")?;
+    Ok(SubresourceRange {
+        aspects,
+        base_mip,
+        mip_count,
+        base_layer,
+        layer_count,
+    })
+}
+
+/// `ASPECTS:MIP:LAYERS`, a `VkImageSubresourceLayers` (one mip level).
+fn sublayers(line: &Line, t: Tok) -> Result<SubresourceLayers, ParseError> {
+    let r = subrange(line, t)?;
+    if r.mip_count != Some(1) {
+        return line.err(
+            t.col,
+            format!(
+                "{} names several mip levels: a copy region names one",
+                quote(t.text)
+            ),
+        );
+    }
+    Ok(SubresourceLayers {
+        aspects: r.aspects,
+        mip: r.base_mip,
+        base_layer: r.base_layer,
+        layer_count: r.layer_count,
+    })
+}
+
+/// `X,Y,Z`.
+fn xyz(line: &Line, t: Tok) -> Result<[u32; 3], ParseError> {
+    let parts: Vec<&str> = t.text.split(',').collect();
+    if parts.len() != 3 {
+        return line.err(t.col, format!("expected `X,Y,Z`, found {}", quote(t.text)));
+    }
+    let mut out = [0; 3];
+    let mut at = 0;
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = number32(line, t.piece(at, at + p.len()), "a texel coordinate")?;
+        at += p.len() + 1;
+    }
+    Ok(out)
+}
+
+/// The rest of a line's tokens, in groups separated by `;` tokens (a
+/// region or range each), at least one.
+fn groups<'a>(line: &mut Line<'a>) -> Result<Vec<Vec<Tok<'a>>>, ParseError> {
+    let mut out = vec![Vec::new()];
+    while let Some(t) = line.peek() {
+        line.pos += 1;
+        if t.text == ";" {
+            out.push(Vec::new());
+        } else if let Some(g) = out.last_mut() {
+            g.push(t);
+        }
+    }
+    if out.iter().any(|g| g.is_empty()) {
+        return line.err(line.end_col, "expected a region (regions are separated by ` ; `)");
+    }
+    Ok(out)
+}
+
+/// The `key=value` tokens of a region, each key once, from `keys`.
+fn fields<'a>(line: &Line, g: &[Tok<'a>], keys: &[&str]) -> Result<HashMap<&'a str, Tok<'a>>, ParseError> {
+    let mut out = HashMap::new();
+    for t in g {
+        let Some(eq) = t.text.find('=') else {
+            return line.err(
+                t.col,
+                format!(
+                    "expected `KEY=VALUE` ({}), found {}",
+                    keys.join(", "),
+                    quote(t.text)
+                ),
+            );
+        };
+        let key = &t.text[..eq];
+        if !keys.contains(&key) {
+            return line.err(
+                t.col,
+                format!("unknown key {} (expected one of {})", quote(key), keys.join(", ")),
+            );
+        }
+        if out.insert(key, t.piece(eq + 1, t.text.len())).is_some() {
+            return line.err(t.col, format!("{} given twice", quote(key)));
+        }
+    }
+    Ok(out)
+}
+
+fn required<'a>(
+    line: &Line,
+    f: &HashMap<&str, Tok<'a>>,
+    key: &str,
+    g: &[Tok],
+) -> Result<Tok<'a>, ParseError> {
+    match f.get(key) {
+        Some(t) => Ok(*t),
+        None => line.err(
+            g.last().map_or(line.end_col, |t| t.end_col()),
+            format!("expected `{key}=...`"),
+        ),
+    }
+}
+
+/// A `VkBufferImageCopy2` region: `bufferOffset=N bufferRowLength=N
+/// bufferImageHeight=N imageSubresource=A:M:L imageOffset=X,Y,Z
+/// imageExtent=W,H,D` (the first three and the offset default to 0).
+fn buffer_copy(line: &Line, g: &[Tok]) -> Result<BufferImageCopy, ParseError> {
+    let keys = [
+        "bufferOffset",
+        "bufferRowLength",
+        "bufferImageHeight",
+        "imageSubresource",
+        "imageOffset",
+        "imageExtent",
+    ];
+    let f = fields(line, g, &keys)?;
+    let num = |k: &str| f.get(k).map_or(Ok(0), |t| number(line, *t, "a number", 64));
+    Ok(BufferImageCopy {
+        buffer_offset: num("bufferOffset")?,
+        row_length: f
+            .get("bufferRowLength")
+            .map_or(Ok(0), |t| number32(line, *t, "a row length"))?,
+        image_height: f
+            .get("bufferImageHeight")
+            .map_or(Ok(0), |t| number32(line, *t, "an image height"))?,
+        subresource: sublayers(line, required(line, &f, "imageSubresource", g)?)?,
+        offset: f.get("imageOffset").map_or(Ok([0; 3]), |t| xyz(line, *t))?,
+        extent: xyz(line, required(line, &f, "imageExtent", g)?)?,
+    })
+}
+
+/// A `VkImageCopy2`/`VkImageResolve2` region: `srcSubresource=A:M:L
+/// srcOffset=X,Y,Z dstSubresource=A:M:L dstOffset=X,Y,Z extent=W,H,D`.
+fn copy_region(line: &Line, g: &[Tok]) -> Result<ImageCopyRegion, ParseError> {
+    let keys = [
+        "srcSubresource",
+        "srcOffset",
+        "dstSubresource",
+        "dstOffset",
+        "extent",
+    ];
+    let f = fields(line, g, &keys)?;
+    Ok(ImageCopyRegion {
+        src_subresource: sublayers(line, required(line, &f, "srcSubresource", g)?)?,
+        src_offset: f.get("srcOffset").map_or(Ok([0; 3]), |t| xyz(line, *t))?,
+        dst_subresource: sublayers(line, required(line, &f, "dstSubresource", g)?)?,
+        dst_offset: f.get("dstOffset").map_or(Ok([0; 3]), |t| xyz(line, *t))?,
+        extent: xyz(line, required(line, &f, "extent", g)?)?,
+    })
+}
+
+/// `X,Y,Z:X,Y,Z`, a blit region's two corners.
+fn corners(line: &Line, t: Tok) -> Result<[[u32; 3]; 2], ParseError> {
+    let Some(c) = t.text.find(':') else {
+        return line.err(
+            t.col,
+            format!("expected `X0,Y0,Z0:X1,Y1,Z1`, found {}", quote(t.text)),
+        );
+    };
+    Ok([
+        xyz(line, t.piece(0, c))?,
+        xyz(line, t.piece(c + 1, t.text.len()))?,
+    ])
+}
+
+/// A `VkImageBlit2` region: `srcSubresource=A:M:L srcOffsets=X,Y,Z:X,Y,Z
+/// dstSubresource=A:M:L dstOffsets=X,Y,Z:X,Y,Z`.
+fn blit_region(line: &Line, g: &[Tok]) -> Result<ImageBlitRegion, ParseError> {
+    let keys = ["srcSubresource", "srcOffsets", "dstSubresource", "dstOffsets"];
+    let f = fields(line, g, &keys)?;
+    Ok(ImageBlitRegion {
+        src_subresource: sublayers(line, required(line, &f, "srcSubresource", g)?)?,
+        src_offsets: corners(line, required(line, &f, "srcOffsets", g)?)?,
+        dst_subresource: sublayers(line, required(line, &f, "dstSubresource", g)?)?,
+        dst_offsets: corners(line, required(line, &f, "dstOffsets", g)?)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1689,7 +2335,7 @@ free x
             ("buffer a 16\nbarrier COPY:NONE", "2:18: expected `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION [transition] [ownership SRC->DST]]`"),
             ("buffer a 16\nbuffer a 32", "2:8: `a` is already declared"),
             ("buffer a 16\ndispatch k", "2:11: a dispatch needs at least one `read`, `write` or `rw` binding"),
-            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled` or `indirect`, found `reed`"),
+            ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, `image-rw`, `sampled-image` or `indirect`, found `reed`"),
             ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
             ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
             ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),

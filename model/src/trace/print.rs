@@ -4,7 +4,10 @@
 //! trailing comment on a command's line) that the parser skips.
 
 use super::parse::DEFAULT_POOL_ALIGN;
-use crate::ir::program::{Command, ObjectKind, Program, Region, SharingMode};
+use crate::ir::image::{
+    view_range, BufferImageCopy, ImageCopyRegion, ImageDesc, ImageOp, SubresourceRange, Tiling,
+};
+use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region, SharingMode};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
 use std::collections::HashMap;
@@ -241,32 +244,42 @@ impl Writer {
     fn declare(&mut self, out: &mut String, program: &Program, stop: usize) {
         while self.objects < stop.min(program.objects.len()) {
             let o = &program.objects[self.objects];
-            match &o.kind {
-                ObjectKind::Buffer { alias: None } => {
-                    let _ = write!(out, "buffer {} {}", o.name, o.size);
-                }
-                ObjectKind::Buffer {
+            if let Some(d) = program.image(ObjectId(self.objects as u32)) {
+                out.push_str(&image_declaration(program, &o.name, d));
+                if let ObjectKind::Buffer {
                     alias: Some((other, off)),
-                } => {
-                    let _ = write!(
-                        out,
-                        "buffer {} {} alias {} {}",
-                        o.name,
-                        o.size,
-                        program.obj(*other).name,
-                        off
-                    );
+                } = o.kind
+                {
+                    let _ = write!(out, " alias {} {off}", program.obj(other).name);
                 }
-                ObjectKind::Pool { align } => {
-                    let _ = if *align == DEFAULT_POOL_ALIGN {
-                        write!(out, "pool {} {}", o.name, o.size)
-                    } else {
-                        write!(out, "pool {} {} align {}", o.name, o.size, align)
-                    };
-                }
-                ObjectKind::Blob { .. } => {
-                    self.objects += 1;
-                    continue;
+            } else {
+                match &o.kind {
+                    ObjectKind::Buffer { alias: None } => {
+                        let _ = write!(out, "buffer {} {}", o.name, o.size);
+                    }
+                    ObjectKind::Buffer {
+                        alias: Some((other, off)),
+                    } => {
+                        let _ = write!(
+                            out,
+                            "buffer {} {} alias {} {}",
+                            o.name,
+                            o.size,
+                            program.obj(*other).name,
+                            off
+                        );
+                    }
+                    ObjectKind::Pool { align } => {
+                        let _ = if *align == DEFAULT_POOL_ALIGN {
+                            write!(out, "pool {} {}", o.name, o.size)
+                        } else {
+                            write!(out, "pool {} {} align {}", o.name, o.size, align)
+                        };
+                    }
+                    ObjectKind::Blob { .. } => {
+                        self.objects += 1;
+                        continue;
+                    }
                 }
             }
             if o.sharing == SharingMode::Exclusive {
@@ -279,9 +292,145 @@ impl Writer {
 }
 
 /// A dependency info's barriers as in a `barrier` line, `; `-separated.
+/// An image barrier split into several byte ranges is written once, by
+/// its part 0.
 fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> String {
-    let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
+    let parts: Vec<String> = dep
+        .barriers
+        .iter()
+        .filter(|b| b.image.is_none() || matches!(program.image_barrier_part(b), Some((_, 0))))
+        .map(|b| b.describe(program))
+        .collect();
     parts.join("; ")
+}
+
+/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear]`.
+fn image_declaration(_program: &Program, name: &str, d: &ImageDesc) -> String {
+    let [w, h, z] = d.extent;
+    let mut s = format!("image {name} {} {w}x{h}", d.format);
+    if z != 1 {
+        let _ = write!(s, "x{z}");
+    }
+    if d.mips != 1 {
+        let _ = write!(s, " mips {}", d.mips);
+    }
+    if d.layers != 1 {
+        let _ = write!(s, " layers {}", d.layers);
+    }
+    if d.tiling == Tiling::Linear {
+        s.push_str(" linear");
+    }
+    s
+}
+
+fn xyz(v: [u32; 3]) -> String {
+    format!("{},{},{}", v[0], v[1], v[2])
+}
+
+/// An image command's operands and regions, as the parser reads them.
+fn image_command_text(program: &Program, op: &ImageOp) -> String {
+    let n = |id: &ObjectId| program.object(*id).map_or("?", |o| o.name.as_str());
+    let buffer_regions = |regions: &[BufferImageCopy]| {
+        let parts: Vec<String> = regions
+            .iter()
+            .map(|r| {
+                format!(
+                    "bufferOffset={} bufferRowLength={} bufferImageHeight={} imageSubresource={} imageOffset={} imageExtent={}",
+                    r.buffer_offset,
+                    r.row_length,
+                    r.image_height,
+                    r.subresource,
+                    xyz(r.offset),
+                    xyz(r.extent)
+                )
+            })
+            .collect();
+        parts.join(" ; ")
+    };
+    let copy_regions = |regions: &[ImageCopyRegion]| {
+        let parts: Vec<String> = regions
+            .iter()
+            .map(|r| {
+                format!(
+                    "srcSubresource={} srcOffset={} dstSubresource={} dstOffset={} extent={}",
+                    r.src_subresource,
+                    xyz(r.src_offset),
+                    r.dst_subresource,
+                    xyz(r.dst_offset),
+                    xyz(r.extent)
+                )
+            })
+            .collect();
+        parts.join(" ; ")
+    };
+    let ranges = |rs: &[SubresourceRange]| rs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" ; ");
+    let k = op.keyword();
+    match op {
+        ImageOp::CopyBufferToImage {
+            buffer,
+            image,
+            layout,
+            regions,
+        } => format!(
+            "{k} {} -> {} {layout} {}",
+            n(buffer),
+            n(image),
+            buffer_regions(regions)
+        ),
+        ImageOp::CopyImageToBuffer {
+            image,
+            layout,
+            buffer,
+            regions,
+        } => format!(
+            "{k} {} {layout} -> {} {}",
+            n(image),
+            n(buffer),
+            buffer_regions(regions)
+        ),
+        ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => format!(
+            "{k} {} {} -> {} {} {}",
+            n(&src.0),
+            src.1,
+            n(&dst.0),
+            dst.1,
+            copy_regions(regions)
+        ),
+        ImageOp::BlitImage { src, dst, regions } => {
+            let parts: Vec<String> = regions
+                .iter()
+                .map(|r| {
+                    format!(
+                        "srcSubresource={} srcOffsets={}:{} dstSubresource={} dstOffsets={}:{}",
+                        r.src_subresource,
+                        xyz(r.src_offsets[0]),
+                        xyz(r.src_offsets[1]),
+                        r.dst_subresource,
+                        xyz(r.dst_offsets[0]),
+                        xyz(r.dst_offsets[1])
+                    )
+                })
+                .collect();
+            format!(
+                "{k} {} {} -> {} {} {}",
+                n(&src.0),
+                src.1,
+                n(&dst.0),
+                dst.1,
+                parts.join(" ; ")
+            )
+        }
+        ImageOp::ClearColorImage {
+            image,
+            layout,
+            ranges: rs,
+        }
+        | ImageOp::ClearDepthStencilImage {
+            image,
+            layout,
+            ranges: rs,
+        } => format!("{k} {} {layout} {}", n(image), ranges(rs)),
+    }
 }
 
 /// Prints one command as a trace line (without the newline).
@@ -302,6 +451,7 @@ pub fn print_command(program: &Program, c: &Command) -> String {
         Command::Free { blob } => format!("free {}", program.object(*blob).map_or("?", |o| o.name.as_str())),
         Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
         Command::CopyImage { kind, src, dst } => format!("{} {} -> {}", kind.keyword(), r(src), r(dst)),
+        Command::Image(ic) => image_command_text(program, &ic.op),
         Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
         Command::Update { dst, value } => format!("update {} {}", r(dst), value),
         Command::HostWrite { dst, value } => format!("host-write {} {}", r(dst), value),
@@ -321,16 +471,29 @@ pub fn print_command(program: &Program, c: &Command) -> String {
                 let _ = write!(s, " indirect {}", r(ind));
             }
             for b in bindings {
-                let _ = write!(s, " {} {}", b.access.keyword(), r(&b.region));
+                match (b.access, program.image(b.region.object)) {
+                    // A view binding: its subresource range (the inverse of
+                    // the one byte range the parser made of it).
+                    (access, Some(d)) if access.is_image() => {
+                        let range = view_range(d, b.region.range).unwrap_or_default();
+                        let name = program.object(b.region.object).map_or("?", |o| o.name.as_str());
+                        let _ = write!(s, " {} {name} {range}", access.keyword());
+                        if let BindingAccess::SampledImage(layout) = access {
+                            let _ = write!(s, " {layout}");
+                        }
+                    }
+                    _ => {
+                        let _ = write!(s, " {} {}", b.access.keyword(), r(&b.region));
+                    }
+                }
             }
             s
         }
         Command::Barrier(dep) => {
-            let parts: Vec<String> = dep.barriers.iter().map(|b| b.describe(program)).collect();
-            if parts.is_empty() {
+            if dep.barriers.is_empty() {
                 "barrier".to_string()
             } else {
-                format!("barrier {}", parts.join("; "))
+                format!("barrier {}", dependency_text(program, dep))
             }
         }
         Command::Submit(sub) => {

@@ -1,0 +1,1328 @@
+//! Images, exactly: image objects (format, extent, mips, layers, tiling),
+//! their subresources (aspect, mip level, array layer), the *notional*
+//! address layout that turns every subresource region into byte ranges,
+//! the image commands (buffer-image copies, image copies, blits, resolves,
+//! clears) with the byte ranges they access, and the layout state of each
+//! subresource along execution order with the spec's layout rules.
+//!
+//! An image declared with `image` is an [`crate::Object`] of kind
+//! `Buffer` whose size is its notional size, bound to memory like a buffer
+//! (its own, or `alias MEM OFFSET`); an [`ImageDesc`] beside it in
+//! [`crate::Program`] says it is an image. Everything downstream (both
+//! checkers, the definitional semantics, fixes) sees byte ranges of that
+//! object, so nothing there knows about images; only naming (messages and
+//! the printer) and the layout rules here do.
+//!
+//! **The notional layout** (`docs/trace-format.md`, "Images"): per aspect
+//! plane (in aspect bit order), per mip level, per array layer, then the
+//! texel blocks of each depth slice row-major with a tight pitch. Mip-major
+//! before layer means that a barrier or a view over all layers of one mip,
+//! or of consecutive mips with all layers, is one byte range. Two
+//! different subresources never share a byte, and two disjoint rectangles
+//! of one subresource share none either; a rectangle's bytes are exactly
+//! the block rows it covers ([`ImageDesc::rect_ranges`], widened only
+//! past [`MAX_RANGES`]).
+//!
+//! Invariants: a [`ImageCommand`]'s accesses are a pure function of its
+//! [`ImageOp`] and the program's image descriptions
+//! ([`ImageCommand::new`]); [`crate::Program::push`] rebuilds and compares
+//! them, so a command cannot carry byte ranges other than its op's.
+
+use super::error::{Location, ProgramError, ProgramErrorKind};
+use super::program::{BindingAccess, ByteRange, Command, ObjectId, Program, Region};
+use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
+use crate::vk::scope::StageAccess;
+use std::fmt;
+
+/// The most byte ranges one access of a rectangle becomes. Past it, the
+/// ranges are widened (each layer's rows become their hull, then the
+/// whole span): sound, since a wider access only finds more conflicts,
+/// and it bounds the work per command whatever the image's size.
+pub const MAX_RANGES: usize = 64;
+
+/// `VkImageTiling`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Tiling {
+    /// `VK_IMAGE_TILING_OPTIMAL`: implementation-defined layout; the model
+    /// uses the notional one (see the module doc).
+    #[default]
+    Optimal,
+    /// `VK_IMAGE_TILING_LINEAR`: texels row-major in memory; the model
+    /// takes the tight-pitch layout as the image's bytes in its memory.
+    Linear,
+}
+
+/// An image object: what `VkImageCreateInfo` says about its texels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageDesc {
+    /// The object that stands for its memory binding.
+    pub object: ObjectId,
+    /// `format`.
+    pub format: Format,
+    /// `extent` (width, height, depth); depth 1 for a 2D image.
+    pub extent: [u32; 3],
+    /// `mipLevels`.
+    pub mips: u32,
+    /// `arrayLayers`.
+    pub layers: u32,
+    /// `tiling`.
+    pub tiling: Tiling,
+}
+
+/// A `VkImageSubresourceRange`: `None` counts are `VK_REMAINING_MIP_LEVELS`
+/// / `VK_REMAINING_ARRAY_LAYERS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SubresourceRange {
+    /// `aspectMask`.
+    pub aspects: AspectMask,
+    /// `baseMipLevel`.
+    pub base_mip: u32,
+    /// `levelCount` (`None`: the remaining levels).
+    pub mip_count: Option<u32>,
+    /// `baseArrayLayer`.
+    pub base_layer: u32,
+    /// `layerCount` (`None`: the remaining layers).
+    pub layer_count: Option<u32>,
+}
+
+/// A `VkImageSubresourceLayers`: one mip level, a layer range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SubresourceLayers {
+    /// `aspectMask`.
+    pub aspects: AspectMask,
+    /// `mipLevel`.
+    pub mip: u32,
+    /// `baseArrayLayer`.
+    pub base_layer: u32,
+    /// `layerCount` (`None`: `VK_REMAINING_ARRAY_LAYERS`).
+    pub layer_count: Option<u32>,
+}
+
+impl SubresourceLayers {
+    /// As a range of one mip level.
+    pub fn range(self) -> SubresourceRange {
+        SubresourceRange {
+            aspects: self.aspects,
+            base_mip: self.mip,
+            mip_count: Some(1),
+            base_layer: self.base_layer,
+            layer_count: self.layer_count,
+        }
+    }
+}
+
+fn span(base: u32, count: Option<u32>) -> String {
+    match count {
+        Some(1) => format!("{base}"),
+        Some(n) => format!("{base}..{}", u64::from(base) + u64::from(n)),
+        None => format!("{base}.."),
+    }
+}
+
+impl fmt::Display for SubresourceRange {
+    /// `ASPECTS:MIPS:LAYERS`, the trace format's text (`COLOR:0:0..6`,
+    /// `DEPTH|STENCIL:0..:0..`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}",
+            self.aspects,
+            span(self.base_mip, self.mip_count),
+            span(self.base_layer, self.layer_count)
+        )
+    }
+}
+
+impl fmt::Display for SubresourceLayers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}",
+            self.aspects,
+            self.mip,
+            span(self.base_layer, self.layer_count)
+        )
+    }
+}
+
+/// The layout information of an image memory barrier, kept in
+/// [`crate::Program::image_barriers`] and named from each model barrier
+/// by an [`ImageBarrierRef`] ([`crate::Barrier::image`]; a reference
+/// rather than the value keeps every `Barrier` small: the planners hold
+/// millions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageBarrier {
+    /// The image.
+    pub image: ObjectId,
+    /// `subresourceRange`.
+    pub range: SubresourceRange,
+    /// `oldLayout`.
+    pub old_layout: ImageLayout,
+    /// `newLayout`.
+    pub new_layout: ImageLayout,
+}
+
+/// A model barrier's image memory barrier: an index into
+/// [`crate::Program::image_barriers`] (stored plus one, so that
+/// `Option<ImageBarrierRef>` takes four bytes). One `VkImageMemoryBarrier2`
+/// whose subresource range is several byte ranges is several model
+/// barriers with identical masks and the same reference, one per range in
+/// address order (barriers of one call apply independently, so that is the
+/// same barrier); the one over the first range is its *first part*
+/// ([`crate::Program::image_barrier_part`]): the printer writes that one
+/// only, and the layout rules read that one only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageBarrierRef(std::num::NonZeroU32);
+
+impl ImageBarrierRef {
+    /// The reference to entry `index`; `None` past `u32::MAX - 1`.
+    pub fn new(index: usize) -> Option<ImageBarrierRef> {
+        let plus_one = u32::try_from(index).ok()?.checked_add(1)?;
+        std::num::NonZeroU32::new(plus_one).map(ImageBarrierRef)
+    }
+    /// The index in [`crate::Program::image_barriers`].
+    pub fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
+}
+
+/// A `VkBufferImageCopy2` region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BufferImageCopy {
+    /// `bufferOffset`.
+    pub buffer_offset: u64,
+    /// `bufferRowLength` (0: the extent's width).
+    pub row_length: u32,
+    /// `bufferImageHeight` (0: the extent's height).
+    pub image_height: u32,
+    /// `imageSubresource` (one aspect).
+    pub subresource: SubresourceLayers,
+    /// `imageOffset`.
+    pub offset: [u32; 3],
+    /// `imageExtent`.
+    pub extent: [u32; 3],
+}
+
+/// A `VkImageCopy2` or `VkImageResolve2` region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageCopyRegion {
+    /// `srcSubresource`.
+    pub src_subresource: SubresourceLayers,
+    /// `srcOffset`.
+    pub src_offset: [u32; 3],
+    /// `dstSubresource`.
+    pub dst_subresource: SubresourceLayers,
+    /// `dstOffset`.
+    pub dst_offset: [u32; 3],
+    /// `extent`.
+    pub extent: [u32; 3],
+}
+
+/// A `VkImageBlit2` region: two corners per side, in any order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageBlitRegion {
+    /// `srcSubresource`.
+    pub src_subresource: SubresourceLayers,
+    /// `srcOffsets`.
+    pub src_offsets: [[u32; 3]; 2],
+    /// `dstSubresource`.
+    pub dst_subresource: SubresourceLayers,
+    /// `dstOffsets`.
+    pub dst_offsets: [[u32; 3]; 2],
+}
+
+/// An image command, as the application recorded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// `vkCmdCopyBufferToImage2`.
+    CopyBufferToImage {
+        /// `srcBuffer` (a buffer or blob).
+        buffer: ObjectId,
+        /// `dstImage`.
+        image: ObjectId,
+        /// `dstImageLayout`.
+        layout: ImageLayout,
+        /// `pRegions`.
+        regions: Vec<BufferImageCopy>,
+    },
+    /// `vkCmdCopyImageToBuffer2`.
+    CopyImageToBuffer {
+        /// `srcImage`.
+        image: ObjectId,
+        /// `srcImageLayout`.
+        layout: ImageLayout,
+        /// `dstBuffer`.
+        buffer: ObjectId,
+        /// `pRegions`.
+        regions: Vec<BufferImageCopy>,
+    },
+    /// `vkCmdCopyImage2`.
+    CopyImage {
+        /// `srcImage`, `srcImageLayout`.
+        src: (ObjectId, ImageLayout),
+        /// `dstImage`, `dstImageLayout`.
+        dst: (ObjectId, ImageLayout),
+        /// `pRegions`.
+        regions: Vec<ImageCopyRegion>,
+    },
+    /// `vkCmdBlitImage2`.
+    BlitImage {
+        /// `srcImage`, `srcImageLayout`.
+        src: (ObjectId, ImageLayout),
+        /// `dstImage`, `dstImageLayout`.
+        dst: (ObjectId, ImageLayout),
+        /// `pRegions`.
+        regions: Vec<ImageBlitRegion>,
+    },
+    /// `vkCmdResolveImage2`.
+    ResolveImage {
+        /// `srcImage`, `srcImageLayout`.
+        src: (ObjectId, ImageLayout),
+        /// `dstImage`, `dstImageLayout`.
+        dst: (ObjectId, ImageLayout),
+        /// `pRegions`.
+        regions: Vec<ImageCopyRegion>,
+    },
+    /// `vkCmdClearColorImage`.
+    ClearColorImage {
+        /// `image`.
+        image: ObjectId,
+        /// `imageLayout`.
+        layout: ImageLayout,
+        /// `pRanges`.
+        ranges: Vec<SubresourceRange>,
+    },
+    /// `vkCmdClearDepthStencilImage`.
+    ClearDepthStencilImage {
+        /// `image`.
+        image: ObjectId,
+        /// `imageLayout`.
+        layout: ImageLayout,
+        /// `pRanges`.
+        ranges: Vec<SubresourceRange>,
+    },
+}
+
+impl ImageOp {
+    /// The trace keyword.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            ImageOp::CopyBufferToImage { .. } => "copy-buffer-to-image",
+            ImageOp::CopyImageToBuffer { .. } => "copy-image-to-buffer",
+            ImageOp::CopyImage { .. } => "copy-image",
+            ImageOp::BlitImage { .. } => "blit-image",
+            ImageOp::ResolveImage { .. } => "resolve-image",
+            ImageOp::ClearColorImage { .. } => "clear-color-image",
+            ImageOp::ClearDepthStencilImage { .. } => "clear-depth-stencil-image",
+        }
+    }
+
+    /// The Vulkan command.
+    pub fn vulkan_name(&self) -> &'static str {
+        match self {
+            ImageOp::CopyBufferToImage { .. } => "vkCmdCopyBufferToImage",
+            ImageOp::CopyImageToBuffer { .. } => "vkCmdCopyImageToBuffer",
+            ImageOp::CopyImage { .. } => "vkCmdCopyImage",
+            ImageOp::BlitImage { .. } => "vkCmdBlitImage",
+            ImageOp::ResolveImage { .. } => "vkCmdResolveImage",
+            ImageOp::ClearColorImage { .. } => "vkCmdClearColorImage",
+            ImageOp::ClearDepthStencilImage { .. } => "vkCmdClearDepthStencilImage",
+        }
+    }
+
+    /// The (stage, access) of its reads and of its writes, from `vk.xml`'s
+    /// `<sync>` data for each command (`<syncsupport>` /
+    /// `<syncequivalent>`: copies in `COPY`, blits in `BLIT`, resolves in
+    /// `RESOLVE`, clears in `CLEAR`).
+    pub fn stage_accesses(&self) -> (StageAccess, StageAccess) {
+        match self {
+            ImageOp::CopyBufferToImage { .. }
+            | ImageOp::CopyImageToBuffer { .. }
+            | ImageOp::CopyImage { .. } => (StageAccess::CopyTransferRead, StageAccess::CopyTransferWrite),
+            ImageOp::BlitImage { .. } => (StageAccess::BlitTransferRead, StageAccess::BlitTransferWrite),
+            ImageOp::ResolveImage { .. } => (
+                StageAccess::ResolveTransferRead,
+                StageAccess::ResolveTransferWrite,
+            ),
+            ImageOp::ClearColorImage { .. } | ImageOp::ClearDepthStencilImage { .. } => {
+                (StageAccess::ClearTransferWrite, StageAccess::ClearTransferWrite)
+            }
+        }
+    }
+
+    /// Its layout VUIDs, the one table of them: which layouts its source
+    /// and destination image operands may name, then that the named
+    /// layout must be the subresources' current one ("must specify the
+    /// layout of the image subresources ... at the time this command is
+    /// executed"), for the source and the destination (a command with one
+    /// image operand repeats it).
+    pub fn layout_vuids(&self) -> [&'static str; 4] {
+        match self {
+            ImageOp::CopyBufferToImage { .. } => [
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-01396",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-01396",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-00180",
+                "VUID-vkCmdCopyBufferToImage-dstImageLayout-00180",
+            ],
+            ImageOp::CopyImageToBuffer { .. } => [
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-01397",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-01397",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189",
+                "VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189",
+            ],
+            ImageOp::CopyImage { .. } => [
+                "VUID-vkCmdCopyImage-srcImageLayout-01917",
+                "VUID-vkCmdCopyImage-dstImageLayout-01395",
+                "VUID-vkCmdCopyImage-srcImageLayout-00128",
+                "VUID-vkCmdCopyImage-dstImageLayout-00133",
+            ],
+            ImageOp::BlitImage { .. } => [
+                "VUID-vkCmdBlitImage-srcImageLayout-01398",
+                "VUID-vkCmdBlitImage-dstImageLayout-01399",
+                "VUID-vkCmdBlitImage-srcImageLayout-00221",
+                "VUID-vkCmdBlitImage-dstImageLayout-00226",
+            ],
+            ImageOp::ResolveImage { .. } => [
+                "VUID-vkCmdResolveImage-srcImageLayout-01400",
+                "VUID-vkCmdResolveImage-dstImageLayout-01401",
+                "VUID-vkCmdResolveImage-srcImageLayout-00260",
+                "VUID-vkCmdResolveImage-dstImageLayout-00262",
+            ],
+            ImageOp::ClearColorImage { .. } => [
+                "VUID-vkCmdClearColorImage-imageLayout-01394",
+                "VUID-vkCmdClearColorImage-imageLayout-01394",
+                "VUID-vkCmdClearColorImage-imageLayout-00004",
+                "VUID-vkCmdClearColorImage-imageLayout-00004",
+            ],
+            ImageOp::ClearDepthStencilImage { .. } => [
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00012",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00012",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00011",
+                "VUID-vkCmdClearDepthStencilImage-imageLayout-00011",
+            ],
+        }
+    }
+
+    /// Every object it names (images and buffers), source first.
+    pub fn objects(&self) -> Vec<ObjectId> {
+        match self {
+            ImageOp::CopyBufferToImage { buffer, image, .. } => vec![*buffer, *image],
+            ImageOp::CopyImageToBuffer { image, buffer, .. } => vec![*image, *buffer],
+            ImageOp::CopyImage { src, dst, .. }
+            | ImageOp::BlitImage { src, dst, .. }
+            | ImageOp::ResolveImage { src, dst, .. } => vec![src.0, dst.0],
+            ImageOp::ClearColorImage { image, .. } | ImageOp::ClearDepthStencilImage { image, .. } => {
+                vec![*image]
+            }
+        }
+    }
+}
+
+/// An image command with the byte ranges it accesses ([`Command::Image`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageCommand {
+    /// What was recorded.
+    pub op: ImageOp,
+    /// Its accesses in terms of the objects it names, reads first: what
+    /// [`crate::region_accesses`] returns for it.
+    pub(crate) accesses: Vec<(Region, StageAccess)>,
+}
+
+/// Why an image, an image command or an image barrier is not well formed
+/// (wrapped in [`ProgramErrorKind::Image`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    /// An `image` declaration's parameters.
+    #[error("image `{name}`: {reason}")]
+    BadImage {
+        /// The image.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A name that should be an image is not one.
+    #[error("`{name}` is not an image (declare it with `image`)")]
+    NotAnImage {
+        /// The object.
+        name: String,
+    },
+    /// A subresource or region past the image's mips, layers, extent or
+    /// aspects.
+    #[error("{call}: {what} of image `{image}`: {reason}")]
+    BadSubresource {
+        /// The Vulkan command or barrier.
+        call: String,
+        /// Which operand (`dstSubresource`, `pRanges[1]`, ...).
+        what: String,
+        /// The image.
+        image: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A command names a layout its rules do not allow.
+    #[error("{call}: {what} {layout} is not allowed: it must be {allowed} ({vuid})")]
+    LayoutNotAllowed {
+        /// The Vulkan command.
+        call: &'static str,
+        /// Which operand (`dstImageLayout`, ...).
+        what: &'static str,
+        /// The layout named.
+        layout: ImageLayout,
+        /// The layouts allowed.
+        allowed: &'static str,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// A command uses a subresource in another layout than its current one.
+    #[error(
+        "{call} uses image `{image}` subresource {aspect} mip {mip} layer {layer} in layout {named}, \
+         but its layout is {current} at that point ({vuid})"
+    )]
+    WrongLayout {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// The layout the command names.
+        named: ImageLayout,
+        /// The subresource's current layout.
+        current: ImageLayout,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// An image barrier's `oldLayout` is neither `UNDEFINED` nor the
+    /// current layout.
+    #[error(
+        "barrier {index}: oldLayout {old} of image `{image}` subresource {aspect} mip {mip} layer {layer} \
+         is neither UNDEFINED nor its current layout {current} (VUID-VkImageMemoryBarrier2-oldLayout-01197)"
+    )]
+    WrongOldLayout {
+        /// The barrier's index in its call.
+        index: usize,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// `oldLayout`.
+        old: ImageLayout,
+        /// The current layout.
+        current: ImageLayout,
+    },
+    /// A storage or sampled image view whose subresources are not one byte
+    /// range of the notional layout (several aspects, or several mips
+    /// with part of the layers).
+    #[error(
+        "dispatch binding {index}: a view of `{image}` {range} is not modelled: a view binding must be one aspect, \
+         and either one mip level or all array layers"
+    )]
+    ViewNotContiguous {
+        /// The binding's index.
+        index: usize,
+        /// The image.
+        image: String,
+        /// The view's range.
+        range: SubresourceRange,
+    },
+    /// A buffer-image copy's buffer bytes past the buffer.
+    #[error("{call}: region {index} needs bytes {range} of `{buffer}`, past its size {size} ({vuid})")]
+    BufferBytesOutOfBounds {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The region's index.
+        index: usize,
+        /// The buffer.
+        buffer: String,
+        /// The bytes the region addresses.
+        range: ByteRange,
+        /// The buffer's size.
+        size: u64,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+}
+
+fn mip_dim(d: u32, mip: u32) -> u32 {
+    (d >> mip.min(31)).max(1)
+}
+
+impl ImageDesc {
+    /// Checks the parameters: a nonzero extent, mips within the extent's
+    /// chain (`VUID-VkImageCreateInfo-mipLevels-00958`), nonzero layers,
+    /// one layer for a 3D image (`VUID-VkImageCreateInfo-imageType-00961`).
+    pub fn validate(&self, name: &str) -> Result<(), ImageError> {
+        let bad = |reason: String| {
+            Err(ImageError::BadImage {
+                name: name.to_string(),
+                reason,
+            })
+        };
+        if self.extent.contains(&0) {
+            return bad("every extent must be at least 1".into());
+        }
+        let max = self.extent.iter().copied().max().unwrap_or(1);
+        let chain = 32 - max.leading_zeros();
+        if self.mips == 0 || self.mips > chain {
+            return bad(format!(
+                "mips {} is not in 1..={chain} (floor(log2(max extent)) + 1, VUID-VkImageCreateInfo-mipLevels-00958)",
+                self.mips
+            ));
+        }
+        if self.layers == 0 {
+            return bad("layers must be at least 1".into());
+        }
+        if self.extent[2] > 1 && self.layers > 1 {
+            return bad("a 3D image has one array layer (VUID-VkImageCreateInfo-imageType-00961)".into());
+        }
+        if self.total_size().is_none() {
+            return bad("its size does not fit in 64 bits".into());
+        }
+        Ok(())
+    }
+
+    /// The extent of mip `mip`.
+    pub fn mip_extent(&self, mip: u32) -> [u32; 3] {
+        [
+            mip_dim(self.extent[0], mip),
+            mip_dim(self.extent[1], mip),
+            mip_dim(self.extent[2], mip),
+        ]
+    }
+
+    /// The extent of mip `mip` in texel blocks.
+    fn mip_blocks(&self, mip: u32) -> [u64; 3] {
+        let e = self.mip_extent(mip);
+        let (bw, bh) = self.format.info().block;
+        [
+            u64::from(e[0].div_ceil(bw)),
+            u64::from(e[1].div_ceil(bh)),
+            u64::from(e[2]),
+        ]
+    }
+
+    /// The bytes of one subresource (one layer of one mip) of aspect `a`.
+    fn subresource_size(&self, a: Aspect, mip: u32) -> Option<u64> {
+        let [x, y, z] = self.mip_blocks(mip);
+        x.checked_mul(y)?
+            .checked_mul(z)?
+            .checked_mul(self.format.block_bytes(a))
+    }
+
+    fn plane_size(&self, a: Aspect) -> Option<u64> {
+        (0..self.mips).try_fold(0u64, |acc, m| {
+            acc.checked_add(self.subresource_size(a, m)?.checked_mul(u64::from(self.layers))?)
+        })
+    }
+
+    /// The notional size: every plane, mip and layer.
+    pub fn total_size(&self) -> Option<u64> {
+        self.format
+            .aspect_mask()
+            .aspects()
+            .try_fold(0u64, |acc, a| acc.checked_add(self.plane_size(a)?))
+    }
+
+    /// The notional offset of subresource (`a`, `mip`, `layer`).
+    /// Invariant: called on validated descriptions with subresources inside.
+    pub fn subresource_offset(&self, a: Aspect, mip: u32, layer: u32) -> u64 {
+        let mut off = 0;
+        for p in self.format.aspect_mask().aspects().take_while(|p| *p != a) {
+            off += self.plane_size(p).unwrap_or(0);
+        }
+        for m in 0..mip {
+            off += self.subresource_size(a, m).unwrap_or(0) * u64::from(self.layers);
+        }
+        off + self.subresource_size(a, mip).unwrap_or(0) * u64::from(layer)
+    }
+
+    /// The range's mips and layers with the open ends closed, after
+    /// checking them and its aspects against the image.
+    pub fn resolve_range(&self, r: SubresourceRange) -> Result<(AspectMask, u32, u32, u32, u32), String> {
+        if r.aspects.0 == 0 {
+            return Err("an empty aspect mask".into());
+        }
+        if r.aspects.0 & !self.format.aspect_mask().0 != 0 {
+            return Err(format!(
+                "aspects {} are not all aspects of {} ({})",
+                r.aspects,
+                self.format,
+                self.format.aspect_mask()
+            ));
+        }
+        let end = |base: u32, count: Option<u32>, total: u32, what: &str| -> Result<u32, String> {
+            let end = match count {
+                None if base < total => return Ok(total),
+                Some(0) => return Err(format!("a {what} count of 0")),
+                Some(n) => u64::from(base) + u64::from(n),
+                None => u64::from(base) + 1,
+            };
+            if end > u64::from(total) {
+                return Err(format!("{what}s {base}..{end} past its {total} {what}s"));
+            }
+            Ok(end as u32)
+        };
+        let m1 = end(r.base_mip, r.mip_count, self.mips, "mip level")?;
+        let l1 = end(r.base_layer, r.layer_count, self.layers, "array layer")?;
+        Ok((r.aspects, r.base_mip, m1, r.base_layer, l1))
+    }
+
+    /// The byte ranges of every subresource of a range, merged where
+    /// adjacent, in address order.
+    pub fn range_bytes(&self, r: SubresourceRange) -> Result<Vec<ByteRange>, String> {
+        let (aspects, m0, m1, l0, l1) = self.resolve_range(r)?;
+        let mut out = Vec::new();
+        for a in aspects.aspects() {
+            for m in m0..m1 {
+                let size = self.subresource_size(a, m).unwrap_or(0);
+                let start = self.subresource_offset(a, m, l0);
+                push_merged(&mut out, ByteRange::new(start, start + size * u64::from(l1 - l0)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The byte ranges of rectangle `offset`/`extent` (texels) of
+    /// subresource layers `s`: the block rows it covers, merged where
+    /// adjacent (full-width rows are one range), widened past
+    /// [`MAX_RANGES`].
+    pub fn rect_ranges(
+        &self,
+        s: SubresourceLayers,
+        offset: [u32; 3],
+        extent: [u32; 3],
+    ) -> Result<Vec<ByteRange>, String> {
+        let (aspects, mip, _, l0, l1) = self.resolve_range(s.range())?;
+        let e = self.mip_extent(mip);
+        for i in 0..3 {
+            if extent[i] == 0 {
+                return Err("an empty extent".into());
+            }
+            if u64::from(offset[i]) + u64::from(extent[i]) > u64::from(e[i]) {
+                return Err(format!(
+                    "offset {} + extent {} past mip {mip}'s {} texels along {}",
+                    offset[i],
+                    extent[i],
+                    e[i],
+                    ["x", "y", "z"][i]
+                ));
+            }
+        }
+        let (bw, bh) = self.format.info().block;
+        let [bx, by, _] = self.mip_blocks(mip);
+        let x0 = u64::from(offset[0] / bw);
+        let x1 = (u64::from(offset[0]) + u64::from(extent[0])).div_ceil(u64::from(bw));
+        let y0 = u64::from(offset[1] / bh);
+        let y1 = (u64::from(offset[1]) + u64::from(extent[1])).div_ceil(u64::from(bh));
+        let (z0, z1) = (u64::from(offset[2]), u64::from(offset[2]) + u64::from(extent[2]));
+        let mut out = Vec::new();
+        for a in aspects.aspects() {
+            let bs = self.format.block_bytes(a);
+            let row = bx * bs;
+            let slice = by * row;
+            let rows = (y1 - y0) * (z1 - z0) * u64::from(l1 - l0);
+            let full_width = x0 == 0 && x1 == bx;
+            for l in l0..l1 {
+                let base = self.subresource_offset(a, mip, l);
+                for z in z0..z1 {
+                    let s0 = base + z * slice;
+                    if full_width || rows as usize > MAX_RANGES {
+                        // Whole rows, or (past the bound) the hull of the
+                        // slice's rows: one range per slice.
+                        push_merged(
+                            &mut out,
+                            ByteRange::new(s0 + y0 * row + x0 * bs, s0 + (y1 - 1) * row + x1 * bs),
+                        );
+                    } else {
+                        for y in y0..y1 {
+                            push_merged(
+                                &mut out,
+                                ByteRange::new(s0 + y * row + x0 * bs, s0 + y * row + x1 * bs),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Ok(widen(out))
+    }
+
+    /// The subresource (aspect, mip, layer) holding notional byte `at`.
+    pub fn subresource_at(&self, at: u64) -> Option<(Aspect, u32, u32)> {
+        let mut off = 0;
+        for a in self.format.aspect_mask().aspects() {
+            for m in 0..self.mips {
+                let size = self.subresource_size(a, m)?;
+                let all = size * u64::from(self.layers);
+                if at < off + all {
+                    return Some((a, m, ((at - off) / size) as u32));
+                }
+                off += all;
+            }
+        }
+        None
+    }
+
+    /// Names notional bytes `range` in terms of subresources, for
+    /// messages and fixes: `COLOR:1:0..2` when the range is exactly those
+    /// whole subresources, `COLOR:0:0 bytes 64..128` (bytes inside the
+    /// subresource) for part of one, the first and last subresource joined
+    /// by `+` otherwise.
+    pub fn describe(&self, range: ByteRange) -> String {
+        let (Some(first), Some(last)) = (
+            self.subresource_at(range.start),
+            self.subresource_at(range.end.saturating_sub(1)),
+        ) else {
+            return format!("bytes {range}");
+        };
+        let (a, m, l) = first;
+        let start_of = |(a, m, l): (Aspect, u32, u32)| self.subresource_offset(a, m, l);
+        let end_of =
+            |(a, m, l): (Aspect, u32, u32)| start_of((a, m, l)) + self.subresource_size(a, m).unwrap_or(0);
+        if first.0 == last.0 && first.1 == last.1 {
+            let text = SubresourceLayers {
+                aspects: AspectMask::of(a),
+                mip: m,
+                base_layer: l,
+                layer_count: Some(last.2 - l + 1),
+            }
+            .to_string();
+            if start_of(first) == range.start && end_of(last) == range.end {
+                return text;
+            }
+            if first == last {
+                let base = start_of(first);
+                return format!("{text} bytes {}..{}", range.start - base, range.end - base);
+            }
+            return format!("{text} (part)");
+        }
+        let one = |(a, m, l): (Aspect, u32, u32)| format!("{}:{m}:{l}", a.name());
+        format!("{}+..+{}", one(first), one(last))
+    }
+}
+
+/// Appends `r`, merging it into the last range when they touch.
+fn push_merged(out: &mut Vec<ByteRange>, r: ByteRange) {
+    match out.last_mut() {
+        Some(last) if last.end == r.start => last.end = r.end,
+        _ => out.push(r),
+    }
+}
+
+/// At most [`MAX_RANGES`] ranges: past it, the hull of all (sound: only
+/// wider).
+fn widen(mut v: Vec<ByteRange>) -> Vec<ByteRange> {
+    if v.len() > MAX_RANGES {
+        let start = v.iter().map(|r| r.start).min().unwrap_or(0);
+        let end = v.iter().map(|r| r.end).max().unwrap_or(0);
+        v = vec![ByteRange::new(start, end)];
+    }
+    v
+}
+
+/// The buffer bytes a buffer-image copy region addresses ("Buffer and
+/// Image Addressing"): rows of `rowLength` texels and slices (depth, or
+/// array layers) of `imageHeight` rows, in texel blocks for a compressed
+/// format; each row's bytes from the region's first to its last block.
+pub fn buffer_ranges(desc: &ImageDesc, c: &BufferImageCopy) -> Result<Vec<ByteRange>, String> {
+    let (aspects, _, _, l0, l1) = desc.resolve_range(c.subresource.range())?;
+    if aspects.count() != 1 {
+        return Err(format!(
+            "a buffer-image copy names one aspect (VUID-VkBufferImageCopy2-aspectMask-00212), not {aspects}"
+        ));
+    }
+    let a = aspects.aspects().next().unwrap_or(Aspect::Color);
+    let (bw, bh) = desc.format.info().block;
+    let bs = desc.format.block_bytes(a);
+    let row_texels = if c.row_length == 0 {
+        c.extent[0]
+    } else {
+        c.row_length
+    };
+    let height_texels = if c.image_height == 0 {
+        c.extent[1]
+    } else {
+        c.image_height
+    };
+    if row_texels < c.extent[0] || height_texels < c.extent[1] {
+        return Err("bufferRowLength and bufferImageHeight must be 0 or at least the extent (VUID-VkBufferImageCopy2-bufferRowLength-00195, VUID-VkBufferImageCopy2-bufferImageHeight-00196)".into());
+    }
+    let row = u64::from(row_texels.div_ceil(bw)) * bs;
+    let slice = u64::from(height_texels.div_ceil(bh)) * row;
+    let width = u64::from(c.extent[0].div_ceil(bw)) * bs;
+    let rows = u64::from(c.extent[1].div_ceil(bh));
+    let slices = u64::from(c.extent[2]) * u64::from(l1 - l0);
+    let mut out = Vec::new();
+    let over = (rows * slices) as usize > MAX_RANGES;
+    for s in 0..slices {
+        let base = c.buffer_offset + s * slice;
+        if row == width || over {
+            push_merged(&mut out, ByteRange::new(base, base + (rows - 1) * row + width));
+        } else {
+            for y in 0..rows {
+                push_merged(&mut out, ByteRange::new(base + y * row, base + y * row + width));
+            }
+        }
+    }
+    Ok(widen(out))
+}
+
+fn blit_box(o: [[u32; 3]; 2]) -> ([u32; 3], [u32; 3]) {
+    let mut off = [0; 3];
+    let mut ext = [0; 3];
+    for i in 0..3 {
+        off[i] = o[0][i].min(o[1][i]);
+        ext[i] = o[0][i].max(o[1][i]) - off[i];
+    }
+    (off, ext)
+}
+
+/// Which layouts a transfer command's image operand may be in ("Copy
+/// Commands", "Image Copies with Scaling", "Resolving Multisample
+/// Images", "Clear Commands": `..._OPTIMAL` for its role, or `GENERAL`).
+fn allowed(layout: ImageLayout, src: bool) -> bool {
+    let role = if src {
+        ImageLayout::TRANSFER_SRC_OPTIMAL
+    } else {
+        ImageLayout::TRANSFER_DST_OPTIMAL
+    };
+    layout == role || layout == ImageLayout::GENERAL
+}
+
+impl ImageCommand {
+    /// Checks `op` against `program`'s images and computes its accesses.
+    pub fn new(program: &Program, op: ImageOp) -> Result<ImageCommand, ImageError> {
+        let call = op.vulkan_name();
+        let (read, write) = op.stage_accesses();
+        let vuids = op.layout_vuids();
+        let image = |id: ObjectId| -> Result<&ImageDesc, ImageError> {
+            program.image(id).ok_or_else(|| ImageError::NotAnImage {
+                name: program.object(id).map_or("?".into(), |o| o.name.clone()),
+            })
+        };
+        let name = |id: ObjectId| program.object(id).map_or("?".to_string(), |o| o.name.clone());
+        let sub_err = |what: String, id: ObjectId| {
+            move |reason: String| ImageError::BadSubresource {
+                call: call.to_string(),
+                what,
+                image: name(id),
+                reason,
+            }
+        };
+        let layout_ok = |layout: ImageLayout, src: bool, what: &'static str, vuid: &'static str| {
+            if allowed(layout, src) {
+                Ok(())
+            } else {
+                Err(ImageError::LayoutNotAllowed {
+                    call,
+                    what,
+                    layout,
+                    allowed: if src {
+                        "TRANSFER_SRC_OPTIMAL or GENERAL"
+                    } else {
+                        "TRANSFER_DST_OPTIMAL or GENERAL"
+                    },
+                    vuid,
+                })
+            }
+        };
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        let add = |out: &mut Vec<(Region, StageAccess)>, object: ObjectId, ranges: Vec<ByteRange>, sa| {
+            out.extend(ranges.into_iter().map(|range| (Region { object, range }, sa)));
+        };
+        match &op {
+            ImageOp::CopyBufferToImage {
+                buffer,
+                image: img,
+                layout,
+                regions,
+            }
+            | ImageOp::CopyImageToBuffer {
+                image: img,
+                layout,
+                buffer,
+                regions,
+            } => {
+                let to_image = matches!(op, ImageOp::CopyBufferToImage { .. });
+                let d = image(*img)?;
+                if to_image {
+                    layout_ok(*layout, false, "dstImageLayout", vuids[1])?;
+                } else {
+                    layout_ok(*layout, true, "srcImageLayout", vuids[0])?;
+                }
+                let size = program.object(*buffer).map_or(0, |o| o.size);
+                for (index, r) in regions.iter().enumerate() {
+                    let img_bytes = d
+                        .rect_ranges(r.subresource, r.offset, r.extent)
+                        .map_err(sub_err(format!("pRegions[{index}].imageSubresource"), *img))?;
+                    let buf_bytes =
+                        buffer_ranges(d, r).map_err(sub_err(format!("pRegions[{index}]"), *img))?;
+                    let end = buf_bytes.iter().map(|b| b.end).max().unwrap_or(0);
+                    if end > size {
+                        return Err(ImageError::BufferBytesOutOfBounds {
+                            call,
+                            index,
+                            buffer: name(*buffer),
+                            range: ByteRange::new(buf_bytes[0].start, end),
+                            size,
+                            vuid: if to_image {
+                                "VUID-vkCmdCopyBufferToImage-pRegions-00171"
+                            } else {
+                                "VUID-vkCmdCopyImageToBuffer-pRegions-00183"
+                            },
+                        });
+                    }
+                    if to_image {
+                        add(&mut reads, *buffer, buf_bytes, read);
+                        add(&mut writes, *img, img_bytes, write);
+                    } else {
+                        add(&mut reads, *img, img_bytes, read);
+                        add(&mut writes, *buffer, buf_bytes, write);
+                    }
+                }
+            }
+            ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => {
+                let (s, t) = (image(src.0)?, image(dst.0)?);
+                layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
+                layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
+                for (index, r) in regions.iter().enumerate() {
+                    let a = s
+                        .rect_ranges(r.src_subresource, r.src_offset, r.extent)
+                        .map_err(sub_err(format!("pRegions[{index}].srcSubresource"), src.0))?;
+                    let b = t
+                        .rect_ranges(r.dst_subresource, r.dst_offset, r.extent)
+                        .map_err(sub_err(format!("pRegions[{index}].dstSubresource"), dst.0))?;
+                    add(&mut reads, src.0, a, read);
+                    add(&mut writes, dst.0, b, write);
+                }
+            }
+            ImageOp::BlitImage { src, dst, regions } => {
+                let (s, t) = (image(src.0)?, image(dst.0)?);
+                layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
+                layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
+                for (index, r) in regions.iter().enumerate() {
+                    let (so, se) = blit_box(r.src_offsets);
+                    let (to, te) = blit_box(r.dst_offsets);
+                    let a = s
+                        .rect_ranges(r.src_subresource, so, se)
+                        .map_err(sub_err(format!("pRegions[{index}].srcOffsets"), src.0))?;
+                    let b = t
+                        .rect_ranges(r.dst_subresource, to, te)
+                        .map_err(sub_err(format!("pRegions[{index}].dstOffsets"), dst.0))?;
+                    add(&mut reads, src.0, a, read);
+                    add(&mut writes, dst.0, b, write);
+                }
+            }
+            ImageOp::ClearColorImage {
+                image: img,
+                layout,
+                ranges,
+            }
+            | ImageOp::ClearDepthStencilImage {
+                image: img,
+                layout,
+                ranges,
+            } => {
+                let d = image(*img)?;
+                layout_ok(*layout, false, "imageLayout", vuids[1])?;
+                let color = matches!(op, ImageOp::ClearColorImage { .. });
+                for (index, r) in ranges.iter().enumerate() {
+                    let what = format!("pRanges[{index}]");
+                    if color != (r.aspects == AspectMask::of(Aspect::Color)) {
+                        let reason = if color {
+                            "a color clear names the COLOR aspect only (VUID-vkCmdClearColorImage-aspectMask-02498)"
+                        } else {
+                            "a depth/stencil clear names DEPTH and/or STENCIL only (VUID-vkCmdClearDepthStencilImage-aspectMask-02824)"
+                        };
+                        return Err(sub_err(what, *img)(reason.into()));
+                    }
+                    let bytes = d.range_bytes(*r).map_err(sub_err(what, *img))?;
+                    add(&mut writes, *img, bytes, write);
+                }
+            }
+        }
+        reads.extend(writes);
+        Ok(ImageCommand { op, accesses: reads })
+    }
+
+    /// Its accesses, reads first.
+    pub fn accesses(&self) -> &[(Region, StageAccess)] {
+        &self.accesses
+    }
+
+    /// The subresources it uses with the layout it names, for the layout
+    /// rules: (image, range, layout, operand, VUID).
+    fn uses(&self) -> Vec<(ObjectId, SubresourceRange, ImageLayout, &'static str)> {
+        let vuids = self.op.layout_vuids();
+        match &self.op {
+            ImageOp::CopyBufferToImage {
+                image,
+                layout,
+                regions,
+                ..
+            } => regions
+                .iter()
+                .map(|r| (*image, r.subresource.range(), *layout, vuids[3]))
+                .collect(),
+            ImageOp::CopyImageToBuffer {
+                image,
+                layout,
+                regions,
+                ..
+            } => regions
+                .iter()
+                .map(|r| (*image, r.subresource.range(), *layout, vuids[2]))
+                .collect(),
+            ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => regions
+                .iter()
+                .flat_map(|r| {
+                    [
+                        (src.0, r.src_subresource.range(), src.1, vuids[2]),
+                        (dst.0, r.dst_subresource.range(), dst.1, vuids[3]),
+                    ]
+                })
+                .collect(),
+            ImageOp::BlitImage { src, dst, regions } => regions
+                .iter()
+                .flat_map(|r| {
+                    [
+                        (src.0, r.src_subresource.range(), src.1, vuids[2]),
+                        (dst.0, r.dst_subresource.range(), dst.1, vuids[3]),
+                    ]
+                })
+                .collect(),
+            ImageOp::ClearColorImage {
+                image,
+                layout,
+                ranges,
+            }
+            | ImageOp::ClearDepthStencilImage {
+                image,
+                layout,
+                ranges,
+            } => ranges.iter().map(|r| (*image, *r, *layout, vuids[3])).collect(),
+        }
+    }
+}
+
+/// The subresource range of a dispatch's image view binding over
+/// `region` (one contiguous byte range of the notional layout, as
+/// [`view_region`] made it): the inverse of [`view_region`].
+pub fn view_range(desc: &ImageDesc, region: ByteRange) -> Option<SubresourceRange> {
+    let (a, m0, l0) = desc.subresource_at(region.start)?;
+    let (a1, m1, l1) = desc.subresource_at(region.end.checked_sub(1)?)?;
+    if a != a1 {
+        return None;
+    }
+    let all_layers = m0 != m1 || (l0 == 0 && l1 + 1 == desc.layers);
+    let r = SubresourceRange {
+        aspects: AspectMask::of(a),
+        base_mip: m0,
+        mip_count: Some(m1 - m0 + 1),
+        base_layer: if all_layers && m0 != m1 { 0 } else { l0 },
+        layer_count: Some(if all_layers && m0 != m1 {
+            desc.layers
+        } else {
+            l1 - l0 + 1
+        }),
+    };
+    Some(r)
+}
+
+/// The one byte range of a view binding's subresource range: one aspect,
+/// and one mip or all layers ([`ImageError::ViewNotContiguous`]
+/// otherwise).
+pub fn view_region(
+    desc: &ImageDesc,
+    index: usize,
+    image: &str,
+    r: SubresourceRange,
+) -> Result<ByteRange, ImageError> {
+    let not = || ImageError::ViewNotContiguous {
+        index,
+        image: image.to_string(),
+        range: r,
+    };
+    let bytes = desc.range_bytes(r).map_err(|reason| ImageError::BadSubresource {
+        call: "vkCmdDispatch".into(),
+        what: format!("binding {index}"),
+        image: image.to_string(),
+        reason,
+    })?;
+    if r.aspects.count() != 1 || bytes.len() != 1 {
+        return Err(not());
+    }
+    Ok(bytes[0])
+}
+
+/// Per-subresource layout state: one layout per (plane, mip, layer) of
+/// every image, `UNDEFINED` at first (`initialLayout`).
+struct LayoutState {
+    layouts: Vec<Vec<ImageLayout>>,
+}
+
+impl LayoutState {
+    fn index(d: &ImageDesc, a: Aspect, m: u32, l: u32) -> usize {
+        let plane = d.format.aspect_mask().aspects().position(|p| p == a).unwrap_or(0);
+        (plane * d.mips as usize + m as usize) * d.layers as usize + l as usize
+    }
+}
+
+/// Every subresource (aspect, mip, layer) of a range (validated).
+fn subresources(d: &ImageDesc, r: SubresourceRange) -> Vec<(Aspect, u32, u32)> {
+    let Ok((aspects, m0, m1, l0, l1)) = d.resolve_range(r) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in aspects.aspects() {
+        for m in m0..m1 {
+            for l in l0..l1 {
+                out.push((a, m, l));
+            }
+        }
+    }
+    out
+}
+
+/// The layout rules along execution order ("Image Layouts"; recorded
+/// commands run at their batch's submit): each image barrier's
+/// `oldLayout` is `UNDEFINED` or the current layout of every subresource
+/// of its range, and sets `newLayout`; each image command and view
+/// binding uses its subresources in their current layout. An acquire of
+/// a queue family ownership transfer whose release already made the
+/// transition (its subresources are in `newLayout`) does not make it
+/// again: the transition happens once.
+pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
+    if program.images.is_empty() {
+        return Ok(());
+    }
+    let mut state = LayoutState {
+        layouts: program
+            .images
+            .iter()
+            .map(|d| {
+                let n = d.format.aspect_mask().count() as usize * d.mips as usize * d.layers as usize;
+                vec![ImageLayout::UNDEFINED; n]
+            })
+            .collect(),
+    };
+    let queues = program.command_queues();
+    let slot = |id: ObjectId| program.images.iter().position(|d| d.object == id);
+    for ci in super::execution::order(program) {
+        let err = |e: ImageError| ProgramError {
+            at: Location::Command(ci),
+            kind: ProgramErrorKind::Image(Box::new(e)),
+        };
+        let c = &program.commands[ci];
+        let check = |image: ObjectId,
+                     r: SubresourceRange,
+                     named: ImageLayout,
+                     call: &'static str,
+                     vuid,
+                     state: &LayoutState| {
+            let Some(i) = slot(image) else { return Ok(()) };
+            let d = &program.images[i];
+            for (a, m, l) in subresources(d, r) {
+                let current = state.layouts[i][LayoutState::index(d, a, m, l)];
+                if current != named {
+                    return Err(err(ImageError::WrongLayout {
+                        call,
+                        image: program.obj(image).name.clone(),
+                        aspect: a.name(),
+                        mip: m,
+                        layer: l,
+                        named,
+                        current,
+                        vuid,
+                    }));
+                }
+            }
+            Ok(())
+        };
+        match c {
+            Command::Barrier(dep) => {
+                let family = program.queue_family(queues[ci]);
+                let mut sets = Vec::new();
+                for (index, b) in dep.barriers.iter().enumerate() {
+                    let Some((ib, 0)) = program.image_barrier_part(b) else {
+                        continue;
+                    };
+                    let Some(i) = slot(ib.image) else { continue };
+                    let d = &program.images[i];
+                    let subs = subresources(d, ib.range);
+                    let at = |(a, m, l): (Aspect, u32, u32)| state.layouts[i][LayoutState::index(d, a, m, l)];
+                    let acquire = matches!(
+                        super::access::ownership_role(b, family),
+                        Some(super::access::OwnershipRole::Acquire)
+                    );
+                    if acquire && subs.iter().all(|s| at(*s) == ib.new_layout) {
+                        continue;
+                    }
+                    // oldLayout binds only a transition or an ownership
+                    // transfer (VUID-VkImageMemoryBarrier2-oldLayout-01197);
+                    // a barrier with equal layouts and no transfer is a
+                    // memory barrier of the range and changes no layout.
+                    if ib.old_layout == ib.new_layout && b.transfer().is_none() {
+                        continue;
+                    }
+                    for s in &subs {
+                        let current = at(*s);
+                        if ib.old_layout != ImageLayout::UNDEFINED && ib.old_layout != current {
+                            return Err(err(ImageError::WrongOldLayout {
+                                index,
+                                image: program.obj(ib.image).name.clone(),
+                                aspect: s.0.name(),
+                                mip: s.1,
+                                layer: s.2,
+                                old: ib.old_layout,
+                                current,
+                            }));
+                        }
+                    }
+                    sets.push((i, subs, ib.new_layout));
+                }
+                // Barriers of one call apply together: every check sees
+                // the layouts from before the call.
+                for (i, subs, new) in sets {
+                    let d = &program.images[i];
+                    for (a, m, l) in subs {
+                        state.layouts[i][LayoutState::index(d, a, m, l)] = new;
+                    }
+                }
+            }
+            Command::Image(ic) => {
+                for (image, r, layout, vuid) in ic.uses() {
+                    check(image, r, layout, ic.op.vulkan_name(), vuid, &state)?;
+                }
+            }
+            Command::Dispatch { bindings, .. } => {
+                for b in bindings {
+                    let Some(i) = slot(b.region.object) else { continue };
+                    let d = &program.images[i];
+                    let Some(r) = view_range(d, b.region.range) else {
+                        continue;
+                    };
+                    let (named, vuid) = match b.access {
+                        BindingAccess::SampledImage(l) => (l, "VUID-VkDescriptorImageInfo-imageLayout-00344"),
+                        _ => (
+                            ImageLayout::GENERAL,
+                            "VUID-VkDescriptorImageInfo-imageLayout-00344",
+                        ),
+                    };
+                    check(b.region.object, r, named, "vkCmdDispatch", vuid, &state)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
