@@ -18,7 +18,9 @@
 # Environment: as tests/ncnn/run.sh (VKSYNC_NCNN_VENV, CARGO_TARGET_DIR),
 # VKSYNC_NCNN_DROP_ONLY (networks, default conv_relu), VKSYNC_NCNN_DROP_N
 # (the barriers to drop, default all), VKSYNC_NCNN_KEEP=DIR keeps the
-# traces. Prints `SKIPPED: reason` and exits 0 when the ncnn venv is
+# traces; on a machine without cargo or PyPI (the H200,
+# scripts/h200-apps.sh): VKSYNC_BIN (a built `vksync`, its capture layer
+# beside it) and VKSYNC_NCNN_PYTHON (a python that imports ncnn). Prints `SKIPPED: reason` and exits 0 when the ncnn venv is
 # missing and cannot be made; exits 1 on a failed check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,13 +29,18 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 venv="${VKSYNC_NCNN_VENV:-/tmp/vksync-ncnn-venv}"
 only="${VKSYNC_NCNN_DROP_ONLY:-conv_relu}"
 version="${VKSYNC_NCNN_VERSION:-1.0.20261020}"
-if ! "$venv/bin/python" -c "import ncnn, numpy, sys; sys.exit(ncnn.__version__ != '$version')" 2>/dev/null; then
+py="${VKSYNC_NCNN_PYTHON:-$venv/bin/python}"
+if [ -z "${VKSYNC_NCNN_PYTHON:-}" ] && ! "$venv/bin/python" -c "import ncnn, numpy, sys; sys.exit(ncnn.__version__ != '$version')" 2>/dev/null; then
     python3 -m venv "$venv" || { echo "ncnn-drop: SKIPPED: python3 -m venv failed"; exit 0; }
     "$venv/bin/pip" install --quiet --disable-pip-version-check --timeout 30 "ncnn==$version" numpy \
         || { echo "ncnn-drop: SKIPPED: cannot install ncnn==$version from PyPI"; exit 0; }
 fi
-cargo build --quiet --release -p vksync-cli -p vksync-capture
-vksync="${CARGO_TARGET_DIR:-$root/target}/release/vksync"
+if [ -n "${VKSYNC_BIN:-}" ]; then
+    vksync="$VKSYNC_BIN"
+else
+    cargo build --quiet --release -p vksync-cli -p vksync-capture
+    vksync="${CARGO_TARGET_DIR:-$root/target}/release/vksync"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -49,7 +56,7 @@ run() { # N (0: unchanged) -> $work/N.trace, $work/N.log
     local opts=()
     [ "$1" = 0 ] || opts=(--drop-barrier "$1")
     (cd "$work" && "$vksync" capture "${opts[@]}" -o "$work/$1.trace" -- \
-        "$venv/bin/python" "$root/tests/ncnn/networks.py" --only "$only") > "$work/$1.log" 2>&1 || true
+        "$py" "$root/tests/ncnn/networks.py" --only "$only") > "$work/$1.log" 2>&1 || true
 }
 
 run 0
