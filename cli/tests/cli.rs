@@ -93,6 +93,8 @@ const EXAMPLES: &[&str] = &[
     "prepared-repeat",
     "image-transition",
     "image-transition-fixed",
+    "image-transition-plan",
+    "captured-barriers",
     "two-queues",
     "two-queues-fixed",
     "host-waits",
@@ -131,9 +133,14 @@ const MULTI_QUEUE: &[(&str, usize)] = &[
 ];
 
 /// The examples with image layout transitions, with the line of the first:
-/// they check, but the planners and the runtime refuse them (no planner
-/// plans around a transition yet, and the runtime has no images).
-const WITH_TRANSITIONS: &[(&str, usize)] = &[("image-transition", 19), ("image-transition-fixed", 14)];
+/// they check and plan (each transition kept in place), but `--repeat`,
+/// `--schedule` and the runtime refuse them (the first two would repeat or
+/// move a transition; the runtime has no images).
+const WITH_TRANSITIONS: &[(&str, usize)] = &[
+    ("image-transition", 19),
+    ("image-transition-fixed", 14),
+    ("image-transition-plan", 17),
+];
 
 #[test]
 fn every_example_is_listed() {
@@ -207,13 +214,12 @@ fn plan_named_scenarios() {
 }
 
 /// The contract: `vksync check` on the output of a safe planner is
-/// clean, for every example and both barrier forms (those with layout
-/// transitions are refused instead: `transitions_are_not_planned`).
+/// clean, for every example and both barrier forms (layout transitions
+/// included: `transitions_are_planned_in_place`).
 #[test]
 fn planned_examples_check_clean() {
     for name in EXAMPLES
         .iter()
-        .filter(|n| !WITH_TRANSITIONS.iter().any(|(t, _)| t == *n))
         // Skipped: the planners refuse several queues and semaphores
         // (`multi_queue_programs_are_checked_by_the_definitional_semantics`).
         .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
@@ -448,31 +454,94 @@ fn plan_across_queues_and_split_barriers() {
     assert_eq!(code, 0, "{planned}\n{out}{err}");
 }
 
-/// Planning a program with an image layout transition is refused by every
-/// planner (and `--repeat`, `--buffer-barriers`) with the line of the first
-/// transition, never a plan that drops it.
+/// Planning a program with an image layout transition keeps every
+/// transition, at its place (the plan prints the transition barrier on
+/// the input's line), for every planner and both barrier forms; the safe
+/// planners' plans check clean. `--repeat` and `--schedule` refuse it with
+/// the line of the first transition: repeating a transition or moving
+/// commands across it is not planned.
 #[test]
-fn transitions_are_not_planned() {
+fn transitions_are_planned_in_place() {
     for (name, line) in WITH_TRANSITIONS {
         let file = format!("examples/{name}.trace");
         for planner in ["offline", "online", "conservative", "per-object", "none"] {
-            for extra in [None, Some("--repeat"), Some("--buffer-barriers")] {
+            for extra in [None, Some("--buffer-barriers")] {
                 let mut args = vec!["plan", file.as_str(), "--planner", planner];
                 args.extend(extra);
-                let (code, out, err) = vksync(&args, None);
-                assert_eq!(
-                    (code, out.as_str(), err.as_str()),
-                    (
-                        2,
-                        "",
-                        format!("{file}:{line}:1: error: planning around image layout transitions is not supported\n")
-                            .as_str()
-                    ),
-                    "{args:?}"
-                );
+                let (code, planned, err) = vksync(&args, None);
+                assert_eq!(code, 0, "{args:?}: {err}");
+                let kept = planned.lines().filter(|l| l.ends_with(" transition")).count();
+                assert_eq!(kept, 1, "{args:?}:\n{planned}");
+                if ["offline", "online", "conservative"].contains(&planner) {
+                    let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+                    assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
+                }
             }
         }
+        for extra in ["--repeat", "--schedule"] {
+            let args = ["plan", file.as_str(), extra];
+            let (code, out, err) = vksync(&args, None);
+            assert_eq!(
+                (code, out.as_str(), err.as_str()),
+                (
+                    2,
+                    "",
+                    format!("{file}:{line}:1: error: scheduling, repeating or planning across queues around an image layout transition is not supported\n")
+                        .as_str()
+                ),
+                "{args:?}"
+            );
+        }
     }
+}
+
+/// `plan --compare recorded`: the trace's own barriers beside the plan,
+/// each removable alone marked, and the summary line; on a trace with a
+/// layout transition too. Each barrier marked redundant really is: the
+/// trace without it checks clean; each other one is not.
+#[test]
+fn compare_recorded_marks_redundant_barriers() {
+    let file = "examples/captured-barriers.trace";
+    let (code, out, err) = vksync(&["plan", file, "--compare", "recorded"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with(
+            "# 7 barriers recorded, 5 needed (2 redundant: lines 17, 20), 4 planned points (offline)\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("  # redundant").count(), 2, "{out}");
+    let text = std::fs::read_to_string(root().join(file)).expect("example");
+    let barrier_lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("barrier "))
+        .map(|(i, _)| i + 1)
+        .collect();
+    for line in barrier_lines {
+        let without: String = text
+            .lines()
+            .enumerate()
+            .filter(|(i, _)| i + 1 != line)
+            .map(|(_, l)| format!("{l}\n"))
+            .collect();
+        let (code, _, _) = vksync(&["check", "-"], Some(&without));
+        assert_eq!(code == 0, [17, 20].contains(&line), "without line {line}");
+    }
+    let (code, out, err) = vksync(
+        &[
+            "plan",
+            "examples/image-transition-fixed.trace",
+            "--compare",
+            "recorded",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("# 2 barriers recorded, 2 needed (0 redundant), 2 planned points (offline)\n"),
+        "{out}"
+    );
 }
 
 #[test]

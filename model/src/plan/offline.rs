@@ -8,14 +8,15 @@
 
 use super::emit::{is_device, Emitter};
 use super::points::{
-    emit_point, live_requirements, mask_bits, requirement_intervals, requirements, set_mask_bits, with_waits,
-    Req,
+    emit_point, live_requirements, mask_bits, point_with_transition, requirement_intervals, requirements,
+    set_mask_bits, with_waits, Req,
 };
+use super::transitions::is_transition;
 use super::{BarrierForm, Plan};
 use crate::hazard::{is_clean, step, Hazard};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError};
-use crate::ir::program::{Barrier, Command, Program};
+use crate::ir::program::{Barrier, Command, Dependency, Program};
 use crate::semantics::{Reading, Semantics};
 use crate::sync::checker::Checker;
 use crate::vk::scope::{self, Side};
@@ -49,13 +50,24 @@ pub(crate) fn offline(
     let (waited, origin) = placement;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
     let (hazards, deadlines) = requirements(waited, layout, sem, horizon);
+    // Each layout transition is a point already (`transitions`): a point
+    // there joins its barrier command.
+    let fixed: Vec<usize> = (0..waited.commands.len())
+        .filter(|&i| is_transition(&waited.commands[i]))
+        .collect();
     // Greedy stabbing: by consumer position (the order `requirements`
     // gives), a point at the first interval no point stabs yet.
     let mut points: Vec<usize> = Vec::new();
     for h in &hazards {
-        if points.last().is_none_or(|&p| p <= h.prior_command) {
-            points.push(deadlines.hi(h));
+        let (lo, hi) = (h.prior_command, deadlines.hi(h));
+        if points.last().is_none_or(|&p| p <= lo) && !stabbed(&fixed, lo, hi) {
+            points.push(hi);
         }
+    }
+    if !fixed.is_empty() {
+        points.extend_from_slice(&fixed);
+        points.sort_unstable();
+        points.dedup();
     }
     // Each interval goes to the last point inside it, so that every earlier
     // point's barriers are known when deciding what it still needs. That
@@ -84,19 +96,49 @@ pub(crate) fn offline(
         completes[i] = next_is_wait;
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // Invariant: hazards are between accesses, which all come from the
+    // input (only submits and waits were inserted).
+    let to_input = |i: usize| origin[i].expect("accesses come from the input");
     for (i, c) in waited.commands.iter().enumerate() {
-        if reqs.peek().is_some_and(|h| point_of(h) == i) {
+        let here_reqs = reqs.peek().is_some_and(|h| point_of(h) == i);
+        if let (Command::Barrier(dep), true) = (c, is_transition(c)) {
+            // A transition: the point's barriers join its command, applied
+            // together with it (none chains into the transition, whose own
+            // first scopes order what it needs).
             let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
             let live = live_requirements(&mut checker, here, completes[i]);
-            // Invariant: hazards are between accesses, which all come from
-            // the input (only submits and waits were inserted).
-            let to_input = |i: usize| origin[i].expect("accesses come from the input");
+            let (barriers, answers) = point_with_transition(&checker, layout, live, form, dep);
+            let answers = answers
+                .into_iter()
+                .map(|h| Hazard {
+                    command: to_input(h.command),
+                    prior_command: to_input(h.prior_command),
+                    ..h
+                })
+                .collect();
+            let mut merged = barriers;
+            merged.extend_from_slice(&dep.barriers);
+            let merged = Command::Barrier(Dependency { barriers: merged });
+            let mut sink = Vec::new();
+            step(&mut checker, layout, i, &merged, &mut sink);
+            out.merged_barrier(origin[i], merged, answers);
+            continue;
+        }
+        if here_reqs {
+            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
+            let live = live_requirements(&mut checker, here, completes[i]);
             emit_point(out, &mut checker, layout, live, form, to_input);
         }
         let mut sink = Vec::new();
         step(&mut checker, layout, i, c, &mut sink);
         out.command_from(origin[i], c);
     }
+}
+
+/// Whether a point of `fixed` (sorted) lies in `(lo, hi]`.
+fn stabbed(fixed: &[usize], lo: usize, hi: usize) -> bool {
+    let k = fixed.partition_point(|&p| p <= lo);
+    fixed.get(k).is_some_and(|&p| p <= hi)
 }
 
 /// The fewest barrier points a plan of `program` needs once its fence
@@ -107,12 +149,12 @@ pub(crate) fn offline(
 /// planner tries, the smaller. Where a program has host accesses, other
 /// wait placements exist, and the minimum over all of them is not
 /// computed: this bounds plans that wait where the offline planner does.
-/// A program with image layout transitions is refused, as by the planners.
+/// Each layout transition counts as a point (it is one: the plan keeps
+/// it), and intervals it stabs need no other.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
-    super::refuse_transitions(program)?;
+    program.require_single_queue()?;
     let sem = Semantics::for_reading(reading);
-    let input = program.without_barriers();
-    let layout = resolve(&input)?;
+    let (input, layout) = super::transitions::prepared(program, sem)?;
     let mut bound = usize::MAX;
     for (waited, _) in wait_placements(&input, &layout, sem) {
         bound = bound.min(stabbing_count(&waited, sem)?);
@@ -120,15 +162,19 @@ pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, Prog
     Ok(bound)
 }
 
-/// The size of a minimum stabbing set of a waited program's intervals.
+/// The size of a minimum stabbing set of a waited program's intervals
+/// that holds its layout transitions (fixed points, see `transitions`).
 fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramError> {
     let layout = resolve(waited)?;
     let mut intervals = requirement_intervals(waited, &layout, sem);
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
-    let mut count = 0;
+    let fixed: Vec<usize> = (0..waited.commands.len())
+        .filter(|&i| is_transition(&waited.commands[i]))
+        .collect();
+    let mut count = fixed.len();
     let mut last = None;
     for (lo, hi) in intervals {
-        if last.is_none_or(|p| p <= lo) {
+        if last.is_none_or(|p| p <= lo) && !stabbed(&fixed, lo, hi) {
             count += 1;
             last = Some(hi);
         }
@@ -155,8 +201,12 @@ const IMPROVE_MAX_COMMANDS: usize = 64;
 /// no longer needed is dropped. A move is kept when the plan is still
 /// hazard-free and has fewer bits; the search repeats until no move helps.
 pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
-    let is_point =
-        |p: &Program, i: usize| matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1);
+    // A transition stays where it is (and is not a point of one barrier
+    // anyway once a point joined it): only planned points move.
+    let is_point = |p: &Program, i: usize| {
+        matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1)
+            && !is_transition(&p.commands[i])
+    };
     let points_of = |p: &Program| {
         (0..p.commands.len())
             .filter(|&i| is_point(p, i))

@@ -10,7 +10,7 @@ use super::emit::{is_device, is_host, Emitter, Queue};
 use super::BarrierForm;
 use crate::hazard::{check_resolved, detect_command, step, Hazard};
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, ByteRange, Command, Program, Region};
+use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
 use crate::semantics::Semantics;
 use crate::sync::checker::{
     host_needs, read_satisfied, write_conflict, Checker, HazardKind, Reach, ResolvedBarrier, SyncVal,
@@ -687,6 +687,35 @@ pub(crate) fn place_point(
     let barriers = point_barriers(&live, form, layout, checker.semantics());
     let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     checker.apply(&resolved);
+    (barriers, live.into_iter().map(|l| l.req.hazard).collect())
+}
+
+/// The barriers of a point that falls at a layout transition's command
+/// `dep` (they join it, applied together), for the requirements still
+/// open there, and the hazards they answer; nothing is applied to the
+/// checker (the caller steps the merged command). A requirement the
+/// transition's own barriers satisfy is left to them.
+pub(crate) fn point_with_transition(
+    checker: &Checker,
+    layout: &Layout,
+    live: Vec<Live>,
+    form: BarrierForm,
+    dep: &Dependency,
+) -> (Vec<Barrier>, Vec<Hazard>) {
+    let sem = checker.semantics();
+    let fixed: Vec<_> = dep
+        .barriers
+        .iter()
+        .map(|b| ResolvedBarrier::of(b, layout))
+        .collect();
+    let live: Vec<Live> = live
+        .into_iter()
+        .filter(|l| !live_satisfied(l, &fixed, sem))
+        .collect();
+    if live.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let barriers = point_barriers(&live, form, layout, sem);
     (barriers, live.into_iter().map(|l| l.req.hazard).collect())
 }
 
