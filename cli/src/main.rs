@@ -839,9 +839,11 @@ fn plan(
     let opts = planning.options();
     let several_queues = source.trace.program.first_multi_queue_command().is_some();
     if several_queues || multi.split_barriers || multi.async_compute {
+        // The trace's own barriers judged beside the plan across queues.
+        let recorded = matches!(compare, Some(Compared::Recorded)) && several_queues && !multi.async_compute;
         let other = [
             (svg_out.is_some(), "--svg"),
-            (compare.is_some(), "--compare"),
+            (compare.is_some() && !recorded, "--compare"),
             (repeat, "--repeat"),
             (
                 multi.split_barriers && (several_queues || multi.async_compute),
@@ -864,7 +866,12 @@ fn plan(
             );
             return Status::BadInput;
         }
-        return match planout::plan_multi(&source, opts, multi) {
+        let text = if recorded {
+            planout::recorded_multi(&source, opts)
+        } else {
+            planout::plan_multi(&source, opts, multi)
+        };
+        return match text {
             Ok(text) => {
                 out.text(&text);
                 Status::Clean

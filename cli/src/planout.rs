@@ -286,15 +286,14 @@ pub struct Multi {
 /// `--split-barriers`: the planned trace with every declaration (queues,
 /// semaphores, events), a header of counts and the hazards each inserted
 /// barrier answers. The error is the message to print.
-pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<String, String> {
-    let program = &source.trace.program;
+/// A multi-queue planning error as the message to print, on its line.
+fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
     let lines = source.barrier_free_lines();
     let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
-    let program_error = |e: vksync::ProgramError| {
-        input::program_error(&source.name, &source.text, &source.trace, e).to_string()
-    };
-    let queue_error = |e: QueuePlanError| match e {
-        QueuePlanError::Program(e) => program_error(e),
+    match e {
+        QueuePlanError::Program(e) => {
+            input::program_error(&source.name, &source.text, &source.trace, e).to_string()
+        }
         QueuePlanError::NotPlanned { at, .. } | QueuePlanError::HostNeedsSubmit { at, .. } => {
             // The message starts with `command N: `; say the line instead.
             let text = e.to_string();
@@ -302,7 +301,34 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             format!("{}:{}: error: {rest}", source.name, at_line(at))
         }
         e => format!("{}: error: {e}", source.name),
+    }
+}
+
+/// `plan --compare recorded` of a trace that uses several queues: the
+/// trace's own barriers judged ([`recorded_side_by_side`]) beside the
+/// plan across its queues. The error is the message to print.
+pub fn recorded_multi(source: &Source, opts: PlanOptions) -> Result<String, String> {
+    let program = &source.trace.program;
+    let planned = vksync::plan::plan_queues(program, QueuePlanOptions::new(opts))
+        .map_err(|e| queue_error_text(source, e))?;
+    let (recorded, barriers) = vksync::plan::recorded_plan(program, opts.reading)
+        .map_err(|e| queue_error_text(source, QueuePlanError::Program(e)))?;
+    Ok(recorded_side_by_side(
+        source,
+        &recorded,
+        &barriers,
+        (opts.planner.name(), &planned.plan),
+    ))
+}
+
+pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<String, String> {
+    let program = &source.trace.program;
+    let program_error = |e: vksync::ProgramError| {
+        input::program_error(&source.name, &source.text, &source.trace, e).to_string()
     };
+    let queue_error = |e: QueuePlanError| queue_error_text(source, e);
+    let lines = source.barrier_free_lines();
+    let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let form = match opts.form {
         BarrierForm::Global => "global memory barriers",
         BarrierForm::Buffer => "buffer memory barriers",
