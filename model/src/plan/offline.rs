@@ -9,7 +9,7 @@
 use super::emit::{is_device, Emitter};
 use super::points::{
     emit_point, live_requirements, mask_bits, point_with_transition, requirement_intervals, requirements,
-    set_mask_bits, with_waits, Req,
+    set_mask_bits, with_waits, Need, Req,
 };
 use super::transitions::is_transition;
 use super::{BarrierForm, Plan};
@@ -59,7 +59,7 @@ pub(crate) fn offline(
     // gives), a point at the first interval no point stabs yet.
     let mut points: Vec<usize> = Vec::new();
     for h in &hazards {
-        let (lo, hi) = (h.prior_command, deadlines.hi(h));
+        let (lo, hi) = (h.lo(), deadlines.hi(h));
         if points.last().is_none_or(|&p| p <= lo) && !stabbed(&fixed, lo, hi) {
             points.push(hi);
         }
@@ -75,12 +75,12 @@ pub(crate) fn offline(
     // intervals form one run of `hazards`: the walk below takes them in
     // order, with no copy of the requirements (a long program has
     // millions).
-    let point_of = |h: &Hazard| {
+    let point_of = |h: &Need| {
         let k = points.partition_point(|&p| p <= deadlines.hi(h));
         // Invariant: the greedy left a point in (lo, hi], so the last point
         // at or before hi exists and lies after lo.
         let point = points[k - 1];
-        debug_assert!(point > h.prior_command);
+        debug_assert!(point > h.lo());
         point
     };
     let mut reqs = hazards.into_iter().peekable();
@@ -105,7 +105,10 @@ pub(crate) fn offline(
             // A transition: the point's barriers join its command, applied
             // together with it (none chains into the transition, whose own
             // first scopes order what it needs).
-            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
+            let here = std::iter::from_fn(|| {
+                reqs.next_if(|h| point_of(h) == i)
+                    .map(|n| Req { hazard: n.hazard() })
+            });
             let live = live_requirements(&mut checker, here, completes[i]);
             let (barriers, answers) = point_with_transition(&checker, layout, live, form, dep);
             let answers = answers
@@ -125,7 +128,10 @@ pub(crate) fn offline(
             continue;
         }
         if here_reqs {
-            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
+            let here = std::iter::from_fn(|| {
+                reqs.next_if(|h| point_of(h) == i)
+                    .map(|n| Req { hazard: n.hazard() })
+            });
             let live = live_requirements(&mut checker, here, completes[i]);
             emit_point(out, &mut checker, layout, live, form, to_input);
         }

@@ -8,7 +8,7 @@
 
 use super::emit::{is_device, is_host, Emitter, Queue};
 use super::BarrierForm;
-use crate::hazard::{check_resolved, detect_command, step, Hazard};
+use crate::hazard::{detect_command, step, walk, Hazard};
 use crate::ir::layout::Layout;
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
 use crate::semantics::Semantics;
@@ -103,15 +103,100 @@ pub(crate) fn with_waits(
     (program, origin, eager_fired)
 }
 
+/// One dependency of [`requirements`], kept compact (a long program has
+/// millions): what a barrier point needs of the checker's [`Hazard`] (its
+/// fix is a direct barrier between the two accesses, rebuilt by
+/// [`Need::hazard`]), a third of its size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    pub(crate) command: u32,
+    pub(crate) prior_command: u32,
+    kind: HazardKind,
+    current: StageAccess,
+    prior: StageAccess,
+    provisional: bool,
+    /// The fix's source access mask is the prior's access (else none).
+    src_access: bool,
+    /// The fix's destination access mask is the current's access.
+    dst_access: bool,
+    region: Region,
+    memory: crate::ir::layout::MemRange,
+}
+
+impl Need {
+    /// The compact form of hazard `h`, if a barrier fixes it (and not a
+    /// layout transition's own: those are the planners' input already,
+    /// `transitions`).
+    fn of(h: &Hazard) -> Option<Need> {
+        let b = h.fix.barrier.filter(|b| !b.transition)?;
+        Some(Need {
+            command: h.command as u32,
+            prior_command: h.prior_command as u32,
+            kind: h.kind,
+            current: h.current,
+            prior: h.prior,
+            provisional: h.provisional,
+            src_access: !b.src_access_mask.is_empty(),
+            dst_access: !b.dst_access_mask.is_empty(),
+            region: h.region,
+            memory: h.memory,
+        })
+    }
+
+    pub(crate) fn lo(&self) -> usize {
+        self.prior_command as usize
+    }
+
+    /// The hazard again, with its direct barrier fix (see
+    /// [`crate::hazard::Fix`]).
+    pub(crate) fn hazard(&self) -> Hazard {
+        let access = |on: bool, sa: StageAccess| if on { sa.access() } else { AccessFlags2::NONE };
+        Hazard {
+            kind: self.kind,
+            command: self.command as usize,
+            prior_command: self.prior_command as usize,
+            region: self.region,
+            memory: self.memory,
+            current: self.current,
+            prior: self.prior,
+            fix: crate::hazard::Fix {
+                barrier: Some(Barrier {
+                    src_stage_mask: self.prior.stage().flag(),
+                    src_access_mask: access(self.src_access, self.prior),
+                    dst_stage_mask: self.current.stage().flag(),
+                    dst_access_mask: access(self.dst_access, self.current),
+                    region: Some(self.region),
+                    ..Barrier::default()
+                }),
+                wait: false,
+            },
+            provisional: self.provisional,
+        }
+    }
+}
+
+/// The checker's hazards of `input` that a barrier fixes, as each command
+/// is checked (never the whole hazard list at once): a long program has
+/// millions of hazards, most of which an earlier point's barrier satisfies
+/// by the time the planner gets there.
+fn needs(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Need> {
+    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    walk(
+        input,
+        layout,
+        checker,
+        |found| found.drain(..).filter_map(|h| Need::of(&h)).collect(),
+        |n: &Need| (n.command as usize, n.provisional),
+    )
+}
+
 /// The dependencies of a barrier-free program whose host accesses need no
 /// further waits (see [`with_waits`]): the hazards that a barrier fixes,
 /// sorted by the interval `(lo, hi]` each needs a barrier in (`lo` its
 /// prior command, `hi` from [`Deadlines::hi`]), by `hi` then `lo`.
 ///
-/// Kept as the checker's hazards, not as [`Req`]s: a long program has
-/// millions of them (one per piece of memory and prior access), most of
-/// which an earlier point's barrier satisfies by the time the planner gets
-/// there; a [`Req`] is built only for those a point looks at.
+/// Kept compact ([`Need`]); a [`Req`] is built only for those a point
+/// looks at.
 ///
 /// `horizon`, when given, says for each command of a host access the last
 /// submit of `input` that is ordered before it, which is where its
@@ -125,29 +210,41 @@ pub(crate) fn requirements<'h>(
     layout: &Layout,
     sem: Semantics,
     horizon: Option<&'h [Option<usize>]>,
-) -> (Vec<Hazard>, Deadlines<'h>) {
-    let mut hazards = check_resolved(input, layout, sem);
-    hazards.retain(|h| h.fix.barrier.is_some());
+) -> (Vec<Need>, Deadlines<'h>) {
+    let mut needs = needs(input, layout, sem);
     let deadlines = Deadlines::of(input, horizon);
-    hazards.sort_by_cached_key(|h| (deadlines.hi(h), h.prior_command));
-    (hazards, deadlines)
+    needs.sort_by_key(|n| (deadlines.hi(n), n.prior_command));
+    (needs, deadlines)
 }
 
 /// The intervals `(lo, hi)` of [`requirements`] alone, sorted and without
 /// repeats: what counting the fewest points needs (most hazards share
-/// their interval with others, over different bytes).
+/// their interval with others, over different bytes). Each command's are
+/// deduplicated as it is checked.
 pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Semantics) -> Vec<(usize, usize)> {
-    let hazards = check_resolved(input, layout, sem);
     let deadlines = Deadlines::of(input, None);
-    let mut intervals: Vec<(usize, usize)> = hazards
-        .iter()
-        .filter(|h| h.fix.barrier.is_some())
-        .map(|h| (h.prior_command, deadlines.hi(h)))
-        .collect();
-    drop(hazards);
+    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut intervals: Vec<(usize, usize, bool)> = walk(
+        input,
+        layout,
+        checker,
+        |found| {
+            let mut v: Vec<(usize, usize, bool)> = found
+                .drain(..)
+                .filter_map(|h| Need::of(&h))
+                .map(|n| (n.lo(), deadlines.hi(&n), n.provisional))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        },
+        |&(lo, hi, provisional)| (hi.max(lo), provisional),
+    )
+    .into_iter()
+    .collect();
     intervals.sort_unstable();
-    intervals.dedup();
-    intervals
+    intervals.dedup_by_key(|(lo, hi, _)| (*lo, *hi));
+    intervals.into_iter().map(|(lo, hi, _)| (lo, hi)).collect()
 }
 
 /// Where a hazard's barrier may go at the latest (see [`requirements`]).
@@ -178,19 +275,20 @@ impl<'h> Deadlines<'h> {
         }
     }
 
-    /// The last barrier position for hazard `h` (which has a barrier fix).
-    pub(crate) fn hi(&self, h: &Hazard) -> usize {
-        if h.current.stage() == Stage::Host {
+    /// The last barrier position for requirement `n`.
+    pub(crate) fn hi(&self, n: &Need) -> usize {
+        let (command, prior_command) = (n.command as usize, n.prior_command as usize);
+        if n.current.stage() == Stage::Host {
             // Invariant (from `with_waits`, or from the multi-queue
             // planner's waits for a horizon): the prior was waited for, so
             // a submit after it was waited for before this command.
             let waited = match self.horizon {
-                Some(horizon) => horizon.get(h.command).copied().flatten(),
-                None => self.last_waited_submit[h.command],
+                Some(horizon) => horizon.get(command).copied().flatten(),
+                None => self.last_waited_submit[command],
             };
-            waited.filter(|&s| s > h.prior_command).unwrap_or(h.command)
+            waited.filter(|&s| s > prior_command).unwrap_or(command)
         } else {
-            h.command
+            command
         }
     }
 }
