@@ -21,8 +21,10 @@ impl<'a> Emitter<'a> {
     pub(crate) fn new(input: &'a Program) -> Self {
         Emitter {
             input,
-            commands: Vec::with_capacity(input.commands.len() * 2),
-            origin: Vec::with_capacity(input.commands.len() * 2),
+            // Plans add a barrier every few commands: an eighth more
+            // holds most (it grows where not), not twice the program.
+            commands: Vec::with_capacity(input.commands.len() + input.commands.len() / 8),
+            origin: Vec::with_capacity(input.commands.len() + input.commands.len() / 8),
             answers: Vec::new(),
         }
     }

@@ -282,10 +282,9 @@ fn plan_prepared(
                 (p.program.barrier_points(), waits, p.program.barrier_bits())
             };
             let mut plan = offline::wait_placements(input, layout, sem)
-                .iter()
                 .map(|placement| {
                     let mut o = Emitter::new(input);
-                    offline::offline(placement, opts.form, sem, &mut o, None);
+                    offline::offline(&placement, opts.form, sem, &mut o, None);
                     o.finish()
                 })
                 .min_by_key(key)
@@ -325,7 +324,7 @@ pub(crate) fn plan_queue_part(
     let origin = (0..program.commands.len()).map(Some).collect();
     let mut out = Emitter::new(program);
     offline::offline(
-        &(program.clone(), origin),
+        &(std::borrow::Cow::Borrowed(program), origin),
         opts.form,
         sem,
         &mut out,

@@ -103,7 +103,9 @@ pub(crate) fn with_waits(
     (program, origin, eager_fired)
 }
 
-/// One dependency of [`requirements`], kept compact (a long program has
+/// One dependency of a barrier-free program (a hazard a barrier fixes,
+/// due in the interval `(lo, hi]`, `lo` its prior command, `hi` from
+/// [`Deadlines::hi`]), kept compact (a long program has
 /// millions): what a barrier point needs of the checker's [`Hazard`] (its
 /// fix is a direct barrier between the two accesses, rebuilt by
 /// [`Need::hazard`]), a third of its size.
@@ -175,79 +177,160 @@ impl Need {
     }
 }
 
-/// The checker's hazards of `input` that a barrier fixes, as each command
-/// is checked (never the whole hazard list at once): a long program has
-/// millions of hazards, most of which an earlier point's barrier satisfies
-/// by the time the planner gets there.
-fn needs(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Need> {
-    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
-    walk(
-        input,
-        layout,
-        checker,
-        |found| found.drain(..).filter_map(|h| Need::of(&h)).collect(),
-        |n: &Need| (n.command as usize, n.provisional),
-    )
-}
-
-/// The dependencies of a barrier-free program whose host accesses need no
-/// further waits (see [`with_waits`]): the hazards that a barrier fixes,
-/// sorted by the interval `(lo, hi]` each needs a barrier in (`lo` its
-/// prior command, `hi` from [`Deadlines::hi`]), by `hi` then `lo`.
-///
-/// Kept compact ([`Need`]); a [`Req`] is built only for those a point
-/// looks at.
-///
-/// `horizon`, when given, says for each command of a host access the last
-/// submit of `input` that is ordered before it, which is where its
-/// barriers to `HOST` must go at the latest; otherwise that is the last
-/// submit before its last fence wait. The multi-queue planner gives it: a
-/// host access there may be ordered after a submit through another
-/// queue's fence and a semaphore, which no wait of the queue's own program
-/// says (see `queues`).
-pub(crate) fn requirements<'h>(
-    input: &Program,
-    layout: &Layout,
-    sem: Semantics,
-    horizon: Option<&'h [Option<usize>]>,
-) -> (Vec<Need>, Deadlines<'h>) {
-    let mut needs = needs(input, layout, sem);
-    let deadlines = Deadlines::of(input, horizon);
-    needs.sort_by_key(|n| (deadlines.hi(n), n.prior_command));
-    (needs, deadlines)
-}
-
-/// The intervals `(lo, hi)` of [`requirements`] alone, sorted and without
+/// The intervals `(lo, hi)` of the [`Need`]s alone, sorted and without
 /// repeats: what counting the fewest points needs (most hazards share
 /// their interval with others, over different bytes). Each command's are
 /// deduplicated as it is checked.
-pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Semantics) -> Vec<(usize, usize)> {
-    let deadlines = Deadlines::of(input, None);
+pub(crate) fn requirement_intervals(
+    input: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    horizon: Option<&[Option<usize>]>,
+) -> Vec<(u32, u32)> {
+    let deadlines = Deadlines::of(input, horizon);
     let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
-    let mut intervals: Vec<(usize, usize, bool)> = walk(
+    // Twelve bytes an interval (a long program has millions).
+    let mut intervals: Vec<(u32, u32, bool)> = walk(
         input,
         layout,
         checker,
         |found| {
-            let mut v: Vec<(usize, usize, bool)> = found
+            let mut v: Vec<(u32, u32, bool)> = found
                 .drain(..)
                 .filter_map(|h| Need::of(&h))
-                .map(|n| (n.lo(), deadlines.hi(&n), n.provisional))
+                .map(|n| (n.prior_command, deadlines.hi(&n) as u32, n.provisional))
                 .collect();
             v.sort_unstable();
             v.dedup();
             v
         },
-        |&(lo, hi, provisional)| (hi.max(lo), provisional),
-    )
-    .into_iter()
-    .collect();
+        |&(lo, hi, provisional)| (hi.max(lo) as usize, provisional),
+    );
     intervals.sort_unstable();
     intervals.dedup_by_key(|(lo, hi, _)| (*lo, *hi));
     intervals.into_iter().map(|(lo, hi, _)| (lo, hi)).collect()
 }
 
-/// Where a hazard's barrier may go at the latest (see [`requirements`]).
+/// The [`Need`]s of a barrier-free program whose host accesses need no
+/// further waits (see [`with_waits`]), produced as the checker's walk
+/// advances, so that a planner holds only those of the points it has not
+/// placed yet (a long program has millions; issue 27). The walk is
+/// [`crate::hazard::walk`]'s, one command at a time: each batch at its
+/// submit, host operations in place, a provisional hazard held until the
+/// submit that makes it one or the wait that removes it.
+pub(crate) struct NeedStream<'a> {
+    program: &'a Program,
+    layout: &'a Layout,
+    checker: Checker,
+    order: Vec<usize>,
+    pos: usize,
+    pending: Vec<Need>,
+    found: Vec<Hazard>,
+    /// Commands walked whose requirements may still be pending.
+    unsettled: Vec<usize>,
+    settled: Vec<bool>,
+    /// Every command below is settled.
+    upto: usize,
+    /// Per command, the least deadline a requirement of it or of a later
+    /// command can have (a host access's can lie before it).
+    least_hi_from: Vec<usize>,
+}
+
+impl<'a> NeedStream<'a> {
+    pub(crate) fn new(
+        program: &'a Program,
+        layout: &'a Layout,
+        sem: Semantics,
+        deadlines: &Deadlines,
+    ) -> Self {
+        let n = program.commands.len();
+        let mut least_hi_from = vec![usize::MAX; n + 1];
+        for c in (0..n).rev() {
+            let own = if is_host(&program.commands[c]) {
+                deadlines.waited(c).map_or(c, |s| s.min(c))
+            } else {
+                c
+            };
+            least_hi_from[c] = least_hi_from[c + 1].min(own);
+        }
+        NeedStream {
+            program,
+            layout,
+            checker: Checker::with_semantics(layout.memory_sizes.len(), sem),
+            order: crate::ir::execution::order(program),
+            pos: 0,
+            pending: Vec::new(),
+            found: Vec::new(),
+            unsettled: Vec::new(),
+            settled: vec![false; n],
+            upto: 0,
+            least_hi_from,
+        }
+    }
+
+    /// Walks on until every requirement whose deadline lies before `x` has
+    /// been handed to `sink` (in the walk's order).
+    pub(crate) fn advance(&mut self, x: usize, mut sink: impl FnMut(Need)) {
+        // Requirements with a deadline before `x` come from commands
+        // before the first one from which on every deadline is `x` or
+        // later.
+        let need_upto = self.least_hi_from.partition_point(|&h| h < x);
+        while self.upto < need_upto.min(self.settled.len()) {
+            if self.pos == self.order.len() {
+                // Work still recorded at the end is submitted without a
+                // wait.
+                for n in self.pending.drain(..) {
+                    sink(n);
+                }
+                self.settle();
+                break;
+            }
+            let i = self.order[self.pos];
+            self.pos += 1;
+            let c = &self.program.commands[i];
+            step(&mut self.checker, self.layout, i, c, &mut self.found);
+            for h in self.found.drain(..) {
+                if let Some(n) = Need::of(&h) {
+                    if n.provisional {
+                        self.pending.push(n);
+                    } else {
+                        sink(n);
+                    }
+                }
+            }
+            match c {
+                Command::Wait(_) => self.pending.clear(),
+                Command::Submit(_) => {
+                    for n in self.pending.drain(..) {
+                        sink(n);
+                    }
+                }
+                _ => {}
+            }
+            self.unsettled.push(i);
+            if self.pending.is_empty() {
+                self.settle();
+            }
+        }
+    }
+
+    fn settle(&mut self) {
+        for i in self.unsettled.drain(..) {
+            self.settled[i] = true;
+        }
+        while self.upto < self.settled.len() && self.settled[self.upto] {
+            self.upto += 1;
+        }
+    }
+}
+
+/// Where a hazard's barrier may go at the latest: before the command
+/// itself, or, for a host access, before the last submit followed by a
+/// wait before it. A `horizon`, when given, says for each command of a
+/// host access the last submit that is ordered before it instead. The
+/// multi-queue planner gives it: a host access there may be ordered after
+/// a submit through another queue's fence and a semaphore, which no wait
+/// of the queue's own program says (see `queues`).
 pub(crate) struct Deadlines<'h> {
     /// For each command, the last submit followed by a wait before it.
     last_waited_submit: Vec<Option<usize>>,
@@ -255,7 +338,7 @@ pub(crate) struct Deadlines<'h> {
 }
 
 impl<'h> Deadlines<'h> {
-    fn of(input: &Program, horizon: Option<&'h [Option<usize>]>) -> Self {
+    pub(crate) fn of(input: &Program, horizon: Option<&'h [Option<usize>]>) -> Self {
         // For a host access after a waited-for device write, the barrier
         // must be recorded before the submit that precedes that wait.
         let mut last_waited_submit = vec![None; input.commands.len()];
@@ -275,6 +358,15 @@ impl<'h> Deadlines<'h> {
         }
     }
 
+    /// For a host access at `command`, the last submit ordered before it
+    /// by a wait (its horizon when given).
+    fn waited(&self, command: usize) -> Option<usize> {
+        match self.horizon {
+            Some(horizon) => horizon.get(command).copied().flatten(),
+            None => self.last_waited_submit[command],
+        }
+    }
+
     /// The last barrier position for requirement `n`.
     pub(crate) fn hi(&self, n: &Need) -> usize {
         let (command, prior_command) = (n.command as usize, n.prior_command as usize);
@@ -282,11 +374,9 @@ impl<'h> Deadlines<'h> {
             // Invariant (from `with_waits`, or from the multi-queue
             // planner's waits for a horizon): the prior was waited for, so
             // a submit after it was waited for before this command.
-            let waited = match self.horizon {
-                Some(horizon) => horizon.get(command).copied().flatten(),
-                None => self.last_waited_submit[command],
-            };
-            waited.filter(|&s| s > prior_command).unwrap_or(command)
+            self.waited(command)
+                .filter(|&s| s > prior_command)
+                .unwrap_or(command)
         } else {
             command
         }

@@ -88,9 +88,9 @@ pub(crate) fn is_transition(c: &Command) -> bool {
 /// access that must follow it in its second. With those scopes no hazard
 /// involves a transition any more; [`fewest_transition_bits`] later drops
 /// what the finished plan makes unnecessary.
-pub(crate) fn with_transition_scopes(input: &Program, layout: &Layout, sem: Semantics) -> Program {
-    let mut out = input.clone();
-    if !input.commands.iter().any(is_transition) {
+pub(crate) fn with_transition_scopes(input: Program, layout: &Layout, sem: Semantics) -> Program {
+    let mut out = input;
+    if !out.commands.iter().any(is_transition) {
         return out;
     }
     // Until no hazard involves a transition: a transition whose scopes grow
@@ -245,6 +245,6 @@ fn set(p: &mut Program, i: usize, j: usize, b: Barrier) {
 pub(crate) fn prepared(program: &Program, sem: Semantics) -> Result<(Program, Layout), ProgramError> {
     let stripped = planning_input(program);
     let layout = resolve(&stripped)?;
-    let input = with_transition_scopes(&stripped, &layout, sem);
+    let input = with_transition_scopes(stripped, &layout, sem);
     Ok((input, layout))
 }
