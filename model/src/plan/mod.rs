@@ -25,7 +25,8 @@
 //! [`assign_async_compute`] (`assign`) assigns a single-queue program's
 //! independent work to a compute and a transfer queue first; and
 //! [`split_barriers`] (`split`) turns a single-queue plan's points into
-//! events. `deps` summarizes, per byte, the earlier commands each command
+//! events; [`recorded_barriers`] (`recorded`) judges a program's own
+//! barriers (which are needed, which are redundant alone). `deps` summarizes, per byte, the earlier commands each command
 //! depends on, for the scheduler, the async compute assignment and the
 //! multi-queue planner, so that none of them builds the pairwise
 //! dependency graph.
@@ -33,7 +34,10 @@
 //! # Cost
 //!
 //! Planning is linear in the program (issue 27; `docs/testing.md`,
-//! "Planner scaling"), but for the work of one barrier point: thinning a
+//! "Planner scaling" and "Planner memory": the offline planner streams the
+//! checker's hazards to their points instead of holding them all), but for
+//! the work of one barrier point and for layout transitions (each bit of a
+//! transition's scopes costs a check of the whole plan): thinning a
 //! buffer-barrier point of B barriers for L requirements costs about B·L
 //! checks (`points`).
 //!
