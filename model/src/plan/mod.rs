@@ -246,14 +246,24 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // planners here run the fast checker, which models one queue.
     program.require_single_queue()?;
     let sem = Semantics::for_reading(opts.reading);
-    let (input, layout) = transitions::prepared(program, sem)?;
-    let mut plan = plan_prepared(&input, &layout, opts, sem);
-    // The baselines keep the transitions' scopes as prepared: they are not
-    // minimal anyway, and none of them need be race-free.
-    if matches!(opts.planner, PlannerKind::Online | PlannerKind::Offline) {
+    let (mut input, layout) = transitions::prepared(program, sem)?;
+    loop {
+        let mut plan = plan_prepared(&input, &layout, opts, sem);
+        // The baselines keep the transitions' scopes as prepared: they are
+        // not minimal anyway, and none of them need be race-free.
+        if !matches!(opts.planner, PlannerKind::Online | PlannerKind::Offline) {
+            return Ok(plan);
+        }
         transitions::fewest_transition_bits(&mut plan, sem);
+        // Whether one transition stands for an earlier one of the same
+        // bytes depends on the scopes both end up with, and on the submits
+        // and waits the plan inserted: a hazard of a transition the
+        // prepared scopes missed widens them, and the program is planned
+        // again (scopes only grow, so this ends; almost always at once).
+        if !transitions::widen_from_plan(&mut input, &plan, sem) {
+            return Ok(plan);
+        }
     }
-    Ok(plan)
 }
 
 /// [`plan`] of a prepared input (transitions with their scopes).

@@ -156,6 +156,54 @@ fn widen(out: &mut Program, layout: &Layout, sem: Semantics) -> bool {
     grew
 }
 
+/// Widens the scopes of `input`'s transitions (the program `plan` was
+/// planned from) by the fixes of the hazards of a transition that `plan`
+/// still has; whether a scope grew.
+pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) -> bool {
+    let Ok(layout) = resolve(&plan.program) else {
+        return false;
+    };
+    if is_clean(&plan.program, &layout, sem) {
+        return false;
+    }
+    let mut grew = false;
+    for h in crate::hazard::check_resolved(&plan.program, &layout, sem) {
+        let Some(fix) = h.fix.barrier.filter(|b| b.transition) else {
+            continue;
+        };
+        let at = if h.current.is_layout_transition() {
+            h.command
+        } else {
+            h.prior_command
+        };
+        // Transitions keep their origin: their index in `input`.
+        let Some(Some(i)) = plan.origin.get(at).copied() else {
+            continue;
+        };
+        if let Command::Barrier(d) = &mut input.commands[i] {
+            for b in d
+                .barriers
+                .iter_mut()
+                .filter(|b| b.transition && b.region.is_some())
+            {
+                let one = Command::Barrier(Dependency { barriers: vec![*b] });
+                let hit = accesses(&one, &layout, sem)
+                    .iter()
+                    .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range));
+                if hit {
+                    let before = *b;
+                    b.src_stage_mask |= fix.src_stage_mask;
+                    b.src_access_mask |= fix.src_access_mask;
+                    b.dst_stage_mask |= fix.dst_stage_mask;
+                    b.dst_access_mask |= fix.dst_access_mask;
+                    grew |= *b != before;
+                }
+            }
+        }
+    }
+    grew
+}
+
 /// Drops every bit of the plan's layout-transition barrier commands (the
 /// transitions' scopes and the planned barriers that joined them, each of
 /// which may go whole) that the plan does not need (it stays race-free
