@@ -127,16 +127,17 @@ impl Source {
         Ok(Source { name, text, trace })
     }
 
-    /// The source line of each command of `program.without_barriers()`:
-    /// planners drop the input's barriers, and their hazards and origins
-    /// index that barrier-free program.
+    /// The source line of each command of
+    /// `vksync::plan::planning_input(program)`: planners drop the input's
+    /// barriers but its layout transitions, and their hazards and origins
+    /// index that program.
     pub fn barrier_free_lines(&self) -> Vec<usize> {
         self.trace
             .program
             .commands()
             .iter()
             .zip(&self.trace.command_lines)
-            .filter(|(c, _)| !matches!(c, vksync::Command::Barrier(_)))
+            .filter(|(c, _)| !vksync::plan::is_planned_away(c))
             .map(|(_, &l)| l)
             .collect()
     }

@@ -133,9 +133,11 @@ enum Cmd {
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
         /// Instead of the planned trace, show this planner's plan (left) and
-        /// the chosen planner's (right) side by side.
+        /// the chosen planner's (right) side by side; `recorded`: the
+        /// trace's own barriers, each marked `# redundant` when removing it
+        /// alone brings no hazard back, and a summary line.
         #[arg(long, value_enum, value_name = "PLANNER")]
-        compare: Option<Planner>,
+        compare: Option<Compared>,
         /// Plan a command buffer that is submitted again and again with no
         /// fence wait between: add at its start the barrier its
         /// loop-carried dependencies need (device commands only).
@@ -294,6 +296,38 @@ impl Planner {
             Planner::Conservative => PlannerKind::Conservative,
             Planner::PerObject => PlannerKind::PerObject,
             Planner::None => PlannerKind::None,
+        }
+    }
+}
+
+/// What `plan --compare` shows on the left: a planner's plan, or the
+/// trace's own barriers.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum Compared {
+    /// The trace's own barriers, each judged: needed, or redundant alone.
+    Recorded,
+    /// Whole program: the fewest barrier points (minimum stabbing set).
+    Offline,
+    /// Streaming: before each command, the barriers its hazards need.
+    Online,
+    /// A full barrier between every two device commands (baseline).
+    Conservative,
+    /// ncnn's per-object last-access tracking (baseline; can be unsafe).
+    PerObject,
+    /// No barriers at all (the unsafe speed limit).
+    None,
+}
+
+impl Compared {
+    /// The planner, or `None` for the recorded barriers.
+    fn planner(self) -> Option<Planner> {
+        match self {
+            Compared::Recorded => None,
+            Compared::Offline => Some(Planner::Offline),
+            Compared::Online => Some(Planner::Online),
+            Compared::Conservative => Some(Planner::Conservative),
+            Compared::PerObject => Some(Planner::PerObject),
+            Compared::None => Some(Planner::None),
         }
     }
 }
@@ -811,7 +845,7 @@ fn plan(
     file: &std::path::Path,
     planning: &Planning,
     svg_out: Option<&std::path::Path>,
-    compare: Option<Planner>,
+    compare: Option<Compared>,
     repeat: bool,
     multi: planout::Multi,
     out: &mut Out,
@@ -823,9 +857,11 @@ fn plan(
     let opts = planning.options();
     let several_queues = source.trace.program.first_multi_queue_command().is_some();
     if several_queues || multi.split_barriers || multi.async_compute {
+        // The trace's own barriers judged beside the plan across queues.
+        let recorded = matches!(compare, Some(Compared::Recorded)) && several_queues && !multi.async_compute;
         let other = [
             (svg_out.is_some(), "--svg"),
-            (compare.is_some(), "--compare"),
+            (compare.is_some() && !recorded, "--compare"),
             (repeat, "--repeat"),
             (
                 multi.split_barriers && (several_queues || multi.async_compute),
@@ -848,7 +884,12 @@ fn plan(
             );
             return Status::BadInput;
         }
-        return match planout::plan_multi(&source, opts, multi) {
+        let text = if recorded {
+            planout::recorded_multi(&source, opts)
+        } else {
+            planout::plan_multi(&source, opts, multi)
+        };
+        return match text {
             Ok(text) => {
                 out.text(&text);
                 Status::Clean
@@ -862,7 +903,17 @@ fn plan(
     // A repeated command buffer holds device commands only: say so on the
     // input's line before planning inserts submits and waits.
     let repeatable = if repeat {
-        vksync::plan::repeated(&source.trace.program, 1).map(|_| ())
+        vksync::plan::repeated(&source.trace.program, 1).and_then(|_| {
+            // A repeated transition is not planned: refused on its own line
+            // (the loop barrier sees only the plan's indices).
+            match source.trace.program.first_layout_transition() {
+                Some(i) => Err(vksync::ProgramError {
+                    at: vksync::Location::Command(i),
+                    kind: vksync::ProgramErrorKind::TransitionNotPlanned,
+                }),
+                None => Ok(()),
+            }
+        })
     } else {
         Ok(())
     };
@@ -889,15 +940,27 @@ fn plan(
         Ok(d) => d,
         Err(st) => return st,
     };
-    let text = match compare {
+    let text = match compare.map(Compared::planner) {
         None => planout::render(&source, &planned, opts, &stats, repeat),
-        Some(other) => {
+        Some(None) => match vksync::plan::recorded_plan(&source.trace.program, opts.reading) {
+            Ok((recorded, barriers)) => {
+                planout::recorded_side_by_side(&source, &recorded, &barriers, (opts.planner.name(), &planned))
+            }
+            Err(e) => {
+                to_stderr!(
+                    "{}",
+                    input::program_error(&source.name, &source.text, &source.trace, e)
+                );
+                return Status::BadInput;
+            }
+        },
+        Some(Some(other)) => {
             let other_opts = PlanOptions::new(other.kind())
                 .form(opts.form)
                 .reading(opts.reading);
             // Invariant: the same program planned fine just above, and every
             // planner accepts every valid program that one accepts (they
-            // refuse the same thing: a layout transition).
+            // refuse the same thing: several queues, semaphores, events).
             let other_plan =
                 vksync::plan::plan(&source.trace.program, other_opts).expect("valid program plans");
             planout::side_by_side(

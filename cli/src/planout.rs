@@ -101,7 +101,10 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     out.push_str(&print(&declarations));
     for (i, c) in plan.program.commands().iter().enumerate() {
         let inserted = plan.origin.get(i).copied().flatten().is_none();
-        if inserted {
+        // A layout transition of the input that a planned point joined
+        // answers that point's hazards.
+        let joined = matches!(c, Command::Barrier(_)) && !inserted;
+        if inserted || joined {
             match c {
                 Command::Barrier(_) => {
                     // `answers` is in command order, so a binary search finds a barrier's.
@@ -120,7 +123,7 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
                         ));
                     }
                 }
-                Command::Submit(_) => {
+                Command::Submit(_) if inserted => {
                     out.push_str("# inserted: the host access below waits for the device\n")
                 }
                 _ => {}
@@ -137,14 +140,71 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
 /// barriers. Commands at which `vksync check` still finds a hazard in a
 /// plan are marked with the hazard under that plan's column.
 pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) -> String {
+    side_by_side_marked(source, left, right, false)
+}
+
+/// The program as recorded (left) beside a plan (right), each recorded
+/// barrier that removing alone brings no hazard back marked `# redundant`,
+/// then a summary line: how many barriers were recorded, how many are
+/// needed, the redundant ones' lines, and the plan's points.
+pub fn recorded_side_by_side(
+    source: &Source,
+    recorded: &Plan,
+    barriers: &[vksync::plan::RecordedBarrier],
+    right: (&str, &Plan),
+) -> String {
+    let mut out = side_by_side_marked(source, ("recorded", recorded), right, true);
+    let redundant: Vec<String> = barriers
+        .iter()
+        .filter(|b| b.redundant())
+        .map(|b| source.trace.command_lines[b.command].to_string())
+        .collect();
+    // The first lines only: the marks in the columns show them all.
+    const SHOWN: usize = 20;
+    let mut lines = redundant
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if redundant.len() > SHOWN {
+        lines.push_str(&format!(" and {} more", redundant.len() - SHOWN));
+    }
+    let points = right.1.program.barrier_points();
+    out.push_str(&format!(
+        "# {} barrier{} recorded, {} needed ({} redundant{}{}), {} planned point{} ({})\n",
+        barriers.len(),
+        if barriers.len() == 1 { "" } else { "s" },
+        barriers.len() - redundant.len(),
+        redundant.len(),
+        if redundant.is_empty() { "" } else { ": lines " },
+        lines,
+        points,
+        if points == 1 { "" } else { "s" },
+        right.0,
+    ));
+    out
+}
+
+fn side_by_side_marked(
+    source: &Source,
+    left: (&str, &Plan),
+    right: (&str, &Plan),
+    mark_left: bool,
+) -> String {
     let lines = source.barrier_free_lines();
     // Inserted commands before each input command (index = input command;
     // the extra last slot holds what comes after the last one).
-    let inserted = |plan: &Plan| -> Vec<Vec<String>> {
+    let inserted = |plan: &Plan, mark: bool| -> Vec<Vec<String>> {
         let mut out = vec![Vec::new(); lines.len() + 1];
         let mut pending = Vec::new();
         for (i, c) in plan.program.commands().iter().enumerate() {
+            let unanswered = matches!(c, Command::Barrier(_))
+                && plan.answers.binary_search_by_key(&i, |(at, _)| *at).is_err();
             match plan.origin[i] {
+                None if mark && unanswered => {
+                    pending.push(format!("{}  # redundant", print_command(&plan.program, c)))
+                }
                 None => pending.push(print_command(&plan.program, c)),
                 Some(o) => out[o] = std::mem::take(&mut pending),
             }
@@ -168,7 +228,7 @@ pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) 
     };
     let (ln, lp) = left;
     let (rn, rp) = right;
-    let (li, ri) = (inserted(lp), inserted(rp));
+    let (li, ri) = (inserted(lp, mark_left), inserted(rp, false));
     let (lh, rh) = (left_over(lp), left_over(rp));
     let width = li
         .iter()
@@ -203,7 +263,7 @@ pub fn side_by_side(source: &Source, left: (&str, &Plan), right: (&str, &Plan)) 
             out.push('\n');
         }
     };
-    let program = source.trace.program.without_barriers();
+    let program = vksync::plan::planning_input(&source.trace.program);
     for (i, c) in program.commands().iter().enumerate() {
         pair_rows(&mut out, &li[i], &ri[i]);
         out.push_str(&format!("{:>5} {}\n", lines[i], print_command(&program, c)));
@@ -226,15 +286,14 @@ pub struct Multi {
 /// `--split-barriers`: the planned trace with every declaration (queues,
 /// semaphores, events), a header of counts and the hazards each inserted
 /// barrier answers. The error is the message to print.
-pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<String, String> {
-    let program = &source.trace.program;
+/// A multi-queue planning error as the message to print, on its line.
+fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
     let lines = source.barrier_free_lines();
     let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
-    let program_error = |e: vksync::ProgramError| {
-        input::program_error(&source.name, &source.text, &source.trace, e).to_string()
-    };
-    let queue_error = |e: QueuePlanError| match e {
-        QueuePlanError::Program(e) => program_error(e),
+    match e {
+        QueuePlanError::Program(e) => {
+            input::program_error(&source.name, &source.text, &source.trace, e).to_string()
+        }
         QueuePlanError::NotPlanned { at, .. } | QueuePlanError::HostNeedsSubmit { at, .. } => {
             // The message starts with `command N: `; say the line instead.
             let text = e.to_string();
@@ -242,7 +301,34 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             format!("{}:{}: error: {rest}", source.name, at_line(at))
         }
         e => format!("{}: error: {e}", source.name),
+    }
+}
+
+/// `plan --compare recorded` of a trace that uses several queues: the
+/// trace's own barriers judged ([`recorded_side_by_side`]) beside the
+/// plan across its queues. The error is the message to print.
+pub fn recorded_multi(source: &Source, opts: PlanOptions) -> Result<String, String> {
+    let program = &source.trace.program;
+    let planned = vksync::plan::plan_queues(program, QueuePlanOptions::new(opts))
+        .map_err(|e| queue_error_text(source, e))?;
+    let (recorded, barriers) = vksync::plan::recorded_plan(program, opts.reading)
+        .map_err(|e| queue_error_text(source, QueuePlanError::Program(e)))?;
+    Ok(recorded_side_by_side(
+        source,
+        &recorded,
+        &barriers,
+        (opts.planner.name(), &planned.plan),
+    ))
+}
+
+pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<String, String> {
+    let program = &source.trace.program;
+    let program_error = |e: vksync::ProgramError| {
+        input::program_error(&source.name, &source.text, &source.trace, e).to_string()
     };
+    let queue_error = |e: QueuePlanError| queue_error_text(source, e);
+    let lines = source.barrier_free_lines();
+    let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let form = match opts.form {
         BarrierForm::Global => "global memory barriers",
         BarrierForm::Buffer => "buffer memory barriers",

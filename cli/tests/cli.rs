@@ -93,6 +93,9 @@ const EXAMPLES: &[&str] = &[
     "prepared-repeat",
     "image-transition",
     "image-transition-fixed",
+    "image-transition-plan",
+    "captured-barriers",
+    "timeline-frames",
     "two-queues",
     "two-queues-fixed",
     "host-waits",
@@ -130,14 +133,21 @@ const MULTI_QUEUE: &[(&str, usize)] = &[
     ("ownership-fixed", 11),
     ("ownership", 11),
     ("ownership-unordered", 11),
+    ("timeline-frames", 19),
 ];
 
+/// The examples of [`MULTI_QUEUE`] without hazards besides the `-fixed`
+/// ones.
+const MULTI_QUEUE_CLEAN: &[&str] = &["timeline-frames"];
+
 /// The examples with image layout transitions, with the line of the first:
-/// they check, but the planners and the runtime refuse them (no planner
-/// plans around a transition yet, and the runtime has no images).
+/// they check and plan (each transition kept in place), but `--repeat`,
+/// `--schedule` and the runtime refuse them (the first two would repeat or
+/// move a transition; the runtime has no images).
 const WITH_TRANSITIONS: &[(&str, usize)] = &[
     ("image-transition", 19),
     ("image-transition-fixed", 14),
+    ("image-transition-plan", 17),
     ("image-mip-chain", 12),
     ("image-mip-chain-fixed", 9),
 ];
@@ -214,13 +224,12 @@ fn plan_named_scenarios() {
 }
 
 /// The contract: `vksync check` on the output of a safe planner is
-/// clean, for every example and both barrier forms (those with layout
-/// transitions are refused instead: `transitions_are_not_planned`).
+/// clean, for every example and both barrier forms (layout transitions
+/// included: `transitions_are_planned_in_place`).
 #[test]
 fn planned_examples_check_clean() {
     for name in EXAMPLES
         .iter()
-        .filter(|n| !WITH_TRANSITIONS.iter().any(|(t, _)| t == *n))
         // Skipped: the planners refuse several queues and semaphores
         // (`multi_queue_programs_are_checked_by_the_definitional_semantics`).
         .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
@@ -298,7 +307,8 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
     for (name, _line) in MULTI_QUEUE {
         let file = format!("examples/{name}.trace");
         let (code, _, err) = vksync(&["check", &file], None);
-        assert_eq!(code, if name.ends_with("-fixed") { 0 } else { 1 }, "{err}");
+        let clean = name.ends_with("-fixed") || MULTI_QUEUE_CLEAN.contains(name);
+        assert_eq!(code, if clean { 0 } else { 1 }, "{err}");
         assert!(
             !err.contains("note: checked by the definitional semantics"),
             "{err}"
@@ -319,7 +329,9 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
                 continue;
             }
             assert_eq!(code, 0, "{planner}: {err}");
-            assert!(out.contains(" across 2 queues "), "{planner}: {out}");
+            let queues = if MULTI_QUEUE_CLEAN.contains(name) { 1 } else { 2 };
+            let across = format!(" across {queues} queue{} ", if queues == 1 { "" } else { "s" });
+            assert!(out.contains(&across), "{planner}: {out}");
             if ["offline", "online", "conservative"].contains(&planner) {
                 let (code, checked, err) = vksync(&["check", "-"], Some(&out));
                 assert_eq!(code, 0, "{planner}:\n{out}\n{checked}{err}");
@@ -332,6 +344,28 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
             "{err}"
         );
     }
+}
+
+/// A capture-shaped trace with a timeline semaphore and `host-wait`s
+/// (wgpu's `vkWaitSemaphores`) plans: the host waits go with the
+/// semaphore, a fence wait is planned before each host read instead, and
+/// the plan checks clean; `--compare recorded` judges the trace's own
+/// barriers beside it (all six needed).
+#[test]
+fn timeline_host_waits_are_planned() {
+    let file = "examples/timeline-frames.trace";
+    let (code, planned, err) = vksync(&["plan", file], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(!planned.contains("host-wait"), "{planned}");
+    assert_eq!(planned.matches("\nwait q\nhost-read ").count(), 2, "{planned}");
+    let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+    assert_eq!(code, 0, "{planned}\n{out}{err}");
+    let (code, out, err) = vksync(&["plan", file, "--compare", "recorded"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("# 6 barriers recorded, 6 needed (0 redundant), 6 planned points (offline)\n"),
+        "{out}"
+    );
 }
 
 /// `check --by-definition` runs the definitional semantics on any trace,
@@ -455,31 +489,94 @@ fn plan_across_queues_and_split_barriers() {
     assert_eq!(code, 0, "{planned}\n{out}{err}");
 }
 
-/// Planning a program with an image layout transition is refused by every
-/// planner (and `--repeat`, `--buffer-barriers`) with the line of the first
-/// transition, never a plan that drops it.
+/// Planning a program with an image layout transition keeps every
+/// transition, at its place (the plan prints the transition barrier on
+/// the input's line), for every planner and both barrier forms; the safe
+/// planners' plans check clean. `--repeat` and `--schedule` refuse it with
+/// the line of the first transition: repeating a transition or moving
+/// commands across it is not planned.
 #[test]
-fn transitions_are_not_planned() {
+fn transitions_are_planned_in_place() {
     for (name, line) in WITH_TRANSITIONS {
         let file = format!("examples/{name}.trace");
         for planner in ["offline", "online", "conservative", "per-object", "none"] {
-            for extra in [None, Some("--repeat"), Some("--buffer-barriers")] {
+            for extra in [None, Some("--buffer-barriers")] {
                 let mut args = vec!["plan", file.as_str(), "--planner", planner];
                 args.extend(extra);
-                let (code, out, err) = vksync(&args, None);
-                assert_eq!(
-                    (code, out.as_str(), err.as_str()),
-                    (
-                        2,
-                        "",
-                        format!("{file}:{line}:1: error: planning around image layout transitions is not supported\n")
-                            .as_str()
-                    ),
-                    "{args:?}"
-                );
+                let (code, planned, err) = vksync(&args, None);
+                assert_eq!(code, 0, "{args:?}: {err}");
+                let kept = planned.lines().filter(|l| l.ends_with(" transition")).count();
+                assert_eq!(kept, 1, "{args:?}:\n{planned}");
+                if ["offline", "online", "conservative"].contains(&planner) {
+                    let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+                    assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
+                }
             }
         }
+        for extra in ["--repeat", "--schedule"] {
+            let args = ["plan", file.as_str(), extra];
+            let (code, out, err) = vksync(&args, None);
+            assert_eq!(
+                (code, out.as_str(), err.as_str()),
+                (
+                    2,
+                    "",
+                    format!("{file}:{line}:1: error: scheduling, repeating or planning across queues around an image layout transition is not supported\n")
+                        .as_str()
+                ),
+                "{args:?}"
+            );
+        }
     }
+}
+
+/// `plan --compare recorded`: the trace's own barriers beside the plan,
+/// each removable alone marked, and the summary line; on a trace with a
+/// layout transition too. Each barrier marked redundant really is: the
+/// trace without it checks clean; each other one is not.
+#[test]
+fn compare_recorded_marks_redundant_barriers() {
+    let file = "examples/captured-barriers.trace";
+    let (code, out, err) = vksync(&["plan", file, "--compare", "recorded"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with(
+            "# 7 barriers recorded, 5 needed (2 redundant: lines 17, 20), 4 planned points (offline)\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("  # redundant").count(), 2, "{out}");
+    let text = std::fs::read_to_string(root().join(file)).expect("example");
+    let barrier_lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("barrier "))
+        .map(|(i, _)| i + 1)
+        .collect();
+    for line in barrier_lines {
+        let without: String = text
+            .lines()
+            .enumerate()
+            .filter(|(i, _)| i + 1 != line)
+            .map(|(_, l)| format!("{l}\n"))
+            .collect();
+        let (code, _, _) = vksync(&["check", "-"], Some(&without));
+        assert_eq!(code == 0, [17, 20].contains(&line), "without line {line}");
+    }
+    let (code, out, err) = vksync(
+        &[
+            "plan",
+            "examples/image-transition-fixed.trace",
+            "--compare",
+            "recorded",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("# 2 barriers recorded, 2 needed (0 redundant), 2 planned points (offline)\n"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //! `VKSYNC_SCALE_LINES=100000 cargo test --release -p vksync-cli --test
 //! scale -- --nocapture` runs the larger sizes (not in CI); the time limit
 //! grows with the size (linear: 60 s per 10,000 lines, at most 600 s), the
-//! memory limit likewise (1 GiB per 10,000 lines, at most 8 GiB).
+//! memory limit likewise (512 MiB per 10,000 lines, at most 8 GiB).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -30,14 +30,16 @@ fn lines() -> usize {
 fn run(args: &[&str], file: &PathBuf, lines: usize) -> (i32, f64, String) {
     let tens = lines.div_ceil(10_000) as u64;
     let seconds = (60 * tens).min(600);
-    let gib = tens.min(8);
+    // 512 MiB per 10,000 lines (the largest, `pieces` at 4,000 lines and
+    // `pool`'s plans at 10,000, peak under 400 MB; docs/testing.md).
+    let mib = (512 * tens).min(8 * 1024);
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_vksync"))
         .args([
             "--time-limit",
             &seconds.to_string(),
             "--max-memory",
-            &format!("{gib}G"),
+            &format!("{mib}M"),
         ])
         .args(args)
         .arg(file)

@@ -319,9 +319,10 @@ pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup
 
 /// The checker's walk of a program: each batch at its submit, host
 /// operations in place; `take` turns one command's hazards into what is
-/// kept (the hazards themselves, or their groups); `of` gives a kept
-/// item's command and whether it is provisional.
-fn walk<T>(
+/// kept (the hazards themselves, their groups, or the planners' compact
+/// requirements); `of` gives a kept item's command and whether it is
+/// provisional.
+pub(crate) fn walk<T>(
     program: &Program,
     layout: &Layout,
     mut checker: Checker,

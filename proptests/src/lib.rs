@@ -422,3 +422,4 @@ pub mod layer;
 pub mod queues;
 pub mod scale;
 pub mod sync;
+pub mod transitions;

@@ -3,12 +3,15 @@
 //! reading it was planned for): plans check clean; every barrier and every
 //! bit of a plan is necessary; the offline planner meets the stabbing lower
 //! bound; online needs at least as many points as offline; no plan holds
-//! an invalid stage/access pair. Case count: `PROPTEST_CASES` (default 256).
+//! an invalid stage/access pair. The same laws hold on programs with image
+//! layout transitions, which every plan keeps in place. Case count:
+//! `PROPTEST_CASES` (default 256).
 
 use proptest::prelude::*;
 use vksync::check_streaming;
 use vksync::plan::{plan, stabbing_bound, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{check_with, resolve, Command, Hazard, Program, Reading, Semantics};
+use vksync_proptests::transitions::programs_with_transitions;
 use vksync_proptests::{programs, weakenings, weakenings_at, Generated};
 
 const FORMS: [BarrierForm; 2] = [BarrierForm::Global, BarrierForm::Buffer];
@@ -79,6 +82,66 @@ proptest! {
             let extra_waits = waits(&online).saturating_sub(waits(&offline));
             prop_assert!(online.barrier_points() + extra_waits >= offline.barrier_points(),
                 "online {} (+{} waits) < offline {}", online.barrier_points(), extra_waits, offline.barrier_points());
+        }
+    }
+}
+
+/// The layout transitions of `p` (command index, barrier), in order.
+fn transitions_of(p: &Program) -> Vec<vksync::Barrier> {
+    p.commands()
+        .iter()
+        .filter_map(|c| match c {
+            Command::Barrier(d) => Some(
+                d.barriers
+                    .iter()
+                    .filter(|b| b.transition)
+                    .copied()
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(256))]
+
+    /// Programs with layout transitions: every safe plan keeps each
+    /// transition (same region and ownership, in the same order), checks
+    /// clean, and every barrier and bit it holds is needed (a transition
+    /// itself is not a weakening: dropping it drops a write); the offline
+    /// planner meets the stabbing bound, each transition counting as a
+    /// point.
+    #[test]
+    fn plans_around_transitions_keep_them_and_are_minimal(g in programs_with_transitions(24)) {
+        let before: Vec<_> = transitions_of(&g.program).iter().map(|b| (b.region, b.ownership)).collect();
+        for (planner, form, reading) in all(&[PlannerKind::Online, PlannerKind::Offline, PlannerKind::Conservative]) {
+            let p = planned(&g, planner, form, reading);
+            let after: Vec<_> = transitions_of(&p).iter().map(|b| (b.region, b.ownership)).collect();
+            prop_assert_eq!(&after, &before, "{:?}/{:?} moved or dropped a transition", planner, form);
+            let hazards = check(&p, reading);
+            prop_assert!(hazards.is_empty(), "{planner:?}/{form:?} plan has hazards: {:?}\n{}",
+                hazards.iter().map(|h| h.describe(&p)).collect::<Vec<_>>(), vksync::trace::print(&p));
+            if planner == PlannerKind::Conservative {
+                continue;
+            }
+            let check_as = |q: &Program| match planner {
+                PlannerKind::Online => check_streaming(q, Semantics::for_reading(reading)).unwrap(),
+                _ => check(q, reading),
+            };
+            for (what, q) in weakenings(&p) {
+                if transitions_of(&q).len() < after.len() {
+                    continue;
+                }
+                prop_assert!(!check_as(&q).is_empty(), "{planner:?}/{form:?}/{reading:?}: {what} leaves the plan clean:\n{}",
+                    vksync::trace::print(&p));
+            }
+            if planner == PlannerKind::Offline {
+                let bound = stabbing_bound(&g.program, reading).unwrap();
+                prop_assert_eq!(p.barrier_points(), bound, "offline {:?} {:?} points vs bound\n{}", form, reading,
+                    vksync::trace::print(&p));
+            }
         }
     }
 }

@@ -301,8 +301,10 @@ pub enum ProgramErrorKind {
         /// The blob.
         name: String,
     },
-    /// Refused with "planning around image layout transitions is not supported": the planners drop a program's barriers and plan from scratch, which would drop the transition with them.
-    #[error("planning around image layout transitions is not supported")]
+    /// Refused with "scheduling, repeating or planning across queues around an image layout transition is not supported": those planners move, repeat or split commands, and a transition pins the accesses of its memory in place (`plan` itself keeps each transition, `docs/planning.md`).
+    #[error(
+        "scheduling, repeating or planning across queues around an image layout transition is not supported"
+    )]
     TransitionNotPlanned,
     /// Refused with "there is no command {index} (the program has {count})".
     #[error("there is no command {index} (the program has {count})")]

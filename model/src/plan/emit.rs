@@ -21,8 +21,10 @@ impl<'a> Emitter<'a> {
     pub(crate) fn new(input: &'a Program) -> Self {
         Emitter {
             input,
-            commands: Vec::with_capacity(input.commands.len() * 2),
-            origin: Vec::with_capacity(input.commands.len() * 2),
+            // Plans add a barrier every few commands: an eighth more
+            // holds most (it grows where not), not twice the program.
+            commands: Vec::with_capacity(input.commands.len() + input.commands.len() / 8),
+            origin: Vec::with_capacity(input.commands.len() + input.commands.len() / 8),
             answers: Vec::new(),
         }
     }
@@ -43,6 +45,15 @@ impl<'a> Emitter<'a> {
         self.commands.push(Command::Barrier(Dependency { barriers }));
         self.origin.push(None);
     }
+    /// A barrier command of the input (`origin`) that a planned point
+    /// joined: `answers` are the point's.
+    pub(crate) fn merged_barrier(&mut self, origin: Option<usize>, c: Command, answers: Vec<Hazard>) {
+        if !answers.is_empty() {
+            self.answers.push((self.commands.len(), answers));
+        }
+        self.commands.push(c);
+        self.origin.push(origin);
+    }
     pub(crate) fn submit_wait(&mut self) {
         self.commands.push(Command::SUBMIT);
         self.origin.push(None);
@@ -58,8 +69,11 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// Device work: a command that accesses memory on the device, or a
+/// barrier that performs a layout transition (its write runs on the
+/// device when the batch does, and a host access after it waits for it).
 pub(crate) fn is_device(c: &Command) -> bool {
-    is_device_command(c)
+    is_device_command(c) || super::transitions::is_transition(c)
 }
 
 pub(crate) fn is_host(c: &Command) -> bool {

@@ -6,12 +6,16 @@
 //! `vkCmdPipelineBarrier2` before each command that has hazards), `offline`
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
-//! `none`. Planners drop the input's own barriers and plan from scratch.
-//! A program with image layout transitions is refused
-//! ([`ProgramErrorKind::TransitionNotPlanned`], at the first command that
-//! has one) by every entry point here: a transition is a write its barrier
-//! performs, so dropping that barrier would drop the write, and planning
-//! around a barrier the planner may not move is not implemented yet.
+//! `none`. Planners drop the input's own barriers and plan from scratch,
+//! but for image layout transitions (`transitions`): a transition is a
+//! write its barrier performs, so each stays at its place as a fixed
+//! point with the scopes the program needs of it, and a point planned
+//! there is merged into its `vkCmdPipelineBarrier2`. [`plan`] and
+//! [`stabbing_bound`] plan around them; the scheduler, the multi-queue
+//! planner, the async compute assignment and repeated submission refuse
+//! them ([`ProgramErrorKind::TransitionNotPlanned`], at the first command
+//! that has one): they move commands or cut the program in parts, and a
+//! transition pins the accesses of its memory in place.
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
@@ -21,7 +25,8 @@
 //! [`assign_async_compute`] (`assign`) assigns a single-queue program's
 //! independent work to a compute and a transfer queue first; and
 //! [`split_barriers`] (`split`) turns a single-queue plan's points into
-//! events. `deps` summarizes, per byte, the earlier commands each command
+//! events; [`recorded_barriers`] (`recorded`) judges a program's own
+//! barriers (which are needed, which are redundant alone). `deps` summarizes, per byte, the earlier commands each command
 //! depends on, for the scheduler, the async compute assignment and the
 //! multi-queue planner, so that none of them builds the pairwise
 //! dependency graph.
@@ -29,7 +34,10 @@
 //! # Cost
 //!
 //! Planning is linear in the program (issue 27; `docs/testing.md`,
-//! "Planner scaling"), but for the work of one barrier point: thinning a
+//! "Planner scaling" and "Planner memory": the offline planner streams the
+//! checker's hazards to their points instead of holding them all), but for
+//! the work of one barrier point and for layout transitions (each bit of a
+//! transition's scopes costs a check of the whole plan): thinning a
 //! buffer-barrier point of B barriers for L requirements costs about B·L
 //! checks (`points`).
 //!
@@ -55,17 +63,21 @@ mod offline;
 pub(crate) mod online;
 mod points;
 mod queues;
+mod recorded;
 mod repeat;
 mod schedule;
 mod split;
+mod transitions;
 
 pub use assign::{assign_async_compute, plan_async_compute};
 pub use baselines::full_barrier;
 pub use offline::stabbing_bound;
 pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
+pub use recorded::{recorded_barriers, recorded_plan, RecordedBarrier};
 pub use repeat::{for_repeated_submission, repeated};
 pub use schedule::{dependency_bound, schedule, Schedule, ScheduleKind, ScheduleOptions};
 pub use split::{split_barriers, SplitPlan};
+pub use transitions::{is_planned_away, planning_input};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
@@ -203,8 +215,6 @@ pub struct Plan {
 /// that uses several queues or semaphores
 /// ([`ProgramErrorKind::MultiQueueNotSupported`]).
 pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> {
-    // Several queues and semaphores are not planned either: the planners
-    // run the fast checker, which models one queue.
     program.require_single_queue()?;
     match program.first_layout_transition() {
         Some(i) => Err(ProgramError {
@@ -215,9 +225,11 @@ pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> 
     }
 }
 
-/// Plans barriers for `program`, whose own barriers are dropped first.
-/// A program with image layout transitions is refused
-/// ([`ProgramErrorKind::TransitionNotPlanned`]).
+/// Plans barriers for `program`, whose own barriers are dropped first,
+/// but its image layout transitions ([`planning_input`]): each stays at
+/// its place with the scopes the plan needs of it, and barriers planned
+/// there join its `vkCmdPipelineBarrier2`. [`Plan::origin`] indexes
+/// [`planning_input`]`(program)`.
 ///
 /// ```
 /// use vksync::plan::{plan, PlanOptions, PlannerKind};
@@ -230,20 +242,47 @@ pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> 
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
-    refuse_transitions(program)?;
-    let input = program.without_barriers();
-    let layout = resolve(&input)?;
+    // Several queues and semaphores are planned by `plan_queues`: the
+    // planners here run the fast checker, which models one queue.
+    program.require_single_queue()?;
     let sem = Semantics::for_reading(opts.reading);
-    let mut out = Emitter::new(&input);
+    let (mut input, layout) = transitions::prepared(program, sem)?;
+    loop {
+        let mut plan = plan_prepared(&input, &layout, opts, sem);
+        // The baselines keep the transitions' scopes as prepared: they are
+        // not minimal anyway, and none of them need be race-free.
+        if !matches!(opts.planner, PlannerKind::Online | PlannerKind::Offline) {
+            return Ok(plan);
+        }
+        transitions::fewest_transition_bits(&mut plan, sem);
+        // Whether one transition stands for an earlier one of the same
+        // bytes depends on the scopes both end up with, and on the submits
+        // and waits the plan inserted: a hazard of a transition the
+        // prepared scopes missed widens them, and the program is planned
+        // again (scopes only grow, so this ends; almost always at once).
+        if !transitions::widen_from_plan(&mut input, &plan, sem) {
+            return Ok(plan);
+        }
+    }
+}
+
+/// [`plan`] of a prepared input (transitions with their scopes).
+fn plan_prepared(
+    input: &Program,
+    layout: &crate::ir::layout::Layout,
+    opts: PlanOptions,
+    sem: Semantics,
+) -> Plan {
+    let mut out = Emitter::new(input);
     match opts.planner {
         PlannerKind::None => {
             for (i, c) in input.commands.iter().enumerate() {
                 out.command(i, c);
             }
         }
-        PlannerKind::Conservative => baselines::conservative(&input, &mut out),
-        PlannerKind::PerObject => baselines::per_object(&input, &mut out),
-        PlannerKind::Online => online::online(&input, &layout, opts.form, sem, &mut out),
+        PlannerKind::Conservative => baselines::conservative(input, &mut out),
+        PlannerKind::PerObject => baselines::per_object(input, &mut out),
+        PlannerKind::Online => online::online(input, layout, opts.form, sem, &mut out),
         PlannerKind::Offline => {
             // Each wait placement; the plan with fewer points, then fewer
             // fence waits, then fewer bits (the eager one on a tie).
@@ -256,11 +295,10 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
                     .count();
                 (p.program.barrier_points(), waits, p.program.barrier_bits())
             };
-            let mut plan = offline::wait_placements(&input, &layout, sem)
-                .iter()
+            let mut plan = offline::wait_placements(input, layout, sem)
                 .map(|placement| {
-                    let mut o = Emitter::new(&input);
-                    offline::offline(placement, opts.form, sem, &mut o, None);
+                    let mut o = Emitter::new(input);
+                    offline::offline(&placement, opts.form, sem, &mut o, None);
                     o.finish()
                 })
                 .min_by_key(key)
@@ -268,10 +306,10 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
             if opts.form == BarrierForm::Global {
                 offline::improve_bits(&mut plan, sem);
             }
-            return Ok(plan);
+            return plan;
         }
     }
-    Ok(out.finish())
+    out.finish()
 }
 
 /// The barriers of one queue of a multi-queue plan ([`plan_queues`]):
@@ -300,7 +338,7 @@ pub(crate) fn plan_queue_part(
     let origin = (0..program.commands.len()).map(Some).collect();
     let mut out = Emitter::new(program);
     offline::offline(
-        &(program.clone(), origin),
+        &(std::borrow::Cow::Borrowed(program), origin),
         opts.form,
         sem,
         &mut out,

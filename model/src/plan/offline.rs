@@ -8,70 +8,122 @@
 
 use super::emit::{is_device, Emitter};
 use super::points::{
-    emit_point, live_requirements, mask_bits, requirement_intervals, requirements, set_mask_bits, with_waits,
-    Req,
+    emit_point, live_requirements, mask_bits, point_with_transition, requirement_intervals, set_mask_bits,
+    with_waits, Deadlines, Need, NeedStream, Req,
 };
+use super::transitions::is_transition;
 use super::{BarrierForm, Plan};
 use crate::hazard::{is_clean, step, Hazard};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError};
-use crate::ir::program::{Barrier, Command, Program};
+use crate::ir::program::{Barrier, Command, Dependency, Program};
 use crate::semantics::{Reading, Semantics};
 use crate::sync::checker::Checker;
 use crate::vk::scope::{self, Side};
+use std::collections::BTreeMap;
 
 /// A barrier-free program with its fence waits placed, and the origin of
 /// each command (see [`with_waits`]).
-pub(crate) type Placement = (Program, Vec<Option<usize>>);
+/// Borrowed where no wait was inserted (most long programs): a program
+/// copy less at the peak.
+pub(crate) type Placement<'a> = (std::borrow::Cow<'a, Program>, Vec<Option<usize>>);
 
 /// The fence-wait placements the offline planner tries: eager (see
 /// [`with_waits`]) and, where its eager rule added a wait, lazy. Most
 /// programs give one.
-pub(crate) fn wait_placements(input: &Program, layout: &Layout, sem: Semantics) -> Vec<Placement> {
-    let (program, origin, eager_fired) = with_waits(input, layout, sem, true);
-    let mut placements = vec![(program, origin)];
-    if eager_fired {
-        let (program, origin, _) = with_waits(input, layout, sem, false);
-        placements.push((program, origin));
-    }
-    placements
+pub(crate) fn wait_placements<'a>(
+    input: &'a Program,
+    layout: &'a Layout,
+    sem: Semantics,
+) -> impl Iterator<Item = Placement<'a>> + 'a {
+    // One at a time (each is a copy of the program): the lazy one only
+    // where the eager rule added a wait.
+    let mut eager_fired = None;
+    let placed = move |(program, origin): (Program, Vec<Option<usize>>)| -> Placement<'a> {
+        if program.commands.len() == input.commands.len() {
+            (std::borrow::Cow::Borrowed(input), origin)
+        } else {
+            (std::borrow::Cow::Owned(program), origin)
+        }
+    };
+    std::iter::from_fn(move || match eager_fired {
+        None => {
+            let (program, origin, fired) = with_waits(input, layout, sem, true);
+            eager_fired = Some(fired);
+            Some(placed((program, origin)))
+        }
+        Some(true) => {
+            eager_fired = Some(false);
+            let (program, origin, _) = with_waits(input, layout, sem, false);
+            Some(placed((program, origin)))
+        }
+        Some(false) => None,
+    })
 }
 
 /// The offline plan of a program whose fence waits are placed; `horizon`
-/// as for [`requirements`].
+/// as for [`Deadlines`].
 pub(crate) fn offline(
-    placement: &Placement,
+    placement: &Placement<'_>,
     form: BarrierForm,
     sem: Semantics,
     out: &mut Emitter,
     horizon: Option<&[Option<usize>]>,
 ) {
     let (waited, origin) = placement;
+    let waited: &Program = waited;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
-    let (hazards, deadlines) = requirements(waited, layout, sem, horizon);
-    // Greedy stabbing: by consumer position (the order `requirements`
-    // gives), a point at the first interval no point stabs yet.
+    // Two walks of the checker over the barrier-free program: the first
+    // for the intervals alone (deduplicated per command), which place the
+    // points; the second hands each requirement to its point as the plan
+    // walk gets there, so only those of the points not yet placed are
+    // held (issue 27: the whole list took 4.7 GB at 1M lines).
+    let deadlines = Deadlines::of(waited, horizon);
+    let mut intervals = requirement_intervals(waited, layout, sem, horizon);
+    intervals.sort_unstable_by_key(|&(lo, hi)| (hi, lo));
+    // Each layout transition is a point already (`transitions`): a point
+    // there joins its barrier command.
+    let fixed: Vec<usize> = (0..waited.commands.len())
+        .filter(|&i| is_transition(&waited.commands[i]))
+        .collect();
+    // Greedy stabbing: by consumer position, a point at the first interval
+    // no point stabs yet.
     let mut points: Vec<usize> = Vec::new();
-    for h in &hazards {
-        if points.last().is_none_or(|&p| p <= h.prior_command) {
-            points.push(deadlines.hi(h));
+    for &(lo, hi) in &intervals {
+        let (lo, hi) = (lo as usize, hi as usize);
+        if points.last().is_none_or(|&p| p <= lo) && !stabbed(&fixed, lo, hi) {
+            points.push(hi);
         }
     }
+    drop(intervals);
+    if !fixed.is_empty() {
+        points.extend_from_slice(&fixed);
+        points.sort_unstable();
+        points.dedup();
+    }
     // Each interval goes to the last point inside it, so that every earlier
-    // point's barriers are known when deciding what it still needs. That
-    // point is nondecreasing in the interval's right end, so each point's
-    // intervals form one run of `hazards`: the walk below takes them in
-    // order, with no copy of the requirements (a long program has
-    // millions).
-    let point_of = |h: &Hazard| {
+    // point's barriers are known when deciding what it still needs.
+    let point_of = |h: &Need| {
         let k = points.partition_point(|&p| p <= deadlines.hi(h));
         // Invariant: the greedy left a point in (lo, hi], so the last point
         // at or before hi exists and lies after lo.
         let point = points[k - 1];
-        debug_assert!(point > h.prior_command);
+        debug_assert!(point > h.lo());
         point
     };
-    let mut reqs = hazards.into_iter().peekable();
+    let mut stream = NeedStream::new(waited, layout, sem, &deadlines);
+    let mut buckets: BTreeMap<usize, Vec<Need>> = BTreeMap::new();
+    // The requirements of point `i`, in the order the whole sorted list
+    // gave them (by deadline, then prior command, then command, then as
+    // the walk found them).
+    let mut take = |i: usize| -> Vec<Req> {
+        let next = points.partition_point(|&p| p <= i);
+        let until = points.get(next).copied().unwrap_or(usize::MAX);
+        stream.advance(until, |n| buckets.entry(point_of(&n)).or_default().push(n));
+        let mut here = buckets.remove(&i).unwrap_or_default();
+        here.sort_by_key(|n| (deadlines.hi(n), n.prior_command, n.command));
+        here.into_iter().map(|n| Req { hazard: n.hazard() }).collect()
+    };
     // Whether a wait comes after each command before the next submit.
     let mut completes = vec![false; waited.commands.len()];
     let mut next_is_wait = false;
@@ -84,19 +136,48 @@ pub(crate) fn offline(
         completes[i] = next_is_wait;
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // Invariant: hazards are between accesses, which all come from the
+    // input (only submits and waits were inserted).
+    let to_input = |i: usize| origin[i].expect("accesses come from the input");
     for (i, c) in waited.commands.iter().enumerate() {
-        if reqs.peek().is_some_and(|h| point_of(h) == i) {
-            let here = std::iter::from_fn(|| reqs.next_if(|h| point_of(h) == i).map(|hazard| Req { hazard }));
+        if let (Command::Barrier(dep), true) = (c, is_transition(c)) {
+            // A transition: the point's barriers join its command, applied
+            // together with it (none chains into the transition, whose own
+            // first scopes order what it needs).
+            let here = take(i).into_iter();
             let live = live_requirements(&mut checker, here, completes[i]);
-            // Invariant: hazards are between accesses, which all come from
-            // the input (only submits and waits were inserted).
-            let to_input = |i: usize| origin[i].expect("accesses come from the input");
+            let (barriers, answers) = point_with_transition(&checker, layout, live, form, dep);
+            let answers = answers
+                .into_iter()
+                .map(|h| Hazard {
+                    command: to_input(h.command),
+                    prior_command: to_input(h.prior_command),
+                    ..h
+                })
+                .collect();
+            let mut merged = barriers;
+            merged.extend_from_slice(&dep.barriers);
+            let merged = Command::Barrier(Dependency { barriers: merged });
+            let mut sink = Vec::new();
+            step(&mut checker, layout, i, &merged, &mut sink);
+            out.merged_barrier(origin[i], merged, answers);
+            continue;
+        }
+        if points.binary_search(&i).is_ok() {
+            let here = take(i).into_iter();
+            let live = live_requirements(&mut checker, here, completes[i]);
             emit_point(out, &mut checker, layout, live, form, to_input);
         }
         let mut sink = Vec::new();
         step(&mut checker, layout, i, c, &mut sink);
         out.command_from(origin[i], c);
     }
+}
+
+/// Whether a point of `fixed` (sorted) lies in `(lo, hi]`.
+fn stabbed(fixed: &[usize], lo: usize, hi: usize) -> bool {
+    let k = fixed.partition_point(|&p| p <= lo);
+    fixed.get(k).is_some_and(|&p| p <= hi)
 }
 
 /// The fewest barrier points a plan of `program` needs once its fence
@@ -107,12 +188,12 @@ pub(crate) fn offline(
 /// planner tries, the smaller. Where a program has host accesses, other
 /// wait placements exist, and the minimum over all of them is not
 /// computed: this bounds plans that wait where the offline planner does.
-/// A program with image layout transitions is refused, as by the planners.
+/// Each layout transition counts as a point (it is one: the plan keeps
+/// it), and intervals it stabs need no other.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
-    super::refuse_transitions(program)?;
+    program.require_single_queue()?;
     let sem = Semantics::for_reading(reading);
-    let input = program.without_barriers();
-    let layout = resolve(&input)?;
+    let (input, layout) = super::transitions::prepared(program, sem)?;
     let mut bound = usize::MAX;
     for (waited, _) in wait_placements(&input, &layout, sem) {
         bound = bound.min(stabbing_count(&waited, sem)?);
@@ -120,15 +201,20 @@ pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, Prog
     Ok(bound)
 }
 
-/// The size of a minimum stabbing set of a waited program's intervals.
+/// The size of a minimum stabbing set of a waited program's intervals
+/// that holds its layout transitions (fixed points, see `transitions`).
 fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramError> {
     let layout = resolve(waited)?;
-    let mut intervals = requirement_intervals(waited, &layout, sem);
+    let mut intervals = requirement_intervals(waited, &layout, sem, None);
     intervals.sort_by_key(|&(lo, hi)| (hi, lo));
-    let mut count = 0;
+    let fixed: Vec<usize> = (0..waited.commands.len())
+        .filter(|&i| is_transition(&waited.commands[i]))
+        .collect();
+    let mut count = fixed.len();
     let mut last = None;
     for (lo, hi) in intervals {
-        if last.is_none_or(|p| p <= lo) {
+        let (lo, hi) = (lo as usize, hi as usize);
+        if last.is_none_or(|p| p <= lo) && !stabbed(&fixed, lo, hi) {
             count += 1;
             last = Some(hi);
         }
@@ -155,8 +241,12 @@ const IMPROVE_MAX_COMMANDS: usize = 64;
 /// no longer needed is dropped. A move is kept when the plan is still
 /// hazard-free and has fewer bits; the search repeats until no move helps.
 pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
-    let is_point =
-        |p: &Program, i: usize| matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1);
+    // A transition stays where it is (and is not a point of one barrier
+    // anyway once a point joined it): only planned points move.
+    let is_point = |p: &Program, i: usize| {
+        matches!(&p.commands[i], Command::Barrier(d) if d.barriers.len() == 1)
+            && !is_transition(&p.commands[i])
+    };
     let points_of = |p: &Program| {
         (0..p.commands.len())
             .filter(|&i| is_point(p, i))

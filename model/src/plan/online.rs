@@ -9,7 +9,7 @@ use super::BarrierForm;
 use crate::hazard::{detect_accesses, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, Program};
+use crate::ir::program::{Barrier, Command, Program};
 use crate::semantics::Semantics;
 use crate::sync::checker::Checker;
 use crate::vk::scope::Stage;
@@ -58,7 +58,13 @@ pub(crate) fn before(
 pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: Semantics, out: &mut Emitter) {
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     for (i, c) in input.commands.iter().enumerate() {
-        let acc = accesses(c, layout, sem);
+        // A layout transition's barrier orders its own write (its scopes
+        // were set for it, `transitions`): it is fed as it is.
+        let acc = if matches!(c, Command::Barrier(_)) {
+            Vec::new()
+        } else {
+            accesses(c, layout, sem)
+        };
         if !acc.is_empty() {
             let b = before(&mut checker, layout, form, i, &acc);
             out.barrier(b.barriers, b.answers);

@@ -8,9 +8,9 @@
 
 use super::emit::{is_device, is_host, Emitter, Queue};
 use super::BarrierForm;
-use crate::hazard::{check_resolved, detect_command, step, Hazard};
+use crate::hazard::{detect_command, step, walk, Hazard};
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, ByteRange, Command, Program, Region};
+use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
 use crate::semantics::Semantics;
 use crate::sync::checker::{
     host_needs, read_satisfied, write_conflict, Checker, HazardKind, Reach, ResolvedBarrier, SyncVal,
@@ -103,54 +103,234 @@ pub(crate) fn with_waits(
     (program, origin, eager_fired)
 }
 
-/// The dependencies of a barrier-free program whose host accesses need no
-/// further waits (see [`with_waits`]): the hazards that a barrier fixes,
-/// sorted by the interval `(lo, hi]` each needs a barrier in (`lo` its
-/// prior command, `hi` from [`Deadlines::hi`]), by `hi` then `lo`.
-///
-/// Kept as the checker's hazards, not as [`Req`]s: a long program has
-/// millions of them (one per piece of memory and prior access), most of
-/// which an earlier point's barrier satisfies by the time the planner gets
-/// there; a [`Req`] is built only for those a point looks at.
-///
-/// `horizon`, when given, says for each command of a host access the last
-/// submit of `input` that is ordered before it, which is where its
-/// barriers to `HOST` must go at the latest; otherwise that is the last
-/// submit before its last fence wait. The multi-queue planner gives it: a
-/// host access there may be ordered after a submit through another
-/// queue's fence and a semaphore, which no wait of the queue's own program
-/// says (see `queues`).
-pub(crate) fn requirements<'h>(
+/// One dependency of a barrier-free program (a hazard a barrier fixes,
+/// due in the interval `(lo, hi]`, `lo` its prior command, `hi` from
+/// [`Deadlines::hi`]), kept compact (a long program has
+/// millions): what a barrier point needs of the checker's [`Hazard`] (its
+/// fix is a direct barrier between the two accesses, rebuilt by
+/// [`Need::hazard`]), a third of its size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    pub(crate) command: u32,
+    pub(crate) prior_command: u32,
+    kind: HazardKind,
+    current: StageAccess,
+    prior: StageAccess,
+    provisional: bool,
+    /// The fix's source access mask is the prior's access (else none).
+    src_access: bool,
+    /// The fix's destination access mask is the current's access.
+    dst_access: bool,
+    region: Region,
+    memory: crate::ir::layout::MemRange,
+}
+
+impl Need {
+    /// The compact form of hazard `h`, if a barrier fixes it (and not a
+    /// layout transition's own: those are the planners' input already,
+    /// `transitions`).
+    fn of(h: &Hazard) -> Option<Need> {
+        let b = h.fix.barrier.filter(|b| !b.transition)?;
+        Some(Need {
+            command: h.command as u32,
+            prior_command: h.prior_command as u32,
+            kind: h.kind,
+            current: h.current,
+            prior: h.prior,
+            provisional: h.provisional,
+            src_access: !b.src_access_mask.is_empty(),
+            dst_access: !b.dst_access_mask.is_empty(),
+            region: h.region,
+            memory: h.memory,
+        })
+    }
+
+    pub(crate) fn lo(&self) -> usize {
+        self.prior_command as usize
+    }
+
+    /// The hazard again, with its direct barrier fix (see
+    /// [`crate::hazard::Fix`]).
+    pub(crate) fn hazard(&self) -> Hazard {
+        let access = |on: bool, sa: StageAccess| if on { sa.access() } else { AccessFlags2::NONE };
+        Hazard {
+            kind: self.kind,
+            command: self.command as usize,
+            prior_command: self.prior_command as usize,
+            region: self.region,
+            memory: self.memory,
+            current: self.current,
+            prior: self.prior,
+            fix: crate::hazard::Fix {
+                barrier: Some(Barrier {
+                    src_stage_mask: self.prior.stage().flag(),
+                    src_access_mask: access(self.src_access, self.prior),
+                    dst_stage_mask: self.current.stage().flag(),
+                    dst_access_mask: access(self.dst_access, self.current),
+                    region: Some(self.region),
+                    ..Barrier::default()
+                }),
+                wait: false,
+            },
+            provisional: self.provisional,
+        }
+    }
+}
+
+/// The intervals `(lo, hi)` of the [`Need`]s alone, sorted and without
+/// repeats: what counting the fewest points needs (most hazards share
+/// their interval with others, over different bytes). Each command's are
+/// deduplicated as it is checked.
+pub(crate) fn requirement_intervals(
     input: &Program,
     layout: &Layout,
     sem: Semantics,
-    horizon: Option<&'h [Option<usize>]>,
-) -> (Vec<Hazard>, Deadlines<'h>) {
-    let mut hazards = check_resolved(input, layout, sem);
-    hazards.retain(|h| h.fix.barrier.is_some());
+    horizon: Option<&[Option<usize>]>,
+) -> Vec<(u32, u32)> {
     let deadlines = Deadlines::of(input, horizon);
-    hazards.sort_by_cached_key(|h| (deadlines.hi(h), h.prior_command));
-    (hazards, deadlines)
-}
-
-/// The intervals `(lo, hi)` of [`requirements`] alone, sorted and without
-/// repeats: what counting the fewest points needs (most hazards share
-/// their interval with others, over different bytes).
-pub(crate) fn requirement_intervals(input: &Program, layout: &Layout, sem: Semantics) -> Vec<(usize, usize)> {
-    let hazards = check_resolved(input, layout, sem);
-    let deadlines = Deadlines::of(input, None);
-    let mut intervals: Vec<(usize, usize)> = hazards
-        .iter()
-        .filter(|h| h.fix.barrier.is_some())
-        .map(|h| (h.prior_command, deadlines.hi(h)))
-        .collect();
-    drop(hazards);
+    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // Twelve bytes an interval (a long program has millions).
+    let mut intervals: Vec<(u32, u32, bool)> = walk(
+        input,
+        layout,
+        checker,
+        |found| {
+            let mut v: Vec<(u32, u32, bool)> = found
+                .drain(..)
+                .filter_map(|h| Need::of(&h))
+                .map(|n| (n.prior_command, deadlines.hi(&n) as u32, n.provisional))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        },
+        |&(lo, hi, provisional)| (hi.max(lo) as usize, provisional),
+    );
     intervals.sort_unstable();
-    intervals.dedup();
-    intervals
+    intervals.dedup_by_key(|(lo, hi, _)| (*lo, *hi));
+    intervals.into_iter().map(|(lo, hi, _)| (lo, hi)).collect()
 }
 
-/// Where a hazard's barrier may go at the latest (see [`requirements`]).
+/// The [`Need`]s of a barrier-free program whose host accesses need no
+/// further waits (see [`with_waits`]), produced as the checker's walk
+/// advances, so that a planner holds only those of the points it has not
+/// placed yet (a long program has millions; issue 27). The walk is
+/// [`crate::hazard::walk`]'s, one command at a time: each batch at its
+/// submit, host operations in place, a provisional hazard held until the
+/// submit that makes it one or the wait that removes it.
+pub(crate) struct NeedStream<'a> {
+    program: &'a Program,
+    layout: &'a Layout,
+    checker: Checker,
+    order: Vec<usize>,
+    pos: usize,
+    pending: Vec<Need>,
+    found: Vec<Hazard>,
+    /// Commands walked whose requirements may still be pending.
+    unsettled: Vec<usize>,
+    settled: Vec<bool>,
+    /// Every command below is settled.
+    upto: usize,
+    /// Per command, the least deadline a requirement of it or of a later
+    /// command can have (a host access's can lie before it).
+    least_hi_from: Vec<usize>,
+}
+
+impl<'a> NeedStream<'a> {
+    pub(crate) fn new(
+        program: &'a Program,
+        layout: &'a Layout,
+        sem: Semantics,
+        deadlines: &Deadlines,
+    ) -> Self {
+        let n = program.commands.len();
+        let mut least_hi_from = vec![usize::MAX; n + 1];
+        for c in (0..n).rev() {
+            let own = if is_host(&program.commands[c]) {
+                deadlines.waited(c).map_or(c, |s| s.min(c))
+            } else {
+                c
+            };
+            least_hi_from[c] = least_hi_from[c + 1].min(own);
+        }
+        NeedStream {
+            program,
+            layout,
+            checker: Checker::with_semantics(layout.memory_sizes.len(), sem),
+            order: crate::ir::execution::order(program),
+            pos: 0,
+            pending: Vec::new(),
+            found: Vec::new(),
+            unsettled: Vec::new(),
+            settled: vec![false; n],
+            upto: 0,
+            least_hi_from,
+        }
+    }
+
+    /// Walks on until every requirement whose deadline lies before `x` has
+    /// been handed to `sink` (in the walk's order).
+    pub(crate) fn advance(&mut self, x: usize, mut sink: impl FnMut(Need)) {
+        // Requirements with a deadline before `x` come from commands
+        // before the first one from which on every deadline is `x` or
+        // later.
+        let need_upto = self.least_hi_from.partition_point(|&h| h < x);
+        while self.upto < need_upto.min(self.settled.len()) {
+            if self.pos == self.order.len() {
+                // Work still recorded at the end is submitted without a
+                // wait.
+                for n in self.pending.drain(..) {
+                    sink(n);
+                }
+                self.settle();
+                break;
+            }
+            let i = self.order[self.pos];
+            self.pos += 1;
+            let c = &self.program.commands[i];
+            step(&mut self.checker, self.layout, i, c, &mut self.found);
+            for h in self.found.drain(..) {
+                if let Some(n) = Need::of(&h) {
+                    if n.provisional {
+                        self.pending.push(n);
+                    } else {
+                        sink(n);
+                    }
+                }
+            }
+            match c {
+                Command::Wait(_) => self.pending.clear(),
+                Command::Submit(_) => {
+                    for n in self.pending.drain(..) {
+                        sink(n);
+                    }
+                }
+                _ => {}
+            }
+            self.unsettled.push(i);
+            if self.pending.is_empty() {
+                self.settle();
+            }
+        }
+    }
+
+    fn settle(&mut self) {
+        for i in self.unsettled.drain(..) {
+            self.settled[i] = true;
+        }
+        while self.upto < self.settled.len() && self.settled[self.upto] {
+            self.upto += 1;
+        }
+    }
+}
+
+/// Where a hazard's barrier may go at the latest: before the command
+/// itself, or, for a host access, before the last submit followed by a
+/// wait before it. A `horizon`, when given, says for each command of a
+/// host access the last submit that is ordered before it instead. The
+/// multi-queue planner gives it: a host access there may be ordered after
+/// a submit through another queue's fence and a semaphore, which no wait
+/// of the queue's own program says (see `queues`).
 pub(crate) struct Deadlines<'h> {
     /// For each command, the last submit followed by a wait before it.
     last_waited_submit: Vec<Option<usize>>,
@@ -158,7 +338,7 @@ pub(crate) struct Deadlines<'h> {
 }
 
 impl<'h> Deadlines<'h> {
-    fn of(input: &Program, horizon: Option<&'h [Option<usize>]>) -> Self {
+    pub(crate) fn of(input: &Program, horizon: Option<&'h [Option<usize>]>) -> Self {
         // For a host access after a waited-for device write, the barrier
         // must be recorded before the submit that precedes that wait.
         let mut last_waited_submit = vec![None; input.commands.len()];
@@ -178,19 +358,27 @@ impl<'h> Deadlines<'h> {
         }
     }
 
-    /// The last barrier position for hazard `h` (which has a barrier fix).
-    pub(crate) fn hi(&self, h: &Hazard) -> usize {
-        if h.current.stage() == Stage::Host {
+    /// For a host access at `command`, the last submit ordered before it
+    /// by a wait (its horizon when given).
+    fn waited(&self, command: usize) -> Option<usize> {
+        match self.horizon {
+            Some(horizon) => horizon.get(command).copied().flatten(),
+            None => self.last_waited_submit[command],
+        }
+    }
+
+    /// The last barrier position for requirement `n`.
+    pub(crate) fn hi(&self, n: &Need) -> usize {
+        let (command, prior_command) = (n.command as usize, n.prior_command as usize);
+        if n.current.stage() == Stage::Host {
             // Invariant (from `with_waits`, or from the multi-queue
             // planner's waits for a horizon): the prior was waited for, so
             // a submit after it was waited for before this command.
-            let waited = match self.horizon {
-                Some(horizon) => horizon.get(h.command).copied().flatten(),
-                None => self.last_waited_submit[h.command],
-            };
-            waited.filter(|&s| s > h.prior_command).unwrap_or(h.command)
+            self.waited(command)
+                .filter(|&s| s > prior_command)
+                .unwrap_or(command)
         } else {
-            h.command
+            command
         }
     }
 }
@@ -687,6 +875,35 @@ pub(crate) fn place_point(
     let barriers = point_barriers(&live, form, layout, checker.semantics());
     let resolved: Vec<_> = barriers.iter().map(|b| ResolvedBarrier::of(b, layout)).collect();
     checker.apply(&resolved);
+    (barriers, live.into_iter().map(|l| l.req.hazard).collect())
+}
+
+/// The barriers of a point that falls at a layout transition's command
+/// `dep` (they join it, applied together), for the requirements still
+/// open there, and the hazards they answer; nothing is applied to the
+/// checker (the caller steps the merged command). A requirement the
+/// transition's own barriers satisfy is left to them.
+pub(crate) fn point_with_transition(
+    checker: &Checker,
+    layout: &Layout,
+    live: Vec<Live>,
+    form: BarrierForm,
+    dep: &Dependency,
+) -> (Vec<Barrier>, Vec<Hazard>) {
+    let sem = checker.semantics();
+    let fixed: Vec<_> = dep
+        .barriers
+        .iter()
+        .map(|b| ResolvedBarrier::of(b, layout))
+        .collect();
+    let live: Vec<Live> = live
+        .into_iter()
+        .filter(|l| !live_satisfied(l, &fixed, sem))
+        .collect();
+    if live.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let barriers = point_barriers(&live, form, layout, sem);
     (barriers, live.into_iter().map(|l| l.req.hazard).collect())
 }
 

@@ -11,8 +11,10 @@
 //! queue's work and the host waits that complete it). Host accesses get
 //! the fence waits they need (see "Host waits" below); a host access
 //! between recording device work and submitting it comes before that work
-//! and needs nothing (`crate::OrderNote`). Refused: host semaphore
-//! operations and events
+//! and needs nothing (`crate::OrderNote`). A host wait on a timeline
+//! semaphore (`host-wait`, a capture's `vkWaitSemaphores`) is dropped with
+//! the semaphores: the fence waits planned before host accesses replace
+//! it. Refused: host semaphore signals and events
 //! ([`QueuePlanError::NotPlanned`]), layout transitions, and, with a
 //! planner other than the offline one inside the queues, a host access
 //! whose barrier to `HOST` that planner records after the last submit
@@ -194,7 +196,7 @@ pub enum QueuePlanError {
         planner: PlannerKind,
     },
     /// A command this planner does not plan around.
-    #[error("command {at}: {what} is not planned across queues (plan programs without host semaphore operations or events)")]
+    #[error("command {at}: {what} is not planned across queues (plan programs without host semaphore signals or events)")]
     NotPlanned {
         /// The command's index in the input.
         at: usize,
@@ -240,7 +242,7 @@ pub(crate) fn batches(program: &Program) -> Vec<Batch> {
 /// The input with its barriers dropped and its submits stripped of
 /// semaphores (indices are those of `program.without_barriers()`), or
 /// the first command that is not planned.
-fn strip(program: &Program) -> Result<Program, QueuePlanError> {
+fn strip(program: &Program) -> Result<(Program, Vec<usize>), QueuePlanError> {
     if let Some(i) = program.first_layout_transition() {
         return Err(ProgramError {
             at: Location::Command(i),
@@ -250,11 +252,19 @@ fn strip(program: &Program) -> Result<Program, QueuePlanError> {
     }
     let input = program.without_barriers();
     let mut commands = Vec::with_capacity(input.commands.len());
+    let mut kept = Vec::with_capacity(input.commands.len());
     for (i, c) in input.commands.iter().enumerate() {
+        // A host wait on a timeline semaphore (`vkWaitSemaphores`) is
+        // synchronization the plan makes anew, as the semaphores it waits
+        // on: dropped, and the host accesses after it get the fence waits
+        // they need ("Host waits" above), which order each after exactly
+        // the work it conflicts with.
+        if matches!(c, Command::HostWait { .. }) {
+            continue;
+        }
         let refused = matches!(
             c,
             Command::HostSignal { .. }
-                | Command::HostWait { .. }
                 | Command::SetEvent { .. }
                 | Command::WaitEvents { .. }
                 | Command::SetEvent1 { .. }
@@ -276,10 +286,40 @@ fn strip(program: &Program) -> Result<Program, QueuePlanError> {
             }),
             c => c.clone(),
         });
+        kept.push(i);
     }
     let mut stripped = input.with_commands(commands);
     stripped.semaphores.clear();
-    Ok(stripped)
+    Ok((stripped, kept))
+}
+
+/// A plan of the stripped input with its indices (origins, answers,
+/// errors) put back into `program.without_barriers()`'s: `kept[i]` is
+/// stripped command `i`'s index there.
+fn unstripped(r: Result<QueuePlan, QueuePlanError>, kept: &[usize]) -> Result<QueuePlan, QueuePlanError> {
+    let back = |i: usize| kept.get(i).copied().unwrap_or(i);
+    match r {
+        Ok(mut p) => {
+            for o in p.plan.origin.iter_mut().flatten() {
+                *o = back(*o);
+            }
+            for (_, hs) in p.plan.answers.iter_mut() {
+                for h in hs.iter_mut() {
+                    h.command = back(h.command);
+                    h.prior_command = back(h.prior_command);
+                }
+            }
+            Ok(p)
+        }
+        Err(QueuePlanError::HostNeedsSubmit { at, planner }) => Err(QueuePlanError::HostNeedsSubmit {
+            at: back(at),
+            planner,
+        }),
+        Err(QueuePlanError::NotPlanned { at, what }) => {
+            Err(QueuePlanError::NotPlanned { at: back(at), what })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Whether two access lists conflict: overlapping bytes of one memory
@@ -407,7 +447,8 @@ fn masks<'a>(
 /// Plans semaphores, ownership transfers and barriers for a program whose
 /// commands are assigned to queues; its own barriers and semaphores are
 /// dropped first; fence waits are inserted before host accesses that need
-/// them. Refuses host semaphore operations, events, layout transitions,
+/// them (the input's `host-wait`s are dropped with its semaphores).
+/// Refuses host semaphore signals, events, layout transitions,
 /// and host accesses after device work recorded before them but
 /// submitted after them.
 ///
@@ -423,16 +464,20 @@ fn masks<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
-    let input = strip(program)?;
-    let needed = needed_transfers(&input)?;
-    let plan = plan_stripped(&input, opts, Some(&needed))?;
-    // Transfers left out where no read wants the contents: if the plan
-    // still has an ownership issue (bytes a family overwrote in part and
-    // later released whole), every change of family gets its transfer.
-    if !crate::ownership::check_ownership(&plan.plan.program)?.is_empty() {
-        return plan_stripped(&input, opts, None);
-    }
-    Ok(plan)
+    let (input, kept) = strip(program)?;
+    let planned = (|| {
+        let needed = needed_transfers(&input)?;
+        let plan = plan_stripped(&input, opts, Some(&needed))?;
+        // Transfers left out where no read wants the contents: if the plan
+        // still has an ownership issue (bytes a family overwrote in part
+        // and later released whole), every change of family gets its
+        // transfer.
+        if !crate::ownership::check_ownership(&plan.plan.program)?.is_empty() {
+            return plan_stripped(&input, opts, None);
+        }
+        Ok(plan)
+    })();
+    unstripped(planned, &kept)
 }
 
 /// Each exclusive object's changes of queue family, batch by batch in

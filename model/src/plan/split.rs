@@ -100,6 +100,11 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
         let Command::Barrier(dependency) = cur.program.commands[p].clone() else {
             continue;
         };
+        // A point joined to a layout transition stays a barrier: an event
+        // wait performs no transition here (the trace format refuses one).
+        if dependency.barriers.iter().any(|b| b.transition) {
+            continue;
+        }
         let name = loop {
             let n = format!("split{next_name}");
             next_name += 1;

@@ -1,0 +1,154 @@
+//! The application's own barriers judged: "how many of my barriers are
+//! needed?" For each barrier command of a program as recorded (a capture),
+//! whether removing it alone brings a hazard back, and which.
+//!
+//! A barrier command is *redundant* when the program without it (every
+//! other command kept) has no hazard the program has not already: the
+//! checker decides it, one removal at a time, on the whole program.
+//! Removal only takes ordering away, so the hazards of the program without
+//! a barrier are those of the program plus the ones it was there for
+//! (`Plan::answers` of [`recorded_plan`]). A command that performs a layout
+//! transition is not removed whole: its transitions stay, with empty
+//! scopes, and the rest of it goes (what a planner keeps of it,
+//! [`super::planning_input`]); it is redundant when that brings no hazard
+//! back, i.e. none of its synchronization is needed.
+//!
+//! This module does not plan and does not judge several barriers removed
+//! together: two barriers that each stand in for the other are both
+//! redundant alone and not together (the plan beside them says how many
+//! points the program needs).
+//!
+//! Cost: one whole-program check per barrier command, so barriers times
+//! commands (`docs/planning.md`, "How many of my barriers are needed?",
+//! has the measurement).
+
+use super::transitions::{is_planned_away, planning_input};
+use super::Plan;
+use crate::hazard::{check_with, Hazard};
+use crate::ir::layout::{MemRange, ProgramError};
+use crate::ir::program::{Barrier, Command, Dependency, Program};
+use crate::semantics::{Reading, Semantics};
+use crate::sync::checker::HazardKind;
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use std::collections::HashSet;
+
+/// One barrier command of the program as recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedBarrier {
+    /// Its index in the program.
+    pub command: usize,
+    /// The hazards removing it alone brings back (indices of the program
+    /// as recorded); empty: it is redundant.
+    pub answers: Vec<Hazard>,
+}
+
+impl RecordedBarrier {
+    /// Removing it alone keeps the program's hazards what they are.
+    pub fn redundant(&self) -> bool {
+        self.answers.is_empty()
+    }
+}
+
+/// Each barrier command of `program` (every `vkCmdPipelineBarrier2`) with
+/// the hazards removing it alone brings back, under `reading`. Programs
+/// [`crate::check_with`] refuses are refused alike.
+pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<RecordedBarrier>, ProgramError> {
+    let sem = Semantics::for_reading(reading);
+    let key = |h: &Hazard| (h.kind, h.command, h.prior_command, h.memory);
+    let base: HashSet<(HazardKind, usize, usize, MemRange)> =
+        check_with(program, sem)?.iter().map(key).collect();
+    let mut out = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        let Command::Barrier(dep) = c else { continue };
+        let mut q = program.clone();
+        // Without it: removed, or, for a transition, only its scopes and
+        // its other barriers.
+        let kept = without_synchronization(dep);
+        let removed = kept.is_none();
+        match kept {
+            Some(d) => q.commands[i] = Command::Barrier(d),
+            None => {
+                q.commands.remove(i);
+            }
+        }
+        // Back to the recorded program's indices.
+        let back = |k: usize| if removed && k >= i { k + 1 } else { k };
+        let answers = check_with(&q, sem)?
+            .into_iter()
+            .map(|h| Hazard {
+                command: back(h.command),
+                prior_command: back(h.prior_command),
+                ..h
+            })
+            .filter(|h| !base.contains(&key(h)))
+            .collect();
+        out.push(RecordedBarrier { command: i, answers });
+    }
+    Ok(out)
+}
+
+/// What removing barrier command `dep` leaves: its layout transitions with
+/// empty scopes, or nothing.
+fn without_synchronization(dep: &Dependency) -> Option<Dependency> {
+    let barriers: Vec<Barrier> = dep
+        .barriers
+        .iter()
+        .filter(|b| b.transition)
+        .map(|b| Barrier {
+            src_stage_mask: PipelineStageFlags2::NONE,
+            src_access_mask: AccessFlags2::NONE,
+            dst_stage_mask: PipelineStageFlags2::NONE,
+            dst_access_mask: AccessFlags2::NONE,
+            ..*b
+        })
+        .collect();
+    (!barriers.is_empty()).then_some(Dependency { barriers })
+}
+
+/// The program as recorded, as a [`Plan`] of its own barrier-free form
+/// ([`planning_input`]), so that it shows beside a planner's plan: its
+/// barrier commands are the "inserted" ones (origin `None`; a command with
+/// a layout transition keeps its origin, as planners keep it), each
+/// answering the hazards removing it alone brings back
+/// ([`recorded_barriers`]).
+pub fn recorded_plan(
+    program: &Program,
+    reading: Reading,
+) -> Result<(Plan, Vec<RecordedBarrier>), ProgramError> {
+    let barriers = recorded_barriers(program, reading)?;
+    // Index of each recorded command in `planning_input(program)`.
+    let mut to_input = Vec::with_capacity(program.commands.len());
+    let mut next = 0;
+    for c in &program.commands {
+        if is_planned_away(c) {
+            to_input.push(None);
+        } else {
+            to_input.push(Some(next));
+            next += 1;
+        }
+    }
+    let input_index = |k: usize| to_input[k].unwrap_or(usize::MAX);
+    let answers = barriers
+        .iter()
+        .filter(|b| !b.redundant())
+        .map(|b| {
+            let hs = b
+                .answers
+                .iter()
+                .map(|h| Hazard {
+                    command: input_index(h.command),
+                    prior_command: input_index(h.prior_command),
+                    ..*h
+                })
+                .collect();
+            (b.command, hs)
+        })
+        .collect();
+    let plan = Plan {
+        program: program.clone(),
+        origin: to_input,
+        answers,
+    };
+    debug_assert_eq!(next, planning_input(program).commands.len());
+    Ok((plan, barriers))
+}

@@ -1,0 +1,298 @@
+//! Planning around image layout transitions: what a planner keeps of the
+//! input's barriers, and the scopes each kept transition needs.
+//!
+//! A layout transition is part of what a program does (a write of its
+//! region that its barrier performs, `docs/semantics.md`, "Image layout
+//! transitions"), not only synchronization, so a planner cannot drop it
+//! with the other barriers. Each barrier with [`Barrier::transition`] set
+//! stays where it is, with its region and ownership transfer, as a fixed
+//! barrier point; every other barrier is dropped
+//! ([`planning_input`]). Its scopes are then what the program needs of
+//! them ([`with_transition_scopes`]): the checker finds, on the program
+//! whose transitions have empty scopes, every earlier access that must be
+//! ordered before each transition (the spec orders a transition after the
+//! availability operations of its own barrier only, so a transition with
+//! an empty first scope is ordered after nothing but earlier transitions
+//! and host accesses) and every later access that must be ordered after it
+//! (only the transition's own second scope reaches its write); each such
+//! hazard's fix is one side of the transition's own barrier
+//! ([`crate::hazard::Fix`]), and their union is a superset of what the
+//! transition needs. The planners plan the rest with the transitions in
+//! place, merge a point that falls at a transition into its
+//! `vkCmdPipelineBarrier2`, and [`fewest_transition_bits`] drops every bit
+//! of a transition the finished plan does not need.
+//!
+//! This module does not decide hazards (the checker does) and does not
+//! know how a transition's region is laid out: it goes through
+//! [`crate::ir::access`]'s accesses of a barrier, whatever an image
+//! barrier's region is.
+
+use super::points::{mask_bits, set_mask_bits};
+use super::Plan;
+use crate::hazard::{is_clean, step};
+use crate::ir::access::accesses;
+use crate::ir::layout::{resolve, Layout, ProgramError};
+use crate::ir::program::{Barrier, Command, Dependency, Program};
+use crate::semantics::Semantics;
+use crate::sync::checker::Checker;
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::{self, Side};
+
+/// Whether a planner drops command `c` of its input: every barrier command
+/// but those that perform a layout transition (their other barriers are
+/// dropped, see [`planning_input`]). The commands a planner keeps are
+/// those its [`Plan::origin`] indices count.
+pub fn is_planned_away(c: &Command) -> bool {
+    matches!(c, Command::Barrier(d) if !d.barriers.iter().any(|b| b.transition))
+}
+
+/// The program a planner starts from: every barrier dropped but the layout
+/// transitions, each kept at its place as a barrier with empty scopes over
+/// its region (with its ownership transfer, if any); a
+/// `vkCmdPipelineBarrier2` with several transitions keeps them together.
+pub fn planning_input(program: &Program) -> Program {
+    let commands = program
+        .commands
+        .iter()
+        .filter(|c| !is_planned_away(c))
+        .map(|c| match c {
+            Command::Barrier(d) => Command::Barrier(Dependency {
+                barriers: d
+                    .barriers
+                    .iter()
+                    .filter(|b| b.transition)
+                    .map(|b| Barrier {
+                        src_stage_mask: PipelineStageFlags2::NONE,
+                        src_access_mask: AccessFlags2::NONE,
+                        dst_stage_mask: PipelineStageFlags2::NONE,
+                        dst_access_mask: AccessFlags2::NONE,
+                        ..*b
+                    })
+                    .collect(),
+            }),
+            c => c.clone(),
+        })
+        .collect();
+    program.with_commands(commands)
+}
+
+/// Whether command `c` performs a layout transition.
+pub(crate) fn is_transition(c: &Command) -> bool {
+    matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition))
+}
+
+/// `input` (from [`planning_input`]) with each transition's scopes set to
+/// the union of the fixes of the hazards at and after it, in recording
+/// order: every earlier
+/// access the transition must follow in its first scopes, every later
+/// access that must follow it in its second. With those scopes no hazard
+/// involves a transition any more; [`fewest_transition_bits`] later drops
+/// what the finished plan makes unnecessary.
+pub(crate) fn with_transition_scopes(input: Program, layout: &Layout, sem: Semantics) -> Program {
+    let mut out = input;
+    if !out.commands.iter().any(is_transition) {
+        return out;
+    }
+    // Until no hazard involves a transition: a transition whose scopes grow
+    // may stop standing for an earlier one of the same bytes (the checker
+    // drops a write that a later transition covers, and covering depends
+    // on the later one's scopes), which then shows hazards of its own.
+    // Scopes only grow, so this ends; most programs need one round.
+    while widen(&mut out, layout, sem) {}
+    out
+}
+
+/// One round of [`with_transition_scopes`]: whether a scope grew.
+fn widen(out: &mut Program, layout: &Layout, sem: Semantics) -> bool {
+    // In recording order, with the hazards against work not yet waited
+    // for (a streaming caller's view): a superset of what any placement of
+    // submits and waits leaves, so that the planners, which insert some
+    // before host accesses, never meet a hazard of a transition.
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut found = Vec::new();
+    for (i, c) in out.commands.iter().enumerate() {
+        step(&mut checker, layout, i, c, &mut found);
+    }
+    let mut grew = false;
+    for h in found {
+        let Some(fix) = h.fix.barrier.filter(|b| b.transition) else {
+            continue;
+        };
+        // The transition's command, and the barriers of it whose write
+        // holds the hazard's bytes.
+        let at = if h.current.is_layout_transition() {
+            h.command
+        } else {
+            h.prior_command
+        };
+        let Command::Barrier(dep) = &out.commands[at] else {
+            continue;
+        };
+        let hit: Vec<usize> = dep
+            .barriers
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.transition)
+            .filter(|(_, b)| {
+                let one = Command::Barrier(Dependency { barriers: vec![**b] });
+                accesses(&one, layout, sem)
+                    .iter()
+                    .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range))
+            })
+            .map(|(j, _)| j)
+            .collect();
+        if let Command::Barrier(d) = &mut out.commands[at] {
+            for j in hit {
+                let b = &mut d.barriers[j];
+                let before = *b;
+                b.src_stage_mask |= fix.src_stage_mask;
+                b.src_access_mask |= fix.src_access_mask;
+                b.dst_stage_mask |= fix.dst_stage_mask;
+                b.dst_access_mask |= fix.dst_access_mask;
+                grew |= *b != before;
+            }
+        }
+    }
+    grew
+}
+
+/// Widens the scopes of `input`'s transitions (the program `plan` was
+/// planned from) by the fixes of the hazards of a transition that `plan`
+/// still has; whether a scope grew.
+pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) -> bool {
+    let Ok(layout) = resolve(&plan.program) else {
+        return false;
+    };
+    if is_clean(&plan.program, &layout, sem) {
+        return false;
+    }
+    let mut grew = false;
+    for h in crate::hazard::check_resolved(&plan.program, &layout, sem) {
+        let Some(fix) = h.fix.barrier.filter(|b| b.transition) else {
+            continue;
+        };
+        let at = if h.current.is_layout_transition() {
+            h.command
+        } else {
+            h.prior_command
+        };
+        // Transitions keep their origin: their index in `input`.
+        let Some(Some(i)) = plan.origin.get(at).copied() else {
+            continue;
+        };
+        if let Command::Barrier(d) = &mut input.commands[i] {
+            for b in d
+                .barriers
+                .iter_mut()
+                .filter(|b| b.transition && b.region.is_some())
+            {
+                let one = Command::Barrier(Dependency { barriers: vec![*b] });
+                let hit = accesses(&one, &layout, sem)
+                    .iter()
+                    .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range));
+                if hit {
+                    let before = *b;
+                    b.src_stage_mask |= fix.src_stage_mask;
+                    b.src_access_mask |= fix.src_access_mask;
+                    b.dst_stage_mask |= fix.dst_stage_mask;
+                    b.dst_access_mask |= fix.dst_access_mask;
+                    grew |= *b != before;
+                }
+            }
+        }
+    }
+    grew
+}
+
+/// Drops every bit of the plan's layout-transition barrier commands (the
+/// transitions' scopes and the planned barriers that joined them, each of
+/// which may go whole) that the plan does not need (it stays race-free
+/// without it and the barrier valid), one at a time until none can go,
+/// last transition first. Each try
+/// re-checks the whole plan: the cost is the transitions' bits times the
+/// program's length (`docs/planning.md`, "Layout transitions").
+pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics) {
+    let at: Vec<usize> = (0..plan.program.commands.len())
+        .filter(|&i| is_transition(&plan.program.commands[i]))
+        .collect();
+    if at.is_empty() {
+        return;
+    }
+    let Ok(layout) = resolve(&plan.program) else {
+        return;
+    };
+    let barrier = |p: &Program, i: usize, j: usize| match &p.commands[i] {
+        Command::Barrier(d) => d.barriers[j],
+        _ => unreachable!("transition points are barrier commands"),
+    };
+    loop {
+        let before = plan.program.barrier_bits();
+        for &i in at.iter().rev() {
+            let n = match &plan.program.commands[i] {
+                Command::Barrier(d) => d.barriers.len(),
+                _ => 0,
+            };
+            for j in (0..n).rev() {
+                // A planned barrier that joined the transition was thinned
+                // for its point alone; applied together with the
+                // transition, the pair can need less (the transition's
+                // scopes were a superset then).
+                if !barrier(&plan.program, i, j).transition {
+                    let old = remove(&mut plan.program, i, j);
+                    if is_clean(&plan.program, &layout, sem) {
+                        continue;
+                    }
+                    insert(&mut plan.program, i, j, old);
+                }
+                for field in 0..4 {
+                    let bits = mask_bits(&barrier(&plan.program, i, j), field);
+                    for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
+                        let old = barrier(&plan.program, i, j);
+                        let mut b = old;
+                        set_mask_bits(&mut b, field, mask_bits(&old, field) & !bit);
+                        let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+                            && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
+                        if !valid {
+                            continue;
+                        }
+                        set(&mut plan.program, i, j, b);
+                        if !is_clean(&plan.program, &layout, sem) {
+                            set(&mut plan.program, i, j, old);
+                        }
+                    }
+                }
+            }
+        }
+        if plan.program.barrier_bits() == before {
+            return;
+        }
+    }
+}
+
+fn remove(p: &mut Program, i: usize, j: usize) -> Barrier {
+    match &mut p.commands[i] {
+        Command::Barrier(d) => d.barriers.remove(j),
+        _ => unreachable!("transition points are barrier commands"),
+    }
+}
+
+fn insert(p: &mut Program, i: usize, j: usize, b: Barrier) {
+    if let Command::Barrier(d) = &mut p.commands[i] {
+        d.barriers.insert(j, b);
+    }
+}
+
+fn set(p: &mut Program, i: usize, j: usize, b: Barrier) {
+    if let Command::Barrier(d) = &mut p.commands[i] {
+        d.barriers[j] = b;
+    }
+}
+
+/// The input of every planner: [`planning_input`] with the transitions'
+/// scopes set ([`with_transition_scopes`]), validated.
+pub(crate) fn prepared(program: &Program, sem: Semantics) -> Result<(Program, Layout), ProgramError> {
+    let stripped = planning_input(program);
+    let layout = resolve(&stripped)?;
+    let input = with_transition_scopes(stripped, &layout, sem);
+    Ok((input, layout))
+}
