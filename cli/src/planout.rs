@@ -33,6 +33,44 @@ impl PlanStats {
 }
 
 /// The planned program as trace text.
+/// The buffers, pools and images of a checked program, declared in its
+/// order with no command (blobs are declared by their `alloc` commands):
+/// an image keeps its description (`from_parts` takes buffers and pools
+/// only, and would write an image as a plain buffer).
+fn declarations_of(program: &Program) -> Program {
+    let mut out = Program::new();
+    let mut ids: Vec<Option<vksync::ObjectId>> = Vec::with_capacity(program.objects().len());
+    for (i, o) in program.objects().iter().enumerate() {
+        let id = vksync::ObjectId(i as u32);
+        let remap = |a: Option<(vksync::ObjectId, u64)>| {
+            a.and_then(|(m, off)| ids.get(m.0 as usize).copied().flatten().map(|m| (m, off)))
+        };
+        let declared = match (&o.kind, program.image(id)) {
+            (vksync::ObjectKind::Blob { .. }, _) => None,
+            (vksync::ObjectKind::Buffer { alias }, Some(d)) => out
+                .declare_image(
+                    &o.name,
+                    d.format,
+                    d.extent,
+                    d.mips,
+                    d.layers,
+                    d.tiling,
+                    remap(*alias),
+                )
+                .ok(),
+            (vksync::ObjectKind::Buffer { alias }, None) => out
+                .declare(vksync::Object {
+                    kind: vksync::ObjectKind::Buffer { alias: remap(*alias) },
+                    ..o.clone()
+                })
+                .ok(),
+            _ => out.declare(o.clone()).ok(),
+        };
+        ids.push(declared);
+    }
+    out
+}
+
 pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats, repeat: bool) -> String {
     let lines = source.barrier_free_lines();
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
@@ -78,14 +116,7 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     // are declared by their `alloc` commands).
     // (The buffers and pools of a checked program, which `from_parts`
     // accepts; an empty program would print no declarations.)
-    let buffers_and_pools = plan
-        .program
-        .objects()
-        .iter()
-        .filter(|o| !matches!(o.kind, vksync::ObjectKind::Blob { .. }))
-        .cloned()
-        .collect();
-    let mut declarations = Program::from_parts(buffers_and_pools, Vec::new()).unwrap_or_default();
+    let mut declarations = declarations_of(&plan.program);
     // A single-queue trace may still declare queues (its submits then name
     // the first), semaphores it does not use, and events: declared again
     // so the output parses back. (The names were valid in the input.)
