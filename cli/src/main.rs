@@ -631,7 +631,7 @@ fn check_source(
             })
             .collect();
         return match vksync::resolve(&source.trace.program) {
-            Ok(layout) => print_races(source, &layout, &races, out),
+            Ok(layout) => print_races(source, &layout, &races, reading, out),
             Err(e) => {
                 to_stderr!(
                     "{}",
@@ -735,7 +735,7 @@ fn check_by_spec(source: &input::Source, reading: vksync::Reading, why: &str, ou
             return Status::BadInput;
         }
     };
-    print_races(source, &layout, &races, out)
+    print_races(source, &layout, &races, reading, out)
 }
 
 /// Prints races in the hazard format (the fix names a semaphore between
@@ -744,6 +744,7 @@ fn print_races(
     source: &input::Source,
     layout: &vksync::Layout,
     races: &[vksync::spec::Race],
+    reading: vksync::Reading,
     out: &mut Out,
 ) -> Status {
     let program = &source.trace.program;
@@ -752,7 +753,14 @@ fn print_races(
         if out.stopped() {
             break;
         }
-        let line = report::race_line(&source.name, program, layout, &source.trace.command_lines, g);
+        let line = report::race_line(
+            &source.name,
+            program,
+            layout,
+            &source.trace.command_lines,
+            g,
+            reading,
+        );
         say!(out, "{line}");
     }
     let kinds: Vec<vksync::HazardKind> = groups.iter().map(|g| g.race.kind).collect();

@@ -213,6 +213,7 @@ pub fn race_line(
     layout: &vksync::Layout,
     lines: &[usize],
     g: &RaceGroup,
+    reading: vksync::Reading,
 ) -> String {
     let r = &g.race;
     let cur = &program.commands()[r.command];
@@ -263,7 +264,13 @@ pub fn race_line(
         .fold(vksync::AccessFlags2::NONE, |m, sa| m | sa.access());
     let (src_access, dst_access) = match r.kind {
         HazardKind::ReadAfterWrite => (prior_accesses.to_string(), r.current.access().to_string()),
-        HazardKind::WriteAfterWrite => (prior_accesses.to_string(), "NONE".to_string()),
+        // The memory model's reading asks the earlier write made available;
+        // the synchronization chapter's (the layer's) also visible to the
+        // later write.
+        HazardKind::WriteAfterWrite => match reading {
+            vksync::Reading::MemoryModel => (prior_accesses.to_string(), "NONE".to_string()),
+            _ => (prior_accesses.to_string(), r.current.access().to_string()),
+        },
         HazardKind::WriteAfterRead => ("NONE".to_string(), "NONE".to_string()),
     };
     // A queue family release or acquire operation is in no stage: only

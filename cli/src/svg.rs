@@ -1302,7 +1302,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 track_name(r.prior_command),
                 r.prior
             ),
-            crate::report::race_line(&source.name, program, &layout, lines, g),
+            crate::report::race_line(&source.name, program, &layout, lines, g, reading),
         ));
     }
     for (by, w) in &sem_pairs {

@@ -1288,3 +1288,32 @@ fn layer_notes_predict_each_version() {
     assert_eq!(code, 2);
     assert!(err.contains("--layer takes a version"), "{err}");
 }
+
+/// The definitional semantics' report names the fix of the reading it was
+/// asked for: a write-after-write needs the earlier write made available
+/// (memory model) or also visible to the later write (the synchronization
+/// chapter, `--reading visible-to-writes`); the second fix, inserted, makes
+/// the trace clean under that reading (found by a review: it printed the
+/// first reading's fix under both).
+#[test]
+fn definitional_fixes_follow_the_reading() {
+    let trace = "buffer a 64\nbuffer c 64\ncopy c -> a\nfill a 2\n";
+    let cases = [
+        (
+            vec!["check", "--by-definition", "-"],
+            "barrier COPY:TRANSFER_WRITE -> CLEAR:NONE a[0..64]",
+        ),
+        (
+            vec!["check", "--by-definition", "--reading", "visible-to-writes", "-"],
+            "barrier COPY:TRANSFER_WRITE -> CLEAR:TRANSFER_WRITE a[0..64]",
+        ),
+    ];
+    for (args, fix) in cases {
+        let (code, out, err) = vksync(&args, Some(trace));
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(out.contains(&format!("fix: {fix}")), "{args:?}:\n{out}");
+        let fixed = trace.replace("fill a 2", &format!("{fix}\nfill a 2"));
+        let (code, out, err) = vksync(&args, Some(&fixed));
+        assert_eq!(code, 0, "{args:?} with the fix:\n{out}{err}");
+    }
+}

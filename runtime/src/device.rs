@@ -983,12 +983,20 @@ impl Device {
             })
             .collect();
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
-        {
+        let core = {
             let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f12);
             // SAFETY: valid handle and a well-formed pNext chain (a
             // Vulkan 1.3 device, checked above, knows the 1.2 struct).
             unsafe { instance.get_physical_device_features2(physical, &mut f2) };
-        }
+            f2.features
+        };
+        // A barrier may name the geometry and tessellation stages (the
+        // model accepts every core graphics stage): valid only with those
+        // features enabled (VUID-VkMemoryBarrier2-srcStageMask-03929,
+        // -03930), so they are enabled where the device has them.
+        let enable_core = vk::PhysicalDeviceFeatures::default()
+            .geometry_shader(core.geometry_shader == vk::TRUE)
+            .tessellation_shader(core.tessellation_shader == vk::TRUE);
         let timeline_semaphores = f12.timeline_semaphore == vk::TRUE;
         let host_query_reset = f12.host_query_reset == vk::TRUE;
         let mut enable12 = vk::PhysicalDeviceVulkan12Features::default()
@@ -997,6 +1005,7 @@ impl Device {
         let mut enable13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
+            .enabled_features(&enable_core)
             .push_next(&mut enable12)
             .push_next(&mut enable13);
         // SAFETY: valid physical device; the create info outlives the call.
