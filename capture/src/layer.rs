@@ -36,8 +36,8 @@
 use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
-    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
-    WaitScope,
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ResourceBarrier, TemplateSlot,
+    WaitOn, WaitScope,
 };
 use crate::reflect::{reflect, reflect_resources, Kind};
 use crate::sync1;
@@ -1460,10 +1460,24 @@ unsafe extern "system" fn create_image(
     let r = unsafe { f(device, info, alloc, out) };
     if r == vk::Result::SUCCESS {
         // SAFETY: valid create info; `*out` written on success.
-        let (image, format) = unsafe { ((*out).as_raw(), (*info).format) };
+        let (image, info) = unsafe {
+            let i = &*info;
+            (
+                (*out).as_raw(),
+                ImageInfo {
+                    format: i.format,
+                    image_type: i.image_type,
+                    extent: [i.extent.width, i.extent.height, i.extent.depth],
+                    mips: i.mip_levels,
+                    layers: i.array_layers,
+                    tiling: i.tiling,
+                    exclusive: i.sharing_mode == vk::SharingMode::EXCLUSIVE,
+                },
+            )
+        };
         record(key, "vkCreateImage", |d| {
             d.capture.next_seq();
-            d.capture.create_image(image, format);
+            d.capture.create_image(image, info);
         });
     }
     r
@@ -2655,13 +2669,31 @@ unsafe fn read_sync1_barriers(
             .collect();
         b.extend(slice(imgs, ni).iter().map(|m| ResourceBarrier {
             masks: masks(m.src_access_mask, m.dst_access_mask),
-            target: BarrierTarget::Image {
-                image: m.image.as_raw(),
-                transition: m.old_layout != m.new_layout,
-            },
+            target: image_target(m.image, m.subresource_range, m.old_layout, m.new_layout),
             queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
         }));
         (g, b)
+    }
+}
+
+/// An image memory barrier's target, as the recorder takes it.
+fn image_target(
+    image: vk::Image,
+    r: vk::ImageSubresourceRange,
+    old_layout: vk::ImageLayout,
+    new_layout: vk::ImageLayout,
+) -> BarrierTarget {
+    BarrierTarget::Image {
+        image: image.as_raw(),
+        range: [
+            r.aspect_mask.as_raw(),
+            r.base_mip_level,
+            r.level_count,
+            r.base_array_layer,
+            r.layer_count,
+        ],
+        old_layout,
+        new_layout,
     }
 }
 
@@ -3051,10 +3083,7 @@ unsafe fn read_dependency(info: *const vk::DependencyInfo<'_>) -> (Vec<[u64; 4]>
                         m.dst_stage_mask.as_raw(),
                         m.dst_access_mask.as_raw(),
                     ],
-                    target: BarrierTarget::Image {
-                        image: m.image.as_raw(),
-                        transition: m.old_layout != m.new_layout,
-                    },
+                    target: image_target(m.image, m.subresource_range, m.old_layout, m.new_layout),
                     queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
                 }),
         );

@@ -91,11 +91,36 @@ struct Buffer {
     obj: Option<ObjectId>,
 }
 
-/// A `VkImage`, coarsely: the memory range it is bound to.
+/// What `vkCreateImage` said about an image: what the model's `image`
+/// declaration needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageInfo {
+    /// `format`.
+    pub format: vk::Format,
+    /// `imageType`.
+    pub image_type: vk::ImageType,
+    /// `extent` (width, height, depth).
+    pub extent: [u32; 3],
+    /// `mipLevels`.
+    pub mips: u32,
+    /// `arrayLayers`.
+    pub layers: u32,
+    /// `tiling`.
+    pub tiling: vk::ImageTiling,
+    /// `sharingMode` is `VK_SHARING_MODE_EXCLUSIVE`.
+    pub exclusive: bool,
+}
+
+/// A `VkImage`: declared exactly (`image`) when the model knows its format
+/// and its notional bytes fit where it is bound, coarsely (the memory range
+/// it is bound to) otherwise.
 struct Image {
-    format: vk::Format,
+    info: ImageInfo,
     /// The trace object, once bound.
     obj: Option<ObjectId>,
+    /// The trace object is an `image` declaration (subresources and
+    /// layouts), not a `buffer` over its memory.
+    exact: bool,
 }
 
 struct Shader {
@@ -236,14 +261,39 @@ pub enum BarrierTarget {
         /// `size`.
         size: u64,
     },
-    /// An image, coarsely: all of its memory, whatever the subresource
-    /// range.
+    /// An image memory barrier: over its subresource range of an image
+    /// declared exactly, over all of its memory of a coarse one.
     Image {
         /// The `VkImage`.
         image: u64,
-        /// `oldLayout != newLayout`: a layout transition.
-        transition: bool,
+        /// `subresourceRange`, raw: aspect mask, base mip, mip count, base
+        /// layer, layer count (`VK_REMAINING_*` as Vulkan's value).
+        range: [u32; 5],
+        /// `oldLayout`.
+        old_layout: vk::ImageLayout,
+        /// `newLayout`.
+        new_layout: vk::ImageLayout,
     },
+}
+
+impl BarrierTarget {
+    /// An image barrier that changes the layout.
+    fn transition(&self) -> bool {
+        matches!(self, BarrierTarget::Image { old_layout, new_layout, .. } if old_layout != new_layout)
+    }
+}
+
+/// The model's subresource range of a raw one ([`BarrierTarget::Image`]'s
+/// order; `VK_REMAINING_*` becomes `None`).
+pub fn model_range(r: [u32; 5]) -> vksync::SubresourceRange {
+    let count = |n: u32| (n != vk::REMAINING_MIP_LEVELS).then_some(n);
+    vksync::SubresourceRange {
+        aspects: vksync::AspectMask(r[0]),
+        base_mip: r[1],
+        mip_count: count(r[2]),
+        base_layer: r[3],
+        layer_count: count(r[4]),
+    }
 }
 
 /// One buffer descriptor of a write, a push or a template: binding, array
@@ -792,8 +842,15 @@ impl Capture {
     }
 
     /// `vkCreateImage`.
-    pub fn create_image(&mut self, image: u64, format: vk::Format) {
-        self.images.insert(image, Image { format, obj: None });
+    pub fn create_image(&mut self, image: u64, info: ImageInfo) {
+        self.images.insert(
+            image,
+            Image {
+                info,
+                obj: None,
+                exact: false,
+            },
+        );
     }
 
     /// `vkDestroyImage`.
@@ -804,21 +861,69 @@ impl Capture {
     }
 
     /// `vkBindImageMemory` (one bind of `vkBindImageMemory2`): the image
-    /// becomes a trace buffer `iK` over the `size` bytes its memory
-    /// requirements ask for, at `offset` in `memory`.
+    /// becomes a trace `image` aliasing `memory` at `offset` when
+    /// [`exact_image`] allows it, a trace buffer `iK` over the `size` bytes
+    /// its memory requirements ask for otherwise (with a comment saying
+    /// why).
     pub fn bind_image(&mut self, seq: u64, call: &str, image: u64, memory: u64, offset: u64, size: u64) {
-        if !self.images.contains_key(&image) {
+        let Some(info) = self.images.get(&image).map(|i| i.info) else {
             self.skip(None, format!("{call} #{seq} of an unknown image"));
             return;
-        }
+        };
         let name = self.object_name(image, "VkImage", seq, call).unwrap_or_else(|| {
             self.image_count += 1;
             format!("i{}", self.image_count - 1)
         });
+        let left = self
+            .memories
+            .get(&memory)
+            .map_or(0, |m| m.size.saturating_sub(offset));
+        let why = match exact_image(&info, size, left) {
+            Ok((format, extent, tiling, notional)) => {
+                let Some(mem_obj) = self.memories.get(&memory).map(|m| m.obj) else {
+                    self.skip(None, format!("{call} #{seq} to an unknown memory object"));
+                    return;
+                };
+                match self.program.declare_image(
+                    &name,
+                    format,
+                    extent,
+                    info.mips,
+                    info.layers,
+                    tiling,
+                    Some((mem_obj, offset)),
+                ) {
+                    Ok(obj) => {
+                        self.placement.insert(obj, (memory, offset, notional));
+                        if info.exclusive {
+                            if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
+                                self.skip(None, format!("{call} #{seq} (exclusive: {e})"));
+                            }
+                        }
+                        self.notes.before(
+                            self.program.commands().len(),
+                            &format!(
+                                "{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes in memory; \
+                                 its {notional} notional bytes (the model's layout) stand at offset {offset}"
+                            ),
+                        );
+                        if let Some(i) = self.images.get_mut(&image) {
+                            i.obj = Some(obj);
+                            i.exact = true;
+                        }
+                        return;
+                    }
+                    Err(e) => e.to_string(),
+                }
+            }
+            Err(why) => why,
+        };
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             self.notes.before(
                 self.program.commands().len(),
-                &format!("{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes: an image is its memory range"),
+                &format!(
+                    "{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes: an image is its memory range ({why})"
+                ),
             );
             if let Some(i) = self.images.get_mut(&image) {
                 i.obj = Some(obj);
@@ -837,7 +942,7 @@ impl Capture {
                 object: obj,
                 range: ByteRange::new(0, size),
             },
-            i.format,
+            i.info.format,
         ))
     }
 
@@ -1911,19 +2016,24 @@ impl Capture {
             // (keeping them could hide a hazard; leaving them out can only
             // add one). A layout transition it performs is still a write:
             // kept, with empty scopes, so it is ordered with nothing.
-            let modelled = |families: (u32, u32)| match rb.target {
-                BarrierTarget::Buffer { buffer, .. } => {
-                    !event
-                        && device_family(families.0)
-                        && device_family(families.1)
-                        && self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
-                }
-                BarrierTarget::Image { .. } => false,
+            let modelled = |families: (u32, u32)| {
+                let exclusive = match rb.target {
+                    BarrierTarget::Buffer { buffer, .. } => {
+                        self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
+                    }
+                    // An exact image's transfer is the model's too (with
+                    // its layout transition between release and acquire).
+                    BarrierTarget::Image { image, .. } => self
+                        .images
+                        .get(&image)
+                        .is_some_and(|i| i.exact && i.info.exclusive),
+                };
+                !event && device_family(families.0) && device_family(families.1) && exclusive
             };
             let b = match rb.queue_families {
                 Some(f) if !modelled(f) => {
                     transfers += 1;
-                    if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
+                    if !rb.target.transition() {
                         continue;
                     }
                     Barrier::default()
@@ -1937,21 +2047,19 @@ impl Capture {
                     }
                 }
             };
-            let barrier = match rb.target {
+            let barriers = match rb.target {
                 BarrierTarget::Buffer { buffer, offset, size } => {
-                    self.region(buffer, offset, size).map(|r| b.on(r))
+                    self.region(buffer, offset, size).map(|r| vec![b.on(r)])
                 }
-                BarrierTarget::Image { image, transition } => self.image_region(image).map(|(r, _)| {
-                    let b = b.on(r);
-                    if transition {
-                        b.with_transition()
-                    } else {
-                        b
-                    }
-                }),
+                BarrierTarget::Image {
+                    image,
+                    range,
+                    old_layout,
+                    new_layout,
+                } => self.image_barrier(b, image, range, old_layout, new_layout),
             };
-            match barrier {
-                Ok(b) => dep.barriers.push(b),
+            match barriers {
+                Ok(bs) => dep.barriers.extend(bs),
                 Err(e) => self.skip(Some(cb), format!("{call} #{seq} (barrier {k}: {e})")),
             }
         }
@@ -1975,6 +2083,59 @@ impl Capture {
             );
         }
         dep
+    }
+
+    /// One image memory barrier with scopes `b`: for an image declared
+    /// exactly, one model barrier per byte range of its subresource range,
+    /// all naming one [`vksync::ImageBarrier`] with its layouts (a same
+    /// layout barrier orders without a transition; inside an ownership
+    /// transfer the transfer stands for the transition, as the parser has
+    /// it); for a coarse image, one barrier over all of its memory.
+    fn image_barrier(
+        &mut self,
+        b: Barrier,
+        image: u64,
+        range: [u32; 5],
+        old: vk::ImageLayout,
+        new: vk::ImageLayout,
+    ) -> Result<Vec<Barrier>, String> {
+        let i = self.images.get(&image).ok_or("an unknown image")?;
+        let obj = i.obj.ok_or("an image without memory")?;
+        if !i.exact {
+            let (r, _) = self.image_region(image)?;
+            let b = b.on(r);
+            return Ok(vec![if old != new { b.with_transition() } else { b }]);
+        }
+        let (Some(old_layout), Some(new_layout)) = (model_layout(old), model_layout(new)) else {
+            return Err(format!("layouts {old:?} -> {new:?}: one is not in the model"));
+        };
+        let range = model_range(range);
+        let desc = self.program.image(obj).ok_or("not an image of the trace")?;
+        let bytes = desc
+            .range_bytes(range)
+            .map_err(|e| format!("subresource range {range}: {e}"))?;
+        let r = self
+            .program
+            .add_image_barrier(vksync::ImageBarrier {
+                image: obj,
+                range,
+                old_layout,
+                new_layout,
+            })
+            .ok_or("too many image barriers")?;
+        let transition = old != new && b.ownership.is_none();
+        Ok(bytes
+            .into_iter()
+            .map(|range_bytes| Barrier {
+                region: Some(Region {
+                    object: obj,
+                    range: range_bytes,
+                }),
+                transition,
+                image: Some(r),
+                ..b
+            })
+            .collect())
     }
 
     // ---- submission and host ----
@@ -2911,6 +3072,72 @@ fn texel_size(format: vk::Format) -> Option<u64> {
     Some(size)
 }
 
+/// The model's format of a Vulkan one, by name (`vksync::vk::image::FORMATS`
+/// is the one table of formats; ash prints a known format by its name
+/// without `VK_FORMAT_`).
+fn model_format(f: vk::Format) -> Option<vksync::Format> {
+    vksync::Format::parse(&format!("{f:?}"))
+}
+
+/// The model's layout of a Vulkan one (the model's discriminants are
+/// Vulkan's values).
+fn model_layout(l: vk::ImageLayout) -> Option<vksync::ImageLayout> {
+    vksync::ImageLayout::ALL
+        .iter()
+        .copied()
+        .find(|m| *m as i32 == l.as_raw())
+}
+
+/// Whether an image is declared exactly: its format is in the model's
+/// table, it is 1D, 2D or 3D, and its notional size (the model's tight
+/// layout) fits both in what its memory requirements ask for (`size`:
+/// past that, the notional bytes would reach a neighbour's memory and
+/// raise false alarms) and in the memory left after its offset (`left`:
+/// the model refuses an alias past its memory). The format, extent,
+/// tiling and notional size; otherwise why not, for the comment on the
+/// coarse declaration.
+fn exact_image(
+    info: &ImageInfo,
+    size: u64,
+    left: u64,
+) -> Result<(vksync::Format, [u32; 3], vksync::Tiling, u64), String> {
+    let format = model_format(info.format)
+        .ok_or_else(|| format!("format {:?} is not in the model's table", info.format))?;
+    let [w, h, d] = info.extent;
+    let extent = match info.image_type {
+        vk::ImageType::TYPE_1D => [w, 1, 1],
+        vk::ImageType::TYPE_2D => [w, h, 1],
+        vk::ImageType::TYPE_3D => [w, h, d],
+        other => return Err(format!("image type {other:?}")),
+    };
+    let tiling = match info.tiling {
+        vk::ImageTiling::OPTIMAL => vksync::Tiling::Optimal,
+        vk::ImageTiling::LINEAR => vksync::Tiling::Linear,
+        other => return Err(format!("tiling {other:?}")),
+    };
+    let desc = vksync::ImageDesc {
+        object: ObjectId(0),
+        format,
+        extent,
+        mips: info.mips,
+        layers: info.layers,
+        tiling,
+    };
+    desc.validate("image").map_err(|e| e.to_string())?;
+    let notional = desc.total_size().ok_or("its notional size overflows")?;
+    if notional > size {
+        return Err(format!(
+            "its notional size {notional} is larger than the {size} bytes its memory requirements ask for"
+        ));
+    }
+    if notional > left {
+        return Err(format!(
+            "its notional size {notional} is larger than the {left} bytes of memory after its offset"
+        ));
+    }
+    Ok((format, extent, tiling, notional))
+}
+
 /// The bytes of a buffer that one `VkBufferImageCopy` region reads or
 /// writes, `[start, end)`: from `bufferOffset` to the last texel of the
 /// last row of the last layer, with rows `bufferRowLength` texels and
@@ -3161,10 +3388,19 @@ mod tests {
             vk::PipelineStageFlags2::COMPUTE_SHADER.as_raw(),
             vk::AccessFlags2::SHADER_STORAGE_READ.as_raw(),
         ];
-        let image = |transition| BarrierTarget::Image {
-            image: 80,
-            transition,
+        let image = |image, old: vk::ImageLayout, new: vk::ImageLayout| BarrierTarget::Image {
+            image,
+            range: [
+                vk::ImageAspectFlags::COLOR.as_raw(),
+                0,
+                1,
+                0,
+                vk::REMAINING_ARRAY_LAYERS,
+            ],
+            old_layout: old,
+            new_layout: new,
         };
+        let (undefined, general) = (vk::ImageLayout::UNDEFINED, vk::ImageLayout::GENERAL);
         let buffer = BarrierTarget::Buffer {
             buffer: 10,
             offset: 0,
@@ -3175,43 +3411,141 @@ mod tests {
             target,
             queue_families: transfer.then_some((0, 1)),
         };
+        // Image 80 is R32_UINT 16x16, 1024 notional bytes: declared
+        // exactly; image 81 has a format outside the model's table:
+        // coarsely, as its memory range.
         let cases: Vec<(&str, Vec<ResourceBarrier>, &str)> =
             vec![
             (
-                "a layout transition",
-                vec![rb(image(true), false)],
-                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024] transition",
+                "an exact layout transition names the subresources and layouts",
+                vec![rb(image(80, undefined, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0 COLOR:0:0.. UNDEFINED->GENERAL",
             ),
             (
-                "same layout: a barrier over the image's memory",
-                vec![rb(image(false), false)],
-                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024]",
+                "same layout, exactly: a barrier that orders without a transition",
+                vec![rb(image(80, general, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0 COLOR:0:0.. GENERAL->GENERAL",
+            ),
+            (
+                "a coarse layout transition",
+                vec![rb(image(81, undefined, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i1[0..1024] transition",
+            ),
+            (
+                "same layout, coarsely: a barrier over the image's memory",
+                vec![rb(image(81, general, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i1[0..1024]",
             ),
             (
                 "an ownership transfer is left out",
-                vec![rb(buffer, true), rb(image(true), false)],
+                vec![rb(buffer, true), rb(image(81, undefined, general), false)],
                 "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)",
             ),
             (
-                "the layout transition of an ownership transfer is kept, ordered with nothing",
-                vec![rb(image(true), true)],
-                "barrier NONE:NONE -> NONE:NONE i0[0..1024] transition",
+                "the layout transition of a left-out ownership transfer is kept, ordered with nothing",
+                vec![rb(image(81, undefined, general), true)],
+                "barrier NONE:NONE -> NONE:NONE i1[0..1024] transition",
             ),
             (
                 "an unknown image is skipped, with the reason",
-                vec![rb(BarrierTarget::Image { image: 99, transition: true }, false)],
+                vec![rb(image(99, undefined, general), false)],
                 "not-modelled vkCmdPipelineBarrier2 (barrier 0: an unknown image)",
             ),
         ];
         for (name, barriers, want) in cases {
             let mut c = device();
-            c.create_image(80, vk::Format::R32_UINT);
+            c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
             c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.create_image(81, image_info(vk::Format::R16_UINT, [16, 16, 1]));
+            c.bind_image(4, "vkBindImageMemory", 81, 1, 3072, 1024);
             c.barrier(70, 7, "vkCmdPipelineBarrier2", &[], &barriers);
             let text = submitted(c);
             assert!(
                 text.lines()
                     .any(|l| l.split("  # ").next() == Some(want) || l.starts_with(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
+    /// A 2D optimal exclusive image of one mip and one layer.
+    fn image_info(format: vk::Format, extent: [u32; 3]) -> ImageInfo {
+        ImageInfo {
+            format,
+            image_type: vk::ImageType::TYPE_2D,
+            extent,
+            mips: 1,
+            layers: 1,
+            tiling: vk::ImageTiling::OPTIMAL,
+            exclusive: false,
+        }
+    }
+
+    /// An image is declared exactly only where the model can hold it: a
+    /// known format and type, notional bytes within its memory
+    /// requirements and within the memory after its offset; otherwise
+    /// coarsely, saying why.
+    #[test]
+    fn images_are_declared_exactly_where_the_model_holds_them() {
+        let info = image_info(vk::Format::R32_UINT, [16, 16, 1]);
+        let cases: Vec<(&str, ImageInfo, u64, u64, &str)> = vec![
+            ("exact", info, 0, 1024, "image i0 R32_UINT 16x16 alias m0 0"),
+            (
+                "exact at an offset",
+                info,
+                3072,
+                1024,
+                "image i0 R32_UINT 16x16 alias m0 3072",
+            ),
+            (
+                "requirements larger than notional: exact",
+                info,
+                0,
+                2048,
+                "image i0 R32_UINT 16x16 alias m0 0",
+            ),
+            (
+                "notional larger than the requirements",
+                info,
+                0,
+                512,
+                "buffer i0 512 alias m0 0",
+            ),
+            (
+                // The model takes a coarse alias past its memory's end
+                // (its bytes are only compared), not an image's.
+                "notional larger than the memory left",
+                image_info(vk::Format::R32_UINT, [32, 16, 1]),
+                3072,
+                2048,
+                "# i0 is VkImage 0x50 (vkBindImageMemory #3), 2048 bytes: an image is its memory range \
+                 (its notional size 2048 is larger than the 1024 bytes of memory after its offset)",
+            ),
+            (
+                "a format outside the table",
+                image_info(vk::Format::R16_UINT, [16, 16, 1]),
+                0,
+                1024,
+                "buffer i0 1024 alias m0 0",
+            ),
+            (
+                "a 3D image keeps its depth",
+                ImageInfo {
+                    image_type: vk::ImageType::TYPE_3D,
+                    ..image_info(vk::Format::R8_UNORM, [8, 8, 4])
+                },
+                0,
+                256,
+                "image i0 R8_UNORM 8x8x4 alias m0 0",
+            ),
+        ];
+        for (name, info, offset, size, want) in cases {
+            let mut c = device();
+            c.create_image(80, info);
+            c.bind_image(3, "vkBindImageMemory", 80, 1, offset, size);
+            let text = submitted(c);
+            assert!(
+                text.lines().any(|l| l.starts_with(want)),
                 "{name}: no `{want}` in\n{text}"
             );
         }
