@@ -39,7 +39,7 @@ use crate::record::{
     queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ResourceBarrier, TemplateSlot,
     WaitOn, WaitScope,
 };
-use crate::reflect::{reflect, reflect_resources, Kind};
+use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
 use ash::vk::{self, Handle};
 use std::collections::{HashMap, HashSet};
@@ -1495,6 +1495,55 @@ unsafe extern "system" fn destroy_image(device: vk::Device, image: vk::Image, al
     }
 }
 
+unsafe extern "system" fn create_image_view(
+    device: vk::Device,
+    info: *const vk::ImageViewCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::ImageView,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateImageView, ["vkCreateImageView"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (view, image, range) = unsafe {
+            let i = &*info;
+            let s = i.subresource_range;
+            (
+                (*out).as_raw(),
+                i.image.as_raw(),
+                [
+                    s.aspect_mask.as_raw(),
+                    s.base_mip_level,
+                    s.level_count,
+                    s.base_array_layer,
+                    s.layer_count,
+                ],
+            )
+        };
+        record(key, "vkCreateImageView", |d| {
+            d.capture.next_seq();
+            d.capture.create_image_view(view, image, range);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_image_view(device: vk::Device, view: vk::ImageView, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyImageView", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_image_view(view.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyImageView, ["vkDestroyImageView"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, view, alloc) }
+    }
+}
+
 /// The bytes of memory image `image` needs, by the next layer's
 /// `vkGetImageMemoryRequirements` (a query: it changes nothing).
 fn image_size(key: usize, device: vk::Device, image: vk::Image) -> Option<u64> {
@@ -1681,22 +1730,10 @@ unsafe extern "system" fn create_shader_module(
         record(key, "vkCreateShaderModule", |d| {
             d.capture.next_seq();
             d.capture.create_shader(module, reflect(code));
-            // Image and texel-buffer bindings each entry point uses: the
-            // model has no image descriptors yet (dispatches name them in a
-            // `not-modelled` line).
+            // Every descriptor binding each entry point uses, by kind:
+            // images become image bindings of its dispatches.
             if let Ok(res) = reflect_resources(code) {
-                let images = res
-                    .entry_points
-                    .into_iter()
-                    .map(|(ep, bindings)| {
-                        let n = bindings
-                            .values()
-                            .filter(|r| matches!(r.kind, Kind::Image | Kind::TexelBuffer | Kind::Other))
-                            .count();
-                        (ep, n)
-                    })
-                    .collect();
-                d.capture.shader_images(module, images);
+                d.capture.shader_resources(module, res.entry_points);
             }
         });
     }
@@ -1856,10 +1893,14 @@ unsafe extern "system" fn update_sets(
     let key = dispatch_key(device.as_raw());
     // SAFETY: `nw` valid writes (buffer infos present for buffer types) and
     // `nc` valid copies.
-    let (ws, cs) = unsafe {
+    let (ws, iws, cs) = unsafe {
         let ws: Vec<(u64, BufferWrite)> = slice(writes, nw)
             .iter()
             .flat_map(|w| buffer_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
+            .collect();
+        let iws: Vec<(u64, ImageWrite)> = slice(writes, nw)
+            .iter()
+            .flat_map(|w| image_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
             .collect();
         let cs: Vec<_> = slice(copies, nc)
             .iter()
@@ -1875,12 +1916,15 @@ unsafe extern "system" fn update_sets(
                 )
             })
             .collect();
-        (ws, cs)
+        (ws, iws, cs)
     };
     record(key, "vkUpdateDescriptorSets", |d| {
         d.capture.next_seq();
         for (set, (binding, elem, buf, off, range)) in ws {
             d.capture.write_descriptor(set, binding, elem, buf, off, range);
+        }
+        for (set, (binding, elem, view, layout)) in iws {
+            d.capture.write_image_descriptor(set, binding, elem, view, layout);
         }
         for (s, sb, se, t, tb, te, n) in cs {
             d.capture.copy_descriptors(s, sb, se, t, tb, te, n);
@@ -1921,6 +1965,42 @@ unsafe fn buffer_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<BufferWrite> {
                 b.buffer.as_raw(),
                 b.offset,
                 b.range,
+            )
+        })
+        .collect()
+}
+
+/// One image descriptor of a write: binding, array element, image view,
+/// `imageLayout`.
+type ImageWrite = (u32, u32, u64, vk::ImageLayout);
+
+/// The image descriptors (storage, sampled, combined image sampler) of one
+/// `VkWriteDescriptorSet` (none for other descriptor types).
+///
+/// # Safety
+/// `w` is a valid write: for an image descriptor type, `p_image_info`
+/// points at `descriptor_count` `VkDescriptorImageInfo`s.
+unsafe fn image_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<ImageWrite> {
+    let image_type = matches!(
+        w.descriptor_type,
+        vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+    );
+    if !image_type {
+        return Vec::new();
+    }
+    // SAFETY: per this function's contract.
+    let infos = unsafe { slice(w.p_image_info, w.descriptor_count) };
+    infos
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            (
+                w.dst_binding,
+                w.dst_array_element.saturating_add(k as u32),
+                i.image_view.as_raw(),
+                i.image_layout,
             )
         })
         .collect()

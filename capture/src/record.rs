@@ -32,7 +32,7 @@
 //! - Nothing here panics on unexpected input: unknown handles become
 //!   not-modelled notes.
 
-use crate::reflect::{ReflectError, Reflection, Use};
+use crate::reflect::{Kind, ReflectError, Reflection, Resource, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -126,9 +126,9 @@ struct Image {
 struct Shader {
     index: usize,
     reflection: Result<Reflection, String>,
-    /// Image, texel-buffer and other non-buffer bindings each entry point
-    /// uses.
-    images: BTreeMap<String, usize>,
+    /// Every descriptor binding each entry point uses, by kind
+    /// ([`crate::reflect::reflect_resources`]).
+    resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
 }
 
 #[derive(Clone)]
@@ -143,8 +143,11 @@ struct Pipeline {
     /// Uses by `(set, binding)`.
     uses: BTreeMap<(u32, u32), Use>,
     note: Option<String>,
-    /// Non-buffer bindings its entry point uses (not modelled).
+    /// Texel-buffer and other bindings its entry point uses (not
+    /// modelled).
     images: usize,
+    /// Its image bindings and how it uses each, by `(set, binding)`.
+    image_uses: BTreeMap<(u32, u32), Use>,
 }
 
 #[derive(Clone, Copy)]
@@ -158,6 +161,17 @@ struct Desc {
 struct Set {
     layout: u64,
     descs: HashMap<(u32, u32), Desc>,
+    /// Image descriptors (storage, sampled, combined image sampler): the
+    /// `VkImageView` and `imageLayout`, by `(binding, element)`.
+    images: HashMap<(u32, u32), (u64, vk::ImageLayout)>,
+}
+
+/// A `VkImageView`: its image and subresource range (raw, as
+/// [`BarrierTarget::Image`] keeps one).
+#[derive(Clone, Copy)]
+struct View {
+    image: u64,
+    range: [u32; 5],
 }
 
 /// A bound descriptor set and its dynamic offsets by `(binding, element)`.
@@ -326,6 +340,8 @@ pub struct Capture {
     buffers: HashMap<u64, Buffer>,
     images: HashMap<u64, Image>,
     image_count: usize,
+    /// `vkCreateImageView`.
+    views: HashMap<u64, View>,
     /// Debug names the application gave objects
     /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
     debug_names: HashMap<u64, String>,
@@ -456,6 +472,7 @@ impl Capture {
             buffers: HashMap::new(),
             images: HashMap::new(),
             image_count: 0,
+            views: HashMap::new(),
             debug_names: HashMap::new(),
             names_taken: HashSet::new(),
             cb_names: HashMap::new(),
@@ -968,16 +985,20 @@ impl Capture {
             Shader {
                 index,
                 reflection: reflection.map_err(|e| e.to_string()),
-                images: BTreeMap::new(),
+                resources: BTreeMap::new(),
             },
         );
     }
 
-    /// The image and texel-buffer bindings each entry point of `module`
-    /// uses (from [`crate::reflect::reflect_resources`]).
-    pub fn shader_images(&mut self, module: u64, images: BTreeMap<String, usize>) {
+    /// Every descriptor binding each entry point of `module` uses (from
+    /// [`crate::reflect::reflect_resources`]).
+    pub fn shader_resources(
+        &mut self,
+        module: u64,
+        resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
+    ) {
         if let Some(s) = self.shaders.get_mut(&module) {
-            s.images = images;
+            s.resources = resources;
         }
     }
 
@@ -1022,12 +1043,18 @@ impl Capture {
                 Some("unknown shader module: every storage binding counted read-write".to_string()),
             ),
         };
-        let images = self
-            .shaders
-            .get(&module)
-            .and_then(|s| s.images.get(entry))
-            .copied()
-            .unwrap_or(0);
+        let resources = self.shaders.get(&module).and_then(|s| s.resources.get(entry));
+        let images = resources.map_or(0, |r| {
+            r.values()
+                .filter(|r| matches!(r.kind, Kind::TexelBuffer | Kind::Other))
+                .count()
+        });
+        let image_uses = resources
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| r.kind == Kind::Image)
+            .map(|(k, r)| (*k, r.used))
+            .collect();
         self.pipelines.insert(
             pipeline,
             Pipeline {
@@ -1035,6 +1062,7 @@ impl Capture {
                 uses,
                 note,
                 images,
+                image_uses,
             },
         );
     }
@@ -1071,6 +1099,7 @@ impl Capture {
                 Set {
                     layout,
                     descs: HashMap::new(),
+                    images: HashMap::new(),
                 },
             );
         }
@@ -1182,11 +1211,13 @@ impl Capture {
         let pushed = state.push.entry(set).or_insert_with(|| Set {
             layout: set_layout,
             descs: HashMap::new(),
+            images: HashMap::new(),
         });
         if pushed.layout != set_layout {
             *pushed = Set {
                 layout: set_layout,
                 descs: HashMap::new(),
+                images: HashMap::new(),
             };
         }
         pushed.descs.extend(descs);
@@ -1213,6 +1244,39 @@ impl Capture {
             if let (Some(d), Some(s)) = (d, self.sets.get_mut(&dst)) {
                 s.descs.insert((dst_binding, dst_elem + k), d);
             }
+            let i = self
+                .sets
+                .get(&src)
+                .and_then(|s| s.images.get(&(src_binding, src_elem + k)).copied());
+            if let (Some(i), Some(s)) = (i, self.sets.get_mut(&dst)) {
+                s.images.insert((dst_binding, dst_elem + k), i);
+            }
+        }
+    }
+
+    /// `vkCreateImageView`: its image and subresource range.
+    pub fn create_image_view(&mut self, view: u64, image: u64, range: [u32; 5]) {
+        self.views.insert(view, View { image, range });
+    }
+
+    /// `vkDestroyImageView`.
+    pub fn destroy_image_view(&mut self, view: u64) {
+        self.views.remove(&view);
+    }
+
+    /// One image descriptor (storage image, sampled image or combined
+    /// image sampler) of a `VkWriteDescriptorSet`: its view and
+    /// `imageLayout`.
+    pub fn write_image_descriptor(
+        &mut self,
+        set: u64,
+        binding: u32,
+        element: u32,
+        view: u64,
+        layout: vk::ImageLayout,
+    ) {
+        if let Some(s) = self.sets.get_mut(&set) {
+            s.images.insert((binding, element), (view, layout));
         }
     }
 
@@ -1539,7 +1603,7 @@ impl Capture {
                 seq,
                 call,
                 &format!(
-                    "{images} image or texel-buffer binding(s) of the dispatch; its buffers are recorded"
+                    "{images} texel-buffer or other non-buffer, non-image binding(s) of the dispatch; its buffers and images are recorded"
                 ),
             );
         }
@@ -1619,8 +1683,40 @@ impl Capture {
                 });
             }
         }
+        for (&(set, binding), u) in &pipeline.image_uses {
+            let (set_handle, _) = state
+                .sets
+                .get(&set)
+                .ok_or_else(|| format!("set {set} not bound"))?;
+            let s = if *set_handle == PUSHED {
+                state
+                    .push
+                    .get(&set)
+                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+            } else {
+                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+            };
+            let layout_binding = self
+                .set_layouts
+                .get(&s.layout)
+                .and_then(|l| l.iter().find(|b| b.binding == binding));
+            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            let ty = layout_binding.map_or(vk::DescriptorType::STORAGE_IMAGE, |b| b.ty);
+            for e in 0..count {
+                let Some(&(view, layout)) = s.images.get(&(binding, e)) else {
+                    if e == 0 {
+                        return Err(format!("set {set} binding {binding} (an image) never written"));
+                    }
+                    continue;
+                };
+                let b = self
+                    .image_binding(view, layout, ty, *u)
+                    .map_err(|e| format!("set {set} binding {binding}: {e}"))?;
+                bindings.push(b);
+            }
+        }
         if bindings.is_empty() {
-            return Err("a dispatch that uses no buffer".to_string());
+            return Err("a dispatch that uses no buffer or image".to_string());
         }
         let indirect = match indirect {
             Some((buf, off)) => Some(self.region(buf, off, 12)?),
@@ -1635,6 +1731,77 @@ impl Capture {
             },
             pipeline.note.clone(),
         ))
+    }
+
+    /// A dispatch's binding of an image descriptor of type `ty` over
+    /// `view`, which the shader uses as `u`: for an image declared exactly,
+    /// `image-read`/`-write`/`-rw` (a storage image, by reflection) or
+    /// `sampled-image` with the descriptor's layout, over the view's one
+    /// byte range; for a coarse image, `read`/`write`/`rw` or `sampled`
+    /// over all of its memory (the same accesses, without layouts).
+    fn image_binding(
+        &self,
+        view: u64,
+        layout: vk::ImageLayout,
+        ty: vk::DescriptorType,
+        u: Use,
+    ) -> Result<Binding, String> {
+        let storage = match ty {
+            vk::DescriptorType::STORAGE_IMAGE => true,
+            vk::DescriptorType::SAMPLED_IMAGE | vk::DescriptorType::COMBINED_IMAGE_SAMPLER => false,
+            other => return Err(format!("descriptor type {other:?} is not modelled")),
+        };
+        let v = self.views.get(&view).ok_or("an unknown image view")?;
+        let i = self.images.get(&v.image).ok_or("a view of an unknown image")?;
+        let obj = i.obj.ok_or("a view of an image without memory")?;
+        let storage_access = |exact: bool| match (u.read, u.write, exact) {
+            (true, true, true) => BindingAccess::ImageReadWrite,
+            (false, true, true) => BindingAccess::ImageWrite,
+            (_, _, true) => BindingAccess::ImageRead,
+            (true, true, false) => BindingAccess::ReadWrite,
+            (false, true, false) => BindingAccess::Write,
+            (_, _, false) => BindingAccess::Read,
+        };
+        if !i.exact {
+            let (region, _) = self.image_region(v.image)?;
+            let access = if storage {
+                storage_access(false)
+            } else {
+                BindingAccess::Sampled
+            };
+            return Ok(Binding { access, region });
+        }
+        let desc = self.program.image(obj).ok_or("not an image of the trace")?;
+        let range = model_range(v.range);
+        let bytes = desc
+            .range_bytes(range)
+            .map_err(|e| format!("the view's subresource range {range}: {e}"))?;
+        // The model's view binding is one byte range: one aspect, and one
+        // mip level or all array layers.
+        let [range_bytes] = bytes[..] else {
+            return Err(format!(
+                "the view's subresource range {range} is {} byte ranges of the model's layout",
+                bytes.len()
+            ));
+        };
+        if range.aspects.count() != 1 {
+            return Err(format!(
+                "the view's subresource range {range} has several aspects"
+            ));
+        }
+        let access = if storage {
+            storage_access(true)
+        } else {
+            let l = model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?;
+            BindingAccess::SampledImage(l)
+        };
+        Ok(Binding {
+            access,
+            region: Region {
+                object: obj,
+                range: range_bytes,
+            },
+        })
     }
 
     /// `vkCmdCopyBuffer`: one `copy` per region.

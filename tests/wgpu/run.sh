@@ -28,7 +28,7 @@ py="$venv/bin/python"
 runs=(
     "uniform|uniform|1|0|${VKSYNC_WGPU_PLAN:-is not planned across queues}"
     "frames|frames 20|1|0|${VKSYNC_WGPU_PLAN:-is not planned across queues}"
-    "textures|textures|1|${VKSYNC_WGPU_TEXTURES_NOT_MODELLED:-5}|${VKSYNC_WGPU_TEXTURES_PLAN:-planning around image layout transitions is not supported}"
+    "textures|textures|1|${VKSYNC_WGPU_TEXTURES_NOT_MODELLED:-2}|${VKSYNC_WGPU_TEXTURES_PLAN:-planning around image layout transitions is not supported}"
 )
 for r in "${runs[@]}"; do
     IFS='|' read -r name args ok nm plan <<< "$r"
