@@ -2456,6 +2456,7 @@ unsafe extern "system" fn copy_buffer_to_image(
             ImageCopy::BufferToImage,
             src.as_raw(),
             dst.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2485,6 +2486,7 @@ unsafe extern "system" fn copy_image_to_buffer(
             ImageCopy::ImageToBuffer,
             dst.as_raw(),
             src.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2504,10 +2506,18 @@ unsafe extern "system" fn copy_image(
     regions: *const vk::ImageCopy,
 ) {
     let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
     record(key, "vkCmdCopyImage", |d| {
         let seq = d.capture.next_seq();
-        d.capture
-            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage", src.as_raw(), dst.as_raw());
+        d.capture.copy_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
     });
     if let Some(f) = next!(key, vk::PFN_vkCmdCopyImage, ["vkCmdCopyImage"]) {
         // SAFETY: the next layer's function with the caller's arguments.
@@ -2521,10 +2531,10 @@ unsafe extern "system" fn copy_buffer_to_image2(
 ) {
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid VkCopyBufferToImageInfo2 with `region_count` regions.
-    let (src, dst, rs) = unsafe {
+    let (src, dst, rs, layout) = unsafe {
         let i = &*info;
         let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
-        (i.src_buffer, i.dst_image, rs)
+        (i.src_buffer, i.dst_image, rs, i.dst_image_layout)
     };
     record(key, "vkCmdCopyBufferToImage2", |d| {
         let seq = d.capture.next_seq();
@@ -2535,6 +2545,7 @@ unsafe extern "system" fn copy_buffer_to_image2(
             ImageCopy::BufferToImage,
             src.as_raw(),
             dst.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2554,10 +2565,10 @@ unsafe extern "system" fn copy_image_to_buffer2(
 ) {
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid VkCopyImageToBufferInfo2 with `region_count` regions.
-    let (src, dst, rs) = unsafe {
+    let (src, dst, rs, layout) = unsafe {
         let i = &*info;
         let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
-        (i.src_image, i.dst_buffer, rs)
+        (i.src_image, i.dst_buffer, rs, i.src_image_layout)
     };
     record(key, "vkCmdCopyImageToBuffer2", |d| {
         let seq = d.capture.next_seq();
@@ -2568,6 +2579,7 @@ unsafe extern "system" fn copy_image_to_buffer2(
             ImageCopy::ImageToBuffer,
             dst.as_raw(),
             src.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2583,12 +2595,29 @@ unsafe extern "system" fn copy_image_to_buffer2(
 
 unsafe extern "system" fn copy_image2(cb: vk::CommandBuffer, info: *const vk::CopyImageInfo2<'_>) {
     let key = dispatch_key(cb.as_raw());
-    // SAFETY: a valid VkCopyImageInfo2.
-    let (src, dst) = unsafe { ((*info).src_image, (*info).dst_image) };
+    // SAFETY: a valid VkCopyImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageCopy> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageCopy {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
     record(key, "vkCmdCopyImage2", |d| {
         let seq = d.capture.next_seq();
         d.capture
-            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage2", src.as_raw(), dst.as_raw());
+            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage2", src, dst, &rs);
     });
     if let Some(f) = next!(
         key,

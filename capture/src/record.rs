@@ -1837,6 +1837,7 @@ impl Capture {
     /// region touches (from `bufferOffset` to the end of the buffer when
     /// the format's texel size is unknown, with a comment).
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     pub fn copy_buffer_image(
         &mut self,
         cb: u64,
@@ -1845,8 +1846,13 @@ impl Capture {
         kind: ImageCopy,
         buffer: u64,
         image: u64,
+        layout: vk::ImageLayout,
         regions: &[vk::BufferImageCopy],
     ) {
+        if self.images.get(&image).is_some_and(|i| i.exact) {
+            let op = self.buffer_image_op(kind, buffer, image, layout, regions);
+            return self.push_image_op(cb, seq, call, op);
+        }
         let (img, format) = match self.image_region(image) {
             Ok(i) => i,
             Err(e) => return self.skip(Some(cb), format!("{call} #{seq} ({e})")),
@@ -1882,10 +1888,114 @@ impl Capture {
         }
     }
 
-    /// `vkCmdCopyImage(2)`: one `copy-image` of all of one image's memory
-    /// to all of the other's, whatever the regions.
-    pub fn copy_image(&mut self, cb: u64, seq: u64, call: &str, src: u64, dst: u64) {
-        match (self.image_region(src), self.image_region(dst)) {
+    /// The exact form of a buffer-image copy of an image declared exactly:
+    /// every region with its buffer layout and subresource, and the
+    /// image's layout.
+    fn buffer_image_op(
+        &self,
+        kind: ImageCopy,
+        buffer: u64,
+        image: u64,
+        layout: vk::ImageLayout,
+        regions: &[vk::BufferImageCopy],
+    ) -> Result<vksync::ImageOp, String> {
+        let b = self.buffers.get(&buffer).ok_or("an unknown buffer")?;
+        let buffer = b.obj.ok_or("a buffer without memory")?;
+        let image = self.exact_obj(image)?;
+        let layout = model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?;
+        let regions = regions
+            .iter()
+            .map(|r| {
+                Ok(vksync::BufferImageCopy {
+                    buffer_offset: r.buffer_offset,
+                    row_length: r.buffer_row_length,
+                    image_height: r.buffer_image_height,
+                    subresource: model_layers(r.image_subresource),
+                    offset: offset3(r.image_offset)?,
+                    extent: [r.image_extent.width, r.image_extent.height, r.image_extent.depth],
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(match kind {
+            ImageCopy::ImageToBuffer => vksync::ImageOp::CopyImageToBuffer {
+                image,
+                layout,
+                buffer,
+                regions,
+            },
+            _ => vksync::ImageOp::CopyBufferToImage {
+                buffer,
+                image,
+                layout,
+                regions,
+            },
+        })
+    }
+
+    /// The trace object of an image declared exactly.
+    fn exact_obj(&self, image: u64) -> Result<ObjectId, String> {
+        let i = self.images.get(&image).ok_or("an unknown image")?;
+        let obj = i.obj.ok_or("an image without memory")?;
+        if !i.exact {
+            return Err("an image declared coarsely".into());
+        }
+        Ok(obj)
+    }
+
+    /// Pushes an exact image command (the model checks it against its
+    /// images: a region outside the image, a layout the command does not
+    /// allow), or a `not-modelled` line saying why not.
+    fn push_image_op(&mut self, cb: u64, seq: u64, call: &str, op: Result<vksync::ImageOp, String>) {
+        match op.and_then(|op| self.program.image_command(op).map_err(|e| e.to_string())) {
+            Ok(c) => self.push(cb, Entry::Cmd(c, format!("{call} #{seq}"))),
+            Err(e) => self.not_modelled(Some(cb), seq, call, &e),
+        }
+    }
+
+    /// `vkCmdCopyImage(2)`: between two images declared exactly, a
+    /// `copy-image` with every region and both layouts; otherwise one
+    /// `copy-image` of all of one image's memory to all of the other's,
+    /// whatever the regions.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageCopy],
+    ) {
+        let exact = |c: &Self, i: u64| c.images.get(&i).is_some_and(|i| i.exact);
+        if exact(self, src.0) && exact(self, dst.0) {
+            let op = (|| {
+                let side = |(i, l): (u64, vk::ImageLayout)| -> Result<_, String> {
+                    Ok((
+                        self.exact_obj(i)?,
+                        model_layout(l).ok_or_else(|| format!("layout {l:?} is not in the model"))?,
+                    ))
+                };
+                let regions = regions
+                    .iter()
+                    .map(|r| {
+                        Ok(vksync::ImageCopyRegion {
+                            src_subresource: model_layers(r.src_subresource),
+                            src_offset: offset3(r.src_offset)?,
+                            dst_subresource: model_layers(r.dst_subresource),
+                            dst_offset: offset3(r.dst_offset)?,
+                            extent: [r.extent.width, r.extent.height, r.extent.depth],
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(vksync::ImageOp::CopyImage {
+                    src: side(src)?,
+                    dst: side(dst)?,
+                    regions,
+                })
+            })();
+            return self.push_image_op(cb, seq, call, op);
+        }
+        match (self.image_region(src.0), self.image_region(dst.0)) {
             (Ok((s, _)), Ok((d, _))) => self.push(
                 cb,
                 Entry::Cmd(
@@ -3253,6 +3363,23 @@ fn model_layout(l: vk::ImageLayout) -> Option<vksync::ImageLayout> {
         .iter()
         .copied()
         .find(|m| *m as i32 == l.as_raw())
+}
+
+/// The model's `VkImageSubresourceLayers`.
+fn model_layers(l: vk::ImageSubresourceLayers) -> vksync::SubresourceLayers {
+    vksync::SubresourceLayers {
+        aspects: vksync::AspectMask(l.aspect_mask.as_raw()),
+        mip: l.mip_level,
+        base_layer: l.base_array_layer,
+        layer_count: (l.layer_count != vk::REMAINING_ARRAY_LAYERS).then_some(l.layer_count),
+    }
+}
+
+/// A `VkOffset3D` (signed) as the model's texel offset; a negative
+/// coordinate is outside every image.
+fn offset3(o: vk::Offset3D) -> Result<[u32; 3], String> {
+    let c = |v: i32| u32::try_from(v).map_err(|_| format!("a negative image offset {v}"));
+    Ok([c(o.x)?, c(o.y)?, c(o.z)?])
 }
 
 /// Whether an image is declared exactly: its format is in the model's
