@@ -2525,6 +2525,208 @@ unsafe extern "system" fn copy_image(
     }
 }
 
+/// A `VkImageSubresourceRange`, raw, as the recorder keeps one.
+fn raw_range(r: &vk::ImageSubresourceRange) -> [u32; 5] {
+    [
+        r.aspect_mask.as_raw(),
+        r.base_mip_level,
+        r.level_count,
+        r.base_array_layer,
+        r.layer_count,
+    ]
+}
+
+unsafe extern "system" fn clear_color_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    layout: vk::ImageLayout,
+    color: *const vk::ClearColorValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` ranges.
+    let rs: Vec<[u32; 5]> = unsafe { slice(ranges, n) }.iter().map(raw_range).collect();
+    record(key, "vkCmdClearColorImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.clear_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdClearColorImage",
+            false,
+            (image.as_raw(), layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, image, layout, color, n, ranges) }
+    }
+}
+
+unsafe extern "system" fn clear_depth_stencil_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    layout: vk::ImageLayout,
+    value: *const vk::ClearDepthStencilValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` ranges.
+    let rs: Vec<[u32; 5]> = unsafe { slice(ranges, n) }.iter().map(raw_range).collect();
+    record(key, "vkCmdClearDepthStencilImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.clear_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdClearDepthStencilImage",
+            true,
+            (image.as_raw(), layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdClearDepthStencilImage,
+        ["vkCmdClearDepthStencilImage"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, image, layout, value, n, ranges) }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn blit_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageBlit,
+    filter: vk::Filter,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdBlitImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.blit_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdBlitImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions, filter) }
+    }
+}
+
+unsafe extern "system" fn blit_image2(cb: vk::CommandBuffer, info: *const vk::BlitImageInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkBlitImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageBlit> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageBlit {
+                src_subresource: r.src_subresource,
+                src_offsets: r.src_offsets,
+                dst_subresource: r.dst_subresource,
+                dst_offsets: r.dst_offsets,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
+    record(key, "vkCmdBlitImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .blit_image(cb.as_raw(), seq, "vkCmdBlitImage2", src, dst, &rs);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdBlitImage2,
+        ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+unsafe extern "system" fn resolve_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageResolve,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdResolveImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.resolve_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdResolveImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions) }
+    }
+}
+
+unsafe extern "system" fn resolve_image2(cb: vk::CommandBuffer, info: *const vk::ResolveImageInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkResolveImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageResolve> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageResolve {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
+    record(key, "vkCmdResolveImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .resolve_image(cb.as_raw(), seq, "vkCmdResolveImage2", src, dst, &rs);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdResolveImage2,
+        ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
 unsafe extern "system" fn copy_buffer_to_image2(
     cb: vk::CommandBuffer,
     info: *const vk::CopyBufferToImageInfo2<'_>,

@@ -2011,6 +2011,120 @@ impl Capture {
         }
     }
 
+    /// The trace object and model layout of one side of an image command,
+    /// of an image declared exactly (a coarse image's blits, resolves and
+    /// clears are not modelled: their stages are not a copy's, and a coarse
+    /// image has no layouts).
+    fn exact_side(
+        &self,
+        (image, layout): (u64, vk::ImageLayout),
+    ) -> Result<(ObjectId, vksync::ImageLayout), String> {
+        Ok((
+            self.exact_obj(image)?,
+            model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?,
+        ))
+    }
+
+    /// `vkCmdClearColorImage` (`depth_stencil: false`) or
+    /// `vkCmdClearDepthStencilImage`: `clear-color-image` /
+    /// `clear-depth-stencil-image` with every range, of an image declared
+    /// exactly.
+    pub fn clear_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        depth_stencil: bool,
+        image: (u64, vk::ImageLayout),
+        ranges: &[[u32; 5]],
+    ) {
+        let op = self.exact_side(image).map(|(image, layout)| {
+            let ranges = ranges.iter().map(|r| model_range(*r)).collect();
+            if depth_stencil {
+                vksync::ImageOp::ClearDepthStencilImage {
+                    image,
+                    layout,
+                    ranges,
+                }
+            } else {
+                vksync::ImageOp::ClearColorImage {
+                    image,
+                    layout,
+                    ranges,
+                }
+            }
+        });
+        self.push_image_op(cb, seq, call, op);
+    }
+
+    /// `vkCmdBlitImage(2)`: `blit-image` with every region and both
+    /// layouts, between images declared exactly.
+    pub fn blit_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageBlit],
+    ) {
+        let op = (|| {
+            let corners = |o: [vk::Offset3D; 2]| -> Result<[[u32; 3]; 2], String> {
+                Ok([offset3(o[0])?, offset3(o[1])?])
+            };
+            let regions = regions
+                .iter()
+                .map(|r| {
+                    Ok(vksync::ImageBlitRegion {
+                        src_subresource: model_layers(r.src_subresource),
+                        src_offsets: corners(r.src_offsets)?,
+                        dst_subresource: model_layers(r.dst_subresource),
+                        dst_offsets: corners(r.dst_offsets)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(vksync::ImageOp::BlitImage {
+                src: self.exact_side(src)?,
+                dst: self.exact_side(dst)?,
+                regions,
+            })
+        })();
+        self.push_image_op(cb, seq, call, op);
+    }
+
+    /// `vkCmdResolveImage(2)`: `resolve-image` with every region and both
+    /// layouts, between images declared exactly.
+    pub fn resolve_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageResolve],
+    ) {
+        let op = (|| {
+            let regions = regions
+                .iter()
+                .map(|r| {
+                    Ok(vksync::ImageCopyRegion {
+                        src_subresource: model_layers(r.src_subresource),
+                        src_offset: offset3(r.src_offset)?,
+                        dst_subresource: model_layers(r.dst_subresource),
+                        dst_offset: offset3(r.dst_offset)?,
+                        extent: [r.extent.width, r.extent.height, r.extent.depth],
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(vksync::ImageOp::ResolveImage {
+                src: self.exact_side(src)?,
+                dst: self.exact_side(dst)?,
+                regions,
+            })
+        })();
+        self.push_image_op(cb, seq, call, op);
+    }
+
     /// `vkCmdFillBuffer`; a `VK_WHOLE_SIZE` fill stops at the last whole
     /// word, as Vulkan defines.
     pub fn fill_buffer(&mut self, cb: u64, seq: u64, dst: u64, offset: u64, size: u64, value: u32) {
@@ -3757,6 +3871,90 @@ mod tests {
             assert!(
                 text.lines()
                     .any(|l| l.split("  # ").next() == Some(want) || l.starts_with(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
+    /// Blits, resolves and clears of images declared exactly are the
+    /// model's commands, with every region and the layouts; of a coarse
+    /// image they are not modelled, saying why.
+    #[test]
+    fn blits_resolves_and_clears() {
+        let (dst, src, general) = (
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            vk::ImageLayout::GENERAL,
+        );
+        let layers = vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let corner = |x, y| vk::Offset3D { x, y, z: 0 };
+        let blit = vk::ImageBlit {
+            src_subresource: layers,
+            src_offsets: [corner(0, 0), vk::Offset3D { x: 16, y: 16, z: 1 }],
+            dst_subresource: layers,
+            dst_offsets: [corner(0, 0), vk::Offset3D { x: 8, y: 8, z: 1 }],
+        };
+        let resolve = vk::ImageResolve {
+            src_subresource: layers,
+            src_offset: corner(0, 0),
+            dst_subresource: layers,
+            dst_offset: corner(4, 4),
+            extent: vk::Extent3D {
+                width: 4,
+                height: 4,
+                depth: 1,
+            },
+        };
+        let color = [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1];
+        type Op = Box<dyn Fn(&mut Capture)>;
+        let cases: Vec<(&str, Op, &str)> = vec![
+            (
+                "a clear",
+                Box::new(move |c: &mut Capture| c.clear_image(70, 7, "vkCmdClearColorImage", false, (80, dst), &[color])),
+                "clear-color-image i0 TRANSFER_DST_OPTIMAL COLOR:0:0  # vkCmdClearColorImage #7 in cb0",
+            ),
+            (
+                "a blit",
+                Box::new(move |c: &mut Capture| c.blit_image(70, 7, "vkCmdBlitImage", (80, src), (82, general), &[blit])),
+                "blit-image i0 TRANSFER_SRC_OPTIMAL -> i2 GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:16,16,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:8,8,1  # vkCmdBlitImage #7",
+            ),
+            (
+                "a resolve",
+                Box::new(move |c: &mut Capture| c.resolve_image(70, 7, "vkCmdResolveImage", (80, src), (82, dst), &[resolve])),
+                "resolve-image i0 TRANSFER_SRC_OPTIMAL -> i2 TRANSFER_DST_OPTIMAL",
+            ),
+            (
+                "a coarse image's clear is not modelled",
+                Box::new(move |c: &mut Capture| c.clear_image(70, 7, "vkCmdClearColorImage", false, (81, dst), &[color])),
+                "not-modelled vkCmdClearColorImage (an image declared coarsely)",
+            ),
+            (
+                "a negative offset is not modelled",
+                Box::new(move |c: &mut Capture| {
+                    let mut r = resolve;
+                    r.src_offset.x = -1;
+                    c.resolve_image(70, 7, "vkCmdResolveImage", (80, src), (82, dst), &[r])
+                }),
+                "not-modelled vkCmdResolveImage (a negative image offset -1)",
+            ),
+        ];
+        for (name, op, want) in cases {
+            let mut c = device();
+            c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
+            c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.create_image(81, image_info(vk::Format::R16_UINT, [16, 16, 1]));
+            c.bind_image(4, "vkBindImageMemory", 81, 1, 3072, 512);
+            c.create_image(82, image_info(vk::Format::R32_UINT, [8, 8, 1]));
+            c.bind_image(5, "vkBindImageMemory", 82, 1, 3584, 256);
+            op(&mut c);
+            let text = submitted(c);
+            assert!(
+                text.lines().any(|l| l.starts_with(want)),
                 "{name}: no `{want}` in\n{text}"
             );
         }
