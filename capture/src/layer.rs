@@ -1495,6 +1495,48 @@ unsafe extern "system" fn destroy_image(device: vk::Device, image: vk::Image, al
     }
 }
 
+unsafe extern "system" fn create_buffer_view(
+    device: vk::Device,
+    info: *const vk::BufferViewCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::BufferView,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateBufferView, ["vkCreateBufferView"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (view, buffer, offset, range) = unsafe {
+            (
+                (*out).as_raw(),
+                (*info).buffer.as_raw(),
+                (*info).offset,
+                (*info).range,
+            )
+        };
+        record(key, "vkCreateBufferView", |d| {
+            d.capture.next_seq();
+            d.capture.create_buffer_view(view, buffer, offset, range);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_buffer_view(device: vk::Device, view: vk::BufferView, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyBufferView", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_buffer_view(view.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyBufferView, ["vkDestroyBufferView"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, view, alloc) }
+    }
+}
+
 unsafe extern "system" fn create_image_view(
     device: vk::Device,
     info: *const vk::ImageViewCreateInfo<'_>,
@@ -1893,7 +1935,7 @@ unsafe extern "system" fn update_sets(
     let key = dispatch_key(device.as_raw());
     // SAFETY: `nw` valid writes (buffer infos present for buffer types) and
     // `nc` valid copies.
-    let (ws, iws, cs) = unsafe {
+    let (ws, iws, tws, cs) = unsafe {
         let ws: Vec<(u64, BufferWrite)> = slice(writes, nw)
             .iter()
             .flat_map(|w| buffer_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
@@ -1901,6 +1943,14 @@ unsafe extern "system" fn update_sets(
         let iws: Vec<(u64, ImageWrite)> = slice(writes, nw)
             .iter()
             .flat_map(|w| image_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
+            .collect();
+        let tws: Vec<(u64, u32, u32, u64)> = slice(writes, nw)
+            .iter()
+            .flat_map(|w| {
+                texel_writes(w)
+                    .into_iter()
+                    .map(move |(b, e, v)| (w.dst_set.as_raw(), b, e, v))
+            })
             .collect();
         let cs: Vec<_> = slice(copies, nc)
             .iter()
@@ -1916,7 +1966,7 @@ unsafe extern "system" fn update_sets(
                 )
             })
             .collect();
-        (ws, iws, cs)
+        (ws, iws, tws, cs)
     };
     record(key, "vkUpdateDescriptorSets", |d| {
         d.capture.next_seq();
@@ -1925,6 +1975,9 @@ unsafe extern "system" fn update_sets(
         }
         for (set, (binding, elem, view, layout)) in iws {
             d.capture.write_image_descriptor(set, binding, elem, view, layout);
+        }
+        for (set, binding, elem, view) in tws {
+            d.capture.write_texel_descriptor(set, binding, elem, view);
         }
         for (s, sb, se, t, tb, te, n) in cs {
             d.capture.copy_descriptors(s, sb, se, t, tb, te, n);
@@ -2001,6 +2054,34 @@ unsafe fn image_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<ImageWrite> {
                 w.dst_array_element.saturating_add(k as u32),
                 i.image_view.as_raw(),
                 i.image_layout,
+            )
+        })
+        .collect()
+}
+
+/// The texel buffer descriptors (uniform, storage) of one
+/// `VkWriteDescriptorSet`: binding, array element, buffer view.
+///
+/// # Safety
+/// `w` is a valid write: for a texel buffer descriptor type,
+/// `p_texel_buffer_view` points at `descriptor_count` `VkBufferView`s.
+unsafe fn texel_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<(u32, u32, u64)> {
+    if !matches!(
+        w.descriptor_type,
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+    ) {
+        return Vec::new();
+    }
+    // SAFETY: per this function's contract.
+    let views = unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) };
+    views
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            (
+                w.dst_binding,
+                w.dst_array_element.saturating_add(k as u32),
+                v.as_raw(),
             )
         })
         .collect()

@@ -143,9 +143,11 @@ struct Pipeline {
     /// Uses by `(set, binding)`.
     uses: BTreeMap<(u32, u32), Use>,
     note: Option<String>,
-    /// Texel-buffer and other bindings its entry point uses (not
-    /// modelled).
+    /// Bindings its entry point uses that are neither buffers, images
+    /// nor texel buffers (not modelled).
     images: usize,
+    /// Its texel-buffer bindings and how it uses each.
+    texel_uses: BTreeMap<(u32, u32), Use>,
     /// Its image bindings and how it uses each, by `(set, binding)`.
     image_uses: BTreeMap<(u32, u32), Use>,
 }
@@ -164,6 +166,9 @@ struct Set {
     /// Image descriptors (storage, sampled, combined image sampler): the
     /// `VkImageView` and `imageLayout`, by `(binding, element)`.
     images: HashMap<(u32, u32), (u64, vk::ImageLayout)>,
+    /// Texel buffer descriptors (uniform, storage): the `VkBufferView`, by
+    /// `(binding, element)`.
+    texels: HashMap<(u32, u32), u64>,
 }
 
 /// A `VkImageView`: its image and subresource range (raw, as
@@ -342,6 +347,8 @@ pub struct Capture {
     image_count: usize,
     /// `vkCreateImageView`.
     views: HashMap<u64, View>,
+    /// `vkCreateBufferView`: buffer, offset, range.
+    buffer_views: HashMap<u64, (u64, u64, u64)>,
     /// Debug names the application gave objects
     /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
     debug_names: HashMap<u64, String>,
@@ -473,6 +480,7 @@ impl Capture {
             images: HashMap::new(),
             image_count: 0,
             views: HashMap::new(),
+            buffer_views: HashMap::new(),
             debug_names: HashMap::new(),
             names_taken: HashSet::new(),
             cb_names: HashMap::new(),
@@ -1044,11 +1052,13 @@ impl Capture {
             ),
         };
         let resources = self.shaders.get(&module).and_then(|s| s.resources.get(entry));
-        let images = resources.map_or(0, |r| {
-            r.values()
-                .filter(|r| matches!(r.kind, Kind::TexelBuffer | Kind::Other))
-                .count()
-        });
+        let images = resources.map_or(0, |r| r.values().filter(|r| r.kind == Kind::Other).count());
+        let texel_uses = resources
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| r.kind == Kind::TexelBuffer)
+            .map(|(k, r)| (*k, r.used))
+            .collect();
         let image_uses = resources
             .into_iter()
             .flatten()
@@ -1063,6 +1073,7 @@ impl Capture {
                 note,
                 images,
                 image_uses,
+                texel_uses,
             },
         );
     }
@@ -1100,6 +1111,7 @@ impl Capture {
                     layout,
                     descs: HashMap::new(),
                     images: HashMap::new(),
+                    texels: HashMap::new(),
                 },
             );
         }
@@ -1212,12 +1224,14 @@ impl Capture {
             layout: set_layout,
             descs: HashMap::new(),
             images: HashMap::new(),
+            texels: HashMap::new(),
         });
         if pushed.layout != set_layout {
             *pushed = Set {
                 layout: set_layout,
                 descs: HashMap::new(),
                 images: HashMap::new(),
+                texels: HashMap::new(),
             };
         }
         pushed.descs.extend(descs);
@@ -1251,6 +1265,31 @@ impl Capture {
             if let (Some(i), Some(s)) = (i, self.sets.get_mut(&dst)) {
                 s.images.insert((dst_binding, dst_elem + k), i);
             }
+            let t = self
+                .sets
+                .get(&src)
+                .and_then(|s| s.texels.get(&(src_binding, src_elem + k)).copied());
+            if let (Some(t), Some(s)) = (t, self.sets.get_mut(&dst)) {
+                s.texels.insert((dst_binding, dst_elem + k), t);
+            }
+        }
+    }
+
+    /// `vkCreateBufferView`: its buffer, offset and range
+    /// (`VK_WHOLE_SIZE` allowed).
+    pub fn create_buffer_view(&mut self, view: u64, buffer: u64, offset: u64, range: u64) {
+        self.buffer_views.insert(view, (buffer, offset, range));
+    }
+
+    /// `vkDestroyBufferView`.
+    pub fn destroy_buffer_view(&mut self, view: u64) {
+        self.buffer_views.remove(&view);
+    }
+
+    /// One texel buffer descriptor of a `VkWriteDescriptorSet`.
+    pub fn write_texel_descriptor(&mut self, set: u64, binding: u32, element: u32, view: u64) {
+        if let Some(s) = self.sets.get_mut(&set) {
+            s.texels.insert((binding, element), view);
         }
     }
 
@@ -1603,7 +1642,7 @@ impl Capture {
                 seq,
                 call,
                 &format!(
-                    "{images} texel-buffer or other non-buffer, non-image binding(s) of the dispatch; its buffers and images are recorded"
+                    "{images} binding(s) of the dispatch that are neither buffers, images nor texel buffers; those are recorded"
                 ),
             );
         }
@@ -1713,6 +1752,52 @@ impl Capture {
                     .image_binding(view, layout, ty, *u)
                     .map_err(|e| format!("set {set} binding {binding}: {e}"))?;
                 bindings.push(b);
+            }
+        }
+        for (&(set, binding), u) in &pipeline.texel_uses {
+            let (set_handle, _) = state
+                .sets
+                .get(&set)
+                .ok_or_else(|| format!("set {set} not bound"))?;
+            let s = if *set_handle == PUSHED {
+                state
+                    .push
+                    .get(&set)
+                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+            } else {
+                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+            };
+            let layout_binding = self
+                .set_layouts
+                .get(&s.layout)
+                .and_then(|l| l.iter().find(|b| b.binding == binding));
+            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            // A uniform texel buffer is SHADER_SAMPLED_READ; a storage one
+            // is accessed as a storage buffer (docs/trace-format.md).
+            let uniform = layout_binding.is_some_and(|b| b.ty == vk::DescriptorType::UNIFORM_TEXEL_BUFFER);
+            for e in 0..count {
+                let Some(view) = s.texels.get(&(binding, e)) else {
+                    if e == 0 {
+                        return Err(format!(
+                            "set {set} binding {binding} (a texel buffer) never written"
+                        ));
+                    }
+                    continue;
+                };
+                let &(buffer, offset, range) = self
+                    .buffer_views
+                    .get(view)
+                    .ok_or_else(|| format!("set {set} binding {binding}: an unknown buffer view"))?;
+                let region = self
+                    .region(buffer, offset, range)
+                    .map_err(|e| format!("set {set} binding {binding}: {e}"))?;
+                let access = match (u.read, u.write) {
+                    _ if uniform => BindingAccess::Sampled,
+                    (true, true) => BindingAccess::ReadWrite,
+                    (false, true) => BindingAccess::Write,
+                    _ => BindingAccess::Read,
+                };
+                bindings.push(Binding { access, region });
             }
         }
         if bindings.is_empty() {
@@ -3958,6 +4043,50 @@ mod tests {
                 "{name}: no `{want}` in\n{text}"
             );
         }
+    }
+
+    /// Texel buffers in a dispatch, through their buffer views: a uniform
+    /// texel buffer is `sampled`, a storage one `read`/`write`/`rw` by
+    /// reflection, each over its view's range.
+    #[test]
+    fn texel_buffers_in_a_dispatch() {
+        let mut c = device();
+        c.create_set_layout(
+            21,
+            vec![
+                (0, vk::DescriptorType::UNIFORM_TEXEL_BUFFER, 1),
+                (1, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
+            ],
+        );
+        c.create_pipeline_layout(31, vec![21]);
+        c.create_shader(41, Ok(Reflection::default()));
+        let resource = |used| Resource {
+            kind: Kind::TexelBuffer,
+            used,
+            exact: true,
+        };
+        let mut bindings = BTreeMap::new();
+        bindings.insert((0, 0), resource(READ));
+        bindings.insert((0, 1), resource(WRITE));
+        let mut eps = BTreeMap::new();
+        eps.insert("main".to_string(), bindings);
+        c.shader_resources(41, eps);
+        c.create_compute_pipeline(51, 41, "main", 31);
+        c.allocate_sets(&[(81, 21)]);
+        c.create_buffer_view(91, 10, 0, 256);
+        c.create_buffer_view(92, 10, 256, vk::WHOLE_SIZE);
+        c.write_texel_descriptor(81, 0, 0, 91);
+        c.write_texel_descriptor(81, 1, 0, 92);
+        c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 51);
+        c.bind_sets(70, 6, 0, &[81], &[]);
+        c.dispatch(70, 7, "vkCmdDispatch", None);
+        let text = submitted(c);
+        let want = "dispatch s1_main sampled b0[0..256] write b0[256..4096]  # vkCmdDispatch #7";
+        assert!(
+            text.lines().any(|l| l.starts_with(want)),
+            "no `{want}` in\n{text}"
+        );
+        assert!(!text.lines().any(|l| l.starts_with("not-modelled")), "{text}");
     }
 
     /// A 2D optimal exclusive image of one mip and one layer.
