@@ -36,10 +36,10 @@
 use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
-    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ResourceBarrier, TemplateSlot, WaitOn,
-    WaitScope,
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ResourceBarrier, TemplateSlot,
+    WaitOn, WaitScope,
 };
-use crate::reflect::{reflect, reflect_resources, Kind};
+use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
 use ash::vk::{self, Handle};
 use std::collections::{HashMap, HashSet};
@@ -1460,10 +1460,24 @@ unsafe extern "system" fn create_image(
     let r = unsafe { f(device, info, alloc, out) };
     if r == vk::Result::SUCCESS {
         // SAFETY: valid create info; `*out` written on success.
-        let (image, format) = unsafe { ((*out).as_raw(), (*info).format) };
+        let (image, info) = unsafe {
+            let i = &*info;
+            (
+                (*out).as_raw(),
+                ImageInfo {
+                    format: i.format,
+                    image_type: i.image_type,
+                    extent: [i.extent.width, i.extent.height, i.extent.depth],
+                    mips: i.mip_levels,
+                    layers: i.array_layers,
+                    tiling: i.tiling,
+                    exclusive: i.sharing_mode == vk::SharingMode::EXCLUSIVE,
+                },
+            )
+        };
         record(key, "vkCreateImage", |d| {
             d.capture.next_seq();
-            d.capture.create_image(image, format);
+            d.capture.create_image(image, info);
         });
     }
     r
@@ -1478,6 +1492,97 @@ unsafe extern "system" fn destroy_image(device: vk::Device, image: vk::Image, al
     if let Some(f) = next!(key, vk::PFN_vkDestroyImage, ["vkDestroyImage"]) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(device, image, alloc) }
+    }
+}
+
+unsafe extern "system" fn create_buffer_view(
+    device: vk::Device,
+    info: *const vk::BufferViewCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::BufferView,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateBufferView, ["vkCreateBufferView"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (view, buffer, offset, range) = unsafe {
+            (
+                (*out).as_raw(),
+                (*info).buffer.as_raw(),
+                (*info).offset,
+                (*info).range,
+            )
+        };
+        record(key, "vkCreateBufferView", |d| {
+            d.capture.next_seq();
+            d.capture.create_buffer_view(view, buffer, offset, range);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_buffer_view(device: vk::Device, view: vk::BufferView, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyBufferView", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_buffer_view(view.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyBufferView, ["vkDestroyBufferView"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, view, alloc) }
+    }
+}
+
+unsafe extern "system" fn create_image_view(
+    device: vk::Device,
+    info: *const vk::ImageViewCreateInfo<'_>,
+    alloc: Alloc<'_>,
+    out: *mut vk::ImageView,
+) -> vk::Result {
+    let key = dispatch_key(device.as_raw());
+    let Some(f) = next!(key, vk::PFN_vkCreateImageView, ["vkCreateImageView"]) else {
+        return vk::Result::ERROR_INITIALIZATION_FAILED;
+    };
+    // SAFETY: the next layer's function with the caller's arguments.
+    let r = unsafe { f(device, info, alloc, out) };
+    if r == vk::Result::SUCCESS {
+        // SAFETY: valid create info; `*out` written on success.
+        let (view, image, range) = unsafe {
+            let i = &*info;
+            let s = i.subresource_range;
+            (
+                (*out).as_raw(),
+                i.image.as_raw(),
+                [
+                    s.aspect_mask.as_raw(),
+                    s.base_mip_level,
+                    s.level_count,
+                    s.base_array_layer,
+                    s.layer_count,
+                ],
+            )
+        };
+        record(key, "vkCreateImageView", |d| {
+            d.capture.next_seq();
+            d.capture.create_image_view(view, image, range);
+        });
+    }
+    r
+}
+
+unsafe extern "system" fn destroy_image_view(device: vk::Device, view: vk::ImageView, alloc: Alloc<'_>) {
+    let key = dispatch_key(device.as_raw());
+    record(key, "vkDestroyImageView", |d| {
+        d.capture.next_seq();
+        d.capture.destroy_image_view(view.as_raw());
+    });
+    if let Some(f) = next!(key, vk::PFN_vkDestroyImageView, ["vkDestroyImageView"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(device, view, alloc) }
     }
 }
 
@@ -1667,22 +1772,10 @@ unsafe extern "system" fn create_shader_module(
         record(key, "vkCreateShaderModule", |d| {
             d.capture.next_seq();
             d.capture.create_shader(module, reflect(code));
-            // Image and texel-buffer bindings each entry point uses: the
-            // model has no image descriptors yet (dispatches name them in a
-            // `not-modelled` line).
+            // Every descriptor binding each entry point uses, by kind:
+            // images become image bindings of its dispatches.
             if let Ok(res) = reflect_resources(code) {
-                let images = res
-                    .entry_points
-                    .into_iter()
-                    .map(|(ep, bindings)| {
-                        let n = bindings
-                            .values()
-                            .filter(|r| matches!(r.kind, Kind::Image | Kind::TexelBuffer | Kind::Other))
-                            .count();
-                        (ep, n)
-                    })
-                    .collect();
-                d.capture.shader_images(module, images);
+                d.capture.shader_resources(module, res.entry_points);
             }
         });
     }
@@ -1842,10 +1935,22 @@ unsafe extern "system" fn update_sets(
     let key = dispatch_key(device.as_raw());
     // SAFETY: `nw` valid writes (buffer infos present for buffer types) and
     // `nc` valid copies.
-    let (ws, cs) = unsafe {
+    let (ws, iws, tws, cs) = unsafe {
         let ws: Vec<(u64, BufferWrite)> = slice(writes, nw)
             .iter()
             .flat_map(|w| buffer_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
+            .collect();
+        let iws: Vec<(u64, ImageWrite)> = slice(writes, nw)
+            .iter()
+            .flat_map(|w| image_writes(w).into_iter().map(move |b| (w.dst_set.as_raw(), b)))
+            .collect();
+        let tws: Vec<(u64, u32, u32, u64)> = slice(writes, nw)
+            .iter()
+            .flat_map(|w| {
+                texel_writes(w)
+                    .into_iter()
+                    .map(move |(b, e, v)| (w.dst_set.as_raw(), b, e, v))
+            })
             .collect();
         let cs: Vec<_> = slice(copies, nc)
             .iter()
@@ -1861,12 +1966,18 @@ unsafe extern "system" fn update_sets(
                 )
             })
             .collect();
-        (ws, cs)
+        (ws, iws, tws, cs)
     };
     record(key, "vkUpdateDescriptorSets", |d| {
         d.capture.next_seq();
         for (set, (binding, elem, buf, off, range)) in ws {
             d.capture.write_descriptor(set, binding, elem, buf, off, range);
+        }
+        for (set, (binding, elem, view, layout)) in iws {
+            d.capture.write_image_descriptor(set, binding, elem, view, layout);
+        }
+        for (set, binding, elem, view) in tws {
+            d.capture.write_texel_descriptor(set, binding, elem, view);
         }
         for (s, sb, se, t, tb, te, n) in cs {
             d.capture.copy_descriptors(s, sb, se, t, tb, te, n);
@@ -1907,6 +2018,70 @@ unsafe fn buffer_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<BufferWrite> {
                 b.buffer.as_raw(),
                 b.offset,
                 b.range,
+            )
+        })
+        .collect()
+}
+
+/// One image descriptor of a write: binding, array element, image view,
+/// `imageLayout`.
+type ImageWrite = (u32, u32, u64, vk::ImageLayout);
+
+/// The image descriptors (storage, sampled, combined image sampler) of one
+/// `VkWriteDescriptorSet` (none for other descriptor types).
+///
+/// # Safety
+/// `w` is a valid write: for an image descriptor type, `p_image_info`
+/// points at `descriptor_count` `VkDescriptorImageInfo`s.
+unsafe fn image_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<ImageWrite> {
+    let image_type = matches!(
+        w.descriptor_type,
+        vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+    );
+    if !image_type {
+        return Vec::new();
+    }
+    // SAFETY: per this function's contract.
+    let infos = unsafe { slice(w.p_image_info, w.descriptor_count) };
+    infos
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            (
+                w.dst_binding,
+                w.dst_array_element.saturating_add(k as u32),
+                i.image_view.as_raw(),
+                i.image_layout,
+            )
+        })
+        .collect()
+}
+
+/// The texel buffer descriptors (uniform, storage) of one
+/// `VkWriteDescriptorSet`: binding, array element, buffer view.
+///
+/// # Safety
+/// `w` is a valid write: for a texel buffer descriptor type,
+/// `p_texel_buffer_view` points at `descriptor_count` `VkBufferView`s.
+unsafe fn texel_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<(u32, u32, u64)> {
+    if !matches!(
+        w.descriptor_type,
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+    ) {
+        return Vec::new();
+    }
+    // SAFETY: per this function's contract.
+    let views = unsafe { slice(w.p_texel_buffer_view, w.descriptor_count) };
+    views
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            (
+                w.dst_binding,
+                w.dst_array_element.saturating_add(k as u32),
+                v.as_raw(),
             )
         })
         .collect()
@@ -2362,6 +2537,7 @@ unsafe extern "system" fn copy_buffer_to_image(
             ImageCopy::BufferToImage,
             src.as_raw(),
             dst.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2391,6 +2567,7 @@ unsafe extern "system" fn copy_image_to_buffer(
             ImageCopy::ImageToBuffer,
             dst.as_raw(),
             src.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2410,14 +2587,224 @@ unsafe extern "system" fn copy_image(
     regions: *const vk::ImageCopy,
 ) {
     let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
     record(key, "vkCmdCopyImage", |d| {
         let seq = d.capture.next_seq();
-        d.capture
-            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage", src.as_raw(), dst.as_raw());
+        d.capture.copy_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdCopyImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
     });
     if let Some(f) = next!(key, vk::PFN_vkCmdCopyImage, ["vkCmdCopyImage"]) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions) }
+    }
+}
+
+/// A `VkImageSubresourceRange`, raw, as the recorder keeps one.
+fn raw_range(r: &vk::ImageSubresourceRange) -> [u32; 5] {
+    [
+        r.aspect_mask.as_raw(),
+        r.base_mip_level,
+        r.level_count,
+        r.base_array_layer,
+        r.layer_count,
+    ]
+}
+
+unsafe extern "system" fn clear_color_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    layout: vk::ImageLayout,
+    color: *const vk::ClearColorValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` ranges.
+    let rs: Vec<[u32; 5]> = unsafe { slice(ranges, n) }.iter().map(raw_range).collect();
+    record(key, "vkCmdClearColorImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.clear_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdClearColorImage",
+            false,
+            (image.as_raw(), layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdClearColorImage, ["vkCmdClearColorImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, image, layout, color, n, ranges) }
+    }
+}
+
+unsafe extern "system" fn clear_depth_stencil_image(
+    cb: vk::CommandBuffer,
+    image: vk::Image,
+    layout: vk::ImageLayout,
+    value: *const vk::ClearDepthStencilValue,
+    n: u32,
+    ranges: *const vk::ImageSubresourceRange,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` ranges.
+    let rs: Vec<[u32; 5]> = unsafe { slice(ranges, n) }.iter().map(raw_range).collect();
+    record(key, "vkCmdClearDepthStencilImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.clear_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdClearDepthStencilImage",
+            true,
+            (image.as_raw(), layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdClearDepthStencilImage,
+        ["vkCmdClearDepthStencilImage"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, image, layout, value, n, ranges) }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "system" fn blit_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageBlit,
+    filter: vk::Filter,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdBlitImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.blit_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdBlitImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdBlitImage, ["vkCmdBlitImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions, filter) }
+    }
+}
+
+unsafe extern "system" fn blit_image2(cb: vk::CommandBuffer, info: *const vk::BlitImageInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkBlitImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageBlit> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageBlit {
+                src_subresource: r.src_subresource,
+                src_offsets: r.src_offsets,
+                dst_subresource: r.dst_subresource,
+                dst_offsets: r.dst_offsets,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
+    record(key, "vkCmdBlitImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .blit_image(cb.as_raw(), seq, "vkCmdBlitImage2", src, dst, &rs);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdBlitImage2,
+        ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+unsafe extern "system" fn resolve_image(
+    cb: vk::CommandBuffer,
+    src: vk::Image,
+    src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    dst_layout: vk::ImageLayout,
+    n: u32,
+    regions: *const vk::ImageResolve,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: `n` regions.
+    let rs = unsafe { slice(regions, n) }.to_vec();
+    record(key, "vkCmdResolveImage", |d| {
+        let seq = d.capture.next_seq();
+        d.capture.resolve_image(
+            cb.as_raw(),
+            seq,
+            "vkCmdResolveImage",
+            (src.as_raw(), src_layout),
+            (dst.as_raw(), dst_layout),
+            &rs,
+        );
+    });
+    if let Some(f) = next!(key, vk::PFN_vkCmdResolveImage, ["vkCmdResolveImage"]) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, src, src_layout, dst, dst_layout, n, regions) }
+    }
+}
+
+unsafe extern "system" fn resolve_image2(cb: vk::CommandBuffer, info: *const vk::ResolveImageInfo2<'_>) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkResolveImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageResolve> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageResolve {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
+    record(key, "vkCmdResolveImage2", |d| {
+        let seq = d.capture.next_seq();
+        d.capture
+            .resolve_image(cb.as_raw(), seq, "vkCmdResolveImage2", src, dst, &rs);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdResolveImage2,
+        ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
     }
 }
 
@@ -2427,10 +2814,10 @@ unsafe extern "system" fn copy_buffer_to_image2(
 ) {
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid VkCopyBufferToImageInfo2 with `region_count` regions.
-    let (src, dst, rs) = unsafe {
+    let (src, dst, rs, layout) = unsafe {
         let i = &*info;
         let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
-        (i.src_buffer, i.dst_image, rs)
+        (i.src_buffer, i.dst_image, rs, i.dst_image_layout)
     };
     record(key, "vkCmdCopyBufferToImage2", |d| {
         let seq = d.capture.next_seq();
@@ -2441,6 +2828,7 @@ unsafe extern "system" fn copy_buffer_to_image2(
             ImageCopy::BufferToImage,
             src.as_raw(),
             dst.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2460,10 +2848,10 @@ unsafe extern "system" fn copy_image_to_buffer2(
 ) {
     let key = dispatch_key(cb.as_raw());
     // SAFETY: a valid VkCopyImageToBufferInfo2 with `region_count` regions.
-    let (src, dst, rs) = unsafe {
+    let (src, dst, rs, layout) = unsafe {
         let i = &*info;
         let rs: Vec<vk::BufferImageCopy> = slice(i.p_regions, i.region_count).iter().map(region1).collect();
-        (i.src_image, i.dst_buffer, rs)
+        (i.src_image, i.dst_buffer, rs, i.src_image_layout)
     };
     record(key, "vkCmdCopyImageToBuffer2", |d| {
         let seq = d.capture.next_seq();
@@ -2474,6 +2862,7 @@ unsafe extern "system" fn copy_image_to_buffer2(
             ImageCopy::ImageToBuffer,
             dst.as_raw(),
             src.as_raw(),
+            layout,
             &rs,
         );
     });
@@ -2489,12 +2878,29 @@ unsafe extern "system" fn copy_image_to_buffer2(
 
 unsafe extern "system" fn copy_image2(cb: vk::CommandBuffer, info: *const vk::CopyImageInfo2<'_>) {
     let key = dispatch_key(cb.as_raw());
-    // SAFETY: a valid VkCopyImageInfo2.
-    let (src, dst) = unsafe { ((*info).src_image, (*info).dst_image) };
+    // SAFETY: a valid VkCopyImageInfo2 with `region_count` regions.
+    let (src, dst, rs) = unsafe {
+        let i = &*info;
+        let rs: Vec<vk::ImageCopy> = slice(i.p_regions, i.region_count)
+            .iter()
+            .map(|r| vk::ImageCopy {
+                src_subresource: r.src_subresource,
+                src_offset: r.src_offset,
+                dst_subresource: r.dst_subresource,
+                dst_offset: r.dst_offset,
+                extent: r.extent,
+            })
+            .collect();
+        (
+            (i.src_image.as_raw(), i.src_image_layout),
+            (i.dst_image.as_raw(), i.dst_image_layout),
+            rs,
+        )
+    };
     record(key, "vkCmdCopyImage2", |d| {
         let seq = d.capture.next_seq();
         d.capture
-            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage2", src.as_raw(), dst.as_raw());
+            .copy_image(cb.as_raw(), seq, "vkCmdCopyImage2", src, dst, &rs);
     });
     if let Some(f) = next!(
         key,
@@ -2655,13 +3061,31 @@ unsafe fn read_sync1_barriers(
             .collect();
         b.extend(slice(imgs, ni).iter().map(|m| ResourceBarrier {
             masks: masks(m.src_access_mask, m.dst_access_mask),
-            target: BarrierTarget::Image {
-                image: m.image.as_raw(),
-                transition: m.old_layout != m.new_layout,
-            },
+            target: image_target(m.image, m.subresource_range, m.old_layout, m.new_layout),
             queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
         }));
         (g, b)
+    }
+}
+
+/// An image memory barrier's target, as the recorder takes it.
+fn image_target(
+    image: vk::Image,
+    r: vk::ImageSubresourceRange,
+    old_layout: vk::ImageLayout,
+    new_layout: vk::ImageLayout,
+) -> BarrierTarget {
+    BarrierTarget::Image {
+        image: image.as_raw(),
+        range: [
+            r.aspect_mask.as_raw(),
+            r.base_mip_level,
+            r.level_count,
+            r.base_array_layer,
+            r.layer_count,
+        ],
+        old_layout,
+        new_layout,
     }
 }
 
@@ -3051,10 +3475,7 @@ unsafe fn read_dependency(info: *const vk::DependencyInfo<'_>) -> (Vec<[u64; 4]>
                         m.dst_stage_mask.as_raw(),
                         m.dst_access_mask.as_raw(),
                     ],
-                    target: BarrierTarget::Image {
-                        image: m.image.as_raw(),
-                        transition: m.old_layout != m.new_layout,
-                    },
+                    target: image_target(m.image, m.subresource_range, m.old_layout, m.new_layout),
                     queue_families: queue_families(m.src_queue_family_index, m.dst_queue_family_index),
                 }),
         );

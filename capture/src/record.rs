@@ -32,7 +32,7 @@
 //! - Nothing here panics on unexpected input: unknown handles become
 //!   not-modelled notes.
 
-use crate::reflect::{ReflectError, Reflection, Use};
+use crate::reflect::{Kind, ReflectError, Reflection, Resource, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -91,19 +91,44 @@ struct Buffer {
     obj: Option<ObjectId>,
 }
 
-/// A `VkImage`, coarsely: the memory range it is bound to.
+/// What `vkCreateImage` said about an image: what the model's `image`
+/// declaration needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageInfo {
+    /// `format`.
+    pub format: vk::Format,
+    /// `imageType`.
+    pub image_type: vk::ImageType,
+    /// `extent` (width, height, depth).
+    pub extent: [u32; 3],
+    /// `mipLevels`.
+    pub mips: u32,
+    /// `arrayLayers`.
+    pub layers: u32,
+    /// `tiling`.
+    pub tiling: vk::ImageTiling,
+    /// `sharingMode` is `VK_SHARING_MODE_EXCLUSIVE`.
+    pub exclusive: bool,
+}
+
+/// A `VkImage`: declared exactly (`image`) when the model knows its format
+/// and its notional bytes fit where it is bound, coarsely (the memory range
+/// it is bound to) otherwise.
 struct Image {
-    format: vk::Format,
+    info: ImageInfo,
     /// The trace object, once bound.
     obj: Option<ObjectId>,
+    /// The trace object is an `image` declaration (subresources and
+    /// layouts), not a `buffer` over its memory.
+    exact: bool,
 }
 
 struct Shader {
     index: usize,
     reflection: Result<Reflection, String>,
-    /// Image, texel-buffer and other non-buffer bindings each entry point
-    /// uses.
-    images: BTreeMap<String, usize>,
+    /// Every descriptor binding each entry point uses, by kind
+    /// ([`crate::reflect::reflect_resources`]).
+    resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
 }
 
 #[derive(Clone)]
@@ -118,8 +143,13 @@ struct Pipeline {
     /// Uses by `(set, binding)`.
     uses: BTreeMap<(u32, u32), Use>,
     note: Option<String>,
-    /// Non-buffer bindings its entry point uses (not modelled).
+    /// Bindings its entry point uses that are neither buffers, images
+    /// nor texel buffers (not modelled).
     images: usize,
+    /// Its texel-buffer bindings and how it uses each.
+    texel_uses: BTreeMap<(u32, u32), Use>,
+    /// Its image bindings and how it uses each, by `(set, binding)`.
+    image_uses: BTreeMap<(u32, u32), Use>,
 }
 
 #[derive(Clone, Copy)]
@@ -133,6 +163,20 @@ struct Desc {
 struct Set {
     layout: u64,
     descs: HashMap<(u32, u32), Desc>,
+    /// Image descriptors (storage, sampled, combined image sampler): the
+    /// `VkImageView` and `imageLayout`, by `(binding, element)`.
+    images: HashMap<(u32, u32), (u64, vk::ImageLayout)>,
+    /// Texel buffer descriptors (uniform, storage): the `VkBufferView`, by
+    /// `(binding, element)`.
+    texels: HashMap<(u32, u32), u64>,
+}
+
+/// A `VkImageView`: its image and subresource range (raw, as
+/// [`BarrierTarget::Image`] keeps one).
+#[derive(Clone, Copy)]
+struct View {
+    image: u64,
+    range: [u32; 5],
 }
 
 /// A bound descriptor set and its dynamic offsets by `(binding, element)`.
@@ -236,14 +280,39 @@ pub enum BarrierTarget {
         /// `size`.
         size: u64,
     },
-    /// An image, coarsely: all of its memory, whatever the subresource
-    /// range.
+    /// An image memory barrier: over its subresource range of an image
+    /// declared exactly, over all of its memory of a coarse one.
     Image {
         /// The `VkImage`.
         image: u64,
-        /// `oldLayout != newLayout`: a layout transition.
-        transition: bool,
+        /// `subresourceRange`, raw: aspect mask, base mip, mip count, base
+        /// layer, layer count (`VK_REMAINING_*` as Vulkan's value).
+        range: [u32; 5],
+        /// `oldLayout`.
+        old_layout: vk::ImageLayout,
+        /// `newLayout`.
+        new_layout: vk::ImageLayout,
     },
+}
+
+impl BarrierTarget {
+    /// An image barrier that changes the layout.
+    fn transition(&self) -> bool {
+        matches!(self, BarrierTarget::Image { old_layout, new_layout, .. } if old_layout != new_layout)
+    }
+}
+
+/// The model's subresource range of a raw one ([`BarrierTarget::Image`]'s
+/// order; `VK_REMAINING_*` becomes `None`).
+pub fn model_range(r: [u32; 5]) -> vksync::SubresourceRange {
+    let count = |n: u32| (n != vk::REMAINING_MIP_LEVELS).then_some(n);
+    vksync::SubresourceRange {
+        aspects: vksync::AspectMask(r[0]),
+        base_mip: r[1],
+        mip_count: count(r[2]),
+        base_layer: r[3],
+        layer_count: count(r[4]),
+    }
 }
 
 /// One buffer descriptor of a write, a push or a template: binding, array
@@ -276,6 +345,10 @@ pub struct Capture {
     buffers: HashMap<u64, Buffer>,
     images: HashMap<u64, Image>,
     image_count: usize,
+    /// `vkCreateImageView`.
+    views: HashMap<u64, View>,
+    /// `vkCreateBufferView`: buffer, offset, range.
+    buffer_views: HashMap<u64, (u64, u64, u64)>,
     /// Debug names the application gave objects
     /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
     debug_names: HashMap<u64, String>,
@@ -406,6 +479,8 @@ impl Capture {
             buffers: HashMap::new(),
             images: HashMap::new(),
             image_count: 0,
+            views: HashMap::new(),
+            buffer_views: HashMap::new(),
             debug_names: HashMap::new(),
             names_taken: HashSet::new(),
             cb_names: HashMap::new(),
@@ -792,8 +867,15 @@ impl Capture {
     }
 
     /// `vkCreateImage`.
-    pub fn create_image(&mut self, image: u64, format: vk::Format) {
-        self.images.insert(image, Image { format, obj: None });
+    pub fn create_image(&mut self, image: u64, info: ImageInfo) {
+        self.images.insert(
+            image,
+            Image {
+                info,
+                obj: None,
+                exact: false,
+            },
+        );
     }
 
     /// `vkDestroyImage`.
@@ -804,21 +886,69 @@ impl Capture {
     }
 
     /// `vkBindImageMemory` (one bind of `vkBindImageMemory2`): the image
-    /// becomes a trace buffer `iK` over the `size` bytes its memory
-    /// requirements ask for, at `offset` in `memory`.
+    /// becomes a trace `image` aliasing `memory` at `offset` when
+    /// [`exact_image`] allows it, a trace buffer `iK` over the `size` bytes
+    /// its memory requirements ask for otherwise (with a comment saying
+    /// why).
     pub fn bind_image(&mut self, seq: u64, call: &str, image: u64, memory: u64, offset: u64, size: u64) {
-        if !self.images.contains_key(&image) {
+        let Some(info) = self.images.get(&image).map(|i| i.info) else {
             self.skip(None, format!("{call} #{seq} of an unknown image"));
             return;
-        }
+        };
         let name = self.object_name(image, "VkImage", seq, call).unwrap_or_else(|| {
             self.image_count += 1;
             format!("i{}", self.image_count - 1)
         });
+        let left = self
+            .memories
+            .get(&memory)
+            .map_or(0, |m| m.size.saturating_sub(offset));
+        let why = match exact_image(&info, size, left) {
+            Ok((format, extent, tiling, notional)) => {
+                let Some(mem_obj) = self.memories.get(&memory).map(|m| m.obj) else {
+                    self.skip(None, format!("{call} #{seq} to an unknown memory object"));
+                    return;
+                };
+                match self.program.declare_image(
+                    &name,
+                    format,
+                    extent,
+                    info.mips,
+                    info.layers,
+                    tiling,
+                    Some((mem_obj, offset)),
+                ) {
+                    Ok(obj) => {
+                        self.placement.insert(obj, (memory, offset, notional));
+                        if info.exclusive {
+                            if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
+                                self.skip(None, format!("{call} #{seq} (exclusive: {e})"));
+                            }
+                        }
+                        self.notes.before(
+                            self.program.commands().len(),
+                            &format!(
+                                "{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes in memory; \
+                                 its {notional} notional bytes (the model's layout) stand at offset {offset}"
+                            ),
+                        );
+                        if let Some(i) = self.images.get_mut(&image) {
+                            i.obj = Some(obj);
+                            i.exact = true;
+                        }
+                        return;
+                    }
+                    Err(e) => e.to_string(),
+                }
+            }
+            Err(why) => why,
+        };
         if let Some(obj) = self.bind_object(seq, call, &name, size, memory, offset) {
             self.notes.before(
                 self.program.commands().len(),
-                &format!("{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes: an image is its memory range"),
+                &format!(
+                    "{name} is VkImage {image:#x} ({call} #{seq}), {size} bytes: an image is its memory range ({why})"
+                ),
             );
             if let Some(i) = self.images.get_mut(&image) {
                 i.obj = Some(obj);
@@ -837,7 +967,7 @@ impl Capture {
                 object: obj,
                 range: ByteRange::new(0, size),
             },
-            i.format,
+            i.info.format,
         ))
     }
 
@@ -863,16 +993,20 @@ impl Capture {
             Shader {
                 index,
                 reflection: reflection.map_err(|e| e.to_string()),
-                images: BTreeMap::new(),
+                resources: BTreeMap::new(),
             },
         );
     }
 
-    /// The image and texel-buffer bindings each entry point of `module`
-    /// uses (from [`crate::reflect::reflect_resources`]).
-    pub fn shader_images(&mut self, module: u64, images: BTreeMap<String, usize>) {
+    /// Every descriptor binding each entry point of `module` uses (from
+    /// [`crate::reflect::reflect_resources`]).
+    pub fn shader_resources(
+        &mut self,
+        module: u64,
+        resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
+    ) {
         if let Some(s) = self.shaders.get_mut(&module) {
-            s.images = images;
+            s.resources = resources;
         }
     }
 
@@ -917,12 +1051,20 @@ impl Capture {
                 Some("unknown shader module: every storage binding counted read-write".to_string()),
             ),
         };
-        let images = self
-            .shaders
-            .get(&module)
-            .and_then(|s| s.images.get(entry))
-            .copied()
-            .unwrap_or(0);
+        let resources = self.shaders.get(&module).and_then(|s| s.resources.get(entry));
+        let images = resources.map_or(0, |r| r.values().filter(|r| r.kind == Kind::Other).count());
+        let texel_uses = resources
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| r.kind == Kind::TexelBuffer)
+            .map(|(k, r)| (*k, r.used))
+            .collect();
+        let image_uses = resources
+            .into_iter()
+            .flatten()
+            .filter(|(_, r)| r.kind == Kind::Image)
+            .map(|(k, r)| (*k, r.used))
+            .collect();
         self.pipelines.insert(
             pipeline,
             Pipeline {
@@ -930,6 +1072,8 @@ impl Capture {
                 uses,
                 note,
                 images,
+                image_uses,
+                texel_uses,
             },
         );
     }
@@ -966,6 +1110,8 @@ impl Capture {
                 Set {
                     layout,
                     descs: HashMap::new(),
+                    images: HashMap::new(),
+                    texels: HashMap::new(),
                 },
             );
         }
@@ -1077,11 +1223,15 @@ impl Capture {
         let pushed = state.push.entry(set).or_insert_with(|| Set {
             layout: set_layout,
             descs: HashMap::new(),
+            images: HashMap::new(),
+            texels: HashMap::new(),
         });
         if pushed.layout != set_layout {
             *pushed = Set {
                 layout: set_layout,
                 descs: HashMap::new(),
+                images: HashMap::new(),
+                texels: HashMap::new(),
             };
         }
         pushed.descs.extend(descs);
@@ -1108,6 +1258,64 @@ impl Capture {
             if let (Some(d), Some(s)) = (d, self.sets.get_mut(&dst)) {
                 s.descs.insert((dst_binding, dst_elem + k), d);
             }
+            let i = self
+                .sets
+                .get(&src)
+                .and_then(|s| s.images.get(&(src_binding, src_elem + k)).copied());
+            if let (Some(i), Some(s)) = (i, self.sets.get_mut(&dst)) {
+                s.images.insert((dst_binding, dst_elem + k), i);
+            }
+            let t = self
+                .sets
+                .get(&src)
+                .and_then(|s| s.texels.get(&(src_binding, src_elem + k)).copied());
+            if let (Some(t), Some(s)) = (t, self.sets.get_mut(&dst)) {
+                s.texels.insert((dst_binding, dst_elem + k), t);
+            }
+        }
+    }
+
+    /// `vkCreateBufferView`: its buffer, offset and range
+    /// (`VK_WHOLE_SIZE` allowed).
+    pub fn create_buffer_view(&mut self, view: u64, buffer: u64, offset: u64, range: u64) {
+        self.buffer_views.insert(view, (buffer, offset, range));
+    }
+
+    /// `vkDestroyBufferView`.
+    pub fn destroy_buffer_view(&mut self, view: u64) {
+        self.buffer_views.remove(&view);
+    }
+
+    /// One texel buffer descriptor of a `VkWriteDescriptorSet`.
+    pub fn write_texel_descriptor(&mut self, set: u64, binding: u32, element: u32, view: u64) {
+        if let Some(s) = self.sets.get_mut(&set) {
+            s.texels.insert((binding, element), view);
+        }
+    }
+
+    /// `vkCreateImageView`: its image and subresource range.
+    pub fn create_image_view(&mut self, view: u64, image: u64, range: [u32; 5]) {
+        self.views.insert(view, View { image, range });
+    }
+
+    /// `vkDestroyImageView`.
+    pub fn destroy_image_view(&mut self, view: u64) {
+        self.views.remove(&view);
+    }
+
+    /// One image descriptor (storage image, sampled image or combined
+    /// image sampler) of a `VkWriteDescriptorSet`: its view and
+    /// `imageLayout`.
+    pub fn write_image_descriptor(
+        &mut self,
+        set: u64,
+        binding: u32,
+        element: u32,
+        view: u64,
+        layout: vk::ImageLayout,
+    ) {
+        if let Some(s) = self.sets.get_mut(&set) {
+            s.images.insert((binding, element), (view, layout));
         }
     }
 
@@ -1434,7 +1642,7 @@ impl Capture {
                 seq,
                 call,
                 &format!(
-                    "{images} image or texel-buffer binding(s) of the dispatch; its buffers are recorded"
+                    "{images} binding(s) of the dispatch that are neither buffers, images nor texel buffers; those are recorded"
                 ),
             );
         }
@@ -1514,8 +1722,86 @@ impl Capture {
                 });
             }
         }
+        for (&(set, binding), u) in &pipeline.image_uses {
+            let (set_handle, _) = state
+                .sets
+                .get(&set)
+                .ok_or_else(|| format!("set {set} not bound"))?;
+            let s = if *set_handle == PUSHED {
+                state
+                    .push
+                    .get(&set)
+                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+            } else {
+                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+            };
+            let layout_binding = self
+                .set_layouts
+                .get(&s.layout)
+                .and_then(|l| l.iter().find(|b| b.binding == binding));
+            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            let ty = layout_binding.map_or(vk::DescriptorType::STORAGE_IMAGE, |b| b.ty);
+            for e in 0..count {
+                let Some(&(view, layout)) = s.images.get(&(binding, e)) else {
+                    if e == 0 {
+                        return Err(format!("set {set} binding {binding} (an image) never written"));
+                    }
+                    continue;
+                };
+                let b = self
+                    .image_binding(view, layout, ty, *u)
+                    .map_err(|e| format!("set {set} binding {binding}: {e}"))?;
+                bindings.push(b);
+            }
+        }
+        for (&(set, binding), u) in &pipeline.texel_uses {
+            let (set_handle, _) = state
+                .sets
+                .get(&set)
+                .ok_or_else(|| format!("set {set} not bound"))?;
+            let s = if *set_handle == PUSHED {
+                state
+                    .push
+                    .get(&set)
+                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+            } else {
+                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+            };
+            let layout_binding = self
+                .set_layouts
+                .get(&s.layout)
+                .and_then(|l| l.iter().find(|b| b.binding == binding));
+            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            // A uniform texel buffer is SHADER_SAMPLED_READ; a storage one
+            // is accessed as a storage buffer (docs/trace-format.md).
+            let uniform = layout_binding.is_some_and(|b| b.ty == vk::DescriptorType::UNIFORM_TEXEL_BUFFER);
+            for e in 0..count {
+                let Some(view) = s.texels.get(&(binding, e)) else {
+                    if e == 0 {
+                        return Err(format!(
+                            "set {set} binding {binding} (a texel buffer) never written"
+                        ));
+                    }
+                    continue;
+                };
+                let &(buffer, offset, range) = self
+                    .buffer_views
+                    .get(view)
+                    .ok_or_else(|| format!("set {set} binding {binding}: an unknown buffer view"))?;
+                let region = self
+                    .region(buffer, offset, range)
+                    .map_err(|e| format!("set {set} binding {binding}: {e}"))?;
+                let access = match (u.read, u.write) {
+                    _ if uniform => BindingAccess::Sampled,
+                    (true, true) => BindingAccess::ReadWrite,
+                    (false, true) => BindingAccess::Write,
+                    _ => BindingAccess::Read,
+                };
+                bindings.push(Binding { access, region });
+            }
+        }
         if bindings.is_empty() {
-            return Err("a dispatch that uses no buffer".to_string());
+            return Err("a dispatch that uses no buffer or image".to_string());
         }
         let indirect = match indirect {
             Some((buf, off)) => Some(self.region(buf, off, 12)?),
@@ -1530,6 +1816,77 @@ impl Capture {
             },
             pipeline.note.clone(),
         ))
+    }
+
+    /// A dispatch's binding of an image descriptor of type `ty` over
+    /// `view`, which the shader uses as `u`: for an image declared exactly,
+    /// `image-read`/`-write`/`-rw` (a storage image, by reflection) or
+    /// `sampled-image` with the descriptor's layout, over the view's one
+    /// byte range; for a coarse image, `read`/`write`/`rw` or `sampled`
+    /// over all of its memory (the same accesses, without layouts).
+    fn image_binding(
+        &self,
+        view: u64,
+        layout: vk::ImageLayout,
+        ty: vk::DescriptorType,
+        u: Use,
+    ) -> Result<Binding, String> {
+        let storage = match ty {
+            vk::DescriptorType::STORAGE_IMAGE => true,
+            vk::DescriptorType::SAMPLED_IMAGE | vk::DescriptorType::COMBINED_IMAGE_SAMPLER => false,
+            other => return Err(format!("descriptor type {other:?} is not modelled")),
+        };
+        let v = self.views.get(&view).ok_or("an unknown image view")?;
+        let i = self.images.get(&v.image).ok_or("a view of an unknown image")?;
+        let obj = i.obj.ok_or("a view of an image without memory")?;
+        let storage_access = |exact: bool| match (u.read, u.write, exact) {
+            (true, true, true) => BindingAccess::ImageReadWrite,
+            (false, true, true) => BindingAccess::ImageWrite,
+            (_, _, true) => BindingAccess::ImageRead,
+            (true, true, false) => BindingAccess::ReadWrite,
+            (false, true, false) => BindingAccess::Write,
+            (_, _, false) => BindingAccess::Read,
+        };
+        if !i.exact {
+            let (region, _) = self.image_region(v.image)?;
+            let access = if storage {
+                storage_access(false)
+            } else {
+                BindingAccess::Sampled
+            };
+            return Ok(Binding { access, region });
+        }
+        let desc = self.program.image(obj).ok_or("not an image of the trace")?;
+        let range = model_range(v.range);
+        let bytes = desc
+            .range_bytes(range)
+            .map_err(|e| format!("the view's subresource range {range}: {e}"))?;
+        // The model's view binding is one byte range: one aspect, and one
+        // mip level or all array layers.
+        let [range_bytes] = bytes[..] else {
+            return Err(format!(
+                "the view's subresource range {range} is {} byte ranges of the model's layout",
+                bytes.len()
+            ));
+        };
+        if range.aspects.count() != 1 {
+            return Err(format!(
+                "the view's subresource range {range} has several aspects"
+            ));
+        }
+        let access = if storage {
+            storage_access(true)
+        } else {
+            let l = model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?;
+            BindingAccess::SampledImage(l)
+        };
+        Ok(Binding {
+            access,
+            region: Region {
+                object: obj,
+                range: range_bytes,
+            },
+        })
     }
 
     /// `vkCmdCopyBuffer`: one `copy` per region.
@@ -1565,6 +1922,7 @@ impl Capture {
     /// region touches (from `bufferOffset` to the end of the buffer when
     /// the format's texel size is unknown, with a comment).
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     pub fn copy_buffer_image(
         &mut self,
         cb: u64,
@@ -1573,8 +1931,13 @@ impl Capture {
         kind: ImageCopy,
         buffer: u64,
         image: u64,
+        layout: vk::ImageLayout,
         regions: &[vk::BufferImageCopy],
     ) {
+        if self.images.get(&image).is_some_and(|i| i.exact) {
+            let op = self.buffer_image_op(kind, buffer, image, layout, regions);
+            return self.push_image_op(cb, seq, call, op);
+        }
         let (img, format) = match self.image_region(image) {
             Ok(i) => i,
             Err(e) => return self.skip(Some(cb), format!("{call} #{seq} ({e})")),
@@ -1610,10 +1973,114 @@ impl Capture {
         }
     }
 
-    /// `vkCmdCopyImage(2)`: one `copy-image` of all of one image's memory
-    /// to all of the other's, whatever the regions.
-    pub fn copy_image(&mut self, cb: u64, seq: u64, call: &str, src: u64, dst: u64) {
-        match (self.image_region(src), self.image_region(dst)) {
+    /// The exact form of a buffer-image copy of an image declared exactly:
+    /// every region with its buffer layout and subresource, and the
+    /// image's layout.
+    fn buffer_image_op(
+        &self,
+        kind: ImageCopy,
+        buffer: u64,
+        image: u64,
+        layout: vk::ImageLayout,
+        regions: &[vk::BufferImageCopy],
+    ) -> Result<vksync::ImageOp, String> {
+        let b = self.buffers.get(&buffer).ok_or("an unknown buffer")?;
+        let buffer = b.obj.ok_or("a buffer without memory")?;
+        let image = self.exact_obj(image)?;
+        let layout = model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?;
+        let regions = regions
+            .iter()
+            .map(|r| {
+                Ok(vksync::BufferImageCopy {
+                    buffer_offset: r.buffer_offset,
+                    row_length: r.buffer_row_length,
+                    image_height: r.buffer_image_height,
+                    subresource: model_layers(r.image_subresource),
+                    offset: offset3(r.image_offset)?,
+                    extent: [r.image_extent.width, r.image_extent.height, r.image_extent.depth],
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(match kind {
+            ImageCopy::ImageToBuffer => vksync::ImageOp::CopyImageToBuffer {
+                image,
+                layout,
+                buffer,
+                regions,
+            },
+            _ => vksync::ImageOp::CopyBufferToImage {
+                buffer,
+                image,
+                layout,
+                regions,
+            },
+        })
+    }
+
+    /// The trace object of an image declared exactly.
+    fn exact_obj(&self, image: u64) -> Result<ObjectId, String> {
+        let i = self.images.get(&image).ok_or("an unknown image")?;
+        let obj = i.obj.ok_or("an image without memory")?;
+        if !i.exact {
+            return Err("an image declared coarsely".into());
+        }
+        Ok(obj)
+    }
+
+    /// Pushes an exact image command (the model checks it against its
+    /// images: a region outside the image, a layout the command does not
+    /// allow), or a `not-modelled` line saying why not.
+    fn push_image_op(&mut self, cb: u64, seq: u64, call: &str, op: Result<vksync::ImageOp, String>) {
+        match op.and_then(|op| self.program.image_command(op).map_err(|e| e.to_string())) {
+            Ok(c) => self.push(cb, Entry::Cmd(c, format!("{call} #{seq}"))),
+            Err(e) => self.not_modelled(Some(cb), seq, call, &e),
+        }
+    }
+
+    /// `vkCmdCopyImage(2)`: between two images declared exactly, a
+    /// `copy-image` with every region and both layouts; otherwise one
+    /// `copy-image` of all of one image's memory to all of the other's,
+    /// whatever the regions.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageCopy],
+    ) {
+        let exact = |c: &Self, i: u64| c.images.get(&i).is_some_and(|i| i.exact);
+        if exact(self, src.0) && exact(self, dst.0) {
+            let op = (|| {
+                let side = |(i, l): (u64, vk::ImageLayout)| -> Result<_, String> {
+                    Ok((
+                        self.exact_obj(i)?,
+                        model_layout(l).ok_or_else(|| format!("layout {l:?} is not in the model"))?,
+                    ))
+                };
+                let regions = regions
+                    .iter()
+                    .map(|r| {
+                        Ok(vksync::ImageCopyRegion {
+                            src_subresource: model_layers(r.src_subresource),
+                            src_offset: offset3(r.src_offset)?,
+                            dst_subresource: model_layers(r.dst_subresource),
+                            dst_offset: offset3(r.dst_offset)?,
+                            extent: [r.extent.width, r.extent.height, r.extent.depth],
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(vksync::ImageOp::CopyImage {
+                    src: side(src)?,
+                    dst: side(dst)?,
+                    regions,
+                })
+            })();
+            return self.push_image_op(cb, seq, call, op);
+        }
+        match (self.image_region(src.0), self.image_region(dst.0)) {
             (Ok((s, _)), Ok((d, _))) => self.push(
                 cb,
                 Entry::Cmd(
@@ -1627,6 +2094,120 @@ impl Capture {
             ),
             (Err(e), _) | (_, Err(e)) => self.skip(Some(cb), format!("{call} #{seq} ({e})")),
         }
+    }
+
+    /// The trace object and model layout of one side of an image command,
+    /// of an image declared exactly (a coarse image's blits, resolves and
+    /// clears are not modelled: their stages are not a copy's, and a coarse
+    /// image has no layouts).
+    fn exact_side(
+        &self,
+        (image, layout): (u64, vk::ImageLayout),
+    ) -> Result<(ObjectId, vksync::ImageLayout), String> {
+        Ok((
+            self.exact_obj(image)?,
+            model_layout(layout).ok_or_else(|| format!("layout {layout:?} is not in the model"))?,
+        ))
+    }
+
+    /// `vkCmdClearColorImage` (`depth_stencil: false`) or
+    /// `vkCmdClearDepthStencilImage`: `clear-color-image` /
+    /// `clear-depth-stencil-image` with every range, of an image declared
+    /// exactly.
+    pub fn clear_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        depth_stencil: bool,
+        image: (u64, vk::ImageLayout),
+        ranges: &[[u32; 5]],
+    ) {
+        let op = self.exact_side(image).map(|(image, layout)| {
+            let ranges = ranges.iter().map(|r| model_range(*r)).collect();
+            if depth_stencil {
+                vksync::ImageOp::ClearDepthStencilImage {
+                    image,
+                    layout,
+                    ranges,
+                }
+            } else {
+                vksync::ImageOp::ClearColorImage {
+                    image,
+                    layout,
+                    ranges,
+                }
+            }
+        });
+        self.push_image_op(cb, seq, call, op);
+    }
+
+    /// `vkCmdBlitImage(2)`: `blit-image` with every region and both
+    /// layouts, between images declared exactly.
+    pub fn blit_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageBlit],
+    ) {
+        let op = (|| {
+            let corners = |o: [vk::Offset3D; 2]| -> Result<[[u32; 3]; 2], String> {
+                Ok([offset3(o[0])?, offset3(o[1])?])
+            };
+            let regions = regions
+                .iter()
+                .map(|r| {
+                    Ok(vksync::ImageBlitRegion {
+                        src_subresource: model_layers(r.src_subresource),
+                        src_offsets: corners(r.src_offsets)?,
+                        dst_subresource: model_layers(r.dst_subresource),
+                        dst_offsets: corners(r.dst_offsets)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(vksync::ImageOp::BlitImage {
+                src: self.exact_side(src)?,
+                dst: self.exact_side(dst)?,
+                regions,
+            })
+        })();
+        self.push_image_op(cb, seq, call, op);
+    }
+
+    /// `vkCmdResolveImage(2)`: `resolve-image` with every region and both
+    /// layouts, between images declared exactly.
+    pub fn resolve_image(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        src: (u64, vk::ImageLayout),
+        dst: (u64, vk::ImageLayout),
+        regions: &[vk::ImageResolve],
+    ) {
+        let op = (|| {
+            let regions = regions
+                .iter()
+                .map(|r| {
+                    Ok(vksync::ImageCopyRegion {
+                        src_subresource: model_layers(r.src_subresource),
+                        src_offset: offset3(r.src_offset)?,
+                        dst_subresource: model_layers(r.dst_subresource),
+                        dst_offset: offset3(r.dst_offset)?,
+                        extent: [r.extent.width, r.extent.height, r.extent.depth],
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok(vksync::ImageOp::ResolveImage {
+                src: self.exact_side(src)?,
+                dst: self.exact_side(dst)?,
+                regions,
+            })
+        })();
+        self.push_image_op(cb, seq, call, op);
     }
 
     /// `vkCmdFillBuffer`; a `VK_WHOLE_SIZE` fill stops at the last whole
@@ -1911,19 +2492,24 @@ impl Capture {
             // (keeping them could hide a hazard; leaving them out can only
             // add one). A layout transition it performs is still a write:
             // kept, with empty scopes, so it is ordered with nothing.
-            let modelled = |families: (u32, u32)| match rb.target {
-                BarrierTarget::Buffer { buffer, .. } => {
-                    !event
-                        && device_family(families.0)
-                        && device_family(families.1)
-                        && self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
-                }
-                BarrierTarget::Image { .. } => false,
+            let modelled = |families: (u32, u32)| {
+                let exclusive = match rb.target {
+                    BarrierTarget::Buffer { buffer, .. } => {
+                        self.buffers.get(&buffer).is_some_and(|b| b.exclusive)
+                    }
+                    // An exact image's transfer is the model's too (with
+                    // its layout transition between release and acquire).
+                    BarrierTarget::Image { image, .. } => self
+                        .images
+                        .get(&image)
+                        .is_some_and(|i| i.exact && i.info.exclusive),
+                };
+                !event && device_family(families.0) && device_family(families.1) && exclusive
             };
             let b = match rb.queue_families {
                 Some(f) if !modelled(f) => {
                     transfers += 1;
-                    if !matches!(rb.target, BarrierTarget::Image { transition: true, .. }) {
+                    if !rb.target.transition() {
                         continue;
                     }
                     Barrier::default()
@@ -1937,21 +2523,19 @@ impl Capture {
                     }
                 }
             };
-            let barrier = match rb.target {
+            let barriers = match rb.target {
                 BarrierTarget::Buffer { buffer, offset, size } => {
-                    self.region(buffer, offset, size).map(|r| b.on(r))
+                    self.region(buffer, offset, size).map(|r| vec![b.on(r)])
                 }
-                BarrierTarget::Image { image, transition } => self.image_region(image).map(|(r, _)| {
-                    let b = b.on(r);
-                    if transition {
-                        b.with_transition()
-                    } else {
-                        b
-                    }
-                }),
+                BarrierTarget::Image {
+                    image,
+                    range,
+                    old_layout,
+                    new_layout,
+                } => self.image_barrier(b, image, range, old_layout, new_layout),
             };
-            match barrier {
-                Ok(b) => dep.barriers.push(b),
+            match barriers {
+                Ok(bs) => dep.barriers.extend(bs),
                 Err(e) => self.skip(Some(cb), format!("{call} #{seq} (barrier {k}: {e})")),
             }
         }
@@ -1975,6 +2559,59 @@ impl Capture {
             );
         }
         dep
+    }
+
+    /// One image memory barrier with scopes `b`: for an image declared
+    /// exactly, one model barrier per byte range of its subresource range,
+    /// all naming one [`vksync::ImageBarrier`] with its layouts (a same
+    /// layout barrier orders without a transition; inside an ownership
+    /// transfer the transfer stands for the transition, as the parser has
+    /// it); for a coarse image, one barrier over all of its memory.
+    fn image_barrier(
+        &mut self,
+        b: Barrier,
+        image: u64,
+        range: [u32; 5],
+        old: vk::ImageLayout,
+        new: vk::ImageLayout,
+    ) -> Result<Vec<Barrier>, String> {
+        let i = self.images.get(&image).ok_or("an unknown image")?;
+        let obj = i.obj.ok_or("an image without memory")?;
+        if !i.exact {
+            let (r, _) = self.image_region(image)?;
+            let b = b.on(r);
+            return Ok(vec![if old != new { b.with_transition() } else { b }]);
+        }
+        let (Some(old_layout), Some(new_layout)) = (model_layout(old), model_layout(new)) else {
+            return Err(format!("layouts {old:?} -> {new:?}: one is not in the model"));
+        };
+        let range = model_range(range);
+        let desc = self.program.image(obj).ok_or("not an image of the trace")?;
+        let bytes = desc
+            .range_bytes(range)
+            .map_err(|e| format!("subresource range {range}: {e}"))?;
+        let r = self
+            .program
+            .add_image_barrier(vksync::ImageBarrier {
+                image: obj,
+                range,
+                old_layout,
+                new_layout,
+            })
+            .ok_or("too many image barriers")?;
+        let transition = old != new && b.ownership.is_none();
+        Ok(bytes
+            .into_iter()
+            .map(|range_bytes| Barrier {
+                region: Some(Region {
+                    object: obj,
+                    range: range_bytes,
+                }),
+                transition,
+                image: Some(r),
+                ..b
+            })
+            .collect())
     }
 
     // ---- submission and host ----
@@ -2911,6 +3548,89 @@ fn texel_size(format: vk::Format) -> Option<u64> {
     Some(size)
 }
 
+/// The model's format of a Vulkan one, by name (`vksync::vk::image::FORMATS`
+/// is the one table of formats; ash prints a known format by its name
+/// without `VK_FORMAT_`).
+fn model_format(f: vk::Format) -> Option<vksync::Format> {
+    vksync::Format::parse(&format!("{f:?}"))
+}
+
+/// The model's layout of a Vulkan one (the model's discriminants are
+/// Vulkan's values).
+fn model_layout(l: vk::ImageLayout) -> Option<vksync::ImageLayout> {
+    vksync::ImageLayout::ALL
+        .iter()
+        .copied()
+        .find(|m| *m as i32 == l.as_raw())
+}
+
+/// The model's `VkImageSubresourceLayers`.
+fn model_layers(l: vk::ImageSubresourceLayers) -> vksync::SubresourceLayers {
+    vksync::SubresourceLayers {
+        aspects: vksync::AspectMask(l.aspect_mask.as_raw()),
+        mip: l.mip_level,
+        base_layer: l.base_array_layer,
+        layer_count: (l.layer_count != vk::REMAINING_ARRAY_LAYERS).then_some(l.layer_count),
+    }
+}
+
+/// A `VkOffset3D` (signed) as the model's texel offset; a negative
+/// coordinate is outside every image.
+fn offset3(o: vk::Offset3D) -> Result<[u32; 3], String> {
+    let c = |v: i32| u32::try_from(v).map_err(|_| format!("a negative image offset {v}"));
+    Ok([c(o.x)?, c(o.y)?, c(o.z)?])
+}
+
+/// Whether an image is declared exactly: its format is in the model's
+/// table, it is 1D, 2D or 3D, and its notional size (the model's tight
+/// layout) fits both in what its memory requirements ask for (`size`:
+/// past that, the notional bytes would reach a neighbour's memory and
+/// raise false alarms) and in the memory left after its offset (`left`:
+/// the model refuses an alias past its memory). The format, extent,
+/// tiling and notional size; otherwise why not, for the comment on the
+/// coarse declaration.
+fn exact_image(
+    info: &ImageInfo,
+    size: u64,
+    left: u64,
+) -> Result<(vksync::Format, [u32; 3], vksync::Tiling, u64), String> {
+    let format = model_format(info.format)
+        .ok_or_else(|| format!("format {:?} is not in the model's table", info.format))?;
+    let [w, h, d] = info.extent;
+    let extent = match info.image_type {
+        vk::ImageType::TYPE_1D => [w, 1, 1],
+        vk::ImageType::TYPE_2D => [w, h, 1],
+        vk::ImageType::TYPE_3D => [w, h, d],
+        other => return Err(format!("image type {other:?}")),
+    };
+    let tiling = match info.tiling {
+        vk::ImageTiling::OPTIMAL => vksync::Tiling::Optimal,
+        vk::ImageTiling::LINEAR => vksync::Tiling::Linear,
+        other => return Err(format!("tiling {other:?}")),
+    };
+    let desc = vksync::ImageDesc {
+        object: ObjectId(0),
+        format,
+        extent,
+        mips: info.mips,
+        layers: info.layers,
+        tiling,
+    };
+    desc.validate("image").map_err(|e| e.to_string())?;
+    let notional = desc.total_size().ok_or("its notional size overflows")?;
+    if notional > size {
+        return Err(format!(
+            "its notional size {notional} is larger than the {size} bytes its memory requirements ask for"
+        ));
+    }
+    if notional > left {
+        return Err(format!(
+            "its notional size {notional} is larger than the {left} bytes of memory after its offset"
+        ));
+    }
+    Ok((format, extent, tiling, notional))
+}
+
 /// The bytes of a buffer that one `VkBufferImageCopy` region reads or
 /// writes, `[start, end)`: from `bufferOffset` to the last texel of the
 /// last row of the last layer, with rows `bufferRowLength` texels and
@@ -3161,10 +3881,19 @@ mod tests {
             vk::PipelineStageFlags2::COMPUTE_SHADER.as_raw(),
             vk::AccessFlags2::SHADER_STORAGE_READ.as_raw(),
         ];
-        let image = |transition| BarrierTarget::Image {
-            image: 80,
-            transition,
+        let image = |image, old: vk::ImageLayout, new: vk::ImageLayout| BarrierTarget::Image {
+            image,
+            range: [
+                vk::ImageAspectFlags::COLOR.as_raw(),
+                0,
+                1,
+                0,
+                vk::REMAINING_ARRAY_LAYERS,
+            ],
+            old_layout: old,
+            new_layout: new,
         };
+        let (undefined, general) = (vk::ImageLayout::UNDEFINED, vk::ImageLayout::GENERAL);
         let buffer = BarrierTarget::Buffer {
             buffer: 10,
             offset: 0,
@@ -3175,43 +3904,269 @@ mod tests {
             target,
             queue_families: transfer.then_some((0, 1)),
         };
+        // Image 80 is R32_UINT 16x16, 1024 notional bytes: declared
+        // exactly; image 81 has a format outside the model's table:
+        // coarsely, as its memory range.
         let cases: Vec<(&str, Vec<ResourceBarrier>, &str)> =
             vec![
             (
-                "a layout transition",
-                vec![rb(image(true), false)],
-                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024] transition",
+                "an exact layout transition names the subresources and layouts",
+                vec![rb(image(80, undefined, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0 COLOR:0:0.. UNDEFINED->GENERAL",
             ),
             (
-                "same layout: a barrier over the image's memory",
-                vec![rb(image(false), false)],
-                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0[0..1024]",
+                "same layout, exactly: a barrier that orders without a transition",
+                vec![rb(image(80, general, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i0 COLOR:0:0.. GENERAL->GENERAL",
+            ),
+            (
+                "a coarse layout transition",
+                vec![rb(image(81, undefined, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i1[0..1024] transition",
+            ),
+            (
+                "same layout, coarsely: a barrier over the image's memory",
+                vec![rb(image(81, general, general), false)],
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ i1[0..1024]",
             ),
             (
                 "an ownership transfer is left out",
-                vec![rb(buffer, true), rb(image(true), false)],
+                vec![rb(buffer, true), rb(image(81, undefined, general), false)],
                 "not-modelled vkCmdPipelineBarrier2 (1 queue family ownership transfer barrier(s): their scopes left out, their layout transitions kept unordered)",
             ),
             (
-                "the layout transition of an ownership transfer is kept, ordered with nothing",
-                vec![rb(image(true), true)],
-                "barrier NONE:NONE -> NONE:NONE i0[0..1024] transition",
+                "the layout transition of a left-out ownership transfer is kept, ordered with nothing",
+                vec![rb(image(81, undefined, general), true)],
+                "barrier NONE:NONE -> NONE:NONE i1[0..1024] transition",
             ),
             (
                 "an unknown image is skipped, with the reason",
-                vec![rb(BarrierTarget::Image { image: 99, transition: true }, false)],
+                vec![rb(image(99, undefined, general), false)],
                 "not-modelled vkCmdPipelineBarrier2 (barrier 0: an unknown image)",
             ),
         ];
         for (name, barriers, want) in cases {
             let mut c = device();
-            c.create_image(80, vk::Format::R32_UINT);
+            c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
             c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.create_image(81, image_info(vk::Format::R16_UINT, [16, 16, 1]));
+            c.bind_image(4, "vkBindImageMemory", 81, 1, 3072, 1024);
             c.barrier(70, 7, "vkCmdPipelineBarrier2", &[], &barriers);
             let text = submitted(c);
             assert!(
                 text.lines()
                     .any(|l| l.split("  # ").next() == Some(want) || l.starts_with(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
+    /// Blits, resolves and clears of images declared exactly are the
+    /// model's commands, with every region and the layouts; of a coarse
+    /// image they are not modelled, saying why.
+    #[test]
+    fn blits_resolves_and_clears() {
+        let (dst, src, general) = (
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            vk::ImageLayout::GENERAL,
+        );
+        let layers = vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let corner = |x, y| vk::Offset3D { x, y, z: 0 };
+        let blit = vk::ImageBlit {
+            src_subresource: layers,
+            src_offsets: [corner(0, 0), vk::Offset3D { x: 16, y: 16, z: 1 }],
+            dst_subresource: layers,
+            dst_offsets: [corner(0, 0), vk::Offset3D { x: 8, y: 8, z: 1 }],
+        };
+        let resolve = vk::ImageResolve {
+            src_subresource: layers,
+            src_offset: corner(0, 0),
+            dst_subresource: layers,
+            dst_offset: corner(4, 4),
+            extent: vk::Extent3D {
+                width: 4,
+                height: 4,
+                depth: 1,
+            },
+        };
+        let color = [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1];
+        type Op = Box<dyn Fn(&mut Capture)>;
+        let cases: Vec<(&str, Op, &str)> = vec![
+            (
+                "a clear",
+                Box::new(move |c: &mut Capture| c.clear_image(70, 7, "vkCmdClearColorImage", false, (80, dst), &[color])),
+                "clear-color-image i0 TRANSFER_DST_OPTIMAL COLOR:0:0  # vkCmdClearColorImage #7 in cb0",
+            ),
+            (
+                "a blit",
+                Box::new(move |c: &mut Capture| c.blit_image(70, 7, "vkCmdBlitImage", (80, src), (82, general), &[blit])),
+                "blit-image i0 TRANSFER_SRC_OPTIMAL -> i2 GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:16,16,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:8,8,1  # vkCmdBlitImage #7",
+            ),
+            (
+                "a resolve",
+                Box::new(move |c: &mut Capture| c.resolve_image(70, 7, "vkCmdResolveImage", (80, src), (82, dst), &[resolve])),
+                "resolve-image i0 TRANSFER_SRC_OPTIMAL -> i2 TRANSFER_DST_OPTIMAL",
+            ),
+            (
+                "a coarse image's clear is not modelled",
+                Box::new(move |c: &mut Capture| c.clear_image(70, 7, "vkCmdClearColorImage", false, (81, dst), &[color])),
+                "not-modelled vkCmdClearColorImage (an image declared coarsely)",
+            ),
+            (
+                "a negative offset is not modelled",
+                Box::new(move |c: &mut Capture| {
+                    let mut r = resolve;
+                    r.src_offset.x = -1;
+                    c.resolve_image(70, 7, "vkCmdResolveImage", (80, src), (82, dst), &[r])
+                }),
+                "not-modelled vkCmdResolveImage (a negative image offset -1)",
+            ),
+        ];
+        for (name, op, want) in cases {
+            let mut c = device();
+            c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
+            c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.create_image(81, image_info(vk::Format::R16_UINT, [16, 16, 1]));
+            c.bind_image(4, "vkBindImageMemory", 81, 1, 3072, 512);
+            c.create_image(82, image_info(vk::Format::R32_UINT, [8, 8, 1]));
+            c.bind_image(5, "vkBindImageMemory", 82, 1, 3584, 256);
+            op(&mut c);
+            let text = submitted(c);
+            assert!(
+                text.lines().any(|l| l.starts_with(want)),
+                "{name}: no `{want}` in\n{text}"
+            );
+        }
+    }
+
+    /// Texel buffers in a dispatch, through their buffer views: a uniform
+    /// texel buffer is `sampled`, a storage one `read`/`write`/`rw` by
+    /// reflection, each over its view's range.
+    #[test]
+    fn texel_buffers_in_a_dispatch() {
+        let mut c = device();
+        c.create_set_layout(
+            21,
+            vec![
+                (0, vk::DescriptorType::UNIFORM_TEXEL_BUFFER, 1),
+                (1, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
+            ],
+        );
+        c.create_pipeline_layout(31, vec![21]);
+        c.create_shader(41, Ok(Reflection::default()));
+        let resource = |used| Resource {
+            kind: Kind::TexelBuffer,
+            used,
+            exact: true,
+        };
+        let mut bindings = BTreeMap::new();
+        bindings.insert((0, 0), resource(READ));
+        bindings.insert((0, 1), resource(WRITE));
+        let mut eps = BTreeMap::new();
+        eps.insert("main".to_string(), bindings);
+        c.shader_resources(41, eps);
+        c.create_compute_pipeline(51, 41, "main", 31);
+        c.allocate_sets(&[(81, 21)]);
+        c.create_buffer_view(91, 10, 0, 256);
+        c.create_buffer_view(92, 10, 256, vk::WHOLE_SIZE);
+        c.write_texel_descriptor(81, 0, 0, 91);
+        c.write_texel_descriptor(81, 1, 0, 92);
+        c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 51);
+        c.bind_sets(70, 6, 0, &[81], &[]);
+        c.dispatch(70, 7, "vkCmdDispatch", None);
+        let text = submitted(c);
+        let want = "dispatch s1_main sampled b0[0..256] write b0[256..4096]  # vkCmdDispatch #7";
+        assert!(
+            text.lines().any(|l| l.starts_with(want)),
+            "no `{want}` in\n{text}"
+        );
+        assert!(!text.lines().any(|l| l.starts_with("not-modelled")), "{text}");
+    }
+
+    /// A 2D optimal exclusive image of one mip and one layer.
+    fn image_info(format: vk::Format, extent: [u32; 3]) -> ImageInfo {
+        ImageInfo {
+            format,
+            image_type: vk::ImageType::TYPE_2D,
+            extent,
+            mips: 1,
+            layers: 1,
+            tiling: vk::ImageTiling::OPTIMAL,
+            exclusive: false,
+        }
+    }
+
+    /// An image is declared exactly only where the model can hold it: a
+    /// known format and type, notional bytes within its memory
+    /// requirements and within the memory after its offset; otherwise
+    /// coarsely, saying why.
+    #[test]
+    fn images_are_declared_exactly_where_the_model_holds_them() {
+        let info = image_info(vk::Format::R32_UINT, [16, 16, 1]);
+        let cases: Vec<(&str, ImageInfo, u64, u64, &str)> = vec![
+            ("exact", info, 0, 1024, "image i0 R32_UINT 16x16 alias m0 0"),
+            (
+                "exact at an offset",
+                info,
+                3072,
+                1024,
+                "image i0 R32_UINT 16x16 alias m0 3072",
+            ),
+            (
+                "requirements larger than notional: exact",
+                info,
+                0,
+                2048,
+                "image i0 R32_UINT 16x16 alias m0 0",
+            ),
+            (
+                "notional larger than the requirements",
+                info,
+                0,
+                512,
+                "buffer i0 512 alias m0 0",
+            ),
+            (
+                // The model takes a coarse alias past its memory's end
+                // (its bytes are only compared), not an image's.
+                "notional larger than the memory left",
+                image_info(vk::Format::R32_UINT, [32, 16, 1]),
+                3072,
+                2048,
+                "# i0 is VkImage 0x50 (vkBindImageMemory #3), 2048 bytes: an image is its memory range \
+                 (its notional size 2048 is larger than the 1024 bytes of memory after its offset)",
+            ),
+            (
+                "a format outside the table",
+                image_info(vk::Format::R16_UINT, [16, 16, 1]),
+                0,
+                1024,
+                "buffer i0 1024 alias m0 0",
+            ),
+            (
+                "a 3D image keeps its depth",
+                ImageInfo {
+                    image_type: vk::ImageType::TYPE_3D,
+                    ..image_info(vk::Format::R8_UNORM, [8, 8, 4])
+                },
+                0,
+                256,
+                "image i0 R8_UNORM 8x8x4 alias m0 0",
+            ),
+        ];
+        for (name, info, offset, size, want) in cases {
+            let mut c = device();
+            c.create_image(80, info);
+            c.bind_image(3, "vkBindImageMemory", 80, 1, offset, size);
+            let text = submitted(c);
+            assert!(
+                text.lines().any(|l| l.starts_with(want)),
                 "{name}: no `{want}` in\n{text}"
             );
         }

@@ -250,6 +250,24 @@ CAPTURE_OPTS="--drop-barrier 2" run_case host-reads-drop-2 host-reads "" 1 0 \
 CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads invalidated\[0\.\.4096\]' 'out:1 hazard'
 
+# (i) A storage image (issue 23): declared exactly, its layout transition,
+# the dispatch's image binding, the same-layout barrier that orders the
+# dispatch before the copy, the exact copy to a buffer, no hazard, nothing
+# not modelled. With barrier 2 (dispatch -> copy, GENERAL -> GENERAL)
+# dropped, the copy's read races with the dispatch's write, named by the
+# image and its subresource.
+run_case storage-image storage-image "" 0 0 \
+    'out:storage-image: 256 texels read back, 0 wrong' 'out:no hazards' \
+    'trace:^image i0 R32_UINT 16x16 alias m0 0 exclusive$' \
+    'trace:^barrier TOP_OF_PIPE:NONE -> COMPUTE_SHADER:SHADER_WRITE i0 COLOR:0:0 UNDEFINED->GENERAL  # vkCmdPipelineBarrier' \
+    'trace:^dispatch s0_main image-write i0 COLOR:0:0  # vkCmdDispatch' \
+    'trace:^barrier COMPUTE_SHADER:SHADER_WRITE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 GENERAL->GENERAL  # ' \
+    'trace:^copy-image-to-buffer i0 GENERAL -> b0 bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=16,16,1  # vkCmdCopyImageToBuffer' \
+    'no-trace:^not-modelled' "trace:$summary"
+CAPTURE_OPTS="--drop-barrier 2" run_case storage-image-drop-2 storage-image "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads i0\[COLOR:0:0\] \(COPY:TRANSFER_READ\), previously written at line [0-9]+ by vkCmdDispatch \(COMPUTE_SHADER:SHADER_STORAGE_WRITE\)' \
+    'out:1 hazard \(1 read-after-write\)'
+
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
 fi

@@ -85,7 +85,11 @@ if grep -q '^not-modelled vkCmdDispatch' "$trace"; then
 fi
 other=$(grep '^not-modelled' "$trace" || true)
 [ -z "$other" ] || { echo "$other" | head -5; fail "calls not modelled (documented: none on lavapipe)"; }
-grep -q ' transition  # vkCmdPipelineBarrier ' "$trace" || fail "ncnn's image layout transitions were not recorded"
+# ncnn's dummy images are R32_SFLOAT: declared exactly, their transitions
+# name the subresources and layouts (`i0 COLOR:0:0 UNDEFINED->GENERAL`).
+grep -Eq '^image i[0-9]+ R32_SFLOAT ' "$trace" || fail "ncnn's images were not declared exactly"
+grep -Eq ' i[0-9]+ COLOR:[^ ]+ UNDEFINED->GENERAL  # vkCmdPipelineBarrier ' "$trace" \
+    || fail "ncnn's image layout transitions were not recorded"
 hazards=$(grep -c 'SYNC-HAZARD' "$work/capture.log" || true)
 [ "$hazards" = 0 ] || fail "$hazards SYNC-HAZARD messages from the validation layer (documented: none)"
 echo "ncnn: OK: $networks networks match the CPU; $(grep "^# [0-9]* commands, " "$trace" | tail -1 | sed "s/^# //"), $dispatches dispatches; vksync check: no hazards; validation layer (synchronization validation): 0 SYNC-HAZARD messages"
