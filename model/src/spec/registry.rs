@@ -503,6 +503,30 @@ mod tests {
         (stages, accesses, pipelines)
     }
 
+    /// Every format of the model's table (`crate::vk::image::FORMATS`)
+    /// has its `VkFormat` value in both registries.
+    #[test]
+    fn format_values_match_vk_xml() {
+        for &(version, _, env, file) in REGISTRIES {
+            let path = vk_xml_path(env, file);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read vk.xml {version} at {} ({e})", path.display()));
+            for f in crate::vk::image::FORMATS {
+                let name = format!("name=\"VK_FORMAT_{}\"", f.name);
+                let line = text
+                    .lines()
+                    .find(|l| l.contains("<enum") && l.contains(&name))
+                    .unwrap_or_else(|| panic!("{version}: no VK_FORMAT_{}", f.name));
+                assert!(
+                    line.contains(&format!("value=\"{}\"", f.value)),
+                    "{version}: VK_FORMAT_{} is not {}: {line}",
+                    f.name,
+                    f.value
+                );
+            }
+        }
+    }
+
     #[test]
     fn tables_match_vk_xml() {
         for &(version, header, env, file) in REGISTRIES {

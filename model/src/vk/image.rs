@@ -184,6 +184,105 @@ pub const FORMATS: &[FormatInfo] = &[
         aspects: &[(Aspect::Color, 8)],
         block: (4, 4),
     },
+    // Common color formats of real applications (wgpu's `rgba32uint`,
+    // swapchain-like BGRA, ...), added after the first set so that the
+    // indices of the first set do not move.
+    FormatInfo {
+        name: "R8_UINT",
+        value: 13,
+        aspects: &[(Aspect::Color, 1)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R8G8_UNORM",
+        value: 16,
+        aspects: &[(Aspect::Color, 2)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R8G8B8A8_SNORM",
+        value: 38,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R8G8B8A8_UINT",
+        value: 41,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R8G8B8A8_SINT",
+        value: 42,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R8G8B8A8_SRGB",
+        value: 43,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "B8G8R8A8_UNORM",
+        value: 44,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "B8G8R8A8_SRGB",
+        value: 50,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R16_SFLOAT",
+        value: 76,
+        aspects: &[(Aspect::Color, 2)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R16G16_SFLOAT",
+        value: 83,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R16G16B16A16_UINT",
+        value: 95,
+        aspects: &[(Aspect::Color, 8)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R32_SINT",
+        value: 99,
+        aspects: &[(Aspect::Color, 4)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R32G32_UINT",
+        value: 101,
+        aspects: &[(Aspect::Color, 8)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R32G32_SFLOAT",
+        value: 103,
+        aspects: &[(Aspect::Color, 8)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R32G32B32A32_UINT",
+        value: 107,
+        aspects: &[(Aspect::Color, 16)],
+        block: (1, 1),
+    },
+    FormatInfo {
+        name: "R32G32B32A32_SINT",
+        value: 108,
+        aspects: &[(Aspect::Color, 16)],
+        block: (1, 1),
+    },
 ];
 
 impl Format {
