@@ -408,7 +408,7 @@ fn image_declarations() {
         ("image a R8_UNORM 4x4 mips 4", "1:18: image `a`: mips 4 is not in 1..=3 (floor(log2(max extent)) + 1, VUID-VkImageCreateInfo-mipLevels-00958)"),
         ("image a R8_UNORM 4x4x2 layers 2", "1:18: image `a`: a 3D image has one array layer (VUID-VkImageCreateInfo-imageType-00961)"),
         ("image a R8_UNORM 0x4", "1:18: image `a`: every extent must be at least 1"),
-        ("image a R9_UNORM 4x4", "1:9: unknown format `R9_UNORM` (the model knows R8_UNORM, R8G8B8A8_UNORM, R32_UINT, R32_SFLOAT, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, D32_SFLOAT, S8_UINT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT, BC1_RGBA_UNORM_BLOCK)"),
+        ("image a R9_UNORM 4x4", "1:9: unknown format `R9_UNORM` (the model knows R8_UNORM, R8G8B8A8_UNORM, R32_UINT, R32_SFLOAT, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, D32_SFLOAT, S8_UINT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT, BC1_RGBA_UNORM_BLOCK, R8_UINT, R8G8_UNORM, R8G8B8A8_SNORM, R8G8B8A8_UINT, R8G8B8A8_SINT, R8G8B8A8_SRGB, B8G8R8A8_UNORM, B8G8R8A8_SRGB, R16_SFLOAT, R16G16_SFLOAT, R16G16B16A16_UINT, R32_SINT, R32G32_UINT, R32G32_SFLOAT, R32G32B32A32_UINT, R32G32B32A32_SINT)"),
         ("image a R8_UNORM 4", "1:18: expected an extent `WIDTHxHEIGHT[xDEPTH]`, found `4`"),
         ("buffer m 8\nimage a R8_UNORM 4x4 alias m 0", "2: `a` aliases `m` at 0..16, past its size 8"),
         ("image a R8_UNORM 4x4 tiled", "1:22: expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent` or `alias`, found `tiled`"),
