@@ -3510,16 +3510,23 @@ fn first_last_difference(a: &[u8], b: &[u8]) -> (usize, usize) {
     let differs = |k: usize| word(a, k) ^ word(b, k);
     let bytes_first = || (0..a.len()).find(|&j| a[j] != b[j]).unwrap_or(0);
     let bytes_last = || (0..a.len()).rev().find(|&j| a[j] != b[j]).unwrap_or(0);
-    let first = match (0..words).find(|&k| differs(k) != 0) {
-        Some(k) => 8 * k + (differs(k).trailing_zeros() / 8) as usize,
+    // Each word is read once: `a` is mapped memory another thread may be
+    // writing, so a second read of a word found to differ may find it
+    // equal (and a zero difference has 64 leading zeros: `7 - 8` overflowed).
+    let differing = |k: usize| {
+        let d = differs(k);
+        (d != 0).then_some((k, d))
+    };
+    let first = match (0..words).find_map(differing) {
+        Some((k, d)) => 8 * k + (d.trailing_zeros() / 8) as usize,
         None => (8 * words..a.len())
             .find(|&j| a[j] != b[j])
             .unwrap_or_else(bytes_first),
     };
     let last = match (8 * words..a.len()).rev().find(|&j| a[j] != b[j]) {
         Some(j) => j,
-        None => match (0..words).rev().find(|&k| differs(k) != 0) {
-            Some(k) => 8 * k + 7 - (differs(k).leading_zeros() / 8) as usize,
+        None => match (0..words).rev().find_map(differing) {
+            Some((k, d)) => 8 * k + 7 - (d.leading_zeros() / 8) as usize,
             None => bytes_last(),
         },
     };
