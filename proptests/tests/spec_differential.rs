@@ -448,6 +448,23 @@ const CHAIN_WAIT_MASKS: [&str; 8] = [
 /// Signal stage masks of a chain (empty: the default, `ALL_COMMANDS`).
 const CHAIN_SIGNAL_MASKS: [&str; 8] = ["", "", "", "", "", "", "@CLEAR", "@COPY"];
 
+/// The fills and copies of a chain batch or a frame over buffers `a`, `b`,
+/// `c`: 64 bytes at a multiple of 16, a fill when `kind` is even or the
+/// two buffers are one.
+fn push_fills_and_copies(t: &mut String, cmds: &[(u8, u8, u8, u8)]) {
+    let names = ["a", "b", "c"];
+    for &(kind, src, dst, word) in cmds {
+        let (s, d) = (names[src as usize % 3], names[dst as usize % 3]);
+        let o = u64::from(word % 8) * 16;
+        let r = format!("[{o}..{}]", o + 64);
+        if kind % 2 == 0 || s == d {
+            t.push_str(&format!("fill {d}{r} {kind}\n"));
+        } else {
+            t.push_str(&format!("copy {s}{r} -> {d}{r}\n"));
+        }
+    }
+}
+
 /// A timeline chain through three queues (`docs/semantics.md`, "Queues and
 /// semaphores"): every batch signals the next value of `t`, and most wait
 /// for an earlier value, which every later signal satisfies too; fills
@@ -462,16 +479,7 @@ fn chain_trace(batches: &[ChainBatch]) -> String {
     );
     let names = ["a", "b", "c"];
     for (i, (cmds, queue, wait, wait_mask, signal_mask, host)) in batches.iter().enumerate() {
-        for &(kind, src, dst, word) in cmds {
-            let (s, d) = (names[src as usize % 3], names[dst as usize % 3]);
-            let o = u64::from(word % 8) * 16;
-            let r = format!("[{o}..{}]", o + 64);
-            if kind % 2 == 0 || s == d {
-                t.push_str(&format!("fill {d}{r} {kind}\n"));
-            } else {
-                t.push_str(&format!("copy {s}{r} -> {d}{r}\n"));
-            }
-        }
+        push_fills_and_copies(&mut t, cmds);
         let q = ["qa", "qb", "qc"][*queue as usize % 3];
         let waits = if *wait == 0 || i == 0 {
             String::new()
@@ -588,16 +596,7 @@ fn frame_trace(frames: &[Frame]) -> String {
         String::from("buffer a 256\nbuffer b 256\nbuffer c 256\nqueue qa\nqueue qb\nsemaphore t timeline\n");
     let names = ["a", "b", "c"];
     for (i, (cmds, queue, to_host, signal_mask, lag, host)) in frames.iter().enumerate() {
-        for &(kind, src, dst, word) in cmds {
-            let (s, d) = (names[src as usize % 3], names[dst as usize % 3]);
-            let o = u64::from(word % 8) * 16;
-            let r = format!("[{o}..{}]", o + 64);
-            if kind % 2 == 0 || s == d {
-                t.push_str(&format!("fill {d}{r} {kind}\n"));
-            } else {
-                t.push_str(&format!("copy {s}{r} -> {d}{r}\n"));
-            }
-        }
+        push_fills_and_copies(&mut t, cmds);
         if *to_host {
             t.push_str("barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ|HOST_WRITE\n");
         }

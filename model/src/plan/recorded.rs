@@ -22,14 +22,13 @@
 //! commands (`docs/planning.md`, "How many of my barriers are needed?",
 //! has the measurement).
 
-use super::transitions::{is_planned_away, planning_input};
+use super::transitions::{is_planned_away, planning_input, transitions_only};
 use super::Plan;
 use crate::hazard::{check_with, Hazard};
 use crate::ir::layout::{MemRange, ProgramError};
-use crate::ir::program::{Barrier, Command, Dependency, Program};
+use crate::ir::program::{Command, Program};
 use crate::semantics::{Reading, Semantics};
 use crate::sync::checker::HazardKind;
-use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use std::collections::HashSet;
 
 /// One barrier command of the program as recorded.
@@ -63,7 +62,7 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
         let mut q = program.clone();
         // Without it: removed, or, for a transition, only its scopes and
         // its other barriers.
-        let kept = without_synchronization(dep);
+        let kept = transitions_only(dep);
         let removed = kept.is_none();
         match kept {
             Some(d) => q.commands[i] = Command::Barrier(d),
@@ -85,24 +84,6 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
         out.push(RecordedBarrier { command: i, answers });
     }
     Ok(out)
-}
-
-/// What removing barrier command `dep` leaves: its layout transitions with
-/// empty scopes, or nothing.
-fn without_synchronization(dep: &Dependency) -> Option<Dependency> {
-    let barriers: Vec<Barrier> = dep
-        .barriers
-        .iter()
-        .filter(|b| b.transition)
-        .map(|b| Barrier {
-            src_stage_mask: PipelineStageFlags2::NONE,
-            src_access_mask: AccessFlags2::NONE,
-            dst_stage_mask: PipelineStageFlags2::NONE,
-            dst_access_mask: AccessFlags2::NONE,
-            ..*b
-        })
-        .collect();
-    (!barriers.is_empty()).then_some(Dependency { barriers })
 }
 
 /// The program as recorded, as a [`Plan`] of its own barrier-free form

@@ -54,26 +54,31 @@ pub fn planning_input(program: &Program) -> Program {
     let commands = program
         .commands
         .iter()
-        .filter(|c| !is_planned_away(c))
-        .map(|c| match c {
-            Command::Barrier(d) => Command::Barrier(Dependency {
-                barriers: d
-                    .barriers
-                    .iter()
-                    .filter(|b| b.transition)
-                    .map(|b| Barrier {
-                        src_stage_mask: PipelineStageFlags2::NONE,
-                        src_access_mask: AccessFlags2::NONE,
-                        dst_stage_mask: PipelineStageFlags2::NONE,
-                        dst_access_mask: AccessFlags2::NONE,
-                        ..*b
-                    })
-                    .collect(),
-            }),
-            c => c.clone(),
+        .filter_map(|c| match c {
+            Command::Barrier(d) => transitions_only(d).map(Command::Barrier),
+            c => Some(c.clone()),
         })
         .collect();
     program.with_commands(commands)
+}
+
+/// What is left of barrier command `dep` without its synchronization: its
+/// layout transitions with empty scopes, or nothing (the one rule of
+/// [`planning_input`] and of removing a recorded barrier).
+pub(crate) fn transitions_only(dep: &Dependency) -> Option<Dependency> {
+    let barriers: Vec<Barrier> = dep
+        .barriers
+        .iter()
+        .filter(|b| b.transition)
+        .map(|b| Barrier {
+            src_stage_mask: PipelineStageFlags2::NONE,
+            src_access_mask: AccessFlags2::NONE,
+            dst_stage_mask: PipelineStageFlags2::NONE,
+            dst_access_mask: AccessFlags2::NONE,
+            ..*b
+        })
+        .collect();
+    (!barriers.is_empty()).then_some(Dependency { barriers })
 }
 
 /// Whether command `c` performs a layout transition.

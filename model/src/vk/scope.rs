@@ -111,25 +111,19 @@ impl Stage {
 
     /// Every concrete stage: those of [`Stage::ACCESSING`], then those of
     /// [`Stage::GRAPHICS`].
-    pub const ALL: [Stage; 17] = [
-        Stage::DrawIndirect,
-        Stage::ComputeShader,
-        Stage::Copy,
-        Stage::Clear,
-        Stage::Blit,
-        Stage::Resolve,
-        Stage::Host,
-        Stage::IndexInput,
-        Stage::VertexAttributeInput,
-        Stage::VertexShader,
-        Stage::TessellationControlShader,
-        Stage::TessellationEvaluationShader,
-        Stage::GeometryShader,
-        Stage::EarlyFragmentTests,
-        Stage::FragmentShader,
-        Stage::LateFragmentTests,
-        Stage::ColorAttachmentOutput,
-    ];
+    pub const ALL: [Stage; 17] = {
+        let mut all = [Stage::DrawIndirect; 17];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = if i < Self::ACCESSING.len() {
+                Self::ACCESSING[i]
+            } else {
+                Self::GRAPHICS[i - Self::ACCESSING.len()]
+            };
+            i += 1;
+        }
+        all
+    };
 
     /// The Vulkan flag for this stage (`NONE` for the pseudo stage
     /// [`Stage::ImageLayoutTransition`], which no mask can name).
@@ -524,8 +518,9 @@ pub fn exec_scope(mask: S, side: Side) -> StageSet {
     let (named, exec_only) = named_stages(mask, side);
     let set = named.union(exec_only);
     let mut out = set;
-    for pipeline in PIPELINES {
-        let positions = pipeline.iter().enumerate().filter(|(_, s)| set.contains(**s));
+    for after in PIPELINES {
+        let pipeline = || std::iter::once(&Stage::DrawIndirect).chain(after.iter());
+        let positions = pipeline().enumerate().filter(|(_, s)| set.contains(**s));
         // The first scope adds every stage before the latest one named;
         // the second every stage after the earliest one named.
         let bound = match side {
@@ -533,7 +528,7 @@ pub fn exec_scope(mask: S, side: Side) -> StageSet {
             Side::Dst => positions.map(|(i, _)| i).min(),
         };
         if let Some(b) = bound {
-            for (j, s) in pipeline.iter().enumerate() {
+            for (j, s) in pipeline().enumerate() {
                 let include = match side {
                     Side::Src => j < b,
                     Side::Dst => j > b,
@@ -547,23 +542,9 @@ pub fn exec_scope(mask: S, side: Side) -> StageSet {
     out
 }
 
-/// The pipelines with more than one stage, each in logical order.
-const PIPELINES: [&[Stage]; 2] = [
-    &[Stage::DrawIndirect, Stage::ComputeShader],
-    &[
-        Stage::DrawIndirect,
-        Stage::IndexInput,
-        Stage::VertexAttributeInput,
-        Stage::VertexShader,
-        Stage::TessellationControlShader,
-        Stage::TessellationEvaluationShader,
-        Stage::GeometryShader,
-        Stage::EarlyFragmentTests,
-        Stage::FragmentShader,
-        Stage::LateFragmentTests,
-        Stage::ColorAttachmentOutput,
-    ],
-];
+/// The pipelines with more than one stage, each in logical order after
+/// `DRAW_INDIRECT`, which comes first in both.
+const PIPELINES: [&[Stage]; 2] = [&[Stage::ComputeShader], &Stage::GRAPHICS];
 
 /// Expands meta accesses into the concrete access bits of this model.
 /// `SHADER_READ` is `SHADER_SAMPLED_READ | SHADER_STORAGE_READ` and
