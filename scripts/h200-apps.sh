@@ -13,7 +13,9 @@
 # conv_relu network dropped in turn, whether the network still matches
 # its CPU path: the wrong bytes a drop causes on this GPU), and
 # `wgpu.txt` (tests/wgpu/app.py's workloads plain and under `vksync
-# capture`, the 100-frame loop timed both ways). VKSYNC_H200_SKIP_NCNN=1
+# capture`, the 100-frame loop timed both ways), and `wgpu-drop.txt`
+# (tests/wgpu/drop.sh: each barrier of `uniform` and `frames 3` dropped in
+# turn, whether wgpu's results still match numpy). VKSYNC_H200_SKIP_NCNN=1
 # leaves out scripts/h200-ncnn.sh.
 set -uo pipefail
 bin=$(cd "$1" && pwd); out="$2"
@@ -23,6 +25,8 @@ source .vulkan-device/env.sh
 export VKSYNC_DEVICE="${VKSYNC_DEVICE:-NVIDIA}" PYTHONPATH=/tmp/site
 VKSYNC_BIN="$bin/vksync" VKSYNC_NCNN_PYTHON=python3 timeout 300 bash tests/ncnn/drop.sh > "$out/ncnn-drop.txt" 2>&1
 echo "exit $?" >> "$out/ncnn-drop.txt"
+VKSYNC_BIN="$bin/vksync" VKSYNC_APPS_PYTHON=python3 timeout 300 bash tests/wgpu/drop.sh > "$out/wgpu-drop.txt" 2>&1
+echo "exit $?" >> "$out/wgpu-drop.txt"
 w=$(mktemp -d)
 {
   for wl in uniform textures "frames 20"; do
