@@ -21,12 +21,16 @@
 //! | any other synchronization2-only stage (bits 32 and up) | `ALL_COMMANDS` |
 //! | any other synchronization2-only access (bits 32 and up) | `MEMORY_READ` and `MEMORY_WRITE` |
 //!
-//! It does not decide which `VkBuffer` a region lives in: the caller passes
-//! the buffer and the byte range in it. Nor does it make image memory
-//! barriers: the model's images are memory ranges, and a barrier with a
-//! layout transition has no Vulkan form here.
+//! Image memory barriers of `image`-declared objects come from the
+//! program that declares them ([`image_memory_barrier2`]), and
+//! [`dependency2`] gathers a set of model barriers (a tracker's
+//! [`crate::Needs`], a planned [`crate::Dependency`]) into one
+//! `VkDependencyInfo`. It does not decide which `VkBuffer` or `VkImage` a
+//! region lives in: the caller says (the model has no handles). Queue
+//! family indices are the model's; a runtime whose device numbers its
+//! families otherwise maps them (the runtime crate does).
 
-use crate::ir::program::{Barrier, ByteRange};
+use crate::ir::program::{Barrier, ByteRange, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use ::ash::vk;
 
@@ -62,13 +66,28 @@ pub fn memory_barrier2(b: &Barrier) -> vk::MemoryBarrier2<'static> {
         .dst_access_mask(access_mask(b.dst_access_mask))
 }
 
-/// A barrier's masks as a `VkBufferMemoryBarrier2` over `range` of
-/// `buffer` (in the buffer's own coordinates), with no queue family
-/// ownership transfer. `range` must not be empty (Vulkan has no barrier
-/// of size 0; the planners never make one). A barrier with
-/// [`Barrier::transition`] set stands for an image memory barrier, which
-/// has no buffer form: its layout transition would be lost, so callers
-/// refuse it (the runtime does, before recording anything).
+/// A barrier as a `VkBufferMemoryBarrier2` over `range` of `buffer` (in
+/// the buffer's own coordinates). A queue family ownership transfer
+/// ([`Barrier::ownership`]) keeps its two family indices as the model
+/// numbers them (a runtime whose device numbers its families otherwise
+/// sets them again); without one both are `VK_QUEUE_FAMILY_IGNORED`.
+/// `range` must not be empty (Vulkan has no barrier of size 0; the
+/// planners never make one). A barrier with [`Barrier::transition`] set
+/// stands for an image memory barrier, which has no buffer form: its
+/// layout transition would be lost, so callers refuse it or use
+/// [`image_memory_barrier2`].
+///
+/// ```
+/// use vksync::{AccessFlags2 as A, Barrier, ByteRange, ObjectId, OwnershipTransfer, PipelineStageFlags2 as S, Region};
+/// use ash::vk;
+/// let region = Region { object: ObjectId(0), range: ByteRange::new(0, 256) };
+/// let release = Barrier {
+///     ownership: Some(OwnershipTransfer { src_queue_family: 1, dst_queue_family: 2 }),
+///     ..Barrier::global(S::COPY, A::TRANSFER_WRITE, S::NONE, A::NONE).on(region)
+/// };
+/// let b = vksync::ash::buffer_memory_barrier2(&release, vk::Buffer::null(), region.range);
+/// assert_eq!((b.src_queue_family_index, b.dst_queue_family_index), (1, 2));
+/// ```
 pub fn buffer_memory_barrier2(
     b: &Barrier,
     buffer: vk::Buffer,
@@ -79,11 +98,202 @@ pub fn buffer_memory_barrier2(
         .src_access_mask(access_mask(b.src_access_mask))
         .dst_stage_mask(stage_mask(b.dst_stage_mask))
         .dst_access_mask(access_mask(b.dst_access_mask))
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .src_queue_family_index(families(b).0)
+        .dst_queue_family_index(families(b).1)
         .buffer(buffer)
         .offset(range.start)
         .size(range.len())
+}
+
+/// A barrier's `srcQueueFamilyIndex` and `dstQueueFamilyIndex`: the
+/// transfer's families, or `VK_QUEUE_FAMILY_IGNORED` twice.
+pub fn families(b: &Barrier) -> (u32, u32) {
+    match b.ownership {
+        Some(o) => (o.src_queue_family, o.dst_queue_family),
+        None => (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED),
+    }
+}
+
+/// An image memory barrier of a [`Program`] as a
+/// `VkImageMemoryBarrier2` on `image`: the masks and ownership transfer of
+/// `b`, the layouts and subresource range of the image barrier `b` is part
+/// of ([`Program::image_barriers`]; `VK_REMAINING_*` kept). `None` when
+/// `b` is not the *first part* of an image memory barrier (one
+/// `VkImageMemoryBarrier2` over several byte ranges is several model
+/// barriers; record the first one only, as the trace printer writes it).
+///
+/// ```
+/// let p = vksync::trace::parse(
+///     "image tex R32_UINT 4x4\n\
+///      barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n",
+/// )
+/// .unwrap()
+/// .program;
+/// let vksync::Command::Barrier(dep) = &p.commands()[0] else { unreachable!() };
+/// let b = vksync::ash::image_memory_barrier2(&p, &dep.barriers[0], ash::vk::Image::null()).unwrap();
+/// assert_eq!(b.old_layout, ash::vk::ImageLayout::UNDEFINED);
+/// assert_eq!(b.new_layout, ash::vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+/// assert_eq!(b.subresource_range.aspect_mask, ash::vk::ImageAspectFlags::COLOR);
+/// assert_eq!((b.subresource_range.level_count, b.subresource_range.layer_count), (1, 1));
+/// ```
+pub fn image_memory_barrier2(
+    program: &Program,
+    b: &Barrier,
+    image: vk::Image,
+) -> Option<vk::ImageMemoryBarrier2<'static>> {
+    let (ib, part) = program.image_barrier_part(b)?;
+    if part != 0 {
+        return None;
+    }
+    let r = ib.range;
+    let (src, dst) = families(b);
+    Some(
+        vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(stage_mask(b.src_stage_mask))
+            .src_access_mask(access_mask(b.src_access_mask))
+            .dst_stage_mask(stage_mask(b.dst_stage_mask))
+            .dst_access_mask(access_mask(b.dst_access_mask))
+            .src_queue_family_index(src)
+            .dst_queue_family_index(dst)
+            .old_layout(vk::ImageLayout::from_raw(ib.old_layout as i32))
+            .new_layout(vk::ImageLayout::from_raw(ib.new_layout as i32))
+            .image(image)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::from_raw(r.aspects.0),
+                base_mip_level: r.base_mip,
+                level_count: r.mip_count.unwrap_or(vk::REMAINING_MIP_LEVELS),
+                base_array_layer: r.base_layer,
+                layer_count: r.layer_count.unwrap_or(vk::REMAINING_ARRAY_LAYERS),
+            }),
+    )
+}
+
+/// The memory, buffer and image barriers of one `vkCmdPipelineBarrier2`,
+/// owned, so that [`Dependency2::info`] can lend them to a
+/// `VkDependencyInfo`. Made by [`dependency2`].
+#[derive(Clone, Debug, Default)]
+pub struct Dependency2 {
+    /// Global barriers (`VkMemoryBarrier2`).
+    pub memory: Vec<vk::MemoryBarrier2<'static>>,
+    /// Buffer memory barriers.
+    pub buffers: Vec<vk::BufferMemoryBarrier2<'static>>,
+    /// Image memory barriers.
+    pub images: Vec<vk::ImageMemoryBarrier2<'static>>,
+}
+
+impl Dependency2 {
+    /// The `VkDependencyInfo` of these barriers, for
+    /// `vkCmdPipelineBarrier2`.
+    pub fn info(&self) -> vk::DependencyInfo<'_> {
+        vk::DependencyInfo::default()
+            .memory_barriers(&self.memory)
+            .buffer_memory_barriers(&self.buffers)
+            .image_memory_barriers(&self.images)
+    }
+
+    /// Whether there is no barrier at all.
+    pub fn is_empty(&self) -> bool {
+        self.memory.is_empty() && self.buffers.is_empty() && self.images.is_empty()
+    }
+}
+
+/// Where a region of the model lives in Vulkan, for [`dependency2`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A `VkBuffer` and the bytes in the buffer's own coordinates.
+    Buffer(vk::Buffer, ByteRange),
+    /// A `VkImage` (the subresource range comes from the program).
+    Image(vk::Image),
+}
+
+/// Why [`dependency2`] cannot make a barrier.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GlueError {
+    /// A barrier over a region the caller gave no Vulkan object for
+    /// performs a layout transition or an ownership transfer, which a
+    /// global barrier would drop.
+    #[error("barrier {index}: it {what}, and no VkBuffer or VkImage was given for its region")]
+    NoTarget {
+        /// The barrier's index in the slice.
+        index: usize,
+        /// `performs a layout transition` or `transfers queue family ownership`.
+        what: &'static str,
+    },
+    /// A transition given a `VkBuffer`, or an image barrier without its
+    /// program.
+    #[error(
+        "barrier {index}: an image memory barrier needs a VkImage and the program that declares the image"
+    )]
+    NotAnImage {
+        /// The barrier's index in the slice.
+        index: usize,
+    },
+}
+
+/// A set of model barriers (a [`crate::Needs`]' or a
+/// [`crate::Dependency`]'s) as one `vkCmdPipelineBarrier2`'s barriers.
+/// `target` says where each region lives; a region it has no answer for
+/// becomes a global memory barrier (wider, never narrower), unless that
+/// would drop a layout transition or an ownership transfer (an error).
+/// Image memory barriers need `program` (their layouts and subresource
+/// range are there); one made of several byte ranges is recorded once.
+///
+/// ```
+/// use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S, TrackedAccess, Tracker};
+/// use ash::vk;
+/// let mut t = Tracker::new();
+/// let buf = t.buffer(1024).unwrap();
+/// t.command(&[TrackedAccess::whole(buf, S::CLEAR, A::TRANSFER_WRITE)]).unwrap();
+/// let needs = t.command(&[TrackedAccess::whole(buf, S::COMPUTE_SHADER, A::SHADER_STORAGE_READ)]).unwrap();
+/// let dep = vksync::ash::dependency2(&needs.barriers, None, |r| {
+///     Some(vksync::ash::Target::Buffer(vk::Buffer::null(), r.range))
+/// })
+/// .unwrap();
+/// assert_eq!(dep.buffers.len() + dep.memory.len(), 1);
+/// let info = dep.info(); // for cmd_pipeline_barrier2
+/// assert_eq!(info.buffer_memory_barrier_count as usize, dep.buffers.len());
+/// ```
+pub fn dependency2(
+    barriers: &[Barrier],
+    program: Option<&Program>,
+    mut target: impl FnMut(Region) -> Option<Target>,
+) -> Result<Dependency2, GlueError> {
+    let mut out = Dependency2::default();
+    for (index, b) in barriers.iter().enumerate() {
+        let Some(region) = b.region else {
+            out.memory.push(memory_barrier2(b));
+            continue;
+        };
+        let image_part = b.image.is_some();
+        match target(region) {
+            Some(Target::Buffer(buffer, range)) if !image_part && !b.transition => {
+                out.buffers.push(buffer_memory_barrier2(b, buffer, range));
+            }
+            Some(Target::Image(image)) => {
+                let program = program.ok_or(GlueError::NotAnImage { index })?;
+                if program.image_barrier_part(b).is_none() {
+                    return Err(GlueError::NotAnImage { index });
+                }
+                out.images.extend(image_memory_barrier2(program, b, image));
+            }
+            Some(Target::Buffer(..)) => return Err(GlueError::NotAnImage { index }),
+            None if b.transition || image_part => {
+                return Err(GlueError::NoTarget {
+                    index,
+                    what: "performs a layout transition",
+                })
+            }
+            None if b.ownership.is_some() => {
+                return Err(GlueError::NoTarget {
+                    index,
+                    what: "transfers queue family ownership",
+                })
+            }
+            None => out.memory.push(memory_barrier2(b)),
+        }
+    }
+    Ok(out)
 }
 
 /// A barrier downgraded to synchronization 1 (see the module documentation
@@ -133,7 +343,7 @@ pub fn memory_barrier1(b: &Barrier) -> vk::MemoryBarrier<'static> {
 }
 
 /// A barrier's access masks as a `VkBufferMemoryBarrier` over `range` of
-/// `buffer`, with no queue family ownership transfer (as
+/// `buffer`, its ownership transfer's families kept (as
 /// [`buffer_memory_barrier2`]).
 pub fn buffer_memory_barrier1(
     b: &Barrier,
@@ -144,8 +354,8 @@ pub fn buffer_memory_barrier1(
     vk::BufferMemoryBarrier::default()
         .src_access_mask(m.src_access_mask)
         .dst_access_mask(m.dst_access_mask)
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .src_queue_family_index(families(b).0)
+        .dst_queue_family_index(families(b).1)
         .buffer(buffer)
         .offset(range.start)
         .size(range.len())
@@ -286,6 +496,112 @@ mod tests {
                 want,
                 "{ss}:{sa} -> {ds}:{da}"
             );
+        }
+    }
+
+    /// Issue 26: `buffer_memory_barrier2` (and its synchronization-1 form)
+    /// silently dropped an ownership transfer (1 -> 2 came out
+    /// `IGNORED`/`IGNORED`). (ownership, sync2 families, sync1 families).
+    #[test]
+    fn ownership_transfers_keep_their_families() {
+        use crate::ir::program::{ObjectId, OwnershipTransfer};
+        let region = Region {
+            object: ObjectId(0),
+            range: ByteRange::new(0, 64),
+        };
+        let ignored = (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED);
+        let transfer = |s, d| {
+            Some(OwnershipTransfer {
+                src_queue_family: s,
+                dst_queue_family: d,
+            })
+        };
+        for (ownership, want) in [
+            (None, ignored),
+            (transfer(1, 2), (1, 2)),
+            (transfer(0, 3), (0, 3)),
+        ] {
+            let b = Barrier {
+                ownership,
+                ..Barrier::global(S::COPY, A::TRANSFER_WRITE, S::NONE, A::NONE).on(region)
+            };
+            let b2 = buffer_memory_barrier2(&b, vk::Buffer::null(), region.range);
+            let b1 = buffer_memory_barrier1(&b, vk::Buffer::null(), region.range);
+            assert_eq!(
+                (b2.src_queue_family_index, b2.dst_queue_family_index),
+                want,
+                "{ownership:?}"
+            );
+            assert_eq!(
+                (b1.src_queue_family_index, b1.dst_queue_family_index),
+                want,
+                "{ownership:?}"
+            );
+        }
+    }
+
+    /// `dependency2` on one trace's barrier command: (the trace, where its
+    /// regions live, what comes out: memory, buffer and image barrier
+    /// counts, or the error).
+    #[test]
+    fn dependency2_keeps_what_a_global_barrier_would_drop() {
+        let image_trace = "image tex R32_UINT 4x4 mips 3\n\
+            barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0..3:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n";
+        let ownership_trace = "queue a family 1\nqueue b family 2\nbuffer x 256 exclusive\n\
+            barrier COPY:TRANSFER_WRITE -> NONE:NONE x ownership 1->2\n";
+        let buffer_trace =
+            "buffer x 256\nbarrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ x[0..256]\n\
+            barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\n";
+        type Want = Result<(usize, usize, usize), GlueError>;
+        let cases: [(&str, &str, Option<Target>, Want); 5] = [
+            (
+                "buffers",
+                buffer_trace,
+                Some(Target::Buffer(vk::Buffer::null(), ByteRange::new(0, 256))),
+                Ok((1, 1, 0)),
+            ),
+            ("no target: global", buffer_trace, None, Ok((2, 0, 0))),
+            (
+                "image over 3 mips: one barrier",
+                image_trace,
+                Some(Target::Image(vk::Image::null())),
+                Ok((0, 0, 1)),
+            ),
+            (
+                "image without target",
+                image_trace,
+                None,
+                Err(GlueError::NoTarget {
+                    index: 0,
+                    what: "performs a layout transition",
+                }),
+            ),
+            (
+                "ownership without target",
+                ownership_trace,
+                None,
+                Err(GlueError::NoTarget {
+                    index: 0,
+                    what: "transfers queue family ownership",
+                }),
+            ),
+        ];
+        for (name, trace, target, want) in cases {
+            let program = crate::trace::parse(trace)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .program;
+            let barriers: Vec<Barrier> = program
+                .commands()
+                .iter()
+                .filter_map(|c| match c {
+                    crate::ir::program::Command::Barrier(d) => Some(d.barriers.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            let got = dependency2(&barriers, Some(&program), |_| target)
+                .map(|d| (d.memory.len(), d.buffers.len(), d.images.len()));
+            assert_eq!(got, want, "{name}");
         }
     }
 }

@@ -1023,9 +1023,10 @@ impl Recorder<'_> {
                             ))
                         })
                         .filter(|(s, d)| s != d);
-                    if let Some((src, dst)) = families {
-                        vb = vb.src_queue_family_index(src).dst_queue_family_index(dst);
-                    }
+                    // The model's family numbers are not the device's: the
+                    // mapped pair, or no transfer at all.
+                    let (src, dst) = families.unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
+                    vb = vb.src_queue_family_index(src).dst_queue_family_index(dst);
                     buffers.push(vb);
                 }
             }
@@ -1202,11 +1203,13 @@ impl Recorder<'_> {
                         None => globals.push(vksync::ash::memory_barrier1(b)),
                         Some(r) => {
                             let m = layout.locate(r).expect("region of the resolved program");
-                            buffers.push(vksync::ash::buffer_memory_barrier1(
-                                b,
-                                self.buffer(m.mem),
-                                m.range,
-                            ));
+                            // Events carry no ownership transfer here (the
+                            // model's families are not the device's).
+                            buffers.push(
+                                vksync::ash::buffer_memory_barrier1(b, self.buffer(m.mem), m.range)
+                                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED),
+                            );
                         }
                     }
                 }
