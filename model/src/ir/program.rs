@@ -58,9 +58,18 @@ impl ByteRange {
     pub fn intersect(self, other: ByteRange) -> ByteRange {
         ByteRange::new(self.start.max(other.start), self.end.min(other.end))
     }
-    /// The range moved `by` bytes up.
+    /// The range moved `by` bytes up, each end saturating at `u64::MAX`
+    /// (no panic on a range at the top of the address space; the model's
+    /// programs never come near it: object sizes and offsets are checked
+    /// when a program is built).
+    ///
+    /// ```
+    /// use vksync::ByteRange;
+    /// assert_eq!(ByteRange::new(4, 8).shift(16), ByteRange::new(20, 24));
+    /// assert_eq!(ByteRange::new(10, u64::MAX).shift(10), ByteRange::new(20, u64::MAX));
+    /// ```
     pub fn shift(self, by: u64) -> ByteRange {
-        ByteRange::new(self.start + by, self.end + by)
+        ByteRange::new(self.start.saturating_add(by), self.end.saturating_add(by))
     }
 }
 
