@@ -73,6 +73,44 @@ impl ByteRange {
     }
 }
 
+/// A barrier in the trace syntax, its region named by object index
+/// (`object 3[0..1024]`), for users without the [`Program`] that names it
+/// (a [`crate::Tracker`]'s [`crate::Needs`]; with a program,
+/// [`Program::show_region`] gives the object's name).
+///
+/// ```
+/// use vksync::{AccessFlags2 as A, Barrier, ByteRange, ObjectId, OwnershipTransfer, PipelineStageFlags2 as S, Region};
+/// let b = Barrier::global(S::COPY, A::TRANSFER_WRITE, S::COMPUTE_SHADER, A::SHADER_STORAGE_READ);
+/// assert_eq!(b.to_string(), "COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ");
+/// let on = Barrier {
+///     ownership: Some(OwnershipTransfer { src_queue_family: 1, dst_queue_family: 2 }),
+///     ..b.on(Region { object: ObjectId(3), range: ByteRange::new(0, 1024) })
+/// };
+/// assert_eq!(
+///     on.to_string(),
+///     "COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ object 3[0..1024] ownership 1->2"
+/// );
+/// ```
+impl fmt::Display for Barrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{} -> {}:{}",
+            self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
+        )?;
+        if let Some(r) = self.region {
+            write!(f, " object {}[{}]", r.object.0, r.range)?;
+        }
+        if self.transition {
+            f.write_str(" transition")?;
+        }
+        if let Some(o) = self.ownership {
+            write!(f, " ownership {}->{}", o.src_queue_family, o.dst_queue_family)?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for ByteRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}..{}", self.start, self.end)
