@@ -36,8 +36,8 @@
 use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
-    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ResourceBarrier, TemplateSlot,
-    WaitOn, WaitScope,
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ImageWrite, ResourceBarrier,
+    SlotKind, TemplateSlot, TexelWrite, WaitOn, WaitScope, Writes,
 };
 use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
@@ -2023,10 +2023,6 @@ unsafe fn buffer_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<BufferWrite> {
         .collect()
 }
 
-/// One image descriptor of a write: binding, array element, image view,
-/// `imageLayout`.
-type ImageWrite = (u32, u32, u64, vk::ImageLayout);
-
 /// The image descriptors (storage, sampled, combined image sampler) of one
 /// `VkWriteDescriptorSet` (none for other descriptor types).
 ///
@@ -2065,7 +2061,7 @@ unsafe fn image_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<ImageWrite> {
 /// # Safety
 /// `w` is a valid write: for a texel buffer descriptor type,
 /// `p_texel_buffer_view` points at `descriptor_count` `VkBufferView`s.
-unsafe fn texel_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<(u32, u32, u64)> {
+unsafe fn texel_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<TexelWrite> {
     if !matches!(
         w.descriptor_type,
         vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER
@@ -2087,29 +2083,65 @@ unsafe fn texel_writes(w: &vk::WriteDescriptorSet<'_>) -> Vec<(u32, u32, u64)> {
         .collect()
 }
 
-/// The buffer descriptors a template writes from the application's data.
+/// The descriptors a template writes from the application's data.
 ///
 /// # Safety
 /// `data` is the `pData` of a `vkUpdateDescriptorSetWithTemplate` or
-/// `vkCmdPushDescriptorSetWithTemplateKHR` call with the template whose
-/// slots these are: the spec requires a `VkDescriptorBufferInfo` at each
-/// buffer entry's `offset + k * stride` for `k` below its count.
-unsafe fn template_writes(slots: &[TemplateSlot], data: *const c_void) -> Vec<BufferWrite> {
+/// `vkCmdPushDescriptorSetWithTemplate(2)(KHR)` call with the template
+/// whose slots these are: the spec requires a `VkDescriptorBufferInfo`,
+/// `VkDescriptorImageInfo` or `VkBufferView` (as the entry's descriptor
+/// type says, and so the slot's kind) at each entry's `offset + k *
+/// stride` for `k` below its count.
+unsafe fn template_writes(slots: &[TemplateSlot], data: *const c_void) -> Writes {
+    let mut out = Writes::default();
     if data.is_null() {
-        return Vec::new();
+        return out;
     }
-    slots
-        .iter()
-        .map(|s| {
-            // SAFETY: per this function's contract; the data need not be
-            // aligned for `VkDescriptorBufferInfo`, hence the unaligned
-            // read.
-            let b = unsafe {
-                std::ptr::read_unaligned(data.cast::<u8>().add(s.offset).cast::<vk::DescriptorBufferInfo>())
-            };
-            (s.binding, s.element, b.buffer.as_raw(), b.offset, b.range)
-        })
-        .collect()
+    for s in slots {
+        // Per this function's contract, a value of the slot's kind lies at
+        // `at`; the data need not be aligned for it, hence the unaligned
+        // reads.
+        let at = data.cast::<u8>().wrapping_add(s.offset);
+        match s.kind {
+            SlotKind::Buffer => {
+                // SAFETY: a `VkDescriptorBufferInfo` at `at` (above).
+                let b = unsafe { std::ptr::read_unaligned(at.cast::<vk::DescriptorBufferInfo>()) };
+                out.buffers
+                    .push((s.binding, s.element, b.buffer.as_raw(), b.offset, b.range));
+            }
+            SlotKind::Image => {
+                // SAFETY: a `VkDescriptorImageInfo` at `at` (above).
+                let i = unsafe { std::ptr::read_unaligned(at.cast::<vk::DescriptorImageInfo>()) };
+                out.images
+                    .push((s.binding, s.element, i.image_view.as_raw(), i.image_layout));
+            }
+            SlotKind::Texel => {
+                // SAFETY: a `VkBufferView` at `at` (above).
+                let v = unsafe { std::ptr::read_unaligned(at.cast::<vk::BufferView>()) };
+                out.texels.push((s.binding, s.element, v.as_raw()));
+            }
+        }
+    }
+    out
+}
+
+/// Every descriptor of `n` writes (of one push: their `dst_set` is
+/// ignored), by kind.
+///
+/// # Safety
+/// `writes` points at `n` valid `VkWriteDescriptorSet`s.
+unsafe fn push_writes(writes: *const vk::WriteDescriptorSet<'_>, n: u32) -> Writes {
+    let mut out = Writes::default();
+    // SAFETY: per this function's contract.
+    for w in unsafe { slice(writes, n) } {
+        // SAFETY: each is a valid write, per this function's contract.
+        unsafe {
+            out.buffers.extend(buffer_writes(w));
+            out.images.extend(image_writes(w));
+            out.texels.extend(texel_writes(w));
+        }
+    }
+    out
 }
 
 unsafe extern "system" fn create_update_template(
@@ -2193,10 +2225,7 @@ unsafe extern "system" fn update_with_template(
         // SAFETY: `data` is this call's pData for this template, read
         // before the call returns.
         let writes = unsafe { template_writes(slots, data) };
-        for (binding, elem, buf, off, range) in writes {
-            d.capture
-                .write_descriptor(set.as_raw(), binding, elem, buf, off, range);
-        }
+        d.capture.write_descriptors(set.as_raw(), &writes);
     });
     if let Some(f) = next!(
         key,
@@ -2222,11 +2251,7 @@ unsafe extern "system" fn push_descriptor_set(
     let key = dispatch_key(cb.as_raw());
     if bp == vk::PipelineBindPoint::COMPUTE {
         // SAFETY: `n` valid writes (their dst_set is ignored for pushes).
-        let ws: Vec<BufferWrite> = unsafe { slice(writes, n) }
-            .iter()
-            // SAFETY: each is a valid write, as above.
-            .flat_map(|w| unsafe { buffer_writes(w) })
-            .collect();
+        let ws = unsafe { push_writes(writes, n) };
         record(key, "vkCmdPushDescriptorSetKHR", |d| {
             let seq = d.capture.next_seq();
             d.capture.push_descriptors(
@@ -2281,6 +2306,83 @@ unsafe extern "system" fn push_descriptor_set_with_template(
     ) {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(cb, template, layout, set, data) }
+    }
+}
+
+/// `vkCmdPushDescriptorSet2(KHR)`: as `vkCmdPushDescriptorSetKHR`, for
+/// the compute stage when `stageFlags` has it (the set is pushed for every
+/// stage named; the model sees only dispatches).
+unsafe extern "system" fn push_descriptor_set2(
+    cb: vk::CommandBuffer,
+    info: *const vk::PushDescriptorSetInfoKHR<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    // SAFETY: a valid VkPushDescriptorSetInfo with `descriptor_write_count`
+    // valid writes.
+    let (compute, layout, set, ws) = unsafe {
+        let i = &*info;
+        (
+            i.stage_flags.contains(vk::ShaderStageFlags::COMPUTE),
+            i.layout,
+            i.set,
+            push_writes(i.p_descriptor_writes, i.descriptor_write_count),
+        )
+    };
+    if compute {
+        let call = "vkCmdPushDescriptorSet2";
+        record(key, call, |d| {
+            let seq = d.capture.next_seq();
+            d.capture
+                .push_descriptors(cb.as_raw(), seq, call, layout.as_raw(), set, &ws);
+        });
+    }
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdPushDescriptorSet2KHR,
+        ["vkCmdPushDescriptorSet2", "vkCmdPushDescriptorSet2KHR"]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
+    }
+}
+
+/// `vkCmdPushDescriptorSetWithTemplate2(KHR)`: as
+/// `vkCmdPushDescriptorSetWithTemplateKHR` (a push template names its bind
+/// point; only a compute one reaches dispatches, as for the first form).
+unsafe extern "system" fn push_descriptor_set_with_template2(
+    cb: vk::CommandBuffer,
+    info: *const vk::PushDescriptorSetWithTemplateInfoKHR<'_>,
+) {
+    let key = dispatch_key(cb.as_raw());
+    let call = "vkCmdPushDescriptorSetWithTemplate2";
+    // SAFETY: a valid VkPushDescriptorSetWithTemplateInfo.
+    let (template, layout, set, data) = unsafe {
+        let i = &*info;
+        (i.descriptor_update_template, i.layout, i.set, i.p_data)
+    };
+    record(key, call, |d| {
+        let seq = d.capture.next_seq();
+        let Some(slots) = d.capture.template_slots(template.as_raw()) else {
+            d.capture
+                .not_modelled(Some(cb.as_raw()), seq, call, "an unknown template");
+            return;
+        };
+        // SAFETY: `data` is this call's pData for this template, read
+        // before the call returns.
+        let ws = unsafe { template_writes(slots, data) };
+        d.capture
+            .push_descriptors(cb.as_raw(), seq, call, layout.as_raw(), set, &ws);
+    });
+    if let Some(f) = next!(
+        key,
+        vk::PFN_vkCmdPushDescriptorSetWithTemplate2KHR,
+        [
+            "vkCmdPushDescriptorSetWithTemplate2",
+            "vkCmdPushDescriptorSetWithTemplate2KHR"
+        ]
+    ) {
+        // SAFETY: the next layer's function with the caller's arguments.
+        unsafe { f(cb, info) }
     }
 }
 
