@@ -4,10 +4,12 @@
 //! Which command is hooked, and how it is treated (recorded, written as
 //! `not-modelled` with a reason, or passed through with the reason it needs
 //! no hook), is data: the table in `layer/table.rs`, which the
-//! `vkGet*ProcAddr` answer from. The recorded commands have one
-//! hand-written intercept each here (each reads its own structures); the
-//! not-modelled ones share one generated forwarding function per
-//! signature (`layer/generated.rs`, from `vk.xml`).
+//! `vkGet*ProcAddr` answer from. Most recorded commands are rows of
+//! `layer/recorded.rs` (names, signature, what the row feeds, the
+//! recording; one macro makes the functions); the ones with a shape of
+//! their own are hand-written here; the not-modelled ones share one
+//! generated forwarding function per signature (`layer/generated.rs`,
+//! from `vk.xml`).
 //!
 //! This module owns the global state (instances, devices with their
 //! next-layer function pointers, mapped-memory pointers and [`Capture`]s,
