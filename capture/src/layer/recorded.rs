@@ -112,6 +112,12 @@ macro_rules! recorded {
         $(
             recorded!(@fn $mode $(#[doc = $doc])* $fname [$($name),+] ($first: $fty $(, $arg: $ty)*) ($($ret)?) ($($cond)?) |$d, $seq, $call| $body);
         )*
+        /// Each row's registry name and the size of each parameter, for
+        /// the check against `generated.rs` (the registry's signature).
+        #[cfg(test)]
+        pub(crate) const RECORDED_SIZES: &[(&str, &[usize])] = &[
+            $(([$($name),+][0], &[std::mem::size_of::<$fty>() $(, std::mem::size_of::<$ty>())*]),)*
+        ];
         /// Every row, as entries of the intercept table.
         pub(crate) const RECORDED: &[Entry] = &[
             $(Entry {

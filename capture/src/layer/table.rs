@@ -395,6 +395,12 @@ macro_rules! generic_intercepts {
                 }
             }
         )*
+        /// Each generated intercept's name and the size of each
+        /// parameter (the first, a dispatchable handle, a pointer).
+        #[cfg(test)]
+        pub(crate) const GENERATED_SIZES: &[(&str, &[usize])] = &[
+            $((stringify!($name), &[std::mem::size_of::<usize>() $(, std::mem::size_of::<$ty>())*]),)*
+        ];
         /// Every generated intercept.
         pub(crate) const GENERATED: &[Generated] = &[
             $(Generated { name: stringify!($name), aliases: &[$(stringify!($alias)),*], hook: Hook($name as *const ()) },)*
@@ -651,6 +657,26 @@ mod tests {
             "{} is not what vk.xml gives: run with VKSYNC_BLESS=1 and review the diff",
             path.display()
         );
+    }
+
+    /// A row of `recorded.rs` spells its C signature by hand, and the
+    /// layer calls the next layer's function through it: every row whose
+    /// command the walk covers has the parameters `generated.rs` has from
+    /// `vk.xml`, as many and each of the same size.
+    #[test]
+    fn recorded_rows_have_the_registry_signature() {
+        let mut checked = 0;
+        for (name, sizes) in super::super::recorded::RECORDED_SIZES {
+            let Some((_, want)) = GENERATED_SIZES.iter().find(|(n, _)| n == name) else {
+                // Only the walked commands are generated (no vkCreate*).
+                assert!(!walked(name), "{name}: walked but not generated");
+                continue;
+            };
+            assert_eq!(sizes, want, "{name}: parameter sizes differ from vk.xml's");
+            checked += 1;
+        }
+        println!("{checked} rows checked against vk.xml's signatures");
+        assert!(checked > 0, "no row checked");
     }
 
     /// Every `vkCmd*` and every queue or host synchronization command of
