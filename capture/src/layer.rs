@@ -1311,8 +1311,9 @@ unsafe fn template_writes(slots: &[TemplateSlot], data: *const c_void) -> Writes
     out
 }
 
-/// Every descriptor of `n` writes (of one push: their `dst_set` is
-/// ignored), by kind.
+/// Every descriptor of `n` writes, by kind (their `dst_set` is not read:
+/// a push has none, and `vkUpdateDescriptorSets` passes one write at a
+/// time with its own).
 ///
 /// # Safety
 /// `writes` points at `n` valid `VkWriteDescriptorSet`s.
