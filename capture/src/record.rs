@@ -188,16 +188,19 @@ type BoundSet = (u64, HashMap<(u32, u32), u64>);
 /// null).
 const PUSHED: u64 = 0;
 
-/// One buffer descriptor that a descriptor update template writes: where
-/// it goes (binding, array element) and where its `VkDescriptorBufferInfo`
+/// One descriptor that a descriptor update template writes: where it goes
+/// (binding, array element), what it is, and where its
+/// `VkDescriptorBufferInfo`, `VkDescriptorImageInfo` or `VkBufferView`
 /// lies in the application's data (`offset + k * stride` of the entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TemplateSlot {
+    /// What the data holds there.
+    pub kind: SlotKind,
     /// `dstBinding` of the entry.
     pub binding: u32,
     /// `dstArrayElement` of the entry plus the descriptor's index in it.
     pub element: u32,
-    /// Byte offset of the descriptor's `VkDescriptorBufferInfo` in `pData`.
+    /// Byte offset of the descriptor's info in `pData`.
     pub offset: usize,
 }
 
@@ -319,6 +322,72 @@ pub fn model_range(r: [u32; 5]) -> vksync::SubresourceRange {
 /// element, buffer handle, offset, range.
 pub type BufferWrite = (u32, u32, u64, u64, u64);
 
+/// One image descriptor (storage image, sampled image, combined image
+/// sampler) of a write, a push or a template: binding, array element,
+/// `VkImageView`, `imageLayout`.
+pub type ImageWrite = (u32, u32, u64, vk::ImageLayout);
+
+/// One texel buffer descriptor (uniform, storage) of a write, a push or a
+/// template: binding, array element, `VkBufferView`.
+pub type TexelWrite = (u32, u32, u64);
+
+/// The descriptors one call writes into one set, by kind: what
+/// `vkUpdateDescriptorSets` (per set), `vkUpdateDescriptorSetWithTemplate`,
+/// `vkCmdPushDescriptorSet*` and `vkCmdPushDescriptorSetWithTemplate*` all
+/// come down to, so that each kind is kept the same way whichever call
+/// wrote it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Writes {
+    /// Buffer descriptors.
+    pub buffers: Vec<BufferWrite>,
+    /// Image descriptors.
+    pub images: Vec<ImageWrite>,
+    /// Texel buffer descriptors.
+    pub texels: Vec<TexelWrite>,
+}
+
+impl Writes {
+    /// Buffer descriptors only.
+    pub fn buffers(buffers: &[BufferWrite]) -> Writes {
+        Writes {
+            buffers: buffers.to_vec(),
+            ..Writes::default()
+        }
+    }
+}
+
+/// What a descriptor of a template entry is, as the layer reads it from
+/// the application's data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// A `VkDescriptorBufferInfo` (storage or uniform buffer, dynamic or not).
+    Buffer,
+    /// A `VkDescriptorImageInfo` (storage image, sampled image, combined
+    /// image sampler).
+    Image,
+    /// A `VkBufferView` (uniform or storage texel buffer).
+    Texel,
+}
+
+impl SlotKind {
+    /// The kind of a descriptor type the model sees, or `None` (samplers,
+    /// input attachments, inline uniform blocks, acceleration structures...).
+    pub fn of(ty: vk::DescriptorType) -> Option<SlotKind> {
+        if is_buffer(ty) {
+            Some(SlotKind::Buffer)
+        } else if is_image(ty) {
+            Some(SlotKind::Image)
+        } else if matches!(
+            ty,
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+        ) {
+            Some(SlotKind::Texel)
+        } else {
+            None
+        }
+    }
+}
+
 #[derive(Default)]
 struct CommandBuffer {
     pool: u64,
@@ -354,6 +423,9 @@ pub struct Capture {
     debug_names: HashMap<u64, String>,
     /// The trace names taken by debug names (made unique).
     names_taken: HashSet<String>,
+    /// The last debug name given to each declared object, by the name it
+    /// was declared under: a late name equal to it renames nothing.
+    given: HashMap<String, String>,
     /// Each command buffer's name in comments: `cbN` in allocation order,
     /// or its debug name.
     cb_names: HashMap<u64, String>,
@@ -448,6 +520,15 @@ pub struct Capture {
     finished: bool,
 }
 
+/// How the comment that renames an object begins: `# rename OLD -> NEW
+/// (why)`, written when the application names a buffer, image or memory
+/// object after it was declared. `vksync capture` (`cli/src/capture.rs`,
+/// which keeps the same text) reads these from the finished trace and
+/// renames `OLD` to `NEW` on every other line; the last one for an `OLD`
+/// wins, as the object's last debug name is its name. `NEW` is already in
+/// the trace's name syntax and unique.
+pub const RENAME: &str = "rename ";
+
 fn name_ok(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
 }
@@ -483,6 +564,7 @@ impl Capture {
             buffer_views: HashMap::new(),
             debug_names: HashMap::new(),
             names_taken: HashSet::new(),
+            given: HashMap::new(),
             cb_names: HashMap::new(),
             cb_count: 0,
             placement: HashMap::new(),
@@ -1149,21 +1231,41 @@ impl Capture {
         }
     }
 
-    /// `vkCreateDescriptorUpdateTemplate(KHR)`: keeps, per buffer
-    /// descriptor the template writes, its binding, element and offset in
-    /// the data (entries of other descriptor types write nothing the model
-    /// sees). An entry whose count runs past its binding into the next
-    /// (consecutive binding updates) is taken as elements of its first
-    /// binding; an offset past `usize` drops the descriptor.
+    /// Every descriptor of `writes` into set `set` (one set's part of a
+    /// `vkUpdateDescriptorSets`, or a `vkUpdateDescriptorSetWithTemplate`
+    /// decoded): the one way each kind is kept in a set.
+    pub fn write_descriptors(&mut self, set: u64, writes: &Writes) {
+        for &(binding, element, buffer, offset, range) in &writes.buffers {
+            self.write_descriptor(set, binding, element, buffer, offset, range);
+        }
+        for &(binding, element, view, layout) in &writes.images {
+            self.write_image_descriptor(set, binding, element, view, layout);
+        }
+        for &(binding, element, view) in &writes.texels {
+            self.write_texel_descriptor(set, binding, element, view);
+        }
+    }
+
+    /// `vkCreateDescriptorUpdateTemplate(KHR)`: keeps, per buffer, image
+    /// or texel buffer descriptor the template writes, its kind, binding,
+    /// element and offset in the data (entries of other descriptor types
+    /// write nothing the model sees). An entry whose count runs past its
+    /// binding into the next (consecutive binding updates) is taken as
+    /// elements of its first binding; an offset past `usize` drops the
+    /// descriptor.
     pub fn create_update_template(&mut self, template: u64, entries: &[vk::DescriptorUpdateTemplateEntry]) {
         let mut slots = Vec::new();
-        for e in entries.iter().filter(|e| is_buffer(e.descriptor_type)) {
+        for e in entries {
+            let Some(kind) = SlotKind::of(e.descriptor_type) else {
+                continue;
+            };
             for k in 0..e.descriptor_count {
                 let offset = (k as usize)
                     .checked_mul(e.stride)
                     .and_then(|o| o.checked_add(e.offset));
                 if let Some(offset) = offset {
                     slots.push(TemplateSlot {
+                        kind,
                         binding: e.dst_binding,
                         element: e.dst_array_element.saturating_add(k),
                         offset,
@@ -1179,17 +1281,19 @@ impl Capture {
         self.templates.remove(&template);
     }
 
-    /// The buffer descriptors template `template` writes, or `None` for an
+    /// The descriptors template `template` writes, or `None` for an
     /// unknown template.
     pub fn template_slots(&self, template: u64) -> Option<&[TemplateSlot]> {
         self.templates.get(&template).map(Vec::as_slice)
     }
 
-    /// `vkCmdPushDescriptorSetKHR` or `vkCmdPushDescriptorSetWithTemplateKHR`
-    /// (decoded) on the compute bind point: the buffer descriptors of set
-    /// number `set` of pipeline layout `layout`, bound to command buffer
-    /// `cb` from now on. Descriptors pushed earlier for the same set (with
-    /// the same set layout) and not written again are kept.
+    /// `vkCmdPushDescriptorSet(2)(KHR)` or
+    /// `vkCmdPushDescriptorSetWithTemplate(2)(KHR)` (decoded) on the compute
+    /// bind point: the descriptors of set number `set` of pipeline layout
+    /// `layout` (buffers, images and texel buffers, kept as
+    /// [`Capture::write_descriptors`] keeps them in a set), bound to command
+    /// buffer `cb` from now on. Descriptors pushed earlier for the same set
+    /// (with the same set layout) and not written again are kept.
     pub fn push_descriptors(
         &mut self,
         cb: u64,
@@ -1197,7 +1301,7 @@ impl Capture {
         call: &str,
         layout: u64,
         set: u32,
-        writes: &[BufferWrite],
+        writes: &Writes,
     ) {
         let set_layout = self
             .pipeline_layouts
@@ -1214,6 +1318,7 @@ impl Capture {
             return;
         };
         let descs: Vec<((u32, u32), Desc)> = writes
+            .buffers
             .iter()
             .filter_map(|&(binding, element, buffer, offset, range)| {
                 self.desc(buffer, offset, range).map(|d| ((binding, element), d))
@@ -1235,6 +1340,15 @@ impl Capture {
             };
         }
         pushed.descs.extend(descs);
+        pushed.images.extend(
+            writes
+                .images
+                .iter()
+                .map(|&(b, e, view, layout)| ((b, e), (view, layout))),
+        );
+        pushed
+            .texels
+            .extend(writes.texels.iter().map(|&(b, e, view)| ((b, e), view)));
         state.sets.insert(set, (PUSHED, HashMap::new()));
     }
 
@@ -1341,8 +1455,11 @@ impl Capture {
     /// `vkSetDebugUtilsObjectNameEXT` (and `vkDebugMarkerSetObjectNameEXT`)
     /// of object `handle` of type `ty`: a buffer or image bound later is
     /// declared under the name (sanitized, made unique); a command buffer's
-    /// commands say it in their comments; anything else, and a buffer or
-    /// image already declared, gets a comment.
+    /// commands say it in their comments; a buffer, image or memory object
+    /// already declared gets a [`RENAME`] comment, which `vksync capture`
+    /// applies to the finished trace (the model's `Program` cannot rename
+    /// an object whose lines are already written, and wgpu names objects
+    /// after binding them); anything else is not in the trace.
     pub fn set_object_name(&mut self, seq: u64, call: &str, ty: vk::ObjectType, handle: u64, name: &str) {
         let declared = match ty {
             vk::ObjectType::BUFFER => self.buffers.get(&handle).and_then(|b| b.obj),
@@ -1356,14 +1473,23 @@ impl Capture {
             _ => None,
         };
         if let Some(obj) = declared {
-            let now = self
-                .program
-                .object(obj)
-                .map_or_else(String::new, |o| o.name.clone());
-            self.note(
-                None,
-                format!(
-                    "{now} is named `{}` by the application ({call} #{seq}, after it was declared)",
+            let Some(declared_as) = self.program.object(obj).map(|o| o.name.clone()) else {
+                return;
+            };
+            // The same name again renames nothing (a second `.2` name would
+            // only confuse); an empty one is not a name to take.
+            if name.is_empty() || self.given.get(&declared_as).is_some_and(|g| g == name) {
+                return;
+            }
+            self.given.insert(declared_as.clone(), name.to_string());
+            let new = self.unique_name(name);
+            // In place, not before the next submitted command: a name given
+            // after the last submission still reaches the file.
+            self.notes.before(
+                self.program.commands().len(),
+                &format!(
+                    "{RENAME}{declared_as} -> {new} (named `{}` by the application at {call} #{seq}, after it was declared; \
+                     `vksync capture` renames it throughout)",
                     printable(name)
                 ),
             );
@@ -1377,6 +1503,7 @@ impl Capture {
     fn object_name(&mut self, handle: u64, what: &str, seq: u64, call: &str) -> Option<String> {
         let given = self.debug_names.remove(&handle)?;
         let name = self.unique_name(&given);
+        self.given.insert(name.clone(), given.clone());
         self.notes.before(
             self.program.commands().len(),
             &format!(
@@ -3701,6 +3828,15 @@ fn host_write_regions(c: &Command) -> Vec<Region> {
     regions(c, |sa| sa == StageAccess::HostWrite)
 }
 
+fn is_image(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+    )
+}
+
 fn is_buffer(ty: vk::DescriptorType) -> bool {
     matches!(
         ty,
@@ -4054,46 +4190,70 @@ mod tests {
 
     /// Texel buffers in a dispatch, through their buffer views: a uniform
     /// texel buffer is `sampled`, a storage one `read`/`write`/`rw` by
-    /// reflection, each over its view's range.
+    /// reflection, each over its view's range; a storage image through its
+    /// view's subresources; the same whether written to a set or pushed.
     #[test]
-    fn texel_buffers_in_a_dispatch() {
-        let mut c = device();
-        c.create_set_layout(
-            21,
-            vec![
-                (0, vk::DescriptorType::UNIFORM_TEXEL_BUFFER, 1),
-                (1, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
-            ],
-        );
-        c.create_pipeline_layout(31, vec![21]);
-        c.create_shader(41, Ok(Reflection::default()));
-        let resource = |used| Resource {
-            kind: Kind::TexelBuffer,
-            used,
-            exact: true,
-        };
-        let mut bindings = BTreeMap::new();
-        bindings.insert((0, 0), resource(READ));
-        bindings.insert((0, 1), resource(WRITE));
-        let mut eps = BTreeMap::new();
-        eps.insert("main".to_string(), bindings);
-        c.shader_resources(41, eps);
-        c.create_compute_pipeline(51, 41, "main", 31);
-        c.allocate_sets(&[(81, 21)]);
-        c.create_buffer_view(91, 10, 0, 256);
-        c.create_buffer_view(92, 10, 256, vk::WHOLE_SIZE);
-        c.write_texel_descriptor(81, 0, 0, 91);
-        c.write_texel_descriptor(81, 1, 0, 92);
-        c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 51);
-        c.bind_sets(70, 6, 0, &[81], &[]);
-        c.dispatch(70, 7, "vkCmdDispatch", None);
-        let text = submitted(c);
-        let want = "dispatch s1_main sampled b0[0..256] write b0[256..4096]  # vkCmdDispatch #7";
-        assert!(
-            text.lines().any(|l| l.starts_with(want)),
-            "no `{want}` in\n{text}"
-        );
-        assert!(!text.lines().any(|l| l.starts_with("not-modelled")), "{text}");
+    fn texel_buffers_and_images_in_a_dispatch_however_written() {
+        // (how the descriptors were written) -> the same dispatch line: a
+        // texel buffer or image descriptor pushed (or decoded from a
+        // template, which `layer.rs` turns into the same `Writes`) is kept
+        // exactly as `vkUpdateDescriptorSets` keeps it (issue 23).
+        for how in ["vkUpdateDescriptorSets", "vkCmdPushDescriptorSetKHR"] {
+            let mut c = device();
+            c.create_set_layout(
+                21,
+                vec![
+                    (0, vk::DescriptorType::UNIFORM_TEXEL_BUFFER, 1),
+                    (1, vk::DescriptorType::STORAGE_TEXEL_BUFFER, 1),
+                    (2, vk::DescriptorType::STORAGE_IMAGE, 1),
+                ],
+            );
+            c.create_pipeline_layout(31, vec![21]);
+            c.create_shader(41, Ok(Reflection::default()));
+            let resource = |kind, used| Resource {
+                kind,
+                used,
+                exact: true,
+            };
+            let mut bindings = BTreeMap::new();
+            bindings.insert((0, 0), resource(Kind::TexelBuffer, READ));
+            bindings.insert((0, 1), resource(Kind::TexelBuffer, WRITE));
+            bindings.insert((0, 2), resource(Kind::Image, WRITE));
+            let mut eps = BTreeMap::new();
+            eps.insert("main".to_string(), bindings);
+            c.shader_resources(41, eps);
+            c.create_compute_pipeline(51, 41, "main", 31);
+            c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
+            c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.create_image_view(95, 80, [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1]);
+            c.create_buffer_view(91, 10, 0, 256);
+            c.create_buffer_view(92, 10, 256, vk::WHOLE_SIZE);
+            let writes = Writes {
+                buffers: Vec::new(),
+                images: vec![(2, 0, 95, vk::ImageLayout::GENERAL)],
+                texels: vec![(0, 0, 91), (1, 0, 92)],
+            };
+            c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 51);
+            if how == "vkUpdateDescriptorSets" {
+                c.allocate_sets(&[(81, 21)]);
+                c.write_descriptors(81, &writes);
+                c.bind_sets(70, 6, 0, &[81], &[]);
+            } else {
+                c.push_descriptors(70, 6, how, 31, 0, &writes);
+            }
+            c.dispatch(70, 7, "vkCmdDispatch", None);
+            let text = submitted(c);
+            let want =
+                "dispatch s1_main image-write i0 COLOR:0:0 sampled b0[0..256] write b0[256..4096]  # vkCmdDispatch #7";
+            assert!(
+                text.lines().any(|l| l.starts_with(want)),
+                "{how}: no `{want}` in\n{text}"
+            );
+            assert!(
+                !text.lines().any(|l| l.starts_with("not-modelled")),
+                "{how}: {text}"
+            );
+        }
     }
 
     /// A 2D optimal exclusive image of one mip and one layer.
@@ -4409,7 +4569,7 @@ mod tests {
     }
 
     /// A buffer named before it is bound is declared under its name; one
-    /// named after keeps its counter name and gets a comment; a command
+    /// named after keeps its counter name and gets a rename comment; a command
     /// buffer's debug name and its open labels end each command's comment.
     #[test]
     fn names_and_labels_in_the_trace() {
@@ -4454,7 +4614,7 @@ mod tests {
             "buffer weights 4096 alias m0 0",
             "buffer b0 4096 alias m0 4096",
             "# weights is VkBuffer 0xa, named `weights` by the application (bound at vkBindBufferMemory #3)",
-            "# b0 is named `late` by the application (vkSetDebugUtilsObjectNameEXT #5, after it was declared)",
+            "# rename b0 -> late (named `late` by the application at vkSetDebugUtilsObjectNameEXT #5, after it was declared; `vksync capture` renames it throughout)",
             "# label `outer` begins (vkCmdBeginDebugUtilsLabelEXT #7 in frame_cmd)",
             "fill weights[0..64] 7  # vkCmdFillBuffer #9 in frame_cmd, label outer/inner",
             "# label `inner` ends (vkCmdEndDebugUtilsLabelEXT #10 in frame_cmd)",
@@ -4464,6 +4624,65 @@ mod tests {
             assert!(text.lines().any(|l| l == want), "no line `{want}`:\n{text}");
         }
         vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
+    /// Names given after declaration: (names given to buffer 10 before its
+    /// bind, then after; the rename comments written, in order). The same
+    /// name again, or an empty one, renames nothing; a second late name
+    /// renames again (the last wins in `vksync capture`).
+    #[test]
+    fn late_names_are_rename_comments() {
+        let cases: &[(&[&str], &[&str], &[&str])] = &[
+            (&[], &["staging"], &["b0 -> staging"]),
+            (&[], &["staging", "staging"], &["b0 -> staging"]),
+            (&[], &["a", "b"], &["b0 -> a", "b0 -> b"]),
+            (&[], &[""], &[]),
+            (&["w"], &["w"], &[]),
+            (&["w"], &["x y"], &["w -> x_y"]),
+            (&[], &["b1"], &["b0 -> b1_"]),
+            // A late name taken by another object's earlier one is made unique.
+            (&[], &["other"], &["b0 -> other.2"]),
+        ];
+        for &(before, after, want) in cases {
+            let mut c = Capture::new(PathBuf::from("unused.trace"), Vec::new());
+            c.allocate_memory(1, 1, 8192);
+            c.create_buffer(11, 64, vk::SharingMode::CONCURRENT);
+            c.set_object_name(
+                2,
+                "vkSetDebugUtilsObjectNameEXT",
+                vk::ObjectType::BUFFER,
+                11,
+                "other",
+            );
+            c.bind_buffer(3, "vkBindBufferMemory", 11, 1, 4096);
+            c.create_buffer(10, 4096, vk::SharingMode::CONCURRENT);
+            for name in before {
+                c.set_object_name(
+                    4,
+                    "vkSetDebugUtilsObjectNameEXT",
+                    vk::ObjectType::BUFFER,
+                    10,
+                    name,
+                );
+            }
+            c.bind_buffer(5, "vkBindBufferMemory", 10, 1, 0);
+            for name in after {
+                c.set_object_name(
+                    6,
+                    "vkSetDebugUtilsObjectNameEXT",
+                    vk::ObjectType::BUFFER,
+                    10,
+                    name,
+                );
+            }
+            let text = c.text();
+            let got: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("# ")?.strip_prefix(RENAME))
+                .map(|l| l.split(" (").next().unwrap_or(l))
+                .collect();
+            assert_eq!(got, want, "{before:?} then {after:?}:\n{text}");
+        }
     }
 
     /// Which host reads a wait makes the capture assume, one case per rule
@@ -5154,7 +5373,7 @@ mod tests {
 
     /// Two entries as ncnn's templates have them: one buffer info each,
     /// 24 bytes apart (`sizeof(VkDescriptorBufferInfo)`), plus an image
-    /// entry that writes no buffer.
+    /// entry between them.
     fn entries() -> Vec<vk::DescriptorUpdateTemplateEntry> {
         vec![
             vk::DescriptorUpdateTemplateEntry {
@@ -5188,14 +5407,22 @@ mod tests {
     fn a_template_keeps_each_buffer_descriptor_and_where_its_info_lies() {
         let mut c = device();
         c.create_update_template(80, &entries());
-        let slot = |binding, element, offset| TemplateSlot {
+        let slot = |kind, binding, element, offset| TemplateSlot {
+            kind,
             binding,
             element,
             offset,
         };
         assert_eq!(
             c.template_slots(80),
-            Some(&[slot(0, 0, 0), slot(1, 0, 48), slot(1, 1, 80)][..])
+            Some(
+                &[
+                    slot(SlotKind::Buffer, 0, 0, 0),
+                    slot(SlotKind::Image, 2, 0, 24),
+                    slot(SlotKind::Buffer, 1, 0, 48),
+                    slot(SlotKind::Buffer, 1, 1, 80)
+                ][..]
+            )
         );
         c.destroy_update_template(80);
         assert_eq!(c.template_slots(80), None);
@@ -5254,14 +5481,21 @@ mod tests {
             "vkCmdPushDescriptorSetWithTemplateKHR",
             30,
             0,
-            &[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)],
+            &Writes::buffers(&[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)]),
         );
         c.dispatch(70, 4, "vkCmdDispatch", None);
         // A later push of binding 1 only keeps binding 0.
-        c.push_descriptors(70, 5, "vkCmdPushDescriptorSetKHR", 30, 0, &[(1, 0, 10, 128, 64)]);
+        c.push_descriptors(
+            70,
+            5,
+            "vkCmdPushDescriptorSetKHR",
+            30,
+            0,
+            &Writes::buffers(&[(1, 0, 10, 128, 64)]),
+        );
         c.dispatch(70, 6, "vkCmdDispatch", None);
         // An unknown pipeline layout is written as not modelled.
-        c.push_descriptors(70, 7, "vkCmdPushDescriptorSetKHR", 31, 0, &[]);
+        c.push_descriptors(70, 7, "vkCmdPushDescriptorSetKHR", 31, 0, &Writes::default());
         let t = submitted(c);
         assert!(t.contains("1 calls not modelled"), "{t}");
         assert!(
@@ -5289,7 +5523,7 @@ mod tests {
             "vkCmdPushDescriptorSetKHR",
             30,
             0,
-            &[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)],
+            &Writes::buffers(&[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)]),
         );
         c.allocate_sets(&[(90, 20)]);
         c.write_descriptor(90, 0, 0, 10, 512, 64);

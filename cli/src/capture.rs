@@ -257,6 +257,13 @@ pub fn capture(
         if let Some(line) = mark_unfinished(t, &ended) {
             say!(out, "vksync capture: trace {} is unfinished: {line}", t.display());
         }
+        if let Err(e) = rename_in_file(t) {
+            say!(
+                out,
+                "vksync capture: trace {}: the application's late debug names were not applied: {e}",
+                t.display()
+            );
+        }
         say!(out, "vksync capture: trace {}; vksync check says:", t.display());
         // Hazards are printed as they are found: flush what came before so
         // the summary on stderr follows it.
@@ -368,9 +375,110 @@ fn mark_unfinished(path: &Path, ended: &Ended) -> Option<String> {
     Some(why)
 }
 
+/// How the layer's rename comment begins (`vksync_capture::record::RENAME`
+/// after `# `): `# rename OLD -> NEW (why)`, written when the application
+/// gave a buffer, image or memory object a debug name after the object was
+/// declared in the trace.
+const RENAME: &str = "# rename ";
+
+/// The renames a trace asks for, `OLD -> NEW`, the last one for each `OLD`
+/// winning (an object's name is the last the application gave it). The
+/// layer wrote `NEW` in the trace's name syntax and unique.
+fn renames(text: &str) -> std::collections::HashMap<&str, &str> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix(RENAME))
+        .filter_map(|rest| {
+            let mut w = rest.split_whitespace();
+            match (w.next(), w.next(), w.next()) {
+                (Some(old), Some("->"), Some(new)) => Some((old, new)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A character of a trace name (as `name_ok` in `capture/src/record.rs`).
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// `text` with the renames it asks for applied on every line but the
+/// rename comments themselves (which keep saying what was renamed), or
+/// `None` when it asks for none. A name is a whole run of name characters
+/// (`b1` is not renamed inside `b12` or `0xb1`); a run ending in dots (the
+/// end of a sentence in a comment) is looked up without them too.
+fn apply_renames(text: &str) -> Option<String> {
+    let map = renames(text);
+    if map.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(RENAME) {
+            out.push_str(line);
+            continue;
+        }
+        let mut rest = line;
+        while let Some(start) = rest.find(name_char) {
+            out.push_str(&rest[..start]);
+            let run_len = rest[start..]
+                .find(|c: char| !name_char(c))
+                .unwrap_or(rest.len() - start);
+            let run = &rest[start..start + run_len];
+            let bare = run.trim_end_matches('.');
+            match (map.get(run), map.get(bare)) {
+                (Some(new), _) => out.push_str(new),
+                (None, Some(new)) if !bare.is_empty() => {
+                    out.push_str(new);
+                    out.push_str(&run[bare.len()..]);
+                }
+                _ => out.push_str(run),
+            }
+            rest = &rest[start + run_len..];
+        }
+        out.push_str(rest);
+    }
+    Some(out)
+}
+
+/// Applies the trace's renames to the file at `path` (issue 23: wgpu names
+/// its buffers after binding them, and a report should say `staging`, not
+/// `b7`).
+fn rename_in_file(path: &Path) -> std::io::Result<()> {
+    let text = std::fs::read_to_string(path)?;
+    match apply_renames(&text) {
+        Some(renamed) => std::fs::write(path, renamed),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Late debug names: (trace, the trace after the renames).
+    #[test]
+    fn late_names_rename_throughout() {
+        let cases = [
+            ("buffer b0 64 alias m0 0\nfill b0[0..64] 1\n", "buffer b0 64 alias m0 0\nfill b0[0..64] 1\n"),
+            (
+                "buffer b1 64 alias m0 0\nbuffer b12 64 alias m0 64\n# rename b1 -> staging (why)\nfill b1[0..64] 1  # b1 at 0xb1, b12.\ncopy b12[0..4] -> b1[0..4]\n",
+                "buffer staging 64 alias m0 0\nbuffer b12 64 alias m0 64\n# rename b1 -> staging (why)\nfill staging[0..64] 1  # staging at 0xb1, b12.\ncopy b12[0..4] -> staging[0..4]\n",
+            ),
+            // The last name wins; memory objects and images too; a sentence's
+            // full stop stays.
+            (
+                "buffer m0 128\nimage i0 R32_UINT 4x4 alias m0 0\n# rename i0 -> a\n# rename i0 -> tex.2\n# rename m0 -> heap\n# i0 is an image.\n",
+                "buffer heap 128\nimage tex.2 R32_UINT 4x4 alias heap 0\n# rename i0 -> a\n# rename i0 -> tex.2\n# rename m0 -> heap\n# tex.2 is an image.\n",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = apply_renames(text).unwrap_or_else(|| text.to_string());
+            assert_eq!(got, want, "{text}");
+            // Applying them again changes nothing.
+            assert_eq!(apply_renames(&got).unwrap_or_else(|| got.clone()), want);
+        }
+    }
 
     #[test]
     fn numbered_traces_keep_the_extension() {

@@ -11,7 +11,13 @@
  *   barrier 3: out TRANSFER_WRITE -> HOST_READ      needed
  * then submits, waits for the fence, and counts wrong texels (printed; the
  * exit status is 0 either way, a dropped barrier may not show on the
- * device). The shader is GLSL compiled to SPIR-V by naga (the capture's
+ * device). The argument says how the image descriptor reaches the
+ * dispatch (the capture must keep it the same way each time):
+ *   set            vkUpdateDescriptorSets, vkCmdBindDescriptorSets (the default)
+ *   template       vkUpdateDescriptorSetWithTemplate (the image info 8 bytes
+ *                  into the data), vkCmdBindDescriptorSets
+ *   push           vkCmdPushDescriptorSetKHR (VK_KHR_push_descriptor)
+ *   push-template  vkCmdPushDescriptorSetWithTemplateKHR The shader is GLSL compiled to SPIR-V by naga (the capture's
  * dev-dependency), kept here as words:
  *   #version 450
  *   layout(local_size_x = 8, local_size_y = 8) in;
@@ -100,8 +106,17 @@ static const uint32_t spirv[] = {
 /* A device function, through vkGetDeviceProcAddr (both builds). */
 #define DEV(f) PFN_##f p_##f = (PFN_##f)vkGetDeviceProcAddr(v.device, #f)
 
-int main(void) {
+int main(int argc, char **argv) {
+    const char *how = argc > 1 ? argv[1] : "set";
+    int push = !strcmp(how, "push") || !strcmp(how, "push-template");
+    int template = !strcmp(how, "template") || !strcmp(how, "push-template");
+    if (!push && !template && strcmp(how, "set")) {
+        fprintf(stderr, "storage-image: unknown way `%s`\n", how);
+        return 2;
+    }
     vks_load();
+    if (push)
+        vks_device_extension = "VK_KHR_push_descriptor";
     struct vks v = vks_device();
     DEV(vkCreateImage);
     DEV(vkGetImageMemoryRequirements);
@@ -118,6 +133,10 @@ int main(void) {
     DEV(vkCmdBindDescriptorSets);
     DEV(vkCmdDispatch);
     DEV(vkCmdCopyImageToBuffer);
+    DEV(vkCreateDescriptorUpdateTemplate);
+    DEV(vkUpdateDescriptorSetWithTemplate);
+    DEV(vkCmdPushDescriptorSetKHR);
+    DEV(vkCmdPushDescriptorSetWithTemplateKHR);
 
     VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ii.imageType = VK_IMAGE_TYPE_2D;
@@ -168,6 +187,8 @@ int main(void) {
     VkDescriptorSetLayoutCreateInfo li = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.bindingCount = 1;
     li.pBindings = &lb;
+    if (push)
+        li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     VkDescriptorSetLayout set_layout;
     vks_check(p_vkCreateDescriptorSetLayout(v.device, &li, NULL, &set_layout));
     VkPipelineLayoutCreateInfo pli = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -183,26 +204,52 @@ int main(void) {
     ci.layout = layout;
     VkPipeline pipeline;
     vks_check(p_vkCreateComputePipelines(v.device, VK_NULL_HANDLE, 1, &ci, NULL, &pipeline));
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
-    VkDescriptorPoolCreateInfo dpi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpi.maxSets = 1;
-    dpi.poolSizeCount = 1;
-    dpi.pPoolSizes = &ps;
-    VkDescriptorPool pool;
-    vks_check(p_vkCreateDescriptorPool(v.device, &dpi, NULL, &pool));
-    VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dai.descriptorPool = pool;
-    dai.descriptorSetCount = 1;
-    dai.pSetLayouts = &set_layout;
-    VkDescriptorSet set;
-    vks_check(p_vkAllocateDescriptorSets(v.device, &dai, &set));
     VkDescriptorImageInfo dii = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+    /* A template's data: the image info 8 bytes in. */
+    unsigned char data[64] = {0};
+    memcpy(data + 8, &dii, sizeof dii);
+    VkDescriptorUpdateTemplate tmpl = VK_NULL_HANDLE;
+    if (template) {
+        VkDescriptorUpdateTemplateEntry e = {0};
+        e.descriptorCount = 1;
+        e.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        e.offset = 8;
+        e.stride = sizeof dii;
+        VkDescriptorUpdateTemplateCreateInfo ti = {VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+        ti.descriptorUpdateEntryCount = 1;
+        ti.pDescriptorUpdateEntries = &e;
+        ti.templateType = push ? VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR
+                               : VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+        ti.descriptorSetLayout = set_layout;
+        ti.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+        ti.pipelineLayout = layout;
+        ti.set = 0;
+        vks_check(p_vkCreateDescriptorUpdateTemplate(v.device, &ti, NULL, &tmpl));
+    }
     VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set;
     w.descriptorCount = 1;
     w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     w.pImageInfo = &dii;
-    p_vkUpdateDescriptorSets(v.device, 1, &w, 0, NULL);
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (!push) {
+        VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
+        VkDescriptorPoolCreateInfo dpi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        dpi.maxSets = 1;
+        dpi.poolSizeCount = 1;
+        dpi.pPoolSizes = &ps;
+        VkDescriptorPool pool;
+        vks_check(p_vkCreateDescriptorPool(v.device, &dpi, NULL, &pool));
+        VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        dai.descriptorPool = pool;
+        dai.descriptorSetCount = 1;
+        dai.pSetLayouts = &set_layout;
+        vks_check(p_vkAllocateDescriptorSets(v.device, &dai, &set));
+        w.dstSet = set;
+        if (template)
+            p_vkUpdateDescriptorSetWithTemplate(v.device, set, tmpl, data);
+        else
+            p_vkUpdateDescriptorSets(v.device, 1, &w, 0, NULL);
+    }
 
     void *out_map;
     VkBuffer out = vks_host_buffer(&v, N * N * 4, &out_map);
@@ -220,7 +267,12 @@ int main(void) {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                          0, NULL, 0, NULL, 1, &ib);
     p_vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    p_vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    if (push && template)
+        p_vkCmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, 0, data);
+    else if (push)
+        p_vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &w);
+    else
+        p_vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     p_vkCmdDispatch(cb, N / 8, N / 8, 1);
     ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
     ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

@@ -89,6 +89,8 @@ struct vks {
 /* Set before vks_device*: the instance enables VK_EXT_debug_utils (object
  * names and labels, fetched with vkGetDeviceProcAddr). */
 static int vks_debug_utils = 0;
+/* Set before vks_device*: one device extension to enable (NULL: none). */
+static const char *vks_device_extension = NULL;
 
 static inline struct vks vks_device_ex(int timeline) {
     struct vks v = {0};
@@ -131,6 +133,10 @@ static inline struct vks vks_device_ex(int timeline) {
     di.pNext = timeline ? &tf : NULL;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
+    if (vks_device_extension) {
+        di.enabledExtensionCount = 1;
+        di.ppEnabledExtensionNames = &vks_device_extension;
+    }
     vks_check(vkCreateDevice(v.physical, &di, NULL, &v.device));
     vkGetDeviceQueue(v.device, v.family, 0, &v.queue);
     VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

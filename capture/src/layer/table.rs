@@ -9,9 +9,14 @@
 //!
 //! Three kinds of entries, one home each:
 //!
-//! - [`INTERCEPTS`]: the hand-written intercepts of `layer.rs` (each reads
-//!   its call's structures, so each has its own function) and the
-//!   commands passed through on purpose, with the reason;
+//! - `recorded.rs`: the recorded commands whose intercept has one of the
+//!   two common shapes (record then call down, or call down then record
+//!   on success), one row each: names, signature, what it feeds and the
+//!   recording; its macro makes the functions and their entries;
+//! - [`INTERCEPTS`]: the intercepts of `layer.rs` that have a shape of
+//!   their own (the instance chain, mapping, submissions, host waits,
+//!   barriers under fault injection, ...) and the commands passed through
+//!   on purpose, with the reason;
 //! - [`SHAPES`]: for every other `vkCmd*` of the registry (most of them
 //!   extension commands), a treatment decided by the name's shape (a draw,
 //!   a render pass, dynamic state...), first match wins;
@@ -101,32 +106,18 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     Entry { names: &["vkCreateDevice"], level: Level::Instance, hook: Some(Hook(create_device as *const ())), treatment: Treatment::Recorded("Capture::new (one trace per device)") },
     // ---- device, memory, buffers, images
     rec!(destroy_device, ["vkDestroyDevice"], "Capture::finish"),
-    rec!(allocate_memory, ["vkAllocateMemory"], "Capture::allocate_memory (`buffer mN`)"),
-    rec!(free_memory, ["vkFreeMemory"], "Capture::free_memory"),
     rec!(map_memory, ["vkMapMemory"], "Capture::map_memory (shadow copy, page guard)"),
     rec!(unmap_memory, ["vkUnmapMemory"], "Capture::host_writes, Capture::unmap_memory"),
     rec!(map_memory2, ["vkMapMemory2", "vkMapMemory2KHR"], "Capture::map_memory (shadow copy, page guard)"),
     rec!(unmap_memory2, ["vkUnmapMemory2", "vkUnmapMemory2KHR"], "Capture::host_writes, Capture::unmap_memory"),
     rec!(flush_mapped, ["vkFlushMappedMemoryRanges"], "Capture::host_writes of the flushed ranges"),
     rec!(invalidate_mapped, ["vkInvalidateMappedMemoryRanges"], "Capture::invalidate (host reads assumed of the device's results there)"),
-    rec!(create_buffer, ["vkCreateBuffer"], "Capture::create_buffer"),
-    rec!(destroy_buffer, ["vkDestroyBuffer"], "Capture::destroy_buffer"),
-    rec!(bind_buffer_memory, ["vkBindBufferMemory"], "Capture::bind_buffer (`buffer bK SIZE alias mN OFFSET`)"),
-    rec!(bind_buffer_memory2, ["vkBindBufferMemory2", "vkBindBufferMemory2KHR"], "Capture::bind_buffer"),
-    rec!(create_image, ["vkCreateImage"], "Capture::create_image"),
-    rec!(destroy_image, ["vkDestroyImage"], "Capture::destroy_image"),
-    rec!(create_image_view, ["vkCreateImageView"], "Capture::create_image_view (a dispatch's image binding is its view's subresources)"),
-    rec!(destroy_image_view, ["vkDestroyImageView"], "Capture::destroy_image_view"),
-    rec!(create_buffer_view, ["vkCreateBufferView"], "Capture::create_buffer_view (a dispatch's texel buffer binding is its view's range)"),
-    rec!(destroy_buffer_view, ["vkDestroyBufferView"], "Capture::destroy_buffer_view"),
     rec!(bind_image_memory, ["vkBindImageMemory"], "Capture::bind_image (`image iK FORMAT ... alias mN OFFSET`, or coarsely `buffer iK SIZE alias mN OFFSET`)"),
     rec!(bind_image_memory2, ["vkBindImageMemory2", "vkBindImageMemory2KHR"], "Capture::bind_image"),
     pass!(["vkGetImageMemoryRequirements"], "a query; the layer calls it itself for an image's size in memory"),
     // ---- queues, semaphores, fences, events
     rec!(get_device_queue, ["vkGetDeviceQueue"], "Capture::queue_family"),
     rec!(get_device_queue2, ["vkGetDeviceQueue2"], "Capture::queue_family"),
-    rec!(create_semaphore, ["vkCreateSemaphore"], "Capture::create_semaphore"),
-    rec!(destroy_semaphore, ["vkDestroySemaphore"], "Capture::destroy_semaphore"),
     rec!(signal_semaphore, ["vkSignalSemaphore", "vkSignalSemaphoreKHR"], "Capture::host_signal (`host-signal`)"),
     rec!(wait_semaphores, ["vkWaitSemaphores", "vkWaitSemaphoresKHR"], "Capture::host_wait (`host-wait`)"),
     rec!(get_semaphore_counter_value, ["vkGetSemaphoreCounterValue", "vkGetSemaphoreCounterValueKHR"], "Capture::host_wait for the value it reads"),
@@ -136,70 +127,19 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(get_fence_status, ["vkGetFenceStatus"], "Capture::wait_in_scope when it returns VK_SUCCESS"),
     rec!(queue_wait_idle, ["vkQueueWaitIdle"], "Capture::wait_in_scope"),
     rec!(device_wait_idle, ["vkDeviceWaitIdle"], "Capture::wait_in_scope"),
-    rec!(destroy_fence, ["vkDestroyFence"], "Capture::destroy_fence"),
     pass!(["vkResetFences"], "resetting a fence orders nothing; the next submission with it is what a wait covers"),
-    rec!(create_event, ["vkCreateEvent"], "Capture::create_event"),
-    rec!(destroy_event, ["vkDestroyEvent"], "Capture::destroy_event"),
-    rec!(host_set_event, ["vkSetEvent"], "Capture::host_event (`host-set-event`)"),
-    rec!(host_reset_event, ["vkResetEvent"], "Capture::host_event (`host-reset-event`)"),
     pass!(["vkGetEventStatus"], "reads an event's state: the spec gives it no memory dependency with the host"),
     nm!(["vkQueueBindSparse"], "sparse binding: its semaphore waits and signals and the bindings are not modelled"),
     nm!(["vkQueuePresentKHR"], "presentation: its semaphore waits and the swapchain image read are not modelled"),
     nm!(["vkAcquireNextImageKHR"], "presentation: the semaphore and fence it signals are not modelled"),
     nm!(["vkAcquireNextImage2KHR"], "presentation: the semaphore and fence it signals are not modelled"),
     // ---- pipelines and descriptors
-    rec!(create_shader_module, ["vkCreateShaderModule"], "Capture::create_shader (SPIR-V reflection)"),
-    rec!(create_set_layout, ["vkCreateDescriptorSetLayout"], "Capture::create_set_layout"),
-    rec!(create_pipeline_layout, ["vkCreatePipelineLayout"], "Capture::create_pipeline_layout"),
-    rec!(create_compute_pipelines, ["vkCreateComputePipelines"], "Capture::create_compute_pipeline"),
-    rec!(allocate_sets, ["vkAllocateDescriptorSets"], "Capture::allocate_sets"),
-    rec!(update_sets, ["vkUpdateDescriptorSets"], "Capture::write_descriptor, Capture::write_image_descriptor, Capture::write_texel_descriptor, Capture::copy_descriptors"),
-    rec!(create_update_template, ["vkCreateDescriptorUpdateTemplate", "vkCreateDescriptorUpdateTemplateKHR"], "Capture::create_update_template"),
-    rec!(destroy_update_template, ["vkDestroyDescriptorUpdateTemplate", "vkDestroyDescriptorUpdateTemplateKHR"], "Capture::destroy_update_template"),
-    rec!(update_with_template, ["vkUpdateDescriptorSetWithTemplate", "vkUpdateDescriptorSetWithTemplateKHR"], "Capture::write_descriptor through the template"),
     // ---- command buffers
-    rec!(allocate_cbs, ["vkAllocateCommandBuffers"], "Capture::allocate_command_buffers"),
-    rec!(free_cbs, ["vkFreeCommandBuffers"], "Capture::free_command_buffers"),
-    rec!(begin_cb, ["vkBeginCommandBuffer"], "Capture::reset_command_buffer"),
-    rec!(reset_cb, ["vkResetCommandBuffer"], "Capture::reset_command_buffer"),
-    rec!(reset_pool, ["vkResetCommandPool"], "Capture::reset_command_pool"),
-    rec!(push_descriptor_set, ["vkCmdPushDescriptorSet", "vkCmdPushDescriptorSetKHR"], "Capture::push_descriptors"),
-    rec!(push_descriptor_set_with_template, ["vkCmdPushDescriptorSetWithTemplate", "vkCmdPushDescriptorSetWithTemplateKHR"], "Capture::push_descriptors through the template"),
-    rec!(bind_pipeline, ["vkCmdBindPipeline"], "Capture::bind_pipeline"),
-    rec!(bind_sets, ["vkCmdBindDescriptorSets"], "Capture::bind_sets"),
-    rec!(dispatch, ["vkCmdDispatch"], "Capture::dispatch (`dispatch`)"),
-    rec!(dispatch_indirect, ["vkCmdDispatchIndirect"], "Capture::dispatch (`dispatch ... indirect`)"),
-    rec!(dispatch_base, ["vkCmdDispatchBase", "vkCmdDispatchBaseKHR"], "Capture::dispatch (`dispatch`)"),
-    rec!(copy_buffer, ["vkCmdCopyBuffer"], "Capture::copy_buffer (`copy`)"),
-    rec!(copy_buffer2, ["vkCmdCopyBuffer2", "vkCmdCopyBuffer2KHR"], "Capture::copy_buffer (`copy`)"),
-    rec!(copy_buffer_to_image, ["vkCmdCopyBufferToImage"], "Capture::copy_buffer_image (`copy-buffer-to-image`)"),
-    rec!(copy_buffer_to_image2, ["vkCmdCopyBufferToImage2", "vkCmdCopyBufferToImage2KHR"], "Capture::copy_buffer_image (`copy-buffer-to-image`)"),
-    rec!(copy_image_to_buffer, ["vkCmdCopyImageToBuffer"], "Capture::copy_buffer_image (`copy-image-to-buffer`)"),
-    rec!(copy_image_to_buffer2, ["vkCmdCopyImageToBuffer2", "vkCmdCopyImageToBuffer2KHR"], "Capture::copy_buffer_image (`copy-image-to-buffer`)"),
-    rec!(copy_image, ["vkCmdCopyImage"], "Capture::copy_image (`copy-image`)"),
-    rec!(copy_image2, ["vkCmdCopyImage2", "vkCmdCopyImage2KHR"], "Capture::copy_image (`copy-image`)"),
-    rec!(fill_buffer, ["vkCmdFillBuffer"], "Capture::fill_buffer (`fill`)"),
-    rec!(update_buffer, ["vkCmdUpdateBuffer"], "Capture::update_buffer (`update`)"),
     rec!(pipeline_barrier, ["vkCmdPipelineBarrier"], "Capture::barrier (`barrier`, masks through sync1)"),
     rec!(pipeline_barrier2, ["vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR"], "Capture::barrier (`barrier`)"),
-    rec!(set_event2, ["vkCmdSetEvent2", "vkCmdSetEvent2KHR"], "Capture::set_event (`set-event`)"),
-    rec!(reset_event2, ["vkCmdResetEvent2", "vkCmdResetEvent2KHR"], "Capture::reset_event (`reset-event`)"),
-    rec!(wait_events2, ["vkCmdWaitEvents2", "vkCmdWaitEvents2KHR"], "Capture::wait_events (`wait-events`)"),
-    rec!(set_event1, ["vkCmdSetEvent"], "Capture::set_event1 (`set-event1`)"),
-    rec!(reset_event1, ["vkCmdResetEvent"], "Capture::reset_event (`reset-event`)"),
-    rec!(wait_events1, ["vkCmdWaitEvents"], "Capture::wait_events1 (`wait-events1`)"),
-    rec!(execute_commands, ["vkCmdExecuteCommands"], "Capture::execute_commands (the secondaries' commands inline)"),
     // ---- vkCmd* not modelled, with their own reasons
-    rec!(blit_image, ["vkCmdBlitImage"], "Capture::blit_image (`blit-image`; an image declared coarsely: not-modelled)"),
-    rec!(blit_image2, ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"], "Capture::blit_image (`blit-image`)"),
-    rec!(resolve_image, ["vkCmdResolveImage"], "Capture::resolve_image (`resolve-image`; an image declared coarsely: not-modelled)"),
-    rec!(resolve_image2, ["vkCmdResolveImage2", "vkCmdResolveImage2KHR"], "Capture::resolve_image (`resolve-image`)"),
-    rec!(clear_color_image, ["vkCmdClearColorImage"], "Capture::clear_image (`clear-color-image`; an image declared coarsely: not-modelled)"),
-    rec!(clear_depth_stencil_image, ["vkCmdClearDepthStencilImage"], "Capture::clear_image (`clear-depth-stencil-image`)"),
     nm!(["vkCmdCopyQueryPoolResults"], "writes query results to a buffer: queries are not modelled"),
     nm!(["vkCmdBindDescriptorSets2", "vkCmdBindDescriptorSets2KHR"], "binds descriptor sets through VkBindDescriptorSetsInfo, which the layer does not read: later dispatches use the sets bound before"),
-    nm!(["vkCmdPushDescriptorSet2", "vkCmdPushDescriptorSet2KHR"], "pushes descriptors through VkPushDescriptorSetInfo, which the layer does not read: later dispatches use the sets bound before"),
-    nm!(["vkCmdPushDescriptorSetWithTemplate2", "vkCmdPushDescriptorSetWithTemplate2KHR"], "pushes descriptors through VkPushDescriptorSetWithTemplateInfo, which the layer does not read: later dispatches use the sets bound before"),
     nm!(["vkCmdSetDescriptorBufferOffsetsEXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdSetDescriptorBufferOffsets2EXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdBindShadersEXT"], "shader objects are not modelled: dispatches use the pipeline bound before"),
@@ -299,11 +239,16 @@ pub(crate) fn walked(name: &str) -> bool {
     name.starts_with("vkCmd") || HOST_SYNC.contains(&name)
 }
 
-/// The entry of [`INTERCEPTS`] naming `name`, under any of its names.
+/// Every hand-written entry and every row of `recorded.rs`.
+fn all_entries() -> impl Iterator<Item = &'static Entry> {
+    INTERCEPTS.iter().chain(super::recorded::RECORDED)
+}
+
+/// The entry of [`INTERCEPTS`] or `recorded.rs` naming `name`, under any of
+/// its names.
 fn entry(name: &str) -> Option<&'static Entry> {
     static BY_NAME: LazyLock<HashMap<&'static str, &'static Entry>> = LazyLock::new(|| {
-        INTERCEPTS
-            .iter()
+        all_entries()
             .flat_map(|e| e.names.iter().map(move |n| (*n, e)))
             .collect()
     });
@@ -372,7 +317,7 @@ pub(crate) fn device_hook(name: &str) -> Option<VoidFn> {
 /// itself.
 pub(crate) fn load_names() -> Vec<(&'static str, &'static str)> {
     let mut out = Vec::new();
-    for e in INTERCEPTS.iter().filter(|e| e.level == Level::Device) {
+    for e in all_entries().filter(|e| e.level == Level::Device) {
         out.extend(e.names.iter().map(|n| (e.names[0], *n)));
     }
     for g in GENERATED {
@@ -450,6 +395,12 @@ macro_rules! generic_intercepts {
                 }
             }
         )*
+        /// Each generated intercept's name and the size of each
+        /// parameter (the first, a dispatchable handle, a pointer).
+        #[cfg(test)]
+        pub(crate) const GENERATED_SIZES: &[(&str, &[usize])] = &[
+            $((stringify!($name), &[std::mem::size_of::<usize>() $(, std::mem::size_of::<$ty>())*]),)*
+        ];
         /// Every generated intercept.
         pub(crate) const GENERATED: &[Generated] = &[
             $(Generated { name: stringify!($name), aliases: &[$(stringify!($alias)),*], hook: Hook($name as *const ()) },)*
@@ -708,6 +659,26 @@ mod tests {
         );
     }
 
+    /// A row of `recorded.rs` spells its C signature by hand, and the
+    /// layer calls the next layer's function through it: every row whose
+    /// command the walk covers has the parameters `generated.rs` has from
+    /// `vk.xml`, as many and each of the same size.
+    #[test]
+    fn recorded_rows_have_the_registry_signature() {
+        let mut checked = 0;
+        for (name, sizes) in super::super::recorded::RECORDED_SIZES {
+            let Some((_, want)) = GENERATED_SIZES.iter().find(|(n, _)| n == name) else {
+                // Only the walked commands are generated (no vkCreate*).
+                assert!(!walked(name), "{name}: walked but not generated");
+                continue;
+            };
+            assert_eq!(sizes, want, "{name}: parameter sizes differ from vk.xml's");
+            checked += 1;
+        }
+        println!("{checked} rows checked against vk.xml's signatures");
+        assert!(checked > 0, "no row checked");
+    }
+
     /// Every `vkCmd*` and every queue or host synchronization command of
     /// both registries, under every one of its names, has a treatment; a
     /// recorded or not-modelled one is intercepted, a passed-through one is
@@ -778,11 +749,23 @@ mod tests {
                 })
             })
             .collect();
-        let unknown: Vec<&str> = INTERCEPTS
-            .iter()
+        let unknown: Vec<&str> = all_entries()
             .flat_map(|e| e.names.iter().copied())
             .filter(|n| !known.contains(n))
             .collect();
         assert!(unknown.is_empty(), "names not in vk.xml 1.4.363: {unknown:?}");
+        // One entry per name: a command is a row of `recorded.rs` or a
+        // hand-written entry, never both (the lookup would pick one).
+        let mut seen = BTreeSet::new();
+        let twice: Vec<&str> = all_entries()
+            .flat_map(|e| e.names.iter().copied())
+            .filter(|n| !seen.insert(*n))
+            .collect();
+        assert!(twice.is_empty(), "names with two entries: {twice:?}");
+        println!(
+            "intercept table: {} rows of recorded.rs, {} hand-written entries",
+            super::recorded::RECORDED.len(),
+            INTERCEPTS.len()
+        );
     }
 }
