@@ -1551,6 +1551,13 @@ impl Capture {
             "family",
             "timeline",
             "align",
+            // Dispatch binding words of image views and descriptors.
+            "image-read",
+            "image-write",
+            "image-rw",
+            "sampled-image",
+            "sampled",
+            "input-attachment",
         ];
         if counter_like || KEYWORDS.contains(&base.as_str()) {
             base.push('_');
