@@ -136,9 +136,11 @@ pub enum TrackerError {
         /// The id given.
         id: u32,
     },
-    /// `free` of something that is not a blob.
-    #[error("free: resource {id} is not a blob")]
+    /// `free` or `offset` of something that is not a blob.
+    #[error("{what}: resource {id} is not a blob (only a blob allocated from a pool has an offset in it and is freed)")]
     NotABlob {
+        /// The call.
+        what: &'static str,
         /// The id given.
         id: u32,
     },
@@ -193,7 +195,7 @@ pub enum TrackerError {
     },
     /// A stage and access pair the model does not know (several flags, a
     /// meta flag, a graphics stage, or an access the stage cannot make).
-    #[error("command: access {index}: {stage}:{access} is not one stage and one access the model knows (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes)")]
+    #[error("command: access {index}: {stage}:{access} is not one stage and one access the model knows (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes){hint}")]
     UnsupportedAccess {
         /// The access's index in the command.
         index: usize,
@@ -201,7 +203,39 @@ pub enum TrackerError {
         stage: PipelineStageFlags2,
         /// The access given.
         access: AccessFlags2,
+        /// What to write instead, after `; ` (empty when nothing better
+        /// than the list can be said): the synchronization-2 names of a
+        /// synchronization-1 flag, or one entry per access.
+        hint: &'static str,
     },
+}
+
+/// What to name instead of a stage and access pair the tracker refuses
+/// (for [`TrackerError::UnsupportedAccess`]): a `TrackedAccess` is the
+/// access a command *makes*, so a synchronization-1 or meta flag (which a
+/// barrier may name) gets the synchronization-2 flag for it.
+fn access_hint(stage: PipelineStageFlags2, access: AccessFlags2) -> &'static str {
+    type S = PipelineStageFlags2;
+    type A = AccessFlags2;
+    if stage.bits().count_ones() > 1 || access.bits().count_ones() > 1 {
+        "; give each stage and access of a command as its own TrackedAccess"
+    } else if access == A::SHADER_READ {
+        "; SHADER_READ is the synchronization-1 access: name SHADER_STORAGE_READ (a storage buffer), UNIFORM_READ (a uniform buffer) or SHADER_SAMPLED_READ"
+    } else if access == A::SHADER_WRITE {
+        "; SHADER_WRITE is the synchronization-1 access: name SHADER_STORAGE_WRITE"
+    } else if access == A::MEMORY_READ || access == A::MEMORY_WRITE {
+        "; MEMORY_READ and MEMORY_WRITE stand for every access of their kind in a barrier: name the one the command makes (TRANSFER_READ, SHADER_STORAGE_WRITE, HOST_READ, ...)"
+    } else if stage == S::ALL_TRANSFER {
+        "; ALL_TRANSFER (TRANSFER in synchronization 1) stands for every transfer stage: name the one the command runs in, COPY (vkCmdCopyBuffer), CLEAR (vkCmdFillBuffer, vkCmdUpdateBuffer), BLIT or RESOLVE"
+    } else if stage == S::ALL_COMMANDS
+        || stage == S::ALL_GRAPHICS
+        || stage == S::TOP_OF_PIPE
+        || stage == S::BOTTOM_OF_PIPE
+    {
+        "; that stage orders others in a barrier but runs no access: name the stage the command runs in"
+    } else {
+        ""
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -368,7 +402,10 @@ impl Tracker {
     pub fn offset(&self, blob: ObjectId) -> Result<u64, TrackerError> {
         match self.get("offset", blob)?.kind {
             Kind::Blob { offset, .. } => Ok(offset),
-            _ => Err(TrackerError::NotABlob { id: blob.0 }),
+            _ => Err(TrackerError::NotABlob {
+                what: "offset",
+                id: blob.0,
+            }),
         }
     }
 
@@ -377,7 +414,10 @@ impl Tracker {
         let r = self.get("free", blob)?;
         let size = r.size;
         let Kind::Blob { pool, offset, live } = r.kind else {
-            return Err(TrackerError::NotABlob { id: blob.0 });
+            return Err(TrackerError::NotABlob {
+                what: "free",
+                id: blob.0,
+            });
         };
         if !live {
             return Err(TrackerError::Freed {
@@ -455,6 +495,7 @@ impl Tracker {
                 index,
                 stage: t.stage,
                 access: t.access,
+                hint: access_hint(t.stage, t.access),
             })?;
             let region = Region {
                 object: t.resource,

@@ -291,12 +291,17 @@ impl AccessFlags2 {
     }
 }
 
+/// Writes `value` as `NAME|NAME...`; bits no name covers (a mask built
+/// with `from_bits_retain`) as one hexadecimal term, so that no mask
+/// prints as an empty string (such a term does not parse back: those bits
+/// are not the model's).
 fn write_names<F: Copy + PartialEq>(
     f: &mut fmt::Formatter<'_>,
     value: F,
     empty: F,
     table: &[(&str, F)],
     contains: impl Fn(F, F) -> bool,
+    unnamed: u64,
 ) -> fmt::Result {
     if value == empty {
         return f.write_str("NONE");
@@ -310,6 +315,12 @@ fn write_names<F: Copy + PartialEq>(
             f.write_str(name)?;
             first = false;
         }
+    }
+    if unnamed != 0 {
+        if !first {
+            f.write_str("|")?;
+        }
+        write!(f, "{unnamed:#x}")?;
     }
     Ok(())
 }
@@ -394,13 +405,28 @@ impl AccessFlags2 {
 
 impl fmt::Display for PipelineStageFlags2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_names(f, *self, Self::empty(), STAGE_NAMES, |v, x| v.contains(x))
+        write_names(
+            f,
+            *self,
+            Self::empty(),
+            STAGE_NAMES,
+            |v, x| v.contains(x),
+            self.unnamed_bits(),
+        )
     }
 }
 
 impl fmt::Display for AccessFlags2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_names(f, *self, Self::empty(), ACCESS_NAMES, |v, x| v.contains(x))
+        let named = ACCESS_NAMES.iter().fold(0, |acc, (_, f)| acc | f.bits());
+        write_names(
+            f,
+            *self,
+            Self::empty(),
+            ACCESS_NAMES,
+            |v, x| v.contains(x),
+            self.bits() & !named,
+        )
     }
 }
 
