@@ -22,10 +22,13 @@
 //! | any other synchronization2-only access (bits 32 and up) | `MEMORY_READ` and `MEMORY_WRITE` |
 //!
 //! It does not decide which `VkBuffer` a region lives in: the caller passes
-//! the buffer and the byte range in it. Nor does it make image memory
-//! barriers: the model's images are memory ranges, and a barrier with a
-//! layout transition has no Vulkan form here.
+//! the buffer and the byte range in it. An exact image barrier
+//! ([`Barrier::image`]) becomes a `VkImageMemoryBarrier2` with its
+//! [`ImageBarrier`]'s layouts and subresource range
+//! ([`image_memory_barrier2`]); a coarse transition (a `buffer`-declared
+//! image) has no Vulkan form here.
 
+use crate::ir::image::{ImageBarrier, SubresourceRange};
 use crate::ir::program::{Barrier, ByteRange};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use ::ash::vk;
@@ -84,6 +87,38 @@ pub fn buffer_memory_barrier2(
         .buffer(buffer)
         .offset(range.start)
         .size(range.len())
+}
+
+/// A `VkImageSubresourceRange` (open counts are `VK_REMAINING_*`).
+pub fn subresource_range(r: SubresourceRange) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::from_raw(r.aspects.0))
+        .base_mip_level(r.base_mip)
+        .level_count(r.mip_count.unwrap_or(vk::REMAINING_MIP_LEVELS))
+        .base_array_layer(r.base_layer)
+        .layer_count(r.layer_count.unwrap_or(vk::REMAINING_ARRAY_LAYERS))
+}
+
+/// A barrier's masks as a `VkImageMemoryBarrier2` over `image`, with the
+/// layouts and subresource range of its image barrier `ib` (queue family
+/// indices `VK_QUEUE_FAMILY_IGNORED`: the caller maps an ownership
+/// transfer's families to the device's).
+pub fn image_memory_barrier2(
+    b: &Barrier,
+    ib: &ImageBarrier,
+    image: vk::Image,
+) -> vk::ImageMemoryBarrier2<'static> {
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(stage_mask(b.src_stage_mask))
+        .src_access_mask(access_mask(b.src_access_mask))
+        .dst_stage_mask(stage_mask(b.dst_stage_mask))
+        .dst_access_mask(access_mask(b.dst_access_mask))
+        .old_layout(vk::ImageLayout::from_raw(ib.old_layout as i32))
+        .new_layout(vk::ImageLayout::from_raw(ib.new_layout as i32))
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(subresource_range(ib.range))
 }
 
 /// A barrier downgraded to synchronization 1 (see the module documentation
