@@ -109,6 +109,7 @@ const EXAMPLES: &[&str] = &[
     "residual-batch",
     "image-mip-chain",
     "image-mip-chain-fixed",
+    "image-storage",
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -141,15 +142,16 @@ const MULTI_QUEUE: &[(&str, usize)] = &[
 const MULTI_QUEUE_CLEAN: &[&str] = &["timeline-frames"];
 
 /// The examples with image layout transitions, with the line of the first:
-/// they check and plan (each transition kept in place), but `--repeat`,
-/// `--schedule` and the runtime refuse them (the first two would repeat or
-/// move a transition; the runtime has no images).
+/// they check and plan (each transition kept in place), but `--repeat` and
+/// `--schedule` refuse them (they would repeat or move a transition); the
+/// runtime runs the exact ones whose kernels it knows (`image-storage`).
 const WITH_TRANSITIONS: &[(&str, usize)] = &[
     ("image-transition", 19),
     ("image-transition-fixed", 14),
     ("image-transition-plan", 17),
     ("image-mip-chain", 12),
     ("image-mip-chain-fixed", 9),
+    ("image-storage", 10),
 ];
 
 #[test]

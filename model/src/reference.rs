@@ -500,6 +500,9 @@ struct Store {
     /// Each image of [`Program::images`] (same order): its object, the
     /// memory it is bound to, and its notional bytes.
     images: Vec<(ObjectId, MemRange, Bytes)>,
+    /// Per image: whether another object is placed on its memory (only
+    /// then do writes on either side undefine the other's contents).
+    shared: Vec<bool>,
 }
 
 impl Store {
@@ -530,10 +533,19 @@ impl Store {
             });
             images.push((d.object, place, texels));
         }
+        let shared = images
+            .iter()
+            .map(|(image, place, _)| {
+                (0..program.objects().len() as u32)
+                    .map(ObjectId)
+                    .any(|o| o != *image && layout.place(o).is_some_and(|(mem, _)| mem == place.mem))
+            })
+            .collect();
         Ok(Store {
             layout,
             bytes,
             images,
+            shared,
         })
     }
 
@@ -576,6 +588,9 @@ impl Store {
         };
         if let Some(i) = self.image_slot(region.object) {
             put(&mut self.images[i].2, region.range.start as usize);
+            if !self.shared[i] {
+                return;
+            }
             // The memory the image is bound to holds its texels somewhere:
             // what another object sees there is undefined.
             let place = self.images[i].1;
@@ -597,7 +612,7 @@ impl Store {
     /// Every image but `except` bound to memory that overlaps `written`
     /// loses its contents: any of its texels may live in those bytes.
     fn undefine_images_over(&mut self, except: Option<ObjectId>, written: MemRange) {
-        for (o, place, texels) in &mut self.images {
+        for ((o, place, texels), _) in self.images.iter_mut().zip(&self.shared).filter(|(_, s)| **s) {
             if Some(*o) != except && place.mem == written.mem && place.range.overlaps(written.range) {
                 texels.defined.iter_mut().for_each(|d| *d = false);
             }

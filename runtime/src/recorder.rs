@@ -1023,8 +1023,8 @@ impl Recorder<'_> {
     /// range of its subresource range, with the union of their masks: a
     /// planner may have grown the parts' scopes apart), and a region of an
     /// image without an image barrier (a planner's barrier in buffer form)
-    /// as a `VkMemoryBarrier2`, which orders at least as much without
-    /// naming a layout; an ownership transfer's model families become
+    /// as a `VkMemoryBarrier2` (`crate::quirks::recorded_dependency`,
+    /// so that the program as recorded says so too); an ownership transfer's model families become
     /// device families through the queue mapping, and one whose two
     /// families map to one device family is recorded without a transfer
     /// (`VK_QUEUE_FAMILY_IGNORED` on both sides).
@@ -1032,7 +1032,7 @@ impl Recorder<'_> {
         let mut globals = Vec::new();
         let mut buffers = Vec::new();
         let mut image_barriers: Vec<(vksync::ImageBarrierRef, vksync::Barrier)> = Vec::new();
-        let dep = crate::quirks::recorded_dependency(dep, self.quirks);
+        let dep = crate::quirks::recorded_dependency(dep, self.quirks, &|o| self.res.image(o).is_some());
         let families = |b: &vksync::Barrier| {
             b.ownership
                 .filter(|o| o.src_queue_family != o.dst_queue_family)
@@ -1048,8 +1048,11 @@ impl Recorder<'_> {
         for b in &dep.barriers {
             match b.region {
                 None => globals.push(vksync::ash::memory_barrier2(b)),
-                Some(r) if self.res.image(r.object).is_some() => match b.image {
-                    Some(ib) => match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
+                // `recorded_dependency` made every other barrier over an
+                // image's bytes global.
+                Some(_) if b.image.is_some() => {
+                    let ib = b.image.expect("an image barrier");
+                    match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
                         Some((_, u)) => {
                             u.src_stage_mask |= b.src_stage_mask;
                             u.src_access_mask |= b.src_access_mask;
@@ -1057,9 +1060,8 @@ impl Recorder<'_> {
                             u.dst_access_mask |= b.dst_access_mask;
                         }
                         None => image_barriers.push((ib, *b)),
-                    },
-                    None => globals.push(vksync::ash::memory_barrier2(b)),
-                },
+                    }
+                }
                 Some(r) => {
                     let m = layout.locate(r).expect("region of the resolved program");
                     let mut vb = vksync::ash::buffer_memory_barrier2(b, self.buffer(m.mem), m.range);
