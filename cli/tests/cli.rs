@@ -151,7 +151,7 @@ const WITH_TRANSITIONS: &[(&str, usize)] = &[
     ("image-transition-plan", 17),
     ("image-mip-chain", 12),
     ("image-mip-chain-fixed", 9),
-    ("image-storage", 10),
+    ("image-storage", 9),
 ];
 
 #[test]
@@ -549,6 +549,13 @@ fn transitions_are_planned_in_place() {
         for extra in ["--repeat", "--schedule"] {
             let args = ["plan", file.as_str(), extra];
             let (code, out, err) = vksync(&args, None);
+            // `--repeat` refuses a host access first (image-storage has
+            // them): a refusal all the same.
+            if extra == "--repeat" && err.contains("cannot be in a command buffer submitted again and again")
+            {
+                assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+                continue;
+            }
             assert_eq!(
                 (code, out.as_str(), err.as_str()),
                 (
@@ -998,7 +1005,7 @@ fn run_errors_name_the_input_line() {
     let cases = [
         (
             "buffer a 64\nbuffer b 64\n\ndispatch gelu read a write b\n",
-            "<stdin>:4: error: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters))\n",
+            "<stdin>:4: error: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))\n",
         ),
         (
             "buffer a 64\nbuffer b 64\nhost-write a 1\nfill b 0\ndispatch scale_add read a[2..34] write b[0..32]\n",
