@@ -1046,23 +1046,20 @@ impl Recorder<'_> {
                 .filter(|(s, d)| s != d)
         };
         for b in &dep.barriers {
-            match b.region {
-                None => globals.push(vksync::ash::memory_barrier2(b)),
+            match (b.region, b.image) {
+                (None, _) => globals.push(vksync::ash::memory_barrier2(b)),
                 // `recorded_dependency` made every other barrier over an
                 // image's bytes global.
-                Some(_) if b.image.is_some() => {
-                    let ib = b.image.expect("an image barrier");
-                    match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
-                        Some((_, u)) => {
-                            u.src_stage_mask |= b.src_stage_mask;
-                            u.src_access_mask |= b.src_access_mask;
-                            u.dst_stage_mask |= b.dst_stage_mask;
-                            u.dst_access_mask |= b.dst_access_mask;
-                        }
-                        None => image_barriers.push((ib, *b)),
+                (Some(_), Some(ib)) => match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
+                    Some((_, u)) => {
+                        u.src_stage_mask |= b.src_stage_mask;
+                        u.src_access_mask |= b.src_access_mask;
+                        u.dst_stage_mask |= b.dst_stage_mask;
+                        u.dst_access_mask |= b.dst_access_mask;
                     }
-                }
-                Some(r) => {
+                    None => image_barriers.push((ib, *b)),
+                },
+                (Some(r), None) => {
                     let m = layout.locate(r).expect("region of the resolved program");
                     let mut vb = vksync::ash::buffer_memory_barrier2(b, self.buffer(m.mem), m.range);
                     if let Some((src, dst)) = families(b) {
