@@ -8,8 +8,10 @@
 //! This module owns the image program generator only: the suites are in
 //! `tests/device_images.rs`. Every program has three images of one shape
 //! (`R32_UINT`, [`ImageShape`]), two staging buffers the host fills first
-//! and one readback buffer of four slots; images are never bound to shared memory (the
-//! runtime gives each its own). Each image mip level's layout is tracked
+//! and one readback buffer of four slots; the images have memory of their
+//! own (an image bound to a buffer's memory loses its texels to most
+//! writes of that buffer in the reference, leaving little to compare).
+//! Each image mip level's layout is tracked
 //! as the operations are interpreted, and before a use that needs another
 //! layout the generator inserts a layout transition with empty scopes
 //! (`barrier NONE:NONE -> NONE:NONE IMG COLOR:M:0.. OLD->NEW`): the

@@ -377,8 +377,8 @@ impl Device {
                     .is_some_and(|o| program.image(o).is_some())
             })
             .collect();
-        let memory = res.create_shared_memory(&layout, &host_read, &host_write, &image_memory, &sharing)?;
         res.create_images(program, &layout, &sharing)?;
+        let memory = res.create_shared_memory(&layout, &host_read, &host_write, &image_memory, &sharing)?;
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::TRANSIENT,

@@ -52,6 +52,8 @@ pub(crate) struct Resources<'a> {
     image_allocations: Vec<Allocation>,
     /// Their formats.
     formats: Vec<(ObjectId, vk::Format)>,
+    /// Images bound to a buffer's or pool's memory, not bound yet.
+    aliases: Vec<Alias>,
     /// Storage image views made so far, one per distinct view.
     views: RefCell<HashMap<ImageView, vk::ImageView>>,
     pub(crate) command_pool: vk::CommandPool,
@@ -130,6 +132,17 @@ impl Objects {
             let _ = allocator.free(a);
         }
     }
+}
+
+/// An image bound to a buffer's or pool's memory object `mem` at
+/// `offset`, with its memory requirements.
+#[derive(Clone, Copy)]
+struct Alias {
+    object: ObjectId,
+    image: vk::Image,
+    mem: usize,
+    offset: u64,
+    requirements: vk::MemoryRequirements,
 }
 
 /// `VkSharingMode` of a memory object's `VkBuffer`.
@@ -263,6 +276,7 @@ impl<'a> Resources<'a> {
             images: Vec::new(),
             image_allocations: Vec::new(),
             formats: Vec::new(),
+            aliases: Vec::new(),
             views: Default::default(),
             command_pool: vk::CommandPool::null(),
             descriptors: Default::default(),
@@ -328,6 +342,7 @@ impl<'a> Resources<'a> {
                 | vk::BufferUsageFlags::TRANSFER_DST
                 | vk::BufferUsageFlags::INDIRECT_BUFFER;
             let mode = sharing(i);
+            let aliases: Vec<Alias> = self.aliases.iter().filter(|a| a.mem == i).cloned().collect();
             let info = vk::BufferCreateInfo::default().size(size).usage(usage);
             let info = match &mode {
                 Sharing::Exclusive => info.sharing_mode(vk::SharingMode::EXCLUSIVE),
@@ -341,7 +356,40 @@ impl<'a> Resources<'a> {
             let buffer = unsafe { device.create_buffer(&info, None) }.ctx("vkCreateBuffer")?;
             self.buffers.push(buffer);
             // SAFETY: the buffer is live.
-            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            let mut requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            // Images bound to this memory: one allocation that suits the
+            // buffer and each of them at its offset, or a typed refusal.
+            for a in &aliases {
+                let r = a.requirements;
+                let refuse = |reason: String| RuntimeError::Check {
+                    at: vksync::Location::Object(a.object),
+                    source: crate::checks::CheckError::ImageAliasRequirements {
+                        offset: a.offset,
+                        reason,
+                    },
+                };
+                if !a.offset.is_multiple_of(r.alignment.max(1)) {
+                    return Err(refuse(format!(
+                        "the image needs an alignment of {} bytes",
+                        r.alignment
+                    )));
+                }
+                if a.offset + r.size > size {
+                    return Err(refuse(format!(
+                        "the image needs {} bytes there, past the memory's {size}",
+                        r.size
+                    )));
+                }
+                requirements.memory_type_bits &= r.memory_type_bits;
+                if requirements.memory_type_bits == 0 {
+                    return Err(refuse(
+                        "no memory type suits both the image and the buffer (and the host accesses) of that memory"
+                            .to_string(),
+                    ));
+                }
+                requirements.alignment = requirements.alignment.max(r.alignment);
+                requirements.size = requirements.size.max(a.offset + r.size);
+            }
             // Host reads prefer cached memory; host-write-only memory the
             // device-local-if-possible upload kind; both are coherent.
             let location = if reads {
@@ -358,16 +406,37 @@ impl<'a> Resources<'a> {
                     name: &what,
                     requirements,
                     location,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
+                    linear: aliases.is_empty(),
+                    // Dedicated memory may be bound to its one resource
+                    // only (VUID-vkBindImageMemory-memory-02628).
+                    allocation_scheme: if aliases.is_empty() {
+                        AllocationScheme::DedicatedBuffer(buffer)
+                    } else {
+                        AllocationScheme::GpuAllocatorManaged
+                    },
                 })
                 .map_err(|source| RuntimeError::Allocation { what, source })?;
             // SAFETY: memory and offset come from an allocation made for this
-            // buffer's requirements; the buffer is not bound yet.
+            // buffer's requirements (merged with its images'); the buffer is
+            // not bound yet.
             let bound =
                 unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            let mut bound_images = Ok(());
+            for a in &aliases {
+                if bound_images.is_ok() {
+                    // SAFETY: the allocation covers `offset + size` of the
+                    // image's requirements, its offset is a multiple of
+                    // the image's alignment (and so is the offset sum: the
+                    // allocation is aligned to the largest), one of its
+                    // memory types; the image is not bound yet.
+                    bound_images = unsafe {
+                        device.bind_image_memory(a.image, allocation.memory(), allocation.offset() + a.offset)
+                    };
+                }
+            }
             self.allocations.get_mut().push(Some(allocation));
             bound.ctx("vkBindBufferMemory")?;
+            bound_images.ctx("vkBindImageMemory")?;
             memory.push(MemoryObject { size, host_visible });
         }
         Ok(memory)
@@ -375,9 +444,12 @@ impl<'a> Resources<'a> {
 
     /// Creates a `VkImage` for every image of `program` (with the usage its
     /// commands and views need, `crate::checks::image_usage`, and the
-    /// sharing mode `sharing` gives its memory object), each with memory of
-    /// its own of the size and alignment its requirements say, bound at
-    /// offset 0. `check_program` and `check_image_formats` passed.
+    /// sharing mode `sharing` gives its memory object). An image with
+    /// memory of its own gets memory of the size and alignment its
+    /// requirements say, bound at offset 0; one bound to a buffer's or
+    /// pool's memory (`alias MEM OFFSET`) is bound by
+    /// [`Resources::create_shared_memory`], called after this.
+    /// `check_program` and `check_image_formats` passed.
     pub(crate) fn create_images(
         &mut self,
         program: &Program,
@@ -423,6 +495,19 @@ impl<'a> Resources<'a> {
             self.formats.push((d.object, info.format));
             // SAFETY: the image is live.
             let requirements = unsafe { device.get_image_memory_requirements(image) };
+            let (mem_id, offset) = layout.place(d.object).expect("an image of the resolved program");
+            if layout.owner_object(mem_id) != Some(d.object) {
+                // Bound to a buffer's or pool's memory: bound when that
+                // memory is made (`create_shared_memory`).
+                self.aliases.push(Alias {
+                    object: d.object,
+                    image,
+                    mem: mem_id.0 as usize,
+                    offset,
+                    requirements,
+                });
+                continue;
+            }
             let what = format!(
                 "image `{}`",
                 program.object(d.object).map_or("?", |o| o.name.as_str())
