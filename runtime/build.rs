@@ -4,7 +4,14 @@
 
 use std::path::PathBuf;
 
-const KERNELS: [&str; 4] = ["scale_add", "add", "scale", "slow"];
+const KERNELS: [&str; 6] = [
+    "scale_add",
+    "add",
+    "scale",
+    "slow",
+    "image_scale_add",
+    "image_slow",
+];
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));

@@ -422,8 +422,10 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
     let lines = Lines {
         source: &source,
         plan: &plan,
+        // The planner keeps barriers with layout transitions
+        // (`vksync::plan::planning_input`).
         kept: (0..program.commands().len())
-            .filter(|&i| !matches!(program.commands()[i], Command::Barrier(_)))
+            .filter(|&i| !vksync::plan::is_planned_away(&program.commands()[i]))
             .collect(),
     };
     say_device(&device, out);

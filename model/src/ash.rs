@@ -21,15 +21,19 @@
 //! | any other synchronization2-only stage (bits 32 and up) | `ALL_COMMANDS` |
 //! | any other synchronization2-only access (bits 32 and up) | `MEMORY_READ` and `MEMORY_WRITE` |
 //!
-//! Image memory barriers of `image`-declared objects come from the
-//! program that declares them ([`image_memory_barrier2`]), and
-//! [`dependency2`] gathers a set of model barriers (a tracker's
-//! [`crate::Needs`], a planned [`crate::Dependency`]) into one
-//! `VkDependencyInfo`. It does not decide which `VkBuffer` or `VkImage` a
-//! region lives in: the caller says (the model has no handles). Queue
-//! family indices are the model's; a runtime whose device numbers its
-//! families otherwise maps them (the runtime crate does).
+//! Image memory barriers of `image`-declared objects (an exact image
+//! barrier, [`Barrier::image`]) become `VkImageMemoryBarrier2`s with their
+//! [`ImageBarrier`]'s layouts and subresource range
+//! ([`image_memory_barrier2`]); a coarse transition (a `buffer`-declared
+//! image) has no Vulkan form here. [`dependency2`] gathers a set of model
+//! barriers (a tracker's [`crate::Needs`], a planned
+//! [`crate::Dependency`]) into one `VkDependencyInfo`. It does not decide
+//! which `VkBuffer` or `VkImage` a region lives in: the caller says (the
+//! model has no handles). Queue family indices are the model's; a runtime
+//! whose device numbers its families otherwise maps them (the runtime
+//! crate does).
 
+use crate::ir::image::{ImageBarrier, SubresourceRange};
 use crate::ir::program::{Barrier, ByteRange, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use ::ash::vk;
@@ -112,60 +116,6 @@ pub fn families(b: &Barrier) -> (u32, u32) {
         Some(o) => (o.src_queue_family, o.dst_queue_family),
         None => (vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED),
     }
-}
-
-/// An image memory barrier of a [`Program`] as a
-/// `VkImageMemoryBarrier2` on `image`: the masks and ownership transfer of
-/// `b`, the layouts and subresource range of the image barrier `b` is part
-/// of ([`Program::image_barriers`]; `VK_REMAINING_*` kept). `None` when
-/// `b` is not the *first part* of an image memory barrier (one
-/// `VkImageMemoryBarrier2` over several byte ranges is several model
-/// barriers; record the first one only, as the trace printer writes it).
-///
-/// ```
-/// let p = vksync::trace::parse(
-///     "image tex R32_UINT 4x4\n\
-///      barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n",
-/// )
-/// .unwrap()
-/// .program;
-/// let vksync::Command::Barrier(dep) = &p.commands()[0] else { unreachable!() };
-/// let b = vksync::ash::image_memory_barrier2(&p, &dep.barriers[0], ash::vk::Image::null()).unwrap();
-/// assert_eq!(b.old_layout, ash::vk::ImageLayout::UNDEFINED);
-/// assert_eq!(b.new_layout, ash::vk::ImageLayout::TRANSFER_DST_OPTIMAL);
-/// assert_eq!(b.subresource_range.aspect_mask, ash::vk::ImageAspectFlags::COLOR);
-/// assert_eq!((b.subresource_range.level_count, b.subresource_range.layer_count), (1, 1));
-/// ```
-pub fn image_memory_barrier2(
-    program: &Program,
-    b: &Barrier,
-    image: vk::Image,
-) -> Option<vk::ImageMemoryBarrier2<'static>> {
-    let (ib, part) = program.image_barrier_part(b)?;
-    if part != 0 {
-        return None;
-    }
-    let r = ib.range;
-    let (src, dst) = families(b);
-    Some(
-        vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(stage_mask(b.src_stage_mask))
-            .src_access_mask(access_mask(b.src_access_mask))
-            .dst_stage_mask(stage_mask(b.dst_stage_mask))
-            .dst_access_mask(access_mask(b.dst_access_mask))
-            .src_queue_family_index(src)
-            .dst_queue_family_index(dst)
-            .old_layout(vk::ImageLayout::from_raw(ib.old_layout as i32))
-            .new_layout(vk::ImageLayout::from_raw(ib.new_layout as i32))
-            .image(image)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: vk::ImageAspectFlags::from_raw(r.aspects.0),
-                base_mip_level: r.base_mip,
-                level_count: r.mip_count.unwrap_or(vk::REMAINING_MIP_LEVELS),
-                base_array_layer: r.base_layer,
-                layer_count: r.layer_count.unwrap_or(vk::REMAINING_ARRAY_LAYERS),
-            }),
-    )
 }
 
 /// The memory, buffer and image barriers of one `vkCmdPipelineBarrier2`,
@@ -272,10 +222,14 @@ pub fn dependency2(
             }
             Some(Target::Image(image)) => {
                 let program = program.ok_or(GlueError::NotAnImage { index })?;
-                if program.image_barrier_part(b).is_none() {
-                    return Err(GlueError::NotAnImage { index });
+                let (ib, part) = program
+                    .image_barrier_part(b)
+                    .ok_or(GlueError::NotAnImage { index })?;
+                // One VkImageMemoryBarrier2 over several byte ranges is
+                // several model barriers: recorded once, from its first.
+                if part == 0 {
+                    out.images.push(image_memory_barrier2(b, ib, image));
                 }
-                out.images.extend(image_memory_barrier2(program, b, image));
             }
             Some(Target::Buffer(..)) => return Err(GlueError::NotAnImage { index }),
             None if b.transition || image_part => {
@@ -294,6 +248,54 @@ pub fn dependency2(
         }
     }
     Ok(out)
+}
+
+/// A `VkImageSubresourceRange` (open counts are `VK_REMAINING_*`).
+pub fn subresource_range(r: SubresourceRange) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(vk::ImageAspectFlags::from_raw(r.aspects.0))
+        .base_mip_level(r.base_mip)
+        .level_count(r.mip_count.unwrap_or(vk::REMAINING_MIP_LEVELS))
+        .base_array_layer(r.base_layer)
+        .layer_count(r.layer_count.unwrap_or(vk::REMAINING_ARRAY_LAYERS))
+}
+
+/// A barrier as a `VkImageMemoryBarrier2` over `image`, with the layouts
+/// and subresource range of its image barrier `ib`
+/// ([`Program::image_barrier_part`] finds it) and its ownership transfer's
+/// families as the model numbers them ([`families`]).
+///
+/// ```
+/// let p = vksync::trace::parse(
+///     "image tex R32_UINT 4x4\n\
+///      barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n",
+/// )
+/// .unwrap()
+/// .program;
+/// let vksync::Command::Barrier(dep) = &p.commands()[0] else { unreachable!() };
+/// let (ib, _part) = p.image_barrier_part(&dep.barriers[0]).unwrap();
+/// let b = vksync::ash::image_memory_barrier2(&dep.barriers[0], ib, ash::vk::Image::null());
+/// assert_eq!(b.old_layout, ash::vk::ImageLayout::UNDEFINED);
+/// assert_eq!(b.new_layout, ash::vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+/// assert_eq!(b.subresource_range.aspect_mask, ash::vk::ImageAspectFlags::COLOR);
+/// assert_eq!((b.subresource_range.level_count, b.subresource_range.layer_count), (1, 1));
+/// ```
+pub fn image_memory_barrier2(
+    b: &Barrier,
+    ib: &ImageBarrier,
+    image: vk::Image,
+) -> vk::ImageMemoryBarrier2<'static> {
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(stage_mask(b.src_stage_mask))
+        .src_access_mask(access_mask(b.src_access_mask))
+        .dst_stage_mask(stage_mask(b.dst_stage_mask))
+        .dst_access_mask(access_mask(b.dst_access_mask))
+        .old_layout(vk::ImageLayout::from_raw(ib.old_layout as i32))
+        .new_layout(vk::ImageLayout::from_raw(ib.new_layout as i32))
+        .src_queue_family_index(families(b).0)
+        .dst_queue_family_index(families(b).1)
+        .image(image)
+        .subresource_range(subresource_range(ib.range))
 }
 
 /// A barrier downgraded to synchronization 1 (see the module documentation

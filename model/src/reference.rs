@@ -9,14 +9,37 @@
 //! mismatch against this reference. Bytes never written are *undefined*
 //! (a recycled blob holds whatever was there), and comparisons skip them.
 //! It does not model timing or synchronization: commands run one after
-//! another, in program order. An image layout transition (a barrier with
-//! [`crate::Barrier::transition`]) leaves the bytes as they are: images are
-//! modelled coarsely, as memory, and layouts are not tracked (a transition
-//! from `UNDEFINED` may discard the contents in Vulkan, which this
-//! reference does not model).
+//! another, in program order.
+//!
+//! **Images.** An `image`-declared object has texels of its own: its
+//! notional bytes (`docs/trace-format.md`, "Images": per aspect plane, mip,
+//! layer, then texel blocks row-major with a tight pitch) are a store
+//! beside the memory's, whatever its tiling, since an optimal-tiling
+//! image's texels are not bytes of its memory in any layout the
+//! application may rely on. Buffer-image copies address the buffer as
+//! "Buffer and Image Addressing" says (`bufferRowLength`,
+//! `bufferImageHeight`, layers as further slices); image copies and
+//! equal-size blits of one format move texels (a blit with scaling or a
+//! format conversion, and a resolve, leave their destination undefined:
+//! the filter's rounding is the implementation's); clears write zeros (the
+//! trace format carries no clear value; the runtime clears with zero); a
+//! layout transition from `UNDEFINED` makes the subresources' texels
+//! undefined ("Image Layouts": "the contents of the image are not
+//! guaranteed to be preserved"), any other transition keeps them. Where
+//! an image shares memory with another object, a write through either
+//! makes the other's overlapping contents undefined: through the other
+//! object, the whole image (any texel may live in any byte); through the
+//! image, the whole memory range it is bound to. A coarse, `buffer`-declared
+//! image is bytes like any buffer, and its transitions keep them.
+//!
+//! Invariant: every region read or written belongs to a program that
+//! [`crate::ir::layout::resolve`] accepted, so ranges are in bounds and
+//! image commands' subresources exist.
 
-use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
-use crate::ir::program::{BindingAccess, ByteRange, Command, ObjectId, Program, Region};
+use crate::ir::image::{view_range, BufferImageCopy, ImageDesc, ImageOp, SubresourceLayers};
+use crate::ir::layout::{resolve, Layout, MemId, MemRange, ProgramError};
+use crate::ir::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
+use crate::vk::image::{Aspect, ImageLayout};
 
 /// A kernel known to the reference and to the runtime's shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,13 +65,31 @@ pub enum Kernel {
         /// The rounds per element.
         iters: u32,
     },
+    /// `image_scale_add(a, b)`: `image-read X, image-write Y`, two storage
+    /// image views of `R32_UINT` 2D images, one mip level each, of equal
+    /// width, height and layer count; texel `(x, y, layer)` of `Y` becomes
+    /// `X(x, y, layer) * a + b`. Texels of equal views in the notional
+    /// layout are in the same order, so this is `scale_add` word for word
+    /// over the views' bytes.
+    ImageScaleAdd {
+        /// The factor.
+        a: u32,
+        /// The addend.
+        b: u32,
+    },
+    /// `image_slow(iters)`: `image-read X, image-write Y`, views as for
+    /// `image_scale_add`; each texel put through `slow(iters)`'s rounds.
+    ImageSlow {
+        /// The rounds per texel.
+        iters: u32,
+    },
 }
 
 /// Why a dispatch cannot run on the reference (or the device).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum KernelError {
-    /// Refused with "unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))".
-    #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters))")]
+    /// Refused with "unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))".
+    #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))")]
     Unknown(String),
     /// Refused with "kernel `{kernel}` takes at most {max} parameters, got {got}".
     #[error("kernel `{kernel}` takes at most {max} parameter{}, got {got}", if *max == 1 { "" } else { "s" })]
@@ -82,6 +123,17 @@ pub enum KernelError {
         /// What is expected.
         expected: u64,
     },
+    /// Refused with "kernel `{kernel}` binding {index}: {reason}": an image
+    /// kernel's view that is not what its shader takes.
+    #[error("kernel `{kernel}` binding {index}: {reason}")]
+    ImageView {
+        /// The kernel's name.
+        kernel: String,
+        /// The binding's index.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// Refused with "kernel `{kernel}` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them".
     #[error("kernel `{kernel}` dispatched indirectly: the reference runs every dispatch over all elements, so indirect arguments must cover them")]
     Indirect {
@@ -92,7 +144,14 @@ pub enum KernelError {
 
 impl Kernel {
     /// The names of every kernel, as traces write them.
-    pub const NAMES: [&'static str; 4] = ["scale_add", "add", "scale", "slow"];
+    pub const NAMES: [&'static str; 6] = [
+        "scale_add",
+        "add",
+        "scale",
+        "slow",
+        "image_scale_add",
+        "image_slow",
+    ];
 
     /// Default parameters, used when a trace names a kernel without them.
     pub const DEFAULT_SCALE_ADD: (u32, u32) = (3, 1);
@@ -139,6 +198,19 @@ impl Kernel {
                     iters: p(0, Self::DEFAULT_SLOW_ITERS),
                 })
             }
+            "image_scale_add" => {
+                max(2)?;
+                Ok(Kernel::ImageScaleAdd {
+                    a: p(0, Self::DEFAULT_SCALE_ADD.0),
+                    b: p(1, Self::DEFAULT_SCALE_ADD.1),
+                })
+            }
+            "image_slow" => {
+                max(1)?;
+                Ok(Kernel::ImageSlow {
+                    iters: p(0, Self::DEFAULT_SLOW_ITERS),
+                })
+            }
             other => Err(KernelError::Unknown(other.to_string())),
         }
     }
@@ -150,8 +222,19 @@ impl Kernel {
             Kernel::Add => "add",
             Kernel::Scale { .. } => "scale",
             Kernel::Slow { .. } => "slow",
+            Kernel::ImageScaleAdd { .. } => "image_scale_add",
+            Kernel::ImageSlow { .. } => "image_slow",
         }
     }
+
+    /// Whether its bindings are storage image views (else storage buffers).
+    pub fn is_image(self) -> bool {
+        matches!(self, Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. })
+    }
+
+    /// The format of every view an image kernel binds: its shaders declare
+    /// `r32ui`.
+    pub const IMAGE_FORMAT: &'static str = "R32_UINT";
 
     /// The binding accesses the kernel expects, in order.
     pub fn signature(self) -> &'static [BindingAccess] {
@@ -160,6 +243,7 @@ impl Kernel {
             Kernel::ScaleAdd { .. } | Kernel::Slow { .. } => &[Read, Write],
             Kernel::Add => &[Read, Read, Write],
             Kernel::Scale { .. } => &[ReadWrite],
+            Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. } => &[ImageRead, ImageWrite],
         }
     }
 
@@ -169,7 +253,8 @@ impl Kernel {
             Kernel::ScaleAdd { a, b } => (a, b),
             Kernel::Add => (0, 0),
             Kernel::Scale { a } => (a, 0),
-            Kernel::Slow { iters } => (iters, 0),
+            Kernel::Slow { iters } | Kernel::ImageSlow { iters } => (iters, 0),
+            Kernel::ImageScaleAdd { a, b } => (a, b),
         }
     }
 
@@ -186,6 +271,7 @@ impl Kernel {
                     Kernel::ScaleAdd { .. } | Kernel::Slow { .. } => "read, write",
                     Kernel::Add => "read, read, write",
                     Kernel::Scale { .. } => "rw",
+                    Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. } => "image-read, image-write",
                 },
                 got: show(&got),
             });
@@ -205,13 +291,89 @@ impl Kernel {
         Ok(len / 4)
     }
 
+    /// An image kernel's storage image views, checked against what its
+    /// shaders take: each binding an [`Kernel::IMAGE_FORMAT`] 2D image,
+    /// one mip level, every view of the same width, height and layer count
+    /// (so texel `i` of each view is the same `(x, y, layer)`). Empty for
+    /// a buffer kernel.
+    pub fn image_views(self, program: &Program, bindings: &[Binding]) -> Result<Vec<ImageView>, KernelError> {
+        if !self.is_image() {
+            return Ok(Vec::new());
+        }
+        let bad = |index: usize, reason: String| KernelError::ImageView {
+            kernel: self.name().to_string(),
+            index,
+            reason,
+        };
+        let mut views: Vec<ImageView> = Vec::with_capacity(bindings.len());
+        for (index, b) in bindings.iter().enumerate() {
+            let name = program.object(b.region.object).map_or("?", |o| o.name.as_str());
+            let desc = program
+                .image(b.region.object)
+                .ok_or_else(|| bad(index, format!("`{name}` is not an image")))?;
+            if desc.format.name() != Self::IMAGE_FORMAT {
+                return Err(bad(
+                    index,
+                    format!(
+                        "image `{name}` is {}, but the shader's storage images are {}",
+                        desc.format,
+                        Self::IMAGE_FORMAT
+                    ),
+                ));
+            }
+            if desc.extent[2] != 1 {
+                return Err(bad(
+                    index,
+                    format!("image `{name}` is 3D; the shader takes 2D (array) images"),
+                ));
+            }
+            let r = view_range(desc, b.region.range).ok_or_else(|| {
+                bad(
+                    index,
+                    format!("a view of `{name}` that is not one subresource range"),
+                )
+            })?;
+            if r.mip_count != Some(1) {
+                return Err(bad(
+                    index,
+                    format!(
+                        "a storage image view of `{name}` {r} has several mip levels; a storage image view has one (VUID-VkWriteDescriptorSet-descriptorType-00336)"
+                    ),
+                ));
+            }
+            let e = desc.mip_extent(r.base_mip);
+            let v = ImageView {
+                image: b.region.object,
+                mip: r.base_mip,
+                base_layer: r.base_layer,
+                layers: r.layer_count.unwrap_or(desc.layers - r.base_layer),
+                extent: [e[0], e[1]],
+            };
+            if let Some(first) = views.first() {
+                if (first.extent, first.layers) != (v.extent, v.layers) {
+                    return Err(bad(
+                        index,
+                        format!(
+                            "its view is {}x{} with {} layers, binding 0's {}x{} with {}: every view must be the same size",
+                            v.extent[0], v.extent[1], v.layers, first.extent[0], first.extent[1], first.layers
+                        ),
+                    ));
+                }
+            }
+            views.push(v);
+        }
+        Ok(views)
+    }
+
     /// Computes one output word from the input words at the same index.
     pub fn apply(self, inputs: &[u32]) -> u32 {
         match self {
-            Kernel::ScaleAdd { a, b } => inputs[0].wrapping_mul(a).wrapping_add(b),
+            Kernel::ScaleAdd { a, b } | Kernel::ImageScaleAdd { a, b } => {
+                inputs[0].wrapping_mul(a).wrapping_add(b)
+            }
             Kernel::Add => inputs[0].wrapping_add(inputs[1]),
             Kernel::Scale { a } => inputs[0].wrapping_mul(a),
-            Kernel::Slow { iters } => {
+            Kernel::Slow { iters } | Kernel::ImageSlow { iters } => {
                 // `iters` rounds of the affine map x -> a x + c (mod 2^32),
                 // composed by squaring: O(log iters), not O(iters), so the
                 // reference keeps up with kernels made slow for the device.
@@ -233,6 +395,22 @@ impl Kernel {
             }
         }
     }
+}
+
+/// One storage image view an image kernel binds
+/// ([`Kernel::image_views`]): a 2D array view of one mip level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImageView {
+    /// The image.
+    pub image: ObjectId,
+    /// Its mip level.
+    pub mip: u32,
+    /// Its first array layer.
+    pub base_layer: u32,
+    /// Its layer count.
+    pub layers: u32,
+    /// The mip level's width and height.
+    pub extent: [u32; 2],
 }
 
 /// Why the reference cannot run a program.
@@ -311,12 +489,20 @@ pub fn pattern_bytes(command: &Command, len: u64) -> Vec<u8> {
         .collect()
 }
 
-/// The bytes of every memory object of the program's layout: aliases,
-/// pools and the blobs carved from them share bytes exactly as on a device.
+/// The bytes of every memory object of the program's layout (aliases,
+/// pools and the blobs carved from them share bytes exactly as on a
+/// device), and the texels of every `image`-declared object (module
+/// documentation).
 struct Store {
     layout: Layout,
     /// Storage of each memory object (`MemId` order).
     bytes: Vec<Bytes>,
+    /// Each image of [`Program::images`] (same order): its object, the
+    /// memory it is bound to, and its notional bytes.
+    images: Vec<(ObjectId, MemRange, Bytes)>,
+    /// Per image: whether another object is placed on its memory (only
+    /// then do writes on either side undefine the other's contents).
+    shared: Vec<bool>,
 }
 
 impl Store {
@@ -335,7 +521,36 @@ impl Store {
             })?;
             bytes.push(b);
         }
-        Ok(Store { layout, bytes })
+        let mut images = Vec::with_capacity(program.images().len());
+        for d in program.images() {
+            let (name, size) = program
+                .object(d.object)
+                .map_or(("?".to_string(), 0), |o| (o.name.clone(), o.size));
+            let texels = Bytes::new(size).ok_or(ReferenceError::TooLarge { name, size })?;
+            let place = layout.at(Region {
+                object: d.object,
+                range: ByteRange::new(0, size),
+            });
+            images.push((d.object, place, texels));
+        }
+        let shared = images
+            .iter()
+            .map(|(image, place, _)| {
+                (0..program.objects().len() as u32)
+                    .map(ObjectId)
+                    .any(|o| o != *image && layout.place(o).is_some_and(|(mem, _)| mem == place.mem))
+            })
+            .collect();
+        Ok(Store {
+            layout,
+            bytes,
+            images,
+            shared,
+        })
+    }
+
+    fn image_slot(&self, object: ObjectId) -> Option<usize> {
+        self.images.iter().position(|(o, _, _)| *o == object)
     }
 
     fn locate(&self, region: Region) -> (usize, usize, usize) {
@@ -345,21 +560,61 @@ impl Store {
     }
 
     fn read(&self, region: Region) -> Vec<Option<u8>> {
-        let (o, s, e) = self.locate(region);
-        let b = &self.bytes[o];
+        let (b, s, e) = match self.image_slot(region.object) {
+            Some(i) => (
+                &self.images[i].2,
+                region.range.start as usize,
+                region.range.end as usize,
+            ),
+            None => {
+                let (o, s, e) = self.locate(region);
+                (&self.bytes[o], s, e)
+            }
+        };
         (s..e).map(|i| b.defined[i].then_some(b.data[i])).collect()
     }
 
     fn write(&mut self, region: Region, data: &[Option<u8>]) {
-        let (o, s, _) = self.locate(region);
-        let b = &mut self.bytes[o];
-        for (k, v) in data.iter().enumerate() {
-            match v {
-                Some(x) => {
-                    b.data[s + k] = *x;
-                    b.defined[s + k] = true;
+        let put = |b: &mut Bytes, s: usize| {
+            for (k, v) in data.iter().enumerate() {
+                match v {
+                    Some(x) => {
+                        b.data[s + k] = *x;
+                        b.defined[s + k] = true;
+                    }
+                    None => b.defined[s + k] = false,
                 }
-                None => b.defined[s + k] = false,
+            }
+        };
+        if let Some(i) = self.image_slot(region.object) {
+            put(&mut self.images[i].2, region.range.start as usize);
+            if !self.shared[i] {
+                return;
+            }
+            // The memory the image is bound to holds its texels somewhere:
+            // what another object sees there is undefined.
+            let place = self.images[i].1;
+            self.bytes[place.mem.0 as usize].defined[place.range.start as usize..place.range.end as usize]
+                .iter_mut()
+                .for_each(|d| *d = false);
+            self.undefine_images_over(Some(region.object), place);
+            return;
+        }
+        let (o, s, e) = self.locate(region);
+        put(&mut self.bytes[o], s);
+        let written = MemRange {
+            mem: MemId(o as u32),
+            range: ByteRange::new(s as u64, e as u64),
+        };
+        self.undefine_images_over(None, written);
+    }
+
+    /// Every image but `except` bound to memory that overlaps `written`
+    /// loses its contents: any of its texels may live in those bytes.
+    fn undefine_images_over(&mut self, except: Option<ObjectId>, written: MemRange) {
+        for ((o, place, texels), _) in self.images.iter_mut().zip(&self.shared).filter(|(_, s)| **s) {
+            if Some(*o) != except && place.mem == written.mem && place.range.overlaps(written.range) {
+                texels.defined.iter_mut().for_each(|d| *d = false);
             }
         }
     }
@@ -373,6 +628,271 @@ impl Store {
             range: ByteRange::new(0, size),
         });
         self.bytes[o].defined[s..e].iter_mut().for_each(|d| *d = false);
+    }
+
+    /// Copies `len` bytes from `src` to `dst` (offsets in their objects).
+    fn copy(&mut self, src: (ObjectId, u64), dst: (ObjectId, u64), len: u64) {
+        let data = self.read(Region {
+            object: src.0,
+            range: ByteRange::new(src.1, src.1 + len),
+        });
+        self.write(
+            Region {
+                object: dst.0,
+                range: ByteRange::new(dst.1, dst.1 + len),
+            },
+            &data,
+        );
+    }
+}
+
+/// The rows of texel blocks of a region of subresource layers `s` at
+/// `offset` of `extent` texels (`extent` in texels of `desc`'s format):
+/// per array layer, depth slice and block row, the notional offset of
+/// its first block, in order (layer, then slice, then row). Each row is
+/// `ceil(extent.width / block width)` blocks of aspect `a`.
+/// Invariant: `resolve` checked the region against the image.
+fn image_rows(
+    desc: &ImageDesc,
+    a: Aspect,
+    s: SubresourceLayers,
+    offset: [u32; 3],
+    extent: [u32; 3],
+) -> Vec<u64> {
+    let (bw, bh) = desc.format.info().block;
+    let bs = desc.format.block_bytes(a);
+    let e = desc.mip_extent(s.mip);
+    let row = u64::from(e[0].div_ceil(bw)) * bs;
+    let slice = u64::from(e[1].div_ceil(bh)) * row;
+    let layers = s.layer_count.unwrap_or(desc.layers - s.base_layer);
+    let (x0, y0) = (u64::from(offset[0] / bw), u64::from(offset[1] / bh));
+    let rows = u64::from(extent[1].div_ceil(bh));
+    let mut out = Vec::new();
+    for l in s.base_layer..s.base_layer + layers {
+        let base = desc.subresource_offset(a, s.mip, l);
+        for z in 0..u64::from(extent[2]) {
+            for y in 0..rows {
+                out.push(base + (u64::from(offset[2]) + z) * slice + (y0 + y) * row + x0 * bs);
+            }
+        }
+    }
+    out
+}
+
+/// The buffer offset of each row [`image_rows`] lists for buffer-image
+/// copy region `c` ("Buffer and Image Addressing": rows of
+/// `bufferRowLength` texels, or the extent's width when 0; slices of
+/// `bufferImageHeight` rows, or its height; array layers after depth
+/// slices, as further slices), and the row's bytes.
+fn buffer_rows(desc: &ImageDesc, a: Aspect, c: &BufferImageCopy) -> (Vec<u64>, u64) {
+    let (bw, bh) = desc.format.info().block;
+    let bs = desc.format.block_bytes(a);
+    let row_texels = if c.row_length == 0 {
+        c.extent[0]
+    } else {
+        c.row_length
+    };
+    let height = if c.image_height == 0 {
+        c.extent[1]
+    } else {
+        c.image_height
+    };
+    let row = u64::from(row_texels.div_ceil(bw)) * bs;
+    let slice = u64::from(height.div_ceil(bh)) * row;
+    let rows = u64::from(c.extent[1].div_ceil(bh));
+    let layers = c
+        .subresource
+        .layer_count
+        .unwrap_or(desc.layers - c.subresource.base_layer);
+    let slices = u64::from(c.extent[2]) * u64::from(layers);
+    let mut out = Vec::new();
+    for sl in 0..slices {
+        for y in 0..rows {
+            out.push(c.buffer_offset + sl * slice + y * row);
+        }
+    }
+    (out, u64::from(c.extent[0].div_ceil(bw)) * bs)
+}
+
+/// The one aspect a copy region names (`resolve` checked there is one).
+fn one_aspect(s: SubresourceLayers) -> Aspect {
+    s.aspects.aspects().next().unwrap_or(Aspect::Color)
+}
+
+/// Runs one exact image command on `store`.
+fn image_step(program: &Program, store: &mut Store, op: &ImageOp, written: &[Region]) {
+    // Invariant: `resolve` checked every operand is an image of the program.
+    let desc = |id: ObjectId| program.image(id).expect("an image operand of a resolved program");
+    let undefine = |store: &mut Store| {
+        for r in written {
+            store.write(*r, &vec![None; r.range.len() as usize]);
+        }
+    };
+    match op {
+        ImageOp::CopyBufferToImage {
+            buffer,
+            image,
+            regions,
+            ..
+        } => {
+            let d = desc(*image);
+            for c in regions {
+                let a = one_aspect(c.subresource);
+                let (brows, len) = buffer_rows(d, a, c);
+                let irows = image_rows(d, a, c.subresource, c.offset, c.extent);
+                for (b, i) in brows.into_iter().zip(irows) {
+                    store.copy((*buffer, b), (*image, i), len);
+                }
+            }
+        }
+        ImageOp::CopyImageToBuffer {
+            image,
+            buffer,
+            regions,
+            ..
+        } => {
+            let d = desc(*image);
+            // `D24_UNORM_S8_UINT`'s depth is copied as 32 bits with the 24
+            // bits of depth in the low ones; the high 8 are undefined on
+            // the way to a buffer ("Depth/Stencil Formats" under copies).
+            let d24 = d.format.name() == "D24_UNORM_S8_UINT";
+            for c in regions {
+                let a = one_aspect(c.subresource);
+                let (brows, len) = buffer_rows(d, a, c);
+                let irows = image_rows(d, a, c.subresource, c.offset, c.extent);
+                for (b, i) in brows.into_iter().zip(irows) {
+                    store.copy((*image, i), (*buffer, b), len);
+                    if d24 && a == Aspect::Depth {
+                        for t in (b..b + len).step_by(4) {
+                            store.write(
+                                Region {
+                                    object: *buffer,
+                                    range: ByteRange::new(t + 3, t + 4),
+                                },
+                                &[None],
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        ImageOp::CopyImage { src, dst, regions } => {
+            let (s, t) = (desc(src.0), desc(dst.0));
+            // A copy between a compressed and an uncompressed format, or
+            // between texel blocks of different sizes (formats that are
+            // not size-compatible, which the model does not check): not
+            // computed here.
+            let compatible = s.format.info().block == t.format.info().block
+                && regions.iter().all(|r| {
+                    s.format.block_bytes(one_aspect(r.src_subresource))
+                        == t.format.block_bytes(one_aspect(r.dst_subresource))
+                });
+            if !compatible {
+                return undefine(store);
+            }
+            for r in regions {
+                let (sa, ta) = (one_aspect(r.src_subresource), one_aspect(r.dst_subresource));
+                let len = u64::from(r.extent[0].div_ceil(s.format.info().block.0)) * s.format.block_bytes(sa);
+                let srows = image_rows(s, sa, r.src_subresource, r.src_offset, r.extent);
+                let trows = image_rows(t, ta, r.dst_subresource, r.dst_offset, r.extent);
+                for (i, j) in srows.into_iter().zip(trows) {
+                    store.copy((src.0, i), (dst.0, j), len);
+                }
+            }
+        }
+        ImageOp::BlitImage { src, dst, regions } => {
+            let (s, t) = (desc(src.0), desc(dst.0));
+            // Only an equal-size blit of one format is exact (each
+            // destination texel's center falls on one source texel's
+            // center, mirrored or not); scaling rounds in ways the
+            // implementation chooses.
+            let exact = s.format == t.format
+                && s.format.info().block == (1, 1)
+                && regions.iter().all(|r| {
+                    (0..3).all(|i| {
+                        r.src_offsets[0][i].abs_diff(r.src_offsets[1][i])
+                            == r.dst_offsets[0][i].abs_diff(r.dst_offsets[1][i])
+                    })
+                });
+            if !exact {
+                return undefine(store);
+            }
+            // Every region is read before any is written: regions of one
+            // blit may not overlap their own destination anyway
+            // (VUID-vkCmdBlitImage-pRegions-00217).
+            for r in regions {
+                blit_equal(store, s, t, src.0, dst.0, r);
+            }
+        }
+        ImageOp::ResolveImage { .. } => undefine(store),
+        ImageOp::ClearColorImage { .. } | ImageOp::ClearDepthStencilImage { .. } => {
+            for r in written {
+                store.write(*r, &vec![Some(0); r.range.len() as usize]);
+            }
+        }
+    }
+}
+
+/// An equal-size, one-format blit region, texel by texel: along each axis
+/// the source is walked backwards when exactly one of the two boxes has
+/// its corners in decreasing order (a mirror).
+fn blit_equal(
+    store: &mut Store,
+    s: &ImageDesc,
+    t: &ImageDesc,
+    src: ObjectId,
+    dst: ObjectId,
+    r: &crate::ir::image::ImageBlitRegion,
+) {
+    let a = one_aspect(r.src_subresource);
+    let bs = s.format.block_bytes(a);
+    let lo = |o: [[u32; 3]; 2], i: usize| o[0][i].min(o[1][i]);
+    let n: Vec<u32> = (0..3)
+        .map(|i| r.src_offsets[0][i].abs_diff(r.src_offsets[1][i]))
+        .collect();
+    let flip: Vec<bool> = (0..3)
+        .map(|i| (r.src_offsets[0][i] > r.src_offsets[1][i]) != (r.dst_offsets[0][i] > r.dst_offsets[1][i]))
+        .collect();
+    let layers = r
+        .src_subresource
+        .layer_count
+        .unwrap_or(s.layers - r.src_subresource.base_layer);
+    let at = |d: &ImageDesc, mip: u32, layer: u32, x: u32, y: u32, z: u32| {
+        let e = d.mip_extent(mip);
+        d.subresource_offset(a, mip, layer)
+            + ((u64::from(z) * u64::from(e[1]) + u64::from(y)) * u64::from(e[0]) + u64::from(x)) * bs
+    };
+    let src_of = |i: usize, k: u32| {
+        if flip[i] {
+            lo(r.src_offsets, i) + n[i] - 1 - k
+        } else {
+            lo(r.src_offsets, i) + k
+        }
+    };
+    for l in 0..layers {
+        for z in 0..n[2] {
+            for y in 0..n[1] {
+                for x in 0..n[0] {
+                    let from = at(
+                        s,
+                        r.src_subresource.mip,
+                        r.src_subresource.base_layer + l,
+                        src_of(0, x),
+                        src_of(1, y),
+                        src_of(2, z),
+                    );
+                    let to = at(
+                        t,
+                        r.dst_subresource.mip,
+                        r.dst_subresource.base_layer + l,
+                        lo(r.dst_offsets, 0) + x,
+                        lo(r.dst_offsets, 1) + y,
+                        lo(r.dst_offsets, 2) + z,
+                    );
+                    store.copy((src, from), (dst, to), bs);
+                }
+            }
+        }
     }
 }
 
@@ -450,11 +970,11 @@ fn step(
         // A coarse layout transition keeps the bytes (module
         // documentation); an exact one from `UNDEFINED` discards them
         // ("Image Layouts": "the contents of the image are not guaranteed
-        // to be preserved"), so its bytes become undefined.
+        // to be preserved"), so its texels become undefined.
         Command::Barrier(dep) => {
             for b in &dep.barriers {
                 if let (Some(ib), Some(r)) = (b.image.and_then(|i| program.image_barrier(i)), b.region) {
-                    if b.transition && ib.old_layout == crate::vk::image::ImageLayout::UNDEFINED {
+                    if b.transition && ib.old_layout == ImageLayout::UNDEFINED {
                         store.write(r, &vec![None; r.range.len() as usize]);
                     }
                 }
@@ -476,19 +996,19 @@ fn step(
             let data = store.read(*src);
             store.write(*dst, &data);
         }
-        // Image layouts are not computed: what a copy to or from an
-        // image leaves is unknown here.
+        // A coarse copy names bytes of a `buffer`-declared image, not
+        // texels: what it leaves is unknown here.
         Command::CopyImage { dst, .. } => {
             store.write(*dst, &vec![None; dst.range.len() as usize]);
         }
-        // Nor texel addressing: an exact image command's written bytes
-        // become undefined too.
         Command::Image(ic) => {
-            for (r, sa) in ic.accesses() {
-                if sa.is_write() {
-                    store.write(*r, &vec![None; r.range.len() as usize]);
-                }
-            }
+            let written: Vec<Region> = ic
+                .accesses()
+                .iter()
+                .filter(|(_, sa)| sa.is_write())
+                .map(|(r, _)| *r)
+                .collect();
+            image_step(program, store, &ic.op, &written);
         }
         Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
             let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
@@ -512,9 +1032,11 @@ fn step(
                 }));
             }
             let n = k.check_bindings(bindings).map_err(err)? as usize;
+            // Equal views: texel `i` of each is word `i` of its bytes.
+            k.image_views(program, bindings).map_err(err)?;
             let inputs: Vec<Vec<Option<u8>>> = bindings
                 .iter()
-                .filter(|b| b.access != BindingAccess::Write)
+                .filter(|b| !matches!(b.access, BindingAccess::Write | BindingAccess::ImageWrite))
                 .map(|b| store.read(b.region))
                 .collect();
             let mut result = vec![None; n * 4];
@@ -688,13 +1210,160 @@ mod tests {
         assert!(matches!(run(&p), Err(ReferenceError::Program(_))));
     }
 
+    /// An image `t` (R32_UINT 4x2, 2 layers, its own memory) moved to
+    /// `GENERAL`, staging `s` holding words 100, 101, ..., and `d` for
+    /// reading back.
+    const IMG: &str =
+        "buffer s 128\nbuffer d 128\nimage t R32_UINT 4x2 layers 2\nimage u R32_UINT 4x2 layers 2\nimage b R8_UNORM 4x2\n\
+        barrier NONE:NONE -> NONE:NONE b COLOR:0:0 UNDEFINED->GENERAL\n\
+        barrier NONE:NONE -> NONE:NONE t COLOR:0:0.. UNDEFINED->GENERAL\n\
+        barrier NONE:NONE -> NONE:NONE u COLOR:0:0.. UNDEFINED->GENERAL\nhost-write s 100\n";
+
+    /// Image commands, texel by texel: (commands after `IMG`, the words
+    /// the last host read sees; `None` where undefined).
+    #[test]
+    fn image_commands_move_texels() {
+        let up = "copy-buffer-to-image s -> t GENERAL imageSubresource=COLOR:0:0..2 imageExtent=4,2,1\n";
+        let n = None;
+        let cases: Vec<(String, Vec<Option<u32>>)> = vec![
+            // Up and down again, tightly packed: the same words.
+            (
+                format!("{up}copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                (100..108).map(Some).collect(),
+            ),
+            // bufferRowLength 5: the buffer's rows are 5 texels apart, and
+            // layer 1 follows at 5 * 2 texels (bufferImageHeight 0 = the height).
+            (
+                "copy-buffer-to-image s -> t GENERAL bufferRowLength=5 imageSubresource=COLOR:0:0..2 imageExtent=4,2,1\n\
+                 copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nhost-read d[0..32]\n"
+                    .to_string(),
+                vec![110, 111, 112, 113, 115, 116, 117, 118].into_iter().map(Some).collect(),
+            ),
+            // A 2x1 rectangle at (1, 1) read back with bufferImageHeight 3 and
+            // bufferOffset 8 into a zero-filled buffer.
+            (
+                format!("{up}fill d 0\ncopy-image-to-buffer t GENERAL -> d bufferOffset=8 imageSubresource=COLOR:0:0 imageOffset=1,1,0 imageExtent=2,1,1\nhost-read d[0..20]\n"),
+                vec![Some(0), Some(0), Some(105), Some(106), Some(0)],
+            ),
+            // copy-image from layer 1 of t to layer 0 of u, offset by one texel.
+            (
+                format!("{up}copy-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:1 dstSubresource=COLOR:0:0 dstOffset=1,0,0 extent=3,2,1\n\
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                vec![n, Some(108), Some(109), Some(110), n, Some(112), Some(113), Some(114)],
+            ),
+            // An equal-size blit mirrored along x; a scaled one is undefined.
+            (
+                format!("{up}blit-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,2,1 dstSubresource=COLOR:0:0 dstOffsets=4,0,0:0,2,1\n\
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                vec![103, 102, 101, 100, 107, 106, 105, 104].into_iter().map(Some).collect(),
+            ),
+            (
+                format!("{up}copy-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=4,2,1\n\
+                         blit-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:2,2,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:1,1,1\n\
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nhost-read d[0..16]\n"),
+                vec![n, Some(101), Some(102), Some(103)],
+            ),
+            // Texel blocks of different sizes: not computed (and no panic).
+            (
+                format!("{up}fill d 0\ncopy-image t GENERAL -> b GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=2,2,1\n\
+                         copy-image-to-buffer b GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nhost-read d[0..8]\n"),
+                vec![n, Some(0)],
+            ),
+            // A clear writes zeros; a transition from UNDEFINED discards.
+            (
+                format!("{up}clear-color-image t GENERAL COLOR:0:1\n\
+                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nhost-read d[0..32]\n"),
+                vec![100, 101, 102, 103, 0, 0, 0, 0].into_iter().map(Some).collect(),
+            ),
+            (
+                format!("{up}barrier NONE:NONE -> NONE:NONE t COLOR:0:1 UNDEFINED->GENERAL\n\
+                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nhost-read d[0..32]\n"),
+                vec![Some(100), Some(101), Some(102), Some(103), n, n, n, n],
+            ),
+            // The image kernels, texel by texel over equal views.
+            (
+                format!("{up}dispatch image_scale_add(2,1) image-read t COLOR:0:0.. image-write u COLOR:0:0..\n\
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                (108..116).map(|x| Some(x * 2 + 1)).collect(),
+            ),
+            (
+                format!("{up}dispatch image_slow(3) image-read t COLOR:0:1 image-write u COLOR:0:0\n\
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=1,1,1\nhost-read d[0..4]\n"),
+                vec![Some(Kernel::Slow { iters: 3 }.apply(&[108]))],
+            ),
+        ];
+        for (tail, want) in cases {
+            let r = reads(&format!("{IMG}{tail}"));
+            assert_eq!(words(r.last().expect("a host read")), want, "{tail}");
+        }
+    }
+
+    /// An optimal image's texels are its own: a write through an object
+    /// that shares its memory leaves all of them undefined, and a write
+    /// through the image leaves that memory undefined.
+    #[test]
+    fn images_sharing_memory_lose_their_contents() {
+        let head = "buffer m 64\nbuffer s 64\nbuffer d 64\nimage t R32_UINT 2x2 alias m 16\n\
+                    barrier NONE:NONE -> NONE:NONE t COLOR:0:0 UNDEFINED->GENERAL\nhost-write s 7\nfill m 5\n\
+                    copy-buffer-to-image s -> t GENERAL imageSubresource=COLOR:0:0 imageExtent=2,2,1\n";
+        let down = "copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=2,2,1\nhost-read d[0..16]\n";
+        let cases: Vec<(String, Vec<Option<u32>>)> = vec![
+            (down.to_string(), (7..11).map(Some).collect()),
+            // Bytes of m outside the image's binding: the image keeps its texels.
+            (format!("fill m[0..16] 9\n{down}"), (7..11).map(Some).collect()),
+            (format!("fill m[28..32] 9\n{down}"), vec![None; 4]),
+            // The image's memory seen through m after the upload.
+            ("host-read m[12..24]\n".to_string(), vec![Some(5), None, None]),
+        ];
+        for (tail, want) in cases {
+            let r = reads(&format!("{head}{tail}"));
+            assert_eq!(words(r.last().expect("a host read")), want, "{tail}");
+        }
+    }
+
+    /// An image kernel's views: (dispatch, error).
+    #[test]
+    fn image_kernels_take_equal_r32_uint_views() {
+        let head = "buffer s 64\nimage t R32_UINT 4x4 mips 2 layers 2\nimage r R8G8B8A8_UNORM 4x4\nimage v R32_UINT 4x4 layers 2\n\
+                    barrier NONE:NONE -> NONE:NONE t COLOR:0..:0.. UNDEFINED->GENERAL\n\
+                    barrier NONE:NONE -> NONE:NONE r COLOR:0:0 UNDEFINED->GENERAL\n\
+                    barrier NONE:NONE -> NONE:NONE v COLOR:0:0.. UNDEFINED->GENERAL\n";
+        let cases: &[(&str, &str)] = &[
+            (
+                "dispatch image_scale_add image-read r COLOR:0:0 image-write t COLOR:0:0\n",
+                "command 3: kernel `image_scale_add` binding 0: image `r` is R8G8B8A8_UNORM, but the shader's storage images are R32_UINT",
+            ),
+            (
+                "dispatch image_scale_add image-read t COLOR:0:1 image-write t COLOR:1:0\n",
+                "command 3: kernel `image_scale_add` binding 1 is 16 bytes, but every binding must be 64 bytes (a multiple of 4, all equal)",
+            ),
+            (
+                "dispatch image_slow image-read t COLOR:0:0..2 image-write v COLOR:0..1:0..\n",
+                "ok",
+            ),
+            (
+                "dispatch image_slow image-read t COLOR:0..2:0.. image-write t COLOR:0..2:0..\n",
+                "command 3: kernel `image_slow` binding 0: a storage image view of `t` COLOR:0..2:0..2 has several mip levels; a storage image view has one (VUID-VkWriteDescriptorSet-descriptorType-00336)",
+            ),
+            (
+                "dispatch image_slow image-read t COLOR:0..2:0.. write s\n",
+                "command 3: kernel `image_slow` takes bindings `image-read, image-write`, got `image-read, write`",
+            ),
+        ];
+        for (tail, want) in cases {
+            let t = parse(&format!("{head}{tail}")).unwrap();
+            let got = run(&t.program).map_or_else(|e| e.to_string(), |_| "ok".to_string());
+            assert_eq!(got, *want, "{tail}");
+        }
+    }
+
     #[test]
     fn slow_kernel_iterates_the_lcg() {
         assert_eq!(Kernel::Slow { iters: 0 }.apply(&[5]), 5);
         assert_eq!(Kernel::Slow { iters: 1 }.apply(&[1]), 1_664_525 + 1_013_904_223);
         assert_eq!(
             Kernel::from_name("nope", &[]).unwrap_err().to_string(),
-            "unknown kernel `nope` (known: scale_add(a,b), add, scale(a), slow(iters))"
+            "unknown kernel `nope` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))"
         );
     }
 }

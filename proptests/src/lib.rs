@@ -182,11 +182,13 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                 p.push(Command::WAIT).expect(ok);
             }
             Op::Dispatch { kernel, objs, words } => {
-                let k = match kernel % 4 {
-                    0 => Kernel::ScaleAdd { a: 3, b: 1 },
-                    1 => Kernel::Add,
-                    2 => Kernel::Scale { a: 5 },
-                    _ => Kernel::Slow { iters: slow_iters },
+                // The buffer kernels, with their names and parameters as
+                // a trace writes them.
+                let (k, name, params) = match kernel % 4 {
+                    0 => (Kernel::ScaleAdd { a: 3, b: 1 }, "scale_add", vec![3, 1]),
+                    1 => (Kernel::Add, "add", vec![]),
+                    2 => (Kernel::Scale { a: 5 }, "scale", vec![5]),
+                    _ => (Kernel::Slow { iters: slow_iters }, "slow", vec![slow_iters]),
                 };
                 let sig = k.signature();
                 let chosen: Vec<ObjectId> = objs.iter().take(sig.len()).map(|i| pick(&live, *i)).collect();
@@ -204,12 +206,6 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
                         region: p.region(*o, 0, n * 4),
                     })
                     .collect();
-                let (name, params) = match k {
-                    Kernel::ScaleAdd { a, b } => ("scale_add", vec![a, b]),
-                    Kernel::Add => ("add", vec![]),
-                    Kernel::Scale { a } => ("scale", vec![a]),
-                    Kernel::Slow { iters } => ("slow", vec![iters]),
-                };
                 p.push(Command::Dispatch {
                     kernel: name.into(),
                     params,
@@ -418,6 +414,7 @@ pub fn run_suite<S>(
 }
 
 pub mod exhaustive;
+pub mod images;
 pub mod layer;
 pub mod queues;
 pub mod scale;

@@ -8,8 +8,12 @@
 //! element count, at most [`MAX_BINDINGS`] bindings) and against the
 //! device's [`DeviceLimits`] (`minStorageBufferOffsetAlignment`,
 //! `maxStorageBufferRange`, `maxComputeWorkGroupCount[0]`); every memory
-//! object against the device's largest buffer, allocation and heap; and the
-//! host memory the CPU reference will need. It does not validate the
+//! object against the device's largest buffer, allocation and heap; every
+//! `image`-declared object and image command against what the runtime
+//! records (uncompressed color formats on memory of their own; no
+//! resolves, no coarse `buffer`-declared images) and, given the device's
+//! format features ([`check_image_formats`]), against what the device
+//! supports; and the host memory the CPU reference will need. It does not validate the
 //! program itself (`vksync::resolve` does, and [`check_program`] calls it
 //! first) and does not record anything.
 //!
@@ -21,10 +25,11 @@
 //! device's limits is recorded without any further check.
 
 use crate::error::{Result, RuntimeError};
-use crate::kernels::{MAX_BINDINGS, WORKGROUP_SIZE};
+use crate::kernels::{IMAGE_TILE, MAX_BINDINGS, WORKGROUP_SIZE};
 use crate::recorder::RunNote;
-use vksync::reference::{Kernel, KernelError};
-use vksync::{Command, Layout, Location, MemId, ObjectId, Program};
+use ash::vk;
+use vksync::reference::{ImageView, Kernel, KernelError};
+use vksync::{BindingAccess, Command, ImageOp, Layout, Location, MemId, ObjectId, Program, Tiling};
 
 /// The device limits a program is checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,15 +116,47 @@ pub enum CheckError {
     },
     #[error("a host read of {} does not fit in host memory", show_bytes(*.len))]
     ReadbackTooLarge { len: u64 },
-    #[error("barrier {barrier} performs an image layout transition; the runtime records buffers only, and a buffer barrier in its place would drop the transition's write")]
+    #[error("barrier {barrier} performs a layout transition of a `buffer`-declared (coarse) image, which has no VkImage to transition, and a buffer barrier in its place would drop the transition's write (declare the image with `image`)")]
     LayoutTransition {
         /// The barrier's index in its `vkCmdPipelineBarrier2`.
         barrier: usize,
     },
-    #[error("{call} copies to or from an image; the runtime records buffers only")]
+    #[error("{call} copies to or from a `buffer`-declared (coarse) image, which has no VkImage (declare the image with `image`)")]
     ImageCopy {
         /// The Vulkan command (`vkCmdCopyBufferToImage`, ...).
         call: &'static str,
+    },
+    #[error("image `{image}` is {format}: {reason}")]
+    ImageFormat {
+        /// The image's name.
+        image: String,
+        /// Its format.
+        format: &'static str,
+        /// Why the runtime cannot create it.
+        reason: String,
+    },
+    #[error("image `{image}` is bound to the memory of image `{memory}`; the runtime binds images to memory of their own or a buffer's or pool's")]
+    ImageAlias {
+        /// The image's name.
+        image: String,
+        /// The object whose memory it is bound to.
+        memory: String,
+    },
+    #[error("the image cannot be bound at byte {offset} of its memory on this device: {reason}")]
+    ImageAliasRequirements {
+        /// Its offset in the memory.
+        offset: u64,
+        /// Which of its memory requirements fails.
+        reason: String,
+    },
+    #[error("prepared and record-only runs (`Device::prepare`, `Device::time_recording`) take buffers only; run a program with images with `Device::run`")]
+    ImagesNotPrepared,
+    #[error("{call}: {reason}")]
+    ImageCommand {
+        /// The Vulkan command.
+        call: &'static str,
+        /// Why it is not recorded.
+        reason: String,
     },
     #[error("the device has fewer queues than the trace ({sharing} device queue), and one device queue runs its batches in submission order: then {waits} can never be satisfied, so the run would wait until its time limit; no limit fixes it (the trace is valid with one device queue per model queue)")]
     SharedQueueNeverCompletes {
@@ -171,11 +208,18 @@ pub struct BoundRange {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckedDispatch {
     pub kernel: Kernel,
-    /// Elements per binding (push constant `n`).
+    /// Elements per binding (push constant `n`; an image kernel's texels
+    /// per view).
     pub elements: u64,
-    /// Workgroups of [`WORKGROUP_SIZE`] (unused for indirect dispatches).
-    pub groups: u32,
+    /// Workgroups along x, y and z (unused for indirect dispatches): of
+    /// [`WORKGROUP_SIZE`] along x for a buffer kernel; for an image
+    /// kernel tiles of [`IMAGE_TILE`] x [`IMAGE_TILE`] texels, and one
+    /// workgroup per layer along z.
+    pub groups: [u32; 3],
+    /// A buffer kernel's storage buffers (empty for an image kernel).
     pub bindings: Vec<BoundRange>,
+    /// An image kernel's storage image views (empty for a buffer kernel).
+    pub views: Vec<ImageView>,
 }
 
 /// A program that passed every check, with what recording needs.
@@ -192,9 +236,11 @@ pub struct CheckedProgram {
 }
 
 /// Checks one dispatch's arguments against the kernel table and `limits`
-/// (`layout` places its regions); `Ok(None)` for other commands. Widened
-/// bindings are reported as [`RunNote::WidenedBinding`] for `command`.
+/// (`layout` places `program`'s regions); `Ok(None)` for other commands.
+/// Widened bindings are reported as [`RunNote::WidenedBinding`] for
+/// `command`.
 pub fn check_dispatch(
+    program: &Program,
     command: usize,
     c: &Command,
     layout: &Layout,
@@ -212,6 +258,31 @@ pub fn check_dispatch(
     };
     let k = Kernel::from_name(kernel, params)?;
     let elements = k.check_bindings(bindings)?;
+    let views = k.image_views(program, bindings)?;
+    if let Some(v) = views.first() {
+        let groups = [
+            v.extent[0].div_ceil(IMAGE_TILE),
+            v.extent[1].div_ceil(IMAGE_TILE),
+            v.layers,
+        ];
+        // Every Vulkan device takes 65,535 workgroups along y and z.
+        if indirect.is_none()
+            && (groups[0] > limits.max_compute_work_group_count_x || groups[1] > 65_535 || groups[2] > 65_535)
+        {
+            return Err(CheckError::DispatchTooLarge {
+                elements,
+                groups: groups.iter().map(|&g| u64::from(g)).product(),
+                max: limits.max_compute_work_group_count_x,
+            });
+        }
+        return Ok(Some(CheckedDispatch {
+            kernel: k,
+            elements,
+            groups,
+            bindings: Vec::new(),
+            views,
+        }));
+    }
     if bindings.len() > MAX_BINDINGS {
         return Err(CheckError::TooManyBindings {
             kernel: k.name(),
@@ -276,14 +347,17 @@ pub fn check_dispatch(
         kernel: k,
         elements,
         // Fits: at most u32::MAX / 64 + 1 (elements fit in 32 bits).
-        groups: groups as u32,
+        groups: [groups as u32, 1, 1],
         bindings: bound,
+        views: Vec::new(),
     }))
 }
 
-/// Validates `program` (`vksync::resolve`), refuses image layout
-/// transitions and image copies (the runtime has no images:
-/// [`CheckError::LayoutTransition`], [`CheckError::ImageCopy`]),
+/// Validates `program` (`vksync::resolve`), refuses what the runtime does
+/// not record (transitions and copies of coarse, `buffer`-declared images:
+/// [`CheckError::LayoutTransition`], [`CheckError::ImageCopy`]; images it
+/// cannot create: [`CheckError::ImageFormat`], [`CheckError::ImageAlias`];
+/// image commands it does not record: [`CheckError::ImageCommand`]),
 /// then checks every dispatch and every memory object against `limits`.
 /// Errors carry the command or object they are about; nothing here touches
 /// a device.
@@ -292,8 +366,18 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
     // Several queues, semaphores, events and ownership transfers are
     // recorded (`crate::queues` maps the queues when the run starts).
     for (ci, c) in program.commands().iter().enumerate() {
+        let coarse_transition = |dep: &vksync::Dependency| {
+            dep.barriers
+                .iter()
+                .position(|b| b.transition && b.image.is_none())
+                .map(|barrier| CheckError::LayoutTransition { barrier })
+        };
         let refused = match c {
-            Command::Barrier(dep) => dep
+            Command::Barrier(dep) | Command::SetEvent { dependency: dep, .. } => coarse_transition(dep),
+            Command::WaitEvents { waits } => waits.iter().find_map(|w| coarse_transition(&w.dependency)),
+            // Synchronization-1 waits are recorded with memory and buffer
+            // barriers only.
+            Command::WaitEvents1 { dependency, .. } => dependency
                 .barriers
                 .iter()
                 .position(|b| b.transition)
@@ -301,9 +385,7 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
             Command::CopyImage { kind, .. } => Some(CheckError::ImageCopy {
                 call: kind.vulkan_name(),
             }),
-            Command::Image(ic) => Some(CheckError::ImageCopy {
-                call: ic.op.vulkan_name(),
-            }),
+            Command::Image(ic) => check_image_command(program, &layout, &ic.op),
             _ => None,
         };
         if let Some(source) = refused {
@@ -313,12 +395,15 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
             });
         }
     }
+    check_images(program, &layout)?;
     let mut notes = Vec::new();
     let mut dispatches = Vec::with_capacity(program.commands().len());
     for (ci, c) in program.commands().iter().enumerate() {
-        let d = check_dispatch(ci, c, &layout, limits, &mut notes).map_err(|source| RuntimeError::Check {
-            at: Location::Command(ci),
-            source,
+        let d = check_dispatch(program, ci, c, &layout, limits, &mut notes).map_err(|source| {
+            RuntimeError::Check {
+                at: Location::Command(ci),
+                source,
+            }
         })?;
         dispatches.push(d);
     }
@@ -378,10 +463,167 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
     })
 }
 
+/// The usage an image is created with: what its commands and views need
+/// (the one home of this choice; creation and the format check read it).
+/// Transfers both ways always (every copy command and clear needs one,
+/// and color formats support both wherever they support anything).
+pub(crate) fn image_usage(program: &Program, image: ObjectId) -> vk::ImageUsageFlags {
+    let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    for c in program.commands() {
+        if let Command::Dispatch { bindings, .. } = c {
+            for b in bindings.iter().filter(|b| b.region.object == image) {
+                usage |= match b.access {
+                    BindingAccess::SampledImage(_) => vk::ImageUsageFlags::SAMPLED,
+                    _ => vk::ImageUsageFlags::STORAGE,
+                };
+            }
+        }
+    }
+    usage
+}
+
+/// The format features an image needs on its tiling: those of
+/// [`image_usage`], and blits where it is blitted.
+pub(crate) fn image_features(program: &Program, image: ObjectId) -> vk::FormatFeatureFlags {
+    let usage = image_usage(program, image);
+    let mut f = vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST;
+    if usage.contains(vk::ImageUsageFlags::STORAGE) {
+        f |= vk::FormatFeatureFlags::STORAGE_IMAGE;
+    }
+    if usage.contains(vk::ImageUsageFlags::SAMPLED) {
+        f |= vk::FormatFeatureFlags::SAMPLED_IMAGE;
+    }
+    for c in program.commands() {
+        if let Command::Image(ic) = c {
+            if let ImageOp::BlitImage { src, dst, .. } = &ic.op {
+                if src.0 == image {
+                    f |= vk::FormatFeatureFlags::BLIT_SRC;
+                }
+                if dst.0 == image {
+                    f |= vk::FormatFeatureFlags::BLIT_DST;
+                }
+            }
+        }
+    }
+    f
+}
+
+fn image_name(program: &Program, image: ObjectId) -> String {
+    program
+        .object(image)
+        .map_or_else(|| "?".to_string(), |o| o.name.clone())
+}
+
+/// The images the runtime creates: uncompressed color formats, each bound
+/// to memory of its own or to a buffer's or pool's (whether the device's
+/// memory requirements allow that offset is known when the image exists:
+/// [`CheckError::ImageAliasRequirements`]).
+fn check_images(program: &Program, layout: &Layout) -> Result<()> {
+    for d in program.images() {
+        let refuse = |source| {
+            Err(RuntimeError::Check {
+                at: Location::Object(d.object),
+                source,
+            })
+        };
+        let info = d.format.info();
+        if d.format.aspect_mask() != vksync::AspectMask::of(vksync::Aspect::Color) || info.block != (1, 1) {
+            return refuse(CheckError::ImageFormat {
+                image: image_name(program, d.object),
+                format: info.name,
+                reason: "the runtime creates images of uncompressed color formats only (no depth, stencil or block-compressed ones)".to_string(),
+            });
+        }
+        if d.tiling == Tiling::Linear && (d.mips > 1 || d.layers > 1 || d.extent[2] > 1) {
+            return refuse(CheckError::ImageFormat {
+                image: image_name(program, d.object),
+                format: info.name,
+                reason: "a linear image is supported with one mip level, one layer and depth 1 only (the spec's guarantee for linear tiling, \"Image Creation Limits\")".to_string(),
+            });
+        }
+        let owner = layout
+            .place(d.object)
+            .and_then(|(mem, _)| layout.owner_object(mem))
+            .expect("an image of the resolved program");
+        if owner != d.object && program.image(owner).is_some() {
+            return refuse(CheckError::ImageAlias {
+                image: image_name(program, d.object),
+                memory: image_name(program, owner),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Why an exact image command is not recorded, if it is not.
+fn check_image_command(program: &Program, layout: &Layout, op: &ImageOp) -> Option<CheckError> {
+    let call = op.vulkan_name();
+    match op {
+        ImageOp::ResolveImage { .. } => Some(CheckError::ImageCommand {
+            call,
+            reason: "resolves are not recorded: the trace format carries no sample count and the runtime's images are single-sample, while a resolve needs a multisampled source (VUID-vkCmdResolveImage-srcImage-00257)".to_string(),
+        }),
+        ImageOp::CopyBufferToImage { buffer, image, regions, .. }
+        | ImageOp::CopyImageToBuffer { buffer, image, regions, .. } => {
+            let d = program.image(*image)?;
+            let block = d.format.block_bytes(vksync::Aspect::Color).max(1);
+            // A multiple of 4 and of the texel block size ("Copying Data
+            // Between Buffers and Images": bufferOffset must be a multiple
+            // of the texel block size, and of 4 before maintenance5).
+            let align = if block.is_multiple_of(4) { block } else { block * 4 };
+            let base = layout.place(*buffer).map_or(0, |(_, base)| base);
+            regions.iter().enumerate().find_map(|(index, r)| {
+                let offset = base + r.buffer_offset;
+                (!offset.is_multiple_of(align)).then(|| CheckError::ImageCommand {
+                    call,
+                    reason: format!(
+                        "region {index}'s bufferOffset is byte {offset} of its memory, which is not a multiple of {align} (4 and the {} texel block of {} bytes)",
+                        d.format, block
+                    ),
+                })
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Checks every image's format against the device: `features(format,
+/// tiling)` is the device's `VkFormatProperties` (linear or optimal tiling
+/// features) for a `VkFormat` value, and each image needs
+/// [`image_features`] there.
+pub fn check_image_formats(
+    program: &Program,
+    features: &dyn Fn(u32, Tiling) -> vk::FormatFeatureFlags,
+) -> Result<()> {
+    for d in program.images() {
+        let needed = image_features(program, d.object);
+        let have = features(d.format.info().value, d.tiling);
+        let missing = needed & !have;
+        if !missing.is_empty() {
+            return Err(RuntimeError::Check {
+                at: Location::Object(d.object),
+                source: CheckError::ImageFormat {
+                    image: image_name(program, d.object),
+                    format: d.format.info().name,
+                    reason: format!(
+                        "the device's {} tiling lacks {missing:?}",
+                        match d.tiling {
+                            Tiling::Optimal => "optimal",
+                            Tiling::Linear => "linear",
+                        }
+                    ),
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 /// About how many bytes of host memory the CPU reference
 /// (`vksync::reference::run`) and a comparison with a device run need for
 /// `program`: a byte and a definedness flag per byte of every object with
-/// storage of its own (buffers, pools and blobs), two bytes per byte read
+/// storage of its own (buffers, pools and blobs) and of every image's
+/// texels, two bytes per byte read
 /// by the host plus the device's copy of it, and the largest copy's
 /// temporary. Saturates at `u64::MAX`.
 pub fn reference_host_bytes(program: &Program) -> u64 {
@@ -390,6 +632,11 @@ pub fn reference_host_bytes(program: &Program) -> u64 {
         if !matches!(o.kind, vksync::ObjectKind::Buffer { alias: Some(_) }) {
             total = total.saturating_add(o.size.saturating_mul(2));
         }
+    }
+    // An image's texels are a store of their own beside its memory's bytes.
+    for d in program.images() {
+        let size = program.object(d.object).map_or(0, |o| o.size);
+        total = total.saturating_add(size.saturating_mul(2));
     }
     let mut largest_copy = 0u64;
     for c in program.commands() {
@@ -498,7 +745,7 @@ mod tests {
             (
                 "dispatch gelu read a write b\n",
                 u,
-                "command 0: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters))",
+                "command 0: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))",
             ),
             (
                 "dispatch scale(1,2) rw a\n",
@@ -536,17 +783,111 @@ mod tests {
                 },
                 "command 0: 16 elements need 1 workgroups of 64, over maxComputeWorkGroupCount[0] 0",
             ),
-            // The runtime has no images: a layout transition is refused by
-            // the pure checks, before any Vulkan object exists.
+            // A coarse image (a `buffer`) has no VkImage: its layout
+            // transition is refused by the pure checks, before any Vulkan
+            // object exists.
             ("barrier COPY:NONE -> COPY:NONE a[0..64]\n", u, "ok"),
             (
                 "fill a 1\nbarrier CLEAR:NONE -> COPY:NONE; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b[0..64] transition\n",
                 u,
-                "command 1: barrier 1 performs an image layout transition; the runtime records buffers only, and a buffer barrier in its place would drop the transition's write",
+                "command 1: barrier 1 performs a layout transition of a `buffer`-declared (coarse) image, which has no VkImage to transition, and a buffer barrier in its place would drop the transition's write (declare the image with `image`)",
             ),
         ];
         for (tail, limits, expected) in cases {
             assert_eq!(verdict(&format!("{AB}{tail}"), limits), *expected, "{tail}");
+        }
+    }
+
+    /// Images, checked with no device: (declarations and commands, verdict).
+    #[test]
+    fn image_programs_are_checked_without_a_device() {
+        let u = &DeviceLimits::UNLIMITED;
+        let to_general =
+            |img: &str| format!("barrier NONE:NONE -> NONE:NONE {img} COLOR:0:0.. UNDEFINED->GENERAL\n");
+        let cases: Vec<(String, &str)> = vec![
+            (
+                format!(
+                    "image t R32_UINT 32x32 layers 3\nimage v R32_UINT 32x32 layers 3\n{}{}\
+                     dispatch image_slow(5) image-read t COLOR:0:0.. image-write v COLOR:0:0..\n",
+                    to_general("t"),
+                    to_general("v")
+                ),
+                "ok",
+            ),
+            (
+                "image d D32_SFLOAT 4x4\n".to_string(),
+                "object 3: image `d` is D32_SFLOAT: the runtime creates images of uncompressed color formats only (no depth, stencil or block-compressed ones)",
+            ),
+            (
+                "image l R32_UINT 4x4 layers 2 linear\n".to_string(),
+                "object 3: image `l` is R32_UINT: a linear image is supported with one mip level, one layer and depth 1 only (the spec's guarantee for linear tiling, \"Image Creation Limits\")",
+            ),
+            // Bound to a buffer's memory: whether the device's requirements
+            // allow the offset is known once the image exists.
+            ("image t R32_UINT 4x4 alias a 64\n".to_string(), "ok"),
+            (
+                format!(
+                    "image t R32_UINT 4x4\n{}copy-buffer-to-image a -> t GENERAL bufferOffset=2 imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+                    to_general("t")
+                ),
+                "command 1: vkCmdCopyBufferToImage: region 0's bufferOffset is byte 2 of its memory, which is not a multiple of 4 (4 and the R32_UINT texel block of 4 bytes)",
+            ),
+            (
+                format!(
+                    "image t R32_UINT 4x4\nimage v R32_UINT 4x4\n{}{}\
+                     resolve-image t GENERAL -> v GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=4,4,1\n",
+                    to_general("t"),
+                    to_general("v")
+                ),
+                "command 2: vkCmdResolveImage: resolves are not recorded: the trace format carries no sample count and the runtime's images are single-sample, while a resolve needs a multisampled source (VUID-vkCmdResolveImage-srcImage-00257)",
+            ),
+        ];
+        for (tail, expected) in cases {
+            assert_eq!(verdict(&format!("{AB}{tail}"), u), expected, "{tail}");
+        }
+    }
+
+    /// The format features each image needs, against a device's:
+    /// (program, features the device has on optimal tiling, verdict).
+    #[test]
+    fn image_formats_are_checked_against_the_features() {
+        use vk::FormatFeatureFlags as F;
+        let copy = F::TRANSFER_SRC | F::TRANSFER_DST;
+        let head = "buffer a 64\nimage t R32_UINT 4x4 mips 2\nimage v R32_UINT 4x4 mips 2\n\
+                    barrier NONE:NONE -> NONE:NONE t COLOR:0..:0 UNDEFINED->GENERAL\n\
+                    barrier NONE:NONE -> NONE:NONE v COLOR:0..:0 UNDEFINED->GENERAL\n";
+        let store = "dispatch image_scale_add image-read t COLOR:0:0 image-write v COLOR:0:0\n";
+        let blit = "blit-image t GENERAL -> v GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:1:0 dstOffsets=0,0,0:2,2,1\n";
+        let cases: &[(&str, F, &str)] = &[
+            ("", copy, "ok"),
+            (
+                "",
+                F::TRANSFER_SRC,
+                "object 1: image `t` is R32_UINT: the device's optimal tiling lacks TRANSFER_DST",
+            ),
+            (store, copy | F::STORAGE_IMAGE, "ok"),
+            (
+                store,
+                copy,
+                "object 1: image `t` is R32_UINT: the device's optimal tiling lacks STORAGE_IMAGE",
+            ),
+            (blit, copy | F::BLIT_SRC | F::BLIT_DST, "ok"),
+            (
+                blit,
+                copy | F::BLIT_SRC,
+                "object 2: image `v` is R32_UINT: the device's optimal tiling lacks BLIT_DST",
+            ),
+        ];
+        for (tail, have, expected) in cases {
+            let p = program(&format!("{head}{tail}"));
+            let got = match check_image_formats(&p, &|_, tiling| match tiling {
+                Tiling::Optimal => *have,
+                Tiling::Linear => F::empty(),
+            }) {
+                Ok(()) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert_eq!(got, *expected, "{tail}");
         }
     }
 
@@ -564,7 +905,7 @@ mod tests {
             }]
         );
         let d = checked.dispatches[0].as_ref().expect("a dispatch");
-        assert_eq!((d.elements, d.groups), (8, 1));
+        assert_eq!((d.elements, d.groups), (8, [1, 1, 1]));
         assert_eq!(
             d.bindings
                 .iter()

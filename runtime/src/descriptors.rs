@@ -2,7 +2,9 @@
 //!
 //! This module owns the descriptor pools of one run (or one prepared set of
 //! programs) and the sets in them: [`DescriptorPools::set_for`] returns a
-//! set that binds given buffer ranges for a kernel's set layout, writing
+//! set that binds given buffer ranges for a kernel's set layout, and
+//! [`DescriptorPools::set_for_images`] one that binds given storage image
+//! views (in `GENERAL`, the layout a storage image is used in), writing
 //! a new set only for a combination not seen since the last reset. It does
 //! not decide what a dispatch binds (the recorder's checked dispatch says)
 //! and does not own the set layouts (one per kernel, in
@@ -11,8 +13,10 @@
 //!
 //! Why bounded pools: one pool sized for every dispatch of a program is a
 //! single allocation that grows with the program. Pools here hold at most
-//! [`SETS_PER_POOL`] sets of up to [`crate::kernels::MAX_BINDINGS`] storage
-//! buffers each; a new pool is made when the current one is full.
+//! [`SETS_PER_POOL`] sets of up to [`crate::kernels::MAX_BINDINGS`]
+//! descriptors each (storage buffers or storage images; each type has room
+//! for all of them, so the one count `descriptors_left` bounds both); a new
+//! pool is made when the current one is full.
 //!
 //! Why sets are shared: Mesa 25's lavapipe gives every live descriptor set
 //! a memory mapping of its own, and a process has at most
@@ -51,7 +55,14 @@ pub(crate) struct DescriptorPools {
     current: usize,
     sets_left: u32,
     descriptors_left: u32,
-    cache: HashMap<(vk::DescriptorSetLayout, Vec<BufferRange>), vk::DescriptorSet>,
+    cache: HashMap<(vk::DescriptorSetLayout, Bound), vk::DescriptorSet>,
+}
+
+/// What a set binds: storage buffer ranges, or storage image views.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Bound {
+    Buffers(Vec<BufferRange>),
+    Images(Vec<vk::ImageView>),
 }
 
 impl DescriptorPools {
@@ -75,7 +86,7 @@ impl DescriptorPools {
         layout: vk::DescriptorSetLayout,
         ranges: &[BufferRange],
     ) -> Result<vk::DescriptorSet> {
-        let key = (layout, ranges.to_vec());
+        let key = (layout, Bound::Buffers(ranges.to_vec()));
         if let Some(&set) = self.cache.get(&key) {
             return Ok(set);
         }
@@ -110,7 +121,49 @@ impl DescriptorPools {
         Ok(set)
     }
 
-    /// A set of `layout` with `bindings` storage-buffer descriptors, from
+    /// A set of `layout` whose binding `i` is storage image view `views[i]`
+    /// in `GENERAL`: the one written earlier for the same views, or a new
+    /// one.
+    pub(crate) fn set_for_images(
+        &mut self,
+        device: &ash::Device,
+        layout: vk::DescriptorSetLayout,
+        views: &[vk::ImageView],
+    ) -> Result<vk::DescriptorSet> {
+        let key = (layout, Bound::Images(views.to_vec()));
+        if let Some(&set) = self.cache.get(&key) {
+            return Ok(set);
+        }
+        let set = self.allocate(device, layout, views.len() as u32)?;
+        let infos: Vec<[vk::DescriptorImageInfo; 1]> = views
+            .iter()
+            .map(|&view| {
+                [vk::DescriptorImageInfo::default()
+                    .image_view(view)
+                    .image_layout(vk::ImageLayout::GENERAL)]
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = infos
+            .iter()
+            .enumerate()
+            .map(|(i, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(i as u32)
+                    .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
+                    .image_info(info)
+            })
+            .collect();
+        // SAFETY: the set was just allocated, so no command buffer uses it
+        // yet; the caller passes live views of images created with
+        // STORAGE usage, one per binding of `layout` (an image kernel's,
+        // whose bindings are storage images).
+        unsafe { device.update_descriptor_sets(&writes, &[]) };
+        self.cache.insert(key, set);
+        Ok(set)
+    }
+
+    /// A set of `layout` with `bindings` descriptors, from
     /// the current pool or, when it cannot hold one more, the next one.
     fn allocate(
         &mut self,
@@ -154,9 +207,14 @@ impl DescriptorPools {
             self.current + 1
         };
         if next == self.pools.len() {
-            let sizes = [vk::DescriptorPoolSize::default()
-                .ty(vk::DescriptorType::STORAGE_BUFFER)
-                .descriptor_count(SETS_PER_POOL * MAX_BINDINGS)];
+            let sizes = [
+                vk::DescriptorPoolSize::default()
+                    .ty(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(SETS_PER_POOL * MAX_BINDINGS),
+                vk::DescriptorPoolSize::default()
+                    .ty(vk::DescriptorType::STORAGE_IMAGE)
+                    .descriptor_count(SETS_PER_POOL * MAX_BINDINGS),
+            ];
             // SAFETY: a valid device and create info that outlives the call.
             let pool = unsafe {
                 device.create_descriptor_pool(

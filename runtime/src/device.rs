@@ -356,6 +356,25 @@ pub struct DeviceInfo {
     /// The driver defects worked around in every run (empty when
     /// [`DeviceOptions::workarounds`] is off; [`crate::quirks`]).
     pub quirks: Vec<crate::quirks::Quirk>,
+    /// `VkFormatProperties` of every format of the model's table
+    /// (`vksync::vk::image::FORMATS`): `(VkFormat value, linear tiling
+    /// features, optimal tiling features)`, for
+    /// [`crate::check_image_formats`].
+    pub format_features: Vec<(u32, vk::FormatFeatureFlags, vk::FormatFeatureFlags)>,
+}
+
+impl DeviceInfo {
+    /// The features of a `VkFormat` value on a tiling (none for a format
+    /// outside the model's table).
+    pub fn format_features(&self, format: u32, tiling: vksync::Tiling) -> vk::FormatFeatureFlags {
+        self.format_features.iter().find(|(f, _, _)| *f == format).map_or(
+            vk::FormatFeatureFlags::empty(),
+            |&(_, linear, optimal)| match tiling {
+                vksync::Tiling::Linear => linear,
+                vksync::Tiling::Optimal => optimal,
+            },
+        )
+    }
 }
 
 impl std::fmt::Display for DeviceInfo {
@@ -1041,6 +1060,18 @@ impl Device {
         })?;
 
         let limits = device_limits(instance, physical, &props);
+        let format_features = vksync::vk::image::FORMATS
+            .iter()
+            .map(|f| {
+                // SAFETY: a valid handle of this instance; any VkFormat
+                // value may be asked about.
+                let p = unsafe {
+                    instance
+                        .get_physical_device_format_properties(physical, vk::Format::from_raw(f.value as i32))
+                };
+                (f.value, p.linear_tiling_features, p.optimal_tiling_features)
+            })
+            .collect();
         let info = DeviceInfo {
             name,
             device_type: type_name(props.device_type).to_string(),
@@ -1056,6 +1087,7 @@ impl Device {
             timeline_semaphores,
             host_query_reset,
             quirks: options.workarounds.quirks(props.vendor_id),
+            format_features,
         };
         if options.print_device {
             eprintln!("vksync-runtime: device: {info}");

@@ -2,7 +2,9 @@
 //!
 //! This module owns the SPIR-V (compiled from `shaders/*.comp` by
 //! `build.rs`), one descriptor-set layout, pipeline layout and pipeline per
-//! kernel, and the push-constant block the shaders share. It does not
+//! kernel (storage buffers, or storage images for an image kernel:
+//! [`vksync::reference::Kernel::is_image`]), and the push-constant block
+//! the shaders share. It does not
 //! decide what a dispatch binds (that is the recorder's), and the kernels'
 //! meaning is defined once in `vksync::reference`.
 
@@ -10,8 +12,13 @@ use crate::error::{Result, VkContext};
 use ash::vk;
 use vksync::reference::Kernel;
 
-/// Invocations per workgroup (`local_size_x` in every shader).
+/// Invocations per workgroup (`local_size_x` in every buffer kernel's
+/// shader).
 pub const WORKGROUP_SIZE: u64 = 64;
+
+/// An image kernel's workgroup is `IMAGE_TILE` x `IMAGE_TILE` texels of
+/// one layer (`local_size_x`, `local_size_y`; 64 invocations too).
+pub const IMAGE_TILE: u32 = 8;
 
 /// The shaders' push-constant block: `a, b, n, off0, off1, off2` (all
 /// `uint`); `off_k` is binding k's first element within its descriptor
@@ -23,7 +30,7 @@ pub const PUSH_CONSTANT_WORDS: usize = 6;
 /// push-constant block, after `a, b, n`.
 pub const MAX_BINDINGS: usize = PUSH_CONSTANT_WORDS - 3;
 
-const SPIRV: [(&str, &[u8]); 4] = [
+const SPIRV: [(&str, &[u8]); 6] = [
     (
         "scale_add",
         include_bytes!(concat!(env!("OUT_DIR"), "/scale_add.spv")),
@@ -31,6 +38,14 @@ const SPIRV: [(&str, &[u8]); 4] = [
     ("add", include_bytes!(concat!(env!("OUT_DIR"), "/add.spv"))),
     ("scale", include_bytes!(concat!(env!("OUT_DIR"), "/scale.spv"))),
     ("slow", include_bytes!(concat!(env!("OUT_DIR"), "/slow.spv"))),
+    (
+        "image_scale_add",
+        include_bytes!(concat!(env!("OUT_DIR"), "/image_scale_add.spv")),
+    ),
+    (
+        "image_slow",
+        include_bytes!(concat!(env!("OUT_DIR"), "/image_slow.spv")),
+    ),
 ];
 
 /// One kernel's pipeline objects.
@@ -39,6 +54,8 @@ pub(crate) struct Pipeline {
     pub layout: vk::PipelineLayout,
     pub pipeline: vk::Pipeline,
     pub bindings: usize,
+    /// Its bindings are storage images (else storage buffers).
+    pub images: bool,
 }
 
 /// Every kernel's pipeline, destroyed on drop.
@@ -60,13 +77,13 @@ impl Kernels {
             let kernel = Kernel::from_name(name, &[]).expect("a shader for a known kernel");
             let bindings = kernel.signature().len();
             // Pushed one at a time so `Drop` cleans up on a later failure.
-            let p = k.create(spv, bindings)?;
+            let p = k.create(spv, bindings, kernel.is_image())?;
             k.pipelines.push((name, p));
         }
         Ok(k)
     }
 
-    fn create(&self, spv: &[u8], bindings: usize) -> Result<Pipeline> {
+    fn create(&self, spv: &[u8], bindings: usize, images: bool) -> Result<Pipeline> {
         let d = &self.device;
         let words: Vec<u32> = spv
             .chunks_exact(4)
@@ -76,7 +93,11 @@ impl Kernels {
             .map(|b| {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(b)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_type(if images {
+                        vk::DescriptorType::STORAGE_IMAGE
+                    } else {
+                        vk::DescriptorType::STORAGE_BUFFER
+                    })
                     .descriptor_count(1)
                     .stage_flags(vk::ShaderStageFlags::COMPUTE)
             })
@@ -86,6 +107,7 @@ impl Kernels {
             layout: vk::PipelineLayout::null(),
             pipeline: vk::Pipeline::null(),
             bindings,
+            images,
         };
         // Each step destroys what the earlier ones made if it fails.
         let cleanup = |p: &Pipeline| self.destroy(p);

@@ -24,7 +24,10 @@
 //! [`vksync::Layout`] (each buffer with memory of its own and each pool),
 //! sized `layout.memory_sizes[i]`; aliases and blobs are ranges of their
 //! owner's buffer at the layout's offsets, so the device uses exactly the
-//! addresses the model reasons about.
+//! addresses the model reasons about. An `image`-declared object is a
+//! `VkImage` with memory of its own, sized by the implementation's
+//! requirements (its memory object in the layout gets no buffer); its
+//! views, barriers and commands name subresources, as the model's do.
 //!
 //! ```no_run
 //! use vksync_runtime::{Device, DeviceOptions};
@@ -53,8 +56,8 @@ mod resources;
 pub mod validation;
 
 pub use checks::{
-    check_dispatch, check_program, check_reference_memory, host_memory_available, reference_host_bytes,
-    BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
+    check_dispatch, check_image_formats, check_program, check_reference_memory, host_memory_available,
+    reference_host_bytes, BoundRange, CheckError, CheckedDispatch, CheckedProgram, DeviceLimits,
 };
 pub use device::{
     installed_validation_layer, layer_settings, skip_device_test, skipped_device_tests, test_device, Device,

@@ -26,7 +26,9 @@
 //! workarounds: the defect was measured on `vkCmdPipelineBarrier2` only.
 
 use std::borrow::Cow;
-use vksync::{AccessFlags2, Barrier, Command, Dependency, PipelineStageFlags2, Program, ProgramError};
+use vksync::{
+    AccessFlags2, Barrier, Command, Dependency, ObjectId, PipelineStageFlags2, Program, ProgramError,
+};
 
 /// A driver defect the runtime works around.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,10 +140,28 @@ pub(crate) fn recorded(b: &Barrier, quirks: &[Quirk]) -> Barrier {
 }
 
 /// What is recorded for dependency `dep` on a device with `quirks`: each
-/// barrier through [`recorded`]. The recorder's one path from a model
-/// dependency to Vulkan barriers, and [`recorded_program`]'s.
-pub(crate) fn recorded_dependency<'a>(dep: &'a Dependency, quirks: &[Quirk]) -> Cow<'a, Dependency> {
-    let barriers: Vec<Barrier> = dep.barriers.iter().map(|b| recorded(b, quirks)).collect();
+/// barrier through [`recorded`], and a barrier over bytes of an image
+/// (`is_image` of its object) that is not an image barrier (a planner's
+/// barrier in buffer form) as a global one: an image has no `VkBuffer`
+/// and a `VkImageMemoryBarrier2` would have to name its layout, while a
+/// memory barrier orders at least as much. The recorder's one path from a
+/// model dependency to Vulkan barriers, and [`recorded_program`]'s.
+pub(crate) fn recorded_dependency<'a>(
+    dep: &'a Dependency,
+    quirks: &[Quirk],
+    is_image: &dyn Fn(ObjectId) -> bool,
+) -> Cow<'a, Dependency> {
+    let barriers: Vec<Barrier> = dep
+        .barriers
+        .iter()
+        .map(|b| {
+            let mut b = recorded(b, quirks);
+            if b.image.is_none() && b.region.is_some_and(|r| is_image(r.object)) {
+                b.region = None;
+            }
+            b
+        })
+        .collect();
     if barriers == dep.barriers {
         Cow::Borrowed(dep)
     } else {
@@ -163,29 +183,32 @@ pub fn recorded_program<'a>(
     program: &'a Program,
     quirks: &[Quirk],
 ) -> Result<Cow<'a, Program>, ProgramError> {
-    if quirks.is_empty() {
+    if quirks.is_empty() && program.images().is_empty() {
         return Ok(Cow::Borrowed(program));
     }
+    let is_image = |o: ObjectId| program.image(o).is_some();
     let mut out: Option<Program> = None;
     for (i, c) in program.commands().iter().enumerate() {
         let changed = match c {
-            Command::Barrier(dep) => match recorded_dependency(dep, quirks) {
+            Command::Barrier(dep) => match recorded_dependency(dep, quirks, &is_image) {
                 Cow::Owned(d) => Some(Command::Barrier(d)),
                 Cow::Borrowed(_) => None,
             },
-            Command::SetEvent { event, dependency } => match recorded_dependency(dependency, quirks) {
-                Cow::Owned(d) => Some(Command::SetEvent {
-                    event: *event,
-                    dependency: d,
-                }),
-                Cow::Borrowed(_) => None,
-            },
+            Command::SetEvent { event, dependency } => {
+                match recorded_dependency(dependency, quirks, &is_image) {
+                    Cow::Owned(d) => Some(Command::SetEvent {
+                        event: *event,
+                        dependency: d,
+                    }),
+                    Cow::Borrowed(_) => None,
+                }
+            }
             Command::WaitEvents { waits } => {
                 let new: Vec<_> = waits
                     .iter()
                     .map(|w| {
                         let mut w = w.clone();
-                        w.dependency = recorded_dependency(&w.dependency, quirks).into_owned();
+                        w.dependency = recorded_dependency(&w.dependency, quirks, &is_image).into_owned();
                         w
                     })
                     .collect();

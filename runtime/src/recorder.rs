@@ -38,7 +38,8 @@
 //! waited for at the end.
 
 use crate::checks::{
-    check_program, check_reference_memory, host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
+    check_image_formats, check_program, check_reference_memory, host_memory_available, CheckError,
+    CheckedDispatch, CheckedProgram,
 };
 use crate::device::{Device, RunParts};
 use crate::error::{Behind, Result, RuntimeError, VkContext};
@@ -305,6 +306,9 @@ impl Device {
             host_write,
             mut notes,
         } = check_program(program, &self.info.limits)?;
+        check_image_formats(program, &|format, tiling| {
+            self.info.format_features(format, tiling)
+        })?;
         let mapping = QueueMapping::new(program, &self.info.queue_families, self.info.queue_family)
             .map_err(|(at, source)| RuntimeError::Check { at, source })?;
         if let Some((at, source)) = mapping.never_completes_shared(program) {
@@ -364,7 +368,17 @@ impl Device {
                 Sharing::Concurrent(used.clone())
             }
         };
-        let memory = res.create_shared_memory(&layout, &host_read, &host_write, &sharing)?;
+        // Images' own memory objects get no buffer: the image has memory
+        // of the size the implementation asks for.
+        let image_memory: Vec<bool> = (0..layout.memory_sizes.len())
+            .map(|m| {
+                layout
+                    .owner_object(MemId(m as u32))
+                    .is_some_and(|o| program.image(o).is_some())
+            })
+            .collect();
+        res.create_images(program, &layout, &sharing)?;
+        let memory = res.create_shared_memory(&layout, &host_read, &host_write, &image_memory, &sharing)?;
         res.create_pools(
             info.queue_family,
             vk::CommandPoolCreateFlags::TRANSIENT,
@@ -402,6 +416,7 @@ impl Device {
             timestamp_period: info.timestamp_period,
             quirks: &info.quirks,
             mapping: Some(&mapping),
+            program: Some(program),
         };
         // On an error, work may be blocked on a timeline value the rest of
         // the program would have signalled: `unblock` signals it, so the
@@ -622,6 +637,7 @@ pub(crate) fn semaphore_submit_info(
 type DependencyParts = (
     Vec<vk::MemoryBarrier2<'static>>,
     Vec<vk::BufferMemoryBarrier2<'static>>,
+    Vec<vk::ImageMemoryBarrier2<'static>>,
 );
 
 /// Recording helpers over one run's resources.
@@ -640,6 +656,10 @@ pub(crate) struct Recorder<'a> {
     pub(crate) mapping: Option<&'a QueueMapping>,
     /// The driver defects to record around (`crate::quirks`).
     pub(crate) quirks: &'a [crate::quirks::Quirk],
+    /// The program being recorded, where it may have images (its image
+    /// barriers' layouts and subresource ranges); `None` on the paths that
+    /// refuse images.
+    pub(crate) program: Option<&'a Program>,
 }
 
 impl Recorder<'_> {
@@ -998,40 +1018,259 @@ impl Recorder<'_> {
 
     /// A model dependency's barriers as Vulkan ones: global barriers as
     /// `VkMemoryBarrier2`, regions as `VkBufferMemoryBarrier2` over their
-    /// memory object's `VkBuffer`; an ownership transfer's model families
-    /// become device families through the queue mapping, and one whose
-    /// two families map to one device family is recorded without a
-    /// transfer (`VK_QUEUE_FAMILY_IGNORED` on both sides).
+    /// memory object's `VkBuffer`, exact image barriers as one
+    /// `VkImageMemoryBarrier2` each (the model's parts of one, one per byte
+    /// range of its subresource range, with the union of their masks: a
+    /// planner may have grown the parts' scopes apart), and a region of an
+    /// image without an image barrier (a planner's barrier in buffer form)
+    /// as a `VkMemoryBarrier2` (`crate::quirks::recorded_dependency`,
+    /// so that the program as recorded says so too); an ownership transfer's model families become
+    /// device families through the queue mapping, and one whose two
+    /// families map to one device family is recorded without a transfer
+    /// (`VK_QUEUE_FAMILY_IGNORED` on both sides).
     fn dependency_parts(&self, dep: &vksync::Dependency, layout: &Layout) -> DependencyParts {
         let mut globals = Vec::new();
         let mut buffers = Vec::new();
-        let dep = crate::quirks::recorded_dependency(dep, self.quirks);
+        let mut image_barriers: Vec<(vksync::ImageBarrierRef, vksync::Barrier)> = Vec::new();
+        let dep = crate::quirks::recorded_dependency(dep, self.quirks, &|o| self.res.image(o).is_some());
+        let families = |b: &vksync::Barrier| {
+            b.ownership
+                .filter(|o| o.src_queue_family != o.dst_queue_family)
+                .and_then(|o| {
+                    let map = self.mapping?;
+                    Some((
+                        map.device_family(o.src_queue_family)?,
+                        map.device_family(o.dst_queue_family)?,
+                    ))
+                })
+                .filter(|(s, d)| s != d)
+        };
         for b in &dep.barriers {
-            match b.region {
-                None => globals.push(vksync::ash::memory_barrier2(b)),
-                Some(r) => {
+            match (b.region, b.image) {
+                (None, _) => globals.push(vksync::ash::memory_barrier2(b)),
+                // `recorded_dependency` made every other barrier over an
+                // image's bytes global.
+                (Some(_), Some(ib)) => match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
+                    Some((_, u)) => {
+                        u.src_stage_mask |= b.src_stage_mask;
+                        u.src_access_mask |= b.src_access_mask;
+                        u.dst_stage_mask |= b.dst_stage_mask;
+                        u.dst_access_mask |= b.dst_access_mask;
+                    }
+                    None => image_barriers.push((ib, *b)),
+                },
+                (Some(r), None) => {
                     let m = layout.locate(r).expect("region of the resolved program");
                     let mut vb = vksync::ash::buffer_memory_barrier2(b, self.buffer(m.mem), m.range);
-                    let families = b
-                        .ownership
-                        .filter(|o| o.src_queue_family != o.dst_queue_family)
-                        .and_then(|o| {
-                            let map = self.mapping?;
-                            Some((
-                                map.device_family(o.src_queue_family)?,
-                                map.device_family(o.dst_queue_family)?,
-                            ))
-                        })
-                        .filter(|(s, d)| s != d);
                     // The model's family numbers are not the device's: the
                     // mapped pair, or no transfer at all.
-                    let (src, dst) = families.unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
+                    let (src, dst) =
+                        families(b).unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
                     vb = vb.src_queue_family_index(src).dst_queue_family_index(dst);
                     buffers.push(vb);
                 }
             }
         }
-        (globals, buffers)
+        let mut images = Vec::with_capacity(image_barriers.len());
+        for (ib, b) in image_barriers {
+            // Invariant: an image barrier of the recorded program (images
+            // are recorded with the program at hand only).
+            let desc = self
+                .program
+                .and_then(|p| p.image_barrier(ib))
+                .expect("an image barrier of the recorded program");
+            let image = self.res.image(desc.image).expect("an image of the run");
+            let (src, dst) = families(&b).unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
+            let vb = vksync::ash::image_memory_barrier2(&b, desc, image)
+                .src_queue_family_index(src)
+                .dst_queue_family_index(dst);
+            images.push(vb);
+        }
+        (globals, buffers, images)
+    }
+
+    /// The `VkImage` of an image object of the run.
+    fn image(&self, object: vksync::ObjectId) -> vk::Image {
+        // Invariant: `create_images` made one for every image of the program.
+        self.res.image(object).expect("an image of the run")
+    }
+
+    /// A region of a buffer or blob as (its memory object's `VkBuffer`,
+    /// the object's first byte there).
+    fn buffer_base(&self, layout: &Layout, object: vksync::ObjectId) -> (vk::Buffer, u64) {
+        let (mem, base) = layout.place(object).expect("an object of the resolved program");
+        (self.buffer(mem), base)
+    }
+
+    /// Records an exact image command (`check_program` refused the ones
+    /// the runtime does not record). Clears clear to zero: the trace
+    /// format carries no clear value (`vksync::reference` clears to zero
+    /// too).
+    fn record_image(&self, cb: vk::CommandBuffer, op: &vksync::ImageOp, layout: &Layout) {
+        use vksync::ImageOp;
+        let d = self.device;
+        let program = self
+            .program
+            .expect("images are recorded with the program at hand");
+        let layers = |image: vksync::ObjectId, s: vksync::SubresourceLayers| {
+            let total = program.image(image).map_or(1, |d| d.layers);
+            vk::ImageSubresourceLayers::default()
+                .aspect_mask(vk::ImageAspectFlags::from_raw(s.aspects.0))
+                .mip_level(s.mip)
+                .base_array_layer(s.base_layer)
+                .layer_count(s.layer_count.unwrap_or(total - s.base_layer))
+        };
+        let offset = |o: [u32; 3]| vk::Offset3D {
+            x: o[0] as i32,
+            y: o[1] as i32,
+            z: o[2] as i32,
+        };
+        let extent = |e: [u32; 3]| vk::Extent3D {
+            width: e[0],
+            height: e[1],
+            depth: e[2],
+        };
+        let vk_layout = |l: vksync::ImageLayout| vk::ImageLayout::from_raw(l as i32);
+        let buffer_regions = |image: vksync::ObjectId, base: u64, regions: &[vksync::BufferImageCopy]| {
+            regions
+                .iter()
+                .map(|r| {
+                    vk::BufferImageCopy::default()
+                        .buffer_offset(base + r.buffer_offset)
+                        .buffer_row_length(r.row_length)
+                        .buffer_image_height(r.image_height)
+                        .image_subresource(layers(image, r.subresource))
+                        .image_offset(offset(r.offset))
+                        .image_extent(extent(r.extent))
+                })
+                .collect::<Vec<_>>()
+        };
+        match op {
+            ImageOp::CopyBufferToImage {
+                buffer,
+                image,
+                layout: l,
+                regions,
+            } => {
+                let (buf, base) = self.buffer_base(layout, *buffer);
+                let regions = buffer_regions(*image, base, regions);
+                // SAFETY: recording state; the regions are inside the
+                // buffer and the image (`vksync::resolve`), buffer offsets
+                // aligned (`check_program`), the layout the subresources'
+                // current one (`vksync::resolve`).
+                unsafe { d.cmd_copy_buffer_to_image(cb, buf, self.image(*image), vk_layout(*l), &regions) };
+            }
+            ImageOp::CopyImageToBuffer {
+                image,
+                layout: l,
+                buffer,
+                regions,
+            } => {
+                let (buf, base) = self.buffer_base(layout, *buffer);
+                let regions = buffer_regions(*image, base, regions);
+                // SAFETY: as for the copy to an image.
+                unsafe { d.cmd_copy_image_to_buffer(cb, self.image(*image), vk_layout(*l), buf, &regions) };
+            }
+            ImageOp::CopyImage { src, dst, regions } => {
+                let regions: Vec<vk::ImageCopy> = regions
+                    .iter()
+                    .map(|r| {
+                        vk::ImageCopy::default()
+                            .src_subresource(layers(src.0, r.src_subresource))
+                            .src_offset(offset(r.src_offset))
+                            .dst_subresource(layers(dst.0, r.dst_subresource))
+                            .dst_offset(offset(r.dst_offset))
+                            .extent(extent(r.extent))
+                    })
+                    .collect();
+                // SAFETY: recording state; regions inside both images and
+                // layouts current (`vksync::resolve`).
+                unsafe {
+                    d.cmd_copy_image(
+                        cb,
+                        self.image(src.0),
+                        vk_layout(src.1),
+                        self.image(dst.0),
+                        vk_layout(dst.1),
+                        &regions,
+                    )
+                };
+            }
+            ImageOp::BlitImage { src, dst, regions } => {
+                let regions: Vec<vk::ImageBlit> = regions
+                    .iter()
+                    .map(|r| {
+                        vk::ImageBlit::default()
+                            .src_subresource(layers(src.0, r.src_subresource))
+                            .src_offsets([offset(r.src_offsets[0]), offset(r.src_offsets[1])])
+                            .dst_subresource(layers(dst.0, r.dst_subresource))
+                            .dst_offsets([offset(r.dst_offsets[0]), offset(r.dst_offsets[1])])
+                    })
+                    .collect();
+                // SAFETY: recording state; regions inside both images and
+                // layouts current (`vksync::resolve`); the formats have
+                // BLIT_SRC/BLIT_DST (`check_image_formats`); NEAREST is
+                // allowed for every format (the trace names no filter).
+                unsafe {
+                    d.cmd_blit_image(
+                        cb,
+                        self.image(src.0),
+                        vk_layout(src.1),
+                        self.image(dst.0),
+                        vk_layout(dst.1),
+                        &regions,
+                        vk::Filter::NEAREST,
+                    )
+                };
+            }
+            ImageOp::ClearColorImage {
+                image,
+                layout: l,
+                ranges,
+            } => {
+                let ranges: Vec<_> = ranges
+                    .iter()
+                    .map(|r| vksync::ash::subresource_range(*r))
+                    .collect();
+                // SAFETY: recording state; color ranges inside the image
+                // and the layout current (`vksync::resolve`).
+                unsafe {
+                    d.cmd_clear_color_image(
+                        cb,
+                        self.image(*image),
+                        vk_layout(*l),
+                        &vk::ClearColorValue { uint32: [0; 4] },
+                        &ranges,
+                    )
+                };
+            }
+            ImageOp::ClearDepthStencilImage {
+                image,
+                layout: l,
+                ranges,
+            } => {
+                let ranges: Vec<_> = ranges
+                    .iter()
+                    .map(|r| vksync::ash::subresource_range(*r))
+                    .collect();
+                // SAFETY: as for a color clear (`check_program` refuses
+                // depth/stencil images today, so this is not reached).
+                unsafe {
+                    d.cmd_clear_depth_stencil_image(
+                        cb,
+                        self.image(*image),
+                        vk_layout(*l),
+                        &vk::ClearDepthStencilValue {
+                            depth: 0.0,
+                            stencil: 0,
+                        },
+                        &ranges,
+                    )
+                };
+            }
+            // `check_program` refuses resolves.
+            ImageOp::ResolveImage { .. } => {}
+        }
     }
 
     /// Records one device command.
@@ -1055,14 +1294,7 @@ impl Recorder<'_> {
                     },
                 })
             }
-            Command::Image(ic) => {
-                return Err(crate::error::RuntimeError::Check {
-                    at: vksync::Location::Command(ci),
-                    source: crate::checks::CheckError::ImageCopy {
-                        call: ic.op.vulkan_name(),
-                    },
-                })
-            }
+            Command::Image(ic) => self.record_image(cb, &ic.op, layout),
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),
@@ -1092,16 +1324,27 @@ impl Recorder<'_> {
                 // Invariant: `check_program` checked every dispatch.
                 let plan = dispatch.expect("every dispatch is checked");
                 let pipeline = kernels.get(plan.kernel);
-                let ranges: Vec<_> = plan
-                    .bindings
-                    .iter()
-                    .map(|b| (self.buffer(b.mem), b.offset, b.range))
-                    .collect();
-                let set = self
-                    .res
-                    .descriptors
-                    .borrow_mut()
-                    .set_for(d, pipeline.set_layout, &ranges)?;
+                let set = if pipeline.images {
+                    let views = plan
+                        .views
+                        .iter()
+                        .map(|v| self.res.view(v))
+                        .collect::<Result<Vec<_>>>()?;
+                    self.res
+                        .descriptors
+                        .borrow_mut()
+                        .set_for_images(d, pipeline.set_layout, &views)?
+                } else {
+                    let ranges: Vec<_> = plan
+                        .bindings
+                        .iter()
+                        .map(|b| (self.buffer(b.mem), b.offset, b.range))
+                        .collect();
+                    self.res
+                        .descriptors
+                        .borrow_mut()
+                        .set_for(d, pipeline.set_layout, &ranges)?
+                };
                 let (a, b) = plan.kernel.params();
                 let mut push = [0u32; PUSH_CONSTANT_WORDS];
                 push[0] = a;
@@ -1113,7 +1356,7 @@ impl Recorder<'_> {
                     push[3 + k] = b.first_element;
                 }
                 let push_bytes: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
-                debug_assert_eq!(pipeline.bindings, plan.bindings.len());
+                debug_assert_eq!(pipeline.bindings, plan.bindings.len() + plan.views.len());
                 // SAFETY: recording state; the set, written once for these
                 // ranges, lives until the run's resources go (after its
                 // command buffers complete); the push constants fit the
@@ -1134,24 +1377,26 @@ impl Recorder<'_> {
                             let m = layout.locate(*r).expect("region of the resolved program");
                             d.cmd_dispatch_indirect(cb, self.buffer(m.mem), m.range.start);
                         }
-                        None => d.cmd_dispatch(cb, plan.groups, 1, 1),
+                        None => d.cmd_dispatch(cb, plan.groups[0], plan.groups[1], plan.groups[2]),
                     }
                 }
             }
             Command::Barrier(dep) => {
-                let (globals, buffers) = self.dependency_parts(dep, layout);
+                let (globals, buffers, images) = self.dependency_parts(dep, layout);
                 let info = vk::DependencyInfo::default()
                     .memory_barriers(&globals)
-                    .buffer_memory_barriers(&buffers);
+                    .buffer_memory_barriers(&buffers)
+                    .image_memory_barriers(&images);
                 // SAFETY: recording state; flags were validated by
                 // `vksync::resolve` and ranges are in bounds.
                 unsafe { d.cmd_pipeline_barrier2(cb, &info) };
             }
             Command::SetEvent { event, dependency } => {
-                let (globals, buffers) = self.dependency_parts(dependency, layout);
+                let (globals, buffers, images) = self.dependency_parts(dependency, layout);
                 let info = vk::DependencyInfo::default()
                     .memory_barriers(&globals)
-                    .buffer_memory_barriers(&buffers);
+                    .buffer_memory_barriers(&buffers)
+                    .image_memory_barriers(&images);
                 // SAFETY: recording state on a compute-capable family
                 // (`crate::queues`); a live event; flags validated by
                 // `vksync::resolve` (no HOST source stage), ranges in
@@ -1165,10 +1410,11 @@ impl Recorder<'_> {
                     .collect();
                 let infos: Vec<vk::DependencyInfo> = parts
                     .iter()
-                    .map(|(g, b)| {
+                    .map(|(g, b, i)| {
                         vk::DependencyInfo::default()
                             .memory_barriers(g)
                             .buffer_memory_barriers(b)
+                            .image_memory_barriers(i)
                     })
                     .collect();
                 let events: Vec<vk::Event> = waits.iter().map(|w| self.events[w.event.0 as usize]).collect();
@@ -1201,6 +1447,12 @@ impl Recorder<'_> {
                 for b in &dependency.barriers {
                     match b.region {
                         None => globals.push(vksync::ash::memory_barrier1(b)),
+                        // An image's bytes have no buffer: a memory
+                        // barrier orders at least as much (transitions
+                        // are refused here by `check_program`).
+                        Some(r) if self.res.image(r.object).is_some() => {
+                            globals.push(vksync::ash::memory_barrier1(b))
+                        }
                         Some(r) => {
                             let m = layout.locate(r).expect("region of the resolved program");
                             // Events carry no ownership transfer here (the

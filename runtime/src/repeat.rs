@@ -496,6 +496,7 @@ impl Device {
         for (i, p) in programs.iter().enumerate() {
             splits.push(split_batches(p)?);
             let c = check_program(p, &self.info.limits)?;
+            refuse_images(p)?;
             // One set of memory objects serves every program: the same
             // memory objects (a schedule may place blobs elsewhere in a
             // pool, and make the pool larger).
@@ -564,7 +565,7 @@ impl Device {
             Some(c) => {
                 let mut merged: Layout = c.layout.clone();
                 merged.memory_sizes = sizes;
-                res.create_shared_memory(&merged, &host_read, &vec![false; n_mem], &sharing)?
+                res.create_shared_memory(&merged, &host_read, &vec![false; n_mem], &[], &sharing)?
             }
             None => Vec::new(),
         };
@@ -637,6 +638,7 @@ impl Device {
                 timestamp_period: info.timestamp_period,
                 quirks: &info.quirks,
                 mapping: Some(&mappings[pi]),
+                program: None,
             };
             let source = Source {
                 program: p,
@@ -781,6 +783,7 @@ impl Device {
         let recorded = check_repeatable(program)?;
         program.require_single_queue()?;
         let checked = check_program(program, &self.info.limits)?;
+        refuse_images(program)?;
         let (layout, dispatches) = (checked.layout, checked.dispatches);
 
         let RunParts {
@@ -806,6 +809,7 @@ impl Device {
             timestamp_period: info.timestamp_period,
             quirks: &info.quirks,
             mapping: None,
+            program: None,
         };
         let source = Source {
             program,
@@ -1271,6 +1275,19 @@ impl Prepared<'_> {
         }
         // SAFETY: the fences are signalled, so no queue operation uses them.
         unsafe { self.res.device.reset_fences(&pending.fences) }.ctx("vkResetFences")
+    }
+}
+
+/// Prepared and record-only programs have buffers only: their memory
+/// objects are shared across programs as `VkBuffer`s, which an image's own
+/// memory is not ([`CheckError::ImagesNotPrepared`]).
+fn refuse_images(program: &Program) -> Result<()> {
+    match program.images().first() {
+        Some(d) => Err(RuntimeError::Check {
+            at: vksync::Location::Object(d.object),
+            source: CheckError::ImagesNotPrepared,
+        }),
+        None => Ok(()),
     }
 }
 

@@ -1,7 +1,8 @@
 //! The Vulkan objects of one run, and the rule for freeing them.
 //!
 //! This module owns [`Resources`] (one run's buffers and their memory,
-//! command pool, descriptor pools, query pool and fences, created on demand
+//! images with their memory and views, command pool, descriptor pools,
+//! query pool and fences, created on demand
 //! by the recorder and the benchmarking paths) and [`InFlight`] (those of a
 //! run that ended while its work was still executing). It does not record
 //! or submit anything.
@@ -25,8 +26,10 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
 use gpu_allocator::MemoryLocation;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::time::Duration;
-use vksync::Layout;
+use vksync::reference::ImageView;
+use vksync::{Layout, ObjectId, Program, Tiling};
 
 use crate::error::RuntimeError;
 
@@ -36,10 +39,23 @@ pub(crate) struct Resources<'a> {
     pub(crate) device: &'a ash::Device,
     allocator: &'a mut Allocator,
     in_flight: &'a mut Vec<InFlight>,
+    /// Per memory object; null for an image's own memory (the image has
+    /// it, see `images`).
     pub(crate) buffers: Vec<vk::Buffer>,
     /// Per memory object; a `RefCell` so host accesses can write mapped
     /// memory while the recorder holds the resources.
     pub(crate) allocations: RefCell<Vec<Option<Allocation>>>,
+    /// The program's images (`Program::images` order), with the object
+    /// each stands for.
+    pub(crate) images: Vec<(ObjectId, vk::Image)>,
+    /// Their memory.
+    image_allocations: Vec<Allocation>,
+    /// Their formats.
+    formats: Vec<(ObjectId, vk::Format)>,
+    /// Images bound to a buffer's or pool's memory, not bound yet.
+    aliases: Vec<Alias>,
+    /// Storage image views made so far, one per distinct view.
+    views: RefCell<HashMap<ImageView, vk::ImageView>>,
     pub(crate) command_pool: vk::CommandPool,
     /// Bounded pools, one set per distinct binding; a `RefCell` because
     /// recording allocates from them through a shared borrow.
@@ -61,6 +77,8 @@ pub(crate) struct Resources<'a> {
 pub(crate) struct Objects {
     buffers: Vec<vk::Buffer>,
     allocations: Vec<Allocation>,
+    images: Vec<vk::Image>,
+    views: Vec<vk::ImageView>,
     command_pool: vk::CommandPool,
     descriptor_pools: Vec<vk::DescriptorPool>,
     query_pool: vk::QueryPool,
@@ -102,12 +120,29 @@ impl Objects {
             for &b in &self.buffers {
                 device.destroy_buffer(b, None);
             }
+            for &v in &self.views {
+                device.destroy_image_view(v, None);
+            }
+            for &i in &self.images {
+                device.destroy_image(i, None);
+            }
         }
         for a in self.allocations {
             // Nothing useful to do with a failure while tearing down.
             let _ = allocator.free(a);
         }
     }
+}
+
+/// An image bound to a buffer's or pool's memory object `mem` at
+/// `offset`, with its memory requirements.
+#[derive(Clone, Copy)]
+struct Alias {
+    object: ObjectId,
+    image: vk::Image,
+    mem: usize,
+    offset: u64,
+    requirements: vk::MemoryRequirements,
 }
 
 /// `VkSharingMode` of a memory object's `VkBuffer`.
@@ -196,7 +231,15 @@ impl Drop for Resources<'_> {
         let done = wait_all(self.device, &fences, Duration::ZERO).unwrap_or(false);
         let objects = Objects {
             buffers: std::mem::take(&mut self.buffers),
-            allocations: self.allocations.get_mut().drain(..).flatten().collect(),
+            allocations: self
+                .allocations
+                .get_mut()
+                .drain(..)
+                .flatten()
+                .chain(self.image_allocations.drain(..))
+                .collect(),
+            images: self.images.drain(..).map(|(_, i)| i).collect(),
+            views: self.views.get_mut().drain().map(|(_, v)| v).collect(),
             command_pool: std::mem::replace(&mut self.command_pool, vk::CommandPool::null()),
             descriptor_pools: self.descriptors.get_mut().take_pools(),
             query_pool: std::mem::replace(&mut self.query_pool, vk::QueryPool::null()),
@@ -230,6 +273,11 @@ impl<'a> Resources<'a> {
             in_flight,
             buffers: Vec::new(),
             allocations: Default::default(),
+            images: Vec::new(),
+            image_allocations: Vec::new(),
+            formats: Vec::new(),
+            aliases: Vec::new(),
+            views: Default::default(),
             command_pool: vk::CommandPool::null(),
             descriptors: Default::default(),
             query_pool: vk::QueryPool::null(),
@@ -261,16 +309,19 @@ impl<'a> Resources<'a> {
         host_read: &[bool],
         host_write: &[bool],
     ) -> Result<Vec<MemoryObject>> {
-        self.create_shared_memory(layout, host_read, host_write, &|_| Sharing::Exclusive)
+        self.create_shared_memory(layout, host_read, host_write, &[], &|_| Sharing::Exclusive)
     }
 
     /// [`Resources::create_memory`] with each memory object's sharing mode
-    /// from `sharing` (by memory object index).
+    /// from `sharing` (by memory object index); memory objects marked in
+    /// `image_memory` are images' own and get no buffer (`create_images`
+    /// makes their memory).
     pub(crate) fn create_shared_memory(
         &mut self,
         layout: &Layout,
         host_read: &[bool],
         host_write: &[bool],
+        image_memory: &[bool],
         sharing: &dyn Fn(usize) -> Sharing,
     ) -> Result<Vec<MemoryObject>> {
         let device = self.device;
@@ -278,11 +329,20 @@ impl<'a> Resources<'a> {
         for (i, &size) in layout.memory_sizes.iter().enumerate() {
             let (reads, writes) = (host_read[i], host_write[i]);
             let host_visible = reads || writes;
+            if image_memory.get(i).copied().unwrap_or(false) {
+                // An image's own memory: the image is created with memory
+                // of the size its requirements say (`create_images`).
+                self.buffers.push(vk::Buffer::null());
+                self.allocations.get_mut().push(None);
+                memory.push(MemoryObject { size, host_visible });
+                continue;
+            }
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER
                 | vk::BufferUsageFlags::TRANSFER_SRC
                 | vk::BufferUsageFlags::TRANSFER_DST
                 | vk::BufferUsageFlags::INDIRECT_BUFFER;
             let mode = sharing(i);
+            let aliases: Vec<Alias> = self.aliases.iter().filter(|a| a.mem == i).cloned().collect();
             let info = vk::BufferCreateInfo::default().size(size).usage(usage);
             let info = match &mode {
                 Sharing::Exclusive => info.sharing_mode(vk::SharingMode::EXCLUSIVE),
@@ -296,7 +356,40 @@ impl<'a> Resources<'a> {
             let buffer = unsafe { device.create_buffer(&info, None) }.ctx("vkCreateBuffer")?;
             self.buffers.push(buffer);
             // SAFETY: the buffer is live.
-            let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            let mut requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+            // Images bound to this memory: one allocation that suits the
+            // buffer and each of them at its offset, or a typed refusal.
+            for a in &aliases {
+                let r = a.requirements;
+                let refuse = |reason: String| RuntimeError::Check {
+                    at: vksync::Location::Object(a.object),
+                    source: crate::checks::CheckError::ImageAliasRequirements {
+                        offset: a.offset,
+                        reason,
+                    },
+                };
+                if !a.offset.is_multiple_of(r.alignment.max(1)) {
+                    return Err(refuse(format!(
+                        "the image needs an alignment of {} bytes",
+                        r.alignment
+                    )));
+                }
+                if a.offset + r.size > size {
+                    return Err(refuse(format!(
+                        "the image needs {} bytes there, past the memory's {size}",
+                        r.size
+                    )));
+                }
+                requirements.memory_type_bits &= r.memory_type_bits;
+                if requirements.memory_type_bits == 0 {
+                    return Err(refuse(
+                        "no memory type suits both the image and the buffer (and the host accesses) of that memory"
+                            .to_string(),
+                    ));
+                }
+                requirements.alignment = requirements.alignment.max(r.alignment);
+                requirements.size = requirements.size.max(a.offset + r.size);
+            }
             // Host reads prefer cached memory; host-write-only memory the
             // device-local-if-possible upload kind; both are coherent.
             let location = if reads {
@@ -313,19 +406,169 @@ impl<'a> Resources<'a> {
                     name: &what,
                     requirements,
                     location,
-                    linear: true,
-                    allocation_scheme: AllocationScheme::DedicatedBuffer(buffer),
+                    linear: aliases.is_empty(),
+                    // Dedicated memory may be bound to its one resource
+                    // only (VUID-vkBindImageMemory-memory-02628).
+                    allocation_scheme: if aliases.is_empty() {
+                        AllocationScheme::DedicatedBuffer(buffer)
+                    } else {
+                        AllocationScheme::GpuAllocatorManaged
+                    },
                 })
                 .map_err(|source| RuntimeError::Allocation { what, source })?;
             // SAFETY: memory and offset come from an allocation made for this
-            // buffer's requirements; the buffer is not bound yet.
+            // buffer's requirements (merged with its images'); the buffer is
+            // not bound yet.
             let bound =
                 unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+            let mut bound_images = Ok(());
+            for a in &aliases {
+                if bound_images.is_ok() {
+                    // SAFETY: the allocation covers `offset + size` of the
+                    // image's requirements, its offset is a multiple of
+                    // the image's alignment (and so is the offset sum: the
+                    // allocation is aligned to the largest), one of its
+                    // memory types; the image is not bound yet.
+                    bound_images = unsafe {
+                        device.bind_image_memory(a.image, allocation.memory(), allocation.offset() + a.offset)
+                    };
+                }
+            }
             self.allocations.get_mut().push(Some(allocation));
             bound.ctx("vkBindBufferMemory")?;
+            bound_images.ctx("vkBindImageMemory")?;
             memory.push(MemoryObject { size, host_visible });
         }
         Ok(memory)
+    }
+
+    /// Creates a `VkImage` for every image of `program` (with the usage its
+    /// commands and views need, `crate::checks::image_usage`, and the
+    /// sharing mode `sharing` gives its memory object). An image with
+    /// memory of its own gets memory of the size and alignment its
+    /// requirements say, bound at offset 0; one bound to a buffer's or
+    /// pool's memory (`alias MEM OFFSET`) is bound by
+    /// [`Resources::create_shared_memory`], called after this.
+    /// `check_program` and `check_image_formats` passed.
+    pub(crate) fn create_images(
+        &mut self,
+        program: &Program,
+        layout: &Layout,
+        sharing: &dyn Fn(usize) -> Sharing,
+    ) -> Result<()> {
+        let device = self.device;
+        for d in program.images() {
+            let mem = layout.place(d.object).map_or(0, |(m, _)| m.0 as usize);
+            let mode = sharing(mem);
+            let info = vk::ImageCreateInfo::default()
+                .image_type(if d.extent[2] > 1 {
+                    vk::ImageType::TYPE_3D
+                } else {
+                    vk::ImageType::TYPE_2D
+                })
+                .format(vk::Format::from_raw(d.format.info().value as i32))
+                .extent(vk::Extent3D {
+                    width: d.extent[0],
+                    height: d.extent[1],
+                    depth: d.extent[2],
+                })
+                .mip_levels(d.mips)
+                .array_layers(d.layers)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(match d.tiling {
+                    Tiling::Optimal => vk::ImageTiling::OPTIMAL,
+                    Tiling::Linear => vk::ImageTiling::LINEAR,
+                })
+                .usage(crate::checks::image_usage(program, d.object))
+                .initial_layout(vk::ImageLayout::UNDEFINED);
+            let info = match &mode {
+                Sharing::Exclusive => info.sharing_mode(vk::SharingMode::EXCLUSIVE),
+                Sharing::Concurrent(families) => info
+                    .sharing_mode(vk::SharingMode::CONCURRENT)
+                    .queue_family_indices(families),
+            };
+            // SAFETY: valid device and create info (the format has the
+            // features this usage needs: `check_image_formats`; a linear
+            // image has one mip and one layer: `check_program`).
+            let image = unsafe { device.create_image(&info, None) }.ctx("vkCreateImage")?;
+            self.images.push((d.object, image));
+            self.formats.push((d.object, info.format));
+            // SAFETY: the image is live.
+            let requirements = unsafe { device.get_image_memory_requirements(image) };
+            let (mem_id, offset) = layout.place(d.object).expect("an image of the resolved program");
+            if layout.owner_object(mem_id) != Some(d.object) {
+                // Bound to a buffer's or pool's memory: bound when that
+                // memory is made (`create_shared_memory`).
+                self.aliases.push(Alias {
+                    object: d.object,
+                    image,
+                    mem: mem_id.0 as usize,
+                    offset,
+                    requirements,
+                });
+                continue;
+            }
+            let what = format!(
+                "image `{}`",
+                program.object(d.object).map_or("?", |o| o.name.as_str())
+            );
+            let allocation = self
+                .allocator
+                .allocate(&AllocationCreateDesc {
+                    name: &what,
+                    requirements,
+                    location: MemoryLocation::GpuOnly,
+                    linear: d.tiling == Tiling::Linear,
+                    allocation_scheme: AllocationScheme::DedicatedImage(image),
+                })
+                .map_err(|source| RuntimeError::Allocation { what, source })?;
+            // SAFETY: memory and offset come from an allocation made for this
+            // image's requirements; the image is not bound yet.
+            let bound = unsafe { device.bind_image_memory(image, allocation.memory(), allocation.offset()) };
+            self.image_allocations.push(allocation);
+            bound.ctx("vkBindImageMemory")?;
+        }
+        Ok(())
+    }
+
+    /// The `VkImage` of an image object.
+    pub(crate) fn image(&self, object: ObjectId) -> Option<vk::Image> {
+        self.images.iter().find(|(o, _)| *o == object).map(|(_, i)| *i)
+    }
+
+    /// The storage image view `v` (a 2D array view of one mip level), made
+    /// on first use and kept until the resources go.
+    pub(crate) fn view(&self, v: &ImageView) -> Result<vk::ImageView> {
+        if let Some(&view) = self.views.borrow().get(v) {
+            return Ok(view);
+        }
+        // Invariant: views come from checked dispatches of the program
+        // whose images `create_images` made.
+        let image = self.image(v.image).expect("a view of an image of the run");
+        // The image's own format (image kernels take `R32_UINT` images
+        // only: `Kernel::image_views`).
+        let format = self
+            .formats
+            .iter()
+            .find(|(o, _)| *o == v.image)
+            .map_or(vk::Format::UNDEFINED, |(_, f)| *f);
+        let info = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
+            .format(format)
+            .subresource_range(
+                vk::ImageSubresourceRange::default()
+                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .base_mip_level(v.mip)
+                    .level_count(1)
+                    .base_array_layer(v.base_layer)
+                    .layer_count(v.layers),
+            );
+        // SAFETY: a live 2D image of this device, of the view's format,
+        // with the mip and layers inside it (`Kernel::image_views`).
+        let view = unsafe { self.device.create_image_view(&info, None) }.ctx("vkCreateImageView")?;
+        self.views.borrow_mut().insert(*v, view);
+        Ok(view)
     }
 
     /// The command pool for queue family `family`: the run's main pool
