@@ -287,8 +287,15 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
-    // Several queues and semaphores are planned by `plan_queues`: the
-    // planners here run the fast checker, which models one queue.
+    refuse_unplanned(program)?;
+    plan_stripped(&planning_input(program), opts, None)
+}
+
+/// What [`plan`] and [`stabbing_bound`] refuse: several queues and
+/// semaphores (planned by `plan_queues`: the planners here run the fast
+/// checker, which models one queue), and a host set of an event that a
+/// batch submitted before it waits for.
+pub(crate) fn refuse_unplanned(program: &Program) -> Result<(), ProgramError> {
     if let Some((i, what)) = program.first_multi_queue_command() {
         return Err(ProgramError {
             at: Location::Command(i),
@@ -301,7 +308,7 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
             kind: ProgramErrorKind::EventsNotSupported { what },
         });
     }
-    plan_stripped(&planning_input(program), opts, None)
+    Ok(())
 }
 
 /// [`plan`] of a program stripped already ([`planning_input`], or a part of

@@ -1067,6 +1067,9 @@ fn plan_stripped(
                         .filter(|&r| needs[r] > host[r])
                         .chain((0..nq).filter(|&r| needs[r] <= host[r]))
                         .find(|&r| covers(r))
+                        // A program that declares no queue has one, which
+                        // only `wait` names (`wait QUEUE` needs a name).
+                        .filter(|_| !input.queues.is_empty())
                         .map_or(WaitFor::All, |r| WaitFor::Queue(QueueId(r as u32)));
                     let completes = wait_for(w, &mut host, &clock_in, &last_on);
                     inserted.insert(i, (w, completes));
