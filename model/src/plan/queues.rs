@@ -489,6 +489,13 @@ fn masks<'a>(
     let mut access = AccessFlags2::NONE;
     for a in accs {
         stages |= a.sa.stage().flag();
+        // A layout transition happens in no pipeline stage: only
+        // ALL_COMMANDS continues its barrier's second scope (which the
+        // multi-queue planner widens to ALL_COMMANDS for the release,
+        // `transitions::widen_by`).
+        if a.sa.is_layout_transition() {
+            stages |= PipelineStageFlags2::ALL_COMMANDS;
+        }
         if !writes_only || a.sa.is_write() {
             access |= a.sa.access();
         }
@@ -542,23 +549,25 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
         let layout = resolve(&plan.plan.program)?;
         let hazards = crate::hazard::check_with(&plan.plan.program, sem)?;
         if !super::transitions::widen_by(&mut input, &plan.plan, &hazards, &layout, sem) {
-            thin_shared(&mut plan.plan, sem);
+            thin_transitions(&mut plan.plan, sem);
             return Ok(plan);
         }
     })();
     unstripped(planned, &kept)
 }
 
-/// Drops each bit of the scopes of a transition whose bytes another
-/// queue also accesses when the whole plan keeps its hazards without it,
-/// one at a time until none can go. Such a transition's scopes were
-/// planned inside its queue, which does not see the other queue's uses
-/// (a transition there between two of this queue's uses makes this one's
-/// second scope unnecessary), and widened for an earlier plan (`input`'s
-/// scopes, kept by the queues' plans), which the final plan may not need.
-/// Each try is a check of the whole plan; a transition whose bytes only
-/// its own queue touches is left as its queue's plan has it.
-fn thin_shared(plan: &mut Plan, sem: Semantics) {
+/// Drops each bit of a transition's scopes when the whole plan keeps its
+/// hazards without it, one at a time until none can go. A transition's
+/// scopes were planned inside its queue, which does not see the other
+/// queues: their uses of its bytes (a transition there in between can
+/// stand for this one), nor the semaphore edges that order two batches of
+/// its own queue (a wait after a chain through another queue makes every
+/// earlier write of the queue visible); and they were widened for an
+/// earlier plan (`input`'s scopes, kept by the queues' plans), which the
+/// final plan may not need. Each try is a check of the whole plan with the
+/// multi-queue checker, so the cost is the transitions' bits times the
+/// plan's length.
+fn thin_transitions(plan: &mut Plan, sem: Semantics) {
     use crate::sync::checker::HazardKind;
     let key = |h: &Hazard| (h.kind, h.command, h.prior_command, h.memory);
     type Key = (HazardKind, usize, usize, crate::ir::layout::MemRange);
@@ -568,29 +577,8 @@ fn thin_shared(plan: &mut Plan, sem: Semantics) {
     let Some(base) = hazards(&plan.program) else {
         return;
     };
-    let Ok(layout) = resolve(&plan.program) else {
-        return;
-    };
-    let queue_of = plan.program.command_queues();
-    let device: Vec<(usize, Access)> = plan
-        .program
-        .commands
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| is_device(c))
-        .flat_map(|(i, c)| accesses(c, &layout, sem).into_iter().map(move |a| (i, a)))
-        .collect();
-    let shared = |i: usize| {
-        let mine: Vec<Access> = match &plan.program.commands[i] {
-            Command::Barrier(d) => crate::ir::access::transitions(d, &layout).into_iter().map(|(_, a)| a).collect(),
-            _ => Vec::new(),
-        };
-        device.iter().any(|(j, a)| {
-            queue_of[*j] != queue_of[i] && mine.iter().any(|m| m.mem == a.mem && m.range.overlaps(a.range))
-        })
-    };
     let at: Vec<usize> = (0..plan.program.commands.len())
-        .filter(|&i| super::transitions::is_transition(&plan.program.commands[i]) && shared(i))
+        .filter(|&i| super::transitions::is_transition(&plan.program.commands[i]))
         .collect();
     loop {
         let before = plan.program.barrier_bits();

@@ -209,9 +209,17 @@ pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) 
 pub(crate) fn widen_by(input: &mut Program, plan: &Plan, hazards: &[Hazard], layout: &Layout, sem: Semantics) -> bool {
     let mut grew = false;
     for h in hazards {
-        let Some(fix) = h.fix.barrier.filter(|b| b.transition) else {
+        let Some(mut fix) = h.fix.barrier.filter(|b| b.transition) else {
             continue;
         };
+        // A later operation in no pipeline stage (a queue family
+        // ownership release or acquire, which writes the bytes): only
+        // ALL_COMMANDS in the transition's second scope reaches it through
+        // the operation's barrier (whose first scope the multi-queue
+        // planner gives ALL_COMMANDS then).
+        if !h.current.is_layout_transition() && h.current.stage().flag().is_empty() {
+            fix.dst_stage_mask |= PipelineStageFlags2::ALL_COMMANDS;
+        }
         let at = if h.current.is_layout_transition() {
             h.command
         } else {
