@@ -547,15 +547,25 @@ fn transitions_are_planned_in_place() {
         let (code, planned, err) = vksync(&["plan", file.as_str(), "--schedule"], None);
         assert_eq!(code, 0, "--schedule: {err}");
         let given = std::fs::read_to_string(root().join(&file)).expect("example");
-        assert_eq!(transitions_in(&planned), transitions_in(&given), "--schedule:\n{planned}");
+        assert_eq!(
+            transitions_in(&planned),
+            transitions_in(&given),
+            "--schedule:\n{planned}"
+        );
         let (code, out, err) = vksync(&["check", "-"], Some(&planned));
         assert_eq!(code, 0, "--schedule then check:\n{planned}\n{out}{err}");
         // The timeline draws the dependencies of each transition's write.
         let svg = std::env::temp_dir().join(format!("vksync-transition-{name}.svg"));
-        let (code, _, err) = vksync(&["plan", file.as_str(), "--svg", svg.to_str().expect("utf-8")], None);
+        let (code, _, err) = vksync(
+            &["plan", file.as_str(), "--svg", svg.to_str().expect("utf-8")],
+            None,
+        );
         assert_eq!(code, 0, "--svg: {err}");
         let drawn = std::fs::read_to_string(&svg).expect("svg written");
-        assert!(drawn.contains(&format!("line {line} → line")), "--svg: no dependency from line {line}");
+        assert!(
+            drawn.contains(&format!("line {line} → line")),
+            "--svg: no dependency from line {line}"
+        );
         let _ = std::fs::remove_file(&svg);
         let args = ["plan", file.as_str(), "--repeat"];
         let (code, out, err) = vksync(&args, None);

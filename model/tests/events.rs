@@ -367,7 +367,14 @@ fn events_round_trip_and_are_refused_where_not_modelled() {
     assert_eq!(trace::parse(&printed).unwrap().program, t.program);
     // The planners drop events with the other synchronization and plan
     // anew: the bound is the barrier-free program's.
-    let plain = trace::parse(&text.lines().filter(|l| !l.contains("event")).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let plain = trace::parse(
+        &text
+            .lines()
+            .filter(|l| !l.contains("event"))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
     assert_eq!(
         vksync::plan::stabbing_bound(&t.program, Reading::MemoryModel),
         vksync::plan::stabbing_bound(&plain.program, Reading::MemoryModel)

@@ -542,7 +542,8 @@ fn host_accesses_before_the_submit_of_recorded_work_are_planned() {
 #[test]
 fn transitions_events_and_host_signals_across_queues_are_planned() {
     const IMAGE: &str = "semaphore s\nsemaphore t\nimage img R32_UINT 16x16\n";
-    const FIRST: &str = "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE img COLOR:0:0 UNDEFINED->GENERAL\n\
+    const FIRST: &str =
+        "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE img COLOR:0:0 UNDEFINED->GENERAL\n\
                          dispatch scale_add(2,1) read a image-write img COLOR:0:0\n";
     const COPY_OUT: &str = "bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=8,8,1";
     // (name, body, transitions in the plan)
@@ -618,11 +619,16 @@ fn transitions_events_and_host_signals_across_queues_are_planned() {
         assert_eq!(at.len(), *transitions, "case `{name}`:\n{printed}");
         // Each transition keeps its place: its origin is the input's.
         for &i in &at {
-            assert!(p.plan.origin[i].is_some(), "case `{name}`: transition {i} has no origin");
+            assert!(
+                p.plan.origin[i].is_some(),
+                "case `{name}`: transition {i} has no origin"
+            );
         }
         // Every bit of every transition's scopes is needed.
         for &i in &at {
-            let Command::Barrier(d) = &planned.commands()[i] else { unreachable!() };
+            let Command::Barrier(d) = &planned.commands()[i] else {
+                unreachable!()
+            };
             for (j, b) in d.barriers.iter().enumerate() {
                 for (field, bits) in [
                     (0, b.src_stage_mask.bits()),
@@ -635,9 +641,13 @@ fn transitions_events_and_host_signals_across_queues_are_planned() {
                         let mut dq = d.clone();
                         let c = &mut dq.barriers[j];
                         match field {
-                            0 => c.src_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit),
+                            0 => {
+                                c.src_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit)
+                            }
                             1 => c.src_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
-                            2 => c.dst_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit),
+                            2 => {
+                                c.dst_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit)
+                            }
                             _ => c.dst_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
                         }
                         // A bit whose removal leaves an invalid barrier is
@@ -647,7 +657,9 @@ fn transitions_events_and_host_signals_across_queues_are_planned() {
                         }
                         // The plan's reading: write-after-write made
                         // visible (the planners' default).
-                        if let Ok(h) = vksync::check_with(&q, vksync::Semantics::for_reading(Reading::VisibleToWrites)) {
+                        if let Ok(h) =
+                            vksync::check_with(&q, vksync::Semantics::for_reading(Reading::VisibleToWrites))
+                        {
                             assert!(!h.is_empty(), "case `{name}`: bit {bit:#x} of field {field} of line {i} is not needed:\n{printed}");
                         }
                     }

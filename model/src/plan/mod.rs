@@ -6,15 +6,17 @@
 //! `vkCmdPipelineBarrier2` before each command that has hazards), `offline`
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
-//! `none`. Planners drop the input's own barriers and plan from scratch,
-//! but for image layout transitions (`transitions`): a transition is a
-//! write its barrier performs, so each stays at its place as a fixed
-//! point with the scopes the program needs of it, and a point planned
-//! there is merged into its `vkCmdPipelineBarrier2`. [`plan`] and
-//! [`stabbing_bound`] plan around them; the scheduler, the multi-queue
-//! planner, the async compute assignment and repeated submission refuse
-//! them ([`ProgramErrorKind::TransitionNotPlanned`], at the first command
-//! that has one): they move commands or cut the program in parts, and a
+//! `none`. Planners drop the input's own barriers and events and plan
+//! from scratch, but for image layout transitions (`transitions`): a
+//! transition is a write its barrier performs, so each stays at its place
+//! as a fixed point with the scopes the program needs of it, and a point
+//! planned there is merged into its `vkCmdPipelineBarrier2`. [`plan`],
+//! [`stabbing_bound`], the scheduler (a transition bounds the segments it
+//! reorders) and the multi-queue planner (scopes planned per queue, then
+//! widened and thinned on the whole plan) plan around them; the async
+//! compute assignment and repeated submission refuse them
+//! ([`ProgramErrorKind::TransitionNotPlanned`], at the first command that
+//! has one): they move commands across queues or repeat them, and a
 //! transition pins the accesses of its memory in place.
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
@@ -235,6 +237,13 @@ pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> 
 /// submission's first scope holds every earlier host operation), so the
 /// planners drop it with the other synchronization.
 pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, String)> {
+    let waited_early = |c: &Command| {
+        format!(
+            "`{}` ({}) that a batch submitted before it waits for",
+            c.keyword(),
+            c.vulkan_name()
+        )
+    };
     use crate::ir::queue::SemaphoreId;
     // Per submitted batch, the semaphores (and values) and events it waits for.
     let mut sem_waits: Vec<(SemaphoreId, Option<u64>)> = Vec::new();
@@ -248,18 +257,15 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
                 sem_waits.extend(s.waits.iter().map(|w| (w.semaphore, w.value)));
                 event_waits.append(&mut open_events);
             }
-            Command::HostSignal { semaphore, value } => {
+            Command::HostSignal { semaphore, value }
                 if sem_waits
                     .iter()
-                    .any(|(s, v)| s == semaphore && v.is_none_or(|v| v <= *value))
-                {
-                    return Some((i, format!("`{}` ({}) that a batch submitted before it waits for", c.keyword(), c.vulkan_name())));
-                }
+                    .any(|(s, v)| s == semaphore && v.is_none_or(|v| v <= *value)) =>
+            {
+                return Some((i, waited_early(c)));
             }
-            Command::HostSetEvent { event } => {
-                if event_waits.contains(&event.0) {
-                    return Some((i, format!("`{}` ({}) that a batch submitted before it waits for", c.keyword(), c.vulkan_name())));
-                }
+            Command::HostSetEvent { event } if event_waits.contains(&event.0) => {
+                return Some((i, waited_early(c)));
             }
             _ => {}
         }

@@ -14,9 +14,13 @@
 //! and needs nothing (`crate::OrderNote`). A host wait on a timeline
 //! semaphore (`host-wait`, a capture's `vkWaitSemaphores`) is dropped with
 //! the semaphores: the fence waits planned before host accesses replace
-//! it. Refused: host semaphore signals and events
-//! ([`QueuePlanError::NotPlanned`]), layout transitions, and, with a
-//! planner other than the offline one inside the queues, a host access
+//! it; so are events and host signals no earlier batch waits for. Layout
+//! transitions stay in place, planned inside their queue, then widened for
+//! what other queues need of them and thinned on the whole plan
+//! (`docs/planning.md`, "Several queues", 9). Refused
+//! ([`QueuePlanError::NotPlanned`]): a host signal a batch submitted
+//! before it waits for, an exclusive image's ownership transfer; and, with
+//! a planner other than the offline one inside the queues, a host access
 //! whose barrier to `HOST` that planner records after the last submit
 //! ([`QueuePlanError::HostNeedsSubmit`]).
 //!
@@ -124,9 +128,9 @@
 //!   at every change.
 
 use super::deps::{Earlier, Touch};
+use super::emit::is_device;
 use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
-use super::emit::is_device;
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::{resolve, ProgramError};
 use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, Region, SharingMode};
@@ -264,7 +268,10 @@ fn strip(program: &Program) -> Result<(Program, Vec<Option<usize>>), QueuePlanEr
             }
             .into());
         }
-        let at = program.commands[..at].iter().filter(|c| !super::is_planned_away(c)).count();
+        let at = program.commands[..at]
+            .iter()
+            .filter(|c| !super::is_planned_away(c))
+            .count();
         return Err(QueuePlanError::NotPlanned { at, what });
     }
     let queue_of = program.command_queues();
@@ -340,7 +347,10 @@ fn strip(program: &Program) -> Result<(Program, Vec<Option<usize>>), QueuePlanEr
 /// A plan of the stripped input with its indices (origins, answers,
 /// errors) put back into `program.without_barriers()`'s: `kept[i]` is
 /// stripped command `i`'s index there.
-fn unstripped(r: Result<QueuePlan, QueuePlanError>, kept: &[Option<usize>]) -> Result<QueuePlan, QueuePlanError> {
+fn unstripped(
+    r: Result<QueuePlan, QueuePlanError>,
+    kept: &[Option<usize>],
+) -> Result<QueuePlan, QueuePlanError> {
     let back = |i: usize| kept.get(i).copied().flatten();
     match r {
         Ok(mut p) => {
@@ -506,10 +516,9 @@ fn masks<'a>(
 /// Plans semaphores, ownership transfers and barriers for a program whose
 /// commands are assigned to queues; its own barriers and semaphores are
 /// dropped first; fence waits are inserted before host accesses that need
-/// them (the input's `host-wait`s are dropped with its semaphores).
-/// Refuses host semaphore signals, events, layout transitions,
-/// and host accesses after device work recorded before them but
-/// submitted after them.
+/// them (the input's `host-wait`s are dropped with its semaphores, its
+/// events with its barriers); its layout transitions stay in place.
+/// Refuses what the module documentation lists.
 ///
 /// ```
 /// use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
@@ -572,7 +581,9 @@ fn thin_transitions(plan: &mut Plan, sem: Semantics) {
     let key = |h: &Hazard| (h.kind, h.command, h.prior_command, h.memory);
     type Key = (HazardKind, usize, usize, crate::ir::layout::MemRange);
     let hazards = |p: &Program| -> Option<std::collections::HashSet<Key>> {
-        crate::hazard::check_with(p, sem).ok().map(|hs| hs.iter().map(key).collect())
+        crate::hazard::check_with(p, sem)
+            .ok()
+            .map(|hs| hs.iter().map(key).collect())
     };
     let Some(base) = hazards(&plan.program) else {
         return;
@@ -601,9 +612,23 @@ fn thin_transitions(plan: &mut Plan, sem: Semantics) {
                     for bit in (0..64).map(|k| 1u64 << k).filter(|x| bits & x != 0) {
                         let old = get(&plan.program);
                         let mut b = old;
-                        super::points::set_mask_bits(&mut b, field, super::points::mask_bits(&old, field) & !bit);
-                        let valid = crate::vk::scope::validate(b.src_stage_mask, b.src_access_mask, crate::vk::scope::Side::Src).is_ok()
-                            && crate::vk::scope::validate(b.dst_stage_mask, b.dst_access_mask, crate::vk::scope::Side::Dst).is_ok();
+                        super::points::set_mask_bits(
+                            &mut b,
+                            field,
+                            super::points::mask_bits(&old, field) & !bit,
+                        );
+                        let valid = crate::vk::scope::validate(
+                            b.src_stage_mask,
+                            b.src_access_mask,
+                            crate::vk::scope::Side::Src,
+                        )
+                        .is_ok()
+                            && crate::vk::scope::validate(
+                                b.dst_stage_mask,
+                                b.dst_access_mask,
+                                crate::vk::scope::Side::Dst,
+                            )
+                            .is_ok();
                         if !valid {
                             continue;
                         }

@@ -20,8 +20,9 @@
 //! dependencies `c0 -> c1 -> ... -> ck` the `k` intervals `(c(i-1), ci]`
 //! are disjoint in every order, so every schedule needs `k` points: the
 //! longest chain of each segment (commands between host operations,
-//! submits and waits, which stay in place) is a lower bound, and their sum
-//! is the program's ([`dependency_bound`]).
+//! submits, waits and layout transitions, which stay in place) is a lower
+//! bound, and their sum, plus one point per transition (a barrier command
+//! of every plan), is the program's ([`dependency_bound`]).
 //!
 //! # The schedule
 //!
@@ -186,7 +187,10 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
 
 /// Whether `input` has no blob.
 fn need_none(input: &Program) -> bool {
-    !input.objects.iter().any(|o| matches!(o.kind, ObjectKind::Blob { .. }))
+    !input
+        .objects
+        .iter()
+        .any(|o| matches!(o.kind, ObjectKind::Blob { .. }))
 }
 
 /// A command's logical accesses: memory, bytes, write.
@@ -237,7 +241,11 @@ pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
 /// the parser and the image builders declare), `input` with the commands
 /// replaced, which needs the objects unchanged (no blob renumbered, no
 /// pool grown); `None` otherwise.
-fn rebuilt(input: &Program, objects: Vec<Object>, commands: Vec<Command>) -> Option<Result<Program, ProgramError>> {
+fn rebuilt(
+    input: &Program,
+    objects: Vec<Object>,
+    commands: Vec<Command>,
+) -> Option<Result<Program, ProgramError>> {
     if input.images.is_empty() {
         return Some(Program::from_parts(objects, commands));
     }

@@ -206,7 +206,13 @@ pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) 
 /// a scope grew. The one rule of [`widen_from_plan`] and of the
 /// multi-queue planner, which finds the hazards with the multi-queue
 /// checker.
-pub(crate) fn widen_by(input: &mut Program, plan: &Plan, hazards: &[Hazard], layout: &Layout, sem: Semantics) -> bool {
+pub(crate) fn widen_by(
+    input: &mut Program,
+    plan: &Plan,
+    hazards: &[Hazard],
+    layout: &Layout,
+    sem: Semantics,
+) -> bool {
     let mut grew = false;
     for h in hazards {
         let Some(mut fix) = h.fix.barrier.filter(|b| b.transition) else {
@@ -307,7 +313,13 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Pr
         }
         let k = d.barriers[..j].iter().filter(|b| b.transition).count();
         match floor.commands.get(o) {
-            Some(Command::Barrier(f)) => f.barriers.iter().filter(|b| b.transition).nth(k).copied().unwrap_or(none),
+            Some(Command::Barrier(f)) => f
+                .barriers
+                .iter()
+                .filter(|b| b.transition)
+                .nth(k)
+                .copied()
+                .unwrap_or(none),
             _ => none,
         }
     };
