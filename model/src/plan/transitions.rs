@@ -270,9 +270,8 @@ pub(crate) fn widen_by(
 /// Cost: a change at a transition cannot change what the checker found
 /// before the transition runs, so each try is judged from a copy of the
 /// checker's state there (one walk of the plan per pass gives them all),
-/// and a whole scope (a stage mask with its access mask) is tried at once
-/// before its bits one by one: a try costs the plan after the transition,
-/// not the whole plan (`docs/planning.md`, "Layout transitions").
+/// a try costs the plan after the transition, not the whole plan
+/// (`docs/planning.md`, "Layout transitions").
 ///
 /// A planned barrier that goes takes its answers with it: the command's
 /// answers are then what removing the command's synchronization (its
@@ -347,21 +346,6 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Pr
                     insert(&mut plan.program, i, j, old);
                 }
                 let keep = floor_of(&plan.program, i, j);
-                // Each side whole (stage and access masks together), then
-                // bit by bit.
-                for side in [[0usize, 1], [2, 3]] {
-                    let old = barrier(&plan.program, i, j);
-                    let mut b = old;
-                    for field in side {
-                        set_mask_bits(&mut b, field, mask_bits(&keep, field));
-                    }
-                    if b != old && valid(&b) {
-                        set(&mut plan.program, i, j, b);
-                        if !clean(&plan.program) {
-                            set(&mut plan.program, i, j, old);
-                        }
-                    }
-                }
                 for field in 0..4 {
                     let bits = mask_bits(&barrier(&plan.program, i, j), field) & !mask_bits(&keep, field);
                     for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
