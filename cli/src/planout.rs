@@ -237,7 +237,22 @@ fn side_by_side_marked(
                     pending.push(format!("{}  # redundant", print_command(&plan.program, c)))
                 }
                 None => pending.push(print_command(&plan.program, c)),
-                Some(o) => out[o] = std::mem::take(&mut pending),
+                Some(o) => {
+                    out[o] = std::mem::take(&mut pending);
+                    // A layout transition stays on its input line (with
+                    // empty scopes there): each side's own scopes, and the
+                    // barriers that joined it, in its column just above.
+                    let transition =
+                        matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition));
+                    if transition {
+                        let text = print_command(&plan.program, c);
+                        out[o].push(if mark && unanswered {
+                            format!("{text}  # redundant")
+                        } else {
+                            text
+                        });
+                    }
+                }
             }
         }
         out[lines.len()] = pending;

@@ -239,7 +239,12 @@ pub fn render(
             }
         }
     }
-    let deps = vksync::check(&source.trace.program.without_barriers())?;
+    // The dependencies of the program the planners start from: the
+    // trace's layout transitions kept (with empty scopes), so that the
+    // hazards of a transition's write are arrows too and the indices are
+    // those of the plan's `origin` (without the transitions, an image
+    // used after one was in the wrong layout and nothing was drawn).
+    let deps = vksync::check(&vksync::plan::planning_input(&source.trace.program))?;
     within(
         "arrows (dependencies of the barrier-free trace)",
         deps.len(),

@@ -113,9 +113,8 @@ const EXAMPLES: &[&str] = &[
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
-/// planners and the runtime refuse them
-/// (`ProgramErrorKind::EventsNotSupported`), with the line of the first
-/// event command.
+/// planners drop them with the other barriers, so `plan` and `run` (which
+/// runs the plan) take them. The line of the first event command.
 const WITH_EVENTS: &[(&str, usize)] = &[
     ("split-barrier", 13),
     ("split-barrier-hazard", 11),
@@ -235,8 +234,7 @@ fn planned_examples_check_clean() {
         // Skipped: the planners refuse several queues and semaphores
         // (`multi_queue_programs_are_checked_by_the_definitional_semantics`).
         .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
-        // Skipped: the planners refuse events
-        // (`event_programs_are_checked_not_planned`).
+        // Planned and checked in `event_programs_are_checked_not_planned`.
         .filter(|n| !WITH_EVENTS.iter().any(|(t, _)| t == *n))
     {
         for planner in ["offline", "online", "conservative"] {
@@ -546,27 +544,49 @@ fn transitions_are_planned_in_place() {
                 }
             }
         }
-        for extra in ["--repeat", "--schedule"] {
-            let args = ["plan", file.as_str(), extra];
-            let (code, out, err) = vksync(&args, None);
-            // `--repeat` refuses a host access first (image-storage has
-            // them): a refusal all the same.
-            if extra == "--repeat" && err.contains("cannot be in a command buffer submitted again and again")
-            {
-                assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
-                continue;
-            }
-            assert_eq!(
-                (code, out.as_str(), err.as_str()),
-                (
-                    2,
-                    "",
-                    format!("{file}:{line}:1: error: scheduling, repeating or planning across queues around an image layout transition is not supported\n")
-                        .as_str()
-                ),
-                "{args:?}"
-            );
+        // Scheduled: each transition stays in place (it bounds the
+        // segments the scheduler reorders); the plan checks clean.
+        let (code, planned, err) = vksync(&["plan", file.as_str(), "--schedule"], None);
+        assert_eq!(code, 0, "--schedule: {err}");
+        let given = std::fs::read_to_string(root().join(&file)).expect("example");
+        assert_eq!(
+            transitions_in(&planned),
+            transitions_in(&given),
+            "--schedule:\n{planned}"
+        );
+        let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+        assert_eq!(code, 0, "--schedule then check:\n{planned}\n{out}{err}");
+        // The timeline draws the dependencies of each transition's write.
+        let svg = std::env::temp_dir().join(format!("vksync-transition-{name}.svg"));
+        let (code, _, err) = vksync(
+            &["plan", file.as_str(), "--svg", svg.to_str().expect("utf-8")],
+            None,
+        );
+        assert_eq!(code, 0, "--svg: {err}");
+        let drawn = std::fs::read_to_string(&svg).expect("svg written");
+        assert!(
+            drawn.contains(&format!("line {line} → line")),
+            "--svg: no dependency from line {line}"
+        );
+        let _ = std::fs::remove_file(&svg);
+        let args = ["plan", file.as_str(), "--repeat"];
+        let (code, out, err) = vksync(&args, None);
+        // `--repeat` refuses a host access first (image-storage has
+        // them): a refusal all the same.
+        if err.contains("cannot be in a command buffer submitted again and again") {
+            assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+            continue;
         }
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (
+                2,
+                "",
+                format!("{file}:{line}:1: error: repeating or assigning to queues (async compute) around an image layout transition is not supported\n")
+                    .as_str()
+            ),
+            "{args:?}"
+        );
     }
 }
 
@@ -1220,23 +1240,32 @@ fn ncnn_plans_side_by_side() {
 /// command's line.
 #[test]
 fn event_programs_are_checked_not_planned() {
-    for (name, line) in WITH_EVENTS {
+    for (name, _line) in WITH_EVENTS {
         let file = format!("examples/{name}.trace");
         let (code, _, err) = vksync(&["check", &file], None);
         assert_eq!(code, if name.ends_with("-hazard") { 1 } else { 0 }, "{err}");
+        // The planners drop events with the other barriers and plan anew;
+        // the plan checks clean.
         for args in [
             vec!["plan", file.as_str()],
             vec!["plan", file.as_str(), "--planner", "online"],
-            vec!["run", file.as_str()],
         ] {
-            let (code, _, err) = vksync(&args, None);
-            assert_eq!(code, 2, "{args:?}: {err}");
-            assert!(err.contains(&format!("{file}:{line}")), "{args:?}: {err}");
+            let (code, planned, err) = vksync(&args, None);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            // (The declarations stay; no event command does.)
             assert!(
-                err.contains("events (split barriers) are not modelled here"),
-                "{args:?}: {err}"
+                !planned
+                    .lines()
+                    .any(|l| l.contains("event") && !l.starts_with("event ") && !l.starts_with('#')),
+                "{args:?}: events dropped:\n{planned}"
             );
+            let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+            assert_eq!(code, 0, "{args:?} then check:\n{planned}\n{out}{err}");
         }
+        // `run` runs the plan, whose events are gone.
+        let args = ["run", file.as_str()];
+        let (code, _, err) = vksync(&args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
     }
 }
 

@@ -453,10 +453,10 @@ fn unplanned_commands_are_refused_with_their_index() {
     // (name, body, planner inside each queue, the message's start)
     let cases: &[(&str, &str, PlannerKind, &str)] = &[
         (
-            "host semaphore signal",
-            "semaphore t timeline\nfill a 1\nsubmit qa\nhost-signal t 1\n",
+            "host semaphore signal a batch submitted before it waits for",
+            "semaphore t timeline\ncopy a -> b\nsubmit qa wait t:1@ALL_COMMANDS\nhost-write a 2\nhost-signal t 1\n",
             PlannerKind::Offline,
-            "command 2: `host-signal`",
+            "command 3: `host-signal` (vkSignalSemaphore) that a batch submitted before it waits for",
         ),
         (
             "host read after a device write, the online planner inside the queue",
@@ -465,10 +465,13 @@ fn unplanned_commands_are_refused_with_their_index() {
             "command 5: the online planner inside a queue would submit again",
         ),
         (
-            "event",
-            "event e\nfill a 1\nset-event e COPY:NONE -> COPY:NONE\n",
+            "ownership transfer of an exclusive image",
+            "semaphore s\nimage img R32_UINT 16x16 exclusive\nbarrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE img COLOR:0:0 UNDEFINED->GENERAL\n\
+             dispatch scale_add(2,1) read a image-write img COLOR:0:0\nsubmit qa signal s\n\
+             copy-image-to-buffer img GENERAL -> b bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=8,8,1\n\
+             submit qc wait s@ALL_COMMANDS\n",
             PlannerKind::Offline,
-            "command 1: `set-event`",
+            "command 3: a queue family ownership transfer of image `img` (exclusive, used by families 0 and 1)",
         ),
     ];
     for &(name, body, planner, prefix) in cases {
@@ -526,5 +529,142 @@ fn host_accesses_before_the_submit_of_recorded_work_are_planned() {
             notes,
             "case `{name}`: the plan keeps the order the trace asked for:\n{text}"
         );
+    }
+}
+
+/// The trace's layout transitions stay where they are, on their queues,
+/// with the scopes the whole plan needs: what other queues need of them
+/// (an earlier write of another queue, ordered through a semaphore wait
+/// that only the transition's first scopes continue; a later access of
+/// another queue, which its second scopes must reach before the signal)
+/// included, and no bit more. Events and host signals that no batch
+/// submitted earlier waits for are synchronization, planned anew.
+#[test]
+fn transitions_events_and_host_signals_across_queues_are_planned() {
+    const IMAGE: &str = "semaphore s\nsemaphore t\nimage img R32_UINT 16x16\n";
+    const FIRST: &str =
+        "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE img COLOR:0:0 UNDEFINED->GENERAL\n\
+                         dispatch scale_add(2,1) read a image-write img COLOR:0:0\n";
+    const COPY_OUT: &str = "bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=8,8,1";
+    // (name, body, transitions in the plan)
+    let cases: Vec<(&str, String, usize)> = vec![
+        (
+            "another queue transitions what one wrote",
+            format!(
+                "{IMAGE}{FIRST}submit qa signal s\n\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                 copy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> b {COPY_OUT}\nsubmit qc wait s@ALL_COMMANDS\n"
+            ),
+            2,
+        ),
+        (
+            "another queue reads what one transitioned",
+            format!(
+                "{IMAGE}{FIRST}\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                 submit qa signal s\ncopy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> b {COPY_OUT}\nsubmit qc wait s@ALL_COMMANDS\n"
+            ),
+            2,
+        ),
+        (
+            "transitions on both queues, back and forth",
+            format!(
+                "{IMAGE}{FIRST}\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> ALL_COMMANDS:NONE img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                 submit qa signal s\ncopy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> b {COPY_OUT}\n\
+                 barrier COPY:NONE -> ALL_COMMANDS:NONE img COLOR:0:0 TRANSFER_SRC_OPTIMAL->GENERAL\n\
+                 submit qc wait s@ALL_COMMANDS signal t\ndispatch scale_add(2,1) read a image-write img COLOR:0:0\n\
+                 submit qa wait t@ALL_COMMANDS\nwait qa\nhost-read a\n"
+            ),
+            3,
+        ),
+        (
+            "one queue, a timeline waited for by the host (wgpu's textures)",
+            format!(
+                "semaphore tl timeline\nimage img R32_UINT 16x16\n{FIRST}\
+                 barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                 copy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> b {COPY_OUT}\nsubmit qa signal tl:1@ALL_COMMANDS\n\
+                 host-wait tl 1\nhost-read b\n"
+            ),
+            2,
+        ),
+        (
+            "events across queues",
+            "event e\nfill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+             wait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit qa\ncopy b -> c\nsubmit qb\n"
+                .to_string(),
+            0,
+        ),
+        (
+            "a host signal waited for by a later batch",
+            "semaphore t timeline\nfill a 1\nsubmit qa\nhost-write b 2\nhost-signal t 1\ncopy b -> c\nsubmit qb wait t:1@ALL_COMMANDS\n"
+                .to_string(),
+            0,
+        ),
+    ];
+    for (name, body, transitions) in &cases {
+        let text = format!("{HEADER}{body}");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let p = plan_queues(&t.program, opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let planned = &p.plan.program;
+        let printed = trace::print(planned);
+        assert!(check(planned).unwrap().is_empty(), "case `{name}`:\n{printed}");
+        assert!(
+            races(planned, Reading::VisibleToWrites).unwrap().is_empty(),
+            "case `{name}` (definitional semantics):\n{printed}"
+        );
+        let at: Vec<usize> = (0..planned.commands().len())
+            .filter(|&i| matches!(&planned.commands()[i], Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+            .collect();
+        assert_eq!(at.len(), *transitions, "case `{name}`:\n{printed}");
+        // Each transition keeps its place: its origin is the input's.
+        for &i in &at {
+            assert!(
+                p.plan.origin[i].is_some(),
+                "case `{name}`: transition {i} has no origin"
+            );
+        }
+        // Every bit of every transition's scopes is needed.
+        for &i in &at {
+            let Command::Barrier(d) = &planned.commands()[i] else {
+                unreachable!()
+            };
+            for (j, b) in d.barriers.iter().enumerate() {
+                for (field, bits) in [
+                    (0, b.src_stage_mask.bits()),
+                    (1, b.src_access_mask.bits()),
+                    (2, b.dst_stage_mask.bits()),
+                    (3, b.dst_access_mask.bits()),
+                ] {
+                    for bit in (0..64).map(|k| 1u64 << k).filter(|x| bits & x != 0) {
+                        let mut q = planned.clone();
+                        let mut dq = d.clone();
+                        let c = &mut dq.barriers[j];
+                        match field {
+                            0 => {
+                                c.src_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit)
+                            }
+                            1 => c.src_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
+                            2 => {
+                                c.dst_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit)
+                            }
+                            _ => c.dst_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
+                        }
+                        // A bit whose removal leaves an invalid barrier is
+                        // needed for validity.
+                        if q.replace(i, Command::Barrier(dq)).is_err() {
+                            continue;
+                        }
+                        // The plan's reading: write-after-write made
+                        // visible (the planners' default).
+                        if let Ok(h) =
+                            vksync::check_with(&q, vksync::Semantics::for_reading(Reading::VisibleToWrites))
+                        {
+                            assert!(!h.is_empty(), "case `{name}`: bit {bit:#x} of field {field} of line {i} is not needed:\n{printed}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -65,6 +65,9 @@ enum Op {
     WaitQueue(usize),
     HostRead(usize, u64, u64),
     HostWrite(usize, u64, u64),
+    /// A layout transition of the whole buffer (standing for an image's
+    /// memory, as in `vksync_proptests::transitions`), with empty scopes.
+    Transition(usize),
 }
 
 const BUFS: [&str; 4] = ["a", "b", "c", "d"];
@@ -72,6 +75,14 @@ const QUEUES: [&str; 3] = ["qa", "qb", "qc"];
 
 fn range() -> impl Strategy<Value = (u64, u64)> {
     (0u64..4, 1u64..4).prop_map(|(lo, len)| (lo * 16, (lo + len).min(4) * 16))
+}
+
+/// [`op`] or a layout transition (`transitions_across_queues_...`).
+fn op_or_transition() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => op(),
+        1 => (0..4usize).prop_map(Op::Transition),
+    ]
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -101,7 +112,7 @@ fn footprint(op: &Op) -> Vec<Footprint> {
         Op::Fill(b, lo, hi) => vec![(b, lo, hi, true)],
         Op::Copy(s, d, lo, hi) if s != d => vec![(s, lo, hi, false), (d, lo, hi, true)],
         Op::Dispatch(r, w) if r != w => vec![(r, 0, 64, false), (w, 0, 64, true)],
-        Op::Scale(b) => vec![(b, 0, 64, true)],
+        Op::Scale(b) | Op::Transition(b) => vec![(b, 0, 64, true)],
         _ => Vec::new(),
     };
     accessed
@@ -162,6 +173,7 @@ fn build(ops: &[Op]) -> Program {
             Op::WaitQueue(q) => format!("wait {}\n", QUEUES[*q]),
             Op::HostRead(b, lo, hi) => format!("host-read {}[{lo}..{hi}]\n", BUFS[*b]),
             Op::HostWrite(b, lo, hi) => format!("host-write {}[{lo}..{hi}] 7\n", BUFS[*b]),
+            Op::Transition(b) => format!("barrier NONE:NONE -> NONE:NONE {} transition\n", BUFS[*b]),
         });
     }
     vksync::trace::parse(&t)
@@ -420,6 +432,68 @@ proptest! {
         for k in (0..planned.waits).filter(|_| planned.ownership_transfers == 0) {
             let q = without_wait(out, k);
             prop_assert!(needed(&q, &text)?, "wait {k} is not needed:\n{text}");
+        }
+    }
+
+    /// Layout transitions across queues (issue 23): each stays where the
+    /// program has it, on its queue, and the plan keeps every law above;
+    /// no bit of a transition's scopes can go.
+    #[test]
+    fn transitions_across_queues_stay_in_place_and_plans_are_race_free(
+        ops in proptest::collection::vec(op_or_transition(), 1..24)
+    ) {
+        let p = build(&ops);
+        let planned = planned_race_free(&p, 12)?;
+        let out = &planned.plan.program;
+        let text = vksync::trace::print(out);
+        let transitions = |q: &Program| -> Vec<usize> {
+            (0..q.commands().len())
+                .filter(|&i| matches!(&q.commands()[i], Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+                .collect()
+        };
+        let given = transitions(&p);
+        let kept = transitions(out);
+        // Each at its place: its origin is its index in the input
+        // (which has no other barrier).
+        let origins: Vec<Option<usize>> = kept.iter().map(|&i| planned.plan.origin[i]).collect();
+        prop_assert_eq!(origins, given.iter().map(|&i| Some(i)).collect::<Vec<_>>(), "{}", text);
+        // Every bit of a transition's scopes is needed (the plan's reading).
+        let sem = vksync::Semantics::for_reading(Reading::VisibleToWrites);
+        for &i in &kept {
+            let Command::Barrier(d) = &out.commands()[i] else { unreachable!() };
+            // The transitions' own scopes (a barrier planned inside a
+            // queue that joined one is judged like the queue's other
+            // points, which a barrier of another queue can make
+            // redundant: the multi-queue planner's minimality is per
+            // queue, `docs/planning.md`).
+            for (j, b) in d.barriers.iter().enumerate().filter(|(_, b)| b.transition) {
+                for field in 0..4 {
+                    let bits = match field {
+                        0 => b.src_stage_mask.bits(),
+                        1 => b.src_access_mask.bits(),
+                        2 => b.dst_stage_mask.bits(),
+                        _ => b.dst_access_mask.bits(),
+                    };
+                    for bit in (0..64).map(|k| 1u64 << k).filter(|x| bits & x != 0) {
+                        let mut e = d.clone();
+                        let c = &mut e.barriers[j];
+                        match field {
+                            0 => c.src_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit),
+                            1 => c.src_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
+                            2 => c.dst_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits & !bit),
+                            _ => c.dst_access_mask = vksync::AccessFlags2::from_bits_retain(bits & !bit),
+                        }
+                        let mut q = out.clone();
+                        // An invalid barrier: the bit is needed for validity.
+                        if q.replace(i, Command::Barrier(e)).is_err() {
+                            continue;
+                        }
+                        if let Ok(h) = vksync::check_with(&q, sem) {
+                            prop_assert!(!h.is_empty(), "bit {bit:#x} of field {field} of command {i} is not needed:\n{text}");
+                        }
+                    }
+                }
+            }
         }
     }
 

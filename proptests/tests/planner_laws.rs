@@ -149,6 +149,46 @@ proptest! {
 proptest! {
     #![proptest_config(vksync_proptests::config(256))]
 
+    /// The answers the offline planner gives a transition's command are
+    /// the command's: each names a consumer at which removing the
+    /// command's synchronization (its transitions kept, with empty scopes)
+    /// brings a hazard of that kind back. (The bits of a transition's
+    /// command are thinned after the plan is built; a planned barrier that
+    /// joined it can go, and its answers named it after it was gone.)
+    #[test]
+    fn answers_at_transitions_are_the_commands_own(g in programs_with_transitions(24)) {
+        for form in FORMS {
+            for reading in READINGS {
+                let p = plan(&g.program, PlanOptions::new(PlannerKind::Offline).form(form).reading(reading)).unwrap();
+                for (i, hs) in &p.answers {
+                    let Command::Barrier(d) = &p.program.commands()[*i] else {
+                        prop_assert!(false, "answers at command {i}, which is no barrier");
+                        unreachable!()
+                    };
+                    if !d.barriers.iter().any(|b| b.transition) {
+                        continue;
+                    }
+                    let mut e = d.clone();
+                    e.barriers.retain(|b| b.transition);
+                    for b in &mut e.barriers {
+                        b.src_stage_mask = vksync::PipelineStageFlags2::NONE;
+                        b.src_access_mask = vksync::AccessFlags2::NONE;
+                        b.dst_stage_mask = vksync::PipelineStageFlags2::NONE;
+                        b.dst_access_mask = vksync::AccessFlags2::NONE;
+                    }
+                    let mut q = p.program.clone();
+                    q.replace(*i, Command::Barrier(e)).unwrap();
+                    let back = check(&q, reading);
+                    for h in hs {
+                        let found = back.iter().any(|x| x.kind == h.kind && p.origin[x.command] == Some(h.command));
+                        prop_assert!(found, "{form:?}/{reading:?}: command {i} answers {:?} at input command {} but removing its synchronization brings none back:\n{}",
+                            h.kind, h.command, vksync::trace::print(&p.program));
+                    }
+                }
+            }
+        }
+    }
+
     /// A command buffer submitted back to back, without a fence wait
     /// between: `for_repeated_submission` adds the barrier its loop-carried
     /// dependencies need, and three repetitions are race-free under the

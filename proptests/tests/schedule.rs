@@ -48,6 +48,24 @@ proptest! {
     fn scheduled_programs_are_race_free_equal_and_within_budget(g in programs(20)) {
         check_schedule(&g.program)?;
     }
+
+    /// With layout transitions: each stays in place (the scheduler
+    /// reorders the segments between them), and every law above holds.
+    #[test]
+    fn scheduled_programs_with_transitions_keep_them_in_place(
+        g in vksync_proptests::transitions::programs_with_transitions(20)
+    ) {
+        check_schedule(&g.program)?;
+        let s = schedule(&g.program, ScheduleOptions::default()).unwrap();
+        let is_transition = |c: &Command| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition));
+        // Their origins, in order: the input's own positions.
+        let kept: Vec<Option<usize>> = s.plan.program.commands().iter().zip(&s.plan.origin)
+            .filter(|(c, _)| is_transition(c)).map(|(_, o)| *o).collect();
+        let input = vksync::plan::planning_input(&g.program);
+        let given: Vec<Option<usize>> = (0..input.commands().len())
+            .filter(|&i| is_transition(&input.commands()[i])).map(Some).collect();
+        prop_assert_eq!(kept, given, "{}", vksync::trace::print(&s.plan.program));
+    }
 }
 
 /// Every order of `p`'s device commands (one segment, no host command but

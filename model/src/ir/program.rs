@@ -965,6 +965,10 @@ pub struct Program {
     pub(crate) images: Vec<ImageDesc>,
     /// The image memory barriers [`Barrier::image`] refers to.
     pub(crate) image_barriers: Vec<ImageBarrier>,
+    /// Image layouts are not followed (`check_layouts` accepts any): set on
+    /// one queue's part of a multi-queue plan only (`plan::queues`), whose
+    /// images change layout on other queues too.
+    pub(crate) layouts_unchecked: bool,
 }
 
 impl Program {
@@ -1889,6 +1893,7 @@ impl Program {
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
+            layouts_unchecked: self.layouts_unchecked,
         }
     }
 
@@ -1904,6 +1909,7 @@ impl Program {
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
+            layouts_unchecked: self.layouts_unchecked,
         }
     }
 }

@@ -6,15 +6,17 @@
 //! `vkCmdPipelineBarrier2` before each command that has hazards), `offline`
 //! (whole program, the fewest barrier points by greedy interval stabbing)
 //! and the baselines `conservative`, `per-object` (ncnn's model) and
-//! `none`. Planners drop the input's own barriers and plan from scratch,
-//! but for image layout transitions (`transitions`): a transition is a
-//! write its barrier performs, so each stays at its place as a fixed
-//! point with the scopes the program needs of it, and a point planned
-//! there is merged into its `vkCmdPipelineBarrier2`. [`plan`] and
-//! [`stabbing_bound`] plan around them; the scheduler, the multi-queue
-//! planner, the async compute assignment and repeated submission refuse
-//! them ([`ProgramErrorKind::TransitionNotPlanned`], at the first command
-//! that has one): they move commands or cut the program in parts, and a
+//! `none`. Planners drop the input's own barriers and events and plan
+//! from scratch, but for image layout transitions (`transitions`): a
+//! transition is a write its barrier performs, so each stays at its place
+//! as a fixed point with the scopes the program needs of it, and a point
+//! planned there is merged into its `vkCmdPipelineBarrier2`. [`plan`],
+//! [`stabbing_bound`], the scheduler (a transition bounds the segments it
+//! reorders) and the multi-queue planner (scopes planned per queue, then
+//! widened and thinned on the whole plan) plan around them; the async
+//! compute assignment and repeated submission refuse them
+//! ([`ProgramErrorKind::TransitionNotPlanned`], at the first command that
+//! has one): they move commands across queues or repeat them, and a
 //! transition pins the accesses of its memory in place.
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
@@ -225,11 +227,60 @@ pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> 
     }
 }
 
-/// Plans barriers for `program`, whose own barriers are dropped first,
-/// but its image layout transitions ([`planning_input`]): each stays at
-/// its place with the scopes the plan needs of it, and barriers planned
-/// there join its `vkCmdPipelineBarrier2`. [`Plan::origin`] indexes
-/// [`planning_input`]`(program)`.
+/// A host signal of a semaphore (`host-signal`) or of an event
+/// (`host-set-event`) that a batch submitted before it waits for: the
+/// host's accesses before the signal are ordered before that batch by the
+/// signal alone, which a plan that drops the program's synchronization
+/// would lose (the batch would read what the host writes later). The
+/// command's index and what it is. A signal waited for only by batches
+/// submitted after it orders nothing their submit does not (the
+/// submission's first scope holds every earlier host operation), so the
+/// planners drop it with the other synchronization.
+pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, String)> {
+    let waited_early = |c: &Command| {
+        format!(
+            "`{}` ({}) that a batch submitted before it waits for",
+            c.keyword(),
+            c.vulkan_name()
+        )
+    };
+    use crate::ir::queue::SemaphoreId;
+    // Per submitted batch, the semaphores (and values) and events it waits for.
+    let mut sem_waits: Vec<(SemaphoreId, Option<u64>)> = Vec::new();
+    let mut event_waits: Vec<u32> = Vec::new();
+    let mut open_events: Vec<u32> = Vec::new();
+    for (i, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::WaitEvents { waits } => open_events.extend(waits.iter().map(|w| w.event.0)),
+            Command::WaitEvents1 { events, .. } => open_events.extend(events.iter().map(|e| e.0)),
+            Command::Submit(s) => {
+                sem_waits.extend(s.waits.iter().map(|w| (w.semaphore, w.value)));
+                event_waits.append(&mut open_events);
+            }
+            Command::HostSignal { semaphore, value }
+                if sem_waits
+                    .iter()
+                    .any(|(s, v)| s == semaphore && v.is_none_or(|v| v <= *value)) =>
+            {
+                return Some((i, waited_early(c)));
+            }
+            Command::HostSetEvent { event } if event_waits.contains(&event.0) => {
+                return Some((i, waited_early(c)));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Plans barriers for `program`, whose own barriers and events are
+/// dropped first, but its image layout transitions ([`planning_input`]):
+/// each stays at its place with the scopes the plan needs of it, and
+/// barriers planned there join its `vkCmdPipelineBarrier2`.
+/// [`Plan::origin`] indexes [`planning_input`]`(program)`. Refused: several
+/// queues or semaphores ([`plan_queues`] plans them), and a host set of an
+/// event that a batch submitted before it waits for
+/// ([`ProgramErrorKind::EventsNotSupported`]).
 ///
 /// ```
 /// use vksync::plan::{plan, PlanOptions, PlannerKind};
@@ -242,19 +293,54 @@ pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> 
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
-    // Several queues and semaphores are planned by `plan_queues`: the
-    // planners here run the fast checker, which models one queue.
-    program.require_single_queue()?;
+    refuse_unplanned(program)?;
+    plan_stripped(&planning_input(program), opts, None)
+}
+
+/// What [`plan`] and [`stabbing_bound`] refuse: several queues and
+/// semaphores (planned by `plan_queues`: the planners here run the fast
+/// checker, which models one queue), and a host set of an event that a
+/// batch submitted before it waits for.
+pub(crate) fn refuse_unplanned(program: &Program) -> Result<(), ProgramError> {
+    if let Some((i, what)) = program.first_multi_queue_command() {
+        return Err(ProgramError {
+            at: Location::Command(i),
+            kind: ProgramErrorKind::MultiQueueNotSupported { what },
+        });
+    }
+    if let Some((i, what)) = host_signal_waited_early(program) {
+        return Err(ProgramError {
+            at: Location::Command(i),
+            kind: ProgramErrorKind::EventsNotSupported { what },
+        });
+    }
+    Ok(())
+}
+
+/// [`plan`] of a program stripped already ([`planning_input`], or a part of
+/// the multi-queue planner, whose transitions may carry the scopes other
+/// queues need of them: those are kept, `floor` of
+/// [`transitions::fewest_transition_bits`]); `horizon` as for
+/// [`plan_queue_part`].
+fn plan_stripped(
+    stripped: &Program,
+    opts: PlanOptions,
+    horizon: Option<&[Option<usize>]>,
+) -> Result<Plan, ProgramError> {
     let sem = Semantics::for_reading(opts.reading);
-    let (mut input, layout) = transitions::prepared(program, sem)?;
+    let layout = resolve(stripped)?;
+    let mut input = transitions::with_transition_scopes(stripped.clone(), &layout, sem);
     loop {
-        let mut plan = plan_prepared(&input, &layout, opts, sem);
+        let mut plan = match horizon {
+            Some(h) => plan_part_offline(&input, opts, sem, h),
+            None => plan_prepared(&input, &layout, opts, sem),
+        };
         // The baselines keep the transitions' scopes as prepared: they are
         // not minimal anyway, and none of them need be race-free.
         if !matches!(opts.planner, PlannerKind::Online | PlannerKind::Offline) {
             return Ok(plan);
         }
-        transitions::fewest_transition_bits(&mut plan, sem);
+        transitions::fewest_transition_bits(&mut plan, sem, stripped);
         // Whether one transition stands for an earlier one of the same
         // bytes depends on the scopes both end up with, and on the submits
         // and waits the plan inserted: a hazard of a transition the
@@ -313,32 +399,35 @@ fn plan_prepared(
 }
 
 /// The barriers of one queue of a multi-queue plan ([`plan_queues`]):
-/// `program` is the queue's part, barrier-free, whose fence waits the
-/// multi-queue planner has placed (a `wait` where the host has waited for
-/// every batch of the queue submitted so far); `horizon`, per command, for
-/// a host access the last submit of `program` ordered before it (through
-/// a fence wait of this queue or, through semaphores, of another), before
-/// which its barriers to `HOST` must go. With the offline planner, only
-/// the given waits (the lazy placement: the eager one inserts submits) and
-/// the horizons; the other planners plan `program` as [`plan`] does, and
-/// may insert submits and waits before host accesses, which the
-/// multi-queue planner refuses.
+/// `program` is the queue's part, barrier-free but for its layout
+/// transitions (whose scopes hold what other queues need of them, kept),
+/// whose fence waits the multi-queue planner has placed (a `wait` where
+/// the host has waited for every batch of the queue submitted so far);
+/// `horizon`, per command, for a host access the last submit of `program`
+/// ordered before it (through a fence wait of this queue or, through
+/// semaphores, of another), before which its barriers to `HOST` must go.
+/// With the offline planner, only the given waits (the lazy placement:
+/// the eager one inserts submits) and the horizons; the other planners
+/// plan `program` as [`plan`] does, and may insert submits and waits
+/// before host accesses, which the multi-queue planner refuses.
 pub(crate) fn plan_queue_part(
     program: &Program,
     opts: PlanOptions,
     horizon: &[Option<usize>],
 ) -> Result<Plan, ProgramError> {
-    if opts.planner != PlannerKind::Offline {
-        return plan(program, opts);
-    }
-    refuse_transitions(program)?;
+    program.require_single_queue()?;
+    let horizon = (opts.planner == PlannerKind::Offline).then_some(horizon);
+    plan_stripped(program, opts, horizon)
+}
+
+/// The offline plan of a queue's part with its transitions' scopes
+/// prepared: its own waits and the horizons ([`plan_queue_part`]).
+fn plan_part_offline(input: &Program, opts: PlanOptions, sem: Semantics, horizon: &[Option<usize>]) -> Plan {
     // Barrier-free already: the horizons index its commands as they are.
-    resolve(program)?;
-    let sem = Semantics::for_reading(opts.reading);
-    let origin = (0..program.commands.len()).map(Some).collect();
-    let mut out = Emitter::new(program);
+    let origin = (0..input.commands.len()).map(Some).collect();
+    let mut out = Emitter::new(input);
     offline::offline(
-        &(std::borrow::Cow::Borrowed(program), origin),
+        &(std::borrow::Cow::Borrowed(input), origin),
         opts.form,
         sem,
         &mut out,
@@ -348,5 +437,5 @@ pub(crate) fn plan_queue_part(
     if opts.form == BarrierForm::Global {
         offline::improve_bits(&mut plan, sem);
     }
-    Ok(plan)
+    plan
 }

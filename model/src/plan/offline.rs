@@ -191,7 +191,7 @@ fn stabbed(fixed: &[usize], lo: usize, hi: usize) -> bool {
 /// Each layout transition counts as a point (it is one: the plan keeps
 /// it), and intervals it stabs need no other.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
-    program.require_single_queue()?;
+    super::refuse_unplanned(program)?;
     let sem = Semantics::for_reading(reading);
     let (input, layout) = super::transitions::prepared(program, sem)?;
     let mut bound = usize::MAX;

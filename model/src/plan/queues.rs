@@ -14,9 +14,13 @@
 //! and needs nothing (`crate::OrderNote`). A host wait on a timeline
 //! semaphore (`host-wait`, a capture's `vkWaitSemaphores`) is dropped with
 //! the semaphores: the fence waits planned before host accesses replace
-//! it. Refused: host semaphore signals and events
-//! ([`QueuePlanError::NotPlanned`]), layout transitions, and, with a
-//! planner other than the offline one inside the queues, a host access
+//! it; so are events and host signals no earlier batch waits for. Layout
+//! transitions stay in place, planned inside their queue, then widened for
+//! what other queues need of them and thinned on the whole plan
+//! (`docs/planning.md`, "Several queues", 9). Refused
+//! ([`QueuePlanError::NotPlanned`]): a host signal a batch submitted
+//! before it waits for, an exclusive image's ownership transfer; and, with
+//! a planner other than the offline one inside the queues, a host access
 //! whose barrier to `HOST` that planner records after the last submit
 //! ([`QueuePlanError::HostNeedsSubmit`]).
 //!
@@ -124,10 +128,11 @@
 //!   at every change.
 
 use super::deps::{Earlier, Touch};
+use super::emit::is_device;
 use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
-use crate::ir::access::{accesses, is_device_command, Access};
-use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
+use crate::ir::access::{accesses, Access};
+use crate::ir::layout::{resolve, ProgramError};
 use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, Region, SharingMode};
 use crate::ir::queue::{
     QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, WaitFor,
@@ -196,7 +201,7 @@ pub enum QueuePlanError {
         planner: PlannerKind,
     },
     /// A command this planner does not plan around.
-    #[error("command {at}: {what} is not planned across queues (plan programs without host semaphore signals or events)")]
+    #[error("command {at}: {what} is not planned across queues")]
     NotPlanned {
         /// The command's index in the input.
         at: usize,
@@ -225,7 +230,7 @@ pub(crate) fn batches(program: &Program) -> Vec<Batch> {
                 cmds: std::mem::take(&mut open),
                 submit: Some(i),
             }),
-            c if is_device_command(c) => open.push(i),
+            c if is_device(c) => open.push(i),
             _ => {}
         }
     }
@@ -239,56 +244,102 @@ pub(crate) fn batches(program: &Program) -> Vec<Batch> {
     out
 }
 
-/// The input with its barriers dropped and its submits stripped of
-/// semaphores (indices are those of `program.without_barriers()`), or
-/// the first command that is not planned.
-fn strip(program: &Program) -> Result<(Program, Vec<usize>), QueuePlanError> {
-    if let Some(i) = program.first_layout_transition() {
-        return Err(ProgramError {
-            at: Location::Command(i),
-            kind: ProgramErrorKind::TransitionNotPlanned,
+/// The input with its barriers and events dropped but its layout
+/// transitions (with empty scopes, [`super::planning_input`]), its
+/// submits stripped of semaphores and its host semaphore operations
+/// dropped, with, per command, its index in `planning_input(program)`
+/// (`None` for one made here); or the first command that is not planned.
+///
+/// A queue family ownership transfer that changes an image's layout
+/// performs the transition once, between its release and its acquire
+/// (neither half is a `transition` of the model: the transfer's
+/// operations stand for it). The planner plans the transfers an exclusive
+/// object needs itself ("Exclusive objects" above), so the pair goes, and
+/// the layout change stays as a transition (empty scopes, no transfer) at
+/// the release, on the queue that used the image last.
+fn strip(program: &Program) -> Result<(Program, Vec<Option<usize>>), QueuePlanError> {
+    if let Some((at, what)) = super::host_signal_waited_early(program) {
+        // An event command has no index in `planning_input(program)`: its
+        // own index, as a program error.
+        if super::is_planned_away(&program.commands[at]) {
+            return Err(ProgramError {
+                at: crate::ir::layout::Location::Command(at),
+                kind: crate::ir::error::ProgramErrorKind::EventsNotSupported { what },
+            }
+            .into());
         }
-        .into());
+        let at = program.commands[..at]
+            .iter()
+            .filter(|c| !super::is_planned_away(c))
+            .count();
+        return Err(QueuePlanError::NotPlanned { at, what });
     }
-    let input = program.without_barriers();
-    let mut commands = Vec::with_capacity(input.commands.len());
-    let mut kept = Vec::with_capacity(input.commands.len());
-    for (i, c) in input.commands.iter().enumerate() {
+    let queue_of = program.command_queues();
+    let mut commands = Vec::with_capacity(program.commands.len());
+    let mut kept = Vec::with_capacity(program.commands.len());
+    let mut next = 0;
+    for (i, c) in program.commands.iter().enumerate() {
+        let index = next;
+        if super::is_planned_away(c) {
+            // The layout change of a release.
+            if let Command::Barrier(d) = c {
+                let fam = family(program, queue_of[i].0 as usize);
+                let releases: Vec<Barrier> = d
+                    .barriers
+                    .iter()
+                    .filter(|b| b.transfer().is_some_and(|t| t.src_queue_family == fam))
+                    .filter(|b| {
+                        program
+                            .image_barrier_part(b)
+                            .is_some_and(|(ib, _)| ib.old_layout != ib.new_layout)
+                    })
+                    .map(|b| Barrier {
+                        src_stage_mask: PipelineStageFlags2::NONE,
+                        src_access_mask: AccessFlags2::NONE,
+                        dst_stage_mask: PipelineStageFlags2::NONE,
+                        dst_access_mask: AccessFlags2::NONE,
+                        transition: true,
+                        ownership: None,
+                        ..*b
+                    })
+                    .collect();
+                if !releases.is_empty() {
+                    commands.push(Command::Barrier(Dependency { barriers: releases }));
+                    kept.push(None);
+                }
+            }
+            continue;
+        }
+        next += 1;
         // A host wait on a timeline semaphore (`vkWaitSemaphores`) is
         // synchronization the plan makes anew, as the semaphores it waits
         // on: dropped, and the host accesses after it get the fence waits
         // they need ("Host waits" above), which order each after exactly
-        // the work it conflicts with.
-        if matches!(c, Command::HostWait { .. }) {
+        // the work it conflicts with. So is a host signal no batch
+        // submitted before it waits for (`host_signal_waited_early`).
+        if matches!(c, Command::HostWait { .. } | Command::HostSignal { .. }) {
             continue;
         }
-        let refused = matches!(
-            c,
-            Command::HostSignal { .. }
-                | Command::SetEvent { .. }
-                | Command::WaitEvents { .. }
-                | Command::SetEvent1 { .. }
-                | Command::WaitEvents1 { .. }
-                | Command::ResetEvent { .. }
-                | Command::HostSetEvent { .. }
-                | Command::HostResetEvent { .. }
-        );
-        if refused {
-            return Err(QueuePlanError::NotPlanned {
-                at: i,
-                what: format!("`{}` ({})", c.keyword(), c.vulkan_name()),
-            });
-        }
-        commands.push(match c {
+        let command = match c {
             Command::Submit(s) => Command::Submit(Submission {
                 queue: s.queue,
                 ..Submission::default()
             }),
+            Command::Barrier(d) => {
+                let Some(mut d) = super::transitions::transitions_only(d) else {
+                    continue;
+                };
+                for b in &mut d.barriers {
+                    b.ownership = None;
+                }
+                Command::Barrier(d)
+            }
             c => c.clone(),
-        });
-        kept.push(i);
+        };
+        commands.push(command);
+        kept.push(Some(index));
     }
-    let mut stripped = input.with_commands(commands);
+    let mut stripped = program.with_commands(commands);
     stripped.semaphores.clear();
     Ok((stripped, kept))
 }
@@ -296,28 +347,39 @@ fn strip(program: &Program) -> Result<(Program, Vec<usize>), QueuePlanError> {
 /// A plan of the stripped input with its indices (origins, answers,
 /// errors) put back into `program.without_barriers()`'s: `kept[i]` is
 /// stripped command `i`'s index there.
-fn unstripped(r: Result<QueuePlan, QueuePlanError>, kept: &[usize]) -> Result<QueuePlan, QueuePlanError> {
-    let back = |i: usize| kept.get(i).copied().unwrap_or(i);
+fn unstripped(
+    r: Result<QueuePlan, QueuePlanError>,
+    kept: &[Option<usize>],
+) -> Result<QueuePlan, QueuePlanError> {
+    let back = |i: usize| kept.get(i).copied().flatten();
     match r {
         Ok(mut p) => {
-            for o in p.plan.origin.iter_mut().flatten() {
-                *o = back(*o);
+            for o in p.plan.origin.iter_mut() {
+                *o = o.and_then(back);
             }
+            // A hazard of a transition made here (the layout change of an
+            // ownership transfer) names no command of the input: left out.
             for (_, hs) in p.plan.answers.iter_mut() {
-                for h in hs.iter_mut() {
-                    h.command = back(h.command);
-                    h.prior_command = back(h.prior_command);
-                }
+                hs.retain_mut(|h| match (back(h.command), back(h.prior_command)) {
+                    (Some(c), Some(pc)) => {
+                        h.command = c;
+                        h.prior_command = pc;
+                        true
+                    }
+                    _ => false,
+                });
             }
+            p.plan.answers.retain(|(_, hs)| !hs.is_empty());
             Ok(p)
         }
         Err(QueuePlanError::HostNeedsSubmit { at, planner }) => Err(QueuePlanError::HostNeedsSubmit {
-            at: back(at),
+            at: back(at).unwrap_or(at),
             planner,
         }),
-        Err(QueuePlanError::NotPlanned { at, what }) => {
-            Err(QueuePlanError::NotPlanned { at: back(at), what })
-        }
+        Err(QueuePlanError::NotPlanned { at, what }) => Err(QueuePlanError::NotPlanned {
+            at: back(at).unwrap_or(at),
+            what,
+        }),
         Err(e) => Err(e),
     }
 }
@@ -437,6 +499,13 @@ fn masks<'a>(
     let mut access = AccessFlags2::NONE;
     for a in accs {
         stages |= a.sa.stage().flag();
+        // A layout transition happens in no pipeline stage: only
+        // ALL_COMMANDS continues its barrier's second scope (which the
+        // multi-queue planner widens to ALL_COMMANDS for the release,
+        // `transitions::widen_by`).
+        if a.sa.is_layout_transition() {
+            stages |= PipelineStageFlags2::ALL_COMMANDS;
+        }
         if !writes_only || a.sa.is_write() {
             access |= a.sa.access();
         }
@@ -447,10 +516,9 @@ fn masks<'a>(
 /// Plans semaphores, ownership transfers and barriers for a program whose
 /// commands are assigned to queues; its own barriers and semaphores are
 /// dropped first; fence waits are inserted before host accesses that need
-/// them (the input's `host-wait`s are dropped with its semaphores).
-/// Refuses host semaphore signals, events, layout transitions,
-/// and host accesses after device work recorded before them but
-/// submitted after them.
+/// them (the input's `host-wait`s are dropped with its semaphores, its
+/// events with its barriers); its layout transitions stay in place.
+/// Refuses what the module documentation lists.
 ///
 /// ```
 /// use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
@@ -464,20 +532,123 @@ fn masks<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
-    let (input, kept) = strip(program)?;
-    let planned = (|| {
+    let (mut input, kept) = strip(program)?;
+    let sem = Semantics::for_reading(opts.plan.reading);
+    let planned = (|| loop {
         let needed = needed_transfers(&input)?;
-        let plan = plan_stripped(&input, opts, Some(&needed))?;
+        let mut plan = plan_stripped(&input, opts, Some(&needed))?;
         // Transfers left out where no read wants the contents: if the plan
         // still has an ownership issue (bytes a family overwrote in part
         // and later released whole), every change of family gets its
         // transfer.
         if !crate::ownership::check_ownership(&plan.plan.program)?.is_empty() {
-            return plan_stripped(&input, opts, None);
+            plan = plan_stripped(&input, opts, None)?;
         }
-        Ok(plan)
+        // A layout transition's scopes are planned inside its queue; what
+        // another queue needs of it (a write of another queue ordered
+        // before it through a semaphore wait, which only its first scopes
+        // continue; a later access of another queue, which its second
+        // scopes must reach before the signal) shows as a hazard of the
+        // transition in the whole plan. Its fix widens the input's scopes,
+        // which every later plan keeps (`plan_queue_part`), and the
+        // program is planned again; scopes only grow, so this ends.
+        if !input.commands.iter().any(super::transitions::is_transition) {
+            return Ok(plan);
+        }
+        let layout = resolve(&plan.plan.program)?;
+        let hazards = crate::hazard::check_with(&plan.plan.program, sem)?;
+        if !super::transitions::widen_by(&mut input, &plan.plan, &hazards, &layout, sem) {
+            thin_transitions(&mut plan.plan, sem);
+            return Ok(plan);
+        }
     })();
     unstripped(planned, &kept)
+}
+
+/// Drops each bit of a transition's scopes when the whole plan keeps its
+/// hazards without it, one at a time until none can go. A transition's
+/// scopes were planned inside its queue, which does not see the other
+/// queues: their uses of its bytes (a transition there in between can
+/// stand for this one), nor the semaphore edges that order two batches of
+/// its own queue (a wait after a chain through another queue makes every
+/// earlier write of the queue visible); and they were widened for an
+/// earlier plan (`input`'s scopes, kept by the queues' plans), which the
+/// final plan may not need. Each try is a check of the whole plan with the
+/// multi-queue checker, so the cost is the transitions' bits times the
+/// plan's length.
+fn thin_transitions(plan: &mut Plan, sem: Semantics) {
+    use crate::sync::checker::HazardKind;
+    let key = |h: &Hazard| (h.kind, h.command, h.prior_command, h.memory);
+    type Key = (HazardKind, usize, usize, crate::ir::layout::MemRange);
+    let hazards = |p: &Program| -> Option<std::collections::HashSet<Key>> {
+        crate::hazard::check_with(p, sem)
+            .ok()
+            .map(|hs| hs.iter().map(key).collect())
+    };
+    let Some(base) = hazards(&plan.program) else {
+        return;
+    };
+    let at: Vec<usize> = (0..plan.program.commands.len())
+        .filter(|&i| super::transitions::is_transition(&plan.program.commands[i]))
+        .collect();
+    loop {
+        let before = plan.program.barrier_bits();
+        for &i in at.iter().rev() {
+            let n = match &plan.program.commands[i] {
+                Command::Barrier(d) => d.barriers.len(),
+                _ => 0,
+            };
+            for j in 0..n {
+                for field in 0..4 {
+                    let get = |p: &Program| match &p.commands[i] {
+                        Command::Barrier(d) => d.barriers[j],
+                        _ => unreachable!("transition points are barrier commands"),
+                    };
+                    let b0 = get(&plan.program);
+                    if !b0.transition {
+                        continue;
+                    }
+                    let bits = super::points::mask_bits(&b0, field);
+                    for bit in (0..64).map(|k| 1u64 << k).filter(|x| bits & x != 0) {
+                        let old = get(&plan.program);
+                        let mut b = old;
+                        super::points::set_mask_bits(
+                            &mut b,
+                            field,
+                            super::points::mask_bits(&old, field) & !bit,
+                        );
+                        let valid = crate::vk::scope::validate(
+                            b.src_stage_mask,
+                            b.src_access_mask,
+                            crate::vk::scope::Side::Src,
+                        )
+                        .is_ok()
+                            && crate::vk::scope::validate(
+                                b.dst_stage_mask,
+                                b.dst_access_mask,
+                                crate::vk::scope::Side::Dst,
+                            )
+                            .is_ok();
+                        if !valid {
+                            continue;
+                        }
+                        let set = |p: &mut Program, b: Barrier| {
+                            if let Command::Barrier(d) = &mut p.commands[i] {
+                                d.barriers[j] = b;
+                            }
+                        };
+                        set(&mut plan.program, b);
+                        if hazards(&plan.program).is_none_or(|h| !h.is_subset(&base)) {
+                            set(&mut plan.program, old);
+                        }
+                    }
+                }
+            }
+        }
+        if plan.program.barrier_bits() == before {
+            return;
+        }
+    }
 }
 
 /// Each exclusive object's changes of queue family, batch by batch in
@@ -638,6 +809,26 @@ fn plan_stripped(
                 }
                 *entry = (fam, Vec::new(), None);
             } else if entry.0 != fam {
+                // The transfer of an image is an image memory barrier in
+                // the image's current layout, which this planner does not
+                // follow: refused, at the batch's first use.
+                if input.image(o).is_some() {
+                    let uses = |j: &&usize| {
+                        accesses(&input.commands[**j], &layout, sem)
+                            .iter()
+                            .any(|a| a.region.object == o)
+                    };
+                    let at = batches[b].cmds.iter().find(uses).copied().unwrap_or(0);
+                    return Err(QueuePlanError::NotPlanned {
+                        at,
+                        what: format!(
+                            "a queue family ownership transfer of image `{}` (exclusive, used by families {} and {})",
+                            input.obj(o).name,
+                            entry.0,
+                            fam
+                        ),
+                    });
+                }
                 let users = std::mem::take(&mut entry.1);
                 let last = *users.last().expect("an owner has used the object");
                 let ql = batches[last].queue;
@@ -889,6 +1080,9 @@ fn plan_stripped(
                         .filter(|&r| needs[r] > host[r])
                         .chain((0..nq).filter(|&r| needs[r] <= host[r]))
                         .find(|&r| covers(r))
+                        // A program that declares no queue has one, which
+                        // only `wait` names (`wait QUEUE` needs a name).
+                        .filter(|_| !input.queues.is_empty())
                         .map_or(WaitFor::All, |r| WaitFor::Queue(QueueId(r as u32)));
                     let completes = wait_for(w, &mut host, &clock_in, &last_on);
                     inserted.insert(i, (w, completes));
@@ -958,6 +1152,8 @@ fn plan_stripped(
     }
     // Barriers inside each queue, from the single-queue planner.
     let mut before: Vec<Vec<(Command, Option<Vec<Hazard>>)>> = vec![Vec::new(); input.commands.len() + 1];
+    // Each layout transition as its queue's plan has it (input index).
+    let mut replaced: BTreeMap<usize, (Command, Option<Vec<Hazard>>)> = BTreeMap::new();
     for (q, bs) in per_queue.iter().enumerate() {
         if bs.is_empty() {
             continue;
@@ -1022,6 +1218,10 @@ fn plan_stripped(
             }
         }
         let mut sub = input.with_commands(cmds);
+        // Its images change layout on other queues too: the part's
+        // transitions and uses need not follow on from each other (the
+        // whole plan, whose order is the input's, does).
+        sub.layouts_unchecked = true;
         sub.queues.clear();
         sub.semaphores.clear();
         let planned = plan_queue_part(&sub, opts.plan, &horizon)?;
@@ -1029,7 +1229,23 @@ fn plan_stripped(
         let answers: BTreeMap<usize, &Vec<Hazard>> = planned.answers.iter().map(|(k, v)| (*k, v)).collect();
         for (k, c) in planned.program.commands.iter().enumerate() {
             match planned.origin[k] {
-                Some(j) => before[map[j]].append(&mut pending),
+                Some(j) => {
+                    before[map[j]].append(&mut pending);
+                    // A transition as its queue's plan left it: its
+                    // scopes, and the barriers of a point there.
+                    if super::transitions::is_transition(c) {
+                        let hs = answers.get(&k).map(|hs| {
+                            hs.iter()
+                                .map(|h| Hazard {
+                                    command: map[h.command],
+                                    prior_command: map[h.prior_command],
+                                    ..*h
+                                })
+                                .collect()
+                        });
+                        replaced.insert(map[j], (c.clone(), hs));
+                    }
+                }
                 None if matches!(c, Command::Barrier(_)) => {
                     let hs = answers.get(&k).map(|hs| {
                         hs.iter()
@@ -1126,7 +1342,15 @@ fn plan_stripped(
                 }
                 commands.push(Command::Submit(submission(b)));
             }
-            c => commands.push(c.clone()),
+            c => match replaced.remove(&i) {
+                Some((t, hs)) => {
+                    if let Some(hs) = hs {
+                        answers.push((commands.len(), hs));
+                    }
+                    commands.push(t);
+                }
+                None => commands.push(c.clone()),
+            },
         }
         origin.push(Some(i));
     }

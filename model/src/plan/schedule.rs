@@ -20,8 +20,9 @@
 //! dependencies `c0 -> c1 -> ... -> ck` the `k` intervals `(c(i-1), ci]`
 //! are disjoint in every order, so every schedule needs `k` points: the
 //! longest chain of each segment (commands between host operations,
-//! submits and waits, which stay in place) is a lower bound, and their sum
-//! is the program's ([`dependency_bound`]).
+//! submits, waits and layout transitions, which stay in place) is a lower
+//! bound, and their sum, plus one point per transition (a barrier command
+//! of every plan), is the program's ([`dependency_bound`]).
 //!
 //! # The schedule
 //!
@@ -123,12 +124,22 @@ pub struct Schedule {
     pub placements: Vec<(ObjectId, ObjectId, u64)>,
 }
 
+/// Whether command `c` of the input stays in place and bounds a segment: a
+/// layout transition (kept where the program has it, as every planner
+/// keeps it: its write pins the accesses of its bytes on either side; the
+/// input has no other barrier). Host accesses, submits and waits stay too.
+fn stays(c: &Command) -> bool {
+    super::transitions::is_transition(c)
+}
+
 /// The device commands of each segment (maximal runs of commands without a
-/// host access, submit or wait), as indices of `input`.
+/// host access, submit, wait or layout transition), as indices of `input`.
 fn segments(input: &Program) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new()];
     for (i, c) in input.commands.iter().enumerate() {
         match c {
+            // A layout transition stays in place too (`stays`).
+            c if stays(c) => out.push(Vec::new()),
             Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_) => {}
             _ if crate::ir::access::is_device_command(c) => {
                 out.last_mut().expect("one segment at least").push(i);
@@ -167,7 +178,19 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
         .filter(|c| !matches!(c, Command::Free { .. }))
         .cloned()
         .collect();
+    // Without blobs the layout is the program's own.
+    if need_none(input) {
+        return resolve(input);
+    }
     resolve(&Program::from_parts(objects, commands)?)
+}
+
+/// Whether `input` has no blob.
+fn need_none(input: &Program) -> bool {
+    !input
+        .objects
+        .iter()
+        .any(|o| matches!(o.kind, ObjectKind::Blob { .. }))
 }
 
 /// A command's logical accesses: memory, bytes, write.
@@ -198,15 +221,35 @@ fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
 /// path over the commands in program order (every dependency points
 /// forward in it): the highest level of each segment (`levels`).
 pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
-    super::refuse_transitions(program)?;
-    let input = program.without_barriers();
+    super::refuse_unplanned(program)?;
+    let input = super::planning_input(program);
     resolve(&input)?;
     let acc = logical_accesses(&input)?;
     let level = levels(&input, &acc);
+    // Each layout transition is a barrier command of every plan, apart
+    // from the points inside the segments it bounds.
+    let transitions = input.commands.iter().filter(|c| stays(c)).count();
     Ok(segments(&input)
         .iter()
         .map(|seg| seg.iter().map(|c| level[c]).max().unwrap_or(0))
-        .sum())
+        .sum::<usize>()
+        + transitions)
+}
+
+/// `input`'s program with `objects` and `commands`: built anew
+/// ([`Program::from_parts`]), or, for a program with images (which only
+/// the parser and the image builders declare), `input` with the commands
+/// replaced, which needs the objects unchanged (no blob renumbered, no
+/// pool grown); `None` otherwise.
+fn rebuilt(
+    input: &Program,
+    objects: Vec<Object>,
+    commands: Vec<Command>,
+) -> Option<Result<Program, ProgramError>> {
+    if input.images.is_empty() {
+        return Some(Program::from_parts(objects, commands));
+    }
+    (objects == input.objects).then(|| Ok(input.with_commands(commands)))
 }
 
 /// The level of each device command (the longest dependency chain ending
@@ -241,10 +284,11 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
     let mut seg_of = vec![0usize; n];
     let mut host_at: Vec<Option<usize>> = vec![None];
     for (i, c) in input.commands.iter().enumerate() {
-        let device = matches!(
-            c,
-            Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
-        ) || crate::ir::access::is_device_command(c);
+        let device = !stays(c)
+            && (matches!(
+                c,
+                Command::Alloc { .. } | Command::Free { .. } | Command::Barrier(_)
+            ) || crate::ir::access::is_device_command(c));
         if !device {
             host_at.push(Some(i));
         }
@@ -443,8 +487,8 @@ fn peaks(program: &Program, commands: &[Command]) -> BTreeMap<ObjectId, u64> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, ProgramError> {
-    super::refuse_transitions(program)?;
-    let input = program.without_barriers();
+    super::refuse_unplanned(program)?;
+    let input = super::planning_input(program);
     resolve(&input)?;
     let acc = logical_accesses(&input)?;
     let level = levels(&input, &acc);
@@ -488,7 +532,10 @@ pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, Pr
             let o = &mut objects[new_id[pool.0 as usize].0 as usize];
             o.size = o.size.max(p);
         }
-        let scheduled = Program::from_parts(objects, commands)?;
+        let Some(scheduled) = rebuilt(&input, objects, commands) else {
+            continue;
+        };
+        let scheduled = scheduled?;
         let mut planned = plan(&scheduled, planning)?;
         // Origins back to the input's indices.
         for o in planned.origin.iter_mut() {

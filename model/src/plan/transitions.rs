@@ -29,7 +29,7 @@
 
 use super::points::{mask_bits, set_mask_bits};
 use super::Plan;
-use crate::hazard::{is_clean, step};
+use crate::hazard::{is_clean, step, Hazard};
 use crate::ir::access::accesses;
 use crate::ir::layout::{resolve, Layout, ProgramError};
 use crate::ir::program::{Barrier, Command, Dependency, Program};
@@ -40,22 +40,47 @@ use crate::vk::scope::{self, Side};
 
 /// Whether a planner drops command `c` of its input: every barrier command
 /// but those that perform a layout transition (their other barriers are
-/// dropped, see [`planning_input`]). The commands a planner keeps are
-/// those its [`Plan::origin`] indices count.
+/// dropped, see [`planning_input`]), and every event command (`set-event`,
+/// `wait-events`, their synchronization-1 forms, `reset-event`,
+/// `host-set-event`, `host-reset-event`): an event is a barrier cut in two
+/// (`docs/semantics.md`, "Events"), synchronization the plan makes anew,
+/// and it never carries a layout transition. (A host set that a batch
+/// submitted before it waits for orders the host's earlier writes before
+/// that batch; the planners refuse it, `host_release_waited_early`.) The
+/// commands a planner keeps are those its [`Plan::origin`] indices count.
 pub fn is_planned_away(c: &Command) -> bool {
-    matches!(c, Command::Barrier(d) if !d.barriers.iter().any(|b| b.transition))
+    match c {
+        Command::Barrier(d) => !d.barriers.iter().any(|b| b.transition),
+        c => is_event_command(c),
+    }
 }
 
-/// The program a planner starts from: every barrier dropped but the layout
-/// transitions, each kept at its place as a barrier with empty scopes over
-/// its region (with its ownership transfer, if any); a
-/// `vkCmdPipelineBarrier2` with several transitions keeps them together.
+/// Whether `c` is one of the event commands [`is_planned_away`] drops.
+fn is_event_command(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::SetEvent { .. }
+            | Command::WaitEvents { .. }
+            | Command::SetEvent1 { .. }
+            | Command::WaitEvents1 { .. }
+            | Command::ResetEvent { .. }
+            | Command::HostSetEvent { .. }
+            | Command::HostResetEvent { .. }
+    )
+}
+
+/// The program a planner starts from: every barrier and event command
+/// dropped but the layout transitions ([`is_planned_away`]), each kept at
+/// its place as a barrier with empty scopes over its region (with its
+/// ownership transfer, if any); a `vkCmdPipelineBarrier2` with several
+/// transitions keeps them together.
 pub fn planning_input(program: &Program) -> Program {
     let commands = program
         .commands
         .iter()
         .filter_map(|c| match c {
             Command::Barrier(d) => transitions_only(d).map(Command::Barrier),
+            c if is_event_command(c) => None,
             c => Some(c.clone()),
         })
         .collect();
@@ -163,7 +188,8 @@ fn widen(out: &mut Program, layout: &Layout, sem: Semantics) -> bool {
 
 /// Widens the scopes of `input`'s transitions (the program `plan` was
 /// planned from) by the fixes of the hazards of a transition that `plan`
-/// still has; whether a scope grew.
+/// still has (single-queue plans: the fast checker's walk); whether a
+/// scope grew.
 pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) -> bool {
     let Ok(layout) = resolve(&plan.program) else {
         return false;
@@ -171,11 +197,35 @@ pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) 
     if is_clean(&plan.program, &layout, sem) {
         return false;
     }
+    let hazards = crate::hazard::check_resolved(&plan.program, &layout, sem);
+    widen_by(input, plan, &hazards, &layout, sem)
+}
+
+/// Widens the scopes of `input`'s transitions by the fixes of `hazards`
+/// (of `plan`, whose layout is `layout`) that name a transition; whether
+/// a scope grew. The one rule of [`widen_from_plan`] and of the
+/// multi-queue planner, which finds the hazards with the multi-queue
+/// checker.
+pub(crate) fn widen_by(
+    input: &mut Program,
+    plan: &Plan,
+    hazards: &[Hazard],
+    layout: &Layout,
+    sem: Semantics,
+) -> bool {
     let mut grew = false;
-    for h in crate::hazard::check_resolved(&plan.program, &layout, sem) {
-        let Some(fix) = h.fix.barrier.filter(|b| b.transition) else {
+    for h in hazards {
+        let Some(mut fix) = h.fix.barrier.filter(|b| b.transition) else {
             continue;
         };
+        // A later operation in no pipeline stage (a queue family
+        // ownership release or acquire, which writes the bytes): only
+        // ALL_COMMANDS in the transition's second scope reaches it through
+        // the operation's barrier (whose first scope the multi-queue
+        // planner gives ALL_COMMANDS then).
+        if !h.current.is_layout_transition() && h.current.stage().flag().is_empty() {
+            fix.dst_stage_mask |= PipelineStageFlags2::ALL_COMMANDS;
+        }
         let at = if h.current.is_layout_transition() {
             h.command
         } else {
@@ -192,7 +242,7 @@ pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) 
                 .filter(|b| b.transition && b.region.is_some())
             {
                 let one = Command::Barrier(Dependency { barriers: vec![*b] });
-                let hit = accesses(&one, &layout, sem)
+                let hit = accesses(&one, layout, sem)
                     .iter()
                     .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range));
                 if hit {
@@ -213,10 +263,21 @@ pub(crate) fn widen_from_plan(input: &mut Program, plan: &Plan, sem: Semantics) 
 /// transitions' scopes and the planned barriers that joined them, each of
 /// which may go whole) that the plan does not need (it stays race-free
 /// without it and the barrier valid), one at a time until none can go,
-/// last transition first. Each try
-/// re-checks the whole plan: the cost is the transitions' bits times the
-/// program's length (`docs/planning.md`, "Layout transitions").
-pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics) {
+/// last transition first, but the bits of `floor` (the program the plan
+/// was planned from, whose transitions' scopes another planner needs:
+/// the multi-queue planner's, for what other queues need of them).
+///
+/// Cost: a change at a transition cannot change what the checker found
+/// before the transition runs, so each try is judged from a copy of the
+/// checker's state there (one walk of the plan per pass gives them all),
+/// a try costs the plan after the transition, not the whole plan
+/// (`docs/planning.md`, "Layout transitions").
+///
+/// A planned barrier that goes takes its answers with it: the command's
+/// answers are then what removing the command's synchronization (its
+/// transitions kept, with empty scopes) brings back, found on the
+/// finished plan.
+pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Program) {
     let at: Vec<usize> = (0..plan.program.commands.len())
         .filter(|&i| is_transition(&plan.program.commands[i]))
         .collect();
@@ -226,13 +287,47 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics) {
     let Ok(layout) = resolve(&plan.program) else {
         return;
     };
+    // A plan with a hazard already is widened and planned again by the
+    // caller; every try would fail on it.
+    if !is_clean(&plan.program, &layout, sem) {
+        return;
+    }
+    let order = crate::ir::execution::order(&plan.program);
     let barrier = |p: &Program, i: usize, j: usize| match &p.commands[i] {
         Command::Barrier(d) => d.barriers[j],
         _ => unreachable!("transition points are barrier commands"),
     };
+    // The floor of barrier `j` of transition command `i`: the scopes of
+    // the same transition in `floor` (the input's transition commands hold
+    // their transitions only, in the order the plan keeps after the
+    // planned barriers that join them).
+    let origin = plan.origin.clone();
+    let floor_of = |p: &Program, i: usize, j: usize| -> Barrier {
+        let none = Barrier::default();
+        let (Some(Some(o)), Command::Barrier(d)) = (origin.get(i).copied(), &p.commands[i]) else {
+            return none;
+        };
+        if !d.barriers[j].transition {
+            return none;
+        }
+        let k = d.barriers[..j].iter().filter(|b| b.transition).count();
+        match floor.commands.get(o) {
+            Some(Command::Barrier(f)) => f
+                .barriers
+                .iter()
+                .filter(|b| b.transition)
+                .nth(k)
+                .copied()
+                .unwrap_or(none),
+            _ => none,
+        }
+    };
+    let mut thinned_away: Vec<usize> = Vec::new();
     loop {
         let before = plan.program.barrier_bits();
-        for &i in at.iter().rev() {
+        let states = states_before(&plan.program, &layout, sem, &order, &at);
+        for (&i, (pos, state)) in at.iter().zip(states).rev() {
+            let clean = |p: &Program| clean_from(p, &layout, state.clone(), &order[pos..]);
             let n = match &plan.program.commands[i] {
                 Command::Barrier(d) => d.barriers.len(),
                 _ => 0,
@@ -244,24 +339,24 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics) {
                 // scopes were a superset then).
                 if !barrier(&plan.program, i, j).transition {
                     let old = remove(&mut plan.program, i, j);
-                    if is_clean(&plan.program, &layout, sem) {
+                    if clean(&plan.program) {
+                        thinned_away.push(i);
                         continue;
                     }
                     insert(&mut plan.program, i, j, old);
                 }
+                let keep = floor_of(&plan.program, i, j);
                 for field in 0..4 {
-                    let bits = mask_bits(&barrier(&plan.program, i, j), field);
+                    let bits = mask_bits(&barrier(&plan.program, i, j), field) & !mask_bits(&keep, field);
                     for bit in (0..64).map(|k| 1u64 << k).filter(|b| bits & b != 0) {
                         let old = barrier(&plan.program, i, j);
                         let mut b = old;
                         set_mask_bits(&mut b, field, mask_bits(&old, field) & !bit);
-                        let valid = scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
-                            && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok();
-                        if !valid {
+                        if !valid(&b) {
                             continue;
                         }
                         set(&mut plan.program, i, j, b);
-                        if !is_clean(&plan.program, &layout, sem) {
+                        if !clean(&plan.program) {
                             set(&mut plan.program, i, j, old);
                         }
                     }
@@ -269,7 +364,110 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics) {
             }
         }
         if plan.program.barrier_bits() == before {
-            return;
+            break;
+        }
+    }
+    thinned_away.sort_unstable();
+    thinned_away.dedup();
+    if !thinned_away.is_empty() {
+        reanswer(plan, &layout, sem, &thinned_away);
+    }
+}
+
+/// Whether a barrier's two sides are valid (every access supported by a
+/// stage of its side).
+fn valid(b: &Barrier) -> bool {
+    scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_ok()
+        && scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_ok()
+}
+
+/// The checker's walk (as [`is_clean`]'s) of a clean program up to each
+/// command of `at` (sorted): per command, its position in `order` and the
+/// state before it runs (the checker, and whether a provisional hazard
+/// waits for a submit).
+fn states_before(
+    program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    order: &[usize],
+    at: &[usize],
+) -> Vec<(usize, (Checker, bool))> {
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut pending = false;
+    let mut found = Vec::new();
+    let mut out = Vec::with_capacity(at.len());
+    for (pos, &i) in order.iter().enumerate() {
+        if at.binary_search(&i).is_ok() {
+            out.push((i, (pos, (checker.clone(), pending))));
+        }
+        let c = &program.commands[i];
+        step(&mut checker, layout, i, c, &mut found);
+        pending |= found.drain(..).any(|h| h.provisional);
+        if matches!(c, Command::Wait(_)) {
+            pending = false;
+        }
+    }
+    // In command order (a transition runs after every earlier one).
+    out.sort_unstable_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// [`is_clean`] of `program` from a state of its walk on: `rest` is the
+/// execution order from there.
+fn clean_from(program: &Program, layout: &Layout, state: (Checker, bool), rest: &[usize]) -> bool {
+    let (mut checker, mut pending) = state;
+    let mut found = Vec::new();
+    for &i in rest {
+        let c = &program.commands[i];
+        step(&mut checker, layout, i, c, &mut found);
+        for h in found.drain(..) {
+            if !h.provisional {
+                return false;
+            }
+            pending = true;
+        }
+        match c {
+            Command::Wait(_) => pending = false,
+            Command::Submit(_) if pending => return false,
+            _ => {}
+        }
+    }
+    !pending
+}
+
+/// The answers of the transition commands at `at` of a clean plan, found
+/// again: the hazards removing each command's synchronization alone (its
+/// transitions kept with empty scopes, as [`transitions_only`]) brings
+/// back, in the input's indices.
+fn reanswer(plan: &mut Plan, layout: &Layout, sem: Semantics, at: &[usize]) {
+    for &i in at {
+        let Command::Barrier(dep) = &plan.program.commands[i] else {
+            continue;
+        };
+        let mut without = plan.program.clone();
+        without.commands[i] = match transitions_only(dep) {
+            Some(d) => Command::Barrier(d),
+            None => continue,
+        };
+        let answers: Vec<Hazard> = crate::hazard::check_resolved(&without, layout, sem)
+            .into_iter()
+            .filter_map(|h| {
+                Some(Hazard {
+                    command: plan.origin.get(h.command).copied().flatten()?,
+                    prior_command: plan.origin.get(h.prior_command).copied().flatten()?,
+                    ..h
+                })
+            })
+            .collect();
+        let k = plan.answers.partition_point(|(x, _)| *x < i);
+        let here = plan.answers.get(k).is_some_and(|(x, _)| *x == i);
+        match (here, answers.is_empty()) {
+            (true, true) => {
+                plan.answers.remove(k);
+            }
+            (true, false) => plan.answers[k].1 = answers,
+            (false, false) => plan.answers.insert(k, (i, answers)),
+            (false, true) => {}
         }
     }
 }
