@@ -106,6 +106,9 @@ judge() {
     if [ "$plan_status" = 0 ]; then
         local planned_status=0
         "$vksync" check "$work/$name.plan" > "$work/$name.plan.check" 2>&1 || planned_status=$?
+        # 0: clean, 1: hazards (host ones are allowed below); anything else
+        # (2: the plan does not parse) fails.
+        [ "$planned_status" -le 1 ] || { head -5 "$work/$name.plan.check"; apps_fail "$name: vksync check of the plan: exit status $planned_status"; }
         # The plan covers device-side hazards; a host access after a device
         # write with no wait in the trace stays what the application did.
         other=$(grep ': SYNC-HAZARD-' "$work/$name.plan.check" | grep -v -E ': the host (reads|writes) ' || true)
