@@ -44,6 +44,11 @@ pub struct ImageShape {
     pub layers: u32,
     /// `image_slow`'s rounds per texel.
     pub slow_iters: u32,
+    /// Whether programs may blit: `vkCmdBlitImage` needs a queue family
+    /// with graphics (VUID-vkCmdBlitImage-commandBuffer-cmdpool), which a
+    /// dedicated compute family (the H200's) lacks; without, a generated
+    /// blit is left out.
+    pub blits: bool,
 }
 
 impl ImageShape {
@@ -54,6 +59,7 @@ impl ImageShape {
         mips: 2,
         layers: 2,
         slow_iters: 64,
+        blits: true,
     };
 
     /// [`ImageShape::SMALL`] unless `VKSYNC_IMAGE_SIZE=N` (square N x N
@@ -353,7 +359,7 @@ pub fn build_images(ops: &[ImageOp], shape: ImageShape) -> Program {
                 optimal,
             } => {
                 let (s, d) = (usize::from(src % 3), usize::from(dst % 3));
-                if s == d {
+                if s == d || !shape.blits {
                     continue;
                 }
                 let mip = mip_of(mip);

@@ -81,7 +81,23 @@ fn planned_image_programs_match_the_reference() {
     eprintln!("device_images: device {}", device.info());
     let validated = device.info().validation;
     let device = RefCell::new(device);
-    let shape = ImageShape::from_env();
+    let mut shape = ImageShape::from_env();
+    // A blit needs a queue family with graphics; the runtime refuses one on
+    // a compute-only family (the H200's dedicated one).
+    shape.blits = device
+        .borrow()
+        .info()
+        .queue_families
+        .iter()
+        .any(|f| f.index == device.borrow().info().queue_family && f.graphics);
+    eprintln!(
+        "device_images: blits {}",
+        if shape.blits {
+            "generated"
+        } else {
+            "left out (the queue family has no graphics)"
+        }
+    );
     let (n, max_ops, repeat) = (
         cases(48),
         env_usize("VKSYNC_IMAGE_OPS", 24),

@@ -126,6 +126,13 @@ pub enum CheckError {
         /// The Vulkan command (`vkCmdCopyBufferToImage`, ...).
         call: &'static str,
     },
+    #[error("{call} needs a queue family with graphics (VUID-{call}-commandBuffer-cmdpool); the device's queue family {family} has none")]
+    NeedsGraphics {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The device's queue family the runtime records on.
+        family: u32,
+    },
     #[error("image `{image}` is {format}: {reason}")]
     ImageFormat {
         /// The image's name.
@@ -619,6 +626,29 @@ pub fn check_image_formats(
     Ok(())
 }
 
+/// Refuses commands the device's queue family cannot run: a blit on a
+/// family without graphics (a dedicated compute family, as the H200's).
+/// Without this check the driver may lose the device instead of failing.
+pub fn check_queue_capabilities(program: &Program, family: u32, graphics: bool) -> Result<()> {
+    if graphics {
+        return Ok(());
+    }
+    for (i, c) in program.commands().iter().enumerate() {
+        if let Command::Image(ic) = c {
+            if let ImageOp::BlitImage { .. } = &ic.op {
+                return Err(RuntimeError::Check {
+                    at: Location::Command(i),
+                    source: CheckError::NeedsGraphics {
+                        call: "vkCmdBlitImage",
+                        family,
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// About how many bytes of host memory the CPU reference
 /// (`vksync::reference::run`) and a comparison with a device run need for
 /// `program`: a byte and a definedness flag per byte of every object with
@@ -1021,6 +1051,28 @@ mod tests {
         ];
         for (n, expected) in cases {
             assert_eq!(show_bytes(*n), *expected);
+        }
+    }
+
+    /// (program, whether the queue family has graphics, the answer).
+    #[test]
+    fn blits_need_a_graphics_family() {
+        let blit = "buffer x 64\nimage a R32_UINT 4x4\nimage b R32_UINT 4x4\n\
+            barrier NONE:NONE -> BLIT:TRANSFER_READ a COLOR:0:0 UNDEFINED->GENERAL; NONE:NONE -> BLIT:TRANSFER_WRITE b COLOR:0:0 UNDEFINED->GENERAL\n\
+            blit-image a GENERAL -> b GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:4,4,1\n";
+        let copy = "buffer x 64\nbuffer y 64\ncopy x -> y\n";
+        let cases = [
+            (blit, false, "command 1: vkCmdBlitImage needs a queue family with graphics (VUID-vkCmdBlitImage-commandBuffer-cmdpool); the device's queue family 2 has none"),
+            (blit, true, "ok"),
+            (copy, false, "ok"),
+        ];
+        for (text, graphics, want) in cases {
+            let p = vksync::trace::parse(text).expect("parses").program;
+            let got = match check_queue_capabilities(&p, 2, graphics) {
+                Ok(()) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert_eq!(got, want, "{text}");
         }
     }
 }

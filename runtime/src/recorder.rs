@@ -38,8 +38,8 @@
 //! waited for at the end.
 
 use crate::checks::{
-    check_image_formats, check_program, check_reference_memory, host_memory_available, CheckError,
-    CheckedDispatch, CheckedProgram,
+    check_image_formats, check_program, check_queue_capabilities, check_reference_memory,
+    host_memory_available, CheckError, CheckedDispatch, CheckedProgram,
 };
 use crate::device::{Device, RunParts};
 use crate::error::{Behind, Result, RuntimeError, VkContext};
@@ -309,6 +309,12 @@ impl Device {
         check_image_formats(program, &|format, tiling| {
             self.info.format_features(format, tiling)
         })?;
+        let graphics = self
+            .info
+            .queue_families
+            .iter()
+            .any(|f| f.index == self.info.queue_family && f.graphics);
+        check_queue_capabilities(program, self.info.queue_family, graphics)?;
         let mapping = QueueMapping::new(program, &self.info.queue_families, self.info.queue_family)
             .map_err(|(at, source)| RuntimeError::Check { at, source })?;
         if let Some((at, source)) = mapping.never_completes_shared(program) {
