@@ -1062,6 +1062,14 @@ impl Recorder<'_> {
                     },
                 })
             }
+            Command::Render(rc) => {
+                return Err(crate::error::RuntimeError::Check {
+                    at: vksync::Location::Command(ci),
+                    source: crate::checks::CheckError::Rendering {
+                        call: rc.op.vulkan_name(),
+                    },
+                })
+            }
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),

@@ -740,6 +740,41 @@ impl Order {
                     });
                 }
                 _ => {
+                    // A rendering command's implicit dependencies (module
+                    // `crate::ir::render`: the load operation happens-before
+                    // the instance's accesses of the sample, the store
+                    // operation after them, draws in rasterization order):
+                    // each a dependency at step 0 whose scopes are exactly
+                    // the stages it names, over its attachment's bytes; the
+                    // command's accesses at step 1, after them.
+                    let step = match c {
+                        Command::Render(rc) => {
+                            for d in rc.implicit() {
+                                let stages = scopes::exact_scope(d.stages.bits());
+                                let pairs =
+                                    scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
+                                let node = new_node();
+                                batch_of.resize(node + 1, None);
+                                unsubmitted_ops.push(node);
+                                deps.push(DepOp {
+                                    node,
+                                    pos: (ci, 0),
+                                    first: stages.clone(),
+                                    second: stages,
+                                    first_access: pairs.clone(),
+                                    second_access: pairs,
+                                    range: Some(layout.at(d.region)),
+                                    first_pseudo: None,
+                                    second_pseudo: None,
+                                    first_all: false,
+                                    second_all: false,
+                                    first_signals: Vec::new(),
+                                });
+                            }
+                            1
+                        }
+                        _ => 0,
+                    };
                     for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
                         // The pair's registry names, and from the registry
                         // whether it writes and whether the host makes it
@@ -760,7 +795,7 @@ impl Order {
                         accesses.push(AccessOp {
                             node,
                             command: ci,
-                            pos: (ci, 0),
+                            pos: (ci, step),
                             pseudo: None,
                             qfot: false,
                             mem: a.mem,

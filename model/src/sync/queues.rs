@@ -611,6 +611,18 @@ pub(crate) fn check_multi_queue(
                             }
                         }
                         c => {
+                            // A rendering command's implicit dependencies
+                            // come before its accesses (`crate::ir::render`).
+                            if let Command::Render(rc) = c {
+                                let rb: Vec<ResolvedBarrier> = rc
+                                    .implicit()
+                                    .iter()
+                                    .map(|d| ResolvedBarrier::implicit(d, layout))
+                                    .collect();
+                                if !rb.is_empty() {
+                                    st.apply(*queue, &rb, &vec![None; rb.len()]);
+                                }
+                            }
                             let acc = accesses(c, layout, sem);
                             st.device_accesses(ci, *queue, &acc);
                         }

@@ -53,6 +53,23 @@ impl ResolvedBarrier {
         }
     }
 
+    /// An implicit dependency of a rendering instance
+    /// ([`crate::ir::render::ImplicitDependency`]): its stages and
+    /// accesses on both sides, with exact execution scopes (the stages
+    /// named, not the logically earlier or later ones), over its region.
+    pub fn implicit(d: &crate::ir::render::ImplicitDependency, layout: &Layout) -> ResolvedBarrier {
+        let exec = crate::vk::scope::exact_scope(d.stages);
+        ResolvedBarrier {
+            src_exec: exec,
+            dst_exec: exec,
+            src_access: access_scope(d.stages, d.access, Side::Src),
+            dst_access: access_scope(d.stages, d.access, Side::Dst),
+            range: Some(layout.at(d.region)),
+            src_events: 0,
+            dst_events: 0,
+        }
+    }
+
     /// The first half of barrier `b` of a `vkCmdSetEvent2` whose event has
     /// slot `slot` (< 64): `b`'s first scopes, and as second scope only the
     /// event signal operation, which no stage names: the slot.
@@ -163,7 +180,7 @@ pub struct SyncVal {
 
 /// The host's (stage, access) pairs.
 pub(crate) const HOST_PAIRS: StageAccessSet =
-    StageAccessSet((1 << StageAccess::HostRead as u16) | (1 << StageAccess::HostWrite as u16));
+    StageAccessSet((1 << StageAccess::HostRead as u32) | (1 << StageAccess::HostWrite as u32));
 
 impl SyncVal {
     pub(crate) fn fresh(sa: StageAccess) -> Self {
