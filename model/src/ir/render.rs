@@ -486,6 +486,14 @@ pub enum RenderError {
         /// What ends the command buffer: `the submit at command N` or `the trace's end`.
         ends: String,
     },
+    /// A plan that would need a barrier inside a rendering instance
+    /// (reported at the instance's begin in the planner's input).
+    #[error(
+        "planning needs a barrier inside this rendering instance, and barriers inside an instance are not planned \
+         (a hazard between two of its commands, or between an earlier command and one of its draws): \
+         place a barrier before begin-rendering or split the instance"
+    )]
+    PlanNeedsBarrierInside,
     /// A malformed operand.
     #[error("{call}: {reason}")]
     Bad {
@@ -1148,6 +1156,44 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
         )),
         None => Ok(()),
     }
+}
+
+/// Refuses a plan of `input` whose program has a barrier inside a
+/// rendering instance ([`RenderError::PlanNeedsBarrierInside`], at that
+/// instance's `vkCmdBeginRendering` in `input`: the k-th begin of one is
+/// the k-th of the other, since planners insert barriers, waits and
+/// submits only). Planning around rendering instances is not done yet.
+pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Result<(), ProgramError> {
+    let begins = |p: &Program| -> Vec<usize> {
+        p.commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_))))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let ours = begins(input);
+    let mut k = 0usize;
+    let mut inside: Option<usize> = None;
+    for c in &planned.commands {
+        match c {
+            Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_)) => {
+                inside = Some(k);
+                k += 1;
+            }
+            Command::Render(rc) if matches!(rc.op, RenderOp::End) => inside = None,
+            Command::Barrier(d) if !d.barriers.is_empty() => {
+                if let Some(j) = inside {
+                    return Err(ProgramError {
+                        at: Location::Command(ours.get(j).copied().unwrap_or(0)),
+                        kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsBarrierInside)),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn is_event_command(c: &Command) -> bool {

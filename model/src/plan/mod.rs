@@ -252,6 +252,7 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         // The baselines keep the transitions' scopes as prepared: they are
         // not minimal anyway, and none of them need be race-free.
         if !matches!(opts.planner, PlannerKind::Online | PlannerKind::Offline) {
+            crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
             return Ok(plan);
         }
         transitions::fewest_transition_bits(&mut plan, sem);
@@ -261,6 +262,8 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         // prepared scopes missed widens them, and the program is planned
         // again (scopes only grow, so this ends; almost always at once).
         if !transitions::widen_from_plan(&mut input, &plan, sem) {
+            // Planning around rendering instances is not done yet.
+            crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
             return Ok(plan);
         }
     }
