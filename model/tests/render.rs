@@ -300,7 +300,7 @@ fn rendering_errors() {
         (
             "indices past the buffer",
             end_at("draw-indexed indexCount=40 index ib 0 u16\nend-rendering\n"),
-            "10:1: vkCmdDrawIndexed: the indices needs bytes 0..80 of `ib`, past its size 64",
+            "10:1: vkCmdDrawIndexed: the indices: bytes 0..80 of `ib`, past its size 64",
         ),
         (
             "an indexed draw without an index buffer",

@@ -664,7 +664,7 @@ fn elements(
         return Err(RenderError::Bad {
             call,
             reason: format!(
-                "{what} needs bytes {start}..{end} of `{}`, past its size {total}",
+                "{what}: bytes {start}..{end} of `{}`, past its size {total}",
                 name(program, buffer)
             ),
         });

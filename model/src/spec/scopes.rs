@@ -23,9 +23,9 @@ use std::collections::BTreeSet;
 
 /// The capabilities of the queue every command of a program is submitted
 /// to: graphics, compute and transfer work, the universal family most
-/// devices expose first and real applications submit to. No command of the
-/// model executes in a graphics stage yet, but barriers and semaphore waits
-/// of real applications name those stages, and execution dependency chains
+/// devices expose first and real applications submit to. Draws and
+/// rendering instances execute in the graphics stages, barriers and
+/// semaphore waits of real applications name them, and execution dependency chains
 /// run through them (a barrier whose second scope is
 /// `COLOR_ATTACHMENT_OUTPUT` chains with a later one whose first scope is
 /// `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS`). On a compute-only family
