@@ -66,7 +66,10 @@ fn rendering_program(ops: (u8, u8, u8, u8), draws: &[(u8, u32, u32, u32, u8)]) -
         layout: L::COLOR_ATTACHMENT_OPTIMAL,
         load: LoadOp::ALL[ops.0 as usize % 4],
         store: StoreOp::ALL[ops.1 as usize % 3],
-        resolve: (ops.0 % 2 == 0).then_some((res, range(Aspect::Color), L::GENERAL)),
+        resolve: ops
+            .0
+            .is_multiple_of(2)
+            .then_some((res, range(Aspect::Color), L::GENERAL)),
     };
     let depth = Attachment {
         image: dep,
@@ -78,7 +81,7 @@ fn rendering_program(ops: (u8, u8, u8, u8), draws: &[(u8, u32, u32, u32, u8)]) -
     };
     let begin = RenderOp::Begin(Rendering {
         colors: vec![color],
-        depth: (ops.2 % 3 != 0).then_some(depth),
+        depth: (!ops.2.is_multiple_of(3)).then_some(depth),
     });
     let c = p.render_command(begin).unwrap();
     p.push(c).unwrap();

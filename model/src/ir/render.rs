@@ -634,6 +634,7 @@ fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDependency> {
 
 /// `[offset + first * size, offset + (first + count) * size)` of `buffer`,
 /// checked against its size.
+#[allow(clippy::too_many_arguments)]
 fn elements(
     program: &Program,
     call: &'static str,
