@@ -212,6 +212,14 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "a second instance on one attachment without a barrier races at its load operation",
+            "the store operation happens-after the commands of its own instance only: the next instance's \
+             LOAD reads what it wrote unordered (docs/semantics.md, \"Known gap\": its draws are not reported)",
+            with("draw vertexCount=3 depth-test depth-write\nend-rendering\n\
+                  begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL LOAD STORE\ndraw vertexCount=3\nend-rendering\n"),
+            &["L12 READ_AFTER_WRITE col[COLOR:0:0] after L11"],
+        ),
+        (
             "a resolve reads the attachment and writes the target in COLOR_ATTACHMENT_OUTPUT",
             "Multisample resolve operations execute in COLOR_ATTACHMENT_OUTPUT: COLOR_ATTACHMENT_READ of the \
              attachment, COLOR_ATTACHMENT_WRITE of the resolve target",
