@@ -258,7 +258,7 @@ fn rendering_errors() {
         (
             "end-rendering without a begin",
             "end-rendering\n".into(),
-            "7:1: vkCmdEndRendering outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdEndRendering-None-06161)",
+            "7:1: vkCmdEndRendering outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdEndRendering-renderpass)",
         ),
         (
             "a dispatch inside",

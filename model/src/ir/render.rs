@@ -717,8 +717,8 @@ impl RenderCommand {
                         .map_err(|e| bad(format!("{what}: {e}")))?;
                     if m1 - m0 != 1 {
                         return Err(bad(format!(
-                            "{what}: an attachment view has one mip level (VUID-VkRenderingInfo-imageView-06074 \
-                             names the view's levelCount); {} has {}",
+                            "{what}: an attachment view has one mip level (a color or depth/stencil \
+                             attachment's view has a levelCount of 1); {} has {}",
                             a.range,
                             m1 - m0
                         )));
@@ -764,7 +764,7 @@ impl RenderCommand {
                 let Some((_, r)) = open_instance(&program.commands, index) else {
                     return Err(RenderError::OutsideInstance {
                         call,
-                        vuid: "VUID-vkCmdEndRendering-None-06161",
+                        vuid: "VUID-vkCmdEndRendering-renderpass",
                     });
                 };
                 implicit = implicit_of(program, r);
@@ -1027,9 +1027,10 @@ fn draw_accesses(
 }
 
 /// The layouts an attachment of each kind may be in for the model: the
-/// attachment layouts and `GENERAL` (VUID-VkRenderingAttachmentInfo-imageView-06135
-/// and its siblings refuse the others; read-only depth layouts are
-/// allowed for a depth attachment that is only tested).
+/// attachment layouts and `GENERAL` (`VkRenderingAttachmentInfo`'s
+/// valid usage refuses the others, transfer and present layouts among
+/// them; read-only depth layouts are allowed for a depth attachment that
+/// is only tested).
 pub(crate) fn layout_allowed(color: bool, l: ImageLayout) -> bool {
     use ImageLayout as L;
     if color {
@@ -1105,7 +1106,7 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
                             i,
                             RenderError::OutsideInstance {
                                 call: "vkCmdEndRendering",
-                                vuid: "VUID-vkCmdEndRendering-None-06161",
+                                vuid: "VUID-vkCmdEndRendering-renderpass",
                             },
                         ));
                     }
