@@ -731,6 +731,7 @@ fn placement(c: &Command) -> (bool, Shape) {
         Command::Copy { .. }
         | Command::CopyImage { .. }
         | Command::Image(_)
+        | Command::Render(_)
         | Command::Fill { .. }
         | Command::Update { .. }
         | Command::Dispatch { .. } => (true, Shape::Box),

@@ -110,6 +110,24 @@ const EXAMPLES: &[&str] = &[
     "image-mip-chain",
     "image-mip-chain-fixed",
     "image-storage",
+    "draw-aliased-vertices",
+    "draw-aliased-vertices-fixed",
+    "draw-storage-feedback",
+    "draw-storage-feedback-fixed",
+];
+
+/// The examples with rendering instances and draws: they check; `plan`
+/// plans them with the offline planner where no barrier is needed inside
+/// an instance, and refuses with the typed error otherwise (planning
+/// around rendering instances is not done yet: the online and
+/// conservative planners place barriers inside them); their transitions
+/// keep them from `--schedule` and `--repeat`, and the runtime refuses
+/// them. (name, whether the offline plan is refused).
+const WITH_RENDERING: &[(&str, bool)] = &[
+    ("draw-aliased-vertices", false),
+    ("draw-aliased-vertices-fixed", false),
+    ("draw-storage-feedback", true),
+    ("draw-storage-feedback-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -236,6 +254,8 @@ fn planned_examples_check_clean() {
         .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
         // Planned and checked in `event_programs_are_checked_not_planned`.
         .filter(|n| !WITH_EVENTS.iter().any(|(t, _)| t == *n))
+        // Skipped: `rendering_examples_plan_or_refuse`.
+        .filter(|n| !WITH_RENDERING.iter().any(|(t, _)| t == *n))
     {
         for planner in ["offline", "online", "conservative"] {
             for extra in [None, Some("--buffer-barriers")] {
@@ -267,6 +287,7 @@ fn scheduled_examples_check_clean() {
     for name in EXAMPLES
         .iter()
         .filter(|n| !WITH_TRANSITIONS.iter().any(|(t, _)| t == *n))
+        .filter(|n| !WITH_RENDERING.iter().any(|(t, _)| t == *n))
         .filter(|n| !MULTI_QUEUE.iter().any(|(t, _)| t == *n))
         .filter(|n| !WITH_EVENTS.iter().any(|(t, _)| t == *n))
     {
@@ -292,6 +313,33 @@ fn scheduled_examples_check_clean() {
             program_order,
             "{name}: {plain_header}"
         );
+    }
+}
+
+/// The rendering examples: `check` exits 1 on the hazards and 0 on the
+/// fixes; the offline plan checks clean, or is refused with the typed
+/// error naming the instance's `begin-rendering` line; the conservative
+/// planner, which puts a barrier after every command, is refused on every
+/// one.
+#[test]
+fn rendering_examples_plan_or_refuse() {
+    const REFUSED: &str = ": error: planning needs a barrier inside this rendering instance";
+    for (name, refused) in WITH_RENDERING {
+        let file = format!("examples/{name}.trace");
+        let (code, _, err) = vksync(&["check", &file], None);
+        assert_eq!(code, if name.ends_with("-fixed") { 0 } else { 1 }, "{err}");
+        let (code, planned, err) = vksync(&["plan", &file], None);
+        if *refused {
+            assert_eq!(code, 2, "{name}: {planned}");
+            assert!(err.contains(REFUSED), "{name}: {err}");
+        } else {
+            assert_eq!(code, 0, "{name}: {err}");
+            let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+            assert_eq!(code, 0, "{name} planned, then check:\n{planned}\n{out}{err}");
+        }
+        let (code, _, err) = vksync(&["plan", &file, "--planner", "conservative"], None);
+        assert_eq!(code, 2, "{name}");
+        assert!(err.contains(REFUSED), "{name}: {err}");
     }
 }
 

@@ -559,6 +559,24 @@ pub(crate) fn step(
         // reaches those already. It ends the previous set.
         Command::HostSetEvent { event } => checker.clear_event(event.0),
         Command::ResetEvent { .. } | Command::HostResetEvent { .. } => {}
+        // A rendering command: its instance's implicit dependencies first
+        // (`crate::ir::render`), then its accesses.
+        Command::Render(rc) => {
+            let rb: Vec<ResolvedBarrier> = rc
+                .implicit()
+                .iter()
+                .map(|d| ResolvedBarrier::implicit(d, layout))
+                .collect();
+            if !rb.is_empty() {
+                checker.apply(&rb);
+            }
+            let acc = accesses(command, layout, checker.semantics());
+            if acc.is_empty() {
+                return;
+            }
+            out.extend(detect_accesses(checker, index, &acc));
+            checker.record(index, &acc);
+        }
         _ => {
             let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {

@@ -12,6 +12,9 @@
 //!   subresources with layouts, image barriers over subresource ranges,
 //!   [`ImageOp`] commands, storage and sampled image bindings; see
 //!   [`ImageDesc`]). Checking handles both; planning refuses transitions.
+//!   Dynamic rendering and draws ([`RenderOp`], built with
+//!   [`Program::render_command`]): attachments with load, store and
+//!   resolve operations, the five draw commands with the bytes they read.
 //! - **Checking**: [`check`] / [`check_with`] / [`check_streaming`] give the
 //!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
 //!   [`Semantics`] (the specification's, by default, with a [`Reading`] of
@@ -92,6 +95,10 @@ pub use ir::program::{
 pub use ir::queue::{
     Queue, QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission,
     WaitFor,
+};
+pub use ir::render::{
+    Attachment, Draw, DrawKind, ImplicitDependency, IndexBuffer, IndexType, LoadOp, RenderCommand,
+    RenderError, RenderOp, Rendering, ShaderBinding, ShaderStage, StoreOp, VertexBuffer, VertexRate,
 };
 pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};

@@ -1010,6 +1010,15 @@ fn step(
                 .collect();
             image_step(program, store, &ic.op, &written);
         }
+        // Nor rasterization: what a rendering command writes (attachments,
+        // storage bindings) becomes undefined.
+        Command::Render(rc) => {
+            for (r, sa) in rc.accesses() {
+                if sa.is_write() {
+                    store.write(*r, &vec![None; r.range.len() as usize]);
+                }
+            }
+        }
         Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
             let data: Vec<Option<u8>> = pattern_bytes(c, dst.range.len()).into_iter().map(Some).collect();
             store.write(*dst, &data);

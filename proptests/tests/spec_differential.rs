@@ -95,6 +95,104 @@ proptest! {
     }
 }
 
+/// The stages and accesses random graphics barriers draw from.
+const GFX_STAGES: [&str; 11] = [
+    "VERTEX_ATTRIBUTE_INPUT",
+    "INDEX_INPUT",
+    "VERTEX_SHADER",
+    "FRAGMENT_SHADER",
+    "EARLY_FRAGMENT_TESTS",
+    "LATE_FRAGMENT_TESTS",
+    "COLOR_ATTACHMENT_OUTPUT",
+    "COMPUTE_SHADER",
+    "COPY",
+    "CLEAR",
+    "ALL_GRAPHICS",
+];
+const GFX_ACCESSES: [&str; 10] = [
+    "VERTEX_ATTRIBUTE_READ",
+    "INDEX_READ",
+    "SHADER_STORAGE_READ",
+    "SHADER_WRITE",
+    "SHADER_SAMPLED_READ",
+    "COLOR_ATTACHMENT_READ",
+    "COLOR_ATTACHMENT_WRITE",
+    "DEPTH_STENCIL_ATTACHMENT_READ",
+    "DEPTH_STENCIL_ATTACHMENT_WRITE",
+    "TRANSFER_WRITE",
+];
+
+/// `MASK` text of the names whose bits are set in `bits` (`NONE` if none).
+fn mask(names: &[&str], bits: u32) -> String {
+    let v: Vec<&str> = names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, n)| *n)
+        .collect();
+    if v.is_empty() {
+        "NONE".into()
+    } else {
+        v.join("|")
+    }
+}
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(512))]
+
+    /// Rendering: random sequences of up to 16 entries of the graphics
+    /// alphabet (`vksync_proptests::exhaustive::GRAPHICS_ALPHABET`: whole
+    /// rendering instances, dispatches, clears and copies over a storage
+    /// buffer aliasing a vertex buffer, a color and a depth image), each
+    /// entry possibly followed by a global barrier of random graphics,
+    /// compute and transfer stages and accesses (each side's accesses
+    /// those its stages support); both readings.
+    #[test]
+    fn fast_checker_equals_definitional_semantics_with_rendering(
+        seq in proptest::collection::vec(
+            (0..vksync_proptests::exhaustive::GRAPHICS_NON_BARRIERS, proptest::option::of((0u32..1 << 11, 0u32..1 << 10, 0u32..1 << 11, 0u32..1 << 10))),
+            1..16,
+        )
+    ) {
+        use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
+        let mut src = GRAPHICS_HEADER.to_string();
+        for (entry, barrier) in &seq {
+            src.push_str(GRAPHICS_ALPHABET[*entry]);
+            src.push('\n');
+            if let Some((ss, sa, ds, da)) = barrier {
+                // Each side's accesses keep the bits some stage of its mask
+                // supports (the registry's validator), so every barrier is
+                // valid.
+                let side = |stages: u32, accesses: u32, which: vksync::spec::Side| {
+                    let st = mask(&GFX_STAGES, stages);
+                    let flags = vksync::vk::PipelineStageFlags2::parse(&st).unwrap_or_default();
+                    let kept = (0..GFX_ACCESSES.len() as u32)
+                        .filter(|i| accesses & (1 << i) != 0)
+                        .filter(|&i| {
+                            vksync::vk::AccessFlags2::parse(GFX_ACCESSES[i as usize])
+                                .is_ok_and(|a| vksync::spec::validate(flags, a, which).is_ok())
+                        })
+                        .fold(0u32, |m, i| m | 1 << i);
+                    format!("{st}:{}", mask(&GFX_ACCESSES, kept))
+                };
+                let line = format!(
+                    "barrier {} -> {}\n",
+                    side(*ss, *sa, vksync::spec::Side::First),
+                    side(*ds, *da, vksync::spec::Side::Second)
+                );
+                src.push_str(&line);
+            }
+        }
+        let p = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?.program;
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let sem = vksync::Semantics::for_reading(reading);
+            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+            let spec = keys_of_races(&races(&p, reading).unwrap());
+            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
+        }
+    }
+}
+
 /// Programs with three queues and binary and timeline semaphores: the fast
 /// checker equals the definitional semantics under `reading`, or refuses
 /// the program with the typed error (the corners `vksync::check`

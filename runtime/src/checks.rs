@@ -165,6 +165,11 @@ pub enum CheckError {
         /// Why it is not recorded.
         reason: String,
     },
+    #[error("{call} is a rendering command; the runtime records compute and transfer work only")]
+    Rendering {
+        /// The Vulkan command (`vkCmdBeginRendering`, `vkCmdDraw`, ...).
+        call: &'static str,
+    },
     #[error("the device has fewer queues than the trace ({sharing} device queue), and one device queue runs its batches in submission order: then {waits} can never be satisfied, so the run would wait until its time limit; no limit fixes it (the trace is valid with one device queue per model queue)")]
     SharedQueueNeverCompletes {
         /// Which model queues share which one's device queue.
@@ -393,6 +398,9 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
                 call: kind.vulkan_name(),
             }),
             Command::Image(ic) => check_image_command(program, &layout, &ic.op),
+            Command::Render(rc) => Some(CheckError::Rendering {
+                call: rc.op.vulkan_name(),
+            }),
             _ => None,
         };
         if let Some(source) = refused {

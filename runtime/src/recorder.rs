@@ -1301,6 +1301,14 @@ impl Recorder<'_> {
                 })
             }
             Command::Image(ic) => self.record_image(cb, &ic.op, layout),
+            Command::Render(rc) => {
+                return Err(crate::error::RuntimeError::Check {
+                    at: vksync::Location::Command(ci),
+                    source: crate::checks::CheckError::Rendering {
+                        call: rc.op.vulkan_name(),
+                    },
+                })
+            }
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),

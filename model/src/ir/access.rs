@@ -79,6 +79,10 @@ pub fn region_accesses(command: &Command, sem: Semantics) -> Vec<(Region, StageA
         // Exact image commands carry their accesses, computed from their
         // regions when built (`crate::ir::image`), in their Vulkan stage.
         Command::Image(ic) => ic.accesses().to_vec(),
+        // Rendering commands carry theirs too (`crate::ir::render`): load
+        // operations at the begin, a draw's buffers, bindings and
+        // attachment operations, resolves and store operations at the end.
+        Command::Render(rc) => rc.accesses().to_vec(),
         Command::Fill { dst, .. } | Command::Update { dst, .. } => vec![(*dst, clear)],
         Command::Dispatch {
             bindings, indirect, ..
@@ -215,6 +219,7 @@ pub fn is_device_command(command: &Command) -> bool {
         Command::Copy { .. }
             | Command::CopyImage { .. }
             | Command::Image(_)
+            | Command::Render(_)
             | Command::Fill { .. }
             | Command::Update { .. }
             | Command::Dispatch { .. }

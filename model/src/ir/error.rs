@@ -34,6 +34,10 @@ pub enum ProgramErrorKind {
     /// `Result` of the crate would grow with them.)
     #[error(transparent)]
     Image(Box<super::image::ImageError>),
+    /// A rendering command malformed or out of place (boxed as
+    /// [`ProgramErrorKind::Image`] is).
+    #[error(transparent)]
+    Render(Box<super::render::RenderError>),
     /// Refused with "`{name}` has size 0".
     #[error("`{name}` has size 0")]
     ZeroSizeObject {

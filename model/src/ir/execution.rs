@@ -64,6 +64,7 @@ pub(crate) fn recorded(c: &Command) -> bool {
         Command::Copy { .. }
         | Command::CopyImage { .. }
         | Command::Image(_)
+        | Command::Render(_)
         | Command::Fill { .. }
         | Command::Update { .. }
         | Command::Dispatch { .. }

@@ -1304,6 +1304,41 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     check(image, r, layout, ic.op.vulkan_name(), vuid, &state)?;
                 }
             }
+            // "imageLayout is the layout that imageView will be in during
+            // rendering" (VkRenderingAttachmentInfo): an attachment layout
+            // and the subresources' current one.
+            Command::Render(rc) => {
+                if let super::render::RenderOp::Begin(r) = &rc.op {
+                    for (image, range, layout) in super::render::layout_uses(r) {
+                        let color = range.aspects == AspectMask::of(Aspect::Color);
+                        if !super::render::layout_allowed(color, layout) {
+                            return Err(err(ImageError::LayoutNotAllowed {
+                                call: "vkCmdBeginRendering",
+                                what: if color {
+                                    "a color attachment's imageLayout"
+                                } else {
+                                    "a depth/stencil attachment's imageLayout"
+                                },
+                                layout,
+                                allowed: if color {
+                                    "COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL"
+                                } else {
+                                    "a depth/stencil attachment or read-only layout, or GENERAL"
+                                },
+                                vuid: "VkRenderingAttachmentInfo's imageLayout valid usage",
+                            }));
+                        }
+                        check(
+                            image,
+                            range,
+                            layout,
+                            "vkCmdBeginRendering",
+                            "the layout of each attachment during rendering: \"Image Layouts\"",
+                            &state,
+                        )?;
+                    }
+                }
+            }
             Command::Dispatch { bindings, .. } => {
                 for b in bindings {
                     let Some(i) = slot(b.region.object) else { continue };

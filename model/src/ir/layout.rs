@@ -423,6 +423,18 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     check_region(*r, &life)?;
                 }
             }
+            // Built against the program's objects (bounds checked there);
+            // here: every object is live, and indirect offsets are
+            // multiples of 4 (VUID-vkCmdDrawIndirect-offset-02710 and its
+            // siblings).
+            Command::Render(rc) => {
+                for (r, sa) in rc.accesses() {
+                    check_region(*r, &life)?;
+                    if *sa == crate::vk::scope::StageAccess::DrawIndirectIndirectCommandRead {
+                        aligned4("indirect offset", r.range.start)?;
+                    }
+                }
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } => {
                 check_region(*dst, &life)?;
                 aligned4("offset", dst.range.start)?;
@@ -583,7 +595,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             kind,
         });
     }
-    // The layout of every image subresource along execution order.
+    // Rendering commands only where they may be recorded, then the layout
+    // of every image subresource along execution order.
+    super::render::check_instances(program)?;
     super::image::check_layouts(program)?;
     let mut mem_owners = vec![ObjectId(0); memory_sizes.len()];
     for (i, o) in owners.iter().enumerate() {

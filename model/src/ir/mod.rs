@@ -3,7 +3,7 @@
 //! ([`layout`]), and which memory each command accesses in which stage
 //! ([`access`]), and the queues and semaphores that order commands across
 //! queues ([`queue`]), what is known complete when (`completion`), when each command executes (`execution`), and
-//! events, the split barriers ([`event`]), and exact images with subresources and layouts ([`image`]). It depends only on [`crate::vk`] and the model's options
+//! events, the split barriers ([`event`]), and exact images with subresources and layouts ([`image`]), and dynamic rendering with draws ([`render`]). It depends only on [`crate::vk`] and the model's options
 //! ([`crate::semantics`]); the checker, the planners, the trace format and
 //! the definitional semantics all read programs through it.
 
@@ -17,3 +17,4 @@ pub mod layout;
 pub mod program;
 pub(crate) mod progress;
 pub mod queue;
+pub mod render;

@@ -19,6 +19,7 @@ use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::event::{Event, EventId, EventWait};
 use super::image::{ImageBarrier, ImageBarrierRef, ImageCommand, ImageDesc, Tiling};
 use super::queue::{Queue, QueueId, Semaphore, SemaphoreId, SemaphoreType, Submission, WaitFor};
+use super::render::RenderCommand;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::image::{Format, ImageLayout};
 use std::collections::HashMap;
@@ -498,6 +499,11 @@ pub enum Command {
     /// resolves and clears, each with the byte ranges of its regions.
     /// Build it with [`Program::image_command`].
     Image(Box<ImageCommand>),
+    /// Dynamic rendering: `vkCmdBeginRendering`, `vkCmdEndRendering` and
+    /// the draw commands (`crate::ir::render`), each with the accesses it
+    /// makes and the implicit dependencies of its rendering instance.
+    /// Build it with [`Program::render_command`].
+    Render(Box<RenderCommand>),
     /// `vkCmdFillBuffer` with a 32-bit value.
     Fill {
         /// The bytes written.
@@ -691,6 +697,14 @@ impl Command {
                     f(r);
                 }
             }
+            Command::Render(rc) => {
+                for (r, _) in rc.accesses.iter_mut() {
+                    f(r);
+                }
+                for d in rc.implicit.iter_mut() {
+                    f(&mut d.region);
+                }
+            }
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 f(dst)
             }
@@ -751,6 +765,7 @@ impl Command {
             Command::Copy { .. } => "copy",
             Command::CopyImage { kind, .. } => kind.keyword(),
             Command::Image(ic) => ic.op.keyword(),
+            Command::Render(rc) => rc.op.keyword(),
             Command::Fill { .. } => "fill",
             Command::Update { .. } => "update",
             Command::Dispatch { .. } => "dispatch",
@@ -779,6 +794,7 @@ impl Command {
             Command::Copy { .. } => "vkCmdCopyBuffer",
             Command::CopyImage { kind, .. } => kind.vulkan_name(),
             Command::Image(ic) => ic.op.vulkan_name(),
+            Command::Render(rc) => rc.op.vulkan_name(),
             Command::Fill { .. } => "vkCmdFillBuffer",
             Command::Update { .. } => "vkCmdUpdateBuffer",
             Command::Dispatch {
@@ -1252,6 +1268,18 @@ impl Program {
             })
     }
 
+    /// A rendering command (`vkCmdBeginRendering`, `vkCmdEndRendering`, a
+    /// draw) to append next: checked against this program's objects and
+    /// the rendering instance open at its end, with the accesses it makes.
+    pub fn render_command(&self, op: super::render::RenderOp) -> Result<Command, ProgramError> {
+        RenderCommand::new(self, self.commands.len(), op)
+            .map(|c| Command::Render(Box::new(c)))
+            .map_err(|e| ProgramError {
+                at: Location::Command(self.commands.len()),
+                kind: ProgramErrorKind::Render(Box::new(e)),
+            })
+    }
+
     /// Declares a buffer with memory of its own.
     pub fn buffer(&mut self, name: &str, size: u64) -> Result<ObjectId, ProgramError> {
         self.declare(Object {
@@ -1399,6 +1427,25 @@ impl Program {
                     }))));
                 }
                 regions.extend(ic.accesses.iter().map(|(r, _)| *r));
+            }
+            Command::Render(rc) => {
+                for id in rc.op.objects() {
+                    self.check_id(id, at)?;
+                }
+                let again = RenderCommand::new(self, index, rc.op.clone())
+                    .map_err(|e| err(ProgramErrorKind::Render(Box::new(e))))?;
+                if again.accesses != rc.accesses || again.implicit != rc.implicit {
+                    return Err(err(ProgramErrorKind::Render(Box::new(
+                        super::render::RenderError::Bad {
+                            call: rc.op.vulkan_name(),
+                            reason:
+                                "its accesses are not the ones its operands and its rendering instance give \
+                                 (build it with Program::render_command)"
+                                    .into(),
+                        },
+                    ))));
+                }
+                regions.extend(rc.accesses.iter().map(|(r, _)| *r));
             }
             Command::Fill { dst, .. } | Command::Update { dst, .. } | Command::HostWrite { dst, .. } => {
                 regions.push(*dst)

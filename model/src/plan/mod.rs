@@ -294,7 +294,12 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     refuse_unplanned(program)?;
-    plan_stripped(&planning_input(program), opts, None)
+    let plan = plan_stripped(&planning_input(program), opts, None)?;
+    // Planning around rendering instances is not done yet: a plan that
+    // needs a barrier inside one is refused at its begin-rendering (the
+    // line of `program`, whose commands `planning_input` renumbered).
+    crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
+    Ok(plan)
 }
 
 /// What [`plan`] and [`stabbing_bound`] refuse: several queues and

@@ -51,7 +51,7 @@
 //!
 //! # Assumptions (each documented in `docs/semantics.md`)
 //!
-//! * Queues with compute and transfer capabilities (one implicit queue
+//! * Queues with graphics, compute and transfer capabilities (one implicit queue
 //!   when none is declared); one host thread. Submission order is per
 //!   queue; commands of different queues are ordered only through
 //!   semaphores, fences and the host (module `order`).

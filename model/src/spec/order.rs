@@ -107,6 +107,11 @@ pub(crate) struct DepOp {
     /// of `first_access` in that scope ([`Order::in_signal_access_scope`]).
     /// Empty for every other dependency.
     pub first_signals: Vec<usize>,
+    /// An implicit dependency of a rendering instance: its synchronization
+    /// scopes too hold only accesses of bytes in `range` (the load
+    /// operation "for each sample" happens-before the commands "which
+    /// access the sample"). False for every recorded barrier.
+    pub local: bool,
 }
 
 impl AccessOp {
@@ -344,6 +349,7 @@ impl Order {
                             first_all: first.is_superset(&scopes::all_commands()),
                             second_all: second.is_superset(&scopes::all_commands()),
                             first_signals: Vec::new(),
+                            local: false,
                             first,
                             second,
                             first_access: scopes::access_scope(
@@ -481,6 +487,7 @@ impl Order {
                                 .is_superset(&scopes::all_commands()),
                             second_all: false,
                             first_signals: Vec::new(),
+                            local: false,
                         });
                         nodes_here.push(node);
                     }
@@ -512,6 +519,7 @@ impl Order {
                                 second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
                                     .is_superset(&scopes::all_commands()),
                                 first_signals: Vec::new(),
+                                local: false,
                             });
                             // A device set's barrier j is the first half of
                             // this barrier (the dependency infos are equal);
@@ -570,6 +578,7 @@ impl Order {
                         first_pseudo: None,
                         second_pseudo: None,
                         first_signals: Vec::new(),
+                        local: false,
                     });
                     set_nodes.insert(ci, vec![node]);
                     last_set.insert(event.0, Some(ci));
@@ -636,6 +645,7 @@ impl Order {
                             first_pseudo: None,
                             second_pseudo: None,
                             first_signals: signals.clone(),
+                            local: false,
                         });
                         for &from in &signals {
                             event_edges.push((from, node));
@@ -740,6 +750,42 @@ impl Order {
                     });
                 }
                 _ => {
+                    // A rendering command's implicit dependencies (module
+                    // `crate::ir::render`: the load operation happens-before
+                    // the instance's accesses of the sample, the store
+                    // operation after them, draws in rasterization order):
+                    // each a dependency at step 0 whose scopes are exactly
+                    // the stages it names, over its attachment's bytes; the
+                    // command's accesses at step 1, after them.
+                    let step = match c {
+                        Command::Render(rc) => {
+                            for d in rc.implicit() {
+                                let stages = scopes::exact_scope(d.stages.bits());
+                                let pairs =
+                                    scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
+                                let node = new_node();
+                                batch_of.resize(node + 1, None);
+                                unsubmitted_ops.push(node);
+                                deps.push(DepOp {
+                                    node,
+                                    pos: (ci, 0),
+                                    first: stages.clone(),
+                                    second: stages,
+                                    first_access: pairs.clone(),
+                                    second_access: pairs,
+                                    range: Some(layout.at(d.region)),
+                                    first_pseudo: None,
+                                    second_pseudo: None,
+                                    first_all: false,
+                                    second_all: false,
+                                    first_signals: Vec::new(),
+                                    local: true,
+                                });
+                            }
+                            1
+                        }
+                        _ => 0,
+                    };
                     for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
                         // The pair's registry names, and from the registry
                         // whether it writes and whether the host makes it
@@ -760,7 +806,7 @@ impl Order {
                         accesses.push(AccessOp {
                             node,
                             command: ci,
-                            pos: (ci, 0),
+                            pos: (ci, step),
                             pseudo: None,
                             qfot: false,
                             mem: a.mem,
@@ -809,9 +855,16 @@ impl Order {
         // ("Submission Order"), so a barrier's scopes hold only commands
         // of its own queue.
         for d in &deps {
+            // An implicit dependency of a rendering instance orders the
+            // accesses of its own bytes only (`DepOp::local`).
+            let touches = |a: &AccessOp| {
+                !d.local
+                    || d.range
+                        .is_some_and(|r| r.mem == a.mem && r.range.overlaps(a.range))
+            };
             for a in accesses
                 .iter()
-                .filter(|a| !a.host && queue(a.node) == queue(d.node))
+                .filter(|a| !a.host && queue(a.node) == queue(d.node) && touches(a))
             {
                 if a.pos < d.pos && a.in_first(d) {
                     edges[a.node].push(d.node);

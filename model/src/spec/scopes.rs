@@ -23,9 +23,9 @@ use std::collections::BTreeSet;
 
 /// The capabilities of the queue every command of a program is submitted
 /// to: graphics, compute and transfer work, the universal family most
-/// devices expose first and real applications submit to. No command of the
-/// model executes in a graphics stage yet, but barriers and semaphore waits
-/// of real applications name those stages, and execution dependency chains
+/// devices expose first and real applications submit to. Draws and
+/// rendering instances execute in the graphics stages, barriers and
+/// semaphore waits of real applications name them, and execution dependency chains
 /// run through them (a barrier whose second scope is
 /// `COLOR_ATTACHMENT_OUTPUT` chains with a later one whose first scope is
 /// `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS`). On a compute-only family
@@ -132,6 +132,13 @@ fn named(mask: u64, side: Side) -> (Stages, Stages) {
     (named, exec_only)
 }
 
+/// The concrete stages a mask names (meta stages expanded), without the
+/// logically earlier or later ones: the scope of an implicit dependency
+/// of a rendering instance, which orders the stages it names only.
+pub(crate) fn exact_scope(mask: u64) -> Stages {
+    named(mask, Side::First).0
+}
+
 /// The position of each concrete stage in each pipeline (meta entries of
 /// a pipeline, such as `TRANSFER`, put all their stages at one position).
 fn pipeline_positions() -> Vec<Vec<(usize, &'static str)>> {
@@ -226,6 +233,22 @@ pub(crate) fn pair_names(sa: StageAccess) -> Option<(&'static str, &'static str)
         ClearTransferWrite => ("CLEAR", "TRANSFER_WRITE"),
         HostRead => ("HOST", "HOST_READ"),
         HostWrite => ("HOST", "HOST_WRITE"),
+        IndexInputIndexRead => ("INDEX_INPUT", "INDEX_READ"),
+        VertexAttributeInputVertexAttributeRead => ("VERTEX_ATTRIBUTE_INPUT", "VERTEX_ATTRIBUTE_READ"),
+        VertexShaderUniformRead => ("VERTEX_SHADER", "UNIFORM_READ"),
+        VertexShaderSampledRead => ("VERTEX_SHADER", "SHADER_SAMPLED_READ"),
+        VertexShaderStorageRead => ("VERTEX_SHADER", "SHADER_STORAGE_READ"),
+        VertexShaderStorageWrite => ("VERTEX_SHADER", "SHADER_STORAGE_WRITE"),
+        FragmentShaderUniformRead => ("FRAGMENT_SHADER", "UNIFORM_READ"),
+        FragmentShaderSampledRead => ("FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),
+        FragmentShaderStorageRead => ("FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
+        FragmentShaderStorageWrite => ("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE"),
+        EarlyFragmentTestsDepthStencilRead => ("EARLY_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_READ"),
+        EarlyFragmentTestsDepthStencilWrite => ("EARLY_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_WRITE"),
+        LateFragmentTestsDepthStencilRead => ("LATE_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_READ"),
+        LateFragmentTestsDepthStencilWrite => ("LATE_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_WRITE"),
+        ColorAttachmentOutputColorRead => ("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_READ"),
+        ColorAttachmentOutputColorWrite => ("COLOR_ATTACHMENT_OUTPUT", "COLOR_ATTACHMENT_WRITE"),
         ImageLayoutTransition | QueueFamilyOwnershipTransfer => return None,
     })
 }

@@ -605,7 +605,13 @@ impl Checker {
                         let i = rs.partition_point(|r| r.end <= s);
                         rs.get(i).is_some_and(|r| r.start <= s && end <= r.end)
                     });
-                    effects.push((*b, if inside { Reach::Full } else { outside }));
+                    let reach = match (inside, b.local) {
+                        (true, _) => Reach::Full,
+                        // An implicit dependency orders its own bytes only.
+                        (false, true) => Reach::Nothing,
+                        (false, false) => outside,
+                    };
+                    effects.push((*b, reach));
                 }
                 let vals = recs
                     .iter()
@@ -618,7 +624,11 @@ impl Checker {
         // dependency) applies to every access, once per distinct value.
         effects.clear();
         effects.extend(globals.iter().map(|b| (*b, Reach::Full)));
-        effects.extend(groups.iter().map(|(b, _)| (*b, outside)));
+        effects.extend(
+            groups
+                .iter()
+                .map(|(b, _)| (*b, if b.local { Reach::Nothing } else { outside })),
+        );
         self.nodes.map_all(|v| v.apply_each(&effects));
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();

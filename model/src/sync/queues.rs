@@ -404,6 +404,24 @@ pub(crate) fn check_multi_queue(
             format!("{what} (an event) with several queues or semaphores"),
         ));
     }
+    // Rendering with several queues: the implicit dependencies of an
+    // instance order its attachment's bytes only, execution included,
+    // which this walk's records do not express (the definitional
+    // semantics decides them); one queue is (`crate::sync::checker`).
+    if let Some(at) = program
+        .commands
+        .iter()
+        .position(|c| matches!(c, Command::Render(_)))
+    {
+        return Err(refuse(
+            at,
+            format!(
+                "`{}` ({}, rendering) with several queues or semaphores",
+                program.commands[at].keyword(),
+                program.commands[at].vulkan_name()
+            ),
+        ));
+    }
     if sem != Semantics::for_reading(sem.reading()) {
         let (at, _) = program.first_multi_queue_command().unwrap_or((0, String::new()));
         return Err(refuse(

@@ -140,7 +140,8 @@ pub(crate) struct Rec {
 }
 
 /// The reads since the last write, at most one per stage (so at most one
-/// per concrete stage: seven), sorted by stage. Stored inline: range
+/// per concrete device stage: sixteen, the graphics stages included),
+/// sorted by stage. Stored inline: range
 /// entries are split, merged and copied constantly, and a heap allocation
 /// per entry dominated the checker's time.
 #[derive(Clone, Copy, Debug, Default)]
@@ -151,7 +152,7 @@ pub(crate) struct Reads {
     /// layer ORs every read's barriers into it and clears it only at the
     /// next write). Always empty under the specification.
     pub(crate) replaced: StageSet,
-    items: [Rec; Stage::ACCESSING.len() - 1],
+    items: [Rec; Stage::ALL.len() - 1],
 }
 
 impl PartialEq for Reads {

@@ -20,7 +20,8 @@ use crate::ir::program::Barrier;
 use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 
 /// A barrier with its scopes computed by [`crate::vk::scope`]; `range` restricts
-/// the access scopes (not the execution dependency) to a buffer range.
+/// the access scopes (not the execution dependency, unless `local`) to a
+/// buffer range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ResolvedBarrier {
     pub src_exec: StageSet,
@@ -37,6 +38,12 @@ pub struct ResolvedBarrier {
     /// operation ([`ResolvedBarrier::event_set`]), or a `vkCmdSetEvent`
     /// ([`ResolvedBarrier::event_set1`]). 0 otherwise.
     pub dst_events: u64,
+    /// Its execution dependency too is limited to `range`: an implicit
+    /// dependency of a rendering instance, which orders the accesses of
+    /// its attachment's bytes and nothing else
+    /// ([`ResolvedBarrier::implicit`]). False for every barrier a program
+    /// records.
+    pub local: bool,
 }
 
 impl ResolvedBarrier {
@@ -50,6 +57,25 @@ impl ResolvedBarrier {
             range: b.region.map(|r| layout.at(r)),
             src_events: 0,
             dst_events: 0,
+            local: false,
+        }
+    }
+
+    /// An implicit dependency of a rendering instance
+    /// ([`crate::ir::render::ImplicitDependency`]): its stages and
+    /// accesses on both sides, with exact execution scopes (the stages
+    /// named, not the logically earlier or later ones), over its region.
+    pub fn implicit(d: &crate::ir::render::ImplicitDependency, layout: &Layout) -> ResolvedBarrier {
+        let exec = crate::vk::scope::exact_scope(d.stages);
+        ResolvedBarrier {
+            src_exec: exec,
+            dst_exec: exec,
+            src_access: access_scope(d.stages, d.access, Side::Src),
+            dst_access: access_scope(d.stages, d.access, Side::Dst),
+            range: Some(layout.at(d.region)),
+            src_events: 0,
+            dst_events: 0,
+            local: true,
         }
     }
 
@@ -80,6 +106,7 @@ impl ResolvedBarrier {
             range: None,
             src_events: 0,
             dst_events: 1u64 << slot,
+            local: false,
         }
     }
 
@@ -163,7 +190,7 @@ pub struct SyncVal {
 
 /// The host's (stage, access) pairs.
 pub(crate) const HOST_PAIRS: StageAccessSet =
-    StageAccessSet((1 << StageAccess::HostRead as u16) | (1 << StageAccess::HostWrite as u16));
+    StageAccessSet((1 << StageAccess::HostRead as u32) | (1 << StageAccess::HostWrite as u32));
 
 impl SyncVal {
     pub(crate) fn fresh(sa: StageAccess) -> Self {

@@ -21,6 +21,10 @@ use crate::ir::queue::{
     QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreStates, SemaphoreType, SemaphoreWait,
     Submission, WaitFor,
 };
+use crate::ir::render::{
+    Attachment, Draw, DrawKind, IndexBuffer, IndexType, LoadOp, RenderOp, Rendering, ShaderBinding,
+    ShaderStage, StoreOp, VertexBuffer, VertexRate,
+};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 use crate::vk::image::{AspectMask, Format, ImageLayout};
 use std::collections::HashMap;
@@ -1106,6 +1110,281 @@ impl Parser {
         Ok(op)
     }
 
+    /// An attachment of `begin-rendering`: `color IMG A:M:L LAYOUT LOAD
+    /// STORE [resolve IMG A:M:L LAYOUT]` or `depth IMG A:M:L LAYOUT LOAD
+    /// STORE`.
+    fn attachment(&self, line: &Line, g: &[Tok]) -> Result<(bool, Attachment), ParseError> {
+        let at = |i: usize| g.get(i).copied();
+        let need = |i: usize, what: &str| match at(i) {
+            Some(t) => Ok(t),
+            None => line.err(
+                g.last().map_or(line.end_col, |t| t.end_col()),
+                format!("expected {what}"),
+            ),
+        };
+        let kind = need(0, "`color` or `depth`")?;
+        let color = match kind.text {
+            "color" => true,
+            "depth" => false,
+            other => {
+                return line.err(
+                    kind.col,
+                    format!("expected `color` or `depth`, found {}", quote(other)),
+                )
+            }
+        };
+        let image = self.image(line, need(1, "an image")?)?;
+        let range = subrange(line, need(2, "the view's subresources `ASPECTS:MIP:LAYERS`")?)?;
+        let layout_t = need(3, "the attachment's image layout")?;
+        let view_layout = layout(line, layout_t)?;
+        let lt = need(4, "a load op (`LOAD`, `CLEAR`, `DONT_CARE` or `NONE`)")?;
+        let load = LoadOp::parse(lt.text).map_or_else(
+            || {
+                line.err(
+                    lt.col,
+                    format!(
+                        "expected a load op (`LOAD`, `CLEAR`, `DONT_CARE` or `NONE`), found {}",
+                        quote(lt.text)
+                    ),
+                )
+            },
+            Ok,
+        )?;
+        let st = need(5, "a store op (`STORE`, `DONT_CARE` or `NONE`)")?;
+        let store = StoreOp::parse(st.text).map_or_else(
+            || {
+                line.err(
+                    st.col,
+                    format!(
+                        "expected a store op (`STORE`, `DONT_CARE` or `NONE`), found {}",
+                        quote(st.text)
+                    ),
+                )
+            },
+            Ok,
+        )?;
+        let mut resolve = None;
+        if let Some(t) = at(6) {
+            if t.text != "resolve" || !color {
+                return line.err(t.col, format!("unexpected {}", quote(t.text)));
+            }
+            let ri = self.image(line, need(7, "the resolve target image")?)?;
+            let rr = subrange(line, need(8, "the resolve target's subresources")?)?;
+            let rl = layout(line, need(9, "the resolve target's image layout")?)?;
+            resolve = Some((ri, rr, rl));
+            if let Some(t) = at(10) {
+                return line.err(t.col, format!("unexpected {}", quote(t.text)));
+            }
+        }
+        Ok((
+            color,
+            Attachment {
+                image,
+                range,
+                layout: view_layout,
+                load,
+                store,
+                resolve,
+            },
+        ))
+    }
+
+    /// `begin-rendering`, `end-rendering` and the draws.
+    fn render_op(&mut self, line: &mut Line, kw: &str) -> Result<RenderOp, ParseError> {
+        match kw {
+            "end-rendering" => {
+                line.done()?;
+                return Ok(RenderOp::End);
+            }
+            "begin-rendering" => {
+                let mut r = Rendering::default();
+                for g in groups(line)? {
+                    let (color, a) = self.attachment(line, &g)?;
+                    if color {
+                        r.colors.push(a);
+                    } else if r.depth.replace(a).is_some() {
+                        return line.err(
+                            g[0].col,
+                            "a rendering instance has at most one `depth` attachment",
+                        );
+                    }
+                }
+                return Ok(RenderOp::Begin(r));
+            }
+            _ => {}
+        }
+        let mut params: HashMap<&str, u64> = HashMap::new();
+        let mut objects: Vec<ObjectId> = Vec::new();
+        let mut d = Draw {
+            kind: DrawKind::Draw {
+                vertex_count: 0,
+                instance_count: 1,
+                first_vertex: 0,
+                first_instance: 0,
+            },
+            vertex: Vec::new(),
+            index: None,
+            bindings: Vec::new(),
+            color_write: true,
+            blend: false,
+            depth_test: false,
+            depth_write: false,
+        };
+        let keys: &[&str] = match kw {
+            "draw" => &["vertexCount", "instanceCount", "firstVertex", "firstInstance"],
+            "draw-indexed" => &["indexCount", "instanceCount", "firstIndex", "firstInstance"],
+            "draw-indirect" | "draw-indexed-indirect" => &["offset", "drawCount", "stride"],
+            _ => &["offset", "countOffset", "maxDrawCount", "stride"],
+        };
+        let mut indexed_count = false;
+        // The buffers come first: the indirect buffer, then the count
+        // buffer.
+        if kw.contains("indirect") {
+            let t = line.next("the indirect buffer")?;
+            objects.push(self.object(line, t)?);
+        }
+        if kw == "draw-indirect-count" {
+            let t = line.next("the count buffer")?;
+            objects.push(self.object(line, t)?);
+        }
+        while let Some(t) = line.peek() {
+            line.pos += 1;
+            if let Some((key, value)) = t.text.split_once('=') {
+                if !keys.contains(&key) {
+                    return line.err(
+                        t.col,
+                        format!("unknown key {} (expected one of {})", quote(key), keys.join(", ")),
+                    );
+                }
+                let v = t.piece(t.text.len() - value.len(), t.text.len());
+                let bits = if key == "offset" || key == "countOffset" {
+                    64
+                } else {
+                    32
+                };
+                if params.insert(key, number(line, v, "a number", bits)?).is_some() {
+                    return line.err(t.col, format!("{} given twice", quote(key)));
+                }
+                continue;
+            }
+            match t.text {
+                "vertex" | "instance" => {
+                    let b = line.next("a vertex buffer")?;
+                    let buffer = self.object(line, b)?;
+                    let o = line.next("the binding's offset")?;
+                    let offset = number(line, o, "the binding's offset", 64)?;
+                    let s = line.next("the binding's stride")?;
+                    let stride = number(line, s, "the binding's stride", 32)?;
+                    let rate = if t.text == "vertex" { VertexRate::Vertex } else { VertexRate::Instance };
+                    d.vertex.push(VertexBuffer {
+                        buffer,
+                        offset,
+                        stride,
+                        rate,
+                    });
+                }
+                "index" => {
+                    let b = line.next("an index buffer")?;
+                    let buffer = self.object(line, b)?;
+                    let o = line.next("the index buffer's offset")?;
+                    let offset = number(line, o, "the index buffer's offset", 64)?;
+                    let ty = line.next("an index type (`u8`, `u16` or `u32`)")?;
+                    let index_type = IndexType::parse(ty.text).map_or_else(
+                        || line.err(ty.col, format!("expected `u8`, `u16` or `u32`, found {}", quote(ty.text))),
+                        Ok,
+                    )?;
+                    if d.index.is_some() {
+                        return line.err(t.col, "a draw has one `index` buffer");
+                    }
+                    d.index = Some(IndexBuffer {
+                        buffer,
+                        offset,
+                        index_type,
+                    });
+                }
+                "vs" | "fs" => {
+                    let stage = if t.text == "vs" { ShaderStage::Vertex } else { ShaderStage::Fragment };
+                    let a = line.next("`read`, `write`, `rw`, `uniform` or `sampled`")?;
+                    let access = match a.text {
+                        "read" => BindingAccess::Read,
+                        "write" => BindingAccess::Write,
+                        "rw" => BindingAccess::ReadWrite,
+                        "uniform" => BindingAccess::Uniform,
+                        "sampled" => BindingAccess::Sampled,
+                        other => {
+                            return line.err(
+                                a.col,
+                                format!(
+                                    "expected `read`, `write`, `rw`, `uniform` or `sampled` (image bindings are not modelled in draws yet), found {}",
+                                    quote(other)
+                                ),
+                            )
+                        }
+                    };
+                    let r = line.next("a region")?;
+                    let region = self.region(line, r)?;
+                    d.bindings.push(ShaderBinding {
+                        stage,
+                        binding: Binding { access, region },
+                    });
+                }
+                "blend" => d.blend = true,
+                "no-color-write" => d.color_write = false,
+                "depth-test" => d.depth_test = true,
+                "depth-write" => d.depth_write = true,
+                "indexed" if kw == "draw-indirect-count" => indexed_count = true,
+                other => {
+                    return line.err(
+                        t.col,
+                        format!(
+                            "expected `KEY=VALUE` ({}), `vertex`, `instance`, `index`, `vs`, `fs`, `blend`, `no-color-write`, \
+                             `depth-test` or `depth-write`, found {}",
+                            keys.join(", "),
+                            quote(other)
+                        ),
+                    )
+                }
+            }
+        }
+        let get = |k: &str, default: u64| params.get(k).copied().unwrap_or(default);
+        let need = |k: &str| match params.get(k) {
+            Some(v) => Ok(*v),
+            None => line.err(line.end_col, format!("expected `{k}=...`")),
+        };
+        let u = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        d.kind = match kw {
+            "draw" => DrawKind::Draw {
+                vertex_count: u(need("vertexCount")?),
+                instance_count: u(get("instanceCount", 1)),
+                first_vertex: u(get("firstVertex", 0)),
+                first_instance: u(get("firstInstance", 0)),
+            },
+            "draw-indexed" => DrawKind::DrawIndexed {
+                index_count: u(need("indexCount")?),
+                instance_count: u(get("instanceCount", 1)),
+                first_index: u(get("firstIndex", 0)),
+                first_instance: u(get("firstInstance", 0)),
+            },
+            "draw-indirect" | "draw-indexed-indirect" => DrawKind::Indirect {
+                indexed: kw == "draw-indexed-indirect",
+                buffer: objects[0],
+                offset: get("offset", 0),
+                draw_count: u(need("drawCount")?),
+                stride: u(need("stride")?),
+            },
+            _ => DrawKind::IndirectCount {
+                indexed: indexed_count,
+                buffer: objects[0],
+                offset: get("offset", 0),
+                count_buffer: objects[1],
+                count_offset: get("countOffset", 0),
+                max_draw_count: u(need("maxDrawCount")?),
+                stride: u(need("stride")?),
+            },
+        };
+        Ok(RenderOp::Draw(d))
+    }
+
     fn line(&mut self, mut line: Line) -> Result<(), ParseError> {
         let Some(first) = line.peek() else {
             return Ok(());
@@ -1311,6 +1590,21 @@ impl Parser {
                     .trace
                     .program
                     .image_command(op)
+                    .or_else(|e| line.err(first.col, e.kind.to_string()))?;
+                self.push(no, c);
+            }
+            "begin-rendering"
+            | "end-rendering"
+            | "draw"
+            | "draw-indexed"
+            | "draw-indirect"
+            | "draw-indexed-indirect"
+            | "draw-indirect-count" => {
+                let op = self.render_op(&mut line, kw)?;
+                let c = self
+                    .trace
+                    .program
+                    .render_command(op)
                     .or_else(|e| line.err(first.col, e.kind.to_string()))?;
                 self.push(no, c);
             }

@@ -9,6 +9,7 @@ use crate::ir::image::{
 };
 use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region, SharingMode};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
+use crate::ir::render::{Attachment, DrawKind, RenderOp, VertexRate};
 use crate::vk::flags::PipelineStageFlags2;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -433,6 +434,120 @@ fn image_command_text(program: &Program, op: &ImageOp) -> String {
     }
 }
 
+/// The text of a rendering command: the inverse of the parser's forms,
+/// every parameter written.
+fn render_command_text(program: &Program, op: &RenderOp) -> String {
+    let n = |id: ObjectId| program.object(id).map_or("?", |o| o.name.as_str());
+    let k = op.keyword();
+    match op {
+        RenderOp::End => k.to_string(),
+        RenderOp::Begin(r) => {
+            let att = |kind: &str, a: &Attachment| {
+                let mut t = format!(
+                    "{kind} {} {} {} {} {}",
+                    n(a.image),
+                    a.range,
+                    a.layout,
+                    a.load.keyword(),
+                    a.store.keyword()
+                );
+                if let Some((ri, rr, rl)) = a.resolve {
+                    t.push_str(&format!(" resolve {} {rr} {rl}", n(ri)));
+                }
+                t
+            };
+            let parts: Vec<String> = r
+                .colors
+                .iter()
+                .map(|a| att("color", a))
+                .chain(r.depth.iter().map(|a| att("depth", a)))
+                .collect();
+            format!("{k} {}", parts.join(" ; "))
+        }
+        RenderOp::Draw(d) => {
+            let mut t = k.to_string();
+            match d.kind {
+                DrawKind::Draw {
+                    vertex_count,
+                    instance_count,
+                    first_vertex,
+                    first_instance,
+                } => t.push_str(&format!(
+                    " vertexCount={vertex_count} instanceCount={instance_count} firstVertex={first_vertex} firstInstance={first_instance}"
+                )),
+                DrawKind::DrawIndexed {
+                    index_count,
+                    instance_count,
+                    first_index,
+                    first_instance,
+                } => t.push_str(&format!(
+                    " indexCount={index_count} instanceCount={instance_count} firstIndex={first_index} firstInstance={first_instance}"
+                )),
+                DrawKind::Indirect {
+                    buffer,
+                    offset,
+                    draw_count,
+                    stride,
+                    ..
+                } => t.push_str(&format!(" {} offset={offset} drawCount={draw_count} stride={stride}", n(buffer))),
+                DrawKind::IndirectCount {
+                    indexed,
+                    buffer,
+                    offset,
+                    count_buffer,
+                    count_offset,
+                    max_draw_count,
+                    stride,
+                } => {
+                    t.push_str(&format!(
+                        " {} {} offset={offset} countOffset={count_offset} maxDrawCount={max_draw_count} stride={stride}",
+                        n(buffer),
+                        n(count_buffer)
+                    ));
+                    if indexed {
+                        t.push_str(" indexed");
+                    }
+                }
+            }
+            for v in &d.vertex {
+                let rate = match v.rate {
+                    VertexRate::Vertex => "vertex",
+                    VertexRate::Instance => "instance",
+                };
+                t.push_str(&format!(" {rate} {} {} {}", n(v.buffer), v.offset, v.stride));
+            }
+            if let Some(i) = d.index {
+                t.push_str(&format!(
+                    " index {} {} {}",
+                    n(i.buffer),
+                    i.offset,
+                    i.index_type.keyword()
+                ));
+            }
+            for b in &d.bindings {
+                t.push_str(&format!(
+                    " {} {} {}",
+                    b.stage.keyword(),
+                    b.binding.access.keyword(),
+                    program.show_region(b.binding.region)
+                ));
+            }
+            for (on, word) in [
+                (d.blend, "blend"),
+                (!d.color_write, "no-color-write"),
+                (d.depth_test, "depth-test"),
+                (d.depth_write, "depth-write"),
+            ] {
+                if on {
+                    t.push(' ');
+                    t.push_str(word);
+                }
+            }
+            t
+        }
+    }
+}
+
 /// Prints one command as a trace line (without the newline).
 pub fn print_command(program: &Program, c: &Command) -> String {
     let r = |reg: &Region| program.show_region(*reg);
@@ -452,6 +567,7 @@ pub fn print_command(program: &Program, c: &Command) -> String {
         Command::Copy { src, dst } => format!("copy {} -> {}", r(src), r(dst)),
         Command::CopyImage { kind, src, dst } => format!("{} {} -> {}", kind.keyword(), r(src), r(dst)),
         Command::Image(ic) => image_command_text(program, &ic.op),
+        Command::Render(rc) => render_command_text(program, &rc.op),
         Command::Fill { dst, value } => format!("fill {} {}", r(dst), value),
         Command::Update { dst, value } => format!("update {} {}", r(dst), value),
         Command::HostWrite { dst, value } => format!("host-write {} {}", r(dst), value),

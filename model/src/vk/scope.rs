@@ -56,7 +56,7 @@ pub enum Stage {
     /// scope holds it only through `ALL_COMMANDS` (module
     /// `crate::sync::queues`, `docs/semantics.md`).
     QueueFamilyOwnershipTransfer = 8,
-    /// `INDEX_INPUT` (graphics: no command of the model runs here yet).
+    /// `INDEX_INPUT` (graphics).
     IndexInput = 9,
     /// `VERTEX_ATTRIBUTE_INPUT` (graphics).
     VertexAttributeInput = 10,
@@ -79,8 +79,10 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// The concrete stages in which a command of the model accesses memory,
-    /// in bit order (the pseudo stages are not among them).
+    /// The concrete stages of compute, transfer and host work, in bit
+    /// order (the pseudo stages are not among them; the graphics stages,
+    /// where draws and rendering instances access memory, are
+    /// [`Stage::GRAPHICS`]).
     pub const ACCESSING: [Stage; 7] = [
         Stage::DrawIndirect,
         Stage::ComputeShader,
@@ -243,12 +245,51 @@ pub enum StageAccess {
     /// memory bound to the ... buffer range", so a write here (which
     /// covers the read). Not a Vulkan pair: no mask names it.
     QueueFamilyOwnershipTransfer = 15,
+    /// `INDEX_INPUT` / `INDEX_READ`: a draw's index buffer.
+    IndexInputIndexRead = 16,
+    /// `VERTEX_ATTRIBUTE_INPUT` / `VERTEX_ATTRIBUTE_READ`: a draw's vertex
+    /// buffers.
+    VertexAttributeInputVertexAttributeRead = 17,
+    /// `VERTEX_SHADER` / `UNIFORM_READ`.
+    VertexShaderUniformRead = 18,
+    /// `VERTEX_SHADER` / `SHADER_SAMPLED_READ`.
+    VertexShaderSampledRead = 19,
+    /// `VERTEX_SHADER` / `SHADER_STORAGE_READ`.
+    VertexShaderStorageRead = 20,
+    /// `VERTEX_SHADER` / `SHADER_STORAGE_WRITE`.
+    VertexShaderStorageWrite = 21,
+    /// `FRAGMENT_SHADER` / `UNIFORM_READ`.
+    FragmentShaderUniformRead = 22,
+    /// `FRAGMENT_SHADER` / `SHADER_SAMPLED_READ`.
+    FragmentShaderSampledRead = 23,
+    /// `FRAGMENT_SHADER` / `SHADER_STORAGE_READ`.
+    FragmentShaderStorageRead = 24,
+    /// `FRAGMENT_SHADER` / `SHADER_STORAGE_WRITE`.
+    FragmentShaderStorageWrite = 25,
+    /// `EARLY_FRAGMENT_TESTS` / `DEPTH_STENCIL_ATTACHMENT_READ`: the depth
+    /// test's read, a depth/stencil `LOAD` operation.
+    EarlyFragmentTestsDepthStencilRead = 26,
+    /// `EARLY_FRAGMENT_TESTS` / `DEPTH_STENCIL_ATTACHMENT_WRITE`: a
+    /// depth/stencil `CLEAR` or `DONT_CARE` load operation.
+    EarlyFragmentTestsDepthStencilWrite = 27,
+    /// `LATE_FRAGMENT_TESTS` / `DEPTH_STENCIL_ATTACHMENT_READ`.
+    LateFragmentTestsDepthStencilRead = 28,
+    /// `LATE_FRAGMENT_TESTS` / `DEPTH_STENCIL_ATTACHMENT_WRITE`: the depth
+    /// write of a draw, a depth/stencil store operation.
+    LateFragmentTestsDepthStencilWrite = 29,
+    /// `COLOR_ATTACHMENT_OUTPUT` / `COLOR_ATTACHMENT_READ`: blending, a
+    /// color `LOAD` operation, a resolve's read.
+    ColorAttachmentOutputColorRead = 30,
+    /// `COLOR_ATTACHMENT_OUTPUT` / `COLOR_ATTACHMENT_WRITE`: a draw's color
+    /// write, a color `CLEAR`/`DONT_CARE` load and every color store
+    /// operation, a resolve's write.
+    ColorAttachmentOutputColorWrite = 31,
 }
 
 impl StageAccess {
     /// Every pair a command makes in a Vulkan stage (the pseudo pair
     /// [`StageAccess::ImageLayoutTransition`] is not one of them).
-    pub const ALL: [StageAccess; 14] = [
+    pub const ALL: [StageAccess; 30] = [
         StageAccess::DrawIndirectIndirectCommandRead,
         StageAccess::ComputeShaderUniformRead,
         StageAccess::ComputeShaderSampledRead,
@@ -263,11 +304,27 @@ impl StageAccess {
         StageAccess::ClearTransferWrite,
         StageAccess::HostRead,
         StageAccess::HostWrite,
+        StageAccess::IndexInputIndexRead,
+        StageAccess::VertexAttributeInputVertexAttributeRead,
+        StageAccess::VertexShaderUniformRead,
+        StageAccess::VertexShaderSampledRead,
+        StageAccess::VertexShaderStorageRead,
+        StageAccess::VertexShaderStorageWrite,
+        StageAccess::FragmentShaderUniformRead,
+        StageAccess::FragmentShaderSampledRead,
+        StageAccess::FragmentShaderStorageRead,
+        StageAccess::FragmentShaderStorageWrite,
+        StageAccess::EarlyFragmentTestsDepthStencilRead,
+        StageAccess::EarlyFragmentTestsDepthStencilWrite,
+        StageAccess::LateFragmentTestsDepthStencilRead,
+        StageAccess::LateFragmentTestsDepthStencilWrite,
+        StageAccess::ColorAttachmentOutputColorRead,
+        StageAccess::ColorAttachmentOutputColorWrite,
     ];
 
-    /// The number of pairs, the pseudo pair included: the size of a table
+    /// The number of pairs, the pseudo pairs included: the size of a table
     /// indexed by `sa as usize`.
-    pub(crate) const COUNT: usize = 16;
+    pub(crate) const COUNT: usize = 32;
 
     /// The pair a single stage flag and a single access flag name, if the
     /// model knows it (`COMPUTE_SHADER` + `SHADER_STORAGE_READ`, `COPY` +
@@ -293,6 +350,23 @@ impl StageAccess {
             ResolveTransferRead | ResolveTransferWrite => Stage::Resolve,
             ClearTransferWrite => Stage::Clear,
             HostRead | HostWrite => Stage::Host,
+            IndexInputIndexRead => Stage::IndexInput,
+            VertexAttributeInputVertexAttributeRead => Stage::VertexAttributeInput,
+            VertexShaderUniformRead
+            | VertexShaderSampledRead
+            | VertexShaderStorageRead
+            | VertexShaderStorageWrite => Stage::VertexShader,
+            FragmentShaderUniformRead
+            | FragmentShaderSampledRead
+            | FragmentShaderStorageRead
+            | FragmentShaderStorageWrite => Stage::FragmentShader,
+            EarlyFragmentTestsDepthStencilRead | EarlyFragmentTestsDepthStencilWrite => {
+                Stage::EarlyFragmentTests
+            }
+            LateFragmentTestsDepthStencilRead | LateFragmentTestsDepthStencilWrite => {
+                Stage::LateFragmentTests
+            }
+            ColorAttachmentOutputColorRead | ColorAttachmentOutputColorWrite => Stage::ColorAttachmentOutput,
             ImageLayoutTransition => Stage::ImageLayoutTransition,
             QueueFamilyOwnershipTransfer => Stage::QueueFamilyOwnershipTransfer,
         }
@@ -304,10 +378,28 @@ impl StageAccess {
         use StageAccess::*;
         match self {
             DrawIndirectIndirectCommandRead => AccessFlags2::INDIRECT_COMMAND_READ,
-            ComputeShaderUniformRead => AccessFlags2::UNIFORM_READ,
-            ComputeShaderSampledRead => AccessFlags2::SHADER_SAMPLED_READ,
-            ComputeShaderStorageRead => AccessFlags2::SHADER_STORAGE_READ,
-            ComputeShaderStorageWrite => AccessFlags2::SHADER_STORAGE_WRITE,
+            ComputeShaderUniformRead | VertexShaderUniformRead | FragmentShaderUniformRead => {
+                AccessFlags2::UNIFORM_READ
+            }
+            ComputeShaderSampledRead | VertexShaderSampledRead | FragmentShaderSampledRead => {
+                AccessFlags2::SHADER_SAMPLED_READ
+            }
+            ComputeShaderStorageRead | VertexShaderStorageRead | FragmentShaderStorageRead => {
+                AccessFlags2::SHADER_STORAGE_READ
+            }
+            ComputeShaderStorageWrite | VertexShaderStorageWrite | FragmentShaderStorageWrite => {
+                AccessFlags2::SHADER_STORAGE_WRITE
+            }
+            IndexInputIndexRead => AccessFlags2::INDEX_READ,
+            VertexAttributeInputVertexAttributeRead => AccessFlags2::VERTEX_ATTRIBUTE_READ,
+            EarlyFragmentTestsDepthStencilRead | LateFragmentTestsDepthStencilRead => {
+                AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+            }
+            EarlyFragmentTestsDepthStencilWrite | LateFragmentTestsDepthStencilWrite => {
+                AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE
+            }
+            ColorAttachmentOutputColorRead => AccessFlags2::COLOR_ATTACHMENT_READ,
+            ColorAttachmentOutputColorWrite => AccessFlags2::COLOR_ATTACHMENT_WRITE,
             CopyTransferRead | BlitTransferRead | ResolveTransferRead => AccessFlags2::TRANSFER_READ,
             CopyTransferWrite | BlitTransferWrite | ResolveTransferWrite | ClearTransferWrite => {
                 AccessFlags2::TRANSFER_WRITE
@@ -341,10 +433,15 @@ impl StageAccess {
                 | HostWrite
                 | ImageLayoutTransition
                 | QueueFamilyOwnershipTransfer
+                | VertexShaderStorageWrite
+                | FragmentShaderStorageWrite
+                | EarlyFragmentTestsDepthStencilWrite
+                | LateFragmentTestsDepthStencilWrite
+                | ColorAttachmentOutputColorWrite
         )
     }
 
-    fn bit(self) -> u16 {
+    fn bit(self) -> u32 {
         1 << (self as u8)
     }
 }
@@ -365,7 +462,7 @@ impl fmt::Display for StageAccess {
 
 /// A set of (stage, access) pairs: the form every access scope takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct StageAccessSet(pub u16);
+pub struct StageAccessSet(pub u32);
 
 impl StageAccessSet {
     pub const EMPTY: StageAccessSet = StageAccessSet(0);
@@ -503,6 +600,14 @@ fn named_stages(mask: S, side: Side) -> (StageSet, StageSet) {
         StageSet::EMPTY
     };
     (stages, exec_only)
+}
+
+/// The stages a mask names, meta stages expanded, without the logically
+/// earlier or later ones: the execution scope of an implicit dependency
+/// that orders exactly the stages it names (the rendering instance's
+/// attachment accesses, [`crate::ir::render`]).
+pub(crate) fn exact_scope(mask: S) -> StageSet {
+    named_stages(mask, Side::Src).0
 }
 
 /// The synchronization (execution) scope of a stage mask on one side:
@@ -783,30 +888,47 @@ mod tests {
         assert_eq!(StageSet::GRAPHICS, of(&Stage::GRAPHICS));
         let device: Vec<Stage> = Stage::ALL.into_iter().filter(|s| *s != Stage::Host).collect();
         assert_eq!(StageSet::ALL_DEVICE, of(&device));
-        // No graphics stage has an access pair of the model.
-        assert!(StageAccess::ALL
-            .iter()
-            .all(|sa| Stage::ACCESSING.contains(&sa.stage())));
+        // Every pair of the model is made in a concrete stage, the host's
+        // alone outside the device's (the read state holds one read per
+        // device stage: `crate::sync::state::Reads`).
+        assert!(StageAccess::ALL.iter().all(|sa| Stage::ALL.contains(&sa.stage())));
     }
 
-    /// The access scope of a graphics stage holds no pair of the model:
-    /// no command of the model accesses memory there (yet).
+    /// The graphics stages' access scopes hold the pairs draws and
+    /// rendering instances make there, and only those of the stages named.
     #[test]
-    fn graphics_stages_order_but_access_nothing() {
+    fn graphics_stages_access_their_pairs() {
+        use StageAccess::*;
         let all = access("MEMORY_READ|MEMORY_WRITE");
-        assert!(access_scope(
+        let got: Vec<_> = access_scope(
             stages("COLOR_ATTACHMENT_OUTPUT|PRE_RASTERIZATION_SHADERS"),
             all,
-            Side::Src
+            Side::Src,
         )
-        .is_empty());
-        // ALL_GRAPHICS holds DRAW_INDIRECT, whose indirect reads the
-        // model's indirect dispatches make.
+        .iter()
+        .collect();
         assert_eq!(
-            access_scope(stages("ALL_GRAPHICS"), all, Side::Src),
-            StageAccessSet::single(StageAccess::DrawIndirectIndirectCommandRead)
+            got,
+            [
+                VertexShaderUniformRead,
+                VertexShaderSampledRead,
+                VertexShaderStorageRead,
+                VertexShaderStorageWrite,
+                ColorAttachmentOutputColorRead,
+                ColorAttachmentOutputColorWrite
+            ]
         );
-        assert!(access_scope(stages("FRAGMENT_SHADER"), access("SHADER_READ"), Side::Dst).is_empty());
+        let got: Vec<_> = access_scope(stages("FRAGMENT_SHADER"), access("SHADER_READ"), Side::Dst)
+            .iter()
+            .collect();
+        assert_eq!(got, [FragmentShaderSampledRead, FragmentShaderStorageRead]);
+        let got: Vec<_> = access_scope(stages("VERTEX_INPUT"), all, Side::Dst)
+            .iter()
+            .collect();
+        assert_eq!(
+            got,
+            [IndexInputIndexRead, VertexAttributeInputVertexAttributeRead]
+        );
     }
 
     fn check_access(st: &str, ac: &str, side: Side, expected: &[StageAccess]) {

@@ -1,0 +1,1210 @@
+//! Dynamic rendering and draws: `vkCmdBeginRendering` with its color and
+//! depth/stencil attachments, their load, store and resolve operations,
+//! `vkCmdEndRendering`, and the five draw commands with the bytes they
+//! read (vertex, instance, index, indirect and count buffers), their
+//! descriptor bindings per shader stage and their attachment accesses.
+//!
+//! This module owns the rendering commands' types, the accesses each one
+//! makes ([`RenderCommand::new`], computed once when the command is built
+//! and compared again by [`crate::Program::push`], as image commands are),
+//! the *implicit dependencies* of a rendering instance, and the rules of
+//! where rendering commands may be recorded ([`check_instances`]). It does
+//! not decide races: both checkers read [`RenderCommand::implicit`] and
+//! resolve its masks with their own tables.
+//!
+//! **Implicit dependencies.** "The load operation for each sample in an
+//! attachment happens-before any recorded command which accesses the
+//! sample", the store operation "happens-after" every such command, and
+//! within one instance the color writes, blending and depth/stencil tests
+//! of successive draws are done in rasterization order ("Rasterization
+//! Order"). The model expresses the three guarantees as memory
+//! dependencies among the attachment accesses of the instance, placed
+//! before each draw's accesses and before the end's resolve and store
+//! accesses: one per attachment byte range, from the attachment's stages
+//! and accesses to the same, with *exact* scopes (the stages named, never
+//! the logically earlier or later ones). So two draws writing one color
+//! attachment are ordered (no false alarm), and an access of the
+//! attachment's bytes in another stage (a fragment shader reading an
+//! aliasing buffer) is not. A later barrier whose first scope names an
+//! attachment stage continues them, as it would any dependency.
+//!
+//! Invariants: a [`RenderCommand`]'s accesses and implicit dependencies
+//! are a pure function of its [`RenderOp`], the program's images and the
+//! rendering instance open where it is recorded; a draw or an end is
+//! recorded inside an instance, nothing else that does device work is
+//! ([`check_instances`]).
+
+use super::error::{Location, ProgramError, ProgramErrorKind};
+use super::image::SubresourceRange;
+use super::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::image::{Aspect, ImageLayout};
+use crate::vk::scope::StageAccess;
+
+/// `VkAttachmentLoadOp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoadOp {
+    /// `VK_ATTACHMENT_LOAD_OP_LOAD`: a read (`COLOR_ATTACHMENT_READ`,
+    /// `DEPTH_STENCIL_ATTACHMENT_READ`).
+    Load,
+    /// `VK_ATTACHMENT_LOAD_OP_CLEAR`: a write.
+    Clear,
+    /// `VK_ATTACHMENT_LOAD_OP_DONT_CARE`: a write (the contents become
+    /// undefined; the spec gives it the write access).
+    DontCare,
+    /// `VK_ATTACHMENT_LOAD_OP_NONE`: no access.
+    None,
+}
+
+/// `VkAttachmentStoreOp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoreOp {
+    /// `VK_ATTACHMENT_STORE_OP_STORE`: a write.
+    Store,
+    /// `VK_ATTACHMENT_STORE_OP_DONT_CARE`: a write.
+    DontCare,
+    /// `VK_ATTACHMENT_STORE_OP_NONE`: no access.
+    None,
+}
+
+impl LoadOp {
+    /// Every load op, in declaration order.
+    pub const ALL: [LoadOp; 4] = [LoadOp::Load, LoadOp::Clear, LoadOp::DontCare, LoadOp::None];
+    /// The trace keyword (Vulkan's name without the prefix).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            LoadOp::Load => "LOAD",
+            LoadOp::Clear => "CLEAR",
+            LoadOp::DontCare => "DONT_CARE",
+            LoadOp::None => "NONE",
+        }
+    }
+    /// The op of a keyword.
+    pub fn parse(text: &str) -> Option<LoadOp> {
+        LoadOp::ALL.into_iter().find(|o| o.keyword() == text)
+    }
+}
+
+impl StoreOp {
+    /// Every store op, in declaration order.
+    pub const ALL: [StoreOp; 3] = [StoreOp::Store, StoreOp::DontCare, StoreOp::None];
+    /// The trace keyword (Vulkan's name without the prefix).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            StoreOp::Store => "STORE",
+            StoreOp::DontCare => "DONT_CARE",
+            StoreOp::None => "NONE",
+        }
+    }
+    /// The op of a keyword.
+    pub fn parse(text: &str) -> Option<StoreOp> {
+        StoreOp::ALL.into_iter().find(|o| o.keyword() == text)
+    }
+}
+
+/// A `VkRenderingAttachmentInfo`: an image view (one mip level, a layer
+/// range), its layout, its load and store operations and, for a color
+/// attachment, an optional resolve target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Attachment {
+    /// The image of `imageView`.
+    pub image: ObjectId,
+    /// The view's subresource range (one mip level).
+    pub range: SubresourceRange,
+    /// `imageLayout`.
+    pub layout: ImageLayout,
+    /// `loadOp`.
+    pub load: LoadOp,
+    /// `storeOp`.
+    pub store: StoreOp,
+    /// `resolveImageView` (its image and range) and `resolveImageLayout`.
+    pub resolve: Option<(ObjectId, SubresourceRange, ImageLayout)>,
+}
+
+/// A `VkRenderingInfo`: the whole render area (every byte of each view).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Rendering {
+    /// `pColorAttachments`.
+    pub colors: Vec<Attachment>,
+    /// `pDepthAttachment` / `pStencilAttachment`, as one view of the
+    /// aspects it names (the same ops for both aspects).
+    pub depth: Option<Attachment>,
+}
+
+/// How a vertex buffer binding advances (`VkVertexInputRate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VertexRate {
+    /// `VK_VERTEX_INPUT_RATE_VERTEX`.
+    Vertex,
+    /// `VK_VERTEX_INPUT_RATE_INSTANCE`.
+    Instance,
+}
+
+/// A vertex buffer binding (`vkCmdBindVertexBuffers` with the pipeline's
+/// `VkVertexInputBindingDescription`): `stride` bytes per vertex or
+/// instance from `offset`; the model takes each element's attributes to be
+/// the whole stride.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VertexBuffer {
+    /// The buffer.
+    pub buffer: ObjectId,
+    /// `pOffsets[i]`.
+    pub offset: u64,
+    /// `stride` (at least 1).
+    pub stride: u64,
+    /// `inputRate`.
+    pub rate: VertexRate,
+}
+
+/// `VkIndexType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexType {
+    /// `VK_INDEX_TYPE_UINT8`.
+    U8,
+    /// `VK_INDEX_TYPE_UINT16`.
+    U16,
+    /// `VK_INDEX_TYPE_UINT32`.
+    U32,
+}
+
+impl IndexType {
+    /// The bytes of one index.
+    pub fn size(self) -> u64 {
+        match self {
+            IndexType::U8 => 1,
+            IndexType::U16 => 2,
+            IndexType::U32 => 4,
+        }
+    }
+    /// The trace keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            IndexType::U8 => "u8",
+            IndexType::U16 => "u16",
+            IndexType::U32 => "u32",
+        }
+    }
+    /// The type of a keyword.
+    pub fn parse(text: &str) -> Option<IndexType> {
+        [IndexType::U8, IndexType::U16, IndexType::U32]
+            .into_iter()
+            .find(|t| t.keyword() == text)
+    }
+}
+
+/// The bound index buffer (`vkCmdBindIndexBuffer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IndexBuffer {
+    /// The buffer.
+    pub buffer: ObjectId,
+    /// `offset`.
+    pub offset: u64,
+    /// `indexType`.
+    pub index_type: IndexType,
+}
+
+/// A shader stage of the graphics pipeline that a descriptor binding is
+/// used in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShaderStage {
+    /// `VK_SHADER_STAGE_VERTEX_BIT`.
+    Vertex,
+    /// `VK_SHADER_STAGE_FRAGMENT_BIT`.
+    Fragment,
+}
+
+impl ShaderStage {
+    /// The trace keyword: `vs` or `fs`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ShaderStage::Vertex => "vs",
+            ShaderStage::Fragment => "fs",
+        }
+    }
+
+    /// The (stage, access) pairs a binding used so makes in this stage,
+    /// reads first: the graphics twin of [`BindingAccess::stage_accesses`]
+    /// (the same accesses, in this shader's stage). `None` for an image
+    /// binding, which draws do not model yet.
+    pub fn stage_accesses(self, access: BindingAccess) -> Option<&'static [StageAccess]> {
+        use StageAccess::*;
+        Some(match (self, access) {
+            (ShaderStage::Vertex, BindingAccess::Read) => &[VertexShaderStorageRead],
+            (ShaderStage::Vertex, BindingAccess::Write) => &[VertexShaderStorageWrite],
+            (ShaderStage::Vertex, BindingAccess::ReadWrite) => {
+                &[VertexShaderStorageRead, VertexShaderStorageWrite]
+            }
+            (ShaderStage::Vertex, BindingAccess::Uniform) => &[VertexShaderUniformRead],
+            (ShaderStage::Vertex, BindingAccess::Sampled) => &[VertexShaderSampledRead],
+            (ShaderStage::Fragment, BindingAccess::Read) => &[FragmentShaderStorageRead],
+            (ShaderStage::Fragment, BindingAccess::Write) => &[FragmentShaderStorageWrite],
+            (ShaderStage::Fragment, BindingAccess::ReadWrite) => {
+                &[FragmentShaderStorageRead, FragmentShaderStorageWrite]
+            }
+            (ShaderStage::Fragment, BindingAccess::Uniform) => &[FragmentShaderUniformRead],
+            (ShaderStage::Fragment, BindingAccess::Sampled) => &[FragmentShaderSampledRead],
+            _ => return None,
+        })
+    }
+}
+
+/// A descriptor binding of a draw, with the shader stage that uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShaderBinding {
+    /// The stage.
+    pub stage: ShaderStage,
+    /// How and which bytes (a buffer range; image bindings are not
+    /// modelled in draws yet).
+    pub binding: Binding,
+}
+
+/// Which draw command, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawKind {
+    /// `vkCmdDraw`.
+    Draw {
+        /// `vertexCount`.
+        vertex_count: u32,
+        /// `instanceCount`.
+        instance_count: u32,
+        /// `firstVertex`.
+        first_vertex: u32,
+        /// `firstInstance`.
+        first_instance: u32,
+    },
+    /// `vkCmdDrawIndexed`.
+    DrawIndexed {
+        /// `indexCount`.
+        index_count: u32,
+        /// `instanceCount`.
+        instance_count: u32,
+        /// `firstIndex`.
+        first_index: u32,
+        /// `firstInstance`.
+        first_instance: u32,
+    },
+    /// `vkCmdDrawIndirect` (`indexed: false`) or `vkCmdDrawIndexedIndirect`.
+    Indirect {
+        /// The indexed form.
+        indexed: bool,
+        /// `buffer`.
+        buffer: ObjectId,
+        /// `offset`.
+        offset: u64,
+        /// `drawCount`.
+        draw_count: u32,
+        /// `stride`.
+        stride: u32,
+    },
+    /// `vkCmdDrawIndirectCount` or `vkCmdDrawIndexedIndirectCount`: the
+    /// count is read from `count_buffer`; the model assumes the most,
+    /// `maxDrawCount` records.
+    IndirectCount {
+        /// The indexed form.
+        indexed: bool,
+        /// `buffer`.
+        buffer: ObjectId,
+        /// `offset`.
+        offset: u64,
+        /// `countBuffer`.
+        count_buffer: ObjectId,
+        /// `countBufferOffset`.
+        count_offset: u64,
+        /// `maxDrawCount`.
+        max_draw_count: u32,
+        /// `stride`.
+        stride: u32,
+    },
+}
+
+impl DrawKind {
+    /// Whether it reads the index buffer.
+    pub fn indexed(self) -> bool {
+        match self {
+            DrawKind::Draw { .. } => false,
+            DrawKind::DrawIndexed { .. } => true,
+            DrawKind::Indirect { indexed, .. } | DrawKind::IndirectCount { indexed, .. } => indexed,
+        }
+    }
+}
+
+/// A draw: its parameters, the state it draws with (vertex and index
+/// buffers, descriptor bindings, which attachment operations the pipeline
+/// enables).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// Which command.
+    pub kind: DrawKind,
+    /// The bound vertex buffers the pipeline reads.
+    pub vertex: Vec<VertexBuffer>,
+    /// The bound index buffer (indexed draws need one).
+    pub index: Option<IndexBuffer>,
+    /// Descriptor bindings, per shader stage.
+    pub bindings: Vec<ShaderBinding>,
+    /// The pipeline writes the color attachments (a nonzero
+    /// `colorWriteMask`).
+    pub color_write: bool,
+    /// Blending reads the color attachments.
+    pub blend: bool,
+    /// The depth (and stencil) test reads the depth/stencil attachment.
+    pub depth_test: bool,
+    /// The depth (and stencil) test writes it (`depthWriteEnable`).
+    pub depth_write: bool,
+}
+
+/// A rendering command as recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderOp {
+    /// `vkCmdBeginRendering`.
+    Begin(Rendering),
+    /// `vkCmdEndRendering`.
+    End,
+    /// A draw command.
+    Draw(Draw),
+}
+
+impl RenderOp {
+    /// The trace keyword.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            RenderOp::Begin(_) => "begin-rendering",
+            RenderOp::End => "end-rendering",
+            RenderOp::Draw(d) => match d.kind {
+                DrawKind::Draw { .. } => "draw",
+                DrawKind::DrawIndexed { .. } => "draw-indexed",
+                DrawKind::Indirect { indexed: false, .. } => "draw-indirect",
+                DrawKind::Indirect { indexed: true, .. } => "draw-indexed-indirect",
+                DrawKind::IndirectCount { .. } => "draw-indirect-count",
+            },
+        }
+    }
+
+    /// The Vulkan command.
+    pub fn vulkan_name(&self) -> &'static str {
+        match self {
+            RenderOp::Begin(_) => "vkCmdBeginRendering",
+            RenderOp::End => "vkCmdEndRendering",
+            RenderOp::Draw(d) => match d.kind {
+                DrawKind::Draw { .. } => "vkCmdDraw",
+                DrawKind::DrawIndexed { .. } => "vkCmdDrawIndexed",
+                DrawKind::Indirect { indexed: false, .. } => "vkCmdDrawIndirect",
+                DrawKind::Indirect { indexed: true, .. } => "vkCmdDrawIndexedIndirect",
+                DrawKind::IndirectCount { indexed: false, .. } => "vkCmdDrawIndirectCount",
+                DrawKind::IndirectCount { indexed: true, .. } => "vkCmdDrawIndexedIndirectCount",
+            },
+        }
+    }
+
+    /// Every object it names.
+    pub fn objects(&self) -> Vec<ObjectId> {
+        match self {
+            RenderOp::Begin(r) => r
+                .colors
+                .iter()
+                .chain(r.depth.iter())
+                .flat_map(|a| std::iter::once(a.image).chain(a.resolve.map(|r| r.0)))
+                .collect(),
+            RenderOp::End => Vec::new(),
+            RenderOp::Draw(d) => {
+                let mut out: Vec<ObjectId> = d.vertex.iter().map(|v| v.buffer).collect();
+                out.extend(d.index.map(|i| i.buffer));
+                out.extend(d.bindings.iter().map(|b| b.binding.region.object));
+                match d.kind {
+                    DrawKind::Indirect { buffer, .. } => out.push(buffer),
+                    DrawKind::IndirectCount {
+                        buffer, count_buffer, ..
+                    } => out.extend([buffer, count_buffer]),
+                    _ => {}
+                }
+                out
+            }
+        }
+    }
+}
+
+/// One implicit dependency of a rendering instance over one attachment
+/// byte range: `stages`/`access` to the same, with exact scopes (module
+/// docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ImplicitDependency {
+    /// The attachment's stages (both scopes, not expanded).
+    pub stages: PipelineStageFlags2,
+    /// The attachment's accesses (both access scopes).
+    pub access: AccessFlags2,
+    /// The attachment's bytes.
+    pub region: Region,
+}
+
+/// A rendering command with the accesses it makes and the implicit
+/// dependencies that come before them ([`Command::Render`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderCommand {
+    /// What was recorded.
+    pub op: RenderOp,
+    /// Its accesses, in terms of the objects they name.
+    pub(crate) accesses: Vec<(Region, StageAccess)>,
+    /// The implicit dependencies applied before its accesses.
+    pub(crate) implicit: Vec<ImplicitDependency>,
+}
+
+/// Why a rendering command is not well formed or not where it may be
+/// (wrapped in [`ProgramErrorKind::Render`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    /// A draw or `vkCmdEndRendering` outside a rendering instance.
+    #[error("{call} outside a rendering instance: it must be recorded between begin-rendering and end-rendering ({vuid})")]
+    OutsideInstance {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// A command that must be recorded outside a render pass instance
+    /// (`vkCmdBeginRendering`, dispatches, copies, clears, ...) inside one.
+    #[error("{call} inside the rendering instance begun at command {begin}: it must be recorded outside one ({vuid})")]
+    InsideInstance {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The index of the `vkCmdBeginRendering`.
+        begin: usize,
+        /// The valid-usage id.
+        vuid: String,
+    },
+    /// A pipeline barrier inside a rendering instance.
+    #[error(
+        "a pipeline barrier inside the rendering instance begun at command {begin} is not modelled \
+         (without VK_KHR_dynamic_rendering_local_read it is invalid: VUID-vkCmdPipelineBarrier2-None-06191)"
+    )]
+    BarrierInsideInstance {
+        /// The index of the `vkCmdBeginRendering`.
+        begin: usize,
+    },
+    /// A submit (the end of the command buffer) or the end of the program
+    /// with a rendering instance open (reported at its begin).
+    #[error("{ends} while this rendering instance is open: end-rendering must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)")]
+    NotEnded {
+        /// What ends the command buffer: `the submit at command N` or `the trace's end`.
+        ends: String,
+    },
+    /// A plan that would need a barrier inside a rendering instance
+    /// (reported at the instance's begin in the planner's input).
+    #[error(
+        "planning needs a barrier inside this rendering instance, and barriers inside an instance are not planned \
+         (a hazard between two of its commands, or between an earlier command and one of its draws): \
+         place a barrier before begin-rendering or split the instance"
+    )]
+    PlanNeedsBarrierInside,
+    /// A malformed operand.
+    #[error("{call}: {reason}")]
+    Bad {
+        /// The Vulkan command.
+        call: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The `vkCmdBeginRendering` of the instance open just before command
+/// `index` (its index and op), if one is: the nearest begin with no end
+/// after it.
+pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize, &Rendering)> {
+    for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
+        match c {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::Begin(r) => return Some((i, r)),
+                RenderOp::End => return None,
+                RenderOp::Draw(_) => {}
+            },
+            Command::Submit(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// An attachment's kind: the stage and access pairs of its load ops, of
+/// its store ops, of a draw's reads and writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Color,
+    Depth,
+}
+
+impl Kind {
+    fn stages(self) -> PipelineStageFlags2 {
+        match self {
+            Kind::Color => PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+            Kind::Depth => {
+                PipelineStageFlags2::EARLY_FRAGMENT_TESTS | PipelineStageFlags2::LATE_FRAGMENT_TESTS
+            }
+        }
+    }
+    fn access(self) -> AccessFlags2 {
+        match self {
+            Kind::Color => AccessFlags2::COLOR_ATTACHMENT_READ | AccessFlags2::COLOR_ATTACHMENT_WRITE,
+            Kind::Depth => {
+                AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE
+            }
+        }
+    }
+    /// "Load operations for attachments with a depth/stencil format
+    /// execute in the VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT pipeline
+    /// stage. Load operations for attachments with a color format execute
+    /// in the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
+    /// stage"; `LOAD` reads, `CLEAR` and `DONT_CARE` write, `NONE` does
+    /// not access.
+    fn load(self, op: LoadOp) -> Option<StageAccess> {
+        use StageAccess::*;
+        match (self, op) {
+            (_, LoadOp::None) => None,
+            (Kind::Color, LoadOp::Load) => Some(ColorAttachmentOutputColorRead),
+            (Kind::Color, _) => Some(ColorAttachmentOutputColorWrite),
+            (Kind::Depth, LoadOp::Load) => Some(EarlyFragmentTestsDepthStencilRead),
+            (Kind::Depth, _) => Some(EarlyFragmentTestsDepthStencilWrite),
+        }
+    }
+    /// Store operations "for attachments with a depth/stencil format
+    /// execute in the VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT pipeline
+    /// stage", for color ones in `COLOR_ATTACHMENT_OUTPUT`; `STORE` and
+    /// `DONT_CARE` write, `NONE` does not access.
+    fn store(self, op: StoreOp) -> Option<StageAccess> {
+        match (self, op) {
+            (_, StoreOp::None) => None,
+            (Kind::Color, _) => Some(StageAccess::ColorAttachmentOutputColorWrite),
+            (Kind::Depth, _) => Some(StageAccess::LateFragmentTestsDepthStencilWrite),
+        }
+    }
+}
+
+/// The attachments of an instance: (kind, attachment).
+fn attachments(r: &Rendering) -> impl Iterator<Item = (Kind, &Attachment)> {
+    r.colors
+        .iter()
+        .map(|a| (Kind::Color, a))
+        .chain(r.depth.iter().map(|a| (Kind::Depth, a)))
+}
+
+/// The byte ranges of an attachment's view (checked when the begin was
+/// built).
+fn view_bytes(program: &Program, image: ObjectId, range: SubresourceRange) -> Result<Vec<ByteRange>, String> {
+    let d = program.image(image).ok_or_else(|| {
+        format!(
+            "`{}` is not an image (declare it with `image`)",
+            name(program, image)
+        )
+    })?;
+    d.range_bytes(range)
+}
+
+fn name(program: &Program, id: ObjectId) -> String {
+    program.object(id).map_or("?".to_string(), |o| o.name.clone())
+}
+
+/// Every attachment byte range of an instance with its kind, resolve
+/// targets as color.
+fn instance_regions(program: &Program, r: &Rendering) -> Vec<(Kind, Region)> {
+    let mut out = Vec::new();
+    for (kind, a) in attachments(r) {
+        let views = std::iter::once((a.image, a.range)).chain(a.resolve.map(|(i, s, _)| (i, s)));
+        for (image, range) in views {
+            for bytes in view_bytes(program, image, range).unwrap_or_default() {
+                out.push((
+                    kind,
+                    Region {
+                        object: image,
+                        range: bytes,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDependency> {
+    instance_regions(program, r)
+        .into_iter()
+        .map(|(kind, region)| ImplicitDependency {
+            stages: kind.stages(),
+            access: kind.access(),
+            region,
+        })
+        .collect()
+}
+
+/// `[offset + first * size, offset + (first + count) * size)` of `buffer`,
+/// checked against its size.
+#[allow(clippy::too_many_arguments)]
+fn elements(
+    program: &Program,
+    call: &'static str,
+    what: &str,
+    buffer: ObjectId,
+    offset: u64,
+    first: u64,
+    count: u64,
+    size: u64,
+) -> Result<Option<Region>, RenderError> {
+    if count == 0 {
+        return Ok(None);
+    }
+    let bad = || RenderError::Bad {
+        call,
+        reason: format!("{what} of `{}` overflows 64 bits", name(program, buffer)),
+    };
+    let start = first
+        .checked_mul(size)
+        .and_then(|x| x.checked_add(offset))
+        .ok_or_else(bad)?;
+    let end = count
+        .checked_mul(size)
+        .and_then(|x| x.checked_add(start))
+        .ok_or_else(bad)?;
+    let total = program.object(buffer).map_or(0, |o| o.size);
+    if end > total {
+        return Err(RenderError::Bad {
+            call,
+            reason: format!(
+                "{what}: bytes {start}..{end} of `{}`, past its size {total}",
+                name(program, buffer)
+            ),
+        });
+    }
+    Ok(Some(Region {
+        object: buffer,
+        range: ByteRange::new(start, end),
+    }))
+}
+
+/// From `offset` to the end of `buffer`: what a binding whose element
+/// range the model cannot know (indexed or indirect draws) may read.
+fn to_end(program: &Program, buffer: ObjectId, offset: u64) -> Option<Region> {
+    let total = program.object(buffer).map_or(0, |o| o.size);
+    (offset < total).then_some(Region {
+        object: buffer,
+        range: ByteRange::new(offset, total),
+    })
+}
+
+impl RenderCommand {
+    /// Builds the command recorded at `index` of `program` (the rendering
+    /// instance open there gives a draw's and an end's attachments): its
+    /// operands checked against the program's objects, its accesses and
+    /// implicit dependencies computed.
+    pub fn new(program: &Program, index: usize, op: RenderOp) -> Result<RenderCommand, RenderError> {
+        let call = op.vulkan_name();
+        let bad = |reason: String| RenderError::Bad { call, reason };
+        let mut accesses: Vec<(Region, StageAccess)> = Vec::new();
+        let mut implicit = Vec::new();
+        match &op {
+            RenderOp::Begin(r) => {
+                if r.colors.is_empty() && r.depth.is_none() {
+                    return Err(bad("a rendering instance needs at least one attachment".into()));
+                }
+                for (i, (kind, a)) in attachments(r).enumerate() {
+                    let what = match kind {
+                        Kind::Color => format!("pColorAttachments[{i}]"),
+                        Kind::Depth => "pDepthAttachment".to_string(),
+                    };
+                    let d = program.image(a.image).ok_or_else(|| {
+                        bad(format!(
+                            "{what}: `{}` is not an image (declare it with `image`)",
+                            name(program, a.image)
+                        ))
+                    })?;
+                    let (aspects, m0, m1, _, _) = d
+                        .resolve_range(a.range)
+                        .map_err(|e| bad(format!("{what}: {e}")))?;
+                    if m1 - m0 != 1 {
+                        return Err(bad(format!(
+                            "{what}: an attachment view has one mip level (a color or depth/stencil \
+                             attachment's view has a levelCount of 1); {} has {}",
+                            a.range,
+                            m1 - m0
+                        )));
+                    }
+                    let color = aspects == crate::vk::image::AspectMask::of(Aspect::Color);
+                    if color != (kind == Kind::Color) {
+                        return Err(bad(format!(
+                            "{what}: {} is {} aspect{}; a color attachment names COLOR, a depth/stencil one DEPTH and/or STENCIL",
+                            a.range,
+                            aspects,
+                            if aspects.count() == 1 { "" } else { "s" }
+                        )));
+                    }
+                    if let Some((ri, rr, _)) = a.resolve {
+                        if kind == Kind::Depth {
+                            return Err(bad(
+                                "a depth/stencil resolve is not modelled (only color attachments resolve here)".into(),
+                            ));
+                        }
+                        let rd = program.image(ri).ok_or_else(|| {
+                            bad(format!(
+                                "{what}: resolve target `{}` is not an image",
+                                name(program, ri)
+                            ))
+                        })?;
+                        rd.resolve_range(rr)
+                            .map_err(|e| bad(format!("{what} resolve: {e}")))?;
+                    }
+                    for bytes in view_bytes(program, a.image, a.range).map_err(&bad)? {
+                        if let Some(sa) = kind.load(a.load) {
+                            accesses.push((
+                                Region {
+                                    object: a.image,
+                                    range: bytes,
+                                },
+                                sa,
+                            ));
+                        }
+                    }
+                }
+            }
+            RenderOp::End => {
+                let Some((_, r)) = open_instance(&program.commands, index) else {
+                    return Err(RenderError::OutsideInstance {
+                        call,
+                        vuid: "VUID-vkCmdEndRendering-renderpass",
+                    });
+                };
+                implicit = implicit_of(program, r);
+                // "Multisample resolve operations for attachments execute in
+                // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
+                // stage", reading the attachment (COLOR_ATTACHMENT_READ) and
+                // writing the resolve target (COLOR_ATTACHMENT_WRITE); then
+                // the store operations.
+                for (kind, a) in attachments(r) {
+                    let own = view_bytes(program, a.image, a.range).unwrap_or_default();
+                    if let Some((ri, rr, _)) = a.resolve {
+                        for bytes in &own {
+                            accesses.push((
+                                Region {
+                                    object: a.image,
+                                    range: *bytes,
+                                },
+                                StageAccess::ColorAttachmentOutputColorRead,
+                            ));
+                        }
+                        for bytes in view_bytes(program, ri, rr).unwrap_or_default() {
+                            accesses.push((
+                                Region {
+                                    object: ri,
+                                    range: bytes,
+                                },
+                                StageAccess::ColorAttachmentOutputColorWrite,
+                            ));
+                        }
+                    }
+                    if let Some(sa) = kind.store(a.store) {
+                        for bytes in &own {
+                            accesses.push((
+                                Region {
+                                    object: a.image,
+                                    range: *bytes,
+                                },
+                                sa,
+                            ));
+                        }
+                    }
+                }
+            }
+            RenderOp::Draw(d) => {
+                let Some((_, r)) = open_instance(&program.commands, index) else {
+                    let cmd = call.trim_start_matches("vkCmd");
+                    return Err(RenderError::OutsideInstance {
+                        call,
+                        vuid: match cmd {
+                            "Draw" => "VUID-vkCmdDraw-renderpass",
+                            "DrawIndexed" => "VUID-vkCmdDrawIndexed-renderpass",
+                            "DrawIndirect" => "VUID-vkCmdDrawIndirect-renderpass",
+                            "DrawIndexedIndirect" => "VUID-vkCmdDrawIndexedIndirect-renderpass",
+                            "DrawIndirectCount" => "VUID-vkCmdDrawIndirectCount-renderpass",
+                            _ => "VUID-vkCmdDrawIndexedIndirectCount-renderpass",
+                        },
+                    });
+                };
+                implicit = implicit_of(program, r);
+                accesses = draw_accesses(program, call, d, r)?;
+            }
+        }
+        Ok(RenderCommand {
+            op,
+            accesses,
+            implicit,
+        })
+    }
+
+    /// Its accesses, in order.
+    pub fn accesses(&self) -> &[(Region, StageAccess)] {
+        &self.accesses
+    }
+
+    /// The implicit dependencies applied before its accesses (module
+    /// docs).
+    pub fn implicit(&self) -> &[ImplicitDependency] {
+        &self.implicit
+    }
+}
+
+/// A draw's accesses: indirect and count buffers (`DRAW_INDIRECT`), the
+/// index buffer (`INDEX_INPUT`), vertex buffers (`VERTEX_ATTRIBUTE_INPUT`),
+/// descriptor bindings (their shader stage), the depth/stencil tests,
+/// blending and color writes.
+fn draw_accesses(
+    program: &Program,
+    call: &'static str,
+    d: &Draw,
+    r: &Rendering,
+) -> Result<Vec<(Region, StageAccess)>, RenderError> {
+    let bad = |reason: String| RenderError::Bad { call, reason };
+    let mut out = Vec::new();
+    // Indirect records: VkDrawIndirectCommand is 16 bytes,
+    // VkDrawIndexedIndirectCommand 20; `drawCount` records `stride` apart.
+    let records = |indexed: bool, count: u32, stride: u32| -> u64 {
+        if count == 0 {
+            return 0;
+        }
+        let size = if indexed { 20 } else { 16 };
+        u64::from(count - 1) * u64::from(stride) + size
+    };
+    match d.kind {
+        DrawKind::Indirect {
+            indexed,
+            buffer,
+            offset,
+            draw_count,
+            stride,
+        } => {
+            let n = records(indexed, draw_count, stride);
+            if let Some(reg) = elements(program, call, "the indirect records", buffer, offset, 0, n, 1)? {
+                out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
+            }
+        }
+        DrawKind::IndirectCount {
+            indexed,
+            buffer,
+            offset,
+            count_buffer,
+            count_offset,
+            max_draw_count,
+            stride,
+        } => {
+            if let Some(reg) = elements(program, call, "the count", count_buffer, count_offset, 0, 4, 1)? {
+                out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
+            }
+            let n = records(indexed, max_draw_count, stride);
+            if let Some(reg) = elements(program, call, "the indirect records", buffer, offset, 0, n, 1)? {
+                out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
+            }
+        }
+        _ => {}
+    }
+    if d.kind.indexed() {
+        let Some(ib) = d.index else {
+            return Err(bad("an indexed draw needs an `index` buffer".into()));
+        };
+        let reg = match d.kind {
+            DrawKind::DrawIndexed {
+                index_count,
+                first_index,
+                ..
+            } => elements(
+                program,
+                call,
+                "the indices",
+                ib.buffer,
+                ib.offset,
+                u64::from(first_index),
+                u64::from(index_count),
+                ib.index_type.size(),
+            )?,
+            // The records are data: any index from the bound offset on.
+            _ => to_end(program, ib.buffer, ib.offset),
+        };
+        if let Some(reg) = reg {
+            out.push((reg, StageAccess::IndexInputIndexRead));
+        }
+    } else if d.index.is_some() {
+        return Err(bad(
+            "a non-indexed draw reads no index buffer: drop `index`".into()
+        ));
+    }
+    for (i, v) in d.vertex.iter().enumerate() {
+        if v.stride == 0 {
+            return Err(bad(format!("vertex binding {i}: a stride of 0 is not modelled")));
+        }
+        let what = format!("vertex binding {i}");
+        let reg = match (d.kind, v.rate) {
+            (
+                DrawKind::Draw {
+                    vertex_count,
+                    first_vertex,
+                    ..
+                },
+                VertexRate::Vertex,
+            ) => elements(
+                program,
+                call,
+                &what,
+                v.buffer,
+                v.offset,
+                u64::from(first_vertex),
+                u64::from(vertex_count),
+                v.stride,
+            )?,
+            (
+                DrawKind::Draw {
+                    instance_count,
+                    first_instance,
+                    ..
+                }
+                | DrawKind::DrawIndexed {
+                    instance_count,
+                    first_instance,
+                    ..
+                },
+                VertexRate::Instance,
+            ) => elements(
+                program,
+                call,
+                &what,
+                v.buffer,
+                v.offset,
+                u64::from(first_instance),
+                u64::from(instance_count),
+                v.stride,
+            )?,
+            // Indexed vertices and indirect parameters are data the model
+            // does not read: the binding from its offset to the buffer's
+            // end (wider is sound: it only finds more conflicts).
+            _ => to_end(program, v.buffer, v.offset),
+        };
+        if let Some(reg) = reg {
+            out.push((reg, StageAccess::VertexAttributeInputVertexAttributeRead));
+        }
+    }
+    for (i, b) in d.bindings.iter().enumerate() {
+        let Some(sas) = b.stage.stage_accesses(b.binding.access) else {
+            return Err(bad(format!(
+                "binding {i}: {} bindings are not modelled in draws yet",
+                b.binding.access.keyword()
+            )));
+        };
+        for &sa in sas {
+            out.push((b.binding.region, sa));
+        }
+    }
+    for (kind, region) in instance_regions(program, r) {
+        // Resolve targets are written at the end only.
+        let is_resolve = r
+            .colors
+            .iter()
+            .any(|a| a.resolve.is_some_and(|x| x.0 == region.object))
+            && !r.colors.iter().any(|a| a.image == region.object);
+        if is_resolve {
+            continue;
+        }
+        match kind {
+            Kind::Depth => {
+                if d.depth_test || d.depth_write {
+                    out.push((region, StageAccess::EarlyFragmentTestsDepthStencilRead));
+                }
+                if d.depth_write {
+                    out.push((region, StageAccess::LateFragmentTestsDepthStencilWrite));
+                }
+            }
+            Kind::Color => {
+                if d.blend {
+                    out.push((region, StageAccess::ColorAttachmentOutputColorRead));
+                }
+                if d.color_write {
+                    out.push((region, StageAccess::ColorAttachmentOutputColorWrite));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The layouts an attachment of each kind may be in for the model: the
+/// attachment layouts and `GENERAL` (`VkRenderingAttachmentInfo`'s
+/// valid usage refuses the others, transfer and present layouts among
+/// them; read-only depth layouts are allowed for a depth attachment that
+/// is only tested).
+pub(crate) fn layout_allowed(color: bool, l: ImageLayout) -> bool {
+    use ImageLayout as L;
+    if color {
+        matches!(
+            l,
+            L::GENERAL | L::COLOR_ATTACHMENT_OPTIMAL | L::ATTACHMENT_OPTIMAL
+        )
+    } else {
+        matches!(
+            l,
+            L::GENERAL
+                | L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL
+                | L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL
+                | L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL
+                | L::DEPTH_ATTACHMENT_OPTIMAL
+                | L::DEPTH_READ_ONLY_OPTIMAL
+                | L::STENCIL_ATTACHMENT_OPTIMAL
+                | L::STENCIL_READ_ONLY_OPTIMAL
+                | L::ATTACHMENT_OPTIMAL
+                | L::READ_ONLY_OPTIMAL
+        )
+    }
+}
+
+/// The subresources an instance uses with the layouts it names, for the
+/// layout rules: (image, range, layout) of each attachment and resolve
+/// target.
+pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+    let mut out = Vec::new();
+    for (_, a) in attachments(r) {
+        out.push((a.image, a.range, a.layout));
+        if let Some(x) = a.resolve {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// Where rendering commands may be recorded, in recording order: a draw
+/// or an end only inside an instance (checked when built), a begin only
+/// outside one (VUID-vkCmdBeginRendering-renderpass), no device command
+/// but draws inside one (each command's `-renderpass` VUID: "This command
+/// must only be called outside of a render pass instance"), no pipeline
+/// barrier inside one (refused, see [`RenderError::BarrierInsideInstance`]),
+/// and every instance ended before its command buffer is submitted or the
+/// program ends.
+pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
+    let mut open: Option<usize> = None;
+    let err = |at: usize, e: RenderError| ProgramError {
+        at: Location::Command(at),
+        kind: ProgramErrorKind::Render(Box::new(e)),
+    };
+    for (i, c) in program.commands.iter().enumerate() {
+        match (c, open) {
+            (Command::Render(rc), _) => match rc.op {
+                RenderOp::Begin(_) => {
+                    if let Some(begin) = open {
+                        return Err(err(
+                            i,
+                            RenderError::InsideInstance {
+                                call: "vkCmdBeginRendering",
+                                begin,
+                                vuid: "VUID-vkCmdBeginRendering-renderpass".into(),
+                            },
+                        ));
+                    }
+                    open = Some(i);
+                }
+                RenderOp::End => {
+                    if open.is_none() {
+                        return Err(err(
+                            i,
+                            RenderError::OutsideInstance {
+                                call: "vkCmdEndRendering",
+                                vuid: "VUID-vkCmdEndRendering-renderpass",
+                            },
+                        ));
+                    }
+                    open = None;
+                }
+                RenderOp::Draw(_) => {
+                    if open.is_none() {
+                        return Err(err(
+                            i,
+                            RenderError::OutsideInstance {
+                                call: rc.op.vulkan_name(),
+                                vuid: "VUID-vkCmdDraw-renderpass",
+                            },
+                        ));
+                    }
+                }
+            },
+            (Command::Barrier(d), Some(begin)) if !d.barriers.is_empty() => {
+                return Err(err(i, RenderError::BarrierInsideInstance { begin }));
+            }
+            (Command::Submit(_), Some(begin)) => {
+                return Err(err(
+                    begin,
+                    RenderError::NotEnded {
+                        ends: format!("the command buffer is submitted (command {i})"),
+                    },
+                ))
+            }
+            (c, Some(begin)) if super::access::is_device_command(c) || is_event_command(c) => {
+                let call = c.vulkan_name();
+                return Err(err(
+                    i,
+                    RenderError::InsideInstance {
+                        call,
+                        begin,
+                        vuid: format!("VUID-{call}-renderpass"),
+                    },
+                ));
+            }
+            _ => {}
+        }
+    }
+    match open {
+        Some(begin) => Err(err(
+            begin,
+            RenderError::NotEnded {
+                ends: "the trace ends".into(),
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a plan of `input` whose program has a barrier inside a
+/// rendering instance ([`RenderError::PlanNeedsBarrierInside`], at that
+/// instance's `vkCmdBeginRendering` in `input`: the k-th begin of one is
+/// the k-th of the other, since planners insert barriers, waits and
+/// submits only). Planning around rendering instances is not done yet.
+pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Result<(), ProgramError> {
+    let begins = |p: &Program| -> Vec<usize> {
+        p.commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_))))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let ours = begins(input);
+    let mut k = 0usize;
+    let mut inside: Option<usize> = None;
+    for c in &planned.commands {
+        match c {
+            Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_)) => {
+                inside = Some(k);
+                k += 1;
+            }
+            Command::Render(rc) if matches!(rc.op, RenderOp::End) => inside = None,
+            Command::Barrier(d) if !d.barriers.is_empty() => {
+                if let Some(j) = inside {
+                    return Err(ProgramError {
+                        at: Location::Command(ours.get(j).copied().unwrap_or(0)),
+                        kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsBarrierInside)),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn is_event_command(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::SetEvent { .. }
+            | Command::WaitEvents { .. }
+            | Command::SetEvent1 { .. }
+            | Command::WaitEvents1 { .. }
+            | Command::ResetEvent { .. }
+    )
+}

@@ -1,0 +1,337 @@
+//! Dynamic rendering and draws: one table of hazard cases and one of
+//! errors, each case with the spec sentence (paraphrased where long) it
+//! checks. Every hazard case is decided by the fast checker and by the
+//! definitional semantics (`vksync::spec`), which must find the same
+//! (command, kind, byte), and prints and parses back to itself. The
+//! expectation lists `L<line> <KIND> <region> after L<line>`.
+
+use std::collections::BTreeSet;
+use vksync::spec::{races, Reading};
+use vksync::{check, trace};
+
+/// Declarations every case starts with (lines 1-6): a storage buffer
+/// `sb`, a buffer `vb` aliasing its memory (a vertex buffer over the
+/// storage buffer's bytes), an index buffer `ib`, an indirect buffer
+/// `ind`, a 4x4 color image and a 4x4 depth image.
+const HEAD: &str = "buffer sb 256
+buffer vb 256 alias sb 0
+buffer ib 64
+buffer ind 64
+image col R8G8B8A8_UNORM 4x4
+image dep D32_SFLOAT 4x4
+";
+
+/// Lines 7-8: both images into attachment layouts (the barriers' second
+/// scopes are the load operations' stages and accesses).
+const TO_ATT: &str = "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL
+barrier NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE dep DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL
+";
+
+/// Line 9: an instance with both attachments cleared and stored.
+const BEGIN: &str = "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth dep DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR STORE\n";
+
+fn parse(body: &str) -> Result<trace::Trace, String> {
+    trace::parse(&format!("{HEAD}{body}")).map_err(|e| e.to_string())
+}
+
+/// The hazards of a case, after checking that both checkers agree and
+/// that the program prints and parses back to itself.
+fn hazards(name: &str, body: &str) -> Vec<String> {
+    let t = parse(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let printed = trace::print(&t.program);
+    let again = trace::parse(&printed).unwrap_or_else(|e| panic!("{name}: reparse: {e}\n{printed}"));
+    assert_eq!(again.program, t.program, "case `{name}`: round trip\n{printed}");
+    let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = |c: usize, k, m, r: vksync::ByteRange| (r.start..r.end).map(move |b| (c, k, m, b));
+    let fast: BTreeSet<_> = hs
+        .iter()
+        .flat_map(|h| bytes(h.command, h.kind, h.memory.mem, h.memory.range))
+        .collect();
+    let spec: BTreeSet<_> = races(&t.program, Reading::MemoryModel)
+        .unwrap()
+        .iter()
+        .flat_map(|r| bytes(r.command, r.kind, r.mem, r.range))
+        .collect();
+    assert_eq!(
+        fast, spec,
+        "case `{name}`: the checker and the definitional semantics differ"
+    );
+    hs.iter()
+        .map(|h| {
+            format!(
+                "L{} {} {} after L{}",
+                t.command_lines[h.command],
+                h.kind,
+                t.program.show_region(h.region),
+                t.command_lines[h.prior_command]
+            )
+        })
+        .collect()
+}
+
+/// The error a case ends with (parse or resolve), `line: message`.
+fn error(body: &str) -> String {
+    match parse(body) {
+        Ok(t) => match vksync::resolve(&t.program) {
+            Ok(_) => String::new(),
+            Err(e) => format!("{}: {}", t.line_of(e.at).unwrap_or(0), e.kind),
+        },
+        Err(e) => e,
+    }
+}
+
+/// (name, the spec sentence, body after the head, expected hazards).
+type Case = (&'static str, &'static str, String, &'static [&'static str]);
+
+fn cases() -> Vec<Case> {
+    let with = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
+    vec![
+        (
+            "two draws writing one color and one depth attachment",
+            "Rasterization Order: within a subpass, for a given sample, depth/stencil tests, blending and color \
+             writes of successive primitives execute in rasterization order: no hazard between draws",
+            with("draw vertexCount=3 depth-test depth-write blend\ndraw vertexCount=3 depth-test depth-write blend\nend-rendering\n"),
+            &[],
+        ),
+        (
+            "load op clear before the first draw, store op after the last",
+            "Load Operations: the load operation for each sample happens-before any recorded command which \
+             accesses the sample; the store operation happens-after them",
+            with("draw vertexCount=3 depth-test depth-write\nend-rendering\n"),
+            &[],
+        ),
+        (
+            "the load op's write needs the transition's barrier to reach its stage",
+            "Load Operations: color load operations execute in COLOR_ATTACHMENT_OUTPUT; CLEAR uses \
+             COLOR_ATTACHMENT_WRITE: a barrier whose second scope is a transfer stage does not order it, nor \
+             the store operation",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"
+                .to_string(),
+            &["L8 WRITE_AFTER_WRITE col[COLOR:0:0] after L7", "L9 WRITE_AFTER_WRITE col[COLOR:0:0] after L7"],
+        ),
+        (
+            "load op NONE and store op NONE make no access",
+            "VK_ATTACHMENT_LOAD_OP_NONE / VK_ATTACHMENT_STORE_OP_NONE: the contents are not accessed",
+            "barrier NONE:NONE -> FRAGMENT_SHADER:SHADER_READ col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE\nend-rendering\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "a depth LOAD reads in EARLY_FRAGMENT_TESTS",
+            "Load Operations: depth/stencil load operations execute in EARLY_FRAGMENT_TESTS; LOAD uses \
+             DEPTH_STENCIL_ATTACHMENT_READ",
+            "barrier NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE dep DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL\n\
+             begin-rendering depth dep DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL LOAD STORE\nend-rendering\n"
+                .to_string(),
+            &["L8 READ_AFTER_WRITE dep[DEPTH:0:0] after L7"],
+        ),
+        (
+            "a depth store op writes in LATE_FRAGMENT_TESTS, which a later copy must wait for",
+            "Store Operations: depth/stencil store operations execute in LATE_FRAGMENT_TESTS with \
+             DEPTH_STENCIL_ATTACHMENT_WRITE",
+            with("end-rendering\nbarrier EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> COPY:TRANSFER_READ dep DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL->TRANSFER_SRC_OPTIMAL\n\
+                  copy-image-to-buffer dep TRANSFER_SRC_OPTIMAL -> sb imageSubresource=DEPTH:0:0 imageExtent=4,4,1\n"),
+            &[
+                "L11 WRITE_AFTER_WRITE dep[DEPTH:0:0] after L10",
+                "L12 READ_AFTER_WRITE dep[DEPTH:0:0] after L10",
+            ],
+        ),
+        (
+            "a vertex buffer aliasing a storage buffer a dispatch wrote",
+            "Access Types: VERTEX_ATTRIBUTE_READ in VERTEX_ATTRIBUTE_INPUT: the dispatch's write must be made \
+             visible to it",
+            format!("dispatch k write sb[0..256]\n{TO_ATT}{BEGIN}draw vertexCount=4 vertex vb 0 16\nend-rendering\n"),
+            &["L11 READ_AFTER_WRITE vb[0..64] after L7"],
+        ),
+        (
+            "the same, with the barrier",
+            "a barrier from the dispatch's write to VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ orders it",
+            format!(
+                "dispatch k write sb[0..256]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\n\
+                 {TO_ATT}{BEGIN}draw vertexCount=4 vertex vb 0 16\nend-rendering\n"
+            ),
+            &[],
+        ),
+        (
+            "vertex and instance ranges from the counts and strides",
+            "vkCmdDraw reads vertices firstVertex..firstVertex+vertexCount and instances \
+             firstInstance..firstInstance+instanceCount of their bindings",
+            format!(
+                "dispatch k write sb[0..256]\n{TO_ATT}{BEGIN}draw vertexCount=2 firstVertex=1 instanceCount=2 firstInstance=3 vertex vb 0 16 instance vb 128 8\nend-rendering\n"
+            ),
+            &["L11 READ_AFTER_WRITE vb[16..48] after L7", "L11 READ_AFTER_WRITE vb[152..168] after L7"],
+        ),
+        (
+            "the index range from the count, type and offset; indexed vertices to the buffer's end",
+            "vkCmdDrawIndexed reads indexCount indices of the index type's size from offset + firstIndex * size \
+             (INDEX_INPUT:INDEX_READ); which vertices depends on the indices, so all from the binding's offset",
+            format!(
+                "fill ib[0..64] 0\ndispatch k write sb[0..256]\n{TO_ATT}{BEGIN}draw-indexed indexCount=3 firstIndex=2 index ib 4 u16 vertex vb 192 16\nend-rendering\n"
+            ),
+            &["L12 READ_AFTER_WRITE ib[8..14] after L7", "L12 READ_AFTER_WRITE vb[192..256] after L8"],
+        ),
+        (
+            "indirect records and the count buffer",
+            "vkCmdDrawIndirectCount reads the count (4 bytes) and, the count unknown, maxDrawCount records of \
+             16 bytes stride apart (DRAW_INDIRECT:INDIRECT_COMMAND_READ)",
+            format!(
+                "fill ind[0..64] 0\n{TO_ATT}{BEGIN}draw-indirect-count ind ind offset=16 countOffset=0 maxDrawCount=2 stride=20\nend-rendering\n"
+            ),
+            &["L11 READ_AFTER_WRITE ind[0..4] after L7", "L11 READ_AFTER_WRITE ind[16..52] after L7"],
+        ),
+        (
+            "fragment shader storage writes of two draws race",
+            "Rasterization order covers attachment operations only: shader storage writes of two draws are \
+             not ordered",
+            with("draw vertexCount=3 fs write sb[0..64]\ndraw vertexCount=3 fs write sb[0..64]\nend-rendering\n"),
+            &["L11 WRITE_AFTER_WRITE sb[0..64] after L10"],
+        ),
+        (
+            "a vertex shader read after a fragment shader write",
+            "the same: a read in VERTEX_SHADER of what a fragment shader wrote in an earlier draw",
+            with("draw vertexCount=3 fs write sb[0..64]\ndraw vertexCount=3 vs read sb[0..64]\nend-rendering\n"),
+            &["L11 READ_AFTER_WRITE sb[0..64] after L10"],
+        ),
+        (
+            "an earlier vertex read of an attachment's bytes is not ordered by the implicit dependencies",
+            "the load operation happens-before the instance's accesses of the sample, draws are in \
+             rasterization order: attachment stages only. A vertex buffer read (another instance) over the \
+             bytes of an image later used as an attachment still races the draw's color write and the store",
+            "image ali R8G8B8A8_UNORM 4x4 alias sb 0\n\
+             barrier NONE:NONE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ali COLOR:0:0 UNDEFINED->GENERAL\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+             draw vertexCount=4 vertex vb 0 16\nend-rendering\n\
+             begin-rendering color ali COLOR:0:0 GENERAL LOAD STORE\ndraw vertexCount=3\nend-rendering\n"
+                .to_string(),
+            &[
+                "L14 WRITE_AFTER_READ ali[COLOR:0:0] after L11",
+                "L15 WRITE_AFTER_READ ali[COLOR:0:0] after L11",
+            ],
+        ),
+        (
+            "a second instance on one attachment without a barrier races at its load operation",
+            "the store operation happens-after the commands of its own instance only: the next instance's \
+             LOAD reads what it wrote unordered (docs/semantics.md, \"Known gap\": its draws are not reported)",
+            with("draw vertexCount=3 depth-test depth-write\nend-rendering\n\
+                  begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL LOAD STORE\ndraw vertexCount=3\nend-rendering\n"),
+            &["L12 READ_AFTER_WRITE col[COLOR:0:0] after L11"],
+        ),
+        (
+            "a resolve reads the attachment and writes the target in COLOR_ATTACHMENT_OUTPUT",
+            "Multisample resolve operations execute in COLOR_ATTACHMENT_OUTPUT: COLOR_ATTACHMENT_READ of the \
+             attachment, COLOR_ATTACHMENT_WRITE of the resolve target",
+            "image res R8G8B8A8_UNORM 4x4\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             barrier NONE:NONE -> COPY:TRANSFER_WRITE res COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR DONT_CARE resolve res COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL\n\
+             draw vertexCount=3\nend-rendering\n"
+                .to_string(),
+            &["L12 WRITE_AFTER_WRITE res[COLOR:0:0] after L9"],
+        ),
+    ]
+}
+
+#[test]
+fn rendering_hazards() {
+    let mut failures = Vec::new();
+    for (name, rule, body, want) in cases() {
+        let got = hazards(name, &body);
+        if got != want {
+            failures.push(format!("{name} ({rule}):\n  got  {got:?}\n  want {want:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn rendering_errors() {
+    let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a draw outside an instance",
+            "draw vertexCount=3\n".into(),
+            "7:1: vkCmdDraw outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdDraw-renderpass)",
+        ),
+        (
+            "end-rendering without a begin",
+            "end-rendering\n".into(),
+            "7:1: vkCmdEndRendering outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdEndRendering-renderpass)",
+        ),
+        (
+            "a dispatch inside",
+            end_at("dispatch k write sb[0..4]\nend-rendering\n"),
+            "10: vkCmdDispatch inside the rendering instance begun at command 2: it must be recorded outside one (VUID-vkCmdDispatch-renderpass)",
+        ),
+        (
+            "a copy inside",
+            end_at("copy sb[0..4] -> ib[0..4]\nend-rendering\n"),
+            "10: vkCmdCopyBuffer inside the rendering instance begun at command 2: it must be recorded outside one (VUID-vkCmdCopyBuffer-renderpass)",
+        ),
+        (
+            "a barrier inside",
+            end_at("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-rendering\n"),
+            "10: a pipeline barrier inside the rendering instance begun at command 2 is not modelled (without VK_KHR_dynamic_rendering_local_read it is invalid: VUID-vkCmdPipelineBarrier2-None-06191)",
+        ),
+        (
+            "a begin inside",
+            end_at(&BEGIN.replace('\n', "\nend-rendering\n")),
+            "10: vkCmdBeginRendering inside the rendering instance begun at command 2: it must be recorded outside one (VUID-vkCmdBeginRendering-renderpass)",
+        ),
+        (
+            "a submit inside",
+            end_at("submit\n"),
+            "9: the command buffer is submitted (command 3) while this rendering instance is open: end-rendering must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)",
+        ),
+        (
+            "the trace ends inside",
+            end_at(""),
+            "9: the trace ends while this rendering instance is open: end-rendering must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)",
+        ),
+        (
+            "an attachment in the wrong layout",
+            "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (the layout of each attachment during rendering: \"Image Layouts\")",
+        ),
+        (
+            "an attachment layout not allowed",
+            "begin-rendering color col COLOR:0:0 TRANSFER_DST_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout TRANSFER_DST_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VkRenderingAttachmentInfo's imageLayout valid usage)",
+        ),
+        (
+            "a depth image as a color attachment",
+            "begin-rendering color dep DEPTH:0:0 GENERAL CLEAR STORE\n".into(),
+            "7:1: vkCmdBeginRendering: pColorAttachments[0]: DEPTH:0:0 is DEPTH aspect; a color attachment names COLOR, a depth/stencil one DEPTH and/or STENCIL",
+        ),
+        (
+            "indices past the buffer",
+            end_at("draw-indexed indexCount=40 index ib 0 u16\nend-rendering\n"),
+            "10:1: vkCmdDrawIndexed: the indices: bytes 0..80 of `ib`, past its size 64",
+        ),
+        (
+            "an indexed draw without an index buffer",
+            end_at("draw-indexed indexCount=3\nend-rendering\n"),
+            "10:1: vkCmdDrawIndexed: an indexed draw needs an `index` buffer",
+        ),
+        (
+            "an unknown load op",
+            "begin-rendering color col COLOR:0:0 GENERAL KEEP STORE\n".into(),
+            "7:45: expected a load op (`LOAD`, `CLEAR`, `DONT_CARE` or `NONE`), found `KEEP`",
+        ),
+        (
+            "an image binding in a draw",
+            end_at("draw vertexCount=3 fs image-read col COLOR:0:0\nend-rendering\n"),
+            "10:23: expected `read`, `write`, `rw`, `uniform` or `sampled` (image bindings are not modelled in draws yet), found `image-read`",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, body, want) in cases {
+        let got = error(&body);
+        if got != want {
+            failures.push(format!("{name}:\n  got  {got}\n  want {want}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
