@@ -58,6 +58,15 @@ use crate::semantics::{Reading, Semantics};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError> {
+    // The assignment drops every barrier, layout transitions included: it
+    // does not plan around them (a review found them silently dropped).
+    if let Some(i) = program.first_layout_transition() {
+        return Err(crate::ProgramError {
+            at: crate::ir::error::Location::Command(i),
+            kind: crate::ir::error::ProgramErrorKind::TransitionNotPlanned,
+        }
+        .into());
+    }
     // The single-queue planner's submits and fence waits before host
     // accesses (its barriers are dropped): the multi-queue planner plans
     // around the waits a program has, and inserts none.

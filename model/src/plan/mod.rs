@@ -294,12 +294,52 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     refuse_unplanned(program)?;
-    let plan = plan_stripped(&planning_input(program), opts, None)?;
+    let mut plan = plan_stripped(&planning_input(program), opts, None)?;
+    image_regions_global(&mut plan.program);
     // Planning around rendering instances is not done yet: a plan that
     // needs a barrier inside one is refused at its begin-rendering (the
     // line of `program`, whose commands `planning_input` renumbered).
     crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
     Ok(plan)
+}
+
+/// A planned barrier over bytes of an `image`-declared object that is not
+/// one of the program's image barriers becomes a global barrier: Vulkan
+/// has no buffer memory barrier over an image (the trace format refuses
+/// one), and a global barrier orders at least what it ordered. (The
+/// buffer-barrier form and the per-object baseline plan regions of
+/// objects, images included.)
+pub(crate) fn image_regions_global(program: &mut Program) {
+    // (An image's ownership transfer is refused before planning.)
+    let is_image = |b: &crate::Barrier| {
+        b.image.is_none()
+            && b.ownership.is_none()
+            && b.region.is_some_and(|r| program.image(r.object).is_some())
+    };
+    if !program
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::Barrier(d) if d.barriers.iter().any(is_image)))
+    {
+        return;
+    }
+    let commands = program
+        .commands
+        .iter()
+        .map(|c| match c {
+            Command::Barrier(d) if d.barriers.iter().any(is_image) => {
+                let mut d = d.clone();
+                for b in &mut d.barriers {
+                    if is_image(b) {
+                        b.region = None;
+                    }
+                }
+                Command::Barrier(d)
+            }
+            c => c.clone(),
+        })
+        .collect();
+    *program = program.with_commands(commands);
 }
 
 /// What [`plan`] and [`stabbing_bound`] refuse: several queues and

@@ -210,6 +210,70 @@ pub enum QueuePlanError {
     },
 }
 
+/// Refuses a semaphore wait submitted before any signal that can satisfy
+/// it (a timeline wait whose value no earlier submit or host signal
+/// reaches; a binary wait with no earlier signal). Vulkan allows it for
+/// timelines, and the batch then runs after work submitted later; the
+/// planner orders batches by submission, so its plan could run them the
+/// other way round and compute other bytes (a review found a plan that
+/// checked clean and did).
+fn refuse_wait_before_signal(program: &Program) -> Result<(), QueuePlanError> {
+    use std::collections::HashMap;
+    // Per semaphore: the largest timeline value signalled so far, and the
+    // binary signals not yet waited for.
+    let mut reached: HashMap<u32, u64> = HashMap::new();
+    let mut pending: HashMap<u32, usize> = HashMap::new();
+    let name = |s: crate::ir::queue::SemaphoreId| {
+        program
+            .semaphores()
+            .get(s.0 as usize)
+            .map_or_else(|| format!("semaphore {}", s.0), |x| format!("`{}`", x.name))
+    };
+    for (at, c) in program.commands.iter().enumerate() {
+        match c {
+            Command::Submit(sub) => {
+                for w in &sub.waits {
+                    let satisfied = match w.value {
+                        Some(v) => reached.get(&w.semaphore.0).is_some_and(|&r| r >= v),
+                        None => match pending.get_mut(&w.semaphore.0) {
+                            Some(n) if *n > 0 => {
+                                *n -= 1;
+                                true
+                            }
+                            _ => false,
+                        },
+                    };
+                    if !satisfied {
+                        let value = w.value.map_or_else(String::new, |v| format!(" {v}"));
+                        return Err(QueuePlanError::NotPlanned {
+                            at,
+                            what: format!(
+                                "a wait for {}{value} submitted before any signal that satisfies it (the planner orders batches by submission; submit the signal first)",
+                                name(w.semaphore)
+                            ),
+                        });
+                    }
+                }
+                for sg in &sub.signals {
+                    match sg.value {
+                        Some(v) => {
+                            let r = reached.entry(sg.semaphore.0).or_insert(0);
+                            *r = (*r).max(v);
+                        }
+                        None => *pending.entry(sg.semaphore.0).or_insert(0) += 1,
+                    }
+                }
+            }
+            Command::HostSignal { semaphore, value } => {
+                let r = reached.entry(semaphore.0).or_insert(0);
+                *r = (*r).max(*value);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// One batch: its queue, its device commands and its `submit` (input
 /// indices; `None` for the commands recorded after the last submit).
 #[derive(Clone, Debug)]
@@ -532,6 +596,7 @@ fn masks<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
+    refuse_wait_before_signal(program)?;
     let (mut input, kept) = strip(program)?;
     let sem = Semantics::for_reading(opts.plan.reading);
     let planned = (|| loop {
@@ -562,6 +627,10 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             return Ok(plan);
         }
     })();
+    let planned = planned.map(|mut p| {
+        super::image_regions_global(&mut p.plan.program);
+        p
+    });
     unstripped(planned, &kept)
 }
 

@@ -37,14 +37,20 @@ pub struct RecordedBarrier {
     /// Its index in the program.
     pub command: usize,
     /// The hazards removing it alone brings back (indices of the program
-    /// as recorded); empty: it is redundant.
+    /// as recorded).
     pub answers: Vec<Hazard>,
+    /// It performs a queue family ownership transfer (a release or an
+    /// acquire): removing it leaves the program invalid (an acquire with
+    /// no release, or bytes used by a family that does not own them),
+    /// whatever the hazards say, so it is never redundant.
+    pub transfers_ownership: bool,
 }
 
 impl RecordedBarrier {
-    /// Removing it alone keeps the program's hazards what they are.
+    /// Removing it alone keeps the program's hazards what they are, and
+    /// it transfers no ownership.
     pub fn redundant(&self) -> bool {
-        self.answers.is_empty()
+        self.answers.is_empty() && !self.transfers_ownership
     }
 }
 
@@ -81,7 +87,15 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
             })
             .filter(|h| !base.contains(&key(h)))
             .collect();
-        out.push(RecordedBarrier { command: i, answers });
+        let transfers_ownership = dep.barriers.iter().any(|b| {
+            b.ownership
+                .is_some_and(|o| o.src_queue_family != o.dst_queue_family)
+        });
+        out.push(RecordedBarrier {
+            command: i,
+            answers,
+            transfers_ownership,
+        });
     }
     Ok(out)
 }
