@@ -966,11 +966,20 @@ fn plan(
             let other_opts = PlanOptions::new(other.kind())
                 .form(opts.form)
                 .reading(opts.reading);
-            // Invariant: the same program planned fine just above, and every
-            // planner accepts every valid program that one accepts (they
-            // refuse the same thing: several queues, semaphores, events).
-            let other_plan =
-                vksync::plan::plan(&source.trace.program, other_opts).expect("valid program plans");
+            // The other planner may refuse what this one planned (a plan
+            // that would need a barrier inside a rendering instance: the
+            // streaming planners place one there where the offline one
+            // does not): its refusal, as for the first.
+            let other_plan = match vksync::plan::plan(&source.trace.program, other_opts) {
+                Ok(p) => p,
+                Err(e) => {
+                    to_stderr!(
+                        "{}",
+                        input::program_error(&source.name, &source.text, &source.trace, e)
+                    );
+                    return Status::BadInput;
+                }
+            };
             planout::side_by_side(
                 &source,
                 (other_opts.planner.name(), &other_plan),

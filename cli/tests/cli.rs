@@ -1403,3 +1403,21 @@ fn definitional_fixes_follow_the_reading() {
         assert_eq!(code, 0, "{args:?} with the fix:\n{out}{err}");
     }
 }
+
+/// `plan --compare PLANNER` where that planner refuses what the first one
+/// planned (a barrier inside a rendering instance): its refusal, status 2,
+/// never a panic (a review found `--compare online|conservative` panicked
+/// on every rendering trace).
+#[test]
+fn compare_with_a_planner_that_refuses_is_its_error() {
+    for other in ["online", "conservative"] {
+        let args = ["plan", "--compare", other, "examples/draw-aliased-vertices.trace"];
+        let (code, out, err) = vksync(&args, None);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("error: planning needs a barrier inside this rendering instance")
+                && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}

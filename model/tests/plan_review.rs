@@ -9,13 +9,17 @@ use vksync::plan::{
 use vksync::{trace, Reading};
 
 fn program(text: &str) -> vksync::Program {
-    trace::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}")).program
+    trace::parse(text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .program
 }
 
 /// A plan's printed program parses back and has no hazard.
 fn checks_clean(planned: &vksync::Program) -> Result<(), String> {
     let printed = trace::print(planned);
-    let back = trace::parse(&printed).map_err(|e| format!("{e}\n{printed}"))?.program;
+    let back = trace::parse(&printed)
+        .map_err(|e| format!("{e}\n{printed}"))?
+        .program;
     let hazards = vksync::check_with(&back, vksync::Semantics::for_reading(Reading::MemoryModel))
         .map_err(|e| e.to_string())?;
     if hazards.is_empty() {
@@ -43,7 +47,10 @@ fn waits_before_their_signal_are_refused() {
         ),
     ];
     for (text, want) in cases {
-        let got = plan_queues(&program(text), QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)));
+        let got = plan_queues(
+            &program(text),
+            QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)),
+        );
         match (got, want) {
             (Err(e), Some(w)) => assert!(e.to_string().starts_with(w), "{e}"),
             (Ok(p), None) => checks_clean(&p.plan.program).unwrap(),
@@ -95,8 +102,11 @@ fn planned_barriers_on_images_parse_back() {
 /// when removing it brings no hazard back (the program would be invalid).
 #[test]
 fn ownership_transfers_are_never_redundant() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/ownership-fixed.trace"))
-        .expect("example");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/ownership-fixed.trace"
+    ))
+    .expect("example");
     let recorded = recorded_barriers(&program(&text), Reading::VisibleToWrites).expect("judged");
     assert_eq!(recorded.len(), 2);
     for b in &recorded {

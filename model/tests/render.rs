@@ -175,11 +175,24 @@ fn cases() -> Vec<Case> {
         (
             "indirect records and the count buffer",
             "vkCmdDrawIndirectCount reads the count (4 bytes) and, the count unknown, maxDrawCount records of \
-             16 bytes stride apart (DRAW_INDIRECT:INDIRECT_COMMAND_READ)",
+             16 bytes stride apart (DRAW_INDIRECT:INDIRECT_COMMAND_READ): each record's bytes, not the gaps",
             format!(
                 "fill ind[0..64] 0\n{TO_ATT}{BEGIN}draw-indirect-count ind ind offset=16 countOffset=0 maxDrawCount=2 stride=20\nend-rendering\n"
             ),
-            &["L11 READ_AFTER_WRITE ind[0..4] after L7", "L11 READ_AFTER_WRITE ind[16..52] after L7"],
+            &[
+                "L11 READ_AFTER_WRITE ind[0..4] after L7",
+                "L11 READ_AFTER_WRITE ind[16..32] after L7",
+                "L11 READ_AFTER_WRITE ind[36..52] after L7",
+            ],
+        ),
+        (
+            "a write between indirect records is not read",
+            "\"parameters taken from buffer starting at offset and increasing by stride bytes for each \
+             successive draw\" (vkCmdDrawIndirect): the bytes between two records are not read",
+            format!(
+                "fill ind[16..32] 0\n{TO_ATT}{BEGIN}draw-indirect ind drawCount=2 stride=32\nend-rendering\n"
+            ),
+            &[],
         ),
         (
             "fragment shader storage writes of two draws race",

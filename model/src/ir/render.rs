@@ -846,6 +846,57 @@ impl RenderCommand {
     }
 }
 
+/// The most indirect records read as separate ranges; more are read as
+/// their hull (wider: it may report a write between records).
+const MAX_SEPARATE_RECORDS: u32 = 256;
+
+/// The reads of `count` indirect records `stride` apart from `offset`
+/// (`VkDrawIndirectCommand` is 16 bytes, `VkDrawIndexedIndirectCommand`
+/// 20): each record's own bytes, not the gaps between them ("parameters
+/// taken from buffer starting at offset and increasing by stride bytes
+/// for each successive draw"; a review found the hull reported a write to
+/// a gap as a race). Past [`MAX_SEPARATE_RECORDS`] records, their hull.
+#[allow(clippy::too_many_arguments)]
+fn record_reads(
+    program: &Program,
+    call: &'static str,
+    out: &mut Vec<(Region, StageAccess)>,
+    indexed: bool,
+    buffer: ObjectId,
+    offset: u64,
+    count: u32,
+    stride: u32,
+) -> Result<(), RenderError> {
+    if count == 0 {
+        return Ok(());
+    }
+    let size: u64 = if indexed { 20 } else { 16 };
+    let stride = u64::from(stride);
+    if stride <= size || count > MAX_SEPARATE_RECORDS {
+        let n = u64::from(count - 1) * stride + size;
+        if let Some(reg) = elements(program, call, "the indirect records", buffer, offset, 0, n, 1)? {
+            out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
+        }
+        return Ok(());
+    }
+    for k in 0..u64::from(count) {
+        let at = k
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(offset))
+            .ok_or_else(|| RenderError::Bad {
+                call,
+                reason: format!(
+                    "the indirect records of `{}` overflow 64 bits",
+                    name(program, buffer)
+                ),
+            })?;
+        if let Some(reg) = elements(program, call, "the indirect records", buffer, at, 0, size, 1)? {
+            out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
+        }
+    }
+    Ok(())
+}
+
 /// A draw's accesses: indirect and count buffers (`DRAW_INDIRECT`), the
 /// index buffer (`INDEX_INPUT`), vertex buffers (`VERTEX_ATTRIBUTE_INPUT`),
 /// descriptor bindings (their shader stage), the depth/stencil tests,
@@ -858,15 +909,6 @@ fn draw_accesses(
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let bad = |reason: String| RenderError::Bad { call, reason };
     let mut out = Vec::new();
-    // Indirect records: VkDrawIndirectCommand is 16 bytes,
-    // VkDrawIndexedIndirectCommand 20; `drawCount` records `stride` apart.
-    let records = |indexed: bool, count: u32, stride: u32| -> u64 {
-        if count == 0 {
-            return 0;
-        }
-        let size = if indexed { 20 } else { 16 };
-        u64::from(count - 1) * u64::from(stride) + size
-    };
     match d.kind {
         DrawKind::Indirect {
             indexed,
@@ -875,10 +917,9 @@ fn draw_accesses(
             draw_count,
             stride,
         } => {
-            let n = records(indexed, draw_count, stride);
-            if let Some(reg) = elements(program, call, "the indirect records", buffer, offset, 0, n, 1)? {
-                out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
-            }
+            record_reads(
+                program, call, &mut out, indexed, buffer, offset, draw_count, stride,
+            )?;
         }
         DrawKind::IndirectCount {
             indexed,
@@ -892,10 +933,16 @@ fn draw_accesses(
             if let Some(reg) = elements(program, call, "the count", count_buffer, count_offset, 0, 4, 1)? {
                 out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
             }
-            let n = records(indexed, max_draw_count, stride);
-            if let Some(reg) = elements(program, call, "the indirect records", buffer, offset, 0, n, 1)? {
-                out.push((reg, StageAccess::DrawIndirectIndirectCommandRead));
-            }
+            record_reads(
+                program,
+                call,
+                &mut out,
+                indexed,
+                buffer,
+                offset,
+                max_draw_count,
+                stride,
+            )?;
         }
         _ => {}
     }

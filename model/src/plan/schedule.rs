@@ -182,7 +182,15 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
     if need_none(input) {
         return resolve(input);
     }
-    resolve(&Program::from_parts(objects, commands)?)
+    if input.images.is_empty() {
+        return resolve(&Program::from_parts(objects, commands)?);
+    }
+    // Images are declared by the parser and the image builders only, so
+    // `from_parts` would lose them (and their barriers' references): keep
+    // the program's declarations with the pools grown.
+    let mut p = input.with_commands(commands);
+    p.objects = objects;
+    resolve(&p)
 }
 
 /// Whether `input` has no blob.
