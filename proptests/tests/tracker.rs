@@ -160,7 +160,7 @@ fn bad_calls_are_typed_errors() {
             "command: blob 2 was freed",
         ),
         ("double free", |t| t.free(ObjectId(2)), "free: blob 2 was freed"),
-        ("free a pool", |t| t.free(ObjectId(1)), "free: resource 1 is not a blob"),
+        ("free a pool", |t| t.free(ObjectId(1)), "free: resource 1 is not a blob (only a blob allocated from a pool has an offset in it and is freed)"),
         (
             "pool exhausted",
             |t| t.alloc(ObjectId(1), 512).map(drop),
@@ -178,7 +178,9 @@ fn bad_calls_are_typed_errors() {
             "meta access",
             |t| t.command(&[TrackedAccess::whole(ObjectId(0), S::COMPUTE_SHADER, A::SHADER_READ)]).map(drop),
             "command: access 0: COMPUTE_SHADER:SHADER_READ is not one stage and one access the model knows \
-             (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes)",
+             (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes); \
+             SHADER_READ is the synchronization-1 access: name SHADER_STORAGE_READ (a storage buffer), \
+             UNIFORM_READ (a uniform buffer) or SHADER_SAMPLED_READ",
         ),
         (
             "access the stage cannot make",

@@ -596,8 +596,10 @@ fn masks<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
-    refuse_wait_before_signal(program)?;
     let (mut input, kept) = strip(program)?;
+    // After `strip`, whose refusal of a host signal an earlier batch waits
+    // for names the signal.
+    refuse_wait_before_signal(program)?;
     let sem = Semantics::for_reading(opts.plan.reading);
     let planned = (|| loop {
         let needed = needed_transfers(&input)?;
