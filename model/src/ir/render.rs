@@ -981,7 +981,9 @@ fn draw_accesses(
             return Err(bad(format!("vertex binding {i}: a stride of 0 is not modelled")));
         }
         let what = format!("vertex binding {i}");
-        let reg = match (d.kind, v.rate) {
+        // The elements a binding's rate reads: vertices of a plain draw,
+        // instances of either draw.
+        let read = match (d.kind, v.rate) {
             (
                 DrawKind::Draw {
                     vertex_count,
@@ -989,16 +991,7 @@ fn draw_accesses(
                     ..
                 },
                 VertexRate::Vertex,
-            ) => elements(
-                program,
-                call,
-                &what,
-                v.buffer,
-                v.offset,
-                u64::from(first_vertex),
-                u64::from(vertex_count),
-                v.stride,
-            )?,
+            ) => Some((first_vertex, vertex_count)),
             (
                 DrawKind::Draw {
                     instance_count,
@@ -1011,20 +1004,24 @@ fn draw_accesses(
                     ..
                 },
                 VertexRate::Instance,
-            ) => elements(
+            ) => Some((first_instance, instance_count)),
+            _ => None,
+        };
+        let reg = match read {
+            Some((first, count)) => elements(
                 program,
                 call,
                 &what,
                 v.buffer,
                 v.offset,
-                u64::from(first_instance),
-                u64::from(instance_count),
+                u64::from(first),
+                u64::from(count),
                 v.stride,
             )?,
             // Indexed vertices and indirect parameters are data the model
             // does not read: the binding from its offset to the buffer's
             // end (wider is sound: it only finds more conflicts).
-            _ => to_end(program, v.buffer, v.offset),
+            None => to_end(program, v.buffer, v.offset),
         };
         if let Some(reg) = reg {
             out.push((reg, StageAccess::VertexAttributeInputVertexAttributeRead));
