@@ -62,7 +62,11 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
     let n_accesses: usize = planned
         .commands()
         .iter()
-        .map(|c| accesses(c, &layout, Semantics::SPEC).len())
+        .map(|c| {
+            accesses(c, &layout, Semantics::SPEC)
+                .expect("its own layout")
+                .len()
+        })
         .sum();
     println!(
         "stream: {} chains x {} residual blocks, {} buffers; {} device commands + {} barriers (offline plan, global, made quiet for the 1.3.239 layer: D2, D4) = {} recorded commands; {} program commands with alloc/free; {} accesses",

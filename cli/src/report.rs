@@ -218,6 +218,7 @@ pub fn race_line(
     let r = &g.race;
     let cur = &program.commands()[r.command];
     let region = vksync::accesses(cur, layout, vksync::Semantics::SPEC)
+        .unwrap_or_default()
         .iter()
         .find(|a| {
             a.sa == r.current

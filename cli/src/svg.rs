@@ -52,6 +52,8 @@ pub const MAX_ARROWS: usize = 5_000;
 pub enum SvgError {
     #[error(transparent)]
     Program(#[from] ProgramError),
+    #[error(transparent)]
+    Unplaced(#[from] vksync::UnplacedRegion),
     #[error("the timeline would have {count} {what}, over the limit of {limit} that `--svg` draws (docs/cli.md); draw an excerpt of the trace")]
     TooLarge {
         what: &'static str,
@@ -154,7 +156,7 @@ pub fn render(
     }
     for c in program.commands() {
         let mut v = Vec::new();
-        let located = accesses(c, &layout, sem);
+        let located = accesses(c, &layout, sem)?;
         for a in &located {
             let name = name_of(program, a.region.object);
             cuts.entry(a.mem)
@@ -916,7 +918,10 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     within("lanes (queues and the host)", program.queue_count() + 1, MAX_ROWS)?;
     let layout = vksync::resolve(program)?;
     let sem = Semantics::for_reading(reading);
-    let acc: Vec<Vec<vksync::Access>> = cmds.iter().map(|c| accesses(c, &layout, sem)).collect();
+    let acc: Vec<Vec<vksync::Access>> = cmds
+        .iter()
+        .map(|c| accesses(c, &layout, sem))
+        .collect::<Result<_, _>>()?;
     within(
         "access rows (accesses of all commands)",
         acc.iter().map(Vec::len).sum(),

@@ -27,7 +27,11 @@ fn main() {
     let access_count: usize = raw
         .commands()
         .iter()
-        .map(|c| accesses(c, &layout, Semantics::SPEC).len())
+        .map(|c| {
+            accesses(c, &layout, Semantics::SPEC)
+                .expect("its own layout")
+                .len()
+        })
         .sum();
     println!("program: {commands} commands over {buffers} buffers, {access_count} accesses");
 

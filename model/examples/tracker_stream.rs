@@ -31,6 +31,7 @@ fn main() {
         .iter()
         .map(|c| {
             accesses(c, &layout, Semantics::SPEC)
+                .expect("its own layout")
                 .iter()
                 .map(|a| {
                     TrackedAccess::range(

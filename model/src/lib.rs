@@ -78,7 +78,9 @@ pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
 pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
-pub use ir::access::{accesses, is_device_command, region_accesses, Access};
+pub use ir::access::{
+    checked_accesses as accesses, is_device_command, region_accesses, Access, UnplacedRegion,
+};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
 pub use ir::image::{

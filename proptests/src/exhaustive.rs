@@ -304,7 +304,7 @@ fn concrete_flags(p: &Program) -> (Vec<S>, Vec<A>) {
     let mut stages = Vec::new();
     let mut accesses = Vec::new();
     for c in p.commands() {
-        for a in vksync::accesses(c, &layout, vksync::Semantics::SPEC) {
+        for a in vksync::accesses(c, &layout, vksync::Semantics::SPEC).expect("its own layout") {
             let (s, x) = (a.sa.stage().flag(), a.sa.access());
             if !stages.contains(&s) {
                 stages.push(s);

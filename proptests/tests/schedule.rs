@@ -90,6 +90,7 @@ fn brute_force_min(p: &Program, budget: u64) -> Option<usize> {
     // named, and the bytes of each (blobs never share memory logically).
     let regions = |c: &Command| -> Vec<(vksync::ObjectId, u64, u64, bool)> {
         vksync::accesses(c, &layout, vksync::Semantics::SPEC)
+            .expect("its own layout")
             .iter()
             .map(|a| {
                 (
@@ -233,6 +234,7 @@ fn brute_force_min(p: &Program, budget: u64) -> Option<usize> {
 
 fn acc_of(layout: &vksync::Layout, c: &Command) -> Vec<vksync::ObjectId> {
     vksync::accesses(c, layout, vksync::Semantics::SPEC)
+        .expect("its own layout")
         .iter()
         .map(|a| a.region.object)
         .collect()

@@ -59,6 +59,7 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
             Command::Wait(_) => t.wait(),
             _ => {
                 let acc: Vec<TrackedAccess> = accesses(c, &layout, Semantics::SPEC)
+                    .expect("its own layout")
                     .iter()
                     .map(|a| {
                         let r = to_tracker[a.region.object.0 as usize].expect("accessed objects exist");

@@ -481,7 +481,10 @@ impl Device {
                         let cb = rec.open(&mut q, ci, batch[ci], &targets)?;
                         rec.record(cb, c, ci, &layout, dispatches[ci].as_ref(), kernels)?;
                         if let Some(open) = q.open.as_mut() {
-                            for a in vksync::accesses(c, &layout, vksync::Semantics::default()) {
+                            // Invariant: `layout` was resolved from this program.
+                            let accs = vksync::accesses(c, &layout, vksync::Semantics::default())
+                                .expect("the program's own layout");
+                            for a in accs {
                                 if !open.mems.contains(&a.mem) {
                                     open.mems.push(a.mem);
                                 }

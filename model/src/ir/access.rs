@@ -41,7 +41,51 @@ pub struct Access {
 /// not checked and recorded like a command's accesses: each is ordered by
 /// its own barrier only, after the barrier's availability operations and
 /// before its visibility operations.
-pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
+///
+/// `Err` names the first region the layout does not place: an object of
+/// another program (ids are indices, so one from another program may be
+/// in range and still refer to a different object: the layout cannot tell;
+/// use each program's own layout), a blob never allocated, or an object
+/// id past the program's objects.
+///
+/// Exported as `vksync::accesses`; the crate's own callers use
+/// [`accesses`], for programs it validated.
+///
+/// ```
+/// use vksync::{accesses, resolve, trace::parse, Semantics};
+/// let one = parse("buffer a 16\nfill a 1\n")?.program;
+/// let two = parse("buffer a 16\nbuffer b 16\nfill b 1\n")?.program;
+/// let layout = resolve(&one)?;
+/// let fill = accesses(&one.commands()[0], &layout, Semantics::SPEC)?;
+/// assert_eq!((fill.len(), fill[0].range.end), (1, 16));
+/// // `two`'s second buffer has no place in `one`'s layout: an error, not a panic.
+/// let err = accesses(&two.commands()[0], &layout, Semantics::SPEC).unwrap_err();
+/// assert_eq!(err.region.object.0, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn checked_accesses(
+    command: &Command,
+    layout: &Layout,
+    sem: Semantics,
+) -> Result<Vec<Access>, UnplacedRegion> {
+    region_accesses(command, sem)
+        .into_iter()
+        .map(|(region, sa)| {
+            let r = layout.locate(region).ok_or(UnplacedRegion { region })?;
+            Ok(Access {
+                region,
+                mem: r.mem,
+                range: r.range,
+                sa,
+            })
+        })
+        .collect()
+}
+
+/// [`checked_accesses`] of a command of the program `layout` was resolved
+/// from (the crate's own callers, after validation: every region is
+/// placed).
+pub(crate) fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Access> {
     region_accesses(command, sem)
         .into_iter()
         .map(|(region, sa)| {
@@ -54,6 +98,18 @@ pub fn accesses(command: &Command, layout: &Layout, sem: Semantics) -> Vec<Acces
             }
         })
         .collect()
+}
+
+/// A region [`checked_accesses`] was asked about that its [`Layout`] does not
+/// place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "object {} bytes {}..{}: the layout places no such region (an object id of another program, a blob never allocated, or a range past the object's memory)",
+    region.object.0, region.range.start, region.range.end
+)]
+pub struct UnplacedRegion {
+    /// The region, as the command names it.
+    pub region: Region,
 }
 
 /// [`accesses`] in terms of the regions the command names, without a
