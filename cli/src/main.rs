@@ -146,7 +146,7 @@ enum Cmd {
         /// Reorder commands (within their data dependencies) and delay blob
         /// reuse (within 1.25 times the program order's pool peak) for the
         /// fewest barrier points, then plan with the offline planner.
-        #[arg(long, conflicts_with_all = ["compare", "repeat", "split_barriers", "async_compute"])]
+        #[arg(long, conflicts_with_all = ["compare", "repeat", "split_barriers", "async_compute", "svg"])]
         schedule: bool,
         /// Single queue: turn barrier points with independent commands
         /// before them into `set-event` (after the last producer) and
@@ -156,7 +156,7 @@ enum Cmd {
         /// Single queue: move independent dispatch chains to a second
         /// compute queue and uploads to a transfer queue, then plan
         /// semaphores and barriers across the queues.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "split_barriers")]
         async_compute: bool,
     },
     /// Plan, record and run on a Vulkan device; compare with the CPU reference.
@@ -871,10 +871,8 @@ fn plan(
             (svg_out.is_some(), "--svg"),
             (compare.is_some() && !recorded, "--compare"),
             (repeat, "--repeat"),
-            (
-                multi.split_barriers && (several_queues || multi.async_compute),
-                "--split-barriers",
-            ),
+            // (`--split-barriers` with `--async-compute`: refused by clap.)
+            (multi.split_barriers && several_queues, "--split-barriers"),
         ];
         if let Some((_, flag)) = other.iter().find(|(on, _)| *on) {
             let what = if several_queues || multi.async_compute {

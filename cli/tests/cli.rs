@@ -527,6 +527,25 @@ fn plan_across_queues_and_split_barriers() {
     for (name, args) in cases {
         snap!(*name, transcript(args, None));
     }
+    // Flags that never combine are refused by the argument parser, before
+    // the trace is read (exit status 2, the two flags named).
+    let conflicts: &[(&[&str], &str)] = &[
+        (
+            &["--async-compute", "--split-barriers"],
+            "'--async-compute' cannot be used with '--split-barriers'",
+        ),
+        (
+            &["--schedule", "--svg", "x.svg"],
+            "'--schedule' cannot be used with '--svg <OUT>'",
+        ),
+    ];
+    for (flags, message) in conflicts {
+        let mut args = vec!["plan", "examples/residual-block.trace"];
+        args.extend_from_slice(flags);
+        let (code, out, err) = vksync(&args, None);
+        assert_eq!((code, out.as_str()), (2, ""), "{flags:?}: {err}");
+        assert!(err.contains(message), "{flags:?}: {err}");
+    }
     // A single-queue trace that declares and names its queue: the plan
     // declares it too, and parses back.
     let text = "queue qa\nbuffer a 256\nfill a 1\nsubmit qa\nhost-read a\n";

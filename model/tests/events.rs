@@ -230,7 +230,9 @@ fn invalid_event_programs_are_errors_at_their_token() {
     let cases: &[(&str, &str)] = &[
         ("wait-events g COPY:NONE -> COPY:NONE", "6:13: unknown event `g`"),
         ("wait-events e COPY:NONE -> COPY:NONE", "6:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
-        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e CLEAR:NONE -> COPY:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e CLEAR:NONE -> COPY:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with in barrier 0: srcStageMask CLEAR (set: COPY) (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE ; COPY:NONE -> CLEAR:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with in 2 barriers where the set has 1 (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
+        ("set-event e COPY:TRANSFER_WRITE -> COPY:NONE\nwait-events e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ", "7:13: the dependency info waited on for event `e` differs from the one it was set with in barrier 0: dstAccessMask TRANSFER_READ (set: NONE) (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
         ("set-event e COPY:NONE -> COPY:NONE a transition", "6:38: barrier 0 of event `e`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)"),
         ("set-event e COPY:NONE -> COPY:NONE\nset-event e COPY:NONE -> COPY:NONE", "7:11: event `e` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)"),
         ("set-event e HOST:NONE -> COPY:NONE", "6:11: barrier 0 of the set of event `e`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)"),
@@ -269,10 +271,10 @@ fn invalid_sync1_event_programs_are_errors_at_their_token() {
         (&format!("{SET}wait-events1 e CLEAR:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ"), "7:16: `CLEAR` is a synchronization-2 flag: vkCmdWaitEvents takes the 32-bit synchronization-1 flags (write `TRANSFER`)"),
         // VUID-vkCmdWaitEvents-srcStageMask-01158: exactly the OR, neither
         // smaller nor larger.
-        (&format!("{SET}wait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
-        ("set-event1 e COMPUTE_SHADER|TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "7:16: srcStageMask ALL_TRANSFER of vkCmdWaitEvents is not COMPUTE_SHADER|ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
-        (&format!("{SET}wait-events1 e TRANSFER|COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER|ALL_TRANSFER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
-        (&format!("{SET}host-set-event f\nwait-events1 e f TRANSFER:NONE -> TRANSFER:NONE"), "8:18: srcStageMask ALL_TRANSFER of vkCmdWaitEvents is not ALL_TRANSFER|HOST, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}wait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        ("set-event1 e COMPUTE_SHADER|TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "7:16: srcStageMask TRANSFER of vkCmdWaitEvents is not COMPUTE_SHADER|TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}wait-events1 e TRANSFER|COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:16: srcStageMask COMPUTE_SHADER|TRANSFER of vkCmdWaitEvents is not TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
+        (&format!("{SET}host-set-event f\nwait-events1 e f TRANSFER:NONE -> TRANSFER:NONE"), "8:18: srcStageMask TRANSFER of vkCmdWaitEvents is not TRANSFER|HOST, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
         (&format!("{SET}wait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ; COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:67: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
         (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE; TRANSFER:NONE -> HOST:HOST_READ"), "7:65: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
         (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..16] transition"), "7:56: barrier 0 of vkCmdWaitEvents: image layout transitions in an event wait are not modelled"),
@@ -353,7 +355,7 @@ fn sync1_events_built_in_code_are_checked_as_parsed() {
     .unwrap();
     assert_eq!(
         vksync::resolve(&p).unwrap_err().to_string(),
-        "command 1: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not ALL_TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"
+        "command 1: srcStageMask COMPUTE_SHADER of vkCmdWaitEvents is not TRANSFER, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"
     );
 }
 

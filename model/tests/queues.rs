@@ -343,7 +343,7 @@ fn queue_and_semaphore_lines_round_trip() {
 fn queue_and_semaphore_errors_name_line_and_column() {
     let head = "queue qa\nsemaphore s\nsemaphore t timeline\n";
     let cases: &[(&str, &str)] = &[
-        ("submit qx", "4:8: unknown queue `qx`"),
+        ("submit qx", "4:8: unknown queue `qx` (declared: qa)"),
         ("submit qa wait s@COPY", "4:16: binary semaphore `s` is waited on with no signal pending (VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
         ("submit qa wait s", "4:17: a semaphore wait needs its stages: `wait SEMAPHORE[:VALUE]@STAGES` (pWaitDstStageMask)"),
         ("submit qa signal t", "4:18: `t` is a timeline semaphore: give a value (`t:VALUE`)"),
@@ -368,7 +368,7 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
         ("submit qa frob", "4:11: expected `wait` or `signal`, found `frob`"),
-        ("wait qz", "4:6: unknown queue `qz`"),
+        ("wait qz", "4:6: unknown queue `qz` (declared: qa)"),
         ("queue qa", "4:7: `qa` is already declared"),
         ("queue signal", "4:7: `signal` is a keyword of `submit` and `wait` and cannot name a queue or semaphore"),
         ("semaphore u timeline x", "4:22: expected an initial value, found `x`"),

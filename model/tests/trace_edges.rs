@@ -43,7 +43,7 @@ fn byte_order_marks_and_line_endings() {
         // A leading BOM is skipped; columns on line 1 do not count it.
         ("\u{feff}buffer a 16\n", Ok("buffer a 16\n")),
         ("\u{feff}", Ok("")),
-        ("\u{feff}submit x", Err("1:8: unexpected `x`")),
+        ("\u{feff}submit x", Err("1:8: unexpected `x`: this trace declares no queue, so `submit` and `wait` name none (they mean its one implicit queue); to name it, declare it: `queue NAME`")),
         // Anywhere else it is an error, even right after the first one.
         (
             "\u{feff}\u{feff}buffer a 16",

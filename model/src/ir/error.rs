@@ -479,11 +479,14 @@ pub enum ProgramErrorKind {
         /// The event.
         name: String,
     },
-    /// Refused with "the dependency info waited on for event `{name}` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)".
-    #[error("the dependency info waited on for event `{name}` differs from the one it was set with (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)")]
+    /// Refused with "the dependency info waited on for event `{name}` differs from the one it was set with in {difference} (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)".
+    #[error("the dependency info waited on for event `{name}` differs from the one it was set with in {difference} (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)")]
     EventDependencyMismatch {
         /// The event.
         name: String,
+        /// The first field that differs, e.g. `barrier 0: dstStageMask
+        /// COPY (set: CLEAR)`.
+        difference: String,
     },
     /// Refused with "event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)".
     #[error("event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)")]
@@ -574,7 +577,7 @@ pub enum ProgramErrorKind {
         name: String,
     },
     /// Refused with "srcStageMask {given} of vkCmdWaitEvents is not {expected}, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)".
-    #[error("srcStageMask {given} of vkCmdWaitEvents is not {expected}, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)")]
+    #[error("srcStageMask {} of vkCmdWaitEvents is not {}, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)", .given.sync1_names(), .expected.sync1_names())]
     WaitEvents1SrcStageMask {
         /// The wait's `srcStageMask`.
         given: crate::vk::flags::PipelineStageFlags2,

@@ -282,7 +282,10 @@ impl EventStates {
                 dependency,
             }) => {
                 if *dependency != w.dependency {
-                    return Err(ProgramErrorKind::EventDependencyMismatch { name });
+                    return Err(ProgramErrorKind::EventDependencyMismatch {
+                        name,
+                        difference: first_difference(dependency, &w.dependency),
+                    });
                 }
                 let set = *set;
                 self.unsubmitted_waits.push((command, index, set));
@@ -374,3 +377,40 @@ impl EventStates {
 
 /// The stage mask of `vkCmdResetEvent2` when a trace gives none.
 pub const DEFAULT_RESET_STAGES: PipelineStageFlags2 = PipelineStageFlags2::ALL_COMMANDS;
+
+/// The first field in which a wait's `VkDependencyInfo` differs from the
+/// set's, for VUID-vkCmdWaitEvents2-pEvents-10788's message: the barrier
+/// count, or the first barrier's first differing member (set's value,
+/// then the wait's).
+fn first_difference(set: &Dependency, wait: &Dependency) -> String {
+    if set.barriers.len() != wait.barriers.len() {
+        return format!(
+            "{} barriers where the set has {}",
+            wait.barriers.len(),
+            set.barriers.len()
+        );
+    }
+    let Some((i, (s, w))) = set
+        .barriers
+        .iter()
+        .zip(&wait.barriers)
+        .enumerate()
+        .find(|(_, (s, w))| s != w)
+    else {
+        return "no field (equal)".into();
+    };
+    let field = if s.src_stage_mask != w.src_stage_mask {
+        format!("srcStageMask {} (set: {})", w.src_stage_mask, s.src_stage_mask)
+    } else if s.src_access_mask != w.src_access_mask {
+        format!("srcAccessMask {} (set: {})", w.src_access_mask, s.src_access_mask)
+    } else if s.dst_stage_mask != w.dst_stage_mask {
+        format!("dstStageMask {} (set: {})", w.dst_stage_mask, s.dst_stage_mask)
+    } else if s.dst_access_mask != w.dst_access_mask {
+        format!("dstAccessMask {} (set: {})", w.dst_access_mask, s.dst_access_mask)
+    } else if s.region != w.region {
+        "the buffer range (or a memory barrier where the set has a buffer barrier, or the reverse)".into()
+    } else {
+        "the layout transition, ownership transfer or image subresource range".into()
+    };
+    format!("barrier {i}: {field}")
+}

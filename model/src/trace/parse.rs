@@ -577,10 +577,20 @@ impl Parser {
             Some(q) => Ok(q),
             // Without declared queues, `submit` and `wait` take no queue:
             // the message traces had before queues existed.
-            None if self.trace.program.queues.is_empty() => {
-                line.err(tok.col, format!("unexpected {}", quote(tok.text)))
+            None if self.trace.program.queues.is_empty() => line.err(
+                tok.col,
+                format!(
+                    "unexpected {}: this trace declares no queue, so `submit` and `wait` name none (they mean its one implicit queue); to name it, declare it: `queue NAME`",
+                    quote(tok.text)
+                ),
+            ),
+            None => {
+                let declared: Vec<&str> = self.trace.program.queues.iter().map(|q| q.name.as_str()).collect();
+                line.err(
+                    tok.col,
+                    format!("unknown queue {} (declared: {})", quote(tok.text), declared.join(", ")),
+                )
             }
-            None => line.err(tok.col, format!("unknown queue {}", quote(tok.text))),
         }
     }
 
@@ -2632,7 +2642,7 @@ free x
             ("buffer a 16\ndispatch k reed a", "2:12: expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, `image-rw`, `sampled-image` or `indirect`, found `reed`"),
             ("buffer a 16\nfill a 0x1_0000_0000", "2:8: `0x1_0000_0000` does not fit in 32 bits (at most 4294967295)"),
             ("buffer a 16\nfree a", "2:6: `a` is not a blob; only blobs are freed"),
-            ("buffer a 16\nsubmit now", "2:8: unexpected `now`"),
+            ("buffer a 16\nsubmit now", "2:8: unexpected `now`: this trace declares no queue, so `submit` and `wait` name none (they mean its one implicit queue); to name it, declare it: `queue NAME`"),
             ("buffer 1a 16", "1:8: invalid name `1a`: use letters, digits, `_`, `-` and `.`, starting with a letter or `_`"),
         ];
         for (text, expected) in cases {

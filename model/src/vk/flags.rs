@@ -403,6 +403,21 @@ impl AccessFlags2 {
     }
 }
 
+impl PipelineStageFlags2 {
+    /// The mask as a `VkPipelineStageFlags` reads in synchronization-1
+    /// commands and messages about them: every name as [`fmt::Display`]
+    /// writes it, but `ALL_TRANSFER` (synchronization 2's name of the bit)
+    /// as `TRANSFER` (`VK_PIPELINE_STAGE_TRANSFER_BIT`, the only name
+    /// synchronization 1 has for it).
+    pub fn sync1_names(self) -> String {
+        self.to_string()
+            .split('|')
+            .map(|n| if n == "ALL_TRANSFER" { "TRANSFER" } else { n })
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+}
+
 impl fmt::Display for PipelineStageFlags2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_names(
