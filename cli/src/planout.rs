@@ -390,8 +390,27 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             source.name,
             opts.planner.name()
         ));
+        let k = split.kept;
+        let why: Vec<String> = [
+            (
+                k.adjacent,
+                "no independent device command between its producer and it",
+            ),
+            (k.across_batch, "a submit, wait or host access between"),
+            (k.transition, "a layout transition or ownership transfer"),
+            (k.would_race, "a later point needs it as a barrier"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{n}: {why}"))
+        .collect();
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!("; kept as barriers: {}", why.join(", "))
+        };
         notes.header(&format!(
-            "{} barrier point{} ({} split into set-event/wait-events), {} barrier{} left; vksync check: {}",
+            "{} barrier point{} ({} split into set-event/wait-events{why}), {} barrier{} left; vksync check: {}",
             plan.program.barrier_points(),
             if plan.program.barrier_points() == 1 {
                 ""

@@ -4,7 +4,7 @@
 //! command lines after splitting. Every result must check hazard-free with
 //! the fast checker and the definitional semantics.
 
-use vksync::plan::{plan, split_barriers, PlanOptions, PlannerKind};
+use vksync::plan::{plan, split_barriers, PlanOptions, PlannerKind, SplitKept};
 use vksync::spec::{races, Reading};
 use vksync::{check, trace};
 
@@ -12,11 +12,15 @@ const HEADER: &str = "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\n";
 
 #[test]
 fn points_split_where_independent_work_lies_between() {
-    let cases: &[(&str, &str, usize, &[&str])] = &[
+    // (name, body, points split, points kept as (adjacent, across a batch,
+    // transition, would race), the plan's lines)
+    type Kept = (usize, usize, usize, usize);
+    let cases: &[(&str, &str, usize, Kept, &[&str])] = &[
         (
             "an independent fill between producer and consumer",
             "fill a 1\nfill c 2\ncopy a -> b\n",
             1,
+            (0, 0, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "set-event split0 CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ",
@@ -29,6 +33,7 @@ fn points_split_where_independent_work_lies_between() {
             "producer right before the consumer: nothing to overlap",
             "fill a 1\ncopy a -> b\n",
             0,
+            (1, 0, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ",
@@ -39,6 +44,7 @@ fn points_split_where_independent_work_lies_between() {
             "a submit between: the pair would span batches",
             "fill a 1\nsubmit\nfill c 2\ncopy a -> b\n",
             0,
+            (0, 1, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "submit",
@@ -51,10 +57,11 @@ fn points_split_where_independent_work_lies_between() {
             "no hazard: nothing to split",
             "fill a 1\nfill b 2\n",
             0,
+            (0, 0, 0, 0),
             &["fill a[0..256] 1", "fill b[0..256] 2"],
         ),
     ];
-    for &(name, body, splits, expected) in cases {
+    for &(name, body, splits, kept, expected) in cases {
         let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         let p = plan(&t.program, PlanOptions::new(PlannerKind::Offline)).unwrap();
         let s = split_barriers(&p, Reading::VisibleToWrites).unwrap();
@@ -65,6 +72,19 @@ fn points_split_where_independent_work_lies_between() {
             .collect();
         assert_eq!(lines, expected, "case `{name}`:\n{text}");
         assert_eq!(s.split, splits, "case `{name}`");
+        let (adjacent, across_batch, transition, would_race) = kept;
+        let want = SplitKept {
+            adjacent,
+            across_batch,
+            transition,
+            would_race,
+        };
+        assert_eq!(s.kept, want, "case `{name}`");
+        assert_eq!(
+            s.split + s.kept.total(),
+            p.program.barrier_points(),
+            "case `{name}`: every point split or kept for a reason"
+        );
         assert!(
             check(&s.plan.program).unwrap().is_empty(),
             "case `{name}`:\n{text}"

@@ -78,7 +78,7 @@ pub use queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
 pub use recorded::{recorded_barriers, recorded_plan, RecordedBarrier};
 pub use repeat::{for_repeated_submission, repeated};
 pub use schedule::{dependency_bound, schedule, Schedule, ScheduleKind, ScheduleOptions};
-pub use split::{split_barriers, SplitPlan};
+pub use split::{split_barriers, SplitKept, SplitPlan};
 pub use transitions::{is_planned_away, planning_input};
 
 use crate::hazard::Hazard;

@@ -42,6 +42,36 @@ pub struct SplitPlan {
     pub plan: Plan,
     /// Barrier points turned into a `set-event`/`wait-events` pair.
     pub split: usize,
+    /// Why the other points stayed barriers.
+    pub kept: SplitKept,
+}
+
+/// Why [`split_barriers`] kept barrier points as barriers, one count per
+/// reason (the module documentation's conditions, in the order they are
+/// tested; a point counts once, for the first that holds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitKept {
+    /// No device command between the point's latest producer and the
+    /// point (a split would let nothing overlap), or the point answers
+    /// no hazard of the input.
+    pub adjacent: usize,
+    /// A submit, wait or host access between them (an event pair stays
+    /// inside one batch).
+    pub across_batch: usize,
+    /// The point performs a layout transition, or is a barrier of the
+    /// input kept in place with no hazard to answer (a transition or an
+    /// ownership transfer): an event wait performs neither here.
+    pub transition: usize,
+    /// Split, the program would race: a later point relied on this
+    /// barrier to order the commands in between.
+    pub would_race: usize,
+}
+
+impl SplitKept {
+    /// Every point kept.
+    pub fn total(&self) -> usize {
+        self.adjacent + self.across_batch + self.transition + self.would_race
+    }
 }
 
 /// Splits the barrier points of a single-queue `plan` (of a planner in
@@ -66,26 +96,35 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
     let sem = Semantics::for_reading(reading);
     let mut cur = plan.clone();
     let mut split = 0;
+    let mut kept = SplitKept::default();
     let mut next_name = 0usize;
-    let points: Vec<usize> = cur
+    let mut points: Vec<usize> = cur
         .answers
         .iter()
         .filter(|(i, _)| matches!(&cur.program.commands[*i], Command::Barrier(d) if !d.barriers.is_empty()))
         .map(|(i, _)| *i)
         .collect();
-    for &p in points.iter().rev() {
+    for k in (0..points.len()).rev() {
+        // (An earlier split's `set-event` may have moved this point.)
+        let p = points[k];
         let answers: Vec<Hazard> = match cur.answers.iter().find(|(i, _)| *i == p) {
             Some((_, hs)) if !hs.is_empty() => hs.clone(),
-            _ => continue,
+            _ => {
+                kept.adjacent += 1;
+                continue;
+            }
         };
         // The latest producer, as an index of the current program.
         let last = answers.iter().map(|h| h.prior_command).max().unwrap_or(0);
-        let Some(lp) = cur.origin.iter().position(|o| *o == Some(last)) else {
+        let Some(lp) = cur
+            .origin
+            .iter()
+            .position(|o| *o == Some(last))
+            .filter(|lp| *lp < p)
+        else {
+            kept.adjacent += 1;
             continue;
         };
-        if lp >= p {
-            continue;
-        }
         let between = &cur.program.commands[lp + 1..p];
         let independent = between.iter().any(is_device_command);
         let same_batch = !between.iter().any(|c| {
@@ -94,7 +133,12 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
                 Command::Submit(_) | Command::Wait(_) | Command::HostRead { .. } | Command::HostWrite { .. }
             )
         });
-        if !independent || !same_batch {
+        if !independent {
+            kept.adjacent += 1;
+            continue;
+        }
+        if !same_batch {
+            kept.across_batch += 1;
             continue;
         }
         let Command::Barrier(dependency) = cur.program.commands[p].clone() else {
@@ -103,6 +147,7 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
         // A point joined to a layout transition stays a barrier: an event
         // wait performs no transition here (the trace format refuses one).
         if dependency.barriers.iter().any(|b| b.transition) {
+            kept.transition += 1;
             continue;
         }
         let name = loop {
@@ -133,7 +178,21 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
         if check_with(&next.program, sem)?.is_empty() {
             cur = next;
             split += 1;
+            // Points between the producer and this one (not yet tried)
+            // moved with the inserted `set-event`.
+            for q in points.iter_mut().filter(|q| **q > lp) {
+                *q += 1;
+            }
+        } else {
+            kept.would_race += 1;
         }
     }
-    Ok(SplitPlan { plan: cur, split })
+    // Points the loop did not consider: the input's own transition and
+    // ownership barriers, kept where they were.
+    kept.transition += plan.program.barrier_points().saturating_sub(points.len());
+    Ok(SplitPlan {
+        plan: cur,
+        split,
+        kept,
+    })
 }
