@@ -15,7 +15,9 @@ const KERNELS: [&str; 6] = [
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let shaders = manifest.join("..").join("shaders");
+    // `runtime/shaders` is a link to the workspace's `shaders/`: `cargo
+    // package` follows it, so the packaged crate carries its kernels.
+    let shaders = manifest.join("shaders");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     for name in KERNELS {
         let path = shaders.join(format!("{name}.comp"));
