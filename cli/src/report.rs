@@ -34,7 +34,39 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], g: &HazardGro
         more: g.more,
         earliest_prior: g.earliest_prior,
     };
-    line_of(file, program, lines, &parts, &h.fix.describe(program))
+    let mut fix = h.fix.describe(program);
+    let device_barrier = h.fix.barrier.is_some_and(|b| !b.transition) && !h.fix.wait;
+    if device_barrier && !is_host(h.current) && !is_host(h.prior) {
+        fix.push_str(&across_batches(program, lines, h.prior_command, h.command));
+    }
+    line_of(file, program, lines, &parts, &fix)
+}
+
+/// Whether an access is the host's.
+fn is_host(sa: StageAccess) -> bool {
+    sa.stage().flag() == vksync::PipelineStageFlags2::HOST
+}
+
+/// Where a barrier between two commands of one queue goes when a submit
+/// lies between them: anywhere between the two (submission order runs
+/// across command buffers, so a barrier at the end of the first batch or
+/// the start of the second orders them alike). Empty when they are in one
+/// batch (the barrier goes between them, as the line numbers say).
+fn across_batches(program: &Program, lines: &[usize], prior: usize, command: usize) -> String {
+    let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+    let submits = program
+        .commands()
+        .get(prior + 1..command)
+        .is_some_and(|between| between.iter().any(|c| matches!(c, vksync::Command::Submit(_))));
+    if submits {
+        format!(
+            " anywhere between line {} and line {} (in either batch: submission order runs across command buffers)",
+            line(prior),
+            line(command)
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// What one line says about a pair of accesses, whoever found it (the
@@ -257,7 +289,6 @@ pub fn race_line(
                 })
         })
         .unwrap_or_else(|| format!("memory {}[{}]", r.mem.0, r.range));
-    let is_host = |sa: StageAccess| sa.stage().flag() == vksync::PipelineStageFlags2::HOST;
     let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let prior_accesses = g
         .priors
@@ -308,7 +339,10 @@ pub fn race_line(
             line(r.command)
         )
     } else if queue_of(program, r.command) == queue_of(program, r.prior_command) {
-        format!("barrier {ps}:{src_access} -> {cs}:{dst_access} {region}")
+        format!(
+            "barrier {ps}:{src_access} -> {cs}:{dst_access} {region}{}",
+            across_batches(program, lines, r.prior_command, r.command)
+        )
     } else {
         let (qp, qc) = (queue_of(program, r.prior_command), queue_of(program, r.command));
         format!(

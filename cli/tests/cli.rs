@@ -1440,3 +1440,29 @@ fn compare_with_a_planner_that_refuses_is_its_error() {
         );
     }
 }
+
+/// A barrier fix between two commands of one queue in different batches
+/// says where it may go (either batch); in one batch it adds nothing (the
+/// line numbers say it).
+#[test]
+fn a_fix_across_submissions_says_where_the_barrier_goes() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "buffer a 256\nbuffer b 256\nfill a 1\nsubmit\ncopy a -> b\nsubmit\n",
+            "fix: barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..256] anywhere between line 3 and line 5 (in either batch: submission order runs across command buffers)\n",
+        ),
+        (
+            "buffer a 256\nbuffer b 256\nfill a 1\ncopy a -> b\nsubmit\n",
+            "fix: barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..256]\n",
+        ),
+        (
+            "queue q\nqueue r\nsemaphore s\nbuffer a 256\nbuffer b 256\nfill a 1\nsubmit q\ncopy a -> b\nsubmit q signal s\nfill b 2\nsubmit r wait s@CLEAR\n",
+            "fix: barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..256] anywhere between line 6 and line 8 (in either batch: submission order runs across command buffers)\n",
+        ),
+    ];
+    for (text, fix) in cases {
+        let (code, out, err) = vksync(&["check", "-"], Some(text));
+        assert_eq!(code, 1, "{text}{out}{err}");
+        assert!(out.contains(fix), "{text}\n{out}{err}");
+    }
+}
