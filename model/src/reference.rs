@@ -1338,24 +1338,35 @@ fn word_at(bytes: &[Option<u8>], at: u64) -> Option<u32> {
     Some(u32::from_le_bytes([w[0]?, w[1]?, w[2]?, w[3]?]))
 }
 
-/// One direct draw (the parameters of `vkCmdDraw` or `vkCmdDrawIndexed`,
-/// with `vertexOffset`): the rectangles it draws, in primitive order, or
+/// The parameters of one direct draw (`vkCmdDraw`, `vkCmdDrawIndexed`
+/// with `vertexOffset`, or one indirect record).
+#[derive(Clone, Copy)]
+struct Direct {
+    /// `vertexCount` or `indexCount`.
+    count: u32,
+    /// `firstVertex` or `firstIndex`.
+    first: u32,
+    /// `vertexOffset` (0 for a non-indexed draw).
+    vertex_offset: i32,
+    first_instance: u32,
+    instance_count: u32,
+}
+
+/// One direct draw: the rectangles it draws, in primitive order, or
 /// `None` when that is not defined (undefined vertex data, indices or
 /// records past their buffer: robust buffer access is not enabled).
 /// Each instance draws its record's rectangle once if any of its
 /// triangles has three distinct corners (vertex indices distinct modulo
 /// 3): the `rect` kernel's triangle covers the rectangle whole, and
 /// drawing it again changes nothing.
-fn rects_of(
-    program: &Program,
-    store: &Store,
-    draw: &Draw,
-    vb: VertexBuffer,
-    count: u32,
-    instances: (u32, u32),
-    first: u32,
-    vertex_offset: i32,
-) -> Option<Vec<Rect>> {
+fn rects_of(program: &Program, store: &Store, draw: &Draw, vb: VertexBuffer, p: Direct) -> Option<Vec<Rect>> {
+    let Direct {
+        count,
+        first,
+        vertex_offset,
+        first_instance,
+        instance_count,
+    } = p;
     let drawn = match draw.index {
         Some(ib) if draw.kind.indexed() => {
             let size = ib.index_type.size();
@@ -1386,7 +1397,6 @@ fn rects_of(
         }
         _ => count >= 3,
     };
-    let (first_instance, instance_count) = instances;
     if !drawn || instance_count == 0 {
         return Some(Vec::new());
     }
@@ -1433,10 +1443,13 @@ fn draw_rects(program: &Program, store: &Store, draw: &Draw, vb: VertexBuffer) -
             store,
             draw,
             vb,
-            vertex_count,
-            (first_instance, instance_count),
-            first_vertex,
-            0,
+            Direct {
+                count: vertex_count,
+                first: first_vertex,
+                vertex_offset: 0,
+                first_instance,
+                instance_count,
+            },
         ),
         DrawKind::DrawIndexed {
             index_count,
@@ -1448,10 +1461,13 @@ fn draw_rects(program: &Program, store: &Store, draw: &Draw, vb: VertexBuffer) -
             store,
             draw,
             vb,
-            index_count,
-            (first_instance, instance_count),
-            first_index,
-            0,
+            Direct {
+                count: index_count,
+                first: first_index,
+                vertex_offset: 0,
+                first_instance,
+                instance_count,
+            },
         ),
         DrawKind::Indirect {
             indexed,
@@ -1474,9 +1490,33 @@ fn draw_rects(program: &Program, store: &Store, draw: &Draw, vb: VertexBuffer) -
                 });
                 let w: Vec<u32> = (0..words).map(|k| word_at(&b, k * 4)).collect::<Option<_>>()?;
                 let rects = if indexed {
-                    rects_of(program, store, draw, vb, w[0], (w[4], w[1]), w[2], w[3] as i32)?
+                    rects_of(
+                        program,
+                        store,
+                        draw,
+                        vb,
+                        Direct {
+                            count: w[0],
+                            first: w[2],
+                            vertex_offset: w[3] as i32,
+                            first_instance: w[4],
+                            instance_count: w[1],
+                        },
+                    )?
                 } else {
-                    rects_of(program, store, draw, vb, w[0], (w[3], w[1]), w[2], 0)?
+                    rects_of(
+                        program,
+                        store,
+                        draw,
+                        vb,
+                        Direct {
+                            count: w[0],
+                            first: w[2],
+                            vertex_offset: 0,
+                            first_instance: w[3],
+                            instance_count: w[1],
+                        },
+                    )?
                 };
                 out.extend(rects);
             }
