@@ -114,6 +114,7 @@ const EXAMPLES: &[&str] = &[
     "draw-aliased-vertices-fixed",
     "draw-storage-feedback",
     "draw-storage-feedback-fixed",
+    "draw-rects",
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
@@ -121,13 +122,15 @@ const EXAMPLES: &[&str] = &[
 /// an instance, and refuses with the typed error otherwise (planning
 /// around rendering instances is not done yet: the online and
 /// conservative planners place barriers inside them); their transitions
-/// keep them from `--schedule` and `--repeat`, and the runtime refuses
-/// them. (name, whether the offline plan is refused).
+/// keep them from `--schedule` and `--repeat`; the runtime draws
+/// `draw-rects` (its draws are what the runtime's kernels take) and
+/// refuses the others. (name, whether the offline plan is refused).
 const WITH_RENDERING: &[(&str, bool)] = &[
     ("draw-aliased-vertices", false),
     ("draw-aliased-vertices-fixed", false),
     ("draw-storage-feedback", true),
     ("draw-storage-feedback-fixed", false),
+    ("draw-rects", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

@@ -417,6 +417,7 @@ pub mod exhaustive;
 pub mod images;
 pub mod layer;
 pub mod queues;
+pub mod rendering;
 pub mod scale;
 pub mod sync;
 pub mod transitions;

@@ -165,10 +165,12 @@ pub enum CheckError {
         /// Why it is not recorded.
         reason: String,
     },
-    #[error("{call} is a rendering command; the runtime records compute and transfer work only")]
+    #[error("{call}: {source}; the runtime draws with the rect and flat kernels only (docs/trace-format.md, \"Kernels\")")]
     Rendering {
         /// The Vulkan command (`vkCmdBeginRendering`, `vkCmdDraw`, ...).
         call: &'static str,
+        /// What the kernels do not take.
+        source: vksync::reference::DrawError,
     },
     #[error("the device has fewer queues than the trace ({sharing} device queue), and one device queue runs its batches in submission order: then {waits} can never be satisfied, so the run would wait until its time limit; no limit fixes it (the trace is valid with one device queue per model queue)")]
     SharedQueueNeverCompletes {
@@ -398,9 +400,7 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
                 call: kind.vulkan_name(),
             }),
             Command::Image(ic) => check_image_command(program, &layout, &ic.op),
-            Command::Render(rc) => Some(CheckError::Rendering {
-                call: rc.op.vulkan_name(),
-            }),
+            Command::Render(rc) => check_render(program, &rc.op),
             _ => None,
         };
         if let Some(source) = refused {
@@ -485,6 +485,16 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
 pub(crate) fn image_usage(program: &Program, image: ObjectId) -> vk::ImageUsageFlags {
     let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
     for c in program.commands() {
+        if let Command::Render(rc) = c {
+            if let vksync::RenderOp::Begin(r) = &rc.op {
+                if r.colors.iter().any(|a| a.image == image) {
+                    usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
+                }
+                if r.depth.is_some_and(|a| a.image == image) {
+                    usage |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+                }
+            }
+        }
         if let Command::Dispatch { bindings, .. } = c {
             for b in bindings.iter().filter(|b| b.region.object == image) {
                 usage |= match b.access {
@@ -507,6 +517,12 @@ pub(crate) fn image_features(program: &Program, image: ObjectId) -> vk::FormatFe
     }
     if usage.contains(vk::ImageUsageFlags::SAMPLED) {
         f |= vk::FormatFeatureFlags::SAMPLED_IMAGE;
+    }
+    if usage.contains(vk::ImageUsageFlags::COLOR_ATTACHMENT) {
+        f |= vk::FormatFeatureFlags::COLOR_ATTACHMENT;
+    }
+    if usage.contains(vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT) {
+        f |= vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT;
     }
     for c in program.commands() {
         if let Command::Image(ic) = c {
@@ -542,11 +558,18 @@ fn check_images(program: &Program, layout: &Layout) -> Result<()> {
             })
         };
         let info = d.format.info();
-        if d.format.aspect_mask() != vksync::AspectMask::of(vksync::Aspect::Color) || info.block != (1, 1) {
+        // `D32_SFLOAT`, the rect kernels' depth attachment, in optimal
+        // tiling (the format every device supports as a depth attachment
+        // there, or `X8_D24_UNORM_PACK32`: "Required Format Support").
+        let depth = info.name == "D32_SFLOAT" && d.tiling == Tiling::Optimal;
+        if !depth
+            && (d.format.aspect_mask() != vksync::AspectMask::of(vksync::Aspect::Color)
+                || info.block != (1, 1))
+        {
             return refuse(CheckError::ImageFormat {
                 image: image_name(program, d.object),
                 format: info.name,
-                reason: "the runtime creates images of uncompressed color formats only (no depth, stencil or block-compressed ones)".to_string(),
+                reason: "the runtime creates images of uncompressed color formats and optimal D32_SFLOAT only (no other depth, stencil or block-compressed ones)".to_string(),
             });
         }
         if d.tiling == Tiling::Linear && (d.mips > 1 || d.layers > 1 || d.extent[2] > 1) {
@@ -568,6 +591,33 @@ fn check_images(program: &Program, layout: &Layout) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Why a rendering command is not recorded, if it is not: its instance's
+/// attachments or its draw state are not what the rect and flat kernels
+/// take (`vksync::reference::rect_target`, `rect_draw`).
+fn check_render(program: &Program, op: &vksync::RenderOp) -> Option<CheckError> {
+    let call = op.vulkan_name();
+    let refuse = |source| Some(CheckError::Rendering { call, source });
+    match op {
+        vksync::RenderOp::Begin(r) => vksync::reference::rect_target(program, r).err().and_then(refuse),
+        vksync::RenderOp::Draw(d) => vksync::reference::rect_draw(d).err().and_then(refuse),
+        vksync::RenderOp::End => None,
+    }
+}
+
+/// The `begin-rendering` of the instance open at command `ci` (a draw or
+/// an end): the nearest one before it (`vksync::resolve` checked that
+/// instances do not nest or span submissions).
+pub(crate) fn open_rendering(program: &Program, ci: usize) -> Option<&vksync::Rendering> {
+    program.commands()[..ci].iter().rev().find_map(|c| match c {
+        Command::Render(rc) => match &rc.op {
+            vksync::RenderOp::Begin(r) => Some(Some(r)),
+            vksync::RenderOp::End => Some(None),
+            vksync::RenderOp::Draw(_) => None,
+        },
+        _ => None,
+    })?
 }
 
 /// Why an exact image command is not recorded, if it is not.
@@ -642,17 +692,15 @@ pub fn check_queue_capabilities(program: &Program, family: u32, graphics: bool) 
         return Ok(());
     }
     for (i, c) in program.commands().iter().enumerate() {
-        if let Command::Image(ic) = c {
-            if let ImageOp::BlitImage { .. } = &ic.op {
-                return Err(RuntimeError::Check {
-                    at: Location::Command(i),
-                    source: CheckError::NeedsGraphics {
-                        call: "vkCmdBlitImage",
-                        family,
-                    },
-                });
-            }
-        }
+        let call = match c {
+            Command::Image(ic) if matches!(ic.op, ImageOp::BlitImage { .. }) => "vkCmdBlitImage",
+            Command::Render(rc) => rc.op.vulkan_name(),
+            _ => continue,
+        };
+        return Err(RuntimeError::Check {
+            at: Location::Command(i),
+            source: CheckError::NeedsGraphics { call, family },
+        });
     }
     Ok(())
 }
@@ -853,8 +901,8 @@ mod tests {
                 "ok",
             ),
             (
-                "image d D32_SFLOAT 4x4\n".to_string(),
-                "object 3: image `d` is D32_SFLOAT: the runtime creates images of uncompressed color formats only (no depth, stencil or block-compressed ones)",
+                "image d D24_UNORM_S8_UINT 4x4\n".to_string(),
+                "object 3: image `d` is D24_UNORM_S8_UINT: the runtime creates images of uncompressed color formats and optimal D32_SFLOAT only (no other depth, stencil or block-compressed ones)",
             ),
             (
                 "image l R32_UINT 4x4 layers 2 linear\n".to_string(),

@@ -1013,15 +1013,22 @@ impl Device {
         // model accepts every core graphics stage): valid only with those
         // features enabled (VUID-VkMemoryBarrier2-srcStageMask-03929,
         // -03930), so they are enabled where the device has them.
+        // Draws with several indirect records need multiDrawIndirect
+        // (VUID-vkCmdDrawIndirect-drawCount-02718): enabled where present.
         let enable_core = vk::PhysicalDeviceFeatures::default()
             .geometry_shader(core.geometry_shader == vk::TRUE)
-            .tessellation_shader(core.tessellation_shader == vk::TRUE);
+            .tessellation_shader(core.tessellation_shader == vk::TRUE)
+            .multi_draw_indirect(core.multi_draw_indirect == vk::TRUE);
         let timeline_semaphores = f12.timeline_semaphore == vk::TRUE;
         let host_query_reset = f12.host_query_reset == vk::TRUE;
         let mut enable12 = vk::PhysicalDeviceVulkan12Features::default()
             .timeline_semaphore(timeline_semaphores)
             .host_query_reset(host_query_reset);
-        let mut enable13 = vk::PhysicalDeviceVulkan13Features::default().synchronization2(true);
+        // Dynamic rendering (`vkCmdBeginRendering`, required of every
+        // Vulkan 1.3 device) for rendering programs.
+        let mut enable13 = vk::PhysicalDeviceVulkan13Features::default()
+            .synchronization2(true)
+            .dynamic_rendering(f13.dynamic_rendering == vk::TRUE);
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_features(&enable_core)

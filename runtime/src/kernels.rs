@@ -1,4 +1,6 @@
-//! Compute pipelines for the kernels of [`vksync::reference::Kernel`].
+//! Compute pipelines for the kernels of [`vksync::reference::Kernel`], and
+//! the graphics pipelines of draws (the `rect` vertex kernel and the
+//! `flat` fragment kernel of `vksync::reference::Rect`).
 //!
 //! This module owns the SPIR-V (compiled from `shaders/*.comp` by
 //! `build.rs`), one descriptor-set layout, pipeline layout and pipeline per
@@ -6,7 +8,10 @@
 //! [`vksync::reference::Kernel::is_image`]), and the push-constant block
 //! the shaders share. It does not
 //! decide what a dispatch binds (that is the recorder's), and the kernels'
-//! meaning is defined once in `vksync::reference`.
+//! meaning is defined once in `vksync::reference`. Graphics pipelines are
+//! made on first use, one per [`GraphicsKey`] (attachment counts, the
+//! depth and color write state and the vertex stride), and live as long as
+//! the compute pipelines.
 
 use crate::error::{Result, VkContext};
 use ash::vk;
@@ -48,6 +53,32 @@ const SPIRV: [(&str, &[u8]); 6] = [
     ),
 ];
 
+/// The `rect` vertex kernel.
+const RECT_SPIRV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rect.spv"));
+
+/// The `flat` fragment kernel for 0 to 4 color attachments.
+const FLAT_SPIRV: [&[u8]; vksync::reference::MAX_RECT_COLORS + 1] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/flat0.spv")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/flat1.spv")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/flat2.spv")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/flat3.spv")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/flat4.spv")),
+];
+
+/// What a draw's graphics pipeline depends on: the rendering instance's
+/// `R32_UINT` color attachments and `D32_SFLOAT` depth attachment, the
+/// draw's depth test and write, color writes, and its per-instance vertex
+/// stride.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GraphicsKey {
+    pub colors: usize,
+    pub depth: bool,
+    pub depth_test: bool,
+    pub depth_write: bool,
+    pub color_write: bool,
+    pub stride: u32,
+}
+
 /// One kernel's pipeline objects.
 pub(crate) struct Pipeline {
     pub set_layout: vk::DescriptorSetLayout,
@@ -62,6 +93,11 @@ pub(crate) struct Pipeline {
 pub(crate) struct Kernels {
     device: ash::Device,
     pipelines: Vec<(&'static str, Pipeline)>,
+    /// The layout of every graphics pipeline: no descriptors, the render
+    /// area's size as two floats of push constants for the vertex stage.
+    graphics_layout: vk::PipelineLayout,
+    /// Graphics pipelines made so far.
+    graphics: std::cell::RefCell<Vec<(GraphicsKey, vk::Pipeline)>>,
 }
 
 impl Kernels {
@@ -69,7 +105,21 @@ impl Kernels {
         let mut k = Kernels {
             device: device.clone(),
             pipelines: Vec::new(),
+            graphics_layout: vk::PipelineLayout::null(),
+            graphics: Default::default(),
         };
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::VERTEX)
+            .offset(0)
+            .size(8)];
+        // SAFETY: valid device and create info that outlives the call.
+        k.graphics_layout = unsafe {
+            device.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
+                None,
+            )
+        }
+        .ctx("vkCreatePipelineLayout")?;
         for (name, spv) in SPIRV {
             // The kernel table says how many buffers each kernel binds.
             // Invariant: every shader is named after a kernel of the table
@@ -197,12 +247,134 @@ impl Kernels {
 }
 
 impl Kernels {
-    /// Destroys every pipeline (idempotent: the list is emptied). Called by
+    /// Destroys every pipeline (idempotent: the lists are emptied). Called by
     /// `Drop for Device` after waiting idle, so before the device goes.
     pub(crate) fn destroy_all(&mut self) {
         for (_, p) in std::mem::take(&mut self.pipelines) {
             self.destroy(&p);
         }
+        // SAFETY: as in `destroy`: no pending work uses them; null handles
+        // are ignored.
+        unsafe {
+            for (_, p) in std::mem::take(self.graphics.get_mut()) {
+                self.device.destroy_pipeline(p, None);
+            }
+            self.device.destroy_pipeline_layout(self.graphics_layout, None);
+        }
+        self.graphics_layout = vk::PipelineLayout::null();
+    }
+
+    /// The graphics pipeline of `key` and its layout, made on first use.
+    pub(crate) fn graphics(&self, key: GraphicsKey) -> Result<(vk::Pipeline, vk::PipelineLayout)> {
+        if let Some((_, p)) = self.graphics.borrow().iter().find(|(k, _)| *k == key) {
+            return Ok((*p, self.graphics_layout));
+        }
+        let d = &self.device;
+        let module = |spv: &[u8]| {
+            let words: Vec<u32> = spv
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            // SAFETY: `words` is SPIR-V produced and validated by naga at
+            // build time.
+            unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) }
+                .ctx("vkCreateShaderModule")
+        };
+        let vertex = module(RECT_SPIRV)?;
+        let fragment = match module(FLAT_SPIRV[key.colors]) {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: just made, used by nothing.
+                unsafe { d.destroy_shader_module(vertex, None) };
+                return Err(e);
+            }
+        };
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vertex)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(fragment)
+                .name(c"main"),
+        ];
+        let bindings = [vk::VertexInputBindingDescription::default()
+            .binding(0)
+            .stride(key.stride)
+            .input_rate(vk::VertexInputRate::INSTANCE)];
+        let attributes = [vk::VertexInputAttributeDescription::default()
+            .location(0)
+            .binding(0)
+            .format(vk::Format::R32G32B32A32_UINT)
+            .offset(0)];
+        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&attributes);
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let depth_test = key.depth && key.depth_test;
+        let depth = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(depth_test)
+            .depth_write_enable(depth_test && key.depth_write)
+            .depth_compare_op(vk::CompareOp::GREATER);
+        let blend_attachments =
+            vec![
+                vk::PipelineColorBlendAttachmentState::default().color_write_mask(if key.color_write {
+                    vk::ColorComponentFlags::RGBA
+                } else {
+                    vk::ColorComponentFlags::empty()
+                });
+                key.colors
+            ];
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let color_formats = vec![vk::Format::R32_UINT; key.colors];
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(&color_formats)
+            .depth_attachment_format(if key.depth {
+                vk::Format::D32_SFLOAT
+            } else {
+                vk::Format::UNDEFINED
+            });
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(self.graphics_layout)
+            .push_next(&mut rendering);
+        // SAFETY: modules and layout are live; every state the pipeline
+        // reads is given and outlives the call (dynamic rendering: no
+        // render pass, formats in `rendering`).
+        let created = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+        // SAFETY: a shader module may be destroyed once pipelines are created.
+        unsafe {
+            d.destroy_shader_module(vertex, None);
+            d.destroy_shader_module(fragment, None);
+        }
+        let pipeline = match created {
+            Ok(v) => v[0],
+            Err((_, e)) => return Err(e).ctx("vkCreateGraphicsPipelines"),
+        };
+        self.graphics.borrow_mut().push((key, pipeline));
+        Ok((pipeline, self.graphics_layout))
     }
 }
 
@@ -211,6 +383,8 @@ impl Kernels {
     /// leaked because work that may use them is still executing).
     pub(crate) fn forget_all(&mut self) {
         self.pipelines.clear();
+        self.graphics.get_mut().clear();
+        self.graphics_layout = vk::PipelineLayout::null();
     }
 }
 

@@ -43,7 +43,7 @@ use crate::checks::{
 };
 use crate::device::{Device, RunParts};
 use crate::error::{Behind, Result, RuntimeError, VkContext};
-use crate::kernels::PUSH_CONSTANT_WORDS;
+use crate::kernels::{GraphicsKey, PUSH_CONSTANT_WORDS};
 use crate::queues::{batch_queues, QueueMapping};
 use crate::resources::{signalled, wait_all, Resources, Sharing};
 use crate::validation::ValidationMessage;
@@ -309,13 +309,35 @@ impl Device {
         check_image_formats(program, &|format, tiling| {
             self.info.format_features(format, tiling)
         })?;
+        // A program that renders runs on a family with graphics (and
+        // compute) where the device's preferred one has none (the H200's
+        // dedicated compute family); blits alone keep the preferred family.
+        let renders = program.commands().iter().any(|c| matches!(c, Command::Render(_)));
+        let primary = if renders {
+            self.info
+                .queue_families
+                .iter()
+                .filter(|f| f.graphics && f.compute)
+                .map(|f| f.index)
+                .find(|&i| i == self.info.queue_family)
+                .or_else(|| {
+                    self.info
+                        .queue_families
+                        .iter()
+                        .find(|f| f.graphics && f.compute)
+                        .map(|f| f.index)
+                })
+                .unwrap_or(self.info.queue_family)
+        } else {
+            self.info.queue_family
+        };
         let graphics = self
             .info
             .queue_families
             .iter()
-            .any(|f| f.index == self.info.queue_family && f.graphics);
-        check_queue_capabilities(program, self.info.queue_family, graphics)?;
-        let mapping = QueueMapping::new(program, &self.info.queue_families, self.info.queue_family)
+            .any(|f| f.index == primary && f.graphics);
+        check_queue_capabilities(program, primary, graphics)?;
+        let mapping = QueueMapping::new(program, &self.info.queue_families, primary)
             .map_err(|(at, source)| RuntimeError::Check { at, source })?;
         if let Some((at, source)) = mapping.never_completes_shared(program) {
             return Err(RuntimeError::Check { at, source });
@@ -1282,6 +1304,193 @@ impl Recorder<'_> {
         }
     }
 
+    /// Records a rendering command with the rect and flat kernels
+    /// (`check_program` refused what they do not draw): the whole render
+    /// area, clears to zero (color and depth: `vksync::reference` clears
+    /// to zero too), one graphics pipeline per [`GraphicsKey`], viewport
+    /// and scissor the render area.
+    fn record_render(
+        &self,
+        cb: vk::CommandBuffer,
+        op: &vksync::RenderOp,
+        ci: usize,
+        layout: &Layout,
+        kernels: &crate::kernels::Kernels,
+    ) -> Result<()> {
+        use vksync::reference::{rect_draw, rect_target};
+        use vksync::{DrawKind, LoadOp, RenderOp, StoreOp};
+        let d = self.device;
+        let program = self
+            .program
+            .expect("rendering is recorded with the program at hand");
+        // Invariant: `check_program` accepted every rendering command.
+        let target = |r| rect_target(program, r).expect("a checked rendering instance");
+        let load = |o: LoadOp| match o {
+            LoadOp::Load => vk::AttachmentLoadOp::LOAD,
+            LoadOp::Clear => vk::AttachmentLoadOp::CLEAR,
+            LoadOp::DontCare => vk::AttachmentLoadOp::DONT_CARE,
+            LoadOp::None => vk::AttachmentLoadOp::NONE_KHR,
+        };
+        let store = |o: StoreOp| match o {
+            StoreOp::Store => vk::AttachmentStoreOp::STORE,
+            StoreOp::DontCare => vk::AttachmentStoreOp::DONT_CARE,
+            StoreOp::None => vk::AttachmentStoreOp::NONE,
+        };
+        match op {
+            RenderOp::Begin(r) => {
+                let t = target(r);
+                let mut colors = Vec::with_capacity(t.colors.len());
+                for (a, ra) in r.colors.iter().zip(&t.colors) {
+                    colors.push(
+                        vk::RenderingAttachmentInfo::default()
+                            .image_view(self.res.view_of(&ra.view, vk::ImageAspectFlags::COLOR)?)
+                            .image_layout(vk::ImageLayout::from_raw(a.layout as i32))
+                            .load_op(load(a.load))
+                            .store_op(store(a.store))
+                            .clear_value(vk::ClearValue {
+                                color: vk::ClearColorValue { uint32: [0; 4] },
+                            }),
+                    );
+                }
+                let depth = match (&r.depth, &t.depth) {
+                    (Some(a), Some(ra)) => Some(
+                        vk::RenderingAttachmentInfo::default()
+                            .image_view(self.res.view_of(&ra.view, vk::ImageAspectFlags::DEPTH)?)
+                            .image_layout(vk::ImageLayout::from_raw(a.layout as i32))
+                            .load_op(load(a.load))
+                            .store_op(store(a.store))
+                            .clear_value(vk::ClearValue {
+                                depth_stencil: vk::ClearDepthStencilValue {
+                                    depth: 0.0,
+                                    stencil: 0,
+                                },
+                            }),
+                    ),
+                    _ => None,
+                };
+                let [w, h] = t.extent;
+                let mut info = vk::RenderingInfo::default()
+                    .render_area(vk::Rect2D {
+                        offset: vk::Offset2D { x: 0, y: 0 },
+                        extent: vk::Extent2D { width: w, height: h },
+                    })
+                    .layer_count(1)
+                    .color_attachments(&colors);
+                if let Some(depth) = depth.as_ref() {
+                    info = info.depth_attachment(depth);
+                }
+                // SAFETY: recording state on a graphics queue's command
+                // buffer (`Device::run` maps rendering programs there);
+                // views of images with attachment usage, in the layouts
+                // the model checked; the info outlives the call.
+                unsafe { d.cmd_begin_rendering(cb, &info) };
+            }
+            // SAFETY: recording state inside the instance begun above
+            // (`vksync::resolve` checked the nesting).
+            RenderOp::End => unsafe { d.cmd_end_rendering(cb) },
+            RenderOp::Draw(draw) => {
+                let r =
+                    crate::checks::open_rendering(program, ci).expect("a draw inside a rendering instance");
+                let t = target(r);
+                let vb = rect_draw(draw).expect("a checked draw");
+                let (pipeline, pipeline_layout) = kernels.graphics(GraphicsKey {
+                    colors: t.colors.len(),
+                    depth: t.depth.is_some(),
+                    depth_test: draw.depth_test,
+                    depth_write: draw.depth_write,
+                    color_write: draw.color_write,
+                    // Fits: a stride past u32 is past every buffer the
+                    // runtime makes (`maxVertexInputBindingStride` is far
+                    // smaller; the validation layer reports it).
+                    stride: vb.stride as u32,
+                })?;
+                let [w, h] = t.extent;
+                let size: Vec<u8> = [w as f32, h as f32]
+                    .iter()
+                    .flat_map(|f| f.to_le_bytes())
+                    .collect();
+                let (vbuf, vbase) = self.buffer_base(layout, vb.buffer);
+                // SAFETY: recording state inside a rendering instance whose
+                // attachments match the pipeline's formats (the key); the
+                // buffers have vertex, index and indirect usage; ranges
+                // were checked by `vksync::resolve`.
+                unsafe {
+                    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                    d.cmd_push_constants(cb, pipeline_layout, vk::ShaderStageFlags::VERTEX, 0, &size);
+                    d.cmd_set_viewport(
+                        cb,
+                        0,
+                        &[vk::Viewport {
+                            x: 0.0,
+                            y: 0.0,
+                            width: w as f32,
+                            height: h as f32,
+                            min_depth: 0.0,
+                            max_depth: 1.0,
+                        }],
+                    );
+                    d.cmd_set_scissor(
+                        cb,
+                        0,
+                        &[vk::Rect2D {
+                            offset: vk::Offset2D { x: 0, y: 0 },
+                            extent: vk::Extent2D { width: w, height: h },
+                        }],
+                    );
+                    d.cmd_bind_vertex_buffers(cb, 0, &[vbuf], &[vbase + vb.offset]);
+                    if let Some(ib) = draw.index {
+                        let (ibuf, ibase) = self.buffer_base(layout, ib.buffer);
+                        let index_type = match ib.index_type {
+                            vksync::IndexType::U16 => vk::IndexType::UINT16,
+                            vksync::IndexType::U32 => vk::IndexType::UINT32,
+                            // Refused by `rect_draw`.
+                            vksync::IndexType::U8 => vk::IndexType::UINT8_EXT,
+                        };
+                        d.cmd_bind_index_buffer(cb, ibuf, ibase + ib.offset, index_type);
+                    }
+                    match draw.kind {
+                        DrawKind::Draw {
+                            vertex_count,
+                            instance_count,
+                            first_vertex,
+                            first_instance,
+                        } => d.cmd_draw(cb, vertex_count, instance_count, first_vertex, first_instance),
+                        DrawKind::DrawIndexed {
+                            index_count,
+                            instance_count,
+                            first_index,
+                            first_instance,
+                        } => d.cmd_draw_indexed(
+                            cb,
+                            index_count,
+                            instance_count,
+                            first_index,
+                            0,
+                            first_instance,
+                        ),
+                        DrawKind::Indirect {
+                            indexed,
+                            buffer,
+                            offset,
+                            draw_count,
+                            stride,
+                        } => {
+                            let (buf, base) = self.buffer_base(layout, buffer);
+                            if indexed {
+                                d.cmd_draw_indexed_indirect(cb, buf, base + offset, draw_count, stride);
+                            } else {
+                                d.cmd_draw_indirect(cb, buf, base + offset, draw_count, stride);
+                            }
+                        }
+                        // Refused by `rect_draw`.
+                        DrawKind::IndirectCount { .. } => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Records one device command.
     pub(crate) fn record(
         &self,
@@ -1304,14 +1513,7 @@ impl Recorder<'_> {
                 })
             }
             Command::Image(ic) => self.record_image(cb, &ic.op, layout),
-            Command::Render(rc) => {
-                return Err(crate::error::RuntimeError::Check {
-                    at: vksync::Location::Command(ci),
-                    source: crate::checks::CheckError::Rendering {
-                        call: rc.op.vulkan_name(),
-                    },
-                })
-            }
+            Command::Render(rc) => self.record_render(cb, &rc.op, ci, layout, kernels)?,
             Command::Copy { src, dst } => {
                 let (s, t) = (
                     layout.locate(*src).expect("region of the resolved program"),

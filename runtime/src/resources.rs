@@ -54,8 +54,9 @@ pub(crate) struct Resources<'a> {
     formats: Vec<(ObjectId, vk::Format)>,
     /// Images bound to a buffer's or pool's memory, not bound yet.
     aliases: Vec<Alias>,
-    /// Storage image views made so far, one per distinct view.
-    views: RefCell<HashMap<ImageView, vk::ImageView>>,
+    /// Image views made so far, one per distinct view and aspect mask
+    /// (storage views of color, attachment views of color or depth).
+    views: RefCell<HashMap<(ImageView, u32), vk::ImageView>>,
     pub(crate) command_pool: vk::CommandPool,
     /// Bounded pools, one set per distinct binding; a `RefCell` because
     /// recording allocates from them through a shared borrow.
@@ -340,7 +341,9 @@ impl<'a> Resources<'a> {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER
                 | vk::BufferUsageFlags::TRANSFER_SRC
                 | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::INDIRECT_BUFFER;
+                | vk::BufferUsageFlags::INDIRECT_BUFFER
+                | vk::BufferUsageFlags::VERTEX_BUFFER
+                | vk::BufferUsageFlags::INDEX_BUFFER;
             let mode = sharing(i);
             let aliases: Vec<Alias> = self.aliases.iter().filter(|a| a.mem == i).cloned().collect();
             let info = vk::BufferCreateInfo::default().size(size).usage(usage);
@@ -539,14 +542,21 @@ impl<'a> Resources<'a> {
     /// The storage image view `v` (a 2D array view of one mip level), made
     /// on first use and kept until the resources go.
     pub(crate) fn view(&self, v: &ImageView) -> Result<vk::ImageView> {
-        if let Some(&view) = self.views.borrow().get(v) {
+        self.view_of(v, vk::ImageAspectFlags::COLOR)
+    }
+
+    /// The view `v` of `aspect` (color, or depth for a depth attachment),
+    /// made on first use and kept until the resources go.
+    pub(crate) fn view_of(&self, v: &ImageView, aspect: vk::ImageAspectFlags) -> Result<vk::ImageView> {
+        if let Some(&view) = self.views.borrow().get(&(*v, aspect.as_raw())) {
             return Ok(view);
         }
-        // Invariant: views come from checked dispatches of the program
-        // whose images `create_images` made.
+        // Invariant: views come from checked dispatches and rendering
+        // instances of the program whose images `create_images` made.
         let image = self.image(v.image).expect("a view of an image of the run");
         // The image's own format (image kernels take `R32_UINT` images
-        // only: `Kernel::image_views`).
+        // only: `Kernel::image_views`; attachments are `R32_UINT` or
+        // `D32_SFLOAT`: `vksync::reference::rect_target`).
         let format = self
             .formats
             .iter()
@@ -558,16 +568,17 @@ impl<'a> Resources<'a> {
             .format(format)
             .subresource_range(
                 vk::ImageSubresourceRange::default()
-                    .aspect_mask(vk::ImageAspectFlags::COLOR)
+                    .aspect_mask(aspect)
                     .base_mip_level(v.mip)
                     .level_count(1)
                     .base_array_layer(v.base_layer)
                     .layer_count(v.layers),
             );
         // SAFETY: a live 2D image of this device, of the view's format,
-        // with the mip and layers inside it (`Kernel::image_views`).
+        // with the mip and layers inside it (`Kernel::image_views`,
+        // `rect_target`), and an aspect of its format.
         let view = unsafe { self.device.create_image_view(&info, None) }.ctx("vkCreateImageView")?;
-        self.views.borrow_mut().insert(*v, view);
+        self.views.borrow_mut().insert((*v, aspect.as_raw()), view);
         Ok(view)
     }
 

@@ -133,8 +133,8 @@ fn what_is_not_recorded_is_a_typed_error() {
     };
     let cases: &[(&str, &str)] = &[
         (
-            "image d D32_SFLOAT 4x4\n",
-            "object 0: image `d` is D32_SFLOAT: the runtime creates images of uncompressed color formats only (no depth, stencil or block-compressed ones)",
+            "image d D24_UNORM_S8_UINT 4x4\n",
+            "object 0: image `d` is D24_UNORM_S8_UINT: the runtime creates images of uncompressed color formats and optimal D32_SFLOAT only (no other depth, stencil or block-compressed ones)",
         ),
         (
             "buffer m 4096\nimage t R32_UINT 4x4 alias m 4\n",
