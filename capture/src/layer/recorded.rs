@@ -968,12 +968,14 @@ unsafe fn graphics_info(i: &vk::GraphicsPipelineCreateInfo<'_>) -> GraphicsInfo 
     }
     // SAFETY: null or a valid color blend state with its attachments.
     if let Some(cb) = unsafe { i.p_color_blend_state.as_ref() } {
+        // SAFETY: `attachment_count` valid attachment states.
         let atts = unsafe { slice(cb.p_attachments, cb.attachment_count) };
         g.blend = cb.logic_op_enable != 0 || atts.iter().any(|a| a.blend_enable != 0);
         g.color_write = atts.is_empty() || atts.iter().any(|a| !a.color_write_mask.is_empty());
     }
     // SAFETY: null or a valid dynamic state.
     if let Some(dy) = unsafe { i.p_dynamic_state.as_ref() } {
+        // SAFETY: `dynamic_state_count` valid states.
         g.dynamic = unsafe { slice(dy.p_dynamic_states, dy.dynamic_state_count) }.to_vec();
     }
     g

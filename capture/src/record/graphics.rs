@@ -726,6 +726,7 @@ impl Capture {
     pub(super) fn render_entry(&mut self, op: RenderOp, comment: String) -> Option<Entry> {
         if self.in_render_pass {
             if let RenderOp::Draw(d) = &op {
+                self.raw_draw_accesses(d);
                 return Some(Entry::Raw(draw_text(&self.program, d), comment));
             }
         }
@@ -741,6 +742,64 @@ impl Capture {
                 None
             }
         }
+    }
+
+    /// What a draw written as text reads and writes, for the host-read
+    /// approximation (`Capture::append` does this for commands): buffer
+    /// bytes only, and wider than the model's (a vertex, index or indirect
+    /// buffer from its offset to its end), so a result it consumes is not
+    /// taken for one the host reads.
+    fn raw_draw_accesses(&mut self, d: &Draw) {
+        let to_end = |program: &Program, object: ObjectId, offset: u64| {
+            let size = program.object(object).map_or(offset, |o| o.size);
+            Region {
+                object,
+                range: ByteRange::new(offset.min(size), size),
+            }
+        };
+        let mut reads: Vec<Region> = d
+            .vertex
+            .iter()
+            .map(|v| to_end(&self.program, v.buffer, v.offset))
+            .chain(d.index.map(|i| to_end(&self.program, i.buffer, i.offset)))
+            .collect();
+        match d.kind {
+            DrawKind::Indirect { buffer, offset, .. } => reads.push(to_end(&self.program, buffer, offset)),
+            DrawKind::IndirectCount {
+                buffer,
+                offset,
+                count_buffer,
+                count_offset,
+                ..
+            } => {
+                reads.push(to_end(&self.program, buffer, offset));
+                reads.push(to_end(&self.program, count_buffer, count_offset));
+            }
+            _ => {}
+        }
+        let mut writes = Vec::new();
+        for b in &d.bindings {
+            match b.binding.access {
+                BindingAccess::Write => writes.push(b.binding.region),
+                BindingAccess::ReadWrite => {
+                    reads.push(b.binding.region);
+                    writes.push(b.binding.region);
+                }
+                _ => reads.push(b.binding.region),
+            }
+        }
+        let sub = self.submissions + 1;
+        let dirty: Vec<_> = writes
+            .iter()
+            .filter_map(|r| self.mem_range(*r))
+            .map(|(m, s, e)| (m, s, e, sub))
+            .collect();
+        self.dirty.extend(dirty);
+        let ord = self.device_ord;
+        self.device_ord += 1;
+        self.device_reads.extend(reads.into_iter().map(|r| (ord, r)));
+        self.device_writes
+            .extend(writes.into_iter().map(|r| (ord, sub, r)));
     }
 
     /// A render pass line at the end of the program so far.
