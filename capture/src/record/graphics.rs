@@ -1382,6 +1382,99 @@ mod tests {
         }
     }
 
+    /// State set by commands after the pipeline: dynamic depth test and
+    /// write enables, a dynamic stride, and descriptors pushed to the
+    /// graphics bind point (a fragment shader's uniform buffer).
+    #[test]
+    fn state_set_by_commands_reaches_the_draw() {
+        type Case = (
+            &'static str,
+            fn(&mut GraphicsInfo),
+            fn(&mut Capture),
+            &'static str,
+        );
+        let cases: &[Case] = &[
+            (
+                "VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE set false: no depth access",
+                |g| g.dynamic = vec![vk::DynamicState::DEPTH_TEST_ENABLE],
+                |c| c.set_depth_state(70, 0, false),
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b0[0..256]  #",
+            ),
+            (
+                "VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE set false: the test only",
+                |g| g.dynamic = vec![vk::DynamicState::DEPTH_WRITE_ENABLE],
+                |c| c.set_depth_state(70, 1, false),
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b0[0..256] depth-test  #",
+            ),
+            (
+                "VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE from vkCmdBindVertexBuffers2",
+                |g| g.dynamic = vec![vk::DynamicState::VERTEX_INPUT_BINDING_STRIDE],
+                |c| c.bind_vertex_buffers(70, 0, &[(10, 32, Some(48))]),
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 32 48 vs read b0[0..256] depth-test depth-write  #",
+            ),
+            (
+                "a uniform buffer pushed to the graphics bind point, read by the fragment shader",
+                |g| g.stages[1].1 = 42,
+                |c| {
+                    let mut fs = BTreeMap::new();
+                    fs.insert(
+                        (0, 1),
+                        Resource {
+                            kind: Kind::Buffer,
+                            used: R,
+                            exact: true,
+                        },
+                    );
+                    let mut graphics = BTreeMap::new();
+                    graphics.insert((GraphicsStage::Fragment, "main".to_string()), fs);
+                    c.create_shader(42, Ok(Reflection::default()));
+                    c.shader_resources(
+                        42,
+                        Resources {
+                            graphics,
+                            ..Resources::default()
+                        },
+                    );
+                    c.create_set_layout(
+                        21,
+                        vec![
+                            (0, vk::DescriptorType::STORAGE_BUFFER, 1),
+                            (1, vk::DescriptorType::UNIFORM_BUFFER, 1),
+                        ],
+                    );
+                    c.create_pipeline_layout(31, vec![21]);
+                    let writes = Writes::buffers(&[(0, 0, 10, 0, 256), (1, 0, 12, 64, 64)]);
+                    c.push_descriptors(70, 9, "vkCmdPushDescriptorSetKHR", true, 31, 0, &writes);
+                },
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b0[0..256] fs uniform b2[64..128] depth-test depth-write  #",
+            ),
+        ];
+        for (what, edit_info, edit, want) in cases {
+            let mut info = pipeline();
+            edit_info(&mut info);
+            let mut c = scene(info.clone());
+            // After the state the edit makes (a module it creates).
+            edit(&mut c);
+            c.create_graphics_pipeline(55, &info);
+            c.begin_rendering(70, 10, "vkCmdBeginRendering", &rendering());
+            c.draw(
+                70,
+                11,
+                "vkCmdDraw",
+                DrawCall::Draw {
+                    vertex_count: 3,
+                    instance_count: 1,
+                    first_vertex: 0,
+                    first_instance: 0,
+                },
+            );
+            c.end_rendering(70, 12, "vkCmdEndRendering");
+            let l = lines(c);
+            assert!(l.iter().any(|l| l.starts_with(want)), "{what}: {l:#?}");
+            assert!(!l.iter().any(|l| l.starts_with("not-modelled")), "{what}: {l:#?}");
+        }
+    }
+
     /// What the draw lines cannot express is a `not-modelled` line with the
     /// reason.
     #[test]
