@@ -38,8 +38,9 @@
 use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
-    queue_families, BarrierTarget, Batch, BufferWrite, Capture, ImageInfo, ImageWrite, ResourceBarrier,
-    SlotKind, TemplateSlot, TexelWrite, WaitOn, WaitScope, Writes,
+    queue_families, BarrierTarget, Batch, BufferWrite, Capture, DrawCall, GraphicsInfo, ImageInfo,
+    ImageWrite, RenderPassInfo, RenderingAttachment, RenderingInfo, ResourceBarrier, SlotKind, SubpassInfo,
+    TemplateSlot, TexelWrite, WaitOn, WaitScope, Writes,
 };
 use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;

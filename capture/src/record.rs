@@ -32,17 +32,24 @@
 //! - Nothing here panics on unexpected input: unknown handles become
 //!   not-modelled notes.
 
-use crate::reflect::{Kind, ReflectError, Reflection, Resource, Use};
+use crate::reflect::{Bindings, GraphicsStage, Kind, ReflectError, Reflection, Resource, Resources, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use vksync::trace::{Annotations, Writer};
+use vksync::RenderOp;
 use vksync::{
     region_accesses, Barrier, Binding, BindingAccess, ByteRange, Command, Dependency, EventId, EventWait,
     ImageCopy, ObjectId, PipelineStageFlags2, Program, QueueId, Region, Semantics, SemaphoreId,
     SemaphoreSignal, SemaphoreType, SemaphoreWait, SharingMode, Stage, StageAccess, Submission, WaitFor,
 };
+
+mod graphics;
+pub use graphics::{
+    Attachments, DrawCall, GraphicsInfo, RenderPassInfo, RenderingAttachment, RenderingInfo, SubpassInfo,
+};
+use graphics::{CbGraphics, GfxPipeline, RenderPass};
 
 /// Why a trace could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +75,14 @@ enum Entry {
     /// `not-modelled` line; the second string ends its comment (`in
     /// cb0, label a`, for one recorded in a command buffer).
     NotModelled(String, String),
+    /// A rendering command (`begin-rendering`, `end-rendering`, a draw),
+    /// made a [`Command`] when it is appended: whether it is well placed
+    /// depends on the commands submitted before it.
+    Render(RenderOp, String),
+    /// A render pass line (`render-pass`, `begin-render-pass`,
+    /// `next-subpass`, `end-render-pass`, `clear-attachments`) and its
+    /// comment, written as text (`graphics.rs`, "Render passes").
+    Raw(String, String),
 }
 
 struct Memory {
@@ -129,6 +144,8 @@ struct Shader {
     /// Every descriptor binding each entry point uses, by kind
     /// ([`crate::reflect::reflect_resources`]).
     resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
+    /// The same for each graphics entry point, by stage and name.
+    graphics: BTreeMap<(GraphicsStage, String), Bindings>,
 }
 
 #[derive(Clone)]
@@ -401,6 +418,9 @@ struct CommandBuffer {
     /// The open debug label regions (`vkCmdBeginDebugUtilsLabelEXT`),
     /// outermost first.
     labels: Vec<String>,
+    /// The graphics bind point's state: pipeline, sets, vertex and index
+    /// buffers, dynamic state.
+    gfx: CbGraphics,
 }
 
 /// One device's capture.
@@ -516,6 +536,17 @@ pub struct Capture {
     writer: Writer,
     /// The trace file was created (later flushes append).
     created: bool,
+    /// `vkCreateGraphicsPipelines`: what each pipeline's draws carry.
+    gfx_pipelines: HashMap<u64, GfxPipeline>,
+    /// `vkCreateRenderPass(2)`: each render pass's trace name and subpasses.
+    render_passes: HashMap<u64, RenderPass>,
+    render_pass_count: usize,
+    /// `vkCreateFramebuffer`: the views, in attachment order (`None`:
+    /// imageless, the views come with `vkCmdBeginRenderPass`).
+    framebuffers: HashMap<u64, Option<Vec<u64>>>,
+    /// A `begin-render-pass` was appended and its `end-render-pass` not
+    /// yet: draws are written as render pass lines.
+    in_render_pass: bool,
     /// The trace was finished: nothing more is written to it.
     finished: bool,
 }
@@ -606,6 +637,11 @@ impl Capture {
             writer: Writer::new(),
             created: false,
             finished: false,
+            gfx_pipelines: HashMap::new(),
+            render_passes: HashMap::new(),
+            render_pass_count: 0,
+            framebuffers: HashMap::new(),
+            in_render_pass: false,
         }
     }
 
@@ -1076,19 +1112,17 @@ impl Capture {
                 index,
                 reflection: reflection.map_err(|e| e.to_string()),
                 resources: BTreeMap::new(),
+                graphics: BTreeMap::new(),
             },
         );
     }
 
     /// Every descriptor binding each entry point of `module` uses (from
     /// [`crate::reflect::reflect_resources`]).
-    pub fn shader_resources(
-        &mut self,
-        module: u64,
-        resources: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
-    ) {
+    pub fn shader_resources(&mut self, module: u64, resources: Resources) {
         if let Some(s) = self.shaders.get_mut(&module) {
-            s.resources = resources;
+            s.resources = resources.entry_points;
+            s.graphics = resources.graphics;
         }
     }
 
@@ -1289,16 +1323,18 @@ impl Capture {
 
     /// `vkCmdPushDescriptorSet(2)(KHR)` or
     /// `vkCmdPushDescriptorSetWithTemplate(2)(KHR)` (decoded) on the compute
-    /// bind point: the descriptors of set number `set` of pipeline layout
+    /// bind point (the graphics one with `graphics`): the descriptors of set number `set` of pipeline layout
     /// `layout` (buffers, images and texel buffers, kept as
     /// [`Capture::write_descriptors`] keeps them in a set), bound to command
     /// buffer `cb` from now on. Descriptors pushed earlier for the same set
     /// (with the same set layout) and not written again are kept.
+    #[allow(clippy::too_many_arguments)]
     pub fn push_descriptors(
         &mut self,
         cb: u64,
         seq: u64,
         call: &str,
+        graphics: bool,
         layout: u64,
         set: u32,
         writes: &Writes,
@@ -1325,7 +1361,12 @@ impl Capture {
             })
             .collect();
         let state = self.cbs.entry(cb).or_default();
-        let pushed = state.push.entry(set).or_insert_with(|| Set {
+        let (push, sets) = if graphics {
+            (&mut state.gfx.push, &mut state.gfx.sets)
+        } else {
+            (&mut state.push, &mut state.sets)
+        };
+        let pushed = push.entry(set).or_insert_with(|| Set {
             layout: set_layout,
             descs: HashMap::new(),
             images: HashMap::new(),
@@ -1349,7 +1390,7 @@ impl Capture {
         pushed
             .texels
             .extend(writes.texels.iter().map(|&(b, e, view)| ((b, e), view)));
-        state.sets.insert(set, (PUSHED, HashMap::new()));
+        sets.insert(set, (PUSHED, HashMap::new()));
     }
 
     /// One `VkCopyDescriptorSet`.
@@ -1677,6 +1718,8 @@ impl Capture {
         };
         let e = match e {
             Entry::Cmd(c, comment) => Entry::Cmd(c, format!("{comment}{here}")),
+            Entry::Render(op, comment) => Entry::Render(op, format!("{comment}{here}")),
+            Entry::Raw(text, comment) => Entry::Raw(text, format!("{comment}{here}")),
             Entry::NotModelled(text, _) => Entry::NotModelled(text, here),
             e => e,
         };
@@ -1712,16 +1755,27 @@ impl Capture {
         }
     }
 
-    /// `vkCmdBindPipeline`.
+    /// `vkCmdBindPipeline` (compute and graphics bind points).
     pub fn bind_pipeline(&mut self, cb: u64, bind_point: vk::PipelineBindPoint, pipeline: u64) {
         if bind_point == vk::PipelineBindPoint::COMPUTE {
             self.cbs.entry(cb).or_default().pipeline = Some(pipeline);
+        } else if bind_point == vk::PipelineBindPoint::GRAPHICS {
+            self.cbs.entry(cb).or_default().gfx.pipeline = Some(pipeline);
         }
     }
 
-    /// `vkCmdBindDescriptorSets` (compute): dynamic offsets are consumed in
-    /// set order, then binding order, then element order.
-    pub fn bind_sets(&mut self, cb: u64, seq: u64, first_set: u32, sets: &[u64], dynamic_offsets: &[u32]) {
+    /// `vkCmdBindDescriptorSets` (compute or graphics: `graphics`): dynamic
+    /// offsets are consumed in set order, then binding order, then element
+    /// order.
+    pub fn bind_sets(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        graphics: bool,
+        first_set: u32,
+        sets: &[u64],
+        dynamic_offsets: &[u32],
+    ) {
         let mut dyn_iter = dynamic_offsets.iter();
         let mut bound = Vec::new();
         for (k, &set) in sets.iter().enumerate() {
@@ -1755,7 +1809,13 @@ impl Capture {
         for b in bound {
             match b {
                 Ok((n, set, offsets)) => {
-                    self.cbs.entry(cb).or_default().sets.insert(n, (set, offsets));
+                    let state = self.cbs.entry(cb).or_default();
+                    let sets = if graphics {
+                        &mut state.gfx.sets
+                    } else {
+                        &mut state.sets
+                    };
+                    sets.insert(n, (set, offsets));
                 }
                 Err(e) => self.skip(Some(cb), e),
             }
@@ -1799,16 +1859,49 @@ impl Capture {
         let state = self.cbs.get(&cb).ok_or("an unknown command buffer")?;
         let p = state.pipeline.ok_or("no compute pipeline bound")?;
         let pipeline = self.pipelines.get(&p).ok_or("an unknown pipeline")?;
+        let bindings = self.descriptor_bindings(
+            &state.sets,
+            &state.push,
+            &pipeline.uses,
+            &pipeline.image_uses,
+            &pipeline.texel_uses,
+        )?;
+        if bindings.is_empty() {
+            return Err("a dispatch that uses no buffer or image".to_string());
+        }
+        let indirect = match indirect {
+            Some((buf, off)) => Some(self.region(buf, off, 12)?),
+            None => None,
+        };
+        Ok((
+            Command::Dispatch {
+                kernel: pipeline.kernel.clone(),
+                params: Vec::new(),
+                bindings,
+                indirect,
+            },
+            pipeline.note.clone(),
+        ))
+    }
+
+    /// The bindings of the descriptors a pipeline uses (`uses`: buffers,
+    /// `image_uses`: images, `texel_uses`: texel buffers, each by `(set,
+    /// binding)`), read from the sets bound at one bind point (`sets`,
+    /// with the push descriptor sets `push`): the one reading of bound
+    /// descriptors, for dispatches and for each stage of a draw.
+    fn descriptor_bindings(
+        &self,
+        sets: &HashMap<u32, BoundSet>,
+        push: &HashMap<u32, Set>,
+        uses: &BTreeMap<(u32, u32), Use>,
+        image_uses: &BTreeMap<(u32, u32), Use>,
+        texel_uses: &BTreeMap<(u32, u32), Use>,
+    ) -> Result<Vec<Binding>, String> {
         let mut bindings = Vec::new();
-        for (&(set, binding), u) in &pipeline.uses {
-            let (set_handle, offsets) = state
-                .sets
-                .get(&set)
-                .ok_or_else(|| format!("set {set} not bound"))?;
+        for (&(set, binding), u) in uses {
+            let (set_handle, offsets) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
             let s = if *set_handle == PUSHED {
-                state
-                    .push
-                    .get(&set)
+                push.get(&set)
                     .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
             } else {
                 self.sets.get(set_handle).ok_or("an unknown descriptor set")?
@@ -1856,15 +1949,10 @@ impl Capture {
                 });
             }
         }
-        for (&(set, binding), u) in &pipeline.image_uses {
-            let (set_handle, _) = state
-                .sets
-                .get(&set)
-                .ok_or_else(|| format!("set {set} not bound"))?;
+        for (&(set, binding), u) in image_uses {
+            let (set_handle, _) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
             let s = if *set_handle == PUSHED {
-                state
-                    .push
-                    .get(&set)
+                push.get(&set)
                     .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
             } else {
                 self.sets.get(set_handle).ok_or("an unknown descriptor set")?
@@ -1888,15 +1976,10 @@ impl Capture {
                 bindings.push(b);
             }
         }
-        for (&(set, binding), u) in &pipeline.texel_uses {
-            let (set_handle, _) = state
-                .sets
-                .get(&set)
-                .ok_or_else(|| format!("set {set} not bound"))?;
+        for (&(set, binding), u) in texel_uses {
+            let (set_handle, _) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
             let s = if *set_handle == PUSHED {
-                state
-                    .push
-                    .get(&set)
+                push.get(&set)
                     .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
             } else {
                 self.sets.get(set_handle).ok_or("an unknown descriptor set")?
@@ -1934,22 +2017,7 @@ impl Capture {
                 bindings.push(Binding { access, region });
             }
         }
-        if bindings.is_empty() {
-            return Err("a dispatch that uses no buffer or image".to_string());
-        }
-        let indirect = match indirect {
-            Some((buf, off)) => Some(self.region(buf, off, 12)?),
-            None => None,
-        };
-        Ok((
-            Command::Dispatch {
-                kernel: pipeline.kernel.clone(),
-                params: Vec::new(),
-                bindings,
-                indirect,
-            },
-            pipeline.note.clone(),
-        ))
+        Ok(bindings)
     }
 
     /// A dispatch's binding of an image descriptor of type `ty` over
@@ -3427,7 +3495,16 @@ impl Capture {
     }
 
     fn append(&mut self, e: Entry) {
+        let e = match e {
+            Entry::Render(op, comment) => match self.render_entry(op, comment) {
+                Some(e) => e,
+                None => return,
+            },
+            e => e,
+        };
         match e {
+            Entry::Render(..) => {}
+            Entry::Raw(text, comment) => self.raw_line(&text, &comment),
             Entry::Note(text) => {
                 self.notes.before(self.program.commands().len(), &text);
             }
@@ -3528,7 +3605,7 @@ impl Capture {
         c.place_pending_reads();
         c.notes.before(c.program.commands().len(), &c.summary());
         let mut w = Writer::new();
-        w.finish(&c.program, &c.notes)
+        graphics::unraw(&w.finish(&c.program, &c.notes))
     }
 
     /// The state [`Capture::text`] needs.
@@ -3603,7 +3680,7 @@ impl Capture {
         }
         let mut file = options.open(&self.path).map_err(err)?;
         self.created = true;
-        file.write_all(text.as_bytes()).map_err(err)
+        file.write_all(graphics::unraw(text).as_bytes()).map_err(err)
     }
 }
 
@@ -4228,7 +4305,13 @@ mod tests {
             bindings.insert((0, 2), resource(Kind::Image, WRITE));
             let mut eps = BTreeMap::new();
             eps.insert("main".to_string(), bindings);
-            c.shader_resources(41, eps);
+            c.shader_resources(
+                41,
+                Resources {
+                    entry_points: eps,
+                    ..Resources::default()
+                },
+            );
             c.create_compute_pipeline(51, 41, "main", 31);
             c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
             c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
@@ -4244,9 +4327,9 @@ mod tests {
             if how == "vkUpdateDescriptorSets" {
                 c.allocate_sets(&[(81, 21)]);
                 c.write_descriptors(81, &writes);
-                c.bind_sets(70, 6, 0, &[81], &[]);
+                c.bind_sets(70, 6, false, 0, &[81], &[]);
             } else {
-                c.push_descriptors(70, 6, how, 31, 0, &writes);
+                c.push_descriptors(70, 6, how, false, 31, 0, &writes);
             }
             c.dispatch(70, 7, "vkCmdDispatch", None);
             let text = submitted(c);
@@ -5451,7 +5534,7 @@ mod tests {
             c.write_descriptor(91, 0, 0, 10, 0, 256);
             c.write_descriptor(91, 1, 0, 10, 1024, vk::WHOLE_SIZE);
             let dynamic = ty == vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC;
-            c.bind_sets(70, 3, 0, &[91], if dynamic { &[512] } else { &[] });
+            c.bind_sets(70, 3, false, 0, &[91], if dynamic { &[512] } else { &[] });
             c.dispatch(70, 4, "vkCmdDispatch", None);
             let t = submitted(c);
             let want = if dynamic {
@@ -5470,7 +5553,7 @@ mod tests {
         // What layer.rs decodes from the template's data.
         c.write_descriptor(90, 0, 0, 10, 0, 256);
         c.write_descriptor(90, 1, 0, 10, 1024, vk::WHOLE_SIZE);
-        c.bind_sets(70, 3, 0, &[90], &[]);
+        c.bind_sets(70, 3, false, 0, &[90], &[]);
         c.dispatch(70, 4, "vkCmdDispatch", None);
         let t = submitted(c);
         assert!(
@@ -5486,6 +5569,7 @@ mod tests {
             70,
             3,
             "vkCmdPushDescriptorSetWithTemplateKHR",
+            false,
             30,
             0,
             &Writes::buffers(&[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)]),
@@ -5496,13 +5580,22 @@ mod tests {
             70,
             5,
             "vkCmdPushDescriptorSetKHR",
+            false,
             30,
             0,
             &Writes::buffers(&[(1, 0, 10, 128, 64)]),
         );
         c.dispatch(70, 6, "vkCmdDispatch", None);
         // An unknown pipeline layout is written as not modelled.
-        c.push_descriptors(70, 7, "vkCmdPushDescriptorSetKHR", 31, 0, &Writes::default());
+        c.push_descriptors(
+            70,
+            7,
+            "vkCmdPushDescriptorSetKHR",
+            false,
+            31,
+            0,
+            &Writes::default(),
+        );
         let t = submitted(c);
         assert!(t.contains("1 calls not modelled"), "{t}");
         assert!(
@@ -5528,6 +5621,7 @@ mod tests {
             70,
             3,
             "vkCmdPushDescriptorSetKHR",
+            false,
             30,
             0,
             &Writes::buffers(&[(0, 0, 10, 0, 64), (1, 0, 10, 64, 64)]),
@@ -5535,7 +5629,7 @@ mod tests {
         c.allocate_sets(&[(90, 20)]);
         c.write_descriptor(90, 0, 0, 10, 512, 64);
         c.write_descriptor(90, 1, 0, 10, 576, 64);
-        c.bind_sets(70, 4, 0, &[90], &[]);
+        c.bind_sets(70, 4, false, 0, &[90], &[]);
         c.dispatch(70, 5, "vkCmdDispatch", None);
         c.submit(6, "vkQueueSubmit", 1, &[batch(70)], 0);
         c.reset_command_buffer(70);

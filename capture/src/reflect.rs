@@ -1,5 +1,5 @@
-//! SPIR-V reflection: how each compute entry point uses each descriptor
-//! binding.
+//! SPIR-V reflection: how each compute and graphics entry point uses each
+//! descriptor binding.
 //!
 //! This module owns [`reflect`] (the storage and uniform buffers, which is
 //! what the capture records) and [`reflect_resources`] (every descriptor
@@ -7,8 +7,11 @@
 //! `GLCompute` entry point and per `(set, binding)`, decides whether the
 //! shader reads the resource, writes it, or both. It does not know
 //! descriptor set layouts, pipelines or which buffer a descriptor names
-//! (`record` does). Entry points of other execution models are ignored:
-//! only compute pipelines are captured. Memory reached without a decorated
+//! (`record` does). Compute entry points are reported by name
+//! ([`Reflection::entry_points`], [`Resources::entry_points`]); the
+//! classic graphics stages (vertex, tessellation, geometry, fragment) by
+//! stage and name ([`Resources::graphics`]), for graphics pipelines; other
+//! execution models (ray tracing, mesh shading) are ignored. Memory reached without a decorated
 //! variable is not a binding and is not reported: `PhysicalStorageBuffer`
 //! pointers (buffer device addresses), workgroup and private memory.
 //!
@@ -42,7 +45,7 @@
 //! what rspirv's grammar may not know: debug information, capabilities,
 //! extensions, execution modes, decorations other than `DescriptorSet`,
 //! `Binding`, `NonWritable`, `NonReadable` and `BufferBlock`, entry points
-//! of other execution models, and instructions whose opcode the grammar
+//! of the ignored execution models, and instructions whose opcode the grammar
 //! lacks (newer than rspirv). A dropped unknown instruction is kept aside:
 //! if any of its words names a tracked pointer or image, that binding
 //! counts as read and written, not exact; if it names a function, the
@@ -156,12 +159,48 @@ pub struct Resource {
     pub exact: bool,
 }
 
-/// What a module's compute entry points do with every descriptor binding.
+/// A graphics shader stage an entry point is for (its execution model).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GraphicsStage {
+    /// `Vertex`.
+    Vertex,
+    /// `TessellationControl`.
+    TessellationControl,
+    /// `TessellationEvaluation`.
+    TessellationEvaluation,
+    /// `Geometry`.
+    Geometry,
+    /// `Fragment`.
+    Fragment,
+}
+
+impl GraphicsStage {
+    /// The stage of a SPIR-V execution model, `None` for compute and the
+    /// ignored ones.
+    fn of(model: ExecutionModel) -> Option<GraphicsStage> {
+        Some(match model {
+            ExecutionModel::Vertex => GraphicsStage::Vertex,
+            ExecutionModel::TessellationControl => GraphicsStage::TessellationControl,
+            ExecutionModel::TessellationEvaluation => GraphicsStage::TessellationEvaluation,
+            ExecutionModel::Geometry => GraphicsStage::Geometry,
+            ExecutionModel::Fragment => GraphicsStage::Fragment,
+            _ => return None,
+        })
+    }
+}
+
+/// The bindings one entry point uses, by `(set, binding)`.
+pub type Bindings = BTreeMap<(u32, u32), Resource>;
+
+/// What a module's entry points do with every descriptor binding.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     /// Compute entry points by name, each with its bindings by
     /// `(set, binding)`.
-    pub entry_points: BTreeMap<String, BTreeMap<(u32, u32), Resource>>,
+    pub entry_points: BTreeMap<String, Bindings>,
+    /// Graphics entry points by stage and name (a vertex and a fragment
+    /// entry point may share a name).
+    pub graphics: BTreeMap<(GraphicsStage, String), Bindings>,
 }
 
 /// Why a module could not be reflected.
@@ -184,7 +223,10 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
         entry_points: BTreeMap::new(),
         exact: true,
     };
-    for (name, touched) in analyse(spirv)? {
+    for (stage, name, touched) in analyse(spirv)? {
+        if stage.is_some() {
+            continue;
+        }
         let ep = out.entry_points.entry(name).or_default();
         // `Unknown` may be a buffer: counting it keeps the capture from
         // missing one (a binding that is not a buffer makes the capture
@@ -201,12 +243,15 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
     Ok(out)
 }
 
-/// Reflects a SPIR-V module: every descriptor binding each compute entry
-/// point touches, with its kind.
+/// Reflects a SPIR-V module: every descriptor binding each compute or
+/// graphics entry point touches, with its kind.
 pub fn reflect_resources(spirv: &[u8]) -> Result<Resources, ReflectError> {
     let mut out = Resources::default();
-    for (name, touched) in analyse(spirv)? {
-        let ep = out.entry_points.entry(name).or_default();
+    for (stage, name, touched) in analyse(spirv)? {
+        let ep = match stage {
+            None => out.entry_points.entry(name).or_default(),
+            Some(st) => out.graphics.entry((st, name)).or_default(),
+        };
         for t in touched {
             let r = ep.entry(t.key).or_insert(Resource {
                 kind: t.kind,
@@ -232,9 +277,10 @@ struct Touched {
     exact: bool,
 }
 
-/// Every compute entry point with the variables it touches (only those
-/// whose use is not neither).
-fn analyse(spirv: &[u8]) -> Result<Vec<(String, Vec<Touched>)>, ReflectError> {
+/// Every compute (`None`) and graphics entry point with the variables it
+/// touches (only those whose use is not neither).
+#[allow(clippy::type_complexity)]
+fn analyse(spirv: &[u8]) -> Result<Vec<(Option<GraphicsStage>, String, Vec<Touched>)>, ReflectError> {
     let err = |message: String| ReflectError::Parse {
         len: spirv.len(),
         message,
@@ -263,13 +309,14 @@ fn analyse(spirv: &[u8]) -> Result<Vec<(String, Vec<Touched>)>, ReflectError> {
         else {
             continue;
         };
-        if *model != ExecutionModel::GLCompute {
+        let stage = GraphicsStage::of(*model);
+        if *model != ExecutionModel::GLCompute && stage.is_none() {
             continue;
         }
         if !analysis.functions.contains_key(f) {
             return Err(err(format!("entry point `{name}` names no function (%{f})")));
         }
-        out.push((name.clone(), analysis.entry_point(*f)));
+        out.push((stage, name.clone(), analysis.entry_point(*f)));
     }
     Ok(out)
 }
@@ -278,6 +325,17 @@ fn analyse(spirv: &[u8]) -> Result<Vec<(String, Vec<Touched>)>, ReflectError> {
 
 /// The SPIR-V magic number.
 const MAGIC: Word = 0x0723_0203;
+
+/// Execution models whose entry points the analysis reads; `prepare` drops
+/// the others (newer ones may be unknown to rspirv's grammar).
+const KEPT_MODELS: [ExecutionModel; 6] = [
+    ExecutionModel::GLCompute,
+    ExecutionModel::Vertex,
+    ExecutionModel::TessellationControl,
+    ExecutionModel::TessellationEvaluation,
+    ExecutionModel::Geometry,
+    ExecutionModel::Fragment,
+];
 
 /// Decorations the analysis reads; `prepare` drops the others.
 const KEPT_DECORATIONS: [Decoration; 5] = [
@@ -405,7 +463,9 @@ fn prepare(spirv: &[u8]) -> Result<Prepared, String> {
         };
         let keep = !IRRELEVANT.contains(&g.opcode)
             && match g.opcode {
-                Op::EntryPoint => ins.get(1).is_none_or(|&m| m == ExecutionModel::GLCompute as Word),
+                Op::EntryPoint => ins
+                    .get(1)
+                    .is_none_or(|&m| KEPT_MODELS.iter().any(|k| *k as Word == m)),
                 Op::Decorate => decoration_kept(2),
                 Op::MemberDecorate => decoration_kept(3),
                 _ => true,
@@ -1847,7 +1907,8 @@ void main() {
         f.b.function_call(f.void, None, store_through, [q]).unwrap();
         f.b.ret().unwrap();
         f.b.end_function().unwrap();
-        // A vertex entry point is ignored.
+        // A vertex entry point on the same function: left out of the
+        // compute entry points, reported among the graphics ones.
         let main = f.main;
         f.b.entry_point(ExecutionModel::Vertex, main, "vertex", []);
         bytes(&f.b.module().assemble())
@@ -1981,8 +2042,16 @@ void main() {
         assert_eq!(
             r.entry_points.keys().collect::<Vec<_>>(),
             ["main", "two"],
-            "the vertex entry point is ignored"
+            "the vertex entry point is not a compute one"
         );
+        let res = reflect_resources(&two_entry_points()).unwrap();
+        let vertex = &res.graphics[&(GraphicsStage::Vertex, "vertex".to_string())];
+        assert_eq!(
+            vertex.get(&(0, 0)).map(|r| (r.kind, r.used.read, r.used.write)),
+            Some((Kind::Buffer, false, true)),
+            "the vertex entry point (main's body) writes binding (0, 0)"
+        );
+        assert_eq!(res.graphics.len(), 1);
     }
 
     /// Images, which `reflect_resources` reports and `reflect` leaves out:

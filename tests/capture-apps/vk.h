@@ -15,7 +15,8 @@
  * each lists the functions it uses in VKS_FUNCS and calls vks_load() first.
  * Helpers: vks_check (exit 90 + line on a failed call), vks_device (one
  * instance, the first physical device, one queue of a family with compute
- * or transfer; vks_device_ex(1): Vulkan 1.2 with timeline semaphores), vks_host_buffer (a buffer in HOST_VISIBLE|HOST_COHERENT
+ * or transfer; vks_device_ex(1): Vulkan 1.2 with timeline semaphores;
+ * vks_device_ex(2): Vulkan 1.3 with dynamic rendering), vks_host_buffer (a buffer in HOST_VISIBLE|HOST_COHERENT
  * memory, mapped). */
 #ifndef VKS_VK_H
 #define VKS_VK_H
@@ -84,8 +85,8 @@ struct vks {
     VkCommandPool pool;
 };
 
-/* One device; with `timeline`, Vulkan 1.2 with the timelineSemaphore
- * feature enabled. */
+/* One device; with `timeline` 1, Vulkan 1.2 with the timelineSemaphore
+ * feature enabled; with 2, Vulkan 1.3 with dynamicRendering enabled. */
 /* Set before vks_device*: the instance enables VK_EXT_debug_utils (object
  * names and labels, fetched with vkGetDeviceProcAddr). */
 static int vks_debug_utils = 0;
@@ -95,7 +96,7 @@ static const char *vks_device_extension = NULL;
 static inline struct vks vks_device_ex(int timeline) {
     struct vks v = {0};
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = timeline ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
+    app.apiVersion = timeline == 2 ? VK_API_VERSION_1_3 : timeline ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
     VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
     const char *debug_utils = "VK_EXT_debug_utils";
@@ -129,8 +130,10 @@ static inline struct vks vks_device_ex(int timeline) {
     VkPhysicalDeviceTimelineSemaphoreFeatures tf = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     tf.timelineSemaphore = VK_TRUE;
+    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.dynamicRendering = VK_TRUE;
     VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    di.pNext = timeline ? &tf : NULL;
+    di.pNext = timeline == 2 ? (void *)&f13 : timeline ? (void *)&tf : NULL;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
     if (vks_device_extension) {

@@ -28,7 +28,7 @@ py="$venv/bin/python"
 runs=(
     "uniform|uniform|1|0|${VKSYNC_WGPU_PLAN:-plans}"
     "frames|frames 20|1|0|${VKSYNC_WGPU_PLAN:-plans}"
-    "textures|textures|1|${VKSYNC_WGPU_TEXTURES_NOT_MODELLED:-2}|${VKSYNC_WGPU_TEXTURES_PLAN:-plans}"
+    "textures|textures|1|${VKSYNC_WGPU_TEXTURES_NOT_MODELLED:-0}|${VKSYNC_WGPU_TEXTURES_PLAN:-plans}"
 )
 for r in "${runs[@]}"; do
     IFS='|' read -r name args ok nm plan <<< "$r"

@@ -345,7 +345,7 @@ recorded! {
         // Every descriptor binding each entry point uses, by kind: images
         // become image bindings of its dispatches.
         if let Ok(res) = reflect_resources(code) {
-            d.capture.shader_resources(module, res.entry_points);
+            d.capture.shader_resources(module, res);
         }
     };
     after create_set_layout ["vkCreateDescriptorSetLayout"] "Capture::create_set_layout"
@@ -497,27 +497,33 @@ recorded! {
     |d, seq, call| d.capture.reset_command_pool(pool.as_raw());
     before push_descriptor_set ["vkCmdPushDescriptorSet", "vkCmdPushDescriptorSetKHR"] "Capture::push_descriptors"
     fn(cb: vk::CommandBuffer, bp: vk::PipelineBindPoint, layout: vk::PipelineLayout, set: u32, n: u32, writes: *const vk::WriteDescriptorSet<'_>)
-    where (bp == vk::PipelineBindPoint::COMPUTE)
+    where (bp == vk::PipelineBindPoint::COMPUTE || bp == vk::PipelineBindPoint::GRAPHICS)
     |d, seq, call| {
         // SAFETY: `n` valid writes (their dst_set is ignored for pushes).
         let ws = unsafe { push_writes(writes, n) };
-        d.capture.push_descriptors(cb.as_raw(), seq, "vkCmdPushDescriptorSetKHR", layout.as_raw(), set, &ws)
+        let graphics = bp == vk::PipelineBindPoint::GRAPHICS;
+        d.capture.push_descriptors(cb.as_raw(), seq, "vkCmdPushDescriptorSetKHR", graphics, layout.as_raw(), set, &ws)
     };
     before push_descriptor_set_with_template ["vkCmdPushDescriptorSetWithTemplate", "vkCmdPushDescriptorSetWithTemplateKHR"] "Capture::push_descriptors through the template"
     fn(cb: vk::CommandBuffer, template: vk::DescriptorUpdateTemplate, layout: vk::PipelineLayout, set: u32, data: *const c_void)
     |d, seq, call| push_through_template(d, cb, seq, "vkCmdPushDescriptorSetWithTemplateKHR", template, layout, set, data);
-    /// As `vkCmdPushDescriptorSetKHR`, for the compute stage when
-    /// `stageFlags` has it (the set is pushed for every stage named; the
-    /// model sees only dispatches).
-    before push_descriptor_set2 ["vkCmdPushDescriptorSet2", "vkCmdPushDescriptorSet2KHR"] "Capture::push_descriptors (compute in stageFlags)"
+    /// As `vkCmdPushDescriptorSetKHR`, for the compute bind point when
+    /// `stageFlags` has the compute stage, and the graphics one when it has
+    /// a graphics stage (the set is pushed for every stage named).
+    before push_descriptor_set2 ["vkCmdPushDescriptorSet2", "vkCmdPushDescriptorSet2KHR"] "Capture::push_descriptors (compute or graphics stages in stageFlags)"
     fn(cb: vk::CommandBuffer, info: *const vk::PushDescriptorSetInfoKHR<'_>)
     // SAFETY: a valid VkPushDescriptorSetInfo.
-    where (unsafe { (*info).stage_flags }.contains(vk::ShaderStageFlags::COMPUTE))
+    where (unsafe { (*info).stage_flags }.intersects(vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::ALL_GRAPHICS))
     |d, seq, call| {
         // SAFETY: a valid VkPushDescriptorSetInfo with
         // `descriptor_write_count` valid writes.
         let (i, ws) = unsafe { (&*info, push_writes((*info).p_descriptor_writes, (*info).descriptor_write_count)) };
-        d.capture.push_descriptors(cb.as_raw(), seq, call, i.layout.as_raw(), i.set, &ws)
+        for graphics in [false, true] {
+            let stages = if graphics { vk::ShaderStageFlags::ALL_GRAPHICS } else { vk::ShaderStageFlags::COMPUTE };
+            if i.stage_flags.intersects(stages) {
+                d.capture.push_descriptors(cb.as_raw(), seq, call, graphics, i.layout.as_raw(), i.set, &ws);
+            }
+        }
     };
     /// As `vkCmdPushDescriptorSetWithTemplateKHR` (a push template names
     /// its bind point; only a compute one reaches dispatches, as for the
@@ -534,12 +540,12 @@ recorded! {
     |d, seq, call| d.capture.bind_pipeline(cb.as_raw(), bp, pipeline.as_raw());
     before bind_sets ["vkCmdBindDescriptorSets"] "Capture::bind_sets"
     fn(cb: vk::CommandBuffer, bp: vk::PipelineBindPoint, layout: vk::PipelineLayout, first: u32, n: u32, sets: *const vk::DescriptorSet, nd: u32, dynamic: *const u32)
-    where (bp == vk::PipelineBindPoint::COMPUTE)
+    where (bp == vk::PipelineBindPoint::COMPUTE || bp == vk::PipelineBindPoint::GRAPHICS)
     |d, seq, call| {
         // SAFETY: `n` set handles and `nd` offsets.
         let (s, o): (Vec<u64>, &[u32]) =
             unsafe { (slice(sets, n).iter().map(|s| s.as_raw()).collect(), slice(dynamic, nd)) };
-        d.capture.bind_sets(cb.as_raw(), seq, first, &s, o)
+        d.capture.bind_sets(cb.as_raw(), seq, bp == vk::PipelineBindPoint::GRAPHICS, first, &s, o)
     };
     before execute_commands ["vkCmdExecuteCommands"] "Capture::execute_commands (the secondaries' commands inline)"
     fn(cb: vk::CommandBuffer, n: u32, cbs: *const vk::CommandBuffer)
@@ -688,6 +694,166 @@ recorded! {
         let rs: Vec<[u32; 5]> = unsafe { slice(ranges, n) }.iter().map(raw_range).collect();
         d.capture.clear_image(cb.as_raw(), seq, call, true, (image.as_raw(), layout), &rs)
     };
+
+    // ---- graphics: pipelines, render passes, framebuffers
+    after create_graphics_pipelines ["vkCreateGraphicsPipelines"] "Capture::create_graphics_pipeline"
+    fn(device: vk::Device, cache: vk::PipelineCache, n: u32, infos: *const vk::GraphicsPipelineCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::Pipeline) -> vk::Result
+    |d, seq, call| {
+        // SAFETY: `n` valid create infos and `n` pipeline handles written
+        // (null where one failed).
+        let made: Vec<(u64, GraphicsInfo)> = unsafe {
+            slice(infos, n)
+                .iter()
+                .zip(slice(out, n))
+                .filter(|(_, p)| !p.is_null())
+                .map(|(i, p)| (p.as_raw(), graphics_info(i)))
+                .collect()
+        };
+        for (p, info) in made {
+            d.capture.create_graphics_pipeline(p, &info);
+        }
+    };
+    before destroy_pipeline ["vkDestroyPipeline"] "Capture::destroy_pipeline"
+    fn(device: vk::Device, pipeline: vk::Pipeline, alloc: Alloc<'_>)
+    |d, seq, call| d.capture.destroy_pipeline(pipeline.as_raw());
+    after create_render_pass ["vkCreateRenderPass"] "Capture::create_render_pass (`render-pass`, masks through sync1)"
+    fn(device: vk::Device, info: *const vk::RenderPassCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::RenderPass) -> vk::Result
+    |d, seq, call| {
+        // SAFETY: a valid create info; `*out` written on success.
+        let (rp, info) = unsafe { ((*out).as_raw(), render_pass_info(&*info)) };
+        d.capture.create_render_pass(seq, call, rp, &info)
+    };
+    after create_render_pass2 ["vkCreateRenderPass2", "vkCreateRenderPass2KHR"] "Capture::create_render_pass (`render-pass`)"
+    fn(device: vk::Device, info: *const vk::RenderPassCreateInfo2<'_>, alloc: Alloc<'_>, out: *mut vk::RenderPass) -> vk::Result
+    |d, seq, call| {
+        // SAFETY: a valid create info; `*out` written on success.
+        let (rp, info) = unsafe { ((*out).as_raw(), render_pass_info2(&*info)) };
+        d.capture.create_render_pass(seq, call, rp, &info)
+    };
+    before destroy_render_pass ["vkDestroyRenderPass"] "Capture::destroy_render_pass"
+    fn(device: vk::Device, rp: vk::RenderPass, alloc: Alloc<'_>)
+    |d, seq, call| d.capture.destroy_render_pass(rp.as_raw());
+    after create_framebuffer ["vkCreateFramebuffer"] "Capture::create_framebuffer (its views, for `begin-render-pass`)"
+    fn(device: vk::Device, info: *const vk::FramebufferCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::Framebuffer) -> vk::Result
+    |d, seq, call| {
+        // SAFETY: a valid create info with `attachment_count` views unless
+        // imageless; `*out` written on success.
+        let (fb, views) = unsafe {
+            let i = &*info;
+            let views = (!i.flags.contains(vk::FramebufferCreateFlags::IMAGELESS))
+                .then(|| slice(i.p_attachments, i.attachment_count).iter().map(|v| v.as_raw()).collect());
+            ((*out).as_raw(), views)
+        };
+        d.capture.create_framebuffer(fb, views)
+    };
+    before destroy_framebuffer ["vkDestroyFramebuffer"] "Capture::destroy_framebuffer"
+    fn(device: vk::Device, fb: vk::Framebuffer, alloc: Alloc<'_>)
+    |d, seq, call| d.capture.destroy_framebuffer(fb.as_raw());
+
+    // ---- graphics: bound state
+    before bind_vertex_buffers ["vkCmdBindVertexBuffers"] "Capture::bind_vertex_buffers (a draw's `vertex`/`instance` bindings)"
+    fn(cb: vk::CommandBuffer, first: u32, n: u32, buffers: *const vk::Buffer, offsets: *const u64)
+    |d, seq, call| {
+        // SAFETY: `n` buffers and `n` offsets.
+        let bs: Vec<(u64, u64, Option<u64>)> = unsafe {
+            slice(buffers, n).iter().zip(slice(offsets, n)).map(|(b, o)| (b.as_raw(), *o, None)).collect()
+        };
+        d.capture.bind_vertex_buffers(cb.as_raw(), first, &bs)
+    };
+    before bind_vertex_buffers2 ["vkCmdBindVertexBuffers2", "vkCmdBindVertexBuffers2EXT"] "Capture::bind_vertex_buffers (with the strides, for VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE)"
+    fn(cb: vk::CommandBuffer, first: u32, n: u32, buffers: *const vk::Buffer, offsets: *const u64, sizes: *const u64, strides: *const u64)
+    |d, seq, call| {
+        // SAFETY: `n` buffers and offsets; `n` strides unless null.
+        let bs: Vec<(u64, u64, Option<u64>)> = unsafe {
+            let st = slice(strides, n);
+            slice(buffers, n)
+                .iter()
+                .zip(slice(offsets, n))
+                .enumerate()
+                .map(|(k, (b, o))| (b.as_raw(), *o, st.get(k).copied()))
+                .collect()
+        };
+        d.capture.bind_vertex_buffers(cb.as_raw(), first, &bs)
+    };
+    before bind_index_buffer ["vkCmdBindIndexBuffer"] "Capture::bind_index_buffer (an indexed draw's `index`)"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, ty: vk::IndexType)
+    |d, seq, call| d.capture.bind_index_buffer(cb.as_raw(), buffer.as_raw(), offset, ty);
+    before bind_index_buffer2 ["vkCmdBindIndexBuffer2", "vkCmdBindIndexBuffer2KHR"] "Capture::bind_index_buffer"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, size: u64, ty: vk::IndexType)
+    |d, seq, call| d.capture.bind_index_buffer(cb.as_raw(), buffer.as_raw(), offset, ty);
+    before set_depth_test_enable ["vkCmdSetDepthTestEnable", "vkCmdSetDepthTestEnableEXT"] "Capture::set_depth_state (VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)"
+    fn(cb: vk::CommandBuffer, on: vk::Bool32)
+    |d, seq, call| d.capture.set_depth_state(cb.as_raw(), 0, on != 0);
+    before set_depth_write_enable ["vkCmdSetDepthWriteEnable", "vkCmdSetDepthWriteEnableEXT"] "Capture::set_depth_state (VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)"
+    fn(cb: vk::CommandBuffer, on: vk::Bool32)
+    |d, seq, call| d.capture.set_depth_state(cb.as_raw(), 1, on != 0);
+    before set_stencil_test_enable ["vkCmdSetStencilTestEnable", "vkCmdSetStencilTestEnableEXT"] "Capture::set_depth_state (VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)"
+    fn(cb: vk::CommandBuffer, on: vk::Bool32)
+    |d, seq, call| d.capture.set_depth_state(cb.as_raw(), 2, on != 0);
+
+    // ---- graphics: rendering, render passes, draws, clears
+    before begin_rendering ["vkCmdBeginRendering", "vkCmdBeginRenderingKHR"] "Capture::begin_rendering (`begin-rendering`)"
+    fn(cb: vk::CommandBuffer, info: *const vk::RenderingInfo<'_>)
+    |d, seq, call| {
+        // SAFETY: a valid VkRenderingInfo.
+        let r = unsafe { rendering_info(&*info) };
+        d.capture.begin_rendering(cb.as_raw(), seq, call, &r)
+    };
+    before end_rendering ["vkCmdEndRendering", "vkCmdEndRenderingKHR"] "Capture::end_rendering (`end-rendering`)"
+    fn(cb: vk::CommandBuffer)
+    |d, seq, call| d.capture.end_rendering(cb.as_raw(), seq, call);
+    before begin_render_pass ["vkCmdBeginRenderPass"] "Capture::begin_render_pass (`begin-render-pass`)"
+    fn(cb: vk::CommandBuffer, info: *const vk::RenderPassBeginInfo<'_>, contents: vk::SubpassContents)
+    |d, seq, call| {
+        // SAFETY: a valid VkRenderPassBeginInfo.
+        let (rp, fb, views) = unsafe { render_pass_begin(&*info) };
+        d.capture.begin_render_pass(cb.as_raw(), seq, call, rp, fb, views)
+    };
+    before begin_render_pass2 ["vkCmdBeginRenderPass2", "vkCmdBeginRenderPass2KHR"] "Capture::begin_render_pass (`begin-render-pass`)"
+    fn(cb: vk::CommandBuffer, info: *const vk::RenderPassBeginInfo<'_>, subpass: *const vk::SubpassBeginInfo<'_>)
+    |d, seq, call| {
+        // SAFETY: a valid VkRenderPassBeginInfo.
+        let (rp, fb, views) = unsafe { render_pass_begin(&*info) };
+        d.capture.begin_render_pass(cb.as_raw(), seq, call, rp, fb, views)
+    };
+    before next_subpass ["vkCmdNextSubpass"] "Capture::render_pass_step (`next-subpass`)"
+    fn(cb: vk::CommandBuffer, contents: vk::SubpassContents)
+    |d, seq, call| d.capture.render_pass_step(cb.as_raw(), seq, call, false);
+    before next_subpass2 ["vkCmdNextSubpass2", "vkCmdNextSubpass2KHR"] "Capture::render_pass_step (`next-subpass`)"
+    fn(cb: vk::CommandBuffer, begin: *const vk::SubpassBeginInfo<'_>, end: *const vk::SubpassEndInfo<'_>)
+    |d, seq, call| d.capture.render_pass_step(cb.as_raw(), seq, call, false);
+    before end_render_pass ["vkCmdEndRenderPass"] "Capture::render_pass_step (`end-render-pass`)"
+    fn(cb: vk::CommandBuffer)
+    |d, seq, call| d.capture.render_pass_step(cb.as_raw(), seq, call, true);
+    before end_render_pass2 ["vkCmdEndRenderPass2", "vkCmdEndRenderPass2KHR"] "Capture::render_pass_step (`end-render-pass`)"
+    fn(cb: vk::CommandBuffer, end: *const vk::SubpassEndInfo<'_>)
+    |d, seq, call| d.capture.render_pass_step(cb.as_raw(), seq, call, true);
+    before clear_attachments ["vkCmdClearAttachments"] "Capture::clear_attachments (`clear-attachments`, rectangles left out)"
+    fn(cb: vk::CommandBuffer, n: u32, attachments: *const vk::ClearAttachment, nr: u32, rects: *const vk::ClearRect)
+    |d, seq, call| {
+        // SAFETY: `n` clear attachments.
+        let cs: Vec<(vk::ImageAspectFlags, u32)> =
+            unsafe { slice(attachments, n) }.iter().map(|a| (a.aspect_mask, a.color_attachment)).collect();
+        d.capture.clear_attachments(cb.as_raw(), seq, call, &cs)
+    };
+    before draw ["vkCmdDraw"] "Capture::draw (`draw`)"
+    fn(cb: vk::CommandBuffer, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::Draw { vertex_count, instance_count, first_vertex, first_instance });
+    before draw_indexed ["vkCmdDrawIndexed"] "Capture::draw (`draw-indexed`)"
+    fn(cb: vk::CommandBuffer, index_count: u32, instance_count: u32, first_index: u32, vertex_offset: i32, first_instance: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::Indexed { index_count, instance_count, first_index, first_instance });
+    before draw_indirect ["vkCmdDrawIndirect"] "Capture::draw (`draw-indirect`)"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, draw_count: u32, stride: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::Indirect { indexed: false, buffer: buffer.as_raw(), offset, draw_count, stride });
+    before draw_indexed_indirect ["vkCmdDrawIndexedIndirect"] "Capture::draw (`draw-indexed-indirect`)"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, draw_count: u32, stride: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::Indirect { indexed: true, buffer: buffer.as_raw(), offset, draw_count, stride });
+    before draw_indirect_count ["vkCmdDrawIndirectCount", "vkCmdDrawIndirectCountKHR", "vkCmdDrawIndirectCountAMD"] "Capture::draw (`draw-indirect-count`)"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, count_buffer: vk::Buffer, count_offset: u64, max_draw_count: u32, stride: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::IndirectCount { indexed: false, buffer: buffer.as_raw(), offset, count_buffer: count_buffer.as_raw(), count_offset, max_draw_count, stride });
+    before draw_indexed_indirect_count ["vkCmdDrawIndexedIndirectCount", "vkCmdDrawIndexedIndirectCountKHR", "vkCmdDrawIndexedIndirectCountAMD"] "Capture::draw (`draw-indirect-count ... indexed`)"
+    fn(cb: vk::CommandBuffer, buffer: vk::Buffer, offset: u64, count_buffer: vk::Buffer, count_offset: u64, max_draw_count: u32, stride: u32)
+    |d, seq, call| d.capture.draw(cb.as_raw(), seq, call, DrawCall::IndirectCount { indexed: true, buffer: buffer.as_raw(), offset, count_buffer: count_buffer.as_raw(), count_offset, max_draw_count, stride });
 }
 
 /// A push through a template (both forms): the template's descriptors
@@ -713,5 +879,369 @@ fn push_through_template(
     // template (its caller's contract), read before that call returns.
     let ws = unsafe { template_writes(slots, data) };
     d.capture
-        .push_descriptors(cb.as_raw(), seq, call, layout.as_raw(), set, &ws);
+        .push_descriptors(cb.as_raw(), seq, call, false, layout.as_raw(), set, &ws);
+}
+
+/// The structure of type `ty` in a `pNext` chain, if any.
+///
+/// # Safety
+/// `next` is a valid `pNext` chain.
+unsafe fn find_next(mut next: *const c_void, ty: vk::StructureType) -> Option<*const c_void> {
+    while !next.is_null() {
+        // SAFETY: every structure in a valid chain starts with sType and
+        // pNext.
+        let base = unsafe { &*(next as *const vk::BaseInStructure<'_>) };
+        if base.s_type == ty {
+            return Some(next);
+        }
+        next = base.p_next.cast();
+    }
+    None
+}
+
+/// What a draw with pipeline `i` carries (`record::GraphicsInfo`).
+///
+/// # Safety
+/// `i` is a valid `VkGraphicsPipelineCreateInfo` (its state pointers null
+/// or valid, as the pipeline's state needs them).
+unsafe fn graphics_info(i: &vk::GraphicsPipelineCreateInfo<'_>) -> GraphicsInfo {
+    let mut g = GraphicsInfo {
+        color_write: true,
+        ..GraphicsInfo::default()
+    };
+    if i.flags.contains(vk::PipelineCreateFlags::LIBRARY_KHR) {
+        g.refusal = Some("a graphics pipeline library".into());
+    }
+    // SAFETY: a valid chain.
+    if let Some(p) = unsafe { find_next(i.p_next, vk::StructureType::PIPELINE_LIBRARY_CREATE_INFO_KHR) } {
+        // SAFETY: the structure type says what it is.
+        if unsafe { (*(p as *const vk::PipelineLibraryCreateInfoKHR<'_>)).library_count } > 0 {
+            g.refusal = Some("a pipeline linked from graphics pipeline libraries".into());
+        }
+    }
+    // SAFETY: `stage_count` valid stages.
+    for s in unsafe { slice(i.p_stages, i.stage_count) } {
+        if s.module.is_null() {
+            g.refusal.get_or_insert(
+                "a shader stage whose module is given inline (not through vkCreateShaderModule)".into(),
+            );
+            continue;
+        }
+        let name = if s.p_name.is_null() {
+            String::new()
+        } else {
+            // SAFETY: a NUL-terminated entry point name.
+            unsafe { CStr::from_ptr(s.p_name) }.to_string_lossy().into_owned()
+        };
+        g.stages.push((s.stage, s.module.as_raw(), name));
+    }
+    if g.stages.is_empty() {
+        g.refusal
+            .get_or_insert("a graphics pipeline with no shader stages".into());
+    }
+    // SAFETY: null or a valid vertex input state.
+    if let Some(v) = unsafe { i.p_vertex_input_state.as_ref() } {
+        // SAFETY: its counted arrays.
+        let (bindings, attributes) = unsafe {
+            (
+                slice(
+                    v.p_vertex_binding_descriptions,
+                    v.vertex_binding_description_count,
+                ),
+                slice(
+                    v.p_vertex_attribute_descriptions,
+                    v.vertex_attribute_description_count,
+                ),
+            )
+        };
+        g.vertex_bindings = bindings
+            .iter()
+            .filter(|b| attributes.iter().any(|a| a.binding == b.binding))
+            .map(|b| (b.binding, b.stride, b.input_rate))
+            .collect();
+    }
+    // SAFETY: null or a valid depth/stencil state.
+    if let Some(ds) = unsafe { i.p_depth_stencil_state.as_ref() } {
+        g.depth_test = ds.depth_test_enable != 0;
+        g.depth_write = ds.depth_write_enable != 0;
+        g.stencil_test = ds.stencil_test_enable != 0;
+    }
+    // SAFETY: null or a valid color blend state with its attachments.
+    if let Some(cb) = unsafe { i.p_color_blend_state.as_ref() } {
+        // SAFETY: `attachment_count` valid attachment states.
+        let atts = unsafe { slice(cb.p_attachments, cb.attachment_count) };
+        g.blend = cb.logic_op_enable != 0 || atts.iter().any(|a| a.blend_enable != 0);
+        g.color_write = atts.is_empty() || atts.iter().any(|a| !a.color_write_mask.is_empty());
+    }
+    // SAFETY: null or a valid dynamic state.
+    if let Some(dy) = unsafe { i.p_dynamic_state.as_ref() } {
+        // SAFETY: `dynamic_state_count` valid states.
+        g.dynamic = unsafe { slice(dy.p_dynamic_states, dy.dynamic_state_count) }.to_vec();
+    }
+    g
+}
+
+/// A synchronization-1 subpass dependency's masks in synchronization-2
+/// bits.
+fn sync1_masks(
+    src_stages: vk::PipelineStageFlags,
+    src_access: vk::AccessFlags,
+    dst_stages: vk::PipelineStageFlags,
+    dst_access: vk::AccessFlags,
+) -> [u64; 4] {
+    [
+        sync1::stages_1_to_2(src_stages).as_raw(),
+        sync1::access_1_to_2(src_access).as_raw(),
+        sync1::stages_1_to_2(dst_stages).as_raw(),
+        sync1::access_1_to_2(dst_access).as_raw(),
+    ]
+}
+
+/// `vkCreateRenderPass`'s create info as plain values.
+///
+/// # Safety
+/// `i` is a valid `VkRenderPassCreateInfo`.
+unsafe fn render_pass_info(i: &vk::RenderPassCreateInfo<'_>) -> RenderPassInfo {
+    let mut r = RenderPassInfo::default();
+    // SAFETY: a valid chain.
+    if let Some(p) = unsafe { find_next(i.p_next, vk::StructureType::RENDER_PASS_MULTIVIEW_CREATE_INFO) } {
+        // SAFETY: the structure type says what it is.
+        if unsafe { (*(p as *const vk::RenderPassMultiviewCreateInfo<'_>)).subpass_count } > 0 {
+            r.refusal = Some("multiview (VkRenderPassMultiviewCreateInfo)".into());
+        }
+    }
+    // SAFETY: a valid chain.
+    if unsafe {
+        find_next(
+            i.p_next,
+            vk::StructureType::RENDER_PASS_FRAGMENT_DENSITY_MAP_CREATE_INFO_EXT,
+        )
+    }
+    .is_some()
+    {
+        r.refusal = Some("a fragment density map attachment".into());
+    }
+    // SAFETY: the counted arrays of a valid create info.
+    unsafe {
+        r.attachments = slice(i.p_attachments, i.attachment_count)
+            .iter()
+            .map(|a| {
+                (
+                    a.format,
+                    a.load_op,
+                    a.store_op,
+                    a.stencil_load_op,
+                    a.stencil_store_op,
+                    a.initial_layout,
+                    a.final_layout,
+                )
+            })
+            .collect();
+        for s in slice(i.p_subpasses, i.subpass_count) {
+            if s.pipeline_bind_point != vk::PipelineBindPoint::GRAPHICS || !s.flags.is_empty() {
+                r.refusal.get_or_insert(format!(
+                    "a subpass with bind point {:?} and flags {:?}",
+                    s.pipeline_bind_point, s.flags
+                ));
+            }
+            let refs = |p: *const vk::AttachmentReference, n: u32| -> Vec<(u32, vk::ImageLayout)> {
+                slice(p, n).iter().map(|a| (a.attachment, a.layout)).collect()
+            };
+            r.subpasses.push(SubpassInfo {
+                inputs: refs(s.p_input_attachments, s.input_attachment_count),
+                colors: refs(s.p_color_attachments, s.color_attachment_count),
+                resolves: refs(s.p_resolve_attachments, s.color_attachment_count),
+                depth: s
+                    .p_depth_stencil_attachment
+                    .as_ref()
+                    .map(|a| (a.attachment, a.layout)),
+                preserve: slice(s.p_preserve_attachments, s.preserve_attachment_count).to_vec(),
+            });
+        }
+        r.dependencies = slice(i.p_dependencies, i.dependency_count)
+            .iter()
+            .map(|d| {
+                (
+                    d.src_subpass,
+                    d.dst_subpass,
+                    sync1_masks(
+                        d.src_stage_mask,
+                        d.src_access_mask,
+                        d.dst_stage_mask,
+                        d.dst_access_mask,
+                    ),
+                    d.dependency_flags.contains(vk::DependencyFlags::BY_REGION),
+                )
+            })
+            .collect();
+    }
+    r
+}
+
+/// `vkCreateRenderPass2`'s create info as plain values (a dependency's
+/// `VkMemoryBarrier2` replaces its masks).
+///
+/// # Safety
+/// `i` is a valid `VkRenderPassCreateInfo2`.
+unsafe fn render_pass_info2(i: &vk::RenderPassCreateInfo2<'_>) -> RenderPassInfo {
+    let mut r = RenderPassInfo::default();
+    // SAFETY: a valid chain.
+    if unsafe {
+        find_next(
+            i.p_next,
+            vk::StructureType::RENDER_PASS_FRAGMENT_DENSITY_MAP_CREATE_INFO_EXT,
+        )
+    }
+    .is_some()
+    {
+        r.refusal = Some("a fragment density map attachment".into());
+    }
+    // SAFETY: the counted arrays and chains of a valid create info.
+    unsafe {
+        for a in slice(i.p_attachments, i.attachment_count) {
+            if find_next(a.p_next, vk::StructureType::ATTACHMENT_DESCRIPTION_STENCIL_LAYOUT).is_some() {
+                r.refusal
+                    .get_or_insert("separate stencil layouts (VkAttachmentDescriptionStencilLayout)".into());
+            }
+            r.attachments.push((
+                a.format,
+                a.load_op,
+                a.store_op,
+                a.stencil_load_op,
+                a.stencil_store_op,
+                a.initial_layout,
+                a.final_layout,
+            ));
+        }
+        for s in slice(i.p_subpasses, i.subpass_count) {
+            if s.pipeline_bind_point != vk::PipelineBindPoint::GRAPHICS || !s.flags.is_empty() {
+                r.refusal.get_or_insert(format!(
+                    "a subpass with bind point {:?} and flags {:?}",
+                    s.pipeline_bind_point, s.flags
+                ));
+            }
+            if s.view_mask != 0 {
+                r.refusal.get_or_insert("multiview (a subpass viewMask)".into());
+            }
+            if let Some(p) = find_next(
+                s.p_next,
+                vk::StructureType::SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
+            ) {
+                let res = &*(p as *const vk::SubpassDescriptionDepthStencilResolve<'_>);
+                if res
+                    .p_depth_stencil_resolve_attachment
+                    .as_ref()
+                    .is_some_and(|a| a.attachment != vk::ATTACHMENT_UNUSED)
+                {
+                    r.refusal
+                        .get_or_insert("a depth/stencil resolve attachment".into());
+                }
+            }
+            if find_next(
+                s.p_next,
+                vk::StructureType::FRAGMENT_SHADING_RATE_ATTACHMENT_INFO_KHR,
+            )
+            .is_some()
+            {
+                r.refusal
+                    .get_or_insert("a fragment shading rate attachment".into());
+            }
+            let refs = |p: *const vk::AttachmentReference2<'_>, n: u32| -> Vec<(u32, vk::ImageLayout)> {
+                slice(p, n).iter().map(|a| (a.attachment, a.layout)).collect()
+            };
+            r.subpasses.push(SubpassInfo {
+                inputs: refs(s.p_input_attachments, s.input_attachment_count),
+                colors: refs(s.p_color_attachments, s.color_attachment_count),
+                resolves: refs(s.p_resolve_attachments, s.color_attachment_count),
+                depth: s
+                    .p_depth_stencil_attachment
+                    .as_ref()
+                    .map(|a| (a.attachment, a.layout)),
+                preserve: slice(s.p_preserve_attachments, s.preserve_attachment_count).to_vec(),
+            });
+        }
+        for d in slice(i.p_dependencies, i.dependency_count) {
+            let masks = match find_next(d.p_next, vk::StructureType::MEMORY_BARRIER_2) {
+                Some(p) => {
+                    let b = &*(p as *const vk::MemoryBarrier2<'_>);
+                    [
+                        b.src_stage_mask.as_raw(),
+                        b.src_access_mask.as_raw(),
+                        b.dst_stage_mask.as_raw(),
+                        b.dst_access_mask.as_raw(),
+                    ]
+                }
+                None => sync1_masks(
+                    d.src_stage_mask,
+                    d.src_access_mask,
+                    d.dst_stage_mask,
+                    d.dst_access_mask,
+                ),
+            };
+            if d.dependency_flags.contains(vk::DependencyFlags::VIEW_LOCAL) {
+                r.refusal
+                    .get_or_insert("a view-local subpass dependency (multiview)".into());
+            }
+            r.dependencies.push((
+                d.src_subpass,
+                d.dst_subpass,
+                masks,
+                d.dependency_flags.contains(vk::DependencyFlags::BY_REGION),
+            ));
+        }
+    }
+    r
+}
+
+/// A `VkRenderingAttachmentInfo` with a view, as plain values.
+fn rendering_attachment(a: &vk::RenderingAttachmentInfo<'_>) -> Option<RenderingAttachment> {
+    (!a.image_view.is_null()).then(|| RenderingAttachment {
+        view: a.image_view.as_raw(),
+        layout: a.image_layout,
+        load: a.load_op,
+        store: a.store_op,
+        resolve: (a.resolve_mode != vk::ResolveModeFlags::NONE && !a.resolve_image_view.is_null())
+            .then(|| (a.resolve_image_view.as_raw(), a.resolve_image_layout)),
+    })
+}
+
+/// `vkCmdBeginRendering`'s info as plain values.
+///
+/// # Safety
+/// `i` is a valid `VkRenderingInfo`.
+unsafe fn rendering_info(i: &vk::RenderingInfo<'_>) -> RenderingInfo {
+    // SAFETY: the counted color attachments and the optional depth and
+    // stencil attachments of a valid VkRenderingInfo.
+    unsafe {
+        RenderingInfo {
+            flags: i.flags,
+            view_mask: i.view_mask,
+            colors: slice(i.p_color_attachments, i.color_attachment_count)
+                .iter()
+                .map(rendering_attachment)
+                .collect(),
+            depth: i.p_depth_attachment.as_ref().and_then(rendering_attachment),
+            stencil: i.p_stencil_attachment.as_ref().and_then(rendering_attachment),
+        }
+    }
+}
+
+/// A `VkRenderPassBeginInfo`'s render pass, framebuffer and, for an
+/// imageless framebuffer, the views of its `VkRenderPassAttachmentBeginInfo`.
+///
+/// # Safety
+/// `i` is a valid `VkRenderPassBeginInfo`.
+unsafe fn render_pass_begin(i: &vk::RenderPassBeginInfo<'_>) -> (u64, u64, Option<Vec<u64>>) {
+    // SAFETY: a valid chain; the structure type says what it is, with its
+    // counted views.
+    let views = unsafe {
+        find_next(i.p_next, vk::StructureType::RENDER_PASS_ATTACHMENT_BEGIN_INFO).map(|p| {
+            let a = &*(p as *const vk::RenderPassAttachmentBeginInfo<'_>);
+            slice(a.p_attachments, a.attachment_count)
+                .iter()
+                .map(|v| v.as_raw())
+                .collect()
+        })
+    };
+    (i.render_pass.as_raw(), i.framebuffer.as_raw(), views)
 }

@@ -92,9 +92,6 @@ macro_rules! nm {
     };
 }
 
-const NO_STATE: &str =
-    "state for draws or other commands that are themselves not modelled; accesses no memory";
-
 /// The hand-written entries (see the module doc). A `NotModelled` entry
 /// here only gives its command a specific reason; its hook is generated.
 pub(crate) const INTERCEPTS: &[Entry] = &[
@@ -161,10 +158,6 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(insert_marker, ["vkCmdDebugMarkerInsertEXT"], "Capture::debug_label (a comment)"),
     rec!(set_object_name, ["vkSetDebugUtilsObjectNameEXT"], "Capture::set_object_name (trace names from debug names)"),
     rec!(marker_object_name, ["vkDebugMarkerSetObjectNameEXT"], "Capture::set_object_name"),
-    pass!(["vkCmdBindVertexBuffers"], NO_STATE),
-    pass!(["vkCmdBindVertexBuffers2", "vkCmdBindVertexBuffers2EXT"], NO_STATE),
-    pass!(["vkCmdBindIndexBuffer"], NO_STATE),
-    pass!(["vkCmdBindIndexBuffer2", "vkCmdBindIndexBuffer2KHR"], NO_STATE),
 ];
 
 /// Treatments by the shape of a command's name, for the commands
