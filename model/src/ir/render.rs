@@ -522,6 +522,42 @@ pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize
     None
 }
 
+/// For each command of `commands`, the rendering instance it belongs to:
+/// the command index of that instance's `vkCmdBeginRendering` for the
+/// begin itself, its draws and its end; `None` for every other command.
+/// The implicit dependencies of an instance order that instance's accesses
+/// only (module docs), so both checkers ask this of a prior access.
+/// Computed from the recording order, not stored in the commands: a
+/// planner inserting barriers moves the indices.
+pub(crate) fn instance_begins(commands: &[Command]) -> Vec<Option<usize>> {
+    let mut open = None;
+    commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match c {
+            Command::Render(rc) => match rc.op {
+                RenderOp::Begin(_) => {
+                    open = Some(i);
+                    open
+                }
+                RenderOp::Draw(_) => open,
+                RenderOp::End => open.take(),
+            },
+            Command::Submit(_) => {
+                open = None;
+                None
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every stage an implicit dependency of a rendering instance names (both
+/// attachment kinds').
+pub(crate) fn implicit_stages() -> PipelineStageFlags2 {
+    Kind::Color.stages() | Kind::Depth.stages()
+}
+
 /// An attachment's kind: the stage and access pairs of its load ops, of
 /// its store ops, of a draw's reads and writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
