@@ -494,6 +494,18 @@ pub enum RenderError {
          place a barrier before begin-rendering or split the instance"
     )]
     PlanNeedsBarrierInside,
+    /// A hazard between two commands of one rendering instance (this one
+    /// and command `prior`): no barrier may be recorded between them, so
+    /// no plan removes it.
+    #[error(
+        "this command races command {prior} of the same rendering instance, and no barrier can order them \
+         (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: \
+         VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"
+    )]
+    HazardInsideInstance {
+        /// The earlier command, of the same instance.
+        prior: usize,
+    },
     /// A malformed operand.
     #[error("{call}: {reason}")]
     Bad {
@@ -944,6 +956,65 @@ fn draw_accesses(
     r: &Rendering,
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let bad = |reason: String| RenderError::Bad { call, reason };
+    // "If drawCount is greater than 1, stride must be a multiple of 4 and
+    // must be greater than or equal to sizeof(VkDrawIndirectCommand)" (16;
+    // sizeof(VkDrawIndexedIndirectCommand), 20, for an indexed draw); the
+    // count variants ask it whatever the count.
+    let stride_ok = |indexed: bool, stride: u32, vuid: &str| {
+        let size = if indexed { 20 } else { 16 };
+        if stride % 4 != 0 || stride < size {
+            Err(bad(format!(
+                "stride {stride} must be a multiple of 4 and at least {size}, the size of one {} ({vuid})",
+                if indexed {
+                    "VkDrawIndexedIndirectCommand"
+                } else {
+                    "VkDrawIndirectCommand"
+                }
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match d.kind {
+        DrawKind::Indirect {
+            indexed,
+            draw_count,
+            stride,
+            ..
+        } if draw_count > 1 => stride_ok(
+            indexed,
+            stride,
+            if indexed {
+                "VUID-vkCmdDrawIndexedIndirect-drawCount-00528"
+            } else {
+                "VUID-vkCmdDrawIndirect-drawCount-00476"
+            },
+        )?,
+        DrawKind::IndirectCount { indexed, stride, .. } => stride_ok(
+            indexed,
+            stride,
+            if indexed {
+                "VUID-vkCmdDrawIndexedIndirectCount-stride-03142"
+            } else {
+                "VUID-vkCmdDrawIndirectCount-stride-03110"
+            },
+        )?,
+        _ => {}
+    }
+    if let Some(ib) = d.index {
+        let size = ib.index_type.size();
+        if ib.offset % size != 0 {
+            // "The sum of offset and the base address of the range of
+            // VkDeviceMemory object that is backing buffer, must be a
+            // multiple of the size of the type indicated by indexType"
+            // (the model's buffers start at such a multiple).
+            return Err(bad(format!(
+                "the index buffer's offset {} is not a multiple of {size}, the size of its index type \
+                 (VUID-vkCmdBindIndexBuffer-offset-08783)",
+                ib.offset
+            )));
+        }
+    }
     let mut out = Vec::new();
     match d.kind {
         DrawKind::Indirect {
@@ -1244,7 +1315,10 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
 /// rendering instance ([`RenderError::PlanNeedsBarrierInside`], at that
 /// instance's `vkCmdBeginRendering` in `input`: the k-th begin of one is
 /// the k-th of the other, since planners insert barriers, waits and
-/// submits only). Planning around rendering instances is not done yet.
+/// submits only). The planners place every barrier an instance needs
+/// before its begin (`plan::points::Deadlines::device`) and refuse a
+/// hazard inside one first ([`refuse_hazard_inside`]): this is the net
+/// for a baseline that places one inside all the same (per-object).
 pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Result<(), ProgramError> {
     let begins = |p: &Program| -> Vec<usize> {
         p.commands
@@ -1276,6 +1350,28 @@ pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Resul
         }
     }
     Ok(())
+}
+
+/// Refuses to plan a program one of whose `hazards` (indices into
+/// `program`) has both ends inside one rendering instance
+/// ([`RenderError::HazardInsideInstance`], at the later command): a barrier
+/// can only go before the instance's begin, which orders neither end
+/// after the other.
+pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard]) -> Result<(), ProgramError> {
+    let begins = instance_begins(&program.commands);
+    let of = |i: usize| begins.get(i).copied().flatten();
+    match hazards
+        .iter()
+        .find(|h| of(h.command).is_some() && of(h.command) == of(h.prior_command))
+    {
+        Some(h) => Err(ProgramError {
+            at: Location::Command(h.command),
+            kind: ProgramErrorKind::Render(Box::new(RenderError::HazardInsideInstance {
+                prior: h.prior_command,
+            })),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn is_event_command(c: &Command) -> bool {
