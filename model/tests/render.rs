@@ -336,6 +336,19 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "an execution-only barrier between two instances continues their implicit dependencies",
+            "Execution dependency chains: a barrier whose first scope meets the first instance's implicit \
+             dependencies' second scope, and whose second scope meets the next instance's first, chains them \
+             (the model reads the implicit guarantees as memory dependencies: the first draw's write is made \
+             available by the first instance's, visible by the second's)",
+            two_instances(
+                "CLEAR NONE",
+                "NONE STORE",
+                "barrier COLOR_ATTACHMENT_OUTPUT:NONE -> VERTEX_ATTRIBUTE_INPUT:NONE\n",
+            ),
+            &[],
+        ),
+        (
             "a resolve target written by two instances, no barrier",
             INSTANCE_ONLY,
             two_resolves(""),
@@ -550,15 +563,17 @@ fn rendering_plans() {
             "two instances on one image: the barrier before the second begin (offline)",
             no_barrier("NONE NONE", "NONE NONE"),
             Offline,
-            // The barrier's destination needs no access: the second
-            // instance's implicit dependency, which it chains into, makes the
-            // first draw's write visible to the second's.
+            // An execution dependency suffices: the first instance's
+            // implicit dependency (at its end) made the first draw's write
+            // available, the barrier chains it into the second instance's,
+            // which makes it visible to the second draw (the model's reading
+            // of the implicit guarantees as memory dependencies).
             Ok(vec![
                 "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",
-                "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:NONE",
+                "barrier COLOR_ATTACHMENT_OUTPUT:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",

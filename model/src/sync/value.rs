@@ -351,10 +351,11 @@ impl SyncVal {
         } else if b.local.is_some() {
             self.within()
         } else {
+            let w = self.within();
             SyncVal {
-                order: self.order.union(self.past_order),
-                exec: self.exec.union(self.past_exec),
-                ..self.within()
+                order: w.order.union(self.past_order),
+                exec: w.exec.union(self.past_exec),
+                ..w
             }
         };
         let direct_ok = !chain_only;
