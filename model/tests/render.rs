@@ -548,6 +548,15 @@ fn planned(name: &str, body: &str, planner: vksync::plan::PlannerKind) -> Result
     Ok(lines[head..].iter().map(|l| l.to_string()).collect())
 }
 
+/// (name, body, planner, the planned commands or the refusal; an empty
+/// list: only the laws `planned` checks).
+type PlanCase = (
+    &'static str,
+    String,
+    vksync::plan::PlannerKind,
+    Result<Vec<&'static str>, &'static str>,
+);
+
 #[test]
 fn rendering_plans() {
     use vksync::plan::PlannerKind::{Conservative, Offline, Online};
@@ -558,7 +567,7 @@ fn rendering_plans() {
             .map(|l| format!("{l}\n"))
             .collect::<String>()
     };
-    let cases: Vec<(&str, String, vksync::plan::PlannerKind, Result<Vec<&str>, &str>)> = vec![
+    let cases: Vec<PlanCase> = vec![
         (
             "two instances on one image: the barrier before the second begin (offline)",
             no_barrier("NONE NONE", "NONE NONE"),

@@ -25,8 +25,15 @@
 //! the logically earlier or later ones). So two draws writing one color
 //! attachment are ordered (no false alarm), and an access of the
 //! attachment's bytes in another stage (a fragment shader reading an
-//! aliasing buffer) is not. A later barrier whose first scope names an
-//! attachment stage continues them, as it would any dependency.
+//! aliasing buffer) is not. Their scopes hold only accesses of their own
+//! instance ([`instance_begins`] says which commands those are): nothing
+//! orders one instance's accesses before the next's without a barrier.
+//! A later barrier whose first scope names an attachment stage continues
+//! them, as it would any dependency; a barrier before the instance
+//! continues into them. A barrier is never recorded inside an instance, so
+//! the planners place what a draw or an end needs before its begin, and
+//! refuse a hazard between two commands of one instance
+//! ([`refuse_hazard_inside`]).
 //!
 //! Invariants: a [`RenderCommand`]'s accesses and implicit dependencies
 //! are a pure function of its [`RenderOp`], the program's images and the
@@ -962,7 +969,7 @@ fn draw_accesses(
     // count variants ask it whatever the count.
     let stride_ok = |indexed: bool, stride: u32, vuid: &str| {
         let size = if indexed { 20 } else { 16 };
-        if stride % 4 != 0 || stride < size {
+        if !stride.is_multiple_of(4) || stride < size {
             Err(bad(format!(
                 "stride {stride} must be a multiple of 4 and at least {size}, the size of one {} ({vuid})",
                 if indexed {
@@ -1003,7 +1010,7 @@ fn draw_accesses(
     }
     if let Some(ib) = d.index {
         let size = ib.index_type.size();
-        if ib.offset % size != 0 {
+        if !ib.offset.is_multiple_of(size) {
             // "The sum of offset and the base address of the range of
             // VkDeviceMemory object that is backing buffer, must be a
             // multiple of the size of the type indicated by indexType"

@@ -39,6 +39,16 @@
 //! redirect. Adjacent ranges with equal state are merged, so the maps stay
 //! proportional to distinct histories.
 //!
+//! A rendering instance's implicit dependencies order that instance's
+//! accesses only: what they order is kept apart in each value (its
+//! `local_` fields, which only the current instance's accesses read,
+//! [`Checker::enter_render`]); an access recorded before the instance
+//! reaches them through recorded barriers only ([`Reach::Chain`]); and
+//! inside an instance an older read of an attachment stage stays beside
+//! the instance's (one per stage), and an equal-valued older write is not
+//! dropped for one of the instance (`docs/semantics.md`, "Dynamic
+//! rendering and draws").
+//!
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
@@ -202,8 +212,8 @@ pub struct Checker {
     /// The rendering command being checked and its instance's
     /// `vkCmdBeginRendering` (`(begin, command)`, [`Checker::enter_render`]):
     /// an access of that command sees what the instance's implicit
-    /// dependencies ordered for a prior access recorded at or after the
-    /// begin ([`SyncVal::within`]); every other access sees none of it.
+    /// dependencies ordered ([`SyncVal::within`]); every other access sees
+    /// none of it.
     instance: Option<(u32, u32)>,
 }
 

@@ -246,3 +246,14 @@ impl EntryState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The reads' inline room for one older read per stage an implicit
+    /// dependency names is that many stages.
+    #[test]
+    fn room_for_the_implicit_dependencies_stages() {
+        let stages = crate::vk::scope::exact_scope(crate::ir::render::implicit_stages());
+        assert_eq!(stages.iter().count(), super::IMPLICIT_STAGES);
+    }
+}
