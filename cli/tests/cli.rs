@@ -118,13 +118,12 @@ const EXAMPLES: &[&str] = &[
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
-/// plans them with the offline planner where no barrier is needed inside
-/// an instance, and refuses with the typed error otherwise (planning
-/// around rendering instances is not done yet: the online and
-/// conservative planners place barriers inside them); their transitions
-/// keep them from `--schedule` and `--repeat`; the runtime draws
-/// `draw-rects` (its draws are what the runtime's kernels take) and
-/// refuses the others. (name, whether the offline plan is refused).
+/// plans them (every barrier before an instance's begin-rendering) unless
+/// a hazard lies between two commands of one instance, which every
+/// planner refuses with the typed error; their transitions keep them from
+/// `--schedule` and `--repeat`; the runtime draws `draw-rects` (its draws
+/// are what the runtime's kernels take) and refuses the others. (name,
+/// whether the plan is refused).
 const WITH_RENDERING: &[(&str, bool)] = &[
     ("draw-aliased-vertices", false),
     ("draw-aliased-vertices-fixed", false),
@@ -320,29 +319,30 @@ fn scheduled_examples_check_clean() {
 }
 
 /// The rendering examples: `check` exits 1 on the hazards and 0 on the
-/// fixes; the offline plan checks clean, or is refused with the typed
-/// error naming the instance's `begin-rendering` line; the conservative
-/// planner, which puts a barrier after every command, is refused on every
-/// one.
+/// fixes; the offline and online plans and the conservative baseline's
+/// check clean, or each is refused with the typed error naming the two
+/// commands of one instance that race.
 #[test]
 fn rendering_examples_plan_or_refuse() {
-    const REFUSED: &str = ": error: planning needs a barrier inside this rendering instance";
+    const REFUSED: &str = ": error: this command races command";
     for (name, refused) in WITH_RENDERING {
         let file = format!("examples/{name}.trace");
         let (code, _, err) = vksync(&["check", &file], None);
         assert_eq!(code, if name.ends_with("-fixed") { 0 } else { 1 }, "{err}");
-        let (code, planned, err) = vksync(&["plan", &file], None);
-        if *refused {
-            assert_eq!(code, 2, "{name}: {planned}");
-            assert!(err.contains(REFUSED), "{name}: {err}");
-        } else {
-            assert_eq!(code, 0, "{name}: {err}");
-            let (code, out, err) = vksync(&["check", "-"], Some(&planned));
-            assert_eq!(code, 0, "{name} planned, then check:\n{planned}\n{out}{err}");
+        for planner in ["offline", "online", "conservative"] {
+            let (code, planned, err) = vksync(&["plan", &file, "--planner", planner], None);
+            if *refused {
+                assert_eq!(code, 2, "{name} {planner}: {planned}");
+                assert!(err.contains(REFUSED), "{name} {planner}: {err}");
+            } else {
+                assert_eq!(code, 0, "{name} {planner}: {err}");
+                let (code, out, err) = vksync(&["check", "-"], Some(&planned));
+                assert_eq!(
+                    code, 0,
+                    "{name} planned by {planner}, then check:\n{planned}\n{out}{err}"
+                );
+            }
         }
-        let (code, _, err) = vksync(&["plan", &file, "--planner", "conservative"], None);
-        assert_eq!(code, 2, "{name}");
-        assert!(err.contains(REFUSED), "{name}: {err}");
     }
 }
 
@@ -1426,19 +1426,21 @@ fn definitional_fixes_follow_the_reading() {
     }
 }
 
-/// `plan --compare PLANNER` where that planner refuses what the first one
-/// planned (a barrier inside a rendering instance): its refusal, status 2,
-/// never a panic (a review found `--compare online|conservative` panicked
-/// on every rendering trace).
+/// `plan --compare PLANNER` on a rendering trace: both planners plan it
+/// (every barrier before a begin-rendering), never a panic (a review found
+/// `--compare online|conservative` panicked on every rendering trace);
+/// on a trace every planner refuses, the refusal, status 2.
 #[test]
-fn compare_with_a_planner_that_refuses_is_its_error() {
+fn compare_on_rendering_traces_plans_or_refuses() {
     for other in ["online", "conservative"] {
         let args = ["plan", "--compare", other, "examples/draw-aliased-vertices.trace"];
         let (code, out, err) = vksync(&args, None);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        let args = ["plan", "--compare", other, "examples/draw-storage-feedback.trace"];
+        let (code, out, err) = vksync(&args, None);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(
-            err.contains("error: planning needs a barrier inside this rendering instance")
-                && !err.contains("panicked"),
+            err.contains("error: this command races command") && !err.contains("panicked"),
             "{args:?}: {err}"
         );
     }

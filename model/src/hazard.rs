@@ -562,14 +562,7 @@ pub(crate) fn step(
         // A rendering command: its instance's implicit dependencies first
         // (`crate::ir::render`), then its accesses.
         Command::Render(rc) => {
-            let rb: Vec<ResolvedBarrier> = rc
-                .implicit()
-                .iter()
-                .map(|d| ResolvedBarrier::implicit(d, layout))
-                .collect();
-            if !rb.is_empty() {
-                checker.apply(&rb);
-            }
+            apply_implicit(checker, layout, index, rc);
             let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {
                 return;
@@ -585,5 +578,26 @@ pub(crate) fn step(
             out.extend(detect_accesses(checker, index, &acc));
             checker.record(index, &acc);
         }
+    }
+}
+
+/// Enters rendering command `index` (its instance's accesses see what the
+/// instance's implicit dependencies ordered, [`Checker::enter_render`])
+/// and applies those dependencies, which come before its accesses.
+pub(crate) fn apply_implicit(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    rc: &crate::ir::render::RenderCommand,
+) {
+    let begin = matches!(rc.op, crate::ir::render::RenderOp::Begin(_));
+    let at = checker.enter_render(index, begin);
+    let rb: Vec<ResolvedBarrier> = rc
+        .implicit()
+        .iter()
+        .map(|d| ResolvedBarrier::implicit(d, layout, at))
+        .collect();
+    if !rb.is_empty() {
+        checker.apply(&rb);
     }
 }

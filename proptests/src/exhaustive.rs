@@ -150,32 +150,40 @@ pub const IMAGE_NON_BARRIERS: usize = 9;
 /// The declarations of the graphics alphabet's programs: a storage buffer
 /// `s` over bytes 0..16 of `m`, a vertex buffer `v` over bytes 8..24 (so
 /// `v[0..8]` is `s[8..16]`), a 2x2 `R8_UNORM` color image `c` and a 1x1
-/// `D32_SFLOAT` depth image `d`, both first moved to `GENERAL` by a
-/// transition whose second scope holds every later access.
+/// `D32_SFLOAT` depth image `d` and a 2x2 `R8_UNORM` resolve target `r`,
+/// all first moved to `GENERAL` by a transition whose second scope holds
+/// every later access.
 pub const GRAPHICS_HEADER: &str = "buffer m 32
 buffer s 16 alias m 0
 buffer v 16 alias m 8
 image c R8_UNORM 2x2
 image d D32_SFLOAT 1x1
+image r R8_UNORM 2x2
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c COLOR:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE d DEPTH:0:0 UNDEFINED->GENERAL
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED->GENERAL
 ";
 
 /// The graphics alphabet: whole rendering instances (a color attachment
 /// loaded and stored with a draw reading `v`; cleared with two draws, one
 /// writing `s` from the fragment shader and one blending; with the depth
 /// attachment tested and written and an indexed draw reading its indices
-/// from `s`; with `NONE` load and store operations), a dispatch writing
+/// from `s`; with `NONE` load and store operations; loaded, blended and
+/// resolved into `r`; two in a row are two instances, which nothing
+/// orders), a dispatch writing
 /// `s`, a sampled read of `c` in a dispatch, a clear of `c`, a copy of `c`
 /// to `s`, a `submit`; then barriers: the dispatch's write to the vertex
 /// input, the attachments' writes to transfer and compute, transfer writes
 /// to the attachment stages, the fragment shader's write to compute, and
-/// a global `ALL_GRAPHICS` one.
+/// a global `ALL_GRAPHICS` one, a color write to a color write only (a
+/// blend's read is not in it) and a depth write in `LATE_FRAGMENT_TESTS`
+/// to `EARLY_FRAGMENT_TESTS` (the two depth stages' chains).
 pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL LOAD STORE\ndraw vertexCount=2 vertex v 0 8\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL CLEAR STORE\ndraw vertexCount=1 vertex v 0 8 fs write s[8..16]\ndraw vertexCount=1 blend\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL DONT_CARE STORE ; depth d DEPTH:0:0 GENERAL LOAD DONT_CARE\ndraw-indexed indexCount=2 index s 4 u16 depth-test depth-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL NONE NONE\ndraw vertexCount=1 vs read s[0..4] no-color-write\nend-rendering",
+    "begin-rendering color c COLOR:0:0 GENERAL LOAD NONE resolve r COLOR:0:0 GENERAL\ndraw vertexCount=1 blend\nend-rendering",
     "dispatch k write s[0..16]",
     "dispatch k sampled-image c COLOR:0:0 GENERAL write s[0..4]",
     "clear-color-image c GENERAL COLOR:0:0",
@@ -186,10 +194,12 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
     "barrier COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT|VERTEX_SHADER:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_READ",
     "barrier FRAGMENT_SHADER:SHADER_WRITE -> COMPUTE_SHADER:SHADER_WRITE",
     "barrier ALL_GRAPHICS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE",
+    "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+    "barrier LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ|DEPTH_STENCIL_ATTACHMENT_WRITE",
 ];
 
 /// How many leading entries of [`GRAPHICS_ALPHABET`] are not barriers.
-pub const GRAPHICS_NON_BARRIERS: usize = 9;
+pub const GRAPHICS_NON_BARRIERS: usize = 10;
 
 /// The program text of a sequence of alphabet indices over a layout.
 pub fn text(layout: &str, seq: &[usize]) -> String {

@@ -228,9 +228,10 @@ fn every_small_image_program_checks_the_same() {
 /// one command outside one; K at most 3 unless `VKSYNC_EXHAUSTIVE_K` asks
 /// for more, since an entry is up to four commands) of the graphics
 /// alphabet: the fast checker equals the definitional semantics under both
-/// readings; every barrier-free one is planned by the offline planner into
-/// a race-free program, or refused with the typed error of a barrier the
-/// plan would need inside a rendering instance.
+/// readings; every barrier-free one is planned by the offline and online
+/// planners and the conservative baseline into a race-free program, or
+/// refused by all three with the typed error of a hazard inside one
+/// rendering instance.
 #[test]
 fn every_small_graphics_program_checks_the_same() {
     let k = std::env::var("VKSYNC_EXHAUSTIVE_K")
@@ -269,25 +270,40 @@ fn every_small_graphics_program_checks_the_same() {
                 }
                 checked += 1;
                 if seq.iter().all(|&i| i < GRAPHICS_NON_BARRIERS) {
-                    // The planner drops the barriers but the header's
-                    // transitions (the images' layouts).
-                    let opts = PlanOptions::new(PlannerKind::Offline);
-                    match plan(&p, opts) {
-                        Ok(q) => {
-                            assert!(
-                                race_free(&q.program, Reading::VisibleToWrites),
-                                "plan races\n{}",
-                                vksync::trace::print(&q.program)
-                            );
-                            planned += 1;
+                    // The planners drop the barriers but the header's
+                    // transitions (the images' layouts), and place every
+                    // barrier an instance needs before its begin; a hazard
+                    // inside one instance is refused, by each alike.
+                    let mut refusals = Vec::new();
+                    for planner in [
+                        PlannerKind::Offline,
+                        PlannerKind::Online,
+                        PlannerKind::Conservative,
+                    ] {
+                        match plan(&p, PlanOptions::new(planner)) {
+                            Ok(q) => {
+                                assert!(
+                                    race_free(&q.program, Reading::VisibleToWrites),
+                                    "{planner:?} plan races\n{}",
+                                    vksync::trace::print(&q.program)
+                                );
+                                refusals.push(None);
+                            }
+                            Err(e) => {
+                                assert!(
+                                    matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+                                        if matches!(**r, vksync::RenderError::HazardInsideInstance { .. })),
+                                    "{planner:?}: {e}\n{src}"
+                                );
+                                refusals.push(Some(e));
+                            }
                         }
-                        Err(e) => {
-                            assert!(
-                                matches!(e.kind, vksync::ProgramErrorKind::Render(_)),
-                                "{e}\n{src}"
-                            );
-                            refused += 1;
-                        }
+                    }
+                    assert!(refusals.windows(2).all(|w| w[0] == w[1]), "{refusals:?}\n{src}");
+                    if refusals[0].is_some() {
+                        refused += 1;
+                    } else {
+                        planned += 1;
                     }
                 }
             });

@@ -25,8 +25,15 @@
 //! the logically earlier or later ones). So two draws writing one color
 //! attachment are ordered (no false alarm), and an access of the
 //! attachment's bytes in another stage (a fragment shader reading an
-//! aliasing buffer) is not. A later barrier whose first scope names an
-//! attachment stage continues them, as it would any dependency.
+//! aliasing buffer) is not. Their scopes hold only accesses of their own
+//! instance ([`instance_begins`] says which commands those are): nothing
+//! orders one instance's accesses before the next's without a barrier.
+//! A later barrier whose first scope names an attachment stage continues
+//! them, as it would any dependency; a barrier before the instance
+//! continues into them. A barrier is never recorded inside an instance, so
+//! the planners place what a draw or an end needs before its begin, and
+//! refuse a hazard between two commands of one instance
+//! ([`refuse_hazard_inside`]).
 //!
 //! Invariants: a [`RenderCommand`]'s accesses and implicit dependencies
 //! are a pure function of its [`RenderOp`], the program's images and the
@@ -494,6 +501,18 @@ pub enum RenderError {
          place a barrier before begin-rendering or split the instance"
     )]
     PlanNeedsBarrierInside,
+    /// A hazard between two commands of one rendering instance (this one
+    /// and command `prior`): no barrier may be recorded between them, so
+    /// no plan removes it.
+    #[error(
+        "this command races command {prior} of the same rendering instance, and no barrier can order them \
+         (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: \
+         VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"
+    )]
+    HazardInsideInstance {
+        /// The earlier command, of the same instance.
+        prior: usize,
+    },
     /// A malformed operand.
     #[error("{call}: {reason}")]
     Bad {
@@ -520,6 +539,42 @@ pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize
         }
     }
     None
+}
+
+/// For each command of `commands`, the rendering instance it belongs to:
+/// the command index of that instance's `vkCmdBeginRendering` for the
+/// begin itself, its draws and its end; `None` for every other command.
+/// The implicit dependencies of an instance order that instance's accesses
+/// only (module docs), so both checkers ask this of a prior access.
+/// Computed from the recording order, not stored in the commands: a
+/// planner inserting barriers moves the indices.
+pub(crate) fn instance_begins(commands: &[Command]) -> Vec<Option<usize>> {
+    let mut open = None;
+    commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match c {
+            Command::Render(rc) => match rc.op {
+                RenderOp::Begin(_) => {
+                    open = Some(i);
+                    open
+                }
+                RenderOp::Draw(_) => open,
+                RenderOp::End => open.take(),
+            },
+            Command::Submit(_) => {
+                open = None;
+                None
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every stage an implicit dependency of a rendering instance names (both
+/// attachment kinds').
+pub(crate) fn implicit_stages() -> PipelineStageFlags2 {
+    Kind::Color.stages() | Kind::Depth.stages()
 }
 
 /// An attachment's kind: the stage and access pairs of its load ops, of
@@ -908,6 +963,65 @@ fn draw_accesses(
     r: &Rendering,
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let bad = |reason: String| RenderError::Bad { call, reason };
+    // "If drawCount is greater than 1, stride must be a multiple of 4 and
+    // must be greater than or equal to sizeof(VkDrawIndirectCommand)" (16;
+    // sizeof(VkDrawIndexedIndirectCommand), 20, for an indexed draw); the
+    // count variants ask it whatever the count.
+    let stride_ok = |indexed: bool, stride: u32, vuid: &str| {
+        let size = if indexed { 20 } else { 16 };
+        if !stride.is_multiple_of(4) || stride < size {
+            Err(bad(format!(
+                "stride {stride} must be a multiple of 4 and at least {size}, the size of one {} ({vuid})",
+                if indexed {
+                    "VkDrawIndexedIndirectCommand"
+                } else {
+                    "VkDrawIndirectCommand"
+                }
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match d.kind {
+        DrawKind::Indirect {
+            indexed,
+            draw_count,
+            stride,
+            ..
+        } if draw_count > 1 => stride_ok(
+            indexed,
+            stride,
+            if indexed {
+                "VUID-vkCmdDrawIndexedIndirect-drawCount-00528"
+            } else {
+                "VUID-vkCmdDrawIndirect-drawCount-00476"
+            },
+        )?,
+        DrawKind::IndirectCount { indexed, stride, .. } => stride_ok(
+            indexed,
+            stride,
+            if indexed {
+                "VUID-vkCmdDrawIndexedIndirectCount-stride-03142"
+            } else {
+                "VUID-vkCmdDrawIndirectCount-stride-03110"
+            },
+        )?,
+        _ => {}
+    }
+    if let Some(ib) = d.index {
+        let size = ib.index_type.size();
+        if !ib.offset.is_multiple_of(size) {
+            // "The sum of offset and the base address of the range of
+            // VkDeviceMemory object that is backing buffer, must be a
+            // multiple of the size of the type indicated by indexType"
+            // (the model's buffers start at such a multiple).
+            return Err(bad(format!(
+                "the index buffer's offset {} is not a multiple of {size}, the size of its index type \
+                 (VUID-vkCmdBindIndexBuffer-offset-08783)",
+                ib.offset
+            )));
+        }
+    }
     let mut out = Vec::new();
     match d.kind {
         DrawKind::Indirect {
@@ -1208,7 +1322,10 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
 /// rendering instance ([`RenderError::PlanNeedsBarrierInside`], at that
 /// instance's `vkCmdBeginRendering` in `input`: the k-th begin of one is
 /// the k-th of the other, since planners insert barriers, waits and
-/// submits only). Planning around rendering instances is not done yet.
+/// submits only). The planners place every barrier an instance needs
+/// before its begin (`plan::points::Deadlines::device`) and refuse a
+/// hazard inside one first ([`refuse_hazard_inside`]): this is the net
+/// for a baseline that places one inside all the same (per-object).
 pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Result<(), ProgramError> {
     let begins = |p: &Program| -> Vec<usize> {
         p.commands
@@ -1240,6 +1357,28 @@ pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Resul
         }
     }
     Ok(())
+}
+
+/// Refuses to plan a program one of whose `hazards` (indices into
+/// `program`) has both ends inside one rendering instance
+/// ([`RenderError::HazardInsideInstance`], at the later command): a barrier
+/// can only go before the instance's begin, which orders neither end
+/// after the other.
+pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard]) -> Result<(), ProgramError> {
+    let begins = instance_begins(&program.commands);
+    let of = |i: usize| begins.get(i).copied().flatten();
+    match hazards
+        .iter()
+        .find(|h| of(h.command).is_some() && of(h.command) == of(h.prior_command))
+    {
+        Some(h) => Err(ProgramError {
+            at: Location::Command(h.command),
+            kind: ProgramErrorKind::Render(Box::new(RenderError::HazardInsideInstance {
+                prior: h.prior_command,
+            })),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn is_event_command(c: &Command) -> bool {

@@ -35,7 +35,7 @@ use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program};
 use crate::ir::queue::{QueueId, SemaphoreSignal, Submission, WaitFor};
 use crate::semantics::Semantics;
-use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
+use crate::sync::checker::{Checker, HazardKind, RawHazard};
 use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
 use crate::vk::scope::StageAccess;
 
@@ -96,14 +96,7 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                 // store operation after the draws): the implicit
                 // dependencies (`crate::ir::render`).
                 if let Command::Render(rc) = c {
-                    let rb: Vec<ResolvedBarrier> = rc
-                        .implicit()
-                        .iter()
-                        .map(|d| ResolvedBarrier::implicit(d, &layout))
-                        .collect();
-                    if !rb.is_empty() {
-                        checker.apply(&rb);
-                    }
+                    crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                 }
                 let mut acc = accesses(c, &layout, sem);
                 if !emulation.shader_accesses {

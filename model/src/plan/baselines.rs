@@ -1,5 +1,5 @@
 //! The baselines the planners are measured against: `conservative` (a full
-//! barrier after every device command) and `per-object` (ncnn's
+//! barrier after every device command outside a rendering instance) and `per-object` (ncnn's
 //! last-access tracking per object, reset when the allocator hands memory
 //! out again, which reproduces the ncnn report's bug). `none` needs no
 //! code. They decide nothing from the model's hazards; that is the point.
@@ -24,6 +24,8 @@ pub fn full_barrier() -> Barrier {
 
 pub(crate) fn conservative(input: &Program, out: &mut Emitter) {
     let mut q = Queue::default();
+    // No barrier inside a rendering instance: after its end only.
+    let instances = crate::ir::render::instance_begins(&input.commands);
     for (i, c) in input.commands.iter().enumerate() {
         if is_host(c) && q.outstanding() {
             out.submit_wait();
@@ -31,7 +33,9 @@ pub(crate) fn conservative(input: &Program, out: &mut Emitter) {
         }
         q.observe(c);
         out.command(i, c);
-        if is_device(c) {
+        let inside = instances[i].is_some()
+            && !matches!(c, Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::End));
+        if is_device(c) && !inside {
             q.device();
             out.barrier(vec![full_barrier()], vec![]);
         }

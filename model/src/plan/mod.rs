@@ -294,11 +294,19 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     refuse_unplanned(program)?;
+    // A hazard between two commands of one rendering instance has no
+    // place for its barrier (one can only go before the instance's
+    // begin-rendering, `Deadlines`): refused, naming both commands.
+    if opts.planner != PlannerKind::None && program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
+        let hazards = crate::hazard::check_with(program, Semantics::for_reading(opts.reading))?;
+        crate::ir::render::refuse_hazard_inside(program, &hazards)?;
+    }
     let mut plan = plan_stripped(&planning_input(program), opts, None)?;
     image_regions_global(&mut plan.program);
-    // Planning around rendering instances is not done yet: a plan that
-    // needs a barrier inside one is refused at its begin-rendering (the
-    // line of `program`, whose commands `planning_input` renumbered).
+    // The planners place every barrier a rendering instance needs before
+    // its begin-rendering; a plan with one inside an instance all the same
+    // (the per-object baseline's) is refused at that begin (the line of
+    // `program`, whose commands `planning_input` renumbered).
     crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
     Ok(plan)
 }

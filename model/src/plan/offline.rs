@@ -364,11 +364,16 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
                 shrink(&mut q.program, &[]);
                 consider(q, &mut best);
             }
-            // Every other gap before a device command, not next to a point.
-            for to in 0..plan.program.commands.len() {
+            // Every other gap before a device command, not next to a point
+            // and not inside a rendering instance (before a draw or an end:
+            // no barrier may be recorded there).
+            let instances = crate::ir::render::instance_begins(&plan.program.commands);
+            for (to, instance) in instances.iter().enumerate() {
                 let next_to_point =
                     (to > 0 && is_point(&plan.program, to - 1)) || is_point(&plan.program, to);
-                if to == i || to == i + 1 || next_to_point || !is_device(&plan.program.commands[to]) {
+                let inside = instance.is_some_and(|b| b != to);
+                if to == i || to == i + 1 || next_to_point || inside || !is_device(&plan.program.commands[to])
+                {
                     continue;
                 }
                 // Moved, then every point given every concrete flag its

@@ -1,7 +1,9 @@
 //! The online (streaming) planner: before each command, the barriers its
-//! hazards need, from the state so far. It never looks ahead, so it can need
-//! more barrier points than the offline planner; what it places is minimal
-//! for what it knows (`docs/planning.md`).
+//! hazards need, from the state so far. It never looks ahead (but for a
+//! rendering instance, whose barriers all go before its begin-rendering:
+//! its commands are one unit), so it can need more barrier points than
+//! the offline planner; what it places is minimal for what it knows
+//! (`docs/planning.md`).
 
 use super::emit::Emitter;
 use super::points::{feed, live_requirements, place_point, Req};
@@ -55,9 +57,45 @@ pub(crate) fn before(
     }
 }
 
+/// The barriers a whole rendering instance (commands `range`, its begin
+/// first) needs before its begin, where they must go (none may be
+/// recorded inside): the hazards of all its commands, found on a copy of
+/// the checker, as one point. The one exception to "never looks ahead":
+/// an instance is one unit for placement.
+fn before_instance(
+    checker: &mut Checker,
+    layout: &Layout,
+    form: BarrierForm,
+    input: &Program,
+    range: std::ops::RangeInclusive<usize>,
+) -> (Vec<Barrier>, Vec<Hazard>) {
+    let mut probe = checker.clone();
+    let mut found = Vec::new();
+    for k in range {
+        crate::hazard::step(&mut probe, layout, k, &input.commands[k], &mut found);
+    }
+    let reqs = found
+        .into_iter()
+        .filter(|h| h.fix.barrier.is_some())
+        .map(|hazard| Req { hazard });
+    let live = live_requirements(checker, reqs, false);
+    place_point(checker, layout, live, form)
+}
+
 pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: Semantics, out: &mut Emitter) {
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let instances = crate::ir::render::instance_begins(&input.commands);
     for (i, c) in input.commands.iter().enumerate() {
+        if instances[i] == Some(i) {
+            let end = (i..input.commands.len())
+                .take_while(|&k| instances[k] == Some(i))
+                .last()
+                .unwrap_or(i);
+            let (barriers, answers) = before_instance(&mut checker, layout, form, input, i..=end);
+            out.barrier(barriers, answers);
+            feed(out, &mut checker, layout, i, c);
+            continue;
+        }
         // A layout transition's barrier orders its own write (its scopes
         // were set for it, `transitions`): it is fed as it is.
         let acc = if matches!(c, Command::Barrier(_)) {
@@ -65,7 +103,7 @@ pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: S
         } else {
             accesses(c, layout, sem)
         };
-        if !acc.is_empty() {
+        if !acc.is_empty() && instances[i].is_none() {
             let b = before(&mut checker, layout, form, i, &acc);
             out.barrier(b.barriers, b.answers);
             if b.submit_wait {

@@ -249,7 +249,7 @@ impl<'a> NeedStream<'a> {
             let own = if is_host(&program.commands[c]) {
                 deadlines.waited(c).map_or(c, |s| s.min(c))
             } else {
-                c
+                deadlines.device(c)
             };
             least_hi_from[c] = least_hi_from[c + 1].min(own);
         }
@@ -335,6 +335,10 @@ pub(crate) struct Deadlines<'h> {
     /// For each command, the last submit followed by a wait before it.
     last_waited_submit: Vec<Option<usize>>,
     horizon: Option<&'h [Option<usize>]>,
+    /// For each command, the `vkCmdBeginRendering` of the rendering
+    /// instance it belongs to: a barrier may not be recorded inside an
+    /// instance, so a draw's or an end's must go before its begin.
+    instance: Vec<Option<usize>>,
 }
 
 impl<'h> Deadlines<'h> {
@@ -355,7 +359,14 @@ impl<'h> Deadlines<'h> {
         Deadlines {
             last_waited_submit,
             horizon,
+            instance: crate::ir::render::instance_begins(&input.commands),
         }
+    }
+
+    /// The last barrier position for a device access of `command`: before
+    /// it, or before its rendering instance's begin.
+    pub(crate) fn device(&self, command: usize) -> usize {
+        self.instance.get(command).copied().flatten().unwrap_or(command)
     }
 
     /// For a host access at `command`, the last submit ordered before it
@@ -378,7 +389,7 @@ impl<'h> Deadlines<'h> {
                 .filter(|&s| s > prior_command)
                 .unwrap_or(command)
         } else {
-            command
+            self.device(command)
         }
     }
 }

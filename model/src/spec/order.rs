@@ -77,6 +77,9 @@ pub(crate) struct AccessOp {
     pub host: bool,
     /// The access as the IR names it, for reporting.
     pub sa: crate::vk::scope::StageAccess,
+    /// The rendering instance (its `vkCmdBeginRendering`'s command index)
+    /// whose begin, draw or end made this access; `None` outside one.
+    pub instance: Option<usize>,
 }
 
 /// One dependency of a pipeline barrier: its scopes and, for a buffer
@@ -107,11 +110,16 @@ pub(crate) struct DepOp {
     /// of `first_access` in that scope ([`Order::in_signal_access_scope`]).
     /// Empty for every other dependency.
     pub first_signals: Vec<usize>,
-    /// An implicit dependency of a rendering instance: its synchronization
-    /// scopes too hold only accesses of bytes in `range` (the load
-    /// operation "for each sample" happens-before the commands "which
-    /// access the sample"). False for every recorded barrier.
-    pub local: bool,
+    /// An implicit dependency of a rendering instance, with the command
+    /// index of that instance's `vkCmdBeginRendering`: its synchronization
+    /// scopes hold only accesses of that instance (the guarantees of
+    /// "Render Pass Load/Store Operations" and "Rasterization Order" are
+    /// among the accesses of one instance) and of bytes in `range` (the
+    /// load operation "for each sample" happens-before the commands "which
+    /// access the sample"); only dependencies recorded outside every
+    /// instance, or its own instance's, chain into it. `None` for every
+    /// recorded barrier.
+    pub local: Option<usize>,
 }
 
 impl AccessOp {
@@ -120,8 +128,15 @@ impl AccessOp {
     pub fn in_first(&self, d: &DepOp) -> bool {
         match self.pseudo {
             Some(t) => d.first_pseudo == Some(t) || (self.qfot && d.first_all && d.pos.0 != self.command),
-            None => d.first.contains(self.stage),
+            None => d.first.contains(self.stage) && self.in_instance_of(d),
         }
+    }
+
+    /// Whether `d` may hold this access at all: a recorded barrier may; an
+    /// implicit dependency of a rendering instance only if this access is
+    /// of that instance (`DepOp::local`).
+    pub fn in_instance_of(&self, d: &DepOp) -> bool {
+        d.local.is_none() || d.local == self.instance
     }
 
     /// Whether `d`'s second synchronization scope holds this access's stage
@@ -129,7 +144,7 @@ impl AccessOp {
     pub fn in_second(&self, d: &DepOp) -> bool {
         match self.pseudo {
             Some(t) => d.second_pseudo == Some(t) || (self.qfot && d.second_all && d.pos.0 != self.command),
-            None => d.second.contains(self.stage),
+            None => d.second.contains(self.stage) && self.in_instance_of(d),
         }
     }
 
@@ -336,7 +351,9 @@ impl Order {
         let mut event_edges: Vec<(usize, usize)> = Vec::new();
         let command_queues = program.command_queues();
         let timeline_initial = |sem: usize| program.semaphores[sem].kind.initial_value();
+        let instances = crate::ir::render::instance_begins(&program.commands);
         for (ci, c) in program.commands.iter().enumerate() {
+            let instance = instances[ci];
             match c {
                 Command::Barrier(dep) => {
                     let family = program.queue_family(command_queues[ci]);
@@ -349,7 +366,7 @@ impl Order {
                             first_all: first.is_superset(&scopes::all_commands()),
                             second_all: second.is_superset(&scopes::all_commands()),
                             first_signals: Vec::new(),
-                            local: false,
+                            local: None,
                             first,
                             second,
                             first_access: scopes::access_scope(
@@ -434,6 +451,7 @@ impl Order {
                             write: true,
                             host: false,
                             sa,
+                            instance: None,
                         });
                     }
                 }
@@ -487,7 +505,7 @@ impl Order {
                                 .is_superset(&scopes::all_commands()),
                             second_all: false,
                             first_signals: Vec::new(),
-                            local: false,
+                            local: None,
                         });
                         nodes_here.push(node);
                     }
@@ -519,7 +537,7 @@ impl Order {
                                 second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
                                     .is_superset(&scopes::all_commands()),
                                 first_signals: Vec::new(),
-                                local: false,
+                                local: None,
                             });
                             // A device set's barrier j is the first half of
                             // this barrier (the dependency infos are equal);
@@ -578,7 +596,7 @@ impl Order {
                         first_pseudo: None,
                         second_pseudo: None,
                         first_signals: Vec::new(),
-                        local: false,
+                        local: None,
                     });
                     set_nodes.insert(ci, vec![node]);
                     last_set.insert(event.0, Some(ci));
@@ -645,7 +663,7 @@ impl Order {
                             first_pseudo: None,
                             second_pseudo: None,
                             first_signals: signals.clone(),
-                            local: false,
+                            local: None,
                         });
                         for &from in &signals {
                             event_edges.push((from, node));
@@ -779,7 +797,7 @@ impl Order {
                                     first_all: false,
                                     second_all: false,
                                     first_signals: Vec::new(),
-                                    local: true,
+                                    local: instance,
                                 });
                             }
                             1
@@ -816,6 +834,7 @@ impl Order {
                             write: scopes::is_write(access),
                             host,
                             sa: a.sa,
+                            instance,
                         });
                     }
                 }
@@ -858,7 +877,7 @@ impl Order {
             // An implicit dependency of a rendering instance orders the
             // accesses of its own bytes only (`DepOp::local`).
             let touches = |a: &AccessOp| {
-                !d.local
+                d.local.is_none()
                     || d.range
                         .is_some_and(|r| r.mem == a.mem && r.range.overlaps(a.range))
             };
@@ -887,7 +906,13 @@ impl Order {
         for a in &deps {
             for b in &deps {
                 let pseudo = a.second_pseudo.is_some() && a.second_pseudo == b.first_pseudo;
+                // Into an implicit dependency of a rendering instance only
+                // from a recorded barrier or its own instance's (another
+                // instance's implicit dependencies order that instance's
+                // accesses only).
+                let into_local = b.local.is_none() || a.local.is_none() || a.local == b.local;
                 if a.pos < b.pos
+                    && into_local
                     && queue(a.node) == queue(b.node)
                     && (pseudo || a.second.intersection(&b.first).next().is_some())
                 {

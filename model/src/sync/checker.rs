@@ -39,6 +39,16 @@
 //! redirect. Adjacent ranges with equal state are merged, so the maps stay
 //! proportional to distinct histories.
 //!
+//! A rendering instance's implicit dependencies order that instance's
+//! accesses only: what they order is kept apart in each value (its
+//! `local_` fields, which only the current instance's accesses read,
+//! [`Checker::enter_render`]); an access recorded before the instance
+//! reaches them through recorded barriers only ([`Reach::Chain`]); and
+//! inside an instance an older read of an attachment stage stays beside
+//! the instance's (one per stage), and an equal-valued older write is not
+//! dropped for one of the instance (`docs/semantics.md`, "Dynamic
+//! rendering and draws").
+//!
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
@@ -171,6 +181,15 @@ pub struct RawHazard {
     pub prior_in_flight: bool,
 }
 
+/// Whether a prior record is of the rendering instance begun at `begin`
+/// (the current access's, if any). Two records with one value, one of
+/// the instance and one before it, do not race the same accesses (the
+/// instance's implicit dependencies will order the first only), so
+/// neither stands for the other.
+fn within(begin: Option<u32>, prior: &Rec) -> bool {
+    begin.is_some_and(|b| prior.cmd >= b)
+}
+
 /// The incremental checker.
 #[derive(Clone, Debug, Default)]
 pub struct Checker {
@@ -190,6 +209,12 @@ pub struct Checker {
     event_slots: Vec<(u32, Vec<u32>)>,
     /// The slots in use.
     used_slots: u64,
+    /// The rendering command being checked and its instance's
+    /// `vkCmdBeginRendering` (`(begin, command)`, [`Checker::enter_render`]):
+    /// an access of that command sees what the instance's implicit
+    /// dependencies ordered ([`SyncVal::within`]); every other access sees
+    /// none of it.
+    instance: Option<(u32, u32)>,
 }
 
 impl Checker {
@@ -204,6 +229,7 @@ impl Checker {
             spills: Vec::new(),
             event_slots: Vec::new(),
             used_slots: 0,
+            instance: None,
         }
     }
 
@@ -325,8 +351,54 @@ impl Checker {
     /// The writes an entry holds, less those a later held write has the
     /// same value as (the later one races exactly what they race, and is
     /// the nearest to name; `record_one` drops them at the next write).
-    fn distinct_writes(&self, state: &EntryState) -> Vec<(Rec, SyncVal)> {
-        latest_by_key(state.writes.get(&self.spills), |w| self.nodes.peek(w.node))
+    /// Keyed by the value the access of command `cmd` sees, so a write of
+    /// an earlier rendering instance is not hidden by an equal write of the
+    /// current one.
+    fn distinct_writes(&self, cmd: usize, state: &EntryState) -> Vec<(Rec, SyncVal)> {
+        let inst = self.instance_of(cmd);
+        latest_by_key(state.writes.get(&self.spills), |w| {
+            (self.nodes.peek(w.node), within(inst, w))
+        })
+        .into_iter()
+        .map(|(w, (v, _))| (w, self.view(cmd, v)))
+        .collect()
+    }
+
+    /// Command `index` is a rendering command (`begin`: it is the
+    /// instance's `vkCmdBeginRendering`); returns the command index of its
+    /// instance's begin, which its implicit dependencies carry
+    /// ([`ResolvedBarrier::implicit`]).
+    pub fn enter_render(&mut self, index: usize, begin: bool) -> u32 {
+        let at = index as u32;
+        let first = match self.instance {
+            Some((b, _)) if !begin => b,
+            _ => at,
+        };
+        if begin {
+            self.nodes.map_all(SyncVal::close_instance);
+        }
+        self.instance = Some((first, at));
+        first
+    }
+
+    /// The begin of the instance whose accesses command `cmd` makes, when
+    /// `cmd` is the rendering command being checked.
+    fn instance_of(&self, cmd: usize) -> Option<u32> {
+        self.instance
+            .filter(|&(_, at)| at as usize == cmd)
+            .map(|(b, _)| b)
+    }
+
+    /// A prior record's value as an access of command `cmd` sees it: an
+    /// access of a rendering instance sees what that instance's implicit
+    /// dependencies ordered (values hold the current instance's only,
+    /// [`SyncVal::close_instance`]).
+    fn view(&self, cmd: usize, v: SyncVal) -> SyncVal {
+        if self.instance_of(cmd).is_some() {
+            v.within()
+        } else {
+            v
+        }
     }
 
     /// Hazards of one access against one entry; `mem` and `range` are
@@ -367,14 +439,15 @@ impl Checker {
             // another read of this write before this read's stage.
             let shortcut = self.sem.raw_shortcut_after_ordered_read
                 && (state.reads.replaced.contains(a.sa.stage())
-                    || state
-                        .reads
-                        .iter()
-                        .any(|r| self.nodes.peek(r.node).order.contains(a.sa.stage())));
+                    || state.reads.iter().any(|r| {
+                        self.view(cmd, self.nodes.peek(r.node))
+                            .order
+                            .contains(a.sa.stage())
+                    }));
             if shortcut {
                 return found;
             }
-            for (w, wv) in self.distinct_writes(state) {
+            for (w, wv) in self.distinct_writes(cmd, state) {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
                     found.push(mk(HazardKind::ReadAfterWrite, &w, wv, needs));
                 }
@@ -396,7 +469,7 @@ impl Checker {
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
                 return found;
             }
-            for (w, wv) in self.distinct_writes(state) {
+            for (w, wv) in self.distinct_writes(cmd, state) {
                 if !ordered_before_transition(wv, b) {
                     let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, (true, false));
                     h.needs_visibility = false;
@@ -406,7 +479,7 @@ impl Checker {
             return found;
         }
         for r in state.reads.iter() {
-            let rv = self.nodes.peek(r.node);
+            let rv = self.view(cmd, self.nodes.peek(r.node));
             // A device command recorded after a host access is submitted
             // after it, and host accesses are ordered among themselves.
             if !read_satisfied(rv, a.sa) {
@@ -420,7 +493,7 @@ impl Checker {
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
             return found;
         }
-        for (w, wv) in self.distinct_writes(state) {
+        for (w, wv) in self.distinct_writes(cmd, state) {
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
             let suppressed = self.sem.suppress_dispatch_waw
@@ -462,6 +535,7 @@ impl Checker {
         let m = self.grow(a.mem);
         let is_write = a.sa.is_write();
         let stage = a.sa.stage();
+        let inst = self.instance_of(cmd);
         let Checker {
             mems,
             nodes,
@@ -473,6 +547,7 @@ impl Checker {
         let map = &mut mems[m];
         let (waw_vis, shortcut) = (sem.waw_needs_visibility, sem.last_write_shortcut);
         let keep_replaced = sem.raw_shortcut_after_ordered_read;
+        let local_stages = crate::vk::scope::exact_scope(crate::ir::render::implicit_stages());
         map.update(a.range, |state| {
             if is_write && shortcut {
                 // The layer's history: the last write and the reads since.
@@ -492,12 +567,22 @@ impl Checker {
                 // become equal after they were recorded (each submitted in
                 // its own batch, never waited for) pile up: a flood of
                 // reports and a quadratic state (issue 27).
-                let latest = latest_by_key(state.writes.get(spills), |w| nodes.find(w.node));
+                // Inside a rendering instance, a write of an earlier one
+                // with an equal value is seen differently (the instance's
+                // implicit dependencies order only its own accesses): values
+                // are compared, and ordering decided, as this access sees
+                // them.
+                let latest = latest_by_key(state.writes.get(spills), |w| {
+                    (nodes.find(w.node), within(inst, w))
+                });
                 let keep = |w: &Rec| {
                     let id = nodes.find(w.node);
-                    id != rec.node
-                        && latest.contains(&(*w, id))
-                        && write_conflict(nodes.vals[id as usize], a.sa, waw_vis).is_some()
+                    let mine = within(inst, w);
+                    let v = nodes.vals[id as usize];
+                    let seen = if inst.is_some() { v.within() } else { v };
+                    (id != rec.node || mine != inst.is_some())
+                        && latest.contains(&(*w, (id, mine)))
+                        && write_conflict(seen, a.sa, waw_vis).is_some()
                 };
                 state.writes.retain_push(spills, keep, rec);
                 // Reads stay: a read ordered before this write may still race
@@ -505,23 +590,51 @@ impl Checker {
             } else {
                 // One read per stage: a newer read in a stage replaces the
                 // older one, since anything ordered after the newer read by
-                // stage is ordered after the older read too.
-                let pos = state
-                    .reads
-                    .iter()
-                    .position(|r| nodes.val(r.node).sa.stage() >= stage);
-                match pos {
-                    Some(i) if nodes.val(state.reads[i].node).sa.stage() == stage => {
+                // stage is ordered after the older read too. Except inside
+                // a rendering instance, in a stage its implicit dependencies
+                // name: they will order the newer read and not an older one
+                // of an earlier instance or none, so one such older read
+                // (the latest: the instances before have ended, and for
+                // recorded barriers the newer read stands for the older)
+                // stays beside at most one of this instance.
+                let same: Vec<usize> = (0..state.reads.len as usize)
+                    .filter(|&i| nodes.val(state.reads[i].node).sa.stage() == stage)
+                    .collect();
+                let split = inst.filter(|_| local_stages.contains(stage));
+                let (replace, older): (Option<usize>, Vec<usize>) = match split {
+                    Some(b) => {
+                        let (mine, older): (Vec<usize>, Vec<usize>) =
+                            same.iter().partition(|&&i| state.reads[i].cmd >= b);
+                        // Of the older ones only the latest stays.
+                        let n = older.len().saturating_sub(1);
+                        (mine.first().copied(), older[..n].to_vec())
+                    }
+                    None => (same.first().copied(), same.iter().skip(1).copied().collect()),
+                };
+                for &i in older.iter().rev() {
+                    if keep_replaced {
+                        let old = nodes.val(state.reads[i].node).order;
+                        state.reads.replaced = state.reads.replaced.union(old);
+                    }
+                    state.reads.remove(i);
+                }
+                let replace = replace.map(|i| i - older.iter().filter(|&&j| j < i).count());
+                match replace {
+                    Some(i) => {
                         if keep_replaced {
                             let old = nodes.val(state.reads[i].node).order;
                             state.reads.replaced = state.reads.replaced.union(old);
                         }
                         state.reads[i] = rec
                     }
-                    Some(i) => state.reads.insert(i, rec),
                     None => {
-                        let n = state.reads.len as usize;
-                        state.reads.insert(n, rec)
+                        // After every read of a stage up to this one.
+                        let i = state
+                            .reads
+                            .iter()
+                            .position(|r| nodes.val(r.node).sa.stage() > stage)
+                            .unwrap_or(state.reads.len as usize);
+                        state.reads.insert(i, rec)
                     }
                 }
             }
@@ -608,14 +721,31 @@ impl Checker {
                     let reach = match (inside, b.local) {
                         (true, _) => Reach::Full,
                         // An implicit dependency orders its own bytes only.
-                        (false, true) => Reach::Nothing,
-                        (false, false) => outside,
+                        (false, Some(_)) => Reach::Nothing,
+                        (false, None) => outside,
                     };
                     effects.push((*b, reach));
                 }
+                // An implicit dependency holds only accesses of its own
+                // instance: one recorded before the instance's begin is
+                // reached through a chain only.
+                let before = |cmd: u32, (b, reach): &(ResolvedBarrier, Reach)| {
+                    b.local.is_some_and(|begin| cmd < begin) && *reach == Reach::Full
+                };
                 let vals = recs
                     .iter()
-                    .map(|r| self.nodes.val(r.node).apply_each(&effects))
+                    .map(|r| {
+                        let v = self.nodes.val(r.node);
+                        if effects.iter().any(|e| before(r.cmd, e)) {
+                            let mine: Vec<(ResolvedBarrier, Reach)> = effects
+                                .iter()
+                                .map(|e| if before(r.cmd, e) { (e.0, Reach::Chain) } else { *e })
+                                .collect();
+                            v.apply_each(&mine)
+                        } else {
+                            v.apply_each(&effects)
+                        }
+                    })
                     .collect();
                 pending.push((m, s, vals));
             }
@@ -624,11 +754,16 @@ impl Checker {
         // dependency) applies to every access, once per distinct value.
         effects.clear();
         effects.extend(globals.iter().map(|b| (*b, Reach::Full)));
-        effects.extend(
-            groups
-                .iter()
-                .map(|(b, _)| (*b, if b.local { Reach::Nothing } else { outside })),
-        );
+        effects.extend(groups.iter().map(|(b, _)| {
+            (
+                *b,
+                if b.local.is_some() {
+                    Reach::Nothing
+                } else {
+                    outside
+                },
+            )
+        }));
         self.nodes.map_all(|v| v.apply_each(&effects));
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();

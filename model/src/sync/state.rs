@@ -140,7 +140,9 @@ pub(crate) struct Rec {
 }
 
 /// The reads since the last write, at most one per stage (so at most one
-/// per concrete device stage: sixteen, the graphics stages included),
+/// per concrete device stage: sixteen, the graphics stages included), but
+/// two in a stage a rendering instance's implicit dependencies name (an
+/// older one and one of the current instance: `Checker::record_one`),
 /// sorted by stage. Stored inline: range
 /// entries are split, merged and copied constantly, and a heap allocation
 /// per entry dominated the checker's time.
@@ -152,8 +154,13 @@ pub(crate) struct Reads {
     /// layer ORs every read's barriers into it and clears it only at the
     /// next write). Always empty under the specification.
     pub(crate) replaced: StageSet,
-    items: [Rec; Stage::ALL.len() - 1],
+    items: [Rec; Stage::ALL.len() - 1 + IMPLICIT_STAGES],
 }
+
+/// How many stages a rendering instance's implicit dependencies name
+/// (`COLOR_ATTACHMENT_OUTPUT`, `EARLY_FRAGMENT_TESTS`,
+/// `LATE_FRAGMENT_TESTS`; tested against `crate::ir::render::implicit_stages`).
+const IMPLICIT_STAGES: usize = 3;
 
 impl PartialEq for Reads {
     fn eq(&self, other: &Self) -> bool {
@@ -179,6 +186,12 @@ impl Reads {
     pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.replaced = StageSet::EMPTY;
+    }
+    /// Removes the read at `i`, shifting later reads down.
+    pub(crate) fn remove(&mut self, i: usize) {
+        let n = self.len as usize;
+        self.items.copy_within(i + 1..n, i);
+        self.len -= 1;
     }
     /// Inserts at `i`, shifting later reads up. The caller keeps one read
     /// per stage, so the array never overflows.
@@ -231,5 +244,16 @@ impl EntryState {
         for r in self.reads.iter_mut() {
             r.node = nodes.find(r.node);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The reads' inline room for one older read per stage an implicit
+    /// dependency names is that many stages.
+    #[test]
+    fn room_for_the_implicit_dependencies_stages() {
+        let stages = crate::vk::scope::exact_scope(crate::ir::render::implicit_stages());
+        assert_eq!(stages.iter().count(), super::IMPLICIT_STAGES);
     }
 }

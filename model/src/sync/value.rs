@@ -38,12 +38,15 @@ pub struct ResolvedBarrier {
     /// operation ([`ResolvedBarrier::event_set`]), or a `vkCmdSetEvent`
     /// ([`ResolvedBarrier::event_set1`]). 0 otherwise.
     pub dst_events: u64,
-    /// Its execution dependency too is limited to `range`: an implicit
-    /// dependency of a rendering instance, which orders the accesses of
-    /// its attachment's bytes and nothing else
-    /// ([`ResolvedBarrier::implicit`]). False for every barrier a program
-    /// records.
-    pub local: bool,
+    /// An implicit dependency of a rendering instance, with the command
+    /// index of the instance's `vkCmdBeginRendering`
+    /// ([`ResolvedBarrier::implicit`]): its execution dependency too is
+    /// limited to `range`, its first scopes hold only accesses recorded at
+    /// or after that index (an earlier access reaches it only through a
+    /// chain, [`Reach::Chain`]), and what it orders goes to the `local_`
+    /// fields of [`SyncVal`], which only later accesses of the same
+    /// instance read. `None` for every barrier a program records.
+    pub local: Option<u32>,
 }
 
 impl ResolvedBarrier {
@@ -57,15 +60,20 @@ impl ResolvedBarrier {
             range: b.region.map(|r| layout.at(r)),
             src_events: 0,
             dst_events: 0,
-            local: false,
+            local: None,
         }
     }
 
     /// An implicit dependency of a rendering instance
-    /// ([`crate::ir::render::ImplicitDependency`]): its stages and
-    /// accesses on both sides, with exact execution scopes (the stages
-    /// named, not the logically earlier or later ones), over its region.
-    pub fn implicit(d: &crate::ir::render::ImplicitDependency, layout: &Layout) -> ResolvedBarrier {
+    /// ([`crate::ir::render::ImplicitDependency`]) whose
+    /// `vkCmdBeginRendering` is command `begin`: its stages and accesses
+    /// on both sides, with exact execution scopes (the stages named, not
+    /// the logically earlier or later ones), over its region.
+    pub fn implicit(
+        d: &crate::ir::render::ImplicitDependency,
+        layout: &Layout,
+        begin: u32,
+    ) -> ResolvedBarrier {
         let exec = crate::vk::scope::exact_scope(d.stages);
         ResolvedBarrier {
             src_exec: exec,
@@ -75,7 +83,7 @@ impl ResolvedBarrier {
             range: Some(layout.at(d.region)),
             src_events: 0,
             dst_events: 0,
-            local: true,
+            local: Some(begin),
         }
     }
 
@@ -106,7 +114,7 @@ impl ResolvedBarrier {
             range: None,
             src_events: 0,
             dst_events: 1u64 << slot,
-            local: false,
+            local: None,
         }
     }
 
@@ -186,6 +194,21 @@ pub struct SyncVal {
     /// `vkCmdWaitEvents` of that event makes it available when its first
     /// access scope holds it. 0 for a read, whose `events` say it.
     pub exec_events: u64,
+    /// What the implicit dependencies of the current (or last) rendering
+    /// instance added, kept apart from `order`, `visible` and `exec` (same
+    /// meanings): their second scopes hold only accesses of that instance,
+    /// so only its accesses read these ([`SyncVal::within`]); a later
+    /// recorded barrier chains through them, as through any dependency.
+    /// Moved to `past_order` and `past_exec` when the next instance begins
+    /// ([`SyncVal::close_instance`]).
+    pub local_order: StageSet,
+    pub local_visible: StageAccessSet,
+    pub local_exec: StageSet,
+    /// What implicit dependencies of earlier instances ordered: no access
+    /// reads these; only a recorded barrier chains through them (not an
+    /// implicit dependency, which no other instance's chains into).
+    pub past_order: StageSet,
+    pub past_exec: StageSet,
 }
 
 /// The host's (stage, access) pairs.
@@ -205,6 +228,36 @@ impl SyncVal {
             events: 0,
             exec: StageSet::EMPTY,
             exec_events: 0,
+            local_order: StageSet::EMPTY,
+            local_visible: StageAccessSet::EMPTY,
+            local_exec: StageSet::EMPTY,
+            past_order: StageSet::EMPTY,
+            past_exec: StageSet::EMPTY,
+        }
+    }
+
+    /// A new rendering instance begins: what the last one's implicit
+    /// dependencies ordered is no longer seen by any access, and chains
+    /// only into recorded barriers.
+    pub(crate) fn close_instance(self) -> Self {
+        SyncVal {
+            past_order: self.past_order.union(self.local_order),
+            past_exec: self.past_exec.union(self.local_exec),
+            local_order: StageSet::EMPTY,
+            local_visible: StageAccessSet::EMPTY,
+            local_exec: StageSet::EMPTY,
+            ..self
+        }
+    }
+
+    /// The value as an access of the same rendering instance sees it: what
+    /// the instance's implicit dependencies ordered counts with the rest.
+    pub(crate) fn within(self) -> Self {
+        SyncVal {
+            order: self.order.union(self.local_order),
+            visible: self.visible.union(self.local_visible),
+            exec: self.exec.union(self.local_exec),
+            ..self
         }
     }
 
@@ -265,6 +318,11 @@ impl SyncVal {
             && (self.fenced || later.events & !self.events == 0)
             && (self.fenced || later.exec.0 & !self.exec.0 == 0)
             && (self.fenced || later.exec_events & !self.exec_events == 0)
+            && (self.fenced || later.local_order.0 & !self.local_order.0 == 0)
+            && (self.fenced || sub(later.local_visible, self.local_visible))
+            && (self.fenced || later.local_exec.0 & !self.local_exec.0 == 0)
+            && (self.fenced || later.past_order.0 & !self.past_order.0 == 0)
+            && (self.fenced || later.past_exec.0 & !self.past_exec.0 == 0)
             && host_at_least(self, later)
     }
 
@@ -278,24 +336,43 @@ impl SyncVal {
     /// value's bytes lie in the barrier's (buffer) range.
     fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
         let in_range = match reach {
-            Reach::Full => true,
+            Reach::Full | Reach::Chain => true,
             Reach::ExecOnly => false,
             Reach::Nothing => return Effect::NONE,
         };
+        // A recorded barrier chains through what implicit dependencies
+        // ordered (their second scopes meet its first); an implicit
+        // dependency through what its own instance's did, or, for an
+        // access before the instance ([`Reach::Chain`]: in none of its
+        // scopes by itself), through recorded barriers only.
+        let chain_only = reach == Reach::Chain;
+        let this = if chain_only {
+            self
+        } else if b.local.is_some() {
+            self.within()
+        } else {
+            let w = self.within();
+            SyncVal {
+                order: w.order.union(self.past_order),
+                exec: w.exec.union(self.past_exec),
+                ..w
+            }
+        };
+        let direct_ok = !chain_only;
         // An event's signal operation, reached by this value, is in the
         // first scope of its wait's barriers.
-        let by_event = self.events & b.src_events != 0;
+        let by_event = this.events & b.src_events != 0;
         if self.sa.is_write() {
             // Executed before the barrier: the write's stage is in its first
             // synchronization scope, or a chain from it (an availability
             // chain is one too) meets it, or it precedes a signal operation
             // the barrier waits for.
-            let stage = self.sa.stage();
-            let exec_in = b.src_exec.contains(stage)
-                || self.exec.intersects(b.src_exec)
-                || self.order.intersects(b.src_exec)
-                || self.fenced
-                || (self.exec_events | self.events) & b.src_events != 0;
+            let stage = this.sa.stage();
+            let exec_in = (direct_ok && b.src_exec.contains(stage))
+                || this.exec.intersects(b.src_exec)
+                || this.order.intersects(b.src_exec)
+                || this.fenced
+                || (this.exec_events | this.events) & b.src_events != 0;
             // Chained: an earlier barrier already made the write available
             // and its second scope meets this barrier's first scope. Direct:
             // the write is in this barrier's first access scope, and so in
@@ -305,10 +382,11 @@ impl SyncVal {
             // A write completed by a fence wait is available in the device
             // domain before every barrier recorded after the wait (the wait,
             // then the barrier's submit), whatever its first scope.
-            let chained = self.order.intersects(b.src_exec) || self.fenced || by_event;
+            let chained = this.order.intersects(b.src_exec) || this.fenced || by_event;
             let direct = in_range
-                && b.src_access.contains(self.sa)
-                && (b.src_exec.contains(stage) || self.exec_events & b.src_events != 0);
+                && direct_ok
+                && b.src_access.contains(this.sa)
+                && (b.src_exec.contains(stage) || this.exec_events & b.src_events != 0);
             let exec = if exec_in {
                 Effect {
                     exec: b.dst_exec,
@@ -333,7 +411,9 @@ impl SyncVal {
             }
             return exec;
         }
-        let in_scope = b.src_exec.contains(self.sa.stage()) || self.order.intersects(b.src_exec) || by_event;
+        let in_scope = (direct_ok && b.src_exec.contains(this.sa.stage()))
+            || this.order.intersects(b.src_exec)
+            || by_event;
         if in_scope {
             return Effect {
                 order: b.dst_exec,
@@ -351,6 +431,13 @@ impl SyncVal {
         let mut out = self;
         for (b, reach) in effects {
             let e = self.barrier_effect(b, *reach);
+            if b.local.is_some() {
+                // An implicit dependency: no events, no host pairs.
+                out.local_order = out.local_order.union(e.order);
+                out.local_visible = out.local_visible.union(e.visible);
+                out.local_exec = out.local_exec.union(e.exec);
+                continue;
+            }
             out.events |= e.events;
             out.order = out.order.union(e.order);
             out.visible = out.visible.union(StageAccessSet(e.visible.0 & !HOST_PAIRS.0));
@@ -400,8 +487,14 @@ pub enum Reach {
     Full,
     /// Outside a buffer barrier's range: its execution dependency only.
     ExecOnly,
-    /// Nothing (the 1.3.239 layer's range-limited buffer barriers).
+    /// Nothing (the 1.3.239 layer's range-limited buffer barriers; an
+    /// implicit dependency outside its range).
     Nothing,
+    /// An implicit dependency of a rendering instance and an access
+    /// recorded before the instance (in its range): the access is not in
+    /// its first scopes, but a recorded barrier whose second scope meets
+    /// them continues into it (an execution dependency chain).
+    Chain,
 }
 
 /// Whether a write `cur` is ordered after a prior read of value `r`: the
