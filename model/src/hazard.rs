@@ -562,6 +562,16 @@ pub(crate) fn step(
         // A rendering command: its instance's implicit dependencies first
         // (`crate::ir::render`), then its accesses.
         Command::Render(rc) => {
+            // A render pass's subpass dependencies and layout transitions
+            // (`crate::ir::renderpass`): a barrier recorded just before.
+            if !rc.pre_barriers().is_empty() {
+                let dep = Dependency {
+                    barriers: rc.pre_barriers().to_vec(),
+                };
+                for (h, a) in apply_dependency(checker, layout, index, &dep) {
+                    out.push(lift(&h, &a));
+                }
+            }
             let rb: Vec<ResolvedBarrier> = rc
                 .implicit()
                 .iter()
