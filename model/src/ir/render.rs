@@ -495,6 +495,24 @@ pub enum RenderError {
         /// The valid-usage id.
         vuid: &'static str,
     },
+    /// A render pass command (`next-subpass`, `end-render-pass`) outside
+    /// a render pass instance, or `clear-attachments` outside any.
+    #[error("{call} outside {within} ({vuid})")]
+    OutsidePass {
+        /// The Vulkan command.
+        call: &'static str,
+        /// Where it must be recorded.
+        within: &'static str,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// A submit or the end of the program with a render pass instance
+    /// open (reported at its begin).
+    #[error("{ends} while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)")]
+    PassNotEnded {
+        /// What ends the command buffer.
+        ends: String,
+    },
     /// A command that must be recorded outside a render pass instance
     /// (`vkCmdBeginRendering`, dispatches, copies, clears, ...) inside one.
     #[error("{call} inside the rendering instance begun at command {begin}: it must be recorded outside one ({vuid})")]
@@ -1214,6 +1232,14 @@ pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, Ima
 /// program ends.
 pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
     let mut open: Option<usize> = None;
+    let is_pass = |begin: usize| matches!(&program.commands[begin], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
+    let not_ended = |begin: usize, ends: String| {
+        if is_pass(begin) {
+            RenderError::PassNotEnded { ends }
+        } else {
+            RenderError::NotEnded { ends }
+        }
+    };
     let err = |at: usize, e: RenderError| ProgramError {
         at: Location::Command(at),
         kind: ProgramErrorKind::Render(Box::new(e)),
@@ -1267,9 +1293,7 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
             (Command::Submit(_), Some(begin)) => {
                 return Err(err(
                     begin,
-                    RenderError::NotEnded {
-                        ends: format!("the command buffer is submitted (command {i})"),
-                    },
+                    not_ended(begin, format!("the command buffer is submitted (command {i})")),
                 ))
             }
             (c, Some(begin)) if super::access::is_device_command(c) || is_event_command(c) => {
@@ -1287,12 +1311,7 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
         }
     }
     match open {
-        Some(begin) => Err(err(
-            begin,
-            RenderError::NotEnded {
-                ends: "the trace ends".into(),
-            },
-        )),
+        Some(begin) => Err(err(begin, not_ended(begin, "the trace ends".into()))),
         None => Ok(()),
     }
 }

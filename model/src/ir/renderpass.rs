@@ -877,7 +877,15 @@ fn clear_accesses(
 /// at `index` of `program` (module docs).
 pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lowered, RenderError> {
     let call = op.vulkan_name();
-    let outside = |vuid: &'static str| RenderError::OutsideInstance { call, vuid };
+    let outside = |vuid: &'static str| RenderError::OutsidePass {
+        call,
+        within: if matches!(op, RenderOp::Clear(_)) {
+            "a rendering or render pass instance"
+        } else {
+            "a render pass instance: it must be recorded between begin-render-pass and end-render-pass"
+        },
+        vuid,
+    };
     match op {
         RenderOp::BeginPass(b) => {
             let rp = pass_of(program, b.pass)
