@@ -1008,6 +1008,12 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 },
                 None => r.colors.iter().map(|a| Some((a.image, a.range))).collect(),
             };
+            if c.colors.is_empty() && !c.depth && !c.stencil {
+                return Err(bad(
+                    call,
+                    "clears nothing (VUID-vkCmdClearAttachments-attachmentCount-arraylength)".into(),
+                ));
+            }
             let depth = r.depth.map(|a| (a.image, a.range));
             Ok(Lowered {
                 implicit: implicit_of(program, r),
