@@ -1928,7 +1928,12 @@ impl Program {
     pub fn first_layout_transition(&self) -> Option<usize> {
         self.commands
             .iter()
-            .position(|c| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+            .position(|c| match c {
+                Command::Barrier(d) => d.barriers.iter().any(|b| b.transition),
+                // A render pass's automatic layout transitions.
+                Command::Render(rc) => rc.pre_barriers().iter().any(|b| b.transition),
+                _ => false,
+            })
     }
 
     /// The number of `Barrier` commands (barrier points).
