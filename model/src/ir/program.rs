@@ -1926,14 +1926,12 @@ impl Program {
     /// layout transition, if any: what the planners and the runtime, which
     /// do not handle transitions, refuse.
     pub fn first_layout_transition(&self) -> Option<usize> {
-        self.commands
-            .iter()
-            .position(|c| match c {
-                Command::Barrier(d) => d.barriers.iter().any(|b| b.transition),
-                // A render pass's automatic layout transitions.
-                Command::Render(rc) => rc.pre_barriers().iter().any(|b| b.transition),
-                _ => false,
-            })
+        self.commands.iter().position(|c| match c {
+            Command::Barrier(d) => d.barriers.iter().any(|b| b.transition),
+            // A render pass's automatic layout transitions.
+            Command::Render(rc) => rc.pre_barriers().iter().any(|b| b.transition),
+            _ => false,
+        })
     }
 
     /// The number of `Barrier` commands (barrier points).
