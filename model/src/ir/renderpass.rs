@@ -1024,3 +1024,50 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
         _ => Ok(Lowered::default()),
     }
 }
+
+/// Refuses a plan of `input` that leaves a hazard inside a render pass
+/// instance or at its begin (a barrier cannot be placed inside, and one
+/// before the begin does not reach its layout transitions: only the render
+/// pass's subpass dependencies order them) with
+/// [`RenderError::PlanNeedsSubpassDependency`] at that instance's
+/// `begin-render-pass` in `input` (the k-th of one is the k-th of the
+/// other: planners insert barriers, waits and submits only).
+pub(crate) fn refuse_hazard_inside(
+    input: &Program,
+    planned: &Program,
+) -> Result<(), super::error::ProgramError> {
+    use super::error::{Location, ProgramError, ProgramErrorKind};
+    let begins = |p: &Program| -> Vec<usize> {
+        p.commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_))))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let ours = begins(input);
+    if ours.is_empty() {
+        return Ok(());
+    }
+    let theirs = begins(planned);
+    for h in crate::hazard::check(planned)? {
+        // At the begin itself: its transitions, which the subpass
+        // dependencies order, not a barrier before it (the implicit one has
+        // an empty first scope).
+        let at_begin = matches!(&planned.commands[h.command], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
+        let b = if at_begin {
+            h.command
+        } else {
+            let Some((b, ..)) = open_pass(&planned.commands, h.command) else {
+                continue;
+            };
+            b
+        };
+        let k = theirs.iter().position(|&x| x == b).unwrap_or(0);
+        return Err(ProgramError {
+            at: Location::Command(ours.get(k).copied().unwrap_or(0)),
+            kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsSubpassDependency)),
+        });
+    }
+    Ok(())
+}
