@@ -243,7 +243,9 @@ fn render_pass_program(
             format: d24s8,
             load: LoadOp::ALL[ops.2 as usize % 4],
             store: StoreOp::ALL[ops.3 as usize % 3],
-            stencil: (ops.2 % 2 == 0)
+            stencil: ops
+                .2
+                .is_multiple_of(2)
                 .then_some((LoadOp::ALL[ops.3 as usize % 4], StoreOp::ALL[ops.2 as usize % 3])),
             initial: L::UNDEFINED,
             final_layout: L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
@@ -310,7 +312,7 @@ fn render_pass_program(
         if deps >> k & 1 == 0 || (k == 1 && !two) {
             continue;
         }
-        let (ss, sa, ds, da) = masks[(deps as usize >> 4) % 4 ^ k % 4];
+        let (ss, sa, ds, da) = masks[((deps as usize >> 4) % 4) ^ (k % 4)];
         dependencies.push(SubpassDependency {
             src,
             dst,
