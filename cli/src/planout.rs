@@ -129,8 +129,14 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     for e in plan.program.events() {
         let _ = declarations.event(&e.name);
     }
+    for rp in plan.program.render_passes() {
+        let _ = declarations.render_pass(rp.clone());
+    }
     out.push_str(&print(&declarations));
     for (i, c) in plan.program.commands().iter().enumerate() {
+        if is_subpass_end(c) {
+            continue;
+        }
         let inserted = plan.origin.get(i).copied().flatten().is_none();
         // A layout transition of the input that a planned point joined
         // answers that point's hazards.
@@ -312,7 +318,9 @@ fn side_by_side_marked(
     let program = vksync::plan::planning_input(&source.trace.program);
     for (i, c) in program.commands().iter().enumerate() {
         pair_rows(&mut out, &li[i], &ri[i]);
-        out.push_str(&format!("{:>5} {}\n", lines[i], print_command(&program, c)));
+        if !is_subpass_end(c) {
+            out.push_str(&format!("{:>5} {}\n", lines[i], print_command(&program, c)));
+        }
         pair_rows(&mut out, &lh[i], &rh[i]);
     }
     pair_rows(&mut out, &li[lines.len()], &ri[lines.len()]);
@@ -499,4 +507,10 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
         }
     }
     Ok(print_annotated(&plan.program, &notes))
+}
+
+/// A subpass's end: written as part of the `next-subpass` or
+/// `end-render-pass` line after it, not as a line of its own.
+fn is_subpass_end(c: &Command) -> bool {
+    matches!(c, Command::Render(rc) if matches!(rc.op, vksync::RenderOp::EndSubpass { .. }))
 }

@@ -562,6 +562,16 @@ pub(crate) fn step(
         // A rendering command: its instance's implicit dependencies first
         // (`crate::ir::render`), then its accesses.
         Command::Render(rc) => {
+            // A render pass's subpass dependencies and layout transitions
+            // (`crate::ir::renderpass`): a barrier recorded just before.
+            if !rc.pre_barriers().is_empty() {
+                let dep = Dependency {
+                    barriers: rc.pre_barriers().to_vec(),
+                };
+                for (h, a) in apply_dependency(checker, layout, index, &dep) {
+                    out.push(lift(&h, &a));
+                }
+            }
             apply_implicit(checker, layout, index, rc);
             let acc = accesses(command, layout, checker.semantics());
             if acc.is_empty() {
@@ -590,7 +600,7 @@ pub(crate) fn apply_implicit(
     index: usize,
     rc: &crate::ir::render::RenderCommand,
 ) {
-    let begin = matches!(rc.op, crate::ir::render::RenderOp::Begin(_));
+    let begin = rc.op.begins_instance();
     let at = checker.enter_render(index, begin);
     let rb: Vec<ResolvedBarrier> = rc
         .implicit()

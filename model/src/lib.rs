@@ -12,6 +12,8 @@
 //!   subresources with layouts, image barriers over subresource ranges,
 //!   [`ImageOp`] commands, storage and sampled image bindings; see
 //!   [`ImageDesc`]). Checking handles both; planning refuses transitions.
+//!   Render passes ([`RenderPass`], declared with [`Program::render_pass`];
+//!   their commands are [`RenderOp`]s too).
 //!   Dynamic rendering and draws ([`RenderOp`], built with
 //!   [`Program::render_command`]): attachments with load, store and
 //!   resolve operations, the five draw commands with the bytes they read.
@@ -101,6 +103,10 @@ pub use ir::queue::{
 pub use ir::render::{
     Attachment, Draw, DrawKind, ImplicitDependency, IndexBuffer, IndexType, LoadOp, RenderCommand,
     RenderError, RenderOp, Rendering, ShaderBinding, ShaderStage, StoreOp, VertexBuffer, VertexRate,
+};
+pub use ir::renderpass::{
+    AttachmentDescription, AttachmentReference, ClearAttachments, ColorReference, PassBegin, RenderPass,
+    RenderPassError, RenderPassId, SubpassDependency, SubpassDescription, SubpassIndex,
 };
 pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};

@@ -1692,6 +1692,13 @@ fn render_step(
             }
             _ => undefine_writes(store),
         },
+        // Render passes and clears: not computed (the runtime refuses
+        // them); what they write becomes undefined.
+        RenderOp::BeginPass(_)
+        | RenderOp::NextSubpass
+        | RenderOp::EndSubpass { .. }
+        | RenderOp::EndPass
+        | RenderOp::Clear(_) => undefine_writes(store),
     }
 }
 

@@ -162,6 +162,8 @@ image r R8_UNORM 2x2
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c COLOR:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE d DEPTH:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED->GENERAL
+render-pass rp1 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; attachment D32_SFLOAT CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL depth 1 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ
+render-pass rp2 attachment R8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 GENERAL ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_WRITE by-region
 ";
 
 /// The graphics alphabet: whole rendering instances (a color attachment
@@ -177,13 +179,21 @@ barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED
 /// to the attachment stages, the fragment shader's write to compute, and
 /// a global `ALL_GRAPHICS` one, a color write to a color write only (a
 /// blend's read is not in it) and a depth write in `LATE_FRAGMENT_TESTS`
-/// to `EARLY_FRAGMENT_TESTS` (the two depth stages' chains).
+/// to `EARLY_FRAGMENT_TESTS` (the two depth stages' chains). Two render
+/// pass instances come before the dispatch: `rp1` (one subpass, color and
+/// depth, an `EXTERNAL->0` dependency from transfer writes, a draw and a
+/// depth `clear-attachments`) and `rp2` (two subpasses with layout
+/// transitions at the begin and between them, a `by-region` dependency:
+/// the fragment shader's write to `s` and a vertex read of `v`, which
+/// aliases it, are not ordered by it).
 pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL LOAD STORE\ndraw vertexCount=2 vertex v 0 8\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL CLEAR STORE\ndraw vertexCount=1 vertex v 0 8 fs write s[8..16]\ndraw vertexCount=1 blend\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL DONT_CARE STORE ; depth d DEPTH:0:0 GENERAL LOAD DONT_CARE\ndraw-indexed indexCount=2 index s 4 u16 depth-test depth-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL NONE NONE\ndraw vertexCount=1 vs read s[0..4] no-color-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL LOAD NONE resolve r COLOR:0:0 GENERAL\ndraw vertexCount=1 blend\nend-rendering",
+    "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 depth-test depth-write blend\nclear-attachments depth\nend-render-pass",
+    "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\ndraw vertexCount=2 vertex v 0 8\nend-render-pass",
     "dispatch k write s[0..16]",
     "dispatch k sampled-image c COLOR:0:0 GENERAL write s[0..4]",
     "clear-color-image c GENERAL COLOR:0:0",
@@ -199,7 +209,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
 ];
 
 /// How many leading entries of [`GRAPHICS_ALPHABET`] are not barriers.
-pub const GRAPHICS_NON_BARRIERS: usize = 10;
+pub const GRAPHICS_NON_BARRIERS: usize = 12;
 
 /// The program text of a sequence of alphabet indices over a layout.
 pub fn text(layout: &str, seq: &[usize]) -> String {

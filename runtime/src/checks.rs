@@ -165,6 +165,11 @@ pub enum CheckError {
         /// Why it is not recorded.
         reason: String,
     },
+    #[error("{call}: the runtime does not record render passes or attachment clears; it draws with dynamic rendering (begin-rendering ... end-rendering) only")]
+    RenderPass {
+        /// The Vulkan command (`vkCmdBeginRenderPass`, `vkCmdClearAttachments`, ...).
+        call: &'static str,
+    },
     #[error("{call}: {source}; the runtime draws with the rect and flat kernels only (docs/trace-format.md, \"Kernels\")")]
     Rendering {
         /// The Vulkan command (`vkCmdBeginRendering`, `vkCmdDraw`, ...).
@@ -603,6 +608,11 @@ fn check_render(program: &Program, op: &vksync::RenderOp) -> Option<CheckError> 
         vksync::RenderOp::Begin(r) => vksync::reference::rect_target(program, r).err().and_then(refuse),
         vksync::RenderOp::Draw(d) => vksync::reference::rect_draw(d).err().and_then(refuse),
         vksync::RenderOp::End => None,
+        vksync::RenderOp::BeginPass(_)
+        | vksync::RenderOp::NextSubpass
+        | vksync::RenderOp::EndSubpass { .. }
+        | vksync::RenderOp::EndPass
+        | vksync::RenderOp::Clear(_) => Some(CheckError::RenderPass { call }),
     }
 }
 
@@ -613,8 +623,12 @@ pub(crate) fn open_rendering(program: &Program, ci: usize) -> Option<&vksync::Re
     program.commands()[..ci].iter().rev().find_map(|c| match c {
         Command::Render(rc) => match &rc.op {
             vksync::RenderOp::Begin(r) => Some(Some(r)),
-            vksync::RenderOp::End => Some(None),
-            vksync::RenderOp::Draw(_) => None,
+            vksync::RenderOp::End
+            | vksync::RenderOp::BeginPass(_)
+            | vksync::RenderOp::NextSubpass
+            | vksync::RenderOp::EndSubpass { .. }
+            | vksync::RenderOp::EndPass => Some(None),
+            vksync::RenderOp::Draw(_) | vksync::RenderOp::Clear(_) => None,
         },
         _ => None,
     })?

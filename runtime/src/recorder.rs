@@ -1388,6 +1388,13 @@ impl Recorder<'_> {
             // SAFETY: recording state inside the instance begun above
             // (`vksync::resolve` checked the nesting).
             RenderOp::End => unsafe { d.cmd_end_rendering(cb) },
+            // `check_program` refuses render passes and attachment clears
+            // (`CheckError::RenderPass`).
+            RenderOp::BeginPass(_)
+            | RenderOp::NextSubpass
+            | RenderOp::EndSubpass { .. }
+            | RenderOp::EndPass
+            | RenderOp::Clear(_) => {}
             RenderOp::Draw(draw) => {
                 let r =
                     crate::checks::open_rendering(program, ci).expect("a draw inside a rendering instance");

@@ -1307,6 +1307,44 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             // "imageLayout is the layout that imageView will be in during
             // rendering" (VkRenderingAttachmentInfo): an attachment layout
             // and the subresources' current one.
+            // A render pass instance: its views are in each attachment's
+            // initialLayout when it begins (any layout for UNDEFINED, whose
+            // contents are discarded) and in its finalLayout after it ends
+            // (`crate::ir::renderpass`).
+            Command::Render(rc)
+                if matches!(
+                    rc.op,
+                    super::render::RenderOp::BeginPass(_) | super::render::RenderOp::EndPass
+                ) =>
+            {
+                let pass = match &rc.op {
+                    super::render::RenderOp::BeginPass(b) => Some(b),
+                    _ => super::renderpass::open_pass(&program.commands, ci).map(|p| p.1),
+                };
+                let Some(b) = pass else { continue };
+                let Some(rp) = program.render_passes().get(b.pass.0 as usize) else {
+                    continue;
+                };
+                for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
+                    if matches!(rc.op, super::render::RenderOp::BeginPass(_)) {
+                        if a.initial != ImageLayout::UNDEFINED {
+                            check(
+                                image,
+                                range,
+                                a.initial,
+                                "vkCmdBeginRenderPass",
+                                "initialLayout is the layout the attachment's subresources are in when the render pass instance begins",
+                                &state,
+                            )?;
+                        }
+                    } else if let Some(i) = slot(image) {
+                        let d = &program.images[i];
+                        for (asp, m, l) in subresources(d, range) {
+                            state.layouts[i][LayoutState::index(d, asp, m, l)] = a.final_layout;
+                        }
+                    }
+                }
+            }
             Command::Render(rc) => {
                 if let super::render::RenderOp::Begin(r) = &rc.op {
                     for (image, range, layout) in super::render::layout_uses(r) {

@@ -18,3 +18,4 @@ pub mod program;
 pub(crate) mod progress;
 pub mod queue;
 pub mod render;
+pub mod renderpass;

@@ -981,6 +981,8 @@ pub struct Program {
     pub(crate) images: Vec<ImageDesc>,
     /// The image memory barriers [`Barrier::image`] refers to.
     pub(crate) image_barriers: Vec<ImageBarrier>,
+    /// Declared render passes (`crate::ir::renderpass`).
+    pub(crate) render_passes: Vec<super::renderpass::RenderPass>,
     /// Image layouts are not followed (`check_layouts` accepts any): set on
     /// one queue's part of a multi-queue plan only (`plan::queues`), whose
     /// images change layout on other queues too.
@@ -1670,6 +1672,32 @@ impl Program {
         &self.events
     }
 
+    /// The declared render passes, in declaration order.
+    pub fn render_passes(&self) -> &[super::renderpass::RenderPass] {
+        &self.render_passes
+    }
+
+    /// Declares a render pass, checked by
+    /// [`super::renderpass::RenderPass::validate`] (and its name unique
+    /// among render passes).
+    pub fn render_pass(
+        &mut self,
+        rp: super::renderpass::RenderPass,
+    ) -> Result<super::renderpass::RenderPassId, super::renderpass::RenderPassError> {
+        if self.render_passes.iter().any(|r| r.name == rp.name) {
+            return Err(super::renderpass::RenderPassError::Invalid {
+                pass: rp.name,
+                what: "the name is already declared".into(),
+                vuid: "a render pass name is declared once",
+            });
+        }
+        rp.validate()?;
+        self.render_passes.push(rp);
+        Ok(super::renderpass::RenderPassId(
+            self.render_passes.len() as u32 - 1,
+        ))
+    }
+
     /// An event's name (`?` for an id that is not this program's).
     pub fn event_name(&self, e: EventId) -> &str {
         self.events.get(e.0 as usize).map_or("?", |x| x.name.as_str())
@@ -1898,9 +1926,12 @@ impl Program {
     /// layout transition, if any: what the planners and the runtime, which
     /// do not handle transitions, refuse.
     pub fn first_layout_transition(&self) -> Option<usize> {
-        self.commands
-            .iter()
-            .position(|c| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+        self.commands.iter().position(|c| match c {
+            Command::Barrier(d) => d.barriers.iter().any(|b| b.transition),
+            // A render pass's automatic layout transitions.
+            Command::Render(rc) => rc.pre_barriers().iter().any(|b| b.transition),
+            _ => false,
+        })
     }
 
     /// The number of `Barrier` commands (barrier points).
@@ -1940,6 +1971,7 @@ impl Program {
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
+            render_passes: self.render_passes.clone(),
             layouts_unchecked: self.layouts_unchecked,
         }
     }
@@ -1956,6 +1988,7 @@ impl Program {
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
+            render_passes: self.render_passes.clone(),
             layouts_unchecked: self.layouts_unchecked,
         }
     }

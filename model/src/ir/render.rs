@@ -368,14 +368,45 @@ pub enum RenderOp {
     End,
     /// A draw command.
     Draw(Draw),
+    /// `vkCmdBeginRenderPass` (`crate::ir::renderpass`).
+    BeginPass(super::renderpass::PassBegin),
+    /// `vkCmdNextSubpass`.
+    NextSubpass,
+    /// The end of a subpass (its resolves and store operations): recorded
+    /// right before each [`RenderOp::NextSubpass`] and
+    /// [`RenderOp::EndPass`], as part of the same trace line.
+    EndSubpass {
+        /// The last subpass's end (before `vkCmdEndRenderPass`).
+        last: bool,
+    },
+    /// `vkCmdEndRenderPass`.
+    EndPass,
+    /// `vkCmdClearAttachments`.
+    Clear(super::renderpass::ClearAttachments),
 }
 
 impl RenderOp {
+    /// Whether this command starts a rendering instance, whose implicit
+    /// dependencies order only its own accesses ([`instance_begins`]):
+    /// `vkCmdBeginRendering`, and the `vkCmdBeginRenderPass` and
+    /// `vkCmdNextSubpass` that start a subpass (each subpass is one).
+    pub fn begins_instance(&self) -> bool {
+        matches!(
+            self,
+            RenderOp::Begin(_) | RenderOp::BeginPass(_) | RenderOp::NextSubpass
+        )
+    }
+
     /// The trace keyword.
     pub fn keyword(&self) -> &'static str {
         match self {
             RenderOp::Begin(_) => "begin-rendering",
             RenderOp::End => "end-rendering",
+            RenderOp::BeginPass(_) => "begin-render-pass",
+            RenderOp::NextSubpass => "next-subpass",
+            RenderOp::EndSubpass { .. } => "end-subpass",
+            RenderOp::EndPass => "end-render-pass",
+            RenderOp::Clear(_) => "clear-attachments",
             RenderOp::Draw(d) => match d.kind {
                 DrawKind::Draw { .. } => "draw",
                 DrawKind::DrawIndexed { .. } => "draw-indexed",
@@ -391,6 +422,11 @@ impl RenderOp {
         match self {
             RenderOp::Begin(_) => "vkCmdBeginRendering",
             RenderOp::End => "vkCmdEndRendering",
+            RenderOp::BeginPass(_) => "vkCmdBeginRenderPass",
+            RenderOp::NextSubpass | RenderOp::EndSubpass { last: false } => "vkCmdNextSubpass",
+            RenderOp::EndSubpass { last: true } => "vkCmdEndRenderPass",
+            RenderOp::EndPass => "vkCmdEndRenderPass",
+            RenderOp::Clear(_) => "vkCmdClearAttachments",
             RenderOp::Draw(d) => match d.kind {
                 DrawKind::Draw { .. } => "vkCmdDraw",
                 DrawKind::DrawIndexed { .. } => "vkCmdDrawIndexed",
@@ -411,7 +447,12 @@ impl RenderOp {
                 .chain(r.depth.iter())
                 .flat_map(|a| std::iter::once(a.image).chain(a.resolve.map(|r| r.0)))
                 .collect(),
-            RenderOp::End => Vec::new(),
+            RenderOp::BeginPass(b) => b.views.iter().map(|v| v.0).collect(),
+            RenderOp::End
+            | RenderOp::NextSubpass
+            | RenderOp::EndSubpass { .. }
+            | RenderOp::EndPass
+            | RenderOp::Clear(_) => Vec::new(),
             RenderOp::Draw(d) => {
                 let mut out: Vec<ObjectId> = d.vertex.iter().map(|v| v.buffer).collect();
                 out.extend(d.index.map(|i| i.buffer));
@@ -452,6 +493,12 @@ pub struct RenderCommand {
     pub(crate) accesses: Vec<(Region, StageAccess)>,
     /// The implicit dependencies applied before its accesses.
     pub(crate) implicit: Vec<ImplicitDependency>,
+    /// The barriers applied before its implicit dependencies: a render
+    /// pass's subpass dependencies and layout transitions
+    /// (`crate::ir::renderpass`); empty for every other command.
+    pub(crate) pre: Vec<super::program::Barrier>,
+    /// The subpass a render pass command starts, as a rendering instance.
+    pub(crate) subpass: Option<Rendering>,
 }
 
 /// Why a rendering command is not well formed or not where it may be
@@ -465,6 +512,24 @@ pub enum RenderError {
         call: &'static str,
         /// The valid-usage id.
         vuid: &'static str,
+    },
+    /// A render pass command (`next-subpass`, `end-render-pass`) outside
+    /// a render pass instance, or `clear-attachments` outside any.
+    #[error("{call} outside {within} ({vuid})")]
+    OutsidePass {
+        /// The Vulkan command.
+        call: &'static str,
+        /// Where it must be recorded.
+        within: &'static str,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// A submit or the end of the program with a render pass instance
+    /// open (reported at its begin).
+    #[error("{ends} while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)")]
+    PassNotEnded {
+        /// What ends the command buffer.
+        ends: String,
     },
     /// A command that must be recorded outside a render pass instance
     /// (`vkCmdBeginRendering`, dispatches, copies, clears, ...) inside one.
@@ -513,6 +578,28 @@ pub enum RenderError {
         /// The earlier command, of the same instance.
         prior: usize,
     },
+    /// The same inside a render pass instance: the ordering needed falls
+    /// inside a subpass or between two, where only the render pass's own
+    /// subpass dependencies can give it.
+    #[error(
+        "planning needs an ordering inside this render pass instance (between two of its subpasses, or between an \
+         earlier command and one of its draws), which only a subpass dependency of the render pass can give: \
+         add the dependency to the render-pass declaration (the planner does not change declarations)"
+    )]
+    PlanNeedsSubpassDependency,
+    /// `vkCmdNextSubpass` past the last subpass, or `vkCmdEndRenderPass`
+    /// before it.
+    #[error("{call} in subpass {current} of a render pass with {subpasses} subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass ({vuid})")]
+    SubpassCount {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The render pass's subpass count.
+        subpasses: usize,
+        /// The current subpass.
+        current: usize,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
     /// A malformed operand.
     #[error("{call}: {reason}")]
     Bad {
@@ -531,8 +618,10 @@ pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize
         match c {
             Command::Render(rc) => match &rc.op {
                 RenderOp::Begin(r) => return Some((i, r)),
-                RenderOp::End => return None,
-                RenderOp::Draw(_) => {}
+                // A subpass of a render pass instance.
+                RenderOp::BeginPass(_) | RenderOp::NextSubpass => return rc.subpass.as_ref().map(|r| (i, r)),
+                RenderOp::End | RenderOp::EndSubpass { .. } | RenderOp::EndPass => return None,
+                RenderOp::Draw(_) | RenderOp::Clear(_) => {}
             },
             Command::Submit(_) => return None,
             _ => {}
@@ -542,8 +631,11 @@ pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize
 }
 
 /// For each command of `commands`, the rendering instance it belongs to:
-/// the command index of that instance's `vkCmdBeginRendering` for the
-/// begin itself, its draws and its end; `None` for every other command.
+/// the command index of that instance's begin ([`RenderOp::begins_instance`]:
+/// a `vkCmdBeginRendering`, or the `vkCmdBeginRenderPass` or
+/// `vkCmdNextSubpass` that starts a subpass) for the begin itself, its
+/// draws and clears and its end (`vkCmdEndRendering`, or the subpass's
+/// end); `None` for every other command.
 /// The implicit dependencies of an instance order that instance's accesses
 /// only (module docs), so both checkers ask this of a prior access.
 /// Computed from the recording order, not stored in the commands: a
@@ -554,13 +646,15 @@ pub(crate) fn instance_begins(commands: &[Command]) -> Vec<Option<usize>> {
         .iter()
         .enumerate()
         .map(|(i, c)| match c {
+            Command::Render(rc) if rc.op.begins_instance() => {
+                open = Some(i);
+                open
+            }
             Command::Render(rc) => match rc.op {
-                RenderOp::Begin(_) => {
-                    open = Some(i);
-                    open
-                }
-                RenderOp::Draw(_) => open,
-                RenderOp::End => open.take(),
+                RenderOp::Draw(_) | RenderOp::Clear(_) => open,
+                RenderOp::End | RenderOp::EndSubpass { .. } => open.take(),
+                // (After its last subpass's end: no instance is open.)
+                _ => None,
             },
             Command::Submit(_) => {
                 open = None;
@@ -579,8 +673,8 @@ pub(crate) fn implicit_stages() -> PipelineStageFlags2 {
 
 /// An attachment's kind: the stage and access pairs of its load ops, of
 /// its store ops, of a draw's reads and writes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
     Color,
     Depth,
 }
@@ -608,7 +702,7 @@ impl Kind {
     /// in the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
     /// stage"; `LOAD` reads, `CLEAR` and `DONT_CARE` write, `NONE` does
     /// not access.
-    fn load(self, op: LoadOp) -> Option<StageAccess> {
+    pub(crate) fn load(self, op: LoadOp) -> Option<StageAccess> {
         use StageAccess::*;
         match (self, op) {
             (_, LoadOp::None) => None,
@@ -622,7 +716,7 @@ impl Kind {
     /// execute in the VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT pipeline
     /// stage", for color ones in `COLOR_ATTACHMENT_OUTPUT`; `STORE` and
     /// `DONT_CARE` write, `NONE` does not access.
-    fn store(self, op: StoreOp) -> Option<StageAccess> {
+    pub(crate) fn store(self, op: StoreOp) -> Option<StageAccess> {
         match (self, op) {
             (_, StoreOp::None) => None,
             (Kind::Color, _) => Some(StageAccess::ColorAttachmentOutputColorWrite),
@@ -676,7 +770,7 @@ fn instance_regions(program: &Program, r: &Rendering) -> Vec<(Kind, Region)> {
     out
 }
 
-fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDependency> {
+pub(crate) fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDependency> {
     instance_regions(program, r)
         .into_iter()
         .map(|(kind, region)| ImplicitDependency {
@@ -751,7 +845,20 @@ impl RenderCommand {
         let bad = |reason: String| RenderError::Bad { call, reason };
         let mut accesses: Vec<(Region, StageAccess)> = Vec::new();
         let mut implicit = Vec::new();
+        let mut pre = Vec::new();
+        let mut subpass = None;
         match &op {
+            RenderOp::BeginPass(_)
+            | RenderOp::NextSubpass
+            | RenderOp::EndSubpass { .. }
+            | RenderOp::EndPass
+            | RenderOp::Clear(_) => {
+                let l = super::renderpass::lower(program, index, &op)?;
+                pre = l.pre;
+                implicit = l.implicit;
+                accesses = l.accesses;
+                subpass = l.subpass;
+            }
             RenderOp::Begin(r) => {
                 if r.colors.is_empty() && r.depth.is_none() {
                     return Err(bad("a rendering instance needs at least one attachment".into()));
@@ -816,12 +923,19 @@ impl RenderCommand {
                 }
             }
             RenderOp::End => {
-                let Some((_, r)) = open_instance(&program.commands, index) else {
+                let Some((b, r)) = open_instance(&program.commands, index) else {
                     return Err(RenderError::OutsideInstance {
                         call,
                         vuid: "VUID-vkCmdEndRendering-renderpass",
                     });
                 };
+                if !matches!(&program.commands[b], Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_)))
+                {
+                    return Err(bad(
+                        "inside a render pass instance: end it with end-render-pass (VUID-vkCmdEndRendering-None-06161)"
+                            .into(),
+                    ));
+                }
                 implicit = implicit_of(program, r);
                 // "Multisample resolve operations for attachments execute in
                 // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
@@ -886,6 +1000,8 @@ impl RenderCommand {
             op,
             accesses,
             implicit,
+            pre,
+            subpass,
         })
     }
 
@@ -898,6 +1014,14 @@ impl RenderCommand {
     /// docs).
     pub fn implicit(&self) -> &[ImplicitDependency] {
         &self.implicit
+    }
+
+    /// The barriers applied before its implicit dependencies and accesses
+    /// (a render pass's subpass dependencies and automatic layout
+    /// transitions, `crate::ir::renderpass`): as a `barrier` recorded
+    /// just before it.
+    pub fn pre_barriers(&self) -> &[super::program::Barrier] {
+        &self.pre
     }
 }
 
@@ -1238,6 +1362,14 @@ pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, Ima
 /// program ends.
 pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
     let mut open: Option<usize> = None;
+    let is_pass = |begin: usize| matches!(&program.commands[begin], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
+    let not_ended = |begin: usize, ends: String| {
+        if is_pass(begin) {
+            RenderError::PassNotEnded { ends }
+        } else {
+            RenderError::NotEnded { ends }
+        }
+    };
     let err = |at: usize, e: RenderError| ProgramError {
         at: Location::Command(at),
         kind: ProgramErrorKind::Render(Box::new(e)),
@@ -1245,19 +1377,22 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
     for (i, c) in program.commands.iter().enumerate() {
         match (c, open) {
             (Command::Render(rc), _) => match rc.op {
-                RenderOp::Begin(_) => {
+                RenderOp::Begin(_) | RenderOp::BeginPass(_) => {
                     if let Some(begin) = open {
+                        let call = rc.op.vulkan_name();
                         return Err(err(
                             i,
                             RenderError::InsideInstance {
-                                call: "vkCmdBeginRendering",
+                                call,
                                 begin,
-                                vuid: "VUID-vkCmdBeginRendering-renderpass".into(),
+                                vuid: format!("VUID-{call}-renderpass"),
                             },
                         ));
                     }
                     open = Some(i);
                 }
+                RenderOp::NextSubpass | RenderOp::EndSubpass { .. } | RenderOp::Clear(_) => {}
+                RenderOp::EndPass => open = None,
                 RenderOp::End => {
                     if open.is_none() {
                         return Err(err(
@@ -1288,9 +1423,7 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
             (Command::Submit(_), Some(begin)) => {
                 return Err(err(
                     begin,
-                    RenderError::NotEnded {
-                        ends: format!("the command buffer is submitted (command {i})"),
-                    },
+                    not_ended(begin, format!("the command buffer is submitted (command {i})")),
                 ))
             }
             (c, Some(begin)) if super::access::is_device_command(c) || is_event_command(c) => {
@@ -1308,12 +1441,7 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
         }
     }
     match open {
-        Some(begin) => Err(err(
-            begin,
-            RenderError::NotEnded {
-                ends: "the trace ends".into(),
-            },
-        )),
+        Some(begin) => Err(err(begin, not_ended(begin, "the trace ends".into()))),
         None => Ok(()),
     }
 }
@@ -1331,25 +1459,31 @@ pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Resul
         p.commands
             .iter()
             .enumerate()
-            .filter(|(_, c)| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_))))
+            .filter(|(_, c)| {
+                matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_) | RenderOp::BeginPass(_)))
+            })
             .map(|(i, _)| i)
             .collect()
     };
     let ours = begins(input);
     let mut k = 0usize;
-    let mut inside: Option<usize> = None;
+    let mut inside: Option<(usize, bool)> = None;
     for c in &planned.commands {
         match c {
-            Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_)) => {
-                inside = Some(k);
+            Command::Render(rc) if matches!(rc.op, RenderOp::Begin(_) | RenderOp::BeginPass(_)) => {
+                inside = Some((k, matches!(rc.op, RenderOp::BeginPass(_))));
                 k += 1;
             }
-            Command::Render(rc) if matches!(rc.op, RenderOp::End) => inside = None,
+            Command::Render(rc) if matches!(rc.op, RenderOp::End | RenderOp::EndPass) => inside = None,
             Command::Barrier(d) if !d.barriers.is_empty() => {
-                if let Some(j) = inside {
+                if let Some((j, pass)) = inside {
                     return Err(ProgramError {
                         at: Location::Command(ours.get(j).copied().unwrap_or(0)),
-                        kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsBarrierInside)),
+                        kind: ProgramErrorKind::Render(Box::new(if pass {
+                            RenderError::PlanNeedsSubpassDependency
+                        } else {
+                            RenderError::PlanNeedsBarrierInside
+                        })),
                     });
                 }
             }

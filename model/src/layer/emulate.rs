@@ -96,6 +96,15 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                 // store operation after the draws): the implicit
                 // dependencies (`crate::ir::render`).
                 if let Command::Render(rc) = c {
+                    // A render pass's subpass dependencies and layout
+                    // transitions, as a barrier just before.
+                    if !rc.pre_barriers().is_empty() {
+                        let dep = crate::ir::program::Dependency {
+                            barriers: rc.pre_barriers().to_vec(),
+                        };
+                        let found = apply_dependency(&mut checker, &layout, i, &dep);
+                        out.extend(found.iter().map(|(h, a)| lift(h, a)));
+                    }
                     crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                 }
                 let mut acc = accesses(c, &layout, sem);

@@ -308,6 +308,9 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // (the per-object baseline's) is refused at that begin (the line of
     // `program`, whose commands `planning_input` renumbered).
     crate::ir::render::refuse_barrier_inside(program, &plan.program)?;
+    // Nor inside a render pass instance, where a hazard the plan leaves
+    // needs a subpass dependency.
+    crate::ir::renderpass::refuse_hazard_inside(program, &plan.program)?;
     Ok(plan)
 }
 

@@ -181,7 +181,13 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                 .collect();
             for (j, y) in here.iter().enumerate() {
                 for x in &here[..j] {
-                    if x.command == y.command || (!x.write && !y.write) {
+                    // One command's accesses do not race each other, except
+                    // a render pass command's layout transitions (its
+                    // subpass dependencies, `crate::ir::renderpass`) and
+                    // its load or store operations, which the transitions'
+                    // barriers order or not.
+                    let same = x.command == y.command && x.pseudo.is_some() == y.pseudo.is_some();
+                    if same || (!x.write && !y.write) {
                         continue;
                     }
                     // "If there does not exist a location-ordered relation

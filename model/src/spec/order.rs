@@ -77,8 +77,10 @@ pub(crate) struct AccessOp {
     pub host: bool,
     /// The access as the IR names it, for reporting.
     pub sa: crate::vk::scope::StageAccess,
-    /// The rendering instance (its `vkCmdBeginRendering`'s command index)
-    /// whose begin, draw or end made this access; `None` outside one.
+    /// The rendering instance (the command index of its begin: a
+    /// `vkCmdBeginRendering`, or a subpass's `vkCmdBeginRenderPass` or
+    /// `vkCmdNextSubpass`) whose commands made this access; `None` outside
+    /// one.
     pub instance: Option<usize>,
 }
 
@@ -111,14 +113,14 @@ pub(crate) struct DepOp {
     /// Empty for every other dependency.
     pub first_signals: Vec<usize>,
     /// An implicit dependency of a rendering instance, with the command
-    /// index of that instance's `vkCmdBeginRendering`: its synchronization
-    /// scopes hold only accesses of that instance (the guarantees of
-    /// "Render Pass Load/Store Operations" and "Rasterization Order" are
-    /// among the accesses of one instance) and of bytes in `range` (the
-    /// load operation "for each sample" happens-before the commands "which
-    /// access the sample"); only dependencies recorded outside every
-    /// instance, or its own instance's, chain into it. `None` for every
-    /// recorded barrier.
+    /// index of that instance's begin: its synchronization scopes hold only
+    /// accesses of that instance (the guarantees of "Render Pass Load/Store
+    /// Operations" and "Rasterization Order" are among the accesses of one
+    /// instance) and of bytes in `range` (the load operation "for each
+    /// sample" happens-before the commands "which access the sample");
+    /// only dependencies recorded outside every instance, or its own
+    /// instance's, chain into it. `None` for every recorded barrier (a
+    /// render pass's subpass dependencies included).
     pub local: Option<usize>,
 }
 
@@ -352,179 +354,41 @@ impl Order {
         let command_queues = program.command_queues();
         let timeline_initial = |sem: usize| program.semaphores[sem].kind.initial_value();
         let instances = crate::ir::render::instance_begins(&program.commands);
-        for (ci, c) in program.commands.iter().enumerate() {
+        for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
-            match c {
-                Command::Barrier(dep) => {
-                    let family = program.queue_family(command_queues[ci]);
-                    for b in &dep.barriers {
-                        let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
-                        let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
-                        let whole = DepOp {
-                            node: 0,
-                            pos: (ci, 0),
-                            first_all: first.is_superset(&scopes::all_commands()),
-                            second_all: second.is_superset(&scopes::all_commands()),
-                            first_signals: Vec::new(),
-                            local: None,
-                            first,
-                            second,
-                            first_access: scopes::access_scope(
-                                b.src_stage_mask.bits(),
-                                b.src_access_mask.bits(),
-                                Side::First,
-                            ),
-                            second_access: scopes::access_scope(
-                                b.dst_stage_mask.bits(),
-                                b.dst_access_mask.bits(),
-                                Side::Second,
-                            ),
-                            range: b.region.map(|r| layout.at(r)),
-                            first_pseudo: None,
-                            second_pseudo: None,
-                        };
-                        let role = ownership_role(b, family);
-                        let op = b.region.filter(|_| b.transition || role.is_some());
-                        // B1 = (S1/A1 -> X/T) at step 0, the operation at
-                        // (X, T) at step 1, B2 = (X/T -> S2/A2) at step 2,
-                        // all over the region. A release has no B2 ("the
-                        // second synchronization scope of the calling
-                        // command does not apply to this operation";
-                        // "dstStageMask is also ignored" and the
-                        // destination access mask too, "such that no
-                        // visibility operation is executed"); an acquire
-                        // no B1 (the mirror image: "no availability
-                        // operation is executed").
-                        let b1 = DepOp {
-                            second: Stages::new(),
-                            second_access: Pairs::new(),
-                            second_pseudo: Some(transitions),
-                            second_all: false,
-                            ..whole.clone()
-                        };
-                        let b2 = DepOp {
-                            pos: (ci, 2),
-                            first: Stages::new(),
-                            first_access: Pairs::new(),
-                            first_pseudo: Some(transitions),
-                            first_all: false,
-                            ..whole.clone()
-                        };
-                        let parts = match (op, role) {
-                            (None, _) => vec![whole],
-                            (Some(_), None) => vec![b1, b2],
-                            (Some(_), Some(OwnershipRole::Release)) => vec![b1],
-                            (Some(_), Some(OwnershipRole::Acquire)) => vec![b2],
-                        };
-                        for mut d in parts {
-                            d.node = new_node();
-                            batch_of.resize(d.node + 1, None);
-                            unsubmitted_ops.push(d.node);
-                            deps.push(d);
-                        }
-                        let Some(region) = op else {
-                            continue;
-                        };
-                        let t = transitions;
-                        transitions += 1;
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        unsubmitted_ops.push(node);
-                        let m = layout.at(region);
-                        let (stage, sa) = match role {
-                            None => (TRANSITION, crate::vk::scope::StageAccess::ImageLayoutTransition),
-                            Some(_) => (
-                                OWNERSHIP,
-                                crate::vk::scope::StageAccess::QueueFamilyOwnershipTransfer,
-                            ),
-                        };
-                        accesses.push(AccessOp {
-                            node,
-                            command: ci,
-                            pos: (ci, 1),
-                            pseudo: Some(t),
-                            qfot: role.is_some(),
-                            mem: m.mem,
-                            range: m.range,
-                            stage,
-                            access: stage,
-                            write: true,
-                            host: false,
-                            sa,
-                            instance: None,
-                        });
-                    }
+            // A render pass's subpass dependencies and layout transitions
+            // (`crate::ir::renderpass`) are a barrier just before the
+            // command, at steps 0-2 of its position; the command's
+            // implicit dependencies and accesses come at steps 3 and 4.
+            let pre = match c0 {
+                Command::Render(rc) if !rc.pre_barriers().is_empty() => {
+                    Some(Command::Barrier(crate::ir::program::Dependency {
+                        barriers: rc.pre_barriers().to_vec(),
+                    }))
                 }
-                // "When vkCmdSetEvent2 is submitted to a queue, it defines
-                // the first half of memory dependencies defined by
-                // pDependencyInfo, as well as an event signal operation";
-                // "The first synchronization scope and access scope of each
-                // memory dependency defined by any element i of
-                // pDependencyInfos are applied to operations that occurred
-                // earlier in submission order than the last event signal
-                // operation on element i of pEvents", and "The second
-                // synchronization scope and access scope of each memory
-                // dependency ... are applied to operations that occurred
-                // later in submission order than vkCmdWaitEvents2". So each
-                // barrier b = (S1/A1 -> S2/A2 over R) of the dependency info
-                // is one memory dependency cut in two: its first half
-                // (S1/A1 -> nothing) at the set, its second half
-                // (nothing -> S2/A2) at the wait, and an edge between them:
-                // the set's "second synchronization scope includes only the
-                // event signal operation", and the wait happens after the
-                // signal. The halves have no stage on their inner side, so
-                // no barrier between the set and the wait chains into or
-                // out of them, and accesses between the two are in neither
-                // scope. A memory dependency per barrier, as in
-                // vkCmdPipelineBarrier2; the set's "union of all the memory
-                // dependencies" names its signal operation's first scope,
-                // and reading it as one dependency from the union to every
-                // barrier's second scopes would only add orderings (module
-                // docs of `crate::ir::event`).
-                Command::SetEvent { event, dependency } => {
-                    let mut nodes_here = Vec::new();
-                    for b in &dependency.barriers {
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        unsubmitted_ops.push(node);
-                        deps.push(DepOp {
-                            node,
-                            pos: (ci, 0),
-                            first: scopes::sync_scope(b.src_stage_mask.bits(), Side::First),
-                            second: Stages::new(),
-                            first_access: scopes::access_scope(
-                                b.src_stage_mask.bits(),
-                                b.src_access_mask.bits(),
-                                Side::First,
-                            ),
-                            second_access: Pairs::new(),
-                            range: b.region.map(|r| layout.at(r)),
-                            first_pseudo: None,
-                            second_pseudo: None,
-                            first_all: scopes::sync_scope(b.src_stage_mask.bits(), Side::First)
-                                .is_superset(&scopes::all_commands()),
-                            second_all: false,
-                            first_signals: Vec::new(),
-                            local: None,
-                        });
-                        nodes_here.push(node);
-                    }
-                    set_nodes.insert(ci, nodes_here);
-                    last_set.insert(event.0, Some(ci));
-                }
-                Command::WaitEvents { waits } => {
-                    for w in waits {
-                        let set = last_set.get(&w.event.0).copied();
-                        for (j, b) in w.dependency.barriers.iter().enumerate() {
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
-                            deps.push(DepOp {
-                                node,
+                _ => None,
+            };
+            for c in pre.iter().chain(std::iter::once(c0)) {
+                match c {
+                    Command::Barrier(dep) => {
+                        let family = program.queue_family(command_queues[ci]);
+                        for b in &dep.barriers {
+                            let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
+                            let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
+                            let whole = DepOp {
+                                node: 0,
                                 pos: (ci, 0),
-                                first: Stages::new(),
-                                second: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second),
-                                first_access: Pairs::new(),
+                                first_all: first.is_superset(&scopes::all_commands()),
+                                second_all: second.is_superset(&scopes::all_commands()),
+                                first_signals: Vec::new(),
+                                local: None,
+                                first,
+                                second,
+                                first_access: scopes::access_scope(
+                                    b.src_stage_mask.bits(),
+                                    b.src_access_mask.bits(),
+                                    Side::First,
+                                ),
                                 second_access: scopes::access_scope(
                                     b.dst_stage_mask.bits(),
                                     b.dst_access_mask.bits(),
@@ -533,309 +397,461 @@ impl Order {
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
                                 second_pseudo: None,
+                            };
+                            let role = ownership_role(b, family);
+                            let op = b.region.filter(|_| b.transition || role.is_some());
+                            // B1 = (S1/A1 -> X/T) at step 0, the operation at
+                            // (X, T) at step 1, B2 = (X/T -> S2/A2) at step 2,
+                            // all over the region. A release has no B2 ("the
+                            // second synchronization scope of the calling
+                            // command does not apply to this operation";
+                            // "dstStageMask is also ignored" and the
+                            // destination access mask too, "such that no
+                            // visibility operation is executed"); an acquire
+                            // no B1 (the mirror image: "no availability
+                            // operation is executed").
+                            let b1 = DepOp {
+                                second: Stages::new(),
+                                second_access: Pairs::new(),
+                                second_pseudo: Some(transitions),
+                                second_all: false,
+                                ..whole.clone()
+                            };
+                            let b2 = DepOp {
+                                pos: (ci, 2),
+                                first: Stages::new(),
+                                first_access: Pairs::new(),
+                                first_pseudo: Some(transitions),
                                 first_all: false,
-                                second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
+                                ..whole.clone()
+                            };
+                            let parts = match (op, role) {
+                                (None, _) => vec![whole],
+                                (Some(_), None) => vec![b1, b2],
+                                (Some(_), Some(OwnershipRole::Release)) => vec![b1],
+                                (Some(_), Some(OwnershipRole::Acquire)) => vec![b2],
+                            };
+                            for mut d in parts {
+                                d.node = new_node();
+                                batch_of.resize(d.node + 1, None);
+                                unsubmitted_ops.push(d.node);
+                                deps.push(d);
+                            }
+                            let Some(region) = op else {
+                                continue;
+                            };
+                            let t = transitions;
+                            transitions += 1;
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            let m = layout.at(region);
+                            let (stage, sa) = match role {
+                                None => (TRANSITION, crate::vk::scope::StageAccess::ImageLayoutTransition),
+                                Some(_) => (
+                                    OWNERSHIP,
+                                    crate::vk::scope::StageAccess::QueueFamilyOwnershipTransfer,
+                                ),
+                            };
+                            accesses.push(AccessOp {
+                                node,
+                                command: ci,
+                                pos: (ci, 1),
+                                pseudo: Some(t),
+                                qfot: role.is_some(),
+                                mem: m.mem,
+                                range: m.range,
+                                stage,
+                                access: stage,
+                                write: true,
+                                host: false,
+                                sa,
+                                instance: None,
+                            });
+                        }
+                    }
+                    // "When vkCmdSetEvent2 is submitted to a queue, it defines
+                    // the first half of memory dependencies defined by
+                    // pDependencyInfo, as well as an event signal operation";
+                    // "The first synchronization scope and access scope of each
+                    // memory dependency defined by any element i of
+                    // pDependencyInfos are applied to operations that occurred
+                    // earlier in submission order than the last event signal
+                    // operation on element i of pEvents", and "The second
+                    // synchronization scope and access scope of each memory
+                    // dependency ... are applied to operations that occurred
+                    // later in submission order than vkCmdWaitEvents2". So each
+                    // barrier b = (S1/A1 -> S2/A2 over R) of the dependency info
+                    // is one memory dependency cut in two: its first half
+                    // (S1/A1 -> nothing) at the set, its second half
+                    // (nothing -> S2/A2) at the wait, and an edge between them:
+                    // the set's "second synchronization scope includes only the
+                    // event signal operation", and the wait happens after the
+                    // signal. The halves have no stage on their inner side, so
+                    // no barrier between the set and the wait chains into or
+                    // out of them, and accesses between the two are in neither
+                    // scope. A memory dependency per barrier, as in
+                    // vkCmdPipelineBarrier2; the set's "union of all the memory
+                    // dependencies" names its signal operation's first scope,
+                    // and reading it as one dependency from the union to every
+                    // barrier's second scopes would only add orderings (module
+                    // docs of `crate::ir::event`).
+                    Command::SetEvent { event, dependency } => {
+                        let mut nodes_here = Vec::new();
+                        for b in &dependency.barriers {
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            deps.push(DepOp {
+                                node,
+                                pos: (ci, 0),
+                                first: scopes::sync_scope(b.src_stage_mask.bits(), Side::First),
+                                second: Stages::new(),
+                                first_access: scopes::access_scope(
+                                    b.src_stage_mask.bits(),
+                                    b.src_access_mask.bits(),
+                                    Side::First,
+                                ),
+                                second_access: Pairs::new(),
+                                range: b.region.map(|r| layout.at(r)),
+                                first_pseudo: None,
+                                second_pseudo: None,
+                                first_all: scopes::sync_scope(b.src_stage_mask.bits(), Side::First)
                                     .is_superset(&scopes::all_commands()),
+                                second_all: false,
                                 first_signals: Vec::new(),
                                 local: None,
                             });
-                            // A device set's barrier j is the first half of
-                            // this barrier (the dependency infos are equal);
-                            // a host set ("vkSetEvent ... defines an event
-                            // signal operation") precedes every barrier of
-                            // the wait, whose first scope "only includes
-                            // host operations": those before the set, in
-                            // host program order.
-                            match set {
-                                Some(Some(s)) => {
-                                    if let Some(&from) = set_nodes.get(&s).and_then(|n| n.get(j)) {
-                                        event_edges.push((from, node));
-                                    }
-                                }
-                                Some(None) => {
-                                    if let Some(&from) = host_set_node.get(&w.event.0) {
-                                        event_edges.push((from, node));
-                                    }
-                                }
-                                // Refused by validation (the wait would
-                                // never end); nothing orders it.
-                                None => {}
-                            }
+                            nodes_here.push(node);
                         }
+                        set_nodes.insert(ci, nodes_here);
+                        last_set.insert(event.0, Some(ci));
                     }
-                }
-                // "When vkCmdSetEvent is submitted to a queue, it defines an
-                // execution dependency on commands that were submitted
-                // before it, and defines an event signal operation"; "The
-                // first synchronization scope includes all commands that
-                // occur earlier in submission order. The synchronization
-                // scope is limited to operations on the pipeline stages
-                // determined by the source stage mask specified by
-                // stageMask", and "The second synchronization scope
-                // includes only the event signal operation". It "does not
-                // define an access scope". So one dependency with that
-                // first synchronization scope and nothing else: its node is
-                // the signal operation. Chains into it from earlier
-                // barriers work as into any first scope; none leaves it
-                // but through its wait.
-                Command::SetEvent1 { event, stage_mask } => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    unsubmitted_ops.push(node);
-                    let first = scopes::sync_scope(stage_mask.bits(), Side::First);
-                    deps.push(DepOp {
-                        node,
-                        pos: (ci, 0),
-                        first_all: first.is_superset(&scopes::all_commands()),
-                        second_all: false,
-                        first,
-                        second: Stages::new(),
-                        first_access: Pairs::new(),
-                        second_access: Pairs::new(),
-                        range: None,
-                        first_pseudo: None,
-                        second_pseudo: None,
-                        first_signals: Vec::new(),
-                        local: None,
-                    });
-                    set_nodes.insert(ci, vec![node]);
-                    last_set.insert(event.0, Some(ci));
-                }
-                // vkCmdWaitEvents: "The first synchronization scope only
-                // includes event signal operations that operate on members
-                // of pEvents, and the operations that happened-before the
-                // event signal operations"; "The second synchronization
-                // scope includes all commands that occur later in
-                // submission order ... limited to operations on the
-                // pipeline stages determined by the destination stage
-                // mask"; the first access scope is srcStageMask's within
-                // each barrier's ("vkCmdWaitEvents defines the first
-                // access scope for each event signal operation in addition
-                // to its own access scopes"), the second dstStageMask's
-                // within each barrier's. One memory dependency per barrier
-                // (as in vkCmdPipelineBarrier), every one after every
-                // signal of the call: each has an edge from each signal,
-                // and its first access scope holds an access that happened
-                // before one of them (`Order::in_signal_access_scope`), so
-                // the availability operation is the wait's. A signal is
-                // included "if the logically latest pipeline stage in their
-                // stageMask parameter is logically earlier than or equal to
-                // the logically latest pipeline stage in srcStageMask";
-                // validation asks srcStageMask to be the OR of the sets'
-                // masks (VUID-vkCmdWaitEvents-srcStageMask-01158), which
-                // includes every set. A host set "only included in the
-                // first synchronization scope if VK_PIPELINE_STAGE_HOST_BIT
-                // is included in srcStageMask", which the same rule asks.
-                Command::WaitEvents1 { events, dependency } => {
-                    let signals: Vec<usize> = events
-                        .iter()
-                        .filter_map(|e| match last_set.get(&e.0).copied() {
-                            Some(Some(s)) => set_nodes.get(&s).and_then(|n| n.first().copied()),
-                            Some(None) => host_set_node.get(&e.0).copied(),
-                            // Refused by validation (the wait would never
-                            // end); nothing orders it.
-                            None => None,
-                        })
-                        .collect();
-                    for b in &dependency.barriers {
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        unsubmitted_ops.push(node);
-                        let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
-                        deps.push(DepOp {
-                            node,
-                            pos: (ci, 0),
-                            first_all: false,
-                            second_all: second.is_superset(&scopes::all_commands()),
-                            first: Stages::new(),
-                            second,
-                            first_access: scopes::access_scope(
-                                b.src_stage_mask.bits(),
-                                b.src_access_mask.bits(),
-                                Side::First,
-                            ),
-                            second_access: scopes::access_scope(
-                                b.dst_stage_mask.bits(),
-                                b.dst_access_mask.bits(),
-                                Side::Second,
-                            ),
-                            range: b.region.map(|r| layout.at(r)),
-                            first_pseudo: None,
-                            second_pseudo: None,
-                            first_signals: signals.clone(),
-                            local: None,
-                        });
-                        for &from in &signals {
-                            event_edges.push((from, node));
-                        }
-                    }
-                }
-                Command::HostSetEvent { event } => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    host_events.push((node, ci));
-                    host_set_node.insert(event.0, node);
-                    last_set.insert(event.0, None);
-                }
-                // A reset only decides which set a later wait pairs with
-                // (validation refuses a wait with no set since); it orders
-                // no memory access.
-                Command::ResetEvent { .. } | Command::HostResetEvent { .. } => {}
-                Command::Submit(sub) => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    let k = submits.len();
-                    for op in unsubmitted_ops.drain(..) {
-                        batch_of[op] = Some(k);
-                    }
-                    submits.push(node);
-                    batch_queue.push(sub.queue);
-                    host_events.push((node, ci));
-                    // The batch's semaphore waits, then its signals: both
-                    // are operations of the batch, on its queue.
-                    for w in &sub.waits {
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        batch_of[node] = Some(k);
-                        let sem = w.semaphore.0 as usize;
-                        let mut candidates = Vec::new();
-                        match w.value {
-                            None => candidates.extend(pending[sem].take()),
-                            Some(v) => timeline_waits.push((sem_waits.len(), sem, v)),
-                        }
-                        let second = scopes::sync_scope(w.stages.bits(), Side::Second);
-                        sem_waits.push(WaitOp {
-                            node,
-                            batch: Some(k),
-                            all: second.is_superset(&scopes::all_commands()),
-                            second,
-                            candidates,
-                        });
-                    }
-                    for sig in &sub.signals {
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        batch_of[node] = Some(k);
-                        let sem = sig.semaphore.0 as usize;
-                        if sig.value.is_none() {
-                            pending[sem] = Some(signals.len());
-                        }
-                        let first = scopes::sync_scope(sig.stages.bits(), Side::First);
-                        signals.push(SignalOp {
-                            node,
-                            batch: Some(k),
-                            all: first.is_superset(&scopes::all_commands()),
-                            first,
-                            semaphore: sem,
-                            value: sig.value,
-                        });
-                    }
-                }
-                Command::Wait(target) => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    let queue = match target {
-                        WaitFor::All => None,
-                        WaitFor::Queue(q) => Some(*q),
-                    };
-                    waits.push((node, submits.len(), queue));
-                    host_events.push((node, ci));
-                }
-                Command::HostSignal { semaphore, value } => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    host_events.push((node, ci));
-                    signals.push(SignalOp {
-                        node,
-                        batch: None,
-                        first: Stages::new(),
-                        all: false,
-                        semaphore: semaphore.0 as usize,
-                        value: Some(*value),
-                    });
-                }
-                Command::HostWait { semaphore, value } => {
-                    let node = new_node();
-                    batch_of.resize(node + 1, None);
-                    host_events.push((node, ci));
-                    timeline_waits.push((sem_waits.len(), semaphore.0 as usize, *value));
-                    sem_waits.push(WaitOp {
-                        node,
-                        batch: None,
-                        second: Stages::new(),
-                        all: false,
-                        candidates: Vec::new(),
-                    });
-                }
-                _ => {
-                    // A rendering command's implicit dependencies (module
-                    // `crate::ir::render`: the load operation happens-before
-                    // the instance's accesses of the sample, the store
-                    // operation after them, draws in rasterization order):
-                    // each a dependency at step 0 whose scopes are exactly
-                    // the stages it names, over its attachment's bytes; the
-                    // command's accesses at step 1, after them.
-                    let step = match c {
-                        Command::Render(rc) => {
-                            for d in rc.implicit() {
-                                let stages = scopes::exact_scope(d.stages.bits());
-                                let pairs =
-                                    scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
+                    Command::WaitEvents { waits } => {
+                        for w in waits {
+                            let set = last_set.get(&w.event.0).copied();
+                            for (j, b) in w.dependency.barriers.iter().enumerate() {
                                 let node = new_node();
                                 batch_of.resize(node + 1, None);
                                 unsubmitted_ops.push(node);
                                 deps.push(DepOp {
                                     node,
                                     pos: (ci, 0),
-                                    first: stages.clone(),
-                                    second: stages,
-                                    first_access: pairs.clone(),
-                                    second_access: pairs,
-                                    range: Some(layout.at(d.region)),
+                                    first: Stages::new(),
+                                    second: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second),
+                                    first_access: Pairs::new(),
+                                    second_access: scopes::access_scope(
+                                        b.dst_stage_mask.bits(),
+                                        b.dst_access_mask.bits(),
+                                        Side::Second,
+                                    ),
+                                    range: b.region.map(|r| layout.at(r)),
                                     first_pseudo: None,
                                     second_pseudo: None,
                                     first_all: false,
-                                    second_all: false,
+                                    second_all: scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second)
+                                        .is_superset(&scopes::all_commands()),
                                     first_signals: Vec::new(),
-                                    local: instance,
+                                    local: None,
                                 });
+                                // A device set's barrier j is the first half of
+                                // this barrier (the dependency infos are equal);
+                                // a host set ("vkSetEvent ... defines an event
+                                // signal operation") precedes every barrier of
+                                // the wait, whose first scope "only includes
+                                // host operations": those before the set, in
+                                // host program order.
+                                match set {
+                                    Some(Some(s)) => {
+                                        if let Some(&from) = set_nodes.get(&s).and_then(|n| n.get(j)) {
+                                            event_edges.push((from, node));
+                                        }
+                                    }
+                                    Some(None) => {
+                                        if let Some(&from) = host_set_node.get(&w.event.0) {
+                                            event_edges.push((from, node));
+                                        }
+                                    }
+                                    // Refused by validation (the wait would
+                                    // never end); nothing orders it.
+                                    None => {}
+                                }
                             }
-                            1
                         }
-                        _ => 0,
-                    };
-                    for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
-                        // The pair's registry names, and from the registry
-                        // whether it writes and whether the host makes it
-                        // (not `StageAccess`'s own methods: the fast
-                        // checker's table). A command's accesses are never
-                        // the pseudo pairs, which barriers make (above).
-                        let Some((stage, access)) = scopes::pair_names(a.sa) else {
-                            continue;
-                        };
+                    }
+                    // "When vkCmdSetEvent is submitted to a queue, it defines an
+                    // execution dependency on commands that were submitted
+                    // before it, and defines an event signal operation"; "The
+                    // first synchronization scope includes all commands that
+                    // occur earlier in submission order. The synchronization
+                    // scope is limited to operations on the pipeline stages
+                    // determined by the source stage mask specified by
+                    // stageMask", and "The second synchronization scope
+                    // includes only the event signal operation". It "does not
+                    // define an access scope". So one dependency with that
+                    // first synchronization scope and nothing else: its node is
+                    // the signal operation. Chains into it from earlier
+                    // barriers work as into any first scope; none leaves it
+                    // but through its wait.
+                    Command::SetEvent1 { event, stage_mask } => {
                         let node = new_node();
                         batch_of.resize(node + 1, None);
-                        let host = scopes::is_host_stage(stage);
-                        if host {
-                            host_events.push((node, ci));
-                        } else {
-                            unsubmitted_ops.push(node);
-                        }
-                        accesses.push(AccessOp {
+                        unsubmitted_ops.push(node);
+                        let first = scopes::sync_scope(stage_mask.bits(), Side::First);
+                        deps.push(DepOp {
                             node,
-                            command: ci,
-                            pos: (ci, step),
-                            pseudo: None,
-                            qfot: false,
-                            mem: a.mem,
-                            range: a.range,
-                            stage,
-                            access,
-                            write: scopes::is_write(access),
-                            host,
-                            sa: a.sa,
-                            instance,
+                            pos: (ci, 0),
+                            first_all: first.is_superset(&scopes::all_commands()),
+                            second_all: false,
+                            first,
+                            second: Stages::new(),
+                            first_access: Pairs::new(),
+                            second_access: Pairs::new(),
+                            range: None,
+                            first_pseudo: None,
+                            second_pseudo: None,
+                            first_signals: Vec::new(),
+                            local: None,
                         });
+                        set_nodes.insert(ci, vec![node]);
+                        last_set.insert(event.0, Some(ci));
+                    }
+                    // vkCmdWaitEvents: "The first synchronization scope only
+                    // includes event signal operations that operate on members
+                    // of pEvents, and the operations that happened-before the
+                    // event signal operations"; "The second synchronization
+                    // scope includes all commands that occur later in
+                    // submission order ... limited to operations on the
+                    // pipeline stages determined by the destination stage
+                    // mask"; the first access scope is srcStageMask's within
+                    // each barrier's ("vkCmdWaitEvents defines the first
+                    // access scope for each event signal operation in addition
+                    // to its own access scopes"), the second dstStageMask's
+                    // within each barrier's. One memory dependency per barrier
+                    // (as in vkCmdPipelineBarrier), every one after every
+                    // signal of the call: each has an edge from each signal,
+                    // and its first access scope holds an access that happened
+                    // before one of them (`Order::in_signal_access_scope`), so
+                    // the availability operation is the wait's. A signal is
+                    // included "if the logically latest pipeline stage in their
+                    // stageMask parameter is logically earlier than or equal to
+                    // the logically latest pipeline stage in srcStageMask";
+                    // validation asks srcStageMask to be the OR of the sets'
+                    // masks (VUID-vkCmdWaitEvents-srcStageMask-01158), which
+                    // includes every set. A host set "only included in the
+                    // first synchronization scope if VK_PIPELINE_STAGE_HOST_BIT
+                    // is included in srcStageMask", which the same rule asks.
+                    Command::WaitEvents1 { events, dependency } => {
+                        let signals: Vec<usize> = events
+                            .iter()
+                            .filter_map(|e| match last_set.get(&e.0).copied() {
+                                Some(Some(s)) => set_nodes.get(&s).and_then(|n| n.first().copied()),
+                                Some(None) => host_set_node.get(&e.0).copied(),
+                                // Refused by validation (the wait would never
+                                // end); nothing orders it.
+                                None => None,
+                            })
+                            .collect();
+                        for b in &dependency.barriers {
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
+                            deps.push(DepOp {
+                                node,
+                                pos: (ci, 0),
+                                first_all: false,
+                                second_all: second.is_superset(&scopes::all_commands()),
+                                first: Stages::new(),
+                                second,
+                                first_access: scopes::access_scope(
+                                    b.src_stage_mask.bits(),
+                                    b.src_access_mask.bits(),
+                                    Side::First,
+                                ),
+                                second_access: scopes::access_scope(
+                                    b.dst_stage_mask.bits(),
+                                    b.dst_access_mask.bits(),
+                                    Side::Second,
+                                ),
+                                range: b.region.map(|r| layout.at(r)),
+                                first_pseudo: None,
+                                second_pseudo: None,
+                                first_signals: signals.clone(),
+                                local: None,
+                            });
+                            for &from in &signals {
+                                event_edges.push((from, node));
+                            }
+                        }
+                    }
+                    Command::HostSetEvent { event } => {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        host_events.push((node, ci));
+                        host_set_node.insert(event.0, node);
+                        last_set.insert(event.0, None);
+                    }
+                    // A reset only decides which set a later wait pairs with
+                    // (validation refuses a wait with no set since); it orders
+                    // no memory access.
+                    Command::ResetEvent { .. } | Command::HostResetEvent { .. } => {}
+                    Command::Submit(sub) => {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        let k = submits.len();
+                        for op in unsubmitted_ops.drain(..) {
+                            batch_of[op] = Some(k);
+                        }
+                        submits.push(node);
+                        batch_queue.push(sub.queue);
+                        host_events.push((node, ci));
+                        // The batch's semaphore waits, then its signals: both
+                        // are operations of the batch, on its queue.
+                        for w in &sub.waits {
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            batch_of[node] = Some(k);
+                            let sem = w.semaphore.0 as usize;
+                            let mut candidates = Vec::new();
+                            match w.value {
+                                None => candidates.extend(pending[sem].take()),
+                                Some(v) => timeline_waits.push((sem_waits.len(), sem, v)),
+                            }
+                            let second = scopes::sync_scope(w.stages.bits(), Side::Second);
+                            sem_waits.push(WaitOp {
+                                node,
+                                batch: Some(k),
+                                all: second.is_superset(&scopes::all_commands()),
+                                second,
+                                candidates,
+                            });
+                        }
+                        for sig in &sub.signals {
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            batch_of[node] = Some(k);
+                            let sem = sig.semaphore.0 as usize;
+                            if sig.value.is_none() {
+                                pending[sem] = Some(signals.len());
+                            }
+                            let first = scopes::sync_scope(sig.stages.bits(), Side::First);
+                            signals.push(SignalOp {
+                                node,
+                                batch: Some(k),
+                                all: first.is_superset(&scopes::all_commands()),
+                                first,
+                                semaphore: sem,
+                                value: sig.value,
+                            });
+                        }
+                    }
+                    Command::Wait(target) => {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        let queue = match target {
+                            WaitFor::All => None,
+                            WaitFor::Queue(q) => Some(*q),
+                        };
+                        waits.push((node, submits.len(), queue));
+                        host_events.push((node, ci));
+                    }
+                    Command::HostSignal { semaphore, value } => {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        host_events.push((node, ci));
+                        signals.push(SignalOp {
+                            node,
+                            batch: None,
+                            first: Stages::new(),
+                            all: false,
+                            semaphore: semaphore.0 as usize,
+                            value: Some(*value),
+                        });
+                    }
+                    Command::HostWait { semaphore, value } => {
+                        let node = new_node();
+                        batch_of.resize(node + 1, None);
+                        host_events.push((node, ci));
+                        timeline_waits.push((sem_waits.len(), semaphore.0 as usize, *value));
+                        sem_waits.push(WaitOp {
+                            node,
+                            batch: None,
+                            second: Stages::new(),
+                            all: false,
+                            candidates: Vec::new(),
+                        });
+                    }
+                    _ => {
+                        // A rendering command's implicit dependencies (module
+                        // `crate::ir::render`: the load operation happens-before
+                        // the instance's accesses of the sample, the store
+                        // operation after them, draws in rasterization order):
+                        // each a dependency at step 0 whose scopes are exactly
+                        // the stages it names, over its attachment's bytes; the
+                        // command's accesses at step 1, after them.
+                        let step = match c {
+                            Command::Render(rc) => {
+                                for d in rc.implicit() {
+                                    let stages = scopes::exact_scope(d.stages.bits());
+                                    let pairs =
+                                        scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
+                                    let node = new_node();
+                                    batch_of.resize(node + 1, None);
+                                    unsubmitted_ops.push(node);
+                                    deps.push(DepOp {
+                                        node,
+                                        pos: (ci, 3),
+                                        first: stages.clone(),
+                                        second: stages,
+                                        first_access: pairs.clone(),
+                                        second_access: pairs,
+                                        range: Some(layout.at(d.region)),
+                                        first_pseudo: None,
+                                        second_pseudo: None,
+                                        first_all: false,
+                                        second_all: false,
+                                        first_signals: Vec::new(),
+                                        local: instance,
+                                    });
+                                }
+                                4
+                            }
+                            _ => 0,
+                        };
+                        for a in crate::ir::access::accesses(c, layout, crate::semantics::Semantics::SPEC) {
+                            // The pair's registry names, and from the registry
+                            // whether it writes and whether the host makes it
+                            // (not `StageAccess`'s own methods: the fast
+                            // checker's table). A command's accesses are never
+                            // the pseudo pairs, which barriers make (above).
+                            let Some((stage, access)) = scopes::pair_names(a.sa) else {
+                                continue;
+                            };
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            let host = scopes::is_host_stage(stage);
+                            if host {
+                                host_events.push((node, ci));
+                            } else {
+                                unsubmitted_ops.push(node);
+                            }
+                            accesses.push(AccessOp {
+                                node,
+                                command: ci,
+                                pos: (ci, step),
+                                pseudo: None,
+                                qfot: false,
+                                mem: a.mem,
+                                range: a.range,
+                                stage,
+                                access,
+                                write: scopes::is_write(access),
+                                host,
+                                sa: a.sa,
+                                instance,
+                            });
+                        }
                     }
                 }
             }

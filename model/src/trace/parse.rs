@@ -25,6 +25,10 @@ use crate::ir::render::{
     Attachment, Draw, DrawKind, IndexBuffer, IndexType, LoadOp, RenderOp, Rendering, ShaderBinding,
     ShaderStage, StoreOp, VertexBuffer, VertexRate,
 };
+use crate::ir::renderpass::{
+    AttachmentDescription, AttachmentReference, ClearAttachments, ColorReference, PassBegin, RenderPass,
+    RenderPassId, SubpassDependency, SubpassDescription, SubpassIndex,
+};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 use crate::vk::image::{AspectMask, Format, ImageLayout};
 use std::collections::HashMap;
@@ -1199,6 +1203,253 @@ impl Parser {
         ))
     }
 
+    /// `render-pass NAME CLAUSE ; CLAUSE ...` after the name (module
+    /// `crate::ir::renderpass`; `docs/trace-format.md`, "Render passes").
+    fn render_pass_decl(&mut self, line: &mut Line, name: Tok) -> Result<RenderPass, ParseError> {
+        let mut rp = RenderPass {
+            name: name.text.to_string(),
+            attachments: Vec::new(),
+            subpasses: Vec::new(),
+            dependencies: Vec::new(),
+        };
+        for g in groups(line)? {
+            let need = |i: usize, what: &str| -> Result<Tok, ParseError> {
+                match g.get(i) {
+                    Some(t) => Ok(*t),
+                    None => line.err(
+                        g.last().map_or(line.end_col, |t| t.col + t.text.len()),
+                        format!("expected {what}"),
+                    ),
+                }
+            };
+            match g[0].text {
+                "attachment" => {
+                    let ft = need(1, "a format")?;
+                    let format = Format::parse(ft.text).map_or_else(
+                        || line.err(ft.col, format!("unknown format {}", quote(ft.text))),
+                        Ok,
+                    )?;
+                    let (load, store) = load_store(line, need(2, "a load op")?, need(3, "a store op")?)?;
+                    let mut i = 4;
+                    let mut stencil = None;
+                    if need(4, "`INITIAL->FINAL` layouts")?.text == "stencil" {
+                        stencil = Some(load_store(
+                            line,
+                            need(5, "a stencil load op")?,
+                            need(6, "a stencil store op")?,
+                        )?);
+                        i = 7;
+                    }
+                    let (initial, final_layout) = layouts_pair(line, need(i, "`INITIAL->FINAL` layouts")?)?;
+                    if let Some(t) = g.get(i + 1) {
+                        return line.err(t.col, format!("unexpected {}", quote(t.text)));
+                    }
+                    rp.attachments.push(AttachmentDescription {
+                        format,
+                        load,
+                        store,
+                        stencil,
+                        initial,
+                        final_layout,
+                    });
+                }
+                "subpass" => {
+                    let mut sp = SubpassDescription::default();
+                    let mut i = 1;
+                    let reference = |i: usize| -> Result<AttachmentReference, ParseError> {
+                        let n = need(i, "an attachment number")?;
+                        Ok(AttachmentReference {
+                            attachment: number32(line, n, "an attachment number")?,
+                            layout: layout(line, need(i + 1, "the attachment's layout")?)?,
+                        })
+                    };
+                    while let Some(t) = g.get(i) {
+                        match t.text {
+                            "input" => {
+                                sp.inputs.push(reference(i + 1)?);
+                                i += 3;
+                            }
+                            "color" if need(i + 1, "an attachment number or `unused`")?.text == "unused" => {
+                                sp.colors.push(ColorReference {
+                                    color: None,
+                                    resolve: None,
+                                });
+                                i += 2;
+                            }
+                            "color" => {
+                                sp.colors.push(ColorReference {
+                                    color: Some(reference(i + 1)?),
+                                    resolve: None,
+                                });
+                                i += 3;
+                            }
+                            "resolve" => {
+                                let r = reference(i + 1)?;
+                                match sp.colors.last_mut() {
+                                    Some(c) if c.resolve.is_none() => c.resolve = Some(r),
+                                    _ => return line.err(t.col, "`resolve` follows its `color` reference"),
+                                }
+                                i += 3;
+                            }
+                            "depth" => {
+                                if sp.depth.replace(reference(i + 1)?).is_some() {
+                                    return line.err(t.col, "a subpass has at most one `depth` attachment");
+                                }
+                                i += 3;
+                            }
+                            "preserve" => {
+                                sp.preserve.push(number32(
+                                    line,
+                                    need(i + 1, "an attachment number")?,
+                                    "an attachment number",
+                                )?);
+                                i += 2;
+                            }
+                            other => {
+                                return line.err(
+                                    t.col,
+                                    format!(
+                                    "expected `input`, `color`, `resolve`, `depth` or `preserve`, found {}",
+                                    quote(other)
+                                ),
+                                )
+                            }
+                        }
+                    }
+                    rp.subpasses.push(sp);
+                }
+                "dependency" => {
+                    let st = need(1, "`SRC->DST` subpasses")?;
+                    let sub = |text: &str| -> Option<SubpassIndex> {
+                        match text {
+                            "EXTERNAL" => Some(SubpassIndex::External),
+                            n => n.parse::<u32>().ok().map(SubpassIndex::Subpass),
+                        }
+                    };
+                    let Some((src, dst)) = st
+                        .text
+                        .split_once("->")
+                        .and_then(|(a, b)| Some((sub(a)?, sub(b)?)))
+                    else {
+                        return line.err(
+                            st.col,
+                            format!(
+                                "expected `SRC->DST` (subpass numbers or EXTERNAL), found {}",
+                                quote(st.text)
+                            ),
+                        );
+                    };
+                    let (src_stage_mask, src_access_mask) =
+                        scope_side(line, need(2, "`SRC_STAGES:SRC_ACCESS`")?)?;
+                    let arrow = need(3, "`->`")?;
+                    if arrow.text != "->" {
+                        return line.err(arrow.col, format!("expected `->`, found {}", quote(arrow.text)));
+                    }
+                    let (dst_stage_mask, dst_access_mask) =
+                        scope_side(line, need(4, "`DST_STAGES:DST_ACCESS`")?)?;
+                    let by_region = match g.get(5) {
+                        None => false,
+                        Some(t) if t.text == "by-region" => true,
+                        Some(t) => {
+                            return line.err(t.col, format!("expected `by-region`, found {}", quote(t.text)))
+                        }
+                    };
+                    if let Some(t) = g.get(6) {
+                        return line.err(t.col, format!("unexpected {}", quote(t.text)));
+                    }
+                    rp.dependencies.push(SubpassDependency {
+                        src,
+                        dst,
+                        src_stage_mask,
+                        src_access_mask,
+                        dst_stage_mask,
+                        dst_access_mask,
+                        by_region,
+                    });
+                }
+                other => {
+                    return line.err(
+                        g[0].col,
+                        format!(
+                            "expected `attachment`, `subpass` or `dependency`, found {}",
+                            quote(other)
+                        ),
+                    )
+                }
+            }
+        }
+        Ok(rp)
+    }
+
+    /// `begin-render-pass`, `next-subpass`, `end-render-pass`,
+    /// `clear-attachments`.
+    fn pass_op(&mut self, line: &mut Line, kw: &str) -> Result<RenderOp, ParseError> {
+        match kw {
+            "next-subpass" => {
+                line.done()?;
+                Ok(RenderOp::NextSubpass)
+            }
+            "end-render-pass" => {
+                line.done()?;
+                Ok(RenderOp::EndPass)
+            }
+            "begin-render-pass" => {
+                let t = line.next("a render pass name")?;
+                let Some(pass) = self
+                    .trace
+                    .program
+                    .render_passes()
+                    .iter()
+                    .position(|r| r.name == t.text)
+                else {
+                    return line.err(
+                        t.col,
+                        format!(
+                            "unknown render pass {} (declare it with `render-pass`)",
+                            quote(t.text)
+                        ),
+                    );
+                };
+                let mut views = Vec::new();
+                for g in groups(line)? {
+                    let image = self.image(line, g[0])?;
+                    let Some(rt) = g.get(1) else {
+                        return line.err(
+                            g[0].col + g[0].text.len(),
+                            "expected the view's subresources `ASPECTS:MIP:LAYERS`",
+                        );
+                    };
+                    let range = subrange(line, *rt)?;
+                    if let Some(t) = g.get(2) {
+                        return line.err(t.col, format!("unexpected {}", quote(t.text)));
+                    }
+                    views.push((image, range));
+                }
+                Ok(RenderOp::BeginPass(PassBegin {
+                    pass: RenderPassId(pass as u32),
+                    views,
+                }))
+            }
+            _ => {
+                let mut c = ClearAttachments::default();
+                for g in groups(line)? {
+                    match (g[0].text, g.get(1), g.len()) {
+                        ("color", Some(n), 2) => {
+                            c.colors.push(number32(line, *n, "a color attachment index")?)
+                        }
+                        ("depth", None, 1) if !c.depth => c.depth = true,
+                        ("stencil", None, 1) if !c.stencil => c.stencil = true,
+                        _ => return line.err(
+                            g[0].col,
+                            "expected `color N`, `depth` or `stencil` (each aspect once), separated by ` ; `",
+                        ),
+                    }
+                }
+                Ok(RenderOp::Clear(c))
+            }
+        }
+    }
+
     /// `begin-rendering`, `end-rendering` and the draws.
     fn render_op(&mut self, line: &mut Line, kw: &str) -> Result<RenderOp, ParseError> {
         match kw {
@@ -1600,6 +1851,34 @@ impl Parser {
                     .trace
                     .program
                     .image_command(op)
+                    .or_else(|e| line.err(first.col, e.kind.to_string()))?;
+                self.push(no, c);
+            }
+            "render-pass" => {
+                let t = line.next("a render pass name")?;
+                let rp = self.render_pass_decl(&mut line, t)?;
+                if let Err(e) = self.trace.program.render_pass(rp) {
+                    return line.err(t.col, e.to_string());
+                }
+            }
+            "begin-render-pass" | "next-subpass" | "end-render-pass" | "clear-attachments" => {
+                let op = self.pass_op(&mut line, kw)?;
+                if matches!(op, RenderOp::NextSubpass | RenderOp::EndPass) {
+                    // The subpass's end (resolves, store operations) is a
+                    // command of its own, on the same line.
+                    let c = self
+                        .trace
+                        .program
+                        .render_command(RenderOp::EndSubpass {
+                            last: op == RenderOp::EndPass,
+                        })
+                        .or_else(|e| line.err(first.col, e.kind.to_string()))?;
+                    self.push(no, c);
+                }
+                let c = self
+                    .trace
+                    .program
+                    .render_command(op)
                     .or_else(|e| line.err(first.col, e.kind.to_string()))?;
                 self.push(no, c);
             }
@@ -2324,6 +2603,43 @@ fn families(line: &Line, f: Tok) -> Result<OwnershipTransfer, ParseError> {
         src_queue_family: src,
         dst_queue_family: dst,
     })
+}
+
+/// `LOAD STORE` of an attachment.
+fn load_store(line: &Line, lt: Tok, st: Tok) -> Result<(LoadOp, StoreOp), ParseError> {
+    let load = LoadOp::parse(lt.text).map_or_else(
+        || {
+            line.err(
+                lt.col,
+                format!(
+                    "expected a load op (`LOAD`, `CLEAR`, `DONT_CARE` or `NONE`), found {}",
+                    quote(lt.text)
+                ),
+            )
+        },
+        Ok,
+    )?;
+    let store = StoreOp::parse(st.text).map_or_else(
+        || {
+            line.err(
+                st.col,
+                format!(
+                    "expected a store op (`STORE`, `DONT_CARE` or `NONE`), found {}",
+                    quote(st.text)
+                ),
+            )
+        },
+        Ok,
+    )?;
+    Ok((load, store))
+}
+
+/// `STAGES:ACCESS` or `STAGES` (no access) of a subpass dependency.
+fn scope_side(line: &Line, t: Tok) -> Result<(PipelineStageFlags2, AccessFlags2), ParseError> {
+    let (st, ac) = t.text.split_once(':').unwrap_or((t.text, "NONE"));
+    let stages = PipelineStageFlags2::parse(st).or_else(|e| line.err(t.col, e.to_string()))?;
+    let access = AccessFlags2::parse(ac).or_else(|e| line.err(t.col, e.to_string()))?;
+    Ok((stages, access))
 }
 
 /// An image layout's name (Vulkan's, without `VK_IMAGE_LAYOUT_`).

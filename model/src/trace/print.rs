@@ -10,6 +10,7 @@ use crate::ir::image::{
 use crate::ir::program::{BindingAccess, Command, ObjectId, ObjectKind, Program, Region, SharingMode};
 use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::ir::render::{Attachment, DrawKind, RenderOp, VertexRate};
+use crate::ir::renderpass::RenderPass;
 use crate::vk::flags::PipelineStageFlags2;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -147,6 +148,7 @@ pub struct Writer {
     queues: usize,
     semaphores: usize,
     events: usize,
+    render_passes: usize,
     started: bool,
 }
 
@@ -188,6 +190,10 @@ impl Writer {
             let _ = writeln!(out, "event {}", e.name);
         }
         self.events = program.events.len();
+        for rp in &program.render_passes()[self.render_passes.min(program.render_passes().len())..] {
+            let _ = writeln!(out, "{}", render_pass_text(rp));
+        }
+        self.render_passes = program.render_passes().len();
         // Declarations up to the next blob come first (a blob is declared
         // by its `alloc`, which also lets the objects after it through).
         self.declare_until_blob(&mut out, program);
@@ -195,6 +201,11 @@ impl Writer {
             let c = &program.commands[i];
             for line in notes.before.get(&i).into_iter().flatten() {
                 let _ = writeln!(out, "{line}");
+            }
+            // A subpass's end is part of the next line (its comments come
+            // before that line).
+            if matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::EndSubpass { .. })) {
+                continue;
             }
             out.push_str(&print_command(program, c));
             if let Some(t) = notes.trailing.get(&i) {
@@ -440,7 +451,27 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
     let n = |id: ObjectId| program.object(id).map_or("?", |o| o.name.as_str());
     let k = op.keyword();
     match op {
-        RenderOp::End => k.to_string(),
+        RenderOp::End | RenderOp::NextSubpass | RenderOp::EndPass => k.to_string(),
+        // Written by the `next-subpass` or `end-render-pass` after it.
+        RenderOp::EndSubpass { .. } => String::new(),
+        RenderOp::BeginPass(b) => {
+            let pass = program
+                .render_passes()
+                .get(b.pass.0 as usize)
+                .map_or("?", |r| r.name.as_str());
+            let views: Vec<String> = b.views.iter().map(|(i, r)| format!("{} {r}", n(*i))).collect();
+            format!("{k} {pass} {}", views.join(" ; "))
+        }
+        RenderOp::Clear(c) => {
+            let mut parts: Vec<String> = c.colors.iter().map(|i| format!("color {i}")).collect();
+            if c.depth {
+                parts.push("depth".into());
+            }
+            if c.stencil {
+                parts.push("stencil".into());
+            }
+            format!("{k} {}", parts.join(" ; "))
+        }
         RenderOp::Begin(r) => {
             let att = |kind: &str, a: &Attachment| {
                 let mut t = format!(
@@ -546,6 +577,60 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
             t
         }
     }
+}
+
+/// The `render-pass` declaration line of a render pass (without the
+/// newline): every parameter written.
+pub fn render_pass_text(rp: &RenderPass) -> String {
+    let mut parts = Vec::new();
+    for a in &rp.attachments {
+        let mut t = format!(
+            "attachment {} {} {}",
+            a.format.name(),
+            a.load.keyword(),
+            a.store.keyword()
+        );
+        if let Some((l, s)) = a.stencil {
+            let _ = write!(t, " stencil {} {}", l.keyword(), s.keyword());
+        }
+        let _ = write!(t, " {}->{}", a.initial, a.final_layout);
+        parts.push(t);
+    }
+    for sp in &rp.subpasses {
+        let mut t = "subpass".to_string();
+        for r in &sp.inputs {
+            let _ = write!(t, " input {} {}", r.attachment, r.layout);
+        }
+        for c in &sp.colors {
+            match c.color {
+                Some(r) => {
+                    let _ = write!(t, " color {} {}", r.attachment, r.layout);
+                }
+                None => t.push_str(" color unused"),
+            }
+            if let Some(r) = c.resolve {
+                let _ = write!(t, " resolve {} {}", r.attachment, r.layout);
+            }
+        }
+        if let Some(r) = sp.depth {
+            let _ = write!(t, " depth {} {}", r.attachment, r.layout);
+        }
+        for p in &sp.preserve {
+            let _ = write!(t, " preserve {p}");
+        }
+        parts.push(t);
+    }
+    for d in &rp.dependencies {
+        let mut t = format!(
+            "dependency {}->{} {}:{} -> {}:{}",
+            d.src, d.dst, d.src_stage_mask, d.src_access_mask, d.dst_stage_mask, d.dst_access_mask
+        );
+        if d.by_region {
+            t.push_str(" by-region");
+        }
+        parts.push(t);
+    }
+    format!("render-pass {} {}", rp.name, parts.join(" ; "))
 }
 
 /// Prints one command as a trace line (without the newline).

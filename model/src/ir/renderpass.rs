@@ -1,0 +1,1073 @@
+//! Render pass objects: `VkRenderPass` declarations (attachments with
+//! their load, store and layout operations, subpasses, subpass
+//! dependencies) and the commands of a render pass instance
+//! (`vkCmdBeginRenderPass`, `vkCmdNextSubpass`, `vkCmdEndRenderPass`),
+//! plus `vkCmdClearAttachments` (in a subpass or a dynamic rendering
+//! instance).
+//!
+//! This module owns the declarations ([`RenderPass`], checked by
+//! [`RenderPass::validate`]) and the *lowering* of a render pass instance
+//! onto the rendering-instance machinery of [`crate::ir::render`]: each
+//! subpass is a rendering instance (its color, resolve and depth/stencil
+//! attachments as a [`Rendering`]), so draws in it make the same
+//! attachment accesses and get the same implicit dependencies as in a
+//! dynamic rendering instance. What a render pass adds is expressed with
+//! the model's existing pieces, computed once when a command is built:
+//!
+//! - the load operations of the attachments whose *first* use is a
+//!   subpass, at the start of that subpass; the resolves of a subpass and
+//!   the store operations of the attachments whose *last* use it is, at
+//!   its end (a hidden [`RenderOp::EndSubpass`] command that
+//!   `next-subpass` and `end-render-pass` record before their own);
+//! - the subpass dependencies and the automatic layout transitions as
+//!   pipeline barriers ([`crate::Barrier`], in
+//!   [`crate::ir::render::RenderCommand::pre_barriers`]) at the boundary
+//!   they cross: `EXTERNAL->0` at the begin, `k->k+1` at the next-subpass,
+//!   `last->EXTERNAL` at the end. Both checkers and the definitional
+//!   semantics apply them before the command's implicit dependencies and
+//!   accesses, exactly as a `barrier` line there.
+//!
+//! It does not decide races, does not own the draw accesses (render.rs)
+//! and does not model input attachments (refused: the model has no
+//! `FRAGMENT_SHADER`/`INPUT_ATTACHMENT_READ` pair yet) nor barriers
+//! inside a subpass (refused, as inside `begin-rendering`).
+//!
+//! Invariants: a declaration in a [`crate::Program`] passed
+//! [`RenderPass::validate`], so every dependency the lowering places
+//! crosses exactly one boundary (the others are refused), every layout
+//! change of an attachment is between consecutive uses, and every
+//! attachment is used or keeps its layout. The lowering is a pure function
+//! of the program's declarations and images and of the render pass
+//! instance open where a command is recorded.
+
+use super::image::SubresourceRange;
+use super::program::{Barrier, ByteRange, Command, ObjectId, Program, Region};
+use super::render::{
+    implicit_of, layout_allowed, Attachment, ImplicitDependency, Kind, LoadOp, RenderError, RenderOp,
+    Rendering, StoreOp,
+};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
+use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
+use crate::vk::scope::{exec_scope, Side, StageAccess};
+
+/// A `VkAttachmentDescription`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AttachmentDescription {
+    /// `format`.
+    pub format: Format,
+    /// `loadOp` (the color or depth aspect).
+    pub load: LoadOp,
+    /// `storeOp`.
+    pub store: StoreOp,
+    /// `stencilLoadOp` / `stencilStoreOp`, for a format with a stencil
+    /// aspect (`None` there: `DONT_CARE DONT_CARE`, the trace's default).
+    pub stencil: Option<(LoadOp, StoreOp)>,
+    /// `initialLayout`.
+    pub initial: ImageLayout,
+    /// `finalLayout`.
+    pub final_layout: ImageLayout,
+}
+
+impl AttachmentDescription {
+    /// The stencil operations in effect (`DONT_CARE DONT_CARE` when the
+    /// trace gives none).
+    pub fn stencil_ops(&self) -> (LoadOp, StoreOp) {
+        self.stencil.unwrap_or((LoadOp::DontCare, StoreOp::DontCare))
+    }
+}
+
+/// A `VkAttachmentReference`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AttachmentReference {
+    /// `attachment` (an index into the render pass's attachments).
+    pub attachment: u32,
+    /// `layout`.
+    pub layout: ImageLayout,
+}
+
+/// One color slot of a subpass: `pColorAttachments[i]` (`None`:
+/// `VK_ATTACHMENT_UNUSED`) and `pResolveAttachments[i]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ColorReference {
+    /// The color attachment.
+    pub color: Option<AttachmentReference>,
+    /// Its resolve attachment.
+    pub resolve: Option<AttachmentReference>,
+}
+
+/// A `VkSubpassDescription`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SubpassDescription {
+    /// `pInputAttachments` (refused by [`RenderPass::validate`]: not
+    /// modelled yet).
+    pub inputs: Vec<AttachmentReference>,
+    /// `pColorAttachments` with `pResolveAttachments`.
+    pub colors: Vec<ColorReference>,
+    /// `pDepthStencilAttachment`.
+    pub depth: Option<AttachmentReference>,
+    /// `pPreserveAttachments`.
+    pub preserve: Vec<u32>,
+}
+
+impl SubpassDescription {
+    /// Every attachment the subpass uses with its layout and kind (color
+    /// and resolve as color), preserve attachments excluded ("not used by
+    /// this subpass").
+    fn uses(&self) -> Vec<(Kind, AttachmentReference)> {
+        let mut out = Vec::new();
+        for c in &self.colors {
+            out.extend(c.color.map(|r| (Kind::Color, r)));
+            out.extend(c.resolve.map(|r| (Kind::Color, r)));
+        }
+        out.extend(self.depth.map(|r| (Kind::Depth, r)));
+        out
+    }
+}
+
+/// `srcSubpass` / `dstSubpass` of a dependency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubpassIndex {
+    /// `VK_SUBPASS_EXTERNAL`.
+    External,
+    /// A subpass.
+    Subpass(u32),
+}
+
+impl std::fmt::Display for SubpassIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SubpassIndex::External => f.write_str("EXTERNAL"),
+            SubpassIndex::Subpass(i) => write!(f, "{i}"),
+        }
+    }
+}
+
+/// A `VkSubpassDependency2` (with a `VkMemoryBarrier2`'s masks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SubpassDependency {
+    /// `srcSubpass`.
+    pub src: SubpassIndex,
+    /// `dstSubpass`.
+    pub dst: SubpassIndex,
+    /// `srcStageMask`.
+    pub src_stage_mask: S,
+    /// `srcAccessMask`.
+    pub src_access_mask: AccessFlags2,
+    /// `dstStageMask`.
+    pub dst_stage_mask: S,
+    /// `dstAccessMask`.
+    pub dst_access_mask: AccessFlags2,
+    /// `VK_DEPENDENCY_BY_REGION_BIT`.
+    pub by_region: bool,
+}
+
+/// A `VkRenderPass` as declared by a `render-pass` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderPass {
+    /// Its name in the trace.
+    pub name: String,
+    /// `pAttachments`.
+    pub attachments: Vec<AttachmentDescription>,
+    /// `pSubpasses`.
+    pub subpasses: Vec<SubpassDescription>,
+    /// `pDependencies`.
+    pub dependencies: Vec<SubpassDependency>,
+}
+
+/// A render pass of a program: its index in [`crate::Program::render_passes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RenderPassId(pub u32);
+
+/// A `vkCmdBeginRenderPass`: the render pass and the framebuffer's views
+/// in attachment order (the whole render area, all layers of each view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassBegin {
+    /// The render pass.
+    pub pass: RenderPassId,
+    /// `pAttachments` of the framebuffer (or `VkRenderPassAttachmentBeginInfo`).
+    pub views: Vec<(ObjectId, SubresourceRange)>,
+}
+
+/// A `vkCmdClearAttachments` over the whole render area and every layer.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ClearAttachments {
+    /// The `colorAttachment` indices cleared (of the current subpass or
+    /// rendering instance).
+    pub colors: Vec<u32>,
+    /// `VK_IMAGE_ASPECT_DEPTH_BIT` is cleared.
+    pub depth: bool,
+    /// `VK_IMAGE_ASPECT_STENCIL_BIT` is cleared.
+    pub stencil: bool,
+}
+
+/// Why a render pass declaration is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenderPassError {
+    /// Invalid usage, with the valid-usage id.
+    #[error("render pass `{pass}`: {what} ({vuid})")]
+    Invalid {
+        /// The render pass.
+        pass: String,
+        /// What is wrong.
+        what: String,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// Valid, but not modelled.
+    #[error("render pass `{pass}`: {what} is not modelled")]
+    NotModelled {
+        /// The render pass.
+        pass: String,
+        /// What the model does not express.
+        what: String,
+    },
+}
+
+/// Framebuffer-space stages ("Framebuffer Region Dependencies").
+const FRAMEBUFFER_SPACE: S = S::FRAGMENT_SHADER
+    .union(S::EARLY_FRAGMENT_TESTS)
+    .union(S::LATE_FRAGMENT_TESTS)
+    .union(S::COLOR_ATTACHMENT_OUTPUT);
+
+/// The accesses of the implicit dependency into the first subpass that
+/// uses an attachment.
+const IMPLICIT_ATTACHMENT_ACCESS: AccessFlags2 = AccessFlags2::INPUT_ATTACHMENT_READ
+    .union(AccessFlags2::COLOR_ATTACHMENT_READ)
+    .union(AccessFlags2::COLOR_ATTACHMENT_WRITE)
+    .union(AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ)
+    .union(AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE);
+
+impl RenderPass {
+    fn invalid(&self, what: String, vuid: &'static str) -> RenderPassError {
+        RenderPassError::Invalid {
+            pass: self.name.clone(),
+            what,
+            vuid,
+        }
+    }
+
+    fn not_modelled(&self, what: String) -> RenderPassError {
+        RenderPassError::NotModelled {
+            pass: self.name.clone(),
+            what,
+        }
+    }
+
+    /// The subpasses using attachment `a`, ascending, with its layout and
+    /// kind there.
+    fn uses_of(&self, a: u32) -> Vec<(usize, ImageLayout, Kind)> {
+        let mut out = Vec::new();
+        for (s, sp) in self.subpasses.iter().enumerate() {
+            if let Some((k, r)) = sp.uses().into_iter().find(|(_, r)| r.attachment == a) {
+                out.push((s, r.layout, k));
+            }
+        }
+        out
+    }
+
+    /// Checks the declaration: valid usage (with its VUID) and the shapes
+    /// the lowering expresses exactly (module docs); refuses the rest.
+    pub fn validate(&self) -> Result<(), RenderPassError> {
+        let n = self.attachments.len() as u32;
+        if self.subpasses.is_empty() {
+            return Err(self.invalid(
+                "a render pass has at least one subpass".into(),
+                "VUID-VkRenderPassCreateInfo2-subpassCount-arraylength",
+            ));
+        }
+        for (i, a) in self.attachments.iter().enumerate() {
+            let aspects = a.format.aspect_mask();
+            if a.stencil.is_some() && !aspects.has(Aspect::Stencil) {
+                return Err(self.invalid(
+                    format!(
+                        "attachment {i}: `stencil` ops for {}, a format without a stencil aspect",
+                        a.format.name()
+                    ),
+                    "VkAttachmentDescription2: stencilLoadOp and stencilStoreOp apply to stencil formats only",
+                ));
+            }
+            if matches!(
+                a.final_layout,
+                ImageLayout::UNDEFINED | ImageLayout::PREINITIALIZED
+            ) {
+                return Err(self.invalid(
+                    format!("attachment {i}: finalLayout {}", a.final_layout),
+                    "VUID-VkAttachmentDescription2-finalLayout-00843",
+                ));
+            }
+        }
+        for (s, sp) in self.subpasses.iter().enumerate() {
+            if !sp.inputs.is_empty() {
+                return Err(self.not_modelled(format!(
+                    "subpass {s}: an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet)"
+                )));
+            }
+            let mut seen: Vec<AttachmentReference> = Vec::new();
+            for (kind, r) in sp.uses() {
+                if r.attachment >= n {
+                    return Err(self.invalid(
+                        format!("subpass {s}: attachment {} of {n}", r.attachment),
+                        "VUID-VkRenderPassCreateInfo2-attachment-03051",
+                    ));
+                }
+                let f = self.attachments[r.attachment as usize].format;
+                let color = kind == Kind::Color;
+                let is_color = f.aspect_mask() == AspectMask::of(Aspect::Color);
+                if color != is_color {
+                    return Err(self.invalid(
+                        format!(
+                            "subpass {s}: attachment {} ({}) used as a {} attachment",
+                            r.attachment,
+                            f.name(),
+                            if color {
+                                "color or resolve"
+                            } else {
+                                "depth/stencil"
+                            }
+                        ),
+                        if color {
+                            "VUID-VkSubpassDescription2-pColorAttachments-02898"
+                        } else {
+                            "VUID-VkSubpassDescription2-pDepthStencilAttachment-02900"
+                        },
+                    ));
+                }
+                if !layout_allowed(color, r.layout) {
+                    return Err(self.invalid(
+                        format!(
+                            "subpass {s}: attachment {} in layout {}, not an attachment layout for its use",
+                            r.attachment, r.layout
+                        ),
+                        "VUID-VkAttachmentReference2-layout-03077",
+                    ));
+                }
+                if let Some(o) = seen.iter().find(|o| o.attachment == r.attachment) {
+                    return Err(if o.layout != r.layout {
+                        self.invalid(
+                            format!(
+                                "subpass {s}: attachment {} referenced in layouts {} and {}",
+                                r.attachment, o.layout, r.layout
+                            ),
+                            "VUID-VkSubpassDescription2-layout-02528",
+                        )
+                    } else {
+                        self.not_modelled(format!(
+                            "subpass {s}: attachment {} referenced twice",
+                            r.attachment
+                        ))
+                    });
+                }
+                seen.push(r);
+            }
+            for c in &sp.colors {
+                if c.resolve.is_some() && c.color.is_none() {
+                    return Err(self.invalid(
+                        format!("subpass {s}: a resolve attachment for an unused color slot"),
+                        "VUID-VkSubpassDescription2-pResolveAttachments-03065",
+                    ));
+                }
+            }
+            for &p in &sp.preserve {
+                if p >= n {
+                    return Err(self.invalid(
+                        format!("subpass {s}: preserve attachment {p} of {n}"),
+                        "VUID-VkRenderPassCreateInfo2-attachment-03051",
+                    ));
+                }
+                if seen.iter().any(|r| r.attachment == p) {
+                    return Err(self.invalid(
+                        format!("subpass {s}: attachment {p} is both used and preserved"),
+                        "VUID-VkSubpassDescription2-pPreserveAttachments-03074",
+                    ));
+                }
+            }
+        }
+        let last = self.subpasses.len() as u32 - 1;
+        for (i, d) in self.dependencies.iter().enumerate() {
+            for (side, x) in [("srcSubpass", d.src), ("dstSubpass", d.dst)] {
+                if let SubpassIndex::Subpass(k) = x {
+                    if k > last {
+                        return Err(self.invalid(
+                            format!("dependency {i}: {side} {k} of {} subpasses", last + 1),
+                            if side == "srcSubpass" {
+                                "VUID-VkRenderPassCreateInfo2-srcSubpass-02526"
+                            } else {
+                                "VUID-VkRenderPassCreateInfo2-dstSubpass-02527"
+                            },
+                        ));
+                    }
+                }
+            }
+            for (side, st, ac) in [
+                (Side::Src, d.src_stage_mask, d.src_access_mask),
+                (Side::Dst, d.dst_stage_mask, d.dst_access_mask),
+            ] {
+                crate::vk::scope::validate(st, ac, side).map_err(|e| {
+                    self.invalid(
+                        format!("dependency {i}: {e}"),
+                        "VUID-VkSubpassDependency2-srcAccessMask-03088",
+                    )
+                })?;
+            }
+            match (d.src, d.dst) {
+                (SubpassIndex::External, SubpassIndex::External) => {
+                    return Err(self.invalid(
+                        format!("dependency {i}: EXTERNAL->EXTERNAL"),
+                        "VUID-VkSubpassDependency2-srcSubpass-03085",
+                    ))
+                }
+                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if a > b => {
+                    return Err(self.invalid(
+                        format!("dependency {i}: {a}->{b} runs backwards"),
+                        "VUID-VkSubpassDependency2-srcSubpass-03084",
+                    ))
+                }
+                // A self-dependency only permits pipeline barriers inside
+                // the subpass, which the model refuses: it orders nothing.
+                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if a == b => {}
+                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if b == a + 1 => {}
+                (SubpassIndex::External, SubpassIndex::Subpass(0)) => {}
+                (SubpassIndex::Subpass(a), SubpassIndex::External) if a == last => {}
+                (a, b) => {
+                    return Err(self.not_modelled(format!(
+                        "dependency {i}: {a}->{b} (a dependency is modelled as a barrier at the one subpass \
+                         boundary it crosses: EXTERNAL->0, k->k+1 or {last}->EXTERNAL)"
+                    )))
+                }
+            }
+        }
+        for a in 0..n {
+            let desc = &self.attachments[a as usize];
+            let uses = self.uses_of(a);
+            let Some(&(l, ll, _)) = uses.last() else {
+                if desc.initial != desc.final_layout && desc.initial != ImageLayout::UNDEFINED {
+                    return Err(self.not_modelled(format!(
+                        "attachment {a}: used by no subpass, with a layout transition {}->{}",
+                        desc.initial, desc.final_layout
+                    )));
+                }
+                continue;
+            };
+            for w in uses.windows(2) {
+                if w[0].1 != w[1].1 && w[1].0 != w[0].0 + 1 {
+                    return Err(self.not_modelled(format!(
+                        "attachment {a}: a layout change {}->{} between subpasses {} and {}, which are not consecutive",
+                        w[0].1, w[1].1, w[0].0, w[1].0
+                    )));
+                }
+            }
+            if ll != desc.final_layout && l as u32 != last {
+                return Err(self.not_modelled(format!(
+                    "attachment {a}: a transition to finalLayout {} after subpass {l}, which is not the last",
+                    desc.final_layout
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The dependencies crossing boundary `b` (0: the begin, k: into
+    /// subpass k, the subpass count: the end), self-dependencies excluded.
+    fn crossing(&self, b: usize) -> impl Iterator<Item = &SubpassDependency> {
+        let n = self.subpasses.len();
+        self.dependencies.iter().filter(move |d| match (d.src, d.dst) {
+            (SubpassIndex::External, SubpassIndex::Subpass(0)) => b == 0,
+            (SubpassIndex::Subpass(_), SubpassIndex::External) => b == n,
+            (SubpassIndex::Subpass(x), SubpassIndex::Subpass(y)) => x != y && y as usize == b,
+            _ => false,
+        })
+    }
+}
+
+/// The byte ranges of `aspect` of a view (empty if the view lacks it).
+fn aspect_bytes(
+    program: &Program,
+    image: ObjectId,
+    range: SubresourceRange,
+    aspect: Aspect,
+) -> Vec<ByteRange> {
+    if !range.aspects.has(aspect) {
+        return Vec::new();
+    }
+    let Some(d) = program.image(image) else {
+        return Vec::new();
+    };
+    d.range_bytes(SubresourceRange {
+        aspects: AspectMask::of(aspect),
+        ..range
+    })
+    .unwrap_or_default()
+}
+
+fn view_regions(program: &Program, (image, range): (ObjectId, SubresourceRange)) -> Vec<Region> {
+    program
+        .image(image)
+        .and_then(|d| d.range_bytes(range).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| Region {
+            object: image,
+            range: r,
+        })
+        .collect()
+}
+
+/// The render pass instance open just before command `index`: its begin
+/// (index and operands) and the current subpass (the number of
+/// `NextSubpass` commands since), and whether the current subpass was
+/// already ended by an [`RenderOp::EndSubpass`].
+pub(crate) fn open_pass(commands: &[Command], index: usize) -> Option<(usize, &PassBegin, usize, bool)> {
+    let mut next = 0usize;
+    let mut ended = None;
+    for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
+        match c {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::BeginPass(b) => return Some((i, b, next, ended.unwrap_or(false))),
+                RenderOp::NextSubpass => {
+                    ended.get_or_insert(false);
+                    next += 1;
+                }
+                RenderOp::EndSubpass { .. } => {
+                    ended.get_or_insert(true);
+                }
+                RenderOp::EndPass | RenderOp::End | RenderOp::Begin(_) => return None,
+                _ => {
+                    ended.get_or_insert(false);
+                }
+            },
+            Command::Submit(_) => return None,
+            _ => {
+                ended.get_or_insert(false);
+            }
+        }
+    }
+    None
+}
+
+/// What a render pass command does beyond its [`RenderOp`]: the barriers
+/// before it, its implicit dependencies, its accesses and, for a command
+/// that starts a subpass, that subpass as a rendering instance.
+#[derive(Default)]
+pub(crate) struct Lowered {
+    pub pre: Vec<Barrier>,
+    pub implicit: Vec<ImplicitDependency>,
+    pub accesses: Vec<(Region, StageAccess)>,
+    pub subpass: Option<Rendering>,
+}
+
+fn bad(call: &'static str, reason: String) -> RenderError {
+    RenderError::Bad { call, reason }
+}
+
+fn pass_of(program: &Program, id: RenderPassId) -> Option<&RenderPass> {
+    program.render_passes().get(id.0 as usize)
+}
+
+/// Subpass `s` of `rp` as a rendering instance over `views`.
+fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s: usize) -> Rendering {
+    let sp = &rp.subpasses[s];
+    let uses = |a: u32| rp.uses_of(a);
+    let first = |a: u32| uses(a).first().map(|u| u.0) == Some(s);
+    let lastu = |a: u32| uses(a).last().map(|u| u.0) == Some(s);
+    let att = |r: AttachmentReference, resolve: Option<AttachmentReference>| {
+        let d = &rp.attachments[r.attachment as usize];
+        let (image, range) = views[r.attachment as usize];
+        Attachment {
+            image,
+            range,
+            layout: r.layout,
+            load: if first(r.attachment) { d.load } else { LoadOp::None },
+            store: if lastu(r.attachment) {
+                d.store
+            } else {
+                StoreOp::None
+            },
+            resolve: resolve.map(|x| {
+                let (ri, rr) = views[x.attachment as usize];
+                (ri, rr, x.layout)
+            }),
+        }
+    };
+    Rendering {
+        colors: sp
+            .colors
+            .iter()
+            .filter_map(|c| c.color.map(|r| att(r, c.resolve)))
+            .collect(),
+        depth: sp.depth.map(|r| att(r, None)),
+    }
+}
+
+/// The load (`load`) or store operations of the attachments whose first
+/// (last) use is subpass `s`, per aspect.
+fn ops_at(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+    s: usize,
+    load: bool,
+) -> Vec<(Region, StageAccess)> {
+    let mut out = Vec::new();
+    for a in 0..rp.attachments.len() as u32 {
+        let uses = rp.uses_of(a);
+        let edge = if load { uses.first() } else { uses.last() };
+        let Some(&(at, _, kind)) = edge else { continue };
+        if at != s {
+            continue;
+        }
+        let d = &rp.attachments[a as usize];
+        let (image, range) = views[a as usize];
+        let (sl, ss) = d.stencil_ops();
+        let aspects: &[(Aspect, LoadOp, StoreOp)] = &[
+            (Aspect::Color, d.load, d.store),
+            (Aspect::Depth, d.load, d.store),
+            (Aspect::Stencil, sl, ss),
+        ];
+        for &(aspect, l, st) in aspects {
+            let sa = if load { kind.load(l) } else { kind.store(st) };
+            let Some(sa) = sa else { continue };
+            for r in aspect_bytes(program, image, range, aspect) {
+                out.push((
+                    Region {
+                        object: image,
+                        range: r,
+                    },
+                    sa,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The barriers at boundary `b` (module docs): each crossing dependency,
+/// then the layout transitions there, each with the union of the masks of
+/// the dependencies it happens between, or the implicit dependency.
+fn boundary_barriers(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+    b: usize,
+) -> Vec<Barrier> {
+    let n = rp.subpasses.len();
+    let mut out = Vec::new();
+    let all_attachments: Vec<Region> = views.iter().flat_map(|v| view_regions(program, *v)).collect();
+    let crossing: Vec<&SubpassDependency> = rp.crossing(b).collect();
+    for d in &crossing {
+        let whole = Barrier::global(
+            d.src_stage_mask,
+            d.src_access_mask,
+            d.dst_stage_mask,
+            d.dst_access_mask,
+        );
+        let named_non_fb = !(d.src_stage_mask | d.dst_stage_mask)
+            .difference(FRAMEBUFFER_SPACE)
+            .is_empty();
+        if !d.by_region || named_non_fb {
+            out.push(whole);
+            continue;
+        }
+        // Framebuffer-local: the memory dependency over the attachments'
+        // bytes only (an attachment access reads or writes the pixel it is
+        // made for), and the execution dependency from the logically
+        // earlier stages outside framebuffer space (vertex processing),
+        // which "is framebuffer-global".
+        for r in &all_attachments {
+            out.push(whole.on(*r));
+        }
+        let earlier = exec_scope(d.src_stage_mask, Side::Src)
+            .flags()
+            .difference(FRAMEBUFFER_SPACE);
+        if !earlier.is_empty() {
+            out.push(Barrier::global(
+                earlier,
+                AccessFlags2::NONE,
+                d.dst_stage_mask,
+                AccessFlags2::NONE,
+            ));
+        }
+    }
+    let union = |ds: &[&SubpassDependency]| {
+        ds.iter().fold(Barrier::default(), |acc, d| Barrier {
+            src_stage_mask: acc.src_stage_mask | d.src_stage_mask,
+            src_access_mask: acc.src_access_mask | d.src_access_mask,
+            dst_stage_mask: acc.dst_stage_mask | d.dst_stage_mask,
+            dst_access_mask: acc.dst_access_mask | d.dst_access_mask,
+            ..acc
+        })
+    };
+    for a in 0..rp.attachments.len() as u32 {
+        let desc = &rp.attachments[a as usize];
+        let uses = rp.uses_of(a);
+        let change = if b < n {
+            let Some(pos) = uses.iter().position(|u| u.0 == b) else {
+                continue;
+            };
+            let new = uses[pos].1;
+            match pos.checked_sub(1).map(|p| uses[p]) {
+                None if desc.initial != new => Some(if crossing.is_empty() || b != 0 {
+                    // "If there is no subpass dependency from
+                    // VK_SUBPASS_EXTERNAL to the first subpass that uses an
+                    // attachment, then an implicit subpass dependency
+                    // exists" (NONE -> ALL_COMMANDS with the attachment
+                    // accesses); EXTERNAL->k for k > 0 is refused, so past
+                    // the begin it is always the implicit one.
+                    Barrier::global(
+                        S::NONE,
+                        AccessFlags2::NONE,
+                        S::ALL_COMMANDS,
+                        IMPLICIT_ATTACHMENT_ACCESS,
+                    )
+                } else {
+                    union(&crossing)
+                }),
+                Some(prev) if prev.1 != new => Some(union(&crossing)),
+                _ => None,
+            }
+        } else {
+            match uses.last() {
+                Some(&(_, l, _)) if l != desc.final_layout => Some(if crossing.is_empty() {
+                    Barrier::global(
+                        S::ALL_COMMANDS,
+                        AccessFlags2::COLOR_ATTACHMENT_WRITE | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                        S::NONE,
+                        AccessFlags2::NONE,
+                    )
+                } else {
+                    union(&crossing)
+                }),
+                _ => None,
+            }
+        };
+        if let Some(masks) = change {
+            for r in view_regions(program, views[a as usize]) {
+                out.push(masks.on(r).with_transition());
+            }
+        }
+    }
+    out
+}
+
+/// Checks the views of a `begin-render-pass` against the render pass.
+fn check_views(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+) -> Result<(), RenderError> {
+    let call = "vkCmdBeginRenderPass";
+    if views.len() != rp.attachments.len() {
+        return Err(bad(
+            call,
+            format!(
+                "{} views for render pass `{}` with {} attachments (VUID-VkFramebufferCreateInfo-attachmentCount-00876)",
+                views.len(),
+                rp.name,
+                rp.attachments.len()
+            ),
+        ));
+    }
+    for (i, (&(image, range), desc)) in views.iter().zip(&rp.attachments).enumerate() {
+        let name = program.object(image).map_or("?".to_string(), |o| o.name.clone());
+        let d = program.image(image).ok_or_else(|| {
+            bad(
+                call,
+                format!("view {i}: `{name}` is not an image (declare it with `image`)"),
+            )
+        })?;
+        let (aspects, m0, m1, _, _) = d
+            .resolve_range(range)
+            .map_err(|e| bad(call, format!("view {i}: {e}")))?;
+        if m1 - m0 != 1 {
+            return Err(bad(
+                call,
+                format!(
+                    "view {i}: an attachment view has one mip level; {range} has {}",
+                    m1 - m0
+                ),
+            ));
+        }
+        if d.format != desc.format {
+            return Err(bad(
+                call,
+                format!(
+                    "view {i}: `{name}` is {}, attachment {i} is {} (VUID-VkFramebufferCreateInfo-pAttachments-00880)",
+                    d.format.name(),
+                    desc.format.name()
+                ),
+            ));
+        }
+        if aspects != d.format.aspect_mask() {
+            return Err(bad(
+                call,
+                format!("view {i}: {range} names {aspects}; an attachment view covers every aspect of its format ({})", d.format.aspect_mask()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The accesses of a `vkCmdClearAttachments` in the instance `r` (a
+/// dynamic one) or subpass `sub` of a render pass: "Unlike other clear
+/// commands, vkCmdClearAttachments is not a transfer command. It performs
+/// its operations in rasterization order": color writes in
+/// `COLOR_ATTACHMENT_OUTPUT`, depth/stencil writes in both fragment test
+/// stages.
+fn clear_accesses(
+    program: &Program,
+    c: &ClearAttachments,
+    colors: &[Option<(ObjectId, SubresourceRange)>],
+    depth: Option<(ObjectId, SubresourceRange)>,
+) -> Result<Vec<(Region, StageAccess)>, RenderError> {
+    let call = "vkCmdClearAttachments";
+    let mut out = Vec::new();
+    for &n in &c.colors {
+        let Some(slot) = colors.get(n as usize) else {
+            return Err(bad(
+                call,
+                format!(
+                    "color attachment {n} of {} (VUID-vkCmdClearAttachments-aspectMask-07271)",
+                    colors.len()
+                ),
+            ));
+        };
+        // An unused slot: "the clear has no effect".
+        if let Some(v) = slot {
+            for r in view_regions(program, *v) {
+                out.push((r, StageAccess::ColorAttachmentOutputColorWrite));
+            }
+        }
+    }
+    for (on, aspect, vuid) in [
+        (
+            c.depth,
+            Aspect::Depth,
+            "VUID-vkCmdClearAttachments-aspectMask-02502",
+        ),
+        (
+            c.stencil,
+            Aspect::Stencil,
+            "VUID-vkCmdClearAttachments-aspectMask-02503",
+        ),
+    ] {
+        let Some((image, range)) = depth.filter(|_| on) else {
+            continue;
+        };
+        if !range.aspects.has(aspect) {
+            return Err(bad(
+                call,
+                format!(
+                    "the depth/stencil attachment has no {} aspect ({vuid})",
+                    aspect.name()
+                ),
+            ));
+        }
+        for r in aspect_bytes(program, image, range, aspect) {
+            let region = Region {
+                object: image,
+                range: r,
+            };
+            out.push((region, StageAccess::EarlyFragmentTestsDepthStencilWrite));
+            out.push((region, StageAccess::LateFragmentTestsDepthStencilWrite));
+        }
+    }
+    Ok(out)
+}
+
+/// Lowers a render pass command (or a `vkCmdClearAttachments`) recorded
+/// at `index` of `program` (module docs).
+pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lowered, RenderError> {
+    let call = op.vulkan_name();
+    let outside = |vuid: &'static str| RenderError::OutsidePass {
+        call,
+        within: if matches!(op, RenderOp::Clear(_)) {
+            "a rendering or render pass instance"
+        } else {
+            "a render pass instance: it must be recorded between begin-render-pass and end-render-pass"
+        },
+        vuid,
+    };
+    match op {
+        RenderOp::BeginPass(b) => {
+            let rp = pass_of(program, b.pass)
+                .ok_or_else(|| bad(call, format!("render pass {} is not declared", b.pass.0)))?;
+            check_views(program, rp, &b.views)?;
+            Ok(Lowered {
+                pre: boundary_barriers(program, rp, &b.views, 0),
+                accesses: ops_at(program, rp, &b.views, 0, true),
+                subpass: Some(subpass_rendering(rp, &b.views, 0)),
+                ..Lowered::default()
+            })
+        }
+        RenderOp::EndSubpass { last } => {
+            let (_, b, s, ended) = open_pass(&program.commands, index).ok_or_else(|| {
+                outside(if *last {
+                    "VUID-vkCmdEndRenderPass-renderpass"
+                } else {
+                    "VUID-vkCmdNextSubpass-renderpass"
+                })
+            })?;
+            if ended {
+                return Err(bad(call, "the subpass is already ended".into()));
+            }
+            let rp = pass_of(program, b.pass).ok_or_else(|| bad(call, "no render pass".into()))?;
+            let n = rp.subpasses.len();
+            if *last && s + 1 != n {
+                return Err(RenderError::SubpassCount {
+                    call,
+                    subpasses: n,
+                    current: s,
+                    vuid: "VUID-vkCmdEndRenderPass-None-00910",
+                });
+            }
+            if !*last && s + 1 >= n {
+                return Err(RenderError::SubpassCount {
+                    call,
+                    subpasses: n,
+                    current: s,
+                    vuid: "VUID-vkCmdNextSubpass-None-00909",
+                });
+            }
+            let r = subpass_rendering(rp, &b.views, s);
+            let mut accesses = Vec::new();
+            // "Multisample resolve operations for attachments execute in
+            // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
+            // stage" at the end of the subpass, before the store operations.
+            for a in &r.colors {
+                if let Some((ri, rr, _)) = a.resolve {
+                    for reg in view_regions(program, (a.image, a.range)) {
+                        accesses.push((reg, StageAccess::ColorAttachmentOutputColorRead));
+                    }
+                    for reg in view_regions(program, (ri, rr)) {
+                        accesses.push((reg, StageAccess::ColorAttachmentOutputColorWrite));
+                    }
+                }
+            }
+            accesses.extend(ops_at(program, rp, &b.views, s, false));
+            Ok(Lowered {
+                implicit: implicit_of(program, &r),
+                accesses,
+                ..Lowered::default()
+            })
+        }
+        RenderOp::NextSubpass | RenderOp::EndPass => {
+            let (_, b, s, ended) = open_pass(&program.commands, index).ok_or_else(|| {
+                outside(if matches!(op, RenderOp::NextSubpass) {
+                    "VUID-vkCmdNextSubpass-renderpass"
+                } else {
+                    "VUID-vkCmdEndRenderPass-renderpass"
+                })
+            })?;
+            let rp = pass_of(program, b.pass).ok_or_else(|| bad(call, "no render pass".into()))?;
+            if !ended {
+                return Err(bad(
+                    call,
+                    "the subpass's end (its resolves and store operations, RenderOp::EndSubpass) must come first".into(),
+                ));
+            }
+            let n = rp.subpasses.len();
+            match op {
+                RenderOp::NextSubpass if s + 1 >= n => Err(RenderError::SubpassCount {
+                    call,
+                    subpasses: n,
+                    current: s,
+                    vuid: "VUID-vkCmdNextSubpass-None-00909",
+                }),
+                RenderOp::NextSubpass => Ok(Lowered {
+                    pre: boundary_barriers(program, rp, &b.views, s + 1),
+                    accesses: ops_at(program, rp, &b.views, s + 1, true),
+                    subpass: Some(subpass_rendering(rp, &b.views, s + 1)),
+                    ..Lowered::default()
+                }),
+                _ if s + 1 != n => Err(RenderError::SubpassCount {
+                    call,
+                    subpasses: n,
+                    current: s,
+                    vuid: "VUID-vkCmdEndRenderPass-None-00910",
+                }),
+                _ => Ok(Lowered {
+                    pre: boundary_barriers(program, rp, &b.views, n),
+                    ..Lowered::default()
+                }),
+            }
+        }
+        RenderOp::Clear(c) => {
+            let Some((_, r)) = super::render::open_instance(&program.commands, index) else {
+                return Err(outside("VUID-vkCmdClearAttachments-renderpass"));
+            };
+            // In a subpass the index is into its color slots, unused
+            // slots included.
+            let colors: Vec<Option<(ObjectId, SubresourceRange)>> = match open_pass(&program.commands, index)
+            {
+                Some((_, b, s, _)) => match pass_of(program, b.pass) {
+                    Some(rp) => rp.subpasses[s]
+                        .colors
+                        .iter()
+                        .map(|c| c.color.map(|x| b.views[x.attachment as usize]))
+                        .collect(),
+                    None => Vec::new(),
+                },
+                None => r.colors.iter().map(|a| Some((a.image, a.range))).collect(),
+            };
+            if c.colors.is_empty() && !c.depth && !c.stencil {
+                return Err(bad(
+                    call,
+                    "clears nothing (VUID-vkCmdClearAttachments-attachmentCount-arraylength)".into(),
+                ));
+            }
+            let depth = r.depth.map(|a| (a.image, a.range));
+            Ok(Lowered {
+                implicit: implicit_of(program, r),
+                accesses: clear_accesses(program, c, &colors, depth)?,
+                ..Lowered::default()
+            })
+        }
+        _ => Ok(Lowered::default()),
+    }
+}
+
+/// Refuses a plan of `input` that leaves a hazard inside a render pass
+/// instance or at its begin (a barrier cannot be placed inside, and one
+/// before the begin does not reach its layout transitions: only the render
+/// pass's subpass dependencies order them) with
+/// [`RenderError::PlanNeedsSubpassDependency`] at that instance's
+/// `begin-render-pass` in `input` (the k-th of one is the k-th of the
+/// other: planners insert barriers, waits and submits only).
+pub(crate) fn refuse_hazard_inside(
+    input: &Program,
+    planned: &Program,
+) -> Result<(), super::error::ProgramError> {
+    use super::error::{Location, ProgramError, ProgramErrorKind};
+    let begins = |p: &Program| -> Vec<usize> {
+        p.commands
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_))))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let ours = begins(input);
+    if ours.is_empty() {
+        return Ok(());
+    }
+    let theirs = begins(planned);
+    for h in crate::hazard::check(planned)? {
+        // At the begin itself: its transitions, which the subpass
+        // dependencies order, not a barrier before it (the implicit one has
+        // an empty first scope).
+        let at_begin = matches!(&planned.commands[h.command], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
+        let b = if at_begin {
+            h.command
+        } else {
+            let Some((b, ..)) = open_pass(&planned.commands, h.command) else {
+                continue;
+            };
+            b
+        };
+        let k = theirs.iter().position(|&x| x == b).unwrap_or(0);
+        return Err(ProgramError {
+            at: Location::Command(ours.get(k).copied().unwrap_or(0)),
+            kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsSubpassDependency)),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,338 @@
+//! Render passes (`vksync::ir::renderpass`): one table of hazard cases and
+//! one of errors, each hazard case with the spec sentence it checks
+//! (renderpass.adoc, synchronization.adoc; paraphrased where long). Every
+//! hazard case is decided by the fast checker and by the definitional
+//! semantics (`vksync::spec`), which must find the same (command, kind,
+//! byte), and prints and parses back to itself. The expectation lists
+//! `L<line> <KIND> <region> after L<line>`.
+
+use std::collections::BTreeSet;
+use vksync::spec::{races, Reading};
+use vksync::{check, trace};
+
+/// Declarations every case starts with (lines 1-5): a storage buffer
+/// `sb`, a readback buffer `out`, a 4x4 color image, a 4x4 depth/stencil
+/// image and a 4x4 color image to resolve into.
+const HEAD: &str = "buffer sb 256
+buffer out 256
+image col R8G8B8A8_UNORM 4x4
+image dep D24_UNORM_S8_UINT 4x4
+image res R8G8B8A8_UNORM 4x4
+";
+
+/// A color attachment kept in COLOR_ATTACHMENT_OPTIMAL.
+const COLOR_KEPT: &str =
+    "attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL";
+
+/// `col` into COLOR_ATTACHMENT_OPTIMAL, its second scope the load op's.
+const TO_ATT: &str =
+    "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n";
+
+fn parse(body: &str) -> Result<trace::Trace, String> {
+    trace::parse(&format!("{HEAD}{body}")).map_err(|e| e.to_string())
+}
+
+/// The hazards of a case, after checking that both checkers agree and
+/// that the program prints and parses back to itself.
+fn hazards(name: &str, body: &str) -> Vec<String> {
+    let t = parse(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let printed = trace::print(&t.program);
+    let again = trace::parse(&printed).unwrap_or_else(|e| panic!("{name}: reparse: {e}\n{printed}"));
+    assert_eq!(again.program, t.program, "case `{name}`: round trip\n{printed}");
+    let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bytes = |c: usize, k, m, r: vksync::ByteRange| (r.start..r.end).map(move |b| (c, k, m, b));
+    let fast: BTreeSet<_> = hs
+        .iter()
+        .flat_map(|h| bytes(h.command, h.kind, h.memory.mem, h.memory.range))
+        .collect();
+    let spec: BTreeSet<_> = races(&t.program, Reading::MemoryModel)
+        .unwrap()
+        .iter()
+        .flat_map(|r| bytes(r.command, r.kind, r.mem, r.range))
+        .collect();
+    assert_eq!(
+        fast, spec,
+        "case `{name}`: the checker and the definitional semantics differ"
+    );
+    hs.iter()
+        .map(|h| {
+            format!(
+                "L{} {} {} after L{}",
+                t.command_lines[h.command],
+                h.kind,
+                t.program.show_region(h.region),
+                t.command_lines[h.prior_command]
+            )
+        })
+        .collect()
+}
+
+/// The error a case ends with (parse or resolve), `line: message`.
+fn error(body: &str) -> String {
+    match parse(body) {
+        Ok(t) => match vksync::resolve(&t.program) {
+            Ok(_) => String::new(),
+            Err(e) => format!("{}: {}", t.line_of(e.at).unwrap_or(0), e.kind),
+        },
+        Err(e) => e,
+    }
+}
+
+/// (name, the spec sentence, body after the head, expected hazards).
+type Case = (&'static str, &'static str, String, &'static [&'static str]);
+
+/// Two subpasses, each drawing into `col` (attachment 0) in `layouts`,
+/// the first writing `sb` in its fragment shader, the second reading it;
+/// `deps` the dependency clauses (lines 6-11, the draws on 8 and 10).
+fn two_subpasses(layouts: (&str, &str), final_layout: &str, deps: &str) -> String {
+    format!(
+        "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->{final_layout} ; \
+         subpass color 0 {} ; subpass color 0 {}{deps}\n\
+         {TO_ATT}\
+         begin-render-pass rp col COLOR:0:0\n\
+         draw vertexCount=3 fs write sb[0..256]\n\
+         next-subpass\n\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n",
+        layouts.0, layouts.1
+    )
+}
+
+fn cases() -> Vec<Case> {
+    let att = ("COLOR_ATTACHMENT_OPTIMAL", "COLOR_ATTACHMENT_OPTIMAL");
+    let storage_dep =
+        " ; dependency 0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ";
+    // Two instances: `rp` clears and stores `col`, `rp2` loads it.
+    let reload = |deps: &str| {
+        format!(
+            "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n\
+             render-pass rp2 attachment R8G8B8A8_UNORM LOAD NONE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL{deps}\n\
+             {TO_ATT}\
+             begin-render-pass rp col COLOR:0:0\n\
+             end-render-pass\n\
+             begin-render-pass rp2 col COLOR:0:0\n\
+             end-render-pass\n"
+        )
+    };
+    vec![
+        (
+            "no dependency between subpasses",
+            "Subpass Dependencies: without a dependency, commands of two subpasses are not ordered (a subpass \
+             dependency's first synchronization scope holds the commands of srcSubpass, its second those of dstSubpass)",
+            two_subpasses(att, "COLOR_ATTACHMENT_OPTIMAL", ""),
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "a dependency 0->1 orders the storage write before the read",
+            "If srcSubpass and dstSubpass are subpasses, the dependency orders the commands of srcSubpass before \
+             those of dstSubpass (synchronization and access scopes as in a pipeline barrier)",
+            two_subpasses(att, "COLOR_ATTACHMENT_OPTIMAL", storage_dep),
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "a BY_REGION dependency does not order bytes outside the attachments",
+            "If dependencyFlags includes VK_DEPENDENCY_BY_REGION_BIT, then any dependency between framebuffer-space \
+             pipeline stages is framebuffer-local: the model orders the attachments' bytes only",
+            two_subpasses(att, "COLOR_ATTACHMENT_OPTIMAL", &format!("{storage_dep} by-region")),
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "a layout change between subpasses whose dependency misses the color writes",
+            "Automatic layout transitions away from the layout used in a subpass happen-after the availability \
+             operations for all dependencies with that subpass as the srcSubpass (here one for the storage writes only)",
+            two_subpasses(("COLOR_ATTACHMENT_OPTIMAL", "GENERAL"), "GENERAL", storage_dep),
+            // The dependency's first scope (FRAGMENT_SHADER and earlier)
+            // misses the color writes; its second scope reaches the next
+            // subpass's color writes, and the transition is made available.
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L10 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "a BY_REGION dependency orders the layout change between subpasses",
+            "The transition is part of the dependency; a framebuffer-local dependency orders the attachment's own \
+             pixels, which are all the transition touches",
+            two_subpasses(
+                ("COLOR_ATTACHMENT_OPTIMAL", "GENERAL"),
+                "GENERAL",
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_READ",
+            ),
+            &[],
+        ),
+        (
+            "the transition to finalLayout with the implicit dependency, then a copy",
+            "If there is no subpass dependency from the last subpass that uses an attachment to VK_SUBPASS_EXTERNAL, \
+             an implicit one exists (ALL_COMMANDS:COLOR_ATTACHMENT_WRITE|DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE): \
+             nothing after the render pass is ordered after the transition",
+            format!(
+                "{}copy-image-to-buffer col TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+                two_subpasses(att, "TRANSFER_SRC_OPTIMAL", storage_dep)
+            ),
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12"],
+        ),
+        (
+            "the transition to finalLayout with a dependency 1->EXTERNAL to the copy",
+            "Automatic layout transitions into finalLayout happen-before the visibility operations for all \
+             dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL",
+            format!(
+                "{}copy-image-to-buffer col TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+                two_subpasses(
+                    att,
+                    "TRANSFER_SRC_OPTIMAL",
+                    &format!("{storage_dep} ; dependency 1->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ")
+                )
+            ),
+            // Subpass 1's draw and store also race subpass 0's color
+            // write: no dependency here holds the color accesses (an
+            // instance's implicit dependencies order its own accesses
+            // only, and each subpass is one).
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "a load after an earlier instance's store, no external dependency",
+            "If srcSubpass is VK_SUBPASS_EXTERNAL, the first synchronization scope includes commands earlier in \
+             submission order than vkCmdBeginRenderPass; without one nothing orders them before the load operation",
+            reload(""),
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "a load after an earlier instance's store, with EXTERNAL->0",
+            "The load operation is in the second scope of a dependency from VK_SUBPASS_EXTERNAL to the first subpass \
+             that uses the attachment (any load operations on attachments used in dstSubpass)",
+            reload(" ; dependency EXTERNAL->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ"),
+            &[],
+        ),
+        (
+            "the transition from initialLayout with the implicit dependency",
+            "If there is no subpass dependency from VK_SUBPASS_EXTERNAL to the first subpass that uses an attachment, \
+             an implicit one exists with srcStageMask NONE: the transition is ordered after nothing earlier",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n\
+                 render-pass rp2 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->COLOR_ATTACHMENT_OPTIMAL ; \
+                 subpass color 0 GENERAL\n\
+                 {TO_ATT}\
+                 begin-render-pass rp col COLOR:0:0\n\
+                 end-render-pass\n\
+                 begin-render-pass rp2 col COLOR:0:0\n\
+                 end-render-pass\n"
+            ),
+            // The transition and the clear load op, both after the store;
+            // and `rp2`'s store (its own instance's implicit dependencies
+            // do not order `rp`'s store before it).
+            &[
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+            ],
+        ),
+        (
+            "a resolve at the end of the subpass, read by a copy",
+            "Multisample resolve operations execute in COLOR_ATTACHMENT_OUTPUT at the end of the subpass: a later \
+             copy needs a dependency from them",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; attachment R8G8B8A8_UNORM DONT_CARE STORE \
+                 GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL resolve 1 GENERAL\n\
+                 {TO_ATT}\
+                 barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+                 begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+                 draw vertexCount=3\n\
+                 end-render-pass\n\
+                 copy-image-to-buffer res GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+            ),
+            &["L12 READ_AFTER_WRITE res[COLOR:0:0] after L11"],
+        ),
+        (
+            "clear-attachments between draws of a subpass",
+            "Unlike other clear commands, vkCmdClearAttachments is not a transfer command. It performs its \
+             operations in rasterization order",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; attachment D24_UNORM_S8_UINT CLEAR STORE stencil CLEAR STORE \
+                 DEPTH_STENCIL_ATTACHMENT_OPTIMAL->DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; subpass color 0 \
+                 COLOR_ATTACHMENT_OPTIMAL depth 1 DEPTH_STENCIL_ATTACHMENT_OPTIMAL\n\
+                 {TO_ATT}\
+                 barrier NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE dep DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_STENCIL_ATTACHMENT_OPTIMAL\n\
+                 begin-render-pass rp col COLOR:0:0 ; dep DEPTH|STENCIL:0:0\n\
+                 draw vertexCount=3 depth-test depth-write\n\
+                 clear-attachments color 0 ; depth ; stencil\n\
+                 draw vertexCount=3 depth-test depth-write blend\n\
+                 end-render-pass\n"
+            ),
+            &[],
+        ),
+    ]
+}
+
+#[test]
+fn render_pass_hazards() {
+    let mut failures = Vec::new();
+    for (name, rule, body, want) in cases() {
+        let got = hazards(name, &body);
+        if got != want {
+            failures.push(format!("{name} ({rule}):\n  got  {got:?}\n  want {want:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn render_pass_errors() {
+    let one = "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n";
+    let two = "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n";
+    // Lines 6-8: a render pass, `col` into its layout, the begin.
+    let inside = |rp: &str, body: &str| format!("{rp}{TO_ATT}begin-render-pass rp col COLOR:0:0\n{body}");
+    let decl = |clauses: &str| format!("render-pass rp {clauses}\n");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("next-subpass past the last subpass", inside(one, "next-subpass\n"), "9:1: vkCmdNextSubpass in subpass 0 of a render pass with 1 subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass (VUID-vkCmdNextSubpass-None-00909)"),
+        ("end-render-pass before the last subpass", inside(two, "end-render-pass\n"), "9:1: vkCmdEndRenderPass in subpass 0 of a render pass with 2 subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass (VUID-vkCmdEndRenderPass-None-00910)"),
+        ("a draw after end-render-pass", inside(one, "end-render-pass\ndraw vertexCount=3\n"), "10:1: vkCmdDraw outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdDraw-renderpass)"),
+        ("next-subpass outside", "next-subpass\n".into(), "6:1: vkCmdNextSubpass outside a render pass instance: it must be recorded between begin-render-pass and end-render-pass (VUID-vkCmdNextSubpass-renderpass)"),
+        ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside the rendering instance begun at command 1 is not modelled (without VK_KHR_dynamic_rendering_local_read it is invalid: VUID-vkCmdPipelineBarrier2-None-06191)"),
+        ("a dispatch inside", inside(one, "dispatch k write sb[0..4]\nend-render-pass\n"), "9: vkCmdDispatch inside the rendering instance begun at command 1: it must be recorded outside one (VUID-vkCmdDispatch-renderpass)"),
+        ("end-rendering inside", inside(one, "end-rendering\n"), "9:1: vkCmdEndRendering: inside a render pass instance: end it with end-render-pass (VUID-vkCmdEndRendering-None-06161)"),
+        ("a submit inside", inside(one, "submit\n"), "8: the command buffer is submitted (command 2) while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)"),
+        ("the trace ends inside", inside(one, ""), "8: the trace ends while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)"),
+        ("a view count mismatch", format!("{one}{TO_ATT}begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n"), "8:1: vkCmdBeginRenderPass: 2 views for render pass `rp` with 1 attachments (VUID-VkFramebufferCreateInfo-attachmentCount-00876)"),
+        ("a view format mismatch", format!("{one}begin-render-pass rp dep DEPTH|STENCIL:0:0\n"), "7:1: vkCmdBeginRenderPass: view 0: `dep` is D24_UNORM_S8_UINT, attachment 0 is R8G8B8A8_UNORM (VUID-VkFramebufferCreateInfo-pAttachments-00880)"),
+        ("an attachment in the wrong layout at the begin", format!("{one}begin-render-pass rp col COLOR:0:0\nend-render-pass\n"), "7: vkCmdBeginRenderPass uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (initialLayout is the layout the attachment's subresources are in when the render pass instance begins)"),
+        ("an unknown render pass", "begin-render-pass nope col COLOR:0:0\n".into(), "6:19: unknown render pass `nope` (declare it with `render-pass`)"),
+        ("an attachment index out of range", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 1 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 1 of 1 (VUID-VkRenderPassCreateInfo2-attachment-03051)"),
+        ("a layout not allowed for the use", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 TRANSFER_DST_OPTIMAL"), "6:13: render pass `rp`: subpass 0: attachment 0 in layout TRANSFER_DST_OPTIMAL, not an attachment layout for its use (VUID-VkAttachmentReference2-layout-03077)"),
+        ("a depth format as a color attachment", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 (D24_UNORM_S8_UINT) used as a color or resolve attachment (VUID-VkSubpassDescription2-pColorAttachments-02898)"),
+        ("stencil ops for a color format", decl("attachment R8G8B8A8_UNORM CLEAR STORE stencil CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: attachment 0: `stencil` ops for R8G8B8A8_UNORM, a format without a stencil aspect (VkAttachmentDescription2: stencilLoadOp and stencilStoreOp apply to stencil formats only)"),
+        ("an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL"), "6:13: render pass `rp`: subpass 0: an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet) is not modelled"),
+        ("a dependency skipping a boundary", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 0->EXTERNAL (a dependency is modelled as a barrier at the one subpass boundary it crosses: EXTERNAL->0, k->k+1 or 1->EXTERNAL) is not modelled"),
+        ("a dependency running backwards", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 1->0 COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 1->0 runs backwards (VUID-VkSubpassDependency2-srcSubpass-03084)"),
+        ("an unsupported access in a dependency", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT"), "6:13: render pass `rp`: dependency 0: source access `COLOR_ATTACHMENT_WRITE` is not supported by any stage in `COPY`; it needs one of `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS` (VUID-VkSubpassDependency2-srcAccessMask-03088)"),
+        ("preserving a used attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),
+        ("clear-attachments outside", "clear-attachments color 0\n".into(), "6:1: vkCmdClearAttachments outside a rendering or render pass instance (VUID-vkCmdClearAttachments-renderpass)"),
+        ("clear-attachments of a color slot past the subpass's", inside(one, "clear-attachments color 1\n"), "9:1: vkCmdClearAttachments: color attachment 1 of 1 (VUID-vkCmdClearAttachments-aspectMask-07271)"),
+    ];
+    let mut failures = Vec::new();
+    for (name, body, want) in cases {
+        let got = error(&body);
+        if got != want {
+            failures.push(format!("(\"{name}\", {body:?}, {got:?}),"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
