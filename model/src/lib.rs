@@ -78,6 +78,8 @@ pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
 pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
+#[cfg(feature = "parallel")]
+pub use hazard::{check_parallel, check_report_parallel};
 pub use ir::access::{accesses, is_device_command, region_accesses, Access};
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
