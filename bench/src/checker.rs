@@ -28,6 +28,41 @@ pub struct CheckerArgs {
     /// Device name substring (default: VKSYNC_DEVICE, else the first device).
     #[arg(long)]
     device: Option<String>,
+    /// The stream: `resnet` (the planned residual-block workload above) or
+    /// `copy-pages` (the validation layer's `CopyPagesInSmallChunks` stress
+    /// pattern: a global ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ
+    /// barrier before each 16-byte copy from one chunk of a buffer to the
+    /// next, over `--pages` pages of 64 KiB: 4,096 pairs a page).
+    #[arg(long, default_value = "resnet")]
+    workload: String,
+    /// Pages of the copy-pages stream (16: 65,535 copy + barrier pairs).
+    #[arg(long, default_value_t = 16)]
+    pages: usize,
+    /// Also time the sharded check on this many threads (0: none).
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+}
+
+/// The copy-pages stream (see [`CheckerArgs::workload`]): as the layer's
+/// test records it, the first page starting at its second chunk.
+fn copy_pages(pages: usize) -> Result<vksync::Program, String> {
+    use std::fmt::Write as _;
+    let size = pages * 65536;
+    let mut t = format!("buffer pages {size}\n");
+    for k in 0..size / 16 - 1 {
+        let src = k * 16;
+        writeln!(
+            t,
+            "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ\ncopy pages[{src}..{}] -> pages[{}..{}]",
+            src + 16,
+            src + 16,
+            src + 32
+        )
+        .expect("a String");
+    }
+    vksync::trace::parse(&t)
+        .map(|t| t.program)
+        .map_err(|e| e.to_string())
 }
 
 pub fn run(args: &CheckerArgs) -> Result<(), String> {
@@ -48,15 +83,33 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
         slow_iters: 16,
         reuse: true,
     };
-    let raw = workload::program(shape, false).map_err(|e| e.to_string())?;
+    let copy = match args.workload.as_str() {
+        "resnet" => false,
+        "copy-pages" => true,
+        w => return Err(format!("unknown workload `{w}` (resnet, copy-pages)")),
+    };
+    let raw = if copy {
+        copy_pages(args.pages)?
+    } else {
+        workload::program(shape, false).map_err(|e| e.to_string())?
+    };
     let t = Instant::now();
-    let planned = plan(&raw, PlanOptions::new(PlannerKind::Offline))
-        .map_err(|e| e.to_string())?
-        .program;
+    let planned = if copy {
+        // Recorded as the layer's test records it: its own barriers.
+        raw.clone()
+    } else {
+        plan(&raw, PlanOptions::new(PlannerKind::Offline))
+            .map_err(|e| e.to_string())?
+            .program
+    };
     let plan_s = t.elapsed().as_secs_f64();
     // The stream both sides see, with the bits the 1.3.239 layer needs to
     // report nothing (D2, D4): a reported hazard costs the layer time.
-    let planned = vksync::layer::quiet_for_layer(&planned);
+    let planned = if copy {
+        planned
+    } else {
+        vksync::layer::quiet_for_layer(&planned)
+    };
     let recorded = workload::device_commands(&planned);
     let layout = vksync::resolve(&planned).map_err(|e| e.to_string())?;
     let n_accesses: usize = planned
@@ -68,17 +121,28 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
                 .len()
         })
         .sum();
-    println!(
-        "stream: {} chains x {} residual blocks, {} buffers; {} device commands + {} barriers (offline plan, global, made quiet for the 1.3.239 layer: D2, D4) = {} recorded commands; {} program commands with alloc/free; {} accesses",
-        args.batch,
-        layers,
-        bytes(size),
-        workload::device_commands(&raw),
-        planned.barrier_points(),
-        recorded,
-        planned.commands().len(),
-        n_accesses
-    );
+    if copy {
+        println!(
+            "stream: copy-pages, {} pages of 64 KiB in one buffer; {} copies + {} barriers = {} recorded commands; {} accesses",
+            args.pages,
+            workload::device_commands(&raw) - planned.barrier_points(),
+            planned.barrier_points(),
+            recorded,
+            n_accesses
+        );
+    } else {
+        println!(
+            "stream: {} chains x {} residual blocks, {} buffers; {} device commands + {} barriers (offline plan, global, made quiet for the 1.3.239 layer: D2, D4) = {} recorded commands; {} program commands with alloc/free; {} accesses",
+            args.batch,
+            layers,
+            bytes(size),
+            workload::device_commands(&raw),
+            planned.barrier_points(),
+            recorded,
+            planned.commands().len(),
+            n_accesses
+        );
+    }
 
     let mut options = DeviceOptions::from_env();
     if args.device.is_some() {
@@ -98,12 +162,22 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
     }
 
     let mut check_s = Vec::new();
+    let mut par_s = Vec::new();
     let mut hazards = 0;
     for _ in 0..args.reps {
         let t = Instant::now();
         let h = vksync::check(&planned).map_err(|e| e.to_string())?;
         check_s.push(t.elapsed().as_secs_f64());
         hazards = h.len();
+        if args.jobs > 0 {
+            let t = Instant::now();
+            let p = vksync::check_parallel(&planned, Semantics::default(), args.jobs)
+                .map_err(|e| e.to_string())?;
+            par_s.push(t.elapsed().as_secs_f64());
+            if p != h {
+                return Err("the sharded check differs from the sequential one".into());
+            }
+        }
         for (label, d, times, messages) in devices.iter_mut() {
             let timing = d
                 .time_recording(&planned, 1)
@@ -133,6 +207,17 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
         n_accesses as f64 / vk_s,
         hazards
     );
+    if args.jobs > 0 {
+        let s = median(&par_s);
+        println!(
+            "{:<38} {:>10.1} {:>12.1} {:>14.3e} {:>9}",
+            format!("vksync check, sharded, {} threads", args.jobs),
+            s * 1e3,
+            per_cmd_ns(s),
+            n_accesses as f64 / s,
+            hazards
+        );
+    }
     println!(
         "{:<38} {:>10.1} {:>12.1} {:>14} {:>9}",
         "vksync offline plan (once, for scale)",

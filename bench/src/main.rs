@@ -17,6 +17,7 @@
 mod checker;
 mod gpu;
 mod primitives;
+mod scale;
 mod stats;
 mod timing;
 mod workload;
@@ -39,6 +40,9 @@ enum Cmd {
     Primitives(primitives::PrimitivesArgs),
     /// vksync's checker vs the validation layer's recording cost.
     Checker(checker::CheckerArgs),
+    /// Check time per command of generated traces at several sizes, one
+    /// queue (sequential and sharded) and two queues.
+    Scale(scale::ScaleArgs),
     /// Print the workload as a trace file (for `vksync check` / `vksync plan`).
     Trace {
         #[arg(long, default_value_t = 4)]
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         Cmd::Gpu(args) => gpu::run(&args),
         Cmd::Primitives(args) => primitives::run(&args),
         Cmd::Checker(args) => checker::run(&args),
+        Cmd::Scale(args) => scale::run(&args),
         Cmd::Trace {
             batch,
             layers,

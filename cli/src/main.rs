@@ -122,6 +122,15 @@ enum Cmd {
         /// VKSYNC_VALIDATION=0). Single-queue traces without events.
         #[arg(long, value_name = "VERSION")]
         layer: Option<String>,
+        /// Check on N threads: the single-queue checker sharded by memory
+        /// object (each shard takes its objects' accesses and every
+        /// barrier, submit, wait and event), the output identical to one
+        /// thread's. 0: one per core. Traces with several queues or
+        /// semaphores are checked on one thread. Default 1: the speed-up
+        /// depends on how the accesses spread over memory objects
+        /// (docs/performance.md, "Parallel checking").
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
     },
     /// Print the trace with barriers planned (the input's own barriers are dropped first).
     Plan {
@@ -369,8 +378,13 @@ fn main() -> ExitCode {
             svg,
             by_definition,
             layer,
+            jobs,
         } => {
             let layer = layernotes::LayerChoice::from_arg(layer.as_deref());
+            let jobs = match jobs {
+                0 => std::thread::available_parallelism().map_or(1, usize::from),
+                n => n,
+            };
             match layernotes::validate(&layer) {
                 Ok(()) => check_drawing(
                     &file,
@@ -378,6 +392,7 @@ fn main() -> ExitCode {
                     svg.as_deref(),
                     by_definition,
                     &layer,
+                    jobs,
                     &mut out,
                 ),
                 Err(e) => {
@@ -537,7 +552,7 @@ fn write_picture(path: Option<&std::path::Path>, picture: Option<String>, status
 /// `vksync check FILE` (also run by `capture` on each trace it records):
 /// the hazards, then the ownership issues.
 fn check(file: &std::path::Path, reading: vksync::Reading, out: &mut Out) -> Status {
-    check_drawing(file, reading, None, false, &layernotes::LayerChoice::None, out)
+    check_drawing(file, reading, None, false, &layernotes::LayerChoice::None, 1, out)
 }
 
 /// `vksync check FILE [--svg OUT | --by-definition]`.
@@ -547,6 +562,7 @@ fn check_drawing(
     svg_out: Option<&std::path::Path>,
     by_definition: bool,
     layer: &layernotes::LayerChoice,
+    jobs: usize,
     out: &mut Out,
 ) -> Status {
     let source = match load(file) {
@@ -562,7 +578,7 @@ fn check_drawing(
     let checked = if by_definition {
         check_by_spec(&source, reading, "--by-definition", out)
     } else {
-        check_source(&source, reading, layer, out)
+        check_source(&source, reading, layer, jobs, out)
     };
     match checked {
         Status::BadInput => Status::BadInput,
@@ -578,6 +594,7 @@ fn check_source(
     source: &Source,
     reading: vksync::Reading,
     layer: &layernotes::LayerChoice,
+    jobs: usize,
     out: &mut Out,
 ) -> Status {
     let program = &source.trace.program;
@@ -588,7 +605,7 @@ fn check_source(
     let checked = if multi {
         vksync::check_with(program, sem).map(|hazards| (hazards, Vec::new()))
     } else {
-        vksync::check_report(program, sem).map(|groups| (Vec::new(), groups))
+        vksync::check_report_parallel(program, sem, jobs).map(|groups| (Vec::new(), groups))
     };
     let (hazards, groups) = match checked {
         Ok(found) => found,

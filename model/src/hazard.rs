@@ -236,12 +236,11 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// with this knowledge; its plans are minimal with respect to it.
 pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    if program.first_multi_queue_command().is_some() {
+    if by_walk(program, sem)? {
         // Batches are decided at their submit (`crate::sync::queues`):
         // nothing is provisional.
         return crate::sync::queues::check_multi_queue(program, &layout, sem);
     }
-    refuse_events(program)?;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
@@ -265,16 +264,91 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 /// before the signal that satisfies it, a later signal that may change a
 /// timeline wait's first scope, layer emulation switches, events) are
 /// refused with [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that
-/// command. Events (split barriers) on one queue are checked here; a
-/// program with more than 64 events is refused with
+/// command. Events (split barriers) are checked by both: on one queue
+/// here while the event sets need at most [`EVENT_SLOTS`] slots at once,
+/// past that (and with several queues) by the multi-queue walk; a
+/// single-queue program past that limit under layer emulation (which the
+/// walk does not model) is refused with
 /// [`crate::ProgramErrorKind::EventsNotSupported`].
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    if program.first_multi_queue_command().is_some() {
+    if by_walk(program, sem)? {
         return crate::sync::queues::check_multi_queue(program, &layout, sem);
     }
-    refuse_events(program)?;
     Ok(check_resolved(program, &layout, sem))
+}
+
+/// Whether the multi-queue walk (`crate::sync::queues`) decides
+/// `program`: it uses several queues or semaphores, or its event sets
+/// need more slots at once than the single-queue checker has
+/// ([`refuse_events`]); that last case is refused under layer emulation,
+/// which only the single-queue checker models.
+fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
+    if program.first_multi_queue_command().is_some() {
+        return Ok(true);
+    }
+    match refuse_events(program) {
+        Ok(()) => Ok(false),
+        Err(_) if sem == Semantics::for_reading(sem.reading()) => Ok(true),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`check_with`] on `jobs` threads (feature `parallel`): the
+/// single-queue checker sharded by memory object, each shard's checker
+/// taking the accesses of its objects and every barrier, submit, wait and
+/// event (`crate::sync::parallel`). The result is [`check_with`]'s, item
+/// for item. Programs the multi-queue walk decides are checked on one
+/// thread; `jobs` 1 is [`check_with`].
+#[cfg(feature = "parallel")]
+pub fn check_parallel(program: &Program, sem: Semantics, jobs: usize) -> Result<Vec<Hazard>, ProgramError> {
+    let layout = resolve(program)?;
+    if by_walk(program, sem)? {
+        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+    }
+    if jobs <= 1 || has_rendering(program) {
+        return Ok(check_resolved(program, &layout, sem));
+    }
+    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs);
+    Ok(settle(program, found.into_iter(), std::mem::take, |h| {
+        (h.command, h.provisional)
+    }))
+}
+
+/// [`check_report`] on `jobs` threads, as [`check_parallel`] is
+/// [`check_with`] on them: the same groups, in the same order.
+#[cfg(feature = "parallel")]
+pub fn check_report_parallel(
+    program: &Program,
+    sem: Semantics,
+    jobs: usize,
+) -> Result<Vec<HazardGroup>, ProgramError> {
+    if jobs <= 1 {
+        return check_report(program, sem);
+    }
+    let layout = resolve(program)?;
+    if by_walk(program, sem)? {
+        let hazards = crate::sync::queues::check_multi_queue(program, &layout, sem)?;
+        return Ok(group_hazards(hazards));
+    }
+    if has_rendering(program) {
+        return check_report(program, sem);
+    }
+    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs);
+    Ok(settle(
+        program,
+        found.into_iter(),
+        |found| group_hazards(found.drain(..)),
+        |g| (g.hazard.command, g.hazard.provisional),
+    ))
+}
+
+/// Whether a program renders: its rendering instances' state (the open
+/// instance, a render pass's transitions among a command's accesses) is
+/// checked on one thread, as several queues are.
+#[cfg(feature = "parallel")]
+fn has_rendering(program: &Program) -> bool {
+    program.commands.iter().any(|c| matches!(c, Command::Render(_)))
 }
 
 /// Runs the checker over a program already validated into `layout`.
@@ -302,11 +376,10 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, checker: Ch
 /// alike.
 pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup>, ProgramError> {
     let layout = resolve(program)?;
-    if program.first_multi_queue_command().is_some() {
+    if by_walk(program, sem)? {
         let hazards = crate::sync::queues::check_multi_queue(program, &layout, sem)?;
         return Ok(group_hazards(hazards));
     }
-    refuse_events(program)?;
     let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     Ok(walk(
         program,
@@ -326,6 +399,27 @@ pub(crate) fn walk<T>(
     program: &Program,
     layout: &Layout,
     mut checker: Checker,
+    take: impl FnMut(&mut Vec<Hazard>) -> Vec<T>,
+    of: impl Fn(&T) -> (usize, bool),
+) -> Vec<T> {
+    // Each batch at its submit, host operations in place (a host access
+    // between recording a command and submitting it comes first: an
+    // `OrderNote`, not a race).
+    let found = crate::ir::execution::order(program).into_iter().map(|i| {
+        let mut found = Vec::new();
+        step(&mut checker, layout, i, &program.commands[i], &mut found);
+        (i, found)
+    });
+    settle(program, found, take, of)
+}
+
+/// The walk's bookkeeping after detection: `found` gives each command in
+/// walk order with its hazards, in the order the checker found them
+/// ([`walk`] steps one checker; a parallel check merges its shards'), and
+/// the kept items come out as [`walk`] documents.
+pub(crate) fn settle<T>(
+    program: &Program,
+    found: impl Iterator<Item = (usize, Vec<Hazard>)>,
     mut take: impl FnMut(&mut Vec<Hazard>) -> Vec<T>,
     of: impl Fn(&T) -> (usize, bool),
 ) -> Vec<T> {
@@ -336,13 +430,7 @@ pub(crate) fn walk<T>(
     // ("Fence Waiting"; "Host Write Ordering Guarantees": the submission's
     // first scope holds everything that happened before it on the host).
     let mut pending: Vec<T> = Vec::new();
-    let mut found = Vec::new();
-    // Each batch at its submit, host operations in place (a host access
-    // between recording a command and submitting it comes first: an
-    // `OrderNote`, not a race).
-    for i in crate::ir::execution::order(program) {
-        let c = &program.commands[i];
-        step(&mut checker, layout, i, c, &mut found);
+    for (i, mut found) in found {
         for h in take(&mut found) {
             if of(&h).1 {
                 pending.push(h);
@@ -350,8 +438,7 @@ pub(crate) fn walk<T>(
                 out.push(h);
             }
         }
-        found.clear();
-        match c {
+        match &program.commands[i] {
             Command::Wait(_) => pending.clear(),
             Command::Submit(_) => out.append(&mut pending),
             _ => {}
@@ -424,20 +511,41 @@ pub(crate) fn apply_dependency(
     index: usize,
     dep: &Dependency,
 ) -> Vec<(RawHazard, Access)> {
+    apply_dependency_where(checker, layout, index, dep, &|_| true)
+        .into_iter()
+        .map(|(_, h, a)| (h, a))
+        .collect()
+}
+
+/// [`apply_dependency`] with the layout transitions of the memory objects
+/// `keep` holds only (a shard's), each hazard with its transition's
+/// position among the call's.
+fn apply_dependency_where(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    dep: &Dependency,
+    keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
+) -> Vec<(usize, RawHazard, Access)> {
     let rb: Vec<_> = dep
         .barriers
         .iter()
         .map(|b| ResolvedBarrier::of(b, layout))
         .collect();
-    let ts = transitions(dep, layout);
+    let ts: Vec<(usize, usize, Access)> = transitions(dep, layout)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, a))| keep(a.mem))
+        .map(|(k, (i, a))| (k, i, a))
+        .collect();
     let mut found = Vec::new();
-    for (i, a) in &ts {
+    for (k, i, a) in &ts {
         for h in checker.detect_transition(index, a, &rb[*i]) {
-            found.push((h, *a));
+            found.push((*k, h, *a));
         }
     }
     checker.apply(&rb);
-    for (i, a) in &ts {
+    for (_, i, a) in &ts {
         checker.record_transition(index, a, &rb[*i]);
     }
     found
@@ -450,7 +558,9 @@ pub(crate) const EVENT_SLOTS: usize = 64;
 /// Refuses a single-queue program whose event sets need more than
 /// [`EVENT_SLOTS`] slots at once (the barriers of every event's current
 /// set, summed) with [`crate::ProgramErrorKind::EventsNotSupported`] at
-/// that set; the definitional semantics decides it.
+/// that set: the single-queue checker keeps one bit per slot. The callers
+/// send such a program to the multi-queue walk, whose frontiers name
+/// slots without a limit ([`by_walk`]).
 fn refuse_events(program: &Program) -> Result<(), ProgramError> {
     let mut live: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for (i, c) in program.commands.iter().enumerate() {
@@ -487,10 +597,38 @@ pub(crate) fn step(
     command: &Command,
     out: &mut Vec<Hazard>,
 ) {
+    step_shard(checker, layout, index, command, out, None);
+}
+
+/// A shard of a parallel check (`crate::sync::parallel`): the memory
+/// objects whose accesses its checker takes, and for each hazard it finds,
+/// the position of its access among the command's accesses (or of its
+/// layout transition among the call's), which orders the shards' hazards
+/// of one command as one checker finds them.
+pub(crate) struct Shard<'a> {
+    pub(crate) keep: &'a dyn Fn(crate::ir::layout::MemId) -> bool,
+    pub(crate) tags: &'a mut Vec<u32>,
+}
+
+/// [`step`], for a shard (`Some`) or for the whole program (`None`):
+/// barriers, submits, waits and events apply to every shard's checker;
+/// accesses and layout transitions only to their memory's.
+pub(crate) fn step_shard(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    command: &Command,
+    out: &mut Vec<Hazard>,
+    mut shard: Option<Shard<'_>>,
+) {
+    let keep = |m| shard.as_ref().is_none_or(|s| (s.keep)(m));
     match command {
         Command::Barrier(dep) => {
-            for (h, a) in apply_dependency(checker, layout, index, dep) {
+            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, &keep) {
                 out.push(lift(&h, &a));
+                if let Some(s) = shard.as_mut() {
+                    s.tags.push(k as u32);
+                }
             }
         }
         Command::Submit(_) => checker.submit(),
@@ -501,9 +639,9 @@ pub(crate) fn step(
         // applies the barriers' first halves (first scopes -> its slot),
         // the wait their second halves (its slot -> second scopes), so the
         // wait reaches exactly what the set did, and nothing recorded
-        // between them. The callers refuse programs whose sets need more
-        // than 64 slots at once ([`refuse_events`]); a set past that is
-        // ignored here (its wait then orders nothing).
+        // between them. Programs whose sets need more than 64 slots at
+        // once go to the multi-queue walk instead ([`by_walk`]); a set past
+        // that is ignored here (its wait then orders nothing).
         Command::SetEvent { event, dependency } => {
             if let Some(slots) = checker.set_event(event.0, dependency.barriers.len()) {
                 let rb: Vec<ResolvedBarrier> = dependency
@@ -568,26 +706,47 @@ pub(crate) fn step(
                 let dep = Dependency {
                     barriers: rc.pre_barriers().to_vec(),
                 };
-                for (h, a) in apply_dependency(checker, layout, index, &dep) {
+                for (k, h, a) in apply_dependency_where(checker, layout, index, &dep, &keep) {
                     out.push(lift(&h, &a));
+                    if let Some(s) = shard.as_mut() {
+                        s.tags.push(k as u32);
+                    }
                 }
             }
             apply_implicit(checker, layout, index, rc);
-            let acc = accesses(command, layout, checker.semantics());
-            if acc.is_empty() {
-                return;
-            }
+            access_step(checker, layout, index, command, out, shard);
+        }
+        _ => access_step(checker, layout, index, command, out, shard),
+    }
+}
+
+/// The accesses of command `index` (those of the shard's memory objects):
+/// their hazards against the state before the command, then recorded.
+fn access_step(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    command: &Command,
+    out: &mut Vec<Hazard>,
+    shard: Option<Shard<'_>>,
+) {
+    let mut acc = accesses(command, layout, checker.semantics());
+    let Some(shard) = shard else {
+        if !acc.is_empty() {
             out.extend(detect_accesses(checker, index, &acc));
             checker.record(index, &acc);
         }
-        _ => {
-            let acc = accesses(command, layout, checker.semantics());
-            if acc.is_empty() {
-                return;
-            }
-            out.extend(detect_accesses(checker, index, &acc));
-            checker.record(index, &acc);
+        return;
+    };
+    for (k, a) in acc.iter().enumerate().filter(|(_, a)| (shard.keep)(a.mem)) {
+        for h in checker.detect(index, std::slice::from_ref(a)) {
+            out.push(lift(&h, a));
+            shard.tags.push(k as u32);
         }
+    }
+    acc.retain(|a| (shard.keep)(a.mem));
+    if !acc.is_empty() {
+        checker.record(index, &acc);
     }
 }
 

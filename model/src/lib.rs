@@ -80,6 +80,8 @@ pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
 pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
+#[cfg(feature = "parallel")]
+pub use hazard::{check_parallel, check_report_parallel};
 pub use ir::access::{
     checked_accesses as accesses, is_device_command, region_accesses, Access, UnplacedRegion,
 };

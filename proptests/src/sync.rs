@@ -360,6 +360,44 @@ pub fn event1_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
     prop::collection::vec(event1_op(), 1..=max_ops)
 }
 
+fn multi_queue_event_op() -> impl Strategy<Value = SyncOp> {
+    let sem_ops = || prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 0..=2);
+    prop_oneof![
+        12 => sync_op(),
+        // Two queues of the three: more of each queue's batches follow
+        // one another, so a wait often has accesses after it on its queue.
+        3 => (0u8..2, sem_ops(), sem_ops())
+            .prop_map(|(queue, waits, signals)| SyncOp::SubmitTo { queue, waits, signals }),
+        1 => (0u8..3).prop_map(SyncOp::WaitQueue),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, step)| SyncOp::HostSignal { sem, step }),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, value)| SyncOp::HostWait { sem, value }),
+        2 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+            .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
+        2 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
+        1 => any::<u8>().prop_map(SyncOp::ResetEvent),
+        2 => (any::<u8>(), any::<u8>(), prop::bool::weighted(0.6))
+            .prop_map(|(event, stages, full)| SyncOp::SetEvent1 { event, stages, full }),
+        2 => (
+            prop::collection::vec(any::<u8>(), 1..=3),
+            prop::collection::vec(barrier_op(), 1..=2),
+            any::<u8>(),
+            prop::bool::weighted(0.6),
+        )
+            .prop_map(|(picks, barriers, dst, full)| SyncOp::WaitEvents1 { picks, barriers, dst, full }),
+        1 => any::<u8>().prop_map(SyncOp::HostSetEvent),
+    ]
+}
+
+/// Strategy for programs with several queues, semaphores and events of
+/// both generations: the operations of [`multi_queue_ops`] and of
+/// [`event1_ops`] mixed, so sets and waits land in batches of different
+/// queues (a batch whose wait's set ran on another queue is refused at its
+/// submit and its commands go with a later one), with submits, semaphore
+/// operations and host sets between a set and its wait.
+pub fn multi_queue_event_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
+    prop::collection::vec(multi_queue_event_op(), 1..=max_ops)
+}
+
 /// Strategy for the operations of a program of up to `max_ops` operations.
 pub fn sync_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
     prop::collection::vec(sync_op(), 1..=max_ops)
@@ -882,10 +920,33 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
             }
         }
         if p.commands().len() > before && resolve(&p).is_err() {
-            // A command the model rejects (an overlapping copy, say) is
-            // dropped, keeping the program valid.
-            p.truncate(before).expect("a step that adds no alloc");
-            event_set = events_before;
+            // A wait of an event whose set was submitted to another queue
+            // than the first is refused while the wait would run in the
+            // commands recorded at the end (on the first queue): submitted
+            // at once to the other queues, it may be valid there.
+            let is_wait = matches!(op, SyncOp::WaitEvents(_) | SyncOp::WaitEvents1 { .. });
+            let to_queue = (multi && is_wait)
+                .then(|| {
+                    queues[1..].iter().find(|&&q| {
+                        let sub = Command::Submit(Submission {
+                            queue: q,
+                            ..Submission::default()
+                        });
+                        let len = p.commands().len();
+                        if p.push(sub).is_ok() && resolve(&p).is_ok() {
+                            return true;
+                        }
+                        p.truncate(len).expect("a step that adds no alloc");
+                        false
+                    })
+                })
+                .flatten();
+            if to_queue.is_none() {
+                // A command the model rejects (an overlapping copy, say) is
+                // dropped, keeping the program valid.
+                p.truncate(before).expect("a step that adds no alloc");
+                event_set = events_before;
+            }
         }
     }
     p

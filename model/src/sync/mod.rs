@@ -8,6 +8,8 @@
 pub(crate) mod candidates;
 pub mod checker;
 pub(crate) mod intern;
+#[cfg(feature = "parallel")]
+pub(crate) mod parallel;
 pub(crate) mod queues;
 pub(crate) mod rangemap;
 pub(crate) mod state;

@@ -87,11 +87,29 @@
 //! or a frame loop whose host waits for each frame's value: the
 //! intersection rule would need, per
 //! availability operation, which candidates it precedes; the frontiers
-//! only know that some operation precedes each); and any layer emulation
+//! only know that some operation precedes each); any layer emulation
 //! switch (only the two readings of write-after-write are modelled); and
-//! events (split barriers), which the single-queue checker decides but this
-//! walk does not model yet. Binary waits always have one candidate and are
-//! decided.
+//! rendering (its implicit dependencies order one attachment's bytes,
+//! execution included, which the records do not express). Binary waits
+//! always have one candidate and are decided.
+//!
+//! # Events
+//!
+//! A set and its wait run on one queue (validated, `crate::ir::event`), so
+//! the walk reaches the set first. Each barrier of a `vkCmdSetEvent2` (and
+//! each `vkCmdSetEvent`) is an event signal operation with a *slot*
+//! number, handed out in walk order: the set applies the barriers' first
+//! halves, and a frontier that reaches a first half gains its slot
+//! ([`Frontier::events`]) where a pipeline barrier's would gain its second
+//! scope; the wait applies the second halves from its sets' slots
+//! (`Rec::event_wait_effect`), so it reaches exactly what the set did,
+//! and nothing recorded between them. A `vkCmdWaitEvents` barrier also
+//! makes available the writes in its own first access scope that happened
+//! before one of its signals. A host set reaches nothing a record the
+//! host is after does not reach already. Slots have no limit (the
+//! single-queue checker's are the 64 bits of a value, so a single-queue
+//! program needing more is walked here, [`crate::hazard::check_with`]); a
+//! new set of an event removes its old slots from every live record.
 //!
 //! The state is not summarized as much as the single-queue checker's: a
 //! barrier visits every live record (one some byte range still holds,
@@ -145,6 +163,14 @@ struct Frontier {
     /// program for a record that lives long, and be searched and copied
     /// at every wait and barrier (issue 27).
     sigs: Vec<(u32, u32)>,
+    /// The event slots reached, ascending: a slot is the first half of one
+    /// barrier of a `vkCmdSetEvent2` (its event signal operation), or the
+    /// signal operation of a `vkCmdSetEvent`, numbered in walk order. A
+    /// wait asks for the slots of its events' current sets only; the slots
+    /// of an event's earlier set are removed when it is set again
+    /// ([`State::forget_event`]), so the list holds at most the live
+    /// sets' slots.
+    events: Vec<u32>,
     host: bool,
 }
 
@@ -153,7 +179,27 @@ impl Frontier {
         Frontier {
             q: vec![PerQueue::default(); queues],
             sigs: Vec::new(),
+            events: Vec::new(),
             host: false,
+        }
+    }
+
+    /// Whether event slot `slot` was reached.
+    fn has_event(&self, slot: u32) -> bool {
+        self.events.binary_search(&slot).is_ok()
+    }
+
+    /// Whether one of the event slots `slots` was reached.
+    fn has_any_event(&self, slots: &[u32]) -> bool {
+        !self.events.is_empty() && slots.iter().any(|&s| self.has_event(s))
+    }
+
+    /// Event slot `slot` reached (slots are handed out in walk order, so
+    /// the list stays sorted by pushing; an older one may still be added
+    /// by a later barrier of the same set).
+    fn add_event(&mut self, slot: u32) {
+        if let Err(at) = self.events.binary_search(&slot) {
+            self.events.insert(at, slot);
         }
     }
 
@@ -354,6 +400,97 @@ impl Rec {
             new.h.take_barrier(q, b, role);
         }
     }
+
+    /// The first half of barrier `b` of a `vkCmdSetEvent2` on queue `q`,
+    /// whose signal operation is slot `slot` (`docs/semantics.md`,
+    /// "Events"): the barrier's first scopes, and as second scope only the
+    /// signal operation, which no stage names. So the record's frontiers
+    /// gain the slot where a pipeline barrier's would gain its second
+    /// scope: `e` when the record is in the first synchronization scope or
+    /// chained into it, `a` when the first access scope (and range) holds
+    /// the write or an availability operation of it came before, `h` when
+    /// its domain operation did. Computed on `old` (the value before the
+    /// call).
+    fn event_set_effect(&mut self, old: &Rec, q: usize, b: &ResolvedBarrier, slot: u32, in_range: bool) {
+        let own = old.directly_in(q, b.src_exec);
+        if own || old.e.reaches_dep(q, b.src_exec) {
+            self.e.add_event(slot);
+        }
+        if !old.sa.is_write() {
+            return;
+        }
+        let direct = if old.sa.is_ownership_transfer() {
+            own
+        } else {
+            own && in_range && b.src_access.contains(old.sa)
+        };
+        if direct || old.a.reaches_dep(q, b.src_exec) {
+            self.a.add_event(slot);
+        }
+        if old.h.reaches_dep(q, b.src_exec) {
+            self.h.add_event(slot);
+        }
+    }
+
+    /// A `vkCmdSetEvent` on queue `q` with first synchronization scope
+    /// `first`, whose signal operation is slot `slot`: an execution
+    /// dependency into the signal, with no access scope ("it does not
+    /// define an access scope"), so a write gains the slot in `a` only
+    /// through an earlier availability operation chained into it.
+    fn event_set1_effect(&mut self, old: &Rec, q: usize, first: StageSet, slot: u32) {
+        if old.directly_in(q, first) || old.e.reaches_dep(q, first) {
+            self.e.add_event(slot);
+        }
+        if !old.sa.is_write() {
+            return;
+        }
+        if old.a.reaches_dep(q, first) {
+            self.a.add_event(slot);
+        }
+        if old.h.reaches_dep(q, first) {
+            self.h.add_event(slot);
+        }
+    }
+
+    /// The second half of a wait barrier `b` on queue `q` whose first
+    /// synchronization scope is the signal operations `slots` (one slot
+    /// for a `vkCmdWaitEvents2` barrier, its set's barrier of the same
+    /// index; every waited set's slot for a `vkCmdWaitEvents` one): its
+    /// second scopes follow each frontier that reached one of them. A
+    /// `vkCmdWaitEvents` barrier (`own_access`) also has a first access
+    /// scope of its own, "limited to accesses in the pipeline stages
+    /// determined by the source stage mask", holding the writes that
+    /// happened before one of the signals: its availability operation.
+    fn event_wait_effect(
+        &mut self,
+        old: &Rec,
+        q: usize,
+        b: &ResolvedBarrier,
+        slots: &[u32],
+        own_access: bool,
+        in_range: bool,
+    ) {
+        let before = old.e.has_any_event(slots);
+        if before {
+            self.e.take_dep(q, b.dst_exec);
+        }
+        if !old.sa.is_write() {
+            return;
+        }
+        let direct = own_access && before && in_range && !old.transition() && b.src_access.contains(old.sa);
+        if direct || old.a.has_any_event(slots) {
+            self.a.take_dep(q, b.dst_exec);
+            if in_range {
+                self.vis[q] = self.vis[q].union(b.dst_access);
+                if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
+                    self.h.take_dep(q, b.dst_exec);
+                }
+            }
+        }
+        if old.h.has_any_event(slots) {
+            self.h.take_dep(q, b.dst_exec);
+        }
+    }
 }
 
 /// Barrier `b` as it orders on a queue where it performs `role`: a
@@ -395,15 +532,6 @@ pub(crate) fn check_multi_queue(
         at: Location::Command(at),
         kind: ProgramErrorKind::MultiQueueNotSupported { what },
     };
-    // Events with several queues: not modelled by this walk (the
-    // definitional semantics decides them); one queue is
-    // (`crate::sync::checker`).
-    if let Some((at, what)) = program.first_event_command() {
-        return Err(refuse(
-            at,
-            format!("{what} (an event) with several queues or semaphores"),
-        ));
-    }
     // Rendering with several queues: the implicit dependencies of an
     // instance order its attachment's bytes only, execution included,
     // which this walk's records do not express (the definitional
@@ -544,6 +672,8 @@ pub(crate) fn check_multi_queue(
             .collect()
     };
     let mut st = State {
+        events: std::collections::HashMap::new(),
+        next_slot: 0,
         queues: program.queues.len().max(1),
         sig_groups,
         recs: Vec::new(),
@@ -576,6 +706,7 @@ pub(crate) fn check_multi_queue(
                     next_wait += 1;
                     st.host_wait(&c);
                 }
+                Command::HostSetEvent { event } => st.host_set_event(event.0),
                 c => {
                     let acc = accesses(c, layout, sem);
                     st.host_accesses(*i, &acc);
@@ -628,6 +759,54 @@ pub(crate) fn check_multi_queue(
                                 st.record_ownership(ci, *queue, a, *role, &rb[*bi]);
                             }
                         }
+                        // Events (`docs/semantics.md`, "Events"): a set's
+                        // barriers are cut in two around its signal
+                        // operation, a slot per barrier; the set applies
+                        // their first halves, the wait their second halves
+                        // from its sets' slots, so the wait reaches exactly
+                        // what the set did, and nothing recorded between
+                        // them. A set and its wait run on one queue
+                        // (validated, `crate::ir::event`), so the set is
+                        // walked first.
+                        Command::SetEvent { event, dependency } => {
+                            let rb: Vec<ResolvedBarrier> = dependency
+                                .barriers
+                                .iter()
+                                .map(|b| ResolvedBarrier::of(b, layout))
+                                .collect();
+                            st.set_event(*queue, event.0, &rb);
+                        }
+                        Command::SetEvent1 { event, stage_mask } => {
+                            st.set_event1(*queue, event.0, exec_scope(*stage_mask, Side::Src));
+                        }
+                        Command::WaitEvents { waits } => {
+                            // Every wait's barriers apply together (one
+                            // call), each from its own set's slot.
+                            let mut rb: Vec<ResolvedBarrier> = Vec::new();
+                            let mut slots: Vec<u32> = Vec::new();
+                            for w in waits {
+                                for (b, slot) in w.dependency.barriers.iter().zip(st.event_slots(w.event.0)) {
+                                    rb.push(ResolvedBarrier::of(b, layout));
+                                    slots.push(slot);
+                                }
+                            }
+                            let q = *queue;
+                            st.apply_with(&rb, |new, old, bi, inside| {
+                                new.event_wait_effect(old, q, &rb[bi], &slots[bi..=bi], false, inside);
+                            });
+                        }
+                        Command::WaitEvents1 { events, dependency } => {
+                            let slots: Vec<u32> = events.iter().flat_map(|e| st.event_slots(e.0)).collect();
+                            let rb: Vec<ResolvedBarrier> = dependency
+                                .barriers
+                                .iter()
+                                .map(|b| ResolvedBarrier::of(b, layout))
+                                .collect();
+                            let q = *queue;
+                            st.apply_with(&rb, |new, old, bi, inside| {
+                                new.event_wait_effect(old, q, &rb[bi], &slots, true, inside);
+                            });
+                        }
                         c => {
                             let acc = accesses(c, layout, sem);
                             st.device_accesses(ci, *queue, &acc);
@@ -649,9 +828,23 @@ pub(crate) fn check_multi_queue(
     Ok(out)
 }
 
+/// An event's current set (`None` in [`State::events`]: never set, or
+/// only reset).
+#[derive(Clone, Copy, Debug)]
+enum EventSet {
+    /// Set on the device: its slots `first..first + n`.
+    Device { first: u32, n: u32 },
+    /// Set by the host.
+    Host,
+}
+
 /// The walk's state: records, and per memory object the records each
 /// byte range holds.
 struct State {
+    /// Per event, its current set.
+    events: std::collections::HashMap<u32, EventSet>,
+    /// The next event slot to hand out.
+    next_slot: u32,
     queues: usize,
     /// Per signal (walk order), its group (see [`Frontier::sigs`]).
     sig_groups: Vec<u32>,
@@ -1055,6 +1248,17 @@ impl State {
 
     /// The barriers of one `vkCmdPipelineBarrier2` on queue `q`.
     fn apply(&mut self, q: usize, barriers: &[ResolvedBarrier], roles: &[Option<OwnershipRole>]) {
+        self.apply_with(barriers, |new, old, bi, inside| {
+            new.barrier_effect(old, q, &barriers[bi], roles[bi], inside);
+        });
+    }
+
+    /// Applies the barriers of one call (a pipeline barrier, an event set
+    /// or wait) to every live record: `effect(new, old, i, inside)` is
+    /// barrier `i`'s effect on a record whose value before the call is
+    /// `old` (barriers of one call do not chain), `inside` when the
+    /// record's bytes lie in the barrier's range.
+    fn apply_with(&mut self, barriers: &[ResolvedBarrier], effect: impl Fn(&mut Rec, &Rec, usize, bool)) {
         // Records over bytes inside a buffer barrier's range get the
         // barrier's memory dependency: a copy for those bytes, one per
         // record and set of barriers covering them.
@@ -1103,7 +1307,7 @@ impl State {
                             let mut new = old.clone();
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                new.barrier_effect(&old, q, b, roles[bi], inside);
+                                effect(&mut new, &old, bi, inside);
                             }
                             self.recs.push(new);
                             clones.insert((id, mask), self.recs.len() - 1);
@@ -1121,8 +1325,8 @@ impl State {
             }
             let old = self.recs[id].clone();
             let new = &mut self.recs[id];
-            for (b, role) in barriers.iter().zip(roles) {
-                new.barrier_effect(&old, q, b, *role, b.range.is_none());
+            for (bi, b) in barriers.iter().enumerate() {
+                effect(new, &old, bi, b.range.is_none());
             }
         }
     }
@@ -1133,6 +1337,65 @@ impl State {
             if !r.done() {
                 f(r);
             }
+        }
+    }
+
+    /// Ends event `event`'s current set (it is set again, or set by the
+    /// host): no later wait asks for its slots, which are removed from
+    /// every live record so the frontiers hold the live sets' slots only.
+    fn forget_event(&mut self, event: u32) {
+        if let Some(EventSet::Device { first, n }) = self.events.remove(&event) {
+            let gone = first..first + n;
+            self.for_each_live(|x| {
+                for f in [&mut x.e, &mut x.a, &mut x.h] {
+                    if !f.events.is_empty() {
+                        f.events.retain(|s| !gone.contains(s));
+                    }
+                }
+            });
+        }
+    }
+
+    /// A `vkCmdSetEvent2` of `event` on queue `q` with barriers `rb`: one
+    /// slot per barrier, each its first half ([`Rec::event_set_effect`]).
+    fn set_event(&mut self, q: usize, event: u32, rb: &[ResolvedBarrier]) {
+        self.forget_event(event);
+        let first = self.next_slot;
+        let n = rb.len() as u32;
+        self.next_slot += n;
+        self.events.insert(event, EventSet::Device { first, n });
+        self.apply_with(rb, |new, old, bi, inside| {
+            new.event_set_effect(old, q, &rb[bi], first + bi as u32, inside);
+        });
+    }
+
+    /// A `vkCmdSetEvent` of `event` on queue `q` with first
+    /// synchronization scope `first`: one slot, its signal operation.
+    fn set_event1(&mut self, q: usize, event: u32, first: StageSet) {
+        self.forget_event(event);
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.events.insert(event, EventSet::Device { first: slot, n: 1 });
+        self.for_each_live(|x| {
+            let old = x.clone();
+            x.event_set1_effect(&old, q, first, slot);
+        });
+    }
+
+    /// `vkSetEvent`: the event's device set ends. A host set reaches no
+    /// device access through its wait: the wait's first scope holds host
+    /// operations before the set, and a record the host is after
+    /// (`Frontier::host`) is before every later submission already.
+    fn host_set_event(&mut self, event: u32) {
+        self.forget_event(event);
+        self.events.insert(event, EventSet::Host);
+    }
+
+    /// The current device set's slots of `event` (none for a host set).
+    fn event_slots(&self, event: u32) -> std::ops::Range<u32> {
+        match self.events.get(&event) {
+            Some(&EventSet::Device { first, n }) => first..first + n,
+            _ => 0..0,
         }
     }
 
