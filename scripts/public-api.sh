@@ -8,7 +8,7 @@
 #   bash scripts/public-api.sh --bless  # rewrite model/public-api.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p vksync --features ash -- \
+RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p vksync --all-features -- \
     -Z unstable-options --output-format json 2>/dev/null
 json="${CARGO_TARGET_DIR:-target}/doc/vksync.json"
 listed=$(mktemp)
