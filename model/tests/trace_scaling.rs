@@ -125,7 +125,9 @@ fn two_million_token_lines_parse_in_linear_time() {
     cases.push((
         "submit and 2,000,000 garbage tokens",
         garbage,
-        Box::new(expect_error("1:8: unexpected `@!`".to_string())),
+        Box::new(expect_error(
+            "1:8: unexpected `@!`: this trace declares no queue, so `submit` and `wait` name none (they mean its one implicit queue); to name it, declare it: `queue NAME`".to_string(),
+        )),
     ));
 
     for (name, text, expect) in &cases {
