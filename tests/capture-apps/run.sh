@@ -298,11 +298,11 @@ CAPTURE_OPTS="--drop-barrier 1" run_case draw-drop-1 draw dynamic 1 0 \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdDrawIndexed reads b[0-9]+\[0\.\.48\] \(VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\), previously written at line [0-9]+ by vkCmdDispatch' \
     'out:1 hazard \(1 read-after-write\)'
 # ... and a render pass (one subpass, dependencies EXTERNAL->0 and
-# 0->EXTERNAL): the lines of the model's render passes (helper rpass's
-# syntax), checked by pattern; `vksync check` of this build does not
-# parse them yet (exit status 2).
-run_case draw-render-pass draw render-pass 2 0 \
-    'out:draw \(render-pass\): 256 pixels read back, 0 not red' \
+# 0->EXTERNAL): the model's render pass lines, checked by pattern, and
+# `vksync check` finds no hazard (the dependencies order the dispatch
+# before the draw and the store before the copy).
+run_case draw-render-pass draw render-pass 0 0 \
+    'out:draw \(render-pass\): 256 pixels read back, 0 not red' 'out:no hazards' \
     'trace:^render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL depth 1 DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_INPUT:VERTEX_ATTRIBUTE_READ ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> ALL_TRANSFER:TRANSFER_READ  # vkCreateRenderPass' \
     'trace:^begin-render-pass rp0 i0 COLOR:0:0 ; i1 DEPTH:0:0  # vkCmdBeginRenderPass' \
     'trace:^draw-indexed indexCount=3 instanceCount=1 firstIndex=0 firstInstance=0 vertex b[0-9]+ 0 16 index b[0-9]+ 0 u16 depth-test depth-write  # vkCmdDrawIndexed' \
