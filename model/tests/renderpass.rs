@@ -336,3 +336,44 @@ fn render_pass_errors() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A copy after a render pass whose final transition only the implicit
+/// dependency to VK_SUBPASS_EXTERNAL orders (its second scope is empty: no
+/// barrier after the pass reaches the transition) is refused by every
+/// planner, at the pass's begin: a plan that still races is never printed
+/// (an independent review found all three planners exiting 0 with one).
+#[test]
+fn plans_refuse_a_final_transition_only_a_dependency_orders() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let text = "buffer out 1024\nimage col R8G8B8A8_UNORM 4x4\n\
+                barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+                render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->TRANSFER_SRC_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n\
+                begin-render-pass rp col COLOR:0:0\n\
+                draw vertexCount=3\n\
+                end-render-pass\n\
+                copy-image-to-buffer col TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n";
+    let t = trace::parse(text).unwrap();
+    assert!(
+        !check(&t.program).unwrap().is_empty(),
+        "the copy races the final transition"
+    );
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
+        let e = plan(&t.program, PlanOptions::new(planner)).expect_err("refused");
+        assert!(
+            matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+                if matches!(**r, vksync::RenderError::PlanNeedsSubpassDependency)),
+            "{planner:?}: {e}"
+        );
+    }
+    // With a dependency to EXTERNAL that holds the copy, it plans clean.
+    let fixed = text.replace(
+        "subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n",
+        "subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ\n",
+    );
+    let t = trace::parse(&fixed).unwrap();
+    assert!(check(&t.program).unwrap().is_empty(), "{fixed}");
+}

@@ -961,6 +961,18 @@ fn render_pass_text(info: &RenderPassInfo) -> Result<String, String> {
     if let Some(r) = &info.refusal {
         return Err(r.clone());
     }
+    // The model refuses `input` references (it has no input attachment
+    // read yet): a `not-modelled` line here, not a trace that fails to
+    // parse at the declaration.
+    if let Some(k) = info
+        .subpasses
+        .iter()
+        .position(|s| s.inputs.iter().any(|&(a, _)| a != UNUSED))
+    {
+        return Err(format!(
+            "subpass {k} reads an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet)"
+        ));
+    }
     let mut parts = Vec::new();
     for (k, &(format, load, store, sload, sstore, initial, fin)) in info.attachments.iter().enumerate() {
         let f = model_format(format)
@@ -1597,7 +1609,6 @@ mod tests {
                     ..SubpassInfo::default()
                 },
                 SubpassInfo {
-                    inputs: vec![(0, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)],
                     preserve: vec![1],
                     ..SubpassInfo::default()
                 },
@@ -1652,7 +1663,7 @@ mod tests {
         c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
         let l = lines(c);
         let want = [
-            "render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL color unused depth 1 DEPTH_ATTACHMENT_OPTIMAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL preserve 1 ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_ATTRIBUTE_INPUT:NONE  # vkCreateRenderPass #6",
+            "render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL color unused depth 1 DEPTH_ATTACHMENT_OPTIMAL ; subpass preserve 1 ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_ATTRIBUTE_INPUT:NONE  # vkCreateRenderPass #6",
             "barrier",
             "begin-render-pass rp0 i0 COLOR:0:0 ; i1 DEPTH:0:0  # vkCmdBeginRenderPass #10 in cb0",
             "clear-attachments color 0 ; depth  # vkCmdClearAttachments #11 in cb0",
@@ -1665,6 +1676,20 @@ mod tests {
         for (got, want) in l.iter().zip(want) {
             assert!(got.starts_with(want), "{got}\n  is not\n{want}");
         }
+        // An input attachment: the model refuses `input` references, so
+        // the pass is a `not-modelled` line (a trace that fails to parse
+        // at the declaration would drop the whole program).
+        let mut c = scene(pipeline());
+        let mut with_input = info.clone();
+        with_input.subpasses[1].inputs = vec![(0, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)];
+        c.create_render_pass(6, "vkCreateRenderPass", 300, &with_input);
+        let l = lines(c);
+        assert!(
+            l[0].starts_with(
+                "not-modelled vkCreateRenderPass (subpass 1 reads an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet))"
+            ),
+            "{l:#?}"
+        );
         // A render pass the line cannot express, and its begin.
         let mut c = scene(pipeline());
         let refused = RenderPassInfo {

@@ -1026,9 +1026,11 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
 }
 
 /// Refuses a plan of `input` that leaves a hazard inside a render pass
-/// instance or at its begin (a barrier cannot be placed inside, and one
-/// before the begin does not reach its layout transitions: only the render
-/// pass's subpass dependencies order them) with
+/// instance, at its begin, or after it against its final layout
+/// transition (a barrier cannot be placed inside, one before the begin
+/// does not reach its layout transitions, one after the end does not
+/// reach the final one: only the render pass's subpass dependencies order
+/// them) with
 /// [`RenderError::PlanNeedsSubpassDependency`] at that instance's
 /// `begin-render-pass` in `input` (the k-th of one is the k-th of the
 /// other: planners insert barriers, waits and submits only).
@@ -1055,8 +1057,19 @@ pub(crate) fn refuse_hazard_inside(
         // dependencies order, not a barrier before it (the implicit one has
         // an empty first scope).
         let at_begin = matches!(&planned.commands[h.command], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
+        // After the pass, against its final transition: the implicit
+        // dependency to VK_SUBPASS_EXTERNAL has an empty second scope, so
+        // no barrier after the pass reaches the transition; only a
+        // dependency to EXTERNAL orders it.
+        let after_end = h.prior.is_layout_transition()
+            && matches!(&planned.commands[h.prior_command], Command::Render(rc) if matches!(rc.op, RenderOp::EndPass));
         let b = if at_begin {
             h.command
+        } else if after_end {
+            let Some((b, ..)) = open_pass(&planned.commands, h.prior_command) else {
+                continue;
+            };
+            b
         } else {
             let Some((b, ..)) = open_pass(&planned.commands, h.command) else {
                 continue;

@@ -12,6 +12,7 @@ use crate::hazard::{detect_accesses, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::Layout;
 use crate::ir::program::{Barrier, Command, Program};
+use crate::ir::render::RenderOp;
 use crate::semantics::Semantics;
 use crate::sync::checker::Checker;
 use crate::vk::scope::Stage;
@@ -41,7 +42,14 @@ pub(crate) fn before(
     let host = acc.iter().any(|a| a.sa.stage() == Stage::Host);
     let hazards = detect_accesses(checker, index, acc);
     let needs_wait = hazards.iter().any(|h| h.fix.wait);
-    let with_barrier = hazards.into_iter().filter(|h| h.fix.barrier.is_some());
+    // A fix that is a layout transition's own scope (`Fix::barrier` with
+    // `transition` set) is no barrier to record here: a recorded
+    // transition's scopes were planned for it (`transitions`), and a
+    // render pass's automatic one only its subpass dependencies order (the
+    // plan is refused, `ir::renderpass::refuse_hazard_inside`).
+    let with_barrier = hazards
+        .into_iter()
+        .filter(|h| h.fix.barrier.is_some_and(|b| !b.transition));
     let reqs = with_barrier.map(|hazard| Req { hazard });
     let live = live_requirements(checker, reqs, false);
     let (barriers, answers) = place_point(checker, layout, live, form);
@@ -69,14 +77,20 @@ fn before_instance(
     input: &Program,
     range: std::ops::RangeInclusive<usize>,
 ) -> (Vec<Barrier>, Vec<Hazard>) {
+    let start = *range.start();
     let mut probe = checker.clone();
     let mut found = Vec::new();
     for k in range {
         crate::hazard::step(&mut probe, layout, k, &input.commands[k], &mut found);
     }
+    // Only what a barrier before the unit can fix: a hazard whose earlier
+    // access precedes the unit and whose fix is a barrier to record (not a
+    // render pass's automatic transition, which only its subpass
+    // dependencies order). The rest is refused once the plan is checked
+    // (`ir::renderpass::refuse_hazard_inside`).
     let reqs = found
         .into_iter()
-        .filter(|h| h.fix.barrier.is_some())
+        .filter(|h| h.prior_command < start && h.fix.barrier.is_some_and(|b| !b.transition))
         .map(|hazard| Req { hazard });
     let live = live_requirements(checker, reqs, false);
     place_point(checker, layout, live, form)
@@ -86,11 +100,23 @@ pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: S
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let instances = crate::ir::render::instance_begins(&input.commands);
     for (i, c) in input.commands.iter().enumerate() {
-        if instances[i] == Some(i) {
-            let end = (i..input.commands.len())
-                .take_while(|&k| instances[k] == Some(i))
-                .last()
-                .unwrap_or(i);
+        // A render pass is one unit with all its subpasses (a barrier may go
+        // only before its begin): a `next-subpass` starts no unit.
+        let render_op = |k: usize| match &input.commands[k] {
+            Command::Render(rc) => Some(&rc.op),
+            _ => None,
+        };
+        if instances[i] == Some(i) && !matches!(render_op(i), Some(RenderOp::NextSubpass)) {
+            let end = if matches!(render_op(i), Some(RenderOp::BeginPass(_))) {
+                (i..input.commands.len())
+                    .find(|&k| matches!(render_op(k), Some(RenderOp::EndPass)))
+                    .unwrap_or(i)
+            } else {
+                (i..input.commands.len())
+                    .take_while(|&k| instances[k] == Some(i))
+                    .last()
+                    .unwrap_or(i)
+            };
             let (barriers, answers) = before_instance(&mut checker, layout, form, input, i..=end);
             out.barrier(barriers, answers);
             feed(out, &mut checker, layout, i, c);
