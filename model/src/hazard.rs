@@ -265,7 +265,7 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 /// timeline wait's first scope, layer emulation switches, events) are
 /// refused with [`crate::ProgramErrorKind::MultiQueueNotSupported`] at that
 /// command. Events (split barriers) are checked by both: on one queue
-/// here while the event sets need at most [`EVENT_SLOTS`] slots at once,
+/// here while the event sets need at most `EVENT_SLOTS` slots at once,
 /// past that (and with several queues) by the multi-queue walk; a
 /// single-queue program past that limit under layer emulation (which the
 /// walk does not model) is refused with

@@ -49,7 +49,7 @@ pub struct Access {
 /// id past the program's objects.
 ///
 /// Exported as `vksync::accesses`; the crate's own callers use
-/// [`accesses`], for programs it validated.
+/// `accesses`, for programs it validated.
 ///
 /// ```
 /// use vksync::{accesses, resolve, trace::parse, Semantics};
@@ -112,7 +112,7 @@ pub struct UnplacedRegion {
     pub region: Region,
 }
 
-/// [`accesses`] in terms of the regions the command names, without a
+/// [`checked_accesses`] in terms of the regions the command names, without a
 /// [`Layout`]: for tools that record a program as it grows (a capture
 /// layer) and need to know what a command reads and writes before the
 /// program is resolved.

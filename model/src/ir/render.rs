@@ -387,7 +387,7 @@ pub enum RenderOp {
 
 impl RenderOp {
     /// Whether this command starts a rendering instance, whose implicit
-    /// dependencies order only its own accesses ([`instance_begins`]):
+    /// dependencies order only its own accesses (`instance_begins`):
     /// `vkCmdBeginRendering`, and the `vkCmdBeginRenderPass` and
     /// `vkCmdNextSubpass` that start a subpass (each subpass is one).
     pub fn begins_instance(&self) -> bool {
