@@ -136,3 +136,90 @@ fn independent_chains_move_to_a_compute_queue_and_uploads_to_a_transfer_queue() 
         }
     }
 }
+
+/// Layout transitions stay where they are, on the main queue, with every
+/// command that touches their memory (images, and a coarse transition's
+/// buffer-declared memory); other work moves as without them. Each case:
+/// (name, trace, the assigned program's command lines); every plan
+/// checks hazard-free with both checkers, and keeps every transition.
+#[test]
+fn transitions_and_their_memory_stay_on_the_main_queue() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "examples/image-async.trace",
+            include_str!("../../examples/image-async.trace"),
+            &[
+                "fill a[0..1024] 1",
+                "submit transfer",
+                "barrier NONE:NONE -> NONE:NONE src COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL",
+                "copy-buffer-to-image staging -> src TRANSFER_DST_OPTIMAL bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=16,16,1",
+                "barrier NONE:NONE -> NONE:NONE src COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL; NONE:NONE -> NONE:NONE dst COLOR:0:0 UNDEFINED->GENERAL",
+                // Not on the critical path (the chain of `b` has two
+                // dispatches), but it touches the images.
+                "dispatch image_scale_add(3,1) image-read src COLOR:0:0 image-write dst COLOR:0:0",
+                "barrier NONE:NONE -> NONE:NONE dst COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL",
+                "copy-image-to-buffer dst TRANSFER_SRC_OPTIMAL -> out bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=16,16,1",
+                "dispatch scale_add(2,1) read a[0..1024] write b[0..1024]",
+                "dispatch scale(3) rw b[0..1024]",
+                "submit main",
+                "dispatch scale(5) rw c[0..1024]",
+                "submit compute",
+            ],
+        ),
+        (
+            "a coarse transition: the dispatch that writes its memory stays",
+            "buffer img 256\nbuffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\n\
+             dispatch scale(2) rw a\ndispatch scale(3) rw a\n\
+             barrier NONE:NONE -> NONE:NONE img transition\ndispatch scale_add(2,1) read b write img\ncopy img -> c\n\
+             dispatch scale(5) rw d\n",
+            &[
+                "dispatch scale(2) rw a[0..256]",
+                "dispatch scale(3) rw a[0..256]",
+                "barrier NONE:NONE -> NONE:NONE img[0..256] transition",
+                "dispatch scale_add(2,1) read b[0..256] write img[0..256]",
+                "copy img[0..256] -> c[0..256]",
+                "submit main",
+                "dispatch scale(5) rw d[0..256]",
+                "submit compute",
+            ],
+        ),
+    ];
+    let opts = QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline));
+    let transitions = |p: &vksync::Program| {
+        p.commands()
+            .iter()
+            .filter(|c| matches!(c, vksync::Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+            .count()
+    };
+    let mut wrong = Vec::new();
+    for &(name, text, expected) in cases {
+        let tr = trace::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let assigned = assign_async_compute(&tr.program).unwrap();
+        let printed = trace::print(&assigned);
+        let lines: Vec<&str> = printed
+            .lines()
+            .filter(|l| !["buffer ", "queue ", "image "].iter().any(|k| l.starts_with(k)))
+            .collect();
+        if lines != expected {
+            wrong.push(format!("case `{name}`: {lines:#?}"));
+        }
+        let p = plan_async_compute(&tr.program, opts).unwrap();
+        let planned = trace::print(&p.plan.program);
+        assert_eq!(
+            transitions(&p.plan.program),
+            transitions(&tr.program),
+            "case `{name}`:\n{planned}"
+        );
+        assert!(
+            check(&p.plan.program).unwrap().is_empty(),
+            "case `{name}`:\n{planned}"
+        );
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            assert!(
+                races(&p.plan.program, reading).unwrap().is_empty(),
+                "case `{name}` {reading:?}:\n{planned}"
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -3,8 +3,8 @@
 //! with the reason named.
 
 use vksync::plan::{
-    assign_async_compute, plan, plan_queues, recorded_barriers, BarrierForm, PlanOptions, PlannerKind,
-    QueuePlanOptions,
+    assign_async_compute, plan, plan_async_compute, plan_queues, recorded_barriers, BarrierForm, PlanOptions,
+    PlannerKind, QueuePlanOptions,
 };
 use vksync::{trace, Reading};
 
@@ -59,20 +59,29 @@ fn waits_before_their_signal_are_refused() {
     }
 }
 
-/// The async-compute assignment drops every barrier: it refuses layout
-/// transitions (it dropped them silently), coarse and exact.
+/// The async-compute assignment drops every barrier but the layout
+/// transitions (it once dropped them silently, then refused them): each
+/// stays, on the main queue, coarse and exact, and the plan across queues
+/// checks clean.
 #[test]
-fn async_compute_refuses_transitions() {
+fn async_compute_keeps_transitions() {
     for text in [
         "buffer img 64\nbuffer d 64\nfill img 0\nbarrier NONE:NONE -> NONE:NONE img transition\ncopy img -> d\n",
         "buffer s 64\nimage img R32_UINT 4x4\nbarrier NONE:NONE -> NONE:NONE img COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n\
          copy-buffer-to-image s -> img TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
     ] {
-        let e = assign_async_compute(&program(text)).expect_err("refused");
-        assert!(
-            e.to_string().contains("around an image layout transition is not supported"),
-            "{e}"
-        );
+        let assigned = assign_async_compute(&program(text)).expect("assigned");
+        let transitions = |p: &vksync::Program| {
+            p.commands()
+                .iter()
+                .filter(|c| matches!(c, vksync::Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+                .count()
+        };
+        assert_eq!(transitions(&assigned), 1, "{}", trace::print(&assigned));
+        let planned = plan_async_compute(&program(text), QueuePlanOptions::new(PlanOptions::new(PlannerKind::Offline)))
+            .expect("planned");
+        assert_eq!(transitions(&planned.plan.program), 1);
+        checks_clean(&planned.plan.program).unwrap();
     }
 }
 

@@ -88,3 +88,206 @@ fn host_and_queue_commands_cannot_repeat() {
         "`host-read` cannot be in a command buffer submitted again and again; it may hold device commands and barriers only"
     );
 }
+
+/// The transition lines of a printed program (`... transition`, or an
+/// image barrier with `OLD->NEW`).
+fn transition_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            l.starts_with("barrier ")
+                && (l.ends_with(" transition")
+                    || l.split_whitespace().any(|w| {
+                        w.split_once("->").is_some_and(|(old, new)| {
+                            !old.is_empty() && !new.is_empty() && !old.contains(':')
+                        })
+                    }))
+        })
+        .collect()
+}
+
+/// Layout transitions run again in each submission. What a transition
+/// needs of the previous submission (it is a read-write of its
+/// subresources, ordered after earlier accesses only by its own first
+/// scopes) goes into its own barrier; the loop barrier at the start takes
+/// the rest. Each case: (name, trace, the loop barrier, the transitions of
+/// the looped plan) under the default reading; every plan is race-free
+/// over three submissions under the definitional semantics (both
+/// readings), keeps the plan's own bits of each transition, and needs
+/// every bit the loop added.
+#[test]
+fn transitions_run_again_in_each_submission() {
+    let cases: &[(&str, &str, Option<&str>, &[&str])] = &[
+        (
+            "a coarse transition after the previous submission's copy read",
+            "buffer img 256\nbuffer a 256\nbarrier NONE:NONE -> NONE:NONE img transition\ndispatch scale(2) rw img\ncopy img -> a\n",
+            // The copies' writes of `a`; the transition follows the
+            // previous copy's read of `img` in its own first scope (an
+            // execution dependency; the dispatch's write before it was
+            // made available by the plan's barrier, which `COPY` chains).
+            Some("barrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_WRITE"),
+            &["barrier COPY:NONE -> COMPUTE_SHADER:SHADER_STORAGE_READ|SHADER_STORAGE_WRITE img[0..256] transition"],
+        ),
+        (
+            "examples/image-async.trace",
+            include_str!("../../examples/image-async.trace"),
+            // The writes of `out`, `b`, `c` and `a` again, the fill after
+            // the dispatch that read `a`, and the transitions of `src` and
+            // `dst` from UNDEFINED after the previous frame's dispatch and
+            // copy read them: `COPY:NONE` in their first scopes, chained
+            // to the dispatch through this barrier's `COMPUTE_SHADER ->
+            // COPY`.
+            Some(
+                "barrier COMPUTE_SHADER|COPY:SHADER_STORAGE_WRITE|TRANSFER_WRITE -> \
+                 COMPUTE_SHADER|COPY|CLEAR:SHADER_STORAGE_WRITE|TRANSFER_WRITE",
+            ),
+            &[
+                "barrier COPY:NONE -> COPY:TRANSFER_WRITE src COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL",
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ src COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL; \
+                 COPY:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE dst COLOR:0:0 UNDEFINED->GENERAL",
+                "barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ; \
+                 COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ dst COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL",
+            ],
+        ),
+        (
+            "examples/image-mip-chain-fixed.trace",
+            include_str!("../../examples/image-mip-chain-fixed.trace"),
+            // The dispatch's writes of `out`; mip 0's transition from
+            // UNDEFINED follows the previous dispatch's sampling of it,
+            // mip 1's through the chain of transitions before it (`BLIT`).
+            Some("barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE"),
+            &[
+                "barrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL",
+                "barrier COPY:TRANSFER_WRITE -> BLIT:TRANSFER_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL",
+                "barrier BLIT:NONE -> BLIT:TRANSFER_WRITE tex COLOR:1:0 UNDEFINED->TRANSFER_DST_OPTIMAL",
+                "barrier BLIT:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_SRC_OPTIMAL->SHADER_READ_ONLY_OPTIMAL",
+                "barrier BLIT:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_SAMPLED_READ tex COLOR:1:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL",
+            ],
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for &(name, text, loop_barrier, transitions) in cases {
+        let p = trace::parse(text)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .program;
+        for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
+            let planned = plan(&p, PlanOptions::new(PlannerKind::Offline).reading(reading))
+                .unwrap()
+                .program;
+            let looped = for_repeated_submission(&planned, reading).unwrap();
+            let printed = trace::print(&looped);
+            let races3 = races(&repeated(&looped, 3).unwrap(), reading).unwrap();
+            assert!(races3.is_empty(), "{name} {reading:?}: {races3:?}\n{printed}");
+            let shift = looped.commands().len() - planned.commands().len();
+            // The plan's own transitions, scopes included, are within the
+            // looped ones; each bit the loop added is needed.
+            for (ci, c) in looped.commands().iter().enumerate().skip(shift) {
+                let (Command::Barrier(w), Command::Barrier(o)) = (c, &planned.commands()[ci - shift]) else {
+                    continue;
+                };
+                for (j, (w, o)) in w.barriers.iter().zip(&o.barriers).enumerate() {
+                    assert!(
+                        w.src_stage_mask.contains(o.src_stage_mask)
+                            && w.src_access_mask.contains(o.src_access_mask)
+                            && w.dst_stage_mask.contains(o.dst_stage_mask)
+                            && w.dst_access_mask.contains(o.dst_access_mask),
+                        "{name} {reading:?}: command {ci} lost a bit of the plan"
+                    );
+                    for (k, bits) in [
+                        w.src_stage_mask.bits() & !o.src_stage_mask.bits(),
+                        w.src_access_mask.bits() & !o.src_access_mask.bits(),
+                        w.dst_stage_mask.bits() & !o.dst_stage_mask.bits(),
+                        w.dst_access_mask.bits() & !o.dst_access_mask.bits(),
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        for bit in (0..64).map(|i| 1u64 << i).filter(|b| bits & b != 0) {
+                            let mut q = looped.clone();
+                            let mut d = match c {
+                                Command::Barrier(d) => d.clone(),
+                                _ => unreachable!(),
+                            };
+                            let b = &mut d.barriers[j];
+                            match k {
+                                0 => {
+                                    b.src_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits_of(
+                                        b.src_stage_mask.bits(),
+                                        bit,
+                                    ))
+                                }
+                                1 => {
+                                    b.src_access_mask = vksync::AccessFlags2::from_bits_retain(bits_of(
+                                        b.src_access_mask.bits(),
+                                        bit,
+                                    ))
+                                }
+                                2 => {
+                                    b.dst_stage_mask = vksync::PipelineStageFlags2::from_bits_retain(bits_of(
+                                        b.dst_stage_mask.bits(),
+                                        bit,
+                                    ))
+                                }
+                                _ => {
+                                    b.dst_access_mask = vksync::AccessFlags2::from_bits_retain(bits_of(
+                                        b.dst_access_mask.bits(),
+                                        bit,
+                                    ))
+                                }
+                            }
+                            q.replace(ci, Command::Barrier(d)).unwrap();
+                            if vksync::resolve(&q).is_ok() {
+                                assert!(
+                                    !check_under(&repeated(&q, 2).unwrap(), reading).is_empty(),
+                                    "{name} {reading:?}: command {ci} bit {bit:#x} the loop added is not needed\n{printed}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            if reading == Reading::VisibleToWrites {
+                let first = (shift == 1).then(|| trace::print_command(&looped, &looped.commands()[0]));
+                if first.as_deref() != loop_barrier || transition_lines(&printed) != transitions {
+                    wrong.push(format!(
+                        "{name}: loop barrier {first:?}, transitions {:?}\n{printed}",
+                        transition_lines(&printed)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+fn bits_of(bits: u64, without: u64) -> u64 {
+    bits & !without
+}
+
+/// Every image starts in UNDEFINED, so in a program valid once each
+/// subresource's first layout operation is a transition from UNDEFINED,
+/// which accepts any layout: a second submission accepts the layouts the
+/// first left. The one command that could find another layout there, a
+/// use that names UNDEFINED itself, is refused where it is written.
+#[test]
+fn a_program_valid_once_repeats_with_valid_layouts() {
+    let undefined_use = "image tex R32_UINT 4x4\nbuffer out 64\n\
+                dispatch sample sampled-image tex COLOR:0:0 UNDEFINED write out\n\
+                barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->GENERAL\n";
+    let e = trace::parse(undefined_use).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("VUID-VkWriteDescriptorSet-descriptorType-04149"),
+        "{e}"
+    );
+    // A frame that leaves its image in another layout than it starts with
+    // (UNDEFINED -> GENERAL -> TRANSFER_SRC_OPTIMAL): each submission's
+    // first transition discards the contents, whatever the layout.
+    let frame = "image img R32_UINT 4x4\nbuffer out 64\n\
+                barrier NONE:NONE -> NONE:NONE img COLOR:0:0 UNDEFINED->GENERAL\n\
+                dispatch k image-write img COLOR:0:0\n\
+                barrier NONE:NONE -> NONE:NONE img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                copy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n";
+    let p = trace::parse(frame).unwrap().program;
+    let thrice = repeated(&p, 3).unwrap();
+    assert_eq!(thrice.commands().len(), 12);
+}

@@ -305,11 +305,6 @@ pub enum ProgramErrorKind {
         /// The blob.
         name: String,
     },
-    /// Refused with "repeating or assigning to queues (async compute) around an image layout transition is not supported": those planners repeat or move commands across queues, and a transition pins the accesses of its memory in place (`plan`, the scheduler and the multi-queue planner keep each transition, `docs/planning.md`).
-    #[error(
-        "repeating or assigning to queues (async compute) around an image layout transition is not supported"
-    )]
-    TransitionNotPlanned,
     /// Refused with "there is no command {index} (the program has {count})".
     #[error("there is no command {index} (the program has {count})")]
     NoSuchCommand {

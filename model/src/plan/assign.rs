@@ -19,6 +19,16 @@
 //!
 //! A program without dispatches stays on its queue.
 //!
+//! Image layout transitions stay on the program's queue, where they are,
+//! and so does every device command that accesses their memory (the
+//! simplest honest rule): a transition's scopes, and the layouts the
+//! images are in, are then one queue's business, which the multi-queue
+//! planner plans as it plans any queue's transitions, and no image changes
+//! queue family (the multi-queue planner does not plan an image's
+//! ownership transfer, whose release and acquire would each carry the
+//! transition). Graphics work (draws, rendering, render passes) stays
+//! there too: the new queues are a compute and a transfer queue.
+//!
 //! Invariants: the trace order of commands is kept (with the submits and
 //! fence waits the single-queue planner inserts before host accesses); a batch ends (an
 //! inserted `submit QUEUE`) wherever the next device command runs on
@@ -32,6 +42,7 @@
 
 use super::deps::{Earlier, Touch};
 use super::queues::{plan_queues, QueuePlan, QueuePlanError, QueuePlanOptions};
+use super::transitions::{is_transition, planning_input};
 use super::{plan, PlanOptions, PlannerKind};
 use crate::ir::access::{accesses, is_device_command};
 use crate::ir::layout::resolve;
@@ -42,9 +53,10 @@ use crate::semantics::{Reading, Semantics};
 /// Which queue each device command of `program` would run on, with the
 /// queues declared: the single-queue program rewritten with the async
 /// compute assignment (see the module documentation), its barriers
-/// dropped, with the submits and fence waits the single-queue planner
-/// puts before host accesses. Refuses a program that already uses several
-/// queues, semaphores or events.
+/// dropped but its layout transitions (with empty scopes), with the
+/// submits and fence waits the single-queue planner puts before host
+/// accesses. Refuses a program that already uses several queues,
+/// semaphores or events.
 ///
 /// ```
 /// use vksync::plan::assign_async_compute;
@@ -58,21 +70,12 @@ use crate::semantics::{Reading, Semantics};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError> {
-    // The assignment drops every barrier, layout transitions included: it
-    // does not plan around them (a review found them silently dropped).
-    if let Some(i) = program.first_layout_transition() {
-        return Err(crate::ProgramError {
-            at: crate::ir::error::Location::Command(i),
-            kind: crate::ir::error::ProgramErrorKind::TransitionNotPlanned,
-        }
-        .into());
-    }
     // The single-queue planner's submits and fence waits before host
-    // accesses (its barriers are dropped): the multi-queue planner plans
-    // around the waits a program has, and inserts none.
-    let input = plan(program, PlanOptions::new(PlannerKind::Offline))?
-        .program
-        .without_barriers();
+    // accesses (its barriers are dropped but the layout transitions, with
+    // empty scopes, which the multi-queue planner gives what it needs):
+    // the multi-queue planner plans around the waits a program has, and
+    // inserts none.
+    let input = planning_input(&plan(program, PlanOptions::new(PlannerKind::Offline))?.program);
     let layout = resolve(&input)?;
     let sem = Semantics::for_reading(Reading::VisibleToWrites);
     let device: Vec<usize> = (0..input.commands.len())
@@ -87,6 +90,23 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
                 .collect()
         })
         .collect();
+    // The memory of every layout transition: the device commands that
+    // touch it stay on the main queue with the transitions.
+    // (A barrier's, and a render pass's automatic ones.)
+    let pinned: Vec<Touch> = input
+        .commands
+        .iter()
+        .filter(|c| matches!(c, Command::Barrier(_) | Command::Render(_)))
+        .flat_map(|c| accesses(c, &layout, sem))
+        .filter(|a| a.sa.is_layout_transition())
+        .map(|a| (a.mem, a.range, true))
+        .collect();
+    let stays = |k: usize| {
+        matches!(input.commands[device[k]], Command::Render(_))
+            || touches[k]
+                .iter()
+                .any(|t| pinned.iter().any(|p| p.0 == t.0 && p.1.overlaps(t.1)))
+    };
     let n = device.len();
     let is_dispatch = |k: usize| matches!(input.commands[device[k]], Command::Dispatch { .. });
     // The critical path: the chain with the most dispatches (the earliest
@@ -123,8 +143,9 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
     for k in 0..n {
         let roles = earlier.before(&touches[k]);
         let after = |r: usize| roles & (1 << r) != 0;
-        role[k] = if end.is_none() {
-            // No dispatch: nothing to overlap with.
+        role[k] = if end.is_none() || stays(k) {
+            // No dispatch: nothing to overlap with; or a layout
+            // transition's memory, or graphics work.
             MAIN
         } else if !is_dispatch(k) && roles & !(1 << TRANSFER) == 0 {
             TRANSFER
@@ -171,6 +192,21 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
                 }
             }
             Command::Wait(WaitFor::Queue(_)) => commands.push(Command::Wait(WaitFor::All)),
+            c if is_transition(c) => {
+                // On the main queue, in the batch of the commands around
+                // it there.
+                let q = ids[MAIN];
+                if let Some(o) = open {
+                    if o != q {
+                        commands.push(Command::Submit(Submission {
+                            queue: o,
+                            ..Submission::default()
+                        }));
+                    }
+                }
+                open = Some(q);
+                commands.push(c.clone());
+            }
             c if is_device_command(c) => {
                 let q = ids[role[next_device]];
                 next_device += 1;

@@ -13,11 +13,11 @@
 //! planned there is merged into its `vkCmdPipelineBarrier2`. [`plan`],
 //! [`stabbing_bound`], the scheduler (a transition bounds the segments it
 //! reorders) and the multi-queue planner (scopes planned per queue, then
-//! widened and thinned on the whole plan) plan around them; the async
-//! compute assignment and repeated submission refuse them
-//! ([`ProgramErrorKind::TransitionNotPlanned`], at the first command that
-//! has one): they move commands across queues or repeat them, and a
-//! transition pins the accesses of its memory in place.
+//! widened and thinned on the whole plan) plan around them; repeated
+//! submission runs them again in each submission (their loop-carried
+//! dependencies go into their own scopes, `repeat`), and the async
+//! compute assignment keeps them, and every command that touches their
+//! memory, on the program's own queue (`assign`).
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
@@ -210,21 +210,6 @@ pub struct Plan {
     /// hazards of the barrier-free input it answers (indices in those
     /// hazards refer to the barrier-free input).
     pub answers: Vec<(usize, Vec<Hazard>)>,
-}
-
-/// Refuses a program with image layout transitions, naming the first
-/// command that performs one (see the module documentation), and one
-/// that uses several queues or semaphores
-/// ([`ProgramErrorKind::MultiQueueNotSupported`]).
-pub(crate) fn refuse_transitions(program: &Program) -> Result<(), ProgramError> {
-    program.require_single_queue()?;
-    match program.first_layout_transition() {
-        Some(i) => Err(ProgramError {
-            at: Location::Command(i),
-            kind: ProgramErrorKind::TransitionNotPlanned,
-        }),
-        None => Ok(()),
-    }
 }
 
 /// A host signal of a semaphore (`host-signal`) or of an event

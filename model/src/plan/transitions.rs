@@ -155,32 +155,8 @@ fn widen(out: &mut Program, layout: &Layout, sem: Semantics) -> bool {
         } else {
             h.prior_command
         };
-        let Command::Barrier(dep) = &out.commands[at] else {
-            continue;
-        };
-        let hit: Vec<usize> = dep
-            .barriers
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.transition)
-            .filter(|(_, b)| {
-                let one = Command::Barrier(Dependency { barriers: vec![**b] });
-                accesses(&one, layout, sem)
-                    .iter()
-                    .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range))
-            })
-            .map(|(j, _)| j)
-            .collect();
         if let Command::Barrier(d) = &mut out.commands[at] {
-            for j in hit {
-                let b = &mut d.barriers[j];
-                let before = *b;
-                b.src_stage_mask |= fix.src_stage_mask;
-                b.src_access_mask |= fix.src_access_mask;
-                b.dst_stage_mask |= fix.dst_stage_mask;
-                b.dst_access_mask |= fix.dst_access_mask;
-                grew |= *b != before;
-            }
+            grew |= widen_hit(d, &h, fix, layout, sem);
         }
     }
     grew
@@ -236,24 +212,38 @@ pub(crate) fn widen_by(
             continue;
         };
         if let Command::Barrier(d) = &mut input.commands[i] {
-            for b in d
-                .barriers
-                .iter_mut()
-                .filter(|b| b.transition && b.region.is_some())
-            {
-                let one = Command::Barrier(Dependency { barriers: vec![*b] });
-                let hit = accesses(&one, layout, sem)
-                    .iter()
-                    .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range));
-                if hit {
-                    let before = *b;
-                    b.src_stage_mask |= fix.src_stage_mask;
-                    b.src_access_mask |= fix.src_access_mask;
-                    b.dst_stage_mask |= fix.dst_stage_mask;
-                    b.dst_access_mask |= fix.dst_access_mask;
-                    grew |= *b != before;
-                }
-            }
+            grew |= widen_hit(d, h, fix, layout, sem);
+        }
+    }
+    grew
+}
+
+/// Widens by `fix` each transition of barrier command `dep` whose write
+/// holds bytes of hazard `h` (a transition's barrier may carry several,
+/// over other regions, which the hazard does not concern); whether a scope
+/// grew. The one rule of [`with_transition_scopes`], [`widen_by`] and the
+/// loop-carried dependencies of a repeated command buffer
+/// (`super::repeat`).
+pub(crate) fn widen_hit(
+    dep: &mut Dependency,
+    h: &Hazard,
+    fix: Barrier,
+    layout: &Layout,
+    sem: Semantics,
+) -> bool {
+    let mut grew = false;
+    for b in dep.barriers.iter_mut().filter(|b| b.transition) {
+        let one = Command::Barrier(Dependency { barriers: vec![*b] });
+        let hit = accesses(&one, layout, sem)
+            .iter()
+            .any(|a| a.mem == h.memory.mem && a.range.overlaps(h.memory.range));
+        if hit {
+            let before = *b;
+            b.src_stage_mask |= fix.src_stage_mask;
+            b.src_access_mask |= fix.src_access_mask;
+            b.dst_stage_mask |= fix.dst_stage_mask;
+            b.dst_access_mask |= fix.dst_access_mask;
+            grew |= *b != before;
         }
     }
     grew
