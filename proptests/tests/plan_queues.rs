@@ -588,7 +588,6 @@ proptest! {
                 prop_assert!(h.is_empty(), "{h:?}\n{text}");
             }
             Err(vksync::plan::QueuePlanError::NotPlanned { .. }) => {}
-            Err(vksync::plan::QueuePlanError::Program(e)) if e.kind == vksync::ProgramErrorKind::TransitionNotPlanned => {}
             Err(e) => prop_assert!(false, "{e}\n{}", vksync::trace::print(&p)),
         }
     }

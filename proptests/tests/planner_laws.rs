@@ -226,6 +226,61 @@ proptest! {
         prop_assert!(races(&waited, reading).unwrap().is_empty());
         }
     }
+
+    /// The same with image layout transitions (random programs with
+    /// transitions, host accesses, submits and waits dropped): each
+    /// transition runs again in each submission, and what it needs of the
+    /// previous one goes into its own scopes. Three repetitions are
+    /// race-free under the definitional semantics, the plan's own bits of
+    /// each transition stay, and every bit the loop adds (to the loop
+    /// barrier or to a transition) is needed.
+    #[test]
+    fn repeated_submission_plans_transitions(g in programs_with_transitions(16)) {
+        use vksync::plan::{for_repeated_submission, repeated};
+        use vksync::spec::races;
+        let kept: Vec<Command> = g.program.commands().iter()
+            .filter(|c| !matches!(c, Command::HostRead { .. } | Command::HostWrite { .. } | Command::Submit(_) | Command::Wait(_)))
+            .cloned().collect();
+        let p = Program::from_parts(g.program.objects().to_vec(), kept);
+        prop_assume!(p.as_ref().is_ok_and(|p| repeated(p, 1).is_ok()));
+        let p = p.unwrap();
+        let is_transition = |c: &Command| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition));
+        for reading in READINGS {
+            let planned = plan(&p, PlanOptions::new(PlannerKind::Offline).reading(reading)).unwrap().program;
+            let looped = for_repeated_submission(&planned, reading).unwrap();
+            let text = vksync::trace::print(&looped);
+            let r = races(&repeated(&looped, 3).unwrap(), reading).unwrap();
+            prop_assert!(r.is_empty(), "{reading:?}: races across repetitions: {r:?}\n{text}");
+            let shift = looped.commands().len() - planned.commands().len();
+            prop_assert!(shift <= 1);
+            // The plan's own bits stay: each transition's barriers contain the plan's.
+            let within = |w: &vksync::Barrier, o: &vksync::Barrier| {
+                w.src_stage_mask.contains(o.src_stage_mask)
+                    && w.src_access_mask.contains(o.src_access_mask)
+                    && w.dst_stage_mask.contains(o.dst_stage_mask)
+                    && w.dst_access_mask.contains(o.dst_access_mask)
+            };
+            let covers = |q: &Program, ci: usize| match (&q.commands()[ci], &planned.commands()[ci - shift]) {
+                (Command::Barrier(w), Command::Barrier(o)) => {
+                    w.barriers.len() == o.barriers.len() && w.barriers.iter().zip(&o.barriers).all(|(w, o)| within(w, o))
+                }
+                _ => false,
+            };
+            for ci in shift..looped.commands().len() {
+                if is_transition(&looped.commands()[ci]) {
+                    prop_assert!(covers(&looped, ci), "{reading:?}: command {ci} lost a bit of the plan\n{text}");
+                }
+            }
+            for (ci, what, q) in weakenings_at(&looped) {
+                let added = (shift == 1 && ci == 0)
+                    || (ci >= shift && is_transition(&looped.commands()[ci]) && covers(&q, ci));
+                if added {
+                    prop_assert!(!check(&repeated(&q, 2).unwrap(), reading).is_empty(),
+                        "{reading:?}: {what}: a bit the loop added is not needed\n{text}");
+                }
+            }
+        }
+    }
 }
 
 /// Every (planner, form, reading) combination for `planners`.
