@@ -51,6 +51,11 @@
 //!   not guarded at all.
 //! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
 //!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
+//! - Which ranges are worth guarding is the caller's policy, not this
+//!   module's: the layer (`layer.rs`, `diff_mapped`) unguards a range the
+//!   host writes most of between submissions (a fault per page then costs
+//!   far more than reading the pages) and guards it again once it is
+//!   quiet.
 
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -88,7 +93,8 @@ static INSTALLED: OnceLock<bool> = OnceLock::new();
 /// The application replaced our handler: no more guards ([`step_aside`]).
 static STEPPED_ASIDE: AtomicBool = AtomicBool::new(false);
 
-fn page_size() -> usize {
+/// The page size (`sysconf`), the guard's unit.
+pub fn page_size() -> usize {
     static PAGE: OnceLock<usize> = OnceLock::new();
     *PAGE.get_or_init(|| {
         // SAFETY: sysconf has no preconditions.
@@ -454,6 +460,13 @@ impl Guarded {
         // The partial page after them.
         push(&mut out, self.first + self.pages * page - self.base, self.len);
         out
+    }
+
+    /// How many whole pages are guarded, and how many bytes of the range
+    /// lie outside them (the partial first and last pages, which every
+    /// [`Guarded::take_dirty`] hands back whatever was written).
+    pub fn extent(&self) -> (usize, usize) {
+        (self.pages, self.len - self.pages * page_size())
     }
 
     /// Stops guarding: the range is writable again (as dropping the guard

@@ -91,7 +91,19 @@ struct Mapped {
     len: u64,
     /// Its page guard, if it has one (else it is diffed whole).
     guard: Option<Guarded>,
+    /// The guard was dropped because the host writes most of the range
+    /// between submissions ([`diff_mapped`]); `Some(quiet)`: whether the
+    /// last whole comparison found few pages changed (then the next one
+    /// guards the range again).
+    hot: Option<bool>,
 }
+
+/// A guarded range is diffed whole from the next comparison on when at
+/// least `1 / HOT` of its pages were written since the last one.
+const HOT: usize = 2;
+/// A range diffed whole is guarded again when a comparison finds at most
+/// `1 / QUIET` of its pages changed.
+const QUIET: usize = 8;
 
 #[derive(Default)]
 struct Globals {
@@ -646,7 +658,15 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
         } else {
             None
         };
-        d.mapped.insert(memory.as_raw(), Mapped { ptr, len, guard });
+        d.mapped.insert(
+            memory.as_raw(),
+            Mapped {
+                ptr,
+                len,
+                guard,
+                hot: None,
+            },
+        );
     });
 }
 
@@ -703,6 +723,22 @@ enum Diff {
 
 /// Compares mapped bytes with their shadow copy: only the pages the guard
 /// saw written where there is a guard, else all of them.
+///
+/// The guard's cost is a fault per page written per interval between
+/// comparisons (a signal, an `mprotect`, and a TLB shootdown when the page
+/// is protected again): cheap for a range the host writes a little of,
+/// ruinous for one it writes all over while another thread submits (issue
+/// 27: a thread storing every 256th byte of a 1 MiB buffer took 256
+/// faults per submission, about 9 us each on this machine). So a range
+/// whose comparison found at least `1 / HOT` of its pages written is
+/// unguarded and diffed whole from then on (which reads at most `HOT`
+/// times what the dirty pages alone would); once a whole comparison finds
+/// at most `1 / QUIET` of its pages changed, the next comparison guards it
+/// again before it reads it (a write before the new guard is still a
+/// difference from the shadow, one after it faults and is marked). Either
+/// way the shadow copy is exact, so the host writes found are the same;
+/// only the cost moves. Flushes of non-coherent memory (a `within`) leave
+/// the policy alone.
 fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
     let DeviceData {
         mapped,
@@ -718,10 +754,10 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
         .map(|&mem| (capture.memory_index(mem).unwrap_or(usize::MAX), mem))
         .collect();
     order.sort_unstable();
-    for (mem, m) in order
-        .into_iter()
-        .filter_map(|(_, mem)| mapped.get(&mem).map(|m| (mem, m)))
-    {
+    for mem in order.into_iter().map(|(_, mem)| mem) {
+        let Some(m) = mapped.get_mut(&mem) else {
+            continue;
+        };
         let within = match which {
             Diff::Coherent { only } => {
                 if only.is_some_and(|o| o != mem) || non_coherent.contains(&mem) {
@@ -741,13 +777,36 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
                 Some((s, e))
             }
         };
+        // Quiet again: guarded before this whole comparison reads it.
+        let reguarded = within.is_none() && m.hot == Some(true) && guard::enabled();
+        if reguarded {
+            // SAFETY: as in `record_map`: the range stays mapped while it
+            // is in `mapped`, and the guard is dropped before it leaves.
+            m.guard = unsafe { guard::guard(m.ptr, m.len as usize) };
+            m.hot = None;
+        }
         let windows = match &m.guard {
-            Some(g) => g.take_dirty(within),
-            None => {
+            Some(g) if !reguarded => g.take_dirty(within),
+            _ => {
                 let (s, e) = within.unwrap_or((0, m.len as usize));
                 vec![(s, e - s)]
             }
         };
+        let page = guard::page_size();
+        let pages = (m.len as usize).div_ceil(page).max(1);
+        if within.is_none() && !reguarded {
+            if let Some(g) = m.guard.take_if(|g| {
+                // The whole pages written (the windows always hold the
+                // partial end pages too, written or not).
+                let (guarded, partial) = g.extent();
+                let taken: usize = windows.iter().map(|w| w.1).sum();
+                taken.saturating_sub(partial) / page * HOT >= guarded
+            }) {
+                // Mostly written: diffed whole from the next comparison on.
+                g.unguard();
+                m.hot = Some(false);
+            }
+        }
         let views: Vec<(usize, &[u8])> = windows
             .iter()
             .filter(|w| w.1 > 0)
@@ -759,10 +818,32 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
                 })
             })
             .collect();
-        if !views.is_empty() {
-            capture.host_writes(seq, call, mem, &views);
+        if views.is_empty() {
+            continue;
+        }
+        let changed = capture.host_writes(seq, call, mem, &views);
+        if let Some(quiet) = m.hot.as_mut().filter(|_| within.is_none()) {
+            *quiet = distinct_pages(&changed, page) * QUIET <= pages;
         }
     }
+}
+
+/// How many pages of `page` bytes the spans (sorted `[start, end)`
+/// offsets) touch, each counted once.
+fn distinct_pages(spans: &[(usize, usize)], page: usize) -> usize {
+    let mut count = 0;
+    let mut next = 0; // the first page not counted yet
+    for &(s, e) in spans {
+        if s >= e {
+            continue;
+        }
+        let (first, last) = ((s / page).max(next), (e - 1) / page);
+        if first <= last {
+            count += last - first + 1;
+            next = last + 1;
+        }
+    }
+    count
 }
 
 unsafe extern "system" fn unmap_memory(device: vk::Device, memory: vk::DeviceMemory) {
@@ -2124,4 +2205,38 @@ unsafe extern "system" fn device_wait_idle(device: vk::Device) -> vk::Result {
         // SAFETY: the next layer's function with the caller's arguments.
         unsafe { f(device) }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distinct_pages;
+
+    /// The pages the changed spans touch decide when a range diffed whole
+    /// is guarded again: each page counted once, however many spans lie in
+    /// it, and a span across a page boundary counts both pages.
+    #[test]
+    fn changed_spans_count_distinct_pages() {
+        type Case<'a> = (&'a str, &'a [(usize, usize)], usize);
+        let cases: &[Case] = &[
+            ("none", &[], 0),
+            ("one byte", &[(5, 6)], 1),
+            ("many spans in one page", &[(0, 1), (256, 257), (4000, 4001)], 1),
+            (
+                "every 256th byte of 4 pages",
+                &[(0, 1), (256, 257), (4096, 4097), (8192, 8193), (12288, 12289)],
+                4,
+            ),
+            ("across a boundary", &[(4095, 4097)], 2),
+            (
+                "a boundary span, then its second page again",
+                &[(4095, 4097), (5000, 5001)],
+                2,
+            ),
+            ("apart", &[(0, 1), (40960, 40961)], 2),
+            ("empty span", &[(7, 7)], 0),
+        ];
+        for (name, spans, want) in cases {
+            assert_eq!(distinct_pages(spans, 4096), *want, "{name}");
+        }
+    }
 }

@@ -787,21 +787,31 @@ impl Capture {
     /// the mapped range, its bytes now)`: the whole range, or only the
     /// pages the page guard saw written. Spans closer than 64 bytes are
     /// merged, and so are spans of one buffer whose bytes between no
-    /// device access still in flight touches (see the body).
-    pub fn host_writes(&mut self, seq: u64, call: &str, memory: u64, windows: &[(usize, &[u8])]) {
+    /// device access still in flight touches (see the body). Returns the
+    /// changed spans as found, `[start, end)` offsets in the mapped range
+    /// (before device writes are told apart): how much of the range the
+    /// host changed, which the layer's page guard policy asks.
+    pub fn host_writes(
+        &mut self,
+        seq: u64,
+        call: &str,
+        memory: u64,
+        windows: &[(usize, &[u8])],
+    ) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
         let Some(m) = self.memories.get_mut(&memory) else {
-            return;
+            return found;
         };
-        let Some(map) = m.map.as_mut() else { return };
+        let Some(map) = m.map.as_mut() else { return found };
         let mut spans: Vec<(u64, u64)> = Vec::new();
         for &(at, current) in windows {
             let Some(shadow) = map.shadow.get_mut(at..at + current.len()) else {
                 continue;
             };
-            for (s, e) in changed_spans(shadow, current) {
+            for (s, e) in take_changed_spans(shadow, current) {
+                found.push((at + s, at + e));
                 spans.push((map.offset + (at + s) as u64, map.offset + (at + e) as u64));
             }
-            shadow.copy_from_slice(current);
         }
         // Bytes that submitted device commands write and that no wait has
         // covered yet change because of the device: not host writes (a host
@@ -825,7 +835,7 @@ impl Capture {
                 .collect();
         }
         if spans.is_empty() {
-            return;
+            return found;
         }
         // On every live buffer or image bound there (a destroyed one's
         // placement is kept for the accesses already recorded, but the
@@ -912,6 +922,7 @@ impl Capture {
                 format!("host write seen at {call} #{seq}"),
             ));
         }
+        found
     }
 
     /// `vkCreateBuffer`, with its `sharingMode`.
@@ -3684,33 +3695,71 @@ impl Capture {
     }
 }
 
-/// The spans `[start, end)` where `now` differs from `old` (same length),
-/// spans closer than 64 bytes merged. Equal 64-byte blocks are skipped as
-/// slices (a memcmp), so the common case of a few changed bytes in a large
-/// window costs a comparison, not a byte loop.
-fn changed_spans(old: &[u8], now: &[u8]) -> Vec<(usize, usize)> {
+/// The spans `[start, end)` where `now` differs from `shadow` (same
+/// length), spans closer than 64 bytes merged; `shadow` takes the bytes
+/// compared. `now` is mapped memory another thread may be writing: each
+/// 64-byte block of it is read once, into a local copy that is both
+/// compared and stored, so a write landing during the scan is either in
+/// this result or still a difference at the next one, never stored in the
+/// shadow unreported (comparing `now` and then copying it whole lost such
+/// writes). A whole equal 4 KiB run is skipped with one comparison (a
+/// range mostly clean costs a memcmp), and blocks are compared as eight
+/// 64-bit words, not by a call per block: a thread writing every 256th
+/// byte of a 1 MiB buffer changes a quarter of its blocks each time
+/// (issue 27).
+fn take_changed_spans(shadow: &mut [u8], now: &[u8]) -> Vec<(usize, usize)> {
     const BLOCK: usize = 64;
+    const RUN: usize = 4096;
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    let n = old.len().min(now.len());
+    let n = shadow.len().min(now.len());
+    let mut block = [0u8; BLOCK];
     let mut i = 0;
     while i < n {
-        let e = (i + BLOCK).min(n);
-        if old[i..e] != now[i..e] {
-            // The block's changed bytes are less than BLOCK apart, so they
-            // all join one span: only its first and last changed bytes
-            // matter (found 8 bytes at a time; a byte loop over every
-            // changed block was most of a submission's cost for a thread
-            // writing a mapped buffer sparsely).
-            let (first, last) = first_last_difference(&old[i..e], &now[i..e]);
-            let (f, l) = (i + first, i + last);
-            match spans.last_mut() {
-                Some(span) if f < span.1 + BLOCK => span.1 = l + 1,
-                _ => spans.push((f, l + 1)),
-            }
+        let run_end = (i + RUN).min(n);
+        // Equal now: nothing written there before this read (a later write
+        // stays a difference from the shadow, seen next time).
+        if shadow[i..run_end] == now[i..run_end] {
+            i = run_end;
+            continue;
         }
-        i = e;
+        while i < run_end {
+            let e = (i + BLOCK).min(run_end);
+            let cur = &mut block[..e - i];
+            cur.copy_from_slice(&now[i..e]);
+            let old = &mut shadow[i..e];
+            if blocks_differ(old, cur) {
+                // The block's changed bytes are less than BLOCK apart, so
+                // they all join one span: only its first and last changed
+                // bytes matter.
+                let (first, last) = first_last_difference(old, cur);
+                let (f, l) = (i + first, i + last);
+                match spans.last_mut() {
+                    Some(span) if f < span.1 + BLOCK => span.1 = l + 1,
+                    _ => spans.push((f, l + 1)),
+                }
+                old.copy_from_slice(cur);
+            }
+            i = e;
+        }
     }
     spans
+}
+
+/// Whether two blocks of one length differ: a whole 64-byte block as eight
+/// words folded with xor and or (no branch per word, no call), a shorter
+/// one as slices.
+fn blocks_differ(a: &[u8], b: &[u8]) -> bool {
+    match (<&[u8; 64]>::try_from(a), <&[u8; 64]>::try_from(b)) {
+        (Ok(a), Ok(b)) => {
+            let word = |s: &[u8; 64], k: usize| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&s[8 * k..8 * k + 8]);
+                u64::from_ne_bytes(w)
+            };
+            (0..8).fold(0u64, |acc, k| acc | (word(a, k) ^ word(b, k))) != 0
+        }
+        _ => a != b,
+    }
 }
 
 /// The offsets of the first and the last byte where `a` and `b` (same
@@ -4479,14 +4528,27 @@ mod tests {
             ),
             ("a short tail", 70, &[66, 69], &[(66, 70)]),
             ("shorter than a word", 5, &[1, 3], &[(1, 4)]),
+            // Equal 4 KiB runs are skipped whole; spans still merge across
+            // a run's end.
+            ("across a 4 KiB run", 8192, &[4090, 4100], &[(4090, 4101)]),
+            (
+                "clean runs between",
+                3 * 4096 + 10,
+                &[5, 3 * 4096 + 9],
+                &[(5, 6), (3 * 4096 + 9, 3 * 4096 + 10)],
+            ),
+            ("a run's last block", 4096, &[4095], &[(4095, 4096)]),
         ];
         for (name, len, at, want) in cases {
-            let old = vec![0u8; *len];
-            let mut now = old.clone();
+            let mut shadow = vec![0u8; *len];
+            let mut now = shadow.clone();
             for &k in *at {
                 now[k] = 1;
             }
-            assert_eq!(changed_spans(&old, &now), *want, "{name}");
+            assert_eq!(take_changed_spans(&mut shadow, &now), *want, "{name}");
+            // The shadow took the bytes compared: nothing changed since.
+            assert_eq!(shadow, now, "{name}: the shadow");
+            assert_eq!(take_changed_spans(&mut shadow, &now), [], "{name}: taken twice");
         }
     }
 

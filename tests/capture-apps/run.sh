@@ -30,7 +30,9 @@
 # Environment: VKSYNC_CAPTURE_APPS_TIMEOUT (seconds per run, default 60),
 # VKSYNC_BIN (a vksync binary with libvksync_capture.so beside it; default:
 # build the release one), CARGO_TARGET_DIR (as cargo),
-# VKSYNC_CAPTURE_APPS_KEEP=DIR keeps the traces and logs in DIR.
+# VKSYNC_CAPTURE_APPS_KEEP=DIR keeps the traces and logs in DIR,
+# VKSYNC_CAPTURE_APPS_ONLY=RE runs only the cases whose name matches the
+# extended regex RE (the symbol checks still run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -76,6 +78,7 @@ wrong=$(grep -h 'binding file [^ ]*libvksync_capture.so .* to [^ ]*libvulkan.so'
 run_case() {
     local name=$1 app=$2 arg=$3 want=$4 plain_want=$5
     shift 5
+    [[ "$name" =~ ${VKSYNC_CAPTURE_APPS_ONLY:-.} ]] || return 0
     local build
     for build in linked dlopen; do
         local exe="$work/$app-$build" tag="$name ($build)" t="$work/$name-$build.trace"
