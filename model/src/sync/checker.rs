@@ -100,7 +100,7 @@
 //! second half gives it ([`SyncVal::transition`]), which no barrier of the
 //! call applies to: they all came before it.
 
-use super::intern::Nodes;
+use super::intern::{MapKey, Nodes};
 use super::rangemap::RangeMap;
 use super::state::{latest_by_key, EntryState, Rec, Spills};
 pub(crate) use super::value::host_needs;
@@ -764,7 +764,8 @@ impl Checker {
                 },
             )
         }));
-        self.nodes.map_all(|v| v.apply_each(&effects));
+        let key = MapKey::Barriers(effects.iter().map(|&(b, r)| (b, r as u8)).collect());
+        self.nodes.map_keyed(key, |v| v.apply_each(&effects));
         for (m, s, vals) in pending {
             let ids: Vec<u32> = vals.into_iter().map(|v| self.nodes.intern(v)).collect();
             // Invariant: `s` is a key collected above and nothing removed it.
@@ -869,7 +870,7 @@ impl Checker {
     /// `vkQueueSubmit`: everything recorded so far is submitted.
     pub fn submit(&mut self) {
         self.open_host_barriers.clear();
-        self.nodes.map_all(|v| SyncVal {
+        self.nodes.map_keyed(MapKey::Submit, |v| SyncVal {
             submitted: true,
             host_submitted: v.host_submitted.union(v.host_pending),
             host_pending: StageAccessSet::EMPTY,
@@ -888,7 +889,7 @@ impl Checker {
         for b in self.open_host_barriers.clone() {
             self.grant_to_completing(&b);
         }
-        self.nodes.map_all(|v| {
+        self.nodes.map_keyed(MapKey::Wait, |v| {
             let fenced = v.fenced || v.submitted;
             // A write's execution chain is at least its availability
             // chain (a read's stays empty: its `order` is its chain).

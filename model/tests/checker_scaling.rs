@@ -1,0 +1,189 @@
+//! The single-queue checker and the validation layer's prediction
+//! (`vksync::layer::predict`, which `vksync check` runs for the installed
+//! layer's notes) are linear in the program on long single-queue streams
+//! (issue 25): ten times the lines take about ten times as long, not a
+//! hundred.
+//!
+//! The case that was not: the layer's `CopyPagesInSmallChunks` pattern
+//! (`vksync-bench checker --workload copy-pages`), a global barrier before
+//! each 16-byte copy from one chunk of a buffer to the next, all in one
+//! command buffer. The checker was linear there (a global barrier maps the
+//! distinct interned values, a handful here, not the 65,535 range
+//! entries), but the 1.3.239 layer's prediction scanned every range
+//! recorded in the command buffer at each access (its K4 emulation), so
+//! `vksync check` took 12.8 s at 65,535 pairs in release (0.62 s now); at
+//! the sizes here the old prediction measured a ratio of 91 (release;
+//! the checker 10.8), failing this test.
+//!
+//! One test runs the cases one after another, so that their timings do not
+//! compete with each other for cores.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// How many times as long ten times the lines may take (as in
+/// `multi_queue_scaling.rs`): linear is about 10, quadratic about 100.
+const BOUND: u32 = 40;
+
+/// The copy-pages stream with `pairs` barrier + copy pairs over one buffer.
+fn copy_pages(pairs: usize) -> String {
+    let mut t = format!("buffer pages {}\n", (pairs + 1) * 16);
+    for k in 0..pairs {
+        let src = k * 16;
+        let _ = writeln!(
+            t,
+            "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ\ncopy pages[{src}..{}] -> pages[{}..{}]",
+            src + 16,
+            src + 16,
+            src + 32
+        );
+    }
+    t
+}
+
+/// Fills of 64-byte pieces over 16 buffers of 4 KiB, each made visible to
+/// a copy by a buffer barrier, a global barrier every fourth step, a
+/// submit every 500 lines and a fence wait every eighth submit (the shape
+/// of `vksync-bench scale`): many range entries with different histories.
+fn pieces(lines: usize) -> String {
+    let mut t = String::new();
+    for b in 0..16 {
+        let _ = writeln!(t, "buffer b{b} 4096");
+    }
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut n, mut step) = (16, 0);
+    while n < lines {
+        let b = next() % 16;
+        let c = (b + 1 + next() % 15) % 16;
+        let off = (next() % 64) * 64;
+        let r = format!("[{off}..{}]", off + 64);
+        let _ = writeln!(
+            t,
+            "fill b{b}{r} 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b{b}{r}\ncopy b{b}{r} -> b{c}{r}"
+        );
+        n += 3;
+        step += 1;
+        if step % 4 == 0 {
+            t.push_str("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\n");
+            n += 1;
+        }
+        if step % 160 == 0 {
+            t.push_str("submit\n");
+            n += 1;
+            if step % 1280 == 0 {
+                t.push_str("wait\n");
+                n += 1;
+            }
+        }
+    }
+    t
+}
+
+/// `chunks` 16-byte chunks of one buffer, each filled, then made visible
+/// by buffer barriers to the (stage, access) pairs whose bit its index
+/// has (so each chunk's write has its own value), then as many global
+/// barriers that order none of them (`HOST` to `HOST`). Every barrier used
+/// to map every distinct value (a full pass per barrier: 562 s at 16,384
+/// chunks in release); now it visits the values changed since it last
+/// applied (0.99 s).
+fn distinct(chunks: usize) -> String {
+    const PAIRS: [&str; 14] = [
+        "COPY:TRANSFER_READ",
+        "COPY:TRANSFER_WRITE",
+        "CLEAR:TRANSFER_WRITE",
+        "BLIT:TRANSFER_READ",
+        "BLIT:TRANSFER_WRITE",
+        "RESOLVE:TRANSFER_READ",
+        "COMPUTE_SHADER:SHADER_STORAGE_READ",
+        "COMPUTE_SHADER:SHADER_STORAGE_WRITE",
+        "DRAW_INDIRECT:INDIRECT_COMMAND_READ",
+        "VERTEX_SHADER:SHADER_STORAGE_READ",
+        "FRAGMENT_SHADER:SHADER_STORAGE_READ",
+        "RESOLVE:TRANSFER_WRITE",
+        "VERTEX_SHADER:SHADER_STORAGE_WRITE",
+        "FRAGMENT_SHADER:SHADER_STORAGE_WRITE",
+    ];
+    let mut t = format!("buffer a {}\n", chunks * 16);
+    for i in 0..chunks {
+        let _ = writeln!(t, "fill a[{}..{}] 1", i * 16, i * 16 + 16);
+    }
+    for i in 0..chunks {
+        for (j, p) in PAIRS.iter().enumerate() {
+            if i >> j & 1 == 1 {
+                let _ = writeln!(
+                    t,
+                    "barrier CLEAR:TRANSFER_WRITE -> {p} a[{}..{}]",
+                    i * 16,
+                    i * 16 + 16
+                );
+            }
+        }
+    }
+    for _ in 0..chunks {
+        t.push_str("barrier HOST:NONE -> HOST:NONE\n");
+    }
+    t
+}
+
+/// The fastest of `runs` runs of `f` (so one slow run on a busy machine
+/// does not decide, for the small size above all, whose runs are short).
+fn fastest(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let start = Instant::now();
+        f();
+        best = best.min(start.elapsed());
+    }
+    best
+}
+
+#[test]
+fn single_queue_checks_and_layer_predictions_scale_linearly() {
+    // (name, generator, small size in its unit, hazards expected)
+    type Gen = fn(usize) -> String;
+    let cases: &[(&str, Gen, usize, bool)] = &[
+        ("copy-pages", copy_pages, 3_000, false),
+        ("pieces", pieces, 3_000, true),
+        ("distinct", distinct, 400, false),
+    ];
+    let layer = vksync::layer::Layer::for_version(1, 3, 239).emulation();
+    let mut report = Vec::new();
+    for &(name, generate, small, racy) in cases {
+        let mut times = Vec::new();
+        for n in [small, 10 * small] {
+            let text = generate(n);
+            let program = vksync::trace::parse(&text)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .program;
+            let check = fastest(3, || {
+                let found = vksync::check(&program).unwrap_or_else(|e| panic!("{name}: refused: {e}"));
+                assert_eq!(!found.is_empty(), racy, "{name} at {n}: {} hazards", found.len());
+            });
+            let predict = fastest(3, || {
+                vksync::layer::predict(&program, &layer).unwrap_or_else(|e| panic!("{name}: {e}"));
+            });
+            times.push((check, predict));
+        }
+        let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-6);
+        let check = ratio(times[0].0, times[1].0);
+        let predict = ratio(times[0].1, times[1].1);
+        report.push(format!(
+            "{name}: check {:?} -> {:?} ({check:.1}x), predict {:?} -> {:?} ({predict:.1}x)",
+            times[0].0, times[1].0, times[0].1, times[1].1
+        ));
+        for (what, r) in [("check", check), ("predict", predict)] {
+            assert!(
+                r < f64::from(BOUND),
+                "{name}: {what} took {r:.1} times as long for ten times the lines\n{}",
+                report.join("\n")
+            );
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
