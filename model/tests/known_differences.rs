@@ -346,3 +346,54 @@ fn d21_not_reproduced() {
         assert!(got.is_empty(), "layer {}: {got:?}", layer.version());
     }
 }
+
+/// D22 and D23, from the traces of `tests/layer-versions/` that the 1.3.239
+/// layer ran as written on lavapipe (`docs/testing.md`, "Layer reports on
+/// planned programs"): what vksync reports, and what each profile
+/// predicts, `[1.3.239, 1.4.309, 1.4.363]`. The 1.3.239 column is what that
+/// layer reported; the 1.4 columns come from the layers' source (dynamic
+/// rendering validated from 1.3.271, D23 fixed in 1.3.269), not from a run.
+#[test]
+fn d22_d23_each_profile() {
+    use vksync::layer::{predict, Layer};
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        [&'static [&'static str]; 3],
+    );
+    let cases: &[Case] = &[
+        (
+            include_str!("../../tests/layer-versions/d22.trace"),
+            &["draw->copy-image-to-buffer READ_AFTER_WRITE"],
+            [
+                &[],
+                &["draw->copy-image-to-buffer READ_AFTER_WRITE"],
+                &["draw->copy-image-to-buffer READ_AFTER_WRITE"],
+            ],
+        ),
+        (
+            include_str!("../../tests/layer-versions/d23.trace"),
+            &[],
+            [&["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"], &[], &[]],
+        ),
+    ];
+    for (text, spec, want) in cases {
+        let t = trace::parse(text).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        let show = |hs: &[vksync::Hazard]| -> Vec<String> {
+            let kw = |i: usize| t.program.commands()[i].keyword();
+            hs.iter()
+                .map(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind))
+                .collect()
+        };
+        assert_eq!(
+            &show(&vksync::check(&t.program).unwrap()),
+            spec,
+            "vksync on {first}"
+        );
+        for (layer, want) in Layer::ALL.iter().zip(want) {
+            let got = show(&predict(&t.program, &layer.emulation()).unwrap());
+            assert_eq!(&got, want, "layer {} on {first}", layer.version());
+        }
+    }
+}

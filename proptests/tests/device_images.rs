@@ -34,7 +34,9 @@ use std::time::Instant;
 use vksync::plan::{plan, planning_input, BarrierForm, PlanOptions, PlannerKind};
 use vksync::reference;
 use vksync_proptests::images::{image_programs, ImageShape};
-use vksync_proptests::layer::{layer_of, observed, predict, recorded, show_keys, test_device};
+use vksync_proptests::layer::{
+    diff_dir, dump_difference, layer_of, observed, predict, recorded, show_keys, test_device,
+};
 use vksync_proptests::{cases, runner};
 use vksync_runtime::ValidationMode;
 
@@ -172,6 +174,10 @@ fn planned_image_programs_match_the_reference() {
             let missed: std::collections::BTreeSet<_> = expected.difference(&got).copied().collect();
             if !unpredicted.is_empty() || !missed.is_empty() {
                 layer_differs.set(layer_differs.get() + 1);
+                if let Some(dir) = diff_dir() {
+                    let name = format!("images-{:04}-{planner:?}-{form:?}", ran.get());
+                    dump_difference(&dir, &name, &recorded, &got, &expected, &result);
+                }
                 if layer_differs.get() <= 3 {
                     eprintln!(
                         "device_images: {planner:?}/{form:?}: the layer reported {} where the model predicts {}\n{}",

@@ -28,7 +28,9 @@ use std::cell::{Cell, RefCell};
 use std::time::Instant;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::reference;
-use vksync_proptests::layer::{layer_of, observed, predict, recorded, test_device};
+use vksync_proptests::layer::{
+    diff_dir, dump_difference, layer_of, observed, predict, recorded, test_device,
+};
 use vksync_proptests::rendering::rendering_programs;
 use vksync_proptests::{cases, runner};
 use vksync_runtime::ValidationMode;
@@ -153,6 +155,10 @@ fn planned_rendering_programs_match_the_reference() {
             reports.set(reports.get() + got.len());
             if got != predicted {
                 layer_differs.set(layer_differs.get() + 1);
+                if let Some(dir) = diff_dir() {
+                    let name = format!("rendering-{:04}-{planner:?}-{form:?}", ran.get());
+                    dump_difference(&dir, &name, &recorded, &got, &predicted, &result);
+                }
             }
         }
         // Without barriers: the transitions stay, with empty scopes.
