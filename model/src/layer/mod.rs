@@ -221,6 +221,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a layout transition after a chained write needs visibility",
         toggle: Some(Toggle::TransitionVisibility),
     },
+    Difference {
+        id: "D24",
+        title: "a draw's vertex buffer range",
+        toggle: None,
+    },
+    Difference {
+        id: "D25",
+        title: "a buffer-image copy's buffer side as one range",
+        toggle: None,
+    },
 ];
 
 impl Semantics {
