@@ -31,7 +31,7 @@ use std::time::Instant;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::reference;
 use vksync_proptests::layer::{
-    diff_dir, dump_difference, layer_of, observed, predict, recorded, test_device,
+    diff_dir, dump_difference, layer_of, observed, predict, recorded, show_keys, test_device,
 };
 use vksync_proptests::rendering::rendering_programs;
 use vksync_proptests::{cases, runner};
