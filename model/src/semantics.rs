@@ -55,6 +55,14 @@ pub struct Semantics {
     /// (the layer's shortcut); `false` keeps every earlier access that a
     /// later one can still race with, as the definitional semantics does.
     pub last_write_shortcut: bool,
+    /// D23: `true` asks, at a layout transition, that an earlier write
+    /// reached only through an execution dependency chain (not in the
+    /// transition barrier's own first access scope) was also made
+    /// *visible* to some (stage, access) of that first access scope, as
+    /// layers before 1.3.269 do; the specification (and vksync) asks only
+    /// that it was made available ("available memory is automatically made
+    /// visible to a layout transition").
+    pub transition_needs_visibility: bool,
 }
 
 /// How a write after a write is decided. The memory model appendix defines
@@ -100,6 +108,7 @@ impl Semantics {
         suppress_dispatch_waw: false,
         waw_needs_visibility: false,
         last_write_shortcut: false,
+        transition_needs_visibility: false,
     };
 
     /// The specification under `reading` (the checker's side of D2).

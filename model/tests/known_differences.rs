@@ -173,12 +173,20 @@ fn agreements_stay_agreements() {
 #[test]
 fn differences_at_and_after_layout_transitions() {
     // D2 does not apply at a transition: "available memory is automatically
-    // made visible to a layout transition", and the layer asks only that
-    // the write be in the first access scope or its chain.
+    // made visible to a layout transition". D23 does: the 1.3.239 layer
+    // wants a write reached through the chain made visible to some access
+    // of the transition barrier's first access scope (`tests/layer-versions/
+    // d23.trace`); in that first access scope, it asks nothing more.
     differs(
-        "D2 at a transition",
+        "D23 at a transition",
         "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COPY:NONE\n\
          barrier COPY:NONE -> COPY:NONE a[0..64] transition",
+        &[],
+        &["L6 WRITE_AFTER_WRITE"],
+    );
+    differs(
+        "no D23 in the first access scope",
+        "dispatch k write a[0..64]\nbarrier COMPUTE_SHADER:SHADER_WRITE -> COPY:NONE a[0..64] transition",
         &[],
         &[],
     );
@@ -344,5 +352,56 @@ fn d21_not_reproduced() {
     for layer in Layer::ALL {
         let got = predict(&t.program, &layer.emulation()).unwrap();
         assert!(got.is_empty(), "layer {}: {got:?}", layer.version());
+    }
+}
+
+/// D22 and D23, from the traces of `tests/layer-versions/` that the 1.3.239
+/// layer ran as written on lavapipe (`docs/testing.md`, "Layer reports on
+/// planned programs"): what vksync reports, and what each profile
+/// predicts, `[1.3.239, 1.4.309, 1.4.363]`. The 1.3.239 column is what that
+/// layer reported; the 1.4 columns come from the layers' source (dynamic
+/// rendering validated from 1.3.271, D23 fixed in 1.3.269), not from a run.
+#[test]
+fn d22_d23_each_profile() {
+    use vksync::layer::{predict, Layer};
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        [&'static [&'static str]; 3],
+    );
+    let cases: &[Case] = &[
+        (
+            include_str!("../../tests/layer-versions/d22.trace"),
+            &["end-rendering->copy-image-to-buffer READ_AFTER_WRITE"],
+            [
+                &[],
+                &["end-rendering->copy-image-to-buffer READ_AFTER_WRITE"],
+                &["end-rendering->copy-image-to-buffer READ_AFTER_WRITE"],
+            ],
+        ),
+        (
+            include_str!("../../tests/layer-versions/d23.trace"),
+            &[],
+            [&["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"], &[], &[]],
+        ),
+    ];
+    for (text, spec, want) in cases {
+        let t = trace::parse(text).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        let show = |hs: &[vksync::Hazard]| -> Vec<String> {
+            let kw = |i: usize| t.program.commands()[i].keyword();
+            hs.iter()
+                .map(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind))
+                .collect()
+        };
+        assert_eq!(
+            &show(&vksync::check(&t.program).unwrap()),
+            spec,
+            "vksync on {first}"
+        );
+        for (layer, want) in Layer::ALL.iter().zip(want) {
+            let got = show(&predict(&t.program, &layer.emulation()).unwrap());
+            assert_eq!(&got, want, "layer {} on {first}", layer.version());
+        }
     }
 }

@@ -130,3 +130,50 @@ pub fn test_device(validation: ValidationMode) -> Option<Device> {
     vksync_runtime::test_device(validation)
         .unwrap_or_else(|e| panic!("{}: {e}", vksync_runtime::TEST_DEVICE_HELP))
 }
+
+/// Where the device suites write each run whose layer report differs from
+/// the prediction (`VKSYNC_LAYER_DIFFS=DIR`), or `None` when unset: one
+/// trace per run, the program as the device recorded it, headed by
+/// comments with the keys the layer reported and the keys predicted and
+/// every hazard message's text. `vksync run --as-written FILE` reruns one;
+/// the `layer_diff` example compares one again (`docs/testing.md`,
+/// "Layer reports on planned programs").
+pub fn diff_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("VKSYNC_LAYER_DIFFS").map(std::path::PathBuf::from)
+}
+
+/// Writes one differing run as `DIR/NAME.trace` (see [`diff_dir`]).
+/// Errors are printed, not raised: the dump is a diagnostic.
+pub fn dump_difference(
+    dir: &std::path::Path,
+    name: &str,
+    program: &Program,
+    got: &BTreeSet<Key>,
+    predicted: &BTreeSet<Key>,
+    result: &RunResult,
+) {
+    let mut text = String::new();
+    let line = |text: &mut String, s: &str| {
+        for l in s.lines() {
+            text.push_str("# ");
+            text.push_str(l);
+            text.push('\n');
+        }
+    };
+    line(&mut text, &format!("layer reported: {}", show_keys(program, got)));
+    line(
+        &mut text,
+        &format!("predicted: {}", show_keys(program, predicted)),
+    );
+    for m in result.messages.iter().filter(|m| m.is_sync_hazard()) {
+        line(
+            &mut text,
+            &format!("message at command {:?}: {}", m.command, m.text),
+        );
+    }
+    text.push_str(&vksync::trace::print(program));
+    let path = dir.join(format!("{name}.trace"));
+    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+        eprintln!("cannot write {}: {e}", path.display());
+    }
+}

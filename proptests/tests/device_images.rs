@@ -7,14 +7,12 @@
 //! barrier forms) and the online one, and each plan runs once: every byte
 //! the reference defines must match (asserted), and with validation on no
 //! core validation message may come (asserted); the layer's hazard reports
-//! are compared with the model's prediction under its profile and the
-//! runs where they differ counted and printed, not asserted: the 1.3.239
-//! layer reports a WRITE_AFTER_WRITE at a layout transition whose earlier
-//! write was made available by an earlier barrier its own first scope
-//! chains with, which the spec orders ("Image Layout Transitions": the
-//! transition happens-after the availability operations of its memory
-//! dependency; an execution dependency chain extends those of an earlier
-//! barrier), and the model's layer profile does not emulate that yet. The same program without barriers (its
+//! are compared with the model's prediction under its profile, the runs
+//! where they differ counted and printed, not asserted: D23 and D25 are
+//! emulated, one rarer class is not yet (`docs/testing.md`, "Layer reports
+//! on planned programs"); `VKSYNC_LAYER_DIFFS=DIR` writes each differing
+//! run there as a trace.
+//! The same program without barriers (its
 //! layout transitions kept with empty scopes: `planning_input`, which is
 //! the generated program itself) runs `VKSYNC_IMAGE_REPEAT` times (default
 //! 1); its wrong bytes are counted and reported, not asserted (on lavapipe
@@ -34,7 +32,9 @@ use std::time::Instant;
 use vksync::plan::{plan, planning_input, BarrierForm, PlanOptions, PlannerKind};
 use vksync::reference;
 use vksync_proptests::images::{image_programs, ImageShape};
-use vksync_proptests::layer::{layer_of, observed, predict, recorded, show_keys, test_device};
+use vksync_proptests::layer::{
+    diff_dir, dump_difference, layer_of, observed, predict, recorded, show_keys, test_device,
+};
 use vksync_proptests::{cases, runner};
 use vksync_runtime::ValidationMode;
 
@@ -165,13 +165,19 @@ fn planned_image_programs_match_the_reference() {
             let recorded = recorded(&device.borrow(), &p).into_owned();
             let expected = predict(&recorded, &emulation);
             reports.set(reports.get() + got.len());
-            // Counted, not asserted: with images the layer reports
-            // hazards the model (the spec) does not find (see the
-            // module documentation); every one is printed once.
             let unpredicted: std::collections::BTreeSet<_> = got.difference(&expected).copied().collect();
             let missed: std::collections::BTreeSet<_> = expected.difference(&got).copied().collect();
             if !unpredicted.is_empty() || !missed.is_empty() {
                 layer_differs.set(layer_differs.get() + 1);
+                if let Some(dir) = diff_dir() {
+                    let name = format!("images-{:04}-{planner:?}-{form:?}", ran.get());
+                    dump_difference(&dir, &name, &recorded, &got, &expected, &result);
+                }
+                // Counted, not asserted: D23 and D25 are emulated, but one
+                // rarer class stays unexplained (a WRITE_AFTER_WRITE the
+                // profile predicts at a buffer-image copy and the layer does
+                // not report; `docs/testing.md`, "Layer reports on planned
+                // programs"). The first three are printed.
                 if layer_differs.get() <= 3 {
                     eprintln!(
                         "device_images: {planner:?}/{form:?}: the layer reported {} where the model predicts {}\n{}",

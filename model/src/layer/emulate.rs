@@ -59,7 +59,16 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
     // object, in the current command buffer.
     let mut entries = Recorded::new(layout.memory_sizes.len());
     let mut out = Vec::new();
+    // D22: inside a `begin-rendering` instance that a layer without
+    // dynamic rendering support does not see.
+    let mut unseen_instance = false;
     for (i, c) in program.commands.iter().enumerate() {
+        if let Command::Render(rc) = c {
+            if rc.op.begins_instance() {
+                unseen_instance =
+                    !emulation.dynamic_rendering && matches!(rc.op, crate::ir::render::RenderOp::Begin(_));
+            }
+        }
         match c {
             // The runtime submits the open command buffer at `submit` and
             // before a host access; the next device command opens a new one.
@@ -94,20 +103,87 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                 // accesses as the spec does (syncval's design: the load
                 // operation's "effective barrier", rasterization order, the
                 // store operation after the draws): the implicit
-                // dependencies (`crate::ir::render`).
+                // dependencies (`crate::ir::render`). A layer that does
+                // not see the instance (D22) applies none of them.
+                let unseen = unseen_instance && matches!(c, Command::Render(_));
                 if let Command::Render(rc) = c {
-                    // A render pass's subpass dependencies and layout
-                    // transitions, as a barrier just before.
-                    if !rc.pre_barriers().is_empty() {
-                        let dep = crate::ir::program::Dependency {
-                            barriers: rc.pre_barriers().to_vec(),
-                        };
-                        let found = apply_dependency(&mut checker, &layout, i, &dep);
-                        out.extend(found.iter().map(|(h, a)| lift(h, a)));
+                    if unseen {
+                        // Nothing to order: only the draws' other accesses
+                        // are seen (below).
+                    } else {
+                        // A render pass's subpass dependencies and layout
+                        // transitions, as a barrier just before.
+                        if !rc.pre_barriers().is_empty() {
+                            let dep = crate::ir::program::Dependency {
+                                barriers: rc.pre_barriers().to_vec(),
+                            };
+                            let found = apply_dependency(&mut checker, &layout, i, &dep);
+                            out.extend(found.iter().map(|(h, a)| lift(h, a)));
+                        }
+                        crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                     }
-                    crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                 }
                 let mut acc = accesses(c, &layout, sem);
+                if let (true, Command::Render(rc)) = (emulation.layer_vertex_ranges, c) {
+                    if let crate::ir::render::RenderOp::Draw(d) = &rc.op {
+                        // D24: the layer's vertex buffer ranges.
+                        acc.retain(|a| a.sa != StageAccess::VertexAttributeInputVertexAttributeRead);
+                        for v in &d.vertex {
+                            if let Some(region) = layer_vertex_region(program, d, v) {
+                                let at = layout.at(region);
+                                acc.push(Access {
+                                    region,
+                                    mem: at.mem,
+                                    range: at.range,
+                                    sa: StageAccess::VertexAttributeInputVertexAttributeRead,
+                                });
+                            }
+                        }
+                    }
+                }
+                if let (true, Command::Image(ic)) = (emulation.buffer_image_copy_hull, c) {
+                    use crate::ir::image::ImageOp;
+                    if let ImageOp::CopyBufferToImage { buffer, .. }
+                    | ImageOp::CopyImageToBuffer { buffer, .. } = &ic.op
+                    {
+                        // D25: one range per buffer side, padding included.
+                        let mut hulls: Vec<Access> = Vec::new();
+                        acc.retain(|a| {
+                            if a.region.object != *buffer {
+                                return true;
+                            }
+                            match hulls.iter_mut().find(|h| h.sa == a.sa && h.mem == a.mem) {
+                                Some(h) => {
+                                    h.region.range = ByteRange::new(
+                                        h.region.range.start.min(a.region.range.start),
+                                        h.region.range.end.max(a.region.range.end),
+                                    );
+                                    h.range = ByteRange::new(
+                                        h.range.start.min(a.range.start),
+                                        h.range.end.max(a.range.end),
+                                    );
+                                }
+                                None => hulls.push(*a),
+                            }
+                            false
+                        });
+                        acc.extend(hulls);
+                    }
+                }
+                if unseen {
+                    // D22: no load, store, resolve or draw attachment access.
+                    acc.retain(|a| {
+                        !matches!(
+                            a.sa,
+                            StageAccess::EarlyFragmentTestsDepthStencilRead
+                                | StageAccess::EarlyFragmentTestsDepthStencilWrite
+                                | StageAccess::LateFragmentTestsDepthStencilRead
+                                | StageAccess::LateFragmentTestsDepthStencilWrite
+                                | StageAccess::ColorAttachmentOutputColorRead
+                                | StageAccess::ColorAttachmentOutputColorWrite
+                        )
+                    });
+                }
                 if !emulation.shader_accesses {
                     // D10: only a dispatch's indirect read is seen.
                     acc.retain(|a| {
@@ -153,6 +229,40 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
         }
     }
     Ok(out)
+}
+
+/// D24: the bytes of vertex binding `v` the 1.3.239 layer records for draw
+/// `d` (`GetBufferRange` at v1.3.239): `vertexCount * stride` bytes from
+/// `firstVertex` for `vkCmdDraw`, whatever the input rate; from the
+/// binding's offset to the buffer's end for the indexed and indirect
+/// draws. Cut at the buffer's end; `None` when nothing is left.
+fn layer_vertex_region(
+    program: &Program,
+    d: &crate::ir::render::Draw,
+    v: &crate::ir::render::VertexBuffer,
+) -> Option<crate::ir::program::Region> {
+    let size = program.object(v.buffer).map_or(0, |o| o.size);
+    let (start, end) = match d.kind {
+        crate::ir::render::DrawKind::Draw {
+            vertex_count,
+            first_vertex,
+            ..
+        } => {
+            let start = v
+                .offset
+                .saturating_add(u64::from(first_vertex).saturating_mul(v.stride));
+            (
+                start,
+                start.saturating_add(u64::from(vertex_count).saturating_mul(v.stride)),
+            )
+        }
+        _ => (v.offset, size),
+    };
+    let end = end.min(size);
+    (start < end).then_some(crate::ir::program::Region {
+        object: v.buffer,
+        range: ByteRange::new(start, end),
+    })
 }
 
 /// A program with several queues and semaphores as one device queue runs

@@ -11,10 +11,14 @@
 //! turns every toggle on. The toggles apply to image layout transitions as
 //! the layer treats a transition (a write checked against its barrier's
 //! first scopes): D12 and D5 do, D2 does not at the transition (availability
-//! is enough for both), D1 and D2 do after it; D13 and D14 are the layer's
-//! own ways with transitions, not reproduced (the runtime records no
-//! image, so no layer run could be compared). It does not talk to a layer: the runtime captures
-//! messages, this module only predicts and explains them.
+//! is enough for the specification), D23 does only there (the 1.3.239
+//! layer wants a write reached through a chain made visible to the
+//! transition barrier's first access scope), D1 and D2 do after it; D13
+//! and D14 are the layer's own ways with transitions, not reproduced. D22
+//! (no dynamic rendering before 1.3.271) is not a semantics but how much
+//! of a program the layer sees: [`Emulation::dynamic_rendering`]. It does
+//! not talk to a layer: the runtime captures messages, this module only
+//! predicts and explains them.
 
 use crate::hazard::check_with;
 use crate::ir::program::Program;
@@ -45,6 +49,8 @@ pub enum Toggle {
     SuppressDispatchWaw,
     /// D12: [`Semantics::last_write_shortcut`].
     LastWriteShortcut,
+    /// D23: [`Semantics::transition_needs_visibility`].
+    TransitionVisibility,
 }
 
 impl Toggle {
@@ -77,6 +83,10 @@ impl Toggle {
             },
             Toggle::LastWriteShortcut => Semantics {
                 last_write_shortcut: true,
+                ..sem
+            },
+            Toggle::TransitionVisibility => Semantics {
+                transition_needs_visibility: true,
                 ..sem
             },
         }
@@ -199,6 +209,26 @@ pub const DIFFERENCES: &[Difference] = &[
     Difference {
         id: "D21",
         title: "a chained read unordered once its write was made visible to the writer",
+        toggle: None,
+    },
+    Difference {
+        id: "D22",
+        title: "dynamic rendering not validated",
+        toggle: None,
+    },
+    Difference {
+        id: "D23",
+        title: "a layout transition after a chained write needs visibility",
+        toggle: Some(Toggle::TransitionVisibility),
+    },
+    Difference {
+        id: "D24",
+        title: "a draw's vertex buffer range",
+        toggle: None,
+    },
+    Difference {
+        id: "D25",
+        title: "a buffer-image copy's buffer side as one range",
         toggle: None,
     },
 ];

@@ -71,6 +71,30 @@ pub struct Emulation {
     /// as the runtime configures it, which validates each command buffer
     /// alone).
     pub semaphore_scopes: SemaphoreScopes,
+    /// D22: whether the layer validates dynamic rendering. Before 1.3.271
+    /// it does not: between `vkCmdBeginRendering` and `vkCmdEndRendering`
+    /// it records no load, store or resolve operation and no draw's
+    /// attachment access (a draw keeps its vertex, index, indirect and
+    /// descriptor accesses), so the instance's implicit dependencies order
+    /// nothing either. Render passes are validated by every profile.
+    pub dynamic_rendering: bool,
+    /// D24: the vertex buffer bytes a draw reads, as the 1.3.239 layer
+    /// records them (`RecordDrawVertex`, `GetBufferRange`): for `vkCmdDraw`
+    /// `vertexCount * stride` bytes from `firstVertex` whatever the
+    /// binding's input rate, for every other draw the binding from its
+    /// offset to the buffer's end. `false`: the elements the draw fetches
+    /// (the specification; the model's reading). The 1.4 layers skip
+    /// instance-rate bindings and record no vertex read for indirect draws:
+    /// not emulated (`false` there).
+    pub layer_vertex_ranges: bool,
+    /// D25: the buffer side of a buffer-image copy, as the layers record it
+    /// (`MakeRange(bufferOffset, GetBufferSizeFromCopyImage(...))` in
+    /// 1.3.239 and 1.4.309): one range from the region's first byte to its
+    /// last, row padding (`bufferRowLength` beyond the width) included.
+    /// The emulation takes the hull of each buffer side's (stage, access)
+    /// over the command's regions (exact for one region, as the suites
+    /// generate). `false`: the bytes the rows address.
+    pub buffer_image_copy_hull: bool,
 }
 
 impl Emulation {
@@ -111,13 +135,17 @@ impl Semantics {
         suppress_dispatch_waw: true,
         waw_needs_visibility: true,
         last_write_shortcut: true,
+        transition_needs_visibility: true,
     };
 
     /// The behaviour of the Khronos validation layer 1.4.309 (Debian 13):
     /// 1.3.239's, except that fills and updates are in `CLEAR` (D4 was
-    /// fixed in 1.3.279).
+    /// fixed in 1.3.279) and a transition takes an available write as
+    /// visible (D23 was fixed in 1.3.269: known from the layer's source,
+    /// `WriteState::IsWriteBarrierHazard`, not measured here).
     pub const LAYER_1_4_309: Semantics = Semantics {
         clear_stage: ClearStage::Clear,
+        transition_needs_visibility: false,
         ..Semantics::LAYER_1_3_239
     };
 
@@ -165,6 +193,9 @@ impl Layer {
                 unrecorded_tail: true,
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::MaskStages,
+                dynamic_rendering: false,
+                layer_vertex_ranges: true,
+                buffer_image_copy_hull: true,
             },
             Layer::V1_4_309 => Emulation {
                 semantics: Semantics::LAYER_1_4_309,
@@ -172,6 +203,9 @@ impl Layer {
                 unrecorded_tail: false,
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::MaskStages,
+                dynamic_rendering: true,
+                layer_vertex_ranges: false,
+                buffer_image_copy_hull: true,
             },
             // K3 holds still: behind the write-after-write that D6 no
             // longer suppresses, a write-after-read above it stays unreported
@@ -182,6 +216,9 @@ impl Layer {
                 unrecorded_tail: false,
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::Device,
+                dynamic_rendering: true,
+                layer_vertex_ranges: false,
+                buffer_image_copy_hull: true,
             },
         }
     }
@@ -269,10 +306,11 @@ mod tests {
         assert_eq!(
             Semantics {
                 clear_stage: a.clear_stage,
+                transition_needs_visibility: a.transition_needs_visibility,
                 ..b
             },
             a,
-            "1.4.309: only D4"
+            "1.4.309: only D4 (measured) and D23 (from the layer's source)"
         );
         assert_eq!(
             Semantics {

@@ -469,8 +469,9 @@ impl Checker {
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
                 return found;
             }
+            let vis = self.sem.transition_needs_visibility;
             for (w, wv) in self.distinct_writes(cmd, state) {
-                if !ordered_before_transition(wv, b) {
+                if !ordered_before_transition(wv, b) || (vis && !layer_transition_sees(wv, b)) {
                     let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, (true, false));
                     h.needs_visibility = false;
                     found.push(h);
@@ -967,4 +968,20 @@ fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
         }
     }
     out.push(h);
+}
+
+/// D23: whether a layer before 1.3.269 takes the earlier device write
+/// `prior` as ordered before the layout transition of barrier `b`
+/// (`ResourceAccessState::IsWriteBarrierHazard` at 1.3.239): the write is
+/// in `b`'s first access scope, or it is in the chain of `b`'s first
+/// synchronization scope *and* an earlier barrier made it visible to some
+/// (stage, access) of `b`'s first access scope. An earlier transition is
+/// ordered by submission order there too; host accesses and fenced
+/// writes are outside what that layer sees in one command buffer.
+fn layer_transition_sees(prior: SyncVal, b: &ResolvedBarrier) -> bool {
+    if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
+        return true;
+    }
+    b.src_access.contains(prior.sa)
+        || (prior.order.intersects(b.src_exec) && (prior.visible.0 & b.src_access.0) != 0)
 }
