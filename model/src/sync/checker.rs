@@ -628,11 +628,10 @@ impl Checker {
                 // recorded barriers the newer read stands for the older)
                 // stays beside at most one of this instance. In a subpass of
                 // a render pass, in every stage: its subpass dependencies
-                // too order only its own accesses; and an older read stays
-                // beside the latest older one unless it is at least as
-                // ordered as that one (`SyncVal::read_covers`: a subpass
-                // dependency from an earlier subpass may have ordered the
-                // later read only).
+                // too order only its own accesses. Of the older reads the
+                // latest stays, with the meet of those it does not stand
+                // for (`SyncVal::read_covers`: a subpass dependency from an
+                // earlier subpass may have ordered the later read only).
                 let same: Vec<usize> = (0..state.reads.len as usize)
                     .filter(|&i| nodes.val(state.reads[i].node).sa.stage() == stage)
                     .collect();
@@ -643,10 +642,14 @@ impl Checker {
                             same.iter().partition(|&&i| state.reads[i].cmd >= b);
                         // Of the older ones only the latest stays (room for
                         // two per stage a draw accesses in, `Reads::ROOM`);
-                        // in a subpass, if it does not stand for another, it
-                        // takes their meet (`SyncVal::meet_read`).
+                        // if it does not stand for another, it takes their
+                        // meet (`SyncVal::meet_read`): a dependency from a
+                        // subpass may have ordered the latest only (the
+                        // random differential found an older read of an
+                        // earlier instance dropped for one of a subpass that
+                        // a `1->EXTERNAL` dependency had ordered).
                         let n = older.len().saturating_sub(1);
-                        if let Some(&l) = older.last().filter(|_| in_subpass) {
+                        if let Some(&l) = older.last() {
                             let lv = nodes.val(state.reads[l].node);
                             let met = older[..n]
                                 .iter()
