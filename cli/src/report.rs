@@ -34,7 +34,7 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], g: &HazardGro
         more: g.more,
         earliest_prior: g.earliest_prior,
     };
-    let mut fix = h.fix.describe(program);
+    let mut fix = h.fix_text(program);
     let device_barrier = h.fix.barrier.is_some_and(|b| !b.transition) && !h.fix.wait;
     if device_barrier && !is_host(h.current) && !is_host(h.prior) {
         fix.push_str(&across_batches(program, lines, h.prior_command, h.command));
@@ -234,6 +234,32 @@ fn queue_of(program: &Program, command: usize) -> vksync::QueueId {
         .unwrap_or_default()
 }
 
+/// When one side of race `r` is a render pass's automatic layout
+/// transition: that command and the subpass dependency whose masks order
+/// the transition ([`vksync::transition_dependency`]).
+fn render_transition(
+    program: &Program,
+    layout: &vksync::Layout,
+    r: &vksync::spec::Race,
+) -> Option<(usize, (vksync::SubpassIndex, vksync::SubpassIndex))> {
+    let at = if r.current.is_layout_transition() {
+        r.command
+    } else if r.prior.is_layout_transition() {
+        r.prior_command
+    } else {
+        return None;
+    };
+    let Command::Render(rc) = &program.commands()[at] else {
+        return None;
+    };
+    let image = rc.pre_barriers().iter().filter(|b| b.transition).find_map(|b| {
+        let reg = b.region?;
+        let m = layout.locate(reg)?;
+        (m.mem == r.mem && m.range.start < r.range.end && r.range.start < m.range.end).then_some(reg.object)
+    })?;
+    Some((at, vksync::transition_dependency(program, at, image)?))
+}
+
 /// A group of races (one later access and kind, earlier accesses of one
 /// queue or of the host) as one line in the format of [`hazard_line`].
 /// The bytes are named through the object the later command accessed them
@@ -267,13 +293,19 @@ pub fn race_line(
         })
         .or_else(|| {
             // A queue family ownership transfer's operation is no entry of
-            // the access table: its bytes are its barrier's region.
-            let vksync::Command::Barrier(dep) = cur else {
-                return None;
+            // the access table, nor is a render pass's automatic layout
+            // transition (a barrier its command makes first): their bytes
+            // are their barrier's region.
+            let barriers: &[vksync::Barrier] = match cur {
+                vksync::Command::Barrier(dep) => &dep.barriers,
+                vksync::Command::Render(rc) => rc.pre_barriers(),
+                _ => return None,
             };
-            dep.barriers
+            barriers
                 .iter()
-                .filter(|b| b.ownership.is_some())
+                .filter(|b| {
+                    b.ownership.is_some() || (b.transition && matches!(cur, vksync::Command::Render(_)))
+                })
                 .find_map(|b| {
                     let reg = b.region?;
                     let m = layout.locate(reg)?;
@@ -338,6 +370,25 @@ pub fn race_line(
             "submit line {}'s batch after the host access, or have it wait (`wait SEM@{cs}`) for a host-signal after it",
             line(r.command)
         )
+    } else if let Some((at, (src, dst))) = render_transition(program, layout, r) {
+        // A render pass's automatic layout transition: only the masks of
+        // the subpass dependency it lies in order it
+        // (`vksync::Hazard::fix_text`).
+        if at == r.command {
+            format!(
+                "add {ps}:{src_access} to the source of a subpass dependency {src}->{dst} of the render pass (the \
+                 layout transition of {region} happens-after its availability operations)"
+            )
+        } else {
+            format!(
+                "add {cs}:{dst_access} to the destination of a subpass dependency {src}->{dst} of the render pass \
+                 (the layout transition of {region} happens-before its visibility operations)"
+            )
+        }
+    } else if let Some((s, k)) = vksync::subpasses_between(program, r.prior_command, r.command) {
+        // Two subpasses of one render pass instance: no barrier can be
+        // recorded between them (`vksync::Hazard::fix_text`).
+        format!("add `dependency {s}->{k} {ps}:{src_access} -> {cs}:{dst_access}` (or these masks to one) to the render pass")
     } else if queue_of(program, r.command) == queue_of(program, r.prior_command) {
         format!(
             "barrier {ps}:{src_access} -> {cs}:{dst_access} {region}{}",

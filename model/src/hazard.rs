@@ -15,6 +15,7 @@ use crate::group::{group_hazards, HazardGroup};
 use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
+use crate::ir::render::PreScopes;
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
@@ -103,8 +104,75 @@ impl Hazard {
             pverb,
             call(self.prior_command, self.prior),
             self.prior,
-            self.fix.describe(program),
+            self.fix_text(program),
         )
+    }
+
+    /// The fix as trace-format text: [`Fix::describe`], except for a
+    /// render pass's automatic layout transition, which no barrier reaches
+    /// (a barrier before the pass does not chain into the transition's
+    /// first scope when its dependency's is `NONE`, one after it not out of
+    /// its second when that is `NONE`): the subpass dependency it happens
+    /// after or before, with the masks to add ("Automatic layout
+    /// transitions away from the layout used in a subpass happen-after the
+    /// availability operations for all dependencies with that subpass as
+    /// the srcSubpass", "... into the layout used in a subpass
+    /// happen-before the visibility operations for all dependencies with
+    /// that subpass as the dstSubpass", and the same with
+    /// `VK_SUBPASS_EXTERNAL` for `initialLayout` and `finalLayout`).
+    pub fn fix_text(&self, program: &Program) -> String {
+        // Two subpasses of one render pass instance: no barrier can be
+        // recorded between them; a dependency with the barrier's masks.
+        if let (Some(b), Some((s, k))) = (
+            self.fix.barrier.filter(|b| !b.transition),
+            crate::ir::renderpass::subpasses_between(program, self.prior_command, self.command),
+        ) {
+            let note = if k == s + 1 {
+                String::new()
+            } else {
+                " (a dependency that skips a subpass is not modelled yet: or a chain of dependencies through the \
+                 subpasses between)"
+                    .to_string()
+            };
+            return format!(
+                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass{note}",
+                b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+            );
+        }
+        let Some(b) = self.fix.barrier.filter(|b| b.transition) else {
+            return self.fix.describe(program);
+        };
+        let at = if self.current.is_layout_transition() {
+            self.command
+        } else {
+            self.prior_command
+        };
+        let Some((src, dst)) = b
+            .region
+            .and_then(|r| crate::ir::renderpass::transition_dependency(program, at, r.object))
+        else {
+            return self.fix.describe(program);
+        };
+        let of = b.region.map(|r| program.show_region(r)).unwrap_or_default();
+        let mut parts = Vec::new();
+        if !b.src_stage_mask.is_empty() {
+            parts.push(format!(
+                "add {}:{} to the source of a subpass dependency {src}->{dst} of the render pass (the layout \
+                 transition of {of} happens-after its availability operations)",
+                b.src_stage_mask, b.src_access_mask
+            ));
+        }
+        if !b.dst_stage_mask.is_empty() {
+            parts.push(format!(
+                "add {}:{} to the destination of a subpass dependency {src}->{dst} of the render pass (the layout \
+                 transition of {of} happens-before its visibility operations)",
+                b.dst_stage_mask, b.dst_access_mask
+            ));
+        }
+        if self.fix.wait {
+            parts.push("submit; wait".to_string());
+        }
+        parts.join("; ")
     }
 }
 
@@ -511,10 +579,51 @@ pub(crate) fn apply_dependency(
     index: usize,
     dep: &Dependency,
 ) -> Vec<(RawHazard, Access)> {
-    apply_dependency_where(checker, layout, index, dep, &|_| true)
+    apply_dependency_where(checker, layout, index, dep, PreScopes::default(), &|_| true)
         .into_iter()
         .map(|(_, h, a)| (h, a))
         .collect()
+}
+
+/// Before a rendering command's barriers (a render pass's subpass
+/// dependencies and layout transitions): a command that begins a subpass
+/// or ends a render pass ends the instance before (its barriers' first
+/// scopes are the subpass that ended, [`Checker::close_instance`]). Then
+/// applies those barriers, with the scopes of
+/// [`crate::ir::render::RenderOp::pre_scopes`].
+pub(crate) fn apply_pre_barriers(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    rc: &crate::ir::render::RenderCommand,
+) -> Vec<(RawHazard, Access)> {
+    apply_pre_barriers_where(checker, layout, index, rc, &|_| true)
+        .into_iter()
+        .map(|(_, h, a)| (h, a))
+        .collect()
+}
+
+fn apply_pre_barriers_where(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    rc: &crate::ir::render::RenderCommand,
+    keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
+) -> Vec<(usize, RawHazard, Access)> {
+    use crate::ir::render::RenderOp;
+    if matches!(
+        rc.op,
+        RenderOp::BeginPass(_) | RenderOp::NextSubpass | RenderOp::EndPass
+    ) {
+        checker.close_instance();
+    }
+    if rc.pre_barriers().is_empty() {
+        return Vec::new();
+    }
+    let dep = Dependency {
+        barriers: rc.pre_barriers().to_vec(),
+    };
+    apply_dependency_where(checker, layout, index, &dep, rc.op.pre_scopes(), keep)
 }
 
 /// [`apply_dependency`] with the layout transitions of the memory objects
@@ -525,12 +634,13 @@ fn apply_dependency_where(
     layout: &Layout,
     index: usize,
     dep: &Dependency,
+    scopes: PreScopes,
     keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
 ) -> Vec<(usize, RawHazard, Access)> {
     let rb: Vec<_> = dep
         .barriers
         .iter()
-        .map(|b| ResolvedBarrier::of(b, layout))
+        .map(|b| ResolvedBarrier::of_pass(b, layout, scopes))
         .collect();
     let ts: Vec<(usize, usize, Access)> = transitions(dep, layout)
         .into_iter()
@@ -624,7 +734,8 @@ pub(crate) fn step_shard(
     let keep = |m| shard.as_ref().is_none_or(|s| (s.keep)(m));
     match command {
         Command::Barrier(dep) => {
-            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, &keep) {
+            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, PreScopes::default(), &keep)
+            {
                 out.push(lift(&h, &a));
                 if let Some(s) = shard.as_mut() {
                     s.tags.push(k as u32);
@@ -702,15 +813,10 @@ pub(crate) fn step_shard(
         Command::Render(rc) => {
             // A render pass's subpass dependencies and layout transitions
             // (`crate::ir::renderpass`): a barrier recorded just before.
-            if !rc.pre_barriers().is_empty() {
-                let dep = Dependency {
-                    barriers: rc.pre_barriers().to_vec(),
-                };
-                for (k, h, a) in apply_dependency_where(checker, layout, index, &dep, &keep) {
-                    out.push(lift(&h, &a));
-                    if let Some(s) = shard.as_mut() {
-                        s.tags.push(k as u32);
-                    }
+            for (k, h, a) in apply_pre_barriers_where(checker, layout, index, rc, &keep) {
+                out.push(lift(&h, &a));
+                if let Some(s) = shard.as_mut() {
+                    s.tags.push(k as u32);
                 }
             }
             apply_implicit(checker, layout, index, rc);
@@ -759,8 +865,15 @@ pub(crate) fn apply_implicit(
     index: usize,
     rc: &crate::ir::render::RenderCommand,
 ) {
+    use crate::ir::render::RenderOp;
     let begin = rc.op.begins_instance();
-    let at = checker.enter_render(index, begin);
+    // A render pass's commands closed the instance before their barriers
+    // (`apply_pre_barriers`).
+    if matches!(rc.op, RenderOp::Begin(_)) {
+        checker.close_instance();
+    }
+    let subpass = matches!(rc.op, RenderOp::BeginPass(_) | RenderOp::NextSubpass);
+    let at = checker.enter_render(index, begin, subpass);
     let rb: Vec<ResolvedBarrier> = rc
         .implicit()
         .iter()

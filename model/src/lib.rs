@@ -107,8 +107,9 @@ pub use ir::render::{
     RenderError, RenderOp, Rendering, ShaderBinding, ShaderStage, StoreOp, VertexBuffer, VertexRate,
 };
 pub use ir::renderpass::{
-    AttachmentDescription, AttachmentReference, ClearAttachments, ColorReference, PassBegin, RenderPass,
-    RenderPassError, RenderPassId, SubpassDependency, SubpassDescription, SubpassIndex,
+    subpasses_between, transition_dependency, AttachmentDescription, AttachmentReference, ClearAttachments,
+    ColorReference, PassBegin, RenderPass, RenderPassError, RenderPassId, SubpassDependency,
+    SubpassDescription, SubpassIndex,
 };
 pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};

@@ -98,6 +98,41 @@ fn two_subpasses(layouts: (&str, &str), final_layout: &str, deps: &str) -> Strin
     )
 }
 
+/// `col` written by a copy before a render pass whose subpass 0 clears
+/// `res` and subpass 1 loads `col` (lines 6-11: the barrier, the copy, the
+/// declaration with `deps`, the begin, the next-subpass, the end).
+fn load_in_subpass_1(deps: &str, before_begin: &str) -> String {
+    format!(
+        "barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->GENERAL ; \
+         NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+         copy-buffer-to-image out -> col GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n\
+         render-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; \
+         attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 1 GENERAL ; subpass color 0 GENERAL{deps}\n\
+         {before_begin}\
+         begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+         next-subpass\n\
+         end-render-pass\n"
+    )
+}
+
+/// The mirror: subpass 0 loads and stores `col`, subpass 1 clears `res`,
+/// and a copy reads `col` after the pass (lines 6-10: the barrier, the
+/// declaration with `deps`, the begin, the next-subpass, the end; then
+/// `after_end`, then the copy).
+fn store_in_subpass_0(deps: &str, after_end: &str) -> String {
+    format!(
+        "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ col COLOR:0:0 UNDEFINED->GENERAL ; \
+         NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+         render-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; \
+         attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass color 1 GENERAL{deps}\n\
+         begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+         next-subpass\n\
+         end-render-pass\n\
+         {after_end}\
+         copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+    )
+}
+
 fn cases() -> Vec<Case> {
     let att = ("COLOR_ATTACHMENT_OPTIMAL", "COLOR_ATTACHMENT_OPTIMAL");
     let storage_dep =
@@ -188,7 +223,9 @@ fn cases() -> Vec<Case> {
             // write: no dependency here holds the color accesses (an
             // instance's implicit dependencies order its own accesses
             // only, and each subpass is one).
-            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12"],
+            // The implicit dependency's first scope is subpass 1: the
+            // transition (the second L12) races subpass 0's color write too.
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L12"],
         ),
         (
             "the transition to finalLayout with a dependency 1->EXTERNAL to the copy",
@@ -206,7 +243,12 @@ fn cases() -> Vec<Case> {
             // write: no dependency here holds the color accesses (an
             // instance's implicit dependencies order its own accesses
             // only, and each subpass is one).
-            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+            // The copy is ordered after the transition and subpass 1; the
+            // dependency's first scope is subpass 1 only, and the storage
+            // dependency 0->1 does not hold subpass 0's color write
+            // (COLOR_ATTACHMENT_OUTPUT is not logically earlier than
+            // FRAGMENT_SHADER), so the transition and the copy race it.
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L13 READ_AFTER_WRITE col[COLOR:0:0] after L9"],
         ),
         (
             "a load after an earlier instance's store, no external dependency",
@@ -237,11 +279,14 @@ fn cases() -> Vec<Case> {
                  end-render-pass\n"
             ),
             // The transition and the clear load op, both after the store;
-            // and `rp2`'s store (its own instance's implicit dependencies
-            // do not order `rp`'s store before it).
+            // `rp2`'s store (its own instance's implicit dependencies do not
+            // order `rp`'s store before it) and its transition to
+            // finalLayout (the implicit dependency's first scope is `rp2`'s
+            // subpass).
             &[
                 "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
                 "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
                 "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
             ],
         ),
@@ -260,6 +305,82 @@ fn cases() -> Vec<Case> {
                  copy-image-to-buffer res GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
             ),
             &["L12 READ_AFTER_WRITE res[COLOR:0:0] after L11"],
+        ),
+        (
+            "EXTERNAL->0 does not order subpass 1's load operation",
+            "If dstSubpass is a subpass, the second set of commands includes all commands submitted as part of the \
+             subpass instance identified by dstSubpass and any load, store, and multisample resolve operations on \
+             attachments used in dstSubpass: `col` is loaded in subpass 1, which EXTERNAL->0 does not name",
+            load_in_subpass_1(
+                " ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE",
+                "",
+            ),
+            // The load (a read) and the store (a write) of `col` in
+            // subpass 1, after the copy.
+            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L7", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L7"],
+        ),
+        (
+            "EXTERNAL->0 then 0->1 orders the copy before subpass 1's load (a chain)",
+            "An execution dependency chain: the second scope of EXTERNAL->0 (subpass 0's color stage) meets the first \
+             scope of 0->1, and the copy's write, made available by the first, is made visible by the second",
+            load_in_subpass_1(
+                " ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE \
+                 ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE",
+                "",
+            ),
+            &[],
+        ),
+        (
+            "a barrier before the pass orders the copy before subpass 1's load",
+            "A pipeline barrier's second scope includes all commands that occur later in submission order",
+            load_in_subpass_1(
+                "",
+                "barrier COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE\n",
+            ),
+            &[],
+        ),
+        (
+            "0->1 does not order a write before the pass",
+            "If srcSubpass is a subpass, the first set of commands includes all commands submitted as part of that \
+             subpass instance: the copy before the pass is in it only through a chain, and nothing orders it before \
+             subpass 0",
+            load_in_subpass_1(
+                " ; dependency 0->1 ALL_COMMANDS:MEMORY_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE",
+                "",
+            ),
+            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L7", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L7"],
+        ),
+        (
+            "1->EXTERNAL does not order subpass 0's store operation",
+            "If srcSubpass is a subpass, the first set of commands includes all commands submitted as part of the \
+             subpass instance identified by srcSubpass and any load, store, or multisample resolve operations on \
+             attachments used in srcSubpass: `col` is stored at the end of subpass 0, which 1->EXTERNAL does not name",
+            store_in_subpass_0(
+                " ; dependency 1->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ",
+                "",
+            ),
+            // The store runs at the end of subpass 0 (line 9).
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "0->1 then 1->EXTERNAL orders subpass 0's store before the copy (a chain)",
+            "An execution dependency chain through subpass 1's color stage: the store's write, made available by \
+             0->1, is made visible to the copy by 1->EXTERNAL",
+            store_in_subpass_0(
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:NONE \
+                 ; dependency 1->EXTERNAL COLOR_ATTACHMENT_OUTPUT:NONE -> COPY:TRANSFER_READ",
+                "",
+            ),
+            &[],
+        ),
+        (
+            "a barrier after the pass orders subpass 0's store before the copy",
+            "A pipeline barrier's first scope includes all commands that occur earlier in submission order",
+            store_in_subpass_0(
+                "",
+                "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ\n",
+            ),
+            &[],
         ),
         (
             "clear-attachments between draws of a subpass",
@@ -376,4 +497,74 @@ fn plans_refuse_a_final_transition_only_a_dependency_orders() {
     );
     let t = trace::parse(&fixed).unwrap();
     assert!(check(&t.program).unwrap().is_empty(), "{fixed}");
+}
+
+/// A dispatch writes a vertex buffer that subpass 1 of a render pass draws
+/// from, with no dependency into subpass 1: every planner places the
+/// barrier before `begin-render-pass` (a barrier's second scope holds every
+/// later command, subpass 1's included), where the render pass's subpass
+/// dependencies are not needed; the plan checks clean.
+#[test]
+fn plans_order_a_dispatch_before_a_later_subpass_from_before_the_pass() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let text = format!(
+        "{HEAD}render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL \
+         ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+         {TO_ATT}\
+         dispatch k write sb[0..256]\n\
+         begin-render-pass rp col COLOR:0:0\n\
+         draw vertexCount=3\n\
+         next-subpass\n\
+         draw vertexCount=3 vertex sb 0 16\n\
+         end-render-pass\n"
+    );
+    let t = trace::parse(&text).unwrap();
+    let hs = check(&t.program).unwrap();
+    assert_eq!(
+        hs.len(),
+        1,
+        "the draw in subpass 1 reads the dispatch's write: {hs:?}"
+    );
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
+        let q = plan(&t.program, PlanOptions::new(planner)).unwrap_or_else(|e| panic!("{planner:?}: {e}"));
+        assert!(
+            check(&q.program).unwrap().is_empty(),
+            "{planner:?}:\n{}",
+            trace::print(&q.program)
+        );
+        assert!(
+            races(&q.program, Reading::MemoryModel).unwrap().is_empty(),
+            "{planner:?}:\n{}",
+            trace::print(&q.program)
+        );
+    }
+}
+
+/// A layout change between two subpasses with no dependency into the
+/// second: its draw races the transition inside one subpass, which no
+/// barrier can order; the planners refuse it naming the subpass dependency
+/// that would (not "end the instance", the dynamic rendering wording).
+#[test]
+fn plans_refuse_a_transition_between_subpasses_naming_the_dependency() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let text = format!(
+        "{HEAD}{}",
+        two_subpasses(("COLOR_ATTACHMENT_OPTIMAL", "GENERAL"), "GENERAL", "")
+    );
+    let t = trace::parse(&text).unwrap();
+    let e = plan(&t.program, PlanOptions::new(PlannerKind::Offline)).expect_err("refused");
+    let msg = e.to_string();
+    assert!(
+        matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+            if matches!(**r, vksync::RenderError::HazardInsideSubpass { .. })),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("dependency 0->1 NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE"),
+        "{msg}"
+    );
 }

@@ -397,6 +397,36 @@ impl RenderOp {
         )
     }
 
+    /// Which accesses the scopes of the barriers before this command
+    /// ([`RenderCommand::pre_barriers`]: a render pass's subpass
+    /// dependencies and layout transitions at one boundary) hold beyond
+    /// their masks ("Subpass Dependencies": the first synchronization scope
+    /// of a dependency holds the commands of `srcSubpass`, or those before
+    /// the begin for `VK_SUBPASS_EXTERNAL`; the second those of
+    /// `dstSubpass`, or those after the end). Every dependency the model
+    /// places crosses one boundary (`RenderPass::validate`), so the
+    /// boundary says which: at the begin, `EXTERNAL->0` (every earlier
+    /// command, the first subpass); at a next-subpass, `k->k+1` (the
+    /// subpass that just ended, the one begun); at the end,
+    /// `last->EXTERNAL` (the subpass that just ended, every later command).
+    pub(crate) fn pre_scopes(&self) -> PreScopes {
+        match self {
+            RenderOp::BeginPass(_) => PreScopes {
+                first_ended: false,
+                second_begun: true,
+            },
+            RenderOp::NextSubpass => PreScopes {
+                first_ended: true,
+                second_begun: true,
+            },
+            RenderOp::EndPass => PreScopes {
+                first_ended: true,
+                second_begun: false,
+            },
+            _ => PreScopes::default(),
+        }
+    }
+
     /// The trace keyword.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -468,6 +498,21 @@ impl RenderOp {
             }
         }
     }
+}
+
+/// The scopes of the barriers before a render pass command, beyond their
+/// masks ([`RenderOp::pre_scopes`]); both false: a recorded barrier's
+/// (every earlier command, every later one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PreScopes {
+    /// The first scopes hold only the accesses of the subpass that ended
+    /// just before the command (its draws and clears, its load operations,
+    /// its resolve and store operations); an earlier access is in them
+    /// only through an execution dependency chain.
+    pub first_ended: bool,
+    /// The second scopes hold only the accesses of the subpass the command
+    /// begins (its load operations and what it records until its end).
+    pub second_begun: bool,
 }
 
 /// One implicit dependency of a rendering instance over one attachment
@@ -578,6 +623,22 @@ pub enum RenderError {
         /// The earlier command, of the same instance.
         prior: usize,
     },
+    /// A hazard between two commands of one subpass of a render pass
+    /// instance (this one and command `prior`): no barrier may be recorded
+    /// there, and only a subpass dependency orders them (`fix` says which).
+    #[error(
+        "this command races command {prior} of the same subpass, and no barrier can order them (a pipeline barrier \
+         inside a render pass instance needs a subpass self-dependency, VUID-vkCmdPipelineBarrier2-None-07889, \
+         which the model does not express): {fix}"
+    )]
+    HazardInsideSubpass {
+        /// The earlier command, of the same subpass.
+        prior: usize,
+        /// What orders them: a subpass dependency into the subpass (named
+        /// with its masks) when the earlier one is the subpass's start (its
+        /// layout transition or load operation), else two subpasses.
+        fix: String,
+    },
     /// The same inside a render pass instance: the ordering needed falls
     /// inside a subpass or between two, where only the render pass's own
     /// subpass dependencies can give it.
@@ -663,6 +724,34 @@ pub(crate) fn instance_begins(commands: &[Command]) -> Vec<Option<usize>> {
             _ => None,
         })
         .collect()
+}
+
+/// [`instance_begins`], with every command of a render pass instance (its
+/// subpasses, its next-subpass and end commands) mapped to the pass's
+/// `vkCmdBeginRenderPass`: where a barrier for any of them must go, since
+/// none may be recorded inside the pass (and one between two subpasses
+/// would not be a subpass dependency).
+pub(crate) fn barrier_points(commands: &[Command]) -> Vec<Option<usize>> {
+    let mut out = instance_begins(commands);
+    let mut pass = None;
+    for (i, c) in commands.iter().enumerate() {
+        match c {
+            Command::Render(rc) => {
+                if matches!(rc.op, RenderOp::BeginPass(_)) {
+                    pass = Some(i);
+                }
+                if pass.is_some() {
+                    out[i] = pass;
+                }
+                if matches!(rc.op, RenderOp::EndPass) {
+                    pass = None;
+                }
+            }
+            Command::Submit(_) => pass = None,
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Every stage an implicit dependency of a rendering instance names (both
@@ -1507,11 +1596,66 @@ pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard])
     {
         Some(h) => Err(ProgramError {
             at: Location::Command(h.command),
-            kind: ProgramErrorKind::Render(Box::new(RenderError::HazardInsideInstance {
-                prior: h.prior_command,
+            kind: ProgramErrorKind::Render(Box::new(match subpass_of(program, h.command) {
+                Some(k) => RenderError::HazardInsideSubpass {
+                    prior: h.prior_command,
+                    fix: subpass_fix(program, h, k),
+                },
+                None => RenderError::HazardInsideInstance {
+                    prior: h.prior_command,
+                },
             })),
         }),
         None => Ok(()),
+    }
+}
+
+/// The subpass index of command `index` when it is recorded in a render
+/// pass instance (its `vkCmdBeginRenderPass` or `vkCmdNextSubpass`
+/// included).
+fn subpass_of(program: &Program, index: usize) -> Option<usize> {
+    if let Some(Command::Render(rc)) = program.commands.get(index) {
+        match rc.op {
+            RenderOp::BeginPass(_) => return Some(0),
+            RenderOp::NextSubpass => {
+                return super::renderpass::open_pass(&program.commands, index).map(|(_, _, s, _)| s + 1)
+            }
+            _ => {}
+        }
+    }
+    super::renderpass::open_pass(&program.commands, index).map(|(_, _, s, _)| s)
+}
+
+/// The fix for hazard `h` inside subpass `k`: when the earlier access is
+/// the layout transition into the subpass, a dependency into it whose
+/// destination scope holds the later access (the transition "happen-before the visibility operations for all
+/// dependencies with that subpass as the dstSubpass"); else the two
+/// commands in two subpasses with a dependency between them.
+fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
+    let starts = matches!(program.commands.get(h.prior_command),
+        Some(Command::Render(rc)) if matches!(rc.op, RenderOp::BeginPass(_) | RenderOp::NextSubpass));
+    if starts && h.prior.is_layout_transition() {
+        let src = if k == 0 {
+            "EXTERNAL".to_string()
+        } else {
+            (k - 1).to_string()
+        };
+        format!(
+            "add `dependency {src}->{k} NONE:NONE -> {}:{}` (or add those masks to the destination of one) to the \
+             render-pass declaration: the layout transition into subpass {k} happens-before the visibility operations of \
+             the dependencies into it",
+            h.current.stage().flag(),
+            if h.kind == crate::HazardKind::WriteAfterRead {
+                "NONE".to_string()
+            } else {
+                h.current.access().to_string()
+            },
+        )
+    } else {
+        format!(
+            "record them in two subpasses with a dependency {k}->{} between them",
+            k + 1
+        )
     }
 }
 

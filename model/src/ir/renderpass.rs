@@ -25,7 +25,15 @@
 //!   they cross: `EXTERNAL->0` at the begin, `k->k+1` at the next-subpass,
 //!   `last->EXTERNAL` at the end. Both checkers and the definitional
 //!   semantics apply them before the command's implicit dependencies and
-//!   accesses, exactly as a `barrier` line there.
+//!   accesses, as a `barrier` line there but with the scopes the spec
+//!   gives a subpass dependency ("Subpass Dependencies": the first scope
+//!   holds the commands of `srcSubpass` with its load, store and resolve
+//!   operations, or for `VK_SUBPASS_EXTERNAL` those before the begin; the
+//!   second those of `dstSubpass`, or those after the end): the boundary
+//!   says which ([`crate::ir::render::RenderOp::pre_scopes`]). A command
+//!   outside those subpasses is in them through an execution dependency
+//!   chain only (an `EXTERNAL->0` then a `0->1` dependency order a write
+//!   before the pass before subpass 1; a `0->1` alone does not).
 //!
 //! It does not decide races, does not own the draw accesses (render.rs)
 //! and does not model input attachments (refused: the model has no
@@ -746,6 +754,68 @@ fn boundary_barriers(
         }
     }
     out
+}
+
+/// The subpass dependency (`srcSubpass`, `dstSubpass`) whose masks order
+/// the automatic layout transition of `image` that render pass command
+/// `at` performs (its begin: from `initialLayout` into the first subpass;
+/// a next-subpass into subpass k: from `initialLayout` if k is the
+/// attachment's first use, else from the layout of subpass k-1; its end:
+/// into `finalLayout`). `None` when `at` is no render pass command. A
+/// hazard at or after such a transition is fixed by masks of that
+/// dependency, not by a barrier.
+pub fn transition_dependency(
+    program: &Program,
+    at: usize,
+    image: ObjectId,
+) -> Option<(SubpassIndex, SubpassIndex)> {
+    let Some(Command::Render(rc)) = program.commands.get(at) else {
+        return None;
+    };
+    let (b, s) = match rc.op {
+        RenderOp::BeginPass(ref b) => (b, 0),
+        RenderOp::NextSubpass | RenderOp::EndPass => {
+            let (_, b, s, _) = open_pass(&program.commands, at)?;
+            (b, s + usize::from(matches!(rc.op, RenderOp::NextSubpass)))
+        }
+        _ => return None,
+    };
+    let rp = pass_of(program, b.pass)?;
+    if matches!(rc.op, RenderOp::EndPass) {
+        return Some((SubpassIndex::Subpass(s as u32), SubpassIndex::External));
+    }
+    let first_use = (0..rp.attachments.len() as u32)
+        .filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == image))
+        .any(|a| rp.uses_of(a).first().map(|u| u.0) == Some(s));
+    let src = if s == 0 || first_use {
+        SubpassIndex::External
+    } else {
+        SubpassIndex::Subpass(s as u32 - 1)
+    };
+    Some((src, SubpassIndex::Subpass(s as u32)))
+}
+
+/// The render pass instance (its begin) and subpass command `index` is
+/// recorded in: a next-subpass is in the subpass it begins, an end in the
+/// last; `None` outside every render pass instance.
+fn pass_position(program: &Program, index: usize) -> Option<(usize, usize)> {
+    match program.commands.get(index) {
+        Some(Command::Render(rc)) if matches!(rc.op, RenderOp::BeginPass(_)) => Some((index, 0)),
+        Some(Command::Render(rc)) if matches!(rc.op, RenderOp::NextSubpass) => {
+            open_pass(&program.commands, index).map(|(b, _, s, _)| (b, s + 1))
+        }
+        _ => open_pass(&program.commands, index).map(|(b, _, s, _)| (b, s)),
+    }
+}
+
+/// When commands `prior` and `command` are recorded in two subpasses of
+/// one render pass instance, those subpasses: no barrier can be recorded
+/// between them, and only a subpass dependency `prior->command` orders
+/// them.
+pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Option<(u32, u32)> {
+    let (bp, sp) = pass_position(program, prior)?;
+    let (bc, sc) = pass_position(program, command)?;
+    (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
 }
 
 /// Checks the views of a `begin-render-pass` against the render pass.

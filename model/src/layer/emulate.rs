@@ -112,14 +112,12 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                         // are seen (below).
                     } else {
                         // A render pass's subpass dependencies and layout
-                        // transitions, as a barrier just before.
-                        if !rc.pre_barriers().is_empty() {
-                            let dep = crate::ir::program::Dependency {
-                                barriers: rc.pre_barriers().to_vec(),
-                            };
-                            let found = apply_dependency(&mut checker, &layout, i, &dep);
-                            out.extend(found.iter().map(|(h, a)| lift(h, a)));
-                        }
+                        // transitions, as a barrier just before. Their
+                        // scopes are the subpasses they name, as the
+                        // spec's: syncval resolves a subpass's accesses
+                        // through the dependencies into that subpass only.
+                        let found = crate::hazard::apply_pre_barriers(&mut checker, &layout, i, rc);
+                        out.extend(found.iter().map(|(h, a)| lift(h, a)));
                         crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                     }
                 }

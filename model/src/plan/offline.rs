@@ -366,8 +366,9 @@ pub(crate) fn improve_bits(plan: &mut Plan, sem: Semantics) {
             }
             // Every other gap before a device command, not next to a point
             // and not inside a rendering instance (before a draw or an end:
-            // no barrier may be recorded there).
-            let instances = crate::ir::render::instance_begins(&plan.program.commands);
+            // no barrier may be recorded there) nor a render pass instance
+            // (before a next-subpass).
+            let instances = crate::ir::render::barrier_points(&plan.program.commands);
             for (to, instance) in instances.iter().enumerate() {
                 let next_to_point =
                     (to > 0 && is_point(&plan.program, to - 1)) || is_point(&plan.program, to);

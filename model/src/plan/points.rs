@@ -336,8 +336,10 @@ pub(crate) struct Deadlines<'h> {
     last_waited_submit: Vec<Option<usize>>,
     horizon: Option<&'h [Option<usize>]>,
     /// For each command, the `vkCmdBeginRendering` of the rendering
-    /// instance it belongs to: a barrier may not be recorded inside an
-    /// instance, so a draw's or an end's must go before its begin.
+    /// instance it belongs to, or the `vkCmdBeginRenderPass` of the render
+    /// pass instance: a barrier may not be recorded inside an instance, so
+    /// a draw's or an end's must go before its begin (every subpass's
+    /// before the pass's).
     instance: Vec<Option<usize>>,
 }
 
@@ -356,10 +358,14 @@ impl<'h> Deadlines<'h> {
                 _ => {}
             }
         }
+        // Inside a render pass instance, every subpass's (and the
+        // next-subpass's and the end's own transitions and load
+        // operations): before the pass's begin, the last place outside it.
+        let instance = crate::ir::render::barrier_points(&input.commands);
         Deadlines {
             last_waited_submit,
             horizon,
-            instance: crate::ir::render::instance_begins(&input.commands),
+            instance,
         }
     }
 

@@ -122,6 +122,41 @@ pub(crate) struct DepOp {
     /// instance's, chain into it. `None` for every recorded barrier (a
     /// render pass's subpass dependencies included).
     pub local: Option<usize>,
+    /// A render pass's subpass dependency (or layout transition) whose
+    /// first synchronization scope holds only the accesses of the subpass
+    /// begun at this command index, its `srcSubpass` (module
+    /// `crate::ir::renderpass`); `second_in`: whose second scope holds only
+    /// those of its `dstSubpass`. `None`: every earlier (later) command, as
+    /// a recorded barrier's. A dependency chains into another only if the
+    /// first's second scope and the second's first scope can hold one
+    /// access (`DepOp::chains_into`).
+    pub first_in: Option<usize>,
+    pub second_in: Option<usize>,
+}
+
+impl DepOp {
+    /// The rendering instance, if any, that alone may be in the first
+    /// (second) scopes: an implicit dependency's own, or a subpass
+    /// dependency's `srcSubpass` (`dstSubpass`).
+    fn first_instance(&self) -> Option<usize> {
+        self.first_in.or(self.local)
+    }
+
+    fn second_instance(&self) -> Option<usize> {
+        self.second_in.or(self.local)
+    }
+
+    /// Whether an execution dependency chain may run from `self` into `b`
+    /// as far as instances go: "the intersection of ScopedOps2 in ExeDepA
+    /// and ScopedOps1 in ExeDepB" can be non-empty only if both scopes can
+    /// hold accesses of one instance (or of no instance). The stages are
+    /// asked separately.
+    pub fn chains_into(&self, b: &DepOp) -> bool {
+        match (self.second_instance(), b.first_instance()) {
+            (Some(x), Some(y)) => x == y,
+            _ => true,
+        }
+    }
 }
 
 impl AccessOp {
@@ -130,15 +165,17 @@ impl AccessOp {
     pub fn in_first(&self, d: &DepOp) -> bool {
         match self.pseudo {
             Some(t) => d.first_pseudo == Some(t) || (self.qfot && d.first_all && d.pos.0 != self.command),
-            None => d.first.contains(self.stage) && self.in_instance_of(d),
+            None => d.first.contains(self.stage) && self.in_instance(d.first_instance()),
         }
     }
 
-    /// Whether `d` may hold this access at all: a recorded barrier may; an
-    /// implicit dependency of a rendering instance only if this access is
-    /// of that instance (`DepOp::local`).
-    pub fn in_instance_of(&self, d: &DepOp) -> bool {
-        d.local.is_none() || d.local == self.instance
+    /// Whether a scope limited to the accesses of `instance` (`None`: not
+    /// limited) may hold this access: an implicit dependency of a rendering
+    /// instance (`DepOp::local`) or a subpass dependency
+    /// (`DepOp::first_in`, `DepOp::second_in`) only if this access is of
+    /// that instance.
+    fn in_instance(&self, instance: Option<usize>) -> bool {
+        instance.is_none() || instance == self.instance
     }
 
     /// Whether `d`'s second synchronization scope holds this access's stage
@@ -146,7 +183,7 @@ impl AccessOp {
     pub fn in_second(&self, d: &DepOp) -> bool {
         match self.pseudo {
             Some(t) => d.second_pseudo == Some(t) || (self.qfot && d.second_all && d.pos.0 != self.command),
-            None => d.second.contains(self.stage) && self.in_instance_of(d),
+            None => d.second.contains(self.stage) && self.in_instance(d.second_instance()),
         }
     }
 
@@ -354,6 +391,8 @@ impl Order {
         let command_queues = program.command_queues();
         let timeline_initial = |sem: usize| program.semaphores[sem].kind.initial_value();
         let instances = crate::ir::render::instance_begins(&program.commands);
+        // The instance of the latest subpass end (`RenderOp::EndSubpass`).
+        let mut last_ended: Option<usize> = None;
         for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
             // A render pass's subpass dependencies and layout transitions
@@ -368,7 +407,25 @@ impl Order {
                 }
                 _ => None,
             };
+            // The scopes of those barriers hold only the accesses of the
+            // subpasses they name (`RenderOp::pre_scopes`): the subpass that
+            // ended just before (its end is the command before) and the
+            // one this command begins.
+            let (pre_first, pre_second) = match c0 {
+                Command::Render(rc) => {
+                    if matches!(rc.op, crate::ir::render::RenderOp::EndSubpass { .. }) {
+                        last_ended = instance;
+                    }
+                    let s = rc.op.pre_scopes();
+                    (
+                        last_ended.filter(|_| s.first_ended),
+                        instance.filter(|_| s.second_begun),
+                    )
+                }
+                _ => (None, None),
+            };
             for c in pre.iter().chain(std::iter::once(c0)) {
+                let is_pre = !std::ptr::eq(c, c0);
                 match c {
                     Command::Barrier(dep) => {
                         let family = program.queue_family(command_queues[ci]);
@@ -382,6 +439,8 @@ impl Order {
                                 second_all: second.is_superset(&scopes::all_commands()),
                                 first_signals: Vec::new(),
                                 local: None,
+                                first_in: pre_first.filter(|_| is_pre),
+                                second_in: pre_second.filter(|_| is_pre),
                                 first,
                                 second,
                                 first_access: scopes::access_scope(
@@ -410,7 +469,10 @@ impl Order {
                             // visibility operation is executed"); an acquire
                             // no B1 (the mirror image: "no availability
                             // operation is executed").
+                            // (The pseudo side of each half holds no access
+                            // of any instance.)
                             let b1 = DepOp {
+                                second_in: None,
                                 second: Stages::new(),
                                 second_access: Pairs::new(),
                                 second_pseudo: Some(transitions),
@@ -418,6 +480,7 @@ impl Order {
                                 ..whole.clone()
                             };
                             let b2 = DepOp {
+                                first_in: None,
                                 pos: (ci, 2),
                                 first: Stages::new(),
                                 first_access: Pairs::new(),
@@ -521,6 +584,8 @@ impl Order {
                                 second_all: false,
                                 first_signals: Vec::new(),
                                 local: None,
+                                first_in: None,
+                                second_in: None,
                             });
                             nodes_here.push(node);
                         }
@@ -553,6 +618,8 @@ impl Order {
                                         .is_superset(&scopes::all_commands()),
                                     first_signals: Vec::new(),
                                     local: None,
+                                    first_in: None,
+                                    second_in: None,
                                 });
                                 // A device set's barrier j is the first half of
                                 // this barrier (the dependency infos are equal);
@@ -612,6 +679,8 @@ impl Order {
                             second_pseudo: None,
                             first_signals: Vec::new(),
                             local: None,
+                            first_in: None,
+                            second_in: None,
                         });
                         set_nodes.insert(ci, vec![node]);
                         last_set.insert(event.0, Some(ci));
@@ -679,6 +748,8 @@ impl Order {
                                 second_pseudo: None,
                                 first_signals: signals.clone(),
                                 local: None,
+                                first_in: None,
+                                second_in: None,
                             });
                             for &from in &signals {
                                 event_edges.push((from, node));
@@ -813,6 +884,8 @@ impl Order {
                                         second_all: false,
                                         first_signals: Vec::new(),
                                         local: instance,
+                                        first_in: None,
+                                        second_in: None,
                                     });
                                 }
                                 4
@@ -925,8 +998,10 @@ impl Order {
                 // Into an implicit dependency of a rendering instance only
                 // from a recorded barrier or its own instance's (another
                 // instance's implicit dependencies order that instance's
-                // accesses only).
-                let into_local = b.local.is_none() || a.local.is_none() || a.local == b.local;
+                // accesses only); into a subpass dependency only from one
+                // whose second scope can hold accesses of its `srcSubpass`
+                // (`DepOp::chains_into`).
+                let into_local = a.chains_into(b);
                 if a.pos < b.pos
                     && into_local
                     && queue(a.node) == queue(b.node)

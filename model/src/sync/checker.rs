@@ -49,6 +49,16 @@
 //! dropped for one of the instance (`docs/semantics.md`, "Dynamic
 //! rendering and draws").
 //!
+//! A render pass's subpass dependencies are scoped the same way
+//! (`docs/semantics.md`, "Render passes", "Scopes of a dependency"): one
+//! into the subpass a command begins adds to the `local_` fields; the
+//! instance is closed before a command's barriers ([`Checker::close_instance`]),
+//! which keeps what the subpass that just ended ordered apart
+//! ([`SyncVal::prev_order`]) and marks its accesses ([`SyncVal::of_ended`]),
+//! so a dependency from that subpass holds its accesses directly and
+//! others through chains from it only. Inside a subpass an older read of
+//! any stage a draw accesses in stays beside the subpass's own.
+//!
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
 //! write is checked against those reads alone when there are any.
@@ -215,6 +225,11 @@ pub struct Checker {
     /// dependencies ordered ([`SyncVal::within`]); every other access sees
     /// none of it.
     instance: Option<(u32, u32)>,
+    /// That instance is a subpass of a render pass instance: its accesses
+    /// are marked ([`SyncVal::of_current`]) for the subpass dependencies
+    /// from it, and in every stage an older read stays beside its own
+    /// (`record_one`).
+    subpass: bool,
 }
 
 impl Checker {
@@ -230,6 +245,7 @@ impl Checker {
             event_slots: Vec::new(),
             used_slots: 0,
             instance: None,
+            subpass: false,
         }
     }
 
@@ -364,21 +380,30 @@ impl Checker {
         .collect()
     }
 
-    /// Command `index` is a rendering command (`begin`: it is the
-    /// instance's `vkCmdBeginRendering`); returns the command index of its
-    /// instance's begin, which its implicit dependencies carry
-    /// ([`ResolvedBarrier::implicit`]).
-    pub fn enter_render(&mut self, index: usize, begin: bool) -> u32 {
+    /// Command `index` is a rendering command (`begin`: it begins an
+    /// instance, `subpass`: a subpass of a render pass instance); returns
+    /// the command index of its instance's begin, which its implicit
+    /// dependencies carry ([`ResolvedBarrier::implicit`]). The instance
+    /// before was closed first ([`Checker::close_instance`]).
+    pub fn enter_render(&mut self, index: usize, begin: bool, subpass: bool) -> u32 {
         let at = index as u32;
         let first = match self.instance {
             Some((b, _)) if !begin => b,
             _ => at,
         };
         if begin {
-            self.nodes.map_all(SyncVal::close_instance);
+            self.subpass = subpass;
         }
         self.instance = Some((first, at));
         first
+    }
+
+    /// A rendering instance ends for good (before the next begins, or at
+    /// a render pass's end, before the barriers of either): what its
+    /// implicit and subpass dependencies ordered is seen by no access
+    /// any more ([`SyncVal::close_instance`]).
+    pub fn close_instance(&mut self) {
+        self.nodes.map_all(SyncVal::close_instance);
     }
 
     /// The begin of the instance whose accesses command `cmd` makes, when
@@ -528,7 +553,13 @@ impl Checker {
         if a.sa == StageAccess::HostRead {
             return;
         }
-        let node = self.nodes.intern_fresh(a.sa);
+        let inst = self.instance_of(cmd);
+        let in_subpass = inst.is_some() && self.subpass;
+        let node = if in_subpass {
+            self.nodes.intern(SyncVal::fresh_in_subpass(a.sa))
+        } else {
+            self.nodes.intern_fresh(a.sa)
+        };
         let rec = Rec {
             cmd: cmd as u32,
             node,
@@ -536,7 +567,6 @@ impl Checker {
         let m = self.grow(a.mem);
         let is_write = a.sa.is_write();
         let stage = a.sa.stage();
-        let inst = self.instance_of(cmd);
         let Checker {
             mems,
             nodes,
@@ -597,17 +627,40 @@ impl Checker {
                 // of an earlier instance or none, so one such older read
                 // (the latest: the instances before have ended, and for
                 // recorded barriers the newer read stands for the older)
-                // stays beside at most one of this instance.
+                // stays beside at most one of this instance. In a subpass of
+                // a render pass, in every stage: its subpass dependencies
+                // too order only its own accesses. Of the older reads the
+                // latest stays, with the meet of those it does not stand
+                // for (`SyncVal::read_covers`: a subpass dependency from an
+                // earlier subpass may have ordered the later read only).
                 let same: Vec<usize> = (0..state.reads.len as usize)
                     .filter(|&i| nodes.val(state.reads[i].node).sa.stage() == stage)
                     .collect();
-                let split = inst.filter(|_| local_stages.contains(stage));
+                let split = inst.filter(|_| in_subpass || local_stages.contains(stage));
                 let (replace, older): (Option<usize>, Vec<usize>) = match split {
                     Some(b) => {
                         let (mine, older): (Vec<usize>, Vec<usize>) =
                             same.iter().partition(|&&i| state.reads[i].cmd >= b);
-                        // Of the older ones only the latest stays.
+                        // Of the older ones only the latest stays (room for
+                        // two per stage a draw accesses in, `Reads::ROOM`);
+                        // if it does not stand for another, it takes their
+                        // meet (`SyncVal::meet_read`): a dependency from a
+                        // subpass may have ordered the latest only (the
+                        // random differential found an older read of an
+                        // earlier instance dropped for one of a subpass that
+                        // a `1->EXTERNAL` dependency had ordered).
                         let n = older.len().saturating_sub(1);
+                        if let Some(&l) = older.last() {
+                            let lv = nodes.val(state.reads[l].node);
+                            let met = older[..n]
+                                .iter()
+                                .map(|&i| nodes.val(state.reads[i].node))
+                                .filter(|v| !v.read_covers(lv))
+                                .fold(lv, SyncVal::meet_read);
+                            if met != lv {
+                                state.reads[l].node = nodes.intern(met);
+                            }
+                        }
                         (mine.first().copied(), older[..n].to_vec())
                     }
                     None => (same.first().copied(), same.iter().skip(1).copied().collect()),

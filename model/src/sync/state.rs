@@ -141,9 +141,10 @@ pub(crate) struct Rec {
 
 /// The reads since the last write, at most one per stage (so at most one
 /// per concrete device stage: sixteen, the graphics stages included), but
-/// two in a stage a rendering instance's implicit dependencies name (an
-/// older one and one of the current instance: `Checker::record_one`),
-/// sorted by stage. Stored inline: range
+/// two in a stage a rendering instance's implicit dependencies name, or in
+/// any stage a draw accesses in a subpass of a render pass (an older one
+/// and one of the current instance: `Checker::record_one`), sorted by
+/// stage. Stored inline: range
 /// entries are split, merged and copied constantly, and a heap allocation
 /// per entry dominated the checker's time.
 #[derive(Clone, Copy, Debug, Default)]
@@ -154,13 +155,18 @@ pub(crate) struct Reads {
     /// layer ORs every read's barriers into it and clears it only at the
     /// next write). Always empty under the specification.
     pub(crate) replaced: StageSet,
-    items: [Rec; Stage::ALL.len() - 1 + IMPLICIT_STAGES],
+    items: [Rec; Reads::ROOM],
 }
 
 /// How many stages a rendering instance's implicit dependencies name
 /// (`COLOR_ATTACHMENT_OUTPUT`, `EARLY_FRAGMENT_TESTS`,
 /// `LATE_FRAGMENT_TESTS`; tested against `crate::ir::render::implicit_stages`).
+#[cfg(test)]
 const IMPLICIT_STAGES: usize = 3;
+
+/// How many stages a draw may access in (`DRAW_INDIRECT` and the graphics
+/// stages after it), which include the implicit dependencies' (tested).
+const DRAW_STAGES: usize = 1 + Stage::GRAPHICS.len();
 
 impl PartialEq for Reads {
     fn eq(&self, other: &Self) -> bool {
@@ -171,6 +177,10 @@ impl PartialEq for Reads {
 impl Eq for Reads {}
 
 impl Reads {
+    /// Room for one read per device stage and a second in each stage a
+    /// draw accesses in (`Checker::record_one` keeps no more).
+    const ROOM: usize = Stage::ALL.len() - 1 + DRAW_STAGES;
+
     pub(crate) fn as_slice(&self) -> &[Rec] {
         &self.items[..self.len as usize]
     }
@@ -255,5 +265,9 @@ mod tests {
     fn room_for_the_implicit_dependencies_stages() {
         let stages = crate::vk::scope::exact_scope(crate::ir::render::implicit_stages());
         assert_eq!(stages.iter().count(), super::IMPLICIT_STAGES);
+        assert!(stages
+            .iter()
+            .all(|s| s == crate::vk::scope::Stage::DrawIndirect
+                || crate::vk::scope::Stage::GRAPHICS.contains(&s)));
     }
 }

@@ -47,6 +47,18 @@ pub struct ResolvedBarrier {
     /// fields of [`SyncVal`], which only later accesses of the same
     /// instance read. `None` for every barrier a program records.
     pub local: Option<u32>,
+    /// A render pass's subpass dependency or layout transition whose
+    /// `srcSubpass` is the subpass that just ended
+    /// ([`crate::ir::render::RenderOp::pre_scopes`]): its first scopes hold
+    /// only the accesses of that subpass ([`SyncVal::of_ended`]); an
+    /// earlier access is in them through a chain only, and only through
+    /// what recorded barriers and that subpass's own dependencies ordered
+    /// (`order`, `prev_order`), not what earlier instances' did.
+    pub first_ended: bool,
+    /// Its `dstSubpass` is the subpass the command begins: its second
+    /// scopes hold only that subpass's accesses, so what it orders goes to
+    /// the `local_` fields of [`SyncVal`], as an implicit dependency's.
+    pub second_begun: bool,
 }
 
 impl ResolvedBarrier {
@@ -61,6 +73,22 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 0,
             local: None,
+            first_ended: false,
+            second_begun: false,
+        }
+    }
+
+    /// [`ResolvedBarrier::of`] for a barrier a render pass command makes
+    /// before its accesses, with the scopes `scopes` says.
+    pub(crate) fn of_pass(
+        b: &Barrier,
+        layout: &Layout,
+        scopes: crate::ir::render::PreScopes,
+    ) -> ResolvedBarrier {
+        ResolvedBarrier {
+            first_ended: scopes.first_ended,
+            second_begun: scopes.second_begun,
+            ..ResolvedBarrier::of(b, layout)
         }
     }
 
@@ -84,6 +112,8 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 0,
             local: Some(begin),
+            first_ended: false,
+            second_begun: false,
         }
     }
 
@@ -115,6 +145,8 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 1u64 << slot,
             local: None,
+            first_ended: false,
+            second_begun: false,
         }
     }
 
@@ -204,11 +236,23 @@ pub struct SyncVal {
     pub local_order: StageSet,
     pub local_visible: StageAccessSet,
     pub local_exec: StageSet,
-    /// What implicit dependencies of earlier instances ordered: no access
-    /// reads these; only a recorded barrier chains through them (not an
-    /// implicit dependency, which no other instance's chains into).
+    /// What the `local_` fields held when the last instance ended
+    /// ([`SyncVal::close_instance`]): no access reads these; a recorded
+    /// barrier chains through them, and so does a subpass dependency whose
+    /// `srcSubpass` is that instance ([`ResolvedBarrier::first_ended`]).
+    pub prev_order: StageSet,
+    pub prev_exec: StageSet,
+    /// What implicit dependencies of instances before that ordered: no
+    /// access reads these; only a recorded barrier chains through them
+    /// (not an implicit or subpass dependency, which no other instance's
+    /// chains into).
     pub past_order: StageSet,
     pub past_exec: StageSet,
+    /// The access was made in the current subpass of a render pass
+    /// instance (`of_current`), or in the subpass that ended last
+    /// (`of_ended`, [`ResolvedBarrier::first_ended`]).
+    pub of_current: bool,
+    pub of_ended: bool,
 }
 
 /// The host's (stage, access) pairs.
@@ -231,23 +275,109 @@ impl SyncVal {
             local_order: StageSet::EMPTY,
             local_visible: StageAccessSet::EMPTY,
             local_exec: StageSet::EMPTY,
+            prev_order: StageSet::EMPTY,
+            prev_exec: StageSet::EMPTY,
             past_order: StageSet::EMPTY,
             past_exec: StageSet::EMPTY,
+            of_current: false,
+            of_ended: false,
         }
     }
 
-    /// A new rendering instance begins: what the last one's implicit
-    /// dependencies ordered is no longer seen by any access, and chains
-    /// only into recorded barriers.
+    /// The value of an access made in a subpass of a render pass instance
+    /// ([`SyncVal::of_current`]).
+    pub(crate) fn fresh_in_subpass(sa: StageAccess) -> Self {
+        SyncVal {
+            of_current: true,
+            ..SyncVal::fresh(sa)
+        }
+    }
+
+    /// A new rendering instance begins (or a render pass ends): what the
+    /// last one's implicit and subpass dependencies ordered is no longer
+    /// seen by any access, and chains only into recorded barriers and the
+    /// subpass dependencies from that instance (`prev_`), until the next
+    /// one ends (`past_`).
     pub(crate) fn close_instance(self) -> Self {
         SyncVal {
-            past_order: self.past_order.union(self.local_order),
-            past_exec: self.past_exec.union(self.local_exec),
+            past_order: self.past_order.union(self.prev_order),
+            past_exec: self.past_exec.union(self.prev_exec),
+            prev_order: self.local_order,
+            prev_exec: self.local_exec,
             local_order: StageSet::EMPTY,
             local_visible: StageAccessSet::EMPTY,
             local_exec: StageSet::EMPTY,
+            of_ended: self.of_current,
+            of_current: false,
             ..self
         }
+    }
+
+    /// The value as barrier `b`'s first scopes see it through chains
+    /// (module docs of `crate::ir::render`; [`ResolvedBarrier::local`],
+    /// [`ResolvedBarrier::first_ended`]): an implicit dependency through
+    /// what its own instance's dependencies ordered, a subpass dependency
+    /// from the subpass that ended through what that subpass's did, a
+    /// recorded barrier through all of it.
+    fn chain_view(self, b: &ResolvedBarrier) -> Self {
+        if b.first_ended {
+            SyncVal {
+                order: self.order.union(self.prev_order),
+                exec: self.exec.union(self.prev_exec),
+                ..self
+            }
+        } else if b.local.is_some() {
+            self.within()
+        } else {
+            let w = self.within();
+            SyncVal {
+                order: w.order.union(self.prev_order).union(self.past_order),
+                exec: w.exec.union(self.prev_exec).union(self.past_exec),
+                ..w
+            }
+        }
+    }
+
+    /// Whether barrier `b`'s first scopes may hold this access by its own
+    /// stage (not only through a chain): a subpass dependency's from the
+    /// subpass that just ended only if the access was made there.
+    fn directly_in(self, b: &ResolvedBarrier) -> bool {
+        !b.first_ended || self.of_ended
+    }
+
+    /// A read ordered before no more than either of two reads of one
+    /// stage (every chain and event both have, the subpass marks both
+    /// have): what the checker keeps for both when it has no room for two
+    /// (conservative: it may find a race neither has, never miss one).
+    pub(crate) fn meet_read(self, other: SyncVal) -> SyncVal {
+        let and = |a: StageSet, b: StageSet| StageSet(a.0 & b.0);
+        SyncVal {
+            order: and(self.order, other.order),
+            local_order: and(self.local_order, other.local_order),
+            prev_order: and(self.prev_order, other.prev_order),
+            past_order: and(self.past_order, other.past_order),
+            events: self.events & other.events,
+            fenced: self.fenced && other.fenced,
+            submitted: self.submitted && other.submitted,
+            of_current: self.of_current && other.of_current,
+            of_ended: self.of_ended && other.of_ended,
+            ..self
+        }
+    }
+
+    /// Whether this read is at least as ordered as `other` in every way a
+    /// later barrier or dependency can ask (its chains, its events, its
+    /// subpass), so that `other`, of the same stage, stands for it.
+    pub(crate) fn read_covers(self, other: SyncVal) -> bool {
+        let sup = |a: StageSet, b: StageSet| b.0 & !a.0 == 0;
+        (self.fenced || !other.fenced)
+            && sup(self.order, other.order)
+            && sup(self.local_order, other.local_order)
+            && sup(self.prev_order, other.prev_order)
+            && sup(self.past_order, other.past_order)
+            && other.events & !self.events == 0
+            && (self.of_current || !other.of_current)
+            && (self.of_ended || !other.of_ended)
     }
 
     /// The value as an access of the same rendering instance sees it: what
@@ -271,7 +401,18 @@ impl SyncVal {
     /// synchronization scope ordered after it, and visible to `b`'s second
     /// access scope (host pairs pending until `b` is submitted and waited
     /// for, as for any write a barrier makes visible to the host).
+    /// A render pass's transition into the layout of the subpass its
+    /// command begins is ordered before that subpass's accesses only
+    /// ([`ResolvedBarrier::second_begun`]: the `local_` fields).
     pub(crate) fn transition(b: &ResolvedBarrier) -> Self {
+        if b.second_begun {
+            return SyncVal {
+                local_order: b.dst_exec,
+                local_exec: b.dst_exec,
+                local_visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
+                ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
+            };
+        }
         SyncVal {
             order: b.dst_exec,
             exec: b.dst_exec,
@@ -321,8 +462,12 @@ impl SyncVal {
             && (self.fenced || later.local_order.0 & !self.local_order.0 == 0)
             && (self.fenced || sub(later.local_visible, self.local_visible))
             && (self.fenced || later.local_exec.0 & !self.local_exec.0 == 0)
+            && (self.fenced || later.prev_order.0 & !self.prev_order.0 == 0)
+            && (self.fenced || later.prev_exec.0 & !self.prev_exec.0 == 0)
             && (self.fenced || later.past_order.0 & !self.past_order.0 == 0)
             && (self.fenced || later.past_exec.0 & !self.past_exec.0 == 0)
+            && (self.fenced || self.of_current || !later.of_current)
+            && (self.fenced || self.of_ended || !later.of_ended)
             && host_at_least(self, later)
     }
 
@@ -340,25 +485,17 @@ impl SyncVal {
             Reach::ExecOnly => false,
             Reach::Nothing => return Effect::NONE,
         };
-        // A recorded barrier chains through what implicit dependencies
-        // ordered (their second scopes meet its first); an implicit
-        // dependency through what its own instance's did, or, for an
-        // access before the instance ([`Reach::Chain`]: in none of its
-        // scopes by itself), through recorded barriers only.
+        // A recorded barrier chains through what implicit and subpass
+        // dependencies ordered (their second scopes meet its first); an
+        // implicit dependency through what its own instance's did; a
+        // subpass dependency from the subpass that ended through what that
+        // subpass's did ([`SyncVal::chain_view`]). An access before an
+        // implicit dependency's instance ([`Reach::Chain`]), or not of a
+        // subpass dependency's `srcSubpass`, is in none of its scopes by
+        // itself: through a chain only.
         let chain_only = reach == Reach::Chain;
-        let this = if chain_only {
-            self
-        } else if b.local.is_some() {
-            self.within()
-        } else {
-            let w = self.within();
-            SyncVal {
-                order: w.order.union(self.past_order),
-                exec: w.exec.union(self.past_exec),
-                ..w
-            }
-        };
-        let direct_ok = !chain_only;
+        let this = self.chain_view(b);
+        let direct_ok = !chain_only && self.directly_in(b);
         // An event's signal operation, reached by this value, is in the
         // first scope of its wait's barriers.
         let by_event = this.events & b.src_events != 0;
@@ -431,8 +568,9 @@ impl SyncVal {
         let mut out = self;
         for (b, reach) in effects {
             let e = self.barrier_effect(b, *reach);
-            if b.local.is_some() {
-                // An implicit dependency: no events, no host pairs.
+            if b.local.is_some() || b.second_begun {
+                // An implicit dependency, or a subpass dependency into the
+                // subpass begun: no events, no host pairs.
                 out.local_order = out.local_order.union(e.order);
                 out.local_visible = out.local_visible.union(e.visible);
                 out.local_exec = out.local_exec.union(e.exec);
@@ -492,8 +630,9 @@ pub enum Reach {
     Nothing,
     /// An implicit dependency of a rendering instance and an access
     /// recorded before the instance (in its range): the access is not in
-    /// its first scopes, but a recorded barrier whose second scope meets
-    /// them continues into it (an execution dependency chain).
+    /// its first scopes, but a dependency whose second scope meets them
+    /// continues into it (an execution dependency chain, through what the
+    /// instance's own dependencies ordered, [`SyncVal::within`]).
     Chain,
 }
 
@@ -565,14 +704,24 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
 /// image layout transitions submitted to the same queue" (and are
 /// available, so visible, to each other); nothing else about that order
 /// carries over to other commands, so it is no chain.
+/// A render pass's transition at a subpass boundary is ordered by the
+/// dependencies from the subpass that ended only
+/// ([`ResolvedBarrier::first_ended`]): a prior access of another is
+/// ordered before it through a chain only.
 pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier) -> bool {
     if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
         return true;
     }
-    if prior.sa.is_write() {
-        prior.order.intersects(b.src_exec) || b.src_access.contains(prior.sa)
+    let direct = prior.directly_in(b);
+    let order = if b.first_ended {
+        prior.chain_view(b).order
     } else {
-        b.src_exec.contains(prior.sa.stage()) || prior.order.intersects(b.src_exec)
+        prior.order
+    };
+    if prior.sa.is_write() {
+        order.intersects(b.src_exec) || (direct && b.src_access.contains(prior.sa))
+    } else {
+        (direct && b.src_exec.contains(prior.sa.stage())) || order.intersects(b.src_exec)
     }
 }
 
