@@ -58,7 +58,7 @@
 use super::error::ProgramErrorKind;
 use super::queue::{QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// What the completion of a point of execution shows complete: per queue,
 /// the ordinal (among all submits) of its latest submission whose every
@@ -110,10 +110,13 @@ pub(crate) struct Completion {
     host_fenced: Clock,
     /// The clock each pending binary signal carries (empty when its stage
     /// mask is narrower than `ALL_COMMANDS`).
-    binary_signals: Vec<(SemaphoreId, Clock)>,
+    /// Per semaphore, in signal order (a valid program has at most one
+    /// pending); maps, not lists scanned per wait: a chain of N binary
+    /// semaphores was quadratic (issue 27).
+    binary_signals: HashMap<SemaphoreId, VecDeque<Clock>>,
     /// Per binary semaphore waited on so far, its latest wait: queue,
     /// submit ordinal, and whether its mask holds `ALL_COMMANDS`.
-    binary_waits: Vec<(SemaphoreId, QueueId, usize, bool)>,
+    binary_waits: HashMap<SemaphoreId, (QueueId, usize, bool)>,
     /// The clock each timeline signal carries, by (semaphore, value), the
     /// first one recorded of each; a host signal's is empty. A map, not a
     /// list scanned per wait: a long timeline chain would make resolving
@@ -164,10 +167,7 @@ impl Completion {
     /// The latest wait of binary `semaphore`, if any: queue, ordinal, and
     /// whether its mask holds `ALL_COMMANDS`.
     fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize, bool)> {
-        self.binary_waits
-            .iter()
-            .find(|(s, _, _, _)| *s == semaphore)
-            .map(|&(_, q, at, all)| (q, at, all))
+        self.binary_waits.get(&semaphore).copied()
     }
 
     /// A submit to `queue` waiting for `waits` and signalling `signals`;
@@ -236,11 +236,7 @@ impl Completion {
         let (mut chain, mut fence) = (before.clone(), before.clone());
         for w in waits {
             let carried = match w.value {
-                None => self
-                    .binary_signals
-                    .iter()
-                    .find(|(s, _)| *s == w.semaphore)
-                    .map(|(_, c)| c.clone()),
+                None => self.binary_signals.get(&w.semaphore).and_then(|p| p.front()).cloned(),
                 Some(v) => self.timeline_clock(w.semaphore, v),
             };
             if let Some(c) = carried {
@@ -277,18 +273,13 @@ impl Completion {
         let at = self.submits;
         self.submits += 1;
         for w in waits.iter().filter(|w| w.value.is_none()) {
-            if let Some(i) = self.binary_signals.iter().position(|(s, _)| *s == w.semaphore) {
-                self.binary_signals.swap_remove(i);
+            if let Some(pending) = self.binary_signals.get_mut(&w.semaphore) {
+                pending.pop_front();
+                if pending.is_empty() {
+                    self.binary_signals.remove(&w.semaphore);
+                }
             }
-            let record = (w.semaphore, queue, at, all(w.stages));
-            match self
-                .binary_waits
-                .iter_mut()
-                .find(|(s, _, _, _)| *s == w.semaphore)
-            {
-                Some(r) => *r = record,
-                None => self.binary_waits.push(record),
-            }
+            self.binary_waits.insert(w.semaphore, (queue, at, all(w.stages)));
         }
         chain.advance(queue, at);
         fence.join(&chain);
@@ -302,7 +293,7 @@ impl Completion {
                 Clock::default()
             };
             match g.value {
-                None => self.binary_signals.push((g.semaphore, carried)),
+                None => self.binary_signals.entry(g.semaphore).or_default().push_back(carried),
                 Some(v) => {
                     self.timeline_signals.entry((g.semaphore, v)).or_insert(carried);
                 }

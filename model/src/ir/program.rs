@@ -975,6 +975,10 @@ pub struct Program {
     pub(crate) queues: Vec<Queue>,
     /// Declared semaphores.
     pub(crate) semaphores: Vec<Semaphore>,
+    /// Semaphore ids by name (derived from `semaphores`, which only
+    /// [`Program::semaphore`] extends): a trace of N semaphores looks each
+    /// name up once per operand, which a scan made quadratic (issue 27).
+    semaphore_names: HashMap<String, SemaphoreId>,
     /// Declared events.
     pub(crate) events: Vec<Event>,
     /// The `image`-declared objects, in declaration order.
@@ -1743,10 +1747,7 @@ impl Program {
 
     /// Finds a semaphore by name.
     pub fn find_semaphore(&self, name: &str) -> Option<SemaphoreId> {
-        self.semaphores
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| SemaphoreId(i as u32))
+        self.semaphore_names.get(name).copied()
     }
 
     /// Declares a queue (`queue NAME family FAMILY`). The first declared
@@ -1774,6 +1775,7 @@ impl Program {
             name: name.to_string(),
             kind,
         });
+        self.semaphore_names.insert(name.to_string(), id);
         Ok(id)
     }
 
@@ -1968,6 +1970,7 @@ impl Program {
             names: self.names.clone(),
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
+            semaphore_names: self.semaphore_names.clone(),
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
@@ -1985,6 +1988,7 @@ impl Program {
             names: self.names.clone(),
             queues: self.queues.clone(),
             semaphores: self.semaphores.clone(),
+            semaphore_names: self.semaphore_names.clone(),
             events: self.events.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
