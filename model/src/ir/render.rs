@@ -1606,6 +1606,31 @@ pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard])
                 },
             })),
         }),
+        None => refuse_across_subpasses(program, hazards),
+    }
+}
+
+/// Refuses a hazard whose two ends are in two subpasses of one render
+/// pass instance ([`RenderError::PlanNeedsSubpassDependency`], at the
+/// later command): the only place for a barrier is before the pass's
+/// begin, which orders neither end after the other (the planners'
+/// deadline for every subpass, `plan::points::Deadlines`, would otherwise
+/// fall at or before the earlier end).
+fn refuse_across_subpasses(program: &Program, hazards: &[crate::Hazard]) -> Result<(), ProgramError> {
+    let points = barrier_points(&program.commands);
+    let in_pass = |i: usize| {
+        points.get(i).copied().flatten().filter(|&b| {
+            matches!(program.commands.get(b), Some(Command::Render(rc)) if matches!(rc.op, RenderOp::BeginPass(_)))
+        })
+    };
+    match hazards
+        .iter()
+        .find(|h| in_pass(h.command).is_some() && in_pass(h.command) == in_pass(h.prior_command))
+    {
+        Some(h) => Err(ProgramError {
+            at: Location::Command(h.command),
+            kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsSubpassDependency)),
+        }),
         None => Ok(()),
     }
 }
