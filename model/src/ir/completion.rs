@@ -236,7 +236,11 @@ impl Completion {
         let (mut chain, mut fence) = (before.clone(), before.clone());
         for w in waits {
             let carried = match w.value {
-                None => self.binary_signals.get(&w.semaphore).and_then(|p| p.front()).cloned(),
+                None => self
+                    .binary_signals
+                    .get(&w.semaphore)
+                    .and_then(|p| p.front())
+                    .cloned(),
                 Some(v) => self.timeline_clock(w.semaphore, v),
             };
             if let Some(c) = carried {
@@ -293,7 +297,11 @@ impl Completion {
                 Clock::default()
             };
             match g.value {
-                None => self.binary_signals.entry(g.semaphore).or_default().push_back(carried),
+                None => self
+                    .binary_signals
+                    .entry(g.semaphore)
+                    .or_default()
+                    .push_back(carried),
                 Some(v) => {
                     self.timeline_signals.entry((g.semaphore, v)).or_insert(carried);
                 }

@@ -1779,6 +1779,17 @@ impl Program {
         Ok(id)
     }
 
+    /// Replaces the declared semaphores (a planner that declares its own),
+    /// keeping the name map derived from them.
+    pub(crate) fn set_semaphores(&mut self, semaphores: Vec<Semaphore>) {
+        self.semaphore_names = semaphores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone(), SemaphoreId(i as u32)))
+            .collect();
+        self.semaphores = semaphores;
+    }
+
     fn check_sync_name(&self, name: &str, taken: bool, at: Location) -> Result<(), ProgramError> {
         let name = name.to_string();
         let kind = if !is_name(&name) {

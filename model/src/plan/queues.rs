@@ -1430,7 +1430,7 @@ fn plan_stripped(
         origin.push(None);
     }
     let mut out = input.with_commands(commands);
-    out.semaphores = semaphores;
+    out.set_semaphores(semaphores);
     // The plan is valid by construction; resolving checks the semaphore
     // order rules once more.
     resolve(&out)?;
