@@ -280,15 +280,28 @@ proptest! {
     /// Past 64 event slots on one queue (the multi-queue walk): the
     /// single-queue event programs of both generations, padded with 65
     /// sets never waited, give the definitional semantics' races and the
-    /// single-queue checker's hazards on the program without the padding;
-    /// both readings.
+    /// single-queue checker's hazards on the program without the padding,
+    /// or the walk refuses with the typed error; both readings.
     #[test]
     fn fast_checker_past_64_event_slots_equals_definitional_semantics(ops in event1_ops(24)) {
         let p = build_sync(&ops);
         let padded = past_event_slots(&p);
         for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
             let sem = vksync::Semantics::for_reading(reading);
-            let walk = keys_of_hazards(&vksync::check_with(&padded, sem).unwrap());
+            // The walk refuses a host set over a recorded, unsubmitted
+            // device set or reset of one event (its order is the trace's):
+            // the typed error, as the multi-queue suites accept.
+            let walk = match vksync::check_with(&padded, sem) {
+                Ok(h) => keys_of_hazards(&h),
+                Err(e) => {
+                    prop_assert!(
+                        matches!(e.kind, vksync::ProgramErrorKind::MultiQueueNotSupported { .. }),
+                        "{e}\nprogram:\n{}",
+                        vksync::trace::print(&padded)
+                    );
+                    continue;
+                }
+            };
             let spec = keys_of_races(&races(&padded, reading).unwrap());
             prop_assert!(walk == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&padded, &walk, &spec), vksync::trace::print(&padded));
             let single: Vec<vksync::Hazard> = vksync::check_with(&p, sem)
