@@ -192,31 +192,21 @@ pub fn assign_async_compute(program: &Program) -> Result<Program, QueuePlanError
                 }
             }
             Command::Wait(WaitFor::Queue(_)) => commands.push(Command::Wait(WaitFor::All)),
-            c if is_transition(c) => {
-                // On the main queue, in the batch of the commands around
-                // it there.
-                let q = ids[MAIN];
-                if let Some(o) = open {
-                    if o != q {
-                        commands.push(Command::Submit(Submission {
-                            queue: o,
-                            ..Submission::default()
-                        }));
-                    }
-                }
-                open = Some(q);
-                commands.push(c.clone());
-            }
-            c if is_device_command(c) => {
-                let q = ids[role[next_device]];
-                next_device += 1;
-                if let Some(o) = open {
-                    if o != q {
-                        commands.push(Command::Submit(Submission {
-                            queue: o,
-                            ..Submission::default()
-                        }));
-                    }
+            c if is_transition(c) || is_device_command(c) => {
+                // A transition goes to the main queue, in the batch of the
+                // commands around it there; a device command to its role's.
+                let q = if is_transition(c) {
+                    ids[MAIN]
+                } else {
+                    next_device += 1;
+                    ids[role[next_device - 1]]
+                };
+                // Close the open batch of another queue first.
+                if let Some(o) = open.filter(|&o| o != q) {
+                    commands.push(Command::Submit(Submission {
+                        queue: o,
+                        ..Submission::default()
+                    }));
                 }
                 open = Some(q);
                 commands.push(c.clone());
