@@ -1584,55 +1584,43 @@ pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Resul
 
 /// Refuses to plan a program one of whose `hazards` (indices into
 /// `program`) has both ends inside one rendering instance
-/// ([`RenderError::HazardInsideInstance`], at the later command): a barrier
-/// can only go before the instance's begin, which orders neither end
-/// after the other.
+/// ([`RenderError::HazardInsideInstance`], or `HazardInsideSubpass` in a
+/// render pass, at the later command): a barrier can only go before the
+/// instance's begin, which orders neither end after the other. Then, the
+/// same for both ends in two subpasses of one render pass instance
+/// ([`RenderError::PlanNeedsSubpassDependency`]): the only place for a
+/// barrier is before the pass's begin (the planners' deadline for every
+/// subpass, `plan::points::Deadlines`, would otherwise fall at or before
+/// the earlier end).
 pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard]) -> Result<(), ProgramError> {
-    let begins = instance_begins(&program.commands);
-    let of = |i: usize| begins.get(i).copied().flatten();
-    match hazards
-        .iter()
-        .find(|h| of(h.command).is_some() && of(h.command) == of(h.prior_command))
-    {
-        Some(h) => Err(ProgramError {
-            at: Location::Command(h.command),
-            kind: ProgramErrorKind::Render(Box::new(match subpass_of(program, h.command) {
-                Some(k) => RenderError::HazardInsideSubpass {
-                    prior: h.prior_command,
-                    fix: subpass_fix(program, h, k),
-                },
-                None => RenderError::HazardInsideInstance {
-                    prior: h.prior_command,
-                },
-            })),
-        }),
-        None => refuse_across_subpasses(program, hazards),
-    }
-}
-
-/// Refuses a hazard whose two ends are in two subpasses of one render
-/// pass instance ([`RenderError::PlanNeedsSubpassDependency`], at the
-/// later command): the only place for a barrier is before the pass's
-/// begin, which orders neither end after the other (the planners'
-/// deadline for every subpass, `plan::points::Deadlines`, would otherwise
-/// fall at or before the earlier end).
-fn refuse_across_subpasses(program: &Program, hazards: &[crate::Hazard]) -> Result<(), ProgramError> {
-    let points = barrier_points(&program.commands);
-    let in_pass = |i: usize| {
-        points.get(i).copied().flatten().filter(|&b| {
-            matches!(program.commands.get(b), Some(Command::Render(rc)) if matches!(rc.op, RenderOp::BeginPass(_)))
-        })
+    // Both ends under one place: an instance's begin, or (for the
+    // barrier points) a render pass's, which every subpass shares.
+    let under_one = |places: &[Option<usize>]| {
+        let of = |i: usize| places.get(i).copied().flatten();
+        hazards
+            .iter()
+            .find(|h| of(h.command).is_some() && of(h.command) == of(h.prior_command))
     };
-    match hazards
-        .iter()
-        .find(|h| in_pass(h.command).is_some() && in_pass(h.command) == in_pass(h.prior_command))
-    {
-        Some(h) => Err(ProgramError {
-            at: Location::Command(h.command),
-            kind: ProgramErrorKind::Render(Box::new(RenderError::PlanNeedsSubpassDependency)),
-        }),
-        None => Ok(()),
-    }
+    let (h, kind) = if let Some(h) = under_one(&instance_begins(&program.commands)) {
+        let kind = match subpass_of(program, h.command) {
+            Some(k) => RenderError::HazardInsideSubpass {
+                prior: h.prior_command,
+                fix: subpass_fix(program, h, k),
+            },
+            None => RenderError::HazardInsideInstance {
+                prior: h.prior_command,
+            },
+        };
+        (h, kind)
+    } else if let Some(h) = under_one(&barrier_points(&program.commands)) {
+        (h, RenderError::PlanNeedsSubpassDependency)
+    } else {
+        return Ok(());
+    };
+    Err(ProgramError {
+        at: Location::Command(h.command),
+        kind: ProgramErrorKind::Render(Box::new(kind)),
+    })
 }
 
 /// The subpass index of command `index` when it is recorded in a render
