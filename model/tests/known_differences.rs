@@ -355,14 +355,15 @@ fn d21_not_reproduced() {
     }
 }
 
-/// D22 and D23, from the traces of `tests/layer-versions/` that the 1.3.239
-/// layer ran as written on lavapipe (`docs/testing.md`, "Layer reports on
-/// planned programs"): what vksync reports, and what each profile
-/// predicts, `[1.3.239, 1.4.309, 1.4.363]`. The 1.3.239 column is what that
-/// layer reported; the 1.4 columns come from the layers' source (dynamic
-/// rendering validated from 1.3.271, D23 fixed in 1.3.269), not from a run.
+/// D22, D23 and K4 with a buffer-image copy, from the traces of
+/// `tests/layer-versions/` that the 1.3.239 layer ran as written on
+/// lavapipe (`docs/testing.md`, "Layer reports on planned programs"): what
+/// vksync reports, and what each profile predicts, `[1.3.239, 1.4.309,
+/// 1.4.363]`. The 1.3.239 column is what that layer reported; the 1.4
+/// columns come from the layers' source (dynamic rendering validated from
+/// 1.3.271, D23 fixed in 1.3.269, K4 in 1.3.256), not from a run.
 #[test]
-fn d22_d23_each_profile() {
+fn d22_d23_k4_each_profile() {
     use vksync::layer::{predict, Layer};
     type Case = (
         &'static str,
@@ -383,6 +384,26 @@ fn d22_d23_each_profile() {
             include_str!("../../tests/layer-versions/d23.trace"),
             &[],
             [&["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"], &[], &[]],
+        ),
+        (
+            // K4 (fixed in 1.3.256) with a buffer-image copy's buffer side,
+            // the class the H200's image suite found on 2026-12-02.
+            include_str!("../../tests/layer-versions/k4-image-copy.trace"),
+            &[
+                "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                "fill->copy-buffer-to-image READ_AFTER_WRITE",
+            ],
+            [
+                &["copy-buffer-to-image->fill WRITE_AFTER_READ"],
+                &[
+                    "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                    "fill->copy-buffer-to-image READ_AFTER_WRITE",
+                ],
+                &[
+                    "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                    "fill->copy-buffer-to-image READ_AFTER_WRITE",
+                ],
+            ],
         ),
     ];
     for (text, spec, want) in cases {
