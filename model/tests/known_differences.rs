@@ -355,15 +355,16 @@ fn d21_not_reproduced() {
     }
 }
 
-/// D22, D23 and K4 with a buffer-image copy, from the traces of
+/// D22, D23, D26 and K4 with a buffer-image copy, from the traces of
 /// `tests/layer-versions/` that the 1.3.239 layer ran as written on
 /// lavapipe (`docs/testing.md`, "Layer reports on planned programs"): what
 /// vksync reports, and what each profile predicts, `[1.3.239, 1.4.309,
 /// 1.4.363]`. The 1.3.239 column is what that layer reported; the 1.4
 /// columns come from the layers' source (dynamic rendering validated from
-/// 1.3.271, D23 fixed in 1.3.269, K4 in 1.3.256), not from a run.
+/// 1.3.271, D23 fixed in 1.3.269, K4 in 1.3.256), not from a run, except
+/// for D26, which all three layers ran.
 #[test]
-fn d22_d23_k4_each_profile() {
+fn d22_d23_d26_k4_each_profile() {
     use vksync::layer::{predict, Layer};
     type Case = (
         &'static str,
@@ -404,6 +405,13 @@ fn d22_d23_k4_each_profile() {
                     "fill->copy-buffer-to-image READ_AFTER_WRITE",
                 ],
             ],
+        ),
+        (
+            // D26: the 1.4 layers record no read of an instance-rate vertex
+            // binding (all three columns run on lavapipe, 2026-12-03).
+            include_str!("../../tests/layer-versions/d26.trace"),
+            &["draw->update WRITE_AFTER_READ"],
+            [&["draw->update WRITE_AFTER_READ"], &[], &[]],
         ),
     ];
     for (text, spec, want) in cases {

@@ -7,11 +7,11 @@
 //! barrier forms) and the online one, and each plan runs once: every byte
 //! the reference defines must match (asserted), and with validation on no
 //! core validation message may come (asserted); the layer's hazard reports
-//! are compared with the model's prediction under its profile: equal
-//! (asserted) under layer 1.3.239, where every class seen is emulated (D23,
-//! D25, K4 with a buffer-image copy; `docs/testing.md`, "Layer reports on
-//! planned programs"), counted and printed under the others;
-//! `VKSYNC_LAYER_DIFFS=DIR` writes each differing run there as a trace.
+//! must equal the model's prediction under its profile (asserted under
+//! every layer: every class seen is emulated, D23, D25 and K4 with a
+//! buffer-image copy; `docs/testing.md`, "Layer reports on planned
+//! programs"); `VKSYNC_LAYER_DIFFS=DIR` writes each differing run there as
+//! a trace.
 //! The same program without barriers (its
 //! layout transitions kept with empty scopes: `planning_input`, which is
 //! the generated program itself) runs `VKSYNC_IMAGE_REPEAT` times (default
@@ -103,10 +103,6 @@ fn planned_image_programs_match_the_reference() {
         env_usize("VKSYNC_IMAGE_OPS", 24),
         env_usize("VKSYNC_IMAGE_REPEAT", 1),
     );
-    // The classes of difference were found and emulated on layer 1.3.239;
-    // the 1.4 layers of `scripts/test-current-layer.sh` have not run this
-    // suite since, so there differences are counted and printed.
-    let assert_prediction = layer_of(&device.borrow()) == vksync::layer::Layer::V1_3_239;
     let (planned_runs, compared, reports, layer_differs) = (
         Cell::new(0usize),
         Cell::new(0usize),
@@ -177,27 +173,16 @@ fn planned_image_programs_match_the_reference() {
                     let name = format!("images-{:04}-{planner:?}-{form:?}", ran.get());
                     dump_difference(&dir, &name, &recorded, &got, &expected, &result);
                 }
-                // Asserted on 1.3.239: every class of difference seen on
-                // these programs is one the profile emulates (D23, D25, K4
-                // with a buffer-image copy's buffer side; `docs/testing.md`,
-                // "Layer reports on planned programs"). Elsewhere counted,
-                // the first three printed.
-                if assert_prediction {
-                    return Err(TestCaseError::fail(format!(
-                        "{planner:?}/{form:?}: the layer reported {} where the model predicts {}\nplanned program as recorded:\n{}",
-                        show_keys(&recorded, &got),
-                        show_keys(&recorded, &expected),
-                        vksync::trace::print(&recorded)
-                    )));
-                }
-                if layer_differs.get() <= 3 {
-                    eprintln!(
-                        "device_images: {planner:?}/{form:?}: the layer reported {} where the model predicts {}\n{}",
-                        show_keys(&recorded, &got),
-                        show_keys(&recorded, &expected),
-                        vksync::trace::print(&recorded)
-                    );
-                }
+                // Asserted under every layer: each class of difference
+                // seen on these programs is one its profile emulates (D23,
+                // D25, K4 with a buffer-image copy's buffer side;
+                // `docs/testing.md`, "Layer reports on planned programs").
+                return Err(TestCaseError::fail(format!(
+                    "{planner:?}/{form:?}: the layer reported {} where the model predicts {}\nplanned program as recorded:\n{}",
+                    show_keys(&recorded, &got),
+                    show_keys(&recorded, &expected),
+                    vksync::trace::print(&recorded)
+                )));
             }
         }
         // Without barriers: the transitions stay, with empty scopes.

@@ -11,7 +11,8 @@
 //! core validation message may come (asserted); the layer's hazard
 //! reports must equal the model's prediction under the layer's profile
 //! (asserted: on layer 1.3.239 that takes D22, no dynamic rendering, and
-//! D24, its vertex buffer ranges; `VKSYNC_LAYER_DIFFS=DIR` writes each
+//! D24, its vertex buffer ranges; on the 1.4 layers D26, no instance-rate
+//! vertex reads; `VKSYNC_LAYER_DIFFS=DIR` writes each
 //! differing run there as a trace). The program without
 //! barriers (its transitions kept with empty scopes: the generated
 //! program itself) runs `VKSYNC_RENDER_REPEAT` times (default 1); its
@@ -94,11 +95,6 @@ fn planned_rendering_programs_match_the_reference() {
         .map(std::time::Duration::from_secs_f64);
     let layer = layer_of(&device.borrow());
     let emulation = layer.emulation();
-    // The classes of difference were found and emulated on layer 1.3.239
-    // (D22, D24); on the 1.4 layers of `scripts/test-current-layer.sh` the
-    // vertex ranges differ again (not emulated), so there they are counted
-    // and printed, as before the classification.
-    let assert_prediction = layer == vksync::layer::Layer::V1_3_239;
     let (ran, planned_runs, compared, drawn, reports, layer_differs) = (
         Cell::new(0usize),
         Cell::new(0usize),
@@ -167,13 +163,10 @@ fn planned_rendering_programs_match_the_reference() {
                     let name = format!("rendering-{:04}-{planner:?}-{form:?}", ran.get());
                     dump_difference(&dir, &name, &recorded, &got, &predicted, &result);
                 }
-                // Asserted on 1.3.239: every class of difference seen on
-                // these programs is a known difference the profile
-                // emulates (D22, D24; `docs/testing.md`, "Layer reports on
-                // planned programs").
-                if !assert_prediction {
-                    continue;
-                }
+                // Asserted under every layer: each class of difference
+                // seen on these programs is a known difference its profile
+                // emulates (D22, D24 on 1.3.239; D26 on the 1.4 layers;
+                // `docs/testing.md`, "Layer reports on planned programs").
                 return Err(TestCaseError::fail(format!(
                     "{planner:?}/{form:?}: the layer reported {} where the model predicts {}\nplanned program as recorded:\n{}",
                     show_keys(&recorded, &got),

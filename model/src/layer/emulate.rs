@@ -27,7 +27,7 @@
 //! emulation; it does not talk to a layer (the runtime captures messages)
 //! and it does not decide which layer the runtime has ([`super::Layer`]).
 
-use super::{Emulation, SemaphoreScopes};
+use super::{Emulation, SemaphoreScopes, VertexReads};
 use crate::hazard::{apply_dependency, lift, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::error::{Location, ProgramErrorKind};
@@ -122,12 +122,12 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                     }
                 }
                 let mut acc = accesses(c, &layout, sem);
-                if let (true, Command::Render(rc)) = (emulation.layer_vertex_ranges, c) {
+                if let (true, Command::Render(rc)) = (emulation.vertex_reads != VertexReads::Fetched, c) {
                     if let crate::ir::render::RenderOp::Draw(d) = &rc.op {
-                        // D24: the layer's vertex buffer ranges.
+                        // D24, D26: the layer's vertex buffer ranges.
                         acc.retain(|a| a.sa != StageAccess::VertexAttributeInputVertexAttributeRead);
                         for v in &d.vertex {
-                            if let Some(region) = layer_vertex_region(program, d, v) {
+                            if let Some(region) = layer_vertex_region(program, d, v, emulation.vertex_reads) {
                                 let at = layout.at(region);
                                 acc.push(Access {
                                     region,
@@ -245,16 +245,25 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
     Ok(out)
 }
 
-/// D24: the bytes of vertex binding `v` the 1.3.239 layer records for draw
-/// `d` (`GetBufferRange` at v1.3.239): `vertexCount * stride` bytes from
-/// `firstVertex` for `vkCmdDraw`, whatever the input rate; from the
-/// binding's offset to the buffer's end for the indexed and indirect
-/// draws. Cut at the buffer's end; `None` when nothing is left.
+/// D24, D26: the bytes of vertex binding `v` a layer records for draw `d`
+/// ([`VertexReads`]). Cut at the buffer's end; `None` when nothing is
+/// left or the layer records no read of the binding.
 fn layer_vertex_region(
     program: &Program,
     d: &crate::ir::render::Draw,
     v: &crate::ir::render::VertexBuffer,
+    reads: VertexReads,
 ) -> Option<crate::ir::program::Region> {
+    if reads == VertexReads::Layer1_4
+        && (v.rate == crate::ir::render::VertexRate::Instance
+            || matches!(
+                d.kind,
+                crate::ir::render::DrawKind::Indirect { .. }
+                    | crate::ir::render::DrawKind::IndirectCount { .. }
+            ))
+    {
+        return None;
+    }
     let size = program.object(v.buffer).map_or(0, |o| o.size);
     let (start, end) = match d.kind {
         crate::ir::render::DrawKind::Draw {

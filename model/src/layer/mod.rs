@@ -26,7 +26,7 @@ mod emulate;
 mod profile;
 
 pub use emulate::{on_one_queue, predict, recorded_range, OneQueue};
-pub use profile::{Emulation, Layer, SemaphoreScopes};
+pub use profile::{Emulation, Layer, SemaphoreScopes, VertexReads};
 
 use crate::semantics::{ClearStage, Semantics};
 use crate::sync::checker::HazardKind;
@@ -229,6 +229,11 @@ pub const DIFFERENCES: &[Difference] = &[
     Difference {
         id: "D25",
         title: "a buffer-image copy's buffer side as one range",
+        toggle: None,
+    },
+    Difference {
+        id: "D26",
+        title: "no read of an instance-rate vertex binding",
         toggle: None,
     },
 ];

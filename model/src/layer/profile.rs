@@ -78,15 +78,9 @@ pub struct Emulation {
     /// descriptor accesses), so the instance's implicit dependencies order
     /// nothing either. Render passes are validated by every profile.
     pub dynamic_rendering: bool,
-    /// D24: the vertex buffer bytes a draw reads, as the 1.3.239 layer
-    /// records them (`RecordDrawVertex`, `GetBufferRange`): for `vkCmdDraw`
-    /// `vertexCount * stride` bytes from `firstVertex` whatever the
-    /// binding's input rate, for every other draw the binding from its
-    /// offset to the buffer's end. `false`: the elements the draw fetches
-    /// (the specification; the model's reading). The 1.4 layers skip
-    /// instance-rate bindings and record no vertex read for indirect draws:
-    /// not emulated (`false` there).
-    pub layer_vertex_ranges: bool,
+    /// D24 and D26: the vertex buffer bytes a draw reads, as each layer
+    /// records them ([`VertexReads`]).
+    pub vertex_reads: VertexReads,
     /// D25: the buffer side of a buffer-image copy, as the layers record it
     /// (`MakeRange(bufferOffset, GetBufferSizeFromCopyImage(...))` in
     /// 1.3.239 and 1.4.309): one range from the region's first byte to its
@@ -95,6 +89,28 @@ pub struct Emulation {
     /// over the command's regions (exact for one region, as the suites
     /// generate). `false`: the bytes the rows address.
     pub buffer_image_copy_hull: bool,
+}
+
+/// The vertex buffer bytes a draw reads, as the model or a layer has them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VertexReads {
+    /// The elements the draw fetches: the specification, the model's
+    /// reading (for an instance-rate binding the instances
+    /// `firstInstance..firstInstance + instanceCount`).
+    Fetched,
+    /// D24, the 1.3.239 layer (`RecordDrawVertex`, `GetBufferRange`):
+    /// `vertexCount * stride` bytes from `firstVertex` for `vkCmdDraw`
+    /// whatever the binding's input rate; for every other draw the binding
+    /// from its offset to the buffer's end.
+    Layer1_3_239,
+    /// D26, the 1.4.309 and 1.4.363 layers: no read of an instance-rate
+    /// binding at all (`RecordDrawVertex` skips bindings whose
+    /// `inputRate` is not `VERTEX`: observed on lavapipe in both roots,
+    /// `tests/layer-versions/d26.trace`) and no vertex read for an
+    /// indirect draw; a vertex-rate binding as in D24 for `vkCmdDraw` and
+    /// the indexed draws (from the source; the runtime's kernels have no
+    /// vertex-rate binding, so this part has not run against the layer).
+    Layer1_4,
 }
 
 impl Emulation {
@@ -194,7 +210,7 @@ impl Layer {
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::MaskStages,
                 dynamic_rendering: false,
-                layer_vertex_ranges: true,
+                vertex_reads: VertexReads::Layer1_3_239,
                 buffer_image_copy_hull: true,
             },
             Layer::V1_4_309 => Emulation {
@@ -204,7 +220,7 @@ impl Layer {
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::MaskStages,
                 dynamic_rendering: true,
-                layer_vertex_ranges: false,
+                vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
             },
             // K3 holds still: behind the write-after-write that D6 no
@@ -217,7 +233,7 @@ impl Layer {
                 shader_accesses: true,
                 semaphore_scopes: SemaphoreScopes::Device,
                 dynamic_rendering: true,
-                layer_vertex_ranges: false,
+                vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
             },
         }
