@@ -14,9 +14,14 @@
 //! planner needs on the same frames for comparison.
 //!
 //! ```text
-//! cargo run -p vksync --example frame_graph -- [FRAMES]
+//! cargo run -p vksync --example frame_graph -- [FRAMES [TRACE]]
 //! ```
-//! (default: 3 frames).
+//! (default: 3 frames). With `TRACE`, the whole recorded program is also
+//! written there as a trace file, which `vksync run TRACE` (or the
+//! runtime's `run_trace` example) runs on a device with the validation
+//! layer. The kernels are the runtime's (`scale_add`): the simulation
+//! scales the frame's weights into the particles, the draw scales the
+//! particles into the colour target.
 
 use std::collections::BTreeMap;
 use vksync::plan::{plan_queues, PlanOptions, PlannerKind, QueuePlanOptions};
@@ -148,8 +153,10 @@ impl Runtime {
     /// now, or a host command's barrier, submit and fence wait.
     fn apply(&mut self, needs: &Needs) {
         for q in &needs.queues {
-            let line = self.barrier_line(&q.barriers);
-            self.open.entry(q.queue.0).or_default().push(line);
+            if !q.barriers.is_empty() {
+                let line = self.barrier_line(&q.barriers);
+                self.open.entry(q.queue.0).or_default().push(line);
+            }
             match &q.submit_and_wait {
                 None => self.submit(q.queue),
                 Some(sn) => {
@@ -210,15 +217,21 @@ fn main() {
         rt.submit(TRANSFER);
         rt.record(
             COMPUTE,
-            &format!("dispatch simulate read weights{k}[0..4096] rw particles[0..4096]"),
+            &format!("dispatch scale_add(3,{f}) read weights{k}[0..4096] write particles[0..4096]"),
         );
         rt.submit(COMPUTE);
-        rt.record(MAIN, "dispatch draw read particles[0..4096] write color[0..4096]");
+        rt.record(
+            MAIN,
+            "dispatch scale_add(2,5) read particles[0..4096] write color[0..4096]",
+        );
         rt.record(MAIN, "copy color[0..4096] -> readback[0..4096]");
         rt.submit(MAIN);
         rt.host("host-read readback[0..4096]");
     }
     let text = format!("{}{}\n", rt.header, rt.out.join("\n"));
+    if let Some(path) = std::env::args().nth(2) {
+        std::fs::write(&path, &text).expect("the trace file is writable");
+    }
     println!("# what the runtime records ({frames} frames), as a trace");
     for line in text.lines().filter(|l| !l.starts_with("semaphore ")) {
         println!("{line}");

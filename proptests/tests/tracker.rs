@@ -150,8 +150,8 @@ fn bad_calls_are_typed_errors() {
     use vksync::{AccessFlags2 as A, ByteRange, PipelineStageFlags2 as S, TrackerError};
     type Call = fn(&mut Tracker, &[TrackedId]) -> Result<(), TrackerError>;
     let cases: &[(&str, Call, &str)] = &[
-        ("zero-size buffer", |t, ids| t.buffer(0).map(drop), "buffer: size 0"),
-        ("bad alignment", |t, ids| t.pool(256, 3).map(drop), "pool: alignment 3 is not a power of two"),
+        ("zero-size buffer", |t, _| t.buffer(0).map(drop), "buffer: size 0"),
+        ("bad alignment", |t, _| t.pool(256, 3).map(drop), "pool: alignment 3 is not a power of two"),
         ("alloc from a buffer", |t, ids| t.alloc(ids[0], 16).map(drop), "alloc: resource 0 (tracker 0, generation 0) is not a pool"),
         (
             "foreign resource",
