@@ -330,3 +330,64 @@ fn the_tracker_orders_what_the_checker_asks_across_queues() {
         );
     }
 }
+
+/// A host access that needs the queue acquiring an exclusive buffer
+/// submitted, while the release is recorded and not submitted: the
+/// releasing queue is submitted (and waited for) first, in the order of
+/// `Needs::queues`, and the program that order gives checks clean.
+#[test]
+fn a_host_access_submits_a_pending_release_first() {
+    use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S};
+    let mut t = Tracker::new();
+    let compute = t.queue(1).unwrap();
+    let transfer = t.queue(2).unwrap();
+    let x = t.buffer(256).unwrap();
+    t.exclusive(x).unwrap();
+    let b = t.buffer(256).unwrap();
+    t.command_on(transfer, &[TrackedAccess::whole(x, S::CLEAR, A::TRANSFER_WRITE)])
+        .unwrap();
+    let on = |q| Submission {
+        queue: q,
+        ..Submission::default()
+    };
+    assert!(t.submit_on(&on(transfer)).unwrap().is_empty());
+    let copy = t
+        .command_on(
+            compute,
+            &[
+                TrackedAccess::whole(x, S::COPY, A::TRANSFER_READ),
+                TrackedAccess::whole(b, S::COPY, A::TRANSFER_WRITE),
+            ],
+        )
+        .unwrap();
+    // The release, on the transfer queue, not submitted yet.
+    assert_eq!(copy.queues.len(), 1);
+    assert_eq!(copy.queues[0].queue, transfer);
+    assert!(copy.queues[0].submit_and_wait.is_none());
+    let read = t
+        .command(&[TrackedAccess::whole(b, S::HOST, A::HOST_READ)])
+        .unwrap();
+    let order: Vec<(QueueId, usize, bool)> = read
+        .queues
+        .iter()
+        .map(|q| (q.queue, q.barriers.len(), q.submit_and_wait.is_some()))
+        .collect();
+    assert_eq!(order, [(transfer, 0, true), (compute, 1, true)]);
+    // The recorded program, in that order, has no hazard.
+    let text = format!(
+        "{HEADER}fill x[0..256] 1\nsubmit transfer\n{}\nsubmit transfer\nwait transfer\n{}\ncopy x[0..256] -> b[0..256]\n{}\nsubmit compute\nwait compute\nhost-read b[0..256]\n",
+        "barrier CLEAR:TRANSFER_WRITE -> NONE:NONE x[0..256] ownership 2->1",
+        "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE x[0..256] ownership 2->1",
+        "barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ",
+    );
+    // What the text spells out is what the tracker said.
+    assert_eq!(copy.barriers.len(), 1, "the acquire");
+    assert_eq!(copy.barriers[0].dst_access_mask, A::MEMORY_READ | A::MEMORY_WRITE);
+    assert_eq!(copy.queues[0].barriers[0].src_access_mask, A::TRANSFER_WRITE);
+    assert_eq!(
+        read.queues[1].barriers[0],
+        Barrier::global(S::COPY, A::TRANSFER_WRITE, S::HOST, A::HOST_READ)
+    );
+    let program = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}")).program;
+    assert!(check(&program).unwrap().is_empty(), "{text}");
+}

@@ -363,6 +363,21 @@ impl Queues {
             }
             let q = QueueId(i as u32);
             let submit_and_wait = if b.submit_wait {
+                // A release this queue acquires goes first: its queue is
+                // submitted (and waited for) before this one.
+                while let Some(&(from, _)) = self.releases.iter().find(|(from, to)| *to == q && *from != q) {
+                    let plain = Submission {
+                        queue: from,
+                        ..Submission::default()
+                    };
+                    let s = self.submit_inner("command", &plain, true)?;
+                    self.host_wait_queue(from);
+                    needs.queues.push(QueueNeeds {
+                        queue: from,
+                        barriers: Vec::new(),
+                        submit_and_wait: Some(s),
+                    });
+                }
                 let s = self.submit_inner(
                     "command",
                     &Submission {
