@@ -114,7 +114,10 @@ pub use ir::renderpass::{
 pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
-pub use tracker::{barrier_between, Needs, TrackedAccess, Tracker, TrackerError};
+pub use tracker::{
+    barrier_between, NeededWait, Needs, QueueNeeds, SubmitNeeds, TrackedAccess, TrackedId, Tracker,
+    TrackerError,
+};
 pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 pub use vk::image::{Aspect, AspectMask, Format, ImageLayout};
 pub use vk::scope::{Stage, StageAccess};

@@ -48,27 +48,31 @@ fn bad_aliases_are_errors() {
     let a = t.buffer(256).unwrap();
     let p = t.pool(256, 64).unwrap();
     let x = t.alloc(p, 64).unwrap();
-    let cases: &[(&str, Result<vksync::ObjectId, TrackerError>, &str)] = &[
+    let far = {
+        let mut other = Tracker::new();
+        (0..10).map(|_| other.buffer(8).unwrap()).last().unwrap()
+    };
+    let cases: &[(&str, Result<vksync::TrackedId, TrackerError>, &str)] = &[
         (
             "past the end",
             t.clone().alias(a, 200, 64),
-            "alias: 200..200+64 is past the end of resource 0 (size 256)",
+            "alias: 200..200+64 is past the end of resource 0 (tracker 0, generation 0) (size 256)",
         ),
         (
             "end past 2^64",
             t.clone().alias(a, u64::MAX, 2),
-            "alias: 18446744073709551615..18446744073709551615+2 is past the end of resource 0 (size 256)",
+            "alias: 18446744073709551615..18446744073709551615+2 is past the end of resource 0 (tracker 0, generation 0) (size 256)",
         ),
         (
             "of a blob",
             t.clone().alias(x, 0, 16),
-            "alias: resource 2 is a blob; alias its pool at the blob's offset instead",
+            "alias: resource 2 (tracker 0, generation 0) is a blob; alias its pool at the blob's offset instead",
         ),
         ("size 0", t.clone().alias(a, 0, 0), "alias: size 0"),
         (
             "unknown",
-            t.clone().alias(vksync::ObjectId(9), 0, 16),
-            "alias: resource 9 is not one of this tracker's (3 so far)",
+            t.clone().alias(far, 0, 16),
+            "alias: resource 9 (tracker 0, generation 0) is not one of this tracker's (3 so far)",
         ),
     ];
     for (what, got, message) in cases {

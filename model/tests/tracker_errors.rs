@@ -60,11 +60,11 @@ fn offset_of_a_buffer_says_offset() {
     let buf = t.buffer(256).expect("a buffer");
     assert_eq!(
         t.offset(buf).expect_err("not a blob").to_string(),
-        "offset: resource 0 is not a blob (only a blob allocated from a pool has an offset in it and is freed)"
+        "offset: resource 0 (tracker 0, generation 0) is not a blob (only a blob allocated from a pool has an offset in it and is freed)"
     );
     assert!(t
         .free(buf)
         .expect_err("not a blob")
         .to_string()
-        .starts_with("free: resource 0 is not a blob"));
+        .starts_with("free: resource 0 (tracker 0, generation 0) is not a blob"));
 }

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use vksync::plan::{plan, BarrierForm, PlanOptions, PlannerKind};
 use vksync::{
     accesses, resolve, Barrier, Command, Dependency, ObjectId, ObjectKind, Program, Reading, Region,
-    Semantics, TrackedAccess, Tracker,
+    Semantics, TrackedAccess, TrackedId, Tracker,
 };
 use vksync_proptests::programs;
 
@@ -20,7 +20,7 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
     let mut t = Tracker::with_options(form, reading);
     // Tracker id -> program id, and back.
     let mut to_program: Vec<ObjectId> = Vec::new();
-    let mut to_tracker: Vec<Option<ObjectId>> = vec![None; input.objects().len()];
+    let mut to_tracker: Vec<Option<TrackedId>> = vec![None; input.objects().len()];
     for (i, o) in input.objects().iter().enumerate() {
         let id = match o.kind {
             ObjectKind::Buffer { alias: None } => t.buffer(o.size).unwrap(),
@@ -36,7 +36,7 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
                 .unwrap(),
             ObjectKind::Blob { .. } => continue,
         };
-        assert_eq!(id.0 as usize, to_program.len());
+        assert_eq!(id.object().0 as usize, to_program.len());
         to_program.push(ObjectId(i as u32));
         to_tracker[i] = Some(id);
     }
@@ -50,12 +50,14 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
                 };
                 let pool = to_tracker[pool.0 as usize].expect("pool declared");
                 let id = t.alloc(pool, o.size).unwrap();
-                assert_eq!(id.0 as usize, to_program.len());
+                assert_eq!(id.object().0 as usize, to_program.len());
                 to_program.push(*blob);
                 to_tracker[blob.0 as usize] = Some(id);
             }
             Command::Free { blob } => t.free(to_tracker[blob.0 as usize].expect("allocated")).unwrap(),
-            Command::Submit(_) => t.submit(),
+            Command::Submit(_) => {
+                t.submit().unwrap();
+            }
             Command::Wait(_) => t.wait(),
             _ => {
                 let acc: Vec<TrackedAccess> = accesses(c, &layout, Semantics::SPEC)
@@ -140,44 +142,45 @@ proptest! {
     }
 }
 
-/// One bad call per row, through a fresh tracker with a buffer (id 0) of
-/// 64 bytes and a pool (id 1) of 256 bytes holding one freed blob (id 2).
+/// One bad call per row, through a fresh tracker with a buffer (`ids[0]`)
+/// of 64 bytes and a pool (`ids[1]`) of 256 bytes holding one freed blob
+/// (`ids[2]`); `ids[3]` is resource 9 of another tracker with the same tag.
 #[test]
 fn bad_calls_are_typed_errors() {
     use vksync::{AccessFlags2 as A, ByteRange, PipelineStageFlags2 as S, TrackerError};
-    type Call = fn(&mut Tracker) -> Result<(), TrackerError>;
+    type Call = fn(&mut Tracker, &[TrackedId]) -> Result<(), TrackerError>;
     let cases: &[(&str, Call, &str)] = &[
-        ("zero-size buffer", |t| t.buffer(0).map(drop), "buffer: size 0"),
-        ("bad alignment", |t| t.pool(256, 3).map(drop), "pool: alignment 3 is not a power of two"),
-        ("alloc from a buffer", |t| t.alloc(ObjectId(0), 16).map(drop), "alloc: resource 0 is not a pool"),
+        ("zero-size buffer", |t, _| t.buffer(0).map(drop), "buffer: size 0"),
+        ("bad alignment", |t, _| t.pool(256, 3).map(drop), "pool: alignment 3 is not a power of two"),
+        ("alloc from a buffer", |t, ids| t.alloc(ids[0], 16).map(drop), "alloc: resource 0 (tracker 0, generation 0) is not a pool"),
         (
             "foreign resource",
-            |t| t.command(&[TrackedAccess::whole(ObjectId(9), S::COPY, A::TRANSFER_READ)]).map(drop),
-            "command: resource 9 is not one of this tracker's (3 so far)",
+            |t, ids| t.command(&[TrackedAccess::whole(ids[3], S::COPY, A::TRANSFER_READ)]).map(drop),
+            "command: resource 9 (tracker 0, generation 0) is not one of this tracker's (3 so far)",
         ),
         (
             "use after free",
-            |t| t.command(&[TrackedAccess::whole(ObjectId(2), S::COPY, A::TRANSFER_READ)]).map(drop),
-            "command: blob 2 was freed",
+            |t, ids| t.command(&[TrackedAccess::whole(ids[2], S::COPY, A::TRANSFER_READ)]).map(drop),
+            "command: resource 2 (tracker 0, generation 0) was freed (its generation is now 1)",
         ),
-        ("double free", |t| t.free(ObjectId(2)), "free: blob 2 was freed"),
-        ("free a pool", |t| t.free(ObjectId(1)), "free: resource 1 is not a blob (only a blob allocated from a pool has an offset in it and is freed)"),
+        ("double free", |t, ids| t.free(ids[2]), "free: resource 2 (tracker 0, generation 0) was freed (its generation is now 1)"),
+        ("free a pool", |t, ids| t.free(ids[1]), "free: resource 1 (tracker 0, generation 0) is not a blob (only a blob allocated from a pool has an offset in it and is freed)"),
         (
             "pool exhausted",
-            |t| t.alloc(ObjectId(1), 512).map(drop),
-            "alloc: pool 1 has no free range of 512 bytes",
+            |t, ids| t.alloc(ids[1], 512).map(drop),
+            "alloc: pool resource 1 (tracker 0, generation 0) has no free range of 512 bytes",
         ),
         (
             "out of bounds",
-            |t| {
-                let a = TrackedAccess::range(ObjectId(0), ByteRange::new(32, 80), S::COPY, A::TRANSFER_READ);
+            |t, ids| {
+                let a = TrackedAccess::range(ids[0], ByteRange::new(32, 80), S::COPY, A::TRANSFER_READ);
                 t.command(&[a]).map(drop)
             },
-            "command: access 0: range 32..80 of resource 0 (size 64) is empty or out of bounds",
+            "command: access 0: range 32..80 of resource 0 (tracker 0, generation 0) (size 64) is empty or out of bounds",
         ),
         (
             "meta access",
-            |t| t.command(&[TrackedAccess::whole(ObjectId(0), S::COMPUTE_SHADER, A::SHADER_READ)]).map(drop),
+            |t, ids| t.command(&[TrackedAccess::whole(ids[0], S::COMPUTE_SHADER, A::SHADER_READ)]).map(drop),
             "command: access 0: COMPUTE_SHADER:SHADER_READ is not one stage and one access the model knows \
              (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes); \
              SHADER_READ is the synchronization-1 access: name SHADER_STORAGE_READ (a storage buffer), \
@@ -185,19 +188,21 @@ fn bad_calls_are_typed_errors() {
         ),
         (
             "access the stage cannot make",
-            |t| t.command(&[TrackedAccess::whole(ObjectId(0), S::COPY, A::SHADER_STORAGE_READ)]).map(drop),
+            |t, ids| t.command(&[TrackedAccess::whole(ids[0], S::COPY, A::SHADER_STORAGE_READ)]).map(drop),
             "command: access 0: COPY:SHADER_STORAGE_READ is not one stage and one access the model knows \
              (COPY, CLEAR, BLIT, RESOLVE, COMPUTE_SHADER, DRAW_INDIRECT or HOST with an access that stage makes)",
         ),
     ];
     for (what, call, message) in cases {
         let mut t = Tracker::new();
-        t.buffer(64).unwrap();
+        let buf = t.buffer(64).unwrap();
         let pool = t.pool(256, 16).unwrap();
         let blob = t.alloc(pool, 16).unwrap();
         t.free(blob).unwrap();
+        let mut other = Tracker::new();
+        let far = (0..10).map(|_| other.buffer(8).unwrap()).last().unwrap();
         let before = t.commands();
-        let e = call(&mut t).expect_err(what);
+        let e = call(&mut t, &[buf, pool, blob, far]).expect_err(what);
         assert_eq!(e.to_string(), *message, "{what}");
         // A refused command is not counted.
         assert_eq!(t.commands(), before, "{what}");

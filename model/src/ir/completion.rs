@@ -215,6 +215,13 @@ impl Completion {
         Ok(self.record(queue, waits, signals, chain, fence))
     }
 
+    /// What a batch of `queue` waiting for `waits` would be ordered after
+    /// (its commands and its `ALL_COMMANDS` signals), recording nothing:
+    /// the `Tracker` asks it before each submit (`crate::tracker`).
+    pub(crate) fn ordered_after(&self, queue: QueueId, waits: &[SemaphoreWait]) -> Clock {
+        self.batch_clocks(queue, waits).1
+    }
+
     /// A submit to `queue` with no semaphore (the implicit one of the
     /// commands recorded at the end, to the first queue): nothing to
     /// refuse. Returns its ordinal.
