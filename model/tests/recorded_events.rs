@@ -14,9 +14,11 @@ const SET: &str = "set-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..2
 const WAIT: &str = "wait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..256]";
 const BARRIER: &str = "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ";
 
-/// (name, body after the header, each judged command as
-/// `(line, split, hazards removing it brings back)`).
-fn cases() -> Vec<(&'static str, String, Vec<(usize, bool, usize)>)> {
+/// A judged command as `(line, split, hazards removing it brings back)`.
+type Judged = (usize, bool, usize);
+
+/// (name, body after the header, each judged command).
+fn cases() -> Vec<(&'static str, String, Vec<Judged>)> {
     vec![
         (
             "a split barrier that orders a fill before a copy",
@@ -54,7 +56,7 @@ fn split_barriers_are_judged_at_their_waits() {
         let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
         for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
             let judged = recorded_barriers(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let got: Vec<(usize, bool, usize)> = judged
+            let got: Vec<Judged> = judged
                 .iter()
                 .map(|b| (t.command_lines[b.command], b.split, b.answers.len()))
                 .collect();
