@@ -599,55 +599,37 @@ fn check_source(
 ) -> Status {
     let program = &source.trace.program;
     let sem = vksync::Semantics::for_reading(reading);
-    // Several queues: the fix may be a semaphore, which the race format
-    // names, so the pairs are grouped as races (`print_races`).
+    // One queue: the hazards grouped as they are found (memory linear in
+    // the lines printed), on `jobs` threads. A program that path refuses,
+    // and every program with several queues (the fix may be a semaphore,
+    // which the race format names), goes to `vksync::check_program`, which
+    // falls back to the definitional semantics itself; its pairs are
+    // grouped as races (`print_races`).
     let multi = program.first_multi_queue_command().is_some();
-    let checked = if multi {
-        vksync::check_with(program, sem).map(|hazards| (hazards, Vec::new()))
+    let grouped = if multi {
+        None
     } else {
-        vksync::check_report_parallel(program, sem, jobs).map(|groups| (Vec::new(), groups))
+        vksync::check_report_parallel(program, sem, jobs).ok()
     };
-    let (hazards, groups) = match checked {
-        Ok(found) => found,
-        // A corner of several queues and semaphores the fast checker
-        // refuses (a timeline wait with several candidate signals, or
-        // before its signal): the definitional semantics decides it.
-        // Likewise a program with more events than the fast checker has
-        // slots for.
-        Err(vksync::ProgramError {
-            kind:
-                vksync::ProgramErrorKind::MultiQueueNotSupported { what }
-                | vksync::ProgramErrorKind::EventsNotSupported { what },
-            ..
-        }) => {
-            let why = format!("{what}: the fast checker does not model it");
-            return check_by_spec(source, reading, &why, out);
+    let Some(groups) = grouped else {
+        let checked = match vksync::check_program(program, sem) {
+            Ok(c) => c,
+            Err(e) => {
+                // `load` resolved the program already; a failure here
+                // would be a model inconsistency, still reported as an
+                // input error.
+                to_stderr!(
+                    "{}",
+                    input::program_error(&source.name, &source.text, &source.trace, e)
+                );
+                return Status::BadInput;
+            }
+        };
+        if let vksync::DecidedBy::Definition { why, .. } = &checked.decided_by {
+            spec_note(source, &format!("{why}: the fast checker does not model it"));
         }
-        Err(e) => {
-            // `load` resolved the program already; a failure here would be
-            // a model inconsistency, still reported as an input error.
-            to_stderr!(
-                "{}",
-                input::program_error(&source.name, &source.text, &source.trace, e)
-            );
-            return Status::BadInput;
-        }
-    };
-    if multi {
-        // The fast checker's hazards carry what the race format needs.
-        let races: Vec<vksync::spec::Race> = hazards
-            .iter()
-            .map(|h| vksync::spec::Race {
-                command: h.command,
-                kind: h.kind,
-                prior_command: h.prior_command,
-                mem: h.memory.mem,
-                range: h.memory.range,
-                current: h.current,
-                prior: h.prior,
-            })
-            .collect();
-        return match vksync::resolve(&source.trace.program) {
+        let races: Vec<vksync::spec::Race> = checked.hazards.iter().map(race_of).collect();
+        return match vksync::resolve(program) {
             Ok(layout) => print_races(source, &layout, &races, reading, out),
             Err(e) => {
                 to_stderr!(
@@ -657,7 +639,7 @@ fn check_source(
                 Status::BadInput
             }
         };
-    }
+    };
     for g in &groups {
         if out.stopped() {
             break;
@@ -722,15 +704,10 @@ fn not_modelled_suffix(source: &Source) -> String {
     }
 }
 
-/// `vksync check` of a program the fast checker refuses (several queues or
-/// semaphores), or of any program with `--by-definition`: the races of the
-/// definitional semantics, in the hazard lines' format; `why` says which.
+/// `vksync check --by-definition`: the races of the definitional
+/// semantics, in the hazard lines' format; `why` says why it decides.
 fn check_by_spec(source: &input::Source, reading: vksync::Reading, why: &str, out: &mut Out) -> Status {
-    to_stderr!(
-        "{}: note: checked by the definitional semantics ({why}); it is quadratic to cubic in the \
-         program's size",
-        source.name
-    );
+    spec_note(source, why);
     let program = &source.trace.program;
     let races = match vksync::spec::races(program, reading) {
         Ok(r) => r,
@@ -753,6 +730,29 @@ fn check_by_spec(source: &input::Source, reading: vksync::Reading, why: &str, ou
         }
     };
     print_races(source, &layout, &races, reading, out)
+}
+
+/// The note that the definitional semantics decided a trace, and `why`.
+fn spec_note(source: &input::Source, why: &str) {
+    to_stderr!(
+        "{}: note: checked by the definitional semantics ({why}); it is quadratic to cubic in the \
+         program's size",
+        source.name
+    );
+}
+
+/// A hazard as the race of the definitional semantics it stands for (the
+/// race format's input): the pair, its memory bytes, both accesses.
+pub(crate) fn race_of(h: &vksync::Hazard) -> vksync::spec::Race {
+    vksync::spec::Race {
+        command: h.command,
+        kind: h.kind,
+        prior_command: h.prior_command,
+        mem: h.memory.mem,
+        range: h.memory.range,
+        current: h.current,
+        prior: h.prior,
+    }
 }
 
 /// Prints races in the hazard format (the fix names a semaphore between

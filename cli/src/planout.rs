@@ -208,8 +208,13 @@ pub fn recorded_side_by_side(
         lines.push_str(&format!(" and {} more", redundant.len() - SHOWN));
     }
     let points = right.1.program.barrier_points();
+    let split = match barriers.iter().filter(|b| b.split).count() {
+        0 => String::new(),
+        1 => " (1 of them split: set-event/wait-events)".to_string(),
+        n => format!(" ({n} of them split: set-event/wait-events)"),
+    };
     out.push_str(&format!(
-        "# {} barrier{} recorded, {} needed ({} redundant{}{}), {} planned point{} ({})\n",
+        "# {} barrier{} recorded{split}, {} needed ({} redundant{}{}), {} planned point{} ({})\n",
         barriers.len(),
         if barriers.len() == 1 { "" } else { "s" },
         barriers.len() - redundant.len(),
@@ -221,6 +226,38 @@ pub fn recorded_side_by_side(
         right.0,
     ));
     out
+}
+
+/// The commands `--compare recorded` judges as the application's
+/// barriers (`vksync::plan::recorded_barriers`): pipeline barriers and the
+/// waits of split barriers.
+fn is_judged(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Barrier(_) | Command::WaitEvents { .. } | Command::WaitEvents1 { .. }
+    )
+}
+
+/// The barrier points and bits of a program's split barriers, counted at
+/// their waits (a `wait-events` is where a split barrier's dependency
+/// takes effect; `Program::barrier_points` counts pipeline barriers only).
+fn split_points(program: &vksync::Program) -> (usize, u64) {
+    let mut points = 0;
+    let mut bits = 0;
+    for c in program.commands() {
+        let deps: Vec<&vksync::Dependency> = match c {
+            Command::WaitEvents { waits } => waits.iter().map(|w| &w.dependency).collect(),
+            Command::WaitEvents1 { dependency, .. } => vec![dependency],
+            _ => continue,
+        };
+        points += 1;
+        bits += deps
+            .iter()
+            .flat_map(|d| d.barriers.iter())
+            .map(|b| u64::from(b.bit_count()))
+            .sum::<u64>();
+    }
+    (points, bits)
 }
 
 fn side_by_side_marked(
@@ -236,8 +273,7 @@ fn side_by_side_marked(
         let mut out = vec![Vec::new(); lines.len() + 1];
         let mut pending = Vec::new();
         for (i, c) in plan.program.commands().iter().enumerate() {
-            let unanswered = matches!(c, Command::Barrier(_))
-                && plan.answers.binary_search_by_key(&i, |(at, _)| *at).is_err();
+            let unanswered = is_judged(c) && plan.answers.binary_search_by_key(&i, |(at, _)| *at).is_err();
             match plan.origin[i] {
                 None if mark && unanswered => {
                     pending.push(format!("{}  # redundant", print_command(&plan.program, c)))
@@ -293,10 +329,11 @@ fn side_by_side_marked(
     let mut out = String::new();
     let stats = |p: &Plan| {
         let left = vksync::check(&p.program).map(|h| h.len()).unwrap_or(0);
+        let (points, bits) = split_points(&p.program);
         format!(
             "{} barrier points, {} bits, {} hazards left",
-            p.program.barrier_points(),
-            p.program.barrier_bits(),
+            p.program.barrier_points() + points,
+            p.program.barrier_bits() + bits,
             left
         )
     };

@@ -608,14 +608,11 @@ fn recorded_or_report<'a>(
     })
 }
 
-/// vksync's hazards of `program` as `(command, kind)`: the fast checker,
-/// or the definitional semantics where the checker refuses a corner.
+/// vksync's hazards of `program` as `(command, kind)` (`vksync::check`:
+/// the fast checker, or the definitional semantics where it refuses a
+/// corner).
 fn hazards_of(program: &Program) -> Result<Vec<(usize, vksync::HazardKind)>, vksync::ProgramError> {
-    match vksync::check(program) {
-        Ok(h) => Ok(h.iter().map(|h| (h.command, h.kind)).collect()),
-        Err(_) => vksync::spec::races(program, vksync::Reading::MemoryModel)
-            .map(|r| r.iter().map(|r| (r.command, r.kind)).collect()),
-    }
+    vksync::check(program).map(|h| h.iter().map(|h| (h.command, h.kind)).collect())
 }
 
 /// `1 message`, `2 messages`.

@@ -791,36 +791,17 @@ struct Batch {
 /// A hazard of `vksync check`, from either checker.
 type Race = vksync::spec::Race;
 
-/// The hazards `vksync check` reports for `program`: the fast checker's,
-/// or, for the corners it refuses, the definitional semantics' (`true`).
+/// The hazards `vksync check` reports for `program` (`vksync::check_program`),
+/// and whether the definitional semantics decided them (`true`).
 fn hazards_of(
     program: &vksync::Program,
     reading: vksync::Reading,
 ) -> Result<(Vec<Race>, bool), ProgramError> {
-    match vksync::check_with(program, Semantics::for_reading(reading)) {
-        Ok(hazards) => Ok((
-            hazards
-                .iter()
-                .map(|h| Race {
-                    command: h.command,
-                    kind: h.kind,
-                    prior_command: h.prior_command,
-                    mem: h.memory.mem,
-                    range: h.memory.range,
-                    current: h.current,
-                    prior: h.prior,
-                })
-                .collect(),
-            false,
-        )),
-        Err(ProgramError {
-            kind:
-                vksync::ProgramErrorKind::MultiQueueNotSupported { .. }
-                | vksync::ProgramErrorKind::EventsNotSupported { .. },
-            ..
-        }) => Ok((vksync::spec::races(program, reading)?, true)),
-        Err(e) => Err(e),
-    }
+    let checked = vksync::check_program(program, Semantics::for_reading(reading))?;
+    Ok((
+        checked.hazards.iter().map(crate::race_of).collect(),
+        matches!(checked.decided_by, vksync::DecidedBy::Definition { .. }),
+    ))
 }
 
 /// Which of a command's accesses a hazard is about: the one with its stage

@@ -236,6 +236,12 @@ fn covering(a: Fix, b: Fix) -> Fix {
     Fix {
         barrier,
         wait: a.wait || b.wait,
+        // Between the same two queues the union of the stages is the
+        // barrier's. A group whose earlier accesses lie on several queues
+        // keeps the first semaphore found: its fix then names that
+        // semaphore and not the barrier the same-queue ones need (the
+        // races of `group_races`, grouped per earlier queue, do not mix).
+        semaphore: a.semaphore.or(b.semaphore),
     }
 }
 

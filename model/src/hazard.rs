@@ -2,8 +2,12 @@
 //! with the minimal barrier (and fence wait, for host accesses) that would
 //! remove it.
 //!
-//! This module owns [`check`], the [`Hazard`] type users see and the
-//! derivation of a hazard's fix. The per-address rules are in
+//! This module owns [`check`] and [`check_program`] (the one entry that
+//! answers for every program: the fast checkers, or the definitional
+//! semantics for the corners they refuse, its races lifted into the same
+//! [`Hazard`]s), the [`Hazard`] type users see and the derivation of a
+//! hazard's fix (a barrier, a fence wait, and between queues the
+//! semaphore that carries the barrier's stages, [`SemaphoreFix`]). The per-address rules are in
 //! [`crate::sync::checker`]; this module only walks the program, translates
 //! memory ranges back to the object the current command named, and builds
 //! the fix. A barrier's image layout transitions are accesses of the
@@ -15,6 +19,7 @@ use crate::group::{group_hazards, HazardGroup};
 use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
+use crate::ir::queue::QueueId;
 use crate::ir::render::PreScopes;
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
@@ -46,6 +51,26 @@ pub struct Fix {
     pub barrier: Option<Barrier>,
     /// A `submit` and `wait` are needed before the (host) access.
     pub wait: bool,
+    /// The two commands run on different queues, which no pipeline
+    /// barrier orders: the dependency is a semaphore instead, signalled
+    /// after the prior command on its queue with `barrier`'s source
+    /// stages as its stage mask and waited for before the current command
+    /// on its queue with `barrier`'s destination stages ("The first access
+    /// scope includes all memory access performed by the device", and the
+    /// wait's second access scope likewise, so `barrier`'s access masks
+    /// need no counterpart). `None` when both run on one queue, or one is
+    /// the host's.
+    pub semaphore: Option<SemaphoreFix>,
+}
+
+/// The semaphore of a [`Fix`] between two queues: signalled on
+/// `signal_queue`, waited for on `wait_queue`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SemaphoreFix {
+    /// The queue of the prior command, which signals.
+    pub signal_queue: QueueId,
+    /// The queue of the current command, which waits.
+    pub wait_queue: QueueId,
 }
 
 /// A hazard found in a program.
@@ -192,6 +217,8 @@ impl Fix {
             if !b.dst_stage_mask.is_empty() {
                 parts.push(side(b.dst_stage_mask, b.dst_access_mask, "destination"));
             }
+        } else if let (Some(b), Some(s)) = (&self.barrier, &self.semaphore) {
+            parts.push(s.describe(program, b));
         } else if let Some(b) = &self.barrier {
             let mut text = format!("barrier {}", b.describe(program));
             if !self.wait && b.dst_stage_mask.contains(PipelineStageFlags2::HOST) {
@@ -201,10 +228,39 @@ impl Fix {
             }
             parts.push(text);
         }
+        if let (Some(b), Some(s)) = (self.barrier.filter(|b| b.transition), &self.semaphore) {
+            // A transition on another queue than the prior (or current)
+            // access: its barrier's scopes reach the other queue only
+            // through a semaphore whose wait they chain with.
+            parts.push(s.describe(program, &b));
+        }
         if self.wait {
             parts.push("submit; wait".to_string());
         }
         parts.join("; ")
+    }
+}
+
+impl SemaphoreFix {
+    /// `signal a semaphore in stage S on queue `a` and wait for it in
+    /// stage D on queue `b``, the stages being `barrier`'s (the [`Fix`]'s
+    /// barrier; for a layout transition's, the side it names, or
+    /// `ALL_COMMANDS`).
+    pub fn describe(&self, program: &Program, barrier: &Barrier) -> String {
+        let or_all = |m: PipelineStageFlags2| {
+            if m.is_empty() {
+                PipelineStageFlags2::ALL_COMMANDS
+            } else {
+                m
+            }
+        };
+        format!(
+            "signal a semaphore in stage {} on queue `{}` and wait for it in stage {} on queue `{}`",
+            or_all(barrier.src_stage_mask),
+            program.queue_name(self.signal_queue),
+            or_all(barrier.dst_stage_mask),
+            program.queue_name(self.wait_queue),
+        )
     }
 }
 
@@ -268,6 +324,7 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
     Fix {
         barrier,
         wait: h.needs_wait,
+        semaphore: None,
     }
 }
 
@@ -307,7 +364,7 @@ pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>,
     if by_walk(program, sem)? {
         // Batches are decided at their submit (`crate::sync::queues`):
         // nothing is provisional.
-        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+        return walk_queues(program, &layout, sem);
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     let mut out = Vec::new();
@@ -317,12 +374,237 @@ pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>,
     Ok(out)
 }
 
-/// Runs the checker over a program with the spec's semantics.
+/// The hazards of a program with the spec's semantics, whichever checker
+/// decides it: [`check_program`]'s hazards. Every program
+/// [`crate::resolve`] accepts gets an answer.
 pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
-    check_with(program, Semantics::default())
+    check_program(program, Semantics::default()).map(|c| c.hazards)
 }
 
-/// Runs the checker over a program.
+/// Which checker decided a program ([`Checked::decided_by`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// The single-queue checker (`crate::sync::checker`).
+    SingleQueue,
+    /// The multi-queue walk (`crate::sync::queues`): several queues,
+    /// semaphores, host signals or waits, ownership transfers, or more
+    /// event barriers at once than the single-queue checker has slots.
+    MultiQueueWalk,
+    /// The definitional semantics ([`crate::spec::races`]), for a corner
+    /// the fast checkers do not model. Quadratic to cubic in the program's
+    /// size.
+    Definition {
+        /// The command where the fast checker stopped.
+        command: usize,
+        /// What it does not model there (a timeline wait several signals
+        /// may satisfy, events with several queues past its slots, ...).
+        why: String,
+    },
+}
+
+/// The answer of [`check_program`]: the hazards, and who found them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Every racing pair of accesses, as [`Hazard`]s: both commands, kind,
+    /// bytes (in terms of the object the later command named, and of
+    /// memory) and the minimal [`Fix`]. From the fast checkers, in their
+    /// order, with ranges merged per pair; from the definitional
+    /// semantics, one per [`crate::spec::Race`] in its order.
+    pub hazards: Vec<Hazard>,
+    /// Which checker decided, and why the definitional one.
+    pub decided_by: DecidedBy,
+}
+
+/// The one check that answers for every program the model accepts: the
+/// fast checkers ([`check_with`]), and for the corners they refuse
+/// ([`crate::ProgramErrorKind::MultiQueueNotSupported`],
+/// [`crate::ProgramErrorKind::EventsNotSupported`]) the definitional
+/// semantics ([`crate::spec::races`]), its races turned into the same
+/// [`Hazard`]s (the object the later command named, the fix the fast
+/// checker derives; between queues a [`SemaphoreFix`]).
+///
+/// The definitional semantics knows the readings of write-after-write
+/// ([`Semantics::for_reading`]) and nothing of the layer emulation's
+/// switches: under those a refused corner stays refused.
+///
+/// A fix the definitional semantics' races give is derived from the pair
+/// alone, as the multi-queue walk derives its own: a barrier (or a
+/// semaphore) with the two accesses' scopes, and for a host access after
+/// device work a fence wait too, even where the program already has one
+/// of the two (the single-queue checker then names only the other).
+///
+/// ```
+/// use vksync::{check_program, trace, DecidedBy, HazardKind, Semantics};
+/// // Two signals of one timeline, on two queues, either of which may
+/// // satisfy the wait: the multi-queue walk refuses it, the definitional
+/// // semantics decides.
+/// let t = trace::parse(
+///     "buffer a 64\nbuffer b 64\nqueue qa\nqueue qb\nqueue qc\nsemaphore t timeline\n\
+///      fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\n\
+///      copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY\n",
+/// )
+/// .expect("a valid trace");
+/// let checked = check_program(&t.program, Semantics::default())?;
+/// assert!(matches!(checked.decided_by, DecidedBy::Definition { .. }));
+/// let h = &checked.hazards[0];
+/// assert_eq!((h.kind, h.prior_command, h.command), (HazardKind::ReadAfterWrite, 0, 3));
+/// assert_eq!(
+///     h.fix.describe(&t.program),
+///     "signal a semaphore in stage CLEAR on queue `qa` and wait for it in stage COPY on queue `qb`"
+/// );
+/// # Ok::<(), vksync::ProgramError>(())
+/// ```
+pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, ProgramError> {
+    match check_with(program, sem) {
+        Ok(hazards) => Ok(Checked {
+            hazards,
+            // `check_with` answered, so `by_walk` did too.
+            decided_by: if by_walk(program, sem) == Ok(true) {
+                DecidedBy::MultiQueueWalk
+            } else {
+                DecidedBy::SingleQueue
+            },
+        }),
+        Err(e) => by_definition(program, sem, e),
+    }
+}
+
+/// The definitional semantics' answer for a program the fast checkers
+/// refused with `refusal`; another error, or a refusal under a layer
+/// emulation switch (which the definitional semantics does not model), is
+/// returned as it is.
+fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Result<Checked, ProgramError> {
+    let why = match (&refusal.kind, refusal.at) {
+        (
+            crate::ProgramErrorKind::MultiQueueNotSupported { what }
+            | crate::ProgramErrorKind::EventsNotSupported { what },
+            crate::ir::layout::Location::Command(command),
+        ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
+        _ => return Err(refusal),
+    };
+    let reading = sem.reading();
+    let races = crate::spec::races(program, reading)?;
+    let layout = resolve(program)?;
+    let queues = program.command_queues();
+    let mut hazards: Vec<Hazard> = races
+        .iter()
+        .map(|r| {
+            let raw = RawHazard {
+                kind: r.kind,
+                command: r.command,
+                prior_command: r.prior_command,
+                mem: r.mem,
+                range: r.range,
+                current: r.current,
+                prior: r.prior,
+                // As the multi-queue walk derives them (`sync::queues`).
+                needs_barrier: true,
+                needs_wait: r.current.stage() == crate::vk::scope::Stage::Host,
+                needs_visibility: match r.kind {
+                    HazardKind::ReadAfterWrite => true,
+                    HazardKind::WriteAfterWrite => reading == crate::Reading::VisibleToWrites,
+                    HazardKind::WriteAfterRead => false,
+                },
+                prior_in_flight: false,
+            };
+            lift(&raw, &race_access(program, &layout, &queues, sem, r))
+        })
+        .collect();
+    across_queues(program, &mut hazards);
+    Ok(Checked {
+        hazards,
+        decided_by: DecidedBy::Definition {
+            command: why.0,
+            why: why.1,
+        },
+    })
+}
+
+/// The later command's access a race of the definitional semantics is
+/// about, for [`lift`]: the entry of the access table with its stage and
+/// access over the race's bytes; else (a layout transition or queue family
+/// ownership operation, which a barrier's region names) the barrier of the
+/// command whose region holds the bytes; else any object whose memory
+/// holds them.
+fn race_access(
+    program: &Program,
+    layout: &Layout,
+    queues: &[QueueId],
+    sem: Semantics,
+    r: &crate::spec::Race,
+) -> Access {
+    let covers = |a: &Access| a.mem == r.mem && a.range.start <= r.range.start && r.range.end <= a.range.end;
+    let command = &program.commands[r.command];
+    if let Some(a) = accesses(command, layout, sem)
+        .into_iter()
+        .find(|a| a.sa == r.current && covers(a))
+    {
+        return a;
+    }
+    let barriers: Vec<Barrier> = match command {
+        Command::Barrier(d) => d.barriers.clone(),
+        Command::Render(rc) => rc.pre_barriers().to_vec(),
+        _ => Vec::new(),
+    };
+    let family = program.queue_family(queues.get(r.command).copied().unwrap_or_default());
+    let of = |region: Region| {
+        layout.locate(region).map(|m| Access {
+            region,
+            mem: m.mem,
+            range: m.range,
+            sa: r.current,
+        })
+    };
+    let from_barrier = barriers
+        .iter()
+        .filter(|b| b.transition || crate::ir::access::ownership_role(b, family).is_some())
+        .filter_map(|b| b.region.and_then(of))
+        .find(|a| covers(a));
+    let from_object = || {
+        (0..program.objects().len())
+            .filter_map(|i| of(program.whole(crate::ObjectId(i as u32))))
+            .find(|a| covers(a))
+    };
+    from_barrier.or_else(from_object).unwrap_or(Access {
+        // Unreachable: every memory is an object's; the bytes as they are.
+        region: Region {
+            object: crate::ObjectId(0),
+            range: r.range,
+        },
+        mem: r.mem,
+        range: r.range,
+        sa: r.current,
+    })
+}
+
+/// Sets [`Fix::semaphore`] on each hazard whose two commands run on
+/// different queues (neither of them the host's): a pipeline barrier
+/// orders commands of one queue only.
+fn across_queues(program: &Program, hazards: &mut [Hazard]) {
+    let device = |sa: StageAccess| sa.stage() != crate::vk::scope::Stage::Host;
+    if program.queues.len() < 2 || !hazards.iter().any(|h| device(h.current) && device(h.prior)) {
+        return;
+    }
+    let queues = program.command_queues();
+    for h in hazards
+        .iter_mut()
+        .filter(|h| device(h.current) && device(h.prior))
+    {
+        let (signal_queue, wait_queue) = (queues[h.prior_command], queues[h.command]);
+        if signal_queue != wait_queue && h.fix.barrier.is_some() {
+            h.fix.semaphore = Some(SemaphoreFix {
+                signal_queue,
+                wait_queue,
+            });
+        }
+    }
+}
+
+/// Runs the fast checkers over a program, under any [`Semantics`] (the
+/// layer emulation's switches included); [`check_program`] is the one
+/// check that answers for every program, falling back to the definitional
+/// semantics where these refuse. The differential suites compare this
+/// function with [`crate::spec::races`].
 ///
 /// A program that uses a second queue, a semaphore, `wait QUEUE` on
 /// another queue, `host-signal` or `host-wait`
@@ -341,9 +623,17 @@ pub fn check(program: &Program) -> Result<Vec<Hazard>, ProgramError> {
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+        return walk_queues(program, &layout, sem);
     }
     Ok(check_resolved(program, &layout, sem))
+}
+
+/// The multi-queue walk's hazards, each fix between two queues naming
+/// its semaphore ([`across_queues`]).
+fn walk_queues(program: &Program, layout: &Layout, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
+    let mut hazards = crate::sync::queues::check_multi_queue(program, layout, sem)?;
+    across_queues(program, &mut hazards);
+    Ok(hazards)
 }
 
 /// Whether the multi-queue walk (`crate::sync::queues`) decides
@@ -372,7 +662,7 @@ fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
 pub fn check_parallel(program: &Program, sem: Semantics, jobs: usize) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        return crate::sync::queues::check_multi_queue(program, &layout, sem);
+        return walk_queues(program, &layout, sem);
     }
     if jobs <= 1 || has_rendering(program) {
         return Ok(check_resolved(program, &layout, sem));
@@ -396,7 +686,7 @@ pub fn check_report_parallel(
     }
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        let hazards = crate::sync::queues::check_multi_queue(program, &layout, sem)?;
+        let hazards = walk_queues(program, &layout, sem)?;
         return Ok(group_hazards(hazards));
     }
     if has_rendering(program) {
@@ -445,7 +735,7 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, checker: Ch
 pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup>, ProgramError> {
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        let hazards = crate::sync::queues::check_multi_queue(program, &layout, sem)?;
+        let hazards = walk_queues(program, &layout, sem)?;
         return Ok(group_hazards(hazards));
     }
     let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);

@@ -17,10 +17,13 @@
 //!   Dynamic rendering and draws ([`RenderOp`], built with
 //!   [`Program::render_command`]): attachments with load, store and
 //!   resolve operations, the five draw commands with the bytes they read.
-//! - **Checking**: [`check`] / [`check_with`] / [`check_streaming`] give the
-//!   [`Hazard`]s of a whole program, each with its minimal [`Fix`], under a
-//!   [`Semantics`] (the specification's, by default, with a [`Reading`] of
-//!   write-after-write); [`spec`] is the slow, definitional oracle.
+//! - **Checking**: [`check`] / [`check_program`] give the [`Hazard`]s of
+//!   any program, each with its minimal [`Fix`] (a barrier, a fence wait,
+//!   a semaphore between queues), under a [`Semantics`] (the
+//!   specification's, by default, with a [`Reading`] of write-after-write),
+//!   and say which checker decided ([`DecidedBy`]): the fast ones, or for
+//!   the corners they refuse [`spec`], the slow, definitional oracle.
+//!   [`check_with`] / [`check_streaming`] are the fast checkers alone.
 //!   [`check_ownership`] reports reads of `VK_SHARING_MODE_EXCLUSIVE`
 //!   buffers whose contents a missing queue family ownership transfer left
 //!   undefined, and invalid releases and acquires.
@@ -79,7 +82,10 @@ mod tracker;
 pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
-pub use hazard::{check, check_report, check_streaming, check_with, Fix, Hazard};
+pub use hazard::{
+    check, check_program, check_report, check_streaming, check_with, Checked, DecidedBy, Fix, Hazard,
+    SemaphoreFix,
+};
 #[cfg(feature = "parallel")]
 pub use hazard::{check_parallel, check_report_parallel};
 pub use ir::access::{

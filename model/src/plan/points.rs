@@ -171,6 +171,7 @@ impl Need {
                     ..Barrier::default()
                 }),
                 wait: false,
+                semaphore: None,
             },
             provisional: self.provisional,
         }

@@ -1,6 +1,9 @@
 //! The application's own barriers judged: "how many of my barriers are
 //! needed?" For each barrier command of a program as recorded (a capture),
-//! whether removing it alone brings a hazard back, and which.
+//! whether removing it alone brings a hazard back, and which. A split
+//! barrier (`set-event` ... `wait-events`) is a barrier the application
+//! wrote too, judged at its wait, where its dependency takes effect:
+//! removing the wait alone leaves a set that orders nothing.
 //!
 //! A barrier command is *redundant* when the program without it (every
 //! other command kept) has no hazard the program has not already: the
@@ -26,7 +29,7 @@ use super::transitions::{is_planned_away, planning_input, transitions_only};
 use super::Plan;
 use crate::hazard::{check_with, Hazard};
 use crate::ir::layout::{MemRange, ProgramError};
-use crate::ir::program::{Command, Program};
+use crate::ir::program::{Command, Dependency, Program};
 use crate::semantics::{Reading, Semantics};
 use crate::sync::checker::HazardKind;
 use std::collections::HashSet;
@@ -44,6 +47,10 @@ pub struct RecordedBarrier {
     /// no release, or bytes used by a family that does not own them),
     /// whatever the hazards say, so it is never redundant.
     pub transfers_ownership: bool,
+    /// It is a `vkCmdWaitEvents2`/`vkCmdWaitEvents`: the second half of a
+    /// split barrier, where its dependency takes effect. Removing it
+    /// alone leaves its `set-event`, which orders nothing without a wait.
+    pub split: bool,
 }
 
 impl RecordedBarrier {
@@ -54,8 +61,10 @@ impl RecordedBarrier {
     }
 }
 
-/// Each barrier command of `program` (every `vkCmdPipelineBarrier2`) with
-/// the hazards removing it alone brings back, under `reading`. Programs
+/// Each barrier command of `program` (every `vkCmdPipelineBarrier2`, and
+/// every `vkCmdWaitEvents2`/`vkCmdWaitEvents`, the wait of a split
+/// barrier) with the hazards removing it alone brings back, under
+/// `reading`. Programs
 /// [`crate::check_with`] refuses are refused alike.
 pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<RecordedBarrier>, ProgramError> {
     let sem = Semantics::for_reading(reading);
@@ -64,11 +73,24 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
         check_with(program, sem)?.iter().map(key).collect();
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
-        let Command::Barrier(dep) = c else { continue };
+        // A pipeline barrier, or the wait of a split barrier (an event's
+        // set and wait are a barrier the application wrote, judged where
+        // its dependency takes effect).
+        let (deps, split): (Vec<&Dependency>, bool) = match c {
+            Command::Barrier(dep) => (vec![dep], false),
+            Command::WaitEvents { waits } => (waits.iter().map(|w| &w.dependency).collect(), true),
+            Command::WaitEvents1 { dependency, .. } => (vec![dependency], true),
+            _ => continue,
+        };
         let mut q = program.clone();
-        // Without it: removed, or, for a transition, only its scopes and
-        // its other barriers.
-        let kept = transitions_only(dep);
+        // Without it: removed, or, for a pipeline barrier's transition,
+        // only its scopes and its other barriers. A wait goes whole: its
+        // transitions too, as the planners' input drops them
+        // (`planning_input`).
+        let kept = match c {
+            Command::Barrier(dep) => transitions_only(dep),
+            _ => None,
+        };
         let removed = kept.is_none();
         match kept {
             Some(d) => q.commands[i] = Command::Barrier(d),
@@ -87,7 +109,7 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
             })
             .filter(|h| !base.contains(&key(h)))
             .collect();
-        let transfers_ownership = dep.barriers.iter().any(|b| {
+        let transfers_ownership = deps.iter().flat_map(|d| d.barriers.iter()).any(|b| {
             b.ownership
                 .is_some_and(|o| o.src_queue_family != o.dst_queue_family)
         });
@@ -95,6 +117,7 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
             command: i,
             answers,
             transfers_ownership,
+            split,
         });
     }
     Ok(out)

@@ -68,12 +68,15 @@ pub struct ScheduleOptions {
 }
 
 impl Default for ScheduleOptions {
-    /// A 25% margin over the program-order peak; the memory model's
-    /// reading; global barriers.
+    /// A 25% margin over the program-order peak; global barriers; plans
+    /// for [`Reading::VisibleToWrites`], as [`super::PlanOptions::new`]
+    /// and [`crate::Tracker::new`] do (and `vksync plan`): a plan race-free
+    /// under both readings, which no validation layer reports
+    /// (`model/tests/defaults.rs` holds the three together).
     fn default() -> Self {
         ScheduleOptions {
             budget_factor: 1.25,
-            reading: Reading::MemoryModel,
+            reading: Reading::VisibleToWrites,
             form: super::BarrierForm::Global,
         }
     }

@@ -253,6 +253,12 @@ fn parse_names<F: Copy + std::ops::BitOr<Output = F>>(
 /// full `VK_..._BIT` name, and naming an access where a stage is expected (or
 /// the reverse).
 fn suggestion<F>(name: &str, kind: &str, table: &[(&str, F)]) -> String {
+    // An empty name (`A|`, `A||B`, `|A`, or nothing at all) would print
+    // as two backquotes: say where it comes from.
+    if name.is_empty() {
+        return " (an empty name: a `|` with no flag beside it, or no flag at all; write `NONE` for none)"
+            .to_string();
+    }
     let stripped = name
         .trim_start_matches("VK_PIPELINE_STAGE_2_")
         .trim_start_matches("VK_ACCESS_2_")
@@ -452,6 +458,23 @@ mod tests {
     fn check_stage(text: &str, expected: &str) {
         let parsed = PipelineStageFlags2::parse(text).map(|s| s.to_string());
         assert_eq!(parsed.as_deref().map_err(|e| e.to_string()), Ok(expected));
+    }
+
+    /// An empty name between or beside `|`, or an empty mask, is refused
+    /// with a message that says so (not "unknown ... flag ``" alone).
+    #[test]
+    fn empty_names_are_explained() {
+        for text in ["COPY|", "|COPY", "COPY||CLEAR", "", " "] {
+            let e = PipelineStageFlags2::parse(text).unwrap_err();
+            assert_eq!(e.name, "", "{text:?}");
+            assert!(e.to_string().contains("an empty name"), "{text:?}: {e}");
+        }
+        let e = AccessFlags2::parse("TRANSFER_WRITE|").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown access flag `` (an empty name: a `|` with no flag beside it, or no flag at all; write `NONE` for \
+             none)"
+        );
     }
 
     #[test]
