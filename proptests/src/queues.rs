@@ -459,7 +459,10 @@ impl QueueCase {
 /// of multi-queue programs, the definitional semantics' races under both
 /// readings.
 pub fn hazards(program: &Program) -> usize {
-    match vksync::check(program) {
+    // The fast checkers alone (`vksync::check` would fall back to one
+    // reading of the definitional semantics itself): a refusal counts the
+    // races of both readings.
+    match vksync::check_with(program, vksync::Semantics::default()) {
         Ok(h) => h.len(),
         Err(e) if matches!(e.kind, ProgramErrorKind::MultiQueueNotSupported { .. }) => {
             [Reading::MemoryModel, Reading::VisibleToWrites]
