@@ -617,7 +617,8 @@ fn check_source(
         Err(vksync::ProgramError {
             kind:
                 vksync::ProgramErrorKind::MultiQueueNotSupported { what }
-                | vksync::ProgramErrorKind::EventsNotSupported { what },
+                | vksync::ProgramErrorKind::EventsNotSupported { what }
+                | vksync::ProgramErrorKind::RenderPassNotSupported { what },
             ..
         }) => {
             let why = format!("{what}: the fast checker does not model it");

@@ -816,7 +816,8 @@ fn hazards_of(
         Err(ProgramError {
             kind:
                 vksync::ProgramErrorKind::MultiQueueNotSupported { .. }
-                | vksync::ProgramErrorKind::EventsNotSupported { .. },
+                | vksync::ProgramErrorKind::EventsNotSupported { .. }
+                | vksync::ProgramErrorKind::RenderPassNotSupported { .. },
             ..
         }) => Ok((vksync::spec::races(program, reading)?, true)),
         Err(e) => Err(e),
