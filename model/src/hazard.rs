@@ -127,15 +127,8 @@ impl Hazard {
             self.fix.barrier.filter(|b| !b.transition),
             crate::ir::renderpass::subpasses_between(program, self.prior_command, self.command),
         ) {
-            let note = if k == s + 1 {
-                String::new()
-            } else {
-                " (a dependency that skips a subpass is not modelled yet: or a chain of dependencies through the \
-                 subpasses between)"
-                    .to_string()
-            };
             return format!(
-                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass{note}",
+                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass",
                 b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
             );
         }
@@ -593,8 +586,8 @@ pub(crate) fn apply_dependency(
 /// [`Checker::begin_subpass`]), an end ends the last subpass. Then applies
 /// those barriers, each with its scopes
 /// ([`PreScopes::of`]; a program with scopes the
-/// checker does not keep apart was refused,
-/// [`crate::ir::renderpass::refuse_for_checker`]), and after an end's
+/// checker does not keep apart is refused by the check entry points,
+/// [`refuse_far_subpass_scopes`], and taken narrower here), and after an end's
 /// closes the render pass instance ([`Checker::close_pass`]).
 pub(crate) fn apply_pre_barriers(
     checker: &mut Checker,
@@ -639,7 +632,7 @@ fn apply_pre_barriers_where(
         let scopes: Vec<PreScopes> = rc
             .pre_scopes()
             .iter()
-            .map(|s| PreScopes::of(*s, boundary as u32).unwrap_or_default())
+            .map(|s| PreScopes::of(*s, boundary as u32))
             .collect();
         let dep = Dependency {
             barriers: rc.pre_barriers().to_vec(),
@@ -753,7 +746,7 @@ pub(crate) fn refuse_far_subpass_scopes(program: &Program) -> Result<(), Program
         if let Some(s) = rc
             .pre_scopes()
             .iter()
-            .find(|s| PreScopes::of(**s, boundary).is_none())
+            .find(|s| PreScopes::of(**s, boundary).first_in == crate::sync::value::FirstIn::Unknown)
         {
             return Err(ProgramError {
                 at: crate::ir::layout::Location::Command(i),

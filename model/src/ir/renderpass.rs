@@ -21,19 +21,24 @@
 //!   `next-subpass` and `end-render-pass` record before their own);
 //! - the subpass dependencies and the automatic layout transitions as
 //!   pipeline barriers ([`crate::Barrier`], in
-//!   [`crate::ir::render::RenderCommand::pre_barriers`]) at the boundary
-//!   they cross: `EXTERNAL->0` at the begin, `k->k+1` at the next-subpass,
-//!   `last->EXTERNAL` at the end. Both checkers and the definitional
-//!   semantics apply them before the command's implicit dependencies and
-//!   accesses, as a `barrier` line there but with the scopes the spec
-//!   gives a subpass dependency ("Subpass Dependencies": the first scope
-//!   holds the commands of `srcSubpass` with its load, store and resolve
-//!   operations, or for `VK_SUBPASS_EXTERNAL` those before the begin; the
-//!   second those of `dstSubpass`, or those after the end): the boundary
-//!   says which ([`crate::ir::render::RenderOp::pre_scopes`]). A command
-//!   outside those subpasses is in them through an execution dependency
-//!   chain only (an `EXTERNAL->0` then a `0->1` dependency order a write
-//!   before the pass before subpass 1; a `0->1` alone does not).
+//!   [`crate::ir::render::RenderCommand::pre_barriers`]) where their
+//!   `dstSubpass` begins (the begin or a next-subpass; the end for
+//!   `EXTERNAL`), whatever their `srcSubpass`. Both checkers and the
+//!   definitional semantics apply them before the command's implicit
+//!   dependencies and accesses, as a `barrier` line there but each with
+//!   the scopes the spec gives a subpass dependency
+//!   ([`crate::ir::render::PassScope`]; "Subpass Dependencies": the first
+//!   scope holds the commands of `srcSubpass` with its load, store and
+//!   resolve operations, or for `VK_SUBPASS_EXTERNAL` those before the
+//!   begin; the second those of `dstSubpass`, or those after the end). A
+//!   transition between the uses of an attachment in subpasses p and q
+//!   (`EXTERNAL` for `initialLayout`/`finalLayout`) is placed where q
+//!   begins with the scopes p -> q, the source masks of the dependencies
+//!   from p and the destination masks of those into q
+//!   (`boundary_barriers`). A command outside those subpasses is in them
+//!   through an execution dependency chain only (an `EXTERNAL->0` then a
+//!   `0->1` dependency order a write before the pass before subpass 1; a
+//!   `0->1` alone does not).
 //!
 //! It does not decide races, does not own the draw accesses (render.rs)
 //! and does not model input attachments (refused: the model has no
@@ -41,10 +46,11 @@
 //! inside a subpass (refused, as inside `begin-rendering`).
 //!
 //! Invariants: a declaration in a [`crate::Program`] passed
-//! [`RenderPass::validate`], so every dependency the lowering places
-//! crosses exactly one boundary (the others are refused), every layout
-//! change of an attachment is between consecutive uses, and every
-//! attachment is used or keeps its layout. The lowering is a pure function
+//! [`RenderPass::validate`], so every dependency names subpasses that
+//! exist, runs forward, and is not `EXTERNAL->EXTERNAL`, and every
+//! attachment is used or keeps its layout; each barrier the lowering
+//! places has its `dstSubpass` beginning there (or `EXTERNAL` at the end),
+//! so a second scope is never a subpass that began earlier. The lowering is a pure function
 //! of the program's declarations and images and of the render pass
 //! instance open where a command is recorded.
 

@@ -24,7 +24,7 @@ use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess, Stage
 /// k mod this; a dependency from a subpass this many subpasses or more
 /// before its `dstSubpass` begins, or one from `VK_SUBPASS_EXTERNAL` into
 /// a subpass past the first this many, is refused
-/// (`crate::ir::renderpass::refuse_for_checker`).
+/// (`crate::hazard::refuse_far_subpass_scopes`).
 pub(crate) const SUBPASS_SLOTS: usize = 4;
 
 /// [`SyncVal::tag`] of an access in no subpass scope: a layout
@@ -43,6 +43,12 @@ pub enum FirstIn {
     Before,
     /// Those of the subpass with this slot.
     Slot(u8),
+    /// None by their stage, and through chains only what recorded
+    /// barriers and dependencies to `VK_SUBPASS_EXTERNAL` ordered: a
+    /// scope the checker no longer keeps apart ([`PreScopes::of`]), taken
+    /// narrower than it is, so that it never orders more than the spec
+    /// (the check entry points refuse such a program first).
+    Unknown,
 }
 
 /// The scopes of a barrier before a render pass command as the checker
@@ -64,11 +70,11 @@ impl PreScopes {
     /// The scopes of `scope` ([`crate::ir::render::PassScope`]) at
     /// boundary `boundary` (the subpass a command begins, or the subpass
     /// count at the end): a `srcSubpass` by its slot, `EXTERNAL` as the
-    /// accesses before the instance; `None` where the checker no longer
-    /// tells them apart ([`SUBPASS_SLOTS`]: a `srcSubpass` whose slot a
-    /// later subpass took before `boundary`, `EXTERNAL` past the first
-    /// slot reuse).
-    pub(crate) fn of(scope: crate::ir::render::PassScope, boundary: u32) -> Option<PreScopes> {
+    /// accesses before the instance; [`FirstIn::Unknown`] where the
+    /// checker no longer tells them apart ([`SUBPASS_SLOTS`]: a
+    /// `srcSubpass` whose slot a later subpass took before `boundary`,
+    /// `EXTERNAL` past the first slot reuse).
+    pub(crate) fn of(scope: crate::ir::render::PassScope, boundary: u32) -> PreScopes {
         use crate::ir::renderpass::SubpassIndex;
         let slots = SUBPASS_SLOTS as u32;
         let at_end = scope.dst == SubpassIndex::External;
@@ -81,12 +87,12 @@ impl PreScopes {
             {
                 FirstIn::Slot((k % slots) as u8)
             }
-            _ => return None,
+            _ => FirstIn::Unknown,
         };
-        Some(PreScopes {
+        PreScopes {
             first_in,
             second_begun: !at_end,
-        })
+        }
     }
 }
 
@@ -456,6 +462,7 @@ impl SyncVal {
                 exec: self.exec.union(self.past_exec),
                 ..self
             },
+            FirstIn::Unknown => self,
             FirstIn::All if b.local.is_some() => self.within(),
             FirstIn::All => {
                 let w = self.within();
@@ -477,6 +484,7 @@ impl SyncVal {
             FirstIn::All => true,
             FirstIn::Before => self.tag == 0,
             FirstIn::Slot(k) => self.tag == k + 1,
+            FirstIn::Unknown => false,
         }
     }
 
