@@ -444,20 +444,21 @@ impl RenderPass {
                 _ => {}
             }
         }
+        // A layout change between two uses, consecutive or not, and one
+        // into finalLayout after a use that is not the last subpass, are
+        // placed where the later use begins (the end): `boundary_barriers`.
+        // Only an attachment no subpass uses has no place for one.
         for a in 0..n {
             let desc = &self.attachments[a as usize];
-            if self.uses_of(a).is_empty() {
-                if desc.initial != desc.final_layout && desc.initial != ImageLayout::UNDEFINED {
-                    return Err(self.not_modelled(format!(
-                        "attachment {a}: used by no subpass, with a layout transition {}->{}",
-                        desc.initial, desc.final_layout
-                    )));
-                }
+            if self.uses_of(a).is_empty()
+                && desc.initial != desc.final_layout
+                && desc.initial != ImageLayout::UNDEFINED
+            {
+                return Err(self.not_modelled(format!(
+                    "attachment {a}: used by no subpass, with a layout transition {}->{}",
+                    desc.initial, desc.final_layout
+                )));
             }
-            // A layout change between two uses, consecutive or not, and
-            // one into finalLayout after a use that is not the last
-            // subpass, are placed where the later use begins (the end):
-            // `boundary_barriers`.
         }
         Ok(())
     }
