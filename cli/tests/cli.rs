@@ -118,6 +118,8 @@ const EXAMPLES: &[&str] = &[
     "draw-rects",
     "render-pass-subpasses",
     "render-pass-subpasses-fixed",
+    "render-pass-three-subpasses",
+    "render-pass-three-subpasses-fixed",
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
@@ -135,6 +137,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("draw-rects", false),
     ("render-pass-subpasses", true),
     ("render-pass-subpasses-fixed", false),
+    ("render-pass-three-subpasses", true),
+    ("render-pass-three-subpasses-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

@@ -20,9 +20,9 @@ use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
 use crate::ir::queue::QueueId;
-use crate::ir::render::PreScopes;
 use crate::semantics::Semantics;
 use crate::sync::checker::{Checker, HazardKind, RawHazard, ResolvedBarrier};
+use crate::sync::value::PreScopes;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::StageAccess;
 use std::fmt;
@@ -152,15 +152,8 @@ impl Hazard {
             self.fix.barrier.filter(|b| !b.transition),
             crate::ir::renderpass::subpasses_between(program, self.prior_command, self.command),
         ) {
-            let note = if k == s + 1 {
-                String::new()
-            } else {
-                " (a dependency that skips a subpass is not modelled yet: or a chain of dependencies through the \
-                 subpasses between)"
-                    .to_string()
-            };
             return format!(
-                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass{note}",
+                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass",
                 b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
             );
         }
@@ -418,7 +411,8 @@ pub struct Checked {
 /// The one check that answers for every program the model accepts: the
 /// fast checkers ([`check_with`]), and for the corners they refuse
 /// ([`crate::ProgramErrorKind::MultiQueueNotSupported`],
-/// [`crate::ProgramErrorKind::EventsNotSupported`]) the definitional
+/// [`crate::ProgramErrorKind::EventsNotSupported`],
+/// [`crate::ProgramErrorKind::RenderPassNotSupported`]) the definitional
 /// semantics ([`crate::spec::races`]), its races turned into the same
 /// [`Hazard`]s (the object the later command named, the fix the fast
 /// checker derives; between queues a [`SemaphoreFix`]).
@@ -477,7 +471,8 @@ fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Re
     let why = match (&refusal.kind, refusal.at) {
         (
             crate::ProgramErrorKind::MultiQueueNotSupported { what }
-            | crate::ProgramErrorKind::EventsNotSupported { what },
+            | crate::ProgramErrorKind::EventsNotSupported { what }
+            | crate::ProgramErrorKind::RenderPassNotSupported { what },
             crate::ir::layout::Location::Command(command),
         ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
         _ => return Err(refusal),
@@ -642,6 +637,7 @@ fn walk_queues(program: &Program, layout: &Layout, sem: Semantics) -> Result<Vec
 /// ([`refuse_events`]); that last case is refused under layer emulation,
 /// which only the single-queue checker models.
 fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
+    refuse_far_subpass_scopes(program)?;
     if program.first_multi_queue_command().is_some() {
         return Ok(true);
     }
@@ -869,18 +865,22 @@ pub(crate) fn apply_dependency(
     index: usize,
     dep: &Dependency,
 ) -> Vec<(RawHazard, Access)> {
-    apply_dependency_where(checker, layout, index, dep, PreScopes::default(), &|_| true)
+    apply_dependency_where(checker, layout, index, dep, &[], &|_| true)
         .into_iter()
         .map(|(_, h, a)| (h, a))
         .collect()
 }
 
 /// Before a rendering command's barriers (a render pass's subpass
-/// dependencies and layout transitions): a command that begins a subpass
-/// or ends a render pass ends the instance before (its barriers' first
-/// scopes are the subpass that ended, [`Checker::close_instance`]). Then
-/// applies those barriers, with the scopes of
-/// [`crate::ir::render::RenderOp::pre_scopes`].
+/// dependencies and layout transitions): a `vkCmdBeginRenderPass` ends the
+/// dynamic instance before and begins subpass 0, a next-subpass ends the
+/// current subpass and begins the next ([`Checker::end_subpass`],
+/// [`Checker::begin_subpass`]), an end ends the last subpass. Then applies
+/// those barriers, each with its scopes
+/// ([`PreScopes::of`]; a program with scopes the
+/// checker does not keep apart is refused by the check entry points,
+/// [`refuse_far_subpass_scopes`], and taken narrower here), and after an end's
+/// closes the render pass instance ([`Checker::close_pass`]).
 pub(crate) fn apply_pre_barriers(
     checker: &mut Checker,
     layout: &Layout,
@@ -901,19 +901,40 @@ fn apply_pre_barriers_where(
     keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
 ) -> Vec<(usize, RawHazard, Access)> {
     use crate::ir::render::RenderOp;
-    if matches!(
-        rc.op,
-        RenderOp::BeginPass(_) | RenderOp::NextSubpass | RenderOp::EndPass
-    ) {
-        checker.close_instance();
-    }
-    if rc.pre_barriers().is_empty() {
-        return Vec::new();
-    }
-    let dep = Dependency {
-        barriers: rc.pre_barriers().to_vec(),
+    let boundary = match rc.op {
+        RenderOp::BeginPass(_) => {
+            checker.close_instance();
+            checker.begin_subpass(0);
+            0
+        }
+        RenderOp::NextSubpass => {
+            checker.end_subpass();
+            let k = checker.subpass_index() + 1;
+            checker.begin_subpass(k);
+            k
+        }
+        RenderOp::EndPass => {
+            checker.end_subpass();
+            checker.subpass_index() + 1
+        }
+        _ => return Vec::new(),
     };
-    apply_dependency_where(checker, layout, index, &dep, rc.op.pre_scopes(), keep)
+    let mut found = Vec::new();
+    if !rc.pre_barriers().is_empty() {
+        let scopes: Vec<PreScopes> = rc
+            .pre_scopes()
+            .iter()
+            .map(|s| PreScopes::of(*s, boundary as u32))
+            .collect();
+        let dep = Dependency {
+            barriers: rc.pre_barriers().to_vec(),
+        };
+        found = apply_dependency_where(checker, layout, index, &dep, &scopes, keep);
+    }
+    if matches!(rc.op, RenderOp::EndPass) {
+        checker.close_pass();
+    }
+    found
 }
 
 /// [`apply_dependency`] with the layout transitions of the memory objects
@@ -924,13 +945,14 @@ fn apply_dependency_where(
     layout: &Layout,
     index: usize,
     dep: &Dependency,
-    scopes: PreScopes,
+    scopes: &[PreScopes],
     keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
 ) -> Vec<(usize, RawHazard, Access)> {
     let rb: Vec<_> = dep
         .barriers
         .iter()
-        .map(|b| ResolvedBarrier::of_pass(b, layout, scopes))
+        .enumerate()
+        .map(|(i, b)| ResolvedBarrier::of_pass(b, layout, scopes.get(i).copied().unwrap_or_default()))
         .collect();
     let ts: Vec<(usize, usize, Access)> = transitions(dep, layout)
         .into_iter()
@@ -989,6 +1011,54 @@ fn refuse_events(program: &Program) -> Result<(), ProgramError> {
     Ok(())
 }
 
+/// Refuses a program with a render pass barrier whose scopes the fast
+/// checker does not keep apart ([`PreScopes::of`]: a dependency from a
+/// subpass [`crate::sync::value::SUBPASS_SLOTS`] or more subpasses before
+/// its `dstSubpass`, or from `VK_SUBPASS_EXTERNAL` into a subpass past
+/// the first that many) with
+/// [`crate::ProgramErrorKind::RenderPassNotSupported`] at its command; the
+/// definitional semantics decides such a program.
+pub(crate) fn refuse_far_subpass_scopes(program: &Program) -> Result<(), ProgramError> {
+    use crate::ir::render::RenderOp;
+    let mut subpass = 0u32;
+    for (i, c) in program.commands.iter().enumerate() {
+        let Command::Render(rc) = c else { continue };
+        let boundary = match rc.op {
+            RenderOp::BeginPass(_) => {
+                subpass = 0;
+                0
+            }
+            RenderOp::NextSubpass => {
+                subpass += 1;
+                subpass
+            }
+            RenderOp::EndPass => subpass + 1,
+            _ => continue,
+        };
+        if let Some(s) = rc
+            .pre_scopes()
+            .iter()
+            .find(|s| PreScopes::of(**s, boundary).first_in == crate::sync::value::FirstIn::Unknown)
+        {
+            return Err(ProgramError {
+                at: crate::ir::layout::Location::Command(i),
+                kind: crate::ProgramErrorKind::RenderPassNotSupported {
+                    what: format!(
+                        "a subpass dependency (or layout transition) {}->{} placed {} subpass(es) later",
+                        s.src,
+                        s.dst,
+                        match s.src {
+                            crate::ir::renderpass::SubpassIndex::Subpass(k) => boundary - k,
+                            crate::ir::renderpass::SubpassIndex::External => boundary,
+                        }
+                    ),
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Feeds one command to a checker, appending the hazards it has.
 pub(crate) fn step(
     checker: &mut Checker,
@@ -1024,8 +1094,7 @@ pub(crate) fn step_shard(
     let keep = |m| shard.as_ref().is_none_or(|s| (s.keep)(m));
     match command {
         Command::Barrier(dep) => {
-            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, PreScopes::default(), &keep)
-            {
+            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, &[], &keep) {
                 out.push(lift(&h, &a));
                 if let Some(s) = shard.as_mut() {
                     s.tags.push(k as u32);

@@ -133,6 +133,54 @@ fn store_in_subpass_0(deps: &str, after_end: &str) -> String {
     )
 }
 
+/// Three subpasses: `col` (attachment 0) in subpass 0 (layout
+/// `layouts.0`, a draw writing `sb` in its fragment shader) and subpass 2
+/// (`layouts.1`, a draw reading `sb`), `res` (attachment 1) cleared in
+/// subpass 1 between them; `deps` the dependency clauses (lines 6-14: the
+/// declaration, two barriers, the begin, the draw on 10, two
+/// next-subpasses, the draw on 13, the end).
+fn three_subpasses(layouts: (&str, &str), final_layout: &str, deps: &str) -> String {
+    format!(
+        "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->{final_layout} ; \
+         attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; \
+         subpass color 0 {} ; subpass color 1 GENERAL ; subpass color 0 {}{deps}\n\
+         {TO_ATT}\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+         begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+         draw vertexCount=3 fs write sb[0..256]\n\
+         next-subpass\n\
+         next-subpass\n\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n",
+        layouts.0, layouts.1
+    )
+}
+
+/// Five subpasses: `col` in subpasses 1 and 4, draws writing `sb` in
+/// subpasses 0 (its first half) and 1 (its second half) and reading it in
+/// subpass 4, then a copy reading `sb`; `deps` the dependency clauses
+/// (lines 6-17: the declaration, the barrier, the begin, the draw on 9,
+/// the next-subpass on 10, the draw on 11, three next-subpasses, the draw
+/// on 15, the end, the copy on 17). Subpass 4 is the first whose slot in
+/// the fast checker was another's (subpass 0's).
+fn five_subpasses(deps: &str) -> String {
+    format!(
+        "render-pass rp {COLOR_KEPT} ; subpass ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass ; subpass ; \
+         subpass color 0 COLOR_ATTACHMENT_OPTIMAL{deps}\n\
+         {TO_ATT}\
+         begin-render-pass rp col COLOR:0:0\n\
+         draw vertexCount=3 fs write sb[0..128]\n\
+         next-subpass\n\
+         draw vertexCount=3 fs write sb[128..256]\n\
+         next-subpass\n\
+         next-subpass\n\
+         next-subpass\n\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n\
+         copy sb -> out\n"
+    )
+}
+
 fn cases() -> Vec<Case> {
     let att = ("COLOR_ATTACHMENT_OPTIMAL", "COLOR_ATTACHMENT_OPTIMAL");
     let storage_dep =
@@ -374,6 +422,143 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "EXTERNAL->1 orders the copy before subpass 1's load",
+            "If srcSubpass is equal to VK_SUBPASS_EXTERNAL, the first synchronization scope includes commands that \
+             occur earlier in submission order than the vkCmdBeginRenderPass; the second holds the commands of \
+             dstSubpass and its load operations: `col` is loaded in subpass 1",
+            load_in_subpass_1(
+                " ; dependency EXTERNAL->1 COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE",
+                "",
+            ),
+            &[],
+        ),
+        (
+            "EXTERNAL->1 does not hold subpass 0's commands",
+            "The first synchronization scope of a dependency from VK_SUBPASS_EXTERNAL holds only commands before \
+             the vkCmdBeginRenderPass: subpass 0's clear of `res` is not ordered before subpass 1's",
+            load_in_subpass_1(
+                " ; dependency EXTERNAL->1 ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE \
+                 ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+                "",
+            )
+            .replace("subpass color 0 GENERAL ; dependency", "subpass color 0 GENERAL color 1 GENERAL ; dependency"),
+            // Subpass 1 uses `res` too now: its draws make none, but its
+            // store of `res` (its last use) races subpass 0's clear.
+            &["L11 WRITE_AFTER_WRITE res[COLOR:0:0] after L9"],
+        ),
+        (
+            "0->EXTERNAL orders subpass 0's store before the copy",
+            "If dstSubpass is equal to VK_SUBPASS_EXTERNAL, the second synchronization scope includes commands that \
+             occur later in submission order than the vkCmdEndRenderPass; the first holds srcSubpass's store \
+             operations",
+            store_in_subpass_0(
+                " ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ",
+                "",
+            ),
+            &[],
+        ),
+        (
+            "three subpasses, no dependency: subpass 2 races subpass 0",
+            "Without a dependency, commands of two subpasses are not ordered, whatever lies between them",
+            three_subpasses(att, "COLOR_ATTACHMENT_OPTIMAL", ""),
+            &["L13 READ_AFTER_WRITE sb[0..256] after L10", "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10", "L14 WRITE_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "a dependency 0->2 orders subpass 0 before subpass 2",
+            "If srcSubpass and dstSubpass are subpasses, the dependency orders the commands of srcSubpass before \
+             those of dstSubpass, adjacent or not",
+            three_subpasses(
+                att,
+                "COLOR_ATTACHMENT_OPTIMAL",
+                " ; dependency 0->2 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE",
+            ),
+            &[],
+        ),
+        (
+            "a dependency 0->1 alone does not order subpass 2",
+            "The second synchronization scope of 0->1 holds subpass 1's commands only",
+            three_subpasses(
+                att,
+                "COLOR_ATTACHMENT_OPTIMAL",
+                " ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE",
+            ),
+            &["L13 READ_AFTER_WRITE sb[0..256] after L10", "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10", "L14 WRITE_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "0->1 then 1->2 orders subpass 0 before subpass 2 (a chain)",
+            "An execution dependency chain through subpass 1's stages: the writes, made available by 0->1, are made \
+             visible by 1->2",
+            three_subpasses(
+                att,
+                "COLOR_ATTACHMENT_OPTIMAL",
+                " ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT:NONE ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:NONE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE",
+            ),
+            &[],
+        ),
+        (
+            "a layout change between subpasses 0 and 2 ordered by 0->2",
+            "Automatic layout transitions away from the layout used in a subpass happen-after the availability \
+             operations for all dependencies with that subpass as the srcSubpass, and into the layout used in a \
+             subpass happen-before the visibility operations for all dependencies with that subpass as the dstSubpass",
+            three_subpasses(
+                ("COLOR_ATTACHMENT_OPTIMAL", "GENERAL"),
+                "GENERAL",
+                " ; dependency 0->2 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE",
+            ),
+            &[],
+        ),
+        (
+            "a layout change between subpasses 0 and 2 with no dependency from 0",
+            "With no dependency from subpass 0, the transition away from its layout happens after no availability \
+             operation: it races subpass 0's color write, and subpass 2 its storage write",
+            three_subpasses(
+                ("COLOR_ATTACHMENT_OPTIMAL", "GENERAL"),
+                "GENERAL",
+                " ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+            ),
+            // And subpass 2's color write and store race subpass 0's draw.
+            &["L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10", "L13 READ_AFTER_WRITE sb[0..256] after L10", "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10", "L14 WRITE_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "the transition to finalLayout after a subpass that is not the last, with 0->EXTERNAL",
+            "Automatic layout transitions into finalLayout happen-before the visibility operations for all \
+             dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL, where srcSubpass uses the attachment",
+            store_in_subpass_0(
+                " ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ",
+                "",
+            )
+            .replace("LOAD STORE GENERAL->GENERAL", "LOAD STORE GENERAL->TRANSFER_SRC_OPTIMAL")
+            .replace("col GENERAL -> out", "col TRANSFER_SRC_OPTIMAL -> out"),
+            &[],
+        ),
+        (
+            "the transition to finalLayout after a subpass that is not the last, implicit dependency",
+            "If there is no subpass dependency from the last subpass that uses an attachment to VK_SUBPASS_EXTERNAL, \
+             an implicit one exists with dstStageMask NONE: the copy is ordered after neither the store nor the \
+             transition",
+            store_in_subpass_0("", "")
+                .replace("LOAD STORE GENERAL->GENERAL", "LOAD STORE GENERAL->TRANSFER_SRC_OPTIMAL")
+                .replace("col GENERAL -> out", "col TRANSFER_SRC_OPTIMAL -> out"),
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L9", "L11 READ_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "five subpasses: 1->4 and 4->EXTERNAL order subpass 1's write, not subpass 0's",
+            "The first synchronization scope of 1->4 holds subpass 1's commands only, and 4->EXTERNAL's subpass \
+             4's: subpass 0's write is ordered before neither subpass 4's read nor the copy; subpass 1's is, through \
+             the chain 1->4 then 4->EXTERNAL",
+            five_subpasses(
+                " ; dependency 1->4 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE \
+                 ; dependency 4->EXTERNAL FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ",
+            ),
+            &["L15 READ_AFTER_WRITE sb[0..128] after L9", "L17 READ_AFTER_WRITE sb[0..128] after L9"],
+        ),
+        (
             "a barrier after the pass orders subpass 0's store before the copy",
             "A pipeline barrier's first scope includes all commands that occur earlier in submission order",
             store_in_subpass_0(
@@ -415,6 +600,41 @@ fn render_pass_hazards() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A dependency from a subpass whose slot the fast checker gave to a
+/// later one before the dependency's place (0->4, `SUBPASS_SLOTS` 4) is
+/// refused by the fast checker with a typed error naming it; the
+/// definitional semantics decides the program.
+#[test]
+fn the_fast_checker_refuses_a_dependency_past_its_subpass_slots() {
+    let t = parse(&five_subpasses(
+        " ; dependency 0->4 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ",
+    ))
+    .unwrap();
+    let e = check(&t.program).unwrap_err();
+    assert_eq!(t.line_of(e.at), Some(14), "{e}");
+    assert!(
+        matches!(&e.kind, vksync::ProgramErrorKind::RenderPassNotSupported { what } if what.contains("0->4")),
+        "{e}"
+    );
+    // Subpass 1's write (no dependency from subpass 1) races the read,
+    // its color writes subpass 4's draw and store; subpass 0's write is
+    // ordered before the read; the copy races both writes.
+    let got: BTreeSet<(usize, String)> = races(&t.program, Reading::MemoryModel)
+        .unwrap()
+        .iter()
+        .map(|r| (t.command_lines[r.command], r.kind.to_string()))
+        .collect();
+    let want: BTreeSet<(usize, String)> = [
+        (15, "READ_AFTER_WRITE"),
+        (15, "WRITE_AFTER_WRITE"),
+        (16, "WRITE_AFTER_WRITE"),
+        (17, "READ_AFTER_WRITE"),
+    ]
+    .map(|(l, k)| (l, k.to_string()))
+    .into();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn render_pass_errors() {
     let one = "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n";
@@ -441,7 +661,6 @@ fn render_pass_errors() {
         ("a depth format as a color attachment", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 (D24_UNORM_S8_UINT) used as a color or resolve attachment (VUID-VkSubpassDescription2-pColorAttachments-02898)"),
         ("stencil ops for a color format", decl("attachment R8G8B8A8_UNORM CLEAR STORE stencil CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: attachment 0: `stencil` ops for R8G8B8A8_UNORM, a format without a stencil aspect (VkAttachmentDescription2: stencilLoadOp and stencilStoreOp apply to stencil formats only)"),
         ("an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL"), "6:13: render pass `rp`: subpass 0: an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet) is not modelled"),
-        ("a dependency skipping a boundary", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 0->EXTERNAL (a dependency is modelled as a barrier at the one subpass boundary it crosses: EXTERNAL->0, k->k+1 or 1->EXTERNAL) is not modelled"),
         ("a dependency running backwards", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 1->0 COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 1->0 runs backwards (VUID-VkSubpassDependency2-srcSubpass-03084)"),
         ("an unsupported access in a dependency", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT"), "6:13: render pass `rp`: dependency 0: source access `COLOR_ATTACHMENT_WRITE` is not supported by any stage in `COPY`; it needs one of `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS` (VUID-VkSubpassDependency2-srcAccessMask-03088)"),
         ("preserving a used attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),

@@ -164,7 +164,7 @@ barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE d DEPTH:0:0 UNDEFINED
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED->GENERAL
 render-pass rp1 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; attachment D32_SFLOAT CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL depth 1 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ
 render-pass rp2 attachment R8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 GENERAL ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_WRITE by-region
-render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> ALL_GRAPHICS:MEMORY_READ|MEMORY_WRITE ; dependency 1->EXTERNAL ALL_GRAPHICS:MEMORY_WRITE -> COPY|CLEAR|COMPUTE_SHADER:TRANSFER_READ|TRANSFER_WRITE|SHADER_READ|SHADER_WRITE
+render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subpass ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> ALL_GRAPHICS:MEMORY_READ|MEMORY_WRITE ; dependency EXTERNAL->2 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ; dependency 0->1 FRAGMENT_SHADER:SHADER_WRITE -> FRAGMENT_SHADER:NONE ; dependency 1->EXTERNAL FRAGMENT_SHADER:NONE -> COMPUTE_SHADER:SHADER_READ|SHADER_WRITE ; dependency 2->EXTERNAL ALL_GRAPHICS:MEMORY_WRITE -> COPY|CLEAR|COMPUTE_SHADER:TRANSFER_READ|TRANSFER_WRITE|SHADER_READ|SHADER_WRITE
 ";
 
 /// The graphics alphabet: whole rendering instances (a color attachment
@@ -186,11 +186,14 @@ render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subp
 /// depth `clear-attachments`) and `rp2` (two subpasses with layout
 /// transitions at the begin and between them, a `by-region` dependency:
 /// the fragment shader's write to `s` and a vertex read of `v`, which
-/// aliases it, are not ordered by it), and `rp3` (two subpasses: the first
-/// without attachments reads and writes `s` in its shaders, the second
-/// loads and blends `c`; `EXTERNAL->0` and `1->EXTERNAL` dependencies
-/// whose scopes are those subpasses only, so `c`'s load and store are not
-/// in them, nor is `s` in `1->EXTERNAL`'s).
+/// aliases it, are not ordered by it), and `rp3` (three subpasses: the
+/// first without attachments reads and writes `s` in its shaders, the
+/// second is empty, the third loads and blends `c`; `EXTERNAL->0` and
+/// `2->EXTERNAL` dependencies whose scopes are those subpasses only, so
+/// `c`'s load and store are not in them, nor is `s` in `2->EXTERNAL`'s;
+/// `EXTERNAL->2`, which skips two boundaries, from transfer writes to
+/// `c`'s load and store; and `0->1` then `1->EXTERNAL`, a chain through
+/// the empty subpass from the fragment shader's write of `s` to compute).
 pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL LOAD STORE\ndraw vertexCount=2 vertex v 0 8\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL CLEAR STORE\ndraw vertexCount=1 vertex v 0 8 fs write s[8..16]\ndraw vertexCount=1 blend\nend-rendering",
@@ -199,7 +202,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL LOAD NONE resolve r COLOR:0:0 GENERAL\ndraw vertexCount=1 blend\nend-rendering",
     "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 depth-test depth-write blend\nclear-attachments depth\nend-render-pass",
     "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\ndraw vertexCount=2 vertex v 0 8\nend-render-pass",
-    "begin-render-pass rp3 c COLOR:0:0\ndraw vertexCount=1 vs read s[0..4] fs write s[8..12] no-color-write\nnext-subpass\ndraw vertexCount=1 blend\nend-render-pass",
+    "begin-render-pass rp3 c COLOR:0:0\ndraw vertexCount=1 vs read s[0..4] fs write s[8..12] no-color-write\nnext-subpass\nnext-subpass\ndraw vertexCount=1 blend\nend-render-pass",
     "dispatch k write s[0..16]",
     "dispatch k sampled-image c COLOR:0:0 GENERAL write s[0..4]",
     "clear-color-image c GENERAL COLOR:0:0",

@@ -593,6 +593,12 @@ pub enum ProgramErrorKind {
         /// The first command it does not model, described.
         what: String,
     },
+    /// Refused with "{what}: not kept apart by the fast checker; check this program with the definitional semantics (`vksync::spec::races`)". A render pass whose subpass dependency reaches further back than the fast checker keeps subpasses apart (`SUBPASS_SLOTS`).
+    #[error("{what}: not kept apart by the fast checker; check this program with the definitional semantics (`vksync::spec::races`)")]
+    RenderPassNotSupported {
+        /// The render pass command and the dependency, described.
+        what: String,
+    },
     /// Refused with "{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the planners, the tracker, the layer emulation and the runtime refuse, and the corners of several queues and semaphores the fast checker refuses.
     #[error("{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
     MultiQueueNotSupported {

@@ -397,36 +397,6 @@ impl RenderOp {
         )
     }
 
-    /// Which accesses the scopes of the barriers before this command
-    /// ([`RenderCommand::pre_barriers`]: a render pass's subpass
-    /// dependencies and layout transitions at one boundary) hold beyond
-    /// their masks ("Subpass Dependencies": the first synchronization scope
-    /// of a dependency holds the commands of `srcSubpass`, or those before
-    /// the begin for `VK_SUBPASS_EXTERNAL`; the second those of
-    /// `dstSubpass`, or those after the end). Every dependency the model
-    /// places crosses one boundary (`RenderPass::validate`), so the
-    /// boundary says which: at the begin, `EXTERNAL->0` (every earlier
-    /// command, the first subpass); at a next-subpass, `k->k+1` (the
-    /// subpass that just ended, the one begun); at the end,
-    /// `last->EXTERNAL` (the subpass that just ended, every later command).
-    pub(crate) fn pre_scopes(&self) -> PreScopes {
-        match self {
-            RenderOp::BeginPass(_) => PreScopes {
-                first_ended: false,
-                second_begun: true,
-            },
-            RenderOp::NextSubpass => PreScopes {
-                first_ended: true,
-                second_begun: true,
-            },
-            RenderOp::EndPass => PreScopes {
-                first_ended: true,
-                second_begun: false,
-            },
-            _ => PreScopes::default(),
-        }
-    }
-
     /// The trace keyword.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -500,19 +470,23 @@ impl RenderOp {
     }
 }
 
-/// The scopes of the barriers before a render pass command, beyond their
-/// masks ([`RenderOp::pre_scopes`]); both false: a recorded barrier's
-/// (every earlier command, every later one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct PreScopes {
-    /// The first scopes hold only the accesses of the subpass that ended
-    /// just before the command (its draws and clears, its load operations,
-    /// its resolve and store operations); an earlier access is in them
-    /// only through an execution dependency chain.
-    pub first_ended: bool,
-    /// The second scopes hold only the accesses of the subpass the command
-    /// begins (its load operations and what it records until its end).
-    pub second_begun: bool,
+/// The scopes of one barrier before a render pass command
+/// ([`RenderCommand::pre_barriers`]: a subpass dependency or an automatic
+/// layout transition) beyond its masks ("Subpass Dependencies": the first
+/// synchronization scope of a dependency holds the commands of
+/// `srcSubpass`, with its load, store and resolve operations, or those
+/// before the begin for `VK_SUBPASS_EXTERNAL`; the second those of
+/// `dstSubpass`, or those after the end). For a layout transition, the
+/// subpasses of the two uses it lies between (`EXTERNAL` for
+/// `initialLayout` and `finalLayout`). A barrier is placed at the boundary
+/// where its `dst` begins (the end for `EXTERNAL`), so `dst` is the
+/// subpass the command begins or, at the end, `EXTERNAL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PassScope {
+    /// `srcSubpass`.
+    pub src: super::renderpass::SubpassIndex,
+    /// `dstSubpass`.
+    pub dst: super::renderpass::SubpassIndex,
 }
 
 /// One implicit dependency of a rendering instance over one attachment
@@ -542,6 +516,8 @@ pub struct RenderCommand {
     /// pass's subpass dependencies and layout transitions
     /// (`crate::ir::renderpass`); empty for every other command.
     pub(crate) pre: Vec<super::program::Barrier>,
+    /// The scopes of each of `pre`.
+    pub(crate) pre_scopes: Vec<PassScope>,
     /// The subpass a render pass command starts, as a rendering instance.
     pub(crate) subpass: Option<Rendering>,
 }
@@ -935,6 +911,7 @@ impl RenderCommand {
         let mut accesses: Vec<(Region, StageAccess)> = Vec::new();
         let mut implicit = Vec::new();
         let mut pre = Vec::new();
+        let mut pre_scopes = Vec::new();
         let mut subpass = None;
         match &op {
             RenderOp::BeginPass(_)
@@ -943,7 +920,7 @@ impl RenderCommand {
             | RenderOp::EndPass
             | RenderOp::Clear(_) => {
                 let l = super::renderpass::lower(program, index, &op)?;
-                pre = l.pre;
+                (pre, pre_scopes) = l.pre.into_iter().unzip();
                 implicit = l.implicit;
                 accesses = l.accesses;
                 subpass = l.subpass;
@@ -1090,6 +1067,7 @@ impl RenderCommand {
             accesses,
             implicit,
             pre,
+            pre_scopes,
             subpass,
         })
     }
@@ -1111,6 +1089,11 @@ impl RenderCommand {
     /// just before it.
     pub fn pre_barriers(&self) -> &[super::program::Barrier] {
         &self.pre
+    }
+
+    /// The scopes of each of [`RenderCommand::pre_barriers`].
+    pub(crate) fn pre_scopes(&self) -> &[PassScope] {
+        &self.pre_scopes
     }
 }
 

@@ -21,19 +21,24 @@
 //!   `next-subpass` and `end-render-pass` record before their own);
 //! - the subpass dependencies and the automatic layout transitions as
 //!   pipeline barriers ([`crate::Barrier`], in
-//!   [`crate::ir::render::RenderCommand::pre_barriers`]) at the boundary
-//!   they cross: `EXTERNAL->0` at the begin, `k->k+1` at the next-subpass,
-//!   `last->EXTERNAL` at the end. Both checkers and the definitional
-//!   semantics apply them before the command's implicit dependencies and
-//!   accesses, as a `barrier` line there but with the scopes the spec
-//!   gives a subpass dependency ("Subpass Dependencies": the first scope
-//!   holds the commands of `srcSubpass` with its load, store and resolve
-//!   operations, or for `VK_SUBPASS_EXTERNAL` those before the begin; the
-//!   second those of `dstSubpass`, or those after the end): the boundary
-//!   says which ([`crate::ir::render::RenderOp::pre_scopes`]). A command
-//!   outside those subpasses is in them through an execution dependency
-//!   chain only (an `EXTERNAL->0` then a `0->1` dependency order a write
-//!   before the pass before subpass 1; a `0->1` alone does not).
+//!   [`crate::ir::render::RenderCommand::pre_barriers`]) where their
+//!   `dstSubpass` begins (the begin or a next-subpass; the end for
+//!   `EXTERNAL`), whatever their `srcSubpass`. Both checkers and the
+//!   definitional semantics apply them before the command's implicit
+//!   dependencies and accesses, as a `barrier` line there but each with
+//!   the scopes the spec gives a subpass dependency
+//!   ([`crate::ir::render::PassScope`]; "Subpass Dependencies": the first
+//!   scope holds the commands of `srcSubpass` with its load, store and
+//!   resolve operations, or for `VK_SUBPASS_EXTERNAL` those before the
+//!   begin; the second those of `dstSubpass`, or those after the end). A
+//!   transition between the uses of an attachment in subpasses p and q
+//!   (`EXTERNAL` for `initialLayout`/`finalLayout`) is placed where q
+//!   begins with the scopes p -> q, the source masks of the dependencies
+//!   from p and the destination masks of those into q
+//!   (`boundary_barriers`). A command outside those subpasses is in them
+//!   through an execution dependency chain only (an `EXTERNAL->0` then a
+//!   `0->1` dependency order a write before the pass before subpass 1; a
+//!   `0->1` alone does not).
 //!
 //! It does not decide races, does not own the draw accesses (render.rs)
 //! and does not model input attachments (refused: the model has no
@@ -41,18 +46,19 @@
 //! inside a subpass (refused, as inside `begin-rendering`).
 //!
 //! Invariants: a declaration in a [`crate::Program`] passed
-//! [`RenderPass::validate`], so every dependency the lowering places
-//! crosses exactly one boundary (the others are refused), every layout
-//! change of an attachment is between consecutive uses, and every
-//! attachment is used or keeps its layout. The lowering is a pure function
+//! [`RenderPass::validate`], so every dependency names subpasses that
+//! exist, runs forward, and is not `EXTERNAL->EXTERNAL`, and every
+//! attachment is used or keeps its layout; each barrier the lowering
+//! places has its `dstSubpass` beginning there (or `EXTERNAL` at the end),
+//! so a second scope is never a subpass that began earlier. The lowering is a pure function
 //! of the program's declarations and images and of the render pass
 //! instance open where a command is recorded.
 
 use super::image::SubresourceRange;
 use super::program::{Barrier, ByteRange, Command, ObjectId, Program, Region};
 use super::render::{
-    implicit_of, layout_allowed, Attachment, ImplicitDependency, Kind, LoadOp, RenderError, RenderOp,
-    Rendering, StoreOp,
+    implicit_of, layout_allowed, Attachment, ImplicitDependency, Kind, LoadOp, PassScope, RenderError,
+    RenderOp, Rendering, StoreOp,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
@@ -432,58 +438,53 @@ impl RenderPass {
                 }
                 // A self-dependency only permits pipeline barriers inside
                 // the subpass, which the model refuses: it orders nothing.
-                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if a == b => {}
-                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if b == a + 1 => {}
-                (SubpassIndex::External, SubpassIndex::Subpass(0)) => {}
-                (SubpassIndex::Subpass(a), SubpassIndex::External) if a == last => {}
-                (a, b) => {
-                    return Err(self.not_modelled(format!(
-                        "dependency {i}: {a}->{b} (a dependency is modelled as a barrier at the one subpass \
-                         boundary it crosses: EXTERNAL->0, k->k+1 or {last}->EXTERNAL)"
-                    )))
-                }
+                // Every other pair is placed where its dstSubpass begins
+                // (the end for EXTERNAL), with the scopes of its own
+                // srcSubpass and dstSubpass (`PassScope`).
+                _ => {}
             }
         }
+        // A layout change between two uses, consecutive or not, and one
+        // into finalLayout after a use that is not the last subpass, are
+        // placed where the later use begins (the end): `boundary_barriers`.
+        // Only an attachment no subpass uses has no place for one.
         for a in 0..n {
             let desc = &self.attachments[a as usize];
-            let uses = self.uses_of(a);
-            let Some(&(l, ll, _)) = uses.last() else {
-                if desc.initial != desc.final_layout && desc.initial != ImageLayout::UNDEFINED {
-                    return Err(self.not_modelled(format!(
-                        "attachment {a}: used by no subpass, with a layout transition {}->{}",
-                        desc.initial, desc.final_layout
-                    )));
-                }
-                continue;
-            };
-            for w in uses.windows(2) {
-                if w[0].1 != w[1].1 && w[1].0 != w[0].0 + 1 {
-                    return Err(self.not_modelled(format!(
-                        "attachment {a}: a layout change {}->{} between subpasses {} and {}, which are not consecutive",
-                        w[0].1, w[1].1, w[0].0, w[1].0
-                    )));
-                }
-            }
-            if ll != desc.final_layout && l as u32 != last {
+            if self.uses_of(a).is_empty()
+                && desc.initial != desc.final_layout
+                && desc.initial != ImageLayout::UNDEFINED
+            {
                 return Err(self.not_modelled(format!(
-                    "attachment {a}: a transition to finalLayout {} after subpass {l}, which is not the last",
-                    desc.final_layout
+                    "attachment {a}: used by no subpass, with a layout transition {}->{}",
+                    desc.initial, desc.final_layout
                 )));
             }
         }
         Ok(())
     }
 
-    /// The dependencies crossing boundary `b` (0: the begin, k: into
-    /// subpass k, the subpass count: the end), self-dependencies excluded.
+    /// The dependencies placed at boundary `b` (0: the begin, k: into
+    /// subpass k, the subpass count: the end): those whose `dstSubpass`
+    /// begins there (`EXTERNAL`: the end), self-dependencies excluded.
     fn crossing(&self, b: usize) -> impl Iterator<Item = &SubpassDependency> {
-        let n = self.subpasses.len();
-        self.dependencies.iter().filter(move |d| match (d.src, d.dst) {
-            (SubpassIndex::External, SubpassIndex::Subpass(0)) => b == 0,
-            (SubpassIndex::Subpass(_), SubpassIndex::External) => b == n,
-            (SubpassIndex::Subpass(x), SubpassIndex::Subpass(y)) => x != y && y as usize == b,
-            _ => false,
-        })
+        let into = self.boundary_index(b);
+        self.dependencies
+            .iter()
+            .filter(move |d| d.dst == into && d.src != d.dst)
+    }
+
+    /// The `dstSubpass` of the dependencies placed at boundary `b`.
+    fn boundary_index(&self, b: usize) -> SubpassIndex {
+        if b == self.subpasses.len() {
+            SubpassIndex::External
+        } else {
+            SubpassIndex::Subpass(b as u32)
+        }
+    }
+
+    /// Whether subpass `s` uses attachment `a`.
+    fn uses_attachment(&self, s: SubpassIndex, a: u32) -> bool {
+        matches!(s, SubpassIndex::Subpass(k) if self.uses_of(a).iter().any(|u| u.0 == k as usize))
     }
 }
 
@@ -557,7 +558,7 @@ pub(crate) fn open_pass(commands: &[Command], index: usize) -> Option<(usize, &P
 /// that starts a subpass, that subpass as a rendering instance.
 #[derive(Default)]
 pub(crate) struct Lowered {
-    pub pre: Vec<Barrier>,
+    pub pre: Vec<(Barrier, PassScope)>,
     pub implicit: Vec<ImplicitDependency>,
     pub accesses: Vec<(Region, StageAccess)>,
     pub subpass: Option<Rendering>,
@@ -648,20 +649,87 @@ fn ops_at(
     out
 }
 
-/// The barriers at boundary `b` (module docs): each crossing dependency,
-/// then the layout transitions there, each with the union of the masks of
-/// the dependencies it happens between, or the implicit dependency.
+/// The masks of a set of dependencies, unioned (a layout transition
+/// happens after the availability operations of several and before the
+/// visibility operations of several: its first half takes the source
+/// masks of the first set, its second half the destination masks of the
+/// second).
+fn union_masks<'a>(ds: impl Iterator<Item = &'a SubpassDependency>) -> (S, AccessFlags2, S, AccessFlags2) {
+    ds.fold(
+        (S::NONE, AccessFlags2::NONE, S::NONE, AccessFlags2::NONE),
+        |(ss, sa, ds, da), d| {
+            (
+                ss | d.src_stage_mask,
+                sa | d.src_access_mask,
+                ds | d.dst_stage_mask,
+                da | d.dst_access_mask,
+            )
+        },
+    )
+}
+
+/// The implicit dependency from `VK_SUBPASS_EXTERNAL` into the first
+/// subpass that uses an attachment, when no dependency from `EXTERNAL`
+/// into that subpass is declared ("Subpass Dependencies"):
+/// `NONE -> ALL_COMMANDS` with the attachment accesses.
+fn implicit_into(s: SubpassIndex) -> SubpassDependency {
+    SubpassDependency {
+        src: SubpassIndex::External,
+        dst: s,
+        src_stage_mask: S::NONE,
+        src_access_mask: AccessFlags2::NONE,
+        dst_stage_mask: S::ALL_COMMANDS,
+        dst_access_mask: IMPLICIT_ATTACHMENT_ACCESS,
+        by_region: false,
+    }
+}
+
+/// The implicit dependency from the last subpass that uses an attachment
+/// to `VK_SUBPASS_EXTERNAL`, when none is declared: `ALL_COMMANDS` with
+/// the attachment writes `-> NONE`.
+fn implicit_out_of(s: SubpassIndex) -> SubpassDependency {
+    SubpassDependency {
+        src: s,
+        dst: SubpassIndex::External,
+        src_stage_mask: S::ALL_COMMANDS,
+        src_access_mask: AccessFlags2::COLOR_ATTACHMENT_WRITE | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        dst_stage_mask: S::NONE,
+        dst_access_mask: AccessFlags2::NONE,
+        by_region: false,
+    }
+}
+
+/// The barriers at boundary `b` (module docs), each with its scopes: each
+/// dependency whose `dstSubpass` begins there (the end for `EXTERNAL`),
+/// then the automatic layout transitions there. A transition between the
+/// uses of an attachment in subpasses `p` and `q` (`EXTERNAL` for
+/// `initialLayout` and `finalLayout`) is placed where `q` begins, with
+/// the scopes `p -> q` and as masks: first those of every dependency from
+/// `p` ("Automatic layout transitions away from the layout used in a
+/// subpass happen-after the availability operations for all dependencies
+/// with that subpass as the srcSubpass"; from `initialLayout`: every
+/// dependency from `EXTERNAL` into a subpass that uses the attachment),
+/// second those of every dependency into `q` ("Automatic layout
+/// transitions into the layout used in a subpass happen-before the
+/// visibility operations for all dependencies with that subpass as the
+/// dstSubpass"; into `finalLayout`: every dependency to `EXTERNAL` from a
+/// subpass that uses the attachment), the implicit dependencies included.
+/// A self-dependency is none of these (its availability operations are
+/// those of a barrier inside the subpass, which the model refuses).
 fn boundary_barriers(
     program: &Program,
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
     b: usize,
-) -> Vec<Barrier> {
+) -> Vec<(Barrier, PassScope)> {
     let n = rp.subpasses.len();
     let mut out = Vec::new();
     let all_attachments: Vec<Region> = views.iter().flat_map(|v| view_regions(program, *v)).collect();
-    let crossing: Vec<&SubpassDependency> = rp.crossing(b).collect();
-    for d in &crossing {
+    for d in rp.crossing(b) {
+        let scope = PassScope {
+            src: d.src,
+            dst: d.dst,
+        };
         let whole = Barrier::global(
             d.src_stage_mask,
             d.src_access_mask,
@@ -672,7 +740,7 @@ fn boundary_barriers(
             .difference(FRAMEBUFFER_SPACE)
             .is_empty();
         if !d.by_region || named_non_fb {
-            out.push(whole);
+            out.push((whole, scope));
             continue;
         }
         // Framebuffer-local: the memory dependency over the attachments'
@@ -681,76 +749,71 @@ fn boundary_barriers(
         // earlier stages outside framebuffer space (vertex processing),
         // which "is framebuffer-global".
         for r in &all_attachments {
-            out.push(whole.on(*r));
+            out.push((whole.on(*r), scope));
         }
         let earlier = exec_scope(d.src_stage_mask, Side::Src)
             .flags()
             .difference(FRAMEBUFFER_SPACE);
         if !earlier.is_empty() {
-            out.push(Barrier::global(
-                earlier,
-                AccessFlags2::NONE,
-                d.dst_stage_mask,
-                AccessFlags2::NONE,
+            out.push((
+                Barrier::global(earlier, AccessFlags2::NONE, d.dst_stage_mask, AccessFlags2::NONE),
+                scope,
             ));
         }
     }
-    let union = |ds: &[&SubpassDependency]| {
-        ds.iter().fold(Barrier::default(), |acc, d| Barrier {
-            src_stage_mask: acc.src_stage_mask | d.src_stage_mask,
-            src_access_mask: acc.src_access_mask | d.src_access_mask,
-            dst_stage_mask: acc.dst_stage_mask | d.dst_stage_mask,
-            dst_access_mask: acc.dst_access_mask | d.dst_access_mask,
-            ..acc
-        })
-    };
+    let declared =
+        |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
+    let here = rp.boundary_index(b);
     for a in 0..rp.attachments.len() as u32 {
         let desc = &rp.attachments[a as usize];
         let uses = rp.uses_of(a);
-        let change = if b < n {
+        // The use before the transition (`EXTERNAL`: initialLayout) and
+        // the dependencies (declared or implicit) of each side.
+        let (from, old, new) = if b < n {
             let Some(pos) = uses.iter().position(|u| u.0 == b) else {
                 continue;
             };
-            let new = uses[pos].1;
             match pos.checked_sub(1).map(|p| uses[p]) {
-                None if desc.initial != new => Some(if crossing.is_empty() || b != 0 {
-                    // "If there is no subpass dependency from
-                    // VK_SUBPASS_EXTERNAL to the first subpass that uses an
-                    // attachment, then an implicit subpass dependency
-                    // exists" (NONE -> ALL_COMMANDS with the attachment
-                    // accesses); EXTERNAL->k for k > 0 is refused, so past
-                    // the begin it is always the implicit one.
-                    Barrier::global(
-                        S::NONE,
-                        AccessFlags2::NONE,
-                        S::ALL_COMMANDS,
-                        IMPLICIT_ATTACHMENT_ACCESS,
-                    )
-                } else {
-                    union(&crossing)
-                }),
-                Some(prev) if prev.1 != new => Some(union(&crossing)),
-                _ => None,
+                None => (SubpassIndex::External, desc.initial, uses[pos].1),
+                Some(prev) => (SubpassIndex::Subpass(prev.0 as u32), prev.1, uses[pos].1),
             }
         } else {
-            match uses.last() {
-                Some(&(_, l, _)) if l != desc.final_layout => Some(if crossing.is_empty() {
-                    Barrier::global(
-                        S::ALL_COMMANDS,
-                        AccessFlags2::COLOR_ATTACHMENT_WRITE | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
-                        S::NONE,
-                        AccessFlags2::NONE,
-                    )
-                } else {
-                    union(&crossing)
-                }),
-                _ => None,
-            }
+            let Some(&(l, ll, _)) = uses.last() else {
+                continue;
+            };
+            (SubpassIndex::Subpass(l as u32), ll, desc.final_layout)
         };
-        if let Some(masks) = change {
-            for r in view_regions(program, views[a as usize]) {
-                out.push(masks.on(r).with_transition());
-            }
+        if old == new {
+            continue;
+        }
+        let mut firsts: Vec<SubpassDependency> = rp
+            .dependencies
+            .iter()
+            .filter(|d| d.src != d.dst && d.src == from)
+            .filter(|d| from != SubpassIndex::External || rp.uses_attachment(d.dst, a))
+            .copied()
+            .collect();
+        let mut seconds: Vec<SubpassDependency> = rp
+            .dependencies
+            .iter()
+            .filter(|d| d.src != d.dst && d.dst == here)
+            .filter(|d| here != SubpassIndex::External || rp.uses_attachment(d.src, a))
+            .copied()
+            .collect();
+        if from == SubpassIndex::External && !declared(SubpassIndex::External, here) {
+            firsts.push(implicit_into(here));
+            seconds.push(implicit_into(here));
+        }
+        if here == SubpassIndex::External && !declared(from, SubpassIndex::External) {
+            firsts.push(implicit_out_of(from));
+            seconds.push(implicit_out_of(from));
+        }
+        let (ss, sa, _, _) = union_masks(firsts.iter());
+        let (_, _, ds, da) = union_masks(seconds.iter());
+        let masks = Barrier::global(ss, sa, ds, da);
+        let scope = PassScope { src: from, dst: here };
+        for r in view_regions(program, views[a as usize]) {
+            out.push((masks.on(r).with_transition(), scope));
         }
     }
     out
@@ -760,8 +823,8 @@ fn boundary_barriers(
 /// the automatic layout transition of `image` that render pass command
 /// `at` performs (its begin: from `initialLayout` into the first subpass;
 /// a next-subpass into subpass k: from `initialLayout` if k is the
-/// attachment's first use, else from the layout of subpass k-1; its end:
-/// into `finalLayout`). `None` when `at` is no render pass command. A
+/// attachment's first use, else from the layout of its previous use; its
+/// end: from its last use into `finalLayout`). `None` when `at` is no render pass command. A
 /// hazard at or after such a transition is fixed by masks of that
 /// dependency, not by a barrier.
 pub fn transition_dependency(
@@ -781,17 +844,25 @@ pub fn transition_dependency(
         _ => return None,
     };
     let rp = pass_of(program, b.pass)?;
+    let mine =
+        (0..rp.attachments.len() as u32).filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == image));
     if matches!(rc.op, RenderOp::EndPass) {
-        return Some((SubpassIndex::Subpass(s as u32), SubpassIndex::External));
+        let last = mine
+            .filter_map(|a| rp.uses_of(a).last().map(|u| u.0))
+            .max()
+            .unwrap_or(s);
+        return Some((SubpassIndex::Subpass(last as u32), SubpassIndex::External));
     }
-    let first_use = (0..rp.attachments.len() as u32)
-        .filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == image))
-        .any(|a| rp.uses_of(a).first().map(|u| u.0) == Some(s));
-    let src = if s == 0 || first_use {
-        SubpassIndex::External
-    } else {
-        SubpassIndex::Subpass(s as u32 - 1)
-    };
+    // The use before subpass s, if any.
+    let prev = mine
+        .filter_map(|a| {
+            let uses = rp.uses_of(a);
+            let pos = uses.iter().position(|u| u.0 == s)?;
+            Some(pos.checked_sub(1).map(|p| uses[p].0))
+        })
+        .next()
+        .flatten();
+    let src = prev.map_or(SubpassIndex::External, |p| SubpassIndex::Subpass(p as u32));
     Some((src, SubpassIndex::Subpass(s as u32)))
 }
 

@@ -44,6 +44,7 @@ use crate::vk::scope::StageAccess;
 pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     program.require_single_queue()?;
+    crate::hazard::refuse_far_subpass_scopes(program)?;
     // D6 is a reporting filter in the layer (`SupressedBoundDescriptorWAW`),
     // applied after detection stopped at the first hazard of the range (K3):
     // a suppressed write-after-write at a lower address hides a

@@ -132,6 +132,12 @@ pub(crate) struct DepOp {
     /// access (`DepOp::chains_into`).
     pub first_in: Option<usize>,
     pub second_in: Option<usize>,
+    /// A subpass dependency (or layout transition) from
+    /// `VK_SUBPASS_EXTERNAL`: its first synchronization scope holds only
+    /// the commands before this command index, its render pass
+    /// instance's begin ("all commands that occur earlier in submission
+    /// order than the vkCmdBeginRenderPass"), wherever it is placed.
+    pub first_before: Option<usize>,
 }
 
 impl DepOp {
@@ -152,10 +158,17 @@ impl DepOp {
     /// hold accesses of one instance (or of no instance). The stages are
     /// asked separately.
     pub fn chains_into(&self, b: &DepOp) -> bool {
-        match (self.second_instance(), b.first_instance()) {
-            (Some(x), Some(y)) => x == y,
+        // Into a dependency from EXTERNAL: the second scope must hold
+        // commands before the render pass instance.
+        let before = match (self.second_instance(), b.first_before) {
+            (Some(x), Some(p)) => x < p,
             _ => true,
-        }
+        };
+        before
+            && match (self.second_instance(), b.first_instance()) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            }
     }
 }
 
@@ -165,7 +178,11 @@ impl AccessOp {
     pub fn in_first(&self, d: &DepOp) -> bool {
         match self.pseudo {
             Some(t) => d.first_pseudo == Some(t) || (self.qfot && d.first_all && d.pos.0 != self.command),
-            None => d.first.contains(self.stage) && self.in_instance(d.first_instance()),
+            None => {
+                d.first.contains(self.stage)
+                    && self.in_instance(d.first_instance())
+                    && d.first_before.is_none_or(|p| self.command < p)
+            }
         }
     }
 
@@ -391,8 +408,9 @@ impl Order {
         let command_queues = program.command_queues();
         let timeline_initial = |sem: usize| program.semaphores[sem].kind.initial_value();
         let instances = crate::ir::render::instance_begins(&program.commands);
-        // The instance of the latest subpass end (`RenderOp::EndSubpass`).
-        let mut last_ended: Option<usize> = None;
+        // The open render pass instance: its begin and the command index
+        // beginning each of its subpasses so far (the instance of each).
+        let mut pass_begins: Vec<usize> = Vec::new();
         for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
             // A render pass's subpass dependencies and layout transitions
@@ -407,29 +425,45 @@ impl Order {
                 }
                 _ => None,
             };
-            // The scopes of those barriers hold only the accesses of the
-            // subpasses they name (`RenderOp::pre_scopes`): the subpass that
-            // ended just before (its end is the command before) and the
-            // one this command begins.
-            let (pre_first, pre_second) = match c0 {
+            // The scopes of each of those barriers hold only the accesses
+            // of the subpasses it names (`PassScope`): a subpass by the
+            // command that begins it, EXTERNAL as first scope by the
+            // commands before the instance's begin, as second by every
+            // later command.
+            let pre_scopes: Vec<(Option<usize>, Option<usize>, Option<usize>)> = match c0 {
                 Command::Render(rc) => {
-                    if matches!(rc.op, crate::ir::render::RenderOp::EndSubpass { .. }) {
-                        last_ended = instance;
+                    use crate::ir::render::RenderOp;
+                    use crate::ir::renderpass::SubpassIndex;
+                    match rc.op {
+                        RenderOp::BeginPass(_) => pass_begins = vec![ci],
+                        RenderOp::NextSubpass => pass_begins.push(ci),
+                        _ => {}
                     }
-                    let s = rc.op.pre_scopes();
-                    (
-                        last_ended.filter(|_| s.first_ended),
-                        instance.filter(|_| s.second_begun),
-                    )
+                    let at = |s: SubpassIndex| match s {
+                        SubpassIndex::Subpass(k) => pass_begins.get(k as usize).copied(),
+                        SubpassIndex::External => None,
+                    };
+                    rc.pre_scopes()
+                        .iter()
+                        .map(|s| {
+                            let before = match s.src {
+                                SubpassIndex::External => pass_begins.first().copied(),
+                                SubpassIndex::Subpass(_) => None,
+                            };
+                            (at(s.src), at(s.dst), before)
+                        })
+                        .collect()
                 }
-                _ => (None, None),
+                _ => Vec::new(),
             };
             for c in pre.iter().chain(std::iter::once(c0)) {
                 let is_pre = !std::ptr::eq(c, c0);
                 match c {
                     Command::Barrier(dep) => {
                         let family = program.queue_family(command_queues[ci]);
-                        for b in &dep.barriers {
+                        for (bi, b) in dep.barriers.iter().enumerate() {
+                            let (pre_first, pre_second, pre_before) =
+                                pre_scopes.get(bi).copied().filter(|_| is_pre).unwrap_or_default();
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
@@ -439,8 +473,9 @@ impl Order {
                                 second_all: second.is_superset(&scopes::all_commands()),
                                 first_signals: Vec::new(),
                                 local: None,
-                                first_in: pre_first.filter(|_| is_pre),
-                                second_in: pre_second.filter(|_| is_pre),
+                                first_in: pre_first,
+                                second_in: pre_second,
+                                first_before: pre_before,
                                 first,
                                 second,
                                 first_access: scopes::access_scope(
@@ -481,6 +516,7 @@ impl Order {
                             };
                             let b2 = DepOp {
                                 first_in: None,
+                                first_before: None,
                                 pos: (ci, 2),
                                 first: Stages::new(),
                                 first_access: Pairs::new(),
@@ -586,6 +622,7 @@ impl Order {
                                 local: None,
                                 first_in: None,
                                 second_in: None,
+                                first_before: None,
                             });
                             nodes_here.push(node);
                         }
@@ -620,6 +657,7 @@ impl Order {
                                     local: None,
                                     first_in: None,
                                     second_in: None,
+                                    first_before: None,
                                 });
                                 // A device set's barrier j is the first half of
                                 // this barrier (the dependency infos are equal);
@@ -681,6 +719,7 @@ impl Order {
                             local: None,
                             first_in: None,
                             second_in: None,
+                            first_before: None,
                         });
                         set_nodes.insert(ci, vec![node]);
                         last_set.insert(event.0, Some(ci));
@@ -750,6 +789,7 @@ impl Order {
                                 local: None,
                                 first_in: None,
                                 second_in: None,
+                                first_before: None,
                             });
                             for &from in &signals {
                                 event_edges.push((from, node));
@@ -886,6 +926,7 @@ impl Order {
                                         local: instance,
                                         first_in: None,
                                         second_in: None,
+                                        first_before: None,
                                     });
                                 }
                                 4

@@ -51,13 +51,16 @@
 //!
 //! A render pass's subpass dependencies are scoped the same way
 //! (`docs/semantics.md`, "Render passes", "Scopes of a dependency"): one
-//! into the subpass a command begins adds to the `local_` fields; the
-//! instance is closed before a command's barriers ([`Checker::close_instance`]),
-//! which keeps what the subpass that just ended ordered apart
-//! ([`SyncVal::prev_order`]) and marks its accesses ([`SyncVal::of_ended`]),
-//! so a dependency from that subpass holds its accesses directly and
-//! others through chains from it only. Inside a subpass an older read of
-//! any stage a draw accesses in stays beside the subpass's own.
+//! into the subpass a command begins adds to the `local_` fields; each
+//! access made in a subpass is tagged with the subpass's slot
+//! ([`SyncVal::tag`]), and when a subpass ends what its dependencies
+//! ordered is kept apart in that slot ([`Checker::end_subpass`],
+//! [`SyncVal::ended_order`]) until the render pass instance ends
+//! ([`Checker::close_pass`]), so a dependency from any subpass holds that
+//! subpass's accesses directly and others through chains from it only,
+//! and one from `VK_SUBPASS_EXTERNAL` those made before the instance.
+//! Inside a subpass an older read of any stage a draw accesses in stays
+//! beside the subpass's own.
 //!
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
@@ -226,10 +229,13 @@ pub struct Checker {
     /// none of it.
     instance: Option<(u32, u32)>,
     /// That instance is a subpass of a render pass instance: its accesses
-    /// are marked ([`SyncVal::of_current`]) for the subpass dependencies
-    /// from it, and in every stage an older read stays beside its own
-    /// (`record_one`).
+    /// are tagged with its slot ([`SyncVal::tag`], `slot`) for the
+    /// subpass dependencies from it, and in every stage an older read
+    /// stays beside its own (`record_one`).
     subpass: bool,
+    /// The current (or last) subpass and its slot.
+    subpass_k: usize,
+    slot: u8,
 }
 
 impl Checker {
@@ -246,6 +252,8 @@ impl Checker {
             used_slots: 0,
             instance: None,
             subpass: false,
+            subpass_k: 0,
+            slot: 0,
         }
     }
 
@@ -406,6 +414,38 @@ impl Checker {
         self.nodes.map_all(SyncVal::close_instance);
     }
 
+    /// Subpass `k` of a render pass instance begins (before the barriers
+    /// of the command that begins it): it takes slot k mod
+    /// [`super::value::SUBPASS_SLOTS`], whose earlier subpass leaves every
+    /// subpass scope ([`SyncVal::reuse_slot`]).
+    pub(crate) fn begin_subpass(&mut self, k: usize) {
+        let slot = (k % super::value::SUBPASS_SLOTS) as u8;
+        self.subpass_k = k;
+        self.slot = slot;
+        if k >= super::value::SUBPASS_SLOTS {
+            self.nodes.map_all(|v| v.reuse_slot(slot));
+        }
+    }
+
+    /// The current (or last) subpass of the render pass instance.
+    pub(crate) fn subpass_index(&self) -> usize {
+        self.subpass_k
+    }
+
+    /// The current subpass ended (before the barriers of the command
+    /// after it): what its dependencies ordered is kept in its slot
+    /// ([`SyncVal::end_subpass`]).
+    pub(crate) fn end_subpass(&mut self) {
+        let slot = self.slot;
+        self.nodes.map_all(|v| v.end_subpass(slot));
+    }
+
+    /// The render pass instance ended, after the barriers of its end
+    /// ([`SyncVal::close_pass`]).
+    pub(crate) fn close_pass(&mut self) {
+        self.nodes.map_all(SyncVal::close_pass);
+    }
+
     /// The begin of the instance whose accesses command `cmd` makes, when
     /// `cmd` is the rendering command being checked.
     fn instance_of(&self, cmd: usize) -> Option<u32> {
@@ -556,7 +596,7 @@ impl Checker {
         let inst = self.instance_of(cmd);
         let in_subpass = inst.is_some() && self.subpass;
         let node = if in_subpass {
-            self.nodes.intern(SyncVal::fresh_in_subpass(a.sa))
+            self.nodes.intern(SyncVal::fresh_in_subpass(a.sa, self.slot))
         } else {
             self.nodes.intern_fresh(a.sa)
         };

@@ -19,6 +19,83 @@ use crate::ir::layout::{Layout, MemRange};
 use crate::ir::program::Barrier;
 use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 
+/// How many subpasses of one render pass instance the checker keeps
+/// apart ([`SyncVal::tag`], [`SyncVal::ended_order`]): subpass k uses slot
+/// k mod this; a dependency from a subpass this many subpasses or more
+/// before its `dstSubpass` begins, or one from `VK_SUBPASS_EXTERNAL` into
+/// a subpass past the first this many, is refused
+/// (`crate::hazard::refuse_far_subpass_scopes`).
+pub(crate) const SUBPASS_SLOTS: usize = 4;
+
+/// [`SyncVal::tag`] of an access in no subpass scope: a layout
+/// transition (no scope holds it by stage), an access of an earlier
+/// subpass whose slot was reused, or the meet of two tags.
+pub(crate) const TAG_NONE: u8 = u8::MAX;
+
+/// Which accesses a barrier's first scopes hold by their stage
+/// ([`ResolvedBarrier::first_in`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FirstIn {
+    /// Every earlier access (a recorded barrier).
+    #[default]
+    All,
+    /// Those made before the open render pass instance (tag 0).
+    Before,
+    /// Those of the subpass with this slot.
+    Slot(u8),
+    /// None by their stage, and through chains only what recorded
+    /// barriers and dependencies to `VK_SUBPASS_EXTERNAL` ordered: a
+    /// scope the checker no longer keeps apart ([`PreScopes::of`]), taken
+    /// narrower than it is, so that it never orders more than the spec
+    /// (the check entry points refuse such a program first).
+    Unknown,
+}
+
+/// The scopes of a barrier before a render pass command as the checker
+/// keeps them; the default: a recorded barrier's (every earlier command,
+/// every later one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PreScopes {
+    /// The accesses the first scopes hold by their stage (a subpass's:
+    /// its draws and clears, its load operations, its resolve and store
+    /// operations); another access is in them only through an execution
+    /// dependency chain.
+    pub first_in: FirstIn,
+    /// The second scopes hold only the accesses of the subpass the command
+    /// begins (its load operations and what it records until its end).
+    pub second_begun: bool,
+}
+
+impl PreScopes {
+    /// The scopes of `scope` ([`crate::ir::render::PassScope`]) at
+    /// boundary `boundary` (the subpass a command begins, or the subpass
+    /// count at the end): a `srcSubpass` by its slot, `EXTERNAL` as the
+    /// accesses before the instance; [`FirstIn::Unknown`] where the
+    /// checker no longer tells them apart ([`SUBPASS_SLOTS`]: a
+    /// `srcSubpass` whose slot a later subpass took before `boundary`,
+    /// `EXTERNAL` past the first slot reuse).
+    pub(crate) fn of(scope: crate::ir::render::PassScope, boundary: u32) -> PreScopes {
+        use crate::ir::renderpass::SubpassIndex;
+        let slots = SUBPASS_SLOTS as u32;
+        let at_end = scope.dst == SubpassIndex::External;
+        let first_in = match scope.src {
+            SubpassIndex::External if boundary < slots => FirstIn::Before,
+            // At a subpass's begin its slot was taken already; at the end
+            // no slot was taken.
+            SubpassIndex::Subpass(k)
+                if k < boundary && (boundary - k < slots || (at_end && boundary - k == slots)) =>
+            {
+                FirstIn::Slot((k % slots) as u8)
+            }
+            _ => FirstIn::Unknown,
+        };
+        PreScopes {
+            first_in,
+            second_begun: !at_end,
+        }
+    }
+}
+
 /// A barrier with its scopes computed by [`crate::vk::scope`]; `range` restricts
 /// the access scopes (not the execution dependency, unless `local`) to a
 /// buffer range.
@@ -47,14 +124,15 @@ pub struct ResolvedBarrier {
     /// fields of [`SyncVal`], which only later accesses of the same
     /// instance read. `None` for every barrier a program records.
     pub local: Option<u32>,
-    /// A render pass's subpass dependency or layout transition whose
-    /// `srcSubpass` is the subpass that just ended
-    /// ([`crate::ir::render::RenderOp::pre_scopes`]): its first scopes hold
-    /// only the accesses of that subpass ([`SyncVal::of_ended`]); an
-    /// earlier access is in them through a chain only, and only through
-    /// what recorded barriers and that subpass's own dependencies ordered
-    /// (`order`, `prev_order`), not what earlier instances' did.
-    pub first_ended: bool,
+    /// A render pass's subpass dependency or layout transition
+    /// ([`crate::ir::render::PassScope`]): whose first scopes hold only
+    /// the accesses of its `srcSubpass` ([`FirstIn::Slot`]) or those before
+    /// the render pass instance (`VK_SUBPASS_EXTERNAL`,
+    /// [`FirstIn::Before`]); another access is in them through a chain
+    /// only, and only through what can order it before an access of that
+    /// scope ([`SyncVal::chain_view`]). [`FirstIn::All`] for every other
+    /// barrier.
+    pub first_in: FirstIn,
     /// Its `dstSubpass` is the subpass the command begins: its second
     /// scopes hold only that subpass's accesses, so what it orders goes to
     /// the `local_` fields of [`SyncVal`], as an implicit dependency's.
@@ -73,20 +151,16 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 0,
             local: None,
-            first_ended: false,
+            first_in: FirstIn::All,
             second_begun: false,
         }
     }
 
     /// [`ResolvedBarrier::of`] for a barrier a render pass command makes
     /// before its accesses, with the scopes `scopes` says.
-    pub(crate) fn of_pass(
-        b: &Barrier,
-        layout: &Layout,
-        scopes: crate::ir::render::PreScopes,
-    ) -> ResolvedBarrier {
+    pub(crate) fn of_pass(b: &Barrier, layout: &Layout, scopes: PreScopes) -> ResolvedBarrier {
         ResolvedBarrier {
-            first_ended: scopes.first_ended,
+            first_in: scopes.first_in,
             second_begun: scopes.second_begun,
             ..ResolvedBarrier::of(b, layout)
         }
@@ -112,7 +186,7 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 0,
             local: Some(begin),
-            first_ended: false,
+            first_in: FirstIn::All,
             second_begun: false,
         }
     }
@@ -145,7 +219,7 @@ impl ResolvedBarrier {
             src_events: 0,
             dst_events: 1u64 << slot,
             local: None,
-            first_ended: false,
+            first_in: FirstIn::All,
             second_begun: false,
         }
     }
@@ -236,23 +310,24 @@ pub struct SyncVal {
     pub local_order: StageSet,
     pub local_visible: StageAccessSet,
     pub local_exec: StageSet,
-    /// What the `local_` fields held when the last instance ended
-    /// ([`SyncVal::close_instance`]): no access reads these; a recorded
-    /// barrier chains through them, and so does a subpass dependency whose
-    /// `srcSubpass` is that instance ([`ResolvedBarrier::first_ended`]).
-    pub prev_order: StageSet,
-    pub prev_exec: StageSet,
-    /// What implicit dependencies of instances before that ordered: no
-    /// access reads these; only a recorded barrier chains through them
-    /// (not an implicit or subpass dependency, which no other instance's
-    /// chains into).
+    /// What the `local_` fields held when each subpass of the open render
+    /// pass instance ended, by slot ([`SyncVal::end_subpass`],
+    /// [`SUBPASS_SLOTS`]): no access reads these; a recorded barrier
+    /// chains through them, and so does a subpass dependency whose
+    /// `srcSubpass` is that subpass ([`FirstIn::Slot`]).
+    pub ended_order: [StageSet; SUBPASS_SLOTS],
+    pub ended_exec: [StageSet; SUBPASS_SLOTS],
+    /// What implicit and subpass dependencies of instances before that
+    /// ordered: no access reads these; a recorded barrier chains through
+    /// them, and so does a subpass dependency from `VK_SUBPASS_EXTERNAL`
+    /// (their second scopes held commands before the render pass
+    /// instance), not an implicit dependency, nor one from a subpass.
     pub past_order: StageSet,
     pub past_exec: StageSet,
-    /// The access was made in the current subpass of a render pass
-    /// instance (`of_current`), or in the subpass that ended last
-    /// (`of_ended`, [`ResolvedBarrier::first_ended`]).
-    pub of_current: bool,
-    pub of_ended: bool,
+    /// Where the access was made: 0 outside the open render pass
+    /// instance (before it), 1 + slot in a subpass of it, [`TAG_NONE`]
+    /// in no scope a subpass dependency names.
+    pub tag: u8,
 }
 
 /// The host's (stage, access) pairs.
@@ -275,65 +350,128 @@ impl SyncVal {
             local_order: StageSet::EMPTY,
             local_visible: StageAccessSet::EMPTY,
             local_exec: StageSet::EMPTY,
-            prev_order: StageSet::EMPTY,
-            prev_exec: StageSet::EMPTY,
+            ended_order: [StageSet::EMPTY; SUBPASS_SLOTS],
+            ended_exec: [StageSet::EMPTY; SUBPASS_SLOTS],
             past_order: StageSet::EMPTY,
             past_exec: StageSet::EMPTY,
-            of_current: false,
-            of_ended: false,
+            tag: 0,
         }
     }
 
-    /// The value of an access made in a subpass of a render pass instance
-    /// ([`SyncVal::of_current`]).
-    pub(crate) fn fresh_in_subpass(sa: StageAccess) -> Self {
+    /// The value of an access made in the subpass with slot `slot` of a
+    /// render pass instance ([`SyncVal::tag`]).
+    pub(crate) fn fresh_in_subpass(sa: StageAccess, slot: u8) -> Self {
         SyncVal {
-            of_current: true,
+            tag: slot + 1,
             ..SyncVal::fresh(sa)
         }
     }
 
-    /// A new rendering instance begins (or a render pass ends): what the
-    /// last one's implicit and subpass dependencies ordered is no longer
-    /// seen by any access, and chains only into recorded barriers and the
-    /// subpass dependencies from that instance (`prev_`), until the next
-    /// one ends (`past_`).
+    /// A rendering instance begins (or a render pass does): what the
+    /// last dynamic one's implicit dependencies ordered is no longer seen
+    /// by any access, and chains only into recorded barriers and
+    /// dependencies from `VK_SUBPASS_EXTERNAL` (`past_`).
     pub(crate) fn close_instance(self) -> Self {
         SyncVal {
-            past_order: self.past_order.union(self.prev_order),
-            past_exec: self.past_exec.union(self.prev_exec),
-            prev_order: self.local_order,
-            prev_exec: self.local_exec,
+            past_order: self.past_order.union(self.local_order),
+            past_exec: self.past_exec.union(self.local_exec),
             local_order: StageSet::EMPTY,
             local_visible: StageAccessSet::EMPTY,
             local_exec: StageSet::EMPTY,
-            of_ended: self.of_current,
-            of_current: false,
             ..self
         }
     }
 
+    /// The subpass with slot `slot` ended: what its implicit and subpass
+    /// dependencies ordered is no longer seen by any access, and chains
+    /// into recorded barriers and dependencies from that subpass
+    /// (`ended_`).
+    pub(crate) fn end_subpass(self, slot: u8) -> Self {
+        let mut out = SyncVal {
+            local_order: StageSet::EMPTY,
+            local_visible: StageAccessSet::EMPTY,
+            local_exec: StageSet::EMPTY,
+            ..self
+        };
+        let k = slot as usize;
+        out.ended_order[k] = out.ended_order[k].union(self.local_order);
+        out.ended_exec[k] = out.ended_exec[k].union(self.local_exec);
+        out
+    }
+
+    /// A subpass with slot `slot` begins: the subpass that had the slot
+    /// before is no dependency's `srcSubpass` any more
+    /// ([`SUBPASS_SLOTS`]); its accesses leave every subpass scope
+    /// ([`TAG_NONE`]) and what ordered them chains into recorded barriers
+    /// only (`past_`; no dependency from `VK_SUBPASS_EXTERNAL` is placed
+    /// after a slot was reused).
+    pub(crate) fn reuse_slot(self, slot: u8) -> Self {
+        let k = slot as usize;
+        let mut out = SyncVal {
+            past_order: self.past_order.union(self.ended_order[k]),
+            past_exec: self.past_exec.union(self.ended_exec[k]),
+            tag: if self.tag == slot + 1 { TAG_NONE } else { self.tag },
+            ..self
+        };
+        out.ended_order[k] = StageSet::EMPTY;
+        out.ended_exec[k] = StageSet::EMPTY;
+        out
+    }
+
+    /// The render pass instance ended (after the barriers of its end):
+    /// every access is before the next one, and what its subpasses'
+    /// dependencies ordered chains into recorded barriers and dependencies
+    /// from `VK_SUBPASS_EXTERNAL` only.
+    pub(crate) fn close_pass(self) -> Self {
+        let mut out = self.close_instance();
+        for k in 0..SUBPASS_SLOTS {
+            out.past_order = out.past_order.union(out.ended_order[k]);
+            out.past_exec = out.past_exec.union(out.ended_exec[k]);
+        }
+        SyncVal {
+            ended_order: [StageSet::EMPTY; SUBPASS_SLOTS],
+            ended_exec: [StageSet::EMPTY; SUBPASS_SLOTS],
+            tag: 0,
+            ..out
+        }
+    }
+
+    /// Every `ended_` chain, unioned.
+    fn all_ended(self) -> (StageSet, StageSet) {
+        (0..SUBPASS_SLOTS).fold((StageSet::EMPTY, StageSet::EMPTY), |(o, e), k| {
+            (o.union(self.ended_order[k]), e.union(self.ended_exec[k]))
+        })
+    }
+
     /// The value as barrier `b`'s first scopes see it through chains
     /// (module docs of `crate::ir::render`; [`ResolvedBarrier::local`],
-    /// [`ResolvedBarrier::first_ended`]): an implicit dependency through
+    /// [`ResolvedBarrier::first_in`]): an implicit dependency through
     /// what its own instance's dependencies ordered, a subpass dependency
-    /// from the subpass that ended through what that subpass's did, a
-    /// recorded barrier through all of it.
+    /// from a subpass through what that subpass's did, one from
+    /// `VK_SUBPASS_EXTERNAL` through what dependencies into commands
+    /// before the instance did, a recorded barrier through all of it.
     fn chain_view(self, b: &ResolvedBarrier) -> Self {
-        if b.first_ended {
-            SyncVal {
-                order: self.order.union(self.prev_order),
-                exec: self.exec.union(self.prev_exec),
+        match b.first_in {
+            FirstIn::Slot(k) => SyncVal {
+                order: self.order.union(self.ended_order[k as usize]),
+                exec: self.exec.union(self.ended_exec[k as usize]),
                 ..self
-            }
-        } else if b.local.is_some() {
-            self.within()
-        } else {
-            let w = self.within();
-            SyncVal {
-                order: w.order.union(self.prev_order).union(self.past_order),
-                exec: w.exec.union(self.prev_exec).union(self.past_exec),
-                ..w
+            },
+            FirstIn::Before => SyncVal {
+                order: self.order.union(self.past_order),
+                exec: self.exec.union(self.past_exec),
+                ..self
+            },
+            FirstIn::Unknown => self,
+            FirstIn::All if b.local.is_some() => self.within(),
+            FirstIn::All => {
+                let w = self.within();
+                let (eo, ee) = self.all_ended();
+                SyncVal {
+                    order: w.order.union(eo).union(self.past_order),
+                    exec: w.exec.union(ee).union(self.past_exec),
+                    ..w
+                }
             }
         }
     }
@@ -342,7 +480,12 @@ impl SyncVal {
     /// stage (not only through a chain): a subpass dependency's from the
     /// subpass that just ended only if the access was made there.
     fn directly_in(self, b: &ResolvedBarrier) -> bool {
-        !b.first_ended || self.of_ended
+        match b.first_in {
+            FirstIn::All => true,
+            FirstIn::Before => self.tag == 0,
+            FirstIn::Slot(k) => self.tag == k + 1,
+            FirstIn::Unknown => false,
+        }
     }
 
     /// A read ordered before no more than either of two reads of one
@@ -351,16 +494,19 @@ impl SyncVal {
     /// (conservative: it may find a race neither has, never miss one).
     pub(crate) fn meet_read(self, other: SyncVal) -> SyncVal {
         let and = |a: StageSet, b: StageSet| StageSet(a.0 & b.0);
+        let mut ended_order = self.ended_order;
+        for (k, o) in ended_order.iter_mut().enumerate() {
+            *o = and(*o, other.ended_order[k]);
+        }
         SyncVal {
             order: and(self.order, other.order),
             local_order: and(self.local_order, other.local_order),
-            prev_order: and(self.prev_order, other.prev_order),
+            ended_order,
             past_order: and(self.past_order, other.past_order),
             events: self.events & other.events,
             fenced: self.fenced && other.fenced,
             submitted: self.submitted && other.submitted,
-            of_current: self.of_current && other.of_current,
-            of_ended: self.of_ended && other.of_ended,
+            tag: if self.tag == other.tag { self.tag } else { TAG_NONE },
             ..self
         }
     }
@@ -373,11 +519,10 @@ impl SyncVal {
         (self.fenced || !other.fenced)
             && sup(self.order, other.order)
             && sup(self.local_order, other.local_order)
-            && sup(self.prev_order, other.prev_order)
+            && (0..SUBPASS_SLOTS).all(|k| sup(self.ended_order[k], other.ended_order[k]))
             && sup(self.past_order, other.past_order)
             && other.events & !self.events == 0
-            && (self.of_current || !other.of_current)
-            && (self.of_ended || !other.of_ended)
+            && (other.tag == TAG_NONE || other.tag == self.tag)
     }
 
     /// The value as an access of the same rendering instance sees it: what
@@ -410,6 +555,7 @@ impl SyncVal {
                 local_order: b.dst_exec,
                 local_exec: b.dst_exec,
                 local_visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
+                tag: TAG_NONE,
                 ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
             };
         }
@@ -418,6 +564,7 @@ impl SyncVal {
             exec: b.dst_exec,
             visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
             host_pending: StageAccessSet(b.dst_access.0 & HOST_PAIRS.0),
+            tag: if b.first_in == FirstIn::All { 0 } else { TAG_NONE },
             ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
         }
     }
@@ -462,12 +609,14 @@ impl SyncVal {
             && (self.fenced || later.local_order.0 & !self.local_order.0 == 0)
             && (self.fenced || sub(later.local_visible, self.local_visible))
             && (self.fenced || later.local_exec.0 & !self.local_exec.0 == 0)
-            && (self.fenced || later.prev_order.0 & !self.prev_order.0 == 0)
-            && (self.fenced || later.prev_exec.0 & !self.prev_exec.0 == 0)
+            && (self.fenced
+                || (0..SUBPASS_SLOTS).all(|k| {
+                    later.ended_order[k].0 & !self.ended_order[k].0 == 0
+                        && later.ended_exec[k].0 & !self.ended_exec[k].0 == 0
+                }))
             && (self.fenced || later.past_order.0 & !self.past_order.0 == 0)
             && (self.fenced || later.past_exec.0 & !self.past_exec.0 == 0)
-            && (self.fenced || self.of_current || !later.of_current)
-            && (self.fenced || self.of_ended || !later.of_ended)
+            && (self.fenced || later.tag == TAG_NONE || later.tag == self.tag)
             && host_at_least(self, later)
     }
 
@@ -706,14 +855,14 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
 /// carries over to other commands, so it is no chain.
 /// A render pass's transition at a subpass boundary is ordered by the
 /// dependencies from the subpass that ended only
-/// ([`ResolvedBarrier::first_ended`]): a prior access of another is
+/// ([`ResolvedBarrier::first_in`]): a prior access of another is
 /// ordered before it through a chain only.
 pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier) -> bool {
     if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
         return true;
     }
     let direct = prior.directly_in(b);
-    let order = if b.first_ended {
+    let order = if b.first_in != FirstIn::All {
         prior.chain_view(b).order
     } else {
         prior.order
