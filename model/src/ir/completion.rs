@@ -62,28 +62,71 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// What the completion of a point of execution shows complete: per queue,
 /// the ordinal (among all submits) of its latest submission whose every
-/// command has completed.
+/// command has completed; sorted by queue, so that a join is one merge and
+/// a lookup a binary search (a chain through N queues carries N entries,
+/// and a search per entry made it cubic, issue 27).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Clock(Vec<(QueueId, usize)>);
 
 impl Clock {
     /// Whether the submit of ordinal `at` on `queue` is complete.
     pub(crate) fn covers(&self, queue: QueueId, at: usize) -> bool {
-        self.0.iter().any(|&(q, n)| q == queue && n >= at)
+        self.get(queue).is_some_and(|n| n >= at)
+    }
+
+    /// The latest ordinal of `queue` known complete.
+    fn get(&self, queue: QueueId) -> Option<usize> {
+        self.0
+            .binary_search_by_key(&queue, |&(q, _)| q)
+            .ok()
+            .map(|i| self.0[i].1)
     }
 
     /// Both: the later ordinal per queue.
     fn join(&mut self, other: &Clock) {
-        for &(q, n) in &other.0 {
-            self.advance(q, n);
+        if other.0.is_empty() {
+            return;
         }
+        if self.0.is_empty() {
+            self.0.clone_from(&other.0);
+            return;
+        }
+        let mut out = Vec::with_capacity(self.0.len().max(other.0.len()));
+        let (mut a, mut b) = (self.0.iter().peekable(), other.0.iter().peekable());
+        loop {
+            match (a.peek(), b.peek()) {
+                (Some(&&(qa, na)), Some(&&(qb, nb))) => {
+                    if qa < qb {
+                        out.push((qa, na));
+                        a.next();
+                    } else if qb < qa {
+                        out.push((qb, nb));
+                        b.next();
+                    } else {
+                        out.push((qa, na.max(nb)));
+                        a.next();
+                        b.next();
+                    }
+                }
+                (Some(&&x), None) => {
+                    out.push(x);
+                    a.next();
+                }
+                (None, Some(&&x)) => {
+                    out.push(x);
+                    b.next();
+                }
+                (None, None) => break,
+            }
+        }
+        self.0 = out;
     }
 
     /// `queue`'s submissions up to ordinal `at` complete.
     fn advance(&mut self, queue: QueueId, at: usize) {
-        match self.0.iter_mut().find(|(q, _)| *q == queue) {
-            Some((_, n)) => *n = (*n).max(at),
-            None => self.0.push((queue, at)),
+        match self.0.binary_search_by_key(&queue, |&(q, _)| q) {
+            Ok(i) => self.0[i].1 = self.0[i].1.max(at),
+            Err(i) => self.0.insert(i, (queue, at)),
         }
     }
 }
@@ -94,12 +137,12 @@ pub(crate) struct Completion {
     /// Per queue, what a later batch of it, or its `ALL_COMMANDS`
     /// signal, is ordered after: its batches' commands, and what their
     /// `ALL_COMMANDS` waits carried.
-    queues: Vec<(QueueId, Clock)>,
+    queues: Vec<Clock>,
     /// Per queue, what a fence of its latest submission (or
     /// `vkQueueWaitIdle`) shows complete: also what waits with a narrower
     /// mask carried, since a fence waits for every operation of the batch,
     /// semaphore waits included.
-    fenced: Vec<(QueueId, Clock)>,
+    fenced: Vec<Clock>,
     /// What the host knows complete (commands, and waits with
     /// `ALL_COMMANDS`).
     host: Clock,
@@ -126,20 +169,18 @@ pub(crate) struct Completion {
     submits: usize,
 }
 
-/// The clock of `queue` in `clocks` (empty if none).
-fn clock_of(clocks: &[(QueueId, Clock)], queue: QueueId) -> Clock {
-    clocks
-        .iter()
-        .find(|(q, _)| *q == queue)
-        .map_or_else(Clock::default, |(_, c)| c.clone())
+/// The clock of `queue` in `clocks`, indexed by queue (empty if none).
+fn clock_of(clocks: &[Clock], queue: QueueId) -> Clock {
+    clocks.get(queue.0 as usize).cloned().unwrap_or_default()
 }
 
-/// Sets the clock of `queue` in `clocks`.
-fn set_clock(clocks: &mut Vec<(QueueId, Clock)>, queue: QueueId, clock: Clock) {
-    match clocks.iter_mut().find(|(q, _)| *q == queue) {
-        Some((_, c)) => *c = clock,
-        None => clocks.push((queue, clock)),
+/// Sets the clock of `queue` in `clocks`, indexed by queue.
+fn set_clock(clocks: &mut Vec<Clock>, queue: QueueId, clock: Clock) {
+    let i = queue.0 as usize;
+    if clocks.len() <= i {
+        clocks.resize(i + 1, Clock::default());
     }
+    clocks[i] = clock;
 }
 
 /// Whether a stage mask links a chain.
@@ -314,12 +355,13 @@ impl Completion {
     /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
     /// what their completion shows complete.
     pub(crate) fn host_waited(&mut self, target: WaitFor) {
-        for (q, c) in &self.fenced {
-            if target == WaitFor::All || target == WaitFor::Queue(*q) {
+        for (i, c) in self.fenced.iter().enumerate() {
+            let q = QueueId(i as u32);
+            if target == WaitFor::All || target == WaitFor::Queue(q) {
                 self.host.join(c);
                 // The queue's own batches, every wait in them.
-                if let Some(&(_, n)) = c.0.iter().find(|(x, _)| x == q) {
-                    self.host_fenced.advance(*q, n);
+                if let Some(n) = c.get(q) {
+                    self.host_fenced.advance(q, n);
                 }
             }
         }
