@@ -108,7 +108,12 @@ fn balanced(queue: QueueId, at: usize, left: Link, right: Link) -> Rc<Node> {
     if hl > hr + 1 {
         let l = left.expect("the higher side");
         if height(&l.left) >= height(&l.right) {
-            node(l.queue, l.at, l.left.clone(), Some(node(queue, at, l.right.clone(), right)))
+            node(
+                l.queue,
+                l.at,
+                l.left.clone(),
+                Some(node(queue, at, l.right.clone(), right)),
+            )
         } else {
             let lr = l.right.clone().expect("the higher side");
             let a = node(l.queue, l.at, l.left.clone(), lr.left.clone());
@@ -118,7 +123,12 @@ fn balanced(queue: QueueId, at: usize, left: Link, right: Link) -> Rc<Node> {
     } else if hr > hl + 1 {
         let r = right.expect("the higher side");
         if height(&r.right) >= height(&r.left) {
-            node(r.queue, r.at, Some(node(queue, at, left, r.left.clone())), r.right.clone())
+            node(
+                r.queue,
+                r.at,
+                Some(node(queue, at, left, r.left.clone())),
+                r.right.clone(),
+            )
         } else {
             let rl = r.left.clone().expect("the higher side");
             let a = node(queue, at, left, rl.left.clone());
@@ -525,7 +535,11 @@ mod tests {
             assert_eq!(c.len, m.len());
             // AVL: height at most 1.45 log2(n + 2).
             let bound = 1.45 * ((m.len() + 2) as f64).log2();
-            assert!(f64::from(height(&c.root)) <= bound.ceil(), "height {}", height(&c.root));
+            assert!(
+                f64::from(height(&c.root)) <= bound.ceil(),
+                "height {}",
+                height(&c.root)
+            );
             for q in 0..300 {
                 let q = QueueId(q);
                 assert_eq!(c.get(q), m.get(&q).copied());

@@ -964,7 +964,9 @@ impl Call {
         match self {
             Call::Pipeline(roles) => new.barrier_effect(old, q, &rb[bi], roles[bi], inside),
             Call::SetEvent(first) => new.event_set_effect(old, q, &rb[bi], first + bi as u32, inside),
-            Call::WaitEvents2(slots) => new.event_wait_effect(old, q, &rb[bi], &slots[bi..=bi], false, inside),
+            Call::WaitEvents2(slots) => {
+                new.event_wait_effect(old, q, &rb[bi], &slots[bi..=bi], false, inside)
+            }
             Call::WaitEvents1(slots) => new.event_wait_effect(old, q, &rb[bi], slots, true, inside),
         }
     }
@@ -982,7 +984,11 @@ enum LogOp {
     /// A call of barriers of queue `q` as it applies to every record (a
     /// buffer barrier as if outside its range: the records inside are
     /// copied at the call, [`State::apply_with`]).
-    Barriers { q: usize, rb: Rc<[ResolvedBarrier]>, call: Call },
+    Barriers {
+        q: usize,
+        rb: Rc<[ResolvedBarrier]>,
+        call: Call,
+    },
     /// A `vkCmdSetEvent` of queue `q`: first scope, slot.
     SetEvent1 { q: usize, first: StageSet, slot: u32 },
     /// An event's set ended: its slots are forgotten.
@@ -992,7 +998,12 @@ enum LogOp {
     SemaphoreWait { r: usize, wait: usize, second: StageSet },
     /// A semaphore signal of queue `q`: its id, first scope, whether that
     /// holds `ALL_COMMANDS`.
-    SemaphoreSignal { q: usize, id: u32, first: StageSet, all: bool },
+    SemaphoreSignal {
+        q: usize,
+        id: u32,
+        first: StageSet,
+        all: bool,
+    },
     /// `vkSignalSemaphore`: the signal's id.
     HostSignal(u32),
     /// `vkWaitSemaphores`: the wait's index among the waits.
@@ -1506,7 +1517,11 @@ impl State {
                 self.mems[m].get_mut(&k).expect("listed").1 = new_ids;
             }
         }
-        self.log.push(LogOp::Barriers { q, rb: barriers, call });
+        self.log.push(LogOp::Barriers {
+            q,
+            rb: barriers,
+            call,
+        });
     }
 
     /// Ends event `event`'s current set (it is set again, or set by the
