@@ -111,18 +111,25 @@
 //! host is after does not reach already. Slots have no limit (the
 //! single-queue checker's are the 64 bits of a value, so a single-queue
 //! program needing more is walked here, [`crate::hazard::check_with`]); a
-//! new set of an event removes its old slots from every live record.
+//! new set of an event removes its old slots from every live record
+//! (through the log).
 //!
-//! The state is not summarized as much as the single-queue checker's: a
-//! barrier visits every live record (one some byte range still holds,
-//! [`State::live`]), and records are not interned. It is linear in the
-//! live state per barrier; single-queue programs do not pay for it. The
-//! records no byte range holds any more are dropped between commands
-//! ([`State::compact`], amortized), so memory follows the live state, and
-//! the candidates are decided in one pass (linear in the program times
-//! the number of distinct stage masks of semaphore operations), so the
-//! walk is linear in the program for a bounded live state (issue 27;
-//! `model/tests/multi_queue_scaling.rs`).
+//! The state is not summarized as much as the single-queue checker's:
+//! records are not interned. An operation that changes every record the
+//! same way (a barrier outside the ranges of its buffer barriers, an event
+//! set or wait, a semaphore or fence operation) is logged ([`LogOp`]) and
+//! applied to a record when it is next read ([`State::sync`]), so a record
+//! costs the operations of its lifetime only if it is read after them, and
+//! a frontier names only the queues it reached ([`PerQueues`]): a chain
+//! through N queues is linear in N. A read still replays the operations
+//! since its record was last read, so the cost per command is
+//! proportional to the live byte ranges once all have been touched;
+//! single-queue programs do not pay for it. The records no byte range
+//! holds any more are dropped between commands ([`State::compact`],
+//! amortized), with the log's prefix every kept record has seen, and the
+//! candidates are decided in one pass (linear in the program times the
+//! number of distinct stage masks of semaphore operations) (issues 25 and
+//! 27; `model/tests/multi_queue_scaling.rs`).
 
 use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
