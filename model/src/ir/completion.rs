@@ -59,32 +59,165 @@ use super::error::ProgramErrorKind;
 use super::queue::{QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::rc::Rc;
 
 /// What the completion of a point of execution shows complete: per queue,
 /// the ordinal (among all submits) of its latest submission whose every
-/// command has completed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Clock(Vec<(QueueId, usize)>);
+/// command has completed. A persistent balanced tree by queue: a clone is
+/// a pointer copy and advancing one queue copies one path, so the clock
+/// each batch and signal keeps shares what it has in common with the one
+/// it came from. Along a chain through N queues each clock holds up to N
+/// entries; copied per batch (and searched per entry), that was cubic in
+/// time and quadratic in memory (issue 27).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Clock {
+    root: Link,
+    len: usize,
+}
+
+type Link = Option<Rc<Node>>;
+
+#[derive(Debug)]
+struct Node {
+    queue: QueueId,
+    at: usize,
+    height: u8,
+    left: Link,
+    right: Link,
+}
+
+fn height(l: &Link) -> u8 {
+    l.as_ref().map_or(0, |n| n.height)
+}
+
+fn node(queue: QueueId, at: usize, left: Link, right: Link) -> Rc<Node> {
+    let height = 1 + height(&left).max(height(&right));
+    Rc::new(Node {
+        queue,
+        at,
+        height,
+        left,
+        right,
+    })
+}
+
+/// A node with these parts, rotated back into AVL balance (the subtrees'
+/// heights differ by at most two after one insertion).
+fn balanced(queue: QueueId, at: usize, left: Link, right: Link) -> Rc<Node> {
+    let (hl, hr) = (height(&left), height(&right));
+    if hl > hr + 1 {
+        let l = left.expect("the higher side");
+        if height(&l.left) >= height(&l.right) {
+            node(
+                l.queue,
+                l.at,
+                l.left.clone(),
+                Some(node(queue, at, l.right.clone(), right)),
+            )
+        } else {
+            let lr = l.right.clone().expect("the higher side");
+            let a = node(l.queue, l.at, l.left.clone(), lr.left.clone());
+            let b = node(queue, at, lr.right.clone(), right);
+            node(lr.queue, lr.at, Some(a), Some(b))
+        }
+    } else if hr > hl + 1 {
+        let r = right.expect("the higher side");
+        if height(&r.right) >= height(&r.left) {
+            node(
+                r.queue,
+                r.at,
+                Some(node(queue, at, left, r.left.clone())),
+                r.right.clone(),
+            )
+        } else {
+            let rl = r.left.clone().expect("the higher side");
+            let a = node(queue, at, left, rl.left.clone());
+            let b = node(r.queue, r.at, rl.right.clone(), r.right.clone());
+            node(rl.queue, rl.at, Some(a), Some(b))
+        }
+    } else {
+        node(queue, at, left, right)
+    }
+}
+
+/// `t` with `queue` at `at` (replacing its entry); whether it was new.
+fn insert(t: &Link, queue: QueueId, at: usize) -> (Rc<Node>, bool) {
+    match t {
+        None => (node(queue, at, None, None), true),
+        Some(n) if queue < n.queue => {
+            let (l, new) = insert(&n.left, queue, at);
+            (balanced(n.queue, n.at, Some(l), n.right.clone()), new)
+        }
+        Some(n) if queue > n.queue => {
+            let (r, new) = insert(&n.right, queue, at);
+            (balanced(n.queue, n.at, n.left.clone(), Some(r)), new)
+        }
+        Some(n) => (node(queue, at, n.left.clone(), n.right.clone()), false),
+    }
+}
+
+/// The entries of `t`, pushed onto `out`.
+fn entries(t: &Link, out: &mut Vec<(QueueId, usize)>) {
+    if let Some(n) = t {
+        entries(&n.left, out);
+        out.push((n.queue, n.at));
+        entries(&n.right, out);
+    }
+}
 
 impl Clock {
     /// Whether the submit of ordinal `at` on `queue` is complete.
     pub(crate) fn covers(&self, queue: QueueId, at: usize) -> bool {
-        self.0.iter().any(|&(q, n)| q == queue && n >= at)
+        self.get(queue).is_some_and(|n| n >= at)
     }
 
-    /// Both: the later ordinal per queue.
-    fn join(&mut self, other: &Clock) {
-        for &(q, n) in &other.0 {
-            self.advance(q, n);
+    /// The latest ordinal of `queue` known complete.
+    fn get(&self, queue: QueueId) -> Option<usize> {
+        let mut t = &self.root;
+        while let Some(n) = t {
+            if queue < n.queue {
+                t = &n.left;
+            } else if queue > n.queue {
+                t = &n.right;
+            } else {
+                return Some(n.at);
+            }
         }
+        None
+    }
+
+    /// Both: the later ordinal per queue (the smaller clock's entries
+    /// advanced in the larger one).
+    fn join(&mut self, other: &Clock) {
+        let same = match (&self.root, &other.root) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (_, None) => true,
+            (None, Some(_)) => false,
+        };
+        if same {
+            return;
+        }
+        let (mut big, small) = if other.len > self.len {
+            (other.clone(), &*self)
+        } else {
+            (std::mem::take(self), other)
+        };
+        let mut es = Vec::with_capacity(small.len);
+        entries(&small.root, &mut es);
+        for (q, n) in es {
+            big.advance(q, n);
+        }
+        *self = big;
     }
 
     /// `queue`'s submissions up to ordinal `at` complete.
     fn advance(&mut self, queue: QueueId, at: usize) {
-        match self.0.iter_mut().find(|(q, _)| *q == queue) {
-            Some((_, n)) => *n = (*n).max(at),
-            None => self.0.push((queue, at)),
+        if self.get(queue).is_some_and(|n| n >= at) {
+            return;
         }
+        let (root, new) = insert(&self.root, queue, at);
+        self.root = Some(root);
+        self.len += usize::from(new);
     }
 }
 
@@ -94,12 +227,12 @@ pub(crate) struct Completion {
     /// Per queue, what a later batch of it, or its `ALL_COMMANDS`
     /// signal, is ordered after: its batches' commands, and what their
     /// `ALL_COMMANDS` waits carried.
-    queues: Vec<(QueueId, Clock)>,
+    queues: Vec<Clock>,
     /// Per queue, what a fence of its latest submission (or
     /// `vkQueueWaitIdle`) shows complete: also what waits with a narrower
     /// mask carried, since a fence waits for every operation of the batch,
     /// semaphore waits included.
-    fenced: Vec<(QueueId, Clock)>,
+    fenced: Vec<Clock>,
     /// What the host knows complete (commands, and waits with
     /// `ALL_COMMANDS`).
     host: Clock,
@@ -126,20 +259,18 @@ pub(crate) struct Completion {
     submits: usize,
 }
 
-/// The clock of `queue` in `clocks` (empty if none).
-fn clock_of(clocks: &[(QueueId, Clock)], queue: QueueId) -> Clock {
-    clocks
-        .iter()
-        .find(|(q, _)| *q == queue)
-        .map_or_else(Clock::default, |(_, c)| c.clone())
+/// The clock of `queue` in `clocks`, indexed by queue (empty if none).
+fn clock_of(clocks: &[Clock], queue: QueueId) -> Clock {
+    clocks.get(queue.0 as usize).cloned().unwrap_or_default()
 }
 
-/// Sets the clock of `queue` in `clocks`.
-fn set_clock(clocks: &mut Vec<(QueueId, Clock)>, queue: QueueId, clock: Clock) {
-    match clocks.iter_mut().find(|(q, _)| *q == queue) {
-        Some((_, c)) => *c = clock,
-        None => clocks.push((queue, clock)),
+/// Sets the clock of `queue` in `clocks`, indexed by queue.
+fn set_clock(clocks: &mut Vec<Clock>, queue: QueueId, clock: Clock) {
+    let i = queue.0 as usize;
+    if clocks.len() <= i {
+        clocks.resize(i + 1, Clock::default());
     }
+    clocks[i] = clock;
 }
 
 /// Whether a stage mask links a chain.
@@ -293,7 +424,9 @@ impl Completion {
             self.binary_waits.insert(w.semaphore, (queue, at, all(w.stages)));
         }
         chain.advance(queue, at);
-        fence.join(&chain);
+        // `fence` holds `chain` before this advance ([`Self::batch_clocks`]):
+        // the same as joining `chain`, without a walk over both.
+        fence.advance(queue, at);
         fence.join(&clock_of(&self.fenced, queue));
         set_clock(&mut self.queues, queue, chain.clone());
         set_clock(&mut self.fenced, queue, fence);
@@ -321,12 +454,13 @@ impl Completion {
     /// them, `vkDeviceWaitIdle`) or for one queue (`vkQueueWaitIdle`):
     /// what their completion shows complete.
     pub(crate) fn host_waited(&mut self, target: WaitFor) {
-        for (q, c) in &self.fenced {
-            if target == WaitFor::All || target == WaitFor::Queue(*q) {
+        for (i, c) in self.fenced.iter().enumerate() {
+            let q = QueueId(i as u32);
+            if target == WaitFor::All || target == WaitFor::Queue(q) {
                 self.host.join(c);
                 // The queue's own batches, every wait in them.
-                if let Some(&(_, n)) = c.0.iter().find(|(x, _)| x == q) {
-                    self.host_fenced.advance(*q, n);
+                if let Some(n) = c.get(q) {
+                    self.host_fenced.advance(q, n);
                 }
             }
         }
@@ -362,5 +496,62 @@ impl Completion {
     /// `semaphore`, if one is recorded.
     fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
         self.timeline_signals.get(&(semaphore, value)).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The persistent clock agrees with a plain map under random advances
+    /// and joins, clones left behind included (a clone must not see later
+    /// changes of the one it came from), and stays balanced.
+    #[test]
+    fn clock_is_a_map_of_latest_ordinals() {
+        let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |m: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % m
+        };
+        let mut clocks: Vec<(Clock, BTreeMap<QueueId, usize>)> = vec![Default::default()];
+        for _ in 0..4000 {
+            let i = next(clocks.len() as u64) as usize;
+            let (mut c, mut m) = clocks[i].clone();
+            if next(4) == 0 {
+                let (o, om) = &clocks[next(clocks.len() as u64) as usize];
+                c.join(o);
+                for (&q, &n) in om {
+                    let e = m.entry(q).or_insert(n);
+                    *e = (*e).max(n);
+                }
+            } else {
+                let (q, n) = (QueueId(next(300) as u32), next(1000) as usize);
+                c.advance(q, n);
+                let e = m.entry(q).or_insert(n);
+                *e = (*e).max(n);
+            }
+            clocks.push((c, m));
+        }
+        for (c, m) in &clocks {
+            let mut es = Vec::new();
+            entries(&c.root, &mut es);
+            let want: Vec<(QueueId, usize)> = m.iter().map(|(&q, &n)| (q, n)).collect();
+            assert_eq!(es, want);
+            assert_eq!(c.len, m.len());
+            // AVL: height at most 1.45 log2(n + 2).
+            let bound = 1.45 * ((m.len() + 2) as f64).log2();
+            assert!(
+                f64::from(height(&c.root)) <= bound.ceil(),
+                "height {}",
+                height(&c.root)
+            );
+            for q in 0..300 {
+                let q = QueueId(q);
+                assert_eq!(c.get(q), m.get(&q).copied());
+                assert_eq!(c.covers(q, 500), m.get(&q).is_some_and(|&n| n >= 500));
+            }
+        }
     }
 }

@@ -111,18 +111,25 @@
 //! host is after does not reach already. Slots have no limit (the
 //! single-queue checker's are the 64 bits of a value, so a single-queue
 //! program needing more is walked here, [`crate::hazard::check_with`]); a
-//! new set of an event removes its old slots from every live record.
+//! new set of an event removes its old slots from every live record
+//! (through the log).
 //!
-//! The state is not summarized as much as the single-queue checker's: a
-//! barrier visits every live record (one some byte range still holds,
-//! [`State::live`]), and records are not interned. It is linear in the
-//! live state per barrier; single-queue programs do not pay for it. The
-//! records no byte range holds any more are dropped between commands
-//! ([`State::compact`], amortized), so memory follows the live state, and
-//! the candidates are decided in one pass (linear in the program times
-//! the number of distinct stage masks of semaphore operations), so the
-//! walk is linear in the program for a bounded live state (issue 27;
-//! `model/tests/multi_queue_scaling.rs`).
+//! The state is not summarized as much as the single-queue checker's:
+//! records are not interned. An operation that changes every record the
+//! same way (a barrier outside the ranges of its buffer barriers, an event
+//! set or wait, a semaphore or fence operation) is logged ([`LogOp`]) and
+//! applied to a record when it is next read ([`State::sync`]), so a record
+//! costs the operations of its lifetime only if it is read after them, and
+//! a frontier names only the queues it reached ([`PerQueues`]): a chain
+//! through N queues is linear in N. A read still replays the operations
+//! since its record was last read, so the cost per command is
+//! proportional to the live byte ranges once all have been touched;
+//! single-queue programs do not pay for it. The records no byte range
+//! holds any more are dropped between commands ([`State::compact`],
+//! amortized), with the log's prefix every kept record has seen, and the
+//! candidates are decided in one pass (linear in the program times the
+//! number of distinct stage masks of semaphore operations) (issues 25 and
+//! 27; `model/tests/multi_queue_scaling.rs`).
 
 use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
@@ -135,6 +142,8 @@ use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::rc::Rc;
 
 /// What one queue knows of an operation (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,18 +161,65 @@ struct PerQueue {
     released: bool,
 }
 
+/// Per queue, a value that is `T::default()` for most queues: the entries
+/// that differ, sorted by queue. A record's frontiers name only the
+/// queues they reached; a vector with one entry per queue of the program
+/// made every record cost the number of queues to create and to copy, and
+/// a chain through N queues cubic (issue 27: 1,000 queues took 16.7 s).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct PerQueues<T>(Vec<(u32, T)>);
+
+impl<T: Copy + Default> PerQueues<T> {
+    /// The value of queue `q`.
+    fn get(&self, q: usize) -> T {
+        match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
+            Ok(i) => self.0[i].1,
+            Err(_) => T::default(),
+        }
+    }
+
+    /// The value of queue `q`, to change (queues are reached mostly in
+    /// increasing order, so the insertion is mostly a push).
+    fn get_mut(&mut self, q: usize) -> &mut T {
+        let i = match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (q as u32, T::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    /// Only queue `q`'s entry (the part of a frontier that one barrier of
+    /// `q` reads).
+    fn only(&self, q: usize) -> Self {
+        match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
+            Ok(i) => PerQueues(vec![self.0[i]]),
+            Err(_) => PerQueues(Vec::new()),
+        }
+    }
+
+    fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
 /// The operations known to happen after some operation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Frontier {
-    q: Vec<PerQueue>,
+    /// Per queue reached (the others: nothing reached).
+    q: PerQueues<PerQueue>,
     /// The semaphore signal operations reached, as (signal group, first
-    /// signal of the group reached): the group's signals from that one on.
-    /// A group is a queue and a first synchronization scope (or the host):
-    /// whether a signal is reached depends only on its group and on fields
-    /// that only grow, so once one signal of a group is reached every
-    /// later one is. A list of every signal reached would grow with the
-    /// program for a record that lives long, and be searched and copied
-    /// at every wait and barrier (issue 27).
+    /// signal of the group reached), sorted by group: the group's signals
+    /// from that one on. A group is a queue and a first synchronization
+    /// scope (or the host): whether a signal is reached depends only on
+    /// its group and on fields that only grow, so once one signal of a
+    /// group is reached every later one is. A list of every signal
+    /// reached would grow with the program for a record that lives long,
+    /// and be searched and copied at every wait and barrier; sorted, a
+    /// record that reached the groups of many queues is searched in
+    /// logarithmic time (issue 27).
     sigs: Vec<(u32, u32)>,
     /// The event slots reached, ascending: a slot is the first half of one
     /// barrier of a `vkCmdSetEvent2` (its event signal operation), or the
@@ -177,12 +233,14 @@ struct Frontier {
 }
 
 impl Frontier {
-    fn new(queues: usize) -> Self {
+    /// What one barrier (or event set or wait) of queue `q` reads of this
+    /// frontier: queue `q`, the events and the host, not the signals.
+    fn only(&self, q: usize) -> Frontier {
         Frontier {
-            q: vec![PerQueue::default(); queues],
+            q: self.q.only(q),
             sigs: Vec::new(),
-            events: Vec::new(),
-            host: false,
+            events: self.events.clone(),
+            host: self.host,
         }
     }
 
@@ -211,7 +269,8 @@ impl Frontier {
     /// whose first scope is `NONE` or `HOST` is not after the wait), or
     /// the host (the barrier's submit).
     fn reaches_dep(&self, q: usize, first: StageSet) -> bool {
-        self.host || self.q[q].stages.intersects(first) || (self.q[q].released && all_commands(first))
+        let p = self.q.get(q);
+        self.host || p.stages.intersects(first) || (p.released && all_commands(first))
     }
 
     /// Whether barrier `b` of queue `q`, performing `role`, happens after:
@@ -230,13 +289,13 @@ impl Frontier {
     fn take_barrier(&mut self, q: usize, b: &ResolvedBarrier, role: Option<OwnershipRole>) {
         self.take_dep(q, b.dst_exec);
         if role == Some(OwnershipRole::Release) {
-            self.q[q].released = true;
+            self.q.get_mut(q).released = true;
         }
     }
 
     /// The barrier reached: its second synchronization scope follows.
     fn take_dep(&mut self, q: usize, second: StageSet) {
-        let p = &mut self.q[q];
+        let p = self.q.get_mut(q);
         p.stages = p.stages.union(second);
         p.touched = true;
         p.all |= all_commands(second);
@@ -245,12 +304,12 @@ impl Frontier {
     /// Whether a queue family acquire operation of queue `q` happens
     /// after: an `ALL_COMMANDS` second scope of `q` reached, or the host.
     fn reaches_ownership_op(&self, q: usize) -> bool {
-        self.host || self.q[q].all
+        self.host || self.q.get(q).all
     }
 
     /// Whether an access of queue `q` in `stage` happens after.
     fn reaches_access(&self, q: usize, stage: Stage) -> bool {
-        self.host || self.q[q].stages.contains(stage)
+        self.host || self.q.get(q).stages.contains(stage)
     }
 
     /// Whether a semaphore signal operation of queue `q` (first scope
@@ -258,9 +317,8 @@ impl Frontier {
     /// into its first scope, or, with `ALL_COMMANDS`, a barrier whose
     /// second scope holds `HOST` (the definitional semantics' reading).
     fn reaches_signal(&self, q: usize, first: StageSet, all: bool) -> bool {
-        self.host
-            || self.q[q].stages.intersects(first)
-            || (all && (self.q[q].stages.contains(Stage::Host) || self.q[q].released))
+        let p = self.q.get(q);
+        self.host || p.stages.intersects(first) || (all && (p.stages.contains(Stage::Host) || p.released))
     }
 
     /// Whether a semaphore wait with these candidate signals happens after:
@@ -272,13 +330,16 @@ impl Frontier {
     /// Whether signal `c` was reached (see [`Frontier::sigs`]).
     fn reached(&self, c: u32, groups: &[u32]) -> bool {
         let g = groups[c as usize];
-        self.sigs.iter().any(|&(sg, first)| sg == g && first <= c)
+        match self.sigs.binary_search_by_key(&g, |&(sg, _)| sg) {
+            Ok(i) => self.sigs[i].1 <= c,
+            Err(_) => false,
+        }
     }
 
     /// A semaphore wait of queue `r` reached: its second synchronization
     /// scope follows, and its queue's fences.
     fn import(&mut self, r: usize, second: StageSet) {
-        let p = &mut self.q[r];
+        let p = self.q.get_mut(r);
         p.stages = p.stages.union(second);
         p.touched = true;
         p.all |= all_commands(second);
@@ -287,8 +348,8 @@ impl Frontier {
     /// Signal `id` (of `group`) reached; signals come in walk order, so
     /// the first one recorded per group is the earliest.
     fn add_sig(&mut self, id: u32, group: u32) {
-        if !self.sigs.iter().any(|&(g, _)| g == group) {
-            self.sigs.push((group, id));
+        if let Err(at) = self.sigs.binary_search_by_key(&group, |&(g, _)| g) {
+            self.sigs.insert(at, (group, id));
         }
     }
 }
@@ -303,10 +364,30 @@ struct Rec {
     a: Frontier,
     sv: Frontier,
     h: Frontier,
-    vis: Vec<StageAccessSet>,
+    vis: PerQueues<StageAccessSet>,
+    /// The operations of [`State::log`] before this one are applied.
+    synced: usize,
 }
 
 impl Rec {
+    /// What a call of barriers (or an event set or wait) of queue `q`
+    /// reads of this record's value before the call ([`State::apply_with`]):
+    /// a copy of the whole record per live record and call was the
+    /// walk's main cost with many queues (issue 27).
+    fn only(&self, q: usize) -> Rec {
+        Rec {
+            cmd: self.cmd,
+            sa: self.sa,
+            queue: self.queue,
+            e: self.e.only(q),
+            a: self.a.only(q),
+            sv: Frontier::default(),
+            h: self.h.only(q),
+            vis: PerQueues::default(),
+            synced: self.synced,
+        }
+    }
+
     fn transition(&self) -> bool {
         self.sa.is_layout_transition()
     }
@@ -392,7 +473,8 @@ impl Rec {
         if direct || old.a.reaches_barrier(q, b, role) {
             new.a.take_barrier(q, b, role);
             if in_range {
-                new.vis[q] = new.vis[q].union(b.dst_access);
+                let v = new.vis.get_mut(q);
+                *v = v.union(b.dst_access);
                 if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
                     new.h.take_dep(q, b.dst_exec);
                 }
@@ -483,7 +565,8 @@ impl Rec {
         if direct || old.a.has_any_event(slots) {
             self.a.take_dep(q, b.dst_exec);
             if in_range {
-                self.vis[q] = self.vis[q].union(b.dst_access);
+                let v = self.vis.get_mut(q);
+                *v = v.union(b.dst_access);
                 if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
                     self.h.take_dep(q, b.dst_exec);
                 }
@@ -709,15 +792,15 @@ pub(crate) fn check_multi_queue(
     let mut st = State {
         events: std::collections::HashMap::new(),
         next_slot: 0,
-        queues: program.queues.len().max(1),
         sig_groups,
         recs: Vec::new(),
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
         out: Vec::new(),
-        live: Vec::new(),
-        live_from: 0,
         kept: 0,
+        log: Vec::new(),
+        log_base: 0,
+        wait_candidates,
     };
     let mut next_wait = 0usize;
     let mut next_signal = 0u32;
@@ -737,9 +820,8 @@ pub(crate) fn check_multi_queue(
                     next_signal += 1;
                 }
                 Command::HostWait { .. } => {
-                    let c = wait_candidates[next_wait].clone();
+                    st.host_wait(next_wait);
                     next_wait += 1;
-                    st.host_wait(&c);
                 }
                 Command::HostSetEvent { event } => st.host_set_event(event.0),
                 c => {
@@ -754,10 +836,9 @@ pub(crate) fn check_multi_queue(
                 });
                 if let Some(sub) = sub {
                     for w in &sub.waits {
-                        let c = wait_candidates[next_wait].clone();
-                        next_wait += 1;
                         let second = exec_scope(w.stages, Side::Dst);
-                        st.semaphore_wait(*queue, &c, second);
+                        st.semaphore_wait(*queue, next_wait, second);
+                        next_wait += 1;
                     }
                 }
                 for &ci in cmds {
@@ -773,7 +854,7 @@ pub(crate) fn check_multi_queue(
                             let roles: Vec<Option<OwnershipRole>> = (0..dep.barriers.len())
                                 .map(|bi| os.iter().find(|o| o.0 == bi).map(|o| o.1))
                                 .collect();
-                            let rb: Vec<ResolvedBarrier> = dep
+                            let rb: Rc<[ResolvedBarrier]> = dep
                                 .barriers
                                 .iter()
                                 .zip(&roles)
@@ -786,7 +867,7 @@ pub(crate) fn check_multi_queue(
                             for (bi, role, a) in &os {
                                 st.detect_ownership(ci, *queue, a, *role, &rb[*bi]);
                             }
-                            st.apply(*queue, &rb, &roles);
+                            st.apply_with(*queue, rb.clone(), Call::Pipeline(roles.into()));
                             for (bi, a) in &ts {
                                 st.record_transition(ci, *queue, a, &rb[*bi]);
                             }
@@ -804,12 +885,12 @@ pub(crate) fn check_multi_queue(
                         // (validated, `crate::ir::event`), so the set is
                         // walked first.
                         Command::SetEvent { event, dependency } => {
-                            let rb: Vec<ResolvedBarrier> = dependency
+                            let rb: Rc<[ResolvedBarrier]> = dependency
                                 .barriers
                                 .iter()
                                 .map(|b| ResolvedBarrier::of(b, layout))
                                 .collect();
-                            st.set_event(*queue, event.0, &rb);
+                            st.set_event(*queue, event.0, rb);
                         }
                         Command::SetEvent1 { event, stage_mask } => {
                             st.set_event1(*queue, event.0, exec_scope(*stage_mask, Side::Src));
@@ -825,10 +906,7 @@ pub(crate) fn check_multi_queue(
                                     slots.push(slot);
                                 }
                             }
-                            let q = *queue;
-                            st.apply_with(&rb, |new, old, bi, inside| {
-                                new.event_wait_effect(old, q, &rb[bi], &slots[bi..=bi], false, inside);
-                            });
+                            st.apply_with(*queue, rb.into(), Call::WaitEvents2(slots.into()));
                         }
                         Command::WaitEvents1 { events, dependency } => {
                             let slots: Vec<u32> = events.iter().flat_map(|e| st.event_slots(e.0)).collect();
@@ -837,10 +915,7 @@ pub(crate) fn check_multi_queue(
                                 .iter()
                                 .map(|b| ResolvedBarrier::of(b, layout))
                                 .collect();
-                            let q = *queue;
-                            st.apply_with(&rb, |new, old, bi, inside| {
-                                new.event_wait_effect(old, q, &rb[bi], &slots, true, inside);
-                            });
+                            st.apply_with(*queue, rb.into(), Call::WaitEvents1(slots.into()));
                         }
                         c => {
                             let acc = accesses(c, layout, sem);
@@ -873,6 +948,77 @@ enum EventSet {
     Host,
 }
 
+/// What a call of barriers does to each record (the effects of
+/// [`Rec`]), by kind of call.
+#[derive(Clone, Debug)]
+enum Call {
+    /// A `vkCmdPipelineBarrier2`, with each barrier's queue family
+    /// ownership role on its queue.
+    Pipeline(Rc<[Option<OwnershipRole>]>),
+    /// A `vkCmdSetEvent2` whose barriers' signal operations are the slots
+    /// from this one on.
+    SetEvent(u32),
+    /// A `vkCmdWaitEvents2`: each barrier from its set's slot.
+    WaitEvents2(Rc<[u32]>),
+    /// A `vkCmdWaitEvents`: every barrier from every waited set's slot.
+    WaitEvents1(Rc<[u32]>),
+}
+
+impl Call {
+    /// Barrier `bi` (of `rb`, on queue `q`)'s effect on `new`, whose value
+    /// before the call is `old` ([`Rec::only`]).
+    fn effect(&self, q: usize, rb: &[ResolvedBarrier], new: &mut Rec, old: &Rec, bi: usize, inside: bool) {
+        match self {
+            Call::Pipeline(roles) => new.barrier_effect(old, q, &rb[bi], roles[bi], inside),
+            Call::SetEvent(first) => new.event_set_effect(old, q, &rb[bi], first + bi as u32, inside),
+            Call::WaitEvents2(slots) => {
+                new.event_wait_effect(old, q, &rb[bi], &slots[bi..=bi], false, inside)
+            }
+            Call::WaitEvents1(slots) => new.event_wait_effect(old, q, &rb[bi], slots, true, inside),
+        }
+    }
+}
+
+/// An operation that changes every live record the same way, whatever its
+/// bytes: kept in [`State::log`] and applied to a record when it is next
+/// read ([`State::sync`]). Applying each to every live record at once made
+/// the walk cost the live records per operation: quadratic in a chain
+/// through N queues, whose records of each queue's own buffer live to the
+/// end and are never read again, and growing per command with the number
+/// of live byte ranges (issues 25 and 27).
+#[derive(Clone, Debug)]
+enum LogOp {
+    /// A call of barriers of queue `q` as it applies to every record (a
+    /// buffer barrier as if outside its range: the records inside are
+    /// copied at the call, [`State::apply_with`]).
+    Barriers {
+        q: usize,
+        rb: Rc<[ResolvedBarrier]>,
+        call: Call,
+    },
+    /// A `vkCmdSetEvent` of queue `q`: first scope, slot.
+    SetEvent1 { q: usize, first: StageSet, slot: u32 },
+    /// An event's set ended: its slots are forgotten.
+    Forget(Range<u32>),
+    /// A semaphore wait of queue `r`: its index among the waits (its
+    /// candidates), second scope.
+    SemaphoreWait { r: usize, wait: usize, second: StageSet },
+    /// A semaphore signal of queue `q`: its id, first scope, whether that
+    /// holds `ALL_COMMANDS`.
+    SemaphoreSignal {
+        q: usize,
+        id: u32,
+        first: StageSet,
+        all: bool,
+    },
+    /// `vkSignalSemaphore`: the signal's id.
+    HostSignal(u32),
+    /// `vkWaitSemaphores`: the wait's index among the waits.
+    HostWait(usize),
+    /// A fence wait on every submission (`None`) or on one queue's.
+    Fence(Option<usize>),
+}
+
 /// The walk's state: records, and per memory object the records each
 /// byte range holds.
 struct State {
@@ -880,39 +1026,44 @@ struct State {
     events: std::collections::HashMap<u32, EventSet>,
     /// The next event slot to hand out.
     next_slot: u32,
-    queues: usize,
     /// Per signal (walk order), its group (see [`Frontier::sigs`]).
     sig_groups: Vec<u32>,
     recs: Vec<Rec>,
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
     out: Vec<Hazard>,
-    /// The records some entry of `mems` held at the last recount
-    /// ([`Self::live_ids`]) or [`Self::compact`], and every record pushed
-    /// since (`live_from..`): the others left every entry (overwritten, or
-    /// replaced by a barrier's copy) and can be the prior of no later
-    /// access, so barriers and semaphore operations skip them. Ids leave
-    /// entries for good: an entry only ever gains new ids.
-    live: Vec<usize>,
-    live_from: usize,
     /// How many records [`Self::compact`] kept the last time.
     kept: usize,
+    /// The operations that change every record (see [`LogOp`]) from
+    /// `log_base` on; a record has seen those before its
+    /// [`Rec::synced`]. The prefix every held record has seen is dropped
+    /// at [`Self::compact`].
+    log: Vec<LogOp>,
+    log_base: usize,
+    /// Per semaphore wait (device and host, walk order), its candidates.
+    wait_candidates: Vec<Vec<u32>>,
 }
 
 impl State {
-    /// The records that may still be priors (see [`State::live`]),
-    /// recomputed from the entries once the records pushed since the last
-    /// time outnumber the live ones (amortized: linear in the entries).
-    fn live_ids(&mut self) -> Vec<usize> {
-        if self.recs.len() - self.live_from > self.live.len().max(64) {
-            self.live = self.held();
-            self.live_from = self.recs.len();
+    /// The log's end: what a record made now has seen.
+    fn now(&self) -> usize {
+        self.log_base + self.log.len()
+    }
+
+    /// Brings record `id` up to date: applies the logged operations it
+    /// has not seen, as they would have applied when logged (a record
+    /// that races nothing any more, [`Rec::done`], is left as it is, as
+    /// the operations themselves did).
+    fn sync(&mut self, id: usize) {
+        let now = self.now();
+        let x = &mut self.recs[id];
+        for op in &self.log[x.synced - self.log_base..] {
+            if x.done() {
+                break;
+            }
+            replay(op, x, &self.sig_groups, &self.wait_candidates);
         }
-        self.live
-            .iter()
-            .copied()
-            .chain(self.live_from..self.recs.len())
-            .collect()
+        x.synced = now;
     }
 
     /// The ids some entry holds, sorted.
@@ -930,8 +1081,9 @@ impl State {
     /// Drops the records no entry holds and renumbers the rest, once the
     /// records outnumber twice those kept last time (amortized linear):
     /// without it every record a barrier ever copied stays in memory, and
-    /// memory grows with the program, not with its live state. Called
-    /// between commands only, when no id is held outside `mems`.
+    /// memory grows with the program, not with its live state. Drops the
+    /// log's prefix every record kept has seen. Called between commands
+    /// only, when no id is held outside `mems`.
     fn compact(&mut self) {
         if self.recs.len() <= 2 * self.kept + 1024 {
             return;
@@ -956,8 +1108,9 @@ impl State {
         }
         self.recs = recs;
         self.kept = self.recs.len();
-        self.live = (0..self.kept).collect();
-        self.live_from = self.kept;
+        let seen = self.recs.iter().map(|r| r.synced).min().unwrap_or(self.now());
+        self.log.drain(..seen - self.log_base);
+        self.log_base = seen;
     }
 
     fn split_at(&mut self, m: usize, pos: u64) {
@@ -998,18 +1151,19 @@ impl State {
     }
 
     fn fresh(&self, cmd: usize, sa: StageAccess, queue: usize) -> Rec {
-        let mut e = Frontier::new(self.queues);
+        let mut e = Frontier::default();
         // Its own fence follows it.
-        e.q[queue].touched = true;
+        e.q.get_mut(queue).touched = true;
         Rec {
             cmd,
             sa,
             queue,
             e,
-            a: Frontier::new(self.queues),
-            sv: Frontier::new(self.queues),
-            h: Frontier::new(self.queues),
-            vis: vec![StageAccessSet::EMPTY; self.queues],
+            a: Frontier::default(),
+            sv: Frontier::default(),
+            h: Frontier::default(),
+            vis: PerQueues::default(),
+            synced: self.now(),
         }
     }
 
@@ -1031,7 +1185,7 @@ impl State {
         // "X->AV->DOM->VIS(A_Y,R_Y,D_Y,L)->Y": a barrier's visibility
         // operation on Y's queue, a semaphore wait's, or a submit's (after
         // an availability that reached the host).
-        x.a.host || x.vis[q].contains(sa) || x.sv.reaches_access(q, stage)
+        x.a.host || x.vis.get(q).contains(sa) || x.sv.reaches_access(q, stage)
     }
 
     fn push(&mut self, kind: HazardKind, cmd: usize, a: &Access, prior: &Rec, range: ByteRange, host: bool) {
@@ -1095,6 +1249,7 @@ impl State {
                 let (end, ids) = self.mems[m][&k].clone();
                 let range = ByteRange::new(k, end);
                 for id in ids {
+                    self.sync(id);
                     let x = &self.recs[id];
                     if !x.sa.is_write() && !a.sa.is_write() {
                         continue;
@@ -1135,6 +1290,9 @@ impl State {
         let m = a.mem.0 as usize;
         for k in self.entries(m, a.range) {
             let ids = std::mem::take(&mut self.mems[m].get_mut(&k).expect("listed entry").1);
+            for &i in &ids {
+                self.sync(i);
+            }
             let recs = &self.recs;
             let mut kept: Vec<usize> = ids
                 .into_iter()
@@ -1166,6 +1324,7 @@ impl State {
                 let (end, ids) = self.mems[m][&k].clone();
                 let range = ByteRange::new(k, end);
                 for id in ids {
+                    self.sync(id);
                     let x = self.recs[id].clone();
                     let race = if x.sa.is_write() {
                         // A device write reaches the host through a barrier's
@@ -1196,6 +1355,7 @@ impl State {
             let (end, ids) = self.mems[m][&k].clone();
             let range = ByteRange::new(k, end);
             for id in ids {
+                self.sync(id);
                 let x = self.recs[id].clone();
                 if x.transition() {
                     continue;
@@ -1232,6 +1392,7 @@ impl State {
             let (end, ids) = self.mems[m][&k].clone();
             let range = ByteRange::new(k, end);
             for id in ids {
+                self.sync(id);
                 let x = self.recs[id].clone();
                 let f = if x.sa.is_write() { &x.a } else { &x.e };
                 let ordered = f.reaches_ownership_op(q)
@@ -1258,7 +1419,7 @@ impl State {
         let mut rec = self.fresh(cmd, a.sa, q);
         if role == OwnershipRole::Acquire {
             rec.e.take_dep(q, b.dst_exec);
-            rec.vis[q] = b.dst_access;
+            *rec.vis.get_mut(q) = b.dst_access;
             if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
                 rec.h.take_dep(q, b.dst_exec);
             }
@@ -1274,26 +1435,20 @@ impl State {
         let mut rec = self.fresh(cmd, a.sa, q);
         rec.e.take_dep(q, b.dst_exec);
         rec.a.take_dep(q, b.dst_exec);
-        rec.vis[q] = b.dst_access;
+        *rec.vis.get_mut(q) = b.dst_access;
         if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
             rec.h.take_dep(q, b.dst_exec);
         }
         self.record(a, rec);
     }
 
-    /// The barriers of one `vkCmdPipelineBarrier2` on queue `q`.
-    fn apply(&mut self, q: usize, barriers: &[ResolvedBarrier], roles: &[Option<OwnershipRole>]) {
-        self.apply_with(barriers, |new, old, bi, inside| {
-            new.barrier_effect(old, q, &barriers[bi], roles[bi], inside);
-        });
-    }
-
-    /// Applies the barriers of one call (a pipeline barrier, an event set
-    /// or wait) to every live record: `effect(new, old, i, inside)` is
-    /// barrier `i`'s effect on a record whose value before the call is
-    /// `old` (barriers of one call do not chain), `inside` when the
-    /// record's bytes lie in the barrier's range.
-    fn apply_with(&mut self, barriers: &[ResolvedBarrier], effect: impl Fn(&mut Rec, &Rec, usize, bool)) {
+    /// Applies the barriers `barriers` of one call (a pipeline barrier, an
+    /// event set or wait) of queue `q`: to the records over bytes inside a
+    /// buffer barrier's range at once (a copy of each for those bytes),
+    /// and to every record as outside every range through the log
+    /// ([`LogOp::Barriers`]). Barriers of one call do not chain: each
+    /// effect reads the record's value before the call.
+    fn apply_with(&mut self, q: usize, barriers: Rc<[ResolvedBarrier]>, call: Call) {
         // Records over bytes inside a buffer barrier's range get the
         // barrier's memory dependency: a copy for those bytes, one per
         // record and set of barriers covering them.
@@ -1301,6 +1456,8 @@ impl State {
             .filter(|&i| barriers[i].range.is_some())
             .collect();
         let n = self.recs.len();
+        // The copies have seen this call (logged below).
+        let after = self.now() + 1;
         let mut clones: BTreeMap<(usize, u64), usize> = BTreeMap::new();
         for &bi in &ranged {
             let r = barriers[bi].range.expect("ranged");
@@ -1315,7 +1472,19 @@ impl State {
         mems.sort_unstable();
         mems.dedup();
         for m in mems {
-            let keys: Vec<u64> = self.mems[m].keys().copied().collect();
+            // Only the entries inside some barrier's range (split at its
+            // ends above) can be copied: the others are left as they are,
+            // and visiting every entry of the object made each buffer
+            // barrier cost the object's live ranges (issue 27).
+            let mut keys: Vec<u64> = Vec::new();
+            for &bi in &ranged {
+                let r = barriers[bi].range.expect("ranged");
+                if r.mem.0 as usize == m {
+                    keys.extend(self.mems[m].range(r.range.start..r.range.end).map(|(&k, _)| k));
+                }
+            }
+            keys.sort_unstable();
+            keys.dedup();
             for k in keys {
                 let (end, ids) = self.mems[m][&k].clone();
                 let mut mask = 0u64;
@@ -1330,20 +1499,21 @@ impl State {
                 }
                 let mut new_ids = Vec::with_capacity(ids.len());
                 for id in ids {
-                    let old = &self.recs[id];
-                    if !old.sa.is_write() || id >= n {
+                    if id >= n || !self.recs[id].sa.is_write() {
                         new_ids.push(id);
                         continue;
                     }
                     let c = match clones.get(&(id, mask)) {
                         Some(&c) => c,
                         None => {
-                            let old = self.recs[id].clone();
-                            let mut new = old.clone();
+                            self.sync(id);
+                            let mut new = self.recs[id].clone();
+                            let old = new.only(q);
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                effect(&mut new, &old, bi, inside);
+                                call.effect(q, &barriers, &mut new, &old, bi, inside);
                             }
+                            new.synced = after;
                             self.recs.push(new);
                             clones.insert((id, mask), self.recs.len() - 1);
                             self.recs.len() - 1
@@ -1354,25 +1524,11 @@ impl State {
                 self.mems[m].get_mut(&k).expect("listed").1 = new_ids;
             }
         }
-        for id in self.live_ids() {
-            if id >= n || self.recs[id].done() {
-                continue;
-            }
-            let old = self.recs[id].clone();
-            let new = &mut self.recs[id];
-            for (bi, b) in barriers.iter().enumerate() {
-                effect(new, &old, bi, b.range.is_none());
-            }
-        }
-    }
-
-    fn for_each_live(&mut self, mut f: impl FnMut(&mut Rec)) {
-        for id in self.live_ids() {
-            let r = &mut self.recs[id];
-            if !r.done() {
-                f(r);
-            }
-        }
+        self.log.push(LogOp::Barriers {
+            q,
+            rb: barriers,
+            call,
+        });
     }
 
     /// Ends event `event`'s current set (it is set again, or set by the
@@ -1380,28 +1536,19 @@ impl State {
     /// every live record so the frontiers hold the live sets' slots only.
     fn forget_event(&mut self, event: u32) {
         if let Some(EventSet::Device { first, n }) = self.events.remove(&event) {
-            let gone = first..first + n;
-            self.for_each_live(|x| {
-                for f in [&mut x.e, &mut x.a, &mut x.h] {
-                    if !f.events.is_empty() {
-                        f.events.retain(|s| !gone.contains(s));
-                    }
-                }
-            });
+            self.log.push(LogOp::Forget(first..first + n));
         }
     }
 
     /// A `vkCmdSetEvent2` of `event` on queue `q` with barriers `rb`: one
     /// slot per barrier, each its first half ([`Rec::event_set_effect`]).
-    fn set_event(&mut self, q: usize, event: u32, rb: &[ResolvedBarrier]) {
+    fn set_event(&mut self, q: usize, event: u32, rb: Rc<[ResolvedBarrier]>) {
         self.forget_event(event);
         let first = self.next_slot;
         let n = rb.len() as u32;
         self.next_slot += n;
         self.events.insert(event, EventSet::Device { first, n });
-        self.apply_with(rb, |new, old, bi, inside| {
-            new.event_set_effect(old, q, &rb[bi], first + bi as u32, inside);
-        });
+        self.apply_with(q, rb, Call::SetEvent(first));
     }
 
     /// A `vkCmdSetEvent` of `event` on queue `q` with first
@@ -1411,10 +1558,7 @@ impl State {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.events.insert(event, EventSet::Device { first: slot, n: 1 });
-        self.for_each_live(|x| {
-            let old = x.clone();
-            x.event_set1_effect(&old, q, first, slot);
-        });
+        self.log.push(LogOp::SetEvent1 { q, first, slot });
     }
 
     /// `vkSetEvent`: the event's device set ends. A host set reaches no
@@ -1434,35 +1578,79 @@ impl State {
         }
     }
 
-    /// A semaphore wait operation of queue `r` (second scope `second`).
-    fn semaphore_wait(&mut self, r: usize, candidates: &[u32], second: StageSet) {
-        let groups = std::mem::take(&mut self.sig_groups);
-        self.for_each_live(|x| {
-            let e = x.e.reaches_wait(candidates, &groups);
-            let av = x.a.reaches_wait(candidates, &groups);
-            let h = x.h.reaches_wait(candidates, &groups);
-            if e {
-                x.e.import(r, second);
-            }
-            if av {
-                x.a.import(r, second);
-                // The wait's visibility operation, after an availability:
-                // to the accesses in its own second scope only ("Let
-                // AccessScope2nd be the second access scope of the last
-                // command in the Sync chain"), so `sv` never chains on.
-                x.sv.import(r, second);
-            }
-            if h {
-                x.h.import(r, second);
-            }
-        });
-        self.sig_groups = groups;
+    /// A semaphore wait operation of queue `r` (second scope `second`),
+    /// the `wait`th of the walk.
+    fn semaphore_wait(&mut self, r: usize, wait: usize, second: StageSet) {
+        self.log.push(LogOp::SemaphoreWait { r, wait, second });
     }
 
     /// A semaphore signal operation of queue `q`.
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
-        let g = self.sig_groups[id as usize];
-        self.for_each_live(|x| {
+        self.log.push(LogOp::SemaphoreSignal { q, id, first, all });
+    }
+
+    /// `vkSignalSemaphore`: after whatever reached the host.
+    fn host_signal(&mut self, id: u32) {
+        self.log.push(LogOp::HostSignal(id));
+    }
+
+    /// `vkWaitSemaphores`, the `wait`th wait of the walk: later host
+    /// operations after its candidates.
+    fn host_wait(&mut self, wait: usize) {
+        self.log.push(LogOp::HostWait(wait));
+    }
+
+    /// A fence wait on every submission so far (`None`) or on those of one
+    /// queue (`vkQueueWaitIdle`).
+    fn fence_wait(&mut self, q: Option<usize>) {
+        self.log.push(LogOp::Fence(q));
+    }
+}
+
+/// Logged operation `op`'s effect on record `x` (see [`LogOp`]); `groups`
+/// is each signal's group, `candidates` each wait's candidate signals.
+fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
+    match op {
+        LogOp::Barriers { q, rb, call } => {
+            let old = x.only(*q);
+            for (bi, b) in rb.iter().enumerate() {
+                call.effect(*q, rb, x, &old, bi, b.range.is_none());
+            }
+        }
+        LogOp::SetEvent1 { q, first, slot } => {
+            let old = x.only(*q);
+            x.event_set1_effect(&old, *q, *first, *slot);
+        }
+        LogOp::Forget(gone) => {
+            for f in [&mut x.e, &mut x.a, &mut x.h] {
+                if !f.events.is_empty() {
+                    f.events.retain(|s| !gone.contains(s));
+                }
+            }
+        }
+        LogOp::SemaphoreWait { r, wait, second } => {
+            let c = &candidates[*wait];
+            let e = x.e.reaches_wait(c, groups);
+            let av = x.a.reaches_wait(c, groups);
+            let h = x.h.reaches_wait(c, groups);
+            if e {
+                x.e.import(*r, *second);
+            }
+            if av {
+                x.a.import(*r, *second);
+                // The wait's visibility operation, after an availability:
+                // to the accesses in its own second scope only ("Let
+                // AccessScope2nd be the second access scope of the last
+                // command in the Sync chain"), so `sv` never chains on.
+                x.sv.import(*r, *second);
+            }
+            if h {
+                x.h.import(*r, *second);
+            }
+        }
+        LogOp::SemaphoreSignal { q, id, first, all } => {
+            let (q, id, first, all) = (*q, *id, *first, *all);
+            let g = groups[id as usize];
             let direct = x.directly_in(q, first);
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
@@ -1476,49 +1664,36 @@ impl State {
             // x, it is after one.
             if x.sa.is_write() && (direct || x.a.reaches_signal(q, first, all)) {
                 x.a.add_sig(id, g);
-                x.a.q[q].touched = true;
+                x.a.q.get_mut(q).touched = true;
             }
             if x.h.reaches_signal(q, first, all) {
                 x.h.add_sig(id, g);
             }
-        });
-    }
-
-    /// `vkSignalSemaphore`: after whatever reached the host.
-    fn host_signal(&mut self, id: u32) {
-        let g = self.sig_groups[id as usize];
-        self.for_each_live(|x| {
+        }
+        LogOp::HostSignal(id) => {
+            let g = groups[*id as usize];
             for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if f.host {
-                    f.add_sig(id, g);
+                    f.add_sig(*id, g);
                 }
             }
-        });
-    }
-
-    /// `vkWaitSemaphores`: later host operations after its candidates.
-    fn host_wait(&mut self, candidates: &[u32]) {
-        let groups = std::mem::take(&mut self.sig_groups);
-        self.for_each_live(|x| {
+        }
+        LogOp::HostWait(wait) => {
+            let c = &candidates[*wait];
             for f in [&mut x.e, &mut x.a, &mut x.h] {
-                if !candidates.is_empty() && f.reaches_wait(candidates, &groups) {
+                if !c.is_empty() && f.reaches_wait(c, groups) {
                     f.host = true;
                 }
             }
-        });
-        self.sig_groups = groups;
-    }
-
-    /// A fence wait on every submission so far (`None`) or on those of one
-    /// queue (`vkQueueWaitIdle`). The fence signal is an availability
-    /// operation of the writes in its first synchronization scope: those
-    /// of its own queue (every one submitted so far), not those only
-    /// chained into it from another queue.
-    fn fence_wait(&mut self, q: Option<usize>) {
-        self.for_each_live(|x| {
+        }
+        // The fence signal is an availability operation of the writes in
+        // its first synchronization scope: those of its own queue (every
+        // one submitted so far), not those only chained into it from
+        // another queue.
+        LogOp::Fence(q) => {
             let hit = |f: &Frontier| match q {
-                None => f.q.iter().any(|p| p.touched),
-                Some(q) => f.q[q].touched,
+                None => f.q.values().any(|p| p.touched),
+                Some(q) => f.q.get(*q).touched,
             };
             if hit(&x.e) {
                 x.e.host = true;
@@ -1531,6 +1706,6 @@ impl State {
                     f.host = true;
                 }
             }
-        });
+        }
     }
 }
