@@ -227,8 +227,10 @@ struct Frontier {
     /// wait asks for the slots of its events' current sets only; the slots
     /// of an event's earlier set are removed when it is set again
     /// ([`State::forget_event`]), so the list holds at most the live
-    /// sets' slots.
-    events: Vec<u32>,
+    /// sets' slots. Shared: the snapshot a call takes before applying its
+    /// barriers ([`Rec::only`]) copies a pointer, not a list that can hold
+    /// thousands of slots (`events-reverse`).
+    events: std::rc::Rc<Vec<u32>>,
     host: bool,
 }
 
@@ -259,7 +261,7 @@ impl Frontier {
     /// by a later barrier of the same set).
     fn add_event(&mut self, slot: u32) {
         if let Err(at) = self.events.binary_search(&slot) {
-            self.events.insert(at, slot);
+            std::rc::Rc::make_mut(&mut self.events).insert(at, slot);
         }
     }
 
@@ -1623,8 +1625,8 @@ fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
         }
         LogOp::Forget(gone) => {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
-                if !f.events.is_empty() {
-                    f.events.retain(|s| !gone.contains(s));
+                if f.events.iter().any(|s| gone.contains(s)) {
+                    std::rc::Rc::make_mut(&mut f.events).retain(|s| !gone.contains(s));
                 }
             }
         }
