@@ -33,6 +33,7 @@ fn run(path: &str) -> Result<bool, Box<dyn std::error::Error>> {
     })?;
     println!("device: {}", device.info());
     let result = device.run(&trace.program)?;
+    println!("queues: {}", result.queue_mapping);
     for s in &result.submissions {
         let ns = s.gpu_ns.map_or("n/a".to_string(), |n| format!("{n} ns"));
         match line(s.command) {
