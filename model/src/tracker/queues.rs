@@ -582,11 +582,7 @@ impl Queues {
         let semaphores = &self.semaphores;
         self.states
             .wait(semaphores, sem, Some(value))
-            .map_err(|kind| TrackerError::Semaphore {
-                what,
-                operand: "host".to_string(),
-                kind,
-            })?;
+            .map_err(host_operand(what))?;
         let initial = semaphores[sem.0 as usize].kind.initial_value();
         self.completion.host_waited_value(sem, value, initial);
         self.after_host_wait();
@@ -603,11 +599,7 @@ impl Queues {
         let completion = &self.completion;
         self.states
             .host_signal(&self.semaphores, sem, value, |q, at| completion.host_knows(q, at))
-            .map_err(|kind| TrackerError::Semaphore {
-                what,
-                operand: "host".to_string(),
-                kind,
-            })?;
+            .map_err(host_operand(what))?;
         if matches!(
             self.semaphores[sem.0 as usize].kind,
             SemaphoreType::Timeline { .. }
@@ -615,5 +607,15 @@ impl Queues {
             self.completion.host_signal(sem, value);
         }
         Ok(())
+    }
+}
+
+/// The error of a host wait or signal that breaks a semaphore rule, for
+/// `map_err` (the operand is the host).
+fn host_operand(what: &'static str) -> impl FnOnce(ProgramErrorKind) -> TrackerError {
+    move |kind| TrackerError::Semaphore {
+        what,
+        operand: "host".to_string(),
+        kind,
     }
 }
