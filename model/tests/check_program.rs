@@ -284,3 +284,29 @@ fn layer_emulation_keeps_the_refusal() {
         "{e}"
     );
 }
+
+/// A one-queue program past the event slots that also renders: the walk
+/// that takes such programs does not model rendering, so the definitional
+/// semantics decides, and the reason names the event sets, not "several
+/// queues" (the program has one).
+#[test]
+fn events_past_the_slots_with_rendering_say_why() {
+    let body = "image color R32_UINT 4x4\n\
+                barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE color COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+                begin-rendering color color COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n\
+                copy a[0..64] -> b[0..64]\nfill a[0..64] 2";
+    let text = format!("buffer a 64\nbuffer b 64\n{}\n", padded(65, body));
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let checked = check_program(&t.program, Semantics::default()).unwrap();
+    match &checked.decided_by {
+        DecidedBy::Definition { why, .. } => {
+            assert!(why.contains("event sets with more than 64"), "{why}");
+            assert!(!why.contains("several queues"), "{why}");
+        }
+        other => panic!("decided by {other:?}"),
+    }
+    assert_eq!(
+        checked.hazards.len(),
+        races(&t.program, Reading::MemoryModel).unwrap().len()
+    );
+}

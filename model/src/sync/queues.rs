@@ -653,13 +653,24 @@ pub(crate) fn check_multi_queue(
         .iter()
         .position(|c| matches!(c, Command::Render(_)))
     {
+        let (kw, name) = (program.commands[at].keyword(), program.commands[at].vulkan_name());
+        if program.first_multi_queue_command().is_none() {
+            // One queue, here for its event sets (more than the one-queue
+            // checker has slots for at once, `crate::hazard::refuse_events`):
+            // say that, not "several queues".
+            return Err(ProgramError {
+                at: Location::Command(at),
+                kind: ProgramErrorKind::EventsNotSupported {
+                    what: format!(
+                        "event sets with more than {} barriers at once, and rendering (`{kw}`, {name})",
+                        crate::hazard::EVENT_SLOTS
+                    ),
+                },
+            });
+        }
         return Err(refuse(
             at,
-            format!(
-                "`{}` ({}, rendering) with several queues or semaphores",
-                program.commands[at].keyword(),
-                program.commands[at].vulkan_name()
-            ),
+            format!("`{kw}` ({name}, rendering) with several queues or semaphores"),
         ));
     }
     if sem != Semantics::for_reading(sem.reading()) {
