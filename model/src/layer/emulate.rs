@@ -140,34 +140,29 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                         }
                     }
                 }
-                if let (true, Command::Image(ic)) = (emulation.buffer_image_copy_hull, c) {
-                    use crate::ir::image::ImageOp;
-                    if let ImageOp::CopyBufferToImage { buffer, .. }
-                    | ImageOp::CopyImageToBuffer { buffer, .. } = &ic.op
-                    {
-                        // D25: one range per buffer side, padding included.
-                        let mut hulls: Vec<Access> = Vec::new();
-                        acc.retain(|a| {
-                            if a.region.object != *buffer {
-                                return true;
+                if let (true, Some(buffer)) = (emulation.buffer_image_copy_hull, image_copy_buffer(c)) {
+                    // D25: one range per buffer side, padding included.
+                    let mut hulls: Vec<Access> = Vec::new();
+                    acc.retain(|a| {
+                        if a.region.object != buffer {
+                            return true;
+                        }
+                        match hulls.iter_mut().find(|h| h.sa == a.sa && h.mem == a.mem) {
+                            Some(h) => {
+                                h.region.range = ByteRange::new(
+                                    h.region.range.start.min(a.region.range.start),
+                                    h.region.range.end.max(a.region.range.end),
+                                );
+                                h.range = ByteRange::new(
+                                    h.range.start.min(a.range.start),
+                                    h.range.end.max(a.range.end),
+                                );
                             }
-                            match hulls.iter_mut().find(|h| h.sa == a.sa && h.mem == a.mem) {
-                                Some(h) => {
-                                    h.region.range = ByteRange::new(
-                                        h.region.range.start.min(a.region.range.start),
-                                        h.region.range.end.max(a.region.range.end),
-                                    );
-                                    h.range = ByteRange::new(
-                                        h.range.start.min(a.range.start),
-                                        h.range.end.max(a.range.end),
-                                    );
-                                }
-                                None => hulls.push(*a),
-                            }
-                            false
-                        });
-                        acc.extend(hulls);
-                    }
+                            None => hulls.push(*a),
+                        }
+                        false
+                    });
+                    acc.extend(hulls);
                 }
                 if unseen {
                     // D22: no load, store, resolve or draw attachment access.
@@ -515,8 +510,9 @@ fn binding_record_order(kernel: &str, n: usize) -> Vec<usize> {
 /// [`binding_record_order`], then the indirect buffer), and for each
 /// access of [`accesses`] the index of its range.
 /// The buffer of a `vkCmdCopyBufferToImage` or `vkCmdCopyImageToBuffer`
-/// (K4 records its side of the copy; `layer_slots` covers the other
-/// commands, whose accesses are all buffer accesses).
+/// (D25 takes the hull of its side of the copy; K4 records that side,
+/// `layer_slots` covering the other commands, whose accesses are all
+/// buffer accesses).
 fn image_copy_buffer(c: &Command) -> Option<crate::ir::program::ObjectId> {
     use crate::ir::image::ImageOp;
     match c {

@@ -230,7 +230,7 @@ struct Frontier {
     /// sets' slots. Shared: the snapshot a call takes before applying its
     /// barriers ([`Rec::only`]) copies a pointer, not a list that can hold
     /// thousands of slots (`events-reverse`).
-    events: std::rc::Rc<Vec<u32>>,
+    events: Rc<Vec<u32>>,
     host: bool,
 }
 
@@ -261,7 +261,7 @@ impl Frontier {
     /// by a later barrier of the same set).
     fn add_event(&mut self, slot: u32) {
         if let Err(at) = self.events.binary_search(&slot) {
-            std::rc::Rc::make_mut(&mut self.events).insert(at, slot);
+            Rc::make_mut(&mut self.events).insert(at, slot);
         }
     }
 
@@ -1637,7 +1637,7 @@ fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
         LogOp::Forget(gone) => {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
                 if f.events.iter().any(|s| gone.contains(s)) {
-                    std::rc::Rc::make_mut(&mut f.events).retain(|s| !gone.contains(s));
+                    Rc::make_mut(&mut f.events).retain(|s| !gone.contains(s));
                 }
             }
         }
