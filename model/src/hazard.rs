@@ -495,11 +495,9 @@ fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Re
                 // As the multi-queue walk derives them (`sync::queues`).
                 needs_barrier: true,
                 needs_wait: r.current.stage() == crate::vk::scope::Stage::Host,
-                needs_visibility: match r.kind {
-                    HazardKind::ReadAfterWrite => true,
-                    HazardKind::WriteAfterWrite => reading == crate::Reading::VisibleToWrites,
-                    HazardKind::WriteAfterRead => false,
-                },
+                needs_visibility: r
+                    .kind
+                    .needs_visibility(reading == crate::Reading::VisibleToWrites),
                 prior_in_flight: false,
             };
             lift(&raw, &race_access(program, &layout, &queues, sem, r))

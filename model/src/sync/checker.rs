@@ -141,6 +141,19 @@ pub enum HazardKind {
 }
 
 impl HazardKind {
+    /// Whether fixing this hazard needs the earlier access made visible
+    /// to the later one, not only ordered before it: always for a
+    /// read-after-write, never for a write-after-read, for a
+    /// write-after-write under the reading that asks it
+    /// (`waw_needs_visibility`).
+    pub(crate) fn needs_visibility(self, waw_needs_visibility: bool) -> bool {
+        match self {
+            HazardKind::ReadAfterWrite => true,
+            HazardKind::WriteAfterWrite => waw_needs_visibility,
+            HazardKind::WriteAfterRead => false,
+        }
+    }
+
     /// `READ_AFTER_WRITE` etc.
     pub fn name(self) -> &'static str {
         match self {
@@ -491,11 +504,7 @@ impl Checker {
             prior: pv.sa,
             needs_barrier,
             needs_wait,
-            needs_visibility: match kind {
-                HazardKind::ReadAfterWrite => true,
-                HazardKind::WriteAfterWrite => waw_vis,
-                HazardKind::WriteAfterRead => false,
-            },
+            needs_visibility: kind.needs_visibility(waw_vis),
             prior_in_flight: cur_device && pv.submitted && !pv.fenced,
         };
         let cur_host = a.sa.stage() == Stage::Host;

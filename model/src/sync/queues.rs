@@ -1212,11 +1212,7 @@ impl State {
             prior: prior.sa,
             needs_barrier: true,
             needs_wait: host,
-            needs_visibility: match kind {
-                HazardKind::ReadAfterWrite => true,
-                HazardKind::WriteAfterWrite => self.reading_vis,
-                HazardKind::WriteAfterRead => false,
-            },
+            needs_visibility: kind.needs_visibility(self.reading_vis),
             prior_in_flight: false,
         };
         let h = lift(&raw, a);
