@@ -124,6 +124,10 @@ pub struct ImageInfo {
     pub tiling: vk::ImageTiling,
     /// `sharingMode` is `VK_SHARING_MODE_EXCLUSIVE`.
     pub exclusive: bool,
+    /// `initialLayout` is `VK_IMAGE_LAYOUT_PREINITIALIZED` (its trace
+    /// `image` says `initial PREINITIALIZED`, so a transition from it is
+    /// valid); `UNDEFINED` otherwise.
+    pub preinitialized: bool,
 }
 
 /// A `VkImage`: declared exactly (`image`) when the model knows its format
@@ -1052,6 +1056,14 @@ impl Capture {
                         if info.exclusive {
                             if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
                                 self.skip(None, format!("{call} #{seq} (exclusive: {e})"));
+                            }
+                        }
+                        if info.preinitialized {
+                            if let Err(e) = self
+                                .program
+                                .set_initial_layout(obj, vksync::ImageLayout::PREINITIALIZED)
+                            {
+                                self.skip(None, format!("{call} #{seq} (initialLayout: {e})"));
                             }
                         }
                         self.notes.before(
@@ -3882,6 +3894,7 @@ fn exact_image(
         mips: info.mips,
         layers: info.layers,
         tiling,
+        initial: vksync::ImageLayout::UNDEFINED,
     };
     desc.validate("image").map_err(|e| e.to_string())?;
     let notional = desc.total_size().ok_or("its notional size overflows")?;
@@ -4405,6 +4418,7 @@ mod tests {
             layers: 1,
             tiling: vk::ImageTiling::OPTIMAL,
             exclusive: false,
+            preinitialized: false,
         }
     }
 
@@ -4464,6 +4478,18 @@ mod tests {
                 0,
                 256,
                 "image i0 R8_UNORM 8x8x4 alias m0 0",
+            ),
+            (
+                // A transition from PREINITIALIZED is then valid.
+                "initialLayout PREINITIALIZED is kept",
+                ImageInfo {
+                    tiling: vk::ImageTiling::LINEAR,
+                    preinitialized: true,
+                    ..info
+                },
+                0,
+                1024,
+                "image i0 R32_UINT 16x16 linear initial PREINITIALIZED alias m0 0",
             ),
         ];
         for (name, info, offset, size, want) in cases {

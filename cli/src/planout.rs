@@ -57,7 +57,13 @@ fn declarations_of(program: &Program) -> Program {
                     d.tiling,
                     remap(*alias),
                 )
-                .ok(),
+                .ok()
+                .inspect(|&image| {
+                    // The sharing mode and the initial layout are set, not
+                    // declared: keep both.
+                    let _ = out.set_sharing(image, o.sharing);
+                    let _ = out.set_initial_layout(image, d.initial);
+                }),
             (vksync::ObjectKind::Buffer { alias }, None) => out
                 .declare(vksync::Object {
                     kind: vksync::ObjectKind::Buffer { alias: remap(*alias) },

@@ -111,6 +111,7 @@ const EXAMPLES: &[&str] = &[
     "image-mip-chain-fixed",
     "image-async",
     "image-storage",
+    "image-initial-layout",
     "draw-aliased-vertices",
     "draw-aliased-vertices-fixed",
     "draw-storage-feedback",
@@ -181,6 +182,7 @@ const WITH_TRANSITIONS: &[(&str, usize)] = &[
     ("image-mip-chain-fixed", 9),
     ("image-storage", 9),
     ("image-async", 18),
+    ("image-initial-layout", 10),
 ];
 
 #[test]
@@ -1486,5 +1488,24 @@ fn a_fix_across_submissions_says_where_the_barrier_goes() {
         let (code, out, err) = vksync(&["check", "-"], Some(text));
         assert_eq!(code, 1, "{text}{out}{err}");
         assert!(out.contains(fix), "{text}\n{out}{err}");
+    }
+}
+
+/// The planned trace declares each image as the input did: its sharing
+/// mode and its initial layout are kept (both are set after the
+/// declaration, and a plan without them would refuse the ownership
+/// transfers of an exclusive image or the first use of one that starts in
+/// `GENERAL`).
+#[test]
+fn planned_images_keep_sharing_and_initial_layout() {
+    let input = "buffer out 1024\nimage t R32_UINT 16x16 exclusive initial GENERAL\n\
+                 copy-image-to-buffer t GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=16,16,1\n";
+    for planner in ["offline", "online", "conservative"] {
+        let (code, out, err) = vksync(&["plan", "-", "--planner", planner], Some(input));
+        assert_eq!(code, 0, "{planner}: {err}");
+        assert!(
+            out.contains("\nimage t R32_UINT 16x16 initial GENERAL exclusive\n"),
+            "{planner}:\n{out}"
+        );
     }
 }

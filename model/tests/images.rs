@@ -153,6 +153,7 @@ fn buffer_image_copy_addresses_the_specs_bytes() {
         mips: 1,
         layers,
         tiling: Tiling::Optimal,
+        initial: vksync::ImageLayout::UNDEFINED,
     };
     let region = |off, row, height, layers, extent: [u32; 3]| BufferImageCopy {
         buffer_offset: off,
@@ -411,7 +412,43 @@ fn image_declarations() {
         ("image a R9_UNORM 4x4", "1:9: unknown format `R9_UNORM` (the model knows R8_UNORM, R8G8B8A8_UNORM, R32_UINT, R32_SFLOAT, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, D32_SFLOAT, S8_UINT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT, BC1_RGBA_UNORM_BLOCK, R8_UINT, R8G8_UNORM, R8G8B8A8_SNORM, R8G8B8A8_UINT, R8G8B8A8_SINT, R8G8B8A8_SRGB, B8G8R8A8_UNORM, B8G8R8A8_SRGB, R16_SFLOAT, R16G16_SFLOAT, R16G16B16A16_UINT, R32_SINT, R32G32_UINT, R32G32_SFLOAT, R32G32B32A32_UINT, R32G32B32A32_SINT)"),
         ("image a R8_UNORM 4", "1:18: expected an extent `WIDTHxHEIGHT[xDEPTH]`, found `4`"),
         ("buffer m 8\nimage a R8_UNORM 4x4 alias m 0", "2: `a` aliases `m` at 0..16, past its size 8"),
-        ("image a R8_UNORM 4x4 tiled", "1:22: expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent` or `alias`, found `tiled`"),
+        ("image a R8_UNORM 4x4 tiled", "1:22: expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent`, `initial` or `alias`, found `tiled`"),
+        // VkImageCreateInfo::initialLayout PREINITIALIZED: "oldLayout must
+        // be VK_IMAGE_LAYOUT_UNDEFINED or the current layout of the image
+        // subresources affected by the barrier" (01197), and the current
+        // layout is the initial one until the first transition.
+        (
+            "buffer m 1024\nimage a R8_UNORM 4x4 linear initial PREINITIALIZED\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ a COLOR:0:0 PREINITIALIZED->TRANSFER_SRC_OPTIMAL\ncopy-image-to-buffer a TRANSFER_SRC_OPTIMAL -> m imageSubresource=COLOR:0:0 imageExtent=4,4,1",
+            "",
+        ),
+        (
+            "image a R8_UNORM 4x4 linear\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ a COLOR:0:0 PREINITIALIZED->TRANSFER_SRC_OPTIMAL",
+            "2: barrier 0: oldLayout PREINITIALIZED of image `a` subresource COLOR mip 0 layer 0 is neither UNDEFINED nor its current layout UNDEFINED (VUID-VkImageMemoryBarrier2-oldLayout-01197)",
+        ),
+        // A layout that work before the program left (a command buffer
+        // submitted again): the first use finds it.
+        (
+            "image a R32_UINT 4x4 initial GENERAL\ndispatch k image-read a COLOR:0:0",
+            "",
+        ),
+        (
+            "image a R32_UINT 4x4 initial SHADER_READ_ONLY_OPTIMAL\ndispatch k image-read a COLOR:0:0",
+            "2: vkCmdDispatch uses image `a` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is SHADER_READ_ONLY_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)",
+        ),
+        ("image a R8_UNORM 4x4 initial SIDEWAYS", "1:30: unknown image layout `SIDEWAYS` (Vulkan's names without `VK_IMAGE_LAYOUT_`)"),
+        // "newLayout must not be VK_IMAGE_LAYOUT_UNDEFINED or
+        // VK_IMAGE_LAYOUT_PREINITIALIZED" with a transition or a transfer
+        // (VUID-VkImageMemoryBarrier2-newLayout-01198); equal layouts make
+        // no transition.
+        (
+            "image a R8_UNORM 4x4\nbarrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:0:0 UNDEFINED->PREINITIALIZED",
+            "2: barrier 0: newLayout PREINITIALIZED of image `a` is not a layout an image can be transitioned to (VUID-VkImageMemoryBarrier2-newLayout-01198: with a layout transition or a queue family ownership transfer, newLayout must not be UNDEFINED or PREINITIALIZED)",
+        ),
+        (
+            "image a R32_UINT 4x4 initial GENERAL\nbarrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:0:0 GENERAL->UNDEFINED",
+            "2: barrier 0: newLayout UNDEFINED of image `a` is not a layout an image can be transitioned to (VUID-VkImageMemoryBarrier2-newLayout-01198: with a layout transition or a queue family ownership transfer, newLayout must not be UNDEFINED or PREINITIALIZED)",
+        ),
+        ("image a R8_UNORM 4x4\nbarrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:0:0 UNDEFINED->UNDEFINED", ""),
     ];
     for (text, want) in cases {
         let got = match trace::parse(text) {
@@ -518,6 +555,7 @@ fn addressing_matches_a_per_texel_oracle() {
             mips,
             layers,
             tiling: Tiling::Optimal,
+            initial: vksync::ImageLayout::UNDEFINED,
         };
         let (bw, bh) = format.info().block;
         for aspect in format.aspect_mask().aspects() {
@@ -620,6 +658,7 @@ fn many_rows_widen_to_their_hull() {
         mips: 1,
         layers: 1,
         tiling: Tiling::Optimal,
+        initial: vksync::ImageLayout::UNDEFINED,
     };
     let sub = SubresourceLayers {
         aspects: AspectMask::of(vksync::Aspect::Color),

@@ -446,6 +446,7 @@ impl Device {
             mapping: Some(&mapping),
             program: Some(program),
         };
+        rec.enter_initial_layouts(&targets)?;
         // On an error, work may be blocked on a timeline value the rest of
         // the program would have signalled: `unblock` signals it, so the
         // run's resources can be reclaimed instead of waiting forever.
@@ -696,6 +697,102 @@ pub(crate) struct Recorder<'a> {
 impl Recorder<'_> {
     fn buffer(&self, mem: MemId) -> vk::Buffer {
         self.res.buffers[mem.0 as usize]
+    }
+
+    /// Puts every image declared with an initial layout other than
+    /// `UNDEFINED` and `PREINITIALIZED` (the layout work before the trace
+    /// left it in, `vksync::ImageDesc::initial`) into that layout before
+    /// the program's first command: one barrier per image from
+    /// `UNDEFINED` (its contents are undefined, as the CPU reference says),
+    /// submitted to the first model queue's device queue and waited for
+    /// with a fence, so the program's first access is ordered after it.
+    /// (`PREINITIALIZED` is the image's `initialLayout` at creation.)
+    fn enter_initial_layouts(&self, targets: &[Target]) -> Result<()> {
+        let Some(program) = self.program else {
+            return Ok(());
+        };
+        let barriers: Vec<vk::ImageMemoryBarrier2> = program
+            .images()
+            .iter()
+            .filter(|d| {
+                !matches!(
+                    d.initial,
+                    vksync::ImageLayout::UNDEFINED | vksync::ImageLayout::PREINITIALIZED
+                )
+            })
+            .map(|d| {
+                let all = vksync::SubresourceRange {
+                    aspects: d.format.aspect_mask(),
+                    base_mip: 0,
+                    mip_count: None,
+                    base_layer: 0,
+                    layer_count: None,
+                };
+                vk::ImageMemoryBarrier2::default()
+                    .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                    .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::from_raw(d.initial as i32))
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .image(self.image(d.object))
+                    .subresource_range(vksync::ash::subresource_range(all))
+            })
+            .collect();
+        let Some(target) = targets.first() else {
+            return Ok(());
+        };
+        if barriers.is_empty() {
+            return Ok(());
+        }
+        let d = self.device;
+        // SAFETY: the pool is live and used only from this thread.
+        let cb = unsafe {
+            d.allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default()
+                    .command_pool(target.pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1),
+            )
+        }
+        .ctx("vkAllocateCommandBuffers")?[0];
+        // SAFETY: a freshly allocated command buffer; the barriers name live
+        // images of this run, whole, from UNDEFINED to a layout their
+        // declaration allows (`vksync::resolve` checked the program).
+        unsafe {
+            d.begin_command_buffer(
+                cb,
+                &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+            )
+            .ctx("vkBeginCommandBuffer")?;
+            d.cmd_pipeline_barrier2(
+                cb,
+                &vk::DependencyInfo::default().image_memory_barriers(&barriers),
+            );
+            d.end_command_buffer(cb).ctx("vkEndCommandBuffer")?;
+        }
+        // SAFETY: valid device.
+        let fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx("vkCreateFence")?;
+        // Registered for destruction before anything else can fail.
+        self.res.fences.borrow_mut().push(fence);
+        let cbs = [vk::CommandBufferSubmitInfo::default().command_buffer(cb)];
+        // SAFETY: the command buffer is executable, the queue belongs to
+        // this device, the fence is unsignalled.
+        unsafe {
+            d.queue_submit2(
+                target.queue,
+                &[vk::SubmitInfo2::default().command_buffer_infos(&cbs)],
+                fence,
+            )
+        }
+        .ctx("vkQueueSubmit2")?;
+        if !wait_all(d, &[fence], self.fence_timeout)? {
+            return Err(RuntimeError::Vulkan {
+                call: "vkWaitForFences (the images' initial layouts)",
+                result: vk::Result::TIMEOUT,
+            });
+        }
+        Ok(())
     }
 
     /// The open command buffer, beginning a new one from the pool of the

@@ -483,7 +483,14 @@ impl<'a> Resources<'a> {
                     Tiling::Linear => vk::ImageTiling::LINEAR,
                 })
                 .usage(crate::checks::image_usage(program, d.object))
-                .initial_layout(vk::ImageLayout::UNDEFINED);
+                // `PREINITIALIZED` or `UNDEFINED`, as declared; any other
+                // initial layout is entered before the program runs
+                // (`Recorder::enter_initial_layouts`).
+                .initial_layout(if d.initial == vksync::ImageLayout::PREINITIALIZED {
+                    vk::ImageLayout::PREINITIALIZED
+                } else {
+                    vk::ImageLayout::UNDEFINED
+                });
             let info = match &mode {
                 Sharing::Exclusive => info.sharing_mode(vk::SharingMode::EXCLUSIVE),
                 Sharing::Concurrent(families) => info

@@ -44,6 +44,27 @@ fn run_clean(name: &str, text: &str) {
 /// memory, a linear image.
 const CLEAN: &[(&str, &str)] = &[
     (
+        // Declared in GENERAL (work before the program left it there):
+        // the runtime enters that layout before the first command.
+        "an image whose initial layout is GENERAL",
+        "buffer up 512\nbuffer out 512\nimage a R32_UINT 16x8 initial GENERAL\nhost-write up 5\n\
+         copy-buffer-to-image up -> a GENERAL imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+         copy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out\n",
+    ),
+    (
+        // VkImageCreateInfo::initialLayout PREINITIALIZED: the first
+        // barrier transitions from it.
+        "a linear image created PREINITIALIZED",
+        "buffer up 512\nbuffer out 512\nimage a R32_UINT 16x8 linear initial PREINITIALIZED\nhost-write up 9\n\
+         barrier NONE:NONE -> COPY:TRANSFER_WRITE a COLOR:0:0 PREINITIALIZED->TRANSFER_DST_OPTIMAL\n\
+         copy-buffer-to-image up -> a TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ a COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n\
+         copy-image-to-buffer a TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out\n",
+    ),
+    (
         "padded rows and slices, a sub-rectangle of layer 1",
         "buffer up 2048\nbuffer out 512\nimage t R32_UINT 16x8 layers 2\nhost-write up 7\n\
          barrier NONE:NONE -> COPY:TRANSFER_WRITE t COLOR:0:0.. UNDEFINED->TRANSFER_DST_OPTIMAL\n\

@@ -192,6 +192,7 @@ recorded! {
             layers: i.array_layers,
             tiling: i.tiling,
             exclusive: i.sharing_mode == vk::SharingMode::EXCLUSIVE,
+            preinitialized: i.initial_layout == vk::ImageLayout::PREINITIALIZED,
         };
         d.capture.create_image(image, info)
     };

@@ -1173,6 +1173,7 @@ mod tests {
             layers: 1,
             tiling: vk::ImageTiling::OPTIMAL,
             exclusive: false,
+            preinitialized: false,
         }
     }
 

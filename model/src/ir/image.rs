@@ -67,6 +67,13 @@ pub struct ImageDesc {
     pub layers: u32,
     /// `tiling`.
     pub tiling: Tiling,
+    /// The layout of every subresource when the program begins:
+    /// `VkImageCreateInfo::initialLayout` (`UNDEFINED`, the default, or
+    /// `PREINITIALIZED`) for an image the program creates, or any other
+    /// layout for one that work before the program left there (a command
+    /// buffer submitted again, a trace that starts mid-application). Set
+    /// with [`crate::Program::set_initial_layout`].
+    pub initial: ImageLayout,
 }
 
 /// A `VkImageSubresourceRange`: `None` counts are `VK_REMAINING_MIP_LEVELS`
@@ -495,6 +502,21 @@ pub enum ImageError {
         current: ImageLayout,
         /// The valid-usage id.
         vuid: &'static str,
+    },
+    /// An image barrier that makes a layout transition or an ownership
+    /// transfer names `UNDEFINED` or `PREINITIALIZED` as `newLayout`.
+    #[error(
+        "barrier {index}: newLayout {new} of image `{image}` is not a layout an image can be transitioned to \
+         (VUID-VkImageMemoryBarrier2-newLayout-01198: with a layout transition or a queue family ownership transfer, \
+         newLayout must not be UNDEFINED or PREINITIALIZED)"
+    )]
+    BadNewLayout {
+        /// The barrier's index in its call.
+        index: usize,
+        /// The image.
+        image: String,
+        /// `newLayout`.
+        new: ImageLayout,
     },
     /// An image barrier's `oldLayout` is neither `UNDEFINED` nor the
     /// current layout.
@@ -1165,7 +1187,8 @@ pub fn view_region(
 }
 
 /// Per-subresource layout state: one layout per (plane, mip, layer) of
-/// every image, `UNDEFINED` at first (`initialLayout`).
+/// every image, its declared initial layout at first (`initialLayout`,
+/// [`ImageDesc::initial`]).
 struct LayoutState {
     layouts: Vec<Vec<ImageLayout>>,
 }
@@ -1211,7 +1234,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             .iter()
             .map(|d| {
                 let n = d.format.aspect_mask().count() as usize * d.mips as usize * d.layers as usize;
-                vec![ImageLayout::UNDEFINED; n]
+                vec![d.initial; n]
             })
             .collect(),
     };

@@ -475,6 +475,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     if let Some(r) = b.region {
                         check_region(r, &life)?;
                     }
+                    program
+                        .check_image_barrier(index, b)
+                        .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
                     // The builders refuse this already; checked again here
                     // because every reader of a layout relies on it.
                     if b.transition && b.region.is_none() {

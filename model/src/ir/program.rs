@@ -1219,6 +1219,7 @@ impl Program {
             mips,
             layers,
             tiling,
+            initial: ImageLayout::UNDEFINED,
         };
         desc.validate(name)
             .map_err(|e| self.error_at_object(ProgramErrorKind::Image(Box::new(e))))?;
@@ -1236,7 +1237,13 @@ impl Program {
 
     /// An image barrier's region is byte range `part` of its subresource
     /// range, of an `image`-declared object (what the parser makes).
-    fn check_image_barrier(&self, b: &Barrier) -> Result<(), super::image::ImageError> {
+    /// Its `newLayout` is one an image can be transitioned to
+    /// (VUID-VkImageMemoryBarrier2-newLayout-01198).
+    pub(crate) fn check_image_barrier(
+        &self,
+        index: usize,
+        b: &Barrier,
+    ) -> Result<(), super::image::ImageError> {
         let Some(r) = b.image else { return Ok(()) };
         let Some(ib) = self.image_barrier(r) else {
             return Err(super::image::ImageError::NotAnImage {
@@ -1254,6 +1261,19 @@ impl Program {
             reason,
         };
         desc.range_bytes(ib.range).map_err(bad)?;
+        let transition_or_transfer = ib.old_layout != ib.new_layout || b.transfer().is_some();
+        if transition_or_transfer
+            && matches!(
+                ib.new_layout,
+                ImageLayout::UNDEFINED | ImageLayout::PREINITIALIZED
+            )
+        {
+            return Err(super::image::ImageError::BadNewLayout {
+                index,
+                image: name,
+                new: ib.new_layout,
+            });
+        }
         if self.image_barrier_part(b).is_none() {
             return Err(bad(format!(
                 "the barrier's region is none of the byte ranges of {} (build image barriers with the parser's form)",
@@ -1334,6 +1354,24 @@ impl Program {
             return Err(self.error_at_object(ProgramErrorKind::SharingOfBlob { name }));
         }
         self.objects[object.0 as usize].sharing = sharing;
+        Ok(())
+    }
+
+    /// Sets the layout every subresource of image `image` is in when the
+    /// program begins ([`ImageDesc::initial`]; `UNDEFINED` unless set).
+    /// `PREINITIALIZED` is the other `VkImageCreateInfo::initialLayout`
+    /// (VUID-VkImageCreateInfo-initialLayout-00993); any other layout says
+    /// that work before the program left the image there.
+    pub fn set_initial_layout(&mut self, image: ObjectId, layout: ImageLayout) -> Result<(), ProgramError> {
+        let o = self.check_id(image, Location::Object(image))?;
+        let name = o.name.clone();
+        let Some(d) = self.images.iter_mut().find(|d| d.object == image) else {
+            return Err(ProgramError {
+                at: Location::Object(image),
+                kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::NotAnImage { name })),
+            });
+        };
+        d.initial = layout;
         Ok(())
     }
 
@@ -1474,8 +1512,8 @@ impl Program {
             }
             Command::Barrier(dep) => {
                 check_dependency_flags(dep).map_err(err)?;
-                for b in &dep.barriers {
-                    self.check_image_barrier(b)
+                for (index, b) in dep.barriers.iter().enumerate() {
+                    self.check_image_barrier(index, b)
                         .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
                 }
                 regions.extend(dep.barriers.iter().filter_map(|b| b.region))

@@ -1735,8 +1735,8 @@ impl Parser {
                     extent[i] = number32(&line, piece, "an extent in texels")?;
                     col += d.len() + 1;
                 }
-                let (mut mips, mut layers, mut tiling, mut alias, mut sharing) =
-                    (1, 1, Tiling::Optimal, None, SharingMode::Concurrent);
+                let (mut mips, mut layers, mut tiling, mut alias, mut sharing, mut initial) =
+                    (1, 1, Tiling::Optimal, None, SharingMode::Concurrent, None);
                 while let Some(t) = line.peek() {
                     line.pos += 1;
                     match t.text {
@@ -1753,6 +1753,10 @@ impl Parser {
                         "optimal" => tiling = Tiling::Optimal,
                         EXCLUSIVE => sharing = SharingMode::Exclusive,
                         "concurrent" => sharing = SharingMode::Concurrent,
+                        "initial" => {
+                            let l = line.next("an image layout")?;
+                            initial = Some(layout(&line, l)?);
+                        }
                         "alias" => {
                             let o = line.next("the aliased buffer or pool")?;
                             let other = self.object(&line, o)?;
@@ -1763,7 +1767,7 @@ impl Parser {
                             return line.err(
                                 t.col,
                                 format!(
-                                    "expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent` or `alias`, found {}",
+                                    "expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent`, `initial` or `alias`, found {}",
                                     quote(other)
                                 ),
                             )
@@ -1780,6 +1784,9 @@ impl Parser {
                 };
                 if sharing == SharingMode::Exclusive {
                     let _ = self.trace.program.set_sharing(id, sharing);
+                }
+                if let Some(l) = initial {
+                    let _ = self.trace.program.set_initial_layout(id, l);
                 }
                 self.names.insert(name, id);
                 self.trace.object_lines.push(no);

@@ -12,6 +12,7 @@ use crate::ir::queue::{QueueId, SemaphoreType, WaitFor};
 use crate::ir::render::{Attachment, DrawKind, RenderOp, VertexRate};
 use crate::ir::renderpass::RenderPass;
 use crate::vk::flags::PipelineStageFlags2;
+use crate::vk::image::ImageLayout;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -316,7 +317,7 @@ fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> S
     parts.join("; ")
 }
 
-/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear]`.
+/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear] [initial LAYOUT]`.
 fn image_declaration(_program: &Program, name: &str, d: &ImageDesc) -> String {
     let [w, h, z] = d.extent;
     let mut s = format!("image {name} {} {w}x{h}", d.format);
@@ -331,6 +332,9 @@ fn image_declaration(_program: &Program, name: &str, d: &ImageDesc) -> String {
     }
     if d.tiling == Tiling::Linear {
         s.push_str(" linear");
+    }
+    if d.initial != ImageLayout::UNDEFINED {
+        let _ = write!(s, " initial {}", d.initial);
     }
     s
 }
