@@ -45,7 +45,7 @@ use crate::record::{
 use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
 use ash::vk::{self, Handle};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -471,7 +471,7 @@ unsafe extern "system" fn create_device(
     finish_at_exit_once();
     // SAFETY: vkCreateDevice succeeded, so `*out` is the new device.
     let device = unsafe { *out };
-    let mut next = HashMap::new();
+    let mut next = HashMap::default();
     next.insert("vkGetDeviceProcAddr", void(gdpa as *const ()));
     for (stored, name) in table::load_names() {
         let c = format!("{name}\0");
@@ -508,10 +508,10 @@ unsafe extern "system" fn create_device(
         }
         let mut d = DeviceData {
             next,
-            mapped: HashMap::new(),
+            mapped: HashMap::default(),
             memory_types,
-            non_coherent: HashSet::new(),
-            cached: HashSet::new(),
+            non_coherent: HashSet::default(),
+            cached: HashSet::default(),
             capture: Capture::new(path, header),
             barriers: 0,
             waits: 0,
