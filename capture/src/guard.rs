@@ -49,6 +49,16 @@
 //!   system call writing that data fail. The partial first and last pages
 //!   are compared at every take instead, and a range with no whole page is
 //!   not guarded at all.
+//! - A guard may leave hot pages open ([`Guarded::leave_hot_pages_open`],
+//!   the layer's choice for `HOST_CACHED` memory): a page dirty at two
+//!   takes in a row stays writable and is handed back by every take, so
+//!   it is compared at every submission instead of faulting at every one;
+//!   every [`OPEN_FOR`]th take protects the open pages again (before
+//!   they are read, as above). An open page is never both unprotected and
+//!   left out of a take, so the rule stays: a write is seen now or at the
+//!   next take. On lavapipe the device's writes are CPU writes into the
+//!   same pages, and each page the device wrote faulted once per
+//!   submission (74 faults per ncnn inference).
 //! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
 //!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
 //! - Which ranges are worth guarding is the caller's policy, not this
