@@ -791,14 +791,21 @@ mod tests {
         let page = page_size();
         let n = OPEN_FOR as usize;
         // Page 1 written at takes 1 and 2 (opened), page 3 at take 1 only.
+        // Then page 1 again at the last take (protected since take
+        // OPEN_FOR: the write faults and is seen).
         let mut written: Vec<Vec<usize>> = vec![vec![1, 3], vec![1]];
         written.resize(n + 2, vec![]);
+        written.push(vec![1]);
         // Open from take 3 to take OPEN_FOR (which protects it again).
         let mut open: Vec<Vec<usize>> = vec![vec![1, 3], vec![1]];
         open.resize(n, vec![1]);
         open.resize(n + 2, vec![]);
+        open.push(vec![1]);
         let closed: Vec<Vec<usize>> = written.clone();
-        let cases: &[(&str, bool, &Vec<Vec<usize>>, &Vec<Vec<usize>>)] = &[
+        // Name, whether hot pages are left open, the pages written before
+        // each take, the pages each take hands back.
+        type Takes = Vec<Vec<usize>>;
+        let cases: &[(&str, bool, &Takes, &Takes)] = &[
             ("open", true, &written, &open),
             ("not open", false, &written, &closed),
         ];
