@@ -49,6 +49,16 @@
 //!   system call writing that data fail. The partial first and last pages
 //!   are compared at every take instead, and a range with no whole page is
 //!   not guarded at all.
+//! - A guard may leave hot pages open ([`Guarded::leave_hot_pages_open`],
+//!   the layer's choice for `HOST_CACHED` memory): a page dirty at two
+//!   takes in a row stays writable and is handed back by every take, so
+//!   it is compared at every submission instead of faulting at every one;
+//!   every [`OPEN_FOR`]th take protects the open pages again (before
+//!   they are read, as above). An open page is never both unprotected and
+//!   left out of a take, so the rule stays: a write is seen now or at the
+//!   next take. On lavapipe the device's writes are CPU writes into the
+//!   same pages, and each page the device wrote faulted once per
+//!   submission (74 faults per ncnn inference).
 //! - At most [`SLOTS`] ranges are guarded at once; beyond that, and where
 //!   `mprotect` fails, [`guard`] returns `None` and the caller diffs.
 //! - Which ranges are worth guarding is the caller's policy, not this
@@ -264,6 +274,14 @@ unsafe fn protect(start: usize, len: usize, writable: bool) -> bool {
     unsafe { libc::mprotect(start as *mut libc::c_void, len, prot) == 0 }
 }
 
+/// Open pages (a guard that leaves hot pages open leaves a page dirty at
+/// two takes in a row writable, and hands it back at every take:
+/// [`Guarded::leave_hot_pages_open`]) are protected again at every take
+/// whose number is a multiple of this: a page the device or the host keeps
+/// writing then faults twice in `OPEN_FOR` takes instead of at every one,
+/// and a page that went quiet is compared at most `OPEN_FOR` more times.
+pub const OPEN_FOR: u64 = 64;
+
 /// A mapped range under page protection.
 #[derive(Debug)]
 pub struct Guarded {
@@ -274,6 +292,15 @@ pub struct Guarded {
     /// The pages covering it.
     first: usize,
     pages: usize,
+    /// Whether pages dirty at two takes in a row are left open.
+    open_hot: bool,
+    /// Pages left open: writable, not protected, handed back by every take
+    /// (the owner's state; the handler never reads it). One bit per page.
+    open: Vec<u64>,
+    /// Pages that were dirty at the last take (and are protected).
+    hot: Vec<u64>,
+    /// Takes so far.
+    takes: u64,
 }
 
 /// Whether page protection is wanted (`VKSYNC_CAPTURE_HOST_WRITES` is not
@@ -372,32 +399,50 @@ pub unsafe fn guard(base: usize, len: usize) -> Option<Guarded> {
         len,
         first,
         pages,
+        open_hot: false,
+        open: Vec::new(),
+        hot: Vec::new(),
+        takes: 0,
     })
 }
 
 impl Guarded {
-    /// Bitmap word `w` of this guard's slot (`guard` made the block hold
-    /// every page's word; a missing one reads as a fresh zero, never
-    /// happening).
-    fn word(&self, w: usize) -> &'static AtomicU64 {
-        static ZERO: AtomicU64 = AtomicU64::new(0);
-        word(TABLE[self.slot].block.load(Ordering::Acquire), w).unwrap_or(&ZERO)
+    /// Leaves hot pages open from now on: a page dirty at two
+    /// takes in a row stays writable and is handed back by every take
+    /// (until the next take numbered a multiple of [`OPEN_FOR`] protects
+    /// it again), instead of faulting once per take. For memory the host
+    /// reads cheaply (`HOST_CACHED`): comparing an open page costs a read
+    /// of it, a fault costs a signal, two `mprotect` calls and a TLB
+    /// shootdown, several microseconds. Where the device's writes are CPU
+    /// writes (lavapipe), every page the device writes faulted at every
+    /// submission.
+    pub fn leave_hot_pages_open(&mut self) {
+        self.open_hot = true;
     }
 
     /// Takes the dirty pages that overlap `within` (offsets in the mapped
     /// range; `None`: all of it) and returns the windows to compare, as
     /// `(offset, len)` in the mapped range, merged where adjacent: the
-    /// dirty pages, and always the unprotected partial pages at either end.
-    /// A page wholly inside `within` is clean and protected again before
-    /// this returns; one only partly inside stays dirty. Read the windows
-    /// after this returns.
-    pub fn take_dirty(&self, within: Option<(usize, usize)>) -> Vec<(usize, usize)> {
+    /// dirty pages, the open pages, and always the unprotected partial
+    /// pages at either end. A dirty page wholly inside `within` is clean
+    /// and protected again before this returns, or left open (above); one
+    /// only partly inside stays dirty. An open page is protected again
+    /// before this returns when the take's number says so; either way it
+    /// is handed back. Read the windows after this returns.
+    pub fn take_dirty(&mut self, within: Option<(usize, usize)>) -> Vec<(usize, usize)> {
         let page = page_size();
         let (lo, hi) = within.unwrap_or((0, self.len));
         let (lo, hi) = (lo.min(self.len), hi.min(self.len));
         let mut out: Vec<(usize, usize)> = Vec::new();
         if lo >= hi {
             return out;
+        }
+        self.takes += 1;
+        let closing = self.takes.is_multiple_of(OPEN_FOR);
+        let words = self.pages.div_ceil(64);
+        if self.open_hot && self.open.len() < words {
+            self.open.resize(words, 0);
+            self.hot.resize(words, 0);
         }
         let push = |out: &mut Vec<(usize, usize)>, s: usize, e: usize| {
             let (s, e) = (s.max(lo), e.min(hi));
@@ -420,30 +465,78 @@ impl Guarded {
         // its run is protected, and every run is protected before this
         // returns, so before the windows are read.
         let mut run: Option<(usize, usize)> = None;
+        let slot = self.slot;
+        let bit = |p: usize| {
+            static ZERO: AtomicU64 = AtomicU64::new(0);
+            word(TABLE[slot].block.load(Ordering::Acquire), p / 64).unwrap_or(&ZERO)
+        };
+        let (first, open_hot) = (self.first, self.open_hot);
         let protect_run = |run: &mut Option<(usize, usize)>| {
             if let Some((p0, n)) = run.take() {
                 // SAFETY: pages of this guard's range (`guard`'s
                 // contract). If it fails the pages stay writable and are
                 // marked dirty again, to be taken next time.
-                if !unsafe { protect(self.first + p0 * page, n * page, false) } {
+                if !unsafe { protect(first + p0 * page, n * page, false) } {
                     for p in p0..p0 + n {
-                        self.word(p / 64).fetch_or(1u64 << (p % 64), Ordering::AcqRel);
+                        bit(p).fetch_or(1u64 << (p % 64), Ordering::AcqRel);
                     }
                 }
             }
         };
-        for p in first_page..=last_page {
-            let mask = 1u64 << (p % 64);
-            if self.word(p / 64).load(Ordering::Acquire) & mask == 0 {
+        let mut p = first_page;
+        while p <= last_page {
+            let (w, mask) = (p / 64, 1u64 << (p % 64));
+            let dirty_word = bit(p).load(Ordering::Acquire);
+            let (open_word, hot_word) = match open_hot {
+                true => (self.open[w], self.hot[w]),
+                false => (0, 0),
+            };
+            // A word with nothing dirty, open or hot is skipped whole (a
+            // large mapping is mostly quiet).
+            if dirty_word | open_word | hot_word == 0 {
                 protect_run(&mut run);
+                p = (w + 1) * 64;
                 continue;
             }
             let addr = self.first + p * page;
-            // A page only partly inside `within` stays dirty (and
-            // writable): its other bytes are taken by a later call.
+            // A page only partly inside `within` is left as it is (dirty
+            // stays dirty and writable, open stays open): its other bytes
+            // are taken by a later call.
             let whole = addr - self.base >= lo && addr + page - self.base <= hi;
-            if whole {
-                self.word(p / 64).fetch_and(!mask, Ordering::AcqRel);
+            let (dirty, open) = (dirty_word & mask != 0, open_word & mask != 0);
+            if !whole {
+                protect_run(&mut run);
+                if dirty || open {
+                    push(&mut out, addr - self.base, addr + page - self.base);
+                }
+                p += 1;
+                continue;
+            }
+            // Taken now: a mark left by a fault that raced with opening
+            // the page is cleared too, the page being read below.
+            if dirty {
+                bit(p).fetch_and(!mask, Ordering::AcqRel);
+            }
+            let stays_open = if open {
+                !closing
+            } else {
+                // Hot twice in a row: left open instead of protected.
+                dirty && open_hot && hot_word & mask != 0
+            };
+            if open_hot {
+                self.hot[w] &= !mask;
+                if stays_open {
+                    self.open[w] |= mask;
+                } else {
+                    self.open[w] &= !mask;
+                    if dirty && !open {
+                        self.hot[w] |= mask;
+                    }
+                }
+            }
+            if stays_open {
+                protect_run(&mut run);
+            } else if dirty || open {
                 match &mut run {
                     Some((p0, n)) if *p0 + *n == p => *n += 1,
                     _ => {
@@ -452,9 +545,13 @@ impl Guarded {
                     }
                 }
             } else {
+                // Clean, and protected already.
                 protect_run(&mut run);
             }
-            push(&mut out, addr - self.base, addr + page - self.base);
+            if dirty || open {
+                push(&mut out, addr - self.base, addr + page - self.base);
+            }
+            p += 1;
         }
         protect_run(&mut run);
         // The partial page after them.
@@ -531,7 +628,7 @@ mod tests {
     fn writes(pages: usize, skew: usize, at: &[usize], within: Option<(usize, usize)>) -> (Windows, Windows) {
         let (p, len) = mapping(pages);
         // SAFETY: the mapping is ours and stays mapped until munmap below.
-        let g = unsafe { guard(p as usize + skew, len - skew) }.expect("guarded");
+        let mut g = unsafe { guard(p as usize + skew, len - skew) }.expect("guarded");
         for &o in at {
             // SAFETY: inside the mapping; the fault is handled.
             unsafe { std::ptr::write_volatile(p.add(skew + o), 7) };
@@ -567,7 +664,7 @@ mod tests {
                     for round in 0..500 {
                         let (p, len) = mapping(4);
                         // SAFETY: the mapping is ours until munmap below.
-                        let g = unsafe { guard(p as usize, len) }.expect("a free slot");
+                        let mut g = unsafe { guard(p as usize, len) }.expect("a free slot");
                         for k in 0..4 {
                             // SAFETY: inside the mapping; the fault is handled.
                             unsafe { std::ptr::write_volatile(p.add(k * page), (t + round) as u8) };
@@ -590,46 +687,151 @@ mod tests {
         }
     }
 
+    /// Copies the windows of a take from the mapping at `base` into
+    /// `shadow`, as the layer's comparison does (volatile byte reads: a
+    /// writer thread may be storing into them).
+    fn take_into(g: &mut Guarded, base: usize, shadow: &mut [u8]) {
+        for (at, len) in g.take_dirty(None) {
+            for (k, byte) in shadow[at..at + len].iter_mut().enumerate() {
+                // SAFETY: inside the mapping.
+                *byte = unsafe { std::ptr::read_volatile((base + at + k) as *const u8) };
+            }
+        }
+    }
+
+    /// A writer thread against a thread taking the dirty pages and copying
+    /// them into a shadow, as the layer does: once the writer stops, one
+    /// more take makes the shadow equal to the memory (a write no take
+    /// handed back would leave it different), and so does every later
+    /// write followed by a take. With pages left open and without (a fault
+    /// racing a take used to leave its page writable and unmarked for
+    /// good).
     #[test]
     fn racing_writes_are_never_lost() {
         use std::sync::atomic::AtomicBool;
         use std::sync::Arc;
-        let page = page_size();
-        let pages = 64;
-        let (p, len) = mapping(pages);
-        // SAFETY: the mapping is ours and stays mapped until munmap below.
-        let g = Arc::new(unsafe { guard(p as usize, len) }.expect("a whole page to guard"));
-        let stop = Arc::new(AtomicBool::new(false));
-        let base = p as usize;
-        let writer = {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                let mut i = 0usize;
-                while !stop.load(Ordering::Relaxed) {
-                    // SAFETY: inside the mapping; the fault is handled.
-                    unsafe { std::ptr::write_volatile((base + (i % pages) * page) as *mut u8, i as u8) };
-                    i += 1;
-                }
-            })
-        };
-        let t0 = std::time::Instant::now();
-        while t0.elapsed() < std::time::Duration::from_millis(300) {
-            g.take_dirty(None);
-        }
-        stop.store(true, Ordering::Relaxed);
-        writer.join().expect("the writer ends");
-        g.take_dirty(None);
-        let lost: Vec<usize> = (0..pages)
-            .filter(|k| {
+        for open_hot in [false, true] {
+            let page = page_size();
+            let pages = 64;
+            let (p, len) = mapping(pages);
+            // SAFETY: the mapping is ours and stays mapped until munmap below.
+            let mut g = unsafe { guard(p as usize, len) }.expect("a whole page to guard");
+            if open_hot {
+                g.leave_hot_pages_open();
+            }
+            let mut shadow = vec![0u8; len];
+            let stop = Arc::new(AtomicBool::new(false));
+            let base = p as usize;
+            let writer = {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut i = 0usize;
+                    while !stop.load(Ordering::Relaxed) {
+                        // Every page, at an offset and with a value that vary.
+                        let at = (i % pages) * page + (i / pages * 7) % page;
+                        // SAFETY: inside the mapping; the fault is handled.
+                        unsafe { std::ptr::write_volatile((base + at) as *mut u8, (i / pages) as u8 | 1) };
+                        i += 1;
+                    }
+                })
+            };
+            let t0 = std::time::Instant::now();
+            let mut takes = 0;
+            while t0.elapsed() < std::time::Duration::from_millis(300) {
+                take_into(&mut g, base, &mut shadow);
+                takes += 1;
+            }
+            stop.store(true, Ordering::Relaxed);
+            writer.join().expect("the writer ends");
+            take_into(&mut g, base, &mut shadow);
+            // SAFETY: the mapping, no writer left.
+            let memory = unsafe { std::slice::from_raw_parts(p, len) };
+            let differ = |shadow: &[u8]| {
+                (0..pages)
+                    .filter(|k| shadow[k * page..(k + 1) * page] != memory[k * page..(k + 1) * page])
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                differ(&shadow),
+                Vec::<usize>::new(),
+                "open_hot {open_hot}: pages whose writes were lost ({takes} takes)"
+            );
+            // Then each page written alone, over more than OPEN_FOR takes
+            // (open pages close and reopen meanwhile).
+            for round in 0..2 * OPEN_FOR as usize + 3 {
+                let k = round % pages;
                 // SAFETY: inside the mapping.
-                unsafe { std::ptr::write_volatile((base + k * page + 1) as *mut u8, 0xEE) };
-                g.take_dirty(None).is_empty()
-            })
-            .collect();
-        assert!(lost.is_empty(), "pages whose writes are no longer seen: {lost:?}");
-        drop(g);
-        // SAFETY: unmapped once, not used after.
-        unsafe { libc::munmap(p.cast(), len) };
+                unsafe {
+                    std::ptr::write_volatile(
+                        (base + k * page + 1 + round % 100) as *mut u8,
+                        round as u8 ^ 0xEE,
+                    )
+                };
+                take_into(&mut g, base, &mut shadow);
+                assert_eq!(
+                    differ(&shadow),
+                    Vec::<usize>::new(),
+                    "open_hot {open_hot}: round {round}: a write lost"
+                );
+            }
+            drop(g);
+            // SAFETY: unmapped once, not used after.
+            unsafe { libc::munmap(p.cast(), len) };
+        }
+    }
+
+    /// Pages left open: a page dirty at two takes in a row is
+    /// handed back by every take (written or not) until the take numbered
+    /// `OPEN_FOR` protects it again; a page dirty once is not opened; a
+    /// guard that does not leave hot pages open hands back only what was
+    /// written. Each case: writes before each take (page numbers), and the
+    /// pages each take hands back.
+    #[test]
+    fn hot_pages_stay_open_until_the_period_ends() {
+        let page = page_size();
+        let n = OPEN_FOR as usize;
+        // Page 1 written at takes 1 and 2 (opened), page 3 at take 1 only.
+        // Then page 1 again at the last take (protected since take
+        // OPEN_FOR: the write faults and is seen).
+        let mut written: Vec<Vec<usize>> = vec![vec![1, 3], vec![1]];
+        written.resize(n + 2, vec![]);
+        written.push(vec![1]);
+        // Open from take 3 to take OPEN_FOR (which protects it again).
+        let mut open: Vec<Vec<usize>> = vec![vec![1, 3], vec![1]];
+        open.resize(n, vec![1]);
+        open.resize(n + 2, vec![]);
+        open.push(vec![1]);
+        let closed: Vec<Vec<usize>> = written.clone();
+        // Name, whether hot pages are left open, the pages written before
+        // each take, the pages each take hands back.
+        type Takes = Vec<Vec<usize>>;
+        let cases: &[(&str, bool, &Takes, &Takes)] = &[
+            ("open", true, &written, &open),
+            ("not open", false, &written, &closed),
+        ];
+        for &(name, open_hot, writes, want) in cases {
+            let (p, len) = mapping(4);
+            // SAFETY: the mapping is ours and stays mapped until munmap below.
+            let mut g = unsafe { guard(p as usize, len) }.expect("guarded");
+            if open_hot {
+                g.leave_hot_pages_open();
+            }
+            for (take, (pages, want)) in writes.iter().zip(want).enumerate() {
+                for &k in pages {
+                    // SAFETY: inside the mapping; a fault is handled.
+                    unsafe { std::ptr::write_volatile(p.add(k * page), take as u8) };
+                }
+                let got: Vec<usize> = g
+                    .take_dirty(None)
+                    .iter()
+                    .flat_map(|&(at, len)| at / page..(at + len) / page)
+                    .collect();
+                assert_eq!(&got, want, "{name}: take {}", take + 1);
+            }
+            drop(g);
+            // SAFETY: unmapped once, not used after.
+            unsafe { libc::munmap(p.cast(), len) };
+        }
     }
 
     #[test]

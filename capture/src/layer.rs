@@ -45,7 +45,7 @@ use crate::record::{
 use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
 use ash::vk::{self, Handle};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -78,6 +78,10 @@ struct DeviceData {
     /// Memory objects not `HOST_COHERENT`: the host's writes there reach
     /// the device only through `vkFlushMappedMemoryRanges`.
     non_coherent: HashSet<u64>,
+    /// Memory objects `HOST_CACHED`: the host reads them as cheaply as its
+    /// own memory, so their guards leave hot pages open
+    /// (`Guarded::leave_hot_pages_open`).
+    cached: HashSet<u64>,
     capture: Capture,
     /// The pipeline barrier calls recorded so far and the semaphore waits
     /// submitted so far (fault injection counts them, [`Fault`]).
@@ -467,7 +471,7 @@ unsafe extern "system" fn create_device(
     finish_at_exit_once();
     // SAFETY: vkCreateDevice succeeded, so `*out` is the new device.
     let device = unsafe { *out };
-    let mut next = HashMap::new();
+    let mut next = HashMap::default();
     next.insert("vkGetDeviceProcAddr", void(gdpa as *const ()));
     for (stored, name) in table::load_names() {
         let c = format!("{name}\0");
@@ -504,9 +508,10 @@ unsafe extern "system" fn create_device(
         }
         let mut d = DeviceData {
             next,
-            mapped: HashMap::new(),
+            mapped: HashMap::default(),
             memory_types,
-            non_coherent: HashSet::new(),
+            non_coherent: HashSet::default(),
+            cached: HashSet::default(),
             capture: Capture::new(path, header),
             barriers: 0,
             waits: 0,
@@ -654,7 +659,7 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
         let guard = if guard::enabled() {
             // SAFETY: as above; the guard is removed at vkUnmapMemory
             // and vkFreeMemory, before the call goes down.
-            unsafe { guard::guard(ptr, len as usize) }
+            unsafe { new_guard(&d.cached, memory.as_raw(), ptr, len as usize) }
         } else {
             None
         };
@@ -668,6 +673,23 @@ fn record_map(key: usize, call: &str, memory: vk::DeviceMemory, offset: u64, siz
             },
         );
     });
+}
+
+/// A page guard on `len` bytes at `ptr` of `memory`, leaving hot pages
+/// open where the memory is `HOST_CACHED` (reading it back costs less
+/// than a fault per page per submission; uncached memory, a discrete
+/// GPU's memory seen through the PCIe BAR, is read slowly and keeps a
+/// fault per written page).
+///
+/// # Safety
+/// As [`guard::guard`]'s.
+unsafe fn new_guard(cached: &HashSet<u64>, memory: u64, ptr: usize, len: usize) -> Option<Guarded> {
+    // SAFETY: per this function's contract.
+    let mut g = unsafe { guard::guard(ptr, len) }?;
+    if cached.contains(&memory) {
+        g.leave_hot_pages_open();
+    }
+    Some(g)
 }
 
 /// Calls `down` (a host wait on `on` going down the chain) and records it
@@ -743,6 +765,7 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
     let DeviceData {
         mapped,
         non_coherent,
+        cached,
         capture,
         ..
     } = d;
@@ -782,10 +805,10 @@ fn diff_mapped(d: &mut DeviceData, seq: u64, call: &str, which: Diff) {
         if reguarded {
             // SAFETY: as in `record_map`: the range stays mapped while it
             // is in `mapped`, and the guard is dropped before it leaves.
-            m.guard = unsafe { guard::guard(m.ptr, m.len as usize) };
+            m.guard = unsafe { new_guard(cached, mem, m.ptr, m.len as usize) };
             m.hot = None;
         }
-        let windows = match &m.guard {
+        let windows = match &mut m.guard {
             Some(g) if !reguarded => g.take_dirty(within),
             _ => {
                 let (s, e) = within.unwrap_or((0, m.len as usize));

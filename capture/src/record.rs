@@ -35,7 +35,8 @@
 use crate::reflect::{Bindings, GraphicsStage, Kind, ReflectError, Reflection, Resource, Resources, Use};
 use crate::sync1::{to_model, ModelMasks};
 use ash::vk;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vksync::trace::{Annotations, Writer};
 use vksync::RenderOp;
@@ -458,7 +459,7 @@ pub struct Capture {
     placement: HashMap<ObjectId, (u64, u64, u64)>,
     /// Trace objects of destroyed buffers and images: host writes are no
     /// longer written on them.
-    destroyed: std::collections::HashSet<ObjectId>,
+    destroyed: HashSet<ObjectId>,
     buffer_count: usize,
     memory_count: usize,
     shaders: HashMap<u64, Shader>,
@@ -591,43 +592,43 @@ impl Capture {
             notes,
             not_modelled: 0,
             path,
-            memories: HashMap::new(),
-            buffers: HashMap::new(),
-            images: HashMap::new(),
+            memories: HashMap::default(),
+            buffers: HashMap::default(),
+            images: HashMap::default(),
             image_count: 0,
-            views: HashMap::new(),
-            buffer_views: HashMap::new(),
-            debug_names: HashMap::new(),
-            names_taken: HashSet::new(),
-            given: HashMap::new(),
-            cb_names: HashMap::new(),
+            views: HashMap::default(),
+            buffer_views: HashMap::default(),
+            debug_names: HashMap::default(),
+            names_taken: HashSet::default(),
+            given: HashMap::default(),
+            cb_names: HashMap::default(),
             cb_count: 0,
-            placement: HashMap::new(),
-            destroyed: std::collections::HashSet::new(),
+            placement: HashMap::default(),
+            destroyed: HashSet::default(),
             buffer_count: 0,
             memory_count: 0,
-            shaders: HashMap::new(),
+            shaders: HashMap::default(),
             shader_count: 0,
-            set_layouts: HashMap::new(),
-            pipeline_layouts: HashMap::new(),
-            pipelines: HashMap::new(),
-            sets: HashMap::new(),
-            templates: HashMap::new(),
-            cbs: HashMap::new(),
-            fences: HashMap::new(),
+            set_layouts: HashMap::default(),
+            pipeline_layouts: HashMap::default(),
+            pipelines: HashMap::default(),
+            sets: HashMap::default(),
+            templates: HashMap::default(),
+            cbs: HashMap::default(),
+            fences: HashMap::default(),
             sub_queue: Vec::new(),
             sub_thread: Vec::new(),
-            latest: HashMap::new(),
-            queues: HashMap::new(),
-            queue_families: HashMap::new(),
-            queue_waited: HashMap::new(),
-            open_waits: HashMap::new(),
+            latest: HashMap::default(),
+            queues: HashMap::default(),
+            queue_families: HashMap::default(),
+            queue_waited: HashMap::default(),
+            open_waits: HashMap::default(),
             wait_tokens: 0,
-            markers: HashMap::new(),
-            timeline_signals: HashMap::new(),
-            timeline_known: HashMap::new(),
-            semaphores: HashMap::new(),
-            events: HashMap::new(),
+            markers: HashMap::default(),
+            timeline_signals: HashMap::default(),
+            timeline_known: HashMap::default(),
+            semaphores: HashMap::default(),
+            events: HashMap::default(),
             submissions: 0,
             waited: 0,
             pending: Vec::new(),
@@ -637,14 +638,14 @@ impl Capture {
             dirty: Vec::new(),
             pending_reads: Vec::new(),
             unread: Vec::new(),
-            non_coherent: HashSet::new(),
+            non_coherent: HashSet::default(),
             writer: Writer::new(),
             created: false,
             finished: false,
-            gfx_pipelines: HashMap::new(),
-            render_passes: HashMap::new(),
+            gfx_pipelines: HashMap::default(),
+            render_passes: HashMap::default(),
             render_pass_count: 0,
-            framebuffers: HashMap::new(),
+            framebuffers: HashMap::default(),
             in_render_pass: false,
         }
     }
@@ -1248,9 +1249,9 @@ impl Capture {
                 set,
                 Set {
                     layout,
-                    descs: HashMap::new(),
-                    images: HashMap::new(),
-                    texels: HashMap::new(),
+                    descs: HashMap::default(),
+                    images: HashMap::default(),
+                    texels: HashMap::default(),
                 },
             );
         }
@@ -1391,16 +1392,16 @@ impl Capture {
         };
         let pushed = push.entry(set).or_insert_with(|| Set {
             layout: set_layout,
-            descs: HashMap::new(),
-            images: HashMap::new(),
-            texels: HashMap::new(),
+            descs: HashMap::default(),
+            images: HashMap::default(),
+            texels: HashMap::default(),
         });
         if pushed.layout != set_layout {
             *pushed = Set {
                 layout: set_layout,
-                descs: HashMap::new(),
-                images: HashMap::new(),
-                texels: HashMap::new(),
+                descs: HashMap::default(),
+                images: HashMap::default(),
+                texels: HashMap::default(),
             };
         }
         pushed.descs.extend(descs);
@@ -1413,7 +1414,7 @@ impl Capture {
         pushed
             .texels
             .extend(writes.texels.iter().map(|&(b, e, view)| ((b, e), view)));
-        sets.insert(set, (PUSHED, HashMap::new()));
+        sets.insert(set, (PUSHED, HashMap::default()));
     }
 
     /// One `VkCopyDescriptorSet`.
@@ -1802,7 +1803,7 @@ impl Capture {
         let mut dyn_iter = dynamic_offsets.iter();
         let mut bound = Vec::new();
         for (k, &set) in sets.iter().enumerate() {
-            let mut offsets = HashMap::new();
+            let mut offsets = HashMap::default();
             let layout = self.sets.get(&set).map(|s| s.layout);
             for b in layout
                 .and_then(|l| self.set_layouts.get(&l))
@@ -3111,7 +3112,7 @@ impl Capture {
     /// the device's, so later host writes there are seen; assumed read by
     /// the host).
     pub fn host_wait(&mut self, seq: u64, call: &str, reached: &[(u64, u64)], mapped: &[(u64, &[u8])]) {
-        let mut covered: HashMap<QueueId, usize> = HashMap::new();
+        let mut covered: HashMap<QueueId, usize> = HashMap::default();
         for &(semaphore, proven) in reached {
             let id = match self.semaphore_id(semaphore) {
                 Some((id, true)) => id,
@@ -3211,7 +3212,7 @@ impl Capture {
                 .into_iter()
                 .collect(),
             WaitOn::Fences(fs) => {
-                let mut c = HashMap::new();
+                let mut c = HashMap::default();
                 for sub in fs.iter().filter_map(|f| self.fences.get(f)).copied() {
                     if let Some(&q) = self.sub_queue.get(sub.wrapping_sub(1)) {
                         let e = c.entry(q).or_insert(0);
@@ -3327,7 +3328,7 @@ impl Capture {
         let mut qs: Vec<(QueueId, usize)> = covered.iter().map(|(q, c)| (*q, *c)).collect();
         qs.sort();
         let mut named = false;
-        let mut claimed: HashMap<QueueId, usize> = HashMap::new();
+        let mut claimed: HashMap<QueueId, usize> = HashMap::default();
         for (q, c) in qs {
             if self.known_complete(q, c) {
                 named = true;

@@ -15,6 +15,9 @@
 # capture recorded, and the cost per recorded command of each layer. Needs
 # the venv of tests/ncnn/run.sh (VKSYNC_NCNN_VENV, default
 # /tmp/vksync-ncnn-venv) and builds vksync and the layer in release.
+# VKSYNC_BIN_BEFORE: another vksync with its layer beside it (an older
+# build) timed as a fifth configuration in the same rounds, for a
+# before/after comparison in one run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -43,6 +46,9 @@ for r in $(seq "$rounds"); do
     # stands whatever the check says.)
     times[none]+="$("${app[@]}" 2>/dev/null | ms) "
     times[capture]+="$("$vksync" capture -o "$work/t.trace" -- "${app[@]}" 2>/dev/null | ms || true) "
+    if [ -n "${VKSYNC_BIN_BEFORE:-}" ]; then
+        times[before]+="$("$VKSYNC_BIN_BEFORE" capture -o "$work/b.trace" -- "${app[@]}" 2>/dev/null | ms || true) "
+    fi
     if [ "${VKSYNC_OVERHEAD_DIFF:-1}" != 0 ]; then
         times[diff]+="$(VKSYNC_CAPTURE_HOST_WRITES=diff "$vksync" capture -o "$work/d.trace" -- "${app[@]}" 2>/dev/null | ms || true) "
     fi
@@ -55,10 +61,13 @@ cap=$(echo "${times[capture]}" | median)
 dif=""
 [ -z "${times[diff]:-}" ] || dif=$(echo "${times[diff]}" | median)
 val=$(echo "${times[validation]}" | median)
+bef=""
+[ -z "${times[before]:-}" ] || bef=$(echo "${times[before]}" | median)
 per=$(awk -v c="$commands" -v n="$n" 'BEGIN {printf "%.1f", c / n}')
 echo "ncnn block network, $n inferences per process, $rounds rounds interleaved (medians); $per recorded commands per inference"
 printf '%-44s %10s %14s\n' "configuration" "ms/infer." "us/command"
 printf '%-44s %10.3f %14s\n' "no layer" "$none" "-"
 awk -v t="$cap" -v b="$none" -v p="$per" 'BEGIN {printf "%-44s %10.3f %14.1f\n", "VK_LAYER_VKSYNC_capture (vksync capture)", t, (t - b) * 1000 / p}'
+[ -z "$bef" ] || awk -v t="$bef" -v b="$none" -v p="$per" 'BEGIN {printf "%-44s %10.3f %14.1f\n", "  the same, VKSYNC_BIN_BEFORE'"'"'s layer", t, (t - b) * 1000 / p}'
 [ -z "$dif" ] || awk -v t="$dif" -v b="$none" -v p="$per" 'BEGIN {printf "%-44s %10.3f %14.1f\n", "  the same, diffing all mapped memory", t, (t - b) * 1000 / p}'
 awk -v t="$val" -v b="$none" -v p="$per" 'BEGIN {printf "%-44s %10.3f %14.1f\n", "VK_LAYER_KHRONOS_validation + sync validation", t, (t - b) * 1000 / p}'

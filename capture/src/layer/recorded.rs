@@ -137,13 +137,15 @@ recorded! {
     |d, seq, call| {
         // SAFETY: valid allocate info; `*out` written on success.
         let (mem, size, ty) = unsafe { ((*out).as_raw(), (*info).allocation_size, (*info).memory_type_index) };
-        // An unknown type is taken as coherent (diffed at submissions).
-        if d.memory_types
-            .get(ty as usize)
-            .is_some_and(|f| !f.contains(vk::MemoryPropertyFlags::HOST_COHERENT))
-        {
+        // An unknown type is taken as coherent (diffed at submissions)
+        // and uncached (its hot pages keep faulting).
+        let flags = d.memory_types.get(ty as usize).copied().unwrap_or(vk::MemoryPropertyFlags::HOST_COHERENT);
+        if !flags.contains(vk::MemoryPropertyFlags::HOST_COHERENT) {
             d.non_coherent.insert(mem);
             d.capture.set_non_coherent(mem);
+        }
+        if flags.contains(vk::MemoryPropertyFlags::HOST_CACHED) {
+            d.cached.insert(mem);
         }
         d.capture.allocate_memory(seq, mem, size)
     };
@@ -156,6 +158,7 @@ recorded! {
             }
         }
         d.non_coherent.remove(&memory.as_raw());
+        d.cached.remove(&memory.as_raw());
         d.capture.free_memory(memory.as_raw())
     };
     after create_buffer ["vkCreateBuffer"] "Capture::create_buffer"

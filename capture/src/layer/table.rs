@@ -505,7 +505,7 @@ mod tests {
     fn commands(text: &str) -> BTreeMap<String, Command> {
         let doc = roxmltree::Document::parse(text).expect("vk.xml parses");
         let root = doc.root_element();
-        let mut types = HashMap::new();
+        let mut types = HashMap::default();
         for t in root
             .descendants()
             .filter(|n| n.has_tag_name("types"))
