@@ -15,7 +15,7 @@
 //! in the order their construction needs (`apply_dependency`); a hazard
 //! at or after one is fixed in the transition's own barrier ([`Fix`]).
 
-use crate::group::{group_hazards, HazardGroup};
+use crate::group::{group_hazards, HazardGroup, RaceGroup, RaceGrouping};
 use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
@@ -468,17 +468,8 @@ pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, Progr
 /// emulation switch (which the definitional semantics does not model), is
 /// returned as it is.
 fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Result<Checked, ProgramError> {
-    let why = match (&refusal.kind, refusal.at) {
-        (
-            crate::ProgramErrorKind::MultiQueueNotSupported { what }
-            | crate::ProgramErrorKind::EventsNotSupported { what }
-            | crate::ProgramErrorKind::RenderPassNotSupported { what },
-            crate::ir::layout::Location::Command(command),
-        ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
-        _ => return Err(refusal),
-    };
+    let (races, decided_by) = definition_races(program, sem, refusal)?;
     let reading = sem.reading();
-    let races = crate::spec::races(program, reading)?;
     let layout = resolve(program)?;
     let queues = program.command_queues();
     let mut hazards: Vec<Hazard> = races
@@ -504,13 +495,124 @@ fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Re
         })
         .collect();
     across_queues(program, &mut hazards);
-    Ok(Checked {
-        hazards,
-        decided_by: DecidedBy::Definition {
+    Ok(Checked { hazards, decided_by })
+}
+
+/// The definitional semantics' races for a program the fast checkers
+/// refused with `refusal`, and why it decides ([`by_definition`]).
+fn definition_races(
+    program: &Program,
+    sem: Semantics,
+    refusal: ProgramError,
+) -> Result<(Vec<crate::spec::Race>, DecidedBy), ProgramError> {
+    let why = match (&refusal.kind, refusal.at) {
+        (
+            crate::ProgramErrorKind::MultiQueueNotSupported { what }
+            | crate::ProgramErrorKind::EventsNotSupported { what }
+            | crate::ProgramErrorKind::RenderPassNotSupported { what },
+            crate::ir::layout::Location::Command(command),
+        ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
+        _ => return Err(refusal),
+    };
+    let races = crate::spec::races(program, sem.reading())?;
+    Ok((
+        races,
+        DecidedBy::Definition {
             command: why.0,
             why: why.1,
         },
-    })
+    ))
+}
+
+/// The answer of [`check_grouped`]: the races grouped as a report prints
+/// them, and who found them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedGroups {
+    /// One [`RaceGroup`] per later access, kind and queue of the earlier
+    /// accesses ([`crate::group_races`]), ordered by later command.
+    pub groups: Vec<RaceGroup>,
+    /// Which checker decided, and why the definitional one.
+    pub decided_by: DecidedBy,
+}
+
+/// [`check_program`]'s answer as the groups a report prints:
+/// [`crate::group_races`] of its hazards taken as [`crate::spec::Race`]s
+/// (the pair, its memory bytes, both accesses), group for group, with the
+/// same [`DecidedBy`].
+///
+/// What it keeps differs by checker. The multi-queue walk hands each pair
+/// to the grouping as it finds it, so memory stays linear in the program
+/// and its report even where the pairs are quadratic (every fill on one
+/// queue racing every earlier copy on another: [`check_program`] keeps
+/// each of them as a [`Hazard`]); the walk's time still counts every pair.
+/// The single-queue checker's pairs and the definitional semantics' races
+/// are kept whole and then grouped ([`check_report`] is the single-queue
+/// checker's linear path, in [`HazardGroup`]s).
+///
+/// ```
+/// use vksync::{check_grouped, trace, DecidedBy, HazardKind, Semantics};
+/// // Each copy on `qb` waits for its fill; no fill waits for the copies
+/// // before it: each fill races every earlier copy, one group each.
+/// let mut text = String::from("queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nbuffer b 64\n");
+/// for i in 1..=4 {
+///     text += &format!("fill a[0..64] 1\nsubmit qa signal t:{i}\n");
+///     text += &format!("copy a[0..64] -> b[0..64]\nsubmit qb wait t:{i}@COPY\n");
+/// }
+/// let t = trace::parse(&text).expect("a valid trace");
+/// let checked = check_grouped(&t.program, Semantics::default())?;
+/// assert_eq!(checked.decided_by, DecidedBy::MultiQueueWalk);
+/// // The fills after the first: 3 groups, of 1, 2 and 3 earlier copies.
+/// let sizes: Vec<usize> = checked.groups.iter().map(|g| 1 + g.also.len() + g.more).collect();
+/// assert_eq!(sizes, [1, 2, 3]);
+/// assert!(checked.groups.iter().all(|g| g.race.kind == HazardKind::WriteAfterRead));
+/// # Ok::<(), vksync::ProgramError>(())
+/// ```
+pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups, ProgramError> {
+    let fast = || -> Result<CheckedGroups, ProgramError> {
+        let layout = resolve(program)?;
+        let mut grouping = RaceGrouping::new(program);
+        let decided_by = if by_walk(program, sem)? {
+            crate::sync::queues::check_multi_queue_into(program, &layout, sem, &mut |h| {
+                grouping.add(race_of(&h));
+            })?;
+            DecidedBy::MultiQueueWalk
+        } else {
+            for h in check_resolved(program, &layout, sem) {
+                grouping.add(race_of(&h));
+            }
+            DecidedBy::SingleQueue
+        };
+        let mut groups = grouping.finish();
+        // The walk runs commands in execution order, each command's
+        // pairs together: ordered by command as `check_program`'s hazards
+        // are (stable, so each command's groups keep their order).
+        groups.sort_by_key(|g| g.race.command);
+        Ok(CheckedGroups { groups, decided_by })
+    };
+    match fast() {
+        Ok(c) => Ok(c),
+        Err(refusal) => {
+            let (races, decided_by) = definition_races(program, sem, refusal)?;
+            Ok(CheckedGroups {
+                groups: crate::group::group_races(program, &races),
+                decided_by,
+            })
+        }
+    }
+}
+
+/// A hazard as the race of the definitional semantics it stands for: the
+/// pair, its memory bytes, both accesses.
+fn race_of(h: &Hazard) -> crate::spec::Race {
+    crate::spec::Race {
+        command: h.command,
+        kind: h.kind,
+        prior_command: h.prior_command,
+        mem: h.memory.mem,
+        range: h.memory.range,
+        current: h.current,
+        prior: h.prior,
+    }
 }
 
 /// The later command's access a race of the definitional semantics is
