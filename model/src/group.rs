@@ -85,30 +85,63 @@ pub struct RaceGroup {
 /// group's first hazard. Hazards of one command come together in a
 /// checker's output; a group never spans two commands.
 pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGroup> {
-    let key = |h: &Hazard| {
-        (
+    let mut grouping = HazardGrouping::default();
+    for h in hazards {
+        grouping.add(h);
+    }
+    grouping.finish()
+}
+
+/// A hazard group's key: kind, the later access, the object it named, its
+/// memory, a layout transition's fix apart, provisional apart.
+type HazardKey = (HazardKind, StageAccess, u32, MemId, Option<bool>, bool);
+
+/// [`group_hazards`] one hazard at a time, for a checker that finds them
+/// one by one (the multi-queue walk, [`crate::check_report`]): it keeps the
+/// groups and not the hazards. Each command's hazards must come together.
+pub(crate) struct HazardGrouping {
+    grouping: Grouping<HazardKey, HazardGroup>,
+}
+
+impl Default for HazardGrouping {
+    fn default() -> Self {
+        HazardGrouping {
+            grouping: Grouping::new(),
+        }
+    }
+}
+
+impl HazardGrouping {
+    /// Adds one hazard.
+    pub(crate) fn add(&mut self, h: Hazard) {
+        let key = (
             h.kind,
             h.current,
             h.region.object.0,
             h.memory.mem,
             h.fix.barrier.map(|b| b.transition),
             h.provisional,
-        )
-    };
-    let pair = |h: &Hazard| Pair {
-        command: h.command,
-        prior: Earlier {
-            command: h.prior_command,
-            access: h.prior,
-        },
-    };
-    let new = |h: Hazard| HazardGroup {
-        hazard: h,
-        also: Vec::new(),
-        more: 0,
-        earliest_prior: h.prior_command,
-    };
-    group(hazards, key, pair, new, merge_hazard).0
+        );
+        let pair = Pair {
+            command: h.command,
+            prior: Earlier {
+                command: h.prior_command,
+                access: h.prior,
+            },
+        };
+        let new = |h: Hazard| HazardGroup {
+            hazard: h,
+            also: Vec::new(),
+            more: 0,
+            earliest_prior: h.prior_command,
+        };
+        self.grouping.add(h, pair, key, new, merge_hazard);
+    }
+
+    /// The groups, in the order of each one's first hazard.
+    pub(crate) fn finish(self) -> Vec<HazardGroup> {
+        self.grouping.out
+    }
 }
 
 /// A finding as the grouping sees it: its later command and its earlier
@@ -174,23 +207,6 @@ impl<K: std::hash::Hash + Eq, G> Grouping<K, G> {
             }
         }
     }
-}
-
-/// [`Grouping`] over a whole sequence; also returns each item's group.
-fn group<T, K: std::hash::Hash + Eq, G>(
-    items: impl IntoIterator<Item = T>,
-    key: impl Fn(&T) -> K,
-    pair: impl Fn(&T) -> Pair,
-    new: impl Fn(T) -> G,
-    merge: impl Fn(&mut G, T, Earlier, bool),
-) -> (Vec<G>, Vec<usize>) {
-    let mut grouping = Grouping::new();
-    let mut of: Vec<usize> = Vec::new();
-    for item in items {
-        let (p, k) = (pair(&item), key(&item));
-        of.push(grouping.add(item, p, k, &new, &merge));
-    }
-    (grouping.out, of)
 }
 
 /// Adds earlier access `e` to a group's names, `nearest` being the one it
