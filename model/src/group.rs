@@ -14,7 +14,11 @@
 //! of the bytes.
 //!
 //! It does not decide anything: grouping only merges what a checker
-//! found, and an empty input gives an empty report. Invariants: groups come
+//! found, and an empty input gives an empty report. It takes one finding
+//! at a time (`Grouping`, `RaceGrouping`, `HazardGrouping`), so a checker
+//! that finds the pairs one by one (the multi-queue walk) keeps the
+//! groups, not the pairs; [`group_hazards`] and [`group_races`] are the
+//! same over a whole list. Invariants: groups come
 //! in the order of their first member; a group stands for `1 + also.len() +
 //! more` distinct earlier accesses, and `also` is nearest first.
 
