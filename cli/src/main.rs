@@ -612,7 +612,10 @@ fn check_source(
         vksync::check_report_parallel(program, sem, jobs).ok()
     };
     let Some(groups) = grouped else {
-        let checked = match vksync::check_program(program, sem) {
+        // Grouped as the walk finds them (`vksync::check_grouped`): memory
+        // linear in the program and the lines printed, however many pairs
+        // race.
+        let checked = match vksync::check_grouped(program, sem) {
             Ok(c) => c,
             Err(e) => {
                 // `load` resolved the program already; a failure here
@@ -628,9 +631,8 @@ fn check_source(
         if let vksync::DecidedBy::Definition { why, .. } = &checked.decided_by {
             spec_note(source, &format!("{why}: the fast checker does not model it"));
         }
-        let races: Vec<vksync::spec::Race> = checked.hazards.iter().map(race_of).collect();
         return match vksync::resolve(program) {
-            Ok(layout) => print_races(source, &layout, &races, reading, out),
+            Ok(layout) => print_race_groups(source, &layout, &checked.groups, reading, out),
             Err(e) => {
                 to_stderr!(
                     "{}",
@@ -764,9 +766,20 @@ fn print_races(
     reading: vksync::Reading,
     out: &mut Out,
 ) -> Status {
+    let groups = vksync::group_races(&source.trace.program, races);
+    print_race_groups(source, layout, &groups, reading, out)
+}
+
+/// Prints grouped races ([`print_races`]) and the summary.
+fn print_race_groups(
+    source: &input::Source,
+    layout: &vksync::Layout,
+    groups: &[vksync::RaceGroup],
+    reading: vksync::Reading,
+    out: &mut Out,
+) -> Status {
     let program = &source.trace.program;
-    let groups = vksync::group_races(program, races);
-    for g in &groups {
+    for g in groups {
         if out.stopped() {
             break;
         }
@@ -787,7 +800,8 @@ fn print_races(
         source.name,
         report::summary_of(&kinds, groups.iter().map(|g| 1 + g.also.len() + g.more).sum())
     );
-    if races.is_empty() {
+    // Every race is in a group: no group, no race.
+    if groups.is_empty() {
         Status::Clean
     } else {
         Status::Findings

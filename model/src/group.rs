@@ -14,15 +14,20 @@
 //! of the bytes.
 //!
 //! It does not decide anything: grouping only merges what a checker
-//! found, and an empty input gives an empty report. Invariants: groups come
+//! found, and an empty input gives an empty report. It takes one finding
+//! at a time (`Grouping`, `RaceGrouping`, `HazardGrouping`), so a checker
+//! that finds the pairs one by one (the multi-queue walk) keeps the
+//! groups, not the pairs; [`group_hazards`] and [`group_races`] are the
+//! same over a whole list. Invariants: groups come
 //! in the order of their first member; a group stands for `1 + also.len() +
 //! more` distinct earlier accesses, and `also` is nearest first.
 
 use crate::hazard::{Fix, Hazard};
-use crate::ir::layout::MemRange;
+use crate::ir::layout::{Layout, MemId, MemRange};
 use crate::ir::program::{ByteRange, Program, Region};
 use crate::ir::queue::QueueId;
 use crate::spec::Race;
+use crate::sync::checker::HazardKind;
 use crate::vk::flags::PipelineStageFlags2;
 use crate::vk::scope::StageAccess;
 use std::collections::{HashMap, HashSet};
@@ -84,30 +89,63 @@ pub struct RaceGroup {
 /// group's first hazard. Hazards of one command come together in a
 /// checker's output; a group never spans two commands.
 pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGroup> {
-    let key = |h: &Hazard| {
-        (
+    let mut grouping = HazardGrouping::default();
+    for h in hazards {
+        grouping.add(h);
+    }
+    grouping.finish()
+}
+
+/// A hazard group's key: kind, the later access, the object it named, its
+/// memory, a layout transition's fix apart, provisional apart.
+type HazardKey = (HazardKind, StageAccess, u32, MemId, Option<bool>, bool);
+
+/// [`group_hazards`] one hazard at a time, for a checker that finds them
+/// one by one (the multi-queue walk, [`crate::check_report`]): it keeps the
+/// groups and not the hazards. Each command's hazards must come together.
+pub(crate) struct HazardGrouping {
+    grouping: Grouping<HazardKey, HazardGroup>,
+}
+
+impl Default for HazardGrouping {
+    fn default() -> Self {
+        HazardGrouping {
+            grouping: Grouping::new(),
+        }
+    }
+}
+
+impl HazardGrouping {
+    /// Adds one hazard.
+    pub(crate) fn add(&mut self, h: Hazard) {
+        let key = (
             h.kind,
             h.current,
             h.region.object.0,
             h.memory.mem,
             h.fix.barrier.map(|b| b.transition),
             h.provisional,
-        )
-    };
-    let pair = |h: &Hazard| Pair {
-        command: h.command,
-        prior: Earlier {
-            command: h.prior_command,
-            access: h.prior,
-        },
-    };
-    let new = |h: Hazard| HazardGroup {
-        hazard: h,
-        also: Vec::new(),
-        more: 0,
-        earliest_prior: h.prior_command,
-    };
-    group(hazards, key, pair, new, merge_hazard).0
+        );
+        let pair = Pair {
+            command: h.command,
+            prior: Earlier {
+                command: h.prior_command,
+                access: h.prior,
+            },
+        };
+        let new = |h: Hazard| HazardGroup {
+            hazard: h,
+            also: Vec::new(),
+            more: 0,
+            earliest_prior: h.prior_command,
+        };
+        self.grouping.add(h, pair, key, new, merge_hazard);
+    }
+
+    /// The groups, in the order of each one's first hazard.
+    pub(crate) fn finish(self) -> Vec<HazardGroup> {
+        self.grouping.out
+    }
 }
 
 /// A finding as the grouping sees it: its later command and its earlier
@@ -117,47 +155,62 @@ struct Pair {
     prior: Earlier,
 }
 
-/// The one grouping walk: `key` tells the groups of one command apart,
-/// `new` starts a group, `merge` adds an item to one (told whether its
-/// earlier access is new to the group: pieces of one earlier access, its
-/// bytes split by other accesses, are one access). Also returns each
-/// item's group.
-fn group<T, K: std::hash::Hash + Eq, G>(
-    items: impl IntoIterator<Item = T>,
-    key: impl Fn(&T) -> K,
-    pair: impl Fn(&T) -> Pair,
-    new: impl Fn(T) -> G,
-    merge: impl Fn(&mut G, T, Earlier, bool),
-) -> (Vec<G>, Vec<usize>) {
-    let mut out: Vec<G> = Vec::new();
-    let mut of: Vec<usize> = Vec::new();
+/// The one grouping walk over a sequence of findings, one at a time
+/// ([`Grouping::add`]), so that a caller that finds pairs one by one (the
+/// multi-queue walk) keeps the groups and not the pairs: `key` tells the
+/// groups of one command apart, `new` starts a group, `merge` adds an item
+/// to one (told whether its earlier access is new to the group: pieces of
+/// one earlier access, its bytes split by other accesses, are one access).
+/// What it holds besides the groups is the current command's open groups
+/// with the earlier accesses each has seen: at most the pairs of one
+/// command.
+struct Grouping<K, G> {
+    out: Vec<G>,
     // Each key's group among those of the current command, with the
     // earlier accesses it holds.
-    let mut open: HashMap<K, (usize, HashSet<(usize, StageAccess)>)> = HashMap::new();
-    let mut command = None;
-    for item in items {
-        let Pair { command: c, prior } = pair(&item);
-        if command != Some(c) {
-            open.clear();
-            command = Some(c);
+    open: HashMap<K, (usize, HashSet<(usize, StageAccess)>)>,
+    command: Option<usize>,
+}
+
+impl<K: std::hash::Hash + Eq, G> Grouping<K, G> {
+    fn new() -> Self {
+        Grouping {
+            out: Vec::new(),
+            open: HashMap::new(),
+            command: None,
         }
-        match open.get_mut(&key(&item)) {
+    }
+
+    /// Adds `item` (its `pair` and `key` computed by the caller); returns
+    /// the index of its group.
+    fn add<T>(
+        &mut self,
+        item: T,
+        pair: Pair,
+        key: K,
+        new: impl FnOnce(T) -> G,
+        merge: impl FnOnce(&mut G, T, Earlier, bool),
+    ) -> usize {
+        let Pair { command: c, prior } = pair;
+        if self.command != Some(c) {
+            self.open.clear();
+            self.command = Some(c);
+        }
+        match self.open.get_mut(&key) {
             Some((i, seen)) => {
                 let first = seen.insert((prior.command, prior.access));
-                of.push(*i);
-                merge(&mut out[*i], item, prior, first);
+                merge(&mut self.out[*i], item, prior, first);
+                *i
             }
             None => {
-                open.insert(
-                    key(&item),
-                    (out.len(), HashSet::from([(prior.command, prior.access)])),
-                );
-                of.push(out.len());
-                out.push(new(item));
+                let i = self.out.len();
+                self.open
+                    .insert(key, (i, HashSet::from([(prior.command, prior.access)])));
+                self.out.push(new(item));
+                i
             }
         }
     }
-    (out, of)
 }
 
 /// Adds earlier access `e` to a group's names, `nearest` being the one it
@@ -259,44 +312,101 @@ pub fn group_races(program: &Program, races: &[Race]) -> Vec<RaceGroup> {
 /// [`group_races`], with the index of each race's group (a picture draws
 /// every pair and labels it with its group, the line `check` prints).
 pub fn group_races_indexed(program: &Program, races: &[Race]) -> (Vec<RaceGroup>, Vec<usize>) {
-    let queues = program.command_queues();
-    let host = |sa: StageAccess| sa.stage().flag() == PipelineStageFlags2::HOST;
-    // The object the later command named for these bytes, as the fast
-    // checker's groups are keyed (two blobs of one pool are two accesses).
-    let layout = crate::ir::layout::resolve(program).ok();
-    let object_of = |r: &Race| -> Option<u32> {
-        let layout = layout.as_ref()?;
-        let command = program.commands.get(r.command)?;
-        crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
-            .into_iter()
-            .find(|(region, sa)| {
-                *sa == r.current
-                    && layout.locate(*region).is_some_and(|m| {
-                        m.mem == r.mem && m.range.start <= r.range.start && r.range.end <= m.range.end
+    let mut grouping = RaceGrouping::new(program);
+    let of = races.iter().map(|r| grouping.add(*r)).collect();
+    (grouping.finish(), of)
+}
+
+/// A race group's key: kind, the later access, its memory, the object the
+/// later command named for these bytes, and the earlier access's queue
+/// (`None`: the host).
+type RaceKey = (HazardKind, StageAccess, MemId, Option<u32>, Option<QueueId>);
+
+/// [`group_races`] one race at a time: what a checker that finds races one
+/// by one feeds (the multi-queue walk, [`crate::check_grouped`]), so that
+/// it keeps the groups and not the pairs. The races must come with each
+/// command's together, in the order [`group_races`] would be given them;
+/// then [`RaceGrouping::finish`] is [`group_races`] of them.
+pub(crate) struct RaceGrouping<'p> {
+    program: &'p Program,
+    queues: Vec<QueueId>,
+    layout: Option<Layout>,
+    /// The objects found for the current command's races, by their later
+    /// access and bytes: a command racing thousands of earlier accesses
+    /// over the same bytes looks its access table up once.
+    objects: HashMap<(StageAccess, MemId, ByteRange), Option<u32>>,
+    objects_of: Option<usize>,
+    grouping: Grouping<RaceKey, RaceGroup>,
+}
+
+impl<'p> RaceGrouping<'p> {
+    pub(crate) fn new(program: &'p Program) -> Self {
+        RaceGrouping {
+            program,
+            queues: program.command_queues(),
+            // The object the later command named for these bytes, as the
+            // fast checker's groups are keyed (two blobs of one pool are
+            // two accesses).
+            layout: crate::ir::layout::resolve(program).ok(),
+            objects: HashMap::new(),
+            objects_of: None,
+            grouping: Grouping::new(),
+        }
+    }
+
+    /// The object the later command of `r` named for its bytes: its first
+    /// access with the race's stage and access whose memory holds them.
+    fn object_of(&mut self, r: &Race) -> Option<u32> {
+        if self.objects_of != Some(r.command) {
+            self.objects.clear();
+            self.objects_of = Some(r.command);
+        }
+        let (program, layout) = (self.program, self.layout.as_ref());
+        *self
+            .objects
+            .entry((r.current, r.mem, r.range))
+            .or_insert_with(|| {
+                let layout = layout?;
+                let command = program.commands.get(r.command)?;
+                crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
+                    .into_iter()
+                    .find(|(region, sa)| {
+                        *sa == r.current
+                            && layout.locate(*region).is_some_and(|m| {
+                                m.mem == r.mem && m.range.start <= r.range.start && r.range.end <= m.range.end
+                            })
                     })
+                    .map(|(region, _)| region.object.0)
             })
-            .map(|(region, _)| region.object.0)
-    };
-    let key = |r: &Race| {
+    }
+
+    /// Adds one race; returns the index of its group.
+    pub(crate) fn add(&mut self, r: Race) -> usize {
+        let host = |sa: StageAccess| sa.stage().flag() == PipelineStageFlags2::HOST;
         let q: Option<QueueId> =
-            (!host(r.prior)).then(|| queues.get(r.prior_command).copied().unwrap_or_default());
-        (r.kind, r.current, r.mem, object_of(r), q)
-    };
-    let pair = |r: &Race| Pair {
-        command: r.command,
-        prior: Earlier {
-            command: r.prior_command,
-            access: r.prior,
-        },
-    };
-    let new = |r: Race| RaceGroup {
-        race: r,
-        priors: vec![r.prior],
-        also: Vec::new(),
-        more: 0,
-        earliest_prior: r.prior_command,
-    };
-    group(races.iter().copied(), key, pair, new, merge_race)
+            (!host(r.prior)).then(|| self.queues.get(r.prior_command).copied().unwrap_or_default());
+        let key = (r.kind, r.current, r.mem, self.object_of(&r), q);
+        let pair = Pair {
+            command: r.command,
+            prior: Earlier {
+                command: r.prior_command,
+                access: r.prior,
+            },
+        };
+        let new = |r: Race| RaceGroup {
+            race: r,
+            priors: vec![r.prior],
+            also: Vec::new(),
+            more: 0,
+            earliest_prior: r.prior_command,
+        };
+        self.grouping.add(r, pair, key, new, merge_race)
+    }
+
+    /// The groups, in the order of each one's first race.
+    pub(crate) fn finish(self) -> Vec<RaceGroup> {
+        self.grouping.out
+    }
 }
 
 /// Merges `r`, whose earlier access is `e`, into `g`; `new`: `e` is not

@@ -15,7 +15,7 @@
 //! in the order their construction needs (`apply_dependency`); a hazard
 //! at or after one is fixed in the transition's own barrier ([`Fix`]).
 
-use crate::group::{group_hazards, HazardGroup};
+use crate::group::{group_hazards, HazardGroup, HazardGrouping, RaceGroup, RaceGrouping};
 use crate::ir::access::{accesses, transitions, Access};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program, Region};
@@ -468,17 +468,8 @@ pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, Progr
 /// emulation switch (which the definitional semantics does not model), is
 /// returned as it is.
 fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Result<Checked, ProgramError> {
-    let why = match (&refusal.kind, refusal.at) {
-        (
-            crate::ProgramErrorKind::MultiQueueNotSupported { what }
-            | crate::ProgramErrorKind::EventsNotSupported { what }
-            | crate::ProgramErrorKind::RenderPassNotSupported { what },
-            crate::ir::layout::Location::Command(command),
-        ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
-        _ => return Err(refusal),
-    };
+    let (races, decided_by) = definition_races(program, sem, refusal)?;
     let reading = sem.reading();
-    let races = crate::spec::races(program, reading)?;
     let layout = resolve(program)?;
     let queues = program.command_queues();
     let mut hazards: Vec<Hazard> = races
@@ -504,13 +495,133 @@ fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Re
         })
         .collect();
     across_queues(program, &mut hazards);
-    Ok(Checked {
-        hazards,
-        decided_by: DecidedBy::Definition {
+    Ok(Checked { hazards, decided_by })
+}
+
+/// The definitional semantics' races for a program the fast checkers
+/// refused with `refusal`, and why it decides ([`by_definition`]).
+fn definition_races(
+    program: &Program,
+    sem: Semantics,
+    refusal: ProgramError,
+) -> Result<(Vec<crate::spec::Race>, DecidedBy), ProgramError> {
+    let why = match (&refusal.kind, refusal.at) {
+        (
+            crate::ProgramErrorKind::MultiQueueNotSupported { what }
+            | crate::ProgramErrorKind::EventsNotSupported { what }
+            | crate::ProgramErrorKind::RenderPassNotSupported { what },
+            crate::ir::layout::Location::Command(command),
+        ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
+        _ => return Err(refusal),
+    };
+    let races = crate::spec::races(program, sem.reading())?;
+    Ok((
+        races,
+        DecidedBy::Definition {
             command: why.0,
             why: why.1,
         },
-    })
+    ))
+}
+
+/// The answer of [`check_grouped`]: the races grouped as a report prints
+/// them, and who found them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedGroups {
+    /// One [`RaceGroup`] per later access, kind and queue of the earlier
+    /// accesses ([`crate::group_races`]), ordered by later command.
+    pub groups: Vec<RaceGroup>,
+    /// Which checker decided, and why the definitional one.
+    pub decided_by: DecidedBy,
+}
+
+/// [`check_program`]'s answer as the groups a report prints:
+/// [`crate::group_races`] of its hazards taken as [`crate::spec::Race`]s
+/// (the pair, its memory bytes, both accesses), group for group, with the
+/// same [`DecidedBy`].
+///
+/// What it keeps differs by checker. The multi-queue walk hands each pair
+/// to the grouping as it finds it, so memory stays linear in the program
+/// and its report even where the pairs are quadratic (every fill on one
+/// queue racing every earlier copy on another: [`check_program`] keeps
+/// each of them as a [`Hazard`]); the walk's time still counts every pair.
+/// The single-queue checker's pairs and the definitional semantics' races
+/// are kept whole and then grouped ([`check_report`] is the single-queue
+/// checker's linear path, in [`HazardGroup`]s).
+///
+/// ```
+/// use vksync::{check_grouped, trace, DecidedBy, HazardKind, Semantics};
+/// // Each copy on `qb` waits for its fill. Nothing orders the fills on
+/// // `qa`, nor the copies on `qb`, and no fill waits for the copy before
+/// // it: each fill races every earlier fill and that copy, each copy
+/// // every earlier copy.
+/// let mut text = String::from("queue qa\nqueue qb\nsemaphore t timeline\nbuffer a 64\nbuffer b 64\n");
+/// for i in 1..=4 {
+///     text += &format!("fill a[0..64] 1\nsubmit qa signal t:{i}\n");
+///     text += &format!("copy a[0..64] -> b[0..64]\nsubmit qb wait t:{i}@COPY\n");
+/// }
+/// let t = trace::parse(&text).expect("a valid trace");
+/// let checked = check_grouped(&t.program, Semantics::default())?;
+/// assert_eq!(checked.decided_by, DecidedBy::MultiQueueWalk);
+/// // One group per later access and kind, standing for its earlier
+/// // accesses: per fill after the first, its write-after-write (the
+/// // earlier fills), its write-after-read (the copy before it), and the
+/// // copy's write-after-write (the earlier copies).
+/// let sizes: Vec<(HazardKind, usize)> =
+///     checked.groups.iter().map(|g| (g.race.kind, 1 + g.also.len() + g.more)).collect();
+/// let (waw, war) = (HazardKind::WriteAfterWrite, HazardKind::WriteAfterRead);
+/// assert_eq!(
+///     sizes,
+///     [(waw, 1), (war, 1), (waw, 1), (waw, 2), (war, 1), (waw, 2), (waw, 3), (war, 1), (waw, 3)]
+/// );
+/// # Ok::<(), vksync::ProgramError>(())
+/// ```
+pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups, ProgramError> {
+    let fast = || -> Result<CheckedGroups, ProgramError> {
+        let layout = resolve(program)?;
+        let mut grouping = RaceGrouping::new(program);
+        let decided_by = if by_walk(program, sem)? {
+            crate::sync::queues::check_multi_queue_into(program, &layout, sem, &mut |h| {
+                grouping.add(race_of(&h));
+            })?;
+            DecidedBy::MultiQueueWalk
+        } else {
+            for h in check_resolved(program, &layout, sem) {
+                grouping.add(race_of(&h));
+            }
+            DecidedBy::SingleQueue
+        };
+        let mut groups = grouping.finish();
+        // The walk runs commands in execution order, each command's
+        // pairs together: ordered by command as `check_program`'s hazards
+        // are (stable, so each command's groups keep their order).
+        groups.sort_by_key(|g| g.race.command);
+        Ok(CheckedGroups { groups, decided_by })
+    };
+    match fast() {
+        Ok(c) => Ok(c),
+        Err(refusal) => {
+            let (races, decided_by) = definition_races(program, sem, refusal)?;
+            Ok(CheckedGroups {
+                groups: crate::group::group_races(program, &races),
+                decided_by,
+            })
+        }
+    }
+}
+
+/// A hazard as the race of the definitional semantics it stands for: the
+/// pair, its memory bytes, both accesses.
+fn race_of(h: &Hazard) -> crate::spec::Race {
+    crate::spec::Race {
+        command: h.command,
+        kind: h.kind,
+        prior_command: h.prior_command,
+        mem: h.memory.mem,
+        range: h.memory.range,
+        current: h.current,
+        prior: h.prior,
+    }
 }
 
 /// The later command's access a race of the definitional semantics is
@@ -579,18 +690,47 @@ fn across_queues(program: &Program, hazards: &mut [Hazard]) {
         return;
     }
     let queues = program.command_queues();
-    for h in hazards
-        .iter_mut()
-        .filter(|h| device(h.current) && device(h.prior))
-    {
-        let (signal_queue, wait_queue) = (queues[h.prior_command], queues[h.command]);
-        if signal_queue != wait_queue && h.fix.barrier.is_some() {
-            h.fix.semaphore = Some(SemaphoreFix {
-                signal_queue,
-                wait_queue,
-            });
-        }
+    for h in hazards.iter_mut() {
+        across_queue(&queues, h);
     }
+}
+
+/// [`across_queues`] for one hazard, given each command's queue
+/// ([`Program::command_queues`]; with one queue it sets nothing).
+fn across_queue(queues: &[QueueId], h: &mut Hazard) {
+    let device = |sa: StageAccess| sa.stage() != crate::vk::scope::Stage::Host;
+    if !(device(h.current) && device(h.prior)) {
+        return;
+    }
+    let (signal_queue, wait_queue) = (queues[h.prior_command], queues[h.command]);
+    if signal_queue != wait_queue && h.fix.barrier.is_some() {
+        h.fix.semaphore = Some(SemaphoreFix {
+            signal_queue,
+            wait_queue,
+        });
+    }
+}
+
+/// The multi-queue walk's hazards grouped as [`group_hazards`] groups
+/// [`walk_queues`]' (each fix between two queues naming its semaphore),
+/// without keeping them: each goes to the grouping as the walk finds it.
+fn walk_queues_grouped(
+    program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+) -> Result<Vec<HazardGroup>, ProgramError> {
+    let queues = program.command_queues();
+    let mut grouping = HazardGrouping::default();
+    crate::sync::queues::check_multi_queue_into(program, layout, sem, &mut |mut h| {
+        across_queue(&queues, &mut h);
+        grouping.add(h);
+    })?;
+    let mut groups = grouping.finish();
+    // The walk runs commands in execution order, each command's hazards
+    // together: ordered by command as `walk_queues`' hazards are (stable,
+    // so each command's groups keep their order).
+    groups.sort_by_key(|g| g.hazard.command);
+    Ok(groups)
 }
 
 /// Runs the fast checkers over a program, under any [`Semantics`] (the
@@ -680,8 +820,7 @@ pub fn check_report_parallel(
     }
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        let hazards = walk_queues(program, &layout, sem)?;
-        return Ok(group_hazards(hazards));
+        return walk_queues_grouped(program, &layout, sem);
     }
     if has_rendering(program) {
         return check_report(program, sem);
@@ -722,15 +861,15 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, checker: Ch
 
 /// Runs the checker over a program and groups what it finds per later
 /// access and kind ([`crate::group_hazards`]): one entry per line a report
-/// prints. Each command's hazards are grouped as it is checked, so memory
-/// stays linear in the number of groups even when one access races
-/// thousands of earlier ones. Programs [`check_with`] refuses are refused
-/// alike.
+/// prints. Each command's hazards are grouped as it is checked (the
+/// multi-queue walk's, which also decides a single-queue program past the
+/// event slots, as the walk finds them), so memory stays linear in the
+/// number of groups even when one access races thousands of earlier ones.
+/// Programs [`check_with`] refuses are refused alike.
 pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup>, ProgramError> {
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
-        let hazards = walk_queues(program, &layout, sem)?;
-        return Ok(group_hazards(hazards));
+        return walk_queues_grouped(program, &layout, sem);
     }
     let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     Ok(walk(

@@ -24,6 +24,12 @@
 //!   and say which checker decided ([`DecidedBy`]): the fast ones, or for
 //!   the corners they refuse [`spec`], the slow, definitional oracle.
 //!   [`check_with`] / [`check_streaming`] are the fast checkers alone.
+//!   These return every racing pair; a report prints one line per later
+//!   access and kind ([`group_hazards`], [`group_races`]), and
+//!   [`check_report`] (one queue) and [`check_grouped`] (every program)
+//!   give those groups directly, grouping as the checkers find the pairs
+//!   where they can, so that memory stays linear in the program and the
+//!   report when the pairs are quadratic.
 //!   [`check_ownership`] reports reads of `VK_SHARING_MODE_EXCLUSIVE`
 //!   buffers whose contents a missing queue family ownership transfer left
 //!   undefined, and invalid releases and acquires.
@@ -83,8 +89,8 @@ pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
 pub use hazard::{
-    check, check_program, check_report, check_streaming, check_with, Checked, DecidedBy, Fix, Hazard,
-    SemaphoreFix,
+    check, check_grouped, check_program, check_report, check_streaming, check_with, Checked, CheckedGroups,
+    DecidedBy, Fix, Hazard, SemaphoreFix,
 };
 #[cfg(feature = "parallel")]
 pub use hazard::{check_parallel, check_report_parallel};

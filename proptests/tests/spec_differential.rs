@@ -33,6 +33,7 @@ proptest! {
         let fast = keys_of_hazards(&vksync::check(&p).unwrap());
         let spec = keys_of_races(&races(&p, Reading::MemoryModel).unwrap());
         prop_assert!(fast == spec, "{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
+        grouped_agrees(&p, Reading::MemoryModel)?;
     }
 
     /// Events (split barriers) on one queue: set, wait and reset of three
@@ -205,6 +206,7 @@ proptest! {
 /// orderings found before it (more races, never fewer). It never panics, and the fast
 /// checker refuses those programs (several candidates).
 fn multi_queue_agrees(p: &vksync::Program, reading: Reading) -> Result<Option<bool>, TestCaseError> {
+    grouped_agrees(p, reading)?;
     let spec = races(p, reading).map_err(|e| TestCaseError::fail(format!("{e}")))?;
     let spec = keys_of_races(&spec);
     match vksync::check_with(p, vksync::Semantics::for_reading(reading)) {
@@ -227,6 +229,40 @@ fn multi_queue_agrees(p: &vksync::Program, reading: Reading) -> Result<Option<bo
             Ok(Some(false))
         }
     }
+}
+
+/// `vksync::check_grouped` (which groups the walk's pairs as they are
+/// found, never keeping them) gives exactly `vksync::group_races` of
+/// `vksync::check_program`'s hazards taken as races, and the same
+/// `DecidedBy`: the report `vksync check` prints from it is the one the
+/// pairs give.
+fn grouped_agrees(p: &vksync::Program, reading: Reading) -> Result<(), TestCaseError> {
+    let sem = vksync::Semantics::for_reading(reading);
+    let whole = vksync::check_program(p, sem).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let grouped = vksync::check_grouped(p, sem).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let races: Vec<vksync::spec::Race> = whole
+        .hazards
+        .iter()
+        .map(|h| vksync::spec::Race {
+            command: h.command,
+            kind: h.kind,
+            prior_command: h.prior_command,
+            mem: h.memory.mem,
+            range: h.memory.range,
+            current: h.current,
+            prior: h.prior,
+        })
+        .collect();
+    let expected = vksync::CheckedGroups {
+        groups: vksync::group_races(p, &races),
+        decided_by: whole.decided_by,
+    };
+    prop_assert!(
+        grouped == expected,
+        "{reading:?}\ngrouped: {grouped:#?}\nexpected: {expected:#?}\nprogram:\n{}",
+        vksync::trace::print(p)
+    );
+    Ok(())
 }
 
 proptest! {

@@ -640,6 +640,25 @@ pub(crate) fn check_multi_queue(
     layout: &Layout,
     sem: Semantics,
 ) -> Result<Vec<Hazard>, ProgramError> {
+    let mut out = Vec::new();
+    check_multi_queue_into(program, layout, sem, &mut |h| out.push(h))?;
+    out.sort_by_key(|h| h.command);
+    Ok(out)
+}
+
+/// [`check_multi_queue`], handing each hazard to `sink` as it is found
+/// instead of keeping them: in walk order (each command's hazards
+/// together, the commands in the order the walk runs them, not the
+/// trace's), a hazard whose bytes continue the previous one's already
+/// merged with it. A caller that groups them ([`crate::check_grouped`])
+/// keeps memory linear in the program and its report where the pairs are
+/// quadratic (every fill racing every earlier copy on another queue).
+pub(crate) fn check_multi_queue_into(
+    program: &Program,
+    layout: &Layout,
+    sem: Semantics,
+    sink: &mut dyn FnMut(Hazard),
+) -> Result<(), ProgramError> {
     let refuse = |at: usize, what: String| ProgramError {
         at: Location::Command(at),
         kind: ProgramErrorKind::MultiQueueNotSupported { what },
@@ -809,7 +828,8 @@ pub(crate) fn check_multi_queue(
         recs: Vec::new(),
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
-        out: Vec::new(),
+        last: None,
+        sink,
         kept: 0,
         log: Vec::new(),
         log_base: 0,
@@ -946,9 +966,10 @@ pub(crate) fn check_multi_queue(
             }
         }
     }
-    let mut out = st.out;
-    out.sort_by_key(|h| h.command);
-    Ok(out)
+    if let Some(h) = st.last.take() {
+        (st.sink)(h);
+    }
+    Ok(())
 }
 
 /// An event's current set (`None` in [`State::events`]: never set, or
@@ -1034,7 +1055,7 @@ enum LogOp {
 
 /// The walk's state: records, and per memory object the records each
 /// byte range holds.
-struct State {
+struct State<'s> {
     /// Per event, its current set.
     events: std::collections::HashMap<u32, EventSet>,
     /// The next event slot to hand out.
@@ -1044,7 +1065,10 @@ struct State {
     recs: Vec<Rec>,
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
-    out: Vec<Hazard>,
+    /// The latest hazard, held back while a next one may continue its
+    /// bytes; then it goes to `sink`.
+    last: Option<Hazard>,
+    sink: &'s mut dyn FnMut(Hazard),
     /// How many records [`Self::compact`] kept the last time.
     kept: usize,
     /// The operations that change every record (see [`LogOp`]) from
@@ -1057,7 +1081,7 @@ struct State {
     wait_candidates: Vec<Vec<u32>>,
 }
 
-impl State {
+impl State<'_> {
     /// The log's end: what a record made now has seen.
     fn now(&self) -> usize {
         self.log_base + self.log.len()
@@ -1218,7 +1242,7 @@ impl State {
         let h = lift(&raw, a);
         // Extend the previous hazard when it continues this one, on the
         // same object.
-        if let Some(last) = self.out.last_mut() {
+        if let Some(last) = self.last.as_mut() {
             if last.command == h.command
                 && last.kind == h.kind
                 && last.prior_command == h.prior_command
@@ -1239,7 +1263,9 @@ impl State {
                 return;
             }
         }
-        self.out.push(h);
+        if let Some(done) = self.last.replace(h) {
+            (self.sink)(done);
+        }
     }
 
     fn kind(prior_write: bool, cur_write: bool) -> HazardKind {
