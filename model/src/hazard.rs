@@ -157,6 +157,13 @@ impl Hazard {
                 b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
             );
         }
+        // One subpass: a barrier inside it, if a self-dependency allows
+        // one that orders them (no region there).
+        if let Some(text) = self.fix.barrier.and_then(|b| {
+            crate::ir::renderpass::same_subpass_fix(program, self.prior_command, self.command, &b)
+        }) {
+            return text;
+        }
         let Some(b) = self.fix.barrier.filter(|b| b.transition) else {
             return self.fix.describe(program);
         };

@@ -948,8 +948,8 @@ fn plans_refuse_a_hazard_inside_a_subpass_naming_a_self_dependency() {
     let msg = refusal("vs write sb[0..256]");
     assert!(
         msg.ends_with(
-            "add `dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ` to the \
-             render-pass declaration and record `barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> \
+            "add `dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ` (or these \
+             masks to one) to the render pass and record `barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> \
              FRAGMENT_SHADER:SHADER_STORAGE_READ` between them, or record them in two subpasses with a dependency 0->1 \
              between them"
         ),

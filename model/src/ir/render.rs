@@ -1685,47 +1685,17 @@ fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
                 h.current.access().to_string()
             },
         )
-    } else if !framebuffer_space(h.prior.stage().flag()) {
-        // A barrier from a stage outside framebuffer space is
-        // framebuffer-global, so one inside the subpass orders the pair
-        // (`crate::ir::renderpass::check_subpass_barrier` says what it
-        // needs); from a framebuffer-space stage it would be by-region,
-        // which orders no other bytes than the attachments'.
-        let src_access = if h.prior.is_write() {
-            h.prior.access().to_string()
-        } else {
-            "NONE".to_string()
-        };
-        let dst_access = if h.kind.needs_visibility(true) {
-            h.current.access().to_string()
-        } else {
-            "NONE".to_string()
-        };
-        let masks = format!(
-            "{}:{src_access} -> {}:{dst_access}",
-            h.prior.stage().flag(),
-            h.current.stage().flag()
-        );
-        format!(
-            "add `dependency {k}->{k} {masks}` to the render-pass declaration and record `barrier {masks}` between \
-             them, or record them in two subpasses with a dependency {k}->{} between them",
-            k + 1
-        )
     } else {
-        format!(
-            "record them in two subpasses with a dependency {k}->{} between them",
-            k + 1
-        )
+        h.fix
+            .barrier
+            .and_then(|b| super::renderpass::same_subpass_fix(program, h.prior_command, h.command, &b))
+            .unwrap_or_else(|| {
+                format!(
+                    "record them in two subpasses with a dependency {k}->{} between them",
+                    k + 1
+                )
+            })
     }
-}
-
-/// Whether every stage of `stages` is a framebuffer-space stage
-/// ("Framebuffer Region Dependencies").
-fn framebuffer_space(stages: PipelineStageFlags2) -> bool {
-    use PipelineStageFlags2 as S;
-    let fb =
-        S::FRAGMENT_SHADER | S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS | S::COLOR_ATTACHMENT_OUTPUT;
-    !stages.is_empty() && stages.difference(fb).is_empty()
 }
 
 fn is_event_command(c: &Command) -> bool {

@@ -970,6 +970,44 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
     (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
 }
 
+/// The fix for a hazard between commands `prior` and `command` of one
+/// subpass of a render pass instance whose fix outside a pass would be
+/// barrier `b` (not a transition): a self-dependency of the subpass and
+/// that barrier without its region (a buffer memory barrier is invalid
+/// inside a render pass, VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)
+/// when `b`'s source stages are outside framebuffer space (a barrier from a
+/// framebuffer-space stage would be by-region, and order no other bytes
+/// than the attachments', [`subpass_barrier_parts`]); else two subpasses.
+/// `None` when they are not in one subpass.
+pub(crate) fn same_subpass_fix(
+    program: &Program,
+    prior: usize,
+    command: usize,
+    b: &Barrier,
+) -> Option<String> {
+    let (bp, sp) = pass_position(program, prior)?;
+    let (bc, sc) = pass_position(program, command)?;
+    if bp != bc || sp != sc || b.transition {
+        return None;
+    }
+    let two = format!(
+        "record them in two subpasses with a dependency {sp}->{} between them",
+        sp + 1
+    );
+    let fb_source = b.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
+    if fb_source || b.src_stage_mask.is_empty() {
+        return Some(two);
+    }
+    let masks = format!(
+        "{}:{} -> {}:{}",
+        b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+    );
+    Some(format!(
+        "add `dependency {sp}->{sp} {masks}` (or these masks to one) to the render pass and record `barrier {masks}` \
+         between them, or {two}"
+    ))
+}
+
 /// Checks the views of a `begin-render-pass` against the render pass.
 fn check_views(
     program: &Program,
