@@ -965,7 +965,18 @@ fn plans_refuse_a_hazard_inside_a_subpass_naming_a_self_dependency() {
             "fs read sb[0..256]"
         )
     );
-    assert_eq!(check(&trace::parse(&fixed).unwrap().program).unwrap(), vec![]);
+    let fixed = trace::parse(&fixed).unwrap().program;
+    assert_eq!(check(&fixed).unwrap(), vec![]);
+    // Planned, the barrier inside the subpass is dropped with the others
+    // and not placed again: refused the same way, for every planner.
+    for planner in [PlannerKind::Offline, PlannerKind::Online, PlannerKind::Conservative] {
+        let e = plan(&fixed, PlanOptions::new(planner)).expect_err("refused");
+        assert!(
+            matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+                if matches!(**r, vksync::RenderError::HazardInsideSubpass { .. })),
+            "{planner:?}: {e}"
+        );
+    }
     let msg = refusal("fs write sb[0..256]");
     assert!(
         msg.ends_with("record them in two subpasses with a dependency 0->1 between them"),

@@ -1008,6 +1008,32 @@ pub(crate) fn same_subpass_fix(
     ))
 }
 
+/// `program` with each pipeline barrier recorded inside a render pass
+/// instance emptied (the same command indices): what the planners start
+/// from there, since they plan without the trace's barriers and place none
+/// inside a subpass, so a hazard only such a barrier orders is one they
+/// must refuse (`crate::ir::render::refuse_hazard_inside`).
+pub(crate) fn without_subpass_barriers(program: &Program) -> Program {
+    let mut open = false;
+    let commands = program
+        .commands
+        .iter()
+        .map(|c| match c {
+            Command::Render(rc) => {
+                match rc.op {
+                    RenderOp::BeginPass(_) => open = true,
+                    RenderOp::EndPass => open = false,
+                    _ => {}
+                }
+                c.clone()
+            }
+            Command::Barrier(_) if open => Command::Barrier(Dependency::default()),
+            c => c.clone(),
+        })
+        .collect();
+    program.with_commands(commands)
+}
+
 /// Checks the views of a `begin-render-pass` against the render pass.
 fn check_views(
     program: &Program,
