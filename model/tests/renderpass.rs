@@ -969,7 +969,11 @@ fn plans_refuse_a_hazard_inside_a_subpass_naming_a_self_dependency() {
     assert_eq!(check(&fixed).unwrap(), vec![]);
     // Planned, the barrier inside the subpass is dropped with the others
     // and not placed again: refused the same way, for every planner.
-    for planner in [PlannerKind::Offline, PlannerKind::Online, PlannerKind::Conservative] {
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
         let e = plan(&fixed, PlanOptions::new(planner)).expect_err("refused");
         assert!(
             matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
