@@ -121,6 +121,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-subpasses-fixed",
     "render-pass-three-subpasses",
     "render-pass-three-subpasses-fixed",
+    "render-pass-self-dependency",
+    "render-pass-self-dependency-fixed",
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
@@ -140,6 +142,10 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-subpasses-fixed", false),
     ("render-pass-three-subpasses", true),
     ("render-pass-three-subpasses-fixed", false),
+    // The planners plan without the trace's barriers and place none
+    // inside a subpass.
+    ("render-pass-self-dependency", true),
+    ("render-pass-self-dependency-fixed", true),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

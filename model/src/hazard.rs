@@ -157,6 +157,13 @@ impl Hazard {
                 b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
             );
         }
+        // One subpass: a barrier inside it, if a self-dependency allows
+        // one that orders them (no region there).
+        if let Some(text) = self.fix.barrier.and_then(|b| {
+            crate::ir::renderpass::same_subpass_fix(program, self.prior_command, self.command, &b)
+        }) {
+            return text;
+        }
         let Some(b) = self.fix.barrier.filter(|b| b.transition) else {
             return self.fix.describe(program);
         };
@@ -1002,10 +1009,26 @@ pub(crate) fn apply_dependency(
     index: usize,
     dep: &Dependency,
 ) -> Vec<(RawHazard, Access)> {
-    apply_dependency_where(checker, layout, index, dep, &[], &|_| true)
+    apply_recorded_where(checker, layout, index, dep, &|_| true)
         .into_iter()
         .map(|(_, h, a)| (h, a))
         .collect()
+}
+
+/// [`apply_dependency_where`] for a `vkCmdPipelineBarrier2` the program
+/// records: inside a subpass, with the subpass's scopes and the
+/// framebuffer-local lowering ([`Checker::subpass_dependency`]).
+fn apply_recorded_where(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    dep: &Dependency,
+    keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
+) -> Vec<(usize, RawHazard, Access)> {
+    match checker.subpass_dependency(dep) {
+        Some((lowered, scopes)) => apply_dependency_where(checker, layout, index, &lowered, &scopes, keep),
+        None => apply_dependency_where(checker, layout, index, dep, &[], keep),
+    }
 }
 
 /// Before a rendering command's barriers (a render pass's subpass
@@ -1042,6 +1065,7 @@ fn apply_pre_barriers_where(
         RenderOp::BeginPass(_) => {
             checker.close_instance();
             checker.begin_subpass(0);
+            checker.open_pass(rc.pass_attachments().to_vec());
             0
         }
         RenderOp::NextSubpass => {
@@ -1231,7 +1255,7 @@ pub(crate) fn step_shard(
     let keep = |m| shard.as_ref().is_none_or(|s| (s.keep)(m));
     match command {
         Command::Barrier(dep) => {
-            for (k, h, a) in apply_dependency_where(checker, layout, index, dep, &[], &keep) {
+            for (k, h, a) in apply_recorded_where(checker, layout, index, dep, &keep) {
                 out.push(lift(&h, &a));
                 if let Some(s) = shard.as_mut() {
                     s.tags.push(k as u32);

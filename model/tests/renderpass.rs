@@ -181,6 +181,33 @@ fn five_subpasses(deps: &str) -> String {
     )
 }
 
+/// One subpass drawing into `col`, its first draw `first` (e.g. `vs write
+/// sb[0..256]`), then `between` (a barrier line, or nothing), then a draw
+/// `second`; `deps` the dependency clauses (lines 6-12: the declaration,
+/// the transition, the begin, the draws on 9 and 11 with `between` on 10,
+/// the end; without `between` the second draw is on 10).
+fn self_dependency(deps: &str, first: &str, between: &str, second: &str) -> String {
+    format!(
+        "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL{deps}\n\
+         {TO_ATT}\
+         begin-render-pass rp col COLOR:0:0\n\
+         draw vertexCount=3 {first}\n\
+         {between}\
+         draw vertexCount=3 {second}\n\
+         end-render-pass\n"
+    )
+}
+
+/// The self-dependency of subpass 0 from the vertex shader's storage
+/// writes to the fragment shader's storage reads (no framebuffer-space
+/// source stage: framebuffer-global).
+const VS_TO_FS: &str =
+    " ; dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ";
+
+/// The barrier that self-dependency allows.
+const VS_TO_FS_BARRIER: &str =
+    "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n";
+
 fn cases() -> Vec<Case> {
     let att = ("COLOR_ATTACHMENT_OPTIMAL", "COLOR_ATTACHMENT_OPTIMAL");
     let storage_dep =
@@ -585,6 +612,98 @@ fn cases() -> Vec<Case> {
             ),
             &[],
         ),
+        (
+            "a pipeline barrier inside a subpass with a self-dependency",
+            "If srcSubpass is equal to dstSubpass then the VkSubpassDependency2 does not directly define a dependency. \
+             Instead, it enables pipeline barriers to be used in a render pass instance within the identified subpass",
+            self_dependency(VS_TO_FS, "vs write sb[0..256]", VS_TO_FS_BARRIER, "fs read sb[0..256]"),
+            &[],
+        ),
+        (
+            "the same subpass without the barrier",
+            "A self-dependency does not directly define a dependency",
+            self_dependency(VS_TO_FS, "vs write sb[0..256]", "", "fs read sb[0..256]"),
+            &["L10 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
+        (
+            "a by-region barrier inside a subpass does not order storage bytes",
+            "If dependencyFlags includes VK_DEPENDENCY_BY_REGION_BIT (required inside a render pass with a \
+             framebuffer-space source stage, VUID-vkCmdPipelineBarrier2-dependencyFlags-07891), then any dependency \
+             between framebuffer-space pipeline stages is framebuffer-local: the model orders the attachments' bytes only",
+            self_dependency(
+                " ; dependency 0->0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ by-region",
+                "fs write sb[0..256]",
+                "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n",
+                "fs read sb[0..256]",
+            ),
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
+        (
+            "a barrier inside a subpass does not reach a command before the render pass",
+            "If vkCmdPipelineBarrier2 is recorded within a render pass instance, the synchronization scopes are limited \
+             to a subset of operations within the same subpass",
+            format!(
+                "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+                 begin-rendering color res COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3 vs write sb[0..256]\n\
+                 end-rendering\n\
+                 {}",
+                self_dependency(VS_TO_FS, "vs read out[0..4]", VS_TO_FS_BARRIER, "fs read sb[0..256]")
+            )
+            .replace("draw vertexCount=3 vs read out[0..4]\n", "draw vertexCount=3 vs read out[0..4]\n"),
+            &["L15 READ_AFTER_WRITE sb[0..256] after L8"],
+        ),
+        (
+            "a barrier inside subpass 0 does not reach subpass 1",
+            "The synchronization scopes are limited to a subset of operations within the same subpass",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 \
+                 COLOR_ATTACHMENT_OPTIMAL{VS_TO_FS} ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+                 {TO_ATT}\
+                 begin-render-pass rp col COLOR:0:0\n\
+                 draw vertexCount=3 vs write sb[0..256]\n\
+                 {VS_TO_FS_BARRIER}\
+                 next-subpass\n\
+                 draw vertexCount=3 fs read sb[0..256]\n\
+                 end-render-pass\n"
+            ),
+            &["L12 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
+        (
+            "a barrier inside a subpass chains with the dependency into it",
+            "A dependency from VK_SUBPASS_EXTERNAL made the copy's write available (its second scope: subpass 0's \
+             vertex shader and later); the barrier's first scope meets it, and makes the write visible to the fragment \
+             shader's reads",
+            format!(
+                "copy out[0..256] -> sb[0..256]\n{}",
+                self_dependency(
+                    &format!(
+                        " ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE{VS_TO_FS}"
+                    ),
+                    "vs read sb[0..256]",
+                    "barrier VERTEX_SHADER:NONE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n",
+                    "fs read sb[0..256]",
+                )
+            ),
+            &[],
+        ),
+        (
+            "the dependency into the subpass alone does not make the write visible to the fragment shader",
+            "The second access scope of the dependency holds the vertex shader's storage reads only",
+            format!(
+                "copy out[0..256] -> sb[0..256]\n{}",
+                self_dependency(
+                    &format!(
+                        " ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE{VS_TO_FS}"
+                    ),
+                    "vs read sb[0..256]",
+                    "",
+                    "fs read sb[0..256]",
+                )
+            ),
+            &["L11 READ_AFTER_WRITE sb[0..256] after L6"],
+        ),
     ]
 }
 
@@ -657,7 +776,14 @@ fn render_pass_errors() {
         ("end-render-pass before the last subpass", inside(two, "end-render-pass\n"), "9:1: vkCmdEndRenderPass in subpass 0 of a render pass with 2 subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass (VUID-vkCmdEndRenderPass-None-00910)"),
         ("a draw after end-render-pass", inside(one, "end-render-pass\ndraw vertexCount=3\n"), "10:1: vkCmdDraw outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdDraw-renderpass)"),
         ("next-subpass outside", "next-subpass\n".into(), "6:1: vkCmdNextSubpass outside a render pass instance: it must be recorded between begin-render-pass and end-render-pass (VUID-vkCmdNextSubpass-renderpass)"),
-        ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside the rendering instance begun at command 1 is not modelled (without VK_KHR_dynamic_rendering_local_read it is invalid: VUID-vkCmdPipelineBarrier2-None-06191)"),
+        ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask names ALL_COMMANDS, not a graphics pipeline stage (VUID-vkCmdPipelineBarrier2-None-07892)"),
+        ("a barrier inside a subpass with no self-dependency", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: render pass `rp` declares no self-dependency of subpass 0 (`dependency 0->0 ...`), which a pipeline barrier inside the subpass needs (VUID-vkCmdPipelineBarrier2-None-07889)"),
+        ("a barrier outside its self-dependency's scopes", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ|UNIFORM_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: its dstAccessMask (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:UNIFORM_READ|SHADER_STORAGE_READ) is not within the scopes of a self-dependency of subpass 0 (`dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ`) (VUID-vkCmdPipelineBarrier2-None-07889)"),
+        ("a buffer barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: a buffer memory barrier (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]) (VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)"),
+        ("an image barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: an image memory barrier of `col`, which subpass 0 does not use both as an input attachment and as a color or depth/stencil attachment (the model has no input attachments yet) (VUID-vkCmdPipelineBarrier2-image-04073)"),
+        ("a framebuffer-space source with a vertex destination", inside(one, "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, dstStageMask names VERTEX_SHADER, which is not one (VUID-vkCmdPipelineBarrier2-None-07890)"),
+        ("a framebuffer-space self-dependency without by-region", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency 0->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ"), "6:13: render pass `rp`: dependency 0: self-dependency 0->0 between framebuffer-space stages without `by-region` (VUID-VkSubpassDependency2-srcSubpass-02245)"),
+        ("a framebuffer-space self-dependency into the vertex shader", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency 0->0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ by-region"), "6:13: render pass `rp`: dependency 0: self-dependency 0->0: srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, dstStageMask VERTEX_SHADER one outside framebuffer space (VUID-VkSubpassDependency2-srcSubpass-06810)"),
         ("a dispatch inside", inside(one, "dispatch k write sb[0..4]\nend-render-pass\n"), "9: vkCmdDispatch inside the rendering instance begun at command 1: it must be recorded outside one (VUID-vkCmdDispatch-renderpass)"),
         ("end-rendering inside", inside(one, "end-rendering\n"), "9:1: vkCmdEndRendering: inside a render pass instance: end it with end-render-pass (VUID-vkCmdEndRendering-None-06161)"),
         ("a submit inside", inside(one, "submit\n"), "8: the command buffer is submitted (command 2) while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)"),
@@ -794,6 +920,70 @@ fn plans_refuse_a_transition_between_subpasses_naming_the_dependency() {
     );
     assert!(
         msg.contains("dependency 0->1 NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE"),
+        "{msg}"
+    );
+}
+
+/// The planners plan without the trace's barriers and place none inside a
+/// subpass: a pair of draws of one subpass that only a barrier there
+/// orders is refused, and the error names the self-dependency and the
+/// barrier (from the vertex shader, a stage outside framebuffer space, so
+/// framebuffer-global) as well as the two-subpass fix; from a
+/// framebuffer-space stage (a by-region barrier, which orders no storage
+/// bytes) only the latter.
+#[test]
+fn plans_refuse_a_hazard_inside_a_subpass_naming_a_self_dependency() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let refusal = |first: &str| {
+        let text = format!("{HEAD}{}", self_dependency("", first, "", "fs read sb[0..256]"));
+        let t = trace::parse(&text).unwrap();
+        let e = plan(&t.program, PlanOptions::new(PlannerKind::Offline)).expect_err("refused");
+        assert!(
+            matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+                if matches!(**r, vksync::RenderError::HazardInsideSubpass { .. })),
+            "{e}"
+        );
+        e.to_string()
+    };
+    let msg = refusal("vs write sb[0..256]");
+    assert!(
+        msg.ends_with(
+            "add `dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ` (or these \
+             masks to one) to the render pass and record `barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> \
+             FRAGMENT_SHADER:SHADER_STORAGE_READ` between them, or record them in two subpasses with a dependency 0->1 \
+             between them"
+        ),
+        "{msg}"
+    );
+    // What the error suggests checks clean.
+    let fixed = format!(
+        "{HEAD}{}",
+        self_dependency(
+            VS_TO_FS,
+            "vs write sb[0..256]",
+            VS_TO_FS_BARRIER,
+            "fs read sb[0..256]"
+        )
+    );
+    let fixed = trace::parse(&fixed).unwrap().program;
+    assert_eq!(check(&fixed).unwrap(), vec![]);
+    // Planned, the barrier inside the subpass is dropped with the others
+    // and not placed again: refused the same way, for every planner.
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
+        let e = plan(&fixed, PlanOptions::new(planner)).expect_err("refused");
+        assert!(
+            matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
+                if matches!(**r, vksync::RenderError::HazardInsideSubpass { .. })),
+            "{planner:?}: {e}"
+        );
+    }
+    let msg = refusal("fs write sb[0..256]");
+    assert!(
+        msg.ends_with("record them in two subpasses with a dependency 0->1 between them"),
         "{msg}"
     );
 }

@@ -162,7 +162,7 @@ image r R8_UNORM 2x2
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c COLOR:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE d DEPTH:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED->GENERAL
-render-pass rp1 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; attachment D32_SFLOAT CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL depth 1 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ
+render-pass rp1 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; attachment D32_SFLOAT CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL depth 1 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ ; dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ
 render-pass rp2 attachment R8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 GENERAL ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_WRITE by-region
 render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subpass ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> ALL_GRAPHICS:MEMORY_READ|MEMORY_WRITE ; dependency EXTERNAL->2 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ; dependency 0->1 FRAGMENT_SHADER:SHADER_WRITE -> FRAGMENT_SHADER:NONE ; dependency 1->EXTERNAL FRAGMENT_SHADER:NONE -> COMPUTE_SHADER:SHADER_READ|SHADER_WRITE ; dependency 2->EXTERNAL ALL_GRAPHICS:MEMORY_WRITE -> COPY|CLEAR|COMPUTE_SHADER:TRANSFER_READ|TRANSFER_WRITE|SHADER_READ|SHADER_WRITE
 ";
@@ -182,8 +182,11 @@ render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subp
 /// blend's read is not in it) and a depth write in `LATE_FRAGMENT_TESTS`
 /// to `EARLY_FRAGMENT_TESTS` (the two depth stages' chains). Two render
 /// pass instances come before the dispatch: `rp1` (one subpass, color and
-/// depth, an `EXTERNAL->0` dependency from transfer writes, a draw and a
-/// depth `clear-attachments`) and `rp2` (two subpasses with layout
+/// depth, an `EXTERNAL->0` dependency from transfer writes, a
+/// self-dependency and a barrier inside the subpass between a vertex
+/// shader's write of `s` and a fragment shader's read of it, whose scopes
+/// hold no command outside the subpass, a draw and a depth
+/// `clear-attachments`) and `rp2` (two subpasses with layout
 /// transitions at the begin and between them, a `by-region` dependency:
 /// the fragment shader's write to `s` and a vertex read of `v`, which
 /// aliases it, are not ordered by it), and `rp3` (three subpasses: the
@@ -200,7 +203,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL DONT_CARE STORE ; depth d DEPTH:0:0 GENERAL LOAD DONT_CARE\ndraw-indexed indexCount=2 index s 4 u16 depth-test depth-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL NONE NONE\ndraw vertexCount=1 vs read s[0..4] no-color-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL LOAD NONE resolve r COLOR:0:0 GENERAL\ndraw vertexCount=1 blend\nend-rendering",
-    "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 depth-test depth-write blend\nclear-attachments depth\nend-render-pass",
+    "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 vs write s[0..4] no-color-write\nbarrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\ndraw vertexCount=1 depth-test depth-write blend fs read s[0..4]\nclear-attachments depth\nend-render-pass",
     "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\ndraw vertexCount=2 vertex v 0 8\nend-render-pass",
     "begin-render-pass rp3 c COLOR:0:0\ndraw vertexCount=1 vs read s[0..4] fs write s[8..12] no-color-write\nnext-subpass\nnext-subpass\ndraw vertexCount=1 blend\nend-render-pass",
     "dispatch k write s[0..16]",

@@ -296,6 +296,7 @@ fn every_small_graphics_program_checks_the_same() {
                                 assert!(
                                     matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
                                         if matches!(**r, vksync::RenderError::HazardInsideInstance { .. }
+                                            | vksync::RenderError::HazardInsideSubpass { .. }
                                             | vksync::RenderError::PlanNeedsSubpassDependency)),
                                     "{planner:?}: {e}\n{src}"
                                 );

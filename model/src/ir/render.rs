@@ -30,10 +30,12 @@
 //! orders one instance's accesses before the next's without a barrier.
 //! A later barrier whose first scope names an attachment stage continues
 //! them, as it would any dependency; a barrier before the instance
-//! continues into them. A barrier is never recorded inside an instance, so
-//! the planners place what a draw or an end needs before its begin, and
-//! refuse a hazard between two commands of one instance
-//! ([`refuse_hazard_inside`]).
+//! continues into them. A barrier is never recorded inside a dynamic
+//! rendering instance; inside a subpass of a render pass instance only
+//! one a self-dependency allows (`crate::ir::renderpass`), and the
+//! planners place none there: they place what a draw or an end needs
+//! before its begin, and refuse a hazard between two commands of one
+//! instance ([`refuse_hazard_inside`]).
 //!
 //! Invariants: a [`RenderCommand`]'s accesses and implicit dependencies
 //! are a pure function of its [`RenderOp`], the program's images and the
@@ -520,6 +522,11 @@ pub struct RenderCommand {
     pub(crate) pre_scopes: Vec<PassScope>,
     /// The subpass a render pass command starts, as a rendering instance.
     pub(crate) subpass: Option<Rendering>,
+    /// For a `vkCmdBeginRenderPass`: every byte range of its framebuffer's
+    /// views, where a framebuffer-local dependency inside the instance
+    /// holds its memory dependency
+    /// (`crate::ir::renderpass::subpass_barrier_parts`); empty otherwise.
+    pub(crate) pass_attachments: Vec<Region>,
 }
 
 /// Why a rendering command is not well formed or not where it may be
@@ -572,6 +579,20 @@ pub enum RenderError {
         /// The index of the `vkCmdBeginRendering`.
         begin: usize,
     },
+    /// A pipeline barrier inside a subpass of a render pass instance that
+    /// breaks the valid usage of one there
+    /// (`crate::ir::renderpass::check_subpass_barrier`).
+    #[error("a pipeline barrier inside subpass {subpass}: barrier {barrier}: {what} ({vuid})")]
+    SubpassBarrier {
+        /// The subpass.
+        subpass: usize,
+        /// The barrier of the call (from 0).
+        barrier: usize,
+        /// What is wrong, naming the field.
+        what: String,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
     /// A submit (the end of the command buffer) or the end of the program
     /// with a rendering instance open (reported at its begin).
     #[error("{ends} while this rendering instance is open: end-rendering must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)")]
@@ -603,9 +624,9 @@ pub enum RenderError {
     /// instance (this one and command `prior`): no barrier may be recorded
     /// there, and only a subpass dependency orders them (`fix` says which).
     #[error(
-        "this command races command {prior} of the same subpass, and no barrier can order them (a pipeline barrier \
-         inside a render pass instance needs a subpass self-dependency, VUID-vkCmdPipelineBarrier2-None-07889, \
-         which the model does not express): {fix}"
+        "this command races command {prior} of the same subpass, and the planner does not place a barrier there (a \
+         pipeline barrier inside a subpass needs a self-dependency of the subpass in the render-pass declaration, \
+         VUID-vkCmdPipelineBarrier2-None-07889, and the planner does not change declarations): {fix}"
     )]
     HazardInsideSubpass {
         /// The earlier command, of the same subpass.
@@ -913,6 +934,7 @@ impl RenderCommand {
         let mut pre = Vec::new();
         let mut pre_scopes = Vec::new();
         let mut subpass = None;
+        let mut pass_attachments = Vec::new();
         match &op {
             RenderOp::BeginPass(_)
             | RenderOp::NextSubpass
@@ -924,6 +946,7 @@ impl RenderCommand {
                 implicit = l.implicit;
                 accesses = l.accesses;
                 subpass = l.subpass;
+                pass_attachments = l.attachments;
             }
             RenderOp::Begin(r) => {
                 if r.colors.is_empty() && r.depth.is_none() {
@@ -1069,7 +1092,14 @@ impl RenderCommand {
             pre,
             pre_scopes,
             subpass,
+            pass_attachments,
         })
+    }
+
+    /// For a `vkCmdBeginRenderPass`: its framebuffer's attachment bytes
+    /// (`crate::ir::renderpass::pass_attachments`).
+    pub(crate) fn pass_attachments(&self) -> &[Region] {
+        &self.pass_attachments
     }
 
     /// Its accesses, in order.
@@ -1429,8 +1459,10 @@ pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, Ima
 /// outside one (VUID-vkCmdBeginRendering-renderpass), no device command
 /// but draws inside one (each command's `-renderpass` VUID: "This command
 /// must only be called outside of a render pass instance"), no pipeline
-/// barrier inside one (refused, see [`RenderError::BarrierInsideInstance`]),
-/// and every instance ended before its command buffer is submitted or the
+/// barrier inside a dynamic one (refused, see
+/// [`RenderError::BarrierInsideInstance`]) and inside a render pass
+/// instance only one its valid usage allows
+/// (`crate::ir::renderpass::check_subpass_barrier`), and every instance ended before its command buffer is submitted or the
 /// program ends.
 pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
     let mut open: Option<usize> = None;
@@ -1489,6 +1521,12 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
                     }
                 }
             },
+            // Inside a render pass instance a barrier is valid in a
+            // subpass with a self-dependency that covers it; inside a
+            // dynamic rendering instance it is refused.
+            (Command::Barrier(d), Some(begin)) if !d.barriers.is_empty() && is_pass(begin) => {
+                super::renderpass::check_subpass_barrier(program, i, d).map_err(|e| err(i, e))?;
+            }
             (Command::Barrier(d), Some(begin)) if !d.barriers.is_empty() => {
                 return Err(err(i, RenderError::BarrierInsideInstance { begin }));
             }
@@ -1648,10 +1686,15 @@ fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
             },
         )
     } else {
-        format!(
-            "record them in two subpasses with a dependency {k}->{} between them",
-            k + 1
-        )
+        h.fix
+            .barrier
+            .and_then(|b| super::renderpass::same_subpass_fix(program, h.prior_command, h.command, &b))
+            .unwrap_or_else(|| {
+                format!(
+                    "record them in two subpasses with a dependency {k}->{} between them",
+                    k + 1
+                )
+            })
     }
 }
 

@@ -40,10 +40,17 @@
 //!   `0->1` dependency order a write before the pass before subpass 1; a
 //!   `0->1` alone does not).
 //!
+//! A subpass self-dependency orders nothing itself: it lets a pipeline
+//! barrier be recorded inside the subpass. This module owns the valid
+//! usage of such a barrier ([`check_subpass_barrier`]) and what it applies
+//! as ([`subpass_barrier_parts`]: by-region ones framebuffer-local, through
+//! the same lowering as a `by-region` dependency, `framebuffer_local`);
+//! the checkers give it the subpass's commands as both scopes.
+//!
 //! It does not decide races, does not own the draw accesses (render.rs)
 //! and does not model input attachments (refused: the model has no
-//! `FRAGMENT_SHADER`/`INPUT_ATTACHMENT_READ` pair yet) nor barriers
-//! inside a subpass (refused, as inside `begin-rendering`).
+//! `FRAGMENT_SHADER`/`INPUT_ATTACHMENT_READ` pair yet, so no image barrier
+//! inside a subpass is valid either).
 //!
 //! Invariants: a declaration in a [`crate::Program`] passed
 //! [`RenderPass::validate`], so every dependency names subpasses that
@@ -55,7 +62,7 @@
 //! instance open where a command is recorded.
 
 use super::image::SubresourceRange;
-use super::program::{Barrier, ByteRange, Command, ObjectId, Program, Region};
+use super::program::{Barrier, ByteRange, Command, Dependency, ObjectId, Program, Region};
 use super::render::{
     implicit_of, layout_allowed, Attachment, ImplicitDependency, Kind, LoadOp, PassScope, RenderError,
     RenderOp, Rendering, StoreOp,
@@ -436,8 +443,35 @@ impl RenderPass {
                         "VUID-VkSubpassDependency2-srcSubpass-03084",
                     ))
                 }
-                // A self-dependency only permits pipeline barriers inside
-                // the subpass, which the model refuses: it orders nothing.
+                // A self-dependency "does not directly define a
+                // dependency. Instead, it enables pipeline barriers to be
+                // used in a render pass instance within the identified
+                // subpass" (`check_subpass_barrier`): it orders nothing
+                // itself. Those that "include framebuffer-space stages in
+                // the srcStageMask must only include framebuffer-space
+                // stages in dstStageMask, and must include
+                // VK_DEPENDENCY_BY_REGION_BIT".
+                (SubpassIndex::Subpass(a), SubpassIndex::Subpass(b)) if a == b => {
+                    let src_fb = d.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
+                    if src_fb && !d.dst_stage_mask.difference(FRAMEBUFFER_SPACE).is_empty() {
+                        return Err(self.invalid(
+                            format!(
+                                "dependency {i}: self-dependency {a}->{a}: srcStageMask {} names a framebuffer-space stage, \
+                                 dstStageMask {} one outside framebuffer space",
+                                d.src_stage_mask, d.dst_stage_mask
+                            ),
+                            "VUID-VkSubpassDependency2-srcSubpass-06810",
+                        ));
+                    }
+                    if src_fb && d.dst_stage_mask.intersects(FRAMEBUFFER_SPACE) && !d.by_region {
+                        return Err(self.invalid(
+                            format!(
+                                "dependency {i}: self-dependency {a}->{a} between framebuffer-space stages without `by-region`"
+                            ),
+                            "VUID-VkSubpassDependency2-srcSubpass-02245",
+                        ));
+                    }
+                }
                 // Every other pair is placed where its dstSubpass begins
                 // (the end for EXTERNAL), with the scopes of its own
                 // srcSubpass and dstSubpass (`PassScope`).
@@ -562,6 +596,8 @@ pub(crate) struct Lowered {
     pub implicit: Vec<ImplicitDependency>,
     pub accesses: Vec<(Region, StageAccess)>,
     pub subpass: Option<Rendering>,
+    /// For a `begin-render-pass`: [`pass_attachments`].
+    pub attachments: Vec<Region>,
 }
 
 fn bad(call: &'static str, reason: String) -> RenderError {
@@ -699,6 +735,72 @@ fn implicit_out_of(s: SubpassIndex) -> SubpassDependency {
     }
 }
 
+/// A dependency as the model applies it, by-region or not ("Framebuffer
+/// Region Dependencies"): one that names a stage outside framebuffer space,
+/// or is not by-region, as it is (framebuffer-global); a by-region one
+/// between framebuffer-space stages as its memory dependency over the
+/// attachments' bytes only (an attachment access reads or writes the
+/// pixel it is made for; a barrier that already has a region, an image
+/// barrier of an attachment, keeps it), plus the execution dependency from
+/// the logically earlier stages outside framebuffer space (vertex
+/// processing) to its destination stages, which is framebuffer-global.
+/// The one home of this lowering: subpass dependencies
+/// ([`boundary_barriers`]) and pipeline barriers inside a subpass
+/// ([`subpass_barrier_parts`]) both take it.
+fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) -> Vec<Barrier> {
+    let named_non_fb = !(whole.src_stage_mask | whole.dst_stage_mask)
+        .difference(FRAMEBUFFER_SPACE)
+        .is_empty();
+    if !by_region || named_non_fb {
+        return vec![whole];
+    }
+    let mut out: Vec<Barrier> = match whole.region {
+        Some(_) => vec![whole],
+        None => attachments.iter().map(|r| whole.on(*r)).collect(),
+    };
+    let earlier = exec_scope(whole.src_stage_mask, Side::Src)
+        .flags()
+        .difference(FRAMEBUFFER_SPACE);
+    if !earlier.is_empty() {
+        out.push(Barrier::global(
+            earlier,
+            AccessFlags2::NONE,
+            whole.dst_stage_mask,
+            AccessFlags2::NONE,
+        ));
+    }
+    out
+}
+
+/// The barriers a `vkCmdPipelineBarrier2` recorded inside a subpass
+/// applies as, given the framebuffer's attachment bytes
+/// ([`pass_attachments`]): each of its barriers through
+/// [`framebuffer_local`], by-region when its source stages name a
+/// framebuffer-space stage. The trace's `barrier` line carries no
+/// `dependencyFlags`; inside a render pass such a barrier must have
+/// `VK_DEPENDENCY_BY_REGION_BIT` (VUID-vkCmdPipelineBarrier2-dependencyFlags-07891),
+/// so a valid program has it there; with no framebuffer-space source
+/// stage the flag changes nothing ("A dependency with
+/// non-framebuffer-space pipeline stages is neither framebuffer-global nor
+/// framebuffer-local"; the model then applies it whole). Its scopes (the
+/// subpass's commands only) are the checkers' to apply.
+pub(crate) fn subpass_barrier_parts(dep: &Dependency, attachments: &[Region]) -> Vec<Barrier> {
+    dep.barriers
+        .iter()
+        .flat_map(|b| {
+            let by_region = b.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
+            framebuffer_local(*b, by_region, attachments)
+        })
+        .collect()
+}
+
+/// Every byte range of the framebuffer's views of a `begin-render-pass`
+/// (all attachments, in attachment order): where a framebuffer-local
+/// dependency of the instance holds its memory dependency.
+pub(crate) fn pass_attachments(program: &Program, views: &[(ObjectId, SubresourceRange)]) -> Vec<Region> {
+    views.iter().flat_map(|v| view_regions(program, *v)).collect()
+}
+
 /// The barriers at boundary `b` (module docs), each with its scopes: each
 /// dependency whose `dstSubpass` begins there (the end for `EXTERNAL`),
 /// then the automatic layout transitions there. A transition between the
@@ -724,7 +826,7 @@ fn boundary_barriers(
 ) -> Vec<(Barrier, PassScope)> {
     let n = rp.subpasses.len();
     let mut out = Vec::new();
-    let all_attachments: Vec<Region> = views.iter().flat_map(|v| view_regions(program, *v)).collect();
+    let all_attachments = pass_attachments(program, views);
     for d in rp.crossing(b) {
         let scope = PassScope {
             src: d.src,
@@ -736,29 +838,8 @@ fn boundary_barriers(
             d.dst_stage_mask,
             d.dst_access_mask,
         );
-        let named_non_fb = !(d.src_stage_mask | d.dst_stage_mask)
-            .difference(FRAMEBUFFER_SPACE)
-            .is_empty();
-        if !d.by_region || named_non_fb {
-            out.push((whole, scope));
-            continue;
-        }
-        // Framebuffer-local: the memory dependency over the attachments'
-        // bytes only (an attachment access reads or writes the pixel it is
-        // made for), and the execution dependency from the logically
-        // earlier stages outside framebuffer space (vertex processing),
-        // which "is framebuffer-global".
-        for r in &all_attachments {
-            out.push((whole.on(*r), scope));
-        }
-        let earlier = exec_scope(d.src_stage_mask, Side::Src)
-            .flags()
-            .difference(FRAMEBUFFER_SPACE);
-        if !earlier.is_empty() {
-            out.push((
-                Barrier::global(earlier, AccessFlags2::NONE, d.dst_stage_mask, AccessFlags2::NONE),
-                scope,
-            ));
+        for b in framebuffer_local(whole, d.by_region, &all_attachments) {
+            out.push((b, scope));
         }
     }
     let declared =
@@ -887,6 +968,70 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
     let (bp, sp) = pass_position(program, prior)?;
     let (bc, sc) = pass_position(program, command)?;
     (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
+}
+
+/// The fix for a hazard between commands `prior` and `command` of one
+/// subpass of a render pass instance whose fix outside a pass would be
+/// barrier `b` (not a transition): a self-dependency of the subpass and
+/// that barrier without its region (a buffer memory barrier is invalid
+/// inside a render pass, VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)
+/// when `b`'s source stages are outside framebuffer space (a barrier from a
+/// framebuffer-space stage would be by-region, and order no other bytes
+/// than the attachments', [`subpass_barrier_parts`]); else two subpasses.
+/// `None` when they are not in one subpass.
+pub(crate) fn same_subpass_fix(
+    program: &Program,
+    prior: usize,
+    command: usize,
+    b: &Barrier,
+) -> Option<String> {
+    let (bp, sp) = pass_position(program, prior)?;
+    let (bc, sc) = pass_position(program, command)?;
+    if bp != bc || sp != sc || b.transition {
+        return None;
+    }
+    let two = format!(
+        "record them in two subpasses with a dependency {sp}->{} between them",
+        sp + 1
+    );
+    let fb_source = b.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
+    if fb_source || b.src_stage_mask.is_empty() {
+        return Some(two);
+    }
+    let masks = format!(
+        "{}:{} -> {}:{}",
+        b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+    );
+    Some(format!(
+        "add `dependency {sp}->{sp} {masks}` (or these masks to one) to the render pass and record `barrier {masks}` \
+         between them, or {two}"
+    ))
+}
+
+/// `program` with each pipeline barrier recorded inside a render pass
+/// instance emptied (the same command indices): what the planners start
+/// from there, since they plan without the trace's barriers and place none
+/// inside a subpass, so a hazard only such a barrier orders is one they
+/// must refuse (`crate::ir::render::refuse_hazard_inside`).
+pub(crate) fn without_subpass_barriers(program: &Program) -> Program {
+    let mut open = false;
+    let commands = program
+        .commands
+        .iter()
+        .map(|c| match c {
+            Command::Render(rc) => {
+                match rc.op {
+                    RenderOp::BeginPass(_) => open = true,
+                    RenderOp::EndPass => open = false,
+                    _ => {}
+                }
+                c.clone()
+            }
+            Command::Barrier(_) if open => Command::Barrier(Dependency::default()),
+            c => c.clone(),
+        })
+        .collect();
+    program.with_commands(commands)
 }
 
 /// Checks the views of a `begin-render-pass` against the render pass.
@@ -1036,6 +1181,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 pre: boundary_barriers(program, rp, &b.views, 0),
                 accesses: ops_at(program, rp, &b.views, 0, true),
                 subpass: Some(subpass_rendering(rp, &b.views, 0)),
+                attachments: pass_attachments(program, &b.views),
                 ..Lowered::default()
             })
         }
@@ -1164,6 +1310,186 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
         }
         _ => Ok(Lowered::default()),
     }
+}
+
+/// The stages a pipeline barrier inside a render pass instance may name
+/// ("the source and destination stage masks of any memory barriers must
+/// only include graphics pipeline stages",
+/// VUID-vkCmdPipelineBarrier2-None-07892): `ALL_GRAPHICS` and the stages
+/// it is the logical OR of, with `TOP_OF_PIPE` and `BOTTOM_OF_PIPE`, which
+/// start and end the graphics pipeline. `ALL_COMMANDS` names the compute
+/// and transfer stages too, so it is not one.
+const GRAPHICS_STAGES: S = S::ALL_GRAPHICS
+    .union(S::TOP_OF_PIPE)
+    .union(S::BOTTOM_OF_PIPE)
+    .union(S::DRAW_INDIRECT)
+    .union(S::VERTEX_INPUT)
+    .union(S::INDEX_INPUT)
+    .union(S::VERTEX_ATTRIBUTE_INPUT)
+    .union(S::VERTEX_SHADER)
+    .union(S::TESSELLATION_CONTROL_SHADER)
+    .union(S::TESSELLATION_EVALUATION_SHADER)
+    .union(S::GEOMETRY_SHADER)
+    .union(S::PRE_RASTERIZATION_SHADERS)
+    .union(FRAMEBUFFER_SPACE);
+
+/// The first field of barrier `b` whose scope a self-dependency `d` does
+/// not contain ("the scopes of one pipeline barrier must be a subset of
+/// those described by one subpass dependency"): synchronization scopes
+/// compared expanded, access scopes as the model's (stage, access) pairs.
+fn outside_self_dependency(b: &Barrier, d: &SubpassDependency) -> Option<&'static str> {
+    use crate::vk::scope::access_scope;
+    let sub = |a: u32, c: u32| a & !c == 0;
+    if !sub(
+        exec_scope(b.src_stage_mask, Side::Src).0,
+        exec_scope(d.src_stage_mask, Side::Src).0,
+    ) {
+        return Some("srcStageMask");
+    }
+    if !sub(
+        exec_scope(b.dst_stage_mask, Side::Dst).0,
+        exec_scope(d.dst_stage_mask, Side::Dst).0,
+    ) {
+        return Some("dstStageMask");
+    }
+    if !sub(
+        access_scope(b.src_stage_mask, b.src_access_mask, Side::Src).0,
+        access_scope(d.src_stage_mask, d.src_access_mask, Side::Src).0,
+    ) {
+        return Some("srcAccessMask");
+    }
+    if !sub(
+        access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst).0,
+        access_scope(d.dst_stage_mask, d.dst_access_mask, Side::Dst).0,
+    ) {
+        return Some("dstAccessMask");
+    }
+    None
+}
+
+/// Checks a `vkCmdPipelineBarrier2` recorded at `index`, inside a render
+/// pass instance, against the valid usage of a pipeline barrier there
+/// ("Pipeline Barriers", the `vkCmdPipelineBarrier2` VUIDs named in each
+/// error): recorded in a subpass (not between a subpass's end and the
+/// next), no buffer memory barrier (-bufferMemoryBarrierCount-01178), an
+/// image memory barrier only of an attachment used in the subpass both as
+/// an input attachment and as a color or depth/stencil one (-image-04073;
+/// the model has no input attachments yet, so none is), only graphics
+/// stages (-None-07892), a framebuffer-space source only with
+/// framebuffer-space destinations (-None-07890), and each barrier within
+/// a self-dependency of the subpass (-None-07889; "the scopes of one
+/// pipeline barrier must be a subset of those described by one subpass
+/// dependency"). `VK_DEPENDENCY_BY_REGION_BIT` is not in the trace: the
+/// model takes it as set exactly when -dependencyFlags-07891 requires it
+/// (a framebuffer-space source stage), so the part of 07889 about the flag
+/// is not checked ([`subpass_barrier_parts`]).
+pub(crate) fn check_subpass_barrier(
+    program: &Program,
+    index: usize,
+    dep: &Dependency,
+) -> Result<(), RenderError> {
+    let call = "vkCmdPipelineBarrier2";
+    let Some((_, begin, s, ended)) = open_pass(&program.commands, index) else {
+        return Err(bad(call, "not inside a render pass instance".into()));
+    };
+    if ended {
+        return Err(bad(
+            call,
+            "between a subpass's end and the next subpass's begin (they are one command, vkCmdNextSubpass)"
+                .into(),
+        ));
+    }
+    let rp = pass_of(program, begin.pass).ok_or_else(|| bad(call, "no render pass".into()))?;
+    let err = |barrier: usize, what: String, vuid: &'static str| RenderError::SubpassBarrier {
+        subpass: s,
+        barrier,
+        what,
+        vuid,
+    };
+    let selfs: Vec<&SubpassDependency> = rp
+        .dependencies
+        .iter()
+        .filter(|d| d.src == SubpassIndex::Subpass(s as u32) && d.dst == d.src)
+        .collect();
+    for (i, b) in dep.barriers.iter().enumerate() {
+        match (b.region, b.image.and_then(|r| program.image_barrier(r))) {
+            (Some(_), None) => {
+                return Err(err(
+                    i,
+                    format!("a buffer memory barrier ({})", b.describe(program)),
+                    "VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178",
+                ))
+            }
+            (Some(_), Some(ib)) => {
+                let name = program.object(ib.image).map_or("?", |o| o.name.as_str());
+                return Err(err(
+                    i,
+                    format!(
+                        "an image memory barrier of `{name}`, which subpass {s} does not use both as an input attachment \
+                         and as a color or depth/stencil attachment (the model has no input attachments yet)"
+                    ),
+                    "VUID-vkCmdPipelineBarrier2-image-04073",
+                ));
+            }
+            _ => {}
+        }
+        for (field, mask) in [
+            ("srcStageMask", b.src_stage_mask),
+            ("dstStageMask", b.dst_stage_mask),
+        ] {
+            let other = mask.difference(GRAPHICS_STAGES);
+            if !other.is_empty() {
+                return Err(err(
+                    i,
+                    format!("{field} names {other}, not a graphics pipeline stage"),
+                    "VUID-vkCmdPipelineBarrier2-None-07892",
+                ));
+            }
+        }
+        if b.src_stage_mask.intersects(FRAMEBUFFER_SPACE) {
+            let other = b.dst_stage_mask.difference(FRAMEBUFFER_SPACE);
+            if !other.is_empty() {
+                return Err(err(
+                    i,
+                    format!(
+                        "srcStageMask {} names a framebuffer-space stage, dstStageMask names {other}, which is not one",
+                        b.src_stage_mask
+                    ),
+                    "VUID-vkCmdPipelineBarrier2-None-07890",
+                ));
+            }
+        }
+        if selfs.is_empty() {
+            return Err(err(
+                i,
+                format!(
+                    "render pass `{}` declares no self-dependency of subpass {s} (`dependency {s}->{s} ...`), \
+                     which a pipeline barrier inside the subpass needs",
+                    rp.name
+                ),
+                "VUID-vkCmdPipelineBarrier2-None-07889",
+            ));
+        }
+        if selfs.iter().all(|d| outside_self_dependency(b, d).is_some()) {
+            let field = outside_self_dependency(b, selfs[0]).unwrap_or("srcStageMask");
+            let d = selfs[0];
+            return Err(err(
+                i,
+                format!(
+                    "its {field} ({}) is not within the scopes of a self-dependency of subpass {s} \
+                     (`dependency {s}->{s} {}:{} -> {}:{}`{})",
+                    b.describe(program),
+                    d.src_stage_mask,
+                    d.src_access_mask,
+                    d.dst_stage_mask,
+                    d.dst_access_mask,
+                    if selfs.len() > 1 { " and the others" } else { "" }
+                ),
+                "VUID-vkCmdPipelineBarrier2-None-07889",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a plan of `input` that leaves a hazard inside a render pass

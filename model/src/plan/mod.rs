@@ -283,7 +283,12 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // place for its barrier (one can only go before the instance's
     // begin-rendering, `Deadlines`): refused, naming both commands.
     if opts.planner != PlannerKind::None && program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
-        let hazards = crate::hazard::check_with(program, Semantics::for_reading(opts.reading))?;
+        // Without the barriers recorded inside render pass instances,
+        // which the planners drop and do not place again.
+        let hazards = crate::hazard::check_with(
+            &crate::ir::renderpass::without_subpass_barriers(program),
+            Semantics::for_reading(opts.reading),
+        )?;
         crate::ir::render::refuse_hazard_inside(program, &hazards)?;
     }
     let mut plan = plan_stripped(&planning_input(program), opts, None)?;

@@ -411,6 +411,8 @@ impl Order {
         // The open render pass instance: its begin and the command index
         // beginning each of its subpasses so far (the instance of each).
         let mut pass_begins: Vec<usize> = Vec::new();
+        // The `vkCmdBeginRenderPass` of the open render pass instance.
+        let mut pass_open: Option<usize> = None;
         for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
             // A render pass's subpass dependencies and layout transitions
@@ -425,6 +427,28 @@ impl Order {
                 }
                 _ => None,
             };
+            // A pipeline barrier recorded inside a subpass: "If
+            // vkCmdPipelineBarrier2 is recorded within a render pass
+            // instance, the synchronization scopes are limited to a subset
+            // of operations within the same subpass" (both scopes: the
+            // subpass begun at the last of `pass_begins`), and by-region
+            // ones framebuffer-local (`crate::ir::renderpass::subpass_barrier_parts`).
+            let in_subpass = match (c0, pass_open) {
+                (Command::Barrier(dep), Some(begin)) => {
+                    let attachments = match &program.commands[begin] {
+                        Command::Render(rc) => rc.pass_attachments(),
+                        _ => &[],
+                    };
+                    let barriers = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+                    Some((
+                        Command::Barrier(crate::ir::program::Dependency { barriers }),
+                        pass_begins.last().copied(),
+                    ))
+                }
+                _ => None,
+            };
+            let own = in_subpass.as_ref().map_or(c0, |(c, _)| c);
+            let subpass_scope = in_subpass.as_ref().and_then(|(_, s)| *s);
             // The scopes of each of those barriers hold only the accesses
             // of the subpasses it names (`PassScope`): a subpass by the
             // command that begins it, EXTERNAL as first scope by the
@@ -435,8 +459,12 @@ impl Order {
                     use crate::ir::render::RenderOp;
                     use crate::ir::renderpass::SubpassIndex;
                     match rc.op {
-                        RenderOp::BeginPass(_) => pass_begins = vec![ci],
+                        RenderOp::BeginPass(_) => {
+                            pass_begins = vec![ci];
+                            pass_open = Some(ci);
+                        }
                         RenderOp::NextSubpass => pass_begins.push(ci),
+                        RenderOp::EndPass => pass_open = None,
                         _ => {}
                     }
                     let at = |s: SubpassIndex| match s {
@@ -456,14 +484,17 @@ impl Order {
                 }
                 _ => Vec::new(),
             };
-            for c in pre.iter().chain(std::iter::once(c0)) {
-                let is_pre = !std::ptr::eq(c, c0);
+            for (step, c) in pre.iter().chain(std::iter::once(own)).enumerate() {
+                let is_pre = pre.is_some() && step == 0;
                 match c {
                     Command::Barrier(dep) => {
                         let family = program.queue_family(command_queues[ci]);
                         for (bi, b) in dep.barriers.iter().enumerate() {
-                            let (pre_first, pre_second, pre_before) =
-                                pre_scopes.get(bi).copied().filter(|_| is_pre).unwrap_or_default();
+                            let (pre_first, pre_second, pre_before) = if is_pre {
+                                pre_scopes.get(bi).copied().unwrap_or_default()
+                            } else {
+                                (subpass_scope, subpass_scope, None)
+                            };
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {

@@ -60,7 +60,11 @@
 //! subpass's accesses directly and others through chains from it only,
 //! and one from `VK_SUBPASS_EXTERNAL` those made before the instance.
 //! Inside a subpass an older read of any stage a draw accesses in stays
-//! beside the subpass's own.
+//! beside the subpass's own. A pipeline barrier recorded inside a subpass
+//! (a self-dependency allows it) is scoped like a dependency into the
+//! subpass on both sides: its first scopes hold the accesses tagged with
+//! the open subpass's slot and chain through the `local_` fields, and what
+//! it orders goes to them ([`Checker::subpass_dependency`]).
 //!
 //! With [`Semantics::last_write_shortcut`] (the validation layer's history,
 //! D12) an entry keeps only the last write and the reads since it, and a
@@ -249,6 +253,11 @@ pub struct Checker {
     /// The current (or last) subpass and its slot.
     subpass_k: usize,
     slot: u8,
+    /// While a render pass instance is open ([`Checker::open_pass`] to
+    /// [`Checker::close_pass`]): its framebuffer's attachment bytes, where a
+    /// framebuffer-local pipeline barrier inside a subpass holds its memory
+    /// dependency ([`Checker::subpass_dependency`]).
+    pass: Option<Vec<crate::ir::program::Region>>,
 }
 
 impl Checker {
@@ -267,6 +276,7 @@ impl Checker {
             subpass: false,
             subpass_k: 0,
             slot: 0,
+            pass: None,
         }
     }
 
@@ -457,6 +467,29 @@ impl Checker {
     /// ([`SyncVal::close_pass`]).
     pub(crate) fn close_pass(&mut self) {
         self.nodes.map_all(SyncVal::close_pass);
+        self.pass = None;
+    }
+
+    /// A render pass instance begins, its framebuffer's views over
+    /// `attachments` (`crate::ir::renderpass::pass_attachments`).
+    pub(crate) fn open_pass(&mut self, attachments: Vec<crate::ir::program::Region>) {
+        self.pass = Some(attachments);
+    }
+
+    /// A `vkCmdPipelineBarrier2` as this checker applies it where it is
+    /// recorded: inside a subpass of an open render pass instance, the
+    /// barriers of `crate::ir::renderpass::subpass_barrier_parts` (by-region
+    /// ones framebuffer-local), each with the scopes of the open subpass
+    /// ([`PreScopes::in_subpass`]); `None` outside one (as recorded, every
+    /// earlier and every later command).
+    pub(crate) fn subpass_dependency(
+        &self,
+        dep: &crate::ir::program::Dependency,
+    ) -> Option<(crate::ir::program::Dependency, Vec<super::value::PreScopes>)> {
+        let attachments = self.pass.as_ref()?;
+        let barriers = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+        let scopes = vec![super::value::PreScopes::in_subpass(self.slot); barriers.len()];
+        Some((crate::ir::program::Dependency { barriers }, scopes))
     }
 
     /// The begin of the instance whose accesses command `cmd` makes, when

@@ -43,6 +43,14 @@ pub enum FirstIn {
     Before,
     /// Those of the subpass with this slot.
     Slot(u8),
+    /// Those of the subpass with this slot that is open: a pipeline
+    /// barrier recorded inside it ("If vkCmdPipelineBarrier2 is recorded
+    /// within a render pass instance, the synchronization scopes are
+    /// limited to a subset of operations within the same subpass");
+    /// through chains, what the dependencies into that subpass ordered
+    /// (the `local_` fields: their second scopes are its commands) and
+    /// recorded barriers before the instance did.
+    Open(u8),
     /// None by their stage, and through chains only what recorded
     /// barriers and dependencies to `VK_SUBPASS_EXTERNAL` ordered: a
     /// scope the checker no longer keeps apart ([`PreScopes::of`]), taken
@@ -67,6 +75,17 @@ pub(crate) struct PreScopes {
 }
 
 impl PreScopes {
+    /// The scopes of a pipeline barrier recorded inside the open subpass
+    /// with slot `slot`: the subpass's commands before it, and those after
+    /// it ([`FirstIn::Open`]; what it orders goes to the `local_` fields,
+    /// which only the subpass's later accesses read).
+    pub(crate) fn in_subpass(slot: u8) -> PreScopes {
+        PreScopes {
+            first_in: FirstIn::Open(slot),
+            second_begun: true,
+        }
+    }
+
     /// The scopes of `scope` ([`crate::ir::render::PassScope`]) at
     /// boundary `boundary` (the subpass a command begins, or the subpass
     /// count at the end): a `srcSubpass` by its slot, `EXTERNAL` as the
@@ -464,6 +483,7 @@ impl SyncVal {
             },
             FirstIn::Unknown => self,
             FirstIn::All if b.local.is_some() => self.within(),
+            FirstIn::Open(_) => self.within(),
             FirstIn::All => {
                 let w = self.within();
                 let (eo, ee) = self.all_ended();
@@ -483,7 +503,7 @@ impl SyncVal {
         match b.first_in {
             FirstIn::All => true,
             FirstIn::Before => self.tag == 0,
-            FirstIn::Slot(k) => self.tag == k + 1,
+            FirstIn::Slot(k) | FirstIn::Open(k) => self.tag == k + 1,
             FirstIn::Unknown => false,
         }
     }
