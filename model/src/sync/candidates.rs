@@ -50,18 +50,15 @@
 //! already decided. What a wait reaches is a union of *suffixes*: per
 //! reach group (a queue and a signal first scope), the group's signals
 //! from some walk index on, and every signal from some index on (a host
-//! wait). So it is a map of thresholds ([`Reach`], sparse: only the groups
-//! reached), and the reverse pass keeps, per class of device wait (a queue
-//! and a second scope) and for host waits, the reach of the suffix passed
-//! so far: a wait's reach is read off as a pointer copy (persistent maps),
-//! a signal folds what its waits reach into the classes on its queue whose
-//! scope meets its own, copying the smaller side of each join. A candidate left
+//! wait). So it is a vector of thresholds ([`Reach`]), and the reverse
+//! pass keeps, per class of device wait (a queue and a second scope) and
+//! for host waits, the reach of the suffix passed so far: a wait's reach
+//! is read off in `O(groups)`, a signal folds what its waits reach into
+//! the classes on its queue whose scope meets its own. A candidate left
 //! over is a signal of the semaphore, at or after the wait's index and
 //! below its group's threshold, with value at least the wait's: a range
 //! maximum per (semaphore, group), answered by a sparse table.
 
-use crate::ir::completion::Clock;
-use crate::ir::queue::QueueId;
 use crate::vk::scope::StageSet;
 use std::collections::BTreeMap;
 
@@ -117,66 +114,37 @@ pub(super) struct Refusal {
     pub several: usize,
 }
 
-/// Per reach group, the least walk index from which its signals are
-/// reached (absent: none). Sparse and persistent: the completion clock of
-/// `crate::ir::completion`, which keeps per key the greatest value, holds
-/// the index inverted (`u32::MAX - i`), so its join is the least index per
-/// group; a clone is a pointer copy and a join copies the smaller side
-/// into the larger. Dense, each wait class kept a threshold per group: a
-/// chain through N queues (N classes, N groups) cost N^2 (issue 27).
-#[derive(Clone, Debug, Default)]
-struct Thresholds(Clock);
-
-impl Thresholds {
-    fn get(&self, group: usize) -> u32 {
-        self.0
-            .get(QueueId(group as u32))
-            .map_or(u32::MAX, |v| u32::MAX - v as u32)
-    }
-
-    /// Group `group`'s threshold lowered to `i`.
-    fn lower(&mut self, group: usize, i: u32) {
-        self.0.advance(QueueId(group as u32), (u32::MAX - i) as usize);
-    }
-
-    fn join(&mut self, o: &Thresholds) {
-        self.0.join(&o.0);
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.len() == 0
-    }
-}
-
 /// The signals a wait is known to happen before: per reach group, those
-/// with walk index at least `t.get(group)`, and every signal with index at
+/// with walk index at least `t[group]`, and every signal with index at
 /// least `g`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Reach {
-    t: Thresholds,
+    t: Vec<u32>,
     g: u32,
 }
 
 impl Reach {
-    fn none() -> Self {
+    fn none(groups: usize) -> Self {
         Reach {
-            t: Thresholds::default(),
+            t: vec![u32::MAX; groups],
             g: u32::MAX,
         }
     }
 
     fn join(&mut self, o: &Reach) {
-        self.t.join(&o.t);
+        for (a, b) in self.t.iter_mut().zip(&o.t) {
+            *a = (*a).min(*b);
+        }
         self.g = self.g.min(o.g);
     }
 
     /// Signal `i` of reach group `group` (`None`: a host signal) reached.
     fn holds(&self, i: u32, group: Option<usize>) -> bool {
-        i >= self.g || group.is_some_and(|r| i >= self.t.get(r))
+        i >= self.g || group.is_some_and(|r| i >= self.t[r])
     }
 
     fn is_none(&self) -> bool {
-        self.g == u32::MAX && self.t.is_empty()
+        self.g == u32::MAX && self.t.iter().all(|&t| t == u32::MAX)
     }
 }
 
@@ -312,6 +280,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
             })
         })
         .collect();
+    let groups = group_ids.len();
     // Query lists: per (semaphore, reach group), its timeline signals'
     // walk indices and values.
     type Key = (usize, Option<usize>);
@@ -407,8 +376,8 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
     let mut decided: Vec<Vec<u32>> = vec![Vec::new(); waits.len()];
     // Per signal: what the waits that pair with it alone reach.
     let mut triggers: Vec<Option<Reach>> = vec![None; signals.len()];
-    let mut acc: Vec<Reach> = vec![Reach::none(); class_ids.len()];
-    let mut host_acc = Reach::none();
+    let mut acc: Vec<Reach> = vec![Reach::none(groups); class_ids.len()];
+    let mut host_acc = Reach::none(groups);
     let mut refused: Option<(usize, Reach)> = None;
     let (mut si, mut wi) = (signals.len(), waits.len());
     for o in ops.iter().rev() {
@@ -419,9 +388,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                 if let (Some(q), Some(r)) = (s.queue, group[si]) {
                     for &(c, second) in &classes_of[q] {
                         if second.intersects(s.first) {
-                            // Every threshold so far is a later signal's
-                            // index: lowering is setting.
-                            acc[c].t.lower(r, si as u32);
+                            acc[c].t[r] = si as u32;
                             if let Some(t) = &trig {
                                 acc[c].join(t);
                             }
@@ -455,7 +422,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                             && by_sem[w.sem].iter().any(|l| {
                                 // Unreached: from the wait's index up to
                                 // the group's threshold.
-                                let hi = l.group.map_or(start.g, |g| start.t.get(g).min(start.g));
+                                let hi = l.group.map_or(start.g, |g| start.t[g].min(start.g));
                                 let lo = l.idx.partition_point(|&i| i < w.known);
                                 let hi = l.idx.partition_point(|&i| i < hi);
                                 l.max.max(lo, hi).is_some_and(|m| m >= v)
