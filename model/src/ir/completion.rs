@@ -166,13 +166,25 @@ fn entries(t: &Link, out: &mut Vec<(QueueId, usize)>) {
 }
 
 impl Clock {
+    /// How many queues have an entry.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Every entry, by queue.
+    pub(crate) fn entries(&self) -> Vec<(QueueId, usize)> {
+        let mut out = Vec::with_capacity(self.len);
+        entries(&self.root, &mut out);
+        out
+    }
+
     /// Whether the submit of ordinal `at` on `queue` is complete.
     pub(crate) fn covers(&self, queue: QueueId, at: usize) -> bool {
         self.get(queue).is_some_and(|n| n >= at)
     }
 
     /// The latest ordinal of `queue` known complete.
-    fn get(&self, queue: QueueId) -> Option<usize> {
+    pub(crate) fn get(&self, queue: QueueId) -> Option<usize> {
         let mut t = &self.root;
         while let Some(n) = t {
             if queue < n.queue {
@@ -188,7 +200,7 @@ impl Clock {
 
     /// Both: the later ordinal per queue (the smaller clock's entries
     /// advanced in the larger one).
-    fn join(&mut self, other: &Clock) {
+    pub(crate) fn join(&mut self, other: &Clock) {
         let same = match (&self.root, &other.root) {
             (Some(a), Some(b)) => Rc::ptr_eq(a, b),
             (_, None) => true,
@@ -211,7 +223,7 @@ impl Clock {
     }
 
     /// `queue`'s submissions up to ordinal `at` complete.
-    fn advance(&mut self, queue: QueueId, at: usize) {
+    pub(crate) fn advance(&mut self, queue: QueueId, at: usize) {
         if self.get(queue).is_some_and(|n| n >= at) {
             return;
         }

@@ -967,10 +967,14 @@ pub(crate) fn is_kernel_name(text: &str) -> bool {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Program {
-    pub(crate) objects: Vec<Object>,
+    /// Shared between clones (copied on write): the crate's planners
+    /// clone programs that differ in their commands only, once per try or
+    /// per queue, and a copy of every declaration each time made planning
+    /// N queues quadratic in N (issue 27).
+    pub(crate) objects: std::sync::Arc<Vec<Object>>,
     pub(crate) commands: Vec<Command>,
-    /// Object ids by name (derived from `objects`).
-    names: HashMap<String, ObjectId>,
+    /// Object ids by name (derived from `objects`; shared as it is).
+    names: std::sync::Arc<HashMap<String, ObjectId>>,
     /// Declared queues; empty: one implicit queue (family 0).
     pub(crate) queues: Vec<Queue>,
     /// Declared semaphores.
@@ -1147,8 +1151,8 @@ impl Program {
             return Err(self.error_at_object(ProgramErrorKind::TooManyObjects));
         };
         let id = ObjectId(index);
-        self.names.insert(object.name.clone(), id);
-        self.objects.push(object);
+        std::sync::Arc::make_mut(&mut self.names).insert(object.name.clone(), id);
+        std::sync::Arc::make_mut(&mut self.objects).push(object);
         Ok(id)
     }
 
@@ -1353,7 +1357,7 @@ impl Program {
             let name = o.name.clone();
             return Err(self.error_at_object(ProgramErrorKind::SharingOfBlob { name }));
         }
-        self.objects[object.0 as usize].sharing = sharing;
+        std::sync::Arc::make_mut(&mut self.objects)[object.0 as usize].sharing = sharing;
         Ok(())
     }
 

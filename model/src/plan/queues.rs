@@ -127,17 +127,18 @@
 //!   of bytes that family never took), it is planned again with a transfer
 //!   at every change.
 
-use super::deps::{Earlier, Touch};
+use super::deps::Touch;
 use super::emit::is_device;
 use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
 use crate::ir::access::{accesses, Access};
-use crate::ir::layout::{resolve, ProgramError};
+use crate::ir::layout::{resolve, MemId, ProgramError};
 use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, Region, SharingMode};
 use crate::ir::queue::{
     QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, WaitFor,
 };
 use crate::semantics::Semantics;
+use crate::sync::rangemap::RangeMap;
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::StageAccess;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -458,10 +459,42 @@ fn conflict(x: &[Access], y: &[Access]) -> bool {
 }
 
 /// Per-batch vector clocks: entry `q` is the latest batch ordinal of queue
-/// `q` ordered before (−1: none).
-type Clock = Vec<i64>;
+/// `q` ordered before (absent: none, read as −1). Persistent
+/// ([`crate::ir::completion::Clock`]): a clone is a pointer copy and raising
+/// one entry copies one path, so a clock costs what changed since the one
+/// it came from, not one entry per queue of the program (a chain through N
+/// queues kept N dense clocks of N entries per batch, and the edge choice
+/// compared them whole: cubic in N).
+///
+/// Every clock here is *closed*: where it holds ordinal `k` of queue `r`,
+/// it also holds everything the clock after that batch holds. (The clock
+/// after a batch is its clock before, closed by induction, plus its own
+/// entry; a queue's clocks after grow along the queue, since each batch's
+/// clock before includes the previous one's; a join of closed clocks is
+/// closed.) So joining the clock after batch `p` into a clock that already
+/// holds `p` changes nothing, which the fence waits use.
+type Clock = crate::ir::completion::Clock;
 
-fn join(a: &mut Clock, b: &Clock) {
+/// Entry `r` of `c` (−1: none).
+fn at(c: &Clock, r: usize) -> i64 {
+    c.get(QueueId(r as u32)).map_or(-1, |v| v as i64)
+}
+
+/// Raises entry `r` of `c` to `v` (nothing for −1).
+fn raise(c: &mut Clock, r: usize, v: i64) {
+    if let Ok(v) = usize::try_from(v) {
+        c.advance(QueueId(r as u32), v);
+    }
+}
+
+/// Up to this many candidate edges, the fewest are found by trying every
+/// subset (below); beyond, greedily.
+const EXHAUSTIVE: usize = 12;
+
+/// A dense clock over a few queues (the exhaustive search's projection).
+type Dense = Vec<i64>;
+
+fn join(a: &mut Dense, b: &Dense) {
     for (x, y) in a.iter_mut().zip(b) {
         *x = (*x).max(*y);
     }
@@ -473,10 +506,10 @@ fn join(a: &mut Clock, b: &Clock) {
 /// candidates, greedy beyond. `future` is what later batches need (per
 /// queue, the latest batch), which decides among the smallest subsets.
 fn fewest_edges(
-    base: &Clock,
-    need: &Clock,
-    future: &Clock,
-    candidates: &[(usize, Clock)],
+    base: &Dense,
+    need: &Dense,
+    future: &Dense,
+    candidates: &[(usize, Dense)],
     direct: &[bool],
 ) -> Vec<usize> {
     let covers = |set: &[usize]| {
@@ -490,7 +523,7 @@ fn fewest_edges(
         return Vec::new();
     }
     let n = candidates.len();
-    if n <= 12 {
+    if n <= EXHAUSTIVE {
         // The smallest subsets first. Among those of the smallest size
         // that cover: the one that covers the most of what later batches
         // need (they may inherit this batch's clock), then the fewest
@@ -548,6 +581,222 @@ fn fewest_edges(
     }
     chosen.sort_unstable();
     chosen
+}
+
+/// Per byte of memory, the clocks of the batches that wrote it and of those
+/// that read it (per queue, the latest): what a later batch conflicts
+/// with is read off the bytes it touches, whatever the number of queues.
+/// (The states are indices into `slots`, since a range map's states are
+/// plain values; a slot is never changed, an update makes a new one.)
+struct Written {
+    mems: HashMap<MemId, RangeMap<u32>>,
+    /// Slot 0: nothing written or read.
+    slots: Vec<(Clock, Clock)>,
+}
+
+impl Written {
+    fn new() -> Self {
+        Written {
+            mems: HashMap::new(),
+            slots: vec![(Clock::default(), Clock::default())],
+        }
+    }
+
+    /// Per queue, the latest batch that a batch making `touches` conflicts
+    /// with (its own queue's included).
+    fn before(&self, touches: &[Touch]) -> Clock {
+        let mut out = Clock::default();
+        for &(mem, range, write) in touches {
+            let Some(map) = self.mems.get(&mem) else {
+                continue;
+            };
+            for (piece, &slot) in map.overlapping(range) {
+                if !piece.overlaps(range) {
+                    continue;
+                }
+                let (w, r) = &self.slots[slot as usize];
+                out.join(w);
+                if write {
+                    out.join(r);
+                }
+            }
+        }
+        out
+    }
+
+    /// Records batch ordinal `ord` of queue `q` making `touches`.
+    fn record(&mut self, touches: &[Touch], q: usize, ord: usize) {
+        let slots = &mut self.slots;
+        for &(mem, range, write) in touches {
+            if range.is_empty() {
+                continue;
+            }
+            let map = self.mems.entry(mem).or_default();
+            map.update(range, |slot| {
+                let (w, r) = &slots[*slot as usize];
+                let c = if write { w } else { r };
+                if c.covers(QueueId(q as u32), ord) {
+                    return;
+                }
+                let (mut w, mut r) = (w.clone(), r.clone());
+                if write {
+                    w.advance(QueueId(q as u32), ord);
+                } else {
+                    r.advance(QueueId(q as u32), ord);
+                }
+                slots.push((w, r));
+                *slot = (slots.len() - 1) as u32;
+            });
+            map.merge_around(range, |_| {});
+        }
+    }
+}
+
+/// The edges chosen consumer by consumer (module docs, "Invariants"), and
+/// the clocks they give.
+struct Edges<'a> {
+    batches: &'a [Batch],
+    ord: &'a [i64],
+    /// Per batch, what it must be ordered after (its own queue's entry is
+    /// not a need: [`Edges::need_at`]).
+    need: &'a [Clock],
+    /// The first queues to submit, up to one more than [`EXHAUSTIVE`]:
+    /// every queue the exhaustive search ever sees is one of them.
+    early: &'a [usize],
+    /// Per batch, what the batches after it need of the `early` queues.
+    future: &'a [Dense],
+    clock_in: Vec<Clock>,
+    clock_out: Vec<Clock>,
+    /// Per batch, what is complete before its waits begin.
+    before_waits: Vec<Clock>,
+    last_on: Vec<Option<usize>>,
+    /// The queues that have submitted, by the size of the clock after
+    /// their latest batch (largest first), then by index.
+    by_size: BTreeSet<(std::cmp::Reverse<usize>, usize)>,
+    active: BTreeSet<usize>,
+    edges: Vec<(usize, usize)>,
+}
+
+impl Edges<'_> {
+    /// Batch `b`'s need of queue `x` (−1: none).
+    fn need_at(&self, b: usize, x: usize) -> i64 {
+        if x == self.batches[b].queue {
+            -1
+        } else {
+            at(&self.need[b], x)
+        }
+    }
+
+    /// Chooses batch `b`'s waits, the host's clock being `host`.
+    fn decide(&mut self, b: usize, host: &Clock) {
+        let q = self.batches[b].queue;
+        let mut base = host.clone();
+        if let Some(p) = self.last_on[q] {
+            base.join(&self.clock_in[p]);
+        }
+        self.before_waits[b] = base.clone();
+        for r in self.fewest_edges(b, &base) {
+            let p = self.last_on[r].expect("a candidate queue has submitted");
+            base.join(&self.clock_out[p]);
+            self.edges.push((p, b));
+        }
+        let mut out = base.clone();
+        raise(&mut out, q, self.ord[b]);
+        self.clock_in[b] = base;
+        if let Some(old) = self.last_on[q] {
+            self.by_size
+                .remove(&(std::cmp::Reverse(self.clock_out[old].len()), q));
+        }
+        self.by_size.insert((std::cmp::Reverse(out.len()), q));
+        self.clock_out[b] = out;
+        self.last_on[q] = Some(b);
+        self.active.insert(q);
+    }
+
+    /// The queues whose latest batches batch `b` waits for: the fewest
+    /// whose clocks after, joined with `base`, reach `b`'s needs, as
+    /// [`fewest_edges`] chooses them among the latest batch of every other
+    /// queue that has submitted. Only the needs `base` leaves unmet are
+    /// looked at, and the greedy choice looks at candidates by the size of
+    /// their clocks, largest first, until no smaller one can cover more.
+    fn fewest_edges(&self, b: usize, base: &Clock) -> Vec<usize> {
+        let q = self.batches[b].queue;
+        let mut unmet: Vec<(usize, i64)> = self.need[b]
+            .entries()
+            .into_iter()
+            .map(|(x, n)| (x.0 as usize, n as i64))
+            .filter(|&(x, n)| x != q && n > at(base, x))
+            .collect();
+        if unmet.is_empty() {
+            return Vec::new();
+        }
+        let candidates = self.active.len() - usize::from(self.active.contains(&q));
+        if candidates <= EXHAUSTIVE {
+            // Dense over the queues that have submitted (every entry of
+            // every clock and need here is one of them; the sums
+            // `fewest_edges` compares leave out −1 per other queue, the
+            // same for every subset).
+            let act: Vec<usize> = self.active.iter().copied().collect();
+            let project = |c: &Clock| act.iter().map(|&x| at(c, x)).collect::<Dense>();
+            let base_d = project(base);
+            let need_d: Dense = act.iter().map(|&x| self.need_at(b, x)).collect();
+            let future_d: Dense = act
+                .iter()
+                .map(|&x| {
+                    let j = self.early.iter().position(|&e| e == x);
+                    j.map_or(-1, |j| self.future[b][j])
+                })
+                .collect();
+            let cands: Vec<(usize, usize, Dense)> = act
+                .iter()
+                .enumerate()
+                .filter(|&(_, &r)| r != q)
+                .map(|(j, &r)| {
+                    let p = self.last_on[r].expect("an active queue has submitted");
+                    (r, j, project(&self.clock_out[p]))
+                })
+                .collect();
+            let direct: Vec<bool> = cands.iter().map(|&(_, j, _)| need_d[j] > base_d[j]).collect();
+            let listed: Vec<(usize, Dense)> = cands.iter().map(|(r, _, c)| (*r, c.clone())).collect();
+            return fewest_edges(&base_d, &need_d, &future_d, &listed, &direct)
+                .into_iter()
+                .map(|k| listed[k].0)
+                .collect();
+        }
+        // Greedy: the candidate that covers the most needs still unmet
+        // (the lowest queue on a tie).
+        let mut chosen: BTreeSet<usize> = BTreeSet::new();
+        while !unmet.is_empty() {
+            let mut best: Option<(usize, usize)> = None;
+            for &(std::cmp::Reverse(size), r) in &self.by_size {
+                if r == q || chosen.contains(&r) {
+                    continue;
+                }
+                // It covers at most its entries and what is unmet.
+                let bound = size.min(unmet.len());
+                if let Some((gain, at_r)) = best {
+                    if bound < gain {
+                        break;
+                    }
+                    if bound == gain && r > at_r {
+                        continue;
+                    }
+                }
+                let c = &self.clock_out[self.last_on[r].expect("an active queue has submitted")];
+                let gain = unmet.iter().filter(|&&(x, n)| at(c, x) >= n).count();
+                if best.is_none_or(|(g, at_r)| gain > g || (gain == g && r < at_r)) {
+                    best = Some((gain, r));
+                }
+            }
+            let Some((_, r)) = best else {
+                break;
+            };
+            let c = &self.clock_out[self.last_on[r].expect("an active queue has submitted")];
+            unmet.retain(|&(x, n)| at(c, x) < n);
+            chosen.insert(r);
+        }
+        chosen.into_iter().collect()
+    }
 }
 
 fn family(program: &Program, q: usize) -> u32 {
@@ -820,23 +1069,18 @@ fn plan_stripped(
     // must be ordered after.
     // Kept per queue and byte (`deps`), not by comparing every two
     // batches: a long program has tens of thousands of batches.
-    let mut need: Vec<Clock> = vec![vec![-1; nq]; nb];
+    // (Each batch's own queue is in its clock too, and is no need of it:
+    // `Edges::need_at`.)
+    let mut need: Vec<Clock> = Vec::with_capacity(nb);
     {
-        let mut earlier: Vec<Earlier<Option<i64>>> = (0..nq).map(|_| Earlier::new()).collect();
+        let mut written = Written::new();
         for b in 0..nb {
             let touches: Vec<Touch> = accs[b]
                 .iter()
                 .map(|a| (a.mem, a.range, a.sa.is_write()))
                 .collect();
-            let qb = batches[b].queue;
-            for (qa, e) in earlier.iter().enumerate() {
-                if qa != qb {
-                    if let Some(o) = e.before(&touches) {
-                        need[b][qa] = need[b][qa].max(o);
-                    }
-                }
-            }
-            earlier[qb].record(&touches, Some(ord[b]));
+            need.push(written.before(&touches));
+            written.record(&touches, batches[b].queue, ord[b] as usize);
         }
     }
     // Per object and queue, the batches that access the object, in order.
@@ -875,7 +1119,7 @@ fn plan_stripped(
                 if let Some(acq) = entry.2 {
                     let qa = batches[acq].queue;
                     if qa != batches[b].queue {
-                        need[b][qa] = need[b][qa].max(ord[acq]);
+                        raise(&mut need[b], qa, ord[acq]);
                     }
                 }
                 *entry = (fam, Vec::new(), None);
@@ -941,7 +1185,7 @@ fn plan_stripped(
                     .with_ownership_transfer(g, fam),
                 );
                 transfers += 1;
-                need[b][ql] = need[b][ql].max(ord[last]);
+                raise(&mut need[b], ql, ord[last]);
                 // The release writes the whole object too: every earlier
                 // access of it on another queue comes first, also one
                 // from before this family last took ownership (bytes a
@@ -952,7 +1196,7 @@ fn plan_stripped(
                     let on = batches_on.get(&(o, qx)).map_or(&[][..], Vec::as_slice);
                     let k = on.partition_point(|&x| x < last);
                     if k > 0 {
-                        need[last][qx] = need[last][qx].max(ord[on[k - 1]]);
+                        raise(&mut need[last], qx, ord[on[k - 1]]);
                     }
                 }
                 *entry = (fam, Vec::new(), Some(b));
@@ -961,7 +1205,7 @@ fn plan_stripped(
                 // after the acquire.
                 let qa = batches[acq].queue;
                 if qa != batches[b].queue {
-                    need[b][qa] = need[b][qa].max(ord[acq]);
+                    raise(&mut need[b], qa, ord[acq]);
                 }
             }
             entry.1.push(b);
@@ -1005,91 +1249,97 @@ fn plan_stripped(
             accs[b].iter().copied().chain(writes).collect()
         })
         .collect();
-    // What the batches after each one need, per queue (from other queues).
-    let mut future: Vec<Clock> = vec![vec![-1; nq]; nb + 1];
+    // What the batches after each one need of the first queues to submit
+    // (the exhaustive search's tie-break, `fewest_edges`, sees no others).
+    let mut early: Vec<usize> = Vec::new();
+    for bt in &batches {
+        if early.len() > EXHAUSTIVE {
+            break;
+        }
+        if !early.contains(&bt.queue) {
+            early.push(bt.queue);
+        }
+    }
+    let need_at = |b: usize, x: usize| {
+        if x == batches[b].queue {
+            -1
+        } else {
+            at(&need[b], x)
+        }
+    };
+    let mut future: Vec<Dense> = vec![vec![-1; early.len()]; nb + 1];
     for b in (0..nb).rev() {
         let mut f = future[b + 1].clone();
-        join(&mut f, &need[b]);
+        for (j, &x) in early.iter().enumerate() {
+            f[j] = f[j].max(need_at(b, x));
+        }
         future[b] = f;
     }
-    let future = &future[1..];
     // Edges, consumer by consumer in submission order, with host waits.
-    let mut clock_in: Vec<Clock> = vec![vec![-1; nq]; nb];
-    let mut host: Clock = vec![-1; nq];
-    let mut last_on: Vec<Option<usize>> = vec![None; nq];
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    let clock_out = |clock_in: &[Clock], b: usize| {
-        let mut c = clock_in[b].clone();
-        let q = batches[b].queue;
-        c[q] = c[q].max(ord[b]);
-        c
+    let mut order = Edges {
+        batches: &batches,
+        ord: &ord,
+        need: &need,
+        early: &early,
+        future: &future[1..],
+        clock_in: vec![Clock::default(); nb],
+        clock_out: vec![Clock::default(); nb],
+        before_waits: vec![Clock::default(); nb],
+        last_on: vec![None; nq],
+        by_size: BTreeSet::new(),
+        active: BTreeSet::new(),
+        edges: Vec::new(),
     };
+    let mut host = Clock::default();
     let submit_of: BTreeMap<usize, usize> = batches
         .iter()
         .enumerate()
         .filter_map(|(b, bt)| bt.submit.map(|s| (s, b)))
         .collect();
-    // Per batch, what is complete before its waits begin (the host's
-    // clock at its submit and what its queue's earlier batches waited
-    // for): whether a binary semaphore's earlier wait is known done.
-    let mut before_waits: Vec<Clock> = vec![vec![-1; nq]; nb];
-    let mut decide = |b: usize, clock_in: &mut Vec<Clock>, host: &Clock, last_on: &mut Vec<Option<usize>>| {
-        let q = batches[b].queue;
-        let mut base = host.clone();
-        if let Some(p) = last_on[q] {
-            join(&mut base, &clock_in[p]);
-        }
-        before_waits[b] = base.clone();
-        let candidates: Vec<(usize, Clock)> = (0..nq)
-            .filter(|&r| r != q)
-            .filter_map(|r| last_on[r])
-            .map(|p| (p, clock_out(clock_in, p)))
-            .collect();
-        let mut n = need[b].clone();
-        n[q] = -1;
-        let direct: Vec<bool> = candidates
-            .iter()
-            .map(|(p, _)| n[batches[*p].queue] > base[batches[*p].queue])
-            .collect();
-        for k in fewest_edges(&base, &n, &future[b], &candidates, &direct) {
-            let (p, c) = &candidates[k];
-            join(&mut base, c);
-            edges.push((*p, b));
-        }
-        clock_in[b] = base;
-        last_on[q] = Some(b);
-    };
     // A fence wait joins into the host's clock the clock after the latest
     // batch of each queue it waits for. It completes, per queue, every
     // batch submitted so far when the host's clock reaches the latest
     // (through a semaphore, the wait for one queue can complete another's
     // work); the queue's part of the per-queue plans then gets a `wait`
-    // there (`true` below, where the host's clock rose to that).
-    let wait_for = |w: WaitFor, host: &mut Clock, clock_in: &[Clock], last_on: &[Option<usize>]| {
+    // there (the queues returned, where the host's clock rose to that).
+    // A wait for every queue joins the largest clocks first: a clock
+    // after a batch the host's clock already holds adds nothing (closed
+    // clocks, `Clock`), and is skipped.
+    let wait_for = |w: WaitFor, host: &mut Clock, order: &Edges| {
         let before = host.clone();
-        for (r, last) in last_on.iter().enumerate() {
-            let waited = match w {
-                WaitFor::All => true,
-                WaitFor::Queue(QueueId(x)) => x as usize == r,
-            };
-            if let (true, Some(p)) = (waited, last) {
-                join(host, &clock_out(clock_in, *p));
+        match w {
+            WaitFor::All => {
+                for &(_, r) in &order.by_size {
+                    let p = order.last_on[r].expect("an active queue has submitted");
+                    if at(host, r) < ord[p] {
+                        host.join(&order.clock_out[p]);
+                    }
+                }
+            }
+            WaitFor::Queue(QueueId(x)) => {
+                if let Some(p) = order.last_on.get(x as usize).copied().flatten() {
+                    host.join(&order.clock_out[p]);
+                }
             }
         }
-        (0..nq)
-            .map(|r| last_on[r].is_some_and(|p| host[r] >= ord[p] && before[r] < host[r]))
-            .collect::<Vec<bool>>()
+        host.entries()
+            .into_iter()
+            .map(|(r, v)| (r.0 as usize, v as i64))
+            .filter(|&(r, v)| order.last_on[r].is_some_and(|p| v >= ord[p] && at(&before, r) < v))
+            .map(|(r, _)| r)
+            .collect::<Vec<usize>>()
     };
     // Per queue, the latest batch of `0..submitted` a host access of
     // `acc` conflicts with, where the host's clock `host` falls short
-    // (-1 elsewhere). Device work submitted later needs nothing: its
+    // (absent elsewhere). Device work submitted later needs nothing: its
     // submit orders the host access before it.
     let unmet_of = |acc: &[Access], host: &Clock, submitted: usize| {
-        let mut unmet: Clock = vec![-1; nq];
+        let mut unmet: BTreeMap<usize, i64> = BTreeMap::new();
         for b in (0..submitted).rev() {
             let r = batches[b].queue;
-            if ord[b] > host[r].max(unmet[r]) && conflict(&host_accs[b], acc) {
-                unmet[r] = ord[b];
+            let u = unmet.get(&r).copied().unwrap_or(-1);
+            if ord[b] > at(host, r).max(u) && conflict(&host_accs[b], acc) {
+                unmet.insert(r, ord[b]);
             }
         }
         unmet
@@ -1097,8 +1347,8 @@ fn plan_stripped(
     // Per input `wait`, the queues it completes (as above); per host
     // access, the wait inserted before it (with the queues it completes)
     // and the host's clock at the access.
-    let mut input_waits: BTreeMap<usize, Vec<bool>> = BTreeMap::new();
-    let mut inserted: BTreeMap<usize, (WaitFor, Vec<bool>)> = BTreeMap::new();
+    let mut input_waits: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut inserted: BTreeMap<usize, (WaitFor, Vec<usize>)> = BTreeMap::new();
     let mut host_at: BTreeMap<usize, Clock> = BTreeMap::new();
     // Batches `0..submitted` have been submitted (batches are numbered in
     // submission order).
@@ -1106,11 +1356,11 @@ fn plan_stripped(
     for (i, c) in input.commands.iter().enumerate() {
         match c {
             Command::Submit(_) => {
-                decide(submit_of[&i], &mut clock_in, &host, &mut last_on);
+                order.decide(submit_of[&i], &host);
                 submitted += 1;
             }
             Command::Wait(w) => {
-                let completes = wait_for(*w, &mut host, &clock_in, &last_on);
+                let completes = wait_for(*w, &mut host, &order);
                 input_waits.insert(i, completes);
             }
             Command::HostRead { .. } | Command::HostWrite { .. } => {
@@ -1119,7 +1369,7 @@ fn plan_stripped(
                 // pair, `crate::OrderNote`): nothing to plan for it.
                 let acc = accesses(c, &layout, sem);
                 let unmet = unmet_of(&acc, &host, submitted);
-                if (0..nq).any(|r| unmet[r] > host[r]) {
+                if unmet.iter().any(|(&r, &u)| u > at(&host, r)) {
                     // One wait for the host accesses from here to the next
                     // submit or wait (the device work they need was all
                     // submitted before this one): `wait QUEUE` for a
@@ -1133,29 +1383,43 @@ fn plan_stripped(
                         match d {
                             Command::Submit(_) | Command::Wait(_) => break,
                             Command::HostRead { .. } | Command::HostWrite { .. } => {
-                                join(
-                                    &mut needs,
-                                    &unmet_of(&accesses(d, &layout, sem), &host, submitted),
-                                );
+                                for (r, u) in unmet_of(&accesses(d, &layout, sem), &host, submitted) {
+                                    let e = needs.entry(r).or_insert(-1);
+                                    *e = (*e).max(u);
+                                }
                             }
                             _ => {}
                         }
                     }
                     let covers = |r: usize| {
-                        last_on[r].is_some_and(|p| {
-                            let after = clock_out(&clock_in, p);
-                            (0..nq).all(|x| host[x].max(after[x]) >= needs[x])
+                        order.last_on[r].is_some_and(|p| {
+                            let after = &order.clock_out[p];
+                            needs.iter().all(|(&x, &n)| at(&host, x).max(at(after, x)) >= n)
                         })
                     };
-                    let w = (0..nq)
-                        .filter(|&r| needs[r] > host[r])
-                        .chain((0..nq).filter(|&r| needs[r] <= host[r]))
+                    // A queue with no batch yet covers nothing; every
+                    // queue with an unmet need has one.
+                    let unmet_queues: Vec<usize> = needs
+                        .iter()
+                        .filter(|&(&r, &n)| n > at(&host, r))
+                        .map(|(&r, _)| r)
+                        .collect();
+                    let w = unmet_queues
+                        .iter()
+                        .copied()
+                        .chain(
+                            order
+                                .active
+                                .iter()
+                                .copied()
+                                .filter(|&r| needs.get(&r).copied().unwrap_or(-1) <= at(&host, r)),
+                        )
                         .find(|&r| covers(r))
                         // A program that declares no queue has one, which
                         // only `wait` names (`wait QUEUE` needs a name).
                         .filter(|_| !input.queues.is_empty())
                         .map_or(WaitFor::All, |r| WaitFor::Queue(QueueId(r as u32)));
-                    let completes = wait_for(w, &mut host, &clock_in, &last_on);
+                    let completes = wait_for(w, &mut host, &order);
                     inserted.insert(i, (w, completes));
                 }
                 host_at.insert(i, host.clone());
@@ -1164,8 +1428,14 @@ fn plan_stripped(
         }
     }
     if batches.last().is_some_and(|b| b.submit.is_none()) {
-        decide(nb - 1, &mut clock_in, &host, &mut last_on);
+        order.decide(nb - 1, &host);
     }
+    let Edges {
+        clock_in,
+        before_waits,
+        mut edges,
+        ..
+    } = order;
     // Semaphores for the edges.
     let mut semaphores: Vec<Semaphore> = Vec::new();
     let mut waits: Vec<Vec<SemaphoreWait>> = vec![Vec::new(); nb];
@@ -1186,19 +1456,41 @@ fn plan_stripped(
     // waits of line 48, which the model now refuses: with `wait c0` before
     // it and the batch that waits for and signals `sem0` kept, 5 of 5 runs
     // were right on the H200 (`docs/testing.md`).
-    let known_done = |w: usize, at: &Clock, q: usize| {
-        let qw = batches[w].queue;
-        qw == q || at[qw] >= ord[w]
-    };
+    // Semaphore `s` is free for the edge when its latest wait `w` (on
+    // queue `x`) has `w <= p` and `ord[w]` at most both clocks' entry of
+    // `x` (no bound on a clock's own queue): so only the queues both
+    // clocks hold (or their own) are looked at, and on each, its
+    // semaphores by index up to the first that is free (a scan of every
+    // semaphore per edge was quadratic in a chain through N queues).
     let mut busy_until: Vec<usize> = Vec::new();
+    // Per queue, the semaphores whose latest wait is on it.
+    let mut waited_on: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); nq];
     for &(p, b) in &edges {
-        let reusable = |&w: &usize| {
-            w <= p
-                && known_done(w, &clock_in[p], batches[p].queue)
-                && known_done(w, &before_waits[b], batches[b].queue)
+        let (qp, qb) = (batches[p].queue, batches[b].queue);
+        let (cp, cb) = (&clock_in[p], &before_waits[b]);
+        let bound = |x: usize| {
+            let t1 = if x == qp { i64::MAX } else { at(cp, x) };
+            let t2 = if x == qb { i64::MAX } else { at(cb, x) };
+            t1.min(t2)
         };
-        let s = match busy_until.iter().position(reusable) {
-            Some(s) => s,
+        let (small, own) = if cp.len() <= cb.len() { (cp, qp) } else { (cb, qb) };
+        let mut queues: Vec<usize> = small.entries().into_iter().map(|(x, _)| x.0 as usize).collect();
+        queues.push(own);
+        let free = queues
+            .into_iter()
+            .filter_map(|x| {
+                let t = bound(x);
+                waited_on[x]
+                    .iter()
+                    .copied()
+                    .find(|&s| busy_until[s] <= p && ord[busy_until[s]] <= t)
+            })
+            .min();
+        let s = match free {
+            Some(s) => {
+                waited_on[batches[busy_until[s]].queue].remove(&s);
+                s
+            }
             None => {
                 busy_until.push(0);
                 semaphores.push(Semaphore {
@@ -1208,6 +1500,7 @@ fn plan_stripped(
                 busy_until.len() - 1
             }
         };
+        waited_on[qb].insert(s);
         busy_until[s] = b;
         let id = SemaphoreId(s as u32);
         signals[p].push(SemaphoreSignal {
@@ -1225,76 +1518,113 @@ fn plan_stripped(
     let mut before: Vec<Vec<(Command, Option<Vec<Hazard>>)>> = vec![Vec::new(); input.commands.len() + 1];
     // Each layout transition as its queue's plan has it (input index).
     let mut replaced: BTreeMap<usize, (Command, Option<Vec<Hazard>>)> = BTreeMap::new();
+    // Per queue, the input commands its part holds, in order, with
+    // whether each is a wait inserted before the command (before it).
+    // A host access takes part in the plan of each queue whose work it
+    // conflicts with (the barriers to `HOST`). A fence wait, the input's
+    // or an inserted one, takes part where it completes every batch of
+    // the queue submitted so far: there the single-queue rules for a
+    // `wait` hold (later submissions of the queue are ordered after the
+    // batches, whose writes are available). Where the host's clock covers
+    // only some of them (a semaphore from an earlier batch to the queue
+    // waited for), a `wait` would order a later batch after a batch
+    // submitted before it that nothing orders it after: the part has
+    // none, and its host accesses have their horizons instead. A host
+    // access that conflicts with nothing of a queue stays out of its
+    // plan. (Built in one pass over the input, each command sent to the
+    // parts it belongs to: a pass per queue was quadratic in queues.)
+    let queue_accs: Vec<Vec<Access>> = per_queue
+        .iter()
+        .map(|bs| bs.iter().flat_map(|&b| accs[b].iter().copied()).collect())
+        .collect();
+    let mut queues_on: HashMap<MemId, BTreeSet<usize>> = HashMap::new();
+    for (q, qa) in queue_accs.iter().enumerate() {
+        for a in qa {
+            queues_on.entry(a.mem).or_default().insert(q);
+        }
+    }
+    let mut batch_queue: Vec<Option<usize>> = vec![None; input.commands.len()];
+    for bt in &batches {
+        for &i in bt.cmds.iter().chain(&bt.submit) {
+            batch_queue[i] = Some(bt.queue);
+        }
+    }
+    let with_batches: Vec<usize> = (0..nq).filter(|&q| !per_queue[q].is_empty()).collect();
+    let mut parts: Vec<Vec<(usize, bool)>> = vec![Vec::new(); nq];
+    for (i, c) in input.commands.iter().enumerate() {
+        if let Some((_, completes)) = inserted.get(&i) {
+            for &q in completes {
+                parts[q].push((i, true));
+            }
+        }
+        let mut qs: Vec<usize> = batch_queue[i].into_iter().collect();
+        if matches!(c, Command::HostRead { .. } | Command::HostWrite { .. }) {
+            let acc = accesses(c, &layout, sem);
+            let near: BTreeSet<usize> = acc
+                .iter()
+                .filter_map(|a| queues_on.get(&a.mem))
+                .flatten()
+                .copied()
+                .collect();
+            qs.extend(near.into_iter().filter(|&q| conflict(&acc, &queue_accs[q])));
+        }
+        if matches!(c, Command::Alloc { .. } | Command::Free { .. }) {
+            qs.extend(&with_batches);
+        }
+        if let (Command::Wait(_), Some(completes)) = (c, input_waits.get(&i)) {
+            qs.extend(completes);
+        }
+        qs.sort_unstable();
+        qs.dedup();
+        for q in qs {
+            parts[q].push((i, false));
+        }
+    }
+    // What every part shares: the input's declarations, without its
+    // queues and semaphores (made once, not per queue). Its images change
+    // layout on other queues too: a part's transitions and uses need not
+    // follow on from each other (the whole plan, whose order is the
+    // input's, does).
+    let mut part_base = input.with_commands(Vec::new());
+    part_base.layouts_unchecked = true;
+    part_base.queues.clear();
+    part_base.semaphores.clear();
     for (q, bs) in per_queue.iter().enumerate() {
         if bs.is_empty() {
             continue;
         }
-        let queue_accs: Vec<Access> = bs.iter().flat_map(|&b| accs[b].iter().copied()).collect();
         let mut map = Vec::new();
         let mut cmds = Vec::new();
-        let mut in_q = vec![false; input.commands.len()];
-        for &b in bs {
-            for &i in &batches[b].cmds {
-                in_q[i] = true;
-            }
-            if let Some(s) = batches[b].submit {
-                in_q[s] = true;
-            }
-        }
         // Per batch ordinal of this queue, its submit's index in the part.
         let mut submit_at: Vec<usize> = Vec::with_capacity(bs.len());
         // Per command of the part, for a host access, the last submit of
         // the part ordered before it (see `plan_queue_part`).
         let mut horizon = Vec::new();
-        for (i, c) in input.commands.iter().enumerate() {
-            // A host access takes part in the plan of each queue whose
-            // work it conflicts with (the barriers to `HOST`). A fence
-            // wait, the input's or an inserted one, takes part where it
-            // completes every batch of the queue submitted so far: there
-            // the single-queue rules for a `wait` hold (later submissions
-            // of the queue are ordered after the batches, whose writes
-            // are available). Where the host's clock covers only some of
-            // them (a semaphore from an earlier batch to the queue
-            // waited for), a `wait` would order a later batch after a
-            // batch submitted before it that nothing orders it after:
-            // the part has none, and its host accesses have their
-            // horizons instead. A host access that conflicts with nothing
-            // of a queue stays out of its plan.
-            if inserted.get(&i).is_some_and(|(_, completes)| completes[q]) {
+        for &(i, inserted_wait) in &parts[q] {
+            if inserted_wait {
                 map.push(i);
                 cmds.push(Command::WAIT);
                 horizon.push(None);
+                continue;
             }
+            let c = &input.commands[i];
             let host = matches!(c, Command::HostRead { .. } | Command::HostWrite { .. });
-            let keep = in_q[i]
-                || (host && conflict(&accesses(c, &layout, sem), &queue_accs))
-                || matches!(c, Command::Alloc { .. } | Command::Free { .. })
-                || (matches!(c, Command::Wait(_))
-                    && input_waits.get(&i).is_some_and(|completes| completes[q]));
-            if keep {
-                if matches!(c, Command::Submit(_)) {
-                    submit_at.push(cmds.len());
-                }
-                let seen = host_at
-                    .get(&i)
-                    .filter(|_| host)
-                    .and_then(|clock| usize::try_from(clock[q]).ok());
-                horizon.push(seen.and_then(|k| submit_at.get(k).copied()));
-                map.push(i);
-                cmds.push(match c {
-                    Command::Submit(_) => Command::SUBMIT,
-                    Command::Wait(_) => Command::WAIT,
-                    c => c.clone(),
-                });
+            if matches!(c, Command::Submit(_)) {
+                submit_at.push(cmds.len());
             }
+            let seen = host_at
+                .get(&i)
+                .filter(|_| host)
+                .and_then(|clock| usize::try_from(at(clock, q)).ok());
+            horizon.push(seen.and_then(|k| submit_at.get(k).copied()));
+            map.push(i);
+            cmds.push(match c {
+                Command::Submit(_) => Command::SUBMIT,
+                Command::Wait(_) => Command::WAIT,
+                c => c.clone(),
+            });
         }
-        let mut sub = input.with_commands(cmds);
-        // Its images change layout on other queues too: the part's
-        // transitions and uses need not follow on from each other (the
-        // whole plan, whose order is the input's, does).
-        sub.layouts_unchecked = true;
-        sub.queues.clear();
-        sub.semaphores.clear();
+        let sub = part_base.with_commands(cmds);
         let planned = plan_queue_part(&sub, opts.plan, &horizon)?;
         let mut pending: Vec<(Command, Option<Vec<Hazard>>)> = Vec::new();
         let answers: BTreeMap<usize, &Vec<Hazard>> = planned.answers.iter().map(|(k, v)| (*k, v)).collect();

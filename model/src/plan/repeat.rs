@@ -35,7 +35,7 @@ use crate::vk::scope::{self, Side};
 /// beside it, for each of its commands, its index in `p`.
 fn flatten(p: &Program, layout: &Layout) -> (Program, Vec<usize>) {
     let mut q = p.clone();
-    for (i, o) in q.objects.iter_mut().enumerate() {
+    for (i, o) in std::sync::Arc::make_mut(&mut q.objects).iter_mut().enumerate() {
         if let ObjectKind::Blob { pool } = o.kind {
             // Invariant: a valid program places every blob it allocates; a
             // blob never allocated is never accessed either.

@@ -162,7 +162,7 @@ fn segments(input: &Program) -> Vec<Vec<usize>> {
 fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
     let mut objects: Vec<Object> = input.objects.to_vec();
     let mut need: BTreeMap<ObjectId, u64> = BTreeMap::new();
-    for o in &input.objects {
+    for o in input.objects.iter() {
         if let ObjectKind::Blob { pool } = o.kind {
             let align = match input.obj(pool).kind {
                 ObjectKind::Pool { align } => align.max(1),
@@ -192,7 +192,7 @@ fn logical_layout(input: &Program) -> Result<Layout, ProgramError> {
     // `from_parts` would lose them (and their barriers' references): keep
     // the program's declarations with the pools grown.
     let mut p = input.with_commands(commands);
-    p.objects = objects;
+    p.objects = std::sync::Arc::new(objects);
     resolve(&p)
 }
 
@@ -260,7 +260,7 @@ fn rebuilt(
     if input.images.is_empty() {
         return Some(Program::from_parts(objects, commands));
     }
-    (objects == input.objects).then(|| Ok(input.with_commands(commands)))
+    (objects == *input.objects).then(|| Ok(input.with_commands(commands)))
 }
 
 /// The level of each device command (the longest dependency chain ending
