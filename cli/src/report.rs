@@ -396,11 +396,35 @@ pub fn race_line(
         )
     } else {
         let (qp, qc) = (queue_of(program, r.prior_command), queue_of(program, r.command));
+        // A layout transition is in no stage: a signal orders it through
+        // the transition barrier's second scope, which the signal's
+        // ALL_COMMANDS chains with, if that scope names a stage at all.
+        let transition = g.priors.iter().any(|sa| sa.is_layout_transition());
+        let ps = if transition {
+            vksync::PipelineStageFlags2::ALL_COMMANDS
+        } else {
+            ps
+        };
+        let empty_second_scope = transition
+            && matches!(
+                program.commands().get(r.prior_command),
+                Some(vksync::Command::Barrier(dep))
+                    if dep.barriers.iter().filter(|b| b.transition).all(|b| b.dst_stage_mask.is_empty())
+            );
         format!(
-            "signal a semaphore in stage {ps} after line {} on queue `{}` and wait for it in stage {cs} on queue `{}`",
+            "signal a semaphore in stage {ps} after line {} on queue `{}` and wait for it in stage {cs} on queue `{}`{}",
             line(r.prior_command),
             program.queue_name(qp),
             program.queue_name(qc),
+            if empty_second_scope {
+                format!(
+                    ", and give the layout transition's barrier at line {} a destination stage (its second scope is \
+                     empty, so nothing after it, the signal included, is ordered after the transition)",
+                    line(r.prior_command)
+                )
+            } else {
+                String::new()
+            }
         )
     };
     let parts = Parts {

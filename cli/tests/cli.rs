@@ -1515,3 +1515,34 @@ fn planned_images_keep_sharing_and_initial_layout() {
         );
     }
 }
+
+/// A layout transition on one queue read on another: the fix signals in
+/// `ALL_COMMANDS` (a transition is in no stage; the signal orders it
+/// through the transition barrier's second scope), and says so when that
+/// scope is empty. Each fix, applied, checks clean (a review found `stage
+/// NONE` here, which fixed nothing).
+#[test]
+fn a_transition_read_on_another_queue_gets_a_working_semaphore_fix() {
+    let trace = |dst: &str, sync: (&str, &str)| {
+        format!(
+            "queue a\nqueue b\nsemaphore s\nbuffer out 1024\nimage img R32_UINT 16x16 initial GENERAL\n\
+             barrier COMPUTE_SHADER:NONE -> {dst} img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\nsubmit a{}\n\
+             copy-image-to-buffer img TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=16,16,1\n\
+             submit b{}\nwait\n",
+            sync.0, sync.1
+        )
+    };
+    let cases = [
+        ("COPY:TRANSFER_READ", "fix: signal a semaphore in stage ALL_COMMANDS after line 6 on queue `a` and wait for it in stage COPY on queue `b`\n"),
+        ("NONE:NONE", "fix: signal a semaphore in stage ALL_COMMANDS after line 6 on queue `a` and wait for it in stage COPY on queue `b`, and give the layout transition's barrier at line 6 a destination stage (its second scope is empty, so nothing after it, the signal included, is ordered after the transition)\n"),
+    ];
+    for (dst, want) in cases {
+        let (code, out, err) = vksync(&["check", "-"], Some(&trace(dst, ("", ""))));
+        assert_eq!(code, 1, "{dst}: {err}");
+        assert!(out.contains(want), "{dst}:\n{out}");
+    }
+    // Applied (with the destination stage given where it was empty).
+    let fixed = trace("COPY:TRANSFER_READ", (" signal s@ALL_COMMANDS", " wait s@COPY"));
+    let (code, out, err) = vksync(&["check", "-"], Some(&fixed));
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -449,6 +449,11 @@ fn image_declarations() {
             "2: barrier 0: newLayout UNDEFINED of image `a` is not a layout an image can be transitioned to (VUID-VkImageMemoryBarrier2-newLayout-01198: with a layout transition or a queue family ownership transfer, newLayout must not be UNDEFINED or PREINITIALIZED)",
         ),
         ("image a R8_UNORM 4x4\nbarrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:0:0 UNDEFINED->UNDEFINED", ""),
+        // Each option once (a review found the last one silently winning).
+        ("image a R32_UINT 4x4 initial GENERAL initial UNDEFINED", "1:38: `initial` is given twice in this image declaration"),
+        ("image a R8_UNORM 4x4 mips 2 mips 3", "1:29: `mips` is given twice in this image declaration"),
+        ("image a R8_UNORM 4x4 linear optimal", "1:29: a tiling (`linear` or `optimal`) is given twice in this image declaration"),
+        ("image a R8_UNORM 4x4 exclusive concurrent", "1:32: a sharing mode (`exclusive` or `concurrent`) is given twice in this image declaration"),
     ];
     for (text, want) in cases {
         let got = match trace::parse(text) {

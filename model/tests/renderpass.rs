@@ -260,6 +260,32 @@ fn cases() -> Vec<Case> {
             &["L11 READ_AFTER_WRITE sb[0..256] after L9", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
         ),
         (
+            // A review's minimal trace: naming a vertex stage beside the
+            // fragment shader used to make the whole dependency global.
+            "a BY_REGION dependency that also names a vertex stage is framebuffer-local between its fragment stages",
+            "If dependencyFlags includes VK_DEPENDENCY_BY_REGION_BIT, then any dependency between framebuffer-space \
+             pipeline stages is framebuffer-local (the vertex-stage part is framebuffer-global)",
+            two_subpasses(
+                att,
+                "COLOR_ATTACHMENT_OPTIMAL",
+                " ; dependency 0->1 VERTEX_SHADER|FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ by-region",
+            ),
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9", "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9", "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "ALL_GRAPHICS in a BY_REGION dependency names framebuffer-space stages too",
+            "Meta stages expanded: ALL_GRAPHICS holds the fragment stages, whose dependency is framebuffer-local",
+            two_subpasses(
+                att,
+                "COLOR_ATTACHMENT_OPTIMAL",
+                " ; dependency 0->1 ALL_GRAPHICS:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ by-region",
+            ),
+            // (The color writes are ordered here: ALL_GRAPHICS holds
+            // COLOR_ATTACHMENT_OUTPUT, as `FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT`
+            // would. Before the split this program had no hazard at all.)
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
+        (
             "a layout change between subpasses whose dependency misses the color writes",
             "Automatic layout transitions away from the layout used in a subpass happen-after the availability \
              operations for all dependencies with that subpass as the srcSubpass (here one for the storage writes only)",
@@ -639,6 +665,17 @@ fn cases() -> Vec<Case> {
             &["L11 READ_AFTER_WRITE sb[0..256] after L9"],
         ),
         (
+            "a by-region barrier inside a subpass naming a vertex stage too does not order storage bytes written by fragments",
+            "Any dependency between framebuffer-space pipeline stages is framebuffer-local, whatever else the masks name",
+            self_dependency(
+                " ; dependency 0->0 VERTEX_SHADER|FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ by-region",
+                "fs write sb[0..256]",
+                "barrier VERTEX_SHADER|FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n",
+                "fs read sb[0..256]",
+            ),
+            &["L11 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
+        (
             "a barrier inside a subpass does not reach a command before the render pass",
             "If vkCmdPipelineBarrier2 is recorded within a render pass instance, the synchronization scopes are limited \
              to a subset of operations within the same subpass",
@@ -781,7 +818,12 @@ fn render_pass_errors() {
         ("a barrier outside its self-dependency's scopes", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ|UNIFORM_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: its dstAccessMask (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:UNIFORM_READ|SHADER_STORAGE_READ) is not within the scopes of a self-dependency of subpass 0 (`dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ`) (VUID-vkCmdPipelineBarrier2-None-07889)"),
         ("a buffer barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: a buffer memory barrier (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]) (VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)"),
         ("an image barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: an image memory barrier of `col`, which subpass 0 does not use both as an input attachment and as a color or depth/stencil attachment (the model has no input attachments yet) (VUID-vkCmdPipelineBarrier2-image-04073)"),
-        ("a framebuffer-space source with a vertex destination", inside(one, "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, dstStageMask names VERTEX_SHADER, which is not one (VUID-vkCmdPipelineBarrier2-None-07890)"),
+        ("a framebuffer-space source with a vertex destination", inside(one, "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: its srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, so every dstStageMask of the call must name only framebuffer-space stages, and this one names VERTEX_SHADER (VUID-vkCmdPipelineBarrier2-None-07890)"),
+        // 07890 binds the call: "the source stage masks of any memory
+        // barriers include framebuffer-space stages, destination stage
+        // masks of all memory barriers must only include framebuffer-space
+        // stages" (a review's minimal trace).
+        ("a framebuffer-space source in one barrier, a vertex destination in another", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ ; FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: barrier 1's srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, so every dstStageMask of the call must name only framebuffer-space stages, and this one names VERTEX_SHADER (VUID-vkCmdPipelineBarrier2-None-07890)"),
         ("a framebuffer-space self-dependency without by-region", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency 0->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ"), "6:13: render pass `rp`: dependency 0: self-dependency 0->0 between framebuffer-space stages without `by-region` (VUID-VkSubpassDependency2-srcSubpass-02245)"),
         ("a framebuffer-space self-dependency into the vertex shader", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency 0->0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ by-region"), "6:13: render pass `rp`: dependency 0: self-dependency 0->0: srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, dstStageMask VERTEX_SHADER one outside framebuffer space (VUID-VkSubpassDependency2-srcSubpass-06810)"),
         ("a dispatch inside", inside(one, "dispatch k write sb[0..4]\nend-render-pass\n"), "9: vkCmdDispatch inside the rendering instance begun at command 1: it must be recorded outside one (VUID-vkCmdDispatch-renderpass)"),

@@ -69,7 +69,7 @@ use super::render::{
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
-use crate::vk::scope::{exec_scope, Side, StageAccess};
+use crate::vk::scope::{exec_scope, named_scope, Side, StageAccess};
 
 /// A `VkAttachmentDescription`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -736,36 +736,71 @@ fn implicit_out_of(s: SubpassIndex) -> SubpassDependency {
 }
 
 /// A dependency as the model applies it, by-region or not ("Framebuffer
-/// Region Dependencies"): one that names a stage outside framebuffer space,
-/// or is not by-region, as it is (framebuffer-global); a by-region one
-/// between framebuffer-space stages as its memory dependency over the
-/// attachments' bytes only (an attachment access reads or writes the
-/// pixel it is made for; a barrier that already has a region, an image
-/// barrier of an attachment, keeps it), plus the execution dependency from
-/// the logically earlier stages outside framebuffer space (vertex
-/// processing) to its destination stages, which is framebuffer-global.
+/// Region Dependencies"): one that is not by-region, or whose scopes do
+/// not both name a framebuffer-space stage, as it is (framebuffer-global).
+/// A by-region one is split by the stages each side names (meta stages
+/// expanded): its part between framebuffer-space stages is
+/// framebuffer-local, placed as its memory dependency over the
+/// attachments' bytes only (an attachment access reads or writes the pixel
+/// it is made for; a barrier that already has a region, an image barrier
+/// of an attachment, keeps it) plus the execution dependency from the
+/// logically earlier stages outside framebuffer space (vertex processing)
+/// to its destination stages; the rest (from the other source stages to
+/// every destination stage, and from the framebuffer-space source stages
+/// to the other destination stages) is framebuffer-global, as it is. ("If
+/// dependencyFlags includes VK_DEPENDENCY_BY_REGION_BIT, then any
+/// dependency between framebuffer-space pipeline stages is
+/// framebuffer-local": a by-region dependency that also names a vertex
+/// stage is framebuffer-local between its fragment stages all the same.)
 /// The one home of this lowering: subpass dependencies
 /// ([`boundary_barriers`]) and pipeline barriers inside a subpass
 /// ([`subpass_barrier_parts`]) both take it.
 fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) -> Vec<Barrier> {
-    let named_non_fb = !(whole.src_stage_mask | whole.dst_stage_mask)
-        .difference(FRAMEBUFFER_SPACE)
-        .is_empty();
-    if !by_region || named_non_fb {
+    if !by_region {
         return vec![whole];
     }
-    let mut out: Vec<Barrier> = match whole.region {
-        Some(_) => vec![whole],
-        None => attachments.iter().map(|r| whole.on(*r)).collect(),
+    let src = named_scope(whole.src_stage_mask, Side::Src).flags();
+    let dst = named_scope(whole.dst_stage_mask, Side::Dst).flags();
+    let (src_fb, dst_fb) = (src & FRAMEBUFFER_SPACE, dst & FRAMEBUFFER_SPACE);
+    if src_fb.is_empty() || dst_fb.is_empty() {
+        return vec![whole];
+    }
+    let (src_other, dst_other) = (
+        src.difference(FRAMEBUFFER_SPACE),
+        dst.difference(FRAMEBUFFER_SPACE),
+    );
+    let mut out = Vec::new();
+    if !src_other.is_empty() {
+        out.push(Barrier {
+            src_stage_mask: src_other,
+            dst_stage_mask: dst,
+            ..whole
+        });
+    }
+    if !dst_other.is_empty() {
+        out.push(Barrier {
+            src_stage_mask: src_fb,
+            dst_stage_mask: dst_other,
+            ..whole
+        });
+    }
+    let local = Barrier {
+        src_stage_mask: src_fb,
+        dst_stage_mask: dst_fb,
+        ..whole
     };
-    let earlier = exec_scope(whole.src_stage_mask, Side::Src)
+    match local.region {
+        Some(_) => out.push(local),
+        None => out.extend(attachments.iter().map(|r| local.on(*r))),
+    }
+    let earlier = exec_scope(src_fb, Side::Src)
         .flags()
         .difference(FRAMEBUFFER_SPACE);
     if !earlier.is_empty() {
         out.push(Barrier::global(
             earlier,
             AccessFlags2::NONE,
-            whole.dst_stage_mask,
+            dst_fb,
             AccessFlags2::NONE,
         ));
     }
@@ -785,12 +820,15 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
 /// framebuffer-local"; the model then applies it whole). Its scopes (the
 /// subpass's commands only) are the checkers' to apply.
 pub(crate) fn subpass_barrier_parts(dep: &Dependency, attachments: &[Region]) -> Vec<Barrier> {
+    // dependencyFlags belongs to the call: by-region when any barrier's
+    // source names a framebuffer-space stage (07891).
+    let by_region = dep
+        .barriers
+        .iter()
+        .any(|b| b.src_stage_mask.intersects(FRAMEBUFFER_SPACE));
     dep.barriers
         .iter()
-        .flat_map(|b| {
-            let by_region = b.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
-            framebuffer_local(*b, by_region, attachments)
-        })
+        .flat_map(|b| framebuffer_local(*b, by_region, attachments))
         .collect()
 }
 
@@ -1446,14 +1484,28 @@ pub(crate) fn check_subpass_barrier(
                 ));
             }
         }
-        if b.src_stage_mask.intersects(FRAMEBUFFER_SPACE) {
+        // "the source stage masks of any memory barriers include
+        // framebuffer-space stages, destination stage masks of all memory
+        // barriers must only include framebuffer-space stages": the call's
+        // first barrier with such a source stands for all.
+        if let Some(j) = dep
+            .barriers
+            .iter()
+            .position(|o| o.src_stage_mask.intersects(FRAMEBUFFER_SPACE))
+        {
             let other = b.dst_stage_mask.difference(FRAMEBUFFER_SPACE);
             if !other.is_empty() {
+                let whose = if j == i {
+                    "its srcStageMask".to_string()
+                } else {
+                    format!("barrier {j}'s srcStageMask")
+                };
                 return Err(err(
                     i,
                     format!(
-                        "srcStageMask {} names a framebuffer-space stage, dstStageMask names {other}, which is not one",
-                        b.src_stage_mask
+                        "{whose} {} names a framebuffer-space stage, so every dstStageMask of the call must name only \
+                         framebuffer-space stages, and this one names {other}",
+                        dep.barriers[j].src_stage_mask
                     ),
                     "VUID-vkCmdPipelineBarrier2-None-07890",
                 ));

@@ -1737,8 +1737,24 @@ impl Parser {
                 }
                 let (mut mips, mut layers, mut tiling, mut alias, mut sharing, mut initial) =
                     (1, 1, Tiling::Optimal, None, SharingMode::Concurrent, None);
+                // Each option once: a second one would silently win.
+                let mut given: Vec<&str> = Vec::new();
                 while let Some(t) = line.peek() {
                     line.pos += 1;
+                    let option = match t.text {
+                        "linear" | "optimal" => "a tiling (`linear` or `optimal`)",
+                        EXCLUSIVE | "concurrent" => "a sharing mode (`exclusive` or `concurrent`)",
+                        other => other,
+                    };
+                    if given.contains(&option) {
+                        let what = if option.contains(' ') {
+                            option.to_string()
+                        } else {
+                            quote(option)
+                        };
+                        return line.err(t.col, format!("{what} is given twice in this image declaration"));
+                    }
+                    given.push(option);
                     match t.text {
                         "mips" | "layers" => {
                             let v = line.next("a count")?;

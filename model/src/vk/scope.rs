@@ -610,6 +610,15 @@ pub(crate) fn exact_scope(mask: S) -> StageSet {
     named_stages(mask, Side::Src).0
 }
 
+/// The stages a mask names on one side, meta stages expanded and
+/// `TOP`/`BOTTOM` per synchronization2, without the logically earlier or
+/// later ones: what a framebuffer-space split of a dependency divides
+/// (`crate::ir::renderpass`).
+pub(crate) fn named_scope(mask: S, side: Side) -> StageSet {
+    let (named, exec_only) = named_stages(mask, side);
+    named.union(exec_only)
+}
+
 /// The synchronization (execution) scope of a stage mask on one side:
 /// meta stages expanded, `TOP`/`BOTTOM` per synchronization2, then every
 /// logically earlier stage added for the first scope and every logically
