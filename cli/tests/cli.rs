@@ -123,6 +123,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-three-subpasses-fixed",
     "render-pass-self-dependency",
     "render-pass-self-dependency-fixed",
+    "render-pass-input-attachment",
+    "render-pass-input-attachment-fixed",
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
@@ -146,6 +148,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     // inside a subpass.
     ("render-pass-self-dependency", true),
     ("render-pass-self-dependency-fixed", true),
+    ("render-pass-input-attachment", true),
+    ("render-pass-input-attachment-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

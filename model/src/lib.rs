@@ -115,8 +115,9 @@ pub use ir::queue::{
     WaitFor,
 };
 pub use ir::render::{
-    Attachment, Draw, DrawKind, ImplicitDependency, IndexBuffer, IndexType, LoadOp, RenderCommand,
-    RenderError, RenderOp, Rendering, ShaderBinding, ShaderStage, StoreOp, VertexBuffer, VertexRate,
+    Attachment, Draw, DrawKind, ImplicitDependency, IndexBuffer, IndexType, InputAttachment, LoadOp,
+    RenderCommand, RenderError, RenderOp, Rendering, ShaderBinding, ShaderStage, StoreOp, VertexBuffer,
+    VertexRate,
 };
 pub use ir::renderpass::{
     subpasses_between, transition_dependency, AttachmentDescription, AttachmentReference, ClearAttachments,

@@ -208,6 +208,28 @@ const VS_TO_FS: &str =
 const VS_TO_FS_BARRIER: &str =
     "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n";
 
+/// Deferred shading: subpass 0 draws into `col` (attachment 0, stored
+/// with `store`), subpass 1 reads it as an input attachment and draws into
+/// `res` (attachment 1); `deps` the dependency clauses (lines 6-11: the
+/// declaration, the begin, the draws on 8 and 10, the end on 11).
+fn deferred(store: &str, deps: &str) -> String {
+    format!(
+        "render-pass rp attachment R8G8B8A8_UNORM CLEAR {store} UNDEFINED->GENERAL ; \
+         attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; \
+         subpass color 0 GENERAL ; subpass input 0 GENERAL color 1 GENERAL{deps}\n\
+         begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+         draw vertexCount=3\n\
+         next-subpass\n\
+         draw vertexCount=3\n\
+         end-render-pass\n"
+    )
+}
+
+/// The dependency of deferred shading: subpass 0's color writes made
+/// visible to subpass 1's input reads, by region.
+const GBUFFER_DEP: &str =
+    " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region";
+
 fn cases() -> Vec<Case> {
     let att = ("COLOR_ATTACHMENT_OPTIMAL", "COLOR_ATTACHMENT_OPTIMAL");
     let storage_dep =
@@ -226,6 +248,64 @@ fn cases() -> Vec<Case> {
         )
     };
     vec![
+        (
+            "deferred shading without a dependency",
+            "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
+             (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \
+             subpass 0's color write before subpass 1's read",
+            deferred("NONE", ""),
+            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "deferred shading with a color-write to input-read dependency",
+            "Subpass Dependencies: the dependency's first access scope holds subpass 0's color writes, its \
+             second subpass 1's input attachment reads",
+            deferred("NONE", GBUFFER_DEP),
+            &[],
+        ),
+        (
+            "deferred shading storing the input attachment after its read",
+            "The store operation happens-after every command of the last subpass that uses the attachment \
+             (here as an input), and the dependency chains into it",
+            deferred("STORE", GBUFFER_DEP),
+            &[],
+        ),
+        (
+            "deferred shading with a dependency into the wrong access",
+            "A dependency whose second access scope holds the fragment shader's sampled reads does not make \
+             the color write visible to an input attachment read",
+            deferred(
+                "NONE",
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region",
+            ),
+            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "deferred shading storing the input attachment, with a dependency into the wrong access",
+            "The store operation after the read orders nothing into the read: the write stays invisible to it",
+            deferred(
+                "STORE",
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region",
+            ),
+            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "an input attachment cleared by its load operation in the subpass that reads it",
+            "The load operation for each sample in an attachment happens-before any recorded command which \
+             accesses the sample in the first subpass where the attachment is used (as an input here; the \
+             clear writes in COLOR_ATTACHMENT_OUTPUT, its format's stage)",
+            "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; \
+             attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL color 1 GENERAL\n\
+             begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+             draw vertexCount=3\n\
+             draw vertexCount=3\n\
+             end-render-pass\n\
+             copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            // The copy after the pass is ordered by nothing (the implicit
+            // dependency to EXTERNAL has an empty second scope).
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
         (
             "no dependency between subpasses",
             "Subpass Dependencies: without a dependency, commands of two subpasses are not ordered (a subpass \
@@ -817,7 +897,7 @@ fn render_pass_errors() {
         ("a barrier inside a subpass with no self-dependency", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: render pass `rp` declares no self-dependency of subpass 0 (`dependency 0->0 ...`), which a pipeline barrier inside the subpass needs (VUID-vkCmdPipelineBarrier2-None-07889)"),
         ("a barrier outside its self-dependency's scopes", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ|UNIFORM_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: its dstAccessMask (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:UNIFORM_READ|SHADER_STORAGE_READ) is not within the scopes of a self-dependency of subpass 0 (`dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ`) (VUID-vkCmdPipelineBarrier2-None-07889)"),
         ("a buffer barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: a buffer memory barrier (VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ sb[0..64]) (VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)"),
-        ("an image barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: an image memory barrier of `col`, which subpass 0 does not use both as an input attachment and as a color or depth/stencil attachment (the model has no input attachments yet) (VUID-vkCmdPipelineBarrier2-image-04073)"),
+        ("an image barrier inside a subpass", inside(&one.replace('\n', &format!("{VS_TO_FS}\n")), "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: an image memory barrier of `col`, which subpass 0 does not use both as an input attachment and as a color or depth/stencil attachment (the model refuses such feedback loops) (VUID-vkCmdPipelineBarrier2-image-04073)"),
         ("a framebuffer-space source with a vertex destination", inside(one, "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: its srcStageMask FRAGMENT_SHADER names a framebuffer-space stage, so every dstStageMask of the call must name only framebuffer-space stages, and this one names VERTEX_SHADER (VUID-vkCmdPipelineBarrier2-None-07890)"),
         // 07890 binds the call: "the source stage masks of any memory
         // barriers include framebuffer-space stages, destination stage
@@ -838,7 +918,15 @@ fn render_pass_errors() {
         ("a layout not allowed for the use", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 TRANSFER_DST_OPTIMAL"), "6:13: render pass `rp`: subpass 0: attachment 0 in layout TRANSFER_DST_OPTIMAL, not an attachment layout for its use (VUID-VkAttachmentReference2-layout-03077)"),
         ("a depth format as a color attachment", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 (D24_UNORM_S8_UINT) used as a color or resolve attachment (VUID-VkSubpassDescription2-pColorAttachments-02898)"),
         ("stencil ops for a color format", decl("attachment R8G8B8A8_UNORM CLEAR STORE stencil CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: attachment 0: `stencil` ops for R8G8B8A8_UNORM, a format without a stencil aspect (VkAttachmentDescription2: stencilLoadOp and stencilStoreOp apply to stencil formats only)"),
-        ("an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL"), "6:13: render pass `rp`: subpass 0: an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet) is not modelled"),
+        ("an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL"), ""),
+        ("an input attachment in COLOR_ATTACHMENT_OPTIMAL", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 COLOR_ATTACHMENT_OPTIMAL"), "6:13: render pass `rp`: subpass 0: input attachment 0 in layout COLOR_ATTACHMENT_OPTIMAL (VUID-VkSubpassDescription2-attachment-06912)"),
+        ("an input attachment in DEPTH_STENCIL_ATTACHMENT_OPTIMAL", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 DEPTH_STENCIL_ATTACHMENT_OPTIMAL"), "6:13: render pass `rp`: subpass 0: input attachment 0 in layout DEPTH_STENCIL_ATTACHMENT_OPTIMAL (VUID-VkSubpassDescription2-attachment-06912)"),
+        ("an input attachment in UNDEFINED", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 UNDEFINED"), "6:13: render pass `rp`: subpass 0: input attachment 0 in layout UNDEFINED (VUID-VkAttachmentReference2-layout-03077)"),
+        ("an input attachment in TRANSFER_SRC_OPTIMAL", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 TRANSFER_SRC_OPTIMAL"), "6:13: render pass `rp`: subpass 0: input attachment 0 in layout TRANSFER_SRC_OPTIMAL (the model takes an input attachment in GENERAL, SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL or a depth/stencil read-only layout) is not modelled"),
+        ("an input attachment index out of range", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 1 GENERAL"), "6:13: render pass `rp`: subpass 0: input attachment 1 of 1 (VUID-VkRenderPassCreateInfo2-attachment-03051)"),
+        ("an input and color attachment in two layouts", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 referenced in layouts GENERAL and SHADER_READ_ONLY_OPTIMAL (VUID-VkSubpassDescription2-layout-02528)"),
+        ("a feedback loop", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 both an input and a color or depth/stencil attachment (a feedback loop) is not modelled"),
+        ("preserving an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),
         ("a dependency running backwards", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 1->0 COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 1->0 runs backwards (VUID-VkSubpassDependency2-srcSubpass-03084)"),
         ("an unsupported access in a dependency", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT"), "6:13: render pass `rp`: dependency 0: source access `COLOR_ATTACHMENT_WRITE` is not supported by any stage in `COPY`; it needs one of `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS` (VUID-VkSubpassDependency2-srcAccessMask-03088)"),
         ("preserving a used attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),

@@ -165,6 +165,7 @@ barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED
 render-pass rp1 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; attachment D32_SFLOAT CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL depth 1 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ ; dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ
 render-pass rp2 attachment R8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 GENERAL ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_WRITE by-region
 render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subpass ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY|CLEAR|COMPUTE_SHADER:TRANSFER_WRITE|SHADER_WRITE -> ALL_GRAPHICS:MEMORY_READ|MEMORY_WRITE ; dependency EXTERNAL->2 COPY|CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ; dependency 0->1 FRAGMENT_SHADER:SHADER_WRITE -> FRAGMENT_SHADER:NONE ; dependency 1->EXTERNAL FRAGMENT_SHADER:NONE -> COMPUTE_SHADER:SHADER_READ|SHADER_WRITE ; dependency 2->EXTERNAL ALL_GRAPHICS:MEMORY_WRITE -> COPY|CLEAR|COMPUTE_SHADER:TRANSFER_READ|TRANSFER_WRITE|SHADER_READ|SHADER_WRITE
+render-pass rp4 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region
 ";
 
 /// The graphics alphabet: whole rendering instances (a color attachment
@@ -196,7 +197,11 @@ render-pass rp3 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subp
 /// `c`'s load and store are not in them, nor is `s` in `2->EXTERNAL`'s;
 /// `EXTERNAL->2`, which skips two boundaries, from transfer writes to
 /// `c`'s load and store; and `0->1` then `1->EXTERNAL`, a chain through
-/// the empty subpass from the fragment shader's write of `s` to compute).
+/// the empty subpass from the fragment shader's write of `s` to compute),
+/// and `rp4` (deferred shading: subpass 0 draws `c`, subpass 1 reads it
+/// as an input attachment in `SHADER_READ_ONLY_OPTIMAL`, through a
+/// `by-region` dependency from the color write to the input read and the
+/// layout transitions between the subpasses and back at the end).
 pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL LOAD STORE\ndraw vertexCount=2 vertex v 0 8\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL CLEAR STORE\ndraw vertexCount=1 vertex v 0 8 fs write s[8..16]\ndraw vertexCount=1 blend\nend-rendering",
@@ -206,6 +211,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 vs write s[0..4] no-color-write\nbarrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\ndraw vertexCount=1 depth-test depth-write blend fs read s[0..4]\nclear-attachments depth\nend-render-pass",
     "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\ndraw vertexCount=2 vertex v 0 8\nend-render-pass",
     "begin-render-pass rp3 c COLOR:0:0\ndraw vertexCount=1 vs read s[0..4] fs write s[8..12] no-color-write\nnext-subpass\nnext-subpass\ndraw vertexCount=1 blend\nend-render-pass",
+    "begin-render-pass rp4 c COLOR:0:0\ndraw vertexCount=1\nnext-subpass\ndraw vertexCount=1\nend-render-pass",
     "dispatch k write s[0..16]",
     "dispatch k sampled-image c COLOR:0:0 GENERAL write s[0..4]",
     "clear-color-image c GENERAL COLOR:0:0",
@@ -221,7 +227,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
 ];
 
 /// How many leading entries of [`GRAPHICS_ALPHABET`] are not barriers.
-pub const GRAPHICS_NON_BARRIERS: usize = 13;
+pub const GRAPHICS_NON_BARRIERS: usize = 14;
 
 /// The program text of a sequence of alphabet indices over a layout.
 pub fn text(layout: &str, seq: &[usize]) -> String {

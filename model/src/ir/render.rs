@@ -47,7 +47,7 @@ use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::image::SubresourceRange;
 use super::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
-use crate::vk::image::{Aspect, ImageLayout};
+use crate::vk::image::{Aspect, AspectMask, ImageLayout};
 use crate::vk::scope::StageAccess;
 
 /// `VkAttachmentLoadOp`.
@@ -138,6 +138,24 @@ pub struct Rendering {
     /// `pDepthAttachment` / `pStencilAttachment`, as one view of the
     /// aspects it names (the same ops for both aspects).
     pub depth: Option<Attachment>,
+    /// The input attachments of a render pass subpass (`pInputAttachments`,
+    /// deduplicated): every draw of the subpass reads all their bytes in
+    /// `FRAGMENT_SHADER` / `INPUT_ATTACHMENT_READ`. Always empty for
+    /// dynamic rendering (the model does not know
+    /// `VK_KHR_dynamic_rendering_local_read`).
+    pub inputs: Vec<InputAttachment>,
+}
+
+/// An input attachment of a subpass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InputAttachment {
+    /// The image of the framebuffer's view.
+    pub image: ObjectId,
+    /// The view's subresource range.
+    pub range: SubresourceRange,
+    /// This subpass is the attachment's first use and its load operation
+    /// writes (`CLEAR`, `DONT_CARE`): the draws' reads must see that write.
+    pub load_writes: bool,
 }
 
 /// How a vertex buffer binding advances (`VkVertexInputRate`).
@@ -766,6 +784,15 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// The kind an image's format gives it: an input attachment's load
+    /// and store operations run in its format's stages ("Load operations
+    /// for attachments with a depth/stencil format execute in ...").
+    pub(crate) fn of_format(program: &Program, image: ObjectId) -> Kind {
+        match program.image(image) {
+            Some(d) if d.format.aspect_mask() != AspectMask::of(Aspect::Color) => Kind::Depth,
+            _ => Kind::Color,
+        }
+    }
     fn stages(self) -> PipelineStageFlags2 {
         match self {
             Kind::Color => PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
@@ -857,14 +884,47 @@ fn instance_regions(program: &Program, r: &Rendering) -> Vec<(Kind, Region)> {
 }
 
 pub(crate) fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDependency> {
-    instance_regions(program, r)
+    let mut out: Vec<ImplicitDependency> = instance_regions(program, r)
         .into_iter()
         .map(|(kind, region)| ImplicitDependency {
             stages: kind.stages(),
             access: kind.access(),
             region,
         })
-        .collect()
+        .collect();
+    // An input attachment's load operation (in its format's stages, when
+    // its first use is this subpass) "happens-before any recorded command
+    // which accesses the sample" in the subpass, the draws' input reads
+    // among them, and its store operation (when its last use is this
+    // subpass) happens after them: the attachment's stages with the
+    // fragment shader's, both scopes exact. The input read is in the
+    // access scopes only where the load writes (a read-after-write needs
+    // it visible); the read before the store is a write-after-read, which
+    // the execution dependency orders. Keeping the read out otherwise
+    // keeps a subpass dependency that made the earlier subpass's write
+    // available, but visible to other accesses only, from reaching the
+    // read through this dependency. The subpass's draws do not write the
+    // attachment (a feedback loop is refused by `RenderPass::validate`).
+    for input in &r.inputs {
+        let (image, range) = (input.image, input.range);
+        let kind = Kind::of_format(program, image);
+        let read = if input.load_writes {
+            AccessFlags2::INPUT_ATTACHMENT_READ
+        } else {
+            AccessFlags2::NONE
+        };
+        for bytes in view_bytes(program, image, range).unwrap_or_default() {
+            out.push(ImplicitDependency {
+                stages: kind.stages() | PipelineStageFlags2::FRAGMENT_SHADER,
+                access: kind.access() | read,
+                region: Region {
+                    object: image,
+                    range: bytes,
+                },
+            });
+        }
+    }
+    out
 }
 
 /// `[offset + first * size, offset + (first + count) * size)` of `buffer`,
@@ -974,7 +1034,7 @@ impl RenderCommand {
                             m1 - m0
                         )));
                     }
-                    let color = aspects == crate::vk::image::AspectMask::of(Aspect::Color);
+                    let color = aspects == AspectMask::of(Aspect::Color);
                     if color != (kind == Kind::Color) {
                         return Err(bad(format!(
                             "{what}: {} is {} aspect{}; a color attachment names COLOR, a depth/stencil one DEPTH and/or STENCIL",
@@ -1405,6 +1465,21 @@ fn draw_accesses(
                     out.push((region, StageAccess::ColorAttachmentOutputColorWrite));
                 }
             }
+        }
+    }
+    // The subpass's input attachments: the fragment shader may read any
+    // pixel's own sample of each, so a draw reads all their bytes (as it
+    // writes all of its color attachments'), whether or not its shader
+    // declares the attachment (the trace does not say).
+    for &InputAttachment { image, range, .. } in &r.inputs {
+        for bytes in view_bytes(program, image, range).map_err(&bad)? {
+            out.push((
+                Region {
+                    object: image,
+                    range: bytes,
+                },
+                StageAccess::FragmentShaderInputAttachmentRead,
+            ));
         }
     }
     Ok(out)

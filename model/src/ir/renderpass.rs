@@ -47,10 +47,18 @@
 //! the same lowering as a `by-region` dependency, `framebuffer_local`);
 //! the checkers give it the subpass's commands as both scopes.
 //!
-//! It does not decide races, does not own the draw accesses (render.rs)
-//! and does not model input attachments (refused: the model has no
-//! `FRAGMENT_SHADER`/`INPUT_ATTACHMENT_READ` pair yet, so no image barrier
-//! inside a subpass is valid either).
+//! Input attachments are uses like the others (their first use loads,
+//! their last stores, their layouts take part in the transitions; their
+//! load and store operations run in their format's stages), and each
+//! subpass's inputs go to its [`Rendering`], whose draws read them
+//! (render.rs). An attachment that is an input and a color or depth
+//! attachment of one subpass (a feedback loop) is refused as not
+//! modelled, so no image barrier inside a subpass is valid either
+//! (VUID-vkCmdPipelineBarrier2-image-04073 allows one only for such an
+//! attachment).
+//!
+//! It does not decide races and does not own the draw accesses
+//! (render.rs).
 //!
 //! Invariants: a declaration in a [`crate::Program`] passed
 //! [`RenderPass::validate`], so every dependency names subpasses that
@@ -64,8 +72,8 @@
 use super::image::SubresourceRange;
 use super::program::{Barrier, ByteRange, Command, Dependency, ObjectId, Program, Region};
 use super::render::{
-    implicit_of, layout_allowed, Attachment, ImplicitDependency, Kind, LoadOp, PassScope, RenderError,
-    RenderOp, Rendering, StoreOp,
+    implicit_of, layout_allowed, Attachment, ImplicitDependency, InputAttachment, Kind, LoadOp, PassScope,
+    RenderError, RenderOp, Rendering, StoreOp,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
@@ -119,8 +127,10 @@ pub struct ColorReference {
 /// A `VkSubpassDescription`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SubpassDescription {
-    /// `pInputAttachments` (refused by [`RenderPass::validate`]: not
-    /// modelled yet).
+    /// `pInputAttachments`: read by every draw of the subpass in
+    /// `FRAGMENT_SHADER` / `INPUT_ATTACHMENT_READ`. An attachment that is
+    /// also a color or depth attachment of the same subpass (a feedback
+    /// loop) is refused by [`RenderPass::validate`] as not modelled.
     pub inputs: Vec<AttachmentReference>,
     /// `pColorAttachments` with `pResolveAttachments`.
     pub colors: Vec<ColorReference>,
@@ -275,12 +285,19 @@ impl RenderPass {
     }
 
     /// The subpasses using attachment `a`, ascending, with its layout and
-    /// kind there.
+    /// kind there (an input attachment's kind is its format's: its load
+    /// and store operations run in that format's stages).
     fn uses_of(&self, a: u32) -> Vec<(usize, ImageLayout, Kind)> {
         let mut out = Vec::new();
         for (s, sp) in self.subpasses.iter().enumerate() {
             if let Some((k, r)) = sp.uses().into_iter().find(|(_, r)| r.attachment == a) {
                 out.push((s, r.layout, k));
+            } else if let Some(r) = sp.inputs.iter().find(|r| r.attachment == a) {
+                let color = self
+                    .attachments
+                    .get(a as usize)
+                    .is_none_or(|d| d.format.aspect_mask() == AspectMask::of(Aspect::Color));
+                out.push((s, r.layout, if color { Kind::Color } else { Kind::Depth }));
             }
         }
         out
@@ -318,11 +335,6 @@ impl RenderPass {
             }
         }
         for (s, sp) in self.subpasses.iter().enumerate() {
-            if !sp.inputs.is_empty() {
-                return Err(self.not_modelled(format!(
-                    "subpass {s}: an input attachment (the model has no FRAGMENT_SHADER:INPUT_ATTACHMENT_READ access yet)"
-                )));
-            }
             let mut seen: Vec<AttachmentReference> = Vec::new();
             for (kind, r) in sp.uses() {
                 if r.attachment >= n {
@@ -380,6 +392,11 @@ impl RenderPass {
                 }
                 seen.push(r);
             }
+            let mut inputs: Vec<AttachmentReference> = Vec::new();
+            for &r in &sp.inputs {
+                self.validate_input(s, r, &seen, &inputs)?;
+                inputs.push(r);
+            }
             for c in &sp.colors {
                 if c.resolve.is_some() && c.color.is_none() {
                     return Err(self.invalid(
@@ -395,7 +412,7 @@ impl RenderPass {
                         "VUID-VkRenderPassCreateInfo2-attachment-03051",
                     ));
                 }
-                if seen.iter().any(|r| r.attachment == p) {
+                if seen.iter().chain(&inputs).any(|r| r.attachment == p) {
                     return Err(self.invalid(
                         format!("subpass {s}: attachment {p} is both used and preserved"),
                         "VUID-VkSubpassDescription2-pPreserveAttachments-03074",
@@ -497,6 +514,67 @@ impl RenderPass {
         Ok(())
     }
 
+    /// Checks input attachment `r` of subpass `s`, given the subpass's
+    /// color, resolve and depth references (`others`) and its inputs
+    /// before it.
+    fn validate_input(
+        &self,
+        s: usize,
+        r: AttachmentReference,
+        others: &[AttachmentReference],
+        earlier: &[AttachmentReference],
+    ) -> Result<(), RenderPassError> {
+        let n = self.attachments.len() as u32;
+        if r.attachment >= n {
+            return Err(self.invalid(
+                format!("subpass {s}: input attachment {} of {n}", r.attachment),
+                "VUID-VkRenderPassCreateInfo2-attachment-03051",
+            ));
+        }
+        let what = |why: &str| {
+            format!(
+                "subpass {s}: input attachment {} in layout {}{why}",
+                r.attachment, r.layout
+            )
+        };
+        use ImageLayout as L;
+        match r.layout {
+            L::UNDEFINED | L::PREINITIALIZED | L::PRESENT_SRC_KHR => {
+                return Err(self.invalid(what(""), "VUID-VkAttachmentReference2-layout-03077"))
+            }
+            L::COLOR_ATTACHMENT_OPTIMAL | L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL => {
+                return Err(self.invalid(what(""), "VUID-VkSubpassDescription2-attachment-06912"))
+            }
+            _ if !input_layout_allowed(r.layout) => {
+                return Err(self.not_modelled(what(
+                    " (the model takes an input attachment in GENERAL, SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL or a depth/stencil read-only layout)",
+                )))
+            }
+            _ => {}
+        }
+        for o in others.iter().chain(earlier) {
+            if o.attachment != r.attachment {
+                continue;
+            }
+            if o.layout != r.layout {
+                return Err(self.invalid(
+                    format!(
+                        "subpass {s}: attachment {} referenced in layouts {} and {}",
+                        r.attachment, o.layout, r.layout
+                    ),
+                    "VUID-VkSubpassDescription2-layout-02528",
+                ));
+            }
+            if others.contains(o) {
+                return Err(self.not_modelled(format!(
+                    "subpass {s}: attachment {} both an input and a color or depth/stencil attachment (a feedback loop)",
+                    r.attachment
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The dependencies placed at boundary `b` (0: the begin, k: into
     /// subpass k, the subpass count: the end): those whose `dstSubpass`
     /// begins there (`EXTERNAL`: the end), self-dependencies excluded.
@@ -520,6 +598,26 @@ impl RenderPass {
     fn uses_attachment(&self, s: SubpassIndex, a: u32) -> bool {
         matches!(s, SubpassIndex::Subpass(k) if self.uses_of(a).iter().any(|u| u.0 == k as usize))
     }
+}
+
+/// The layouts the model takes an input attachment in: those an input
+/// attachment descriptor may name (`VkDescriptorImageInfo`'s
+/// `imageLayout` for `VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT`) among those
+/// it knows: `GENERAL`, `SHADER_READ_ONLY_OPTIMAL`, `READ_ONLY_OPTIMAL`
+/// and the depth/stencil read-only layouts.
+fn input_layout_allowed(l: ImageLayout) -> bool {
+    use ImageLayout as L;
+    matches!(
+        l,
+        L::GENERAL
+            | L::SHADER_READ_ONLY_OPTIMAL
+            | L::READ_ONLY_OPTIMAL
+            | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL
+            | L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL
+            | L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL
+            | L::DEPTH_READ_ONLY_OPTIMAL
+            | L::STENCIL_READ_ONLY_OPTIMAL
+    )
 }
 
 /// The byte ranges of `aspect` of a view (empty if the view lacks it).
@@ -633,6 +731,21 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
             }),
         }
     };
+    let mut inputs: Vec<InputAttachment> = Vec::new();
+    for r in &sp.inputs {
+        let (image, range) = views[r.attachment as usize];
+        let d = &rp.attachments[r.attachment as usize];
+        // Both aspects' load ops of a depth/stencil format count.
+        let writes = |l: LoadOp| matches!(l, LoadOp::Clear | LoadOp::DontCare);
+        let load_writes = first(r.attachment) && (writes(d.load) || writes(d.stencil_ops().0));
+        if !inputs.iter().any(|i| i.image == image && i.range == range) {
+            inputs.push(InputAttachment {
+                image,
+                range,
+                load_writes,
+            });
+        }
+    }
     Rendering {
         colors: sp
             .colors
@@ -640,6 +753,7 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
             .filter_map(|c| c.color.map(|r| att(r, c.resolve)))
             .collect(),
         depth: sp.depth.map(|r| att(r, None)),
+        inputs,
     }
 }
 
@@ -1378,6 +1492,7 @@ const GRAPHICS_STAGES: S = S::ALL_GRAPHICS
 fn outside_self_dependency(b: &Barrier, d: &SubpassDependency) -> Option<&'static str> {
     use crate::vk::scope::access_scope;
     let sub = |a: u32, c: u32| a & !c == 0;
+    let sub_pairs = |a: u64, c: u64| a & !c == 0;
     if !sub(
         exec_scope(b.src_stage_mask, Side::Src).0,
         exec_scope(d.src_stage_mask, Side::Src).0,
@@ -1390,13 +1505,13 @@ fn outside_self_dependency(b: &Barrier, d: &SubpassDependency) -> Option<&'stati
     ) {
         return Some("dstStageMask");
     }
-    if !sub(
+    if !sub_pairs(
         access_scope(b.src_stage_mask, b.src_access_mask, Side::Src).0,
         access_scope(d.src_stage_mask, d.src_access_mask, Side::Src).0,
     ) {
         return Some("srcAccessMask");
     }
-    if !sub(
+    if !sub_pairs(
         access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst).0,
         access_scope(d.dst_stage_mask, d.dst_access_mask, Side::Dst).0,
     ) {
@@ -1412,7 +1527,8 @@ fn outside_self_dependency(b: &Barrier, d: &SubpassDependency) -> Option<&'stati
 /// next), no buffer memory barrier (-bufferMemoryBarrierCount-01178), an
 /// image memory barrier only of an attachment used in the subpass both as
 /// an input attachment and as a color or depth/stencil one (-image-04073;
-/// the model has no input attachments yet, so none is), only graphics
+/// the model refuses such a feedback loop in the declaration, so none
+/// is), only graphics
 /// stages (-None-07892), a framebuffer-space source only with
 /// framebuffer-space destinations (-None-07890), and each barrier within
 /// a self-dependency of the subpass (-None-07889; "the scopes of one
@@ -1464,7 +1580,7 @@ pub(crate) fn check_subpass_barrier(
                     i,
                     format!(
                         "an image memory barrier of `{name}`, which subpass {s} does not use both as an input attachment \
-                         and as a color or depth/stencil attachment (the model has no input attachments yet)"
+                         and as a color or depth/stencil attachment (the model refuses such feedback loops)"
                     ),
                     "VUID-vkCmdPipelineBarrier2-image-04073",
                 ));

@@ -243,6 +243,7 @@ pub(crate) fn pair_names(sa: StageAccess) -> Option<(&'static str, &'static str)
         FragmentShaderSampledRead => ("FRAGMENT_SHADER", "SHADER_SAMPLED_READ"),
         FragmentShaderStorageRead => ("FRAGMENT_SHADER", "SHADER_STORAGE_READ"),
         FragmentShaderStorageWrite => ("FRAGMENT_SHADER", "SHADER_STORAGE_WRITE"),
+        FragmentShaderInputAttachmentRead => ("FRAGMENT_SHADER", "INPUT_ATTACHMENT_READ"),
         EarlyFragmentTestsDepthStencilRead => ("EARLY_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_READ"),
         EarlyFragmentTestsDepthStencilWrite => ("EARLY_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_WRITE"),
         LateFragmentTestsDepthStencilRead => ("LATE_FRAGMENT_TESTS", "DEPTH_STENCIL_ATTACHMENT_READ"),

@@ -33,7 +33,7 @@ pub(crate) enum MapKey {
 }
 
 /// Interned synchronization values with union-find redirects.
-#[derive(Default, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Nodes {
     pub(crate) vals: Vec<SyncVal>,
     parent: Vec<u32>,
@@ -48,6 +48,21 @@ pub(crate) struct Nodes {
     /// Per key of [`Nodes::map_keyed`]: the position in `touched` from
     /// which nodes may not be fixed points of its function.
     seen: FxHashMap<MapKey, usize>,
+}
+
+// By hand: `Default` is derived for arrays of at most 32 elements, and
+// there are more pairs than that.
+impl Default for Nodes {
+    fn default() -> Self {
+        Nodes {
+            vals: Vec::new(),
+            parent: Vec::new(),
+            canonical: FxHashMap::default(),
+            fresh: [None; StageAccess::COUNT],
+            touched: Vec::new(),
+            seen: FxHashMap::default(),
+        }
+    }
 }
 
 impl Nodes {

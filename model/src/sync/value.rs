@@ -351,7 +351,7 @@ pub struct SyncVal {
 
 /// The host's (stage, access) pairs.
 pub(crate) const HOST_PAIRS: StageAccessSet =
-    StageAccessSet((1 << StageAccess::HostRead as u32) | (1 << StageAccess::HostWrite as u32));
+    StageAccessSet((1 << StageAccess::HostRead as u64) | (1 << StageAccess::HostWrite as u64));
 
 impl SyncVal {
     pub(crate) fn fresh(sa: StageAccess) -> Self {

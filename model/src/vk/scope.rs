@@ -284,12 +284,17 @@ pub enum StageAccess {
     /// write, a color `CLEAR`/`DONT_CARE` load and every color store
     /// operation, a resolve's write.
     ColorAttachmentOutputColorWrite = 31,
+    /// `FRAGMENT_SHADER` / `INPUT_ATTACHMENT_READ`: a draw's read of the
+    /// input attachments of its subpass (`vk.xml`'s `<syncsupport>` of
+    /// `INPUT_ATTACHMENT_READ` names `FRAGMENT_SHADER` among the stages
+    /// this model knows).
+    FragmentShaderInputAttachmentRead = 32,
 }
 
 impl StageAccess {
     /// Every pair a command makes in a Vulkan stage (the pseudo pair
     /// [`StageAccess::ImageLayoutTransition`] is not one of them).
-    pub const ALL: [StageAccess; 30] = [
+    pub const ALL: [StageAccess; 31] = [
         StageAccess::DrawIndirectIndirectCommandRead,
         StageAccess::ComputeShaderUniformRead,
         StageAccess::ComputeShaderSampledRead,
@@ -320,11 +325,12 @@ impl StageAccess {
         StageAccess::LateFragmentTestsDepthStencilWrite,
         StageAccess::ColorAttachmentOutputColorRead,
         StageAccess::ColorAttachmentOutputColorWrite,
+        StageAccess::FragmentShaderInputAttachmentRead,
     ];
 
     /// The number of pairs, the pseudo pairs included: the size of a table
     /// indexed by `sa as usize`.
-    pub(crate) const COUNT: usize = 32;
+    pub(crate) const COUNT: usize = 33;
 
     /// The pair a single stage flag and a single access flag name, if the
     /// model knows it (`COMPUTE_SHADER` + `SHADER_STORAGE_READ`, `COPY` +
@@ -359,7 +365,8 @@ impl StageAccess {
             FragmentShaderUniformRead
             | FragmentShaderSampledRead
             | FragmentShaderStorageRead
-            | FragmentShaderStorageWrite => Stage::FragmentShader,
+            | FragmentShaderStorageWrite
+            | FragmentShaderInputAttachmentRead => Stage::FragmentShader,
             EarlyFragmentTestsDepthStencilRead | EarlyFragmentTestsDepthStencilWrite => {
                 Stage::EarlyFragmentTests
             }
@@ -391,6 +398,7 @@ impl StageAccess {
                 AccessFlags2::SHADER_STORAGE_WRITE
             }
             IndexInputIndexRead => AccessFlags2::INDEX_READ,
+            FragmentShaderInputAttachmentRead => AccessFlags2::INPUT_ATTACHMENT_READ,
             VertexAttributeInputVertexAttributeRead => AccessFlags2::VERTEX_ATTRIBUTE_READ,
             EarlyFragmentTestsDepthStencilRead | LateFragmentTestsDepthStencilRead => {
                 AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
@@ -441,7 +449,7 @@ impl StageAccess {
         )
     }
 
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << (self as u8)
     }
 }
@@ -461,8 +469,10 @@ impl fmt::Display for StageAccess {
 }
 
 /// A set of (stage, access) pairs: the form every access scope takes.
+/// One bit per [`StageAccess`] discriminant; 33 pairs (the pseudo pairs
+/// included) need more than 32 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct StageAccessSet(pub u32);
+pub struct StageAccessSet(pub u64);
 
 impl StageAccessSet {
     pub const EMPTY: StageAccessSet = StageAccessSet(0);
