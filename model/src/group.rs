@@ -318,9 +318,11 @@ pub fn group_races_indexed(program: &Program, races: &[Race]) -> (Vec<RaceGroup>
 }
 
 /// A race group's key: kind, the later access, its memory, the object the
-/// later command named for these bytes, and the earlier access's queue
-/// (`None`: the host).
-type RaceKey = (HazardKind, StageAccess, MemId, Option<u32>, Option<QueueId>);
+/// later command named for these bytes, the earlier access's queue
+/// (`None`: the host), and whether either access is a layout transition
+/// (whose fix goes into the transition's own barrier: apart, as the fast
+/// checker's groups keep it).
+type RaceKey = (HazardKind, StageAccess, MemId, Option<u32>, Option<QueueId>, bool);
 
 /// [`group_races`] one race at a time: what a checker that finds races one
 /// by one feeds (the multi-queue walk, [`crate::check_grouped`]), so that
@@ -385,7 +387,8 @@ impl<'p> RaceGrouping<'p> {
         let host = |sa: StageAccess| sa.stage().flag() == PipelineStageFlags2::HOST;
         let q: Option<QueueId> =
             (!host(r.prior)).then(|| self.queues.get(r.prior_command).copied().unwrap_or_default());
-        let key = (r.kind, r.current, r.mem, self.object_of(&r), q);
+        let transition = r.current.is_layout_transition() || r.prior.is_layout_transition();
+        let key = (r.kind, r.current, r.mem, self.object_of(&r), q, transition);
         let pair = Pair {
             command: r.command,
             prior: Earlier {
