@@ -324,18 +324,27 @@ fn render_pass_program(
             by_region: deps >> (k + 4) & 1 == 1,
         });
     }
-    let rp = p
-        .render_pass(RenderPass {
-            name: "rp".into(),
-            attachments,
-            subpasses: if two {
-                vec![subpass(0), subpass(1)]
-            } else {
-                vec![subpass(0)]
-            },
-            dependencies,
-        })
-        .unwrap();
+    let pass = |dependencies: Vec<SubpassDependency>| RenderPass {
+        name: "rp".into(),
+        attachments: attachments.clone(),
+        subpasses: if two {
+            vec![subpass(0), subpass(1)]
+        } else {
+            vec![subpass(0)]
+        },
+        dependencies,
+    };
+    // A self-dependency the masks make invalid (VUID-VkSubpassDependency2-
+    // srcSubpass-06810, -02245: a framebuffer-space source needs
+    // framebuffer-space destinations, and by-region) is left out.
+    let rp = match p.render_pass(pass(dependencies.clone())) {
+        Ok(rp) => rp,
+        Err(_) => p
+            .render_pass(pass(
+                dependencies.into_iter().filter(|d| d.src != d.dst).collect(),
+            ))
+            .unwrap(),
+    };
     let view = |image, a: AspectMask| {
         (
             image,
