@@ -743,20 +743,6 @@ fn spec_note(source: &input::Source, why: &str) {
     );
 }
 
-/// A hazard as the race of the definitional semantics it stands for (the
-/// race format's input): the pair, its memory bytes, both accesses.
-pub(crate) fn race_of(h: &vksync::Hazard) -> vksync::spec::Race {
-    vksync::spec::Race {
-        command: h.command,
-        kind: h.kind,
-        prior_command: h.prior_command,
-        mem: h.memory.mem,
-        range: h.memory.range,
-        current: h.current,
-        prior: h.prior,
-    }
-}
-
 /// Prints races in the hazard format (the fix names a semaphore between
 /// queues) and the summary.
 fn print_races(

@@ -799,7 +799,7 @@ fn hazards_of(
 ) -> Result<(Vec<Race>, bool), ProgramError> {
     let checked = vksync::check_program(program, Semantics::for_reading(reading))?;
     Ok((
-        checked.hazards.iter().map(crate::race_of).collect(),
+        checked.hazards.iter().map(vksync::spec::Race::from).collect(),
         matches!(checked.decided_by, vksync::DecidedBy::Definition { .. }),
     ))
 }

@@ -589,12 +589,12 @@ pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups,
         let mut grouping = RaceGrouping::new(program);
         let decided_by = if by_walk(program, sem)? {
             crate::sync::queues::check_multi_queue_into(program, &layout, sem, &mut |h| {
-                grouping.add(race_of(&h));
+                grouping.add(crate::spec::Race::from(&h));
             })?;
             DecidedBy::MultiQueueWalk
         } else {
             for h in check_resolved(program, &layout, sem) {
-                grouping.add(race_of(&h));
+                grouping.add(crate::spec::Race::from(&h));
             }
             DecidedBy::SingleQueue
         };
@@ -618,16 +618,19 @@ pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups,
 }
 
 /// A hazard as the race of the definitional semantics it stands for: the
-/// pair, its memory bytes, both accesses.
-fn race_of(h: &Hazard) -> crate::spec::Race {
-    crate::spec::Race {
-        command: h.command,
-        kind: h.kind,
-        prior_command: h.prior_command,
-        mem: h.memory.mem,
-        range: h.memory.range,
-        current: h.current,
-        prior: h.prior,
+/// pair, its memory bytes, both accesses (what the race format and the
+/// race grouping take).
+impl From<&Hazard> for crate::spec::Race {
+    fn from(h: &Hazard) -> crate::spec::Race {
+        crate::spec::Race {
+            command: h.command,
+            kind: h.kind,
+            prior_command: h.prior_command,
+            mem: h.memory.mem,
+            range: h.memory.range,
+            current: h.current,
+            prior: h.prior,
+        }
     }
 }
 

@@ -240,19 +240,7 @@ fn grouped_agrees(p: &vksync::Program, reading: Reading) -> Result<(), TestCaseE
     let sem = vksync::Semantics::for_reading(reading);
     let whole = vksync::check_program(p, sem).map_err(|e| TestCaseError::fail(format!("{e}")))?;
     let grouped = vksync::check_grouped(p, sem).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-    let races: Vec<vksync::spec::Race> = whole
-        .hazards
-        .iter()
-        .map(|h| vksync::spec::Race {
-            command: h.command,
-            kind: h.kind,
-            prior_command: h.prior_command,
-            mem: h.memory.mem,
-            range: h.memory.range,
-            current: h.current,
-            prior: h.prior,
-        })
-        .collect();
+    let races: Vec<vksync::spec::Race> = whole.hazards.iter().map(vksync::spec::Race::from).collect();
     let expected = vksync::CheckedGroups {
         groups: vksync::group_races(p, &races),
         decided_by: whole.decided_by,
