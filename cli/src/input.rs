@@ -31,11 +31,13 @@ pub enum InputError {
         col: usize,
         message: String,
     },
-    #[error("{}: error: {}", at(file, *line, *col), source.kind)]
+    #[error("{}: error: {message}", at(file, *line, *col))]
     Program {
         file: String,
         line: Option<usize>,
         col: usize,
+        /// The error's message, any other command it names by its line.
+        message: String,
         // Boxed: the model's error carries names and ranges, and the Ok
         // side of every `Result` here is small.
         #[source]
@@ -149,23 +151,43 @@ pub fn program_error(file: &str, text: &str, trace: &Trace, err: ProgramError) -
     let line = trace.line_of(err.at);
     let col = line
         .and_then(|l| text.lines().nth(l - 1))
-        .and_then(|src| {
-            let name = named_object(&err.kind)?;
-            column_of_name(src, name, matches!(err.at, Location::Object(_)))
+        .and_then(|src| match named_object(&err.kind)? {
+            Named::Object(name) => column_of_name(src, name, matches!(err.at, Location::Object(_))),
+            Named::Destination(name) => destination_column(src, name),
         })
         .unwrap_or(1);
+    // A refusal naming an earlier command (a hazard inside a rendering
+    // instance) names its line.
+    let message = match &err.kind {
+        ProgramErrorKind::Render(r) => r.describe(&|i| trace.command_lines.get(i).copied()),
+        kind => kind.to_string(),
+    };
     InputError::Program {
         file: file.to_string(),
         line,
         col,
+        message,
         source: Box::new(err),
     }
 }
 
+/// The object an error is about, and where on its line it is named.
+enum Named<'a> {
+    /// The first token (after the keyword) naming it.
+    Object(&'a str),
+    /// A copy's destination: the first token after `->` naming it (the
+    /// source may be the same object).
+    Destination(&'a str),
+}
+
 /// The object an error is about, when it is about one object.
-fn named_object(kind: &ProgramErrorKind) -> Option<&str> {
+fn named_object(kind: &ProgramErrorKind) -> Option<Named<'_>> {
     use ProgramErrorKind as K;
-    match kind {
+    // A shown region is `NAME[...]`: the object's name is before `[`.
+    fn object(shown: &str) -> &str {
+        shown.split('[').next().unwrap_or(shown)
+    }
+    Some(match kind {
         K::ZeroSizeObject { name }
         | K::BadAlign { name, .. }
         | K::AliasOutOfBounds { name, .. }
@@ -177,10 +199,22 @@ fn named_object(kind: &ProgramErrorKind) -> Option<&str> {
         | K::DoubleFree { name }
         | K::AllocTwice { name }
         | K::NotABlob { name }
-        | K::PoolExhausted { name, .. } => Some(name),
-        K::CopyOverlap { dst, .. } => Some(dst),
-        _ => None,
-    }
+        | K::PoolExhausted { name, .. } => Named::Object(name),
+        K::CopyOverlap { dst, .. } => Named::Destination(object(dst)),
+        K::CopyDestinationOverlap { second, .. } => Named::Destination(object(second)),
+        _ => return None,
+    })
+}
+
+/// The 1-based column of the first token after `->` that is `name` or
+/// `name[...]`.
+fn destination_column(src: &str, name: &str) -> Option<usize> {
+    let code = src.split('#').next().unwrap_or("");
+    let arrow = code.find("->")?;
+    let before = code[..arrow].chars().count();
+    // `column_of_name` skips its first token (a command's keyword): here
+    // that is the `->` itself.
+    column_of_name(&code[arrow..], name, false).map(|c| before + c)
 }
 
 /// The 1-based column of the first token that is `name` or `name[...]`,

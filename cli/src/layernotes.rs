@@ -16,7 +16,7 @@
 use crate::input::Source;
 use crate::output::{say, to_stderr, Out};
 use crate::report;
-use vksync::layer::{explain, predict, Explanation, Layer};
+use vksync::layer::{predict, Explainer, Explanation, Layer};
 use vksync::{HazardGroup, HazardKind};
 
 /// Which layer `check` predicts.
@@ -87,6 +87,7 @@ pub fn print_layer_notes(
         .map(|g| (g.hazard.command, g.hazard.kind))
         .collect();
     let mut n = 0;
+    let mut explainer = Explainer::new(program, &emulation);
     for g in &vksync::group_hazards(predicted) {
         let h = &g.hazard;
         if reported.contains(&(h.command, h.kind)) {
@@ -95,7 +96,7 @@ pub fn print_layer_notes(
         if out.stopped() {
             break;
         }
-        let why = match explain(program, h.command, h.kind, &emulation) {
+        let why = match explainer.explain(h.command, h.kind) {
             Explanation::Difference(d) => {
                 format!("known difference {} ({}, docs/semantics.md)", d.id, d.title)
             }

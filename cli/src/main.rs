@@ -779,12 +779,12 @@ fn print_race_groups(
         );
         say!(out, "{line}");
     }
-    let kinds: Vec<vksync::HazardKind> = groups.iter().map(|g| g.race.kind).collect();
     let not_modelled = not_modelled_suffix(source);
+    // Every pair: the definitional semantics' and the multi-queue walk's.
     to_stderr!(
         "{}: {}{not_modelled}",
         source.name,
-        report::summary_of(&kinds, groups.iter().map(|g| 1 + g.also.len() + g.more).sum())
+        report::summary_race_groups(groups, true)
     );
     // Every race is in a group: no group, no race.
     if groups.is_empty() {

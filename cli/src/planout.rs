@@ -118,6 +118,9 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
             "# --repeat: no loop-carried dependency needs a barrier\n"
         });
     }
+    for line in dependency_changes(&source.trace.program, &plan.program) {
+        out.push_str(&format!("# {line}\n"));
+    }
     // The declarations, exactly as the model's printer writes them (blobs
     // are declared by their `alloc` commands).
     // (The buffers and pools of a checked program, which `from_parts`
@@ -178,6 +181,51 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     out
 }
 
+/// What a plan added to the input's render pass declarations (the
+/// subpass dependencies its instances need, `vksync::plan::plan`), one
+/// line each: masks added to a declared dependency, or a new `dependency`
+/// clause. The planners never remove a mask, so a difference is an
+/// addition.
+pub fn dependency_changes(input: &Program, planned: &Program) -> Vec<String> {
+    let mut out = Vec::new();
+    for (old, new) in input.render_passes().iter().zip(planned.render_passes()) {
+        for (j, d) in new.dependencies.iter().enumerate() {
+            let Some(o) = old.dependencies.get(j) else {
+                out.push(format!(
+                    "render pass `{}`: the plan adds `dependency {d}`",
+                    new.name
+                ));
+                continue;
+            };
+            let sides = [
+                (
+                    "source",
+                    d.src_stage_mask.difference(o.src_stage_mask),
+                    d.src_access_mask.difference(o.src_access_mask),
+                ),
+                (
+                    "destination",
+                    d.dst_stage_mask.difference(o.dst_stage_mask),
+                    d.dst_access_mask.difference(o.dst_access_mask),
+                ),
+            ];
+            for (side, stages, accesses) in sides {
+                let what = match (stages.is_empty(), accesses.is_empty()) {
+                    (true, true) => continue,
+                    (false, true) => format!("{stages} to the {side} stage mask"),
+                    (true, false) => format!("{accesses} to the {side} access mask"),
+                    (false, false) => format!("{stages}:{accesses} to the {side} masks"),
+                };
+                out.push(format!(
+                    "render pass `{}`: the plan adds {what} of dependency {}->{}",
+                    new.name, d.src, d.dst
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Two plans of the same trace side by side, one row per input command and
 /// per inserted command, so a reviewer sees where each planner puts its
 /// barriers. Commands at which `vksync check` still finds a hazard in a
@@ -231,6 +279,11 @@ pub fn recorded_side_by_side(
         if points == 1 { "" } else { "s" },
         right.0,
     ));
+    // The recorded program's declarations are the input's: what the plan
+    // needs beyond them.
+    for line in dependency_changes(&source.trace.program, &right.1.program) {
+        out.push_str(&format!("# {line}\n"));
+    }
     out
 }
 
@@ -450,6 +503,7 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
             (k.across_batch, "a submit, wait or host access between"),
             (k.transition, "a layout transition or ownership transfer"),
             (k.would_race, "a later point needs it as a barrier"),
+            (k.host, "HOST in a stage mask (an event may not name it)"),
         ]
         .iter()
         .filter(|(n, _)| *n > 0)
@@ -486,6 +540,33 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
         // The fast checker refuses a few multi-queue corners; the plan
         // avoids them, but say so rather than fail if one appears.
         let verdict = match vksync::check(p) {
+            // A plan that races is a defect of the planner, never a plan
+            // to print with exit status 0 (review 10: `--async-compute`
+            // on render pass instances chose a barrier that does not chain
+            // with the pass's external dependency).
+            // (The baselines, `none` and `per-object`, promise no
+            // race-free plan: their hazards are the point.)
+            Ok(h)
+                if !h.is_empty()
+                    && !matches!(
+                        opts.planner,
+                        vksync::plan::PlannerKind::None | vksync::plan::PlannerKind::PerObject
+                    ) =>
+            {
+                return Err(format!(
+                    "{}: error: the plan{} is not race-free (vksync check: {}; the first at command {} of the plan, {}): a defect of vksync's planner, not of the trace; {}",
+                    source.name,
+                    if multi.async_compute { " with --async-compute" } else { " across queues" },
+                    report::summary(&h),
+                    h[0].command,
+                    h[0].kind.message_id(),
+                    if multi.async_compute {
+                        "plan it without --async-compute"
+                    } else {
+                        "please report it with this trace"
+                    }
+                ));
+            }
             Ok(h) => report::summary(&h),
             Err(e) => format!("not decided ({e})"),
         };

@@ -26,47 +26,18 @@ use std::time::Duration;
 use vksync::layer::{self, Explanation, Layer};
 use vksync::plan::{BarrierForm, Plan, PlanOptions};
 use vksync::reference::KernelError;
-use vksync::{Command, Location, ObjectKind, Program};
+use vksync::{Command, Location, Program};
 use vksync_runtime::{
     check_program, check_reference_memory, compare_with_reference, host_memory_available, Device,
     DeviceLimits, DeviceOptions, RuntimeError,
 };
 
-/// Appends a host read of every buffer and every blob still allocated at
-/// the end when the program has no host read. Pools are not read: the
-/// reference keeps each blob's bytes as its own, so a pool's bytes are
-/// never defined there.
+/// `vksync_runtime::with_readback`, and whether it added the reads.
 fn with_readback(program: &Program) -> (Program, bool) {
-    let has_read = program
-        .commands()
-        .iter()
-        .any(|c| matches!(c, Command::HostRead { .. }));
-    if has_read {
-        return (program.clone(), false);
+    match vksync_runtime::with_readback(program) {
+        Some(p) => (p, true),
+        None => (program.clone(), false),
     }
-    let mut live: Vec<bool> = program
-        .objects()
-        .iter()
-        .map(|o| matches!(o.kind, ObjectKind::Buffer { .. }))
-        .collect();
-    for c in program.commands() {
-        match c {
-            Command::Alloc { blob } => live[blob.0 as usize] = true,
-            Command::Free { blob } => live[blob.0 as usize] = false,
-            _ => {}
-        }
-    }
-    let mut p = program.clone();
-    for (i, alive) in live.iter().enumerate() {
-        if *alive {
-            let id = vksync::ObjectId(i as u32);
-            // Invariant: `id` is one of the program's objects, and a whole
-            // region is never reversed, so `push` accepts it.
-            p.push(Command::HostRead { src: p.whole(id) })
-                .expect("a read of one of the program's objects");
-        }
-    }
-    (p, true)
 }
 
 /// How a validation message relates to the model, for the layer profile
@@ -217,6 +188,26 @@ fn split(e: &RuntimeError) -> (Option<Location>, String) {
 /// A duration as the seconds `--timeout` takes: `0.05 s`, `10 s`.
 fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
+}
+
+/// One host read compared with the reference, as `run` and
+/// `run --as-written` print it: the bytes read, where (`at`), how many
+/// the reference defines and how many differ, and the first that does.
+fn readback_line(program: &Program, c: &vksync_runtime::ReadbackComparison, at: String) -> String {
+    let first = c
+        .mismatches
+        .first()
+        .map_or(String::new(), |o| format!(", first at byte {o}"));
+    let what = match &program.commands()[c.command] {
+        Command::HostRead { src } => format!("{} ", program.show_region(*src)),
+        _ => String::new(),
+    };
+    format!(
+        "host-read {what}at {at}: {} bytes, {} compared, {} mismatches{first}",
+        c.len,
+        c.len - c.undefined,
+        c.mismatches.len()
+    )
 }
 
 /// Where a command buffer was submitted, in words: `at line N` (`place(c)`
@@ -539,21 +530,10 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
             let mut total = 0;
             for c in &cmp {
                 total += c.mismatches.len();
-                let first = c
-                    .mismatches
-                    .first()
-                    .map_or(String::new(), |o| format!(", first at byte {o}"));
-                let what = match &plan.program.commands()[c.command] {
-                    Command::HostRead { src } => plan.program.show_region(*src),
-                    _ => String::new(),
-                };
                 say!(
                     out,
-                    "host-read {what} at {}: {} bytes, {} compared, {} mismatches{first}",
-                    lines.planned(c.command),
-                    c.len,
-                    c.len - c.undefined,
-                    c.mismatches.len()
+                    "{}",
+                    readback_line(&plan.program, c, lines.planned(c.command))
                 );
                 for w in wrong_words(&plan.program, &result, c, |x| lines.planned(x)) {
                     say!(out, "{w}");
@@ -883,14 +863,7 @@ pub fn run_as_written(
         Ok(cmp) => {
             let total: usize = cmp.iter().map(|c| c.mismatches.len()).sum();
             for c in &cmp {
-                say!(
-                    out,
-                    "host-read at {}: {} bytes, {} compared, {} mismatches",
-                    line(c.command),
-                    c.len,
-                    c.len - c.undefined,
-                    c.mismatches.len()
-                );
+                say!(out, "{}", readback_line(&program, c, line(c.command)));
                 for w in wrong_words(&program, &result, c, line) {
                     say!(out, "{w}");
                 }

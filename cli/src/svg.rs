@@ -1366,16 +1366,15 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     );
     // The summary counts what `vksync check` prints: one hazard per later
     // access and kind.
-    let groups = &race_groups;
-    let kinds: Vec<HazardKind> = groups.iter().map(|g| g.race.kind).collect();
-    let pairs = groups.iter().map(|g| 1 + g.also.len() + g.more).sum();
+    // (Every pair but the single-queue checker's: `report::summary_groups`.)
+    let exact = by_spec || program.first_multi_queue_command().is_some();
     let _ = writeln!(
         s,
         r##"<text x="16" y="46" fill="#374151">{}, {}, {}; {}{}</text>"##,
         plural(program.queue_count(), "queue", "queues"),
         plural(program.semaphores().len(), "semaphore", "semaphores"),
         plural(program.events().len(), "event", "events"),
-        esc(&crate::report::summary_of(&kinds, pairs)),
+        esc(&crate::report::summary_race_groups(&race_groups, exact)),
         if by_spec {
             " (by the definitional semantics)"
         } else {

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use vksync::{Command as Cmd, HazardKind, ObjectKind, Program};
+use vksync::{Command as Cmd, HazardKind, Program};
 
 fn vksync() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_vksync"));
@@ -79,32 +79,10 @@ fn skip(test: &str) -> bool {
     false
 }
 
-/// What `vksync run` adds to a trace without host reads: a read of every
-/// buffer and every blob still allocated at the end (cli/src/run.rs).
+/// What `vksync run` adds to a trace without host reads (one home:
+/// `vksync_runtime::with_readback`).
 fn with_readback(p: &Program) -> Program {
-    if p.commands().iter().any(|c| matches!(c, Cmd::HostRead { .. })) {
-        return p.clone();
-    }
-    let mut live: Vec<bool> = p
-        .objects()
-        .iter()
-        .map(|o| matches!(o.kind, ObjectKind::Buffer { .. }))
-        .collect();
-    for c in p.commands() {
-        match c {
-            Cmd::Alloc { blob } => live[blob.0 as usize] = true,
-            Cmd::Free { blob } => live[blob.0 as usize] = false,
-            _ => {}
-        }
-    }
-    let mut q = p.clone();
-    for (i, alive) in live.iter().enumerate() {
-        if *alive {
-            let src = q.whole(vksync::ObjectId(i as u32));
-            q.push(Cmd::HostRead { src }).expect("a read of an object");
-        }
-    }
-    q
+    vksync_runtime::with_readback(p).unwrap_or_else(|| p.clone())
 }
 
 /// The program as the runtime executes it: before each host access, the
@@ -496,7 +474,7 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     assert!(
         trace
             .lines()
-            .any(|l| l == "image i0 R32_UINT 8x8 alias m1 0 exclusive"),
+            .any(|l| l == "image i0 R32_UINT 8x8 exclusive alias m1 0"),
         "{trace}"
     );
     for transition in [

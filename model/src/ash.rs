@@ -145,6 +145,50 @@ impl Dependency2 {
     pub fn is_empty(&self) -> bool {
         self.memory.is_empty() && self.buffers.is_empty() && self.images.is_empty()
     }
+
+    /// Renumbers the queue families of the ownership transfers, for a
+    /// device that numbers its families otherwise than the program:
+    /// `map(src, dst)` gets the model's pair of each buffer and image
+    /// barrier that has one, and gives the device's pair, or `None` when
+    /// there is no transfer on the device (both families are one device
+    /// family, or the device has no family for one): then both indices
+    /// become `VK_QUEUE_FAMILY_IGNORED`, and the barrier orders and
+    /// transitions as before.
+    ///
+    /// ```
+    /// use vksync::{AccessFlags2 as A, Barrier, ByteRange, ObjectId, OwnershipTransfer, PipelineStageFlags2 as S, Region};
+    /// use ash::vk;
+    /// let region = Region { object: ObjectId(0), range: ByteRange::new(0, 256) };
+    /// let release = Barrier {
+    ///     ownership: Some(OwnershipTransfer { src_queue_family: 1, dst_queue_family: 2 }),
+    ///     ..Barrier::global(S::COPY, A::TRANSFER_WRITE, S::NONE, A::NONE).on(region)
+    /// };
+    /// let mut dep = vksync::ash::dependency2(&[release], None, |r| {
+    ///     Some(vksync::ash::Target::Buffer(vk::Buffer::null(), r.range))
+    /// })
+    /// .unwrap();
+    /// // The device's family 1 is the model's 2; model family 1 is device family 0.
+    /// dep.remap_queue_families(|s, d| Some((s - 1, d - 1)));
+    /// assert_eq!((dep.buffers[0].src_queue_family_index, dep.buffers[0].dst_queue_family_index), (0, 1));
+    /// dep.remap_queue_families(|_, _| None);
+    /// assert_eq!(dep.buffers[0].src_queue_family_index, vk::QUEUE_FAMILY_IGNORED);
+    /// ```
+    pub fn remap_queue_families(&mut self, mut map: impl FnMut(u32, u32) -> Option<(u32, u32)>) {
+        let mut pair = |src: u32, dst: u32| {
+            if src == vk::QUEUE_FAMILY_IGNORED && dst == vk::QUEUE_FAMILY_IGNORED {
+                return (src, dst);
+            }
+            map(src, dst).unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED))
+        };
+        for b in &mut self.buffers {
+            (b.src_queue_family_index, b.dst_queue_family_index) =
+                pair(b.src_queue_family_index, b.dst_queue_family_index);
+        }
+        for b in &mut self.images {
+            (b.src_queue_family_index, b.dst_queue_family_index) =
+                pair(b.src_queue_family_index, b.dst_queue_family_index);
+        }
+    }
 }
 
 /// Where a region of the model lives in Vulkan, for [`dependency2`].
@@ -210,6 +254,8 @@ pub fn dependency2(
     mut target: impl FnMut(Region) -> Option<Target>,
 ) -> Result<Dependency2, GlueError> {
     let mut out = Dependency2::default();
+    // The image barriers recorded so far, and where in `out.images`.
+    let mut image_parts: Vec<(crate::ir::image::ImageBarrierRef, usize)> = Vec::new();
     for (index, b) in barriers.iter().enumerate() {
         let Some(region) = b.region else {
             out.memory.push(memory_barrier2(b));
@@ -222,13 +268,28 @@ pub fn dependency2(
             }
             Some(Target::Image(image)) => {
                 let program = program.ok_or(GlueError::NotAnImage { index })?;
-                let (ib, part) = program
+                let (ib, _part) = program
                     .image_barrier_part(b)
                     .ok_or(GlueError::NotAnImage { index })?;
                 // One VkImageMemoryBarrier2 over several byte ranges is
-                // several model barriers: recorded once, from its first.
-                if part == 0 {
-                    out.images.push(image_memory_barrier2(b, ib, image));
+                // several model barriers (its parts): recorded once, where
+                // the first part of it that comes appears, with the union
+                // of the parts' masks (a planner may have grown the parts'
+                // scopes apart; recording one part's masks would order
+                // less than the model's barrier does).
+                let key = b.image.ok_or(GlueError::NotAnImage { index })?;
+                match image_parts.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, at)) => {
+                        let v: &mut vk::ImageMemoryBarrier2<'static> = &mut out.images[at];
+                        v.src_stage_mask |= stage_mask(b.src_stage_mask);
+                        v.src_access_mask |= access_mask(b.src_access_mask);
+                        v.dst_stage_mask |= stage_mask(b.dst_stage_mask);
+                        v.dst_access_mask |= access_mask(b.dst_access_mask);
+                    }
+                    None => {
+                        image_parts.push((key, out.images.len()));
+                        out.images.push(image_memory_barrier2(b, ib, image));
+                    }
                 }
             }
             Some(Target::Buffer(..)) => return Err(GlueError::NotAnImage { index }),
@@ -248,6 +309,18 @@ pub fn dependency2(
         }
     }
     Ok(out)
+}
+
+/// `VkImageUsageFlags` of the model's image usage (the bits are Vulkan's).
+///
+/// ```
+/// use vksync::{Format, ImageLayout, ImageUsage};
+/// let r32 = Format::parse("R32_UINT").unwrap();
+/// let u = ImageLayout::COLOR_ATTACHMENT_OPTIMAL.usage_for(r32, ImageUsage::empty());
+/// assert_eq!(vksync::ash::image_usage(u), ash::vk::ImageUsageFlags::COLOR_ATTACHMENT);
+/// ```
+pub fn image_usage(u: crate::vk::image::ImageUsage) -> vk::ImageUsageFlags {
+    vk::ImageUsageFlags::from_raw(u.bits())
 }
 
 /// A `VkImageSubresourceRange` (open counts are `VK_REMAINING_*`).
@@ -604,6 +677,50 @@ mod tests {
             let got = dependency2(&barriers, Some(&program), |_| target)
                 .map(|d| (d.memory.len(), d.buffers.len(), d.images.len()));
             assert_eq!(got, want, "{name}");
+        }
+    }
+
+    /// An image barrier over several byte ranges is several model barriers
+    /// (its parts); a planner may grow their scopes apart and list them in
+    /// any order. `dependency2` records it once, with the union of the
+    /// parts' masks, wherever its first listed part is: (the parts' order,
+    /// the extra access the last part carries).
+    #[test]
+    fn dependency2_records_an_image_barrier_once_with_the_union_of_its_parts() {
+        // Layer 1's three mip levels: three byte ranges, the image's bytes
+        // being mip level after mip level, each level's layers in a row.
+        let trace = "image tex R32_UINT 4x4 mips 3 layers 2\n\
+            barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0..3:1 UNDEFINED->TRANSFER_DST_OPTIMAL\n";
+        let program = crate::trace::parse(trace).unwrap().program;
+        let crate::ir::program::Command::Barrier(dep) = &program.commands()[0] else {
+            panic!("a barrier")
+        };
+        assert_eq!(dep.barriers.len(), 3, "one part per mip level's bytes");
+        let cases: [(&str, [usize; 3]); 2] = [("in order", [0, 1, 2]), ("reversed", [2, 1, 0])];
+        for (name, order) in cases {
+            let mut parts: Vec<Barrier> = order.iter().map(|&i| dep.barriers[i]).collect();
+            parts[2].dst_access_mask |= AccessFlags2::TRANSFER_READ;
+            parts[1].dst_stage_mask |= PipelineStageFlags2::CLEAR;
+            let d = dependency2(&parts, Some(&program), |_| Some(Target::Image(vk::Image::null()))).unwrap();
+            assert_eq!(d.images.len(), 1, "{name}");
+            let b = d.images[0];
+            assert_eq!(
+                b.dst_access_mask,
+                vk::AccessFlags2::TRANSFER_WRITE | vk::AccessFlags2::TRANSFER_READ,
+                "{name}"
+            );
+            assert_eq!(
+                b.dst_stage_mask,
+                vk::PipelineStageFlags2::COPY | vk::PipelineStageFlags2::CLEAR,
+                "{name}"
+            );
+            let r = b.subresource_range;
+            assert_eq!(
+                (r.base_mip_level, r.level_count, r.base_array_layer, r.layer_count),
+                (0, 3, 1, 1),
+                "{name}"
+            );
+            assert_eq!(b.new_layout, vk::ImageLayout::TRANSFER_DST_OPTIMAL, "{name}");
         }
     }
 }

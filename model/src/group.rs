@@ -267,7 +267,7 @@ fn merge_hazard(g: &mut HazardGroup, h: Hazard, e: Earlier, new: bool) {
 /// One fix that does what both do: the union of the barriers' masks over
 /// the hull of their ranges (of one object; otherwise the whole memory,
 /// globally), and a wait when either needs one.
-fn covering(a: Fix, b: Fix) -> Fix {
+pub(crate) fn covering(a: Fix, b: Fix) -> Fix {
     let barrier = match (a.barrier, b.barrier) {
         (Some(x), Some(y)) => {
             let mut m = x;

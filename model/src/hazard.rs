@@ -145,7 +145,35 @@ impl Hazard {
     /// happen-before the visibility operations for all dependencies with
     /// that subpass as the dstSubpass", and the same with
     /// `VK_SUBPASS_EXTERNAL` for `initialLayout` and `finalLayout`).
+    ///
+    /// Two more cases only the multi-queue walk and the definitional
+    /// semantics find: a device access after a host access on another
+    /// queue's side of a host signal (no barrier orders the host: the
+    /// batch is submitted after the host access, or waits for a host
+    /// signal made after it), and a host access after device work when the
+    /// program has several queues (the `submit` and `wait` name the queue
+    /// of the device work).
     pub fn fix_text(&self, program: &Program) -> String {
+        self.fix_text_at(program, &[])
+    }
+
+    /// [`Hazard::fix_text`] placed by source line (`lines[i]` the line of
+    /// command `i`, as [`crate::trace::Trace::command_lines`]; a command
+    /// without one is not placed): a semaphore is signalled "after line N"
+    /// (the prior command's), and a barrier between two commands of one
+    /// queue with a submit between them goes "anywhere between line N and
+    /// line M" (submission order runs across command buffers, so a barrier
+    /// at the end of the first batch or the start of the second orders
+    /// them alike). What a report prints for every checker.
+    pub fn fix_text_at(&self, program: &Program, lines: &[usize]) -> String {
+        let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
+        if host(self.prior) && !host(self.current) {
+            return format!(
+                "submit the later command's batch after the host access, or have it wait (`wait SEM@{}`) for a \
+                 host-signal made after it",
+                self.current.stage().flag()
+            );
+        }
         // Two subpasses of one render pass instance: no barrier can be
         // recorded between them; a dependency with the barrier's masks.
         if let (Some(b), Some((s, k))) = (
@@ -164,8 +192,42 @@ impl Hazard {
         }) {
             return text;
         }
-        let Some(b) = self.fix.barrier.filter(|b| b.transition) else {
-            return self.fix.describe(program);
+        // Host work after device work of one of several queues: the
+        // submit and the wait are that queue's.
+        let wait_queue = (program.queues.len() > 1 && host(self.current) && !host(self.prior))
+            .then(|| queue_at(program, self.prior_command));
+        // A transition on another queue than the other access is held by
+        // the semaphore alone (its text, `Fix::describe`), not by a subpass
+        // dependency.
+        let line = |i: usize| lines.get(i).map(|l| format!("line {l}"));
+        let Some(b) = self
+            .fix
+            .barrier
+            .filter(|b| b.transition && self.fix.semaphore.is_none())
+        else {
+            let mut text =
+                self.fix
+                    .describe_waiting_on(program, wait_queue, line(self.prior_command).as_deref());
+            let device_barrier = self.fix.barrier.is_some_and(|b| !b.transition)
+                && !self.fix.wait
+                && self.fix.semaphore.is_none()
+                && !host(self.current)
+                && !host(self.prior);
+            let submits = || {
+                program
+                    .commands
+                    .get(self.prior_command + 1..self.command)
+                    .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_))))
+            };
+            if let (true, Some(a), Some(b)) = (device_barrier, line(self.prior_command), line(self.command)) {
+                if submits() {
+                    text.push_str(&format!(
+                        " anywhere between {a} and {b} (in either batch: submission order runs across \
+                         command buffers)"
+                    ));
+                }
+            }
+            return text;
         };
         let at = if self.current.is_layout_transition() {
             self.command
@@ -203,10 +265,44 @@ impl Hazard {
 
 impl Fix {
     /// Renders the fix as trace-format text: `barrier ...` and/or
-    /// `submit; wait`, naming `program`'s objects.
+    /// `submit; wait`, naming `program`'s objects. Between two queues, the
+    /// semaphore; when one side is a layout transition, the semaphore alone,
+    /// its stage on the transition's side `ALL_COMMANDS` (which holds the
+    /// transition; its own barrier needs nothing more):
+    ///
+    /// ```
+    /// use vksync::{check, trace};
+    /// let t = trace::parse(
+    ///     "queue a\nqueue b\nsemaphore s\nimage im R32_UINT 8x8\n\
+    ///      barrier NONE:NONE -> NONE:NONE im COLOR:0:0 UNDEFINED->GENERAL\nsubmit a signal s\n\
+    ///      clear-color-image im GENERAL COLOR:0:0\nsubmit b wait s@COPY\n",
+    /// )
+    /// .expect("a valid trace");
+    /// let h = &check(&t.program)?[0];
+    /// assert_eq!(
+    ///     h.fix.describe(&t.program),
+    ///     "signal a semaphore in stage ALL_COMMANDS on queue `a` and wait for it in stage CLEAR on queue `b`"
+    /// );
+    /// # Ok::<(), vksync::ProgramError>(())
+    /// ```
     pub fn describe(&self, program: &Program) -> String {
+        self.describe_waiting_on(program, None, None)
+    }
+
+    /// [`Fix::describe`], the `submit; wait` on `queue` (`submit Q; wait
+    /// Q`) when it is given, a semaphore signalled `after` what it names
+    /// when given.
+    fn describe_waiting_on(&self, program: &Program, queue: Option<QueueId>, after: Option<&str>) -> String {
         let mut parts = Vec::new();
-        if let Some(b) = self.barrier.as_ref().filter(|b| b.transition) {
+        if let (Some(b), Some(s)) = (self.barrier.filter(|b| b.transition), &self.semaphore) {
+            // A transition on another queue than the prior (or current)
+            // access: a semaphore whose signal (or wait) is in
+            // `ALL_COMMANDS` holds the transition ("all operations
+            // performed by all commands supported on the queue"), so the
+            // transition's barrier needs nothing more (`docs/semantics.md`,
+            // "Layout transitions and `ALL_COMMANDS`").
+            parts.push(s.describe_after(program, &b, after));
+        } else if let Some(b) = self.barrier.as_ref().filter(|b| b.transition) {
             let of = b.region.map(|r| program.show_region(r)).unwrap_or_default();
             let side = |stages: PipelineStageFlags2, access: AccessFlags2, which: &str| {
                 format!("add {stages}:{access} to the {which} scope of the layout transition of {of}")
@@ -218,7 +314,7 @@ impl Fix {
                 parts.push(side(b.dst_stage_mask, b.dst_access_mask, "destination"));
             }
         } else if let (Some(b), Some(s)) = (&self.barrier, &self.semaphore) {
-            parts.push(s.describe(program, b));
+            parts.push(s.describe_after(program, b, after));
         } else if let Some(b) = &self.barrier {
             let mut text = format!("barrier {}", b.describe(program));
             if !self.wait && b.dst_stage_mask.contains(PipelineStageFlags2::HOST) {
@@ -228,14 +324,14 @@ impl Fix {
             }
             parts.push(text);
         }
-        if let (Some(b), Some(s)) = (self.barrier.filter(|b| b.transition), &self.semaphore) {
-            // A transition on another queue than the prior (or current)
-            // access: its barrier's scopes reach the other queue only
-            // through a semaphore whose wait they chain with.
-            parts.push(s.describe(program, &b));
-        }
         if self.wait {
-            parts.push("submit; wait".to_string());
+            parts.push(match queue {
+                Some(q) => {
+                    let q = program.queue_name(q);
+                    format!("submit {q}; wait {q}")
+                }
+                None => "submit; wait".to_string(),
+            });
         }
         parts.join("; ")
     }
@@ -247,6 +343,12 @@ impl SemaphoreFix {
     /// barrier; for a layout transition's, the side it names, or
     /// `ALL_COMMANDS`).
     pub fn describe(&self, program: &Program, barrier: &Barrier) -> String {
+        self.describe_after(program, barrier, None)
+    }
+
+    /// [`SemaphoreFix::describe`], signalled `after` what it names
+    /// (`line 8`) when given.
+    fn describe_after(&self, program: &Program, barrier: &Barrier, after: Option<&str>) -> String {
         let or_all = |m: PipelineStageFlags2| {
             if m.is_empty() {
                 PipelineStageFlags2::ALL_COMMANDS
@@ -255,8 +357,9 @@ impl SemaphoreFix {
             }
         };
         format!(
-            "signal a semaphore in stage {} on queue `{}` and wait for it in stage {} on queue `{}`",
+            "signal a semaphore in stage {}{} on queue `{}` and wait for it in stage {} on queue `{}`",
             or_all(barrier.src_stage_mask),
+            after.map(|a| format!(" after {a}")).unwrap_or_default(),
             program.queue_name(self.signal_queue),
             or_all(barrier.dst_stage_mask),
             program.queue_name(self.wait_queue),
@@ -277,6 +380,15 @@ impl fmt::Display for Hazard {
 /// The minimal fix for a memory-level hazard, on `region`.
 pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
     let host = h.current.stage() == crate::vk::scope::Stage::Host;
+    // A queue family release or acquire operation is in no stage: only
+    // `ALL_COMMANDS` orders it.
+    let stage = |sa: StageAccess| {
+        if sa.is_ownership_transfer() {
+            PipelineStageFlags2::ALL_COMMANDS
+        } else {
+            sa.stage().flag()
+        }
+    };
     let (src_access, dst_access) = match h.kind {
         // An execution dependency.
         HazardKind::WriteAfterRead => (AccessFlags2::NONE, AccessFlags2::NONE),
@@ -295,7 +407,7 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
         // scopes (a write: in its first access scope, which makes it
         // available, and so visible to the transition).
         Some(Barrier {
-            src_stage_mask: h.prior.stage().flag(),
+            src_stage_mask: stage(h.prior),
             src_access_mask: src_access,
             region: Some(region),
             transition: true,
@@ -305,7 +417,7 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
         // The transition's barrier must hold the current access in its
         // second scopes (its visibility operation).
         Some(Barrier {
-            dst_stage_mask: h.current.stage().flag(),
+            dst_stage_mask: stage(h.current),
             dst_access_mask: dst_access,
             region: Some(region),
             transition: true,
@@ -313,9 +425,9 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
         })
     } else {
         Some(Barrier {
-            src_stage_mask: h.prior.stage().flag(),
+            src_stage_mask: stage(h.prior),
             src_access_mask: src_access,
-            dst_stage_mask: h.current.stage().flag(),
+            dst_stage_mask: stage(h.current),
             dst_access_mask: dst_access,
             region: Some(region),
             ..Barrier::default()
@@ -352,6 +464,152 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
         fix: fix_for(h, region),
         provisional: h.prior_in_flight,
     }
+}
+
+/// The hazard a group of races stands for (a [`RaceGroup`] of the
+/// definitional semantics' races or of the multi-queue walk's pairs): the
+/// group's nearest pair, over the hull of its bytes in terms of the object
+/// the later command named, with one [`Fix`] that removes every pair of
+/// the group, derived pair by pair by the fast checker's rules (the
+/// earlier accesses' stages and accesses together; a layout transition's
+/// own barrier for a pair with one; a semaphore between two queues, in
+/// `ALL_COMMANDS` on a transition's side). Its [`Hazard::fix_text_at`] is
+/// what a report prints, whichever checker found the pairs.
+///
+/// A race does not say which half of a device-to-host dependency is
+/// missing, a barrier into `HOST` or the host's wait: the program does.
+/// The wait is there when a fence (`wait`, or `wait Q` of the earlier
+/// access's queue) follows the submit of its batch before the host
+/// access; the barrier when one on that queue between the two has `HOST`
+/// (or `ALL_COMMANDS`) and a host or memory access in its second scopes
+/// and the earlier stage (or `ALL_COMMANDS`) in its first. A host wait on
+/// a semaphore counts as no wait here (the fix then asks for a `wait`,
+/// which also orders the pair).
+///
+/// ```
+/// use vksync::{race_group_hazard, resolve, spec, trace, group_races, Reading};
+/// let t = trace::parse("buffer b 64\nfill b 1\nsubmit\nwait\nhost-read b\n").expect("a valid trace");
+/// let races = spec::races(&t.program, Reading::MemoryModel)?;
+/// let groups = group_races(&t.program, &races);
+/// let layout = resolve(&t.program)?;
+/// let h = race_group_hazard(&t.program, &layout, &groups[0], Reading::MemoryModel);
+/// // The wait is there; the barrier is not.
+/// assert_eq!(
+///     h.fix_text(&t.program),
+///     "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ b[0..64] before the submit the host waits on"
+/// );
+/// # Ok::<(), vksync::ProgramError>(())
+/// ```
+pub fn race_group_hazard(
+    program: &Program,
+    layout: &Layout,
+    group: &RaceGroup,
+    reading: crate::Reading,
+) -> Hazard {
+    let r = &group.race;
+    let (needs_barrier, needs_wait) = host_needs(program, r);
+    let raw = |prior: StageAccess| raw_of_race(r, prior, (needs_barrier, needs_wait), reading);
+    let sem = Semantics::for_reading(reading);
+    let queue = queue_at(program, r.command);
+    let mut h = lift(&raw(r.prior), &race_access(program, layout, queue, sem, r));
+    for &prior in group.priors.iter().filter(|&&p| p != r.prior) {
+        h.fix = crate::group::covering(h.fix, fix_for(&raw(prior), h.region));
+    }
+    if let Some(b) = h.fix.barrier.as_mut() {
+        // `ALL_COMMANDS` holds every other stage: it is named alone.
+        if b.src_stage_mask.contains(PipelineStageFlags2::ALL_COMMANDS) {
+            b.src_stage_mask = PipelineStageFlags2::ALL_COMMANDS;
+        }
+    }
+    across_queue_of(program, &mut h);
+    h
+}
+
+/// Race `r` as the checker's hazard with earlier access `prior` (one of
+/// its group's), `(needs_barrier, needs_wait)` given, visibility as
+/// `reading` asks.
+fn raw_of_race(
+    r: &crate::spec::Race,
+    prior: StageAccess,
+    (needs_barrier, needs_wait): (bool, bool),
+    reading: crate::Reading,
+) -> RawHazard {
+    RawHazard {
+        kind: r.kind,
+        command: r.command,
+        prior_command: r.prior_command,
+        mem: r.mem,
+        range: r.range,
+        current: r.current,
+        prior,
+        needs_barrier,
+        needs_wait,
+        needs_visibility: r
+            .kind
+            .needs_visibility(reading == crate::Reading::VisibleToWrites),
+        prior_in_flight: false,
+    }
+}
+
+/// The queue command `i` runs on: that of the first submit at or after
+/// it (the implicit submit at the end goes to the first queue), as
+/// [`Program::command_queues`] says for every command at once.
+fn queue_at(program: &Program, i: usize) -> QueueId {
+    program
+        .commands
+        .get(i..)
+        .unwrap_or_default()
+        .iter()
+        .find_map(|c| match c {
+            Command::Submit(s) => Some(s.queue),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// `(needs_barrier, needs_wait)` for race `r` ([`race_group_hazard`]): for
+/// a host access after a device access, which of the barrier into `HOST`
+/// and the fence wait the program lacks, by the rule the single-queue
+/// checker applies (`crate::sync::value::write_conflict`: a barrier already
+/// recorded still needs its submit and wait; after a device read the wait
+/// alone); otherwise a barrier.
+fn host_needs(program: &Program, r: &crate::spec::Race) -> (bool, bool) {
+    let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
+    if !host(r.current) || host(r.prior) {
+        return (true, false);
+    }
+    if !r.prior.is_write() {
+        // A fence wait orders a device read before the host's write
+        // (`crate::sync::value::read_satisfied`): no barrier.
+        return (false, true);
+    }
+    let (p, c) = (r.prior_command, r.command);
+    let queue = queue_at(program, p);
+    let between = program.commands.get(p + 1..c).unwrap_or_default();
+    // The submit of the earlier access's batch, then a fence of its queue.
+    let waited = between
+        .iter()
+        .position(|x| matches!(x, Command::Submit(_)))
+        .is_some_and(|s| {
+            between[s + 1..].iter().any(|x| {
+                matches!(x, Command::Wait(crate::ir::queue::WaitFor::All))
+                    || matches!(x, Command::Wait(crate::ir::queue::WaitFor::Queue(q)) if *q == queue)
+            })
+        });
+    let to_host = PipelineStageFlags2::HOST | PipelineStageFlags2::ALL_COMMANDS;
+    let host_access = AccessFlags2::HOST_READ
+        | AccessFlags2::HOST_WRITE
+        | AccessFlags2::MEMORY_READ
+        | AccessFlags2::MEMORY_WRITE;
+    let from = r.prior.stage().flag() | PipelineStageFlags2::ALL_COMMANDS;
+    let granted = between.iter().enumerate().any(|(k, x)| {
+        matches!(x, Command::Barrier(d) if d.barriers.iter().any(|b| {
+            b.dst_stage_mask.intersects(to_host)
+                && b.dst_access_mask.intersects(host_access)
+                && b.src_stage_mask.intersects(from)
+        })) && queue_at(program, p + 1 + k) == queue
+    });
+    (!granted, !waited || granted)
 }
 
 /// Like [`check`], but as a streaming caller sees the program: a hazard
@@ -482,23 +740,11 @@ fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Re
     let mut hazards: Vec<Hazard> = races
         .iter()
         .map(|r| {
-            let raw = RawHazard {
-                kind: r.kind,
-                command: r.command,
-                prior_command: r.prior_command,
-                mem: r.mem,
-                range: r.range,
-                current: r.current,
-                prior: r.prior,
-                // As the multi-queue walk derives them (`sync::queues`).
-                needs_barrier: true,
-                needs_wait: r.current.stage() == crate::vk::scope::Stage::Host,
-                needs_visibility: r
-                    .kind
-                    .needs_visibility(reading == crate::Reading::VisibleToWrites),
-                prior_in_flight: false,
-            };
-            lift(&raw, &race_access(program, &layout, &queues, sem, r))
+            // As the multi-queue walk derives them (`sync::queues`).
+            let host = r.current.stage() == crate::vk::scope::Stage::Host;
+            let raw = raw_of_race(r, r.prior, (true, host), reading);
+            let queue = queues.get(r.command).copied().unwrap_or_default();
+            lift(&raw, &race_access(program, &layout, queue, sem, r))
         })
         .collect();
     across_queues(program, &mut hazards);
@@ -643,7 +889,7 @@ impl From<&Hazard> for crate::spec::Race {
 fn race_access(
     program: &Program,
     layout: &Layout,
-    queues: &[QueueId],
+    queue: QueueId,
     sem: Semantics,
     r: &crate::spec::Race,
 ) -> Access {
@@ -660,7 +906,7 @@ fn race_access(
         Command::Render(rc) => rc.pre_barriers().to_vec(),
         _ => Vec::new(),
     };
-    let family = program.queue_family(queues.get(r.command).copied().unwrap_or_default());
+    let family = program.queue_family(queue);
     let of = |region: Region| {
         layout.locate(region).map(|m| Access {
             region,
@@ -705,14 +951,30 @@ fn across_queues(program: &Program, hazards: &mut [Hazard]) {
     }
 }
 
+/// [`across_queue`] for one hazard of `program`, its two commands' queues
+/// found from the submits after them.
+fn across_queue_of(program: &Program, h: &mut Hazard) {
+    if program.queues.len() < 2 {
+        return;
+    }
+    let (signal_queue, wait_queue) = (queue_at(program, h.prior_command), queue_at(program, h.command));
+    semaphore_between(signal_queue, wait_queue, h);
+}
+
 /// [`across_queues`] for one hazard, given each command's queue
 /// ([`Program::command_queues`]; with one queue it sets nothing).
 fn across_queue(queues: &[QueueId], h: &mut Hazard) {
+    semaphore_between(queues[h.prior_command], queues[h.command], h);
+}
+
+/// Sets [`Fix::semaphore`] on `h` when its prior command runs on
+/// `signal_queue`, its command on another `wait_queue`, and neither side
+/// is the host's.
+fn semaphore_between(signal_queue: QueueId, wait_queue: QueueId, h: &mut Hazard) {
     let device = |sa: StageAccess| sa.stage() != crate::vk::scope::Stage::Host;
     if !(device(h.current) && device(h.prior)) {
         return;
     }
-    let (signal_queue, wait_queue) = (queues[h.prior_command], queues[h.command]);
     if signal_queue != wait_queue && h.fix.barrier.is_some() {
         h.fix.semaphore = Some(SemaphoreFix {
             signal_queue,

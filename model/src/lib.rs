@@ -88,6 +88,7 @@ mod tracker;
 pub mod vk;
 
 pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
+pub use hazard::race_group_hazard;
 pub use hazard::{
     check, check_grouped, check_program, check_report, check_streaming, check_with, Checked, CheckedGroups,
     DecidedBy, Fix, Hazard, SemaphoreFix,
@@ -120,9 +121,9 @@ pub use ir::render::{
     VertexRate,
 };
 pub use ir::renderpass::{
-    subpasses_between, transition_dependency, AttachmentDescription, AttachmentReference, ClearAttachments,
-    ColorReference, PassBegin, RenderPass, RenderPassError, RenderPassId, SubpassDependency,
-    SubpassDescription, SubpassIndex,
+    same_subpass_fix, subpasses_between, transition_dependency, AttachmentDescription, AttachmentReference,
+    ClearAttachments, ColorReference, PassBegin, RenderPass, RenderPassError, RenderPassId,
+    SubpassDependency, SubpassDescription, SubpassIndex,
 };
 pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};
@@ -132,5 +133,5 @@ pub use tracker::{
     TrackerError,
 };
 pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
-pub use vk::image::{Aspect, AspectMask, Format, ImageLayout};
+pub use vk::image::{Aspect, AspectMask, Format, ImageLayout, ImageUsage};
 pub use vk::scope::{Stage, StageAccess};

@@ -9,7 +9,10 @@
 //! mismatch against this reference. Bytes never written are *undefined*
 //! (a recycled blob holds whatever was there), and comparisons skip them.
 //! It does not model timing or synchronization: commands run one after
-//! another, in program order.
+//! another, in the order they execute, which is the trace's except that a
+//! host access recorded after a command not yet submitted runs before it
+//! (the order notes of `crate::ir::execution`; the order itself is that
+//! module's `host_accesses_first`, which the planners apply too).
 //!
 //! **Images.** An `image`-declared object has texels of its own: its
 //! notional bytes (`docs/trace-format.md`, "Images": per aspect plane, mip,
@@ -36,6 +39,7 @@
 //! [`crate::ir::layout::resolve`] accepted, so ranges are in bounds and
 //! image commands' subresources exist.
 
+use crate::ir::execution::host_accesses_first;
 use crate::ir::image::{view_range, BufferImageCopy, ImageDesc, ImageOp, SubresourceLayers};
 use crate::ir::layout::{resolve, Layout, MemId, MemRange, ProgramError};
 use crate::ir::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
@@ -902,13 +906,26 @@ fn blit_equal(
     }
 }
 
-/// Runs a well-formed program (see [`crate::ir::layout::resolve`]) in program
-/// order and returns what each host read saw.
+/// The order in which the reference runs `program`'s commands (indices of
+/// `program`): the trace's, except that a host access recorded after a
+/// command it runs before (an [`crate::ir::execution::OrderNote`]) runs
+/// ahead of it, as `vkQueueSubmit`'s first scope has it. The order is
+/// `host_accesses_first`'s, the one the planners apply, so a plan and its
+/// input run the same way here.
+fn execution_order(program: &Program, layout: &Layout) -> Vec<usize> {
+    host_accesses_first(program, layout).unwrap_or_else(|| (0..program.commands.len()).collect())
+}
+
+/// Runs a well-formed program (see [`crate::ir::layout::resolve`]) in the
+/// order it executes (`execution_order`: trace order, with each host
+/// access that has an order note ahead of the unsubmitted commands it runs
+/// before) and returns what each host read saw, in that order (host
+/// operations keep their trace order, so it is the reads' trace order).
 pub fn run(program: &Program) -> Result<Vec<Readback>, ReferenceError> {
     let mut store = Store::new(program)?;
     let mut out = Vec::new();
-    for (ci, c) in program.commands.iter().enumerate() {
-        step(program, &mut store, ci, c, &mut out)?;
+    for ci in execution_order(program, &store.layout) {
+        step(program, &mut store, ci, &program.commands[ci], &mut out)?;
     }
     Ok(out)
 }
@@ -925,7 +942,8 @@ pub struct WordChange {
 
 /// The history of the word that host read `read` (a command index) sees
 /// at byte `offset` of its region: the value it starts with, then each
-/// command before the read that changed it, in trace order. For telling
+/// command that ran before the read and changed it, in the order
+/// [`run`] runs them (`execution_order`). For telling
 /// which write a wrong device value came from: a stale value is an
 /// earlier entry. Empty when `read` is no host read or the word passes
 /// its end.
@@ -949,8 +967,9 @@ pub fn word_history(program: &Program, read: usize, offset: u64) -> Result<Vec<W
         value: value(&store),
     }];
     let mut out = Vec::new();
-    for (ci, c) in program.commands[..read].iter().enumerate() {
-        step(program, &mut store, ci, c, &mut out)?;
+    let order = execution_order(program, &store.layout);
+    for ci in order.into_iter().take_while(|&ci| ci != read) {
+        step(program, &mut store, ci, &program.commands[ci], &mut out)?;
         let v = value(&store);
         if history.last().is_some_and(|last| last.value != v) {
             history.push(WordChange {
@@ -1747,25 +1766,25 @@ mod tests {
     fn word_history_lists_each_change_of_a_word() {
         let text = "buffer a 16\nbuffer b 16\nhost-write a 5000\nhost-write b 3000\n\
                     dispatch scale_add(2,6) read a write b\nfill a 649\nfill a[4..8] 649\n\
-                    host-read b\nhost-read a\n";
+                    submit\nwait\nhost-read b\nhost-read a\n";
         let t = parse(text).unwrap();
         let w = |command, value| WordChange { command, value };
         // (read, offset, history)
         let cases: Vec<(usize, u64, Vec<WordChange>)> = vec![
             // b: undefined, the host write, the dispatch (2 * 5000 + 6).
             (
-                5,
+                7,
                 0,
                 vec![w(None, None), w(Some(1), Some(3000)), w(Some(2), Some(10_006))],
             ),
             // a's word 1: the second fill writes the same value, no change.
             (
-                6,
+                8,
                 4,
                 vec![w(None, None), w(Some(0), Some(5001)), w(Some(3), Some(649))],
             ),
             // Past the end, and a command that is no host read.
-            (6, 13, vec![]),
+            (8, 13, vec![]),
             (2, 0, vec![]),
         ];
         for (read, offset, want) in cases {
@@ -1800,12 +1819,59 @@ mod tests {
             .collect()
     }
 
+    /// A host access recorded after a command not yet submitted runs
+    /// before it ("the first synchronization scope [of `vkQueueSubmit`]
+    /// includes execution of vkQueueSubmit on the host and anything that
+    /// happened-before it"): the reference runs it there, as the planners
+    /// order it. Each case: the trace, the words each host read sees.
+    #[test]
+    fn host_accesses_run_before_unsubmitted_commands() {
+        // The words of each host read, in order.
+        type Reads = Vec<Vec<Option<u32>>>;
+        let cases: &[(&str, &str, Reads)] = &[
+            (
+                "a host write after an unsubmitted copy of its bytes: the copy sees the new value",
+                "buffer a 8\nbuffer b 8\nhost-write a 1\ncopy a -> b\nhost-write a 7\nsubmit\nwait\nhost-read b\n",
+                vec![vec![Some(7), Some(8)]],
+            ),
+            (
+                "a host read after an unsubmitted fill: the old value",
+                "buffer a 8\nhost-write a 1\nsubmit\nwait\nfill a 5\nhost-read a\nsubmit\nwait\nhost-read a\n",
+                vec![vec![Some(1), Some(2)], vec![Some(5), Some(5)]],
+            ),
+            (
+                "a host read after an unsubmitted fill, never submitted: the old value",
+                "buffer a 8\nhost-write a 1\nsubmit\nwait\nfill a 5\nhost-read a\n",
+                vec![vec![Some(1), Some(2)]],
+            ),
+            (
+                "host accesses keep their own order; only the noted ones' segment moves",
+                "buffer a 8\nbuffer b 8\nhost-write a 1\nsubmit\nwait\ndispatch scale(2) rw a\n\
+                 host-read a\nhost-write a 10\nhost-read a\nsubmit\nwait\nhost-read a\n",
+                vec![
+                    vec![Some(1), Some(2)],
+                    vec![Some(10), Some(11)],
+                    vec![Some(20), Some(22)],
+                ],
+            ),
+            (
+                "a host read after a submit and wait sees the device's work",
+                "buffer a 8\nfill a 3\nsubmit\nwait\nhost-read a\n",
+                vec![vec![Some(3), Some(3)]],
+            ),
+        ];
+        for (what, text, want) in cases {
+            let got: Vec<Vec<Option<u32>>> = reads(text).iter().map(|r| words(r)).collect();
+            assert_eq!(&got, want, "{what}");
+        }
+    }
+
     #[test]
     fn kernels_compute_in_wrapping_u32() {
         let r = reads(
             "buffer a 8\nbuffer b 8\nbuffer c 8\nhost-write a 0xfffffffe\n\
              dispatch scale_add(2,5) read a write b\ndispatch add read a read b write c\n\
-             dispatch scale(3) rw c\nhost-read b\nhost-read c\n",
+             dispatch scale(3) rw c\nsubmit\nwait\nhost-read b\nhost-read c\n",
         );
         // a = [0xfffffffe, 0xffffffff]; b = a*2+5 wrapping = [1, 3].
         assert_eq!(words(&r[0]), vec![Some(1), Some(3)]);
@@ -1817,7 +1883,7 @@ mod tests {
     fn recycled_blobs_are_undefined_and_aliases_share_bytes() {
         let r = reads(
             "pool p 256\nbuffer a 64\nbuffer v 16 alias a 16\nalloc x 64 from p\nfill x 7\nfree x\n\
-             alloc y 64 from p\nhost-read y[0..4]\nfill a 1\nfill v[0..4] 9\nhost-read a[16..24]\n",
+             alloc y 64 from p\nhost-read y[0..4]\nfill a 1\nfill v[0..4] 9\nsubmit\nwait\nhost-read a[16..24]\n",
         );
         assert_eq!(r[0], vec![None; 4]);
         assert_eq!(words(&r[1]), vec![Some(9), Some(1)]);
@@ -1827,7 +1893,7 @@ mod tests {
     fn blobs_share_their_pools_bytes() {
         // A blob is bytes of its pool: a write through either is seen
         // through the other.
-        let r = reads("pool p 256\nalloc x 64 from p\nfill x 7\nhost-read p[0..4]\nfill p[0..64] 5\nhost-read x[0..4]\n");
+        let r = reads("pool p 256\nalloc x 64 from p\nfill x 7\nsubmit\nwait\nhost-read p[0..4]\nfill p[0..64] 5\nsubmit\nwait\nhost-read x[0..4]\n");
         assert_eq!(words(&r[0]), vec![Some(7)]);
         assert_eq!(words(&r[1]), vec![Some(5)]);
     }
@@ -1867,67 +1933,67 @@ mod tests {
         let cases: Vec<(String, Vec<Option<u32>>)> = vec![
             // Up and down again, tightly packed: the same words.
             (
-                format!("{up}copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                format!("{up}copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 (100..108).map(Some).collect(),
             ),
             // bufferRowLength 5: the buffer's rows are 5 texels apart, and
             // layer 1 follows at 5 * 2 texels (bufferImageHeight 0 = the height).
             (
                 "copy-buffer-to-image s -> t GENERAL bufferRowLength=5 imageSubresource=COLOR:0:0..2 imageExtent=4,2,1\n\
-                 copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nhost-read d[0..32]\n"
+                 copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nsubmit\nwait\nhost-read d[0..32]\n"
                     .to_string(),
                 vec![110, 111, 112, 113, 115, 116, 117, 118].into_iter().map(Some).collect(),
             ),
             // A 2x1 rectangle at (1, 1) read back with bufferImageHeight 3 and
             // bufferOffset 8 into a zero-filled buffer.
             (
-                format!("{up}fill d 0\ncopy-image-to-buffer t GENERAL -> d bufferOffset=8 imageSubresource=COLOR:0:0 imageOffset=1,1,0 imageExtent=2,1,1\nhost-read d[0..20]\n"),
+                format!("{up}fill d 0\ncopy-image-to-buffer t GENERAL -> d bufferOffset=8 imageSubresource=COLOR:0:0 imageOffset=1,1,0 imageExtent=2,1,1\nsubmit\nwait\nhost-read d[0..20]\n"),
                 vec![Some(0), Some(0), Some(105), Some(106), Some(0)],
             ),
             // copy-image from layer 1 of t to layer 0 of u, offset by one texel.
             (
                 format!("{up}copy-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:1 dstSubresource=COLOR:0:0 dstOffset=1,0,0 extent=3,2,1\n\
-                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 vec![n, Some(108), Some(109), Some(110), n, Some(112), Some(113), Some(114)],
             ),
             // An equal-size blit mirrored along x; a scaled one is undefined.
             (
                 format!("{up}blit-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,2,1 dstSubresource=COLOR:0:0 dstOffsets=4,0,0:0,2,1\n\
-                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,2,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 vec![103, 102, 101, 100, 107, 106, 105, 104].into_iter().map(Some).collect(),
             ),
             (
                 format!("{up}copy-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=4,2,1\n\
                          blit-image t GENERAL -> u GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:2,2,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:1,1,1\n\
-                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nhost-read d[0..16]\n"),
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..16]\n"),
                 vec![n, Some(101), Some(102), Some(103)],
             ),
             // Texel blocks of different sizes: not computed (and no panic).
             (
                 format!("{up}fill d 0\ncopy-image t GENERAL -> b GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=2,2,1\n\
-                         copy-image-to-buffer b GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nhost-read d[0..8]\n"),
+                         copy-image-to-buffer b GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..8]\n"),
                 vec![n, Some(0)],
             ),
             // A clear writes zeros; a transition from UNDEFINED discards.
             (
                 format!("{up}clear-color-image t GENERAL COLOR:0:1\n\
-                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nhost-read d[0..32]\n"),
+                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 vec![100, 101, 102, 103, 0, 0, 0, 0].into_iter().map(Some).collect(),
             ),
             (
                 format!("{up}barrier NONE:NONE -> NONE:NONE t COLOR:0:1 UNDEFINED->GENERAL\n\
-                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nhost-read d[0..32]\n"),
+                         copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0..2 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 vec![Some(100), Some(101), Some(102), Some(103), n, n, n, n],
             ),
             // The image kernels, texel by texel over equal views.
             (
                 format!("{up}dispatch image_scale_add(2,1) image-read t COLOR:0:0.. image-write u COLOR:0:0..\n\
-                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nhost-read d[0..32]\n"),
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:1 imageExtent=4,2,1\nsubmit\nwait\nhost-read d[0..32]\n"),
                 (108..116).map(|x| Some(x * 2 + 1)).collect(),
             ),
             (
                 format!("{up}dispatch image_slow(3) image-read t COLOR:0:1 image-write u COLOR:0:0\n\
-                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=1,1,1\nhost-read d[0..4]\n"),
+                         copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=1,1,1\nsubmit\nwait\nhost-read d[0..4]\n"),
                 vec![Some(Kernel::Slow { iters: 3 }.apply(&[108]))],
             ),
         ];
@@ -1945,14 +2011,17 @@ mod tests {
         let head = "buffer m 64\nbuffer s 64\nbuffer d 64\nimage t R32_UINT 2x2 alias m 16\n\
                     barrier NONE:NONE -> NONE:NONE t COLOR:0:0 UNDEFINED->GENERAL\nhost-write s 7\nfill m 5\n\
                     copy-buffer-to-image s -> t GENERAL imageSubresource=COLOR:0:0 imageExtent=2,2,1\n";
-        let down = "copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=2,2,1\nhost-read d[0..16]\n";
+        let down = "copy-image-to-buffer t GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=2,2,1\nsubmit\nwait\nhost-read d[0..16]\n";
         let cases: Vec<(String, Vec<Option<u32>>)> = vec![
             (down.to_string(), (7..11).map(Some).collect()),
             // Bytes of m outside the image's binding: the image keeps its texels.
             (format!("fill m[0..16] 9\n{down}"), (7..11).map(Some).collect()),
             (format!("fill m[28..32] 9\n{down}"), vec![None; 4]),
             // The image's memory seen through m after the upload.
-            ("host-read m[12..24]\n".to_string(), vec![Some(5), None, None]),
+            (
+                "submit\nwait\nhost-read m[12..24]\n".to_string(),
+                vec![Some(5), None, None],
+            ),
         ];
         for (tail, want) in cases {
             let r = reads(&format!("{head}{tail}"));
@@ -2008,7 +2077,7 @@ mod tests {
                     begin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth d DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR STORE\n";
         let tail = "end-rendering\n\
                     barrier ALL_COMMANDS:MEMORY_WRITE -> COPY:TRANSFER_READ c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->TRANSFER_SRC_OPTIMAL\n\
-                    copy-image-to-buffer c TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,2,1\nhost-read out\n";
+                    copy-image-to-buffer c TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,2,1\nsubmit\nwait\nhost-read out\n";
         let (v, w) = (0x0204_0002u32, 0x0203_0001u32);
         // (the spec's rule, records written before the instance, draws,
         // the color words row by row; `None` where undefined).

@@ -63,6 +63,29 @@ pub struct Semantics {
     /// that it was made available ("available memory is automatically made
     /// visible to a layout transition").
     pub transition_needs_visibility: bool,
+    /// D14: `true`: no first scope of another command holds a layout
+    /// transition, `ALL_COMMANDS` with `MEMORY_WRITE` included (only its
+    /// own barrier's second half makes it available), as the 1.3.239
+    /// layer has it. The specification (and vksync, and the layers since
+    /// 1.4) holds it in an `ALL_COMMANDS` first synchronization scope ("all
+    /// operations performed by all commands supported on the queue"), and
+    /// its write with it (the layers: with `MEMORY_WRITE` only, D28).
+    pub transition_outside_all_commands_first: bool,
+    /// D27: `true`: no second scope of an earlier command orders an access
+    /// before a later layout transition, `ALL_COMMANDS` included (only the
+    /// transition's own barrier's first scopes do), as every layer has it.
+    /// The specification (and vksync) holds the transition in an earlier
+    /// `ALL_COMMANDS` second synchronization scope.
+    pub transition_outside_all_commands_second: bool,
+    /// D28: `true`: a later barrier makes a layout transition's write
+    /// available (and visible) only when its first access scope holds the
+    /// write, which takes `ALL_COMMANDS` with `MEMORY_WRITE`, as the layers
+    /// since 1.4 have it (`ALL_COMMANDS:NONE` orders the transition but
+    /// makes nothing visible). The specification (and vksync) makes the
+    /// write available at the transition itself ("writes performed by a
+    /// layout transition are automatically made available"), so any
+    /// first synchronization scope that holds the transition is enough.
+    pub transition_write_needs_memory_write: bool,
 }
 
 /// How a write after a write is decided. The memory model appendix defines
@@ -109,6 +132,9 @@ impl Semantics {
         waw_needs_visibility: false,
         last_write_shortcut: false,
         transition_needs_visibility: false,
+        transition_outside_all_commands_first: false,
+        transition_outside_all_commands_second: false,
+        transition_write_needs_memory_write: false,
     };
 
     /// The specification under `reading` (the checker's side of D2).

@@ -19,7 +19,8 @@ event f
 fn case(name: &str, body: &str, expected: &[&str]) {
     let text = format!("{HEADER}{body}");
     let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let names = ["a", "b", "c"];
+    // A case may declare image `im` on its first line (memory object 3).
+    let names = ["a", "b", "c", "im"];
     for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
         let found = races(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut got: Vec<String> = found
@@ -125,6 +126,72 @@ fn events_order_what_precedes_the_set_before_what_follows_the_wait() {
     for (name, body, expected) in cases {
         case(name, body, expected);
     }
+}
+
+/// An image memory barrier in an event's dependency info: the set's and the
+/// wait's are compared by value (subresource range, layouts), not by the
+/// entry each barrier has in the program's image barriers, and a
+/// `REMAINING` count equals only `REMAINING` ("exactly equal",
+/// VUID-vkCmdWaitEvents2-pEvents-10788). `im` is 2 mips x 2 layers of
+/// 8x8 R32_UINT: mip 0 layer 0 is im[0..256].
+#[test]
+fn image_barriers_in_events_are_compared_by_value() {
+    const IM: &str = "image im R32_UINT 8x8 mips 2 layers 2\nbarrier NONE:NONE -> CLEAR:TRANSFER_WRITE im COLOR:0..:0.. UNDEFINED->GENERAL\nclear-color-image im GENERAL COLOR:0..:0..\n";
+    let rows: &[(&str, &str, &str, &[&str])] = &[
+        ("one subresource", "im COLOR:0:0 GENERAL->GENERAL", "im COLOR:0:0 GENERAL->GENERAL", &[]),
+        (
+            "every subresource, REMAINING",
+            "im COLOR:0..:0.. GENERAL->GENERAL",
+            "im COLOR:0..:0.. GENERAL->GENERAL",
+            &[],
+        ),
+        (
+            "a range of several byte ranges (mip 0..2, layer 1)",
+            "im COLOR:0..2:1 GENERAL->GENERAL",
+            "im COLOR:0..2:1 GENERAL->GENERAL",
+            &["L11 READ_AFTER_WRITE im[0..256] after L7", "L11 READ_AFTER_WRITE im[0..256] after L8"],
+        ),
+        (
+            "two image barriers and a buffer barrier",
+            "im COLOR:0:0 GENERAL->GENERAL; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:1:0.. GENERAL->GENERAL; NONE:NONE -> NONE:NONE a[0..16]",
+            "im COLOR:0:0 GENERAL->GENERAL; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:1:0.. GENERAL->GENERAL; NONE:NONE -> NONE:NONE a[0..16]",
+            &[],
+        ),
+    ];
+    for (name, set, wait, expected) in rows {
+        let body = format!(
+            "{IM}set-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ {set}\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ {wait}\ncopy-image-to-buffer im GENERAL -> a imageSubresource=COLOR:0:0 imageExtent=8,8,1\n"
+        );
+        case(name, &body, expected);
+    }
+    // Refused: what differs is named.
+    let refused: &[(&str, &str, &str)] = &[
+        ("im COLOR:0:0 GENERAL->GENERAL", "im COLOR:0:1 GENERAL->GENERAL", "barrier 0: subresourceRange COLOR:0:1 (set: COLOR:0:0)"),
+        ("im COLOR:0..:0 GENERAL->GENERAL", "im COLOR:0..2:0 GENERAL->GENERAL", "barrier 0: subresourceRange COLOR:0..2:0 (set: COLOR:0..:0)"),
+        ("im COLOR:0:0 GENERAL->GENERAL", "a[0..16]", "barrier 0: the buffer range (or a memory barrier where the set has a buffer or image barrier, or the reverse)"),
+        ("im COLOR:0:0 GENERAL->GENERAL", "", "barrier 0: the buffer range (or a memory barrier where the set has a buffer or image barrier, or the reverse)"),
+    ];
+    for (set, wait, difference) in refused {
+        let body = format!(
+            "{HEADER}{IM}set-event e COPY:NONE -> COPY:NONE {set}\nwait-events e COPY:NONE -> COPY:NONE {wait}\n"
+        );
+        let err = trace::parse(&body).expect_err(&body).to_string();
+        assert_eq!(
+            err,
+            format!("10:13: the dependency info waited on for event `e` differs from the one it was set with in {difference} (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
+            "{body}"
+        );
+    }
+    // With a transition (oldLayout != newLayout): refused as not modelled,
+    // whether or not the wait repeats it.
+    let body = format!(
+        "{HEADER}{IM}set-event e COPY:NONE -> COPY:NONE im COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n"
+    );
+    let err = trace::parse(&body).expect_err(&body).to_string();
+    assert!(
+        err.contains("image layout transitions in an event's dependency info are not modelled"),
+        "{err}"
+    );
 }
 
 /// Synchronization-1 events (`docs/semantics.md`, "Events"): the set is an

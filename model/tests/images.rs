@@ -400,6 +400,211 @@ fn layout_rules() {
     }
 }
 
+/// "The union of all source regions, and the union of all destination
+/// regions, specified by the elements of pRegions, must not overlap in
+/// memory" (VUID-vkCmdCopyImageToBuffer-pRegions-00184,
+/// VUID-vkCmdCopyBufferToImage-pRegions-00173,
+/// VUID-vkCmdCopyImage-pRegions-00124): decided on the exact bytes of each
+/// region (its block rows) where they lie in memory, as for
+/// `vkCmdCopyBuffer`. `lin` (R32 4x4, 64 bytes) aliases `mem[0..64]`.
+#[test]
+fn copies_whose_source_and_destination_overlap_in_memory_are_refused() {
+    const LIN_SRC: &str =
+        "barrier NONE:NONE -> COPY:TRANSFER_READ lin COLOR:0:0 UNDEFINED->TRANSFER_SRC_OPTIMAL\n";
+    const TEX_GENERAL: &str =
+        "barrier NONE:NONE -> COPY:TRANSFER_READ|TRANSFER_WRITE tex COLOR:0..:0.. UNDEFINED->GENERAL\n";
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "image to a buffer aliasing it",
+            format!("{LIN_SRC}copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> mem imageSubresource=COLOR:0:0 imageExtent=4,4,1"),
+            "6: vkCmdCopyImageToBuffer: the source of region 0 (lin[COLOR:0:0]) and the destination of region 0 (mem[0..64]) overlap in memory (VUID-vkCmdCopyImageToBuffer-pRegions-00184)",
+        ),
+        (
+            "image to the bytes of the buffer past it",
+            format!("{LIN_SRC}copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> mem bufferOffset=64 imageSubresource=COLOR:0:0 imageExtent=4,4,1"),
+            "",
+        ),
+        (
+            "one region's destination over another's source, in an aliasing buffer",
+            format!("{LIN_SRC}copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> mem bufferOffset=64 imageSubresource=COLOR:0:0 imageExtent=4,1,1 ; bufferOffset=128 imageSubresource=COLOR:0:0 imageOffset=0,3,0 imageExtent=4,1,1 ; bufferOffset=48 imageSubresource=COLOR:0:0 imageOffset=0,1,0 imageExtent=1,1,1"),
+            "6: vkCmdCopyImageToBuffer: the source of region 1 (lin[COLOR:0:0 bytes 48..64]) and the destination of region 2 (mem[48..52]) overlap in memory (VUID-vkCmdCopyImageToBuffer-pRegions-00184)",
+        ),
+        (
+            "a buffer into the image it aliases",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE lin COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image mem -> lin TRANSFER_DST_OPTIMAL bufferOffset=60 imageSubresource=COLOR:0:0 imageOffset=3,3,0 imageExtent=1,1,1".into(),
+            "6: vkCmdCopyBufferToImage: the source of region 0 (mem[60..64]) and the destination of region 0 (lin[COLOR:0:0 bytes 60..64]) overlap in memory (VUID-vkCmdCopyBufferToImage-pRegions-00173)",
+        ),
+        (
+            "a buffer into the image it aliases, disjoint bytes",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE lin COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image mem -> lin TRANSFER_DST_OPTIMAL bufferOffset=60 imageSubresource=COLOR:0:0 imageOffset=0,2,0 imageExtent=1,1,1".into(),
+            "",
+        ),
+        (
+            "overlapping rectangles of one subresource",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 dstOffset=2,0,0 extent=4,4,1"),
+            "6: vkCmdCopyImage: the source of region 0 (tex[COLOR:0:0 bytes 0..16]) and the destination of region 0 (tex[COLOR:0:0 bytes 8..24]) overlap in memory (VUID-vkCmdCopyImage-pRegions-00124)",
+        ),
+        (
+            "disjoint rectangles of one subresource on the same rows",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 dstOffset=4,0,0 extent=4,4,1"),
+            "",
+        ),
+        (
+            "another layer of the image",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:1 extent=16,16,1"),
+            "",
+        ),
+        (
+            "one region's destination over another's source",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:1 extent=4,4,1 ; srcSubresource=COLOR:1:0 dstSubresource=COLOR:0:0 dstOffset=0,3,0 extent=4,4,1"),
+            "6: vkCmdCopyImage: the source of region 0 (tex[COLOR:0:0 bytes 192..208]) and the destination of region 1 (tex[COLOR:0:0 bytes 192..208]) overlap in memory (VUID-vkCmdCopyImage-pRegions-00124)",
+        ),
+        (
+            // Past MAX_RANGES rows an access widens to its hull; the overlap
+            // rule uses the exact rows, so two disjoint column bands of a
+            // tall image are no overlap.
+            "disjoint column bands of many rows",
+            "image big R8_UNORM 128x128\nbarrier NONE:NONE -> COPY:TRANSFER_READ|TRANSFER_WRITE big COLOR:0:0 UNDEFINED->GENERAL\ncopy-image big GENERAL -> big GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 dstOffset=64,0,0 extent=64,128,1".into(),
+            "",
+        ),
+    ];
+    for (name, body, want) in cases {
+        assert_eq!(error(body), *want, "case `{name}`");
+    }
+}
+
+/// "Each memory location accessed by this command must not be accessed by
+/// more than one destination region" (Vulkan 1.4.358:
+/// VUID-vkCmdCopyImage-pRegions-12484, VUID-vkCmdCopyBufferToImage-pRegions-12483,
+/// VUID-vkCmdCopyImageToBuffer-pRegions-12485), decided on the same exact
+/// bytes as the source/destination rule; `vkCmdResolveImage` has no such
+/// rule (its VUID-vkCmdResolveImage-pRegions-00255 is on sources against
+/// destinations only).
+#[test]
+fn copies_whose_destinations_overlap_each_other_are_refused() {
+    const TEX_GENERAL: &str =
+        "barrier NONE:NONE -> COPY:TRANSFER_READ|TRANSFER_WRITE tex COLOR:0..:0.. UNDEFINED->GENERAL\n";
+    const LIN_SRC: &str =
+        "barrier NONE:NONE -> COPY:TRANSFER_READ lin COLOR:0:0 UNDEFINED->TRANSFER_SRC_OPTIMAL\n";
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "two image regions writing one rectangle's rows",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:1 extent=4,4,1 ; srcSubresource=COLOR:1:0 dstSubresource=COLOR:0:1 dstOffset=2,2,0 extent=4,4,1"),
+            "6: vkCmdCopyImage: the destinations of region 0 (tex[COLOR:0:1 bytes 128..144]) and region 1 (tex[COLOR:0:1 bytes 136..152]) overlap in memory (VUID-vkCmdCopyImage-pRegions-12484)",
+        ),
+        (
+            "two image regions side by side",
+            format!("{TEX_GENERAL}copy-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:1 extent=4,4,1 ; srcSubresource=COLOR:1:0 dstSubresource=COLOR:0:1 dstOffset=4,0,0 extent=4,4,1"),
+            "",
+        ),
+        (
+            "two buffer regions into one texel",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image staging -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=2,1,1 ; bufferOffset=64 imageSubresource=COLOR:0:0 imageOffset=1,0,0 imageExtent=1,1,1".into(),
+            "6: vkCmdCopyBufferToImage: the destinations of region 0 (tex[COLOR:0:0 bytes 0..8]) and region 1 (tex[COLOR:0:0 bytes 4..8]) overlap in memory (VUID-vkCmdCopyBufferToImage-pRegions-12483)",
+        ),
+        (
+            "two rows into overlapping buffer bytes",
+            format!("{LIN_SRC}copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> staging imageSubresource=COLOR:0:0 imageExtent=4,1,1 ; bufferOffset=8 imageSubresource=COLOR:0:0 imageOffset=0,1,0 imageExtent=4,1,1"),
+            "6: vkCmdCopyImageToBuffer: the destinations of region 0 (staging[0..16]) and region 1 (staging[8..24]) overlap in memory (VUID-vkCmdCopyImageToBuffer-pRegions-12485)",
+        ),
+        (
+            "the same rows read twice into disjoint bytes",
+            format!("{LIN_SRC}copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> staging imageSubresource=COLOR:0:0 imageExtent=4,1,1 ; bufferOffset=16 imageSubresource=COLOR:0:0 imageExtent=4,1,1"),
+            "",
+        ),
+    ];
+    for (name, body, want) in cases {
+        assert_eq!(error(body), *want, "case `{name}`");
+    }
+}
+
+/// `vkCmdBlitImage`'s rules the model decides from the image
+/// declarations: formats (VUID-vkCmdBlitImage-srcImage-00229, -00230,
+/// -00231), each region's aspects and layer counts
+/// (VUID-VkImageBlit-aspectMask-00238, -layerCount-08800), and "The union
+/// of all destination regions ... must not overlap in memory with any
+/// texel that may be sampled" (VUID-vkCmdBlitImage-pRegions-00217) where
+/// no axis shrinks, so every source texel is sampled whatever the filter.
+#[test]
+fn blits_the_model_refuses() {
+    const DECL: &str = "image u R32_UINT 8x8 layers 2\nimage f R32_SFLOAT 8x8\nimage s R32_SINT 8x8\nimage d D32_SFLOAT 8x8\nimage ds D24_UNORM_S8_UINT 8x8\n";
+    // Lines 5-9 declare; one barrier (`general`, line 10) or two
+    // (`pair`, lines 10-11), then the blit (one line later with a sixth
+    // declaration).
+    let to = |img: &str, asp: &str, layout: &str| {
+        format!(
+            "barrier NONE:NONE -> BLIT:TRANSFER_READ|TRANSFER_WRITE {img} {asp}:0:0.. UNDEFINED->{layout}\n"
+        )
+    };
+    let general = format!("{DECL}{}", to("tex", "COLOR", "GENERAL"));
+    let pair = |a: &str, aa: &str, b: &str, ba: &str| {
+        format!(
+            "{DECL}{}{}",
+            to(a, aa, "TRANSFER_SRC_OPTIMAL"),
+            to(b, ba, "TRANSFER_DST_OPTIMAL")
+        )
+    };
+    let blit = |a: &str, aa: &str, b: &str, ba: &str| {
+        format!("blit-image {a} TRANSFER_SRC_OPTIMAL -> {b} TRANSFER_DST_OPTIMAL srcSubresource={aa}:0:0 srcOffsets=0,0,0:8,8,1 dstSubresource={ba}:0:0 dstOffsets=0,0,0:8,8,1")
+    };
+    let cases: &[(&str, String, &str)] = &[
+        ("a float to a float", format!("{}{}", pair("f", "COLOR", "tex", "COLOR"), blit("f", "COLOR", "tex", "COLOR")), ""),
+        (
+            "an unsigned integer to a float",
+            format!("{}{}", pair("u", "COLOR", "f", "COLOR"), blit("u", "COLOR", "f", "COLOR")),
+            "12:1: vkCmdBlitImage: srcImage `u` is R32_UINT and dstImage `f` is R32_SFLOAT: if either has an unsigned integer color format, the other must have one too (VUID-vkCmdBlitImage-srcImage-00230)",
+        ),
+        (
+            "a signed integer to an unsigned one",
+            format!("{}{}", pair("s", "COLOR", "u", "COLOR"), blit("s", "COLOR", "u", "COLOR")),
+            "12:1: vkCmdBlitImage: srcImage `s` is R32_SINT and dstImage `u` is R32_UINT: if either has a signed integer format, the other must have one too (VUID-vkCmdBlitImage-srcImage-00229)",
+        ),
+        (
+            "depth to another depth/stencil format",
+            format!("{}{}", pair("d", "DEPTH", "ds", "DEPTH"), blit("d", "DEPTH", "ds", "DEPTH")),
+            "12:1: vkCmdBlitImage: srcImage `d` is D32_SFLOAT and dstImage `ds` is D24_UNORM_S8_UINT: if either has a depth/stencil format, the other must have exactly the same format (VUID-vkCmdBlitImage-srcImage-00231)",
+        ),
+        (
+            "depth to the same format, one aspect, another stencil",
+            format!("{}{}", pair("ds", "DEPTH", "ds2", "DEPTH"), blit("ds", "DEPTH", "ds2", "STENCIL")).replace(DECL, &format!("{DECL}image ds2 D24_UNORM_S8_UINT 8x8\n")).replace("ds2 DEPTH:0:0..", "ds2 STENCIL:0:0.."),
+            "13:1: vkCmdBlitImage: pRegions[0]: srcSubresource.aspectMask DEPTH and dstSubresource.aspectMask STENCIL must match (VUID-VkImageBlit-aspectMask-00238)",
+        ),
+        (
+            "two layers into one",
+            format!("{}{}", pair("u", "COLOR", "u2", "COLOR"), blit("u", "COLOR", "u2", "COLOR").replace("srcSubresource=COLOR:0:0", "srcSubresource=COLOR:0:0..2")).replace(DECL, &format!("{DECL}image u2 R32_UINT 8x8\n")),
+            "13:1: vkCmdBlitImage: pRegions[0]: srcSubresource's 2 layers and dstSubresource's 1 must match (VUID-VkImageBlit-layerCount-08800)",
+        ),
+        (
+            "a 1:1 blit within one subresource onto its own texels",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:0:0 dstOffsets=6,3,0:2,7,1"),
+            "11: vkCmdBlitImage: the source of region 0 (tex[COLOR:0:0 bytes 192..208]) and the destination of region 0 (tex[COLOR:0:0 bytes 200..216]) overlap in memory (VUID-vkCmdBlitImage-pRegions-00217)",
+        ),
+        (
+            "a magnifying blit onto a sampled texel",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:2,2,1 dstSubresource=COLOR:0:0 dstOffsets=1,1,0:9,9,1"),
+            "11: vkCmdBlitImage: the source of region 0 (tex[COLOR:0:0 bytes 64..72]) and the destination of region 0 (tex[COLOR:0:0 bytes 68..100]) overlap in memory (VUID-vkCmdBlitImage-pRegions-00217)",
+        ),
+        (
+            "a minifying blit within one subresource is not decided",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:8,8,1 dstSubresource=COLOR:0:0 dstOffsets=1,1,0:5,5,1"),
+            "",
+        ),
+        (
+            "a 1:1 blit to the texels beside it",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:0:0 dstOffsets=4,0,0:8,4,1"),
+            "",
+        ),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(name, body, want)| {
+            let got = error(body);
+            (got != *want).then(|| format!("{name}:\n  got  {got}\n  want {want}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn image_declarations() {
     let cases: &[(&str, &str)] = &[
@@ -449,6 +654,41 @@ fn image_declarations() {
             "2: barrier 0: newLayout UNDEFINED of image `a` is not a layout an image can be transitioned to (VUID-VkImageMemoryBarrier2-newLayout-01198: with a layout transition or a queue family ownership transfer, newLayout must not be UNDEFINED or PREINITIALIZED)",
         ),
         ("image a R8_UNORM 4x4\nbarrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:0:0 UNDEFINED->UNDEFINED", ""),
+        // A layout whose valid usage requires a usage the format cannot
+        // have: VUID-VkImageMemoryBarrier2-oldLayout-01208 (COLOR_ATTACHMENT
+        // usage), -01209/-01210/-01658/-01659, -srcQueueFamilyIndex-04066/
+        // -04068 (DEPTH_STENCIL_ATTACHMENT usage), for a transition or an
+        // ownership transfer. No color format supports depth/stencil
+        // attachment use and no depth/stencil format color attachment use.
+        (
+            "image im R32_UINT 8x8\nbarrier NONE:NONE -> NONE:NONE im COLOR:0:0 UNDEFINED->DEPTH_STENCIL_ATTACHMENT_OPTIMAL",
+            "2: barrier 0: newLayout DEPTH_STENCIL_ATTACHMENT_OPTIMAL of image `im` needs a depth/stencil format, and R32_UINT is not one (VUID-VkImageMemoryBarrier2-oldLayout-01209: the layout requires a usage that format cannot have)",
+        ),
+        (
+            "image d D32_SFLOAT 4x4\nbarrier NONE:NONE -> NONE:NONE d DEPTH:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL",
+            "2: barrier 0: newLayout COLOR_ATTACHMENT_OPTIMAL of image `d` needs a color format, and D32_SFLOAT is not one (VUID-VkImageMemoryBarrier2-oldLayout-01208: the layout requires a usage that format cannot have)",
+        ),
+        (
+            "image im R32_UINT 8x8 initial GENERAL\nbarrier NONE:NONE -> NONE:NONE im COLOR:0:0 STENCIL_ATTACHMENT_OPTIMAL->GENERAL",
+            "2: barrier 0: oldLayout STENCIL_ATTACHMENT_OPTIMAL of image `im` needs a depth/stencil format, and R32_UINT is not one (VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04068: the layout requires a usage that format cannot have)",
+        ),
+        ("image d D32_SFLOAT 4x4\nbarrier NONE:NONE -> NONE:NONE d DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL", ""),
+        ("image d D24_UNORM_S8_UINT 4x4\nbarrier NONE:NONE -> NONE:NONE d DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_STENCIL_READ_ONLY_OPTIMAL", ""),
+        // One aspect of a depth/stencil format alone: valid with the
+        // separateDepthStencilLayouts feature (VUID-VkImageMemoryBarrier2-
+        // image-03319), which the model assumes (docs/semantics.md).
+        ("image d D24_UNORM_S8_UINT 4x4\nbarrier NONE:NONE -> NONE:NONE d DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL", ""),
+        // DEPTH_READ_ONLY_OPTIMAL and STENCIL_READ_ONLY_OPTIMAL also accept
+        // SAMPLED or INPUT_ATTACHMENT usage (-04065, -04067), which a color
+        // image may have: not refused.
+        ("image im R32_UINT 8x8\nbarrier NONE:NONE -> NONE:NONE im COLOR:0:0 UNDEFINED->DEPTH_READ_ONLY_OPTIMAL", ""),
+        // The same rules for a layout that work before the program left:
+        // only a barrier naming it could have.
+        (
+            "image im R32_UINT 8x8 initial DEPTH_STENCIL_ATTACHMENT_OPTIMAL",
+            "1:31: initial layout DEPTH_STENCIL_ATTACHMENT_OPTIMAL of image `im` needs a depth/stencil format, and R32_UINT is not one (VUID-VkImageMemoryBarrier2-oldLayout-01209: the layout requires a usage that format cannot have)",
+        ),
+        ("image d D32_SFLOAT 4x4 initial DEPTH_STENCIL_ATTACHMENT_OPTIMAL", ""),
         // Each option once (a review found the last one silently winning).
         ("image a R32_UINT 4x4 initial GENERAL initial UNDEFINED", "1:38: `initial` is given twice in this image declaration"),
         ("image a R8_UNORM 4x4 mips 2 mips 3", "1:29: `mips` is given twice in this image declaration"),
@@ -503,6 +743,22 @@ submit transfer signal s@ALL_COMMANDS
     assert_eq!(run(narrow), (1, 0));
     // No acquire: the contents are undefined on family 2.
     assert_eq!(run(""), (0, 1));
+    // "the values of oldLayout and newLayout in the release operation's
+    // memory barrier must be equal to values of oldLayout and newLayout in
+    // the acquire operation's memory barrier": named as that rule, not as
+    // the acquire's oldLayout (VUID-VkImageMemoryBarrier2-oldLayout-01197).
+    for other in [
+        "TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL",
+        "GENERAL->GENERAL",
+    ] {
+        let text = format!("{head}barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_READ tex COLOR:0:0 {other} ownership 1->2\nsubmit compute wait s@ALL_COMMANDS\n");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let err = vksync::resolve(&t.program).unwrap_err().kind.to_string();
+        assert!(
+            err.contains(&format!("barrier 0: the acquire of image `tex` subresource COLOR mip 0 layer 0 names layouts {other} but its release named TRANSFER_DST_OPTIMAL->GENERAL")),
+            "{err}"
+        );
+    }
     // A concurrent image transfers no ownership.
     let err = trace::parse(&head.replace("16x16 exclusive", "16x16"))
         .unwrap_err()
@@ -519,15 +775,23 @@ fn the_reference_discards_contents_on_a_transition_from_undefined() {
     let body = "host-write mem[0..128] 7
 barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 UNDEFINED->GENERAL
 barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 GENERAL->TRANSFER_DST_OPTIMAL
+submit
+wait
 host-read mem[0..128]";
     let t = parse(body).unwrap();
     let reads = vksync::reference::run(&t.program).unwrap();
     let bytes = &reads[0].bytes;
     assert!(bytes[..64].iter().all(Option::is_none), "{bytes:?}");
     assert!(bytes[64..].iter().all(Option::is_some), "{bytes:?}");
+    // Submitted before the host write and the read (a host access
+    // recorded after unsubmitted work runs before it).
     let body = "barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 UNDEFINED->GENERAL
+submit
+wait
 host-write mem[0..128] 7
 barrier NONE:NONE -> NONE:NONE lin COLOR:0:0 GENERAL->TRANSFER_DST_OPTIMAL
+submit
+wait
 host-read mem[0..128]";
     let reads = vksync::reference::run(&parse(body).unwrap().program).unwrap();
     assert!(reads[0].bytes.iter().all(Option::is_some));
@@ -677,4 +941,312 @@ fn many_rows_widen_to_their_hull() {
     assert_eq!(wide.len(), 1);
     assert_eq!((wide[0].start, wide[0].end), (0, 64 * 8 + 4));
     assert_eq!(vksync::MAX_RANGES, 64);
+}
+
+/// Queues and semaphores every case of
+/// [`layouts_follow_the_order_the_waits_guarantee`] declares after `HEAD`
+/// (lines 5-10), so its own lines start at 11.
+const QUEUES: &str =
+    "queue qa\nqueue qb\nqueue qc\nsemaphore s\nsemaphore t timeline\nsemaphore u timeline\n";
+
+/// A case with several queues: `Err` with the resolve error (`line: message`),
+/// or `Ok` with the definitional semantics' races (both readings agree),
+/// which the fast checker matches wherever it decides the program.
+fn queue_case(name: &str, body: &str) -> Result<Vec<String>, String> {
+    let t = parse(&format!("{QUEUES}{body}"))?;
+    if let Err(e) = vksync::resolve(&t.program) {
+        return Err(format!("{}: {}", t.line_of(e.at).unwrap_or(0), e.kind));
+    }
+    let show = |c: usize, k, r: &vksync::spec::Race| {
+        format!(
+            "L{} {k} bytes {}..{} after L{}",
+            t.command_lines[c], r.range.start, r.range.end, t.command_lines[r.prior_command]
+        )
+    };
+    let spec = |reading| -> Vec<String> {
+        races(&t.program, reading)
+            .unwrap()
+            .iter()
+            .map(|r| show(r.command, r.kind, r))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    let by_def = spec(Reading::MemoryModel);
+    assert_eq!(
+        by_def,
+        spec(Reading::VisibleToWrites),
+        "case `{name}`: the two readings"
+    );
+    match check(&t.program) {
+        Ok(hs) => {
+            let fast: BTreeSet<_> = hs.iter().map(|h| (h.command, h.kind, h.prior_command)).collect();
+            let spec: BTreeSet<_> = races(&t.program, Reading::MemoryModel)
+                .unwrap()
+                .iter()
+                .map(|r| (r.command, r.kind, r.prior_command))
+                .collect();
+            assert_eq!(fast, spec, "case `{name}`: the checkers differ");
+        }
+        Err(e) => assert!(
+            matches!(e.kind, vksync::ProgramErrorKind::MultiQueueNotSupported { .. }),
+            "case `{name}`: the fast checker: {e}"
+        ),
+    }
+    Ok(by_def)
+}
+
+/// "srcImageLayout must specify the layout of the image subresources of
+/// srcImage specified in pRegions at the time this command is executed on
+/// a VkDevice" (VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189): the
+/// layout rules follow an order of execution the program guarantees, in
+/// which a batch that waits for a timeline value signalled later in the
+/// trace runs after the signalling batch (`docs/semantics.md`, "Image
+/// layouts in execution order"). A use whose layout a transition on an
+/// unordered queue changes has no determined layout: refused, naming both.
+#[test]
+fn layouts_follow_the_order_the_waits_guarantee() {
+    let copy = "copy-image-to-buffer tex TRANSFER_SRC_OPTIMAL -> staging imageSubresource=COLOR:0:0 imageExtent=16,16,1";
+    let to_src = "barrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->TRANSFER_SRC_OPTIMAL";
+    // The layout rule's refusal, after the use and the other queue's
+    // transition are named.
+    let undetermined = |line: u32, queue: &str, other: &str| {
+        format!(
+            "{line}: vkCmdCopyImageToBuffer on queue `{queue}` uses image `tex` subresource COLOR mip 0 layer 0, \
+             whose layout the layout transition of vkCmdPipelineBarrier2 on queue `{other}` changes, \
+             and no semaphore, fence or host wait orders the two batches either way: \
+             its layout \"at the time this command is executed on a VkDevice\" is not determined \
+             (\"Image Layout Transitions\": transitions execute in submission order only \
+             \"relative to other image layout transitions submitted to the same queue\"; order them with a semaphore)"
+        )
+    };
+    // (name, body, the races by both checkers or the resolve error).
+    type Case<'a> = (&'a str, String, Result<&'a [&'a str], String>);
+    let cases: Vec<Case> = vec![
+        (
+            // The review's trace (tests/open-defects/layout-submit-order.trace
+            // before this fix): refused as "UNDEFINED at that point".
+            "the copy's batch waits for the later batch that transitions",
+            format!("{copy}\nsubmit qb wait t:1@ALL_COMMANDS\n{to_src}\nsubmit qa signal t:1\nwait"),
+            Ok(&[]),
+        ),
+        (
+            "the same without the wait: no order, no determined layout",
+            format!("{copy}\nsubmit qb\n{to_src}\nsubmit qa signal t:1\nwait"),
+            Err(undetermined(11, "qb", "qa")),
+        ),
+        (
+            // The batch order holds, the layout too; the transition is in
+            // no stage COPY names, so the signal does not order it.
+            "the signal in COPY only: the layout holds, the transition races the copy",
+            format!("{copy}\nsubmit qb wait t:1@ALL_COMMANDS\n{to_src}\nsubmit qa signal t:1@COPY\nwait"),
+            Ok(&["L13 WRITE_AFTER_READ bytes 0..1024 after L11"]),
+        ),
+        (
+            // "Semaphore Waiting": a binary wait needs a signal submitted
+            // before it.
+            "a binary wait before its signal",
+            format!("{copy}\nsubmit qb wait s@ALL_COMMANDS\n{to_src}\nsubmit qa signal s\nwait"),
+            Err("12:16: binary semaphore `s` is waited on with no signal pending (VUID-vkQueueSubmit-pWaitSemaphores-03238)".into()),
+        ),
+        (
+            "the binary signal first",
+            format!("{to_src}\nsubmit qa signal s\n{copy}\nsubmit qb wait s@ALL_COMMANDS\nwait"),
+            Ok(&[]),
+        ),
+        (
+            "two queues transition with nothing between them, then a use",
+            format!("{to_src}\nsubmit qa\nbarrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->GENERAL\nsubmit qb\n{copy}\nsubmit qa\nwait"),
+            Err(undetermined(15, "qa", "qb")),
+        ),
+        (
+            "two queues transition with nothing between them",
+            format!("{to_src}\nsubmit qa\nbarrier NONE:NONE -> NONE:NONE tex COLOR:0:0 UNDEFINED->GENERAL\nsubmit qb\nwait"),
+            Ok(&["L13 WRITE_AFTER_WRITE bytes 0..1024 after L11"]),
+        ),
+        (
+            "a fence wait orders the two queues",
+            format!("{to_src}\nsubmit qa\nwait qa\n{copy}\nsubmit qb\nwait"),
+            Ok(&[]),
+        ),
+        (
+            "a chain through two timelines, both waits before their signals",
+            format!("{copy}\nsubmit qc wait u:1@ALL_COMMANDS\nsubmit qb wait t:1@ALL_COMMANDS signal u:1\n{to_src}\nsubmit qa signal t:1\nwait"),
+            Ok(&[]),
+        ),
+        (
+            "the chain broken in the middle",
+            format!("{copy}\nsubmit qc wait u:1@ALL_COMMANDS\nsubmit qb signal u:1\n{to_src}\nsubmit qa signal t:1\nwait"),
+            Err(undetermined(11, "qc", "qa")),
+        ),
+        (
+            // Later batches of the waiting queue run after it too.
+            "a later batch of the waiting queue",
+            format!("submit qb wait t:1@ALL_COMMANDS\n{copy}\nsubmit qb\n{to_src}\nsubmit qa signal t:1\nwait"),
+            Ok(&[]),
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (name, body, want) in &cases {
+        let got = queue_case(name, body);
+        let want = want
+            .clone()
+            .map(|w| w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        if got != want {
+            failed.push(format!("case `{name}`:\n  got  {got:?}\n  want {want:?}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The usage each layout's barrier rule requires
+/// (VUID-VkImageMemoryBarrier2-oldLayout-01208 and its siblings, "Image
+/// Layouts"), and the usage a runtime adds to create an image of a format
+/// that is to be in it, given the usage it already has:
+/// (layout, format, usage it has, the rule's usages, the usage added).
+#[test]
+fn layouts_need_the_usage_their_barrier_rules_name() {
+    use vksync::{Format, ImageLayout as L, ImageUsage as U};
+    let color = Format::parse("R32_UINT").unwrap();
+    let depth = Format::parse("D32_SFLOAT").unwrap();
+    let none = U::empty();
+    let ds_read = U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::INPUT_ATTACHMENT;
+    let cases: &[(L, Format, U, U, U)] = &[
+        (
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            color,
+            none,
+            U::COLOR_ATTACHMENT,
+            U::COLOR_ATTACHMENT,
+        ),
+        (
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            color,
+            U::COLOR_ATTACHMENT,
+            U::COLOR_ATTACHMENT,
+            none,
+        ),
+        // No usage of the rule fits: the model's layout rules refuse it.
+        (
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::COLOR_ATTACHMENT,
+            none,
+        ),
+        (
+            L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        (
+            L::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        (
+            L::SHADER_READ_ONLY_OPTIMAL,
+            color,
+            none,
+            U::SAMPLED | U::INPUT_ATTACHMENT,
+            U::SAMPLED,
+        ),
+        (
+            L::SHADER_READ_ONLY_OPTIMAL,
+            color,
+            U::INPUT_ATTACHMENT,
+            U::SAMPLED | U::INPUT_ATTACHMENT,
+            none,
+        ),
+        (
+            L::TRANSFER_SRC_OPTIMAL,
+            color,
+            none,
+            U::TRANSFER_SRC,
+            U::TRANSFER_SRC,
+        ),
+        (
+            L::TRANSFER_DST_OPTIMAL,
+            depth,
+            U::TRANSFER_SRC,
+            U::TRANSFER_DST,
+            U::TRANSFER_DST,
+        ),
+        (
+            L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        (
+            L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        (
+            L::DEPTH_ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        (
+            L::STENCIL_ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+        // "at least one of DEPTH_STENCIL_ATTACHMENT, SAMPLED, or
+        // INPUT_ATTACHMENT": a color image may be in it through SAMPLED.
+        (L::DEPTH_READ_ONLY_OPTIMAL, color, none, ds_read, U::SAMPLED),
+        (
+            L::DEPTH_READ_ONLY_OPTIMAL,
+            depth,
+            U::DEPTH_STENCIL_ATTACHMENT,
+            ds_read,
+            none,
+        ),
+        (L::STENCIL_READ_ONLY_OPTIMAL, depth, none, ds_read, U::SAMPLED),
+        (L::READ_ONLY_OPTIMAL, color, U::STORAGE, ds_read, U::SAMPLED),
+        (
+            L::ATTACHMENT_OPTIMAL,
+            color,
+            none,
+            U::COLOR_ATTACHMENT | U::DEPTH_STENCIL_ATTACHMENT,
+            U::COLOR_ATTACHMENT,
+        ),
+        (
+            L::ATTACHMENT_OPTIMAL,
+            depth,
+            none,
+            U::COLOR_ATTACHMENT | U::DEPTH_STENCIL_ATTACHMENT,
+            U::DEPTH_STENCIL_ATTACHMENT,
+        ),
+    ];
+    for &(layout, format, have, rule, added) in cases {
+        assert_eq!(layout.required_usage().map(|r| r.0), Some(rule), "{layout}");
+        assert_eq!(
+            layout.usage_for(format, have),
+            added,
+            "{layout} {format} {have:?}"
+        );
+    }
+    // The layouts with no usage rule.
+    for layout in [L::UNDEFINED, L::GENERAL, L::PREINITIALIZED, L::PRESENT_SRC_KHR] {
+        assert_eq!(layout.required_usage(), None, "{layout}");
+        assert_eq!(layout.usage_for(color, none), none, "{layout}");
+    }
+    // Every layout the model names is in the table or in that list.
+    assert_eq!(
+        L::ALL.iter().filter(|l| l.required_usage().is_some()).count() + 4,
+        L::ALL.len()
+    );
 }

@@ -214,7 +214,7 @@ fn differences_at_and_after_layout_transitions() {
         &[],
         &["L6 WRITE_AFTER_READ"],
     );
-    // D13 and D14 are not reproduced: the layer profile reports what the
+    // D13 is not reproduced: the layer profile reports what the
     // specification does.
     differs(
         "D13 (not reproduced)",
@@ -223,13 +223,97 @@ fn differences_at_and_after_layout_transitions() {
         &["L5 READ_AFTER_WRITE"],
         &["L5 READ_AFTER_WRITE"],
     );
+    // D14: an ALL_COMMANDS:MEMORY_WRITE first scope holds the transition
+    // for vksync (and the 1.4 layers), not for 1.3.239; without
+    // MEMORY_WRITE for vksync only (its write is available at once; D28,
+    // every profile: `d14_d27_d28_each_profile`).
     differs(
-        "D14 (not reproduced)",
+        "D14",
         "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:MEMORY_WRITE -> COPY:TRANSFER_READ\n\
+         copy a[0..64] -> b[0..64]",
+        &[],
+        &["L6 READ_AFTER_WRITE"],
+    );
+    differs(
+        "D28 (and D14) without MEMORY_WRITE",
+        "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+         copy a[0..64] -> b[0..64]",
+        &[],
+        &["L6 READ_AFTER_WRITE"],
+    );
+    differs(
+        "no D28 with a first scope that holds no transition",
+        "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier COMPUTE_SHADER:NONE -> COPY:TRANSFER_READ\n\
          copy a[0..64] -> b[0..64]",
         &["L6 READ_AFTER_WRITE"],
         &["L6 READ_AFTER_WRITE"],
     );
+    // D27: an earlier ALL_COMMANDS second scope holds the transition for
+    // vksync, for no layer.
+    differs(
+        "D27 (a write)",
+        "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:NONE\nbarrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition",
+        &[],
+        &["L6 WRITE_AFTER_WRITE"],
+    );
+    differs(
+        "D27 (a read)",
+        "copy a[0..64] -> b[0..64]\nbarrier COPY:NONE -> ALL_COMMANDS:NONE\nbarrier NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition",
+        &[],
+        &["L6 WRITE_AFTER_READ"],
+    );
+}
+
+/// D14, D27 and D28 on the traces the 1.3.239 layer ran as written on
+/// lavapipe (2026-12-03): what vksync reports, and what each profile predicts,
+/// `[1.3.239, 1.4.309, 1.4.363]`. The 1.3.239 column is what that layer
+/// reported; the 1.4 columns come from the layers' source (an
+/// `ALL_COMMANDS` source scope adds `SYNC_IMAGE_LAYOUT_TRANSITION` to the
+/// first access scope; nothing adds a later transition to an
+/// `ALL_COMMANDS` destination scope), not from a run.
+#[test]
+fn d14_d27_d28_each_profile() {
+    use vksync::layer::{predict, Layer};
+    type Case = (&'static str, [&'static [&'static str]; 3]);
+    let cases: &[Case] = &[
+        (
+            include_str!("../../tests/layer-versions/d14.trace"),
+            [&["barrier->copy-image-to-buffer READ_AFTER_WRITE"], &[], &[]],
+        ),
+        (
+            include_str!("../../tests/layer-versions/d28.trace"),
+            [
+                &["barrier->copy-image-to-buffer READ_AFTER_WRITE"],
+                &["barrier->copy-image-to-buffer READ_AFTER_WRITE"],
+                &["barrier->copy-image-to-buffer READ_AFTER_WRITE"],
+            ],
+        ),
+        (
+            include_str!("../../tests/layer-versions/d27.trace"),
+            [
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+            ],
+        ),
+    ];
+    for (text, want) in cases {
+        let t = trace::parse(text).unwrap();
+        let show = |hs: &[vksync::Hazard]| -> Vec<String> {
+            let kw = |i: usize| t.program.commands()[i].keyword();
+            hs.iter()
+                .map(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind))
+                .collect()
+        };
+        assert_eq!(
+            show(&check_with(&t.program, Semantics::SPEC).unwrap()),
+            Vec::<String>::new()
+        );
+        for (layer, want) in Layer::ALL.iter().zip(want) {
+            let got = show(&predict(&t.program, &layer.emulation()).unwrap());
+            assert_eq!(&got, want, "layer {}", layer.version());
+        }
+    }
 }
 
 /// What each layer version reported for the traces of
@@ -355,7 +439,8 @@ fn d21_not_reproduced() {
     }
 }
 
-/// D22, D23, D26 and K4 with a buffer-image copy, from the traces of
+/// D22, D23, D26 and K4 with a buffer-image copy (and with a dispatch's
+/// storage images, and with draws' vertex and index reads), from the traces of
 /// `tests/layer-versions/` that the 1.3.239 layer ran as written on
 /// lavapipe (`docs/testing.md`, "Layer reports on planned programs"): what
 /// vksync reports, and what each profile predicts, `[1.3.239, 1.4.309,
@@ -405,6 +490,52 @@ fn d22_d23_d26_k4_each_profile() {
                     "fill->copy-buffer-to-image READ_AFTER_WRITE",
                 ],
             ],
+        ),
+        (
+            // K4 with a dispatch's storage images between the copy and the
+            // fill: the images are in the layer's other address space, so
+            // the fill is still cut at the copy's read (a fresh seed of the
+            // image suite, 2026-12-03: the emulation had put the dispatch's
+            // images above the buffer in the map).
+            include_str!("../../tests/layer-versions/k4-dispatch-image.trace"),
+            &[
+                "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                "fill->copy-buffer-to-image READ_AFTER_WRITE",
+            ],
+            [
+                &["copy-buffer-to-image->fill WRITE_AFTER_READ"],
+                &[
+                    "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                    "fill->copy-buffer-to-image READ_AFTER_WRITE",
+                ],
+                &[
+                    "copy-buffer-to-image->fill WRITE_AFTER_READ",
+                    "fill->copy-buffer-to-image READ_AFTER_WRITE",
+                ],
+            ],
+        ),
+        (
+            // K4 with a draw's vertex read (D24's range): the second draw's
+            // read is cut at the first draw's, so the barrier over that
+            // range orders all the layer recorded (the H200's rendering
+            // suite, 2026-12-03: the emulation had recorded draws whole).
+            // The 1.4 layers record no instance-rate read (D26).
+            include_str!("../../tests/layer-versions/k4-draw-vertex.trace"),
+            &[],
+            [&[], &[], &[]],
+        ),
+        (
+            // ... and recorded whole when something lies above it in the
+            // map.
+            include_str!("../../tests/layer-versions/k4-draw-vertex-above.trace"),
+            &[],
+            [&["draw->dispatch WRITE_AFTER_READ"], &[], &[]],
+        ),
+        (
+            // The index read is recorded before the vertex reads.
+            include_str!("../../tests/layer-versions/k4-draw-indexed.trace"),
+            &[],
+            [&["draw-indexed->dispatch WRITE_AFTER_READ"], &[], &[]],
         ),
         (
             // D26: the 1.4 layers record no read of an instance-rate vertex

@@ -13,6 +13,7 @@
 //! shapes of `/tmp/scale/gen.py` in `docs/testing.md`, "Multi-queue
 //! checker scaling (issue 27)").
 
+mod common;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -136,24 +137,7 @@ fn long_lived(lines: usize) -> String {
 /// operation and completion clocks copied per batch, 250 / 500 / 1,000
 /// queues took 0.46 / 2.84 / 16.7 s (`vksync check`, release), cubic.
 fn queues(lines: usize) -> String {
-    let n = lines / 6;
-    let mut t = String::from("semaphore t timeline\nbuffer shared 256\n");
-    for i in 0..n {
-        let _ = writeln!(t, "queue q{i}\nbuffer b{i} 256");
-    }
-    for i in 0..n {
-        let _ = writeln!(
-            t,
-            "fill b{i}[0..256] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy b{i}[0..256] -> shared[0..256]"
-        );
-        if i > 0 {
-            let _ = writeln!(t, "submit q{i} wait t:{i}@ALL_COMMANDS signal t:{}", i + 1);
-        } else {
-            let _ = writeln!(t, "submit q{i} signal t:1");
-        }
-    }
-    let _ = writeln!(t, "host-wait t {n}");
-    t
+    common::queue_chain(lines / 6)
 }
 
 /// Two queues chained by a timeline semaphore over 64 live 64-byte ranges

@@ -589,6 +589,22 @@ fn transitions_events_and_host_signals_across_queues_are_planned() {
             2,
         ),
         (
+            "review 9 tt3: one image transitioned on two queues, no semaphore",
+            format!(
+                "{IMAGE}barrier NONE:NONE -> NONE:NONE img COLOR:0:0 UNDEFINED->GENERAL\nsubmit qa\n\
+                 barrier NONE:NONE -> NONE:NONE img COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\nsubmit qb\n"
+            ),
+            2,
+        ),
+        (
+            "review 9 tt5: two aliasing images transitioned on two queues, no semaphore",
+            "buffer mem 4096\nimage x R32_UINT 4x4 alias mem 0\nimage y R32_UINT 4x4 alias mem 0\n\
+             barrier NONE:NONE -> NONE:NONE x COLOR:0:0 UNDEFINED->GENERAL\nsubmit qa\n\
+             barrier NONE:NONE -> NONE:NONE y COLOR:0:0 UNDEFINED->GENERAL\nsubmit qb\n"
+                .to_string(),
+            2,
+        ),
+        (
             "events across queues",
             "event e\nfill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
              wait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit qa\ncopy b -> c\nsubmit qb\n"

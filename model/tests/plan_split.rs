@@ -13,14 +13,14 @@ const HEADER: &str = "buffer a 256\nbuffer b 256\nbuffer c 256\nbuffer d 256\n";
 #[test]
 fn points_split_where_independent_work_lies_between() {
     // (name, body, points split, points kept as (adjacent, across a batch,
-    // transition, would race), the plan's lines)
-    type Kept = (usize, usize, usize, usize);
+    // transition, would race, HOST in a stage mask), the plan's lines)
+    type Kept = (usize, usize, usize, usize, usize);
     let cases: &[(&str, &str, usize, Kept, &[&str])] = &[
         (
             "an independent fill between producer and consumer",
             "fill a 1\nfill c 2\ncopy a -> b\n",
             1,
-            (0, 0, 0, 0),
+            (0, 0, 0, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "set-event split0 CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ",
@@ -33,7 +33,7 @@ fn points_split_where_independent_work_lies_between() {
             "producer right before the consumer: nothing to overlap",
             "fill a 1\ncopy a -> b\n",
             0,
-            (1, 0, 0, 0),
+            (1, 0, 0, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ",
@@ -44,7 +44,7 @@ fn points_split_where_independent_work_lies_between() {
             "a submit between: the pair would span batches",
             "fill a 1\nsubmit\nfill c 2\ncopy a -> b\n",
             0,
-            (0, 1, 0, 0),
+            (0, 1, 0, 0, 0),
             &[
                 "fill a[0..256] 1",
                 "submit",
@@ -57,8 +57,26 @@ fn points_split_where_independent_work_lies_between() {
             "no hazard: nothing to split",
             "fill a 1\nfill b 2\n",
             0,
-            (0, 0, 0, 0),
+            (0, 0, 0, 0, 0),
             &["fill a[0..256] 1", "fill b[0..256] 2"],
+        ),
+        (
+            // An event's stage masks may not hold HOST
+            // (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392).
+            "a point with a HOST destination stays a barrier",
+            "dispatch k write a\ndispatch k write c\ndispatch k write d\ndispatch k read c write b\nsubmit\nwait\nhost-read a\n",
+            0,
+            (0, 0, 0, 0, 1),
+            &[
+                "dispatch k write a[0..256]",
+                "dispatch k write c[0..256]",
+                "dispatch k write d[0..256]",
+                "barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER|HOST:SHADER_STORAGE_READ|HOST_READ",
+                "dispatch k read c[0..256] write b[0..256]",
+                "submit",
+                "wait",
+                "host-read a[0..256]",
+            ],
         ),
     ];
     for &(name, body, splits, kept, expected) in cases {
@@ -72,12 +90,13 @@ fn points_split_where_independent_work_lies_between() {
             .collect();
         assert_eq!(lines, expected, "case `{name}`:\n{text}");
         assert_eq!(s.split, splits, "case `{name}`");
-        let (adjacent, across_batch, transition, would_race) = kept;
+        let (adjacent, across_batch, transition, would_race, host) = kept;
         let want = SplitKept {
             adjacent,
             across_batch,
             transition,
             would_race,
+            host,
         };
         assert_eq!(s.kept, want, "case `{name}`");
         assert_eq!(

@@ -487,8 +487,13 @@ fn semaphore_and_fence_memory_dependencies_cover_their_own_scopes_only() {
             &[],
         ),
         (
-            "f3: a wait in ALL_COMMANDS does not order a transition whose barrier's first scope is NONE",
+            "f3: a wait in ALL_COMMANDS orders a transition whose barrier's first scope is NONE",
             "dispatch k write a[0..64]\nsubmit qa signal s\nbarrier NONE:NONE -> COMPUTE_SHADER:SHADER_READ a[0..64] transition\ndispatch k2 read a[0..64] write b[0..64]\nsubmit qb wait s@ALL_COMMANDS",
+            &[],
+        ),
+        (
+            "f3: a wait in COMPUTE_SHADER does not order a transition whose barrier's first scope is NONE",
+            "dispatch k write a[0..64]\nsubmit qa signal s\nbarrier NONE:NONE -> COMPUTE_SHADER:SHADER_READ a[0..64] transition\ndispatch k2 read a[0..64] write b[0..64]\nsubmit qb wait s@COMPUTE_SHADER",
             &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
         ),
         (
@@ -502,12 +507,139 @@ fn semaphore_and_fence_memory_dependencies_cover_their_own_scopes_only() {
             &[],
         ),
         (
-            "f3: a signal in ALL_COMMANDS does not order a transition whose barrier's second scope is NONE",
+            "f3: a signal in ALL_COMMANDS orders a transition whose barrier's second scope is NONE",
             "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
+            &[],
+        ),
+        (
+            "f3: a signal in CLEAR does not order a transition whose barrier's second scope is NONE",
+            "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nsubmit qa signal s@CLEAR\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY",
             &["L13 READ_AFTER_WRITE a[0..64] after L11"],
         ),
     ];
     for (name, body, expected) in cases {
+        race_case(name, body, expected);
+    }
+}
+
+/// Layout transitions on two queues (review 9, tt3/tt5/D4a/D4b): they are
+/// ordered among themselves "in submission order, relative to other image
+/// layout transitions submitted to the same queue", and submission order
+/// is per queue, so across queues they need a semaphore or a fence like
+/// any two writes. A semaphore signal or wait with `ALL_COMMANDS` holds a
+/// transition of its queue ("all operations performed by all commands
+/// supported on the queue"), as a fence signal does; a narrower stage mask
+/// does not (a transition is in no stage).
+#[test]
+fn layout_transitions_on_two_queues_need_a_semaphore() {
+    let t = "barrier NONE:NONE -> NONE:NONE a[0..64] transition";
+    let cases: Vec<(&str, String, &[&str])> = vec![
+        (
+            "two transitions on two queues, nothing between them",
+            format!("{t}\nsubmit qa\n{t}\nsubmit qb"),
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "two transitions on one queue, in two submissions",
+            format!("{t}\nsubmit qa\n{t}\nsubmit qa"),
+            &[],
+        ),
+        (
+            "two transitions on two queues, a semaphore in ALL_COMMANDS",
+            format!("{t}\nsubmit qa signal s\n{t}\nsubmit qb wait s@ALL_COMMANDS"),
+            &[],
+        ),
+        (
+            "two transitions on two queues, the signal in COPY only",
+            format!("{t}\nsubmit qa signal s@COPY\n{t}\nsubmit qb wait s@ALL_COMMANDS"),
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "two transitions on two queues, the wait in COPY only",
+            format!("{t}\nsubmit qa signal s\n{t}\nsubmit qb wait s@COPY"),
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "two transitions on two queues, a fence wait",
+            format!("{t}\nsubmit qa\nwait qa\n{t}\nsubmit qb"),
+            &[],
+        ),
+        (
+            "a transition, then a fill on another queue",
+            format!("{t}\nsubmit qa\nfill a[0..64] 1\nsubmit qb"),
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "a fill, then a transition on another queue",
+            format!("fill a[0..64] 1\nsubmit qa\n{t}\nsubmit qb"),
+            &["L12 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "D4a: a copy after an ALL_COMMANDS semaphore reads the transition",
+            format!("{t}\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@ALL_COMMANDS"),
+            &[],
+        ),
+        (
+            "D4b: a copy after a fence wait reads the transition",
+            format!("{t}\nsubmit qa\nwait qa\ncopy a[0..64] -> b[0..64]\nsubmit qb"),
+            &[],
+        ),
+        (
+            "D4a with the signal in COPY: the transition is not in its scope",
+            format!("{t}\nsubmit qa signal s@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@ALL_COMMANDS"),
+            &["L12 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        (
+            "D4a on one queue: the semaphore orders the transition before the copy",
+            format!("{t}\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qa wait s@ALL_COMMANDS"),
+            &[],
+        ),
+        // One reading of ALL_COMMANDS: a pipeline barrier's first scope
+        // holds the transition as the semaphore signal's does (its write
+        // is available at once, so with any access mask), so D4a's narrow
+        // signal is enough after it; a narrower barrier is not.
+        (
+            "D4a with the signal in COPY after an ALL_COMMANDS:MEMORY_WRITE barrier",
+            format!(
+                "{t}\nbarrier ALL_COMMANDS:MEMORY_WRITE -> COPY:NONE\nsubmit qa signal s@COPY\n\
+                 copy a[0..64] -> b[0..64]\nsubmit qb wait s@ALL_COMMANDS"
+            ),
+            &[],
+        ),
+        (
+            "...after an ALL_COMMANDS:NONE barrier",
+            format!(
+                "{t}\nbarrier ALL_COMMANDS:NONE -> COPY:NONE\nsubmit qa signal s@COPY\n\
+                 copy a[0..64] -> b[0..64]\nsubmit qb wait s@ALL_COMMANDS"
+            ),
+            &[],
+        ),
+        (
+            "...after a COMPUTE_SHADER:MEMORY_WRITE barrier",
+            format!(
+                "{t}\nbarrier COMPUTE_SHADER:MEMORY_WRITE -> COPY:NONE\nsubmit qa signal s@COPY\n\
+                 copy a[0..64] -> b[0..64]\nsubmit qb wait s@ALL_COMMANDS"
+            ),
+            &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+        ),
+        // And its second scope holds a later transition, as an
+        // ALL_COMMANDS wait's does (and as either holds an acquire).
+        (
+            "a narrow wait, then an ALL_COMMANDS second scope before the transition",
+            "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:NONE\nsubmit qa signal s@COPY\n\
+             barrier COPY:NONE -> ALL_COMMANDS:NONE\nbarrier NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qb wait s@COPY"
+                .to_string(),
+            &[],
+        ),
+        (
+            "...a narrower second scope",
+            "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:NONE\nsubmit qa signal s@COPY\n\
+             barrier COPY:NONE -> COMPUTE_SHADER:NONE\nbarrier NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qb wait s@COPY"
+                .to_string(),
+            &["L14 WRITE_AFTER_WRITE a[0..64] after L10"],
+        ),
+    ];
+    for (name, body, expected) in &cases {
         race_case(name, body, expected);
     }
 }

@@ -388,6 +388,16 @@ fn rendering_hazards() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Lines 7-11: `ali` (an image over `sb[0..64]`) into `GENERAL`, an
+/// instance rendering to it with `ops`, one draw with `draw_args`.
+fn feedback(ops: &str, draw_args: &str) -> String {
+    format!(
+        "image ali R8G8B8A8_UNORM 4x4 alias sb 0\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ali COLOR:0:0 UNDEFINED->GENERAL\n\
+         begin-rendering color ali COLOR:0:0 GENERAL {ops}\ndraw vertexCount=3 {draw_args}\nend-rendering\n"
+    )
+}
+
 #[test]
 fn rendering_errors() {
     let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
@@ -438,14 +448,122 @@ fn rendering_errors() {
             "7: vkCmdBeginRendering uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (the layout of each attachment during rendering: \"Image Layouts\")",
         ),
         (
-            "an attachment layout not allowed",
+            "an attachment layout not allowed: a transfer layout",
             "begin-rendering color col COLOR:0:0 TRANSFER_DST_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
-            "7: vkCmdBeginRendering: a color attachment's imageLayout TRANSFER_DST_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VkRenderingAttachmentInfo's imageLayout valid usage)",
+            "7: vkCmdBeginRendering: a color attachment's imageLayout TRANSFER_DST_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VUID-VkRenderingAttachmentInfo-imageView-06135)",
+        ),
+        (
+            "a present layout",
+            "begin-rendering color col COLOR:0:0 PRESENT_SRC_KHR CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout PRESENT_SRC_KHR is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VUID-VkRenderingAttachmentInfo-imageView-06145)",
+        ),
+        (
+            "a color attachment in a depth/stencil layout",
+            "begin-rendering color col COLOR:0:0 DEPTH_STENCIL_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout DEPTH_STENCIL_ATTACHMENT_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VUID-VkRenderingInfo-colorAttachmentCount-06090)",
+        ),
+        (
+            "a color attachment in a mixed depth/stencil layout",
+            "begin-rendering color col COLOR:0:0 DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VUID-VkRenderingInfo-colorAttachmentCount-06096)",
+        ),
+        (
+            "a color attachment in a depth-only layout",
+            "begin-rendering color col COLOR:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout DEPTH_ATTACHMENT_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (VUID-VkRenderingInfo-colorAttachmentCount-06100)",
+        ),
+        (
+            "a color attachment in READ_ONLY_OPTIMAL: no VUID, not modelled",
+            "begin-rendering color col COLOR:0:0 READ_ONLY_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a color attachment's imageLayout READ_ONLY_OPTIMAL is not allowed: it must be COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL (no valid usage forbids it, but the model does not take a color attachment in a read-only layout)",
+        ),
+        (
+            "a depth attachment in COLOR_ATTACHMENT_OPTIMAL",
+            "begin-rendering depth dep DEPTH:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a depth/stencil attachment's imageLayout COLOR_ATTACHMENT_OPTIMAL is not allowed: it must be a depth/stencil attachment or read-only layout of its aspects, or GENERAL (VUID-VkRenderingInfo-pDepthAttachment-06092)",
+        ),
+        (
+            "a depth attachment in a stencil-only layout",
+            "begin-rendering depth dep DEPTH:0:0 STENCIL_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a depth/stencil attachment's imageLayout STENCIL_ATTACHMENT_OPTIMAL is not allowed: it must be a depth/stencil attachment or read-only layout of its aspects, or GENERAL (VUID-VkRenderingInfo-pDepthAttachment-07732)",
+        ),
+        (
+            "a depth attachment in UNDEFINED",
+            "begin-rendering depth dep DEPTH:0:0 UNDEFINED CLEAR STORE\nend-rendering\n".into(),
+            "7: vkCmdBeginRendering: a depth/stencil attachment's imageLayout UNDEFINED is not allowed: it must be a depth/stencil attachment or read-only layout of its aspects, or GENERAL (VUID-VkRenderingAttachmentInfo-imageView-06135)",
         ),
         (
             "a depth image as a color attachment",
             "begin-rendering color dep DEPTH:0:0 GENERAL CLEAR STORE\n".into(),
-            "7:1: vkCmdBeginRendering: pColorAttachments[0]: DEPTH:0:0 is DEPTH aspect; a color attachment names COLOR, a depth/stencil one DEPTH and/or STENCIL",
+            "7:1: vkCmdBeginRendering: pColorAttachments[0]: image `dep` is D32_SFLOAT, not a color format, so it cannot have the COLOR_ATTACHMENT usage the attachment needs (VUID-VkRenderingInfo-colorAttachmentCount-06087)",
+        ),
+        (
+            "a color image as the depth attachment",
+            "begin-rendering depth col COLOR:0:0 GENERAL CLEAR STORE\n".into(),
+            "7:1: vkCmdBeginRendering: pDepthAttachment: image `col` is R8G8B8A8_UNORM, not a depth/stencil format, so it cannot have the DEPTH_STENCIL_ATTACHMENT usage the attachment needs (VUID-VkRenderingInfo-pStencilAttachment-06089)",
+        ),
+        (
+            "a color image as the depth attachment, naming DEPTH",
+            "begin-rendering depth col DEPTH:0:0 GENERAL CLEAR STORE\n".into(),
+            "7:1: vkCmdBeginRendering: pDepthAttachment: image `col` is R8G8B8A8_UNORM, not a depth/stencil format, so it cannot have the DEPTH_STENCIL_ATTACHMENT usage the attachment needs (VUID-VkRenderingInfo-pDepthAttachment-06088)",
+        ),
+        (
+            "a stencil-only image as a depth attachment",
+            "image st S8_UINT 4x4\nbegin-rendering depth st DEPTH:0:0 GENERAL CLEAR STORE\n".into(),
+            "8:1: vkCmdBeginRendering: pDepthAttachment: as pDepthAttachment, image `st` needs a format with a DEPTH aspect, and S8_UINT has none (VUID-VkRenderingInfo-pDepthAttachment-06547)",
+        ),
+        (
+            "a depth-only image as a stencil attachment",
+            "begin-rendering depth dep STENCIL:0:0 GENERAL CLEAR STORE\n".into(),
+            "7:1: vkCmdBeginRendering: pDepthAttachment: as pStencilAttachment, image `dep` needs a format with a STENCIL aspect, and D32_SFLOAT has none (VUID-VkRenderingInfo-pStencilAttachment-06548)",
+        ),
+        (
+            "a resolve target of another format",
+            "image fl R32_SFLOAT 4x4\nbegin-rendering color col COLOR:0:0 GENERAL CLEAR DONT_CARE resolve fl COLOR:0:0 GENERAL\n".into(),
+            "8:1: vkCmdBeginRendering: pColorAttachments[0]: resolve target `fl` is R32_SFLOAT and the attachment `col` is R8G8B8A8_UNORM: they must have the same format (VUID-VkRenderingAttachmentInfo-imageView-06865)",
+        ),
+        (
+            "a storage write over an attachment's memory",
+            feedback("CLEAR STORE", "fs write sb[0..64]"),
+            "10: vkCmdDraw: binding 0 writes sb[0..64], memory of attachment ali[COLOR:0:0] of this instance; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-06537)",
+        ),
+        (
+            "a storage read of an attachment its store writes",
+            feedback("LOAD STORE", "fs read sb[0..16]"),
+            "10: vkCmdDraw: binding 0 reads sb[0..16], memory of attachment ali[COLOR:0:0] of this instance, which its store operation writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-10795)",
+        ),
+        (
+            "a uniform read of an attachment this draw writes",
+            feedback("LOAD NONE", "vs uniform sb[0..16]"),
+            "10: vkCmdDraw: binding 0 reads sb[0..16], memory of attachment ali[COLOR:0:0] of this instance, which this draw writes as an attachment; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-12338)",
+        ),
+        (
+            "a read of a read-only attachment (LOAD, STORE_OP_NONE, no color writes)",
+            feedback("LOAD NONE", "no-color-write fs read sb[0..16]"),
+            "",
+        ),
+        (
+            "a read of bytes past the attachment",
+            feedback("LOAD STORE", "fs read sb[64..128]"),
+            "",
+        ),
+        (
+            "a sampled read of a depth attachment its load clears",
+            "image dal D32_SFLOAT 4x4 alias sb 0\n\
+             barrier NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE dal DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL\n\
+             begin-rendering depth dal DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR NONE\n\
+             draw vertexCount=3 fs sampled sb[0..16]\nend-rendering\n"
+                .into(),
+            "10: vkCmdDraw: binding 0 reads sb[0..16], memory of attachment dal[DEPTH:0:0] of this instance, which its load operation writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-10796)",
+        ),
+        (
+            "an indexed draw reading an attachment written by an earlier draw",
+            "image ali R8G8B8A8_UNORM 4x4 alias sb 0\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ali COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-rendering color ali COLOR:0:0 GENERAL LOAD NONE\n\
+             draw vertexCount=3\ndraw-indexed indexCount=3 index ib 0 u16 no-color-write fs read sb[0..16]\nend-rendering\n"
+                .into(),
+            "11: vkCmdDrawIndexed: binding 0 reads sb[0..16], memory of attachment ali[COLOR:0:0] of this instance, which an earlier draw of the instance writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDrawIndexed-None-10795)",
         ),
         (
             "indices past the buffer",
@@ -513,7 +631,12 @@ fn planned(name: &str, body: &str, planner: vksync::plan::PlannerKind) -> Result
     let t = parse(body).unwrap_or_else(|e| panic!("{name}: {e}"));
     let p = plan(&t.program, PlanOptions::new(planner)).map_err(|e| {
         let line = t.line_of(e.at).unwrap_or(0);
-        format!("{line}: {}", e.kind)
+        // As `vksync plan` prints it: an earlier command named by its line.
+        let message = match &e.kind {
+            vksync::ProgramErrorKind::Render(r) => r.describe(&|i| t.command_lines.get(i).copied()),
+            kind => kind.to_string(),
+        };
+        format!("{line}: {message}")
     })?;
     let printed = trace::print(&p.program);
     let lines: Vec<&str> = printed.lines().collect();
@@ -616,13 +739,13 @@ fn rendering_plans() {
             "two draws' fragment shader writes race inside one instance: refused, both named",
             format!("{TO_ATT}{BEGIN}draw vertexCount=3 fs write sb[0..64]\ndraw vertexCount=3 fs write sb[0..64]\nend-rendering\n"),
             Offline,
-            Err("11: this command races command 3 of the same rendering instance, and no barrier can order them (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"),
+            Err("11: this command races the earlier draw of the same rendering instance on line 10, and no barrier can order them (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"),
         ),
         (
             "the same with the online planner",
             format!("{TO_ATT}{BEGIN}draw vertexCount=3 fs write sb[0..64]\ndraw vertexCount=3 fs write sb[0..64]\nend-rendering\n"),
             Online,
-            Err("11: this command races command 3 of the same rendering instance, and no barrier can order them (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"),
+            Err("11: this command races the earlier draw of the same rendering instance on line 10, and no barrier can order them (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"),
         ),
     ];
     let mut failures = Vec::new();

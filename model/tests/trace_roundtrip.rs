@@ -140,3 +140,20 @@ fn image_copies_round_trip() {
         .to_string();
     assert!(e.starts_with("2:"), "{e}");
 }
+
+/// The printer writes an image's options in the order
+/// `docs/trace-format.md` gives (`[mips N] [layers N] [optimal|linear]
+/// [exclusive|concurrent] [initial LAYOUT] [alias MEM OFFSET]`); the
+/// parser takes them in any order.
+#[test]
+fn image_options_print_in_the_documented_order() {
+    let text = "buffer mem 4096\nimage a R32_UINT 4x4 alias mem 0 initial GENERAL exclusive linear layers 2 mips 2\n";
+    let t = trace::parse(text).expect("parses");
+    let printed = trace::print(&t.program);
+    assert!(
+        printed
+            .contains("image a R32_UINT 4x4 mips 2 layers 2 linear exclusive initial GENERAL alias mem 0\n"),
+        "{printed}"
+    );
+    assert_eq!(trace::parse(&printed).expect("printed parses").program, t.program);
+}

@@ -125,8 +125,11 @@ barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE l COLOR:0:0 UNDEFINED
 /// image dispatches, a fill through the buffer that aliases the linear
 /// image; then barriers: a transition from `UNDEFINED` whose second scope
 /// has no access, an image barrier without transition, a global barrier,
-/// a transition of the linear image, and an image barrier whose range is
-/// two byte ranges (layer 1 of both mips).
+/// a transition of the linear image, an image barrier whose range is
+/// two byte ranges (layer 1 of both mips), a transition with empty scopes
+/// and two barriers that hold transitions through `ALL_COMMANDS` (first
+/// scope with `MEMORY_WRITE`, second scope: `docs/semantics.md`, "Layout
+/// transitions and `ALL_COMMANDS`").
 pub const IMAGE_ALPHABET: &[&str] = &[
     "copy-buffer-to-image s -> t GENERAL imageSubresource=COLOR:0:0 imageExtent=2,1,1",
     "copy-image-to-buffer t GENERAL -> s bufferOffset=4 imageSubresource=COLOR:0:0..2 imageOffset=0,1,0 imageExtent=2,1,1",
@@ -142,6 +145,9 @@ pub const IMAGE_ALPHABET: &[&str] = &[
     "barrier COMPUTE_SHADER:SHADER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE",
     "barrier CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_READ l COLOR:0:0 UNDEFINED->GENERAL",
     "barrier COPY|BLIT:TRANSFER_WRITE -> BLIT|COPY:TRANSFER_READ|TRANSFER_WRITE t COLOR:0..:1 GENERAL->GENERAL",
+    "barrier NONE:NONE -> NONE:NONE l COLOR:0:0 UNDEFINED->GENERAL",
+    "barrier ALL_COMMANDS:MEMORY_WRITE -> COMPUTE_SHADER:SHADER_READ",
+    "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_COMMANDS:NONE",
 ];
 
 /// How many leading entries of [`IMAGE_ALPHABET`] are not barriers.
@@ -184,9 +190,10 @@ render-pass rp4 attachment R8_UNORM LOAD STORE GENERAL->GENERAL ; subpass color 
 /// to `EARLY_FRAGMENT_TESTS` (the two depth stages' chains). Two render
 /// pass instances come before the dispatch: `rp1` (one subpass, color and
 /// depth, an `EXTERNAL->0` dependency from transfer writes, a
-/// self-dependency (the barrier inside the subpass it allows is out of
-/// the alphabet until tests/open-defects/in-subpass-barrier-disagreement.trace
-/// is fixed), a draw and a depth `clear-attachments`) and `rp2` (two subpasses with layout
+/// self-dependency and a barrier inside the subpass between a vertex
+/// shader's write of `s` and a fragment shader's read of it, whose scopes
+/// hold no command outside the subpass, a draw and a depth
+/// `clear-attachments`) and `rp2` (two subpasses with layout
 /// transitions at the begin and between them, a `by-region` dependency:
 /// the fragment shader's write to `s` and a vertex read of `v`, which
 /// aliases it, are not ordered by it), and `rp3` (three subpasses: the
@@ -207,10 +214,7 @@ pub const GRAPHICS_ALPHABET: &[&str] = &[
     "begin-rendering color c COLOR:0:0 GENERAL DONT_CARE STORE ; depth d DEPTH:0:0 GENERAL LOAD DONT_CARE\ndraw-indexed indexCount=2 index s 4 u16 depth-test depth-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL NONE NONE\ndraw vertexCount=1 vs read s[0..4] no-color-write\nend-rendering",
     "begin-rendering color c COLOR:0:0 GENERAL LOAD NONE resolve r COLOR:0:0 GENERAL\ndraw vertexCount=1 blend\nend-rendering",
-    // The barrier inside rp1's subpass (its self-dependency stays declared)
-    // is out of the alphabet: `spec_differential` found the two checkers
-    // disagreeing on it (tests/open-defects/in-subpass-barrier-disagreement.trace).
-    "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 depth-test depth-write blend\nclear-attachments depth\nend-render-pass",
+    "begin-render-pass rp1 c COLOR:0:0 ; d DEPTH:0:0\ndraw vertexCount=1 vs write s[0..4] no-color-write\nbarrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\ndraw vertexCount=1 depth-test depth-write blend fs read s[0..4]\nclear-attachments depth\nend-render-pass",
     "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\ndraw vertexCount=2 vertex v 0 8\nend-render-pass",
     "begin-render-pass rp3 c COLOR:0:0\ndraw vertexCount=1 vs read s[0..4] fs write s[8..12] no-color-write\nnext-subpass\nnext-subpass\ndraw vertexCount=1 blend\nend-render-pass",
     "begin-render-pass rp4 c COLOR:0:0\ndraw vertexCount=1\nnext-subpass\ndraw vertexCount=1\nend-render-pass",

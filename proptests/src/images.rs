@@ -158,6 +158,16 @@ pub enum ImageOp {
         layer: u8,
         a: u32,
     },
+    /// Moves mips `mip..` (every level from `mip` on) of an image to
+    /// layout `to` (of `GENERAL` and the two transfer layouts), with one
+    /// image memory barrier per layer in one barrier command: each barrier
+    /// covers one layer of several mips, so several byte ranges (a review
+    /// found plans that printed such a barrier with one range's masks).
+    Relayout {
+        img: u8,
+        mip: u8,
+        to: u8,
+    },
     Submit,
     Wait,
 }
@@ -180,6 +190,7 @@ fn image_op() -> impl Strategy<Value = ImageOp> {
             .prop_map(|(slow, src, dst, mip, layer, a)| ImageOp::Kernel { slow, src, dst, mip, layer, a }),
         1 => Just(ImageOp::Submit),
         1 => Just(ImageOp::Wait),
+        2 => (0u8..3, any::<u8>(), 0u8..3).prop_map(|(img, mip, to)| ImageOp::Relayout { img, mip, to }),
     ]
 }
 
@@ -410,6 +421,29 @@ pub fn build_images(ops: &[ImageOp], shape: ImageShape) -> Program {
                     IMAGES[s], IMAGES[d]
                 );
             }
+            ImageOp::Relayout { img, mip, to } => {
+                let img = usize::from(img % 3);
+                // At least two levels where the image has them.
+                let first = u32::from(mip) % shape.mips.saturating_sub(1).max(1);
+                let from = layouts[img][first as usize];
+                let to = ["GENERAL", "TRANSFER_SRC_OPTIMAL", "TRANSFER_DST_OPTIMAL"][usize::from(to % 3)];
+                // One layout over the levels (or nothing to say in one barrier).
+                if from == to || (first..shape.mips).any(|m| layouts[img][m as usize] != from) {
+                    continue;
+                }
+                let barriers: Vec<String> = (0..shape.layers)
+                    .map(|l| {
+                        format!(
+                            "NONE:NONE -> NONE:NONE {} COLOR:{first}..:{l} {from}->{to}",
+                            IMAGES[img]
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(lines, "barrier {}", barriers.join("; "));
+                for m in first..shape.mips {
+                    layouts[img][m as usize] = to;
+                }
+            }
             ImageOp::Submit => lines.push_str("submit\n"),
             ImageOp::Wait => lines.push_str("wait\n"),
         }
@@ -421,7 +455,10 @@ pub fn build_images(ops: &[ImageOp], shape: ImageShape) -> Program {
             layouts = layouts_before;
         }
     }
-    text.push_str("host-read down\n");
+    // Submitted and waited for before the host reads, as a real program
+    // does: a host read recorded after unsubmitted work runs before it
+    // (`vksync::order_notes`) and would see the staging values only.
+    text.push_str("submit\nwait\nhost-read down\n");
     trace::parse(&text)
         .expect("the generated trace parses: every operation was checked")
         .program

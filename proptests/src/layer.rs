@@ -53,7 +53,15 @@ pub fn verdict(program: &Program, emulation: &Emulation, got: &BTreeSet<Key>) ->
 /// The keys `emulation` predicts. The suites' programs are valid by
 /// construction; an invalid one is a generator bug.
 pub fn predict(program: &Program, emulation: &Emulation) -> BTreeSet<Key> {
-    keys(&vksync::layer::predict(program, emulation).expect("generated programs are valid"))
+    try_predict(program, emulation).expect("generated programs are valid")
+}
+
+/// The keys `emulation` predicts, or why there is no prediction: a
+/// program the emulation does not model (several queues or semaphores,
+/// `MultiQueueNotSupported`), or an invalid one. For input that is not
+/// generated (`examples/layer_diff.rs` reads trace files).
+pub fn try_predict(program: &Program, emulation: &Emulation) -> Result<BTreeSet<Key>, vksync::ProgramError> {
+    vksync::layer::predict(program, emulation).map(|h| keys(&h))
 }
 
 /// What the layer said: its hazard reports as keys, and every other

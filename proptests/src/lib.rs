@@ -92,8 +92,9 @@ pub fn build(ops: &[Op]) -> Program {
 }
 
 /// Interprets operations into a valid program. Every program gets two
-/// pools of 1 KiB and two buffers of 256 bytes, and ends with its host
-/// reads of every buffer so the device's results can be compared.
+/// pools of 1 KiB and two buffers of 256 bytes, and ends with a `submit`,
+/// a `wait` and its host reads of every live object, so the device's
+/// results can be compared.
 /// `slow_iters` is the `slow` kernel's iteration count.
 pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
     let mut p = Program::new();
@@ -243,6 +244,10 @@ pub fn build_with(ops: &[Op], slow_iters: u32) -> Program {
             p.truncate(before).expect("a step that adds no alloc");
         }
     }
+    // Submitted and waited for before the host reads, as a real program
+    // does: a host read recorded after unsubmitted work runs before it
+    // (`vksync::order_notes`) and would see the values from before it.
+    p.extend([Command::SUBMIT, Command::WAIT]).expect(ok);
     for o in live {
         p.push(Command::HostRead { src: p.whole(o) }).expect(ok);
     }

@@ -94,11 +94,27 @@ fn tracked(input: &Program, form: BarrierForm, reading: Reading) -> Program {
         .expect("the tracker's barriers name the program's objects")
 }
 
+/// Whether a host access comes after recorded work not yet submitted (an
+/// order note). The two differ there by contract: the planners follow the
+/// trace's semantics (the access runs first, before that work: since the
+/// ninth session `plan` moves it ahead), while the tracker sees a host
+/// access as the host's call at that moment and asks the runtime to
+/// submit and wait for what is recorded first (`Needs::submit_and_wait`,
+/// as a runtime does before mapping memory the GPU may still write).
+fn has_order_notes(p: &Program) -> bool {
+    !vksync::order_notes(p)
+        .expect("generated programs are valid")
+        .is_empty()
+}
+
 proptest! {
     #![proptest_config(vksync_proptests::config(256))]
 
     #[test]
     fn tracker_gives_the_online_planners_barriers(g in programs(40)) {
+        if has_order_notes(&g.program) {
+            return Ok(());
+        }
         for form in [BarrierForm::Global, BarrierForm::Buffer] {
             for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
                 let opts = PlanOptions::new(PlannerKind::Online).form(form).reading(reading);
@@ -126,6 +142,9 @@ proptest! {
         let kept: Vec<Command> =
             built.commands().iter().filter(|c| !matches!(c, Command::Barrier(_))).cloned().collect();
         let input = Program::from_parts(built.objects().to_vec(), kept).unwrap();
+        if has_order_notes(&input) {
+            return Ok(());
+        }
         for form in [BarrierForm::Global, BarrierForm::Buffer] {
             for reading in [Reading::VisibleToWrites, Reading::MemoryModel] {
                 let opts = PlanOptions::new(PlannerKind::Online).form(form).reading(reading);

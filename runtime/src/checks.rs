@@ -483,33 +483,56 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
     })
 }
 
-/// The usage an image is created with: what its commands and views need
-/// (the one home of this choice; creation and the format check read it).
+/// The usage an image is created with (the one home of this choice;
+/// creation and the format check read it): what its commands and views
+/// need, then what every layout the program names for it needs (its
+/// `initial` layout, both layouts of each of its image barriers, the
+/// layouts of its rendering attachments and sampled-image bindings:
+/// VUID-VkImageMemoryBarrier2-oldLayout-01208 and its siblings, through
+/// the model's one table of them, `vksync::ImageLayout::usage_for`).
 /// Transfers both ways always (every copy command and clear needs one,
 /// and color formats support both wherever they support anything).
 pub(crate) fn image_usage(program: &Program, image: ObjectId) -> vk::ImageUsageFlags {
-    let mut usage = vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST;
+    let mut usage = vksync::ImageUsage::TRANSFER_SRC | vksync::ImageUsage::TRANSFER_DST;
+    let mut layouts = Vec::new();
     for c in program.commands() {
         if let Command::Render(rc) = c {
             if let vksync::RenderOp::Begin(r) = &rc.op {
-                if r.colors.iter().any(|a| a.image == image) {
-                    usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
-                }
-                if r.depth.is_some_and(|a| a.image == image) {
-                    usage |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+                let colors = r.colors.iter().map(|a| (a, vksync::ImageUsage::COLOR_ATTACHMENT));
+                let depth = r
+                    .depth
+                    .iter()
+                    .map(|a| (a, vksync::ImageUsage::DEPTH_STENCIL_ATTACHMENT));
+                for (a, role) in colors.chain(depth) {
+                    if a.image == image {
+                        usage |= role;
+                        layouts.push(a.layout);
+                    }
+                    layouts.extend(a.resolve.filter(|x| x.0 == image).map(|x| x.2));
                 }
             }
         }
         if let Command::Dispatch { bindings, .. } = c {
             for b in bindings.iter().filter(|b| b.region.object == image) {
                 usage |= match b.access {
-                    BindingAccess::SampledImage(_) => vk::ImageUsageFlags::SAMPLED,
-                    _ => vk::ImageUsageFlags::STORAGE,
+                    BindingAccess::SampledImage(l) => {
+                        layouts.push(l);
+                        vksync::ImageUsage::SAMPLED
+                    }
+                    _ => vksync::ImageUsage::STORAGE,
                 };
             }
         }
     }
-    usage
+    if let Some(d) = program.image(image) {
+        let barriers = program.image_barriers().iter().filter(|b| b.image == image);
+        layouts.push(d.initial);
+        layouts.extend(barriers.flat_map(|b| [b.old_layout, b.new_layout]));
+        for l in layouts {
+            usage |= l.usage_for(d.format, usage);
+        }
+    }
+    vksync::ash::image_usage(usage)
 }
 
 /// The format features an image needs on its tiling: those of

@@ -67,8 +67,8 @@ pub use error::{Behind, Result, RuntimeError};
 pub use queues::{QueueFamily, QueueMapping};
 pub use quirks::{Quirk, Workarounds};
 pub use recorder::{
-    compare_readbacks, compare_with_reference, run_planned, DeviceReadback, MemoryObject, ReadbackComparison,
-    RunNote, RunResult, Submission,
+    compare_readbacks, compare_with_reference, run_planned, with_readback, DeviceReadback, MemoryObject,
+    ReadbackComparison, RunNote, RunResult, Submission,
 };
 pub use repeat::{Execution, Prepared, RecordTiming};
 pub use validation::{Severity, ValidationMessage};

@@ -638,6 +638,77 @@ pub(crate) fn read_timestamps(
     })
 }
 
+/// The program with a host read of every buffer and every blob still
+/// allocated at the end, or `None` when it has a host read already (what
+/// `vksync run` reads back). Pools are not read: the reference keeps each
+/// blob's bytes as its own, so a pool's bytes are never defined there.
+/// Images are not read either: their memory is not host visible (it is
+/// the image's own, in an implementation's tiling), and reading one needs
+/// a copy to a buffer. The reads come after the device work: a host read
+/// recorded after commands not yet submitted would run before them (an
+/// order note, which the planners and the reference keep), so work still
+/// recorded at the end is submitted and waited for first.
+pub fn with_readback(program: &Program) -> Option<Program> {
+    if program
+        .commands()
+        .iter()
+        .any(|c| matches!(c, Command::HostRead { .. }))
+    {
+        return None;
+    }
+    let mut live: Vec<bool> = program
+        .objects()
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            matches!(o.kind, vksync::ObjectKind::Buffer { .. })
+                && program.image(vksync::ObjectId(i as u32)).is_none()
+        })
+        .collect();
+    for c in program.commands() {
+        match c {
+            Command::Alloc { blob } => live[blob.0 as usize] = true,
+            Command::Free { blob } => live[blob.0 as usize] = false,
+            _ => {}
+        }
+    }
+    let last_submit = program
+        .commands()
+        .iter()
+        .rposition(|c| matches!(c, Command::Submit(_)));
+    let recorded_after = program.commands()[last_submit.map_or(0, |i| i + 1)..]
+        .iter()
+        .any(|c| {
+            !matches!(
+                c,
+                Command::Alloc { .. }
+                    | Command::Free { .. }
+                    | Command::HostWrite { .. }
+                    | Command::HostRead { .. }
+                    | Command::Wait(_)
+                    | Command::HostSignal { .. }
+                    | Command::HostWait { .. }
+            )
+        });
+    let mut p = program.clone();
+    if recorded_after {
+        // Invariant: a submit and a wait of the default queue are valid
+        // after any program.
+        p.push(Command::SUBMIT).expect("a submit");
+        p.push(Command::WAIT).expect("a wait");
+    }
+    for (i, alive) in live.iter().enumerate() {
+        if *alive {
+            // Invariant: `i` is one of the program's objects, and a whole
+            // region is never reversed, so `push` accepts it.
+            let src = p.whole(vksync::ObjectId(i as u32));
+            p.push(Command::HostRead { src })
+                .expect("a read of one of the program's objects");
+        }
+    }
+    Some(p)
+}
+
 /// Runs `f` on a memory object's mapped bytes (the whole `VkBuffer`).
 pub(crate) fn with_mapped<T>(res: &Resources<'_>, mem: MemId, f: impl FnOnce(&mut [u8]) -> T) -> Result<T> {
     let mut allocations = res.allocations.borrow_mut();
@@ -1144,77 +1215,50 @@ impl Recorder<'_> {
         }
     }
 
-    /// A model dependency's barriers as Vulkan ones: global barriers as
-    /// `VkMemoryBarrier2`, regions as `VkBufferMemoryBarrier2` over their
-    /// memory object's `VkBuffer`, exact image barriers as one
-    /// `VkImageMemoryBarrier2` each (the model's parts of one, one per byte
-    /// range of its subresource range, with the union of their masks: a
-    /// planner may have grown the parts' scopes apart), and a region of an
-    /// image without an image barrier (a planner's barrier in buffer form)
-    /// as a `VkMemoryBarrier2` (`crate::quirks::recorded_dependency`,
-    /// so that the program as recorded says so too); an ownership transfer's model families become
+    /// A model dependency's barriers as Vulkan ones, through the model's
+    /// glue (`vksync::ash::dependency2`, the one conversion): global
+    /// barriers as `VkMemoryBarrier2`, regions as `VkBufferMemoryBarrier2`
+    /// over their memory object's `VkBuffer`, exact image barriers as one
+    /// `VkImageMemoryBarrier2` each (the union of its parts' masks), and a
+    /// region of an image without an image barrier (a planner's barrier in
+    /// buffer form) as a `VkMemoryBarrier2`
+    /// (`crate::quirks::recorded_dependency`, so that the program as
+    /// recorded says so too); an ownership transfer's model families become
     /// device families through the queue mapping, and one whose two
     /// families map to one device family is recorded without a transfer
     /// (`VK_QUEUE_FAMILY_IGNORED` on both sides).
     fn dependency_parts(&self, dep: &vksync::Dependency, layout: &Layout) -> DependencyParts {
-        let mut globals = Vec::new();
-        let mut buffers = Vec::new();
-        let mut image_barriers: Vec<(vksync::ImageBarrierRef, vksync::Barrier)> = Vec::new();
         let dep = crate::quirks::recorded_dependency(dep, self.quirks, &|o| self.res.image(o).is_some());
-        let families = |b: &vksync::Barrier| {
-            b.ownership
-                .filter(|o| o.src_queue_family != o.dst_queue_family)
-                .and_then(|o| {
-                    let map = self.mapping?;
-                    Some((
-                        map.device_family(o.src_queue_family)?,
-                        map.device_family(o.dst_queue_family)?,
-                    ))
-                })
-                .filter(|(s, d)| s != d)
-        };
-        for b in &dep.barriers {
-            match (b.region, b.image) {
-                (None, _) => globals.push(vksync::ash::memory_barrier2(b)),
-                // `recorded_dependency` made every other barrier over an
-                // image's bytes global.
-                (Some(_), Some(ib)) => match image_barriers.iter_mut().find(|(i, _)| *i == ib) {
-                    Some((_, u)) => {
-                        u.src_stage_mask |= b.src_stage_mask;
-                        u.src_access_mask |= b.src_access_mask;
-                        u.dst_stage_mask |= b.dst_stage_mask;
-                        u.dst_access_mask |= b.dst_access_mask;
-                    }
-                    None => image_barriers.push((ib, *b)),
-                },
-                (Some(r), None) => {
-                    let m = layout.locate(r).expect("region of the resolved program");
-                    let mut vb = vksync::ash::buffer_memory_barrier2(b, self.buffer(m.mem), m.range);
-                    // The model's family numbers are not the device's: the
-                    // mapped pair, or no transfer at all.
-                    let (src, dst) =
-                        families(b).unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
-                    vb = vb.src_queue_family_index(src).dst_queue_family_index(dst);
-                    buffers.push(vb);
-                }
+        let target = |r: vksync::Region| match self.res.image(r.object) {
+            Some(image) => Some(vksync::ash::Target::Image(image)),
+            None => {
+                let m = layout.locate(r)?;
+                Some(vksync::ash::Target::Buffer(self.buffer(m.mem), m.range))
             }
-        }
-        let mut images = Vec::with_capacity(image_barriers.len());
-        for (ib, b) in image_barriers {
-            // Invariant: an image barrier of the recorded program (images
-            // are recorded with the program at hand only).
-            let desc = self
-                .program
-                .and_then(|p| p.image_barrier(ib))
-                .expect("an image barrier of the recorded program");
-            let image = self.res.image(desc.image).expect("an image of the run");
-            let (src, dst) = families(&b).unwrap_or((vk::QUEUE_FAMILY_IGNORED, vk::QUEUE_FAMILY_IGNORED));
-            let vb = vksync::ash::image_memory_barrier2(&b, desc, image)
-                .src_queue_family_index(src)
-                .dst_queue_family_index(dst);
-            images.push(vb);
-        }
-        (globals, buffers, images)
+        };
+        // Invariant: every region of a resolved program is a buffer's or
+        // blob's (located) or an image's, and `recorded_dependency` made
+        // each region over an image's bytes without an image barrier
+        // global, so the glue has a target for each and refuses none.
+        // A coarse transition (an image declared as a `buffer`, which the
+        // runtime makes a `VkBuffer`) has no Vulkan form: its barrier is a
+        // buffer barrier, as the model orders it.
+        let barriers: Vec<vksync::Barrier> = dep
+            .barriers
+            .iter()
+            .map(|b| vksync::Barrier {
+                transition: b.transition && b.image.is_some(),
+                ..*b
+            })
+            .collect();
+        let mut parts = vksync::ash::dependency2(&barriers, self.program, target)
+            .expect("a barrier of the recorded program has a Vulkan target");
+        parts.remap_queue_families(|src, dst| {
+            let map = self.mapping?;
+            let pair = (map.device_family(src)?, map.device_family(dst)?);
+            (src != dst && pair.0 != pair.1).then_some(pair)
+        });
+        (parts.memory, parts.buffers, parts.images)
     }
 
     /// The `VkImage` of an image object of the run.

@@ -18,6 +18,13 @@
  *                writes to the copy); the render pass transitions both
  *                images (UNDEFINED -> ... -> TRANSFER_SRC_OPTIMAL), then
  *                barrier 1: out TRANSFER_WRITE -> HOST_READ
+ *   render-pass-input  the same render pass with a second subpass that
+ *                reads the depth image as an input attachment
+ *                (pInputAttachments, DEPTH_STENCIL_READ_ONLY_OPTIMAL, the
+ *                image created with INPUT_ATTACHMENT usage too), no draw in
+ *                it, and a third dependency 0->1 (the depth writes to the
+ *                input attachment reads, by region); the depth image ends
+ *                in DEPTH_STENCIL_READ_ONLY_OPTIMAL
  * It prints the pixels read back and how many are not red; the exit status
  * is 0 either way. The shaders are GLSL compiled to SPIR-V by naga
  * (`naga --input-kind glsl --shader-stage STAGE FILE OUT.spv`), kept here
@@ -216,7 +223,8 @@ static VkImageMemoryBarrier image_barrier(VkImage image, VkImageAspectFlags aspe
 
 int main(int argc, char **argv) {
     const char *how = argc > 1 ? argv[1] : "dynamic";
-    int rp = !strcmp(how, "render-pass");
+    int input = !strcmp(how, "render-pass-input");
+    int rp = input || !strcmp(how, "render-pass");
     if (!rp && strcmp(how, "dynamic")) {
         fprintf(stderr, "draw: unknown way `%s`\n", how);
         return 2;
@@ -245,6 +253,7 @@ int main(int argc, char **argv) {
     DEV(vkCmdBeginRendering);
     DEV(vkCmdEndRendering);
     DEV(vkCmdBeginRenderPass);
+    DEV(vkCmdNextSubpass);
     DEV(vkCmdEndRenderPass);
     DEV(vkCmdDrawIndexed);
     DEV(vkCmdCopyImageToBuffer);
@@ -253,7 +262,7 @@ int main(int argc, char **argv) {
     const VkFormat formats[2] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT};
     const VkImageUsageFlags usages[2] = {
         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT};
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (input ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0)};
     const VkImageAspectFlags aspects[2] = {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT};
     VkImage images[2];
     VkImageView views[2];
@@ -359,7 +368,8 @@ int main(int argc, char **argv) {
     w.pBufferInfo = &dbi;
     p_vkUpdateDescriptorSets(v.device, 1, &w, 0, NULL);
 
-    /* The render pass (render-pass only): one subpass, two dependencies. */
+    /* The render pass (render-pass only): one subpass, two dependencies
+     * (render-pass-input: two subpasses, three dependencies). */
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkFramebuffer framebuffer = VK_NULL_HANDLE;
     if (rp) {
@@ -374,15 +384,20 @@ int main(int argc, char **argv) {
             ad[k].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
         }
         ad[0].finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        ad[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+        ad[1].finalLayout =
+            input ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
         VkAttachmentReference color_ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
         VkAttachmentReference depth_ref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-        VkSubpassDescription sd = {0};
-        sd.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-        sd.colorAttachmentCount = 1;
-        sd.pColorAttachments = &color_ref;
-        sd.pDepthStencilAttachment = &depth_ref;
-        VkSubpassDependency dep[2] = {{0}, {0}};
+        VkAttachmentReference input_ref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+        VkSubpassDescription sd[2] = {{0}, {0}};
+        sd[0].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        sd[0].colorAttachmentCount = 1;
+        sd[0].pColorAttachments = &color_ref;
+        sd[0].pDepthStencilAttachment = &depth_ref;
+        sd[1].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        sd[1].inputAttachmentCount = 1;
+        sd[1].pInputAttachments = &input_ref;
+        VkSubpassDependency dep[3] = {{0}, {0}, {0}};
         dep[0].srcSubpass = VK_SUBPASS_EXTERNAL;
         dep[0].dstSubpass = 0;
         dep[0].srcStageMask = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -395,12 +410,19 @@ int main(int argc, char **argv) {
         dep[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
         dep[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
         dep[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        dep[2].srcSubpass = 0;
+        dep[2].dstSubpass = 1;
+        dep[2].srcStageMask = VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+        dep[2].srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+        dep[2].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+        dep[2].dstAccessMask = VK_ACCESS_INPUT_ATTACHMENT_READ_BIT;
+        dep[2].dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT;
         VkRenderPassCreateInfo rpi = {VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
         rpi.attachmentCount = 2;
         rpi.pAttachments = ad;
-        rpi.subpassCount = 1;
-        rpi.pSubpasses = &sd;
-        rpi.dependencyCount = 2;
+        rpi.subpassCount = input ? 2 : 1;
+        rpi.pSubpasses = sd;
+        rpi.dependencyCount = input ? 3 : 2;
         rpi.pDependencies = dep;
         vks_check(p_vkCreateRenderPass(v.device, &rpi, NULL, &render_pass));
         VkFramebufferCreateInfo fi = {VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
@@ -540,6 +562,8 @@ int main(int argc, char **argv) {
         vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                              0, NULL, 0, NULL, 1, &ib);
     } else {
+        if (input)
+            p_vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
         p_vkCmdEndRenderPass(cb);
     }
     VkBufferImageCopy region = {0};

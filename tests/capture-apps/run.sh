@@ -264,7 +264,7 @@ CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
 # image and its subresource.
 run_case storage-image storage-image "" 0 0 \
     'out:storage-image: 256 texels read back, 0 wrong' 'out:no hazards' \
-    'trace:^image i0 R32_UINT 16x16 alias m0 0 exclusive$' \
+    'trace:^image i0 R32_UINT 16x16 exclusive alias m0 0$' \
     'trace:^barrier TOP_OF_PIPE:NONE -> COMPUTE_SHADER:SHADER_WRITE i0 COLOR:0:0 UNDEFINED->GENERAL  # vkCmdPipelineBarrier' \
     'trace:^dispatch s0_main image-write i0 COLOR:0:0  # vkCmdDispatch' \
     'trace:^barrier COMPUTE_SHADER:SHADER_WRITE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 GENERAL->GENERAL  # ' \
@@ -291,7 +291,7 @@ CAPTURE_OPTS="--drop-barrier 2" run_case storage-image-drop-2 storage-image "" 1
 # vertex read races with the dispatch's write, named by the buffer.
 run_case draw draw dynamic 0 0 \
     'out:draw \(dynamic\): 256 pixels read back, 0 not red' 'out:no hazards' \
-    'trace:^image i0 R8G8B8A8_UNORM 16x16 alias m0 0 exclusive$' 'trace:^image i1 D32_SFLOAT 16x16 alias m1 0 exclusive$' \
+    'trace:^image i0 R8G8B8A8_UNORM 16x16 exclusive alias m0 0$' 'trace:^image i1 D32_SFLOAT 16x16 exclusive alias m1 0$' \
     'trace:^barrier COMPUTE_SHADER:SHADER_WRITE -> VERTEX_INPUT:VERTEX_ATTRIBUTE_READ b0\[0\.\.48\]  # vkCmdPipelineBarrier' \
     'trace:^begin-rendering color i0 COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth i1 DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR DONT_CARE  # vkCmdBeginRendering' \
     'trace:^draw-indexed indexCount=3 instanceCount=1 firstIndex=0 firstInstance=0 vertex b[0-9]+ 0 16 index b[0-9]+ 0 u16 depth-test depth-write  # vkCmdDrawIndexed' \
@@ -312,6 +312,15 @@ run_case draw-render-pass draw render-pass 0 0 \
     'trace:^end-render-pass  # vkCmdEndRenderPass' \
     'trace:^copy-image-to-buffer i0 TRANSFER_SRC_OPTIMAL -> ' \
     'no-trace:^host-read b0' 'no-trace:^not-modelled' "trace:$summary"
+# ... and with a second subpass that reads the depth image as an input
+# attachment (pInputAttachments): the `input` reference in the declaration,
+# the 0->1 dependency, the `next-subpass`, no hazard.
+run_case draw-render-pass-input draw render-pass-input 0 0 \
+    'out:draw \(render-pass-input\): 256 pixels read back, 0 not red' 'out:no hazards' \
+    'trace:^render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_STENCIL_READ_ONLY_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL depth 1 DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; subpass input 1 DEPTH_STENCIL_READ_ONLY_OPTIMAL ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_INPUT:VERTEX_ATTRIBUTE_READ ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> ALL_TRANSFER:TRANSFER_READ ; dependency 0->1 LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region  # vkCreateRenderPass' \
+    'trace:^next-subpass  # vkCmdNextSubpass' \
+    'trace:^end-render-pass  # vkCmdEndRenderPass' \
+    'no-trace:^not-modelled' "trace:$summary"
 
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/

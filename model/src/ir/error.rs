@@ -140,13 +140,36 @@ pub enum ProgramErrorKind {
         /// The destination.
         dst: u64,
     },
-    /// Refused with "copy source {src} and destination {dst} overlap in memory".
-    #[error("copy source {src} and destination {dst} overlap in memory")]
+    /// Refused with "{call}: the source of region {src_region} ({src}) and the destination of region {dst_region} ({dst}) overlap in memory (VUID)", the VUID of `call`'s rule.
+    #[error("{call}: the source of region {src_region} ({src}) and the destination of region {dst_region} ({dst}) overlap in memory ({})", super::layout::copy_overlap_vuid(.call))]
     CopyOverlap {
-        /// The source.
+        /// The Vulkan command (`vkCmdCopyBuffer`, `vkCmdCopyImage`, ...);
+        /// its rule's VUID follows from it (`copy_overlap_vuid`).
+        call: &'static str,
+        /// The index in `pRegions` of the region whose source overlaps
+        /// (`u32`, as `regionCount`, keeps the error small).
+        src_region: u32,
+        /// The bytes of that source region (a row of an image region).
         src: String,
-        /// The destination.
+        /// The index of the region whose destination overlaps.
+        dst_region: u32,
+        /// The bytes of that destination region.
         dst: String,
+    },
+    /// Refused with "{call}: the destinations of region {first_region} ({first}) and region {second_region} ({second}) overlap in memory (VUID)", the VUID of `call`'s rule that each memory location is written by one destination region at most.
+    #[error("{call}: the destinations of region {first_region} ({first}) and region {second_region} ({second}) overlap in memory ({})", super::layout::copy_destination_overlap_vuid(.call).unwrap_or("the command's pRegions destination overlap rule"))]
+    CopyDestinationOverlap {
+        /// The Vulkan command (`vkCmdCopyImage`, ...); its rule's VUID
+        /// follows from it (`copy_destination_overlap_vuid`).
+        call: &'static str,
+        /// The lower index in `pRegions` of the two regions.
+        first_region: u32,
+        /// The bytes of its destination that overlap.
+        first: String,
+        /// The higher index.
+        second_region: u32,
+        /// The bytes of its destination.
+        second: String,
     },
     /// Refused with "{what} {value} must be a multiple of 4".
     #[error("{what} {value} must be a multiple of 4")]

@@ -76,7 +76,8 @@
 
 use super::completion::Completion;
 use super::error::ProgramErrorKind;
-use super::program::Dependency;
+use super::image::{ImageBarrier, ImageBarrierRef};
+use super::program::{Barrier, Dependency};
 use super::queue::QueueId;
 use crate::vk::flags::PipelineStageFlags2;
 
@@ -262,13 +263,17 @@ impl EventStates {
         Ok(())
     }
 
-    /// Element `index` of the `vkCmdWaitEvents2` at `command`.
+    /// Element `index` of the `vkCmdWaitEvents2` at `command`; `image`
+    /// resolves an image barrier's reference in the program (the set's
+    /// and the wait's image barriers are distinct entries of
+    /// [`crate::Program::image_barriers`], equal by value).
     pub(crate) fn wait(
         &mut self,
         command: usize,
         index: usize,
         w: &EventWait,
         name: &str,
+        image: impl Fn(ImageBarrierRef) -> Option<ImageBarrier>,
     ) -> Result<(), ProgramErrorKind> {
         let name = name.to_string();
         self.unsubmitted_wait_events.push(w.event);
@@ -281,11 +286,8 @@ impl EventStates {
                 command: set,
                 dependency,
             }) => {
-                if *dependency != w.dependency {
-                    return Err(ProgramErrorKind::EventDependencyMismatch {
-                        name,
-                        difference: first_difference(dependency, &w.dependency),
-                    });
+                if let Some(difference) = first_difference(dependency, &w.dependency, &image) {
+                    return Err(ProgramErrorKind::EventDependencyMismatch { name, difference });
                 }
                 let set = *set;
                 self.unsubmitted_waits.push((command, index, set));
@@ -380,25 +382,31 @@ pub const DEFAULT_RESET_STAGES: PipelineStageFlags2 = PipelineStageFlags2::ALL_C
 
 /// The first field in which a wait's `VkDependencyInfo` differs from the
 /// set's, for VUID-vkCmdWaitEvents2-pEvents-10788's message: the barrier
-/// count, or the first barrier's first differing member (set's value,
-/// then the wait's).
-fn first_difference(set: &Dependency, wait: &Dependency) -> String {
+/// count, or the first barrier's first differing member (the wait's
+/// value, then the set's); `None` when they are equal. Equality is of the
+/// values the application passed: an image barrier's subresource range
+/// and layouts by value (`image` resolves a reference), a
+/// `VK_REMAINING_*` count unequal to an explicit one.
+fn first_difference(
+    set: &Dependency,
+    wait: &Dependency,
+    image: &impl Fn(ImageBarrierRef) -> Option<ImageBarrier>,
+) -> Option<String> {
     if set.barriers.len() != wait.barriers.len() {
-        return format!(
+        return Some(format!(
             "{} barriers where the set has {}",
             wait.barriers.len(),
             set.barriers.len()
-        );
+        ));
     }
-    let Some((i, (s, w))) = set
+    let resolved = |b: &Barrier| b.image.and_then(image);
+    let bare = |b: &Barrier| Barrier { image: None, ..*b };
+    let (i, (s, w)) = set
         .barriers
         .iter()
         .zip(&wait.barriers)
         .enumerate()
-        .find(|(_, (s, w))| s != w)
-    else {
-        return "no field (equal)".into();
-    };
+        .find(|(_, (s, w))| bare(s) != bare(w) || resolved(s) != resolved(w))?;
     let field = if s.src_stage_mask != w.src_stage_mask {
         format!("srcStageMask {} (set: {})", w.src_stage_mask, s.src_stage_mask)
     } else if s.src_access_mask != w.src_access_mask {
@@ -407,10 +415,21 @@ fn first_difference(set: &Dependency, wait: &Dependency) -> String {
         format!("dstStageMask {} (set: {})", w.dst_stage_mask, s.dst_stage_mask)
     } else if s.dst_access_mask != w.dst_access_mask {
         format!("dstAccessMask {} (set: {})", w.dst_access_mask, s.dst_access_mask)
-    } else if s.region != w.region {
-        "the buffer range (or a memory barrier where the set has a buffer barrier, or the reverse)".into()
+    } else if let (Some(si), Some(wi)) = (resolved(s), resolved(w)) {
+        if si.range != wi.range {
+            format!("subresourceRange {} (set: {})", wi.range, si.range)
+        } else if si.old_layout != wi.old_layout {
+            format!("oldLayout {} (set: {})", wi.old_layout, si.old_layout)
+        } else if si.new_layout != wi.new_layout {
+            format!("newLayout {} (set: {})", wi.new_layout, si.new_layout)
+        } else {
+            "the image (or the queue family ownership transfer)".into()
+        }
+    } else if s.region != w.region || s.image.is_some() != w.image.is_some() {
+        "the buffer range (or a memory barrier where the set has a buffer or image barrier, or the reverse)"
+            .into()
     } else {
-        "the layout transition, ownership transfer or image subresource range".into()
+        "the queue family ownership transfer".into()
     };
-    format!("barrier {i}: {field}")
+    Some(format!("barrier {i}: {field}"))
 }

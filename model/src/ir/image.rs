@@ -40,6 +40,12 @@ use std::fmt;
 /// and it bounds the work per command whatever the image's size.
 pub const MAX_RANGES: usize = 64;
 
+/// The most block rows one side of one copy region is enumerated with
+/// for the rule that a copy's source and destination do not overlap in
+/// memory ([`ImageCommand::copy_region_bytes`]); a larger region is not
+/// checked against that rule.
+pub(crate) const OVERLAP_ROWS: usize = 1 << 14;
+
 /// `VkImageTiling`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Tiling {
@@ -503,6 +509,36 @@ pub enum ImageError {
         /// The valid-usage id.
         vuid: &'static str,
     },
+    /// A use or transition of a subresource whose layout another queue's
+    /// layout transition may change before or after it: no semaphore,
+    /// fence or host wait orders the two batches, so the layout it finds
+    /// when it executes is not determined.
+    #[error(
+        "{call} on queue `{queue}` uses image `{image}` subresource {aspect} mip {mip} layer {layer}, \
+         whose layout the layout transition of {other} changes, \
+         and no semaphore, fence or host wait orders the two batches either way: \
+         its layout \"at the time this command is executed on a VkDevice\" is not determined \
+         (\"Image Layout Transitions\": transitions execute in submission order only \
+         \"relative to other image layout transitions submitted to the same queue\"; \
+         order them with a semaphore)"
+    )]
+    LayoutUndetermined {
+        /// The Vulkan command that uses the subresource.
+        call: &'static str,
+        /// Its queue.
+        queue: String,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// The command whose transition is unordered with it, and its
+        /// queue (`vkCmdPipelineBarrier2 on queue `qa``).
+        other: String,
+    },
     /// An image barrier that makes a layout transition or an ownership
     /// transfer names `UNDEFINED` or `PREINITIALIZED` as `newLayout`.
     #[error(
@@ -517,6 +553,24 @@ pub enum ImageError {
         image: String,
         /// `newLayout`.
         new: ImageLayout,
+    },
+    /// A layout that requires a usage the image's format cannot have
+    /// (`crate::vk::image::LAYOUT_RULES`): a depth/stencil layout of a
+    /// color image, `COLOR_ATTACHMENT_OPTIMAL` of a depth/stencil one.
+    #[error("{what} {layout} of image `{image}` needs a {needs} format, and {format} is not one ({vuid}: the layout requires a usage that format cannot have)")]
+    LayoutFormat {
+        /// Where the layout is named (`barrier 0: newLayout`, `initial`).
+        what: String,
+        /// The layout.
+        layout: ImageLayout,
+        /// The image.
+        image: String,
+        /// `color` or `depth/stencil`.
+        needs: &'static str,
+        /// The image's format.
+        format: Format,
+        /// The valid-usage id.
+        vuid: &'static str,
     },
     /// An image barrier's `oldLayout` is neither `UNDEFINED` nor the
     /// current layout.
@@ -540,6 +594,30 @@ pub enum ImageError {
         /// The current layout.
         current: ImageLayout,
     },
+    /// The acquire of a queue family ownership transfer names other
+    /// layouts than its release.
+    #[error(
+        "barrier {index}: the acquire of image `{image}` subresource {aspect} mip {mip} layer {layer} names layouts \
+         {}->{} but its release named {}->{} (\"Queue Family Ownership Transfer\": the release's and the acquire's \
+         oldLayout and newLayout must be equal; a statement of the section, no VUID)",
+        .acquire.0, .acquire.1, .release.0, .release.1
+    )]
+    OwnershipLayouts {
+        /// The barrier's index in its call.
+        index: usize,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// The release's `(oldLayout, newLayout)`.
+        release: (ImageLayout, ImageLayout),
+        /// The acquire's.
+        acquire: (ImageLayout, ImageLayout),
+    },
     /// A storage or sampled image view whose subresources are not one byte
     /// range of the notional layout (several aspects, or several mips
     /// with part of the layers).
@@ -554,6 +632,15 @@ pub enum ImageError {
         image: String,
         /// The view's range.
         range: SubresourceRange,
+    },
+    /// A blit between images, or with regions, that its rules on formats,
+    /// aspects and layer counts refuse (`blit_rules`).
+    #[error("vkCmdBlitImage: {what} ({vuid})")]
+    Blit {
+        /// What does not match, with both sides.
+        what: String,
+        /// The valid-usage id.
+        vuid: &'static str,
     },
     /// A buffer-image copy's buffer bytes past the buffer.
     #[error("{call}: region {index} needs bytes {range} of `{buffer}`, past its size {size} ({vuid})")]
@@ -722,6 +809,20 @@ impl ImageDesc {
         offset: [u32; 3],
         extent: [u32; 3],
     ) -> Result<Vec<ByteRange>, String> {
+        self.rect_rows(s, offset, extent, MAX_RANGES)
+            .map(|(v, _)| widen(v))
+    }
+
+    /// The block rows of rectangle `offset`/`extent` of `s`, merged where
+    /// adjacent; past `max` rows each depth slice's rows become their
+    /// hull. The flag says whether the ranges are exact (no hull taken).
+    pub(crate) fn rect_rows(
+        &self,
+        s: SubresourceLayers,
+        offset: [u32; 3],
+        extent: [u32; 3],
+        max: usize,
+    ) -> Result<(Vec<ByteRange>, bool), String> {
         let (aspects, mip, _, l0, l1) = self.resolve_range(s.range())?;
         let e = self.mip_extent(mip);
         for i in 0..3 {
@@ -746,17 +847,19 @@ impl ImageDesc {
         let y1 = (u64::from(offset[1]) + u64::from(extent[1])).div_ceil(u64::from(bh));
         let (z0, z1) = (u64::from(offset[2]), u64::from(offset[2]) + u64::from(extent[2]));
         let mut out = Vec::new();
+        let mut exact = true;
         for a in aspects.aspects() {
             let bs = self.format.block_bytes(a);
             let row = bx * bs;
             let slice = by * row;
             let rows = (y1 - y0) * (z1 - z0) * u64::from(l1 - l0);
             let full_width = x0 == 0 && x1 == bx;
+            exact &= full_width || rows as usize <= max;
             for l in l0..l1 {
                 let base = self.subresource_offset(a, mip, l);
                 for z in z0..z1 {
                     let s0 = base + z * slice;
-                    if full_width || rows as usize > MAX_RANGES {
+                    if full_width || rows as usize > max {
                         // Whole rows, or (past the bound) the hull of the
                         // slice's rows: one range per slice.
                         push_merged(
@@ -774,7 +877,7 @@ impl ImageDesc {
                 }
             }
         }
-        Ok(widen(out))
+        Ok((out, exact))
     }
 
     /// The subresource (aspect, mip, layer) holding notional byte `at`.
@@ -855,6 +958,16 @@ fn widen(mut v: Vec<ByteRange>) -> Vec<ByteRange> {
 /// array layers) of `imageHeight` rows, in texel blocks for a compressed
 /// format; each row's bytes from the region's first to its last block.
 pub fn buffer_ranges(desc: &ImageDesc, c: &BufferImageCopy) -> Result<Vec<ByteRange>, String> {
+    buffer_rows(desc, c, MAX_RANGES).map(|(v, _)| widen(v))
+}
+
+/// [`buffer_ranges`] before widening, past `max` rows the hull of each
+/// slice's rows; the flag says whether the ranges are exact.
+pub(crate) fn buffer_rows(
+    desc: &ImageDesc,
+    c: &BufferImageCopy,
+    max: usize,
+) -> Result<(Vec<ByteRange>, bool), String> {
     let (aspects, _, _, l0, l1) = desc.resolve_range(c.subresource.range())?;
     if aspects.count() != 1 {
         return Err(format!(
@@ -883,7 +996,7 @@ pub fn buffer_ranges(desc: &ImageDesc, c: &BufferImageCopy) -> Result<Vec<ByteRa
     let rows = u64::from(c.extent[1].div_ceil(bh));
     let slices = u64::from(c.extent[2]) * u64::from(l1 - l0);
     let mut out = Vec::new();
-    let over = (rows * slices) as usize > MAX_RANGES;
+    let over = (rows * slices) as usize > max;
     for s in 0..slices {
         let base = c.buffer_offset + s * slice;
         if row == width || over {
@@ -894,7 +1007,7 @@ pub fn buffer_ranges(desc: &ImageDesc, c: &BufferImageCopy) -> Result<Vec<ByteRa
             }
         }
     }
-    Ok(widen(out))
+    Ok((out, row == width || !over))
 }
 
 fn blit_box(o: [[u32; 3]; 2]) -> ([u32; 3], [u32; 3]) {
@@ -905,6 +1018,89 @@ fn blit_box(o: [[u32; 3]; 2]) -> ([u32; 3], [u32; 3]) {
         ext[i] = o[0][i].max(o[1][i]) - off[i];
     }
     (off, ext)
+}
+
+/// The rules of `vkCmdBlitImage` on its two images' formats and on each
+/// region's subresources that the model can decide from what it knows
+/// (the image declarations; not the filter, the sample counts, the usage
+/// flags or the format features): a depth/stencil format on either side
+/// needs the same format on the other (VUID-vkCmdBlitImage-srcImage-00231),
+/// a signed (unsigned) integer color format on either side needs one on
+/// the other (-00229, -00230), and each region's `aspectMask`s match
+/// (VUID-VkImageBlit-aspectMask-00238) and its `layerCount`s match
+/// (VUID-VkImageBlit-layerCount-08800; one `VK_REMAINING_ARRAY_LAYERS`
+/// must equal the other's count, -08801). Offsets past a subresource are
+/// refused where the region's bytes are computed (`BadSubresource`).
+fn blit_rules(
+    s: &ImageDesc,
+    t: &ImageDesc,
+    regions: &[ImageBlitRegion],
+    src: &str,
+    dst: &str,
+) -> Result<(), ImageError> {
+    let formats = |rule: &str, vuid| {
+        Err(ImageError::Blit {
+            what: format!(
+                "srcImage `{src}` is {} and dstImage `{dst}` is {}: {rule}",
+                s.format, t.format
+            ),
+            vuid,
+        })
+    };
+    use crate::vk::image::Signedness;
+    if (!s.format.is_color() || !t.format.is_color()) && s.format != t.format {
+        return formats(
+            "if either has a depth/stencil format, the other must have exactly the same format",
+            "VUID-vkCmdBlitImage-srcImage-00231",
+        );
+    }
+    let (a, b) = (s.format.integer(), t.format.integer());
+    if a != b {
+        if a == Some(Signedness::Signed) || b == Some(Signedness::Signed) {
+            return formats(
+                "if either has a signed integer format, the other must have one too",
+                "VUID-vkCmdBlitImage-srcImage-00229",
+            );
+        }
+        return formats(
+            "if either has an unsigned integer color format, the other must have one too",
+            "VUID-vkCmdBlitImage-srcImage-00230",
+        );
+    }
+    for (index, r) in regions.iter().enumerate() {
+        let (x, y) = (r.src_subresource, r.dst_subresource);
+        if x.aspects != y.aspects {
+            return Err(ImageError::Blit {
+                what: format!(
+                    "pRegions[{index}]: srcSubresource.aspectMask {} and dstSubresource.aspectMask {} must match",
+                    x.aspects, y.aspects
+                ),
+                vuid: "VUID-VkImageBlit-aspectMask-00238",
+            });
+        }
+        // VK_REMAINING_ARRAY_LAYERS: the layers from the base on.
+        let count = |l: SubresourceLayers, d: &ImageDesc| {
+            l.layer_count.unwrap_or(d.layers.saturating_sub(l.base_layer))
+        };
+        if count(x, s) != count(y, t) {
+            let (shown, vuid) = match (x.layer_count, y.layer_count) {
+                (Some(_), Some(_)) => ("", "VUID-VkImageBlit-layerCount-08800"),
+                _ => (
+                    " (VK_REMAINING_ARRAY_LAYERS counts the layers from baseArrayLayer on)",
+                    "VUID-VkImageBlit-layerCount-08801",
+                ),
+            };
+            return Err(ImageError::Blit {
+                what: format!(
+                    "pRegions[{index}]: srcSubresource's {} layers and dstSubresource's {} must match{shown}",
+                    count(x, s),
+                    count(y, t)
+                ),
+                vuid,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Which layouts a transfer command's image operand may be in ("Copy
@@ -1031,6 +1227,7 @@ impl ImageCommand {
                 let (s, t) = (image(src.0)?, image(dst.0)?);
                 layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
                 layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
+                blit_rules(s, t, regions, &name(src.0), &name(dst.0))?;
                 for (index, r) in regions.iter().enumerate() {
                     let (so, se) = blit_box(r.src_offsets);
                     let (to, te) = blit_box(r.dst_offsets);
@@ -1079,6 +1276,91 @@ impl ImageCommand {
     /// Its accesses, reads first.
     pub fn accesses(&self) -> &[(Region, StageAccess)] {
         &self.accesses
+    }
+
+    /// For a copy or a resolve, each region's exact bytes, for the rule
+    /// that its source and destination regions do not overlap in memory
+    /// (`crate::ir::layout`'s `copy_overlap`): the source's (object,
+    /// ranges) and the destination's. A region over more than
+    /// [`OVERLAP_ROWS`] block rows on a side is `None` (not checked: a
+    /// widened range could refuse a valid copy). For a blit the source
+    /// side is the texels it certainly samples (below). `None` for a clear.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn copy_region_bytes(
+        &self,
+        program: &Program,
+    ) -> Option<Vec<Option<[(ObjectId, Vec<ByteRange>); 2]>>> {
+        let exact = |r: Result<(Vec<ByteRange>, bool), String>| r.ok().filter(|(_, e)| *e).map(|(v, _)| v);
+        match &self.op {
+            ImageOp::CopyBufferToImage {
+                buffer,
+                image,
+                regions,
+                ..
+            }
+            | ImageOp::CopyImageToBuffer {
+                image,
+                buffer,
+                regions,
+                ..
+            } => {
+                let to_image = matches!(self.op, ImageOp::CopyBufferToImage { .. });
+                let d = program.image(*image)?;
+                let per = regions
+                    .iter()
+                    .map(|r| {
+                        let img = exact(d.rect_rows(r.subresource, r.offset, r.extent, OVERLAP_ROWS))?;
+                        let buf = exact(buffer_rows(d, r, OVERLAP_ROWS))?;
+                        Some(if to_image {
+                            [(*buffer, buf), (*image, img)]
+                        } else {
+                            [(*image, img), (*buffer, buf)]
+                        })
+                    })
+                    .collect();
+                Some(per)
+            }
+            ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => {
+                let (s, t) = (program.image(src.0)?, program.image(dst.0)?);
+                let per = regions
+                    .iter()
+                    .map(|r| {
+                        let a = exact(s.rect_rows(r.src_subresource, r.src_offset, r.extent, OVERLAP_ROWS))?;
+                        let b = exact(t.rect_rows(r.dst_subresource, r.dst_offset, r.extent, OVERLAP_ROWS))?;
+                        Some([(src.0, a), (dst.0, b)])
+                    })
+                    .collect();
+                Some(per)
+            }
+            // VUID-vkCmdBlitImage-pRegions-00217: the destinations must not
+            // overlap "any texel that may be sampled". Where no axis
+            // shrinks (each destination extent at least the source's),
+            // every texel of the source box is sampled whatever the
+            // filter: NEAREST's sample points, one per destination texel,
+            // are at most one source texel apart and start within half a
+            // texel of each end. A shrinking region samples a subset
+            // only, which the model does not compute: its source is not
+            // checked (its destination still is, against the others').
+            ImageOp::BlitImage { src, dst, regions } => {
+                let (s, t) = (program.image(src.0)?, program.image(dst.0)?);
+                let per = regions
+                    .iter()
+                    .map(|r| {
+                        let (so, se) = blit_box(r.src_offsets);
+                        let (to, te) = blit_box(r.dst_offsets);
+                        let b = exact(t.rect_rows(r.dst_subresource, to, te, OVERLAP_ROWS))?;
+                        let a = if (0..3).all(|i| te[i] >= se[i]) {
+                            exact(s.rect_rows(r.src_subresource, so, se, OVERLAP_ROWS))?
+                        } else {
+                            Vec::new()
+                        };
+                        Some([(src.0, a), (dst.0, b)])
+                    })
+                    .collect();
+                Some(per)
+            }
+            ImageOp::ClearColorImage { .. } | ImageOp::ClearDepthStencilImage { .. } => None,
+        }
     }
 
     /// The subresources it uses with the layout it names, for the layout
@@ -1191,6 +1473,12 @@ pub fn view_region(
 /// [`ImageDesc::initial`]).
 struct LayoutState {
     layouts: Vec<Vec<ImageLayout>>,
+    /// The command whose transition set each layout (`None`: the
+    /// initial one), to name an unordered one on a mismatch.
+    set_by: Vec<Vec<Option<usize>>>,
+    /// The `(oldLayout, newLayout)` of the release of each subresource
+    /// (image slot, index) whose acquire has not executed yet.
+    released: std::collections::HashMap<(usize, usize), (ImageLayout, ImageLayout)>,
 }
 
 impl LayoutState {
@@ -1237,13 +1525,44 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                 vec![d.initial; n]
             })
             .collect(),
+        set_by: program
+            .images
+            .iter()
+            .map(|d| {
+                vec![None; d.format.aspect_mask().count() as usize * d.mips as usize * d.layers as usize]
+            })
+            .collect(),
+        released: std::collections::HashMap::new(),
     };
     let queues = program.command_queues();
     let slot = |id: ObjectId| program.images.iter().position(|d| d.object == id);
-    for ci in super::execution::order(program) {
+    for ci in super::execution::order_after_signals(program) {
         let err = |e: ImageError| ProgramError {
             at: Location::Command(ci),
             kind: ProgramErrorKind::Image(Box::new(e)),
+        };
+        // A mismatch where another queue's transition of the subresource
+        // is unordered with this command: the layout is not determined,
+        // which names the pair better than either order's mismatch.
+        let mismatch = |i: usize, (a, m, l): (Aspect, u32, u32), state: &LayoutState, e: ImageError| {
+            let d = &program.images[i];
+            let set_by = state.set_by[i][LayoutState::index(d, a, m, l)];
+            match unordered_transition(program, &queues, ci, i, (a, m, l), set_by) {
+                Some(other) => err(ImageError::LayoutUndetermined {
+                    call: program.commands[ci].vulkan_name(),
+                    queue: program.queue_name(queues[ci]).to_string(),
+                    image: program.obj(d.object).name.clone(),
+                    aspect: a.name(),
+                    mip: m,
+                    layer: l,
+                    other: format!(
+                        "{} on queue `{}`",
+                        program.commands[other].vulkan_name(),
+                        program.queue_name(queues[other])
+                    ),
+                }),
+                None => err(e),
+            }
         };
         let c = &program.commands[ci];
         let check = |image: ObjectId,
@@ -1257,16 +1576,21 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             for (a, m, l) in subresources(d, r) {
                 let current = state.layouts[i][LayoutState::index(d, a, m, l)];
                 if current != named {
-                    return Err(err(ImageError::WrongLayout {
-                        call,
-                        image: program.obj(image).name.clone(),
-                        aspect: a.name(),
-                        mip: m,
-                        layer: l,
-                        named,
-                        current,
-                        vuid,
-                    }));
+                    return Err(mismatch(
+                        i,
+                        (a, m, l),
+                        state,
+                        ImageError::WrongLayout {
+                            call,
+                            image: program.obj(image).name.clone(),
+                            aspect: a.name(),
+                            mip: m,
+                            layer: l,
+                            named,
+                            current,
+                            vuid,
+                        },
+                    ));
                 }
             }
             Ok(())
@@ -1275,6 +1599,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             Command::Barrier(dep) => {
                 let family = program.queue_family(queues[ci]);
                 let mut sets = Vec::new();
+                let (mut released, mut acquired) = (Vec::new(), Vec::new());
                 for (index, b) in dep.barriers.iter().enumerate() {
                     let Some((ib, 0)) = program.image_barrier_part(b) else {
                         continue;
@@ -1283,12 +1608,47 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     let d = &program.images[i];
                     let subs = subresources(d, ib.range);
                     let at = |(a, m, l): (Aspect, u32, u32)| state.layouts[i][LayoutState::index(d, a, m, l)];
-                    let acquire = matches!(
-                        super::access::ownership_role(b, family),
-                        Some(super::access::OwnershipRole::Acquire)
-                    );
-                    if acquire && subs.iter().all(|s| at(*s) == ib.new_layout) {
-                        continue;
+                    let role = super::access::ownership_role(b, family);
+                    let acquire = matches!(role, Some(super::access::OwnershipRole::Acquire));
+                    // "the values of oldLayout and newLayout in the release
+                    // operation's memory barrier must be equal to values of
+                    // oldLayout and newLayout in the acquire operation's
+                    // memory barrier" ("Queue Family Ownership Transfer").
+                    if acquire {
+                        let pair = (ib.old_layout, ib.new_layout);
+                        for s in &subs {
+                            let k = (i, LayoutState::index(d, s.0, s.1, s.2));
+                            if let Some(released) = state.released.get(&k).copied() {
+                                if released != pair {
+                                    return Err(err(ImageError::OwnershipLayouts {
+                                        index,
+                                        image: program.obj(ib.image).name.clone(),
+                                        aspect: s.0.name(),
+                                        mip: s.1,
+                                        layer: s.2,
+                                        release: released,
+                                        acquire: pair,
+                                    }));
+                                }
+                            }
+                        }
+                        let paired = subs.iter().all(|s| {
+                            state
+                                .released
+                                .contains_key(&(i, LayoutState::index(d, s.0, s.1, s.2)))
+                        });
+                        acquired.extend(subs.iter().map(|s| (i, LayoutState::index(d, s.0, s.1, s.2))));
+                        if paired || subs.iter().all(|s| at(*s) == ib.new_layout) {
+                            continue;
+                        }
+                    }
+                    if matches!(role, Some(super::access::OwnershipRole::Release)) {
+                        released.extend(subs.iter().map(|s| {
+                            (
+                                (i, LayoutState::index(d, s.0, s.1, s.2)),
+                                (ib.old_layout, ib.new_layout),
+                            )
+                        }));
                     }
                     // oldLayout binds only a transition or an ownership
                     // transfer (VUID-VkImageMemoryBarrier2-oldLayout-01197);
@@ -1300,25 +1660,35 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     for s in &subs {
                         let current = at(*s);
                         if ib.old_layout != ImageLayout::UNDEFINED && ib.old_layout != current {
-                            return Err(err(ImageError::WrongOldLayout {
-                                index,
-                                image: program.obj(ib.image).name.clone(),
-                                aspect: s.0.name(),
-                                mip: s.1,
-                                layer: s.2,
-                                old: ib.old_layout,
-                                current,
-                            }));
+                            return Err(mismatch(
+                                i,
+                                *s,
+                                &state,
+                                ImageError::WrongOldLayout {
+                                    index,
+                                    image: program.obj(ib.image).name.clone(),
+                                    aspect: s.0.name(),
+                                    mip: s.1,
+                                    layer: s.2,
+                                    old: ib.old_layout,
+                                    current,
+                                },
+                            ));
                         }
                     }
                     sets.push((i, subs, ib.new_layout));
                 }
+                for k in acquired {
+                    state.released.remove(&k);
+                }
+                state.released.extend(released);
                 // Barriers of one call apply together: every check sees
                 // the layouts from before the call.
                 for (i, subs, new) in sets {
                     let d = &program.images[i];
                     for (a, m, l) in subs {
                         state.layouts[i][LayoutState::index(d, a, m, l)] = new;
+                        state.set_by[i][LayoutState::index(d, a, m, l)] = Some(ci);
                     }
                 }
             }
@@ -1364,29 +1734,33 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                         let d = &program.images[i];
                         for (asp, m, l) in subresources(d, range) {
                             state.layouts[i][LayoutState::index(d, asp, m, l)] = a.final_layout;
+                            state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
                         }
                     }
                 }
             }
             Command::Render(rc) => {
                 if let super::render::RenderOp::Begin(r) = &rc.op {
-                    for (image, range, layout) in super::render::layout_uses(r) {
+                    for (image, range, layout, resolve) in super::render::layout_uses(r) {
                         let color = range.aspects == AspectMask::of(Aspect::Color);
-                        if !super::render::layout_allowed(color, layout) {
+                        if let Some(vuid) =
+                            super::render::rendering_layout_refusal(range.aspects, layout, resolve)
+                        {
                             return Err(err(ImageError::LayoutNotAllowed {
                                 call: "vkCmdBeginRendering",
-                                what: if color {
-                                    "a color attachment's imageLayout"
-                                } else {
-                                    "a depth/stencil attachment's imageLayout"
+                                what: match (color, resolve) {
+                                    (true, false) => "a color attachment's imageLayout",
+                                    (false, false) => "a depth/stencil attachment's imageLayout",
+                                    (true, true) => "a color attachment's resolveImageLayout",
+                                    (false, true) => "a depth/stencil attachment's resolveImageLayout",
                                 },
                                 layout,
-                                allowed: if color {
-                                    "COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL"
-                                } else {
-                                    "a depth/stencil attachment or read-only layout, or GENERAL"
+                                allowed: match (color, resolve) {
+                                    (true, _) => "COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL",
+                                    (false, false) => "a depth/stencil attachment or read-only layout of its aspects, or GENERAL",
+                                    (false, true) => "a depth/stencil attachment layout of its aspects, or GENERAL",
                                 },
-                                vuid: "VkRenderingAttachmentInfo's imageLayout valid usage",
+                                vuid,
                             }));
                         }
                         check(
@@ -1421,4 +1795,52 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
         }
     }
     Ok(())
+}
+
+/// The most commands [`unordered_transition`] asks about: it runs only
+/// on a layout mismatch, but each question walks the program.
+const UNORDERED_CANDIDATES: usize = 64;
+
+/// A command on another queue than `at` whose layout transition covers
+/// subresource `sub` of image slot `i` and that is ordered neither before
+/// nor after `at` ([`super::execution::may_happen_before`], an
+/// over-approximation: only a pair it cannot order is named): first the
+/// one that set the layout `at` finds (`set_by`), then any barrier of the
+/// program transitioning it.
+fn unordered_transition(
+    program: &Program,
+    queues: &[super::queue::QueueId],
+    at: usize,
+    i: usize,
+    sub: (Aspect, u32, u32),
+    set_by: Option<usize>,
+) -> Option<usize> {
+    let d = &program.images[i];
+    let transitions = |c: &Command| match c {
+        Command::Barrier(dep) => dep.barriers.iter().any(|b| {
+            program.image_barrier_part(b).is_some_and(|(ib, part)| {
+                part == 0
+                    && ib.image == d.object
+                    && (ib.old_layout != ib.new_layout || b.transfer().is_some())
+                    && subresources(d, ib.range).contains(&sub)
+            })
+        }),
+        _ => false,
+    };
+    set_by
+        .into_iter()
+        .chain(
+            program
+                .commands
+                .iter()
+                .enumerate()
+                .filter(|&(c, cmd)| c != at && queues[c] != queues[at] && transitions(cmd))
+                .map(|(c, _)| c),
+        )
+        .filter(|&c| queues[c] != queues[at])
+        .take(UNORDERED_CANDIDATES)
+        .find(|&c| {
+            !super::execution::may_happen_before(program, c, at)
+                && !super::execution::may_happen_before(program, at, c)
+        })
 }

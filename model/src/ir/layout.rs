@@ -399,16 +399,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                         dst: dst.range.len(),
                     }));
                 }
-                let (sm, sb) = places[src.object.0 as usize].expect("live object placed");
-                let (dm, db) = places[dst.object.0 as usize].expect("live object placed");
-                if sm == dm && src.range.shift(sb).overlaps(dst.range.shift(db)) {
-                    // VUID-vkCmdCopyBuffer-pRegions-00117: regions must not
-                    // overlap in memory.
-                    return Err(err(ProgramErrorKind::CopyOverlap {
-                        src: program.show_region(*src),
-                        dst: program.show_region(*dst),
-                    }));
-                }
+                // VUID-vkCmdCopyBuffer-pRegions-00117: regions must not
+                // overlap in memory.
+                let one = |r: &Region| vec![(*r, 0)];
+                copy_overlap(program, &places, "vkCmdCopyBuffer", one(src), one(dst)).map_err(err)?;
             }
             // Sizes differ (an image side is all of the image) and the
             // sides may overlap (two subresources of one image).
@@ -422,6 +416,27 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 for (r, _) in ic.accesses() {
                     check_region(*r, &life)?;
                 }
+                if let Some(regions) = ic.copy_region_bytes(program) {
+                    let side = |k: usize| {
+                        let mut out = Vec::new();
+                        for (i, sides) in regions.iter().enumerate() {
+                            if let Some(sides) = sides {
+                                let (object, ranges) = &sides[k];
+                                out.extend(ranges.iter().map(|&range| {
+                                    (
+                                        Region {
+                                            object: *object,
+                                            range,
+                                        },
+                                        i,
+                                    )
+                                }));
+                            }
+                        }
+                        out
+                    };
+                    copy_overlap(program, &places, ic.op.vulkan_name(), side(0), side(1)).map_err(err)?;
+                }
             }
             // Built against the program's objects (bounds checked there);
             // here: every object is live, and indirect offsets are
@@ -433,6 +448,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     if *sa == crate::vk::scope::StageAccess::DrawIndirectIndirectCommandRead {
                         aligned4("indirect offset", r.range.start)?;
                     }
+                }
+                if let crate::ir::render::RenderOp::Draw(d) = &rc.op {
+                    crate::ir::render::check_feedback_loops(program, &places, ci, d)
+                        .map_err(|e| err(ProgramErrorKind::Render(Box::new(e))))?;
                 }
             }
             Command::Fill { dst, .. } | Command::Update { dst, .. } => {
@@ -527,7 +546,11 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::WaitEvents { waits } => {
                 for (k, w) in waits.iter().enumerate() {
                     check_dep(&w.dependency, &life)?;
-                    events.wait(ci, k, w, program.event_name(w.event)).map_err(err)?;
+                    events
+                        .wait(ci, k, w, program.event_name(w.event), |r| {
+                            program.image_barrier(r).copied()
+                        })
+                        .map_err(err)?;
                 }
             }
             Command::SetEvent1 { event, stage_mask } => {
@@ -635,6 +658,138 @@ fn timeline_wait_command(program: &Program, ordinal: usize) -> usize {
     program.commands.len().saturating_sub(1)
 }
 
+/// The one table of a copy command's overlap rules: (command, the VUID of
+/// "Each memory location accessed by this command must not be accessed by
+/// both a source region and a destination region" (older specs: "The union
+/// of all source regions, and the union of all destination regions ...
+/// must not overlap in memory"), the VUID of "Each memory location
+/// accessed by this command must not be accessed by more than one
+/// destination region" where the command has that rule (Vulkan 1.4.358
+/// and later; `vkCmdResolveImage` has none)). `vkCmdCopyBuffer`'s
+/// destination rule cannot fire: a `copy` line is one region.
+const COPY_OVERLAP_VUIDS: &[(&str, &str, Option<&str>)] = &[
+    (
+        "vkCmdCopyBuffer",
+        "VUID-vkCmdCopyBuffer-pRegions-00117",
+        Some("VUID-vkCmdCopyBuffer-pRegions-12482"),
+    ),
+    (
+        "vkCmdCopyBufferToImage",
+        "VUID-vkCmdCopyBufferToImage-pRegions-00173",
+        Some("VUID-vkCmdCopyBufferToImage-pRegions-12483"),
+    ),
+    (
+        "vkCmdCopyImage",
+        "VUID-vkCmdCopyImage-pRegions-00124",
+        Some("VUID-vkCmdCopyImage-pRegions-12484"),
+    ),
+    (
+        "vkCmdCopyImageToBuffer",
+        "VUID-vkCmdCopyImageToBuffer-pRegions-00184",
+        Some("VUID-vkCmdCopyImageToBuffer-pRegions-12485"),
+    ),
+    ("vkCmdResolveImage", "VUID-vkCmdResolveImage-pRegions-00255", None),
+    ("vkCmdBlitImage", "VUID-vkCmdBlitImage-pRegions-00217", None),
+];
+
+/// The VUID of `call`'s rule that its source and destination regions do
+/// not overlap in memory ([`COPY_OVERLAP_VUIDS`]), for
+/// [`ProgramErrorKind::CopyOverlap`].
+pub(crate) fn copy_overlap_vuid(call: &str) -> &'static str {
+    COPY_OVERLAP_VUIDS
+        .iter()
+        .find(|(c, _, _)| *c == call)
+        .map_or("the command's pRegions overlap rule", |(_, v, _)| v)
+}
+
+/// The VUID of `call`'s rule that no memory location is written by two of
+/// its destination regions ([`COPY_OVERLAP_VUIDS`]), `None` where it has
+/// none.
+pub(crate) fn copy_destination_overlap_vuid(call: &str) -> Option<&'static str> {
+    COPY_OVERLAP_VUIDS
+        .iter()
+        .find(|(c, _, _)| *c == call)
+        .and_then(|(_, _, v)| *v)
+}
+
+/// The one test of a copy's overlap rules ([`COPY_OVERLAP_VUIDS`]): no
+/// byte of memory is in a source region and in a destination region and,
+/// where `call` has that rule, no byte is in the destinations of two
+/// regions. `src` and `dst` are every region's byte ranges with the index
+/// of their region in `pRegions` (the ranges of one region never overlap
+/// each other); the first overlap found (in address order) is the error.
+/// Objects are placed by `places` (live objects only: the caller checked
+/// them). A blit passes as `src` the texels it certainly samples.
+fn copy_overlap(
+    program: &Program,
+    places: &[Option<(MemId, u64)>],
+    call: &'static str,
+    src: Vec<(Region, usize)>,
+    dst: Vec<(Region, usize)>,
+) -> Result<(), ProgramErrorKind> {
+    let placed = |v: Vec<(Region, usize)>| {
+        let mut out: Vec<(MemId, ByteRange, Region, usize)> = v
+            .into_iter()
+            .filter(|(r, _)| !r.range.is_empty())
+            .filter_map(|(r, i)| {
+                let (mem, base) = places.get(r.object.0 as usize).copied().flatten()?;
+                Some((mem, r.range.shift(base), r, i))
+            })
+            .collect();
+        out.sort_by_key(|&(m, b, _, _)| (m, b.start, b.end));
+        out
+    };
+    let (src, dst) = (placed(src), placed(dst));
+    // Sweep the destinations in address order, keeping the one reaching
+    // furthest so far; a range meets a destination iff the
+    // furthest-reaching destination starting before the range's end (in
+    // its memory) ends past the range's start.
+    let mut furthest: Vec<usize> = Vec::with_capacity(dst.len());
+    for (k, d) in dst.iter().enumerate() {
+        let best = match furthest.last() {
+            Some(&j) if dst[j].0 == d.0 && dst[j].1.end >= d.1.end => j,
+            _ => k,
+        };
+        furthest.push(best);
+    }
+    let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+    for &(mem, bytes, region, i) in &src {
+        let before = dst.partition_point(|&(m, b, _, _)| (m, b.start) < (mem, bytes.end));
+        let Some(&j) = before.checked_sub(1).and_then(|k| furthest.get(k)) else {
+            continue;
+        };
+        let (m, b, d, dj) = dst[j];
+        if m == mem && b.end > bytes.start {
+            return Err(ProgramErrorKind::CopyOverlap {
+                call,
+                src_region: index(i),
+                src: program.show_region(region),
+                dst_region: index(dj),
+                dst: program.show_region(d),
+            });
+        }
+    }
+    // Two destinations: the furthest-reaching one before each overlaps it
+    // iff any earlier one does, and it is of another region whenever it
+    // overlaps (one region's ranges are disjoint).
+    if copy_destination_overlap_vuid(call).is_some() {
+        for k in 1..dst.len() {
+            let (m, b, d, dk) = dst[k];
+            let (pm, pb, p, pk) = dst[furthest[k - 1]];
+            if pm == m && pb.end > b.start && pk != dk {
+                return Err(ProgramErrorKind::CopyDestinationOverlap {
+                    call,
+                    first_region: index(pk.min(dk)),
+                    first: program.show_region(if pk < dk { p } else { d }),
+                    second_region: index(pk.max(dk)),
+                    second: program.show_region(if pk < dk { d } else { p }),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -730,7 +885,7 @@ mod tests {
                 let dst = p.region(b, 8, 24);
                 p.push(Command::Copy { src, dst }).unwrap();
             },
-            Err("copy source b[0..16] and destination b[8..24] overlap in memory"),
+            Err("vkCmdCopyBuffer: the source of region 0 (b[0..16]) and the destination of region 0 (b[8..24]) overlap in memory (VUID-vkCmdCopyBuffer-pRegions-00117)"),
         );
         check(
             |p| {

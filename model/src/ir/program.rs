@@ -977,6 +977,10 @@ pub struct Program {
     names: std::sync::Arc<HashMap<String, ObjectId>>,
     /// Declared queues; empty: one implicit queue (family 0).
     pub(crate) queues: Vec<Queue>,
+    /// Queue ids by name (derived from `queues`, which only
+    /// [`Program::queue`] extends and `clear_queues_and_semaphores`
+    /// empties): a scan per name made a trace of N queues quadratic.
+    queue_names: HashMap<String, QueueId>,
     /// Declared semaphores.
     pub(crate) semaphores: Vec<Semaphore>,
     /// Semaphore ids by name (derived from `semaphores`, which only
@@ -985,6 +989,9 @@ pub struct Program {
     semaphore_names: HashMap<String, SemaphoreId>,
     /// Declared events.
     pub(crate) events: Vec<Event>,
+    /// Event ids by name (derived from `events`, which only
+    /// [`Program::event`] extends).
+    event_names: HashMap<String, EventId>,
     /// The `image`-declared objects, in declaration order.
     pub(crate) images: Vec<ImageDesc>,
     /// The image memory barriers [`Barrier::image`] refers to.
@@ -1278,6 +1285,25 @@ impl Program {
                 new: ib.new_layout,
             });
         }
+        // A transition or transfer names both layouts for the image's
+        // usage rules (VUID-VkImageMemoryBarrier2-oldLayout-01208 and its
+        // siblings); the usage follows from the format here.
+        if transition_or_transfer {
+            for (which, layout) in [("oldLayout", ib.old_layout), ("newLayout", ib.new_layout)] {
+                if let Some(rule) = layout.format_rule().filter(|r| !r.fits(desc.format)) {
+                    if let Some(vuid) = rule.barrier {
+                        return Err(super::image::ImageError::LayoutFormat {
+                            what: format!("barrier {index}: {which}"),
+                            layout,
+                            image: name,
+                            needs: rule.needs(),
+                            format: desc.format,
+                            vuid,
+                        });
+                    }
+                }
+            }
+        }
         if self.image_barrier_part(b).is_none() {
             return Err(bad(format!(
                 "the barrier's region is none of the byte ranges of {} (build image barriers with the parser's form)",
@@ -1375,6 +1401,24 @@ impl Program {
                 kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::NotAnImage { name })),
             });
         };
+        // Work before the program could have left the image in a layout
+        // only through a barrier (or an attachment) that names it, so the
+        // barrier's usage rule applies.
+        if let Some(rule) = layout.format_rule().filter(|r| !r.fits(d.format)) {
+            if let Some(vuid) = rule.barrier {
+                return Err(ProgramError {
+                    at: Location::Object(image),
+                    kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::LayoutFormat {
+                        what: "initial layout".into(),
+                        layout,
+                        image: name,
+                        needs: rule.needs(),
+                        format: d.format,
+                        vuid,
+                    })),
+                });
+            }
+        }
         d.initial = layout;
         Ok(())
     }
@@ -1707,10 +1751,7 @@ impl Program {
 
     /// Finds a declared queue by name.
     pub fn find_queue(&self, name: &str) -> Option<QueueId> {
-        self.queues
-            .iter()
-            .position(|q| q.name == name)
-            .map(|i| QueueId(i as u32))
+        self.queue_names.get(name).copied()
     }
 
     /// The declared events (an [`EventId`] is an index here).
@@ -1751,10 +1792,7 @@ impl Program {
 
     /// Finds an event by name.
     pub fn find_event(&self, name: &str) -> Option<EventId> {
-        self.events
-            .iter()
-            .position(|e| e.name == name)
-            .map(|i| EventId(i as u32))
+        self.event_names.get(name).copied()
     }
 
     /// Declares an event (`event NAME`). Names follow the rules for queue
@@ -1766,6 +1804,7 @@ impl Program {
         self.events.push(Event {
             name: name.to_string(),
         });
+        self.event_names.insert(name.to_string(), id);
         Ok(id)
     }
 
@@ -1804,6 +1843,7 @@ impl Program {
             name: name.to_string(),
             family,
         });
+        self.queue_names.insert(name.to_string(), id);
         Ok(id)
     }
 
@@ -1819,6 +1859,14 @@ impl Program {
         });
         self.semaphore_names.insert(name.to_string(), id);
         Ok(id)
+    }
+
+    /// Removes the declared queues and semaphores with their name maps (a
+    /// planner's part that declares its own).
+    pub(crate) fn clear_queues_and_semaphores(&mut self) {
+        self.queues.clear();
+        self.queue_names.clear();
+        self.set_semaphores(Vec::new());
     }
 
     /// Replaces the declared semaphores (a planner that declares its own),
@@ -1997,7 +2045,10 @@ impl Program {
             .count()
     }
 
-    /// The total number of stage and access bits over all barriers.
+    /// The total number of stage and access bits over all barriers, an
+    /// image memory barrier counted once (its parts over several byte
+    /// ranges, [`Barrier::image`], are one `VkImageMemoryBarrier2`: the
+    /// bits of the part with the most).
     pub fn barrier_bits(&self) -> u64 {
         self.commands
             .iter()
@@ -2005,8 +2056,26 @@ impl Program {
                 Command::Barrier(d) => Some(d),
                 _ => None,
             })
-            .flat_map(|d| d.barriers.iter())
-            .map(|b| u64::from(b.bit_count()))
+            .map(|d| {
+                d.barriers
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, b)| {
+                        b.image
+                            .is_none_or(|r| !d.barriers[..*j].iter().any(|x| x.image == Some(r)))
+                    })
+                    .map(|(_, b)| match b.image {
+                        None => u64::from(b.bit_count()),
+                        Some(r) => d
+                            .barriers
+                            .iter()
+                            .filter(|x| x.image == Some(r))
+                            .map(|x| u64::from(x.bit_count()))
+                            .max()
+                            .unwrap_or(0),
+                    })
+                    .sum::<u64>()
+            })
             .sum()
     }
 
@@ -2022,9 +2091,11 @@ impl Program {
                 .collect(),
             names: self.names.clone(),
             queues: self.queues.clone(),
+            queue_names: self.queue_names.clone(),
             semaphores: self.semaphores.clone(),
             semaphore_names: self.semaphore_names.clone(),
             events: self.events.clone(),
+            event_names: self.event_names.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
             render_passes: self.render_passes.clone(),
@@ -2040,9 +2111,11 @@ impl Program {
             commands,
             names: self.names.clone(),
             queues: self.queues.clone(),
+            queue_names: self.queue_names.clone(),
             semaphores: self.semaphores.clone(),
             semaphore_names: self.semaphore_names.clone(),
             events: self.events.clone(),
+            event_names: self.event_names.clone(),
             images: self.images.clone(),
             image_barriers: self.image_barriers.clone(),
             render_passes: self.render_passes.clone(),

@@ -47,7 +47,7 @@ use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::image::SubresourceRange;
 use super::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
-use crate::vk::image::{Aspect, AspectMask, ImageLayout};
+use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
 use crate::vk::scope::StageAccess;
 
 /// `VkAttachmentLoadOp`.
@@ -628,27 +628,42 @@ pub enum RenderError {
     PlanNeedsBarrierInside,
     /// A hazard between two commands of one rendering instance (this one
     /// and command `prior`): no barrier may be recorded between them, so
-    /// no plan removes it.
+    /// no plan removes it. (Displayed with `prior` as a command index;
+    /// [`RenderError::describe`] names its line.)
     #[error(
-        "this command races command {prior} of the same rendering instance, and no barrier can order them \
+        "this command races {what} {}, and no barrier can order them \
          (a pipeline barrier inside an instance is invalid without VK_KHR_dynamic_rendering_local_read: \
-         VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them"
+         VUID-vkCmdPipelineBarrier2-None-06191): end the instance between them",
+        place(*.prior, None)
     )]
     HazardInsideInstance {
         /// The earlier command, of the same instance.
         prior: usize,
+        /// What made the earlier access (`the earlier draw of the same
+        /// rendering instance`, `the load operations of this instance at
+        /// its begin-rendering`).
+        what: String,
     },
     /// A hazard between two commands of one subpass of a render pass
     /// instance (this one and command `prior`): no barrier may be recorded
     /// there, and only a subpass dependency orders them (`fix` says which).
+    /// (Displayed with `prior` as a command index;
+    /// [`RenderError::describe`] names its line.)
     #[error(
-        "this command races command {prior} of the same subpass, and the planner does not place a barrier there (a \
+        "this command races {what} {}, and the planner does not place a barrier there (a \
          pipeline barrier inside a subpass needs a self-dependency of the subpass in the render-pass declaration, \
-         VUID-vkCmdPipelineBarrier2-None-07889, and the planner does not change declarations): {fix}"
+         VUID-vkCmdPipelineBarrier2-None-07889; the planner adds dependencies between subpasses, not \
+         self-dependencies): {fix}",
+        place(*.prior, None)
     )]
     HazardInsideSubpass {
         /// The earlier command, of the same subpass.
         prior: usize,
+        /// What made the earlier access (`the earlier draw of the same
+        /// subpass`, `the layout transition into this subpass at its
+        /// next-subpass`, `the load operations of this subpass at its
+        /// begin-render-pass`).
+        what: String,
         /// What orders them: a subpass dependency into the subpass (named
         /// with its masks) when the earlier one is the subpass's start (its
         /// layout transition or load operation), else two subpasses.
@@ -659,8 +674,8 @@ pub enum RenderError {
     /// subpass dependencies can give it.
     #[error(
         "planning needs an ordering inside this render pass instance (between two of its subpasses, or between an \
-         earlier command and one of its draws), which only a subpass dependency of the render pass can give: \
-         add the dependency to the render-pass declaration (the planner does not change declarations)"
+         earlier command and one of its draws), which only a subpass dependency of the render pass can give, and \
+         none that the planner adds to the declaration gives it: add the dependency to the render-pass declaration"
     )]
     PlanNeedsSubpassDependency,
     /// `vkCmdNextSubpass` past the last subpass, or `vkCmdEndRenderPass`
@@ -675,6 +690,23 @@ pub enum RenderError {
         current: usize,
         /// The valid-usage id.
         vuid: &'static str,
+    },
+    /// A draw's descriptor binding over the memory of an attachment of
+    /// its own instance (`check_feedback_loops`).
+    #[error(
+        "{call}: binding {binding} {what}; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, \
+         not modelled) that is invalid ({vuid})"
+    )]
+    FeedbackLoop {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The binding's index in the draw.
+        binding: usize,
+        /// How it accesses which bytes of which attachment, and what
+        /// writes the attachment (for a read).
+        what: String,
+        /// The valid-usage id.
+        vuid: String,
     },
     /// A malformed operand.
     #[error("{call}: {reason}")]
@@ -838,7 +870,223 @@ impl Kind {
     }
 }
 
-/// The attachments of an instance: (kind, attachment).
+/// Whether an attachment's image format fits its role in
+/// `VkRenderingInfo`: a color attachment needs `COLOR_ATTACHMENT` usage
+/// (VUID-VkRenderingInfo-colorAttachmentCount-06087), a depth or stencil
+/// one `DEPTH_STENCIL_ATTACHMENT` (-pDepthAttachment-06088,
+/// -pStencilAttachment-06089), usages only formats of one kind can have
+/// (`crate::vk::image::LAYOUT_RULES`, the one table of that fact, read
+/// through the role's attachment layout); and a depth (stencil) view's
+/// format includes a depth (stencil) aspect (-pDepthAttachment-06547,
+/// -pStencilAttachment-06548). The model's depth attachment is both
+/// `pDepthAttachment` and `pStencilAttachment`, one per aspect it names.
+fn role_format(kind: Kind, what: &str, a: &Attachment, format: Format, image: &str) -> Result<(), String> {
+    let (layout, usage, vuid) = match kind {
+        Kind::Color => (
+            ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            "COLOR_ATTACHMENT",
+            "VUID-VkRenderingInfo-colorAttachmentCount-06087",
+        ),
+        Kind::Depth if a.range.aspects.has(Aspect::Depth) => (
+            ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            "DEPTH_STENCIL_ATTACHMENT",
+            "VUID-VkRenderingInfo-pDepthAttachment-06088",
+        ),
+        Kind::Depth => (
+            ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            "DEPTH_STENCIL_ATTACHMENT",
+            "VUID-VkRenderingInfo-pStencilAttachment-06089",
+        ),
+    };
+    if let Some(rule) = layout.format_rule() {
+        if !rule.fits(format) {
+            return Err(format!(
+                "{what}: image `{image}` is {format}, not a {} format, so it cannot have the {usage} usage \
+                 the attachment needs ({vuid})",
+                rule.needs()
+            ));
+        }
+    }
+    if kind == Kind::Depth {
+        for (aspect, which, vuid) in [
+            (
+                Aspect::Depth,
+                "pDepthAttachment",
+                "VUID-VkRenderingInfo-pDepthAttachment-06547",
+            ),
+            (
+                Aspect::Stencil,
+                "pStencilAttachment",
+                "VUID-VkRenderingInfo-pStencilAttachment-06548",
+            ),
+        ] {
+            if a.range.aspects.has(aspect) && !format.aspect_mask().has(aspect) {
+                return Err(format!(
+                    "{what}: as {which}, image `{image}` needs a format with a {} aspect, and {format} has none ({vuid})",
+                    aspect.name()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The feedback-loop rules of a draw at command `index` (`draw_common`'s
+/// valid usage, "Render Pass" chapter, "Common Render Pass Data Races"):
+/// its descriptor bindings must not write memory backing an attachment of
+/// its instance (VUID-{call}-None-06537), nor read an attachment that the
+/// instance's load, store or resolve operations or an earlier draw of the
+/// instance write (-None-10795/-10796/-10797 for the color, depth and
+/// stencil aspects), nor read one that this draw writes as an attachment
+/// (-None-12338/-12339/-12340). The model has no feedback-loop layout or
+/// pipeline flag (VK_EXT_attachment_feedback_loop_layout), the rules'
+/// only exception. Decided in memory (`places`: each object's memory and
+/// offset), so a buffer aliasing an attachment's image counts; only the
+/// descriptor bindings are tested, since they are the draw's exact
+/// non-attachment accesses as the model defines them (the whole bound
+/// range), while an indexed draw's vertex reads are widened to the
+/// buffer's end and could refuse a valid draw. Attachments are a
+/// subpass's own (a render pass's other attachments are not tested).
+pub(crate) fn check_feedback_loops(
+    program: &Program,
+    places: &[Option<(super::layout::MemId, u64)>],
+    index: usize,
+    d: &Draw,
+) -> Result<(), RenderError> {
+    let Some((begin, r)) = open_instance(&program.commands, index) else {
+        return Ok(());
+    };
+    let call = program
+        .commands
+        .get(index)
+        .map_or("vkCmdDraw", Command::vulkan_name);
+    let at = |reg: Region| {
+        let (mem, base) = places.get(reg.object.0 as usize).copied().flatten()?;
+        Some((mem, reg.range.shift(base)))
+    };
+    let meets = |a: Region, b: Region| match (at(a), at(b)) {
+        (Some((m, x)), Some((n, y))) => m == n && x.start < y.end && y.start < x.end,
+        _ => false,
+    };
+    // (attachment bytes, what writes them through the operations).
+    let mut atts: Vec<(Region, Option<&'static str>)> = Vec::new();
+    let push = |atts: &mut Vec<_>, image, range, why| {
+        for bytes in view_bytes(program, image, range).unwrap_or_default() {
+            atts.push((
+                Region {
+                    object: image,
+                    range: bytes,
+                },
+                why,
+            ));
+        }
+    };
+    for (_, a) in attachments(r) {
+        let why = if matches!(a.load, LoadOp::Clear | LoadOp::DontCare) {
+            Some("its load operation writes")
+        } else if a.store != StoreOp::None {
+            Some("its store operation writes")
+        } else {
+            None
+        };
+        push(&mut atts, a.image, a.range, why);
+        if let Some((ri, rr, _)) = a.resolve {
+            push(&mut atts, ri, rr, Some("its resolve operation writes"));
+        }
+    }
+    for i in &r.inputs {
+        push(
+            &mut atts,
+            i.image,
+            i.range,
+            i.load_writes.then_some("its load operation writes"),
+        );
+    }
+    let written_by = |att: Region, commands: &[Command]| {
+        commands.iter().any(|c| match c {
+            Command::Render(rc) if matches!(rc.op, RenderOp::Draw(_)) => rc
+                .accesses()
+                .iter()
+                .any(|(reg, sa)| sa.is_write() && is_attachment_access(*sa) && meets(*reg, att)),
+            _ => false,
+        })
+    };
+    let here = program.commands.get(index);
+    for (bi, b) in d.bindings.iter().enumerate() {
+        let writes = matches!(b.binding.access, BindingAccess::Write | BindingAccess::ReadWrite);
+        for &(att, ops) in &atts {
+            if !meets(b.binding.region, att) {
+                continue;
+            }
+            let aspect = program
+                .image(att.object)
+                .and_then(|desc| desc.subresource_at(att.range.start))
+                .map_or(Aspect::Color, |(a, _, _)| a);
+            let per_aspect = |color: &str, depth: &str, stencil: &str| {
+                let n = match aspect {
+                    Aspect::Color => color,
+                    Aspect::Depth => depth,
+                    Aspect::Stencil => stencil,
+                };
+                format!("VUID-{call}-None-{n}")
+            };
+            let (verb, why, vuid) = if writes {
+                ("writes", String::new(), format!("VUID-{call}-None-06537"))
+            } else if let Some(w) = ops {
+                (
+                    "reads",
+                    format!(", which {w}"),
+                    per_aspect("10795", "10796", "10797"),
+                )
+            } else if written_by(
+                att,
+                &program.commands[begin + 1..index.min(program.commands.len())],
+            ) {
+                (
+                    "reads",
+                    ", which an earlier draw of the instance writes".to_string(),
+                    per_aspect("10795", "10796", "10797"),
+                )
+            } else if written_by(att, here.map(std::slice::from_ref).unwrap_or_default()) {
+                (
+                    "reads",
+                    ", which this draw writes as an attachment".to_string(),
+                    per_aspect("12338", "12339", "12340"),
+                )
+            } else {
+                continue;
+            };
+            return Err(RenderError::FeedbackLoop {
+                call,
+                binding: bi,
+                what: format!(
+                    "{verb} {}, memory of attachment {} of this instance{why}",
+                    program.show_region(b.binding.region),
+                    program.show_region(att)
+                ),
+                vuid,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether an access is an attachment access of a draw (color output,
+/// depth/stencil tests, input attachment reads).
+fn is_attachment_access(sa: StageAccess) -> bool {
+    matches!(
+        sa,
+        StageAccess::ColorAttachmentOutputColorRead
+            | StageAccess::ColorAttachmentOutputColorWrite
+            | StageAccess::EarlyFragmentTestsDepthStencilRead
+            | StageAccess::EarlyFragmentTestsDepthStencilWrite
+            | StageAccess::LateFragmentTestsDepthStencilRead
+            | StageAccess::LateFragmentTestsDepthStencilWrite
+            | StageAccess::FragmentShaderInputAttachmentRead
+    )
+}
+
+/// The attachments of an instance: (kind, attachment)./// The attachments of an instance: (kind, attachment).
 fn attachments(r: &Rendering) -> impl Iterator<Item = (Kind, &Attachment)> {
     r.colors
         .iter()
@@ -1023,6 +1271,7 @@ impl RenderCommand {
                             name(program, a.image)
                         ))
                     })?;
+                    role_format(kind, &what, a, d.format, &name(program, a.image)).map_err(&bad)?;
                     let (aspects, m0, m1, _, _) = d
                         .resolve_range(a.range)
                         .map_err(|e| bad(format!("{what}: {e}")))?;
@@ -1057,6 +1306,16 @@ impl RenderCommand {
                         })?;
                         rd.resolve_range(rr)
                             .map_err(|e| bad(format!("{what} resolve: {e}")))?;
+                        if rd.format != d.format {
+                            return Err(bad(format!(
+                                "{what}: resolve target `{}` is {} and the attachment `{}` is {}: they must have \
+                                 the same format (VUID-VkRenderingAttachmentInfo-imageView-06865)",
+                                name(program, ri),
+                                rd.format,
+                                name(program, a.image),
+                                d.format
+                            )));
+                        }
                     }
                     for bytes in view_bytes(program, a.image, a.range).map_err(&bad)? {
                         if let Some(sa) = kind.load(a.load) {
@@ -1515,15 +1774,117 @@ pub(crate) fn layout_allowed(color: bool, l: ImageLayout) -> bool {
     }
 }
 
+/// Why `vkCmdBeginRendering` may not name `l` as the `imageLayout` of an
+/// attachment whose view has `aspects` (`resolve`: as its
+/// `resolveImageLayout`): the VUID that forbids it, from
+/// `VkRenderingAttachmentInfo` (every attachment) and `VkRenderingInfo`
+/// (by role; the model's depth attachment is `pDepthAttachment` for its
+/// depth aspect and `pStencilAttachment` for its stencil one, and the
+/// first of the two that forbids the layout is named). `None` where the
+/// layout is valid and the model takes it. The one layout no VUID forbids
+/// and the model does not take, a color attachment in
+/// `READ_ONLY_OPTIMAL` ("Image Layouts": a read-only layout, and a color
+/// attachment is written), is named as such, not given a VUID.
+pub(crate) fn rendering_layout_refusal(
+    aspects: AspectMask,
+    l: ImageLayout,
+    resolve: bool,
+) -> Option<&'static str> {
+    use ImageLayout as L;
+    let color = aspects == AspectMask::of(Aspect::Color);
+    let (depth, stencil) = (aspects.has(Aspect::Depth), aspects.has(Aspect::Stencil));
+    // Every attachment (VkRenderingAttachmentInfo), then by role; a
+    // resolve target is written, so its rules also refuse the read-only
+    // layouts.
+    let vuid = match (l, resolve) {
+        (
+            L::UNDEFINED
+            | L::SHADER_READ_ONLY_OPTIMAL
+            | L::TRANSFER_SRC_OPTIMAL
+            | L::TRANSFER_DST_OPTIMAL
+            | L::PREINITIALIZED,
+            false,
+        ) => "VUID-VkRenderingAttachmentInfo-imageView-06135",
+        (
+            L::UNDEFINED
+            | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL
+            | L::SHADER_READ_ONLY_OPTIMAL
+            | L::TRANSFER_SRC_OPTIMAL
+            | L::TRANSFER_DST_OPTIMAL
+            | L::PREINITIALIZED,
+            true,
+        ) => "VUID-VkRenderingAttachmentInfo-imageView-06136",
+        (L::DEPTH_READ_ONLY_OPTIMAL | L::STENCIL_READ_ONLY_OPTIMAL, true) => {
+            "VUID-VkRenderingAttachmentInfo-imageView-06137"
+        }
+        (L::READ_ONLY_OPTIMAL, true) => "VUID-VkRenderingAttachmentInfo-imageView-06142",
+        (L::PRESENT_SRC_KHR, false) => "VUID-VkRenderingAttachmentInfo-imageView-06145",
+        (L::PRESENT_SRC_KHR, true) => "VUID-VkRenderingAttachmentInfo-imageView-06146",
+        (L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL, _) if color => {
+            if resolve {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06091"
+            } else {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06090"
+            }
+        }
+        (
+            L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL | L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+            _,
+        ) if color => {
+            if resolve {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06097"
+            } else {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06096"
+            }
+        }
+        (
+            L::DEPTH_ATTACHMENT_OPTIMAL
+            | L::DEPTH_READ_ONLY_OPTIMAL
+            | L::STENCIL_ATTACHMENT_OPTIMAL
+            | L::STENCIL_READ_ONLY_OPTIMAL,
+            _,
+        ) if color => {
+            if resolve {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06101"
+            } else {
+                "VUID-VkRenderingInfo-colorAttachmentCount-06100"
+            }
+        }
+        (L::READ_ONLY_OPTIMAL, false) if color => {
+            "no valid usage forbids it, but the model does not take a color attachment in a read-only layout"
+        }
+        (L::COLOR_ATTACHMENT_OPTIMAL, false) if depth => "VUID-VkRenderingInfo-pDepthAttachment-06092",
+        (L::COLOR_ATTACHMENT_OPTIMAL, true) if depth => "VUID-VkRenderingInfo-pDepthAttachment-06093",
+        (L::COLOR_ATTACHMENT_OPTIMAL, false) if stencil => "VUID-VkRenderingInfo-pStencilAttachment-06094",
+        (L::COLOR_ATTACHMENT_OPTIMAL, true) if stencil => "VUID-VkRenderingInfo-pStencilAttachment-06095",
+        (L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL, true) if depth => {
+            "VUID-VkRenderingInfo-pDepthAttachment-06098"
+        }
+        (L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL, true) if stencil => {
+            "VUID-VkRenderingInfo-pStencilAttachment-06099"
+        }
+        (L::STENCIL_ATTACHMENT_OPTIMAL | L::STENCIL_READ_ONLY_OPTIMAL, false) if depth => {
+            "VUID-VkRenderingInfo-pDepthAttachment-07732"
+        }
+        (L::STENCIL_ATTACHMENT_OPTIMAL, true) if depth => "VUID-VkRenderingInfo-pDepthAttachment-07733",
+        (L::DEPTH_ATTACHMENT_OPTIMAL | L::DEPTH_READ_ONLY_OPTIMAL, false) if stencil => {
+            "VUID-VkRenderingInfo-pStencilAttachment-07734"
+        }
+        (L::DEPTH_ATTACHMENT_OPTIMAL, true) if stencil => "VUID-VkRenderingInfo-pStencilAttachment-07735",
+        _ => return None,
+    };
+    Some(vuid)
+}
+
 /// The subresources an instance uses with the layouts it names, for the
-/// layout rules: (image, range, layout) of each attachment and resolve
-/// target.
-pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+/// layout rules: (image, range, layout, whether it is a resolve target) of
+/// each attachment and resolve target.
+pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, ImageLayout, bool)> {
     let mut out = Vec::new();
     for (_, a) in attachments(r) {
-        out.push((a.image, a.range, a.layout));
-        if let Some(x) = a.resolve {
-            out.push(x);
+        out.push((a.image, a.range, a.layout, false));
+        if let Some((image, range, layout)) = a.resolve {
+            out.push((image, range, layout, true));
         }
     }
     out
@@ -1678,6 +2039,58 @@ pub(crate) fn refuse_barrier_inside(input: &Program, planned: &Program) -> Resul
     Ok(())
 }
 
+/// Where command `prior` is, for a message: `on line L` when `line_of`
+/// knows its line, else `(command N)`.
+fn place(prior: usize, line_of: Option<&dyn Fn(usize) -> Option<usize>>) -> String {
+    match line_of.and_then(|f| f(prior)) {
+        Some(line) => format!("on line {line}"),
+        None => format!("(command {prior})"),
+    }
+}
+
+impl RenderError {
+    /// The message, with the earlier command of a hazard inside an
+    /// instance named by its line where `line_of` (command index to
+    /// 1-based line) knows it, as every other message names a line: what
+    /// `vksync plan` prints. `Display` names the command's index.
+    pub fn describe(&self, line_of: &dyn Fn(usize) -> Option<usize>) -> String {
+        let full = self.to_string();
+        match self {
+            RenderError::HazardInsideInstance { prior, .. }
+            | RenderError::HazardInsideSubpass { prior, .. } => {
+                // The index form occurs once, right after `what` (the
+                // format above); the rest of the text is the same.
+                full.replacen(&place(*prior, None), &place(*prior, Some(line_of)), 1)
+            }
+            _ => full,
+        }
+    }
+}
+
+/// What command `prior` of `program` did to race (`h`'s earlier access),
+/// as a noun phrase its place follows: for the start of the subpass (of
+/// the instance, `subpass` `None`), its layout transition or its load
+/// operations, which the start's line records; else the earlier command.
+fn prior_what(program: &Program, h: &crate::Hazard, subpass: Option<usize>) -> String {
+    let within = if subpass.is_some() { "subpass" } else { "instance" };
+    let Some(Command::Render(rc)) = program.commands.get(h.prior_command) else {
+        return format!("an earlier command of the same {within}");
+    };
+    let keyword = rc.op.keyword();
+    let starts = matches!(
+        rc.op,
+        RenderOp::Begin(_) | RenderOp::BeginPass(_) | RenderOp::NextSubpass
+    );
+    match starts {
+        true if h.prior.is_layout_transition() => {
+            format!("the layout transition into this {within} at its {keyword}")
+        }
+        true => format!("the load operations of this {within} at its {keyword}"),
+        false if subpass.is_some() => format!("the earlier {keyword} of the same subpass"),
+        false => format!("the earlier {keyword} of the same rendering instance"),
+    }
+}
+
 /// Refuses to plan a program one of whose `hazards` (indices into
 /// `program`) has both ends inside one rendering instance
 /// ([`RenderError::HazardInsideInstance`], or `HazardInsideSubpass` in a
@@ -1701,10 +2114,12 @@ pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard])
         let kind = match subpass_of(program, h.command) {
             Some(k) => RenderError::HazardInsideSubpass {
                 prior: h.prior_command,
+                what: prior_what(program, h, Some(k)),
                 fix: subpass_fix(program, h, k),
             },
             None => RenderError::HazardInsideInstance {
                 prior: h.prior_command,
+                what: prior_what(program, h, None),
             },
         };
         (h, kind)

@@ -57,6 +57,12 @@
 //! (VUID-vkCmdPipelineBarrier2-image-04073 allows one only for such an
 //! attachment).
 //!
+//! The planners amend declarations here too: `dependency_for` names the
+//! subpass dependency that orders a hazard no barrier can (between two
+//! subpasses, or against an automatic layout transition), and
+//! `add_dependency` adds its masks to a declaration without removing any
+//! (`crate::plan`, `with_needed_dependencies`, decides when).
+//!
 //! It does not decide races and does not own the draw accesses
 //! (render.rs).
 //!
@@ -192,6 +198,27 @@ pub struct SubpassDependency {
     pub by_region: bool,
 }
 
+/// The clause as the trace format writes it after `dependency`:
+/// `SRC->DST S:A -> S:A`, then ` by-region` when it is by region.
+impl std::fmt::Display for SubpassDependency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}->{} {}:{} -> {}:{}",
+            self.src,
+            self.dst,
+            self.src_stage_mask,
+            self.src_access_mask,
+            self.dst_stage_mask,
+            self.dst_access_mask
+        )?;
+        if self.by_region {
+            f.write_str(" by-region")?;
+        }
+        Ok(())
+    }
+}
+
 /// A `VkRenderPass` as declared by a `render-pass` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderPass {
@@ -323,6 +350,25 @@ impl RenderPass {
                     ),
                     "VkAttachmentDescription2: stencilLoadOp and stencilStoreOp apply to stencil formats only",
                 ));
+            }
+            for (which, layout, vuid) in [
+                ("initialLayout", a.initial, 0),
+                ("finalLayout", a.final_layout, 1),
+            ] {
+                if let Some(rule) = layout.format_rule().filter(|r| !r.fits(a.format)) {
+                    return Err(self.invalid(
+                        format!(
+                            "attachment {i}: {which} {layout} for {}, not a {} format",
+                            a.format.name(),
+                            rule.needs()
+                        ),
+                        if vuid == 0 {
+                            rule.attachment.0
+                        } else {
+                            rule.attachment.1
+                        },
+                    ));
+                }
             }
             if matches!(
                 a.final_layout,
@@ -1129,14 +1175,11 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
 /// inside a render pass, VUID-vkCmdPipelineBarrier2-bufferMemoryBarrierCount-01178)
 /// when `b`'s source stages are outside framebuffer space (a barrier from a
 /// framebuffer-space stage would be by-region, and order no other bytes
-/// than the attachments', [`subpass_barrier_parts`]); else two subpasses.
-/// `None` when they are not in one subpass.
-pub(crate) fn same_subpass_fix(
-    program: &Program,
-    prior: usize,
-    command: usize,
-    b: &Barrier,
-) -> Option<String> {
+/// than the attachments', `subpass_barrier_parts`); else two subpasses.
+/// `None` when they are not in one subpass. The one home of this fix: the
+/// fast checker's hazards (`Hazard::fix_text`), the planners' refusal and
+/// the definitional semantics' races (the CLI's race format) all ask it.
+pub fn same_subpass_fix(program: &Program, prior: usize, command: usize, b: &Barrier) -> Option<String> {
     let (bp, sp) = pass_position(program, prior)?;
     let (bc, sc) = pass_position(program, command)?;
     if bp != bc || sp != sc || b.transition {
@@ -1718,4 +1761,268 @@ pub(crate) fn refuse_hazard_inside(
         });
     }
     Ok(())
+}
+
+/// The subpass dependency of a render pass instance that orders hazard
+/// `h` of `program` where no pipeline barrier can (the planners amend the
+/// declaration with it, `crate::plan`): between two subpasses of one
+/// instance, the dependency `prior->command` with the masks of the
+/// hazard's minimal barrier ("If srcSubpass is not VK_SUBPASS_EXTERNAL,
+/// the first synchronization scope includes commands that occur earlier
+/// in submission order than the vkCmdNextSubpass ... that ends srcSubpass";
+/// a barrier there is invalid, VUID-vkCmdPipelineBarrier2-None-07889);
+/// against an automatic layout transition of the instance (at its begin,
+/// a next-subpass or its end), the dependency [`transition_dependency`]
+/// names with the hazard's source masks on its source side (the
+/// transition happens-after its availability operations) and its
+/// destination masks on its destination side (it happens-before its
+/// visibility operations), the other side empty. Its `by_region` says
+/// whether a by-region dependency would order the hazard (an attachment's
+/// bytes, both stage masks in framebuffer space). The render pass and the
+/// dependency; `None` for every other hazard (a barrier outside the
+/// instance, or inside one subpass, orders it).
+pub(crate) fn dependency_for(
+    program: &Program,
+    h: &crate::Hazard,
+) -> Option<(RenderPassId, SubpassDependency)> {
+    let b = h.fix.barrier?;
+    let pass = |i: usize| {
+        let (begin, _) = pass_position(program, i)?;
+        match &program.commands[begin] {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::BeginPass(pb) => Some(pb.pass),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    if !b.transition {
+        let (s, k) = subpasses_between(program, h.prior_command, h.command)?;
+        // A by-region dependency orders these bytes if they are an
+        // attachment's and both stage masks lie in framebuffer space
+        // (`framebuffer_local`).
+        let (begin, _) = pass_position(program, h.command)?;
+        let attachment = matches!(&program.commands[begin], Command::Render(rc)
+            if matches!(&rc.op, RenderOp::BeginPass(pb) if pb.views.iter().any(|v| v.0 == h.region.object)));
+        let dep = SubpassDependency {
+            src: SubpassIndex::Subpass(s),
+            dst: SubpassIndex::Subpass(k),
+            src_stage_mask: b.src_stage_mask,
+            src_access_mask: b.src_access_mask,
+            dst_stage_mask: b.dst_stage_mask,
+            dst_access_mask: b.dst_access_mask,
+            by_region: attachment
+                && FRAMEBUFFER_SPACE.contains(b.src_stage_mask)
+                && FRAMEBUFFER_SPACE.contains(b.dst_stage_mask),
+        };
+        return Some((pass(h.command)?, dep));
+    }
+    let at = if h.current.is_layout_transition() {
+        h.command
+    } else {
+        h.prior_command
+    };
+    let (src, dst) = transition_dependency(program, at, b.region?.object)?;
+    // The instance of the transition's command: an end is past its last
+    // subpass, so it is found through the pass open before it.
+    let begin = match &program.commands[at] {
+        Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)) => at,
+        _ => open_pass(&program.commands, at)?.0,
+    };
+    // The other end must be in the scope the dependency gives that side
+    // (the commands of its subpass, or those before the begin or after
+    // the end for `EXTERNAL`); else masks there order nothing, and a
+    // barrier outside the instance is the planners' business.
+    let source_side = at == h.command;
+    let (other, side) = if source_side {
+        (h.prior_command, src)
+    } else {
+        (h.command, dst)
+    };
+    let in_scope = match (side, pass_position(program, other)) {
+        (SubpassIndex::External, None) => (other < begin) == source_side,
+        (SubpassIndex::Subpass(k), Some(p)) => p == (begin, k as usize),
+        _ => false,
+    };
+    if !in_scope {
+        return None;
+    }
+    let rp = pass(begin)?;
+    let dep = SubpassDependency {
+        src,
+        dst,
+        src_stage_mask: b.src_stage_mask,
+        src_access_mask: b.src_access_mask,
+        dst_stage_mask: b.dst_stage_mask,
+        dst_access_mask: b.dst_access_mask,
+        by_region: false,
+    };
+    Some((rp, dep))
+}
+
+/// The pipeline barrier, recorded outside the instance, that orders
+/// hazard `h` against a render pass's automatic layout transition from
+/// `initialLayout` (at its begin, or at the next-subpass of the
+/// attachment's first use) with a command before the begin, or into
+/// `finalLayout` (at its end) with a command after the end, through an
+/// execution dependency chain with the transition's own dependency from
+/// or to `VK_SUBPASS_EXTERNAL` ("Automatic layout transitions away from
+/// initialLayout happen-after the availability operations for all
+/// dependencies with a srcSubpass equal to VK_SUBPASS_EXTERNAL", "...
+/// into the finalLayout happen-before the visibility operations for all
+/// dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL"; a chain
+/// forms where the barrier's second scope meets the dependency's first,
+/// or the dependency's second meets the barrier's first, "Execution
+/// Dependency Chains"). Before the begin: the earlier access's stage and
+/// access to the dependencies' source stages, no access (the write made
+/// available by the barrier; "Available memory is automatically made
+/// visible to a layout transition"). After the end: the dependencies'
+/// destination stages, no access, to the later access's stage and access
+/// ("writes performed by a layout transition are automatically made
+/// available"; the barrier makes them visible). `None` for every other
+/// hazard, and when the dependencies' stages there are `NONE` (the
+/// implicit ones: then only the declaration's masks order it,
+/// [`dependency_for`]). The stages are the transition's own masks in the
+/// lowering (`boundary_barriers`), the one home of which dependencies a
+/// transition takes.
+pub(crate) fn chained_fix(program: &Program, h: &crate::Hazard) -> Option<Barrier> {
+    let fix = h.fix.barrier.filter(|b| b.transition)?;
+    let mut chained = Barrier {
+        transition: false,
+        ..fix
+    };
+    // Both sides can be transitions (one pass's final, the next one's
+    // initial): the barrier chains out of the one and into the other.
+    if h.prior.is_layout_transition() {
+        chained.src_stage_mask = external_stages(program, h, false)?;
+        chained.src_access_mask = AccessFlags2::NONE;
+    }
+    if h.current.is_layout_transition() {
+        chained.dst_stage_mask = external_stages(program, h, true)?;
+        chained.dst_access_mask = AccessFlags2::NONE;
+    }
+    Some(chained)
+}
+
+/// For [`chained_fix`]: the stages of the dependency from `EXTERNAL`
+/// (`at_current`: the source stages) or to `EXTERNAL` (the destination
+/// stages) that the transition [`external_transition`] names takes;
+/// `None` when there is none or they are `NONE`.
+fn external_stages(program: &Program, h: &crate::Hazard, at_current: bool) -> Option<S> {
+    let t = external_transition(program, h, at_current)?;
+    let stages = if at_current {
+        t.src_stage_mask
+    } else {
+        t.dst_stage_mask
+    };
+    (!stages.is_empty()).then_some(stages)
+}
+
+/// The render pass's automatic layout transition over hazard `h`'s bytes
+/// that is its current access (`at_current`: from `initialLayout`, at the
+/// begin or the next-subpass of the attachment's first use, `h`'s prior
+/// command before the begin) or its prior one (into `finalLayout`, at the
+/// end, `h`'s command after it), as the lowering places it
+/// (`boundary_barriers`: the masks of the dependencies from or to
+/// `EXTERNAL` it takes); `None` for every other hazard.
+pub(crate) fn external_transition(program: &Program, h: &crate::Hazard, at_current: bool) -> Option<Barrier> {
+    let at = if at_current { h.command } else { h.prior_command };
+    let Some(Command::Render(rc)) = program.commands.get(at) else {
+        return None;
+    };
+    let outside = if at_current {
+        let begin = match rc.op {
+            RenderOp::BeginPass(_) => at,
+            _ => open_pass(&program.commands, at)?.0,
+        };
+        h.prior_command < begin
+    } else {
+        matches!(rc.op, RenderOp::EndPass) && h.command > at
+    };
+    if !outside {
+        return None;
+    }
+    rc.pre_barriers()
+        .iter()
+        .zip(rc.pre_scopes())
+        .find(|(t, scope)| {
+            let external = if at_current { scope.src } else { scope.dst } == SubpassIndex::External;
+            t.transition
+                && external
+                && t.region
+                    .is_some_and(|r| r.object == h.region.object && r.range.overlaps(h.region.range))
+        })
+        .map(|(t, _)| *t)
+}
+
+/// Adds the masks of `need` (a dependency [`dependency_for`] names) to
+/// render pass `rp`, keeping every mask and flag it declares: to a
+/// declared dependency of the same (`srcSubpass`, `dstSubpass`), one that
+/// is not by-region unless `need` is marked by-region (a by-region
+/// dependency orders only an attachment's bytes between framebuffer-space
+/// stages framebuffer-locally, `framebuffer_local`; the mark says the
+/// hazard is such), else as a new `dependency` clause, not by-region. A new clause between `EXTERNAL` and a subpass
+/// starts from the implicit dependency it replaces ("Subpass
+/// Dependencies": the implicit ones apply only when no such dependency is
+/// declared), so that it orders at least what the implicit one did.
+/// Whether `rp` changed: `false` when a dependency that would take the
+/// masks holds them already (the hazard is not one masks fix).
+pub(crate) fn add_dependency(rp: &mut RenderPass, need: SubpassDependency) -> bool {
+    let holds = |d: &SubpassDependency| {
+        d.src_stage_mask.contains(need.src_stage_mask)
+            && d.src_access_mask.contains(need.src_access_mask)
+            && d.dst_stage_mask.contains(need.dst_stage_mask)
+            && d.dst_access_mask.contains(need.dst_access_mask)
+    };
+    // A transition takes the masks of every dependency of its pair,
+    // by-region or not (`boundary_barriers`).
+    let half = need.src_stage_mask.is_empty() || need.dst_stage_mask.is_empty();
+    let local_enough = half || need.by_region;
+    let fits =
+        |d: &SubpassDependency| d.src == need.src && d.dst == need.dst && (local_enough || !d.by_region);
+    if let Some(d) = rp.dependencies.iter_mut().find(|d| fits(d)) {
+        if holds(d) {
+            return false;
+        }
+        d.src_stage_mask |= need.src_stage_mask;
+        d.src_access_mask |= need.src_access_mask;
+        d.dst_stage_mask |= need.dst_stage_mask;
+        d.dst_access_mask |= need.dst_access_mask;
+        return true;
+    }
+    let declared =
+        |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
+    let mut new = SubpassDependency {
+        by_region: false,
+        ..need
+    };
+    let implicit = match (need.src, need.dst) {
+        (SubpassIndex::External, s) if !declared(need.src, s) => Some(implicit_into(s)),
+        (s, SubpassIndex::External) if !declared(s, need.dst) => Some(implicit_out_of(s)),
+        _ => None,
+    };
+    if let Some(i) = implicit {
+        new.src_stage_mask |= i.src_stage_mask;
+        new.src_access_mask |= i.src_access_mask;
+        new.dst_stage_mask |= i.dst_stage_mask;
+        new.dst_access_mask |= i.dst_access_mask;
+    }
+    rp.dependencies.push(new);
+    true
+}
+
+/// `program` with render pass declarations `passes` (the same render
+/// passes, amended): each render command is built again, since its
+/// lowering (the barriers at a begin, next-subpass or end) is computed
+/// from the declaration when it is built.
+pub(crate) fn with_render_passes(program: &Program, passes: Vec<RenderPass>) -> Result<Program, RenderError> {
+    let mut out = program.with_commands(program.commands.clone());
+    out.render_passes = passes;
+    for i in 0..out.commands.len() {
+        if let Command::Render(rc) = &out.commands[i] {
+            let rebuilt = super::render::RenderCommand::new(&out, i, rc.op.clone())?;
+            out.commands[i] = Command::Render(Box::new(rebuilt));
+        }
+    }
+    Ok(out)
 }

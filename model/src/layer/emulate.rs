@@ -166,17 +166,7 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                 }
                 if unseen {
                     // D22: no load, store, resolve or draw attachment access.
-                    acc.retain(|a| {
-                        !matches!(
-                            a.sa,
-                            StageAccess::EarlyFragmentTestsDepthStencilRead
-                                | StageAccess::EarlyFragmentTestsDepthStencilWrite
-                                | StageAccess::LateFragmentTestsDepthStencilRead
-                                | StageAccess::LateFragmentTestsDepthStencilWrite
-                                | StageAccess::ColorAttachmentOutputColorRead
-                                | StageAccess::ColorAttachmentOutputColorWrite
-                        )
-                    });
+                    acc.retain(|a| !is_attachment(a.sa));
                 }
                 if !emulation.shader_accesses {
                     // D10: only a dispatch's indirect read is seen.
@@ -206,13 +196,21 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                     // K4: what the layer records of each access, in its
                     // recording order (which decides the map it records
                     // into).
-                    let (slots, slot_of) = layer_slots(c, &layout, sem);
+                    let (slots, slot_of) = layer_slots(c, &acc, &layout, sem);
                     let mut recorded = Vec::with_capacity(slots.len());
                     for s in &slots {
-                        let m = s.mem.0 as usize;
-                        let r = entries.range(m, s.range);
-                        entries.push(m, r);
-                        recorded.push(r);
+                        recorded.push(match s {
+                            Slot::Buffer(at) => {
+                                let m = at.mem.0 as usize;
+                                let r = entries.range(m, at.range);
+                                entries.push(m, r);
+                                r
+                            }
+                            // A storage image's bytes are in the layer's
+                            // other address space: not cut by this map and
+                            // not put in it (`Slot::Image`).
+                            Slot::Image(at) => at.range,
+                        });
                     }
                     for (a, &s) in acc.iter_mut().zip(&slot_of) {
                         a.range = recorded[s];
@@ -505,14 +503,9 @@ fn binding_record_order(kernel: &str, n: usize) -> Vec<usize> {
     }
 }
 
-/// The ranges the layer records for a command, in its order (a copy: its
-/// source, then its destination; a dispatch: its bindings in
-/// [`binding_record_order`], then the indirect buffer), and for each
-/// access of [`accesses`] the index of its range.
 /// The buffer of a `vkCmdCopyBufferToImage` or `vkCmdCopyImageToBuffer`
 /// (D25 takes the hull of its side of the copy; K4 records that side,
-/// `layer_slots` covering the other commands, whose accesses are all
-/// buffer accesses).
+/// [`layer_slots`] covering the buffer commands and dispatches).
 fn image_copy_buffer(c: &Command) -> Option<crate::ir::program::ObjectId> {
     use crate::ir::image::ImageOp;
     match c {
@@ -526,10 +519,49 @@ fn image_copy_buffer(c: &Command) -> Option<crate::ir::program::ObjectId> {
     }
 }
 
-fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, Vec<usize>) {
+/// One range [`layer_slots`] gives the layer's recording, by the map it
+/// goes to.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    /// Recorded in the buffer map (the linear address space), where K4
+    /// cuts it.
+    Buffer(MemRange),
+    /// A dispatch's storage or sampled image, a draw's attachment (an
+    /// entry that keeps the slots of [`draw_slots`] one per access): the
+    /// 1.3.239 layer keeps an
+    /// image of optimal tiling (all the runtime creates) in its second map,
+    /// the "idealized" address space (`GetAccessAddressType`), so the
+    /// access neither is cut by the buffer map nor becomes its topmost
+    /// entry. Before this, a dispatch's image binding counted as an entry
+    /// above every buffer (images are declared after the buffers, so their
+    /// memory objects come last), and a later fill of a staging buffer was
+    /// predicted recorded whole where the layer cut it (K4): the
+    /// `READ_AFTER_WRITE` the layer did not report at a later copy's read
+    /// above the cut (`tests/layer-versions/k4-dispatch-image.trace`).
+    /// What K4 does inside the idealized map is not emulated (as for the
+    /// image side of a copy).
+    Image(MemRange),
+}
+
+/// The ranges the layer records for a command, in its order (a copy: its
+/// source, then its destination; a dispatch: its bindings in
+/// [`binding_record_order`], then the indirect buffer; a draw:
+/// [`draw_slots`]), each with the map it goes to, and for each access of
+/// `acc` (the command's [`accesses`], a draw's vertex reads as the layer
+/// has them) the index of its range.
+fn layer_slots(c: &Command, acc: &[Access], layout: &Layout, sem: Semantics) -> (Vec<Slot>, Vec<usize>) {
     match c {
-        Command::Copy { src, dst } => (vec![layout.at(*src), layout.at(*dst)], vec![0, 1]),
-        Command::Fill { dst, .. } | Command::Update { dst, .. } => (vec![layout.at(*dst)], vec![0]),
+        Command::Render(rc) => match &rc.op {
+            crate::ir::render::RenderOp::Draw(d) => draw_slots(d, acc),
+            _ => (vec![], vec![]),
+        },
+        Command::Copy { src, dst } => (
+            vec![Slot::Buffer(layout.at(*src)), Slot::Buffer(layout.at(*dst))],
+            vec![0, 1],
+        ),
+        Command::Fill { dst, .. } | Command::Update { dst, .. } => {
+            (vec![Slot::Buffer(layout.at(*dst))], vec![0])
+        }
         Command::Dispatch {
             kernel,
             bindings,
@@ -537,13 +569,23 @@ fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, 
             ..
         } => {
             let order = binding_record_order(kernel, bindings.len());
-            let mut slots: Vec<MemRange> = order.iter().map(|&b| layout.at(bindings[b].region)).collect();
+            let mut slots: Vec<Slot> = order
+                .iter()
+                .map(|&b| {
+                    let at = layout.at(bindings[b].region);
+                    if bindings[b].access.is_image() {
+                        Slot::Image(at)
+                    } else {
+                        Slot::Buffer(at)
+                    }
+                })
+                .collect();
             let slot = |b: usize| order.iter().position(|&x| x == b).unwrap_or(b);
             let mut of = Vec::new();
             // `accesses` lists the indirect read first, then per binding its
             // read and its write.
             if let Some(ind) = indirect {
-                slots.push(layout.at(*ind));
+                slots.push(Slot::Buffer(layout.at(*ind)));
                 of.push(slots.len() - 1);
             }
             for (i, b) in bindings.iter().enumerate() {
@@ -555,6 +597,85 @@ fn layer_slots(c: &Command, layout: &Layout, sem: Semantics) -> (Vec<MemRange>, 
         }
         _ => (vec![], vec![]),
     }
+}
+
+/// A draw's [`layer_slots`]: the 1.3.239 layer records a draw's buffer
+/// reads in the buffer map, so K4 cuts them as it cuts a copy's
+/// (`tests/layer-versions/k4-draw-vertex.trace`: a 6-vertex draw's
+/// instance-rate read of `rec[0..96]` after a 3-vertex draw's `rec[0..48]`
+/// is recorded as `rec[0..48]` only, and the dispatch writing `rec[0..256]`
+/// after a barrier over `rec[0..48]` draws no `WRITE_AFTER_READ` from that
+/// layer). Its order (`PreCallRecordCmdDraw*` at v1.3.239): the descriptor
+/// bindings, the attachments, the indirect records, the count, the index
+/// buffer, the vertex bindings; the model's [`accesses`] list the count
+/// first, then the records, the index and vertex reads, the bindings (a
+/// read-write binding as two accesses of one range) and the attachments.
+/// Attachments are images, in the layer's other address space
+/// ([`Slot::Image`]). Not matched: the layer records one range for more
+/// than `MAX_SEPARATE_RECORDS` indirect records, where the model has their
+/// hull, and only the first record of a count draw (the runtime runs
+/// neither).
+fn draw_slots(d: &crate::ir::render::Draw, acc: &[Access]) -> (Vec<Slot>, Vec<usize>) {
+    use crate::ir::render::DrawKind;
+    let at = |a: &Access| MemRange {
+        mem: a.mem,
+        range: a.range,
+    };
+    // (the layer's order, the slot) per range, in the model's order.
+    let mut keyed: Vec<(u8, Slot)> = Vec::new();
+    let mut of_keyed = Vec::with_capacity(acc.len());
+    let mut count_seen = !matches!(d.kind, DrawKind::IndirectCount { .. });
+    for (i, a) in acc.iter().enumerate() {
+        let key = match a.sa {
+            sa if is_attachment(sa) => 1,
+            StageAccess::DrawIndirectIndirectCommandRead if !count_seen => {
+                count_seen = true;
+                3
+            }
+            StageAccess::DrawIndirectIndirectCommandRead => 2,
+            StageAccess::IndexInputIndexRead => 4,
+            StageAccess::VertexAttributeInputVertexAttributeRead => 5,
+            _ => 0,
+        };
+        // A read-write binding's write shares its read's range.
+        if key == 0 && i > 0 && acc[i - 1].region == a.region && keyed.last().is_some_and(|(k, _)| *k == 0) {
+            of_keyed.push(keyed.len() - 1);
+            continue;
+        }
+        keyed.push((
+            key,
+            if key == 1 {
+                Slot::Image(at(a))
+            } else {
+                Slot::Buffer(at(a))
+            },
+        ));
+        of_keyed.push(keyed.len() - 1);
+    }
+    let mut order: Vec<usize> = (0..keyed.len()).collect();
+    order.sort_by_key(|&k| keyed[k].0);
+    let mut rank = vec![0; keyed.len()];
+    for (r, &k) in order.iter().enumerate() {
+        rank[k] = r;
+    }
+    (
+        order.iter().map(|&k| keyed[k].1).collect(),
+        of_keyed.iter().map(|&k| rank[k]).collect(),
+    )
+}
+
+/// An attachment access (load, store, resolve, a draw's depth/stencil
+/// tests and color output): always on an image.
+fn is_attachment(sa: StageAccess) -> bool {
+    matches!(
+        sa,
+        StageAccess::EarlyFragmentTestsDepthStencilRead
+            | StageAccess::EarlyFragmentTestsDepthStencilWrite
+            | StageAccess::LateFragmentTestsDepthStencilRead
+            | StageAccess::LateFragmentTestsDepthStencilWrite
+            | StageAccess::ColorAttachmentOutputColorRead
+            | StageAccess::ColorAttachmentOutputColorWrite
+    )
 }
 
 #[cfg(test)]

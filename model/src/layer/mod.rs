@@ -13,8 +13,15 @@
 //! first scopes): D12 and D5 do, D2 does not at the transition (availability
 //! is enough for the specification), D23 does only there (the 1.3.239
 //! layer wants a write reached through a chain made visible to the
-//! transition barrier's first access scope), D1 and D2 do after it; D13
-//! and D14 are the layer's own ways with transitions, not reproduced. D22
+//! transition barrier's first access scope), D1 and D2 do after it; D14
+//! (1.3.239: no `ALL_COMMANDS` first scope of another barrier holds a
+//! transition) and D27 (every layer: no `ALL_COMMANDS` second scope of an
+//! earlier barrier reaches one) are the layer's readings of `ALL_COMMANDS`
+//! at a transition, each a toggle, and so is D28 (every layer: a later
+//! barrier makes a transition's write available only with `ALL_COMMANDS`
+//! and `MEMORY_WRITE`, where the specification makes it available at
+//! once); D13 is the layer's own way with sibling barriers, not
+//! reproduced. D22
 //! (no dynamic rendering before 1.3.271) is not a semantics but how much
 //! of a program the layer sees: [`Emulation::dynamic_rendering`]. It does
 //! not talk to a layer: the runtime captures messages, this module only
@@ -51,6 +58,12 @@ pub enum Toggle {
     LastWriteShortcut,
     /// D23: [`Semantics::transition_needs_visibility`].
     TransitionVisibility,
+    /// D14: [`Semantics::transition_outside_all_commands_first`].
+    TransitionOutsideAllCommandsFirst,
+    /// D27: [`Semantics::transition_outside_all_commands_second`].
+    TransitionOutsideAllCommandsSecond,
+    /// D28: [`Semantics::transition_write_needs_memory_write`].
+    TransitionWriteNeedsMemoryWrite,
 }
 
 impl Toggle {
@@ -87,6 +100,18 @@ impl Toggle {
             },
             Toggle::TransitionVisibility => Semantics {
                 transition_needs_visibility: true,
+                ..sem
+            },
+            Toggle::TransitionOutsideAllCommandsFirst => Semantics {
+                transition_outside_all_commands_first: true,
+                ..sem
+            },
+            Toggle::TransitionOutsideAllCommandsSecond => Semantics {
+                transition_outside_all_commands_second: true,
+                ..sem
+            },
+            Toggle::TransitionWriteNeedsMemoryWrite => Semantics {
+                transition_write_needs_memory_write: true,
                 ..sem
             },
         }
@@ -173,8 +198,8 @@ pub const DIFFERENCES: &[Difference] = &[
     },
     Difference {
         id: "D14",
-        title: "ALL_COMMANDS with MEMORY_WRITE holds a layout transition",
-        toggle: None,
+        title: "ALL_COMMANDS with MEMORY_WRITE holds a layout transition only since 1.4",
+        toggle: Some(Toggle::TransitionOutsideAllCommandsFirst),
     },
     Difference {
         id: "D15",
@@ -236,6 +261,16 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "no read of an instance-rate vertex binding",
         toggle: None,
     },
+    Difference {
+        id: "D27",
+        title: "an ALL_COMMANDS second scope does not reach a later layout transition",
+        toggle: Some(Toggle::TransitionOutsideAllCommandsSecond),
+    },
+    Difference {
+        id: "D28",
+        title: "a layout transition's write is available to a later barrier only with MEMORY_WRITE",
+        toggle: Some(Toggle::TransitionWriteNeedsMemoryWrite),
+    },
 ];
 
 impl Semantics {
@@ -265,31 +300,82 @@ pub enum Explanation {
 /// from a layer emulated by `emulation`: first the specification, then
 /// each known difference of that layer's profile alone (one whose toggle
 /// the profile has on: 1.4.309 has no D4, so a fill's report there is not
-/// put down to D4), then the whole emulation ([`predict`]).
+/// put down to D4), then the whole emulation ([`predict`]). For many
+/// reports of one program, [`Explainer`] checks the program once per
+/// reading instead of once per report.
 pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &Emulation) -> Explanation {
-    let predicts = |sem: Semantics| {
-        check_with(program, sem)
-            .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
-            .unwrap_or(false)
-    };
-    if predicts(Semantics::SPEC) {
-        return Explanation::Spec;
-    }
-    for d in DIFFERENCES {
-        if let Some(t) = d.toggle {
-            let in_profile = emulation.semantics.with(t) == emulation.semantics;
-            if in_profile && predicts(Semantics::SPEC.with(t)) {
-                return Explanation::Difference(d);
-            }
+    Explainer::new(program, emulation).explain(command, kind)
+}
+
+/// [`explain`] for many reports of one program: each reading's hazards
+/// (the specification's, each difference's alone, the profile's) are found
+/// once, when a report first needs them, and kept as (command, kind)
+/// sets. `vksync check`'s layer notes explain every predicted hazard the
+/// checker does not report; one check per report per reading made that
+/// quadratic (a 20,000-line stream took over two minutes instead of 0.1 s).
+pub struct Explainer<'a> {
+    program: &'a Program,
+    emulation: &'a Emulation,
+    /// The (command, kind) pairs each checked reading predicts, by reading.
+    seen: Vec<(Semantics, std::collections::HashSet<(usize, HazardKind)>)>,
+    /// The whole emulation's, once asked.
+    profile: Option<std::collections::HashSet<(usize, HazardKind)>>,
+}
+
+impl<'a> Explainer<'a> {
+    /// An explainer of `program`'s reports from a layer emulated by
+    /// `emulation`; nothing is checked yet.
+    pub fn new(program: &'a Program, emulation: &'a Emulation) -> Explainer<'a> {
+        Explainer {
+            program,
+            emulation,
+            seen: Vec::new(),
+            profile: None,
         }
     }
-    let by_profile = predict(program, emulation)
-        .map(|hs| hs.iter().any(|h| h.command == command && h.kind == kind))
-        .unwrap_or(false);
-    if by_profile || predicts(emulation.semantics) {
-        Explanation::Profile
-    } else {
-        Explanation::Unexplained
+
+    fn predicts(&mut self, sem: Semantics, key: (usize, HazardKind)) -> bool {
+        let i = match self.seen.iter().position(|(s, _)| *s == sem) {
+            Some(i) => i,
+            None => {
+                let keys = check_with(self.program, sem)
+                    .map(|hs| hs.iter().map(|h| (h.command, h.kind)).collect())
+                    .unwrap_or_default();
+                self.seen.push((sem, keys));
+                self.seen.len() - 1
+            }
+        };
+        self.seen[i].1.contains(&key)
+    }
+
+    /// Why the layer reported a hazard of `kind` at `command` ([`explain`]).
+    pub fn explain(&mut self, command: usize, kind: HazardKind) -> Explanation {
+        let key = (command, kind);
+        if self.predicts(Semantics::SPEC, key) {
+            return Explanation::Spec;
+        }
+        for d in DIFFERENCES {
+            if let Some(t) = d.toggle {
+                let in_profile = self.emulation.semantics.with(t) == self.emulation.semantics;
+                if in_profile && self.predicts(Semantics::SPEC.with(t), key) {
+                    return Explanation::Difference(d);
+                }
+            }
+        }
+        let (program, emulation) = (self.program, self.emulation);
+        let by_profile = self
+            .profile
+            .get_or_insert_with(|| {
+                predict(program, emulation)
+                    .map(|hs| hs.iter().map(|h| (h.command, h.kind)).collect())
+                    .unwrap_or_default()
+            })
+            .contains(&key);
+        if by_profile || self.predicts(emulation.semantics, key) {
+            Explanation::Profile
+        } else {
+            Explanation::Unexplained
+        }
     }
 }
 
@@ -298,7 +384,10 @@ pub fn explain(program: &Program, command: usize, kind: HazardKind, emulation: &
 /// `COPY` (D4: that layer models `vkCmdFillBuffer` and `vkCmdUpdateBuffer`
 /// as copies), and a barrier that makes writes available also makes them
 /// visible to every write of its destination stages (`MEMORY_WRITE`; D2:
-/// the layer wants a write-after-write made visible). Only adds bits, so a
+/// the layer wants a write-after-write made visible), and an
+/// `ALL_COMMANDS` first scope has `MEMORY_WRITE` (D28: the 1.4 layers
+/// make an earlier layout transition's write available only so). Only
+/// adds bits, so a
 /// program without hazards stays without hazards; for benchmarks and for
 /// runs where the layer's silence matters more than minimal barriers.
 pub fn quiet_for_layer(p: &Program) -> Program {
@@ -309,6 +398,9 @@ pub fn quiet_for_layer(p: &Program) -> Program {
             for b in &mut dep.barriers {
                 if b.src_stage_mask.contains(S::CLEAR) {
                     b.src_stage_mask |= S::COPY;
+                }
+                if b.src_stage_mask.contains(S::ALL_COMMANDS) {
+                    b.src_access_mask |= A::MEMORY_WRITE;
                 }
                 if b.dst_stage_mask.contains(S::CLEAR) {
                     b.dst_stage_mask |= S::COPY;

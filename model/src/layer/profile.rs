@@ -142,7 +142,7 @@ impl Semantics {
     /// The behaviour of the Khronos validation layer 1.3.239 (Debian 12's
     /// `vulkan-validationlayers`) with synchronization validation on, as
     /// far as a semantics can express it (every known difference with a
-    /// toggle: D1-D6, D12).
+    /// toggle: D1-D6, D12, D14, D23, D27, D28).
     pub const LAYER_1_3_239: Semantics = Semantics {
         clear_stage: ClearStage::Copy,
         buffer_barrier_global_exec: false,
@@ -152,16 +152,23 @@ impl Semantics {
         waw_needs_visibility: true,
         last_write_shortcut: true,
         transition_needs_visibility: true,
+        transition_outside_all_commands_first: true,
+        transition_outside_all_commands_second: true,
+        transition_write_needs_memory_write: true,
     };
 
     /// The behaviour of the Khronos validation layer 1.4.309 (Debian 13):
     /// 1.3.239's, except that fills and updates are in `CLEAR` (D4 was
     /// fixed in 1.3.279) and a transition takes an available write as
     /// visible (D23 was fixed in 1.3.269: known from the layer's source,
-    /// `WriteState::IsWriteBarrierHazard`, not measured here).
+    /// `WriteState::IsWriteBarrierHazard`, not measured here), and an
+    /// `ALL_COMMANDS` source scope holds a layout transition (D14: the
+    /// layer's `SyncExecScope::MakeSrc` adds `SYNC_IMAGE_LAYOUT_TRANSITION`
+    /// to an `ALL_COMMANDS` first access scope; from the source too).
     pub const LAYER_1_4_309: Semantics = Semantics {
         clear_stage: ClearStage::Clear,
         transition_needs_visibility: false,
+        transition_outside_all_commands_first: false,
         ..Semantics::LAYER_1_3_239
     };
 
@@ -323,10 +330,11 @@ mod tests {
             Semantics {
                 clear_stage: a.clear_stage,
                 transition_needs_visibility: a.transition_needs_visibility,
+                transition_outside_all_commands_first: a.transition_outside_all_commands_first,
                 ..b
             },
             a,
-            "1.4.309: only D4 (measured) and D23 (from the layer's source)"
+            "1.4.309: only D4 (measured), D23 and D14 (from the layer's source)"
         );
         assert_eq!(
             Semantics {

@@ -18,6 +18,12 @@
 //! dependencies go into their own scopes, `repeat`), and the async
 //! compute assignment keeps them, and every command that touches their
 //! memory, on the program's own queue (`assign`).
+//! Render pass declarations are the one thing of the program the
+//! planners change: a hazard that only a subpass dependency orders
+//! (between two subpasses of one instance, or against an automatic
+//! layout transition) gets the masks it needs added to the declaration
+//! before barriers are planned (`with_needed_dependencies`; never a mask
+//! removed).
 //! What counts as a hazard is the checker's business ([`crate::check`]); this module
 //! only decides where barriers go and what bits they carry.
 //!
@@ -212,6 +218,21 @@ pub struct Plan {
     pub answers: Vec<(usize, Vec<Hazard>)>,
 }
 
+impl Plan {
+    /// Makes a plan of a permutation of the barrier-free input (`perm[k]`:
+    /// the input's index of the permuted program's command `k`) one of the
+    /// input: its origins and its answers' commands become the input's.
+    fn renumber(&mut self, perm: &[usize]) {
+        for o in self.origin.iter_mut().flatten() {
+            *o = perm[*o];
+        }
+        for h in self.answers.iter_mut().flat_map(|(_, hs)| hs.iter_mut()) {
+            h.command = perm[h.command];
+            h.prior_command = perm[h.prior_command];
+        }
+    }
+}
+
 /// A host signal of a semaphore (`host-signal`) or of an event
 /// (`host-set-event`) that a batch submitted before it waits for: the
 /// host's accesses before the signal are ordered before that batch by the
@@ -262,6 +283,9 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// dropped first, but its image layout transitions ([`planning_input`]):
 /// each stays at its place with the scopes the plan needs of it, and
 /// barriers planned there join its `vkCmdPipelineBarrier2`.
+/// The render pass declarations get the subpass dependencies (or masks
+/// of declared ones) that hazards no barrier can order need
+/// (`with_needed_dependencies`): [`Plan::program`] carries them.
 /// [`Plan::origin`] indexes [`planning_input`]`(program)`. Refused: several
 /// queues or semaphores ([`plan_queues`] plans them), and a host set of an
 /// event that a batch submitted before it waits for
@@ -279,6 +303,10 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     refuse_unplanned(program)?;
+    // The subpass dependencies the program's render passes need first: the
+    // planners below place no barrier where only a dependency orders.
+    let amended = with_needed_dependencies(program, opts)?;
+    let program = amended.as_ref();
     // A hazard between two commands of one rendering instance has no
     // place for its barrier (one can only go before the instance's
     // begin-rendering, `Deadlines`): refused, naming both commands.
@@ -291,7 +319,18 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
         )?;
         crate::ir::render::refuse_hazard_inside(program, &hazards)?;
     }
-    let mut plan = plan_stripped(&planning_input(program), opts, None)?;
+    let stripped = planning_input(program);
+    // A host access recorded after a command it runs before (an order
+    // note) goes ahead of it first, so that no planner submits the command
+    // before the access (`ir::execution::host_accesses_first`).
+    let mut plan = match crate::ir::execution::with_host_accesses_first(&stripped, &resolve(&stripped)?) {
+        None => plan_stripped(&stripped, opts, None)?,
+        Some((moved, perm)) => {
+            let mut plan = plan_stripped(&moved, opts, None)?;
+            plan.renumber(&perm);
+            plan
+        }
+    };
     image_regions_global(&mut plan.program);
     // The planners place every barrier a rendering instance needs before
     // its begin-rendering; a plan with one inside an instance all the same
@@ -302,6 +341,54 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // needs a subpass dependency.
     crate::ir::renderpass::refuse_hazard_inside(program, &plan.program)?;
     Ok(plan)
+}
+
+/// The most rounds of [`with_needed_dependencies`]: each adds masks that
+/// the previous round's dependencies needed (a new explicit dependency
+/// from `EXTERNAL` replaces an implicit one whose scopes the transitions
+/// then need again); a program still short after these is refused as
+/// before.
+const DEPENDENCY_ROUNDS: usize = 8;
+
+/// `program` with the subpass dependencies its render pass instances need
+/// added to its declarations ([`crate::ir::renderpass::dependency_for`],
+/// [`crate::ir::renderpass::add_dependency`]): the hazards of the
+/// barrier-free program ([`planning_input`]) between two subpasses of one
+/// instance, or against an automatic layout transition from or to a
+/// command in the dependency's scope, which no barrier can order. A
+/// render pass used by several instances gets the union (one
+/// declaration). What no masks fix, or masks that would make a
+/// declaration invalid, is left as it is: the refusals in [`plan`] name
+/// it. The `none` planner changes nothing.
+fn with_needed_dependencies(
+    program: &Program,
+    opts: PlanOptions,
+) -> Result<std::borrow::Cow<'_, Program>, ProgramError> {
+    use std::borrow::Cow;
+    let mut current = Cow::Borrowed(program);
+    if opts.planner == PlannerKind::None || program.render_passes().is_empty() {
+        return Ok(current);
+    }
+    let sem = Semantics::for_reading(opts.reading);
+    for _ in 0..DEPENDENCY_ROUNDS {
+        let stripped = planning_input(&current);
+        let hazards = crate::hazard::check_with(&stripped, sem)?;
+        let mut passes = current.render_passes().to_vec();
+        let mut changed = false;
+        for h in &hazards {
+            if let Some((rp, need)) = crate::ir::renderpass::dependency_for(&stripped, h) {
+                changed |= crate::ir::renderpass::add_dependency(&mut passes[rp.0 as usize], need);
+            }
+        }
+        if !changed || passes.iter().any(|p| p.validate().is_err()) {
+            break;
+        }
+        match crate::ir::renderpass::with_render_passes(&current, passes) {
+            Ok(p) => current = Cow::Owned(p),
+            Err(_) => break,
+        }
+    }
+    Ok(current)
 }
 
 /// A planned barrier over bytes of an `image`-declared object that is not

@@ -122,7 +122,9 @@ pub(crate) fn offline(
         stream.advance(until, |n| buckets.entry(point_of(&n)).or_default().push(n));
         let mut here = buckets.remove(&i).unwrap_or_default();
         here.sort_by_key(|n| (deadlines.hi(n), n.prior_command, n.command));
-        here.into_iter().map(|n| Req { hazard: n.hazard() }).collect()
+        here.into_iter()
+            .map(|n| Req::new(Some(waited), layout, n.hazard()))
+            .collect()
     };
     // Whether a wait comes after each command before the next submit.
     let mut completes = vec![false; waited.commands.len()];
@@ -192,6 +194,12 @@ fn stabbed(fixed: &[usize], lo: usize, hi: usize) -> bool {
 /// it), and intervals it stabs need no other.
 pub fn stabbing_bound(program: &Program, reading: Reading) -> Result<usize, ProgramError> {
     super::refuse_unplanned(program)?;
+    // Of the program the planners plan: with the subpass dependencies it
+    // needs, which answer the hazards no barrier can.
+    let program = &super::with_needed_dependencies(
+        program,
+        super::PlanOptions::new(super::PlannerKind::Offline).reading(reading),
+    )?;
     let sem = Semantics::for_reading(reading);
     let (input, layout) = super::transitions::prepared(program, sem)?;
     let mut bound = usize::MAX;

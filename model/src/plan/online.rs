@@ -6,7 +6,7 @@
 //! (`docs/planning.md`).
 
 use super::emit::Emitter;
-use super::points::{feed, live_requirements, place_point, Req};
+use super::points::{feed, live_requirements, place_point, recordable, Req};
 use super::BarrierForm;
 use crate::hazard::{detect_accesses, Hazard};
 use crate::ir::access::{accesses, Access};
@@ -31,26 +31,30 @@ pub(crate) struct Before {
 /// The per-command step of the online planner, shared with
 /// [`crate::Tracker`]: the barriers (and the submit and wait) command
 /// `index`, making accesses `acc`, needs before it, applied to the checker.
-/// The caller records the accesses afterwards.
+/// The caller records the accesses afterwards. `program`: the program
+/// being planned, whose render pass commands say which barrier chains with
+/// a render pass's automatic layout transition ([`recordable`]; the
+/// tracker has none).
 pub(crate) fn before(
     checker: &mut Checker,
     layout: &Layout,
     form: BarrierForm,
+    program: Option<&Program>,
     index: usize,
     acc: &[Access],
 ) -> Before {
     let host = acc.iter().any(|a| a.sa.stage() == Stage::Host);
     let hazards = detect_accesses(checker, index, acc);
     let needs_wait = hazards.iter().any(|h| h.fix.wait);
-    // A fix that is a layout transition's own scope (`Fix::barrier` with
-    // `transition` set) is no barrier to record here: a recorded
-    // transition's scopes were planned for it (`transitions`), and a
-    // render pass's automatic one only its subpass dependencies order (the
-    // plan is refused, `ir::renderpass::refuse_hazard_inside`).
-    let with_barrier = hazards
+    // Only a barrier to record (`recordable`): a recorded transition's
+    // scopes were planned for it (`transitions`), and a render pass's
+    // automatic one that no barrier chains with only its subpass
+    // dependencies order (the plan is refused,
+    // `ir::renderpass::refuse_hazard_inside`).
+    let reqs = hazards
         .into_iter()
-        .filter(|h| h.fix.barrier.is_some_and(|b| !b.transition));
-    let reqs = with_barrier.map(|hazard| Req { hazard });
+        .filter_map(|h| recordable(program, h))
+        .map(|hazard| Req::new(program, layout, hazard));
     let live = live_requirements(checker, reqs, false);
     let (barriers, answers) = place_point(checker, layout, live, form);
     let submit_wait = needs_wait || (host && !barriers.is_empty());
@@ -84,14 +88,16 @@ fn before_instance(
         crate::hazard::step(&mut probe, layout, k, &input.commands[k], &mut found);
     }
     // Only what a barrier before the unit can fix: a hazard whose earlier
-    // access precedes the unit and whose fix is a barrier to record (not a
-    // render pass's automatic transition, which only its subpass
-    // dependencies order). The rest is refused once the plan is checked
+    // access precedes the unit and whose fix is a barrier to record (its
+    // own, or one that chains with the render pass's dependency from
+    // `EXTERNAL` into its automatic layout transition at the begin,
+    // `recordable`). The rest is refused once the plan is checked
     // (`ir::renderpass::refuse_hazard_inside`).
     let reqs = found
         .into_iter()
-        .filter(|h| h.prior_command < start && h.fix.barrier.is_some_and(|b| !b.transition))
-        .map(|hazard| Req { hazard });
+        .filter(|h| h.prior_command < start)
+        .filter_map(|h| recordable(Some(input), h))
+        .map(|hazard| Req::new(Some(input), layout, hazard));
     let live = live_requirements(checker, reqs, false);
     place_point(checker, layout, live, form)
 }
@@ -130,7 +136,7 @@ pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: S
             accesses(c, layout, sem)
         };
         if !acc.is_empty() && instances[i].is_none() {
-            let b = before(&mut checker, layout, form, i, &acc);
+            let b = before(&mut checker, layout, form, Some(input), i, &acc);
             out.barrier(b.barriers, b.answers);
             if b.submit_wait {
                 out.submit_wait();

@@ -25,9 +25,36 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub(crate) struct Req {
     pub(crate) hazard: Hazard,
+    /// When the current access is a render pass's automatic layout
+    /// transition that the barrier chains into ([`recordable`]): that
+    /// transition's own barrier (the masks of the dependencies from
+    /// `EXTERNAL` it takes), which the checker applies at the render pass
+    /// command after the point; the requirement is met when the prior
+    /// access is ordered before the transition then.
+    into: Option<ResolvedBarrier>,
 }
 
 impl Req {
+    /// The requirement of hazard `hazard` of `program` (one [`recordable`]
+    /// gave; `program` `None`: no render pass).
+    pub(crate) fn new(program: Option<&Program>, layout: &Layout, hazard: Hazard) -> Req {
+        let into = program
+            .filter(|_| hazard.current.is_layout_transition())
+            .and_then(|p| crate::ir::renderpass::external_transition(p, &hazard, true))
+            .map(|t| ResolvedBarrier::of(&t, layout));
+        Req { hazard, into }
+    }
+
+    /// Whether the prior access's value `v` (after a point's barriers) no
+    /// longer conflicts with the current access ([`satisfied`]), or, for a
+    /// transition this point chains into, is ordered before it.
+    fn satisfied_by(&self, v: SyncVal, sem: Semantics) -> bool {
+        match &self.into {
+            Some(t) => crate::sync::checker::transition_ordered(v, t, sem),
+            None => satisfied(v, self.hazard.current, self.hazard.kind, sem),
+        }
+    }
+
     /// The direct barrier for this dependency, over the memory owner's
     /// bytes: a blob may not be allocated yet (or any more) where the
     /// barrier goes, but its pool always is, and the pool's `VkBuffer` is
@@ -103,12 +130,31 @@ pub(crate) fn with_waits(
     (program, origin, eager_fired)
 }
 
+/// Hazard `h` with the barrier a planner records for it, if one orders
+/// it: its own fix, or, against a render pass's automatic layout
+/// transition from `initialLayout` or into `finalLayout` with a command
+/// outside the instance, the barrier that chains with the transition's
+/// dependency from or to `EXTERNAL`
+/// ([`crate::ir::renderpass::chained_fix`], read from `program`'s render
+/// pass commands). `None` for the rest of the fixes that are a layout
+/// transition's own scopes: a recorded transition's are the planners'
+/// input already (`transitions`), and a render pass's only its subpass
+/// dependencies order (`with_needed_dependencies`, else refused).
+pub(crate) fn recordable(program: Option<&Program>, mut h: Hazard) -> Option<Hazard> {
+    let b = h.fix.barrier?;
+    if b.transition {
+        h.fix.barrier = Some(crate::ir::renderpass::chained_fix(program?, &h)?);
+    }
+    Some(h)
+}
+
 /// One dependency of a barrier-free program (a hazard a barrier fixes,
 /// due in the interval `(lo, hi]`, `lo` its prior command, `hi` from
 /// [`Deadlines::hi`]), kept compact (a long program has
 /// millions): what a barrier point needs of the checker's [`Hazard`] (its
-/// fix is a direct barrier between the two accesses, rebuilt by
-/// [`Need::hazard`]), a third of its size.
+/// fix is a direct barrier between the two accesses, or one that chains
+/// with a render pass's dependency from or to `EXTERNAL` ([`recordable`]),
+/// rebuilt by [`Need::hazard`]), about a third of its size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Need {
     pub(crate) command: u32,
@@ -123,15 +169,33 @@ pub(crate) struct Need {
     dst_access: bool,
     region: Region,
     memory: crate::ir::layout::MemRange,
+    /// The fix's stage masks: the two accesses' stages, or on the side of
+    /// a render pass's automatic layout transition the stages of its
+    /// dependency from or to `EXTERNAL` that the barrier chains with.
+    src_stage: PipelineStageFlags2,
+    dst_stage: PipelineStageFlags2,
 }
 
 impl Need {
-    /// The compact form of hazard `h`, if a barrier fixes it (and not a
-    /// layout transition's own: those are the planners' input already,
-    /// `transitions`).
-    fn of(h: &Hazard) -> Option<Need> {
-        let b = h.fix.barrier.filter(|b| !b.transition)?;
+    /// The compact form of hazard `h` of `program`, if a barrier to record
+    /// fixes it ([`recordable`]).
+    fn of(program: &Program, h: Hazard) -> Option<Need> {
+        let h = recordable(Some(program), h)?;
+        // Invariant: `recordable` gives hazards with a barrier.
+        let b = h.fix.barrier.expect("a recordable hazard has a barrier");
+        // A direct barrier's stages are the accesses' own (an ownership
+        // transfer's `ALL_COMMANDS` is not kept: the point thins from the
+        // stage), a chained one's on the transition's side.
+        let stage = |transition: bool, sa: StageAccess, mask: PipelineStageFlags2| {
+            if transition {
+                mask
+            } else {
+                sa.stage().flag()
+            }
+        };
         Some(Need {
+            src_stage: stage(h.prior.is_layout_transition(), h.prior, b.src_stage_mask),
+            dst_stage: stage(h.current.is_layout_transition(), h.current, b.dst_stage_mask),
             command: h.command as u32,
             prior_command: h.prior_command as u32,
             kind: h.kind,
@@ -163,9 +227,9 @@ impl Need {
             prior: self.prior,
             fix: crate::hazard::Fix {
                 barrier: Some(Barrier {
-                    src_stage_mask: self.prior.stage().flag(),
+                    src_stage_mask: self.src_stage,
                     src_access_mask: access(self.src_access, self.prior),
-                    dst_stage_mask: self.current.stage().flag(),
+                    dst_stage_mask: self.dst_stage,
                     dst_access_mask: access(self.dst_access, self.current),
                     region: Some(self.region),
                     ..Barrier::default()
@@ -198,7 +262,7 @@ pub(crate) fn requirement_intervals(
         |found| {
             let mut v: Vec<(u32, u32, bool)> = found
                 .drain(..)
-                .filter_map(|h| Need::of(&h))
+                .filter_map(|h| Need::of(input, h))
                 .map(|n| (n.prior_command, deadlines.hi(&n) as u32, n.provisional))
                 .collect();
             v.sort_unstable();
@@ -291,7 +355,7 @@ impl<'a> NeedStream<'a> {
             let c = &self.program.commands[i];
             step(&mut self.checker, self.layout, i, c, &mut self.found);
             for h in self.found.drain(..) {
-                if let Some(n) = Need::of(&h) {
+                if let Some(n) = Need::of(self.program, h) {
                     if n.provisional {
                         self.pending.push(n);
                     } else {
@@ -465,7 +529,7 @@ fn live_satisfied(l: &Live, resolved: &[ResolvedBarrier], sem: Semantics) -> boo
                 Some(r) if r.mem == mem.mem && r.range.start <= start && end <= r.range.end => Reach::Full,
                 Some(_) => Reach::ExecOnly,
             });
-            satisfied(after, l.req.hazard.current, l.req.hazard.kind, sem)
+            l.req.satisfied_by(after, sem)
         })
     })
 }
@@ -849,7 +913,7 @@ pub(crate) fn live_requirements(
         // No value left: the prior access was dropped from the checker's
         // state because a later access of the same kind dominates it (see
         // `Checker`), and that access's own requirement covers this one.
-        let done = values.iter().all(|v| satisfied(*v, h.current, h.kind, sem));
+        let done = values.iter().all(|v| req.satisfied_by(*v, sem));
         (!done).then_some(Live { req, values })
     })
     .collect()

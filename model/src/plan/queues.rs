@@ -133,7 +133,7 @@ use super::{plan_queue_part, Plan, PlanOptions, PlannerKind};
 use crate::hazard::Hazard;
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::{resolve, MemId, ProgramError};
-use crate::ir::program::{Barrier, Command, Dependency, ObjectId, Program, Region, SharingMode};
+use crate::ir::program::{Barrier, Command, Dependency, ObjectId, ObjectKind, Program, Region, SharingMode};
 use crate::ir::queue::{
     QueueId, Semaphore, SemaphoreId, SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, WaitFor,
 };
@@ -212,8 +212,9 @@ pub enum QueuePlanError {
 }
 
 /// Refuses a semaphore wait submitted before any signal that can satisfy
-/// it (a timeline wait whose value no earlier submit or host signal
-/// reaches; a binary wait with no earlier signal). Vulkan allows it for
+/// it (a timeline wait whose value neither the semaphore's initial value
+/// nor an earlier submit or host signal reaches; a binary wait with no
+/// earlier signal). Vulkan allows it for
 /// timelines, and the batch then runs after work submitted later; the
 /// planner orders batches by submission, so its plan could run them the
 /// other way round and compute other bytes (a review found a plan that
@@ -235,7 +236,17 @@ fn refuse_wait_before_signal(program: &Program) -> Result<(), QueuePlanError> {
             Command::Submit(sub) => {
                 for w in &sub.waits {
                     let satisfied = match w.value {
-                        Some(v) => reached.get(&w.semaphore.0).is_some_and(|&r| r >= v),
+                        // The payload starts at the initial value ("When
+                        // created, the semaphore payload has the value given
+                        // by the initialValue field"): a wait it reaches
+                        // needs no signal.
+                        Some(v) => {
+                            let initial = program
+                                .semaphores()
+                                .get(w.semaphore.0 as usize)
+                                .map_or(0, |x| x.kind.initial_value());
+                            reached.get(&w.semaphore.0).copied().unwrap_or(0).max(initial) >= v
+                        }
                         None => match pending.get_mut(&w.semaphore.0) {
                             Some(n) if *n > 0 => {
                                 *n -= 1;
@@ -588,10 +599,35 @@ fn fewest_edges(
 /// with is read off the bytes it touches, whatever the number of queues.
 /// (The states are indices into `slots`, since a range map's states are
 /// plain values; a slot is never changed, an update makes a new one.)
+///
+/// Beside each slot, its [`Covers`]: a few batches whose clocks after,
+/// once the edges are chosen, reach the slot's clocks (the last write and
+/// the reads since), which the edge choice tests instead of every entry.
 struct Written {
     mems: HashMap<MemId, RangeMap<u32>>,
     /// Slot 0: nothing written or read.
     slots: Vec<(Clock, Clock)>,
+    /// Per slot, what covers it.
+    covers: Vec<Covers>,
+}
+
+/// Up to this many reads since the last write are kept in a slot's
+/// [`Covers`] (one per queue); beyond, the slot's covers are unknown and
+/// the edge choice counts every need (a write with that many queues to
+/// wait for costs that many lookups anyway).
+const COVERS: usize = 32;
+
+/// What reaches a slot's clocks, as batches `(queue, ordinal)`: the clock
+/// after `write` (the last batch that wrote the bytes) reaches the write
+/// clock, and with the clocks after `reads` (per queue, the latest batch
+/// that read them since; `None`: more than [`COVERS`]) the read clock too.
+/// This holds once those batches' edges are chosen, because each batch is
+/// then ordered after all it needs (`Edges::decide`): a write needed every
+/// earlier write and read of the bytes, a read every earlier write.
+#[derive(Clone, Debug, Default)]
+struct Covers {
+    write: Option<(usize, usize)>,
+    reads: Option<Vec<(usize, usize)>>,
 }
 
 impl Written {
@@ -599,13 +635,26 @@ impl Written {
         Written {
             mems: HashMap::new(),
             slots: vec![(Clock::default(), Clock::default())],
+            covers: vec![Covers {
+                write: None,
+                reads: Some(Vec::new()),
+            }],
         }
     }
 
     /// Per queue, the latest batch that a batch making `touches` conflicts
-    /// with (its own queue's included).
-    fn before(&self, touches: &[Touch]) -> Clock {
+    /// with (its own queue's included); and batches whose clocks after
+    /// reach all of it (per queue the latest; `None` when a slot's reads
+    /// are too many, [`Covers`]).
+    fn before(&self, touches: &[Touch]) -> (Clock, Option<Vec<(usize, usize)>>) {
         let mut out = Clock::default();
+        let mut reach: Option<BTreeMap<usize, usize>> = Some(BTreeMap::new());
+        let add = |reach: &mut Option<BTreeMap<usize, usize>>, (q, o): (usize, usize)| {
+            if let Some(m) = reach {
+                let e = m.entry(q).or_insert(o);
+                *e = (*e).max(o);
+            }
+        };
         for &(mem, range, write) in touches {
             let Some(map) = self.mems.get(&mem) else {
                 continue;
@@ -615,18 +664,27 @@ impl Written {
                     continue;
                 }
                 let (w, r) = &self.slots[slot as usize];
+                let covers = &self.covers[slot as usize];
                 out.join(w);
+                if let Some(e) = covers.write {
+                    add(&mut reach, e);
+                }
                 if write {
                     out.join(r);
+                    match &covers.reads {
+                        Some(reads) => reads.iter().for_each(|&e| add(&mut reach, e)),
+                        None => reach = None,
+                    }
                 }
             }
         }
-        out
+        (out, reach.map(|m| m.into_iter().collect()))
     }
 
     /// Records batch ordinal `ord` of queue `q` making `touches`.
     fn record(&mut self, touches: &[Touch], q: usize, ord: usize) {
         let slots = &mut self.slots;
+        let covers = &mut self.covers;
         for &(mem, range, write) in touches {
             if range.is_empty() {
                 continue;
@@ -639,12 +697,27 @@ impl Written {
                     return;
                 }
                 let (mut w, mut r) = (w.clone(), r.clone());
+                let mut cov = covers[*slot as usize].clone();
                 if write {
                     w.advance(QueueId(q as u32), ord);
+                    // This write needed every earlier write and read.
+                    cov = Covers {
+                        write: Some((q, ord)),
+                        reads: Some(Vec::new()),
+                    };
                 } else {
                     r.advance(QueueId(q as u32), ord);
+                    if let Some(reads) = &mut cov.reads {
+                        // A later batch of a queue covers its earlier ones.
+                        reads.retain(|&(x, _)| x != q);
+                        reads.push((q, ord));
+                        if reads.len() > COVERS {
+                            cov.reads = None;
+                        }
+                    }
                 }
                 slots.push((w, r));
+                covers.push(cov);
                 *slot = (slots.len() - 1) as u32;
             });
             map.merge_around(range, |_| {});
@@ -660,6 +733,9 @@ struct Edges<'a> {
     /// Per batch, what it must be ordered after (its own queue's entry is
     /// not a need: [`Edges::need_at`]).
     need: &'a [Clock],
+    /// Per batch, batches whose clocks after reach all of its `need`
+    /// once chosen ([`Covers`]; `None`: unknown).
+    reach: &'a [Option<Vec<(usize, usize)>>],
     /// The first queues to submit, up to one more than [`EXHAUSTIVE`]:
     /// every queue the exhaustive search ever sees is one of them.
     early: &'a [usize],
@@ -721,13 +797,34 @@ impl Edges<'_> {
     /// their clocks, largest first, until no smaller one can cover more.
     fn fewest_edges(&self, b: usize, base: &Clock) -> Vec<usize> {
         let q = self.batches[b].queue;
-        let mut unmet: Vec<(usize, i64)> = self.need[b]
-            .entries()
-            .into_iter()
-            .map(|(x, n)| (x.0 as usize, n as i64))
-            .filter(|&(x, n)| x != q && n > at(base, x))
-            .collect();
-        if unmet.is_empty() {
+        let need = &self.need[b];
+        let list = || -> Vec<(usize, i64)> {
+            need.entries()
+                .into_iter()
+                .map(|(x, n)| (x.0 as usize, n as i64))
+                .filter(|&(x, n)| x != q && n > at(base, x))
+                .collect()
+        };
+        // The unmet needs, listed only when a count does not do: a chain
+        // through N queues has N needs per batch, all met by the clock
+        // after the batch before (module docs of `Written`, `Covers`).
+        let mut unmet: Option<Vec<(usize, i64)>> = None;
+        let mut count = if base.len() < need.len() {
+            // The needs less those met: its own queue's and those `base`
+            // reaches, found from `base`'s side.
+            let met = base
+                .entries()
+                .into_iter()
+                .filter(|&(x, v)| x.0 as usize != q && need.get(x).is_some_and(|n| n <= v))
+                .count();
+            need.len() - met - usize::from(need.get(QueueId(q as u32)).is_some())
+        } else {
+            let l = list();
+            let n = l.len();
+            unmet = Some(l);
+            n
+        };
+        if count == 0 {
             return Vec::new();
         }
         let candidates = self.active.len() - usize::from(self.active.contains(&q));
@@ -764,16 +861,28 @@ impl Edges<'_> {
                 .collect();
         }
         // Greedy: the candidate that covers the most needs still unmet
-        // (the lowest queue on a tie).
+        // (the lowest queue on a tie). Before the first choice, a
+        // candidate whose clock reaches every batch of `reach` not on
+        // this queue nor reached by `base` covers every unmet need (the
+        // clocks are closed: each need is reached by the clock after one
+        // of them, and each of them is below a need), so its gain is the
+        // count, found without listing the needs; any other candidate
+        // is counted on the list, as before.
+        let reach: Option<Vec<(usize, usize)>> = self.reach[b].as_ref().map(|r| {
+            r.iter()
+                .copied()
+                .filter(|&(x, o)| x != q && !base.covers(QueueId(x as u32), o))
+                .collect()
+        });
         let mut chosen: BTreeSet<usize> = BTreeSet::new();
-        while !unmet.is_empty() {
+        while count > 0 {
             let mut best: Option<(usize, usize)> = None;
             for &(std::cmp::Reverse(size), r) in &self.by_size {
                 if r == q || chosen.contains(&r) {
                     continue;
                 }
                 // It covers at most its entries and what is unmet.
-                let bound = size.min(unmet.len());
+                let bound = size.min(count);
                 if let Some((gain, at_r)) = best {
                     if bound < gain {
                         break;
@@ -783,19 +892,163 @@ impl Edges<'_> {
                     }
                 }
                 let c = &self.clock_out[self.last_on[r].expect("an active queue has submitted")];
-                let gain = unmet.iter().filter(|&&(x, n)| at(c, x) >= n).count();
-                if best.is_none_or(|(g, at_r)| gain > g || (gain == g && r < at_r)) {
+                // Only a gain that replaces `best` matters (at least its
+                // gain from a lower queue, more from a higher one).
+                let least = best.map_or(0, |(g, at_r)| if r < at_r { g } else { g + 1 });
+                let all = chosen.is_empty()
+                    && reach
+                        .as_ref()
+                        .is_some_and(|reach| reach.iter().all(|&(x, o)| c.covers(QueueId(x as u32), o)));
+                let gain = if all {
+                    Some(count)
+                } else {
+                    gain_at_least(c, unmet.get_or_insert_with(list), least)
+                };
+                if let Some(gain) = gain {
                     best = Some((gain, r));
                 }
             }
-            let Some((_, r)) = best else {
+            let Some((gain, r)) = best else {
                 break;
             };
-            let c = &self.clock_out[self.last_on[r].expect("an active queue has submitted")];
-            unmet.retain(|&(x, n)| at(c, x) < n);
+            if gain == count {
+                count = 0;
+            } else {
+                let c = &self.clock_out[self.last_on[r].expect("an active queue has submitted")];
+                let unmet = unmet.get_or_insert_with(list);
+                unmet.retain(|&(x, n)| at(c, x) < n);
+                count = unmet.len();
+            }
             chosen.insert(r);
         }
+        debug_assert_eq!(count, 0, "batch {b}: every need is coverable");
         chosen.into_iter().collect()
+    }
+}
+
+/// How many of `unmet` (by queue, ascending) clock `c` reaches, if at
+/// least `least` (else `None`, found as soon as too many are missed). The
+/// greedy edge choice counts this per candidate: for the first candidate
+/// of a batch the whole count, by one walk of both lists when `c` is not
+/// much larger (a lookup per need made a chain through N queues spend
+/// most of its time here); for the others mostly a few lookups, from the
+/// latest queue down (in a chain, the queue just before is the one that
+/// an earlier candidate misses).
+fn gain_at_least(c: &Clock, unmet: &[(usize, i64)], least: usize) -> Option<usize> {
+    let slack = unmet.len().checked_sub(least)?;
+    if least == 0 && c.len() <= 4 * unmet.len() {
+        let es = c.entries();
+        let mut k = 0;
+        let mut gain = 0;
+        for &(x, n) in unmet {
+            while k < es.len() && (es[k].0 .0 as usize) < x {
+                k += 1;
+            }
+            if k < es.len() && es[k].0 .0 as usize == x && es[k].1 as i64 >= n {
+                gain += 1;
+            }
+        }
+        return Some(gain);
+    }
+    let mut missed = 0;
+    for &(x, n) in unmet.iter().rev() {
+        if at(c, x) < n {
+            missed += 1;
+            if missed > slack {
+                return None;
+            }
+        }
+    }
+    Some(unmet.len() - missed)
+}
+
+/// A queue's part declaring only some of the input's objects (those it
+/// uses, with every object sharing their memory), renumbered in id order:
+/// the part's plan is the same as with every object declared, up to the
+/// numbering (ids and memory ids keep their order), which
+/// [`Narrow::plan_back`] undoes.
+struct Narrow {
+    /// The declarations, no command.
+    program: Program,
+    /// Per part object, its input id.
+    old: Vec<ObjectId>,
+    /// Per input object kept, its part id.
+    new: HashMap<ObjectId, ObjectId>,
+    /// Per part memory id, the input's.
+    mem_old: Vec<MemId>,
+}
+
+impl Narrow {
+    /// The part declaring the input's objects `kept` (ascending, closed
+    /// under aliasing and pools); `None` if they cannot be declared alone.
+    fn new(input: &Program, layout: &crate::ir::layout::Layout, kept: &[usize]) -> Option<Narrow> {
+        let mut program = Program::new();
+        program.layouts_unchecked = true;
+        let mut new = HashMap::with_capacity(kept.len());
+        let mut old = Vec::with_capacity(kept.len());
+        let mut mem_old = Vec::new();
+        for &i in kept {
+            let mut o = input.objects[i].clone();
+            match &mut o.kind {
+                ObjectKind::Buffer {
+                    alias: Some((other, _)),
+                }
+                | ObjectKind::Blob { pool: other } => *other = *new.get(other)?,
+                _ => {}
+            }
+            let id = program.declare_any(o).ok()?;
+            new.insert(ObjectId(i as u32), id);
+            old.push(ObjectId(i as u32));
+            // Memory ids are handed out in object order to the objects
+            // owning memory.
+            if let Some(m) = layout.owners.get(i).copied().flatten() {
+                mem_old.push(m);
+            }
+        }
+        Some(Narrow {
+            program,
+            old,
+            new,
+            mem_old,
+        })
+    }
+
+    /// `c` with its objects renamed through `ids` (every object it names
+    /// is there).
+    fn rename(c: &Command, ids: impl Fn(ObjectId) -> ObjectId) -> Command {
+        let mut c = c.clone();
+        if let Command::Alloc { blob } | Command::Free { blob } = &mut c {
+            *blob = ids(*blob);
+        }
+        c.for_each_region_mut(|r| r.object = ids(r.object));
+        c
+    }
+
+    /// An input command as the part names its objects.
+    fn to_part(&self, c: &Command) -> Command {
+        Self::rename(c, |o| self.new[&o])
+    }
+
+    /// A part command as the input names its objects.
+    fn back_of(&self, c: &Command) -> Command {
+        Self::rename(c, |o| self.old[o.0 as usize])
+    }
+
+    /// The part's plan with the input's objects and memory ids.
+    fn plan_back(&self, mut plan: Plan) -> Plan {
+        for c in &mut plan.program.commands {
+            *c = self.back_of(c);
+        }
+        for (_, hs) in &mut plan.answers {
+            for h in hs {
+                h.region.object = self.old[h.region.object.0 as usize];
+                h.memory.mem = self.mem_old[h.memory.mem.0 as usize];
+                if let Some(r) = h.fix.barrier.as_mut().and_then(|b| b.region.as_mut()) {
+                    r.object = self.old[r.object.0 as usize];
+                }
+            }
+        }
+        plan
     }
 }
 
@@ -925,7 +1178,8 @@ fn thin_transitions(plan: &mut Plan, sem: Semantics) {
                         _ => unreachable!("transition points are barrier commands"),
                     };
                     let b0 = get(&plan.program);
-                    if !b0.transition {
+                    let later = matches!(&plan.program.commands[i], Command::Barrier(d) if super::transitions::later_part(d, j));
+                    if !b0.transition || later {
                         continue;
                     }
                     let bits = super::points::mask_bits(&b0, field);
@@ -954,7 +1208,7 @@ fn thin_transitions(plan: &mut Plan, sem: Semantics) {
                         }
                         let set = |p: &mut Program, b: Barrier| {
                             if let Command::Barrier(d) = &mut p.commands[i] {
-                                d.barriers[j] = b;
+                                super::transitions::set_part(d, j, b);
                             }
                         };
                         set(&mut plan.program, b);
@@ -1072,6 +1326,7 @@ fn plan_stripped(
     // (Each batch's own queue is in its clock too, and is no need of it:
     // `Edges::need_at`.)
     let mut need: Vec<Clock> = Vec::with_capacity(nb);
+    let mut reach: Vec<Option<Vec<(usize, usize)>>> = Vec::with_capacity(nb);
     {
         let mut written = Written::new();
         for b in 0..nb {
@@ -1079,7 +1334,9 @@ fn plan_stripped(
                 .iter()
                 .map(|a| (a.mem, a.range, a.sa.is_write()))
                 .collect();
-            need.push(written.before(&touches));
+            let (clock, covers) = written.before(&touches);
+            need.push(clock);
+            reach.push(covers);
             written.record(&touches, batches[b].queue, ord[b] as usize);
         }
     }
@@ -1120,6 +1377,7 @@ fn plan_stripped(
                     let qa = batches[acq].queue;
                     if qa != batches[b].queue {
                         raise(&mut need[b], qa, ord[acq]);
+                        reach[b] = None;
                     }
                 }
                 *entry = (fam, Vec::new(), None);
@@ -1186,6 +1444,7 @@ fn plan_stripped(
                 );
                 transfers += 1;
                 raise(&mut need[b], ql, ord[last]);
+                reach[b] = None;
                 // The release writes the whole object too: every earlier
                 // access of it on another queue comes first, also one
                 // from before this family last took ownership (bytes a
@@ -1197,6 +1456,7 @@ fn plan_stripped(
                     let k = on.partition_point(|&x| x < last);
                     if k > 0 {
                         raise(&mut need[last], qx, ord[on[k - 1]]);
+                        reach[last] = None;
                     }
                 }
                 *entry = (fam, Vec::new(), Some(b));
@@ -1206,6 +1466,7 @@ fn plan_stripped(
                 let qa = batches[acq].queue;
                 if qa != batches[b].queue {
                     raise(&mut need[b], qa, ord[acq]);
+                    reach[b] = None;
                 }
             }
             entry.1.push(b);
@@ -1280,6 +1541,7 @@ fn plan_stripped(
         batches: &batches,
         ord: &ord,
         need: &need,
+        reach: &reach,
         early: &early,
         future: &future[1..],
         clock_in: vec![Clock::default(); nb],
@@ -1333,31 +1595,37 @@ fn plan_stripped(
     // `acc` conflicts with, where the host's clock `host` falls short
     // (absent elsewhere). Device work submitted later needs nothing: its
     // submit orders the host access before it.
-    let unmet_of = |acc: &[Access], host: &Clock, submitted: usize| {
-        let mut unmet: BTreeMap<usize, i64> = BTreeMap::new();
-        for b in (0..submitted).rev() {
-            let r = batches[b].queue;
-            let u = unmet.get(&r).copied().unwrap_or(-1);
-            if ord[b] > at(host, r).max(u) && conflict(&host_accs[b], acc) {
-                unmet.insert(r, ord[b]);
-            }
-        }
-        unmet
+    // Read off `submitted_accs`, per byte the clocks of the submitted
+    // batches that wrote and read it (`host_accs`), as the needs are: a
+    // scan of every submitted batch per host access was quadratic.
+    let unmet_of = |acc: &[Access], host: &Clock, submitted_accs: &Written| {
+        let touches: Vec<Touch> = acc.iter().map(|a| (a.mem, a.range, a.sa.is_write())).collect();
+        submitted_accs
+            .before(&touches)
+            .0
+            .entries()
+            .into_iter()
+            .map(|(r, v)| (r.0 as usize, v as i64))
+            .filter(|&(r, v)| v > at(host, r))
+            .collect::<BTreeMap<usize, i64>>()
     };
+    let mut submitted_accs = Written::new();
     // Per input `wait`, the queues it completes (as above); per host
     // access, the wait inserted before it (with the queues it completes)
     // and the host's clock at the access.
     let mut input_waits: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut inserted: BTreeMap<usize, (WaitFor, Vec<usize>)> = BTreeMap::new();
     let mut host_at: BTreeMap<usize, Clock> = BTreeMap::new();
-    // Batches `0..submitted` have been submitted (batches are numbered in
-    // submission order).
-    let mut submitted = 0;
     for (i, c) in input.commands.iter().enumerate() {
         match c {
             Command::Submit(_) => {
-                order.decide(submit_of[&i], &host);
-                submitted += 1;
+                let b = submit_of[&i];
+                order.decide(b, &host);
+                let touches: Vec<Touch> = host_accs[b]
+                    .iter()
+                    .map(|a| (a.mem, a.range, a.sa.is_write()))
+                    .collect();
+                submitted_accs.record(&touches, batches[b].queue, ord[b] as usize);
             }
             Command::Wait(w) => {
                 let completes = wait_for(*w, &mut host, &order);
@@ -1368,7 +1636,7 @@ fn plan_stripped(
                 // submitted after it runs after it (the submit orders the
                 // pair, `crate::OrderNote`): nothing to plan for it.
                 let acc = accesses(c, &layout, sem);
-                let unmet = unmet_of(&acc, &host, submitted);
+                let unmet = unmet_of(&acc, &host, &submitted_accs);
                 if unmet.iter().any(|(&r, &u)| u > at(&host, r)) {
                     // One wait for the host accesses from here to the next
                     // submit or wait (the device work they need was all
@@ -1383,7 +1651,7 @@ fn plan_stripped(
                         match d {
                             Command::Submit(_) | Command::Wait(_) => break,
                             Command::HostRead { .. } | Command::HostWrite { .. } => {
-                                for (r, u) in unmet_of(&accesses(d, &layout, sem), &host, submitted) {
+                                for (r, u) in unmet_of(&accesses(d, &layout, sem), &host, &submitted_accs) {
                                     let e = needs.entry(r).or_insert(-1);
                                     *e = (*e).max(u);
                                 }
@@ -1550,6 +1818,41 @@ fn plan_stripped(
         }
     }
     let with_batches: Vec<usize> = (0..nq).filter(|&q| !per_queue[q].is_empty()).collect();
+    // Each part declares only the objects its commands use, with every
+    // object sharing their memory (aliases, a pool's blobs: the blobs'
+    // places depend on every `alloc` of the pool), renumbered in id
+    // order; its plan's regions and memory ids are mapped back
+    // (`Narrow`). Declaring every object in every part made each part's
+    // planning (its layout, its checker's per-memory state, per try of
+    // `improve_bits`) cost the whole program's objects: quadratic in a
+    // chain through N queues, each with a buffer of its own. Not for
+    // images and render passes, whose descriptions name objects too: then
+    // every part declares every object.
+    let narrow =
+        (input.images.is_empty() && input.render_passes.is_empty() && input.image_barriers.is_empty())
+            .then_some(());
+    // Per object, the object owning its memory (objects name only earlier
+    // ones: an alias's target, a blob's pool).
+    let mut root: Vec<usize> = Vec::with_capacity(input.objects.len());
+    for (i, o) in input.objects.iter().enumerate() {
+        let r = match o.kind {
+            ObjectKind::Buffer {
+                alias: Some((other, _)),
+            } => root[other.0 as usize],
+            ObjectKind::Blob { pool } => root[pool.0 as usize],
+            _ => i,
+        };
+        root.push(r);
+    }
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    if narrow.is_some() {
+        for (i, &r) in root.iter().enumerate() {
+            members.entry(r).or_default().push(i);
+        }
+    }
+    // Per memory owner, the `alloc`s and `free`s of its blobs (input
+    // indices, in order).
+    let mut allocs_of: HashMap<usize, Vec<usize>> = HashMap::new();
     let mut parts: Vec<Vec<(usize, bool)>> = vec![Vec::new(); nq];
     for (i, c) in input.commands.iter().enumerate() {
         if let Some((_, completes)) = inserted.get(&i) {
@@ -1568,8 +1871,13 @@ fn plan_stripped(
                 .collect();
             qs.extend(near.into_iter().filter(|&q| conflict(&acc, &queue_accs[q])));
         }
-        if matches!(c, Command::Alloc { .. } | Command::Free { .. }) {
-            qs.extend(&with_batches);
+        if let Command::Alloc { blob } | Command::Free { blob } = c {
+            if narrow.is_some() {
+                // Sent below to the parts that use its pool's memory.
+                allocs_of.entry(root[blob.0 as usize]).or_default().push(i);
+            } else {
+                qs.extend(&with_batches);
+            }
         }
         if let (Command::Wait(_), Some(completes)) = (c, input_waits.get(&i)) {
             qs.extend(completes);
@@ -1587,12 +1895,46 @@ fn plan_stripped(
     // input's, does).
     let mut part_base = input.with_commands(Vec::new());
     part_base.layouts_unchecked = true;
-    part_base.queues.clear();
-    part_base.semaphores.clear();
+    part_base.clear_queues_and_semaphores();
     for (q, bs) in per_queue.iter().enumerate() {
         if bs.is_empty() {
             continue;
         }
+        // The objects the part uses, by their memory owners; the `alloc`s
+        // and `free`s of those owners' blobs join the part.
+        let narrowed = narrow.and_then(|()| {
+            let mut used: BTreeSet<usize> = BTreeSet::new();
+            for &(i, _) in &parts[q] {
+                let mut c = input.commands[i].clone();
+                c.for_each_region_mut(|r| {
+                    used.insert(root[r.object.0 as usize]);
+                });
+            }
+            let mut extra: Vec<usize> = used
+                .iter()
+                .filter_map(|r| allocs_of.get(r))
+                .flatten()
+                .copied()
+                .collect();
+            if !extra.is_empty() {
+                extra.sort_unstable();
+                let mut merged: Vec<(usize, bool)> = Vec::with_capacity(parts[q].len() + extra.len());
+                let mut e = extra.into_iter().peekable();
+                for &(i, w) in &parts[q] {
+                    // An inserted wait goes before its command; an `alloc`
+                    // is no host access, so none goes before it.
+                    while let Some(j) = e.next_if(|&j| j < i) {
+                        merged.push((j, false));
+                    }
+                    merged.push((i, w));
+                }
+                merged.extend(e.map(|j| (j, false)));
+                parts[q] = merged;
+            }
+            let mut kept: Vec<usize> = used.iter().flat_map(|r| members[r].iter().copied()).collect();
+            kept.sort_unstable();
+            Narrow::new(&input, &layout, &kept)
+        });
         let mut map = Vec::new();
         let mut cmds = Vec::new();
         // Per batch ordinal of this queue, its submit's index in the part.
@@ -1621,11 +1963,27 @@ fn plan_stripped(
             cmds.push(match c {
                 Command::Submit(_) => Command::SUBMIT,
                 Command::Wait(_) => Command::WAIT,
-                c => c.clone(),
+                c => match &narrowed {
+                    Some(nw) => nw.to_part(c),
+                    None => c.clone(),
+                },
             });
         }
-        let sub = part_base.with_commands(cmds);
-        let planned = plan_queue_part(&sub, opts.plan, &horizon)?;
+        let planned = match &narrowed {
+            Some(nw) => {
+                let sub = nw.program.with_commands(cmds);
+                match plan_queue_part(&sub, opts.plan, &horizon) {
+                    Ok(p) => nw.plan_back(p),
+                    // The part with every object declared, whose error
+                    // names the input's objects.
+                    Err(_) => {
+                        let cmds = sub.commands.iter().map(|c| nw.back_of(c)).collect();
+                        plan_queue_part(&part_base.with_commands(cmds), opts.plan, &horizon)?
+                    }
+                }
+            }
+            None => plan_queue_part(&part_base.with_commands(cmds), opts.plan, &horizon)?,
+        };
         let mut pending: Vec<(Command, Option<Vec<Hazard>>)> = Vec::new();
         let answers: BTreeMap<usize, &Vec<Hazard>> = planned.answers.iter().map(|(k, v)| (*k, v)).collect();
         for (k, c) in planned.program.commands.iter().enumerate() {

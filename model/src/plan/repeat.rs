@@ -21,7 +21,7 @@
 //! hazard (two submissions, checked by the fast checker).
 
 use super::points::{mask_bits, set_mask_bits};
-use super::transitions::{is_transition, widen_hit};
+use super::transitions::{is_transition, later_part, set_part, widen_hit};
 use crate::hazard::{check_resolved, Hazard};
 use crate::ir::layout::{resolve, Layout, Location, ProgramError, ProgramErrorKind};
 use crate::ir::program::{Barrier, Command, Dependency, ObjectId, ObjectKind, Program};
@@ -268,19 +268,20 @@ pub fn for_repeated_submission(planned: &Program, reading: Reading) -> Result<Pr
                     for j in 0..count {
                         let floor = barrier_at(&flat, i, j);
                         let mut x = barrier_at(&body, i, j);
-                        if !x.transition || x == floor {
+                        let later = matches!(&body.commands[i], Command::Barrier(d) if later_part(d, j));
+                        if !x.transition || x == floor || later {
                             continue;
                         }
                         let clean = |c: &Barrier| {
                             let mut q = body.clone();
                             if let Command::Barrier(d) = &mut q.commands[i] {
-                                d.barriers[j] = *c;
+                                set_part(d, j, *c);
                             }
                             loop_hazards(Some(b), &q).is_empty()
                         };
                         thin(&mut x, &floor, &clean);
                         if let Command::Barrier(d) = &mut body.commands[i] {
-                            d.barriers[j] = x;
+                            set_part(d, j, x);
                         }
                     }
                 }

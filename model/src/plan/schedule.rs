@@ -24,6 +24,28 @@
 //! bound, and their sum, plus one point per transition (a barrier command
 //! of every plan), is the program's ([`dependency_bound`]).
 //!
+//! # Rendering instances
+//!
+//! A dynamic rendering instance (`begin-rendering` .. `end-rendering`)
+//! and a render pass instance (`begin-render-pass` .. `end-render-pass`,
+//! every subpass) is one *unit*: it moves whole, its accesses are those
+//! of all its commands, and nothing moves into it (a draw is valid only
+//! inside its instance, and no barrier goes between two subpasses or, as
+//! the planners place them, inside one). The dependencies inside a unit
+//! are its own business (implicit and subpass dependencies; what they do
+//! not order the planners refuse, and so does the scheduler, with the same
+//! error at the same command), so the bound counts none there. A render
+//! pass that declares a dependency from `VK_SUBPASS_EXTERNAL` (to it) may
+//! order a command before it (after it) without a barrier, so the bound
+//! counts no dependency into (out of) such a pass either. A pass with both
+//! kinds that the scheduler moves between two commands of a dependency may
+//! chain them through its external dependencies, saving a point: the bound
+//! takes one point off its segment per such instance (it stands at one
+//! place in the order, so it replaces at most one point), which keeps it
+//! a lower bound (the exhaustive suite's graphics programs found the case:
+//! `clear-color-image`, a pass with both kinds, a dispatch reading the
+//! image).
+//!
 //! # The schedule
 //!
 //! Commands are ordered by *level*, the length of the longest dependency
@@ -43,14 +65,14 @@
 //!
 //! Invariants: the scheduled program has the same objects (pools possibly
 //! larger), the same commands (allocs and frees moved, device commands
-//! reordered inside their segment, host commands, submits and waits in
-//! place), and computes the same bytes as the original: no data dependency
+//! reordered inside their segment, each rendering or render pass instance
+//! whole, host commands, submits and waits in place), and computes the same bytes as the original: no data dependency
 //! is reversed, and a blob is freed only after its last use.
 
 use super::deps::{Earlier, Touch};
 use super::{plan, Plan, PlanOptions, PlannerKind};
 use crate::ir::access::accesses;
-use crate::ir::layout::{resolve, BlobAllocator, Layout, ProgramError};
+use crate::ir::layout::{resolve, BlobAllocator, Layout, Location, ProgramError};
 use crate::ir::program::{Command, Object, ObjectId, ObjectKind, Program};
 use crate::semantics::{Reading, Semantics};
 use std::collections::{BTreeMap, HashMap};
@@ -107,8 +129,9 @@ impl ScheduleKind {
 /// A scheduled and planned program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
-    /// The offline plan of the scheduled program; its `origin` refers to
-    /// the barrier-free input as given (not to the scheduled order).
+    /// The offline plan of the scheduled program; its `origin`, and the
+    /// commands of the hazards in its `answers`, refer to the barrier-free
+    /// input as given (not to the scheduled order).
     pub plan: Plan,
     /// Which candidate was kept.
     pub kind: ScheduleKind,
@@ -233,16 +256,45 @@ fn logical_accesses(input: &Program) -> Result<Vec<Logical>, ProgramError> {
 /// forward in it): the highest level of each segment (`levels`).
 pub fn dependency_bound(program: &Program) -> Result<usize, ProgramError> {
     super::refuse_unplanned(program)?;
+    // Of the program as `plan` plans it: with the subpass dependencies it
+    // needs, which order some commands around a render pass instance with
+    // no barrier (the reading whose hazards ask for the most).
+    let program = &super::with_needed_dependencies(program, PlanOptions::new(PlannerKind::Offline))?;
     let input = super::planning_input(program);
-    resolve(&input)?;
+    let layout = resolve(&input)?;
+    // The program as it runs, as `plan` takes it: a host access recorded
+    // after a command it runs before (an order note) goes ahead of it
+    // (`ir::execution::host_accesses_first`), so its note is no dependency.
+    let input = match crate::ir::execution::with_host_accesses_first(&input, &layout) {
+        None => input,
+        Some((moved, _)) => moved,
+    };
     let acc = logical_accesses(&input)?;
-    let level = levels(&input, &acc);
+    let level = levels(&input, &acc, true);
     // Each layout transition is a barrier command of every plan, apart
     // from the points inside the segments it bounds.
     let transitions = input.commands.iter().filter(|c| stays(c)).count();
+    // A render pass instance whose pass declares external dependencies on
+    // both sides can stand in for one barrier point wherever the scheduler
+    // puts it: a dependency between two commands around it may be ordered
+    // by the chain through its `EXTERNAL->k` and `k->EXTERNAL`
+    // dependencies. It saves at most that one point (it lies at one place
+    // in the order), so taking one off per such instance keeps the bound a
+    // lower bound.
+    let both_sided = |seg: &[usize]| {
+        seg.iter()
+            .filter(|&&c| external_sides(&input, c) == (true, true))
+            .count()
+    };
     Ok(segments(&input)
         .iter()
-        .map(|seg| seg.iter().map(|c| level[c]).max().unwrap_or(0))
+        .map(|seg| {
+            seg.iter()
+                .map(|c| level[c])
+                .max()
+                .unwrap_or(0)
+                .saturating_sub(both_sided(seg))
+        })
         .sum::<usize>()
         + transitions)
 }
@@ -268,17 +320,99 @@ fn rebuilt(
 /// among the earlier commands of its segment it depends on, which
 /// [`Earlier`] keeps per byte (no pairwise pass over a segment: a long
 /// one would make it quadratic).
-fn levels(input: &Program, acc: &[Logical]) -> BTreeMap<usize, usize> {
+///
+/// With `for_bound`, a dependency into a render pass instance that
+/// declares a dependency from `VK_SUBPASS_EXTERNAL` (one out of it that
+/// declares one to `EXTERNAL`) counts for nothing: the pass's own
+/// dependency may order it wherever the pass goes, so no barrier point is
+/// certainly needed for it (`external_sides`). The order itself
+/// (`for_bound` false) counts every dependency: it only has to keep them.
+fn levels(input: &Program, acc: &[Logical], for_bound: bool) -> BTreeMap<usize, usize> {
     let mut level = BTreeMap::new();
+    let unit_of = crate::ir::render::barrier_points(&input.commands);
     for seg in segments(input) {
         let mut earlier: Earlier<Option<usize>> = Earlier::new();
-        for &c in &seg {
-            let l = earlier.before(&acc[c]).map_or(0, |p| p + 1);
-            earlier.record(&acc[c], Some(l));
-            level.insert(c, l);
+        for unit in units(&seg, &unit_of) {
+            // A unit's accesses are those of all its commands: it depends
+            // on what any of them depends on, and moves as one.
+            let touches: Logical = unit.iter().flat_map(|&c| acc[c].iter().copied()).collect();
+            let (free_in, free_out) = if for_bound {
+                external_sides(input, unit[0])
+            } else {
+                (false, false)
+            };
+            let before = earlier.before(&touches);
+            let l = match before {
+                None => 0,
+                Some(p) if free_in => p,
+                Some(p) => p + 1,
+            };
+            // Recorded one lower, a later command depending on it gets
+            // its level, not one more.
+            let recorded = if free_out { l.checked_sub(1) } else { Some(l) };
+            earlier.record(&touches, recorded);
+            for &c in unit {
+                level.insert(c, l);
+            }
         }
     }
     level
+}
+
+/// For the unit that `begin` starts: whether it is a render pass instance
+/// whose render pass declares a dependency from `VK_SUBPASS_EXTERNAL`
+/// with a source stage (the first scope of one whose source is
+/// `TOP_OF_PIPE` or `NONE` holds no command), and one to `EXTERNAL` with
+/// a destination stage. The implicit external dependencies order nothing
+/// outside the pass (`NONE` on the outer side), so they do not count.
+fn external_sides(input: &Program, begin: usize) -> (bool, bool) {
+    use crate::ir::renderpass::SubpassIndex;
+    use crate::vk::flags::PipelineStageFlags2 as S;
+    let Some(Command::Render(rc)) = input.commands.get(begin) else {
+        return (false, false);
+    };
+    let crate::ir::render::RenderOp::BeginPass(b) = &rc.op else {
+        return (false, false);
+    };
+    let Some(rp) = input.render_passes().get(b.pass.0 as usize) else {
+        return (false, false);
+    };
+    let free_in = rp
+        .dependencies
+        .iter()
+        .any(|d| d.src == SubpassIndex::External && !(d.src_stage_mask - S::TOP_OF_PIPE).is_empty());
+    let free_out = rp
+        .dependencies
+        .iter()
+        .any(|d| d.dst == SubpassIndex::External && !(d.dst_stage_mask - S::BOTTOM_OF_PIPE).is_empty());
+    (free_in, free_out)
+}
+
+/// `seg` (command indices in program order) cut into *units*, the pieces
+/// the scheduler moves: a rendering instance (`vkCmdBeginRendering` ..
+/// `vkCmdEndRendering`) or a whole render pass instance
+/// (`vkCmdBeginRenderPass` .. `vkCmdEndRenderPass`, its subpasses
+/// included) is one unit, every other command one of its own. A draw, a
+/// subpass's end or a next-subpass is valid only inside its instance, and
+/// no barrier can be recorded between two subpasses (only the render
+/// pass's own dependencies order them), so an instance is never split,
+/// and a command outside it never moved into it. `unit_of` is
+/// [`crate::ir::render::barrier_points`] of the program: for each command
+/// of an instance, the instance's begin (or the render pass's), else
+/// `None`. An instance's commands are consecutive in `seg`: nothing that
+/// bounds a segment can be recorded inside one.
+fn units<'a>(seg: &'a [usize], unit_of: &'a [Option<usize>]) -> impl Iterator<Item = &'a [usize]> + 'a {
+    let mut rest = seg;
+    std::iter::from_fn(move || {
+        let (&first, _) = rest.split_first()?;
+        let len = match unit_of[first] {
+            Some(begin) => rest.iter().take_while(|&&c| unit_of[c] == Some(begin)).count(),
+            None => 1,
+        };
+        let (unit, tail) = rest.split_at(len);
+        rest = tail;
+        Some(unit)
+    })
 }
 
 /// The commands of `input` in level order (module docs), as indices:
@@ -320,22 +454,29 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
             _ => {}
         }
     }
+    let unit_of = crate::ir::render::barrier_points(&input.commands);
     for (seg, host) in host_at.iter().enumerate() {
         if let Some(h) = *host {
             out.push(h);
         }
-        let mut dev = std::mem::take(&mut dev_of[seg]);
-        dev.sort_by_key(|&i| (level[&i], i));
+        let dev_cmds = std::mem::take(&mut dev_of[seg]);
+        // Units (`units`: a rendering or render pass instance moves whole),
+        // by level (one level for all of a unit's commands), ties in
+        // program order.
+        let mut dev: Vec<&[usize]> = units(&dev_cmds, &unit_of).collect();
+        dev.sort_by_key(|u| (level[&u[0]], u[0]));
         let allocs = std::mem::take(&mut allocs_of[seg]);
         let frees = std::mem::take(&mut frees_of[seg]);
-        // The first and last position in `dev` of a command naming each
+        // The first and last position in `dev` of a unit naming each
         // object (one pass, instead of a search of `dev` per blob).
         let mut first_use: HashMap<ObjectId, usize> = HashMap::new();
         let mut last_use: HashMap<ObjectId, usize> = HashMap::new();
-        for (k, &d) in dev.iter().enumerate() {
-            for o in input.commands[d].objects() {
-                first_use.entry(o).or_insert(k);
-                last_use.insert(o, k);
+        for (k, unit) in dev.iter().enumerate() {
+            for &d in unit.iter() {
+                for o in input.commands[d].objects() {
+                    first_use.entry(o).or_insert(k);
+                    last_use.insert(o, k);
+                }
             }
         }
         let blob_of = |i: usize| match input.commands[i] {
@@ -343,7 +484,8 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
             _ => unreachable!("allocs and frees only"),
         };
         // Where each alloc and free goes: before position `k` of `dev`
-        // (k = dev.len(): at the end), then by original index.
+        // (k = dev.len(): at the end), then by original index; never
+        // inside a unit.
         // (k, rank, index): at one place, first the frees of blobs not
         // allocated there (their memory is the allocs' to take), then the
         // allocs, then the frees of blobs allocated there (never used in
@@ -362,8 +504,8 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
                 None => 0,
                 Some(last) if delay => {
                     // `dev` is sorted by level: the first of a higher one.
-                    let l = level[&dev[last]];
-                    dev.partition_point(|d| level[d] <= l)
+                    let l = level[&dev[last][0]];
+                    dev.partition_point(|u| level[&u[0]] <= l)
                 }
                 Some(last) => last + 1,
             };
@@ -372,12 +514,12 @@ fn level_order(input: &Program, level: &BTreeMap<usize, usize>, delay: bool) -> 
         }
         before.sort_unstable();
         let mut bi = 0;
-        for (k, &d) in dev.iter().enumerate() {
+        for (k, unit) in dev.iter().enumerate() {
             while bi < before.len() && before[bi].0 <= k {
                 out.push(before[bi].2);
                 bi += 1;
             }
-            out.push(d);
+            out.extend_from_slice(unit);
         }
         while bi < before.len() {
             out.push(before[bi].2);
@@ -480,6 +622,20 @@ fn peaks(program: &Program, commands: &[Command]) -> BTreeMap<ObjectId, u64> {
     peak
 }
 
+/// `e`, found on a program whose command `i` is command `order[i]` of the
+/// planning input (`order` `None`: the planning input itself), whose
+/// command `j` is command `kept[j]` of the program as given: at that
+/// command of the program as given.
+fn at_command_of(mut e: ProgramError, order: Option<&[usize]>, kept: &[usize]) -> ProgramError {
+    if let Location::Command(i) = e.at {
+        let i = order.map_or(Some(i), |o| o.get(i).copied());
+        if let Some(&k) = i.and_then(|i| kept.get(i)) {
+            e.at = Location::Command(k);
+        }
+    }
+    e
+}
+
 /// Schedules and plans `program` (its own barriers are dropped first): see
 /// the module docs. Refuses what the planners refuse (several queues,
 /// events, layout transitions).
@@ -499,14 +655,29 @@ fn peaks(program: &Program, commands: &[Command]) -> BTreeMap<ObjectId, u64> {
 /// ```
 pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, ProgramError> {
     super::refuse_unplanned(program)?;
-    let input = super::planning_input(program);
-    resolve(&input)?;
-    let acc = logical_accesses(&input)?;
-    let level = levels(&input, &acc);
-    let bound = dependency_bound(&input)?;
     let planning = PlanOptions::new(PlannerKind::Offline)
         .reading(opts.reading)
         .form(opts.form);
+    // The plan of the program as given first: what it refuses (a hazard
+    // inside a rendering instance, an ordering only a subpass dependency
+    // gives) is refused here with its error, at `program`'s commands.
+    let program_order_points = plan(program, planning)?.program.barrier_points();
+    let input = super::planning_input(program);
+    // The index in `program` of each command of `input`, so that an error
+    // found on `input` or on a reordering of it names `program`'s command
+    // (and `vksync plan --schedule` its line).
+    let kept: Vec<usize> = (0..program.commands.len())
+        .filter(|&i| !super::is_planned_away(&program.commands[i]))
+        .collect();
+    let at_program = |order: Option<&[usize]>| {
+        let kept = kept.clone();
+        let order = order.map(<[usize]>::to_vec);
+        move |e: ProgramError| at_command_of(e, order.as_deref(), &kept)
+    };
+    resolve(&input).map_err(at_program(None))?;
+    let acc = logical_accesses(&input).map_err(at_program(None))?;
+    let level = levels(&input, &acc, false);
+    let bound = dependency_bound(&input).map_err(at_program(None))?;
     let base_peaks = peaks(&input, &input.commands);
     let program_order_peak: u64 = base_peaks.values().sum();
     let budget = |pool: ObjectId| {
@@ -546,11 +717,20 @@ pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, Pr
         let Some(scheduled) = rebuilt(&input, objects, commands) else {
             continue;
         };
-        let scheduled = scheduled?;
-        let mut planned = plan(&scheduled, planning)?;
+        let scheduled = scheduled.map_err(at_program(Some(&order)))?;
+        let mut planned = plan(&scheduled, planning).map_err(at_program(Some(&order)))?;
         // Origins back to the input's indices.
         for o in planned.origin.iter_mut() {
             *o = o.map(|i| order[i]);
+        }
+        // And the commands of the hazards each barrier answers (indices
+        // of the scheduled order until now: `vksync plan --schedule`'s
+        // `# answers` comments named the wrong lines).
+        for (_, hs) in planned.answers.iter_mut() {
+            for h in hs.iter_mut() {
+                h.command = order[h.command];
+                h.prior_command = order[h.prior_command];
+            }
         }
         let points = planned.program.barrier_points();
         let key = (points, pk.values().sum::<u64>(), planned.program.barrier_bits());
@@ -583,6 +763,6 @@ pub fn schedule(program: &Program, opts: ScheduleOptions) -> Result<Schedule, Pr
         }
     }
     let (mut s, _) = best.expect("program order is always within the budget");
-    s.program_order_points = plan(&input, planning)?.program.barrier_points();
+    s.program_order_points = program_order_points;
     Ok(s)
 }

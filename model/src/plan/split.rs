@@ -14,6 +14,9 @@
 //!   latest producer lies before the point with at least one device
 //!   command between them (otherwise a split gains nothing), and no submit
 //!   or host command between (the pair stays inside one batch); and
+//! * its barriers name no `HOST` stage (an event's dependency may not:
+//!   VUID-vkCmdSetEvent2-srcStageMask-09391 and -dstStageMask-09392);
+//!   and
 //! * the program with that one point split still checks hazard-free: a
 //!   later point may have relied on this barrier's second scope to chain
 //!   the commands in between, which a split no longer orders.
@@ -65,12 +68,18 @@ pub struct SplitKept {
     /// Split, the program would race: a later point relied on this
     /// barrier to order the commands in between.
     pub would_race: usize,
+    /// The point's barrier names `HOST` in a stage mask: an event's
+    /// dependency may not (VUID-vkCmdSetEvent2-srcStageMask-09391,
+    /// VUID-vkCmdSetEvent2-dstStageMask-09392, and the same of
+    /// `vkCmdWaitEvents2`), and a host access is ordered after the device
+    /// by a pipeline barrier before the submit anyway.
+    pub host: usize,
 }
 
 impl SplitKept {
     /// Every point kept.
     pub fn total(&self) -> usize {
-        self.adjacent + self.across_batch + self.transition + self.would_race
+        self.adjacent + self.across_batch + self.transition + self.would_race + self.host
     }
 }
 
@@ -148,6 +157,13 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
         // wait performs no transition here (the trace format refuses one).
         if dependency.barriers.iter().any(|b| b.transition) {
             kept.transition += 1;
+            continue;
+        }
+        let host = |b: &crate::ir::program::Barrier| {
+            (b.src_stage_mask | b.dst_stage_mask).intersects(crate::vk::flags::PipelineStageFlags2::HOST)
+        };
+        if dependency.barriers.iter().any(host) {
+            kept.host += 1;
             continue;
         }
         let name = loop {

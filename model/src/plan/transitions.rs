@@ -246,7 +246,63 @@ pub(crate) fn widen_hit(
             grew |= *b != before;
         }
     }
+    // A part that grew widens the whole image memory barrier it is part
+    // of: the other parts hold the hazard's bytes in no way the printed
+    // barrier could express.
+    unify_parts(dep);
     grew
+}
+
+/// Gives every part of an image memory barrier in `dep` (the model
+/// barriers over the byte ranges of one subresource range, which share
+/// [`Barrier::image`]) the union of the parts' masks.
+///
+/// Invariant of every plan: the parts of one image memory barrier carry
+/// the same masks. The trace format writes an image barrier once, with
+/// one set of masks (`trace::print` writes part 0's), and the parser gives
+/// each part those masks; a planner that widened or thinned one part alone
+/// would print a plan other than the one it checked (a review found a
+/// copy into mip 2 whose barrier printed mip 1's empty masks and raced).
+pub(crate) fn unify_parts(dep: &mut Dependency) {
+    for j in 0..dep.barriers.len() {
+        let Some(r) = dep.barriers[j].image else { continue };
+        // Each image barrier once, at its first part.
+        if dep.barriers[..j].iter().any(|b| b.image == Some(r)) {
+            continue;
+        }
+        let mut u = dep.barriers[j];
+        for b in dep.barriers[j + 1..].iter().filter(|b| b.image == Some(r)) {
+            u.src_stage_mask |= b.src_stage_mask;
+            u.src_access_mask |= b.src_access_mask;
+            u.dst_stage_mask |= b.dst_stage_mask;
+            u.dst_access_mask |= b.dst_access_mask;
+        }
+        set_part(dep, j, u);
+    }
+}
+
+/// Sets barrier `j` of `dep` to `b`, and every other part of the same
+/// image memory barrier to `b`'s masks (the invariant of [`unify_parts`]):
+/// the one way the planners thin or widen one barrier of a kept
+/// transition.
+pub(crate) fn set_part(dep: &mut Dependency, j: usize, b: Barrier) {
+    dep.barriers[j] = b;
+    let Some(r) = b.image else { return };
+    for x in dep.barriers.iter_mut().filter(|x| x.image == Some(r)) {
+        x.src_stage_mask = b.src_stage_mask;
+        x.src_access_mask = b.src_access_mask;
+        x.dst_stage_mask = b.dst_stage_mask;
+        x.dst_access_mask = b.dst_access_mask;
+    }
+}
+
+/// Whether barrier `j` of `dep` is a later part of an image memory barrier
+/// whose first part comes earlier in `dep` (thinning tries each image
+/// barrier once, at its first part: [`set_part`] changes them all).
+pub(crate) fn later_part(dep: &Dependency, j: usize) -> bool {
+    dep.barriers[j]
+        .image
+        .is_some_and(|r| dep.barriers[..j].iter().any(|b| b.image == Some(r)))
 }
 
 /// Drops every bit of the plan's layout-transition barrier commands (the
@@ -263,10 +319,11 @@ pub(crate) fn widen_hit(
 /// a try costs the plan after the transition, not the whole plan
 /// (`docs/planning.md`, "Layout transitions").
 ///
-/// A planned barrier that goes takes its answers with it: the command's
-/// answers are then what removing the command's synchronization (its
-/// transitions kept, with empty scopes) brings back, found on the
-/// finished plan.
+/// A planned barrier that goes, or a bit that goes, takes its answers
+/// with it: the command's answers are then what removing the command's
+/// synchronization (its transitions kept, with empty scopes) brings back,
+/// found on the finished plan (a hazard an earlier point orders too is
+/// then no answer of this command's).
 pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Program) {
     let at: Vec<usize> = (0..plan.program.commands.len())
         .filter(|&i| is_transition(&plan.program.commands[i]))
@@ -323,6 +380,9 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Pr
                 _ => 0,
             };
             for j in (0..n).rev() {
+                if matches!(&plan.program.commands[i], Command::Barrier(d) if later_part(d, j)) {
+                    continue;
+                }
                 // A planned barrier that joined the transition was thinned
                 // for its point alone; applied together with the
                 // transition, the pair can need less (the transition's
@@ -346,7 +406,11 @@ pub(crate) fn fewest_transition_bits(plan: &mut Plan, sem: Semantics, floor: &Pr
                             continue;
                         }
                         set(&mut plan.program, i, j, b);
-                        if !clean(&plan.program) {
+                        if clean(&plan.program) {
+                            // Its answers were the bits' before: found
+                            // again below, like a barrier that went.
+                            thinned_away.push(i);
+                        } else {
                             set(&mut plan.program, i, j, old);
                         }
                     }
@@ -477,7 +541,7 @@ fn insert(p: &mut Program, i: usize, j: usize, b: Barrier) {
 
 fn set(p: &mut Program, i: usize, j: usize, b: Barrier) {
     if let Command::Barrier(d) = &mut p.commands[i] {
-        d.barriers[j] = b;
+        set_part(d, j, b);
     }
 }
 
@@ -486,6 +550,15 @@ fn set(p: &mut Program, i: usize, j: usize, b: Barrier) {
 pub(crate) fn prepared(program: &Program, sem: Semantics) -> Result<(Program, Layout), ProgramError> {
     let stripped = planning_input(program);
     let layout = resolve(&stripped)?;
+    // As `plan` plans it (host accesses ahead of the commands they run
+    // before), which the bound counts for.
+    let (stripped, layout) = match crate::ir::execution::with_host_accesses_first(&stripped, &layout) {
+        None => (stripped, layout),
+        Some((moved, _)) => {
+            let layout = resolve(&moved)?;
+            (moved, layout)
+        }
+    };
     let input = with_transition_scopes(stripped, &layout, sem);
     Ok((input, layout))
 }

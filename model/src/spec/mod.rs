@@ -26,10 +26,14 @@
 //! A barrier that performs an image layout transition is split as the
 //! specification orders the transition: its first half, the transition's
 //! write (a write of the barrier's whole region, in a pseudo stage only
-//! that barrier's two halves name), its second half (module `order`). The
-//! transition is then an access like any other, decided by the same
-//! definitions; only two transitions are ordered directly, in submission
-//! order.
+//! that barrier's two halves name), its second half (module `order`).
+//! Other commands' scopes hold it only through `ALL_COMMANDS` ("all
+//! operations performed by all commands supported on the queue"): a
+//! first synchronization scope (its write is available at once, so that
+//! is enough to make it visible), a second synchronization scope (the
+//! transition sees available memory automatically). The transition is then an access like
+//! any other, decided by the same definitions; only two transitions are
+//! ordered directly, in submission order.
 //!
 //! It is written to be obviously right, not fast: building the relation is
 //! quadratic in the number of operations and the pair test cubic. Use it
@@ -155,14 +159,14 @@ fn validate_masks(program: &Program) -> Result<(), ProgramError> {
 
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
-    let order = Order::build(program, layout);
+    let full = Order::build(program, layout);
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
-    for a in &order.accesses {
+    for a in &full.accesses {
         let b = cells.entry(a.mem).or_default();
         b.insert(a.range.start);
         b.insert(a.range.end);
     }
-    for d in &order.deps {
+    for d in &full.deps {
         if let Some(r) = d.range {
             let b = cells.entry(r.mem).or_default();
             b.insert(r.range.start);
@@ -170,10 +174,17 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
         }
     }
     let mut found: Vec<Race> = Vec::new();
+    // The relation each cell's accesses see (`Order::for_cell`), one per
+    // set of implicit dependencies of rendering instances left out.
+    let mut views: BTreeMap<Vec<usize>, Option<Order>> = BTreeMap::new();
     for (mem, bounds) in cells {
         let bounds: Vec<u64> = bounds.into_iter().collect();
         for w in bounds.windows(2) {
             let cell = ByteRange::new(w[0], w[1]);
+            let view = views
+                .entry(full.left_out(mem, cell))
+                .or_insert_with(|| full.for_cell(mem, cell));
+            let order = view.as_ref().unwrap_or(&full);
             let here: Vec<&AccessOp> = order
                 .accesses
                 .iter()
@@ -199,8 +210,8 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     // several queues a batch may wait for a later host
                     // signal; the later access in the trace may be the
                     // earlier one.
-                    let reversed = location_ordered(&order, y, x, mem, cell, reading);
-                    if !reversed && !location_ordered(&order, x, y, mem, cell, reading) {
+                    let reversed = location_ordered(order, y, x, mem, cell, reading);
+                    if !reversed && !location_ordered(order, x, y, mem, cell, reading) {
                         found.push(Race {
                             command: y.command,
                             kind: match (x.write, y.write) {
@@ -300,7 +311,14 @@ fn location_ordered(
     // application must not rely on ordering of image layout transitions to
     // influence ordering of other commands"), so it is no edge of the
     // happens-before graph.
-    if x.pseudo.is_some() && y.pseudo.is_some() && !x.qfot && !y.qfot {
+    // Submission order is per queue ("Submission Order"), so transitions
+    // of different queues are ordered as any two writes are.
+    if x.pseudo.is_some()
+        && y.pseudo.is_some()
+        && !x.qfot
+        && !y.qfot
+        && order.queue_of(x.node) == order.queue_of(y.node)
+    {
         return true;
     }
     // "X is a read, and X (transitively) system-synchronizes with Y": a
@@ -390,9 +408,11 @@ fn location_ordered(
     // makes nothing available. A barrier's scopes hold only commands of
     // its own queue ("Submission Order" is per queue).
     let x_batch = order.batch_of[x.node];
-    let in_first_of = |k: usize| {
-        x.pseudo.is_none() && x_batch.is_some_and(|b| b <= k && order.batch_queue[b] == order.batch_queue[k])
-    };
+    // A layout transition is in a fence signal's first scope and, with
+    // ALL_COMMANDS, in a semaphore signal's (module `order`); its write
+    // is a device access, so in their first access scopes too.
+    let in_first_of =
+        |k: usize| x_batch.is_some_and(|b| b <= k && order.batch_queue[b] == order.batch_queue[k]);
     avs.extend(
         order
             .deps
@@ -417,14 +437,23 @@ fn location_ordered(
                 order
                     .signals
                     .iter()
-                    .filter(|s| s.batch.is_some_and(in_first_of) && s.first.contains(x.stage))
+                    .filter(|s| {
+                        s.batch.is_some_and(in_first_of)
+                            && if x.pseudo.is_some() {
+                                s.all
+                            } else {
+                                s.first.contains(x.stage)
+                            }
+                    })
                     .map(|s| s.node),
             ),
     );
     // A queue family release or acquire operation: "writes performed by
     // those operations are automatically made available", at the
-    // operation itself.
-    if x.qfot {
+    // operation itself; a layout transition likewise: "writes performed
+    // by a layout transition are automatically made available". Any
+    // dependency that happens after it then makes it visible.
+    if x.pseudo.is_some() {
         avs.push(x.node);
     }
     if avs.is_empty() {
@@ -437,8 +466,11 @@ fn location_ordered(
     let available_before =
         |node: usize| avs.iter().any(|&av| order.hb(av, node)) || after_av.as_ref().is_some_and(|a| a[node]);
     // "Available memory is automatically made visible to queue family
-    // release and acquire operations": X made available before Y.
-    if y.qfot {
+    // release and acquire operations": X made available before Y. And
+    // "available memory is automatically made visible to a layout
+    // transition", under either reading: by its own B1, or by an earlier
+    // dependency whose second scope is `ALL_COMMANDS` (module `order`).
+    if y.pseudo.is_some() {
         return available_before(y.node);
     }
     if y.host {
@@ -494,13 +526,17 @@ fn location_ordered(
     // reached from the wait only through a later execution-only barrier
     // chain is ordered after it but sees nothing; that barrier's own
     // second access scope has to hold it (`by_barrier`).
-    let by_semaphore = y.pseudo.is_none()
-        && order.waits.iter().any(|w| {
-            w.batch.is_some_and(|k| {
-                y_batch.is_some_and(|b| b >= k && order.batch_queue[b] == order.batch_queue[k])
-            }) && w.second.contains(y.stage)
-                && available_before(w.node)
-        });
+    // A layout transition is in it with ALL_COMMANDS (module `order`).
+    let by_semaphore = order.waits.iter().any(|w| {
+        w.batch
+            .is_some_and(|k| y_batch.is_some_and(|b| b >= k && order.batch_queue[b] == order.batch_queue[k]))
+            && if y.pseudo.is_some() {
+                w.all
+            } else {
+                w.second.contains(y.stage)
+            }
+            && available_before(w.node)
+    });
     by_barrier
         || by_semaphore
         || order

@@ -30,7 +30,17 @@
 //! Operations are ordered inside a command by their [`Pos`]: the call's
 //! other barriers and every B1 at step 0, the transitions at 1, every B2 at
 //! 2, so the call's barriers still do not chain with each other, and none
-//! of them reaches a transition but its own.
+//! of them reaches a transition but its own. A dependency of a *later*
+//! command whose first (second) synchronization scope holds every stage of
+//! the queue (`ALL_COMMANDS`: "all operations performed by all commands
+//! supported on the queue") holds an earlier (later) transition too, as a
+//! fence or an `ALL_COMMANDS` semaphore operation does; no first access
+//! scope needs to hold the transition's write, which is available at the
+//! transition itself ("writes performed by a layout transition are
+//! automatically made available"), as a queue family release's or
+//! acquire's (`location_ordered` in `spec`). One reading of `ALL_COMMANDS` for barriers, event
+//! waits, queue operations and queue family ownership transfers
+//! (`docs/semantics.md`, "Layout transitions and `ALL_COMMANDS`").
 //!
 //! Invariant: the graph is acyclic (every edge goes forward in the
 //! execution the program describes), and node ids are dense from 0.
@@ -62,8 +72,9 @@ pub(crate) struct AccessOp {
     pub command: usize,
     pub pos: Pos,
     /// For a layout transition's write: the id of its pseudo stage X (and
-    /// pseudo access T), which only its own barrier's B1 (second scopes)
-    /// and B2 (first scopes) hold.
+    /// pseudo access T), which its own barrier's B1 (second scopes) and B2
+    /// (first scopes) hold, and otherwise only `ALL_COMMANDS` scopes of
+    /// other commands (see `in_first`).
     pub pseudo: Option<usize>,
     /// A queue family release or acquire operation (with `pseudo` set):
     /// besides its own barrier's half, `ALL_COMMANDS` scopes of other
@@ -174,10 +185,19 @@ impl DepOp {
 
 impl AccessOp {
     /// Whether `d`'s first synchronization scope holds this access's stage
-    /// (a transition: only its own B2's does).
+    /// (a transition or ownership transfer: its own B2's, and an
+    /// `ALL_COMMANDS` one of another command, limited as for any access to
+    /// the commands a subpass dependency names).
     pub fn in_first(&self, d: &DepOp) -> bool {
         match self.pseudo {
-            Some(t) => d.first_pseudo == Some(t) || (self.qfot && d.first_all && d.pos.0 != self.command),
+            Some(t) => {
+                d.first_pseudo == Some(t)
+                    || (d.first_all
+                        && d.pos.0 != self.command
+                        && (self.qfot
+                            || (self.in_instance(d.first_instance())
+                                && d.first_before.is_none_or(|p| self.command < p))))
+            }
             None => {
                 d.first.contains(self.stage)
                     && self.in_instance(d.first_instance())
@@ -196,10 +216,16 @@ impl AccessOp {
     }
 
     /// Whether `d`'s second synchronization scope holds this access's stage
-    /// (a transition: only its own B1's does).
+    /// (a transition or ownership transfer: its own B1's, and an
+    /// `ALL_COMMANDS` one of another command).
     pub fn in_second(&self, d: &DepOp) -> bool {
         match self.pseudo {
-            Some(t) => d.second_pseudo == Some(t) || (self.qfot && d.second_all && d.pos.0 != self.command),
+            Some(t) => {
+                d.second_pseudo == Some(t)
+                    || (d.second_all
+                        && d.pos.0 != self.command
+                        && (self.qfot || self.in_instance(d.second_instance())))
+            }
             None => d.second.contains(self.stage) && self.in_instance(d.second_instance()),
         }
     }
@@ -207,6 +233,8 @@ impl AccessOp {
     /// Whether `d`'s first access scope holds this access (range aside).
     pub fn in_first_access(&self, d: &DepOp) -> bool {
         match self.pseudo {
+            // No access flag names (X, T): its own B2 holds it; any other
+            // dependency needs none, X being available at once.
             Some(t) => d.first_pseudo == Some(t),
             None => self.in_first(d) && d.first_access.contains(&(self.stage, self.access)),
         }
@@ -298,7 +326,7 @@ impl Order {
     /// `d`'s first access scope (range aside). False for every other
     /// dependency.
     pub fn in_signal_access_scope(&self, x: &AccessOp, d: &DepOp) -> bool {
-        x.pseudo.is_none()
+        !x.qfot
             && d.first_access.contains(&(x.stage, x.access))
             && d.first_signals.iter().any(|&s| self.hb(x.node, s))
     }
@@ -1028,7 +1056,9 @@ impl Order {
         // order on one queue is the order commands are recorded here.
         // Host accesses are not queue operations and are in neither scope.
         // A layout transition is in the scopes of its own B1 (second) and
-        // B2 (first) only, through its pseudo stage.
+        // B2 (first), through its pseudo stage, and in the `ALL_COMMANDS`
+        // scopes of other commands ("all operations performed by all
+        // commands supported on the queue", `AccessOp::in_first`).
         //
         // Submission order is per queue: "the order in which vkQueueSubmit
         // ... commands are executed on the host, for a single queue"
@@ -1140,10 +1170,13 @@ impl Order {
         // barriers ("an execution dependency chain exists if the
         // intersection of ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB
         // is not an empty set"): ALL_COMMANDS is the set of the queue's
-        // stages, so a barrier whose second scope is NONE (and its layout
-        // transition, which only its own B2 holds) is not in it, as it is
-        // in no later barrier's first scope with ALL_COMMANDS (D14). One
-        // reading kept: with ALL_COMMANDS, a barrier whose second scope
+        // stages, so a barrier whose second scope is NONE is not in it, as
+        // it is in no later barrier's first scope with ALL_COMMANDS (the
+        // barrier's own operations, availability and visibility, are not
+        // held by stage); its layout transition is, below, as it is in
+        // such a barrier's first scope (`AccessOp::in_first`;
+        // `docs/semantics.md`, "Layout transitions and `ALL_COMMANDS`").
+        // One reading kept: with ALL_COMMANDS, a barrier whose second scope
         // holds HOST is in the signal's first scope (its device-to-host
         // domain operation has no device stage to chain through; a host
         // wait for the signal consumes it, as a fence wait does).
@@ -1159,11 +1192,18 @@ impl Order {
             // A queue family release or acquire operation is in no stage:
             // "VK_PIPELINE_STAGE_ALL_COMMANDS_BIT is the only valid stage
             // to wait on or wait for these operations".
-            for a in accesses
-                .iter()
-                .filter(|a| !a.host && (a.pseudo.is_none() || a.qfot) && earlier_on(a.node, k))
-            {
-                if if a.qfot { s.all } else { s.first.contains(a.stage) } {
+            // A layout transition is in it too with ALL_COMMANDS, which
+            // "specifies all operations performed by all commands supported
+            // on the queue": the transition is an operation of its barrier
+            // command (as it is in a fence signal's first scope, which
+            // holds "all commands that occur earlier in submission order").
+            // A narrower mask names stages, and a transition is in none.
+            for a in accesses.iter().filter(|a| !a.host && earlier_on(a.node, k)) {
+                if if a.pseudo.is_some() {
+                    s.all
+                } else {
+                    s.first.contains(a.stage)
+                } {
                     edges[a.node].push(s.node);
                 }
             }
@@ -1198,18 +1238,21 @@ impl Order {
         // operations in the execution dependency, and happens-before the
         // second set". Later barriers chain from it at the level of
         // stages only: with ALL_COMMANDS, a barrier whose first scope is
-        // NONE (or HOST) is not ordered after it, nor are its layout
-        // transition and its availability, visibility and domain
-        // operations (a host write's domain operation through such a
-        // barrier is read in `location_ordered`).
+        // NONE (or HOST) is not ordered after it, nor are its
+        // availability, visibility and domain operations (a host write's
+        // domain operation through such a barrier is read in
+        // `location_ordered`); its layout transition is, below.
         for w in &sem_waits {
             let Some(k) = w.batch else { continue };
             edges[submits[k]].push(w.node);
-            for a in accesses
-                .iter()
-                .filter(|a| !a.host && (a.pseudo.is_none() || a.qfot) && later_on(a.node, k))
-            {
-                if if a.qfot { w.all } else { w.second.contains(a.stage) } {
+            // A layout transition of its batch or later is in it with
+            // ALL_COMMANDS, as in a signal's first scope (above).
+            for a in accesses.iter().filter(|a| !a.host && later_on(a.node, k)) {
+                if if a.pseudo.is_some() {
+                    w.all
+                } else {
+                    w.second.contains(a.stage)
+                } {
                     edges[w.node].push(a.node);
                 }
             }
@@ -1303,6 +1346,73 @@ impl Order {
     }
 }
 
+impl Order {
+    /// The nodes of the implicit dependencies of rendering instances
+    /// whose bytes are not `cell` of `mem`: those [`Order::for_cell`]
+    /// leaves out (cells never straddle a dependency's range).
+    pub fn left_out(&self, mem: crate::ir::layout::MemId, cell: crate::ir::program::ByteRange) -> Vec<usize> {
+        self.deps
+            .iter()
+            .filter(|d| d.local.is_some() && !d.range.is_some_and(|r| r.mem == mem && r.range.overlaps(cell)))
+            .map(|d| d.node)
+            .collect()
+    }
+
+    /// The relation as the accesses of bytes `cell` of `mem` see it: with
+    /// every implicit dependency of a rendering instance whose bytes are
+    /// not these ([`DepOp::local`]) taken out, edges and chains alike.
+    /// Those dependencies stand for the guarantees of "Render Pass
+    /// Load/Store Operations" and "Rasterization Order", which are "for
+    /// each sample": they order the accesses of their own bytes and carry
+    /// nothing else, neither directly nor along a chain through them (a
+    /// buffer write made available by a barrier inside a subpass does not
+    /// reach a barrier after the pass through the depth attachment's
+    /// store dependency, `model/tests/renderpass.rs`). `None` when no such
+    /// dependency exists (the relation is `self`'s). The pairing of
+    /// timeline semaphore waits is kept as the whole program's (rendering
+    /// commands on several queues are rare, and the fast checker refuses
+    /// them).
+    pub fn for_cell(
+        &self,
+        mem: crate::ir::layout::MemId,
+        cell: crate::ir::program::ByteRange,
+    ) -> Option<Order> {
+        let left_out = self.left_out(mem, cell);
+        if left_out.is_empty() {
+            return None;
+        }
+        let mut off = vec![false; self.edges.len()];
+        for n in left_out {
+            off[n] = true;
+        }
+        let edges: Vec<Vec<usize>> = self
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(a, out)| {
+                if off[a] {
+                    Vec::new()
+                } else {
+                    out.iter().copied().filter(|&b| !off[b]).collect()
+                }
+            })
+            .collect();
+        Some(Order {
+            accesses: self.accesses.clone(),
+            deps: self.deps.clone(),
+            signals: self.signals.clone(),
+            waits: self.waits.clone(),
+            batch_queue: self.batch_queue.clone(),
+            batch_of: self.batch_of.clone(),
+            submits: self.submits.clone(),
+            fences: self.fences.clone(),
+            reach: reachability(&edges, &self.meets),
+            edges,
+            meets: self.meets.clone(),
+        })
+    }
+}
+
 /// The operations guaranteed to happen after `from`: reached over `edges`,
 /// and each node of `meets` once *every* one of its predecessors is (a
 /// semaphore wait after all of its candidate signals). A forward closure,
@@ -1340,7 +1450,9 @@ fn guaranteed_after(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)], from: u
 /// `edges`, and for each `(node, preds)` of `meets`, `node` happens-after
 /// whatever happens-before *every* one of `preds` (and after each of them
 /// only when there is one). Computed as ancestor sets in a topological
-/// order, then transposed.
+/// order, the nodes no topological order reaches (a cycle through a
+/// conservative pairing, and everything after it) as a least fixpoint,
+/// then transposed.
 fn reachability(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)]) -> Vec<Vec<u64>> {
     let n = edges.len();
     let words = n.div_ceil(64).max(1);
@@ -1360,9 +1472,13 @@ fn reachability(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)]) -> Vec<Vec<
             indegree[*node] += 1;
         }
     }
-    // Kahn's algorithm. The graph is acyclic for every program that does
-    // not deadlock; a node on a cycle (a deadlocked program) is left with
-    // the ancestors found so far.
+    // Kahn's algorithm. The graph is acyclic for every program that
+    // completes (module `crate::ir::progress` refuses the others) but for
+    // one thing: a timeline wait whose conservative candidate signal
+    // happens after the wait only through another wait's pairing (the
+    // candidate fixpoint of `Order::build` cannot show it) closes a cycle
+    // through `meets`. Kahn's order then stops at the cycle, and every
+    // node downstream of it, not only those on it, is left over.
     let mut order: Vec<usize> = (0..n).filter(|&v| indegree[v] == 0).collect();
     let mut i = 0;
     while i < order.len() {
@@ -1375,36 +1491,48 @@ fn reachability(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)]) -> Vec<Vec<
             }
         }
     }
-    let done = order.len();
-    order.extend((0..n).filter(|&v| indegree[v] > 0));
-    // No assertion that `done == n`: a program can reach here with a cycle
-    // (a deadlocked one, or a timeline wait whose conservative candidate
-    // signal is reachable from the wait itself through another semaphore
-    // pairing), and user input must not panic, in debug builds either. The
-    // nodes on the cycle keep the ancestors found so far: fewer orderings,
-    // so more races, never fewer.
-    let _ = done;
+    let rest: Vec<usize> = (0..n).filter(|&v| indegree[v] > 0).collect();
     let mut anc = vec![vec![0u64; words]; n];
     for &v in &order {
-        let mut row = vec![0u64; words];
-        row[v / 64] |= 1 << (v % 64);
-        for &p in &preds[v] {
-            for (r, a) in row.iter_mut().zip(&anc[p]) {
-                *r |= *a;
+        anc[v] = ancestors_of(v, &preds, meet_of[v], &anc);
+    }
+    // The nodes left over get the least fixpoint of the same equations:
+    // each starts as its own only ancestor, and rows only grow, so it
+    // ends. That is every ordering a finite chain of edges and pairings
+    // derives, and no other: a wait is ordered after what precedes *every*
+    // candidate, and a candidate on the cycle precedes it only by
+    // derivations that close, so the wait is ordered after no more than
+    // the execution's true pairing would order it (fewer orderings, so more
+    // races, never fewer), while a node after the cycle gets everything
+    // its predecessors have. (Before, the left-over nodes were processed
+    // once in index order, so a node after the cycle missed what its
+    // unprocessed predecessors had: `docs/semantics.md`, "Queues and semaphores".)
+    for &v in &rest {
+        anc[v][v / 64] |= 1 << (v % 64);
+    }
+    let mut changed = !rest.is_empty();
+    while changed {
+        changed = false;
+        for &v in &rest {
+            let row = ancestors_of(v, &preds, meet_of[v], &anc);
+            if row != anc[v] {
+                anc[v] = row;
+                changed = true;
             }
         }
-        if let Some(ps) = meet_of[v] {
-            let mut common = anc[ps[0]].clone();
-            for &p in &ps[1..] {
-                for (c, a) in common.iter_mut().zip(&anc[p]) {
-                    *c &= *a;
-                }
-            }
-            for (r, c) in row.iter_mut().zip(&common) {
-                *r |= *c;
+    }
+    // A cycle of plain edges (a program that cannot complete, refused
+    // before it gets here) would make its nodes each other's ancestors and
+    // hide their races: drop every ordering that runs both ways, so even
+    // then no pair is ordered that some derivation does not order one way
+    // only. User input must not panic, so no assertion.
+    for &v in &rest {
+        for &u in &rest {
+            if u != v && anc[v][u / 64] & (1 << (u % 64)) != 0 && anc[u][v / 64] & (1 << (v % 64)) != 0 {
+                anc[v][u / 64] &= !(1 << (u % 64));
+                anc[u][v / 64] &= !(1 << (v % 64));
             }
         }
-        anc[v] = row;
     }
     let mut reach = vec![vec![0u64; words]; n];
     for (b, row) in anc.iter().enumerate() {
@@ -1415,4 +1543,124 @@ fn reachability(edges: &[Vec<usize>], meets: &[(usize, Vec<usize>)]) -> Vec<Vec<
         }
     }
     reach
+}
+
+/// One node's ancestor row from its predecessors' rows: itself, every
+/// ancestor of a predecessor over `edges`, and, for a semaphore wait with
+/// candidate signals `meet`, what happens-before every one of them (each
+/// candidate itself included when it is the only one).
+fn ancestors_of(v: usize, preds: &[Vec<usize>], meet: Option<&[usize]>, anc: &[Vec<u64>]) -> Vec<u64> {
+    let mut row = vec![0u64; anc[v].len()];
+    row[v / 64] |= 1 << (v % 64);
+    for &p in &preds[v] {
+        for (r, a) in row.iter_mut().zip(&anc[p]) {
+            *r |= *a;
+        }
+    }
+    if let Some(ps) = meet {
+        let mut common = anc[ps[0]].clone();
+        for &p in &ps[1..] {
+            for (c, a) in common.iter_mut().zip(&anc[p]) {
+                *c &= *a;
+            }
+        }
+        for (r, c) in row.iter_mut().zip(&common) {
+            *r |= *c;
+        }
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reachability;
+
+    /// A graph (edges, meets) and every ordered pair `(a, b)` with `a`
+    /// happening before `b`, `a != b`: the relation must be exactly these.
+    struct Case {
+        name: &'static str,
+        edges: &'static [&'static [usize]],
+        meets: &'static [(usize, &'static [usize])],
+        ordered: &'static [(usize, usize)],
+    }
+
+    #[test]
+    fn reachability_gives_nodes_after_a_cycle_their_ancestors() {
+        let cases = [
+            Case {
+                name: "a chain",
+                edges: &[&[1], &[2], &[]],
+                meets: &[],
+                ordered: &[(0, 1), (0, 2), (1, 2)],
+            },
+            Case {
+                // Wait 2 may pair with signal 0 or signal 4, which follows
+                // it through 3: the cycle 2 -> 3 -> 4 => 2, on which 2 is
+                // not after 0. Node 1 is after 4, with a lower index (it
+                // used to be processed first, with 4's row still empty);
+                // node 5 is before 3.
+                name: "a cycle through a pairing, and a node after it",
+                edges: &[&[], &[], &[3], &[4], &[1], &[3]],
+                meets: &[(2, &[0, 4])],
+                ordered: &[
+                    (2, 1),
+                    (2, 3),
+                    (2, 4),
+                    (3, 1),
+                    (3, 4),
+                    (4, 1),
+                    (5, 1),
+                    (5, 3),
+                    (5, 4),
+                ],
+            },
+            Case {
+                // Both candidates share an ancestor (node 0): the wait is
+                // after it, on the cycle too.
+                name: "a cycle through a pairing whose candidates share an ancestor",
+                edges: &[&[1, 4], &[], &[3], &[4], &[5], &[]],
+                meets: &[(2, &[1, 4])],
+                ordered: &[
+                    (0, 1),
+                    (0, 2),
+                    (0, 3),
+                    (0, 4),
+                    (0, 5),
+                    (2, 3),
+                    (2, 4),
+                    (2, 5),
+                    (3, 4),
+                    (3, 5),
+                    (4, 5),
+                ],
+            },
+            Case {
+                // A cycle of plain edges (a program that never completes,
+                // refused before the semantics): no pair on it is ordered
+                // either way; what is before or after it still is.
+                name: "a cycle of plain edges",
+                edges: &[&[1], &[2], &[1, 3], &[]],
+                meets: &[],
+                ordered: &[(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)],
+            },
+        ];
+        for c in cases {
+            let edges: Vec<Vec<usize>> = c.edges.iter().map(|e| e.to_vec()).collect();
+            let meets: Vec<(usize, Vec<usize>)> = c.meets.iter().map(|(m, ps)| (*m, ps.to_vec())).collect();
+            let reach = reachability(&edges, &meets);
+            let n = edges.len();
+            let got: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (0..n).map(move |b| (a, b)))
+                .filter(|&(a, b)| a != b && reach[a][b / 64] & (1 << (b % 64)) != 0)
+                .collect();
+            assert_eq!(got, c.ordered, "case `{}`", c.name);
+            for v in 0..n {
+                assert!(
+                    reach[v][v / 64] & (1 << (v % 64)) != 0,
+                    "case `{}`: {v} before itself",
+                    c.name
+                );
+            }
+        }
+    }
 }

@@ -367,6 +367,152 @@ fn queue_and_host() {
     ]);
 }
 
+/// Three queues, one timeline each: `q0`'s wait for `t1:4` may pair with
+/// `t1:5`, which happens after it only through `q1`'s wait for `t2:2`
+/// pairing with `t2:3` (itself after `q0`'s wait): no candidate fixpoint
+/// drops it, and the happens-before graph has a cycle through those two
+/// pairings. Lines 4-14; each case goes on from line 15.
+const CYCLE_OF_PAIRINGS: &str = "queue q0\nqueue q1\nqueue q2\n\
+    semaphore t0 timeline\nsemaphore t1 timeline\nsemaphore t2 timeline\n\
+    submit q1 signal t1:4\nsubmit q0 wait t1:4@COMPUTE_SHADER\nsubmit q2 signal t2:2@COPY\n\
+    submit q1 wait t2:2@ALL_COMMANDS signal t1:5\nsubmit q0 signal t0:4\n";
+
+/// Operations after a cycle of conservative pairings get every ancestor
+/// (the least fixpoint of `order::reachability`), those on it no more
+/// than a real pairing gives them.
+#[test]
+fn host_order_after_a_cycle_of_conservative_pairings() {
+    let cases = [
+        // The review's trace (tests/open-defects, 2026-12-03): the fill's
+        // batch is submitted after the host read; the semantics saw a
+        // WRITE_AFTER_READ, as everything after the host wait (line 17)
+        // lost its ancestors.
+        (
+            "a host read before a later batch's submit, after a host wait",
+            "host-read a[0..128]\nsubmit q2 wait t0:4@COPY signal t2:3\nhost-wait t2 3\nfill a 0\nsubmit q0\n",
+            &[][..],
+        ),
+        (
+            "a device write submitted, not waited for, then a host read: still a race",
+            "submit q2 wait t0:4@COPY signal t2:3\nhost-wait t2 3\nfill a 0\nsubmit q0\nhost-read a[0..128]\n",
+            &["L19 READ_AFTER_WRITE [0..128] after L17"][..],
+        ),
+    ];
+    for (name, tail, model) in cases {
+        let body = format!("{CYCLE_OF_PAIRINGS}{tail}");
+        assert_eq!(
+            races_of(&body, Reading::MemoryModel),
+            model,
+            "case `{name}`:\n{body}"
+        );
+        assert_eq!(
+            races_of(&body, Reading::VisibleToWrites),
+            model,
+            "case `{name}`:\n{body}"
+        );
+    }
+    run(&[
+        Case {
+            // On the cycle: the copy's batch may take t2:2, which nothing
+            // orders after the fill (line 11), and the host waits
+            // for t2:3 only, so the copy races both fills.
+            name: "accesses on the cycle stay unordered",
+            body: "queue q0\nqueue q1\nqueue q2\n\
+                   semaphore t0 timeline\nsemaphore t1 timeline\nsemaphore t2 timeline\n\
+                   submit q1 signal t1:4\nfill a 1\nsubmit q0 wait t1:4@COMPUTE_SHADER\n\
+                   submit q2 signal t2:2@COPY\ncopy a[0..64] -> b[0..64]\n\
+                   submit q1 wait t2:2@ALL_COMMANDS signal t1:5\nsubmit q0 signal t0:4\n\
+                   submit q2 wait t0:4@COPY signal t2:3\nhost-wait t2 3\nfill a 0\nsubmit q0",
+            model: &[
+                "L14 READ_AFTER_WRITE [0..64] after L11",
+                "L19 WRITE_AFTER_READ [0..64] after L14",
+            ],
+            layer: None,
+        },
+        Case {
+            // The review's second trace: `wait q0` (line 29) completes the
+            // dispatch that reads a (line 24); the later dispatch (line 30)
+            // is submitted after the wait. Its ancestors were left
+            // incomplete, as in the first trace.
+            name: "a queue wait idle after the cycle orders what it waited for",
+            body: "queue q0 family 2\nqueue q1 family 1\nqueue q2 family 1\n\
+                   semaphore t0 timeline\nsemaphore t1 timeline\nsemaphore t2 timeline\n\
+                   semaphore s0\nsemaphore s1\nsemaphore s2\nsemaphore s3\nsemaphore s4\nsemaphore s5\n\
+                   buffer d 256\n\
+                   submit q2 signal t2:1\nsubmit q0 signal s0\n\
+                   submit q0 wait t2:1@COMPUTE_SHADER signal t0:1@ALL_COMMANDS\n\
+                   submit q2 wait t0:1@ALL_COMMANDS signal t2:2\nsubmit q0 signal s1\n\
+                   submit q1 wait t2:2@ALL_COMMANDS signal t1:1@COMPUTE_SHADER signal s2@COPY\n\
+                   host-wait t1 1\ndispatch k read a write d\n\
+                   submit q0 wait t2:2@CLEAR signal t0:3@COPY\n\
+                   submit q1 wait s1@COPY signal t1:2@ALL_COMMANDS signal s3@COPY\n\
+                   submit q1 wait t0:3@COPY wait s0@ALL_COMMANDS signal t1:3@ALL_COMMANDS signal s4@COMPUTE_SHADER\n\
+                   submit q2 wait t1:3@COMPUTE_SHADER wait s3@COPY|COMPUTE_SHADER signal t2:4\n\
+                   wait q0\ndispatch k rw a[128..192]\n\
+                   submit q1 wait t0:3@ALL_COMMANDS signal t1:4@ALL_COMMANDS signal s5",
+            model: &[],
+            layer: None,
+        },
+    ]);
+}
+
+/// Layout transitions on two queues (review 9): submission order, and so
+/// the order of transitions among themselves, is per queue; a semaphore
+/// signal or wait with ALL_COMMANDS holds a transition, a narrower one
+/// does not.
+#[test]
+fn layout_transitions_on_two_queues() {
+    const Q: &str = "queue q0\nqueue q1\nsemaphore s\n";
+    let t = "barrier NONE:NONE -> NONE:NONE a[0..64] transition";
+    let cases: Vec<(&str, String, &[&str])> = vec![
+        (
+            "tt5: transitions of two aliases on two queues race",
+            format!("{Q}buffer d 64 alias a 0\n{t}\nsubmit q0\nbarrier NONE:NONE -> NONE:NONE d transition\nsubmit q1"),
+            &["L10 WRITE_AFTER_WRITE [0..64] after L8"],
+        ),
+        (
+            "tt3: two transitions of one range on two queues race",
+            format!("{Q}{t}\nsubmit q0\n{t}\nsubmit q1"),
+            &["L9 WRITE_AFTER_WRITE [0..64] after L7"],
+        ),
+        ("two transitions on one queue are ordered", format!("{Q}{t}\nsubmit q0\n{t}\nsubmit q0"), &[]),
+        (
+            "an ALL_COMMANDS semaphore orders them",
+            format!("{Q}{t}\nsubmit q0 signal s\n{t}\nsubmit q1 wait s@ALL_COMMANDS"),
+            &[],
+        ),
+        (
+            "a COPY signal does not hold the transition",
+            format!("{Q}{t}\nsubmit q0 signal s@COPY\n{t}\nsubmit q1 wait s@ALL_COMMANDS"),
+            &["L9 WRITE_AFTER_WRITE [0..64] after L7"],
+        ),
+        (
+            "a COPY wait does not hold the transition",
+            format!("{Q}{t}\nsubmit q0 signal s\n{t}\nsubmit q1 wait s@COPY"),
+            &["L9 WRITE_AFTER_WRITE [0..64] after L7"],
+        ),
+        (
+            "D4a: a copy after an ALL_COMMANDS semaphore",
+            format!("{Q}{t}\nsubmit q0 signal s\ncopy a[0..64] -> b[0..64]\nsubmit q1 wait s@ALL_COMMANDS"),
+            &[],
+        ),
+        (
+            "D4b: a copy after a fence wait",
+            format!("{Q}{t}\nsubmit q0\nwait q0\ncopy a[0..64] -> b[0..64]\nsubmit q1"),
+            &[],
+        ),
+    ];
+    for (name, body, want) in &cases {
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            assert_eq!(
+                &races_of(body, reading),
+                want,
+                "case `{name}` ({reading:?}):\n{body}"
+            );
+        }
+    }
+}
+
 #[test]
 fn aliases_and_recycled_blobs_share_bytes() {
     run(&[Case {

@@ -58,6 +58,15 @@
 //! over is a signal of the semaphore, at or after the wait's index and
 //! below its group's threshold, with value at least the wait's: a range
 //! maximum per (semaphore, group), answered by a sparse table.
+//!
+//! Memory: a class's reach is kept only while it is *live*, from the first
+//! signal that folds into it to the class's first wait in the walk (after
+//! that nothing reads it), and a reach that holds no group has no vector.
+//! Kept for every class from the start, the reaches cost classes times
+//! groups, N^2 thresholds for a timeline chain through N queues (1,070 MB
+//! at 16,000 queues, issue 27), where one class is live at a time. What is
+//! still quadratic, and when: `docs/performance.md`, "The candidates'
+//! memory".
 
 use crate::vk::scope::StageSet;
 use std::collections::BTreeMap;
@@ -116,35 +125,85 @@ pub(super) struct Refusal {
 
 /// The signals a wait is known to happen before: per reach group, those
 /// with walk index at least `t[group]`, and every signal with index at
-/// least `g`.
+/// least `g`. `t` is empty while no group is reached (a wait that reaches
+/// nothing costs no vector of one entry per group), else one entry per
+/// group.
+///
+/// `cert`, when set, is a timeline semaphore `sem` and a walk index `k`
+/// and value `v` such that every signal of `sem` at index `k` or later
+/// with value at least `v` is reached: a wait decided with no candidate
+/// left later in the walk certifies it, and joins keep it true (they only
+/// add signals). A wait that reaches it checks only the signals of `sem`
+/// between its own index and `k`, not one range per reach group: in a
+/// timeline chain through N queues each wait reaches every later queue's
+/// group, and the scan of every group made the chain quadratic in time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Reach {
     t: Vec<u32>,
     g: u32,
+    cert: Option<Cert>,
+}
+
+/// See [`Reach`]: every timeline signal of `sem` at walk index `k` or
+/// later with value at least `v` is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cert {
+    sem: usize,
+    k: u32,
+    v: u64,
 }
 
 impl Reach {
-    fn none(groups: usize) -> Self {
+    fn none() -> Self {
         Reach {
-            t: vec![u32::MAX; groups],
+            t: Vec::new(),
             g: u32::MAX,
+            cert: None,
         }
     }
 
+    /// The threshold of reach group `r`.
+    fn at(&self, r: usize) -> u32 {
+        self.t.get(r).copied().unwrap_or(u32::MAX)
+    }
+
+    /// Signal `i` of reach group `r`, of the `groups` groups, reached
+    /// (from a signal later in the walk than every one reached so far).
+    fn reach(&mut self, r: usize, i: u32, groups: usize) {
+        if self.t.is_empty() {
+            self.t = vec![u32::MAX; groups];
+        }
+        self.t[r] = i;
+    }
+
     fn join(&mut self, o: &Reach) {
-        for (a, b) in self.t.iter_mut().zip(&o.t) {
-            *a = (*a).min(*b);
+        if self.t.is_empty() {
+            self.t.clone_from(&o.t);
+        } else {
+            for (a, b) in self.t.iter_mut().zip(&o.t) {
+                *a = (*a).min(*b);
+            }
         }
         self.g = self.g.min(o.g);
+        // Either certificate stays true; keep the one that covers more of
+        // the walk for its semaphore.
+        if let Some(oc) = o.cert {
+            match self.cert {
+                Some(c) if c.sem != oc.sem || c.k <= oc.k => {}
+                _ => self.cert = Some(oc),
+            }
+        }
     }
 
     /// Signal `i` of reach group `group` (`None`: a host signal) reached.
     fn holds(&self, i: u32, group: Option<usize>) -> bool {
-        i >= self.g || group.is_some_and(|r| i >= self.t[r])
+        i >= self.g || group.is_some_and(|r| i >= self.at(r))
     }
 
+    /// Nothing reached (`t` is empty until a group is reached, and then
+    /// holds a threshold below `u32::MAX`, as thresholds only decrease).
     fn is_none(&self) -> bool {
-        self.g == u32::MAX && self.t.iter().all(|&t| t == u32::MAX)
+        self.g == u32::MAX && self.t.is_empty()
     }
 }
 
@@ -376,8 +435,20 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
     let mut decided: Vec<Vec<u32>> = vec![Vec::new(); waits.len()];
     // Per signal: what the waits that pair with it alone reach.
     let mut triggers: Vec<Option<Reach>> = vec![None; signals.len()];
-    let mut acc: Vec<Reach> = vec![Reach::none(groups); class_ids.len()];
-    let mut host_acc = Reach::none(groups);
+    // Per class, the reach of the suffix passed so far; `None` while no
+    // signal has folded into it, and again once the class's first wait in
+    // the walk is passed (nothing reads it after that). A class is live
+    // from the last signal of its queue that meets it to its first wait,
+    // so a timeline chain through N queues keeps O(1) classes of `groups`
+    // thresholds each, not N (issue 27: 1,070 MB at 16,000 queues).
+    let mut first_wait: Vec<usize> = vec![usize::MAX; class_ids.len()];
+    for (wi, c) in class.iter().enumerate().rev() {
+        if let &Some(c) = c {
+            first_wait[c] = wi;
+        }
+    }
+    let mut acc: Vec<Option<Reach>> = vec![None; class_ids.len()];
+    let mut host_acc = Reach::none();
     let mut refused: Option<(usize, Reach)> = None;
     let (mut si, mut wi) = (signals.len(), waits.len());
     for o in ops.iter().rev() {
@@ -387,10 +458,13 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                 let trig = triggers[si].take();
                 if let (Some(q), Some(r)) = (s.queue, group[si]) {
                     for &(c, second) in &classes_of[q] {
-                        if second.intersects(s.first) {
-                            acc[c].t[r] = si as u32;
+                        // `wi` waits are left (those before this signal in
+                        // the walk): a class none of them is in is dead.
+                        if first_wait[c] < wi && second.intersects(s.first) {
+                            let a = acc[c].get_or_insert_with(Reach::none);
+                            a.reach(r, si as u32, groups);
                             if let Some(t) = &trig {
-                                acc[c].join(t);
+                                a.join(t);
                             }
                         }
                     }
@@ -401,8 +475,10 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
             }
             Op::Wait(w) => {
                 wi -= 1;
-                let start = match class[wi] {
-                    Some(c) => acc[c].clone(),
+                let mut start = match class[wi] {
+                    // The class's first wait takes its reach: no copy.
+                    Some(c) if first_wait[c] == wi => acc[c].take().unwrap_or_else(Reach::none),
+                    Some(c) => acc[c].clone().unwrap_or_else(Reach::none),
                     None => {
                         let mut r = host_acc.clone();
                         r.g = r.g.min(w.known);
@@ -419,14 +495,28 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                         }
                         let (n, id) = earlier[wi];
                         let later_left = n == 1
-                            && by_sem[w.sem].iter().any(|l| {
-                                // Unreached: from the wait's index up to
-                                // the group's threshold.
-                                let hi = l.group.map_or(start.g, |g| start.t[g].min(start.g));
-                                let lo = l.idx.partition_point(|&i| i < w.known);
-                                let hi = l.idx.partition_point(|&i| i < hi);
-                                l.max.max(lo, hi).is_some_and(|m| m >= v)
-                            });
+                            && match start.cert {
+                                // Reached from `k` on (and `k` is later than
+                                // this wait): only the signals of the
+                                // semaphore in between are left to look at.
+                                Some(c) if c.sem == w.sem && c.v <= v => {
+                                    let ss = &sem_signals[w.sem];
+                                    let lo = ss.idx.partition_point(|&i| i < w.known);
+                                    let hi = ss.idx.partition_point(|&i| i < c.k);
+                                    (lo..hi).any(|k| {
+                                        let i = ss.idx[k];
+                                        ss.values[k] >= v && !start.holds(i, group[i as usize])
+                                    })
+                                }
+                                _ => by_sem[w.sem].iter().any(|l| {
+                                    // Unreached: from the wait's index up to
+                                    // the group's threshold.
+                                    let hi = l.group.map_or(start.g, |g| start.at(g).min(start.g));
+                                    let lo = l.idx.partition_point(|&i| i < w.known);
+                                    let hi = l.idx.partition_point(|&i| i < hi);
+                                    l.max.max(lo, hi).is_some_and(|m| m >= v)
+                                }),
+                            };
                         if n != 1 || later_left {
                             match sem_signals[w.sem].dominant(v) {
                                 Some(c) if n >= 1 && c < w.known => Some(c),
@@ -436,6 +526,13 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                                 }
                             }
                         } else {
+                            // Every later signal with a value at least `v`
+                            // is reached.
+                            start.cert = Some(Cert {
+                                sem: w.sem,
+                                k: w.known,
+                                v,
+                            });
                             Some(id)
                         }
                     }

@@ -37,7 +37,12 @@
 //! synchronization values, not by the size of memory or the length of the
 //! program. Nodes that become equal are merged through a union-find
 //! redirect. Adjacent ranges with equal state are merged, so the maps stay
-//! proportional to distinct histories.
+//! proportional to distinct histories; adjacent ranges whose states differ
+//! only in which command made their one write are joined into a run
+//! ([`super::state::Runs`]): one state, its pieces' commands kept for the
+//! report, which [`Checker::detect`] expands piece by piece. Runs exist
+//! only until the first rendering instance begins (its implicit
+//! dependencies tell records apart by command).
 //!
 //! A rendering instance's implicit dependencies order that instance's
 //! accesses only: what they order is kept apart in each value (its
@@ -119,7 +124,7 @@
 
 use super::intern::{MapKey, Nodes};
 use super::rangemap::RangeMap;
-use super::state::{latest_by_key, EntryState, Rec, Spills};
+use super::state::{for_each_piece, join_runs, latest_by_key, EntryState, Rec, Runs, Spills};
 pub(crate) use super::value::host_needs;
 use super::value::HOST_PAIRS;
 pub use super::value::{
@@ -234,6 +239,13 @@ pub struct Checker {
     open_host_barriers: Vec<ResolvedBarrier>,
     /// Write lists longer than an entry holds inline.
     spills: Spills,
+    /// The runs of pieces joined entries' writes name
+    /// ([`super::state::Runs`]).
+    runs: Runs,
+    /// No more runs: set when the first rendering instance begins, whose
+    /// implicit dependencies tell records apart by command
+    /// ([`Checker::enter_render`] expands the runs there).
+    no_runs: bool,
     /// The slots ([`SyncVal::events`] bits) of each event's current set,
     /// one per barrier of its dependency info.
     event_slots: Vec<(u32, Vec<u32>)>,
@@ -270,6 +282,8 @@ impl Checker {
             no_merge: false,
             open_host_barriers: Vec::new(),
             spills: Vec::new(),
+            runs: Vec::new(),
+            no_runs: false,
             event_slots: Vec::new(),
             used_slots: 0,
             instance: None,
@@ -310,16 +324,9 @@ impl Checker {
             let m = self.grow(a.mem);
             for (r, state) in self.mems[m].overlapping(a.range) {
                 let range = r.intersect(a.range);
-                for h in self.hazards_in(cmd, a, state, None) {
-                    push_merged(
-                        &mut out,
-                        RawHazard {
-                            mem: a.mem,
-                            range,
-                            ..h
-                        },
-                    );
-                }
+                self.hazards_in(cmd, a, state, range, None, &mut |h| {
+                    push_merged(&mut out, RawHazard { mem: a.mem, ..h })
+                });
             }
         }
         out
@@ -335,16 +342,9 @@ impl Checker {
         let m = self.grow(a.mem);
         for (r, state) in self.mems[m].overlapping(a.range) {
             let range = r.intersect(a.range);
-            for h in self.hazards_in(cmd, a, state, Some(b)) {
-                push_merged(
-                    &mut out,
-                    RawHazard {
-                        mem: a.mem,
-                        range,
-                        ..h
-                    },
-                );
-            }
+            self.hazards_in(cmd, a, state, range, Some(b), &mut |h| {
+                push_merged(&mut out, RawHazard { mem: a.mem, ..h })
+            });
         }
         out
     }
@@ -372,6 +372,8 @@ impl Checker {
             no_merge,
             sem,
             spills,
+            runs,
+            no_runs,
             ..
         } = self;
         let map = &mut mems[m];
@@ -391,7 +393,7 @@ impl Checker {
             }
         });
         if !*no_merge {
-            map.merge_around(a.range, |s| s.canonicalize(nodes));
+            merge(map, a.range, nodes, (!*no_runs).then_some(runs));
         }
     }
 
@@ -401,14 +403,30 @@ impl Checker {
     /// Keyed by the value the access of command `cmd` sees, so a write of
     /// an earlier rendering instance is not hidden by an equal write of the
     /// current one.
-    fn distinct_writes(&self, cmd: usize, state: &EntryState) -> Vec<(Rec, SyncVal)> {
+    ///
+    /// Each goes to `f` with its bytes among `range` (the entry's, or part
+    /// of them), in program order; a run goes piece by piece, in address
+    /// order ([`for_each_piece`]). An entry almost always holds one write,
+    /// which stands for no other: it goes without the keyed search and its
+    /// allocation.
+    fn distinct_writes(
+        &self,
+        cmd: usize,
+        state: &EntryState,
+        range: ByteRange,
+        mut f: impl FnMut(Rec, SyncVal, ByteRange),
+    ) {
+        let writes = state.writes.get(&self.spills);
+        if let [w] = writes {
+            let v = self.view(cmd, self.nodes.peek(w.node));
+            for_each_piece(*w, &self.runs, range, |p, bytes| f(p, v, bytes));
+            return;
+        }
         let inst = self.instance_of(cmd);
-        latest_by_key(state.writes.get(&self.spills), |w| {
-            (self.nodes.peek(w.node), within(inst, w))
-        })
-        .into_iter()
-        .map(|(w, (v, _))| (w, self.view(cmd, v)))
-        .collect()
+        for (w, (v, _)) in latest_by_key(writes, |w| (self.nodes.peek(w.node), within(inst, w))) {
+            let v = self.view(cmd, v);
+            for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes));
+        }
     }
 
     /// Command `index` is a rendering command (`begin`: it begins an
@@ -417,6 +435,9 @@ impl Checker {
     /// dependencies carry ([`ResolvedBarrier::implicit`]). The instance
     /// before was closed first ([`Checker::close_instance`]).
     pub fn enter_render(&mut self, index: usize, begin: bool, subpass: bool) -> u32 {
+        if !self.no_runs {
+            self.expand_runs();
+        }
         let at = index as u32;
         let first = match self.instance {
             Some((b, _)) if !begin => b,
@@ -512,8 +533,8 @@ impl Checker {
         }
     }
 
-    /// Hazards of one access against one entry; `mem` and `range` are
-    /// filled in by the caller. One hazard per earlier access still held
+    /// Hazards of one access against one entry, over `range` (the bytes
+    /// of the entry the access touches; a run's pieces over theirs). One hazard per earlier access still held
     /// that the access races with. `transition`: the access is the layout
     /// transition this barrier performs, ordered by the barrier's first
     /// half only.
@@ -522,17 +543,18 @@ impl Checker {
         cmd: usize,
         a: &Access,
         state: &EntryState,
+        range: ByteRange,
         transition: Option<&ResolvedBarrier>,
-    ) -> Vec<RawHazard> {
-        let mut found = Vec::new();
+        found: &mut impl FnMut(RawHazard),
+    ) {
         let cur_device = a.sa.stage() != Stage::Host;
         let waw_vis = self.sem.waw_needs_visibility;
-        let mk = |kind, prior: &Rec, pv: SyncVal, (needs_barrier, needs_wait)| RawHazard {
+        let mk = |kind, prior: &Rec, pv: SyncVal, range, (needs_barrier, needs_wait)| RawHazard {
             kind,
             command: cmd,
             prior_command: prior.cmd as usize,
             mem: a.mem,
-            range: a.range,
+            range,
             current: a.sa,
             prior: pv.sa,
             needs_barrier,
@@ -546,20 +568,20 @@ impl Checker {
             // another read of this write before this read's stage.
             let shortcut = self.sem.raw_shortcut_after_ordered_read
                 && (state.reads.replaced.contains(a.sa.stage())
-                    || state.reads.iter().any(|r| {
+                    || state.reads.get(&self.spills).iter().any(|r| {
                         self.view(cmd, self.nodes.peek(r.node))
                             .order
                             .contains(a.sa.stage())
                     }));
             if shortcut {
-                return found;
+                return;
             }
-            for (w, wv) in self.distinct_writes(cmd, state) {
+            self.distinct_writes(cmd, state, range, |w, wv, bytes| {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found.push(mk(HazardKind::ReadAfterWrite, &w, wv, needs));
+                    found(mk(HazardKind::ReadAfterWrite, &w, wv, bytes, needs));
                 }
-            }
-            return found;
+            });
+            return;
         }
         if let Some(b) = transition {
             // D12 holds for a transition as for any write (the layer checks
@@ -567,54 +589,57 @@ impl Checker {
             // any); D2 does not: "available memory is automatically made
             // visible to a layout transition" (the layer too asks only that
             // the write be in the barrier's first access scope or chain).
-            for r in state.reads.iter() {
+            for r in state.reads.get(&self.spills) {
                 let rv = self.nodes.peek(r.node);
-                if !ordered_before_transition(rv, b) {
-                    found.push(mk(HazardKind::WriteAfterRead, r, rv, (true, false)));
+                if !transition_ordered(rv, b, self.sem) {
+                    found(mk(HazardKind::WriteAfterRead, r, rv, range, (true, false)));
                 }
             }
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
-                return found;
+                return;
             }
-            let vis = self.sem.transition_needs_visibility;
-            for (w, wv) in self.distinct_writes(cmd, state) {
-                if !ordered_before_transition(wv, b) || (vis && !layer_transition_sees(wv, b)) {
-                    let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, (true, false));
+            self.distinct_writes(cmd, state, range, |w, wv, bytes| {
+                if !transition_ordered(wv, b, self.sem) {
+                    let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, bytes, (true, false));
                     h.needs_visibility = false;
-                    found.push(h);
+                    found(h);
                 }
-            }
-            return found;
+            });
+            return;
         }
-        for r in state.reads.iter() {
+        for r in state.reads.get(&self.spills) {
             let rv = self.view(cmd, self.nodes.peek(r.node));
             // A device command recorded after a host access is submitted
             // after it, and host accesses are ordered among themselves.
             if !read_satisfied(rv, a.sa) {
                 // A host write after a device read needs only the wait;
                 // a device write needs an execution dependency.
-                found.push(mk(HazardKind::WriteAfterRead, r, rv, (!cur_host, cur_host)));
+                found(mk(
+                    HazardKind::WriteAfterRead,
+                    r,
+                    rv,
+                    range,
+                    (!cur_host, cur_host),
+                ));
             }
         }
         // D12: the layer checks a write against the last write only when no
         // read came since, assuming the reads ordered it.
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
-            return found;
+            return;
         }
-        for (w, wv) in self.distinct_writes(cmd, state) {
+        self.distinct_writes(cmd, state, range, |w, wv, bytes| {
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
             let suppressed = self.sem.suppress_dispatch_waw
                 && wv.sa == StageAccess::ComputeShaderStorageWrite
                 && a.sa == StageAccess::ComputeShaderStorageWrite;
-            if suppressed {
-                continue;
+            if !suppressed {
+                if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
+                    found(mk(HazardKind::WriteAfterWrite, &w, wv, bytes, needs));
+                }
             }
-            if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                found.push(mk(HazardKind::WriteAfterWrite, &w, wv, needs));
-            }
-        }
-        found
+        });
     }
 
     /// Records the accesses of command `cmd`: reads first, then writes, so a
@@ -655,6 +680,8 @@ impl Checker {
             no_merge,
             sem,
             spills,
+            runs,
+            no_runs,
             ..
         } = self;
         let map = &mut mems[m];
@@ -711,72 +738,73 @@ impl Checker {
                 // recorded barriers the newer read stands for the older)
                 // stays beside at most one of this instance. In a subpass of
                 // a render pass, in every stage: its subpass dependencies
-                // too order only its own accesses. Of the older reads the
-                // latest stays, with the meet of those it does not stand
-                // for (`SyncVal::read_covers`: a subpass dependency from an
+                // too order only its own accesses. Of the older reads each
+                // stays unless a later one that stays stands for it
+                // (`SyncVal::read_covers`: a subpass dependency from an
                 // earlier subpass may have ordered the later read only).
-                let same: Vec<usize> = (0..state.reads.len as usize)
-                    .filter(|&i| nodes.val(state.reads[i].node).sa.stage() == stage)
+                let reads = state.reads.get(spills);
+                let same: Vec<usize> = (0..reads.len())
+                    .filter(|&i| nodes.val(reads[i].node).sa.stage() == stage)
                     .collect();
                 let split = inst.filter(|_| in_subpass || local_stages.contains(stage));
                 let (replace, older): (Option<usize>, Vec<usize>) = match split {
                     Some(b) => {
                         let (mine, older): (Vec<usize>, Vec<usize>) =
-                            same.iter().partition(|&&i| state.reads[i].cmd >= b);
-                        // Of the older ones only the latest stays (room for
-                        // two per stage a draw accesses in, `Reads::ROOM`);
-                        // if it does not stand for another, it takes their
-                        // meet (`SyncVal::meet_read`): a dependency from a
-                        // subpass may have ordered the latest only (the
-                        // random differential found an older read of an
-                        // earlier instance dropped for one of a subpass that
-                        // a `1->EXTERNAL` dependency had ordered).
-                        let n = older.len().saturating_sub(1);
-                        if let Some(&l) = older.last() {
-                            let lv = nodes.val(state.reads[l].node);
-                            let met = older[..n]
-                                .iter()
-                                .map(|&i| nodes.val(state.reads[i].node))
-                                .filter(|v| !v.read_covers(lv))
-                                .fold(lv, SyncVal::meet_read);
-                            if met != lv {
-                                state.reads[l].node = nodes.intern(met);
+                            same.iter().partition(|&&i| reads[i].cmd >= b);
+                        // Of the older ones, each stays unless one that
+                        // stays stands for it (`SyncVal::read_covers`): a
+                        // dependency from a subpass may have ordered one
+                        // older read into one stage and another into an
+                        // incomparable one (rp3's `2->EXTERNAL` into
+                        // `COPY`, rp4's `0->1` into `FRAGMENT_SHADER`), and
+                        // a later barrier naming both stages chains with
+                        // both, which no single value says. The latest is
+                        // tried first, so of equally ordered reads it
+                        // stays (the reporting rule). None is folded into
+                        // another it does not stand for: past the inline
+                        // room the reads spill (`Reads`).
+                        let mut kept: Vec<usize> = Vec::with_capacity(older.len());
+                        for &i in older.iter().rev() {
+                            let v = nodes.val(reads[i].node);
+                            if !kept.iter().any(|&k| v.read_covers(nodes.val(reads[k].node))) {
+                                kept.push(i);
                             }
                         }
-                        (mine.first().copied(), older[..n].to_vec())
+                        let dropped = older.iter().copied().filter(|i| !kept.contains(i)).collect();
+                        (mine.first().copied(), dropped)
                     }
                     None => (same.first().copied(), same.iter().skip(1).copied().collect()),
                 };
                 for &i in older.iter().rev() {
                     if keep_replaced {
-                        let old = nodes.val(state.reads[i].node).order;
+                        let old = nodes.val(state.reads.get(spills)[i].node).order;
                         state.reads.replaced = state.reads.replaced.union(old);
                     }
-                    state.reads.remove(i);
+                    state.reads.remove(i, spills);
                 }
                 let replace = replace.map(|i| i - older.iter().filter(|&&j| j < i).count());
                 match replace {
                     Some(i) => {
                         if keep_replaced {
-                            let old = nodes.val(state.reads[i].node).order;
+                            let old = nodes.val(state.reads.get(spills)[i].node).order;
                             state.reads.replaced = state.reads.replaced.union(old);
                         }
-                        state.reads[i] = rec
+                        state.reads.put(i, rec, spills)
                     }
                     None => {
                         // After every read of a stage up to this one.
-                        let i = state
-                            .reads
+                        let reads = state.reads.get(spills);
+                        let i = reads
                             .iter()
                             .position(|r| nodes.val(r.node).sa.stage() > stage)
-                            .unwrap_or(state.reads.len as usize);
-                        state.reads.insert(i, rec)
+                            .unwrap_or(reads.len());
+                        state.reads.insert(i, rec, spills)
                     }
                 }
             }
         });
         if !*no_merge {
-            map.merge_around(a.range, |s| s.canonicalize(nodes));
+            merge(map, a.range, nodes, (!*no_runs).then_some(runs));
         }
     }
 
@@ -785,6 +813,39 @@ impl Checker {
         if barriers.is_empty() {
             return;
         }
+        // D14: the 1.3.239 layer holds a layout transition in no first
+        // access scope but its own barrier's second half; D28: the 1.4
+        // layers only in an `ALL_COMMANDS:MEMORY_WRITE` one (not at once);
+        // D27: no layer continues a chain through a transition into its
+        // second half.
+        let (d14, d27, d28) = (
+            self.sem.transition_outside_all_commands_first,
+            self.sem.transition_outside_all_commands_second,
+            self.sem.transition_write_needs_memory_write,
+        );
+        let stripped: Vec<ResolvedBarrier>;
+        let barriers = if d14 || d27 || d28 {
+            stripped = barriers
+                .iter()
+                .map(|b| {
+                    let b = if d14 {
+                        b.without_transition_access()
+                    } else if d28 {
+                        b.without_transition_at_once()
+                    } else {
+                        *b
+                    };
+                    if d27 {
+                        b.without_transition_chain()
+                    } else {
+                        b
+                    }
+                })
+                .collect();
+            &stripped[..]
+        } else {
+            barriers
+        };
         self.open_host_barriers
             .extend(barriers.iter().filter(|b| b.dst_access.0 & HOST_PAIRS.0 != 0));
         // Barriers that differ only in their ranges have the same effect on
@@ -908,18 +969,56 @@ impl Checker {
             let e = self.mems[m].get_mut(s).expect("entry collected above");
             let mut it = ids.into_iter();
             e.writes.renode(&mut self.spills, &mut it);
-            for r in e.reads.iter_mut() {
-                r.node = it.next().expect("one value per record");
-            }
+            e.reads.renode(&mut self.spills, &mut it);
         }
         if !self.no_merge {
             for (&m, ranges) in &by_mem {
                 for r in ranges {
-                    let nodes = &mut self.nodes;
-                    self.mems[m].merge_around(*r, |s| s.canonicalize(nodes));
+                    self.merge(m, *r);
                 }
             }
         }
+    }
+
+    /// [`merge`] over memory `m`.
+    fn merge(&mut self, m: usize, range: ByteRange) {
+        let runs = (!self.no_runs).then_some(&mut self.runs);
+        merge(&mut self.mems[m], range, &mut self.nodes, runs);
+    }
+
+    /// Expands every run back into one entry per piece, and joins no more
+    /// (a rendering instance begins: its implicit dependencies tell
+    /// records apart by command, [`within`]).
+    fn expand_runs(&mut self) {
+        self.no_runs = true;
+        if self.runs.is_empty() {
+            return;
+        }
+        let Checker {
+            mems, spills, runs, ..
+        } = self;
+        for map in mems.iter_mut() {
+            map.expand(|range, state| {
+                let recs = state.writes.get(spills).to_vec();
+                let i = recs.iter().position(|w| w.run().is_some())?;
+                let mut out = Vec::new();
+                for_each_piece(recs[i], runs, range, |w, bytes| {
+                    let mut piece = recs.clone();
+                    piece[i] = w;
+                    out.push((bytes, piece));
+                });
+                Some(
+                    out.into_iter()
+                        .map(|(bytes, recs)| {
+                            let mut s = *state;
+                            s.writes.set(&recs, spills);
+                            (bytes, s)
+                        })
+                        .collect(),
+                )
+            });
+        }
+        runs.clear();
     }
 
     /// The distinct values of the accesses `prior_cmd` made with `prior_sa`
@@ -932,11 +1031,16 @@ impl Checker {
         prior_sa: StageAccess,
     ) -> Vec<SyncVal> {
         let m = self.grow(mem);
-        let recs: Vec<Rec> = self.mems[m]
-            .overlapping(range)
-            .flat_map(|(_, state)| state.records(&self.spills))
-            .filter(|r| r.cmd as usize == prior_cmd)
-            .collect();
+        let mut recs: Vec<Rec> = Vec::new();
+        for (entry, state) in self.mems[m].overlapping(range) {
+            for r in state.records(&self.spills) {
+                for_each_piece(r, &self.runs, entry.intersect(range), |p, _| {
+                    if p.cmd as usize == prior_cmd {
+                        recs.push(p);
+                    }
+                });
+            }
+        }
         let mut out: Vec<SyncVal> = Vec::new();
         for r in recs {
             let v = self.nodes.val(r.node);
@@ -1080,9 +1184,22 @@ impl Checker {
             }
         }
         if !self.no_merge {
-            let nodes = &mut self.nodes;
-            self.mems[m].merge_around(r.range, |s| s.canonicalize(nodes));
+            self.merge(m, r.range);
         }
+    }
+}
+
+/// Merges the entries of `map` in and next to `range` with equal
+/// (canonical) states, and while `runs` is given, joins pieces written
+/// alike by distinct commands into runs ([`join_runs`]).
+fn merge(map: &mut RangeMap<EntryState>, range: ByteRange, nodes: &mut Nodes, runs: Option<&mut Runs>) {
+    match runs {
+        Some(runs) => map.merge_around_with(
+            range,
+            |s| s.canonicalize(nodes),
+            |a, ar, b, br| join_runs(runs, a, ar, b, br),
+        ),
+        None => map.merge_around(range, |s| s.canonicalize(nodes)),
     }
 }
 
@@ -1105,6 +1222,18 @@ fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
     out.push(h);
 }
 
+/// Whether the earlier access `prior` is ordered before the layout
+/// transition of barrier `b` under `sem` (no hazard of the transition
+/// against it): [`ordered_before_transition`], and for a write under
+/// D23 also [`layer_transition_sees`]. The one home of that decision: the
+/// checker's transitions and the planners' barriers that chain into a
+/// render pass's automatic transition (`crate::plan`) ask it.
+pub(crate) fn transition_ordered(prior: SyncVal, b: &ResolvedBarrier, sem: Semantics) -> bool {
+    // D27: the layers order it by its own barrier only.
+    ordered_before_transition(prior, b, sem.transition_outside_all_commands_second)
+        && (!prior.sa.is_write() || !sem.transition_needs_visibility || layer_transition_sees(prior, b))
+}
+
 /// D23: whether a layer before 1.3.269 takes the earlier device write
 /// `prior` as ordered before the layout transition of barrier `b`
 /// (`ResourceAccessState::IsWriteBarrierHazard` at 1.3.239): the write is
@@ -1118,5 +1247,6 @@ fn layer_transition_sees(prior: SyncVal, b: &ResolvedBarrier) -> bool {
         return true;
     }
     b.src_access.contains(prior.sa)
-        || (prior.order.intersects(b.src_exec) && (prior.visible.0 & b.src_access.0) != 0)
+        || (prior.order.intersects(b.without_transition_chain().src_exec)
+            && (prior.visible.0 & b.src_access.0) != 0)
 }

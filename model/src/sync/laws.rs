@@ -303,3 +303,66 @@ fn generated_programs_exercise_the_checker() {
     assert!(with_hazards > 60, "only {with_hazards}/200 programs had hazards");
     assert!(commands > 1000, "only {commands} commands in 200 programs");
 }
+
+/// Runs (pieces written alike by distinct commands, joined into one
+/// entry: `super::state::Runs`) report what separate entries report: the
+/// same racing bytes per pair, and the same report groups (the pair each
+/// names first, its hull and fix, the three nearest, the count, the
+/// earliest), with merging on and off.
+#[test]
+fn runs_report_what_separate_entries_report() {
+    let pieces = |n: usize, order: &dyn Fn(usize) -> usize, tail: &str| {
+        let mut t = format!("buffer a {}\nbuffer b {}\n", 16 * n, 16 * n);
+        for i in (0..n).map(order) {
+            t += &format!("fill a[{}..{}] 1\n", 16 * i, 16 * i + 16);
+        }
+        t + tail
+    };
+    let whole = "copy a[0..128] -> b[0..128]\ncopy a[0..128] -> b[0..128]\n";
+    let cases: Vec<(&str, String)> = vec![
+        ("left to right, then whole reads", pieces(8, &|i| i, whole)),
+        ("right to left", pieces(8, &|i| 7 - i, whole)),
+        ("interleaved", pieces(8, &|i| (i * 3) % 8, whole)),
+        (
+            "a piece overwritten, part read, then the whole",
+            pieces(
+                8,
+                &|i| i,
+                "fill a[40..56] 2\ncopy a[20..100] -> b[0..80]\nupdate a[0..8] 1\ncopy a[0..128] -> b[0..128]\n",
+            ),
+        ),
+        (
+            "a barrier between, a write over all, a read",
+            pieces(
+                8,
+                &|i| i,
+                "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]\ncopy a[0..128] -> b[0..128]\nfill a[0..128] 3\ncopy a[0..128] -> b[0..128]\n",
+            ),
+        ),
+        (
+            "reads of pieces, then pieces again",
+            pieces(
+                8,
+                &|i| i,
+                "copy a[0..64] -> b[0..64]\nfill a[64..80] 1\nfill a[80..96] 1\ncopy a[0..128] -> b[0..128]\nfill a[0..128] 1\n",
+            ),
+        ),
+        (
+            "submitted between, not waited for",
+            pieces(8, &|i| i, "submit\ncopy a[0..128] -> b[0..128]\nsubmit\n"),
+        ),
+    ];
+    for (name, text) in &cases {
+        let p = crate::trace::parse(text).expect("a valid trace").program;
+        let layout = resolve(&p).expect("well formed");
+        let run = |merging: bool| {
+            let mut checker = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
+            checker.set_merging(merging);
+            check_with_checker(&p, &layout, checker)
+        };
+        let (on, off) = (run(true), run(false));
+        assert!(!off.is_empty(), "{name}: no hazards to compare");
+        assert_eq!(bytes(&p, true, None), bytes(&p, false, None), "{name}");
+        assert_eq!(group_hazards(on), group_hazards(off), "{name}");
+    }
+}

@@ -75,6 +75,20 @@
 //! barriers restrict the memory side to their range, so a record whose
 //! bytes lie partly inside is copied for the bytes inside.
 //!
+//! # Layout transitions
+//!
+//! Transitions of one queue are ordered among themselves (submission
+//! order); a transition of another queue is ordered as any write is. An
+//! `ALL_COMMANDS` first scope of a later barrier, event or semaphore
+//! signal of its queue holds a transition directly (it is an operation of
+//! its barrier command, in no stage: [`Rec::directly_in`]; its write is
+//! available at once, as a release's, so such a barrier makes it visible
+//! whatever its access mask), and a transition after an
+//! `ALL_COMMANDS` second scope of its queue (a barrier's or a semaphore
+//! wait's) is ordered after what that scope is ([`PerQueue::all`]), as a
+//! queue family ownership transfer is; `docs/semantics.md`, "Layout
+//! transitions and `ALL_COMMANDS`".
+//!
 //! # What is refused
 //!
 //! With the typed error [`ProgramErrorKind::MultiQueueNotSupported`]:
@@ -140,6 +154,7 @@ use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
+use crate::sync::value::{all_commands, available_at_once};
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -152,8 +167,9 @@ struct PerQueue {
     touched: bool,
     /// An operation of the queue whose second synchronization scope holds
     /// every stage (`ALL_COMMANDS`) was reached: queue family acquire
-    /// operations after it are ordered after (they are in no stage, so
-    /// `stages` cannot say it; a union of narrower scopes does not).
+    /// operations and layout transitions after it are ordered after (they
+    /// are in no stage, so `stages` cannot say it; a union of narrower
+    /// scopes does not).
     all: bool,
     /// A queue family release operation of the queue was reached: later
     /// operations of the queue whose first scope holds every stage follow
@@ -272,7 +288,13 @@ impl Frontier {
     /// the host (the barrier's submit).
     fn reaches_dep(&self, q: usize, first: StageSet) -> bool {
         let p = self.q.get(q);
-        self.host || p.stages.intersects(first) || (p.released && all_commands(first))
+        // A barrier that performs a layout transition (its pseudo stage in
+        // `first`) has its second half after the transition, which an
+        // `ALL_COMMANDS` second scope reaches.
+        self.host
+            || p.stages.intersects(first)
+            || (p.released && all_commands(first))
+            || (p.all && first.contains(Stage::ImageLayoutTransition))
     }
 
     /// Whether barrier `b` of queue `q`, performing `role`, happens after:
@@ -280,7 +302,7 @@ impl Frontier {
     /// acquire operation does.
     fn reaches_barrier(&self, q: usize, b: &ResolvedBarrier, role: Option<OwnershipRole>) -> bool {
         match role {
-            Some(OwnershipRole::Acquire) => self.reaches_ownership_op(q),
+            Some(OwnershipRole::Acquire) => self.reaches_unstaged_op(q),
             _ => self.reaches_dep(q, b.src_exec),
         }
     }
@@ -303,9 +325,13 @@ impl Frontier {
         p.all |= all_commands(second);
     }
 
-    /// Whether a queue family acquire operation of queue `q` happens
-    /// after: an `ALL_COMMANDS` second scope of `q` reached, or the host.
-    fn reaches_ownership_op(&self, q: usize) -> bool {
+    /// Whether an operation of queue `q` in no stage (a queue family
+    /// acquire operation, a layout transition) happens after: an
+    /// `ALL_COMMANDS` second scope of `q` reached ("all operations
+    /// performed by all commands supported on the queue"), or the host.
+    /// A transition's or release's own barrier's first half is asked
+    /// separately ([`Rec::before_first_half`]).
+    fn reaches_unstaged_op(&self, q: usize) -> bool {
         self.host || self.q.get(q).all
     }
 
@@ -398,13 +424,14 @@ impl Rec {
     /// of queue `q` as an operation of that barrier (a layout transition,
     /// a release) needs: a read in its first synchronization scope or
     /// chained into it; a write made available by it (in its first access
-    /// scope; a release or acquire operation's writes are available at
-    /// once, so in its first synchronization scope) or before it.
+    /// scope; a release or acquire operation's writes and a layout
+    /// transition's are available at once, so in its first synchronization
+    /// scope) or before it.
     fn before_first_half(&self, q: usize, b: &ResolvedBarrier) -> bool {
         let direct = self.directly_in(q, b.src_exec);
         if !self.sa.is_write() {
             direct || self.e.reaches_dep(q, b.src_exec)
-        } else if self.sa.is_ownership_transfer() {
+        } else if available_at_once(self.sa) {
             direct || self.a.reaches_dep(q, b.src_exec)
         } else {
             (direct && b.src_access.contains(self.sa)) || self.a.reaches_dep(q, b.src_exec)
@@ -415,12 +442,14 @@ impl Rec {
     /// of a later operation of queue `q` itself (not through a chain): an
     /// access of `q` in one of its stages; a queue family release or
     /// acquire operation of `q` when the scope is `ALL_COMMANDS` ("the
-    /// only valid stage to wait on or wait for these operations"); a
-    /// layout transition never (only its own barrier's halves hold it).
+    /// only valid stage to wait on or wait for these operations"), and a
+    /// layout transition of `q` likewise ("all operations performed by all
+    /// commands supported on the queue"; its own barrier's second half is
+    /// its value when recorded).
     fn directly_in(&self, q: usize, first: StageSet) -> bool {
-        if self.queue != q || self.transition() {
+        if self.queue != q {
             false
-        } else if self.sa.is_ownership_transfer() {
+        } else if self.sa.is_ownership_transfer() || self.transition() {
             all_commands(first)
         } else {
             first.contains(self.sa.stage())
@@ -465,9 +494,10 @@ impl Rec {
         // availability operation of x before the barrier; then the
         // barrier's visibility operation (in range) and, with a host
         // access in the destination access mask, its domain operation.
-        // A release or acquire operation's writes are available at once:
-        // in the barrier's first synchronization scope is enough.
-        let direct = if old.sa.is_ownership_transfer() {
+        // A release or acquire operation's writes, and a layout
+        // transition's, are available at once: in the barrier's first
+        // synchronization scope is enough.
+        let direct = if available_at_once(old.sa) {
             own
         } else {
             own && in_range && b.src_access.contains(old.sa)
@@ -505,7 +535,7 @@ impl Rec {
         if !old.sa.is_write() {
             return;
         }
-        let direct = if old.sa.is_ownership_transfer() {
+        let direct = if available_at_once(old.sa) {
             own
         } else {
             own && in_range && b.src_access.contains(old.sa)
@@ -563,7 +593,7 @@ impl Rec {
         if !old.sa.is_write() {
             return;
         }
-        let direct = own_access && before && in_range && !old.transition() && b.src_access.contains(old.sa);
+        let direct = own_access && before && in_range && b.src_access.contains(old.sa);
         if direct || old.a.has_any_event(slots) {
             self.a.take_dep(q, b.dst_exec);
             if in_range {
@@ -602,10 +632,6 @@ fn ignored_masks(
             ..*b
         },
     }
-}
-
-fn all_commands(s: StageSet) -> bool {
-    s.0 & StageSet::ALL_DEVICE.0 == StageSet::ALL_DEVICE.0
 }
 
 /// The first `host-set-event` of an event with a device set or reset of
@@ -1207,7 +1233,11 @@ impl State<'_> {
     /// Whether device access `sa` of queue `q` is ordered after prior
     /// record `x` (the memory model's location order), under the reading.
     fn ordered(&self, x: &Rec, q: usize, sa: StageAccess) -> bool {
-        if x.transition() && sa.is_layout_transition() {
+        // Transitions "execute in their entirety in submission order,
+        // relative to other image layout transitions submitted to the same
+        // queue": submission order is per queue, so a transition of
+        // another queue is ordered as any write is.
+        if x.transition() && sa.is_layout_transition() && x.queue == q {
             return true;
         }
         let stage = sa.stage();
@@ -1392,13 +1422,19 @@ impl State<'_> {
             for id in ids {
                 self.sync(id);
                 let x = self.recs[id].clone();
-                if x.transition() {
+                // Transitions of one queue are ordered among themselves in
+                // submission order, which is per queue ("relative to other
+                // image layout transitions submitted to the same queue").
+                if x.transition() && x.queue == q {
                     continue;
                 }
                 // The transition happens after its barrier's first half
                 // ("Available memory is automatically made visible to a
-                // layout transition").
-                if !x.before_first_half(q, b) {
+                // layout transition"), and after an `ALL_COMMANDS` second
+                // scope (a barrier's, a semaphore wait's) of its queue that
+                // `x` (a write: its availability) reached.
+                let f = if x.sa.is_write() { &x.a } else { &x.e };
+                if !x.before_first_half(q, b) && !f.reaches_unstaged_op(q) {
                     self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
                 }
             }
@@ -1430,8 +1466,8 @@ impl State<'_> {
                 self.sync(id);
                 let x = self.recs[id].clone();
                 let f = if x.sa.is_write() { &x.a } else { &x.e };
-                let ordered = f.reaches_ownership_op(q)
-                    || (role == OwnershipRole::Release && x.before_first_half(q, b));
+                let ordered =
+                    f.reaches_unstaged_op(q) || (role == OwnershipRole::Release && x.before_first_half(q, b));
                 if !ordered {
                     self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
                 }
@@ -1686,7 +1722,12 @@ fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
         LogOp::SemaphoreSignal { q, id, first, all } => {
             let (q, id, first, all) = (*q, *id, *first, *all);
             let g = groups[id as usize];
-            let direct = x.directly_in(q, first);
+            // A layout transition of the signal's queue is in its first
+            // scope when that is `ALL_COMMANDS` ("all operations performed
+            // by all commands supported on the queue"), as it is in a
+            // fence signal's: a transition is an operation its barrier
+            // command performs.
+            let direct = x.directly_in(q, first) || (all && x.transition() && x.queue == q);
             let e = direct || x.e.reaches_signal(q, first, all);
             if e {
                 x.e.add_sig(id, g);

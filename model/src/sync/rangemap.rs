@@ -4,8 +4,10 @@
 //! touched have no entry (a gap); two adjacent entries may hold equal
 //! states until [`RangeMap::merge_around`] joins them, which changes no
 //! byte's state. The map knows nothing of what the state means; the
-//! checker decides what an update does and when states are equal (after
-//! canonicalizing their node ids).
+//! checker decides what an update does, when states are equal (after
+//! canonicalizing their node ids), and when two unequal neighbours may be
+//! joined into one state that says per byte what both said
+//! ([`RangeMap::merge_around_with`]: the checker's runs of pieces).
 
 use crate::ir::program::ByteRange;
 use std::collections::BTreeMap;
@@ -111,7 +113,20 @@ impl<S: Copy + Eq + Default> RangeMap<S> {
 
     /// Canonicalizes (with `canon`) the states of the entries in and next
     /// to `range`, then joins adjacent entries with equal states.
-    pub(crate) fn merge_around(&mut self, range: ByteRange, mut canon: impl FnMut(&mut S)) {
+    pub(crate) fn merge_around(&mut self, range: ByteRange, canon: impl FnMut(&mut S)) {
+        self.merge_around_with(range, canon, |_, _, _, _| None);
+    }
+
+    /// [`RangeMap::merge_around`], also joining two adjacent entries with
+    /// unequal states into the state `join` gives for them (`join(a, its
+    /// range, b, its range)`, `b` right after `a`), when it gives one:
+    /// the caller's state must then say per byte what the two said.
+    pub(crate) fn merge_around_with(
+        &mut self,
+        range: ByteRange,
+        mut canon: impl FnMut(&mut S),
+        mut join: impl FnMut(&S, ByteRange, &S, ByteRange) -> Option<S>,
+    ) {
         let first = self
             .map
             .range(..range.start)
@@ -126,19 +141,44 @@ impl<S: Copy + Eq + Default> RangeMap<S> {
         // Merge runs of equal neighbours into their first entry.
         let mut i = 0;
         while i < spans.len() {
-            let (k, mut end, state) = spans[i];
+            let (k, mut end, mut state) = spans[i];
             let mut j = i + 1;
-            while j < spans.len() && spans[j].0 == end && spans[j].2 == state {
-                self.map.remove(&spans[j].0);
-                end = spans[j].1;
+            while j < spans.len() && spans[j].0 == end {
+                let (s, e, next) = spans[j];
+                if next != state {
+                    match join(&state, ByteRange::new(k, end), &next, ByteRange::new(s, e)) {
+                        Some(joined) => state = joined,
+                        None => break,
+                    }
+                }
+                self.map.remove(&s);
+                end = e;
                 j += 1;
             }
             if j > i + 1 {
                 if let Some(e) = self.map.get_mut(&k) {
                     e.end = end;
+                    e.state = state;
                 }
             }
             i = j;
+        }
+    }
+
+    /// Replaces each entry for which `f` gives entries (over its own
+    /// bytes, disjoint) by them.
+    pub(crate) fn expand(&mut self, mut f: impl FnMut(ByteRange, &S) -> Option<Vec<(ByteRange, S)>>) {
+        let mut replaced: Vec<(u64, Vec<(ByteRange, S)>)> = Vec::new();
+        for (&s, e) in &self.map {
+            if let Some(parts) = f(ByteRange::new(s, e.end), &e.state) {
+                replaced.push((s, parts));
+            }
+        }
+        for (s, parts) in replaced {
+            self.map.remove(&s);
+            for (r, state) in parts {
+                self.map.insert(r.start, Entry { end: r.end, state });
+            }
         }
     }
 

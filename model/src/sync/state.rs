@@ -3,9 +3,13 @@
 //! records ([`Rec`]). Both lists are stored inline so that the state is
 //! `Copy` and small: range entries are split, merged and copied constantly,
 //! and a heap allocation per entry dominated the checker's time. Which
-//! records to keep is the checker's decision; this module only stores them.
+//! records to keep is the checker's decision; this module only stores them,
+//! and joins neighbours written alike by distinct commands into a run of
+//! pieces ([`Runs`]), whose state is one while its pieces keep their
+//! commands for the report.
 
 use super::intern::Nodes;
+use crate::ir::program::ByteRange;
 use crate::vk::scope::{Stage, StageSet};
 
 /// How many write records an entry holds inline; more go to a spill list.
@@ -107,6 +111,19 @@ impl Writes {
         }
     }
 
+    /// The one write, when there is exactly one and it is inline.
+    pub(crate) fn single(&self) -> Option<Rec> {
+        (self.tag == 1).then_some(self.items[0])
+    }
+
+    /// Exactly `rec`.
+    pub(crate) fn one(rec: Rec) -> Writes {
+        let mut w = Writes::default();
+        w.items[0] = rec;
+        w.tag = 1;
+        w
+    }
+
     /// Canonicalizes inline node ids (spilled lists are compared by
     /// identity, which only ever keeps two equal entries apart).
     pub(crate) fn canonicalize(&mut self, nodes: &mut Nodes) {
@@ -133,23 +150,142 @@ pub(crate) fn latest_by_key<K: PartialEq>(recs: &[Rec], mut key: impl FnMut(&Rec
 }
 
 /// A recorded access: the command that made it and its interned value.
+/// A write's `cmd` with [`RUN`] set names a run of pieces instead
+/// ([`Runs`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Rec {
     pub(crate) cmd: u32,
     pub(crate) node: u32,
 }
 
+/// The bit of [`Rec::cmd`] that makes it the index of a run in [`Runs`].
+const RUN: u32 = 1 << 31;
+
+/// Adjacent range entries whose states differ only in the command of
+/// their one write (one value, the same reads: many pieces of a buffer
+/// written by distinct commands alike, issue 27's `pieces`) are joined
+/// into one entry whose write names a run: the pieces' byte ranges (of
+/// memory, in address order, disjoint) and each one's command. The
+/// entry's state is then one, so a later access of the whole buffer
+/// updates one entry, not one per piece; only the report expands the run
+/// ([`for_each_piece`]). An entry naming a run holds the pieces inside
+/// its own range (a split entry shares the run; a piece of bytes since
+/// written by another access lies outside every entry naming the run).
+/// A run only grows at its end ([`join_runs`]), so joining costs O(1);
+/// runs no entry names any more are garbage until the checker is
+/// dropped, as [`Spills`] are.
+pub(crate) type Runs = Vec<Vec<Piece>>;
+
+/// One piece of a run: its bytes and the command that wrote them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Piece {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) cmd: u32,
+}
+
+impl Rec {
+    /// The index of the run this record names, if it names one.
+    pub(crate) fn run(&self) -> Option<usize> {
+        (self.cmd & RUN != 0).then_some((self.cmd & !RUN) as usize)
+    }
+}
+
+/// Calls `f` with the command and bytes of each piece of `rec` over
+/// `range` (inside the range of an entry holding `rec`), in address
+/// order: `rec` itself over all of `range` when it names no run.
+pub(crate) fn for_each_piece(rec: Rec, runs: &Runs, range: ByteRange, mut f: impl FnMut(Rec, ByteRange)) {
+    let Some(i) = rec.run() else {
+        f(rec, range);
+        return;
+    };
+    let pieces = &runs[i];
+    let first = pieces.partition_point(|p| p.end <= range.start);
+    for p in pieces[first..].iter().take_while(|p| p.start < range.end) {
+        let bytes = ByteRange::new(p.start.max(range.start), p.end.min(range.end));
+        f(
+            Rec {
+                cmd: p.cmd,
+                node: rec.node,
+            },
+            bytes,
+        );
+    }
+}
+
+/// The state of two adjacent entries, `a` over `ar` and `b` over `br`
+/// right after it, as one entry whose write names a run, when they differ
+/// only in the command of their one inline write (both canonical) and
+/// `b`'s names no run; `None` otherwise. `a`'s run grows in place when
+/// its last piece ends where `b` starts (no entry holds bytes of the run
+/// past that); a run elsewhere is left alone (joining it would copy it).
+pub(crate) fn join_runs(
+    runs: &mut Runs,
+    a: &EntryState,
+    ar: ByteRange,
+    b: &EntryState,
+    br: ByteRange,
+) -> Option<EntryState> {
+    let (wa, wb) = (a.writes.single()?, b.writes.single()?);
+    if wa.node != wb.node || a.reads != b.reads || wb.run().is_some() || wa.cmd == wb.cmd {
+        return None;
+    }
+    let next = Piece {
+        start: br.start,
+        end: br.end,
+        cmd: wb.cmd,
+    };
+    let i = match wa.run() {
+        Some(i) => {
+            let last = runs[i].last_mut()?;
+            if last.end != br.start {
+                return None;
+            }
+            if last.cmd == next.cmd {
+                last.end = next.end;
+            } else {
+                runs[i].push(next);
+            }
+            i
+        }
+        None => {
+            let first = Piece {
+                start: ar.start,
+                end: ar.end,
+                cmd: wa.cmd,
+            };
+            runs.push(vec![first, next]);
+            runs.len() - 1
+        }
+    };
+    let mut joined = *a;
+    joined.writes = Writes::one(Rec {
+        cmd: RUN | i as u32,
+        node: wa.node,
+    });
+    Some(joined)
+}
+
 /// The reads since the last write, at most one per stage (so at most one
 /// per concrete device stage: sixteen, the graphics stages included), but
-/// two in a stage a rendering instance's implicit dependencies name, or in
-/// any stage a draw accesses in a subpass of a render pass (an older one
-/// and one of the current instance: `Checker::record_one`), sorted by
-/// stage. Stored inline: range
-/// entries are split, merged and copied constantly, and a heap allocation
-/// per entry dominated the checker's time.
+/// more in a stage a rendering instance's implicit dependencies name, or in
+/// any stage a draw accesses in a subpass of a render pass (older ones no
+/// other stands for, and one of the current instance:
+/// `Checker::record_one`), sorted by stage, and in program order within a
+/// stage. Up to [`Reads::ROOM`] are stored inline: range entries are
+/// split, merged and copied constantly, and a heap allocation per entry
+/// dominated the checker's time. More (older reads of many earlier render
+/// pass or rendering instances, ordered into incomparable stages, none
+/// standing for another) go to the checker's [`Spills`], copied on write
+/// as [`Writes`]' do: no two of them are folded into one, since no one
+/// value says what each of them is ordered before (a later barrier may
+/// chain with one and not the other), and a fold would find races the
+/// definition does not (review10's `fold-false-alarm`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Reads {
-    pub(crate) len: u8,
+    /// Up to [`Reads::ROOM`]: the number of inline records; [`SPILLED`]:
+    /// the records are the spill list whose index `items[0].node` holds.
+    len: u8,
     /// D1 emulation only: the stages the layer's `read_execution_barriers`
     /// still holds from reads a newer read in their stage replaced (the
     /// layer ORs every read's barriers into it and clears it only at the
@@ -157,6 +293,9 @@ pub(crate) struct Reads {
     pub(crate) replaced: StageSet,
     items: [Rec; Reads::ROOM],
 }
+
+/// [`Reads::len`] of reads stored in [`Spills`].
+const SPILLED: u8 = u8::MAX;
 
 /// How many stages a rendering instance's implicit dependencies name
 /// (`COLOR_ATTACHMENT_OUTPUT`, `EARLY_FRAGMENT_TESTS`,
@@ -168,28 +307,58 @@ const IMPLICIT_STAGES: usize = 3;
 /// stages after it), which include the implicit dependencies' (tested).
 const DRAW_STAGES: usize = 1 + Stage::GRAPHICS.len();
 
+/// Spilled lists are compared by identity (as [`Writes`]' are), which
+/// only ever keeps two equal entries apart.
 impl PartialEq for Reads {
     fn eq(&self, other: &Self) -> bool {
-        self.replaced == other.replaced && self.as_slice() == other.as_slice()
+        let n = if self.len == SPILLED { 1 } else { self.len as usize };
+        self.replaced == other.replaced && self.len == other.len && self.items[..n] == other.items[..n]
     }
 }
 
 impl Eq for Reads {}
 
 impl Reads {
-    /// Room for one read per device stage and a second in each stage a
-    /// draw accesses in (`Checker::record_one` keeps no more).
-    const ROOM: usize = Stage::ALL.len() - 1 + DRAW_STAGES;
+    /// Inline room for one read per device stage and a second in each
+    /// stage a draw accesses in (the shares, [`Reads::share`]); a stage
+    /// may take room another does not use. Past it the reads spill.
+    pub(crate) const ROOM: usize = Stage::ALL.len() - 1 + DRAW_STAGES;
 
-    pub(crate) fn as_slice(&self) -> &[Rec] {
-        &self.items[..self.len as usize]
+    /// The spill list index, if the records are spilled.
+    fn spilled(&self) -> Option<usize> {
+        (self.len == SPILLED).then_some(self.items[0].node as usize)
     }
-    pub(crate) fn iter(&self) -> std::slice::Iter<'_, Rec> {
-        self.as_slice().iter()
+
+    /// The records.
+    pub(crate) fn get<'a>(&'a self, spills: &'a Spills) -> &'a [Rec] {
+        match self.spilled() {
+            None => &self.items[..self.len as usize],
+            Some(i) => &spills[i],
+        }
     }
-    pub(crate) fn iter_mut(&mut self) -> std::slice::IterMut<'_, Rec> {
-        self.items[..self.len as usize].iter_mut()
+
+    /// Replaces the records (`replaced` stays).
+    fn set(&mut self, recs: &[Rec], spills: &mut Spills) {
+        if recs.len() <= Reads::ROOM {
+            self.items[..recs.len()].copy_from_slice(recs);
+            self.len = recs.len() as u8;
+        } else {
+            spills.push(recs.to_vec());
+            self.items[0] = Rec {
+                cmd: 0,
+                node: (spills.len() - 1) as u32,
+            };
+            self.len = SPILLED;
+        }
     }
+
+    /// Applies `f` to a copy of spilled records and stores the result.
+    fn edit_spilled(&mut self, spills: &mut Spills, f: impl FnOnce(&mut Vec<Rec>)) {
+        let mut v = self.get(spills).to_vec();
+        f(&mut v);
+        self.set(&v, spills);
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -198,38 +367,69 @@ impl Reads {
         self.replaced = StageSet::EMPTY;
     }
     /// Removes the read at `i`, shifting later reads down.
-    pub(crate) fn remove(&mut self, i: usize) {
+    pub(crate) fn remove(&mut self, i: usize, spills: &mut Spills) {
+        if self.spilled().is_some() {
+            return self.edit_spilled(spills, |v| {
+                v.remove(i);
+            });
+        }
         let n = self.len as usize;
         self.items.copy_within(i + 1..n, i);
         self.len -= 1;
     }
-    /// Inserts at `i`, shifting later reads up. The caller keeps one read
-    /// per stage, so the array never overflows.
-    pub(crate) fn insert(&mut self, i: usize, rec: Rec) {
+    /// Replaces the read at `i` by `rec`.
+    pub(crate) fn put(&mut self, i: usize, rec: Rec, spills: &mut Spills) {
+        if self.spilled().is_some() {
+            return self.edit_spilled(spills, |v| v[i] = rec);
+        }
+        self.items[..self.len as usize][i] = rec;
+    }
+    /// A stage's share of [`Reads::ROOM`]: one read for a device stage,
+    /// two for one a draw accesses in (an older one and one of the
+    /// current instance), none for the host (host reads are not kept).
+    /// The shares add up to the room.
+    #[cfg(test)]
+    pub(crate) fn share(s: Stage) -> usize {
+        let draw = s == Stage::DrawIndirect || Stage::GRAPHICS.contains(&s);
+        usize::from(s != Stage::Host) + usize::from(draw)
+    }
+
+    /// Inserts at `i`, shifting later reads up; spills when the inline
+    /// room is full.
+    pub(crate) fn insert(&mut self, i: usize, rec: Rec, spills: &mut Spills) {
         let n = self.len as usize;
+        if self.spilled().is_some() || n == Reads::ROOM {
+            return self.edit_spilled(spills, |v| v.insert(i, rec));
+        }
         self.items.copy_within(i..n, i + 1);
         self.items[i] = rec;
         self.len += 1;
     }
-}
 
-impl std::ops::Index<usize> for Reads {
-    type Output = Rec;
-    fn index(&self, i: usize) -> &Rec {
-        &self.as_slice()[i]
+    /// Gives the records, in order, the node ids `ids` yields.
+    pub(crate) fn renode(&mut self, spills: &mut Spills, ids: &mut impl Iterator<Item = u32>) {
+        let next = |r: &mut Rec| r.node = ids.next().expect("one value per record");
+        if self.spilled().is_some() {
+            return self.edit_spilled(spills, |v| v.iter_mut().for_each(next));
+        }
+        self.items[..self.len as usize].iter_mut().for_each(next);
     }
-}
 
-impl std::ops::IndexMut<usize> for Reads {
-    fn index_mut(&mut self, i: usize) -> &mut Rec {
-        &mut self.items[..self.len as usize][i]
+    /// Canonicalizes inline node ids (spilled lists are compared by
+    /// identity).
+    fn canonicalize(&mut self, nodes: &mut Nodes) {
+        if self.spilled().is_none() {
+            for r in self.items[..self.len as usize].iter_mut() {
+                r.node = nodes.find(r.node);
+            }
+        }
     }
 }
 
 /// The state of a byte range: the earlier writes and reads that a later
-/// access can still race with (see [`super::checker::Checker`] for why these suffice), at
-/// most one read per stage, sorted by stage. Writes are in program order;
-/// almost always there is one.
+/// access can still race with (see [`super::checker::Checker`] for why these suffice):
+/// reads sorted by stage ([`Reads`]), writes in program order; almost
+/// always there is one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct EntryState {
     pub(crate) writes: Writes,
@@ -242,7 +442,7 @@ impl EntryState {
         self.writes
             .get(spills)
             .iter()
-            .chain(self.reads.iter())
+            .chain(self.reads.get(spills))
             .copied()
             .collect()
     }
@@ -251,14 +451,22 @@ impl EntryState {
     /// compare equal.
     pub(crate) fn canonicalize(&mut self, nodes: &mut Nodes) {
         self.writes.canonicalize(nodes);
-        for r in self.reads.iter_mut() {
-            r.node = nodes.find(r.node);
-        }
+        self.reads.canonicalize(nodes);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// The room is the stages' shares.
+    #[test]
+    fn room_is_the_shares() {
+        let shares: usize = crate::vk::scope::Stage::ALL
+            .iter()
+            .map(|&s| super::Reads::share(s))
+            .sum();
+        assert_eq!(shares, super::Reads::ROOM);
+    }
+
     /// The reads' inline room for one older read per stage an implicit
     /// dependency names is that many stages.
     #[test]

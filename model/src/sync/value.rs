@@ -5,7 +5,9 @@
 //! write ordered after this read? does a later access conflict with this
 //! write?), and the same question for an image layout transition, which is
 //! ordered by its own barrier only ([`ordered_before_transition`]), with
-//! the value a transition starts with ([`SyncVal::transition`]).
+//! the value a transition starts with ([`SyncVal::transition`]), and
+//! the one way other commands' scopes hold a transition: through
+//! `ALL_COMMANDS` ([`all_commands`], [`ResolvedBarrier::of`]).
 //!
 //! Values are plain `Copy` data with no identity: the checker interns them
 //! ([`super::intern`]) and stores node ids. The laws the checker relies on
@@ -17,7 +19,10 @@
 
 use crate::ir::layout::{Layout, MemRange};
 use crate::ir::program::Barrier;
-use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::scope::{
+    access_scope, exact_scope, exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet,
+};
 
 /// How many subpasses of one render pass instance the checker keeps
 /// apart ([`SyncVal::tag`], [`SyncVal::ended_order`]): subpass k uses slot
@@ -28,8 +33,8 @@ use crate::vk::scope::{access_scope, exec_scope, Side, Stage, StageAccess, Stage
 pub(crate) const SUBPASS_SLOTS: usize = 4;
 
 /// [`SyncVal::tag`] of an access in no subpass scope: a layout
-/// transition (no scope holds it by stage), an access of an earlier
-/// subpass whose slot was reused, or the meet of two tags.
+/// transition (no scope holds it by stage) or an access of an earlier
+/// subpass whose slot was reused.
 pub(crate) const TAG_NONE: u8 = u8::MAX;
 
 /// Which accesses a barrier's first scopes hold by their stage
@@ -156,15 +161,96 @@ pub struct ResolvedBarrier {
     /// scopes hold only that subpass's accesses, so what it orders goes to
     /// the `local_` fields of [`SyncVal`], as an implicit dependency's.
     pub second_begun: bool,
+    /// A layout transition's write is available at the transition itself
+    /// ("writes performed by a layout transition are automatically made
+    /// available"), so this barrier makes it visible when its first
+    /// synchronization scope holds the transition ([`available_at_once`]).
+    /// `false`: only when its first access scope holds the write too
+    /// (`ALL_COMMANDS` with `MEMORY_WRITE`, [`first_access_scope`]): the
+    /// layers' reading (D28,
+    /// [`crate::Semantics::transition_write_needs_memory_write`]).
+    pub transition_at_once: bool,
+}
+
+/// Whether a synchronization scope holds every stage of the queue
+/// (`ALL_COMMANDS`; `BOTTOM_OF_PIPE` first, `TOP_OF_PIPE` second; or
+/// every stage named): then it holds the operations in no stage too, "all
+/// operations performed by all commands supported on the queue" (layout
+/// transitions, queue family release and acquire operations). A union of
+/// narrower scopes of several barriers is not one (`docs/semantics.md`,
+/// "Layout transitions and `ALL_COMMANDS`").
+pub(crate) fn all_commands(s: StageSet) -> bool {
+    s.0 & StageSet::ALL_DEVICE.0 == StageSet::ALL_DEVICE.0
+}
+
+/// The pseudo stage [`Stage::ImageLayoutTransition`] as a set. In a
+/// value's chain (`order`, `exec`): an `ALL_COMMANDS` second scope
+/// reached it, so every later layout transition is ordered after it
+/// ([`chain_scope`]). In a barrier's first synchronization scope: the
+/// barrier performs a transition, so its second half follows the
+/// transition and continues such a chain ([`ResolvedBarrier::of`]).
+const TRANSITION_STAGE: StageSet = StageSet(1 << Stage::ImageLayoutTransition as u32);
+
+/// A second synchronization scope as a value's chain keeps it: with
+/// [`TRANSITION_STAGE`] when the scope holds every stage
+/// ([`all_commands`]), so that a later layout transition, which no stage
+/// names, is ordered after what it ordered ([`ordered_before_transition`]),
+/// and its barrier's second half continues the chain. One barrier's scope
+/// alone sets it.
+fn chain_scope(second: StageSet) -> StageSet {
+    if all_commands(second) {
+        second.union(TRANSITION_STAGE)
+    } else {
+        second
+    }
+}
+
+/// Whether a write is available at the operation that performs it, so
+/// that a dependency whose first synchronization scope holds it makes it
+/// visible without its first access scope holding it: a queue family
+/// release or acquire operation's and a layout transition's ("writes
+/// performed by a layout transition are automatically made available";
+/// "writes performed by those operations are automatically made
+/// available"). For a transition, unless the barrier asks for its first
+/// access scope ([`ResolvedBarrier::transition_at_once`]).
+pub(crate) fn available_at_once(sa: StageAccess) -> bool {
+    sa.is_ownership_transfer() || sa.is_layout_transition()
+}
+
+/// The first access scope of a source (stage, access) mask pair, with a
+/// layout transition's write ([`StageAccess::ImageLayoutTransition`]) when
+/// the stage mask names every stage (`ALL_COMMANDS`: "all operations
+/// performed by all commands supported on the queue") and the access mask
+/// has `MEMORY_WRITE` ("all write accesses"; no other flag names a
+/// transition's write). The specification needs no access flag for it
+/// (the write is available at once, [`available_at_once`]); the layers
+/// since 1.4 hold it only so (D28,
+/// [`ResolvedBarrier::without_transition_at_once`]).
+fn first_access_scope(stages: PipelineStageFlags2, access: AccessFlags2) -> StageAccessSet {
+    let scope = access_scope(stages, access, Side::Src);
+    if access.contains(AccessFlags2::MEMORY_WRITE) && all_commands(exact_scope(stages)) {
+        scope.union(StageAccessSet::single(StageAccess::ImageLayoutTransition))
+    } else {
+        scope
+    }
 }
 
 impl ResolvedBarrier {
-    /// Computes a barrier's scopes and locates its range.
+    /// Computes a barrier's scopes and locates its range. One that performs
+    /// a layout transition has [`TRANSITION_STAGE`] in its first
+    /// synchronization scope: its second half happens after the
+    /// transition, so a chain that reached every later transition
+    /// continues into its second scopes.
     pub fn of(b: &Barrier, layout: &Layout) -> ResolvedBarrier {
+        let own = if b.transition {
+            TRANSITION_STAGE
+        } else {
+            StageSet::EMPTY
+        };
         ResolvedBarrier {
-            src_exec: exec_scope(b.src_stage_mask, Side::Src),
+            src_exec: exec_scope(b.src_stage_mask, Side::Src).union(own),
             dst_exec: exec_scope(b.dst_stage_mask, Side::Dst),
-            src_access: access_scope(b.src_stage_mask, b.src_access_mask, Side::Src),
+            src_access: first_access_scope(b.src_stage_mask, b.src_access_mask),
             dst_access: access_scope(b.dst_stage_mask, b.dst_access_mask, Side::Dst),
             range: b.region.map(|r| layout.at(r)),
             src_events: 0,
@@ -172,6 +258,50 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
+            transition_at_once: true,
+        }
+    }
+
+    /// Whether the first synchronization scope holds an access in `stage`
+    /// by its stage: a stage it names (expanded), or a layout transition
+    /// when it holds every stage ([`all_commands`]).
+    fn first_holds(&self, stage: Stage) -> bool {
+        if stage == Stage::ImageLayoutTransition {
+            all_commands(self.src_exec)
+        } else {
+            self.src_exec.contains(stage)
+        }
+    }
+
+    /// The barrier whose second half no chain through a layout
+    /// transition reaches: the layers' reading (D27,
+    /// [`crate::Semantics::transition_outside_all_commands_second`]).
+    pub(crate) fn without_transition_chain(self) -> Self {
+        ResolvedBarrier {
+            src_exec: StageSet(self.src_exec.0 & !TRANSITION_STAGE.0),
+            ..self
+        }
+    }
+
+    /// The barrier with no layout transition's write in its first access
+    /// scope, whatever its masks: the 1.3.239 layer's reading (D14,
+    /// [`crate::Semantics::transition_outside_all_commands_first`]).
+    pub(crate) fn without_transition_access(self) -> Self {
+        let t = StageAccessSet::single(StageAccess::ImageLayoutTransition);
+        ResolvedBarrier {
+            src_access: StageAccessSet(self.src_access.0 & !t.0),
+            ..self.without_transition_at_once()
+        }
+    }
+
+    /// The barrier that makes a layout transition's write available (and
+    /// visible) only when its first access scope holds it: the 1.4
+    /// layers' reading (D28,
+    /// [`crate::Semantics::transition_write_needs_memory_write`]).
+    pub(crate) fn without_transition_at_once(self) -> Self {
+        ResolvedBarrier {
+            transition_at_once: false,
+            ..self
         }
     }
 
@@ -207,6 +337,7 @@ impl ResolvedBarrier {
             local: Some(begin),
             first_in: FirstIn::All,
             second_begun: false,
+            transition_at_once: true,
         }
     }
 
@@ -214,11 +345,12 @@ impl ResolvedBarrier {
     /// slot `slot` (< 64): `b`'s first scopes, and as second scope only the
     /// event signal operation, which no stage names: the slot.
     pub fn event_set(b: &Barrier, layout: &Layout, slot: u32) -> ResolvedBarrier {
+        // A set performs no layout transition (its wait's barrier would).
         ResolvedBarrier {
             dst_exec: StageSet::EMPTY,
             dst_access: StageAccessSet::EMPTY,
             dst_events: 1u64 << slot,
-            ..ResolvedBarrier::of(b, layout)
+            ..ResolvedBarrier::of(b, layout).without_transition_chain()
         }
     }
 
@@ -240,6 +372,7 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
+            transition_at_once: true,
         }
     }
 
@@ -508,29 +641,6 @@ impl SyncVal {
         }
     }
 
-    /// A read ordered before no more than either of two reads of one
-    /// stage (every chain and event both have, the subpass marks both
-    /// have): what the checker keeps for both when it has no room for two
-    /// (conservative: it may find a race neither has, never miss one).
-    pub(crate) fn meet_read(self, other: SyncVal) -> SyncVal {
-        let and = |a: StageSet, b: StageSet| StageSet(a.0 & b.0);
-        let mut ended_order = self.ended_order;
-        for (k, o) in ended_order.iter_mut().enumerate() {
-            *o = and(*o, other.ended_order[k]);
-        }
-        SyncVal {
-            order: and(self.order, other.order),
-            local_order: and(self.local_order, other.local_order),
-            ended_order,
-            past_order: and(self.past_order, other.past_order),
-            events: self.events & other.events,
-            fenced: self.fenced && other.fenced,
-            submitted: self.submitted && other.submitted,
-            tag: if self.tag == other.tag { self.tag } else { TAG_NONE },
-            ..self
-        }
-    }
-
     /// Whether this read is at least as ordered as `other` in every way a
     /// later barrier or dependency can ask (its chains, its events, its
     /// subpass), so that `other`, of the same stage, stands for it.
@@ -580,8 +690,8 @@ impl SyncVal {
             };
         }
         SyncVal {
-            order: b.dst_exec,
-            exec: b.dst_exec,
+            order: chain_scope(b.dst_exec),
+            exec: chain_scope(b.dst_exec),
             visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
             host_pending: StageAccessSet(b.dst_access.0 & HOST_PAIRS.0),
             tag: if b.first_in == FirstIn::All { 0 } else { TAG_NONE },
@@ -594,8 +704,10 @@ impl SyncVal {
     /// both (barriers, submits, waits): `later` is ordered before no more
     /// than this write is, so it stands for this write, which the checker
     /// may drop. Every field only grows, and a barrier reaches a transition
-    /// only through its chain (no access scope holds it), which meets this
-    /// write's larger chain too, so the relation, once true, stays true.
+    /// through its chain, which meets this write's larger chain too, or
+    /// directly through a first scope that holds every stage, which holds
+    /// this write too (its tag is `later`'s or `later` has none), so the
+    /// relation, once true, stays true.
     /// A write that is neither a transition nor fenced is never covered: a
     /// later transition is ordered after `later` by submission order alone,
     /// but after such a write only by its own barrier.
@@ -668,13 +780,21 @@ impl SyncVal {
         // An event's signal operation, reached by this value, is in the
         // first scope of its wait's barriers.
         let by_event = this.events & b.src_events != 0;
+        // What the value's chain keeps of the second scope: with a later
+        // layout transition when it holds every stage, unless its second
+        // scope holds only the accesses of one subpass or instance.
+        let second = if b.local.is_some() || b.second_begun {
+            b.dst_exec
+        } else {
+            chain_scope(b.dst_exec)
+        };
         if self.sa.is_write() {
             // Executed before the barrier: the write's stage is in its first
             // synchronization scope, or a chain from it (an availability
             // chain is one too) meets it, or it precedes a signal operation
             // the barrier waits for.
             let stage = this.sa.stage();
-            let exec_in = (direct_ok && b.src_exec.contains(stage))
+            let exec_in = (direct_ok && b.first_holds(stage))
                 || this.exec.intersects(b.src_exec)
                 || this.order.intersects(b.src_exec)
                 || this.fenced
@@ -688,14 +808,16 @@ impl SyncVal {
             // A write completed by a fence wait is available in the device
             // domain before every barrier recorded after the wait (the wait,
             // then the barrier's submit), whatever its first scope.
+            // A write available at once (a layout transition's) needs only
+            // to be in the first synchronization scope, whatever the range.
             let chained = this.order.intersects(b.src_exec) || this.fenced || by_event;
-            let direct = in_range
-                && direct_ok
-                && b.src_access.contains(this.sa)
-                && (b.src_exec.contains(stage) || this.exec_events & b.src_events != 0);
+            let in_first = direct_ok && (b.first_holds(stage) || this.exec_events & b.src_events != 0);
+            let direct = in_first
+                && ((available_at_once(this.sa) && b.transition_at_once)
+                    || (in_range && b.src_access.contains(this.sa)));
             let exec = if exec_in {
                 Effect {
-                    exec: b.dst_exec,
+                    exec: second,
                     exec_events: b.dst_events,
                     ..Effect::NONE
                 }
@@ -709,7 +831,7 @@ impl SyncVal {
                     StageAccessSet::EMPTY
                 };
                 return Effect {
-                    order: b.dst_exec,
+                    order: second,
                     visible,
                     events: b.dst_events,
                     ..exec
@@ -722,7 +844,7 @@ impl SyncVal {
             || by_event;
         if in_scope {
             return Effect {
-                order: b.dst_exec,
+                order: second,
                 events: b.dst_events,
                 ..Effect::NONE
             };
@@ -868,7 +990,15 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
 /// with availability. A prior device read needs an execution dependency
 /// through `b`'s first synchronization scope. Host accesses come before
 /// the transition's submission; a fence wait completed everything
-/// submitted before it. Transitions are ordered among themselves: they
+/// submitted before it. A dependency of another command whose second
+/// synchronization scope holds every stage ([`all_commands`]) orders a
+/// prior access before the transition as well, the transition being one
+/// of "all operations performed by all commands supported on the queue"
+/// ([`chain_scope`]), unless `own_scopes_only` (D27: the layers' reading,
+/// [`crate::Semantics::transition_outside_all_commands_second`]); a
+/// first scope of a later one holds the transition's own write
+/// ([`ResolvedBarrier::of`]). Transitions are
+/// ordered among themselves: they
 /// "execute in their entirety in submission order, relative to other
 /// image layout transitions submitted to the same queue" (and are
 /// available, so visible, to each other); nothing else about that order
@@ -877,7 +1007,7 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
 /// dependencies from the subpass that ended only
 /// ([`ResolvedBarrier::first_in`]): a prior access of another is
 /// ordered before it through a chain only.
-pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier) -> bool {
+pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier, own_scopes_only: bool) -> bool {
     if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
         return true;
     }
@@ -887,10 +1017,14 @@ pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier) -> bool {
     } else {
         prior.order
     };
+    // An earlier `ALL_COMMANDS` second scope holds the transition: "all
+    // operations performed by all commands supported on the queue".
+    let after_all = !own_scopes_only && order.contains(Stage::ImageLayoutTransition);
+    let first = b.without_transition_chain().src_exec;
     if prior.sa.is_write() {
-        order.intersects(b.src_exec) || (direct && b.src_access.contains(prior.sa))
+        after_all || order.intersects(first) || (direct && b.src_access.contains(prior.sa))
     } else {
-        (direct && b.src_exec.contains(prior.sa.stage())) || order.intersects(b.src_exec)
+        after_all || (direct && first.contains(prior.sa.stage())) || order.intersects(first)
     }
 }
 

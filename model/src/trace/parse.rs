@@ -1771,7 +1771,7 @@ impl Parser {
                         "concurrent" => sharing = SharingMode::Concurrent,
                         "initial" => {
                             let l = line.next("an image layout")?;
-                            initial = Some(layout(&line, l)?);
+                            initial = Some((layout(&line, l)?, l.col));
                         }
                         "alias" => {
                             let o = line.next("the aliased buffer or pool")?;
@@ -1801,8 +1801,10 @@ impl Parser {
                 if sharing == SharingMode::Exclusive {
                     let _ = self.trace.program.set_sharing(id, sharing);
                 }
-                if let Some(l) = initial {
-                    let _ = self.trace.program.set_initial_layout(id, l);
+                if let Some((l, col)) = initial {
+                    if let Err(e) = self.trace.program.set_initial_layout(id, l) {
+                        return line.err(col, e.kind.to_string());
+                    }
                 }
                 self.names.insert(name, id);
                 self.trace.object_lines.push(no);
@@ -2130,7 +2132,11 @@ impl Parser {
                     let event = self.event(&line, *t)?;
                     let dependency = self.event_dependency(&line, *t, barrier_toks, *end)?;
                     let w = EventWait { event, dependency };
-                    if let Err(kind) = self.events.wait(ci, k, &w, t.text) {
+                    let program = &self.trace.program;
+                    if let Err(kind) = self
+                        .events
+                        .wait(ci, k, &w, t.text, |r| program.image_barrier(r).copied())
+                    {
                         return line.err(t.col, kind.to_string());
                     }
                     self.event_wait_toks.push(((ci, k), (no, t.col)));

@@ -258,13 +258,10 @@ impl Writer {
         while self.objects < stop.min(program.objects.len()) {
             let o = &program.objects[self.objects];
             if let Some(d) = program.image(ObjectId(self.objects as u32)) {
-                out.push_str(&image_declaration(program, &o.name, d));
-                if let ObjectKind::Buffer {
-                    alias: Some((other, off)),
-                } = o.kind
-                {
-                    let _ = write!(out, " alias {} {off}", program.obj(other).name);
-                }
+                out.push_str(&image_declaration(program, o, d));
+                out.push('\n');
+                self.objects += 1;
+                continue;
             } else {
                 match &o.kind {
                     ObjectKind::Buffer { alias: None } => {
@@ -306,21 +303,37 @@ impl Writer {
 
 /// A dependency info's barriers as in a `barrier` line, `; `-separated.
 /// An image barrier split into several byte ranges is written once, by
-/// its part 0.
+/// its part 0, with the union of its parts' masks: the parser gives every
+/// part the written masks, and a program whose parts differ (the planners
+/// keep them equal, `plan::transitions::unify_parts`) is printed with
+/// enough synchronization for each part, never with one part's alone.
 fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> String {
     let parts: Vec<String> = dep
         .barriers
         .iter()
         .filter(|b| b.image.is_none() || matches!(program.image_barrier_part(b), Some((_, 0))))
-        .map(|b| b.describe(program))
+        .map(|b| {
+            let mut u = *b;
+            if let Some(r) = b.image {
+                for x in dep.barriers.iter().filter(|x| x.image == Some(r)) {
+                    u.src_stage_mask |= x.src_stage_mask;
+                    u.src_access_mask |= x.src_access_mask;
+                    u.dst_stage_mask |= x.dst_stage_mask;
+                    u.dst_access_mask |= x.dst_access_mask;
+                }
+            }
+            u.describe(program)
+        })
         .collect();
     parts.join("; ")
 }
 
-/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear] [initial LAYOUT]`.
-fn image_declaration(_program: &Program, name: &str, d: &ImageDesc) -> String {
+/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear] [exclusive]
+/// [initial LAYOUT] [alias MEM OFFSET]`: the options in the order
+/// `docs/trace-format.md` lists them (the parser takes any order).
+fn image_declaration(program: &Program, o: &crate::ir::program::Object, d: &ImageDesc) -> String {
     let [w, h, z] = d.extent;
-    let mut s = format!("image {name} {} {w}x{h}", d.format);
+    let mut s = format!("image {} {} {w}x{h}", o.name, d.format);
     if z != 1 {
         let _ = write!(s, "x{z}");
     }
@@ -333,8 +346,17 @@ fn image_declaration(_program: &Program, name: &str, d: &ImageDesc) -> String {
     if d.tiling == Tiling::Linear {
         s.push_str(" linear");
     }
+    if o.sharing == SharingMode::Exclusive {
+        s.push_str(" exclusive");
+    }
     if d.initial != ImageLayout::UNDEFINED {
         let _ = write!(s, " initial {}", d.initial);
+    }
+    if let ObjectKind::Buffer {
+        alias: Some((other, off)),
+    } = o.kind
+    {
+        let _ = write!(s, " alias {} {off}", program.obj(other).name);
     }
     s
 }
@@ -625,14 +647,7 @@ pub fn render_pass_text(rp: &RenderPass) -> String {
         parts.push(t);
     }
     for d in &rp.dependencies {
-        let mut t = format!(
-            "dependency {}->{} {}:{} -> {}:{}",
-            d.src, d.dst, d.src_stage_mask, d.src_access_mask, d.dst_stage_mask, d.dst_access_mask
-        );
-        if d.by_region {
-            t.push_str(" by-region");
-        }
-        parts.push(t);
+        parts.push(format!("dependency {d}"));
     }
     format!("render-pass {} {}", rp.name, parts.join(" ; "))
 }

@@ -328,7 +328,7 @@ impl Queues {
             h.writes |= t.writes;
         }
         let checker = &mut self.checkers[q.0 as usize];
-        let b = online::before(checker, layout, form, index, acc);
+        let b = online::before(checker, layout, form, None, index, acc);
         checker.record(index, acc);
         needs.barriers.extend(b.barriers);
         needs.submit_and_wait = b.submit_wait;
@@ -356,7 +356,7 @@ impl Queues {
     ) -> Result<Needs, TrackerError> {
         let mut needs = Needs::default();
         for i in 0..self.queues.len() {
-            let b = online::before(&mut self.checkers[i], layout, form, index, acc);
+            let b = online::before(&mut self.checkers[i], layout, form, None, index, acc);
             self.checkers[i].record(index, acc);
             if b.barriers.is_empty() && !b.submit_wait {
                 continue;

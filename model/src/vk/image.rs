@@ -313,6 +313,34 @@ impl Format {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// Whether it is a color format.
+    pub(crate) fn is_color(self) -> bool {
+        self.aspect_mask().has(Aspect::Color)
+    }
+    /// For a color format with integer components, whether they are
+    /// signed (`SINT`) or unsigned (`UINT`); `None` for any other format.
+    /// Read from the table's Vulkan name, whose last part is the numeric
+    /// format by Vulkan's naming ("Format Definition": `UINT`, `SINT`,
+    /// `UNORM`, `SFLOAT`, ...), so [`FORMATS`] stays its one home.
+    pub(crate) fn integer(self) -> Option<Signedness> {
+        if !self.is_color() {
+            return None;
+        }
+        match self.name().rsplit('_').next() {
+            Some("SINT") => Some(Signedness::Signed),
+            Some("UINT") => Some(Signedness::Unsigned),
+            _ => None,
+        }
+    }
+}
+
+/// The signedness of an integer format's components ([`Format::integer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Signedness {
+    /// `SINT`.
+    Signed,
+    /// `UINT`.
+    Unsigned,
 }
 
 impl fmt::Display for Format {
@@ -391,6 +419,303 @@ impl ImageLayout {
                 | ImageLayout::STENCIL_READ_ONLY_OPTIMAL
                 | ImageLayout::READ_ONLY_OPTIMAL
         )
+    }
+}
+
+bitflags::bitflags! {
+    /// `VkImageUsageFlags` that an image layout's valid usage names; the
+    /// bit values are Vulkan's, so converting to `ash::vk::ImageUsageFlags`
+    /// is `from_raw(usage.bits())` (`vksync::ash::image_usage`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct ImageUsage: u32 {
+        /// `VK_IMAGE_USAGE_TRANSFER_SRC_BIT`.
+        const TRANSFER_SRC = 0x01;
+        /// `VK_IMAGE_USAGE_TRANSFER_DST_BIT`.
+        const TRANSFER_DST = 0x02;
+        /// `VK_IMAGE_USAGE_SAMPLED_BIT`.
+        const SAMPLED = 0x04;
+        /// `VK_IMAGE_USAGE_STORAGE_BIT`.
+        const STORAGE = 0x08;
+        /// `VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT`: color formats only.
+        const COLOR_ATTACHMENT = 0x10;
+        /// `VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT`: depth/stencil
+        /// formats only.
+        const DEPTH_STENCIL_ATTACHMENT = 0x20;
+        /// `VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT`.
+        const INPUT_ATTACHMENT = 0x80;
+    }
+}
+
+impl ImageUsage {
+    /// The usages an image of `format` can have at all, as far as the
+    /// format's kind decides ("Format Feature Properties": no color format
+    /// supports depth/stencil attachment use, no depth/stencil format color
+    /// attachment use); whether a device supports the rest is its format
+    /// features' business.
+    pub fn possible_for(format: Format) -> ImageUsage {
+        if format.aspect_mask().has(Aspect::Color) {
+            ImageUsage::all() - ImageUsage::DEPTH_STENCIL_ATTACHMENT
+        } else {
+            ImageUsage::all() - ImageUsage::COLOR_ATTACHMENT
+        }
+    }
+}
+
+/// What an image layout requires of the image in it: the usage an image
+/// must have been created with to be transitioned into or out of it (or
+/// ownership-transferred in it), and for the layouts only an image of one
+/// kind of format may be in, the kind and the render pass attachment rules
+/// on it. One row per layout with such a rule in [`LAYOUT_RULES`], the one
+/// table of these facts; image barriers, `initial` layouts, render pass
+/// attachment descriptions, rendering attachments and the runtime's image
+/// creation (through [`ImageLayout::usage_for`]) read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LayoutRule {
+    /// The layout.
+    pub(crate) layout: ImageLayout,
+    /// The `VkImageMemoryBarrier2` rule: the image must have been created
+    /// with at least one of these usages.
+    pub(crate) usage: ImageUsage,
+    /// That rule's VUID.
+    pub(crate) usage_vuid: &'static str,
+    /// `Some` for a layout only one kind of format may be in.
+    pub(crate) format: Option<FormatKindRule>,
+}
+
+/// The format half of a [`LayoutRule`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FormatKindRule {
+    /// It needs a color format (`true`) or a depth/stencil one.
+    pub(crate) color: bool,
+    /// The `VkAttachmentDescription2` rules on `initialLayout` and on
+    /// `finalLayout`: "if `format` is a color (depth/stencil) format,
+    /// `initialLayout` (`finalLayout`) must not be L".
+    pub(crate) attachment: (&'static str, &'static str),
+}
+
+/// A layout only an image of one kind of format may be in, read from
+/// [`LAYOUT_RULES`]: its valid usage requires a usage flag
+/// (`COLOR_ATTACHMENT`, `DEPTH_STENCIL_ATTACHMENT`) that only formats of
+/// that kind can have ([`ImageUsage::possible_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LayoutFormatRule {
+    /// The layout.
+    pub(crate) layout: ImageLayout,
+    /// It needs a color format (`true`) or a depth/stencil one.
+    pub(crate) color: bool,
+    /// The `VkImageMemoryBarrier2` rule (with a layout transition or an
+    /// ownership transfer), or `None` where that rule also accepts a usage
+    /// any format may have (`SAMPLED`, `INPUT_ATTACHMENT`: the read-only
+    /// depth-only and stencil-only layouts). Derived from the row's usage.
+    pub(crate) barrier: Option<&'static str>,
+    /// The `VkAttachmentDescription2` rules on `initialLayout` and on
+    /// `finalLayout`.
+    pub(crate) attachment: (&'static str, &'static str),
+}
+
+impl LayoutFormatRule {
+    /// Whether an image of `format` may be in the layout.
+    pub(crate) fn fits(&self, format: Format) -> bool {
+        format.aspect_mask().has(Aspect::Color) == self.color
+    }
+
+    /// The kind of format the layout needs, for messages.
+    pub(crate) fn needs(&self) -> &'static str {
+        if self.color {
+            "color"
+        } else {
+            "depth/stencil"
+        }
+    }
+}
+
+/// See [`LayoutRule`]. The usage VUIDs are
+/// VUID-VkImageMemoryBarrier2-oldLayout-01208 and its siblings: "If
+/// `srcQueueFamilyIndex` and `dstQueueFamilyIndex` define a queue family
+/// ownership transfer or `oldLayout` and `newLayout` define an image layout
+/// transition, and `oldLayout` or `newLayout` is L then `image` must have
+/// been created with [at least one of] U". `UNDEFINED`, `GENERAL`,
+/// `PREINITIALIZED` and `PRESENT_SRC_KHR` have no such rule.
+pub(crate) const LAYOUT_RULES: &[LayoutRule] = {
+    use ImageLayout as L;
+    use ImageUsage as U;
+    const fn rule(
+        layout: ImageLayout,
+        usage: ImageUsage,
+        usage_vuid: &'static str,
+        format: Option<FormatKindRule>,
+    ) -> LayoutRule {
+        LayoutRule {
+            layout,
+            usage,
+            usage_vuid,
+            format,
+        }
+    }
+    const fn kind(color: bool, attachment: (&'static str, &'static str)) -> Option<FormatKindRule> {
+        Some(FormatKindRule { color, attachment })
+    }
+    const DS_03280: (&str, &str) = (
+        "VUID-VkAttachmentDescription2-format-03280",
+        "VUID-VkAttachmentDescription2-format-03282",
+    );
+    const DS_06487: (&str, &str) = (
+        "VUID-VkAttachmentDescription2-format-06487",
+        "VUID-VkAttachmentDescription2-format-06488",
+    );
+    const DS_03286: (&str, &str) = (
+        "VUID-VkAttachmentDescription2-format-03286",
+        "VUID-VkAttachmentDescription2-format-03287",
+    );
+    const DS: ImageUsage = U::DEPTH_STENCIL_ATTACHMENT;
+    // The read-only depth-only and stencil-only layouts and
+    // READ_ONLY_OPTIMAL: "at least one of DEPTH_STENCIL_ATTACHMENT,
+    // SAMPLED, or INPUT_ATTACHMENT".
+    const DS_READ: ImageUsage = U::DEPTH_STENCIL_ATTACHMENT
+        .union(U::SAMPLED)
+        .union(U::INPUT_ATTACHMENT);
+    &[
+        rule(
+            L::COLOR_ATTACHMENT_OPTIMAL,
+            U::COLOR_ATTACHMENT,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01208",
+            kind(
+                true,
+                (
+                    "VUID-VkAttachmentDescription2-format-03281",
+                    "VUID-VkAttachmentDescription2-format-03283",
+                ),
+            ),
+        ),
+        rule(
+            L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01209",
+            kind(false, DS_03280),
+        ),
+        rule(
+            L::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01210",
+            kind(false, DS_03280),
+        ),
+        rule(
+            L::SHADER_READ_ONLY_OPTIMAL,
+            U::SAMPLED.union(U::INPUT_ATTACHMENT),
+            "VUID-VkImageMemoryBarrier2-oldLayout-01211",
+            None,
+        ),
+        rule(
+            L::TRANSFER_SRC_OPTIMAL,
+            U::TRANSFER_SRC,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01212",
+            None,
+        ),
+        rule(
+            L::TRANSFER_DST_OPTIMAL,
+            U::TRANSFER_DST,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01213",
+            None,
+        ),
+        rule(
+            L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01658",
+            kind(false, DS_06487),
+        ),
+        rule(
+            L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-oldLayout-01659",
+            kind(false, DS_06487),
+        ),
+        rule(
+            L::DEPTH_ATTACHMENT_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04066",
+            kind(false, DS_03286),
+        ),
+        rule(
+            L::DEPTH_READ_ONLY_OPTIMAL,
+            DS_READ,
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04065",
+            kind(false, DS_03286),
+        ),
+        rule(
+            L::STENCIL_ATTACHMENT_OPTIMAL,
+            DS,
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04068",
+            kind(false, DS_03286),
+        ),
+        rule(
+            L::STENCIL_READ_ONLY_OPTIMAL,
+            DS_READ,
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04067",
+            kind(false, DS_03286),
+        ),
+        rule(
+            L::ATTACHMENT_OPTIMAL,
+            U::COLOR_ATTACHMENT.union(U::DEPTH_STENCIL_ATTACHMENT),
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-03938",
+            None,
+        ),
+        rule(
+            L::READ_ONLY_OPTIMAL,
+            DS_READ,
+            "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-03939",
+            None,
+        ),
+    ]
+};
+
+impl ImageLayout {
+    /// The row of [`LAYOUT_RULES`] on this layout, if any.
+    pub(crate) fn rule(self) -> Option<&'static LayoutRule> {
+        LAYOUT_RULES.iter().find(|r| r.layout == self)
+    }
+
+    /// The format rule of this layout, if only one kind of format may be
+    /// in it. Its barrier VUID is the usage rule's where every usage that
+    /// rule accepts is one only that kind of format can have.
+    pub(crate) fn format_rule(self) -> Option<LayoutFormatRule> {
+        let r = self.rule()?;
+        let k = r.format?;
+        let kind_only = if k.color {
+            ImageUsage::COLOR_ATTACHMENT
+        } else {
+            ImageUsage::DEPTH_STENCIL_ATTACHMENT
+        };
+        Some(LayoutFormatRule {
+            layout: self,
+            color: k.color,
+            barrier: kind_only.contains(r.usage).then_some(r.usage_vuid),
+            attachment: k.attachment,
+        })
+    }
+
+    /// The usages an image must have at least one of to be transitioned
+    /// into or out of this layout (empty: no rule), with the rule's VUID
+    /// (VUID-VkImageMemoryBarrier2-oldLayout-01208 and its siblings).
+    pub fn required_usage(self) -> Option<(ImageUsage, &'static str)> {
+        self.rule().map(|r| (r.usage, r.usage_vuid))
+    }
+
+    /// The usage to create an image of `format` with so that it may be in
+    /// this layout, given the usage `have` it already needs: empty when
+    /// `have` already meets the layout's rule, else the lowest usage bit
+    /// of the rule that `format` can have ([`ImageUsage::possible_for`];
+    /// for `ATTACHMENT_OPTIMAL` the attachment usage of the format's kind).
+    /// Empty, too, where no usage of the rule fits the format: the model's
+    /// layout rules refuse such a program before anything is created.
+    pub fn usage_for(self, format: Format, have: ImageUsage) -> ImageUsage {
+        let Some(r) = self.rule() else {
+            return ImageUsage::empty();
+        };
+        if r.usage.intersects(have) {
+            return ImageUsage::empty();
+        }
+        let fit = r.usage & ImageUsage::possible_for(format);
+        ImageUsage::from_bits_truncate(fit.bits() & fit.bits().wrapping_neg())
     }
 }
 

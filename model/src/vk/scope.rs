@@ -23,8 +23,10 @@
 //! write an image layout transition performs, in the pseudo stage
 //! [`Stage::ImageLayoutTransition`] (named as the validation layer names
 //! its `SYNC_IMAGE_LAYOUT_TRANSITION` usage). No stage or access mask names
-//! it, so no scope computed here ever holds it: a transition is ordered by
-//! its own barrier only (`docs/semantics.md`, "Image layout transitions").
+//! it, so no scope computed here ever holds it: its own barrier orders a
+//! transition, and other commands' scopes hold it only through
+//! `ALL_COMMANDS`, which `crate::sync::value` adds (`docs/semantics.md`,
+//! "Layout transitions and `ALL_COMMANDS`").
 
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use std::fmt;

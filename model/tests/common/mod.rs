@@ -79,3 +79,29 @@ pub fn keys(
         })
         .collect()
 }
+
+/// A timeline chain through `n` queues (`queues-N` of
+/// `scripts/issue27-audit.sh` and `scripts/queue-traces.py`): queue `i`
+/// fills its buffer, copies it into a shared one, and waits for value `i`
+/// and signals `i + 1`; the host waits for the last. The scaling and
+/// memory suites' one generator of it.
+pub fn queue_chain(n: usize) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::from("semaphore t timeline\nbuffer shared 256\n");
+    for i in 0..n {
+        let _ = writeln!(t, "queue q{i}\nbuffer b{i} 256");
+    }
+    for i in 0..n {
+        let _ = writeln!(
+            t,
+            "fill b{i}[0..256] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy b{i}[0..256] -> shared[0..256]"
+        );
+        if i > 0 {
+            let _ = writeln!(t, "submit q{i} wait t:{i}@ALL_COMMANDS signal t:{}", i + 1);
+        } else {
+            let _ = writeln!(t, "submit q{i} signal t:1");
+        }
+    }
+    let _ = writeln!(t, "host-wait t {n}");
+    t
+}
