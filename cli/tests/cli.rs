@@ -1918,6 +1918,34 @@ fn a_transition_read_on_another_queue_gets_a_working_semaphore_fix() {
         Some(&rp((" signal s@ALL_COMMANDS", " wait s@ALL_COMMANDS"))),
     );
     assert_eq!(code, 0, "{out}{err}");
+    // A batch that waits for a signal submitted after it (the eleventh
+    // session's `race-fix-against-execution-order.trace`): the copy runs
+    // after the transition, so the race is named in that order, a read
+    // after write, and its fix signals on the transition's queue (in trace
+    // order it made `qa` wait for `qb`, which waits for `qa`: a program
+    // that never completes). The signal already there, in ALL_COMMANDS,
+    // makes it clean.
+    let waiting_first = |signal: &str| {
+        format!(
+            "queue qa\nqueue qb\nsemaphore t timeline\nimage im R32_UINT 8x8\nbuffer b 256\n\
+             copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> b imageSubresource=COLOR:0:0 imageExtent=8,8,1\n\
+             submit qb wait t:1@ALL_COMMANDS\n\
+             barrier NONE:NONE -> NONE:NONE im COLOR:0:0 UNDEFINED->TRANSFER_SRC_OPTIMAL\n\
+             submit qa signal t:1@{signal}\nwait\n"
+        )
+    };
+    let (code, out, err) = vksync(&["check", "-"], Some(&waiting_first("COPY")));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("-:6: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads im[COLOR:0:0] "),
+        "{out}"
+    );
+    assert!(
+        out.contains("previously written at line 8 by vkCmdPipelineBarrier2 layout transition (IMAGE_LAYOUT_TRANSITION); fix: signal a semaphore in stage ALL_COMMANDS after line 8 on queue `qa` and wait for it in stage COPY on queue `qb`\n"),
+        "{out}"
+    );
+    let (code, out, err) = vksync(&["check", "-"], Some(&waiting_first("ALL_COMMANDS")));
+    assert_eq!(code, 0, "{out}{err}");
 }
 
 /// Inside one subpass the definitional semantics' fix is the fast

@@ -168,6 +168,20 @@ impl Hazard {
     pub fn fix_text_at(&self, program: &Program, lines: &[usize]) -> String {
         let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
         if host(self.prior) && !host(self.current) {
+            // A queue submission makes host writes available to the
+            // device ("Host Write Ordering Guarantees"); a host signal
+            // orders execution only (enough after a host read), so after
+            // one a barrier from HOST:HOST_WRITE does it, which a wait in
+            // ALL_COMMANDS reaches (HOST is no device stage).
+            if self.prior.is_write() {
+                return format!(
+                    "submit the later command's batch after the host write, or have it wait \
+                     (`wait SEM@ALL_COMMANDS`) for a host-signal made after it and record `barrier HOST:HOST_WRITE \
+                     -> {}:{}` before the command",
+                    self.current.stage().flag(),
+                    self.current.access()
+                );
+            }
             return format!(
                 "submit the later command's batch after the host access, or have it wait (`wait SEM@{}`) for a \
                  host-signal made after it",

@@ -1037,10 +1037,12 @@ fn layouts_follow_the_order_the_waits_guarantee() {
         ),
         (
             // The batch order holds, the layout too; the transition is in
-            // no stage COPY names, so the signal does not order it.
+            // no stage COPY names, so the signal does not order it. The
+            // race is named in execution order: the copy, whose batch
+            // waits, runs after the transition.
             "the signal in COPY only: the layout holds, the transition races the copy",
             format!("{copy}\nsubmit qb wait t:1@ALL_COMMANDS\n{to_src}\nsubmit qa signal t:1@COPY\nwait"),
-            Ok(&["L13 WRITE_AFTER_READ bytes 0..1024 after L11"]),
+            Ok(&["L11 READ_AFTER_WRITE bytes 0..1024 after L13"]),
         ),
         (
             // "Semaphore Waiting": a binary wait needs a signal submitted

@@ -225,12 +225,13 @@ fn host_signals_and_waits_of_timeline_semaphores() {
         "copy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY\nhost-read b[0..64]\nhost-signal t 1",
         &[],
     );
-    // A race's kind is named after the trace's order (the copy's write
-    // comes first in the trace), though the read would run first.
+    // A race is named in execution order: the host read runs first (the
+    // copy's batch waits for the host signal after it), though the copy
+    // comes first in the trace.
     race_case(
         "the device wait misses the writer's stage",
         "copy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COMPUTE_SHADER\nhost-read b[0..64]\nhost-signal t 1",
-        &["L12 READ_AFTER_WRITE b[0..64] after L10"],
+        &["L10 WRITE_AFTER_READ b[0..64] after L12"],
     );
     race_case(
         "host-wait after a device signal, barrier to the host",
@@ -654,17 +655,17 @@ fn a_submit_makes_writes_visible_to_its_own_queue_from_its_batch_on() {
         (
             "p1: a submit to another queue after the host write",
             "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nsubmit qb\nhost-signal t 1",
-            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+            &["L10 READ_AFTER_WRITE a[0..64] after L12"],
         ),
         (
             "p1 control: no submit after the host write",
             "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nhost-signal t 1",
-            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+            &["L10 READ_AFTER_WRITE a[0..64] after L12"],
         ),
         (
             "p1: a submit of a later batch of the same queue after the host write",
             "copy a[0..64] -> b[0..64]\nsubmit qa wait t:1@COPY\nhost-write a[0..64] 5\nsubmit qa\nhost-signal t 1",
-            &["L12 WRITE_AFTER_READ a[0..64] after L10"],
+            &["L10 READ_AFTER_WRITE a[0..64] after L12"],
         ),
         (
             "p1 control: the reader's own submit after the host write",

@@ -664,6 +664,18 @@ fn image_layout_transitions() {
         ("an ALL_COMMANDS:MEMORY_WRITE barrier after ALL_COMMANDS:NONE makes it visible too",
          "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:NONE\nbarrier ALL_COMMANDS:MEMORY_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]",
          &[], None),
+        // What the transition's barrier ordered before the transition is
+        // before what such a first scope orders after it (a fresh
+        // spec_differential seed: the fast checker missed the chain).
+        ("...and so is a write the transition's barrier made available",
+         "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> CLEAR:TRANSFER_WRITE\nfill a[0..64] 2",
+         &[], None),
+        ("...through BOTTOM_OF_PIPE and a chain, as the seed had it",
+         "fill a[0..64] 1\nbarrier ALL_COMMANDS:MEMORY_WRITE -> HOST:NONE a[0..64] transition\nbarrier BOTTOM_OF_PIPE:NONE -> COMPUTE_SHADER|COPY:NONE\nbarrier COMPUTE_SHADER|COPY:SHADER_READ -> ALL_COMMANDS:TRANSFER_WRITE\ncopy b[0..64] -> a[0..64]",
+         &[], None),
+        ("...but a narrower first scope holds neither",
+         "fill a[0..64] 1\nbarrier CLEAR:TRANSFER_WRITE -> HOST:NONE a[0..64] transition\nbarrier COMPUTE_SHADER:NONE -> CLEAR:TRANSFER_WRITE\nfill a[0..64] 2",
+         &["L7 WRITE_AFTER_WRITE a[0..64] after L4", "L7 WRITE_AFTER_WRITE a[0..64] after L5"], None),
         // The second scope, symmetrically: an earlier barrier whose second
         // scope is ALL_COMMANDS holds a later transition, so what it
         // ordered (made available) is before it, whatever the transition

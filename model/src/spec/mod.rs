@@ -94,7 +94,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// A data race between two accesses of one cell of memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Race {
-    /// The later access's command (in program order).
+    /// The later access's command in execution order: program order, but
+    /// for a batch that waits for a signal submitted after it, which runs
+    /// after that signal's batch (`steps_after_signals`).
     pub command: usize,
     /// The kind, named after the later access and the earlier one.
     pub kind: HazardKind,
@@ -174,6 +176,7 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
         }
     }
     let mut found: Vec<Race> = Vec::new();
+    let later_first = SignalledFirst::of(program);
     // The relation each cell's accesses see (`Order::for_cell`), one per
     // set of implicit dependencies of rendering instances left out.
     let mut views: BTreeMap<Vec<usize>, Option<Order>> = BTreeMap::new();
@@ -212,6 +215,12 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     // earlier one.
                     let reversed = location_ordered(order, y, x, mem, cell, reading);
                     if !reversed && !location_ordered(order, x, y, mem, cell, reading) {
+                        // Named in execution order: a batch that waits for
+                        // a signal submitted after it runs after that
+                        // signal's batch, so its access is the later one
+                        // (and a fix naming the pair in trace order would
+                        // make the signaller wait for the waiter).
+                        let (x, y) = if later_first.flips(x.command, y.command) { (*y, *x) } else { (*x, *y) };
                         found.push(Race {
                             command: y.command,
                             kind: match (x.write, y.write) {
@@ -231,6 +240,48 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
         }
     }
     merge(found)
+}
+
+/// Which pairs of commands run in the other order than the trace's: those
+/// the batches moved after the signals they wait for put the other way
+/// round (`crate::ir::execution::steps_after_signals`). Empty, and free to
+/// ask, for a program whose every wait follows its signal.
+struct SignalledFirst {
+    /// Per command, its place in the trace's execution order and in the
+    /// order the waits guarantee; `None` when the two orders are one.
+    places: Option<(Vec<usize>, Vec<usize>)>,
+}
+
+impl SignalledFirst {
+    fn of(program: &Program) -> SignalledFirst {
+        let as_written = crate::ir::execution::order(program);
+        let waited = crate::ir::execution::order_after_signals(program);
+        if as_written == waited {
+            return SignalledFirst { places: None };
+        }
+        let place = |order: Vec<usize>| {
+            let mut at = vec![usize::MAX; program.commands.len()];
+            for (k, c) in order.into_iter().enumerate() {
+                if let Some(slot) = at.get_mut(c) {
+                    *slot = k;
+                }
+            }
+            at
+        };
+        SignalledFirst {
+            places: Some((place(as_written), place(waited))),
+        }
+    }
+
+    /// Whether commands `x` and `y` run in the other order than the trace
+    /// runs them.
+    fn flips(&self, x: usize, y: usize) -> bool {
+        let Some((written, waited)) = &self.places else {
+            return false;
+        };
+        let before = |at: &Vec<usize>| at.get(x) < at.get(y);
+        x != y && before(written) != before(waited)
+    }
 }
 
 /// Merges races that differ only in adjacent ranges.

@@ -292,14 +292,14 @@ fn queue_and_host() {
             name: "host write before the host signal: no barrier, only the submit before it",
             body: "semaphore t timeline\ncopy a[0..64] -> b[0..64]\n\
                    submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
-            model: &["L7 WRITE_AFTER_READ [0..64] after L5"],
+            model: &["L5 READ_AFTER_WRITE [0..64] after L7"],
             layer: None,
         },
         Case {
             name: "host write before the host signal: the barrier's range misses it",
             body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ a[64..128]\ncopy a[0..64] -> b[0..64]\n\
                    submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
-            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            model: &["L6 READ_AFTER_WRITE [0..64] after L8"],
             layer: None,
         },
         Case {
@@ -309,7 +309,7 @@ fn queue_and_host() {
             name: "host write before the host signal: a wait in COPY only does not reach the barrier",
             body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n\
                    submit wait t:1@COPY\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
-            model: &["L8 WRITE_AFTER_READ [0..64] after L6"],
+            model: &["L6 READ_AFTER_WRITE [0..64] after L8"],
             layer: None,
         },
         Case {
@@ -319,7 +319,7 @@ fn queue_and_host() {
             body: "semaphore t timeline\nbarrier HOST:HOST_WRITE -> CLEAR:NONE\nfill a[0..64] 1\n\
                    submit wait t:1@ALL_COMMANDS\nhost-write a[0..64] 5\nhost-signal t 1\nwait",
             model: &[],
-            layer: Some(&["L8 WRITE_AFTER_WRITE [0..64] after L6"]),
+            layer: Some(&["L6 WRITE_AFTER_WRITE [0..64] after L8"]),
         },
         Case {
             name: "host read: barrier to HOST_READ, submit, wait",

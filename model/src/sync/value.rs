@@ -205,6 +205,22 @@ fn chain_scope(second: StageSet) -> StageSet {
     }
 }
 
+/// In a value's chain (`order`, `exec`): the value is ordered before a
+/// layout transition a barrier performed after the value (that barrier's
+/// first scope held it; "happens-after the availability operations"), so
+/// a later first synchronization scope that holds every stage, which holds
+/// that transition ([`all_commands`]), holds the value too. Not
+/// [`TRANSITION_STAGE`]: a later transition is not ordered after the
+/// value by the first one (transitions keep submission order among
+/// themselves, which orders nothing else). A bit of no stage.
+const PERFORMED_TRANSITION: StageSet = StageSet(1 << 31);
+
+/// Whether barrier `b` performs a layout transition: its first
+/// synchronization scope has [`TRANSITION_STAGE`] ([`ResolvedBarrier::of`]).
+fn performs_transition(b: &ResolvedBarrier) -> bool {
+    b.src_exec.intersects(TRANSITION_STAGE)
+}
+
 /// Whether a write is available at the operation that performs it, so
 /// that a dependency whose first synchronization scope holds it makes it
 /// visible without its first access scope holding it: a queue family
@@ -788,6 +804,21 @@ impl SyncVal {
         } else {
             chain_scope(b.dst_exec)
         };
+        // What the value's chain keeps when the barrier's first scope holds
+        // it: the second scope, and, when the barrier performs a layout
+        // transition (which happens after its first scope), that
+        // transition ([`PERFORMED_TRANSITION`]).
+        let second_after = if performs_transition(b) && b.local.is_none() && !b.second_begun {
+            second.union(PERFORMED_TRANSITION)
+        } else {
+            second
+        };
+        // A chain meets the barrier's first scope: by a stage, or through
+        // a layout transition performed since, when the first scope holds
+        // every stage (and so that transition).
+        let meets = |chain: StageSet| {
+            chain.intersects(b.src_exec) || (chain.intersects(PERFORMED_TRANSITION) && all_commands(b.src_exec))
+        };
         if self.sa.is_write() {
             // Executed before the barrier: the write's stage is in its first
             // synchronization scope, or a chain from it (an availability
@@ -795,8 +826,8 @@ impl SyncVal {
             // the barrier waits for.
             let stage = this.sa.stage();
             let exec_in = (direct_ok && b.first_holds(stage))
-                || this.exec.intersects(b.src_exec)
-                || this.order.intersects(b.src_exec)
+                || meets(this.exec)
+                || meets(this.order)
                 || this.fenced
                 || (this.exec_events | this.events) & b.src_events != 0;
             // Chained: an earlier barrier already made the write available
@@ -810,14 +841,14 @@ impl SyncVal {
             // then the barrier's submit), whatever its first scope.
             // A write available at once (a layout transition's) needs only
             // to be in the first synchronization scope, whatever the range.
-            let chained = this.order.intersects(b.src_exec) || this.fenced || by_event;
+            let chained = meets(this.order) || this.fenced || by_event;
             let in_first = direct_ok && (b.first_holds(stage) || this.exec_events & b.src_events != 0);
             let direct = in_first
                 && ((available_at_once(this.sa) && b.transition_at_once)
                     || (in_range && b.src_access.contains(this.sa)));
             let exec = if exec_in {
                 Effect {
-                    exec: second,
+                    exec: second_after,
                     exec_events: b.dst_events,
                     ..Effect::NONE
                 }
@@ -831,7 +862,7 @@ impl SyncVal {
                     StageAccessSet::EMPTY
                 };
                 return Effect {
-                    order: second,
+                    order: second_after,
                     visible,
                     events: b.dst_events,
                     ..exec
@@ -839,12 +870,10 @@ impl SyncVal {
             }
             return exec;
         }
-        let in_scope = (direct_ok && b.src_exec.contains(this.sa.stage()))
-            || this.order.intersects(b.src_exec)
-            || by_event;
+        let in_scope = (direct_ok && b.src_exec.contains(this.sa.stage())) || meets(this.order) || by_event;
         if in_scope {
             return Effect {
-                order: second,
+                order: second_after,
                 events: b.dst_events,
                 ..Effect::NONE
             };
