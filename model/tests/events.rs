@@ -373,6 +373,25 @@ fn more_than_64_live_event_sets_are_checked() {
     );
     let want = format!("L{} READ_AFTER_WRITE a[0..256] after L{first}", first + 2);
     case("a write after the 70th set", &unordered, &[want.as_str()]);
+    // A layout transition's write is available at once, so a
+    // `vkCmdSetEvent` in ALL_COMMANDS (which holds the transition) takes
+    // it to the wait, which makes it visible (a fresh spec_differential
+    // seed: the walk took a write to the signal only through an earlier
+    // availability operation).
+    let transition = format!(
+        "{decl}event t\n{sets}barrier NONE:NONE -> HOST:NONE a[0..64] transition\nset-event1 t ALL_COMMANDS\n\
+         wait-events1 t ALL_COMMANDS:SHADER_READ -> ALL_COMMANDS:SHADER_READ\ndispatch k read a[0..64] write b[0..64]\n"
+    );
+    case(
+        "a transition's write through a sync-1 set in ALL_COMMANDS",
+        &transition,
+        &[],
+    );
+    let narrower = transition
+        .replace("set-event1 t ALL_COMMANDS", "set-event1 t COMPUTE_SHADER")
+        .replace("t ALL_COMMANDS:SHADER_READ ->", "t COMPUTE_SHADER:SHADER_READ ->");
+    let want = format!("L{} READ_AFTER_WRITE a[0..64] after L{}", first + 4, first + 1);
+    case("...not in a narrower one", &narrower, &[want.as_str()]);
 }
 
 #[test]

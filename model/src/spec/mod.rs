@@ -220,7 +220,11 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                         // signal's batch, so its access is the later one
                         // (and a fix naming the pair in trace order would
                         // make the signaller wait for the waiter).
-                        let (x, y) = if later_first.flips(x.command, y.command) { (*y, *x) } else { (*x, *y) };
+                        let (x, y) = if later_first.flips(x.command, y.command) {
+                            (*y, *x)
+                        } else {
+                            (*x, *y)
+                        };
                         found.push(Race {
                             command: y.command,
                             kind: match (x.write, y.write) {

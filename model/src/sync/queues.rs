@@ -552,15 +552,18 @@ impl Rec {
     /// `first`, whose signal operation is slot `slot`: an execution
     /// dependency into the signal, with no access scope ("it does not
     /// define an access scope"), so a write gains the slot in `a` only
-    /// through an earlier availability operation chained into it.
+    /// through an earlier availability operation chained into it, or when
+    /// it is available at once (a layout transition's or a release's)
+    /// and in the scope.
     fn event_set1_effect(&mut self, old: &Rec, q: usize, first: StageSet, slot: u32) {
-        if old.directly_in(q, first) || old.e.reaches_dep(q, first) {
+        let direct = old.directly_in(q, first);
+        if direct || old.e.reaches_dep(q, first) {
             self.e.add_event(slot);
         }
         if !old.sa.is_write() {
             return;
         }
-        if old.a.reaches_dep(q, first) {
+        if old.a.reaches_dep(q, first) || (direct && available_at_once(old.sa)) {
             self.a.add_event(slot);
         }
         if old.h.reaches_dep(q, first) {

@@ -817,7 +817,8 @@ impl SyncVal {
         // a layout transition performed since, when the first scope holds
         // every stage (and so that transition).
         let meets = |chain: StageSet| {
-            chain.intersects(b.src_exec) || (chain.intersects(PERFORMED_TRANSITION) && all_commands(b.src_exec))
+            chain.intersects(b.src_exec)
+                || (chain.intersects(PERFORMED_TRANSITION) && all_commands(b.src_exec))
         };
         if self.sa.is_write() {
             // Executed before the barrier: the write's stage is in its first
