@@ -1130,36 +1130,55 @@ fn render_pass_errors() {
 
 /// The dependency clauses of a planned program's first render pass, as the
 /// trace writes them, after checking that the plan of every planner that
-/// must be race-free is, under the fast checker and the definitional
+/// must be race-free is (the offline, online and conservative planners,
+/// `--schedule`, and `--async-compute` with the offline and the online
+/// planner inside each queue), under the fast checker and the definitional
 /// semantics, and that all of them amend the declaration alike (the
 /// amendment comes before the planner: `vksync::plan::plan`).
 fn planned_dependencies(text: &str) -> Vec<String> {
-    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    use vksync::plan::{
+        plan, plan_async_compute, schedule, PlanOptions, PlannerKind, QueuePlanOptions, ScheduleOptions,
+    };
     let t = trace::parse(text).unwrap();
-    let mut seen: Option<Vec<String>> = None;
+    let mut plans = Vec::new();
     for planner in [
         PlannerKind::Offline,
         PlannerKind::Online,
         PlannerKind::Conservative,
     ] {
-        let q = plan(&t.program, PlanOptions::new(planner))
-            .unwrap_or_else(|e| panic!("{planner:?}: {e}\n{text}"));
-        let printed = trace::print(&q.program);
-        assert_eq!(check(&q.program).unwrap(), vec![], "{planner:?}:\n{printed}");
+        let q = plan(&t.program, PlanOptions::new(planner)).map_err(|e| e.to_string());
+        plans.push((format!("{planner:?}"), q.map(|q| q.program)));
+    }
+    plans.push((
+        "schedule".to_string(),
+        schedule(&t.program, ScheduleOptions::default())
+            .map(|s| s.plan.program)
+            .map_err(|e| e.to_string()),
+    ));
+    for planner in [PlannerKind::Offline, PlannerKind::Online] {
+        let q = plan_async_compute(&t.program, QueuePlanOptions::new(PlanOptions::new(planner)))
+            .map_err(|e| e.to_string());
+        plans.push((format!("async {planner:?}"), q.map(|q| q.plan.program)));
+    }
+    let mut seen: Option<Vec<String>> = None;
+    for (label, q) in plans {
+        let q = q.unwrap_or_else(|e| panic!("{label}: {e}\n{text}"));
+        let printed = trace::print(&q);
+        assert_eq!(check(&q).unwrap(), vec![], "{label}:\n{printed}");
         assert!(
-            races(&q.program, Reading::MemoryModel).unwrap().is_empty(),
-            "{planner:?}:\n{printed}"
+            races(&q, Reading::MemoryModel).unwrap().is_empty(),
+            "{label}:\n{printed}"
         );
         // The printed plan parses back with the amended declaration.
-        let again = trace::parse(&printed).unwrap_or_else(|e| panic!("{planner:?}: {e}\n{printed}"));
-        assert_eq!(again.program.render_passes(), q.program.render_passes());
-        let deps: Vec<String> = q.program.render_passes()[0]
+        let again = trace::parse(&printed).unwrap_or_else(|e| panic!("{label}: {e}\n{printed}"));
+        assert_eq!(again.program.render_passes(), q.render_passes());
+        let deps: Vec<String> = q.render_passes()[0]
             .dependencies
             .iter()
             .map(|d| d.to_string())
             .collect();
         if let Some(first) = &seen {
-            assert_eq!(&deps, first, "{planner:?}");
+            assert_eq!(&deps, first, "{label}");
         }
         seen = Some(deps);
     }
@@ -1168,7 +1187,9 @@ fn planned_dependencies(text: &str) -> Vec<String> {
 
 /// Hazards only a subpass dependency orders: between two subpasses of one
 /// instance, and against an automatic layout transition (at a begin, a
-/// next-subpass or the end) from a command in the dependency's scope. Every
+/// next-subpass or the end) from a command in the dependency's scope (one
+/// of another instance too, where no barrier chains into the dependency
+/// from or to `EXTERNAL`: its stages `NONE` there). Every
 /// planner amends the declaration with the masks the hazard's fix names
 /// (to a declared dependency of the pair, by-region kept where both stage
 /// masks lie in framebuffer space; else a new clause, from `EXTERNAL`
@@ -1177,6 +1198,9 @@ fn planned_dependencies(text: &str) -> Vec<String> {
 #[test]
 fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
     const BOTH: &str = "0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE";
+    // A new dependency from EXTERNAL: a store's masks on the implicit one's.
+    const EXTERNAL_AFTER_STORE: &str = "EXTERNAL->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> ALL_COMMANDS:INPUT_ATTACHMENT_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE|DEPTH_STENCIL_ATTACHMENT_READ|DEPTH_STENCIL_ATTACHMENT_WRITE";
+    const REVIEW_0_1: &str = "dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_ATTRIBUTE_INPUT|COLOR_ATTACHMENT_OUTPUT:VERTEX_ATTRIBUTE_READ|COLOR_ATTACHMENT_WRITE by-region";
     let copy_after =
         "copy-image-to-buffer col TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n";
     let final_transition = format!(
@@ -1241,6 +1265,35 @@ fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
             "two instances of one render pass: one declaration",
             storage("", "fs write sb[0..256]", 2),
             vec![BOTH],
+        ),
+        (
+            "two instances of a pass that moves `col` out of GENERAL and back: the begin's transition against the \
+             first instance's store, the end's against the second's, a new dependency from and one to EXTERNAL \
+             (another instance's commands are in EXTERNAL's scope too)",
+            format!(
+                "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->GENERAL\n\
+                 render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n{}",
+                "begin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n".repeat(2)
+            ),
+            vec![
+                EXTERNAL_AFTER_STORE,
+                "0->EXTERNAL ALL_COMMANDS:COLOR_ATTACHMENT_WRITE|DEPTH_STENCIL_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+            ],
+        ),
+        (
+            "the same at a begin, with aliased buffers and a layout change at the next-subpass (the exhaustive \
+             graphics suite's planners-refuse-where-conservative-plans.trace, its unused declarations left out: the \
+             offline and online planners refused it while the conservative baseline planned it)",
+            format!(
+                "buffer m 32\nbuffer s 16 alias m 0\nbuffer v 16 alias m 8\nimage c R8_UNORM 2x2\n\
+                 barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c COLOR:0:0 UNDEFINED->GENERAL\n\
+                 render-pass rp2 attachment R8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL \
+                 ; subpass color 0 GENERAL ; {REVIEW_0_1}\n{}",
+                "begin-render-pass rp2 c COLOR:0:0\ndraw vertexCount=1 fs write s[8..16]\nnext-subpass\n\
+                 draw vertexCount=2 vertex v 0 8\nend-render-pass\n"
+                    .repeat(2)
+            ),
+            vec![&REVIEW_0_1["dependency ".len()..], EXTERNAL_AFTER_STORE],
         ),
     ];
     let mut failures = Vec::new();

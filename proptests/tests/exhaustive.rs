@@ -250,7 +250,6 @@ fn every_small_graphics_program_checks_the_same() {
         .collect();
     let async_planned = std::sync::atomic::AtomicUsize::new(0);
     let async_refused = std::sync::atomic::AtomicUsize::new(0);
-    let conservative_only = std::sync::atomic::AtomicUsize::new(0);
     let (checked, planned, refused, scheduled, schedule_refused) = tasks
         .par_iter()
         .map(|&(len, first)| {
@@ -326,22 +325,13 @@ fn every_small_graphics_program_checks_the_same() {
                     // its dependency from `EXTERNAL` (or after one out of
                     // its dependency to `EXTERNAL`), the streaming
                     // planners do too (`vksync::plan`, `recordable`; once
-                    // tests/open-defects/online-subpass-dependency.trace).
-                    // But for one open defect
-                    // (tests/open-defects/planners-refuse-where-conservative-plans.trace):
-                    // the offline and online planners may both refuse as
-                    // needing a subpass dependency where the conservative
-                    // baseline plans race-free (checked above); counted
-                    // and printed, never another error or another split.
-                    let needs_dependency = |r: &Option<vksync::ProgramError>| {
-                        matches!(r, Some(e) if matches!(&e.kind, vksync::ProgramErrorKind::Render(r)
-                            if matches!(**r, vksync::RenderError::PlanNeedsSubpassDependency)))
-                    };
-                    if refusals[0] == refusals[1] && needs_dependency(&refusals[0]) && refusals[2].is_none() {
-                        conservative_only.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    } else {
-                        assert!(refusals.windows(2).all(|w| w[0] == w[1]), "{refusals:?}\n{src}");
-                    }
+                    // tests/open-defects/online-subpass-dependency.trace);
+                    // and where the conservative baseline plans, so do
+                    // they, adding the dependency from or to `EXTERNAL`
+                    // that orders a transition against another instance's
+                    // access (once
+                    // tests/open-defects/planners-refuse-where-conservative-plans.trace).
+                    assert!(refusals.windows(2).all(|w| w[0] == w[1]), "{refusals:?}\n{src}");
                     // Across queues (`--async-compute`), with the offline
                     // and the online planner inside each queue: race-free
                     // under both checkers, or refused where the planners
@@ -416,10 +406,8 @@ fn every_small_graphics_program_checks_the_same() {
         );
     eprintln!(
         "exhaustive graphics: K = {k}, {n} entries: {checked} programs checked by both, {planned} planned race-free, \
-         {refused} refused with a typed error by each planner alike (of them {} by the offline and online planners \
-         only, the conservative baseline planning: an open defect); --async-compute (offline and online): {} plans \
+         {refused} refused with a typed error by each planner alike; --async-compute (offline and online): {} plans \
          race-free, {} refused; scheduled: {scheduled} race-free, {schedule_refused} refused, {:.1} s",
-        conservative_only.load(std::sync::atomic::Ordering::Relaxed),
         async_planned.load(std::sync::atomic::Ordering::Relaxed),
         async_refused.load(std::sync::atomic::Ordering::Relaxed),
         t.elapsed().as_secs_f64()

@@ -1780,10 +1780,15 @@ pub(crate) fn refuse_hazard_inside(
 /// whether a by-region dependency would order the hazard (an attachment's
 /// bytes, both stage masks in framebuffer space). The render pass and the
 /// dependency; `None` for every other hazard (a barrier outside the
-/// instance, or inside one subpass, orders it).
+/// instance, or inside one subpass, orders it). A hazard against a
+/// transition whose other command is in another instance is the
+/// barriers' business ([`chained_fix`]); with `across`, one that no
+/// barrier reaches (the dependency from or to `EXTERNAL` has stages
+/// `NONE` on that side) gets its dependency too.
 pub(crate) fn dependency_for(
     program: &Program,
     h: &crate::Hazard,
+    across: bool,
 ) -> Option<(RenderPassId, SubpassDependency)> {
     let b = h.fix.barrier?;
     let pass = |i: usize| {
@@ -1841,6 +1846,16 @@ pub(crate) fn dependency_for(
     };
     let in_scope = match (side, pass_position(program, other)) {
         (SubpassIndex::External, None) => (other < begin) == source_side,
+        // A command of another instance is in `EXTERNAL`'s scope too (an
+        // earlier instance's end, with its store operations, is before
+        // this begin), but a barrier between the two instances orders it,
+        // chained into the transition's dependency from or to `EXTERNAL`
+        // ([`chained_fix`]); only where none chains (that dependency's
+        // stages are `NONE` there, the implicit one's) do the masks go
+        // into the declaration, else no plan would order it.
+        (SubpassIndex::External, Some(p)) => {
+            across && p.0 != begin && (other < begin) == source_side && chained_fix(program, h).is_none()
+        }
         (SubpassIndex::Subpass(k), Some(p)) => p == (begin, k as usize),
         _ => false,
     };

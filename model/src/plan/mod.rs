@@ -355,7 +355,10 @@ const DEPENDENCY_ROUNDS: usize = 8;
 /// [`crate::ir::renderpass::add_dependency`]): the hazards of the
 /// barrier-free program ([`planning_input`]) between two subpasses of one
 /// instance, or against an automatic layout transition from or to a
-/// command in the dependency's scope, which no barrier can order. A
+/// command in the dependency's scope, which no barrier can order (and,
+/// once those ask for nothing more, against a transition from or to
+/// another instance's command where no barrier chains into the
+/// transition's dependency from or to `EXTERNAL`). A
 /// render pass used by several instances gets the union (one
 /// declaration). What no masks fix, or masks that would make a
 /// declaration invalid, is left as it is: the refusals in [`plan`] name
@@ -375,9 +378,18 @@ fn with_needed_dependencies(
         let hazards = crate::hazard::check_with(&stripped, sem)?;
         let mut passes = current.render_passes().to_vec();
         let mut changed = false;
-        for h in &hazards {
-            if let Some((rp, need)) = crate::ir::renderpass::dependency_for(&stripped, h) {
-                changed |= crate::ir::renderpass::add_dependency(&mut passes[rp.0 as usize], need);
+        // Hazards against a transition from another instance's command
+        // only once the others ask for nothing more: a dependency those
+        // add may give the stages that a barrier chains into, and where
+        // one chains the barrier orders them (`dependency_for`).
+        for across in [false, true] {
+            for h in &hazards {
+                if let Some((rp, need)) = crate::ir::renderpass::dependency_for(&stripped, h, across) {
+                    changed |= crate::ir::renderpass::add_dependency(&mut passes[rp.0 as usize], need);
+                }
+            }
+            if changed {
+                break;
             }
         }
         if !changed || passes.iter().any(|p| p.validate().is_err()) {
