@@ -1937,7 +1937,7 @@ fn a_transition_read_on_another_queue_gets_a_working_semaphore_fix() {
     let (code, out, err) = vksync(&["check", "-"], Some(&waiting_first("COPY")));
     assert_eq!(code, 1, "{err}");
     assert!(
-        out.contains("-:6: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads im[COLOR:0:0] "),
+        out.contains("<stdin>:6: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads im[COLOR:0:0] "),
         "{out}"
     );
     assert!(
