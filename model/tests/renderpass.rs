@@ -286,7 +286,41 @@ fn cases() -> Vec<Case> {
              end-render-pass\n"
         )
     };
+    // A copy reads `sb`, then a barrier transitions it (the copy in its
+    // first scope); subpass 1 of `rp` writes it. `{ORDER}` goes before
+    // the begin.
+    let past_transition = |order: &str| {
+        format!(
+            "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE col COLOR:0:0 UNDEFINED->GENERAL\n\
+             copy sb[0..64] -> out[0..64]\n\
+             barrier COPY:NONE -> HOST:NONE sb[0..64] transition\n\
+             render-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass ; subpass ; \
+             dependency 0->1 ALL_COMMANDS:NONE -> FRAGMENT_SHADER:SHADER_WRITE\n\
+             {order}begin-render-pass rp col COLOR:0:0\n\
+             next-subpass\n\
+             draw vertexCount=1 fs write sb[0..64]\n\
+             end-render-pass\n"
+        )
+    };
     vec![
+        (
+            "a read a transition's barrier ordered before it, then ALL_COMMANDS in a dependency between subpasses",
+            "a subpass dependency's first scope is the commands of its srcSubpass: it holds no layout transition \
+             made before the instance, so nothing orders the copy, nor the transition, before subpass 1's draw \
+             (a review of the chain through a performed transition: the fast checker missed the write-after-read)",
+            past_transition(""),
+            &[
+                "L12 WRITE_AFTER_READ sb[0..64] after L7",
+                "L12 WRITE_AFTER_WRITE sb[0..64] after L8",
+            ],
+        ),
+        (
+            "...and with an ALL_COMMANDS barrier before the begin",
+            "ALL_COMMANDS holds the earlier transition, which happens after its barrier's first scope (the \
+             copy): both are ordered before the draw, the transition's write made visible to it",
+            past_transition("barrier ALL_COMMANDS:NONE -> FRAGMENT_SHADER:SHADER_WRITE\n"),
+            &[],
+        ),
         (
             "reads of seven instances ordered into incomparable stages, all chained before a fill",
             "Execution Dependency Chains: each instance's 0->EXTERNAL dependency orders its reads before the \
@@ -985,16 +1019,12 @@ fn cases() -> Vec<Case> {
                 "L26 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L26 WRITE_AFTER_WRITE c[COLOR:0:0] after L24",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L20",
-"L28 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L24",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L26",
                 "L29 READ_AFTER_WRITE c[COLOR:0:0] after L20",
-                "L29 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L29 READ_AFTER_WRITE c[COLOR:0:0] after L26",
                 "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
-                "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L26",
-                "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L26",
             ],

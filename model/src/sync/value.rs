@@ -212,7 +212,9 @@ fn chain_scope(second: StageSet) -> StageSet {
 /// that transition ([`all_commands`]), holds the value too. Not
 /// [`TRANSITION_STAGE`]: a later transition is not ordered after the
 /// value by the first one (transitions keep submission order among
-/// themselves, which orders nothing else). A bit of no stage.
+/// themselves, which orders nothing else). Only first scopes not limited to
+/// a subpass or a rendering instance hold it (one limited so holds no
+/// transition made outside). A bit of no stage.
 const PERFORMED_TRANSITION: StageSet = StageSet(1 << 31);
 
 /// Whether barrier `b` performs a layout transition: its first
@@ -804,21 +806,28 @@ impl SyncVal {
         } else {
             chain_scope(b.dst_exec)
         };
+        // A first scope not limited to a subpass or a rendering instance
+        // (a pipeline barrier outside one, or a dependency from
+        // `EXTERNAL`, which holds what came before the begin).
+        let unlimited = b.local.is_none() && matches!(b.first_in, FirstIn::All | FirstIn::Before);
         // What the value's chain keeps when the barrier's first scope holds
-        // it: the second scope, and, when the barrier performs a layout
-        // transition (which happens after its first scope), that
-        // transition ([`PERFORMED_TRANSITION`]).
-        let second_after = if performs_transition(b) && b.local.is_none() && !b.second_begun {
-            second.union(PERFORMED_TRANSITION)
-        } else {
-            second
-        };
+        // it: the second scope, and, when the barrier is a pipeline barrier
+        // outside a render pass that performs a layout transition (which
+        // happens after its first scope), that transition
+        // ([`PERFORMED_TRANSITION`]).
+        let second_after =
+            if performs_transition(b) && b.first_in == FirstIn::All && b.local.is_none() && !b.second_begun {
+                second.union(PERFORMED_TRANSITION)
+            } else {
+                second
+            };
         // A chain meets the barrier's first scope: by a stage, or through
         // a layout transition performed since, when the first scope holds
-        // every stage (and so that transition).
+        // every stage and is not limited to a subpass or an instance (then
+        // it holds that transition, made outside any).
+        let holds_past_transition = unlimited && all_commands(b.src_exec);
         let meets = |chain: StageSet| {
-            chain.intersects(b.src_exec)
-                || (chain.intersects(PERFORMED_TRANSITION) && all_commands(b.src_exec))
+            chain.intersects(b.src_exec) || (holds_past_transition && chain.intersects(PERFORMED_TRANSITION))
         };
         if self.sa.is_write() {
             // Executed before the barrier: the write's stage is in its first
