@@ -826,6 +826,16 @@ fn plan_scheduled(file: &std::path::Path, planning: &Planning, out: &mut Out) ->
         );
         return Status::BadInput;
     }
+    // The schedule reorders the commands of one queue; a trace with
+    // several queues is planned across them without it (the library's
+    // refusal names the definitional semantics, which plans nothing).
+    if source.trace.program.first_multi_queue_command().is_some() {
+        to_stderr!(
+            "{}: error: --schedule is not available with a plan across several queues (it reorders the commands of one queue; plan without it)",
+            source.name
+        );
+        return Status::BadInput;
+    }
     let opts = planning.options();
     let sopts = vksync::plan::ScheduleOptions {
         reading: opts.reading,

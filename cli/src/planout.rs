@@ -437,7 +437,7 @@ pub struct Multi {
 /// semaphores, events), a header of counts and the hazards each inserted
 /// barrier answers. The error is the message to print.
 /// A multi-queue planning error as the message to print, on its line.
-fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
+pub(crate) fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
     let lines = source.barrier_free_lines();
     let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     match e {

@@ -403,10 +403,34 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
         Ok(d) => d,
         Err(status) => return status,
     };
-    let plan = match vksync::plan::plan(&program, opts) {
+    // A trace with several queues is planned across them, as `vksync
+    // plan` does (semaphores, barriers inside each queue, ownership
+    // transfers, fence waits before host accesses); the runtime runs each
+    // model queue on a device queue (`queue_mapping` below).
+    let across = program.first_multi_queue_command().is_some();
+    let planned = if across {
+        vksync::plan::plan_queues(&program, vksync::plan::QueuePlanOptions::new(opts))
+            .map(|q| {
+                let semaphores = format!(
+                    ", {} across {}: {}, {}, {}",
+                    counted(q.semaphores, "semaphore"),
+                    counted(q.plan.program.queue_count(), "queue"),
+                    counted(q.waits, "wait"),
+                    counted(q.ownership_transfers, "ownership transfer"),
+                    counted(q.host_waits, "host wait"),
+                );
+                (q.plan, semaphores)
+            })
+            .map_err(|e| crate::planout::queue_error_text(&source, e))
+    } else {
+        vksync::plan::plan(&program, opts)
+            .map(|p| (p, String::new()))
+            .map_err(|e| input::program_error(name, &source.text, &source.trace, e).to_string())
+    };
+    let (plan, across_queues) = match planned {
         Ok(p) => p,
         Err(e) => {
-            to_stderr!("{}", input::program_error(name, &source.text, &source.trace, e));
+            to_stderr!("{e}");
             return Status::BadInput;
         }
     };
@@ -447,11 +471,14 @@ pub fn run(file: &Path, opts: PlanOptions, timeout: Option<Duration>, out: &mut 
     };
     say!(
         out,
-        "plan: {} ({form}), {} barrier points, {} stage/access bits",
+        "plan: {} ({form}), {}, {} stage/access bits{across_queues}",
         opts.planner.name(),
-        plan.program.barrier_points(),
+        counted(plan.program.barrier_points(), "barrier point"),
         plan.program.barrier_bits()
     );
+    if across {
+        say!(out, "queues: {}", result.queue_mapping);
+    }
     if appended {
         say!(
             out,
