@@ -156,6 +156,45 @@ fn insert(t: &Link, queue: QueueId, at: usize) -> (Rc<Node>, bool) {
     }
 }
 
+/// `a` and `b` joined node by node (the later ordinal of each queue) when
+/// they have the same shape: the same queue at every node and the same
+/// heights, as clocks of one lineage have (advancing a queue that has an
+/// entry replaces it in place, so the shape only changes when a queue is
+/// added). A subtree of one that is pointwise at least the other's is
+/// returned as it is, shared; `None` where the shapes differ. Linear in
+/// the nodes visited, and allocation-free where one side covers the other:
+/// along a chain through N queues every batch's clock covers the last one
+/// of its queue, which the insertion of each entry (`Clock::advance`) paid
+/// for with a path copy per queue (issue 27's `rr4-N`).
+fn zip(a: &Link, b: &Link) -> Option<Link> {
+    match (a, b) {
+        (None, None) => Some(None),
+        (Some(x), Some(y)) if Rc::ptr_eq(x, y) => Some(a.clone()),
+        (Some(x), Some(y)) if x.queue == y.queue && x.height == y.height => {
+            let left = zip(&x.left, &y.left)?;
+            let right = zip(&x.right, &y.right)?;
+            let same = |l: &Link, r: &Link| match (l, r) {
+                (None, None) => true,
+                (Some(l), Some(r)) => Rc::ptr_eq(l, r),
+                _ => false,
+            };
+            for (n, link) in [(x, a), (y, b)] {
+                if n.at >= x.at.max(y.at) && same(&left, &n.left) && same(&right, &n.right) {
+                    return Some(link.clone());
+                }
+            }
+            Some(Some(Rc::new(Node {
+                queue: x.queue,
+                at: x.at.max(y.at),
+                height: x.height,
+                left,
+                right,
+            })))
+        }
+        _ => None,
+    }
+}
+
 /// The entries of `t`, pushed onto `out`.
 fn entries(t: &Link, out: &mut Vec<(QueueId, usize)>) {
     if let Some(n) = t {
@@ -208,6 +247,12 @@ impl Clock {
         };
         if same {
             return;
+        }
+        if self.len == other.len {
+            if let Some(root) = zip(&self.root, &other.root) {
+                self.root = root;
+                return;
+            }
         }
         let (mut big, small) = if other.len > self.len {
             (other.clone(), &*self)
@@ -520,50 +565,86 @@ mod tests {
     /// changes of the one it came from), and stays balanced.
     #[test]
     fn clock_is_a_map_of_latest_ordinals() {
-        let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |m: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % m
-        };
-        let mut clocks: Vec<(Clock, BTreeMap<QueueId, usize>)> = vec![Default::default()];
-        for _ in 0..4000 {
-            let i = next(clocks.len() as u64) as usize;
-            let (mut c, mut m) = clocks[i].clone();
-            if next(4) == 0 {
-                let (o, om) = &clocks[next(clocks.len() as u64) as usize];
-                c.join(o);
-                for (&q, &n) in om {
+        // 300 queues: mostly clocks of different queue sets; 8: most
+        // clocks hold every queue, so joins take `zip` too.
+        for queues in [300u64, 8] {
+            let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
+            let mut next = move |m: u64| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng % m
+            };
+            let mut clocks: Vec<(Clock, BTreeMap<QueueId, usize>)> = vec![Default::default()];
+            for _ in 0..4000 {
+                let i = next(clocks.len() as u64) as usize;
+                let (mut c, mut m) = clocks[i].clone();
+                if next(4) == 0 {
+                    let (o, om) = &clocks[next(clocks.len() as u64) as usize];
+                    c.join(o);
+                    for (&q, &n) in om {
+                        let e = m.entry(q).or_insert(n);
+                        *e = (*e).max(n);
+                    }
+                } else {
+                    let (q, n) = (QueueId(next(queues) as u32), next(1000) as usize);
+                    c.advance(q, n);
                     let e = m.entry(q).or_insert(n);
                     *e = (*e).max(n);
                 }
-            } else {
-                let (q, n) = (QueueId(next(300) as u32), next(1000) as usize);
-                c.advance(q, n);
-                let e = m.entry(q).or_insert(n);
-                *e = (*e).max(n);
+                clocks.push((c, m));
             }
-            clocks.push((c, m));
-        }
-        for (c, m) in &clocks {
-            let mut es = Vec::new();
-            entries(&c.root, &mut es);
-            let want: Vec<(QueueId, usize)> = m.iter().map(|(&q, &n)| (q, n)).collect();
-            assert_eq!(es, want);
-            assert_eq!(c.len, m.len());
-            // AVL: height at most 1.45 log2(n + 2).
-            let bound = 1.45 * ((m.len() + 2) as f64).log2();
-            assert!(
-                f64::from(height(&c.root)) <= bound.ceil(),
-                "height {}",
-                height(&c.root)
-            );
-            for q in 0..300 {
-                let q = QueueId(q);
-                assert_eq!(c.get(q), m.get(&q).copied());
-                assert_eq!(c.covers(q, 500), m.get(&q).is_some_and(|&n| n >= 500));
+            for (c, m) in &clocks {
+                let mut es = Vec::new();
+                entries(&c.root, &mut es);
+                let want: Vec<(QueueId, usize)> = m.iter().map(|(&q, &n)| (q, n)).collect();
+                assert_eq!(es, want);
+                assert_eq!(c.len, m.len());
+                // AVL: height at most 1.45 log2(n + 2).
+                let bound = 1.45 * ((m.len() + 2) as f64).log2();
+                assert!(
+                    f64::from(height(&c.root)) <= bound.ceil(),
+                    "height {}",
+                    height(&c.root)
+                );
+                for q in 0..queues as u32 {
+                    let q = QueueId(q);
+                    assert_eq!(c.get(q), m.get(&q).copied());
+                    assert_eq!(c.covers(q, 500), m.get(&q).is_some_and(|&n| n >= 500));
+                }
             }
         }
+    }
+
+    /// Clocks of one lineage join node by node: a clock that covers the
+    /// other is the join, shared (no node allocated), and otherwise the
+    /// join keeps the later ordinal of each queue.
+    #[test]
+    fn clocks_of_one_lineage_zip() {
+        let mut base = Clock::default();
+        for q in 0..64 {
+            base.advance(QueueId(q), 1);
+        }
+        let mut later = base.clone();
+        for q in 0..64 {
+            later.advance(QueueId(q), 2 + q as usize);
+        }
+        let mut joined = base.clone();
+        joined.join(&later);
+        assert!(Rc::ptr_eq(
+            joined.root.as_ref().expect("a root"),
+            later.root.as_ref().expect("a root")
+        ));
+        let mut a = base.clone();
+        a.advance(QueueId(3), 9);
+        let mut b = base;
+        b.advance(QueueId(40), 7);
+        assert!(zip(&a.root, &b.root).is_some());
+        a.join(&b);
+        assert_eq!(
+            (a.get(QueueId(3)), a.get(QueueId(40)), a.get(QueueId(5))),
+            (Some(9), Some(7), Some(1))
+        );
+        assert_eq!(a.len(), 64);
     }
 }
