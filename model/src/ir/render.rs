@@ -1744,36 +1744,6 @@ fn draw_accesses(
     Ok(out)
 }
 
-/// The layouts an attachment of each kind may be in for the model: the
-/// attachment layouts and `GENERAL` (`VkRenderingAttachmentInfo`'s
-/// valid usage refuses the others, transfer and present layouts among
-/// them; read-only depth layouts are allowed for a depth attachment that
-/// is only tested).
-pub(crate) fn layout_allowed(color: bool, l: ImageLayout) -> bool {
-    use ImageLayout as L;
-    if color {
-        matches!(
-            l,
-            L::GENERAL | L::COLOR_ATTACHMENT_OPTIMAL | L::ATTACHMENT_OPTIMAL
-        )
-    } else {
-        matches!(
-            l,
-            L::GENERAL
-                | L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
-                | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL
-                | L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL
-                | L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL
-                | L::DEPTH_ATTACHMENT_OPTIMAL
-                | L::DEPTH_READ_ONLY_OPTIMAL
-                | L::STENCIL_ATTACHMENT_OPTIMAL
-                | L::STENCIL_READ_ONLY_OPTIMAL
-                | L::ATTACHMENT_OPTIMAL
-                | L::READ_ONLY_OPTIMAL
-        )
-    }
-}
-
 /// Why `vkCmdBeginRendering` may not name `l` as the `imageLayout` of an
 /// attachment whose view has `aspects` (`resolve`: as its
 /// `resolveImageLayout`): the VUID that forbids it, from

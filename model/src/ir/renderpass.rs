@@ -6,7 +6,9 @@
 //! instance).
 //!
 //! This module owns the declarations ([`RenderPass`], checked by
-//! [`RenderPass::validate`]) and the *lowering* of a render pass instance
+//! [`RenderPass::validate`]; the layouts an attachment reference may be in,
+//! by the member it is in, are one table, `REFERENCE_LAYOUT_RULES`, with
+//! the VUID of each refusal) and the *lowering* of a render pass instance
 //! onto the rendering-instance machinery of [`crate::ir::render`]: each
 //! subpass is a rendering instance (its color, resolve and depth/stencil
 //! attachments as a [`Rendering`]), so draws in it make the same
@@ -78,8 +80,8 @@
 use super::image::SubresourceRange;
 use super::program::{Barrier, ByteRange, Command, Dependency, ObjectId, Program, Region};
 use super::render::{
-    implicit_of, layout_allowed, Attachment, ImplicitDependency, InputAttachment, Kind, LoadOp, PassScope,
-    RenderError, RenderOp, Rendering, StoreOp,
+    implicit_of, Attachment, ImplicitDependency, InputAttachment, Kind, LoadOp, PassScope, RenderError,
+    RenderOp, Rendering, StoreOp,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
@@ -147,16 +149,16 @@ pub struct SubpassDescription {
 }
 
 impl SubpassDescription {
-    /// Every attachment the subpass uses with its layout and kind (color
-    /// and resolve as color), preserve attachments excluded ("not used by
-    /// this subpass").
-    fn uses(&self) -> Vec<(Kind, AttachmentReference)> {
+    /// Every color, resolve and depth/stencil reference of the subpass
+    /// with the member it is in, preserve attachments excluded ("not used
+    /// by this subpass"); the inputs are [`SubpassDescription::inputs`].
+    fn uses(&self) -> Vec<(Role, AttachmentReference)> {
         let mut out = Vec::new();
         for c in &self.colors {
-            out.extend(c.color.map(|r| (Kind::Color, r)));
-            out.extend(c.resolve.map(|r| (Kind::Color, r)));
+            out.extend(c.color.map(|r| (Role::Color, r)));
+            out.extend(c.resolve.map(|r| (Role::Resolve, r)));
         }
-        out.extend(self.depth.map(|r| (Kind::Depth, r)));
+        out.extend(self.depth.map(|r| (Role::DepthStencil, r)));
         out
     }
 }
@@ -317,8 +319,8 @@ impl RenderPass {
     fn uses_of(&self, a: u32) -> Vec<(usize, ImageLayout, Kind)> {
         let mut out = Vec::new();
         for (s, sp) in self.subpasses.iter().enumerate() {
-            if let Some((k, r)) = sp.uses().into_iter().find(|(_, r)| r.attachment == a) {
-                out.push((s, r.layout, k));
+            if let Some((role, r)) = sp.uses().into_iter().find(|(_, r)| r.attachment == a) {
+                out.push((s, r.layout, role.kind()));
             } else if let Some(r) = sp.inputs.iter().find(|r| r.attachment == a) {
                 let color = self
                     .attachments
@@ -382,7 +384,7 @@ impl RenderPass {
         }
         for (s, sp) in self.subpasses.iter().enumerate() {
             let mut seen: Vec<AttachmentReference> = Vec::new();
-            for (kind, r) in sp.uses() {
+            for (role, r) in sp.uses() {
                 if r.attachment >= n {
                     return Err(self.invalid(
                         format!("subpass {s}: attachment {} of {n}", r.attachment),
@@ -390,7 +392,7 @@ impl RenderPass {
                     ));
                 }
                 let f = self.attachments[r.attachment as usize].format;
-                let color = kind == Kind::Color;
+                let color = role.kind() == Kind::Color;
                 let is_color = f.aspect_mask() == AspectMask::of(Aspect::Color);
                 if color != is_color {
                     return Err(self.invalid(
@@ -411,15 +413,7 @@ impl RenderPass {
                         },
                     ));
                 }
-                if !layout_allowed(color, r.layout) {
-                    return Err(self.invalid(
-                        format!(
-                            "subpass {s}: attachment {} in layout {}, not an attachment layout for its use",
-                            r.attachment, r.layout
-                        ),
-                        "VUID-VkAttachmentReference2-layout-03077",
-                    ));
-                }
+                self.check_reference_layout(s, role, r)?;
                 if let Some(o) = seen.iter().find(|o| o.attachment == r.attachment) {
                     return Err(if o.layout != r.layout {
                         self.invalid(
@@ -577,27 +571,7 @@ impl RenderPass {
                 "VUID-VkRenderPassCreateInfo2-attachment-03051",
             ));
         }
-        let what = |why: &str| {
-            format!(
-                "subpass {s}: input attachment {} in layout {}{why}",
-                r.attachment, r.layout
-            )
-        };
-        use ImageLayout as L;
-        match r.layout {
-            L::UNDEFINED | L::PREINITIALIZED | L::PRESENT_SRC_KHR => {
-                return Err(self.invalid(what(""), "VUID-VkAttachmentReference2-layout-03077"))
-            }
-            L::COLOR_ATTACHMENT_OPTIMAL | L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL => {
-                return Err(self.invalid(what(""), "VUID-VkSubpassDescription2-attachment-06912"))
-            }
-            _ if !input_layout_allowed(r.layout) => {
-                return Err(self.not_modelled(what(
-                    " (the model takes an input attachment in GENERAL, SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL or a depth/stencil read-only layout)",
-                )))
-            }
-            _ => {}
-        }
+        self.check_reference_layout(s, Role::Input, r)?;
         for o in others.iter().chain(earlier) {
             if o.attachment != r.attachment {
                 continue;
@@ -619,6 +593,31 @@ impl RenderPass {
             }
         }
         Ok(())
+    }
+
+    /// Refuses reference `r` of subpass `s`, in member `role`, where a row
+    /// of [`REFERENCE_LAYOUT_RULES`] forbids its layout there, naming the
+    /// subpass, the member, the attachment and the layout with the row's
+    /// citation.
+    fn check_reference_layout(
+        &self,
+        s: usize,
+        role: Role,
+        r: AttachmentReference,
+    ) -> Result<(), RenderPassError> {
+        match reference_layout_refusal(role, r.layout) {
+            Some(rule) => Err(self.invalid(
+                format!(
+                    "subpass {s}: {} attachment {} in layout {}{}",
+                    role.name(),
+                    r.attachment,
+                    r.layout,
+                    rule.why
+                ),
+                rule.cite,
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The dependencies placed at boundary `b` (0: the begin, k: into
@@ -646,24 +645,182 @@ impl RenderPass {
     }
 }
 
-/// The layouts the model takes an input attachment in: those an input
-/// attachment descriptor may name (`VkDescriptorImageInfo`'s
-/// `imageLayout` for `VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT`) among those
-/// it knows: `GENERAL`, `SHADER_READ_ONLY_OPTIMAL`, `READ_ONLY_OPTIMAL`
-/// and the depth/stencil read-only layouts.
-fn input_layout_allowed(l: ImageLayout) -> bool {
+/// The member of `VkSubpassDescription2` an attachment reference is in:
+/// the valid usage on its layout differs by member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// `pInputAttachments`.
+    Input,
+    /// `pColorAttachments`.
+    Color,
+    /// `pResolveAttachments`.
+    Resolve,
+    /// `pDepthStencilAttachment`.
+    DepthStencil,
+}
+
+impl Role {
+    const ALL: [Role; 4] = [Role::Input, Role::Color, Role::Resolve, Role::DepthStencil];
+
+    /// For messages: "subpass 0: {name} attachment 1 in layout ...".
+    fn name(self) -> &'static str {
+        match self {
+            Role::Input => "input",
+            Role::Color => "color",
+            Role::Resolve => "resolve",
+            Role::DepthStencil => "depth/stencil",
+        }
+    }
+
+    /// The kind of a color, resolve or depth/stencil use. An input's kind
+    /// is its format's (`RenderPass::uses_of`), so inputs never ask.
+    fn kind(self) -> Kind {
+        match self {
+            Role::DepthStencil => Kind::Depth,
+            _ => Kind::Color,
+        }
+    }
+}
+
+/// One rule that forbids attachment references in some members to be in
+/// some layouts: a row of [`REFERENCE_LAYOUT_RULES`].
+#[derive(Debug)]
+struct ReferenceLayoutRule {
+    /// The members it binds.
+    roles: &'static [Role],
+    /// The layouts it forbids there.
+    layouts: &'static [ImageLayout],
+    /// Its VUID (or, where no VUID states it, the spec section).
+    cite: &'static str,
+    /// Why, for the message, where the citation does not say it alone
+    /// (empty for the `VkSubpassDescription2` rows: the VUID names the
+    /// member and the layouts).
+    why: &'static str,
+}
+
+/// The layouts an attachment reference may not be in, by member: one row
+/// per rule, the one home of these facts ([`RenderPass::validate`] asks it
+/// for every reference). A layout no row forbids is one the model takes,
+/// for every member: the unit tests pin those sets, so a layout the model
+/// learns later has to be placed here by hand. No two rows forbid one
+/// layout in one member (tested too), so the VUID a refusal names does not
+/// depend on the order.
+///
+/// Most rows are `VkSubpassDescription2`'s ("If the attachment member of
+/// an element of pColorAttachments is not VK_ATTACHMENT_UNUSED, its layout
+/// member must not be ...") and `VkAttachmentReference2`'s -03077, which
+/// binds every member. Two refusals have no such VUID: a color or resolve
+/// attachment in `DEPTH_STENCIL_READ_ONLY_OPTIMAL` (its view would need
+/// `DEPTH_STENCIL_ATTACHMENT` usage when the pass begins, which no color
+/// format has: the begin's usage rule is the VUID a real application
+/// meets), and any attachment in a transfer layout ("Image Layouts": those
+/// "must only be used as" a source or destination "image of a transfer
+/// command"; no VUID, and the begin's usage rules for them can be met).
+const REFERENCE_LAYOUT_RULES: &[ReferenceLayoutRule] = {
     use ImageLayout as L;
-    matches!(
-        l,
-        L::GENERAL
-            | L::SHADER_READ_ONLY_OPTIMAL
-            | L::READ_ONLY_OPTIMAL
-            | L::DEPTH_STENCIL_READ_ONLY_OPTIMAL
-            | L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL
-            | L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL
-            | L::DEPTH_READ_ONLY_OPTIMAL
-            | L::STENCIL_READ_ONLY_OPTIMAL
-    )
+    use Role::*;
+    const fn rule(
+        roles: &'static [Role],
+        layouts: &'static [ImageLayout],
+        cite: &'static str,
+    ) -> ReferenceLayoutRule {
+        ReferenceLayoutRule {
+            roles,
+            layouts,
+            cite,
+            why: "",
+        }
+    }
+    const DS_ATT_RO: &[ImageLayout] = &[
+        L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+        L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+    ];
+    const SEPARATE: &[ImageLayout] = &[
+        L::DEPTH_ATTACHMENT_OPTIMAL,
+        L::DEPTH_READ_ONLY_OPTIMAL,
+        L::STENCIL_ATTACHMENT_OPTIMAL,
+        L::STENCIL_READ_ONLY_OPTIMAL,
+    ];
+    &[
+        rule(
+            &Role::ALL,
+            &[L::UNDEFINED, L::PREINITIALIZED, L::PRESENT_SRC_KHR],
+            "VUID-VkAttachmentReference2-layout-03077",
+        ),
+        rule(
+            &[Input],
+            &[L::COLOR_ATTACHMENT_OPTIMAL, L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06912",
+        ),
+        rule(
+            &[Color],
+            &[L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06913",
+        ),
+        rule(
+            &[Resolve],
+            &[L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06914",
+        ),
+        rule(
+            &[DepthStencil],
+            &[L::COLOR_ATTACHMENT_OPTIMAL, L::SHADER_READ_ONLY_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06915",
+        ),
+        rule(&[Color], DS_ATT_RO, "VUID-VkSubpassDescription2-attachment-06916"),
+        rule(
+            &[Resolve],
+            DS_ATT_RO,
+            "VUID-VkSubpassDescription2-attachment-06917",
+        ),
+        rule(
+            &[Input],
+            &[L::DEPTH_ATTACHMENT_OPTIMAL, L::STENCIL_ATTACHMENT_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06918",
+        ),
+        rule(&[Color], SEPARATE, "VUID-VkSubpassDescription2-attachment-06919"),
+        rule(
+            &[Resolve],
+            SEPARATE,
+            "VUID-VkSubpassDescription2-attachment-06920",
+        ),
+        rule(
+            &[Input],
+            &[L::ATTACHMENT_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06921",
+        ),
+        rule(
+            &[Color],
+            &[L::READ_ONLY_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06922",
+        ),
+        rule(
+            &[Resolve],
+            &[L::READ_ONLY_OPTIMAL],
+            "VUID-VkSubpassDescription2-attachment-06923",
+        ),
+        ReferenceLayoutRule {
+            roles: &[Color, Resolve],
+            layouts: &[L::DEPTH_STENCIL_READ_ONLY_OPTIMAL],
+            cite: "VUID-vkCmdBeginRenderPass2-initialLayout-03096",
+            why: ", a depth/stencil layout: beginning the pass needs its view to have \
+                  DEPTH_STENCIL_ATTACHMENT usage, which no color format has",
+        },
+        ReferenceLayoutRule {
+            roles: &Role::ALL,
+            layouts: &[L::TRANSFER_SRC_OPTIMAL, L::TRANSFER_DST_OPTIMAL],
+            cite: "\"Image Layouts\"; no VUID states it",
+            why: ", a layout for transfer commands only",
+        },
+    ]
+};
+
+/// The row of [`REFERENCE_LAYOUT_RULES`] that forbids `layout` to a
+/// reference in `role`, if any.
+fn reference_layout_refusal(role: Role, layout: ImageLayout) -> Option<&'static ReferenceLayoutRule> {
+    REFERENCE_LAYOUT_RULES
+        .iter()
+        .find(|r| r.roles.contains(&role) && r.layouts.contains(&layout))
 }
 
 /// The byte ranges of `aspect` of a view (empty if the view lacks it).
@@ -2040,4 +2197,75 @@ pub(crate) fn with_render_passes(program: &Program, passes: Vec<RenderPass>) -> 
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the model takes in each member: every layout no row of
+    /// [`REFERENCE_LAYOUT_RULES`] forbids there. Pinned so that a layout
+    /// added to [`ImageLayout`] is refused or taken on purpose.
+    #[test]
+    fn reference_layouts_the_model_takes() {
+        use ImageLayout as L;
+        let taken = |role| -> Vec<ImageLayout> {
+            ImageLayout::ALL
+                .iter()
+                .copied()
+                .filter(|&l| reference_layout_refusal(role, l).is_none())
+                .collect()
+        };
+        let color = vec![L::GENERAL, L::COLOR_ATTACHMENT_OPTIMAL, L::ATTACHMENT_OPTIMAL];
+        assert_eq!(taken(Role::Color), color);
+        assert_eq!(taken(Role::Resolve), color);
+        assert_eq!(
+            taken(Role::DepthStencil),
+            vec![
+                L::GENERAL,
+                L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                L::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+                L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+                L::DEPTH_ATTACHMENT_OPTIMAL,
+                L::DEPTH_READ_ONLY_OPTIMAL,
+                L::STENCIL_ATTACHMENT_OPTIMAL,
+                L::STENCIL_READ_ONLY_OPTIMAL,
+                L::READ_ONLY_OPTIMAL,
+                L::ATTACHMENT_OPTIMAL,
+            ]
+        );
+        // Those an input attachment descriptor may name
+        // (VUID-VkWriteDescriptorSet-descriptorType-04151) among the
+        // layouts the model knows.
+        assert_eq!(
+            taken(Role::Input),
+            vec![
+                L::GENERAL,
+                L::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                L::SHADER_READ_ONLY_OPTIMAL,
+                L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+                L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+                L::DEPTH_READ_ONLY_OPTIMAL,
+                L::STENCIL_READ_ONLY_OPTIMAL,
+                L::READ_ONLY_OPTIMAL,
+            ]
+        );
+    }
+
+    /// No two rows forbid one layout in one member, so each refusal has
+    /// one citation whatever the rows' order.
+    #[test]
+    fn reference_layout_rules_do_not_overlap() {
+        for role in Role::ALL {
+            for &l in ImageLayout::ALL {
+                let rows: Vec<&str> = REFERENCE_LAYOUT_RULES
+                    .iter()
+                    .filter(|r| r.roles.contains(&role) && r.layouts.contains(&l))
+                    .map(|r| r.cite)
+                    .collect();
+                assert!(rows.len() <= 1, "{role:?} in {l}: {rows:?}");
+            }
+        }
+    }
 }
