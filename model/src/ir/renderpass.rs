@@ -395,25 +395,25 @@ impl RenderPass {
                 let color = role.kind() == Kind::Color;
                 let is_color = f.aspect_mask() == AspectMask::of(Aspect::Color);
                 if color != is_color {
+                    // Each member has its own rule (the format's features
+                    // must hold COLOR_ATTACHMENT, or DEPTH_STENCIL_ATTACHMENT).
+                    let vuid = match role {
+                        Role::Resolve => "VUID-VkSubpassDescription2-pResolveAttachments-09343",
+                        Role::DepthStencil => "VUID-VkSubpassDescription2-pDepthStencilAttachment-02900",
+                        _ => "VUID-VkSubpassDescription2-pColorAttachments-02898",
+                    };
                     return Err(self.invalid(
                         format!(
                             "subpass {s}: attachment {} ({}) used as a {} attachment",
                             r.attachment,
                             f.name(),
-                            if color {
-                                "color or resolve"
-                            } else {
-                                "depth/stencil"
-                            }
+                            role.name()
                         ),
-                        if color {
-                            "VUID-VkSubpassDescription2-pColorAttachments-02898"
-                        } else {
-                            "VUID-VkSubpassDescription2-pDepthStencilAttachment-02900"
-                        },
+                        vuid,
                     ));
                 }
                 self.check_reference_layout(s, role, r)?;
+                self.check_reference_format(s, role, r, f)?;
                 if let Some(o) = seen.iter().find(|o| o.attachment == r.attachment) {
                     return Err(if o.layout != r.layout {
                         self.invalid(
@@ -572,6 +572,7 @@ impl RenderPass {
             ));
         }
         self.check_reference_layout(s, Role::Input, r)?;
+        self.check_reference_format(s, Role::Input, r, self.attachments[r.attachment as usize].format)?;
         for o in others.iter().chain(earlier) {
             if o.attachment != r.attachment {
                 continue;
@@ -617,6 +618,88 @@ impl RenderPass {
                 rule.cite,
             )),
             None => Ok(()),
+        }
+    }
+
+    /// Reference `r` of attachment format `f`, in member `role` of
+    /// subpass `s`, in a layout its format allows
+    /// ([`REFERENCE_LAYOUT_RULES`] decide by member alone): a layout for
+    /// the other kind of format needs, when the pass begins, a view usage
+    /// that format cannot have (an input attachment of a color format in
+    /// a depth/stencil read-only layout: VUID-vkCmdBeginRenderPass2-
+    /// initialLayout-03096/02844); a depth/stencil reference's depth-only
+    /// layouts exclude formats with both aspects (the model has no
+    /// `VkAttachmentReferenceStencilLayout`) and stencil-only ones, its
+    /// stencil-only layouts every format with a depth aspect
+    /// (VUID-VkRenderPassCreateInfo2-attachment-06244/06245/06246).
+    fn check_reference_format(
+        &self,
+        s: usize,
+        role: Role,
+        r: AttachmentReference,
+        f: crate::vk::image::Format,
+    ) -> Result<(), RenderPassError> {
+        use crate::vk::image::{Aspect, ImageLayout as L};
+        let at = |why: String, vuid: &'static str| {
+            Err(self.invalid(
+                format!(
+                    "subpass {s}: {} attachment {} ({}) in layout {}{why}",
+                    role.name(),
+                    r.attachment,
+                    f.name(),
+                    r.layout
+                ),
+                vuid,
+            ))
+        };
+        if let Some(rule) = r.layout.format_rule().filter(|x| !x.fits(f)) {
+            let (usage, vuid) = match r.layout {
+                L::COLOR_ATTACHMENT_OPTIMAL => (
+                    "COLOR_ATTACHMENT",
+                    "VUID-vkCmdBeginRenderPass2-initialLayout-03094",
+                ),
+                L::DEPTH_ATTACHMENT_OPTIMAL
+                | L::DEPTH_READ_ONLY_OPTIMAL
+                | L::STENCIL_ATTACHMENT_OPTIMAL
+                | L::STENCIL_READ_ONLY_OPTIMAL => (
+                    "DEPTH_STENCIL_ATTACHMENT",
+                    "VUID-vkCmdBeginRenderPass2-initialLayout-02844",
+                ),
+                _ => (
+                    "DEPTH_STENCIL_ATTACHMENT",
+                    "VUID-vkCmdBeginRenderPass2-initialLayout-03096",
+                ),
+            };
+            return at(
+                format!(
+                    ", a layout for {} formats: beginning the pass needs its view to have {usage} usage, which {} cannot have",
+                    rule.needs(),
+                    f.name()
+                ),
+                vuid,
+            );
+        }
+        if role != Role::DepthStencil {
+            return Ok(());
+        }
+        let (depth, stencil) = (
+            f.aspect_mask().has(Aspect::Depth),
+            f.aspect_mask().has(Aspect::Stencil),
+        );
+        match r.layout {
+            L::DEPTH_ATTACHMENT_OPTIMAL | L::DEPTH_READ_ONLY_OPTIMAL if depth && stencil => at(
+                ", a depth-only layout for a format with both aspects (a separate stencil layout is not modelled)".into(),
+                "VUID-VkRenderPassCreateInfo2-attachment-06244",
+            ),
+            L::DEPTH_ATTACHMENT_OPTIMAL | L::DEPTH_READ_ONLY_OPTIMAL if !depth => at(
+                ", a depth-only layout for a stencil-only format".into(),
+                "VUID-VkRenderPassCreateInfo2-attachment-06246",
+            ),
+            L::STENCIL_ATTACHMENT_OPTIMAL | L::STENCIL_READ_ONLY_OPTIMAL if depth => at(
+                ", a stencil-only layout for a format with a depth aspect".into(),
+                "VUID-VkRenderPassCreateInfo2-attachment-06245",
+            ),
+            _ => Ok(()),
         }
     }
 
