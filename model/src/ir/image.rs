@@ -538,6 +538,9 @@ pub enum ImageError {
         /// The command whose transition is unordered with it, and its
         /// queue (`vkCmdPipelineBarrier2 on queue `qa``).
         other: String,
+        /// That command's index in the program (a trace reader names its
+        /// line).
+        other_command: usize,
     },
     /// An image barrier that makes a layout transition or an ownership
     /// transfer names `UNDEFINED` or `PREINITIALIZED` as `newLayout`.
@@ -1560,6 +1563,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                         program.commands[other].vulkan_name(),
                         program.queue_name(queues[other])
                     ),
+                    other_command: other,
                 }),
                 None => err(e),
             }
