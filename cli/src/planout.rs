@@ -439,7 +439,6 @@ pub struct Multi {
 /// A multi-queue planning error as the message to print, on its line.
 pub(crate) fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
     let lines = source.barrier_free_lines();
-    let at_line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     match e {
         QueuePlanError::Program(e) => {
             input::program_error(&source.name, &source.text, &source.trace, e).to_string()
@@ -448,7 +447,14 @@ pub(crate) fn queue_error_text(source: &Source, e: QueuePlanError) -> String {
             // The message starts with `command N: `; say the line instead.
             let text = e.to_string();
             let rest = text.split_once(": ").map_or(text.as_str(), |(_, r)| r);
-            format!("{}:{}: error: {rest}", source.name, at_line(at))
+            match lines.get(at) {
+                Some(l) => format!("{}:{l}: error: {rest}", source.name),
+                // Past the trace: a host read `vksync run` appends.
+                None => format!(
+                    "{}: error: at a host read appended at the end of the trace: {rest}",
+                    source.name
+                ),
+            }
         }
         e => format!("{}: error: {e}", source.name),
     }

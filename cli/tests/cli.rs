@@ -578,6 +578,29 @@ fn multi_queue_programs_are_checked_by_the_definitional_semantics() {
     }
 }
 
+/// `run` of a trace with several queues plans across them with the
+/// planner asked for; where that planner cannot plan it, the refusal names
+/// where: here the host reads `run` appends (the trace has none), which a
+/// streaming planner would need a submit of its own for.
+#[test]
+fn run_across_queues_names_what_a_planner_cannot_plan() {
+    let (code, out, err) = vksync(&["run", "--planner", "online", "examples/ownership.trace"], None);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err,
+        "examples/ownership.trace: error: at a host read appended at the end of the trace: the online planner inside a queue would submit again before the host access to record its barrier to HOST (plan with --planner offline)\n"
+    );
+    let (code, out, err) = vksync(
+        &["run", "--planner", "conservative", "examples/ownership.trace"],
+        None,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(" across 2 queues: 1 wait, 1 ownership transfer, "),
+        "{out}"
+    );
+}
+
 /// A capture-shaped trace with a timeline semaphore and `host-wait`s
 /// (wgpu's `vkWaitSemaphores`) plans: the host waits go with the
 /// semaphore, a fence wait is planned before each host read instead, and
