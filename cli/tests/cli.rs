@@ -1739,6 +1739,10 @@ fn layer_notes_predict_each_version() {
         ("tests/layer-versions/d5.trace", "1.4.363", &[]),
         ("tests/layer-versions/d28.trace", "1.3.239", &[(15, "D14")]),
         ("tests/layer-versions/d28.trace", "1.4.363", &[(15, "D28")]),
+        // D27 is 1.3.239's only (measured in the roots, 2026-12-04).
+        ("tests/layer-versions/d27-read.trace", "1.3.239", &[(18, "D27")]),
+        ("tests/layer-versions/d27-read.trace", "1.4.309", &[]),
+        ("tests/layer-versions/d27-read.trace", "1.4.363", &[]),
         // The layer reports less than vksync here: no note.
         ("tests/layer-versions/d6war.trace", "1.4.309", &[]),
         // Several queues: not emulated, no note.

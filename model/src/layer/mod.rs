@@ -15,8 +15,8 @@
 //! layer wants a write reached through a chain made visible to the
 //! transition barrier's first access scope), D1 and D2 do after it; D14
 //! (1.3.239: no `ALL_COMMANDS` first scope of another barrier holds a
-//! transition) and D27 (every layer: no `ALL_COMMANDS` second scope of an
-//! earlier barrier reaches one) are the layer's readings of `ALL_COMMANDS`
+//! transition) and D27 (1.3.239 too: no `ALL_COMMANDS` second scope of an
+//! earlier barrier reaches one; the 1.4 layers order it) are the layer's readings of `ALL_COMMANDS`
 //! at a transition, each a toggle, and so is D28 (every layer: a later
 //! barrier makes a transition's write available only with `ALL_COMMANDS`
 //! and `MEMORY_WRITE`, where the specification makes it available at

@@ -161,14 +161,21 @@ impl Semantics {
     /// 1.3.239's, except that fills and updates are in `CLEAR` (D4 was
     /// fixed in 1.3.279) and a transition takes an available write as
     /// visible (D23 was fixed in 1.3.269: known from the layer's source,
-    /// `WriteState::IsWriteBarrierHazard`, not measured here), and an
+    /// `WriteState::IsWriteBarrierHazard`; `tests/layer-versions/d23.trace`
+    /// draws nothing from 1.4.309 or 1.4.363, run on 2026-12-04), and an
     /// `ALL_COMMANDS` source scope holds a layout transition (D14: the
     /// layer's `SyncExecScope::MakeSrc` adds `SYNC_IMAGE_LAYOUT_TRANSITION`
-    /// to an `ALL_COMMANDS` first access scope; from the source too).
+    /// to an `ALL_COMMANDS` first access scope; from the source too, and
+    /// `tests/layer-versions/d14.trace` draws nothing there), and an
+    /// earlier `ALL_COMMANDS` second scope orders a later transition (no
+    /// D27: `tests/layer-versions/d27-read.trace` and `d27.trace` draw
+    /// nothing from 1.4.309 or 1.4.363, run in the Debian roots on
+    /// 2026-12-04).
     pub const LAYER_1_4_309: Semantics = Semantics {
         clear_stage: ClearStage::Clear,
         transition_needs_visibility: false,
         transition_outside_all_commands_first: false,
+        transition_outside_all_commands_second: false,
         ..Semantics::LAYER_1_3_239
     };
 
@@ -331,10 +338,11 @@ mod tests {
                 clear_stage: a.clear_stage,
                 transition_needs_visibility: a.transition_needs_visibility,
                 transition_outside_all_commands_first: a.transition_outside_all_commands_first,
+                transition_outside_all_commands_second: a.transition_outside_all_commands_second,
                 ..b
             },
             a,
-            "1.4.309: only D4 (measured), D23 and D14 (from the layer's source)"
+            "1.4.309: only D4, D14, D23 and D27 (measured)"
         );
         assert_eq!(
             Semantics {
