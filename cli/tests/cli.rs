@@ -1233,6 +1233,43 @@ fn run_as_written_explains_known_layer_differences() {
     }
 }
 
+/// The traces that tell the layer versions apart on layout transitions
+/// and `ALL_COMMANDS` (D14, D23, D27, D28), run as written under the
+/// installed validation layer: it reports exactly as many hazards as its
+/// profile predicts (`check --layer VERSION`'s `layer:` notes; vksync
+/// reports none on these traces), and each one is explained. CI runs this
+/// under 1.3.239 on the host and under 1.4.309 and 1.4.363 in the Debian
+/// roots (`scripts/test-current-layer.sh`), so the profiles' rows are
+/// checked against each real layer, not read from its source.
+#[test]
+fn layer_version_traces_match_the_installed_layer() {
+    for trace in ["d14", "d23", "d27", "d27-read", "d28"] {
+        let file = format!("tests/layer-versions/{trace}.trace");
+        let (code, out, err) = vksync(&["run", "--as-written", &file], None);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        let version = out
+            .lines()
+            .find_map(|l| l.split("; validation layer ").nth(1))
+            .unwrap_or_else(|| {
+                panic!("{file}: no validation layer ran (install vulkan-validationlayers):\n{out}")
+            })
+            .to_string();
+        let (_, checked, _) = vksync(&["check", "--layer", &version, &file], None);
+        let predicted = checked.matches(": layer: ").count();
+        let reported = out
+            .lines()
+            .find_map(|l| l.strip_prefix("validation layer: "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("{file}: no message count in\n{out}"));
+        assert_eq!(
+            reported, predicted,
+            "{file} under layer {version}: the layer reported {reported}, its profile predicts {predicted}\n{out}\n{checked}"
+        );
+        assert!(out.contains(", 0 not)"), "{file} under layer {version}: {out}");
+    }
+}
+
 /// A plan across queues that its own check finds racy is refused, never
 /// printed with exit status 0 (review 10: `--async-compute` chose
 /// `COLOR_ATTACHMENT_OUTPUT:NONE -> COLOR_ATTACHMENT_OUTPUT:...` before a
