@@ -4251,6 +4251,68 @@ mod tests {
         }
     }
 
+    /// An event's image barrier with a layout change is captured as the
+    /// transition it is (at the set for `vkCmdSetEvent2`, at the wait for
+    /// `vkCmdWaitEvents`), and the captured trace parses and checks.
+    #[test]
+    fn event_layout_transitions_are_captured_and_check() {
+        let image = |old: vk::ImageLayout, new: vk::ImageLayout| ResourceBarrier {
+            masks: [
+                vk::PipelineStageFlags2::ALL_TRANSFER.as_raw(),
+                vk::AccessFlags2::TRANSFER_WRITE.as_raw(),
+                vk::PipelineStageFlags2::ALL_TRANSFER.as_raw(),
+                vk::AccessFlags2::TRANSFER_READ.as_raw(),
+            ],
+            target: BarrierTarget::Image {
+                image: 80,
+                range: [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1],
+                old_layout: old,
+                new_layout: new,
+            },
+            queue_families: None,
+        };
+        let (undefined, general, src) = (
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::GENERAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+        );
+        let mut c = device();
+        c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
+        c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+        c.create_event(500);
+        c.create_event(501);
+        c.set_event(70, 7, "vkCmdSetEvent2", 500, &[], &[image(undefined, general)]);
+        c.wait_events(
+            70,
+            8,
+            "vkCmdWaitEvents2",
+            &[(500, vec![], vec![image(undefined, general)])],
+        );
+        let transfer = vk::PipelineStageFlags2::ALL_TRANSFER.as_raw();
+        c.set_event1(70, 9, "vkCmdSetEvent", 501, transfer);
+        c.wait_events1(
+            70,
+            10,
+            "vkCmdWaitEvents",
+            &[501],
+            [transfer, transfer],
+            &[],
+            &[image(general, src)],
+        );
+        let text = submitted(c);
+        for want in [
+            "set-event e0 ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 UNDEFINED->GENERAL",
+            "wait-events1 e1 ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL",
+        ] {
+            assert!(
+                text.lines().any(|l| l.split("  # ").next() == Some(want)),
+                "no `{want}` in\n{text}"
+            );
+        }
+        let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        vksync::check(&t.program).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
     /// Blits, resolves and clears of images declared exactly are the
     /// model's commands, with every region and the layouts; of a coarse
     /// image they are not modelled, saying why.

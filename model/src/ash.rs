@@ -191,6 +191,85 @@ impl Dependency2 {
     }
 }
 
+impl Dependency2 {
+    /// The same barriers in synchronization 1, for `vkCmdWaitEvents`, whose
+    /// stage masks belong to the call: each barrier's access masks
+    /// downgraded as [`to_sync1`] downgrades a barrier's, and its buffer
+    /// range, or its image, layouts and subresource range, and its queue
+    /// families kept. (A `vkCmdWaitEvents` image barrier whose layouts
+    /// differ performs its transition as part of the wait's dependency.)
+    ///
+    /// ```
+    /// let p = vksync::trace::parse(
+    ///     "image tex R32_UINT 4x4\nevent e\nset-event1 e TRANSFER\n\
+    ///      wait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ tex COLOR:0:0 UNDEFINED->TRANSFER_SRC_OPTIMAL\n",
+    /// )
+    /// .unwrap()
+    /// .program;
+    /// let vksync::Command::WaitEvents1 { dependency, .. } = &p.commands()[1] else { unreachable!() };
+    /// let image = |_| Some(vksync::ash::Target::Image(ash::vk::Image::null()));
+    /// let d1 = vksync::ash::dependency2(&dependency.barriers, Some(&p), image).unwrap().to_sync1();
+    /// assert_eq!(d1.images[0].new_layout, ash::vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+    /// assert_eq!(d1.images[0].src_access_mask, ash::vk::AccessFlags::TRANSFER_WRITE);
+    /// ```
+    pub fn to_sync1(&self) -> Dependency1 {
+        let access = |a: vk::AccessFlags2| sync1_access(AccessFlags2::from_bits_retain(a.as_raw()));
+        Dependency1 {
+            memory: self
+                .memory
+                .iter()
+                .map(|b| {
+                    vk::MemoryBarrier::default()
+                        .src_access_mask(access(b.src_access_mask))
+                        .dst_access_mask(access(b.dst_access_mask))
+                })
+                .collect(),
+            buffers: self
+                .buffers
+                .iter()
+                .map(|b| {
+                    vk::BufferMemoryBarrier::default()
+                        .src_access_mask(access(b.src_access_mask))
+                        .dst_access_mask(access(b.dst_access_mask))
+                        .src_queue_family_index(b.src_queue_family_index)
+                        .dst_queue_family_index(b.dst_queue_family_index)
+                        .buffer(b.buffer)
+                        .offset(b.offset)
+                        .size(b.size)
+                })
+                .collect(),
+            images: self
+                .images
+                .iter()
+                .map(|b| {
+                    vk::ImageMemoryBarrier::default()
+                        .src_access_mask(access(b.src_access_mask))
+                        .dst_access_mask(access(b.dst_access_mask))
+                        .old_layout(b.old_layout)
+                        .new_layout(b.new_layout)
+                        .src_queue_family_index(b.src_queue_family_index)
+                        .dst_queue_family_index(b.dst_queue_family_index)
+                        .image(b.image)
+                        .subresource_range(b.subresource_range)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The barriers of a `vkCmdWaitEvents` (or `vkCmdPipelineBarrier`) in
+/// synchronization 1, the call's stage masks apart
+/// ([`Dependency2::to_sync1`]).
+#[derive(Clone, Debug, Default)]
+pub struct Dependency1 {
+    /// Global barriers (`VkMemoryBarrier`).
+    pub memory: Vec<vk::MemoryBarrier<'static>>,
+    /// Buffer memory barriers.
+    pub buffers: Vec<vk::BufferMemoryBarrier<'static>>,
+    /// Image memory barriers.
+    pub images: Vec<vk::ImageMemoryBarrier<'static>>,
+}
+
 /// Where a region of the model lives in Vulkan, for [`dependency2`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {

@@ -206,6 +206,9 @@ impl Hazard {
         }) {
             return text;
         }
+        if let Some(text) = self.event_transition_fix(program, lines) {
+            return text;
+        }
         // Host work after device work of one of several queues: the
         // submit and the wait are that queue's.
         let wait_queue = (program.queues.len() > 1 && host(self.current) && !host(self.prior))
@@ -274,6 +277,70 @@ impl Hazard {
             parts.push("submit; wait".to_string());
         }
         parts.join("; ")
+    }
+}
+
+impl Hazard {
+    /// The fix of a hazard between an event's layout transition and a
+    /// command its own scopes cannot reach (`docs/semantics.md`,
+    /// "Events"): after a `vkCmdSetEvent2`'s transition, a command
+    /// recorded before the event's wait, which no destination scope of the
+    /// event orders; before a `vkCmdWaitEvents`'s transition, a command
+    /// recorded after every set it waits for, which its first scope (the
+    /// signals and what precedes them) does not hold. An `ALL_COMMANDS`
+    /// scope holds the transition ("Layout transitions and
+    /// `ALL_COMMANDS`"): a barrier with one on the transition's side.
+    /// `None` for any other hazard.
+    fn event_transition_fix(&self, program: &Program, lines: &[usize]) -> Option<String> {
+        let b = self
+            .fix
+            .barrier
+            .filter(|b| b.transition && self.fix.semaphore.is_none())?;
+        let commands = &program.commands;
+        let after = |i: usize| lines.get(i).map_or(String::new(), |l| format!(" after line {l}"));
+        if self.prior.is_layout_transition() {
+            let Command::SetEvent { event, .. } = commands.get(self.prior_command)? else {
+                return None;
+            };
+            let waited = commands.get(self.prior_command + 1..self.command)?.iter().any(
+                |c| matches!(c, Command::WaitEvents { waits } if waits.iter().any(|w| w.event == *event)),
+            );
+            return (!waited).then(|| {
+                format!(
+                    "record `barrier ALL_COMMANDS:NONE -> {}:{}`{} (its first scope holds the layout transition \
+                     of the set-event of `{}`, after which nothing recorded before the event's wait is ordered \
+                     otherwise), or move the command after the wait",
+                    b.dst_stage_mask,
+                    b.dst_access_mask,
+                    after(self.prior_command),
+                    program.event_name(*event)
+                )
+            });
+        }
+        if !self.current.is_layout_transition() {
+            return None;
+        }
+        let Command::WaitEvents1 { events, .. } = commands.get(self.command)? else {
+            return None;
+        };
+        let set_before_prior = |e: &crate::ir::event::EventId| {
+            commands[..self.command]
+                .iter()
+                .rposition(|c| {
+                    matches!(c, Command::SetEvent1 { event, .. } | Command::HostSetEvent { event } if event == e)
+                })
+                .is_some_and(|s| s < self.prior_command)
+        };
+        events.iter().all(set_before_prior).then(|| {
+            format!(
+                "record `barrier {}:{} -> ALL_COMMANDS:NONE`{} (its second scope holds the layout transition of \
+                 the wait-events1, whose own first scope holds only what precedes the sets it waits for), or move \
+                 the command before the sets",
+                b.src_stage_mask,
+                b.src_access_mask,
+                after(self.prior_command)
+            )
+        })
     }
 }
 
@@ -916,7 +983,12 @@ fn race_access(
         return a;
     }
     let barriers: Vec<Barrier> = match command {
-        Command::Barrier(d) => d.barriers.clone(),
+        // The commands that perform layout transitions: a pipeline
+        // barrier, an event set or a synchronization-1 wait (`docs/semantics.md`,
+        // "Events"), a render pass command.
+        Command::Barrier(d)
+        | Command::SetEvent { dependency: d, .. }
+        | Command::WaitEvents1 { dependency: d, .. } => d.barriers.clone(),
         Command::Render(rc) => rc.pre_barriers().to_vec(),
         _ => Vec::new(),
     };
@@ -1394,6 +1466,25 @@ fn apply_dependency_where(
         .enumerate()
         .map(|(i, b)| ResolvedBarrier::of_pass(b, layout, scopes.get(i).copied().unwrap_or_default()))
         .collect();
+    apply_resolved_where(checker, layout, index, dep, &rb, keep)
+}
+
+/// Applies one call's barriers `dep`, resolved as `rb` (a pipeline
+/// barrier's, a `vkCmdSetEvent2`'s first halves, a `vkCmdWaitEvents`'s),
+/// in the three steps of a layout transition (module docs of
+/// [`crate::sync::checker`]): each transition of the memory objects `keep`
+/// holds decided against the state before the call with its own barrier
+/// `rb[i]`, the barriers applied together, the transitions recorded as
+/// `rb[i]` leaves them. Each hazard with its transition's position among
+/// the call's.
+fn apply_resolved_where(
+    checker: &mut Checker,
+    layout: &Layout,
+    index: usize,
+    dep: &Dependency,
+    rb: &[ResolvedBarrier],
+    keep: &dyn Fn(crate::ir::layout::MemId) -> bool,
+) -> Vec<(usize, RawHazard, Access)> {
     let ts: Vec<(usize, usize, Access)> = transitions(dep, layout)
         .into_iter()
         .enumerate()
@@ -1406,7 +1497,7 @@ fn apply_dependency_where(
             found.push((*k, h, *a));
         }
     }
-    checker.apply(&rb);
+    checker.apply(rb);
     for (_, i, a) in &ts {
         checker.record_transition(index, a, &rb[*i]);
     }
@@ -1552,6 +1643,9 @@ pub(crate) fn step_shard(
         // between them. Programs whose sets need more than 64 slots at
         // once go to the multi-queue walk instead ([`by_walk`]); a set past
         // that is ignored here (its wait then orders nothing).
+        // A barrier's layout transition is performed at the set, between
+        // its first half and the signal (`ResolvedBarrier::event_set`): a
+        // write of the set, as a pipeline barrier's is of the barrier.
         Command::SetEvent { event, dependency } => {
             if let Some(slots) = checker.set_event(event.0, dependency.barriers.len()) {
                 let rb: Vec<ResolvedBarrier> = dependency
@@ -1560,7 +1654,12 @@ pub(crate) fn step_shard(
                     .zip(slots)
                     .map(|(b, slot)| ResolvedBarrier::event_set(b, layout, slot))
                     .collect();
-                checker.apply(&rb);
+                for (k, h, a) in apply_resolved_where(checker, layout, index, dependency, &rb, &keep) {
+                    out.push(lift(&h, &a));
+                    if let Some(s) = shard.as_mut() {
+                        s.tags.push(k as u32);
+                    }
+                }
             }
         }
         Command::WaitEvents { waits } => {
@@ -1600,7 +1699,14 @@ pub(crate) fn step_shard(
                 .iter()
                 .map(|b| ResolvedBarrier::event_wait1(b, layout, slots))
                 .collect();
-            checker.apply(&rb);
+            // A barrier's layout transition is part of the wait's memory
+            // dependency, as a pipeline barrier's is of its own.
+            for (k, h, a) in apply_resolved_where(checker, layout, index, dependency, &rb, &keep) {
+                out.push(lift(&h, &a));
+                if let Some(s) = shard.as_mut() {
+                    s.tags.push(k as u32);
+                }
+            }
         }
         // A host set reaches no device access: only writes completed by a
         // fence wait are available before the wait, and every barrier

@@ -995,8 +995,12 @@ fn step(
         // A coarse layout transition keeps the bytes (module
         // documentation); an exact one from `UNDEFINED` discards them
         // ("Image Layouts": "the contents of the image are not guaranteed
-        // to be preserved"), so its texels become undefined.
-        Command::Barrier(dep) => {
+        // to be preserved"), so its texels become undefined. An event's
+        // transitions are performed at its `vkCmdSetEvent2`, or at its
+        // `vkCmdWaitEvents` (`docs/semantics.md`, "Events").
+        Command::Barrier(dep)
+        | Command::SetEvent { dependency: dep, .. }
+        | Command::WaitEvents1 { dependency: dep, .. } => {
             for b in &dep.barriers {
                 if let (Some(ib), Some(r)) = (b.image.and_then(|i| program.image_barrier(i)), b.region) {
                     if b.transition && ib.old_layout == ImageLayout::UNDEFINED {
@@ -1010,10 +1014,8 @@ fn step(
         | Command::Wait(_)
         | Command::HostSignal { .. }
         | Command::HostWait { .. }
-        | Command::SetEvent { .. }
         | Command::WaitEvents { .. }
         | Command::SetEvent1 { .. }
-        | Command::WaitEvents1 { .. }
         | Command::ResetEvent { .. }
         | Command::HostSetEvent { .. }
         | Command::HostResetEvent { .. } => {}

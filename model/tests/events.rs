@@ -182,14 +182,14 @@ fn image_barriers_in_events_are_compared_by_value() {
             "{body}"
         );
     }
-    // With a transition (oldLayout != newLayout): refused as not modelled,
-    // whether or not the wait repeats it.
+    // With a transition (oldLayout != newLayout), the layouts are compared
+    // as the rest.
     let body = format!(
-        "{HEADER}{IM}set-event e COPY:NONE -> COPY:NONE im COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n"
+        "{HEADER}{IM}set-event e COPY:NONE -> COPY:NONE im COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\nwait-events e COPY:NONE -> COPY:NONE im COLOR:0:0 GENERAL->TRANSFER_DST_OPTIMAL\n"
     );
     let err = trace::parse(&body).expect_err(&body).to_string();
     assert!(
-        err.contains("image layout transitions in an event's dependency info are not modelled"),
+        err.contains("newLayout TRANSFER_DST_OPTIMAL (set: TRANSFER_SRC_OPTIMAL)"),
         "{err}"
     );
 }
@@ -341,6 +341,26 @@ fn events_with_several_queues_order_their_own_queue() {
             format!("{Q}fill a 1\nset-event1 e TRANSFER\nsubmit qb\nwait-events1 e TRANSFER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\nsubmit qb\n"),
             &["L13 READ_AFTER_WRITE a[0..256] after L9"],
         ),
+        (
+            "a set's transition in one batch, its wait in a later one",
+            format!("{Q}set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nsubmit qb\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\nsubmit qb\n"),
+            &[],
+        ),
+        (
+            "a set's transition, then an ALL_COMMANDS semaphore signal: another queue sees it",
+            format!("{Q}set-event e NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY\nwait-events e NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qa\n"),
+            &[],
+        ),
+        (
+            "...a narrower signal does not hold it",
+            format!("{Q}set-event e NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qa signal s@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY\nwait-events e NONE:NONE -> NONE:NONE a[0..64] transition\nsubmit qa\n"),
+            &["L11 READ_AFTER_WRITE a[0..64] after L9"],
+        ),
+        (
+            "sync 1: the wait's transition, then a semaphore to another queue",
+            format!("{Q}set-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..64] transition\nsubmit qa signal s\ncopy a[0..64] -> b[0..64]\nsubmit qb wait s@COPY\n"),
+            &[],
+        ),
     ];
     for (name, body, expected) in &cases {
         case(name, body, expected);
@@ -402,7 +422,7 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("set-event e COPY:NONE -> COPY:NONE\nwait-events e CLEAR:NONE -> COPY:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with in barrier 0: srcStageMask CLEAR (set: COPY) (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
         ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE ; COPY:NONE -> CLEAR:NONE", "7:13: the dependency info waited on for event `e` differs from the one it was set with in 2 barriers where the set has 1 (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
         ("set-event e COPY:TRANSFER_WRITE -> COPY:NONE\nwait-events e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ", "7:13: the dependency info waited on for event `e` differs from the one it was set with in barrier 0: dstAccessMask TRANSFER_READ (set: NONE) (VUID-vkCmdWaitEvents2-pEvents-10788: exactly equal)"),
-        ("set-event e COPY:NONE -> COPY:NONE a transition", "6:38: barrier 0 of event `e`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)"),
+        ("host-set-event e\nwait-events e HOST:NONE -> COPY:NONE a[0..16] transition", "7:13: barrier 0 of the wait for event `e`, which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 performs an event's transitions, and vkSetEvent has no dependency info)"),
         ("set-event e COPY:NONE -> COPY:NONE\nset-event e COPY:NONE -> COPY:NONE", "7:11: event `e` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)"),
         ("set-event e HOST:NONE -> COPY:NONE", "6:11: barrier 0 of the set of event `e`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)"),
         ("host-set-event e\nwait-events e COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)"),
@@ -446,7 +466,6 @@ fn invalid_sync1_event_programs_are_errors_at_their_token() {
         (&format!("{SET}host-set-event f\nwait-events1 e f TRANSFER:NONE -> TRANSFER:NONE"), "8:18: srcStageMask TRANSFER of vkCmdWaitEvents is not TRANSFER|HOST, the OR of the stage masks its events were set with (and HOST for an event the host set) (VUID-vkCmdWaitEvents-srcStageMask-01158)"),
         (&format!("{SET}wait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ; COMPUTE_SHADER:NONE -> TRANSFER:NONE"), "7:67: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
         (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE; TRANSFER:NONE -> HOST:HOST_READ"), "7:65: barrier 1 of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask"),
-        (&format!("{SET}wait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..16] transition"), "7:56: barrier 0 of vkCmdWaitEvents: image layout transitions in an event wait are not modelled"),
         // The two generations do not mix.
         ("set-event e COPY:NONE -> COPY:NONE\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE", "7:14: event `e` was set by vkCmdSetEvent2: vkCmdWaitEvents cannot wait for it (VUID-vkCmdWaitEvents-pEvents-03847)"),
         (&format!("{SET}wait-events e COPY:NONE -> COPY:NONE"), "7:13: event `e` was set by vkCmdSetEvent: vkCmdWaitEvents2 cannot wait for it (VUID-vkCmdWaitEvents2-pEvents-03837)"),
@@ -702,4 +721,454 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
         ),
         "{err}"
     );
+}
+
+/// One row of [`layout_transitions_in_events`]: the definitional
+/// semantics' races must be `expected` (as in [`case`]), and each fast
+/// checker must find the same (command, kind, bytes) under both readings:
+/// the single-queue checker on the trace as written, the multi-queue walk
+/// on the same trace with a second queue (`queue qa`, `queue qb` before
+/// it, its commands submitted to `qa`, an empty batch to `qb` after them;
+/// the races are the same, two lines later).
+fn transition_case(name: &str, body: &str, expected: &[&str]) {
+    use vksync::{check_program, DecidedBy};
+    for (prefix, suffix, shift, decider) in [
+        ("", "", 0usize, DecidedBy::SingleQueue),
+        (
+            "queue qa\nqueue qb\n",
+            "submit qa\nsubmit qb\n",
+            2,
+            DecidedBy::MultiQueueWalk,
+        ),
+    ] {
+        let text = format!("{prefix}{HEADER}{body}{suffix}");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let names = ["a", "b", "c", "im"];
+        let line = |c: usize| t.command_lines[c] - shift;
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let found = races(&t.program, reading).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if reading == Reading::MemoryModel {
+                let mut got: Vec<String> = found
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "L{} {} {}[{}] after L{}",
+                            line(r.command),
+                            r.kind,
+                            names[r.mem.0 as usize],
+                            r.range,
+                            line(r.prior_command)
+                        )
+                    })
+                    .collect();
+                got.sort();
+                got.dedup();
+                assert_eq!(got, expected, "case `{name}` ({decider:?}):\n{body}");
+            }
+            let checked = check_program(&t.program, Semantics::for_reading(reading))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(checked.decided_by, decider, "case `{name}`");
+            let key = |c: usize, k: String, m: u32, s: u64, e: u64| (line(c), k, m, s, e);
+            let mut fast: Vec<_> = checked
+                .hazards
+                .iter()
+                .map(|h| {
+                    key(
+                        h.command,
+                        h.kind.to_string(),
+                        h.memory.mem.0,
+                        h.memory.range.start,
+                        h.memory.range.end,
+                    )
+                })
+                .collect();
+            let mut spec: Vec<_> = found
+                .iter()
+                .map(|r| key(r.command, r.kind.to_string(), r.mem.0, r.range.start, r.range.end))
+                .collect();
+            fast.sort();
+            fast.dedup();
+            spec.sort();
+            spec.dedup();
+            assert_eq!(
+                fast, spec,
+                "case `{name}` ({reading:?}, {decider:?}): fast checker and definitional semantics differ"
+            );
+        }
+    }
+}
+
+/// Image layout transitions in events (`docs/semantics.md`, "Events"):
+/// a `vkCmdSetEvent2` performs its barriers' transitions at the set,
+/// after their first halves and before the signal, so the wait orders
+/// them before its second scopes and nothing between the set and the
+/// wait is ordered after them; a `vkCmdWaitEvents` performs them as part
+/// of its own memory dependency. `a[0..64]` plays the image (the coarse
+/// form: no layouts); lines as in [`case`].
+#[test]
+fn layout_transitions_in_events() {
+    let rows: &[(&str, &str, &[&str])] = &[
+        // vkCmdSetEvent2 / vkCmdWaitEvents2.
+        (
+            "a read before the set, in the set's first scope, is ordered before the transition",
+            "copy a -> b\nset-event e COPY:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e COPY:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a -> c\n",
+            &[],
+        ),
+        (
+            "a read before the set, not in its first scope, races the transition",
+            "copy a -> b\nset-event e CLEAR:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e CLEAR:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a -> c\n",
+            &["L7 WRITE_AFTER_READ a[0..64] after L6"],
+        ),
+        (
+            "a write before the set, in its first access scope, is available before the transition",
+            "fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        (
+            "a write before the set, not in its first access scope, races the transition (and the copy)",
+            "fill a 1\nset-event e CLEAR:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e CLEAR:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L7 WRITE_AFTER_WRITE a[0..64] after L6", "L9 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "the wait's second scopes see the transition's write",
+            "set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        (
+            "a narrower second synchronization scope does not",
+            "set-event e NONE:NONE -> CLEAR:NONE a[0..64] transition\nwait-events e NONE:NONE -> CLEAR:NONE a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L8 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "nor a second access scope without the read's access",
+            "set-event e NONE:NONE -> COPY:NONE a[0..64] transition\nwait-events e NONE:NONE -> COPY:NONE a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L8 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "a write after the wait needs the order only (memory model)",
+            "set-event e NONE:NONE -> CLEAR:NONE a[0..64] transition\nwait-events e NONE:NONE -> CLEAR:NONE a[0..64] transition\nfill a[0..64] 1\n",
+            &[],
+        ),
+        (
+            "a read between the set and the wait races the transition",
+            "set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\n",
+            &["L7 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "a write between the set and the wait races it, and is not ordered by the wait",
+            "set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nfill a[0..64] 1\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L7 WRITE_AFTER_WRITE a[0..64] after L6", "L9 READ_AFTER_WRITE a[0..64] after L7"],
+        ),
+        (
+            "an ALL_COMMANDS first scope between the set and the wait holds the transition",
+            "set-event e NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nwait-events e NONE:NONE -> NONE:NONE a[0..64] transition\n",
+            &[],
+        ),
+        (
+            "a narrower first scope there does not",
+            "set-event e NONE:NONE -> NONE:NONE a[0..64] transition\nbarrier COPY:MEMORY_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nwait-events e NONE:NONE -> NONE:NONE a[0..64] transition\n",
+            &["L8 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "an ALL_COMMANDS first scope after the set holds what the set made available before its transition",
+            "fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nwait-events e CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\n",
+            &[],
+        ),
+        (
+            "...which a set without the transition does not order before it",
+            "fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64]\nbarrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\nwait-events e CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64]\n",
+            &["L9 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "an ALL_COMMANDS second scope before the set orders a read before the transition",
+            "copy a -> b\nbarrier COPY:NONE -> ALL_COMMANDS:NONE\nset-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\n",
+            &[],
+        ),
+        (
+            "...a narrower one does not",
+            "copy a -> b\nbarrier COPY:NONE -> CLEAR:NONE\nset-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\n",
+            &["L8 WRITE_AFTER_READ a[0..64] after L6"],
+        ),
+        (
+            "only its own barrier orders a transition: another barrier of the set does not",
+            "fill a 1\nset-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition; CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n",
+            &["L7 WRITE_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "an ALL_COMMANDS set holds an earlier transition",
+            "barrier NONE:NONE -> NONE:NONE a[0..64] transition\nset-event e ALL_COMMANDS:NONE -> COPY:TRANSFER_READ a[0..64] transition\nwait-events e ALL_COMMANDS:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        // vkCmdSetEvent / vkCmdWaitEvents.
+        (
+            "sync 1: a write before the set is made available at the wait, before its transition",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        (
+            "sync 1: without the wait's first access scope it races the transition",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L8 WRITE_AFTER_WRITE a[0..64] after L6", "L9 READ_AFTER_WRITE a[0..64] after L6"],
+        ),
+        (
+            "sync 1: a write between the set and the wait races the transition",
+            "set-event1 e TRANSFER\nfill a 1\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L8 WRITE_AFTER_WRITE a[0..64] after L7", "L9 READ_AFTER_WRITE a[0..64] after L7"],
+        ),
+        (
+            "sync 1: a read that reached the set is ordered before the transition",
+            "copy a -> c\nbarrier TRANSFER:NONE -> COMPUTE_SHADER:NONE\nset-event1 e COMPUTE_SHADER\nwait-events1 e COMPUTE_SHADER:NONE -> TRANSFER:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        (
+            "sync 1: the transition is visible to the wait's second scopes only",
+            "set-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> COMPUTE_SHADER:NONE a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+            &["L8 READ_AFTER_WRITE a[0..64] after L7"],
+        ),
+        (
+            "sync 1: an ALL_COMMANDS second scope between the set and the wait orders a read before the wait's transition",
+            "set-event1 e TRANSFER\ncopy a -> b\nbarrier COPY:NONE -> ALL_COMMANDS:NONE\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..64] transition\n",
+            &[],
+        ),
+        (
+            "sync 1: ...a narrower one does not",
+            "set-event1 e TRANSFER\ncopy a -> b\nbarrier COPY:NONE -> CLEAR:NONE\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..64] transition\n",
+            &["L9 WRITE_AFTER_READ a[0..64] after L7"],
+        ),
+        (
+            "sync 1: a later ALL_COMMANDS first scope holds the wait's transition",
+            "set-event1 e TRANSFER\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> TRANSFER:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+        (
+            "sync 1: ...and what the wait made available before it",
+            "fill a 1\nset-event1 e TRANSFER\nwait-events1 e TRANSFER:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> TRANSFER:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n",
+            &[],
+        ),
+    ];
+    for (name, body, expected) in rows {
+        transition_case(name, body, expected);
+    }
+}
+
+/// Layouts along execution order with event transitions (`image`
+/// declarations; `docs/semantics.md`, "Image layouts in execution
+/// order"): a `vkCmdSetEvent2`'s transition sets `newLayout` at the set
+/// (its wait changes nothing), a `vkCmdWaitEvents`'s at the wait. Between
+/// the set and the wait a use in `newLayout` is the hazard checkers'
+/// question (it races the transition unless ordered after it), a use in
+/// another layout an error naming the set's event.
+#[test]
+fn event_transitions_change_layouts_where_they_are_performed() {
+    const IM: &str = "image im R8G8B8A8_UNORM 8x8\nbarrier NONE:NONE -> COPY:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image a -> im TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=8,8,1\n";
+    const SET: &str = "set-event e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n";
+    const WAIT: &str = "wait-events e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n";
+    const SRC: &str =
+        "copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> b imageSubresource=COLOR:0:0 imageExtent=8,8,1\n";
+    const DST: &str =
+        "copy-buffer-to-image a -> im TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=8,8,1\n";
+    const SET1: &str = "set-event1 e TRANSFER\n";
+    const WAIT1: &str = "wait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n";
+    transition_case(
+        "the copy after the wait reads the transitioned image",
+        &format!("{IM}{SET}{WAIT}{SRC}"),
+        &[],
+    );
+    transition_case(
+        "a copy in newLayout between the set and the wait races the transition",
+        &format!("{IM}{SET}{SRC}{WAIT}"),
+        &[
+            "L10 READ_AFTER_WRITE im[0..256] after L7",
+            "L10 READ_AFTER_WRITE im[0..256] after L8",
+            "L10 READ_AFTER_WRITE im[0..256] after L9",
+        ],
+    );
+    transition_case(
+        "...unless an ALL_COMMANDS barrier after the set orders it",
+        &format!("{IM}{SET}barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n{SRC}{WAIT}"),
+        &[],
+    );
+    transition_case(
+        "another transition between the set and the wait sees newLayout (transitions keep submission order)",
+        &format!(
+            "{IM}{SET}barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_SRC_OPTIMAL->GENERAL\n{WAIT}copy-image-to-buffer im GENERAL -> b imageSubresource=COLOR:0:0 imageExtent=8,8,1\n"
+        ),
+        &[],
+    );
+    transition_case(
+        "sync 1: the wait transitions",
+        &format!("{IM}{SET1}{WAIT1}{SRC}"),
+        &[],
+    );
+    let refused: &[(&str, String, &str)] = &[
+        (
+            "a copy in oldLayout between the set and the wait",
+            format!("{IM}{SET}{DST}{WAIT}"),
+            "10:1: vkCmdCopyBufferToImage uses image `im` subresource COLOR mip 0 layer 0 in layout TRANSFER_DST_OPTIMAL between the vkCmdSetEvent2 of event `e` and its wait: the set performs the layout transition TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL of that subresource (its second synchronization scope includes \"image layout transitions defined by pDependencyInfo\"), unordered with what is recorded between the set and the wait, so the layout there is TRANSFER_SRC_OPTIMAL where that transition has happened and undetermined where it may not have; never TRANSFER_DST_OPTIMAL (\"Image Layout Transitions\")",
+        ),
+        (
+            "a copy in oldLayout after the wait",
+            format!("{IM}{SET}{WAIT}{DST}"),
+            "11:1: vkCmdCopyBufferToImage uses image `im` subresource COLOR mip 0 layer 0 in layout TRANSFER_DST_OPTIMAL, but its layout is TRANSFER_SRC_OPTIMAL at that point (VUID-vkCmdCopyBufferToImage-dstImageLayout-00180)",
+        ),
+        (
+            "sync 1: a copy in newLayout between the set and the wait (the wait transitions)",
+            format!("{IM}{SET1}{SRC}{WAIT1}"),
+            "10:1: vkCmdCopyImageToBuffer uses image `im` subresource COLOR mip 0 layer 0 in layout TRANSFER_SRC_OPTIMAL, but its layout is TRANSFER_DST_OPTIMAL at that point (VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189)",
+        ),
+        (
+            "sync 1: the wait's oldLayout is the layout at the wait",
+            format!("{IM}barrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL\n{SET1}{WAIT1}"),
+            "11:1: barrier 0: oldLayout TRANSFER_DST_OPTIMAL of image `im` subresource COLOR mip 0 layer 0 is neither UNDEFINED nor its current layout GENERAL (VUID-VkImageMemoryBarrier2-oldLayout-01197)",
+        ),
+    ];
+    for (name, body, want) in refused {
+        let text = format!("{HEADER}{body}");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let err = vksync::check(&t.program).expect_err(name);
+        let vksync::Location::Command(c) = err.at else {
+            panic!("{name}: {err}");
+        };
+        assert_eq!(format!("{}:1: {}", t.command_lines[c], err.kind), *want, "{name}");
+    }
+}
+
+/// Two false alarms of the fast checkers on pipeline barriers, found while
+/// adding event transitions (the definitional semantics reported neither):
+/// a write made available by a barrier with a transition and an empty
+/// second scope is ordered, through that transition, before a later
+/// `ALL_COMMANDS` first scope, and so before that barrier's own
+/// transition (the single-queue checker reported a write-after-write
+/// there) and visible to its second access scope (the multi-queue walk
+/// reported a read-after-write).
+#[test]
+fn an_all_commands_first_scope_holds_what_an_earlier_transition_followed() {
+    transition_case(
+        "a later transition",
+        "fill a 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> NONE:NONE a[0..64] transition\n",
+        &[],
+    );
+    transition_case(
+        "a later read",
+        "fill a 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy a[0..64] -> b[0..64]\n",
+        &[],
+    );
+    transition_case(
+        "a narrower first scope holds neither",
+        "fill a 1\nbarrier CLEAR:TRANSFER_WRITE -> NONE:NONE a[0..64] transition\nbarrier COPY:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\n",
+        &[
+            "L8 WRITE_AFTER_WRITE a[0..64] after L6",
+            "L9 READ_AFTER_WRITE a[0..64] after L6",
+            "L9 READ_AFTER_WRITE a[0..64] after L7",
+        ],
+    );
+}
+
+/// The planners drop events but keep the layout transitions an event
+/// performs, as a pipeline barrier with the scopes the program needs at
+/// the place it performs them: a `set-event`'s at the set, a
+/// `wait-events1`'s at the wait (a `wait-events` performs none). Every
+/// planner's plan then checks clean and keeps the layouts valid (the
+/// layout rules run in `check`), and the transitions are where the input
+/// had them.
+#[test]
+fn planners_keep_an_events_transitions_where_it_performs_them() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    use vksync::Command;
+    const IM: &str = "image im R8G8B8A8_UNORM 8x8\nbarrier NONE:NONE -> COPY:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\ncopy-buffer-to-image a -> im TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=8,8,1\n";
+    const SRC: &str =
+        "copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> b imageSubresource=COLOR:0:0 imageExtent=8,8,1\n";
+    let sync2 = format!(
+        "{IM}set-event e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\nfill c 1\nwait-events e COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n{SRC}"
+    );
+    let sync1 = format!(
+        "{IM}set-event1 e TRANSFER\nfill c 1\nwait-events1 e TRANSFER:TRANSFER_WRITE -> TRANSFER:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n{SRC}"
+    );
+    // (body, the input's index of the command performing the transition)
+    for (body, at) in [(sync2, 2usize), (sync1, 4)] {
+        let t = trace::parse(&format!("{HEADER}{body}")).unwrap();
+        let input = vksync::plan::planning_input(&t.program);
+        // The barrier-free input: the first transition, the copy, the
+        // event's transition in place of its command, the fill, the copy.
+        let transitions: Vec<usize> = input
+            .commands()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| b.transition)))
+            .map(|(i, _)| i)
+            .collect();
+        let kept = if at == 2 { 2 } else { 3 };
+        assert_eq!(transitions, [0, kept], "{body}\n{}", trace::print(&input));
+        assert_eq!(input.commands().len(), 5, "{}", trace::print(&input));
+        for kind in [
+            PlannerKind::Conservative,
+            PlannerKind::Online,
+            PlannerKind::Offline,
+        ] {
+            let p = plan(&t.program, PlanOptions::new(kind)).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            let hazards = vksync::check(&p.program).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            assert!(hazards.is_empty(), "{kind:?}:\n{}", trace::print(&p.program));
+            // The event's transition kept its origin.
+            assert!(
+                p.origin.iter().enumerate().any(|(k, o)| *o == Some(kept)
+                    && matches!(&p.program.commands()[k], Command::Barrier(d) if d.barriers.iter().any(|b| b.transition))),
+                "{kind:?}:\n{}",
+                trace::print(&p.program)
+            );
+        }
+    }
+}
+
+/// A hazard between an event's transition and a command its own scopes
+/// cannot reach gets a fix that can: a command between a set and its wait
+/// after the set's transition, a command between the sets and a
+/// `wait-events1` before the wait's transition. The fix applied, the
+/// program checks clean.
+#[test]
+fn fixes_of_event_transitions_name_an_all_commands_barrier() {
+    let rows: &[(&str, &str, &str, &str)] = &[
+        (
+            "set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\ncopy a[0..64] -> b[0..64]\nwait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\n",
+            "record `barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ` after line 6 (its first scope holds the layout transition of the set-event of `e`, after which nothing recorded before the event's wait is ordered otherwise), or move the command after the wait",
+            "set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition\n",
+            "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n",
+        ),
+        (
+            "set-event1 e TRANSFER\ncopy a[0..64] -> b[0..64]\nwait-events1 e TRANSFER:NONE -> TRANSFER:NONE a[0..64] transition\n",
+            "record `barrier COPY:NONE -> ALL_COMMANDS:NONE` after line 7 (its second scope holds the layout transition of the wait-events1, whose own first scope holds only what precedes the sets it waits for), or move the command before the sets",
+            "copy a[0..64] -> b[0..64]\n",
+            "barrier COPY:NONE -> ALL_COMMANDS:NONE\n",
+        ),
+    ];
+    for (body, want, after, fix) in rows {
+        let t = trace::parse(&format!("{HEADER}{body}")).unwrap();
+        let hazards = vksync::check(&t.program).unwrap();
+        assert_eq!(hazards.len(), 1, "{body}");
+        assert_eq!(
+            hazards[0].fix_text_at(&t.program, &t.command_lines),
+            *want,
+            "{body}"
+        );
+        let fixed = body.replacen(after, &format!("{after}{fix}"), 1);
+        let t = trace::parse(&format!("{HEADER}{fixed}")).unwrap();
+        assert_eq!(vksync::check(&t.program).unwrap(), [], "{fixed}");
+        let spec = races(&t.program, Reading::MemoryModel).unwrap();
+        assert!(spec.is_empty(), "{fixed}: {spec:?}");
+    }
+}
+
+/// Event transitions print and parse back (coarse and exact images, both
+/// generations).
+#[test]
+fn event_transitions_round_trip() {
+    let text = format!(
+        "{HEADER}image im R8G8B8A8_UNORM 8x8 mips 2\nbarrier NONE:NONE -> NONE:NONE im COLOR:0..:0 UNDEFINED->GENERAL\n\
+         set-event e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition; CLEAR:NONE -> NONE:NONE im COLOR:0..:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+         wait-events e NONE:NONE -> COPY:TRANSFER_READ a[0..64] transition; CLEAR:NONE -> NONE:NONE im COLOR:0..:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+         set-event1 f TRANSFER\nwait-events1 f TRANSFER:NONE -> TRANSFER:NONE im COLOR:1:0 TRANSFER_SRC_OPTIMAL->GENERAL; TRANSFER:NONE -> TRANSFER:NONE b[0..16] transition\n"
+    );
+    let t = trace::parse(&text).unwrap();
+    let printed = trace::print(&t.program);
+    assert_eq!(trace::parse(&printed).unwrap().program, t.program, "{printed}");
+    vksync::check(&t.program).unwrap();
 }

@@ -175,9 +175,10 @@ pub enum SyncOp {
         sem: u8,
         value: u8,
     },
-    /// `set-event` of event `event % 3` with these barriers (no layout
-    /// transition, `HOST` dropped from the stage masks); dropped when the
-    /// event is already set.
+    /// `set-event` of event `event % 3` with these barriers (`HOST`
+    /// dropped from the stage masks; one over a range transitions it with
+    /// [`BarrierOp::transition`], at the set); dropped when the event is
+    /// already set.
     SetEvent {
         event: u8,
         barriers: Vec<BarrierOp>,
@@ -204,9 +205,10 @@ pub enum SyncOp {
     /// that a `set-event1` or the host set, with `srcStageMask` the OR of
     /// their stage masks (and `HOST` for a host set), `dstStageMask`
     /// [`STAGE_MASKS_1`]`[dst]` and these barriers' access masks (valid for
-    /// the stage masks) and ranges; dropped when no picked event is set so.
-    /// With `full`, `dstStageMask` is `ALL_COMMANDS` and the first
-    /// barrier's accesses `MEMORY_WRITE -> MEMORY_READ|MEMORY_WRITE`.
+    /// the stage masks) and ranges (one over a range transitions it with
+    /// [`BarrierOp::transition`], at the wait); dropped when no picked
+    /// event is set so. With `full`, `dstStageMask` is `ALL_COMMANDS` and
+    /// the first barrier's accesses `MEMORY_WRITE -> MEMORY_READ|MEMORY_WRITE`.
     WaitEvents1 {
         picks: Vec<u8>,
         barriers: Vec<BarrierOp>,
@@ -236,6 +238,23 @@ fn barrier_op() -> impl Strategy<Value = BarrierOp> {
         any::<[u8; 4]>(),
         prop::option::weighted(0.3, (any::<u8>(), any::<u8>(), 1u8..=32)),
         prop::bool::weighted(0.25),
+    )
+        .prop_map(|(masks, range, transition)| BarrierOp {
+            masks,
+            range,
+            transition,
+        })
+}
+
+/// A barrier of an event's dependency info: as [`barrier_op`], but over a
+/// range and performing a layout transition of it more often (half the
+/// time each), so that event transitions (at a `set-event`, at a
+/// `wait-events1`) are common among the programs drawn.
+fn event_barrier_op() -> impl Strategy<Value = BarrierOp> {
+    (
+        any::<[u8; 4]>(),
+        prop::option::weighted(0.5, (any::<u8>(), any::<u8>(), 1u8..=32)),
+        prop::bool::weighted(0.5),
     )
         .prop_map(|(masks, range, transition)| BarrierOp {
             masks,
@@ -312,7 +331,7 @@ pub fn multi_queue_ops(max_ops: usize) -> impl Strategy<Value = Vec<SyncOp>> {
 fn event_op() -> impl Strategy<Value = SyncOp> {
     prop_oneof![
         10 => sync_op(),
-        3 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+        3 => (any::<u8>(), prop::collection::vec(event_barrier_op(), 1..=2), prop::bool::weighted(0.5))
             .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
         3 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
         1 => any::<u8>().prop_map(SyncOp::ResetEvent),
@@ -332,7 +351,7 @@ fn event1_op() -> impl Strategy<Value = SyncOp> {
     prop_oneof![
         10 => sync_op(),
         // A few synchronization-2 events beside, on the same three events.
-        1 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+        1 => (any::<u8>(), prop::collection::vec(event_barrier_op(), 1..=2), prop::bool::weighted(0.5))
             .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
         1 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
         1 => any::<u8>().prop_map(SyncOp::ResetEvent),
@@ -340,7 +359,7 @@ fn event1_op() -> impl Strategy<Value = SyncOp> {
             .prop_map(|(event, stages, full)| SyncOp::SetEvent1 { event, stages, full }),
         3 => (
             prop::collection::vec(any::<u8>(), 1..=3),
-            prop::collection::vec(barrier_op(), 1..=2),
+            prop::collection::vec(event_barrier_op(), 1..=2),
             any::<u8>(),
             prop::bool::weighted(0.6),
         )
@@ -371,7 +390,7 @@ fn multi_queue_event_op() -> impl Strategy<Value = SyncOp> {
         1 => (0u8..3).prop_map(SyncOp::WaitQueue),
         1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, step)| SyncOp::HostSignal { sem, step }),
         1 => (any::<u8>(), any::<u8>()).prop_map(|(sem, value)| SyncOp::HostWait { sem, value }),
-        2 => (any::<u8>(), prop::collection::vec(barrier_op(), 1..=2), prop::bool::weighted(0.5))
+        2 => (any::<u8>(), prop::collection::vec(event_barrier_op(), 1..=2), prop::bool::weighted(0.5))
             .prop_map(|(event, barriers, full)| SyncOp::SetEvent { event, barriers, full }),
         2 => prop::collection::vec(any::<u8>(), 1..=2).prop_map(SyncOp::WaitEvents),
         1 => any::<u8>().prop_map(SyncOp::ResetEvent),
@@ -379,7 +398,7 @@ fn multi_queue_event_op() -> impl Strategy<Value = SyncOp> {
             .prop_map(|(event, stages, full)| SyncOp::SetEvent1 { event, stages, full }),
         2 => (
             prop::collection::vec(any::<u8>(), 1..=3),
-            prop::collection::vec(barrier_op(), 1..=2),
+            prop::collection::vec(event_barrier_op(), 1..=2),
             any::<u8>(),
             prop::bool::weighted(0.6),
         )
@@ -423,6 +442,30 @@ fn valid_access(stages: S, access: A, side: Side) -> A {
         }
     }
     out
+}
+
+/// Words `start..start + words` of object `o`, clamped to it
+/// ([`words_range`]).
+fn word_region(p: &Program, o: ObjectId, start: u8, words: u8) -> vksync::Region {
+    let (s, e) = words_range(p.object(o).map_or(0, |o| o.size), start, words);
+    p.region(o, s, e)
+}
+
+/// `barrier` over `b`'s range of a live object, if it has one, and then a
+/// layout transition of that range with [`BarrierOp::transition`] (a
+/// pipeline barrier's, an event set's or a `wait-events1`'s).
+fn ranged(p: &Program, live: &[ObjectId], barrier: Barrier, b: &BarrierOp) -> Barrier {
+    match b.range {
+        Some((o, start, words)) => {
+            let on = barrier.on(word_region(p, live[o as usize % live.len()], start, words));
+            if b.transition {
+                on.with_transition()
+            } else {
+                on
+            }
+        }
+        None => barrier,
+    }
 }
 
 /// Interprets operations into a valid program. Every program has two
@@ -508,10 +551,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
     for op in ops {
         let before = p.commands().len();
         let events_before = event_set.clone();
-        let region = |p: &Program, o: ObjectId, start: u8, words: u8| {
-            let (s, e) = words_range(p.object(o).map_or(0, |o| o.size), start, words);
-            p.region(o, s, e)
-        };
+        let region = word_region;
         match op {
             SyncOp::Alloc { pool, words } => {
                 let k = *pool as usize % 2;
@@ -716,10 +756,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                         } else {
                             Barrier::global(ss, sa, ds, da)
                         };
-                        match b.range {
-                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
-                            None => barrier,
-                        }
+                        ranged(&p, &live, barrier, b)
                     })
                     .collect();
                 let dependency = Dependency { barriers };
@@ -835,10 +872,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                             dst,
                             valid_access(dst, da, Side::Second),
                         );
-                        match b.range {
-                            Some((o, start, words)) => barrier.on(region(&p, pick(&live, o), start, words)),
-                            None => barrier,
-                        }
+                        ranged(&p, &live, barrier, b)
                     })
                     .collect();
                 let _ = p.push(Command::WaitEvents1 {
@@ -862,18 +896,7 @@ pub fn build_sync(ops: &[SyncOp]) -> Program {
                             ACCESS_MASKS[b.masks[3] as usize % ACCESS_MASKS.len()],
                             Side::Second,
                         );
-                        let barrier = Barrier::global(ss, sa, ds, da);
-                        match b.range {
-                            Some((o, start, words)) => {
-                                let on = barrier.on(region(&p, pick(&live, o), start, words));
-                                if b.transition {
-                                    on.with_transition()
-                                } else {
-                                    on
-                                }
-                            }
-                            None => barrier,
-                        }
+                        ranged(&p, &live, Barrier::global(ss, sa, ds, da), b)
                     })
                     .collect();
                 p.push(Command::Barrier(Dependency { barriers })).expect(ok);

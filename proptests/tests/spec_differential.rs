@@ -539,6 +539,9 @@ fn generated_programs_exercise_events() {
     // synchronization 1, from `event1_ops`).
     let (mut with_waits, mut gap, mut decisive) = ([0usize; 2], [0usize; 2], [0usize; 2]);
     let (mut rewaited, mut several) = (0usize, 0usize);
+    // Programs whose events perform a layout transition (a set's barrier,
+    // a `wait-events1`'s), and those where the transitions race something.
+    let (mut transitions, mut racing) = ([0usize; 2], [0usize; 2]);
     for _ in 0..2000 {
         for generation in 0..2 {
             let ops = match generation {
@@ -565,6 +568,27 @@ fn generated_programs_exercise_events() {
                 continue;
             }
             with_waits[generation] += 1;
+            let performs: Vec<usize> = p
+                .commands()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| match (generation, c) {
+                    (0, Command::SetEvent { dependency: d, .. })
+                    | (1, Command::WaitEvents1 { dependency: d, .. }) => {
+                        d.barriers.iter().any(|b| b.transition)
+                    }
+                    _ => false,
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if !performs.is_empty() {
+                transitions[generation] += 1;
+                let hazards = vksync::check(&p).unwrap_or_default();
+                racing[generation] += usize::from(hazards.iter().any(|h| {
+                    (performs.contains(&h.command) && h.current.is_layout_transition())
+                        || (performs.contains(&h.prior_command) && h.prior.is_layout_transition())
+                }));
+            }
             if waits.iter().any(|&w| w > 0 && !is_set(&p.commands()[w - 1])) {
                 gap[generation] += 1;
             }
@@ -624,6 +648,15 @@ fn generated_programs_exercise_events() {
         "synchronization 1: {with_waits:?} {gap:?} {decisive:?}"
     );
     assert!(rewaited > 200 && several > 150, "{rewaited} {several}");
+    eprintln!(
+        "event layout transitions (sync2 sets, sync1 waits): in {transitions:?} of the programs with waits, racing in {racing:?}"
+    );
+    for g in 0..2 {
+        assert!(
+            transitions[g] > 300 && racing[g] > 100,
+            "{transitions:?} {racing:?}"
+        );
+    }
 }
 
 /// One batch of a timeline chain: its commands (kind, source buffer,

@@ -392,15 +392,12 @@ pub fn check_program(program: &Program, limits: &DeviceLimits) -> Result<Checked
                 .map(|barrier| CheckError::LayoutTransition { barrier })
         };
         let refused = match c {
-            Command::Barrier(dep) | Command::SetEvent { dependency: dep, .. } => coarse_transition(dep),
+            // Synchronization-1 waits are recorded with image memory
+            // barriers too (their transitions are the wait's).
+            Command::Barrier(dep)
+            | Command::SetEvent { dependency: dep, .. }
+            | Command::WaitEvents1 { dependency: dep, .. } => coarse_transition(dep),
             Command::WaitEvents { waits } => waits.iter().find_map(|w| coarse_transition(&w.dependency)),
-            // Synchronization-1 waits are recorded with memory and buffer
-            // barriers only.
-            Command::WaitEvents1 { dependency, .. } => dependency
-                .barriers
-                .iter()
-                .position(|b| b.transition)
-                .map(|barrier| CheckError::LayoutTransition { barrier }),
             Command::CopyImage { kind, .. } => Some(CheckError::ImageCopy {
                 call: kind.vulkan_name(),
             }),

@@ -1228,7 +1228,18 @@ impl Recorder<'_> {
     /// families map to one device family is recorded without a transfer
     /// (`VK_QUEUE_FAMILY_IGNORED` on both sides).
     fn dependency_parts(&self, dep: &vksync::Dependency, layout: &Layout) -> DependencyParts {
-        let dep = crate::quirks::recorded_dependency(dep, self.quirks, &|o| self.res.image(o).is_some());
+        self.dependency_parts_with(dep, layout, self.quirks)
+    }
+
+    /// [`Self::dependency_parts`] with workarounds `quirks` (none for a
+    /// `vkCmdWaitEvents`, recorded bit for bit).
+    fn dependency_parts_with(
+        &self,
+        dep: &vksync::Dependency,
+        layout: &Layout,
+        quirks: &[crate::quirks::Quirk],
+    ) -> DependencyParts {
+        let dep = crate::quirks::recorded_dependency(dep, quirks, &|o| self.res.image(o).is_some());
         let target = |r: vksync::Region| match self.res.image(r.object) {
             Some(image) => Some(vksync::ash::Target::Image(image)),
             None => {
@@ -1809,29 +1820,20 @@ impl Recorder<'_> {
                 let (src, dst) = c
                     .wait_stage_masks()
                     .expect("a vkCmdWaitEvents has at least one barrier");
-                let mut globals = Vec::new();
-                let mut buffers = Vec::new();
-                for b in &dependency.barriers {
-                    match b.region {
-                        None => globals.push(vksync::ash::memory_barrier1(b)),
-                        // An image's bytes have no buffer: a memory
-                        // barrier orders at least as much (transitions
-                        // are refused here by `check_program`).
-                        Some(r) if self.res.image(r.object).is_some() => {
-                            globals.push(vksync::ash::memory_barrier1(b))
-                        }
-                        Some(r) => {
-                            let m = layout.locate(r).expect("region of the resolved program");
-                            // Events carry no ownership transfer here (the
-                            // model's families are not the device's).
-                            buffers.push(
-                                vksync::ash::buffer_memory_barrier1(b, self.buffer(m.mem), m.range)
-                                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED),
-                            );
-                        }
-                    }
+                // The barriers as a pipeline barrier's (buffer ranges,
+                // image barriers with their layouts: a transition is part
+                // of the wait's dependency; a buffer-form barrier over an
+                // image's bytes global), downgraded to synchronization 1,
+                // with no workaround: the flags are synchronization-1
+                // ones, kept bit for bit. Events carry no ownership
+                // transfer.
+                let (memory, buffers, images) = self.dependency_parts_with(dependency, layout, &[]);
+                let d1 = vksync::ash::Dependency2 {
+                    memory,
+                    buffers,
+                    images,
                 }
+                .to_sync1();
                 let events: Vec<vk::Event> = events.iter().map(|e| self.res.events[e.0 as usize]).collect();
                 // SAFETY: recording state on a compute-capable family;
                 // live events, each set earlier by vkCmdSetEvent on this
@@ -1839,16 +1841,18 @@ impl Recorder<'_> {
                 // srcStageMask that is the OR of their stage masks (and
                 // HOST for a host set) (checked by `vksync::resolve`);
                 // synchronization-1 flags, kept bit for bit,
-                // ranges in bounds, no ownership transfer.
+                // ranges in bounds, no ownership transfer; image barriers
+                // of live images, their layouts the model's at the wait
+                // (checked by `vksync::resolve`'s layout rules).
                 unsafe {
                     d.cmd_wait_events(
                         cb,
                         &events,
                         vksync::ash::stage_mask1(src),
                         vksync::ash::stage_mask1(dst),
-                        &globals,
-                        &buffers,
-                        &[],
+                        &d1.memory,
+                        &d1.buffers,
+                        &d1.images,
                     )
                 };
             }

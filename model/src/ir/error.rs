@@ -469,8 +469,8 @@ pub enum ProgramErrorKind {
         /// The event.
         name: String,
     },
-    /// Refused with "barrier {index} of event `{name}`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)".
-    #[error("barrier {index} of event `{name}`: image layout transitions in an event's dependency info are not modelled (Vulkan performs them at the set)")]
+    /// Refused with "barrier {index} of the wait for event `{name}`, which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 performs an event's transitions, and vkSetEvent has no dependency info)".
+    #[error("barrier {index} of the wait for event `{name}`, which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 performs an event's transitions, and vkSetEvent has no dependency info)")]
     EventTransition {
         /// The event.
         name: String,
@@ -565,14 +565,6 @@ pub enum ProgramErrorKind {
     /// Refused with "barrier {index} of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask".
     #[error("barrier {index} of vkCmdWaitEvents has other stage masks than barrier 0: the call has one srcStageMask and one dstStageMask")]
     WaitEvents1StageMasks {
-        /// The barrier's index in the call.
-        index: usize,
-    },
-    /// Refused with "barrier {index} of vkCmdWaitEvents: image layout transitions in an event wait are not modelled".
-    #[error(
-        "barrier {index} of vkCmdWaitEvents: image layout transitions in an event wait are not modelled"
-    )]
-    WaitEvents1Transition {
         /// The barrier's index in the call.
         index: usize,
     },

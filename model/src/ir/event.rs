@@ -64,14 +64,18 @@
 //!   what they waited for) or a `host-wait SEM V` (what the signal of
 //!   value `V` waited for) shows complete, following semaphore chains
 //!   across queues: module `completion` keeps that account;
-//! * a set's or wait's barriers perform no image layout transition
-//!   (Vulkan allows one at the set; vksync does not model it) and a set's
-//!   source stage mask holds no `HOST` (VUID-vkCmdSetEvent2-srcStageMask-09391).
+//! * a set's source stage mask holds no `HOST`
+//!   (VUID-vkCmdSetEvent2-srcStageMask-09391), and a wait for an event
+//!   the host set has no layout transition in its dependency info (a
+//!   `vkCmdSetEvent2` performs an event's transitions, and `vkSetEvent`
+//!   defines none). A `vkCmdSetEvent2`'s transitions and a
+//!   `vkCmdWaitEvents`'s are modelled (`docs/semantics.md`, "Events").
 //!
 //! What events *mean* is decided by the definitional semantics
-//! (`crate::spec`, module `order`) and by the fast checker
-//! (`crate::sync::checker`, single queue only); the planners, the tracker,
-//! the layer emulation and the runtime refuse programs with events
+//! (`crate::spec`, module `order`) and by the fast checkers
+//! (`crate::sync::checker`, `crate::sync::queues`); the planners drop
+//! them but for their layout transitions (`crate::plan::planning_input`),
+//! and the tracker and the layer emulation refuse programs with events
 //! ([`crate::Program::require_single_queue`]).
 
 use super::completion::Completion;
@@ -301,6 +305,13 @@ impl EventStates {
                     .any(|b| b.src_stage_mask != PipelineStageFlags2::HOST)
                 {
                     return Err(ProgramErrorKind::HostEventWaitNotHost { name });
+                }
+                // An event's transitions are performed by its
+                // `vkCmdSetEvent2` (its second scopes "include ... image
+                // layout transitions defined by pDependencyInfo"); a host
+                // set defines none, and the wait performs none.
+                if let Some(index) = w.dependency.barriers.iter().position(|b| b.transition) {
+                    return Err(ProgramErrorKind::EventTransition { name, index });
                 }
                 Ok(())
             }

@@ -509,6 +509,37 @@ pub enum ImageError {
         /// The valid-usage id.
         vuid: &'static str,
     },
+    /// A use or transition of a subresource, between a `vkCmdSetEvent2`
+    /// whose barrier transitions it and that event's wait, that names
+    /// another layout than the transition's `newLayout`.
+    #[error(
+        "{call} uses image `{image}` subresource {aspect} mip {mip} layer {layer} in layout {named} \
+         between the vkCmdSetEvent2 of event `{event}` and its wait: the set performs the layout transition \
+         {old}->{new} of that subresource (its second synchronization scope includes \"image layout transitions \
+         defined by pDependencyInfo\"), unordered with what is recorded between the set and the wait, so the \
+         layout there is {new} where that transition has happened and undetermined where it may not have; \
+         never {named} (\"Image Layout Transitions\")"
+    )]
+    LayoutInEventTransition {
+        /// The Vulkan command that uses the subresource.
+        call: &'static str,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// The layout the command names.
+        named: ImageLayout,
+        /// The event whose set transitions the subresource.
+        event: String,
+        /// The transition's `oldLayout`.
+        old: ImageLayout,
+        /// The transition's `newLayout`.
+        new: ImageLayout,
+    },
     /// A use or transition of a subresource whose layout another queue's
     /// layout transition may change before or after it: no semaphore,
     /// fence or host wait orders the two batches, so the layout it finds
@@ -1482,6 +1513,10 @@ struct LayoutState {
     /// The `(oldLayout, newLayout)` of the release of each subresource
     /// (image slot, index) whose acquire has not executed yet.
     released: std::collections::HashMap<(usize, usize), (ImageLayout, ImageLayout)>,
+    /// Each subresource (image slot, index) a `vkCmdSetEvent2` transitioned
+    /// and whose wait has not executed yet: the event, the transition's
+    /// `(oldLayout, newLayout)`. Only to name the set in a mismatch there.
+    in_event: std::collections::HashMap<(usize, usize), (super::event::EventId, ImageLayout, ImageLayout)>,
 }
 
 impl LayoutState {
@@ -1515,6 +1550,20 @@ fn subresources(d: &ImageDesc, r: SubresourceRange) -> Vec<(Aspect, u32, u32)> {
 /// a queue family ownership transfer whose release already made the
 /// transition (its subresources are in `newLayout`) does not make it
 /// again: the transition happens once.
+///
+/// Events: a `vkCmdSetEvent2`'s barriers transition at the set (its
+/// second synchronization scope includes "image layout transitions
+/// defined by pDependencyInfo"), so the layout is `newLayout` from the
+/// set on, and its `vkCmdWaitEvents2` changes nothing; a `vkCmdWaitEvents`
+/// barrier transitions at the wait, as a pipeline barrier. Between the set
+/// and its wait the transition is unordered with the commands recorded
+/// there (unless an `ALL_COMMANDS` first scope holds it): a use there in
+/// `newLayout` is left to the hazard checkers (it races the transition's
+/// write unless ordered after it), one in another layout is
+/// [`ImageError::LayoutInEventTransition`] (it is wrong whether the
+/// transition happened or not). Another transition of the subresource
+/// there sees `newLayout`: transitions of one queue execute in
+/// submission order.
 pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
     if program.images.is_empty() || program.layouts_unchecked {
         return Ok(());
@@ -1536,6 +1585,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             })
             .collect(),
         released: std::collections::HashMap::new(),
+        in_event: std::collections::HashMap::new(),
     };
     let queues = program.command_queues();
     let slot = |id: ObjectId| program.images.iter().position(|d| d.object == id);
@@ -1547,9 +1597,16 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
         // A mismatch where another queue's transition of the subresource
         // is unordered with this command: the layout is not determined,
         // which names the pair better than either order's mismatch.
-        let mismatch = |i: usize, (a, m, l): (Aspect, u32, u32), state: &LayoutState, e: ImageError| {
+        // Between a `vkCmdSetEvent2` that transitions the subresource and
+        // its wait, the set's transition is named instead of the mismatch.
+        let mismatch = |i: usize,
+                        (a, m, l): (Aspect, u32, u32),
+                        state: &LayoutState,
+                        named: ImageLayout,
+                        e: ImageError| {
             let d = &program.images[i];
             let set_by = state.set_by[i][LayoutState::index(d, a, m, l)];
+            let in_event = state.in_event.get(&(i, LayoutState::index(d, a, m, l)));
             match unordered_transition(program, &queues, ci, i, (a, m, l), set_by) {
                 Some(other) => err(ImageError::LayoutUndetermined {
                     call: program.commands[ci].vulkan_name(),
@@ -1565,7 +1622,20 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     ),
                     other_command: other,
                 }),
-                None => err(e),
+                None => match in_event {
+                    Some(&(event, old, new)) => err(ImageError::LayoutInEventTransition {
+                        call: program.commands[ci].vulkan_name(),
+                        image: program.obj(d.object).name.clone(),
+                        aspect: a.name(),
+                        mip: m,
+                        layer: l,
+                        named,
+                        event: program.event_name(event).to_string(),
+                        old,
+                        new,
+                    }),
+                    None => err(e),
+                },
             }
         };
         let c = &program.commands[ci];
@@ -1584,6 +1654,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                         i,
                         (a, m, l),
                         state,
+                        named,
                         ImageError::WrongLayout {
                             call,
                             image: program.obj(image).name.clone(),
@@ -1600,7 +1671,11 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             Ok(())
         };
         match c {
-            Command::Barrier(dep) => {
+            // Each barrier of a `vkCmdSetEvent2` transitions at the set, of a
+            // `vkCmdWaitEvents` at the wait (function docs).
+            Command::Barrier(dep)
+            | Command::SetEvent { dependency: dep, .. }
+            | Command::WaitEvents1 { dependency: dep, .. } => {
                 let family = program.queue_family(queues[ci]);
                 let mut sets = Vec::new();
                 let (mut released, mut acquired) = (Vec::new(), Vec::new());
@@ -1668,6 +1743,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                                 i,
                                 *s,
                                 &state,
+                                ib.old_layout,
                                 ImageError::WrongOldLayout {
                                     index,
                                     image: program.obj(ib.image).name.clone(),
@@ -1680,7 +1756,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                             ));
                         }
                     }
-                    sets.push((i, subs, ib.new_layout));
+                    sets.push((i, subs, ib.old_layout, ib.new_layout));
                 }
                 for k in acquired {
                     state.released.remove(&k);
@@ -1688,13 +1764,28 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                 state.released.extend(released);
                 // Barriers of one call apply together: every check sees
                 // the layouts from before the call.
-                for (i, subs, new) in sets {
+                let set_event = match c {
+                    Command::SetEvent { event, .. } => Some(*event),
+                    _ => None,
+                };
+                for (i, subs, old, new) in sets {
                     let d = &program.images[i];
                     for (a, m, l) in subs {
-                        state.layouts[i][LayoutState::index(d, a, m, l)] = new;
-                        state.set_by[i][LayoutState::index(d, a, m, l)] = Some(ci);
+                        let k = LayoutState::index(d, a, m, l);
+                        state.layouts[i][k] = new;
+                        state.set_by[i][k] = Some(ci);
+                        match set_event {
+                            Some(e) => state.in_event.insert((i, k), (e, old, new)),
+                            None => state.in_event.remove(&(i, k)),
+                        };
                     }
                 }
+            }
+            // The wait ends what its sets' transitions left undetermined.
+            Command::WaitEvents { waits } => {
+                state
+                    .in_event
+                    .retain(|_, (e, _, _)| !waits.iter().any(|w| w.event == *e));
             }
             Command::Image(ic) => {
                 for (image, r, layout, vuid) in ic.uses() {
@@ -1821,7 +1912,9 @@ fn unordered_transition(
 ) -> Option<usize> {
     let d = &program.images[i];
     let transitions = |c: &Command| match c {
-        Command::Barrier(dep) => dep.barriers.iter().any(|b| {
+        Command::Barrier(dep)
+        | Command::SetEvent { dependency: dep, .. }
+        | Command::WaitEvents1 { dependency: dep, .. } => dep.barriers.iter().any(|b| {
             program.image_barrier_part(b).is_some_and(|(ib, part)| {
                 part == 0
                     && ib.image == d.object

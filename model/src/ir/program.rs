@@ -570,11 +570,13 @@ pub enum Command {
     },
     /// `vkCmdSetEvent2`: the event signal operation, and the first half
     /// of the memory dependencies of `dependency` (its barriers' first
-    /// scopes, applied to the commands before it on its queue).
+    /// scopes, applied to the commands before it on its queue), and the
+    /// layout transitions its barriers define, performed at the set
+    /// between the first half and the signal.
     SetEvent {
         /// The event.
         event: EventId,
-        /// `pDependencyInfo`: at least one barrier, no layout transition.
+        /// `pDependencyInfo`: at least one barrier.
         dependency: Dependency,
     },
     /// `vkCmdWaitEvents2`: waits for each event's signal, then applies the
@@ -607,13 +609,14 @@ pub enum Command {
         /// `pEvents` (at least one), each set by [`Command::SetEvent1`] or
         /// by the host.
         events: Vec<EventId>,
-        /// `srcStageMask`, `dstStageMask` and the memory and buffer memory
-        /// barriers: every barrier carries the call's two stage masks (the
-        /// call has one of each), and there is at least one (an
-        /// execution-only wait, with no barrier in Vulkan, is one global
-        /// barrier with no access: `SRC:NONE -> DST:NONE`). No layout
-        /// transition, no ownership transfer, synchronization-1 flags only
-        /// ([`Command::wait_stage_masks`]).
+        /// `srcStageMask`, `dstStageMask` and the memory, buffer memory and
+        /// image memory barriers: every barrier carries the call's two
+        /// stage masks (the call has one of each), and there is at least
+        /// one (an execution-only wait, with no barrier in Vulkan, is one
+        /// global barrier with no access: `SRC:NONE -> DST:NONE`). An image
+        /// barrier's layout transition is performed by the wait, as part of
+        /// its memory dependency. No ownership transfer,
+        /// synchronization-1 flags only ([`Command::wait_stage_masks`]).
         dependency: Dependency,
     },
     /// `vkCmdResetEvent2` or `vkCmdResetEvent`: unsignals the event (orders
@@ -887,8 +890,9 @@ fn check_sync1_flags(
 /// The dependency of a `vkCmdWaitEvents`: flags with names, at least one
 /// barrier (its stage masks are the call's), the same stage masks in
 /// every barrier (the call has one `srcStageMask` and one
-/// `dstStageMask`), synchronization-1 flags, no layout transition (not
-/// modelled) and no ownership transfer (VUID-vkCmdWaitEvents-srcQueueFamilyIndex-02803).
+/// `dstStageMask`), synchronization-1 flags and no ownership transfer
+/// (VUID-vkCmdWaitEvents-srcQueueFamilyIndex-02803). A layout transition
+/// is part of the wait's memory dependency (`docs/semantics.md`, "Events").
 fn check_wait1_dependency(dep: &Dependency) -> Result<(), ProgramErrorKind> {
     check_dependency_flags(dep)?;
     let Some(first) = dep.barriers.first() else {
@@ -903,9 +907,6 @@ fn check_wait1_dependency(dep: &Dependency) -> Result<(), ProgramErrorKind> {
             &[b.src_stage_mask, b.dst_stage_mask],
             &[b.src_access_mask, b.dst_access_mask],
         )?;
-        if b.transition {
-            return Err(ProgramErrorKind::WaitEvents1Transition { index });
-        }
         if b.ownership.is_some() {
             return Err(ProgramErrorKind::OwnershipInEvent { index });
         }
@@ -1573,6 +1574,8 @@ impl Program {
                     if (b.src_stage_mask | b.dst_stage_mask).contains(PipelineStageFlags2::HOST) {
                         return Err(err(ProgramErrorKind::EventSetHostStage { name, index }));
                     }
+                    self.check_image_barrier(index, b)
+                        .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
                 }
                 regions.extend(dependency.barriers.iter().filter_map(|b| b.region))
             }
@@ -1580,6 +1583,10 @@ impl Program {
                 for w in waits {
                     let name = self.check_event(w.event, at)?.name.clone();
                     self.check_event_dependency(&name, &w.dependency).map_err(err)?;
+                    for (index, b) in w.dependency.barriers.iter().enumerate() {
+                        self.check_image_barrier(index, b)
+                            .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
+                    }
                     regions.extend(w.dependency.barriers.iter().filter_map(|b| b.region))
                 }
             }
@@ -1599,6 +1606,10 @@ impl Program {
                     self.check_event(*e, at)?;
                 }
                 check_wait1_dependency(dependency).map_err(err)?;
+                for (index, b) in dependency.barriers.iter().enumerate() {
+                    self.check_image_barrier(index, b)
+                        .map_err(|e| err(ProgramErrorKind::Image(Box::new(e))))?;
+                }
                 regions.extend(dependency.barriers.iter().filter_map(|b| b.region))
             }
             Command::ResetEvent { event, stages } => {
@@ -1651,19 +1662,14 @@ impl Program {
         })
     }
 
-    /// An event's dependency info: named flags, at least one barrier, no
-    /// layout transition (not modelled: Vulkan performs it at the set).
+    /// An event's dependency info: named flags, at least one barrier. (A
+    /// layout transition is performed at the set; a wait for a host set
+    /// with one is refused by [`super::event::EventStates::wait`].)
     fn check_event_dependency(&self, name: &str, dep: &Dependency) -> Result<(), ProgramErrorKind> {
         check_dependency_flags(dep)?;
         if dep.barriers.is_empty() {
             return Err(ProgramErrorKind::EventWithoutBarriers {
                 name: name.to_string(),
-            });
-        }
-        if let Some(index) = dep.barriers.iter().position(|b| b.transition) {
-            return Err(ProgramErrorKind::EventTransition {
-                name: name.to_string(),
-                index,
             });
         }
         Ok(())

@@ -271,6 +271,11 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a layout transition's write is available to a later barrier only with MEMORY_WRITE",
         toggle: Some(Toggle::TransitionWriteNeedsMemoryWrite),
     },
+    Difference {
+        id: "D29",
+        title: "an event's layout transition performed at the wait",
+        toggle: None,
+    },
 ];
 
 impl Semantics {

@@ -401,8 +401,10 @@ fn strip(program: &Program) -> Result<(Program, Vec<Option<usize>>), QueuePlanEr
                 queue: s.queue,
                 ..Submission::default()
             }),
-            Command::Barrier(d) => {
-                let Some(mut d) = super::transitions::transitions_only(d) else {
+            // A pipeline barrier's transitions, or an event command's
+            // (`super::transitions::transition_part`).
+            Command::Barrier(_) | Command::SetEvent { .. } | Command::WaitEvents1 { .. } => {
+                let Some(mut d) = super::transitions::transition_part(c) else {
                     continue;
                 };
                 for b in &mut d.barriers {

@@ -25,7 +25,7 @@
 //! commands (`docs/planning.md`, "How many of my barriers are needed?",
 //! has the measurement).
 
-use super::transitions::{is_planned_away, planning_input, transitions_only};
+use super::transitions::{is_planned_away, planning_input, transition_part};
 use super::Plan;
 use crate::hazard::{check_with, Hazard};
 use crate::ir::layout::{MemRange, ProgramError};
@@ -83,14 +83,11 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
             _ => continue,
         };
         let mut q = program.clone();
-        // Without it: removed, or, for a pipeline barrier's transition,
-        // only its scopes and its other barriers. A wait goes whole: its
-        // transitions too, as the planners' input drops them
-        // (`planning_input`).
-        let kept = match c {
-            Command::Barrier(dep) => transitions_only(dep),
-            _ => None,
-        };
+        // Without it: removed, or, for a transition (a pipeline barrier's,
+        // a `vkCmdWaitEvents`'s), only its scopes and its other barriers,
+        // as the planners' input keeps them (`planning_input`). A
+        // `vkCmdWaitEvents2` goes whole: its transitions are its set's.
+        let kept = transition_part(c);
         let removed = kept.is_none();
         match kept {
             Some(d) => q.commands[i] = Command::Barrier(d),

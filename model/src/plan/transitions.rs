@@ -43,15 +43,33 @@ use crate::vk::scope::{self, Side};
 /// dropped, see [`planning_input`]), and every event command (`set-event`,
 /// `wait-events`, their synchronization-1 forms, `reset-event`,
 /// `host-set-event`, `host-reset-event`): an event is a barrier cut in two
-/// (`docs/semantics.md`, "Events"), synchronization the plan makes anew,
-/// and it never carries a layout transition. (A host set that a batch
+/// (`docs/semantics.md`, "Events"), synchronization the plan makes anew;
+/// but an event command that performs a layout transition (a `set-event`
+/// whose barriers transition, at the set; a `wait-events1` whose barriers
+/// do, at the wait) stays as those transitions, a pipeline barrier at its
+/// place ([`transition_part`]). (A host set that a batch
 /// submitted before it waits for orders the host's earlier writes before
 /// that batch; the planners refuse it, `host_release_waited_early`.) The
 /// commands a planner keeps are those its [`Plan::origin`] indices count.
 pub fn is_planned_away(c: &Command) -> bool {
+    (matches!(c, Command::Barrier(_)) || is_event_command(c)) && transition_part(c).is_none()
+}
+
+/// The layout transitions command `c` performs, as one barrier command
+/// with empty scopes over their regions ([`transitions_only`]): a
+/// pipeline barrier's; a `vkCmdSetEvent2`'s, which the set performs
+/// (its second synchronization scope "includes ... image layout
+/// transitions defined by pDependencyInfo"), so a barrier at the set's
+/// place makes the same layout change at the same point of execution; a
+/// `vkCmdWaitEvents`'s, part of the wait's memory dependency, at the
+/// wait's place. `None` for a command that performs none (a
+/// `vkCmdWaitEvents2` performs none: its set did).
+pub(crate) fn transition_part(c: &Command) -> Option<Dependency> {
     match c {
-        Command::Barrier(d) => !d.barriers.iter().any(|b| b.transition),
-        c => is_event_command(c),
+        Command::Barrier(d)
+        | Command::SetEvent { dependency: d, .. }
+        | Command::WaitEvents1 { dependency: d, .. } => transitions_only(d),
+        _ => None,
     }
 }
 
@@ -73,14 +91,16 @@ fn is_event_command(c: &Command) -> bool {
 /// dropped but the layout transitions ([`is_planned_away`]), each kept at
 /// its place as a barrier with empty scopes over its region (with its
 /// ownership transfer, if any); a `vkCmdPipelineBarrier2` with several
-/// transitions keeps them together.
+/// transitions keeps them together, and so does an event command
+/// ([`transition_part`]).
 pub fn planning_input(program: &Program) -> Program {
     let commands = program
         .commands
         .iter()
         .filter_map(|c| match c {
-            Command::Barrier(d) => transitions_only(d).map(Command::Barrier),
-            c if is_event_command(c) => None,
+            c if matches!(c, Command::Barrier(_)) || is_event_command(c) => {
+                transition_part(c).map(Command::Barrier)
+            }
             c => Some(c.clone()),
         })
         .collect();

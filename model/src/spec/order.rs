@@ -42,6 +42,12 @@
 //! waits, queue operations and queue family ownership transfers
 //! (`docs/semantics.md`, "Layout transitions and `ALL_COMMANDS`").
 //!
+//! An event's transition is split the same way at the command that
+//! performs it: a `vkCmdSetEvent2` barrier into B1, the transition, and
+//! its signal operation (X/T -> nothing), which the wait's half follows; a
+//! `vkCmdWaitEvents` barrier into W1 (its signals to X/T), the
+//! transition, W2 (X/T to its second scopes).
+//!
 //! Invariant: the graph is acyclic (every edge goes forward in the
 //! execution the program describes), and node ids are dense from 0.
 
@@ -654,16 +660,33 @@ impl Order {
                     // and reading it as one dependency from the union to every
                     // barrier's second scopes would only add orderings (module
                     // docs of `crate::ir::event`).
+                    //
+                    // A barrier with a layout transition performs it at the
+                    // set: "Queue family ownership transfers and image layout
+                    // transitions defined by pDependencyInfo are also included
+                    // in the first scopes", and "The second synchronization
+                    // scope includes only the event signal operation, and any
+                    // ... image layout transitions defined by pDependencyInfo"
+                    // (the second access scope "includes only" them). So
+                    // the first half B1 = (S1/A1 -> X/T) at step 0, the
+                    // transition at (X, T) at step 1, and the signal
+                    // operation (X/T -> nothing) at step 2, which the wait's
+                    // half follows: the transition happens after the first
+                    // half's availability operations, before the signal, and
+                    // after nothing between the set and the wait.
                     Command::SetEvent { event, dependency } => {
                         let mut nodes_here = Vec::new();
                         for b in &dependency.barriers {
+                            let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
+                            let t = b.region.filter(|_| b.transition).map(|r| (transitions, r));
                             let node = new_node();
                             batch_of.resize(node + 1, None);
                             unsubmitted_ops.push(node);
                             deps.push(DepOp {
                                 node,
                                 pos: (ci, 0),
-                                first: scopes::sync_scope(b.src_stage_mask.bits(), Side::First),
+                                first_all: first.is_superset(&scopes::all_commands()),
+                                first,
                                 second: Stages::new(),
                                 first_access: scopes::access_scope(
                                     b.src_stage_mask.bits(),
@@ -673,9 +696,7 @@ impl Order {
                                 second_access: Pairs::new(),
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
-                                second_pseudo: None,
-                                first_all: scopes::sync_scope(b.src_stage_mask.bits(), Side::First)
-                                    .is_superset(&scopes::all_commands()),
+                                second_pseudo: t.map(|(t, _)| t),
                                 second_all: false,
                                 first_signals: Vec::new(),
                                 local: None,
@@ -683,7 +704,37 @@ impl Order {
                                 second_in: None,
                                 first_before: None,
                             });
-                            nodes_here.push(node);
+                            let Some((t, region)) = t else {
+                                nodes_here.push(node);
+                                continue;
+                            };
+                            transitions += 1;
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            accesses.push(transition_op(node, ci, t, layout.at(region)));
+                            let signal = new_node();
+                            batch_of.resize(signal + 1, None);
+                            unsubmitted_ops.push(signal);
+                            deps.push(DepOp {
+                                node: signal,
+                                pos: (ci, 2),
+                                first: Stages::new(),
+                                second: Stages::new(),
+                                first_access: Pairs::new(),
+                                second_access: Pairs::new(),
+                                range: b.region.map(|r| layout.at(r)),
+                                first_pseudo: Some(t),
+                                second_pseudo: None,
+                                first_all: false,
+                                second_all: false,
+                                first_signals: Vec::new(),
+                                local: None,
+                                first_in: None,
+                                second_in: None,
+                                first_before: None,
+                            });
+                            nodes_here.push(signal);
                         }
                         set_nodes.insert(ci, nodes_here);
                         last_set.insert(event.0, Some(ci));
@@ -819,12 +870,19 @@ impl Order {
                                 None => None,
                             })
                             .collect();
+                        // A barrier with a layout transition performs it as
+                        // part of this memory dependency, as a pipeline
+                        // barrier does: W1 = (signals, A1 -> X/T) at step 0,
+                        // the transition at step 1, W2 = (X/T -> S2/A2) at
+                        // step 2 ("it happens-after the availability
+                        // operations in the memory dependency, and
+                        // happens-before the visibility operations").
                         for b in &dependency.barriers {
                             let node = new_node();
                             batch_of.resize(node + 1, None);
                             unsubmitted_ops.push(node);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
-                            deps.push(DepOp {
+                            let whole = DepOp {
                                 node,
                                 pos: (ci, 0),
                                 first_all: false,
@@ -849,10 +907,38 @@ impl Order {
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
-                            });
+                            };
                             for &from in &signals {
                                 event_edges.push((from, node));
                             }
+                            let Some(region) = b.region.filter(|_| b.transition) else {
+                                deps.push(whole);
+                                continue;
+                            };
+                            let t = transitions;
+                            transitions += 1;
+                            deps.push(DepOp {
+                                second: Stages::new(),
+                                second_access: Pairs::new(),
+                                second_all: false,
+                                second_pseudo: Some(t),
+                                ..whole.clone()
+                            });
+                            let node = new_node();
+                            batch_of.resize(node + 1, None);
+                            unsubmitted_ops.push(node);
+                            accesses.push(transition_op(node, ci, t, layout.at(region)));
+                            let w2 = new_node();
+                            batch_of.resize(w2 + 1, None);
+                            unsubmitted_ops.push(w2);
+                            deps.push(DepOp {
+                                node: w2,
+                                pos: (ci, 2),
+                                first_access: Pairs::new(),
+                                first_pseudo: Some(t),
+                                first_signals: Vec::new(),
+                                ..whole
+                            });
                         }
                     }
                     Command::HostSetEvent { event } => {
@@ -1343,6 +1429,26 @@ impl Order {
             edges: edges_kept,
             meets,
         }
+    }
+}
+
+/// The write of the layout transition with pseudo stage `t` that command
+/// `ci` performs over `m`, at step 1 of its position.
+fn transition_op(node: usize, ci: usize, t: usize, m: MemRange) -> AccessOp {
+    AccessOp {
+        node,
+        command: ci,
+        pos: (ci, 1),
+        pseudo: Some(t),
+        qfot: false,
+        mem: m.mem,
+        range: m.range,
+        stage: TRANSITION,
+        access: TRANSITION,
+        write: true,
+        host: false,
+        sa: crate::vk::scope::StageAccess::ImageLayoutTransition,
+        instance: None,
     }
 }
 

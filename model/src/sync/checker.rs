@@ -106,6 +106,12 @@
 //! reached through a chain that made nothing available, a write keeps its
 //! execution chain too ([`SyncVal::exec`]).
 //!
+//! An event's layout transitions take the three steps below too, with the
+//! barrier that performs them: a `vkCmdSetEvent2`'s first half (the
+//! transition comes before the signal, so its write gets the slot and the
+//! wait's half orders it; [`ResolvedBarrier::event_set`]), a
+//! `vkCmdWaitEvents`'s barrier ([`ResolvedBarrier::event_wait1`]).
+//!
 //! # Image layout transitions
 //!
 //! A barrier with a layout transition splits into three steps

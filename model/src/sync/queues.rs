@@ -121,7 +121,11 @@
 //! (`Rec::event_wait_effect`), so it reaches exactly what the set did,
 //! and nothing recorded between them. A `vkCmdWaitEvents` barrier also
 //! makes available the writes in its own first access scope that happened
-//! before one of its signals. A host set reaches nothing a record the
+//! before one of its signals. A set's layout transition is recorded with
+//! its slot (before the signal only), after being decided against the
+//! set's first half; a `vkCmdWaitEvents`'s against its signals
+//! ([`Rec::before_wait1_transition`]), and recorded as its second half
+//! leaves it. A host set reaches nothing a record the
 //! host is after does not reach already. Slots have no limit (the
 //! single-queue checker's are the 64 bits of a value, so a single-queue
 //! program needing more is walked here, [`crate::hazard::check_with`]); a
@@ -154,7 +158,7 @@ use crate::ir::program::{ByteRange, Command, Program};
 use crate::ir::queue::{QueueId, WaitFor};
 use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
-use crate::sync::value::{all_commands, available_at_once};
+use crate::sync::value::{all_commands, available_at_once, performs_transition};
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -171,9 +175,14 @@ struct PerQueue {
     /// are in no stage, so `stages` cannot say it; a union of narrower
     /// scopes does not).
     all: bool,
-    /// A queue family release operation of the queue was reached: later
+    /// An operation of the queue in no stage that a first half reached was
+    /// reached: a queue family release operation, or a layout transition
+    /// (of a pipeline barrier, a `vkCmdSetEvent2` or a `vkCmdWaitEvents`)
+    /// whose barrier's first half the operation is before. Later
     /// operations of the queue whose first scope holds every stage follow
-    /// it (the release's barrier has no second half to carry this).
+    /// it ("all operations performed by all commands supported on the
+    /// queue"; the release's barrier has no second half to carry this, and
+    /// a transition's may have an empty one).
     released: bool,
 }
 
@@ -312,7 +321,7 @@ impl Frontier {
     /// follows that.
     fn take_barrier(&mut self, q: usize, b: &ResolvedBarrier, role: Option<OwnershipRole>) {
         self.take_dep(q, b.dst_exec);
-        if role == Some(OwnershipRole::Release) {
+        if role == Some(OwnershipRole::Release) || performs_transition(b) {
             self.q.get_mut(q).released = true;
         }
     }
@@ -527,10 +536,22 @@ impl Rec {
     /// the write or an availability operation of it came before, `h` when
     /// its domain operation did. Computed on `old` (the value before the
     /// call).
+    /// A barrier with a layout transition performs it at the set, after
+    /// its first half and before the signal: its first scope has the
+    /// transition's pseudo stage (an `ALL_COMMANDS` second scope reached
+    /// reaches the signal through it), and what reaches the half is before
+    /// the transition, which later `ALL_COMMANDS` first scopes of `q` hold
+    /// ([`PerQueue::released`]).
     fn event_set_effect(&mut self, old: &Rec, q: usize, b: &ResolvedBarrier, slot: u32, in_range: bool) {
         let own = old.directly_in(q, b.src_exec);
+        let take = |f: &mut Frontier| {
+            f.add_event(slot);
+            if performs_transition(b) {
+                f.q.get_mut(q).released = true;
+            }
+        };
         if own || old.e.reaches_dep(q, b.src_exec) {
-            self.e.add_event(slot);
+            take(&mut self.e);
         }
         if !old.sa.is_write() {
             return;
@@ -541,10 +562,10 @@ impl Rec {
             own && in_range && b.src_access.contains(old.sa)
         };
         if direct || old.a.reaches_dep(q, b.src_exec) {
-            self.a.add_event(slot);
+            take(&mut self.a);
         }
         if old.h.reaches_dep(q, b.src_exec) {
-            self.h.add_event(slot);
+            take(&mut self.h);
         }
     }
 
@@ -580,6 +601,13 @@ impl Rec {
     /// scope of its own, "limited to accesses in the pipeline stages
     /// determined by the source stage mask", holding the writes that
     /// happened before one of the signals: its availability operation.
+    /// Such a barrier with a layout transition performs it between its
+    /// halves, as a pipeline barrier does: what an `ALL_COMMANDS` second
+    /// scope of `q` ordered is before the transition and so before the
+    /// second half, and what the first half holds is before the
+    /// transition, which later `ALL_COMMANDS` first scopes hold
+    /// ([`PerQueue::released`]). (A `vkCmdWaitEvents2` barrier performs
+    /// none: its set did.)
     fn event_wait_effect(
         &mut self,
         old: &Rec,
@@ -589,16 +617,24 @@ impl Rec {
         own_access: bool,
         in_range: bool,
     ) {
-        let before = old.e.has_any_event(slots);
+        let transition = own_access && performs_transition(b);
+        let reaches = |f: &Frontier| f.has_any_event(slots) || (transition && f.reaches_unstaged_op(q));
+        let take = |f: &mut Frontier| {
+            f.take_dep(q, b.dst_exec);
+            if transition {
+                f.q.get_mut(q).released = true;
+            }
+        };
+        let before = reaches(&old.e);
         if before {
-            self.e.take_dep(q, b.dst_exec);
+            take(&mut self.e);
         }
         if !old.sa.is_write() {
             return;
         }
-        let direct = own_access && before && in_range && b.src_access.contains(old.sa);
-        if direct || old.a.has_any_event(slots) {
-            self.a.take_dep(q, b.dst_exec);
+        let direct = own_access && old.e.has_any_event(slots) && in_range && b.src_access.contains(old.sa);
+        if direct || reaches(&old.a) {
+            take(&mut self.a);
             if in_range {
                 let v = self.vis.get_mut(q);
                 *v = v.union(b.dst_access);
@@ -607,8 +643,26 @@ impl Rec {
                 }
             }
         }
-        if old.h.has_any_event(slots) {
-            self.h.take_dep(q, b.dst_exec);
+        if reaches(&old.h) {
+            take(&mut self.h);
+        }
+    }
+
+    /// Whether this record is ordered before the layout transition of a
+    /// `vkCmdWaitEvents` barrier `b` of queue `q` waiting for the signal
+    /// operations `slots`: a read whose chain reached one of them; a write
+    /// made available before one of them, or in the barrier's first access
+    /// scope after happening before one (made available at the wait; a
+    /// transition's or an ownership operation's writes are available at
+    /// once). What an `ALL_COMMANDS` second scope ordered is asked by the
+    /// caller, as for any transition.
+    fn before_wait1_transition(&self, b: &ResolvedBarrier, slots: &[u32]) -> bool {
+        let signalled = self.e.has_any_event(slots);
+        if !self.sa.is_write() {
+            signalled
+        } else {
+            self.a.has_any_event(slots)
+                || (signalled && (available_at_once(self.sa) || b.src_access.contains(self.sa)))
         }
     }
 }
@@ -924,7 +978,7 @@ pub(crate) fn check_multi_queue_into(
                                 .collect();
                             let ts = transitions(dep, layout);
                             for (bi, a) in &ts {
-                                st.detect_transition(ci, *queue, a, &rb[*bi]);
+                                st.detect_transition(ci, *queue, a, &rb[*bi], None);
                             }
                             for (bi, role, a) in &os {
                                 st.detect_ownership(ci, *queue, a, *role, &rb[*bi]);
@@ -946,13 +1000,23 @@ pub(crate) fn check_multi_queue_into(
                         // them. A set and its wait run on one queue
                         // (validated, `crate::ir::event`), so the set is
                         // walked first.
+                        // A set's layout transitions are performed at the
+                        // set, after their barriers' first halves and
+                        // before the signal (`ResolvedBarrier::event_set`).
                         Command::SetEvent { event, dependency } => {
                             let rb: Rc<[ResolvedBarrier]> = dependency
                                 .barriers
                                 .iter()
                                 .map(|b| ResolvedBarrier::of(b, layout))
                                 .collect();
-                            st.set_event(*queue, event.0, rb);
+                            let ts = transitions(dependency, layout);
+                            for (bi, a) in &ts {
+                                st.detect_transition(ci, *queue, a, &rb[*bi], None);
+                            }
+                            let first = st.set_event(*queue, event.0, rb);
+                            for (bi, a) in &ts {
+                                st.record_set_transition(ci, *queue, a, first + *bi as u32);
+                            }
                         }
                         Command::SetEvent1 { event, stage_mask } => {
                             st.set_event1(*queue, event.0, exec_scope(*stage_mask, Side::Src));
@@ -970,14 +1034,23 @@ pub(crate) fn check_multi_queue_into(
                             }
                             st.apply_with(*queue, rb.into(), Call::WaitEvents2(slots.into()));
                         }
+                        // A wait's layout transitions are part of its
+                        // memory dependency, as a pipeline barrier's.
                         Command::WaitEvents1 { events, dependency } => {
                             let slots: Vec<u32> = events.iter().flat_map(|e| st.event_slots(e.0)).collect();
-                            let rb: Vec<ResolvedBarrier> = dependency
+                            let rb: Rc<[ResolvedBarrier]> = dependency
                                 .barriers
                                 .iter()
                                 .map(|b| ResolvedBarrier::of(b, layout))
                                 .collect();
-                            st.apply_with(*queue, rb.into(), Call::WaitEvents1(slots.into()));
+                            let ts = transitions(dependency, layout);
+                            for (bi, a) in &ts {
+                                st.detect_transition(ci, *queue, a, &rb[*bi], Some(&slots));
+                            }
+                            st.apply_with(*queue, rb.clone(), Call::WaitEvents1(slots.into()));
+                            for (bi, a) in &ts {
+                                st.record_transition(ci, *queue, a, &rb[*bi]);
+                            }
                         }
                         c => {
                             let acc = accesses(c, layout, sem);
@@ -1417,7 +1490,20 @@ impl State<'_> {
         }
     }
 
-    fn detect_transition(&mut self, cmd: usize, q: usize, a: &Access, b: &ResolvedBarrier) {
+    /// The hazards of the layout transition that barrier `b` of command
+    /// `cmd` performs on queue `q` (`a`: its write), against the state
+    /// before the call: a pipeline barrier's or a `vkCmdSetEvent2`'s
+    /// (`wait1`: `None`, ordered by `b`'s first half), or a
+    /// `vkCmdWaitEvents` barrier's waiting for the signal operations
+    /// `wait1` ([`Rec::before_wait1_transition`]).
+    fn detect_transition(
+        &mut self,
+        cmd: usize,
+        q: usize,
+        a: &Access,
+        b: &ResolvedBarrier,
+        wait1: Option<&[u32]>,
+    ) {
         let m = a.mem.0 as usize;
         for k in self.entries(m, a.range) {
             let (end, ids) = self.mems[m][&k].clone();
@@ -1437,7 +1523,11 @@ impl State<'_> {
                 // scope (a barrier's, a semaphore wait's) of its queue that
                 // `x` (a write: its availability) reached.
                 let f = if x.sa.is_write() { &x.a } else { &x.e };
-                if !x.before_first_half(q, b) && !f.reaches_unstaged_op(q) {
+                let first_half = match wait1 {
+                    None => x.before_first_half(q, b),
+                    Some(slots) => x.before_wait1_transition(b, slots),
+                };
+                if !first_half && !f.reaches_unstaged_op(q) {
                     self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
                 }
             }
@@ -1499,6 +1589,16 @@ impl State<'_> {
             }
         }
         rec.a = rec.e.clone();
+        self.record(a, rec);
+    }
+
+    /// Records the transition of a `vkCmdSetEvent2`'s barrier, whose
+    /// signal operation is slot `slot`: before the signal only (available
+    /// at once, so in `a` too); the wait orders it and makes it visible.
+    fn record_set_transition(&mut self, cmd: usize, q: usize, a: &Access, slot: u32) {
+        let mut rec = self.fresh(cmd, a.sa, q);
+        rec.e.add_event(slot);
+        rec.a.add_event(slot);
         self.record(a, rec);
     }
 
@@ -1616,13 +1716,15 @@ impl State<'_> {
 
     /// A `vkCmdSetEvent2` of `event` on queue `q` with barriers `rb`: one
     /// slot per barrier, each its first half ([`Rec::event_set_effect`]).
-    fn set_event(&mut self, q: usize, event: u32, rb: Rc<[ResolvedBarrier]>) {
+    /// Returns the first slot.
+    fn set_event(&mut self, q: usize, event: u32, rb: Rc<[ResolvedBarrier]>) -> u32 {
         self.forget_event(event);
         let first = self.next_slot;
         let n = rb.len() as u32;
         self.next_slot += n;
         self.events.insert(event, EventSet::Device { first, n });
         self.apply_with(q, rb, Call::SetEvent(first));
+        first
     }
 
     /// A `vkCmdSetEvent` of `event` on queue `q` with first

@@ -218,8 +218,11 @@ fn chain_scope(second: StageSet) -> StageSet {
 const PERFORMED_TRANSITION: StageSet = StageSet(1 << 31);
 
 /// Whether barrier `b` performs a layout transition: its first
-/// synchronization scope has [`TRANSITION_STAGE`] ([`ResolvedBarrier::of`]).
-fn performs_transition(b: &ResolvedBarrier) -> bool {
+/// synchronization scope has [`TRANSITION_STAGE`] ([`ResolvedBarrier::of`]):
+/// a pipeline barrier's, the first half of a `vkCmdSetEvent2` barrier's
+/// ([`ResolvedBarrier::event_set`]) or a `vkCmdWaitEvents` barrier's
+/// ([`ResolvedBarrier::event_wait1`]).
+pub(crate) fn performs_transition(b: &ResolvedBarrier) -> bool {
     b.src_exec.intersects(TRANSITION_STAGE)
 }
 
@@ -362,13 +365,26 @@ impl ResolvedBarrier {
     /// The first half of barrier `b` of a `vkCmdSetEvent2` whose event has
     /// slot `slot` (< 64): `b`'s first scopes, and as second scope only the
     /// event signal operation, which no stage names: the slot.
+    ///
+    /// A barrier with a layout transition performs it at the set: the
+    /// set's second synchronization scope "includes only the event signal
+    /// operation, and any ... image layout transitions defined by
+    /// pDependencyInfo", and its first scopes include those transitions
+    /// too, so the transition comes after the first half and before the
+    /// signal. As for a pipeline barrier ([`ResolvedBarrier::of`]), the
+    /// first synchronization scope keeps [`TRANSITION_STAGE`]: a chain that
+    /// an `ALL_COMMANDS` second scope started reaches the transition, and
+    /// through it the signal; what the half orders is before the
+    /// transition ([`PERFORMED_TRANSITION`]). The transition's write gets
+    /// the slot ([`SyncVal::transition`]), so the wait orders it and makes
+    /// it visible to its second access scope; a command between the set
+    /// and the wait is not after it.
     pub fn event_set(b: &Barrier, layout: &Layout, slot: u32) -> ResolvedBarrier {
-        // A set performs no layout transition (its wait's barrier would).
         ResolvedBarrier {
             dst_exec: StageSet::EMPTY,
             dst_access: StageAccessSet::EMPTY,
             dst_events: 1u64 << slot,
-            ..ResolvedBarrier::of(b, layout).without_transition_chain()
+            ..ResolvedBarrier::of(b, layout)
         }
     }
 
@@ -402,17 +418,27 @@ impl ResolvedBarrier {
     /// accesses in the pipeline stages determined by the source stage
     /// mask"; `barrier_effect` asks [`SyncVal::exec_events`]); `b`'s
     /// second scopes.
+    ///
+    /// A barrier with a layout transition performs it as part of this
+    /// memory dependency, as a pipeline barrier does: after the
+    /// availability operation at the wait, before the visibility
+    /// operation ("Image Layout Transitions"). So the first
+    /// synchronization scope keeps [`TRANSITION_STAGE`]
+    /// ([`ResolvedBarrier::of`]), and [`ordered_before_transition`] asks the
+    /// slots.
     pub fn event_wait1(b: &Barrier, layout: &Layout, slots: u64) -> ResolvedBarrier {
+        let of = ResolvedBarrier::of(b, layout);
         ResolvedBarrier {
-            src_exec: StageSet::EMPTY,
+            src_exec: StageSet(of.src_exec.0 & TRANSITION_STAGE.0),
             src_events: slots,
-            ..ResolvedBarrier::of(b, layout)
+            ..of
         }
     }
 
     /// The second half of barrier `b` of a `vkCmdWaitEvents2` for the event
     /// with slot `slot` (< 64): as first scope only the signal operation
-    /// (the slot), and `b`'s second scopes.
+    /// (the slot), and `b`'s second scopes. It performs no layout
+    /// transition (the set did, before the signal: its write has the slot).
     pub fn event_wait(b: &Barrier, layout: &Layout, slot: u32) -> ResolvedBarrier {
         ResolvedBarrier {
             src_exec: StageSet::EMPTY,
@@ -697,6 +723,10 @@ impl SyncVal {
     /// A render pass's transition into the layout of the subpass its
     /// command begins is ordered before that subpass's accesses only
     /// ([`ResolvedBarrier::second_begun`]: the `local_` fields).
+    /// A `vkCmdSetEvent2`'s transition is before the set's signal
+    /// operation only (`b` is the set's first half,
+    /// [`ResolvedBarrier::event_set`]): its write gets the slot, available
+    /// (in `events`) as it is at once, and nothing else.
     pub(crate) fn transition(b: &ResolvedBarrier) -> Self {
         if b.second_begun {
             return SyncVal {
@@ -712,6 +742,8 @@ impl SyncVal {
             exec: chain_scope(b.dst_exec),
             visible: StageAccessSet(b.dst_access.0 & !HOST_PAIRS.0),
             host_pending: StageAccessSet(b.dst_access.0 & HOST_PAIRS.0),
+            events: b.dst_events,
+            exec_events: b.dst_events,
             tag: if b.first_in == FirstIn::All { 0 } else { TAG_NONE },
             ..SyncVal::fresh(StageAccess::ImageLayoutTransition)
         }
@@ -1046,6 +1078,12 @@ pub fn write_conflict(w: SyncVal, cur: StageAccess, waw_visibility: bool) -> Opt
 /// dependencies from the subpass that ended only
 /// ([`ResolvedBarrier::first_in`]): a prior access of another is
 /// ordered before it through a chain only.
+/// A `vkCmdWaitEvents` barrier's transition ([`ResolvedBarrier::event_wait1`])
+/// has the events' signal operations as first synchronization scope: a
+/// prior read whose chain reached one of them, a prior write made
+/// available before one of them, or one that happened before one of them
+/// and is in the barrier's first access scope (made available at the
+/// wait).
 pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier, own_scopes_only: bool) -> bool {
     if prior.sa.stage() == Stage::Host || prior.sa.is_layout_transition() || prior.fenced {
         return true;
@@ -1060,10 +1098,22 @@ pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier, own_scopes
     // operations performed by all commands supported on the queue".
     let after_all = !own_scopes_only && order.contains(Stage::ImageLayoutTransition);
     let first = b.without_transition_chain().src_exec;
+    // A chain into `b`'s first scope: by a stage, or through a transition
+    // performed since that a first scope holding every stage (not limited
+    // to a subpass or an instance) holds, as in `barrier_effect`.
+    let holds_past_transition =
+        b.local.is_none() && matches!(b.first_in, FirstIn::All | FirstIn::Before) && all_commands(b.src_exec);
+    let chained =
+        order.intersects(first) || (holds_past_transition && order.intersects(PERFORMED_TRANSITION));
+    // Before one of the signal operations a `vkCmdWaitEvents` waits for
+    // (0 for every other barrier): ordered (a read), made available (a
+    // write), or executed (a write, for the wait's first access scope).
+    let by_event = prior.events & b.src_events != 0;
     if prior.sa.is_write() {
-        after_all || order.intersects(first) || (direct && b.src_access.contains(prior.sa))
+        let executed = b.first_holds(prior.sa.stage()) || prior.exec_events & b.src_events != 0;
+        after_all || by_event || chained || (direct && executed && b.src_access.contains(prior.sa))
     } else {
-        after_all || (direct && first.contains(prior.sa.stage())) || order.intersects(first)
+        after_all || by_event || (direct && first.contains(prior.sa.stage())) || chained
     }
 }
 

@@ -729,12 +729,10 @@ impl Parser {
         Ok(barriers)
     }
 
-    /// An event's dependency info (after the event token `ev`): at least one
-    /// barrier, none with a layout transition.
+    /// An event's dependency info: at least one barrier.
     fn event_dependency(
         &mut self,
         line: &Line,
-        ev: Tok,
         rest: &[Tok],
         end_col: usize,
     ) -> Result<Dependency, ParseError> {
@@ -745,17 +743,6 @@ impl Parser {
             );
         }
         let barriers = self.barriers(line, rest, end_col)?;
-        if let Some(index) = barriers.iter().position(|b| b.transition) {
-            let col = rest
-                .iter()
-                .find(|t| t.text.starts_with(TRANSITION))
-                .map_or(ev.col, |t| t.col);
-            let kind = ProgramErrorKind::EventTransition {
-                name: ev.text.to_string(),
-                index,
-            };
-            return line.err(col, kind.to_string());
-        }
         Ok(Dependency { barriers })
     }
 
@@ -2079,7 +2066,7 @@ impl Parser {
             "set-event" => {
                 let t = line.next("an event name")?;
                 let event = self.event(&line, t)?;
-                let dependency = self.event_dependency(&line, t, &line.toks[line.pos..], line.end_col)?;
+                let dependency = self.event_dependency(&line, &line.toks[line.pos..], line.end_col)?;
                 let name = t.text;
                 for (index, b) in dependency.barriers.iter().enumerate() {
                     if (b.src_stage_mask | b.dst_stage_mask).contains(PipelineStageFlags2::HOST) {
@@ -2130,7 +2117,7 @@ impl Parser {
                         return line.err(*end, "expected an event name");
                     };
                     let event = self.event(&line, *t)?;
-                    let dependency = self.event_dependency(&line, *t, barrier_toks, *end)?;
+                    let dependency = self.event_dependency(&line, barrier_toks, *end)?;
                     let w = EventWait { event, dependency };
                     let program = &self.trace.program;
                     if let Err(kind) = self
@@ -2239,15 +2226,12 @@ impl Parser {
                         };
                         return line.err(flag_col(part, flag), kind.to_string());
                     }
-                    let keyword = if b.transition {
-                        Some((TRANSITION, ProgramErrorKind::WaitEvents1Transition { index }))
-                    } else if b.ownership.is_some() {
-                        Some((OWNERSHIP, ProgramErrorKind::OwnershipInEvent { index }))
-                    } else {
-                        None
-                    };
-                    if let Some((word, kind)) = keyword {
-                        let col = toks.iter().find(|t| t.text == word).map_or(tok(0).col, |t| t.col);
+                    if b.ownership.is_some() {
+                        let kind = ProgramErrorKind::OwnershipInEvent { index };
+                        let col = toks
+                            .iter()
+                            .find(|t| t.text == OWNERSHIP)
+                            .map_or(tok(0).col, |t| t.col);
                         return line.err(col, kind.to_string());
                     }
                 }
