@@ -47,7 +47,7 @@ use crate::vk::scope::{self, Side};
 /// but an event command that performs a layout transition (a `set-event`
 /// whose barriers transition, at the set; a `wait-events1` whose barriers
 /// do, at the wait) stays as those transitions, a pipeline barrier at its
-/// place ([`transition_part`]). (A host set that a batch
+/// place (`transition_part`). (A host set that a batch
 /// submitted before it waits for orders the host's earlier writes before
 /// that batch; the planners refuse it, `host_release_waited_early`.) The
 /// commands a planner keeps are those its [`Plan::origin`] indices count.
@@ -92,7 +92,7 @@ fn is_event_command(c: &Command) -> bool {
 /// its place as a barrier with empty scopes over its region (with its
 /// ownership transfer, if any); a `vkCmdPipelineBarrier2` with several
 /// transitions keeps them together, and so does an event command
-/// ([`transition_part`]).
+/// (`transition_part`).
 pub fn planning_input(program: &Program) -> Program {
     let commands = program
         .commands

@@ -417,6 +417,15 @@ impl Order {
         // dependency, filled in when its submit is reached.
         let mut unsubmitted_ops: Vec<usize> = Vec::new();
         let mut batch_of: Vec<Option<usize>> = Vec::new();
+        // A device-side operation's node: in no batch until its submit.
+        macro_rules! device_op {
+            () => {{
+                let n = new_node();
+                batch_of.resize(n + 1, None);
+                unsubmitted_ops.push(n);
+                n
+            }};
+        }
         // Layout transitions so far: the next one's pseudo stage id.
         let mut transitions = 0usize;
         // Host fence waits: (node, submits so far, the queue waited for or
@@ -596,9 +605,7 @@ impl Order {
                                 (Some(_), Some(OwnershipRole::Acquire)) => vec![b2],
                             };
                             for mut d in parts {
-                                d.node = new_node();
-                                batch_of.resize(d.node + 1, None);
-                                unsubmitted_ops.push(d.node);
+                                d.node = device_op!();
                                 deps.push(d);
                             }
                             let Some(region) = op else {
@@ -606,9 +613,7 @@ impl Order {
                             };
                             let t = transitions;
                             transitions += 1;
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
+                            let node = device_op!();
                             let m = layout.at(region);
                             let (stage, sa) = match role {
                                 None => (TRANSITION, crate::vk::scope::StageAccess::ImageLayoutTransition),
@@ -679,9 +684,7 @@ impl Order {
                         for b in &dependency.barriers {
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let t = b.region.filter(|_| b.transition).map(|r| (transitions, r));
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
+                            let node = device_op!();
                             deps.push(DepOp {
                                 node,
                                 pos: (ci, 0),
@@ -709,13 +712,9 @@ impl Order {
                                 continue;
                             };
                             transitions += 1;
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
+                            let node = device_op!();
                             accesses.push(transition_op(node, ci, t, layout.at(region)));
-                            let signal = new_node();
-                            batch_of.resize(signal + 1, None);
-                            unsubmitted_ops.push(signal);
+                            let signal = device_op!();
                             deps.push(DepOp {
                                 node: signal,
                                 pos: (ci, 2),
@@ -743,9 +742,7 @@ impl Order {
                         for w in waits {
                             let set = last_set.get(&w.event.0).copied();
                             for (j, b) in w.dependency.barriers.iter().enumerate() {
-                                let node = new_node();
-                                batch_of.resize(node + 1, None);
-                                unsubmitted_ops.push(node);
+                                let node = device_op!();
                                 deps.push(DepOp {
                                     node,
                                     pos: (ci, 0),
@@ -809,9 +806,7 @@ impl Order {
                     // barriers work as into any first scope; none leaves it
                     // but through its wait.
                     Command::SetEvent1 { event, stage_mask } => {
-                        let node = new_node();
-                        batch_of.resize(node + 1, None);
-                        unsubmitted_ops.push(node);
+                        let node = device_op!();
                         let first = scopes::sync_scope(stage_mask.bits(), Side::First);
                         deps.push(DepOp {
                             node,
@@ -878,9 +873,7 @@ impl Order {
                         // operations in the memory dependency, and
                         // happens-before the visibility operations").
                         for b in &dependency.barriers {
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
+                            let node = device_op!();
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
                                 node,
@@ -924,13 +917,9 @@ impl Order {
                                 second_pseudo: Some(t),
                                 ..whole.clone()
                             });
-                            let node = new_node();
-                            batch_of.resize(node + 1, None);
-                            unsubmitted_ops.push(node);
+                            let node = device_op!();
                             accesses.push(transition_op(node, ci, t, layout.at(region)));
-                            let w2 = new_node();
-                            batch_of.resize(w2 + 1, None);
-                            unsubmitted_ops.push(w2);
+                            let w2 = device_op!();
                             deps.push(DepOp {
                                 node: w2,
                                 pos: (ci, 2),
@@ -1052,9 +1041,7 @@ impl Order {
                                     let stages = scopes::exact_scope(d.stages.bits());
                                     let pairs =
                                         scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
-                                    let node = new_node();
-                                    batch_of.resize(node + 1, None);
-                                    unsubmitted_ops.push(node);
+                                    let node = device_op!();
                                     deps.push(DepOp {
                                         node,
                                         pos: (ci, 3),
