@@ -161,19 +161,17 @@ pub fn program_error(file: &str, text: &str, trace: &Trace, err: ProgramError) -
     let message = match &err.kind {
         ProgramErrorKind::Render(r) => r.describe(&|i| trace.command_lines.get(i).copied()),
         // The other queue's transition, by its line too.
-        ProgramErrorKind::Image(e) => match (e.as_ref(), &err.kind) {
+        ProgramErrorKind::Image(e) => match (e.as_ref(), err.kind.to_string()) {
             (
                 vksync::ImageError::LayoutUndetermined {
                     other, other_command, ..
                 },
-                kind,
+                text,
             ) => match trace.command_lines.get(*other_command) {
-                Some(l) => kind
-                    .to_string()
-                    .replacen(other.as_str(), &format!("{other} at line {l}"), 1),
-                None => kind.to_string(),
+                Some(l) => text.replacen(other.as_str(), &format!("{other} at line {l}"), 1),
+                None => text,
             },
-            (_, kind) => kind.to_string(),
+            (_, text) => text,
         },
         kind => kind.to_string(),
     };
