@@ -302,7 +302,110 @@ fn cases() -> Vec<Case> {
              end-render-pass\n"
         )
     };
+    // A fill of `sb`, made available by a dependency EXTERNAL->0 whose
+    // second scope is `NONE`; `rp` takes `col` through `layouts`
+    // (`initialLayout->finalLayout`; `col` put into the first when it is
+    // not UNDEFINED); `rest` follows the end.
+    let fill_before_transition = |layouts: &str, rest: &str| {
+        let pre = if layouts.starts_with("UNDEFINED") {
+            ""
+        } else {
+            TO_ATT
+        };
+        format!(
+            "{pre}fill sb[0..256] 1\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE STORE {layouts} ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 CLEAR:TRANSFER_WRITE -> NONE:NONE\n\
+             begin-render-pass rp col COLOR:0:0\n\
+             end-render-pass\n\
+             {rest}"
+        )
+    };
+    // Subpass 0 of `rp` writes `sb`; a dependency 0->EXTERNAL makes it
+    // available, second scope `NONE`; the end transitions `col` into
+    // `final_layout` (line 10); a barrier with ALL_COMMANDS as first
+    // scope and a copy of `sb` follow.
+    let store_before_transition = |final_layout: &str| {
+        format!(
+            "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->{final_layout} ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+             dependency 0->EXTERNAL FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> NONE:NONE\n\
+             {TO_ATT}\
+             begin-render-pass rp col COLOR:0:0\n\
+             draw vertexCount=3 fs write sb[0..256]\n\
+             end-render-pass\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy sb[0..256] -> out[0..256]\n"
+        )
+    };
     vec![
+        (
+            "a write a dependency from EXTERNAL made available, then the begin's transition, then ALL_COMMANDS",
+            "Automatic layout transitions away from initialLayout happen-after the availability operations for \
+             all dependencies with a srcSubpass equal to VK_SUBPASS_EXTERNAL (whose dstSubpass uses the \
+             attachment); ALL_COMMANDS after the end holds the transition: the fill is available before the \
+             barrier, which makes it visible to the copy (the thirteenth session's open defect; the color \
+             writes race the transition, the dependency's second scope being NONE)",
+            fill_before_transition("UNDEFINED->GENERAL", "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy sb[0..256] -> out[0..256]\n"),
+            &["L8 WRITE_AFTER_WRITE col[COLOR:0:0] after L8", "L9 WRITE_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "...and with no transition (the attachment kept in COLOR_ATTACHMENT_OPTIMAL)",
+            "no transition: the dependency's second scope NONE chains into nothing, so nothing makes the fill \
+             visible to the copy",
+            fill_before_transition("COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL", "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy sb[0..256] -> out[0..256]\n"),
+            &["L12 READ_AFTER_WRITE sb[0..256] after L7"],
+        ),
+        (
+            "...and with a barrier whose first scope names stages",
+            "a layout transition is in no stage: only a first scope holding every stage holds it",
+            fill_before_transition("UNDEFINED->GENERAL", "barrier COLOR_ATTACHMENT_OUTPUT:NONE -> COPY:TRANSFER_READ\ncopy sb[0..256] -> out[0..256]\n"),
+            &["L8 WRITE_AFTER_WRITE col[COLOR:0:0] after L8", "L9 WRITE_AFTER_WRITE col[COLOR:0:0] after L8", "L11 READ_AFTER_WRITE sb[0..256] after L6"],
+        ),
+        (
+            "...and a later instance's dependency from EXTERNAL with ALL_COMMANDS",
+            "that dependency's first scope holds every command before its begin, the first instance's \
+             transition too: the fill is visible to the draw",
+            fill_before_transition(
+                "UNDEFINED->GENERAL",
+                "render-pass rp2 attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; \
+                 dependency EXTERNAL->0 ALL_COMMANDS:NONE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE\n\
+                 begin-render-pass rp2 col COLOR:0:0\n\
+                 draw vertexCount=1 fs read sb[0..256]\n\
+                 end-render-pass\n",
+            ),
+            &["L8 WRITE_AFTER_WRITE col[COLOR:0:0] after L8", "L9 WRITE_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "a write made available by EXTERNAL->0, then a dependency EXTERNAL->1 of the same instance",
+            "EXTERNAL->1's first scope holds only what came before the begin, not the begin's transition: \
+             nothing makes the fill visible to subpass 1's draw",
+            "fill sb[0..256] 1\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE STORE UNDEFINED->GENERAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass ; \
+             dependency EXTERNAL->0 CLEAR:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:NONE ; \
+             dependency EXTERNAL->1 ALL_COMMANDS:NONE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n\
+             begin-render-pass rp col COLOR:0:0\n\
+             next-subpass\n\
+             draw vertexCount=1 fs read sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L10 READ_AFTER_WRITE sb[0..256] after L6"],
+        ),
+        (
+            "a subpass's write made available by 0->EXTERNAL, then the end's transition, then ALL_COMMANDS",
+            "Automatic layout transitions away from the layout used in a subpass happen-after the availability \
+             operations for all dependencies with that subpass as the srcSubpass: the write is available \
+             before the barrier after the end",
+            store_before_transition("GENERAL"),
+            &["L10 WRITE_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
+            "...and with no transition at the end",
+            "no transition: nothing makes the write visible to the copy",
+            store_before_transition("COLOR_ATTACHMENT_OPTIMAL"),
+            &["L12 READ_AFTER_WRITE sb[0..256] after L9"],
+        ),
         (
             "a read a transition's barrier ordered before it, then ALL_COMMANDS in a dependency between subpasses",
             "a subpass dependency's first scope is the commands of its srcSubpass: it holds no layout transition \
@@ -994,7 +1097,11 @@ fn cases() -> Vec<Case> {
              end-rendering\n"
                 .to_string(),
             // Layout and attachment hazards of the minimized random
-            // program; no write-after-read on line 29.
+            // program; no write-after-read on line 29. Line 20 (rp4's
+            // end) writes `c` twice, by its store and by its transition
+            // into finalLayout, which happens after the store: the two
+            // values differ (the store is ordered before a transition,
+            // `PERFORMED_TRANSITION`), so each is named.
             &[
                 "L18 READ_AFTER_WRITE c[COLOR:0:0] after L17",
                 "L19 WRITE_AFTER_READ c[COLOR:0:0] after L16",
@@ -1019,12 +1126,16 @@ fn cases() -> Vec<Case> {
                 "L26 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L26 WRITE_AFTER_WRITE c[COLOR:0:0] after L24",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L20",
+                "L28 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L24",
                 "L28 READ_AFTER_WRITE c[COLOR:0:0] after L26",
                 "L29 READ_AFTER_WRITE c[COLOR:0:0] after L20",
+                "L29 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L29 READ_AFTER_WRITE c[COLOR:0:0] after L26",
                 "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
+                "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L29 WRITE_AFTER_WRITE c[COLOR:0:0] after L26",
+                "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L26",
             ],

@@ -507,6 +507,20 @@ pub(crate) struct PassScope {
     pub src: super::renderpass::SubpassIndex,
     /// `dstSubpass`.
     pub dst: super::renderpass::SubpassIndex,
+    /// A subpass dependency: its index in the render pass's
+    /// `pDependencies`. `None` for a layout transition.
+    pub dependency: Option<u32>,
+    /// A layout transition: the dependencies (bits of their indices)
+    /// whose availability operations it happens after, placed at its
+    /// boundary or earlier (`RenderPass::transition_follows`). 0 for a
+    /// dependency.
+    pub follows: u64,
+    /// A dependency whose availability operations a layout transition of
+    /// its instance, at its boundary or a later one, happens after: what
+    /// its first scopes hold is ordered before that transition, which a
+    /// later first synchronization scope holding every stage outside the
+    /// instance holds too.
+    pub before_transition: bool,
 }
 
 /// One implicit dependency of a rendering instance over one attachment

@@ -706,11 +706,64 @@ impl RenderPass {
     /// The dependencies placed at boundary `b` (0: the begin, k: into
     /// subpass k, the subpass count: the end): those whose `dstSubpass`
     /// begins there (`EXTERNAL`: the end), self-dependencies excluded.
-    fn crossing(&self, b: usize) -> impl Iterator<Item = &SubpassDependency> {
-        let into = self.boundary_index(b);
-        self.dependencies
-            .iter()
-            .filter(move |d| d.dst == into && d.src != d.dst)
+    /// The automatic layout transition of attachment `a` at boundary `b`
+    /// (the subpass `b` begins, the end at the subpass count), if its
+    /// layout changes there: the subpass of the use before it
+    /// (`EXTERNAL` for `initialLayout`), the old and the new layout.
+    fn transition_at(&self, a: u32, b: usize) -> Option<(SubpassIndex, ImageLayout, ImageLayout)> {
+        let desc = &self.attachments[a as usize];
+        let uses = self.uses_of(a);
+        let (from, old, new) = if b < self.subpasses.len() {
+            let pos = uses.iter().position(|u| u.0 == b)?;
+            match pos.checked_sub(1).map(|p| uses[p]) {
+                None => (SubpassIndex::External, desc.initial, uses[pos].1),
+                Some(prev) => (SubpassIndex::Subpass(prev.0 as u32), prev.1, uses[pos].1),
+            }
+        } else {
+            let &(l, ll, _) = uses.last()?;
+            (SubpassIndex::Subpass(l as u32), ll, desc.final_layout)
+        };
+        (old != new).then_some((from, old, new))
+    }
+
+    /// The declared dependencies (with their indices) whose availability
+    /// operations a transition of attachment `a` away from the layout of
+    /// its use in `from` happens after: every dependency from `from`
+    /// ("Automatic layout transitions away from the layout used in a
+    /// subpass happen-after the availability operations for all
+    /// dependencies with that subpass as the srcSubpass"); from
+    /// `initialLayout`, every one from `EXTERNAL` into a subpass that uses
+    /// `a`.
+    fn transition_firsts(
+        &self,
+        a: u32,
+        from: SubpassIndex,
+    ) -> impl Iterator<Item = (usize, &SubpassDependency)> {
+        self.dependencies.iter().enumerate().filter(move |(_, d)| {
+            d.src != d.dst
+                && d.src == from
+                && (from != SubpassIndex::External || self.uses_attachment(d.dst, a))
+        })
+    }
+
+    /// The transition of attachment `a` at boundary `b`
+    /// ([`RenderPass::transition_at`]) happens after the availability
+    /// operations of these dependencies, as bits of their indices: those
+    /// of [`RenderPass::transition_firsts`] placed at `b` or before it
+    /// (each is placed at its `dstSubpass`'s begin, the end for
+    /// `EXTERNAL`), among the first 64. One placed later is left out
+    /// (the model orders nothing through it: never more than the spec).
+    pub(crate) fn transition_follows(&self, a: u32, b: usize) -> u64 {
+        let Some((from, _, _)) = self.transition_at(a, b) else {
+            return 0;
+        };
+        let at = |s: SubpassIndex| match s {
+            SubpassIndex::Subpass(k) => k as usize,
+            SubpassIndex::External => self.subpasses.len(),
+        };
+        self.transition_firsts(a, from)
+            .filter(|(i, d)| *i < 64 && at(d.dst) <= b)
+            .fold(0, |m, (i, _)| m | (1 << i))
     }
 
     /// The `dstSubpass` of the dependencies placed at boundary `b`.
@@ -1262,13 +1315,18 @@ fn boundary_barriers(
     views: &[(ObjectId, SubresourceRange)],
     b: usize,
 ) -> Vec<(Barrier, PassScope)> {
-    let n = rp.subpasses.len();
     let mut out = Vec::new();
     let all_attachments = pass_attachments(program, views);
-    for d in rp.crossing(b) {
+    for (i, d) in rp.dependencies.iter().enumerate() {
+        if d.dst != rp.boundary_index(b) || d.src == d.dst {
+            continue;
+        }
         let scope = PassScope {
             src: d.src,
             dst: d.dst,
+            dependency: Some(i as u32),
+            follows: 0,
+            before_transition: precedes_transition(rp, i, b),
         };
         let whole = Barrier::global(
             d.src_stage_mask,
@@ -1284,34 +1342,10 @@ fn boundary_barriers(
         |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
     let here = rp.boundary_index(b);
     for a in 0..rp.attachments.len() as u32 {
-        let desc = &rp.attachments[a as usize];
-        let uses = rp.uses_of(a);
-        // The use before the transition (`EXTERNAL`: initialLayout) and
-        // the dependencies (declared or implicit) of each side.
-        let (from, old, new) = if b < n {
-            let Some(pos) = uses.iter().position(|u| u.0 == b) else {
-                continue;
-            };
-            match pos.checked_sub(1).map(|p| uses[p]) {
-                None => (SubpassIndex::External, desc.initial, uses[pos].1),
-                Some(prev) => (SubpassIndex::Subpass(prev.0 as u32), prev.1, uses[pos].1),
-            }
-        } else {
-            let Some(&(l, ll, _)) = uses.last() else {
-                continue;
-            };
-            (SubpassIndex::Subpass(l as u32), ll, desc.final_layout)
-        };
-        if old == new {
+        let Some((from, _, _)) = rp.transition_at(a, b) else {
             continue;
-        }
-        let mut firsts: Vec<SubpassDependency> = rp
-            .dependencies
-            .iter()
-            .filter(|d| d.src != d.dst && d.src == from)
-            .filter(|d| from != SubpassIndex::External || rp.uses_attachment(d.dst, a))
-            .copied()
-            .collect();
+        };
+        let mut firsts: Vec<SubpassDependency> = rp.transition_firsts(a, from).map(|(_, d)| *d).collect();
         let mut seconds: Vec<SubpassDependency> = rp
             .dependencies
             .iter()
@@ -1330,12 +1364,27 @@ fn boundary_barriers(
         let (ss, sa, _, _) = union_masks(firsts.iter());
         let (_, _, ds, da) = union_masks(seconds.iter());
         let masks = Barrier::global(ss, sa, ds, da);
-        let scope = PassScope { src: from, dst: here };
+        let scope = PassScope {
+            src: from,
+            dst: here,
+            dependency: None,
+            follows: rp.transition_follows(a, b),
+            before_transition: false,
+        };
         for r in view_regions(program, views[a as usize]) {
             out.push((masks.on(r).with_transition(), scope));
         }
     }
     out
+}
+
+/// Whether dependency `i` of `rp`, placed at boundary `b`, is one whose
+/// availability operations an automatic layout transition at `b` or a
+/// later boundary happens after ([`RenderPass::transition_follows`]).
+fn precedes_transition(rp: &RenderPass, i: usize, b: usize) -> bool {
+    i < 64
+        && (b..=rp.subpasses.len())
+            .any(|t| (0..rp.attachments.len() as u32).any(|a| rp.transition_follows(a, t) & (1 << i) != 0))
 }
 
 /// The subpass dependency (`srcSubpass`, `dstSubpass`) whose masks order

@@ -456,6 +456,15 @@ impl Order {
         let mut pass_begins: Vec<usize> = Vec::new();
         // The `vkCmdBeginRenderPass` of the open render pass instance.
         let mut pass_open: Option<usize> = None;
+        // The subpass dependencies of the open render pass instance so far
+        // (index in `pDependencies`, node), and the edges from them to the
+        // automatic layout transitions that happen after their
+        // availability operations ("Automatic layout transitions away from
+        // the layout used in a subpass happen-after the availability
+        // operations for all dependencies with that subpass as the
+        // srcSubpass"; `crate::ir::render::PassScope::follows`).
+        let mut pass_deps: Vec<(u32, usize)> = Vec::new();
+        let mut transition_edges: Vec<(usize, usize)> = Vec::new();
         for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
             // A render pass's subpass dependencies and layout transitions
@@ -505,6 +514,7 @@ impl Order {
                         RenderOp::BeginPass(_) => {
                             pass_begins = vec![ci];
                             pass_open = Some(ci);
+                            pass_deps.clear();
                         }
                         RenderOp::NextSubpass => pass_begins.push(ci),
                         RenderOp::EndPass => pass_open = None,
@@ -533,6 +543,10 @@ impl Order {
                     Command::Barrier(dep) => {
                         let family = program.queue_family(command_queues[ci]);
                         for (bi, b) in dep.barriers.iter().enumerate() {
+                            let pass_scope = match c0 {
+                                Command::Render(rc) if is_pre => rc.pre_scopes().get(bi).copied(),
+                                _ => None,
+                            };
                             let (pre_first, pre_second, pre_before) = if is_pre {
                                 pre_scopes.get(bi).copied().unwrap_or_default()
                             } else {
@@ -606,6 +620,9 @@ impl Order {
                             };
                             for mut d in parts {
                                 d.node = device_op!();
+                                if let Some(i) = pass_scope.and_then(|s| s.dependency) {
+                                    pass_deps.push((i, d.node));
+                                }
                                 deps.push(d);
                             }
                             let Some(region) = op else {
@@ -614,6 +631,13 @@ impl Order {
                             let t = transitions;
                             transitions += 1;
                             let node = device_op!();
+                            let follows = pass_scope.map_or(0, |s| s.follows);
+                            transition_edges.extend(
+                                pass_deps
+                                    .iter()
+                                    .filter(|(i, _)| follows & (1 << i) != 0)
+                                    .map(|&(_, from)| (from, node)),
+                            );
                             let m = layout.at(region);
                             let (stage, sa) = match role {
                                 None => (TRANSITION, crate::vk::scope::StageAccess::ImageLayoutTransition),
@@ -1188,6 +1212,11 @@ impl Order {
         }
         // Event signal operations before their waits (see `SetEvent`).
         for &(a, b) in &event_edges {
+            edges[a].push(b);
+        }
+        // Subpass dependencies before the automatic layout transitions that
+        // happen after their availability operations (`transition_edges`).
+        for &(a, b) in &transition_edges {
             edges[a].push(b);
         }
         // Host program order: host accesses, submits and waits of the one

@@ -77,6 +77,9 @@ pub(crate) struct PreScopes {
     /// The second scopes hold only the accesses of the subpass the command
     /// begins (its load operations and what it records until its end).
     pub second_begun: bool,
+    /// A subpass dependency that a layout transition of its instance
+    /// happens after ([`ResolvedBarrier::before_transition`]).
+    pub before_transition: bool,
 }
 
 impl PreScopes {
@@ -88,6 +91,7 @@ impl PreScopes {
         PreScopes {
             first_in: FirstIn::Open(slot),
             second_begun: true,
+            before_transition: false,
         }
     }
 
@@ -116,6 +120,7 @@ impl PreScopes {
         PreScopes {
             first_in,
             second_begun: !at_end,
+            before_transition: scope.before_transition,
         }
     }
 }
@@ -161,6 +166,12 @@ pub struct ResolvedBarrier {
     /// scopes hold only that subpass's accesses, so what it orders goes to
     /// the `local_` fields of [`SyncVal`], as an implicit dependency's.
     pub second_begun: bool,
+    /// A render pass's subpass dependency whose availability operations an
+    /// automatic layout transition of its instance happens after
+    /// ([`crate::ir::render::PassScope::before_transition`]): what it
+    /// orders is ordered before that transition too
+    /// ([`PERFORMED_TRANSITION`]).
+    pub before_transition: bool,
     /// A layout transition's write is available at the transition itself
     /// ("writes performed by a layout transition are automatically made
     /// available"), so this barrier makes it visible when its first
@@ -206,15 +217,18 @@ fn chain_scope(second: StageSet) -> StageSet {
 }
 
 /// In a value's chain (`order`, `exec`): the value is ordered before a
-/// layout transition a barrier performed after the value (that barrier's
-/// first scope held it; "happens-after the availability operations"), so
-/// a later first synchronization scope that holds every stage, which holds
-/// that transition ([`all_commands`]), holds the value too. Not
-/// [`TRANSITION_STAGE`]: a later transition is not ordered after the
-/// value by the first one (transitions keep submission order among
-/// themselves, which orders nothing else). Only first scopes not limited to
-/// a subpass or a rendering instance hold it (one limited so holds no
-/// transition made outside). A bit of no stage.
+/// layout transition performed after the value (the first scope of the
+/// barrier that performed it held the value, or of a subpass dependency
+/// the transition happens after: "happens-after the availability
+/// operations"), so a later first synchronization scope that holds every
+/// stage, which holds that transition ([`all_commands`]), holds the value
+/// too. Not [`TRANSITION_STAGE`]: a later transition is not ordered after
+/// the value by the first one (transitions keep submission order among
+/// themselves, which orders nothing else). Only first scopes not limited
+/// to a subpass or a rendering instance hold it (one limited so holds no
+/// transition made outside), and a render pass's own transitions only
+/// once its instance has ended ([`SyncVal::close_pass`] moves what its
+/// dependencies ordered to `past_order`). A bit of no stage.
 const PERFORMED_TRANSITION: StageSet = StageSet(1 << 31);
 
 /// Whether barrier `b` performs a layout transition: its first
@@ -279,6 +293,7 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
+            before_transition: false,
             transition_at_once: true,
         }
     }
@@ -332,6 +347,7 @@ impl ResolvedBarrier {
         ResolvedBarrier {
             first_in: scopes.first_in,
             second_begun: scopes.second_begun,
+            before_transition: scopes.before_transition,
             ..ResolvedBarrier::of(b, layout)
         }
     }
@@ -358,6 +374,7 @@ impl ResolvedBarrier {
             local: Some(begin),
             first_in: FirstIn::All,
             second_begun: false,
+            before_transition: false,
             transition_at_once: true,
         }
     }
@@ -406,6 +423,7 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
+            before_transition: false,
             transition_at_once: true,
         }
     }
@@ -843,16 +861,22 @@ impl SyncVal {
         // `EXTERNAL`, which holds what came before the begin).
         let unlimited = b.local.is_none() && matches!(b.first_in, FirstIn::All | FirstIn::Before);
         // What the value's chain keeps when the barrier's first scope holds
-        // it: the second scope, and, when the barrier is a pipeline barrier
-        // outside a render pass that performs a layout transition (which
-        // happens after its first scope), that transition
-        // ([`PERFORMED_TRANSITION`]).
-        let second_after =
-            if performs_transition(b) && b.first_in == FirstIn::All && b.local.is_none() && !b.second_begun {
-                second.union(PERFORMED_TRANSITION)
-            } else {
-                second
-            };
+        // it: the second scope, and, when a layout transition happens
+        // after that first scope, that transition ([`PERFORMED_TRANSITION`]):
+        // the barrier performs one (a pipeline barrier, an event's, a
+        // render pass's automatic one), or it is a subpass dependency whose
+        // availability operations a render pass's automatic transition
+        // happens after. A render pass's land in the `local_` fields
+        // (`second_begun`) until the instance's end, where a dependency
+        // from `EXTERNAL` of the same instance does not look: only a
+        // recorded barrier after the end or a later instance's dependency
+        // from `EXTERNAL` meets the mark, as the transition is in their
+        // first scopes only.
+        let second_after = if (performs_transition(b) || b.before_transition) && b.local.is_none() {
+            second.union(PERFORMED_TRANSITION)
+        } else {
+            second
+        };
         // A chain meets the barrier's first scope: by a stage, or through
         // a layout transition performed since, when the first scope holds
         // every stage and is not limited to a subpass or an instance (then
