@@ -653,30 +653,14 @@ impl RenderPass {
             ))
         };
         if let Some(rule) = r.layout.format_rule().filter(|x| !x.fits(f)) {
-            let (usage, vuid) = match r.layout {
-                L::COLOR_ATTACHMENT_OPTIMAL => (
-                    "COLOR_ATTACHMENT",
-                    "VUID-vkCmdBeginRenderPass2-initialLayout-03094",
-                ),
-                L::DEPTH_ATTACHMENT_OPTIMAL
-                | L::DEPTH_READ_ONLY_OPTIMAL
-                | L::STENCIL_ATTACHMENT_OPTIMAL
-                | L::STENCIL_READ_ONLY_OPTIMAL => (
-                    "DEPTH_STENCIL_ATTACHMENT",
-                    "VUID-vkCmdBeginRenderPass2-initialLayout-02844",
-                ),
-                _ => (
-                    "DEPTH_STENCIL_ATTACHMENT",
-                    "VUID-vkCmdBeginRenderPass2-initialLayout-03096",
-                ),
-            };
             return at(
                 format!(
-                    ", a layout for {} formats: beginning the pass needs its view to have {usage} usage, which {} cannot have",
+                    ", a layout for {} formats: beginning the pass needs its view to have {} usage, which {} cannot have",
                     rule.needs(),
+                    rule.usage_name(),
                     f.name()
                 ),
-                vuid,
+                rule.begin,
             );
         }
         if role != Role::DepthStencil {

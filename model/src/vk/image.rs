@@ -491,6 +491,10 @@ pub(crate) struct FormatKindRule {
     /// `finalLayout`: "if `format` is a color (depth/stencil) format,
     /// `initialLayout` (`finalLayout`) must not be L".
     pub(crate) attachment: (&'static str, &'static str),
+    /// The `vkCmdBeginRenderPass2` rule on an attachment description or
+    /// reference in L: the framebuffer's view must have been created with
+    /// the usage only that kind of format can have.
+    pub(crate) begin: &'static str,
 }
 
 /// A layout only an image of one kind of format may be in, read from
@@ -511,12 +515,25 @@ pub(crate) struct LayoutFormatRule {
     /// The `VkAttachmentDescription2` rules on `initialLayout` and on
     /// `finalLayout`.
     pub(crate) attachment: (&'static str, &'static str),
+    /// The `vkCmdBeginRenderPass2` rule on the view's usage
+    /// ([`FormatKindRule::begin`]).
+    pub(crate) begin: &'static str,
 }
 
 impl LayoutFormatRule {
     /// Whether an image of `format` may be in the layout.
     pub(crate) fn fits(&self, format: Format) -> bool {
         format.aspect_mask().has(Aspect::Color) == self.color
+    }
+
+    /// The usage flag only that kind of format can have, which the view
+    /// of an attachment in the layout needs ([`LayoutFormatRule::begin`]).
+    pub(crate) fn usage_name(&self) -> &'static str {
+        if self.color {
+            "COLOR_ATTACHMENT"
+        } else {
+            "DEPTH_STENCIL_ATTACHMENT"
+        }
     }
 
     /// The kind of format the layout needs, for messages.
@@ -552,9 +569,21 @@ pub(crate) const LAYOUT_RULES: &[LayoutRule] = {
             format,
         }
     }
-    const fn kind(color: bool, attachment: (&'static str, &'static str)) -> Option<FormatKindRule> {
-        Some(FormatKindRule { color, attachment })
+    const fn kind(
+        color: bool,
+        attachment: (&'static str, &'static str),
+        begin: &'static str,
+    ) -> Option<FormatKindRule> {
+        Some(FormatKindRule {
+            color,
+            attachment,
+            begin,
+        })
     }
+    // The begin rules: 03096 for the layouts with both aspects, 02844 for
+    // the depth-only and stencil-only ones.
+    const BEGIN_DS: &str = "VUID-vkCmdBeginRenderPass2-initialLayout-03096";
+    const BEGIN_DS_SEPARATE: &str = "VUID-vkCmdBeginRenderPass2-initialLayout-02844";
     const DS_03280: (&str, &str) = (
         "VUID-VkAttachmentDescription2-format-03280",
         "VUID-VkAttachmentDescription2-format-03282",
@@ -585,19 +614,20 @@ pub(crate) const LAYOUT_RULES: &[LayoutRule] = {
                     "VUID-VkAttachmentDescription2-format-03281",
                     "VUID-VkAttachmentDescription2-format-03283",
                 ),
+                "VUID-vkCmdBeginRenderPass2-initialLayout-03094",
             ),
         ),
         rule(
             L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-oldLayout-01209",
-            kind(false, DS_03280),
+            kind(false, DS_03280, BEGIN_DS),
         ),
         rule(
             L::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-oldLayout-01210",
-            kind(false, DS_03280),
+            kind(false, DS_03280, BEGIN_DS),
         ),
         rule(
             L::SHADER_READ_ONLY_OPTIMAL,
@@ -621,37 +651,37 @@ pub(crate) const LAYOUT_RULES: &[LayoutRule] = {
             L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-oldLayout-01658",
-            kind(false, DS_06487),
+            kind(false, DS_06487, BEGIN_DS),
         ),
         rule(
             L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-oldLayout-01659",
-            kind(false, DS_06487),
+            kind(false, DS_06487, BEGIN_DS),
         ),
         rule(
             L::DEPTH_ATTACHMENT_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04066",
-            kind(false, DS_03286),
+            kind(false, DS_03286, BEGIN_DS_SEPARATE),
         ),
         rule(
             L::DEPTH_READ_ONLY_OPTIMAL,
             DS_READ,
             "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04065",
-            kind(false, DS_03286),
+            kind(false, DS_03286, BEGIN_DS_SEPARATE),
         ),
         rule(
             L::STENCIL_ATTACHMENT_OPTIMAL,
             DS,
             "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04068",
-            kind(false, DS_03286),
+            kind(false, DS_03286, BEGIN_DS_SEPARATE),
         ),
         rule(
             L::STENCIL_READ_ONLY_OPTIMAL,
             DS_READ,
             "VUID-VkImageMemoryBarrier2-srcQueueFamilyIndex-04067",
-            kind(false, DS_03286),
+            kind(false, DS_03286, BEGIN_DS_SEPARATE),
         ),
         rule(
             L::ATTACHMENT_OPTIMAL,
@@ -690,6 +720,7 @@ impl ImageLayout {
             color: k.color,
             barrier: kind_only.contains(r.usage).then_some(r.usage_vuid),
             attachment: k.attachment,
+            begin: k.begin,
         })
     }
 
