@@ -507,6 +507,11 @@ pub struct Capture {
     timeline_known: HashMap<SemaphoreId, u64>,
     /// `vkCreateEvent`: the trace event once one is declared.
     events: HashMap<u64, Option<EventId>>,
+    /// The trace events whose current signal, in trace order (as the
+    /// entries are appended at their submission), is the host's
+    /// `vkSetEvent`: a `host-set-event` with no set or reset of the event
+    /// appended since ([`Capture::host_set_transition`]).
+    host_set_events: HashSet<EventId>,
     /// `vkCreateSemaphore`: timeline semaphores' initial value (`None`:
     /// binary), and the trace semaphore once one is declared.
     semaphores: HashMap<u64, (Option<u64>, Option<SemaphoreId>)>,
@@ -629,6 +634,7 @@ impl Capture {
             timeline_known: HashMap::default(),
             semaphores: HashMap::default(),
             events: HashMap::default(),
+            host_set_events: HashSet::default(),
             submissions: 0,
             waited: 0,
             pending: Vec::new(),
@@ -3537,11 +3543,47 @@ impl Capture {
                 self.not_modelled_line(self.program.commands().len(), &text, &here);
             }
             Entry::Cmd(c, comment) => {
+                if let Some((why, kept)) = self.host_set_transition(&c) {
+                    // The model refuses this wait (a `vksync check` of the
+                    // whole trace would stop at it): a `not-modelled` line
+                    // instead, and its layout transitions kept with empty
+                    // scopes, as a pipeline barrier in its place, so that
+                    // the image's layout afterwards is the one the
+                    // application's later commands name. Ordered with
+                    // nothing (no command is known to perform them),
+                    // they can add a hazard, never hide one: the practice
+                    // of the ownership transfers the model does not take
+                    // (`Capture::dependency`).
+                    let (call, here) = comment
+                        .find(" in ")
+                        .map_or((comment.as_str(), ""), |i| comment.split_at(i));
+                    self.not_modelled += 1;
+                    let at = self.program.commands().len();
+                    self.not_modelled_line(
+                        at,
+                        &format!(
+                            "{call} (the model rejects it: {why}; the wait left out, its layout transitions kept unordered)"
+                        ),
+                        here,
+                    );
+                    return self.append(Entry::Cmd(
+                        Command::Barrier(Dependency { barriers: kept }),
+                        comment,
+                    ));
+                }
                 let writes = device_writes(&c);
                 let reads = device_reads(&c);
                 let index = self.program.commands().len();
+                let signal = event_signal(&c);
                 match self.program.push(c) {
                     Ok(_) => {
+                        if let Some((event, host)) = signal {
+                            if host {
+                                self.host_set_events.insert(event);
+                            } else {
+                                self.host_set_events.remove(&event);
+                            }
+                        }
                         self.notes.trailing(index, &comment);
                         // Entries are appended at the submission that
                         // runs them, before it is counted.
@@ -3570,6 +3612,64 @@ impl Capture {
                 }
             }
         }
+    }
+
+    /// A `vkCmdWaitEvents2` the model refuses because it waits for an
+    /// event the host set and its dependency info for that event has a
+    /// layout transition ([`vksync::ProgramErrorKind::EventTransition`]:
+    /// `vkCmdSetEvent2` performs an event's transitions, `vkSetEvent`
+    /// defines none, and the wait performs none, so no command performs
+    /// it): the model's reason, and those transitions as barriers with
+    /// empty scopes. Decided as the model decides it (`EventStates::wait`
+    /// in `model/src/ir/event.rs`): a barrier of a host-set event's wait
+    /// with [`Barrier::transition`] (set by [`Capture::image_barrier`]:
+    /// `oldLayout != newLayout` outside an ownership transfer), once every
+    /// barrier of that wait has `HOST` as its source stages (otherwise the
+    /// model refuses the wait as invalid usage,
+    /// VUID-vkCmdWaitEvents2-pEvents-03839, and so does the trace).
+    ///
+    /// Whether the host set the event is known only here, where the
+    /// command buffer's entries are appended at its submission, not when
+    /// the wait was recorded: the application may call `vkSetEvent` after
+    /// recording the wait and before submitting it (Vulkan allows it until
+    /// the submit). A `vkSetEvent` is written as a `host-set-event` line
+    /// before the next submission's commands ([`Capture::host_event`]), so
+    /// the state here, in append order, is the one the trace's parser sees
+    /// at the wait's line. A synchronization-1 wait
+    /// (`vkCmdWaitEvents`) is not one: the model performs its transitions
+    /// at the wait, for a host set as for a device one.
+    fn host_set_transition(&self, c: &Command) -> Option<(String, Vec<Barrier>)> {
+        let Command::WaitEvents { waits } = c else {
+            return None;
+        };
+        let mut why = None;
+        let mut kept = Vec::new();
+        for w in waits {
+            let barriers = &w.dependency.barriers;
+            if !self.host_set_events.contains(&w.event)
+                || barriers
+                    .iter()
+                    .any(|b| b.src_stage_mask != PipelineStageFlags2::HOST)
+            {
+                continue;
+            }
+            for (index, b) in barriers.iter().enumerate().filter(|(_, b)| b.transition) {
+                why.get_or_insert_with(|| {
+                    vksync::ProgramErrorKind::EventTransition {
+                        name: self.program.event_name(w.event).to_string(),
+                        index,
+                    }
+                    .to_string()
+                });
+                kept.push(Barrier {
+                    region: b.region,
+                    transition: true,
+                    image: b.image,
+                    ..Barrier::default()
+                });
+            }
+        }
+        why.map(|why| (why, kept))
     }
 
     /// `fences` are destroyed.
@@ -3965,6 +4065,20 @@ fn device_writes(c: &Command) -> Vec<Region> {
     regions(c, |sa| sa.is_write() && sa.stage() != Stage::Host)
 }
 
+/// The event a command signals (`true`: the host's `vkSetEvent`) or
+/// unsignals (`false`: a device set, or a reset, either side): what
+/// [`Capture::host_set_events`] follows.
+fn event_signal(c: &Command) -> Option<(EventId, bool)> {
+    match c {
+        Command::HostSetEvent { event } => Some((*event, true)),
+        Command::SetEvent { event, .. }
+        | Command::SetEvent1 { event, .. }
+        | Command::ResetEvent { event, .. }
+        | Command::HostResetEvent { event } => Some((*event, false)),
+        _ => None,
+    }
+}
+
 /// What a device command reads.
 fn device_reads(c: &Command) -> Vec<Region> {
     regions(c, |sa| !sa.is_write() && sa.stage() != Stage::Host)
@@ -4310,6 +4424,109 @@ mod tests {
             );
         }
         let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        vksync::check(&t.program).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+
+    /// A `vkCmdWaitEvents2` of an event the host set, whose dependency
+    /// info transitions an image, is refused by the model (no command
+    /// performs the transition): the capture writes a `not-modelled` line
+    /// with the model's reason instead, keeps the transition unordered
+    /// (empty scopes) so that the image's layout after it is the one later
+    /// commands name, and the trace checks. The host's `vkSetEvent` comes
+    /// after the wait is recorded and before the submit: it counts. The
+    /// same wait of an event a `vkCmdSetEvent2` set, one with no
+    /// transition, and a synchronization-1 wait of a host-set event with a
+    /// transition (performed at the wait) are the model's lines.
+    #[test]
+    fn a_host_set_events_wait_with_a_transition_is_not_modelled() {
+        let (host, copy, transfer) = (
+            vk::PipelineStageFlags2::HOST.as_raw(),
+            vk::PipelineStageFlags2::COPY.as_raw(),
+            vk::PipelineStageFlags2::ALL_TRANSFER.as_raw(),
+        );
+        let image = |src: u64, old: vk::ImageLayout, new: vk::ImageLayout| ResourceBarrier {
+            masks: [src, 0, copy, vk::AccessFlags2::TRANSFER_READ.as_raw()],
+            target: BarrierTarget::Image {
+                image: 80,
+                range: [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1],
+                old_layout: old,
+                new_layout: new,
+            },
+            queue_families: None,
+        };
+        let (undefined, general, src) = (
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::GENERAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+        );
+        let mut c = device();
+        c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
+        c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+        for e in [500, 501, 502] {
+            c.create_event(e);
+        }
+        c.wait_events(
+            70,
+            7,
+            "vkCmdWaitEvents2",
+            &[(500, vec![], vec![image(host, undefined, general)])],
+        );
+        // The same layouts: no transition, the model's line.
+        c.wait_events(
+            70,
+            8,
+            "vkCmdWaitEvents2",
+            &[(500, vec![], vec![image(host, general, general)])],
+        );
+        c.wait_events1(
+            70,
+            9,
+            "vkCmdWaitEvents",
+            &[501],
+            [host, transfer],
+            &[],
+            &[ResourceBarrier {
+                masks: [host, 0, transfer, vk::AccessFlags2::TRANSFER_READ.as_raw()],
+                ..image(host, general, src)
+            }],
+        );
+        c.set_event(70, 10, "vkCmdSetEvent2", 502, &[], &[image(copy, src, general)]);
+        c.wait_events(
+            70,
+            11,
+            "vkCmdWaitEvents2",
+            &[(502, vec![], vec![image(copy, src, general)])],
+        );
+        // Set by the host after the waits are recorded, before the submit.
+        c.host_event(12, "vkSetEvent", 500, true);
+        c.host_event(13, "vkSetEvent", 501, true);
+        let text = submitted(c);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("host-set-event e0"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(
+            &lines[at..at + 9],
+            [
+                "host-set-event e0  # vkSetEvent #12",
+                "host-set-event e1  # vkSetEvent #13",
+                "not-modelled vkCmdWaitEvents2 (the model rejects it: barrier 0 of the wait for event `e0`, \
+                 which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 \
+                 performs an event's transitions, and vkSetEvent has no dependency info); the wait left out, \
+                 its layout transitions kept unordered)  # vkCmdWaitEvents2 #7 in cb0",
+                "barrier NONE:NONE -> NONE:NONE i0 COLOR:0:0 UNDEFINED->GENERAL  # vkCmdWaitEvents2 #7 in cb0",
+                "wait-events e0 HOST:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 GENERAL->GENERAL  # vkCmdWaitEvents2 #8 in cb0",
+                "wait-events1 e1 HOST:NONE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL  # vkCmdWaitEvents #9 in cb0",
+                "set-event e2 COPY:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 TRANSFER_SRC_OPTIMAL->GENERAL  # vkCmdSetEvent2 #10 in cb0",
+                "wait-events e2 COPY:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 TRANSFER_SRC_OPTIMAL->GENERAL  # vkCmdWaitEvents2 #11 in cb0",
+                "submit  # vkQueueSubmit #100",
+            ],
+            "{text}"
+        );
+        assert!(text.contains("1 calls not modelled"), "{text}");
+        let t = vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(t.not_modelled.len(), 1, "{text}");
         vksync::check(&t.program).unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 

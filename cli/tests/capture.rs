@@ -206,6 +206,34 @@ fn planned(example: &Path, planner: &str, dir: &Path) -> String {
     vksync::trace::print(&settled(&t.program))
 }
 
+/// Builds the example `name` of the capture crate (`capture/examples/`)
+/// beside the `vksync` binary, in its profile, and gives its path.
+fn example(name: &str) -> PathBuf {
+    let exe = Path::new(env!("CARGO_BIN_EXE_vksync"));
+    let app = exe.with_file_name("examples").join(name);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut build = Command::new(cargo);
+    build
+        .args(["build", "-p", "vksync-capture", "--example", name])
+        .current_dir(root());
+    if exe
+        .parent()
+        .and_then(|d| d.file_name())
+        .is_some_and(|n| n == "release")
+    {
+        build.arg("--release");
+    }
+    // Under scripts/test-current-layer.sh the test binaries run in a
+    // Debian 13 root without cargo: the example built by the earlier
+    // `cargo test` is used there.
+    match build.status() {
+        Ok(st) => assert!(st.success() && app.is_file(), "building {} failed", app.display()),
+        Err(e) if app.is_file() => eprintln!("cargo cannot be run ({e}): using the built {}", app.display()),
+        Err(e) => panic!("cargo cannot be run ({e}) and {} is not built", app.display()),
+    }
+    app
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vksync-capture-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
@@ -376,28 +404,7 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
         return;
     }
     ensure_layer();
-    let exe = Path::new(env!("CARGO_BIN_EXE_vksync"));
-    let app = exe.with_file_name("examples").join("calls");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let mut build = Command::new(cargo);
-    build
-        .args(["build", "-p", "vksync-capture", "--example", "calls"])
-        .current_dir(root());
-    if exe
-        .parent()
-        .and_then(|d| d.file_name())
-        .is_some_and(|n| n == "release")
-    {
-        build.arg("--release");
-    }
-    // Under scripts/test-current-layer.sh the test binaries run in a
-    // Debian 13 root without cargo: the example built by the earlier
-    // `cargo test` is used there.
-    match build.status() {
-        Ok(st) => assert!(st.success() && app.is_file(), "building {} failed", app.display()),
-        Err(e) if app.is_file() => eprintln!("cargo cannot be run ({e}): using the built {}", app.display()),
-        Err(e) => panic!("cargo cannot be run ({e}) and {} is not built", app.display()),
-    }
+    let app = example("calls");
     let dir = scratch("calls");
     let trace_path = dir.join("calls.trace");
     let out = vksync()
@@ -495,6 +502,131 @@ fn capturing_secondaries_copy2_dispatch_base_and_images() {
     assert_eq!(hazards.len(), 1, "{stdout}");
     assert!(
         hazards[0].contains("SYNC-HAZARD-WRITE-AFTER-WRITE: vkCmdFillBuffer writes"),
+        "{stdout}"
+    );
+}
+
+/// An application whose `vkCmdWaitEvents2` waits for an event the host
+/// set (`vkSetEvent`, after recording, before the submit) with an image
+/// layout transition in its dependency info, from
+/// `capture/examples/host_event.rs`. The model refuses that wait (no
+/// command performs the transition): the capture writes a `not-modelled`
+/// line with the model's reason in its place and keeps the transition
+/// unordered, so that `vksync check` takes the rest of the trace instead
+/// of refusing it whole. The synchronization-1 wait of a host-set event
+/// with a transition (performed at the wait) stays the model's line. The
+/// kept transition, ordered with nothing, races the copy that reads the
+/// image after it: the one hazard reported, against that transition.
+#[test]
+fn capturing_a_host_set_events_wait_with_a_transition() {
+    if skip("capturing_a_host_set_events_wait_with_a_transition") {
+        return;
+    }
+    ensure_layer();
+    let app = example("host_event");
+    let dir = scratch("host-event");
+    let trace_path = dir.join("host-event.trace");
+    let out = vksync()
+        .arg("capture")
+        .arg("-o")
+        .arg(&trace_path)
+        .arg("--")
+        .arg(&app)
+        .output()
+        .expect("vksync capture runs");
+    let trace = std::fs::read_to_string(&trace_path).expect("a trace");
+    let said = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("exited with status 0"), "{said}");
+    let check = vksync()
+        .arg("check")
+        .arg(&trace_path)
+        .output()
+        .expect("vksync check runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&check.stdout).into_owned(),
+        String::from_utf8_lossy(&check.stderr).into_owned(),
+    );
+    // Checked, not refused (status 2 before: `error: barrier 0 of the wait
+    // for event `e1`, which the host set: ...`).
+    assert_eq!(check.status.code(), Some(1), "{stdout}\n{stderr}\n{trace}");
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let why = "the model rejects it: barrier 0 of the wait for event `e1`, which the host set: \
+               its image layout transition is performed by no command (vkCmdSetEvent2 performs \
+               an event's transitions, and vkSetEvent has no dependency info); the wait left out, \
+               its layout transitions kept unordered";
+    let lines: Vec<&str> = trace.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("not-modelled "))
+        .unwrap_or_else(|| panic!("no not-modelled line in\n{trace}"));
+    let (line, comment) = lines[at].split_once("  # ").expect("a comment");
+    assert_eq!(line, format!("not-modelled vkCmdWaitEvents2 ({why})"), "{trace}");
+    assert!(
+        comment.starts_with("vkCmdWaitEvents2 #") && comment.ends_with(" in cb1"),
+        "{trace}"
+    );
+    assert_eq!(
+        lines[at + 1].split_once("  # "),
+        Some((
+            "barrier NONE:NONE -> NONE:NONE i0 COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL",
+            comment
+        )),
+        "{trace}"
+    );
+    assert!(
+        lines[at - 1].starts_with("host-set-event e1  # vkSetEvent #"),
+        "{trace}"
+    );
+    assert!(
+        lines[at + 2].starts_with("copy-image-to-buffer i0 TRANSFER_SRC_OPTIMAL -> "),
+        "{trace}"
+    );
+    assert!(!trace.lines().any(|l| l.starts_with("wait-events ")), "{trace}");
+    assert!(
+        trace.lines().any(|l| l.starts_with(
+            "wait-events1 e0 HOST:NONE -> ALL_TRANSFER:TRANSFER_WRITE i0 COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL  # vkCmdWaitEvents #"
+        )),
+        "{trace}"
+    );
+    assert_eq!(
+        trace.lines().filter(|l| l.starts_with("not-modelled")).count(),
+        1,
+        "{trace}"
+    );
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.ends_with(", 1 calls not modelled (see the `not-modelled` lines)")),
+        "{trace}"
+    );
+    // `vksync check`: the note on stderr at the line, the summary's count,
+    // and the one hazard on stdout.
+    assert!(
+        stderr.contains(&format!(
+            ":{}: note: not modelled: vkCmdWaitEvents2 ({why})",
+            at + 1
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with(": 1 hazard (1 read-after-write); 1 call not modelled, not checked"),
+        "{stderr}"
+    );
+    let hazards: Vec<&str> = stdout.lines().filter(|l| l.contains("SYNC-HAZARD")).collect();
+    assert_eq!(hazards.len(), 1, "{stdout}");
+    assert!(
+        hazards[0].contains(&format!(
+            "SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads i0[COLOR:0:0] (COPY:TRANSFER_READ), \
+             previously written at line {} by vkCmdPipelineBarrier2 layout transition (IMAGE_LAYOUT_TRANSITION)",
+            at + 2
+        )),
         "{stdout}"
     );
 }
