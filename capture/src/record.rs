@@ -1027,7 +1027,7 @@ impl Capture {
 
     /// `vkBindImageMemory` (one bind of `vkBindImageMemory2`): the image
     /// becomes a trace `image` aliasing `memory` at `offset` when
-    /// [`exact_image`] allows it, a trace buffer `iK` over the `size` bytes
+    /// `exact_image` allows it, a trace buffer `iK` over the `size` bytes
     /// its memory requirements ask for otherwise (with a comment saying
     /// why).
     pub fn bind_image(&mut self, seq: u64, call: &str, image: u64, memory: u64, offset: u64, size: u64) {
@@ -3562,7 +3562,7 @@ impl Capture {
                     self.not_modelled_line(
                         at,
                         &format!(
-                            "{call} (the model rejects it: {why}; the wait left out, its layout transitions kept unordered)"
+                            "{call} (the model rejects it: {why}; the wait left out, its layout transitions kept after nothing, before its second scopes)"
                         ),
                         here,
                     );
@@ -3619,8 +3619,8 @@ impl Capture {
     /// layout transition ([`vksync::ProgramErrorKind::EventTransition`]:
     /// `vkCmdSetEvent2` performs an event's transitions, `vkSetEvent`
     /// defines none, and the wait performs none, so no command performs
-    /// it): the model's reason, and those transitions as barriers with
-    /// empty scopes. Decided as the model decides it (`EventStates::wait`
+    /// it): the model's reason, and those transitions as barriers with an
+    /// empty first scope and the wait's second scopes. Decided as the model decides it (`EventStates::wait`
     /// in `model/src/ir/event.rs`): a barrier of a host-set event's wait
     /// with [`Barrier::transition`] (set by [`Capture::image_barrier`]:
     /// `oldLayout != newLayout` outside an ownership transfer), once every
@@ -3661,10 +3661,16 @@ impl Capture {
                     }
                     .to_string()
                 });
+                // The wait's second scopes follow the transition (it is in
+                // the wait's memory dependency, before its visibility
+                // operations, whoever performs it); nothing orders earlier
+                // device work before it (the host's set orders none).
                 kept.push(Barrier {
                     region: b.region,
                     transition: true,
                     image: b.image,
+                    dst_stage_mask: b.dst_stage_mask,
+                    dst_access_mask: b.dst_access_mask,
                     ..Barrier::default()
                 });
             }
@@ -4514,8 +4520,8 @@ mod tests {
                 "not-modelled vkCmdWaitEvents2 (the model rejects it: barrier 0 of the wait for event `e0`, \
                  which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 \
                  performs an event's transitions, and vkSetEvent has no dependency info); the wait left out, \
-                 its layout transitions kept unordered)  # vkCmdWaitEvents2 #7 in cb0",
-                "barrier NONE:NONE -> NONE:NONE i0 COLOR:0:0 UNDEFINED->GENERAL  # vkCmdWaitEvents2 #7 in cb0",
+                 its layout transitions kept after nothing, before its second scopes)  # vkCmdWaitEvents2 #7 in cb0",
+                "barrier NONE:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 UNDEFINED->GENERAL  # vkCmdWaitEvents2 #7 in cb0",
                 "wait-events e0 HOST:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 GENERAL->GENERAL  # vkCmdWaitEvents2 #8 in cb0",
                 "wait-events1 e1 HOST:NONE -> ALL_TRANSFER:TRANSFER_READ i0 COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL  # vkCmdWaitEvents #9 in cb0",
                 "set-event e2 COPY:NONE -> COPY:TRANSFER_READ i0 COLOR:0:0 TRANSFER_SRC_OPTIMAL->GENERAL  # vkCmdSetEvent2 #10 in cb0",

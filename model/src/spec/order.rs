@@ -158,6 +158,34 @@ pub(crate) struct DepOp {
 }
 
 impl DepOp {
+    /// The two halves of this dependency when it performs the layout
+    /// transition with pseudo stage `t` (module docs, "Image layout
+    /// transitions"): B1, its first scopes to (X, T), and B2, from (X, T)
+    /// to its second scopes, at step 2 of its command. B1 keeps this
+    /// node's id; B2's is the caller's to give.
+    fn split_at_transition(&self, t: usize) -> (DepOp, DepOp) {
+        let b1 = DepOp {
+            second_in: None,
+            second: Stages::new(),
+            second_access: Pairs::new(),
+            second_pseudo: Some(t),
+            second_all: false,
+            ..self.clone()
+        };
+        let b2 = DepOp {
+            pos: (self.pos.0, 2),
+            first_in: None,
+            first_before: None,
+            first: Stages::new(),
+            first_access: Pairs::new(),
+            first_pseudo: Some(t),
+            first_all: false,
+            first_signals: Vec::new(),
+            ..self.clone()
+        };
+        (b1, b2)
+    }
+
     /// The rendering instance, if any, that alone may be in the first
     /// (second) scopes: an implicit dependency's own, or a subpass
     /// dependency's `srcSubpass` (`dstSubpass`).
@@ -594,24 +622,7 @@ impl Order {
                             // operation is executed").
                             // (The pseudo side of each half holds no access
                             // of any instance.)
-                            let b1 = DepOp {
-                                second_in: None,
-                                second: Stages::new(),
-                                second_access: Pairs::new(),
-                                second_pseudo: Some(transitions),
-                                second_all: false,
-                                ..whole.clone()
-                            };
-                            let b2 = DepOp {
-                                first_in: None,
-                                first_before: None,
-                                pos: (ci, 2),
-                                first: Stages::new(),
-                                first_access: Pairs::new(),
-                                first_pseudo: Some(transitions),
-                                first_all: false,
-                                ..whole.clone()
-                            };
+                            let (b1, b2) = whole.split_at_transition(transitions);
                             let parts = match (op, role) {
                                 (None, _) => vec![whole],
                                 (Some(_), None) => vec![b1, b2],
@@ -709,7 +720,7 @@ impl Order {
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let t = b.region.filter(|_| b.transition).map(|r| (transitions, r));
                             let node = device_op!();
-                            deps.push(DepOp {
+                            let whole = DepOp {
                                 node,
                                 pos: (ci, 0),
                                 first_all: first.is_superset(&scopes::all_commands()),
@@ -723,40 +734,29 @@ impl Order {
                                 second_access: Pairs::new(),
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
-                                second_pseudo: t.map(|(t, _)| t),
+                                second_pseudo: None,
                                 second_all: false,
                                 first_signals: Vec::new(),
                                 local: None,
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
-                            });
+                            };
                             let Some((t, region)) = t else {
+                                deps.push(whole);
                                 nodes_here.push(node);
                                 continue;
                             };
+                            // The signal operation is the second half, with
+                            // no second scope of its own.
+                            let (b1, mut signal_op) = whole.split_at_transition(t);
+                            deps.push(b1);
                             transitions += 1;
                             let node = device_op!();
                             accesses.push(transition_op(node, ci, t, layout.at(region)));
                             let signal = device_op!();
-                            deps.push(DepOp {
-                                node: signal,
-                                pos: (ci, 2),
-                                first: Stages::new(),
-                                second: Stages::new(),
-                                first_access: Pairs::new(),
-                                second_access: Pairs::new(),
-                                range: b.region.map(|r| layout.at(r)),
-                                first_pseudo: Some(t),
-                                second_pseudo: None,
-                                first_all: false,
-                                second_all: false,
-                                first_signals: Vec::new(),
-                                local: None,
-                                first_in: None,
-                                second_in: None,
-                                first_before: None,
-                            });
+                            signal_op.node = signal;
+                            deps.push(signal_op);
                             nodes_here.push(signal);
                         }
                         set_nodes.insert(ci, nodes_here);
@@ -934,24 +934,12 @@ impl Order {
                             };
                             let t = transitions;
                             transitions += 1;
-                            deps.push(DepOp {
-                                second: Stages::new(),
-                                second_access: Pairs::new(),
-                                second_all: false,
-                                second_pseudo: Some(t),
-                                ..whole.clone()
-                            });
+                            let (w1, mut w2) = whole.split_at_transition(t);
+                            deps.push(w1);
                             let node = device_op!();
                             accesses.push(transition_op(node, ci, t, layout.at(region)));
-                            let w2 = device_op!();
-                            deps.push(DepOp {
-                                node: w2,
-                                pos: (ci, 2),
-                                first_access: Pairs::new(),
-                                first_pseudo: Some(t),
-                                first_signals: Vec::new(),
-                                ..whole
-                            });
+                            w2.node = device_op!();
+                            deps.push(w2);
                         }
                     }
                     Command::HostSetEvent { event } => {
