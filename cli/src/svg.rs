@@ -688,6 +688,9 @@ const MARK: f64 = 14.0; // step between stacked semaphore markers
 /// Width of one character of the 10-px labels, for the room a rotated
 /// label needs in its lane and a legend line in the picture.
 const CHAR: f64 = 6.3;
+/// Width of one character of the legend's 11-px monospace lines (DejaVu
+/// Sans Mono's advance is 0.602 em).
+const MONO: f64 = 6.7;
 
 const SEM: &str = "#9333ea";
 const EVENT: &str = "#0d9488";
@@ -834,6 +837,65 @@ fn curve(a: (f64, f64), b: (f64, f64), lift: f64) -> (String, (f64, f64)) {
         b.1
     );
     (d, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0 - 0.75 * lift))
+}
+
+/// Where an arrow's label may go, best first: points of its curve
+/// ([`curve`]; the middle, then further out each side), each the middle of
+/// the label's baseline plus 3 px, as [`curve`] gives the middle.
+fn label_spots(a: (f64, f64), b: (f64, f64), lift: f64) -> Vec<(f64, f64)> {
+    let k = ((b.0 - a.0).abs() / 3.0).max(24.0);
+    let p = [a, (a.0 + k, a.1 - lift), (b.0 - k, b.1 - lift), b];
+    [0.5, 0.38, 0.62, 0.26, 0.74]
+        .iter()
+        .map(|&t: &f64| {
+            let u = 1.0 - t;
+            let w = [u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t];
+            (
+                (0..4).map(|i| w[i] * p[i].0).sum(),
+                (0..4).map(|i| w[i] * p[i].1).sum(),
+            )
+        })
+        .collect()
+}
+
+/// Rectangles (x0, y0, x1, y1) of what is drawn, so that an arrow's label
+/// placed later can keep off them.
+#[derive(Default)]
+struct Labels(Vec<[f64; 4]>);
+
+impl Labels {
+    fn rect(&mut self, x0: f64, y0: f64, x1: f64, y1: f64) {
+        self.0.push([x0, y0, x1, y1]);
+    }
+
+    /// A 10-px text with its baseline starting at (x, y); `rotated`:
+    /// turned 90 degrees about that point, running down.
+    fn text(&mut self, x: f64, y: f64, text: &str, rotated: bool) {
+        let w = text.chars().count() as f64 * CHAR;
+        if rotated {
+            self.rect(x, y, x + 11.0, y + w);
+        } else {
+            self.rect(x, y - 10.0, x + w, y + 2.0);
+        }
+    }
+
+    /// The box of an arrow's label centred at (x, y) ([`label_spots`]).
+    fn centred_box(x: f64, y: f64, text: &str) -> [f64; 4] {
+        let w = text.chars().count() as f64 * CHAR;
+        [x - w / 2.0, y - 13.0, x + w / 2.0, y - 1.0]
+    }
+
+    fn centred(&mut self, x: f64, y: f64, text: &str) {
+        self.0.push(Labels::centred_box(x, y, text));
+    }
+
+    /// Whether the label centred at (x, y) would cover something drawn.
+    fn covers(&self, x: f64, y: f64, text: &str) -> bool {
+        let b = Labels::centred_box(x, y, text);
+        self.0
+            .iter()
+            .any(|r| b[0] < r[2] && r[0] < b[2] && b[1] < r[3] && r[1] < b[3])
+    }
 }
 
 /// The label of a marker column.
@@ -1267,20 +1329,33 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     }
     for (n, g) in race_groups.iter().enumerate() {
         let r = &g.race;
-        let region = access_of(&acc[r.command], r.current, r.mem, r.range).map_or_else(
-            || format!("memory {}[{}]", r.mem.0, r.range),
-            |a| {
-                let a = &acc[r.command][a];
-                let base = a.range.start - a.region.range.start;
-                program.show_region(vksync::Region {
-                    object: a.region.object,
-                    range: vksync::ByteRange::new(
-                        r.range.start.max(a.range.start) - base,
-                        r.range.end.min(a.range.end) - base,
-                    ),
-                })
-            },
-        );
+        // An access the command list does not hold (a queue family
+        // ownership transfer's) is named by the memory's owner.
+        let by_owner = || {
+            layout
+                .owner_object(r.mem)
+                .and_then(|o| Some((o, layout.place(o)?.1)))
+                .map_or_else(
+                    || format!("memory {}[{}]", r.mem.0, r.range),
+                    |(object, base)| {
+                        program.show_region(vksync::Region {
+                            object,
+                            range: vksync::ByteRange::new(r.range.start - base, r.range.end - base),
+                        })
+                    },
+                )
+        };
+        let region = access_of(&acc[r.command], r.current, r.mem, r.range).map_or_else(by_owner, |a| {
+            let a = &acc[r.command][a];
+            let base = a.range.start - a.region.range.start;
+            program.show_region(vksync::Region {
+                object: a.region.object,
+                range: vksync::ByteRange::new(
+                    r.range.start.max(a.range.start) - base,
+                    r.range.end.min(a.range.end) - base,
+                ),
+            })
+        });
         legend.push((
             HAZ,
             format!("H{}", n + 1),
@@ -1335,7 +1410,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     let legend_top = lanes_bottom + 20.0;
     let right = legend
         .iter()
-        .map(|(_, p, t, _)| 70.0 + (p.chars().count() + t.chars().count()) as f64 * CHAR)
+        .map(|(_, p, t, _)| 40.0 + (p.chars().count() + 2 + t.chars().count()) as f64 * MONO)
         .fold(cols_right.max(900.0), f64::max);
     let height = legend_top + 60.0 + legend.len() as f64 * 17.0 + 20.0;
 
@@ -1407,6 +1482,9 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             esc(&sub)
         );
     }
+    // What the arrows' labels must not cover: every label and box drawn
+    // before them, as rectangles (`Labels`).
+    let mut taken = Labels::default();
     // Batches: a band from the first command to the submit.
     for (n, b) in batches.iter().enumerate() {
         let t = Track::Queue(b.queue);
@@ -1417,22 +1495,23 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             Some(Command::Submit(sub)) => sub.waits.len(),
             _ => 0,
         };
+        let note = if b.submit.is_none() {
+            " (not submitted: the model submits it at the end)"
+        } else {
+            ""
+        };
+        let lx = x0 + 4.0 + 16.0 * nwaits as f64;
         let _ = writeln!(
             s,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{BAND}" rx="6"/><text x="{}" y="{}" font-size="10" fill="#4338ca">batch {}{}</text>"##,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{BAND}" rx="6"/><text x="{lx}" y="{}" font-size="10" fill="#4338ca">batch {}{note}</text>"##,
             x0 - 4.0,
             top + 4.0,
             x1 - x0 + 8.0,
             height_of(t) - 8.0,
-            x0 + 4.0 + 16.0 * nwaits as f64,
             top + 17.0,
             n + 1,
-            if b.submit.is_none() {
-                " (not submitted: the model submits it at the end)"
-            } else {
-                ""
-            }
         );
+        taken.text(lx, top + 17.0, &format!("batch {}{note}", n + 1), false);
     }
 
     // Columns.
@@ -1442,6 +1521,11 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let top = top_of(col.track);
         let h = height_of(col.track);
         let cx = col.cx();
+        // The line number a marker, bar or submit column writes at the
+        // bottom of its lane.
+        if col.shape != Shape::Box {
+            taken.rect(cx - 12.0, top + h - 15.0, cx + 12.0, top + h - 3.0);
+        }
         let line_no = |s: &mut String| {
             let _ = writeln!(
                 s,
@@ -1474,6 +1558,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     esc(&detail),
                     line(i)
                 );
+                taken.rect(col.x, by, col.x + BOX_W, by + bh);
             }
             Shape::Bar => {
                 let transfer = role.get(&i);
@@ -1494,6 +1579,8 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                         r##"<text x="{cx}" y="{}" font-size="9" font-weight="bold" fill="{OWN}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{r}</text>"##,
                         top + STRIP + 40.0
                     );
+                    let half = r.to_string().chars().count() as f64 * CHAR / 2.0;
+                    taken.rect(cx - half, top + STRIP + 31.0, cx + half, top + STRIP + 42.0);
                 }
                 let ty = top + STRIP + 52.0;
                 let _ = writeln!(
@@ -1503,6 +1590,8 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     cx + 8.0,
                     esc(&bar_label_of(i))
                 );
+                taken.rect(cx - 13.0, top + STRIP, cx + 13.0, top + STRIP + 28.0);
+                taken.text(cx + 8.0, ty, &bar_label_of(i), true);
                 line_no(&mut s);
             }
             Shape::Slim => {
@@ -1532,6 +1621,9 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     cx - 4.0,
                     esc(&slim_label(program, c))
                 );
+                let my = top + marker_y(col.track);
+                taken.rect(cx - 7.0, my, cx + 7.0, my + 14.0);
+                taken.text(cx - 4.0, ty, &slim_label(program, c), true);
                 line_no(&mut s);
             }
             Shape::Submit => {
@@ -1558,6 +1650,13 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     cx + 6.0,
                     esc(program.queue_name(sub.queue))
                 );
+                taken.rect(cx - 7.0, host_top + 12.0, cx + 7.0, host_top + 26.0);
+                taken.text(
+                    cx + 6.0,
+                    ty,
+                    &format!("submit → {}", program.queue_name(sub.queue)),
+                    true,
+                );
                 let ty = top + 13.0 + MARK * sub.signals.len() as f64 + 8.0;
                 let _ = writeln!(
                     s,
@@ -1565,11 +1664,18 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                     cx + 6.0,
                     cx + 6.0
                 );
+                taken.text(cx + 6.0, ty, "submit", true);
                 let _ = writeln!(
                     s,
                     r##"<text x="{cx}" y="{}" font-size="9" fill="#6b7280" text-anchor="middle">{}</text>"##,
                     host_top + need[0] - 6.0,
                     line(i)
+                );
+                taken.rect(
+                    cx - 12.0,
+                    host_top + need[0] - 15.0,
+                    cx + 12.0,
+                    host_top + need[0] - 3.0,
                 );
                 line_no(&mut s);
             }
@@ -1643,6 +1749,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         );
     }
     let arrow = |s: &mut String,
+                 taken: &mut Labels,
                  from: (f64, f64),
                  to: (f64, f64),
                  lift: f64,
@@ -1651,12 +1758,25 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                  dash: &str,
                  label: &str,
                  title: &str| {
-        let (d, (mx, my)) = curve(from, to, lift);
+        // The label on the curve where it covers nothing drawn before (the
+        // middle first), the curve raised in steps until there is such a
+        // place; else the first curve, its label in the middle.
+        let (lift, (lx, ly)) = (0..8)
+            .map(|k| lift + 20.0 * f64::from(k))
+            .find_map(|l| {
+                label_spots(from, to, l)
+                    .into_iter()
+                    .find(|&(x, y)| !taken.covers(x, y, label))
+                    .map(|p| (l, p))
+            })
+            .unwrap_or_else(|| (lift, curve(from, to, lift).1));
+        let (d, _) = curve(from, to, lift);
+        taken.centred(lx, ly, label);
         let _ = writeln!(
             s,
-            r##"<path d="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" marker-end="url(#arrow-{kind})" opacity="0.9"><title>{}</title></path><text x="{mx:.1}" y="{:.1}" font-size="10" font-weight="bold" fill="{colour}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            r##"<path d="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" marker-end="url(#arrow-{kind})" opacity="0.9"><title>{}</title></path><text x="{lx:.1}" y="{:.1}" font-size="10" font-weight="bold" fill="{colour}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
             esc(title),
-            my - 3.0,
+            ly - 3.0,
             esc(label)
         );
     };
@@ -1666,6 +1786,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let same_row = (sg.at.1 - w.at.1).abs() < 1.0;
         arrow(
             &mut s,
+            &mut taken,
             sg.at,
             w.at,
             if same_row { 24.0 } else { 0.0 },
@@ -1684,6 +1805,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     for (set, wait, e) in &event_pairs {
         arrow(
             &mut s,
+            &mut taken,
             centre(*set),
             centre(*wait),
             22.0,
@@ -1716,6 +1838,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let toward = if x2 >= x1 { 13.0 } else { -13.0 };
         arrow(
             &mut s,
+            &mut taken,
             (x1 + toward, y1),
             (x2 - toward, y2),
             0.0,
@@ -1739,6 +1862,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         *k += 1;
         arrow(
             &mut s,
+            &mut taken,
             *from,
             *to,
             lift,

@@ -176,7 +176,74 @@ fn check_drawn(trace: &str, extra: &[&str]) -> String {
         !svg.contains(&format!(">H{} ", hazards + 1)),
         "{trace}: extra hazard"
     );
+    // Every region is named by its buffer, never as `memory N[...]` (an
+    // ownership transfer's hazard used to be).
+    assert!(
+        !svg.match_indices("memory ")
+            .any(|(i, m)| svg[i + m.len()..].starts_with(|c: char| c.is_ascii_digit())),
+        "{trace}: a region named by its memory's number"
+    );
+    let overlaps = arrow_label_overlaps(&svg);
+    assert!(
+        overlaps.is_empty(),
+        "{trace}: arrow labels cover other text: {overlaps:?}"
+    );
     svg
+}
+
+/// The labels of arrows (hazards, semaphores, events, ownership
+/// transfers: the texts drawn with a white outline) that cover another
+/// text of the picture, each as `label / other`. Boxes are estimated from
+/// the font size (0.55 em a character, the label's font size tall); a
+/// text turned by `rotate(90 X Y)` runs down from (X, Y).
+fn arrow_label_overlaps(svg: &str) -> Vec<String> {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..].split('"').next()?.to_string())
+    };
+    let mut boxes = Vec::new();
+    for piece in svg.split("<text").skip(1) {
+        let Some((tag, rest)) = piece.split_once('>') else {
+            continue;
+        };
+        let body: String = rest
+            .split("</text>")
+            .next()
+            .unwrap_or("")
+            .split('<')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok());
+        let (Some(x), Some(y)) = (num("x"), num("y")) else {
+            continue;
+        };
+        let size = num("font-size").unwrap_or(12.0);
+        let w = body.chars().count() as f64 * size * 0.55;
+        let rect = if tag.contains("rotate(90") {
+            [x, y, x + size, y + w]
+        } else {
+            let x0 = match attr(tag, "text-anchor").as_deref() {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            [x0, y - size * 0.8, x0 + w, y + size * 0.2]
+        };
+        boxes.push((rect, tag.contains("paint-order=\"stroke\""), body));
+    }
+    let mut out = Vec::new();
+    for (i, (a, arrow, text)) in boxes.iter().enumerate() {
+        if !arrow {
+            continue;
+        }
+        for (j, (b, _, other)) in boxes.iter().enumerate() {
+            if i != j && a[0] < b[2] - 1.0 && b[0] < a[2] - 1.0 && a[1] < b[3] - 1.0 && b[1] < a[3] - 1.0 {
+                out.push(format!("{text} / {other}"));
+            }
+        }
+    }
+    out
 }
 
 /// Every example and the multi-queue test trace draw.
