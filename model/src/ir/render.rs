@@ -512,15 +512,16 @@ pub(crate) struct PassScope {
     pub dependency: Option<u32>,
     /// A layout transition: the dependencies (bits of their indices)
     /// whose availability operations it happens after, placed at its
-    /// boundary or earlier (`RenderPass::transition_follows`). 0 for a
-    /// dependency.
+    /// boundary (`RenderPass::transition_follows`). 0 for a dependency.
     pub follows: u64,
-    /// A dependency whose availability operations a layout transition of
-    /// its instance, at its boundary or a later one, happens after: what
-    /// its first scopes hold is ordered before that transition, which a
-    /// later first synchronization scope holding every stage outside the
-    /// instance holds too.
-    pub before_transition: bool,
+    /// A dependency whose availability operations layout transitions at
+    /// its boundary happen after (its bit in their `follows`): the
+    /// destination stages of those transitions' second halves. What its
+    /// first scopes hold is ordered before those transitions, so before
+    /// their second scopes, and before a later first synchronization scope
+    /// holding every stage outside the instance. `None` for every other
+    /// dependency and for a layout transition.
+    pub then_dst: Option<crate::vk::flags::PipelineStageFlags2>,
 }
 
 /// One implicit dependency of a rendering instance over one attachment

@@ -733,10 +733,12 @@ impl RenderPass {
     /// The transition of attachment `a` at boundary `b`
     /// ([`RenderPass::transition_at`]) happens after the availability
     /// operations of these dependencies, as bits of their indices: those
-    /// of [`RenderPass::transition_firsts`] placed at `b` or before it
-    /// (each is placed at its `dstSubpass`'s begin, the end for
-    /// `EXTERNAL`), among the first 64. One placed later is left out
-    /// (the model orders nothing through it: never more than the spec).
+    /// of [`RenderPass::transition_firsts`] placed at `b` too (each is
+    /// placed at its `dstSubpass`'s begin, the end for `EXTERNAL`), among
+    /// the first 64. One placed earlier or later is left out (the model
+    /// orders nothing through it: never more than the spec): the fast
+    /// checker keeps what such a dependency ordered in the fields of its
+    /// own subpass, where the transition's second half does not look.
     pub(crate) fn transition_follows(&self, a: u32, b: usize) -> u64 {
         let Some((from, _, _)) = self.transition_at(a, b) else {
             return 0;
@@ -746,7 +748,7 @@ impl RenderPass {
             SubpassIndex::External => self.subpasses.len(),
         };
         self.transition_firsts(a, from)
-            .filter(|(i, d)| *i < 64 && at(d.dst) <= b)
+            .filter(|(i, d)| *i < 64 && at(d.dst) == b)
             .fold(0, |m, (i, _)| m | (1 << i))
     }
 
@@ -1299,32 +1301,13 @@ fn boundary_barriers(
     views: &[(ObjectId, SubresourceRange)],
     b: usize,
 ) -> Vec<(Barrier, PassScope)> {
-    let mut out = Vec::new();
     let all_attachments = pass_attachments(program, views);
-    for (i, d) in rp.dependencies.iter().enumerate() {
-        if d.dst != rp.boundary_index(b) || d.src == d.dst {
-            continue;
-        }
-        let scope = PassScope {
-            src: d.src,
-            dst: d.dst,
-            dependency: Some(i as u32),
-            follows: 0,
-            before_transition: precedes_transition(rp, i, b),
-        };
-        let whole = Barrier::global(
-            d.src_stage_mask,
-            d.src_access_mask,
-            d.dst_stage_mask,
-            d.dst_access_mask,
-        );
-        for b in framebuffer_local(whole, d.by_region, &all_attachments) {
-            out.push((b, scope));
-        }
-    }
     let declared =
         |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
     let here = rp.boundary_index(b);
+    // The transitions here first (placed after the dependencies), so that
+    // each dependency knows the transitions that follow it.
+    let mut transitions = Vec::new();
     for a in 0..rp.attachments.len() as u32 {
         let Some((from, _, _)) = rp.transition_at(a, b) else {
             continue;
@@ -1353,22 +1336,45 @@ fn boundary_barriers(
             dst: here,
             dependency: None,
             follows: rp.transition_follows(a, b),
-            before_transition: false,
+            then_dst: None,
         };
+        transitions.push((a, masks, scope));
+    }
+    let mut out = Vec::new();
+    for (i, d) in rp.dependencies.iter().enumerate() {
+        if d.dst != here || d.src == d.dst {
+            continue;
+        }
+        // What follows the transitions this dependency comes before: their
+        // second halves' stages.
+        let then_dst = transitions
+            .iter()
+            .filter(|(_, _, t)| i < 64 && t.follows & (1 << i) != 0)
+            .map(|(_, masks, _)| masks.dst_stage_mask)
+            .reduce(|m, d| m | d);
+        let scope = PassScope {
+            src: d.src,
+            dst: d.dst,
+            dependency: Some(i as u32),
+            follows: 0,
+            then_dst,
+        };
+        let whole = Barrier::global(
+            d.src_stage_mask,
+            d.src_access_mask,
+            d.dst_stage_mask,
+            d.dst_access_mask,
+        );
+        for b in framebuffer_local(whole, d.by_region, &all_attachments) {
+            out.push((b, scope));
+        }
+    }
+    for (a, masks, scope) in transitions {
         for r in view_regions(program, views[a as usize]) {
             out.push((masks.on(r).with_transition(), scope));
         }
     }
     out
-}
-
-/// Whether dependency `i` of `rp`, placed at boundary `b`, is one whose
-/// availability operations an automatic layout transition at `b` or a
-/// later boundary happens after ([`RenderPass::transition_follows`]).
-fn precedes_transition(rp: &RenderPass, i: usize, b: usize) -> bool {
-    i < 64
-        && (b..=rp.subpasses.len())
-            .any(|t| (0..rp.attachments.len() as u32).any(|a| rp.transition_follows(a, t) & (1 << i) != 0))
 }
 
 /// The subpass dependency (`srcSubpass`, `dstSubpass`) whose masks order

@@ -646,7 +646,7 @@ impl Order {
                             transition_edges.extend(
                                 pass_deps
                                     .iter()
-                                    .filter(|(i, _)| follows & (1 << i) != 0)
+                                    .filter(|&&(i, _)| i < 64 && follows & (1 << i) != 0)
                                     .map(|&(_, from)| (from, node)),
                             );
                             let m = layout.at(region);

@@ -77,9 +77,9 @@ pub(crate) struct PreScopes {
     /// The second scopes hold only the accesses of the subpass the command
     /// begins (its load operations and what it records until its end).
     pub second_begun: bool,
-    /// A subpass dependency that a layout transition of its instance
-    /// happens after ([`ResolvedBarrier::before_transition`]).
-    pub before_transition: bool,
+    /// A subpass dependency that layout transitions at its boundary happen
+    /// after: their second halves' stages ([`ResolvedBarrier::then`]).
+    pub then: Option<StageSet>,
 }
 
 impl PreScopes {
@@ -91,7 +91,7 @@ impl PreScopes {
         PreScopes {
             first_in: FirstIn::Open(slot),
             second_begun: true,
-            before_transition: false,
+            then: None,
         }
     }
 
@@ -120,7 +120,7 @@ impl PreScopes {
         PreScopes {
             first_in,
             second_begun: !at_end,
-            before_transition: scope.before_transition,
+            then: scope.then_dst.map(|d| exec_scope(d, Side::Dst)),
         }
     }
 }
@@ -166,12 +166,13 @@ pub struct ResolvedBarrier {
     /// scopes hold only that subpass's accesses, so what it orders goes to
     /// the `local_` fields of [`SyncVal`], as an implicit dependency's.
     pub second_begun: bool,
-    /// A render pass's subpass dependency whose availability operations an
-    /// automatic layout transition of its instance happens after
-    /// ([`crate::ir::render::PassScope::before_transition`]): what it
-    /// orders is ordered before that transition too
-    /// ([`PERFORMED_TRANSITION`]).
-    pub before_transition: bool,
+    /// A render pass's subpass dependency whose availability operations
+    /// automatic layout transitions at its boundary happen after
+    /// ([`crate::ir::render::PassScope::then_dst`]): what it orders is
+    /// ordered before those transitions ([`PERFORMED_TRANSITION`]) and so
+    /// before their second halves' second synchronization scopes, these
+    /// stages. `None` for every other barrier.
+    pub then: Option<StageSet>,
     /// A layout transition's write is available at the transition itself
     /// ("writes performed by a layout transition are automatically made
     /// available"), so this barrier makes it visible when its first
@@ -293,7 +294,7 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
-            before_transition: false,
+            then: None,
             transition_at_once: true,
         }
     }
@@ -347,7 +348,7 @@ impl ResolvedBarrier {
         ResolvedBarrier {
             first_in: scopes.first_in,
             second_begun: scopes.second_begun,
-            before_transition: scopes.before_transition,
+            then: scopes.then,
             ..ResolvedBarrier::of(b, layout)
         }
     }
@@ -374,7 +375,7 @@ impl ResolvedBarrier {
             local: Some(begin),
             first_in: FirstIn::All,
             second_begun: false,
-            before_transition: false,
+            then: None,
             transition_at_once: true,
         }
     }
@@ -423,7 +424,7 @@ impl ResolvedBarrier {
             local: None,
             first_in: FirstIn::All,
             second_begun: false,
-            before_transition: false,
+            then: None,
             transition_at_once: true,
         }
     }
@@ -872,8 +873,15 @@ impl SyncVal {
         // recorded barrier after the end or a later instance's dependency
         // from `EXTERNAL` meets the mark, as the transition is in their
         // first scopes only.
-        let second_after = if (performs_transition(b) || b.before_transition) && b.local.is_none() {
-            second.union(PERFORMED_TRANSITION)
+        // For a dependency before transitions, their second halves' scopes
+        // follow too, kept as its own second scope is.
+        let then = match b.then {
+            Some(t) if b.local.is_some() || b.second_begun => t,
+            Some(t) => chain_scope(t),
+            None => StageSet::EMPTY,
+        };
+        let second_after = if (performs_transition(b) || b.then.is_some()) && b.local.is_none() {
+            second.union(then).union(PERFORMED_TRANSITION)
         } else {
             second
         };
