@@ -2374,8 +2374,9 @@ impl Capture {
         self.push_image_op(cb, seq, call, op);
     }
 
-    /// `vkCmdBlitImage(2)`: `blit-image` with every region and both
-    /// layouts, between images declared exactly.
+    /// `vkCmdBlitImage(2)`: `blit-image` with every region, both layouts
+    /// and the filter, between images declared exactly.
+    #[allow(clippy::too_many_arguments)]
     pub fn blit_image(
         &mut self,
         cb: u64,
@@ -2384,8 +2385,11 @@ impl Capture {
         src: (u64, vk::ImageLayout),
         dst: (u64, vk::ImageLayout),
         regions: &[vk::ImageBlit],
+        filter: vk::Filter,
     ) {
         let op = (|| {
+            let filter = vksync::Filter::from_raw(filter.as_raw())
+                .ok_or_else(|| format!("filter {} is not one the model knows", filter.as_raw()))?;
             let corners = |o: [vk::Offset3D; 2]| -> Result<[[u32; 3]; 2], String> {
                 Ok([offset3(o[0])?, offset3(o[1])?])
             };
@@ -2404,6 +2408,7 @@ impl Capture {
                 src: self.exact_side(src)?,
                 dst: self.exact_side(dst)?,
                 regions,
+                filter,
             })
         })();
         self.push_image_op(cb, seq, call, op);
@@ -4580,8 +4585,8 @@ mod tests {
             ),
             (
                 "a blit",
-                Box::new(move |c: &mut Capture| c.blit_image(70, 7, "vkCmdBlitImage", (80, src), (82, general), &[blit])),
-                "blit-image i0 TRANSFER_SRC_OPTIMAL -> i2 GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:16,16,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:8,8,1  # vkCmdBlitImage #7",
+                Box::new(move |c: &mut Capture| c.blit_image(70, 7, "vkCmdBlitImage", (80, src), (82, general), &[blit], vk::Filter::LINEAR)),
+                "blit-image i0 TRANSFER_SRC_OPTIMAL -> i2 GENERAL filter=LINEAR srcSubresource=COLOR:0:0 srcOffsets=0,0,0:16,16,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:8,8,1  # vkCmdBlitImage #7",
             ),
             (
                 "a resolve",

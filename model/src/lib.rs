@@ -101,7 +101,7 @@ pub use ir::access::{
 pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
 pub use ir::image::{
-    buffer_ranges, BufferImageCopy, ImageBarrier, ImageBarrierRef, ImageBlitRegion, ImageCommand,
+    buffer_ranges, BufferImageCopy, Filter, ImageBarrier, ImageBarrierRef, ImageBlitRegion, ImageCommand,
     ImageCopyRegion, ImageDesc, ImageError, ImageOp, SubresourceLayers, SubresourceRange, Tiling, MAX_RANGES,
 };
 pub use ir::layout::{

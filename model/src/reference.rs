@@ -810,13 +810,21 @@ fn image_step(program: &Program, store: &mut Store, op: &ImageOp, written: &[Reg
                 }
             }
         }
-        ImageOp::BlitImage { src, dst, regions } => {
+        ImageOp::BlitImage {
+            src,
+            dst,
+            regions,
+            filter,
+        } => {
             let (s, t) = (desc(src.0), desc(dst.0));
-            // Only an equal-size blit of one format is exact (each
+            // Only an equal-size NEAREST blit of one format is exact (each
             // destination texel's center falls on one source texel's
             // center, mirrored or not); scaling rounds in ways the
-            // implementation chooses.
-            let exact = s.format == t.format
+            // implementation chooses, and so may a LINEAR or CUBIC
+            // filter's weights ("allowable rounding errors in the
+            // generation of the source texture coordinates").
+            let exact = *filter == crate::ir::image::Filter::Nearest
+                && s.format == t.format
                 && s.format.info().block == (1, 1)
                 && regions.iter().all(|r| {
                     (0..3).all(|i| {

@@ -590,6 +590,26 @@ fn blits_the_model_refuses() {
             "",
         ),
         (
+            "a LINEAR blit of a depth image",
+            format!("{}{}", pair("d", "DEPTH", "d2", "DEPTH"), blit("d", "DEPTH", "d2", "DEPTH").replace(" srcSubresource", " filter=LINEAR srcSubresource")).replace(DECL, &format!("{DECL}image d2 D32_SFLOAT 8x8\n")),
+            "13:1: vkCmdBlitImage: srcImage `d` has the depth/stencil format D32_SFLOAT: filter must be NEAREST, not LINEAR (VUID-vkCmdBlitImage-srcImage-00232)",
+        ),
+        (
+            "a CUBIC_EXT blit of a 3D image",
+            format!("{}{}", pair("v", "COLOR", "f", "COLOR"), blit("v", "COLOR", "f", "COLOR").replace(" srcSubresource", " filter=CUBIC_EXT srcSubresource")).replace(DECL, &format!("{DECL}image v R32_SFLOAT 8x8x2\n")),
+            "13:1: vkCmdBlitImage: srcImage `v` is a 3D image: filter CUBIC_EXT needs a 2D one (VUID-vkCmdBlitImage-filter-00237)",
+        ),
+        (
+            "an unknown filter",
+            format!("{}{}", pair("f", "COLOR", "tex", "COLOR"), blit("f", "COLOR", "tex", "COLOR").replace(" srcSubresource", " filter=BILINEAR srcSubresource")),
+            "12:63: unknown filter `BILINEAR` (NEAREST, LINEAR or CUBIC_EXT)",
+        ),
+        (
+            "a LINEAR 1:1 blit to the texels beside it: the destination may be sampled, not certainly (not decided)",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL filter=LINEAR srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:0:0 dstOffsets=4,0,0:8,4,1"),
+            "",
+        ),
+        (
             "a 1:1 blit to the texels beside it",
             format!("{general}blit-image tex GENERAL -> tex GENERAL srcSubresource=COLOR:0:0 srcOffsets=0,0,0:4,4,1 dstSubresource=COLOR:0:0 dstOffsets=4,0,0:8,4,1"),
             "",
@@ -600,6 +620,64 @@ fn blits_the_model_refuses() {
         .filter_map(|(name, body, want)| {
             let got = error(body);
             (got != *want).then(|| format!("{name}:\n  got  {got}\n  want {want}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What a blit reads: the texels its filter may sample. "Implementations
+/// must clamp at the edge of the source image, and may additionally clamp
+/// to the edge of the source region" (`vkCmdBlitImage`), so `LINEAR`'s two
+/// texels per axis may read one texel beyond each face of the source box,
+/// `CUBIC_EXT`'s four two, within the source mip; `NEAREST` stays inside.
+/// A copy (line 8) writes one texel of `tex` at `x`, then a blit (line 9)
+/// reads `tex`'s box 0..4 x 0..4 (or 12..16 x 0..4) with no barrier between.
+#[test]
+fn a_blit_reads_the_texels_its_filter_may_sample() {
+    let case = |x: u32, filter: &str, src: &str| {
+        format!(
+            "image out R8G8B8A8_UNORM 8x8\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE tex COLOR:0..:0.. UNDEFINED->GENERAL\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE out COLOR:0:0 UNDEFINED->GENERAL\n\
+             copy-buffer-to-image staging -> tex GENERAL imageSubresource=COLOR:0:0 imageOffset={x},0,0 imageExtent=1,1,1\n\
+             blit-image tex GENERAL -> out GENERAL {filter}srcSubresource=COLOR:0:0 srcOffsets={src} \
+             dstSubresource=COLOR:0:0 dstOffsets=0,0,0:8,8,1\n"
+        )
+    };
+    let box0 = "0,0,0:4,4,1";
+    let cases: &[(&str, String, &[&str])] = &[
+        ("NEAREST, the texel beside the box", case(4, "", box0), &[]),
+        (
+            "LINEAR, the texel beside the box",
+            case(4, "filter=LINEAR ", box0),
+            &["L9 READ_AFTER_WRITE tex[COLOR:0:0 bytes 16..20] after L8"],
+        ),
+        (
+            "LINEAR, two texels beside the box",
+            case(5, "filter=LINEAR ", box0),
+            &[],
+        ),
+        (
+            "CUBIC_EXT, two texels beside the box",
+            case(5, "filter=CUBIC_EXT ", box0),
+            &["L9 READ_AFTER_WRITE tex[COLOR:0:0 bytes 20..24] after L8"],
+        ),
+        (
+            "LINEAR at the image's edge, the texel before the box",
+            case(11, "filter=LINEAR ", "12,0,0:16,4,1"),
+            &["L9 READ_AFTER_WRITE tex[COLOR:0:0 bytes 44..48] after L8"],
+        ),
+        (
+            "LINEAR, the corners in reverse order",
+            case(4, "filter=LINEAR ", "4,4,0:0,0,1"),
+            &["L9 READ_AFTER_WRITE tex[COLOR:0:0 bytes 16..20] after L8"],
+        ),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(name, body, want)| {
+            let got = hazards(name, body);
+            (got != *want).then(|| format!("{name}:\n  got  {got:?}\n  want {want:?}"))
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

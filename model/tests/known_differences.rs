@@ -344,6 +344,20 @@ fn each_profile_predicts_what_its_layer_reported() {
             [&[], &[], &["dispatch->dispatch WRITE_AFTER_WRITE"]],
         ),
         (
+            "d30 (D30: the layers read a LINEAR blit's source region only)",
+            include_str!("../../tests/layer-versions/d30.trace"),
+            [&[], &[], &[]],
+        ),
+        (
+            "d30-inside (a write inside the region: every layer)",
+            include_str!("../../tests/layer-versions/d30-inside.trace"),
+            [
+                &["copy-buffer-to-image->blit-image READ_AFTER_WRITE"],
+                &["copy-buffer-to-image->blit-image READ_AFTER_WRITE"],
+                &["copy-buffer-to-image->blit-image READ_AFTER_WRITE"],
+            ],
+        ),
+        (
             "the ncnn report (D2 in every version)",
             include_str!("../../examples/ncnn-batch-scale.trace"),
             [

@@ -533,7 +533,8 @@ pub(crate) fn image_usage(program: &Program, image: ObjectId) -> vk::ImageUsageF
 }
 
 /// The format features an image needs on its tiling: those of
-/// [`image_usage`], and blits where it is blitted.
+/// [`image_usage`], and blits where it is blitted (with the filter's
+/// sampling feature on a blit's source).
 pub(crate) fn image_features(program: &Program, image: ObjectId) -> vk::FormatFeatureFlags {
     let usage = image_usage(program, image);
     let mut f = vk::FormatFeatureFlags::TRANSFER_SRC | vk::FormatFeatureFlags::TRANSFER_DST;
@@ -551,9 +552,15 @@ pub(crate) fn image_features(program: &Program, image: ObjectId) -> vk::FormatFe
     }
     for c in program.commands() {
         if let Command::Image(ic) = c {
-            if let ImageOp::BlitImage { src, dst, .. } = &ic.op {
+            if let ImageOp::BlitImage { src, dst, filter, .. } = &ic.op {
                 if src.0 == image {
                     f |= vk::FormatFeatureFlags::BLIT_SRC;
+                    // VUID-vkCmdBlitImage-filter-02001 and -02002.
+                    f |= match filter {
+                        vksync::Filter::Nearest => vk::FormatFeatureFlags::empty(),
+                        vksync::Filter::Linear => vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR,
+                        vksync::Filter::CubicExt => vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_CUBIC_EXT,
+                    };
                 }
                 if dst.0 == image {
                     f |= vk::FormatFeatureFlags::BLIT_DST;

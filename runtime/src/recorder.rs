@@ -1379,7 +1379,12 @@ impl Recorder<'_> {
                     )
                 };
             }
-            ImageOp::BlitImage { src, dst, regions } => {
+            ImageOp::BlitImage {
+                src,
+                dst,
+                regions,
+                filter,
+            } => {
                 let regions: Vec<vk::ImageBlit> = regions
                     .iter()
                     .map(|r| {
@@ -1392,8 +1397,8 @@ impl Recorder<'_> {
                     .collect();
                 // SAFETY: recording state; regions inside both images and
                 // layouts current (`vksync::resolve`); the formats have
-                // BLIT_SRC/BLIT_DST (`check_image_formats`); NEAREST is
-                // allowed for every format (the trace names no filter).
+                // BLIT_SRC/BLIT_DST and the filter's sampling feature
+                // (`check_image_formats`, `image_features`).
                 unsafe {
                     d.cmd_blit_image(
                         cb,
@@ -1402,7 +1407,7 @@ impl Recorder<'_> {
                         self.image(dst.0),
                         vk_layout(dst.1),
                         &regions,
-                        vk::Filter::NEAREST,
+                        vk::Filter::from_raw(filter.raw()),
                     )
                 };
             }

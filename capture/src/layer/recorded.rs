@@ -646,7 +646,7 @@ recorded! {
     before blit_image ["vkCmdBlitImage"] "Capture::blit_image (`blit-image`; an image declared coarsely: not-modelled)"
     fn(cb: vk::CommandBuffer, src: vk::Image, src_layout: vk::ImageLayout, dst: vk::Image, dst_layout: vk::ImageLayout, n: u32, regions: *const vk::ImageBlit, filter: vk::Filter)
     // SAFETY: `n` regions.
-    |d, seq, call| d.capture.blit_image(cb.as_raw(), seq, call, (src.as_raw(), src_layout), (dst.as_raw(), dst_layout), unsafe { slice(regions, n) });
+    |d, seq, call| d.capture.blit_image(cb.as_raw(), seq, call, (src.as_raw(), src_layout), (dst.as_raw(), dst_layout), unsafe { slice(regions, n) }, filter);
     before blit_image2 ["vkCmdBlitImage2", "vkCmdBlitImage2KHR"] "Capture::blit_image (`blit-image`)"
     fn(cb: vk::CommandBuffer, info: *const vk::BlitImageInfo2<'_>)
     |d, seq, call| {
@@ -661,7 +661,7 @@ recorded! {
                 dst_offsets: r.dst_offsets,
             })
             .collect();
-        d.capture.blit_image(cb.as_raw(), seq, call, (i.src_image.as_raw(), i.src_image_layout), (i.dst_image.as_raw(), i.dst_image_layout), &rs)
+        d.capture.blit_image(cb.as_raw(), seq, call, (i.src_image.as_raw(), i.src_image_layout), (i.dst_image.as_raw(), i.dst_image_layout), &rs, i.filter)
     };
     before resolve_image ["vkCmdResolveImage"] "Capture::resolve_image (`resolve-image`; an image declared coarsely: not-modelled)"
     fn(cb: vk::CommandBuffer, src: vk::Image, src_layout: vk::ImageLayout, dst: vk::Image, dst_layout: vk::ImageLayout, n: u32, regions: *const vk::ImageResolve)

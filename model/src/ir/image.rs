@@ -244,6 +244,70 @@ pub struct ImageBlitRegion {
     pub dst_offsets: [[u32; 3]; 2],
 }
 
+/// `VkFilter`: how a blit samples its source, and so which of its texels
+/// it may read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Filter {
+    /// `VK_FILTER_NEAREST`: one texel per sample, inside the source
+    /// region.
+    #[default]
+    Nearest,
+    /// `VK_FILTER_LINEAR`: 2 texels per axis per sample (weights may be 0).
+    Linear,
+    /// `VK_FILTER_CUBIC_EXT`: 4 texels per axis per sample.
+    CubicExt,
+}
+
+impl Filter {
+    /// Every filter, in declaration order.
+    pub const ALL: [Filter; 3] = [Filter::Nearest, Filter::Linear, Filter::CubicExt];
+
+    /// The trace keyword (Vulkan's name without the prefix).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Filter::Nearest => "NEAREST",
+            Filter::Linear => "LINEAR",
+            Filter::CubicExt => "CUBIC_EXT",
+        }
+    }
+
+    /// The filter of a keyword.
+    pub fn parse(text: &str) -> Option<Filter> {
+        Filter::ALL.into_iter().find(|f| f.keyword() == text)
+    }
+
+    /// The `VkFilter` value.
+    pub fn raw(self) -> i32 {
+        match self {
+            Filter::Nearest => 0,
+            Filter::Linear => 1,
+            Filter::CubicExt => 1_000_015_000,
+        }
+    }
+
+    /// The filter of a `VkFilter` value.
+    pub fn from_raw(raw: i32) -> Option<Filter> {
+        Filter::ALL.into_iter().find(|f| f.raw() == raw)
+    }
+
+    /// How many texels beyond each face of a region's source box a sample
+    /// may read: "Implementations must clamp at the edge of the source
+    /// image, and may additionally clamp to the edge of the source
+    /// region" (`vkCmdBlitImage`), so a filter whose footprint reaches
+    /// past the region may read the texels there: `LINEAR`'s two texels
+    /// per axis (`i0 = floor(u - 1/2)`, `i1 = i0 + 1`, "Texel Filtering")
+    /// reach one beyond each face (the low one when the region is scaled
+    /// up, the high one even at equal size, with weight 0), `CUBIC`'s four
+    /// reach two. `NEAREST`'s one texel per sample stays inside.
+    pub(crate) fn reach(self) -> u32 {
+        match self {
+            Filter::Nearest => 0,
+            Filter::Linear => 1,
+            Filter::CubicExt => 2,
+        }
+    }
+}
+
 /// An image command, as the application recorded it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImageOp {
@@ -286,6 +350,8 @@ pub enum ImageOp {
         dst: (ObjectId, ImageLayout),
         /// `pRegions`.
         regions: Vec<ImageBlitRegion>,
+        /// `filter`.
+        filter: Filter,
     },
     /// `vkCmdResolveImage2`.
     ResolveImage {
@@ -1054,10 +1120,31 @@ fn blit_box(o: [[u32; 3]; 2]) -> ([u32; 3], [u32; 3]) {
     (off, ext)
 }
 
+/// The source box of blit region `r` of image `s` that filter `f` may read
+/// ([`Filter::reach`]): the region's box grown by the filter's reach on
+/// each axis, within the source mip's extent.
+fn blit_read_box(s: &ImageDesc, r: &ImageBlitRegion, f: Filter) -> ([u32; 3], [u32; 3]) {
+    let (mut off, mut ext) = blit_box(r.src_offsets);
+    let mip = s.mip_extent(r.src_subresource.mip);
+    for i in 0..3 {
+        let lo = off[i].saturating_sub(f.reach());
+        let hi = off[i]
+            .saturating_add(ext[i])
+            .saturating_add(f.reach())
+            .min(mip[i].max(off[i] + ext[i]));
+        (off[i], ext[i]) = (lo, hi - lo);
+    }
+    (off, ext)
+}
+
 /// The rules of `vkCmdBlitImage` on its two images' formats and on each
 /// region's subresources that the model can decide from what it knows
-/// (the image declarations; not the filter, the sample counts, the usage
-/// flags or the format features): a depth/stencil format on either side
+/// (the image declarations and the filter; not the sample counts, the
+/// usage flags or the format features, so not
+/// VUID-vkCmdBlitImage-filter-02001's `SAMPLED_IMAGE_FILTER_LINEAR`): a
+/// depth/stencil source needs `NEAREST` (VUID-vkCmdBlitImage-srcImage-00232),
+/// `CUBIC_EXT` a source that is not 3D (VUID-vkCmdBlitImage-filter-00237), a
+/// depth/stencil format on either side
 /// needs the same format on the other (VUID-vkCmdBlitImage-srcImage-00231),
 /// a signed (unsigned) integer color format on either side needs one on
 /// the other (-00229, -00230), and each region's `aspectMask`s match
@@ -1069,9 +1156,26 @@ fn blit_rules(
     s: &ImageDesc,
     t: &ImageDesc,
     regions: &[ImageBlitRegion],
+    filter: Filter,
     src: &str,
     dst: &str,
 ) -> Result<(), ImageError> {
+    if !s.format.is_color() && filter != Filter::Nearest {
+        return Err(ImageError::Blit {
+            what: format!(
+                "srcImage `{src}` has the depth/stencil format {}: filter must be NEAREST, not {}",
+                s.format,
+                filter.keyword()
+            ),
+            vuid: "VUID-vkCmdBlitImage-srcImage-00232",
+        });
+    }
+    if filter == Filter::CubicExt && s.extent[2] > 1 {
+        return Err(ImageError::Blit {
+            what: format!("srcImage `{src}` is a 3D image: filter CUBIC_EXT needs a 2D one"),
+            vuid: "VUID-vkCmdBlitImage-filter-00237",
+        });
+    }
     let formats = |rule: &str, vuid| {
         Err(ImageError::Blit {
             what: format!(
@@ -1257,13 +1361,19 @@ impl ImageCommand {
                     add(&mut writes, dst.0, b, write);
                 }
             }
-            ImageOp::BlitImage { src, dst, regions } => {
+            ImageOp::BlitImage {
+                src,
+                dst,
+                regions,
+                filter,
+            } => {
                 let (s, t) = (image(src.0)?, image(dst.0)?);
                 layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
                 layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
-                blit_rules(s, t, regions, &name(src.0), &name(dst.0))?;
+                blit_rules(s, t, regions, *filter, &name(src.0), &name(dst.0))?;
                 for (index, r) in regions.iter().enumerate() {
-                    let (so, se) = blit_box(r.src_offsets);
+                    // The texels the filter may read ([`Filter::reach`]).
+                    let (so, se) = blit_read_box(s, r, *filter);
                     let (to, te) = blit_box(r.dst_offsets);
                     let a = s
                         .rect_ranges(r.src_subresource, so, se)
@@ -1375,7 +1485,9 @@ impl ImageCommand {
             // texel of each end. A shrinking region samples a subset
             // only, which the model does not compute: its source is not
             // checked (its destination still is, against the others').
-            ImageOp::BlitImage { src, dst, regions } => {
+            ImageOp::BlitImage {
+                src, dst, regions, ..
+            } => {
                 let (s, t) = (program.image(src.0)?, program.image(dst.0)?);
                 let per = regions
                     .iter()
@@ -1429,7 +1541,9 @@ impl ImageCommand {
                     ]
                 })
                 .collect(),
-            ImageOp::BlitImage { src, dst, regions } => regions
+            ImageOp::BlitImage {
+                src, dst, regions, ..
+            } => regions
                 .iter()
                 .flat_map(|r| {
                     [

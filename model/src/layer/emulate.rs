@@ -31,6 +31,7 @@ use super::{Emulation, SemaphoreScopes, VertexReads};
 use crate::hazard::{apply_dependency, lift, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::error::{Location, ProgramErrorKind};
+use crate::ir::image::{Filter, ImageOp};
 use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program};
 use crate::ir::queue::{QueueId, SemaphoreSignal, Submission, WaitFor};
@@ -122,7 +123,12 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
                         crate::hazard::apply_implicit(&mut checker, &layout, i, rc);
                     }
                 }
-                let mut acc = accesses(c, &layout, sem);
+                // D30: a blit's source as the layer records it, the region
+                // whatever the filter.
+                let nearest = (emulation.blit_region_only)
+                    .then(|| blit_with_nearest(program, c))
+                    .flatten();
+                let mut acc = accesses(nearest.as_ref().unwrap_or(c), &layout, sem);
                 if let (true, Command::Render(rc)) = (emulation.vertex_reads != VertexReads::Fetched, c) {
                     if let crate::ir::render::RenderOp::Draw(d) = &rc.op {
                         // D24, D26: the layer's vertex buffer ranges.
@@ -501,6 +507,24 @@ fn binding_record_order(kernel: &str, n: usize) -> Vec<usize> {
         "scale_add" | "slow" if n == 2 => vec![1, 0],
         _ => (0..n).collect(),
     }
+}
+
+/// D30: blit `c` with `NEAREST` in place of its `LINEAR` or `CUBIC_EXT`
+/// filter, whose accesses are the source region's texels only, as the
+/// layers record a blit's source; `None` for every other command.
+fn blit_with_nearest(program: &Program, c: &Command) -> Option<Command> {
+    let Command::Image(ic) = c else { return None };
+    let ImageOp::BlitImage { filter, .. } = ic.op else {
+        return None;
+    };
+    if filter == Filter::Nearest {
+        return None;
+    }
+    let mut op = ic.op.clone();
+    if let ImageOp::BlitImage { filter, .. } = &mut op {
+        *filter = Filter::Nearest;
+    }
+    program.image_command(op).ok()
 }
 
 /// The buffer of a `vkCmdCopyBufferToImage` or `vkCmdCopyImageToBuffer`

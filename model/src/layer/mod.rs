@@ -276,6 +276,11 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "an event's layout transition performed at the wait",
         toggle: None,
     },
+    Difference {
+        id: "D30",
+        title: "a LINEAR or CUBIC blit reads its source region only",
+        toggle: None,
+    },
 ];
 
 impl Semantics {

@@ -89,6 +89,10 @@ pub struct Emulation {
     /// over the command's regions (exact for one region, as the suites
     /// generate). `false`: the bytes the rows address.
     pub buffer_image_copy_hull: bool,
+    /// D30: a blit's source as the layers record it, the source region's
+    /// texels whatever the filter (not the texels beyond it that `LINEAR`
+    /// and `CUBIC_EXT` may sample). `false`: what the filter may sample.
+    pub blit_region_only: bool,
 }
 
 /// The vertex buffer bytes a draw reads, as the model or a layer has them.
@@ -226,6 +230,7 @@ impl Layer {
                 dynamic_rendering: false,
                 vertex_reads: VertexReads::Layer1_3_239,
                 buffer_image_copy_hull: true,
+                blit_region_only: true,
             },
             Layer::V1_4_309 => Emulation {
                 semantics: Semantics::LAYER_1_4_309,
@@ -236,6 +241,7 @@ impl Layer {
                 dynamic_rendering: true,
                 vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
+                blit_region_only: true,
             },
             // K3 holds still: behind the write-after-write that D6 no
             // longer suppresses, a write-after-read above it stays unreported
@@ -249,6 +255,7 @@ impl Layer {
                 dynamic_rendering: true,
                 vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
+                blit_region_only: true,
             },
         }
     }

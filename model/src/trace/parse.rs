@@ -8,8 +8,8 @@ use crate::ir::completion::Completion;
 use crate::ir::error::ProgramErrorKind;
 use crate::ir::event::{EventId, EventStates, EventWait, DEFAULT_RESET_STAGES};
 use crate::ir::image::{
-    view_region, BufferImageCopy, ImageBarrier, ImageBlitRegion, ImageCopyRegion, ImageOp, SubresourceLayers,
-    SubresourceRange, Tiling,
+    view_region, BufferImageCopy, Filter, ImageBarrier, ImageBlitRegion, ImageCopyRegion, ImageOp,
+    SubresourceLayers, SubresourceRange, Tiling,
 };
 use crate::ir::layout::Location;
 use crate::ir::program::{is_name, is_reserved_sync_name, BINDING_KEYWORDS};
@@ -1087,6 +1087,23 @@ impl Parser {
                 let t = line.next("a destination image")?;
                 let dst = self.image(line, t)?;
                 let dst_layout = layout_tok(line)?;
+                // A blit's `filter=F` before its regions (default NEAREST).
+                let filter = match line.peek() {
+                    Some(t) if kw == "blit-image" && t.text.starts_with("filter=") => {
+                        line.pos += 1;
+                        let name = &t.text["filter=".len()..];
+                        match Filter::parse(name) {
+                            Some(f) => f,
+                            None => {
+                                return line.err(
+                                    t.col,
+                                    format!("unknown filter `{name}` (NEAREST, LINEAR or CUBIC_EXT)"),
+                                )
+                            }
+                        }
+                    }
+                    _ => Filter::Nearest,
+                };
                 let gs = groups(line)?;
                 let (src, dst) = ((src, src_layout), (dst, dst_layout));
                 if kw == "blit-image" {
@@ -1094,7 +1111,12 @@ impl Parser {
                         .iter()
                         .map(|g| blit_region(line, g))
                         .collect::<Result<_, _>>()?;
-                    ImageOp::BlitImage { src, dst, regions }
+                    ImageOp::BlitImage {
+                        src,
+                        dst,
+                        regions,
+                        filter,
+                    }
                 } else {
                     let regions = gs
                         .iter()

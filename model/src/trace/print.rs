@@ -434,7 +434,12 @@ fn image_command_text(program: &Program, op: &ImageOp) -> String {
             dst.1,
             copy_regions(regions)
         ),
-        ImageOp::BlitImage { src, dst, regions } => {
+        ImageOp::BlitImage {
+            src,
+            dst,
+            regions,
+            filter,
+        } => {
             let parts: Vec<String> = regions
                 .iter()
                 .map(|r| {
@@ -449,8 +454,14 @@ fn image_command_text(program: &Program, op: &ImageOp) -> String {
                     )
                 })
                 .collect();
+            // `NEAREST`, the default, is not written.
+            let filter = if *filter == crate::ir::image::Filter::Nearest {
+                String::new()
+            } else {
+                format!("filter={} ", filter.keyword())
+            };
             format!(
-                "{k} {} {} -> {} {} {}",
+                "{k} {} {} -> {} {} {filter}{}",
                 n(&src.0),
                 src.1,
                 n(&dst.0),
