@@ -344,7 +344,7 @@ fn each_profile_predicts_what_its_layer_reported() {
             [&[], &[], &["dispatch->dispatch WRITE_AFTER_WRITE"]],
         ),
         (
-            "d30 (D30: the layers read a LINEAR blit's source region only)",
+            "d30 (D30: the layers read a LINEAR blit's source region only; all three run 2026-12-04)",
             include_str!("../../tests/layer-versions/d30.trace"),
             [&[], &[], &[]],
         ),
