@@ -278,7 +278,7 @@ pub const DIFFERENCES: &[Difference] = &[
     },
     Difference {
         id: "D30",
-        title: "a LINEAR or CUBIC blit reads its source region only",
+        title: "a LINEAR or CUBIC_EXT blit reads its source region only",
         toggle: None,
     },
 ];
