@@ -425,6 +425,59 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "...and the read version: another EXTERNAL->0's visibility operation follows the transition",
+            "the transition happens before the visibility operations of every dependency into the subpass \
+             (\"Automatic layout transitions into the layout used in a subpass happen-before the visibility \
+             operations for all dependencies with that subpass as the dstSubpass\"), and after the first \
+             dependency's availability operation: the fill is visible to the draw's read (both checkers \
+             reported a READ_AFTER_WRITE before; review of the fourteenth session)",
+            "fill sb[0..256] 1\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE STORE UNDEFINED->GENERAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 CLEAR:TRANSFER_WRITE -> NONE:NONE ; \
+             dependency EXTERNAL->0 NONE:NONE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n\
+             begin-render-pass rp col COLOR:0:0\n\
+             draw vertexCount=1 fs read sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "...a barrier's ALL_COMMANDS second scope before the begin, then the transition, then EXTERNAL->0",
+            "the barrier's second scope holds the later transition (\"Layout transitions and \
+             ALL_COMMANDS\"), which happens before EXTERNAL->0's visibility operation: the fill is visible \
+             to the draw although the dependency's first scope is NONE",
+            "fill sb[0..256] 1\n\
+             barrier CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:NONE\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE STORE UNDEFINED->GENERAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+             dependency EXTERNAL->0 NONE:NONE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE\n\
+             begin-render-pass rp col COLOR:0:0\n\
+             draw vertexCount=1 fs read sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "...and with no transition (the attachment kept in its layout): nothing orders the fill before the read",
+            "no transition: the dependency's first scope NONE holds nothing, so its visibility operation \
+             follows nothing",
+            format!(
+                "{TO_ATT}\
+                 fill sb[0..256] 1\n\
+                 barrier CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:NONE\n\
+                 render-pass rp attachment R8G8B8A8_UNORM LOAD STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+                 subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+                 dependency EXTERNAL->0 NONE:NONE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE\n\
+                 begin-render-pass rp col COLOR:0:0\n\
+                 draw vertexCount=1 fs read sb[0..256]\n\
+                 end-render-pass\n"
+            ),
+            &[
+                "L10 READ_AFTER_WRITE col[COLOR:0:0] after L6",
+                "L11 READ_AFTER_WRITE sb[0..256] after L7",
+            ],
+        ),
+        (
             "...and between subpasses: a write made available by 0->1, then the transition at subpass 1",
             "as above, with the layout change between the uses in subpasses 0 and 1",
             format!(

@@ -514,6 +514,14 @@ pub(crate) struct PassScope {
     /// whose availability operations it happens after, placed at its
     /// boundary (`RenderPass::transition_follows`). 0 for a dependency.
     pub follows: u64,
+    /// A layout transition: the declared dependencies of its second set
+    /// (bits of their indices, the first 64), all placed at its boundary,
+    /// whose visibility operations it happens before ("Automatic layout
+    /// transitions into the layout used in a subpass happen-before the
+    /// visibility operations for all dependencies with that subpass as the
+    /// dstSubpass"). 0 for a dependency.
+    pub precedes: u64,
+
     /// A dependency whose availability operations layout transitions at
     /// its boundary happen after (its bit in their `follows`): the
     /// destination stages of those transitions' second halves. What its

@@ -1331,11 +1331,25 @@ fn boundary_barriers(
         let (ss, sa, _, _) = union_masks(firsts.iter());
         let (_, _, ds, da) = union_masks(seconds.iter());
         let masks = Barrier::global(ss, sa, ds, da);
+        // The declared dependencies of the second set (all placed here):
+        // the transition happens before their visibility operations.
+        let precedes = rp
+            .dependencies
+            .iter()
+            .enumerate()
+            .filter(|(i, d)| {
+                *i < 64
+                    && d.src != d.dst
+                    && d.dst == here
+                    && (here != SubpassIndex::External || rp.uses_attachment(d.src, a))
+            })
+            .fold(0u64, |m, (i, _)| m | (1 << i));
         let scope = PassScope {
             src: from,
             dst: here,
             dependency: None,
             follows: rp.transition_follows(a, b),
+            precedes,
             then_dst: None,
         };
         transitions.push((a, masks, scope));
@@ -1357,6 +1371,7 @@ fn boundary_barriers(
             dst: d.dst,
             dependency: Some(i as u32),
             follows: 0,
+            precedes: 0,
             then_dst,
         };
         let whole = Barrier::global(

@@ -493,6 +493,17 @@ impl Order {
         // srcSubpass"; `crate::ir::render::PassScope::follows`).
         let mut pass_deps: Vec<(u32, usize)> = Vec::new();
         let mut transition_edges: Vec<(usize, usize)> = Vec::new();
+        // The second halves of the subpass dependencies of the call being
+        // built whose visibility operations its transitions happen before
+        // ("Automatic layout transitions into the layout used in a subpass
+        // happen-before the visibility operations for all dependencies with
+        // that subpass as the dstSubpass"; `PassScope::precedes`): such a
+        // dependency is split into its first half at step 0 (its first
+        // scopes, to nothing) and its second half at step 2 (from nothing to
+        // its second scopes), the first half before the second (an edge),
+        // the transitions between them. A dependency can be in both sets
+        // (`EXTERNAL->0` around the begin's transition).
+        let mut pass_after: Vec<(u32, usize)> = Vec::new();
         for (ci, c0) in program.commands.iter().enumerate() {
             let instance = instances[ci];
             // A render pass's subpass dependencies and layout transitions
@@ -543,6 +554,7 @@ impl Order {
                             pass_begins = vec![ci];
                             pass_open = Some(ci);
                             pass_deps.clear();
+                            pass_after.clear();
                         }
                         RenderOp::NextSubpass => pass_begins.push(ci),
                         RenderOp::EndPass => pass_open = None,
@@ -622,6 +634,25 @@ impl Order {
                             // operation is executed").
                             // (The pseudo side of each half holds no access
                             // of any instance.)
+                            let dependency = pass_scope.and_then(|s| s.dependency);
+                            let after = match (c0, dependency) {
+                                (Command::Render(rc), Some(i)) if is_pre && i < 64 => {
+                                    rc.pre_scopes().iter().any(|s| s.precedes & (1 << i) != 0)
+                                }
+                                _ => false,
+                            };
+                            if let (Some(i), true) = (dependency, after) {
+                                let (mut d1, mut d2) = whole.split_at_transition(usize::MAX);
+                                (d1.second_pseudo, d2.first_pseudo) = (None, None);
+                                d1.node = device_op!();
+                                d2.node = device_op!();
+                                pass_deps.push((i, d1.node));
+                                pass_after.push((i, d2.node));
+                                transition_edges.push((d1.node, d2.node));
+                                deps.push(d1);
+                                deps.push(d2);
+                                continue;
+                            }
                             let (b1, b2) = whole.split_at_transition(transitions);
                             let parts = match (op, role) {
                                 (None, _) => vec![whole],
@@ -631,7 +662,7 @@ impl Order {
                             };
                             for mut d in parts {
                                 d.node = device_op!();
-                                if let Some(i) = pass_scope.and_then(|s| s.dependency) {
+                                if let Some(i) = dependency {
                                     pass_deps.push((i, d.node));
                                 }
                                 deps.push(d);
@@ -648,6 +679,13 @@ impl Order {
                                     .iter()
                                     .filter(|&&(i, _)| i < 64 && follows & (1 << i) != 0)
                                     .map(|&(_, from)| (from, node)),
+                            );
+                            let precedes = pass_scope.map_or(0, |s| s.precedes);
+                            transition_edges.extend(
+                                pass_after
+                                    .iter()
+                                    .filter(|&&(i, _)| i < 64 && precedes & (1 << i) != 0)
+                                    .map(|&(_, to)| (node, to)),
                             );
                             let m = layout.at(region);
                             let (stage, sa) = match role {
@@ -1203,7 +1241,10 @@ impl Order {
             edges[a].push(b);
         }
         // Subpass dependencies before the automatic layout transitions that
-        // happen after their availability operations (`transition_edges`).
+        // happen after their availability operations, those transitions
+        // before the second halves of the dependencies whose visibility
+        // operations they happen before, and each split dependency's first
+        // half before its second (`transition_edges`).
         for &(a, b) in &transition_edges {
             edges[a].push(b);
         }

@@ -80,6 +80,11 @@ pub(crate) struct PreScopes {
     /// A subpass dependency that layout transitions at its boundary happen
     /// after: their second halves' stages ([`ResolvedBarrier::then`]).
     pub then: Option<StageSet>,
+    /// [`ResolvedBarrier::pass_dep`], [`ResolvedBarrier::follows`],
+    /// [`ResolvedBarrier::precedes`].
+    pub pass_dep: Option<u32>,
+    pub follows: u64,
+    pub precedes: u64,
 }
 
 impl PreScopes {
@@ -92,6 +97,9 @@ impl PreScopes {
             first_in: FirstIn::Open(slot),
             second_begun: true,
             then: None,
+            pass_dep: None,
+            follows: 0,
+            precedes: 0,
         }
     }
 
@@ -121,6 +129,9 @@ impl PreScopes {
             first_in,
             second_begun: !at_end,
             then: scope.then_dst.map(|d| exec_scope(d, Side::Dst)),
+            pass_dep: scope.dependency,
+            follows: scope.follows,
+            precedes: scope.precedes,
         }
     }
 }
@@ -173,6 +184,20 @@ pub struct ResolvedBarrier {
     /// before their second halves' second synchronization scopes, these
     /// stages. `None` for every other barrier.
     pub then: Option<StageSet>,
+    /// A render pass's subpass dependency: its index in `pDependencies`,
+    /// which a transition of the same call names in its `follows` or
+    /// `precedes` ([`SyncVal::apply_each`]). `None` for every other
+    /// barrier.
+    pub pass_dep: Option<u32>,
+    /// A render pass's layout transition: the dependencies of its call it
+    /// happens after (bits of their indices,
+    /// [`crate::ir::render::PassScope::follows`]); 0 for every other
+    /// barrier.
+    pub follows: u64,
+    /// A render pass's layout transition: the dependencies of its call it
+    /// happens before ([`crate::ir::render::PassScope::precedes`]); 0 for
+    /// every other barrier.
+    pub precedes: u64,
     /// A layout transition's write is available at the transition itself
     /// ("writes performed by a layout transition are automatically made
     /// available"), so this barrier makes it visible when its first
@@ -241,6 +266,39 @@ pub(crate) fn performs_transition(b: &ResolvedBarrier) -> bool {
     b.src_exec.intersects(TRANSITION_STAGE)
 }
 
+/// What a value's chain keeps when barrier `b`'s first scope holds it.
+///
+/// Its second scope, with a later layout transition when that holds every
+/// stage, unless it holds only the accesses of one subpass or instance;
+/// and, when a layout transition happens after `b`'s first scope, that
+/// transition ([`PERFORMED_TRANSITION`]): `b` performs one (a pipeline
+/// barrier, an event's, a render pass's automatic one), or it is a subpass
+/// dependency whose availability operations a render pass's automatic
+/// transition happens after, and then the second scopes of those
+/// transitions' second halves too ([`ResolvedBarrier::then`]). A render
+/// pass's land in the `local_` fields (`second_begun`) until the instance's
+/// end, where a dependency from `EXTERNAL` of the same instance does not
+/// look: only a recorded barrier after the end or a later instance's
+/// dependency from `EXTERNAL` meets the mark, as the transition is in
+/// their first scopes only.
+fn second_after(b: &ResolvedBarrier) -> StageSet {
+    let keep = |s: StageSet| {
+        if b.local.is_some() || b.second_begun {
+            s
+        } else {
+            chain_scope(s)
+        }
+    };
+    let second = keep(b.dst_exec);
+    if (performs_transition(b) || b.then.is_some()) && b.local.is_none() {
+        second
+            .union(b.then.map_or(StageSet::EMPTY, keep))
+            .union(PERFORMED_TRANSITION)
+    } else {
+        second
+    }
+}
+
 /// Whether a write is available at the operation that performs it, so
 /// that a dependency whose first synchronization scope holds it makes it
 /// visible without its first access scope holding it: a queue family
@@ -295,6 +353,9 @@ impl ResolvedBarrier {
             first_in: FirstIn::All,
             second_begun: false,
             then: None,
+            pass_dep: None,
+            follows: 0,
+            precedes: 0,
             transition_at_once: true,
         }
     }
@@ -349,6 +410,9 @@ impl ResolvedBarrier {
             first_in: scopes.first_in,
             second_begun: scopes.second_begun,
             then: scopes.then,
+            pass_dep: scopes.pass_dep,
+            follows: scopes.follows,
+            precedes: scopes.precedes,
             ..ResolvedBarrier::of(b, layout)
         }
     }
@@ -376,6 +440,9 @@ impl ResolvedBarrier {
             first_in: FirstIn::All,
             second_begun: false,
             then: None,
+            pass_dep: None,
+            follows: 0,
+            precedes: 0,
             transition_at_once: true,
         }
     }
@@ -425,6 +492,9 @@ impl ResolvedBarrier {
             first_in: FirstIn::All,
             second_begun: false,
             then: None,
+            pass_dep: None,
+            follows: 0,
+            precedes: 0,
             transition_at_once: true,
         }
     }
@@ -849,42 +919,11 @@ impl SyncVal {
         // An event's signal operation, reached by this value, is in the
         // first scope of its wait's barriers.
         let by_event = this.events & b.src_events != 0;
-        // What the value's chain keeps of the second scope: with a later
-        // layout transition when it holds every stage, unless its second
-        // scope holds only the accesses of one subpass or instance.
-        let second = if b.local.is_some() || b.second_begun {
-            b.dst_exec
-        } else {
-            chain_scope(b.dst_exec)
-        };
         // A first scope not limited to a subpass or a rendering instance
         // (a pipeline barrier outside one, or a dependency from
         // `EXTERNAL`, which holds what came before the begin).
         let unlimited = b.local.is_none() && matches!(b.first_in, FirstIn::All | FirstIn::Before);
-        // What the value's chain keeps when the barrier's first scope holds
-        // it: the second scope, and, when a layout transition happens
-        // after that first scope, that transition ([`PERFORMED_TRANSITION`]):
-        // the barrier performs one (a pipeline barrier, an event's, a
-        // render pass's automatic one), or it is a subpass dependency whose
-        // availability operations a render pass's automatic transition
-        // happens after. A render pass's land in the `local_` fields
-        // (`second_begun`) until the instance's end, where a dependency
-        // from `EXTERNAL` of the same instance does not look: only a
-        // recorded barrier after the end or a later instance's dependency
-        // from `EXTERNAL` meets the mark, as the transition is in their
-        // first scopes only.
-        // For a dependency before transitions, their second halves' scopes
-        // follow too, kept as its own second scope is.
-        let then = match b.then {
-            Some(t) if b.local.is_some() || b.second_begun => t,
-            Some(t) => chain_scope(t),
-            None => StageSet::EMPTY,
-        };
-        let second_after = if (performs_transition(b) || b.then.is_some()) && b.local.is_none() {
-            second.union(then).union(PERFORMED_TRANSITION)
-        } else {
-            second
-        };
+        let second_after = second_after(b);
         // A chain meets the barrier's first scope: by a stage, or through
         // a layout transition performed since, when the first scope holds
         // every stage and is not limited to a subpass or an instance (then
@@ -960,8 +999,12 @@ impl SyncVal {
     /// Applies barriers with their reach already decided.
     pub(crate) fn apply_each(self, effects: &[(ResolvedBarrier, Reach)]) -> Self {
         let mut out = self;
+        let after = self.after_transitions(effects);
         for (b, reach) in effects {
-            let e = self.barrier_effect(b, *reach);
+            let mut e = self.barrier_effect(b, *reach);
+            if b.pass_dep.is_some_and(|i| i < 64 && after & (1 << i) != 0) {
+                e = e.union(self.through_transition(b, *reach));
+            }
             if b.local.is_some() || b.second_begun {
                 // An implicit dependency, or a subpass dependency into the
                 // subpass begun: no events, no host pairs.
@@ -978,6 +1021,64 @@ impl SyncVal {
             out.exec_events |= e.exec_events;
         }
         out
+    }
+
+    /// The subpass dependencies of one render pass call (bits of their
+    /// indices) whose visibility operations a layout transition of the
+    /// call ordered this value before: the transition happens before the
+    /// visibility operations of each dependency of its second set
+    /// ([`ResolvedBarrier::precedes`]). The value is before the transition
+    /// when the transition's own barrier holds it (its first scopes, the
+    /// union of its first set's: by stage, through a chain, or, for a
+    /// write, made available and chained or in its range), or a dependency
+    /// of its first set in the same call does (one that
+    /// [`ResolvedBarrier::follows`] names: for a write, it made it
+    /// available). Barriers of one call do not chain otherwise.
+    fn after_transitions(self, effects: &[(ResolvedBarrier, Reach)]) -> u64 {
+        let mut after = 0;
+        for (t, reach) in effects.iter().filter(|(t, _)| t.precedes != 0) {
+            let held = |b: &ResolvedBarrier, r: Reach| self.barrier_effect(b, r).order != StageSet::EMPTY;
+            let before = held(t, *reach)
+                || effects.iter().any(|(f, r)| {
+                    f.pass_dep.is_some_and(|i| i < 64 && t.follows & (1 << i) != 0) && held(f, *r)
+                });
+            if before {
+                after |= t.precedes;
+            }
+        }
+        after
+    }
+
+    /// What barrier `b`, a dependency whose visibility operations a
+    /// transition ordered this value before ([`SyncVal::after_transitions`]),
+    /// adds to it: as if its first scopes held it (for a write, made
+    /// available before the transition).
+    fn through_transition(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
+        let in_range = match reach {
+            Reach::Full | Reach::Chain => true,
+            Reach::ExecOnly => false,
+            Reach::Nothing => return Effect::NONE,
+        };
+        let second_after = second_after(b);
+        if self.sa.is_write() {
+            Effect {
+                order: second_after,
+                visible: if in_range {
+                    b.dst_access
+                } else {
+                    StageAccessSet::EMPTY
+                },
+                events: b.dst_events,
+                exec: second_after,
+                exec_events: b.dst_events,
+            }
+        } else {
+            Effect {
+                order: second_after,
+                events: b.dst_events,
+                ..Effect::NONE
+            }
+        }
     }
 
     pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
@@ -1002,6 +1103,16 @@ struct Effect {
 }
 
 impl Effect {
+    fn union(self, o: Effect) -> Effect {
+        Effect {
+            order: self.order.union(o.order),
+            visible: self.visible.union(o.visible),
+            events: self.events | o.events,
+            exec: self.exec.union(o.exec),
+            exec_events: self.exec_events | o.exec_events,
+        }
+    }
+
     const NONE: Effect = Effect {
         order: StageSet::EMPTY,
         visible: StageAccessSet::EMPTY,
