@@ -164,11 +164,30 @@ impl DepOp {
     /// to its second scopes, at step 2 of its command. B1 keeps this
     /// node's id; B2's is the caller's to give.
     fn split_at_transition(&self, t: usize) -> (DepOp, DepOp) {
+        let (b1, b2) = self.halves();
+        (
+            DepOp {
+                second_pseudo: Some(t),
+                ..b1
+            },
+            DepOp {
+                first_pseudo: Some(t),
+                ..b2
+            },
+        )
+    }
+
+    /// Its first half (its first scopes, to nothing, where it is) and its
+    /// second half (from nothing to its second scopes, at step 2 of its
+    /// command): [`DepOp::split_at_transition`] without a transition
+    /// between, for a subpass dependency whose visibility operations a
+    /// transition of its call happens before (the caller orders the halves
+    /// and the transitions).
+    fn halves(&self) -> (DepOp, DepOp) {
         let b1 = DepOp {
             second_in: None,
             second: Stages::new(),
             second_access: Pairs::new(),
-            second_pseudo: Some(t),
             second_all: false,
             ..self.clone()
         };
@@ -178,7 +197,6 @@ impl DepOp {
             first_before: None,
             first: Stages::new(),
             first_access: Pairs::new(),
-            first_pseudo: Some(t),
             first_all: false,
             first_signals: Vec::new(),
             ..self.clone()
@@ -582,6 +600,15 @@ impl Order {
                 match c {
                     Command::Barrier(dep) => {
                         let family = program.queue_family(command_queues[ci]);
+                        // The dependencies of a render pass call whose
+                        // visibility operations its transitions happen
+                        // before (`pass_after`).
+                        let call_precedes = match c0 {
+                            Command::Render(rc) if is_pre => {
+                                rc.pre_scopes().iter().fold(0, |m, s| m | s.precedes)
+                            }
+                            _ => 0,
+                        };
                         for (bi, b) in dep.barriers.iter().enumerate() {
                             let pass_scope = match c0 {
                                 Command::Render(rc) if is_pre => rc.pre_scopes().get(bi).copied(),
@@ -635,15 +662,9 @@ impl Order {
                             // (The pseudo side of each half holds no access
                             // of any instance.)
                             let dependency = pass_scope.and_then(|s| s.dependency);
-                            let after = match (c0, dependency) {
-                                (Command::Render(rc), Some(i)) if is_pre && i < 64 => {
-                                    rc.pre_scopes().iter().any(|s| s.precedes & (1 << i) != 0)
-                                }
-                                _ => false,
-                            };
+                            let after = dependency.is_some_and(|i| i < 64 && call_precedes & (1 << i) != 0);
                             if let (Some(i), true) = (dependency, after) {
-                                let (mut d1, mut d2) = whole.split_at_transition(usize::MAX);
-                                (d1.second_pseudo, d2.first_pseudo) = (None, None);
+                                let (mut d1, mut d2) = whole.halves();
                                 d1.node = device_op!();
                                 d2.node = device_op!();
                                 pass_deps.push((i, d1.node));

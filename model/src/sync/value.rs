@@ -900,10 +900,8 @@ impl SyncVal {
     /// The effect of one barrier on this value, `reach` telling whether the
     /// value's bytes lie in the barrier's (buffer) range.
     fn barrier_effect(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
-        let in_range = match reach {
-            Reach::Full | Reach::Chain => true,
-            Reach::ExecOnly => false,
-            Reach::Nothing => return Effect::NONE,
+        let Some(in_range) = reach.in_range() else {
+            return Effect::NONE;
         };
         // A recorded barrier chains through what implicit and subpass
         // dependencies ordered (their second scopes meet its first); an
@@ -969,29 +967,44 @@ impl SyncVal {
                 Effect::NONE
             };
             if chained || direct {
-                let visible = if in_range {
-                    b.dst_access
-                } else {
-                    StageAccessSet::EMPTY
-                };
-                return Effect {
-                    order: second_after,
-                    visible,
-                    events: b.dst_events,
-                    ..exec
-                };
+                // (Then it executed before the barrier too: `exec_in`.)
+                return self.held_effect(b, in_range);
             }
             return exec;
         }
         let in_scope = (direct_ok && b.src_exec.contains(this.sa.stage())) || meets(this.order) || by_event;
         if in_scope {
-            return Effect {
+            return self.held_effect(b, in_range);
+        }
+        Effect::NONE
+    }
+
+    /// What barrier `b` adds to this value when its first scopes hold it
+    /// (for a write: it is made available, and executed, before `b`): its
+    /// chain takes [`second_after`] and `b`'s event slots, and a write in
+    /// `b`'s range (`in_range`) is made visible to `b`'s second access
+    /// scope.
+    fn held_effect(self, b: &ResolvedBarrier, in_range: bool) -> Effect {
+        let second_after = second_after(b);
+        if self.sa.is_write() {
+            Effect {
+                order: second_after,
+                visible: if in_range {
+                    b.dst_access
+                } else {
+                    StageAccessSet::EMPTY
+                },
+                events: b.dst_events,
+                exec: second_after,
+                exec_events: b.dst_events,
+            }
+        } else {
+            Effect {
                 order: second_after,
                 events: b.dst_events,
                 ..Effect::NONE
-            };
+            }
         }
-        Effect::NONE
     }
 
     /// Applies the barriers of one dependency, each evaluated on the value
@@ -1054,31 +1067,9 @@ impl SyncVal {
     /// adds to it: as if its first scopes held it (for a write, made
     /// available before the transition).
     fn through_transition(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
-        let in_range = match reach {
-            Reach::Full | Reach::Chain => true,
-            Reach::ExecOnly => false,
-            Reach::Nothing => return Effect::NONE,
-        };
-        let second_after = second_after(b);
-        if self.sa.is_write() {
-            Effect {
-                order: second_after,
-                visible: if in_range {
-                    b.dst_access
-                } else {
-                    StageAccessSet::EMPTY
-                },
-                events: b.dst_events,
-                exec: second_after,
-                exec_events: b.dst_events,
-            }
-        } else {
-            Effect {
-                order: second_after,
-                events: b.dst_events,
-                ..Effect::NONE
-            }
-        }
+        reach
+            .in_range()
+            .map_or(Effect::NONE, |in_range| self.held_effect(b, in_range))
     }
 
     pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
@@ -1139,6 +1130,19 @@ pub enum Reach {
     /// continues into it (an execution dependency chain, through what the
     /// instance's own dependencies ordered, [`SyncVal::within`]).
     Chain,
+}
+
+impl Reach {
+    /// Whether the barrier's memory dependency applies to the bytes
+    /// (`false`: its execution dependency only); `None` when nothing of
+    /// it does.
+    fn in_range(self) -> Option<bool> {
+        match self {
+            Reach::Full | Reach::Chain => Some(true),
+            Reach::ExecOnly => Some(false),
+            Reach::Nothing => None,
+        }
+    }
 }
 
 /// Whether a write `cur` is ordered after a prior read of value `r`: the
