@@ -88,6 +88,7 @@ pub fn print_layer_notes(
         .collect();
     let mut n = 0;
     let mut explainer = Explainer::new(program, &emulation);
+    let at = report::Placement::new(program, &source.trace.command_lines);
     for g in &vksync::group_hazards(predicted) {
         let h = &g.hazard;
         if reported.contains(&(h.command, h.kind)) {
@@ -110,7 +111,7 @@ pub fn print_layer_notes(
                 layer.version()
             ),
         };
-        let line = report::hazard_line(&source.name, program, &source.trace.command_lines, g);
+        let line = report::hazard_line(&source.name, program, &at, g);
         // `FILE:LINE: KIND: ...; fix: BARRIER` becomes
         // `FILE:LINE: layer: KIND: ...; fix for both: BARRIER; why`.
         let at = format!(

@@ -642,16 +642,12 @@ fn check_source(
             }
         };
     };
+    let at = report::Placement::new(&source.trace.program, &source.trace.command_lines);
     for g in &groups {
         if out.stopped() {
             break;
         }
-        let line = report::hazard_line(
-            &source.name,
-            &source.trace.program,
-            &source.trace.command_lines,
-            g,
-        );
+        let line = report::hazard_line(&source.name, &source.trace.program, &at, g);
         say!(out, "{line}");
     }
     // What a capture saw and the model cannot express (noted by `load`),
@@ -765,18 +761,12 @@ fn print_race_groups(
     out: &mut Out,
 ) -> Status {
     let program = &source.trace.program;
+    let at = report::Placement::new(program, &source.trace.command_lines);
     for g in groups {
         if out.stopped() {
             break;
         }
-        let line = report::race_line(
-            &source.name,
-            program,
-            layout,
-            &source.trace.command_lines,
-            g,
-            reading,
-        );
+        let line = report::race_line(&source.name, program, layout, &at, g, reading);
         say!(out, "{line}");
     }
     let not_modelled = not_modelled_suffix(source);

@@ -21,11 +21,28 @@ fn actor(c: &Command, sa: StageAccess) -> String {
     }
 }
 
+/// Where a report places its fixes: `lines[i]` is the source line of
+/// command `i` of the program, `submits` its submits (one lookup per line,
+/// not a scan of the commands between its two accesses).
+pub struct Placement<'a> {
+    pub lines: &'a [usize],
+    pub submits: vksync::Submits,
+}
+
+impl<'a> Placement<'a> {
+    /// The placement in `program` by `lines`.
+    pub fn new(program: &Program, lines: &'a [usize]) -> Self {
+        Placement {
+            lines,
+            submits: vksync::Submits::of(program),
+        }
+    }
+}
+
 /// One group of hazards (one later access, one kind) as one line.
-/// `lines[i]` is the source line of command `i` of `program`.
-pub fn hazard_line(file: &str, program: &Program, lines: &[usize], g: &HazardGroup) -> String {
+pub fn hazard_line(file: &str, program: &Program, at: &Placement<'_>, g: &HazardGroup) -> String {
     let h = &g.hazard;
-    group_line(file, program, lines, h, (&g.also, g.more, g.earliest_prior))
+    group_line(file, program, at, h, (&g.also, g.more, g.earliest_prior))
 }
 
 /// The line of a group whose nearest pair is `h` and whose further
@@ -34,7 +51,7 @@ pub fn hazard_line(file: &str, program: &Program, lines: &[usize], g: &HazardGro
 fn group_line(
     file: &str,
     program: &Program,
-    lines: &[usize],
+    at: &Placement<'_>,
     h: &vksync::Hazard,
     (also, more, earliest_prior): (&[vksync::Earlier], usize, usize),
 ) -> String {
@@ -49,7 +66,8 @@ fn group_line(
         more,
         earliest_prior,
     };
-    line_of(file, program, lines, &parts, &h.fix_text_at(program, lines))
+    let fix = h.fix_text_in(program, at.lines, &at.submits);
+    line_of(file, program, at.lines, &parts, &fix)
 }
 
 /// What one line says about a pair of accesses, whoever found it (the
@@ -267,10 +285,10 @@ pub fn race_line(
     file: &str,
     program: &Program,
     layout: &vksync::Layout,
-    lines: &[usize],
+    at: &Placement<'_>,
     g: &RaceGroup,
     reading: vksync::Reading,
 ) -> String {
     let h = &vksync::race_group_hazard(program, layout, g, reading);
-    group_line(file, program, lines, h, (&g.also, g.more, g.earliest_prior))
+    group_line(file, program, at, h, (&g.also, g.more, g.earliest_prior))
 }

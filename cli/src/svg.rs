@@ -956,6 +956,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     let program = &source.trace.program;
     let cmds = program.commands();
     let lines = &source.trace.command_lines;
+    let at = crate::report::Placement::new(program, lines);
     let line = |i: usize| lines.get(i).copied().unwrap_or(0);
     within("columns (commands of the trace)", cmds.len(), MAX_COLUMNS)?;
     within("lanes (queues and the host)", program.queue_count() + 1, MAX_ROWS)?;
@@ -1369,7 +1370,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
                 track_name(r.prior_command),
                 r.prior
             ),
-            crate::report::race_line(&source.name, program, &layout, lines, g, reading),
+            crate::report::race_line(&source.name, program, &layout, &at, g, reading),
         ));
     }
     for (by, w) in &sem_pairs {

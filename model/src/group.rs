@@ -98,7 +98,19 @@ pub fn group_hazards(hazards: impl IntoIterator<Item = Hazard>) -> Vec<HazardGro
 
 /// A hazard group's key: kind, the later access, the object it named, its
 /// memory, a layout transition's fix apart, provisional apart.
-type HazardKey = (HazardKind, StageAccess, u32, MemId, Option<bool>, bool);
+pub(crate) type HazardKey = (HazardKind, StageAccess, u32, MemId, Option<bool>, bool);
+
+/// The key of the group hazard `h` belongs to.
+pub(crate) fn hazard_key(h: &Hazard) -> HazardKey {
+    (
+        h.kind,
+        h.current,
+        h.region.object.0,
+        h.memory.mem,
+        h.fix.barrier.map(|b| b.transition),
+        h.provisional,
+    )
+}
 
 /// [`group_hazards`] one hazard at a time, for a checker that finds them
 /// one by one (the multi-queue walk, [`crate::check_report`]): it keeps the
@@ -117,15 +129,13 @@ impl Default for HazardGrouping {
 
 impl HazardGrouping {
     /// Adds one hazard.
+    ///
+    /// A hazard summarizing the pieces of a run
+    /// ([`crate::sync::state::RunSummary`]) must be alone in its group
+    /// (`Checker::settle_pieces` sees to it): it starts the group with
+    /// the pieces' commands named and counted as their pairs would be.
     pub(crate) fn add(&mut self, h: Hazard) {
-        let key = (
-            h.kind,
-            h.current,
-            h.region.object.0,
-            h.memory.mem,
-            h.fix.barrier.map(|b| b.transition),
-            h.provisional,
-        );
+        let key = hazard_key(&h);
         let pair = Pair {
             command: h.command,
             prior: Earlier {
@@ -133,11 +143,32 @@ impl HazardGrouping {
                 access: h.prior,
             },
         };
-        let new = |h: Hazard| HazardGroup {
-            hazard: h,
-            also: Vec::new(),
-            more: 0,
-            earliest_prior: h.prior_command,
+        let new = |h: Hazard| match h.pieces {
+            None => HazardGroup {
+                hazard: h,
+                also: Vec::new(),
+                more: 0,
+                earliest_prior: h.prior_command,
+            },
+            Some(s) => {
+                // Every piece's pair has the hazard's kind, accesses and
+                // fix over its bytes: the group of the pairs names the
+                // latest commands, counts the others, and keeps the hull.
+                let also: Vec<Earlier> = s.named[1..]
+                    .iter()
+                    .filter(|&&c| c != u32::MAX)
+                    .map(|&c| Earlier {
+                        command: c as usize,
+                        access: h.prior,
+                    })
+                    .collect();
+                HazardGroup {
+                    hazard: Hazard { pieces: None, ..h },
+                    more: s.distinct as usize - 1 - also.len(),
+                    also,
+                    earliest_prior: s.earliest as usize,
+                }
+            }
         };
         self.grouping.add(h, pair, key, new, merge_hazard);
     }
@@ -242,6 +273,7 @@ fn name(
 /// Merges `h`, whose earlier access is `e`, into `g`; `new`: `e` is not
 /// in `g` yet.
 fn merge_hazard(g: &mut HazardGroup, h: Hazard, e: Earlier, new: bool) {
+    debug_assert!(h.pieces.is_none(), "a run's summary shares its group: {h:?}");
     let nearest = Earlier {
         command: g.hazard.prior_command,
         access: g.hazard.prior,

@@ -73,6 +73,32 @@ pub struct SemaphoreFix {
     pub wait_queue: QueueId,
 }
 
+/// Where a program's submits are, so that a report asks "is there a
+/// submit between these two commands" of each of its lines in O(log n)
+/// ([`Hazard::fix_text_in`]) and not by looking at the commands between.
+#[derive(Clone, Debug, Default)]
+pub struct Submits {
+    at: Vec<usize>,
+}
+
+impl Submits {
+    /// The submits of `program`.
+    pub fn of(program: &Program) -> Submits {
+        Submits {
+            at: (program.commands.iter().enumerate())
+                .filter(|(_, c)| matches!(c, Command::Submit(_)))
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// Whether a submit lies strictly between commands `a` and `b`.
+    pub fn between(&self, a: usize, b: usize) -> bool {
+        let next = self.at.partition_point(|&i| i <= a);
+        self.at.get(next).is_some_and(|&i| i < b)
+    }
+}
+
 /// A hazard found in a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hazard {
@@ -99,6 +125,10 @@ pub struct Hazard {
     /// callers (the online planner, the tracker) see it at once (a
     /// streaming caller cannot know yet).
     pub provisional: bool,
+    /// The hazard stands for every piece of a run its access touches
+    /// (`crate::sync::checker::PieceHazards::Summary`): only between the
+    /// checker and the report groups, never in a hazard a caller gets.
+    pub(crate) pieces: Option<crate::sync::state::RunSummary>,
 }
 
 impl Hazard {
@@ -166,6 +196,18 @@ impl Hazard {
     /// at the end of the first batch or the start of the second orders
     /// them alike). What a report prints for every checker.
     pub fn fix_text_at(&self, program: &Program, lines: &[usize]) -> String {
+        self.fix_text_placed(program, lines, None)
+    }
+
+    /// [`Hazard::fix_text_at`], asking `submits` (of `program`) whether a
+    /// submit lies between the two commands instead of looking at every
+    /// command between them: what a report of many lines calls, so that
+    /// it stays linear in the program.
+    pub fn fix_text_in(&self, program: &Program, lines: &[usize], submits: &Submits) -> String {
+        self.fix_text_placed(program, lines, Some(submits))
+    }
+
+    fn fix_text_placed(&self, program: &Program, lines: &[usize], submits: Option<&Submits>) -> String {
         let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
         if host(self.prior) && !host(self.current) {
             // A queue submission makes host writes available to the
@@ -230,14 +272,15 @@ impl Hazard {
                 && self.fix.semaphore.is_none()
                 && !host(self.current)
                 && !host(self.prior);
-            let submits = || {
-                program
+            let submit_between = || match submits {
+                Some(s) => s.between(self.prior_command, self.command),
+                None => program
                     .commands
                     .get(self.prior_command + 1..self.command)
-                    .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_))))
+                    .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_)))),
             };
             if let (true, Some(a), Some(b)) = (device_barrier, line(self.prior_command), line(self.command)) {
-                if submits() {
+                if submit_between() {
                     text.push_str(&format!(
                         " anywhere between {a} and {b} (in either batch: submission order runs across \
                          command buffers)"
@@ -544,6 +587,7 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
         prior: h.prior,
         fix: fix_for(h, region),
         provisional: h.prior_in_flight,
+        pieces: h.pieces,
     }
 }
 
@@ -629,6 +673,7 @@ fn raw_of_race(
             .kind
             .needs_visibility(reading == crate::Reading::VisibleToWrites),
         prior_in_flight: false,
+        pieces: None,
     }
 }
 
@@ -1159,7 +1204,7 @@ pub fn check_parallel(program: &Program, sem: Semantics, jobs: usize) -> Result<
     if jobs <= 1 || has_rendering(program) {
         return Ok(check_resolved(program, &layout, sem));
     }
-    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs);
+    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs, false);
     Ok(settle(program, found.into_iter(), std::mem::take, |h| {
         (h.command, h.provisional)
     }))
@@ -1183,7 +1228,7 @@ pub fn check_report_parallel(
     if has_rendering(program) {
         return check_report(program, sem);
     }
-    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs);
+    let found = crate::sync::parallel::detect_sharded(program, &layout, sem, jobs, true);
     Ok(settle(
         program,
         found.into_iter(),
@@ -1229,7 +1274,11 @@ pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup
     if by_walk(program, sem)? {
         return walk_queues_grouped(program, &layout, sem);
     }
-    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // A run of pieces is one hazard per access, not one per piece: the
+    // groups are the pairs' (`PieceHazards::Summary`), at a cost linear
+    // in the runs, not in the pairs (issue 27's `pieces`).
+    checker.set_pieces(crate::sync::checker::PieceHazards::Summary);
     Ok(walk(
         program,
         &layout,
@@ -1257,6 +1306,7 @@ pub(crate) fn walk<T>(
     let found = crate::ir::execution::order(program).into_iter().map(|i| {
         let mut found = Vec::new();
         step(&mut checker, layout, i, &program.commands[i], &mut found);
+        checker.settle_pieces(&mut found, None);
         (i, found)
     });
     settle(program, found, take, of)

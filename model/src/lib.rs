@@ -91,7 +91,7 @@ pub use group::{group_hazards, group_races, group_races_indexed, Earlier, Hazard
 pub use hazard::race_group_hazard;
 pub use hazard::{
     check, check_grouped, check_program, check_report, check_streaming, check_with, Checked, CheckedGroups,
-    DecidedBy, Fix, Hazard, SemaphoreFix,
+    DecidedBy, Fix, Hazard, SemaphoreFix, Submits,
 };
 #[cfg(feature = "parallel")]
 pub use hazard::{check_parallel, check_report_parallel};

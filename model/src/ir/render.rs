@@ -2181,7 +2181,7 @@ fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
     }
 }
 
-fn is_event_command(c: &Command) -> bool {
+pub(crate) fn is_event_command(c: &Command) -> bool {
     matches!(
         c,
         Command::SetEvent { .. }

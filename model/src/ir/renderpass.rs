@@ -983,9 +983,22 @@ fn view_regions(program: &Program, (image, range): (ObjectId, SubresourceRange))
 /// `NextSubpass` commands since), and whether the current subpass was
 /// already ended by an [`RenderOp::EndSubpass`].
 pub(crate) fn open_pass(commands: &[Command], index: usize) -> Option<(usize, &PassBegin, usize, bool)> {
+    open_pass_until(commands, index, |_| false)
+}
+
+/// [`open_pass`], taking none to be open when the walk back from `index`
+/// meets a command `outside` says no instance holds before a begin.
+fn open_pass_until(
+    commands: &[Command],
+    index: usize,
+    outside: impl Fn(&Command) -> bool,
+) -> Option<(usize, &PassBegin, usize, bool)> {
     let mut next = 0usize;
     let mut ended = None;
     for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
+        if outside(c) {
+            return None;
+        }
         match c {
             Command::Render(rc) => match &rc.op {
                 RenderOp::BeginPass(b) => return Some((i, b, next, ended.unwrap_or(false))),
@@ -1443,12 +1456,26 @@ pub fn transition_dependency(
 /// recorded in: a next-subpass is in the subpass it begins, an end in the
 /// last; `None` outside every render pass instance.
 fn pass_position(program: &Program, index: usize) -> Option<(usize, usize)> {
-    match program.commands.get(index) {
-        Some(Command::Render(rc)) if matches!(rc.op, RenderOp::BeginPass(_)) => Some((index, 0)),
-        Some(Command::Render(rc)) if matches!(rc.op, RenderOp::NextSubpass) => {
-            open_pass(&program.commands, index).map(|(b, _, s, _)| (b, s + 1))
+    // A device command other than a render pass command, or an event
+    // command, is never inside a render pass instance in a valid program
+    // (`crate::ir::render::check_instances`): none is open at one, nor
+    // before `index` past one. Stopping there keeps this O(1) for the usual
+    // command and a report's fix texts linear (issue 27's `pieces`: each
+    // line asks of a command thousands of commands after the last submit).
+    let outside = |c: &Command| {
+        !matches!(c, Command::Render(_))
+            && (crate::ir::access::is_device_command(c) || crate::ir::render::is_event_command(c))
+    };
+    let command = program.commands.get(index)?;
+    if outside(command) {
+        return None;
+    }
+    match command {
+        Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)) => Some((index, 0)),
+        Command::Render(rc) if matches!(rc.op, RenderOp::NextSubpass) => {
+            open_pass_until(&program.commands, index, outside).map(|(b, _, s, _)| (b, s + 1))
         }
-        _ => open_pass(&program.commands, index).map(|(b, _, s, _)| (b, s)),
+        _ => open_pass_until(&program.commands, index, outside).map(|(b, _, s, _)| (b, s)),
     }
 }
 

@@ -36,13 +36,29 @@ use crate::ir::layout::{resolve, Layout, MemRange, ProgramError};
 use crate::ir::program::{Barrier, ByteRange, Command, Dependency, Program};
 use crate::ir::queue::{QueueId, SemaphoreSignal, Submission, WaitFor};
 use crate::semantics::Semantics;
-use crate::sync::checker::{Checker, HazardKind, RawHazard};
+use crate::sync::checker::{Checker, HazardKind, PieceHazards, RawHazard};
 use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
 use crate::vk::scope::StageAccess;
 
 /// The hazards the layer described by `emulation` reports for `program`,
 /// each at the command being recorded when it is reported.
 pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, ProgramError> {
+    // K3: of the pieces of a run an access races, the layer names the
+    // first; the others would be dropped below.
+    let pieces = if emulation.first_hazard_only {
+        PieceHazards::First
+    } else {
+        PieceHazards::Each
+    };
+    predict_with(program, emulation, pieces)
+}
+
+/// [`predict`], the checker naming `pieces` of a run (its tests ask both).
+pub(crate) fn predict_with(
+    program: &Program,
+    emulation: &Emulation,
+    pieces: PieceHazards,
+) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     program.require_single_queue()?;
     crate::hazard::refuse_far_subpass_scopes(program)?;
@@ -55,7 +71,11 @@ pub fn predict(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, 
         suppress_dispatch_waw: false,
         ..emulation.semantics
     };
-    let fresh = || Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let fresh = || {
+        let mut c = Checker::with_semantics(layout.memory_sizes.len(), sem);
+        c.set_pieces(pieces);
+        c
+    };
     let mut checker = fresh();
     // K4: the byte ranges the layer holds access state for, per memory
     // object, in the current command buffer.

@@ -29,7 +29,7 @@
 
 use crate::hazard::check_with;
 use crate::ir::program::Program;
-mod emulate;
+pub(crate) mod emulate;
 mod profile;
 
 pub use emulate::{on_one_queue, predict, recorded_range, OneQueue};

@@ -238,6 +238,7 @@ impl Need {
                 semaphore: None,
             },
             provisional: self.provisional,
+            pieces: None,
         }
     }
 }

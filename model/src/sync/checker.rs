@@ -130,7 +130,10 @@
 
 use super::intern::{MapKey, Nodes};
 use super::rangemap::RangeMap;
-use super::state::{for_each_piece, join_runs, latest_by_key, EntryState, Rec, Runs, Spills};
+use super::state::{
+    for_each_piece, for_each_piece_while, join_runs, latest_by_key, summarize, EntryState, Rec, RunSummary,
+    Runs, Spills,
+};
 pub(crate) use super::value::host_needs;
 use super::value::HOST_PAIRS;
 pub use super::value::{
@@ -220,6 +223,9 @@ pub struct RawHazard {
     /// its own batch is submitted: a fence wait before that submit orders
     /// the two, and the hazard disappears (see [`crate::hazard::check`]).
     pub prior_in_flight: bool,
+    /// The hazard stands for every piece of a run the access touches, the
+    /// nearest named ([`PieceHazards::Summary`]); `None`: for itself.
+    pub(crate) pieces: Option<RunSummary>,
 }
 
 /// Whether a prior record is of the rendering instance begun at `begin`
@@ -229,6 +235,27 @@ pub struct RawHazard {
 /// neither stands for the other.
 fn within(begin: Option<u32>, prior: &Rec) -> bool {
     begin.is_some_and(|b| prior.cmd >= b)
+}
+
+/// What the checker names for an access that races several pieces of one
+/// run ([`super::state::Runs`]: pieces of memory written alike by
+/// distinct commands, joined into one range entry).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum PieceHazards {
+    /// One hazard per piece: every pair, as the definition decides them.
+    #[default]
+    Each,
+    /// One hazard per run, naming the nearest piece's command, with a
+    /// summary of the others ([`super::state::RunSummary`]): what
+    /// [`crate::check_report`] asks, whose groups are then the pairs'
+    /// at the cost of one hazard per run, not one per pair (issue 27's
+    /// `pieces`). Its caller passes each command's hazards through
+    /// [`Checker::settle_pieces`] before grouping them.
+    Summary,
+    /// The hazard of the first piece in address order only: what a layer
+    /// emulation that reports the first hazard of each range asks (K3,
+    /// `crate::layer::emulate`), which drops the others anyway.
+    First,
 }
 
 /// The incremental checker.
@@ -252,6 +279,8 @@ pub struct Checker {
     /// implicit dependencies tell records apart by command
     /// ([`Checker::enter_render`] expands the runs there).
     no_runs: bool,
+    /// What the hazards of a run's pieces name ([`Checker::set_pieces`]).
+    pieces: PieceHazards,
     /// The slots ([`SyncVal::events`] bits) of each event's current set,
     /// one per barrier of its dependency info.
     event_slots: Vec<(u32, Vec<u32>)>,
@@ -290,6 +319,7 @@ impl Checker {
             spills: Vec::new(),
             runs: Vec::new(),
             no_runs: false,
+            pieces: PieceHazards::Each,
             event_slots: Vec::new(),
             used_slots: 0,
             instance: None,
@@ -420,18 +450,93 @@ impl Checker {
         cmd: usize,
         state: &EntryState,
         range: ByteRange,
-        mut f: impl FnMut(Rec, SyncVal, ByteRange),
+        mut f: impl FnMut(Rec, SyncVal, ByteRange, Option<RunSummary>),
     ) {
+        let mut each = |w: Rec, v: SyncVal| match self.pieces {
+            PieceHazards::Each => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
+            PieceHazards::Summary => match summarize(w, &self.runs, range) {
+                Some((s, hull)) => {
+                    let nearest = Rec {
+                        cmd: s.named[0],
+                        node: w.node,
+                    };
+                    f(nearest, v, hull, Some(s));
+                }
+                None => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
+            },
+            // Every piece has the run's value: the first races what they do.
+            PieceHazards::First => for_each_piece_while(w, &self.runs, range, |p, bytes| {
+                f(p, v, bytes, None);
+                false
+            }),
+        };
         let writes = state.writes.get(&self.spills);
         if let [w] = writes {
-            let v = self.view(cmd, self.nodes.peek(w.node));
-            for_each_piece(*w, &self.runs, range, |p, bytes| f(p, v, bytes));
+            each(*w, self.view(cmd, self.nodes.peek(w.node)));
             return;
         }
         let inst = self.instance_of(cmd);
         for (w, (v, _)) in latest_by_key(writes, |w| (self.nodes.peek(w.node), within(inst, w))) {
-            let v = self.view(cmd, v);
-            for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes));
+            each(w, self.view(cmd, v));
+        }
+    }
+
+    /// What the hazards against the pieces of a run name
+    /// ([`PieceHazards`]; [`PieceHazards::Each`] unless set).
+    pub(crate) fn set_pieces(&mut self, pieces: PieceHazards) {
+        self.pieces = pieces;
+    }
+
+    /// Replaces each summarized hazard among `found` (one command's
+    /// hazards, in program terms) by its pieces' hazards, one per piece,
+    /// where another hazard of `found` falls in the same report group: the
+    /// group then counts each earlier command once, whichever hazards name
+    /// it. `tags` (a parallel check's positions, one per hazard) follow.
+    pub(crate) fn settle_pieces(
+        &self,
+        found: &mut Vec<crate::hazard::Hazard>,
+        mut tags: Option<&mut Vec<u32>>,
+    ) {
+        if found.iter().all(|h| h.pieces.is_none()) {
+            return;
+        }
+        let mut in_group: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
+        for h in found.iter() {
+            *in_group.entry(crate::group::hazard_key(h)).or_default() += 1;
+        }
+        let old = std::mem::take(found);
+        let old_tags = tags.as_deref_mut().map(std::mem::take);
+        for (k, h) in old.into_iter().enumerate() {
+            let tag = old_tags.as_ref().map(|t| t[k]);
+            let mut push = |h: crate::hazard::Hazard| {
+                found.push(h);
+                if let (Some(t), Some(tag)) = (tags.as_deref_mut(), tag) {
+                    t.push(tag);
+                }
+            };
+            let Some(s) = h.pieces.filter(|_| in_group[&crate::group::hazard_key(&h)] > 1) else {
+                push(h);
+                continue;
+            };
+            // Object offset of the hazard's memory bytes.
+            let base = h.memory.range.start - h.region.range.start;
+            let pieces = &self.runs[s.run as usize].pieces[s.lo as usize..s.hi as usize];
+            for p in pieces {
+                let bytes = ByteRange::new(p.start.max(h.memory.range.start), p.end.min(h.memory.range.end));
+                let region = crate::ir::program::Region {
+                    object: h.region.object,
+                    range: ByteRange::new(bytes.start - base, bytes.end - base),
+                };
+                let mut piece = h;
+                piece.prior_command = p.cmd as usize;
+                piece.memory.range = bytes;
+                piece.region = region;
+                piece.pieces = None;
+                if let Some(b) = piece.fix.barrier.as_mut() {
+                    b.region = Some(region);
+                }
+                push(piece);
+            }
         }
     }
 
@@ -555,7 +660,7 @@ impl Checker {
     ) {
         let cur_device = a.sa.stage() != Stage::Host;
         let waw_vis = self.sem.waw_needs_visibility;
-        let mk = |kind, prior: &Rec, pv: SyncVal, range, (needs_barrier, needs_wait)| RawHazard {
+        let mk = |kind, prior: &Rec, pv: SyncVal, range, (needs_barrier, needs_wait), pieces| RawHazard {
             kind,
             command: cmd,
             prior_command: prior.cmd as usize,
@@ -567,6 +672,7 @@ impl Checker {
             needs_wait,
             needs_visibility: kind.needs_visibility(waw_vis),
             prior_in_flight: cur_device && pv.submitted && !pv.fenced,
+            pieces,
         };
         let cur_host = a.sa.stage() == Stage::Host;
         if !a.sa.is_write() {
@@ -582,9 +688,9 @@ impl Checker {
             if shortcut {
                 return;
             }
-            self.distinct_writes(cmd, state, range, |w, wv, bytes| {
+            self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found(mk(HazardKind::ReadAfterWrite, &w, wv, bytes, needs));
+                    found(mk(HazardKind::ReadAfterWrite, &w, wv, bytes, needs, pieces));
                 }
             });
             return;
@@ -598,15 +704,15 @@ impl Checker {
             for r in state.reads.get(&self.spills) {
                 let rv = self.nodes.peek(r.node);
                 if !transition_ordered(rv, b, self.sem) {
-                    found(mk(HazardKind::WriteAfterRead, r, rv, range, (true, false)));
+                    found(mk(HazardKind::WriteAfterRead, r, rv, range, (true, false), None));
                 }
             }
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
                 return;
             }
-            self.distinct_writes(cmd, state, range, |w, wv, bytes| {
+            self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
                 if !transition_ordered(wv, b, self.sem) {
-                    let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, bytes, (true, false));
+                    let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, bytes, (true, false), pieces);
                     h.needs_visibility = false;
                     found(h);
                 }
@@ -626,6 +732,7 @@ impl Checker {
                     rv,
                     range,
                     (!cur_host, cur_host),
+                    None,
                 ));
             }
         }
@@ -634,7 +741,7 @@ impl Checker {
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
             return;
         }
-        self.distinct_writes(cmd, state, range, |w, wv, bytes| {
+        self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
             // D6: the 1.3.239 layer drops a write-after-write between two
             // storage writes of bound descriptors.
             let suppressed = self.sem.suppress_dispatch_waw
@@ -642,7 +749,7 @@ impl Checker {
                 && a.sa == StageAccess::ComputeShaderStorageWrite;
             if !suppressed {
                 if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found(mk(HazardKind::WriteAfterWrite, &w, wv, bytes, needs));
+                    found(mk(HazardKind::WriteAfterWrite, &w, wv, bytes, needs, pieces));
                 }
             }
         });
@@ -1219,7 +1326,9 @@ fn push_merged(out: &mut Vec<RawHazard>, h: RawHazard) {
             && last.mem == h.mem
             && last.needs_wait == h.needs_wait
             && last.prior_in_flight == h.prior_in_flight
-            && last.range.end == h.range.start;
+            && last.range.end == h.range.start
+            && last.pieces.is_none()
+            && h.pieces.is_none();
         if same {
             last.range.end = h.range.end;
             return;

@@ -6,7 +6,7 @@
 //! functions and a checker with merging switched off.
 
 use crate::hazard::check_with_checker;
-use crate::sync::checker::Checker;
+use crate::sync::checker::{Checker, PieceHazards};
 use crate::vk::scope::{access_scope, exec_scope, validate, Side};
 use crate::*;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
@@ -248,6 +248,23 @@ fn bytes(p: &Program, merging: bool, shift: Option<usize>) -> BTreeSet<(usize, u
         .collect()
 }
 
+/// A report (`check_report`: a run of pieces named once per access,
+/// `PieceHazards::Summary`) groups exactly the pairs `check_with` finds.
+#[test]
+fn a_report_groups_the_pairs() {
+    fn prop(p: Prog) -> bool {
+        match (
+            crate::check_report(&p.0, Semantics::SPEC),
+            crate::check_with(&p.0, Semantics::SPEC),
+        ) {
+            (Ok(report), Ok(pairs)) => report == group_hazards(pairs),
+            (Err(a), Err(b)) => a == b,
+            _ => false,
+        }
+    }
+    QuickCheck::new().tests(1000).quickcheck(prop as fn(Prog) -> bool);
+}
+
 #[test]
 fn merging_never_changes_a_verdict() {
     fn prop(p: Prog) -> bool {
@@ -351,7 +368,32 @@ fn runs_report_what_separate_entries_report() {
             "submitted between, not waited for",
             pieces(8, &|i| i, "submit\ncopy a[0..128] -> b[0..128]\nsubmit\n"),
         ),
+        // One command writes two pieces of one run: counted once.
+        (
+            "a dispatch's two pieces in one run",
+            "buffer a 64\nbuffer b 64\ndispatch k write a[0..16] write a[32..48]\ndispatch k write a[16..32]\ndispatch k write a[48..64]\ncopy a[0..64] -> b[0..64]\ncopy a[8..40] -> b[8..40]\n".to_string(),
+        ),
+        // ... and a piece outside the run, in the same read's group, beside
+        // a fill's bytes: the run is named piece by piece there.
+        (
+            "a run's command also outside it",
+            "buffer a 128\nbuffer b 128\ndispatch k write a[0..16] write a[64..80]\ndispatch k write a[16..32]\nfill a[32..64] 1\ncopy a[0..80] -> b[0..80]\ncopy a[0..32] -> b[0..32]\n".to_string(),
+        ),
+        // Two runs in one read, apart: one group of the pieces of both.
+        (
+            "two runs in one read",
+            pieces(8, &|i| i, "fill a[48..64] 2\ncopy a[0..128] -> b[0..128]\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..32]\ncopy a[0..128] -> b[0..128]\n"),
+        ),
+        // Writes after the pieces (write-after-write), a run's summary
+        // alone in its group.
+        (
+            "a write over a run",
+            pieces(8, &|i| i, "fill a[0..128] 2\nfill a[0..128] 3\n"),
+        ),
     ];
+    // Per case: the hazards left summarized, and whether a summary was
+    // named piece by piece (`Checker::settle_pieces`).
+    let mut shapes: Vec<(&str, usize, bool)> = Vec::new();
     for (name, text) in &cases {
         let p = crate::trace::parse(text).expect("a valid trace").program;
         let layout = resolve(&p).expect("well formed");
@@ -363,6 +405,173 @@ fn runs_report_what_separate_entries_report() {
         let (on, off) = (run(true), run(false));
         assert!(!off.is_empty(), "{name}: no hazards to compare");
         assert_eq!(bytes(&p, true, None), bytes(&p, false, None), "{name}");
+        // A report names a run once per access, with a summary
+        // (`PieceHazards::Summary`): the same groups as every pair's.
+        let mut summarizing = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
+        summarizing.set_pieces(PieceHazards::Summary);
+        let (mut summaries, mut expanded) = (0, false);
+        for i in crate::ir::execution::order(&p) {
+            let mut found = Vec::new();
+            crate::hazard::step(&mut summarizing, &layout, i, &p.commands[i], &mut found);
+            let before = found.iter().filter(|h| h.pieces.is_some()).count();
+            summarizing.settle_pieces(&mut found, None);
+            let after = found.iter().filter(|h| h.pieces.is_some()).count();
+            summaries += after;
+            expanded |= after < before;
+        }
+        shapes.push((*name, summaries, expanded));
+        let report = crate::check_report(&p, Semantics::SPEC).expect("one queue");
+        assert_eq!(report, group_hazards(off.clone()), "{name}: report");
         assert_eq!(group_hazards(on), group_hazards(off), "{name}");
+        // A layer emulation names a run's first piece only
+        // (`PieceHazards::First`): what it predicts is unchanged.
+        for version in crate::layer::Layer::ALL {
+            let emulation = version.emulation();
+            let first = crate::layer::emulate::predict_with(&p, &emulation, PieceHazards::First);
+            let each = crate::layer::emulate::predict_with(&p, &emulation, PieceHazards::Each);
+            assert_eq!(first, each, "{name}: {version:?}");
+        }
     }
+    // The cases reach each path: a summary alone in its group, and one
+    // named piece by piece beside another hazard of its group.
+    let of = |name: &str| shapes.iter().find(|s| s.0 == name).map(|s| (s.1, s.2));
+    assert_eq!(
+        of("left to right, then whole reads"),
+        Some((2, false)),
+        "{shapes:?}"
+    );
+    assert_eq!(
+        of("a dispatch's two pieces in one run"),
+        Some((2, false)),
+        "{shapes:?}"
+    );
+    assert_eq!(
+        of("a run's command also outside it"),
+        Some((1, true)),
+        "{shapes:?}"
+    );
+}
+
+/// A program over one buffer written in pieces (fills and dispatches of
+/// 16-byte cells, mostly in address order, so that runs form), read by
+/// whole and partial copies, with barriers over parts, submits and waits:
+/// runs of pieces split, joined, read in part and beside other writes.
+#[derive(Clone, Debug)]
+struct PieceProg(String);
+
+impl Arbitrary for PieceProg {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let mut t = String::from("buffer a 256\nbuffer b 256\n");
+        let cells = |g: &mut Gen| {
+            let lo = u64::arbitrary(g) % 16;
+            let hi = lo + 1 + u64::arbitrary(g) % (16 - lo);
+            (16 * lo, 16 * hi)
+        };
+        let mut next = 0u64;
+        for _ in 0..(4 + usize::arbitrary(g) % 28) {
+            match u8::arbitrary(g) % 10 {
+                0..=2 => {
+                    let (lo, hi) = (16 * next, 16 * (next + 1));
+                    t += &format!("fill a[{lo}..{hi}] {}\n", u8::arbitrary(g) % 2);
+                    next = (next + 1) % 16;
+                }
+                3 => {
+                    let (x, y) = (u64::arbitrary(g) % 16, u64::arbitrary(g) % 16);
+                    if x != y {
+                        t += &format!(
+                            "dispatch k write a[{}..{}] write a[{}..{}]\n",
+                            16 * x,
+                            16 * x + 16,
+                            16 * y,
+                            16 * y + 16
+                        );
+                    } else {
+                        t += &format!("dispatch k write a[{}..{}]\n", 16 * x, 16 * x + 16);
+                    }
+                }
+                4 | 5 => {
+                    let (lo, hi) = if bool::arbitrary(g) { (0, 256) } else { cells(g) };
+                    t += &format!("copy a[{lo}..{hi}] -> b[{lo}..{hi}]\n");
+                }
+                6 => {
+                    let (lo, hi) = cells(g);
+                    let src = [
+                        "CLEAR:TRANSFER_WRITE",
+                        "COMPUTE_SHADER:SHADER_STORAGE_WRITE",
+                        "COPY:TRANSFER_READ",
+                    ];
+                    let dst = [
+                        "COPY:TRANSFER_READ",
+                        "CLEAR:TRANSFER_WRITE",
+                        "COMPUTE_SHADER:NONE",
+                    ];
+                    let (s, d) = (usize::arbitrary(g) % 3, usize::arbitrary(g) % 3);
+                    t += &format!("barrier {} -> {} a[{lo}..{hi}]\n", src[s], dst[d]);
+                }
+                7 => t += "submit\n",
+                8 => t += "submit\nwait\n",
+                _ => {
+                    let (lo, hi) = cells(g);
+                    t += &format!("fill a[{lo}..{hi}] 2\n");
+                }
+            }
+        }
+        PieceProg(t)
+    }
+}
+
+/// On programs written in pieces, a report groups exactly the pairs, and
+/// each layer emulation predicts the same naming a run's first piece as
+/// naming every piece.
+#[test]
+fn reports_and_predictions_of_runs_are_the_pairs() {
+    fn prop(p: PieceProg) -> bool {
+        let p = crate::trace::parse(&p.0).expect("a valid trace").program;
+        for sem in [
+            Semantics::SPEC,
+            Semantics::for_reading(crate::Reading::VisibleToWrites),
+        ] {
+            let report = crate::check_report(&p, sem).expect("one queue");
+            if report != group_hazards(crate::check_with(&p, sem).expect("one queue")) {
+                return false;
+            }
+        }
+        crate::layer::Layer::ALL.iter().all(|v| {
+            let e = v.emulation();
+            crate::layer::emulate::predict_with(&p, &e, PieceHazards::First)
+                == crate::layer::emulate::predict_with(&p, &e, PieceHazards::Each)
+        })
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(prop as fn(PieceProg) -> bool);
+}
+
+#[test]
+fn generated_piece_programs_reach_both_paths() {
+    // Guards the law above against a generator that stopped making runs:
+    // a summary left alone in its group, and one named piece by piece.
+    let mut g = Gen::new(20);
+    let (mut alone, mut expanded) = (0, 0);
+    for _ in 0..500 {
+        let p = crate::trace::parse(&PieceProg::arbitrary(&mut g).0)
+            .expect("a valid trace")
+            .program;
+        let layout = resolve(&p).expect("well formed");
+        let mut c = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
+        c.set_pieces(PieceHazards::Summary);
+        let (mut left, mut split) = (0, false);
+        for i in crate::ir::execution::order(&p) {
+            let mut found = Vec::new();
+            crate::hazard::step(&mut c, &layout, i, &p.commands[i], &mut found);
+            let before = found.iter().filter(|h| h.pieces.is_some()).count();
+            c.settle_pieces(&mut found, None);
+            let after = found.iter().filter(|h| h.pieces.is_some()).count();
+            left += after;
+            split |= after < before;
+        }
+        alone += usize::from(left > 0);
+        expanded += usize::from(split);
+    }
+    assert!(alone > 100 && expanded > 100, "{alone} and {expanded} of 500");
 }

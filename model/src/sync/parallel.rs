@@ -32,11 +32,15 @@ use rayon::prelude::*;
 /// The hazards each command of `program` has, in walk order, each
 /// command's in the order one checker finds them, found by `shards`
 /// checkers in parallel (at most one per memory object).
+/// `summaries`: runs of pieces as one hazard each where that keeps the
+/// report groups (`PieceHazards::Summary`), for a report; otherwise
+/// every pair.
 pub(crate) fn detect_sharded(
     program: &Program,
     layout: &Layout,
     sem: Semantics,
     shards: usize,
+    summaries: bool,
 ) -> Vec<(usize, Vec<Hazard>)> {
     let order: Vec<usize> = crate::ir::execution::order(program);
     let memories = layout.memory_sizes.len();
@@ -48,6 +52,9 @@ pub(crate) fn detect_sharded(
         .map(|shard| {
             let keep = |m: MemId| m.0 as usize % shards == shard;
             let mut checker = Checker::with_semantics(memories, sem);
+            if summaries {
+                checker.set_pieces(crate::sync::checker::PieceHazards::Summary);
+            }
             let mut out = Vec::new();
             let (mut hazards, mut tags) = (Vec::new(), Vec::new());
             for (pos, &i) in order.iter().enumerate() {
@@ -62,6 +69,8 @@ pub(crate) fn detect_sharded(
                         tags: &mut tags,
                     }),
                 );
+                // A report group is of one memory, so of one shard.
+                checker.settle_pieces(&mut hazards, Some(&mut tags));
                 for (h, t) in hazards.drain(..).zip(tags.drain(..)) {
                     out.push((pos as u32, t, h));
                 }

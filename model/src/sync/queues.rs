@@ -1344,6 +1344,7 @@ impl State<'_> {
             needs_wait: host,
             needs_visibility: kind.needs_visibility(self.reading_vis),
             prior_in_flight: false,
+            pieces: None,
         };
         let h = lift(&raw, a);
         // Extend the previous hazard when it continues this one, on the

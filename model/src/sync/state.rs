@@ -11,6 +11,7 @@
 use super::intern::Nodes;
 use crate::ir::program::ByteRange;
 use crate::vk::scope::{Stage, StageSet};
+use std::collections::BTreeSet;
 
 /// How many write records an entry holds inline; more go to a spill list.
 pub(crate) const INLINE_WRITES: usize = 2;
@@ -174,7 +175,88 @@ const RUN: u32 = 1 << 31;
 /// A run only grows at its end ([`join_runs`]), so joining costs O(1);
 /// runs no entry names any more are garbage until the checker is
 /// dropped, as [`Spills`] are.
-pub(crate) type Runs = Vec<Vec<Piece>>;
+pub(crate) type Runs = Vec<Run>;
+
+/// A run: its pieces in address order, and the distinct commands that
+/// wrote them, so that an access over the whole run is summarized in
+/// O(log n) ([`summarize`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Run {
+    pub(crate) pieces: Vec<Piece>,
+    cmds: BTreeSet<u32>,
+}
+
+impl Run {
+    fn push(&mut self, p: Piece) {
+        self.cmds.insert(p.cmd);
+        self.pieces.push(p);
+    }
+}
+
+/// The pieces of one run an access touches, as the report needs them: a
+/// checker that summarizes ([`crate::sync::checker::PieceHazards::Summary`])
+/// names one hazard per run and access, its earlier command the nearest
+/// piece's, with this summary of the others, instead of one hazard per
+/// piece (issue 27's `pieces`: a copy of a buffer written in `n` pieces
+/// would otherwise cost `n` per copy in the report). What the grouping
+/// needs of the pairs the pieces stand for is here; a group that also
+/// holds other hazards gets the pieces one by one instead
+/// ([`crate::sync::checker::Checker::settle_pieces`]), so that commands two
+/// of its hazards share are counted once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct RunSummary {
+    /// The run, and its pieces `lo..hi` the access touches.
+    pub(crate) run: u32,
+    pub(crate) lo: u32,
+    pub(crate) hi: u32,
+    /// How many distinct commands wrote those pieces.
+    pub(crate) distinct: u32,
+    /// The latest three of them, latest first (`u32::MAX`: none).
+    pub(crate) named: [u32; 3],
+    /// The earliest of them.
+    pub(crate) earliest: u32,
+}
+
+/// The summary of `rec`'s run over `range` (inside the range of an entry
+/// holding `rec`) and the hull of the bytes its pieces there cover, when
+/// `rec` names a run of which at least two pieces lie in `range`.
+pub(crate) fn summarize(rec: Rec, runs: &Runs, range: ByteRange) -> Option<(RunSummary, ByteRange)> {
+    let i = rec.run()?;
+    let run = &runs[i];
+    let lo = run.pieces.partition_point(|p| p.end <= range.start);
+    let hi = lo + run.pieces[lo..].partition_point(|p| p.start < range.end);
+    if hi - lo < 2 {
+        return None;
+    }
+    let mut named = [u32::MAX; 3];
+    let (distinct, earliest) = if lo == 0 && hi == run.pieces.len() {
+        for (n, c) in named.iter_mut().zip(run.cmds.iter().rev()) {
+            *n = *c;
+        }
+        (run.cmds.len(), *run.cmds.first()?)
+    } else {
+        let mut cmds: Vec<u32> = run.pieces[lo..hi].iter().map(|p| p.cmd).collect();
+        cmds.sort_unstable();
+        cmds.dedup();
+        for (n, c) in named.iter_mut().zip(cmds.iter().rev()) {
+            *n = *c;
+        }
+        (cmds.len(), cmds[0])
+    };
+    let hull = ByteRange::new(
+        run.pieces[lo].start.max(range.start),
+        run.pieces[hi - 1].end.min(range.end),
+    );
+    let summary = RunSummary {
+        run: i as u32,
+        lo: lo as u32,
+        hi: hi as u32,
+        distinct: distinct as u32,
+        named,
+        earliest,
+    };
+    Some((summary, hull))
+}
 
 /// One piece of a run: its bytes and the command that wrote them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,21 +277,37 @@ impl Rec {
 /// `range` (inside the range of an entry holding `rec`), in address
 /// order: `rec` itself over all of `range` when it names no run.
 pub(crate) fn for_each_piece(rec: Rec, runs: &Runs, range: ByteRange, mut f: impl FnMut(Rec, ByteRange)) {
+    for_each_piece_while(rec, runs, range, |r, bytes| {
+        f(r, bytes);
+        true
+    });
+}
+
+/// [`for_each_piece`] while `f` returns `true`.
+pub(crate) fn for_each_piece_while(
+    rec: Rec,
+    runs: &Runs,
+    range: ByteRange,
+    mut f: impl FnMut(Rec, ByteRange) -> bool,
+) {
     let Some(i) = rec.run() else {
         f(rec, range);
         return;
     };
-    let pieces = &runs[i];
+    let pieces = &runs[i].pieces;
     let first = pieces.partition_point(|p| p.end <= range.start);
     for p in pieces[first..].iter().take_while(|p| p.start < range.end) {
         let bytes = ByteRange::new(p.start.max(range.start), p.end.min(range.end));
-        f(
+        let more = f(
             Rec {
                 cmd: p.cmd,
                 node: rec.node,
             },
             bytes,
         );
+        if !more {
+            return;
+        }
     }
 }
 
@@ -237,7 +335,7 @@ pub(crate) fn join_runs(
     };
     let i = match wa.run() {
         Some(i) => {
-            let last = runs[i].last_mut()?;
+            let last = runs[i].pieces.last_mut()?;
             if last.end != br.start {
                 return None;
             }
@@ -254,7 +352,10 @@ pub(crate) fn join_runs(
                 end: ar.end,
                 cmd: wa.cmd,
             };
-            runs.push(vec![first, next]);
+            let mut run = Run::default();
+            run.push(first);
+            run.push(next);
+            runs.push(run);
             runs.len() - 1
         }
     };
