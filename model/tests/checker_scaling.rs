@@ -131,6 +131,20 @@ fn distinct(chunks: usize) -> String {
     t
 }
 
+/// `n` fills of distinct 64-byte pieces of one buffer, then `n` copies of
+/// all of it, unordered: every copy races every fill (`n²` pairs, issue
+/// 27's `pieces`), which a report names once per copy.
+fn racing_pieces(n: usize) -> String {
+    let mut t = format!("buffer a {}\nbuffer b {}\n", 64 * n, 64 * n);
+    for i in 0..n {
+        let _ = writeln!(t, "fill a[{}..{}] 1", 64 * i, 64 * i + 64);
+    }
+    for _ in 0..n {
+        let _ = writeln!(t, "copy a[0..{}] -> b[0..{}]", 64 * n, 64 * n);
+    }
+    t
+}
+
 /// The fastest of `runs` runs of `f` (so one slow run on a busy machine
 /// does not decide, for the small size above all, whose runs are short).
 fn fastest(runs: usize, mut f: impl FnMut()) -> Duration {
@@ -141,6 +155,34 @@ fn fastest(runs: usize, mut f: impl FnMut()) -> Duration {
         best = best.min(start.elapsed());
     }
     best
+}
+
+#[test]
+fn a_report_of_racing_pieces_scales_linearly() {
+    // The report (`check_report`, what `vksync check` prints) and the
+    // layer prediction of `n²` racing pairs: a run of pieces is one hazard
+    // per read (was: one per pair, 29 s for 10,000 lines in release).
+    let layer = vksync::layer::Layer::for_version(1, 3, 239).emulation();
+    let mut times = Vec::new();
+    for n in [500, 5_000] {
+        let program = vksync::trace::parse(&racing_pieces(n)).expect("a valid trace").program;
+        let report = fastest(3, || {
+            let groups = vksync::check_report(&program, vksync::Semantics::default()).expect("one queue");
+            // One read-after-write per copy, one write-after-write per
+            // copy but the first, each read naming every fill.
+            assert_eq!(groups.len(), 2 * n - 1, "at {n}");
+            assert_eq!(1 + groups[0].also.len() + groups[0].more, n, "at {n}");
+        });
+        let predict = fastest(3, || {
+            vksync::layer::predict(&program, &layer).expect("one queue");
+        });
+        times.push((report, predict));
+    }
+    let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-6);
+    let (report, predict) = (ratio(times[0].0, times[1].0), ratio(times[0].1, times[1].1));
+    let said = format!("report {:?} -> {:?} ({report:.1}x), predict {:?} -> {:?} ({predict:.1}x)", times[0].0, times[1].0, times[0].1, times[1].1);
+    eprintln!("{said}");
+    assert!(report < f64::from(BOUND) && predict < f64::from(BOUND), "{said}");
 }
 
 #[test]

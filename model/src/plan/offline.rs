@@ -138,6 +138,8 @@ pub(crate) fn offline(
         completes[i] = next_is_wait;
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // Its hazards are dropped (the requirements come from `take`).
+    checker.set_pieces(crate::sync::checker::PieceHazards::First);
     // Invariant: hazards are between accesses, which all come from the
     // input (only submits and waits were inserted).
     let to_input = |i: usize| origin[i].expect("accesses come from the input");

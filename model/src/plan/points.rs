@@ -94,6 +94,9 @@ pub(crate) fn with_waits(
 ) -> (Program, Vec<Option<usize>>, bool) {
     let mut eager_fired = false;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // Only whether a host access needs a wait or a barrier is asked, and
+    // every piece of a run answers alike.
+    checker.set_pieces(crate::sync::checker::PieceHazards::First);
     let mut commands = Vec::with_capacity(input.commands.len());
     let mut origin = Vec::with_capacity(input.commands.len());
     let mut queue = Queue::default();
@@ -254,7 +257,10 @@ pub(crate) fn requirement_intervals(
     horizon: Option<&[Option<usize>]>,
 ) -> Vec<(u32, u32)> {
     let deadlines = Deadlines::of(input, horizon);
-    let checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
+    // A run's pieces share the later access's deadline: the nearest
+    // piece's interval lies inside every other piece's.
+    checker.set_pieces(crate::sync::checker::PieceHazards::Nearest);
     // Twelve bytes an interval (a long program has millions).
     let mut intervals: Vec<(u32, u32, bool)> = walk(
         input,

@@ -252,9 +252,16 @@ pub(crate) enum PieceHazards {
     /// `pieces`). Its caller passes each command's hazards through
     /// [`Checker::settle_pieces`] before grouping them.
     Summary,
+    /// One hazard per run, naming the nearest piece's command over the
+    /// hull of the pieces' bytes, without a summary: what counting a
+    /// planner's fewest points asks (`crate::plan::points`), since a point
+    /// after the nearest piece and before the access is after every piece.
+    Nearest,
     /// The hazard of the first piece in address order only: what a layer
     /// emulation that reports the first hazard of each range asks (K3,
-    /// `crate::layer::emulate`), which drops the others anyway.
+    /// `crate::layer::emulate`), which drops the others anyway, and a
+    /// walk that only asks whether there is a hazard and what its fix needs
+    /// (every piece has the run's value) or drops the hazards.
     First,
 }
 
@@ -454,13 +461,14 @@ impl Checker {
     ) {
         let mut each = |w: Rec, v: SyncVal| match self.pieces {
             PieceHazards::Each => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
-            PieceHazards::Summary => match summarize(w, &self.runs, range) {
+            PieceHazards::Summary | PieceHazards::Nearest => match summarize(w, &self.runs, range) {
                 Some((s, hull)) => {
                     let nearest = Rec {
                         cmd: s.named[0],
                         node: w.node,
                     };
-                    f(nearest, v, hull, Some(s));
+                    let summary = (self.pieces == PieceHazards::Summary).then_some(s);
+                    f(nearest, v, hull, summary);
                 }
                 None => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
             },
