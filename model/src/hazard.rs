@@ -1486,7 +1486,8 @@ fn apply_pre_barriers_where(
         let scopes: Vec<PreScopes> = rc
             .pre_scopes()
             .iter()
-            .map(|s| PreScopes::of(*s, boundary as u32))
+            .zip(rc.pre_sets())
+            .map(|(s, sets)| PreScopes::of(*s, boundary as u32).with_sets(sets))
             .collect();
         let dep = Dependency {
             barriers: rc.pre_barriers().to_vec(),

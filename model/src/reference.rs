@@ -1640,7 +1640,7 @@ fn raster(store: &mut Store, target: &RectTarget, draw: &Draw, rects: Option<Vec
 /// value for color and depth alike; `DONT_CARE` leaves the render area
 /// undefined; `LOAD` keeps it), its draws rasterize ([`raster`]), and its
 /// end applies the store operations (`STORE` keeps, `DONT_CARE`
-/// undefines; `NONE` keeps what no draw wrote). Anything else leaves what
+/// undefines; `NONE` keeps an attachment nothing of the instance wrote). Anything else leaves what
 /// it writes undefined, as it says in its accesses.
 fn render_step(
     program: &Program,
@@ -1679,7 +1679,13 @@ fn render_step(
             *open = Some(Open {
                 target,
                 stores: attachments.iter().map(|a| a.store).collect(),
-                written: vec![false; attachments.len()],
+                // A load operation that writes writes values during the
+                // instance: a `NONE` store then undefines as `DONT_CARE`
+                // (`crate::ir::render::Kind::store`).
+                written: attachments
+                    .iter()
+                    .map(|a| matches!(a.load, LoadOp::Clear | LoadOp::DontCare))
+                    .collect(),
             });
         }
         RenderOp::Draw(draw) => {

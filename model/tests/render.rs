@@ -128,6 +128,12 @@ fn two_resolves(between: &str) -> String {
     )
 }
 
+/// `VkAttachmentStoreOp`'s `NONE`.
+const STORE_NONE_WRITTEN: &str = "VK_ATTACHMENT_STORE_OP_NONE: the contents \"are not accessed by the store \
+     operation as long as no values are written to the attachment during the render pass. If values are \
+     written during the render pass, this behaves identically to VK_ATTACHMENT_STORE_OP_DONT_CARE and with \
+     matching access semantics\" (a draw's write, a load operation that writes, a clear, a resolve)";
+
 /// (name, the spec sentence, body after the head, expected hazards).
 type Case = (&'static str, &'static str, String, &'static [&'static str]);
 
@@ -308,18 +314,51 @@ fn cases() -> Vec<Case> {
         ),
         (
             "two instances drawing one image, no barrier: NONE/NONE then NONE/NONE",
-            INSTANCE_ONLY,
+            STORE_NONE_WRITTEN,
             two_instances("NONE NONE", "NONE NONE", ""),
-            &["L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+            &[
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+            ],
         ),
         (
             "two instances drawing one image, no barrier: CLEAR/NONE then NONE/STORE",
-            INSTANCE_ONLY,
+            STORE_NONE_WRITTEN,
             two_instances("CLEAR NONE", "NONE STORE", ""),
             &[
-                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
-                "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
             ],
+        ),
+        (
+            "a NONE store after a draw wrote is a write, as DONT_CARE's (review15's missed race)",
+            STORE_NONE_WRITTEN,
+            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
+             begin-rendering color lone COLOR:0:0 GENERAL LOAD NONE\ndraw vertexCount=3\nend-rendering\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &["L13 READ_AFTER_WRITE lone[COLOR:0:0] after L11"],
+        ),
+        (
+            "a NONE store after a load operation that writes is a write too",
+            STORE_NONE_WRITTEN,
+            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
+             begin-rendering color lone COLOR:0:0 GENERAL CLEAR NONE\ndraw vertexCount=3 no-color-write\nend-rendering\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &["L13 READ_AFTER_WRITE lone[COLOR:0:0] after L11"],
+        ),
+        (
+            "a NONE store of an attachment nothing wrote makes no access: clean",
+            STORE_NONE_WRITTEN,
+            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
+             begin-rendering color lone COLOR:0:0 GENERAL LOAD NONE\ndraw vertexCount=3 no-color-write\nend-rendering\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &[],
         ),
         (
             "two instances, the barrier between them: clean",
@@ -340,13 +379,18 @@ fn cases() -> Vec<Case> {
             "Execution dependency chains: a barrier whose first scope meets the first instance's implicit \
              dependencies' second scope, and whose second scope meets the next instance's first, chains them \
              (the model reads the implicit guarantees as memory dependencies: the first draw's write is made \
-             available by the first instance's, visible by the second's)",
+             available by the first instance's, visible by the second's); the first instance's NONE store \
+             after its draw wrote is a write no dependency makes available (VkAttachmentStoreOp), so only it \
+             races",
             two_instances(
                 "CLEAR NONE",
                 "NONE STORE",
                 "barrier COLOR_ATTACHMENT_OUTPUT:NONE -> VERTEX_ATTRIBUTE_INPUT:NONE\n",
             ),
-            &[],
+            &[
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+                "L14 WRITE_AFTER_WRITE col[COLOR:0:0] after L10",
+            ],
         ),
         (
             "a resolve target written by two instances, no barrier",
@@ -695,17 +739,16 @@ fn rendering_plans() {
             "two instances on one image: the barrier before the second begin (offline)",
             no_barrier("NONE NONE", "NONE NONE"),
             Offline,
-            // An execution dependency suffices: the first instance's
-            // implicit dependency (at its end) made the first draw's write
-            // available, the barrier chains it into the second instance's,
-            // which makes it visible to the second draw (the model's reading
-            // of the implicit guarantees as memory dependencies).
+            // The first instance's NONE store after its draw wrote is a
+            // write (as DONT_CARE's) that nothing makes available: the
+            // barrier does, in an execution dependency into the second
+            // instance (its implicit dependency makes it visible there).
             Ok(vec![
                 "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",
-                "barrier COLOR_ATTACHMENT_OUTPUT:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE",
+                "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:NONE",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",

@@ -596,12 +596,96 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "a NONE store after a draw wrote the attachment is a write (review15's missed race)",
+            "VK_ATTACHMENT_STORE_OP_NONE: \"If values are written during the render pass, this behaves \
+             identically to VK_ATTACHMENT_STORE_OP_DONT_CARE and with matching access semantics\": a \
+             COLOR_ATTACHMENT_WRITE at the end no dependency makes available, so the copy after an \
+             ALL_COMMANDS:NONE barrier reads it unsynchronized",
+            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\n\
+             render-pass rp1 attachment R8G8B8A8_UNORM NONE NONE GENERAL->GENERAL ; subpass color 0 GENERAL\n\
+             begin-render-pass rp1 lone COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &["L12 READ_AFTER_WRITE lone[COLOR:0:0] after L10"],
+        ),
+        (
+            "a NONE store of an attachment no command wrote makes no access: clean",
+            "VK_ATTACHMENT_STORE_OP_NONE: the contents \"are not accessed by the store operation as long as \
+             no values are written to the attachment during the render pass\"",
+            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\n\
+             render-pass rp1 attachment R8G8B8A8_UNORM NONE NONE GENERAL->GENERAL ; subpass color 0 GENERAL\n\
+             begin-render-pass rp1 lone COLOR:0:0\ndraw vertexCount=3 no-color-write\nend-render-pass\n\
+             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "a transition's first set: one dependency's stage and another's access do not make a write available (review15)",
+            "Automatic layout transitions into finalLayout \"happen-after the availability operations for all \
+             dependencies with that subpass as the srcSubpass\"; an availability operation covers the writes \
+             in its own dependency's first access scope: LATE_FRAGMENT_TESTS:NONE and \
+             EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE leave the store's LATE_FRAGMENT_TESTS write \
+             unavailable (the unioned masks held it)",
+            "image dz D32_SFLOAT 4x4\n\
+             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_READ_ONLY_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
+             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:NONE -> NONE:NONE ; \
+             dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
+             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
+                .to_string(),
+            &["L9 WRITE_AFTER_WRITE dz[DEPTH:0:0] after L9"],
+        ),
+        (
+            "a transition's first set: one dependency with the store's stage and access makes it available",
+            "the same with LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE in one dependency: clean",
+            "image dz D32_SFLOAT 4x4\n\
+             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_READ_ONLY_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
+             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE ; \
+             dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:NONE -> NONE:NONE\n\
+             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "a transition's second set: one dependency's stage and another's access do not make its write visible (review15)",
+            "Automatic layout transitions into the layout used in a subpass \"happen-before the visibility \
+             operations for all dependencies with that subpass as the dstSubpass\"; a visibility operation \
+             covers its own dependency's second access scope: EARLY_FRAGMENT_TESTS:NONE and \
+             LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ leave the load's EARLY_FRAGMENT_TESTS read \
+             unsynchronized with the transition (the unioned masks held it)",
+            "image dz D32_SFLOAT 4x4\n\
+             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
+             dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:NONE ; \
+             dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ ; \
+             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
+             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
+                .to_string(),
+            &["L8 READ_AFTER_WRITE dz[DEPTH:0:0] after L8"],
+        ),
+        (
+            "a transition's second set: one dependency with the load's stage and access makes its write visible",
+            "the same with EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ in one dependency: clean",
+            "image dz D32_SFLOAT 4x4\n\
+             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
+             dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:NONE ; \
+             dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ ; \
+             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
+             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
             "deferred shading without a dependency",
             "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
              (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \
-             subpass 0's color write before subpass 1's read",
+             subpass 0's color write before subpass 1's read, nor before the NONE store at the end of \
+             subpass 1, which writes since the attachment was written (VkAttachmentStoreOp)",
             deferred("NONE", ""),
-            &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
+            &[
+                "L10 READ_AFTER_WRITE col[COLOR:0:0] after L8",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L8",
+            ],
         ),
         (
             "deferred shading with a color-write to input-read dependency",
@@ -1280,6 +1364,11 @@ fn cases() -> Vec<Case> {
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L20",
                 "L30 READ_AFTER_WRITE c[COLOR:0:0] after L26",
+                // The last instance's NONE store after its draw wrote
+                // (line 29) is a write, as DONT_CARE's (VkAttachmentStoreOp).
+                "L30 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
+                "L30 WRITE_AFTER_WRITE c[COLOR:0:0] after L20",
+                "L30 WRITE_AFTER_WRITE c[COLOR:0:0] after L26",
             ],
         ),
     ]

@@ -561,6 +561,9 @@ pub struct RenderCommand {
     pub(crate) pre: Vec<super::program::Barrier>,
     /// The scopes of each of `pre`.
     pub(crate) pre_scopes: Vec<PassScope>,
+    /// For each of `pre` that is a layout transition, its first and second
+    /// sets of dependencies' masks (`crate::ir::renderpass::DependencySets`).
+    pub(crate) pre_sets: Vec<super::renderpass::DependencySets>,
     /// The subpass a render pass command starts, as a rendering instance.
     pub(crate) subpass: Option<Rendering>,
     /// For a `vkCmdBeginRenderPass`: every byte range of its framebuffer's
@@ -744,6 +747,32 @@ pub enum RenderError {
 /// The `vkCmdBeginRendering` of the instance open just before command
 /// `index` (its index and op), if one is: the nearest begin with no end
 /// after it.
+/// Whether a command of the rendering or render pass instance begun at
+/// command `begin`, recorded before command `index`, or one of `own` (the
+/// accesses command `index` makes before its stores: its resolves), writes
+/// bytes of `regions` (an attachment's): a load operation that writes, a
+/// draw, a clear, a resolve into it. What decides whether its `NONE` store
+/// operation accesses it ([`Kind::store`]). A layout transition writes no
+/// values and is not an access of the command.
+pub(crate) fn written_in_instance(
+    program: &Program,
+    (begin, index): (usize, usize),
+    own: &[(Region, StageAccess)],
+    regions: &[Region],
+) -> bool {
+    let commands = &program.commands[begin.min(index)..index.min(program.commands.len())];
+    let earlier = commands.iter().flat_map(|c| match c {
+        Command::Render(rc) => rc.accesses(),
+        _ => &[],
+    });
+    earlier.chain(own).any(|(r, sa)| {
+        sa.is_write()
+            && regions
+                .iter()
+                .any(|x| x.object == r.object && x.range.start < r.range.end && r.range.start < x.range.end)
+    })
+}
+
 pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize, &Rendering)> {
     for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
         match c {
@@ -883,10 +912,15 @@ impl Kind {
     /// Store operations "for attachments with a depth/stencil format
     /// execute in the VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT pipeline
     /// stage", for color ones in `COLOR_ATTACHMENT_OUTPUT`; `STORE` and
-    /// `DONT_CARE` write, `NONE` does not access.
-    pub(crate) fn store(self, op: StoreOp) -> Option<StageAccess> {
+    /// `DONT_CARE` write. `NONE` does not access the attachment "as long as
+    /// no values are written to the attachment during the render pass. If
+    /// values are written during the render pass, this behaves identically
+    /// to VK_ATTACHMENT_STORE_OP_DONT_CARE and with matching access
+    /// semantics" (`VkAttachmentStoreOp`): `written` says whether a command
+    /// of the instance wrote it ([`written_in_instance`]).
+    pub(crate) fn store(self, op: StoreOp, written: bool) -> Option<StageAccess> {
         match (self, op) {
-            (_, StoreOp::None) => None,
+            (_, StoreOp::None) if !written => None,
             (Kind::Color, _) => Some(StageAccess::ColorAttachmentOutputColorWrite),
             (Kind::Depth, _) => Some(StageAccess::LateFragmentTestsDepthStencilWrite),
         }
@@ -1264,6 +1298,7 @@ impl RenderCommand {
         let mut implicit = Vec::new();
         let mut pre = Vec::new();
         let mut pre_scopes = Vec::new();
+        let mut pre_sets = Vec::new();
         let mut subpass = None;
         let mut pass_attachments = Vec::new();
         match &op {
@@ -1273,7 +1308,11 @@ impl RenderCommand {
             | RenderOp::EndPass
             | RenderOp::Clear(_) => {
                 let l = super::renderpass::lower(program, index, &op)?;
-                (pre, pre_scopes) = l.pre.into_iter().unzip();
+                for (b, scope, sources) in l.pre {
+                    pre.push(b);
+                    pre_scopes.push(scope);
+                    pre_sets.push(sources);
+                }
                 implicit = l.implicit;
                 accesses = l.accesses;
                 subpass = l.subpass;
@@ -1395,7 +1434,15 @@ impl RenderCommand {
                             ));
                         }
                     }
-                    if let Some(sa) = kind.store(a.store) {
+                    let own_regions: Vec<Region> = own
+                        .iter()
+                        .map(|&range| Region {
+                            object: a.image,
+                            range,
+                        })
+                        .collect();
+                    let written = written_in_instance(program, (b, index), &[], &own_regions);
+                    if let Some(sa) = kind.store(a.store, written) {
                         for bytes in &own {
                             accesses.push((
                                 Region {
@@ -1433,6 +1480,7 @@ impl RenderCommand {
             implicit,
             pre,
             pre_scopes,
+            pre_sets,
             subpass,
             pass_attachments,
         })
@@ -1466,6 +1514,13 @@ impl RenderCommand {
     /// The scopes of each of [`RenderCommand::pre_barriers`].
     pub(crate) fn pre_scopes(&self) -> &[PassScope] {
         &self.pre_scopes
+    }
+
+    /// The masks of each layout transition's first and second sets of
+    /// dependencies among [`RenderCommand::pre_barriers`] (empty for a
+    /// dependency): `crate::ir::renderpass::DependencySets`.
+    pub(crate) fn pre_sets(&self) -> &[super::renderpass::DependencySets] {
+        &self.pre_sets
     }
 }
 

@@ -1028,7 +1028,7 @@ fn open_pass_until(
 /// that starts a subpass, that subpass as a rendering instance.
 #[derive(Default)]
 pub(crate) struct Lowered {
-    pub pre: Vec<(Barrier, PassScope)>,
+    pub pre: Vec<(Barrier, PassScope, DependencySets)>,
     pub implicit: Vec<ImplicitDependency>,
     pub accesses: Vec<(Region, StageAccess)>,
     pub subpass: Option<Rendering>,
@@ -1097,12 +1097,18 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
 
 /// The load (`load`) or store operations of the attachments whose first
 /// (last) use is subpass `s`, per aspect.
+///
+/// `written`: for store operations, the instance's begin, the command
+/// storing, and that command's own accesses before its stores (its
+/// resolves): what may have written each attachment, for `NONE`
+/// ([`crate::ir::render::Kind::store`]).
 fn ops_at(
     program: &Program,
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
     s: usize,
     load: bool,
+    written: (usize, usize, &[(Region, StageAccess)]),
 ) -> Vec<(Region, StageAccess)> {
     let mut out = Vec::new();
     for a in 0..rp.attachments.len() as u32 {
@@ -1121,9 +1127,16 @@ fn ops_at(
             (Aspect::Stencil, sl, ss),
         ];
         for &(aspect, l, st) in aspects {
-            let sa = if load { kind.load(l) } else { kind.store(st) };
+            let bytes = aspect_bytes(program, image, range, aspect);
+            let sa = if load {
+                kind.load(l)
+            } else {
+                let regions: Vec<Region> = bytes.iter().map(|&range| Region { object: image, range }).collect();
+                let (begin, index, own) = written;
+                kind.store(st, crate::ir::render::written_in_instance(program, (begin, index), own, &regions))
+            };
             let Some(sa) = sa else { continue };
-            for r in aspect_bytes(program, image, range, aspect) {
+            for r in bytes {
                 out.push((
                     Region {
                         object: image,
@@ -1135,6 +1148,25 @@ fn ops_at(
         }
     }
     out
+}
+
+/// A layout transition's first and second sets of dependencies by their
+/// masks (both empty for a dependency, whose barrier's masks are its own):
+/// the transition happens after each of the first set's availability
+/// operations and before each of the second set's visibility operations,
+/// so a write is available to it when one of the first set has it in its
+/// first access scope, and its own write visible to an access one of the
+/// second set has in its second access scope; not when one's stage and
+/// another's access together name it, as the union of the masks (which
+/// its barrier carries for its execution dependency) would (review15's
+/// missed races). Each checker builds the access scopes from these with
+/// its own tables.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct DependencySets {
+    /// The first set's source masks.
+    pub(crate) first: Vec<(S, AccessFlags2)>,
+    /// The second set's destination masks.
+    pub(crate) second: Vec<(S, AccessFlags2)>,
 }
 
 /// The masks of a set of dependencies, unioned (a layout transition
@@ -1313,7 +1345,7 @@ fn boundary_barriers(
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
     b: usize,
-) -> Vec<(Barrier, PassScope)> {
+) -> Vec<(Barrier, PassScope, DependencySets)> {
     let all_attachments = pass_attachments(program, views);
     let declared =
         |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
@@ -1365,7 +1397,11 @@ fn boundary_barriers(
             precedes,
             then_dst: None,
         };
-        transitions.push((a, masks, scope));
+        let sources = DependencySets {
+            first: firsts.iter().map(|d| (d.src_stage_mask, d.src_access_mask)).collect(),
+            second: seconds.iter().map(|d| (d.dst_stage_mask, d.dst_access_mask)).collect(),
+        };
+        transitions.push((a, masks, scope, sources));
     }
     let mut out = Vec::new();
     for (i, d) in rp.dependencies.iter().enumerate() {
@@ -1376,8 +1412,8 @@ fn boundary_barriers(
         // second halves' stages.
         let then_dst = transitions
             .iter()
-            .filter(|(_, _, t)| i < 64 && t.follows & (1 << i) != 0)
-            .map(|(_, masks, _)| masks.dst_stage_mask)
+            .filter(|(_, _, t, _)| i < 64 && t.follows & (1 << i) != 0)
+            .map(|(_, masks, _, _)| masks.dst_stage_mask)
             .reduce(|m, d| m | d);
         let scope = PassScope {
             src: d.src,
@@ -1394,12 +1430,12 @@ fn boundary_barriers(
             d.dst_access_mask,
         );
         for b in framebuffer_local(whole, d.by_region, &all_attachments) {
-            out.push((b, scope));
+            out.push((b, scope, DependencySets::default()));
         }
     }
-    for (a, masks, scope) in transitions {
+    for (a, masks, scope, sources) in transitions {
         for r in view_regions(program, views[a as usize]) {
-            out.push((masks.on(r).with_transition(), scope));
+            out.push((masks.on(r).with_transition(), scope, sources.clone()));
         }
     }
     out
@@ -1695,14 +1731,14 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             check_views(program, rp, &b.views)?;
             Ok(Lowered {
                 pre: boundary_barriers(program, rp, &b.views, 0),
-                accesses: ops_at(program, rp, &b.views, 0, true),
+                accesses: ops_at(program, rp, &b.views, 0, true, (index, index, &[])),
                 subpass: Some(subpass_rendering(rp, &b.views, 0)),
                 attachments: pass_attachments(program, &b.views),
                 ..Lowered::default()
             })
         }
         RenderOp::EndSubpass { last } => {
-            let (_, b, s, ended) = open_pass(&program.commands, index).ok_or_else(|| {
+            let (begin, b, s, ended) = open_pass(&program.commands, index).ok_or_else(|| {
                 outside(if *last {
                     "VUID-vkCmdEndRenderPass-renderpass"
                 } else {
@@ -1745,7 +1781,10 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                     }
                 }
             }
-            accesses.extend(ops_at(program, rp, &b.views, s, false));
+            // The resolves above write before the store operations (a
+            // resolve into an attachment is a value written to it).
+            let stores = ops_at(program, rp, &b.views, s, false, (begin, index, &accesses));
+            accesses.extend(stores);
             Ok(Lowered {
                 implicit: implicit_of(program, &r),
                 accesses,
@@ -1777,7 +1816,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 }),
                 RenderOp::NextSubpass => Ok(Lowered {
                     pre: boundary_barriers(program, rp, &b.views, s + 1),
-                    accesses: ops_at(program, rp, &b.views, s + 1, true),
+                    accesses: ops_at(program, rp, &b.views, s + 1, true, (index, index, &[])),
                     subpass: Some(subpass_rendering(rp, &b.views, s + 1)),
                     ..Lowered::default()
                 }),

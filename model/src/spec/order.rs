@@ -614,6 +614,11 @@ impl Order {
                                 Command::Render(rc) if is_pre => rc.pre_scopes().get(bi).copied(),
                                 _ => None,
                             };
+                            let no_sets = crate::ir::renderpass::DependencySets::default();
+                            let sets = match c0 {
+                                Command::Render(rc) if is_pre => rc.pre_sets().get(bi).unwrap_or(&no_sets),
+                                _ => &no_sets,
+                            };
                             let (pre_first, pre_second, pre_before) = if is_pre {
                                 pre_scopes.get(bi).copied().unwrap_or_default()
                             } else {
@@ -633,16 +638,30 @@ impl Order {
                                 first_before: pre_before,
                                 first,
                                 second,
-                                first_access: scopes::access_scope(
-                                    b.src_stage_mask.bits(),
-                                    b.src_access_mask.bits(),
-                                    Side::First,
-                                ),
-                                second_access: scopes::access_scope(
-                                    b.dst_stage_mask.bits(),
-                                    b.dst_access_mask.bits(),
-                                    Side::Second,
-                                ),
+                                // A render pass's layout transition: a
+                                // write is available to it when one
+                                // dependency of its first set has it in
+                                // its first access scope, and its write
+                                // visible to what one of its second set
+                                // has in its second (not one's stage with
+                                // another's access, as the barrier's
+                                // unioned masks would say).
+                                first_access: set_scope(&sets.first, Side::First)
+                                    .unwrap_or_else(|| {
+                                        scopes::access_scope(
+                                            b.src_stage_mask.bits(),
+                                            b.src_access_mask.bits(),
+                                            Side::First,
+                                        )
+                                    }),
+                                second_access: set_scope(&sets.second, Side::Second)
+                                    .unwrap_or_else(|| {
+                                        scopes::access_scope(
+                                            b.dst_stage_mask.bits(),
+                                            b.dst_access_mask.bits(),
+                                            Side::Second,
+                                        )
+                                    }),
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
                                 second_pseudo: None,
@@ -1835,4 +1854,16 @@ mod tests {
             }
         }
     }
+}
+
+/// The access scope of a set of dependencies (`masks`: each one's stage
+/// and access masks on `side`), the union of each one's; `None` for no
+/// set (not a render pass's layout transition).
+fn set_scope(masks: &[(crate::vk::flags::PipelineStageFlags2, crate::vk::flags::AccessFlags2)], side: Side) -> Option<scopes::Pairs> {
+    (!masks.is_empty()).then(|| {
+        masks
+            .iter()
+            .flat_map(|(s, a)| scopes::access_scope(s.bits(), a.bits(), side))
+            .collect()
+    })
 }

@@ -85,9 +85,33 @@ pub(crate) struct PreScopes {
     pub pass_dep: Option<u32>,
     pub follows: u64,
     pub precedes: u64,
+    /// A render pass's layout transition: its first and second access
+    /// scopes, the unions of its first and second sets of dependencies' own
+    /// ([`PreScopes::with_sets`]), not the scopes of their unioned masks.
+    pub src_access: Option<StageAccessSet>,
+    pub dst_access: Option<StageAccessSet>,
 }
 
 impl PreScopes {
+    /// These scopes, for a layout transition whose sets of dependencies
+    /// have the masks `sets` (`crate::ir::renderpass::DependencySets`;
+    /// empty: not a transition, nothing changes): a write is available to
+    /// the transition when one dependency of its first set has it in its
+    /// first access scope, and the transition's write is visible to what
+    /// one of its second set has in its second access scope.
+    pub(crate) fn with_sets(mut self, sets: &crate::ir::renderpass::DependencySets) -> PreScopes {
+        let union = |masks: &[(PipelineStageFlags2, AccessFlags2)], side| {
+            (!masks.is_empty()).then(|| {
+                masks.iter().fold(StageAccessSet::EMPTY, |set, &(s, a)| {
+                    set.union(access_scope(s, a, side))
+                })
+            })
+        };
+        self.src_access = union(&sets.first, Side::Src);
+        self.dst_access = union(&sets.second, Side::Dst);
+        self
+    }
+
     /// The scopes of a pipeline barrier recorded inside the open subpass
     /// with slot `slot`: the subpass's commands before it, and those after
     /// it ([`FirstIn::Open`]; what it orders goes to the `local_` fields,
@@ -100,6 +124,8 @@ impl PreScopes {
             pass_dep: None,
             follows: 0,
             precedes: 0,
+            src_access: None,
+            dst_access: None,
         }
     }
 
@@ -132,6 +158,8 @@ impl PreScopes {
             pass_dep: scope.dependency,
             follows: scope.follows,
             precedes: scope.precedes,
+            src_access: None,
+            dst_access: None,
         }
     }
 }
@@ -406,14 +434,17 @@ impl ResolvedBarrier {
     /// [`ResolvedBarrier::of`] for a barrier a render pass command makes
     /// before its accesses, with the scopes `scopes` says.
     pub(crate) fn of_pass(b: &Barrier, layout: &Layout, scopes: PreScopes) -> ResolvedBarrier {
+        let of = ResolvedBarrier::of(b, layout);
         ResolvedBarrier {
+            src_access: scopes.src_access.unwrap_or(of.src_access),
+            dst_access: scopes.dst_access.unwrap_or(of.dst_access),
             first_in: scopes.first_in,
             second_begun: scopes.second_begun,
             then: scopes.then,
             pass_dep: scopes.pass_dep,
             follows: scopes.follows,
             precedes: scopes.precedes,
-            ..ResolvedBarrier::of(b, layout)
+            ..of
         }
     }
 
