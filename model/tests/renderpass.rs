@@ -676,6 +676,23 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "a recorded barrier's transition after a pass chains through EXTERNAL->0 into subpass 0 (review15)",
+            "Execution Dependencies: a chain exists \"if the intersection of Scope2nd in the first dependency \
+             and Scope1st in the second dependency is not an empty set\": EXTERNAL->0 orders the copy before \
+             subpass 0's fragment shading, which the barrier's FRAGMENT_SHADER first scope holds, so the \
+             copy's read is ordered before the barrier's transition (the fast checker looked at what the \
+             value's own chain held, not what the ended subpass's dependency ordered, for a transition only: \
+             a false WRITE_AFTER_READ); the pass's own transitions stay unordered with the copy",
+            "image cz R8G8B8A8_UNORM 4x4 initial TRANSFER_SRC_OPTIMAL\n\
+             render-pass rpc attachment R8G8B8A8_UNORM NONE NONE TRANSFER_SRC_OPTIMAL->TRANSFER_DST_OPTIMAL ; subpass ; \
+             subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY:NONE -> FRAGMENT_SHADER:NONE\n\
+             copy-image-to-buffer cz TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n\
+             begin-render-pass rpc cz COLOR:0:0\ndraw vertexCount=3 fs read sb[0..4]\nnext-subpass\nend-render-pass\n\
+             barrier FRAGMENT_SHADER:NONE -> NONE:NONE cz COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL\n"
+                .to_string(),
+            &["L11 WRITE_AFTER_READ cz[COLOR:0:0] after L8", "L12 WRITE_AFTER_READ cz[COLOR:0:0] after L8"],
+        ),
+        (
             "deferred shading without a dependency",
             "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
              (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \

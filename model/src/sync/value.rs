@@ -1267,11 +1267,14 @@ pub fn ordered_before_transition(prior: SyncVal, b: &ResolvedBarrier, own_scopes
         return true;
     }
     let direct = prior.directly_in(b);
-    let order = if b.first_in != FirstIn::All {
-        prior.chain_view(b).order
-    } else {
-        prior.order
-    };
+    // What the first scopes reach through a chain: for a recorded barrier
+    // (`FirstIn::All`) also what subpass dependencies of ended render pass
+    // instances ordered into their subpasses, whose commands its first
+    // scope holds by stage (review15: `EXTERNAL->0` into subpass 0's
+    // fragment shading, then `barrier FRAGMENT_SHADER:NONE -> ...` with a
+    // transition after the pass; as `barrier_effect` chains for its
+    // memory dependency).
+    let order = prior.chain_view(b).order;
     // An earlier `ALL_COMMANDS` second scope holds the transition: "all
     // operations performed by all commands supported on the queue".
     let after_all = !own_scopes_only && order.contains(Stage::ImageLayoutTransition);
