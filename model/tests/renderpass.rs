@@ -693,6 +693,38 @@ fn cases() -> Vec<Case> {
             &["L11 WRITE_AFTER_READ cz[COLOR:0:0] after L8", "L12 WRITE_AFTER_READ cz[COLOR:0:0] after L8"],
         ),
         (
+            "a by-region dependency's TOP_OF_PIPE second scope grants no access (review15)",
+            "VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT \"is equivalent to VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT with \
+             VkAccessFlags2 set to 0 when specified in the second synchronization scope\": \
+             -> TOP_OF_PIPE:MEMORY_READ makes the begin's transition visible to nothing, so the depth \
+             load reads it unsynchronized (the by-region split had named every stage and given them \
+             MEMORY_READ, a missed race in the definitional semantics)",
+            "image dz D32_SFLOAT 4x4\n\
+             render-pass rpt attachment D32_SFLOAT LOAD STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
+             dependency EXTERNAL->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ -> TOP_OF_PIPE:MEMORY_READ by-region\n\
+             begin-render-pass rpt dz DEPTH:0:0\nend-render-pass\n"
+                .to_string(),
+            &["L8 READ_AFTER_WRITE dz[DEPTH:0:0] after L8"],
+        ),
+        (
+            "a by-region dependency's BOTTOM_OF_PIPE first scope makes nothing available (review15)",
+            "BOTTOM_OF_PIPE in a first scope is ALL_COMMANDS with no access: BOTTOM_OF_PIPE|CLEAR:TRANSFER_WRITE \
+             orders the copy but makes only CLEAR's writes available, so the copy's write races the begin's \
+             transition, its load and its store (the definitional semantics said clean)",
+            "image cb R8G8B8A8_UNORM 4x4 initial TRANSFER_DST_OPTIMAL\n\
+             render-pass rpb attachment R8G8B8A8_UNORM LOAD STORE TRANSFER_DST_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 BOTTOM_OF_PIPE|CLEAR:TRANSFER_WRITE -> \
+             COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE by-region\n\
+             copy-buffer-to-image out -> cb TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n\
+             begin-render-pass rpb cb COLOR:0:0\nend-render-pass\n"
+                .to_string(),
+            &[
+                "L9 WRITE_AFTER_WRITE cb[COLOR:0:0] after L8",
+                "L9 READ_AFTER_WRITE cb[COLOR:0:0] after L8",
+                "L10 WRITE_AFTER_WRITE cb[COLOR:0:0] after L8",
+            ],
+        ),
+        (
             "deferred shading without a dependency",
             "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
              (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \

@@ -1239,9 +1239,35 @@ fn implicit_out_of(s: SubpassIndex) -> SubpassDependency {
 /// The one home of this lowering: subpass dependencies
 /// ([`boundary_barriers`]) and pipeline barriers inside a subpass
 /// ([`subpass_barrier_parts`]) both take it.
+///
+/// `TOP_OF_PIPE` in a second scope is "equivalent to
+/// VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT with VkAccessFlags2 set to 0"
+/// (`BOTTOM_OF_PIPE` in a first likewise): the split names stages, so such
+/// a barrier is first cut into its execution dependency (no access) and
+/// its memory dependency over the other stages it names; otherwise the
+/// parts would give the access masks to every stage (review15: a
+/// `-> TOP_OF_PIPE:MEMORY_READ by-region` dependency made a layout
+/// transition visible to a depth load in the definitional semantics).
 fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) -> Vec<Barrier> {
     if !by_region {
         return vec![whole];
+    }
+    let (top, bottom) = (S::TOP_OF_PIPE, S::BOTTOM_OF_PIPE);
+    let accesses = !whole.src_access_mask.is_empty() || !whole.dst_access_mask.is_empty();
+    if accesses && (whole.dst_stage_mask.intersects(top) || whole.src_stage_mask.intersects(bottom)) {
+        let exec = Barrier {
+            src_access_mask: AccessFlags2::NONE,
+            dst_access_mask: AccessFlags2::NONE,
+            ..whole
+        };
+        let memory = Barrier {
+            src_stage_mask: whole.src_stage_mask.difference(bottom),
+            dst_stage_mask: whole.dst_stage_mask.difference(top),
+            ..whole
+        };
+        let mut out = framebuffer_local(exec, by_region, attachments);
+        out.extend(framebuffer_local(memory, by_region, attachments));
+        return out;
     }
     let src = named_scope(whole.src_stage_mask, Side::Src).flags();
     let dst = named_scope(whole.dst_stage_mask, Side::Dst).flags();
