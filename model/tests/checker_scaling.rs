@@ -165,7 +165,9 @@ fn a_report_of_racing_pieces_scales_linearly() {
     let layer = vksync::layer::Layer::for_version(1, 3, 239).emulation();
     let mut times = Vec::new();
     for n in [500, 5_000] {
-        let program = vksync::trace::parse(&racing_pieces(n)).expect("a valid trace").program;
+        let program = vksync::trace::parse(&racing_pieces(n))
+            .expect("a valid trace")
+            .program;
         let report = fastest(3, || {
             let groups = vksync::check_report(&program, vksync::Semantics::default()).expect("one queue");
             // One read-after-write per copy, one write-after-write per
@@ -180,7 +182,10 @@ fn a_report_of_racing_pieces_scales_linearly() {
     }
     let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-6);
     let (report, predict) = (ratio(times[0].0, times[1].0), ratio(times[0].1, times[1].1));
-    let said = format!("report {:?} -> {:?} ({report:.1}x), predict {:?} -> {:?} ({predict:.1}x)", times[0].0, times[1].0, times[0].1, times[1].1);
+    let said = format!(
+        "report {:?} -> {:?} ({report:.1}x), predict {:?} -> {:?} ({predict:.1}x)",
+        times[0].0, times[1].0, times[0].1, times[1].1
+    );
     eprintln!("{said}");
     assert!(report < f64::from(BOUND) && predict < f64::from(BOUND), "{said}");
 }

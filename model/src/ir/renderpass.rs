@@ -1131,9 +1131,15 @@ fn ops_at(
             let sa = if load {
                 kind.load(l)
             } else {
-                let regions: Vec<Region> = bytes.iter().map(|&range| Region { object: image, range }).collect();
+                let regions: Vec<Region> = bytes
+                    .iter()
+                    .map(|&range| Region { object: image, range })
+                    .collect();
                 let (begin, index, own) = written;
-                kind.store(st, crate::ir::render::written_in_instance(program, (begin, index), own, &regions))
+                kind.store(
+                    st,
+                    crate::ir::render::written_in_instance(program, (begin, index), own, &regions),
+                )
             };
             let Some(sa) = sa else { continue };
             for r in bytes {
@@ -1424,8 +1430,14 @@ fn boundary_barriers(
             then_dst: None,
         };
         let sources = DependencySets {
-            first: firsts.iter().map(|d| (d.src_stage_mask, d.src_access_mask)).collect(),
-            second: seconds.iter().map(|d| (d.dst_stage_mask, d.dst_access_mask)).collect(),
+            first: firsts
+                .iter()
+                .map(|d| (d.src_stage_mask, d.src_access_mask))
+                .collect(),
+            second: seconds
+                .iter()
+                .map(|d| (d.dst_stage_mask, d.dst_access_mask))
+                .collect(),
         };
         transitions.push((a, masks, scope, sources));
     }

@@ -646,22 +646,20 @@ impl Order {
                                 // has in its second (not one's stage with
                                 // another's access, as the barrier's
                                 // unioned masks would say).
-                                first_access: set_scope(&sets.first, Side::First)
-                                    .unwrap_or_else(|| {
-                                        scopes::access_scope(
-                                            b.src_stage_mask.bits(),
-                                            b.src_access_mask.bits(),
-                                            Side::First,
-                                        )
-                                    }),
-                                second_access: set_scope(&sets.second, Side::Second)
-                                    .unwrap_or_else(|| {
-                                        scopes::access_scope(
-                                            b.dst_stage_mask.bits(),
-                                            b.dst_access_mask.bits(),
-                                            Side::Second,
-                                        )
-                                    }),
+                                first_access: set_scope(&sets.first, Side::First).unwrap_or_else(|| {
+                                    scopes::access_scope(
+                                        b.src_stage_mask.bits(),
+                                        b.src_access_mask.bits(),
+                                        Side::First,
+                                    )
+                                }),
+                                second_access: set_scope(&sets.second, Side::Second).unwrap_or_else(|| {
+                                    scopes::access_scope(
+                                        b.dst_stage_mask.bits(),
+                                        b.dst_access_mask.bits(),
+                                        Side::Second,
+                                    )
+                                }),
                                 range: b.region.map(|r| layout.at(r)),
                                 first_pseudo: None,
                                 second_pseudo: None,
@@ -1762,6 +1760,24 @@ fn ancestors_of(v: usize, preds: &[Vec<usize>], meet: Option<&[usize]>, anc: &[V
     row
 }
 
+/// The access scope of a set of dependencies (`masks`: each one's stage
+/// and access masks on `side`), the union of each one's; `None` for no
+/// set (not a render pass's layout transition).
+fn set_scope(
+    masks: &[(
+        crate::vk::flags::PipelineStageFlags2,
+        crate::vk::flags::AccessFlags2,
+    )],
+    side: Side,
+) -> Option<scopes::Pairs> {
+    (!masks.is_empty()).then(|| {
+        masks
+            .iter()
+            .flat_map(|(s, a)| scopes::access_scope(s.bits(), a.bits(), side))
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::reachability;
@@ -1854,16 +1870,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The access scope of a set of dependencies (`masks`: each one's stage
-/// and access masks on `side`), the union of each one's; `None` for no
-/// set (not a render pass's layout transition).
-fn set_scope(masks: &[(crate::vk::flags::PipelineStageFlags2, crate::vk::flags::AccessFlags2)], side: Side) -> Option<scopes::Pairs> {
-    (!masks.is_empty()).then(|| {
-        masks
-            .iter()
-            .flat_map(|(s, a)| scopes::access_scope(s.bits(), a.bits(), side))
-            .collect()
-    })
 }
