@@ -725,6 +725,20 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "a stencil NONE store writes when the depth aspect was written (review16)",
+            "VK_ATTACHMENT_STORE_OP_NONE: the contents are not accessed \"as long as no values are written to \
+             the attachment during the render pass\": the attachment is both aspects, so the depth CLEAR \
+             makes the stencil NONE store a write, as DONT_CARE's, which the copy of the stencil reads \
+             unsynchronized (LATE_FRAGMENT_TESTS:NONE makes nothing available)",
+            "image ds D24_UNORM_S8_UINT 4x4 initial GENERAL\n\
+             render-pass rps attachment D24_UNORM_S8_UINT CLEAR STORE stencil LOAD NONE GENERAL->GENERAL ; \
+             subpass depth 0 GENERAL ; dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:NONE -> COPY:NONE\n\
+             begin-render-pass rps ds DEPTH|STENCIL:0:0\nend-render-pass\n\
+             copy-image-to-buffer ds GENERAL -> out imageSubresource=STENCIL:0:0 imageExtent=4,4,1\n"
+                .to_string(),
+            &["L10 READ_AFTER_WRITE ds[STENCIL:0:0] after L9"],
+        ),
+        (
             "deferred shading without a dependency",
             "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
              (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \

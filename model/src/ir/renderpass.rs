@@ -1131,10 +1131,11 @@ fn ops_at(
             let sa = if load {
                 kind.load(l)
             } else {
-                let regions: Vec<Region> = bytes
-                    .iter()
-                    .map(|&range| Region { object: image, range })
-                    .collect();
+                // "as long as no values are written to the attachment": the
+                // attachment, both aspects of a depth/stencil one (a depth
+                // write makes a stencil NONE store write too, as dynamic
+                // rendering's whole view does; review16).
+                let regions = view_regions(program, (image, range));
                 let (begin, index, own) = written;
                 kind.store(
                     st,
