@@ -407,18 +407,7 @@ fn runs_report_what_separate_entries_report() {
         assert_eq!(bytes(&p, true, None), bytes(&p, false, None), "{name}");
         // A report names a run once per access, with a summary
         // (`PieceHazards::Summary`): the same groups as every pair's.
-        let mut summarizing = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
-        summarizing.set_pieces(PieceHazards::Summary);
-        let (mut summaries, mut expanded) = (0, false);
-        for i in crate::ir::execution::order(&p) {
-            let mut found = Vec::new();
-            crate::hazard::step(&mut summarizing, &layout, i, &p.commands[i], &mut found);
-            let before = found.iter().filter(|h| h.pieces.is_some()).count();
-            summarizing.settle_pieces(&mut found, None);
-            let after = found.iter().filter(|h| h.pieces.is_some()).count();
-            summaries += after;
-            expanded |= after < before;
-        }
+        let (summaries, expanded) = summaries_left(&p);
         shapes.push((*name, summaries, expanded));
         let report = crate::check_report(&p, Semantics::SPEC).expect("one queue");
         assert_eq!(report, group_hazards(off.clone()), "{name}: report");
@@ -450,6 +439,26 @@ fn runs_report_what_separate_entries_report() {
         Some((1, true)),
         "{shapes:?}"
     );
+}
+
+/// How many of `p`'s hazards a summarizing checker leaves summarized
+/// (`PieceHazards::Summary`) after `Checker::settle_pieces`, and whether
+/// that named a summary piece by piece.
+fn summaries_left(p: &Program) -> (usize, bool) {
+    let layout = resolve(p).expect("well formed");
+    let mut c = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
+    c.set_pieces(PieceHazards::Summary);
+    let (mut left, mut split) = (0, false);
+    for i in crate::ir::execution::order(p) {
+        let mut found = Vec::new();
+        crate::hazard::step(&mut c, &layout, i, &p.commands[i], &mut found);
+        let before = found.iter().filter(|h| h.pieces.is_some()).count();
+        c.settle_pieces(&mut found, None);
+        let after = found.iter().filter(|h| h.pieces.is_some()).count();
+        left += after;
+        split |= after < before;
+    }
+    (left, split)
 }
 
 /// A program over one buffer written in pieces (fills and dispatches of
@@ -557,19 +566,7 @@ fn generated_piece_programs_reach_both_paths() {
         let p = crate::trace::parse(&PieceProg::arbitrary(&mut g).0)
             .expect("a valid trace")
             .program;
-        let layout = resolve(&p).expect("well formed");
-        let mut c = Checker::with_semantics(layout.memory_sizes.len(), Semantics::SPEC);
-        c.set_pieces(PieceHazards::Summary);
-        let (mut left, mut split) = (0, false);
-        for i in crate::ir::execution::order(&p) {
-            let mut found = Vec::new();
-            crate::hazard::step(&mut c, &layout, i, &p.commands[i], &mut found);
-            let before = found.iter().filter(|h| h.pieces.is_some()).count();
-            c.settle_pieces(&mut found, None);
-            let after = found.iter().filter(|h| h.pieces.is_some()).count();
-            left += after;
-            split |= after < before;
-        }
+        let (left, split) = summaries_left(&p);
         alone += usize::from(left > 0);
         expanded += usize::from(split);
     }
