@@ -123,6 +123,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-three-subpasses-fixed",
     "render-pass-self-dependency",
     "render-pass-self-dependency-fixed",
+    "render-pass-store-none",
+    "render-pass-store-none-fixed",
     "render-pass-input-attachment",
     "render-pass-input-attachment-fixed",
     "render-pass-schedule",
@@ -154,6 +156,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-input-attachment", false),
     ("render-pass-input-attachment-fixed", false),
     ("render-pass-schedule", false),
+    ("render-pass-store-none", false),
+    ("render-pass-store-none-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
