@@ -257,10 +257,15 @@ fn captured_hazards_equal_the_planned_programs() {
             let text = std::fs::read_to_string(p).expect("example readable");
             let t = vksync::trace::parse(&text).expect("example parses");
             // Nor several queues or semaphores (the runtime has one queue),
-            // nor events (the runtime refuses them).
+            // nor events (the runtime refuses them), nor render passes (the
+            // runtime draws with dynamic rendering only).
+            let render_pass = t.program.commands().iter().any(|c| {
+                matches!(c, vksync::Command::Render(rc) if matches!(rc.op, vksync::RenderOp::BeginPass(_)))
+            });
             t.program.first_layout_transition().is_none()
                 && t.program.first_multi_queue_command().is_none()
                 && t.program.first_event_command().is_none()
+                && !render_pass
         })
         .collect();
     examples.sort();
