@@ -744,9 +744,6 @@ pub enum RenderError {
     },
 }
 
-/// The `vkCmdBeginRendering` of the instance open just before command
-/// `index` (its index and op), if one is: the nearest begin with no end
-/// after it.
 /// Whether a command of the rendering or render pass instance begun at
 /// command `begin`, recorded before command `index`, or one of `own` (the
 /// accesses command `index` makes before its stores: its resolves), writes
@@ -769,10 +766,13 @@ pub(crate) fn written_in_instance(
         sa.is_write()
             && regions
                 .iter()
-                .any(|x| x.object == r.object && x.range.start < r.range.end && r.range.start < x.range.end)
+                .any(|x| x.object == r.object && x.range.overlaps(r.range))
     })
 }
 
+/// The `vkCmdBeginRendering` of the instance open just before command
+/// `index` (its index and op), if one is: the nearest begin with no end
+/// after it.
 pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize, &Rendering)> {
     for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
         match c {
@@ -1308,10 +1308,10 @@ impl RenderCommand {
             | RenderOp::EndPass
             | RenderOp::Clear(_) => {
                 let l = super::renderpass::lower(program, index, &op)?;
-                for (b, scope, sources) in l.pre {
+                for (b, scope, sets) in l.pre {
                     pre.push(b);
                     pre_scopes.push(scope);
-                    pre_sets.push(sources);
+                    pre_sets.push(sets);
                 }
                 implicit = l.implicit;
                 accesses = l.accesses;
@@ -1434,14 +1434,17 @@ impl RenderCommand {
                             ));
                         }
                     }
-                    let own_regions: Vec<Region> = own
-                        .iter()
-                        .map(|&range| Region {
-                            object: a.image,
-                            range,
-                        })
-                        .collect();
-                    let written = written_in_instance(program, (b, index), &[], &own_regions);
+                    // Only a NONE store asks what the instance wrote.
+                    let written = a.store == StoreOp::None && {
+                        let own_regions: Vec<Region> = own
+                            .iter()
+                            .map(|&range| Region {
+                                object: a.image,
+                                range,
+                            })
+                            .collect();
+                        written_in_instance(program, (b, index), &[], &own_regions)
+                    };
                     if let Some(sa) = kind.store(a.store, written) {
                         for bytes in &own {
                             accesses.push((

@@ -1121,29 +1121,24 @@ fn ops_at(
         let d = &rp.attachments[a as usize];
         let (image, range) = views[a as usize];
         let (sl, ss) = d.stencil_ops();
+        // "as long as no values are written to the attachment": the
+        // attachment, both aspects of a depth/stencil one (a depth write
+        // makes a stencil NONE store write too, as dynamic rendering's
+        // whole view does; review16). Asked once, and only for a NONE store.
+        let wrote = !load && (d.store == StoreOp::None || ss == StoreOp::None) && {
+            let (begin, index, own) = written;
+            let regions = view_regions(program, (image, range));
+            crate::ir::render::written_in_instance(program, (begin, index), own, &regions)
+        };
         let aspects: &[(Aspect, LoadOp, StoreOp)] = &[
             (Aspect::Color, d.load, d.store),
             (Aspect::Depth, d.load, d.store),
             (Aspect::Stencil, sl, ss),
         ];
         for &(aspect, l, st) in aspects {
-            let bytes = aspect_bytes(program, image, range, aspect);
-            let sa = if load {
-                kind.load(l)
-            } else {
-                // "as long as no values are written to the attachment": the
-                // attachment, both aspects of a depth/stencil one (a depth
-                // write makes a stencil NONE store write too, as dynamic
-                // rendering's whole view does; review16).
-                let regions = view_regions(program, (image, range));
-                let (begin, index, own) = written;
-                kind.store(
-                    st,
-                    crate::ir::render::written_in_instance(program, (begin, index), own, &regions),
-                )
-            };
+            let sa = if load { kind.load(l) } else { kind.store(st, wrote) };
             let Some(sa) = sa else { continue };
-            for r in bytes {
+            for r in aspect_bytes(program, image, range, aspect) {
                 out.push((
                     Region {
                         object: image,
@@ -1430,7 +1425,7 @@ fn boundary_barriers(
             precedes,
             then_dst: None,
         };
-        let sources = DependencySets {
+        let sets = DependencySets {
             first: firsts
                 .iter()
                 .map(|d| (d.src_stage_mask, d.src_access_mask))
@@ -1440,7 +1435,7 @@ fn boundary_barriers(
                 .map(|d| (d.dst_stage_mask, d.dst_access_mask))
                 .collect(),
         };
-        transitions.push((a, masks, scope, sources));
+        transitions.push((a, masks, scope, sets));
     }
     let mut out = Vec::new();
     for (i, d) in rp.dependencies.iter().enumerate() {
@@ -1472,9 +1467,9 @@ fn boundary_barriers(
             out.push((b, scope, DependencySets::default()));
         }
     }
-    for (a, masks, scope, sources) in transitions {
+    for (a, masks, scope, sets) in transitions {
         for r in view_regions(program, views[a as usize]) {
-            out.push((masks.on(r).with_transition(), scope, sources.clone()));
+            out.push((masks.on(r).with_transition(), scope, sets.clone()));
         }
     }
     out
