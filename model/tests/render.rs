@@ -134,6 +134,18 @@ const STORE_NONE_WRITTEN: &str = "VK_ATTACHMENT_STORE_OP_NONE: the contents \"ar
      written during the render pass, this behaves identically to VK_ATTACHMENT_STORE_OP_DONT_CARE and with \
      matching access semantics\" (a draw's write, a load operation that writes, a clear, a resolve)";
 
+/// Lines 7-13: an image `lone` drawn in one instance with load and store
+/// operations `ops` and draw flags `draw`, then an `ALL_COMMANDS:NONE ->
+/// COPY:TRANSFER_READ` barrier and a copy of it (line 13).
+fn lone_then_copy(ops: &str, draw: &str) -> String {
+    format!(
+        "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
+         begin-rendering color lone COLOR:0:0 GENERAL {ops}\ndraw vertexCount=3 {draw}\nend-rendering\n\
+         barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
+         copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
+    )
+}
+
 /// (name, the spec sentence, body after the head, expected hazards).
 type Case = (&'static str, &'static str, String, &'static [&'static str]);
 
@@ -333,31 +345,19 @@ fn cases() -> Vec<Case> {
         (
             "a NONE store after a draw wrote is a write, as DONT_CARE's (review15's missed race)",
             STORE_NONE_WRITTEN,
-            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
-             begin-rendering color lone COLOR:0:0 GENERAL LOAD NONE\ndraw vertexCount=3\nend-rendering\n\
-             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
-             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
-                .to_string(),
+            lone_then_copy("LOAD NONE", ""),
             &["L13 READ_AFTER_WRITE lone[COLOR:0:0] after L11"],
         ),
         (
             "a NONE store after a load operation that writes is a write too",
             STORE_NONE_WRITTEN,
-            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
-             begin-rendering color lone COLOR:0:0 GENERAL CLEAR NONE\ndraw vertexCount=3 no-color-write\nend-rendering\n\
-             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
-             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
-                .to_string(),
+            lone_then_copy("CLEAR NONE", "no-color-write"),
             &["L13 READ_AFTER_WRITE lone[COLOR:0:0] after L11"],
         ),
         (
             "a NONE store of an attachment nothing wrote makes no access: clean",
             STORE_NONE_WRITTEN,
-            "image lone R8G8B8A8_UNORM 4x4 initial GENERAL\nbuffer out 256\n\
-             begin-rendering color lone COLOR:0:0 GENERAL LOAD NONE\ndraw vertexCount=3 no-color-write\nend-rendering\n\
-             barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\n\
-             copy-image-to-buffer lone GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"
-                .to_string(),
+            lone_then_copy("LOAD NONE", "no-color-write"),
             &[],
         ),
         (

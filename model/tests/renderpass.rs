@@ -225,6 +225,20 @@ fn deferred(store: &str, deps: &str) -> String {
     )
 }
 
+/// Lines 6-9: a depth image `dz` (`D32_SFLOAT`, from `UNDEFINED` to
+/// `final_layout`) in a render pass of one subpass that loads and stores
+/// it, with the subpass dependencies `deps`; line 8 begins the pass, line
+/// 9 ends it.
+fn depth_pass(final_layout: &str, deps: &[&str]) -> String {
+    format!(
+        "image dz D32_SFLOAT 4x4\n\
+         render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->{final_layout} ; \
+         subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; {}\n\
+         begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n",
+        deps.join(" ; ")
+    )
+}
+
 /// The dependency of deferred shading: subpass 0's color writes made
 /// visible to subpass 1's input reads, by region.
 const GBUFFER_DEP: &str =
@@ -628,23 +642,25 @@ fn cases() -> Vec<Case> {
              in its own dependency's first access scope: LATE_FRAGMENT_TESTS:NONE and \
              EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE leave the store's LATE_FRAGMENT_TESTS write \
              unavailable (the unioned masks held it)",
-            "image dz D32_SFLOAT 4x4\n\
-             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_READ_ONLY_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
-             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:NONE -> NONE:NONE ; \
-             dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
-             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
-                .to_string(),
+            depth_pass(
+                "DEPTH_READ_ONLY_OPTIMAL",
+                &[
+                    "dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:NONE -> NONE:NONE",
+                    "dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE",
+                ],
+            ),
             &["L9 WRITE_AFTER_WRITE dz[DEPTH:0:0] after L9"],
         ),
         (
             "a transition's first set: one dependency with the store's stage and access makes it available",
             "the same with LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE in one dependency: clean",
-            "image dz D32_SFLOAT 4x4\n\
-             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_READ_ONLY_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
-             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE ; \
-             dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:NONE -> NONE:NONE\n\
-             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
-                .to_string(),
+            depth_pass(
+                "DEPTH_READ_ONLY_OPTIMAL",
+                &[
+                    "dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE",
+                    "dependency 0->EXTERNAL EARLY_FRAGMENT_TESTS:NONE -> NONE:NONE",
+                ],
+            ),
             &[],
         ),
         (
@@ -654,25 +670,27 @@ fn cases() -> Vec<Case> {
              covers its own dependency's second access scope: EARLY_FRAGMENT_TESTS:NONE and \
              LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ leave the load's EARLY_FRAGMENT_TESTS read \
              unsynchronized with the transition (the unioned masks held it)",
-            "image dz D32_SFLOAT 4x4\n\
-             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
-             dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:NONE ; \
-             dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ ; \
-             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
-             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
-                .to_string(),
+            depth_pass(
+                "DEPTH_ATTACHMENT_OPTIMAL",
+                &[
+                    "dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:NONE",
+                    "dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ",
+                    "dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE",
+                ],
+            ),
             &["L8 READ_AFTER_WRITE dz[DEPTH:0:0] after L8"],
         ),
         (
             "a transition's second set: one dependency with the load's stage and access makes its write visible",
             "the same with EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ in one dependency: clean",
-            "image dz D32_SFLOAT 4x4\n\
-             render-pass rpz attachment D32_SFLOAT LOAD STORE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
-             dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:NONE ; \
-             dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ ; \
-             dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE\n\
-             begin-render-pass rpz dz DEPTH:0:0\nend-render-pass\n"
-                .to_string(),
+            depth_pass(
+                "DEPTH_ATTACHMENT_OPTIMAL",
+                &[
+                    "dependency EXTERNAL->0 NONE:NONE -> LATE_FRAGMENT_TESTS:NONE",
+                    "dependency EXTERNAL->0 NONE:NONE -> EARLY_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_READ",
+                    "dependency 0->EXTERNAL LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> NONE:NONE",
+                ],
+            ),
             &[],
         ),
         (
@@ -699,11 +717,12 @@ fn cases() -> Vec<Case> {
              -> TOP_OF_PIPE:MEMORY_READ makes the begin's transition visible to nothing, so the depth \
              load reads it unsynchronized (the by-region split had named every stage and given them \
              MEMORY_READ, a missed race in the definitional semantics)",
-            "image dz D32_SFLOAT 4x4\n\
-             render-pass rpt attachment D32_SFLOAT LOAD STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; subpass depth 0 DEPTH_ATTACHMENT_OPTIMAL ; \
-             dependency EXTERNAL->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ -> TOP_OF_PIPE:MEMORY_READ by-region\n\
-             begin-render-pass rpt dz DEPTH:0:0\nend-render-pass\n"
-                .to_string(),
+            depth_pass(
+                "TRANSFER_SRC_OPTIMAL",
+                &[
+                    "dependency EXTERNAL->0 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ -> TOP_OF_PIPE:MEMORY_READ by-region",
+                ],
+            ),
             &["L8 READ_AFTER_WRITE dz[DEPTH:0:0] after L8"],
         ),
         (
