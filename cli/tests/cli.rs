@@ -125,6 +125,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-self-dependency-fixed",
     "render-pass-store-none",
     "render-pass-store-none-fixed",
+    "render-pass-exec-only-dependency",
+    "render-pass-exec-only-dependency-fixed",
     "render-pass-input-attachment",
     "render-pass-input-attachment-fixed",
     "render-pass-schedule",
@@ -158,6 +160,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-schedule", false),
     ("render-pass-store-none", false),
     ("render-pass-store-none-fixed", false),
+    ("render-pass-exec-only-dependency", false),
+    ("render-pass-exec-only-dependency-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

@@ -98,6 +98,23 @@ fn two_subpasses(layouts: (&str, &str), final_layout: &str, deps: &str) -> Strin
     )
 }
 
+/// review16's shape: subpass 0 draws into `col`, subpass 1 blends into it,
+/// with one dependency `0->1 {dep}` (lines 6-12: the declaration, the
+/// barrier into `GENERAL`, the begin, the draw, the next-subpass, the
+/// blend, the end).
+fn blend_after_subpass_0(dep: &str) -> String {
+    format!(
+        "render-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; \
+         subpass color 0 GENERAL ; dependency 0->1 {dep}\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ col COLOR:0:0 UNDEFINED->GENERAL\n\
+         begin-render-pass rp col COLOR:0:0\n\
+         draw vertexCount=3\n\
+         next-subpass\n\
+         draw vertexCount=3 blend\n\
+         end-render-pass\n"
+    )
+}
+
 /// `col` written by a copy before a render pass whose subpass 0 clears
 /// `res` and subpass 1 loads `col` (lines 6-11: the barrier, the copy, the
 /// declaration with `deps`, the begin, the next-subpass, the end).
@@ -758,6 +775,43 @@ fn cases() -> Vec<Case> {
             &["L10 READ_AFTER_WRITE ds[STENCIL:0:0] after L9"],
         ),
         (
+            "an execution-only dependency between subpasses makes no color write available (review16)",
+            "Rasterization Order holds \"within a subpass of a render pass instance\", and the store operation \
+             happens-after the accesses \"in the last subpass where the attachment is used\": nothing implicit \
+             ends subpass 0 for an attachment subpass 1 uses again, so only the subpass dependency orders \
+             subpass 0's write, and COLOR_ATTACHMENT_OUTPUT:NONE makes nothing available (\"read-after-write and \
+             write-after-write hazards need appropriate memory dependencies\"): the blend reads and writes, and \
+             the store writes, unsynchronized",
+            blend_after_subpass_0("COLOR_ATTACHMENT_OUTPUT:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE"),
+            &[
+                "L11 READ_AFTER_WRITE col[COLOR:0:0] after L9",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
+            ],
+        ),
+        (
+            "the color write in the dependency's first access scope, the blend in its second: clean (review16)",
+            "Subpass Dependencies: the first access scope holds subpass 0's color write, the second subpass \
+             1's blend read and write; the store operation is then ordered by subpass 1's own guarantees",
+            blend_after_subpass_0(
+                "COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE",
+            ),
+            &[],
+        ),
+        (
+            "an execution-only dependency orders a read of subpass 0 before a write of subpass 1: clean",
+            "\"Write-after-read hazards can be solved with just an execution dependency\": subpass 0 reads \
+             the attachment as an input (after its LOAD), subpass 1 writes it as a color attachment",
+            "render-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass input 0 GENERAL ; \
+             subpass color 0 GENERAL ; dependency 0->1 FRAGMENT_SHADER:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ col COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\nnext-subpass\ndraw vertexCount=3\n\
+             end-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
             "deferred shading without a dependency",
             "Input attachments are read by the fragment shader in FRAGMENT_SHADER with INPUT_ATTACHMENT_READ \
              (vk.xml <syncsupport> of INPUT_ATTACHMENT_READ); without a subpass dependency nothing orders \
@@ -873,10 +927,17 @@ fn cases() -> Vec<Case> {
                 "COLOR_ATTACHMENT_OPTIMAL",
                 " ; dependency 0->1 ALL_GRAPHICS:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ by-region",
             ),
-            // (The color writes are ordered here: ALL_GRAPHICS holds
-            // COLOR_ATTACHMENT_OUTPUT, as `FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT`
-            // would. Before the split this program had no hazard at all.)
-            &["L11 READ_AFTER_WRITE sb[0..256] after L9"],
+            // (The color writes are ordered by execution here: ALL_GRAPHICS
+            // holds COLOR_ATTACHMENT_OUTPUT, as `FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT`
+            // would; but its access mask names no color write, and nothing
+            // at subpass 0's end makes one available (rasterization order is
+            // "within a subpass"; review16), so subpass 1's draw and the store
+            // race it. Before the split this program had no hazard at all.)
+            &[
+                "L11 READ_AFTER_WRITE sb[0..256] after L9",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L9",
+            ],
         ),
         (
             "a layout change between subpasses whose dependency misses the color writes",

@@ -20,7 +20,10 @@
 //!   subpass, at the start of that subpass; the resolves of a subpass and
 //!   the store operations of the attachments whose *last* use it is, at
 //!   its end (a hidden [`RenderOp::EndSubpass`] command that
-//!   `next-subpass` and `end-render-pass` record before their own);
+//!   `next-subpass` and `end-render-pass` record before their own), whose
+//!   implicit dependencies hold those attachments only (`end_rendering`:
+//!   an attachment a later subpass uses again has nothing implicit at this
+//!   end, so only a subpass dependency carries its writes on);
 //! - the subpass dependencies and the automatic layout transitions as
 //!   pipeline barriers ([`crate::Barrier`], in
 //!   [`crate::ir::render::RenderCommand::pre_barriers`]) where their
@@ -1095,6 +1098,48 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
     }
 }
 
+/// The attachments of subpass `s` whose operations at its end carry
+/// implicit dependencies: a color attachment with a resolve ("a final
+/// resolve operation ... happens-after any recorded command which writes
+/// a pixel via the multisample attachment to be resolved ... in the
+/// subpass that it is specified", both views), and every attachment whose
+/// last use is `s` (its store operation "happens-after any recorded command
+/// which accesses the sample in the last subpass where the attachment is
+/// used"). An attachment used again later has no operation at this end, and
+/// nothing implicit orders its accesses of this subpass before the next
+/// subpass's: rasterization order holds "within a subpass", so only a
+/// subpass dependency does, and an execution-only one makes no write
+/// available (review16; before the sixteenth session every attachment of
+/// the subpass got a dependency here, which made a write available that
+/// nothing names).
+fn end_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s: usize) -> Rendering {
+    let sp = &rp.subpasses[s];
+    let last = |a: u32| rp.uses_of(a).last().map(|u| u.0) == Some(s);
+    let all = subpass_rendering(rp, views, s);
+    // `subpass_rendering` keeps the colors with an attachment, in order.
+    let keep: Vec<bool> = sp
+        .colors
+        .iter()
+        .filter_map(|c| c.color.map(|r| c.resolve.is_some() || last(r.attachment)))
+        .collect();
+    let input_last = |i: &InputAttachment| {
+        sp.inputs
+            .iter()
+            .any(|r| views[r.attachment as usize] == (i.image, i.range) && last(r.attachment))
+    };
+    Rendering {
+        colors: all
+            .colors
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(a, _)| a)
+            .collect(),
+        depth: all.depth.filter(|_| sp.depth.is_some_and(|d| last(d.attachment))),
+        inputs: all.inputs.into_iter().filter(|i| input_last(i)).collect(),
+    }
+}
+
 /// The load (`load`) or store operations of the attachments whose first
 /// (last) use is subpass `s`, per aspect.
 ///
@@ -1820,7 +1865,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             let stores = ops_at(program, rp, &b.views, s, false, (begin, index, &accesses));
             accesses.extend(stores);
             Ok(Lowered {
-                implicit: implicit_of(program, &r),
+                implicit: implicit_of(program, &end_rendering(rp, &b.views, s)),
                 accesses,
                 ..Lowered::default()
             })
