@@ -112,6 +112,7 @@ const EXAMPLES: &[&str] = &[
     "image-async",
     "image-storage",
     "image-initial-layout",
+    "image-3d-to-layers",
     "draw-aliased-vertices",
     "draw-aliased-vertices-fixed",
     "draw-storage-feedback",
@@ -205,6 +206,7 @@ const WITH_TRANSITIONS: &[(&str, usize)] = &[
     ("image-storage", 9),
     ("image-async", 18),
     ("image-initial-layout", 10),
+    ("image-3d-to-layers", 14),
 ];
 
 #[test]

@@ -803,8 +803,14 @@ fn image_step(program: &Program, store: &mut Store, op: &ImageOp, written: &[Reg
             for r in regions {
                 let (sa, ta) = (one_aspect(r.src_subresource), one_aspect(r.dst_subresource));
                 let len = u64::from(r.extent[0].div_ceil(s.format.info().block.0)) * s.format.block_bytes(sa);
-                let srows = image_rows(s, sa, r.src_subresource, r.src_offset, r.extent);
-                let trows = image_rows(t, ta, r.dst_subresource, r.dst_offset, r.extent);
+                // Between a 3D and a 2D image, depth slices pair with layers
+                // (`copy_image_boxes`; the program was checked, so it holds).
+                let Ok(((so, se), (to, te))) = crate::ir::image::copy_image_boxes("vkCmdCopyImage", s, t, r)
+                else {
+                    return undefine(store);
+                };
+                let srows = image_rows(s, sa, r.src_subresource, so, se);
+                let trows = image_rows(t, ta, r.dst_subresource, to, te);
                 for (i, j) in srows.into_iter().zip(trows) {
                     store.copy((src.0, i), (dst.0, j), len);
                 }

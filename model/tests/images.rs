@@ -239,6 +239,96 @@ copy-buffer-to-image staging -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:
     assert_eq!(hs, want);
 }
 
+/// `vkCmdCopyImage` touches the texels "Copying Data Between Images"
+/// names on each side: the destination's extent size-adjusted to the same
+/// texel blocks when the block extents differ, and between a 3D and a 2D
+/// image depth slices paired with layers (an effective depth of 1 on the
+/// 2D side). Lines 5-6 declare `bc` (BC1, 16x16: 4x4 blocks of 8 bytes)
+/// and `vol` (R32G32_UINT 4x4x4) after `HEAD`; `arr` is R32G32_UINT 4x4
+/// with 4 layers. (name, body, expected hazards, or the error.)
+#[test]
+fn image_to_image_copies_touch_the_specs_texels() {
+    const DECL: &str = "image bc BC1_RGBA_UNORM_BLOCK 16x16 initial GENERAL
+image vol R32G32_UINT 4x4x4 initial GENERAL
+image arr R32G32_UINT 4x4 layers 4 initial GENERAL
+image small R32G32_UINT 4x4 initial GENERAL
+";
+    type Case<'a> = (&'a str, String, Result<&'a [&'a str], &'a str>);
+    let cases: &[Case] = &[
+        (
+            "uncompressed to compressed: 4x4 source texels write all 4x4 blocks of the destination",
+            format!(
+                "{DECL}copy-image small GENERAL -> bc GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=4,4,1
+copy-image-to-buffer bc GENERAL -> staging imageSubresource=COLOR:0:0 imageOffset=12,12,0 imageExtent=4,4,1
+"
+            ),
+            // Block (3, 3): row 3 of 32 bytes, its last 8.
+            Ok(&["L10 READ_AFTER_WRITE bc[COLOR:0:0 bytes 120..128] after L9"]),
+        ),
+        (
+            "compressed to uncompressed: 16x16 source texels are 4x4 destination texels",
+            format!(
+                "{DECL}copy-image bc GENERAL -> small GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=16,16,1
+copy-image-to-buffer small GENERAL -> staging imageSubresource=COLOR:0:0 imageOffset=3,3,0 imageExtent=1,1,1
+"
+            ),
+            Ok(&["L10 READ_AFTER_WRITE small[COLOR:0:0 bytes 120..128] after L9"]),
+        ),
+        (
+            "3D to a 2D array: slice 2 is layer 2",
+            format!(
+                "{DECL}copy-image vol GENERAL -> arr GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0..4 extent=4,4,4
+copy-image-to-buffer arr GENERAL -> staging imageSubresource=COLOR:0:2 imageExtent=4,4,1
+copy-buffer-to-image staging -> vol GENERAL imageSubresource=COLOR:0:0 imageOffset=0,0,3 imageExtent=4,4,1
+"
+            ),
+            // Layer 2 of arr (128 bytes a layer) after the copy wrote it;
+            // slice 3 of vol (128 bytes a slice) after the copy read it.
+            Ok(&[
+                "L10 READ_AFTER_WRITE arr[COLOR:0:2] after L9",
+                "L11 READ_AFTER_WRITE staging[0..128] after L10",
+                "L11 WRITE_AFTER_READ vol[COLOR:0:0 bytes 384..512] after L9",
+            ]),
+        ),
+        (
+            "a 2D array to 3D: layer 1 is slice 1",
+            format!(
+                "{DECL}copy-image arr GENERAL -> vol GENERAL srcSubresource=COLOR:0:0..2 dstSubresource=COLOR:0:0 dstOffset=0,0,2 extent=4,4,2
+copy-image-to-buffer vol GENERAL -> staging imageSubresource=COLOR:0:0 imageOffset=0,0,1 imageExtent=4,4,1
+"
+            ),
+            // Slices 2 and 3 written; slice 1 read: no common byte.
+            Ok(&[]),
+        ),
+        (
+            "2D to 3D with extent.depth not the layer count",
+            format!("{DECL}copy-image arr GENERAL -> vol GENERAL srcSubresource=COLOR:0:0..2 dstSubresource=COLOR:0:0 extent=4,4,1\n"),
+            Err("9:1: vkCmdCopyImage: srcImage is 2D and dstImage 3D: extent.depth 1 must equal srcSubresource.layerCount 2 (VUID-vkCmdCopyImage-srcImage-01791)"),
+        ),
+        (
+            "3D to 2D with extent.depth not the layer count",
+            format!("{DECL}copy-image vol GENERAL -> arr GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=4,4,4\n"),
+            Err("9:1: vkCmdCopyImage: srcImage is 3D and dstImage 2D: extent.depth 4 must equal dstSubresource.layerCount 1 (VUID-vkCmdCopyImage-dstImage-01792)"),
+        ),
+        (
+            "two 2D images with different layer counts",
+            format!("{DECL}copy-image arr GENERAL -> small GENERAL srcSubresource=COLOR:0:0..2 dstSubresource=COLOR:0:0 extent=4,4,1\n"),
+            Err("9:1: vkCmdCopyImage: srcSubresource's 2 layers and dstSubresource's 1 must match (VUID-vkCmdCopyImage-srcImage-08793)"),
+        ),
+        (
+            "two 2D images with a depth of 2",
+            format!("{DECL}copy-image arr GENERAL -> arr GENERAL srcSubresource=COLOR:0:0..2 dstSubresource=COLOR:0:2..4 extent=4,4,2\n"),
+            Err("9:1: vkCmdCopyImage: both images are 2D: extent.depth 2 must be 1 (VUID-vkCmdCopyImage-srcImage-01790)"),
+        ),
+    ];
+    for (name, body, want) in cases {
+        match want {
+            Ok(want) => assert_eq!(&hazards(name, body), want, "case `{name}`"),
+            Err(want) => assert_eq!(&error(body), want, "case `{name}`"),
+        }
+    }
+}
+
 #[test]
 fn subresources_of_one_image_do_not_conflict() {
     let hs = hazards(

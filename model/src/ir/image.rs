@@ -742,6 +742,17 @@ pub enum ImageError {
         /// The valid-usage id.
         vuid: &'static str,
     },
+    /// An image-to-image copy region that the rules on image types, layer
+    /// counts and depth refuse (`copy_image_boxes`).
+    #[error("{call}: {what} ({vuid})")]
+    CopyImage {
+        /// `vkCmdCopyImage` or `vkCmdResolveImage`.
+        call: &'static str,
+        /// What does not match, with both sides.
+        what: String,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
     /// A buffer-image copy's buffer bytes past the buffer.
     #[error("{call}: region {index} needs bytes {range} of `{buffer}`, past its size {size} ({vuid})")]
     BufferBytesOutOfBounds {
@@ -1253,6 +1264,85 @@ fn allowed(layout: ImageLayout, src: bool) -> bool {
     layout == role || layout == ImageLayout::GENERAL
 }
 
+/// The rectangle each side of an image-to-image copy region touches
+/// ("Copying Data Between Images"), as (offset, extent) of its
+/// subresource layers, after the region's rules:
+///
+/// - the destination's extent is "size-adjusted if the format of the
+///   destination image has a different block extent than the format of
+///   the source image (e.g. one is a compressed format)": the same number
+///   of texel blocks ("Size Compatibility", ⌈A/a⌉ = ⌈X/x⌉). Its offset is
+///   in its own texels, as VUID-vkCmdCopyImage-dstOffset-00150 bounds it
+///   (the chapter's sentence adjusts `dstOffset` too; every offset the
+///   block-alignment rules allow reads the same either way only when the
+///   blocks match, and the valid usage, which implementations follow, reads
+///   it unadjusted);
+/// - between a 3D image and a 2D one, "depth slices in the 3D image
+///   correspond to layerCount layers in the 2D image, with an effective
+///   depth of 1 used for the 2D image" (VUID-vkCmdCopyImage-srcImage-01791,
+///   -dstImage-01792: `extent.depth` is that layer count);
+/// - two 2D images copy a depth of 1 (-srcImage-01790) and the same number
+///   of layers (-srcImage-08793, counted after `VK_REMAINING_ARRAY_LAYERS`).
+///
+/// A 3D image is one whose depth is more than 1 (a 3D image of depth 1
+/// addresses as a 2D one).
+#[allow(clippy::type_complexity)]
+pub(crate) fn copy_image_boxes(
+    call: &'static str,
+    s: &ImageDesc,
+    t: &ImageDesc,
+    r: &ImageCopyRegion,
+) -> Result<(([u32; 3], [u32; 3]), ([u32; 3], [u32; 3])), ImageError> {
+    let (s3, t3) = (s.extent[2] > 1, t.extent[2] > 1);
+    let layers = |d: &ImageDesc, sub: SubresourceLayers| {
+        d.resolve_range(sub.range()).ok().map(|(_, _, _, l0, l1)| l1 - l0)
+    };
+    let bad = |what: String, vuid| ImageError::CopyImage { call, what, vuid };
+    let e = r.extent;
+    let (mut src_extent, mut dst_depth) = (e, e[2]);
+    match (s3, t3) {
+        (false, true) => {
+            if let Some(n) = layers(s, r.src_subresource).filter(|&n| n != e[2]) {
+                return Err(bad(
+                    format!("srcImage is 2D and dstImage 3D: extent.depth {} must equal srcSubresource.layerCount {n}", e[2]),
+                    "VUID-vkCmdCopyImage-srcImage-01791",
+                ));
+            }
+            src_extent[2] = 1;
+        }
+        (true, false) => {
+            if let Some(n) = layers(t, r.dst_subresource).filter(|&n| n != e[2]) {
+                return Err(bad(
+                    format!("srcImage is 3D and dstImage 2D: extent.depth {} must equal dstSubresource.layerCount {n}", e[2]),
+                    "VUID-vkCmdCopyImage-dstImage-01792",
+                ));
+            }
+            dst_depth = 1;
+        }
+        (false, false) => {
+            if e[2] != 1 {
+                return Err(bad(
+                    format!("both images are 2D: extent.depth {} must be 1", e[2]),
+                    "VUID-vkCmdCopyImage-srcImage-01790",
+                ));
+            }
+            if let (Some(a), Some(b)) = (layers(s, r.src_subresource), layers(t, r.dst_subresource)) {
+                if a != b {
+                    return Err(bad(
+                        format!("srcSubresource's {a} layers and dstSubresource's {b} must match"),
+                        "VUID-vkCmdCopyImage-srcImage-08793",
+                    ));
+                }
+            }
+        }
+        (true, true) => {}
+    }
+    let ((sw, sh), (dw, dh)) = (s.format.info().block, t.format.info().block);
+    let blocks = |n: u32, from: u32, to: u32| n.div_ceil(from).saturating_mul(to);
+    let dst_extent = [blocks(e[0], sw, dw), blocks(e[1], sh, dh), dst_depth];
+    Ok(((r.src_offset, src_extent), (r.dst_offset, dst_extent)))
+}
+
 impl ImageCommand {
     /// Checks `op` against `program`'s images and computes its accesses.
     pub fn new(program: &Program, op: ImageOp) -> Result<ImageCommand, ImageError> {
@@ -1351,11 +1441,12 @@ impl ImageCommand {
                 layout_ok(src.1, true, "srcImageLayout", vuids[0])?;
                 layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
                 for (index, r) in regions.iter().enumerate() {
+                    let ((so, se), (to, te)) = copy_image_boxes(call, s, t, r)?;
                     let a = s
-                        .rect_ranges(r.src_subresource, r.src_offset, r.extent)
+                        .rect_ranges(r.src_subresource, so, se)
                         .map_err(sub_err(format!("pRegions[{index}].srcSubresource"), src.0))?;
                     let b = t
-                        .rect_ranges(r.dst_subresource, r.dst_offset, r.extent)
+                        .rect_ranges(r.dst_subresource, to, te)
                         .map_err(sub_err(format!("pRegions[{index}].dstSubresource"), dst.0))?;
                     add(&mut reads, src.0, a, read);
                     add(&mut writes, dst.0, b, write);
@@ -1466,11 +1557,13 @@ impl ImageCommand {
             }
             ImageOp::CopyImage { src, dst, regions } | ImageOp::ResolveImage { src, dst, regions } => {
                 let (s, t) = (program.image(src.0)?, program.image(dst.0)?);
+                let call = self.op.vulkan_name();
                 let per = regions
                     .iter()
                     .map(|r| {
-                        let a = exact(s.rect_rows(r.src_subresource, r.src_offset, r.extent, OVERLAP_ROWS))?;
-                        let b = exact(t.rect_rows(r.dst_subresource, r.dst_offset, r.extent, OVERLAP_ROWS))?;
+                        let ((so, se), (to, te)) = copy_image_boxes(call, s, t, r).ok()?;
+                        let a = exact(s.rect_rows(r.src_subresource, so, se, OVERLAP_ROWS))?;
+                        let b = exact(t.rect_rows(r.dst_subresource, to, te, OVERLAP_ROWS))?;
                         Some([(src.0, a), (dst.0, b)])
                     })
                     .collect();
