@@ -18,7 +18,8 @@
 //! bytes (a blob's are its pool's: blobs are ranges of their pool's
 //! `VkBuffer`) in the order the checkers walk a program: host commands in
 //! place, each batch's commands at its `submit`, on the family of the
-//! submit's queue. For a program the checkers call race-free that is the
+//! submit's queue, a batch whose wait a later submit signals after that
+//! signal. For a program the checkers call race-free that is the
 //! order of every pair of accesses that conflict. Per byte it keeps who
 //! owns it: nobody yet (a new buffer: "the first use ... acquires"), a
 //! family, or a release in flight. Host accesses do not change ownership.
@@ -353,29 +354,22 @@ pub fn check_ownership(program: &Program) -> Result<Vec<OwnershipIssue>, Program
         releases: 0,
         out: Vec::new(),
     };
-    // Host commands in place, each batch at its submit.
-    let mut recorded: Vec<usize> = Vec::new();
-    for (ci, c) in program.commands.iter().enumerate() {
-        match c {
-            Command::Submit(s) => {
-                let family = program.queue_family(s.queue);
-                for i in std::mem::take(&mut recorded) {
-                    w.command(i, family);
-                }
-            }
-            Command::Barrier(_) => recorded.push(ci),
-            _ if accesses(c, &layout, Semantics::SPEC)
+    // Host commands in place, each batch at its submit, a batch that waits
+    // for a signal submitted after it moved after that signal (the order
+    // its waits guarantee, `crate::ir::execution::order_after_signals`: an
+    // acquire submitted before its release but waiting for it follows it;
+    // review18), on the family of the queue it is submitted to (queue 0
+    // for commands never submitted).
+    let queues = program.command_queues();
+    for ci in crate::ir::execution::order_after_signals(program) {
+        let c = &program.commands[ci];
+        let device = matches!(c, Command::Barrier(_))
+            || accesses(c, &layout, Semantics::SPEC)
                 .iter()
-                .any(|a| !is_host(a.sa)) =>
-            {
-                recorded.push(ci)
-            }
-            _ => {}
+                .any(|a| !is_host(a.sa));
+        if device {
+            w.command(ci, program.queue_family(queues[ci]));
         }
-    }
-    let family = program.queue_family(crate::ir::queue::QueueId(0));
-    for i in recorded {
-        w.command(i, family);
     }
     Ok(w.out)
 }

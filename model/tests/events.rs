@@ -337,6 +337,21 @@ fn events_with_several_queues_order_their_own_queue() {
             &[],
         ),
         (
+            "sync 1: the wait's first access scope holds another queue's write before the set (review18 F2)",
+            // "The first synchronization scope only includes event signal
+            // operations ..., and the operations that happened-before the
+            // event signal operations": qb's dispatch, before the semaphore
+            // qa's set waits for (an execution-only barrier chains it into
+            // the signal); the wait's SHADER_WRITE makes it available.
+            format!("{Q}dispatch k write a\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qb signal s@COPY\nset-event1 f TRANSFER|COMPUTE_SHADER\nwait-events1 f TRANSFER|COMPUTE_SHADER:SHADER_WRITE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a write b\nsubmit qa wait s@COPY\n"),
+            &[],
+        ),
+        (
+            "...without SHADER_WRITE in its source access mask the write is not available",
+            format!("{Q}dispatch k write a\nbarrier COMPUTE_SHADER:NONE -> COPY:NONE\nsubmit qb signal s@COPY\nset-event1 f TRANSFER|COMPUTE_SHADER\nwait-events1 f TRANSFER|COMPUTE_SHADER:NONE -> COMPUTE_SHADER:SHADER_READ\ndispatch k read a write b\nsubmit qa wait s@COPY\n"),
+            &["L14 READ_AFTER_WRITE a[0..256] after L9"],
+        ),
+        (
             "sync 1: without it the write is not available",
             format!("{Q}fill a 1\nset-event1 e TRANSFER\nsubmit qb\nwait-events1 e TRANSFER:NONE -> TRANSFER:TRANSFER_READ\ncopy a -> b\nsubmit qb\n"),
             &["L13 READ_AFTER_WRITE a[0..256] after L9"],

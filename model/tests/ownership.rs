@@ -182,6 +182,32 @@ submit g wait s@ALL_COMMANDS
             &[],
         ),
         (
+            "an acquire submitted before its release, waiting for it (review18 F3a)",
+            // The order the waits guarantee, not the trace's: the acquire's
+            // batch waits for the release's signal.
+            "semaphore tl timeline
+barrier NONE:NONE -> COPY:TRANSFER_READ a ownership 1->2
+copy a -> c
+submit g wait tl:1@ALL_COMMANDS
+fill a[0..256] 1
+barrier CLEAR:TRANSFER_WRITE -> NONE:NONE a ownership 1->2
+submit t signal tl:1
+wait
+",
+            &[],
+        ),
+        (
+            "a read submitted before the other family's write, waiting for it (review18 F3b)",
+            "semaphore tl timeline
+copy a -> c
+submit g wait tl:1@ALL_COMMANDS
+fill a[0..256] 1
+submit t signal tl:1
+wait
+",
+            &["L10 ReadWithoutTransfer a[0..256] on 2"],
+        ),
+        (
             "a read on another family without a transfer",
             "fill a[0..256] 7
 submit t signal s@ALL_COMMANDS

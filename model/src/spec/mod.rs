@@ -417,6 +417,14 @@ fn location_ordered(
         // `order`); it is no edge of the graph, since HOST is no device
         // stage to chain through for anything else. From there on X is as
         // a device write made available by that barrier.
+        // "vkQueueSubmit performs a memory domain operation from host to
+        // device" for the host writes available to the host domain, which
+        // happened before it ("Host Write Ordering Guarantees": its first
+        // access scope): from there on X is available in the device domain,
+        // and a later visibility operation on any queue (a semaphore wait
+        // after that submit's batch signals) makes it visible; the submit's
+        // own visibility operation reaches only its queue (above).
+        avs.extend(order.submits.iter().copied().filter(|&s| order.hb(x.node, s)));
         let d_batch = |d: &order::DepOp| order.batch_of[d.node];
         avs.extend(
             order
@@ -473,10 +481,16 @@ fn location_ordered(
             .deps
             .iter()
             .filter(|d| {
+                // A `vkCmdWaitEvents` barrier's first scope is its event
+                // signal operations "and the operations that happened-before"
+                // them, on any queue (a write of another queue before a
+                // semaphore the setting batch waits for; review18); every
+                // other barrier's holds commands of its own queue.
                 !x.host
-                    && d.pos > x.pos
-                    && order.queue_of(d.node) == order.queue_of(x.node)
-                    && (x.in_first_access(d) || order.in_signal_access_scope(x, d))
+                    && ((d.pos > x.pos
+                        && order.queue_of(d.node) == order.queue_of(x.node)
+                        && x.in_first_access(d))
+                        || order.in_signal_access_scope(x, d))
                     && in_range(d.range, mem, cell)
             })
             .map(|d| d.node)
