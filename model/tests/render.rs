@@ -355,6 +355,29 @@ fn cases() -> Vec<Case> {
             &["L13 READ_AFTER_WRITE lone[COLOR:0:0] after L11"],
         ),
         (
+            "LOAD_OP_NONE: the barrier before the instance must hold the first draw's accesses (review19)",
+            "Load Operations: \"external synchronization with attachment access only needs to synchronize the \
+             load operations with previous commands; not the operations within the render pass instance. This \
+             does not apply when using VK_ATTACHMENT_LOAD_OP_NONE\": with no load operation nothing of the \
+             instance precedes the draw, so no implicit dependency carries the barrier on, and the blend's \
+             COLOR_ATTACHMENT_READ is in no second access scope",
+            none_load_after_copy("NONE", "COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE"),
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
+        ),
+        (
+            "LOAD_OP_NONE: a barrier whose second access scope holds the blend's read and write: clean",
+            "Load Operations, as above: the barrier synchronizes the draw itself",
+            none_load_after_copy("NONE", "COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE"),
+            &[],
+        ),
+        (
+            "LOAD: the barrier synchronizes the load operation, which passes it on to the blend: clean",
+            "Load Operations: \"external synchronization with attachment access only needs to synchronize the \
+             load operations with previous commands\"; the load operation happens-before the draw",
+            none_load_after_copy("LOAD", "COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ"),
+            &[],
+        ),
+        (
             "a NONE store of an attachment nothing wrote makes no access: clean",
             STORE_NONE_WRITTEN,
             lone_then_copy("LOAD NONE", "no-color-write"),
@@ -430,6 +453,21 @@ fn rendering_hazards() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Lines 7-12: `col` into `GENERAL` and written by a copy, a barrier from
+/// the copy's write to `dst`, an instance with load operation `load` (and
+/// `STORE`), one draw that blends.
+fn none_load_after_copy(load: &str, dst: &str) -> String {
+    format!(
+        "barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->GENERAL
+copy-buffer-to-image sb -> col GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1
+barrier COPY:TRANSFER_WRITE -> {dst}
+begin-rendering color col COLOR:0:0 GENERAL {load} STORE
+draw vertexCount=3 blend
+end-rendering
+"
+    )
 }
 
 /// Lines 7-11: `ali` (an image over `sb[0..64]`) into `GENERAL`, an
@@ -741,14 +779,18 @@ fn rendering_plans() {
             Offline,
             // The first instance's NONE store after its draw wrote is a
             // write (as DONT_CARE's) that nothing makes available: the
-            // barrier does, in an execution dependency into the second
-            // instance (its implicit dependency makes it visible there).
+            // barrier does. With NONE load operations nothing of an
+            // instance precedes its first draw, so no implicit dependency
+            // carries a barrier before the begin on to it ("This does not
+            // apply when using VK_ATTACHMENT_LOAD_OP_NONE", review19): each
+            // barrier's second access scope holds the draw's write itself
+            // (the planners' reading makes a write visible to a write).
             Ok(vec![
-                "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:NONE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL",
+                "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",
-                "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:NONE",
+                "barrier COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
                 "begin-rendering color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL NONE NONE",
                 "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0",
                 "end-rendering",

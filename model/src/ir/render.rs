@@ -770,6 +770,41 @@ pub(crate) fn written_in_instance(
     })
 }
 
+/// `deps`, the implicit dependencies of command `index` of an open
+/// instance (or subpass), less those over bytes no earlier command of it
+/// accessed. Such a dependency's first synchronization scope holds no
+/// operation, so nothing chains into it: "Because load operations always
+/// happen first, external synchronization with attachment access only
+/// needs to synchronize the load operations with previous commands; not
+/// the operations within the render pass instance. This does not apply
+/// when using VK_ATTACHMENT_LOAD_OP_NONE" (renderpass chapter, "Load
+/// Operations"). With a load operation that accesses the bytes (the
+/// begin's own access), every dependency stays; with `NONE` (or an
+/// attachment a later subpass uses again, which loads nothing), a barrier
+/// before the instance must hold the first draw's accesses itself. Before
+/// the sixteenth session it chained into that draw's dependency and made
+/// its accesses visible (review19: missed races in both checkers, and plans
+/// the planners called clean).
+pub(crate) fn after_an_access(
+    program: &Program,
+    index: usize,
+    deps: Vec<ImplicitDependency>,
+) -> Vec<ImplicitDependency> {
+    let Some((begin, _)) = open_instance(&program.commands, index) else {
+        return deps;
+    };
+    let earlier = &program.commands[begin..index.min(program.commands.len())];
+    deps.into_iter()
+        .filter(|d| {
+            earlier.iter().any(|c| {
+                matches!(c, Command::Render(rc) if rc.accesses().iter().any(|(r, _)| {
+                    r.object == d.region.object && r.range.overlaps(d.region.range)
+                }))
+            })
+        })
+        .collect()
+}
+
 /// The `vkCmdBeginRendering` of the instance open just before command
 /// `index` (its index and op), if one is: the nearest begin with no end
 /// after it.
@@ -1406,7 +1441,7 @@ impl RenderCommand {
                             .into(),
                     ));
                 }
-                implicit = implicit_of(program, r);
+                implicit = after_an_access(program, index, implicit_of(program, r));
                 // "Multisample resolve operations for attachments execute in
                 // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
                 // stage", reading the attachment (COLOR_ATTACHMENT_READ) and
@@ -1473,7 +1508,7 @@ impl RenderCommand {
                         },
                     });
                 };
-                implicit = implicit_of(program, r);
+                implicit = after_an_access(program, index, implicit_of(program, r));
                 accesses = draw_accesses(program, call, d, r)?;
             }
         }

@@ -83,8 +83,8 @@
 use super::image::SubresourceRange;
 use super::program::{Barrier, ByteRange, Command, Dependency, ObjectId, Program, Region};
 use super::render::{
-    implicit_of, Attachment, ImplicitDependency, InputAttachment, Kind, LoadOp, PassScope, RenderError,
-    RenderOp, Rendering, StoreOp,
+    after_an_access, implicit_of, Attachment, ImplicitDependency, InputAttachment, Kind, LoadOp, PassScope,
+    RenderError, RenderOp, Rendering, StoreOp,
 };
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2 as S};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
@@ -1865,7 +1865,11 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             let stores = ops_at(program, rp, &b.views, s, false, (begin, index, &accesses));
             accesses.extend(stores);
             Ok(Lowered {
-                implicit: implicit_of(program, &end_rendering(rp, &b.views, s)),
+                implicit: after_an_access(
+                    program,
+                    index,
+                    implicit_of(program, &end_rendering(rp, &b.views, s)),
+                ),
                 accesses,
                 ..Lowered::default()
             })
@@ -1937,7 +1941,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             }
             let depth = r.depth.map(|a| (a.image, a.range));
             Ok(Lowered {
-                implicit: implicit_of(program, r),
+                implicit: after_an_access(program, index, implicit_of(program, r)),
                 accesses: clear_accesses(program, c, &colors, depth)?,
                 ..Lowered::default()
             })
