@@ -10,7 +10,7 @@
 
 use super::intern::Nodes;
 use crate::ir::program::ByteRange;
-use crate::vk::scope::{Stage, StageSet};
+use crate::vk::scope::StageSet;
 use std::collections::BTreeSet;
 
 /// How many write records an entry holds inline; more go to a spill list.
@@ -404,10 +404,6 @@ const SPILLED: u8 = u8::MAX;
 #[cfg(test)]
 const IMPLICIT_STAGES: usize = 3;
 
-/// How many stages a draw may access in (`DRAW_INDIRECT` and the graphics
-/// stages after it), which include the implicit dependencies' (tested).
-const DRAW_STAGES: usize = 1 + Stage::GRAPHICS.len();
-
 /// Spilled lists are compared by identity (as [`Writes`]' are), which
 /// only ever keeps two equal entries apart.
 impl PartialEq for Reads {
@@ -420,10 +416,15 @@ impl PartialEq for Reads {
 impl Eq for Reads {}
 
 impl Reads {
-    /// Inline room for one read per device stage and a second in each
-    /// stage a draw accesses in (the shares, [`Reads::share`]); a stage
-    /// may take room another does not use. Past it the reads spill.
-    pub(crate) const ROOM: usize = Stage::ALL.len() - 1 + DRAW_STAGES;
+    /// Inline room for one read per stage compute and transfer work reads
+    /// in (the shares of [`Stage::ACCESSING`], [`Reads::share`]: all but
+    /// `CLEAR`, which only writes, and the host, whose reads are not kept),
+    /// so a compute program never spills. Reads of draws (a stage a draw
+    /// accesses in may keep two) spill past it. The room was every
+    /// stage's share until the sixteenth session: 27 records inline made
+    /// a range entry 256 bytes, which every split, merge and B-tree move
+    /// copied (docs/performance.md, "The checker's entries shrunk").
+    pub(crate) const ROOM: usize = 6;
 
     /// The spill list index, if the records are spilled.
     fn spilled(&self) -> Option<usize> {
@@ -485,12 +486,14 @@ impl Reads {
         }
         self.items[..self.len as usize][i] = rec;
     }
-    /// A stage's share of [`Reads::ROOM`]: one read for a device stage,
-    /// two for one a draw accesses in (an older one and one of the
-    /// current instance), none for the host (host reads are not kept).
-    /// The shares add up to the room.
+    /// A stage's share of reads: one read for a device stage, two for one
+    /// a draw accesses in (an older one and one of the current instance),
+    /// none for the host (host reads are not kept). The shares of the
+    /// stages compute and transfer work reads in add up to
+    /// [`Reads::ROOM`]; draws' stages spill.
     #[cfg(test)]
-    pub(crate) fn share(s: Stage) -> usize {
+    pub(crate) fn share(s: crate::vk::scope::Stage) -> usize {
+        use crate::vk::scope::Stage;
         let draw = s == Stage::DrawIndirect || Stage::GRAPHICS.contains(&s);
         usize::from(s != Stage::Host) + usize::from(draw)
     }
@@ -558,14 +561,48 @@ impl EntryState {
 
 #[cfg(test)]
 mod tests {
-    /// The room is the stages' shares.
+    /// The room is the shares of the stages compute and transfer work
+    /// reads in (the stages before the graphics ones, less `CLEAR`).
     #[test]
-    fn room_is_the_shares() {
-        let shares: usize = crate::vk::scope::Stage::ALL
+    fn room_is_the_compute_and_transfer_shares() {
+        use crate::vk::scope::Stage;
+        let shares: usize = Stage::ACCESSING
             .iter()
+            .filter(|&&s| s != Stage::Clear)
             .map(|&s| super::Reads::share(s))
             .sum();
         assert_eq!(shares, super::Reads::ROOM);
+    }
+
+    /// Past the room reads spill, and every operation on a spilled list
+    /// keeps the records in order.
+    #[test]
+    fn reads_spill_past_the_room_and_come_back() {
+        use super::{Reads, Rec, Spills};
+        let mut spills: Spills = Vec::new();
+        let mut r = Reads::default();
+        let rec = |i: u32| Rec {
+            cmd: i,
+            node: 100 + i,
+        };
+        for i in 0..Reads::ROOM as u32 + 3 {
+            r.insert(i as usize, rec(i), &mut spills);
+        }
+        let want: Vec<Rec> = (0..Reads::ROOM as u32 + 3).map(rec).collect();
+        assert_eq!(r.get(&spills), &want[..]);
+        r.remove(0, &mut spills);
+        r.put(0, rec(42), &mut spills);
+        let mut want = want[1..].to_vec();
+        want[0] = rec(42);
+        assert_eq!(r.get(&spills), &want[..]);
+        // Back under the room: inline again.
+        while r.get(&spills).len() > Reads::ROOM - 1 {
+            r.remove(0, &mut spills);
+        }
+        r.insert(0, rec(7), &mut spills);
+        let n = r.get(&spills).len();
+        assert_eq!(n, Reads::ROOM);
+        assert_eq!(r.get(&spills)[0], rec(7));
     }
 
     /// The reads' inline room for one older read per stage an implicit
