@@ -378,6 +378,15 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "a stencil clear of a depth-only view has no effect (review19)",
+            "vkCmdClearAttachments: \"If any attachment's aspectMask to be cleared is not backed by an image view, \
+             the clear has no effect on that aspect\" (VUID-vkCmdClearAttachments-aspectMask-07885 holds only \
+             without dynamic rendering); the depth clear after it writes in both fragment test stages, in \
+             rasterization order with the store",
+            with("clear-attachments stencil\nclear-attachments depth\nend-rendering\n"),
+            &[],
+        ),
+        (
             "a NONE store of an attachment nothing wrote makes no access: clean",
             STORE_NONE_WRITTEN,
             lone_then_copy("LOAD NONE", "no-color-write"),

@@ -1587,6 +1587,11 @@ fn render_pass_errors() {
         ("next-subpass past the last subpass", inside(one, "next-subpass\n"), "9:1: vkCmdNextSubpass in subpass 0 of a render pass with 1 subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass (VUID-vkCmdNextSubpass-None-00909)"),
         ("end-render-pass before the last subpass", inside(two, "end-render-pass\n"), "9:1: vkCmdEndRenderPass in subpass 0 of a render pass with 2 subpass(es): next-subpass must be recorded subpass count - 1 times before end-render-pass (VUID-vkCmdEndRenderPass-None-00910)"),
         ("a draw after end-render-pass", inside(one, "end-render-pass\ndraw vertexCount=3\n"), "10:1: vkCmdDraw outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdDraw-renderpass)"),
+        (
+            "a stencil clear of a render pass's D32_SFLOAT depth attachment",
+            "image d32 D32_SFLOAT 4x4 initial GENERAL\nrender-pass rpd attachment D32_SFLOAT LOAD STORE GENERAL->GENERAL ; subpass depth 0 GENERAL\nbegin-render-pass rpd d32 DEPTH:0:0\nclear-attachments stencil\n".into(),
+            "9:1: vkCmdClearAttachments: the depth/stencil attachment's format D32_SFLOAT has no stencil component (VUID-vkCmdClearAttachments-aspectMask-07885)",
+        ),
         ("next-subpass outside", "next-subpass\n".into(), "6:1: vkCmdNextSubpass outside a render pass instance: it must be recorded between begin-render-pass and end-render-pass (VUID-vkCmdNextSubpass-renderpass)"),
         ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask names ALL_COMMANDS, not a graphics pipeline stage (VUID-vkCmdPipelineBarrier2-None-07892)"),
         ("a barrier inside a subpass with no self-dependency", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: render pass `rp` declares no self-dependency of subpass 0 (`dependency 0->0 ...`), which a pipeline barrier inside the subpass needs (VUID-vkCmdPipelineBarrier2-None-07889)"),

@@ -1729,11 +1729,21 @@ fn check_views(
 /// its operations in rasterization order": color writes in
 /// `COLOR_ATTACHMENT_OUTPUT`, depth/stencil writes in both fragment test
 /// stages.
+///
+/// A depth or stencil aspect the depth/stencil attachment does not have:
+/// in a render pass, an error when the attachment's format has no such
+/// component (VUID-vkCmdClearAttachments-aspectMask-07884, -07885, which
+/// hold "if the current render pass instance does not use dynamic
+/// rendering"); otherwise, and always with dynamic rendering, "If any
+/// attachment's aspectMask to be cleared is not backed by an image view,
+/// the clear has no effect on that aspect" (review19: a dynamic instance
+/// with a depth-only view refused a stencil clear, citing retired VUIDs).
 fn clear_accesses(
     program: &Program,
     c: &ClearAttachments,
     colors: &[Option<(ObjectId, SubresourceRange)>],
     depth: Option<(ObjectId, SubresourceRange)>,
+    dynamic: bool,
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let call = "vkCmdClearAttachments";
     let mut out = Vec::new();
@@ -1758,25 +1768,31 @@ fn clear_accesses(
         (
             c.depth,
             Aspect::Depth,
-            "VUID-vkCmdClearAttachments-aspectMask-02502",
+            "VUID-vkCmdClearAttachments-aspectMask-07884",
         ),
         (
             c.stencil,
             Aspect::Stencil,
-            "VUID-vkCmdClearAttachments-aspectMask-02503",
+            "VUID-vkCmdClearAttachments-aspectMask-07885",
         ),
     ] {
         let Some((image, range)) = depth.filter(|_| on) else {
             continue;
         };
-        if !range.aspects.has(aspect) {
+        let format = program.image(image).map(|d| d.format);
+        if !dynamic && format.is_some_and(|f| !f.aspect_mask().has(aspect)) {
             return Err(bad(
                 call,
                 format!(
-                    "the depth/stencil attachment has no {} aspect ({vuid})",
-                    aspect.name()
+                    "the depth/stencil attachment's format {} has no {} component ({vuid})",
+                    format.map_or_else(String::new, |f| f.to_string()),
+                    aspect.name().to_lowercase()
                 ),
             ));
+        }
+        if !range.aspects.has(aspect) {
+            // Not backed by the view: no effect.
+            continue;
         }
         for r in aspect_bytes(program, image, range, aspect) {
             let region = Region {
@@ -1940,9 +1956,10 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 ));
             }
             let depth = r.depth.map(|a| (a.image, a.range));
+            let dynamic = open_pass(&program.commands, index).is_none();
             Ok(Lowered {
                 implicit: after_an_access(program, index, implicit_of(program, r)),
-                accesses: clear_accesses(program, c, &colors, depth)?,
+                accesses: clear_accesses(program, c, &colors, depth, dynamic)?,
                 ..Lowered::default()
             })
         }
