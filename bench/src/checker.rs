@@ -41,6 +41,15 @@ pub struct CheckerArgs {
     /// Also time the sharded check on this many threads (0: none).
     #[arg(long, default_value_t = 0)]
     jobs: usize,
+    /// Time vksync's check only, with no device and no layer (for
+    /// profiling it, e.g. under `perf record`, and on machines without
+    /// Vulkan).
+    #[arg(long)]
+    check_only: bool,
+    /// Also write the planned stream, as checked, to this trace file (to
+    /// time or profile other builds of `vksync check` on it).
+    #[arg(long, value_name = "FILE")]
+    write_stream: Option<std::path::PathBuf>,
 }
 
 /// The copy-pages stream (see [`CheckerArgs::workload`]): as the layer's
@@ -144,6 +153,29 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
         );
     }
 
+    if let Some(path) = &args.write_stream {
+        std::fs::write(path, vksync::trace::print(&planned)).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if args.check_only {
+        let mut check_s = Vec::new();
+        let mut hazards = 0;
+        for _ in 0..args.reps {
+            let t = Instant::now();
+            let h = vksync::check(&planned).map_err(|e| e.to_string())?;
+            check_s.push(t.elapsed().as_secs_f64());
+            hazards = h.len();
+        }
+        let s = median(&check_s);
+        println!(
+            "vksync check (resolve + check), median of {}: {:.1} ms, {:.1} ns/command, {:.3e} accesses/s, {} hazards",
+            args.reps,
+            s * 1e3,
+            s * 1e9 / recorded as f64,
+            n_accesses as f64 / s,
+            hazards
+        );
+        return Ok(());
+    }
     let mut options = DeviceOptions::from_env();
     if args.device.is_some() {
         options.device = args.device.clone();
