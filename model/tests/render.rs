@@ -387,6 +387,22 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "draws of no vertices or no instances access nothing (review19)",
+            "Drawing Commands: a draw of vertexCount (or instanceCount) 0 assembles no primitive, so no shader \
+             runs and no fragment operation writes; a NONE store after nothing written makes no access",
+            format!("{EMPTY_DRAWS}draw vertexCount=0 fs write sb[0..64]\ndraw vertexCount=3 instanceCount=0 vertex vb 0 16\nend-rendering\n"),
+            &[],
+        ),
+        (
+            "...a draw of three vertices writes the attachment the copy wrote, and so does the NONE store after it",
+            "Rasterization: the draw writes color; VkAttachmentStoreOp NONE writes when values were written",
+            format!("{EMPTY_DRAWS}draw vertexCount=3\nend-rendering\n"),
+            &[
+                "L10 WRITE_AFTER_WRITE col[COLOR:0:0] after L8",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L8",
+            ],
+        ),
+        (
             "a NONE store of an attachment nothing wrote makes no access: clean",
             STORE_NONE_WRITTEN,
             lone_then_copy("LOAD NONE", "no-color-write"),
@@ -463,6 +479,13 @@ fn rendering_hazards() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Lines 7-9: `col` into `GENERAL` and written by a copy, then an instance
+/// with `NONE` load and store operations and no barrier.
+const EMPTY_DRAWS: &str = "barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->GENERAL
+copy-buffer-to-image ib -> col GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1
+begin-rendering color col COLOR:0:0 GENERAL NONE NONE
+";
 
 /// Lines 7-12: `col` into `GENERAL` and written by a copy, a barrier from
 /// the copy's write to `dst`, an instance with load operation `load` (and

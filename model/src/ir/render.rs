@@ -1721,6 +1721,32 @@ fn draw_accesses(
         }
         _ => {}
     }
+    // A draw of no vertices, indices or instances (or no indirect draws)
+    // assembles no primitive: no shader invocation, no fragment operation,
+    // no vertex or index fetch. Only its indirect parameters are read
+    // (above). Its attachments are not written, so a `NONE` store after it
+    // makes no access either (review19: such draws raised false
+    // write-after-writes).
+    let empty = match d.kind {
+        DrawKind::Draw {
+            vertex_count,
+            instance_count,
+            ..
+        } => vertex_count == 0 || instance_count == 0,
+        DrawKind::DrawIndexed {
+            index_count,
+            instance_count,
+            ..
+        } => index_count == 0 || instance_count == 0,
+        DrawKind::Indirect { draw_count, .. } => draw_count == 0,
+        DrawKind::IndirectCount { max_draw_count, .. } => max_draw_count == 0,
+    };
+    if empty {
+        if d.kind.indexed() && d.index.is_none() {
+            return Err(bad("an indexed draw needs an `index` buffer".into()));
+        }
+        return Ok(out);
+    }
     if d.kind.indexed() {
         let Some(ib) = d.index else {
             return Err(bad("an indexed draw needs an `index` buffer".into()));
