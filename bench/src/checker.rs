@@ -154,7 +154,8 @@ pub fn run(args: &CheckerArgs) -> Result<(), String> {
     }
 
     if let Some(path) = &args.write_stream {
-        std::fs::write(path, vksync::trace::print(&planned)).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, vksync::trace::print(&planned))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if args.check_only {
         let mut check_s = Vec::new();

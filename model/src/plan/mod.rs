@@ -331,7 +331,9 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
             plan
         }
     };
-    image_regions_global(&mut plan.program);
+    if image_regions_global(&mut plan.program) && opts.planner != PlannerKind::PerObject {
+        thin_after_widening(&mut plan.program, Semantics::for_reading(opts.reading));
+    }
     // The planners place every barrier a rendering instance needs before
     // its begin-rendering; a plan with one inside an instance all the same
     // (the per-object baseline's) is refused at that begin (the line of
@@ -409,7 +411,8 @@ fn with_needed_dependencies(
 /// one), and a global barrier orders at least what it ordered. (The
 /// buffer-barrier form and the per-object baseline plan regions of
 /// objects, images included.)
-pub(crate) fn image_regions_global(program: &mut Program) {
+/// Whether it widened one.
+pub(crate) fn image_regions_global(program: &mut Program) -> bool {
     // (An image's ownership transfer is refused before planning.)
     let is_image = |b: &crate::Barrier| {
         b.image.is_none()
@@ -421,7 +424,7 @@ pub(crate) fn image_regions_global(program: &mut Program) {
         .iter()
         .any(|c| matches!(c, Command::Barrier(d) if d.barriers.iter().any(is_image)))
     {
-        return;
+        return false;
     }
     let commands = program
         .commands
@@ -440,6 +443,97 @@ pub(crate) fn image_regions_global(program: &mut Program) {
         })
         .collect();
     *program = program.with_commands(commands);
+    true
+}
+
+/// Plans up to this many commands are thinned after a widening
+/// ([`thin_after_widening`]): each try checks the whole program.
+const THIN_MAX_COMMANDS: usize = 256;
+
+/// Drops, after [`image_regions_global`] widened a barrier to a global
+/// one, every part and then every mask bit of the plan's memory and
+/// buffer barriers that the program no longer needs under `sem`, in
+/// program order, until none can go. The widened barrier orders more than
+/// the image's bytes, so parts and bits planned at later points for other
+/// bytes can become redundant (review20: `--buffer-barriers` plans with
+/// images kept them, against the planners' minimality). Image barriers
+/// (layouts) and ownership transfers stay as they are. Larger plans than
+/// [`THIN_MAX_COMMANDS`] are left as planned (safe, possibly not minimal).
+fn thin_after_widening(program: &mut Program, sem: Semantics) {
+    use crate::vk::scope::{self, Side};
+    if program.commands.len() > THIN_MAX_COMMANDS {
+        return;
+    }
+    let Ok(layout) = resolve(program) else {
+        return;
+    };
+    let clean = |p: &Program| crate::hazard::is_clean(p, &layout, sem);
+    if !clean(program) {
+        return;
+    }
+    let thinnable = |b: &crate::Barrier| b.image.is_none() && b.ownership.is_none();
+    let barriers = |p: &Program, i: usize| match &p.commands[i] {
+        Command::Barrier(d) => d.barriers.clone(),
+        _ => Vec::new(),
+    };
+    let set = |p: &mut Program, i: usize, bs: Vec<crate::Barrier>| {
+        if let Command::Barrier(d) = &mut p.commands[i] {
+            d.barriers = bs;
+        }
+    };
+    loop {
+        let before = program.barrier_bits();
+        for i in 0..program.commands.len() {
+            if !matches!(program.commands[i], Command::Barrier(_)) {
+                continue;
+            }
+            // Whole parts first (a command keeps at least one part).
+            let mut k = 0;
+            while k < barriers(program, i).len() {
+                let old = barriers(program, i);
+                if old.len() > 1 && thinnable(&old[k]) {
+                    let mut new = old.clone();
+                    new.remove(k);
+                    set(program, i, new);
+                    if clean(program) {
+                        continue;
+                    }
+                    set(program, i, old);
+                }
+                k += 1;
+            }
+            // Then bits.
+            for k in 0..barriers(program, i).len() {
+                for field in 0..4 {
+                    let b0 = barriers(program, i)[k];
+                    if !thinnable(&b0) {
+                        continue;
+                    }
+                    let bits = points::mask_bits(&b0, field);
+                    for bit in (0..64).map(|n| 1u64 << n).filter(|b| bits & b != 0) {
+                        let old = barriers(program, i);
+                        let mut b = old[k];
+                        let m = points::mask_bits(&b, field);
+                        points::set_mask_bits(&mut b, field, m & !bit);
+                        if scope::validate(b.src_stage_mask, b.src_access_mask, Side::Src).is_err()
+                            || scope::validate(b.dst_stage_mask, b.dst_access_mask, Side::Dst).is_err()
+                        {
+                            continue;
+                        }
+                        let mut new = old.clone();
+                        new[k] = b;
+                        set(program, i, new);
+                        if !clean(program) {
+                            set(program, i, old);
+                        }
+                    }
+                }
+            }
+        }
+        if program.barrier_bits() == before {
+            break;
+        }
+    }
 }
 
 /// What [`plan`] and [`stabbing_bound`] refuse: several queues and
