@@ -608,7 +608,24 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
     let set = |line: usize, col: usize, q: &str| {
         format!("{line}:{col}: event `e` is set by the host while a submitted wait-events on queue `{q}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {q}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")
     };
+    let op = |line: usize, col: usize, host: &str, device: &str, q: &str| {
+        format!("{line}:{col}: event `e` is {host} by the host while a submitted {device} of it on queue `{q}` may not have executed (the host has not waited for its batch: `wait`, `wait {q}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): the device may execute it after the host's operation, and the event is then not in the state the program goes on with (a set of a signaled event has no effect)")
+    };
     let cases: Vec<(String, Option<String>)> = vec![
+        // A submitted device set or reset is pending too (review21): it
+        // may execute after the host's reset or set.
+        (
+            "set-event1 e TRANSFER\nsubmit q0\nhost-reset-event e\n".into(),
+            Some(op(9, 18, "reset", "set-event1", "q0")),
+        ),
+        (
+            "set-event e CLEAR:NONE -> COPY:NONE\nreset-event e\nsubmit q0\nhost-set-event e\n".into(),
+            Some(op(10, 16, "set", "set-event", "q0")),
+        ),
+        (
+            "set-event1 e TRANSFER\nsubmit q0\nwait q0\nhost-reset-event e\nset-event1 e TRANSFER\n".into(),
+            None,
+        ),
         // Pending: refused.
         (
             format!("{WAITED}submit q0\nhost-reset-event e\n"),

@@ -538,6 +538,18 @@ pub enum ProgramErrorKind {
         /// The queue of the pending wait.
         queue: String,
     },
+    /// Refused with "event `{name}` is {host_op} by the host while a submitted {device_op} of it on queue `{queue}` may not have executed (the host has not waited for its batch: `wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): the device may execute it after the host's operation, and the event is then not in the state the program goes on with (a set of a signaled event has no effect)".
+    #[error("event `{name}` is {host_op} by the host while a submitted {device_op} of it on queue `{queue}` may not have executed (the host has not waited for its batch: `wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): the device may execute it after the host's operation, and the event is then not in the state the program goes on with (a set of a signaled event has no effect)")]
+    HostEventDeviceOpPending {
+        /// The event.
+        name: String,
+        /// `set` or `reset`.
+        host_op: &'static str,
+        /// `set-event`, `set-event1` or `reset-event`.
+        device_op: &'static str,
+        /// The queue of the pending command.
+        queue: String,
+    },
     /// Refused with "the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)".
     #[error("the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)")]
     EventSet1Stages {

@@ -54,8 +54,9 @@
 //!   `vkCmdWaitEvents`; a rule of the command's description, not a VUID);
 //!   the queue of a command is known only at its `submit`, so this is
 //!   checked there;
-//! * the host sets or resets an event only when no submitted device wait
-//!   of it is pending ("event must not be waited on by a command buffer
+//! * the host sets or resets an event only when no submitted device set,
+//!   reset or wait of it is pending (a device set or reset may execute
+//!   after the host's operation; for a wait: "event must not be waited on by a command buffer
 //!   in the pending state", VUID-vkSetEvent-event-09543; an execution
 //!   dependency between `vkResetEvent` and the wait,
 //!   VUID-vkResetEvent-event-03822 and -03821): a wait stops being
@@ -141,6 +142,12 @@ pub(crate) struct EventStates {
     /// Pending while the host does not know the submit complete
     /// ([`Completion::host_knows`]).
     pending_waits: Vec<(EventId, QueueId, usize)>,
+    /// Device sets and resets not yet submitted: (event, the trace's name
+    /// of the command).
+    unsubmitted_ops: Vec<(EventId, &'static str)>,
+    /// Submitted device sets and resets: (event, queue, ordinal of the
+    /// submit, the command's name). Pending, as waits are.
+    pending_ops: Vec<(EventId, QueueId, usize, &'static str)>,
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -184,6 +191,7 @@ impl EventStates {
             dependency: dependency.clone(),
         });
         self.unsubmitted_sets.push(command);
+        self.unsubmitted_ops.push((event, "set-event"));
         Ok(())
     }
 
@@ -203,6 +211,7 @@ impl EventStates {
         }
         *s = Some(SetBy::Device1 { command, stage_mask });
         self.unsubmitted_sets.push(command);
+        self.unsubmitted_ops.push((event, "set-event1"));
         Ok(())
     }
 
@@ -222,6 +231,34 @@ impl EventStates {
         }
     }
 
+    /// The host's access to `event` (`host_op`: "set", "reset") with no
+    /// submitted device set or reset of it that the host does not know
+    /// complete: the device may execute that command after the host's,
+    /// and the event is then not in the state the program goes on with (a
+    /// set of a signaled event "has no effect, no event signal operation
+    /// occurs"; a reset after a host set leaves a host-set wait waiting).
+    /// Review21 found both missed: a host reset while an earlier batch's
+    /// set was pending let a later wait pair with the wrong set.
+    fn no_pending_op(
+        &mut self,
+        event: EventId,
+        done: &Completion,
+        host_op: &'static str,
+        name: &str,
+        queue_name: &impl Fn(QueueId) -> String,
+    ) -> Result<(), ProgramErrorKind> {
+        self.pending_ops.retain(|&(_, q, at, _)| !done.host_knows(q, at));
+        match self.pending_ops.iter().find(|&&(e, _, _, _)| e == event) {
+            Some(&(_, queue, _, op)) => Err(ProgramErrorKind::HostEventDeviceOpPending {
+                name: name.to_string(),
+                host_op,
+                device_op: op,
+                queue: queue_name(queue),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// `vkSetEvent`, with what `done` says the host knows complete.
     pub(crate) fn host_set(
         &mut self,
@@ -234,6 +271,7 @@ impl EventStates {
             name: name.to_string(),
             queue: queue_name(queue),
         })?;
+        self.no_pending_op(event, done, "set", name, &queue_name)?;
         let Some(s) = self.state(event) else { return Ok(()) };
         if s.is_some() {
             return Err(ProgramErrorKind::EventAlreadySet {
@@ -263,8 +301,15 @@ impl EventStates {
             name: name.to_string(),
             queue: queue_name(queue),
         })?;
+        self.no_pending_op(event, done, "reset", name, &queue_name)?;
         self.reset(event);
         Ok(())
+    }
+
+    /// `vkCmdResetEvent2` (or `vkCmdResetEvent`) recorded on the device.
+    pub(crate) fn device_reset(&mut self, event: EventId) {
+        self.unsubmitted_ops.push((event, "reset-event"));
+        self.reset(event);
     }
 
     /// Element `index` of the `vkCmdWaitEvents2` at `command`; `image`
@@ -372,6 +417,9 @@ impl EventStates {
     ) -> Result<(), QueueMismatch> {
         for e in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
+        }
+        for (e, op) in self.unsubmitted_ops.drain(..) {
+            self.pending_ops.push((e, queue, at, op));
         }
         for c in self.unsubmitted_sets.drain(..) {
             self.set_queues.insert(c, queue);
