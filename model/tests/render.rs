@@ -517,6 +517,11 @@ fn rendering_errors() {
     let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     let cases: Vec<(&str, String, &str)> = vec![
         (
+            "a draw of no vertices is still checked (it accesses nothing, but its valid usage holds)",
+            end_at("draw vertexCount=0 index ib 0 u16\n"),
+            "10:1: vkCmdDraw: a non-indexed draw reads no index buffer: drop `index`",
+        ),
+        (
             "a draw outside an instance",
             "draw vertexCount=3\n".into(),
             "7:1: vkCmdDraw outside a rendering instance: it must be recorded between begin-rendering and end-rendering (VUID-vkCmdDraw-renderpass)",

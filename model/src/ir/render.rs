@@ -1724,9 +1724,11 @@ fn draw_accesses(
     // A draw of no vertices, indices or instances (or no indirect draws)
     // assembles no primitive: no shader invocation, no fragment operation,
     // no vertex or index fetch. Only its indirect parameters are read
-    // (above). Its attachments are not written, so a `NONE` store after it
-    // makes no access either (review19: such draws raised false
-    // write-after-writes).
+    // (above); the rest below is still built, for its valid usage, and
+    // dropped at the end. Its attachments are not written, so a `NONE`
+    // store after it makes no access either (review19: such draws raised
+    // false write-after-writes).
+    let indirect_reads = out.len();
     let empty = match d.kind {
         DrawKind::Draw {
             vertex_count,
@@ -1741,12 +1743,6 @@ fn draw_accesses(
         DrawKind::Indirect { draw_count, .. } => draw_count == 0,
         DrawKind::IndirectCount { max_draw_count, .. } => max_draw_count == 0,
     };
-    if empty {
-        if d.kind.indexed() && d.index.is_none() {
-            return Err(bad("an indexed draw needs an `index` buffer".into()));
-        }
-        return Ok(out);
-    }
     if d.kind.indexed() {
         let Some(ib) = d.index else {
             return Err(bad("an indexed draw needs an `index` buffer".into()));
@@ -1882,6 +1878,9 @@ fn draw_accesses(
                 StageAccess::FragmentShaderInputAttachmentRead,
             ));
         }
+    }
+    if empty {
+        out.truncate(indirect_reads);
     }
     Ok(out)
 }

@@ -1937,8 +1937,8 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             };
             // In a subpass the index is into its color slots, unused
             // slots included.
-            let colors: Vec<Option<(ObjectId, SubresourceRange)>> = match open_pass(&program.commands, index)
-            {
+            let pass = open_pass(&program.commands, index);
+            let colors: Vec<Option<(ObjectId, SubresourceRange)>> = match pass {
                 Some((_, b, s, _)) => match pass_of(program, b.pass) {
                     Some(rp) => rp.subpasses[s]
                         .colors
@@ -1956,7 +1956,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 ));
             }
             let depth = r.depth.map(|a| (a.image, a.range));
-            let dynamic = open_pass(&program.commands, index).is_none();
+            let dynamic = pass.is_none();
             Ok(Lowered {
                 implicit: after_an_access(program, index, implicit_of(program, r)),
                 accesses: clear_accesses(program, c, &colors, depth, dynamic)?,

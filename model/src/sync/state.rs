@@ -423,7 +423,7 @@ impl Reads {
     /// accesses in may keep two) spill past it. The room was every
     /// stage's share until the sixteenth session: 27 records inline made
     /// a range entry 256 bytes, which every split, merge and B-tree move
-    /// copied (docs/performance.md, "The checker's entries shrunk").
+    /// copied (docs/performance.md, "The ratio on 2026-12-05").
     pub(crate) const ROOM: usize = 6;
 
     /// The spill list index, if the records are spilled.
