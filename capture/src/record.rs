@@ -3629,7 +3629,7 @@ impl Capture {
     /// in `model/src/ir/event.rs`): a barrier of a host-set event's wait
     /// with [`Barrier::transition`] (set by [`Capture::image_barrier`]:
     /// `oldLayout != newLayout` outside an ownership transfer), once every
-    /// barrier of that wait has `HOST` as its source stages (otherwise the
+    /// barrier of that wait has only `HOST` (or no stage) as its source stages (otherwise the
     /// model refuses the wait as invalid usage,
     /// VUID-vkCmdWaitEvents2-pEvents-03839, and so does the trace).
     ///
@@ -3654,7 +3654,7 @@ impl Capture {
             if !self.host_set_events.contains(&w.event)
                 || barriers
                     .iter()
-                    .any(|b| b.src_stage_mask != PipelineStageFlags2::HOST)
+                    .any(|b| !PipelineStageFlags2::HOST.contains(b.src_stage_mask))
             {
                 continue;
             }

@@ -118,6 +118,16 @@ fn events_order_what_precedes_the_set_before_what_follows_the_wait() {
             &["L9 WRITE_AFTER_WRITE a[0..256] after L6"],
         ),
         (
+            "a host-set event's wait with no source stage (\"only host operations\": none) orders no write",
+            "fill a 1\nhost-set-event e\nwait-events e NONE:NONE -> COPY:TRANSFER_READ\ncopy a -> b\n",
+            &["L9 READ_AFTER_WRITE a[0..256] after L6"],
+        ),
+        (
+            "a host-set event's wait with no source stage, after a barrier that made the write visible",
+            "fill a 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\nhost-set-event e\nwait-events e NONE:NONE -> COPY:TRANSFER_READ\ncopy a -> b\n",
+            &[],
+        ),
+        (
             "a reset and a new set: the wait reaches only the new set's scope",
             "fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\nreset-event e\nfill b 1\nset-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\ncopy b -> c\n",
             &["L13 READ_AFTER_WRITE b[0..256] after L10"],
@@ -440,7 +450,9 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("host-set-event e\nwait-events e HOST:NONE -> COPY:NONE a[0..16] transition", "7:13: barrier 0 of the wait for event `e`, which the host set: its image layout transition is performed by no command (vkCmdSetEvent2 performs an event's transitions, and vkSetEvent has no dependency info)"),
         ("set-event e COPY:NONE -> COPY:NONE\nset-event e COPY:NONE -> COPY:NONE", "7:11: event `e` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)"),
         ("set-event e HOST:NONE -> COPY:NONE", "6:11: barrier 0 of the set of event `e`: its stage masks may not include HOST (VUID-vkCmdSetEvent2-srcStageMask-09391, -dstStageMask-09392)"),
-        ("host-set-event e\nwait-events e COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)"),
+        ("host-set-event e\nwait-events e COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
+        ("host-set-event e\nwait-events e HOST|COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
+        ("host-set-event e\nwait-events e NONE:NONE -> COPY:NONE ; ALL_COMMANDS:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("set-event e COPY:NONE -> COPY:NONE\nreset-event e\nwait-events e COPY:NONE -> COPY:NONE", "8:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
         ("set-event e", "6:12: expected the event's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`"),
     ];

@@ -506,8 +506,8 @@ pub enum ProgramErrorKind {
         /// COPY (set: CLEAR)`.
         difference: String,
     },
-    /// Refused with "event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)".
-    #[error("event `{name}` was set by the host: every barrier of its wait needs source stages exactly HOST (VUID-vkCmdWaitEvents2-pEvents-03839)")]
+    /// Refused with "event `{name}` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)".
+    #[error("event `{name}` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)")]
     HostEventWaitNotHost {
         /// The event.
         name: String,

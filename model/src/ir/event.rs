@@ -344,10 +344,13 @@ impl EventStates {
             }
             Some(SetBy::Device1 { .. }) => Err(ProgramErrorKind::EventSetBySync1 { name }),
             Some(SetBy::Host) => {
+                // "must include only host operations in their first
+                // synchronization scope": `HOST`, or no stage at all (an
+                // empty first scope includes no other operation).
                 if w.dependency
                     .barriers
                     .iter()
-                    .any(|b| b.src_stage_mask != PipelineStageFlags2::HOST)
+                    .any(|b| !PipelineStageFlags2::HOST.contains(b.src_stage_mask))
                 {
                     return Err(ProgramErrorKind::HostEventWaitNotHost { name });
                 }
