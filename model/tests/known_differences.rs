@@ -383,6 +383,77 @@ fn each_profile_predicts_what_its_layer_reported() {
     }
 }
 
+/// D31: the 1.4.363 layer may skip a pipeline barrier of one global memory
+/// barrier that repeats an earlier one of the command buffer. Its
+/// prediction stays the least it reports (what the specification orders);
+/// the program without the barriers it may skip
+/// (`vksync::layer::without_repeated_barriers`) gives the most, and a report
+/// there is put down to D31, for 1.4.363 only. Cases: (label, trace, the
+/// hazards the 1.4.363 profile predicts, the report D31 explains at
+/// 1.4.363 and no profile predicts, as `(prior->command kind)`).
+#[test]
+fn d31_a_repeated_barrier_bounds_the_1_4_363_report() {
+    use vksync::layer::{explain, predict, without_repeated_barriers, Explanation, Layer};
+    let cases: &[(&str, &str, &[&str], &str)] = &[
+        (
+            "d31 (minimized; 1.4.363 reports the last fill, 2026-12-05)",
+            include_str!("../../tests/layer-versions/d31.trace"),
+            &["fill->copy READ_AFTER_WRITE", "fill->copy WRITE_AFTER_WRITE"],
+            "copy->fill WRITE_AFTER_READ",
+        ),
+        (
+            "d31-planned (a planned program of device_validation)",
+            include_str!("../../tests/layer-versions/d31-planned.trace"),
+            &[],
+            "copy->fill WRITE_AFTER_READ",
+        ),
+    ];
+    for (label, text, least, most) in cases {
+        let t = trace::parse(text).unwrap();
+        let p = &t.program;
+        let kw = |i: usize| p.commands()[i].keyword();
+        let show = |hs: &[vksync::Hazard]| -> Vec<String> {
+            hs.iter()
+                .map(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind))
+                .collect()
+        };
+        let dropped = without_repeated_barriers(p);
+        let changed: Vec<usize> = (0..p.commands().len())
+            .filter(|&i| p.commands()[i] != dropped.commands()[i])
+            .collect();
+        assert_eq!(changed.len(), 1, "{label}: one repeated barrier: {changed:?}");
+        assert_eq!(kw(changed[0]), "barrier", "{label}");
+        let e = Layer::V1_4_363.emulation();
+        assert_eq!(show(&predict(p, &e).unwrap()), *least, "{label}: layer 1.4.363");
+        for layer in Layer::ALL {
+            let e = layer.emulation();
+            let predicted = show(&predict(p, &e).unwrap());
+            assert!(
+                !predicted.iter().any(|h| h == most),
+                "{label}: layer {}: {predicted:?}",
+                layer.version()
+            );
+            let mut every = e;
+            every.first_hazard_only = false;
+            let reported = predict(&dropped, &every).unwrap();
+            let h = reported
+                .iter()
+                .find(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind) == *most)
+                .unwrap_or_else(|| panic!("{label}: {most} in {:?}", show(&reported)));
+            let why = explain(p, h.command, h.kind, &e);
+            // 1.3.239 and 1.4.309 keep no such list: their reports there
+            // are what their other differences explain (D4 at 1.3.239).
+            let d31 = matches!(why, Explanation::Difference(d) if d.id == "D31");
+            assert_eq!(
+                d31,
+                *layer == Layer::V1_4_363,
+                "{label}: layer {}: {why:?}",
+                layer.version()
+            );
+        }
+    }
+}
+
 /// D20 both ways: a semaphore wait at `TOP_OF_PIPE` and a signal at
 /// `BOTTOM_OF_PIPE`, on one device queue, under the specification's access
 /// scopes (vksync, layer 1.4.363) and under the stages named in the mask

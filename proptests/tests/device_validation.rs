@@ -30,7 +30,8 @@ fn planned_programs_draw_only_predicted_messages() {
     // applied; recording that again changes nothing).
     let quirks = device.info().quirks.clone();
     let device = RefCell::new(device);
-    let (runs, explained, messages, k4) = (
+    let (runs, explained, messages, k4, d31) = (
+        Cell::new(0usize),
         Cell::new(0usize),
         Cell::new(0usize),
         Cell::new(0usize),
@@ -68,6 +69,7 @@ fn planned_programs_draw_only_predicted_messages() {
             );
             let v = verdict(&p, &emulation, &got);
             k4.set(k4.get() + usize::from(v == Verdict::K4));
+            d31.set(d31.get() + usize::from(v == Verdict::D31));
             prop_assert!(
                 v != Verdict::Mismatch,
                 "{:?}/{:?}: layer reported {} but the model under layer {} predicts {}\nplanned program:\n{}",
@@ -87,12 +89,13 @@ fn planned_programs_draw_only_predicted_messages() {
     });
     eprintln!(
         "device_validation: {n} programs, {} planned runs, {} runs with messages ({} messages), all predicted by layer {} \
-         ({} of them where K4 changed the prediction)",
+         ({} of them where K4 changed the prediction, {} within D31's bounds: a repeated barrier skipped)",
         runs.get(),
         explained.get(),
         messages.get(),
         layer.version(),
-        k4.get()
+        k4.get(),
+        d31.get()
     );
 }
 

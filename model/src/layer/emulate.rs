@@ -265,6 +265,51 @@ pub(crate) fn predict_with(
     Ok(out)
 }
 
+/// D31: `program` without the barriers the layer may skip, so that its
+/// prediction is the most such a layer reports ([`Emulation`]'s
+/// `repeated_barriers_skipped`). Each pipeline barrier of exactly one
+/// global memory barrier whose stage and access masks equal those of such a
+/// barrier recorded earlier in the same command buffer (K1: the runtime
+/// ends one at `submit` and before a host access) orders nothing here; it
+/// stays in place as a barrier of no memory barrier, so every command keeps
+/// its index. Layers 1.4.338 and later keep each such barrier once per
+/// command buffer (up to eight distinct ones) and replay the list on an
+/// access state when it is next touched, skipping a barrier that already
+/// applied to that state in the same replay: a read that the barriers
+/// between brought into its first scope then misses it. A single buffer or
+/// image barrier's execution dependency takes the same path in those
+/// layers; it is not left out here.
+pub fn without_repeated_barriers(program: &Program) -> Program {
+    let mut out = program.clone();
+    let mut seen: Vec<(S, A, S, A)> = Vec::new();
+    for c in &mut out.commands {
+        match c {
+            Command::Submit(_) | Command::HostRead { .. } | Command::HostWrite { .. } => seen.clear(),
+            Command::Barrier(dep) => {
+                let [b] = dep.barriers.as_slice() else {
+                    continue;
+                };
+                if b.region.is_some() || b.image.is_some() || b.ownership.is_some() || b.transition {
+                    continue;
+                }
+                let masks = (
+                    b.src_stage_mask,
+                    b.src_access_mask,
+                    b.dst_stage_mask,
+                    b.dst_access_mask,
+                );
+                if seen.contains(&masks) {
+                    dep.barriers.clear();
+                } else {
+                    seen.push(masks);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// D24, D26: the bytes of vertex binding `v` a layer records for draw `d`
 /// ([`VertexReads`]). Cut at the buffer's end; `None` when nothing is
 /// left or the layer records no read of the binding.

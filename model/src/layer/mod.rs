@@ -32,7 +32,7 @@ use crate::ir::program::Program;
 pub(crate) mod emulate;
 mod profile;
 
-pub use emulate::{on_one_queue, predict, recorded_range, OneQueue};
+pub use emulate::{on_one_queue, predict, recorded_range, without_repeated_barriers, OneQueue};
 pub use profile::{Emulation, Layer, SemaphoreScopes, VertexReads};
 
 use crate::semantics::{ClearStage, Semantics};
@@ -281,7 +281,20 @@ pub const DIFFERENCES: &[Difference] = &[
         title: "a LINEAR or CUBIC_EXT blit reads its source region only",
         toggle: None,
     },
+    Difference {
+        id: "D31",
+        title: "a repeated global memory barrier may be skipped",
+        toggle: None,
+    },
 ];
+
+/// The known difference `id` of [`DIFFERENCES`] (an id this module names).
+fn difference(id: &str) -> &'static Difference {
+    DIFFERENCES
+        .iter()
+        .find(|d| d.id == id)
+        .expect("an id of DIFFERENCES")
+}
 
 impl Semantics {
     /// The specification with one layer behaviour turned on.
@@ -330,6 +343,8 @@ pub struct Explainer<'a> {
     seen: Vec<(Semantics, std::collections::HashSet<(usize, HazardKind)>)>,
     /// The whole emulation's, once asked.
     profile: Option<std::collections::HashSet<(usize, HazardKind)>>,
+    /// The whole emulation's without the barriers D31 may skip, once asked.
+    without_repeats: Option<std::collections::HashSet<(usize, HazardKind)>>,
 }
 
 impl<'a> Explainer<'a> {
@@ -341,6 +356,7 @@ impl<'a> Explainer<'a> {
             emulation,
             seen: Vec::new(),
             profile: None,
+            without_repeats: None,
         }
     }
 
@@ -356,6 +372,26 @@ impl<'a> Explainer<'a> {
             }
         };
         self.seen[i].1.contains(&key)
+    }
+
+    /// Whether the emulation predicts `key` once every barrier D31 lets
+    /// the layer skip is left out ([`without_repeated_barriers`]), naming
+    /// every hazard of an access.
+    fn without_repeats_predicts(&mut self, key: (usize, HazardKind)) -> bool {
+        let (program, emulation) = (self.program, self.emulation);
+        // Every hazard of each access (K3 off): a skipped barrier can put a
+        // new hazard below the one K3 names in the prediction.
+        let every = Emulation {
+            first_hazard_only: false,
+            ..*emulation
+        };
+        self.without_repeats
+            .get_or_insert_with(|| {
+                predict(&without_repeated_barriers(program), &every)
+                    .map(|hs| hs.iter().map(|h| (h.command, h.kind)).collect())
+                    .unwrap_or_default()
+            })
+            .contains(&key)
     }
 
     /// Why the layer reported a hazard of `kind` at `command` ([`explain`]).
@@ -383,6 +419,8 @@ impl<'a> Explainer<'a> {
             .contains(&key);
         if by_profile || self.predicts(emulation.semantics, key) {
             Explanation::Profile
+        } else if emulation.repeated_barriers_skipped && self.without_repeats_predicts(key) {
+            Explanation::Difference(difference("D31"))
         } else {
             Explanation::Unexplained
         }

@@ -93,6 +93,17 @@ pub struct Emulation {
     /// texels whatever the filter (not the texels beyond it that `LINEAR`
     /// and `CUBIC_EXT` may sample). `false`: what the filter may sample.
     pub blit_region_only: bool,
+    /// D31: the layer may skip a pipeline barrier of exactly one global
+    /// memory barrier equal to one recorded earlier in the same command
+    /// buffer (1.4.338 and later: a barrier already applied to an access
+    /// state's write or to one of its reads is not applied to that state
+    /// again until the state is next touched, although the barriers between
+    /// may have brought another of its reads into the barrier's first
+    /// scope). Which states it skips depends on the layer's access states,
+    /// which the emulation does not keep: its prediction is then the least
+    /// the layer reports, and the prediction for
+    /// [`super::without_repeated_barriers`] the most.
+    pub repeated_barriers_skipped: bool,
 }
 
 /// The vertex buffer bytes a draw reads, as the model or a layer has them.
@@ -231,6 +242,7 @@ impl Layer {
                 vertex_reads: VertexReads::Layer1_3_239,
                 buffer_image_copy_hull: true,
                 blit_region_only: true,
+                repeated_barriers_skipped: false,
             },
             Layer::V1_4_309 => Emulation {
                 semantics: Semantics::LAYER_1_4_309,
@@ -242,6 +254,7 @@ impl Layer {
                 vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
                 blit_region_only: true,
+                repeated_barriers_skipped: false,
             },
             // K3 holds still: behind the write-after-write that D6 no
             // longer suppresses, a write-after-read above it stays unreported
@@ -256,6 +269,7 @@ impl Layer {
                 vertex_reads: VertexReads::Layer1_4,
                 buffer_image_copy_hull: true,
                 blit_region_only: true,
+                repeated_barriers_skipped: true,
             },
         }
     }
