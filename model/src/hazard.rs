@@ -264,9 +264,12 @@ impl Hazard {
             .barrier
             .filter(|b| b.transition && self.fix.semaphore.is_none())
         else {
-            let mut text =
-                self.fix
-                    .describe_waiting_on(program, wait_queue, line(self.prior_command).as_deref());
+            let mut text = self.fix.describe_waiting_on(
+                program,
+                wait_queue,
+                line(self.prior_command).as_deref(),
+                Some(self.command),
+            );
             let device_barrier = self.fix.barrier.is_some_and(|b| !b.transition)
                 && !self.fix.wait
                 && self.fix.semaphore.is_none()
@@ -410,13 +413,20 @@ impl Fix {
     /// # Ok::<(), vksync::ProgramError>(())
     /// ```
     pub fn describe(&self, program: &Program) -> String {
-        self.describe_waiting_on(program, None, None)
+        self.describe_waiting_on(program, None, None, None)
     }
 
     /// [`Fix::describe`], the `submit; wait` on `queue` (`submit Q; wait
     /// Q`) when it is given, a semaphore signalled `after` what it names
-    /// when given.
-    fn describe_waiting_on(&self, program: &Program, queue: Option<QueueId>, after: Option<&str>) -> String {
+    /// when given, a barrier over an image as an image memory barrier in
+    /// the layout command `before` uses when given.
+    fn describe_waiting_on(
+        &self,
+        program: &Program,
+        queue: Option<QueueId>,
+        after: Option<&str>,
+        before: Option<usize>,
+    ) -> String {
         let mut parts = Vec::new();
         if let (Some(b), Some(s)) = (self.barrier.filter(|b| b.transition), &self.semaphore) {
             // A transition on another queue than the prior (or current)
@@ -440,7 +450,21 @@ impl Fix {
         } else if let (Some(b), Some(s)) = (&self.barrier, &self.semaphore) {
             parts.push(s.describe_after(program, b, after));
         } else if let Some(b) = &self.barrier {
-            let mut text = format!("barrier {}", b.describe(program));
+            // Over an image, before a command that names its layout: an
+            // image memory barrier a user can record as it is (the bytes
+            // of a subresource are no barrier operand).
+            let image = b
+                .region
+                .filter(|_| b.image.is_none() && b.ownership.is_none())
+                .zip(before)
+                .and_then(|(r, at)| crate::ir::image::barrier_operand(program, r, at));
+            let mut text = match image {
+                Some(operand) => format!(
+                    "barrier {}:{} -> {}:{} {operand}",
+                    b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+                ),
+                None => format!("barrier {}", b.describe(program)),
+            };
             if !self.wait && b.dst_stage_mask.contains(PipelineStageFlags2::HOST) {
                 // The prior write was already waited for: the barrier must go
                 // before that submit (or be followed by a new submit and wait).

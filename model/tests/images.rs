@@ -1420,3 +1420,44 @@ fn layouts_need_the_usage_their_barrier_rules_name() {
         L::ALL.len()
     );
 }
+
+/// A fix over an image's bytes is an image memory barrier a user can record
+/// as printed: the whole subresources the bytes lie in, in the layout the
+/// later command uses them in (`L->L`, no transition), which the parser
+/// takes; recorded just before that command it removes the hazard in both
+/// checkers. Before, the fix named the bytes (`tex[COLOR:0:0 bytes
+/// 0..512]`), which no barrier can take. Cases: (name, body whose last line
+/// is the later command of its one hazard, the fix text).
+#[test]
+fn an_image_hazards_fix_is_an_image_barrier_to_record_as_printed() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "part of a subresource, written twice",
+            "{TO_DST}copy-buffer-to-image staging -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=8,4,1
+copy-buffer-to-image staging -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageOffset=4,2,0 imageExtent=2,1,1",
+            "barrier COPY:TRANSFER_WRITE -> COPY:NONE tex COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_DST_OPTIMAL",
+        ),
+        (
+            "two layers of one mip, then a storage image read",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:1:0..2 UNDEFINED->GENERAL
+copy-buffer-to-image staging -> tex GENERAL imageSubresource=COLOR:1:0..2 imageExtent=8,8,1
+dispatch k image-read tex COLOR:1:0..2",
+            "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ tex COLOR:1:0..2 GENERAL->GENERAL",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let body = body.replace("{TO_DST}", TO_DST);
+        let t = parse(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(hs.len(), 1, "{name}: {:?}", hazards(name, &body));
+        let fix = hs[0].fix_text_at(&t.program, &t.command_lines);
+        assert_eq!(fix, *want, "{name}");
+        let (head, last) = body.rsplit_once('\n').unwrap();
+        let fixed = format!("{head}\n{fix}\n{last}");
+        assert_eq!(
+            hazards(name, &fixed),
+            Vec::<String>::new(),
+            "{name}: fixed\n{fixed}"
+        );
+    }
+}

@@ -2099,6 +2099,78 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
     Ok(())
 }
 
+/// The subresources command `c` uses with the layout it names: an image
+/// command's regions, a dispatch's image view bindings (what
+/// [`check_layouts`] holds each to).
+fn named_layouts(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+    match c {
+        Command::Image(ic) => ic.uses().into_iter().map(|(o, r, l, _)| (o, r, l)).collect(),
+        Command::Dispatch { bindings, .. } => bindings
+            .iter()
+            .filter_map(|b| {
+                let d = program.image(b.region.object)?;
+                let r = view_range(d, b.region.range)?;
+                let l = match b.access {
+                    BindingAccess::SampledImage(l) => l,
+                    _ => ImageLayout::GENERAL,
+                };
+                Some((b.region.object, r, l))
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The operand of an image memory barrier over `region` of an image, to
+/// record just before command `at` in a fix: `NAME RANGE L->L`, the whole
+/// subresources the bytes lie in, in the layout `at` uses them in (equal
+/// layouts: a memory barrier, no transition), which the trace parser and
+/// `vkCmdPipelineBarrier2` take as they are. `None` when the region spans
+/// two aspects, or `at` does not name one layout for every subresource of
+/// the range (a layout transition, a render pass, a draw): the caller
+/// names the bytes instead.
+pub(crate) fn barrier_operand(
+    program: &Program,
+    region: super::program::Region,
+    at: usize,
+) -> Option<String> {
+    let d = program.image(region.object)?;
+    let (a, m0, l0) = d.subresource_at(region.range.start)?;
+    let (a1, m1, l1) = d.subresource_at(region.range.end.checked_sub(1)?)?;
+    if a != a1 {
+        return None;
+    }
+    // Within one mip the layers are contiguous; across mips the bytes
+    // cover every layer of the mips between.
+    let (base_layer, layers) = if m0 == m1 {
+        (l0, l1 - l0 + 1)
+    } else {
+        (0, d.layers)
+    };
+    let range = SubresourceRange {
+        aspects: AspectMask::of(a),
+        base_mip: m0,
+        mip_count: Some(m1 - m0 + 1),
+        base_layer,
+        layer_count: Some(layers),
+    };
+    let uses = named_layouts(program, program.commands.get(at)?);
+    let mut layout = None;
+    for (sa, sm, sl) in subresources(d, range) {
+        let found = uses.iter().find_map(|(o, r, l)| {
+            let (aspects, um0, um1, ul0, ul1) = d.resolve_range(*r).ok()?;
+            (*o == region.object && aspects.has(sa) && (um0..um1).contains(&sm) && (ul0..ul1).contains(&sl))
+                .then_some(*l)
+        })?;
+        if *layout.get_or_insert(found) != found {
+            return None;
+        }
+    }
+    let layout = layout?;
+    let name = &program.object(region.object)?.name;
+    Some(format!("{name} {range} {layout}->{layout}"))
+}
+
 /// The most commands [`unordered_transition`] asks about: it runs only
 /// on a layout mismatch, but each question walks the program.
 const UNORDERED_CANDIDATES: usize = 64;
