@@ -946,6 +946,27 @@ fn plan(
             return Status::BadInput;
         }
     };
+    // A plan that races is a defect of the planner, never a plan to print
+    // with exit status 0 (review23: a render pass's transition before a
+    // dispatch after the instance got no barrier, and the header said
+    // "race-free" beside "vksync check: 1 hazard"), as across queues
+    // (`planout::plan_multi`). The baselines promise no race-free plan.
+    if let (Some(h), false) = (
+        stats.remaining.first(),
+        matches!(
+            opts.planner,
+            vksync::plan::PlannerKind::None | vksync::plan::PlannerKind::PerObject
+        ),
+    ) {
+        to_stderr!(
+            "{}: error: the plan is not race-free (vksync check: {}; the first at command {} of the plan, {}): a defect of vksync's planner, not of the trace; please report it with this trace",
+            source.name,
+            report::summary(&stats.remaining),
+            h.command,
+            h.kind.message_id()
+        );
+        return Status::BadInput;
+    }
     // The picture first: a trace too large to draw is refused before
     // anything is printed.
     let drawn = match picture(

@@ -292,6 +292,22 @@ impl Hazard {
             }
             return text;
         };
+        // A render pass's transition and a command outside the instance
+        // that no subpass dependency's scope holds: the barrier outside
+        // the instance the planners record (review23: the text asked for
+        // a subpass dependency naming a compute stage, which is invalid
+        // and orders nothing there).
+        if crate::ir::renderpass::dependency_for(program, self, true).is_none() {
+            if let Some(c) = crate::ir::renderpass::chained_fix(program, self) {
+                let text = barrier_text(program, &c, Some(self.command));
+                return match (line(self.prior_command), line(self.command)) {
+                    (Some(a), Some(b)) => {
+                        format!("{text} outside the render pass instance, between {a} and {b}")
+                    }
+                    _ => text,
+                };
+            }
+        }
         let at = if self.current.is_layout_transition() {
             self.command
         } else {
@@ -450,21 +466,7 @@ impl Fix {
         } else if let (Some(b), Some(s)) = (&self.barrier, &self.semaphore) {
             parts.push(s.describe_after(program, b, after));
         } else if let Some(b) = &self.barrier {
-            // Over an image, before a command that names its layout: an
-            // image memory barrier a user can record as it is (the bytes
-            // of a subresource are no barrier operand).
-            let image = b
-                .region
-                .filter(|_| b.image.is_none() && b.ownership.is_none())
-                .zip(before)
-                .and_then(|(r, at)| crate::ir::image::barrier_operand(program, r, at));
-            let mut text = match image {
-                Some(operand) => format!(
-                    "barrier {}:{} -> {}:{} {operand}",
-                    b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
-                ),
-                None => format!("barrier {}", b.describe(program)),
-            };
+            let mut text = barrier_text(program, b, before);
             if !self.wait && b.dst_stage_mask.contains(PipelineStageFlags2::HOST) {
                 // The prior write was already waited for: the barrier must go
                 // before that submit (or be followed by a new submit and wait).
@@ -482,6 +484,25 @@ impl Fix {
             });
         }
         parts.join("; ")
+    }
+}
+
+/// `barrier ...`, the trace line of barrier `b`; over an image, before
+/// command `before` when it names the layout it uses, an image memory
+/// barrier a user can record as it is (the bytes of a subresource are no
+/// barrier operand, [`crate::ir::image::barrier_operand`]).
+fn barrier_text(program: &Program, b: &Barrier, before: Option<usize>) -> String {
+    let image = b
+        .region
+        .filter(|_| b.image.is_none() && b.ownership.is_none())
+        .zip(before)
+        .and_then(|(r, at)| crate::ir::image::barrier_operand(program, r, at));
+    match image {
+        Some(operand) => format!(
+            "barrier {}:{} -> {}:{} {operand}",
+            b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+        ),
+        None => format!("barrier {}", b.describe(program)),
     }
 }
 

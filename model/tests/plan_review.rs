@@ -141,7 +141,8 @@ fn ownership_transfers_are_never_redundant() {
 /// `ALL_TRANSFER`). Each planner, and `--async-compute` with the offline
 /// and the online planner, plans both race-free under the fast checker and
 /// the definitional semantics (both readings), with the chaining barrier
-/// the table names just before the render pass it orders.
+/// the table names just before the render pass it orders (or, for
+/// review23's cases, just before the command after the instance).
 #[test]
 fn plans_chain_into_a_render_pass_external_dependency() {
     const SUBPASS: &str = concat!(
@@ -187,7 +188,52 @@ fn plans_chain_into_a_render_pass_external_dependency() {
             "end-render-pass\n",
             "dispatch scale_add(4,2) read b write c\n",
         );
-    let cases: [(&str, &str, [&str; 5]); 2] = [
+    // review23: a render pass's transition into a later subpass's layout
+    // (at its next-subpass) before a command after the instance, which no
+    // subpass dependency holds: every planner recorded nothing and kept
+    // the race; a barrier after the end whose first scope is ALL_COMMANDS
+    // orders it.
+    const NEXT_SUBPASS: &str = concat!(
+        "buffer sb 256\n",
+        "image col R8G8B8A8_UNORM 8x8\n",
+        "render-pass rp attachment R8G8B8A8_UNORM NONE NONE UNDEFINED->SHADER_READ_ONLY_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL\n",
+        "begin-render-pass rp col COLOR:0:0\n",
+        "next-subpass\n",
+        "end-render-pass\n",
+        "dispatch k sampled-image col COLOR:0:0 SHADER_READ_ONLY_OPTIMAL write sb[0..64]\n",
+    );
+    const NEXT_SUBPASS_COPY: &str = concat!(
+        "buffer sb 256\n",
+        "image col R8G8B8A8_UNORM 8x8\n",
+        "render-pass rp attachment R8G8B8A8_UNORM NONE NONE UNDEFINED->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass input 0 GENERAL\n",
+        "begin-render-pass rp col COLOR:0:0\n",
+        "next-subpass\n",
+        "end-render-pass\n",
+        "copy-image-to-buffer col GENERAL -> sb imageSubresource=COLOR:0:0 imageExtent=8,8,1\n",
+    );
+    let cases: [(&str, &str, [&str; 5]); 4] = [
+        (
+            "review23-next-subpass-transition-then-dispatch",
+            NEXT_SUBPASS,
+            [
+                "barrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ\ndispatch",
+                "barrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ\ndispatch",
+                "barrier ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE -> HOST|ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\ndispatch",
+                "barrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ\ndispatch",
+                "barrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ\ndispatch",
+            ],
+        ),
+        (
+            "review23-next-subpass-transition-then-copy",
+            NEXT_SUBPASS_COPY,
+            [
+                "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy-image-to-buffer",
+                "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy-image-to-buffer",
+                "barrier ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE -> HOST|ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\ncopy-image-to-buffer",
+                "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy-image-to-buffer",
+                "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ\ncopy-image-to-buffer",
+            ],
+        ),
         (
             "online-subpass-dependency",
             SUBPASS,

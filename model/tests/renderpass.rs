@@ -1666,7 +1666,10 @@ fn render_pass_errors() {
         ("an input and color attachment in two layouts", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 referenced in layouts GENERAL and SHADER_READ_ONLY_OPTIMAL (VUID-VkSubpassDescription2-layout-02528)"),
         ("a feedback loop", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL color 0 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 0 both an input and a color or depth/stencil attachment (a feedback loop) is not modelled"),
         ("preserving an input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),
-        ("a dependency running backwards", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 1->0 COLOR_ATTACHMENT_OUTPUT -> COPY"), "6:13: render pass `rp`: dependency 0: 1->0 runs backwards (VUID-VkSubpassDependency2-srcSubpass-03084)"),
+        ("a dependency running backwards", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass ; dependency 1->0 COLOR_ATTACHMENT_OUTPUT -> FRAGMENT_SHADER"), "6:13: render pass `rp`: dependency 0: 1->0 runs backwards (VUID-VkSubpassDependency2-srcSubpass-03084)"),
+        // review23: a subpass side names ALL_COMMANDS or graphics stages only.
+        ("a compute stage into a subpass", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COMPUTE_SHADER|FRAGMENT_SHADER:SHADER_SAMPLED_READ"), "6:13: render pass `rp`: dependency 0: dstStageMask FRAGMENT_SHADER|COMPUTE_SHADER names COMPUTE_SHADER, which the graphics pipeline of subpass 1 does not run (ALL_COMMANDS or graphics stages only) (VUID-VkRenderPassCreateInfo2-pDependencies-03055)"),
+        ("a transfer stage out of a subpass", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass color 0 GENERAL ; dependency 0->1 COPY:TRANSFER_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ"), "6:13: render pass `rp`: dependency 0: srcStageMask COPY names COPY, which the graphics pipeline of subpass 0 does not run (ALL_COMMANDS or graphics stages only) (VUID-VkRenderPassCreateInfo2-pDependencies-03054)"),
         ("an unsupported access in a dependency", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; dependency EXTERNAL->0 COPY:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT"), "6:13: render pass `rp`: dependency 0: source access `COLOR_ATTACHMENT_WRITE` is not supported by any stage in `COPY`; it needs one of `COLOR_ATTACHMENT_OUTPUT` or `ALL_COMMANDS` (VUID-VkSubpassDependency2-srcAccessMask-03088)"),
         ("preserving a used attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL preserve 0"), "6:13: render pass `rp`: subpass 0: attachment 0 is both used and preserved (VUID-VkSubpassDescription2-pPreserveAttachments-03074)"),
         ("clear-attachments outside", "clear-attachments color 0\n".into(), "6:1: vkCmdClearAttachments outside a rendering or render pass instance (VUID-vkCmdClearAttachments-renderpass)"),
@@ -1970,4 +1973,51 @@ fn plans_refuse_a_hazard_inside_a_subpass_naming_a_self_dependency() {
         msg.ends_with("record them in two subpasses with a dependency 0->1 between them"),
         "{msg}"
     );
+}
+
+/// review23: a hazard between a render pass's transition into a later
+/// subpass's layout (at its next-subpass) and a command after the instance
+/// is fixed by a barrier after the end whose first scope is `ALL_COMMANDS`
+/// (no subpass dependency holds the later command; the text asked for one
+/// naming a compute stage, which is invalid there and orders nothing). The
+/// printed barrier, recorded just before the later command, removes the
+/// hazard in both checkers. Cases: (name, body ending with the later
+/// command, the fix text).
+#[test]
+fn a_later_subpass_transition_before_a_command_after_the_pass_is_fixed_by_a_barrier() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "a sampled read in a dispatch",
+            "render-pass rp attachment R8G8B8A8_UNORM NONE NONE UNDEFINED->SHADER_READ_ONLY_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL
+begin-render-pass rp col COLOR:0:0
+next-subpass
+end-render-pass
+dispatch k sampled-image col COLOR:0:0 SHADER_READ_ONLY_OPTIMAL write sb[0..64]",
+            "barrier ALL_COMMANDS:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ col COLOR:0:0 SHADER_READ_ONLY_OPTIMAL->SHADER_READ_ONLY_OPTIMAL outside the render pass instance, between line 8 and line 10",
+        ),
+        (
+            "a copy out",
+            "render-pass rp attachment R8G8B8A8_UNORM NONE NONE UNDEFINED->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass input 0 GENERAL
+begin-render-pass rp col COLOR:0:0
+next-subpass
+end-render-pass
+copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1",
+            "barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ col COLOR:0:0 GENERAL->GENERAL outside the render pass instance, between line 8 and line 10",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let t = parse(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(hs.len(), 1, "{name}: {:?}", hazards(name, body));
+        let fix = hs[0].fix_text_at(&t.program, &t.command_lines);
+        assert_eq!(fix, *want, "{name}");
+        let barrier = fix.split(" outside").next().unwrap();
+        let (head, last) = body.rsplit_once('\n').unwrap();
+        let fixed = format!("{head}\n{barrier}\n{last}");
+        assert_eq!(
+            hazards(name, &fixed),
+            Vec::<String>::new(),
+            "{name}: fixed\n{fixed}"
+        );
+    }
 }
