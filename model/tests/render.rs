@@ -887,3 +887,50 @@ fn rendering_plans() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The render area the model takes when the trace names none: from the
+/// origin, the extent every attachment view holds (VUID-VkRenderingInfo-
+/// pNext-06079/06080: the render area lies within each view; a framebuffer
+/// is no larger than its attachments). Load, store and resolve operations,
+/// draws and clears act "within the render area"; before, they covered
+/// every byte of each view, and a copy into the part of a larger view
+/// outside the area was a false write-after-read and write-after-write
+/// (review23). A layout transition still covers the whole subresource.
+/// `big` is 8x8 beside `col`'s 4x4 (and a 4x4 mip 1 of an 8x8 image). Cases:
+/// (name, body, hazards).
+#[test]
+fn the_render_area_is_what_every_view_holds() {
+    const BIG: &str = "image big D32_SFLOAT 8x8
+image col8 R8G8B8A8_UNORM 8x8 mips 2
+barrier NONE:NONE -> COPY|EARLY_FRAGMENT_TESTS|LATE_FRAGMENT_TESTS:TRANSFER_WRITE|DEPTH_STENCIL_ATTACHMENT_READ|DEPTH_STENCIL_ATTACHMENT_WRITE big DEPTH:0:0 UNDEFINED->GENERAL
+barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col8 COLOR:1:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL
+begin-rendering color col8 COLOR:1:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth big DEPTH:0:0 GENERAL CLEAR STORE
+draw vertexCount=3 depth-test depth-write
+end-rendering
+";
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "a copy into rows 4..8 of the larger view: outside the area, clean",
+            format!("{BIG}copy-buffer-to-image sb -> big GENERAL imageSubresource=DEPTH:0:0 imageOffset=0,4,0 imageExtent=8,4,1\n"),
+            vec![],
+        ),
+        (
+            "a copy into columns 4..8 of rows 0..4: outside the area, clean",
+            format!("{BIG}copy-buffer-to-image sb -> big GENERAL imageSubresource=DEPTH:0:0 imageOffset=4,0,0 imageExtent=4,4,1\n"),
+            vec![],
+        ),
+        (
+            "a copy into row 3: inside, the draw's test and the store race it",
+            format!("{BIG}copy-buffer-to-image sb -> big GENERAL imageSubresource=DEPTH:0:0 imageOffset=0,3,0 imageExtent=8,1,1\n"),
+            vec![
+                "L14 WRITE_AFTER_READ big[DEPTH:0:0 bytes 96..112] after L12",
+                "L14 WRITE_AFTER_WRITE big[DEPTH:0:0 bytes 96..112] after L13",
+            ],
+        ),
+    ];
+    for (name, body, want) in cases {
+        let mut got = hazards(name, &body);
+        got.sort();
+        assert_eq!(got, want, "{name}");
+    }
+}

@@ -1440,7 +1440,7 @@ fn cases() -> Vec<Case> {
              ({COPY..} and {FRAGMENT_SHADER..}) have an empty intersection, and reported a write-after-read against \
              line 23 (spec_differential, 2026-12-03, minimized; was tests/open-defects/rendering-war-disagreement.trace)",
             "image c R8_UNORM 2x2\n\
-             image d D32_SFLOAT 1x1\n\
+             image d D32_SFLOAT 2x2\n\
              image r R8_UNORM 2x2\n\
              barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c COLOR:0:0 UNDEFINED->GENERAL\n\
              barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE d DEPTH:0:0 UNDEFINED->GENERAL\n\
@@ -1466,7 +1466,10 @@ fn cases() -> Vec<Case> {
              end-rendering\n"
                 .to_string(),
             // Layout and attachment hazards of the minimized random
-            // program; no write-after-read on line 29. Line 20 (rp4's
+            // program (with `d` as large as `c`: at 1x1, as found, the
+            // render area of line 24's instance is one texel and the
+            // hazards of its commands split by bytes); no write-after-read
+            // on line 29. Line 20 (rp4's
             // end) writes `c` twice, by its store and by its transition
             // into finalLayout, which happens after the store: the two
             // values differ (the store is ordered before a transition,

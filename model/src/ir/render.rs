@@ -44,7 +44,7 @@
 //! ([`check_instances`]).
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
-use super::image::SubresourceRange;
+use super::image::{SubresourceLayers, SubresourceRange};
 use super::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
@@ -130,7 +130,8 @@ pub struct Attachment {
     pub resolve: Option<(ObjectId, SubresourceRange, ImageLayout)>,
 }
 
-/// A `VkRenderingInfo`: the whole render area (every byte of each view).
+/// A `VkRenderingInfo`. The trace names no render area: the model takes
+/// the rectangle from the origin that every view holds (`render_area`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Rendering {
     /// `pColorAttachments`.
@@ -1063,7 +1064,7 @@ pub(crate) fn check_feedback_loops(
     // (attachment bytes, what writes them through the operations).
     let mut atts: Vec<(Region, Option<&'static str>)> = Vec::new();
     let push = |atts: &mut Vec<_>, image, range, why| {
-        for bytes in view_bytes(program, image, range).unwrap_or_default() {
+        for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
             atts.push((
                 Region {
                     object: image,
@@ -1186,16 +1187,79 @@ fn attachments(r: &Rendering) -> impl Iterator<Item = (Kind, &Attachment)> {
         .chain(r.depth.iter().map(|a| (Kind::Depth, a)))
 }
 
-/// The byte ranges of an attachment's view (checked when the begin was
-/// built).
-fn view_bytes(program: &Program, image: ObjectId, range: SubresourceRange) -> Result<Vec<ByteRange>, String> {
+/// The render area the model takes for an instance whose attachment
+/// views are `views` (the trace names none): from the origin, the largest
+/// width and height every view holds, since the render area lies within
+/// each view (VUID-VkRenderingInfo-pNext-06079, -06080; a framebuffer is no
+/// larger than its attachments and holds the render area). `None` when a
+/// view is not an image or a 3D image's (no clipping then: the whole view).
+pub(crate) fn render_area(
+    program: &Program,
+    views: impl IntoIterator<Item = (ObjectId, SubresourceRange)>,
+) -> Option<[u32; 2]> {
+    let mut area: Option<[u32; 2]> = None;
+    for (image, range) in views {
+        let d = program.image(image)?;
+        let [w, h, depth] = d.mip_extent(range.base_mip);
+        if depth > 1 {
+            return None;
+        }
+        area = Some(match area {
+            Some([aw, ah]) => [aw.min(w), ah.min(h)],
+            None => [w, h],
+        });
+    }
+    area
+}
+
+/// The byte ranges of view `image`/`range` within render area `area`
+/// ([`render_area`]): the whole view when the area covers it (or is
+/// `None`), else the rows of the `area` rectangle from the origin in each
+/// aspect and layer. What load, store and resolve operations, draws and
+/// clears touch: they act "within the render area" (a layout transition
+/// covers the whole subresource, and does not come here).
+pub(crate) fn area_bytes(
+    program: &Program,
+    image: ObjectId,
+    range: SubresourceRange,
+    area: Option<[u32; 2]>,
+) -> Result<Vec<ByteRange>, String> {
     let d = program.image(image).ok_or_else(|| {
         format!(
             "`{}` is not an image (declare it with `image`)",
             name(program, image)
         )
     })?;
-    d.range_bytes(range)
+    let [w, h, _] = d.mip_extent(range.base_mip);
+    match area {
+        Some([aw, ah]) if aw < w || ah < h => {
+            let (aspects, m0, _, l0, l1) = d.resolve_range(range)?;
+            let mut out = Vec::new();
+            for a in aspects.aspects() {
+                let s = SubresourceLayers {
+                    aspects: AspectMask::of(a),
+                    mip: m0,
+                    base_layer: l0,
+                    layer_count: Some(l1 - l0),
+                };
+                out.extend(d.rect_ranges(s, [0, 0, 0], [aw, ah, 1])?);
+            }
+            Ok(out)
+        }
+        _ => d.range_bytes(range),
+    }
+}
+
+/// [`render_area`] of a rendering instance (or a render pass subpass):
+/// its color, depth/stencil, resolve and input attachment views.
+fn instance_area(program: &Program, r: &Rendering) -> Option<[u32; 2]> {
+    let views = r
+        .colors
+        .iter()
+        .chain(&r.depth)
+        .flat_map(|a| std::iter::once((a.image, a.range)).chain(a.resolve.map(|(i, s, _)| (i, s))))
+        .chain(r.inputs.iter().map(|i| (i.image, i.range)));
+    render_area(program, views)
 }
 
 fn name(program: &Program, id: ObjectId) -> String {
@@ -1209,7 +1273,7 @@ fn instance_regions(program: &Program, r: &Rendering) -> Vec<(Kind, Region)> {
     for (kind, a) in attachments(r) {
         let views = std::iter::once((a.image, a.range)).chain(a.resolve.map(|(i, s, _)| (i, s)));
         for (image, range) in views {
-            for bytes in view_bytes(program, image, range).unwrap_or_default() {
+            for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
                 out.push((
                     kind,
                     Region {
@@ -1253,7 +1317,7 @@ pub(crate) fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDepen
         } else {
             AccessFlags2::NONE
         };
-        for bytes in view_bytes(program, image, range).unwrap_or_default() {
+        for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
             out.push(ImplicitDependency {
                 stages: kind.stages() | PipelineStageFlags2::FRAGMENT_SHADER,
                 access: kind.access() | read,
@@ -1414,7 +1478,9 @@ impl RenderCommand {
                             )));
                         }
                     }
-                    for bytes in view_bytes(program, a.image, a.range).map_err(&bad)? {
+                    for bytes in
+                        area_bytes(program, a.image, a.range, instance_area(program, r)).map_err(&bad)?
+                    {
                         if let Some(sa) = kind.load(a.load) {
                             accesses.push((
                                 Region {
@@ -1448,7 +1514,8 @@ impl RenderCommand {
                 // writing the resolve target (COLOR_ATTACHMENT_WRITE); then
                 // the store operations.
                 for (kind, a) in attachments(r) {
-                    let own = view_bytes(program, a.image, a.range).unwrap_or_default();
+                    let own =
+                        area_bytes(program, a.image, a.range, instance_area(program, r)).unwrap_or_default();
                     if let Some((ri, rr, _)) = a.resolve {
                         for bytes in &own {
                             accesses.push((
@@ -1459,7 +1526,9 @@ impl RenderCommand {
                                 StageAccess::ColorAttachmentOutputColorRead,
                             ));
                         }
-                        for bytes in view_bytes(program, ri, rr).unwrap_or_default() {
+                        for bytes in
+                            area_bytes(program, ri, rr, instance_area(program, r)).unwrap_or_default()
+                        {
                             accesses.push((
                                 Region {
                                     object: ri,
@@ -1869,7 +1938,7 @@ fn draw_accesses(
     // writes all of its color attachments'), whether or not its shader
     // declares the attachment (the trace does not say).
     for &InputAttachment { image, range, .. } in &r.inputs {
-        for bytes in view_bytes(program, image, range).map_err(&bad)? {
+        for bytes in area_bytes(program, image, range, instance_area(program, r)).map_err(&bad)? {
             out.push((
                 Region {
                     object: image,

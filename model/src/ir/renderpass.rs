@@ -242,7 +242,8 @@ pub struct RenderPass {
 pub struct RenderPassId(pub u32);
 
 /// A `vkCmdBeginRenderPass`: the render pass and the framebuffer's views
-/// in attachment order (the whole render area, all layers of each view).
+/// in attachment order (all layers of each view; the render area is the
+/// rectangle from the origin every view holds, `crate::ir::render::render_area`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassBegin {
     /// The render pass.
@@ -251,7 +252,8 @@ pub struct PassBegin {
     pub views: Vec<(ObjectId, SubresourceRange)>,
 }
 
-/// A `vkCmdClearAttachments` over the whole render area and every layer.
+/// A `vkCmdClearAttachments` over the whole render area and every layer
+/// (`crate::ir::render::render_area`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ClearAttachments {
     /// The `colorAttachment` indices cleared (of the current subpass or
@@ -995,24 +997,41 @@ fn reference_layout_refusal(role: Role, layout: ImageLayout) -> Option<&'static 
         .find(|r| r.roles.contains(&role) && r.layouts.contains(&layout))
 }
 
-/// The byte ranges of `aspect` of a view (empty if the view lacks it).
+/// The byte ranges of `aspect` of a view within render area `area`
+/// ([`crate::ir::render::area_bytes`]; empty if the view lacks it).
 fn aspect_bytes(
     program: &Program,
     image: ObjectId,
     range: SubresourceRange,
     aspect: Aspect,
+    area: Option<[u32; 2]>,
 ) -> Vec<ByteRange> {
     if !range.aspects.has(aspect) {
         return Vec::new();
     }
-    let Some(d) = program.image(image) else {
-        return Vec::new();
-    };
-    d.range_bytes(SubresourceRange {
+    let range = SubresourceRange {
         aspects: AspectMask::of(aspect),
         ..range
-    })
-    .unwrap_or_default()
+    };
+    crate::ir::render::area_bytes(program, image, range, area).unwrap_or_default()
+}
+
+/// The regions of a view within render area `area` (what an operation
+/// "within the render area" touches; a layout transition takes
+/// [`view_regions`], the whole view).
+fn area_regions(
+    program: &Program,
+    (image, range): (ObjectId, SubresourceRange),
+    area: Option<[u32; 2]>,
+) -> Vec<Region> {
+    crate::ir::render::area_bytes(program, image, range, area)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| Region {
+            object: image,
+            range: r,
+        })
+        .collect()
 }
 
 fn view_regions(program: &Program, (image, range): (ObjectId, SubresourceRange)) -> Vec<Region> {
@@ -1203,6 +1222,8 @@ fn ops_at(
     written: (usize, usize, &[(Region, StageAccess)]),
 ) -> Vec<(Region, StageAccess)> {
     let mut out = Vec::new();
+    // The framebuffer's views bound the render area.
+    let area = crate::ir::render::render_area(program, views.iter().copied());
     for a in 0..rp.attachments.len() as u32 {
         let uses = rp.uses_of(a);
         let edge = if load { uses.first() } else { uses.last() };
@@ -1230,7 +1251,7 @@ fn ops_at(
         for &(aspect, l, st) in aspects {
             let sa = if load { kind.load(l) } else { kind.store(st, wrote) };
             let Some(sa) = sa else { continue };
-            for r in aspect_bytes(program, image, range, aspect) {
+            for r in aspect_bytes(program, image, range, aspect, area) {
                 out.push((
                     Region {
                         object: image,
@@ -1794,6 +1815,7 @@ fn clear_accesses(
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let call = "vkCmdClearAttachments";
     let mut out = Vec::new();
+    let area = crate::ir::render::render_area(program, colors.iter().flatten().copied().chain(depth));
     for &n in &c.colors {
         let Some(slot) = colors.get(n as usize) else {
             return Err(bad(
@@ -1806,7 +1828,7 @@ fn clear_accesses(
         };
         // An unused slot: "the clear has no effect".
         if let Some(v) = slot {
-            for r in view_regions(program, *v) {
+            for r in area_regions(program, *v, area) {
                 out.push((r, StageAccess::ColorAttachmentOutputColorWrite));
             }
         }
@@ -1841,7 +1863,7 @@ fn clear_accesses(
             // Not backed by the view: no effect.
             continue;
         }
-        for r in aspect_bytes(program, image, range, aspect) {
+        for r in aspect_bytes(program, image, range, aspect, area) {
             let region = Region {
                 object: image,
                 range: r,
@@ -1913,12 +1935,13 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             // "Multisample resolve operations for attachments execute in
             // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
             // stage" at the end of the subpass, before the store operations.
+            let area = crate::ir::render::render_area(program, b.views.iter().copied());
             for a in &r.colors {
                 if let Some((ri, rr, _)) = a.resolve {
-                    for reg in view_regions(program, (a.image, a.range)) {
+                    for reg in area_regions(program, (a.image, a.range), area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorRead));
                     }
-                    for reg in view_regions(program, (ri, rr)) {
+                    for reg in area_regions(program, (ri, rr), area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorWrite));
                     }
                 }
