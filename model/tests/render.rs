@@ -725,9 +725,14 @@ fn rendering_errors() {
             "7:45: expected a load op (`LOAD`, `CLEAR`, `DONT_CARE` or `NONE`), found `KEEP`",
         ),
         (
-            "an image binding in a draw",
+            "an image binding of the instance's own attachment (a feedback loop)",
             end_at("draw vertexCount=3 fs image-read col COLOR:0:0\nend-rendering\n"),
-            "10:23: expected `read`, `write`, `rw`, `uniform` or `sampled` (image bindings are not modelled in draws yet), found `image-read`",
+            "10: vkCmdDraw: binding 0 reads col[COLOR:0:0], memory of attachment col[COLOR:0:0] of this instance, which its load operation writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-10795)",
+        ),
+        (
+            "an unknown binding access in a draw",
+            end_at("draw vertexCount=3 fs input-attachment col COLOR:0:0\nend-rendering\n"),
+            "10:23: expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, `image-rw` or `sampled-image`, found `input-attachment`",
         ),
     ];
     let mut failures = Vec::new();
@@ -933,4 +938,86 @@ end-rendering
         got.sort();
         assert_eq!(got, want, "{name}");
     }
+}
+
+/// Image view bindings of a draw's shaders (`vs`/`fs` `sampled-image`,
+/// `image-read`, `image-write`, `image-rw`), as a dispatch's: a sampled
+/// image is `SHADER_SAMPLED_READ` in that shader's stage, a storage image
+/// `SHADER_STORAGE_READ`/`WRITE`, over the view's subresources, which must
+/// be in the layout the descriptor names (`GENERAL` for a storage image).
+/// Before, the parser refused them ("not modelled in draws yet") and the
+/// capture refused such a draw (review23). Cases: (name, body, hazards);
+/// `tex` is line 7, its upload line 9.
+#[test]
+fn draws_read_and_write_image_bindings_in_their_shader_stage() {
+    const UPLOAD: &str = "image tex R8G8B8A8_UNORM 4x4
+barrier NONE:NONE -> COPY:TRANSFER_WRITE tex COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL
+copy-buffer-to-image sb -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=4,4,1
+";
+    let case = |to: &str, draw: &str| format!("{UPLOAD}{to}{TO_ATT}{BEGIN}{draw}\nend-rendering\n");
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "a fragment shader samples the upload after a barrier to its stage: clean",
+            case(
+                "barrier COPY:TRANSFER_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL\n",
+                "draw vertexCount=3 fs sampled-image tex COLOR:0:0 SHADER_READ_ONLY_OPTIMAL",
+            ),
+            vec![],
+        ),
+        (
+            "the barrier names the vertex shader: the fragment shader's read races the upload and the transition",
+            case(
+                "barrier COPY:TRANSFER_WRITE -> VERTEX_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL\n",
+                "draw vertexCount=3 fs sampled-image tex COLOR:0:0 SHADER_READ_ONLY_OPTIMAL",
+            ),
+            vec![
+                "L14 READ_AFTER_WRITE tex[COLOR:0:0] after L10",
+                "L14 READ_AFTER_WRITE tex[COLOR:0:0] after L9",
+            ],
+        ),
+        (
+            "a vertex shader samples it after that barrier: clean",
+            case(
+                "barrier COPY:TRANSFER_WRITE -> VERTEX_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL\n",
+                "draw vertexCount=3 vs sampled-image tex COLOR:0:0 SHADER_READ_ONLY_OPTIMAL",
+            ),
+            vec![],
+        ),
+        (
+            "a storage image read is SHADER_STORAGE_READ, which a barrier to SHADER_SAMPLED_READ does not make visible",
+            case(
+                "barrier COPY:TRANSFER_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL\n",
+                "draw vertexCount=3 fs image-read tex COLOR:0:0",
+            ),
+            vec![
+                "L14 READ_AFTER_WRITE tex[COLOR:0:0] after L10",
+                "L14 READ_AFTER_WRITE tex[COLOR:0:0] after L9",
+            ],
+        ),
+        (
+            "a fragment shader's storage image write, then a copy out with no barrier",
+            format!(
+                "{}copy-image-to-buffer tex GENERAL -> ib imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+                case(
+                    "barrier COPY:TRANSFER_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_WRITE tex COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL\n",
+                    "draw vertexCount=3 fs image-write tex COLOR:0:0",
+                )
+            ),
+            vec!["L16 READ_AFTER_WRITE tex[COLOR:0:0] after L14"],
+        ),
+    ];
+    for (name, body, want) in cases {
+        let mut got = hazards(name, &body);
+        got.sort();
+        assert_eq!(got, want, "{name}\n{body}");
+    }
+    // The descriptor's layout is the subresource's at the draw.
+    let wrong = case(
+        "barrier COPY:TRANSFER_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ tex COLOR:0:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL\n",
+        "draw vertexCount=3 fs sampled-image tex COLOR:0:0 GENERAL",
+    );
+    assert_eq!(
+        error(&wrong),
+        "14: vkCmdDraw uses image `tex` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is SHADER_READ_ONLY_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)"
+    );
 }

@@ -314,6 +314,16 @@ fn render_pass_program(
             continue;
         }
         let (ss, sa, ds, da) = masks[((deps as usize >> 4) % 4) ^ (k % 4)];
+        // A side that is a subpass names graphics stages or ALL_COMMANDS
+        // (VUID-VkRenderPassCreateInfo2-pDependencies-03054, -03055).
+        let graphics = |side: SubpassIndex, stages: S| {
+            if matches!(side, SubpassIndex::Subpass(_)) && stages.intersects(S::COPY) {
+                S::ALL_COMMANDS
+            } else {
+                stages
+            }
+        };
+        let (ss, ds) = (graphics(src, ss), graphics(dst, ds));
         dependencies.push(SubpassDependency {
             src,
             dst,

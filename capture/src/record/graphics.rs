@@ -22,8 +22,7 @@
 //! What these lines cannot express becomes a `not-modelled` line with the
 //! reason: dynamic state the layer does not track (vertex input, color
 //! blend enables and write masks set by command), descriptors of stages
-//! other than vertex and fragment, an exact image bound to a draw (the
-//! model's draws have buffer bindings only), multiview, depth/stencil
+//! other than vertex and fragment, multiview, depth/stencil
 //! resolves, fragment density and shading rate attachments, suspended or
 //! resumed rendering.
 
@@ -568,13 +567,6 @@ impl Capture {
                 .descriptor_bindings(&g.sets, &g.push, uses, image_uses, texel_uses)
                 .map_err(|e| format!("the {} stage: {e}", stage.keyword()))?;
             for b in bs {
-                if stage.stage_accesses(b.access).is_none() {
-                    return Err(format!(
-                        "the {} stage binds an image of the trace (`{}`): the model's draws have buffer bindings only",
-                        stage.keyword(),
-                        b.access.keyword()
-                    ));
-                }
                 bindings.push(ShaderBinding {
                     stage: *stage,
                     binding: b,

@@ -2078,45 +2078,64 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             }
             Command::Dispatch { bindings, .. } => {
                 for b in bindings {
-                    let Some(i) = slot(b.region.object) else { continue };
-                    let d = &program.images[i];
-                    let Some(r) = view_range(d, b.region.range) else {
-                        continue;
-                    };
-                    let (named, vuid) = match b.access {
-                        BindingAccess::SampledImage(l) => (l, "VUID-VkDescriptorImageInfo-imageLayout-00344"),
-                        _ => (
-                            ImageLayout::GENERAL,
-                            "VUID-VkDescriptorImageInfo-imageLayout-00344",
-                        ),
-                    };
-                    check(b.region.object, r, named, "vkCmdDispatch", vuid, &state)?;
+                    if let Some((image, r, named)) = binding_layout(program, b) {
+                        check(image, r, named, "vkCmdDispatch", BINDING_LAYOUT_VUID, &state)?;
+                    }
                 }
             }
             _ => {}
+        }
+        // A draw's image view bindings, as a dispatch's.
+        if let Command::Render(rc) = c {
+            if let super::render::RenderOp::Draw(d) = &rc.op {
+                for b in &d.bindings {
+                    if let Some((image, r, named)) = binding_layout(program, &b.binding) {
+                        check(image, r, named, rc.op.vulkan_name(), BINDING_LAYOUT_VUID, &state)?;
+                    }
+                }
+            }
         }
     }
     Ok(())
 }
 
+/// "imageLayout is the layout that the image subresources accessible from
+/// imageView will be in at the time this descriptor is accessed".
+const BINDING_LAYOUT_VUID: &str = "VUID-VkDescriptorImageInfo-imageLayout-00344";
+
+/// An image view binding's image, subresource range and the layout it
+/// names (a storage image's is `GENERAL`); `None` for a buffer binding.
+fn binding_layout(
+    program: &Program,
+    b: &super::program::Binding,
+) -> Option<(ObjectId, SubresourceRange, ImageLayout)> {
+    let d = program.image(b.region.object)?;
+    let r = view_range(d, b.region.range)?;
+    let named = match b.access {
+        BindingAccess::SampledImage(l) => l,
+        _ => ImageLayout::GENERAL,
+    };
+    Some((b.region.object, r, named))
+}
+
 /// The subresources command `c` uses with the layout it names: an image
-/// command's regions, a dispatch's image view bindings (what
+/// command's regions, a dispatch's or a draw's image view bindings (what
 /// [`check_layouts`] holds each to).
 fn named_layouts(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
     match c {
         Command::Image(ic) => ic.uses().into_iter().map(|(o, r, l, _)| (o, r, l)).collect(),
         Command::Dispatch { bindings, .. } => bindings
             .iter()
-            .filter_map(|b| {
-                let d = program.image(b.region.object)?;
-                let r = view_range(d, b.region.range)?;
-                let l = match b.access {
-                    BindingAccess::SampledImage(l) => l,
-                    _ => ImageLayout::GENERAL,
-                };
-                Some((b.region.object, r, l))
-            })
+            .filter_map(|b| binding_layout(program, b))
             .collect(),
+        Command::Render(rc) => match &rc.op {
+            super::render::RenderOp::Draw(d) => d
+                .bindings
+                .iter()
+                .filter_map(|b| binding_layout(program, &b.binding))
+                .collect(),
+            _ => Vec::new(),
+        },
         _ => Vec::new(),
     }
 }

@@ -252,27 +252,40 @@ impl ShaderStage {
 
     /// The (stage, access) pairs a binding used so makes in this stage,
     /// reads first: the graphics twin of [`BindingAccess::stage_accesses`]
-    /// (the same accesses, in this shader's stage). `None` for an image
-    /// binding, which draws do not model yet.
-    pub fn stage_accesses(self, access: BindingAccess) -> Option<&'static [StageAccess]> {
+    /// (the same accesses, in this shader's stage; a storage image as a
+    /// storage buffer, a sampled image as a uniform texel buffer).
+    pub fn stage_accesses(self, access: BindingAccess) -> &'static [StageAccess] {
         use StageAccess::*;
-        Some(match (self, access) {
+        match (self, access) {
             (ShaderStage::Vertex, BindingAccess::Read) => &[VertexShaderStorageRead],
             (ShaderStage::Vertex, BindingAccess::Write) => &[VertexShaderStorageWrite],
             (ShaderStage::Vertex, BindingAccess::ReadWrite) => {
                 &[VertexShaderStorageRead, VertexShaderStorageWrite]
             }
             (ShaderStage::Vertex, BindingAccess::Uniform) => &[VertexShaderUniformRead],
-            (ShaderStage::Vertex, BindingAccess::Sampled) => &[VertexShaderSampledRead],
+            (ShaderStage::Vertex, BindingAccess::Sampled | BindingAccess::SampledImage(_)) => {
+                &[VertexShaderSampledRead]
+            }
+            (ShaderStage::Vertex, BindingAccess::ImageRead) => &[VertexShaderStorageRead],
+            (ShaderStage::Vertex, BindingAccess::ImageWrite) => &[VertexShaderStorageWrite],
+            (ShaderStage::Vertex, BindingAccess::ImageReadWrite) => {
+                &[VertexShaderStorageRead, VertexShaderStorageWrite]
+            }
             (ShaderStage::Fragment, BindingAccess::Read) => &[FragmentShaderStorageRead],
             (ShaderStage::Fragment, BindingAccess::Write) => &[FragmentShaderStorageWrite],
             (ShaderStage::Fragment, BindingAccess::ReadWrite) => {
                 &[FragmentShaderStorageRead, FragmentShaderStorageWrite]
             }
             (ShaderStage::Fragment, BindingAccess::Uniform) => &[FragmentShaderUniformRead],
-            (ShaderStage::Fragment, BindingAccess::Sampled) => &[FragmentShaderSampledRead],
-            _ => return None,
-        })
+            (ShaderStage::Fragment, BindingAccess::Sampled | BindingAccess::SampledImage(_)) => {
+                &[FragmentShaderSampledRead]
+            }
+            (ShaderStage::Fragment, BindingAccess::ImageRead) => &[FragmentShaderStorageRead],
+            (ShaderStage::Fragment, BindingAccess::ImageWrite) => &[FragmentShaderStorageWrite],
+            (ShaderStage::Fragment, BindingAccess::ImageReadWrite) => {
+                &[FragmentShaderStorageRead, FragmentShaderStorageWrite]
+            }
+        }
     }
 }
 
@@ -281,8 +294,8 @@ impl ShaderStage {
 pub struct ShaderBinding {
     /// The stage.
     pub stage: ShaderStage,
-    /// How and which bytes (a buffer range; image bindings are not
-    /// modelled in draws yet).
+    /// How and which bytes (a buffer range, or an image view's one byte
+    /// range, as a dispatch's).
     pub binding: Binding,
 }
 
@@ -1893,14 +1906,8 @@ fn draw_accesses(
             out.push((reg, StageAccess::VertexAttributeInputVertexAttributeRead));
         }
     }
-    for (i, b) in d.bindings.iter().enumerate() {
-        let Some(sas) = b.stage.stage_accesses(b.binding.access) else {
-            return Err(bad(format!(
-                "binding {i}: {} bindings are not modelled in draws yet",
-                b.binding.access.keyword()
-            )));
-        };
-        for &sa in sas {
+    for b in &d.bindings {
+        for &sa in b.stage.stage_accesses(b.binding.access) {
             out.push((b.binding.region, sa));
         }
     }

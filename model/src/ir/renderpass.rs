@@ -1034,17 +1034,9 @@ fn area_regions(
         .collect()
 }
 
-fn view_regions(program: &Program, (image, range): (ObjectId, SubresourceRange)) -> Vec<Region> {
-    program
-        .image(image)
-        .and_then(|d| d.range_bytes(range).ok())
-        .unwrap_or_default()
-        .into_iter()
-        .map(|r| Region {
-            object: image,
-            range: r,
-        })
-        .collect()
+/// The regions of a whole view (a layout transition's).
+fn view_regions(program: &Program, view: (ObjectId, SubresourceRange)) -> Vec<Region> {
+    area_regions(program, view, None)
 }
 
 /// The render pass instance open just before command `index`: its begin

@@ -699,8 +699,8 @@ fn layer_slots(c: &Command, acc: &[Access], layout: &Layout, sem: Semantics) -> 
 /// buffer, the vertex bindings; the model's [`accesses`] list the count
 /// first, then the records, the index and vertex reads, the bindings (a
 /// read-write binding as two accesses of one range) and the attachments.
-/// Attachments are images, in the layer's other address space
-/// ([`Slot::Image`]). Not matched: the layer records one range for more
+/// Attachments and image view bindings are images, in the layer's other
+/// address space ([`Slot::Image`]). Not matched: the layer records one range for more
 /// than `MAX_SEPARATE_RECORDS` indirect records, where the model has their
 /// hull, and only the first record of a count draw (the runtime runs
 /// neither).
@@ -731,9 +731,15 @@ fn draw_slots(d: &crate::ir::render::Draw, acc: &[Access]) -> (Vec<Slot>, Vec<us
             of_keyed.push(keyed.len() - 1);
             continue;
         }
+        // An image view binding is in the image address space too, as a
+        // dispatch's.
+        let image_binding = key == 0
+            && d.bindings
+                .iter()
+                .any(|b| b.binding.region == a.region && b.binding.access.is_image());
         keyed.push((
             key,
-            if key == 1 {
+            if key == 1 || image_binding {
                 Slot::Image(at(a))
             } else {
                 Slot::Buffer(at(a))

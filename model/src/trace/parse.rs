@@ -996,6 +996,52 @@ impl Parser {
         Ok(())
     }
 
+    /// The rest of a view binding after its keyword `kw` (`image-read`,
+    /// `image-write`, `image-rw`, `sampled-image`), binding `index` of its
+    /// command: `IMAGE ASPECTS:MIPS:LAYERS`, and for a sampled image the
+    /// descriptor's layout. A dispatch's and a draw's (after `vs`/`fs`).
+    fn image_binding(&self, line: &mut Line, kw: &str, index: usize) -> Result<Binding, ParseError> {
+        let it = line.next("an image")?;
+        let image = self.image(line, it)?;
+        let rt = line.next("the view's subresource range `ASPECTS:MIPS:LAYERS`")?;
+        let range = subrange(line, rt)?;
+        let access = match kw {
+            "image-read" => BindingAccess::ImageRead,
+            "image-write" => BindingAccess::ImageWrite,
+            "image-rw" => BindingAccess::ImageReadWrite,
+            _ => {
+                let lt = line.next("the descriptor's image layout")?;
+                let l = layout(line, lt)?;
+                if !l.sampled_ok() {
+                    return line.err(
+                        lt.col,
+                        format!(
+                            "a sampled image descriptor's imageLayout {l} must be GENERAL or a read-only layout \
+                             (VUID-VkWriteDescriptorSet-descriptorType-04149)"
+                        ),
+                    );
+                }
+                BindingAccess::SampledImage(l)
+            }
+        };
+        let desc = self
+            .trace
+            .program
+            .image(image)
+            .cloned()
+            .ok_or(())
+            .or_else(|_| line.err(it.col, ""))?;
+        let range_bytes =
+            view_region(&desc, index, it.text, range).or_else(|e| line.err(rt.col, e.to_string()))?;
+        Ok(Binding {
+            access,
+            region: Region {
+                object: image,
+                range: range_bytes,
+            },
+        })
+    }
+
     /// An `image`-declared object.
     fn image(&self, line: &Line, tok: Tok) -> Result<ObjectId, ParseError> {
         let id = self.object(line, tok)?;
@@ -1574,18 +1620,26 @@ impl Parser {
                 }
                 "vs" | "fs" => {
                     let stage = if t.text == "vs" { ShaderStage::Vertex } else { ShaderStage::Fragment };
-                    let a = line.next("`read`, `write`, `rw`, `uniform` or `sampled`")?;
+                    let a = line.next(
+                        "`read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, `image-rw` or `sampled-image`",
+                    )?;
                     let access = match a.text {
                         "read" => BindingAccess::Read,
                         "write" => BindingAccess::Write,
                         "rw" => BindingAccess::ReadWrite,
                         "uniform" => BindingAccess::Uniform,
                         "sampled" => BindingAccess::Sampled,
+                        "image-read" | "image-write" | "image-rw" | "sampled-image" => {
+                            let binding = self.image_binding(line, a.text, d.bindings.len())?;
+                            d.bindings.push(ShaderBinding { stage, binding });
+                            continue;
+                        }
                         other => {
                             return line.err(
                                 a.col,
                                 format!(
-                                    "expected `read`, `write`, `rw`, `uniform` or `sampled` (image bindings are not modelled in draws yet), found {}",
+                                    "expected `read`, `write`, `rw`, `uniform`, `sampled`, `image-read`, `image-write`, \
+                                     `image-rw` or `sampled-image`, found {}",
                                     quote(other)
                                 ),
                             )
@@ -1994,39 +2048,8 @@ impl Parser {
                             )
                         }
                         "image-read" | "image-write" | "image-rw" | "sampled-image" => {
-                            let it = line.next("an image")?;
-                            let image = self.image(&line, it)?;
-                            let rt = line.next("the view's subresource range `ASPECTS:MIPS:LAYERS`")?;
-                            let range = subrange(&line, rt)?;
-                            let access = match t.text {
-                                "image-read" => BindingAccess::ImageRead,
-                                "image-write" => BindingAccess::ImageWrite,
-                                "image-rw" => BindingAccess::ImageReadWrite,
-                                _ => {
-                                    let lt = line.next("the descriptor's image layout")?;
-                                    let l = layout(&line, lt)?;
-                                    if !l.sampled_ok() {
-                                        return line.err(
-                                            lt.col,
-                                            format!(
-                                                "a sampled image descriptor's imageLayout {l} must be GENERAL or a read-only layout \
-                                                 (VUID-VkWriteDescriptorSet-descriptorType-04149)"
-                                            ),
-                                        );
-                                    }
-                                    BindingAccess::SampledImage(l)
-                                }
-                            };
-                            let desc = self.trace.program.image(image).cloned().ok_or(()).or_else(|_| line.err(it.col, ""))?;
-                            let range_bytes = view_region(&desc, bindings.len(), it.text, range)
-                                .or_else(|e| line.err(rt.col, e.to_string()))?;
-                            bindings.push(Binding {
-                                access,
-                                region: Region {
-                                    object: image,
-                                    range: range_bytes,
-                                },
-                            });
+                            let b = self.image_binding(&mut line, t.text, bindings.len())?;
+                            bindings.push(b);
                             continue;
                         }
                         "indirect" => {

@@ -594,10 +594,9 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
             }
             for b in &d.bindings {
                 t.push_str(&format!(
-                    " {} {} {}",
+                    " {} {}",
                     b.stage.keyword(),
-                    b.binding.access.keyword(),
-                    program.show_region(b.binding.region)
+                    binding_text(program, &b.binding)
                 ));
             }
             for (on, word) in [
@@ -702,21 +701,7 @@ pub fn print_command(program: &Program, c: &Command) -> String {
                 let _ = write!(s, " indirect {}", r(ind));
             }
             for b in bindings {
-                match (b.access, program.image(b.region.object)) {
-                    // A view binding: its subresource range (the inverse of
-                    // the one byte range the parser made of it).
-                    (access, Some(d)) if access.is_image() => {
-                        let range = view_range(d, b.region.range).unwrap_or_default();
-                        let name = program.object(b.region.object).map_or("?", |o| o.name.as_str());
-                        let _ = write!(s, " {} {name} {range}", access.keyword());
-                        if let BindingAccess::SampledImage(layout) = access {
-                            let _ = write!(s, " {layout}");
-                        }
-                    }
-                    _ => {
-                        let _ = write!(s, " {} {}", b.access.keyword(), r(&b.region));
-                    }
-                }
+                let _ = write!(s, " {}", binding_text(program, b));
             }
             s
         }
@@ -804,5 +789,24 @@ pub fn print_command(program: &Program, c: &Command) -> String {
         }
         Command::HostSetEvent { event } => format!("host-set-event {}", program.event_name(*event)),
         Command::HostResetEvent { event } => format!("host-reset-event {}", program.event_name(*event)),
+    }
+}
+
+/// A descriptor binding as the trace writes it, in a dispatch or after a
+/// draw's `vs`/`fs`: `ACCESS REGION`, or for a view binding `ACCESS IMAGE
+/// RANGE [LAYOUT]` (its subresource range, the inverse of the one byte
+/// range the parser made of it).
+fn binding_text(program: &Program, b: &crate::ir::program::Binding) -> String {
+    match (b.access, program.image(b.region.object)) {
+        (access, Some(d)) if access.is_image() => {
+            let range = view_range(d, b.region.range).unwrap_or_default();
+            let name = program.object(b.region.object).map_or("?", |o| o.name.as_str());
+            let mut s = format!("{} {name} {range}", access.keyword());
+            if let BindingAccess::SampledImage(layout) = access {
+                let _ = write!(s, " {layout}");
+            }
+            s
+        }
+        _ => format!("{} {}", b.access.keyword(), program.show_region(b.region)),
     }
 }
