@@ -1021,3 +1021,46 @@ copy-buffer-to-image sb -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 i
         "14: vkCmdDraw uses image `tex` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is SHADER_READ_ONLY_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)"
     );
 }
+
+/// review24: in dynamic rendering the color and depth/stencil views bound
+/// the render area (VUID-VkRenderingInfo-pNext-06079, -06080), a resolve
+/// view does not: a 16x16 attachment resolved into an 8x8 view keeps a
+/// 16x16 area for its load, clear and store (before, the resolve view cut
+/// the operations to 8x8 but not the clear), and the resolve writes the
+/// target as far as it goes.
+#[test]
+fn a_resolve_view_does_not_bound_the_render_area() {
+    let body = "image a R8G8B8A8_UNORM 16x16
+image r R8G8B8A8_UNORM 8x8
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE a COLOR:0:0 UNDEFINED->GENERAL ; NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r COLOR:0:0 UNDEFINED->GENERAL
+begin-rendering color a COLOR:0:0 GENERAL CLEAR STORE resolve r COLOR:0:0 GENERAL
+clear-attachments color 0
+end-rendering
+copy-buffer-to-image sb -> a GENERAL imageSubresource=COLOR:0:0 imageOffset=8,0,0 imageExtent=8,8,1
+copy-buffer-to-image sb -> r GENERAL imageSubresource=COLOR:0:0 imageOffset=4,4,0 imageExtent=4,4,1
+";
+    let mut got = hazards("a resolve view smaller than the attachment", body);
+    got.sort();
+    // The copy into `a` (rows 0..8, columns 8..16 of 64-byte rows) races
+    // the end's store (a write) and resolve read; the one into `r` (rows
+    // 4..8, columns 4..8 of 32-byte rows) the resolve's write.
+    let mut want: Vec<String> = Vec::new();
+    for y in 0..8 {
+        for kind in ["WRITE_AFTER_READ", "WRITE_AFTER_WRITE"] {
+            want.push(format!(
+                "L13 {kind} a[COLOR:0:0 bytes {}..{}] after L12",
+                64 * y + 32,
+                64 * y + 64
+            ));
+        }
+    }
+    for y in 4..8 {
+        want.push(format!(
+            "L14 WRITE_AFTER_WRITE r[COLOR:0:0 bytes {}..{}] after L12",
+            32 * y + 16,
+            32 * y + 32
+        ));
+    }
+    want.sort();
+    assert_eq!(got, want);
+}

@@ -2024,3 +2024,64 @@ copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4
         );
     }
 }
+
+/// review24, in a render pass: (1) the attachments a subpass uses are in
+/// its layouts from its begin or next-subpass on, so a later subpass's draw
+/// that samples one it does not use finds that layout ("Automatic layout
+/// transitions into the layout used in a subpass happen-before" it); before,
+/// the layout from before the instance was asked (a wrong refusal, and a
+/// wrong layout accepted); (2) a subpass's draws and clears stay within the
+/// framebuffer's render area, which every view bounds, resolve and unused
+/// ones included; before, the subpass's own views made a draw write past it
+/// (a false alarm). Cases: (name, body, hazards or the error).
+#[test]
+fn subpass_layouts_and_the_framebuffer_area_reach_draws() {
+    const TWO: &str = "image a R8G8B8A8_UNORM 8x8
+image b R8G8B8A8_UNORM 8x8
+render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 GENERAL ; subpass color 1 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ
+begin-render-pass rp a COLOR:0:0 ; b COLOR:0:0
+draw vertexCount=3
+next-subpass
+";
+    let sampled = format!("{TWO}draw vertexCount=3 fs sampled-image a COLOR:0:0 GENERAL\nend-render-pass\n");
+    assert_eq!(
+        hazards("sampled in the layout subpass 0 left", &sampled),
+        Vec::<String>::new()
+    );
+    let wrong = format!(
+        "{TWO}draw vertexCount=3 fs sampled-image a COLOR:0:0 SHADER_READ_ONLY_OPTIMAL\nend-render-pass\n"
+    );
+    assert_eq!(
+        error(&wrong),
+        "12: vkCmdDraw uses image `a` subresource COLOR mip 0 layer 0 in layout SHADER_READ_ONLY_OPTIMAL, but its layout is GENERAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)"
+    );
+    // `big` is 16x16 beside the 4x4 `col`: the framebuffer is 4x4.
+    let area = "image big R8G8B8A8_UNORM 16x16
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE big COLOR:0:0 UNDEFINED->GENERAL ; NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE col COLOR:0:0 UNDEFINED->GENERAL
+render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass color 1 GENERAL ; dependency EXTERNAL->0 ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE ; dependency EXTERNAL->1 ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE
+begin-render-pass rp big COLOR:0:0 ; col COLOR:0:0
+draw vertexCount=3
+clear-attachments color 0
+next-subpass
+draw vertexCount=3
+end-render-pass
+";
+    let outside = format!(
+        "{area}copy-buffer-to-image sb -> big GENERAL imageSubresource=COLOR:0:0 imageOffset=4,0,0 imageExtent=12,4,1\n"
+    );
+    assert_eq!(
+        hazards("outside the framebuffer's area", &outside),
+        Vec::<String>::new()
+    );
+    let inside = format!(
+        "{area}copy-buffer-to-image sb -> big GENERAL imageSubresource=COLOR:0:0 imageOffset=0,3,0 imageExtent=4,1,1\n"
+    );
+    let mut got = hazards("inside the framebuffer's area", &inside);
+    got.sort();
+    assert_eq!(
+        got,
+        // The store operation at the end of subpass 0 (line 12) wrote row
+        // 3's first four texels last.
+        ["L15 WRITE_AFTER_WRITE big[COLOR:0:0 bytes 192..208] after L12"]
+    );
+}

@@ -83,6 +83,7 @@ fn rendering_program(ops: (u8, u8, u8, u8), draws: &[(u8, u32, u32, u32, u8)]) -
         colors: vec![color],
         depth: (!ops.2.is_multiple_of(3)).then_some(depth),
         inputs: Vec::new(),
+        area: None,
     });
     let c = p.render_command(begin).unwrap();
     p.push(c).unwrap();

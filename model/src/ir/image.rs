@@ -2009,30 +2009,59 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             Command::Render(rc)
                 if matches!(
                     rc.op,
-                    super::render::RenderOp::BeginPass(_) | super::render::RenderOp::EndPass
+                    super::render::RenderOp::BeginPass(_)
+                        | super::render::RenderOp::EndPass
+                        | super::render::RenderOp::NextSubpass
                 ) =>
             {
-                let pass = match &rc.op {
-                    super::render::RenderOp::BeginPass(b) => Some(b),
-                    _ => super::renderpass::open_pass(&program.commands, ci).map(|p| p.1),
+                let (pass, subpass) = match &rc.op {
+                    super::render::RenderOp::BeginPass(b) => (Some(b), 0),
+                    _ => match super::renderpass::open_pass(&program.commands, ci) {
+                        Some((_, b, s, _)) => (Some(b), s + 1),
+                        None => (None, 0),
+                    },
                 };
                 let Some(b) = pass else { continue };
                 let Some(rp) = program.render_passes().get(b.pass.0 as usize) else {
                     continue;
                 };
-                for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
+                // Into a subpass: the attachments it uses are in its
+                // layouts from here on (the automatic transitions happen
+                // before its commands), which a draw's image binding of one
+                // of them, in a later subpass that does not use it, finds
+                // too (review24: the layout from before the instance was
+                // asked).
+                if !matches!(rc.op, super::render::RenderOp::EndPass) {
                     if matches!(rc.op, super::render::RenderOp::BeginPass(_)) {
-                        if a.initial != ImageLayout::UNDEFINED {
-                            check(
-                                image,
-                                range,
-                                a.initial,
-                                "vkCmdBeginRenderPass",
-                                "initialLayout is the layout the attachment's subresources are in when the render pass instance begins",
-                                &state,
-                            )?;
+                        for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
+                            if a.initial != ImageLayout::UNDEFINED {
+                                check(
+                                    image,
+                                    range,
+                                    a.initial,
+                                    "vkCmdBeginRenderPass",
+                                    "initialLayout is the layout the attachment's subresources are in when the render pass instance begins",
+                                    &state,
+                                )?;
+                            }
                         }
-                    } else if let Some(i) = slot(image) {
+                    }
+                    for (a, layout) in rp.subpass_layouts(subpass) {
+                        let Some(&(image, range)) = b.views.get(a as usize) else {
+                            continue;
+                        };
+                        let Some(i) = slot(image) else { continue };
+                        let d = &program.images[i];
+                        for (asp, m, l) in subresources(d, range) {
+                            state.layouts[i][LayoutState::index(d, asp, m, l)] = layout;
+                            state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
+                        }
+                    }
+                    continue;
+                }
+                // The end: every view in its finalLayout.
+                for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
+                    if let Some(i) = slot(image) {
                         let d = &program.images[i];
                         for (asp, m, l) in subresources(d, range) {
                             state.layouts[i][LayoutState::index(d, asp, m, l)] = a.final_layout;

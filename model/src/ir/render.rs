@@ -145,6 +145,12 @@ pub struct Rendering {
     /// dynamic rendering (the model does not know
     /// `VK_KHR_dynamic_rendering_local_read`).
     pub inputs: Vec<InputAttachment>,
+    /// The render area's width and height from the origin where the
+    /// instance fixes it: a render pass subpass takes its framebuffer's
+    /// (every view). `None` for dynamic rendering: the rectangle its color
+    /// and depth/stencil views all hold (VUID-VkRenderingInfo-pNext-06079,
+    /// -06080 bound it by those, not by resolve views).
+    pub area: Option<[u32; 2]>,
 }
 
 /// An input attachment of a subpass.
@@ -1244,7 +1250,9 @@ pub(crate) fn area_bytes(
         )
     })?;
     let [w, h, _] = d.mip_extent(range.base_mip);
-    match area {
+    // A view smaller than the area (a resolve view, which does not bound
+    // it) is touched as far as it goes.
+    match area.map(|[aw, ah]| [aw.min(w), ah.min(h)]) {
         Some([aw, ah]) if aw < w || ah < h => {
             let (aspects, m0, _, l0, l1) = d.resolve_range(range)?;
             let mut out = Vec::new();
@@ -1263,16 +1271,16 @@ pub(crate) fn area_bytes(
     }
 }
 
-/// [`render_area`] of a rendering instance (or a render pass subpass):
-/// its color, depth/stencil, resolve and input attachment views.
-fn instance_area(program: &Program, r: &Rendering) -> Option<[u32; 2]> {
-    let views = r
-        .colors
-        .iter()
-        .chain(&r.depth)
-        .flat_map(|a| std::iter::once((a.image, a.range)).chain(a.resolve.map(|(i, s, _)| (i, s))))
-        .chain(r.inputs.iter().map(|i| (i.image, i.range)));
-    render_area(program, views)
+/// The render area of a rendering instance (or a render pass subpass):
+/// [`Rendering::area`] when set, else [`render_area`] of its color and
+/// depth/stencil views (not the resolve views: VUID-VkRenderingInfo-pNext-
+/// 06079 and -06080 name those two kinds; review24 found the resolve view
+/// bounding the operations but not the clears).
+pub(crate) fn instance_area(program: &Program, r: &Rendering) -> Option<[u32; 2]> {
+    r.area.or_else(|| {
+        let views = r.colors.iter().chain(&r.depth).map(|a| (a.image, a.range));
+        render_area(program, views)
+    })
 }
 
 fn name(program: &Program, id: ObjectId) -> String {

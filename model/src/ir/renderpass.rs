@@ -337,6 +337,22 @@ impl RenderPass {
     /// The subpasses using attachment `a`, ascending, with its layout and
     /// kind there (an input attachment's kind is its format's: its load
     /// and store operations run in that format's stages).
+    /// The layout each attachment subpass `s` uses is in during that
+    /// subpass: (attachment, layout). "Automatic layout transitions into
+    /// the layout used in a subpass happen-before" its commands; an
+    /// attachment the subpass does not use keeps the layout of its last
+    /// use (or its initial one).
+    pub(crate) fn subpass_layouts(&self, s: usize) -> Vec<(u32, ImageLayout)> {
+        (0..self.attachments.len() as u32)
+            .filter_map(|a| {
+                self.uses_of(a)
+                    .into_iter()
+                    .find(|&(at, _, _)| at == s)
+                    .map(|(_, layout, _)| (a, layout))
+            })
+            .collect()
+    }
+
     fn uses_of(&self, a: u32) -> Vec<(usize, ImageLayout, Kind)> {
         let mut out = Vec::new();
         for (s, sp) in self.subpasses.iter().enumerate() {
@@ -1106,7 +1122,12 @@ fn pass_of(program: &Program, id: RenderPassId) -> Option<&RenderPass> {
 }
 
 /// Subpass `s` of `rp` as a rendering instance over `views`.
-fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s: usize) -> Rendering {
+fn subpass_rendering(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+    s: usize,
+) -> Rendering {
     let sp = &rp.subpasses[s];
     let uses = |a: u32| rp.uses_of(a);
     let first = |a: u32| uses(a).first().map(|u| u.0) == Some(s);
@@ -1153,6 +1174,11 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
             .collect(),
         depth: sp.depth.map(|r| att(r, None)),
         inputs,
+        // The framebuffer's: no larger than any of its attachments
+        // (VUID-VkFramebufferCreateInfo-flags-04533), resolve and unused
+        // ones included (review24: the subpass's own views made a draw
+        // write past it).
+        area: crate::ir::render::render_area(program, views.iter().copied()),
     }
 }
 
@@ -1170,10 +1196,15 @@ fn subpass_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s:
 /// available (review16; before the sixteenth session every attachment of
 /// the subpass got a dependency here, which made a write available that
 /// nothing names).
-fn end_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s: usize) -> Rendering {
+fn end_rendering(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+    s: usize,
+) -> Rendering {
     let sp = &rp.subpasses[s];
     let last = |a: u32| rp.uses_of(a).last().map(|u| u.0) == Some(s);
-    let all = subpass_rendering(rp, views, s);
+    let all = subpass_rendering(program, rp, views, s);
     // `subpass_rendering` keeps the colors with an attachment, in order.
     let keep: Vec<bool> = sp
         .colors
@@ -1195,6 +1226,7 @@ fn end_rendering(rp: &RenderPass, views: &[(ObjectId, SubresourceRange)], s: usi
             .collect(),
         depth: all.depth.filter(|_| sp.depth.is_some_and(|d| last(d.attachment))),
         inputs: all.inputs.into_iter().filter(|i| input_last(i)).collect(),
+        area: all.area,
     }
 }
 
@@ -1804,10 +1836,10 @@ fn clear_accesses(
     colors: &[Option<(ObjectId, SubresourceRange)>],
     depth: Option<(ObjectId, SubresourceRange)>,
     dynamic: bool,
+    area: Option<[u32; 2]>,
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let call = "vkCmdClearAttachments";
     let mut out = Vec::new();
-    let area = crate::ir::render::render_area(program, colors.iter().flatten().copied().chain(depth));
     for &n in &c.colors {
         let Some(slot) = colors.get(n as usize) else {
             return Err(bad(
@@ -1888,7 +1920,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             Ok(Lowered {
                 pre: boundary_barriers(program, rp, &b.views, 0),
                 accesses: ops_at(program, rp, &b.views, 0, true, (index, index, &[])),
-                subpass: Some(subpass_rendering(rp, &b.views, 0)),
+                subpass: Some(subpass_rendering(program, rp, &b.views, 0)),
                 attachments: pass_attachments(program, &b.views),
                 ..Lowered::default()
             })
@@ -1922,7 +1954,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                     vuid: "VUID-vkCmdNextSubpass-None-00909",
                 });
             }
-            let r = subpass_rendering(rp, &b.views, s);
+            let r = subpass_rendering(program, rp, &b.views, s);
             let mut accesses = Vec::new();
             // "Multisample resolve operations for attachments execute in
             // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
@@ -1946,7 +1978,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 implicit: after_an_access(
                     program,
                     index,
-                    implicit_of(program, &end_rendering(rp, &b.views, s)),
+                    implicit_of(program, &end_rendering(program, rp, &b.views, s)),
                 ),
                 accesses,
                 ..Lowered::default()
@@ -1978,7 +2010,7 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 RenderOp::NextSubpass => Ok(Lowered {
                     pre: boundary_barriers(program, rp, &b.views, s + 1),
                     accesses: ops_at(program, rp, &b.views, s + 1, true, (index, index, &[])),
-                    subpass: Some(subpass_rendering(rp, &b.views, s + 1)),
+                    subpass: Some(subpass_rendering(program, rp, &b.views, s + 1)),
                     ..Lowered::default()
                 }),
                 _ if s + 1 != n => Err(RenderError::SubpassCount {
@@ -2021,7 +2053,14 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             let dynamic = pass.is_none();
             Ok(Lowered {
                 implicit: after_an_access(program, index, implicit_of(program, r)),
-                accesses: clear_accesses(program, c, &colors, depth, dynamic)?,
+                accesses: clear_accesses(
+                    program,
+                    c,
+                    &colors,
+                    depth,
+                    dynamic,
+                    crate::ir::render::instance_area(program, r),
+                )?,
                 ..Lowered::default()
             })
         }
