@@ -387,13 +387,14 @@ fn each_profile_predicts_what_its_layer_reported() {
 /// barrier that repeats an earlier one of the command buffer. Its
 /// prediction stays the least it reports (what the specification orders);
 /// the program without the barriers it may skip
-/// (`vksync::layer::without_repeated_barriers`) gives the most, and a report
+/// (`vksync::layer::without_repeated_barriers`, every hazard of each access:
+/// `predict_most`) gives the most, and a report
 /// there is put down to D31, for 1.4.363 only. Cases: (label, trace, the
 /// hazards the 1.4.363 profile predicts, the report D31 explains at
 /// 1.4.363 and no profile predicts, as `(prior->command kind)`).
 #[test]
 fn d31_a_repeated_barrier_bounds_the_1_4_363_report() {
-    use vksync::layer::{explain, predict, without_repeated_barriers, Explanation, Layer};
+    use vksync::layer::{explain, predict, predict_most, without_repeated_barriers, Explanation, Layer};
     let cases: &[(&str, &str, &[&str], &str)] = &[
         (
             "d31 (minimized; 1.4.363 reports the last fill, 2026-12-05)",
@@ -433,9 +434,7 @@ fn d31_a_repeated_barrier_bounds_the_1_4_363_report() {
                 "{label}: layer {}: {predicted:?}",
                 layer.version()
             );
-            let mut every = e;
-            every.first_hazard_only = false;
-            let reported = predict(&dropped, &every).unwrap();
+            let reported = predict_most(p, &e).unwrap();
             let h = reported
                 .iter()
                 .find(|h| format!("{}->{} {}", kw(h.prior_command), kw(h.command), h.kind) == *most)

@@ -62,19 +62,16 @@ pub fn verdict(program: &Program, emulation: &Emulation, got: &BTreeSet<Key>) ->
 }
 
 /// D31's bounds: every hazard of `got` is one the layer could report once
-/// the barriers it may skip are left out (`most`: every hazard of each
-/// access, since a skipped barrier can put a new hazard below the one K3
-/// named), and a predicted hazard is missing only where the command has
-/// another hazard the prediction lacks (K3 named that one first).
+/// the barriers it may skip are left out (`vksync::layer::predict_most`),
+/// and a predicted hazard is missing only where the command has another
+/// hazard the prediction lacks (K3 named that one first).
 fn within_d31(
     program: &Program,
     emulation: &Emulation,
     expected: &BTreeSet<Key>,
     got: &BTreeSet<Key>,
 ) -> bool {
-    let mut every = *emulation;
-    every.first_hazard_only = false;
-    let most = predict(&vksync::layer::without_repeated_barriers(program), &every);
+    let most = keys(&vksync::layer::predict_most(program, emulation).expect("generated programs are valid"));
     got.is_subset(&most)
         && expected
             .difference(got)

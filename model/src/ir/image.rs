@@ -2025,48 +2025,48 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                 let Some(rp) = program.render_passes().get(b.pass.0 as usize) else {
                     continue;
                 };
-                // Into a subpass: the attachments it uses are in its
-                // layouts from here on (the automatic transitions happen
-                // before its commands), which a draw's image binding of one
-                // of them, in a later subpass that does not use it, finds
-                // too (review24: the layout from before the instance was
-                // asked).
-                if !matches!(rc.op, super::render::RenderOp::EndPass) {
-                    if matches!(rc.op, super::render::RenderOp::BeginPass(_)) {
-                        for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
-                            if a.initial != ImageLayout::UNDEFINED {
-                                check(
-                                    image,
-                                    range,
-                                    a.initial,
-                                    "vkCmdBeginRenderPass",
-                                    "initialLayout is the layout the attachment's subresources are in when the render pass instance begins",
-                                    &state,
-                                )?;
-                            }
+                if matches!(rc.op, super::render::RenderOp::BeginPass(_)) {
+                    for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
+                        if a.initial != ImageLayout::UNDEFINED {
+                            check(
+                                image,
+                                range,
+                                a.initial,
+                                "vkCmdBeginRenderPass",
+                                "initialLayout is the layout the attachment's subresources are in when the render pass instance begins",
+                                &state,
+                            )?;
                         }
                     }
-                    for (a, layout) in rp.subpass_layouts(subpass) {
-                        let Some(&(image, range)) = b.views.get(a as usize) else {
-                            continue;
-                        };
-                        let Some(i) = slot(image) else { continue };
-                        let d = &program.images[i];
-                        for (asp, m, l) in subresources(d, range) {
-                            state.layouts[i][LayoutState::index(d, asp, m, l)] = layout;
-                            state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
-                        }
-                    }
-                    continue;
                 }
-                // The end: every view in its finalLayout.
-                for (&(image, range), a) in b.views.iter().zip(&rp.attachments) {
-                    if let Some(i) = slot(image) {
-                        let d = &program.images[i];
-                        for (asp, m, l) in subresources(d, range) {
-                            state.layouts[i][LayoutState::index(d, asp, m, l)] = a.final_layout;
-                            state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
-                        }
+                // The layouts from here on: into a subpass, those it uses its
+                // attachments in (the automatic transitions happen before its
+                // commands; a draw's image binding of one of them in a later
+                // subpass that does not use it finds them too: review24, the
+                // layout from before the instance was asked); at the end,
+                // every view's finalLayout.
+                let layouts: Vec<(usize, ImageLayout)> = match rc.op {
+                    super::render::RenderOp::EndPass => rp
+                        .attachments
+                        .iter()
+                        .enumerate()
+                        .map(|(a, d)| (a, d.final_layout))
+                        .collect(),
+                    _ => rp
+                        .subpass_layouts(subpass)
+                        .into_iter()
+                        .map(|(a, layout)| (a as usize, layout))
+                        .collect(),
+                };
+                for (a, layout) in layouts {
+                    let Some(&(image, range)) = b.views.get(a) else {
+                        continue;
+                    };
+                    let Some(i) = slot(image) else { continue };
+                    let d = &program.images[i];
+                    for (asp, m, l) in subresources(d, range) {
+                        state.layouts[i][LayoutState::index(d, asp, m, l)] = layout;
+                        state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
                     }
                 }
             }
@@ -2105,24 +2105,15 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     }
                 }
             }
-            Command::Dispatch { bindings, .. } => {
-                for b in bindings {
-                    if let Some((image, r, named)) = binding_layout(program, b) {
-                        check(image, r, named, "vkCmdDispatch", BINDING_LAYOUT_VUID, &state)?;
-                    }
-                }
-            }
             _ => {}
         }
-        // A draw's image view bindings, as a dispatch's.
-        if let Command::Render(rc) = c {
-            if let super::render::RenderOp::Draw(d) = &rc.op {
-                for b in &d.bindings {
-                    if let Some((image, r, named)) = binding_layout(program, &b.binding) {
-                        check(image, r, named, rc.op.vulkan_name(), BINDING_LAYOUT_VUID, &state)?;
-                    }
-                }
-            }
+        // A dispatch's or a draw's image view bindings.
+        let call = match c {
+            Command::Render(rc) => rc.op.vulkan_name(),
+            _ => "vkCmdDispatch",
+        };
+        for (image, r, named) in view_bindings(program, c) {
+            check(image, r, named, call, BINDING_LAYOUT_VUID, &state)?;
         }
     }
     Ok(())
@@ -2132,19 +2123,30 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
 /// imageView will be in at the time this descriptor is accessed".
 const BINDING_LAYOUT_VUID: &str = "VUID-VkDescriptorImageInfo-imageLayout-00344";
 
-/// An image view binding's image, subresource range and the layout it
-/// names (a storage image's is `GENERAL`); `None` for a buffer binding.
-fn binding_layout(
-    program: &Program,
-    b: &super::program::Binding,
-) -> Option<(ObjectId, SubresourceRange, ImageLayout)> {
-    let d = program.image(b.region.object)?;
-    let r = view_range(d, b.region.range)?;
-    let named = match b.access {
-        BindingAccess::SampledImage(l) => l,
-        _ => ImageLayout::GENERAL,
+/// The image view bindings of a dispatch or a draw: each one's image,
+/// subresource range and the layout it names (a storage image's is
+/// `GENERAL`); buffer bindings and other commands have none.
+fn view_bindings(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+    let bindings: Vec<&super::program::Binding> = match c {
+        Command::Dispatch { bindings, .. } => bindings.iter().collect(),
+        Command::Render(rc) => match &rc.op {
+            super::render::RenderOp::Draw(d) => d.bindings.iter().map(|b| &b.binding).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
     };
-    Some((b.region.object, r, named))
+    bindings
+        .into_iter()
+        .filter_map(|b| {
+            let d = program.image(b.region.object)?;
+            let r = view_range(d, b.region.range)?;
+            let named = match b.access {
+                BindingAccess::SampledImage(l) => l,
+                _ => ImageLayout::GENERAL,
+            };
+            Some((b.region.object, r, named))
+        })
+        .collect()
 }
 
 /// The subresources command `c` uses with the layout it names: an image
@@ -2153,19 +2155,7 @@ fn binding_layout(
 fn named_layouts(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
     match c {
         Command::Image(ic) => ic.uses().into_iter().map(|(o, r, l, _)| (o, r, l)).collect(),
-        Command::Dispatch { bindings, .. } => bindings
-            .iter()
-            .filter_map(|b| binding_layout(program, b))
-            .collect(),
-        Command::Render(rc) => match &rc.op {
-            super::render::RenderOp::Draw(d) => d
-                .bindings
-                .iter()
-                .filter_map(|b| binding_layout(program, &b.binding))
-                .collect(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
+        _ => view_bindings(program, c),
     }
 }
 
@@ -2175,7 +2165,7 @@ fn named_layouts(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRa
 /// layouts: a memory barrier, no transition), which the trace parser and
 /// `vkCmdPipelineBarrier2` take as they are. `None` when the region spans
 /// two aspects, or `at` does not name one layout for every subresource of
-/// the range (a layout transition, a render pass, a draw): the caller
+/// the range (a layout transition, an attachment access): the caller
 /// names the bytes instead.
 pub(crate) fn barrier_operand(
     program: &Program,

@@ -262,35 +262,30 @@ impl ShaderStage {
     /// storage buffer, a sampled image as a uniform texel buffer).
     pub fn stage_accesses(self, access: BindingAccess) -> &'static [StageAccess] {
         use StageAccess::*;
-        match (self, access) {
-            (ShaderStage::Vertex, BindingAccess::Read) => &[VertexShaderStorageRead],
-            (ShaderStage::Vertex, BindingAccess::Write) => &[VertexShaderStorageWrite],
-            (ShaderStage::Vertex, BindingAccess::ReadWrite) => {
-                &[VertexShaderStorageRead, VertexShaderStorageWrite]
-            }
-            (ShaderStage::Vertex, BindingAccess::Uniform) => &[VertexShaderUniformRead],
-            (ShaderStage::Vertex, BindingAccess::Sampled | BindingAccess::SampledImage(_)) => {
-                &[VertexShaderSampledRead]
-            }
-            (ShaderStage::Vertex, BindingAccess::ImageRead) => &[VertexShaderStorageRead],
-            (ShaderStage::Vertex, BindingAccess::ImageWrite) => &[VertexShaderStorageWrite],
-            (ShaderStage::Vertex, BindingAccess::ImageReadWrite) => {
-                &[VertexShaderStorageRead, VertexShaderStorageWrite]
-            }
-            (ShaderStage::Fragment, BindingAccess::Read) => &[FragmentShaderStorageRead],
-            (ShaderStage::Fragment, BindingAccess::Write) => &[FragmentShaderStorageWrite],
-            (ShaderStage::Fragment, BindingAccess::ReadWrite) => {
-                &[FragmentShaderStorageRead, FragmentShaderStorageWrite]
-            }
-            (ShaderStage::Fragment, BindingAccess::Uniform) => &[FragmentShaderUniformRead],
-            (ShaderStage::Fragment, BindingAccess::Sampled | BindingAccess::SampledImage(_)) => {
-                &[FragmentShaderSampledRead]
-            }
-            (ShaderStage::Fragment, BindingAccess::ImageRead) => &[FragmentShaderStorageRead],
-            (ShaderStage::Fragment, BindingAccess::ImageWrite) => &[FragmentShaderStorageWrite],
-            (ShaderStage::Fragment, BindingAccess::ImageReadWrite) => {
-                &[FragmentShaderStorageRead, FragmentShaderStorageWrite]
-            }
+        // Per stage: its storage read and write (a read-write binding is
+        // both, reads first), its uniform read, its sampled read.
+        static VERTEX: [StageAccess; 4] = [
+            VertexShaderStorageRead,
+            VertexShaderStorageWrite,
+            VertexShaderUniformRead,
+            VertexShaderSampledRead,
+        ];
+        static FRAGMENT: [StageAccess; 4] = [
+            FragmentShaderStorageRead,
+            FragmentShaderStorageWrite,
+            FragmentShaderUniformRead,
+            FragmentShaderSampledRead,
+        ];
+        let t = match self {
+            ShaderStage::Vertex => &VERTEX,
+            ShaderStage::Fragment => &FRAGMENT,
+        };
+        match access {
+            BindingAccess::Read | BindingAccess::ImageRead => &t[0..1],
+            BindingAccess::Write | BindingAccess::ImageWrite => &t[1..2],
+            BindingAccess::ReadWrite | BindingAccess::ImageReadWrite => &t[0..2],
+            BindingAccess::Uniform => &t[2..3],
+            BindingAccess::Sampled | BindingAccess::SampledImage(_) => &t[3..4],
         }
     }
 }
@@ -1082,8 +1077,9 @@ pub(crate) fn check_feedback_loops(
     };
     // (attachment bytes, what writes them through the operations).
     let mut atts: Vec<(Region, Option<&'static str>)> = Vec::new();
+    let area = instance_area(program, r);
     let push = |atts: &mut Vec<_>, image, range, why| {
-        for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
+        for bytes in area_bytes(program, image, range, area).unwrap_or_default() {
             atts.push((
                 Region {
                     object: image,
@@ -1291,10 +1287,11 @@ fn name(program: &Program, id: ObjectId) -> String {
 /// targets as color.
 fn instance_regions(program: &Program, r: &Rendering) -> Vec<(Kind, Region)> {
     let mut out = Vec::new();
+    let area = instance_area(program, r);
     for (kind, a) in attachments(r) {
         let views = std::iter::once((a.image, a.range)).chain(a.resolve.map(|(i, s, _)| (i, s)));
         for (image, range) in views {
-            for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
+            for bytes in area_bytes(program, image, range, area).unwrap_or_default() {
                 out.push((
                     kind,
                     Region {
@@ -1330,6 +1327,7 @@ pub(crate) fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDepen
     // available, but visible to other accesses only, from reaching the
     // read through this dependency. The subpass's draws do not write the
     // attachment (a feedback loop is refused by `RenderPass::validate`).
+    let area = instance_area(program, r);
     for input in &r.inputs {
         let (image, range) = (input.image, input.range);
         let kind = Kind::of_format(program, image);
@@ -1338,7 +1336,7 @@ pub(crate) fn implicit_of(program: &Program, r: &Rendering) -> Vec<ImplicitDepen
         } else {
             AccessFlags2::NONE
         };
-        for bytes in area_bytes(program, image, range, instance_area(program, r)).unwrap_or_default() {
+        for bytes in area_bytes(program, image, range, area).unwrap_or_default() {
             out.push(ImplicitDependency {
                 stages: kind.stages() | PipelineStageFlags2::FRAGMENT_SHADER,
                 access: kind.access() | read,
@@ -1442,6 +1440,7 @@ impl RenderCommand {
                 if r.colors.is_empty() && r.depth.is_none() {
                     return Err(bad("a rendering instance needs at least one attachment".into()));
                 }
+                let area = instance_area(program, r);
                 for (i, (kind, a)) in attachments(r).enumerate() {
                     let what = match kind {
                         Kind::Color => format!("pColorAttachments[{i}]"),
@@ -1499,9 +1498,7 @@ impl RenderCommand {
                             )));
                         }
                     }
-                    for bytes in
-                        area_bytes(program, a.image, a.range, instance_area(program, r)).map_err(&bad)?
-                    {
+                    for bytes in area_bytes(program, a.image, a.range, area).map_err(&bad)? {
                         if let Some(sa) = kind.load(a.load) {
                             accesses.push((
                                 Region {
@@ -1534,9 +1531,9 @@ impl RenderCommand {
                 // stage", reading the attachment (COLOR_ATTACHMENT_READ) and
                 // writing the resolve target (COLOR_ATTACHMENT_WRITE); then
                 // the store operations.
+                let area = instance_area(program, r);
                 for (kind, a) in attachments(r) {
-                    let own =
-                        area_bytes(program, a.image, a.range, instance_area(program, r)).unwrap_or_default();
+                    let own = area_bytes(program, a.image, a.range, area).unwrap_or_default();
                     if let Some((ri, rr, _)) = a.resolve {
                         for bytes in &own {
                             accesses.push((
@@ -1547,9 +1544,7 @@ impl RenderCommand {
                                 StageAccess::ColorAttachmentOutputColorRead,
                             ));
                         }
-                        for bytes in
-                            area_bytes(program, ri, rr, instance_area(program, r)).unwrap_or_default()
-                        {
+                        for bytes in area_bytes(program, ri, rr, area).unwrap_or_default() {
                             accesses.push((
                                 Region {
                                     object: ri,
@@ -1952,8 +1947,9 @@ fn draw_accesses(
     // pixel's own sample of each, so a draw reads all their bytes (as it
     // writes all of its color attachments'), whether or not its shader
     // declares the attachment (the trace does not say).
+    let area = instance_area(program, r);
     for &InputAttachment { image, range, .. } in &r.inputs {
-        for bytes in area_bytes(program, image, range, instance_area(program, r)).map_err(&bad)? {
+        for bytes in area_bytes(program, image, range, area).map_err(&bad)? {
             out.push((
                 Region {
                     object: image,

@@ -334,9 +334,6 @@ impl RenderPass {
         }
     }
 
-    /// The subpasses using attachment `a`, ascending, with its layout and
-    /// kind there (an input attachment's kind is its format's: its load
-    /// and store operations run in that format's stages).
     /// The layout each attachment subpass `s` uses is in during that
     /// subpass: (attachment, layout). "Automatic layout transitions into
     /// the layout used in a subpass happen-before" its commands; an
@@ -353,6 +350,9 @@ impl RenderPass {
             .collect()
     }
 
+    /// The subpasses using attachment `a`, ascending, with its layout and
+    /// kind there (an input attachment's kind is its format's: its load
+    /// and store operations run in that format's stages).
     fn uses_of(&self, a: u32) -> Vec<(usize, ImageLayout, Kind)> {
         let mut out = Vec::new();
         for (s, sp) in self.subpasses.iter().enumerate() {
@@ -1959,13 +1959,12 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             // "Multisample resolve operations for attachments execute in
             // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
             // stage" at the end of the subpass, before the store operations.
-            let area = crate::ir::render::render_area(program, b.views.iter().copied());
             for a in &r.colors {
                 if let Some((ri, rr, _)) = a.resolve {
-                    for reg in area_regions(program, (a.image, a.range), area) {
+                    for reg in area_regions(program, (a.image, a.range), r.area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorRead));
                     }
-                    for reg in area_regions(program, (ri, rr), area) {
+                    for reg in area_regions(program, (ri, rr), r.area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorWrite));
                     }
                 }

@@ -310,6 +310,19 @@ pub fn without_repeated_barriers(program: &Program) -> Program {
     out
 }
 
+/// D31: the most a layer that skips repeated barriers
+/// ([`Emulation`]'s `repeated_barriers_skipped`) may report for `program`:
+/// the prediction for [`without_repeated_barriers`] with every hazard of
+/// each access (K3 off: a skipped barrier can put a new hazard below the
+/// one K3 names in the prediction). [`predict`] is the least.
+pub fn predict_most(program: &Program, emulation: &Emulation) -> Result<Vec<Hazard>, ProgramError> {
+    let every = Emulation {
+        first_hazard_only: false,
+        ..*emulation
+    };
+    predict(&without_repeated_barriers(program), &every)
+}
+
 /// D24, D26: the bytes of vertex binding `v` a layer records for draw `d`
 /// ([`VertexReads`]). Cut at the buffer's end; `None` when nothing is
 /// left or the layer records no read of the binding.

@@ -32,7 +32,7 @@ use crate::ir::program::Program;
 pub(crate) mod emulate;
 mod profile;
 
-pub use emulate::{on_one_queue, predict, recorded_range, without_repeated_barriers, OneQueue};
+pub use emulate::{on_one_queue, predict, predict_most, recorded_range, without_repeated_barriers, OneQueue};
 pub use profile::{Emulation, Layer, SemaphoreScopes, VertexReads};
 
 use crate::semantics::{ClearStage, Semantics};
@@ -374,20 +374,12 @@ impl<'a> Explainer<'a> {
         self.seen[i].1.contains(&key)
     }
 
-    /// Whether the emulation predicts `key` once every barrier D31 lets
-    /// the layer skip is left out ([`without_repeated_barriers`]), naming
-    /// every hazard of an access.
+    /// Whether D31's bound ([`predict_most`]) holds `key`.
     fn without_repeats_predicts(&mut self, key: (usize, HazardKind)) -> bool {
         let (program, emulation) = (self.program, self.emulation);
-        // Every hazard of each access (K3 off): a skipped barrier can put a
-        // new hazard below the one K3 names in the prediction.
-        let every = Emulation {
-            first_hazard_only: false,
-            ..*emulation
-        };
         self.without_repeats
             .get_or_insert_with(|| {
-                predict(&without_repeated_barriers(program), &every)
+                predict_most(program, emulation)
                     .map(|hs| hs.iter().map(|h| (h.command, h.kind)).collect())
                     .unwrap_or_default()
             })

@@ -101,8 +101,7 @@ pub struct Emulation {
     /// may have brought another of its reads into the barrier's first
     /// scope). Which states it skips depends on the layer's access states,
     /// which the emulation does not keep: its prediction is then the least
-    /// the layer reports, and the prediction for
-    /// [`super::without_repeated_barriers`] the most.
+    /// the layer reports, and [`super::predict_most`] the most.
     pub repeated_barriers_skipped: bool,
 }
 

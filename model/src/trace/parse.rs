@@ -8,7 +8,7 @@ use crate::ir::completion::Completion;
 use crate::ir::error::ProgramErrorKind;
 use crate::ir::event::{EventId, EventStates, EventWait, DEFAULT_RESET_STAGES};
 use crate::ir::image::{
-    view_region, BufferImageCopy, Filter, ImageBarrier, ImageBlitRegion, ImageCopyRegion, ImageOp,
+    view_region, BufferImageCopy, Filter, ImageBarrier, ImageBlitRegion, ImageCopyRegion, ImageDesc, ImageOp,
     SubresourceLayers, SubresourceRange, Tiling,
 };
 use crate::ir::layout::Location;
@@ -833,18 +833,11 @@ impl Parser {
         // memory barrier of an `image`, one model barrier per byte range
         // of its subresource range.
         if let Some(&t) = rest.first() {
-            if let Some(&image) = self
+            if let Some((image, desc)) = self
                 .names
                 .get(t.text)
-                .filter(|id| self.trace.program.image(**id).is_some())
+                .and_then(|&id| Some((id, self.trace.program.image(id)?.clone())))
             {
-                let desc = self
-                    .trace
-                    .program
-                    .image(image)
-                    .cloned()
-                    .ok_or(())
-                    .or_else(|_| line.err(t.col, ""))?;
                 let Some(&rt) = rest.get(1) else {
                     return line.err(
                         t.end_col(),
@@ -1002,7 +995,7 @@ impl Parser {
     /// descriptor's layout. A dispatch's and a draw's (after `vs`/`fs`).
     fn image_binding(&self, line: &mut Line, kw: &str, index: usize) -> Result<Binding, ParseError> {
         let it = line.next("an image")?;
-        let image = self.image(line, it)?;
+        let (image, desc) = self.image_desc(line, it)?;
         let rt = line.next("the view's subresource range `ASPECTS:MIPS:LAYERS`")?;
         let range = subrange(line, rt)?;
         let access = match kw {
@@ -1024,15 +1017,8 @@ impl Parser {
                 BindingAccess::SampledImage(l)
             }
         };
-        let desc = self
-            .trace
-            .program
-            .image(image)
-            .cloned()
-            .ok_or(())
-            .or_else(|_| line.err(it.col, ""))?;
         let range_bytes =
-            view_region(&desc, index, it.text, range).or_else(|e| line.err(rt.col, e.to_string()))?;
+            view_region(desc, index, it.text, range).or_else(|e| line.err(rt.col, e.to_string()))?;
         Ok(Binding {
             access,
             region: Region {
@@ -1044,14 +1030,19 @@ impl Parser {
 
     /// An `image`-declared object.
     fn image(&self, line: &Line, tok: Tok) -> Result<ObjectId, ParseError> {
+        self.image_desc(line, tok).map(|(id, _)| id)
+    }
+
+    /// An `image`-declared object and its description.
+    fn image_desc(&self, line: &Line, tok: Tok) -> Result<(ObjectId, &ImageDesc), ParseError> {
         let id = self.object(line, tok)?;
-        if self.trace.program.image(id).is_none() {
-            return line.err(
+        match self.trace.program.image(id) {
+            Some(desc) => Ok((id, desc)),
+            None => line.err(
                 tok.col,
                 format!("{} is not an image (declare it with `image`)", quote(tok.text)),
-            );
+            ),
         }
-        Ok(id)
     }
 
     /// The exact image commands: `KEYWORD OPERANDS REGION [; REGION]...`.
