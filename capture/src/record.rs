@@ -540,6 +540,12 @@ pub struct Capture {
     /// `vkInvalidateMappedMemoryRanges` covers). Dropped when the device
     /// or the host touches their bytes again.
     unread: Vec<Region>,
+    /// Trace objects of images with `VK_IMAGE_TILING_OPTIMAL`: their
+    /// texels are laid out as the implementation chooses (the spec gives a
+    /// subresource layout, `vkGetImageSubresourceLayout`, for linear
+    /// tiling only), so the host cannot read them through a mapping and no
+    /// host read of them is assumed (a copy to a buffer reads them).
+    opaque: HashSet<ObjectId>,
     /// Memory objects that are not `HOST_COHERENT`.
     non_coherent: HashSet<u64>,
     /// What of the program the trace file has (see [`Capture::flush`]).
@@ -643,6 +649,7 @@ impl Capture {
             device_ord: 0,
             dirty: Vec::new(),
             pending_reads: Vec::new(),
+            opaque: HashSet::default(),
             unread: Vec::new(),
             non_coherent: HashSet::default(),
             writer: Writer::new(),
@@ -856,7 +863,10 @@ impl Capture {
         let mut writes = Vec::new();
         let mut uncovered = spans.clone();
         for (obj, &(mem, off, size)) in &self.placement {
-            if mem != memory || self.destroyed.contains(obj) {
+            // An image declared exactly has no bytes the trace's host
+            // accesses can name (its subresources are not bytes): the
+            // host writes its memory, which the memory object says.
+            if mem != memory || self.destroyed.contains(obj) || self.program.image(*obj).is_some() {
                 continue;
             }
             for &(s, e) in &spans {
@@ -1084,6 +1094,9 @@ impl Capture {
                             i.obj = Some(obj);
                             i.exact = true;
                         }
+                        if info.tiling == vk::ImageTiling::OPTIMAL {
+                            self.opaque.insert(obj);
+                        }
                         return;
                     }
                     Err(e) => e.to_string(),
@@ -1100,6 +1113,9 @@ impl Capture {
             );
             if let Some(i) = self.images.get_mut(&image) {
                 i.obj = Some(obj);
+            }
+            if info.tiling == vk::ImageTiling::OPTIMAL {
+                self.opaque.insert(obj);
             }
         }
     }
@@ -3474,6 +3490,9 @@ impl Capture {
             .partition(|&(_, sub, _)| covers(sub));
         let mut reads = std::mem::take(&mut self.pending_reads);
         for &(ord, _, r) in &done {
+            if self.opaque.contains(&r.object) {
+                continue;
+            }
             let Some((m, s, e)) = self.mem_range(r) else {
                 continue;
             };
@@ -3489,6 +3508,9 @@ impl Capture {
             let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
                 continue;
             };
+            // A linear image's bytes are read as its memory object's.
+            let host = self.host_region(r);
+            let (r, off) = if host == r { (r, off) } else { (host, 0) };
             // Not mapped now, or not coherent: the host cannot read it yet
             // (a later vkMapMemory or vkInvalidateMappedMemoryRanges of
             // these bytes assumes the read then).
@@ -3525,8 +3547,35 @@ impl Capture {
 
     /// A region's bytes in memory terms: (memory handle, start, end).
     fn mem_range(&self, r: Region) -> Option<(u64, u64, u64)> {
-        let &(mem, off, _) = self.placement.get(&r.object)?;
-        Some((mem, off + r.range.start, off + r.range.end))
+        match self.placement.get(&r.object) {
+            Some(&(mem, off, _)) => Some((mem, off + r.range.start, off + r.range.end)),
+            // A memory object's own bytes.
+            None => self
+                .memories
+                .iter()
+                .find(|(_, m)| m.obj == r.object)
+                .map(|(&mem, _)| (mem, r.range.start, r.range.end)),
+        }
+    }
+
+    /// `r` as a host access can name it: a region of an image declared
+    /// exactly (whose subresources are not bytes to the trace) becomes the
+    /// same bytes of its memory object, which aliases it; any other region
+    /// is itself.
+    fn host_region(&self, r: Region) -> Region {
+        if self.program.image(r.object).is_none() {
+            return r;
+        }
+        let Some(&(mem, off, _)) = self.placement.get(&r.object) else {
+            return r;
+        };
+        match self.memories.get(&mem) {
+            Some(m) => Region {
+                object: m.obj,
+                range: ByteRange::new(off + r.range.start, off + r.range.end),
+            },
+            None => r,
+        }
     }
 
     fn append(&mut self, e: Entry) {
@@ -5255,6 +5304,47 @@ mod tests {
                 .collect();
             assert_eq!(reads, want, "{what}:\n{text}");
             vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        }
+    }
+
+    /// The host cannot read an optimal-tiled image through a mapping (its
+    /// texel layout is the implementation's), so a device write of one is
+    /// no candidate for an assumed host read; a linear one's is.
+    #[test]
+    fn no_host_read_is_assumed_of_an_optimal_image() {
+        let color = [vk::ImageAspectFlags::COLOR.as_raw(), 0, 1, 0, 1];
+        for (tiling, want) in [
+            (vk::ImageTiling::OPTIMAL, &[][..]),
+            // A linear image's bytes, named by its memory object (the trace
+            // names an image's subresources, not its bytes).
+            (vk::ImageTiling::LINEAR, &["host-read m0[2048..3072]"][..]),
+        ] {
+            let mut c = device();
+            c.map_memory(1, 0, &[0u8; 4096]);
+            let info = ImageInfo {
+                tiling,
+                ..image_info(vk::Format::R32_UINT, [16, 16, 1])
+            };
+            c.create_image(80, info);
+            c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
+            c.clear_image(
+                70,
+                7,
+                "vkCmdClearColorImage",
+                false,
+                (80, vk::ImageLayout::GENERAL),
+                &[color],
+            );
+            c.submit(8, "vkQueueSubmit", 1, &[batch(70)], 0);
+            c.wait(9, "vkDeviceWaitIdle", WaitOn::Device, &[(1, &[0u8; 4096])]);
+            let text = c.text();
+            let reads: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("host-read"))
+                .map(|l| l.split("  #").next().unwrap_or(l))
+                .collect();
+            assert_eq!(reads, want, "{tiling:?}:\n{text}");
+            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{tiling:?}: {e}\n{text}"));
         }
     }
 

@@ -719,7 +719,10 @@ impl Capture {
         if self.in_render_pass {
             if let RenderOp::Draw(d) = &op {
                 self.raw_draw_accesses(d);
-                return Some(Entry::Raw(draw_text(&self.program, d), comment));
+                return Some(Entry::Raw(
+                    vksync::trace::print_render_op(&self.program, &RenderOp::Draw(d.clone())),
+                    comment,
+                ));
             }
         }
         match self.program.render_command(op) {
@@ -1049,91 +1052,6 @@ fn render_pass_text(info: &RenderPassInfo) -> Result<String, String> {
         parts.push(t);
     }
     Ok(parts.join(" ; "))
-}
-
-/// A draw's line, as the model's printer writes one (for draws inside a
-/// render pass, which the model of this version cannot hold).
-fn draw_text(program: &Program, d: &Draw) -> String {
-    let n = |id: ObjectId| program.object(id).map_or("?", |o| o.name.as_str()).to_string();
-    let mut t = RenderOp::Draw(d.clone()).keyword().to_string();
-    match d.kind {
-        DrawKind::Draw {
-            vertex_count,
-            instance_count,
-            first_vertex,
-            first_instance,
-        } => t.push_str(&format!(
-            " vertexCount={vertex_count} instanceCount={instance_count} firstVertex={first_vertex} firstInstance={first_instance}"
-        )),
-        DrawKind::DrawIndexed {
-            index_count,
-            instance_count,
-            first_index,
-            first_instance,
-        } => t.push_str(&format!(
-            " indexCount={index_count} instanceCount={instance_count} firstIndex={first_index} firstInstance={first_instance}"
-        )),
-        DrawKind::Indirect {
-            buffer,
-            offset,
-            draw_count,
-            stride,
-            ..
-        } => t.push_str(&format!(" {} offset={offset} drawCount={draw_count} stride={stride}", n(buffer))),
-        DrawKind::IndirectCount {
-            indexed,
-            buffer,
-            offset,
-            count_buffer,
-            count_offset,
-            max_draw_count,
-            stride,
-        } => {
-            t.push_str(&format!(
-                " {} {} offset={offset} countOffset={count_offset} maxDrawCount={max_draw_count} stride={stride}",
-                n(buffer),
-                n(count_buffer)
-            ));
-            if indexed {
-                t.push_str(" indexed");
-            }
-        }
-    }
-    for v in &d.vertex {
-        let rate = match v.rate {
-            VertexRate::Vertex => "vertex",
-            VertexRate::Instance => "instance",
-        };
-        t.push_str(&format!(" {rate} {} {} {}", n(v.buffer), v.offset, v.stride));
-    }
-    if let Some(i) = d.index {
-        t.push_str(&format!(
-            " index {} {} {}",
-            n(i.buffer),
-            i.offset,
-            i.index_type.keyword()
-        ));
-    }
-    for b in &d.bindings {
-        t.push_str(&format!(
-            " {} {} {}",
-            b.stage.keyword(),
-            b.binding.access.keyword(),
-            program.show_region(b.binding.region)
-        ));
-    }
-    for (on, word) in [
-        (d.blend, "blend"),
-        (!d.color_write, "no-color-write"),
-        (d.depth_test, "depth-test"),
-        (d.depth_write, "depth-write"),
-    ] {
-        if on {
-            t.push(' ');
-            t.push_str(word);
-        }
-    }
-    t
 }
 
 #[cfg(test)]

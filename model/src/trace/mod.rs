@@ -33,4 +33,4 @@ mod parse;
 mod print;
 
 pub use parse::{parse, NotModelled, ParseError, Trace, DEFAULT_POOL_ALIGN};
-pub use print::{print, print_annotated, print_command, Annotations, Writer};
+pub use print::{print, print_annotated, print_command, print_render_op, Annotations, Writer};

@@ -662,6 +662,14 @@ pub fn render_pass_text(rp: &RenderPass) -> String {
     format!("render-pass {} {}", rp.name, parts.join(" ; "))
 }
 
+/// Prints one rendering command as a trace line (without the newline), as
+/// [`print_command`] does for the command the program makes of it: for a
+/// writer that holds a draw the program cannot hold yet (the capture's
+/// draws inside a render pass it writes as text).
+pub fn print_render_op(program: &Program, op: &RenderOp) -> String {
+    render_command_text(program, op)
+}
+
 /// Prints one command as a trace line (without the newline).
 pub fn print_command(program: &Program, c: &Command) -> String {
     let r = |reg: &Region| program.show_region(*reg);
