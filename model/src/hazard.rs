@@ -819,6 +819,13 @@ pub enum DecidedBy {
     /// semaphores, host signals or waits, ownership transfers, or more
     /// event barriers at once than the single-queue checker has slots.
     MultiQueueWalk,
+    /// The single-queue checker on the program's one-queue form
+    /// (`crate::sync::one_queue`): a program that renders, on one queue
+    /// whose semaphores only chain each batch to the one before and whose
+    /// timeline host waits wait for the last batch submitted (each
+    /// semaphore wait a barrier, each host wait a fence wait), which the
+    /// multi-queue walk does not model.
+    OneQueueForm,
     /// The definitional semantics ([`crate::spec::races`]), for a corner
     /// the fast checkers do not model. Quadratic to cubic in the program's
     /// size.
@@ -888,14 +895,21 @@ pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, Progr
     match check_with(program, sem) {
         Ok(hazards) => Ok(Checked {
             hazards,
-            // `check_with` answered, so `by_walk` did too.
-            decided_by: if by_walk(program, sem) == Ok(true) {
-                DecidedBy::MultiQueueWalk
-            } else {
-                DecidedBy::SingleQueue
-            },
+            decided_by: fast_decider(program, sem),
         }),
         Err(e) => by_definition(program, sem, e),
+    }
+}
+
+/// Which fast checker [`check_with`] decides `program` with, once it
+/// answered (so `by_walk` did too).
+fn fast_decider(program: &Program, sem: Semantics) -> DecidedBy {
+    if by_walk(program, sem) != Ok(true) {
+        DecidedBy::SingleQueue
+    } else if one_queue_form(program).is_some() {
+        DecidedBy::OneQueueForm
+    } else {
+        DecidedBy::MultiQueueWalk
     }
 }
 
@@ -903,7 +917,11 @@ pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, Progr
 /// refused with `refusal`; another error, or a refusal under a layer
 /// emulation switch (which the definitional semantics does not model), is
 /// returned as it is.
-fn by_definition(program: &Program, sem: Semantics, refusal: ProgramError) -> Result<Checked, ProgramError> {
+pub(crate) fn by_definition(
+    program: &Program,
+    sem: Semantics,
+    refusal: ProgramError,
+) -> Result<Checked, ProgramError> {
     let (races, decided_by) = definition_races(program, sem, refusal)?;
     let reading = sem.reading();
     let layout = resolve(program)?;
@@ -1001,6 +1019,22 @@ pub struct CheckedGroups {
 /// # Ok::<(), vksync::ProgramError>(())
 /// ```
 pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups, ProgramError> {
+    if by_walk(program, sem) == Ok(true) {
+        if let Some(form) = one_queue_form(program) {
+            resolve(program)?;
+            let (races, decided_by) = match on_one_queue_form(&form, sem) {
+                Ok(hazards) => (
+                    hazards.iter().map(crate::spec::Race::from).collect(),
+                    DecidedBy::OneQueueForm,
+                ),
+                Err(refusal) => definition_races(program, sem, refusal)?,
+            };
+            return Ok(CheckedGroups {
+                groups: crate::group::group_races(program, &races),
+                decided_by,
+            });
+        }
+    }
     let fast = || -> Result<CheckedGroups, ProgramError> {
         let layout = resolve(program)?;
         let mut grouping = RaceGrouping::new(program);
@@ -1204,9 +1238,51 @@ fn walk_queues_grouped(
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
     if by_walk(program, sem)? {
+        if let Some(form) = one_queue_form(program) {
+            return on_one_queue_form(&form, sem);
+        }
         return walk_queues(program, &layout, sem);
     }
     Ok(check_resolved(program, &layout, sem))
+}
+
+/// The one-queue form ([`crate::sync::one_queue`]) of a program the
+/// multi-queue walk would refuse for its rendering, where it has one: the
+/// walk does not model rendering, the single-queue checker does.
+fn one_queue_form(program: &Program) -> Option<crate::sync::one_queue::OneQueueForm> {
+    // (A form has no semaphore: a program without one is its own, and the
+    // walk decides it for its events, which the form would not change.)
+    if program.first_multi_queue_command().is_none()
+        || !program.commands.iter().any(|c| matches!(c, Command::Render(_)))
+    {
+        return None;
+    }
+    crate::sync::one_queue::one_queue_form(program)
+}
+
+/// The hazards of a program's one-queue form, in the program's command
+/// indices.
+fn on_one_queue_form(
+    form: &crate::sync::one_queue::OneQueueForm,
+    sem: Semantics,
+) -> Result<Vec<Hazard>, ProgramError> {
+    // A refusal of the form (its events past the single-queue checker's
+    // slots send it to the walk, which does not model rendering) is at
+    // the program's command, for the definitional semantics' fallback.
+    let checked = check_with(&form.program, sem).map_err(|mut e| {
+        if let crate::ir::layout::Location::Command(k) = e.at {
+            e.at = crate::ir::layout::Location::Command(form.back(k));
+        }
+        e
+    })?;
+    Ok(checked
+        .into_iter()
+        .map(|h| Hazard {
+            command: form.back(h.command),
+            prior_command: form.back(h.prior_command),
+            ..h
+        })
+        .collect())
 }
 
 /// The multi-queue walk's hazards, each fix between two queues naming

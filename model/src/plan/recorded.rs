@@ -22,12 +22,14 @@
 //! points the program needs).
 //!
 //! Cost: one whole-program check per barrier command, so barriers times
-//! commands (`docs/planning.md`, "How many of my barriers are needed?",
+//! commands (times the definitional semantics' cost, quadratic to cubic,
+//! where the fast checkers refuse the program: rendering with several
+//! queues or semaphores) (`docs/planning.md`, "How many of my barriers are needed?",
 //! has the measurement).
 
 use super::transitions::{is_planned_away, planning_input, transition_part};
 use super::Plan;
-use crate::hazard::{check_with, Hazard};
+use crate::hazard::{by_definition, check_with, Hazard};
 use crate::ir::layout::{MemRange, ProgramError};
 use crate::ir::program::{Command, Dependency, Program};
 use crate::semantics::{Reading, Semantics};
@@ -64,13 +66,29 @@ impl RecordedBarrier {
 /// Each barrier command of `program` (every `vkCmdPipelineBarrier2`, and
 /// every `vkCmdWaitEvents2`/`vkCmdWaitEvents`, the wait of a split
 /// barrier) with the hazards removing it alone brings back, under
-/// `reading`. Programs
-/// [`crate::check_with`] refuses are refused alike.
+/// `reading`. Programs the fast checkers refuse and the definitional
+/// semantics decides ([`crate::check_program`]) are decided by it, every
+/// removal included (barriers times its cost); others
+/// [`crate::check_program`] refuses are refused alike.
 pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<RecordedBarrier>, ProgramError> {
     let sem = Semantics::for_reading(reading);
     let key = |h: &Hazard| (h.kind, h.command, h.prior_command, h.memory);
-    let base: HashSet<(HazardKind, usize, usize, MemRange)> =
-        check_with(program, sem)?.iter().map(key).collect();
+    // A program the fast checkers refuse (rendering with several queues or
+    // semaphores) is decided by the definitional semantics, as `vksync
+    // check` decides it; then every removal is too, so that the hazards
+    // compared are found the same way.
+    let (base, refusal) = match check_with(program, sem) {
+        Ok(h) => (h, None),
+        Err(refusal) => (
+            by_definition(program, sem, refusal.clone())?.hazards,
+            Some(refusal),
+        ),
+    };
+    let decide = |q: &Program| match &refusal {
+        None => check_with(q, sem),
+        Some(r) => by_definition(q, sem, r.clone()).map(|c| c.hazards),
+    };
+    let base: HashSet<(HazardKind, usize, usize, MemRange)> = base.iter().map(key).collect();
     let mut out = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
         // A pipeline barrier, or the wait of a split barrier (an event's
@@ -97,7 +115,7 @@ pub fn recorded_barriers(program: &Program, reading: Reading) -> Result<Vec<Reco
         }
         // Back to the recorded program's indices.
         let back = |k: usize| if removed && k >= i { k + 1 } else { k };
-        let answers = check_with(&q, sem)?
+        let answers = decide(&q)?
             .into_iter()
             .map(|h| Hazard {
                 command: back(h.command),

@@ -8,6 +8,7 @@
 pub(crate) mod candidates;
 pub mod checker;
 pub(crate) mod intern;
+pub(crate) mod one_queue;
 #[cfg(feature = "parallel")]
 pub(crate) mod parallel;
 pub(crate) mod queues;
