@@ -56,8 +56,11 @@ fail() { echo "$name-drop: FAILED: $*"; failures=$((failures + 1)); }
 # waits (their order and number depend on the host's timing) and
 # fault-injection notes.
 body() { grep -v '^#' "$1" | grep -Ev '^(host-write|host-wait) ' | sed 's/  #.*//'; }
-# `vksync check`'s summary line of a trace, its file name left out.
-summary() { { "$vksync" check "$1" 2>&1 || true; } | tail -1 | sed 's/^[^:]*: //'; }
+# `vksync check`'s summary line of a trace, its file name (and the line
+# and column of an error: the fault-injection note moves the lines) left
+# out. A dropped layout transition makes the program invalid: the error
+# is its summary.
+summary() { { "$vksync" check "$1" 2>&1 || true; } | tail -1 | sed -E 's/^[^ ]*\.trace(:[0-9]+)*: //'; }
 # The hazard lines of `vksync check`, line numbers and file name left out.
 # Where the stream varies between runs (VKSYNC_DROP_EXACT=0) the host's
 # own accesses race or not with the host's timing (wgpu's staging writes
