@@ -2295,10 +2295,11 @@ pub(crate) fn refuse_hazard_inside(
         // dependencies order, not a barrier before it (the implicit one has
         // an empty first scope).
         let at_begin = matches!(&planned.commands[h.command], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
-        // After the pass, against its final transition: the implicit
-        // dependency to VK_SUBPASS_EXTERNAL has an empty second scope, so
-        // no barrier after the pass reaches the transition; only a
-        // dependency to EXTERNAL orders it.
+        // After the pass, against its final transition, still: a
+        // dependency to EXTERNAL orders it, or a barrier after the end
+        // whose first scope is `ALL_COMMANDS` ([`chained_fix`] gives the
+        // planners that one where no dependency names a stage); a hazard
+        // left here is one neither reached.
         let after_end = h.prior.is_layout_transition()
             && matches!(&planned.commands[h.prior_command], Command::Render(rc) if matches!(rc.op, RenderOp::EndPass));
         let b = if at_begin {
@@ -2414,7 +2415,7 @@ pub(crate) fn dependency_for(
         // stages are `NONE` there, the implicit one's) do the masks go
         // into the declaration, else no plan would order it.
         (SubpassIndex::External, Some(p)) => {
-            across && p.0 != begin && (other < begin) == source_side && chained_fix(program, h).is_none()
+            across && p.0 != begin && (other < begin) == source_side && chained(program, h, false).is_none()
         }
         (SubpassIndex::Subpass(k), Some(p)) => p == (begin, k as usize),
         _ => false,
@@ -2461,6 +2462,17 @@ pub(crate) fn dependency_for(
 /// lowering (`boundary_barriers`), the one home of which dependencies a
 /// transition takes.
 pub(crate) fn chained_fix(program: &Program, h: &crate::Hazard) -> Option<Barrier> {
+    chained(program, h, true)
+}
+
+/// [`chained_fix`], with (`after_end`) or without the `ALL_COMMANDS`
+/// barrier after the end for a final transition no dependency to
+/// `EXTERNAL` chains out of ([`transition_before_end`]): without it,
+/// whether a barrier chains through the dependencies' own stages, which
+/// decides whether the planners give the declaration a dependency
+/// ([`dependency_for`]: one with the hazard's masks, narrower than a
+/// barrier that waits for every earlier command).
+fn chained(program: &Program, h: &crate::Hazard, after_end: bool) -> Option<Barrier> {
     let fix = h.fix.barrier.filter(|b| b.transition)?;
     let mut chained = Barrier {
         transition: false,
@@ -2471,7 +2483,7 @@ pub(crate) fn chained_fix(program: &Program, h: &crate::Hazard) -> Option<Barrie
     if h.prior.is_layout_transition() {
         chained.src_stage_mask = match external_stages(program, h, false) {
             Some(stages) => stages,
-            None => transition_before_end(program, h)?,
+            None => transition_before_end(program, h, after_end)?,
         };
         chained.src_access_mask = AccessFlags2::NONE;
     }
@@ -2483,9 +2495,10 @@ pub(crate) fn chained_fix(program: &Program, h: &crate::Hazard) -> Option<Barrie
 }
 
 /// For [`chained_fix`]: `ALL_COMMANDS` when hazard `h`'s prior access is
-/// an automatic layout transition at a render pass instance's begin or at
-/// one of its next-subpasses and its command comes after that instance's
-/// end. No dependency to `EXTERNAL` holds such a transition (it
+/// an automatic layout transition at a render pass instance's begin, at
+/// one of its next-subpasses or at its end (the final one, when no
+/// dependency to `EXTERNAL` has a second scope to chain out of) and its
+/// command comes after that instance's end. No dependency to `EXTERNAL` holds such a transition (it
 /// happens-before the visibility operations of the dependencies into its
 /// own subpass only, and a subpass dependency cannot name the later
 /// command's stage when that is not a graphics stage), but a barrier after
@@ -2496,13 +2509,18 @@ pub(crate) fn chained_fix(program: &Program, h: &crate::Hazard) -> Option<Barrie
 /// automatically made available". `None` for every other hazard (review23:
 /// with `None` here no planner recorded anything and the plan kept the
 /// race).
-fn transition_before_end(program: &Program, h: &crate::Hazard) -> Option<S> {
+fn transition_before_end(program: &Program, h: &crate::Hazard, after_end: bool) -> Option<S> {
     let Some(Command::Render(rc)) = program.commands.get(h.prior_command) else {
         return None;
     };
     let begin = match rc.op {
         RenderOp::BeginPass(_) => h.prior_command,
         RenderOp::NextSubpass => open_pass(&program.commands, h.prior_command)?.0,
+        // The final transition, where no dependency to `EXTERNAL` names a
+        // stage to chain out of ([`external_stages`] is `None`: the
+        // implicit one's second scope is empty): the same barrier after
+        // the end holds it.
+        RenderOp::EndPass => return (after_end && h.command > h.prior_command).then_some(S::ALL_COMMANDS),
         _ => return None,
     };
     let end = begin

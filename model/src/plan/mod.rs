@@ -377,7 +377,9 @@ fn with_needed_dependencies(
     let sem = Semantics::for_reading(opts.reading);
     for _ in 0..DEPENDENCY_ROUNDS {
         let stripped = planning_input(&current);
-        let hazards = crate::hazard::check_with(&stripped, sem)?;
+        // (The definitional semantics where no fast checker takes the
+        // program: rendering on several queues.)
+        let hazards = crate::hazard::check_program(&stripped, sem)?.hazards;
         let mut passes = current.render_passes().to_vec();
         let mut changed = false;
         // Hazards against a transition from another instance's command

@@ -1100,6 +1100,19 @@ fn masks<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePlan, QueuePlanError> {
+    // The subpass dependencies the render passes need first, as `plan`
+    // amends them (a queue's part alone does not see the whole program's
+    // hazards).
+    let amended = super::with_needed_dependencies(program, opts.plan)?;
+    let program: &Program = amended.as_ref();
+    // And, as `plan` does, a hazard inside one rendering instance (or
+    // between two subpasses of one) refused with what orders it, rather
+    // than planned around and found racy at the end.
+    if program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
+        let without = crate::ir::renderpass::without_subpass_barriers(program);
+        let checked = crate::hazard::check_program(&without, Semantics::for_reading(opts.plan.reading))?;
+        crate::ir::render::refuse_hazard_inside(program, &checked.hazards)?;
+    }
     let (mut input, kept) = strip(program)?;
     // After `strip`, whose refusal of a host signal an earlier batch waits
     // for names the signal.
