@@ -425,6 +425,21 @@ impl Rec {
         }
     }
 
+    /// [`Rec::only`] for `call`: without the event slots where the call
+    /// reads none (only event waits do). A snapshot that shares the slots'
+    /// list makes every slot the call adds copy it (`Rc::make_mut`): the
+    /// fill before thousands of sets, each adding its slot, copied the
+    /// list at each (`events-reverse` of `multi_queue_scaling`, quadratic).
+    fn only_for(&self, q: usize, call: &Call) -> Rec {
+        let mut old = self.only(q);
+        if !call.reads_events() {
+            for f in [&mut old.e, &mut old.a, &mut old.h] {
+                f.events = Rc::default();
+            }
+        }
+        old
+    }
+
     fn transition(&self) -> bool {
         self.sa.is_layout_transition()
     }
@@ -1101,6 +1116,13 @@ enum Call {
 }
 
 impl Call {
+    /// Whether its effects read the event slots a record reached (a wait
+    /// asks for its sets' slots; a pipeline barrier or an event set adds
+    /// at most).
+    fn reads_events(&self) -> bool {
+        matches!(self, Call::WaitEvents2(_) | Call::WaitEvents1(_))
+    }
+
     /// Barrier `bi` (of `rb`, on queue `q`)'s effect on `new`, whose value
     /// before the call is `old` ([`Rec::only`]).
     fn effect(&self, q: usize, rb: &[ResolvedBarrier], new: &mut Rec, old: &Rec, bi: usize, inside: bool) {
@@ -1683,7 +1705,7 @@ impl State<'_> {
                         None => {
                             self.sync(id);
                             let mut new = self.recs[id].clone();
-                            let old = new.only(q);
+                            let old = new.only_for(q, &call);
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
                                 call.effect(q, &barriers, &mut new, &old, bi, inside);
@@ -1789,13 +1811,17 @@ impl State<'_> {
 fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
     match op {
         LogOp::Barriers { q, rb, call } => {
-            let old = x.only(*q);
+            let old = x.only_for(*q, call);
             for (bi, b) in rb.iter().enumerate() {
                 call.effect(*q, rb, x, &old, bi, b.range.is_none());
             }
         }
         LogOp::SetEvent1 { q, first, slot } => {
-            let old = x.only(*q);
+            // (A set reads no event slots: a snapshot without them.)
+            let mut old = x.only(*q);
+            for f in [&mut old.e, &mut old.a, &mut old.h] {
+                f.events = Rc::default();
+            }
             x.event_set1_effect(&old, *q, *first, *slot);
         }
         LogOp::Forget(gone) => {
