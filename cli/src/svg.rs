@@ -698,6 +698,7 @@ const OWN: &str = "#d97706";
 const HAZ: &str = "#dc2626";
 const BAR_GREEN: &str = "#059669";
 const BAND: &str = "#e0e7ff";
+const RP: &str = "#b45309"; // rendering instances and subpass dependencies
 
 /// Which lane a column is drawn in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -789,6 +790,81 @@ struct Batch {
     first: usize,
     last: usize,
     submit: Option<usize>,
+}
+
+/// A rendering instance of the trace: a render pass's (`pass`) from its
+/// `begin-render-pass` to its `end-render-pass`, its next-subpasses
+/// between, or a dynamic rendering instance's (`begin-rendering` to
+/// `end-rendering`). An instance the trace leaves open ends at its last
+/// command.
+struct RenderSpan {
+    begin: usize,
+    end: usize,
+    next: Vec<usize>,
+    pass: Option<vksync::RenderPassId>,
+}
+
+/// The rendering instances of `cmds`, in order.
+fn render_spans(cmds: &[Command]) -> Vec<RenderSpan> {
+    use vksync::RenderOp;
+    let mut spans = Vec::new();
+    let mut open: Option<RenderSpan> = None;
+    for (i, c) in cmds.iter().enumerate() {
+        let Command::Render(rc) = c else { continue };
+        match &rc.op {
+            RenderOp::BeginPass(pb) => {
+                spans.extend(open.take());
+                open = Some(RenderSpan {
+                    begin: i,
+                    end: i,
+                    next: Vec::new(),
+                    pass: Some(pb.pass),
+                });
+            }
+            RenderOp::Begin(_) => {
+                spans.extend(open.take());
+                open = Some(RenderSpan {
+                    begin: i,
+                    end: i,
+                    next: Vec::new(),
+                    pass: None,
+                });
+            }
+            RenderOp::NextSubpass => {
+                if let Some(o) = open.as_mut() {
+                    o.next.push(i);
+                    o.end = i;
+                }
+            }
+            RenderOp::EndPass | RenderOp::End => {
+                if let Some(mut o) = open.take() {
+                    o.end = i;
+                    spans.push(o);
+                }
+            }
+            _ => {
+                if let Some(o) = open.as_mut() {
+                    o.end = i;
+                }
+            }
+        }
+    }
+    spans.extend(open);
+    spans
+}
+
+/// A subpass dependency as the trace writes it, without its keyword.
+fn dependency_text(d: &vksync::SubpassDependency) -> String {
+    format!(
+        "{}->{} {}:{} -> {}:{}{}",
+        d.src,
+        d.dst,
+        d.src_stage_mask,
+        d.src_access_mask,
+        d.dst_stage_mask,
+        d.dst_access_mask,
+        if d.by_region { " by-region" } else { "" }
+    )
 }
 
 /// A hazard of `vksync check`, from either checker.
@@ -1039,6 +1115,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         x += shape_width(col.shape) + COL_GAP;
     }
     let cols_right = x + 20.0;
+    let spans = render_spans(cmds);
 
     // Lanes: the host, then each queue; each as tall as its tallest column.
     let nlanes = program.queue_count() + 1;
@@ -1408,6 +1485,36 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         ));
     }
 
+    // Each render pass an instance uses: its subpasses and dependencies
+    // (the arcs above its instances carry one each in their titles).
+    let mut passes_shown: Vec<vksync::RenderPassId> = Vec::new();
+    for span in &spans {
+        let Some(id) = span.pass else { continue };
+        if passes_shown.contains(&id) {
+            continue;
+        }
+        passes_shown.push(id);
+        let Some(rp) = program.render_passes().get(id.0 as usize) else {
+            continue;
+        };
+        let deps: Vec<String> = rp.dependencies.iter().map(dependency_text).collect();
+        legend.push((
+            RP,
+            rp.name.clone(),
+            format!(
+                "render pass, {} subpass{}: {}",
+                rp.subpasses.len(),
+                if rp.subpasses.len() == 1 { "" } else { "es" },
+                if deps.is_empty() {
+                    "no dependency declared (the implicit ones from and to EXTERNAL)".to_string()
+                } else {
+                    deps.join("; ")
+                }
+            ),
+            String::new(),
+        ));
+    }
+
     let legend_top = lanes_bottom + 20.0;
     let right = legend
         .iter()
@@ -1426,7 +1533,11 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         ("semaphore", SEM),
         ("event", EVENT),
         ("ownership", OWN),
-    ] {
+        ("subpass", RP),
+    ]
+    .into_iter()
+    .filter(|(id, _)| *id != "subpass" || !spans.is_empty())
+    {
         let _ = writeln!(
             s,
             r#"<marker id="arrow-{id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>"#
@@ -1513,6 +1624,92 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
             n + 1,
         );
         taken.text(lx, top + 17.0, &format!("batch {}{note}", n + 1), false);
+    }
+    // Rendering instances: a dashed band from the begin to the end, a
+    // render pass's divided at each next-subpass; its name at the band's
+    // right end and each subpass's number at its start, in the lane's
+    // strip; each subpass dependency between two of its subpasses, or from
+    // or to `EXTERNAL` (outside the band), an arc above it with its masks
+    // as its title.
+    for span in &spans {
+        let first = &cols[col_of[span.begin]];
+        let last = &cols[col_of[span.end]];
+        let t = first.track;
+        let top = top_of(t);
+        let h = height_of(t);
+        let (x0, x1) = (first.x - 2.0, last.x + shape_width(last.shape) + 2.0);
+        let (y0, y1) = (top + STRIP - 2.0, top + h - 18.0);
+        let rp = span
+            .pass
+            .and_then(|id| program.render_passes().get(id.0 as usize));
+        let name = rp.map_or("rendering".to_string(), |rp| format!("render pass {}", rp.name));
+        let _ = writeln!(
+            s,
+            r##"<g class="render-span"><title>{} (lines {} to {})</title><rect x="{x0}" y="{y0}" width="{}" height="{}" fill="none" stroke="{RP}" stroke-dasharray="5 3" rx="5"/></g>"##,
+            esc(&name),
+            line(span.begin),
+            line(span.end),
+            x1 - x0,
+            (y1 - y0).max(4.0),
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}" font-size="9" fill="{RP}" text-anchor="end">{}</text>"##,
+            x1 - 3.0,
+            y0 - 3.0,
+            esc(&name)
+        );
+        taken.rect(
+            x1 - 3.0 - name.chars().count() as f64 * 5.0,
+            y0 - 11.0,
+            x1 - 3.0,
+            y0 - 1.0,
+        );
+        // The subpasses' starts: the begin's column, then each
+        // next-subpass's; each one's middle, where its arcs meet it.
+        let starts: Vec<f64> = std::iter::once(x0)
+            .chain(span.next.iter().map(|&i| cols[col_of[i]].x - 2.0))
+            .collect();
+        for (k, &sx) in starts.iter().enumerate().skip(1) {
+            let _ = writeln!(
+                s,
+                r##"<path d="M{sx},{y0} L{sx},{y1}" stroke="{RP}" stroke-dasharray="2 3" fill="none"/><text x="{}" y="{}" font-size="9" fill="{RP}">subpass {k}</text>"##,
+                sx + 3.0,
+                y0 - 3.0,
+            );
+            taken.rect(sx + 3.0, y0 - 11.0, sx + 3.0 + 9.0 * 5.0, y0 - 1.0);
+        }
+        let Some(rp) = rp else { continue };
+        let middle = |k: usize| {
+            let a = starts.get(k).copied().unwrap_or(x1);
+            let b = starts.get(k + 1).copied().unwrap_or(x1);
+            (a + b) / 2.0
+        };
+        for (n, d) in rp.dependencies.iter().enumerate() {
+            let (xa, xb) = match (d.src, d.dst) {
+                (vksync::SubpassIndex::Subpass(a), vksync::SubpassIndex::Subpass(b)) if a != b => {
+                    (middle(a as usize), middle(b as usize))
+                }
+                (vksync::SubpassIndex::External, vksync::SubpassIndex::Subpass(b)) => {
+                    (x0 - 14.0, middle(b as usize))
+                }
+                (vksync::SubpassIndex::Subpass(a), vksync::SubpassIndex::External) => {
+                    (middle(a as usize), x1 + 14.0)
+                }
+                // A self-dependency (and EXTERNAL to EXTERNAL, invalid):
+                // the legend's line only.
+                _ => continue,
+            };
+            let lift = 8.0 + 3.0 * (n % 3) as f64;
+            let _ = writeln!(
+                s,
+                r##"<path d="M{xa},{y0} Q{},{} {xb},{y0}" stroke="{RP}" stroke-width="1.2" fill="none" marker-end="url(#arrow-subpass)"><title>{}: {}</title></path>"##,
+                (xa + xb) / 2.0,
+                y0 - 2.0 * lift,
+                esc(&rp.name),
+                esc(&dependency_text(d)),
+            );
+        }
     }
 
     // Columns.
@@ -1883,7 +2080,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     // Legend.
     let mut ly = legend_top + 24.0;
     let mut lx = 16.0;
-    for (colour, text) in [
+    let mut chips = vec![
         (READ, "read"),
         (WRITE, "write"),
         (HAZ, "hazard (Hn)"),
@@ -1892,7 +2089,11 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         (SEM, "semaphore"),
         (EVENT, "event"),
         (BAND, "batch"),
-    ] {
+    ];
+    if !spans.is_empty() {
+        chips.push((RP, "rendering instance, subpass dependency"));
+    }
+    for (colour, text) in chips {
         let _ = writeln!(
             s,
             r##"<rect x="{lx}" y="{}" width="14" height="14" fill="{colour}" rx="3"/><text x="{}" y="{}" fill="#374151">{text}</text>"##,

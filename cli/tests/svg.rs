@@ -323,6 +323,38 @@ fn check_svg_draws_the_synchronization() {
                 (">batch 3</text>", 1),
             ],
         ),
+        // A render pass instance: its band, its second subpass, an arc
+        // for each dependency between two subpasses or to EXTERNAL, and
+        // the declaration's line in the legend.
+        (
+            "examples/render-pass-input-attachment.trace",
+            &[],
+            &[
+                (r#"<g class="render-span"><title>render pass rp (lines 10 to 14)</title>"#, 1),
+                (">render pass rp</text>", 1),
+                (">subpass 1</text>", 1),
+                (">subpass 2</text>", 0),
+                ("marker-end=\"url(#arrow-subpass)\"", 2),
+                (
+                    "<title>rp: 0-&gt;1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -&gt; FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region</title>",
+                    1,
+                ),
+                ("<title>rp: 1-&gt;EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -&gt; COPY:TRANSFER_READ</title>", 1),
+                ("render pass, 2 subpasses: 0-&gt;1 ", 1),
+                (">rendering instance, subpass dependency</text>", 1),
+            ],
+        ),
+        // A dynamic rendering instance: a band, no arc.
+        (
+            "examples/draw-rects.trace",
+            &[],
+            &[
+                (r#"<g class="render-span"><title>rendering (lines"#, 1),
+                ("marker-end=\"url(#arrow-subpass)\"", 0),
+            ],
+        ),
+        // No rendering: no band, no chip.
+        (QUEUES, &[], &[(r#"class="render-span""#, 0), (">rendering instance, subpass dependency</text>", 0)]),
         // The reading `check` is given is the picture's: the ncnn report
         // has one hazard under the memory model, three when the earlier
         // write must be visible to later writes.
