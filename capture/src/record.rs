@@ -5296,15 +5296,19 @@ mod tests {
             let shown: &[(u64, &[u8])] = if mapped { &[(1, &mem)] } else { &[] };
             c.wait(8, "vkDeviceWaitIdle", WaitOn::Device, shown);
             after(&mut c);
-            let text = c.text();
-            let reads: Vec<&str> = text
-                .lines()
-                .filter(|l| l.starts_with("host-read"))
-                .map(|l| l.split("  #").next().unwrap_or(l))
-                .collect();
-            assert_eq!(reads, want, "{what}:\n{text}");
-            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+            assert_eq!(host_reads(&c, what), want, "{what}:\n{}", c.text());
         }
+    }
+
+    /// The `host-read` lines of `c`'s trace (comments left out), which
+    /// must parse.
+    fn host_reads(c: &Capture, what: &str) -> Vec<String> {
+        let text = c.text();
+        vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        text.lines()
+            .filter(|l| l.starts_with("host-read"))
+            .map(|l| l.split("  #").next().unwrap_or(l).to_string())
+            .collect()
     }
 
     /// The host cannot read an optimal-tiled image through a mapping (its
@@ -5337,14 +5341,8 @@ mod tests {
             );
             c.submit(8, "vkQueueSubmit", 1, &[batch(70)], 0);
             c.wait(9, "vkDeviceWaitIdle", WaitOn::Device, &[(1, &[0u8; 4096])]);
-            let text = c.text();
-            let reads: Vec<&str> = text
-                .lines()
-                .filter(|l| l.starts_with("host-read"))
-                .map(|l| l.split("  #").next().unwrap_or(l))
-                .collect();
-            assert_eq!(reads, want, "{tiling:?}:\n{text}");
-            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{tiling:?}: {e}\n{text}"));
+            let what = format!("{tiling:?}");
+            assert_eq!(host_reads(&c, &what), want, "{what}:\n{}", c.text());
         }
     }
 

@@ -812,22 +812,17 @@ fn render_spans(cmds: &[Command]) -> Vec<RenderSpan> {
     for (i, c) in cmds.iter().enumerate() {
         let Command::Render(rc) = c else { continue };
         match &rc.op {
-            RenderOp::BeginPass(pb) => {
+            RenderOp::BeginPass(_) | RenderOp::Begin(_) => {
                 spans.extend(open.take());
+                let pass = match &rc.op {
+                    RenderOp::BeginPass(pb) => Some(pb.pass),
+                    _ => None,
+                };
                 open = Some(RenderSpan {
                     begin: i,
                     end: i,
                     next: Vec::new(),
-                    pass: Some(pb.pass),
-                });
-            }
-            RenderOp::Begin(_) => {
-                spans.extend(open.take());
-                open = Some(RenderSpan {
-                    begin: i,
-                    end: i,
-                    next: Vec::new(),
-                    pass: None,
+                    pass,
                 });
             }
             RenderOp::NextSubpass => {
