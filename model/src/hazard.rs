@@ -892,24 +892,9 @@ pub struct Checked {
 /// # Ok::<(), vksync::ProgramError>(())
 /// ```
 pub fn check_program(program: &Program, sem: Semantics) -> Result<Checked, ProgramError> {
-    match check_with(program, sem) {
-        Ok(hazards) => Ok(Checked {
-            hazards,
-            decided_by: fast_decider(program, sem),
-        }),
+    match check_deciding(program, sem) {
+        Ok((hazards, decided_by)) => Ok(Checked { hazards, decided_by }),
         Err(e) => by_definition(program, sem, e),
-    }
-}
-
-/// Which fast checker [`check_with`] decides `program` with, once it
-/// answered (so `by_walk` did too).
-fn fast_decider(program: &Program, sem: Semantics) -> DecidedBy {
-    if by_walk(program, sem) != Ok(true) {
-        DecidedBy::SingleQueue
-    } else if one_queue_form(program).is_some() {
-        DecidedBy::OneQueueForm
-    } else {
-        DecidedBy::MultiQueueWalk
     }
 }
 
@@ -1236,14 +1221,20 @@ fn walk_queues_grouped(
 /// walk does not model) is refused with
 /// [`crate::ProgramErrorKind::EventsNotSupported`].
 pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
+    check_deciding(program, sem).map(|(hazards, _)| hazards)
+}
+
+/// [`check_with`]'s hazards and which fast checker found them (what
+/// [`check_program`] reports), each program's one-queue form built once.
+fn check_deciding(program: &Program, sem: Semantics) -> Result<(Vec<Hazard>, DecidedBy), ProgramError> {
     let layout = resolve(program)?;
-    if by_walk(program, sem)? {
-        if let Some(form) = one_queue_form(program) {
-            return on_one_queue_form(&form, sem);
-        }
-        return walk_queues(program, &layout, sem);
+    if !by_walk(program, sem)? {
+        return Ok((check_resolved(program, &layout, sem), DecidedBy::SingleQueue));
     }
-    Ok(check_resolved(program, &layout, sem))
+    match one_queue_form(program) {
+        Some(form) => Ok((on_one_queue_form(&form, sem)?, DecidedBy::OneQueueForm)),
+        None => Ok((walk_queues(program, &layout, sem)?, DecidedBy::MultiQueueWalk)),
+    }
 }
 
 /// The one-queue form ([`crate::sync::one_queue`]) of a program the

@@ -310,14 +310,8 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // A hazard between two commands of one rendering instance has no
     // place for its barrier (one can only go before the instance's
     // begin-rendering, `Deadlines`): refused, naming both commands.
-    if opts.planner != PlannerKind::None && program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
-        // Without the barriers recorded inside render pass instances,
-        // which the planners drop and do not place again.
-        let hazards = crate::hazard::check_with(
-            &crate::ir::renderpass::without_subpass_barriers(program),
-            Semantics::for_reading(opts.reading),
-        )?;
-        crate::ir::render::refuse_hazard_inside(program, &hazards)?;
+    if opts.planner != PlannerKind::None {
+        refuse_hazards_inside(program, opts.reading, crate::hazard::check_with)?;
     }
     let stripped = planning_input(program);
     // A host access recorded after a command it runs before (an order
@@ -343,6 +337,26 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // needs a subpass dependency.
     crate::ir::renderpass::refuse_hazard_inside(program, &plan.program)?;
     Ok(plan)
+}
+
+/// Refuses a program that renders and has a hazard between two commands
+/// of one rendering instance, or two subpasses of one render pass
+/// instance ([`crate::ir::render::refuse_hazard_inside`]), as `check`
+/// finds them in the program without the barriers recorded inside render
+/// pass instances, which the planners drop and do not place again.
+pub(crate) fn refuse_hazards_inside(
+    program: &Program,
+    reading: crate::semantics::Reading,
+    check: impl FnOnce(&Program, Semantics) -> Result<Vec<crate::Hazard>, ProgramError>,
+) -> Result<(), ProgramError> {
+    if !program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
+        return Ok(());
+    }
+    let hazards = check(
+        &crate::ir::renderpass::without_subpass_barriers(program),
+        Semantics::for_reading(reading),
+    )?;
+    crate::ir::render::refuse_hazard_inside(program, &hazards)
 }
 
 /// The most rounds of [`with_needed_dependencies`]: each adds masks that

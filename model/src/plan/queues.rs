@@ -1108,11 +1108,11 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
     // And, as `plan` does, a hazard inside one rendering instance (or
     // between two subpasses of one) refused with what orders it, rather
     // than planned around and found racy at the end.
-    if program.commands.iter().any(|c| matches!(c, Command::Render(_))) {
-        let without = crate::ir::renderpass::without_subpass_barriers(program);
-        let checked = crate::hazard::check_program(&without, Semantics::for_reading(opts.plan.reading))?;
-        crate::ir::render::refuse_hazard_inside(program, &checked.hazards)?;
-    }
+    // (By the definitional semantics where no fast checker takes the
+    // program: rendering on several queues.)
+    super::refuse_hazards_inside(program, opts.plan.reading, |p, sem| {
+        crate::hazard::check_program(p, sem).map(|c| c.hazards)
+    })?;
     let (mut input, kept) = strip(program)?;
     // After `strip`, whose refusal of a host signal an earlier batch waits
     // for names the signal.

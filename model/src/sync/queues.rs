@@ -431,11 +431,18 @@ impl Rec {
     /// fill before thousands of sets, each adding its slot, copied the
     /// list at each (`events-reverse` of `multi_queue_scaling`, quadratic).
     fn only_for(&self, q: usize, call: &Call) -> Rec {
+        if call.reads_events() {
+            self.only(q)
+        } else {
+            self.only_without_events(q)
+        }
+    }
+
+    /// [`Rec::only`] without the event slots, for a call that reads none.
+    fn only_without_events(&self, q: usize) -> Rec {
         let mut old = self.only(q);
-        if !call.reads_events() {
-            for f in [&mut old.e, &mut old.a, &mut old.h] {
-                f.events = Rc::default();
-            }
+        for f in [&mut old.e, &mut old.a, &mut old.h] {
+            f.events = Rc::default();
         }
         old
     }
@@ -1817,11 +1824,8 @@ fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
             }
         }
         LogOp::SetEvent1 { q, first, slot } => {
-            // (A set reads no event slots: a snapshot without them.)
-            let mut old = x.only(*q);
-            for f in [&mut old.e, &mut old.a, &mut old.h] {
-                f.events = Rc::default();
-            }
+            // (A set reads no event slots.)
+            let old = x.only_without_events(*q);
             x.event_set1_effect(&old, *q, *first, *slot);
         }
         LogOp::Forget(gone) => {
