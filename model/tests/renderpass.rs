@@ -369,7 +369,54 @@ fn cases() -> Vec<Case> {
              copy sb[0..256] -> out[0..256]\n"
         )
     };
+    // Three subpasses: `col` drawn in 0 and 1, `res` in 1 and 2, both
+    // with a final layout transition; subpass 2 reads `sb` in its vertex
+    // shader and a fill follows the end (line 14). `0->EXTERNAL` ends in
+    // CLEAR, `1->EXTERNAL` in `one_dst`. `res`'s final transition comes
+    // after the implicit `2->EXTERNAL` (ALL_COMMANDS: the read) and before
+    // `1->EXTERNAL`'s visibility operations; `col`'s comes after
+    // `1->EXTERNAL`'s availability operations and before `0->EXTERNAL`'s
+    // visibility operations.
+    let transitions_of_two_ends = |one_dst: &str| {
+        format!(
+            "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->GENERAL ; \
+             attachment R8G8B8A8_UNORM LOAD STORE GENERAL->TRANSFER_SRC_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL color 1 GENERAL ; subpass color 1 GENERAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE ; \
+             dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+             COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE ; \
+             dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> CLEAR:NONE ; \
+             dependency 1->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> {one_dst}:NONE\n\
+             {TO_ATT}\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+             next-subpass\n\
+             next-subpass\n\
+             draw vertexCount=3 vs read sb[0..256]\n\
+             end-render-pass\n\
+             fill sb[0..256] 4\n"
+        )
+    };
     vec![
+        (
+            "a read before one final transition is not before another's through the dependency between",
+            "Automatic layout transitions into finalLayout happen-before the visibility operations for all \
+             dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL, where srcSubpass uses the attachment; \
+             the read of subpass 2 is before `res`'s transition (the implicit 2->EXTERNAL), so before \
+             1->EXTERNAL's second scope, but not before 1->EXTERNAL's availability operations, which `col`'s \
+             transition follows: 0->EXTERNAL's CLEAR does not hold the fill (the missed write-after-read of \
+             render-pass-random seed 526128)",
+            transitions_of_two_ends("FRAGMENT_SHADER"),
+            &["L14 WRITE_AFTER_READ sb[0..256] after L12"],
+        ),
+        (
+            "a read before a final transition is before the second scope of a dependency that transition precedes",
+            "the same, with 1->EXTERNAL ending in CLEAR: the read, `res`'s transition, 1->EXTERNAL's \
+             visibility operations, the fill",
+            transitions_of_two_ends("CLEAR"),
+            &[],
+        ),
         (
             "a write a dependency from EXTERNAL made available, then the begin's transition, then ALL_COMMANDS",
             "Automatic layout transitions away from initialLayout happen-after the availability operations for \
@@ -1617,6 +1664,14 @@ fn render_pass_errors() {
         ("a view format mismatch", format!("{one}begin-render-pass rp dep DEPTH|STENCIL:0:0\n"), "7:1: vkCmdBeginRenderPass: view 0: `dep` is D24_UNORM_S8_UINT, attachment 0 is R8G8B8A8_UNORM (VUID-VkFramebufferCreateInfo-pAttachments-00880)"),
         ("an attachment in the wrong layout at the begin", format!("{one}begin-render-pass rp col COLOR:0:0\nend-render-pass\n"), "7: vkCmdBeginRenderPass uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (initialLayout is the layout the attachment's subresources are in when the render pass instance begins)"),
         ("an unknown render pass", "begin-render-pass nope col COLOR:0:0\n".into(), "6:19: unknown render pass `nope` (declare it with `render-pass`)"),
+        // A clear writes the attachment: its first use must allow that
+        // (02522 for loadOp, 02523 for stencilLoadOp, each with its own
+        // third layout; a later read-only use is fine).
+        ("a clear before a first use as a read-only input attachment", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL"), "6:13: render pass `rp`: attachment 0: loadOp CLEAR, and its first use (subpass 0) is in SHADER_READ_ONLY_OPTIMAL, a layout that does not allow the clear's write (VUID-VkRenderPassCreateInfo2-pAttachments-02522)"),
+        ("a depth clear before a first use with read-only depth", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 1 GENERAL ; subpass depth 0 DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL"), "6:13: render pass `rp`: attachment 0: loadOp CLEAR, and its first use (subpass 1) is in DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL, a layout that does not allow the clear's write (VUID-VkRenderPassCreateInfo2-pAttachments-02522)"),
+        ("a stencil clear before a first use with read-only stencil", decl("attachment D24_UNORM_S8_UINT LOAD STORE stencil CLEAR STORE UNDEFINED->GENERAL ; subpass depth 0 DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL"), "6:13: render pass `rp`: attachment 0: stencilLoadOp CLEAR, and its first use (subpass 0) is in DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL, a layout that does not allow the clear's write (VUID-VkRenderPassCreateInfo2-pAttachments-02523)"),
+        ("a depth/stencil clear before a first use in DEPTH_STENCIL_READ_ONLY_OPTIMAL", decl("attachment D24_UNORM_S8_UINT CLEAR STORE UNDEFINED->GENERAL ; subpass depth 0 DEPTH_STENCIL_READ_ONLY_OPTIMAL"), "6:13: render pass `rp`: attachment 0: loadOp CLEAR, and its first use (subpass 0) is in DEPTH_STENCIL_READ_ONLY_OPTIMAL, a layout that does not allow the clear's write (VUID-VkRenderPassCreateInfo2-pAttachments-02522)"),
+        ("a clear before a write, then a read-only use: valid", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass input 0 SHADER_READ_ONLY_OPTIMAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ"), ""),
         ("an attachment index out of range", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 1 GENERAL"), "6:13: render pass `rp`: subpass 0: attachment 1 of 1 (VUID-VkRenderPassCreateInfo2-attachment-03051)"),
         // Reference layouts, one row per rule of REFERENCE_LAYOUT_RULES
         // and member it binds (renderpass.rs): VUID-VkAttachmentReference2-

@@ -50,6 +50,12 @@ D32_IO = ["GENERAL", "DEPTH_ATTACHMENT_OPTIMAL", "DEPTH_READ_ONLY_OPTIMAL", "TRA
           "TRANSFER_DST_OPTIMAL", "SHADER_READ_ONLY_OPTIMAL", "ATTACHMENT_OPTIMAL"]
 D24_SUB = ["GENERAL", "DEPTH_STENCIL_ATTACHMENT_OPTIMAL", "ATTACHMENT_OPTIMAL"]
 D24_RO = ["DEPTH_STENCIL_READ_ONLY_OPTIMAL", "READ_ONLY_OPTIMAL"]
+# The first-use layouts VUID-VkRenderPassCreateInfo2-pAttachments-02522
+# (loadOp CLEAR) and -02523 (stencilLoadOp CLEAR) name.
+READ_ONLY_FOR_CLEAR = ["SHADER_READ_ONLY_OPTIMAL", "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                       "DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL"]
+READ_ONLY_FOR_STENCIL_CLEAR = ["SHADER_READ_ONLY_OPTIMAL", "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                               "DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL"]
 D24_IO = ["GENERAL", "DEPTH_STENCIL_ATTACHMENT_OPTIMAL", "DEPTH_STENCIL_READ_ONLY_OPTIMAL", "TRANSFER_SRC_OPTIMAL",
           "TRANSFER_DST_OPTIMAL", "SHADER_READ_ONLY_OPTIMAL", "ATTACHMENT_OPTIMAL"]
 
@@ -134,9 +140,18 @@ def gen_rp(r, name, imgs, two_instances_same=False):
         fin = r.choice(io)
         load = r.choice(["LOAD", "CLEAR", "DONT_CARE", "NONE"])
         store = r.choice(["STORE", "DONT_CARE", "NONE"])
+        # VUID-VkRenderPassCreateInfo2-pAttachments-02522/02523: a clear
+        # needs a first use in a layout that allows its write (replaced
+        # without drawing again, so that other seeds keep their programs).
+        first = next(uses[s][a][1] for s in range(nsub) if uses[s][a])
+        if load == "CLEAR" and first in READ_ONLY_FOR_CLEAR:
+            load = "DONT_CARE"
         st = ""
         if im.fmt == "D24_UNORM_S8_UINT":
-            st = f" stencil {r.choice(['LOAD','CLEAR','DONT_CARE','NONE'])} {r.choice(['STORE','DONT_CARE','NONE'])}"
+            sload = r.choice(['LOAD','CLEAR','DONT_CARE','NONE'])
+            if sload == "CLEAR" and first in READ_ONLY_FOR_STENCIL_CLEAR:
+                sload = "DONT_CARE"
+            st = f" stencil {sload} {r.choice(['STORE','DONT_CARE','NONE'])}"
         atts.append((f"attachment {im.fmt} {load} {store}{st} {init}->{fin}", init, fin))
     subs = []
     for s in range(nsub):

@@ -497,6 +497,7 @@ impl RenderPass {
                 }
             }
         }
+        self.check_clear_first_use()?;
         let last = self.subpasses.len() as u32 - 1;
         for (i, d) in self.dependencies.iter().enumerate() {
             for (side, x) in [("srcSubpass", d.src), ("dstSubpass", d.dst)] {
@@ -625,6 +626,56 @@ impl RenderPass {
     /// Checks input attachment `r` of subpass `s`, given the subpass's
     /// color, resolve and depth references (`others`) and its inputs
     /// before it.
+    /// A load operation that clears writes the attachment, so its first
+    /// use must not be in a layout that is read-only for the aspect
+    /// cleared: "For any member of pAttachments with a loadOp equal to
+    /// VK_ATTACHMENT_LOAD_OP_CLEAR, the first use of that attachment must
+    /// not specify a layout equal to VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    /// VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, or
+    /// VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL" (02522),
+    /// and for `stencilLoadOp` the same with
+    /// `DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL` in place of the last
+    /// (02523). The first use is the first subpass that references the
+    /// attachment (its layout there, [`RenderPass::uses_of`]).
+    fn check_clear_first_use(&self) -> Result<(), RenderPassError> {
+        for (i, a) in self.attachments.iter().enumerate() {
+            let Some(&(s, layout, _)) = self.uses_of(i as u32).first() else {
+                continue;
+            };
+            let rules = [
+                (
+                    "loadOp",
+                    a.load,
+                    ImageLayout::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+                    "VUID-VkRenderPassCreateInfo2-pAttachments-02522",
+                ),
+                (
+                    "stencilLoadOp",
+                    a.stencil_ops().0,
+                    ImageLayout::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+                    "VUID-VkRenderPassCreateInfo2-pAttachments-02523",
+                ),
+            ];
+            for (which, op, third, vuid) in rules {
+                let read_only = [
+                    ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    ImageLayout::DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                    third,
+                ];
+                if op == LoadOp::Clear && read_only.contains(&layout) {
+                    return Err(self.invalid(
+                        format!(
+                            "attachment {i}: {which} CLEAR, and its first use (subpass {s}) is in {layout}, \
+                             a layout that does not allow the clear's write"
+                        ),
+                        vuid,
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn validate_input(
         &self,
         s: usize,

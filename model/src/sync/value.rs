@@ -310,20 +310,25 @@ pub(crate) fn performs_transition(b: &ResolvedBarrier) -> bool {
 /// dependency from `EXTERNAL` meets the mark, as the transition is in
 /// their first scopes only.
 fn second_after(b: &ResolvedBarrier) -> StageSet {
-    let keep = |s: StageSet| {
-        if b.local.is_some() || b.second_begun {
-            s
-        } else {
-            chain_scope(s)
-        }
-    };
-    let second = keep(b.dst_exec);
+    let second = second_scope(b, b.dst_exec);
     if (performs_transition(b) || b.then.is_some()) && b.local.is_none() {
         second
-            .union(b.then.map_or(StageSet::EMPTY, keep))
+            .union(b.then.map_or(StageSet::EMPTY, |t| second_scope(b, t)))
             .union(PERFORMED_TRANSITION)
     } else {
         second
+    }
+}
+
+/// Stages `s` of barrier `b`'s second side as a chain keeps them: as they
+/// are where its second scopes hold one subpass's or instance's accesses
+/// only (they land in the `local_` fields), else with every logically
+/// later stage ([`chain_scope`]).
+fn second_scope(b: &ResolvedBarrier, s: StageSet) -> StageSet {
+    if b.local.is_some() || b.second_begun {
+        s
+    } else {
+        chain_scope(s)
     }
 }
 
@@ -1097,10 +1102,25 @@ impl SyncVal {
     /// transition ordered this value before ([`SyncVal::after_transitions`]),
     /// adds to it: as if its first scopes held it (for a write, made
     /// available before the transition).
+    ///
+    /// Only its second scope, not what [`second_after`] adds: the value is
+    /// ordered before the dependency's visibility operations, not before
+    /// its availability operations, so not before the transitions that
+    /// happen after those ([`ResolvedBarrier::then`]; tests/open-defects,
+    /// "a missed write-after-read": a read of the last subpass, before
+    /// its attachment's final transition, reached `1->EXTERNAL`'s second
+    /// scope, and through the transition of another attachment after
+    /// `1->EXTERNAL`'s availability operations `0->EXTERNAL`'s too).
     fn through_transition(self, b: &ResolvedBarrier, reach: Reach) -> Effect {
-        reach
-            .in_range()
-            .map_or(Effect::NONE, |in_range| self.held_effect(b, in_range))
+        reach.in_range().map_or(Effect::NONE, |in_range| {
+            let second = second_scope(b, b.dst_exec);
+            let held = self.held_effect(b, in_range);
+            Effect {
+                order: second,
+                exec: if self.sa.is_write() { second } else { StageSet::EMPTY },
+                ..held
+            }
+        })
     }
 
     pub fn apply(self, barriers: &[ResolvedBarrier], in_range: impl Fn(&ResolvedBarrier) -> Reach) -> Self {
