@@ -122,6 +122,7 @@ const EXAMPLES: &[&str] = &[
     "render-pass-subpasses-fixed",
     "render-pass-three-subpasses",
     "render-pass-three-subpasses-fixed",
+    "rendering-suspended",
     "render-pass-self-dependency",
     "render-pass-self-dependency-fixed",
     "render-pass-store-none",
@@ -163,6 +164,7 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-store-none-fixed", false),
     ("render-pass-exec-only-dependency", false),
     ("render-pass-exec-only-dependency-fixed", false),
+    ("rendering-suspended", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the

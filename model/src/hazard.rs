@@ -1937,7 +1937,8 @@ pub(crate) fn apply_implicit(
     let begin = rc.op.begins_instance();
     // A render pass's commands closed the instance before their barriers
     // (`apply_pre_barriers`).
-    if matches!(rc.op, RenderOp::Begin(_)) {
+    // (A resuming begin continues the suspended instance.)
+    if matches!(rc.op, RenderOp::Begin(_)) && begin {
         checker.close_instance();
     }
     let subpass = matches!(rc.op, RenderOp::BeginPass(_) | RenderOp::NextSubpass);

@@ -1363,6 +1363,9 @@ struct Open {
     stores: Vec<StoreOp>,
     /// Whether each attachment (same order) may have been written.
     written: Vec<bool>,
+    /// The open segment was begun `suspending`: its end keeps the
+    /// instance open for the resuming begin after it.
+    suspends: bool,
 }
 
 /// A little-endian word of `bytes` at `at`, `None` where undefined or out
@@ -1662,6 +1665,12 @@ fn render_step(
         }
     };
     match &rc.op {
+        // Resuming: the suspended instance goes on (no load operations).
+        RenderOp::Begin(rendering) if rendering.resuming && open.is_some() => {
+            if let Some(o) = open.as_mut() {
+                o.suspends = rendering.suspending;
+            }
+        }
         RenderOp::Begin(rendering) => {
             let attachments: Vec<&Attachment> =
                 rendering.colors.iter().chain(rendering.depth.iter()).collect();
@@ -1692,6 +1701,7 @@ fn render_step(
                     .iter()
                     .map(|a| matches!(a.load, LoadOp::Clear | LoadOp::DontCare))
                     .collect(),
+                suspends: rendering.suspending,
             });
         }
         RenderOp::Draw(draw) => {
@@ -1719,11 +1729,14 @@ fn render_step(
                 }
             }
         }
+        // Suspending: no resolve or store operations until it ends for good.
+        RenderOp::End if open.as_ref().is_some_and(|o| o.suspends) => {}
         RenderOp::End => match open.take() {
             Some(Open {
                 target: Some(t),
                 stores,
                 written,
+                ..
             }) => {
                 for ((ra, s), w) in t.colors.iter().chain(t.depth.iter()).zip(stores).zip(written) {
                     if s == StoreOp::DontCare || (s == StoreOp::None && w) {

@@ -153,6 +153,56 @@ fn cases() -> Vec<Case> {
     let with = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     vec![
         (
+            "an instance suspended and resumed is one instance",
+            "vkCmdEndRendering: if the flags used to begin the instance included VK_RENDERING_SUSPENDING_BIT, \
+             \"this render pass is suspended and will be resumed later\"; vkCmdBeginRendering with \
+             VK_RENDERING_RESUMING_BIT: \"this render pass is resumed\": no store at the suspension, no load at the \
+             resumption, the draws of both pieces in rasterization order",
+            format!(
+                "{TO_ATT}{}draw vertexCount=3 depth-test depth-write blend\nend-rendering\n{}\
+                 draw vertexCount=3 depth-test depth-write blend\nend-rendering\n",
+                BEGIN.replace("begin-rendering ", "begin-rendering suspending "),
+                BEGIN.replace("begin-rendering ", "begin-rendering resuming ")
+            ),
+            &[],
+        ),
+        (
+            "the same two pieces without the flags are two instances",
+            "Load Operations: the implicit dependencies hold within one render pass instance: the second \
+             instance's clears, draws and stores race the first's draws and stores",
+            format!(
+                "{TO_ATT}{BEGIN}draw vertexCount=3 depth-test depth-write blend\nend-rendering\n{BEGIN}\
+                 draw vertexCount=3 depth-test depth-write blend\nend-rendering\n"
+            ),
+            &[
+                "L12 WRITE_AFTER_READ col[COLOR:0:0] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0] after L11",
+                "L12 WRITE_AFTER_READ dep[DEPTH:0:0] after L10",
+                "L12 WRITE_AFTER_WRITE dep[DEPTH:0:0] after L11",
+                "L13 READ_AFTER_WRITE col[COLOR:0:0] after L11",
+                "L13 WRITE_AFTER_READ col[COLOR:0:0] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0] after L11",
+                "L13 READ_AFTER_WRITE dep[DEPTH:0:0] after L11",
+                "L13 WRITE_AFTER_READ dep[DEPTH:0:0] after L10",
+                "L13 WRITE_AFTER_WRITE dep[DEPTH:0:0] after L11",
+                "L14 WRITE_AFTER_READ col[COLOR:0:0] after L10",
+                "L14 WRITE_AFTER_WRITE col[COLOR:0:0] after L11",
+                "L14 WRITE_AFTER_READ dep[DEPTH:0:0] after L10",
+                "L14 WRITE_AFTER_WRITE dep[DEPTH:0:0] after L11",
+            ],
+        ),
+        (
+            "a suspended instance stores at its last end: a fill after it races the draw",
+            "the store operation happens-after every recorded command of the instance, at its end for good; \
+             a fragment shader write of the first piece still races a fill after the resumed end",
+            format!(
+                "{TO_ATT}{}draw vertexCount=3 fs write sb[0..64]\nend-rendering\n{}end-rendering\nfill sb[0..64] 1\n",
+                BEGIN.replace("begin-rendering ", "begin-rendering suspending "),
+                BEGIN.replace("begin-rendering ", "begin-rendering resuming ")
+            ),
+            &["L14 WRITE_AFTER_WRITE sb[0..64] after L10"],
+        ),
+        (
             "two draws writing one color and one depth attachment",
             "Rasterization Order: within a subpass, for a given sample, depth/stencil tests, blending and color \
              writes of successive primitives execute in rasterization order: no hazard between draws",
@@ -516,6 +566,36 @@ fn feedback(ops: &str, draw_args: &str) -> String {
 fn rendering_errors() {
     let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a resuming begin with nothing suspended",
+            format!("{TO_ATT}{}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering resuming ")),
+            "9: vkCmdBeginRendering resumes a rendering instance (`resuming`), but the command before it is no end-rendering of an instance begun `suspending` (VUID-VkSubmitInfo2-commandBuffer-06192)",
+        ),
+        (
+            "a command between the suspension and the resumption",
+            format!("{TO_ATT}{}end-rendering\nfill sb[0..4] 1\n{}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering suspending "), BEGIN.replace("begin-rendering ", "begin-rendering resuming ")),
+            "11: vkCmdFillBuffer comes between the suspending end of the instance begun at command 2 and the begin-rendering that resumes it (VUID-VkSubmitInfo2-commandBuffer-06011)",
+        ),
+        (
+            "a submit between the suspension and the resumption",
+            format!("{TO_ATT}{}end-rendering\nsubmit\n{}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering suspending "), BEGIN.replace("begin-rendering ", "begin-rendering resuming ")),
+            "11: the command buffer is submitted while the instance begun at command 2 is suspended: it must be resumed in the same submission (VUID-VkSubmitInfo2-commandBuffer-06010)",
+        ),
+        (
+            "another instance between the suspension and the resumption",
+            format!("{TO_ATT}{}end-rendering\n{BEGIN}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering suspending ")),
+            "11: vkCmdBeginRendering begins another render pass instance while the one begun at command 2 is suspended (VUID-VkSubmitInfo2-commandBuffer-06012)",
+        ),
+        (
+            "a resumption with other attachments",
+            format!("{TO_ATT}{}end-rendering\nbegin-rendering resuming color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering suspending ")),
+            "11: vkCmdBeginRendering resumes the instance suspended after command 2 with other attachments, layouts or operations: the contents of pRenderingInfo must match but for the flags (VkRenderingFlagBits)",
+        ),
+        (
+            "the trace ends with an instance suspended",
+            format!("{TO_ATT}{}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering suspending ")),
+            "9: this rendering instance is begun `suspending`, and the trace ends after its end-rendering: a resuming begin-rendering must follow in the same submission (VUID-VkSubmitInfo2-commandBuffer-06010)",
+        ),
         (
             "a draw of no vertices is still checked (it accesses nothing, but its valid usage holds)",
             end_at("draw vertexCount=0 index ib 0 u16\n"),

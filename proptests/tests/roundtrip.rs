@@ -84,6 +84,9 @@ fn rendering_program(ops: (u8, u8, u8, u8), draws: &[(u8, u32, u32, u32, u8)]) -
         depth: (!ops.2.is_multiple_of(3)).then_some(depth),
         inputs: Vec::new(),
         area: None,
+        // (Suspending and resuming round trip in model/tests/render.rs.)
+        resuming: false,
+        suspending: false,
     });
     let c = p.render_command(begin).unwrap();
     p.push(c).unwrap();

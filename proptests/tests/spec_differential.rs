@@ -174,6 +174,117 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(vksync_proptests::config(512))]
+
+    /// Suspending and resuming: a dynamic rendering instance of the
+    /// graphics alphabet split at random places (each piece's begin
+    /// `suspending`, the next one's `resuming` with the same attachments,
+    /// an `end-rendering` between) is one instance ("this render pass is
+    /// resumed from a render pass instance that has been suspended"), so
+    /// both checkers find on it exactly the hazards of the unsplit
+    /// program, at the same commands; the inserted ends and begins make
+    /// none.
+    #[test]
+    fn suspending_and_resuming_an_instance_changes_no_hazard(
+        seq in proptest::collection::vec(
+            (0..vksync_proptests::exhaustive::GRAPHICS_NON_BARRIERS, proptest::option::of((0u32..1 << 11, 0u32..1 << 10, 0u32..1 << 11, 0u32..1 << 10))),
+            1..12,
+        ),
+        splits in any::<u64>(),
+    ) {
+        use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
+        let mut src = GRAPHICS_HEADER.to_string();
+        for (entry, barrier) in &seq {
+            src.push_str(GRAPHICS_ALPHABET[*entry]);
+            src.push('\n');
+            if let Some(b) = barrier {
+                src.push_str(&graphics_barrier(*b));
+            }
+        }
+        let (split, origin) = split_instances(&src, splits);
+        let original = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
+        let pieces = vksync::trace::parse(&split).map_err(|e| TestCaseError::fail(format!("{e}\n{split}")))?;
+        // Split command index -> original command index, by line (the
+        // k-th command of a line to the k-th of its original line: a
+        // render pass's subpass end and its next-subpass share one).
+        let command_at = |t: &vksync::trace::Trace, line: usize| t.command_lines.iter().position(|&l| l == line);
+        let to_original: Vec<Option<usize>> = pieces
+            .command_lines
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| {
+                let k = j - command_at(&pieces, l).unwrap_or(j);
+                origin[l - 1].and_then(|o| command_at(&original, o)).map(|c| c + k)
+            })
+            .collect();
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let sem = vksync::Semantics::for_reading(reading);
+            let want = keys_of_hazards(&vksync::check_with(&original.program, sem).unwrap());
+            let fast = vksync::check_with(&pieces.program, sem).unwrap();
+            let spec = keys_of_races(&races(&pieces.program, reading).unwrap());
+            prop_assert!(keys_of_hazards(&fast) == spec, "{reading:?}: the checkers differ on the split program\n{}\n{}",
+                show_difference(&pieces.program, &keys_of_hazards(&fast), &spec), split);
+            let mut mapped = Vec::new();
+            for h in &fast {
+                let Some(c) = to_original[h.command] else {
+                    return Err(TestCaseError::fail(format!("a hazard at an inserted command {}\n{split}", h.command)));
+                };
+                let Some(p) = to_original[h.prior_command] else {
+                    return Err(TestCaseError::fail(format!("a hazard after an inserted command {}\n{split}", h.prior_command)));
+                };
+                let mut h = *h;
+                h.command = c;
+                h.prior_command = p;
+                mapped.push(h);
+            }
+            prop_assert!(keys_of_hazards(&mapped) == want, "{reading:?}: split\n{}\noriginal\n{}",
+                show_difference(&original.program, &keys_of_hazards(&mapped), &want), split);
+        }
+    }
+}
+
+/// `src` with each dynamic rendering instance split after some of its
+/// commands (bit k of `bits` for the k-th place, cycling): the piece
+/// before a split begins `suspending`, an `end-rendering` and a
+/// `begin-rendering resuming` with the same attachments follow. Returns
+/// the text and, per line of it, the original line (1-based) it copies
+/// (`None` for an inserted one).
+fn split_instances(src: &str, bits: u64) -> (String, Vec<Option<usize>>) {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut origin: Vec<Option<usize>> = Vec::new();
+    let mut place = 0u32;
+    // The current piece's begin (index into `out`) and its attachments.
+    let mut piece: Option<(usize, String)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(rest) = line.strip_prefix("begin-rendering ") {
+            piece = Some((out.len(), rest.to_string()));
+        } else if *line == "end-rendering" {
+            piece = None;
+        }
+        out.push(line.to_string());
+        origin.push(Some(i + 1));
+        let next_ends = lines.get(i + 1).is_none_or(|n| *n == "end-rendering");
+        if let (Some((begin, rest)), false) = (piece.clone(), next_ends) {
+            let split = bits >> (place % 64) & 1 == 1;
+            place += 1;
+            if split {
+                out[begin] = match out[begin].strip_prefix("begin-rendering resuming ") {
+                    Some(r) => format!("begin-rendering resuming suspending {r}"),
+                    None => out[begin].replacen("begin-rendering ", "begin-rendering suspending ", 1),
+                };
+                out.push("end-rendering".into());
+                origin.push(None);
+                piece = Some((out.len(), rest.clone()));
+                out.push(format!("begin-rendering resuming {rest}"));
+                origin.push(None);
+            }
+        }
+    }
+    (out.join("\n") + "\n", origin)
+}
+
 /// A global barrier line of random graphics, compute and transfer stages
 /// and accesses (bits of `GFX_STAGES` and `GFX_ACCESSES`): each side's
 /// accesses keep the bits some stage of its mask supports (the registry's

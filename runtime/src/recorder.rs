@@ -1526,7 +1526,15 @@ impl Recorder<'_> {
                     _ => None,
                 };
                 let [w, h] = t.extent;
+                let mut flags = vk::RenderingFlags::empty();
+                if r.resuming {
+                    flags |= vk::RenderingFlags::RESUMING;
+                }
+                if r.suspending {
+                    flags |= vk::RenderingFlags::SUSPENDING;
+                }
                 let mut info = vk::RenderingInfo::default()
+                    .flags(flags)
                     .render_area(vk::Rect2D {
                         offset: vk::Offset2D { x: 0, y: 0 },
                         extent: vk::Extent2D { width: w, height: h },

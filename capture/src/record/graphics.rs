@@ -656,12 +656,6 @@ impl Capture {
     }
 
     fn rendering(&self, info: &RenderingInfo) -> Result<Rendering, String> {
-        if info
-            .flags
-            .intersects(vk::RenderingFlags::SUSPENDING | vk::RenderingFlags::RESUMING)
-        {
-            return Err("a suspended or resumed rendering instance is not modelled".into());
-        }
         if info.view_mask != 0 {
             return Err("multiview rendering (a nonzero viewMask) is not modelled".into());
         }
@@ -704,6 +698,11 @@ impl Capture {
             ),
             (None, None) => None,
         };
+        // A suspended instance resumed in the next command buffer of the
+        // same batch: the program writes the batch's command buffers one
+        // after the other, so the two meet as the model wants them.
+        r.resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
+        r.suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
         Ok(r)
     }
 

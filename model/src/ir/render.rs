@@ -151,6 +151,32 @@ pub struct Rendering {
     /// and depth/stencil views all hold (VUID-VkRenderingInfo-pNext-06079,
     /// -06080 bound it by those, not by resolve views).
     pub area: Option<[u32; 2]>,
+    /// `VK_RENDERING_RESUMING_BIT`: this `vkCmdBeginRendering` resumes the
+    /// instance suspended by the `vkCmdEndRendering` right before it ("this
+    /// render pass is resumed from a render pass instance that has been
+    /// suspended earlier in submission order"): one instance, so no load
+    /// operations here and the instance's implicit dependencies go on.
+    /// Always `false` for a render pass subpass.
+    pub resuming: bool,
+    /// `VK_RENDERING_SUSPENDING_BIT`: the `vkCmdEndRendering` of this
+    /// begin suspends the instance ("this render pass is suspended and
+    /// will be resumed later"): no resolve or store operations there.
+    pub suspending: bool,
+}
+
+impl Rendering {
+    /// Whether `other` describes the same instance but for the
+    /// suspending and resuming flags: "The contents of pRenderingInfo must
+    /// match between suspended render pass instances and the render pass
+    /// instances that resume them, other than the presence or absence of
+    /// the VK_RENDERING_RESUMING_BIT, VK_RENDERING_SUSPENDING_BIT, and
+    /// VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT flags".
+    pub fn matches_but_flags(&self, other: &Rendering) -> bool {
+        self.colors == other.colors
+            && self.depth == other.depth
+            && self.inputs == other.inputs
+            && self.area == other.area
+    }
 }
 
 /// An input attachment of a subpass.
@@ -425,11 +451,14 @@ impl RenderOp {
     /// dependencies order only its own accesses (`instance_begins`):
     /// `vkCmdBeginRendering`, and the `vkCmdBeginRenderPass` and
     /// `vkCmdNextSubpass` that start a subpass (each subpass is one).
+    /// A `vkCmdBeginRendering` that resumes a suspended instance
+    /// ([`Rendering::resuming`]) continues it: it begins none.
     pub fn begins_instance(&self) -> bool {
-        matches!(
-            self,
-            RenderOp::Begin(_) | RenderOp::BeginPass(_) | RenderOp::NextSubpass
-        )
+        match self {
+            RenderOp::Begin(r) => !r.resuming,
+            RenderOp::BeginPass(_) | RenderOp::NextSubpass => true,
+            _ => false,
+        }
     }
 
     /// The trace keyword.
@@ -652,6 +681,17 @@ pub enum RenderError {
         /// The valid-usage id.
         vuid: &'static str,
     },
+    /// A suspended rendering instance not resumed right after its
+    /// suspending `vkCmdEndRendering`, or a resuming `vkCmdBeginRendering`
+    /// with no instance suspended right before it or with other contents
+    /// ([`Rendering::resuming`]).
+    #[error("{what} ({vuid})")]
+    Suspension {
+        /// What is wrong, naming the commands.
+        what: String,
+        /// The valid-usage id, or the spec's sentence where none states it.
+        vuid: &'static str,
+    },
     /// A submit (the end of the command buffer) or the end of the program
     /// with a rendering instance open (reported at its begin).
     #[error("{ends} while this rendering instance is open: end-rendering must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)")]
@@ -822,8 +862,27 @@ pub(crate) fn after_an_access(
 
 /// The `vkCmdBeginRendering` of the instance open just before command
 /// `index` (its index and op), if one is: the nearest begin with no end
-/// after it.
+/// after it; for an instance suspended and resumed, the begin that began
+/// it (back through each resuming begin and the suspending end right
+/// before it, [`Rendering::resuming`]).
 pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize, &Rendering)> {
+    let mut at = index;
+    loop {
+        let (b, r) = open_segment(commands, at)?;
+        let suspended = b > 0
+            && matches!(&commands[b - 1], Command::Render(rc) if matches!(rc.op, RenderOp::End))
+            && open_segment(commands, b - 1).is_some_and(|(_, s)| s.suspending);
+        if !(r.resuming && suspended) {
+            return Some((b, r));
+        }
+        at = b - 1;
+    }
+}
+
+/// The `vkCmdBeginRendering` (resuming or not) whose segment of an
+/// instance is open just before command `index`: the nearest begin with
+/// no end after it.
+fn open_segment(commands: &[Command], index: usize) -> Option<(usize, &Rendering)> {
     for (i, c) in commands[..index.min(commands.len())].iter().enumerate().rev() {
         match c {
             Command::Render(rc) => match &rc.op {
@@ -852,16 +911,32 @@ pub(crate) fn open_instance(commands: &[Command], index: usize) -> Option<(usize
 /// planner inserting barriers moves the indices.
 pub(crate) fn instance_begins(commands: &[Command]) -> Vec<Option<usize>> {
     let mut open = None;
+    // The instance a suspending end left open for the resuming begin
+    // right after it.
+    let mut suspended = None;
+    let mut suspends = false;
     commands
         .iter()
         .enumerate()
         .map(|(i, c)| match c {
             Command::Render(rc) if rc.op.begins_instance() => {
                 open = Some(i);
+                suspended = None;
+                suspends = matches!(&rc.op, RenderOp::Begin(r) if r.suspending);
                 open
             }
-            Command::Render(rc) => match rc.op {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::Begin(r) => {
+                    // Resuming: the suspended instance goes on.
+                    open = suspended.take();
+                    suspends = r.suspending;
+                    open
+                }
                 RenderOp::Draw(_) | RenderOp::Clear(_) => open,
+                RenderOp::End if suspends => {
+                    suspended = open;
+                    open.take()
+                }
                 RenderOp::End | RenderOp::EndSubpass { .. } => open.take(),
                 // (After its last subpass's end: no instance is open.)
                 _ => None,
@@ -1499,7 +1574,9 @@ impl RenderCommand {
                         }
                     }
                     for bytes in area_bytes(program, a.image, a.range, area).map_err(&bad)? {
-                        if let Some(sa) = kind.load(a.load) {
+                        // A resumed instance performed its load operations
+                        // when it began.
+                        if let Some(sa) = kind.load(a.load).filter(|_| !r.resuming) {
                             accesses.push((
                                 Region {
                                     object: a.image,
@@ -1525,14 +1602,19 @@ impl RenderCommand {
                             .into(),
                     ));
                 }
-                implicit = after_an_access(program, index, implicit_of(program, r));
+                // A suspended instance resolves and stores when it ends for
+                // good, after it is resumed: this end makes no access.
+                let suspends = open_segment(&program.commands, index).is_some_and(|(_, s)| s.suspending);
+                if !suspends {
+                    implicit = after_an_access(program, index, implicit_of(program, r));
+                }
                 // "Multisample resolve operations for attachments execute in
                 // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
                 // stage", reading the attachment (COLOR_ATTACHMENT_READ) and
                 // writing the resolve target (COLOR_ATTACHMENT_WRITE); then
                 // the store operations.
                 let area = instance_area(program, r);
-                for (kind, a) in attachments(r) {
+                for (kind, a) in attachments(r).filter(|_| !suspends) {
                     let own = area_bytes(program, a.image, a.range, area).unwrap_or_default();
                     if let Some((ri, rr, _)) = a.resolve {
                         for bytes in &own {
@@ -2093,6 +2175,8 @@ pub(crate) fn layout_uses(r: &Rendering) -> Vec<(ObjectId, SubresourceRange, Ima
 /// program ends.
 pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
     let mut open: Option<usize> = None;
+    // The begin of the segment a suspending end just closed.
+    let mut suspended: Option<usize> = None;
     let is_pass = |begin: usize| matches!(&program.commands[begin], Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_)));
     let not_ended = |begin: usize, ends: String| {
         if is_pass(begin) {
@@ -2106,6 +2190,22 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
         kind: ProgramErrorKind::Render(Box::new(e)),
     };
     for (i, c) in program.commands.iter().enumerate() {
+        if let Some(seg) = suspended.take() {
+            check_resumed(program, seg, i).map_err(|e| err(i, e))?;
+        } else if let Command::Render(rc) = c {
+            if matches!(&rc.op, RenderOp::Begin(r) if r.resuming) {
+                return Err(err(
+                    i,
+                    RenderError::Suspension {
+                        what:
+                            "vkCmdBeginRendering resumes a rendering instance (`resuming`), but the command \
+                               before it is no end-rendering of an instance begun `suspending`"
+                                .into(),
+                        vuid: "VUID-VkSubmitInfo2-commandBuffer-06192",
+                    },
+                ));
+            }
+        }
         match (c, open) {
             (Command::Render(rc), _) => match rc.op {
                 RenderOp::Begin(_) | RenderOp::BeginPass(_) => {
@@ -2134,7 +2234,10 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
                             },
                         ));
                     }
-                    open = None;
+                    let seg = open.take();
+                    suspended = seg.filter(|&b| {
+                        matches!(&program.commands[b], Command::Render(rc) if matches!(&rc.op, RenderOp::Begin(r) if r.suspending))
+                    });
                 }
                 RenderOp::Draw(_) => {
                     if open.is_none() {
@@ -2177,10 +2280,84 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
             _ => {}
         }
     }
+    if let Some(seg) = suspended {
+        return Err(err(
+            seg,
+            RenderError::Suspension {
+                what: "this rendering instance is begun `suspending`, and the trace ends after its end-rendering: \
+                       a resuming begin-rendering must follow in the same submission"
+                    .into(),
+                vuid: "VUID-VkSubmitInfo2-commandBuffer-06010",
+            },
+        ));
+    }
     match open {
         Some(begin) => Err(err(begin, not_ended(begin, "the trace ends".into()))),
         None => Ok(()),
     }
+}
+
+/// Command `i` comes right after the end of a segment begun `suspending`
+/// at command `seg` ([`Rendering::suspending`]): it must be the
+/// `vkCmdBeginRendering` that resumes the instance, with the same
+/// contents ("No action or synchronization commands, or other render pass
+/// instances, are allowed between suspending and resuming render pass
+/// instances").
+fn check_resumed(program: &Program, seg: usize, i: usize) -> Result<(), RenderError> {
+    let Command::Render(rc) = &program.commands[seg] else {
+        return Ok(());
+    };
+    let RenderOp::Begin(before) = &rc.op else {
+        return Ok(());
+    };
+    let (what, vuid) = match &program.commands[i] {
+        Command::Render(rc) => match &rc.op {
+            RenderOp::Begin(r) if r.resuming => {
+                if r.matches_but_flags(before) {
+                    return Ok(());
+                }
+                (
+                    format!(
+                        "vkCmdBeginRendering resumes the instance suspended after command {seg} with other \
+                         attachments, layouts or operations: the contents of pRenderingInfo must match but for \
+                         the flags"
+                    ),
+                    "VkRenderingFlagBits",
+                )
+            }
+            RenderOp::Begin(_) | RenderOp::BeginPass(_) => (
+                format!(
+                    "{} begins another render pass instance while the one begun at command {seg} is suspended",
+                    rc.op.vulkan_name()
+                ),
+                "VUID-VkSubmitInfo2-commandBuffer-06012",
+            ),
+            _ => (
+                format!(
+                    "{} comes between the suspending end of the instance begun at command {seg} and the \
+                     begin-rendering that resumes it",
+                    rc.op.vulkan_name()
+                ),
+                "VUID-VkSubmitInfo2-commandBuffer-06011",
+            ),
+        },
+        Command::Submit(_) => (
+            format!(
+                "the command buffer is submitted while the instance begun at command {seg} is suspended: it must \
+                 be resumed in the same submission"
+            ),
+            "VUID-VkSubmitInfo2-commandBuffer-06010",
+        ),
+        c => (
+            format!(
+                "{} comes between the suspending end of the instance begun at command {seg} and the begin-rendering \
+                 that resumes it",
+                c.vulkan_name()
+            ),
+            "VUID-VkSubmitInfo2-commandBuffer-06011",
+        ),
+    };
+    Err(RenderError::Suspension { what, vuid })
 }
 
 /// Refuses a plan of `input` whose program has a barrier inside a

@@ -1230,6 +1230,8 @@ fn subpass_rendering(
         // ones included (review24: the subpass's own views made a draw
         // write past it).
         area: crate::ir::render::render_area(program, views.iter().copied()),
+        resuming: false,
+        suspending: false,
     }
 }
 
@@ -1278,6 +1280,8 @@ fn end_rendering(
         depth: all.depth.filter(|_| sp.depth.is_some_and(|d| last(d.attachment))),
         inputs: all.inputs.into_iter().filter(|i| input_last(i)).collect(),
         area: all.area,
+        resuming: false,
+        suspending: false,
     }
 }
 

@@ -24,7 +24,8 @@ pub fn full_barrier() -> Barrier {
 
 pub(crate) fn conservative(input: &Program, out: &mut Emitter) {
     let mut q = Queue::default();
-    // No barrier inside a rendering instance: after its end only.
+    // No barrier inside a rendering instance: after its end only (not
+    // after a suspending end: the instance goes on at the next command).
     let instances = crate::ir::render::instance_begins(&input.commands);
     for (i, c) in input.commands.iter().enumerate() {
         if is_host(c) && q.outstanding() {
@@ -33,8 +34,10 @@ pub(crate) fn conservative(input: &Program, out: &mut Emitter) {
         }
         q.observe(c);
         out.command(i, c);
+        let suspends = instances.get(i + 1).copied().flatten() == instances[i];
         let inside = instances[i].is_some()
-            && !matches!(c, Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::End));
+            && (suspends
+                || !matches!(c, Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::End)));
         if is_device(c) && !inside {
             q.device();
             out.barrier(vec![full_barrier()], vec![]);

@@ -1117,7 +1117,11 @@ impl SyncVal {
             let held = self.held_effect(b, in_range);
             Effect {
                 order: second,
-                exec: if self.sa.is_write() { second } else { StageSet::EMPTY },
+                exec: if self.sa.is_write() {
+                    second
+                } else {
+                    StageSet::EMPTY
+                },
                 ..held
             }
         })

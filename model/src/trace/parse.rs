@@ -1505,6 +1505,13 @@ impl Parser {
             }
             "begin-rendering" => {
                 let mut r = Rendering::default();
+                // The flags first, in this order (VkRenderingFlagBits).
+                for (word, flag) in [("resuming", &mut r.resuming), ("suspending", &mut r.suspending)] {
+                    if line.peek().is_some_and(|t| t.text == word) {
+                        line.pos += 1;
+                        *flag = true;
+                    }
+                }
                 for g in groups(line)? {
                     let (color, a) = self.attachment(line, &g)?;
                     if color {

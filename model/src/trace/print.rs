@@ -530,7 +530,13 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
                 .map(|a| att("color", a))
                 .chain(r.depth.iter().map(|a| att("depth", a)))
                 .collect();
-            format!("{k} {}", parts.join(" ; "))
+            let flags = match (r.resuming, r.suspending) {
+                (false, false) => "",
+                (true, false) => " resuming",
+                (false, true) => " suspending",
+                (true, true) => " resuming suspending",
+            };
+            format!("{k}{flags} {}", parts.join(" ; "))
         }
         RenderOp::Draw(d) => {
             let mut t = k.to_string();
