@@ -25,6 +25,11 @@
  *                it, and a third dependency 0->1 (the depth writes to the
  *                input attachment reads, by region); the depth image ends
  *                in DEPTH_STENCIL_READ_ONLY_OPTIMAL
+ *   suspend      dynamic rendering, the instance begun SUSPENDING and
+ *                ended with nothing drawn at the end of a first command
+ *                buffer, resumed (RESUMING, the same VkRenderingInfo) at
+ *                the start of a second that draws and copies; both in one
+ *                VkSubmitInfo
  * It prints the pixels read back and how many are not red; the exit status
  * is 0 either way. The shaders are GLSL compiled to SPIR-V by naga
  * (`naga --input-kind glsl --shader-stage STAGE FILE OUT.spv`), kept here
@@ -225,7 +230,8 @@ int main(int argc, char **argv) {
     const char *how = argc > 1 ? argv[1] : "dynamic";
     int input = !strcmp(how, "render-pass-input");
     int rp = input || !strcmp(how, "render-pass");
-    if (!rp && strcmp(how, "dynamic")) {
+    int suspend = !strcmp(how, "suspend");
+    if (!rp && !suspend && strcmp(how, "dynamic")) {
         fprintf(stderr, "draw: unknown way `%s`\n", how);
         return 2;
     }
@@ -497,6 +503,7 @@ int main(int argc, char **argv) {
     vks_check(p_vkCreateGraphicsPipelines(v.device, VK_NULL_HANDLE, 1, &gi, NULL, &draw_pipeline));
 
     VkCommandBuffer cb = vks_begin(&v);
+    VkCommandBuffer first = VK_NULL_HANDLE; /* suspend: the first of two */
     p_vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_pipeline);
     p_vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_layout, 0, 1, &set, 0, NULL);
     p_vkCmdDispatch(cb, 3, 1, 1);
@@ -538,6 +545,15 @@ int main(int argc, char **argv) {
         ri.colorAttachmentCount = 1;
         ri.pColorAttachments = &color;
         ri.pDepthAttachment = &depth;
+        if (suspend) {
+            ri.flags = VK_RENDERING_SUSPENDING_BIT;
+            p_vkCmdBeginRendering(cb, &ri);
+            p_vkCmdEndRendering(cb);
+            vks_check(vkEndCommandBuffer(cb));
+            first = cb;
+            cb = vks_begin(&v);
+            ri.flags = VK_RENDERING_RESUMING_BIT;
+        }
         p_vkCmdBeginRendering(cb, &ri);
     } else {
         VkRenderPassBeginInfo bi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
@@ -578,7 +594,15 @@ int main(int argc, char **argv) {
                          NULL);
     vks_check(vkEndCommandBuffer(cb));
     VkFence fence = vks_fence(&v);
-    vks_submit(&v, cb, fence);
+    if (suspend) {
+        VkCommandBuffer both[2] = {first, cb};
+        VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 2;
+        si.pCommandBuffers = both;
+        vks_check(vkQueueSubmit(v.queue, 1, &si, fence));
+    } else {
+        vks_submit(&v, cb, fence);
+    }
     vks_check(vkWaitForFences(v.device, 1, &fence, VK_TRUE, UINT64_MAX));
     const uint32_t *pixels = out_map;
     int wrong = 0;

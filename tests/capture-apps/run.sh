@@ -300,6 +300,16 @@ run_case draw draw dynamic 0 0 \
 CAPTURE_OPTS="--drop-barrier 1" run_case draw-drop-1 draw dynamic 1 0 \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdDrawIndexed reads b[0-9]+\[0\.\.48\] \(VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\), previously written at line [0-9]+ by vkCmdDispatch' \
     'out:1 hazard \(1 read-after-write\)'
+# ... and suspended at the end of a first command buffer, resumed at the
+# start of a second of the same batch: the flags on both begins, no hazard
+# (one instance: no store at the suspension, no load at the resumption),
+# nothing not modelled.
+run_case draw-suspend draw suspend 0 0 \
+    'out:draw \(suspend\): 256 pixels read back, 0 not red' 'out:no hazards' \
+    'trace:^begin-rendering suspending color i0 COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth i1 DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR DONT_CARE  # vkCmdBeginRendering' \
+    'trace:^begin-rendering resuming color i0 COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE ; depth i1 DEPTH:0:0 DEPTH_ATTACHMENT_OPTIMAL CLEAR DONT_CARE  # vkCmdBeginRendering' \
+    'count:2:^end-rendering' \
+    'no-trace:^not-modelled' "trace:$summary"
 # ... and a render pass (one subpass, dependencies EXTERNAL->0 and
 # 0->EXTERNAL): the model's render pass lines, checked by pattern, and
 # `vksync check` finds no hazard (the dependencies order the dispatch

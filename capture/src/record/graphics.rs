@@ -23,8 +23,10 @@
 //! reason: dynamic state the layer does not track (vertex input, color
 //! blend enables and write masks set by command), descriptors of stages
 //! other than vertex and fragment, multiview, depth/stencil
-//! resolves, fragment density and shading rate attachments, suspended or
-//! resumed rendering.
+//! resolves, fragment density and shading rate attachments. Suspended
+//! and resumed rendering is recorded with its flags (`begin-rendering
+//! resuming suspending`): a batch's command buffers are written one after
+//! the other, so the pieces meet as the model wants them.
 
 use super::*;
 use vksync::{
