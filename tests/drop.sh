@@ -143,8 +143,13 @@ for n in $ns; do
     dropped=$(sed -n "s/^# fault injection (VKSYNC_CAPTURE_DROP=barrier:$n): vkCmdPipelineBarrier2\? #\([0-9]*\) dropped.*/\1/p" "$t" | head -1)
     [ -n "$dropped" ] || { fail "barrier $n: the trace does not say a barrier was dropped"; continue; }
     if [ "$dropped" != "$seq" ]; then
-        # The application numbered its calls differently in this run.
-        [ "$exact" = 1 ] && { fail "barrier $n: the trace says #$dropped was dropped, the unchanged run's call is #$seq"; continue; }
+        # The application numbered its calls differently in this run: its
+        # polls (vkGetSemaphoreCounterValue, vkWaitSemaphores) come as
+        # often as the host's timing makes them, which a loaded machine
+        # changes (a CI rehearsal saw wgpu `render`'s 21st barrier at call
+        # #2208, not #176). With VKSYNC_DROP_EXACT=1 the capture is still
+        # compared with the unchanged one line by line below, call numbers
+        # and host waits left out, which says the dropped call is this one.
         seq_note=" (call #$dropped in this run)"
     else
         seq_note=""

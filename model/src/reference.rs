@@ -1192,6 +1192,11 @@ pub enum DrawError {
         /// Its image's format.
         format: &'static str,
     },
+    /// Refused with "a renderArea, layerCount or viewMask: ...".
+    #[error(
+        "a renderArea, layerCount or viewMask: the rect kernels draw into whole single-layer views only"
+    )]
+    Area,
     /// Refused with "more than {max} color attachments".
     #[error("{count} color attachments: the `flat` fragment kernel writes at most {max}")]
     TooManyColors {
@@ -1249,6 +1254,9 @@ pub struct RectTarget {
 /// extent, no resolve, no `loadOp` `NONE` (it needs
 /// `VK_KHR_load_store_op_none`). Invariant: `program` resolved.
 pub fn rect_target(program: &Program, rendering: &Rendering) -> Result<RectTarget, DrawError> {
+    if rendering.render_area.is_some() || rendering.layer_count.is_some() || rendering.view_mask != 0 {
+        return Err(DrawError::Area);
+    }
     if rendering.colors.len() > MAX_RECT_COLORS {
         return Err(DrawError::TooManyColors {
             count: rendering.colors.len(),

@@ -153,6 +153,70 @@ fn cases() -> Vec<Case> {
     let with = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     vec![
         (
+            "two instances on disjoint render areas of one image",
+            "renderArea is the render area that is affected by the render pass instance: load and store \
+             operations and draws of each touch only its own columns of `col`, so the second needs no barrier \
+             after the first",
+            format!(
+                "{TO_ATT}begin-rendering renderArea=0,0,2,4 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3\nend-rendering\n\
+                 begin-rendering renderArea=2,0,2,4 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3\nend-rendering\n"
+            ),
+            &[],
+        ),
+        (
+            "two instances on overlapping render areas",
+            "the same with the first area three columns wide: column 2 is the second's load's, draw's and store's \
+             and the first's store's",
+            format!(
+                "{TO_ATT}begin-rendering renderArea=0,0,3,4 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3\nend-rendering\n\
+                 begin-rendering renderArea=2,1,2,3 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3\nend-rendering\n"
+            ),
+            &[
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L11",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L11",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L11",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L11",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L11",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L11",
+                "L14 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L11",
+                "L14 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L11",
+                "L14 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L11",
+            ],
+        ),
+        (
+            "multiview instances on different layers of one image",
+            "viewMask is the view mask indicating the indices of attachment layers that will be rendered: an \
+             instance with viewMask 1 and one with viewMask 2 touch different layers of `arr`",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering viewMask=1 color arr COLOR:0:0..2 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+             draw vertexCount=3\nend-rendering\n\
+             begin-rendering viewMask=2 color arr COLOR:0:0..2 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+             draw vertexCount=3\nend-rendering\n"
+                .to_string(),
+            &[],
+        ),
+        (
+            "multiview instances sharing a view",
+            "the same with viewMask 3 (both layers) first: layer 1 is both instances'",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             begin-rendering viewMask=3 color arr COLOR:0:0..2 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+             draw vertexCount=3\nend-rendering\n\
+             begin-rendering viewMask=2 color arr COLOR:0:0..2 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+             draw vertexCount=3\nend-rendering\n"
+                .to_string(),
+            &[
+                "L12 WRITE_AFTER_WRITE arr[COLOR:0:1] after L11",
+                "L13 WRITE_AFTER_WRITE arr[COLOR:0:1] after L11",
+                "L14 WRITE_AFTER_WRITE arr[COLOR:0:1] after L11",
+            ],
+        ),
+        (
             "an instance suspended and resumed is one instance",
             "vkCmdEndRendering: if the flags used to begin the instance included VK_RENDERING_SUSPENDING_BIT, \
              \"this render pass is suspended and will be resumed later\"; vkCmdBeginRendering with \
@@ -566,6 +630,26 @@ fn feedback(ops: &str, draw_args: &str) -> String {
 fn rendering_errors() {
     let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a render area past a view",
+            format!("{TO_ATT}begin-rendering renderArea=1,0,4,4 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),
+            "9:1: vkCmdBeginRendering: renderArea 1,0,4,4 ends at 5, past the width 4 of pColorAttachments[0] `col` (VUID-VkRenderingInfo-pNext-06079)",
+        ),
+        (
+            "a render area of no rows",
+            format!("{TO_ATT}begin-rendering renderArea=0,0,4,0 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),
+            "9:1: vkCmdBeginRendering: renderArea 0,0,4,0: its extent must not be 0 (VUID-VkRenderingInfo-None-08994, -08995)",
+        ),
+        (
+            "a view mask past the view's layers",
+            format!("{TO_ATT}begin-rendering viewMask=2 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),
+            "9:1: vkCmdBeginRendering: viewMask 0b10 renders layer 1 of each view, and pColorAttachments[0] `col` has 1 layer(s) (the layers rendered must be in every attachment view)",
+        ),
+        (
+            "a layer count of zero",
+            format!("{TO_ATT}begin-rendering layerCount=0 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),
+            "9:1: vkCmdBeginRendering: layerCount 0 with viewMask 0 (VUID-VkRenderingInfo-viewMask-06069)",
+        ),
         (
             "a resuming begin with nothing suspended",
             format!("{TO_ATT}{}end-rendering\n", BEGIN.replace("begin-rendering ", "begin-rendering resuming ")),

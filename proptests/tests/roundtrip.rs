@@ -84,7 +84,11 @@ fn rendering_program(ops: (u8, u8, u8, u8), draws: &[(u8, u32, u32, u32, u8)]) -
         depth: (!ops.2.is_multiple_of(3)).then_some(depth),
         inputs: Vec::new(),
         area: None,
-        // (Suspending and resuming round trip in model/tests/render.rs.)
+        // (Render areas, views, suspending and resuming round trip in
+        // model/tests/render.rs.)
+        render_area: None,
+        layer_count: None,
+        view_mask: 0,
         resuming: false,
         suspending: false,
     });

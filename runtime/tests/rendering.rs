@@ -136,6 +136,20 @@ fn what_the_kernels_do_not_draw_is_a_typed_error() {
         let got = device.run(&trace.program).map(|_| ()).map_err(|e| e.to_string());
         assert_eq!(got, Err(expected.to_string()), "{body}");
     }
+    // A render area the kernels do not clip to (the model's accesses know it).
+    let cases: &[(&str, &str)] = &[(
+        "begin-rendering renderArea=0,0,2,2 ",
+        "command 1: vkCmdBeginRendering: a renderArea, layerCount or viewMask: the rect kernels draw into whole single-layer views only; the runtime draws with the rect and flat kernels only (docs/trace-format.md, \"Kernels\")",
+    )];
+    for (prefix, expected) in cases {
+        let text = format!(
+            "{DECLS}{TO_ATTACHMENTS}{}end-rendering\n",
+            begin.replacen("begin-rendering ", prefix, 1)
+        );
+        let trace = common::parse(&text);
+        let got = device.run(&trace.program).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(got, Err(expected.to_string()), "{prefix}");
+    }
     // An attachment the flat kernel does not write.
     let text = "buffer vb 64\nimage c R8G8B8A8_UNORM 4x4\n\
                 barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE c COLOR:0:0 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\

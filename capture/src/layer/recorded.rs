@@ -1220,6 +1220,13 @@ unsafe fn rendering_info(i: &vk::RenderingInfo<'_>) -> RenderingInfo {
         RenderingInfo {
             flags: i.flags,
             view_mask: i.view_mask,
+            render_area: [
+                i64::from(i.render_area.offset.x),
+                i64::from(i.render_area.offset.y),
+                i64::from(i.render_area.extent.width),
+                i64::from(i.render_area.extent.height),
+            ],
+            layer_count: i.layer_count,
             colors: slice(i.p_color_attachments, i.color_attachment_count)
                 .iter()
                 .map(rendering_attachment)

@@ -22,7 +22,7 @@
 //! What these lines cannot express becomes a `not-modelled` line with the
 //! reason: dynamic state the layer does not track (vertex input, color
 //! blend enables and write masks set by command), descriptors of stages
-//! other than vertex and fragment, multiview, depth/stencil
+//! other than vertex and fragment, multiview render passes, depth/stencil
 //! resolves, fragment density and shading rate attachments. Suspended
 //! and resumed rendering is recorded with its flags (`begin-rendering
 //! resuming suspending`): a batch's command buffers are written one after
@@ -186,6 +186,10 @@ pub struct RenderingInfo {
     pub flags: vk::RenderingFlags,
     /// `viewMask`.
     pub view_mask: u32,
+    /// `renderArea`: offset x, y, extent width, height.
+    pub render_area: [i64; 4],
+    /// `layerCount`.
+    pub layer_count: u32,
     /// `pColorAttachments` (`None` for a null `imageView`).
     pub colors: Vec<Option<RenderingAttachment>>,
     /// `pDepthAttachment` with a view.
@@ -658,9 +662,6 @@ impl Capture {
     }
 
     fn rendering(&self, info: &RenderingInfo) -> Result<Rendering, String> {
-        if info.view_mask != 0 {
-            return Err("multiview rendering (a nonzero viewMask) is not modelled".into());
-        }
         let mut r = Rendering::default();
         for (k, a) in info.colors.iter().enumerate() {
             match a {
@@ -705,7 +706,47 @@ impl Capture {
         // after the other, so the two meet as the model wants them.
         r.resuming = info.flags.contains(vk::RenderingFlags::RESUMING);
         r.suspending = info.flags.contains(vk::RenderingFlags::SUSPENDING);
+        self.area_and_views(info, &mut r)?;
         Ok(r)
+    }
+
+    /// `renderArea`, `layerCount` and `viewMask` into `r`, each only where
+    /// it differs from what the model takes without it (the rectangle from
+    /// the origin every view holds, every layer of each view), so that
+    /// the usual instance keeps its short line.
+    fn area_and_views(&self, info: &RenderingInfo, r: &mut Rendering) -> Result<(), String> {
+        let [x, y, w, h] = info.render_area;
+        let (Ok(x), Ok(y), Ok(w), Ok(h)) = (
+            u32::try_from(x),
+            u32::try_from(y),
+            u32::try_from(w),
+            u32::try_from(h),
+        ) else {
+            return Err(format!(
+                "renderArea {x},{y},{w},{h} out of range (VUID-VkRenderingInfo-pNext-06077, -06078)"
+            ));
+        };
+        let mut extent = [u32::MAX, u32::MAX];
+        let mut layers = u32::MAX;
+        for a in r.colors.iter().chain(r.depth.iter()) {
+            let Some(d) = self.program.image(a.image) else {
+                continue;
+            };
+            let [vw, vh, _] = d.mip_extent(a.range.base_mip);
+            extent = [extent[0].min(vw), extent[1].min(vh)];
+            if let Ok((_, _, _, l0, l1)) = d.resolve_range(a.range) {
+                layers = layers.min(l1 - l0);
+            }
+        }
+        if [x, y, w, h] != [0, 0, extent[0], extent[1]] {
+            r.render_area = Some([x, y, w, h]);
+        }
+        if info.view_mask != 0 {
+            r.view_mask = info.view_mask;
+        } else if info.layer_count != layers {
+            r.layer_count = Some(info.layer_count);
+        }
+        Ok(())
     }
 
     /// `vkCmdEndRendering(KHR)`.
@@ -1185,11 +1226,66 @@ mod tests {
         }
     }
 
+    /// The 4x4 views whole, one layer (the model's default area: the
+    /// trace line names neither).
     fn rendering() -> RenderingInfo {
         RenderingInfo {
             colors: vec![Some(attachment(90, COLOR))],
             depth: Some(attachment(91, DEPTH)),
+            render_area: [0, 0, 4, 4],
+            layer_count: 1,
             ..RenderingInfo::default()
+        }
+    }
+
+    /// `renderArea`, `layerCount`, `viewMask` and the suspending and
+    /// resuming flags reach the `begin-rendering` line where they differ
+    /// from the model's defaults (the whole 4x4 one-layer views), and the
+    /// trace parses.
+    #[test]
+    fn render_area_views_and_suspension_reach_the_line() {
+        type Case = (&'static str, fn(&mut RenderingInfo), &'static str);
+        let cases: &[Case] = &[
+            ("the whole views, one layer", |_| {}, "begin-rendering color"),
+            (
+                "a render area",
+                |r| r.render_area = [1, 0, 3, 2],
+                "begin-rendering renderArea=1,0,3,2 color",
+            ),
+            (
+                "multiview",
+                |r| r.view_mask = 1,
+                "begin-rendering viewMask=1 color",
+            ),
+            (
+                "suspending",
+                |r| r.flags = vk::RenderingFlags::SUSPENDING,
+                "begin-rendering suspending color",
+            ),
+        ];
+        for (what, edit, want) in cases {
+            let mut c = scene(pipeline());
+            let mut info = rendering();
+            edit(&mut info);
+            c.begin_rendering(70, 10, "vkCmdBeginRendering", &info);
+            c.end_rendering(70, 12, "vkCmdEndRendering");
+            if info.flags.contains(vk::RenderingFlags::SUSPENDING) {
+                let mut resume = rendering();
+                resume.flags = vk::RenderingFlags::RESUMING;
+                c.begin_rendering(70, 13, "vkCmdBeginRendering", &resume);
+                c.end_rendering(70, 14, "vkCmdEndRendering");
+            }
+            let text = submitted(c);
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("begin-rendering"))
+                .unwrap_or_else(|| panic!("{what}: no begin-rendering line\n{text}"));
+            assert!(
+                line.starts_with(&format!("{want} i0 COLOR:0:0")),
+                "{what}: {line}"
+            );
+            assert!(text.contains("0 calls not modelled"), "{what}:\n{text}");
+            vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
         }
     }
 

@@ -151,6 +151,22 @@ pub struct Rendering {
     /// and depth/stencil views all hold (VUID-VkRenderingInfo-pNext-06079,
     /// -06080 bound it by those, not by resolve views).
     pub area: Option<[u32; 2]>,
+    /// `renderArea` as the trace gives it (`renderArea=X,Y,W,H`: offset and
+    /// extent); `None`: the rectangle from the origin every color and
+    /// depth/stencil view holds ([`Rendering::area`], [`render_area`]).
+    /// Load, store and resolve operations, draws and clears touch only it.
+    /// Always `None` for a render pass subpass.
+    pub render_area: Option<[u32; 4]>,
+    /// `layerCount` (when `viewMask` is 0) as the trace gives it; `None`:
+    /// every layer of each view. The layers rendered are the first this
+    /// many of each view.
+    pub layer_count: Option<u32>,
+    /// `viewMask`: when not 0, multiview: the layers rendered are those
+    /// whose index (from each view's first layer) is a bit of the mask
+    /// ("the view mask indicating the indices of attachment layers that
+    /// will be rendered"); each draw is broadcast to every view, which
+    /// orders nothing differently here.
+    pub view_mask: u32,
     /// `VK_RENDERING_RESUMING_BIT`: this `vkCmdBeginRendering` resumes the
     /// instance suspended by the `vkCmdEndRendering` right before it ("this
     /// render pass is resumed from a render pass instance that has been
@@ -176,6 +192,9 @@ impl Rendering {
             && self.depth == other.depth
             && self.inputs == other.inputs
             && self.area == other.area
+            && self.render_area == other.render_area
+            && self.layer_count == other.layer_count
+            && self.view_mask == other.view_mask
     }
 }
 
@@ -1302,18 +1321,118 @@ pub(crate) fn render_area(
     area
 }
 
-/// The byte ranges of view `image`/`range` within render area `area`
-/// ([`render_area`]): the whole view when the area covers it (or is
-/// `None`), else the rows of the `area` rectangle from the origin in each
-/// aspect and layer. What load, store and resolve operations, draws and
-/// clears touch: they act "within the render area" (a layout transition
-/// covers the whole subresource, and does not come here).
+/// The render area and the layers a `vkCmdBeginRendering` names against
+/// its color and depth/stencil views ([`Rendering::render_area`],
+/// [`Rendering::layer_count`], [`Rendering::view_mask`]): a nonzero
+/// extent (VUID-VkRenderingInfo-None-08994, -08995), inside every view
+/// (VUID-VkRenderingInfo-pNext-06079, -06080), a nonzero `layerCount`
+/// (VUID-VkRenderingInfo-viewMask-06069), and the layers rendered present
+/// in every view ("layerCount is the number of layers rendered to in each
+/// attachment", "the view mask indicating the indices of attachment layers
+/// that will be rendered").
+fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> {
+    if let Some([x, y, w, h]) = r.render_area {
+        if w == 0 || h == 0 {
+            return Err(format!(
+                "renderArea {x},{y},{w},{h}: its extent must not be 0 (VUID-VkRenderingInfo-None-08994, -08995)"
+            ));
+        }
+    }
+    if r.view_mask == 0 && r.layer_count == Some(0) {
+        return Err("layerCount 0 with viewMask 0 (VUID-VkRenderingInfo-viewMask-06069)".into());
+    }
+    for (i, (kind, a)) in attachments(r).enumerate() {
+        let what = match kind {
+            Kind::Color => format!("pColorAttachments[{i}]"),
+            Kind::Depth => "pDepthAttachment".to_string(),
+        };
+        let Some(d) = program.image(a.image) else {
+            continue;
+        };
+        let [vw, vh, _] = d.mip_extent(a.range.base_mip);
+        if let Some([x, y, w, h]) = r.render_area {
+            for (axis, end, size, vuid) in [
+                (
+                    "width",
+                    u64::from(x) + u64::from(w),
+                    vw,
+                    "VUID-VkRenderingInfo-pNext-06079",
+                ),
+                (
+                    "height",
+                    u64::from(y) + u64::from(h),
+                    vh,
+                    "VUID-VkRenderingInfo-pNext-06080",
+                ),
+            ] {
+                if end > u64::from(size) {
+                    return Err(format!(
+                        "renderArea {x},{y},{w},{h} ends at {end}, past the {axis} {size} of {what} `{}` ({vuid})",
+                        name(program, a.image)
+                    ));
+                }
+            }
+        }
+        let Ok((_, _, _, l0, l1)) = d.resolve_range(a.range) else {
+            continue;
+        };
+        let layers = l1 - l0;
+        let needed = if r.view_mask != 0 {
+            32 - r.view_mask.leading_zeros()
+        } else {
+            r.layer_count.unwrap_or(0)
+        };
+        if needed > layers {
+            let which = if r.view_mask != 0 {
+                format!(
+                    "viewMask {:#b} renders layer {} of each view",
+                    r.view_mask,
+                    needed - 1
+                )
+            } else {
+                format!("layerCount {needed} renders {needed} layers of each view")
+            };
+            return Err(format!(
+                "{which}, and {what} `{}` has {layers} layer(s) (the layers rendered must be in every attachment view)",
+                name(program, a.image)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where the operations of a rendering instance act in each attachment
+/// view: a rectangle (offset and extent; `None`: the whole view) and the
+/// layers (bits of their indices from the view's first layer; `None`:
+/// every layer of the view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Area {
+    pub(crate) rect: Option<[u32; 4]>,
+    pub(crate) layers: Option<u32>,
+}
+
+/// A render pass's area: the rectangle from the origin, every layer.
+impl From<Option<[u32; 2]>> for Area {
+    fn from(extent: Option<[u32; 2]>) -> Area {
+        Area {
+            rect: extent.map(|[w, h]| [0, 0, w, h]),
+            layers: None,
+        }
+    }
+}
+
+/// The byte ranges of view `image`/`range` within `area`: the whole view
+/// when the area covers it, else the rows of the area's rectangle in each
+/// aspect and layer it renders. What load, store and resolve operations,
+/// draws and clears touch: they act "within the render area" (a layout
+/// transition covers the whole subresource, and does not come here).
 pub(crate) fn area_bytes(
     program: &Program,
     image: ObjectId,
     range: SubresourceRange,
-    area: Option<[u32; 2]>,
+    area: impl Into<Area>,
 ) -> Result<Vec<ByteRange>, String> {
+    let area: Area = area.into();
     let d = program.image(image).ok_or_else(|| {
         format!(
             "`{}` is not an image (declare it with `image`)",
@@ -1321,25 +1440,32 @@ pub(crate) fn area_bytes(
         )
     })?;
     let [w, h, _] = d.mip_extent(range.base_mip);
+    let (aspects, m0, _, l0, l1) = d.resolve_range(range)?;
     // A view smaller than the area (a resolve view, which does not bound
     // it) is touched as far as it goes.
-    match area.map(|[aw, ah]| [aw.min(w), ah.min(h)]) {
-        Some([aw, ah]) if aw < w || ah < h => {
-            let (aspects, m0, _, l0, l1) = d.resolve_range(range)?;
-            let mut out = Vec::new();
-            for a in aspects.aspects() {
-                let s = SubresourceLayers {
-                    aspects: AspectMask::of(a),
-                    mip: m0,
-                    base_layer: l0,
-                    layer_count: Some(l1 - l0),
-                };
-                out.extend(d.rect_ranges(s, [0, 0, 0], [aw, ah, 1])?);
-            }
-            Ok(out)
-        }
-        _ => d.range_bytes(range),
+    let [x, y, aw, ah] = area.rect.unwrap_or([0, 0, w, h]);
+    let (x, y) = (x.min(w), y.min(h));
+    let (aw, ah) = (aw.min(w - x), ah.min(h - y));
+    let rendered = |k: u32| area.layers.is_none_or(|m| k < 32 && m & (1 << k) != 0);
+    if [x, y, aw, ah] == [0, 0, w, h] && (0..l1 - l0).all(rendered) {
+        return d.range_bytes(range);
     }
+    let mut out = Vec::new();
+    if aw == 0 || ah == 0 {
+        return Ok(out);
+    }
+    for a in aspects.aspects() {
+        for l in (l0..l1).filter(|l| rendered(l - l0)) {
+            let s = SubresourceLayers {
+                aspects: AspectMask::of(a),
+                mip: m0,
+                base_layer: l,
+                layer_count: Some(1),
+            };
+            out.extend(d.rect_ranges(s, [x, y, 0], [aw, ah, 1])?);
+        }
+    }
+    Ok(out)
 }
 
 /// The render area of a rendering instance (or a render pass subpass):
@@ -1347,11 +1473,23 @@ pub(crate) fn area_bytes(
 /// depth/stencil views (not the resolve views: VUID-VkRenderingInfo-pNext-
 /// 06079 and -06080 name those two kinds; review24 found the resolve view
 /// bounding the operations but not the clears).
-pub(crate) fn instance_area(program: &Program, r: &Rendering) -> Option<[u32; 2]> {
-    r.area.or_else(|| {
+///
+/// With `renderArea`, `layerCount` or `viewMask` in the trace
+/// ([`Rendering::render_area`]), the rectangle and layers they give.
+pub(crate) fn instance_area(program: &Program, r: &Rendering) -> Area {
+    let extent = r.area.or_else(|| {
         let views = r.colors.iter().chain(&r.depth).map(|a| (a.image, a.range));
         render_area(program, views)
-    })
+    });
+    Area {
+        rect: r.render_area.or(extent.map(|[w, h]| [0, 0, w, h])),
+        layers: if r.view_mask != 0 {
+            Some(r.view_mask)
+        } else {
+            r.layer_count
+                .map(|n| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 })
+        },
+    }
 }
 
 fn name(program: &Program, id: ObjectId) -> String {
@@ -1515,6 +1653,7 @@ impl RenderCommand {
                 if r.colors.is_empty() && r.depth.is_none() {
                     return Err(bad("a rendering instance needs at least one attachment".into()));
                 }
+                check_area_and_views(program, r).map_err(&bad)?;
                 let area = instance_area(program, r);
                 for (i, (kind, a)) in attachments(r).enumerate() {
                     let what = match kind {

@@ -1071,7 +1071,7 @@ fn aspect_bytes(
     image: ObjectId,
     range: SubresourceRange,
     aspect: Aspect,
-    area: Option<[u32; 2]>,
+    area: impl Into<crate::ir::render::Area>,
 ) -> Vec<ByteRange> {
     if !range.aspects.has(aspect) {
         return Vec::new();
@@ -1089,7 +1089,7 @@ fn aspect_bytes(
 fn area_regions(
     program: &Program,
     (image, range): (ObjectId, SubresourceRange),
-    area: Option<[u32; 2]>,
+    area: impl Into<crate::ir::render::Area>,
 ) -> Vec<Region> {
     crate::ir::render::area_bytes(program, image, range, area)
         .unwrap_or_default()
@@ -1230,6 +1230,9 @@ fn subpass_rendering(
         // ones included (review24: the subpass's own views made a draw
         // write past it).
         area: crate::ir::render::render_area(program, views.iter().copied()),
+        render_area: None,
+        layer_count: None,
+        view_mask: 0,
         resuming: false,
         suspending: false,
     }
@@ -1280,6 +1283,9 @@ fn end_rendering(
         depth: all.depth.filter(|_| sp.depth.is_some_and(|d| last(d.attachment))),
         inputs: all.inputs.into_iter().filter(|i| input_last(i)).collect(),
         area: all.area,
+        render_area: None,
+        layer_count: None,
+        view_mask: 0,
         resuming: false,
         suspending: false,
     }
@@ -1891,7 +1897,7 @@ fn clear_accesses(
     colors: &[Option<(ObjectId, SubresourceRange)>],
     depth: Option<(ObjectId, SubresourceRange)>,
     dynamic: bool,
-    area: Option<[u32; 2]>,
+    area: impl Into<crate::ir::render::Area> + Copy,
 ) -> Result<Vec<(Region, StageAccess)>, RenderError> {
     let call = "vkCmdClearAttachments";
     let mut out = Vec::new();

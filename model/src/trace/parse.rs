@@ -1512,6 +1512,32 @@ impl Parser {
                         *flag = true;
                     }
                 }
+                // Then `renderArea=X,Y,W,H`, `layerCount=N`, `viewMask=M`,
+                // in this order, each optional.
+                if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
+                    line.pos += 1;
+                    let v: Vec<Option<u32>> = t.text["renderArea=".len()..]
+                        .split(',')
+                        .map(|x| x.parse().ok())
+                        .collect();
+                    match v[..] {
+                        [Some(x), Some(y), Some(w), Some(h)] => r.render_area = Some([x, y, w, h]),
+                        _ => return line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
+                    }
+                }
+                for (key, field) in [("layerCount=", 0), ("viewMask=", 1)] {
+                    if let Some(t) = line.peek().filter(|t| t.text.starts_with(key)) {
+                        line.pos += 1;
+                        let Ok(n) = t.text[key.len()..].parse::<u32>() else {
+                            return line.err(t.col, format!("expected `{key}N` with N a number"));
+                        };
+                        if field == 0 {
+                            r.layer_count = Some(n);
+                        } else {
+                            r.view_mask = n;
+                        }
+                    }
+                }
                 for g in groups(line)? {
                     let (color, a) = self.attachment(line, &g)?;
                     if color {

@@ -536,6 +536,16 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
                 (false, true) => " suspending",
                 (true, true) => " resuming suspending",
             };
+            let mut flags = flags.to_string();
+            if let Some([x, y, w, h]) = r.render_area {
+                flags.push_str(&format!(" renderArea={x},{y},{w},{h}"));
+            }
+            if let Some(n) = r.layer_count {
+                flags.push_str(&format!(" layerCount={n}"));
+            }
+            if r.view_mask != 0 {
+                flags.push_str(&format!(" viewMask={}", r.view_mask));
+            }
             format!("{k}{flags} {}", parts.join(" ; "))
         }
         RenderOp::Draw(d) => {
