@@ -153,7 +153,7 @@ pub struct Rendering {
     pub area: Option<[u32; 2]>,
     /// `renderArea` as the trace gives it (`renderArea=X,Y,W,H`: offset and
     /// extent); `None`: the rectangle from the origin every color and
-    /// depth/stencil view holds ([`Rendering::area`], [`render_area`]).
+    /// depth/stencil view holds ([`Rendering::area`] for a subpass).
     /// Load, store and resolve operations, draws and clears touch only it.
     /// Always `None` for a render pass subpass.
     pub render_area: Option<[u32; 4]>,
