@@ -1637,7 +1637,23 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         let rp = span
             .pass
             .and_then(|id| program.render_passes().get(id.0 as usize));
-        let name = rp.map_or("rendering".to_string(), |rp| format!("render pass {}", rp.name));
+        // A suspended and resumed instance is drawn piece by piece, each
+        // band saying which end it continues.
+        let pieces = match program.commands().get(span.begin) {
+            Some(Command::Render(rc)) => match &rc.op {
+                vksync::RenderOp::Begin(r) => match (r.resuming, r.suspending) {
+                    (true, true) => " (resumed, suspended)",
+                    (true, false) => " (resumed)",
+                    (false, true) => " (suspended)",
+                    (false, false) => "",
+                },
+                _ => "",
+            },
+            _ => "",
+        };
+        let name = rp.map_or(format!("rendering{pieces}"), |rp| {
+            format!("render pass {}", rp.name)
+        });
         let _ = writeln!(
             s,
             r##"<g class="render-span"><title>{} (lines {} to {})</title><rect x="{x0}" y="{y0}" width="{}" height="{}" fill="none" stroke="{RP}" stroke-dasharray="5 3" rx="5"/></g>"##,

@@ -153,6 +153,16 @@ fn cases() -> Vec<Case> {
     let with = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     vec![
         (
+            "a layer count past 32 renders every one of its layers",
+            "layerCount is the number of layers rendered to in each attachment: the store of layer 39 of a \
+             40-layer view races a fill of its bytes (review28: a 32-bit mask dropped layers 32 and up)",
+            "buffer m 160\nimage arr R8G8B8A8_UNORM 1x1 layers 40 alias m 0\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..40 UNDEFINED->GENERAL\n\
+             begin-rendering layerCount=40 color arr COLOR:0:0..40 GENERAL CLEAR STORE\nend-rendering\nfill m[156..160] 0\n"
+                .to_string(),
+            &["L12 WRITE_AFTER_WRITE m[156..160] after L11"],
+        ),
+        (
             "two instances on disjoint render areas of one image",
             "renderArea is the render area that is affected by the render pass instance: load and store \
              operations and draws of each touch only its own columns of `col`, so the second needs no barrier \
@@ -630,6 +640,29 @@ fn feedback(ops: &str, draw_args: &str) -> String {
 fn rendering_errors() {
     let end_at = |body: &str| format!("{TO_ATT}{BEGIN}{body}");
     let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a write to an attachment's memory outside the render area",
+            "buffer cm 64\nimage c2 R8G8B8A8_UNORM 4x4 alias cm 0\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE c2 COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-rendering renderArea=0,0,1,1 color c2 COLOR:0:0 GENERAL LOAD STORE\n\
+             draw vertexCount=3 no-color-write fs write cm[60..64]\nend-rendering\n"
+                .into(),
+            "11: vkCmdDraw: binding 0 writes cm[60..64], memory of attachment c2[COLOR:0:0] of this instance; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-06537)",
+        ),
+        (
+            "a view mask past a resolve view's layers",
+            "buffer cm 128\nbuffer rm 64\nimage c2 R8G8B8A8_UNORM 4x4 layers 2 alias cm 0\nimage r2 R8G8B8A8_UNORM 4x4 alias rm 0\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE c2 COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE r2 COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-rendering viewMask=2 color c2 COLOR:0:0..2 GENERAL CLEAR STORE resolve r2 COLOR:0:0 GENERAL\nend-rendering\n"
+                .into(),
+            "13:1: vkCmdBeginRendering: viewMask 0b10 renders layer 1 of each view, and pColorAttachments[0]'s resolve target `r2` has 1 layer(s) (the layers rendered must be in every attachment view)",
+        ),
+        (
+            "renderArea given twice",
+            format!("{TO_ATT}begin-rendering renderArea=0,0,1,1 suspending renderArea=0,0,2,2 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),
+            "9:47: `renderArea` given twice",
+        ),
         (
             "a render area past a view",
             format!("{TO_ATT}begin-rendering renderArea=1,0,4,4 color col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\nend-rendering\n"),

@@ -1169,11 +1169,13 @@ pub(crate) fn check_feedback_loops(
         (Some((m, x)), Some((n, y))) => m == n && x.start < y.end && y.start < x.end,
         _ => false,
     };
-    // (attachment bytes, what writes them through the operations).
+    // (attachment bytes, what writes them through the operations): each
+    // view whole, not its render area (the rules speak of "memory backing
+    // image subresources used as attachments", "the attachment's memory";
+    // review28 found a write outside a `renderArea` let through).
     let mut atts: Vec<(Region, Option<&'static str>)> = Vec::new();
-    let area = instance_area(program, r);
     let push = |atts: &mut Vec<_>, image, range, why| {
-        for bytes in area_bytes(program, image, range, area).unwrap_or_default() {
+        for bytes in area_bytes(program, image, range, Area::default()).unwrap_or_default() {
             atts.push((
                 Region {
                     object: image,
@@ -1341,16 +1343,24 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
     if r.view_mask == 0 && r.layer_count == Some(0) {
         return Err("layerCount 0 with viewMask 0 (VUID-VkRenderingInfo-viewMask-06069)".into());
     }
-    for (i, (kind, a)) in attachments(r).enumerate() {
+    // Each color and depth/stencil view, and each resolve view (for the
+    // layers only: the area does not bound a resolve view, 06079/06080).
+    let views = attachments(r).enumerate().flat_map(|(i, (kind, a))| {
         let what = match kind {
             Kind::Color => format!("pColorAttachments[{i}]"),
             Kind::Depth => "pDepthAttachment".to_string(),
         };
-        let Some(d) = program.image(a.image) else {
+        let resolve = a
+            .resolve
+            .map(|(ri, rr, _)| (format!("{what}'s resolve target"), ri, rr, false));
+        std::iter::once((what, a.image, a.range, true)).chain(resolve)
+    });
+    for (what, image, range, bounds_area) in views {
+        let Some(d) = program.image(image) else {
             continue;
         };
-        let [vw, vh, _] = d.mip_extent(a.range.base_mip);
-        if let Some([x, y, w, h]) = r.render_area {
+        let [vw, vh, _] = d.mip_extent(range.base_mip);
+        if let Some([x, y, w, h]) = r.render_area.filter(|_| bounds_area) {
             for (axis, end, size, vuid) in [
                 (
                     "width",
@@ -1368,12 +1378,12 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
                 if end > u64::from(size) {
                     return Err(format!(
                         "renderArea {x},{y},{w},{h} ends at {end}, past the {axis} {size} of {what} `{}` ({vuid})",
-                        name(program, a.image)
+                        name(program, image)
                     ));
                 }
             }
         }
-        let Ok((_, _, _, l0, l1)) = d.resolve_range(a.range) else {
+        let Ok((_, _, _, l0, l1)) = d.resolve_range(range) else {
             continue;
         };
         let layers = l1 - l0;
@@ -1394,7 +1404,7 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
             };
             return Err(format!(
                 "{which}, and {what} `{}` has {layers} layer(s) (the layers rendered must be in every attachment view)",
-                name(program, a.image)
+                name(program, image)
             ));
         }
     }
@@ -1408,7 +1418,32 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Area {
     pub(crate) rect: Option<[u32; 4]>,
-    pub(crate) layers: Option<u32>,
+    pub(crate) layers: Layers,
+}
+
+/// The layers of each view an instance renders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Layers {
+    /// Every layer of the view.
+    #[default]
+    All,
+    /// The first N (`layerCount`; more than 32 is common: review28 found
+    /// a 32-bit mask dropping layers 32 and up).
+    First(u32),
+    /// Those whose index from the view's first layer is a bit of the
+    /// mask (`viewMask`).
+    Mask(u32),
+}
+
+impl Layers {
+    /// Whether layer `k` of a view (from its first) is rendered.
+    fn has(self, k: u32) -> bool {
+        match self {
+            Layers::All => true,
+            Layers::First(n) => k < n,
+            Layers::Mask(m) => k < 32 && m & (1 << k) != 0,
+        }
+    }
 }
 
 /// A render pass's area: the rectangle from the origin, every layer.
@@ -1416,7 +1451,7 @@ impl From<Option<[u32; 2]>> for Area {
     fn from(extent: Option<[u32; 2]>) -> Area {
         Area {
             rect: extent.map(|[w, h]| [0, 0, w, h]),
-            layers: None,
+            layers: Layers::All,
         }
     }
 }
@@ -1446,7 +1481,7 @@ pub(crate) fn area_bytes(
     let [x, y, aw, ah] = area.rect.unwrap_or([0, 0, w, h]);
     let (x, y) = (x.min(w), y.min(h));
     let (aw, ah) = (aw.min(w - x), ah.min(h - y));
-    let rendered = |k: u32| area.layers.is_none_or(|m| k < 32 && m & (1 << k) != 0);
+    let rendered = |k: u32| area.layers.has(k);
     if [x, y, aw, ah] == [0, 0, w, h] && (0..l1 - l0).all(rendered) {
         return d.range_bytes(range);
     }
@@ -1484,10 +1519,9 @@ pub(crate) fn instance_area(program: &Program, r: &Rendering) -> Area {
     Area {
         rect: r.render_area.or(extent.map(|[w, h]| [0, 0, w, h])),
         layers: if r.view_mask != 0 {
-            Some(r.view_mask)
+            Layers::Mask(r.view_mask)
         } else {
-            r.layer_count
-                .map(|n| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 })
+            r.layer_count.map_or(Layers::All, Layers::First)
         },
     }
 }

@@ -1505,36 +1505,51 @@ impl Parser {
             }
             "begin-rendering" => {
                 let mut r = Rendering::default();
-                // The flags first, in this order (VkRenderingFlagBits).
-                for (word, flag) in [("resuming", &mut r.resuming), ("suspending", &mut r.suspending)] {
-                    if line.peek().is_some_and(|t| t.text == word) {
-                        line.pos += 1;
-                        *flag = true;
+                // The flags and `renderArea=X,Y,W,H`, `layerCount=N`,
+                // `viewMask=M` first, in any order, each at most once.
+                let mut seen: Vec<&str> = Vec::new();
+                while let Some(t) = line.peek() {
+                    let key = t.text.split_once('=').map_or(t.text, |(k, _)| k);
+                    if !["resuming", "suspending", "renderArea", "layerCount", "viewMask"].contains(&key) {
+                        break;
                     }
-                }
-                // Then `renderArea=X,Y,W,H`, `layerCount=N`, `viewMask=M`,
-                // in this order, each optional.
-                if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
                     line.pos += 1;
-                    let v: Vec<Option<u32>> = t.text["renderArea=".len()..]
-                        .split(',')
-                        .map(|x| x.parse().ok())
-                        .collect();
-                    match v[..] {
-                        [Some(x), Some(y), Some(w), Some(h)] => r.render_area = Some([x, y, w, h]),
-                        _ => return line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
+                    if seen.contains(&key) {
+                        return line.err(t.col, format!("`{key}` given twice"));
                     }
-                }
-                for (key, field) in [("layerCount=", 0), ("viewMask=", 1)] {
-                    if let Some(t) = line.peek().filter(|t| t.text.starts_with(key)) {
-                        line.pos += 1;
-                        let Ok(n) = t.text[key.len()..].parse::<u32>() else {
-                            return line.err(t.col, format!("expected `{key}N` with N a number"));
-                        };
-                        if field == 0 {
-                            r.layer_count = Some(n);
-                        } else {
-                            r.view_mask = n;
+                    seen.push(key);
+                    let value = t.text.split_once('=').map(|(_, v)| v);
+                    match (key, value) {
+                        ("resuming", None) => r.resuming = true,
+                        ("suspending", None) => r.suspending = true,
+                        ("renderArea", Some(v)) => {
+                            let v: Vec<Option<u32>> = v.split(',').map(|x| x.parse().ok()).collect();
+                            match v[..] {
+                                [Some(x), Some(y), Some(w), Some(h)] => r.render_area = Some([x, y, w, h]),
+                                _ => {
+                                    return line
+                                        .err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)")
+                                }
+                            }
+                        }
+                        ("layerCount" | "viewMask", Some(v)) => {
+                            let Ok(n) = v.parse::<u32>() else {
+                                return line.err(t.col, format!("expected `{key}=N` with N a number"));
+                            };
+                            if key == "layerCount" {
+                                r.layer_count = Some(n);
+                            } else {
+                                r.view_mask = n;
+                            }
+                        }
+                        _ => {
+                            return line.err(
+                                t.col,
+                                format!(
+                                    "`{}`: `resuming` and `suspending` take no value, `{key}` takes one",
+                                    t.text
+                                ),
+                            )
                         }
                     }
                 }
