@@ -400,6 +400,37 @@ fn cases() -> Vec<Case> {
     };
     vec![
         (
+            "two render pass instances on disjoint render areas",
+            "VkRenderPassBeginInfo: renderArea is the render area that is affected by the render pass instance: \
+             each instance's load and store operations and draw touch its own columns of `col` only",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n{TO_ATT}\
+                 begin-render-pass rp renderArea=0,0,2,4 col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n\
+                 begin-render-pass rp renderArea=2,0,2,4 col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n"
+            ),
+            &[],
+        ),
+        (
+            "two render pass instances on overlapping render areas",
+            "the same with the first area three columns wide: column 2 of rows 1 to 3 is both instances'",
+            format!(
+                "render-pass rp {COLOR_KEPT} ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n{TO_ATT}\
+                 begin-render-pass rp renderArea=0,0,3,4 col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n\
+                 begin-render-pass rp renderArea=2,1,2,3 col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n"
+            ),
+            &[
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L10",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L10",
+                "L11 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L10",
+                "L12 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 24..28] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 40..44] after L10",
+                "L13 WRITE_AFTER_WRITE col[COLOR:0:0 bytes 56..60] after L10",
+            ],
+        ),
+        (
             "a read before one final transition is not before another's through the dependency between",
             "Automatic layout transitions into finalLayout happen-before the visibility operations for all \
              dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL, where srcSubpass uses the attachment; \
@@ -1642,6 +1673,8 @@ fn render_pass_errors() {
             "image d32 D32_SFLOAT 4x4 initial GENERAL\nrender-pass rpd attachment D32_SFLOAT LOAD STORE GENERAL->GENERAL ; subpass depth 0 GENERAL\nbegin-render-pass rpd d32 DEPTH:0:0\nclear-attachments stencil\n".into(),
             "9:1: vkCmdClearAttachments: the depth/stencil attachment's format D32_SFLOAT has no stencil component (VUID-vkCmdClearAttachments-aspectMask-07885)",
         ),
+        ("a render area past the framebuffer", format!("{one}{TO_ATT}begin-render-pass rp renderArea=0,1,4,4 col COLOR:0:0\nend-render-pass\n"), "8:1: vkCmdBeginRenderPass: renderArea 0,1,4,4 ends at 5, past the framebuffer's height 4 (the smallest of its views') (VUID-VkRenderPassBeginInfo-pNext-02853)"),
+        ("a render area of no columns", format!("{one}{TO_ATT}begin-render-pass rp renderArea=0,0,0,4 col COLOR:0:0\nend-render-pass\n"), "8:1: vkCmdBeginRenderPass: renderArea 0,0,0,4: its extent must not be 0 (VUID-VkRenderPassBeginInfo-None-08996, -08997)"),
         ("next-subpass outside", "next-subpass\n".into(), "6:1: vkCmdNextSubpass outside a render pass instance: it must be recorded between begin-render-pass and end-render-pass (VUID-vkCmdNextSubpass-renderpass)"),
         ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask names ALL_COMMANDS, not a graphics pipeline stage (VUID-vkCmdPipelineBarrier2-None-07892)"),
         ("a barrier inside a subpass with no self-dependency", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: render pass `rp` declares no self-dependency of subpass 0 (`dependency 0->0 ...`), which a pipeline barrier inside the subpass needs (VUID-vkCmdPipelineBarrier2-None-07889)"),

@@ -386,7 +386,14 @@ fn render_pass_program(
         let c = p.render_command(op).unwrap();
         p.push(c).unwrap();
     };
-    push(&mut p, RenderOp::BeginPass(PassBegin { pass: rp, views }));
+    push(
+        &mut p,
+        RenderOp::BeginPass(PassBegin {
+            pass: rp,
+            views,
+            render_area: None,
+        }),
+    );
     let draw = |flags: u8| {
         RenderOp::Draw(Draw {
             kind: DrawKind::Draw {

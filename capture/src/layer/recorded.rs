@@ -810,15 +810,15 @@ recorded! {
     fn(cb: vk::CommandBuffer, info: *const vk::RenderPassBeginInfo<'_>, contents: vk::SubpassContents)
     |d, seq, call| {
         // SAFETY: a valid VkRenderPassBeginInfo.
-        let (rp, fb, views) = unsafe { render_pass_begin(&*info) };
-        d.capture.begin_render_pass(cb.as_raw(), seq, call, rp, fb, views)
+        let (rp, fb, views, area) = unsafe { render_pass_begin(&*info) };
+        d.capture.begin_render_pass(cb.as_raw(), seq, call, (rp, fb), views, area)
     };
     before begin_render_pass2 ["vkCmdBeginRenderPass2", "vkCmdBeginRenderPass2KHR"] "Capture::begin_render_pass (`begin-render-pass`)"
     fn(cb: vk::CommandBuffer, info: *const vk::RenderPassBeginInfo<'_>, subpass: *const vk::SubpassBeginInfo<'_>)
     |d, seq, call| {
         // SAFETY: a valid VkRenderPassBeginInfo.
-        let (rp, fb, views) = unsafe { render_pass_begin(&*info) };
-        d.capture.begin_render_pass(cb.as_raw(), seq, call, rp, fb, views)
+        let (rp, fb, views, area) = unsafe { render_pass_begin(&*info) };
+        d.capture.begin_render_pass(cb.as_raw(), seq, call, (rp, fb), views, area)
     };
     before next_subpass ["vkCmdNextSubpass"] "Capture::render_pass_step (`next-subpass`)"
     fn(cb: vk::CommandBuffer, contents: vk::SubpassContents)
@@ -1242,7 +1242,7 @@ unsafe fn rendering_info(i: &vk::RenderingInfo<'_>) -> RenderingInfo {
 ///
 /// # Safety
 /// `i` is a valid `VkRenderPassBeginInfo`.
-unsafe fn render_pass_begin(i: &vk::RenderPassBeginInfo<'_>) -> (u64, u64, Option<Vec<u64>>) {
+unsafe fn render_pass_begin(i: &vk::RenderPassBeginInfo<'_>) -> (u64, u64, Option<Vec<u64>>, [i64; 4]) {
     // SAFETY: a valid chain; the structure type says what it is, with its
     // counted views.
     let views = unsafe {
@@ -1254,5 +1254,12 @@ unsafe fn render_pass_begin(i: &vk::RenderPassBeginInfo<'_>) -> (u64, u64, Optio
                 .collect()
         })
     };
-    (i.render_pass.as_raw(), i.framebuffer.as_raw(), views)
+    let a = i.render_area;
+    let area = [
+        i64::from(a.offset.x),
+        i64::from(a.offset.y),
+        i64::from(a.extent.width),
+        i64::from(a.extent.height),
+    ];
+    (i.render_pass.as_raw(), i.framebuffer.as_raw(), views, area)
 }

@@ -908,11 +908,11 @@ impl Capture {
         cb: u64,
         seq: u64,
         call: &str,
-        rp: u64,
-        fb: u64,
+        (rp, fb): (u64, u64),
         begin_views: Option<Vec<u64>>,
+        render_area: [i64; 4],
     ) {
-        let text = self.begin_render_pass_text(rp, fb, begin_views);
+        let text = self.begin_render_pass_text(rp, fb, begin_views, render_area);
         self.cbs.entry(cb).or_default().gfx.render_pass = Some(text.is_ok());
         match text {
             Ok(t) => self.push(cb, Entry::Raw(t, format!("{call} #{seq}"))),
@@ -925,6 +925,7 @@ impl Capture {
         rp: u64,
         fb: u64,
         begin_views: Option<Vec<u64>>,
+        render_area: [i64; 4],
     ) -> Result<String, String> {
         let name = self
             .render_passes
@@ -942,14 +943,38 @@ impl Capture {
                 .ok_or("an imageless framebuffer begun without VkRenderPassAttachmentBeginInfo")?,
         };
         let mut parts = Vec::new();
+        // The framebuffer as the model takes it: the rectangle from the
+        // origin every view holds; `renderArea` is written where it differs.
+        let mut extent = [u32::MAX, u32::MAX];
         for (k, v) in views.iter().enumerate() {
             let (obj, range) = self
                 .attachment_view(*v)
                 .map_err(|e| format!("attachment {k}: {e}"))?;
             let n = self.program.object(obj).map_or("?", |o| o.name.as_str());
-            parts.push(format!("{n} {}", model_range(range)));
+            let range = model_range(range);
+            if let Some(d) = self.program.image(obj) {
+                let [w, h, _] = d.mip_extent(range.base_mip);
+                extent = [extent[0].min(w), extent[1].min(h)];
+            }
+            parts.push(format!("{n} {range}"));
         }
-        Ok(format!("begin-render-pass {name} {}", parts.join(" ; ")))
+        let [x, y, w, h] = render_area;
+        let (Ok(x), Ok(y), Ok(w), Ok(h)) = (
+            u32::try_from(x),
+            u32::try_from(y),
+            u32::try_from(w),
+            u32::try_from(h),
+        ) else {
+            return Err(format!(
+                "renderArea {x},{y},{w},{h} out of range (VUID-VkRenderPassBeginInfo-pNext-02850, -02851)"
+            ));
+        };
+        let area = if [x, y, w, h] == [0, 0, extent[0], extent[1]] {
+            String::new()
+        } else {
+            format!(" renderArea={x},{y},{w},{h}")
+        };
+        Ok(format!("begin-render-pass {name}{area} {}", parts.join(" ; ")))
     }
 
     /// `vkCmdNextSubpass(2)(KHR)`, `vkCmdEndRenderPass(2)(KHR)`.
@@ -1648,7 +1673,7 @@ mod tests {
         };
         c.create_render_pass(6, "vkCreateRenderPass", 300, &info);
         c.create_framebuffer(310, Some(vec![90, 91]));
-        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", 300, 310, None);
+        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [0, 0, 4, 4]);
         c.clear_attachments(
             70,
             11,
@@ -1683,6 +1708,21 @@ mod tests {
         for (got, want) in l.iter().zip(want) {
             assert!(got.starts_with(want), "{got}\n  is not\n{want}");
         }
+        // A render area smaller than the framebuffer is written (the whole
+        // one above is not).
+        let mut c = scene(pipeline());
+        c.create_render_pass(6, "vkCreateRenderPass", 300, &info);
+        c.create_framebuffer(310, Some(vec![90, 91]));
+        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [1, 1, 2, 3]);
+        c.render_pass_step(70, 13, "vkCmdNextSubpass", false);
+        c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
+        let l = lines(c);
+        assert!(
+            l.iter()
+                .any(|x| x
+                    .starts_with("begin-render-pass rp0 renderArea=1,1,2,3 i0 COLOR:0:0 ; i1 DEPTH:0:0  #")),
+            "{l:#?}"
+        );
         // Input attachments (`pInputAttachments`): recorded as `input`
         // references; one the model refuses (here an input attachment that
         // is also a color attachment of its subpass, a feedback loop) makes
@@ -1732,7 +1772,7 @@ mod tests {
             ..info
         };
         c.create_render_pass(6, "vkCreateRenderPass", 300, &refused);
-        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", 300, 310, None);
+        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [0, 0, 4, 4]);
         c.clear_attachments(
             70,
             11,

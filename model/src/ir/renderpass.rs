@@ -242,14 +242,20 @@ pub struct RenderPass {
 pub struct RenderPassId(pub u32);
 
 /// A `vkCmdBeginRenderPass`: the render pass and the framebuffer's views
-/// in attachment order (all layers of each view; the render area is the
-/// rectangle from the origin every view holds, `crate::ir::render::render_area`).
+/// in attachment order (all layers of each view), and its render area
+/// ([`PassBegin::render_area`]; without one, the rectangle from the origin
+/// every view holds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassBegin {
     /// The render pass.
     pub pass: RenderPassId,
     /// `pAttachments` of the framebuffer (or `VkRenderPassAttachmentBeginInfo`).
     pub views: Vec<(ObjectId, SubresourceRange)>,
+    /// `renderArea` as the trace gives it (`renderArea=X,Y,W,H`: offset and
+    /// extent); `None`: the framebuffer's, the rectangle from the origin
+    /// every view holds. Load, store and resolve operations, draws and
+    /// clears touch only it; layout transitions the whole subresources.
+    pub render_area: Option<[u32; 4]>,
 }
 
 /// A `vkCmdClearAttachments` over the whole render area and every layer
@@ -1177,6 +1183,7 @@ fn subpass_rendering(
     program: &Program,
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
+    render_area: Option<[u32; 4]>,
     s: usize,
 ) -> Rendering {
     let sp = &rp.subpasses[s];
@@ -1230,7 +1237,7 @@ fn subpass_rendering(
         // ones included (review24: the subpass's own views made a draw
         // write past it).
         area: crate::ir::render::render_area(program, views.iter().copied()),
-        render_area: None,
+        render_area,
         layer_count: None,
         view_mask: 0,
         resuming: false,
@@ -1256,11 +1263,12 @@ fn end_rendering(
     program: &Program,
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
+    render_area: Option<[u32; 4]>,
     s: usize,
 ) -> Rendering {
     let sp = &rp.subpasses[s];
     let last = |a: u32| rp.uses_of(a).last().map(|u| u.0) == Some(s);
-    let all = subpass_rendering(program, rp, views, s);
+    let all = subpass_rendering(program, rp, views, render_area, s);
     // `subpass_rendering` keeps the colors with an attachment, in order.
     let keep: Vec<bool> = sp
         .colors
@@ -1283,7 +1291,7 @@ fn end_rendering(
         depth: all.depth.filter(|_| sp.depth.is_some_and(|d| last(d.attachment))),
         inputs: all.inputs.into_iter().filter(|i| input_last(i)).collect(),
         area: all.area,
-        render_area: None,
+        render_area: all.render_area,
         layer_count: None,
         view_mask: 0,
         resuming: false,
@@ -1302,13 +1310,19 @@ fn ops_at(
     program: &Program,
     rp: &RenderPass,
     views: &[(ObjectId, SubresourceRange)],
+    render_area: Option<[u32; 4]>,
     s: usize,
     load: bool,
     written: (usize, usize, &[(Region, StageAccess)]),
 ) -> Vec<(Region, StageAccess)> {
     let mut out = Vec::new();
-    // The framebuffer's views bound the render area.
-    let area = crate::ir::render::render_area(program, views.iter().copied());
+    // The render area the begin names, else the framebuffer's (its views
+    // bound it).
+    let extent = crate::ir::render::render_area(program, views.iter().copied());
+    let area = crate::ir::render::Area {
+        rect: render_area.or(extent.map(|[w, h]| [0, 0, w, h])),
+        layers: crate::ir::render::Layers::All,
+    };
     for a in 0..rp.attachments.len() as u32 {
         let uses = rp.uses_of(a);
         let edge = if load { uses.first() } else { uses.last() };
@@ -1818,6 +1832,55 @@ pub(crate) fn without_subpass_barriers(program: &Program) -> Program {
     program.with_commands(commands)
 }
 
+/// A `begin-render-pass`'s `renderArea` against its framebuffer (the
+/// rectangle from the origin every view holds, the model's framebuffer):
+/// a nonzero extent (VUID-VkRenderPassBeginInfo-None-08996, -08997),
+/// inside the framebuffer (VUID-VkRenderPassBeginInfo-pNext-02852, -02853).
+fn check_render_area(
+    program: &Program,
+    views: &[(ObjectId, SubresourceRange)],
+    render_area: Option<[u32; 4]>,
+) -> Result<(), RenderError> {
+    let call = "vkCmdBeginRenderPass";
+    let Some([x, y, w, h]) = render_area else {
+        return Ok(());
+    };
+    if w == 0 || h == 0 {
+        return Err(bad(
+            call,
+            format!("renderArea {x},{y},{w},{h}: its extent must not be 0 (VUID-VkRenderPassBeginInfo-None-08996, -08997)"),
+        ));
+    }
+    let Some([fw, fh]) = crate::ir::render::render_area(program, views.iter().copied()) else {
+        return Ok(());
+    };
+    for (axis, end, size, vuid) in [
+        (
+            "width",
+            u64::from(x) + u64::from(w),
+            fw,
+            "VUID-VkRenderPassBeginInfo-pNext-02852",
+        ),
+        (
+            "height",
+            u64::from(y) + u64::from(h),
+            fh,
+            "VUID-VkRenderPassBeginInfo-pNext-02853",
+        ),
+    ] {
+        if end > u64::from(size) {
+            return Err(bad(
+                call,
+                format!(
+                    "renderArea {x},{y},{w},{h} ends at {end}, past the framebuffer's {axis} {size} (the \
+                     smallest of its views') ({vuid})"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks the views of a `begin-render-pass` against the render pass.
 fn check_views(
     program: &Program,
@@ -1978,10 +2041,11 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
             let rp = pass_of(program, b.pass)
                 .ok_or_else(|| bad(call, format!("render pass {} is not declared", b.pass.0)))?;
             check_views(program, rp, &b.views)?;
+            check_render_area(program, &b.views, b.render_area)?;
             Ok(Lowered {
                 pre: boundary_barriers(program, rp, &b.views, 0),
-                accesses: ops_at(program, rp, &b.views, 0, true, (index, index, &[])),
-                subpass: Some(subpass_rendering(program, rp, &b.views, 0)),
+                accesses: ops_at(program, rp, &b.views, b.render_area, 0, true, (index, index, &[])),
+                subpass: Some(subpass_rendering(program, rp, &b.views, b.render_area, 0)),
                 attachments: pass_attachments(program, &b.views),
                 ..Lowered::default()
             })
@@ -2015,30 +2079,39 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                     vuid: "VUID-vkCmdNextSubpass-None-00909",
                 });
             }
-            let r = subpass_rendering(program, rp, &b.views, s);
+            let r = subpass_rendering(program, rp, &b.views, b.render_area, s);
+            let area = crate::ir::render::instance_area(program, &r);
             let mut accesses = Vec::new();
             // "Multisample resolve operations for attachments execute in
             // the VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT pipeline
             // stage" at the end of the subpass, before the store operations.
             for a in &r.colors {
                 if let Some((ri, rr, _)) = a.resolve {
-                    for reg in area_regions(program, (a.image, a.range), r.area) {
+                    for reg in area_regions(program, (a.image, a.range), area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorRead));
                     }
-                    for reg in area_regions(program, (ri, rr), r.area) {
+                    for reg in area_regions(program, (ri, rr), area) {
                         accesses.push((reg, StageAccess::ColorAttachmentOutputColorWrite));
                     }
                 }
             }
             // The resolves above write before the store operations (a
             // resolve into an attachment is a value written to it).
-            let stores = ops_at(program, rp, &b.views, s, false, (begin, index, &accesses));
+            let stores = ops_at(
+                program,
+                rp,
+                &b.views,
+                b.render_area,
+                s,
+                false,
+                (begin, index, &accesses),
+            );
             accesses.extend(stores);
             Ok(Lowered {
                 implicit: after_an_access(
                     program,
                     index,
-                    implicit_of(program, &end_rendering(program, rp, &b.views, s)),
+                    implicit_of(program, &end_rendering(program, rp, &b.views, b.render_area, s)),
                 ),
                 accesses,
                 ..Lowered::default()
@@ -2069,8 +2142,16 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 }),
                 RenderOp::NextSubpass => Ok(Lowered {
                     pre: boundary_barriers(program, rp, &b.views, s + 1),
-                    accesses: ops_at(program, rp, &b.views, s + 1, true, (index, index, &[])),
-                    subpass: Some(subpass_rendering(program, rp, &b.views, s + 1)),
+                    accesses: ops_at(
+                        program,
+                        rp,
+                        &b.views,
+                        b.render_area,
+                        s + 1,
+                        true,
+                        (index, index, &[]),
+                    ),
+                    subpass: Some(subpass_rendering(program, rp, &b.views, b.render_area, s + 1)),
                     ..Lowered::default()
                 }),
                 _ if s + 1 != n => Err(RenderError::SubpassCount {

@@ -1456,6 +1456,18 @@ impl Parser {
                         ),
                     );
                 };
+                let mut render_area = None;
+                if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
+                    line.pos += 1;
+                    let v: Vec<Option<u32>> = t.text["renderArea=".len()..]
+                        .split(',')
+                        .map(|x| x.parse().ok())
+                        .collect();
+                    match v[..] {
+                        [Some(x), Some(y), Some(w), Some(h)] => render_area = Some([x, y, w, h]),
+                        _ => return line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
+                    }
+                }
                 let mut views = Vec::new();
                 for g in groups(line)? {
                     let image = self.image(line, g[0])?;
@@ -1474,6 +1486,7 @@ impl Parser {
                 Ok(RenderOp::BeginPass(PassBegin {
                     pass: RenderPassId(pass as u32),
                     views,
+                    render_area,
                 }))
             }
             _ => {

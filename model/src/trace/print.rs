@@ -497,7 +497,10 @@ fn render_command_text(program: &Program, op: &RenderOp) -> String {
                 .get(b.pass.0 as usize)
                 .map_or("?", |r| r.name.as_str());
             let views: Vec<String> = b.views.iter().map(|(i, r)| format!("{} {r}", n(*i))).collect();
-            format!("{k} {pass} {}", views.join(" ; "))
+            let area = b.render_area.map_or(String::new(), |[x, y, w, h]| {
+                format!(" renderArea={x},{y},{w},{h}")
+            });
+            format!("{k} {pass}{area} {}", views.join(" ; "))
         }
         RenderOp::Clear(c) => {
             let mut parts: Vec<String> = c.colors.iter().map(|i| format!("color {i}")).collect();
