@@ -431,6 +431,17 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "a render area on a view of a 3D image covers every depth slice",
+            "the render area extends to every layer of the framebuffer, and a 3D image's view renders its \
+             slices: the end's store of texel (0,0) of slice 2 races a copy of it (review29: slice 0 only)",
+            "image v3 R8G8B8A8_UNORM 4x4x4 initial GENERAL\n\
+             render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL\n\
+             begin-render-pass rp renderArea=0,0,3,4 v3 COLOR:0:0\nend-render-pass\n\
+             copy-image-to-buffer v3 GENERAL -> out imageSubresource=COLOR:0:0 imageOffset=0,0,2 imageExtent=1,1,1\n"
+                .to_string(),
+            &["L10 READ_AFTER_WRITE v3[COLOR:0:0 bytes 128..132] after L9"],
+        ),
+        (
             "a read before one final transition is not before another's through the dependency between",
             "Automatic layout transitions into finalLayout happen-before the visibility operations for all \
              dependencies with a dstSubpass equal to VK_SUBPASS_EXTERNAL, where srcSubpass uses the attachment; \
@@ -1675,6 +1686,8 @@ fn render_pass_errors() {
         ),
         ("a render area past the framebuffer", format!("{one}{TO_ATT}begin-render-pass rp renderArea=0,1,4,4 col COLOR:0:0\nend-render-pass\n"), "8:1: vkCmdBeginRenderPass: renderArea 0,1,4,4 ends at 5, past the framebuffer's height 4 (the smallest of its views') (VUID-VkRenderPassBeginInfo-pNext-02853)"),
         ("a render area of no columns", format!("{one}{TO_ATT}begin-render-pass rp renderArea=0,0,0,4 col COLOR:0:0\nend-render-pass\n"), "8:1: vkCmdBeginRenderPass: renderArea 0,0,0,4: its extent must not be 0 (VUID-VkRenderPassBeginInfo-None-08996, -08997)"),
+        ("a render area past a 2D view beside a 3D one", "image v3 R8G8B8A8_UNORM 4x4x4 initial GENERAL\nimage c2 R8G8B8A8_UNORM 4x4 initial GENERAL\nrender-pass r3 attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass color 0 GENERAL color 1 GENERAL\nbegin-render-pass r3 renderArea=6,6,2,2 c2 COLOR:0:0 ; v3 COLOR:0:0\nend-render-pass\n".into(), "9:1: vkCmdBeginRenderPass: renderArea 6,6,2,2 ends at 8, past the framebuffer's width 4 (the smallest of its views') (VUID-VkRenderPassBeginInfo-pNext-02852)"),
+        ("renderArea given twice in a begin-render-pass", format!("{one}{TO_ATT}begin-render-pass rp renderArea=0,0,1,1 renderArea=0,0,2,2 col COLOR:0:0\nend-render-pass\n"), "8:41: `renderArea` given twice"),
         ("next-subpass outside", "next-subpass\n".into(), "6:1: vkCmdNextSubpass outside a render pass instance: it must be recorded between begin-render-pass and end-render-pass (VUID-vkCmdNextSubpass-renderpass)"),
         ("a barrier inside", inside(one, "barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: srcStageMask names ALL_COMMANDS, not a graphics pipeline stage (VUID-vkCmdPipelineBarrier2-None-07892)"),
         ("a barrier inside a subpass with no self-dependency", inside(one, "barrier VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\nend-render-pass\n"), "9: a pipeline barrier inside subpass 0: barrier 0: render pass `rp` declares no self-dependency of subpass 0 (`dependency 0->0 ...`), which a pipeline barrier inside the subpass needs (VUID-vkCmdPipelineBarrier2-None-07889)"),

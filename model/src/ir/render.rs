@@ -1474,7 +1474,10 @@ pub(crate) fn area_bytes(
             name(program, image)
         )
     })?;
-    let [w, h, _] = d.mip_extent(range.base_mip);
+    // A 3D image's view renders every depth slice ("the render area
+    // extends to all layers of the framebuffer"; review29: only slice 0
+    // was touched).
+    let [w, h, depth] = d.mip_extent(range.base_mip);
     let (aspects, m0, _, l0, l1) = d.resolve_range(range)?;
     // A view smaller than the area (a resolve view, which does not bound
     // it) is touched as far as it goes.
@@ -1497,7 +1500,7 @@ pub(crate) fn area_bytes(
                 base_layer: l,
                 layer_count: Some(1),
             };
-            out.extend(d.rect_ranges(s, [x, y, 0], [aw, ah, 1])?);
+            out.extend(d.rect_ranges(s, [x, y, 0], [aw, ah, depth.max(1)])?);
         }
     }
     Ok(out)

@@ -1851,9 +1851,17 @@ fn check_render_area(
             format!("renderArea {x},{y},{w},{h}: its extent must not be 0 (VUID-VkRenderPassBeginInfo-None-08996, -08997)"),
         ));
     }
-    let Some([fw, fh]) = crate::ir::render::render_area(program, views.iter().copied()) else {
-        return Ok(());
-    };
+    // The framebuffer is no larger than any view, 3D ones included (their
+    // width and height; review29: a 3D view skipped the check).
+    let mut fw = u32::MAX;
+    let mut fh = u32::MAX;
+    for &(image, range) in views {
+        if let Some(d) = program.image(image) {
+            let [w, h, _] = d.mip_extent(range.base_mip);
+            fw = fw.min(w);
+            fh = fh.min(h);
+        }
+    }
     for (axis, end, size, vuid) in [
         (
             "width",

@@ -1467,6 +1467,9 @@ impl Parser {
                         [Some(x), Some(y), Some(w), Some(h)] => render_area = Some([x, y, w, h]),
                         _ => return line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
                     }
+                    if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
+                        return line.err(t.col, "`renderArea` given twice");
+                    }
                 }
                 let mut views = Vec::new();
                 for g in groups(line)? {
