@@ -155,15 +155,7 @@ proptest! {
             1..16,
         )
     ) {
-        use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
-        let mut src = GRAPHICS_HEADER.to_string();
-        for (entry, barrier) in &seq {
-            src.push_str(GRAPHICS_ALPHABET[*entry]);
-            src.push('\n');
-            if let Some(b) = barrier {
-                src.push_str(&graphics_barrier(*b));
-            }
-        }
+        let src = graphics_source(&seq);
         let p = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?.program;
         for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
             let sem = vksync::Semantics::for_reading(reading);
@@ -193,15 +185,7 @@ proptest! {
         ),
         splits in any::<u64>(),
     ) {
-        use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
-        let mut src = GRAPHICS_HEADER.to_string();
-        for (entry, barrier) in &seq {
-            src.push_str(GRAPHICS_ALPHABET[*entry]);
-            src.push('\n');
-            if let Some(b) = barrier {
-                src.push_str(&graphics_barrier(*b));
-            }
-        }
+        let src = graphics_source(&seq);
         let (split, origin) = split_instances(&src, splits);
         let original = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
         let pieces = vksync::trace::parse(&split).map_err(|e| TestCaseError::fail(format!("{e}\n{split}")))?;
@@ -283,6 +267,25 @@ fn split_instances(src: &str, bits: u64) -> (String, Vec<Option<usize>>) {
         }
     }
     (out.join("\n") + "\n", origin)
+}
+
+/// An entry of the graphics alphabet and the random global barrier after
+/// it, if any ([`graphics_barrier`]'s bits).
+type GraphicsEntry = (usize, Option<(u32, u32, u32, u32)>);
+
+/// The trace of a sequence of graphics-alphabet entries, each perhaps
+/// followed by a random global barrier ([`graphics_barrier`]).
+fn graphics_source(seq: &[GraphicsEntry]) -> String {
+    use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
+    let mut src = GRAPHICS_HEADER.to_string();
+    for (entry, barrier) in seq {
+        src.push_str(GRAPHICS_ALPHABET[*entry]);
+        src.push('\n');
+        if let Some(b) = barrier {
+            src.push_str(&graphics_barrier(*b));
+        }
+    }
+    src
 }
 
 /// A global barrier line of random graphics, compute and transfer stages

@@ -179,6 +179,21 @@ pub struct RenderingAttachment {
     pub resolve: Option<(u64, vk::ImageLayout)>,
 }
 
+/// A `renderArea` (offset x, y, extent width, height) as the trace's
+/// unsigned numbers, or why not: a negative offset, which `vuids` forbid.
+fn area_u32(area: [i64; 4], vuids: &str) -> Result<[u32; 4], String> {
+    let [x, y, w, h] = area;
+    match (
+        u32::try_from(x),
+        u32::try_from(y),
+        u32::try_from(w),
+        u32::try_from(h),
+    ) {
+        (Ok(x), Ok(y), Ok(w), Ok(h)) => Ok([x, y, w, h]),
+        _ => Err(format!("renderArea {x},{y},{w},{h} out of range ({vuids})")),
+    }
+}
+
 /// `VkRenderingInfo`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RenderingInfo {
@@ -715,17 +730,7 @@ impl Capture {
     /// the origin every view holds, every layer of each view), so that
     /// the usual instance keeps its short line.
     fn area_and_views(&self, info: &RenderingInfo, r: &mut Rendering) -> Result<(), String> {
-        let [x, y, w, h] = info.render_area;
-        let (Ok(x), Ok(y), Ok(w), Ok(h)) = (
-            u32::try_from(x),
-            u32::try_from(y),
-            u32::try_from(w),
-            u32::try_from(h),
-        ) else {
-            return Err(format!(
-                "renderArea {x},{y},{w},{h} out of range (VUID-VkRenderingInfo-pNext-06077, -06078)"
-            ));
-        };
+        let [x, y, w, h] = area_u32(info.render_area, "VUID-VkRenderingInfo-pNext-06077, -06078")?;
         let mut extent = [u32::MAX, u32::MAX];
         let mut layers = u32::MAX;
         for a in r.colors.iter().chain(r.depth.iter()) {
@@ -958,17 +963,7 @@ impl Capture {
             }
             parts.push(format!("{n} {range}"));
         }
-        let [x, y, w, h] = render_area;
-        let (Ok(x), Ok(y), Ok(w), Ok(h)) = (
-            u32::try_from(x),
-            u32::try_from(y),
-            u32::try_from(w),
-            u32::try_from(h),
-        ) else {
-            return Err(format!(
-                "renderArea {x},{y},{w},{h} out of range (VUID-VkRenderPassBeginInfo-pNext-02850, -02851)"
-            ));
-        };
+        let [x, y, w, h] = area_u32(render_area, "VUID-VkRenderPassBeginInfo-pNext-02850, -02851")?;
         let area = if [x, y, w, h] == [0, 0, extent[0], extent[1]] {
             String::new()
         } else {

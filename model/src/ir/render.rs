@@ -1361,26 +1361,15 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
         };
         let [vw, vh, _] = d.mip_extent(range.base_mip);
         if let Some([x, y, w, h]) = r.render_area.filter(|_| bounds_area) {
-            for (axis, end, size, vuid) in [
-                (
-                    "width",
-                    u64::from(x) + u64::from(w),
-                    vw,
-                    "VUID-VkRenderingInfo-pNext-06079",
-                ),
-                (
-                    "height",
-                    u64::from(y) + u64::from(h),
-                    vh,
-                    "VUID-VkRenderingInfo-pNext-06080",
-                ),
-            ] {
-                if end > u64::from(size) {
-                    return Err(format!(
-                        "renderArea {x},{y},{w},{h} ends at {end}, past the {axis} {size} of {what} `{}` ({vuid})",
-                        name(program, image)
-                    ));
-                }
+            let vuids = [
+                "VUID-VkRenderingInfo-pNext-06079",
+                "VUID-VkRenderingInfo-pNext-06080",
+            ];
+            if let Some((axis, end, size, vuid)) = area_past([x, y, w, h], [vw, vh], vuids) {
+                return Err(format!(
+                    "renderArea {x},{y},{w},{h} ends at {end}, past the {axis} {size} of {what} `{}` ({vuid})",
+                    name(program, image)
+                ));
             }
         }
         let Ok((_, _, _, l0, l1)) = d.resolve_range(range) else {
@@ -1409,6 +1398,24 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// `renderArea` `area` (x, y, width, height) against `extent` (the width
+/// and height it must lie in), with the VUID of each axis: the first axis
+/// it passes, as (axis, where the area ends, the extent's size, VUID);
+/// `None` when it lies inside. Summed in 64 bits, so no offset and extent
+/// overflow.
+pub(crate) fn area_past(
+    area: [u32; 4],
+    extent: [u32; 2],
+    vuids: [&'static str; 2],
+) -> Option<(&'static str, u64, u32, &'static str)> {
+    let [x, y, w, h] = area;
+    [("width", x, w), ("height", y, h)]
+        .into_iter()
+        .zip(extent.into_iter().zip(vuids))
+        .map(|((axis, offset, size), (limit, vuid))| (axis, u64::from(offset) + u64::from(size), limit, vuid))
+        .find(|&(_, end, limit, _)| end > u64::from(limit))
 }
 
 /// Where the operations of a rendering instance act in each attachment

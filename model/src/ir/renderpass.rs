@@ -1862,29 +1862,18 @@ fn check_render_area(
             fh = fh.min(h);
         }
     }
-    for (axis, end, size, vuid) in [
-        (
-            "width",
-            u64::from(x) + u64::from(w),
-            fw,
-            "VUID-VkRenderPassBeginInfo-pNext-02852",
-        ),
-        (
-            "height",
-            u64::from(y) + u64::from(h),
-            fh,
-            "VUID-VkRenderPassBeginInfo-pNext-02853",
-        ),
-    ] {
-        if end > u64::from(size) {
-            return Err(bad(
-                call,
-                format!(
-                    "renderArea {x},{y},{w},{h} ends at {end}, past the framebuffer's {axis} {size} (the \
-                     smallest of its views') ({vuid})"
-                ),
-            ));
-        }
+    let vuids = [
+        "VUID-VkRenderPassBeginInfo-pNext-02852",
+        "VUID-VkRenderPassBeginInfo-pNext-02853",
+    ];
+    if let Some((axis, end, size, vuid)) = crate::ir::render::area_past([x, y, w, h], [fw, fh], vuids) {
+        return Err(bad(
+            call,
+            format!(
+                "renderArea {x},{y},{w},{h} ends at {end}, past the framebuffer's {axis} {size} (the \
+                 smallest of its views') ({vuid})"
+            ),
+        ));
     }
     Ok(())
 }

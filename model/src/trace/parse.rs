@@ -1459,14 +1459,7 @@ impl Parser {
                 let mut render_area = None;
                 if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
                     line.pos += 1;
-                    let v: Vec<Option<u32>> = t.text["renderArea=".len()..]
-                        .split(',')
-                        .map(|x| x.parse().ok())
-                        .collect();
-                    match v[..] {
-                        [Some(x), Some(y), Some(w), Some(h)] => render_area = Some([x, y, w, h]),
-                        _ => return line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
-                    }
+                    render_area = Some(render_area_value(line, t, &t.text["renderArea=".len()..])?);
                     if let Some(t) = line.peek().filter(|t| t.text.starts_with("renderArea=")) {
                         return line.err(t.col, "`renderArea` given twice");
                     }
@@ -1538,16 +1531,7 @@ impl Parser {
                     match (key, value) {
                         ("resuming", None) => r.resuming = true,
                         ("suspending", None) => r.suspending = true,
-                        ("renderArea", Some(v)) => {
-                            let v: Vec<Option<u32>> = v.split(',').map(|x| x.parse().ok()).collect();
-                            match v[..] {
-                                [Some(x), Some(y), Some(w), Some(h)] => r.render_area = Some([x, y, w, h]),
-                                _ => {
-                                    return line
-                                        .err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)")
-                                }
-                            }
-                        }
+                        ("renderArea", Some(v)) => r.render_area = Some(render_area_value(line, t, v)?),
                         ("layerCount" | "viewMask", Some(v)) => {
                             let Ok(n) = v.parse::<u32>() else {
                                 return line.err(t.col, format!("expected `{key}=N` with N a number"));
@@ -2888,6 +2872,15 @@ fn groups<'a>(line: &mut Line<'a>) -> Result<Vec<Vec<Tok<'a>>>, ParseError> {
         return line.err(line.end_col, "expected a region (regions are separated by ` ; `)");
     }
     Ok(out)
+}
+
+/// The value of token `t`'s `renderArea=X,Y,W,H` (`v`, after the `=`).
+fn render_area_value(line: &Line, t: Tok, v: &str) -> Result<[u32; 4], ParseError> {
+    let v: Vec<Option<u32>> = v.split(',').map(|x| x.parse().ok()).collect();
+    match v[..] {
+        [Some(x), Some(y), Some(w), Some(h)] => Ok([x, y, w, h]),
+        _ => line.err(t.col, "expected `renderArea=X,Y,WIDTH,HEIGHT` (four numbers)"),
+    }
 }
 
 /// The `key=value` tokens of a region, each key once, from `keys`.
