@@ -27,7 +27,9 @@
 //! ([`image_memory_barrier2`]); a coarse transition (a `buffer`-declared
 //! image) has no Vulkan form here. [`dependency2`] gathers a set of model
 //! barriers (a tracker's [`crate::Needs`], a planned
-//! [`crate::Dependency`]) into one `VkDependencyInfo`. It does not decide
+//! [`crate::Dependency`]) into one `VkDependencyInfo`; [`needs2`] gathers
+//! a whole [`crate::Needs`], its image barriers
+//! ([`tracked_image_barrier2`]) too. It does not decide
 //! which `VkBuffer` or `VkImage` a region lives in: the caller says (the
 //! model has no handles). Queue family indices are the model's; a runtime
 //! whose device numbers its families otherwise maps them (the runtime
@@ -35,6 +37,7 @@
 
 use crate::ir::image::{ImageBarrier, SubresourceRange};
 use crate::ir::program::{Barrier, ByteRange, Program, Region};
+use crate::tracker::{Needs, TrackedId, TrackedImageBarrier};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use ::ash::vk;
 
@@ -448,6 +451,59 @@ pub fn image_memory_barrier2(
         .dst_queue_family_index(families(b).1)
         .image(image)
         .subresource_range(subresource_range(ib.range))
+}
+
+/// A [`Tracker`](crate::Tracker)'s image barrier as a
+/// `VkImageMemoryBarrier2` over `image` (no queue family ownership
+/// transfer: both indices `VK_QUEUE_FAMILY_IGNORED`).
+pub fn tracked_image_barrier2(b: &TrackedImageBarrier, image: vk::Image) -> vk::ImageMemoryBarrier2<'static> {
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(stage_mask(b.src_stage_mask))
+        .src_access_mask(access_mask(b.src_access_mask))
+        .dst_stage_mask(stage_mask(b.dst_stage_mask))
+        .dst_access_mask(access_mask(b.dst_access_mask))
+        .old_layout(vk::ImageLayout::from_raw(b.old_layout as i32))
+        .new_layout(vk::ImageLayout::from_raw(b.new_layout as i32))
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(image)
+        .subresource_range(subresource_range(b.subresources))
+}
+
+/// Everything a tracker's [`Needs`] asks to record before a command on
+/// its queue, as one `vkCmdPipelineBarrier2`'s barriers: its
+/// [`Needs::barriers`] as [`dependency2`] makes them (`target` says where
+/// each region lives), then its [`Needs::image_barriers`], each over the
+/// `VkImage` that `image` gives for the tracked image.
+///
+/// ```
+/// use vksync::{AccessFlags2 as A, AspectMask, Format, ImageLayout, PipelineStageFlags2 as S};
+/// use vksync::{SubresourceRange, TrackedAccess, TrackedImageInfo, Tracker};
+/// use ash::vk;
+/// let mut t = Tracker::new();
+/// let img = t.image(TrackedImageInfo::new(Format::parse("R32_UINT").unwrap(), [16, 16, 1]))?;
+/// let color = SubresourceRange { aspects: AspectMask(1), mip_count: Some(1), layer_count: Some(1), ..Default::default() };
+/// let write = TrackedAccess::image(img, color, ImageLayout::GENERAL, S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE);
+/// let needs = t.command(&[write])?;
+/// let dep = vksync::ash::needs2(&needs, |_| None, |_| vk::Image::null()).unwrap();
+/// assert_eq!(dep.images.len(), 1);
+/// assert_eq!((dep.images[0].old_layout, dep.images[0].new_layout), (vk::ImageLayout::UNDEFINED, vk::ImageLayout::GENERAL));
+/// assert_eq!(dep.images[0].dst_access_mask, vk::AccessFlags2::SHADER_STORAGE_WRITE);
+/// # Ok::<(), vksync::TrackerError>(())
+/// ```
+pub fn needs2(
+    needs: &Needs,
+    target: impl FnMut(Region) -> Option<Target>,
+    mut image: impl FnMut(TrackedId) -> vk::Image,
+) -> Result<Dependency2, GlueError> {
+    let mut out = dependency2(&needs.barriers, None, target)?;
+    out.images.extend(
+        needs
+            .image_barriers
+            .iter()
+            .map(|b| tracked_image_barrier2(b, image(b.image))),
+    );
+    Ok(out)
 }
 
 /// A barrier downgraded to synchronization 1 (see the module documentation

@@ -129,8 +129,8 @@ pub use ownership::{check_ownership, OwnershipIssue, OwnershipIssueKind};
 pub use semantics::{ClearStage, Reading, Semantics};
 pub use sync::checker::HazardKind;
 pub use tracker::{
-    barrier_between, NeededWait, Needs, QueueNeeds, SubmitNeeds, TrackedAccess, TrackedId, Tracker,
-    TrackerError,
+    barrier_between, ImageUse, NeededWait, Needs, QueueNeeds, SubmitNeeds, TrackedAccess, TrackedId,
+    TrackedImageBarrier, TrackedImageInfo, Tracker, TrackerError,
 };
 pub use vk::flags::{AccessFlags2, PipelineStageFlags2, UnknownFlag};
 pub use vk::image::{Aspect, AspectMask, Format, ImageLayout, ImageUsage};

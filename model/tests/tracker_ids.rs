@@ -5,8 +5,9 @@
 //! One table of calls through one helper.
 
 use vksync::{
-    AccessFlags2 as A, ByteRange, PipelineStageFlags2 as S, QueueId, SemaphoreId, SemaphoreSignal,
-    SemaphoreType, SemaphoreWait, Submission, TrackedAccess, TrackedId, Tracker, TrackerError,
+    AccessFlags2 as A, AspectMask, ByteRange, ImageLayout, PipelineStageFlags2 as S, QueueId, SemaphoreId,
+    SemaphoreSignal, SemaphoreType, SemaphoreWait, Submission, SubresourceRange, TrackedAccess, TrackedId,
+    Tracker, TrackerError,
 };
 
 type Call = fn(&mut Tracker, TrackedId) -> Result<(), TrackerError>;
@@ -24,6 +25,21 @@ const CALLS: &[(&str, Call)] = &[
             ByteRange::new(0, 8),
             S::COPY,
             A::TRANSFER_READ,
+        )])
+        .map(drop)
+    }),
+    ("image_layout", |t, id| t.image_layout(id, 0, 0).map(drop)),
+    ("command", |t, id| {
+        let color = SubresourceRange {
+            aspects: AspectMask(1),
+            ..SubresourceRange::default()
+        };
+        t.command(&[TrackedAccess::image(
+            id,
+            color,
+            ImageLayout::GENERAL,
+            S::COMPUTE_SHADER,
+            A::SHADER_STORAGE_READ,
         )])
         .map(drop)
     }),
@@ -46,8 +62,9 @@ fn setup() -> (Tracker, Vec<(&'static str, TrackedId)>) {
     t.free(freed).unwrap();
     let mut other = Tracker::new().with_owner(8);
     let foreign = other.buffer(64).unwrap();
-    let mut same_tag = Tracker::new().with_owner(7);
-    let far = (0..5).map(|_| same_tag.buffer(64).unwrap()).last().unwrap();
+    // An id of this tracker's future: a clone keeps its identity.
+    let mut ahead = t.clone();
+    let far = ahead.buffer(64).unwrap();
     (
         t,
         vec![("foreign", foreign), ("freed", freed), ("out of range", far)],
@@ -96,6 +113,28 @@ fn every_call_refuses_foreign_freed_and_unknown_ids() {
     }
 }
 
+/// Two trackers with the same owner tag (both `Tracker::new()`, tag 0)
+/// refuse each other's ids: each has an identity of its own.
+#[test]
+fn trackers_with_one_tag_refuse_each_others_ids() {
+    let mut one = Tracker::new();
+    let mut two = Tracker::new();
+    let a = one.buffer(64).unwrap();
+    two.buffer(64).unwrap();
+    let err = two
+        .command(&[TrackedAccess::whole(a, S::COPY, A::TRANSFER_WRITE)])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "command: resource 0 (tracker 0, generation 0) belongs to another tracker (this one is tracker 0)"
+    );
+    // A clone keeps the identity.
+    let mut three = one.clone();
+    assert!(three
+        .command(&[TrackedAccess::whole(a, S::COPY, A::TRANSFER_WRITE)])
+        .is_ok());
+}
+
 #[test]
 fn messages_name_the_id() {
     let (mut t, ids) = setup();
@@ -110,7 +149,7 @@ fn messages_name_the_id() {
     );
     assert_eq!(
         msg(t.free(ids[2].1)),
-        "free: resource 4 (tracker 7, generation 0) is not one of this tracker's (3 so far)"
+        "free: resource 3 (tracker 7, generation 0) is not one of this tracker's (3 so far)"
     );
 }
 

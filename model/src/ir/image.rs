@@ -1264,6 +1264,52 @@ fn allowed(layout: ImageLayout, src: bool) -> bool {
     layout == role || layout == ImageLayout::GENERAL
 }
 
+/// A test of the layouts an access may be made in, and the words for them.
+pub(crate) type AccessLayouts = (fn(ImageLayout) -> bool, &'static str);
+
+/// The layouts an image access of `sa` outside rendering may find its
+/// subresources in, as a test and the words for them: a transfer
+/// command's source or destination ([`allowed`]), a storage image
+/// (`GENERAL`: "Storage Image"), a sampled image in any shader stage
+/// ([`ImageLayout::sampled_ok`]). `None` for an access no such command or
+/// descriptor makes (attachments are the render pass's, host accesses
+/// need no layout here). The one table of these for the
+/// [`crate::Tracker`], built on the rules the trace's commands use.
+pub(crate) fn access_layouts(sa: StageAccess) -> Option<AccessLayouts> {
+    use crate::vk::flags::AccessFlags2 as A;
+    use crate::vk::scope::Stage;
+    let access = sa.access();
+    match sa.stage() {
+        Stage::Copy | Stage::Blit | Stage::Resolve | Stage::Clear => {
+            if access == A::TRANSFER_READ {
+                Some((|l| allowed(l, true), "TRANSFER_SRC_OPTIMAL or GENERAL"))
+            } else if access == A::TRANSFER_WRITE {
+                Some((|l| allowed(l, false), "TRANSFER_DST_OPTIMAL or GENERAL"))
+            } else {
+                None
+            }
+        }
+        Stage::ComputeShader
+        | Stage::VertexShader
+        | Stage::TessellationControlShader
+        | Stage::TessellationEvaluationShader
+        | Stage::GeometryShader
+        | Stage::FragmentShader => {
+            if access == A::SHADER_STORAGE_READ || access == A::SHADER_STORAGE_WRITE {
+                Some((|l| l == ImageLayout::GENERAL, "GENERAL (a storage image)"))
+            } else if access == A::SHADER_SAMPLED_READ {
+                Some((
+                    ImageLayout::sampled_ok,
+                    "GENERAL or a read-only layout (SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL, a depth/stencil read-only layout)",
+                ))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The rectangle each side of an image-to-image copy region touches
 /// ("Copying Data Between Images"), as (offset, extent) of its
 /// subresource layers, after the region's rules:

@@ -6,15 +6,16 @@
 //! (`docs/planning.md`).
 
 use super::emit::Emitter;
-use super::points::{feed, live_requirements, place_point, recordable, Req};
+use super::points::{feed, live_requirements, place_point, point_with_transition, recordable, Req};
 use super::BarrierForm;
 use crate::hazard::{detect_accesses, Hazard};
 use crate::ir::access::{accesses, Access};
 use crate::ir::layout::Layout;
-use crate::ir::program::{Barrier, Command, Program};
+use crate::ir::program::{Barrier, Command, Dependency, Program};
 use crate::ir::render::RenderOp;
 use crate::semantics::Semantics;
 use crate::sync::checker::Checker;
+use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::scope::Stage;
 
 /// What a command needs before it, as the online planner decides it.
@@ -35,11 +36,22 @@ pub(crate) struct Before {
 /// being planned, whose render pass commands say which barrier chains with
 /// a render pass's automatic layout transition ([`recordable`]; the
 /// tracker has none).
+///
+/// The tracker's own layout transitions: `transitions` (command
+/// `index - 1`, their scopes set for what they need) go into the same
+/// `vkCmdPipelineBarrier2` as the barriers placed here, which are only
+/// what they leave open, and the call is applied as one
+/// (`point_with_transition`: barriers of one call do not chain with each
+/// other). `chain` gives the second-scope stages of an earlier such
+/// transition (by its command), so that a later access of its bytes gets
+/// a barrier that chains out of its second scope (its write is available
+/// already, "Image layout transitions" in `docs/semantics.md`).
 pub(crate) fn before(
     checker: &mut Checker,
     layout: &Layout,
     form: BarrierForm,
     program: Option<&Program>,
+    tracked: Tracked<'_>,
     index: usize,
     acc: &[Access],
 ) -> Before {
@@ -53,10 +65,31 @@ pub(crate) fn before(
     // `ir::renderpass::refuse_hazard_inside`).
     let reqs = hazards
         .into_iter()
+        .map(|h| chain_out(h, tracked.chain))
         .filter_map(|h| recordable(program, h))
         .map(|hazard| Req::new(program, layout, hazard));
     let live = live_requirements(checker, reqs, false);
-    let (barriers, answers) = place_point(checker, layout, live, form);
+    let (barriers, answers) = match tracked.transitions {
+        Some(dep) => {
+            let (barriers, answers) = point_with_transition(checker, layout, live, form, dep);
+            let mut call = dep.barriers.clone();
+            call.extend(barriers.iter().copied());
+            let mut found = Vec::new();
+            crate::hazard::step(
+                checker,
+                layout,
+                index - 1,
+                &Command::Barrier(Dependency { barriers: call }),
+                &mut found,
+            );
+            debug_assert!(
+                found.is_empty(),
+                "the transitions' scopes hold what they need: {found:?}"
+            );
+            (barriers, answers)
+        }
+        None => place_point(checker, layout, live, form),
+    };
     let submit_wait = needs_wait || (host && !barriers.is_empty());
     if submit_wait {
         checker.submit();
@@ -67,6 +100,36 @@ pub(crate) fn before(
         answers,
         submit_wait,
     }
+}
+
+/// What the [`crate::Tracker`] adds to [`before`]: the layout transitions
+/// it makes before the command, and the second-scope stages of the ones it
+/// made earlier. `Tracked::default()` for a planner.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Tracked<'a> {
+    pub(crate) transitions: Option<&'a Dependency>,
+    pub(crate) chain: Option<&'a dyn Fn(usize) -> Option<PipelineStageFlags2>>,
+}
+
+/// Hazard `h` with the fix that chains out of the second scope of the
+/// tracker's transition it follows (its prior), where `chain` knows it:
+/// a barrier from those stages (no access: the transition's write is
+/// available at once) to the later access. Any other hazard as it is.
+fn chain_out(mut h: Hazard, chain: Option<&dyn Fn(usize) -> Option<PipelineStageFlags2>>) -> Hazard {
+    let Some(chain) = chain else { return h };
+    if !h.prior.is_layout_transition() || h.current.is_layout_transition() {
+        return h;
+    }
+    let (Some(fix), Some(stages)) = (h.fix.barrier, chain(h.prior_command)) else {
+        return h;
+    };
+    h.fix.barrier = Some(Barrier {
+        transition: false,
+        src_stage_mask: stages,
+        src_access_mask: AccessFlags2::NONE,
+        ..fix
+    });
+    h
 }
 
 /// The barriers a whole rendering instance (commands `range`, its begin
@@ -136,7 +199,15 @@ pub(crate) fn online(input: &Program, layout: &Layout, form: BarrierForm, sem: S
             accesses(c, layout, sem)
         };
         if !acc.is_empty() && instances[i].is_none() {
-            let b = before(&mut checker, layout, form, Some(input), i, &acc);
+            let b = before(
+                &mut checker,
+                layout,
+                form,
+                Some(input),
+                Tracked::default(),
+                i,
+                &acc,
+            );
             out.barrier(b.barriers, b.answers);
             if b.submit_wait {
                 out.submit_wait();

@@ -2,13 +2,19 @@
 //! ([`Tracker`]), and its stateless special case ([`barrier_between`]).
 //!
 //! **What it covers**: buffers, aliases, pools and the blobs carved from
-//! them; copies, clears, dispatches (storage and indirect reads) and host
-//! reads and writes; submits and host waits (fences, `vkQueueWaitIdle`,
-//! timeline values); and several queues of several families, with binary
-//! and timeline semaphores and queue family ownership transfers of
-//! exclusive resources (module `queues`). **Not covered** (use a whole
-//! [`crate::Program`] and [`crate::check`] or [`crate::plan`]): images and
-//! layouts, rendering, events, and the layer emulation switches.
+//! them; images with their subresources and layouts (module `images`:
+//! each use names its subresources and the layout it needs, and the
+//! tracker answers with the layout transitions, [`Needs::image_barriers`]);
+//! copies, clears, dispatches (storage, uniform, sampled and indirect
+//! reads) and host reads and writes; submits and host waits (fences,
+//! `vkQueueWaitIdle`, timeline values); and several queues of several
+//! families, with binary and timeline semaphores and queue family
+//! ownership transfers of exclusive buffers (module `queues`). **Not
+//! covered** (use a whole [`crate::Program`] and [`crate::check`] or
+//! [`crate::plan`]): rendering, events, images aliasing other memory or
+//! shared with ownership transfers (an image is concurrent or used by one
+//! family), linear images the host maps, and the layer emulation
+//! switches.
 //!
 //! A runtime (ncnn, ggml-vulkan and Kompute record this way) declares its
 //! buffers, pools and blobs as it creates them, and before recording each
@@ -34,12 +40,16 @@
 //!
 //! Every call is validated and fails with a [`TrackerError`] naming the
 //! call and the reason; nothing panics on bad input. A resource id
-//! ([`TrackedId`]) carries its tracker's owner tag and a generation, both
+//! ([`TrackedId`]) carries its tracker's identity and a generation, both
 //! checked on every call (in debug and release): an id of another tracker
 //! ([`TrackerError::ForeignResource`]) or of a freed blob
-//! ([`TrackerError::Freed`]) is refused. The crate keeps no global state,
-//! so the tag is the caller's ([`Tracker::with_owner`]; [`Tracker::new`]
-//! uses 0): two trackers with the same tag accept each other's in-range
+//! ([`TrackerError::Freed`]) is refused. The identity is a 64-bit value
+//! drawn when the tracker is made (from the standard library's
+//! `RandomState`, whose keys are random per thread and move on with each
+//! use, so two trackers of one thread never share one; the crate keeps no
+//! state of its own), plus the owner tag the caller may give
+//! ([`Tracker::with_owner`], 0 by default), which is what messages print.
+//! A clone of a tracker keeps its identity: the two accept each other's
 //! ids, which is the limit of the scheme.
 //!
 //! Each access costs
@@ -62,37 +72,53 @@
 //! (no others) and submits and waits when told; [`Tracker::submit`] and
 //! [`Tracker::wait`] tell it about the runtime's own submits and waits.
 //!
-//! Image layout transitions are refused by construction: a transition is a
-//! write its own barrier performs, which a runtime could only tell the
-//! tracker as an access, and `IMAGE_LAYOUT_TRANSITION` is no stage and
-//! access a [`TrackedAccess`] can name ([`TrackerError::UnsupportedAccess`]
-//! for `NONE:NONE`); the barriers the tracker returns never perform one.
-//! A runtime that records its own image barriers should not track the
-//! memory they cover (`docs/semantics.md`, "Image layout transitions").
+//! **Images.** A use of an image in another layout than its
+//! subresources are in gets an image memory barrier per run of
+//! subresources of one old layout ([`TrackedImageBarrier`], every aspect
+//! of the format), in the command's `vkCmdPipelineBarrier2` beside its
+//! other barriers. Its first scope is what the transition's write needs
+//! (every earlier access of those subresources not ordered before it yet,
+//! thinned bit by bit: no stage or access in it can go), its second scope
+//! the command's accesses of them; a later access by another stage gets a
+//! barrier that chains out of that second scope (the transition's write
+//! is available at once, `docs/semantics.md`, "Image layout
+//! transitions"). The layouts are the tracker's to change: a runtime that
+//! records image barriers of its own should not track that image.
+//! `model/tests/tracker_images.rs` records what the tracker asks for as a
+//! trace and checks it with the model's layout rules, the fast checker and
+//! the definitional semantics, and every stage of every first scope
+//! needed.
 
+mod images;
 mod queues;
 
+pub use images::{ImageUse, TrackedImageBarrier, TrackedImageInfo};
 pub use queues::{NeededWait, QueueNeeds, SubmitNeeds};
 
 use crate::ir::access::Access;
+use crate::ir::image::SubresourceRange;
 use crate::ir::layout::{BlobAllocator, Layout, MemId, ProgramErrorKind};
-use crate::ir::program::{Barrier, ByteRange, ObjectId, Region};
+use crate::ir::program::{Barrier, ByteRange, Dependency, ObjectId, Region};
 use crate::ir::queue::{QueueId, SemaphoreId, SemaphoreType, Submission};
 use crate::plan::BarrierForm;
 use crate::semantics::{Reading, Semantics};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+use crate::vk::image::ImageLayout;
 use crate::vk::scope::{Stage, StageAccess};
 use std::fmt;
 
-/// A resource (buffer, alias, pool or blob) as a [`Tracker`] handed it
-/// out: its index, the tracker's owner tag and the resource's generation
-/// (a freed blob's generation moves on, so its old id is refused).
+/// A resource (buffer, alias, pool, blob or image) as a [`Tracker`]
+/// handed it out: its index, the tracker's identity and owner tag, and the
+/// resource's generation (a freed blob's generation moves on, so its old
+/// id is refused).
 /// Barriers name the resource by [`TrackedId::object`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TrackedId {
     index: u32,
     owner: u32,
     generation: u32,
+    /// The handing tracker's identity (not printed: it differs run to run).
+    instance: u64,
 }
 
 impl TrackedId {
@@ -136,6 +162,10 @@ pub struct TrackedAccess {
     /// One access flag the stage makes (`TRANSFER_READ`,
     /// `SHADER_STORAGE_WRITE`, `INDIRECT_COMMAND_READ`, `HOST_WRITE`, ...).
     pub access: AccessFlags2,
+    /// For an image ([`Tracker::image`]): the subresources and the layout
+    /// the command needs them in (`range` is then `None`); `None` for a
+    /// buffer, pool or blob.
+    pub image: Option<ImageUse>,
 }
 
 impl TrackedAccess {
@@ -146,6 +176,7 @@ impl TrackedAccess {
             range: None,
             stage,
             access,
+            image: None,
         }
     }
 
@@ -161,6 +192,28 @@ impl TrackedAccess {
             range: Some(range),
             stage,
             access,
+            image: None,
+        }
+    }
+
+    /// `stage`/`access` of `subresources` of image `resource`, which the
+    /// command needs in `layout`: a transfer command's source
+    /// (`TRANSFER_SRC_OPTIMAL` or `GENERAL`) or destination
+    /// (`TRANSFER_DST_OPTIMAL` or `GENERAL`), a storage image (`GENERAL`),
+    /// a sampled image (`GENERAL` or a read-only layout).
+    pub fn image(
+        resource: TrackedId,
+        subresources: SubresourceRange,
+        layout: ImageLayout,
+        stage: PipelineStageFlags2,
+        access: AccessFlags2,
+    ) -> Self {
+        TrackedAccess {
+            resource,
+            range: None,
+            stage,
+            access,
+            image: Some(ImageUse { subresources, layout }),
         }
     }
 }
@@ -173,6 +226,9 @@ pub struct Needs {
     /// (a host command on a tracker with one queue: on that queue); empty:
     /// no barrier. An ownership acquire comes first among them.
     pub barriers: Vec<Barrier>,
+    /// The image memory barriers of the same `vkCmdPipelineBarrier2`:
+    /// the layout transitions the command's image uses need.
+    pub image_barriers: Vec<TrackedImageBarrier>,
     /// Submit what was recorded and wait for it on a fence after the
     /// barriers, before the command (a host access after device work, on
     /// a tracker with one queue).
@@ -188,9 +244,54 @@ pub struct Needs {
 }
 
 impl Needs {
+    /// The trace format's `barrier` line for [`Needs::barriers`] and
+    /// [`Needs::image_barriers`] (one `vkCmdPipelineBarrier2`), each
+    /// resource named by `name`; `None` when there is no barrier. A
+    /// tracker's user can log it, or write what it records as a trace for
+    /// `vksync check` (`model/examples/tracker_images.rs` does).
+    ///
+    /// ```
+    /// use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S, TrackedAccess, Tracker};
+    /// let mut t = Tracker::new();
+    /// let buf = t.buffer(256)?;
+    /// t.command(&[TrackedAccess::whole(buf, S::COPY, A::TRANSFER_WRITE)])?;
+    /// let needs = t.command(&[TrackedAccess::whole(buf, S::COMPUTE_SHADER, A::SHADER_STORAGE_READ)])?;
+    /// let line = needs.barrier_line(|_| "weights".to_string());
+    /// assert_eq!(line.as_deref(), Some("barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ"));
+    /// # Ok::<(), vksync::TrackerError>(())
+    /// ```
+    pub fn barrier_line(&self, name: impl Fn(ObjectId) -> String) -> Option<String> {
+        let mut parts: Vec<String> = self
+            .barriers
+            .iter()
+            .map(|b| {
+                let mut s = format!(
+                    "{}:{} -> {}:{}",
+                    b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
+                );
+                if let Some(r) = b.region {
+                    s += &format!(" {}[{}]", name(r.object), r.range);
+                }
+                if let Some(o) = b.ownership {
+                    s += &format!(" ownership {}->{}", o.src_queue_family, o.dst_queue_family);
+                }
+                s
+            })
+            .collect();
+        parts.extend(
+            self.image_barriers
+                .iter()
+                .map(|b| b.describe(&name(b.image.object()))),
+        );
+        (!parts.is_empty()).then(|| format!("barrier {}", parts.join("; ")))
+    }
+
     /// Whether nothing is needed.
     pub fn is_empty(&self) -> bool {
-        self.barriers.is_empty() && !self.submit_and_wait && self.queues.is_empty()
+        self.barriers.is_empty()
+            && self.image_barriers.is_empty()
+            && !self.submit_and_wait
+            && self.queues.is_empty()
     }
 }
 
@@ -220,7 +321,8 @@ pub enum TrackerError {
         /// How many resources the tracker has.
         count: usize,
     },
-    /// A resource another tracker (another owner tag) handed out.
+    /// A resource another tracker handed out (another identity, or another
+    /// owner tag).
     #[error("{what}: {id} belongs to another tracker (this one is tracker {owner})")]
     ForeignResource {
         /// The call.
@@ -264,6 +366,89 @@ pub enum TrackerError {
     AliasOfBlob {
         /// The blob given.
         of: TrackedId,
+    },
+    /// An alias of an image (the tracker keeps an image's memory its own).
+    #[error("alias: {of} is an image; the tracker does not alias images with buffers")]
+    AliasOfImage {
+        /// The image given.
+        of: TrackedId,
+    },
+    /// An image description `VkImageCreateInfo` would refuse.
+    #[error("image: {reason}")]
+    BadImage {
+        /// Why (the rule and its VUID).
+        reason: String,
+    },
+    /// An image use ([`TrackedAccess::image`]) of something that is not an
+    /// image.
+    #[error("command: access {index}: {id} is not an image, so it has no subresources or layout: give a byte range (TrackedAccess::range or whole)")]
+    NotAnImage {
+        /// The access's index in the command.
+        index: usize,
+        /// The resource.
+        id: TrackedId,
+    },
+    /// An access of an image without its subresources and layout.
+    #[error("command: access {index}: {id} is an image: name its subresources and the layout the command needs them in (TrackedAccess::image)")]
+    ImageWithoutUse {
+        /// The access's index in the command.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+    },
+    /// A subresource range outside the image, or a byte range beside it.
+    #[error("command: access {index}: {id}: {reason}")]
+    BadSubresources {
+        /// The access's index in the command.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+        /// What is wrong with the range.
+        reason: String,
+    },
+    /// A layout the access cannot be made in.
+    #[error("command: access {index}: {stage}:{access} of {id} in {layout}: it must be in {allowed}")]
+    LayoutNotAllowed {
+        /// The access's index in the command.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+        /// The layout given.
+        layout: ImageLayout,
+        /// The access's stage.
+        stage: PipelineStageFlags2,
+        /// The access.
+        access: AccessFlags2,
+        /// The layouts it may be in.
+        allowed: &'static str,
+    },
+    /// A host access of an image (the tracker's images are optimal-tiled:
+    /// the host reaches them through a copy).
+    #[error("command: access {index}: {id} is an image of optimal tiling, which the host does not access; copy it to or from a buffer")]
+    ImageOnHost {
+        /// The access's index in the command.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+    },
+    /// Two accesses of one command need one subresource in two layouts
+    /// (an image subresource has one layout when the command executes).
+    #[error("command: accesses {first_index} and {index} need mip {mip}, layer {layer} of {id} in {first} and in {second}; a subresource is in one layout while a command executes")]
+    TwoLayouts {
+        /// The earlier access's index.
+        first_index: usize,
+        /// The later access's index.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+        /// The mip level.
+        mip: u32,
+        /// The array layer.
+        layer: u32,
+        /// The earlier access's layout.
+        first: ImageLayout,
+        /// The later access's layout.
+        second: ImageLayout,
     },
     /// The pool has no free range large enough.
     #[error("alloc: pool {pool} has no free range of {size} bytes")]
@@ -422,6 +607,8 @@ enum Kind {
         pool: u32,
         offset: u64,
     },
+    /// An image with memory of its own: its description and layouts.
+    Image(Box<images::ImageState>),
 }
 
 #[derive(Clone, Debug)]
@@ -457,11 +644,23 @@ struct Resource {
 #[derive(Clone, Debug)]
 pub struct Tracker {
     owner: u32,
+    /// Drawn when made (see the module documentation); kept by clones.
+    instance: u64,
     layout: Layout,
     resources: Vec<Resource>,
     form: BarrierForm,
     commands: usize,
+    /// The checkers' command numbers handed out: one per command, one
+    /// more before it for its layout transitions.
+    slots: usize,
     queues: queues::Queues,
+}
+
+/// A tracker's identity: a hash of nothing under a fresh `RandomState`
+/// (keys random per thread, moved on by each `RandomState::new`).
+fn instance() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(())
 }
 
 impl Default for Tracker {
@@ -482,18 +681,21 @@ impl Tracker {
     pub fn with_options(form: BarrierForm, reading: Reading) -> Tracker {
         Tracker {
             owner: 0,
+            instance: instance(),
             layout: Layout::empty(),
             resources: Vec::new(),
             form,
             commands: 0,
+            slots: 0,
             queues: queues::Queues::new(Semantics::for_reading(reading)),
         }
     }
 
     /// The same tracker with owner tag `owner`: the ids it hands out from
     /// now on carry it, and ids with another tag are refused
-    /// ([`TrackerError::ForeignResource`]). Give each tracker of a program
-    /// its own tag (the crate has no global state to pick one).
+    /// ([`TrackerError::ForeignResource`]). Ids of another tracker are
+    /// refused whatever the tags (each tracker has an identity of its
+    /// own); the tag names the tracker in messages.
     ///
     /// ```
     /// use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S, TrackedAccess, Tracker, TrackerError};
@@ -531,13 +733,14 @@ impl Tracker {
             index: index as u32,
             owner: self.owner,
             generation: self.resources[index].generation,
+            instance: self.instance,
         }
     }
 
     /// The resource `id` names, checked: this tracker's tag, in range, of
     /// the current generation.
     fn get(&self, what: &'static str, id: TrackedId) -> Result<&Resource, TrackerError> {
-        if id.owner != self.owner {
+        if id.owner != self.owner || id.instance != self.instance {
             return Err(TrackerError::ForeignResource {
                 what,
                 id,
@@ -566,7 +769,7 @@ impl Tracker {
     fn root(&self, index: u32) -> u32 {
         match self.resources[index as usize].kind {
             Kind::Alias { root } | Kind::Blob { pool: root, .. } => root,
-            Kind::Buffer | Kind::Pool(_) => index,
+            Kind::Buffer | Kind::Pool(_) | Kind::Image(_) => index,
         }
     }
 
@@ -592,6 +795,9 @@ impl Tracker {
         let target = self.get("alias", of)?;
         if matches!(target.kind, Kind::Blob { .. }) {
             return Err(TrackerError::AliasOfBlob { of });
+        }
+        if matches!(target.kind, Kind::Image(_)) {
+            return Err(TrackerError::AliasOfImage { of });
         }
         let of_size = target.size;
         match offset.checked_add(size) {
@@ -631,6 +837,42 @@ impl Tracker {
         Ok(id)
     }
 
+    /// Declares an image with memory of its own (a `VkImage` bound to its
+    /// own allocation, optimal tiling, `VK_SHARING_MODE_CONCURRENT` or used
+    /// by one queue family): its accesses name subresources and a layout
+    /// ([`TrackedAccess::image`]), and a command that needs subresources in
+    /// another layout than they are in gets the transition
+    /// ([`Needs::image_barriers`]).
+    pub fn image(&mut self, info: TrackedImageInfo) -> Result<TrackedId, TrackerError> {
+        let object = ObjectId(self.resources.len() as u32);
+        let desc = info.desc(object);
+        desc.validate("image").map_err(|e| TrackerError::BadImage {
+            reason: e.to_string(),
+        })?;
+        // Invariant: a validated description's size fits in 64 bits.
+        let size = desc.total_size().unwrap_or(0);
+        let id = self.add(size, Kind::Image(Box::new(images::ImageState::new(desc))));
+        self.layout.add_memory(id.object(), size);
+        Ok(id)
+    }
+
+    /// The layout subresource (`mip`, `layer`) of image `image` is in now
+    /// (every aspect of it: the tracker transitions them together).
+    pub fn image_layout(&self, image: TrackedId, mip: u32, layer: u32) -> Result<ImageLayout, TrackerError> {
+        match &self.get("image_layout", image)?.kind {
+            Kind::Image(st) if mip < st.desc.mips && layer < st.desc.layers => Ok(st.layout(mip, layer)),
+            Kind::Image(st) => Err(TrackerError::BadSubresources {
+                index: 0,
+                id: image,
+                reason: format!(
+                    "mip {mip}, layer {layer} is not a subresource of an image of {} mips and {} layers",
+                    st.desc.mips, st.desc.layers
+                ),
+            }),
+            _ => Err(TrackerError::NotAnImage { index: 0, id: image }),
+        }
+    }
+
     /// Marks a buffer or pool (not yet used) as created with
     /// `VK_SHARING_MODE_EXCLUSIVE`: one queue family owns it at a time, and
     /// a command on a queue of another family than the last one to use it
@@ -644,6 +886,9 @@ impl Tracker {
         let reason = match r.kind {
             Kind::Alias { .. } => Some("is an alias: mark the buffer or pool whose memory it is"),
             Kind::Blob { .. } => Some("is a blob: mark its pool"),
+            Kind::Image(_) => Some(
+                "is an image: the tracker keeps images concurrent (an image's ownership transfer carries its layouts, which it does not plan)",
+            ),
             Kind::Buffer | Kind::Pool(_) if r.used => Some("was already used"),
             Kind::Buffer | Kind::Pool(_) => None,
         };
@@ -752,30 +997,128 @@ impl Tracker {
         queue: Option<QueueId>,
         accesses: &[TrackedAccess],
     ) -> Result<Needs, TrackerError> {
-        let (acc, roots) = self.located(what, accesses)?;
-        let host = acc.first().is_some_and(|a| a.sa.stage() == Stage::Host);
-        if let Some(index) = acc.iter().position(|a| (a.sa.stage() == Stage::Host) != host) {
+        let Located { acc, roots, uses } = self.located(what, accesses)?;
+        let is_host = |t: &TrackedAccess| t.stage == PipelineStageFlags2::HOST;
+        let host = accesses.first().is_some_and(is_host);
+        if let Some(index) = accesses.iter().position(|t| is_host(t) != host) {
             return Err(TrackerError::MixedHostDevice { index });
         }
         if host && queue.is_some_and(|q| q != QueueId(0)) {
             return Err(TrackerError::HostOnQueue);
         }
-        let index = self.commands;
+        check_one_layout(&uses)?;
         self.commands += 1;
         for &r in &roots {
             self.resources[r as usize].used = true;
         }
         if acc.is_empty() {
+            self.slots += 1;
             return Ok(Needs::default());
         }
         if host && self.queues.count() > 1 {
+            let index = self.slots;
+            self.slots += 1;
             return self.queues.host_command(&self.layout, self.form, index, &acc);
         }
         let q = queue.unwrap_or_default();
+        let (image_barriers, parts) = self.transitions(&uses);
+        let transitions = if parts.is_empty() {
+            None
+        } else {
+            // The transitions are command `slot`, the command `slot + 1`.
+            self.slots += 1;
+            let sources =
+                self.queues
+                    .transition_sources(&self.layout, q, self.slots - 1, &parts, image_barriers.len());
+            Some(self.with_sources(image_barriers, parts, sources))
+        };
+        let index = self.slots;
+        self.slots += 1;
         let transfers = self.exclusive_roots(&acc, &roots);
-        Ok(self
+        let (image_barriers, transitions) = transitions.unzip();
+        let prelude = queues::Prelude {
+            transfers,
+            transitions,
+        };
+        let mut needs = self
             .queues
-            .device_command(&self.layout, self.form, q, index, &acc, transfers))
+            .device_command(&self.layout, self.form, q, index, &acc, prelude);
+        needs.image_barriers = image_barriers.unwrap_or_default();
+        Ok(needs)
+    }
+
+    /// The layout transitions a command's image uses need, as image
+    /// barriers (first scopes empty, second scopes the command's accesses
+    /// of the subresources) and as the model barriers over their bytes
+    /// (with the index of the image barrier each is part of); the layouts
+    /// are set to what the command needs.
+    fn transitions(&mut self, uses: &[Use]) -> (Vec<TrackedImageBarrier>, Vec<(usize, Barrier)>) {
+        let mut out = Vec::new();
+        let mut parts = Vec::new();
+        for u in uses {
+            let Kind::Image(st) = &mut self.resources[u.id.index as usize].kind else {
+                continue;
+            };
+            for c in st.changes(u.mips, u.layers, u.layout) {
+                // The command's accesses of these subresources.
+                let (stages, access) = uses
+                    .iter()
+                    .filter(|v| v.id == u.id && overlaps(v.mips, c.mips) && overlaps(v.layers, c.layers))
+                    .fold(
+                        (PipelineStageFlags2::empty(), AccessFlags2::empty()),
+                        |(s, a), v| (s | v.stage, a | v.access),
+                    );
+                let range = c.range(&st.desc);
+                let b = TrackedImageBarrier {
+                    image: u.id,
+                    subresources: range,
+                    old_layout: c.old,
+                    new_layout: u.layout,
+                    src_stage_mask: PipelineStageFlags2::NONE,
+                    src_access_mask: AccessFlags2::NONE,
+                    dst_stage_mask: stages,
+                    dst_access_mask: access,
+                };
+                // Invariant: the range is the image's (a use's, closed).
+                for bytes in st.desc.range_bytes(range).unwrap_or_default() {
+                    let region = Region {
+                        object: u.id.object(),
+                        range: bytes,
+                    };
+                    let part = Barrier::global(PipelineStageFlags2::NONE, AccessFlags2::NONE, stages, access)
+                        .on(region)
+                        .with_transition();
+                    parts.push((out.len(), part));
+                }
+                out.push(b);
+            }
+            st.set(u.mips, u.layers, u.layout);
+        }
+        (out, parts)
+    }
+
+    /// The image barriers and their model parts with the first scopes
+    /// `sources` (one per image barrier: a `VkImageMemoryBarrier2` has one
+    /// set of masks) asks for.
+    fn with_sources(
+        &self,
+        mut barriers: Vec<TrackedImageBarrier>,
+        parts: Vec<(usize, Barrier)>,
+        sources: Vec<(PipelineStageFlags2, AccessFlags2)>,
+    ) -> (Vec<TrackedImageBarrier>, Dependency) {
+        for (b, (stages, access)) in barriers.iter_mut().zip(sources) {
+            b.src_stage_mask = stages;
+            b.src_access_mask = access;
+        }
+        let parts = parts
+            .into_iter()
+            .map(|(i, mut b)| {
+                b.src_stage_mask = barriers[i].src_stage_mask;
+                b.src_access_mask = barriers[i].src_access_mask;
+                b
+            })
+            .collect();
+        (barriers, Dependency { barriers: parts })
     }
 
     /// The exclusive roots a command touches, each once, with the stages
@@ -862,48 +1205,191 @@ impl Tracker {
         self.queues.count()
     }
 
-    /// The accesses located, and per access the root resource (the buffer
-    /// or pool whose memory it is).
-    fn located(
-        &self,
-        what: &'static str,
-        accesses: &[TrackedAccess],
-    ) -> Result<(Vec<Access>, Vec<u32>), TrackerError> {
+    /// The accesses located (an image use becomes one per byte range of
+    /// its subresources), per located access the root resource (the
+    /// buffer, pool or image whose memory it is), and the image uses.
+    fn located(&self, what: &'static str, accesses: &[TrackedAccess]) -> Result<Located, TrackerError> {
         let mut out = Vec::with_capacity(accesses.len());
         let mut roots = Vec::with_capacity(accesses.len());
+        let mut uses = Vec::new();
         for (index, t) in accesses.iter().enumerate() {
             let r = self.get(what, t.resource)?;
-            let range = t.range.unwrap_or(ByteRange::new(0, r.size));
-            if range.is_empty() || range.end > r.size {
-                return Err(TrackerError::BadRange {
-                    index,
-                    id: t.resource,
-                    start: range.start,
-                    end: range.end,
-                    size: r.size,
-                });
-            }
             let sa = StageAccess::from_flags(t.stage, t.access).ok_or(TrackerError::UnsupportedAccess {
                 index,
                 stage: t.stage,
                 access: t.access,
                 hint: access_hint(t.stage, t.access),
             })?;
-            let region = Region {
-                object: t.resource.object(),
-                range,
+            let mut push = |range: ByteRange| {
+                let region = Region {
+                    object: t.resource.object(),
+                    range,
+                };
+                let m = self.layout.at(region);
+                out.push(Access {
+                    region,
+                    mem: m.mem,
+                    range: m.range,
+                    sa,
+                });
+                roots.push(self.root(t.resource.index));
             };
-            let m = self.layout.at(region);
-            out.push(Access {
-                region,
-                mem: m.mem,
-                range: m.range,
-                sa,
-            });
-            roots.push(self.root(t.resource.index));
+            match (&r.kind, t.image) {
+                (Kind::Image(st), Some(u)) => {
+                    let u = image_use(index, t, sa, st, u)?;
+                    // Invariant: `image_use` checked the range.
+                    for bytes in st.desc.range_bytes(u.1).unwrap_or_default() {
+                        push(bytes);
+                    }
+                    uses.push(u.0);
+                }
+                (Kind::Image(_), None) => {
+                    return Err(TrackerError::ImageWithoutUse {
+                        index,
+                        id: t.resource,
+                    })
+                }
+                (_, Some(_)) => {
+                    return Err(TrackerError::NotAnImage {
+                        index,
+                        id: t.resource,
+                    })
+                }
+                (_, None) => {
+                    let range = t.range.unwrap_or(ByteRange::new(0, r.size));
+                    if range.is_empty() || range.end > r.size {
+                        return Err(TrackerError::BadRange {
+                            index,
+                            id: t.resource,
+                            start: range.start,
+                            end: range.end,
+                            size: r.size,
+                        });
+                    }
+                    push(range);
+                }
+            }
         }
-        Ok((out, roots))
+        Ok(Located {
+            acc: out,
+            roots,
+            uses,
+        })
     }
+}
+
+/// A command's accesses located ([`Tracker::located`]): per byte range
+/// the access, per access its root resource's index, and the image uses.
+struct Located {
+    acc: Vec<Access>,
+    roots: Vec<u32>,
+    uses: Vec<Use>,
+}
+
+/// One access of an image by a command, checked: the image, the
+/// access's index, the mips and layers it uses (closed), the layout it
+/// needs them in, its stage and access.
+#[derive(Clone, Copy, Debug)]
+struct Use {
+    id: TrackedId,
+    index: usize,
+    mips: (u32, u32),
+    layers: (u32, u32),
+    layout: ImageLayout,
+    stage: PipelineStageFlags2,
+    access: AccessFlags2,
+}
+
+/// Access `index` (`t`, of stage and access `sa`) of image `st` with use
+/// `u`, checked (no byte range, a device access, subresources of the
+/// image, a layout the access may be made in), and the subresource range
+/// of its bytes (the aspects it names).
+fn image_use(
+    index: usize,
+    t: &TrackedAccess,
+    sa: StageAccess,
+    st: &images::ImageState,
+    u: ImageUse,
+) -> Result<(Use, SubresourceRange), TrackerError> {
+    let id = t.resource;
+    if t.range.is_some() {
+        return Err(TrackerError::BadSubresources {
+            index,
+            id,
+            reason: "an image access names subresources, not a byte range (give `range: None`)".into(),
+        });
+    }
+    if sa.stage() == Stage::Host {
+        return Err(TrackerError::ImageOnHost { index, id });
+    }
+    let (aspects, m0, m1, l0, l1) = st
+        .desc
+        .resolve_range(u.subresources)
+        .map_err(|reason| TrackerError::BadSubresources { index, id, reason })?;
+    let Some((ok, allowed)) = crate::ir::image::access_layouts(sa) else {
+        return Err(TrackerError::UnsupportedAccess {
+            index,
+            stage: t.stage,
+            access: t.access,
+            hint: "; an image is accessed by a transfer command (TRANSFER_READ, TRANSFER_WRITE) or a shader (SHADER_STORAGE_READ, SHADER_STORAGE_WRITE, SHADER_SAMPLED_READ)",
+        });
+    };
+    if !ok(u.layout) {
+        return Err(TrackerError::LayoutNotAllowed {
+            index,
+            id,
+            layout: u.layout,
+            stage: t.stage,
+            access: t.access,
+            allowed,
+        });
+    }
+    let range = SubresourceRange {
+        aspects,
+        base_mip: m0,
+        mip_count: Some(m1 - m0),
+        base_layer: l0,
+        layer_count: Some(l1 - l0),
+    };
+    let one = Use {
+        id,
+        index,
+        mips: (m0, m1),
+        layers: (l0, l1),
+        layout: u.layout,
+        stage: t.stage,
+        access: t.access,
+    };
+    Ok((one, range))
+}
+
+fn overlaps(a: (u32, u32), b: (u32, u32)) -> bool {
+    a.0 < b.1 && b.0 < a.1
+}
+
+/// Refuses a command whose image uses need one subresource in two
+/// layouts ([`TrackerError::TwoLayouts`]).
+fn check_one_layout(uses: &[Use]) -> Result<(), TrackerError> {
+    for (j, v) in uses.iter().enumerate() {
+        for u in &uses[..j] {
+            if u.id == v.id
+                && u.layout != v.layout
+                && overlaps(u.mips, v.mips)
+                && overlaps(u.layers, v.layers)
+            {
+                return Err(TrackerError::TwoLayouts {
+                    first_index: u.index,
+                    index: v.index,
+                    id: v.id,
+                    mip: u.mips.0.max(v.mips.0),
+                    layer: u.layers.0.max(v.layers.0),
+                    first: u.layout,
+                    second: v.layout,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What orders a resource's `next` accesses after its `previous` ones

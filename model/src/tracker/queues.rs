@@ -31,7 +31,7 @@ use super::{Needs, TrackerError};
 use crate::ir::access::Access;
 use crate::ir::completion::Completion;
 use crate::ir::layout::{Layout, MemId, ProgramErrorKind};
-use crate::ir::program::{Barrier, ByteRange, Region};
+use crate::ir::program::{Barrier, ByteRange, Dependency, Region};
 use crate::ir::queue::{
     Queue, QueueId, SemOperand, Semaphore, SemaphoreId, SemaphoreStates, SemaphoreType, SemaphoreWait,
     Submission, WaitFor,
@@ -102,6 +102,16 @@ pub(super) struct Transfer {
     pub(super) writes: A,
 }
 
+/// What a device command needs before its own barriers: the ownership
+/// transfers of the exclusive resources it takes from another family, and
+/// the layout transitions its image uses need (command `index - 1`, their
+/// scopes set: [`Queues::transition_sources`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Prelude {
+    pub(super) transfers: Vec<Transfer>,
+    pub(super) transitions: Option<Dependency>,
+}
+
 /// Bytes of memory a batch touched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Touch {
@@ -158,6 +168,9 @@ pub(super) struct Queues {
     holders: Vec<Holder>,
     /// Releases recorded and not submitted: (releasing, acquiring) queue.
     releases: Vec<(QueueId, QueueId)>,
+    /// The second-scope stages of the layout transitions of each command
+    /// (its number) that made some: a later barrier chains out of them.
+    transition_dst: std::collections::HashMap<usize, S>,
 }
 
 fn queue_name(q: QueueId) -> String {
@@ -192,6 +205,7 @@ impl Queues {
             last: vec![None],
             holders: Vec::new(),
             releases: Vec::new(),
+            transition_dst: std::collections::HashMap::new(),
         }
     }
 
@@ -267,8 +281,12 @@ impl Queues {
         q: QueueId,
         index: usize,
         acc: &[Access],
-        transfers: Vec<Transfer>,
+        prelude: Prelude,
     ) -> Needs {
+        let Prelude {
+            transfers,
+            transitions,
+        } = prelude;
         let mut needs = Needs::default();
         for t in transfers {
             let at = layout.at(t.region);
@@ -327,11 +345,40 @@ impl Queues {
             h.stages |= t.stages;
             h.writes |= t.writes;
         }
-        let checker = &mut self.checkers[q.0 as usize];
-        let b = online::before(checker, layout, form, None, index, acc);
+        // The layout transitions are command `index - 1`, in the same
+        // `vkCmdPipelineBarrier2` as the barriers placed for the command.
+        let Queues {
+            checkers,
+            transition_dst,
+            ..
+        } = self;
+        let checker = &mut checkers[q.0 as usize];
+        let chain = |k: usize| transition_dst.get(&k).copied();
+        let tracked = online::Tracked {
+            transitions: transitions.as_ref(),
+            chain: Some(&chain),
+        };
+        let b = online::before(checker, layout, form, None, tracked, index, acc);
         checker.record(index, acc);
         needs.barriers.extend(b.barriers);
         needs.submit_and_wait = b.submit_wait;
+        if let Some(dep) = &transitions {
+            let stages = dep.barriers.iter().fold(S::empty(), |s, b| s | b.dst_stage_mask);
+            self.transition_dst.insert(index - 1, stages);
+            for b in &dep.barriers {
+                // Invariant: the tracker's transitions are over a region.
+                let Some(region) = b.region else { continue };
+                let at = layout.at(region);
+                self.touch(
+                    q,
+                    Touch {
+                        mem: at.mem,
+                        range: at.range,
+                        write: true,
+                    },
+                );
+            }
+        }
         for a in acc {
             self.touch(
                 q,
@@ -345,6 +392,89 @@ impl Queues {
         needs
     }
 
+    /// The first scopes the layout transitions `parts` (command `index`
+    /// on `q`, each with an empty first scope and the index of the image
+    /// barrier it is part of, `groups` of them) need against `q`'s state,
+    /// per image barrier: the union of the fixes of its parts' hazards
+    /// (every earlier access of their bytes not ordered before them yet),
+    /// then thinned bit by bit while no part has a hazard. The union is
+    /// not minimal: each fix is found alone, and one prior may be ordered
+    /// through another's bits (a write ordered before an earlier
+    /// transition that a later read followed is ordered by the read's
+    /// stage).
+    pub(super) fn transition_sources(
+        &mut self,
+        layout: &Layout,
+        q: QueueId,
+        index: usize,
+        parts: &[(usize, Barrier)],
+        groups: usize,
+    ) -> Vec<(S, A)> {
+        let checker = &mut self.checkers[q.0 as usize];
+        let write = |b: &Barrier| {
+            // Invariant: the tracker's transitions are over a region.
+            let region = b.region.unwrap_or(Region {
+                object: crate::ir::program::ObjectId(0),
+                range: ByteRange::new(0, 0),
+            });
+            let at = layout.at(region);
+            Access {
+                region,
+                mem: at.mem,
+                range: at.range,
+                sa: crate::vk::scope::StageAccess::ImageLayoutTransition,
+            }
+        };
+        let mut src = vec![(S::empty(), A::empty()); groups];
+        for (g, b) in parts {
+            let w = write(b);
+            for raw in checker.detect_transition(index, &w, &ResolvedBarrier::of(b, layout)) {
+                if let Some(fix) = crate::hazard::lift(&raw, &w).fix.barrier {
+                    src[*g].0 |= fix.src_stage_mask;
+                    src[*g].1 |= fix.src_access_mask;
+                }
+            }
+        }
+        for (g, masks) in src.iter_mut().enumerate() {
+            let mut clean = |m: (S, A)| {
+                parts.iter().filter(|(i, _)| *i == g).all(|(_, b)| {
+                    let b = Barrier {
+                        src_stage_mask: m.0,
+                        src_access_mask: if m.0.is_empty() { A::NONE } else { m.1 },
+                        ..*b
+                    };
+                    checker
+                        .detect_transition(index, &write(&b), &ResolvedBarrier::of(&b, layout))
+                        .is_empty()
+                })
+            };
+            // A stage goes with the accesses no other stage left makes.
+            let supported = |stages: S, access: A| {
+                access
+                    .iter()
+                    .filter(|&a| crate::vk::scope::validate(stages, a, crate::vk::scope::Side::Src).is_ok())
+                    .fold(A::empty(), |x, a| x | a)
+            };
+            for bit in masks.0.iter() {
+                let stages = masks.0 & !bit;
+                let fewer = (stages, supported(stages, masks.1));
+                if clean(fewer) {
+                    *masks = fewer;
+                }
+            }
+            for bit in masks.1.iter() {
+                let fewer = (masks.0, masks.1 & !bit);
+                if clean(fewer) {
+                    *masks = fewer;
+                }
+            }
+            if masks.0.is_empty() {
+                masks.1 = A::NONE;
+            }
+        }
+        src
+    }
+
     /// A host command on a tracker with several queues: each queue's
     /// barrier to `HOST`, submit and fence wait, as its checker needs.
     pub(super) fn host_command(
@@ -356,7 +486,17 @@ impl Queues {
     ) -> Result<Needs, TrackerError> {
         let mut needs = Needs::default();
         for i in 0..self.queues.len() {
-            let b = online::before(&mut self.checkers[i], layout, form, None, index, acc);
+            let Queues {
+                checkers,
+                transition_dst,
+                ..
+            } = &mut *self;
+            let chain = |k: usize| transition_dst.get(&k).copied();
+            let tracked = online::Tracked {
+                transitions: None,
+                chain: Some(&chain),
+            };
+            let b = online::before(&mut checkers[i], layout, form, None, tracked, index, acc);
             self.checkers[i].record(index, acc);
             if b.barriers.is_empty() && !b.submit_wait {
                 continue;
