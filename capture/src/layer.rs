@@ -1206,6 +1206,40 @@ fn image_size(key: usize, device: vk::Device, image: vk::Image) -> Option<u64> {
     Some(req.size)
 }
 
+/// Tells the capture what the driver says of a linear image's first
+/// subresource (`vkGetImageSubresourceLayout`, a query that changes
+/// nothing; valid for linear tiling only, which the capture checks
+/// first): where its texels start in its binding and how far apart its
+/// rows are.
+fn linear_layout(key: usize, device: vk::Device, image: vk::Image) {
+    let mut aspect = None;
+    record(key, "vkGetImageSubresourceLayout", |d| {
+        aspect = d.capture.linear_aspect(image.as_raw());
+    });
+    let Some(aspect_mask) = aspect else { return };
+    let Some(f) = next!(
+        key,
+        vk::PFN_vkGetImageSubresourceLayout,
+        ["vkGetImageSubresourceLayout"]
+    ) else {
+        return;
+    };
+    let sub = vk::ImageSubresource {
+        aspect_mask,
+        mip_level: 0,
+        array_layer: 0,
+    };
+    let mut layout = vk::SubresourceLayout::default();
+    // SAFETY: the next layer's function on the caller's device, an image
+    // of linear tiling it just bound, and a subresource it has (mip 0,
+    // layer 0, an aspect of its format).
+    unsafe { f(device, image, &sub, &mut layout) };
+    record(key, "vkGetImageSubresourceLayout", |d| {
+        d.capture
+            .linear_layout(image.as_raw(), layout.offset, layout.row_pitch)
+    });
+}
+
 unsafe extern "system" fn bind_image_memory(
     device: vk::Device,
     image: vk::Image,
@@ -1220,6 +1254,7 @@ unsafe extern "system" fn bind_image_memory(
     let r = unsafe { f(device, image, memory, offset) };
     if r == vk::Result::SUCCESS {
         let size = image_size(key, device, image);
+        linear_layout(key, device, image);
         record(key, "vkBindImageMemory", |d| {
             let seq = d.capture.next_seq();
             match size {
@@ -1262,6 +1297,9 @@ unsafe extern "system" fn bind_image_memory2(
             .map(|b| (b.image, b.memory.as_raw(), b.memory_offset))
             .collect();
         let sizes: Vec<Option<u64>> = binds.iter().map(|b| image_size(key, device, b.0)).collect();
+        for b in &binds {
+            linear_layout(key, device, b.0);
+        }
         record(key, "vkBindImageMemory2", |d| {
             let seq = d.capture.next_seq();
             for ((image, m, o), size) in binds.into_iter().zip(sizes) {

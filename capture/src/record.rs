@@ -141,6 +141,10 @@ struct Image {
     /// The trace object is an `image` declaration (subresources and
     /// layouts), not a `buffer` over its memory.
     exact: bool,
+    /// A linear image's first subresource's `VkSubresourceLayout`
+    /// (`offset`, `rowPitch`), which the layer asks the driver for before
+    /// the bind ([`Capture::linear_layout`]).
+    linear: Option<(u64, u64)>,
 }
 
 struct Shader {
@@ -1024,8 +1028,33 @@ impl Capture {
                 info,
                 obj: None,
                 exact: false,
+                linear: None,
             },
         );
+    }
+
+    /// The aspect a linear image's subresource layout is asked for
+    /// (`vkGetImageSubresourceLayout`), or `None` for an image that is not
+    /// linear (the query is for linear tiling only) or unknown.
+    pub fn linear_aspect(&self, image: u64) -> Option<vk::ImageAspectFlags> {
+        let i = self.images.get(&image)?;
+        if i.info.tiling != vk::ImageTiling::LINEAR {
+            return None;
+        }
+        let aspects = model_format(i.info.format)?.aspect_mask();
+        Some(vk::ImageAspectFlags::from_raw(
+            aspects.aspects().next().map_or(1, |a| a.bit()),
+        ))
+    }
+
+    /// What the driver says of linear image `image`'s first subresource
+    /// (`VkSubresourceLayout::offset` and `rowPitch`): the bind places the
+    /// image's bytes at its offset, and a row pitch wider than the texels
+    /// becomes the declaration's `rowPitch=`.
+    pub fn linear_layout(&mut self, image: u64, offset: u64, row_pitch: u64) {
+        if let Some(i) = self.images.get_mut(&image) {
+            i.linear = Some((offset, row_pitch));
+        }
     }
 
     /// `vkDestroyImage`.
@@ -1049,12 +1078,22 @@ impl Capture {
             self.image_count += 1;
             format!("i{}", self.image_count - 1)
         });
+        // A linear image's texels start at its subresource's offset in the
+        // binding, and its rows are its row pitch apart.
+        let linear = self.images.get(&image).and_then(|i| i.linear);
+        let offset = offset + linear.map_or(0, |(o, _)| o);
         let left = self
             .memories
             .get(&memory)
             .map_or(0, |m| m.size.saturating_sub(offset));
-        let why = match exact_image(&info, size, left) {
-            Ok((format, extent, tiling, notional)) => {
+        let why = match exact_image(&info, size, left, linear.map(|(_, p)| p)) {
+            Ok(ExactImage {
+                format,
+                extent,
+                tiling,
+                notional,
+                row_pitch: pitch,
+            }) => {
                 let Some(mem_obj) = self.memories.get(&memory).map(|m| m.obj) else {
                     self.skip(None, format!("{call} #{seq} to an unknown memory object"));
                     return;
@@ -1069,6 +1108,11 @@ impl Capture {
                     Some((mem_obj, offset)),
                 ) {
                     Ok(obj) => {
+                        if let Some(p) = pitch {
+                            if let Err(e) = self.program.set_row_pitch(obj, p) {
+                                self.skip(None, format!("{call} #{seq} (rowPitch: {e})"));
+                            }
+                        }
                         self.placement.insert(obj, (memory, offset, notional));
                         if info.exclusive {
                             if let Err(e) = self.program.set_sharing(obj, SharingMode::Exclusive) {
@@ -4029,11 +4073,20 @@ fn offset3(o: vk::Offset3D) -> Result<[u32; 3], String> {
 /// the model refuses an alias past its memory). The format, extent,
 /// tiling and notional size; otherwise why not, for the comment on the
 /// coarse declaration.
-fn exact_image(
-    info: &ImageInfo,
-    size: u64,
-    left: u64,
-) -> Result<(vksync::Format, [u32; 3], vksync::Tiling, u64), String> {
+/// An image the capture declares exactly: what [`exact_image`] found.
+struct ExactImage {
+    format: vksync::Format,
+    extent: [u32; 3],
+    tiling: vksync::Tiling,
+    /// Its size in the model's layout.
+    notional: u64,
+    /// A linear image's row pitch, where wider than its texels.
+    row_pitch: Option<u64>,
+}
+
+/// `row_pitch`: a linear image's `VkSubresourceLayout::rowPitch`, kept
+/// where it is wider than the texels.
+fn exact_image(info: &ImageInfo, size: u64, left: u64, row_pitch: Option<u64>) -> Result<ExactImage, String> {
     let format = model_format(info.format)
         .ok_or_else(|| format!("format {:?} is not in the model's table", info.format))?;
     let [w, h, d] = info.extent;
@@ -4056,8 +4109,29 @@ fn exact_image(
         layers: info.layers,
         tiling,
         initial: vksync::ImageLayout::UNDEFINED,
+        row_pitch: None,
     };
     desc.validate("image").map_err(|e| e.to_string())?;
+    // The driver's pitch, where its rows are further apart than their
+    // texels; a linear image of several subresources with one is not
+    // declared exactly (the model has the pitch of one subresource only).
+    let mut desc = desc;
+    if let Some(p) = row_pitch {
+        let a = desc
+            .format
+            .aspect_mask()
+            .aspects()
+            .next()
+            .unwrap_or(vksync::Aspect::Color);
+        let texels = u64::from(extent[0].div_ceil(desc.format.info().block.0)) * desc.format.block_bytes(a);
+        if p != texels {
+            desc.row_pitch = Some(p);
+            desc.validate("image").map_err(|e| {
+                format!("its rows are {p} bytes apart (rowPitch), which the model's layout cannot hold: {e}")
+            })?;
+        }
+    }
+    let pitch = desc.row_pitch;
     let notional = desc.total_size().ok_or("its notional size overflows")?;
     if notional > size {
         return Err(format!(
@@ -4069,7 +4143,13 @@ fn exact_image(
             "its notional size {notional} is larger than the {left} bytes of memory after its offset"
         ));
     }
-    Ok((format, extent, tiling, notional))
+    Ok(ExactImage {
+        format,
+        extent,
+        tiling,
+        notional,
+        row_pitch: pitch,
+    })
 }
 
 /// The bytes of a buffer that one `VkBufferImageCopy` region reads or

@@ -672,7 +672,7 @@ fn image_rows(
     let (bw, bh) = desc.format.info().block;
     let bs = desc.format.block_bytes(a);
     let e = desc.mip_extent(s.mip);
-    let row = u64::from(e[0].div_ceil(bw)) * bs;
+    let row = desc.row_stride(a, s.mip);
     let slice = u64::from(e[1].div_ceil(bh)) * row;
     let layers = s.layer_count.unwrap_or(desc.layers - s.base_layer);
     let (x0, y0) = (u64::from(offset[0] / bw), u64::from(offset[1] / bh));
@@ -884,7 +884,8 @@ fn blit_equal(
     let at = |d: &ImageDesc, mip: u32, layer: u32, x: u32, y: u32, z: u32| {
         let e = d.mip_extent(mip);
         d.subresource_offset(a, mip, layer)
-            + ((u64::from(z) * u64::from(e[1]) + u64::from(y)) * u64::from(e[0]) + u64::from(x)) * bs
+            + (u64::from(z) * u64::from(e[1]) + u64::from(y)) * d.row_stride(a, mip)
+            + u64::from(x) * bs
     };
     let src_of = |i: usize, k: u32| {
         if flip[i] {

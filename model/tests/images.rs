@@ -154,6 +154,7 @@ fn buffer_image_copy_addresses_the_specs_bytes() {
         layers,
         tiling: Tiling::Optimal,
         initial: vksync::ImageLayout::UNDEFINED,
+        row_pitch: None,
     };
     let region = |off, row, height, layers, extent: [u32; 3]| BufferImageCopy {
         buffer_offset: off,
@@ -375,6 +376,72 @@ fill mem[64..128] 0";
             "L8 WRITE_AFTER_WRITE mem[64..68] after L7"
         ]
     );
+}
+
+/// A linear image with a row pitch wider than its texels
+/// (`VkSubresourceLayout::rowPitch`, here 256 bytes for rows of 16 R32
+/// texels, 64 bytes): row `y` is at `y * 256` in its memory, and the
+/// bytes between rows are no texel's. A host write into row 1 races the
+/// copy that read it; one into the padding after row 0 races nothing.
+#[test]
+fn a_linear_image_with_a_row_pitch_is_its_rows_in_memory() {
+    let head = "buffer m 1024\nbuffer out 256\nimage p R32_UINT 16x4 linear rowPitch=256 initial GENERAL alias m 0\n";
+    let t = trace::parse(head).unwrap();
+    let d = t.program.image(vksync::ObjectId(2)).expect("an image");
+    assert_eq!(d.total_size(), Some(1024));
+    assert_eq!(
+        d.rect_ranges(
+            vksync::SubresourceLayers {
+                aspects: vksync::AspectMask(1),
+                mip: 0,
+                base_layer: 0,
+                layer_count: Some(1)
+            },
+            [2, 1, 0],
+            [3, 2, 1]
+        )
+        .unwrap(),
+        vec![vksync::ByteRange::new(264, 276), vksync::ByteRange::new(520, 532)]
+    );
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "a host write into row 1 after a copy read it",
+            "copy-image-to-buffer p GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=16,4,1\nsubmit\nhost-write m[256..320] 1\n",
+            &["L6 WRITE_AFTER_READ m[256..320] after L4"],
+        ),
+        (
+            "a host write into the padding after row 0",
+            "copy-image-to-buffer p GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=16,4,1\nsubmit\nhost-write m[64..256] 1\n",
+            &[],
+        ),
+    ];
+    for (name, body, want) in cases {
+        let text = format!("{head}{body}");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let printed = trace::print(&t.program);
+        assert!(printed.contains("linear rowPitch=256"), "{printed}");
+        assert_eq!(
+            trace::parse(&printed).unwrap().program,
+            t.program,
+            "{name}: round trip"
+        );
+        let hs = check(&t.program).unwrap();
+        let spec = races(&t.program, Reading::MemoryModel).unwrap();
+        assert_eq!(hs.len(), spec.len(), "{name}: the checkers disagree");
+        let got: Vec<String> = hs
+            .iter()
+            .map(|h| {
+                format!(
+                    "L{} {} {} after L{}",
+                    t.command_lines[h.command],
+                    h.kind,
+                    t.program.show_region(h.region),
+                    t.command_lines[h.prior_command]
+                )
+            })
+            .collect();
+        assert_eq!(&got, want, "{name}");
+    }
 }
 
 #[test]
@@ -785,7 +852,15 @@ fn image_declarations() {
         ("image a R9_UNORM 4x4", "1:9: unknown format `R9_UNORM` (the model knows R8_UNORM, R8G8B8A8_UNORM, R32_UINT, R32_SFLOAT, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, D32_SFLOAT, S8_UINT, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT, BC1_RGBA_UNORM_BLOCK, R8_UINT, R8G8_UNORM, R8G8B8A8_SNORM, R8G8B8A8_UINT, R8G8B8A8_SINT, R8G8B8A8_SRGB, B8G8R8A8_UNORM, B8G8R8A8_SRGB, R16_SFLOAT, R16G16_SFLOAT, R16G16B16A16_UINT, R32_SINT, R32G32_UINT, R32G32_SFLOAT, R32G32B32A32_UINT, R32G32B32A32_SINT)"),
         ("image a R8_UNORM 4", "1:18: expected an extent `WIDTHxHEIGHT[xDEPTH]`, found `4`"),
         ("buffer m 8\nimage a R8_UNORM 4x4 alias m 0", "2: `a` aliases `m` at 0..16, past its size 8"),
-        ("image a R8_UNORM 4x4 tiled", "1:22: expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent`, `initial` or `alias`, found `tiled`"),
+        ("image a R8_UNORM 4x4 tiled", "1:22: expected `mips`, `layers`, `linear`, `optimal`, `rowPitch=`, `exclusive`, `concurrent`, `initial` or `alias`, found `tiled`"),
+        // `VkSubresourceLayout::rowPitch` of a linear image.
+        ("image a R32_UINT 16x4 linear rowPitch=256", ""),
+        ("image a R32_UINT 16x4 rowPitch=256", "1:23: image `a`: a row pitch is given for a linear image of one mip level, one array layer, depth 1 and one aspect only"),
+        ("image a R32_UINT 16x4 linear layers 2 rowPitch=256", "1:39: image `a`: a row pitch is given for a linear image of one mip level, one array layer, depth 1 and one aspect only"),
+        ("image a R32_UINT 16x4 linear rowPitch=32", "1:30: image `a`: row pitch 32 is less than a row's 64 bytes of texels"),
+        ("image a R32_UINT 16x4 linear rowPitch=x", "1:30: expected a row pitch in bytes after `rowPitch=`, found `x`"),
+        ("image a R32_UINT 16x4 linear rowPitch=256 rowPitch=512", "1:43: `rowPitch=` is given twice in this image declaration"),
+        ("buffer m 768\nimage a R32_UINT 16x4 linear rowPitch=256 alias m 0", "2: `a` aliases `m` at 0..1024, past its size 768"),
         // VkImageCreateInfo::initialLayout PREINITIALIZED: "oldLayout must
         // be VK_IMAGE_LAYOUT_UNDEFINED or the current layout of the image
         // subresources affected by the barrier" (01197), and the current
@@ -993,6 +1068,7 @@ fn addressing_matches_a_per_texel_oracle() {
             layers,
             tiling: Tiling::Optimal,
             initial: vksync::ImageLayout::UNDEFINED,
+            row_pitch: None,
         };
         let (bw, bh) = format.info().block;
         for aspect in format.aspect_mask().aspects() {
@@ -1096,6 +1172,7 @@ fn many_rows_widen_to_their_hull() {
         layers: 1,
         tiling: Tiling::Optimal,
         initial: vksync::ImageLayout::UNDEFINED,
+        row_pitch: None,
     };
     let sub = SubresourceLayers {
         aspects: AspectMask::of(vksync::Aspect::Color),

@@ -117,6 +117,13 @@ pub enum RuntimeError {
     },
     #[error("device `{device}` does not support timeline semaphores (Vulkan 1.2 `timelineSemaphore`), which semaphore `{semaphore}` is")]
     NoTimelineSemaphores { device: String, semaphore: String },
+    #[error("the device lays linear image `{image}` out with its texels at offset {offset} and rows {row_pitch} bytes apart (vkGetImageSubresourceLayout), the program with them at 0 and {model} bytes apart: the host's bytes and the model's would differ (declare it `rowPitch={row_pitch}`, as `vksync capture` does, when the offset is 0)")]
+    LinearLayout {
+        image: String,
+        offset: u64,
+        row_pitch: u64,
+        model: u64,
+    },
     #[error("{var}={value:?}: expected {expected}")]
     BadEnvironment {
         var: &'static str,

@@ -502,10 +502,44 @@ impl<'a> Resources<'a> {
             // image has one mip and one layer: `check_program`).
             let image = unsafe { device.create_image(&info, None) }.ctx("vkCreateImage")?;
             self.images.push((d.object, image));
-            self.formats.push((d.object, info.format));
             // SAFETY: the image is live.
             let requirements = unsafe { device.get_image_memory_requirements(image) };
             let (mem_id, offset) = layout.place(d.object).expect("an image of the resolved program");
+            if d.tiling == Tiling::Linear && layout.owner_object(mem_id) != Some(d.object) {
+                // A linear image bound to a buffer's or pool's memory: the
+                // host and the buffer reach its texels at the driver's
+                // offsets, so refuse a program whose model lays them out
+                // otherwise (the reference would compare other bytes). An
+                // image with memory of its own is reached by copies only.
+                let aspect = d
+                    .format
+                    .aspect_mask()
+                    .aspects()
+                    .next()
+                    .unwrap_or(vksync::Aspect::Color);
+                let sub = vk::ImageSubresource::default()
+                    .aspect_mask(vk::ImageAspectFlags::from_raw(aspect.bit()))
+                    .mip_level(0)
+                    .array_layer(0);
+                // SAFETY: the image is live, of linear tiling, and has
+                // mip 0, layer 0 and that aspect.
+                let l = unsafe { device.get_image_subresource_layout(image, sub) };
+                let model = d.row_pitch.unwrap_or_else(|| {
+                    u64::from(d.extent[0].div_ceil(d.format.info().block.0)) * d.format.block_bytes(aspect)
+                });
+                if l.offset != 0 || (d.extent[1] > 1 && l.row_pitch != model) {
+                    return Err(RuntimeError::LinearLayout {
+                        image: program
+                            .object(d.object)
+                            .map_or("?", |o| o.name.as_str())
+                            .to_string(),
+                        offset: l.offset,
+                        row_pitch: l.row_pitch,
+                        model,
+                    });
+                }
+            }
+            self.formats.push((d.object, info.format));
             if layout.owner_object(mem_id) != Some(d.object) {
                 // Bound to a buffer's or pool's memory: bound when that
                 // memory is made (`create_shared_memory`).

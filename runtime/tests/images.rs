@@ -147,6 +147,62 @@ fn the_image_example_runs_clean() {
 
 /// What the runtime does not record: (program, error), before any Vulkan
 /// work, with the object or command it is about.
+/// A linear image bound to a buffer's memory, which the host fills whole
+/// and a copy reads: its texels are where the device puts them
+/// (`vkGetImageSubresourceLayout`). Declared with rows packed, it runs
+/// where the device packs them too, and is refused otherwise
+/// (`RuntimeError::LinearLayout`, naming the device's row pitch; lavapipe
+/// puts the 5-byte rows of R8_UNORM 5x4 64 bytes apart); declared with the
+/// device's `rowPitch=`, it runs with the validation layer silent. (The
+/// reference keeps an image's texels apart from the memory it shares, so
+/// a host write through the buffer leaves them undefined there: the bytes
+/// read back are not compared.)
+#[test]
+fn a_linear_image_in_a_buffers_memory_is_laid_out_as_the_device_says() {
+    let Some(mut device) = common::device() else {
+        return;
+    };
+    let text = |pitch: Option<u64>| {
+        format!(
+            "buffer m 4096\nbuffer out 64\nimage l R8_UNORM 5x4 linear{} initial PREINITIALIZED alias m 0\n\
+             host-write m 3\n\
+             barrier HOST:HOST_WRITE -> COPY:TRANSFER_READ l COLOR:0:0 PREINITIALIZED->GENERAL\n\
+             copy-image-to-buffer l GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=5,4,1\n\
+             barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out[0..20]\n",
+            pitch.map(|p| format!(" rowPitch={p}")).unwrap_or_default()
+        )
+    };
+    let packed = common::parse(&text(None));
+    let judge = common::layer(&device);
+    let pitch = match device.run(&packed.program) {
+        Ok(result) => {
+            assert!(result.validation, "validation must be on");
+            common::assert_only_known_differences(&packed.program, &result.messages, &judge);
+            None
+        }
+        Err(vksync_runtime::RuntimeError::LinearLayout {
+            image,
+            offset: 0,
+            row_pitch,
+            model: 5,
+        }) => {
+            assert_eq!(image, "l");
+            assert!(row_pitch > 5, "{row_pitch}");
+            Some(row_pitch)
+        }
+        Err(e) => panic!("the packed declaration: {e}"),
+    };
+    if let Some(p) = pitch {
+        let t = common::parse(&text(Some(p)));
+        let result = device
+            .run(&t.program)
+            .unwrap_or_else(|e| panic!("rowPitch={p}: {e}"));
+        assert!(result.validation, "validation must be on");
+        common::assert_only_known_differences(&t.program, &result.messages, &judge);
+        eprintln!("the device's row pitch for R8_UNORM 5x4: {p}");
+    }
+}
+
 #[test]
 fn what_is_not_recorded_is_a_typed_error() {
     let Some(mut device) = common::device() else {

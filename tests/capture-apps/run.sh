@@ -283,6 +283,24 @@ CAPTURE_OPTS="--drop-barrier 2" run_case storage-image-drop-2 storage-image "" 1
     'out:SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyImageToBuffer reads i0\[COLOR:0:0\] \(COPY:TRANSFER_READ\), previously written at line [0-9]+ by vkCmdDispatch \(COMPUTE_SHADER:SHADER_STORAGE_WRITE\)' \
     'out:1 hazard \(1 read-after-write\)'
 
+# (i2) A linear image the host writes through its mapping (linear-image.c):
+# the capture asks the driver for its row pitch (vkGetImageSubresourceLayout;
+# lavapipe puts the 5-byte rows of R8_UNORM 5x4 64 bytes apart) and declares
+# it (`rowPitch=64`), so a host write of row 1 while the copy that reads it
+# is pending races on exactly row 1's bytes (m0[64..69]), and one of the
+# padding after row 0 races nothing. With rows packed tightly the model put
+# row 1 at bytes 5..10: the race was missed and the padding write was a
+# false alarm.
+run_case linear-image linear-image wait 0 0 \
+    'out:linear-image \(wait\): rowPitch 64, offset 0, 20 texels read back, 0 wrong' 'out:no hazards' \
+    'trace:^image i0 R8_UNORM 5x4 linear rowPitch=64 exclusive initial PREINITIALIZED alias m0 0$' \
+    'no-trace:^not-modelled' "trace:$summary"
+run_case linear-image-race linear-image race 1 0 \
+    'out:SYNC-HAZARD-WRITE-AFTER-READ: the host writes m0\[64\.\.69\] \(HOST:HOST_WRITE\), previously read at line [0-9]+ by vkCmdCopyImageToBuffer' \
+    'out:1 hazard \(1 write-after-read\)'
+run_case linear-image-pad linear-image pad 0 0 \
+    'trace:^host-write m0\[5\.\.64\]' 'out:no hazards'
+
 # (j) The graphics pipeline (draw.c): a dispatch writes a vertex buffer, an
 # indexed draw reads it into a color and a depth image, the color image is
 # copied to a buffer. Dynamic rendering: the attachments' transitions, the

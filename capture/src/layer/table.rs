@@ -112,6 +112,7 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(bind_image_memory, ["vkBindImageMemory"], "Capture::bind_image (`image iK FORMAT ... alias mN OFFSET`, or coarsely `buffer iK SIZE alias mN OFFSET`)"),
     rec!(bind_image_memory2, ["vkBindImageMemory2", "vkBindImageMemory2KHR"], "Capture::bind_image"),
     pass!(["vkGetImageMemoryRequirements"], "a query; the layer calls it itself for an image's size in memory"),
+    pass!(["vkGetImageSubresourceLayout"], "a query; the layer calls it itself for a linear image's offset and row pitch"),
     // ---- queues, semaphores, fences, events
     rec!(get_device_queue, ["vkGetDeviceQueue"], "Capture::queue_family"),
     rec!(get_device_queue2, ["vkGetDeviceQueue2"], "Capture::queue_family"),

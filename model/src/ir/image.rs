@@ -80,6 +80,15 @@ pub struct ImageDesc {
     /// buffer submitted again, a trace that starts mid-application). Set
     /// with [`crate::Program::set_initial_layout`].
     pub initial: ImageLayout,
+    /// `VkSubresourceLayout::rowPitch` of a linear image whose rows are
+    /// further apart than its texels (what `vkGetImageSubresourceLayout`
+    /// gives, often aligned to 64 or 256 bytes): the bytes of block row
+    /// `y` start at `y * row_pitch`, and the image is `rows * row_pitch`
+    /// bytes. `None`: rows packed tightly. Only for a linear image of one
+    /// mip level, one array layer, depth 1 and one aspect (the layouts of
+    /// others are not given here); set with
+    /// [`crate::Program::set_row_pitch`].
+    pub row_pitch: Option<u64>,
 }
 
 /// A `VkImageSubresourceRange`: `None` counts are `VK_REMAINING_MIP_LEVELS`
@@ -803,10 +812,42 @@ impl ImageDesc {
         if self.extent[2] > 1 && self.layers > 1 {
             return bad("a 3D image has one array layer (VUID-VkImageCreateInfo-imageType-00961)".into());
         }
+        if let Some(pitch) = self.row_pitch {
+            if self.tiling != Tiling::Linear
+                || self.mips != 1
+                || self.layers != 1
+                || self.extent[2] != 1
+                || self.format.aspect_mask().count() != 1
+            {
+                return bad(
+                    "a row pitch is given for a linear image of one mip level, one array layer, depth 1 and one aspect only".into(),
+                );
+            }
+            let a = self
+                .format
+                .aspect_mask()
+                .aspects()
+                .next()
+                .unwrap_or(Aspect::Color);
+            let tight = self.mip_blocks(0)[0] * self.format.block_bytes(a);
+            if pitch < tight {
+                return bad(format!(
+                    "row pitch {pitch} is less than a row's {tight} bytes of texels"
+                ));
+            }
+        }
         if self.total_size().is_none() {
             return bad("its size does not fit in 64 bits".into());
         }
         Ok(())
+    }
+
+    /// The bytes from one block row of mip `mip` of aspect `a` to the
+    /// next: the linear image's row pitch where one is given, else the
+    /// row's blocks packed.
+    pub(crate) fn row_stride(&self, a: Aspect, mip: u32) -> u64 {
+        self.row_pitch
+            .unwrap_or_else(|| self.mip_blocks(mip)[0] * self.format.block_bytes(a))
     }
 
     /// The extent of mip `mip`.
@@ -832,9 +873,13 @@ impl ImageDesc {
     /// The bytes of one subresource (one layer of one mip) of aspect `a`.
     fn subresource_size(&self, a: Aspect, mip: u32) -> Option<u64> {
         let [x, y, z] = self.mip_blocks(mip);
-        x.checked_mul(y)?
-            .checked_mul(z)?
-            .checked_mul(self.format.block_bytes(a))
+        match self.row_pitch {
+            Some(pitch) => y.checked_mul(z)?.checked_mul(pitch),
+            None => x
+                .checked_mul(y)?
+                .checked_mul(z)?
+                .checked_mul(self.format.block_bytes(a)),
+        }
     }
 
     fn plane_size(&self, a: Aspect) -> Option<u64> {
@@ -951,7 +996,7 @@ impl ImageDesc {
             }
         }
         let (bw, bh) = self.format.info().block;
-        let [bx, by, _] = self.mip_blocks(mip);
+        let by = self.mip_blocks(mip)[1];
         let x0 = u64::from(offset[0] / bw);
         let x1 = (u64::from(offset[0]) + u64::from(extent[0])).div_ceil(u64::from(bw));
         let y0 = u64::from(offset[1] / bh);
@@ -961,10 +1006,13 @@ impl ImageDesc {
         let mut exact = true;
         for a in aspects.aspects() {
             let bs = self.format.block_bytes(a);
-            let row = bx * bs;
+            let row = self.row_stride(a, mip);
             let slice = by * row;
             let rows = (y1 - y0) * (z1 - z0) * u64::from(l1 - l0);
-            let full_width = x0 == 0 && x1 == bx;
+            // Rows that fill their pitch join into one range (a padded
+            // pitch leaves bytes between them that the rectangle does not
+            // touch).
+            let full_width = x0 == 0 && x1 * bs == row;
             exact &= full_width || rows as usize <= max;
             for l in l0..l1 {
                 let base = self.subresource_offset(a, mip, l);

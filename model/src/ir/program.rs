@@ -1232,6 +1232,7 @@ impl Program {
             layers,
             tiling,
             initial: ImageLayout::UNDEFINED,
+            row_pitch: None,
         };
         desc.validate(name)
             .map_err(|e| self.error_at_object(ProgramErrorKind::Image(Box::new(e))))?;
@@ -1385,6 +1386,36 @@ impl Program {
             return Err(self.error_at_object(ProgramErrorKind::SharingOfBlob { name }));
         }
         std::sync::Arc::make_mut(&mut self.objects)[object.0 as usize].sharing = sharing;
+        Ok(())
+    }
+
+    /// Sets the row pitch of linear image `image`
+    /// ([`ImageDesc::row_pitch`], `VkSubresourceLayout::rowPitch`), which
+    /// moves its rows apart and grows its size; before any command uses
+    /// it. Refused where [`ImageDesc::validate`] refuses the pitch.
+    pub fn set_row_pitch(&mut self, image: ObjectId, row_pitch: u64) -> Result<(), ProgramError> {
+        let o = self.check_id(image, Location::Object(image))?;
+        let name = o.name.clone();
+        let err = |kind| ProgramError {
+            at: Location::Object(image),
+            kind: ProgramErrorKind::Image(Box::new(kind)),
+        };
+        let used = self.commands.iter().any(|c| c.objects().contains(&image));
+        let Some(d) = self.images.iter_mut().find(|d| d.object == image) else {
+            return Err(err(super::image::ImageError::NotAnImage { name }));
+        };
+        if used {
+            return Err(err(super::image::ImageError::BadImage {
+                name,
+                reason: "its row pitch is given after a command used it (its bytes would move)".into(),
+            }));
+        }
+        let mut pitched = d.clone();
+        pitched.row_pitch = Some(row_pitch);
+        pitched.validate(&name).map_err(err)?;
+        let size = pitched.total_size().unwrap_or(0);
+        *d = pitched;
+        std::sync::Arc::make_mut(&mut self.objects)[image.0 as usize].size = size;
         Ok(())
     }
 

@@ -98,6 +98,8 @@ const TRANSITION: &str = "transition";
 /// The keyword after a barrier's region (and `transition`) that makes it a
 /// queue family ownership transfer: `ownership SRC->DST`.
 const OWNERSHIP: &str = "ownership";
+/// A linear image's `VkSubresourceLayout::rowPitch`: `rowPitch=BYTES`.
+const ROW_PITCH: &str = "rowPitch=";
 
 /// The keyword that ends a `buffer` or `pool` line of a
 /// `VK_SHARING_MODE_EXCLUSIVE` object.
@@ -1839,6 +1841,7 @@ impl Parser {
                 }
                 let (mut mips, mut layers, mut tiling, mut alias, mut sharing, mut initial) =
                     (1, 1, Tiling::Optimal, None, SharingMode::Concurrent, None);
+                let mut row_pitch: Option<(u64, usize)> = None;
                 // Each option once: a second one would silently win.
                 let mut given: Vec<&str> = Vec::new();
                 while let Some(t) = line.peek() {
@@ -1846,6 +1849,7 @@ impl Parser {
                     let option = match t.text {
                         "linear" | "optimal" => "a tiling (`linear` or `optimal`)",
                         EXCLUSIVE | "concurrent" => "a sharing mode (`exclusive` or `concurrent`)",
+                        other if other.starts_with(ROW_PITCH) => ROW_PITCH,
                         other => other,
                     };
                     if given.contains(&option) {
@@ -1875,6 +1879,18 @@ impl Parser {
                             let l = line.next("an image layout")?;
                             initial = Some((layout(&line, l)?, l.col));
                         }
+                        other if other.starts_with(ROW_PITCH) => {
+                            let v = &other[ROW_PITCH.len()..];
+                            match v.parse::<u64>() {
+                                Ok(p) => row_pitch = Some((p, t.col)),
+                                Err(_) => {
+                                    return line.err(
+                                        t.col,
+                                        format!("expected a row pitch in bytes after `rowPitch=`, found {}", quote(v)),
+                                    )
+                                }
+                            }
+                        }
                         "alias" => {
                             let o = line.next("the aliased buffer or pool")?;
                             let other = self.object(&line, o)?;
@@ -1885,7 +1901,7 @@ impl Parser {
                             return line.err(
                                 t.col,
                                 format!(
-                                    "expected `mips`, `layers`, `linear`, `optimal`, `exclusive`, `concurrent`, `initial` or `alias`, found {}",
+                                    "expected `mips`, `layers`, `linear`, `optimal`, `rowPitch=`, `exclusive`, `concurrent`, `initial` or `alias`, found {}",
                                     quote(other)
                                 ),
                             )
@@ -1905,6 +1921,11 @@ impl Parser {
                 }
                 if let Some((l, col)) = initial {
                     if let Err(e) = self.trace.program.set_initial_layout(id, l) {
+                        return line.err(col, e.kind.to_string());
+                    }
+                }
+                if let Some((p, col)) = row_pitch {
+                    if let Err(e) = self.trace.program.set_row_pitch(id, p) {
                         return line.err(col, e.kind.to_string());
                     }
                 }

@@ -328,8 +328,8 @@ fn dependency_text(program: &Program, dep: &crate::ir::program::Dependency) -> S
     parts.join("; ")
 }
 
-/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear] [exclusive]
-/// [initial LAYOUT] [alias MEM OFFSET]`: the options in the order
+/// `image NAME FORMAT WxH[xD] [mips N] [layers N] [linear] [rowPitch=N]
+/// [exclusive] [initial LAYOUT] [alias MEM OFFSET]`: the options in the order
 /// `docs/trace-format.md` lists them (the parser takes any order).
 fn image_declaration(program: &Program, o: &crate::ir::program::Object, d: &ImageDesc) -> String {
     let [w, h, z] = d.extent;
@@ -345,6 +345,9 @@ fn image_declaration(program: &Program, o: &crate::ir::program::Object, d: &Imag
     }
     if d.tiling == Tiling::Linear {
         s.push_str(" linear");
+    }
+    if let Some(p) = d.row_pitch {
+        let _ = write!(s, " rowPitch={p}");
     }
     if o.sharing == SharingMode::Exclusive {
         s.push_str(" exclusive");

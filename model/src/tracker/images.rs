@@ -89,6 +89,7 @@ impl TrackedImageInfo {
             layers: self.layers,
             tiling: Tiling::Optimal,
             initial: self.initial,
+            row_pitch: None,
         }
     }
 }
