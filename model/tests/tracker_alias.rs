@@ -70,9 +70,9 @@ fn bad_aliases_are_errors() {
         ),
         ("size 0", t.clone().alias(a, 0, 0), "alias: size 0"),
         (
-            "unknown",
+            "another tracker's",
             t.clone().alias(far, 0, 16),
-            "alias: resource 9 (tracker 0, generation 0) is not one of this tracker's (3 so far)",
+            "alias: resource 9 (tracker 0, generation 0) belongs to another tracker (this one is tracker 0)",
         ),
     ];
     for (what, got, message) in cases {

@@ -123,10 +123,15 @@ struct Runtime {
     last: usize,
     semaphores: Vec<SemaphoreId>,
     submits: usize,
+    /// Submit the other queue's open batch when the queue changes (else
+    /// batches stay open, and a `QueueOrder` refusal submits the queue it
+    /// names and retries).
+    in_order: bool,
+    order_refusals: usize,
 }
 
 /// Submits each program makes at most (semaphores declared up front).
-const MAX_SUBMITS: usize = 64;
+const MAX_SUBMITS: usize = 128;
 
 impl Runtime {
     fn new() -> Runtime {
@@ -182,6 +187,8 @@ impl Runtime {
             last: 0,
             semaphores,
             submits: 0,
+            in_order: true,
+            order_refusals: 0,
         }
     }
 
@@ -448,11 +455,20 @@ impl Runtime {
             self.line((line, Vec::new()));
             return Ok(());
         }
-        if q != self.last && !self.open[self.last].is_empty() {
+        if self.in_order && q != self.last && !self.open[self.last].is_empty() {
             self.submit(self.last)?;
         }
         self.last = q;
-        let needs = self.t.command_on(QueueId(q as u32), &acc)?;
+        // Out of order: what the tracker asks to submit first, submitted.
+        let needs = loop {
+            match self.t.command_on(QueueId(q as u32), &acc) {
+                Err(TrackerError::QueueOrder { other, .. }) if !self.in_order => {
+                    self.order_refusals += 1;
+                    self.submit(other as usize)?
+                }
+                r => break r?,
+            }
+        };
         assert!(needs.queues.is_empty(), "no exclusive resource here");
         if let Some(b) = self.barrier(&needs) {
             self.open[q].push(b);
@@ -740,10 +756,80 @@ fn refusals() {
             }),
             "image: image `image`: mips 4 is not in 1..=3 (floor(log2(max extent)) + 1, VUID-VkImageCreateInfo-mipLevels-00958)",
         ),
+        // review30: layouts the format cannot be in, and those of one
+        // aspect alone, are refused where they are named.
+        (
+            r(&|rt| rt.run(Op::Sample { img: 0, mip: 0, layers: (0, 1), layout: L::DEPTH_STENCIL_READ_ONLY_OPTIMAL })),
+            "command: access 0: DEPTH_STENCIL_READ_ONLY_OPTIMAL for resource 2 (tracker 0, generation 0) (R32_UINT): the layout needs a depth/stencil format (VUID-VkImageMemoryBarrier2-oldLayout-01210)",
+        ),
+        (
+            r(&|rt| {
+                let d32 = Format::parse("D32_SFLOAT_S8_UINT").unwrap();
+                let d = rt.t.image(TrackedImageInfo::new(d32, [4, 4, 1])).unwrap();
+                let depth = SubresourceRange { aspects: AspectMask(2), mip_count: Some(1), layer_count: Some(1), ..Default::default() };
+                let a = TrackedAccess::image(d, depth, L::DEPTH_READ_ONLY_OPTIMAL, S::COMPUTE_SHADER, A::SHADER_SAMPLED_READ);
+                rt.t.command(&[a]).map(|_| ())
+            }),
+            "command: access 0: DEPTH_READ_ONLY_OPTIMAL for resource 4 (tracker 0, generation 0) (D32_SFLOAT_S8_UINT): a layout of one depth or stencil aspect needs separateDepthStencilLayouts, and the tracker transitions an image's aspects together: name a layout of both (DEPTH_STENCIL_READ_ONLY_OPTIMAL, ...) or GENERAL",
+        ),
+        (
+            r(&|rt| {
+                let info = TrackedImageInfo::new(Format::parse(R32).unwrap(), [4, 4, 1]).initial(L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+                rt.t.image(info).map(|_| ())
+            }),
+            "image: initial layout: DEPTH_STENCIL_ATTACHMENT_OPTIMAL for image (R32_UINT): the layout needs a depth/stencil format (VUID-VkImageMemoryBarrier2-oldLayout-01209)",
+        ),
+        (
+            r(&|rt| {
+                rt.t.image(TrackedImageInfo::new(Format::parse("R8_UNORM").unwrap(), [1, 1, 1]).layers(u32::MAX)).map(|_| ())
+            }),
+            "image: 1 mips x 4294967295 layers: the tracker keeps a layout per mip level and layer, at most 65536 of them (maxImageArrayLayers is 2048 on common devices)",
+        ),
+        (
+            r(&|rt| rt.t.image_layout(rt.images[0], 5, 0).map(|_| ())),
+            "image_layout: resource 2 (tracker 0, generation 0): mip 5, layer 0 is not a subresource of an image of 3 mips and 2 layers",
+        ),
+        (
+            r(&|rt| rt.t.image_layout(rt.out, 0, 0).map(|_| ())),
+            "image_layout: resource 1 (tracker 0, generation 0): not an image",
+        ),
     ];
     for (got, want) in cases {
         assert_eq!(got, want);
     }
+}
+
+/// With buffer barriers (`BarrierForm::Buffer`), a barrier over an image's
+/// bytes is a global one (no `VkBuffer` holds them; an image memory barrier
+/// would name layouts): the recorded program still parses and checks
+/// clean (review30).
+#[test]
+fn buffer_barriers_over_images_are_global() {
+    let mut t = Tracker::with_options(vksync::plan::BarrierForm::Buffer, Reading::VisibleToWrites);
+    let img = t
+        .image(TrackedImageInfo::new(Format::parse(R32).unwrap(), [16, 16, 1]))
+        .unwrap();
+    let out = t.buffer(1024).unwrap();
+    let c = sub((0, 1), (0, 1));
+    t.command(&[TrackedAccess::image(
+        img,
+        c,
+        L::GENERAL,
+        S::COMPUTE_SHADER,
+        A::SHADER_STORAGE_WRITE,
+    )])
+    .unwrap();
+    let n = t
+        .command(&[
+            TrackedAccess::image(img, c, L::GENERAL, S::COPY, A::TRANSFER_READ),
+            TrackedAccess::whole(out, S::COPY, A::TRANSFER_WRITE),
+        ])
+        .unwrap();
+    assert_eq!(
+        n.barrier_line(|o| ["i", "out"][o.0 as usize].to_string())
+            .as_deref(),
+        Some("barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ")
+    );
 }
 
 /// A small deterministic generator (splitmix64), so a failing case is
@@ -957,4 +1043,102 @@ fn tracked_image_barriers_glue_as_the_runtime_records_them() {
         }
     }
     assert!(compared > 200, "{compared} image barriers compared");
+}
+
+/// Two queues: the tracker decides layouts in recording order, batches
+/// execute in submission order. A use that relies on a transition another
+/// queue recorded and has not submitted, or a transition of what another
+/// queue's unsubmitted batch uses, is refused with the queue to submit
+/// first (review30's repro: A on main, B on compute, C on main); once
+/// that queue is submitted the use is answered.
+#[test]
+fn two_queues_refuse_layouts_that_depend_on_submission_order() {
+    let mut rt = Runtime::with_queues(2);
+    let c = sub((0, 1), (0, 1));
+    let i = rt.images[0];
+    let write = TrackedAccess::image(i, c, L::GENERAL, S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE);
+    let read = TrackedAccess::image(i, c, L::TRANSFER_SRC_OPTIMAL, S::COPY, A::TRANSFER_READ);
+    rt.t.command_on(QueueId(0), &[write]).unwrap();
+    // B on compute relies on A's transition (main, not submitted).
+    let err = rt.t.command_on(QueueId(1), &[read]).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "command_on: access 0: mip 0, layer 0 of resource 2 (tracker 0, generation 0) on queue 1: queue 0's batch, not submitted yet, transitioned it to its current layout; submit queue 0 first (the tracker decides layouts in recording order, and batches execute in submission order)"
+    );
+    rt.submit(0).unwrap();
+    rt.t.command_on(QueueId(1), &[read]).unwrap();
+    // C on main relies on B's transition (compute, not submitted).
+    let err = rt.t.command_on(QueueId(0), &[read]).unwrap_err().to_string();
+    assert!(
+        err.contains("queue 1's batch, not submitted yet, transitioned it"),
+        "{err}"
+    );
+    rt.submit(1).unwrap();
+    rt.t.command_on(QueueId(0), &[read]).unwrap();
+    // A transition of what another queue's unsubmitted batch reads (a new
+    // tracker: new ids).
+    let mut rt = Runtime::with_queues(2);
+    let i = rt.images[0];
+    let write = TrackedAccess::image(i, c, L::GENERAL, S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE);
+    let read = TrackedAccess::image(i, c, L::TRANSFER_SRC_OPTIMAL, S::COPY, A::TRANSFER_READ);
+    rt.t.command_on(QueueId(0), &[read]).unwrap();
+    rt.submit(0).unwrap();
+    rt.t.command_on(QueueId(1), &[read]).unwrap();
+    let err = rt.t.command_on(QueueId(0), &[write]).unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "queue 1's batch, not submitted yet, uses it in its current layout, which this command changes"
+        ),
+        "{err}"
+    );
+}
+
+/// Two queues with batches left open across queue changes and submitted
+/// at random: each refusal for order (`QueueOrder`) is answered by
+/// submitting the queue it names and recording again. What the runtime
+/// then records is valid in submission order (the model's layout rules)
+/// and free of hazards: the rule asks for every submit the layouts need.
+#[test]
+fn random_programs_on_two_queues_out_of_order_record_clean() {
+    let cases: u64 = std::env::var("VKSYNC_TRACKER_IMAGE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let (mut refusals, mut open_switches) = (0, 0);
+    for case in 0..cases {
+        let mut rng = Rng(case ^ 0x0dd);
+        let n = 2 + rng.below(12);
+        let mut rt = Runtime::with_queues(2);
+        rt.in_order = false;
+        let mut ops = Vec::new();
+        for _ in 0..n {
+            let q = rng.below(2) as usize;
+            if rng.below(4) == 0 && !rt.open[q].is_empty() {
+                ops.push(format!("submit {q}"));
+                rt.submit(q)
+                    .unwrap_or_else(|e| panic!("case {case}: submit: {e}"));
+                continue;
+            }
+            let op = random_op(&mut rng);
+            if !rt.open[1 - q].is_empty() {
+                open_switches += 1;
+            }
+            ops.push(format!("{q} {op:?}"));
+            rt.run_on(q, op)
+                .unwrap_or_else(|e| panic!("case {case}: {op:?}: {e}\n{}", rt.text));
+        }
+        refusals += rt.order_refusals;
+        let r = rt.finish();
+        if let Err(e) = std::panic::catch_unwind(|| assert_clean(&r)) {
+            panic!(
+                "case {case}: {ops:?}\n{}",
+                e.downcast_ref::<String>().cloned().unwrap_or_default()
+            );
+        }
+    }
+    eprintln!("{cases} programs on two queues out of order: {open_switches} commands recorded beside another queue's open batch, {refusals} refusals for order");
+    assert!(
+        refusals as u64 > cases / 20,
+        "{refusals} refusals in {cases} programs"
+    );
 }

@@ -163,7 +163,8 @@ proptest! {
 
 /// One bad call per row, through a fresh tracker with a buffer (`ids[0]`)
 /// of 64 bytes and a pool (`ids[1]`) of 256 bytes holding one freed blob
-/// (`ids[2]`); `ids[3]` is resource 9 of another tracker with the same tag.
+/// (`ids[2]`); `ids[3]` is resource 9 of another tracker with the same tag
+/// (refused as another tracker's: each tracker has an identity of its own).
 #[test]
 fn bad_calls_are_typed_errors() {
     use vksync::{AccessFlags2 as A, ByteRange, PipelineStageFlags2 as S, TrackerError};
@@ -175,7 +176,7 @@ fn bad_calls_are_typed_errors() {
         (
             "foreign resource",
             |t, ids| t.command(&[TrackedAccess::whole(ids[3], S::COPY, A::TRANSFER_READ)]).map(drop),
-            "command: resource 9 (tracker 0, generation 0) is not one of this tracker's (3 so far)",
+            "command: resource 9 (tracker 0, generation 0) belongs to another tracker (this one is tracker 0)",
         ),
         (
             "use after free",

@@ -918,7 +918,11 @@ impl ImageDesc {
         if r.aspects.0 & !self.format.aspect_mask().0 != 0 {
             return Err(format!(
                 "aspects {} are not all aspects of {} ({})",
-                r.aspects,
+                if r.aspects.0 & !0b111 != 0 {
+                    format!("{:#x}", r.aspects.0)
+                } else {
+                    r.aspects.to_string()
+                },
                 self.format,
                 self.format.aspect_mask()
             ));
@@ -926,9 +930,9 @@ impl ImageDesc {
         let end = |base: u32, count: Option<u32>, total: u32, what: &str| -> Result<u32, String> {
             let end = match count {
                 None if base < total => return Ok(total),
+                None => return Err(format!("base {what} {base} past its {total} {what}s")),
                 Some(0) => return Err(format!("a {what} count of 0")),
                 Some(n) => u64::from(base) + u64::from(n),
-                None => u64::from(base) + 1,
             };
             if end > u64::from(total) {
                 return Err(format!("{what}s {base}..{end} past its {total} {what}s"));

@@ -157,11 +157,21 @@ impl fmt::Display for TrackedImageBarrier {
     }
 }
 
-/// An image's description and the layout of each (mip, layer).
+/// A batch: a queue and the number of its batch among its own.
+pub(super) type BatchOf = (crate::ir::queue::QueueId, usize);
+
+/// An image's description, the layout of each (mip, layer), and which
+/// batches set and used each one's layout since (for the order rule of
+/// several queues, `Tracker::check_queue_order`).
 #[derive(Clone, Debug)]
 pub(super) struct ImageState {
     pub(super) desc: ImageDesc,
     layouts: Vec<ImageLayout>,
+    /// Per (mip, layer): the batch that made its last transition.
+    set_by: Vec<Option<BatchOf>>,
+    /// Per (mip, layer): the batches that used it in its current layout
+    /// and were not seen submitted (kept only with several queues).
+    users: Vec<Vec<BatchOf>>,
 }
 
 /// One transition to make: a rectangle of mips and layers, its old layout.
@@ -190,6 +200,8 @@ impl ImageState {
         let n = desc.mips as usize * desc.layers as usize;
         ImageState {
             layouts: vec![desc.initial; n],
+            set_by: vec![None; n],
+            users: vec![Vec::new(); n],
             desc,
         }
     }
@@ -246,6 +258,46 @@ impl ImageState {
             }
         }
         out
+    }
+
+    /// The batch that last transitioned (mip, layer), and the batches
+    /// that used it since.
+    pub(super) fn history(&self, mip: u32, layer: u32) -> (Option<BatchOf>, &[BatchOf]) {
+        let i = self.at(mip, layer);
+        (self.set_by[i], &self.users[i])
+    }
+
+    /// Batch `by` used mips `m0..m1`, layers `l0..l1` (after any
+    /// transition it made of them, [`ImageState::set`]); batches `done`
+    /// says are submitted are forgotten.
+    pub(super) fn used(
+        &mut self,
+        (m0, m1): (u32, u32),
+        (l0, l1): (u32, u32),
+        by: BatchOf,
+        done: impl Fn(BatchOf) -> bool,
+    ) {
+        for m in m0..m1 {
+            for l in l0..l1 {
+                let i = self.at(m, l);
+                let users = &mut self.users[i];
+                users.retain(|&b| !done(b));
+                if !users.contains(&by) {
+                    users.push(by);
+                }
+            }
+        }
+    }
+
+    /// Batch `by` transitioned mips `m0..m1`, layers `l0..l1`.
+    pub(super) fn transitioned(&mut self, (m0, m1): (u32, u32), (l0, l1): (u32, u32), by: BatchOf) {
+        for m in m0..m1 {
+            for l in l0..l1 {
+                let i = self.at(m, l);
+                self.set_by[i] = Some(by);
+                self.users[i].clear();
+            }
+        }
     }
 
     /// Sets mips `m0..m1`, layers `l0..l1` to `layout`.

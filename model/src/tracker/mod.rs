@@ -84,6 +84,18 @@
 //! is available at once, `docs/semantics.md`, "Image layout
 //! transitions"). The layouts are the tracker's to change: a runtime that
 //! records image barriers of its own should not track that image.
+//! Layouts the image's format cannot be in, and the layouts of one depth or
+//! stencil aspect alone, are refused ([`TrackerError::LayoutForFormat`]).
+//! With [`BarrierForm::Buffer`], a barrier over an image's bytes is a
+//! global one (no `VkBuffer` holds them). With several queues, the tracker
+//! decides layouts in recording order while batches execute in submission
+//! order: a command that relies on a transition another queue recorded
+//! and has not submitted, or that transitions what another queue's
+//! unsubmitted batch uses, is refused ([`TrackerError::QueueOrder`], naming
+//! the queue to submit first). Not minimal everywhere: a barrier the
+//! command needs beside its transitions is placed when the transitions do
+//! not meet its requirement as a whole, though they may piece by piece
+//! (one earlier write ordered differently on two subresources: review30).
 //! `model/tests/tracker_images.rs` records what the tracker asks for as a
 //! trace and checks it with the model's layout rules, the fast checker and
 //! the definitional semantics, and every stage of every first scope
@@ -103,7 +115,7 @@ use crate::ir::queue::{QueueId, SemaphoreId, SemaphoreType, Submission};
 use crate::plan::BarrierForm;
 use crate::semantics::{Reading, Semantics};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
-use crate::vk::image::ImageLayout;
+use crate::vk::image::{Format, ImageLayout};
 use crate::vk::scope::{Stage, StageAccess};
 use std::fmt;
 
@@ -421,6 +433,51 @@ pub enum TrackerError {
         access: AccessFlags2,
         /// The layouts it may be in.
         allowed: &'static str,
+    },
+    /// A layout the image's format cannot be in (a depth/stencil layout
+    /// for a color format, or the reverse), or a layout of one depth or
+    /// stencil aspect alone (the tracker changes an image's aspects'
+    /// layouts together, as without `separateDepthStencilLayouts`).
+    #[error("{what}: {layout} for {image} ({format}): {reason}")]
+    LayoutForFormat {
+        /// The call and operand (`image: initial layout`, `command:
+        /// access 2`).
+        what: String,
+        /// The image (`image` before it has an id).
+        image: String,
+        /// The layout given.
+        layout: ImageLayout,
+        /// The image's format.
+        format: Format,
+        /// Why, with the rule.
+        reason: String,
+    },
+    /// An image use on one queue that depends on the order of another
+    /// queue's unsubmitted batch (see [`Tracker::command_on`]).
+    #[error("command_on: access {index}: mip {mip}, layer {layer} of {id} on queue {queue}: queue {other}'s batch, not submitted yet, {what}; submit queue {other} first (the tracker decides layouts in recording order, and batches execute in submission order)")]
+    QueueOrder {
+        /// The access's index in the command.
+        index: usize,
+        /// The image.
+        id: TrackedId,
+        /// The mip level.
+        mip: u32,
+        /// The array layer.
+        layer: u32,
+        /// The command's queue.
+        queue: u32,
+        /// The queue whose batch must be submitted first.
+        other: u32,
+        /// What that batch does with the subresource.
+        what: &'static str,
+    },
+    /// `image_layout` of something that is not a subresource of an image.
+    #[error("image_layout: {id}: {reason}")]
+    NoSuchSubresource {
+        /// The resource given.
+        id: TrackedId,
+        /// Why.
+        reason: String,
     },
     /// A host access of an image (the tracker's images are optimal-tiled:
     /// the host reaches them through a copy).
@@ -849,6 +906,15 @@ impl Tracker {
         desc.validate("image").map_err(|e| TrackerError::BadImage {
             reason: e.to_string(),
         })?;
+        if u64::from(desc.mips) * u64::from(desc.layers) > MAX_SUBRESOURCES {
+            return Err(TrackerError::BadImage {
+                reason: format!(
+                    "{} mips x {} layers: the tracker keeps a layout per mip level and layer, at most {MAX_SUBRESOURCES} of them (maxImageArrayLayers is 2048 on common devices)",
+                    desc.mips, desc.layers
+                ),
+            });
+        }
+        layout_for_format("image: initial layout", "image", info.initial, info.format)?;
         // Invariant: a validated description's size fits in 64 bits.
         let size = desc.total_size().unwrap_or(0);
         let id = self.add(size, Kind::Image(Box::new(images::ImageState::new(desc))));
@@ -861,15 +927,17 @@ impl Tracker {
     pub fn image_layout(&self, image: TrackedId, mip: u32, layer: u32) -> Result<ImageLayout, TrackerError> {
         match &self.get("image_layout", image)?.kind {
             Kind::Image(st) if mip < st.desc.mips && layer < st.desc.layers => Ok(st.layout(mip, layer)),
-            Kind::Image(st) => Err(TrackerError::BadSubresources {
-                index: 0,
+            Kind::Image(st) => Err(TrackerError::NoSuchSubresource {
                 id: image,
                 reason: format!(
                     "mip {mip}, layer {layer} is not a subresource of an image of {} mips and {} layers",
                     st.desc.mips, st.desc.layers
                 ),
             }),
-            _ => Err(TrackerError::NotAnImage { index: 0, id: image }),
+            _ => Err(TrackerError::NoSuchSubresource {
+                id: image,
+                reason: "not an image".into(),
+            }),
         }
     }
 
@@ -985,7 +1053,9 @@ impl Tracker {
     /// The next command's accesses, recorded on `queue` (a device command):
     /// returns what to record before it on that queue (and, for an
     /// exclusive resource another family used last, the release on that
-    /// family's queue), and counts it as recorded.
+    /// family's queue), and counts it as recorded. An image use that
+    /// depends on another queue's unsubmitted batch for its layout is
+    /// refused ([`TrackerError::QueueOrder`]: submit that queue first).
     pub fn command_on(&mut self, queue: QueueId, accesses: &[TrackedAccess]) -> Result<Needs, TrackerError> {
         self.queues.check_queue("command_on", queue)?;
         self.record("command_on", Some(queue), accesses)
@@ -1007,6 +1077,9 @@ impl Tracker {
             return Err(TrackerError::HostOnQueue);
         }
         check_one_layout(&uses)?;
+        if !host && self.queues.count() > 1 {
+            self.check_queue_order(queue.unwrap_or_default(), &uses)?;
+        }
         self.commands += 1;
         for &r in &roots {
             self.resources[r as usize].used = true;
@@ -1021,7 +1094,7 @@ impl Tracker {
             return self.queues.host_command(&self.layout, self.form, index, &acc);
         }
         let q = queue.unwrap_or_default();
-        let (image_barriers, parts) = self.transitions(&uses);
+        let (image_barriers, parts) = self.transitions(q, &uses);
         let transitions = if parts.is_empty() {
             None
         } else {
@@ -1044,6 +1117,19 @@ impl Tracker {
             .queues
             .device_command(&self.layout, self.form, q, index, &acc, prelude);
         needs.image_barriers = image_barriers.unwrap_or_default();
+        // A buffer barrier cannot name an image's bytes (there is no
+        // `VkBuffer` over them), and an image memory barrier would have to
+        // name its layouts: one over an image is a global barrier (wider).
+        for b in &mut needs.barriers {
+            if b.region.is_some_and(|r| {
+                matches!(
+                    self.resources.get(r.object.0 as usize).map(|x| &x.kind),
+                    Some(Kind::Image(_))
+                )
+            }) {
+                b.region = None;
+            }
+        }
         Ok(needs)
     }
 
@@ -1052,9 +1138,15 @@ impl Tracker {
     /// of the subresources) and as the model barriers over their bytes
     /// (with the index of the image barrier each is part of); the layouts
     /// are set to what the command needs.
-    fn transitions(&mut self, uses: &[Use]) -> (Vec<TrackedImageBarrier>, Vec<(usize, Barrier)>) {
+    fn transitions(&mut self, q: QueueId, uses: &[Use]) -> (Vec<TrackedImageBarrier>, Vec<(usize, Barrier)>) {
         let mut out = Vec::new();
         let mut parts = Vec::new();
+        let several = self.queues.count() > 1;
+        let batch = (q, self.queues.open_batch(q));
+        let submitted: Vec<usize> = (0..self.queues.count())
+            .map(|k| self.queues.open_batch(QueueId(k as u32)))
+            .collect();
+        let done = |(p, n): images::BatchOf| submitted[p.0 as usize] > n;
         for u in uses {
             let Kind::Image(st) = &mut self.resources[u.id.index as usize].kind else {
                 continue;
@@ -1090,11 +1182,63 @@ impl Tracker {
                         .with_transition();
                     parts.push((out.len(), part));
                 }
+                if several {
+                    st.transitioned(c.mips, c.layers, batch);
+                }
                 out.push(b);
             }
             st.set(u.mips, u.layers, u.layout);
+            if several {
+                st.used(u.mips, u.layers, batch, done);
+            }
         }
         (out, parts)
+    }
+
+    /// With several queues, refuses image uses whose layouts the tracker
+    /// cannot decide in recording order: the tracker gives each
+    /// subresource the layout the commands recorded so far leave it in,
+    /// but batches execute in submission order. So a command on `q` may
+    /// not rely on a transition recorded on another queue that is not
+    /// submitted yet (it would execute after the command if that queue were
+    /// submitted later), nor transition a subresource that another queue's
+    /// unsubmitted batch uses in its current layout
+    /// ([`TrackerError::QueueOrder`]); the runtime submits that queue first.
+    fn check_queue_order(&self, q: QueueId, uses: &[Use]) -> Result<(), TrackerError> {
+        let open = |(p, n): images::BatchOf| p != q && self.queues.open_batch(p) <= n;
+        for u in uses {
+            let Kind::Image(st) = &self.resources[u.id.index as usize].kind else {
+                continue;
+            };
+            for m in u.mips.0..u.mips.1 {
+                for l in u.layers.0..u.layers.1 {
+                    let (set_by, users) = st.history(m, l);
+                    let transition = st.layout(m, l) != u.layout;
+                    let other = set_by
+                        .filter(|&b| open(b))
+                        .map(|b| (b, "transitioned it to its current layout"))
+                        .or_else(|| {
+                            users
+                                .iter()
+                                .copied()
+                                .find(|&b| transition && open(b))
+                                .map(|b| (b, "uses it in its current layout, which this command changes"))
+                        });
+                    if let Some(((p, _), what)) = other {
+                        return Err(TrackerError::QueueOrder {
+                            index: u.index,
+                            id: u.id,
+                            mip: m,
+                            layer: l,
+                            queue: q.0,
+                            other: p.0,
+                            what,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The image barriers and their model parts with the first scopes
@@ -1344,6 +1488,12 @@ fn image_use(
             allowed,
         });
     }
+    layout_for_format(
+        &format!("command: access {index}"),
+        &id.to_string(),
+        u.layout,
+        st.desc.format,
+    )?;
     let range = SubresourceRange {
         aspects,
         base_mip: m0,
@@ -1361,6 +1511,51 @@ fn image_use(
         access: t.access,
     };
     Ok((one, range))
+}
+
+/// The most mip levels times array layers of one tracked image (the
+/// tracker keeps a layout for each).
+const MAX_SUBRESOURCES: u64 = 1 << 16;
+
+/// Refuses a layout image format `format` cannot be in (the layout's
+/// format rule, VUID-VkImageMemoryBarrier2-oldLayout-01208 and its
+/// siblings), and the layouts of one depth or stencil aspect alone (they
+/// need `separateDepthStencilLayouts`, and the tracker changes an image's
+/// aspects' layouts together).
+fn layout_for_format(
+    what: &str,
+    image: &str,
+    layout: ImageLayout,
+    format: Format,
+) -> Result<(), TrackerError> {
+    type L = ImageLayout;
+    let err = |reason: String| {
+        Err(TrackerError::LayoutForFormat {
+            what: what.to_string(),
+            image: image.to_string(),
+            layout,
+            format,
+            reason,
+        })
+    };
+    if matches!(
+        layout,
+        L::DEPTH_ATTACHMENT_OPTIMAL
+            | L::DEPTH_READ_ONLY_OPTIMAL
+            | L::STENCIL_ATTACHMENT_OPTIMAL
+            | L::STENCIL_READ_ONLY_OPTIMAL
+    ) {
+        return err("a layout of one depth or stencil aspect needs separateDepthStencilLayouts, and the tracker transitions an image's aspects together: name a layout of both (DEPTH_STENCIL_READ_ONLY_OPTIMAL, ...) or GENERAL".into());
+    }
+    if let Some(rule) = layout.format_rule().filter(|r| !r.fits(format)) {
+        return err(format!(
+            "the layout needs a {} format ({})",
+            rule.needs(),
+            rule.barrier
+                .unwrap_or("VUID-VkImageMemoryBarrier2-oldLayout-01208")
+        ));
+    }
+    Ok(())
 }
 
 fn overlaps(a: (u32, u32), b: (u32, u32)) -> bool {

@@ -165,6 +165,9 @@ pub(super) struct Queues {
     pending: Vec<Pending>,
     /// Per queue, the number of its latest submit.
     last: Vec<Option<usize>>,
+    /// Per queue, how many batches it submitted: its open batch's number
+    /// among its own.
+    submitted: Vec<usize>,
     holders: Vec<Holder>,
     /// Releases recorded and not submitted: (releasing, acquiring) queue.
     releases: Vec<(QueueId, QueueId)>,
@@ -203,10 +206,17 @@ impl Queues {
             batches: Vec::new(),
             pending: Vec::new(),
             last: vec![None],
+            submitted: vec![0],
             holders: Vec::new(),
             releases: Vec::new(),
             transition_dst: std::collections::HashMap::new(),
         }
+    }
+
+    /// The number (among `q`'s own) of `q`'s open batch: batch `n` of `q`
+    /// is submitted once this is past `n`.
+    pub(super) fn open_batch(&self, q: QueueId) -> usize {
+        self.submitted[q.0 as usize]
     }
 
     pub(super) fn count(&self) -> usize {
@@ -223,6 +233,7 @@ impl Queues {
             .push(Checker::with_semantics(0, self.checkers[0].semantics()));
         self.open.push(Vec::new());
         self.last.push(None);
+        self.submitted.push(0);
         q
     }
 
@@ -435,13 +446,19 @@ impl Queues {
                 }
             }
         }
+        // Each image barrier's parts, found once (an image of many layers
+        // in alternating layouts has as many barriers as parts).
+        let mut of_group: Vec<Vec<&Barrier>> = vec![Vec::new(); groups];
+        for (g, b) in parts {
+            of_group[*g].push(b);
+        }
         for (g, masks) in src.iter_mut().enumerate() {
             let mut clean = |m: (S, A)| {
-                parts.iter().filter(|(i, _)| *i == g).all(|(_, b)| {
+                of_group[g].iter().all(|b| {
                     let b = Barrier {
                         src_stage_mask: m.0,
                         src_access_mask: if m.0.is_empty() { A::NONE } else { m.1 },
-                        ..*b
+                        ..**b
                     };
                     checker
                         .detect_transition(index, &write(&b), &ResolvedBarrier::of(&b, layout))
@@ -617,6 +634,7 @@ impl Queues {
             });
         }
         self.last[q.0 as usize] = Some(ordinal);
+        self.submitted[q.0 as usize] += 1;
         self.releases.retain(|(from, _)| *from != q);
         if own {
             self.checkers[q.0 as usize].submit();
