@@ -710,16 +710,23 @@ impl Capture {
 
     /// `vkMapMemory`: `bytes` are the mapped range's contents now.
     pub fn map_memory(&mut self, memory: u64, offset: u64, bytes: &[u8]) {
+        self.map_memory_owned(memory, offset, bytes.to_vec());
+    }
+
+    /// [`Capture::map_memory`] with the snapshot already copied (the
+    /// layer copies mapped memory its own way, `layer::snapshot`).
+    pub fn map_memory_owned(&mut self, memory: u64, offset: u64, bytes: Vec<u8>) {
+        let len = bytes.len() as u64;
         if let Some(m) = self.memories.get_mut(&memory) {
             m.map = Some(Mapping {
                 offset,
-                shadow: bytes.to_vec(),
+                shadow: bytes,
             });
         }
         // Results a wait covered while this memory was not mapped: the
         // host maps it now to read them (placed as late as they can be).
         if !self.non_coherent.contains(&memory) {
-            let end = offset.saturating_add(bytes.len() as u64);
+            let end = offset.saturating_add(len);
             self.assume_unread(|m, s, e| m == memory && s < end && offset < e, false);
         }
     }
