@@ -39,8 +39,8 @@ use crate::abi::*;
 use crate::guard::{self, Guarded};
 use crate::record::{
     queue_families, BarrierTarget, Batch, BufferWrite, Capture, DrawCall, GraphicsInfo, ImageInfo,
-    ImageWrite, RenderPassInfo, RenderingAttachment, RenderingInfo, ResourceBarrier, SlotKind, SubpassInfo,
-    TemplateSlot, TexelWrite, WaitOn, WaitScope, Writes,
+    ImageWrite, RenderPassInfo, RenderingAttachment, RenderingInfo, ResourceBarrier, SlotKind, SubLayout,
+    SubpassInfo, TemplateSlot, TexelWrite, WaitOn, WaitScope, Writes,
 };
 use crate::reflect::{reflect, reflect_resources};
 use crate::sync1;
@@ -737,6 +737,9 @@ unsafe fn snapshot(ptr: *const u8, len: usize) -> Vec<u8> {
 unsafe fn snapshot_streaming(ptr: *const u8, len: usize) -> Vec<u8> {
     use std::arch::x86_64::{__m128i, _mm_mfence, _mm_storeu_si128, _mm_stream_load_si128};
     let mut out = vec![0u8; len];
+    // Intel's guidance for streaming loads from write-combining memory: a
+    // fence first, so that no earlier load's buffered line is reused.
+    _mm_mfence();
     let head = ptr.align_offset(16).min(len);
     let body = (len - head) / 16;
     // SAFETY: `head` bytes from `ptr` are in the readable range.
@@ -1296,11 +1299,13 @@ fn image_size(key: usize, device: vk::Device, image: vk::Image) -> Option<u64> {
 /// first): where its texels start in its binding and how far apart its
 /// rows are.
 fn linear_layout(key: usize, device: vk::Device, image: vk::Image) {
-    let mut aspect = None;
+    let mut subresources = Vec::new();
     record(key, "vkGetImageSubresourceLayout", |d| {
-        aspect = d.capture.linear_aspect(image.as_raw());
+        subresources = d.capture.linear_subresources(image.as_raw());
     });
-    let Some(aspect_mask) = aspect else { return };
+    if subresources.is_empty() {
+        return;
+    }
     let Some(f) = next!(
         key,
         vk::PFN_vkGetImageSubresourceLayout,
@@ -1308,19 +1313,31 @@ fn linear_layout(key: usize, device: vk::Device, image: vk::Image) {
     ) else {
         return;
     };
-    let sub = vk::ImageSubresource {
-        aspect_mask,
-        mip_level: 0,
-        array_layer: 0,
-    };
-    let mut layout = vk::SubresourceLayout::default();
-    // SAFETY: the next layer's function on the caller's device, an image
-    // of linear tiling it just bound, and a subresource it has (mip 0,
-    // layer 0, an aspect of its format).
-    unsafe { f(device, image, &sub, &mut layout) };
+    let layouts: Vec<SubLayout> = subresources
+        .into_iter()
+        .map(|(aspect, mip, layer)| {
+            let sub = vk::ImageSubresource {
+                aspect_mask: vk::ImageAspectFlags::from_raw(aspect),
+                mip_level: mip,
+                array_layer: layer,
+            };
+            let mut l = vk::SubresourceLayout::default();
+            // SAFETY: the next layer's function on the caller's device, an
+            // image of linear tiling it just bound, and a subresource it
+            // has (the capture lists the format's aspects, and the mips
+            // and layers it was created with).
+            unsafe { f(device, image, &sub, &mut l) };
+            SubLayout {
+                subresource: (aspect, mip, layer),
+                offset: l.offset,
+                row_pitch: l.row_pitch,
+                array_pitch: l.array_pitch,
+                depth_pitch: l.depth_pitch,
+            }
+        })
+        .collect();
     record(key, "vkGetImageSubresourceLayout", |d| {
-        d.capture
-            .linear_layout(image.as_raw(), layout.offset, layout.row_pitch)
+        d.capture.linear_layout(image.as_raw(), layouts)
     });
 }
 

@@ -141,11 +141,29 @@ struct Image {
     /// The trace object is an `image` declaration (subresources and
     /// layouts), not a `buffer` over its memory.
     exact: bool,
-    /// A linear image's first subresource's `VkSubresourceLayout`
-    /// (`offset`, `rowPitch`), which the layer asks the driver for before
-    /// the bind ([`Capture::linear_layout`]).
-    linear: Option<(u64, u64)>,
+    /// A linear image's subresources' `VkSubresourceLayout`s, which the
+    /// layer asks the driver for before the bind
+    /// ([`Capture::linear_layout`]).
+    linear: Option<Vec<SubLayout>>,
 }
+
+/// What `vkGetImageSubresourceLayout` says of one subresource of a linear
+/// image: the subresource (aspect, mip, layer) and its `offset`,
+/// `rowPitch`, `arrayPitch`, `depthPitch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubLayout {
+    /// The aspect (one bit), mip level and array layer.
+    pub subresource: (u32, u32, u32),
+    /// `offset`, `rowPitch`, `arrayPitch`, `depthPitch`.
+    pub offset: u64,
+    pub row_pitch: u64,
+    pub array_pitch: u64,
+    pub depth_pitch: u64,
+}
+
+/// The most subresources of a linear image the capture asks the layouts
+/// of (past it the image is declared coarsely).
+pub const MAX_LINEAR_SUBRESOURCES: usize = 4096;
 
 struct Shader {
     index: usize,
@@ -1040,27 +1058,43 @@ impl Capture {
         );
     }
 
-    /// The aspect a linear image's subresource layout is asked for
-    /// (`vkGetImageSubresourceLayout`), or `None` for an image that is not
-    /// linear (the query is for linear tiling only) or unknown.
-    pub fn linear_aspect(&self, image: u64) -> Option<vk::ImageAspectFlags> {
-        let i = self.images.get(&image)?;
-        if i.info.tiling != vk::ImageTiling::LINEAR {
-            return None;
+    /// The subresources (aspect bit, mip, layer) whose layouts the layer
+    /// asks for a linear image (`vkGetImageSubresourceLayout`, for linear
+    /// tiling only); empty for an image that is not linear, unknown, of a
+    /// format the model does not know, or of more than
+    /// [`MAX_LINEAR_SUBRESOURCES`] subresources.
+    pub fn linear_subresources(&self, image: u64) -> Vec<(u32, u32, u32)> {
+        let Some(i) = self.images.get(&image) else {
+            return Vec::new();
+        };
+        let Some(format) = model_format(i.info.format) else {
+            return Vec::new();
+        };
+        let aspects = format.aspect_mask();
+        let n = aspects.count() as usize * i.info.mips as usize * i.info.layers as usize;
+        if i.info.tiling != vk::ImageTiling::LINEAR || n > MAX_LINEAR_SUBRESOURCES {
+            return Vec::new();
         }
-        let aspects = model_format(i.info.format)?.aspect_mask();
-        Some(vk::ImageAspectFlags::from_raw(
-            aspects.aspects().next().map_or(1, |a| a.bit()),
-        ))
+        let mut out = Vec::with_capacity(n);
+        for a in aspects.aspects() {
+            for m in 0..i.info.mips {
+                for l in 0..i.info.layers {
+                    out.push((a.bit(), m, l));
+                }
+            }
+        }
+        out
     }
 
-    /// What the driver says of linear image `image`'s first subresource
-    /// (`VkSubresourceLayout::offset` and `rowPitch`): the bind places the
-    /// image's bytes at its offset, and a row pitch wider than the texels
-    /// becomes the declaration's `rowPitch=`.
-    pub fn linear_layout(&mut self, image: u64, offset: u64, row_pitch: u64) {
+    /// What the driver says of linear image `image`'s subresources: the
+    /// bind places the image's bytes at the first one's offset, and a row
+    /// pitch wider than the texels of a one-subresource image becomes the
+    /// declaration's `rowPitch=`; an image of several subresources laid out
+    /// otherwise than the model packs them is declared coarsely
+    /// ([`exact_image`]).
+    pub fn linear_layout(&mut self, image: u64, layouts: Vec<SubLayout>) {
         if let Some(i) = self.images.get_mut(&image) {
-            i.linear = Some((offset, row_pitch));
+            i.linear = Some(layouts);
         }
     }
 
@@ -1087,13 +1121,17 @@ impl Capture {
         });
         // A linear image's texels start at its subresource's offset in the
         // binding, and its rows are its row pitch apart.
-        let linear = self.images.get(&image).and_then(|i| i.linear);
-        let offset = offset + linear.map_or(0, |(o, _)| o);
+        let linear = self.images.get(&image).and_then(|i| i.linear.clone());
+        // A one-subresource linear image's texels start at its offset
+        // (an image of several is compared with the model's packed layout
+        // from the binding on, `exact_image`).
+        let single = linear.as_ref().filter(|v| v.len() == 1).map(|v| v[0]);
+        let offset = offset + single.map_or(0, |l| l.offset);
         let left = self
             .memories
             .get(&memory)
             .map_or(0, |m| m.size.saturating_sub(offset));
-        let why = match exact_image(&info, size, left, linear.map(|(_, p)| p)) {
+        let why = match exact_image(&info, size, left, linear.as_deref()) {
             Ok(ExactImage {
                 format,
                 extent,
@@ -4091,9 +4129,16 @@ struct ExactImage {
     row_pitch: Option<u64>,
 }
 
-/// `row_pitch`: a linear image's `VkSubresourceLayout::rowPitch`, kept
-/// where it is wider than the texels.
-fn exact_image(info: &ImageInfo, size: u64, left: u64, row_pitch: Option<u64>) -> Result<ExactImage, String> {
+/// `linear`: a linear image's subresources' layouts (the driver's): one
+/// subresource's row pitch is kept where it is wider than the texels; an
+/// image of several must be laid out as the model packs them (else it is
+/// declared coarsely, with the first difference as the reason).
+fn exact_image(
+    info: &ImageInfo,
+    size: u64,
+    left: u64,
+    linear: Option<&[SubLayout]>,
+) -> Result<ExactImage, String> {
     let format = model_format(info.format)
         .ok_or_else(|| format!("format {:?} is not in the model's table", info.format))?;
     let [w, h, d] = info.extent;
@@ -4123,20 +4168,28 @@ fn exact_image(info: &ImageInfo, size: u64, left: u64, row_pitch: Option<u64>) -
     // texels; a linear image of several subresources with one is not
     // declared exactly (the model has the pitch of one subresource only).
     let mut desc = desc;
-    if let Some(p) = row_pitch {
-        let a = desc
-            .format
-            .aspect_mask()
-            .aspects()
-            .next()
-            .unwrap_or(vksync::Aspect::Color);
-        let texels = u64::from(extent[0].div_ceil(desc.format.info().block.0)) * desc.format.block_bytes(a);
-        if p != texels {
-            desc.row_pitch = Some(p);
-            desc.validate("image").map_err(|e| {
-                format!("its rows are {p} bytes apart (rowPitch), which the model's layout cannot hold: {e}")
-            })?;
+    match linear {
+        Some([one]) => {
+            let p = one.row_pitch;
+            let a = desc
+                .format
+                .aspect_mask()
+                .aspects()
+                .next()
+                .unwrap_or(vksync::Aspect::Color);
+            let texels =
+                u64::from(extent[0].div_ceil(desc.format.info().block.0)) * desc.format.block_bytes(a);
+            if p != texels && (extent[1] > 1 || extent[2] > 1) {
+                desc.row_pitch = Some(p);
+                desc.validate("image").map_err(|e| {
+                    format!(
+                        "its rows are {p} bytes apart (rowPitch), which the model's layout cannot hold: {e}"
+                    )
+                })?;
+            }
         }
+        Some(all) => packed_as_the_model(&desc, all)?,
+        None => {}
     }
     let pitch = desc.row_pitch;
     let notional = desc.total_size().ok_or("its notional size overflows")?;
@@ -4157,6 +4210,45 @@ fn exact_image(info: &ImageInfo, size: u64, left: u64, row_pitch: Option<u64>) -
         notional,
         row_pitch: pitch,
     })
+}
+
+/// Checks that the driver lays linear image `desc`'s subresources out as
+/// the model packs them (offset from the image's start, row, array and
+/// depth pitches where they mean something); the first difference is the
+/// error (review31: a 2-mip image whose mip 1 rows are padded, and layers
+/// further apart, were declared packed and races in them missed).
+fn packed_as_the_model(desc: &vksync::ImageDesc, all: &[SubLayout]) -> Result<(), String> {
+    let (bw, bh) = desc.format.info().block;
+    for l in all {
+        let (bit, mip, layer) = l.subresource;
+        let Some(a) = vksync::Aspect::ALL.iter().copied().find(|a| a.bit() == bit) else {
+            continue;
+        };
+        let e = desc.mip_extent(mip);
+        let row = u64::from(e[0].div_ceil(bw)) * desc.format.block_bytes(a);
+        let slice = u64::from(e[1].div_ceil(bh)) * row;
+        let layer_bytes = slice * u64::from(e[2]);
+        let want = desc.subresource_offset(a, mip, layer);
+        let differs = |what: &str, got: u64, model: u64| {
+            format!(
+                "the driver lays its {} mip {mip} layer {layer} out with {what} {got}, the model's packed layout with {model}",
+                a.name()
+            )
+        };
+        if l.offset != want {
+            return Err(differs("offset", l.offset, want));
+        }
+        if (e[1] > 1 || e[2] > 1) && l.row_pitch != row {
+            return Err(differs("rowPitch", l.row_pitch, row));
+        }
+        if desc.layers > 1 && l.array_pitch != layer_bytes {
+            return Err(differs("arrayPitch", l.array_pitch, layer_bytes));
+        }
+        if e[2] > 1 && l.depth_pitch != slice {
+            return Err(differs("depthPitch", l.depth_pitch, slice));
+        }
+    }
+    Ok(())
 }
 
 /// The bytes of a buffer that one `VkBufferImageCopy` region reads or

@@ -63,6 +63,12 @@ fn declarations_of(program: &Program) -> Program {
                     // declared: keep both.
                     let _ = out.set_sharing(image, o.sharing);
                     let _ = out.set_initial_layout(image, d.initial);
+                    // A linear image's row pitch moves its rows: keep it
+                    // (review31: the planned text lost it, and with it
+                    // the program that was checked).
+                    if let Some(p) = d.row_pitch {
+                        let _ = out.set_row_pitch(image, p);
+                    }
                 }),
             (vksync::ObjectKind::Buffer { alias }, None) => out
                 .declare(vksync::Object {

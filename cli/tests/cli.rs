@@ -2357,3 +2357,21 @@ fn both_checkers_word_each_fix_alike() {
     }
     assert!(compared > 40, "only {compared} lines compared");
 }
+
+/// `vksync plan` keeps a linear image's `rowPitch=` (review31: the planned
+/// text declared the rows packed, a program other than the one checked,
+/// where the padding write below races).
+#[test]
+fn plan_keeps_a_linear_images_row_pitch() {
+    let text = "buffer m 256\nbuffer out 64\nimage p R8_UNORM 5x4 linear rowPitch=64 initial GENERAL alias m 0\n\
+                copy-image-to-buffer p GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=5,4,1\nfill m[8..64] 0\n";
+    let (code, out, err) = vksync(&["plan", "-"], Some(text));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("image p R8_UNORM 5x4 linear rowPitch=64 initial GENERAL alias m 0"),
+        "{out}"
+    );
+    let (code, again, err) = vksync(&["check", "-"], Some(&out));
+    assert_eq!(code, 0, "{again}{err}");
+    assert!(format!("{again}{err}").contains("no hazards"), "{again}{err}");
+}

@@ -410,6 +410,16 @@ fn a_linear_image_with_a_row_pitch_is_its_rows_in_memory() {
             &["L6 WRITE_AFTER_READ m[256..320] after L4"],
         ),
         (
+            "a host write into the padding after a clear (a clear writes texels, not the bytes between rows)",
+            "clear-color-image p GENERAL COLOR:0:0\nsubmit\nhost-write m[100..256] 1\n",
+            &[],
+        ),
+        (
+            "a host write into row 3 after a clear",
+            "clear-color-image p GENERAL COLOR:0:0\nsubmit\nhost-write m[768..800] 1\n",
+            &["L6 WRITE_AFTER_WRITE m[768..800] after L4"],
+        ),
+        (
             "a host write into the padding after row 0",
             "copy-image-to-buffer p GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=16,4,1\nsubmit\nhost-write m[64..256] 1\n",
             &[],
@@ -859,6 +869,7 @@ fn image_declarations() {
         ("image a R32_UINT 16x4 linear layers 2 rowPitch=256", "1:39: image `a`: a row pitch is given for a linear image of one mip level, one array layer, depth 1 and one aspect only"),
         ("image a R32_UINT 16x4 linear rowPitch=32", "1:30: image `a`: row pitch 32 is less than a row's 64 bytes of texels"),
         ("image a R32_UINT 16x4 linear rowPitch=x", "1:30: expected a row pitch in bytes after `rowPitch=`, found `x`"),
+        ("image a R32_UINT 16x4 linear rowPitch=0x100", ""),
         ("image a R32_UINT 16x4 linear rowPitch=256 rowPitch=512", "1:43: `rowPitch=` is given twice in this image declaration"),
         ("buffer m 768\nimage a R32_UINT 16x4 linear rowPitch=256 alias m 0", "2: `a` aliases `m` at 0..1024, past its size 768"),
         // VkImageCreateInfo::initialLayout PREINITIALIZED: "oldLayout must

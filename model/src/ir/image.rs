@@ -959,6 +959,26 @@ impl ImageDesc {
         Ok(out)
     }
 
+    /// The bytes of the texels of a range: [`ImageDesc::range_bytes`],
+    /// but for a linear image with a row pitch only its rows' texels, not
+    /// the bytes between rows, which no texel holds (a clear writes texels;
+    /// a layout transition may write all of the subresources' memory, and
+    /// takes [`ImageDesc::range_bytes`]). Past [`MAX_RANGES`] rows, the
+    /// hull.
+    pub fn texel_bytes(&self, r: SubresourceRange) -> Result<Vec<ByteRange>, String> {
+        if self.row_pitch.is_none() {
+            return self.range_bytes(r);
+        }
+        let (aspects, ..) = self.resolve_range(r)?;
+        let s = SubresourceLayers {
+            aspects,
+            mip: 0,
+            base_layer: 0,
+            layer_count: Some(1),
+        };
+        self.rect_ranges(s, [0, 0, 0], self.mip_extent(0))
+    }
+
     /// The byte ranges of rectangle `offset`/`extent` (texels) of
     /// subresource layers `s`: the block rows it covers, merged where
     /// adjacent (full-width rows are one range), widened past
@@ -1597,7 +1617,7 @@ impl ImageCommand {
                         };
                         return Err(sub_err(what, *img)(reason.into()));
                     }
-                    let bytes = d.range_bytes(*r).map_err(sub_err(what, *img))?;
+                    let bytes = d.texel_bytes(*r).map_err(sub_err(what, *img))?;
                     add(&mut writes, *img, bytes, write);
                 }
             }

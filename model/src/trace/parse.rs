@@ -1881,7 +1881,11 @@ impl Parser {
                         }
                         other if other.starts_with(ROW_PITCH) => {
                             let v = &other[ROW_PITCH.len()..];
-                            match v.parse::<u64>() {
+                            let parsed = match v.strip_prefix("0x") {
+                                Some(hex) => u64::from_str_radix(hex, 16),
+                                None => v.parse::<u64>(),
+                            };
+                            match parsed {
                                 Ok(p) => row_pitch = Some((p, t.col)),
                                 Err(_) => {
                                     return line.err(
