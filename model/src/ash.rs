@@ -457,17 +457,22 @@ pub fn image_memory_barrier2(
 /// `VkImageMemoryBarrier2` over `image` (no queue family ownership
 /// transfer: both indices `VK_QUEUE_FAMILY_IGNORED`).
 pub fn tracked_image_barrier2(b: &TrackedImageBarrier, image: vk::Image) -> vk::ImageMemoryBarrier2<'static> {
-    vk::ImageMemoryBarrier2::default()
-        .src_stage_mask(stage_mask(b.src_stage_mask))
-        .src_access_mask(access_mask(b.src_access_mask))
-        .dst_stage_mask(stage_mask(b.dst_stage_mask))
-        .dst_access_mask(access_mask(b.dst_access_mask))
-        .old_layout(vk::ImageLayout::from_raw(b.old_layout as i32))
-        .new_layout(vk::ImageLayout::from_raw(b.new_layout as i32))
-        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .image(image)
-        .subresource_range(subresource_range(b.subresources))
+    // The one conversion of an image memory barrier: its masks as a
+    // model barrier (no ownership transfer), its layouts and range as an
+    // image barrier.
+    let masks = Barrier::global(
+        b.src_stage_mask,
+        b.src_access_mask,
+        b.dst_stage_mask,
+        b.dst_access_mask,
+    );
+    let ib = ImageBarrier {
+        image: b.image.object(),
+        range: b.subresources,
+        old_layout: b.old_layout,
+        new_layout: b.new_layout,
+    };
+    image_memory_barrier2(&masks, &ib, image)
 }
 
 /// Everything a tracker's [`Needs`] asks to record before a command on
