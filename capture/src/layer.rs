@@ -1329,10 +1329,13 @@ fn linear_layout(key: usize, device: vk::Device, image: vk::Image) {
             unsafe { f(device, image, &sub, &mut l) };
             SubLayout {
                 subresource: (aspect, mip, layer),
-                offset: l.offset,
-                row_pitch: l.row_pitch,
-                array_pitch: l.array_pitch,
-                depth_pitch: l.depth_pitch,
+                layout: vksync::SubresourceLayout {
+                    offset: l.offset,
+                    size: l.size,
+                    row_pitch: l.row_pitch,
+                    array_pitch: l.array_pitch,
+                    depth_pitch: l.depth_pitch,
+                },
             }
         })
         .collect();

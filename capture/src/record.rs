@@ -148,17 +148,14 @@ struct Image {
 }
 
 /// What `vkGetImageSubresourceLayout` says of one subresource of a linear
-/// image: the subresource (aspect, mip, layer) and its `offset`,
-/// `rowPitch`, `arrayPitch`, `depthPitch`.
+/// image: the subresource (aspect, mip, layer) and its layout, in the
+/// model's type (compared with [`vksync::ImageDesc::subresource_layout`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SubLayout {
     /// The aspect (one bit), mip level and array layer.
     pub subresource: (u32, u32, u32),
-    /// `offset`, `rowPitch`, `arrayPitch`, `depthPitch`.
-    pub offset: u64,
-    pub row_pitch: u64,
-    pub array_pitch: u64,
-    pub depth_pitch: u64,
+    /// `VkSubresourceLayout`.
+    pub layout: vksync::SubresourceLayout,
 }
 
 /// The most subresources of a linear image the capture asks the layouts
@@ -1126,7 +1123,7 @@ impl Capture {
         // (an image of several is compared with the model's packed layout
         // from the binding on, `exact_image`).
         let single = linear.as_ref().filter(|v| v.len() == 1).map(|v| v[0]);
-        let offset = offset + single.map_or(0, |l| l.offset);
+        let offset = offset + single.map_or(0, |l| l.layout.offset);
         let left = self
             .memories
             .get(&memory)
@@ -4170,15 +4167,14 @@ fn exact_image(
     let mut desc = desc;
     match linear {
         Some([one]) => {
-            let p = one.row_pitch;
+            let p = one.layout.row_pitch;
             let a = desc
                 .format
                 .aspect_mask()
                 .aspects()
                 .next()
                 .unwrap_or(vksync::Aspect::Color);
-            let texels =
-                u64::from(extent[0].div_ceil(desc.format.info().block.0)) * desc.format.block_bytes(a);
+            let texels = desc.subresource_layout(a, 0, 0).row_pitch;
             if p != texels && (extent[1] > 1 || extent[2] > 1) {
                 desc.row_pitch = Some(p);
                 desc.validate("image").map_err(|e| {
@@ -4218,34 +4214,29 @@ fn exact_image(
 /// error (review31: a 2-mip image whose mip 1 rows are padded, and layers
 /// further apart, were declared packed and races in them missed).
 fn packed_as_the_model(desc: &vksync::ImageDesc, all: &[SubLayout]) -> Result<(), String> {
-    let (bw, bh) = desc.format.info().block;
     for l in all {
         let (bit, mip, layer) = l.subresource;
         let Some(a) = vksync::Aspect::ALL.iter().copied().find(|a| a.bit() == bit) else {
             continue;
         };
         let e = desc.mip_extent(mip);
-        let row = u64::from(e[0].div_ceil(bw)) * desc.format.block_bytes(a);
-        let slice = u64::from(e[1].div_ceil(bh)) * row;
-        let layer_bytes = slice * u64::from(e[2]);
-        let want = desc.subresource_offset(a, mip, layer);
-        let differs = |what: &str, got: u64, model: u64| {
-            format!(
+        let m = desc.subresource_layout(a, mip, layer);
+        // Each field where it means something: rows with more than one
+        // row, layers with more than one layer, slices in 3D.
+        let fields = [
+            ("offset", true, l.layout.offset, m.offset),
+            ("rowPitch", e[1] > 1 || e[2] > 1, l.layout.row_pitch, m.row_pitch),
+            ("arrayPitch", desc.layers > 1, l.layout.array_pitch, m.array_pitch),
+            ("depthPitch", e[2] > 1, l.layout.depth_pitch, m.depth_pitch),
+        ];
+        if let Some((what, _, got, model)) = fields
+            .into_iter()
+            .find(|&(_, applies, got, model)| applies && got != model)
+        {
+            return Err(format!(
                 "the driver lays its {} mip {mip} layer {layer} out with {what} {got}, the model's packed layout with {model}",
                 a.name()
-            )
-        };
-        if l.offset != want {
-            return Err(differs("offset", l.offset, want));
-        }
-        if (e[1] > 1 || e[2] > 1) && l.row_pitch != row {
-            return Err(differs("rowPitch", l.row_pitch, row));
-        }
-        if desc.layers > 1 && l.array_pitch != layer_bytes {
-            return Err(differs("arrayPitch", l.array_pitch, layer_bytes));
-        }
-        if e[2] > 1 && l.depth_pitch != slice {
-            return Err(differs("depthPitch", l.depth_pitch, slice));
+            ));
         }
     }
     Ok(())

@@ -102,7 +102,8 @@ pub use ir::event::{Event, EventId, EventWait};
 pub use ir::execution::{order_notes, OrderNote};
 pub use ir::image::{
     buffer_ranges, BufferImageCopy, Filter, ImageBarrier, ImageBarrierRef, ImageBlitRegion, ImageCommand,
-    ImageCopyRegion, ImageDesc, ImageError, ImageOp, SubresourceLayers, SubresourceRange, Tiling, MAX_RANGES,
+    ImageCopyRegion, ImageDesc, ImageError, ImageOp, SubresourceLayers, SubresourceLayout, SubresourceRange,
+    Tiling, MAX_RANGES,
 };
 pub use ir::layout::{
     resolve, BlobAllocator, Layout, Location, MemId, MemRange, ProgramError, ProgramErrorKind,

@@ -394,6 +394,36 @@ fn a_linear_image_with_a_row_pitch_is_its_rows_in_memory() {
     let t = trace::parse(head).unwrap();
     let d = t.program.image(vksync::ObjectId(2)).expect("an image");
     assert_eq!(d.total_size(), Some(1024));
+    // As `vkGetImageSubresourceLayout` describes it (what the capture and
+    // the runtime compare a driver's answer with).
+    assert_eq!(
+        d.subresource_layout(vksync::Aspect::Color, 0, 0),
+        vksync::SubresourceLayout {
+            offset: 0,
+            size: 1024,
+            row_pitch: 256,
+            array_pitch: 1024,
+            depth_pitch: 1024
+        }
+    );
+    // Packed: HEAD's `tex` (RGBA8 16x16, 2 mips, 2 layers): mip 1 layer 1
+    // starts past mip 0's two layers and mip 1's first.
+    let tex = parse("")
+        .unwrap()
+        .program
+        .image(vksync::ObjectId(2))
+        .cloned()
+        .expect("tex");
+    assert_eq!(
+        tex.subresource_layout(vksync::Aspect::Color, 1, 1),
+        vksync::SubresourceLayout {
+            offset: 2048 + 256,
+            size: 256,
+            row_pitch: 32,
+            array_pitch: 256,
+            depth_pitch: 256
+        }
+    );
     assert_eq!(
         d.rect_ranges(
             vksync::SubresourceLayers {

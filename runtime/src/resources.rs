@@ -524,9 +524,7 @@ impl<'a> Resources<'a> {
                 // SAFETY: the image is live, of linear tiling, and has
                 // mip 0, layer 0 and that aspect.
                 let l = unsafe { device.get_image_subresource_layout(image, sub) };
-                let model = d.row_pitch.unwrap_or_else(|| {
-                    u64::from(d.extent[0].div_ceil(d.format.info().block.0)) * d.format.block_bytes(aspect)
-                });
+                let model = d.subresource_layout(aspect, 0, 0).row_pitch;
                 if l.offset != 0 || (d.extent[1] > 1 && l.row_pitch != model) {
                     return Err(RuntimeError::LinearLayout {
                         image: program

@@ -91,6 +91,22 @@ pub struct ImageDesc {
     pub row_pitch: Option<u64>,
 }
 
+/// A `VkSubresourceLayout`: where one subresource's bytes are in an image
+/// ([`ImageDesc::subresource_layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubresourceLayout {
+    /// `offset`: from the image's start.
+    pub offset: u64,
+    /// `size`.
+    pub size: u64,
+    /// `rowPitch`: from one block row to the next.
+    pub row_pitch: u64,
+    /// `arrayPitch`: from one array layer to the next.
+    pub array_pitch: u64,
+    /// `depthPitch`: from one depth slice to the next.
+    pub depth_pitch: u64,
+}
+
 /// A `VkImageSubresourceRange`: `None` counts are `VK_REMAINING_MIP_LEVELS`
 /// / `VK_REMAINING_ARRAY_LAYERS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -848,6 +864,24 @@ impl ImageDesc {
     pub(crate) fn row_stride(&self, a: Aspect, mip: u32) -> u64 {
         self.row_pitch
             .unwrap_or_else(|| self.mip_blocks(mip)[0] * self.format.block_bytes(a))
+    }
+
+    /// Subresource (`a`, `mip`, `layer`) in the model's layout, as
+    /// `vkGetImageSubresourceLayout` describes a linear image's: what a
+    /// driver's answer is compared with (the capture, the runtime).
+    /// Invariant: called on validated descriptions with the subresource
+    /// inside.
+    pub fn subresource_layout(&self, a: Aspect, mip: u32, layer: u32) -> SubresourceLayout {
+        let row_pitch = self.row_stride(a, mip);
+        let depth_pitch = self.mip_blocks(mip)[1] * row_pitch;
+        let size = self.subresource_size(a, mip).unwrap_or(0);
+        SubresourceLayout {
+            offset: self.subresource_offset(a, mip, layer),
+            size,
+            row_pitch,
+            array_pitch: size,
+            depth_pitch,
+        }
     }
 
     /// The extent of mip `mip`.

@@ -94,21 +94,7 @@ impl ByteRange {
 /// ```
 impl fmt::Display for Barrier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{} -> {}:{}",
-            self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
-        )?;
-        if let Some(r) = self.region {
-            write!(f, " object {}[{}]", r.object.0, r.range)?;
-        }
-        if self.transition {
-            f.write_str(" transition")?;
-        }
-        if let Some(o) = self.ownership {
-            write!(f, " ownership {}->{}", o.src_queue_family, o.dst_queue_family)?;
-        }
-        Ok(())
+        f.write_str(&self.text_with(|r| format!("object {}[{}]", r.object.0, r.range)))
     }
 }
 
@@ -410,24 +396,45 @@ impl Barrier {
     /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [transition] [ownership S->D]`,
     /// the trace format's text of one barrier, naming `program`'s objects.
     pub fn describe(&self, program: &Program) -> String {
+        let Some(ib) = self.image.and_then(|r| program.image_barrier(r)) else {
+            return self.text_with(|r| program.show_region(r));
+        };
+        let name = program.object(ib.image).map_or("?", |o| o.name.as_str());
+        let mut s = format!(
+            "{}:{} -> {}:{} {name} {} {}->{}",
+            self.src_stage_mask,
+            self.src_access_mask,
+            self.dst_stage_mask,
+            self.dst_access_mask,
+            ib.range,
+            ib.old_layout,
+            ib.new_layout
+        );
+        if let Some(o) = self.ownership {
+            s.push_str(&format!(
+                " ownership {}->{}",
+                o.src_queue_family, o.dst_queue_family
+            ));
+        }
+        s
+    }
+
+    /// `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [transition]
+    /// [ownership S->D]` with the region written by `region` (the one
+    /// rendering of a barrier's masks, [`Barrier::describe`]'s without an
+    /// image barrier, `Display`'s and a tracker's
+    /// [`crate::Needs::barrier_line`]'s).
+    pub(crate) fn text_with(&self, region: impl Fn(Region) -> String) -> String {
         let mut s = format!(
             "{}:{} -> {}:{}",
             self.src_stage_mask, self.src_access_mask, self.dst_stage_mask, self.dst_access_mask
         );
-        if let Some(ib) = self.image.and_then(|r| program.image_barrier(r)) {
-            let name = program.object(ib.image).map_or("?", |o| o.name.as_str());
-            s.push_str(&format!(
-                " {name} {} {}->{}",
-                ib.range, ib.old_layout, ib.new_layout
-            ));
-        } else {
-            if let Some(r) = self.region {
-                s.push(' ');
-                s.push_str(&program.show_region(r));
-            }
-            if self.transition {
-                s.push_str(" transition");
-            }
+        if let Some(r) = self.region {
+            s.push(' ');
+            s.push_str(&region(r));
+        }
+        if self.transition {
+            s.push_str(" transition");
         }
         if let Some(o) = self.ownership {
             s.push_str(&format!(
@@ -1292,17 +1299,15 @@ impl Program {
         // siblings); the usage follows from the format here.
         if transition_or_transfer {
             for (which, layout) in [("oldLayout", ib.old_layout), ("newLayout", ib.new_layout)] {
-                if let Some(rule) = layout.format_rule().filter(|r| !r.fits(desc.format)) {
-                    if let Some(vuid) = rule.barrier {
-                        return Err(super::image::ImageError::LayoutFormat {
-                            what: format!("barrier {index}: {which}"),
-                            layout,
-                            image: name,
-                            needs: rule.needs(),
-                            format: desc.format,
-                            vuid,
-                        });
-                    }
+                if let Some((needs, vuid)) = layout.barrier_format_mismatch(desc.format) {
+                    return Err(super::image::ImageError::LayoutFormat {
+                        what: format!("barrier {index}: {which}"),
+                        layout,
+                        image: name,
+                        needs,
+                        format: desc.format,
+                        vuid,
+                    });
                 }
             }
         }
@@ -1436,20 +1441,18 @@ impl Program {
         // Work before the program could have left the image in a layout
         // only through a barrier (or an attachment) that names it, so the
         // barrier's usage rule applies.
-        if let Some(rule) = layout.format_rule().filter(|r| !r.fits(d.format)) {
-            if let Some(vuid) = rule.barrier {
-                return Err(ProgramError {
-                    at: Location::Object(image),
-                    kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::LayoutFormat {
-                        what: "initial layout".into(),
-                        layout,
-                        image: name,
-                        needs: rule.needs(),
-                        format: d.format,
-                        vuid,
-                    })),
-                });
-            }
+        if let Some((needs, vuid)) = layout.barrier_format_mismatch(d.format) {
+            return Err(ProgramError {
+                at: Location::Object(image),
+                kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::LayoutFormat {
+                    what: "initial layout".into(),
+                    layout,
+                    image: name,
+                    needs,
+                    format: d.format,
+                    vuid,
+                })),
+            });
         }
         d.initial = layout;
         Ok(())

@@ -276,19 +276,7 @@ impl Needs {
         let mut parts: Vec<String> = self
             .barriers
             .iter()
-            .map(|b| {
-                let mut s = format!(
-                    "{}:{} -> {}:{}",
-                    b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
-                );
-                if let Some(r) = b.region {
-                    s += &format!(" {}[{}]", name(r.object), r.range);
-                }
-                if let Some(o) = b.ownership {
-                    s += &format!(" ownership {}->{}", o.src_queue_family, o.dst_queue_family);
-                }
-                s
-            })
+            .map(|b| b.text_with(|r| format!("{}[{}]", name(r.object), r.range)))
             .collect();
         parts.extend(
             self.image_barriers
@@ -1141,14 +1129,14 @@ impl Tracker {
     fn transitions(&mut self, q: QueueId, uses: &[Use]) -> (Vec<TrackedImageBarrier>, Vec<(usize, Barrier)>) {
         let mut out = Vec::new();
         let mut parts = Vec::new();
-        let several = self.queues.count() > 1;
-        let batch = (q, self.queues.open_batch(q));
-        let submitted: Vec<usize> = (0..self.queues.count())
-            .map(|k| self.queues.open_batch(QueueId(k as u32)))
-            .collect();
-        let done = |(p, n): images::BatchOf| submitted[p.0 as usize] > n;
+        let Tracker {
+            resources, queues, ..
+        } = self;
+        let several = queues.count() > 1;
+        let batch = (q, queues.open_batch(q));
+        let done = |(p, n): images::BatchOf| queues.open_batch(p) > n;
         for u in uses {
-            let Kind::Image(st) = &mut self.resources[u.id.index as usize].kind else {
+            let Kind::Image(st) = &mut resources[u.id.index as usize].kind else {
                 continue;
             };
             for c in st.changes(u.mips, u.layers, u.layout) {
@@ -1547,13 +1535,11 @@ fn layout_for_format(
     ) {
         return err("a layout of one depth or stencil aspect needs separateDepthStencilLayouts, and the tracker transitions an image's aspects together: name a layout of both (DEPTH_STENCIL_READ_ONLY_OPTIMAL, ...) or GENERAL".into());
     }
-    if let Some(rule) = layout.format_rule().filter(|r| !r.fits(format)) {
-        return err(format!(
-            "the layout needs a {} format ({})",
-            rule.needs(),
-            rule.barrier
-                .unwrap_or("VUID-VkImageMemoryBarrier2-oldLayout-01208")
-        ));
+    // The model's own rule for a barrier or an initial layout (the
+    // single-aspect layouts, whose rule accepts a usage either kind of
+    // format can have, are refused above).
+    if let Some((needs, vuid)) = layout.barrier_format_mismatch(format) {
+        return err(format!("the layout needs a {needs} format ({vuid})"));
     }
     Ok(())
 }

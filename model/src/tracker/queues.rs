@@ -422,46 +422,36 @@ impl Queues {
         groups: usize,
     ) -> Vec<(S, A)> {
         let checker = &mut self.checkers[q.0 as usize];
-        let write = |b: &Barrier| {
-            // Invariant: the tracker's transitions are over a region.
-            let region = b.region.unwrap_or(Region {
-                object: crate::ir::program::ObjectId(0),
-                range: ByteRange::new(0, 0),
-            });
-            let at = layout.at(region);
-            Access {
-                region,
-                mem: at.mem,
-                range: at.range,
-                sa: crate::vk::scope::StageAccess::ImageLayoutTransition,
-            }
+        // Each part's write, found once (it does not depend on the masks
+        // being thinned): the one home of a transition's access.
+        let call = Dependency {
+            barriers: parts.iter().map(|&(_, b)| b).collect(),
         };
+        let writes = crate::ir::access::transitions(&call, layout);
         let mut src = vec![(S::empty(), A::empty()); groups];
-        for (g, b) in parts {
-            let w = write(b);
-            for raw in checker.detect_transition(index, &w, &ResolvedBarrier::of(b, layout)) {
-                if let Some(fix) = crate::hazard::lift(&raw, &w).fix.barrier {
+        // Each image barrier's parts with their writes (an image of many
+        // layers in alternating layouts has as many barriers as parts).
+        let mut of_group: Vec<Vec<(&Barrier, &Access)>> = vec![Vec::new(); groups];
+        for (i, w) in &writes {
+            let (g, b) = &parts[*i];
+            of_group[*g].push((b, w));
+            for raw in checker.detect_transition(index, w, &ResolvedBarrier::of(b, layout)) {
+                if let Some(fix) = crate::hazard::lift(&raw, w).fix.barrier {
                     src[*g].0 |= fix.src_stage_mask;
                     src[*g].1 |= fix.src_access_mask;
                 }
             }
         }
-        // Each image barrier's parts, found once (an image of many layers
-        // in alternating layouts has as many barriers as parts).
-        let mut of_group: Vec<Vec<&Barrier>> = vec![Vec::new(); groups];
-        for (g, b) in parts {
-            of_group[*g].push(b);
-        }
         for (g, masks) in src.iter_mut().enumerate() {
             let mut clean = |m: (S, A)| {
-                of_group[g].iter().all(|b| {
+                of_group[g].iter().all(|&(b, w)| {
                     let b = Barrier {
                         src_stage_mask: m.0,
                         src_access_mask: if m.0.is_empty() { A::NONE } else { m.1 },
-                        ..**b
+                        ..*b
                     };
                     checker
-                        .detect_transition(index, &write(&b), &ResolvedBarrier::of(&b, layout))
+                        .detect_transition(index, w, &ResolvedBarrier::of(&b, layout))
                         .is_empty()
                 })
             };

@@ -724,6 +724,17 @@ impl ImageLayout {
         })
     }
 
+    /// What a barrier that names this layout for an image of `format`
+    /// breaks, if anything: the kind of format the layout needs and the
+    /// usage rule's VUID, where every usage that rule accepts is one only
+    /// that kind of format can have ([`ImageLayout::format_rule`]'s
+    /// `barrier`). The one check of a barrier's layouts, an image's
+    /// initial layout and a tracked image's layouts against its format.
+    pub(crate) fn barrier_format_mismatch(self, format: Format) -> Option<(&'static str, &'static str)> {
+        let rule = self.format_rule().filter(|r| !r.fits(format))?;
+        Some((rule.needs(), rule.barrier?))
+    }
+
     /// The usages an image must have at least one of to be transitioned
     /// into or out of this layout (empty: no rule), with the rule's VUID
     /// (VUID-VkImageMemoryBarrier2-oldLayout-01208 and its siblings).
