@@ -84,6 +84,9 @@ enum Entry {
     /// `next-subpass`, `end-render-pass`, `clear-attachments`) and its
     /// comment, written as text (`graphics.rs`, "Render passes").
     Raw(String, String),
+    /// A dispatch or draw whose descriptors are read at the submission,
+    /// and its comment (`CALL #SEQ in cb0`).
+    Deferred(Box<Deferred>, String),
 }
 
 struct Memory {
@@ -177,6 +180,11 @@ struct LayoutBinding {
     binding: u32,
     ty: vk::DescriptorType,
     count: u32,
+    /// `VkDescriptorSetLayoutBindingFlagsCreateInfo`'s flags for it
+    /// (descriptor indexing): `UPDATE_AFTER_BIND` makes the commands that
+    /// use it read it at the submission, `PARTIALLY_BOUND` lets any of
+    /// its elements stay unwritten.
+    flags: vk::DescriptorBindingFlags,
 }
 
 struct Pipeline {
@@ -201,6 +209,7 @@ struct Desc {
     range: u64,
 }
 
+#[derive(Clone)]
 struct Set {
     layout: u64,
     descs: HashMap<(u32, u32), Desc>,
@@ -210,6 +219,37 @@ struct Set {
     /// Texel buffer descriptors (uniform, storage): the `VkBufferView`, by
     /// `(binding, element)`.
     texels: HashMap<(u32, u32), u64>,
+}
+
+/// A dispatch or draw that uses a binding of a set whose layout gives it
+/// `VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT`: the application may
+/// write that binding's descriptors after the command is recorded, up to
+/// the submission ("the descriptors ... may be updated between recording
+/// the command buffer and executing it"), so the command is made from
+/// the sets as they are at each submission (`Capture::submitted_entries`),
+/// with the bind state it was recorded with: the bound sets and their
+/// dynamic offsets, the push descriptors, the pipeline.
+#[derive(Clone)]
+enum Deferred {
+    Dispatch {
+        pipeline: Option<u64>,
+        sets: HashMap<u32, BoundSet>,
+        push: HashMap<u32, Set>,
+        indirect: Option<(u64, u64)>,
+    },
+    Draw {
+        gfx: Box<CbGraphics>,
+        call: DrawCall,
+    },
+}
+
+impl std::fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Deferred::Dispatch { pipeline, .. } => write!(f, "Deferred::Dispatch({pipeline:?})"),
+            Deferred::Draw { call, .. } => write!(f, "Deferred::Draw({call:?})"),
+        }
+    }
 }
 
 /// A `VkImageView`: its image and subresource range (raw, as
@@ -1262,10 +1302,28 @@ impl Capture {
     pub fn create_set_layout(&mut self, layout: u64, bindings: Vec<(u32, vk::DescriptorType, u32)>) {
         let mut v: Vec<LayoutBinding> = bindings
             .into_iter()
-            .map(|(binding, ty, count)| LayoutBinding { binding, ty, count })
+            .map(|(binding, ty, count)| LayoutBinding {
+                binding,
+                ty,
+                count,
+                flags: vk::DescriptorBindingFlags::empty(),
+            })
             .collect();
         v.sort_by_key(|b| b.binding);
         self.set_layouts.insert(layout, v);
+    }
+
+    /// The `VkDescriptorSetLayoutBindingFlagsCreateInfo` of set layout
+    /// `layout` (after [`Capture::create_set_layout`]): each binding's
+    /// flags, by binding number.
+    pub fn set_binding_flags(&mut self, layout: u64, flags: &[(u32, vk::DescriptorBindingFlags)]) {
+        if let Some(bindings) = self.set_layouts.get_mut(&layout) {
+            for &(binding, f) in flags {
+                if let Some(b) = bindings.iter_mut().find(|b| b.binding == binding) {
+                    b.flags = f;
+                }
+            }
+        }
     }
 
     /// `vkCreatePipelineLayout`.
@@ -1852,6 +1910,7 @@ impl Capture {
             Entry::Cmd(c, comment) => Entry::Cmd(c, format!("{comment}{here}")),
             Entry::Render(op, comment) => Entry::Render(op, format!("{comment}{here}")),
             Entry::Raw(text, comment) => Entry::Raw(text, format!("{comment}{here}")),
+            Entry::Deferred(d, comment) => Entry::Deferred(d, format!("{comment}{here}")),
             Entry::NotModelled(text, _) => Entry::NotModelled(text, here),
             e => e,
         };
@@ -1972,6 +2031,31 @@ impl Capture {
                 ),
             );
         }
+        if let Some(state) = self.cbs.get(&cb) {
+            let pipeline = state.pipeline.and_then(|p| self.pipelines.get(&p));
+            if let Some(p) = pipeline.filter(|p| {
+                self.after_bind(
+                    &state.sets,
+                    p.uses
+                        .keys()
+                        .chain(p.image_uses.keys())
+                        .chain(p.texel_uses.keys()),
+                )
+            }) {
+                let note = p.note.clone();
+                let d = Deferred::Dispatch {
+                    pipeline: state.pipeline,
+                    sets: state.sets.clone(),
+                    push: state.push.clone(),
+                    indirect,
+                };
+                if let Some(n) = note {
+                    self.note(Some(cb), format!("{call} #{seq}: {n}"));
+                }
+                self.push(cb, Entry::Deferred(Box::new(d), format!("{call} #{seq}")));
+                return;
+            }
+        }
         match self.dispatch_command(cb, indirect) {
             Ok((c, note)) => {
                 if let Some(n) = note {
@@ -1989,11 +2073,22 @@ impl Capture {
         indirect: Option<(u64, u64)>,
     ) -> Result<(Command, Option<String>), String> {
         let state = self.cbs.get(&cb).ok_or("an unknown command buffer")?;
-        let p = state.pipeline.ok_or("no compute pipeline bound")?;
+        self.dispatch_with(state.pipeline, &state.sets, &state.push, indirect)
+    }
+
+    /// A dispatch with the compute bind state `pipeline`, `sets`, `push`.
+    fn dispatch_with(
+        &self,
+        pipeline: Option<u64>,
+        sets: &HashMap<u32, BoundSet>,
+        push: &HashMap<u32, Set>,
+        indirect: Option<(u64, u64)>,
+    ) -> Result<(Command, Option<String>), String> {
+        let p = pipeline.ok_or("no compute pipeline bound")?;
         let pipeline = self.pipelines.get(&p).ok_or("an unknown pipeline")?;
         let bindings = self.descriptor_bindings(
-            &state.sets,
-            &state.push,
+            sets,
+            push,
             &pipeline.uses,
             &pipeline.image_uses,
             &pipeline.texel_uses,
@@ -2014,6 +2109,67 @@ impl Capture {
             },
             pipeline.note.clone(),
         ))
+    }
+
+    /// Whether one of the `(set, binding)`s `used` is, in the sets bound
+    /// `sets`, a binding with `VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT`
+    /// (a command using it is [`Deferred`]).
+    fn after_bind<'a>(
+        &self,
+        sets: &HashMap<u32, BoundSet>,
+        mut used: impl Iterator<Item = &'a (u32, u32)>,
+    ) -> bool {
+        used.any(|&(set, binding)| {
+            sets.get(&set)
+                .filter(|(handle, _)| *handle != PUSHED)
+                .and_then(|(handle, _)| self.sets.get(handle))
+                .and_then(|s| self.set_layouts.get(&s.layout))
+                .and_then(|l| l.iter().find(|b| b.binding == binding))
+                .is_some_and(|b| b.flags.contains(vk::DescriptorBindingFlags::UPDATE_AFTER_BIND))
+        })
+    }
+
+    /// A [`Deferred`] command made from the descriptor sets as they are
+    /// now (at its submission): a command, or a `not-modelled` line saying
+    /// why not.
+    fn resolve_deferred(&self, d: &Deferred, comment: String) -> Entry {
+        let made = match d {
+            Deferred::Dispatch {
+                pipeline,
+                sets,
+                push,
+                indirect,
+            } => self
+                .dispatch_with(*pipeline, sets, push, *indirect)
+                .map(|(c, _)| Entry::Cmd(c, comment.clone())),
+            Deferred::Draw { gfx, call } => self
+                .draw_with(gfx, *call)
+                .map(|(d, _)| Entry::Render(RenderOp::Draw(d), comment.clone())),
+        };
+        made.unwrap_or_else(|why| {
+            let (call, here) = comment
+                .find(" in ")
+                .map_or((comment.as_str(), ""), |i| comment.split_at(i));
+            Entry::NotModelled(
+                format!("{call} ({why}, its descriptors read at the submission: UPDATE_AFTER_BIND)"),
+                here.to_string(),
+            )
+        })
+    }
+
+    /// The entries command buffer `cb` runs if submitted now: its
+    /// [`Deferred`] commands made from the descriptor sets as they are.
+    fn submitted_entries(&self, cb: u64) -> Vec<Entry> {
+        let Some(c) = self.cbs.get(&cb) else {
+            return Vec::new();
+        };
+        c.entries
+            .iter()
+            .map(|e| match e {
+                Entry::Deferred(d, comment) => self.resolve_deferred(d, comment.clone()),
+                e => e.clone(),
+            })
+            .collect()
     }
 
     /// The bindings of the descriptors a pipeline uses (`uses`: buffers,
@@ -2056,7 +2212,7 @@ impl Capture {
             });
             for e in 0..count {
                 let Some(d) = s.descs.get(&(binding, e)) else {
-                    if e == 0 {
+                    if e == 0 && !partially_bound(layout_binding) {
                         return Err(format!("set {set} binding {binding} never written"));
                     }
                     continue;
@@ -2097,7 +2253,7 @@ impl Capture {
             let ty = layout_binding.map_or(vk::DescriptorType::STORAGE_IMAGE, |b| b.ty);
             for e in 0..count {
                 let Some(&(view, layout)) = s.images.get(&(binding, e)) else {
-                    if e == 0 {
+                    if e == 0 && !partially_bound(layout_binding) {
                         return Err(format!("set {set} binding {binding} (an image) never written"));
                     }
                     continue;
@@ -2126,7 +2282,7 @@ impl Capture {
             let uniform = layout_binding.is_some_and(|b| b.ty == vk::DescriptorType::UNIFORM_TEXEL_BUFFER);
             for e in 0..count {
                 let Some(view) = s.texels.get(&(binding, e)) else {
-                    if e == 0 {
+                    if e == 0 && !partially_bound(layout_binding) {
                         return Err(format!(
                             "set {set} binding {binding} (a texel buffer) never written"
                         ));
@@ -2962,8 +3118,13 @@ impl Capture {
             let q = self.queue_id(queue);
             self.mark(q, seq, call);
         }
-        let cbs: Vec<u64> = batches.iter().flat_map(|b| b.cbs.iter().copied()).collect();
-        let cbs = cbs.as_slice();
+        // What each command buffer runs, in submission order (its deferred
+        // commands made from the descriptor sets as they are now).
+        let submitted: Vec<Vec<Entry>> = batches
+            .iter()
+            .flat_map(|b| b.cbs.iter())
+            .map(|&cb| self.submitted_entries(cb))
+            .collect();
         // Host reads assumed earlier happen before the host or the device
         // writes those bytes again.
         let mut rewritten: Vec<(u64, u64, u64)> = Vec::new();
@@ -2976,22 +3137,18 @@ impl Capture {
                 );
             }
         }
-        for cb in cbs {
-            for e in self.cbs.get(cb).map(|c| c.entries.as_slice()).unwrap_or_default() {
-                if let Entry::Cmd(c, _) = e {
-                    rewritten.extend(device_writes(c).into_iter().filter_map(|r| self.mem_range(r)));
-                }
+        for e in submitted.iter().flatten() {
+            if let Entry::Cmd(c, _) = e {
+                rewritten.extend(device_writes(c).into_iter().filter_map(|r| self.mem_range(r)));
             }
         }
         // Bytes this submission's device commands read: an assumed read of
         // bytes the device consumes next (and does not rewrite) is of an
         // intermediate, not of a result, and is dropped.
         let mut consumed: Vec<(u64, u64, u64)> = Vec::new();
-        for cb in cbs {
-            for e in self.cbs.get(cb).map(|c| c.entries.as_slice()).unwrap_or_default() {
-                if let Entry::Cmd(c, _) = e {
-                    consumed.extend(device_reads(c).into_iter().filter_map(|r| self.mem_range(r)));
-                }
+        for e in submitted.iter().flatten() {
+            if let Entry::Cmd(c, _) = e {
+                consumed.extend(device_reads(c).into_iter().filter_map(|r| self.mem_range(r)));
             }
         }
         let touches = |set: &[(u64, u64, u64)], r: Option<(u64, u64, u64)>| {
@@ -3023,15 +3180,15 @@ impl Capture {
             self.append(e);
         }
         let q = self.queue_id(queue);
+        let mut submitted = submitted.into_iter();
         for (k, batch) in batches.iter().enumerate() {
             let name = if batches.len() > 1 {
                 format!("{call} #{seq} batch {k}")
             } else {
                 format!("{call} #{seq}")
             };
-            for cb in &batch.cbs {
-                let entries = self.cbs.get(cb).map(|c| c.entries.clone()).unwrap_or_default();
-                for e in entries {
+            for _ in &batch.cbs {
+                for e in submitted.next().unwrap_or_default() {
                     self.append(e);
                 }
             }
@@ -3666,6 +3823,10 @@ impl Capture {
 
     fn append(&mut self, e: Entry) {
         let e = match e {
+            Entry::Deferred(d, comment) => self.resolve_deferred(&d, comment),
+            e => e,
+        };
+        let e = match e {
             Entry::Render(op, comment) => match self.render_entry(op, comment) {
                 Some(e) => e,
                 None => return,
@@ -3673,7 +3834,8 @@ impl Capture {
             e => e,
         };
         match e {
-            Entry::Render(..) => {}
+            // Made into what they stand for above.
+            Entry::Render(..) | Entry::Deferred(..) => {}
             Entry::Raw(text, comment) => self.raw_line(&text, &comment),
             Entry::Note(text) => {
                 self.notes.before(self.program.commands().len(), &text);
@@ -4338,6 +4500,16 @@ fn is_buffer(ty: vk::DescriptorType) -> bool {
     )
 }
 
+/// Whether a layout binding has `VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT`:
+/// then none of its descriptors need be written, and an unwritten one is
+/// not accessed ("descriptors ... that are not dynamically used need not
+/// contain valid descriptors"), so it adds no binding to a command. Without
+/// it the first element must be written (element 0 of every array the
+/// shader uses; later unwritten elements are left out all the same).
+fn partially_bound(b: Option<&LayoutBinding>) -> bool {
+    b.is_some_and(|b| b.flags.contains(vk::DescriptorBindingFlags::PARTIALLY_BOUND))
+}
+
 /// An application's string in a comment: one line, at most 80 characters.
 fn printable(text: &str) -> String {
     let one_line: String = text
@@ -4841,6 +5013,158 @@ mod tests {
                 text.lines().any(|l| l.starts_with(want)),
                 "{name}: no `{want}` in\n{text}"
             );
+        }
+    }
+
+    /// Descriptor indexing (issue 23): a binding with `UPDATE_AFTER_BIND`
+    /// is read at each submission, so a descriptor written after the
+    /// dispatch was recorded (or rewritten between two submissions) is the
+    /// one the trace names; without the flag the dispatch is made when it
+    /// is recorded. `PARTIALLY_BOUND` lets every element of an array stay
+    /// unwritten; without it element 0 must be written.
+    #[test]
+    fn descriptor_indexing_update_after_bind_and_partially_bound() {
+        use vk::DescriptorBindingFlags as F;
+        const UAB: F = F::UPDATE_AFTER_BIND;
+        const PART: F = F::PARTIALLY_BOUND;
+        // A descriptor of binding `b` element `e` over b0[lo..hi].
+        type Write = (u32, u32, u64, u64);
+        // (name, flags of binding 0, array count of binding 0, writes
+        // before the dispatch, writes after it, writes after the first
+        // submission, the lines each submission must write, in order).
+        type Case<'a> = (
+            &'a str,
+            F,
+            u32,
+            &'a [Write],
+            &'a [Write],
+            &'a [Write],
+            [&'a str; 2],
+        );
+        let cases: &[Case] = &[
+            (
+                "written before, no flag: made when recorded",
+                F::empty(),
+                1,
+                &[(0, 0, 0, 64), (1, 0, 1024, 1088)],
+                &[],
+                &[],
+                ["dispatch s0_main read b0[0..64] write b0[1024..1088]", "dispatch s0_main read b0[0..64] write"],
+            ),
+            (
+                "written after the dispatch, no flag: not modelled",
+                F::empty(),
+                1,
+                &[(1, 0, 1024, 1088)],
+                &[(0, 0, 0, 64)],
+                &[],
+                [
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written)",
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written)",
+                ],
+            ),
+            (
+                "written after the dispatch, UPDATE_AFTER_BIND: the written one",
+                UAB,
+                1,
+                &[(1, 0, 1024, 1088)],
+                &[(0, 0, 0, 64)],
+                &[],
+                ["dispatch s0_main read b0[0..64] write b0[1024..1088]", "dispatch s0_main read b0[0..64] write"],
+            ),
+            (
+                "rewritten between submissions, UPDATE_AFTER_BIND: each submission's",
+                UAB,
+                1,
+                &[(0, 0, 0, 64), (1, 0, 1024, 1088)],
+                &[(0, 0, 128, 192)],
+                &[(0, 0, 256, 320)],
+                ["dispatch s0_main read b0[128..192] write", "dispatch s0_main read b0[256..320] write"],
+            ),
+            (
+                "never written by the submission, UPDATE_AFTER_BIND: not modelled, saying when it was read",
+                UAB,
+                1,
+                &[(1, 0, 1024, 1088)],
+                &[],
+                &[],
+                [
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written, its descriptors read at the submission: UPDATE_AFTER_BIND)",
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written, its descriptors read at the submission",
+                ],
+            ),
+            (
+                "an array with element 2 written, PARTIALLY_BOUND: that element",
+                PART,
+                4,
+                &[(0, 2, 512, 576), (1, 0, 1024, 1088)],
+                &[],
+                &[],
+                ["dispatch s0_main read b0[512..576] write b0[1024..1088]", "dispatch s0_main read b0[512..576] write"],
+            ),
+            (
+                "an array with element 2 written, no flag: element 0 must be",
+                F::empty(),
+                4,
+                &[(0, 2, 512, 576), (1, 0, 1024, 1088)],
+                &[],
+                &[],
+                [
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written)",
+                    "not-modelled vkCmdDispatch (set 0 binding 0 never written)",
+                ],
+            ),
+            (
+                "both flags, written after the dispatch, elements 1 and 3",
+                UAB | PART,
+                4,
+                &[(1, 0, 1024, 1088)],
+                &[(0, 3, 768, 832), (0, 1, 384, 448)],
+                &[],
+                [
+                    "dispatch s0_main read b0[384..448] read b0[768..832] write b0[1024..1088]",
+                    "dispatch s0_main read b0[384..448] read b0[768..832] write",
+                ],
+            ),
+        ];
+        for &(name, flags, count, before, after, between, want) in cases {
+            let mut c = device();
+            c.create_set_layout(
+                22,
+                vec![
+                    (0, vk::DescriptorType::STORAGE_BUFFER, count),
+                    (1, vk::DescriptorType::STORAGE_BUFFER, 1),
+                ],
+            );
+            c.set_binding_flags(22, &[(0, flags), (1, flags & UAB)]);
+            c.create_pipeline_layout(32, vec![22]);
+            c.create_compute_pipeline(52, 40, "main", 32);
+            c.allocate_sets(&[(82, 22)]);
+            let write = |c: &mut Capture, ws: &[Write]| {
+                for &(b, e, lo, hi) in ws {
+                    c.write_descriptor(82, b, e, 10, lo, hi - lo);
+                }
+            };
+            write(&mut c, before);
+            c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 52);
+            c.bind_sets(70, 6, false, 0, &[82], &[]);
+            c.dispatch(70, 7, "vkCmdDispatch", None);
+            write(&mut c, after);
+            c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
+            write(&mut c, between);
+            c.submit(101, "vkQueueSubmit", 1, &[batch(70)], 0);
+            let text = c.text();
+            let lines: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
+                .collect();
+            assert_eq!(lines.len(), 2, "{name}: two submissions, two lines in\n{text}");
+            for (k, (line, want)) in lines.iter().zip(want).enumerate() {
+                assert!(
+                    line.starts_with(want),
+                    "{name}: submission {k}: `{line}`, not `{want}...`"
+                );
+            }
         }
     }
 

@@ -32,7 +32,17 @@
 # build the release one), CARGO_TARGET_DIR (as cargo),
 # VKSYNC_CAPTURE_APPS_KEEP=DIR keeps the traces and logs in DIR,
 # VKSYNC_CAPTURE_APPS_ONLY=RE runs only the cases whose name matches the
-# extended regex RE (the symbol checks still run).
+# extended regex RE (the symbol checks still run),
+# VKSYNC_CAPTURE_APPS_BUILT=DIR takes the applications built in DIR
+# (APP-linked, APP-dlopen) instead of compiling them and leaves out the
+# symbol checks: for a root with no compiler or binutils, as
+# tests/capture-apps/run-current.sh runs it.
+#
+# An application that exits with status 3 and prints `unsupported:` lacks
+# a device feature (descriptor indexing on Debian 12's lavapipe): its
+# cases are not run here, are counted and named at the end as run
+# elsewhere (run-current.sh runs them in the Debian 13 root, and CI runs
+# that), and fail wherever VKSYNC_CAPTURE_APPS_BUILT is set.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -53,16 +63,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 passed=0
+elsewhere=()
 fail() { echo "capture-apps: FAILED: $*"; failures=$((failures + 1)); }
 
 # Both builds of every application.
-for c in "$src"/*.c; do
-    app=$(basename "$c" .c)
-    cc -O1 -Wall -Werror -o "$work/$app-linked" "$c" -lvulkan -lpthread
-    cc -O1 -Wall -Werror -DVKS_DLOPEN -o "$work/$app-dlopen" "$c" -ldl -lpthread
-done
+if [ -n "${VKSYNC_CAPTURE_APPS_BUILT:-}" ]; then
+    cp "$VKSYNC_CAPTURE_APPS_BUILT"/*-linked "$VKSYNC_CAPTURE_APPS_BUILT"/*-dlopen "$work"/
+else
+    for c in "$src"/*.c; do
+        app=$(basename "$c" .c)
+        cc -O1 -Wall -Werror -o "$work/$app-linked" "$c" -lvulkan -lpthread
+        cc -O1 -Wall -Werror -DVKS_DLOPEN -o "$work/$app-dlopen" "$c" -ldl -lpthread
+    done
+fi
 
 # The root cause of the hang, checked on the library itself.
+if [ -z "${VKSYNC_CAPTURE_APPS_BUILT:-}" ]; then
 exported=$(nm -D --defined-only "$layer" | awk '$3 ~ /^vk/ {print $3}' | sort | tr '\n' ' ')
 [ "$exported" = "vkNegotiateLoaderLayerInterfaceVersion " ] \
     || fail "the layer exports Vulkan names other than the negotiation: $exported"
@@ -73,6 +89,7 @@ grep -hq 'libvksync_capture.so .*normal symbol `vkNegotiateLoaderLayerInterfaceV
     || fail "LD_DEBUG=bindings: the layer was not loaded into min-linked"
 wrong=$(grep -h 'binding file [^ ]*libvksync_capture.so .* to [^ ]*libvulkan.so' "$work"/bindings/b.* || true)
 [ -z "$wrong" ] || fail "LD_DEBUG=bindings: the layer's references bind to the loader: $wrong"
+fi
 
 # run_case NAME APP ARG CAPTURE_STATUS PLAIN_STATUS CHECK...: both builds.
 run_case() {
@@ -85,6 +102,11 @@ run_case() {
         local log="$work/$name-$build.log" st=0 plain=0 ok=1
         # shellcheck disable=SC2086
         timeout "$limit" "$exe" $arg > "$log.plain" 2>&1 || plain=$?
+        if [ "$plain" = 3 ] && [ -z "${VKSYNC_CAPTURE_APPS_BUILT:-}" ] && grep -q 'unsupported:' "$log.plain"; then
+            echo "capture-apps: elsewhere $tag: $(grep -m1 'unsupported:' "$log.plain")"
+            elsewhere+=("$tag")
+            continue
+        fi
         if [ "$plain" != "$plain_want" ]; then
             fail "$tag: the plain run exited with status $plain, not $plain_want"; cat "$log.plain"; continue
         fi
@@ -350,6 +372,25 @@ run_case draw-render-pass-input draw render-pass-input 0 0 \
     'trace:^end-render-pass  # vkCmdEndRenderPass' \
     'no-trace:^not-modelled' "trace:$summary"
 
+# (h) Descriptor indexing (issue 23; Mesa 25's lavapipe and later): a
+# storage buffer descriptor written after the dispatch was recorded
+# (UPDATE_AFTER_BIND) and rewritten between the two submissions of the one
+# command buffer: each submission's dispatch names the buffer written by
+# then; the binding used only on a path never taken, left unwritten
+# (PARTIALLY_BOUND), adds nothing and is not `not-modelled`. With dst
+# rewritten too before the second submission, the host's read of out2 is
+# not covered by the barrier on `out`: the race is found.
+run_case descriptor-indexing descriptor-indexing after 0 0 \
+    'out:descriptor-indexing \(after\): 2 submissions, 0 and 0 wrong words' 'out:no hazards' \
+    'count:1:^dispatch s0_main read a\[0\.\.256\] write out\[0\.\.256\]  # vkCmdDispatch #31 in cb0$' \
+    'count:1:^dispatch s0_main read b\[0\.\.256\] write out\[0\.\.256\]  # vkCmdDispatch #31 in cb0$' \
+    'count:2:^submit ' 'no-trace:^not-modelled' "trace:$summary"
+run_case descriptor-indexing-race descriptor-indexing race 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads out2\[0\.\.256\] \(HOST:HOST_READ\), previously written at line [0-9]+ by vkCmdDispatch' \
+    'out:1 hazard \(1 read-after-write\)' \
+    'count:1:^dispatch s0_main read b\[0\.\.256\] write out2\[0\.\.256\]  # vkCmdDispatch #31 in cb0$' \
+    'no-trace:^not-modelled' "trace:$summary"
+
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
 fi
@@ -358,3 +399,6 @@ if [ "$failures" != 0 ]; then
     exit 1
 fi
 echo "capture-apps: OK: $passed runs (each application linked and dlopen'ed) under vksync capture"
+if [ "${#elsewhere[@]}" != 0 ]; then
+    echo "capture-apps: ${#elsewhere[@]} runs need a device feature this one lacks, run by tests/capture-apps/run-current.sh in the Debian 13 root: ${elsewhere[*]}"
+fi

@@ -17,7 +17,8 @@
  *   template       vkUpdateDescriptorSetWithTemplate (the image info 8 bytes
  *                  into the data), vkCmdBindDescriptorSets
  *   push           vkCmdPushDescriptorSetKHR (VK_KHR_push_descriptor)
- *   push-template  vkCmdPushDescriptorSetWithTemplateKHR The shader is GLSL compiled to SPIR-V by naga (the capture's
+ *   push-template  vkCmdPushDescriptorSetWithTemplateKHR
+ * The shader is GLSL compiled to SPIR-V by naga (the capture's
  * dev-dependency), kept here as words:
  *   #version 450
  *   layout(local_size_x = 8, local_size_y = 8) in;

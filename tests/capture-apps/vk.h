@@ -44,7 +44,8 @@
     X(vkWaitSemaphores) X(vkGetSemaphoreCounterValue)                         \
     X(vkDestroyDevice) X(vkDestroyInstance) X(vkGetDeviceProcAddr)            \
     X(vkUnmapMemory) X(vkInvalidateMappedMemoryRanges) X(vkCreateQueryPool)   \
-    X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdCopyQueryPoolResults)
+    X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdCopyQueryPoolResults)   \
+    X(vkGetPhysicalDeviceFeatures2) X(vkGetPhysicalDeviceProperties)
 
 #ifdef VKS_DLOPEN
 #define VKS_DECLARE(f) static PFN_##f f;
@@ -92,6 +93,11 @@ struct vks {
 static int vks_debug_utils = 0;
 /* Set before vks_device*: one device extension to enable (NULL: none). */
 static const char *vks_device_extension = NULL;
+/* Set before vks_device*: the VkDeviceCreateInfo's pNext chain (a
+ * feature structure), in place of the one vks_device_ex chooses. */
+static const void *vks_device_next = NULL;
+/* Usage bits vks_host_buffer* add to TRANSFER_SRC and TRANSFER_DST. */
+static VkBufferUsageFlags vks_buffer_usage = 0;
 
 static inline struct vks vks_device_ex(int timeline) {
     struct vks v = {0};
@@ -134,6 +140,8 @@ static inline struct vks vks_device_ex(int timeline) {
     f13.dynamicRendering = VK_TRUE;
     VkDeviceCreateInfo di = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     di.pNext = timeline == 2 ? (void *)&f13 : timeline ? (void *)&tf : NULL;
+    if (vks_device_next)
+        di.pNext = vks_device_next;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
     if (vks_device_extension) {
@@ -165,7 +173,7 @@ static inline VkBuffer vks_host_buffer_named(struct vks *v, VkDeviceSize size, v
                                              PFN_vkSetDebugUtilsObjectNameEXT set_name) {
     VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bi.size = size;
-    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vks_buffer_usage;
     VkBuffer b;
     vks_check(vkCreateBuffer(v->device, &bi, NULL, &b));
     if (name && set_name) {

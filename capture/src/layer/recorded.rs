@@ -355,16 +355,32 @@ recorded! {
     after create_set_layout ["vkCreateDescriptorSetLayout"] "Capture::create_set_layout"
     fn(device: vk::Device, info: *const vk::DescriptorSetLayoutCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::DescriptorSetLayout) -> vk::Result
     |d, seq, call| {
-        // SAFETY: valid create info; `*out` written on success.
-        let (layout, bindings) = unsafe {
+        // SAFETY: valid create info; `*out` written on success; a
+        // `VkDescriptorSetLayoutBindingFlagsCreateInfo` in its chain has
+        // zero or `bindingCount` flags (VUID-VkDescriptorSetLayoutBindingFlagsCreateInfo-bindingCount-03002).
+        let (layout, bindings, flags) = unsafe {
             let i = &*info;
-            let b: Vec<_> = slice(i.p_bindings, i.binding_count)
+            let bindings = slice(i.p_bindings, i.binding_count);
+            let b: Vec<_> = bindings
                 .iter()
                 .map(|b| (b.binding, b.descriptor_type, b.descriptor_count))
                 .collect();
-            ((*out).as_raw(), b)
+            let flags: Vec<(u32, vk::DescriptorBindingFlags)> =
+                match find_next(i.p_next, vk::StructureType::DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO) {
+                    Some(p) => {
+                        let f = &*(p as *const vk::DescriptorSetLayoutBindingFlagsCreateInfo<'_>);
+                        bindings
+                            .iter()
+                            .zip(slice(f.p_binding_flags, f.binding_count))
+                            .map(|(b, f)| (b.binding, *f))
+                            .collect()
+                    }
+                    None => Vec::new(),
+                };
+            ((*out).as_raw(), b, flags)
         };
-        d.capture.create_set_layout(layout, bindings)
+        d.capture.create_set_layout(layout, bindings);
+        d.capture.set_binding_flags(layout, &flags)
     };
     after create_pipeline_layout ["vkCreatePipelineLayout"] "Capture::create_pipeline_layout"
     fn(device: vk::Device, info: *const vk::PipelineLayoutCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::PipelineLayout) -> vk::Result

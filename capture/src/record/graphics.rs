@@ -50,7 +50,7 @@ pub(super) fn unraw(text: &str) -> String {
 }
 
 /// The graphics bind point's state of a command buffer.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct CbGraphics {
     pub(super) pipeline: Option<u64>,
     /// Bound sets by set number, as `CommandBuffer::sets` for compute.
@@ -444,6 +444,29 @@ impl Capture {
         if self.in_refused_render_pass(cb, seq, call) {
             return;
         }
+        if let Some(gfx) = self.cbs.get(&cb).map(|c| &c.gfx) {
+            let gp = gfx.pipeline.and_then(|p| self.gfx_pipelines.get(&p));
+            if let Some(gp) = gp.filter(|gp| {
+                gp.refusal.is_none()
+                    && self.after_bind(
+                        &gfx.sets,
+                        gp.stages
+                            .iter()
+                            .flat_map(|(_, u, i, t)| u.keys().chain(i.keys()).chain(t.keys())),
+                    )
+            }) {
+                let note = gp.note.clone();
+                let deferred = Deferred::Draw {
+                    gfx: Box::new(gfx.clone()),
+                    call: d,
+                };
+                if let Some(n) = note {
+                    self.note(Some(cb), format!("{call} #{seq}: {n}"));
+                }
+                self.push(cb, Entry::Deferred(Box::new(deferred), format!("{call} #{seq}")));
+                return;
+            }
+        }
         match self.draw_op(cb, d) {
             Ok((draw, note)) => {
                 if let Some(n) = note {
@@ -474,7 +497,11 @@ impl Capture {
 
     fn draw_op(&self, cb: u64, call: DrawCall) -> Result<(Draw, Option<String>), String> {
         let state = self.cbs.get(&cb).ok_or("an unknown command buffer")?;
-        let g = &state.gfx;
+        self.draw_with(&state.gfx, call)
+    }
+
+    /// A draw with the graphics bind state `g`.
+    pub(super) fn draw_with(&self, g: &CbGraphics, call: DrawCall) -> Result<(Draw, Option<String>), String> {
         let p = g.pipeline.ok_or("no graphics pipeline bound")?;
         let gp = self.gfx_pipelines.get(&p).ok_or("an unknown graphics pipeline")?;
         if let Some(r) = &gp.refusal {
@@ -1599,6 +1626,69 @@ mod tests {
                 .filter(|l| l.starts_with("not-modelled vkCmdDraw"))
                 .collect();
             assert!(nm.len() == 1 && nm[0].contains(want), "{what}: {l:#?}");
+        }
+    }
+
+    /// A draw whose vertex stage reads an `UPDATE_AFTER_BIND` binding is
+    /// made at the submission (issue 23, descriptor indexing): the storage
+    /// buffer written after the draw was recorded is the one its line
+    /// names; never written by the submission, the draw is `not-modelled`
+    /// saying so. Without the flag the draw is made when it is recorded.
+    #[test]
+    fn a_draw_reads_update_after_bind_descriptors_at_the_submission() {
+        use vk::DescriptorBindingFlags as F;
+        // (name, binding 0's flags, write b1[0..256] after recording, the
+        // draw's line or not-modelled line must start with).
+        type Case = (&'static str, F, bool, &'static str);
+        let cases: &[Case] = &[
+            (
+                "no flag, written before: the recorded one",
+                F::empty(),
+                false,
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b0[0..256] ",
+            ),
+            (
+                "UPDATE_AFTER_BIND, rewritten after recording: the submitted one",
+                F::UPDATE_AFTER_BIND,
+                true,
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b1[0..256] ",
+            ),
+            (
+                "UPDATE_AFTER_BIND, not rewritten: the one written before",
+                F::UPDATE_AFTER_BIND,
+                false,
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 vertex b0 0 16 vs read b0[0..256] ",
+            ),
+        ];
+        for &(name, flags, rewrite, want) in cases {
+            let mut c = scene(pipeline());
+            c.create_set_layout(21, vec![(0, vk::DescriptorType::STORAGE_BUFFER, 1)]);
+            c.set_binding_flags(21, &[(0, flags)]);
+            c.allocate_sets(&[(101, 21)]);
+            c.write_descriptor(101, 0, 0, 10, 0, 256);
+            c.bind_sets(70, 9, true, 0, &[101], &[]);
+            c.begin_rendering(70, 10, "vkCmdBeginRendering", &rendering());
+            c.draw(
+                70,
+                11,
+                "vkCmdDraw",
+                DrawCall::Draw {
+                    vertex_count: 3,
+                    instance_count: 1,
+                    first_vertex: 0,
+                    first_instance: 0,
+                },
+            );
+            c.end_rendering(70, 12, "vkCmdEndRendering");
+            if rewrite {
+                c.write_descriptor(101, 0, 0, 11, 0, 256);
+            }
+            let lines = lines(c);
+            let line = lines
+                .iter()
+                .find(|l| l.starts_with("draw") || l.starts_with("not-modelled"))
+                .unwrap_or_else(|| panic!("{name}: no draw line in {lines:?}"));
+            assert!(line.starts_with(want), "{name}: `{line}`, not `{want}...`");
         }
     }
 
