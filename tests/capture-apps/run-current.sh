@@ -21,9 +21,9 @@ fi
 # Under the repository: the root sees it at the same path.
 built="$root_dir/target/capture-apps-built"
 rm -rf "$built" && mkdir -p "$built"
-for app in descriptor-indexing; do
+for app in descriptor-indexing storage-image; do
     cc -O1 -Wall -Werror -o "$built/$app-linked" "tests/capture-apps/$app.c" -lvulkan -lpthread
     cc -O1 -Wall -Werror -DVKS_DLOPEN -o "$built/$app-dlopen" "tests/capture-apps/$app.c" -ldl -lpthread
 done
-VKSYNC_BIN="$VKSYNC_BIN" VKSYNC_CAPTURE_APPS_BUILT="$built" VKSYNC_CAPTURE_APPS_ONLY='^descriptor-indexing' \
+VKSYNC_BIN="$VKSYNC_BIN" VKSYNC_CAPTURE_APPS_BUILT="$built" VKSYNC_CAPTURE_APPS_ONLY='^(descriptor-indexing.*|storage-image-push2|storage-image-push-template2)$' \
     bash scripts/current-layer.sh --suite trixie "$root" -- bash tests/capture-apps/run.sh

@@ -293,9 +293,11 @@ run_case storage-image storage-image "" 0 0 \
     'trace:^copy-image-to-buffer i0 GENERAL -> b0 bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=16,16,1  # vkCmdCopyImageToBuffer' \
     'no-trace:^not-modelled' "trace:$summary"
 # ... the same image descriptor written through an update template, pushed,
-# and pushed through a template: kept the same way (issue 23), so the same
-# dispatch line and nothing not modelled.
-for how in template push push-template; do
+# and pushed through a template, with the KHR calls and with the `2` forms
+# of VK_KHR_maintenance6 (Mesa 25's lavapipe and later: run elsewhere on
+# Debian 12): kept the same way (issue 23), so the same dispatch line and
+# nothing not modelled.
+for how in template push push-template push2 push-template2; do
     run_case "storage-image-$how" storage-image "$how" 0 0 \
         'out:storage-image: 256 texels read back, 0 wrong' 'out:no hazards' \
         'trace:^dispatch s0_main image-write i0 COLOR:0:0  # vkCmdDispatch' \

@@ -18,6 +18,10 @@
  *                  into the data), vkCmdBindDescriptorSets
  *   push           vkCmdPushDescriptorSetKHR (VK_KHR_push_descriptor)
  *   push-template  vkCmdPushDescriptorSetWithTemplateKHR
+ *   push2          vkCmdPushDescriptorSet2KHR (VK_KHR_maintenance6)
+ *   push-template2 vkCmdPushDescriptorSetWithTemplate2KHR
+ * (the `2` forms exit with status 3, `unsupported:`, on a device without
+ * VK_KHR_maintenance6, as Debian 12's lavapipe)
  * The shader is GLSL compiled to SPIR-V by naga (the capture's
  * dev-dependency), kept here as words:
  *   #version 450
@@ -30,6 +34,33 @@
 #include "vk.h"
 #include <string.h>
 #define N 16
+
+/* VK_KHR_maintenance6's push structures (Vulkan headers before 1.3.278,
+ * as Debian 12's, lack them; the values are vk.xml's). */
+#ifndef VK_KHR_maintenance6
+typedef struct VkPushDescriptorSetInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkShaderStageFlags stageFlags;
+    VkPipelineLayout layout;
+    uint32_t set;
+    uint32_t descriptorWriteCount;
+    const VkWriteDescriptorSet *pDescriptorWrites;
+} VkPushDescriptorSetInfoKHR;
+typedef struct VkPushDescriptorSetWithTemplateInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkDescriptorUpdateTemplate descriptorUpdateTemplate;
+    VkPipelineLayout layout;
+    uint32_t set;
+    const void *pData;
+} VkPushDescriptorSetWithTemplateInfoKHR;
+typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2KHR)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
+typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2KHR)(VkCommandBuffer,
+                                                                    const VkPushDescriptorSetWithTemplateInfoKHR *);
+#define VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_INFO_KHR ((VkStructureType)1000545005)
+#define VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO_KHR ((VkStructureType)1000545006)
+#endif
 
 static const uint32_t spirv[] = {
     0x07230203, 0x00010000, 0x0000001c, 0x00000044, 0x00000000, 0x00020011,
@@ -109,8 +140,9 @@ static const uint32_t spirv[] = {
 
 int main(int argc, char **argv) {
     const char *how = argc > 1 ? argv[1] : "set";
-    int push = !strcmp(how, "push") || !strcmp(how, "push-template");
-    int template = !strcmp(how, "template") || !strcmp(how, "push-template");
+    int two = !strcmp(how, "push2") || !strcmp(how, "push-template2");
+    int push = two || !strcmp(how, "push") || !strcmp(how, "push-template");
+    int template = !strcmp(how, "template") || !strcmp(how, "push-template") || !strcmp(how, "push-template2");
     if (!push && !template && strcmp(how, "set")) {
         fprintf(stderr, "storage-image: unknown way `%s`\n", how);
         return 2;
@@ -118,6 +150,14 @@ int main(int argc, char **argv) {
     vks_load();
     if (push)
         vks_device_extension = "VK_KHR_push_descriptor";
+    if (two) {
+        char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+        if (!vks_has_extension("VK_KHR_maintenance6", name)) {
+            printf("storage-image: unsupported: %s has no VK_KHR_maintenance6\n", name);
+            return 3;
+        }
+        vks_device_extension2 = "VK_KHR_maintenance6";
+    }
     struct vks v = vks_device();
     DEV(vkCreateImage);
     DEV(vkGetImageMemoryRequirements);
@@ -138,6 +178,8 @@ int main(int argc, char **argv) {
     DEV(vkUpdateDescriptorSetWithTemplate);
     DEV(vkCmdPushDescriptorSetKHR);
     DEV(vkCmdPushDescriptorSetWithTemplateKHR);
+    DEV(vkCmdPushDescriptorSet2KHR);
+    DEV(vkCmdPushDescriptorSetWithTemplate2KHR);
 
     VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ii.imageType = VK_IMAGE_TYPE_2D;
@@ -268,7 +310,22 @@ int main(int argc, char **argv) {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                          0, NULL, 0, NULL, 1, &ib);
     p_vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    if (push && template)
+    if (two && template) {
+        VkPushDescriptorSetWithTemplateInfoKHR pi = {VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO_KHR};
+        pi.descriptorUpdateTemplate = tmpl;
+        pi.layout = layout;
+        pi.set = 0;
+        pi.pData = data;
+        p_vkCmdPushDescriptorSetWithTemplate2KHR(cb, &pi);
+    } else if (two) {
+        VkPushDescriptorSetInfoKHR pi = {VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_INFO_KHR};
+        pi.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        pi.layout = layout;
+        pi.set = 0;
+        pi.descriptorWriteCount = 1;
+        pi.pDescriptorWrites = &w;
+        p_vkCmdPushDescriptorSet2KHR(cb, &pi);
+    } else if (push && template)
         p_vkCmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, 0, data);
     else if (push)
         p_vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &w);

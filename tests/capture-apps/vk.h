@@ -26,6 +26,7 @@
 #include <vulkan/vulkan.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef VKS_DLOPEN
 #include <dlfcn.h>
 #endif
@@ -45,7 +46,8 @@
     X(vkDestroyDevice) X(vkDestroyInstance) X(vkGetDeviceProcAddr)            \
     X(vkUnmapMemory) X(vkInvalidateMappedMemoryRanges) X(vkCreateQueryPool)   \
     X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp) X(vkCmdCopyQueryPoolResults)   \
-    X(vkGetPhysicalDeviceFeatures2) X(vkGetPhysicalDeviceProperties)
+    X(vkGetPhysicalDeviceFeatures2) X(vkGetPhysicalDeviceProperties)         \
+    X(vkEnumerateDeviceExtensionProperties)
 
 #ifdef VKS_DLOPEN
 #define VKS_DECLARE(f) static PFN_##f f;
@@ -91,8 +93,10 @@ struct vks {
 /* Set before vks_device*: the instance enables VK_EXT_debug_utils (object
  * names and labels, fetched with vkGetDeviceProcAddr). */
 static int vks_debug_utils = 0;
-/* Set before vks_device*: one device extension to enable (NULL: none). */
+/* Set before vks_device*: up to two device extensions to enable (NULL:
+ * none). */
 static const char *vks_device_extension = NULL;
+static const char *vks_device_extension2 = NULL;
 /* Set before vks_device*: the VkDeviceCreateInfo's pNext chain (a
  * feature structure), in place of the one vks_device_ex chooses. */
 static const void *vks_device_next = NULL;
@@ -144,9 +148,10 @@ static inline struct vks vks_device_ex(int timeline) {
         di.pNext = vks_device_next;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
+    const char *extensions[2] = {vks_device_extension, vks_device_extension2};
     if (vks_device_extension) {
-        di.enabledExtensionCount = 1;
-        di.ppEnabledExtensionNames = &vks_device_extension;
+        di.enabledExtensionCount = vks_device_extension2 ? 2 : 1;
+        di.ppEnabledExtensionNames = extensions;
     }
     vks_check(vkCreateDevice(v.physical, &di, NULL, &v.device));
     vkGetDeviceQueue(v.device, v.family, 0, &v.queue);
@@ -158,6 +163,39 @@ static inline struct vks vks_device_ex(int timeline) {
 }
 
 static inline struct vks vks_device(void) { return vks_device_ex(0); }
+
+/* Whether the first device has device extension `name` (its name in
+ * *device_name when not null); a throwaway instance, before vks_device*. */
+static inline int vks_has_extension(const char *name, char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
+    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ci.pApplicationInfo = &app;
+    VkInstance instance;
+    vks_check(vkCreateInstance(&ci, NULL, &instance));
+    uint32_t n = 1;
+    VkPhysicalDevice physical;
+    VkResult r = vkEnumeratePhysicalDevices(instance, &n, &physical);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+        fprintf(stderr, "vks: no Vulkan device\n");
+        exit(92);
+    }
+    if (device_name) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(physical, &props);
+        memcpy(device_name, props.deviceName, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE);
+    }
+    uint32_t count = 0;
+    vks_check(vkEnumerateDeviceExtensionProperties(physical, NULL, &count, NULL));
+    VkExtensionProperties *all = calloc(count ? count : 1, sizeof *all);
+    vks_check(vkEnumerateDeviceExtensionProperties(physical, NULL, &count, all));
+    int found = 0;
+    for (uint32_t i = 0; i < count; i++)
+        found |= !strcmp(all[i].extensionName, name);
+    free(all);
+    vkDestroyInstance(instance, NULL);
+    return found;
+}
 
 /* A `size`-byte transfer buffer in host-visible, coherent memory, mapped
  * at *mapped. */
