@@ -25,5 +25,5 @@ for app in descriptor-indexing storage-image; do
     cc -O1 -Wall -Werror -o "$built/$app-linked" "tests/capture-apps/$app.c" -lvulkan -lpthread
     cc -O1 -Wall -Werror -DVKS_DLOPEN -o "$built/$app-dlopen" "tests/capture-apps/$app.c" -ldl -lpthread
 done
-VKSYNC_BIN="$VKSYNC_BIN" VKSYNC_CAPTURE_APPS_BUILT="$built" VKSYNC_CAPTURE_APPS_ONLY='^(descriptor-indexing.*|storage-image-push2|storage-image-push-template2)$' \
+VKSYNC_BIN="$VKSYNC_BIN" VKSYNC_CAPTURE_APPS_BUILT="$built" VKSYNC_CAPTURE_APPS_ONLY='^(descriptor-indexing.*|storage-image-push2|storage-image-push-template2|storage-image-set2)$' \
     bash scripts/current-layer.sh --suite trixie "$root" -- bash tests/capture-apps/run.sh

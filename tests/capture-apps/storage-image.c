@@ -20,6 +20,8 @@
  *   push-template  vkCmdPushDescriptorSetWithTemplateKHR
  *   push2          vkCmdPushDescriptorSet2KHR (VK_KHR_maintenance6)
  *   push-template2 vkCmdPushDescriptorSetWithTemplate2KHR
+ *   set2           vkUpdateDescriptorSets, vkCmdBindDescriptorSets2KHR
+ *                  (VK_KHR_maintenance6)
  * (the `2` forms exit with status 3, `unsupported:`, on a device without
  * VK_KHR_maintenance6, as Debian 12's lavapipe)
  * The shader is GLSL compiled to SPIR-V by naga (the capture's
@@ -55,9 +57,22 @@ typedef struct VkPushDescriptorSetWithTemplateInfoKHR {
     uint32_t set;
     const void *pData;
 } VkPushDescriptorSetWithTemplateInfoKHR;
+typedef struct VkBindDescriptorSetsInfoKHR {
+    VkStructureType sType;
+    const void *pNext;
+    VkShaderStageFlags stageFlags;
+    VkPipelineLayout layout;
+    uint32_t firstSet;
+    uint32_t descriptorSetCount;
+    const VkDescriptorSet *pDescriptorSets;
+    uint32_t dynamicOffsetCount;
+    const uint32_t *pDynamicOffsets;
+} VkBindDescriptorSetsInfoKHR;
+typedef void(VKAPI_PTR *PFN_vkCmdBindDescriptorSets2KHR)(VkCommandBuffer, const VkBindDescriptorSetsInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSet2KHR)(VkCommandBuffer, const VkPushDescriptorSetInfoKHR *);
 typedef void(VKAPI_PTR *PFN_vkCmdPushDescriptorSetWithTemplate2KHR)(VkCommandBuffer,
                                                                     const VkPushDescriptorSetWithTemplateInfoKHR *);
+#define VK_STRUCTURE_TYPE_BIND_DESCRIPTOR_SETS_INFO_KHR ((VkStructureType)1000545003)
 #define VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_INFO_KHR ((VkStructureType)1000545005)
 #define VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO_KHR ((VkStructureType)1000545006)
 #endif
@@ -140,23 +155,27 @@ static const uint32_t spirv[] = {
 
 int main(int argc, char **argv) {
     const char *how = argc > 1 ? argv[1] : "set";
-    int two = !strcmp(how, "push2") || !strcmp(how, "push-template2");
-    int push = two || !strcmp(how, "push") || !strcmp(how, "push-template");
+    int set2 = !strcmp(how, "set2");
+    int two = set2 || !strcmp(how, "push2") || !strcmp(how, "push-template2");
+    int push = (two && !set2) || !strcmp(how, "push") || !strcmp(how, "push-template");
     int template = !strcmp(how, "template") || !strcmp(how, "push-template") || !strcmp(how, "push-template2");
-    if (!push && !template && strcmp(how, "set")) {
+    if (!push && !template && !set2 && strcmp(how, "set")) {
         fprintf(stderr, "storage-image: unknown way `%s`\n", how);
         return 2;
     }
     vks_load();
     if (push)
         vks_device_extension = "VK_KHR_push_descriptor";
+    if (set2)
+        vks_device_extension = "VK_KHR_maintenance6";
+    else if (two)
+        vks_device_extension2 = "VK_KHR_maintenance6";
     if (two) {
         char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
         if (!vks_has_extension("VK_KHR_maintenance6", name)) {
             printf("storage-image: unsupported: %s has no VK_KHR_maintenance6\n", name);
             return 3;
         }
-        vks_device_extension2 = "VK_KHR_maintenance6";
     }
     struct vks v = vks_device();
     DEV(vkCreateImage);
@@ -179,6 +198,7 @@ int main(int argc, char **argv) {
     DEV(vkCmdPushDescriptorSetKHR);
     DEV(vkCmdPushDescriptorSetWithTemplateKHR);
     DEV(vkCmdPushDescriptorSet2KHR);
+    DEV(vkCmdBindDescriptorSets2KHR);
     DEV(vkCmdPushDescriptorSetWithTemplate2KHR);
 
     VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -310,7 +330,15 @@ int main(int argc, char **argv) {
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                          0, NULL, 0, NULL, 1, &ib);
     p_vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    if (two && template) {
+    if (set2) {
+        VkBindDescriptorSetsInfoKHR bi = {VK_STRUCTURE_TYPE_BIND_DESCRIPTOR_SETS_INFO_KHR};
+        bi.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        bi.layout = layout;
+        bi.firstSet = 0;
+        bi.descriptorSetCount = 1;
+        bi.pDescriptorSets = &set;
+        p_vkCmdBindDescriptorSets2KHR(cb, &bi);
+    } else if (two && template) {
         VkPushDescriptorSetWithTemplateInfoKHR pi = {VK_STRUCTURE_TYPE_PUSH_DESCRIPTOR_SET_WITH_TEMPLATE_INFO_KHR};
         pi.descriptorUpdateTemplate = tmpl;
         pi.layout = layout;

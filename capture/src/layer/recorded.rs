@@ -567,6 +567,33 @@ recorded! {
             unsafe { (slice(sets, n).iter().map(|s| s.as_raw()).collect(), slice(dynamic, nd)) };
         d.capture.bind_sets(cb.as_raw(), seq, bp == vk::PipelineBindPoint::GRAPHICS, first, &s, o)
     };
+    /// As `vkCmdBindDescriptorSets`, through `VkBindDescriptorSetsInfo`
+    /// (Vulkan 1.4, `VK_KHR_maintenance6`): to the compute bind point when
+    /// `stageFlags` has the compute stage, and to the graphics one when it
+    /// has a graphics stage (the sets are bound for every stage named).
+    before bind_sets2 ["vkCmdBindDescriptorSets2", "vkCmdBindDescriptorSets2KHR"] "Capture::bind_sets (compute or graphics stages in stageFlags)"
+    fn(cb: vk::CommandBuffer, info: *const vk::BindDescriptorSetsInfoKHR<'_>)
+    // SAFETY: a valid VkBindDescriptorSetsInfo.
+    where (unsafe { (*info).stage_flags }.intersects(vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::ALL_GRAPHICS))
+    |d, seq, call| {
+        // SAFETY: a valid VkBindDescriptorSetsInfo with
+        // `descriptor_set_count` set handles and `dynamic_offset_count`
+        // offsets.
+        let (i, s, o): (_, Vec<u64>, &[u32]) = unsafe {
+            let i = &*info;
+            (
+                i,
+                slice(i.p_descriptor_sets, i.descriptor_set_count).iter().map(|s| s.as_raw()).collect(),
+                slice(i.p_dynamic_offsets, i.dynamic_offset_count),
+            )
+        };
+        for graphics in [false, true] {
+            let stages = if graphics { vk::ShaderStageFlags::ALL_GRAPHICS } else { vk::ShaderStageFlags::COMPUTE };
+            if i.stage_flags.intersects(stages) {
+                d.capture.bind_sets(cb.as_raw(), seq, graphics, i.first_set, &s, o);
+            }
+        }
+    };
     before execute_commands ["vkCmdExecuteCommands"] "Capture::execute_commands (the secondaries' commands inline)"
     fn(cb: vk::CommandBuffer, n: u32, cbs: *const vk::CommandBuffer)
     |d, seq, call| {

@@ -137,7 +137,6 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(pipeline_barrier2, ["vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR"], "Capture::barrier (`barrier`)"),
     // ---- vkCmd* not modelled, with their own reasons
     nm!(["vkCmdCopyQueryPoolResults"], "writes query results to a buffer: queries are not modelled"),
-    nm!(["vkCmdBindDescriptorSets2", "vkCmdBindDescriptorSets2KHR"], "binds descriptor sets through VkBindDescriptorSetsInfo, which the layer does not read: later dispatches use the sets bound before"),
     nm!(["vkCmdSetDescriptorBufferOffsetsEXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdSetDescriptorBufferOffsets2EXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdBindShadersEXT"], "shader objects are not modelled: dispatches use the pipeline bound before"),
