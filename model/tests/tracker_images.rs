@@ -686,6 +686,19 @@ fn table() {
                 "barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ; NONE:NONE -> COPY:TRANSFER_WRITE i1 COLOR:0:2 UNDEFINED->TRANSFER_DST_OPTIMAL",
             ],
         ),
+        (
+            "review30's case: a clear of two layers, layer 1 copied out, both sampled: the two transitions order the clear, no barrier beside them (the clear's values are judged on their own bytes)",
+            &[
+                Clear { img: 1, mips: (0, 1), layers: (0, 2), layout: L::TRANSFER_DST_OPTIMAL },
+                Download { img: 1, mip: 0, layers: (1, 2), layout: L::TRANSFER_SRC_OPTIMAL },
+                Sample { img: 1, mip: 0, layers: (0, 2), layout: L::SHADER_READ_ONLY_OPTIMAL },
+            ],
+            &[
+                "barrier NONE:NONE -> CLEAR:TRANSFER_WRITE i1 COLOR:0:0..2 UNDEFINED->TRANSFER_DST_OPTIMAL",
+                "barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ i1 COLOR:0:1 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL",
+                "barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE; CLEAR:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_SAMPLED_READ i1 COLOR:0:0 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL; COPY:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ i1 COLOR:0:1 TRANSFER_SRC_OPTIMAL->SHADER_READ_ONLY_OPTIMAL",
+            ],
+        ),
     ];
     for (what, ops, barriers) in cases {
         let r = record(ops);

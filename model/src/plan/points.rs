@@ -486,10 +486,20 @@ fn satisfied(v: SyncVal, cur: StageAccess, kind: HazardKind, sem: Semantics) -> 
     }
 }
 
-/// A requirement as seen at a barrier point: the prior's current values.
+/// A requirement as seen at a barrier point: the prior's current values,
+/// each with the bytes that hold it (sorted, disjoint). Judged per value
+/// on its own bytes: one earlier write ordered differently on two
+/// subresources (a transition over each) needs no barrier beside the two
+/// transitions (review30's case, `model/tests/tracker_images.rs`).
 pub(crate) struct Live {
     req: Req,
-    values: Vec<SyncVal>,
+    values: Vec<(SyncVal, Vec<ByteRange>)>,
+}
+
+/// Whether sorted, disjoint `ranges` meet `[start, end)`.
+fn meets(ranges: &[ByteRange], start: u64, end: u64) -> bool {
+    let i = ranges.partition_point(|r| r.end <= start);
+    ranges.get(i).is_some_and(|r| r.start < end)
 }
 
 fn all_satisfied(live: &[Live], barriers: &[Barrier], layout: &Layout, sem: Semantics) -> bool {
@@ -530,14 +540,19 @@ fn live_satisfied(l: &Live, resolved: &[ResolvedBarrier], sem: Semantics) -> boo
     tests::EFFECTS.with(|c| c.set(c.get() + (resolved.len() * l.values.len() * (cuts.len() - 1)) as u64));
     cuts.windows(2).all(|piece| {
         let (start, end) = (piece[0], piece[1]);
-        l.values.iter().all(|v| {
-            let after = v.apply(resolved, |b| match b.range {
-                None => Reach::Full,
-                Some(r) if r.mem == mem.mem && r.range.start <= start && end <= r.range.end => Reach::Full,
-                Some(_) => Reach::ExecOnly,
-            });
-            l.req.satisfied_by(after, sem)
-        })
+        l.values
+            .iter()
+            .filter(|(_, bytes)| meets(bytes, start, end))
+            .all(|(v, _)| {
+                let after = v.apply(resolved, |b| match b.range {
+                    None => Reach::Full,
+                    Some(r) if r.mem == mem.mem && r.range.start <= start && end <= r.range.end => {
+                        Reach::Full
+                    }
+                    Some(_) => Reach::ExecOnly,
+                });
+                l.req.satisfied_by(after, sem)
+            })
     })
 }
 
@@ -902,7 +917,7 @@ pub(crate) fn live_requirements(
         let h = &req.hazard;
         let mut values = checker.prior_values(h.memory.mem, h.memory.range, h.prior_command, h.prior);
         if completes {
-            for v in values.iter_mut() {
+            for (v, _) in values.iter_mut() {
                 if v.submitted && !v.fenced {
                     *v = SyncVal {
                         fenced: true,
@@ -920,7 +935,7 @@ pub(crate) fn live_requirements(
         // No value left: the prior access was dropped from the checker's
         // state because a later access of the same kind dominates it (see
         // `Checker`), and that access's own requirement covers this one.
-        let done = values.iter().all(|v| req.satisfied_by(*v, sem));
+        let done = values.iter().all(|(v, _)| req.satisfied_by(*v, sem));
         (!done).then_some(Live { req, values })
     })
     .collect()

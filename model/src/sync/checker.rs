@@ -1143,31 +1143,54 @@ impl Checker {
     }
 
     /// The distinct values of the accesses `prior_cmd` made with `prior_sa`
-    /// that are still the last write or a read since it over `range`.
+    /// that are still the last write or a read since it over `range`, each
+    /// with the bytes of `range` that hold it (sorted, disjoint): a
+    /// barrier point need satisfy a value only where it is.
     pub fn prior_values(
         &mut self,
         mem: MemId,
         range: ByteRange,
         prior_cmd: usize,
         prior_sa: StageAccess,
-    ) -> Vec<SyncVal> {
+    ) -> Vec<(SyncVal, Vec<ByteRange>)> {
         let m = self.grow(mem);
-        let mut recs: Vec<Rec> = Vec::new();
+        let mut recs: Vec<(Rec, ByteRange)> = Vec::new();
         for (entry, state) in self.mems[m].overlapping(range) {
             for r in state.records(&self.spills) {
-                for_each_piece(r, &self.runs, entry.intersect(range), |p, _| {
+                for_each_piece(r, &self.runs, entry.intersect(range), |p, bytes| {
                     if p.cmd as usize == prior_cmd {
-                        recs.push(p);
+                        recs.push((p, bytes));
                     }
                 });
             }
         }
-        let mut out: Vec<SyncVal> = Vec::new();
-        for r in recs {
+        // Each value with its bytes, sorted and joined where they touch or
+        // overlap (two records of one entry may hold equal values).
+        let mut out: Vec<(SyncVal, Vec<ByteRange>)> = Vec::new();
+        for (r, bytes) in recs {
             let v = self.nodes.val(r.node);
-            if v.sa == prior_sa && !out.contains(&v) {
-                out.push(v);
+            if v.sa != prior_sa {
+                continue;
             }
+            let ranges = match out.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, ranges)) => ranges,
+                None => {
+                    out.push((v, Vec::new()));
+                    &mut out.last_mut().expect("just pushed").1
+                }
+            };
+            ranges.push(bytes);
+        }
+        for (_, ranges) in &mut out {
+            ranges.sort_unstable_by_key(|r| r.start);
+            let mut joined: Vec<ByteRange> = Vec::with_capacity(ranges.len());
+            for r in ranges.drain(..) {
+                match joined.last_mut() {
+                    Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                    _ => joined.push(r),
+                }
+            }
+            *ranges = joined;
         }
         out
     }
