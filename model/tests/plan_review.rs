@@ -67,11 +67,12 @@ fn waits_before_their_signal_are_refused() {
 /// render pass declarations with the subpass dependencies they need, as
 /// the single-queue planner does (it planned each queue's part as
 /// declared, and the whole plan failed its own check: "a defect of
-/// vksync's planner"), and refuses a hazard inside a subpass with what
-/// orders it. Each plan is race-free under both checkers, both readings.
+/// vksync's planner"), the dependency into a subpass too when its load
+/// operation races the transition into it at the same command. Each plan
+/// is race-free under both checkers, both readings.
 #[test]
 fn plans_across_queues_amend_render_passes() {
-    let cases: [(&str, &str, Option<&str>); 3] = [
+    let cases: [(&str, &str, Option<&str>); 4] = [
         (
             "one queue with a semaphore signal: a dependency 0->1",
             concat!(
@@ -112,7 +113,7 @@ fn plans_across_queues_amend_render_passes() {
             None,
         ),
         (
-            "a draw against the transition into its subpass: refused with what orders it",
+            "the load operation against the transition into its subpass, at the same next-subpass: the dependency into it amended (refused until the planner told the two ends of one command apart)",
             concat!(
         "queue q0\n",
         "semaphore s\n",
@@ -128,7 +129,22 @@ fn plans_across_queues_amend_render_passes() {
         "next-subpass\n",
         "end-render-pass\n",
     ),
-            Some("this command races the layout transition into this subpass"),
+            None,
+        ),
+        (
+            "the clear at the begin against the transition from UNDEFINED (tests/capture-apps/draw.c's render pass): EXTERNAL->0 amended",
+            concat!(
+        "queue q0\n",
+        "semaphore s\n",
+        "buffer out 256\n",
+        "image color R8G8B8A8_UNORM 8x8\n",
+        "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_INPUT:VERTEX_ATTRIBUTE_READ\n",
+        "begin-render-pass rp color COLOR:0:0\n",
+        "end-render-pass\n",
+        "copy-image-to-buffer color TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=8,8,1\n",
+        "submit q0 signal s\n",
+    ),
+            None,
         ),
     ];
     for (name, text, want) in cases {

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Random render pass programs through both checkers.
 
-run.py [N] [FIRST_SEED]: N programs (default 300) from gen.py, seeds
-FIRST_SEED.. (default: fresh, from the clock, printed so that a failure
-can be reproduced with `python3 gen.py SEED`), each checked by
+run.py [--plan] [N] [FIRST_SEED]: N programs (default 300) from gen.py,
+seeds FIRST_SEED.. (default: fresh, from the clock, printed so that a
+failure can be reproduced with `python3 gen.py SEED`), each checked by
 `vksync check` and `vksync check --by-definition`; the sets of (line,
-hazard kind) must be equal. VKSYNC_BIN names the binary (default
-target/debug/vksync). Exit 1 on a disagreement (the trace and both
-outputs are printed), or when more than 5% of the programs are refused as
-invalid (the generator would have drifted from the model's rules).
+hazard kind) must be equal. With --plan, each valid program is also given
+to `vksync plan` (offline, the default reading, visible-to-writes): a
+plan must check clean under both checkers and both readings, and a
+refusal (exit status 2: a hazard no barrier the planner places can
+order, such as two draws of one subpass) is counted by its reason.
+VKSYNC_BIN names the binary (default target/debug/vksync). Exit 1 on a
+disagreement or an unclean plan (the trace and the outputs are printed),
+or when more than 5% of the programs are refused as invalid (the
+generator would have drifted from the model's rules).
 """
 import os, re, subprocess, sys, tempfile, time
 
@@ -18,8 +23,11 @@ import gen  # noqa: E402
 
 root = os.path.dirname(os.path.dirname(here))
 binary = os.environ.get("VKSYNC_BIN", os.path.join(root, "target", "debug", "vksync"))
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-first = int(sys.argv[2]) if len(sys.argv) > 2 else int(time.time()) % 1_000_000
+args = sys.argv[1:]
+plan = "--plan" in args
+args = [a for a in args if a != "--plan"]
+n = int(args[0]) if len(args) > 0 else 300
+first = int(args[1]) if len(args) > 1 else int(time.time()) % 1_000_000
 env = dict(os.environ, VKSYNC_VALIDATION="0")
 
 
@@ -34,8 +42,29 @@ def check(path, by_definition):
     return p.returncode, found, p.stdout + p.stderr
 
 
-print(f"render-pass-random: seeds {first}..{first + n - 1}, {binary}", flush=True)
-invalid = compared = hazards = 0
+def planned(path, out):
+    """`vksync plan` of `path` into `out`: None when planned and clean, else
+    (False, reason) for a refusal, (True, what) for an unclean plan."""
+    p = subprocess.run([binary, "plan", path], capture_output=True, text=True, timeout=300, env=env)
+    if p.returncode == 2:
+        m = re.search(r"error: (.*?)(,| on line| \(|$)", p.stderr)
+        return False, m.group(1) if m else p.stderr[:80]
+    if p.returncode != 0:
+        return True, f"vksync plan exited {p.returncode}: {p.stderr}"
+    with open(out, "w") as f:
+        f.write(p.stdout)
+    for extra in ([], ["--by-definition"]):
+        for reading in ("memory-model", "visible-to-writes"):
+            c = subprocess.run([binary, "check", "--reading", reading] + extra + [out],
+                               capture_output=True, text=True, timeout=300, env=env)
+            if c.returncode != 0:
+                return True, f"the plan is not clean ({reading} {' '.join(extra)}):\n{p.stdout}{c.stdout}{c.stderr}"
+    return None
+
+
+print(f"render-pass-random: seeds {first}..{first + n - 1}, {binary}{', plans too' if plan else ''}", flush=True)
+invalid = compared = hazards = plans = 0
+refusals = {}
 bad = []
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "p.trace")
@@ -55,6 +84,21 @@ with tempfile.TemporaryDirectory() as tmp:
             continue
         compared += 1
         hazards += rc_fast == 1
+        if plan:
+            got = planned(path, os.path.join(tmp, "planned.trace"))
+            if got is None:
+                plans += 1
+            elif got[0]:
+                bad.append(seed)
+                print(f"seed {seed}: {got[1]}\n{text}", flush=True)
+            else:
+                refusals[got[1]] = refusals.get(got[1], 0) + 1
 print(f"render-pass-random: {n} programs, {invalid} refused as invalid, {compared} agree "
-      f"({hazards} with hazards), {len(bad)} disagree{': seeds ' + str(bad) if bad else ''}")
+      f"({hazards} with hazards), {len(bad)} disagree{' or planned unclean' if plan else ''}"
+      f"{': seeds ' + str(bad) if bad else ''}")
+if plan:
+    print(f"render-pass-random: {plans} planned, each clean under both checkers and both readings; "
+          f"{sum(refusals.values())} refused by the planner:")
+    for why, count in sorted(refusals.items(), key=lambda x: -x[1]):
+        print(f"render-pass-random:   {count:5d}  {why}")
 sys.exit(1 if bad or invalid > n // 20 else 0)

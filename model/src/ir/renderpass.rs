@@ -2538,7 +2538,11 @@ pub(crate) fn dependency_for(
     // (the commands of its subpass, or those before the begin or after
     // the end for `EXTERNAL`); else masks there order nothing, and a
     // barrier outside the instance is the planners' business.
-    let source_side = at == h.command;
+    // The transition is the later access: the other end is on the
+    // dependency's source side. (Not `at == h.command`: a subpass's first
+    // access at the begin itself, its load operation, is the same command
+    // as the transition it follows.)
+    let source_side = h.current.is_layout_transition();
     let (other, side) = if source_side {
         (h.prior_command, src)
     } else {
