@@ -255,6 +255,20 @@ impl std::fmt::Debug for Deferred {
     }
 }
 
+/// A `VkQueryPool` as `vkCmdCopyQueryPoolResults` needs it: the trace
+/// object `qpN` that stands for its results (a buffer of `queryCount`
+/// times the most bytes a query's results take, which only these copies
+/// read: the queries' own writes are not modelled, and "vkCmdCopyQueryPoolResults
+/// is guaranteed to see the effect of previous uses of vkCmdResetQueryPool
+/// in the same queue, without any additional synchronization"), and how
+/// many values one query has (`None`: a query type the layer does not
+/// size).
+struct QueryPool {
+    obj: Option<ObjectId>,
+    count: u32,
+    values: Option<u32>,
+}
+
 /// A `VkImageView`: its image and subresource range (raw, as
 /// [`BarrierTarget::Image`] keeps one).
 #[derive(Clone, Copy)]
@@ -505,6 +519,10 @@ pub struct Capture {
     views: HashMap<u64, View>,
     /// `vkCreateBufferView`: buffer, offset, range.
     buffer_views: HashMap<u64, (u64, u64, u64)>,
+    /// `vkCreateQueryPool`: each pool's results object and the most bytes
+    /// one query's results take ([`QueryPool`]).
+    query_pools: HashMap<u64, QueryPool>,
+    query_pool_count: usize,
     /// Debug names the application gave objects
     /// (`vkSetDebugUtilsObjectNameEXT`), by handle, as given.
     debug_names: HashMap<u64, String>,
@@ -671,6 +689,8 @@ impl Capture {
             image_count: 0,
             views: HashMap::default(),
             buffer_views: HashMap::default(),
+            query_pools: HashMap::default(),
+            query_pool_count: 0,
             debug_names: HashMap::default(),
             names_taken: HashSet::default(),
             given: HashMap::default(),
@@ -2748,6 +2768,174 @@ impl Capture {
             ),
             Err(e) => self.not_modelled(Some(cb), seq, "vkCmdFillBuffer", &e),
         }
+    }
+
+    /// `vkCreateQueryPool`: a trace object `qpN` for its results, sized for
+    /// the widest copy (64-bit values and an availability or status word).
+    pub fn create_query_pool(
+        &mut self,
+        seq: u64,
+        pool: u64,
+        ty: vk::QueryType,
+        count: u32,
+        statistics: vk::QueryPipelineStatisticFlags,
+    ) {
+        let values = match ty {
+            vk::QueryType::OCCLUSION
+            | vk::QueryType::TIMESTAMP
+            | vk::QueryType::PRIMITIVES_GENERATED_EXT
+            | vk::QueryType::MESH_PRIMITIVES_GENERATED_EXT => Some(1),
+            vk::QueryType::PIPELINE_STATISTICS => Some(statistics.as_raw().count_ones()),
+            vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT => Some(2),
+            _ => None,
+        };
+        let name = format!("qp{}", self.query_pool_count);
+        self.query_pool_count += 1;
+        let size = u64::from(count) * 8 * (u64::from(values.unwrap_or(0)) + 1);
+        let obj = match values {
+            Some(_) if size > 0 => match self.program.buffer(&name, size) {
+                Ok(obj) => {
+                    self.notes.before(
+                        self.program.commands().len(),
+                        &format!(
+                            "{name} stands for the results of VkQueryPool {pool:#x} (vkCreateQueryPool #{seq}, {ty:?}, {count} queries): what vkCmdCopyQueryPoolResults copies from"
+                        ),
+                    );
+                    Some(obj)
+                }
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        self.query_pools.insert(pool, QueryPool { obj, count, values });
+    }
+
+    /// `vkDestroyQueryPool`.
+    pub fn destroy_query_pool(&mut self, pool: u64) {
+        self.query_pools.remove(&pool);
+    }
+
+    /// `vkCmdCopyQueryPoolResults`: a `copy` (COPY:TRANSFER_WRITE, as the
+    /// spec puts it among the copy commands) from the pool's results
+    /// object into each query's bytes of `dst`: one `copy` where the
+    /// results are packed (`stride` the size of one query's results),
+    /// else one per query (up to 256; past that, one over their hull,
+    /// gaps included, with a comment).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_query_results(
+        &mut self,
+        cb: u64,
+        seq: u64,
+        call: &str,
+        pool: u64,
+        first: u32,
+        count: u32,
+        dst: u64,
+        offset: u64,
+        stride: u64,
+        flags: vk::QueryResultFlags,
+    ) {
+        let made = self.query_copies(pool, first, count, dst, offset, stride, flags);
+        match made {
+            Ok((copies, note)) => {
+                if let Some(n) = note {
+                    self.note(Some(cb), format!("{call} #{seq}: {n}"));
+                }
+                let n = copies.len();
+                for (k, c) in copies.into_iter().enumerate() {
+                    let name = if n > 1 {
+                        format!("{call} #{seq} query {k}")
+                    } else {
+                        format!("{call} #{seq}")
+                    };
+                    self.push(cb, Entry::Cmd(c, name));
+                }
+            }
+            Err(e) => self.not_modelled(Some(cb), seq, call, &e),
+        }
+    }
+
+    /// The `copy` commands of a `vkCmdCopyQueryPoolResults`, and a comment
+    /// when they cover more than the results' bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn query_copies(
+        &self,
+        pool: u64,
+        first: u32,
+        count: u32,
+        dst: u64,
+        offset: u64,
+        stride: u64,
+        flags: vk::QueryResultFlags,
+    ) -> Result<(Vec<Command>, Option<String>), String> {
+        let p = self
+            .query_pools
+            .get(&pool)
+            .ok_or("a query pool the layer did not see created")?;
+        let values = p
+            .values
+            .ok_or("a query type whose results' size the layer does not know")?;
+        let src_obj = p.obj.ok_or("a query pool of no queries")?;
+        if count == 0 {
+            return Ok((Vec::new(), None));
+        }
+        if u64::from(first) + u64::from(count) > u64::from(p.count) {
+            return Err(format!(
+                "queries {first}..{} of a pool of {}",
+                u64::from(first) + u64::from(count),
+                p.count
+            ));
+        }
+        let word = if flags.contains(vk::QueryResultFlags::TYPE_64) {
+            8
+        } else {
+            4
+        };
+        let extra = u64::from(
+            flags.intersects(vk::QueryResultFlags::WITH_AVAILABILITY | vk::QueryResultFlags::WITH_STATUS_KHR),
+        );
+        let size = word * (u64::from(values) + extra);
+        let buffer = self.buffers.get(&dst).ok_or("an unknown buffer")?;
+        let dst_obj = buffer.obj.ok_or("a buffer without memory")?;
+        let src = |q: u64, len: u64| Region {
+            object: src_obj,
+            range: ByteRange::new(q * size, q * size + len),
+        };
+        let at = |k: u64| offset.checked_add(k.checked_mul(stride)?);
+        let total = at(u64::from(count) - 1)
+            .and_then(|o| o.checked_add(size))
+            .filter(|&end| end <= buffer.size)
+            .ok_or("results past the buffer's end")?;
+        let copy = |q: u64, start: u64, len: u64| Command::Copy {
+            src: src(q, len),
+            dst: Region {
+                object: dst_obj,
+                range: ByteRange::new(start, start + len),
+            },
+        };
+        let first = u64::from(first);
+        if stride == size || count == 1 {
+            return Ok((vec![copy(first, offset, total - offset)], None));
+        }
+        if count > 256 {
+            // The hull, read from the results object at the same length.
+            let len = total - offset;
+            if first * size + len > u64::from(p.count) * 8 * (u64::from(values) + 1) {
+                return Err(format!(
+                    "{count} queries {stride} bytes apart: more than the layer writes as copies"
+                ));
+            }
+            return Ok((
+                vec![copy(first, offset, len)],
+                Some(format!(
+                    "{count} queries {stride} bytes apart, {size} bytes each: one copy over their hull (the bytes between them counted written)"
+                )),
+            ));
+        }
+        let copies = (0..u64::from(count))
+            .map(|k| copy(first + k, at(k).unwrap_or(offset), size))
+            .collect();
+        Ok((copies, None))
     }
 
     /// `vkCmdUpdateBuffer` (the data itself is not kept).
@@ -5404,6 +5592,87 @@ mod tests {
             took < std::time::Duration::from_millis(500),
             "{took:?} for 500 dispatch lines"
         );
+    }
+
+    /// `vkCmdCopyQueryPoolResults` is a `copy` from the pool's results
+    /// object into each query's bytes of the buffer: the result size from
+    /// the query type, `VK_QUERY_RESULT_64_BIT` and an availability or
+    /// status word; packed results in one copy, strided ones one per query;
+    /// what the layer cannot size is `not-modelled` with the reason.
+    #[test]
+    fn query_results_are_copies_into_the_bytes_they_fill() {
+        use vk::QueryResultFlags as Q;
+        // (name, query type, pipeline statistics, first, count, offset,
+        // stride, flags, the lines the command makes).
+        type Case<'a> = (&'a str, vk::QueryType, u32, u32, u32, u64, u64, Q, &'a [&'a str]);
+        let cases: &[Case] = &[
+            (
+                "two packed 64-bit timestamps",
+                vk::QueryType::TIMESTAMP, 0, 0, 2, 0, 8, Q::TYPE_64,
+                &["copy qp0[0..16] -> b0[0..16]  # vkCmdCopyQueryPoolResults #7 in cb0"],
+            ),
+            (
+                "32-bit with availability, packed, from query 1",
+                vk::QueryType::OCCLUSION, 0, 1, 2, 64, 8, Q::WITH_AVAILABILITY,
+                &["copy qp0[8..24] -> b0[64..80]"],
+            ),
+            (
+                "strided: one copy per query",
+                vk::QueryType::TIMESTAMP, 0, 0, 3, 256, 64, Q::TYPE_64,
+                &[
+                    "copy qp0[0..8] -> b0[256..264]  # vkCmdCopyQueryPoolResults #7 query 0 in cb0",
+                    "copy qp0[8..16] -> b0[320..328]  # vkCmdCopyQueryPoolResults #7 query 1 in cb0",
+                    "copy qp0[16..24] -> b0[384..392]  # vkCmdCopyQueryPoolResults #7 query 2 in cb0",
+                ],
+            ),
+            (
+                "pipeline statistics: one value per bit",
+                vk::QueryType::PIPELINE_STATISTICS, 0b101, 0, 1, 0, 0, Q::TYPE_64,
+                &["copy qp0[0..16] -> b0[0..16]"],
+            ),
+            (
+                "a query type the layer does not size",
+                vk::QueryType::PERFORMANCE_QUERY_KHR, 0, 0, 1, 0, 8, Q::empty(),
+                &["not-modelled vkCmdCopyQueryPoolResults (a query type whose results' size the layer does not know)"],
+            ),
+            (
+                "past the pool's queries",
+                vk::QueryType::TIMESTAMP, 0, 3, 2, 0, 8, Q::TYPE_64,
+                &["not-modelled vkCmdCopyQueryPoolResults (queries 3..5 of a pool of 4)"],
+            ),
+            (
+                "past the buffer's end",
+                vk::QueryType::TIMESTAMP, 0, 0, 2, 4090, 8, Q::TYPE_64,
+                &["not-modelled vkCmdCopyQueryPoolResults (results past the buffer's end)"],
+            ),
+        ];
+        for &(name, ty, stats, first, count, offset, stride, flags, want) in cases {
+            let mut c = device();
+            c.create_query_pool(3, 90, ty, 4, vk::QueryPipelineStatisticFlags::from_raw(stats));
+            c.copy_query_results(
+                70,
+                7,
+                "vkCmdCopyQueryPoolResults",
+                90,
+                first,
+                count,
+                10,
+                offset,
+                stride,
+                flags,
+            );
+            let text = submitted(c);
+            let got: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("copy") || l.starts_with("not-modelled"))
+                .collect();
+            assert_eq!(got.len(), want.len(), "{name}:\n{text}");
+            for (g, w) in got.iter().zip(want.iter()) {
+                assert!(g.starts_with(w), "{name}: `{g}`, not `{w}...`");
+            }
+            let h = hazards(&text);
+            assert!(h.is_empty(), "{name}: {h:?}");
+        }
     }
 
     /// Texel buffers in a dispatch, through their buffer views: a uniform

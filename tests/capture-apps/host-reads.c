@@ -12,9 +12,9 @@
  *   out           mapped; submission 2's copy, a barrier to HOST,
  *                 read after the second wait                    -> host-read
  * Submission 2 also writes two timestamps and copies them into `queries`
- * with vkCmdCopyQueryPoolResults (a call the layer writes as
- * `not-modelled` and forwards: the values must arrive). Exits 1 on wrong
- * bytes. */
+ * with vkCmdCopyQueryPoolResults (a `copy` from the pool's results object
+ * in the trace; the values must arrive), then a barrier to HOST (barrier
+ * 6). Exits 1 on wrong bytes. */
 #include "vk.h"
 #include <string.h>
 #define SIZE 4096

@@ -260,16 +260,18 @@ CAPTURE_OPTS="--drop-wait 2" run_case semwait-drop-2 semwait "" 0 0 \
 # the wait (late-map), at vkInvalidateMappedMemoryRanges (invalidated);
 # none of memory never mapped (never-mapped) nor of a result the device
 # consumes next (intermediate, which has no barrier to HOST: an assumed
-# read there would be a false hazard). The timestamps go through the
-# generated not-modelled intercept of vkCmdCopyQueryPoolResults and arrive.
+# read there would be a false hazard). The timestamps' copy
+# (vkCmdCopyQueryPoolResults) is a `copy` from the pool's results object
+# `qp0` into `queries`, and the values arrive.
 run_case host-reads host-reads "" 0 0 \
     'out:host-reads: result, out, invalidated, late-map read back; timestamps in order' 'out:no hazards' \
     'count:1:^host-read result\[0\.\.4096\]  # host read assumed after the last wait' \
     'count:1:^host-read out\[0\.\.4096\]' 'count:1:^host-read late-map\[0\.\.4096\]' \
     'count:1:^host-read invalidated\[0\.\.4096\]  # host read assumed at vkInvalidateMappedMemoryRanges #[0-9]+' \
     'no-trace:^host-read never-mapped' 'no-trace:^host-read intermediate' \
-    'count:1:^not-modelled vkCmdCopyQueryPoolResults \(writes query results to a buffer: queries are not modelled\)  # vkCmdCopyQueryPoolResults #[0-9]+ in cb1$' \
-    'trace:^# [0-9]+ commands, 2 submissions, 1 calls not modelled'
+    'trace:^buffer qp0 32$' \
+    'count:1:^copy qp0\[0\.\.16\] -> queries\[0\.\.16\]  # vkCmdCopyQueryPoolResults #[0-9]+ in cb1$' \
+    'no-trace:^not-modelled' "trace:$summary"
 # ... and the late and invalidated reads are checked: without the barrier
 # to HOST of late-map (barrier 2) or of invalidated (barrier 3), the host's
 # read races with the fill.
@@ -277,6 +279,11 @@ CAPTURE_OPTS="--drop-barrier 2" run_case host-reads-drop-2 host-reads "" 1 0 \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads late-map\[0\.\.4096\]' 'out:1 hazard'
 CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
     'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads invalidated\[0\.\.4096\]' 'out:1 hazard'
+# ... and without the barrier to HOST after the timestamps' copy (barrier
+# 6), the host's read of `queries` races with it (a race the capture missed
+# while the copy was `not-modelled`).
+CAPTURE_OPTS="--drop-barrier 6" run_case host-reads-drop-6 host-reads "" 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads queries\[0\.\.16\] \(HOST:HOST_READ\), previously written at line [0-9]+' 'out:1 hazard'
 
 # (i) A storage image (issue 23): declared exactly, its layout transition,
 # the dispatch's image binding, the same-layout barrier that orders the

@@ -417,6 +417,16 @@ recorded! {
             d.capture.create_compute_pipeline(p, m, &name, l);
         }
     };
+    after create_query_pool ["vkCreateQueryPool"] "Capture::create_query_pool (its results object `qpN`)"
+    fn(device: vk::Device, info: *const vk::QueryPoolCreateInfo<'_>, alloc: Alloc<'_>, out: *mut vk::QueryPool) -> vk::Result
+    |d, seq, call| {
+        // SAFETY: valid create info; `*out` written on success.
+        let (pool, i) = unsafe { ((*out).as_raw(), &*info) };
+        d.capture.create_query_pool(seq, pool, i.query_type, i.query_count, i.pipeline_statistics)
+    };
+    before destroy_query_pool ["vkDestroyQueryPool"] "Capture::destroy_query_pool"
+    fn(device: vk::Device, pool: vk::QueryPool, alloc: Alloc<'_>)
+    |d, seq, call| d.capture.destroy_query_pool(pool.as_raw());
     after allocate_sets ["vkAllocateDescriptorSets"] "Capture::allocate_sets"
     fn(device: vk::Device, info: *const vk::DescriptorSetAllocateInfo<'_>, out: *mut vk::DescriptorSet) -> vk::Result
     |d, seq, call| {
@@ -683,6 +693,9 @@ recorded! {
     before fill_buffer ["vkCmdFillBuffer"] "Capture::fill_buffer (`fill`)"
     fn(cb: vk::CommandBuffer, dst: vk::Buffer, offset: u64, size: u64, data: u32)
     |d, seq, call| d.capture.fill_buffer(cb.as_raw(), seq, dst.as_raw(), offset, size, data);
+    before copy_query_results ["vkCmdCopyQueryPoolResults"] "Capture::copy_query_results (`copy` from the pool's results object `qpN`)"
+    fn(cb: vk::CommandBuffer, pool: vk::QueryPool, first: u32, count: u32, dst: vk::Buffer, offset: u64, stride: u64, flags: vk::QueryResultFlags)
+    |d, seq, call| d.capture.copy_query_results(cb.as_raw(), seq, call, pool.as_raw(), first, count, dst.as_raw(), offset, stride, flags);
     before update_buffer ["vkCmdUpdateBuffer"] "Capture::update_buffer (`update`)"
     fn(cb: vk::CommandBuffer, dst: vk::Buffer, offset: u64, size: u64, data: *const c_void)
     |d, seq, call| d.capture.update_buffer(cb.as_raw(), seq, dst.as_raw(), offset, size);

@@ -136,7 +136,6 @@ pub(crate) const INTERCEPTS: &[Entry] = &[
     rec!(pipeline_barrier, ["vkCmdPipelineBarrier"], "Capture::barrier (`barrier`, masks through sync1)"),
     rec!(pipeline_barrier2, ["vkCmdPipelineBarrier2", "vkCmdPipelineBarrier2KHR"], "Capture::barrier (`barrier`)"),
     // ---- vkCmd* not modelled, with their own reasons
-    nm!(["vkCmdCopyQueryPoolResults"], "writes query results to a buffer: queries are not modelled"),
     nm!(["vkCmdSetDescriptorBufferOffsetsEXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdSetDescriptorBufferOffsets2EXT"], "descriptor buffers are not modelled: dispatches use the sets bound before"),
     nm!(["vkCmdBindShadersEXT"], "shader objects are not modelled: dispatches use the pipeline bound before"),
