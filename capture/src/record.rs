@@ -5501,15 +5501,7 @@ mod tests {
                 "an image view" | "an image" => resources.insert((0, 3), resource(Kind::Image, READ)),
                 _ => None,
             };
-            let mut eps = BTreeMap::new();
-            eps.insert("main".to_string(), resources);
-            c.shader_resources(
-                41,
-                Resources {
-                    entry_points: eps,
-                    ..Resources::default()
-                },
-            );
+            main_resources(&mut c, 41, resources);
             c.create_compute_pipeline(51, 41, "main", 31);
             c.allocate_sets(&[(81, 21)]);
             c.write_descriptor(81, 1, 0, 10, 1024, 64);
@@ -5706,15 +5698,7 @@ mod tests {
             bindings.insert((0, 0), resource(Kind::TexelBuffer, READ));
             bindings.insert((0, 1), resource(Kind::TexelBuffer, WRITE));
             bindings.insert((0, 2), resource(Kind::Image, WRITE));
-            let mut eps = BTreeMap::new();
-            eps.insert("main".to_string(), bindings);
-            c.shader_resources(
-                41,
-                Resources {
-                    entry_points: eps,
-                    ..Resources::default()
-                },
-            );
+            main_resources(&mut c, 41, bindings);
             c.create_compute_pipeline(51, 41, "main", 31);
             c.create_image(80, image_info(vk::Format::R32_UINT, [16, 16, 1]));
             c.bind_image(3, "vkBindImageMemory", 80, 1, 2048, 1024);
@@ -6922,6 +6906,20 @@ mod tests {
             cbs: vec![cb],
             ..Batch::default()
         }
+    }
+
+    /// Shader module `module`'s entry point `main` uses the descriptor
+    /// `resources` (as `reflect_resources` finds them).
+    fn main_resources(c: &mut Capture, module: u64, resources: BTreeMap<(u32, u32), Resource>) {
+        let mut entry_points = BTreeMap::new();
+        entry_points.insert("main".to_string(), resources);
+        c.shader_resources(
+            module,
+            Resources {
+                entry_points,
+                ..Resources::default()
+            },
+        );
     }
 
     fn submitted(mut c: Capture) -> String {

@@ -129,19 +129,8 @@ int main(int argc, char **argv) {
         /* Lavapipe before Mesa 23 (Debian 12's) has no descriptor
          * indexing: say so with status 3 (tests/capture-apps/run.sh then
          * runs this application in the Debian 13 root). */
-        VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-        app.apiVersion = VK_API_VERSION_1_2;
-        VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-        ici.pApplicationInfo = &app;
         VkInstance instance;
-        vks_check(vkCreateInstance(&ici, NULL, &instance));
-        uint32_t n = 1;
-        VkPhysicalDevice physical;
-        VkResult r = vkEnumeratePhysicalDevices(instance, &n, &physical);
-        if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
-            fprintf(stderr, "vks: no Vulkan device\n");
-            return 92;
-        }
+        VkPhysicalDevice physical = vks_probe(&instance);
         VkPhysicalDeviceVulkan12Features has = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
         VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
         f2.pNext = &has;

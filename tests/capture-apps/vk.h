@@ -166,20 +166,27 @@ static inline struct vks vks_device(void) { return vks_device_ex(0); }
 
 /* Whether the first device has device extension `name` (its name in
  * *device_name when not null); a throwaway instance, before vks_device*. */
-static inline int vks_has_extension(const char *name, char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
+/* A throwaway Vulkan 1.2 instance in *instance and its first device (for
+ * questions asked before vks_device*; destroy the instance after). */
+static inline VkPhysicalDevice vks_probe(VkInstance *instance) {
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_1;
+    app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
-    VkInstance instance;
-    vks_check(vkCreateInstance(&ci, NULL, &instance));
+    vks_check(vkCreateInstance(&ci, NULL, instance));
     uint32_t n = 1;
     VkPhysicalDevice physical;
-    VkResult r = vkEnumeratePhysicalDevices(instance, &n, &physical);
+    VkResult r = vkEnumeratePhysicalDevices(*instance, &n, &physical);
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
         fprintf(stderr, "vks: no Vulkan device\n");
         exit(92);
     }
+    return physical;
+}
+
+static inline int vks_has_extension(const char *name, char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
+    VkInstance instance;
+    VkPhysicalDevice physical = vks_probe(&instance);
     if (device_name) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(physical, &props);
