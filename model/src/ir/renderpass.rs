@@ -2747,6 +2747,22 @@ pub(crate) fn add_dependency(rp: &mut RenderPass, need: SubpassDependency) -> bo
     // by-region or not (`boundary_barriers`).
     let half = need.src_stage_mask.is_empty() || need.dst_stage_mask.is_empty();
     let local_enough = half || need.by_region;
+    // The destination half alone, into a subpass: "automatic layout
+    // transitions into the layout used in a subpass happen-before the
+    // visibility operations for all dependencies with that subpass as the
+    // dstSubpass" (`boundary_barriers`' second set), so any such
+    // dependency that holds the masks orders it (review33: a second
+    // dependency into the subpass got the same bits).
+    let dst_half = need.src_stage_mask.is_empty() && need.src_access_mask.is_empty();
+    if dst_half
+        && matches!(need.dst, SubpassIndex::Subpass(_))
+        && rp
+            .dependencies
+            .iter()
+            .any(|d| d.dst == need.dst && d.src != d.dst && holds(d))
+    {
+        return false;
+    }
     let fits =
         |d: &SubpassDependency| d.src == need.src && d.dst == need.dst && (local_enough || !d.by_region);
     if let Some(d) = rp.dependencies.iter_mut().find(|d| fits(d)) {

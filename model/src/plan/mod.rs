@@ -401,10 +401,16 @@ fn with_needed_dependencies(
         // add may give the stages that a barrier chains into, and where
         // one chains the barrier orders them (`dependency_for`).
         for across in [false, true] {
-            for h in &hazards {
-                if let Some((rp, need)) = crate::ir::renderpass::dependency_for(&stripped, h, across) {
-                    changed |= crate::ir::renderpass::add_dependency(&mut passes[rp.0 as usize], need);
-                }
+            // A destination half alone (a later access after a transition
+            // into its subpass) last: any dependency into the subpass the
+            // others amend may hold it already (`add_dependency`).
+            let mut needs: Vec<_> = hazards
+                .iter()
+                .filter_map(|h| crate::ir::renderpass::dependency_for(&stripped, h, across))
+                .collect();
+            needs.sort_by_key(|(_, need)| need.src_stage_mask.is_empty() && need.src_access_mask.is_empty());
+            for (rp, need) in needs {
+                changed |= crate::ir::renderpass::add_dependency(&mut passes[rp.0 as usize], need);
             }
             if changed {
                 break;
