@@ -42,9 +42,14 @@ fn vksync(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 /// A fresh path for a picture (not created).
 fn out_path(tag: &str) -> PathBuf {
+    // One file per call: the tests run in parallel threads of one
+    // process, and two drawing the same trace shared a path (one removed
+    // the picture the other was about to read: a flaky "no picture").
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("vksync-cli-svg-queues-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{tag}.svg"));
+    let path = dir.join(format!("{tag}-{n}.svg"));
     let _ = std::fs::remove_file(&path);
     path
 }
