@@ -548,11 +548,8 @@ recorded! {
         // SAFETY: a valid VkPushDescriptorSetInfo with
         // `descriptor_write_count` valid writes.
         let (i, ws) = unsafe { (&*info, push_writes((*info).p_descriptor_writes, (*info).descriptor_write_count)) };
-        for graphics in [false, true] {
-            let stages = if graphics { vk::ShaderStageFlags::ALL_GRAPHICS } else { vk::ShaderStageFlags::COMPUTE };
-            if i.stage_flags.intersects(stages) {
-                d.capture.push_descriptors(cb.as_raw(), seq, call, graphics, i.layout.as_raw(), i.set, &ws);
-            }
+        for graphics in bind_points(i.stage_flags) {
+            d.capture.push_descriptors(cb.as_raw(), seq, call, graphics, i.layout.as_raw(), i.set, &ws);
         }
     };
     /// As `vkCmdPushDescriptorSetWithTemplateKHR` (a push template names
@@ -597,11 +594,8 @@ recorded! {
                 slice(i.p_dynamic_offsets, i.dynamic_offset_count),
             )
         };
-        for graphics in [false, true] {
-            let stages = if graphics { vk::ShaderStageFlags::ALL_GRAPHICS } else { vk::ShaderStageFlags::COMPUTE };
-            if i.stage_flags.intersects(stages) {
-                d.capture.bind_sets(cb.as_raw(), seq, graphics, i.first_set, &s, o);
-            }
+        for graphics in bind_points(i.stage_flags) {
+            d.capture.bind_sets(cb.as_raw(), seq, graphics, i.first_set, &s, o);
         }
     };
     before execute_commands ["vkCmdExecuteCommands"] "Capture::execute_commands (the secondaries' commands inline)"
@@ -940,6 +934,19 @@ fn push_through_template(
     let ws = unsafe { template_writes(slots, data) };
     d.capture
         .push_descriptors(cb.as_raw(), seq, call, false, layout.as_raw(), set, &ws);
+}
+
+/// The bind points a `stageFlags` of the `2` forms (`VkPushDescriptorSetInfo`,
+/// `VkBindDescriptorSetsInfo`) names, as the capture tells them apart
+/// (`false`: compute, `true`: graphics): each whose stages it has.
+fn bind_points(stages: vk::ShaderStageFlags) -> impl Iterator<Item = bool> {
+    [false, true].into_iter().filter(move |&graphics| {
+        stages.intersects(if graphics {
+            vk::ShaderStageFlags::ALL_GRAPHICS
+        } else {
+            vk::ShaderStageFlags::COMPUTE
+        })
+    })
 }
 
 /// The structure of type `ty` in a `pNext` chain, if any.
