@@ -315,7 +315,7 @@ impl Hazard {
         };
         let Some((src, dst)) = b
             .region
-            .and_then(|r| crate::ir::renderpass::transition_dependency(program, at, r.object))
+            .and_then(|r| crate::ir::renderpass::transition_dependency(program, at, r))
         else {
             return self.fix.describe(program);
         };
@@ -832,8 +832,9 @@ pub enum DecidedBy {
     Definition {
         /// The command where the fast checker stopped.
         command: usize,
-        /// What it does not model there (a timeline wait several signals
-        /// may satisfy, events with several queues past its slots, ...).
+        /// What it does not model there (a timeline wait that a signal
+        /// submitted after it may satisfy besides an earlier one, events
+        /// with several queues past its slots, ...).
         why: String,
     },
 }
@@ -873,18 +874,18 @@ pub struct Checked {
 /// ```
 /// use vksync::{check_program, trace, DecidedBy, HazardKind, Semantics};
 /// // Two signals of one timeline, on two queues, either of which may
-/// // satisfy the wait: the multi-queue walk refuses it, the definitional
-/// // semantics decides.
+/// // satisfy the wait, one submitted after it: the multi-queue walk
+/// // refuses it, the definitional semantics decides.
 /// let t = trace::parse(
 ///     "buffer a 64\nbuffer b 64\nqueue qa\nqueue qb\nqueue qc\nsemaphore t timeline\n\
-///      fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\n\
-///      copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY\n",
+///      fill a[0..64] 1\nsubmit qa signal t:4\n\
+///      copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY\nsubmit qc signal t:6\n",
 /// )
 /// .expect("a valid trace");
 /// let checked = check_program(&t.program, Semantics::default())?;
 /// assert!(matches!(checked.decided_by, DecidedBy::Definition { .. }));
 /// let h = &checked.hazards[0];
-/// assert_eq!((h.kind, h.prior_command, h.command), (HazardKind::ReadAfterWrite, 0, 3));
+/// assert_eq!((h.kind, h.prior_command, h.command), (HazardKind::ReadAfterWrite, 0, 2));
 /// assert_eq!(
 ///     h.fix.describe(&t.program),
 ///     "signal a semaphore in stage CLEAR on queue `qa` and wait for it in stage COPY on queue `qb`"

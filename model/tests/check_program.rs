@@ -120,11 +120,11 @@ fn cases() -> Vec<(&'static str, String, By, usize)> {
             1,
         ),
         (
-            "a timeline wait two signals on two queues may satisfy",
+            "a timeline wait two earlier signals on two queues may satisfy: after what both are after",
             "fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\ncopy a[0..64] -> b[0..64]\n\
              submit qb wait t:3@COPY"
                 .into(),
-            By::Definition,
+            By::Walk,
             1,
         ),
         (

@@ -1956,6 +1956,23 @@ fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
             ),
             vec![&REVIEW_0_1["dependency ".len()..], EXTERNAL_AFTER_STORE],
         ),
+        (
+            "two attachments on two layers of one image, the second first used in subpass 1 (a clear of its layer \
+             before the pass): its transition at the next-subpass is EXTERNAL->1's, found by the attachment whose \
+             view holds the bytes (before, by the image alone: the first attachment's 0->1, and every planner \
+             refused); subpass 1's draw into layer 0 after subpass 0's needs 0->1",
+            "image lay R8G8B8A8_UNORM 4x4 layers 2 initial GENERAL\n\
+             render-pass rpl attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM LOAD \
+             STORE GENERAL->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 \
+             COLOR_ATTACHMENT_OPTIMAL color 1 COLOR_ATTACHMENT_OPTIMAL\n\
+             clear-color-image lay GENERAL COLOR:0:1\nbegin-render-pass rpl lay COLOR:0:0 ; lay COLOR:0:1\n\
+             draw vertexCount=3\nnext-subpass\ndraw vertexCount=3\nend-render-pass\n"
+                .to_string(),
+            vec![
+                "EXTERNAL->1 CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:INPUT_ATTACHMENT_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE|DEPTH_STENCIL_ATTACHMENT_READ|DEPTH_STENCIL_ATTACHMENT_WRITE",
+                "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+            ],
+        ),
     ];
     let mut failures = Vec::new();
     for (name, body, want) in cases {

@@ -43,7 +43,7 @@ fn run_clean(name: &str, text: &str) -> Option<String> {
 }
 
 /// The model's hazards: the fast checker's, or where it refuses a corner
-/// (a timeline wait several signals may satisfy) the definitional
+/// (a timeline wait a later signal may satisfy too) the definitional
 /// semantics' races under both readings.
 fn hazards(program: &vksync::Program) -> usize {
     // The fast checkers alone (`vksync::check` would fall back to one

@@ -1694,11 +1694,15 @@ fn boundary_barriers(
 /// attachment's first use, else from the layout of its previous use; its
 /// end: from its last use into `finalLayout`). `None` when `at` is no render pass command. A
 /// hazard at or after such a transition is fixed by masks of that
-/// dependency, not by a barrier.
+/// dependency, not by a barrier. The attachment is the one whose view
+/// holds bytes of `region` (two attachments may view different layers or
+/// mips of one image, each with its own first and last use); a region
+/// no attachment's view meets falls back to every attachment of its
+/// object.
 pub fn transition_dependency(
     program: &Program,
     at: usize,
-    image: ObjectId,
+    region: Region,
 ) -> Option<(SubpassIndex, SubpassIndex)> {
     let Some(Command::Render(rc)) = program.commands.get(at) else {
         return None;
@@ -1712,8 +1716,19 @@ pub fn transition_dependency(
         _ => return None,
     };
     let rp = pass_of(program, b.pass)?;
-    let mine =
-        (0..rp.attachments.len() as u32).filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == image));
+    let of_image: Vec<u32> = (0..rp.attachments.len() as u32)
+        .filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == region.object))
+        .collect();
+    let meeting: Vec<u32> = of_image
+        .iter()
+        .copied()
+        .filter(|&a| {
+            view_regions(program, b.views[a as usize])
+                .iter()
+                .any(|r| r.object == region.object && r.range.overlaps(region.range))
+        })
+        .collect();
+    let mine = if meeting.is_empty() { of_image } else { meeting }.into_iter();
     if matches!(rc.op, RenderOp::EndPass) {
         let last = mine
             .filter_map(|a| rp.uses_of(a).last().map(|u| u.0))
@@ -2527,7 +2542,7 @@ pub(crate) fn dependency_for(
     } else {
         h.prior_command
     };
-    let (src, dst) = transition_dependency(program, at, b.region?.object)?;
+    let (src, dst) = transition_dependency(program, at, b.region?)?;
     // The instance of the transition's command: an end is past its last
     // subpass, so it is found through the pass open before it.
     let begin = match &program.commands[at] {

@@ -555,11 +555,18 @@ fn location_ordered(
         let dom = |pairs: &scopes::Pairs| {
             pairs.contains(&("HOST", "HOST_READ")) || pairs.contains(&("HOST", "HOST_WRITE"))
         };
-        return order
+        let doms: Vec<usize> = order
             .deps
             .iter()
-            .filter(|d| dom(&d.second_access) && in_range(d.range, mem, cell))
-            .any(|d| available_before(d.node) && order.hb(d.node, y.node));
+            .filter(|d| dom(&d.second_access) && in_range(d.range, mem, cell) && available_before(d.node))
+            .map(|d| d.node)
+            .collect();
+        // One domain operation before Y, or, through a timeline wait with
+        // several candidate signals, a (possibly different) one before
+        // each candidate: whichever signal the wait pairs with, a chain
+        // X->AV->DOM->Y runs through it, as for availability above.
+        return doms.iter().any(|&d| order.hb(d, y.node))
+            || (order.has_multi_candidate_waits() && !doms.is_empty() && order.after_all(&doms)[y.node]);
     }
     if y.write && reading == Reading::MemoryModel {
         // "X is a write and Y is a write, and X->AV(A_X,R_X,D_X,L)->DOM(D_X,D_Y)->Y",

@@ -7,11 +7,17 @@
 //! to happen-after the semaphore wait operation". The definitional
 //! semantics (`crate::spec`, module `order`) finds the second part as a
 //! fixpoint over its whole happens-before graph. The walk needs each
-//! decided wait to have exactly one candidate, signalled earlier in the
-//! walk; it uses a relation *contained* in the semantics' (every signal
-//! it puts after a wait, the semantics does too), so a wait it decides
-//! with one candidate the semantics pairs with that one alone, and a wait
-//! it cannot narrow to one is refused. The relation, from a wait `w`:
+//! decided wait's candidates signalled earlier in the walk; it uses a
+//! relation *contained* in the semantics' (every signal it puts after a
+//! wait, the semantics does too), so the candidates of a wait it decides
+//! are the semantics' own, and a wait with a candidate left later in the
+//! walk is refused (unless one candidate dominates, below). A wait whose
+//! candidates are all earlier (no signal earlier in the walk happens after
+//! the wait: the walk is a linear extension) keeps, per signal group (a
+//! queue and a first scope, or the host), the group's first candidate: a
+//! frontier that reached it reached the group's later signals too
+//! (`Frontier::sigs` in [`super::queues`]), so the wait is reached exactly
+//! when every candidate is. The relation, from a wait `w`:
 //!
 //! * a device wait with second synchronization scope `W` on queue `q`
 //!   happens before every signal of its batch and of the later batches of
@@ -27,14 +33,15 @@
 //!   commands submitted in the same queue submission");
 //! * a wait whose one candidate is reached is reached too, and so is what
 //!   it reaches (the semaphore's pairing; a wait with several candidates
-//!   is refused and reaches nothing here, which only keeps more
-//!   candidates).
+//!   reaches nothing here, which only keeps more candidates, so at worst
+//!   refuses a later wait the semantics decides).
 //!
-//! A timeline wait with several candidates is still decided when one of
-//! them *dominates* the others: the semaphore's values increase along the
-//! walk, the candidate `c` with the smallest value is signalled earlier in
-//! the walk than the wait, and every later signal of the semaphore is on
-//! `c`'s queue with a first synchronization scope holding `c`'s. Then every
+//! A timeline wait with a candidate later in the walk is still decided
+//! when one of them *dominates* the others: the first candidate `c` in
+//! the walk is signalled earlier than the wait, and every other candidate
+//! (earlier or later, leaving out the signals the relation above puts
+//! after the wait) is on `c`'s queue, so later in its submission order,
+//! with a first synchronization scope holding `c`'s. Then every
 //! other candidate `d` is ordered after everything `c` is ordered after
 //! (`d`'s first scope "includes every command submitted earlier" on the
 //! queue, in at least `c`'s stages, so `c`'s batch and its past, and `d`'s
@@ -70,6 +77,7 @@
 
 use crate::vk::scope::StageSet;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A signal operation, in walk order.
 #[derive(Clone, Copy, Debug)]
@@ -208,68 +216,65 @@ impl Reach {
 }
 
 /// The timeline signals of one semaphore in one reach group (`None`: the
-/// host's): their walk indices, and their values' range maxima.
+/// host's): their walk indices, their values' range maxima, and the
+/// largest value.
 struct Listed {
     group: Option<usize>,
     idx: Vec<u32>,
     max: RangeMax,
+    top: u64,
 }
 
-/// The timeline signals of one semaphore in walk order, for the
-/// dominance rule (module docs).
+impl Listed {
+    /// The walk index of the first signal of the list before walk index
+    /// `known` whose value is at least `value` (a binary search on the
+    /// prefix maxima, which grow with the prefix).
+    fn first_at_least(&self, value: u64, known: u32) -> Option<u32> {
+        let end = self.idx.partition_point(|&i| i < known);
+        if self.max.max(0, end).is_none_or(|m| m < value) {
+            return None;
+        }
+        // The smallest `k` with max(0..=k) >= value.
+        let (mut lo, mut hi) = (0usize, end - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.max.max(0, mid + 1).is_some_and(|m| m >= value) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(self.idx[lo])
+    }
+
+    /// Whether a signal of the list at or after walk index `known` that
+    /// `reach` does not hold (below its group's threshold: not shown to
+    /// follow the wait) has a value at least `value`: a candidate later
+    /// in the walk.
+    fn unreached_later(&self, value: u64, known: u32, reach: &Reach) -> bool {
+        let t = self.group.map_or(reach.g, |g| reach.at(g).min(reach.g));
+        let lo = self.idx.partition_point(|&i| i < known);
+        let hi = self.idx.partition_point(|&i| i < t);
+        self.max.max(lo, hi).is_some_and(|m| m >= value)
+    }
+}
+
+/// The timeline signals of one semaphore in walk order (for the
+/// certificate of a wait reached from a later one, below).
 struct SemSignals {
     /// Walk indices.
     idx: Vec<u32>,
     /// Their values.
     values: Vec<u64>,
-    /// Whether the values strictly increase along the walk.
-    increasing: bool,
-    /// Per position: whether every later signal of the semaphore is on
-    /// this one's queue with a first scope holding this one's.
-    dominates: Vec<bool>,
 }
 
 impl SemSignals {
-    fn new(signals: &[Signal], sem: usize, idx: Vec<u32>) -> Self {
+    fn new(signals: &[Signal], idx: Vec<u32>) -> Self {
         let values: Vec<u64> = idx
             .iter()
             .map(|&i| signals[i as usize].value.unwrap_or(0))
             .collect();
-        let increasing = values.windows(2).all(|w| w[0] < w[1]);
-        let mut dominates = vec![false; idx.len()];
-        // The suffix after position k: the one queue all its signals are
-        // on (`Some(None)`: several, or the host), and the intersection of
-        // their first scopes.
-        let mut queue: Option<Option<usize>> = None;
-        let mut first = u32::MAX;
-        for k in (0..idx.len()).rev() {
-            let s = &signals[idx[k] as usize];
-            debug_assert_eq!(s.sem, sem);
-            dominates[k] =
-                s.queue.is_some() && queue.is_none_or(|q| q == s.queue) && first & s.first.0 == s.first.0;
-            queue = match queue {
-                None => Some(s.queue),
-                Some(q) if q == s.queue => Some(q),
-                Some(_) => Some(None),
-            };
-            first &= s.first.0;
-        }
-        SemSignals {
-            idx,
-            values,
-            increasing,
-            dominates,
-        }
-    }
-
-    /// The candidate that dominates the others for a wait for `value`
-    /// (module docs), if there is one.
-    fn dominant(&self, value: u64) -> Option<u32> {
-        if !self.increasing {
-            return None;
-        }
-        let k = self.values.partition_point(|&v| v < value);
-        (k < self.idx.len() && self.dominates[k]).then(|| self.idx[k])
+        SemSignals { idx, values }
     }
 }
 
@@ -313,7 +318,7 @@ impl RangeMax {
 /// The candidates of every wait of `ops`, in walk order; `initial[s]` is
 /// semaphore `s`'s initial timeline value. `Err` with the first wait in
 /// the walk that cannot be decided (see the module docs).
-pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refusal> {
+pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Rc<[u32]>>, Refusal> {
     let signals: Vec<Signal> = ops
         .iter()
         .filter_map(|o| match o {
@@ -340,6 +345,11 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
         })
         .collect();
     let groups = group_ids.len();
+    // Per reach group, its (queue, first scope).
+    let mut group_key: Vec<(usize, u32)> = vec![(0, 0); groups];
+    for (&k, &g) in &group_ids {
+        group_key[g] = k;
+    }
     // Query lists: per (semaphore, reach group), its timeline signals'
     // walk indices and values.
     type Key = (usize, Option<usize>);
@@ -356,8 +366,19 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
             group,
             idx: l.iter().map(|&(i, _)| i).collect(),
             max: RangeMax::new(l.iter().map(|&(_, v)| v).collect()),
+            top: l.iter().map(|&(_, v)| v).max().unwrap_or(0),
         });
     }
+    // Largest value first: a wait for `v` looks only at the lists whose
+    // largest value is at least `v` (`holding`), the only ones that can
+    // hold a candidate. Without this, a semaphore that many queues
+    // signalled once made every later wait visit them all (review34:
+    // 20,000 queues, then a frame loop on one, 26 s where dominance alone
+    // took 0.19 s).
+    for lists in &mut by_sem {
+        lists.sort_by_key(|l| std::cmp::Reverse(l.top));
+    }
+    let holding = |sem: usize, v: u64| by_sem[sem].iter().take_while(move |l| l.top >= v);
     let sem_signals: Vec<SemSignals> = {
         let mut idx: Vec<Vec<u32>> = vec![Vec::new(); initial.len()];
         for (i, s) in signals.iter().enumerate() {
@@ -366,8 +387,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
             }
         }
         idx.into_iter()
-            .enumerate()
-            .map(|(sem, idx)| SemSignals::new(&signals, sem, idx))
+            .map(|idx| SemSignals::new(&signals, idx))
             .collect()
     };
     // Wait classes: a device wait's queue and second scope; per queue, its
@@ -432,7 +452,15 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
         }
     }
     // The reverse pass.
-    let mut decided: Vec<Vec<u32>> = vec![Vec::new(); waits.len()];
+    let none: Rc<[u32]> = Rc::from(Vec::new());
+    let mut decided: Vec<Rc<[u32]>> = vec![none; waits.len()];
+    // Per semaphore, the last list of several candidates made: (the
+    // value, how many of its signals were earlier, the list). Waits for
+    // one value with no signal of the semaphore between them share it, so
+    // N host waits on a semaphore N queues signalled keep one list, not
+    // N (review34: 5,000 of each took 130 MB).
+    type Shared = Option<(u64, usize, Rc<[u32]>)>;
+    let mut shared: Vec<Shared> = vec![None; initial.len()];
     // Per signal: what the waits that pair with it alone reach.
     let mut triggers: Vec<Option<Reach>> = vec![None; signals.len()];
     // Per class, the reach of the suffix passed so far; `None` while no
@@ -494,7 +522,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                             continue;
                         }
                         let (n, id) = earlier[wi];
-                        let later_left = n == 1
+                        let later_left = n >= 1
                             && match start.cert {
                                 // Reached from `k` on (and `k` is later than
                                 // this wait): only the signals of the
@@ -508,18 +536,56 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                                         ss.values[k] >= v && !start.holds(i, group[i as usize])
                                     })
                                 }
-                                _ => by_sem[w.sem].iter().any(|l| {
-                                    // Unreached: from the wait's index up to
-                                    // the group's threshold.
-                                    let hi = l.group.map_or(start.g, |g| start.at(g).min(start.g));
-                                    let lo = l.idx.partition_point(|&i| i < w.known);
-                                    let hi = l.idx.partition_point(|&i| i < hi);
-                                    l.max.max(lo, hi).is_some_and(|m| m >= v)
-                                }),
+                                _ => holding(w.sem, v).any(|l| l.unreached_later(v, w.known, &start)),
                             };
                         if n != 1 || later_left {
-                            match sem_signals[w.sem].dominant(v) {
-                                Some(c) if n >= 1 && c < w.known => Some(c),
+                            // The first candidate in the walk dominates
+                            // when every other one, earlier or later, is
+                            // a signal of its queue (later in submission
+                            // order) with a first scope holding its own.
+                            // Per list that can hold one, its first
+                            // candidate earlier in the walk.
+                            let firsts: Vec<(&Listed, Option<u32>)> = holding(w.sem, v)
+                                .map(|l| (l, l.first_at_least(v, w.known)))
+                                .collect();
+                            let dominant = firsts.iter().filter_map(|&(_, c)| c).min().filter(|&c| {
+                                let Some(cg) = group[c as usize] else {
+                                    return false;
+                                };
+                                let (cq, cf) = group_key[cg];
+                                firsts.iter().all(|&(l, first)| {
+                                    let held = l.group.is_some_and(|g| {
+                                        let (q, f) = group_key[g];
+                                        q == cq && f & cf == cf
+                                    });
+                                    // Else no candidate: none earlier with
+                                    // the value, none later left unreached.
+                                    held || (first.is_none() && !l.unreached_later(v, w.known, &start))
+                                })
+                            });
+                            match dominant {
+                                Some(c) => Some(c),
+                                _ if n >= 2 && !later_left => {
+                                    // Every candidate is earlier in the
+                                    // walk: the wait is after what every
+                                    // one is after. Per group the first
+                                    // one stands for the rest (module
+                                    // docs); the wait reaches nothing
+                                    // here (no trigger).
+                                    let before = sem_signals[w.sem].idx.partition_point(|&i| i < w.known);
+                                    decided[wi] = match &shared[w.sem] {
+                                        Some((sv, sb, list)) if *sv == v && *sb == before => list.clone(),
+                                        _ => {
+                                            let mut list: Vec<u32> =
+                                                firsts.iter().filter_map(|&(_, c)| c).collect();
+                                            list.sort_unstable();
+                                            let list: Rc<[u32]> = Rc::from(list);
+                                            shared[w.sem] = Some((v, before, list.clone()));
+                                            list
+                                        }
+                                    };
+                                    continue;
+                                }
                                 _ => {
                                     refused = Some((wi, start));
                                     continue;
@@ -538,7 +604,7 @@ pub(super) fn decide(ops: &[Op], initial: &[u64]) -> Result<Vec<Vec<u32>>, Refus
                     }
                 };
                 if let Some(c) = one {
-                    decided[wi] = vec![c];
+                    decided[wi] = Rc::from(vec![c]);
                     if !start.is_none() {
                         match &mut triggers[c as usize] {
                             Some(t) => t.join(&start),

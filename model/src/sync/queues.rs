@@ -20,8 +20,9 @@
 //! in the trace, so the walk is a linear extension as long as every
 //! timeline wait's candidate signals ("the signal value is greater than or
 //! equal to the wait value" and not guaranteed to happen after it) are
-//! known when the wait is reached: the checker decides timeline waits with
-//! exactly one candidate, signalled earlier (below). Then an access processed later is never
+//! known when the wait is reached: the checker decides timeline waits whose
+//! candidates are all signalled earlier, or with one candidate that
+//! dominates the others (below). Then an access processed later is never
 //! ordered before one processed earlier, and a pair is reported at the
 //! access processed later, which is also the later one in the trace (a
 //! prior that comes later in the trace is a host access, and host
@@ -66,8 +67,14 @@
 //!   operation) that follows an availability of `x`; the host reads or
 //!   overwrites `x` once `h` reached it.
 //!
-//! A frontier reaches a semaphore wait when it reached its one candidate
-//! signal (several candidates are refused, below). It keeps the signals
+//! A frontier reaches a semaphore wait when it reached every one of its
+//! candidate signals: the wait is ordered after what every candidate is
+//! ordered after, and for a write's availability (`a`) or domain
+//! operation (`h`) after *some* such operation before each candidate,
+//! not necessarily the same one, which is the definitional semantics'
+//! reading (whichever signal the wait pairs with, one precedes it). Per
+//! signal group the candidates keep the first one (below: the group's
+//! later signals are reached with it). It keeps the signals
 //! it reached as the first one per signal group (a queue and a first
 //! synchronization scope, or the host): whether a signal is reached
 //! depends only on its group and on fields that only grow, so the
@@ -93,15 +100,13 @@
 //!
 //! With the typed error [`ProgramErrorKind::MultiQueueNotSupported`]:
 //! a timeline wait (device or host) no signal earlier in the trace can
-//! satisfy (wait-before-signal), or that more than one signal of the whole
-//! program may satisfy (a value no initial value reaches and several
-//! signals reach, earlier or later, leaving out the later ones that
+//! satisfy (wait-before-signal), or that a signal later in the walk may
+//! satisfy besides an earlier one (leaving out the later ones that
 //! [`super::candidates`] shows to happen after the wait, as in a timeline
 //! chain where each batch waits for the value the one before signalled,
-//! or a frame loop whose host waits for each frame's value: the
-//! intersection rule would need, per
-//! availability operation, which candidates it precedes; the frontiers
-//! only know that some operation precedes each); any layer emulation
+//! or a frame loop whose host waits for each frame's value), unless one
+//! candidate dominates: the walk would process the wait before a signal
+//! it may pair with; any layer emulation
 //! switch (only the two readings of write-after-write are modelled); and
 //! rendering (its implicit dependencies order one attachment's bytes,
 //! execution included, which the records do not express); and a
@@ -895,19 +900,18 @@ pub(crate) fn check_multi_queue_into(
     let wait_candidates = candidates::decide(&ops, &initial).map_err(|r| {
         let name = &program.semaphores[r.sem].name;
         let v = r.value;
-        // Several candidates: the wait is ordered after what *every* one
-        // is ordered after, one operation in all their pasts. The
-        // frontiers keep, per signal, whether *some* availability (or
-        // visibility, or domain) operation precedes it, which cannot tell
-        // one operation before all of them from a different one before
-        // each. Refused: a wait with one candidate (every binary wait) is
-        // exact.
+        // A candidate later in the walk than the wait (and none that
+        // dominates): the walk would process the wait's batch, or the
+        // host after it, before a signal it may pair with.
         refuse(
             r.at,
             if r.several == 0 {
                 format!("a wait for `{name}` {v} before any signal that satisfies it")
             } else {
-                format!("a wait for `{name}` {v} that {} signals may satisfy", r.several)
+                format!(
+                    "a wait for `{name}` {v} that {} signals may satisfy, one of them submitted after it",
+                    r.several
+                )
             },
         )
     })?;
@@ -1209,7 +1213,7 @@ struct State<'s> {
     log: Vec<LogOp>,
     log_base: usize,
     /// Per semaphore wait (device and host, walk order), its candidates.
-    wait_candidates: Vec<Vec<u32>>,
+    wait_candidates: Vec<Rc<[u32]>>,
 }
 
 impl State<'_> {
@@ -1815,7 +1819,7 @@ impl State<'_> {
 
 /// Logged operation `op`'s effect on record `x` (see [`LogOp`]); `groups`
 /// is each signal's group, `candidates` each wait's candidate signals.
-fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Vec<u32>]) {
+fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Rc<[u32]>]) {
     match op {
         LogOp::Barriers { q, rb, call } => {
             let old = x.only_for(*q, call);
