@@ -7,13 +7,14 @@
 
 use std::path::PathBuf;
 
-const KERNELS: [&str; 6] = [
+const KERNELS: [&str; 7] = [
     "scale_add",
     "add",
     "scale",
     "slow",
     "image_scale_add",
     "image_slow",
+    "image_sampled_scale_add",
 ];
 
 fn main() {

@@ -90,13 +90,25 @@ pub enum Kernel {
         /// The rounds per texel.
         iters: u32,
     },
+    /// `image_sampled_scale_add(a, b)`: `sampled-image X LAYOUT,
+    /// image-write Y`, views as for `image_scale_add`, `X` a sampled image
+    /// (`VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE`, read with `texelFetch`:
+    /// `SHADER_SAMPLED_READ`, in the layout its descriptor names, which the
+    /// trace gives: `SHADER_READ_ONLY_OPTIMAL`, `GENERAL`, ...); texel
+    /// `(x, y, layer)` of `Y` becomes `X(x, y, layer) * a + b`.
+    ImageSampledScaleAdd {
+        /// The factor.
+        a: u32,
+        /// The addend.
+        b: u32,
+    },
 }
 
 /// Why a dispatch cannot run on the reference (or the device).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum KernelError {
-    /// Refused with "unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))".
-    #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))")]
+    /// Refused with "unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters), image_sampled_scale_add(a,b))".
+    #[error("unknown kernel `{0}` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters), image_sampled_scale_add(a,b))")]
     Unknown(String),
     /// Refused with "kernel `{kernel}` takes at most {max} parameters, got {got}".
     #[error("kernel `{kernel}` takes at most {max} parameter{}, got {got}", if *max == 1 { "" } else { "s" })]
@@ -151,13 +163,14 @@ pub enum KernelError {
 
 impl Kernel {
     /// The names of every kernel, as traces write them.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "scale_add",
         "add",
         "scale",
         "slow",
         "image_scale_add",
         "image_slow",
+        "image_sampled_scale_add",
     ];
 
     /// Default parameters, used when a trace names a kernel without them.
@@ -218,6 +231,13 @@ impl Kernel {
                     iters: p(0, Self::DEFAULT_SLOW_ITERS),
                 })
             }
+            "image_sampled_scale_add" => {
+                max(2)?;
+                Ok(Kernel::ImageSampledScaleAdd {
+                    a: p(0, Self::DEFAULT_SCALE_ADD.0),
+                    b: p(1, Self::DEFAULT_SCALE_ADD.1),
+                })
+            }
             other => Err(KernelError::Unknown(other.to_string())),
         }
     }
@@ -231,19 +251,28 @@ impl Kernel {
             Kernel::Slow { .. } => "slow",
             Kernel::ImageScaleAdd { .. } => "image_scale_add",
             Kernel::ImageSlow { .. } => "image_slow",
+            Kernel::ImageSampledScaleAdd { .. } => "image_sampled_scale_add",
         }
     }
 
-    /// Whether its bindings are storage image views (else storage buffers).
+    /// Whether its bindings are image views (storage images, and a
+    /// sampled image's for `image_sampled_scale_add`; else storage
+    /// buffers).
     pub fn is_image(self) -> bool {
-        matches!(self, Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. })
+        matches!(
+            self,
+            Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. } | Kernel::ImageSampledScaleAdd { .. }
+        )
     }
 
     /// The format of every view an image kernel binds: its shaders declare
     /// `r32ui`.
     pub const IMAGE_FORMAT: &'static str = "R32_UINT";
 
-    /// The binding accesses the kernel expects, in order.
+    /// The binding accesses the kernel expects, in order. A sampled
+    /// image's layout here is only an example: a dispatch may name any
+    /// layout its descriptor allows ([`Kernel::check_bindings`] compares
+    /// the kinds).
     pub fn signature(self) -> &'static [BindingAccess] {
         use BindingAccess::*;
         match self {
@@ -251,6 +280,10 @@ impl Kernel {
             Kernel::Add => &[Read, Read, Write],
             Kernel::Scale { .. } => &[ReadWrite],
             Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. } => &[ImageRead, ImageWrite],
+            Kernel::ImageSampledScaleAdd { .. } => &[
+                SampledImage(crate::vk::image::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+                ImageWrite,
+            ],
         }
     }
 
@@ -261,7 +294,7 @@ impl Kernel {
             Kernel::Add => (0, 0),
             Kernel::Scale { a } => (a, 0),
             Kernel::Slow { iters } | Kernel::ImageSlow { iters } => (iters, 0),
-            Kernel::ImageScaleAdd { a, b } => (a, b),
+            Kernel::ImageScaleAdd { a, b } | Kernel::ImageSampledScaleAdd { a, b } => (a, b),
         }
     }
 
@@ -270,7 +303,8 @@ impl Kernel {
     pub fn check_bindings(self, bindings: &[crate::ir::program::Binding]) -> Result<u64, KernelError> {
         let sig = self.signature();
         let got: Vec<_> = bindings.iter().map(|b| b.access).collect();
-        if got != sig {
+        let kind = std::mem::discriminant::<BindingAccess>;
+        if got.len() != sig.len() || got.iter().zip(sig).any(|(g, s)| kind(g) != kind(s)) {
             let show = |v: &[BindingAccess]| v.iter().map(|a| a.keyword()).collect::<Vec<_>>().join(", ");
             return Err(KernelError::Signature {
                 kernel: self.name().to_string(),
@@ -279,6 +313,7 @@ impl Kernel {
                     Kernel::Add => "read, read, write",
                     Kernel::Scale { .. } => "rw",
                     Kernel::ImageScaleAdd { .. } | Kernel::ImageSlow { .. } => "image-read, image-write",
+                    Kernel::ImageSampledScaleAdd { .. } => "sampled-image, image-write",
                 },
                 got: show(&got),
             });
@@ -343,9 +378,16 @@ impl Kernel {
             if r.mip_count != Some(1) {
                 return Err(bad(
                     index,
-                    format!(
-                        "a storage image view of `{name}` {r} has several mip levels; a storage image view has one (VUID-VkWriteDescriptorSet-descriptorType-00336)"
-                    ),
+                    if matches!(b.access, BindingAccess::SampledImage(_)) {
+                        format!(
+                            "a sampled image view of `{name}` {r} has several mip levels; the kernel fetches from \
+                             one (its texel i is word i of the view's bytes)"
+                        )
+                    } else {
+                        format!(
+                            "a storage image view of `{name}` {r} has several mip levels; a storage image view has one (VUID-VkWriteDescriptorSet-descriptorType-00336)"
+                        )
+                    },
                 ));
             }
             let e = desc.mip_extent(r.base_mip);
@@ -375,9 +417,9 @@ impl Kernel {
     /// Computes one output word from the input words at the same index.
     pub fn apply(self, inputs: &[u32]) -> u32 {
         match self {
-            Kernel::ScaleAdd { a, b } | Kernel::ImageScaleAdd { a, b } => {
-                inputs[0].wrapping_mul(a).wrapping_add(b)
-            }
+            Kernel::ScaleAdd { a, b }
+            | Kernel::ImageScaleAdd { a, b }
+            | Kernel::ImageSampledScaleAdd { a, b } => inputs[0].wrapping_mul(a).wrapping_add(b),
             Kernel::Add => inputs[0].wrapping_add(inputs[1]),
             Kernel::Scale { a } => inputs[0].wrapping_mul(a),
             Kernel::Slow { iters } | Kernel::ImageSlow { iters } => {
@@ -2101,6 +2143,25 @@ mod tests {
                 "dispatch image_slow image-read t COLOR:0..2:0.. write s\n",
                 "command 3: kernel `image_slow` takes bindings `image-read, image-write`, got `image-read, write`",
             ),
+            // A sampled image in any layout its descriptor allows; a
+            // storage view where the kernel samples, or several mips, is
+            // refused.
+            (
+                "dispatch image_sampled_scale_add sampled-image t COLOR:1:0..2 GENERAL image-write v COLOR:0:0..2\n",
+                "command 3: kernel `image_sampled_scale_add` binding 1 is 128 bytes, but every binding must be 32 bytes (a multiple of 4, all equal)",
+            ),
+            (
+                "dispatch image_sampled_scale_add sampled-image t COLOR:0:0..2 GENERAL image-write v COLOR:0:0..2\n",
+                "ok",
+            ),
+            (
+                "dispatch image_sampled_scale_add image-read t COLOR:0:0..2 image-write v COLOR:0:0..2\n",
+                "command 3: kernel `image_sampled_scale_add` takes bindings `sampled-image, image-write`, got `image-read, image-write`",
+            ),
+            (
+                "dispatch image_sampled_scale_add sampled-image t COLOR:0..2:0.. GENERAL image-write t COLOR:0..2:0..\n",
+                "command 3: kernel `image_sampled_scale_add` binding 0: a sampled image view of `t` COLOR:0..2:0..2 has several mip levels; the kernel fetches from one (its texel i is word i of the view's bytes)",
+            ),
         ];
         for (tail, want) in cases {
             let t = parse(&format!("{head}{tail}")).unwrap();
@@ -2211,7 +2272,7 @@ mod tests {
         assert_eq!(Kernel::Slow { iters: 1 }.apply(&[1]), 1_664_525 + 1_013_904_223);
         assert_eq!(
             Kernel::from_name("nope", &[]).unwrap_err().to_string(),
-            "unknown kernel `nope` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))"
+            "unknown kernel `nope` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters), image_sampled_scale_add(a,b))"
         );
     }
 }

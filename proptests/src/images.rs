@@ -1,6 +1,7 @@
 //! Random programs with exact images, for the device suites: uploads
-//! (`copy-buffer-to-image`, with padded rows), storage-image dispatches of
-//! the image kernels, image copies, equal-size blits, clears, and
+//! (`copy-buffer-to-image`, with padded rows), dispatches of the image
+//! kernels (storage images, and sampled images in `GENERAL` or
+//! `SHADER_READ_ONLY_OPTIMAL` for `image_sampled_scale_add`), image copies, equal-size blits, clears, and
 //! downloads (`copy-image-to-buffer`) into a buffer the host reads at the
 //! end, so that a device run is compared with the CPU reference texel for
 //! texel.
@@ -150,8 +151,11 @@ pub enum ImageOp {
         mip: u8,
         optimal: bool,
     },
+    /// An image kernel from `src` to `dst`: `kind % 4` is `image_scale_add`,
+    /// `image_slow`, or `image_sampled_scale_add` reading `src` as a
+    /// sampled image in `SHADER_READ_ONLY_OPTIMAL` (2) or in `GENERAL` (3).
     Kernel {
-        slow: bool,
+        kind: u8,
         src: u8,
         dst: u8,
         mip: u8,
@@ -186,8 +190,8 @@ fn image_op() -> impl Strategy<Value = ImageOp> {
         1 => (0u8..3, 0u8..3, any::<u8>(), b(), b())
             .prop_map(|(src, dst, mip, mirror, optimal)| ImageOp::Blit { src, dst, mip, mirror, optimal }),
         1 => (0u8..3, any::<u8>(), b()).prop_map(|(img, mip, optimal)| ImageOp::Clear { img, mip, optimal }),
-        4 => (b(), 0u8..3, 0u8..3, any::<u8>(), any::<u8>(), 1u32..100)
-            .prop_map(|(slow, src, dst, mip, layer, a)| ImageOp::Kernel { slow, src, dst, mip, layer, a }),
+        4 => (0u8..4, 0u8..3, 0u8..3, any::<u8>(), any::<u8>(), 1u32..100)
+            .prop_map(|(kind, src, dst, mip, layer, a)| ImageOp::Kernel { kind, src, dst, mip, layer, a }),
         1 => Just(ImageOp::Submit),
         1 => Just(ImageOp::Wait),
         2 => (0u8..3, any::<u8>(), 0u8..3).prop_map(|(img, mip, to)| ImageOp::Relayout { img, mip, to }),
@@ -222,6 +226,8 @@ enum Use {
     TransferDst(bool),
     /// A storage image: `GENERAL`.
     Storage,
+    /// A sampled image: `GENERAL` or `SHADER_READ_ONLY_OPTIMAL`.
+    Sampled(bool),
 }
 
 impl Use {
@@ -230,12 +236,14 @@ impl Use {
             Use::TransferSrc(_) => layout == "GENERAL" || layout == "TRANSFER_SRC_OPTIMAL",
             Use::TransferDst(_) => layout == "GENERAL" || layout == "TRANSFER_DST_OPTIMAL",
             Use::Storage => layout == "GENERAL",
+            Use::Sampled(_) => layout == "GENERAL" || layout == "SHADER_READ_ONLY_OPTIMAL",
         }
     }
     fn target(self) -> &'static str {
         match self {
             Use::TransferSrc(true) => "TRANSFER_SRC_OPTIMAL",
             Use::TransferDst(true) => "TRANSFER_DST_OPTIMAL",
+            Use::Sampled(true) => "SHADER_READ_ONLY_OPTIMAL",
             _ => "GENERAL",
         }
     }
@@ -395,7 +403,7 @@ pub fn build_images(ops: &[ImageOp], shape: ImageShape) -> Program {
                 let _ = writeln!(lines, "clear-color-image {} {l} COLOR:{mip}:0..", IMAGES[img]);
             }
             ImageOp::Kernel {
-                slow,
+                kind,
                 src,
                 dst,
                 mip,
@@ -407,19 +415,24 @@ pub fn build_images(ops: &[ImageOp], shape: ImageShape) -> Program {
                     continue;
                 }
                 let (mip, layers) = (mip_of(mip), layers_of(layer));
-                prepare(&mut lines, s, mip, Use::Storage);
-                prepare(&mut lines, d, mip, Use::Storage);
-                let kernel = if slow {
-                    format!("image_slow({})", shape.slow_iters)
-                } else {
-                    format!("image_scale_add({a},{})", a + 1)
-                };
                 let sub = format!("COLOR:{mip}:{}", span(layers));
-                let _ = writeln!(
-                    lines,
-                    "dispatch {kernel} image-read {} {sub} image-write {} {sub}",
-                    IMAGES[s], IMAGES[d]
-                );
+                let input = match kind % 4 {
+                    k @ (2 | 3) => {
+                        let l = prepare(&mut lines, s, mip, Use::Sampled(k == 2));
+                        format!("sampled-image {} {sub} {l}", IMAGES[s])
+                    }
+                    _ => {
+                        prepare(&mut lines, s, mip, Use::Storage);
+                        format!("image-read {} {sub}", IMAGES[s])
+                    }
+                };
+                prepare(&mut lines, d, mip, Use::Storage);
+                let kernel = match kind % 4 {
+                    0 => format!("image_scale_add({a},{})", a + 1),
+                    1 => format!("image_slow({})", shape.slow_iters),
+                    _ => format!("image_sampled_scale_add({a},{})", a + 2),
+                };
+                let _ = writeln!(lines, "dispatch {kernel} {input} image-write {} {sub}", IMAGES[d]);
             }
             ImageOp::Relayout { img, mip, to } => {
                 let img = usize::from(img % 3);

@@ -1,5 +1,6 @@
 //! Suite: random programs with exact images (`vksync_proptests::images`:
-//! uploads with padded rows, storage-image dispatches, image copies,
+//! uploads with padded rows, storage-image dispatches and sampled-image
+//! ones (`image_sampled_scale_add`), image copies,
 //! equal-size blits, clears, downloads, layout transitions) run on the
 //! device against the CPU reference.
 //!
@@ -124,12 +125,25 @@ fn planned_image_programs_match_the_reference() {
         .and_then(|v| v.parse::<f64>().ok())
         .map(std::time::Duration::from_secs_f64);
     let ran = Cell::new(0usize);
+    // Dispatches reading a sampled image (`image_sampled_scale_add`).
+    let sampled = Cell::new(0usize);
     let mut runner = runner(n, file!());
     let outcome = runner.run(&image_programs(max_ops, shape), |g| {
         if budget.is_some_and(|b| start.elapsed() > b) {
             return Ok(());
         }
         ran.set(ran.get() + 1);
+        sampled.set(
+            sampled.get()
+                + g.program
+                    .commands()
+                    .iter()
+                    .filter(|c| {
+                        matches!(c, vksync::Command::Dispatch { bindings, .. }
+                            if bindings.iter().any(|b| matches!(b.access, vksync::BindingAccess::SampledImage(_))))
+                    })
+                    .count(),
+        );
         for (planner, form) in PLANS {
             let p = plan(&g.program, PlanOptions::new(planner).form(form))
                 .map_err(|e| TestCaseError::fail(format!("{planner:?}/{form:?}: cannot plan: {e}")))?
@@ -209,14 +223,15 @@ fn planned_image_programs_match_the_reference() {
         Err(e) => panic!("{e}"),
     }
     eprintln!(
-        "device_images: {} programs ({}x{} R32_UINT, {} mips, {} layers, image_slow({}), up to {max_ops} operations), \
-         {} planned runs{}, {} defined bytes compared, 0 mismatches",
+        "device_images: {} programs ({}x{} R32_UINT, {} mips, {} layers, image_slow({}), up to {max_ops} operations; \
+         {} dispatches read a sampled image), {} planned runs{}, {} defined bytes compared, 0 mismatches",
         ran.get(),
         shape.width,
         shape.height,
         shape.mips,
         shape.layers,
         shape.slow_iters,
+        sampled.get(),
         planned_runs.get(),
         if validated {
             format!(

@@ -872,7 +872,7 @@ mod tests {
             (
                 "dispatch gelu read a write b\n",
                 u,
-                "command 0: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))",
+                "command 0: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters), image_sampled_scale_add(a,b))",
             ),
             (
                 "dispatch scale(1,2) rw a\n",

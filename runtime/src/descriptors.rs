@@ -62,7 +62,7 @@ pub(crate) struct DescriptorPools {
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Bound {
     Buffers(Vec<BufferRange>),
-    Images(Vec<vk::ImageView>),
+    Images(Vec<(vk::ImageView, vk::DescriptorType, vk::ImageLayout)>),
 }
 
 impl DescriptorPools {
@@ -121,14 +121,14 @@ impl DescriptorPools {
         Ok(set)
     }
 
-    /// A set of `layout` whose binding `i` is storage image view `views[i]`
-    /// in `GENERAL`: the one written earlier for the same views, or a new
-    /// one.
+    /// A set of `layout` whose binding `i` is image view `views[i]`, a
+    /// descriptor of its type (a storage image, or a sampled image) in its
+    /// layout: the one written earlier for the same views, or a new one.
     pub(crate) fn set_for_images(
         &mut self,
         device: &ash::Device,
         layout: vk::DescriptorSetLayout,
-        views: &[vk::ImageView],
+        views: &[(vk::ImageView, vk::DescriptorType, vk::ImageLayout)],
     ) -> Result<vk::DescriptorSet> {
         let key = (layout, Bound::Images(views.to_vec()));
         if let Some(&set) = self.cache.get(&key) {
@@ -137,27 +137,30 @@ impl DescriptorPools {
         let set = self.allocate(device, layout, views.len() as u32)?;
         let infos: Vec<[vk::DescriptorImageInfo; 1]> = views
             .iter()
-            .map(|&view| {
+            .map(|&(view, _, layout)| {
                 [vk::DescriptorImageInfo::default()
                     .image_view(view)
-                    .image_layout(vk::ImageLayout::GENERAL)]
+                    .image_layout(layout)]
             })
             .collect();
         let writes: Vec<vk::WriteDescriptorSet> = infos
             .iter()
+            .zip(views)
             .enumerate()
-            .map(|(i, info)| {
+            .map(|(i, (info, &(_, ty, _)))| {
                 vk::WriteDescriptorSet::default()
                     .dst_set(set)
                     .dst_binding(i as u32)
-                    .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
+                    .descriptor_type(ty)
                     .image_info(info)
             })
             .collect();
         // SAFETY: the set was just allocated, so no command buffer uses it
-        // yet; the caller passes live views of images created with
-        // STORAGE usage, one per binding of `layout` (an image kernel's,
-        // whose bindings are storage images).
+        // yet; the caller passes live views of images created with the
+        // usage each descriptor type needs (STORAGE, SAMPLED:
+        // `vksync::ash::image_usage`), one per binding of `layout` (an
+        // image kernel's, whose types they are), each in a layout its type
+        // allows (checked by the model).
         unsafe { device.update_descriptor_sets(&writes, &[]) };
         self.cache.insert(key, set);
         Ok(set)
@@ -214,6 +217,9 @@ impl DescriptorPools {
                 vk::DescriptorPoolSize::default()
                     .ty(vk::DescriptorType::STORAGE_IMAGE)
                     .descriptor_count(SETS_PER_POOL * MAX_BINDINGS),
+                vk::DescriptorPoolSize::default()
+                    .ty(vk::DescriptorType::SAMPLED_IMAGE)
+                    .descriptor_count(SETS_PER_POOL),
             ];
             // SAFETY: a valid device and create info that outlives the call.
             let pool = unsafe {

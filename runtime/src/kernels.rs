@@ -35,7 +35,7 @@ pub const PUSH_CONSTANT_WORDS: usize = 6;
 /// push-constant block, after `a, b, n`.
 pub const MAX_BINDINGS: usize = PUSH_CONSTANT_WORDS - 3;
 
-const SPIRV: [(&str, &[u8]); 6] = [
+const SPIRV: [(&str, &[u8]); 7] = [
     (
         "scale_add",
         include_bytes!(concat!(env!("OUT_DIR"), "/scale_add.spv")),
@@ -51,7 +51,24 @@ const SPIRV: [(&str, &[u8]); 6] = [
         "image_slow",
         include_bytes!(concat!(env!("OUT_DIR"), "/image_slow.spv")),
     ),
+    (
+        "image_sampled_scale_add",
+        include_bytes!(concat!(env!("OUT_DIR"), "/image_sampled_scale_add.spv")),
+    ),
 ];
+
+/// The descriptor type of a kernel binding of access `a`: the one home of
+/// this mapping for the set layouts, the pools and the writes.
+pub(crate) fn descriptor_type(a: vksync::BindingAccess) -> vk::DescriptorType {
+    use vksync::BindingAccess as B;
+    match a {
+        B::Read | B::Write | B::ReadWrite => vk::DescriptorType::STORAGE_BUFFER,
+        B::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        B::Sampled => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        B::ImageRead | B::ImageWrite | B::ImageReadWrite => vk::DescriptorType::STORAGE_IMAGE,
+        B::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
+    }
+}
 
 /// The `rect` vertex kernel.
 const RECT_SPIRV: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rect.spv"));
@@ -85,8 +102,11 @@ pub(crate) struct Pipeline {
     pub layout: vk::PipelineLayout,
     pub pipeline: vk::Pipeline,
     pub bindings: usize,
-    /// Its bindings are storage images (else storage buffers).
+    /// Its bindings are image views (else storage buffers).
     pub images: bool,
+    /// Each binding's descriptor type ([`descriptor_type`] of the kernel's
+    /// signature).
+    pub types: Vec<vk::DescriptorType>,
 }
 
 /// Every kernel's pipeline, destroyed on drop.
@@ -125,29 +145,29 @@ impl Kernels {
             // Invariant: every shader is named after a kernel of the table
             // (a unit test checks it).
             let kernel = Kernel::from_name(name, &[]).expect("a shader for a known kernel");
-            let bindings = kernel.signature().len();
+            let types: Vec<vk::DescriptorType> =
+                kernel.signature().iter().map(|&a| descriptor_type(a)).collect();
             // Pushed one at a time so `Drop` cleans up on a later failure.
-            let p = k.create(spv, bindings, kernel.is_image())?;
+            let p = k.create(spv, types, kernel.is_image())?;
             k.pipelines.push((name, p));
         }
         Ok(k)
     }
 
-    fn create(&self, spv: &[u8], bindings: usize, images: bool) -> Result<Pipeline> {
+    fn create(&self, spv: &[u8], types: Vec<vk::DescriptorType>, images: bool) -> Result<Pipeline> {
+        let bindings = types.len();
         let d = &self.device;
         let words: Vec<u32> = spv
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let layout_bindings: Vec<_> = (0..bindings as u32)
-            .map(|b| {
+        let layout_bindings: Vec<_> = types
+            .iter()
+            .enumerate()
+            .map(|(b, &ty)| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(b)
-                    .descriptor_type(if images {
-                        vk::DescriptorType::STORAGE_IMAGE
-                    } else {
-                        vk::DescriptorType::STORAGE_BUFFER
-                    })
+                    .binding(b as u32)
+                    .descriptor_type(ty)
                     .descriptor_count(1)
                     .stage_flags(vk::ShaderStageFlags::COMPUTE)
             })
@@ -158,6 +178,7 @@ impl Kernels {
             pipeline: vk::Pipeline::null(),
             bindings,
             images,
+            types,
         };
         // Each step destroys what the earlier ones made if it fails.
         let cleanup = |p: &Pipeline| self.destroy(p);

@@ -1716,10 +1716,23 @@ impl Recorder<'_> {
                 let plan = dispatch.expect("every dispatch is checked");
                 let pipeline = kernels.get(plan.kernel);
                 let set = if pipeline.images {
+                    let Command::Dispatch { bindings, .. } = c else {
+                        unreachable!("a dispatch")
+                    };
+                    // A storage image is in GENERAL; a sampled image in
+                    // the layout its binding names (checked by the model).
                     let views = plan
                         .views
                         .iter()
-                        .map(|v| self.res.view(v))
+                        .zip(bindings)
+                        .zip(&pipeline.types)
+                        .map(|((v, b), &ty)| {
+                            let layout = match b.access {
+                                vksync::BindingAccess::SampledImage(l) => vk::ImageLayout::from_raw(l as i32),
+                                _ => vk::ImageLayout::GENERAL,
+                            };
+                            Ok((self.res.view(v)?, ty, layout))
+                        })
                         .collect::<Result<Vec<_>>>()?;
                     self.res
                         .descriptors

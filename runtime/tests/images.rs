@@ -108,6 +108,33 @@ const CLEAN: &[(&str, &str)] = &[
          barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out[0..128]\n",
     ),
     (
+        // A SAMPLED_IMAGE descriptor in SHADER_READ_ONLY_OPTIMAL, read by
+        // texelFetch (SHADER_SAMPLED_READ), on layer 1 of a two-layer
+        // image; the barrier into the dispatch names that access.
+        "image_sampled_scale_add: a sampled image in SHADER_READ_ONLY_OPTIMAL",
+        "buffer up 1024\nbuffer out 512\nimage a R32_UINT 16x8 layers 2\nimage b R32_UINT 16x8\nhost-write up 3\n\
+         barrier NONE:NONE -> COPY:TRANSFER_WRITE a COLOR:0:1 UNDEFINED->TRANSFER_DST_OPTIMAL\n\
+         copy-buffer-to-image up -> a TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:1 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_SAMPLED_READ a COLOR:0:1 TRANSFER_DST_OPTIMAL->SHADER_READ_ONLY_OPTIMAL; NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE b COLOR:0:0 UNDEFINED->GENERAL\n\
+         dispatch image_sampled_scale_add(5,2) sampled-image a COLOR:0:1 SHADER_READ_ONLY_OPTIMAL image-write b COLOR:0:0\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ b COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+         copy-image-to-buffer b TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out\n",
+    ),
+    (
+        "image_sampled_scale_add: a sampled image in GENERAL, written by image_scale_add before",
+        "buffer up 512\nbuffer out 512\nimage a R32_UINT 16x8\nimage m R32_UINT 16x8\nimage b R32_UINT 16x8\nhost-write up 4\n\
+         barrier NONE:NONE -> COPY:TRANSFER_WRITE a COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n\
+         copy-buffer-to-image up -> a TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ a COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL; NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE m COLOR:0:0 UNDEFINED->GENERAL; NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_WRITE b COLOR:0:0 UNDEFINED->GENERAL\n\
+         dispatch image_scale_add(3,1) image-read a COLOR:0:0 image-write m COLOR:0:0\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_SAMPLED_READ m COLOR:0:0 GENERAL->GENERAL\n\
+         dispatch image_sampled_scale_add(7,0) sampled-image m COLOR:0:0 GENERAL image-write b COLOR:0:0\n\
+         barrier COMPUTE_SHADER:SHADER_STORAGE_WRITE -> COPY:TRANSFER_READ b COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+         copy-image-to-buffer b TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=16,8,1\n\
+         barrier COPY:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit\nwait\nhost-read out\n",
+    ),
+    (
         "an image bound to a buffer's memory beside bytes the buffer uses",
         "buffer m 8192\nbuffer up 512\nbuffer out 1024\nimage t R32_UINT 16x8 alias m 4096\nhost-write up 11\nfill m[0..4096] 5\n\
          barrier NONE:NONE -> COPY:TRANSFER_WRITE t COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n\
