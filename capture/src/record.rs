@@ -282,6 +282,17 @@ struct View {
 /// descriptor set of that number.
 type BoundSet = (u64, HashMap<(u32, u32), u64>);
 
+/// What [`Capture::bound_binding`] finds: the set, its dynamic offsets,
+/// the layout binding, the element count, and whether it is partially
+/// bound.
+type BoundBinding<'a> = (
+    &'a Set,
+    &'a HashMap<(u32, u32), u64>,
+    Option<&'a LayoutBinding>,
+    u32,
+    bool,
+);
+
 /// The bound-set handle of a push descriptor set (no `VkDescriptorSet` is
 /// null).
 const PUSHED: u64 = 0;
@@ -2213,6 +2224,33 @@ impl Capture {
             .collect()
     }
 
+    /// Binding `binding` of set `set` as bound at one bind point (`sets`,
+    /// pushed sets `push`): the set, its dynamic offsets, the layout
+    /// binding, its element count and whether it is partially bound. The
+    /// one lookup of a bound binding, for buffers, images and texel
+    /// buffers alike.
+    fn bound_binding<'a>(
+        &'a self,
+        sets: &'a HashMap<u32, BoundSet>,
+        push: &'a HashMap<u32, Set>,
+        set: u32,
+        binding: u32,
+    ) -> Result<BoundBinding<'a>, String> {
+        let (set_handle, offsets) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
+        let s = if *set_handle == PUSHED {
+            push.get(&set)
+                .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
+        } else {
+            self.sets.get(set_handle).ok_or("an unknown descriptor set")?
+        };
+        let layout_binding = self
+            .set_layouts
+            .get(&s.layout)
+            .and_then(|l| l.iter().find(|b| b.binding == binding));
+        let count = layout_binding.map_or(1, |b| b.count.max(1));
+        Ok((s, offsets, layout_binding, count, partially_bound(layout_binding)))
+    }
+
     /// The bindings of the descriptors a pipeline uses (`uses`: buffers,
     /// `image_uses`: images, `texel_uses`: texel buffers, each by `(set,
     /// binding)`), read from the sets bound at one bind point (`sets`,
@@ -2228,18 +2266,8 @@ impl Capture {
     ) -> Result<Vec<Binding>, String> {
         let mut bindings = Vec::new();
         for (&(set, binding), u) in uses {
-            let (set_handle, offsets) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
-            let s = if *set_handle == PUSHED {
-                push.get(&set)
-                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
-            } else {
-                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
-            };
-            let layout_binding = self
-                .set_layouts
-                .get(&s.layout)
-                .and_then(|l| l.iter().find(|b| b.binding == binding));
-            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            let (s, offsets, layout_binding, count, partial) =
+                self.bound_binding(sets, push, set, binding)?;
             // A uniform buffer is read as UNIFORM_READ, whatever the
             // reflection says: a barrier to SHADER_STORAGE_READ does not
             // cover it (issue 23: wgpu's correct `-> UNIFORM_READ` barrier
@@ -2251,7 +2279,6 @@ impl Capture {
                     vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
                 )
             });
-            let partial = partially_bound(layout_binding);
             if !partial && !s.descs.contains_key(&(binding, 0)) {
                 return Err(format!("set {set} binding {binding} never written"));
             }
@@ -2282,20 +2309,8 @@ impl Capture {
             }
         }
         for (&(set, binding), u) in image_uses {
-            let (set_handle, _) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
-            let s = if *set_handle == PUSHED {
-                push.get(&set)
-                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
-            } else {
-                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
-            };
-            let layout_binding = self
-                .set_layouts
-                .get(&s.layout)
-                .and_then(|l| l.iter().find(|b| b.binding == binding));
-            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            let (s, _, layout_binding, count, partial) = self.bound_binding(sets, push, set, binding)?;
             let ty = layout_binding.map_or(vk::DescriptorType::STORAGE_IMAGE, |b| b.ty);
-            let partial = partially_bound(layout_binding);
             if !partial && !s.images.contains_key(&(binding, 0)) {
                 return Err(format!("set {set} binding {binding} (an image) never written"));
             }
@@ -2310,22 +2325,10 @@ impl Capture {
             }
         }
         for (&(set, binding), u) in texel_uses {
-            let (set_handle, _) = sets.get(&set).ok_or_else(|| format!("set {set} not bound"))?;
-            let s = if *set_handle == PUSHED {
-                push.get(&set)
-                    .ok_or_else(|| format!("push descriptor set {set} never pushed"))?
-            } else {
-                self.sets.get(set_handle).ok_or("an unknown descriptor set")?
-            };
-            let layout_binding = self
-                .set_layouts
-                .get(&s.layout)
-                .and_then(|l| l.iter().find(|b| b.binding == binding));
-            let count = layout_binding.map_or(1, |b| b.count.max(1));
+            let (s, _, layout_binding, count, partial) = self.bound_binding(sets, push, set, binding)?;
             // A uniform texel buffer is SHADER_SAMPLED_READ; a storage one
             // is accessed as a storage buffer (docs/trace-format.md).
             let uniform = layout_binding.is_some_and(|b| b.ty == vk::DescriptorType::UNIFORM_TEXEL_BUFFER);
-            let partial = partially_bound(layout_binding);
             if !partial && !s.texels.contains_key(&(binding, 0)) {
                 return Err(format!(
                     "set {set} binding {binding} (a texel buffer) never written"
@@ -3351,19 +3354,20 @@ impl Capture {
                 );
             }
         }
-        for e in submitted.iter().flatten() {
-            if let Entry::Cmd(c, _) = e {
-                rewritten.extend(device_writes(c).into_iter().filter_map(|r| self.mem_range(r)));
-            }
-        }
         // Bytes this submission's device commands read: an assumed read of
         // bytes the device consumes next (and does not rewrite) is of an
-        // intermediate, not of a result, and is dropped.
+        // intermediate, not of a result, and is dropped. Draws are still
+        // rendering entries here (made commands when appended): their
+        // buffer bytes, widely (review32).
         let mut consumed: Vec<(u64, u64, u64)> = Vec::new();
         for e in submitted.iter().flatten() {
-            if let Entry::Cmd(c, _) = e {
-                consumed.extend(device_reads(c).into_iter().filter_map(|r| self.mem_range(r)));
-            }
+            let (reads, writes) = match e {
+                Entry::Cmd(c, _) => (device_reads(c), device_writes(c)),
+                Entry::Render(RenderOp::Draw(d), _) => self.draw_regions(d),
+                _ => continue,
+            };
+            rewritten.extend(writes.into_iter().filter_map(|r| self.mem_range(r)));
+            consumed.extend(reads.into_iter().filter_map(|r| self.mem_range(r)));
         }
         let touches = |set: &[(u64, u64, u64)], r: Option<(u64, u64, u64)>| {
             r.is_some_and(|(m, s, e)| set.iter().any(|&(m2, s2, e2)| m == m2 && s < e2 && s2 < e))
@@ -5974,7 +5978,7 @@ mod tests {
 
     /// A buffer barrier from fills of `b0[offset..offset + size]` to host
     /// reads in command buffer `cb`.
-    fn fill_to_host(c: &mut Capture, cb: u64, seq: u64, offset: u64, size: u64) {
+    pub(super) fn fill_to_host(c: &mut Capture, cb: u64, seq: u64, offset: u64, size: u64) {
         let b = ResourceBarrier {
             masks: [
                 vk::PipelineStageFlags2::CLEAR.as_raw(),
@@ -6027,7 +6031,7 @@ mod tests {
 
     /// The hazards `vksync check` finds in a capture's trace, as text: the
     /// fast checker's, or, for a program it leaves to the definitional
-    /// semantics (a timeline wait that several signals may satisfy), the
+    /// semantics (a timeline wait that a later signal may satisfy too), the
     /// races that semantics finds (as `vksync check` does).
     fn hazards(text: &str) -> Vec<String> {
         let t = vksync::trace::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -6287,7 +6291,7 @@ mod tests {
 
     /// The `host-read` lines of `c`'s trace (comments left out), which
     /// must parse.
-    fn host_reads(c: &Capture, what: &str) -> Vec<String> {
+    pub(super) fn host_reads(c: &Capture, what: &str) -> Vec<String> {
         let text = c.text();
         vksync::trace::parse(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
         text.lines()
@@ -6901,7 +6905,7 @@ mod tests {
     }
 
     /// A batch of one command buffer, no semaphores.
-    fn batch(cb: u64) -> Batch {
+    pub(super) fn batch(cb: u64) -> Batch {
         Batch {
             cbs: vec![cb],
             ..Batch::default()

@@ -88,7 +88,7 @@ pub fn print_layer_notes(
         .collect();
     let mut n = 0;
     let mut explainer = Explainer::new(program, &emulation);
-    let at = report::Placement::new(program, &source.trace.command_lines);
+    let at = report::Placement::new(program, &source.trace.command_lines).with_calls(&source.text);
     for g in &vksync::group_hazards(predicted) {
         let h = &g.hazard;
         if reported.contains(&(h.command, h.kind)) {

@@ -642,7 +642,8 @@ fn check_source(
             }
         };
     };
-    let at = report::Placement::new(&source.trace.program, &source.trace.command_lines);
+    let at =
+        report::Placement::new(&source.trace.program, &source.trace.command_lines).with_calls(&source.text);
     for g in &groups {
         if out.stopped() {
             break;
@@ -673,16 +674,13 @@ fn order_notes(source: &Source, out: &mut Out) {
     let Ok(notes) = vksync::order_notes(&source.trace.program) else {
         return;
     };
+    let at =
+        report::Placement::new(&source.trace.program, &source.trace.command_lines).with_calls(&source.text);
     for n in &notes {
         if out.stopped() {
             break;
         }
-        let line = report::order_note_line(
-            &source.name,
-            &source.trace.program,
-            &source.trace.command_lines,
-            n,
-        );
+        let line = report::order_note_line(&source.name, &source.trace.program, &at, n);
         say!(out, "{line}");
     }
     match notes.len() {
@@ -761,7 +759,7 @@ fn print_race_groups(
     out: &mut Out,
 ) -> Status {
     let program = &source.trace.program;
-    let at = report::Placement::new(program, &source.trace.command_lines);
+    let at = report::Placement::new(program, &source.trace.command_lines).with_calls(&source.text);
     for g in groups {
         if out.stopped() {
             break;

@@ -12,13 +12,32 @@ use vksync::{Command, HazardGroup, HazardKind, OrderNote, Program, RaceGroup, St
 /// Who performs an access of a command, as the subject of a sentence. Host
 /// accesses are not Vulkan commands, so they read "the host" rather than
 /// "host read"; a layout transition is named after its barrier's call, as
-/// `Hazard::describe` names it.
-fn actor(c: &Command, sa: StageAccess) -> String {
+/// `Hazard::describe` names it. `call` is the Vulkan call a capture
+/// recorded the command from ([`Placement::with_calls`]), which names it
+/// better than the model's command (`vkCmdCopyQueryPoolResults` for a
+/// `copy` out of a query pool, `vkCmdDispatchBase`, `vkCmdCopyBuffer2`).
+fn actor(c: &Command, sa: StageAccess, call: Option<&str>) -> String {
+    let name = call.unwrap_or_else(|| c.vulkan_name());
     match c {
         Command::HostRead { .. } | Command::HostWrite { .. } => "the host".to_string(),
-        other if sa.is_layout_transition() => format!("{} layout transition", other.vulkan_name()),
-        other => other.vulkan_name().to_string(),
+        _ if sa.is_layout_transition() => format!("{name} layout transition"),
+        _ => name.to_string(),
     }
+}
+
+/// The Vulkan call a capture's comment names at the end of a command's
+/// line (`copy qp0[0..8] -> b3[0..8]  # vkCmdCopyQueryPoolResults #12 in
+/// cb0`): a word of letters and digits starting with `vk` right after the
+/// comment's `#`, then ` #` and a sequence number. Any other comment (a
+/// hand-written trace's) names none.
+fn captured_call(line: &str) -> Option<&str> {
+    let comment = line.split_once("  # ")?.1;
+    let (call, rest) = comment.split_once(' ')?;
+    let numbered = rest
+        .strip_prefix('#')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+    (call.starts_with("vk") && call.len() > 2 && call.chars().all(|c| c.is_ascii_alphanumeric()) && numbered)
+        .then_some(call)
 }
 
 /// Where a report places its fixes: `lines[i]` is the source line of
@@ -27,6 +46,12 @@ fn actor(c: &Command, sa: StageAccess) -> String {
 pub struct Placement<'a> {
     pub lines: &'a [usize],
     pub submits: vksync::Submits,
+    /// The trace's text, where its lines' capture comments name calls
+    /// ([`Placement::with_calls`]).
+    text: Option<&'a str>,
+    /// Per command, the Vulkan call a capture recorded it from, read from
+    /// `text` when a report line first asks (a clean trace reads none).
+    calls: std::cell::OnceCell<Vec<Option<&'a str>>>,
 }
 
 impl<'a> Placement<'a> {
@@ -35,7 +60,33 @@ impl<'a> Placement<'a> {
         Placement {
             lines,
             submits: vksync::Submits::of(program),
+            text: None,
+            calls: std::cell::OnceCell::new(),
         }
+    }
+
+    /// With each command's call read from the comment its line in `text`
+    /// ends with, where a capture wrote one (`captured_call`).
+    pub fn with_calls(mut self, text: &'a str) -> Self {
+        self.text = Some(text);
+        self
+    }
+
+    /// The call command `i` was captured from, if known.
+    fn call(&self, i: usize) -> Option<&'a str> {
+        let text = self.text?;
+        let calls = self.calls.get_or_init(|| {
+            let source: Vec<&str> = text.lines().collect();
+            self.lines
+                .iter()
+                .map(|&l| {
+                    l.checked_sub(1)
+                        .and_then(|i| source.get(i))
+                        .and_then(|line| captured_call(line))
+                })
+                .collect()
+        });
+        calls.get(i).copied().flatten()
     }
 }
 
@@ -67,7 +118,7 @@ fn group_line(
         earliest_prior,
     };
     let fix = h.fix_text_in(program, at.lines, &at.submits);
-    line_of(file, program, at.lines, &parts, &fix)
+    line_of(file, program, at, &parts, &fix)
 }
 
 /// What one line says about a pair of accesses, whoever found it (the
@@ -95,8 +146,8 @@ pub struct Parts {
 }
 
 /// One line in the format of [`hazard_line`], with `fix` as its fix.
-pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &str) -> String {
-    let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+pub fn line_of(file: &str, program: &Program, at: &Placement<'_>, p: &Parts, fix: &str) -> String {
+    let line = |i: usize| at.lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let cur = &program.commands()[p.command];
     let prior = &program.commands()[p.prior_command];
     let verb = if p.current.is_write() { "writes" } else { "reads" };
@@ -110,7 +161,7 @@ pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &
             format!(
                 "at line {} by {} ({})",
                 line(e.command),
-                actor(c, e.access),
+                actor(c, e.access, at.call(e.command)),
                 e.access
             )
         })
@@ -136,13 +187,13 @@ pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &
         "{file}:{}: {}: {} {} {} ({}), previously {} at line {} by {} ({}){others}; fix: {}",
         line(p.command),
         p.kind.message_id(),
-        actor(cur, p.current),
+        actor(cur, p.current, at.call(p.command)),
         verb,
         p.region,
         p.current,
         pverb,
         line(p.prior_command),
-        actor(prior, p.prior),
+        actor(prior, p.prior, at.call(p.prior_command)),
         p.prior,
         fix,
     )
@@ -151,10 +202,10 @@ pub fn line_of(file: &str, program: &Program, lines: &[usize], p: &Parts, fix: &
 /// One order note as one line: a host access made after `command` was
 /// recorded and before its batch was submitted runs first. Not a hazard
 /// (the submit orders the pair); the line says which value each side sees.
-pub fn order_note_line(file: &str, program: &Program, lines: &[usize], n: &OrderNote) -> String {
-    let line = |i: usize| lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
+pub fn order_note_line(file: &str, program: &Program, at: &Placement<'_>, n: &OrderNote) -> String {
+    let line = |i: usize| at.lines.get(i).map_or_else(|| "?".to_string(), |l| l.to_string());
     let cmd = &program.commands()[n.command];
-    let name = actor(cmd, n.device);
+    let name = actor(cmd, n.device, at.call(n.command));
     let (hverb, dverb) = (
         if n.host.is_write() { "writes" } else { "reads" },
         if n.device.is_write() { "writes" } else { "reads" },

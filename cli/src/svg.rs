@@ -1027,7 +1027,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
     let program = &source.trace.program;
     let cmds = program.commands();
     let lines = &source.trace.command_lines;
-    let at = crate::report::Placement::new(program, lines);
+    let at = crate::report::Placement::new(program, lines).with_calls(&source.text);
     let line = |i: usize| lines.get(i).copied().unwrap_or(0);
     within("columns (commands of the trace)", cmds.len(), MAX_COLUMNS)?;
     within("lanes (queues and the host)", program.queue_count() + 1, MAX_ROWS)?;

@@ -1536,7 +1536,7 @@ fn run_errors_name_the_input_line() {
     let cases = [
         (
             "buffer a 64\nbuffer b 64\n\ndispatch gelu read a write b\n",
-            "<stdin>:4: error: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters))\n",
+            "<stdin>:4: error: unknown kernel `gelu` (known: scale_add(a,b), add, scale(a), slow(iters), image_scale_add(a,b), image_slow(iters), image_sampled_scale_add(a,b))\n",
         ),
         (
             "buffer a 64\nbuffer b 64\nhost-write a 1\nfill b 0\ndispatch scale_add read a[2..34] write b[0..32]\n",
@@ -2374,4 +2374,38 @@ fn plan_keeps_a_linear_images_row_pitch() {
     let (code, again, err) = vksync(&["check", "-"], Some(&out));
     assert_eq!(code, 0, "{again}{err}");
     assert!(format!("{again}{err}").contains("no hazards"), "{again}{err}");
+}
+
+/// A captured trace's lines end with the Vulkan call they were recorded
+/// from (`# vkCmdCopyQueryPoolResults #12 in cb0`): `check` names that
+/// call, where the model's command would say `vkCmdCopyBuffer`, under
+/// both checkers; a hand-written comment names nothing.
+#[test]
+fn reports_name_the_call_a_capture_recorded() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "the capture's comments",
+            "buffer qp0 16\nbuffer out 16\nfill qp0[0..16] 1  # vkCmdResetQueryPool #3 in cb0\n\
+             copy qp0[0..16] -> out[0..16]  # vkCmdCopyQueryPoolResults #12 in cb0, label readback\n",
+            "<stdin>:4: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyQueryPoolResults reads qp0[0..16] (COPY:TRANSFER_READ), \
+             previously written at line 3 by vkCmdResetQueryPool (CLEAR:TRANSFER_WRITE)",
+        ),
+        (
+            "a hand-written comment",
+            "buffer a 16\nbuffer b 16\nfill a[0..16] 1  # vkCmdFillBuffer is what this stands for\n\
+             copy a[0..16] -> b[0..16]  # vkCmdCopyBuffer2 #x\n",
+            "<stdin>:4: SYNC-HAZARD-READ-AFTER-WRITE: vkCmdCopyBuffer reads a[0..16] (COPY:TRANSFER_READ), \
+             previously written at line 3 by vkCmdFillBuffer (CLEAR:TRANSFER_WRITE)",
+        ),
+    ];
+    for (what, text, want) in cases {
+        for extra in [&[][..], &["--by-definition"][..]] {
+            let mut args = vec!["check"];
+            args.extend_from_slice(extra);
+            args.push("-");
+            let (code, out, err) = vksync(&args, Some(text));
+            assert_eq!(code, 1, "{what} {extra:?}: {err}");
+            assert!(out.starts_with(want), "{what} {extra:?}:\n{out}");
+        }
+    }
 }

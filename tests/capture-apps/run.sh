@@ -283,7 +283,7 @@ CAPTURE_OPTS="--drop-barrier 3" run_case host-reads-drop-3 host-reads "" 1 0 \
 # 6), the host's read of `queries` races with it (a race the capture missed
 # while the copy was `not-modelled`).
 CAPTURE_OPTS="--drop-barrier 6" run_case host-reads-drop-6 host-reads "" 1 0 \
-    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads queries\[0\.\.16\] \(HOST:HOST_READ\), previously written at line [0-9]+' 'out:1 hazard'
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads queries\[0\.\.16\] \(HOST:HOST_READ\), previously written at line [0-9]+ by vkCmdCopyQueryPoolResults' 'out:1 hazard'
 
 # (i) A storage image (issue 23): declared exactly, its layout transition,
 # the dispatch's image binding, the same-layout barrier that orders the
