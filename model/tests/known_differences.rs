@@ -522,17 +522,18 @@ fn d21_not_reproduced() {
     }
 }
 
-/// D22, D23, D26 and K4 with a buffer-image copy (and with a dispatch's
-/// storage images, and with draws' vertex and index reads), from the traces of
+/// D22, D23, D26, K3 with an image barrier of several mips, and K4 with a
+/// buffer-image copy (and with a dispatch's storage images, and with draws'
+/// vertex and index reads), from the traces of
 /// `tests/layer-versions/` that the 1.3.239 layer ran as written on
 /// lavapipe (`docs/testing.md`, "Layer reports on planned programs"): what
 /// vksync reports, and what each profile predicts, `[1.3.239, 1.4.309,
 /// 1.4.363]`. The 1.3.239 column is what that layer reported; the 1.4
 /// columns come from the layers' source (dynamic rendering validated from
 /// 1.3.271, D23 fixed in 1.3.269, K4 in 1.3.256), not from a run, except
-/// for D26, which all three layers ran.
+/// for D26 and K3, which all three layers ran.
 #[test]
-fn d22_d23_d26_k4_each_profile() {
+fn d22_d23_d26_k3_k4_each_profile() {
     use vksync::layer::{predict, Layer};
     type Case = (
         &'static str,
@@ -619,6 +620,22 @@ fn d22_d23_d26_k4_each_profile() {
             include_str!("../../tests/layer-versions/k4-draw-indexed.trace"),
             &[],
             [&["draw-indexed->dispatch WRITE_AFTER_READ"], &[], &[]],
+        ),
+        (
+            // K3 with one image barrier over two mips: the layer reports
+            // the first hazard of its whole subresource range (the write
+            // of mip 0), not one per mip (the image suite under 1.4.309,
+            // 2026-12-06; all three columns run on lavapipe).
+            include_str!("../../tests/layer-versions/k3-image-barrier.trace"),
+            &[
+                "copy-buffer-to-image->barrier WRITE_AFTER_WRITE",
+                "copy-image-to-buffer->barrier WRITE_AFTER_READ",
+            ],
+            [
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+                &["copy-buffer-to-image->barrier WRITE_AFTER_WRITE"],
+            ],
         ),
         (
             // D26: the 1.4 layers record no read of an instance-rate vertex

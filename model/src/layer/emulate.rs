@@ -13,7 +13,9 @@
 //! * **K3, one report per access.** The layer's range detection stops at
 //!   the first hazard (lowest address) of an access. A dispatch
 //!   write-after-write the layer suppresses (D6) is dropped after that, so
-//!   it can hide a write-after-read above it.
+//!   it can hide a write-after-read above it. An image barrier's layout
+//!   transition is one access over its subresource range, however many
+//!   byte ranges (barrier parts) the model holds it as.
 //! * **K4, an unrecorded tail (1.3.239 only).** See [`recorded_range`].
 //!
 //! Semaphores are outside [`predict`] (the runtime turns the layer's
@@ -108,9 +110,20 @@ pub(crate) fn predict_with(
                 // images are never run, so there is no layer to match.
                 let mut found = apply_dependency(&mut checker, &layout, i, dep);
                 if emulation.first_hazard_only {
+                    // The range is the image barrier's whole subresource
+                    // range: one `VkImageMemoryBarrier2` of several mips or
+                    // layers is several byte ranges here (one barrier part
+                    // each), walked by the layer in address order as one.
+                    let key = |a: &Access| {
+                        dep.barriers
+                            .iter()
+                            .find(|b| b.transition && b.region == Some(a.region))
+                            .and_then(|b| b.image)
+                            .map_or(Err(*a), Ok)
+                    };
                     let mut firsts: Vec<(RawHazard, Access)> = Vec::new();
                     for (h, a) in found.drain(..) {
-                        match firsts.iter_mut().find(|(_, b)| b == &a) {
+                        match firsts.iter_mut().find(|(_, b)| key(b) == key(&a)) {
                             Some(first) if h.range.start < first.0.range.start => *first = (h, a),
                             Some(_) => {}
                             None => firsts.push((h, a)),
