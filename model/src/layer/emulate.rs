@@ -119,7 +119,7 @@ pub(crate) fn predict_with(
                             .iter()
                             .find(|b| b.transition && b.region == Some(a.region))
                             .and_then(|b| b.image)
-                            .map_or(Err(*a), Ok)
+                            .ok_or(*a)
                     };
                     let mut firsts: Vec<(RawHazard, Access)> = Vec::new();
                     for (h, a) in found.drain(..) {
