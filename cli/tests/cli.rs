@@ -131,6 +131,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-exec-only-dependency-fixed",
     "render-pass-input-attachment",
     "render-pass-input-attachment-fixed",
+    "render-pass-implicit-dependency",
+    "render-pass-implicit-dependency-fixed",
     "render-pass-schedule",
 ];
 
@@ -159,6 +161,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-self-dependency-fixed", true),
     ("render-pass-input-attachment", false),
     ("render-pass-input-attachment-fixed", false),
+    ("render-pass-implicit-dependency", false),
+    ("render-pass-implicit-dependency-fixed", false),
     ("render-pass-schedule", false),
     ("render-pass-store-none", false),
     ("render-pass-store-none-fixed", false),

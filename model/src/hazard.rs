@@ -313,27 +313,56 @@ impl Hazard {
         } else {
             self.prior_command
         };
-        let Some((src, dst)) = b
+        let deps = b
             .region
-            .and_then(|r| crate::ir::renderpass::transition_dependency(program, at, r))
-        else {
+            .map(|r| crate::ir::renderpass::transition_dependencies(program, at, r))
+            .unwrap_or_default();
+        if deps.is_empty() {
             return self.fix.describe(program);
-        };
-        let of = b.region.map(|r| program.show_region(r)).unwrap_or_default();
-        let mut parts = Vec::new();
-        if !b.src_stage_mask.is_empty() {
-            parts.push(format!(
-                "add {}:{} to the source of a subpass dependency {src}->{dst} of the render pass (the layout \
-                 transition of {of} happens-after its availability operations)",
-                b.src_stage_mask, b.src_access_mask
-            ));
         }
-        if !b.dst_stage_mask.is_empty() {
-            parts.push(format!(
-                "add {}:{} to the destination of a subpass dependency {src}->{dst} of the render pass (the layout \
-                 transition of {of} happens-before its visibility operations)",
-                b.dst_stage_mask, b.dst_access_mask
-            ));
+        let mut parts = Vec::new();
+        // One clause per dependency: the region's bytes may lie in the
+        // views of attachments with different first or last uses.
+        for (regions, (src, dst), implicit) in &deps {
+            let of = regions
+                .iter()
+                .map(|r| program.show_region(*r))
+                .collect::<Vec<_>>()
+                .join(" and ");
+            if let Some(i) = implicit {
+                // None of the pair is declared: declaring one replaces
+                // the implicit dependency ("If there is no subpass
+                // dependency from VK_SUBPASS_EXTERNAL to the first subpass
+                // that uses an attachment, then an implicit subpass
+                // dependency exists"), so it must keep that one's masks
+                // (review36: following the text literally made new races
+                // with the load operations and draws the implicit one had
+                // ordered).
+                parts.push(format!(
+                    "declare a subpass dependency {src}->{dst} {}:{} -> {}:{} in the render pass (none is declared, \
+                     so it replaces the implicit one, whose masks it keeps; the layout transition of {of} \
+                     happens-after its availability operations and before its visibility operations)",
+                    b.src_stage_mask | i.src_stage_mask,
+                    b.src_access_mask | i.src_access_mask,
+                    b.dst_stage_mask | i.dst_stage_mask,
+                    b.dst_access_mask | i.dst_access_mask,
+                ));
+                continue;
+            }
+            if !b.src_stage_mask.is_empty() {
+                parts.push(format!(
+                    "add {}:{} to the source of a subpass dependency {src}->{dst} of the render pass (the layout \
+                     transition of {of} happens-after its availability operations)",
+                    b.src_stage_mask, b.src_access_mask
+                ));
+            }
+            if !b.dst_stage_mask.is_empty() {
+                parts.push(format!(
+                    "add {}:{} to the destination of a subpass dependency {src}->{dst} of the render pass (the layout \
+                     transition of {of} happens-before its visibility operations)",
+                    b.dst_stage_mask, b.dst_access_mask
+                ));
+            }
         }
         if self.fix.wait {
             parts.push("submit; wait".to_string());

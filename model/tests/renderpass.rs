@@ -2143,6 +2143,82 @@ copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4
     }
 }
 
+/// Fix texts for a render pass's own layout transitions, applied as
+/// printed: the program checks clean. review35: a hazard over the views of
+/// two attachments of one image (layers 0 and 1), whose end-of-pass
+/// transitions follow their last uses in subpasses 0 and 1, needs
+/// dependencies 0->EXTERNAL and 1->EXTERNAL, each named with its layer
+/// (the text named 1->EXTERNAL for both). review36: where the pass
+/// declares no dependency of the pair, declaring one replaces the implicit
+/// dependency, so the text gives the whole dependency with the implicit
+/// one's masks (adding only the missing masks, as the text said, made new
+/// races with the load operation, the draws and the store). Cases: name,
+/// the render pass's attachments and subpasses, the commands (lines 8
+/// on), the fix of the report naming a transition, the dependencies that
+/// fix (appended to the render pass as printed).
+#[test]
+fn transition_fixes_name_every_dependency_and_keep_the_implicit_masks() {
+    const IMPLICIT_INTO: &str =
+        "ALL_COMMANDS:INPUT_ATTACHMENT_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE|\
+                                 DEPTH_STENCIL_ATTACHMENT_READ|DEPTH_STENCIL_ATTACHMENT_WRITE";
+    const IMPLICIT_OUT: &str = "ALL_COMMANDS:COLOR_ATTACHMENT_WRITE|DEPTH_STENCIL_ATTACHMENT_WRITE";
+    let why = |of: &str| {
+        format!(
+            "in the render pass (none is declared, so it replaces the implicit one, whose masks it keeps; the layout \
+             transition of {of} happens-after its availability operations and before its visibility operations)"
+        )
+    };
+    let cases: Vec<(&str, &str, &str, String, String)> = vec![
+        (
+            "two attachments on two layers, a copy of both after the pass",
+            "attachment R8G8B8A8_UNORM NONE NONE GENERAL->TRANSFER_SRC_OPTIMAL ; attachment R8G8B8A8_UNORM NONE \
+             NONE GENERAL->TRANSFER_SRC_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 1 \
+             COLOR_ATTACHMENT_OPTIMAL",
+            "begin-render-pass rpl lay COLOR:0:0 ; lay COLOR:0:1\nnext-subpass\nend-render-pass\n\
+             copy-image-to-buffer lay TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0..2 imageExtent=4,4,1",
+            format!(
+                "declare a subpass dependency 0->EXTERNAL {IMPLICIT_OUT} -> COPY:TRANSFER_READ {}; declare a subpass \
+                 dependency 1->EXTERNAL {IMPLICIT_OUT} -> COPY:TRANSFER_READ {}",
+                why("lay[COLOR:0:0]"),
+                why("lay[COLOR:0:1]")
+            ),
+            format!(
+                " ; dependency 0->EXTERNAL {IMPLICIT_OUT} -> COPY:TRANSFER_READ ; dependency 1->EXTERNAL \
+                 {IMPLICIT_OUT} -> COPY:TRANSFER_READ"
+            ),
+        ),
+        (
+            "a copy into the attachment before the pass",
+            "attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 \
+             COLOR_ATTACHMENT_OPTIMAL",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE lay COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL\n\
+             copy-buffer-to-image sb -> lay TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n\
+             begin-render-pass rpl lay COLOR:0:0\ndraw vertexCount=3\nend-render-pass",
+            format!(
+                "declare a subpass dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> {IMPLICIT_INTO} {}",
+                why("lay[COLOR:0:0]")
+            ),
+            format!(" ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> {IMPLICIT_INTO}"),
+        ),
+    ];
+    for (name, pass, commands, want, deps) in &cases {
+        let body = |deps: &str| {
+            format!(
+                "image lay R8G8B8A8_UNORM 4x4 layers 2 initial GENERAL\nrender-pass rpl {pass}{deps}\n{commands}"
+            )
+        };
+        let t = parse(&body("")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fixes: Vec<String> = hs
+            .iter()
+            .filter(|h| h.prior.is_layout_transition() || h.current.is_layout_transition())
+            .map(|h| h.fix_text_at(&t.program, &t.command_lines))
+            .collect();
+        assert_eq!(fixes, vec![want.clone()], "{name}");
+        assert_eq!(hazards(name, &body(deps)), Vec::<String>::new(), "{name}: fixed");
+    }
+}
+
 /// review24, in a render pass: (1) the attachments a subpass uses are in
 /// its layouts from its begin or next-subpass on, so a later subpass's draw
 /// that samples one it does not use finds that layout ("Automatic layout

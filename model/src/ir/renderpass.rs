@@ -1704,49 +1704,132 @@ pub fn transition_dependency(
     at: usize,
     region: Region,
 ) -> Option<(SubpassIndex, SubpassIndex)> {
+    transition_dependencies(program, at, region)
+        .into_iter()
+        .next()
+        .map(|(_, d, _)| d)
+}
+
+/// [`transition_dependency`] per attachment: each dependency whose masks
+/// order the transition of some bytes of `region` at `at`, with those
+/// bytes (the parts of `region` its attachments' views hold, in address
+/// order; the whole region where no view meets it). A region over the
+/// views of two attachments with different first or last uses needs the
+/// masks in both dependencies (review35: the fix text named one). With
+/// each, the implicit dependency a declared one would replace: `Some`
+/// when the render pass declares none of that pair and the pair is one
+/// the specification gives an implicit dependency (from `EXTERNAL` into a
+/// subpass, from a subpass to `EXTERNAL`), whose masks a declared one
+/// must keep to order what it ordered (review36).
+#[allow(clippy::type_complexity)]
+pub(crate) fn transition_dependencies(
+    program: &Program,
+    at: usize,
+    region: Region,
+) -> Vec<(
+    Vec<Region>,
+    (SubpassIndex, SubpassIndex),
+    Option<SubpassDependency>,
+)> {
     let Some(Command::Render(rc)) = program.commands.get(at) else {
-        return None;
+        return Vec::new();
     };
     let (b, s) = match rc.op {
         RenderOp::BeginPass(ref b) => (b, 0),
         RenderOp::NextSubpass | RenderOp::EndPass => {
-            let (_, b, s, _) = open_pass(&program.commands, at)?;
+            let Some((_, b, s, _)) = open_pass(&program.commands, at) else {
+                return Vec::new();
+            };
             (b, s + usize::from(matches!(rc.op, RenderOp::NextSubpass)))
         }
-        _ => return None,
+        _ => return Vec::new(),
     };
-    let rp = pass_of(program, b.pass)?;
-    let of_image: Vec<u32> = (0..rp.attachments.len() as u32)
+    let Some(rp) = pass_of(program, b.pass) else {
+        return Vec::new();
+    };
+    // Each attachment of the image with the parts of `region` its view
+    // holds.
+    let of_image: Vec<(u32, Vec<Region>)> = (0..rp.attachments.len() as u32)
         .filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == region.object))
-        .collect();
-    let meeting: Vec<u32> = of_image
-        .iter()
-        .copied()
-        .filter(|&a| {
-            view_regions(program, b.views[a as usize])
+        .map(|a| {
+            let parts = view_regions(program, b.views[a as usize])
                 .iter()
-                .any(|r| r.object == region.object && r.range.overlaps(region.range))
+                .filter(|r| r.object == region.object && r.range.overlaps(region.range))
+                .map(|r| Region {
+                    object: region.object,
+                    range: ByteRange::new(
+                        r.range.start.max(region.range.start),
+                        r.range.end.min(region.range.end),
+                    ),
+                })
+                .collect();
+            (a, parts)
         })
         .collect();
-    let mine = if meeting.is_empty() { of_image } else { meeting }.into_iter();
-    if matches!(rc.op, RenderOp::EndPass) {
-        let last = mine
-            .filter_map(|a| rp.uses_of(a).last().map(|u| u.0))
-            .max()
-            .unwrap_or(s);
-        return Some((SubpassIndex::Subpass(last as u32), SubpassIndex::External));
+    let meeting: Vec<(u32, Vec<Region>)> = of_image.iter().filter(|(_, p)| !p.is_empty()).cloned().collect();
+    let mine: Vec<(u32, Vec<Region>)> = if meeting.is_empty() {
+        of_image.into_iter().map(|(a, _)| (a, vec![region])).collect()
+    } else {
+        meeting
+    };
+    let end = matches!(rc.op, RenderOp::EndPass);
+    let mut out: Vec<(Vec<Region>, (SubpassIndex, SubpassIndex))> = Vec::new();
+    for (a, parts) in mine {
+        let uses = rp.uses_of(a);
+        let dep = if end {
+            let last = uses.last().map_or(s, |u| u.0);
+            (SubpassIndex::Subpass(last as u32), SubpassIndex::External)
+        } else {
+            // The use before subpass s; an attachment not used in s has
+            // no transition here.
+            let Some(pos) = uses.iter().position(|u| u.0 == s) else {
+                continue;
+            };
+            let src = pos.checked_sub(1).map_or(SubpassIndex::External, |p| {
+                SubpassIndex::Subpass(uses[p].0 as u32)
+            });
+            (src, SubpassIndex::Subpass(s as u32))
+        };
+        match out.iter_mut().find(|(_, d)| *d == dep) {
+            Some((held, _)) => held.extend(parts),
+            None => out.push((parts, dep)),
+        }
     }
-    // The use before subpass s, if any.
-    let prev = mine
-        .filter_map(|a| {
-            let uses = rp.uses_of(a);
-            let pos = uses.iter().position(|u| u.0 == s)?;
-            Some(pos.checked_sub(1).map(|p| uses[p].0))
+    if out.is_empty() {
+        // No attachment of the image is used here: the transition into
+        // the subpass, from outside.
+        let dst = if end {
+            SubpassIndex::External
+        } else {
+            SubpassIndex::Subpass(s as u32)
+        };
+        let src = if end {
+            SubpassIndex::Subpass(s as u32)
+        } else {
+            SubpassIndex::External
+        };
+        out.push((vec![region], (src, dst)));
+    }
+    for (parts, _) in &mut out {
+        parts.sort_by_key(|r| r.range.start);
+    }
+    out.sort_by_key(|(parts, _)| parts.first().map(|r| r.range.start));
+    let declared =
+        |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
+    out.into_iter()
+        .map(|(parts, (src, dst))| {
+            let implicit = match (src, dst) {
+                (SubpassIndex::External, SubpassIndex::Subpass(_)) if !declared(src, dst) => {
+                    Some(implicit_into(dst))
+                }
+                (SubpassIndex::Subpass(_), SubpassIndex::External) if !declared(src, dst) => {
+                    Some(implicit_out_of(src))
+                }
+                _ => None,
+            };
+            (parts, (src, dst), implicit)
         })
-        .next()
-        .flatten();
-    let src = prev.map_or(SubpassIndex::External, |p| SubpassIndex::Subpass(p as u32));
-    Some((src, SubpassIndex::Subpass(s as u32)))
+        .collect()
 }
 
 /// The render pass instance (its begin) and subpass command `index` is
