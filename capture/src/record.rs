@@ -199,6 +199,10 @@ struct Pipeline {
     texel_uses: BTreeMap<(u32, u32), Use>,
     /// Its image bindings and how it uses each, by `(set, binding)`.
     image_uses: BTreeMap<(u32, u32), Use>,
+    /// Its descriptor arrays indexed with constants only, with those
+    /// elements (one bit each; [`crate::reflect::Resource::elements`]):
+    /// the other elements are not accessed, whatever they hold.
+    elements: BTreeMap<(u32, u32), u64>,
 }
 
 #[derive(Clone, Copy)]
@@ -1405,6 +1409,22 @@ impl Capture {
             .filter(|(_, r)| r.kind == Kind::Image)
             .map(|(k, r)| (*k, r.used))
             .collect();
+        // Buffers from the reflection `uses` came from, images and texel
+        // buffers from the resources.
+        let mut elements: BTreeMap<(u32, u32), u64> = self
+            .shaders
+            .get(&module)
+            .and_then(|sh| sh.reflection.as_ref().ok())
+            .and_then(|r| r.entry_points.get(entry))
+            .map(|ep| ep.elements.clone())
+            .unwrap_or_default();
+        elements.extend(
+            resources
+                .into_iter()
+                .flatten()
+                .filter(|(_, r)| matches!(r.kind, Kind::Image | Kind::TexelBuffer))
+                .filter_map(|(k, r)| Some((*k, r.elements?))),
+        );
         self.pipelines.insert(
             pipeline,
             Pipeline {
@@ -1414,6 +1434,7 @@ impl Capture {
                 images,
                 image_uses,
                 texel_uses,
+                elements,
             },
         );
     }
@@ -1470,6 +1491,46 @@ impl Capture {
         })
     }
 
+    /// Where descriptor `element` of `binding` lands in a set of layout
+    /// `layout`: past the binding's count, in the next binding of the
+    /// layout ("If the dstBinding has fewer than descriptorCount array
+    /// elements remaining starting from dstArrayElement, then the
+    /// remainder will be used to update the subsequent binding -
+    /// dstBinding+1 starting at array element zero. If a binding has a
+    /// descriptorCount of zero, it is skipped", for writes, copies and
+    /// template entries alike). Unchanged for an unknown layout or binding,
+    /// or past the last binding (invalid usage). Before review36 a write
+    /// running on was kept under its first binding, where no command reads
+    /// it: the next binding's command became `not-modelled`, or named the
+    /// buffer that binding held before.
+    fn slot(&self, layout: u64, binding: u32, element: u32) -> (u32, u32) {
+        let Some(bs) = self.set_layouts.get(&layout) else {
+            return (binding, element);
+        };
+        let Some(mut i) = bs.iter().position(|b| b.binding == binding) else {
+            return (binding, element);
+        };
+        let mut e = element;
+        loop {
+            if e < bs[i].count {
+                return (bs[i].binding, e);
+            }
+            e -= bs[i].count;
+            i += 1;
+            if i == bs.len() {
+                return (binding, element);
+            }
+        }
+    }
+
+    /// [`Capture::slot`] in set `set`.
+    fn set_slot(&self, set: u64, binding: u32, element: u32) -> (u32, u32) {
+        match self.sets.get(&set) {
+            Some(s) => self.slot(s.layout, binding, element),
+            None => (binding, element),
+        }
+    }
+
     /// One buffer descriptor of a `VkWriteDescriptorSet` (or of a
     /// `vkUpdateDescriptorSetWithTemplate`, decoded).
     pub fn write_descriptor(
@@ -1484,8 +1545,9 @@ impl Capture {
         let Some(desc) = self.desc(buffer, offset, range) else {
             return;
         };
+        let at = self.set_slot(set, binding, element);
         if let Some(s) = self.sets.get_mut(&set) {
-            s.descs.insert((binding, element), desc);
+            s.descs.insert(at, desc);
         }
     }
 
@@ -1508,9 +1570,10 @@ impl Capture {
     /// or texel buffer descriptor the template writes, its kind, binding,
     /// element and offset in the data (entries of other descriptor types
     /// write nothing the model sees). An entry whose count runs past its
-    /// binding into the next (consecutive binding updates) is taken as
-    /// elements of its first binding; an offset past `usize` drops the
-    /// descriptor.
+    /// binding into the next (consecutive binding updates) is kept as
+    /// elements of its first binding here and lands in the next binding
+    /// when the set's layout is known, as a write's does
+    /// ([`Capture::slot`]); an offset past `usize` drops the descriptor.
     pub fn create_update_template(&mut self, template: u64, entries: &[vk::DescriptorUpdateTemplateEntry]) {
         let mut slots = Vec::new();
         for e in entries {
@@ -1581,8 +1644,19 @@ impl Capture {
             .buffers
             .iter()
             .filter_map(|&(binding, element, buffer, offset, range)| {
-                self.desc(buffer, offset, range).map(|d| ((binding, element), d))
+                self.desc(buffer, offset, range)
+                    .map(|d| (self.slot(set_layout, binding, element), d))
             })
+            .collect();
+        let images: Vec<((u32, u32), (u64, vk::ImageLayout))> = writes
+            .images
+            .iter()
+            .map(|&(b, e, view, layout)| (self.slot(set_layout, b, e), (view, layout)))
+            .collect();
+        let texels: Vec<((u32, u32), u64)> = writes
+            .texels
+            .iter()
+            .map(|&(b, e, view)| (self.slot(set_layout, b, e), view))
             .collect();
         let state = self.cbs.entry(cb).or_default();
         let (push, sets) = if graphics {
@@ -1605,15 +1679,8 @@ impl Capture {
             };
         }
         pushed.descs.extend(descs);
-        pushed.images.extend(
-            writes
-                .images
-                .iter()
-                .map(|&(b, e, view, layout)| ((b, e), (view, layout))),
-        );
-        pushed
-            .texels
-            .extend(writes.texels.iter().map(|&(b, e, view)| ((b, e), view)));
+        pushed.images.extend(images);
+        pushed.texels.extend(texels);
         sets.insert(set, (PUSHED, HashMap::default()));
     }
 
@@ -1630,26 +1697,21 @@ impl Capture {
         count: u32,
     ) {
         for k in 0..count {
-            let d = self
-                .sets
-                .get(&src)
-                .and_then(|s| s.descs.get(&(src_binding, src_elem + k)).copied());
+            // Both sides run on into their next bindings as writes do
+            // ("in a manner similar to VkWriteDescriptorSet").
+            let from = self.set_slot(src, src_binding, src_elem.saturating_add(k));
+            let to = self.set_slot(dst, dst_binding, dst_elem.saturating_add(k));
+            let d = self.sets.get(&src).and_then(|s| s.descs.get(&from).copied());
             if let (Some(d), Some(s)) = (d, self.sets.get_mut(&dst)) {
-                s.descs.insert((dst_binding, dst_elem + k), d);
+                s.descs.insert(to, d);
             }
-            let i = self
-                .sets
-                .get(&src)
-                .and_then(|s| s.images.get(&(src_binding, src_elem + k)).copied());
+            let i = self.sets.get(&src).and_then(|s| s.images.get(&from).copied());
             if let (Some(i), Some(s)) = (i, self.sets.get_mut(&dst)) {
-                s.images.insert((dst_binding, dst_elem + k), i);
+                s.images.insert(to, i);
             }
-            let t = self
-                .sets
-                .get(&src)
-                .and_then(|s| s.texels.get(&(src_binding, src_elem + k)).copied());
+            let t = self.sets.get(&src).and_then(|s| s.texels.get(&from).copied());
             if let (Some(t), Some(s)) = (t, self.sets.get_mut(&dst)) {
-                s.texels.insert((dst_binding, dst_elem + k), t);
+                s.texels.insert(to, t);
             }
         }
     }
@@ -1667,8 +1729,9 @@ impl Capture {
 
     /// One texel buffer descriptor of a `VkWriteDescriptorSet`.
     pub fn write_texel_descriptor(&mut self, set: u64, binding: u32, element: u32, view: u64) {
+        let at = self.set_slot(set, binding, element);
         if let Some(s) = self.sets.get_mut(&set) {
-            s.texels.insert((binding, element), view);
+            s.texels.insert(at, view);
         }
     }
 
@@ -1693,8 +1756,9 @@ impl Capture {
         view: u64,
         layout: vk::ImageLayout,
     ) {
+        let at = self.set_slot(set, binding, element);
         if let Some(s) = self.sets.get_mut(&set) {
-            s.images.insert((binding, element), (view, layout));
+            s.images.insert(at, (view, layout));
         }
     }
 
@@ -2126,6 +2190,7 @@ impl Capture {
             &pipeline.uses,
             &pipeline.image_uses,
             &pipeline.texel_uses,
+            &pipeline.elements,
         )?;
         if bindings.is_empty() {
             return Err("a dispatch that uses no buffer or image".to_string());
@@ -2256,6 +2321,7 @@ impl Capture {
     /// binding)`), read from the sets bound at one bind point (`sets`,
     /// with the push descriptor sets `push`): the one reading of bound
     /// descriptors, for dispatches and for each stage of a draw.
+    #[allow(clippy::too_many_arguments)]
     fn descriptor_bindings(
         &self,
         sets: &HashMap<u32, BoundSet>,
@@ -2263,7 +2329,16 @@ impl Capture {
         uses: &BTreeMap<(u32, u32), Use>,
         image_uses: &BTreeMap<(u32, u32), Use>,
         texel_uses: &BTreeMap<(u32, u32), Use>,
+        elements: &BTreeMap<(u32, u32), u64>,
     ) -> Result<Vec<Binding>, String> {
+        // Of a descriptor array the shader indexes with constants only,
+        // the elements it names: a descriptor written at another element
+        // is never accessed through this binding.
+        let named = |set: u32, binding: u32, e: u32| {
+            elements
+                .get(&(set, binding))
+                .is_none_or(|m| e < 64 && m >> e & 1 == 1)
+        };
         let mut bindings = Vec::new();
         for (&(set, binding), u) in uses {
             let (s, offsets, layout_binding, count, partial) =
@@ -2282,7 +2357,7 @@ impl Capture {
             if !partial && !s.descs.contains_key(&(binding, 0)) {
                 return Err(format!("set {set} binding {binding} never written"));
             }
-            for (e, d) in written(&s.descs, binding, count) {
+            for (e, d) in written(&s.descs, binding, count).filter(|(e, _)| named(set, binding, *e)) {
                 // A partially bound element whose buffer is gone is one the
                 // shader does not use (else the program is invalid).
                 if partial && self.destroyed.contains(&d.obj) {
@@ -2314,7 +2389,9 @@ impl Capture {
             if !partial && !s.images.contains_key(&(binding, 0)) {
                 return Err(format!("set {set} binding {binding} (an image) never written"));
             }
-            for (_, &(view, layout)) in written(&s.images, binding, count) {
+            for (_, &(view, layout)) in
+                written(&s.images, binding, count).filter(|(e, _)| named(set, binding, *e))
+            {
                 if partial && !self.live_view(view) {
                     continue;
                 }
@@ -2334,7 +2411,7 @@ impl Capture {
                     "set {set} binding {binding} (a texel buffer) never written"
                 ));
             }
-            for (_, view) in written(&s.texels, binding, count) {
+            for (_, view) in written(&s.texels, binding, count).filter(|(e, _)| named(set, binding, *e)) {
                 if partial && !self.live_buffer_view(*view) {
                     continue;
                 }
@@ -4785,7 +4862,13 @@ mod tests {
         bindings.insert((0, 0), READ);
         bindings.insert((0, 1), WRITE);
         let mut entry_points = BTreeMap::new();
-        entry_points.insert("main".to_string(), EntryPoint { bindings });
+        entry_points.insert(
+            "main".to_string(),
+            EntryPoint {
+                bindings,
+                elements: BTreeMap::new(),
+            },
+        );
         c.create_shader(
             40,
             Ok(Reflection {
@@ -5396,6 +5479,196 @@ mod tests {
         }
     }
 
+    /// review36: a write, copy or push whose count runs past its binding
+    /// updates the next binding from element 0 ("the remainder will be
+    /// used to update the subsequent binding"; a binding of count 0 is
+    /// skipped). Before, the descriptor was kept under the first binding:
+    /// the dispatch of the next binding was `not-modelled` ("never
+    /// written"), or named the buffer that binding held before. Layout:
+    /// binding 0 (count 3), binding 1 (count 0), binding 2, binding 3; the
+    /// pipeline reads binding 2 and writes binding 3. Cases: how the
+    /// descriptors are written, the dispatch line.
+    #[test]
+    fn descriptors_past_a_binding_update_the_next_one() {
+        type Setup = fn(&mut Capture);
+        let cases: &[(&str, Setup, &str)] = &[
+            (
+                "one write of two from binding 2 (binding 2, then 3)",
+                |c| {
+                    c.write_descriptor(82, 0, 0, 10, 0, 64);
+                    c.write_descriptors(82, &Writes::buffers(&[(2, 0, 10, 256, 64), (2, 1, 10, 512, 64)]));
+                },
+                "dispatch s1_main read b0[256..320] write b0[512..576]",
+            ),
+            (
+                "one write of five from binding 0 element 0 (0:0..3, skips 1, then 2 and 3)",
+                |c| {
+                    c.write_descriptors(
+                        82,
+                        &Writes::buffers(&[
+                            (0, 0, 10, 0, 64),
+                            (0, 1, 10, 64, 64),
+                            (0, 2, 10, 128, 64),
+                            (0, 3, 10, 256, 64),
+                            (0, 4, 10, 512, 64),
+                        ]),
+                    );
+                },
+                "dispatch s1_main read b0[256..320] write b0[512..576]",
+            ),
+            (
+                "binding 3 written first, then overwritten by a write running on",
+                |c| {
+                    c.write_descriptor(82, 0, 0, 10, 0, 64);
+                    c.write_descriptor(82, 3, 0, 10, 0, 64);
+                    c.write_descriptors(82, &Writes::buffers(&[(2, 0, 10, 256, 64), (2, 1, 10, 512, 64)]));
+                },
+                "dispatch s1_main read b0[256..320] write b0[512..576]",
+            ),
+            (
+                "a copy of two from another set's binding 2 into binding 2",
+                |c| {
+                    c.allocate_sets(&[(83, 22)]);
+                    c.write_descriptor(82, 0, 0, 10, 0, 64);
+                    c.write_descriptor(83, 2, 0, 10, 256, 64);
+                    c.write_descriptor(83, 3, 0, 10, 512, 64);
+                    c.copy_descriptors(83, 2, 0, 82, 2, 0, 2);
+                },
+                "dispatch s1_main read b0[256..320] write b0[512..576]",
+            ),
+            (
+                "pushed: two from binding 2 (vkCmdPushDescriptorSetKHR, below)",
+                |_| {},
+                "dispatch s1_main read b0[256..320] write b0[512..576]",
+            ),
+        ];
+        for &(name, setup, want) in cases {
+            let mut c = device();
+            c.create_set_layout(
+                22,
+                vec![
+                    (0, vk::DescriptorType::STORAGE_BUFFER, 3),
+                    (1, vk::DescriptorType::STORAGE_BUFFER, 0),
+                    (2, vk::DescriptorType::STORAGE_BUFFER, 1),
+                    (3, vk::DescriptorType::STORAGE_BUFFER, 1),
+                ],
+            );
+            c.create_pipeline_layout(32, vec![22]);
+            let mut bindings = BTreeMap::new();
+            bindings.insert((0, 2), READ);
+            bindings.insert((0, 3), WRITE);
+            let mut entry_points = BTreeMap::new();
+            entry_points.insert(
+                "main".to_string(),
+                EntryPoint {
+                    bindings,
+                    elements: BTreeMap::new(),
+                },
+            );
+            c.create_shader(
+                41,
+                Ok(Reflection {
+                    entry_points,
+                    exact: true,
+                }),
+            );
+            c.create_compute_pipeline(52, 41, "main", 32);
+            c.allocate_sets(&[(82, 22)]);
+            setup(&mut c);
+            c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 52);
+            if name.starts_with("pushed") {
+                c.push_descriptors(
+                    70,
+                    6,
+                    "vkCmdPushDescriptorSetKHR",
+                    false,
+                    32,
+                    0,
+                    &Writes::buffers(&[(2, 0, 10, 256, 64), (2, 1, 10, 512, 64)]),
+                );
+            } else {
+                c.bind_sets(70, 6, false, 0, &[82], &[]);
+            }
+            c.dispatch(70, 7, "vkCmdDispatch", None);
+            c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
+            let text = c.text();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
+                .unwrap_or_else(|| panic!("{name}: no dispatch in\n{text}"));
+            assert!(line.starts_with(want), "{name}: `{line}`, not `{want}...`");
+        }
+    }
+
+    /// A descriptor array the shader indexes with constants only (issue
+    /// 23, bindless): the dispatch accesses the elements reflection names,
+    /// not every written one; an array indexed at run time keeps every
+    /// written element (which one the shader picks is data). Cases: the
+    /// elements reflection gives binding 0 (`None`: any), the dispatch
+    /// line.
+    #[test]
+    fn a_constant_indexed_array_accesses_the_elements_it_names() {
+        let cases: &[(Option<u64>, &str)] = &[
+            (
+                Some(0b100),
+                "dispatch s1_main read b0[512..576] write b0[1024..1088]",
+            ),
+            (
+                Some(0b101),
+                "dispatch s1_main read b0[0..64] read b0[512..576] write b0[1024..1088]",
+            ),
+            (
+                None,
+                "dispatch s1_main read b0[0..64] read b0[256..320] read b0[512..576] write b0[1024..1088]",
+            ),
+        ];
+        for &(elements, want) in cases {
+            let mut c = device();
+            c.create_set_layout(
+                22,
+                vec![
+                    (0, vk::DescriptorType::STORAGE_BUFFER, 3),
+                    (1, vk::DescriptorType::STORAGE_BUFFER, 1),
+                ],
+            );
+            c.create_pipeline_layout(32, vec![22]);
+            let mut bindings = BTreeMap::new();
+            bindings.insert((0, 0), READ);
+            bindings.insert((0, 1), WRITE);
+            let mut entry_points = BTreeMap::new();
+            entry_points.insert(
+                "main".to_string(),
+                EntryPoint {
+                    bindings,
+                    elements: elements.map(|m| ((0, 0), m)).into_iter().collect(),
+                },
+            );
+            c.create_shader(
+                41,
+                Ok(Reflection {
+                    entry_points,
+                    exact: true,
+                }),
+            );
+            c.create_compute_pipeline(52, 41, "main", 32);
+            c.allocate_sets(&[(82, 22)]);
+            for (e, lo) in [(0, 0), (1, 256), (2, 512)] {
+                c.write_descriptor(82, 0, e, 10, lo, 64);
+            }
+            c.write_descriptor(82, 1, 0, 10, 1024, 64);
+            c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 52);
+            c.bind_sets(70, 6, false, 0, &[82], &[]);
+            c.dispatch(70, 7, "vkCmdDispatch", None);
+            c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
+            let text = c.text();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
+                .unwrap_or_else(|| panic!("{elements:?}: no dispatch in\n{text}"));
+            assert!(line.starts_with(want), "{elements:?}: `{line}`, not `{want}...`");
+        }
+    }
+
     /// A partially bound array may keep descriptors of resources destroyed
     /// since (review32): such an element is not used by a valid program,
     /// so it adds no binding, whether the resource went before the
@@ -5486,7 +5759,13 @@ mod tests {
                 buffers.insert((0, 2), READ);
             }
             let mut entry_points = BTreeMap::new();
-            entry_points.insert("main".to_string(), EntryPoint { bindings: buffers });
+            entry_points.insert(
+                "main".to_string(),
+                EntryPoint {
+                    bindings: buffers,
+                    elements: BTreeMap::new(),
+                },
+            );
             c.create_shader(
                 41,
                 Ok(Reflection {
@@ -5499,6 +5778,7 @@ mod tests {
                 kind,
                 used,
                 exact: true,
+                elements: None,
             };
             match *what {
                 "a buffer view" => resources.insert((0, 0), resource(Kind::TexelBuffer, READ)),
@@ -5697,6 +5977,7 @@ mod tests {
                 kind,
                 used,
                 exact: true,
+                elements: None,
             };
             let mut bindings = BTreeMap::new();
             bindings.insert((0, 0), resource(Kind::TexelBuffer, READ));

@@ -115,6 +115,10 @@ impl Use {
 pub struct EntryPoint {
     /// The uses, in `(set, binding)` order.
     pub bindings: BTreeMap<(u32, u32), Use>,
+    /// The descriptor arrays among them that the entry point indexes
+    /// with constants only, with those elements (see
+    /// [`Resource::elements`]).
+    pub elements: BTreeMap<(u32, u32), u64>,
 }
 
 /// What a module's compute entry points do with storage and uniform
@@ -157,6 +161,20 @@ pub struct Resource {
     /// `false` when some use was not understood and counted as a read
     /// and a write.
     pub exact: bool,
+    /// For a descriptor array (a binding whose variable is an array) that
+    /// every access reaches through an access chain whose first index is
+    /// an integer constant below 64: those elements, one bit each. `None`
+    /// for any other binding, and for an array indexed at run time (a
+    /// dynamically uniform or non-uniform index, a specialization
+    /// constant, an index of 64 or more, a use of the whole array or one
+    /// this module does not understand): then any element may be
+    /// accessed.
+    pub elements: Option<u64>,
+}
+
+/// The union of two element sets (`None`: every element).
+fn union(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    Some(a? | b?)
 }
 
 /// A graphics shader stage an entry point is for (its execution model).
@@ -231,6 +249,7 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
         // `Unknown` may be a buffer: counting it keeps the capture from
         // missing one (a binding that is not a buffer makes the capture
         // report the dispatch as not modelled instead).
+        let mut elements: BTreeMap<(u32, u32), Option<u64>> = BTreeMap::new();
         for t in touched
             .iter()
             .filter(|t| matches!(t.kind, Kind::Buffer | Kind::Unknown))
@@ -238,7 +257,12 @@ pub fn reflect(spirv: &[u8]) -> Result<Reflection, ReflectError> {
             let u = ep.bindings.entry(t.key).or_insert(Use::NONE);
             *u = u.or(t.used);
             out.exact &= t.exact;
+            let e = elements.entry(t.key).or_insert(Some(0));
+            *e = union(*e, t.elements);
         }
+        // Compute entry points have distinct names: one pass each.
+        ep.elements
+            .extend(elements.into_iter().filter_map(|(k, e)| Some((k, e?))));
     }
     Ok(out)
 }
@@ -257,12 +281,14 @@ pub fn reflect_resources(spirv: &[u8]) -> Result<Resources, ReflectError> {
                 kind: t.kind,
                 used: Use::NONE,
                 exact: true,
+                elements: Some(0),
             });
             if r.kind != t.kind {
                 r.kind = Kind::Unknown;
             }
             r.used = r.used.or(t.used);
             r.exact &= t.exact;
+            r.elements = union(r.elements, t.elements);
         }
     }
     Ok(out)
@@ -275,6 +301,8 @@ struct Touched {
     kind: Kind,
     used: Use,
     exact: bool,
+    /// [`Resource::elements`].
+    elements: Option<u64>,
 }
 
 /// Every compute (`None`) and graphics entry point with the variables it
@@ -619,6 +647,17 @@ enum Val {
     Handle,
 }
 
+/// Which element of a descriptor array a tracked value stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Elem {
+    /// The array variable itself, not indexed yet.
+    Whole,
+    /// Element `k` (the first index of an access chain was constant `k`).
+    At(u64),
+    /// Any element: indexed at run time, or not an array.
+    Any,
+}
+
 /// A resource variable.
 struct Var {
     id: Word,
@@ -630,6 +669,9 @@ struct Var {
     /// binding that no known variable declares: it is not followed and
     /// counts as read and written everywhere.
     base: Option<Val>,
+    /// Its type is an array (a descriptor array): the first index of an
+    /// access chain on it picks the element.
+    arrayed: bool,
 }
 
 fn id_of(op: Option<&Operand>) -> Option<Word> {
@@ -776,12 +818,16 @@ fn variables(module: &dr::Module, globals: &[&Instruction], dropped: &[Dropped])
             read: allowed.read && !non_readable,
             write: allowed.write && !non_writable,
         };
+        let arrayed = data
+            .and_then(|t| types.get(&t))
+            .is_some_and(|t| matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray));
         vars.push(Var {
             id,
             key: (set, binding),
             kind,
             declared,
             base: Some(base),
+            arrayed,
         });
     }
     // Ids decorated as bindings that no known variable declares: declared
@@ -823,6 +869,7 @@ fn variables(module: &dr::Module, globals: &[&Instruction], dropped: &[Dropped])
                 write: !d.non_writable,
             },
             base: None,
+            arrayed: false,
         });
     }
     vars
@@ -895,6 +942,9 @@ struct Analysis<'a> {
     globals: Vec<&'a Instruction>,
     dropped: &'a [Dropped],
     vars: Vec<Var>,
+    /// The module's integer `OpConstant`s (not specialization constants,
+    /// which the pipeline may change), by id.
+    constants: HashMap<Word, u64>,
 }
 
 /// The ids among an instruction's operands, with their positions.
@@ -949,6 +999,25 @@ impl<'a> Analysis<'a> {
                 Some((i.result_id?, set))
             })
             .collect();
+        let int_types: HashSet<Word> = globals
+            .iter()
+            .filter(|i| i.class.opcode == Op::TypeInt)
+            .filter_map(|i| i.result_id)
+            .collect();
+        let constants = globals
+            .iter()
+            .filter(|i| {
+                i.class.opcode == Op::Constant && i.result_type.is_some_and(|t| int_types.contains(&t))
+            })
+            .filter_map(|i| {
+                let value = match i.operands.first()? {
+                    Operand::LiteralBit32(v) => u64::from(*v),
+                    Operand::LiteralBit64(v) => *v,
+                    _ => return None,
+                };
+                Some((i.result_id?, value))
+            })
+            .collect();
         Analysis {
             functions,
             params,
@@ -957,6 +1026,7 @@ impl<'a> Analysis<'a> {
             vars: variables(module, &globals, dropped),
             globals,
             dropped,
+            constants,
         }
     }
 
@@ -1034,30 +1104,38 @@ impl<'a> Analysis<'a> {
         let n = self.vars.len();
         let mut used = vec![Use::NONE; n];
         let mut exact = vec![true; n];
-        let mut facts: HashSet<(Word, usize, Val)> = HashSet::new();
+        // Per variable, the elements its accesses reach (bits), `None`
+        // once any element may be.
+        let mut elements: Vec<Option<u64>> = vec![Some(0); n];
+        let mut facts: HashSet<(Word, usize, Val, Elem)> = HashSet::new();
         let mut work = Vec::new();
         for (b, v) in self.vars.iter().enumerate() {
             match v.base {
                 Some(val) => {
-                    facts.insert((v.id, b, val));
-                    work.push((v.id, b, val));
+                    let el = if v.arrayed { Elem::Whole } else { Elem::Any };
+                    facts.insert((v.id, b, val, el));
+                    work.push((v.id, b, val, el));
                 }
                 None => {
                     used[b] = Use::RW;
                     exact[b] = false;
+                    elements[b] = None;
                 }
             }
         }
         // Facts only grow and are finitely many, so this ends.
-        while let Some((id, b, val)) = work.pop() {
+        while let Some((id, b, val, el)) = work.pop() {
             for at in users.get(&id).into_iter().flatten() {
-                let role = match at {
+                let (role, next) = match at {
                     At::Inst {
                         inst,
                         index,
                         function,
-                    } => self.role(inst, *index, val, *function),
-                    At::Dropped => Role::Unknown,
+                    } => (
+                        self.role(inst, *index, val, *function),
+                        self.element(inst, *index, el),
+                    ),
+                    At::Dropped => (Role::Unknown, Elem::Any),
                 };
                 match role {
                     Role::Flow(to, v) => {
@@ -1066,16 +1144,23 @@ impl<'a> Analysis<'a> {
                             Flow::Returned(f) => self.calls.get(f).map_or(&[], |c| c.as_slice()),
                         };
                         for &t in targets {
-                            if facts.insert((t, b, v)) {
-                                work.push((t, b, v));
+                            if facts.insert((t, b, v, next)) {
+                                work.push((t, b, v, next));
                             }
                         }
                     }
-                    Role::Access(u) => used[b] = used[b].or(u),
+                    Role::Access(u) => {
+                        used[b] = used[b].or(u);
+                        elements[b] = match el {
+                            Elem::At(k) if k < 64 => elements[b].map(|m| m | 1 << k),
+                            _ => None,
+                        };
+                    }
                     Role::Nothing => {}
                     Role::Unknown => {
                         used[b] = Use::RW;
                         exact[b] = false;
+                        elements[b] = None;
                     }
                 }
             }
@@ -1088,9 +1173,32 @@ impl<'a> Analysis<'a> {
                 kind: v.kind,
                 used: v.declared.and(used[b]),
                 exact: exact[b],
+                elements: if v.arrayed { elements[b] } else { None },
             })
             .filter(|t| t.used.any())
             .collect()
+    }
+
+    /// Which element a value derived from a tracked value of element `el`
+    /// (operand `index` of `inst`) stands for: the first index of an
+    /// access chain on the array picks one (a constant: that one; else
+    /// any); copies, selects, phis and calls keep it; anything else that
+    /// takes the whole array (a load of it, say) may reach any element.
+    fn element(&self, inst: &Instruction, index: usize, el: Elem) -> Elem {
+        if el != Elem::Whole {
+            return el;
+        }
+        match inst.class.opcode {
+            Op::AccessChain | Op::InBoundsAccessChain if index == 0 => match inst.operands.get(1) {
+                None => Elem::Whole,
+                Some(Operand::IdRef(i)) => self.constants.get(i).map_or(Elem::Any, |&k| Elem::At(k)),
+                Some(_) => Elem::Any,
+            },
+            Op::CopyObject | Op::Bitcast | Op::Select | Op::Phi | Op::FunctionCall | Op::ReturnValue => {
+                Elem::Whole
+            }
+            _ => Elem::Any,
+        }
     }
 
     /// What operand `index` of `inst` (in `function`) does with a tracked
@@ -1912,6 +2020,107 @@ void main() {
         let main = f.main;
         f.b.entry_point(ExecutionModel::Vertex, main, "vertex", []);
         bytes(&f.b.module().assemble())
+    }
+
+    /// A module with one descriptor array at set 0 binding 0: three
+    /// storage buffers (`uint d[]` each), and one compute entry point per
+    /// way of indexing it: `consts` loads element 0 and stores element 2
+    /// (constant first indices), `dynamic` stores an element picked by an
+    /// `OpUndef` (no constant), `far` loads element 70 (past the mask),
+    /// `whole` copies the whole array through a local variable, `spec`
+    /// loads an element picked by a specialization constant.
+    fn descriptor_array() -> Vec<u8> {
+        let mut b = Builder::new();
+        b.set_version(1, 3);
+        b.capability(Capability::Shader);
+        b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        let void = b.type_void();
+        let uint = b.type_int(32, 0);
+        let ptr = b.type_pointer(None, StorageClass::StorageBuffer, uint);
+        let zero = b.constant_bit32(uint, 0);
+        let two = b.constant_bit32(uint, 2);
+        let three = b.constant_bit32(uint, 3);
+        let seventy = b.constant_bit32(uint, 70);
+        let spec = b.spec_constant_bit32(uint, 1);
+        let rta = b.id();
+        let rta = b.type_runtime_array_id(Some(rta), uint);
+        b.decorate(rta, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+        let st = b.type_struct([rta]);
+        b.decorate(st, Decoration::Block, []);
+        b.member_decorate(st, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+        let arr = b.type_array(st, three);
+        let parr = b.type_pointer(None, StorageClass::StorageBuffer, arr);
+        let var = b.variable(parr, None, StorageClass::StorageBuffer, None);
+        b.decorate(var, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
+        b.decorate(var, Decoration::Binding, [Operand::LiteralBit32(0)]);
+        let pfarr = b.type_pointer(None, StorageClass::Function, arr);
+        let fn_void = b.type_function(void, []);
+        let entry = |b: &mut Builder, name: &str, body: &dyn Fn(&mut Builder)| {
+            let f = b.id();
+            b.entry_point(ExecutionModel::GLCompute, f, name, []);
+            b.execution_mode(f, ExecutionMode::LocalSize, [1, 1, 1]);
+            b.begin_function(void, Some(f), FunctionControl::NONE, fn_void)
+                .unwrap();
+            b.begin_block(None).unwrap();
+            body(b);
+            b.ret().unwrap();
+            b.end_function().unwrap();
+        };
+        entry(&mut b, "consts", &|b| {
+            let p0 = b.access_chain(ptr, None, var, [zero, zero, zero]).unwrap();
+            let v = b.load(uint, None, p0, None, []).unwrap();
+            let p2 = b.access_chain(ptr, None, var, [two, zero, zero]).unwrap();
+            b.store(p2, v, None, []).unwrap();
+        });
+        entry(&mut b, "dynamic", &|b| {
+            let i = b.undef(uint, None);
+            let p = b.access_chain(ptr, None, var, [i, zero, zero]).unwrap();
+            b.store(p, zero, None, []).unwrap();
+        });
+        entry(&mut b, "far", &|b| {
+            let p = b.access_chain(ptr, None, var, [seventy, zero, zero]).unwrap();
+            b.load(uint, None, p, None, []).unwrap();
+        });
+        entry(&mut b, "whole", &|b| {
+            let local = b.variable(pfarr, None, StorageClass::Function, None);
+            b.copy_memory(local, var, None, None, []).unwrap();
+        });
+        entry(&mut b, "spec", &|b| {
+            let p = b.access_chain(ptr, None, var, [spec, zero, zero]).unwrap();
+            b.load(uint, None, p, None, []).unwrap();
+        });
+        bytes(&b.module().assemble())
+    }
+
+    /// Descriptor arrays indexed with constants name their elements; any
+    /// other indexing names none (every element may be accessed). Cases:
+    /// entry point, its use of (0, 0), its elements.
+    #[test]
+    fn constant_indices_name_the_elements_of_a_descriptor_array() {
+        let module = descriptor_array();
+        let r = reflect(&module).unwrap();
+        let res = reflect_resources(&module).unwrap();
+        let cases: &[(&str, &str, Option<u64>)] = &[
+            ("consts", "rw", Some(0b101)),
+            ("dynamic", "write", None),
+            ("far", "read", None),
+            ("whole", "read", None),
+            ("spec", "read", None),
+        ];
+        for &(entry, used, elements) in cases {
+            let ep = &r.entry_points[entry];
+            assert_eq!(shape(ep.bindings[&(0, 0)]), used, "{entry}: use");
+            assert_eq!(
+                ep.elements.get(&(0, 0)).copied(),
+                elements,
+                "{entry}: reflect's elements"
+            );
+            assert_eq!(
+                res.entry_points[entry][&(0, 0)].elements,
+                elements,
+                "{entry}: the resources' elements"
+            );
+        }
     }
 
     #[test]

@@ -111,6 +111,8 @@ pub(super) struct GfxPipeline {
         BTreeMap<(u32, u32), Use>,
         BTreeMap<(u32, u32), Use>,
         BTreeMap<(u32, u32), Use>,
+        // Descriptor arrays indexed with constants only: those elements.
+        BTreeMap<(u32, u32), u64>,
     )>,
     vertex: Vec<(u32, u32, VertexRate)>,
     depth_test: bool,
@@ -374,6 +376,7 @@ impl Capture {
                 pick(&[Kind::Buffer, Kind::Unknown]),
                 pick(&[Kind::Image]),
                 pick(&[Kind::TexelBuffer]),
+                res.iter().filter_map(|(k, r)| Some((*k, r.elements?))).collect(),
             ));
         }
         let vertex = info
@@ -452,7 +455,7 @@ impl Capture {
                         &gfx.sets,
                         gp.stages
                             .iter()
-                            .flat_map(|(_, u, i, t)| u.keys().chain(i.keys()).chain(t.keys())),
+                            .flat_map(|(_, u, i, t, _)| u.keys().chain(i.keys()).chain(t.keys())),
                     )
             }) {
                 let note = gp.note.clone();
@@ -610,9 +613,9 @@ impl Capture {
             None
         };
         let mut bindings = Vec::new();
-        for (stage, uses, image_uses, texel_uses) in &gp.stages {
+        for (stage, uses, image_uses, texel_uses, elements) in &gp.stages {
             let bs = self
-                .descriptor_bindings(&g.sets, &g.push, uses, image_uses, texel_uses)
+                .descriptor_bindings(&g.sets, &g.push, uses, image_uses, texel_uses, elements)
                 .map_err(|e| format!("the {} stage: {e}", stage.keyword()))?;
             for b in bs {
                 bindings.push(ShaderBinding {
@@ -1218,6 +1221,7 @@ mod tests {
                 kind: Kind::Buffer,
                 used: R,
                 exact: true,
+                elements: None,
             },
         );
         let mut graphics = BTreeMap::new();
@@ -1499,6 +1503,7 @@ mod tests {
                             kind: Kind::Buffer,
                             used: R,
                             exact: true,
+                            elements: None,
                         },
                     );
                     let mut graphics = BTreeMap::new();
@@ -1581,6 +1586,7 @@ mod tests {
                                 kind: Kind::Buffer,
                                 used: RW,
                                 exact: true,
+                                elements: None,
                             },
                         ))
                         .collect(),
