@@ -408,6 +408,23 @@ run_case descriptor-indexing-race descriptor-indexing race 1 0 \
     'count:1:^dispatch s0_main read b\[0\.\.256\] write out2\[0\.\.256\]  # vkCmdDispatch #31 in cb0$' \
     'no-trace:^not-modelled' "trace:$summary"
 
+# (k) Descriptor updates running on into the next binding (review36): one
+# write, or one copy, of three descriptors from binding 0 fills bindings
+# 0, 1 and 2; the dispatch names each binding's buffer (before, binding 1
+# was "never written" and the dispatch not modelled), and with out2 in
+# binding 1 the host's read of out2 races with it.
+for way in write copy; do
+    run_case "consecutive-$way" consecutive "$way" 0 0 \
+        "out:consecutive \($way\): 0 wrong words" 'out:no hazards' \
+        'count:1:^dispatch s0_main read src\[0\.\.256\] write out\[0\.\.256\] read extra\[0\.\.256\]  #' \
+        'no-trace:^not-modelled' "trace:$summary"
+done
+run_case consecutive-race consecutive race 1 0 \
+    'out:SYNC-HAZARD-READ-AFTER-WRITE: the host reads out2\[0\.\.256\] \(HOST:HOST_READ\), previously written at line [0-9]+ by vkCmdDispatch' \
+    'out:1 hazard \(1 read-after-write\)' \
+    'count:1:^dispatch s0_main read src\[0\.\.256\] write out2\[0\.\.256\] read extra\[0\.\.256\]  #' \
+    'no-trace:^not-modelled' "trace:$summary"
+
 if [ -n "${VKSYNC_CAPTURE_APPS_KEEP:-}" ]; then
     mkdir -p "$VKSYNC_CAPTURE_APPS_KEEP" && cp "$work"/*.trace "$work"/*.log "$VKSYNC_CAPTURE_APPS_KEEP"/
 fi
