@@ -2219,6 +2219,67 @@ fn transition_fixes_name_every_dependency_and_keep_the_implicit_masks() {
     }
 }
 
+/// review36: a barrier fix against an instance's attachment access (a
+/// load operation, a draw, a store) names the image barrier to record
+/// before the instance, in the layout the attachment is in there (a
+/// render pass's `initialLayout`, a dynamic instance's attachment layout),
+/// which the parser takes; it named the bytes (`col[COLOR:0:0]`), which
+/// the parser refuses for an image. Recorded before the begin, it orders
+/// every pair with the copy. Cases: name, the commands (from line 6),
+/// the begin's line, the fix of the first report whose prior is the copy.
+#[test]
+fn attachment_fixes_name_an_image_barrier_before_the_instance() {
+    let cases: &[(&str, &str, usize, &str)] = &[
+        (
+            "a render pass",
+            "render-pass rp attachment R8G8B8A8_UNORM LOAD STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL
+barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL
+copy-buffer-to-image sb -> col TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=4,4,1
+barrier COPY:TRANSFER_WRITE -> NONE:NONE col COLOR:0:0 TRANSFER_DST_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL
+begin-render-pass rp col COLOR:0:0
+draw vertexCount=3
+end-render-pass",
+            10,
+            "barrier COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ col COLOR:0:0 \
+             COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL",
+        ),
+        (
+            "dynamic rendering",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->GENERAL
+copy-buffer-to-image sb -> col GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1
+begin-rendering color col COLOR:0:0 GENERAL LOAD STORE
+draw vertexCount=3
+end-rendering",
+            8,
+            "barrier COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ col COLOR:0:0 GENERAL->GENERAL",
+        ),
+    ];
+    for &(name, body, begin, want) in cases {
+        let t = parse(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let copy =
+            |h: &vksync::Hazard| t.program.commands()[h.prior_command].keyword() == "copy-buffer-to-image";
+        let first = hs
+            .iter()
+            .find(|h| copy(h))
+            .unwrap_or_else(|| panic!("{name}: no pair with the copy"));
+        assert_eq!(first.fix_text_at(&t.program, &t.command_lines), want, "{name}");
+        // Recorded just before the begin (body line `begin - 5`).
+        let mut lines: Vec<&str> = body.lines().collect();
+        lines.insert(begin - 6, want);
+        let fixed =
+            parse(&lines.join("\n")).unwrap_or_else(|e| panic!("{name}: the fix does not parse: {e}"));
+        let left = check(&fixed.program).unwrap();
+        assert!(
+            !left
+                .iter()
+                .any(|h| fixed.program.commands()[h.prior_command].keyword() == "copy-buffer-to-image"),
+            "{name}: a pair with the copy is left: {left:?}"
+        );
+    }
+}
+
 /// review24, in a render pass: (1) the attachments a subpass uses are in
 /// its layouts from its begin or next-subpass on, so a later subpass's draw
 /// that samples one it does not use finds that layout ("Automatic layout

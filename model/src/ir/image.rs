@@ -2311,6 +2311,44 @@ fn named_layouts(program: &Program, c: &Command) -> Vec<(ObjectId, SubresourceRa
     }
 }
 
+/// What command `at` names ([`named_layouts`]), and for a command of a
+/// rendering instance, the layouts its attachments are in just before
+/// the instance begins, where a barrier for it goes (review36: a fix
+/// against a load operation or a draw named the attachment's bytes,
+/// which the parser refuses for an image): a dynamic instance's
+/// attachment layouts (the image is in them when rendering begins), a
+/// render pass's `initialLayout`s.
+fn layouts_for_barrier_before(
+    program: &Program,
+    at: usize,
+) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+    let Some(c) = program.commands.get(at) else {
+        return Vec::new();
+    };
+    let mut out = named_layouts(program, c);
+    if let Command::Render(rc) = c {
+        use super::render::RenderOp;
+        let in_pass = matches!(rc.op, RenderOp::BeginPass(_))
+            || super::renderpass::open_pass(&program.commands, at).is_some();
+        if in_pass {
+            out.extend(super::renderpass::layouts_before_pass(program, at));
+        } else {
+            let r = match &rc.op {
+                RenderOp::Begin(r) => Some(r),
+                _ => super::render::open_instance(&program.commands, at).map(|(_, r)| r),
+            };
+            if let Some(r) = r {
+                out.extend(
+                    super::render::layout_uses(r)
+                        .into_iter()
+                        .map(|(o, r, l, _)| (o, r, l)),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The operand of an image memory barrier over `region` of an image, to
 /// record just before command `at` in a fix: `NAME RANGE L->L`, the whole
 /// subresources the bytes lie in, in the layout `at` uses them in (equal
@@ -2344,7 +2382,7 @@ pub(crate) fn barrier_operand(
         base_layer,
         layer_count: Some(layers),
     };
-    let uses = named_layouts(program, program.commands.get(at)?);
+    let uses = layouts_for_barrier_before(program, at);
     let mut layout = None;
     for (sa, sm, sl) in subresources(d, range) {
         let found = uses.iter().find_map(|(o, r, l)| {

@@ -1832,6 +1832,39 @@ pub(crate) fn transition_dependencies(
         .collect()
 }
 
+/// The layout each attachment of the render pass instance command `at`
+/// belongs to (its begin, a next-subpass, a draw or clear, its end) is in
+/// just before that instance's `vkCmdBeginRenderPass`: its
+/// `initialLayout` (which a valid program's image is in there). Where a
+/// barrier for a command of the instance goes, since none may be recorded
+/// inside it. Attachments whose `initialLayout` is `UNDEFINED` or
+/// `PREINITIALIZED` are left out (no barrier keeps such a layout). Empty
+/// outside every render pass instance.
+pub(crate) fn layouts_before_pass(
+    program: &Program,
+    at: usize,
+) -> Vec<(ObjectId, SubresourceRange, ImageLayout)> {
+    let begin = match program.commands.get(at) {
+        Some(Command::Render(rc)) => match &rc.op {
+            RenderOp::BeginPass(b) => Some(b),
+            _ => open_pass(&program.commands, at).map(|(_, b, _, _)| b),
+        },
+        _ => None,
+    };
+    let Some(b) = begin else {
+        return Vec::new();
+    };
+    let Some(rp) = pass_of(program, b.pass) else {
+        return Vec::new();
+    };
+    rp.attachments
+        .iter()
+        .zip(&b.views)
+        .filter(|(a, _)| !matches!(a.initial, ImageLayout::UNDEFINED | ImageLayout::PREINITIALIZED))
+        .map(|(a, &(image, range))| (image, range, a.initial))
+        .collect()
+}
+
 /// The render pass instance (its begin) and subpass command `index` is
 /// recorded in: a next-subpass is in the subpass it begins, an end in the
 /// last; `None` outside every render pass instance.
