@@ -1678,6 +1678,113 @@ mod tests {
         }
     }
 
+    /// review36: a fragment shader reading an input attachment
+    /// (`subpassLoad`) through an `INPUT_ATTACHMENT` descriptor: the draw
+    /// is recorded (the subpass's `input` reference charges it the read),
+    /// not `not-modelled` for a binding "never written" (the capture keeps
+    /// no input attachment descriptors).
+    #[test]
+    fn a_draw_reading_an_input_attachment_is_recorded() {
+        let mut c = scene(pipeline());
+        let mut fs = BTreeMap::new();
+        fs.insert(
+            (0, 1),
+            Resource {
+                kind: Kind::Image,
+                used: R,
+                exact: true,
+                elements: None,
+            },
+        );
+        let mut vs = BTreeMap::new();
+        vs.insert(
+            (0, 0),
+            Resource {
+                kind: Kind::Buffer,
+                used: R,
+                exact: true,
+                elements: None,
+            },
+        );
+        let mut graphics = BTreeMap::new();
+        graphics.insert((GraphicsStage::Vertex, "main".to_string()), vs);
+        graphics.insert((GraphicsStage::Fragment, "main".to_string()), fs);
+        c.create_shader(41, Ok(Reflection::default()));
+        c.shader_resources(
+            41,
+            Resources {
+                graphics,
+                ..Resources::default()
+            },
+        );
+        c.create_set_layout(
+            21,
+            vec![
+                (0, vk::DescriptorType::STORAGE_BUFFER, 1),
+                (1, vk::DescriptorType::INPUT_ATTACHMENT, 1),
+            ],
+        );
+        c.create_pipeline_layout(31, vec![21]);
+        c.allocate_sets(&[(101, 21)]);
+        c.write_descriptor(101, 0, 0, 10, 0, 256);
+        let mut info = pipeline();
+        info.stages = vec![
+            (vk::ShaderStageFlags::VERTEX, 41, "main".into()),
+            (vk::ShaderStageFlags::FRAGMENT, 41, "main".into()),
+        ];
+        info.depth_test = false;
+        info.depth_write = false;
+        c.create_graphics_pipeline(56, &info);
+        let rp = RenderPassInfo {
+            attachments: vec![(
+                vk::Format::R8G8B8A8_UNORM,
+                vk::AttachmentLoadOp::CLEAR,
+                vk::AttachmentStoreOp::STORE,
+                vk::AttachmentLoadOp::DONT_CARE,
+                vk::AttachmentStoreOp::DONT_CARE,
+                vk::ImageLayout::UNDEFINED,
+                vk::ImageLayout::GENERAL,
+            )],
+            subpasses: vec![
+                SubpassInfo {
+                    colors: vec![(0, COLOR)],
+                    ..SubpassInfo::default()
+                },
+                SubpassInfo {
+                    inputs: vec![(0, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)],
+                    ..SubpassInfo::default()
+                },
+            ],
+            dependencies: vec![(
+                0,
+                1,
+                [
+                    vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT.as_raw(),
+                    vk::AccessFlags2::COLOR_ATTACHMENT_WRITE.as_raw(),
+                    vk::PipelineStageFlags2::FRAGMENT_SHADER.as_raw(),
+                    vk::AccessFlags2::INPUT_ATTACHMENT_READ.as_raw(),
+                ],
+                true,
+            )],
+            refusal: None,
+        };
+        c.create_render_pass(6, "vkCreateRenderPass", 300, &rp);
+        c.create_framebuffer(310, Some(vec![90]));
+        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [0, 0, 4, 4]);
+        c.render_pass_step(70, 11, "vkCmdNextSubpass", false);
+        c.bind_pipeline(70, vk::PipelineBindPoint::GRAPHICS, 56);
+        c.bind_sets(70, 12, true, 0, &[101], &[]);
+        c.draw(70, 13, "vkCmdDraw", TRIANGLE);
+        c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
+        let l = lines(c);
+        assert!(
+            l.iter()
+                .any(|line| line.starts_with("draw vertexCount=3") && line.contains("vs read b0[0..256]")),
+            "no draw line in {l:#?}"
+        );
+        assert!(!l.iter().any(|line| line.starts_with("not-modelled")), "{l:#?}");
+    }
+
     /// Render passes: the declaration and the commands in the syntax the
     /// model's render passes take (checked by pattern: this model version
     /// does not parse them).
