@@ -834,9 +834,9 @@ fn rendering_errors() {
             "7:1: vkCmdBeginRendering: pDepthAttachment: as pStencilAttachment, image `dep` needs a format with a STENCIL aspect, and D32_SFLOAT has none (VUID-VkRenderingInfo-pStencilAttachment-06548)",
         ),
         (
-            "a resolve target of another format",
-            "image fl R32_SFLOAT 4x4\nbegin-rendering color col COLOR:0:0 GENERAL CLEAR DONT_CARE resolve fl COLOR:0:0 GENERAL\n".into(),
-            "8:1: vkCmdBeginRendering: pColorAttachments[0]: resolve target `fl` is R32_SFLOAT and the attachment `col` is R8G8B8A8_UNORM: they must have the same format (VUID-VkRenderingAttachmentInfo-imageView-06865)",
+            "a resolve target of another size compatibility class (R32_SFLOAT would do: a mutable-format image's view may be R8G8B8A8_UNORM)",
+            "image fl R8_UNORM 4x4\nbegin-rendering color col COLOR:0:0 GENERAL CLEAR DONT_CARE resolve fl COLOR:0:0 GENERAL\n".into(),
+            "8:1: vkCmdBeginRendering: pColorAttachments[0]: resolve target `fl` is R8_UNORM and the attachment `col` is R8G8B8A8_UNORM, of another size compatibility class: no views of them have the same format (VUID-VkRenderingAttachmentInfo-imageView-06865)",
         ),
         (
             "a storage write over an attachment's memory",

@@ -1707,7 +1707,7 @@ fn render_pass_errors() {
         ("a submit inside", inside(one, "submit\n"), "8: the command buffer is submitted (command 2) while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)"),
         ("the trace ends inside", inside(one, ""), "8: the trace ends while this render pass instance is open: end-render-pass must come first (VUID-vkEndCommandBuffer-commandBuffer-00060)"),
         ("a view count mismatch", format!("{one}{TO_ATT}begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n"), "8:1: vkCmdBeginRenderPass: 2 views for render pass `rp` with 1 attachments (VUID-VkFramebufferCreateInfo-attachmentCount-00876)"),
-        ("a view format mismatch", format!("{one}begin-render-pass rp dep DEPTH|STENCIL:0:0\n"), "7:1: vkCmdBeginRenderPass: view 0: `dep` is D24_UNORM_S8_UINT, attachment 0 is R8G8B8A8_UNORM (VUID-VkFramebufferCreateInfo-pAttachments-00880)"),
+        ("a view format mismatch", format!("{one}begin-render-pass rp dep DEPTH|STENCIL:0:0\n"), "7:1: vkCmdBeginRenderPass: view 0: `dep` is D24_UNORM_S8_UINT, attachment 0 is R8G8B8A8_UNORM, of another size compatibility class: no view of the image has the attachment's format (VUID-VkFramebufferCreateInfo-pAttachments-00880)"),
         ("an attachment in the wrong layout at the begin", format!("{one}begin-render-pass rp col COLOR:0:0\nend-render-pass\n"), "7: vkCmdBeginRenderPass uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (initialLayout is the layout the attachment's subresources are in when the render pass instance begins)"),
         ("an unknown render pass", "begin-render-pass nope col COLOR:0:0\n".into(), "6:19: unknown render pass `nope` (declare it with `render-pass`)"),
         // A clear writes the attachment: its first use must allow that
@@ -2140,6 +2140,48 @@ copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4
             Vec::<String>::new(),
             "{name}: fixed\n{fixed}"
         );
+    }
+}
+
+/// review36: the trace records no view formats, and a view of an image
+/// created with `VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT` may take another
+/// format of its size compatibility class, so an attachment (and a
+/// resolve target) of such a format is accepted: an `R8G8B8A8_UNORM`
+/// image rendered through an `R8G8B8A8_SRGB` attachment, and resolved
+/// into from an sRGB image (both were refused, the whole trace with
+/// them). A format of another class is still refused.
+#[test]
+fn attachments_may_view_an_image_in_a_compatible_format() {
+    let cases: &[(&str, &str, bool)] = &[
+        (
+            "a render pass attachment in sRGB on a UNORM image",
+            "render-pass rp attachment R8G8B8A8_SRGB CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL
+begin-render-pass rp col COLOR:0:0
+draw vertexCount=3
+end-render-pass",
+            true,
+        ),
+        (
+            "an sRGB image resolved into a UNORM one",
+            "image ms R8G8B8A8_SRGB 4x4 initial GENERAL
+barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->GENERAL
+begin-rendering color ms COLOR:0:0 GENERAL CLEAR DONT_CARE resolve col COLOR:0:0 GENERAL
+draw vertexCount=3
+end-rendering",
+            true,
+        ),
+        (
+            "a one-byte attachment on a four-byte image",
+            "render-pass rp attachment R8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL
+begin-render-pass rp col COLOR:0:0
+draw vertexCount=3
+end-render-pass",
+            false,
+        ),
+    ];
+    for &(name, body, ok) in cases {
+        let got = parse(body).and_then(|t| check(&t.program).map(|_| ()).map_err(|e| e.to_string()));
+        assert_eq!(got.is_ok(), ok, "{name}: {got:?}");
     }
 }
 

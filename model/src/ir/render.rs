@@ -1745,10 +1745,11 @@ impl RenderCommand {
                         })?;
                         rd.resolve_range(rr)
                             .map_err(|e| bad(format!("{what} resolve: {e}")))?;
-                        if rd.format != d.format {
+                        if !rd.format.view_compatible(d.format) && !d.format.view_compatible(rd.format) {
                             return Err(bad(format!(
-                                "{what}: resolve target `{}` is {} and the attachment `{}` is {}: they must have \
-                                 the same format (VUID-VkRenderingAttachmentInfo-imageView-06865)",
+                                "{what}: resolve target `{}` is {} and the attachment `{}` is {}, of another size \
+                                 compatibility class: no views of them have the same format \
+                                 (VUID-VkRenderingAttachmentInfo-imageView-06865)",
                                 name(program, ri),
                                 rd.format,
                                 name(program, a.image),

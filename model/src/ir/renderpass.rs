@@ -2047,11 +2047,12 @@ fn check_views(
                 ),
             ));
         }
-        if d.format != desc.format {
+        if !d.format.view_compatible(desc.format) {
             return Err(bad(
                 call,
                 format!(
-                    "view {i}: `{name}` is {}, attachment {i} is {} (VUID-VkFramebufferCreateInfo-pAttachments-00880)",
+                    "view {i}: `{name}` is {}, attachment {i} is {}, of another size compatibility class: no view \
+                     of the image has the attachment's format (VUID-VkFramebufferCreateInfo-pAttachments-00880)",
                     d.format.name(),
                     desc.format.name()
                 ),

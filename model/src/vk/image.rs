@@ -313,6 +313,28 @@ impl Format {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+    /// Whether a view of an image of this format may have format `view`:
+    /// the same format, or, for an image created with
+    /// `VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT` (which a trace does not
+    /// record), another color format of its size compatibility class (one
+    /// color aspect, the same texel block bytes and extent: "Compatible
+    /// Formats"; `R8G8B8A8_SRGB` for `R8G8B8A8_UNORM`). Depth/stencil
+    /// formats compare equal only. The view's format is what a render
+    /// pass attachment and a resolve must match (review36: the model
+    /// compared the image's, and refused the whole trace of a valid
+    /// program rendering through an sRGB view of a UNORM image).
+    pub(crate) fn view_compatible(self, view: Format) -> bool {
+        if self == view {
+            return true;
+        }
+        let (a, b) = (self.info(), view.info());
+        self.is_color()
+            && view.is_color()
+            && a.aspects.len() == 1
+            && b.aspects.len() == 1
+            && a.aspects[0].1 == b.aspects[0].1
+            && a.block == b.block
+    }
     /// Whether it is a color format.
     pub(crate) fn is_color(self) -> bool {
         self.aspect_mask().has(Aspect::Color)
