@@ -78,6 +78,43 @@ fn points_split_where_independent_work_lies_between() {
                 "host-read a[0..256]",
             ],
         ),
+        (
+            // review36: the set went right after the draw, inside the
+            // instance (VUID-vkCmdSetEvent2-renderpass), and the whole plan
+            // was refused; it goes after the instance's end.
+            "a producer inside a rendering instance: the set after its end",
+            "image color R8G8B8A8_UNORM 4x4 initial GENERAL\nbegin-rendering color color COLOR:0:0 GENERAL DONT_CARE \
+             DONT_CARE\ndraw vertexCount=3 fs write a\nend-rendering\nfill c 1\ndispatch k read a write b\n",
+            1,
+            (0, 0, 0, 0, 0),
+            &[
+                "image color R8G8B8A8_UNORM 4x4 initial GENERAL",
+                "begin-rendering color color COLOR:0:0 GENERAL DONT_CARE DONT_CARE",
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 fs write a[0..256]",
+                "end-rendering",
+                "set-event split0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ",
+                "fill c[0..256] 1",
+                "wait-events split0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ",
+                "dispatch k read a[0..256] write b[0..256]",
+            ],
+        ),
+        (
+            "a producer in a render pass ended right before the consumer: nothing to overlap",
+            "image color R8G8B8A8_UNORM 4x4\nrender-pass rp attachment R8G8B8A8_UNORM DONT_CARE DONT_CARE \
+             UNDEFINED->GENERAL ; subpass color 0 GENERAL\nbegin-render-pass rp color COLOR:0:0\ndraw vertexCount=3 \
+             fs write a\nend-render-pass\ndispatch k read a write b\n",
+            0,
+            (1, 0, 0, 0, 0),
+            &[
+                "render-pass rp attachment R8G8B8A8_UNORM DONT_CARE DONT_CARE UNDEFINED->GENERAL ; subpass color 0 GENERAL",
+                "image color R8G8B8A8_UNORM 4x4",
+                "begin-render-pass rp color COLOR:0:0",
+                "draw vertexCount=3 instanceCount=1 firstVertex=0 firstInstance=0 fs write a[0..256]",
+                "end-render-pass",
+                "barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> COMPUTE_SHADER:SHADER_STORAGE_READ",
+                "dispatch k read a[0..256] write b[0..256]",
+            ],
+        ),
     ];
     for &(name, body, splits, kept, expected) in cases {
         let t = trace::parse(&format!("{HEADER}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -13,7 +13,9 @@
 //! * it answers hazards of the barrier-free input (`Plan::answers`), whose
 //!   latest producer lies before the point with at least one device
 //!   command between them (otherwise a split gains nothing), and no submit
-//!   or host command between (the pair stays inside one batch); and
+//!   or host command between (the pair stays inside one batch); a producer
+//!   inside a rendering instance counts from the instance's end, where the
+//!   set goes (none may be recorded inside one); and
 //! * its barriers name no `HOST` stage (an event's dependency may not:
 //!   VUID-vkCmdSetEvent2-srcStageMask-09391 and -dstStageMask-09392);
 //!   and
@@ -125,15 +127,26 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
         };
         // The latest producer, as an index of the current program.
         let last = answers.iter().map(|h| h.prior_command).max().unwrap_or(0);
-        let Some(lp) = cur
-            .origin
-            .iter()
-            .position(|o| *o == Some(last))
-            .filter(|lp| *lp < p)
-        else {
+        let Some(mut lp) = cur.origin.iter().position(|o| *o == Some(last)) else {
             kept.adjacent += 1;
             continue;
         };
+        // A producer inside a rendering instance (a draw, a load or store
+        // operation): the set goes after the instance's end, since no
+        // `vkCmdSetEvent2` may be recorded inside one
+        // (VUID-vkCmdSetEvent2-renderpass; review36: the set went right
+        // after the draw and the whole plan was refused).
+        let inside = crate::ir::render::barrier_points(&cur.program.commands);
+        if let Some(begin) = inside.get(lp).copied().flatten() {
+            lp = (lp..cur.program.commands.len())
+                .take_while(|&j| inside[j] == Some(begin))
+                .last()
+                .unwrap_or(lp);
+        }
+        if lp >= p {
+            kept.adjacent += 1;
+            continue;
+        }
         let between = &cur.program.commands[lp + 1..p];
         let independent = between.iter().any(is_device_command);
         let same_batch = !between.iter().any(|c| {
@@ -191,7 +204,9 @@ pub fn split_barriers(plan: &Plan, reading: Reading) -> Result<SplitPlan, Progra
                 *i += 1;
             }
         }
-        if check_with(&next.program, sem)?.is_empty() {
+        // A split the model refuses (a rule of events or rendering this
+        // rewrite did not foresee) is kept a barrier, as one that races.
+        if check_with(&next.program, sem).is_ok_and(|hs| hs.is_empty()) {
             cur = next;
             split += 1;
             // Points between the producer and this one (not yet tried)
