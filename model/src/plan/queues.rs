@@ -1143,7 +1143,11 @@ pub fn plan_queues(program: &Program, opts: QueuePlanOptions) -> Result<QueuePla
             return Ok(plan);
         }
         let layout = resolve(&plan.plan.program)?;
-        let hazards = crate::hazard::check_with(&plan.plan.program, sem)?;
+        // By the definitional semantics where no fast checker takes the
+        // plan (rendering on several queues; review36: the walk's refusal
+        // refused the whole plan of a program with a transition and a
+        // rendering instance on two queues).
+        let hazards = crate::hazard::check_program(&plan.plan.program, sem)?.hazards;
         if !super::transitions::widen_by(&mut input, &plan.plan, &hazards, &layout, sem) {
             // On one queue, never widened, each transition's scopes are
             // those its queue's planner chose seeing every command: the
