@@ -325,6 +325,28 @@ const IMPLICIT_ATTACHMENT_ACCESS: AccessFlags2 = AccessFlags2::INPUT_ATTACHMENT_
     .union(AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE);
 
 impl RenderPass {
+    /// The implicit dependency that declaring `src->dst` would replace:
+    /// `Some` for a pair from `EXTERNAL` into a subpass, or from a subpass
+    /// to `EXTERNAL`, when the pass declares none of that pair ("If there
+    /// is no subpass dependency from VK_SUBPASS_EXTERNAL to the first
+    /// subpass that uses an attachment, then an implicit subpass dependency
+    /// exists"). A declared one must keep its masks to order what it
+    /// ordered (the planner's amendments, the fix texts).
+    pub(crate) fn implicit_replaced(
+        &self,
+        src: SubpassIndex,
+        dst: SubpassIndex,
+    ) -> Option<SubpassDependency> {
+        if self.dependencies.iter().any(|d| d.src == src && d.dst == dst) {
+            return None;
+        }
+        match (src, dst) {
+            (SubpassIndex::External, SubpassIndex::Subpass(_)) => Some(implicit_into(dst)),
+            (SubpassIndex::Subpass(_), SubpassIndex::External) => Some(implicit_out_of(src)),
+            _ => None,
+        }
+    }
+
     fn invalid(&self, what: String, vuid: &'static str) -> RenderPassError {
         RenderPassError::Invalid {
             pass: self.name.clone(),
@@ -1814,21 +1836,8 @@ pub(crate) fn transition_dependencies(
         parts.sort_by_key(|r| r.range.start);
     }
     out.sort_by_key(|(parts, _)| parts.first().map(|r| r.range.start));
-    let declared =
-        |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
     out.into_iter()
-        .map(|(parts, (src, dst))| {
-            let implicit = match (src, dst) {
-                (SubpassIndex::External, SubpassIndex::Subpass(_)) if !declared(src, dst) => {
-                    Some(implicit_into(dst))
-                }
-                (SubpassIndex::Subpass(_), SubpassIndex::External) if !declared(src, dst) => {
-                    Some(implicit_out_of(src))
-                }
-                _ => None,
-            };
-            (parts, (src, dst), implicit)
-        })
+        .map(|(parts, (src, dst))| (parts, (src, dst), rp.implicit_replaced(src, dst)))
         .collect()
 }
 
@@ -2907,18 +2916,11 @@ pub(crate) fn add_dependency(rp: &mut RenderPass, need: SubpassDependency) -> bo
         d.dst_access_mask |= need.dst_access_mask;
         return true;
     }
-    let declared =
-        |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
     let mut new = SubpassDependency {
         by_region: false,
         ..need
     };
-    let implicit = match (need.src, need.dst) {
-        (SubpassIndex::External, s) if !declared(need.src, s) => Some(implicit_into(s)),
-        (s, SubpassIndex::External) if !declared(s, need.dst) => Some(implicit_out_of(s)),
-        _ => None,
-    };
-    if let Some(i) = implicit {
+    if let Some(i) = rp.implicit_replaced(need.src, need.dst) {
         new.src_stage_mask |= i.src_stage_mask;
         new.src_access_mask |= i.src_access_mask;
         new.dst_stage_mask |= i.dst_stage_mask;
