@@ -5489,6 +5489,50 @@ mod tests {
         }
     }
 
+    /// A device ([`device`]) with set layout 22 of `layout`'s bindings,
+    /// pipeline layout 32 over it, a shader module 41 whose `main` uses
+    /// `bindings` (the descriptor arrays indexed with constants only at
+    /// `elements`), compute pipeline 52 of it and set 82 of layout 22.
+    fn pipeline_over(
+        layout: Vec<(u32, vk::DescriptorType, u32)>,
+        bindings: &[((u32, u32), Use)],
+        elements: BTreeMap<(u32, u32), u64>,
+    ) -> Capture {
+        let mut c = device();
+        c.create_set_layout(22, layout);
+        c.create_pipeline_layout(32, vec![22]);
+        let mut entry_points = BTreeMap::new();
+        entry_points.insert(
+            "main".to_string(),
+            EntryPoint {
+                bindings: bindings.iter().copied().collect(),
+                elements,
+            },
+        );
+        c.create_shader(
+            41,
+            Ok(Reflection {
+                entry_points,
+                exact: true,
+            }),
+        );
+        c.create_compute_pipeline(52, 41, "main", 32);
+        c.allocate_sets(&[(82, 22)]);
+        c
+    }
+
+    /// The dispatch (or `not-modelled`) line a dispatch on command buffer
+    /// 70, bound as it is, writes when submitted.
+    fn dispatch_line(mut c: Capture, case: &str) -> String {
+        c.dispatch(70, 7, "vkCmdDispatch", None);
+        c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
+        let text = c.text();
+        text.lines()
+            .find(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
+            .unwrap_or_else(|| panic!("{case}: no dispatch in\n{text}"))
+            .to_string()
+    }
+
     /// review36: a write, copy or push whose count runs past its binding
     /// updates the next binding from element 0 ("the remainder will be
     /// used to update the subsequent binding"; a binding of count 0 is
@@ -5553,37 +5597,16 @@ mod tests {
             ),
         ];
         for &(name, setup, want) in cases {
-            let mut c = device();
-            c.create_set_layout(
-                22,
+            let mut c = pipeline_over(
                 vec![
                     (0, vk::DescriptorType::STORAGE_BUFFER, 3),
                     (1, vk::DescriptorType::STORAGE_BUFFER, 0),
                     (2, vk::DescriptorType::STORAGE_BUFFER, 1),
                     (3, vk::DescriptorType::STORAGE_BUFFER, 1),
                 ],
+                &[((0, 2), READ), ((0, 3), WRITE)],
+                BTreeMap::new(),
             );
-            c.create_pipeline_layout(32, vec![22]);
-            let mut bindings = BTreeMap::new();
-            bindings.insert((0, 2), READ);
-            bindings.insert((0, 3), WRITE);
-            let mut entry_points = BTreeMap::new();
-            entry_points.insert(
-                "main".to_string(),
-                EntryPoint {
-                    bindings,
-                    elements: BTreeMap::new(),
-                },
-            );
-            c.create_shader(
-                41,
-                Ok(Reflection {
-                    entry_points,
-                    exact: true,
-                }),
-            );
-            c.create_compute_pipeline(52, 41, "main", 32);
-            c.allocate_sets(&[(82, 22)]);
             setup(&mut c);
             c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 52);
             if name.starts_with("pushed") {
@@ -5599,13 +5622,7 @@ mod tests {
             } else {
                 c.bind_sets(70, 6, false, 0, &[82], &[]);
             }
-            c.dispatch(70, 7, "vkCmdDispatch", None);
-            c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
-            let text = c.text();
-            let line = text
-                .lines()
-                .find(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
-                .unwrap_or_else(|| panic!("{name}: no dispatch in\n{text}"));
+            let line = dispatch_line(c, name);
             assert!(line.starts_with(want), "{name}: `{line}`, not `{want}...`");
         }
     }
@@ -5633,48 +5650,21 @@ mod tests {
             ),
         ];
         for &(elements, want) in cases {
-            let mut c = device();
-            c.create_set_layout(
-                22,
+            let mut c = pipeline_over(
                 vec![
                     (0, vk::DescriptorType::STORAGE_BUFFER, 3),
                     (1, vk::DescriptorType::STORAGE_BUFFER, 1),
                 ],
+                &[((0, 0), READ), ((0, 1), WRITE)],
+                elements.map(|m| ((0, 0), m)).into_iter().collect(),
             );
-            c.create_pipeline_layout(32, vec![22]);
-            let mut bindings = BTreeMap::new();
-            bindings.insert((0, 0), READ);
-            bindings.insert((0, 1), WRITE);
-            let mut entry_points = BTreeMap::new();
-            entry_points.insert(
-                "main".to_string(),
-                EntryPoint {
-                    bindings,
-                    elements: elements.map(|m| ((0, 0), m)).into_iter().collect(),
-                },
-            );
-            c.create_shader(
-                41,
-                Ok(Reflection {
-                    entry_points,
-                    exact: true,
-                }),
-            );
-            c.create_compute_pipeline(52, 41, "main", 32);
-            c.allocate_sets(&[(82, 22)]);
             for (e, lo) in [(0, 0), (1, 256), (2, 512)] {
                 c.write_descriptor(82, 0, e, 10, lo, 64);
             }
             c.write_descriptor(82, 1, 0, 10, 1024, 64);
             c.bind_pipeline(70, vk::PipelineBindPoint::COMPUTE, 52);
             c.bind_sets(70, 6, false, 0, &[82], &[]);
-            c.dispatch(70, 7, "vkCmdDispatch", None);
-            c.submit(100, "vkQueueSubmit", 1, &[batch(70)], 0);
-            let text = c.text();
-            let line = text
-                .lines()
-                .find(|l| l.starts_with("dispatch") || l.starts_with("not-modelled"))
-                .unwrap_or_else(|| panic!("{elements:?}: no dispatch in\n{text}"));
+            let line = dispatch_line(c, &format!("{elements:?}"));
             assert!(line.starts_with(want), "{elements:?}: `{line}`, not `{want}...`");
         }
     }
