@@ -1567,6 +1567,14 @@ fn cases() -> Vec<Case> {
                 "L18 READ_AFTER_WRITE c[COLOR:0:0] after L17",
                 "L19 WRITE_AFTER_READ c[COLOR:0:0] after L16",
                 "L19 WRITE_AFTER_WRITE c[COLOR:0:0] after L17",
+                // Line 20's store and its transition (review36: the
+                // transition was taken as ordered after rp3's subpass 2
+                // through its `2->EXTERNAL` into COPY, CLEAR and
+                // COMPUTE_SHADER work, then rp4's implicit `1->EXTERNAL`
+                // from ALL_COMMANDS; but subpass 1 of rp4 holds no such
+                // work, so the two do not chain).
+                "L20 WRITE_AFTER_READ c[COLOR:0:0] after L16",
+                "L20 WRITE_AFTER_WRITE c[COLOR:0:0] after L17",
                 "L20 WRITE_AFTER_READ c[COLOR:0:0] after L16",
                 "L20 WRITE_AFTER_WRITE c[COLOR:0:0] after L17",
                 "L23 READ_AFTER_WRITE c[COLOR:0:0] after L20",
@@ -2140,6 +2148,38 @@ copy-image-to-buffer col GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4
             Vec::<String>::new(),
             "{name}: fixed\n{fixed}"
         );
+    }
+}
+
+/// review36: a scope limited to a subpass holds that subpass's operations
+/// only, which are in graphics stages, so a chain between it and another
+/// scope needs a shared graphics stage: a barrier to `COPY` (or
+/// `COMPUTE_SHADER`) before the pass does not chain into a dependency
+/// `0->1` from `ALL_COMMANDS` ("the intersection of ScopedOps2 in ExeDepA
+/// and ScopedOps1 in ExeDepB" is empty: subpass 0 holds no copy), and
+/// subpass 1's read races the fill; both checkers called it ordered. A
+/// barrier to `COLOR_ATTACHMENT_OUTPUT`, the stage of subpass 0's load
+/// operation, chains. Cases: the barrier's second scope, the hazards.
+#[test]
+fn a_chain_into_a_subpass_dependency_needs_a_stage_of_the_subpass() {
+    let cases: &[(&str, &[&str])] = &[
+        ("COPY:NONE", &["L11 READ_AFTER_WRITE sb[0..256] after L7"]),
+        (
+            "COMPUTE_SHADER:NONE",
+            &["L11 READ_AFTER_WRITE sb[0..256] after L7"],
+        ),
+        ("COLOR_ATTACHMENT_OUTPUT:NONE", &[]),
+        ("ALL_COMMANDS:NONE", &[]),
+    ];
+    for (second, want) in cases {
+        let body = format!(
+            "render-pass rp attachment R8G8B8A8_UNORM DONT_CARE DONT_CARE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; \
+             subpass color 0 GENERAL ; dependency 0->1 ALL_COMMANDS:COLOR_ATTACHMENT_WRITE -> \
+             FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE\n\
+             fill sb 3\nbarrier CLEAR:TRANSFER_WRITE -> {second}\nbegin-render-pass rp col COLOR:0:0\nnext-subpass\n\
+             draw vertexCount=3 fs read sb\nend-render-pass\n"
+        );
+        assert_eq!(hazards(second, &body), want.to_vec(), "{second}");
     }
 }
 

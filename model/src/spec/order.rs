@@ -1255,9 +1255,18 @@ impl Order {
         // so they do not chain. A transition's B1 and B2 share its pseudo
         // stage (and chain through it, as through the transition itself);
         // no other dependency has it in a scope.
+        // A scope limited to one rendering instance (a subpass
+        // dependency's side that is a subpass, an implicit dependency)
+        // holds operations of that instance only, which are in graphics
+        // stages: "the intersection of ScopedOps2 in ExeDepA and ScopedOps1
+        // in ExeDepB" is empty where the shared stages are none of them (a
+        // barrier to COPY before a render pass does not chain into a
+        // dependency from its subpass 0, whatever that names; review36).
+        let in_instance = scopes::instance_stages();
         for a in &deps {
             for b in &deps {
                 let pseudo = a.second_pseudo.is_some() && a.second_pseudo == b.first_pseudo;
+                let limited = a.second_instance().is_some() || b.first_instance().is_some();
                 // Into an implicit dependency of a rendering instance only
                 // from a recorded barrier or its own instance's (another
                 // instance's implicit dependencies order that instance's
@@ -1268,7 +1277,10 @@ impl Order {
                 if a.pos < b.pos
                     && into_local
                     && queue(a.node) == queue(b.node)
-                    && (pseudo || a.second.intersection(&b.first).next().is_some())
+                    && (pseudo
+                        || a.second
+                            .intersection(&b.first)
+                            .any(|s| !limited || in_instance.contains(s)))
                 {
                     edges[a.node].push(b.node);
                 }

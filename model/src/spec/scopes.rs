@@ -86,6 +86,20 @@ fn expand_stage(name: &'static str) -> Stages {
     }
 }
 
+/// The concrete stages an operation of a rendering instance (a render
+/// pass's subpass, a dynamic rendering instance) can be in: the graphics
+/// pipeline's (`<syncpipeline name="graphics primitive">`): its draws,
+/// clears, load, store and resolve operations. A scope limited to one
+/// instance holds operations of those stages only, so a chain between it
+/// and another scope needs a shared stage among them.
+pub(crate) fn instance_stages() -> Stages {
+    super::registry::PIPELINES
+        .iter()
+        .filter(|p| p.name == "graphics primitive")
+        .flat_map(|p| p.stages.iter().copied())
+        .collect()
+}
+
 /// `VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT`: "specifies all operations
 /// performed by all commands supported on the queue it is used with" —
 /// every concrete stage whose `<syncsupport queues>` names a capability of

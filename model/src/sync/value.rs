@@ -256,6 +256,25 @@ pub(crate) fn all_commands(s: StageSet) -> bool {
 /// transition and continues such a chain ([`ResolvedBarrier::of`]).
 const TRANSITION_STAGE: StageSet = StageSet(1 << Stage::ImageLayoutTransition as u32);
 
+/// The stages an operation of a rendering instance (a subpass, a dynamic
+/// rendering instance) can be in: `DRAW_INDIRECT` and the graphics stages.
+/// A chain between a scope limited to one instance and any other runs
+/// through a stage shared by both *and* an operation of the instance, so
+/// only through these (review36: a barrier to `COPY` before a render
+/// pass chained into a dependency `0->1` from `ALL_COMMANDS`, which holds
+/// no copy of subpass 0). The two marks of no stage are kept:
+/// [`TRANSITION_STAGE`] and [`PERFORMED_TRANSITION`] follow their own
+/// rules.
+const INSTANCE_CHAIN: StageSet = StageSet(
+    StageSet::GRAPHICS.0 | 1 << Stage::DrawIndirect as u32 | TRANSITION_STAGE.0 | PERFORMED_TRANSITION.0,
+);
+
+/// `s` as far as a chain through a scope limited to one rendering instance
+/// goes ([`INSTANCE_CHAIN`]).
+fn through_instance(s: StageSet) -> StageSet {
+    StageSet(s.0 & INSTANCE_CHAIN.0)
+}
+
 /// A second synchronization scope as a value's chain keeps it: with
 /// [`TRANSITION_STAGE`] when the scope holds every stage
 /// ([`all_commands`]), so that a later layout transition, which no stage
@@ -772,27 +791,40 @@ impl SyncVal {
     /// `VK_SUBPASS_EXTERNAL` through what dependencies into commands
     /// before the instance did, a recorded barrier through all of it.
     fn chain_view(self, b: &ResolvedBarrier) -> Self {
+        // A first scope limited to one instance's operations continues the
+        // value's chains from unlimited second scopes (`order`, `exec`)
+        // through the stages those operations can be in only; an
+        // unlimited one continues the chains from second scopes limited to
+        // an instance (`local_`, `ended_`, `past_`) the same way.
+        let limited = |v: Self| SyncVal {
+            order: through_instance(v.order),
+            exec: through_instance(v.exec),
+            ..v
+        };
         match b.first_in {
             FirstIn::Slot(k) => SyncVal {
-                order: self.order.union(self.ended_order[k as usize]),
-                exec: self.exec.union(self.ended_exec[k as usize]),
+                order: through_instance(self.order).union(self.ended_order[k as usize]),
+                exec: through_instance(self.exec).union(self.ended_exec[k as usize]),
                 ..self
             },
             FirstIn::Before => SyncVal {
-                order: self.order.union(self.past_order),
-                exec: self.exec.union(self.past_exec),
+                order: self.order.union(through_instance(self.past_order)),
+                exec: self.exec.union(through_instance(self.past_exec)),
                 ..self
             },
             FirstIn::Unknown => self,
-            FirstIn::All if b.local.is_some() => self.within(),
-            FirstIn::Open(_) => self.within(),
+            FirstIn::All if b.local.is_some() => limited(self).within(),
+            FirstIn::Open(_) => limited(self).within(),
             FirstIn::All => {
-                let w = self.within();
                 let (eo, ee) = self.all_ended();
                 SyncVal {
-                    order: w.order.union(eo).union(self.past_order),
-                    exec: w.exec.union(ee).union(self.past_exec),
-                    ..w
+                    order: self.order.union(through_instance(
+                        self.local_order.union(eo).union(self.past_order),
+                    )),
+                    exec: self
+                        .exec
+                        .union(through_instance(self.local_exec.union(ee).union(self.past_exec))),
+                    ..self.within()
                 }
             }
         }
