@@ -2183,6 +2183,59 @@ fn a_chain_into_a_subpass_dependency_needs_a_stage_of_the_subpass() {
     }
 }
 
+/// The same rule across a semaphore: a wait's second scope chains into a
+/// dependency from a subpass, and a dependency into a subpass into a
+/// signal's first scope, only through a stage an operation of the subpass
+/// can be in. Both checkers' semaphore chains needed it (the definitional
+/// semantics chained through `COMPUTE_SHADER` into an implicit
+/// `1->EXTERNAL` from `ALL_COMMANDS`; spec_differential's rendering on
+/// semaphores found it). Cases: the wait's stage (into `0->1`), the
+/// signal's stage (from `EXTERNAL->0` to `ALL_COMMANDS`), the hazards. (A
+/// signal to `COMPUTE_SHADER` would chain: its first scope holds the
+/// logically earlier `DRAW_INDIRECT`, a stage of the graphics pipeline.)
+#[test]
+fn a_semaphore_chains_with_a_subpass_dependency_through_a_stage_of_the_subpass() {
+    let wait = |stage: &str| {
+        format!(
+            "semaphore b\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE DONT_CARE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; \
+             subpass color 0 GENERAL ; dependency 0->1 ALL_COMMANDS:COLOR_ATTACHMENT_WRITE -> \
+             FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE\n\
+             fill sb 3\nsubmit signal b\nbegin-render-pass rp col COLOR:0:0\nnext-subpass\n\
+             draw vertexCount=3 fs read sb\nend-render-pass\nsubmit wait b@{stage}\n"
+        )
+    };
+    let signal = |stage: &str| {
+        format!(
+            "semaphore b\n\
+             render-pass rp attachment R8G8B8A8_UNORM DONT_CARE DONT_CARE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; \
+             dependency EXTERNAL->0 CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:NONE ; \
+             dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:NONE -> FRAGMENT_SHADER:NONE\n\
+             fill sb 3\nbegin-render-pass rp col COLOR:0:0\nend-render-pass\nsubmit signal b@{stage}\n\
+             dispatch k read sb\nsubmit wait b@COMPUTE_SHADER\n"
+        )
+    };
+    let race = &["L12 READ_AFTER_WRITE sb[0..256] after L8"];
+    let cases: Vec<(String, String, &[&str])> = vec![
+        ("wait COPY".into(), wait("COPY"), race),
+        ("wait COMPUTE_SHADER".into(), wait("COMPUTE_SHADER"), race),
+        (
+            "wait COLOR_ATTACHMENT_OUTPUT".into(),
+            wait("COLOR_ATTACHMENT_OUTPUT"),
+            &[],
+        ),
+        ("signal COPY".into(), signal("COPY"), race),
+        (
+            "signal COLOR_ATTACHMENT_OUTPUT".into(),
+            signal("COLOR_ATTACHMENT_OUTPUT"),
+            &[],
+        ),
+    ];
+    for (name, body, want) in cases {
+        assert_eq!(hazards(&name, &body), want.to_vec(), "{name}");
+    }
+}
+
 /// review36: the trace records no view formats, and a view of an image
 /// created with `VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT` may take another
 /// format of its size compatibility class, so an attachment (and a

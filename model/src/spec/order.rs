@@ -1277,10 +1277,7 @@ impl Order {
                 if a.pos < b.pos
                     && into_local
                     && queue(a.node) == queue(b.node)
-                    && (pseudo
-                        || a.second
-                            .intersection(&b.first)
-                            .any(|s| !limited || in_instance.contains(s)))
+                    && (pseudo || chain_stages(&a.second, &b.first, limited, &in_instance))
                 {
                     edges[a.node].push(b.node);
                 }
@@ -1388,8 +1385,13 @@ impl Order {
                     edges[a.node].push(s.node);
                 }
             }
+            // From a dependency whose second scope is limited to a
+            // rendering instance only through a stage an operation of the
+            // instance can be in (as between barriers, above).
             for d in deps.iter().filter(|d| earlier_on(d.node, k)) {
-                if d.second.intersection(&s.first).next().is_some() || (s.all && d.second.contains("HOST")) {
+                if chain_stages(&d.second, &s.first, d.second_instance().is_some(), &in_instance)
+                    || (s.all && d.second.contains("HOST"))
+                {
                     edges[d.node].push(s.node);
                 }
             }
@@ -1438,7 +1440,7 @@ impl Order {
                 }
             }
             for d in deps.iter().filter(|d| later_on(d.node, k)) {
-                if d.first.intersection(&w.second).next().is_some() {
+                if chain_stages(&w.second, &d.first, d.first_instance().is_some(), &in_instance) {
                     edges[w.node].push(d.node);
                 }
             }
@@ -1525,6 +1527,19 @@ impl Order {
             meets,
         }
     }
+}
+
+/// Whether an execution dependency chain runs from a second scope of
+/// stages `second` into a first scope of stages `first`: "the intersection
+/// of ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB is not an empty
+/// set", read at the level of stages. Where either scope is `limited` to
+/// one rendering instance it holds that instance's operations only, so
+/// the shared stage must be one of `in_instance`
+/// ([`scopes::instance_stages`]).
+fn chain_stages(second: &Stages, first: &Stages, limited: bool, in_instance: &Stages) -> bool {
+    second
+        .intersection(first)
+        .any(|s| !limited || in_instance.contains(s))
 }
 
 /// The write of the layout transition with pseudo stage `t` that command
