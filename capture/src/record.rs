@@ -87,6 +87,14 @@ enum Entry {
     /// A dispatch or draw whose descriptors are read at the submission,
     /// and its comment (`CALL #SEQ in cb0`).
     Deferred(Box<Deferred>, String),
+    /// A draw whose shaders read an input attachment descriptor
+    /// (`subpassLoad`), and its comment: inside a render pass the
+    /// subpass's input reference charges that read, and it is a draw
+    /// line; elsewhere (dynamic rendering with
+    /// `VK_KHR_dynamic_rendering_local_read`) a `not-modelled` line, not a
+    /// draw that silently reads nothing. Which of the two is known only
+    /// at the submission (`Capture::render_entry`).
+    InputDraw(vksync::Draw, String),
 }
 
 struct Memory {
@@ -2007,6 +2015,7 @@ impl Capture {
         let e = match e {
             Entry::Cmd(c, comment) => Entry::Cmd(c, format!("{comment}{here}")),
             Entry::Render(op, comment) => Entry::Render(op, format!("{comment}{here}")),
+            Entry::InputDraw(d, comment) => Entry::InputDraw(d, format!("{comment}{here}")),
             Entry::Raw(text, comment) => Entry::Raw(text, format!("{comment}{here}")),
             Entry::Deferred(d, comment) => Entry::Deferred(d, format!("{comment}{here}")),
             Entry::NotModelled(text, _) => Entry::NotModelled(text, here),
@@ -2184,7 +2193,9 @@ impl Capture {
     ) -> Result<(Command, Option<String>), String> {
         let p = pipeline.ok_or("no compute pipeline bound")?;
         let pipeline = self.pipelines.get(&p).ok_or("an unknown pipeline")?;
-        let bindings = self.descriptor_bindings(
+        // An input attachment in a dispatch is invalid (no compute stage
+        // reads one); nothing to record for it.
+        let (bindings, _) = self.descriptor_bindings(
             sets,
             push,
             &pipeline.uses,
@@ -2259,9 +2270,7 @@ impl Capture {
             } => self
                 .dispatch_with(*pipeline, sets, push, *indirect)
                 .map(|(c, _)| Entry::Cmd(c, comment.clone())),
-            Deferred::Draw { gfx, call } => self
-                .draw_with(gfx, *call)
-                .map(|(d, _)| Entry::Render(RenderOp::Draw(d), comment.clone())),
+            Deferred::Draw { gfx, call } => self.draw_with(gfx, *call).map(|m| m.entry(comment.clone())),
         };
         made.unwrap_or_else(|why| {
             let (call, here) = comment
@@ -2320,7 +2329,9 @@ impl Capture {
     /// `image_uses`: images, `texel_uses`: texel buffers, each by `(set,
     /// binding)`), read from the sets bound at one bind point (`sets`,
     /// with the push descriptor sets `push`): the one reading of bound
-    /// descriptors, for dispatches and for each stage of a draw.
+    /// descriptors, for dispatches and for each stage of a draw. With
+    /// them, whether an input attachment descriptor is among the uses (its
+    /// read is not a binding: see below).
     #[allow(clippy::too_many_arguments)]
     fn descriptor_bindings(
         &self,
@@ -2330,7 +2341,7 @@ impl Capture {
         image_uses: &BTreeMap<(u32, u32), Use>,
         texel_uses: &BTreeMap<(u32, u32), Use>,
         elements: &BTreeMap<(u32, u32), u64>,
-    ) -> Result<Vec<Binding>, String> {
+    ) -> Result<(Vec<Binding>, bool), String> {
         // Of a descriptor array the shader indexes with constants only,
         // the elements it names: a descriptor written at another element
         // is never accessed through this binding.
@@ -2340,6 +2351,7 @@ impl Capture {
                 .is_none_or(|m| e < 64 && m >> e & 1 == 1)
         };
         let mut bindings = Vec::new();
+        let mut input_attachments = false;
         for (&(set, binding), u) in uses {
             let (s, offsets, layout_binding, count, partial) =
                 self.bound_binding(sets, push, set, binding)?;
@@ -2394,6 +2406,7 @@ impl Capture {
             // `not-modelled`, "never written", since these writes are not
             // kept).
             if ty == vk::DescriptorType::INPUT_ATTACHMENT {
+                input_attachments = true;
                 continue;
             }
             if !partial && !s.images.contains_key(&(binding, 0)) {
@@ -2441,7 +2454,7 @@ impl Capture {
                 bindings.push(Binding { access, region });
             }
         }
-        Ok(bindings)
+        Ok((bindings, input_attachments))
     }
 
     /// A dispatch's binding of an image descriptor of type `ty` over
@@ -3450,7 +3463,7 @@ impl Capture {
         for e in submitted.iter().flatten() {
             let (reads, writes) = match e {
                 Entry::Cmd(c, _) => (device_reads(c), device_writes(c)),
-                Entry::Render(RenderOp::Draw(d), _) => self.draw_regions(d),
+                Entry::Render(RenderOp::Draw(d), _) | Entry::InputDraw(d, _) => self.draw_regions(d),
                 _ => continue,
             };
             rewritten.extend(writes.into_iter().filter_map(|r| self.mem_range(r)));
@@ -4132,7 +4145,11 @@ impl Capture {
             e => e,
         };
         let e = match e {
-            Entry::Render(op, comment) => match self.render_entry(op, comment) {
+            Entry::Render(op, comment) => match self.render_entry(op, comment, false) {
+                Some(e) => e,
+                None => return,
+            },
+            Entry::InputDraw(d, comment) => match self.render_entry(RenderOp::Draw(d), comment, true) {
                 Some(e) => e,
                 None => return,
             },
@@ -4140,7 +4157,7 @@ impl Capture {
         };
         match e {
             // Made into what they stand for above.
-            Entry::Render(..) | Entry::Deferred(..) => {}
+            Entry::Render(..) | Entry::InputDraw(..) | Entry::Deferred(..) => {}
             Entry::Raw(text, comment) => self.raw_line(&text, &comment),
             Entry::Note(text) => {
                 self.notes.before(self.program.commands().len(), &text);

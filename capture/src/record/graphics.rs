@@ -73,6 +73,27 @@ pub(super) struct CbGraphics {
     render_pass: Option<bool>,
 }
 
+/// A draw made from the graphics bind state ([`Capture::draw_with`]).
+pub(super) struct MadeDraw {
+    pub(super) draw: Draw,
+    /// The pipeline's note for the trace, if any.
+    pub(super) note: Option<String>,
+    /// Some shader stage reads an input attachment descriptor (its read is
+    /// the subpass's, not a binding of the draw).
+    pub(super) input_attachments: bool,
+}
+
+impl MadeDraw {
+    /// The entry the draw is in a command buffer, with `comment`.
+    pub(super) fn entry(self, comment: String) -> Entry {
+        if self.input_attachments {
+            Entry::InputDraw(self.draw, comment)
+        } else {
+            Entry::Render(RenderOp::Draw(self.draw), comment)
+        }
+    }
+}
+
 /// What `vkCreateGraphicsPipelines` says about one pipeline, as plain
 /// values (`layer.rs` reads the structures).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -471,11 +492,11 @@ impl Capture {
             }
         }
         match self.draw_op(cb, d) {
-            Ok((draw, note)) => {
-                if let Some(n) = note {
+            Ok(made) => {
+                if let Some(n) = &made.note {
                     self.note(Some(cb), format!("{call} #{seq}: {n}"));
                 }
-                self.push(cb, Entry::Render(RenderOp::Draw(draw), format!("{call} #{seq}")));
+                self.push(cb, made.entry(format!("{call} #{seq}")));
             }
             Err(e) => self.not_modelled(Some(cb), seq, call, &e),
         }
@@ -498,13 +519,13 @@ impl Capture {
             .ok_or_else(|| "an unknown buffer, or one without memory".to_string())
     }
 
-    fn draw_op(&self, cb: u64, call: DrawCall) -> Result<(Draw, Option<String>), String> {
+    fn draw_op(&self, cb: u64, call: DrawCall) -> Result<MadeDraw, String> {
         let state = self.cbs.get(&cb).ok_or("an unknown command buffer")?;
         self.draw_with(&state.gfx, call)
     }
 
     /// A draw with the graphics bind state `g`.
-    pub(super) fn draw_with(&self, g: &CbGraphics, call: DrawCall) -> Result<(Draw, Option<String>), String> {
+    pub(super) fn draw_with(&self, g: &CbGraphics, call: DrawCall) -> Result<MadeDraw, String> {
         let p = g.pipeline.ok_or("no graphics pipeline bound")?;
         let gp = self.gfx_pipelines.get(&p).ok_or("an unknown graphics pipeline")?;
         if let Some(r) = &gp.refusal {
@@ -613,10 +634,12 @@ impl Capture {
             None
         };
         let mut bindings = Vec::new();
+        let mut input_attachments = false;
         for (stage, uses, image_uses, texel_uses, elements) in &gp.stages {
-            let bs = self
+            let (bs, inputs) = self
                 .descriptor_bindings(&g.sets, &g.push, uses, image_uses, texel_uses, elements)
                 .map_err(|e| format!("the {} stage: {e}", stage.keyword()))?;
+            input_attachments |= inputs;
             for b in bs {
                 bindings.push(ShaderBinding {
                     stage: *stage,
@@ -639,8 +662,8 @@ impl Capture {
         } else {
             gp.stencil_test
         };
-        Ok((
-            Draw {
+        Ok(MadeDraw {
+            draw: Draw {
                 kind,
                 vertex,
                 index,
@@ -653,8 +676,9 @@ impl Capture {
                 depth_test: depth_test || stencil_test,
                 depth_write: (depth_test && depth_write) || stencil_test,
             },
-            gp.note.clone(),
-        ))
+            note: gp.note.clone(),
+            input_attachments,
+        })
     }
 
     /// An attachment view's image (declared exactly) and subresource range
@@ -791,8 +815,33 @@ impl Capture {
 
     /// A rendering command reaching the program at its submission: inside a
     /// render pass a draw is a render pass line; otherwise the model makes
-    /// it a command, or says why it rejects it (a `not-modelled` line).
-    pub(super) fn render_entry(&mut self, op: RenderOp, comment: String) -> Option<Entry> {
+    /// it a command, or says why it rejects it (a `not-modelled` line). A
+    /// draw that reads input attachment descriptors (`input_attachments`)
+    /// outside a render pass reads attachments of a dynamic rendering
+    /// instance (`VK_KHR_dynamic_rendering_local_read`), which the model
+    /// does not express: `not-modelled`.
+    pub(super) fn render_entry(
+        &mut self,
+        op: RenderOp,
+        comment: String,
+        input_attachments: bool,
+    ) -> Option<Entry> {
+        if input_attachments && !self.in_render_pass {
+            self.not_modelled += 1;
+            let (call, here) = comment
+                .find(" in ")
+                .map_or((comment.as_str(), ""), |i| comment.split_at(i));
+            let at = self.program.commands().len();
+            self.not_modelled_line(
+                at,
+                &format!(
+                    "{call} (it reads an input attachment outside a render pass: dynamic rendering local read, \
+                     VK_KHR_dynamic_rendering_local_read, is not modelled)"
+                ),
+                here,
+            );
+            return None;
+        }
         if self.in_render_pass {
             if let RenderOp::Draw(d) = &op {
                 self.raw_draw_accesses(d);
@@ -1679,12 +1728,22 @@ mod tests {
     }
 
     /// review36: a fragment shader reading an input attachment
-    /// (`subpassLoad`) through an `INPUT_ATTACHMENT` descriptor: the draw
-    /// is recorded (the subpass's `input` reference charges it the read),
-    /// not `not-modelled` for a binding "never written" (the capture keeps
-    /// no input attachment descriptors).
+    /// (`subpassLoad`) through an `INPUT_ATTACHMENT` descriptor. In a
+    /// render pass the draw is recorded (the subpass's `input` reference
+    /// charges it the read), not `not-modelled` for a binding "never
+    /// written" (the capture keeps no input attachment descriptors). In a
+    /// dynamic rendering instance (`VK_KHR_dynamic_rendering_local_read`,
+    /// not modelled) it is `not-modelled`: skipping the descriptor there
+    /// would leave a read of the attachment unchecked. Cases: where the
+    /// draw is; what the trace must hold.
     #[test]
-    fn a_draw_reading_an_input_attachment_is_recorded() {
+    fn a_draw_reading_an_input_attachment() {
+        for in_pass in [true, false] {
+            input_attachment_case(in_pass);
+        }
+    }
+
+    fn input_attachment_case(in_pass: bool) {
         let mut c = scene(pipeline());
         let mut fs = BTreeMap::new();
         fs.insert(
@@ -1768,21 +1827,42 @@ mod tests {
             )],
             refusal: None,
         };
-        c.create_render_pass(6, "vkCreateRenderPass", 300, &rp);
-        c.create_framebuffer(310, Some(vec![90]));
-        c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [0, 0, 4, 4]);
-        c.render_pass_step(70, 11, "vkCmdNextSubpass", false);
+        if in_pass {
+            c.create_render_pass(6, "vkCreateRenderPass", 300, &rp);
+            c.create_framebuffer(310, Some(vec![90]));
+            c.begin_render_pass(70, 10, "vkCmdBeginRenderPass", (300, 310), None, [0, 0, 4, 4]);
+            c.render_pass_step(70, 11, "vkCmdNextSubpass", false);
+        } else {
+            c.begin_rendering(70, 10, "vkCmdBeginRendering", &rendering());
+        }
         c.bind_pipeline(70, vk::PipelineBindPoint::GRAPHICS, 56);
         c.bind_sets(70, 12, true, 0, &[101], &[]);
         c.draw(70, 13, "vkCmdDraw", TRIANGLE);
-        c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
+        if in_pass {
+            c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
+        } else {
+            c.end_rendering(70, 14, "vkCmdEndRendering");
+        }
         let l = lines(c);
-        assert!(
-            l.iter()
-                .any(|line| line.starts_with("draw vertexCount=3") && line.contains("vs read b0[0..256]")),
-            "no draw line in {l:#?}"
+        let draw = l
+            .iter()
+            .any(|line| line.starts_with("draw vertexCount=3") && line.contains("vs read b0[0..256]"));
+        let refused = l.iter().any(|line| {
+            line.starts_with("not-modelled vkCmdDraw (")
+                && line.ends_with("# vkCmdDraw #13 in cb0")
+                && line.contains("input attachment outside a render pass")
+                && line.contains("VK_KHR_dynamic_rendering_local_read")
+        });
+        assert_eq!(
+            (draw, refused),
+            (in_pass, !in_pass),
+            "in a render pass: {in_pass}: {l:#?}"
         );
-        assert!(!l.iter().any(|line| line.starts_with("not-modelled")), "{l:#?}");
+        assert_eq!(
+            l.iter().filter(|line| line.starts_with("not-modelled")).count(),
+            usize::from(!in_pass),
+            "{l:#?}"
+        );
     }
 
     /// Render passes: the declaration and the commands in the syntax the
