@@ -320,6 +320,18 @@ impl Hazard {
         if deps.is_empty() {
             return self.fix.describe(program);
         }
+        if self.current.is_layout_transition() {
+            let pairs: Vec<_> = deps.iter().map(|(_, d, _)| *d).collect();
+            if let Some(text) = crate::ir::renderpass::unorderable_transition_fix(
+                program,
+                self.prior_command,
+                self.command,
+                &pairs,
+                (b.src_stage_mask, b.src_access_mask),
+            ) {
+                return text;
+            }
+        }
         let mut parts = Vec::new();
         // One clause per dependency: the region's bytes may lie in the
         // views of attachments with different first or last uses.

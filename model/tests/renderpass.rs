@@ -2354,6 +2354,78 @@ fn transition_fixes_name_every_dependency_and_keep_the_implicit_masks() {
     }
 }
 
+/// review36: a render pass's layout transition racing an access of an
+/// earlier subpass that does not use the attachment, which no subpass
+/// dependency can order (the transition happens-after the availability
+/// operations of the dependencies from the attachment's previous use, or
+/// from EXTERNAL, only): the fix says so and what to change, instead of
+/// masks to add to such a dependency (applying those changed nothing).
+/// Cases: name, the program (lines 6 on), the fix's start, the program as
+/// the fix says, which checks clean.
+#[test]
+fn a_transition_no_dependency_can_order_gets_a_fix_that_changes_the_pass() {
+    let storage_read = "draw vertexCount=3 fs image-read col COLOR:0:0";
+    let cases: Vec<(&str, String, &str, String)> = vec![
+        (
+            "the end of the pass after a later subpass's read",
+            format!(
+                "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; subpass color 0 \
+                 GENERAL ; subpass ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER:SHADER_STORAGE_READ\nbegin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\n\
+                 next-subpass\n{storage_read}\nend-render-pass\n"
+            ),
+            "no subpass dependency orders the layout transition at the end of the render pass after an access of \
+             subpass 1, which does not use the attachment (the transition happens-after the availability operations \
+             of the dependencies from subpass 0, its last use, only): give the attachment a finalLayout equal to its \
+             layout in subpass 0 (no transition at the end) and record the transition as an image barrier after the \
+             render pass, with source FRAGMENT_SHADER:NONE",
+            format!(
+                "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 \
+                 GENERAL ; subpass ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER:SHADER_STORAGE_READ\nbegin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\n\
+                 next-subpass\n{storage_read}\nend-render-pass\n\
+                 barrier FRAGMENT_SHADER:NONE -> NONE:NONE col COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n"
+            ),
+        ),
+        (
+            "into subpass 2 after subpass 1's read",
+            format!(
+                "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; \
+                 subpass ; subpass color 0 {{L}} ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER:SHADER_STORAGE_READ ; dependency 0->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE \
+                 -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE ; dependency 1->2 FRAGMENT_SHADER:NONE -> \
+                 COLOR_ATTACHMENT_OUTPUT:NONE\nbegin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\nnext-subpass\n\
+                 {storage_read}\nnext-subpass\ndraw vertexCount=3\nend-render-pass\n"
+            ),
+            "no subpass dependency orders the layout transition into subpass 2 after an access of subpass 1, which \
+             does not use the attachment (the transition happens-after the availability operations of the \
+             dependencies from subpass 0, its previous use only): use the attachment in subpass 2 in its layout in \
+             subpass 0 (no transition there), or use it in subpass 1 too, so that a dependency 1->2 orders the \
+             transition",
+            String::new(),
+        ),
+    ];
+    for (name, body, want, fixed) in &cases {
+        let (body, fixed) = if body.contains("{L}") {
+            (
+                body.replace("{L}", "COLOR_ATTACHMENT_OPTIMAL"),
+                body.replace("{L}", "GENERAL"),
+            )
+        } else {
+            (body.clone(), fixed.clone())
+        };
+        let t = parse(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fixes: Vec<String> = hs
+            .iter()
+            .filter(|h| h.current.is_layout_transition())
+            .map(|h| h.fix_text_at(&t.program, &t.command_lines))
+            .collect();
+        assert_eq!(fixes, vec![want.to_string()], "{name}");
+        assert_eq!(hazards(name, &fixed), Vec::<String>::new(), "{name}: fixed");
+    }
+}
+
 /// review36: a barrier fix against an instance's attachment access (a
 /// load operation, a draw, a store) names the image barrier to record
 /// before the instance, in the layout the attachment is in there (a

@@ -2690,16 +2690,7 @@ pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard])
 /// pass instance (its `vkCmdBeginRenderPass` or `vkCmdNextSubpass`
 /// included).
 fn subpass_of(program: &Program, index: usize) -> Option<usize> {
-    if let Some(Command::Render(rc)) = program.commands.get(index) {
-        match rc.op {
-            RenderOp::BeginPass(_) => return Some(0),
-            RenderOp::NextSubpass => {
-                return super::renderpass::open_pass(&program.commands, index).map(|(_, _, s, _)| s + 1)
-            }
-            _ => {}
-        }
-    }
-    super::renderpass::open_pass(&program.commands, index).map(|(_, _, s, _)| s)
+    super::renderpass::subpass_at(&program.commands, index).map(|(_, s)| s)
 }
 
 /// The fix for hazard `h` inside subpass `k`: when the earlier access is

@@ -1841,6 +1841,86 @@ pub(crate) fn transition_dependencies(
         .collect()
 }
 
+/// The render pass instance command `index` is recorded in (its begin's
+/// index) and its subpass (a `vkCmdBeginRenderPass` begins subpass 0, a
+/// `vkCmdNextSubpass` the next one). `None` outside every render pass
+/// instance.
+pub(crate) fn subpass_at(commands: &[Command], index: usize) -> Option<(usize, usize)> {
+    if let Some(Command::Render(rc)) = commands.get(index) {
+        match rc.op {
+            RenderOp::BeginPass(_) => return Some((index, 0)),
+            RenderOp::NextSubpass => return open_pass(commands, index).map(|(b, _, s, _)| (b, s + 1)),
+            _ => {}
+        }
+    }
+    open_pass(commands, index).map(|(b, _, s, _)| (b, s))
+}
+
+/// The fix for a race between the automatic layout transition a render
+/// pass command `at` makes (one of [`transition_dependencies`]' pairs
+/// `deps`) and `prior`, an access of an earlier subpass `q` of the same
+/// instance, when no subpass dependency can order the two: the
+/// transition "happen[s]-after the availability operations for all
+/// dependencies with [the attachment's previous] subpass as the
+/// srcSubpass" (or, from `initialLayout`, those from `EXTERNAL`, whose
+/// first scope holds only commands before the instance), and `q`, which
+/// does not use the attachment, lies after that subpass; no chain runs
+/// back into it (review36: the text asked to add masks to such a
+/// dependency, and applying it changed nothing). `src` is the race's
+/// barrier's source masks. `None` when a dependency of `deps` can order
+/// it.
+pub(crate) fn unorderable_transition_fix(
+    program: &Program,
+    prior: usize,
+    at: usize,
+    deps: &[(SubpassIndex, SubpassIndex)],
+    src: (S, AccessFlags2),
+) -> Option<String> {
+    let (begin, s) = subpass_at(&program.commands, at)?;
+    let (prior_begin, q) = subpass_at(&program.commands, prior)?;
+    if prior_begin != begin {
+        return None;
+    }
+    let after_previous = |d: &(SubpassIndex, SubpassIndex)| match d.0 {
+        SubpassIndex::External => true,
+        SubpassIndex::Subpass(p) => (p as usize) < q,
+    };
+    if deps.is_empty() || !deps.iter().all(after_previous) {
+        return None;
+    }
+    let end =
+        matches!(program.commands.get(at), Some(Command::Render(rc)) if matches!(rc.op, RenderOp::EndPass));
+    let previous = |d: SubpassIndex| match d {
+        SubpassIndex::External => "its initialLayout".to_string(),
+        SubpassIndex::Subpass(p) => format!("its layout in subpass {p}"),
+    };
+    let (from, _) = deps[0];
+    Some(if end {
+        format!(
+            "no subpass dependency orders the layout transition at the end of the render pass after an access of \
+             subpass {q}, which does not use the attachment (the transition happens-after the availability \
+             operations of the dependencies from subpass {from}, its last use, only): give the attachment a \
+             finalLayout equal to {} (no transition at the end) and record the transition as an image barrier \
+             after the render pass, with source {}:{}",
+            previous(from),
+            src.0,
+            src.1
+        )
+    } else {
+        format!(
+            "no subpass dependency orders the layout transition into subpass {s} after an access of subpass {q}, \
+             which does not use the attachment (the transition happens-after the availability operations of the \
+             dependencies from {} only): use the attachment in subpass {s} in {} (no transition there), or use it \
+             in subpass {q} too, so that a dependency {q}->{s} orders the transition",
+            match from {
+                SubpassIndex::External => "EXTERNAL, whose first scope holds commands before the render pass".to_string(),
+                SubpassIndex::Subpass(p) => format!("subpass {p}, its previous use"),
+            },
+            previous(from)
+        )
+    })
+}
+
 /// The layout each attachment of the render pass instance command `at`
 /// belongs to (its begin, a next-subpass, a draw or clear, its end) is in
 /// just before that instance's `vkCmdBeginRenderPass`: its
