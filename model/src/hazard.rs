@@ -691,11 +691,13 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// missing, a barrier into `HOST` or the host's wait: the program does.
 /// The wait is there when a fence (`wait`, or `wait Q` of the earlier
 /// access's queue) follows the submit of its batch before the host
-/// access; the barrier when one on that queue between the two has `HOST`
-/// (or `ALL_COMMANDS`) and a host or memory access in its second scopes
-/// and the earlier stage (or `ALL_COMMANDS`) in its first. A host wait on
-/// a semaphore counts as no wait here (the fix then asks for a `wait`,
-/// which also orders the pair).
+/// access, or a `host-wait` for a value that batch signals (or less); the
+/// barrier when one on that queue between the two has `HOST` (or
+/// `ALL_COMMANDS`) and a host or memory access in its second scopes, the
+/// earlier stage (or `ALL_COMMANDS`) in its first, and bytes of the race
+/// in its range (review37: a barrier over another part of the buffer, and
+/// a timeline host wait, made the fix `submit; wait`, which fixed
+/// nothing).
 ///
 /// ```
 /// use vksync::{race_group_hazard, resolve, spec, trace, group_races, Reading};
@@ -718,7 +720,7 @@ pub fn race_group_hazard(
     reading: crate::Reading,
 ) -> Hazard {
     let r = &group.race;
-    let (needs_barrier, needs_wait) = host_needs(program, r);
+    let (needs_barrier, needs_wait) = host_needs(program, layout, r);
     let raw = |prior: StageAccess| raw_of_race(r, prior, (needs_barrier, needs_wait), reading);
     let sem = Semantics::for_reading(reading);
     let queue = queue_at(program, r.command);
@@ -785,7 +787,7 @@ fn queue_at(program: &Program, i: usize) -> QueueId {
 /// checker applies (`crate::sync::value::write_conflict`: a barrier already
 /// recorded still needs its submit and wait; after a device read the wait
 /// alone); otherwise a barrier.
-fn host_needs(program: &Program, r: &crate::spec::Race) -> (bool, bool) {
+fn host_needs(program: &Program, layout: &Layout, r: &crate::spec::Race) -> (bool, bool) {
     let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
     if !host(r.current) || host(r.prior) {
         return (true, false);
@@ -798,14 +800,23 @@ fn host_needs(program: &Program, r: &crate::spec::Race) -> (bool, bool) {
     let (p, c) = (r.prior_command, r.command);
     let queue = queue_at(program, p);
     let between = program.commands.get(p + 1..c).unwrap_or_default();
-    // The submit of the earlier access's batch, then a fence of its queue.
+    // The submit of the earlier access's batch, then a fence of its queue
+    // or a host wait for a value the batch signals.
     let waited = between
         .iter()
-        .position(|x| matches!(x, Command::Submit(_)))
+        .position(|x| matches!(x, Command::Submit(s) if s.queue == queue))
         .is_some_and(|s| {
-            between[s + 1..].iter().any(|x| {
-                matches!(x, Command::Wait(crate::ir::queue::WaitFor::All))
-                    || matches!(x, Command::Wait(crate::ir::queue::WaitFor::Queue(q)) if *q == queue)
+            let Command::Submit(sub) = &between[s] else {
+                return false;
+            };
+            between[s + 1..].iter().any(|x| match x {
+                Command::Wait(crate::ir::queue::WaitFor::All) => true,
+                Command::Wait(crate::ir::queue::WaitFor::Queue(q)) => *q == queue,
+                Command::HostWait { semaphore, value } => sub
+                    .signals
+                    .iter()
+                    .any(|g| g.semaphore == *semaphore && g.value.is_some_and(|u| u >= *value)),
+                _ => false,
             })
         });
     let to_host = PipelineStageFlags2::HOST | PipelineStageFlags2::ALL_COMMANDS;
@@ -814,11 +825,18 @@ fn host_needs(program: &Program, r: &crate::spec::Race) -> (bool, bool) {
         | AccessFlags2::MEMORY_READ
         | AccessFlags2::MEMORY_WRITE;
     let from = r.prior.stage().flag() | PipelineStageFlags2::ALL_COMMANDS;
+    let in_range = |b: &Barrier| {
+        b.region.is_none_or(|region| {
+            let m = layout.at(region);
+            m.mem == r.mem && m.range.overlaps(r.range)
+        })
+    };
     let granted = between.iter().enumerate().any(|(k, x)| {
         matches!(x, Command::Barrier(d) if d.barriers.iter().any(|b| {
             b.dst_stage_mask.intersects(to_host)
                 && b.dst_access_mask.intersects(host_access)
                 && b.src_stage_mask.intersects(from)
+                && in_range(b)
         })) && queue_at(program, p + 1 + k) == queue
     });
     (!granted, !waited || granted)

@@ -1057,3 +1057,69 @@ fn later_signals_after_the_wait_are_no_candidates() {
         &["L12 READ_AFTER_WRITE a[0..64] after L10"],
     );
 }
+
+/// The fix of a host access racing a device write names what the program
+/// lacks, the barrier into `HOST`, the host's wait, or both, in both
+/// checkers (the fast one's hazards, the definitional semantics' races as
+/// the CLI's `--by-definition` prints them). review37: after a timeline
+/// `host-wait`, and a barrier over another part of the buffer, both said
+/// `submit; wait`, which, applied, left the race. Cases: the lines after
+/// the declarations, the fix of the one hazard.
+#[test]
+fn host_access_fixes_name_what_is_missing() {
+    let head = "queue qa\nsemaphore t timeline\nbuffer a 256\nfill a 1\n";
+    let cases: &[(&str, &str)] = &[
+        (
+            "submit qa signal t:1\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256]; submit; wait",
+        ),
+        ("barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:1\nhost-read a\n", "submit; wait"),
+        (
+            "submit qa signal t:1\nhost-wait t 1\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256] before the submit the host waits on",
+        ),
+        (
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..128]\nsubmit qa signal t:1\nhost-wait t 1\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[128..256] before the submit the host waits on",
+        ),
+        (
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..128]\nsubmit qa\nwait qa\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[128..256] before the submit the host waits on",
+        ),
+    ];
+    let reading = vksync::Reading::MemoryModel;
+    for (body, want) in cases {
+        let t = trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+        let layout = vksync::resolve(&t.program).unwrap();
+        let texts = |groups: &[vksync::RaceGroup]| -> Vec<String> {
+            groups
+                .iter()
+                .map(|g| vksync::race_group_hazard(&t.program, &layout, g, reading).fix_text(&t.program))
+                .collect()
+        };
+        // As `vksync check` prints them: the fast checker's pairs, grouped.
+        let fast = vksync::check_grouped(&t.program, vksync::Semantics::for_reading(reading))
+            .unwrap_or_else(|e| panic!("{body:?}: {e}"));
+        assert_eq!(
+            texts(&fast.groups),
+            vec![want.to_string()],
+            "fast checker, {body:?}"
+        );
+        // As `vksync check --by-definition` prints them.
+        let races = vksync::spec::races(&t.program, reading).unwrap();
+        let by_definition = vksync::group_races(&t.program, &races);
+        assert_eq!(
+            texts(&by_definition),
+            vec![want.to_string()],
+            "definitional semantics, {body:?}"
+        );
+        // The library's `check`, whose hazards need no grouping: the same
+        // where the host waited (a missing barrier it names whenever it
+        // names one).
+        if body.contains("wait") {
+            let hs = check(&t.program).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+            let lib: Vec<String> = hs.iter().map(|h| h.fix_text(&t.program)).collect();
+            assert_eq!(lib, vec![want.to_string()], "check, {body:?}");
+        }
+    }
+}

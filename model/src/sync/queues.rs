@@ -1510,13 +1510,20 @@ impl State<'_> {
                         a.sa.is_write() && !x.e.host
                     };
                     if race {
+                        // A wait is missing unless the host already waited
+                        // for the earlier access (its execution reached
+                        // the host): then only the barrier into `HOST` is
+                        // (review37: a timeline host wait after a barrier
+                        // over part of the range got `submit; wait`, which
+                        // fixed nothing).
+                        let needs_wait = !x.e.host;
                         self.push(
                             Self::kind(x.sa.is_write(), a.sa.is_write()),
                             cmd,
                             a,
                             &x,
                             range,
-                            true,
+                            needs_wait,
                         );
                     }
                 }
