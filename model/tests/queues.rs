@@ -808,8 +808,8 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
             "{line_col}: binary semaphore `s` is waited on by queue `{queue}` while the wait of queue `{other}` on it \
              may still be pending: two queues may not wait on one binary semaphore at once \
              (VUID-vkQueueSubmit-pWaitSemaphores-00068, VUID-vkQueueSubmit2-semaphore-03871), and either wait may \
-             take either signal; make the earlier wait known complete first (`wait {other}`, or, if that wait's \
-             mask holds ALL_COMMANDS, a semaphore that queue `{other}` signals after it and an earlier batch of \
+             take either signal; make the earlier wait known complete first (`wait {other}`, or a semaphore that queue \
+             `{other}` signals after it (after a command in that wait's stages, if its mask lacks ALL_COMMANDS) and an earlier batch of \
              queue `{queue}` waits for, all with ALL_COMMANDS) or use a timeline semaphore"
         )
     };
@@ -818,8 +818,8 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
             "{line_col}: binary semaphore `s` is signalled on queue `{queue}` while the wait of queue `{other}` on \
              it may not have unsignalled it yet: a binary signal must find the semaphore unsignalled when it \
              executes (VUID-vkQueueSubmit-pSignalSemaphores-00067, VUID-vkQueueSubmit2-semaphore-03868); order \
-             that wait before this signal (`wait {other}`, or, if that wait's mask holds ALL_COMMANDS, a semaphore \
-             that queue `{other}` signals after it and this batch or an earlier one of queue `{queue}` waits for, \
+             that wait before this signal (`wait {other}`, or a semaphore that queue \
+             `{other}` signals after it (after a command in that wait's stages, if its mask lacks ALL_COMMANDS) and this batch or an earlier one of queue `{queue}` waits for, \
              all with ALL_COMMANDS) or use another semaphore"
         )
     };
@@ -877,11 +877,36 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
             Ok(()),
         ),
         // A wait with a narrower mask is followed by no chain through
-        // later commands (the review's fa4, fa5): known complete only by a
-        // fence of its own queue.
+        // later commands that run in none of its stages (the review's
+        // fa4, fa5): known complete only by a fence of its own queue...
         (
             format!("submit qa signal s\nsubmit qb wait s@COPY signal u\nsubmit qc wait u{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
             Err(overlap("11:16", "qc", "qb")),
+        ),
+        (
+            format!("buffer a 64\nbuffer b 64\nsubmit qa signal s\nfill b 1\nsubmit qb wait s@COPY signal u\nsubmit qc wait u{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
+            Err(overlap("14:16", "qc", "qb")),
+        ),
+        // ... but through a command in its stages, in its batch or a later
+        // one before the ALL_COMMANDS signal (review37: a copy after a wait
+        // to COPY orders it before the batch's signal, and so before the
+        // other queue's re-signal).
+        (
+            format!("buffer a 64\nbuffer b 64\nsubmit qa signal s\ncopy a -> b\nsubmit qb wait s@COPY signal u\nsubmit qc wait u{w}\nsubmit qb signal s\nsubmit qc wait s{w}\n"),
+            Ok(()),
+        ),
+        (
+            format!("buffer a 64\nbuffer b 64\nsubmit qa signal s\ncopy a -> b\nsubmit qb wait s@COPY signal u\nsubmit qa wait u{w} signal s\nsubmit qb wait s{w}\n"),
+            Ok(()),
+        ),
+        (
+            format!("buffer a 64\nbuffer b 64\nsubmit qa signal s\nsubmit qb wait s@COPY\ncopy a -> b\nsubmit qb signal u\nsubmit qa wait u{w} signal s\nsubmit qb wait s{w}\n"),
+            Ok(()),
+        ),
+        // A signal with a narrower mask still carries nothing.
+        (
+            format!("buffer a 64\nbuffer b 64\nsubmit qa signal s\ncopy a -> b\nsubmit qb wait s@COPY signal u@COPY\nsubmit qa wait u{w} signal s\n"),
+            Err(early_signal("12:38", "qa", "qb")),
         ),
         (
             "submit qa signal s\nsubmit qb wait s@COPY signal t:1\nhost-wait t 1\nsubmit qa signal s\n".to_string(),

@@ -28,9 +28,14 @@
 //!   the next signal on another queue runs (the same, or a wait of the
 //!   signalling batch itself). Operations on one queue are taken in
 //!   submission order. A wait whose stage mask lacks `ALL_COMMANDS` is
-//!   followed by no chain (a later signal of its queue need not come
-//!   after it): it is known complete only when the host waited on a fence
-//!   of its own queue, which waits for every operation of the batch. NVIDIA's driver (580.159.04, H200) pairs the
+//!   followed by a chain only through an operation in its stages: once a
+//!   batch of its queue (its own or a later one) runs a command in a stage
+//!   of its second scope, an `ALL_COMMANDS` signal of that batch or a later
+//!   one comes after it ([`Completion::link`]; a command's stages are
+//!   those of the accesses it makes, [`batch_stages`]); before that, and
+//!   always for the `Tracker`, which gives no stages, it is known complete
+//!   only when the host waited on a fence of its own queue, which waits
+//!   for every operation of the batch. NVIDIA's driver (580.159.04, H200) pairs the
 //!   waits the other way round when this fails
 //!   (`docs/h200/planned-hang-p100006.trace`: hangs, wrong bytes).
 //!
@@ -56,8 +61,10 @@
 //! signal, timeline values increase).
 
 use super::error::ProgramErrorKind;
+use super::program::Command;
 use super::queue::{QueueId, SemOperand, SemaphoreId, SemaphoreSignal, SemaphoreWait, WaitFor};
 use crate::vk::flags::PipelineStageFlags2;
+use crate::vk::scope::{exec_scope, Side, Stage, StageSet};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -305,8 +312,16 @@ pub(crate) struct Completion {
     /// semaphores was quadratic (issue 27).
     binary_signals: HashMap<SemaphoreId, VecDeque<Clock>>,
     /// Per binary semaphore waited on so far, its latest wait: queue,
-    /// submit ordinal, and whether its mask holds `ALL_COMMANDS`.
-    binary_waits: HashMap<SemaphoreId, (QueueId, usize, bool)>,
+    /// submit ordinal, and the ordinal of the batch of its queue from
+    /// which an `ALL_COMMANDS` signal comes after it ([`Self::link`]):
+    /// its own with `ALL_COMMANDS`; with a narrower mask, the first at or
+    /// after it whose commands run in a stage of its second scope; `None`
+    /// while none has.
+    binary_waits: HashMap<SemaphoreId, (QueueId, usize, Option<usize>)>,
+    /// Binary waits with a narrower mask not linked yet, by queue and by
+    /// each stage of their second scope (semaphore, ordinal): a batch
+    /// running in a stage links those of its list, each taken once.
+    unlinked: HashMap<(QueueId, Stage), Vec<(SemaphoreId, usize)>>,
     /// The clock each timeline signal carries, by (semaphore, value), the
     /// first one recorded of each; a host signal's is empty. A map, not a
     /// list scanned per wait: a long timeline chain would make resolving
@@ -328,6 +343,20 @@ fn set_clock(clocks: &mut Vec<Clock>, queue: QueueId, clock: Clock) {
         clocks.resize(i + 1, Clock::default());
     }
     clocks[i] = clock;
+}
+
+/// The stages `commands` (a batch) run in, as the accesses they make say:
+/// the operations a wait with a narrower mask than `ALL_COMMANDS` chains
+/// through ([`Completion::link`]). A command that accesses nothing is in
+/// none (conservative: a chain only through it is not followed).
+pub(crate) fn batch_stages<'a>(commands: impl IntoIterator<Item = &'a Command>) -> StageSet {
+    commands
+        .into_iter()
+        .filter(|c| super::access::is_device_command(c))
+        .flat_map(|c| super::access::region_accesses(c, crate::Semantics::default()))
+        .fold(StageSet::EMPTY, |set, (_, sa)| {
+            set.union(StageSet(sa.stage().bit()))
+        })
 }
 
 /// Whether a stage mask links a chain.
@@ -353,8 +382,8 @@ impl Completion {
     }
 
     /// The latest wait of binary `semaphore`, if any: queue, ordinal, and
-    /// whether its mask holds `ALL_COMMANDS`.
-    fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize, bool)> {
+    /// the batch it is linked at ([`Self::binary_waits`]).
+    fn last_wait(&self, semaphore: SemaphoreId) -> Option<(QueueId, usize, Option<usize>)> {
         self.binary_waits.get(&semaphore).copied()
     }
 
@@ -368,6 +397,7 @@ impl Completion {
         queue: QueueId,
         waits: &[SemaphoreWait],
         signals: &[SemaphoreSignal],
+        stages: StageSet,
         sem_name: impl Fn(SemaphoreId) -> String,
         queue_name: impl Fn(QueueId) -> String,
     ) -> Result<usize, (SemOperand, ProgramErrorKind)> {
@@ -400,7 +430,7 @@ impl Completion {
                 }
             }
         }
-        Ok(self.record(queue, waits, signals, chain, fence))
+        Ok(self.record(queue, waits, signals, stages, chain, fence))
     }
 
     /// What a batch of `queue` waiting for `waits` would be ordered after
@@ -413,9 +443,9 @@ impl Completion {
     /// A submit to `queue` with no semaphore (the implicit one of the
     /// commands recorded at the end, to the first queue): nothing to
     /// refuse. Returns its ordinal.
-    pub(crate) fn submit_plain(&mut self, queue: QueueId) -> usize {
+    pub(crate) fn submit_plain(&mut self, queue: QueueId, stages: StageSet) -> usize {
         let (_, chain, fence) = self.batch_clocks(queue, &[]);
-        self.record(queue, &[], &[], chain, fence)
+        self.record(queue, &[], &[], stages, chain, fence)
     }
 
     /// For a batch of `queue` waiting for `waits`: what is complete before
@@ -448,14 +478,40 @@ impl Completion {
         (before, chain, fence)
     }
 
-    /// Whether binary wait `last` (queue, ordinal, mask holds
-    /// `ALL_COMMANDS`) is known complete where `chain` shows what is: a
-    /// wait with a narrower mask only by a fence of its own queue.
-    fn known_done(&self, (q, at, all_mask): (QueueId, usize, bool), chain: &Clock) -> bool {
-        if all_mask {
-            chain.covers(q, at)
-        } else {
-            self.host_fenced.covers(q, at)
+    /// Whether binary wait `last` (queue, ordinal, the batch it is linked
+    /// at) is known complete where `chain` shows what is: `chain` covers
+    /// the batch it is linked at (it came through an `ALL_COMMANDS` signal
+    /// of that batch or a later one of its queue, which comes after the
+    /// wait), or a fence of its queue followed it.
+    fn known_done(&self, (q, at, linked): (QueueId, usize, Option<usize>), chain: &Clock) -> bool {
+        linked.is_some_and(|m| chain.covers(q, m)) || self.host_fenced.covers(q, at)
+    }
+
+    /// Links the binary waits of `queue` this batch (ordinal `at`, whose
+    /// commands run in `stages`) comes after by an execution dependency
+    /// chain: "an execution dependency chain exists if the intersection of
+    /// ScopedOps2 in ExeDepA and ScopedOps1 in ExeDepB is not an empty
+    /// set". A wait with a mask narrower than `ALL_COMMANDS` has in its
+    /// second scope only operations in its stages (and logically later
+    /// ones) of its batch and later; an `ALL_COMMANDS` signal of this
+    /// batch or a later one holds this batch's commands in its first: so
+    /// the chain exists once a batch runs an operation in such a stage
+    /// (review37: a wait to `COPY` followed by a copy and an
+    /// `ALL_COMMANDS` signal another queue waited for before re-signalling
+    /// the semaphore was refused; without the copy the chain has no
+    /// operation and the refusal stands).
+    fn link(&mut self, queue: QueueId, at: usize, stages: StageSet) {
+        for stage in stages.iter() {
+            let Some(list) = self.unlinked.remove(&(queue, stage)) else {
+                continue;
+            };
+            for (sem, ordinal) in list {
+                if let Some(w) = self.binary_waits.get_mut(&sem) {
+                    if w.0 == queue && w.1 == ordinal && w.2.is_none() {
+                        w.2 = Some(at);
+                    }
+                }
+            }
         }
     }
 
@@ -466,6 +522,7 @@ impl Completion {
         queue: QueueId,
         waits: &[SemaphoreWait],
         signals: &[SemaphoreSignal],
+        stages: StageSet,
         mut chain: Clock,
         mut fence: Clock,
     ) -> usize {
@@ -478,8 +535,18 @@ impl Completion {
                     self.binary_signals.remove(&w.semaphore);
                 }
             }
-            self.binary_waits.insert(w.semaphore, (queue, at, all(w.stages)));
+            let linked = all(w.stages).then_some(at);
+            self.binary_waits.insert(w.semaphore, (queue, at, linked));
+            if linked.is_none() {
+                for stage in exec_scope(w.stages, Side::Dst).iter() {
+                    self.unlinked
+                        .entry((queue, stage))
+                        .or_default()
+                        .push((w.semaphore, at));
+                }
+            }
         }
+        self.link(queue, at, stages);
         chain.advance(queue, at);
         // `fence` holds `chain` before this advance ([`Self::batch_clocks`]):
         // the same as joining `chain`, without a walk over both.

@@ -296,6 +296,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         }
     };
     let queue_name = |q| program.queue_name(q).to_string();
+    // The first command of the batch the next submit makes.
+    let mut batch_start = 0;
     for (ci, command) in program.commands.iter().enumerate() {
         let err = |kind| ProgramError {
             at: Location::Command(ci),
@@ -525,8 +527,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             Command::Submit(s) => {
                 sems.submit(&program.semaphores, s, done.next_ordinal())
                     .map_err(|(_, k)| err(k))?;
+                let stages = super::completion::batch_stages(&program.commands[batch_start..ci]);
+                batch_start = ci + 1;
                 let at = done
-                    .submit(s.queue, &s.waits, &s.signals, sem_name, queue_name)
+                    .submit(s.queue, &s.waits, &s.signals, stages, sem_name, queue_name)
                     .map_err(|(_, k)| err(k))?;
                 events
                     .submit(s.queue, at, other_queue(s.queue))
@@ -596,7 +600,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         }
     }
     // Whatever is recorded at the end is submitted to the first queue.
-    let at = done.submit_plain(super::queue::QueueId(0));
+    let at = done.submit_plain(
+        super::queue::QueueId(0),
+        super::completion::batch_stages(&program.commands[batch_start.min(program.commands.len())..]),
+    );
     events
         .submit(
             super::queue::QueueId(0),

@@ -248,6 +248,16 @@ fn bad_char(no: usize, raw: &str, at: usize) -> ParseError {
 
 /// Splits one line (without its line ending) into tokens, finding each
 /// token's column as it goes; checks the lexical rules.
+/// The commands recorded since the last submit: the batch the next submit
+/// (or the end of the trace) makes.
+fn batch_commands(commands: &[Command]) -> &[Command] {
+    let start = commands
+        .iter()
+        .rposition(|c| matches!(c, Command::Submit(_)))
+        .map_or(0, |i| i + 1);
+    &commands[start..]
+}
+
 fn lex(no: usize, raw: &str) -> Result<Line<'_>, ParseError> {
     let mut toks = Vec::new();
     let mut start = None;
@@ -2506,6 +2516,7 @@ impl Parser {
                     }
                 }
                 let program = &self.trace.program;
+                let stages = crate::ir::completion::batch_stages(batch_commands(&program.commands));
                 let r = self
                     .sems
                     .submit(&program.semaphores, &sub, self.done.next_ordinal())
@@ -2514,6 +2525,7 @@ impl Parser {
                             sub.queue,
                             &sub.waits,
                             &sub.signals,
+                            stages,
                             |s| program.semaphores[s.0 as usize].name.clone(),
                             |q| program.queue_name(q).to_string(),
                         )
@@ -2679,7 +2691,8 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
         p.line(lex(no, raw)?)?;
     }
     // Whatever is recorded at the end is submitted to the first queue.
-    let at = p.done.submit_plain(QueueId(0));
+    let stages = crate::ir::completion::batch_stages(batch_commands(&p.trace.program.commands));
+    let at = p.done.submit_plain(QueueId(0), stages);
     p.submit_events(QueueId(0), at)?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));

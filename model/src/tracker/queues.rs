@@ -41,6 +41,7 @@ use crate::semantics::Semantics;
 use crate::sync::checker::Checker;
 use crate::sync::value::ResolvedBarrier;
 use crate::vk::flags::{AccessFlags2 as A, PipelineStageFlags2 as S};
+use crate::vk::scope::StageSet;
 
 /// A semaphore wait a submit must add, and what it answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -583,7 +584,11 @@ impl Queues {
             });
         }
         // The runtime's own semaphores first, on copies: nothing changes
-        // when they are refused.
+        // when they are refused. The batch's stages are not given
+        // (`StageSet::EMPTY`): a binary wait with a mask narrower than
+        // `ALL_COMMANDS` is then known complete by a fence only, as the
+        // module `completion` took every such wait before review37
+        // (conservative: a refusal the trace parser would not make).
         let ordinal = self.completion.next_ordinal();
         self.states
             .clone()
@@ -591,7 +596,14 @@ impl Queues {
             .map_err(|e| Self::sem_error(what, e))?;
         self.completion
             .clone()
-            .submit(q, &s.waits, &s.signals, semaphore_name, queue_name)
+            .submit(
+                q,
+                &s.waits,
+                &s.signals,
+                StageSet::EMPTY,
+                semaphore_name,
+                queue_name,
+            )
             .map_err(|e| Self::sem_error(what, e))?;
         let mut full = s.clone();
         let needs = self.cross_needs(&mut full);
@@ -600,7 +612,14 @@ impl Queues {
             .map_err(|e| Self::sem_error(what, e))?;
         let ordinal = self
             .completion
-            .submit(q, &full.waits, &full.signals, semaphore_name, queue_name)
+            .submit(
+                q,
+                &full.waits,
+                &full.signals,
+                StageSet::EMPTY,
+                semaphore_name,
+                queue_name,
+            )
             .map_err(|e| Self::sem_error(what, e))?;
         for w in full.waits.iter().filter(|w| w.value.is_none()) {
             if let Some(i) = self.pending.iter().position(|p| p.semaphore == w.semaphore) {
@@ -670,7 +689,14 @@ impl Queues {
                     waits.push(*w);
                     self.completion
                         .clone()
-                        .submit(q, &waits, &full.signals, semaphore_name, queue_name)
+                        .submit(
+                            q,
+                            &waits,
+                            &full.signals,
+                            StageSet::EMPTY,
+                            semaphore_name,
+                            queue_name,
+                        )
                         .is_ok()
                 });
             match candidate {

@@ -154,7 +154,7 @@ impl Stage {
         }
     }
 
-    fn bit(self) -> u32 {
+    pub(crate) fn bit(self) -> u32 {
         1 << (self as u8)
     }
 }
