@@ -153,6 +153,37 @@ fn a_memory_limit_ends_with_a_message_and_status_5() {
                 .ends_with("(--max-memory); output printed so far is incomplete"),
         "{stderr}"
     );
+    // A limit below what standard output's buffer takes, reached at the
+    // first write: status 5 too, not a hang (review37: the exit waited on
+    // standard output's one-time initialisation it was called from).
+    let empty = dir.join("empty.trace");
+    std::fs::write(&empty, "").unwrap();
+    for limit in ["1", "1000"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vksync"))
+            .args(["check", "--max-memory", limit])
+            .arg(&empty)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if start.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(5),
+            "--max-memory {limit}: {status:?} (None: still running after 30 s)"
+        );
+    }
     // 2,000 fills of distinct pieces, 2,000 reads of them all, by the
     // definitional semantics (every pair a node pair of its graph): far
     // more than 0.2 s on any machine (19 s in release here; the fast

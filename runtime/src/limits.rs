@@ -51,6 +51,12 @@ pub struct LimitedAlloc;
 /// Sets the heap limit in bytes, the exit status for reaching it, and what
 /// the message names as its source.
 pub fn set_memory_limit(bytes: u64, status: i32, source: LimitSource) {
+    // Standard output's buffer is allocated at its first use, inside a
+    // one-time initialisation; reaching the limit there made
+    // `over_limit`'s exit wait, flushing standard output, on that same
+    // initialisation: a hang (review37, `--max-memory 1`). Made here,
+    // before the limit, it is never allocated under it.
+    drop(std::io::stdout().lock());
     STATUS.store(status, Ordering::Relaxed);
     SOURCE.store(source as usize, Ordering::Relaxed);
     LIMIT.store(usize::try_from(bytes).unwrap_or(usize::MAX), Ordering::Relaxed);
