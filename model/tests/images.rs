@@ -335,6 +335,35 @@ copy-image-to-buffer vol GENERAL -> staging imageSubresource=COLOR:0:0 imageOffs
     }
 }
 
+/// review37: a buffer-image copy whose buffer addressing runs past 2^64
+/// (a large bufferRowLength and bufferImageHeight, a bufferOffset near
+/// 2^64) is refused; the addressing wrapped in a release build, and the
+/// region's bytes passed the bounds check. Cases: the region's operands,
+/// the error.
+#[test]
+fn buffer_image_copies_addressing_past_2_64_are_refused() {
+    let past = "vkCmdCopyBufferToImage: pRegions[0] of image `big`: the region's buffer bytes run past 2^64 \
+                (bufferOffset, bufferRowLength, bufferImageHeight)";
+    let cases: &[(&str, bool)] = &[
+        ("bufferRowLength=1073741824 bufferImageHeight=1073741824 imageSubresource=COLOR:0:0..2 imageExtent=4,1,1", true),
+        ("bufferOffset=18446744073709551615 imageSubresource=COLOR:0:0 imageExtent=4,1,1", true),
+        ("bufferRowLength=4 bufferImageHeight=1 imageSubresource=COLOR:0:0..2 imageExtent=4,1,1", false),
+    ];
+    for (operands, refused) in cases {
+        let body = format!(
+            "buffer small 128\nimage big R32G32B32A32_SFLOAT 4x1 layers 2\n\
+             barrier NONE:NONE -> NONE:NONE big COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             copy-buffer-to-image small -> big GENERAL {operands}\n"
+        );
+        let got = error(&body);
+        if *refused {
+            assert!(got.ends_with(past), "{operands}: {got}");
+        } else {
+            assert_eq!(got, "", "{operands}");
+        }
+    }
+}
+
 #[test]
 fn subresources_of_one_image_do_not_conflict() {
     let hs = hazards(

@@ -1208,10 +1208,27 @@ pub(crate) fn buffer_rows(
         return Err("bufferRowLength and bufferImageHeight must be 0 or at least the extent (VUID-VkBufferImageCopy2-bufferRowLength-00195, VUID-VkBufferImageCopy2-bufferImageHeight-00196)".into());
     }
     let row = u64::from(row_texels.div_ceil(bw)) * bs;
-    let slice = u64::from(height_texels.div_ceil(bh)) * row;
     let width = u64::from(c.extent[0].div_ceil(bw)) * bs;
     let rows = u64::from(c.extent[1].div_ceil(bh));
     let slices = u64::from(c.extent[2]) * u64::from(l1 - l0);
+    // The last byte the region touches, checked: the addressing of a
+    // large bufferRowLength and bufferImageHeight wrapped past 2^64 in a
+    // release build and the region's bytes passed the bounds check
+    // (review37). Every byte below is at most this.
+    let past = || {
+        "the region's buffer bytes run past 2^64 (bufferOffset, bufferRowLength, bufferImageHeight)"
+            .to_string()
+    };
+    let slice = u64::from(height_texels.div_ceil(bh))
+        .checked_mul(row)
+        .ok_or_else(past)?;
+    slices
+        .saturating_sub(1)
+        .checked_mul(slice)
+        .and_then(|x| x.checked_add(rows.saturating_sub(1).checked_mul(row)?))
+        .and_then(|x| x.checked_add(width))
+        .and_then(|x| x.checked_add(c.buffer_offset))
+        .ok_or_else(past)?;
     let mut out = Vec::new();
     let over = (rows * slices) as usize > max;
     for s in 0..slices {
