@@ -916,6 +916,18 @@ fn rendering_errors() {
             end_at("draw-indexed indexCount=3 index ib 3 u16\nend-rendering\n"),
             "10:1: vkCmdDrawIndexed: the index buffer's offset 3 is not a multiple of 2, the size of its index type (VUID-vkCmdBindIndexBuffer-offset-08783)",
         ),
+        // review37: a bound offset past the buffer's end, where the draw
+        // reads no element there (indexed, indirect, empty), was accepted.
+        (
+            "an index buffer offset at the buffer's end",
+            end_at("draw-indexed-indirect ind drawCount=1 stride=20 index ib 64 u32\nend-rendering\n"),
+            "10:1: vkCmdDrawIndexedIndirect: the index buffer's offset 64 is not less than the size 64 of `ib` (VUID-vkCmdBindIndexBuffer-offset-08782)",
+        ),
+        (
+            "a vertex buffer offset past the buffer's end, no vertex drawn",
+            end_at("draw vertexCount=0 vertex vb 300 16\nend-rendering\n"),
+            "10:1: vkCmdDraw: vertex binding 0: the offset 300 is not less than the size 256 of `vb` (VUID-vkCmdBindVertexBuffers-pOffsets-00626)",
+        ),
         (
             "an unknown load op",
             "begin-rendering color col COLOR:0:0 GENERAL KEEP STORE\n".into(),

@@ -2034,6 +2034,29 @@ fn draw_accesses(
             )));
         }
     }
+    // A bound offset lies inside its buffer, whatever the draw reads
+    // (review37: offsets past the end were accepted wherever the draw read
+    // no element there, an indexed, indirect or empty draw).
+    let size_of = |b: ObjectId| program.object(b).map_or(0, |o| o.size);
+    if let Some(ib) = d.index.filter(|ib| ib.offset >= size_of(ib.buffer)) {
+        return Err(bad(format!(
+            "the index buffer's offset {} is not less than the size {} of `{}` (VUID-vkCmdBindIndexBuffer-offset-08782)",
+            ib.offset,
+            size_of(ib.buffer),
+            name(program, ib.buffer)
+        )));
+    }
+    for (i, v) in d.vertex.iter().enumerate() {
+        if v.offset >= size_of(v.buffer) {
+            return Err(bad(format!(
+                "vertex binding {i}: the offset {} is not less than the size {} of `{}` \
+                 (VUID-vkCmdBindVertexBuffers-pOffsets-00626)",
+                v.offset,
+                size_of(v.buffer),
+                name(program, v.buffer)
+            )));
+        }
+    }
     let mut out = Vec::new();
     match d.kind {
         DrawKind::Indirect {
