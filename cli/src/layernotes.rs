@@ -43,13 +43,24 @@ impl LayerChoice {
     /// The version to name in the notes and its profile; `Err` for a
     /// version that is not `MAJOR.MINOR.PATCH`.
     fn resolve(&self) -> Result<Option<(String, Layer)>, String> {
+        // The version as the notes name it: with the profile that predicts
+        // it where that is another version (review37: `--layer 0.0.0` was
+        // named as if a profile of it existed; it is the oldest one's).
+        let named = |v: String, l: Layer| {
+            if v == l.version() {
+                v
+            } else {
+                format!("{v} (as its profile {} predicts)", l.version())
+            }
+        };
         match self {
             LayerChoice::None => Ok(None),
             LayerChoice::Installed => Ok(vksync_runtime::installed_validation_layer().map(|(a, b, c)| {
-                (format!("{a}.{b}.{c}"), Layer::for_version(a, b, c))
+                let l = Layer::for_version(a, b, c);
+                (named(format!("{a}.{b}.{c}"), l), l)
             })),
             LayerChoice::Version(v) => match Layer::parse(v) {
-                Some(l) => Ok(Some((v.trim().to_string(), l))),
+                Some(l) => Ok(Some((named(v.trim().to_string(), l), l))),
                 None => Err(format!(
                     "vksync: error: --layer takes a version MAJOR.MINOR.PATCH (such as 1.4.363) or `none`, not `{v}`"
                 )),

@@ -1797,6 +1797,8 @@ fn layer_notes_predict_each_version() {
         ("examples/ncnn-batch-scale.trace", "1.4.309", &[(39, "D2")]),
         ("examples/ncnn-batch-scale.trace", "1.4.363", &[(39, "D2")]),
         ("examples/ncnn-batch-scale.trace", "none", &[]),
+        // Older than every profile: the oldest one's, named (review37).
+        ("examples/ncnn-batch-scale.trace", "0.0.0", &[(39, "D2")]),
         ("tests/layer-versions/d5.trace", "1.3.239", &[(10, "D4")]),
         ("tests/layer-versions/d5.trace", "1.4.309", &[(10, "D5")]),
         ("tests/layer-versions/d5.trace", "1.4.363", &[]),
@@ -1836,7 +1838,12 @@ fn layer_notes_predict_each_version() {
                 l.contains("; fix for both: barrier ") || l.contains("; fix for both: add "),
                 "{l}"
             );
-            assert!(l.contains(&format!("validation layer {version},")), "{l}");
+            let named = if version == "0.0.0" {
+                "0.0.0 (as its profile 1.3.239 predicts)".to_string()
+            } else {
+                version.to_string()
+            };
+            assert!(l.contains(&format!("validation layer {named},")), "{l}");
         }
         // Notes leave the exit status to vksync's own hazards.
         let hazards = out
