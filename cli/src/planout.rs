@@ -104,7 +104,7 @@ pub fn render(source: &Source, plan: &Plan, opts: PlanOptions, stats: &PlanStats
     };
     out.push_str(&format!(
         "# {} planned by vksync plan --planner {} ({form}{reading})\n",
-        source.name,
+        in_comment(&source.name),
         opts.planner.name()
     ));
     out.push_str(&format!(
@@ -404,7 +404,7 @@ fn side_by_side_marked(
     };
     out.push_str(&format!(
         "# {}: {ln}: {}; {rn}: {}\n",
-        source.name,
+        in_comment(&source.name),
         stats(lp),
         stats(rp)
     ));
@@ -503,7 +503,7 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
         let remaining = vksync::check(p).map_err(program_error)?;
         notes.header(&format!(
             "{} planned by vksync plan --planner {} --split-barriers ({form})",
-            source.name,
+            in_comment(&source.name),
             opts.planner.name()
         ));
         let k = split.kept;
@@ -585,7 +585,7 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
         let queues = p.queues().len().max(1);
         notes.header(&format!(
             "{} planned by vksync plan{} across {queues} queue{} (--planner {} inside each queue, {form})",
-            source.name,
+            in_comment(&source.name),
             if multi.async_compute {
                 " --async-compute"
             } else {
@@ -649,4 +649,21 @@ pub fn plan_multi(source: &Source, opts: PlanOptions, multi: Multi) -> Result<St
 /// `end-render-pass` line after it, not as a line of its own.
 fn is_subpass_end(c: &Command) -> bool {
     matches!(c, Command::Render(rc) if matches!(rc.op, vksync::RenderOp::EndSubpass { .. }))
+}
+
+/// `text` (a file name) as it may stand in a `#` comment of a printed
+/// trace: control characters escaped, so that a name holding a line
+/// break cannot end the comment and put its rest on a line of its own
+/// (review37: `vksync plan` of a file named `nl\nbuffer x 7.trace`
+/// printed a plan that did not parse back).
+fn in_comment(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
 }

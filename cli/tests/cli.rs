@@ -2420,3 +2420,27 @@ fn reports_name_the_call_a_capture_recorded() {
         }
     }
 }
+
+/// A file name with a line break stays in the plan's header comment: the
+/// plan parses back and checks clean (review37: the name's second line
+/// became a trace line of the plan, `invalid number '7.trace'`).
+#[test]
+fn a_plan_of_a_file_named_with_a_line_break_parses_back() {
+    let dir = std::env::temp_dir().join(format!("vksync-nl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nl\nbuffer x 7.trace");
+    std::fs::copy("../examples/three-layer.trace", &file).unwrap();
+    let name = file.to_str().unwrap();
+    let (code, plan, err) = vksync(&["plan", name], None);
+    assert_eq!(code, 0, "{err}");
+    let planned = dir.join("planned.trace");
+    std::fs::write(&planned, &plan).unwrap();
+    let (code, out, err) = vksync(&["check", planned.to_str().unwrap()], None);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{plan}\n{out}{err}");
+    assert!(plan.starts_with("# "), "{plan}");
+    assert!(
+        plan.lines().next().unwrap().contains("nl\\nbuffer x 7.trace"),
+        "{plan}"
+    );
+}
