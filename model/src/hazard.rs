@@ -251,6 +251,28 @@ impl Hazard {
         if let Some(text) = self.event_transition_fix(program, lines) {
             return text;
         }
+        // Both in one dynamic rendering instance: no barrier may be
+        // recorded inside it (review37: the text named a barrier that,
+        // inserted, made the trace invalid, and before the instance
+        // ordered nothing).
+        let line = |i: usize| lines.get(i).map(|l| format!("line {l}"));
+        let begin = instance_begin(program, self.command);
+        if let (Some(b), Some(barrier)) = (begin, self.fix.barrier.filter(|b| !b.transition)) {
+            let dynamic = matches!(&program.commands[b], Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::Begin(_)));
+            if dynamic && instance_begin(program, self.prior_command) == Some(b) {
+                return format!(
+                    "no barrier can order them: both are in the rendering instance begun at {}, inside which a \
+                     pipeline barrier is invalid (VUID-vkCmdPipelineBarrier2-None-06191; \
+                     VK_KHR_dynamic_rendering_local_read is not modelled): end the instance between them, record \
+                     `barrier {}:{} -> {}:{}` there and begin another that loads the attachments (LOAD)",
+                    line(b).unwrap_or_else(|| format!("command {b}")),
+                    barrier.src_stage_mask,
+                    barrier.src_access_mask,
+                    barrier.dst_stage_mask,
+                    barrier.dst_access_mask
+                );
+            }
+        }
         // Host work after device work of one of several queues: the
         // submit and the wait are that queue's.
         let wait_queue = (program.queues.len() > 1 && host(self.current) && !host(self.prior))
@@ -258,7 +280,6 @@ impl Hazard {
         // A transition on another queue than the other access is held by
         // the semaphore alone (its text, `Fix::describe`), not by a subpass
         // dependency.
-        let line = |i: usize| lines.get(i).map(|l| format!("line {l}"));
         let Some(b) = self
             .fix
             .barrier
@@ -282,7 +303,24 @@ impl Hazard {
                     .get(self.prior_command + 1..self.command)
                     .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_)))),
             };
-            if let (true, Some(a), Some(b)) = (device_barrier, line(self.prior_command), line(self.command)) {
+            // The later command in a rendering instance the earlier one is
+            // before: the barrier goes before the instance's begin (none
+            // may be recorded inside a dynamic one, nor a buffer barrier
+            // inside a render pass; review37: the text did not say where,
+            // and before the later line it was invalid).
+            let before_begin =
+                begin.filter(|&b| device_barrier && self.prior_command < b && b < self.command);
+            if let (Some(b), Some(at)) = (before_begin, before_begin.and_then(line)) {
+                let keyword = match &program.commands[b] {
+                    Command::Render(rc) => rc.op.keyword(),
+                    _ => "begin",
+                };
+                text.push_str(&format!(
+                    " before the {keyword} at {at} (no barrier may be recorded inside the instance)"
+                ));
+            } else if let (true, Some(a), Some(b)) =
+                (device_barrier, line(self.prior_command), line(self.command))
+            {
                 if submit_between() {
                     text.push_str(&format!(
                         " anywhere between {a} and {b} (in either batch: submission order runs across \
@@ -526,6 +564,23 @@ impl Fix {
         }
         parts.join("; ")
     }
+}
+
+/// The command that begins the rendering instance command `at` is
+/// recorded in (a `begin-rendering`, a `begin-render-pass`; `at` itself
+/// for one), if any.
+fn instance_begin(program: &Program, at: usize) -> Option<usize> {
+    use crate::ir::render::RenderOp;
+    if let Some(Command::Render(rc)) = program.commands.get(at) {
+        match &rc.op {
+            RenderOp::BeginPass(_) => return Some(at),
+            RenderOp::Begin(r) if !r.resuming => return Some(at),
+            _ => {}
+        }
+    }
+    crate::ir::render::open_instance(&program.commands, at)
+        .map(|(b, _)| b)
+        .or_else(|| crate::ir::renderpass::open_pass(&program.commands, at).map(|(b, ..)| b))
 }
 
 /// `barrier ...`, the trace line of barrier `b`; over an image, before

@@ -1273,3 +1273,61 @@ copy-buffer-to-image sb -> r GENERAL imageSubresource=COLOR:0:0 imageOffset=4,4,
     want.sort();
     assert_eq!(got, want);
 }
+
+/// review37: fix texts a user can record. A barrier against a draw of a
+/// rendering instance goes before the instance's begin, which the text
+/// now says; two draws of one dynamic instance have no barrier that
+/// orders them, and the text says to end the instance between them.
+/// Cases: the trace, the fix of its one hazard, the trace as the fix
+/// says, which checks clean.
+#[test]
+fn fixes_against_draws_say_where_a_barrier_can_go() {
+    let to_att = "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE c COLOR:0:0 \
+                  UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n";
+    let head = format!("buffer v 64\nimage c R8G8B8A8_UNORM 4x4\n{to_att}");
+    let cases: Vec<(String, &str, String)> = vec![
+        (
+            format!(
+                "{head}fill v 0\nbegin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3 vertex v 0 16\nend-rendering\n"
+            ),
+            "barrier CLEAR:TRANSFER_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ v[0..48] before the \
+             begin-rendering at line 5 (no barrier may be recorded inside the instance)",
+            format!(
+                "{head}fill v 0\nbarrier CLEAR:TRANSFER_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ \
+                 v[0..48]\nbegin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3 vertex v 0 16\nend-rendering\n"
+            ),
+        ),
+        (
+            format!(
+                "{head}begin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3 fs write v\ndraw vertexCount=3 fs read v\nend-rendering\n"
+            ),
+            "no barrier can order them: both are in the rendering instance begun at line 4, inside which a \
+             pipeline barrier is invalid (VUID-vkCmdPipelineBarrier2-None-06191; \
+             VK_KHR_dynamic_rendering_local_read is not modelled): end the instance between them, record \
+             `barrier FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ` there and \
+             begin another that loads the attachments (LOAD)",
+            format!(
+                "{head}begin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL CLEAR STORE\n\
+                 draw vertexCount=3 fs write v\nend-rendering\n\
+                 barrier FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE\n\
+                 begin-rendering color c COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL LOAD STORE\n\
+                 draw vertexCount=3 fs read v\nend-rendering\n"
+            ),
+        ),
+    ];
+    for (body, want, fixed) in &cases {
+        let t = trace::parse(body).unwrap_or_else(|e| panic!("{e}\n{body}"));
+        let fixes: Vec<String> = check(&t.program)
+            .unwrap()
+            .iter()
+            .map(|h| h.fix_text_at(&t.program, &t.command_lines))
+            .collect();
+        assert_eq!(fixes, vec![want.to_string()], "{body}");
+        let t = trace::parse(fixed).unwrap_or_else(|e| panic!("{e}\n{fixed}"));
+        assert_eq!(check(&t.program).unwrap(), Vec::new(), "{fixed}");
+    }
+}
