@@ -809,6 +809,20 @@ fn blits_the_model_refuses() {
             format!("{}{}", pair("v", "COLOR", "f", "COLOR"), blit("v", "COLOR", "f", "COLOR").replace(" srcSubresource", " filter=CUBIC_EXT srcSubresource")).replace(DECL, &format!("{DECL}image v R32_SFLOAT 8x8x2\n")),
             "13:1: vkCmdBlitImage: srcImage `v` is a 3D image: filter CUBIC_EXT needs a 2D one (VUID-vkCmdBlitImage-filter-00237)",
         ),
+        // review37: the region as written is checked whatever the
+        // filter (LINEAR grows the box it reads, and the checks ran on
+        // that box: an empty region passed, an error named offsets the
+        // user had not written).
+        (
+            "an empty LINEAR region",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL filter=LINEAR srcSubresource=COLOR:0:0 srcOffsets=16,16,0:16,16,1 dstSubresource=COLOR:0:0 dstOffsets=0,0,0:4,4,1"),
+            "11:1: vkCmdBlitImage: pRegions[0].srcOffsets of image `tex`: an empty extent",
+        ),
+        (
+            "a LINEAR region past the mip",
+            format!("{general}blit-image tex GENERAL -> tex GENERAL filter=LINEAR srcSubresource=COLOR:0:0 srcOffsets=0,0,0:17,4,1 dstSubresource=COLOR:0:0 dstOffsets=0,8,0:4,12,1"),
+            "11:1: vkCmdBlitImage: pRegions[0].srcOffsets of image `tex`: offset 0 + extent 17 past mip 0's 16 texels along x",
+        ),
         (
             "an unknown filter",
             format!("{}{}", pair("f", "COLOR", "tex", "COLOR"), blit("f", "COLOR", "tex", "COLOR").replace(" srcSubresource", " filter=BILINEAR srcSubresource")),

@@ -1632,6 +1632,14 @@ impl ImageCommand {
                 layout_ok(dst.1, false, "dstImageLayout", vuids[1])?;
                 blit_rules(s, t, regions, *filter, &name(src.0), &name(dst.0))?;
                 for (index, r) in regions.iter().enumerate() {
+                    // The region as written, checked against the source
+                    // mip whatever the filter (review37: the checks ran on
+                    // the box the filter grows, so an empty or out-of-range
+                    // region passed with LINEAR and an error named offsets
+                    // the user had not written).
+                    let (ro, re) = blit_box(r.src_offsets);
+                    s.rect_ranges(r.src_subresource, ro, re)
+                        .map_err(sub_err(format!("pRegions[{index}].srcOffsets"), src.0))?;
                     // The texels the filter may read ([`Filter::reach`]).
                     let (so, se) = blit_read_box(s, r, *filter);
                     let (to, te) = blit_box(r.dst_offsets);
