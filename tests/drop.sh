@@ -63,13 +63,17 @@ body() { grep -v '^#' "$1" | grep -Ev '^(host-write|host-wait) ' | sed 's/  #.*/
 # out. A dropped layout transition makes the program invalid: the error
 # is its summary.
 summary() { { "$vksync" check "$1" 2>&1 || true; } | tail -1 | sed -E 's/^[^ ]*\.trace(:[0-9]+)*: //'; }
-# The hazard lines of `vksync check`, line numbers and file name left out.
-# Where the stream varies between runs (VKSYNC_DROP_EXACT=0) the host's
-# own accesses race or not with the host's timing (wgpu's staging writes
-# before its polls see the copy done), so only hazards of device commands
-# count there.
+# The hazard lines of `vksync check`, line numbers, file name and fix left
+# out: the fix of a host access names what the program lacks, the barrier
+# or also the wait, and which host waits a capture holds depends on what
+# the application's polls saw (wgpu's `vkWaitSemaphores`): the same race
+# is new or not whatever its fix says (a clean-clone run on 2026-12-06
+# counted one as new for its fix text alone). Where the stream varies
+# between runs (VKSYNC_DROP_EXACT=0) the host's own accesses race or not
+# with the host's timing (wgpu's staging writes before its polls see the
+# copy done), so only hazards of device commands count there.
 hazards() {
-    { "$vksync" check "$1" 2>&1 || true; } | { grep 'SYNC-HAZARD' || true; } | sed 's/^[^ ]* //; s/line [0-9]*/line _/g' \
+    { "$vksync" check "$1" 2>&1 || true; } | { grep 'SYNC-HAZARD' || true; } | sed 's/^[^ ]* //; s/line [0-9]*/line _/g; s/; fix: .*//' \
         | { if [ "$exact" = 1 ]; then cat; else grep -v ': the host ' || true; fi; } | sort
 }
 

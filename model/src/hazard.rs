@@ -856,23 +856,35 @@ fn host_needs(program: &Program, layout: &Layout, r: &crate::spec::Race) -> (boo
     let queue = queue_at(program, p);
     let between = program.commands.get(p + 1..c).unwrap_or_default();
     // The submit of the earlier access's batch, then a fence of its queue
-    // or a host wait for a value the batch signals.
+    // or a host wait for a value that batch, or a later one of its queue
+    // with an `ALL_COMMANDS` signal (whose first scope holds every earlier
+    // command of the queue), signals.
     let waited = between
         .iter()
         .position(|x| matches!(x, Command::Submit(s) if s.queue == queue))
         .is_some_and(|s| {
-            let Command::Submit(sub) = &between[s] else {
-                return false;
-            };
-            between[s + 1..].iter().any(|x| match x {
-                Command::Wait(crate::ir::queue::WaitFor::All) => true,
-                Command::Wait(crate::ir::queue::WaitFor::Queue(q)) => *q == queue,
-                Command::HostWait { semaphore, value } => sub
-                    .signals
-                    .iter()
-                    .any(|g| g.semaphore == *semaphore && g.value.is_some_and(|u| u >= *value)),
-                _ => false,
-            })
+            let mut signalled: Vec<(crate::ir::queue::SemaphoreId, u64)> = Vec::new();
+            for (k, x) in between[s..].iter().enumerate() {
+                match x {
+                    Command::Submit(sub) if sub.queue == queue => signalled.extend(
+                        sub.signals
+                            .iter()
+                            .filter(|g| k == 0 || g.stages.contains(PipelineStageFlags2::ALL_COMMANDS))
+                            .filter_map(|g| g.value.map(|u| (g.semaphore, u))),
+                    ),
+                    Command::Wait(crate::ir::queue::WaitFor::All) if k > 0 => return true,
+                    Command::Wait(crate::ir::queue::WaitFor::Queue(q)) if k > 0 && *q == queue => {
+                        return true
+                    }
+                    Command::HostWait { semaphore, value }
+                        if signalled.iter().any(|&(sem, u)| sem == *semaphore && u >= *value) =>
+                    {
+                        return true
+                    }
+                    _ => {}
+                }
+            }
+            false
         });
     let to_host = PipelineStageFlags2::HOST | PipelineStageFlags2::ALL_COMMANDS;
     let host_access = AccessFlags2::HOST_READ

@@ -1103,6 +1103,12 @@ fn host_access_fixes_name_what_is_missing() {
             "submit qa signal t:1\nhost-wait t 1\nhost-read a\n",
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256] before the submit the host waits on",
         ),
+        // A later batch's ALL_COMMANDS signal follows every earlier
+        // command of its queue (wgpu's polls see such values).
+        (
+            "submit qa signal t:1\nsubmit qa signal t:2\nhost-wait t 2\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256] before the submit the host waits on",
+        ),
         (
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..128]\nsubmit qa signal t:1\nhost-wait t 1\nhost-read a\n",
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[128..256] before the submit the host waits on",
