@@ -256,7 +256,11 @@ impl Hazard {
         // inserted, made the trace invalid, and before the instance
         // ordered nothing).
         let line = |i: usize| lines.get(i).map(|l| format!("line {l}"));
-        let begin = instance_begin(program, self.command);
+        // Only a rendering command is in an instance (a copy or a dispatch
+        // may not be): others do not walk back (linear reports).
+        let begin = matches!(program.commands.get(self.command), Some(Command::Render(_)))
+            .then(|| instance_begin(program, self.command))
+            .flatten();
         if let (Some(b), Some(barrier)) = (begin, self.fix.barrier.filter(|b| !b.transition)) {
             let dynamic = matches!(&program.commands[b], Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::Begin(_)));
             if dynamic && instance_begin(program, self.prior_command) == Some(b) {
