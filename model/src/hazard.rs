@@ -259,11 +259,12 @@ impl Hazard {
         // Only a rendering command is in an instance (a copy or a dispatch
         // may not be): others do not walk back (linear reports).
         let begin = matches!(program.commands.get(self.command), Some(Command::Render(_)))
-            .then(|| instance_begin(program, self.command))
+            .then(|| crate::ir::render::instance_begin(&program.commands, self.command))
             .flatten();
         if let (Some(b), Some(barrier)) = (begin, self.fix.barrier.filter(|b| !b.transition)) {
             let dynamic = matches!(&program.commands[b], Command::Render(rc) if matches!(rc.op, crate::ir::render::RenderOp::Begin(_)));
-            if dynamic && instance_begin(program, self.prior_command) == Some(b) {
+            if dynamic && crate::ir::render::instance_begin(&program.commands, self.prior_command) == Some(b)
+            {
                 return format!(
                     "no barrier can order them: both are in the rendering instance begun at {}, inside which a \
                      pipeline barrier is invalid (VUID-vkCmdPipelineBarrier2-None-06191; \
@@ -570,23 +571,6 @@ impl Fix {
     }
 }
 
-/// The command that begins the rendering instance command `at` is
-/// recorded in (a `begin-rendering`, a `begin-render-pass`; `at` itself
-/// for one), if any.
-fn instance_begin(program: &Program, at: usize) -> Option<usize> {
-    use crate::ir::render::RenderOp;
-    if let Some(Command::Render(rc)) = program.commands.get(at) {
-        match &rc.op {
-            RenderOp::BeginPass(_) => return Some(at),
-            RenderOp::Begin(r) if !r.resuming => return Some(at),
-            _ => {}
-        }
-    }
-    crate::ir::render::open_instance(&program.commands, at)
-        .map(|(b, _)| b)
-        .or_else(|| crate::ir::renderpass::open_pass(&program.commands, at).map(|(b, ..)| b))
-}
-
 /// `barrier ...`, the trace line of barrier `b`; over an image, before
 /// command `before` when it names the layout it uses, an image memory
 /// barrier a user can record as it is (the bytes of a subresource are no
@@ -750,7 +734,8 @@ pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
 /// missing, a barrier into `HOST` or the host's wait: the program does.
 /// The wait is there when a fence (`wait`, or `wait Q` of the earlier
 /// access's queue) follows the submit of its batch before the host
-/// access, or a `host-wait` for a value that batch signals (or less); the
+/// access, or a `host-wait` for a value (or less) that batch signals, or a
+/// later batch of its queue with an `ALL_COMMANDS` signal; the
 /// barrier when one on that queue between the two has `HOST` (or
 /// `ALL_COMMANDS`) and a host or memory access in its second scopes, the
 /// earlier stage (or `ALL_COMMANDS`) in its first, and bytes of the race

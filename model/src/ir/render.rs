@@ -879,6 +879,22 @@ pub(crate) fn after_an_access(
         .collect()
 }
 
+/// The command that begins the rendering instance command `index` is
+/// recorded in: a dynamic instance's first `begin-rendering` (`index`
+/// itself for one that does not resume), or a render pass's
+/// `begin-render-pass` ([`super::renderpass::subpass_at`]); `None` outside
+/// every instance.
+pub(crate) fn instance_begin(commands: &[Command], index: usize) -> Option<usize> {
+    if let Some(Command::Render(rc)) = commands.get(index) {
+        if matches!(&rc.op, RenderOp::Begin(r) if !r.resuming) {
+            return Some(index);
+        }
+    }
+    open_instance(commands, index)
+        .map(|(b, _)| b)
+        .or_else(|| super::renderpass::subpass_at(commands, index).map(|(b, _)| b))
+}
+
 /// The `vkCmdBeginRendering` of the instance open just before command
 /// `index` (its index and op), if one is: the nearest begin with no end
 /// after it; for an instance suspended and resumed, the begin that began
