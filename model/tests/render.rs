@@ -146,6 +146,21 @@ fn lone_then_copy(ops: &str, draw: &str) -> String {
     )
 }
 
+/// Lines 7-13: `col` into `GENERAL` and written by a copy, `set-event ev`
+/// from the copy's write to `COLOR_ATTACHMENT_OUTPUT`, an instance with
+/// load operation `load` (and `STORE`) whose `wait-events ev` comes right
+/// after its begin, then a draw that writes no color.
+fn wait_inside_after_copy(load: &str) -> String {
+    format!(
+        "event ev\nbarrier NONE:NONE -> COPY:TRANSFER_WRITE col COLOR:0:0 UNDEFINED->GENERAL\n\
+         copy-buffer-to-image ib -> col GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n\
+         set-event ev COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+         begin-rendering color col COLOR:0:0 GENERAL {load} STORE\n\
+         wait-events ev COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+         draw vertexCount=1 no-color-write\nend-rendering\n"
+    )
+}
+
 /// (name, the spec sentence, body after the head, expected hazards).
 type Case = (&'static str, &'static str, String, &'static [&'static str]);
 
@@ -565,6 +580,50 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "an event wait inside an instance orders a dispatch before a draw",
+            "vkCmdWaitEvents2 may be recorded inside a render pass instance (renderpass=\"both\"); its second \
+             scope is the commands later in submission order, so the draw after it reads the vertices the \
+             dispatch before the set wrote",
+            format!(
+                "event ev\ndispatch k write vb[0..64]\n\
+                 set-event ev COMPUTE_SHADER:SHADER_STORAGE_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\n\
+                 {TO_ATT}{BEGIN}draw vertexCount=1 vertex vb 0 16\n\
+                 wait-events ev COMPUTE_SHADER:SHADER_STORAGE_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\n\
+                 draw vertexCount=3 vertex vb 0 16\nend-rendering\n"
+            ),
+            // The draw before the wait is not in its second scope.
+            &["L13 READ_AFTER_WRITE vb[0..16] after L8"],
+        ),
+        (
+            "an event wait inside an instance orders the store at its end",
+            "the instance's store operation is later in submission order than the wait: a copy of `col` \
+             before the set is ordered before it (COPY to COLOR_ATTACHMENT_OUTPUT), while the load at the \
+             begin, earlier than the wait, is not",
+            wait_inside_after_copy("NONE"),
+            &[],
+        ),
+        (
+            "the same with a load that writes: the load races the copy",
+            "a CLEAR load operation writes at the begin, before the wait in submission order",
+            wait_inside_after_copy("CLEAR"),
+            &["L11 WRITE_AFTER_WRITE col[COLOR:0:0] after L9"],
+        ),
+        (
+            "an event wait in the second subpass of a render pass",
+            "the same rule inside a render pass object's subpass: no self-dependency is needed (that is a \
+             pipeline barrier's rule, VUID-vkCmdPipelineBarrier2-None-07889)",
+            "event ev\nrender-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->COLOR_ATTACHMENT_OPTIMAL ; \
+             subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+             dispatch k write vb[0..64]\n\
+             set-event ev COMPUTE_SHADER:SHADER_STORAGE_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\n\
+             begin-render-pass rp col COLOR:0:0\nnext-subpass\n\
+             wait-events ev COMPUTE_SHADER:SHADER_STORAGE_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ\n\
+             draw vertexCount=3 vertex vb 0 16\nend-render-pass\n"
+                .to_string(),
+            &[],
+        ),
+        (
             "a resolve target written by two instances, no barrier",
             INSTANCE_ONLY,
             two_resolves(""),
@@ -742,6 +801,29 @@ fn rendering_errors() {
             "a barrier inside",
             end_at("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ\nend-rendering\n"),
             "10: a pipeline barrier inside the rendering instance begun at command 2 is not modelled (without VK_KHR_dynamic_rendering_local_read it is invalid: VUID-vkCmdPipelineBarrier2-None-06191)",
+        ),
+        (
+            "an event wait inside with HOST source stages",
+            format!("event ev\nhost-set-event ev\n{TO_ATT}{BEGIN}wait-events ev HOST:HOST_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ\nend-rendering\n"),
+            "12: vkCmdWaitEvents2 inside the rendering instance begun at command 3: barrier 0: srcStageMask includes HOST (wait for an event the host sets outside a render pass instance) (VUID-vkCmdWaitEvents2-dependencyFlags-03844)",
+        ),
+        (
+            "a synchronization-1 event wait inside with HOST source stages",
+            format!("event ev\nhost-set-event ev\n{TO_ATT}{BEGIN}wait-events1 ev HOST:HOST_WRITE -> VERTEX_SHADER:SHADER_READ\nend-rendering\n"),
+            "12: vkCmdWaitEvents inside the rendering instance begun at command 3: barrier 0: srcStageMask includes HOST (wait for an event the host sets outside a render pass instance) (VUID-vkCmdWaitEvents-srcStageMask-07308)",
+        ),
+        (
+            "an event wait inside with a layout transition",
+            format!(
+                "event ev\n{TO_ATT}set-event ev COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->GENERAL\n\
+                 {BEGIN}wait-events ev COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 COLOR_ATTACHMENT_OPTIMAL->GENERAL\nend-rendering\n"
+            ),
+            "12: vkCmdWaitEvents2 inside the rendering instance begun at command 3: barrier 0: a layout transition (oldLayout COLOR_ATTACHMENT_OPTIMAL != newLayout GENERAL) (VUID-vkCmdWaitEvents2-oldLayout-01181)",
+        ),
+        (
+            "an event set inside",
+            format!("event ev\n{TO_ATT}{BEGIN}set-event ev COPY:NONE -> COPY:NONE\nend-rendering\n"),
+            "11: vkCmdSetEvent2 inside the rendering instance begun at command 2: it must be recorded outside one (VUID-vkCmdSetEvent2-renderpass)",
         ),
         (
             "a begin inside",

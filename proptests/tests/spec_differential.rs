@@ -169,6 +169,37 @@ proptest! {
 proptest! {
     #![proptest_config(vksync_proptests::config(512))]
 
+    /// Event waits inside rendering instances (`vkCmdWaitEvents2` may be
+    /// recorded there, `renderpass="both"`): the graphics alphabet, and
+    /// before some instances a `set-event` of random graphics, compute and
+    /// transfer masks whose `wait-events` is recorded after a random line
+    /// of the instance (after its begin, a draw, a next-subpass or a
+    /// barrier, before its end); both readings.
+    #[test]
+    fn fast_checker_equals_definitional_semantics_with_event_waits_in_instances(
+        seq in proptest::collection::vec(
+            (
+                0..vksync_proptests::exhaustive::GRAPHICS_NON_BARRIERS,
+                proptest::option::of((0u32..1 << 11, 0u32..1 << 10, 0u32..1 << 11, 0u32..1 << 10)),
+                proptest::option::of(((0u32..1 << 11, 0u32..1 << 10, 0u32..1 << 11, 0u32..1 << 10), any::<u8>())),
+            ),
+            1..12,
+        )
+    ) {
+        let src = event_wait_source(&seq);
+        let p = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?.program;
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            let sem = vksync::Semantics::for_reading(reading);
+            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
+            let spec = keys_of_races(&races(&p, reading).unwrap());
+            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(512))]
+
     /// Suspending and resuming: a dynamic rendering instance of the
     /// graphics alphabet split at random places (each piece's begin
     /// `suspending`, the next one's `resuming` with the same attachments,
@@ -281,6 +312,50 @@ fn graphics_source(seq: &[GraphicsEntry]) -> String {
     for (entry, barrier) in seq {
         src.push_str(GRAPHICS_ALPHABET[*entry]);
         src.push('\n');
+        if let Some(b) = barrier {
+            src.push_str(&graphics_barrier(*b));
+        }
+    }
+    src
+}
+
+/// Masks of a random event pair and where its wait goes.
+type EventPair = ((u32, u32, u32, u32), u8);
+
+/// An entry of the graphics alphabet, the barrier after it and its event
+/// pair ([`event_wait_source`]).
+type EventEntry = (usize, Option<(u32, u32, u32, u32)>, Option<EventPair>);
+
+/// [`graphics_source`] with an event per entry (`e0`, `e1`, ...): an
+/// entry that is a rendering instance with a pair gets a `set-event` of
+/// the pair's masks before it and the `wait-events` after line `at % (n -
+/// 1)` of its `n` lines (never after the end); other entries ignore it.
+fn event_wait_source(seq: &[EventEntry]) -> String {
+    use vksync_proptests::exhaustive::{GRAPHICS_ALPHABET, GRAPHICS_HEADER};
+    let mut src: String = (0..seq.len()).map(|k| format!("event e{k}\n")).collect();
+    src.push_str(GRAPHICS_HEADER);
+    for (k, (entry, barrier, pair)) in seq.iter().enumerate() {
+        let text = GRAPHICS_ALPHABET[*entry];
+        let lines: Vec<&str> = text.lines().collect();
+        match pair {
+            Some((masks, at)) if text.starts_with("begin-") => {
+                let masks = graphics_barrier(*masks);
+                let masks = masks.trim_end().trim_start_matches("barrier ");
+                src.push_str(&format!("set-event e{k} {masks}\n"));
+                let after = usize::from(*at) % (lines.len() - 1);
+                for (j, l) in lines.iter().enumerate() {
+                    src.push_str(l);
+                    src.push('\n');
+                    if j == after {
+                        src.push_str(&format!("wait-events e{k} {masks}\n"));
+                    }
+                }
+            }
+            _ => {
+                src.push_str(text);
+                src.push('\n');
+            }
+        }
         if let Some(b) = barrier {
             src.push_str(&graphics_barrier(*b));
         }

@@ -45,7 +45,7 @@
 
 use super::error::{Location, ProgramError, ProgramErrorKind};
 use super::image::{SubresourceLayers, SubresourceRange};
-use super::program::{Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
+use super::program::{Barrier, Binding, BindingAccess, ByteRange, Command, ObjectId, Program, Region};
 use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
 use crate::vk::image::{Aspect, AspectMask, Format, ImageLayout};
 use crate::vk::scope::StageAccess;
@@ -694,6 +694,26 @@ pub enum RenderError {
         /// The subpass.
         subpass: usize,
         /// The barrier of the call (from 0).
+        barrier: usize,
+        /// What is wrong, naming the field.
+        what: String,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
+    /// A `vkCmdWaitEvents2` or `vkCmdWaitEvents` inside a rendering
+    /// instance that breaks the valid usage of one there: it may wait
+    /// there (`renderpass="both"` in `vk.xml`), but with no `HOST` source
+    /// stage, no layout transition and no ownership transfer
+    /// ([`check_wait_inside_instance`]).
+    #[error(
+        "{call} inside the rendering instance begun at command {begin}: barrier {barrier}: {what} ({vuid})"
+    )]
+    WaitInsideInstance {
+        /// The Vulkan command.
+        call: &'static str,
+        /// The index of the begin of the instance.
+        begin: usize,
+        /// The barrier of the call (from 0, over all its events' barriers).
         barrier: usize,
         /// What is wrong, naming the field.
         what: String,
@@ -2489,6 +2509,12 @@ pub(crate) fn check_instances(program: &Program) -> Result<(), ProgramError> {
                     not_ended(begin, format!("the command buffer is submitted (command {i})")),
                 ))
             }
+            // An event wait may be recorded inside an instance (unlike
+            // the set and the reset): its second scope is every later
+            // command, as outside one.
+            (Command::WaitEvents { .. } | Command::WaitEvents1 { .. }, Some(begin)) => {
+                check_wait_inside_instance(program, c, begin).map_err(|e| err(i, e))?;
+            }
             (c, Some(begin)) if super::access::is_device_command(c) || is_event_command(c) => {
                 let call = c.vulkan_name();
                 return Err(err(
@@ -2768,6 +2794,79 @@ fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
                 )
             })
     }
+}
+
+/// Checks an event wait `c` recorded inside the rendering instance begun
+/// at `begin` against the valid usage of one there (the synchronization
+/// chapter's common render pass rules of `vkCmdWaitEvents2` and
+/// `vkCmdWaitEvents`): no `HOST` source stage (VUID-vkCmdWaitEvents2-dependencyFlags-03844,
+/// VUID-vkCmdWaitEvents-srcStageMask-07308), image barriers with equal
+/// layouts (-oldLayout-01181) and no queue family ownership transfer
+/// (-srcQueueFamilyIndex-01182). Unlike a pipeline barrier there, nothing
+/// limits its scopes to the subpass: its first scope is its set's, its
+/// second every later command.
+fn check_wait_inside_instance(program: &Program, c: &Command, begin: usize) -> Result<(), RenderError> {
+    let (call, v2, barriers): (&'static str, bool, Vec<&Barrier>) = match c {
+        Command::WaitEvents { waits } => (
+            "vkCmdWaitEvents2",
+            true,
+            waits.iter().flat_map(|w| &w.dependency.barriers).collect(),
+        ),
+        Command::WaitEvents1 { dependency, .. } => {
+            ("vkCmdWaitEvents", false, dependency.barriers.iter().collect())
+        }
+        _ => return Ok(()),
+    };
+    let err = |barrier: usize, what: String, vuid: &'static str| RenderError::WaitInsideInstance {
+        call,
+        begin,
+        barrier,
+        what,
+        vuid,
+    };
+    for (i, b) in barriers.iter().enumerate() {
+        if b.src_stage_mask.contains(PipelineStageFlags2::HOST) {
+            let vuid = if v2 {
+                "VUID-vkCmdWaitEvents2-dependencyFlags-03844"
+            } else {
+                "VUID-vkCmdWaitEvents-srcStageMask-07308"
+            };
+            let what =
+                "srcStageMask includes HOST (wait for an event the host sets outside a render pass instance)";
+            return Err(err(i, what.into(), vuid));
+        }
+        if let Some(o) = b.ownership {
+            return Err(err(
+                i,
+                format!(
+                    "a queue family ownership transfer (srcQueueFamilyIndex {} != dstQueueFamilyIndex {})",
+                    o.src_queue_family, o.dst_queue_family
+                ),
+                if v2 {
+                    "VUID-vkCmdWaitEvents2-srcQueueFamilyIndex-01182"
+                } else {
+                    "VUID-vkCmdWaitEvents-srcQueueFamilyIndex-01182"
+                },
+            ));
+        }
+        if let Some(ib) = b.image.and_then(|r| program.image_barrier(r)) {
+            if ib.old_layout != ib.new_layout {
+                return Err(err(
+                    i,
+                    format!(
+                        "a layout transition (oldLayout {} != newLayout {})",
+                        ib.old_layout, ib.new_layout
+                    ),
+                    if v2 {
+                        "VUID-vkCmdWaitEvents2-oldLayout-01181"
+                    } else {
+                        "VUID-vkCmdWaitEvents-oldLayout-01181"
+                    },
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn is_event_command(c: &Command) -> bool {
