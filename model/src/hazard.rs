@@ -988,13 +988,13 @@ pub struct Checked {
 ///
 /// ```
 /// use vksync::{check_program, trace, DecidedBy, HazardKind, Semantics};
-/// // Two signals of one timeline, on two queues, either of which may
-/// // satisfy the wait, one submitted after it: the multi-queue walk
-/// // refuses it, the definitional semantics decides.
+/// // Two signals of one timeline that may satisfy the wait, one submitted
+/// // after it, in a stage the wait's does not chain to: the multi-queue
+/// // walk refuses it, the definitional semantics decides.
 /// let t = trace::parse(
-///     "buffer a 64\nbuffer b 64\nqueue qa\nqueue qb\nqueue qc\nsemaphore t timeline\n\
-///      fill a[0..64] 1\nsubmit qa signal t:4\n\
-///      copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY\nsubmit qc signal t:6\n",
+///     "buffer a 64\nbuffer b 64\nqueue qa\nqueue qb\nsemaphore t timeline\n\
+///      fill a[0..64] 1\nsubmit qa signal t:4@COPY\n\
+///      copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY\nsubmit qa signal t:6@CLEAR\n",
 /// )
 /// .expect("a valid trace");
 /// let checked = check_program(&t.program, Semantics::default())?;

@@ -119,17 +119,22 @@ fn cases() -> Vec<(&'static str, String, By, usize)> {
             By::Definition,
             1,
         ),
+        // Two signals of one timeline on two queues execute in value order
+        // (VUID-VkSubmitInfo2-semaphore-03882: qc's waits for qa's), so
+        // the wait pairs with the first, whose COPY mask does not carry
+        // the fill.
         (
-            "a timeline wait two earlier signals on two queues may satisfy: after what both are after",
-            "fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\ncopy a[0..64] -> b[0..64]\n\
-             submit qb wait t:3@COPY"
+            "a timeline wait two earlier signals on two queues may satisfy: the first one's scope",
+            "fill a[0..64] 1\nsubmit qa signal t:4@COPY\nsubmit qc wait t:4@ALL_COMMANDS signal t:6\n\
+             copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY"
                 .into(),
             By::Walk,
             1,
         ),
         (
-            "a narrow timeline wait and a signal in another stage: two candidates",
-            "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY signal t:2@CLEAR"
+            "a narrow timeline wait and a later signal of the first queue in another stage: two candidates",
+            "fill a[0..64] 1\nsubmit qa signal t:1@COPY\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY\n\
+             submit qa signal t:2@CLEAR"
                 .into(),
             By::Definition,
             1,

@@ -688,9 +688,9 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
             Some(reset(13, 18, "q0")),
         ),
         // The host wait returns at the first signal to reach 1: q1's, not
-        // q0's later 3.
+        // q0's later 3 (which waits for it: VUID-VkSubmitInfo2-semaphore-03882).
         (
-            format!("{WAITED}submit q0\nsubmit q1 signal t:1\nsubmit q0 signal t:3\nhost-wait t 1\nhost-reset-event e\n"),
+            format!("{WAITED}submit q0\nsubmit q1 signal t:1\nsubmit q0 wait t:1@ALL_COMMANDS signal t:3\nhost-wait t 1\nhost-reset-event e\n"),
             Some(reset(14, 18, "q0")),
         ),
         // The host's own signal reaches 1 while q0's batch (which waits

@@ -178,13 +178,16 @@ fn ranges(lines: usize) -> String {
     t
 }
 
-/// A timeline that N queues signal once each, then a frame loop on the
-/// first: each frame signals the next value and the host waits for the
-/// one before (review34). Every host wait has a later candidate and one
-/// dominates; the candidate search visited every queue's list per wait,
-/// and 20,000 queues took 26 s (`vksync check`, release) where the
-/// dominance rule before took 0.19 s; now the lists without a value that
-/// large are not visited.
+/// A timeline that N queues signal once each, each after the one before
+/// (a signal must execute after the previous value's:
+/// VUID-VkSubmitInfo2-semaphore-03882; the order comes through a binary
+/// semaphore per queue pair, so that the N queues add no timeline wait),
+/// then a frame loop on the first: each frame signals the next value and
+/// the host waits for the one before (review34). Every host wait has a
+/// later candidate and one dominates; the candidate search visited every
+/// queue's list per wait, and 20,000 queues took 26 s (`vksync check`,
+/// release) where the dominance rule before took 0.19 s; now the lists
+/// without a value that large are not visited.
 fn wide_timeline(lines: usize) -> String {
     let n = (lines / 4).max(2);
     let mut t = String::from(
@@ -193,11 +196,19 @@ buffer a 64
 ",
     );
     for i in 0..n {
-        let _ = writeln!(t, "queue q{i}");
+        let _ = writeln!(t, "queue q{i}\nsemaphore b{i}");
     }
-    for i in 1..=n {
-        let _ = writeln!(t, "submit q{} signal t:{i}", i - 1);
+    let _ = writeln!(t, "submit q0 signal b1 signal t:1");
+    for i in 2..=n {
+        let _ = writeln!(
+            t,
+            "submit q{} wait b{}@ALL_COMMANDS signal b{} signal t:{i}",
+            i - 1,
+            i - 1,
+            i % n
+        );
     }
+    let _ = writeln!(t, "submit q0 wait b0@ALL_COMMANDS signal t:{}", n + 1);
     for j in 2..=n {
         let _ = writeln!(t, "submit q0 signal t:{}\nhost-wait t {}", n + j, n + j - 1);
     }

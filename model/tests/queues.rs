@@ -159,13 +159,14 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
         "fill a[0..64] 1\nsubmit qa signal t:5\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:7@COPY\nhost-wait t 5\nhost-signal t 8",
         &[],
     );
-    // Two signals reach 3: the wait may pair with either, so only what
-    // both are ordered after counts (the fill is before the first one
-    // only).
+    // Two signals reach 3, on two queues; the second must execute after
+    // the first (VUID-VkSubmitInfo2-semaphore-03882: without qc's wait
+    // the program is refused), so the first reaches 3 first and the wait
+    // is after the fill.
     race_case(
-        "two candidate signals on different queues",
-        "fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc signal t:6\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY",
-        &["L13 READ_AFTER_WRITE a[0..64] after L10"],
+        "two candidate signals on different queues, in value order",
+        "fill a[0..64] 1\nsubmit qa signal t:4\nsubmit qc wait t:4@ALL_COMMANDS signal t:6\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY",
+        &[],
     );
     // Both candidates are after the fill and its availability (the
     // second through `s`): whichever the wait pairs with, the copy reads
@@ -180,7 +181,7 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
     // other one.
     race_case(
         "two candidate signals on different queues, one after the write",
-        "fill a[0..64] 1\nsubmit qa signal s\nsubmit qc signal t:4\nsubmit qa wait s@ALL_COMMANDS signal t:6\n\
+        "fill a[0..64] 1\nsubmit qa signal s\nsubmit qc signal t:4\nsubmit qa wait s@ALL_COMMANDS wait t:4@ALL_COMMANDS signal t:6\n\
          copy a[0..64] -> b[0..64]\nsubmit qb wait t:3@COPY",
         &["L14 READ_AFTER_WRITE a[0..64] after L10"],
     );
@@ -191,7 +192,7 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
     race_case(
         "a later signal of another queue after the wait does not stop dominance",
         "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\n\
-         submit qb wait t:1@COPY signal t:2@COPY\nfill c[0..64] 2\nsubmit qa signal t:3",
+         submit qb wait t:1@COPY signal t:2@COPY\nfill c[0..64] 2\nsubmit qa wait t:2@ALL_COMMANDS signal t:3",
         &[],
     );
     // A host wait for 2, which qb's 2 and qa's 3 may satisfy: a domain
@@ -204,7 +205,7 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
         "a different device-to-host domain operation before each candidate of a host wait",
         "fill c[0..64] 0\nsubmit qa signal t:1\nhost-wait t 1\n\
          barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qb signal t:2\n\
-         barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:3\n\
+         barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa wait t:2@ALL_COMMANDS signal t:3\n\
          host-wait t 2\nhost-read c[0..64]",
         &[],
     );
@@ -213,7 +214,7 @@ fn timeline_waits_pair_with_signals_of_a_value_at_least_theirs() {
     race_case(
         "a device-to-host domain operation before one candidate of a host wait only",
         "fill c[0..64] 0\nsubmit qa signal t:1\nhost-wait t 1\nsubmit qb signal t:2\n\
-         barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:3\n\
+         barrier ALL_TRANSFER:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa wait t:2@ALL_COMMANDS signal t:3\n\
          host-wait t 2\nhost-read c[0..64]",
         &["L17 READ_AFTER_WRITE c[0..64] after L10"],
     );
@@ -390,6 +391,88 @@ fn queue_and_semaphore_lines_round_trip() {
     );
 }
 
+/// A binary wait whose pending signal's batch waits for a timeline value
+/// that no signal submitted before the wait reaches: the deadlock of two
+/// queues through a binary semaphore is refused by this rule, at the
+/// binary wait.
+#[test]
+fn binary_waits_need_their_signals_dependencies_submitted() {
+    let head = "queue qa\nqueue qb\nsemaphore s\nsemaphore u timeline\n";
+    let body = "submit qa wait u:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS signal u:1";
+    let got = trace::parse(&format!("{head}{body}"))
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(
+        got,
+        Err("6:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `u` value 1, \
+             which no signal submitted so far reaches: every signal operation the pending signal depends on must have \
+             been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"
+            .to_string())
+    );
+}
+
+/// Timeline signals of one semaphore on two queues must execute in the
+/// order of their values (VUID-VkSubmitInfo2-semaphore-03882: a signal's
+/// value must be greater than the semaphore's value when it executes):
+/// the later one is refused unless something orders it after the earlier
+/// one: its queue, a wait it follows (sharing a stage with its first
+/// scope, in its batch or an earlier one of its queue), a fence or host
+/// wait before its submit.
+#[test]
+fn timeline_signals_of_two_queues_execute_in_value_order() {
+    let head = "queue qa\nqueue qb\nsemaphore t timeline\n";
+    let refused = |body: &str, at: &str, value: u64, previous: u64| {
+        let got = trace::parse(&format!("{head}{body}"))
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert_eq!(
+            got,
+            Err(format!(
+                "{at}: timeline semaphore `t` is signalled with {value} on `qb`, but nothing orders this signal after the \
+                 signal of {previous} on `qa`: if it executes first, that one finds a greater value (a signal's value must be \
+                 greater than the semaphore's value when it executes: VUID-VkSubmitInfo2-semaphore-03882). Wait on \
+                 `qa`'s signal in this batch, or signal from one queue"
+            )),
+            "for {body:?}"
+        );
+    };
+    refused("submit qa signal t:1\nsubmit qb signal t:2", "5:18", 2, 1);
+    // The wait and the signal share no stage.
+    refused(
+        "submit qa signal t:1\nsubmit qb wait t:1@COPY signal t:2@CLEAR",
+        "5:32",
+        2,
+        1,
+    );
+    // A wait in a later batch does not order an earlier batch's signal.
+    refused(
+        "submit qa signal t:1\nsubmit qb signal t:2\nsubmit qb wait t:1@ALL_COMMANDS",
+        "5:18",
+        2,
+        1,
+    );
+    // A host signal below a pending device signal does not stand for it.
+    refused(
+        "submit qa wait t:1@ALL_COMMANDS signal t:5\nhost-signal t 1\nsubmit qb signal t:6",
+        "6:18",
+        6,
+        5,
+    );
+    for body in [
+        "submit qa signal t:1\nsubmit qa signal t:2",
+        "submit qa signal t:1\nsubmit qb wait t:1@ALL_COMMANDS signal t:2",
+        "submit qa signal t:1@COPY\nsubmit qb wait t:1@COPY signal t:2@COPY",
+        "submit qa signal t:1\nsubmit qb wait t:1@COPY\nsubmit qb signal t:2",
+        "submit qa signal t:1\nwait qa\nsubmit qb signal t:2",
+        "submit qa signal t:1@COPY\nhost-wait t 1\nsubmit qb signal t:2",
+        "submit qa signal t:1\nhost-wait t 1\nhost-signal t 2\nsubmit qb signal t:3",
+        // Transitively, through another queue's binary semaphore.
+        "semaphore s\nsubmit qa signal t:1 signal s\nsubmit qb wait s@ALL_COMMANDS signal t:2",
+    ] {
+        trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+    }
+}
+
 #[test]
 fn queue_and_semaphore_errors_name_line_and_column() {
     let head = "queue qa\nsemaphore s\nsemaphore t timeline\n";
@@ -416,6 +499,13 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         ("submit qa signal t:2\nhost-signal t 3", "5:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
         ("submit qa signal s\nsubmit qa wait s@ALL_COMMANDS signal t:2\nhost-signal t 3", "6:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2 a submitted batch signals that the host does not know complete (wait for it first; VUID-VkSemaphoreSignalInfo-value-03259: the value must be less than that of any pending signal)"),
         ("submit qa wait t:5@COPY\nhost-signal t 4", "4:16: timeline semaphore `t` is waited for value 5, but no signal of the program reaches it (its last value is 4): the wait would never complete"),
+        // A binary wait whose pending signal's batch waits for a timeline
+        // value nothing submitted reaches yet (the host signals it later):
+        // VUID-vkQueueSubmit2-semaphore-03873 (review37).
+        ("submit qa wait t:5@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\nhost-signal t 5", "5:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `t` value 5, which no signal submitted so far reaches: every signal operation the pending signal depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
+        // Transitively: the value is signalled by a batch that itself
+        // waits for a value nothing submitted reaches.
+        ("submit qa wait t:5@ALL_COMMANDS signal t:6\nsubmit qa wait t:6@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\nhost-signal t 5", "6:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `t` value 6, which no signal submitted so far reaches: every signal operation the pending signal depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
         ("submit qa frob", "4:11: expected `wait` or `signal`, found `frob`"),
@@ -433,6 +523,17 @@ fn queue_and_semaphore_errors_name_line_and_column() {
     }
     // Wait-before-signal on a timeline semaphore is valid.
     trace::parse(&format!("{head}submit qa wait t:1@COPY\nhost-signal t 1\n")).unwrap();
+    // A binary wait whose pending signal depends on timeline values that
+    // signals submitted before it reach (a host signal, or a device signal
+    // that can run) is valid, even when they reach them after the wait is
+    // submitted.
+    for body in [
+        "submit qa wait t:5@ALL_COMMANDS signal s\nhost-signal t 5\nsubmit qa wait s@ALL_COMMANDS\n",
+        "submit qa signal t:2\nsubmit qa wait t:2@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\n",
+        "submit qa wait t:1@ALL_COMMANDS signal t:2\nsubmit qa wait t:2@ALL_COMMANDS signal s\nhost-signal t 1\nsubmit qa wait s@ALL_COMMANDS\n",
+    ] {
+        trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
+    }
     // Above a device signal the host knows complete (a fence of its
     // queue, a host wait for its value or one above it, or a wait for
     // everything), a host signal is valid, both in the parser and in
@@ -980,11 +1081,9 @@ fn programs_that_can_never_complete_are_refused() {
             Some("6:16: the program can never complete: `t:1` on `qa`, the host's fence wait"),
         ),
         // Through a binary semaphore: qb's batch takes qa's signal of `s`,
-        // and qa's later batch waits for what qb signals after it.
-        (
-            "submit qa wait u:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS signal u:1",
-            Some("6:16: the program can never complete: `u:1` on `qa`, `s` on `qb`"),
-        ),
+        // which waits for what qb signals after it; since the
+        // binary wait's own rule (VUID-vkQueueSubmit2-semaphore-03873)
+        // refuses it first, it is in `binary_waits_need_their_signals_dependencies_submitted`.
         // Valid: the host's signal unblocks the batch, then the fence.
         ("submit qa wait t:1@COPY signal u:1\nhost-signal t 1\nwait", None),
         // Valid: a later batch of another queue signals the value.
@@ -1074,13 +1173,13 @@ fn later_signals_after_the_wait_are_no_candidates() {
          host-wait t 2\nfill c[0..64] 3\nsubmit qc signal t:3",
         &[],
     );
-    // Masks that share no stage: the signal of `t:2` is not ordered after
-    // the wait, so it stays a candidate and the wait has two.
-    race_case(
-        "a narrow wait and a signal in another stage: two candidates",
-        "fill a[0..64] 1\nsubmit qa signal t:1\ncopy a[0..64] -> b[0..64]\nsubmit qb wait t:1@COPY signal t:2@CLEAR",
-        &["L12 READ_AFTER_WRITE a[0..64] after L10"],
-    );
+    // Masks that share no stage (`submit qb wait t:1@COPY signal
+    // t:2@CLEAR`): the signal of `t:2` is not ordered after the wait, nor
+    // after qa's `t:1`, and may execute first: refused
+    // (VUID-VkSubmitInfo2-semaphore-03882,
+    // `timeline_signals_of_two_queues_execute_in_value_order`). On qa, a
+    // later signal stays a candidate, which the fast walk leaves to the
+    // definitional semantics (`check_program.rs`).
 }
 
 /// The fix of a host access racing a device write names what the program

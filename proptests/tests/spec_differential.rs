@@ -1099,7 +1099,11 @@ fn push_fills_and_copies(t: &mut String, cmds: &[(u8, u8, u8, u8)]) {
 /// signalled so far followed by a host read (a host wait happens before
 /// every later submission: the later signals are no candidates), and a
 /// host read of each buffer at the end. Valid by construction (values
-/// increase in trace order, and a wait's value is already signalled).
+/// increase in trace order, a wait's value is already signalled, and a
+/// batch on another queue than the one before either waits for its value
+/// in a stage its signal's first scope holds or comes after a host wait
+/// for it: the signals execute in value order,
+/// VUID-VkSubmitInfo2-semaphore-03882).
 fn chain_trace(batches: &[ChainBatch]) -> String {
     let mut t = String::from(
         "buffer a 256\nbuffer b 256\nbuffer c 256\nqueue qa\nqueue qb\nqueue qc\nsemaphore t timeline\n",
@@ -1108,15 +1112,24 @@ fn chain_trace(batches: &[ChainBatch]) -> String {
     for (i, (cmds, queue, wait, wait_mask, signal_mask, host)) in batches.iter().enumerate() {
         push_fills_and_copies(&mut t, cmds);
         let q = ["qa", "qb", "qc"][*queue as usize % 3];
+        let stages = CHAIN_SIGNAL_MASKS[*signal_mask as usize % 8];
+        let mut chained = false;
         let waits = if *wait == 0 || i == 0 {
             String::new()
         } else {
             // Mostly the latest value (one earlier candidate); sometimes an
             // older one (several: refused).
             let v = if *wait < 240 { i } else { 1 + (*wait as usize) % i };
-            format!(" wait t:{v}@{}", CHAIN_WAIT_MASKS[*wait_mask as usize % 8])
+            let mask = CHAIN_WAIT_MASKS[*wait_mask as usize % 8];
+            chained = v == i && (mask == "ALL_COMMANDS" || stages.is_empty());
+            format!(" wait t:{v}@{mask}")
         };
-        let stages = CHAIN_SIGNAL_MASKS[*signal_mask as usize % 8];
+        let before = i
+            .checked_sub(1)
+            .map(|k| ["qa", "qb", "qc"][batches[k].1 as usize % 3]);
+        if before.is_some_and(|b| b != q) && !chained {
+            t.push_str(&format!("host-wait t {i}\n"));
+        }
         t.push_str(&format!("submit {q}{waits} signal t:{}{stages}\n", i + 1));
         if *host < 64 {
             // Mostly the value just signalled (one earlier candidate);
@@ -1229,7 +1242,9 @@ type Frame = (Vec<(u8, u8, u8, u8)>, u8, bool, u8, u8, u8);
 /// `t`, and the host waits for a value up to two frames old, so the later
 /// frames' signals are candidates too, then reads or writes a buffer.
 /// Signal stage masks and the queue vary, so some later candidates do not
-/// dominate (refused: the semantics decides those). Valid by construction.
+/// dominate (refused: the semantics decides those). Valid by construction
+/// (a frame on another queue than the one before comes after a host wait
+/// for the value before).
 fn frame_trace(frames: &[Frame]) -> String {
     let mut t =
         String::from("buffer a 256\nbuffer b 256\nbuffer c 256\nqueue qa\nqueue qb\nsemaphore t timeline\n");
@@ -1243,6 +1258,15 @@ fn frame_trace(frames: &[Frame]) -> String {
         // applies); rarely another queue or a narrower mask (it does not,
         // and the program is refused from there on).
         let q = if *queue < 250 { "qa" } else { "qb" };
+        // A frame on the other queue than the one before comes after a
+        // host wait for the value before: signals execute in value order
+        // (VUID-VkSubmitInfo2-semaphore-03882).
+        let before = i
+            .checked_sub(1)
+            .map(|k| if frames[k].1 < 250 { "qa" } else { "qb" });
+        if before.is_some_and(|b| b != q) {
+            t.push_str(&format!("host-wait t {i}\n"));
+        }
         let stages = if *signal_mask < 244 {
             ""
         } else {

@@ -2,7 +2,10 @@
 waiting for the previous with a random (often narrow or TOP/BOTTOM) stage
 mask, synchronization-1 and -2 set/wait pairs around the waits, release and
 acquire of an exclusive buffer, host operations (review18, sixteenth
-session). `prog(seed)` returns a trace."""
+session). Each queue signals a timeline of its own (`t_qa`, ...), as real
+programs do: signals of one timeline on two queues must execute in value
+order (VUID-VkSubmitInfo2-semaphore-03882), which a wait with a narrow or
+TOP/BOTTOM mask does not give. `prog(seed)` returns a trace."""
 import random
 # mostly synchronized multi-queue programs: a chain of batches, each waiting for the previous with a
 # random (often narrow) stage mask; sync1/sync2 events around the waits; ownership; host ops.
@@ -38,8 +41,12 @@ def prog(seed):
     qs = ['qa','qb','qc'][:r.choice([2,3])]
     fam = {'qa':0,'qb':1,'qc':r.choice([0,1,2])}
     L = [f'queue {q} family {fam[q]}' for q in qs]
-    L += ['semaphore t timeline','semaphore s','event e','event f','buffer a 64','buffer b 64','buffer x 64 exclusive']
-    tv = 0
+    L += [f'semaphore t_{q} timeline' for q in qs]
+    L += ['semaphore s','event e','event f','buffer a 64','buffer b 64','buffer x 64 exclusive']
+    # The value each queue's timeline last got, and the batch before's
+    # (queue, value).
+    tv = {q: 0 for q in qs}
+    prev = None
     owner = None; released = None
     nb = r.randint(2,5)
     ev_open = {}
@@ -78,13 +85,14 @@ def prog(seed):
         pre = []
         if r.random()<0.25: pre.append(f'host-write {r.choice(["a","b","x"])} {r.randint(1,9)}')
         sub = f'submit {q}'
-        if tv>0 and r.random()<0.85:
-            sub += f' wait t:{tv}@{r.choice(ST)}'
-        tv += 1
-        sub += f' signal t:{tv}' + (f'@{r.choice(ST)}' if r.random()<0.5 else '')
+        if prev and r.random()<0.85:
+            sub += f' wait t_{prev[0]}:{prev[1]}@{r.choice(ST)}'
+        tv[q] += 1
+        prev = (q, tv[q])
+        sub += f' signal t_{q}:{tv[q]}' + (f'@{r.choice(ST)}' if r.random()<0.5 else '')
         L += pre + body + [sub]
         k = r.random()
-        if k<0.15: L.append(f'host-wait t {tv}')
+        if k<0.15: L.append(f'host-wait t_{q} {tv[q]}')
         elif k<0.25: L.append(f'wait {q}')
         elif k<0.3: L.append('wait')
         if r.random()<0.3: L.append(f'host-read {r.choice(["a","b"])}')

@@ -310,7 +310,7 @@ pub(crate) struct Completion {
     /// Per semaphore, in signal order (a valid program has at most one
     /// pending); maps, not lists scanned per wait: a chain of N binary
     /// semaphores was quadratic (issue 27).
-    binary_signals: HashMap<SemaphoreId, VecDeque<Clock>>,
+    binary_signals: HashMap<SemaphoreId, VecDeque<Signalled>>,
     /// Per binary semaphore waited on so far, its latest wait: queue,
     /// submit ordinal, and the ordinal of the batch of its queue from
     /// which an `ALL_COMMANDS` signal comes after it ([`Self::link`]):
@@ -326,9 +326,43 @@ pub(crate) struct Completion {
     /// first one recorded of each; a host signal's is empty. A map, not a
     /// list scanned per wait: a long timeline chain would make resolving
     /// it quadratic (issue 27).
-    timeline_signals: BTreeMap<(SemaphoreId, u64), Clock>,
+    timeline_signals: BTreeMap<(SemaphoreId, u64), Signalled>,
+    /// Per queue, the batches whose signal operations a signal of a later
+    /// batch of the queue is known to execute after
+    /// ([`Signalled::executed`]): its own earlier batches ("signal
+    /// operation order"), and what its `ALL_COMMANDS` waits followed.
+    executed: Vec<Clock>,
+    /// The same for waits with a narrower mask, by queue and by each stage
+    /// of their second scope: a later signal of the queue follows those
+    /// that share a stage with its first scope (the stage-level reading of
+    /// `super::progress`).
+    executed_by_stage: HashMap<(QueueId, Stage), Clock>,
+    /// The queues with an entry in `executed_by_stage`.
+    narrow_queues: std::collections::HashSet<QueueId>,
+    /// The batches whose signal operations the host knows executed: a
+    /// fence of their queue (ordered after every semaphore signal of its
+    /// submission), or a host wait for a value they set.
+    host_executed: Clock,
+    /// Per timeline semaphore, the signal of the greatest value recorded
+    /// (a host signal may lie below a pending device one): its value, and
+    /// `Some((queue, ordinal))` for a device signal, `None` for a host one.
+    last_timeline: HashMap<SemaphoreId, (u64, Option<(QueueId, usize)>)>,
     /// Submits so far.
     submits: usize,
+}
+
+/// What a semaphore signal operation shows a wait that takes it.
+#[derive(Clone, Debug, Default)]
+struct Signalled {
+    /// The batches known complete when it executes: empty when its stage
+    /// mask is narrower than `ALL_COMMANDS` (module docs).
+    carried: Clock,
+    /// The batches whose signal operations executed before it, its own
+    /// included, whatever its mask: a wait for it completes only after it
+    /// executed. Signal operations of one batch are taken together (the
+    /// specification leaves them unordered among themselves; a chain from
+    /// one of them is read as following the others).
+    executed: Clock,
 }
 
 /// The clock of `queue` in `clocks`, indexed by queue (empty if none).
@@ -430,6 +464,7 @@ impl Completion {
                 }
             }
         }
+        self.check_timeline_order(queue, waits, signals, &sem_name, &queue_name)?;
         Ok(self.record(queue, waits, signals, stages, chain, fence))
     }
 
@@ -465,8 +500,8 @@ impl Completion {
                     .binary_signals
                     .get(&w.semaphore)
                     .and_then(|p| p.front())
-                    .cloned(),
-                Some(v) => self.timeline_clock(w.semaphore, v),
+                    .map(|g| g.carried.clone()),
+                Some(v) => self.timeline_signal(w.semaphore, v).map(|g| g.carried.clone()),
             };
             if let Some(c) = carried {
                 fence.join(&c);
@@ -528,6 +563,41 @@ impl Completion {
     ) -> usize {
         let at = self.submits;
         self.submits += 1;
+        // Before the binary waits take their pending signals below
+        // (`waited` reads them). What a later signal of this queue
+        // follows: the queue's, and what the `ALL_COMMANDS` waits took.
+        let mut later = clock_of(&self.executed, queue);
+        let mut narrow: Vec<(StageSet, Clock)> = Vec::new();
+        for w in waits {
+            match self.waited(w) {
+                Some(t) if all(w.stages) => later.join(&t.executed),
+                Some(t) => narrow.push((exec_scope(w.stages, Side::Dst), t.executed.clone())),
+                None => {}
+            }
+        }
+        // An `ALL_COMMANDS` signal with no narrower wait to look at follows
+        // just that (a shared clock, not a copy per signal).
+        let plain = narrow.is_empty() && !self.narrow_queues.contains(&queue);
+        let mut after = later.clone();
+        after.advance(queue, at);
+        let executed: Vec<Clock> = signals
+            .iter()
+            .map(|g| {
+                if plain && all(g.stages) {
+                    return after.clone();
+                }
+                let mut c = self.executed_before(queue, waits, g);
+                c.advance(queue, at);
+                c
+            })
+            .collect();
+        for (stages, e) in narrow {
+            self.narrow_queues.insert(queue);
+            for stage in stages.iter() {
+                self.executed_by_stage.entry((queue, stage)).or_default().join(&e);
+            }
+        }
+        set_clock(&mut self.executed, queue, after);
         for w in waits.iter().filter(|w| w.value.is_none()) {
             if let Some(pending) = self.binary_signals.get_mut(&w.semaphore) {
                 pending.pop_front();
@@ -554,7 +624,7 @@ impl Completion {
         fence.join(&clock_of(&self.fenced, queue));
         set_clock(&mut self.queues, queue, chain.clone());
         set_clock(&mut self.fenced, queue, fence);
-        for g in signals {
+        for (g, executed) in signals.iter().zip(executed) {
             let carried = if all(g.stages) {
                 chain.clone()
             } else {
@@ -565,13 +635,100 @@ impl Completion {
                     .binary_signals
                     .entry(g.semaphore)
                     .or_default()
-                    .push_back(carried),
+                    .push_back(Signalled { carried, executed }),
                 Some(v) => {
-                    self.timeline_signals.entry((g.semaphore, v)).or_insert(carried);
+                    self.timeline_signals
+                        .entry((g.semaphore, v))
+                        .or_insert(Signalled { carried, executed });
+                    self.raise_timeline(g.semaphore, v, Some((queue, at)));
                 }
             }
         }
         at
+    }
+
+    /// What signal `g` of a batch of `queue` waiting for `waits` executes
+    /// after (the batches whose signal operations come before it): what a
+    /// later signal of its queue does, and what each wait of the batch, or
+    /// of an earlier batch of its queue, that it follows took (a wait whose
+    /// second scope shares a stage with the signal's first, as the
+    /// definitional semantics and `super::progress` read a chain). Without
+    /// its own batch, and without what the host knows executed at the
+    /// submit (`host_executed`, which the check adds): whoever later takes
+    /// this signal knows that much or more, and a clock per signal that
+    /// held it made a host wait per queue quadratic.
+    fn executed_before(&self, queue: QueueId, waits: &[SemaphoreWait], g: &SemaphoreSignal) -> Clock {
+        let mut c = clock_of(&self.executed, queue);
+        let first = exec_scope(g.stages, Side::Src);
+        if !self.executed_by_stage.is_empty() {
+            for stage in first.iter() {
+                if let Some(e) = self.executed_by_stage.get(&(queue, stage)) {
+                    c.join(e);
+                }
+            }
+        }
+        for w in waits
+            .iter()
+            .filter(|w| exec_scope(w.stages, Side::Dst).intersects(first))
+        {
+            if let Some(t) = self.waited(w) {
+                c.join(&t.executed);
+            }
+        }
+        c
+    }
+
+    /// The signal wait `w` takes: a binary wait its pending signal, a
+    /// timeline wait the signal of exactly its value (module docs).
+    fn waited(&self, w: &SemaphoreWait) -> Option<&Signalled> {
+        match w.value {
+            None => self.binary_signals.get(&w.semaphore).and_then(|p| p.front()),
+            Some(v) => self.timeline_signal(w.semaphore, v),
+        }
+    }
+
+    /// Refuses a timeline signal of this batch that may execute before
+    /// the previous signal of its semaphore, recorded on another queue:
+    /// "the value ... must have a value greater than the current value of
+    /// the semaphore when the semaphore signal operation is executed"
+    /// (VUID-VkSubmitInfo2-semaphore-03882, VUID-VkSubmitInfo-pSignalSemaphores-03242).
+    /// Values increase in host order (module `queue`), so the previous
+    /// signal must execute first: it is on the same queue (signal
+    /// operation order), the host's (done before this submit), or known
+    /// executed ([`Self::executed_before`]). The previous one is the one of
+    /// the greatest value recorded: a host signal below a pending device
+    /// signal does not stand for it. Checking it suffices: it was checked
+    /// against its own previous one.
+    fn check_timeline_order(
+        &self,
+        queue: QueueId,
+        waits: &[SemaphoreWait],
+        signals: &[SemaphoreSignal],
+        sem_name: &impl Fn(SemaphoreId) -> String,
+        queue_name: &impl Fn(QueueId) -> String,
+    ) -> Result<(), (SemOperand, ProgramErrorKind)> {
+        for (i, g) in signals.iter().enumerate() {
+            let Some(value) = g.value else { continue };
+            let Some(&(previous, Some((q, at)))) = self.last_timeline.get(&g.semaphore) else {
+                continue;
+            };
+            if q == queue
+                || self.host_executed.covers(q, at)
+                || self.executed_before(queue, waits, g).covers(q, at)
+            {
+                continue;
+            }
+            return Err((
+                SemOperand::Signal(i),
+                ProgramErrorKind::TimelineSignalsUnordered {
+                    name: sem_name(g.semaphore),
+                    value,
+                    previous,
+                    queues: Box::new((queue_name(queue), queue_name(q))),
+                },
+            ));
+        }
+        Ok(())
     }
 
     /// The host waits: for every submission (`vkWaitForFences` on all of
@@ -582,6 +739,7 @@ impl Completion {
             let q = QueueId(i as u32);
             if target == WaitFor::All || target == WaitFor::Queue(q) {
                 self.host.join(c);
+                self.host_executed.join(&clock_of(&self.executed, q));
                 // The queue's own batches, every wait in them.
                 if let Some(n) = c.get(q) {
                     self.host_fenced.advance(q, n);
@@ -594,6 +752,16 @@ impl Completion {
     /// that shows nothing complete (the host has done it).
     pub(crate) fn host_signal(&mut self, semaphore: SemaphoreId, value: u64) {
         self.timeline_signals.entry((semaphore, value)).or_default();
+        self.raise_timeline(semaphore, value, None);
+    }
+
+    /// Records a signal of `value` of timeline `semaphore` (by `by`) as
+    /// the greatest if it is.
+    fn raise_timeline(&mut self, semaphore: SemaphoreId, value: u64, by: Option<(QueueId, usize)>) {
+        let slot = self.last_timeline.entry(semaphore).or_insert((value, by));
+        if value >= slot.0 {
+            *slot = (value, by);
+        }
     }
 
     /// `vkWaitSemaphores` for `value` of timeline `semaphore`: what the
@@ -610,16 +778,17 @@ impl Completion {
             .timeline_signals
             .range((semaphore, value)..=(semaphore, u64::MAX))
             .next();
-        if let Some((_, c)) = first {
-            let c = c.clone();
-            self.host.join(&c);
+        if let Some((_, g)) = first {
+            let g = g.clone();
+            self.host.join(&g.carried);
+            self.host_executed.join(&g.executed);
         }
     }
 
-    /// The clock of the device signal of exactly `value` of timeline
+    /// The device or host signal of exactly `value` of timeline
     /// `semaphore`, if one is recorded.
-    fn timeline_clock(&self, semaphore: SemaphoreId, value: u64) -> Option<Clock> {
-        self.timeline_signals.get(&(semaphore, value)).cloned()
+    fn timeline_signal(&self, semaphore: SemaphoreId, value: u64) -> Option<&Signalled> {
+        self.timeline_signals.get(&(semaphore, value))
     }
 }
 

@@ -364,6 +364,39 @@ pub enum ProgramErrorKind {
         /// The semaphore.
         name: String,
     },
+    /// Refused with "timeline semaphore `{name}` is signalled with {value} on `{queue}`, ...".
+    #[error(
+        "timeline semaphore `{name}` is signalled with {value} on `{}`, but nothing orders this signal after \
+         the signal of {previous} on `{}`: if it executes first, that one finds a greater value (a signal's \
+         value must be greater than the semaphore's value when it executes: VUID-VkSubmitInfo2-semaphore-03882). \
+         Wait on `{}`'s signal in this batch, or signal from one queue",
+        .queues.0, .queues.1, .queues.1
+    )]
+    TimelineSignalsUnordered {
+        /// The semaphore.
+        name: String,
+        /// The value of this signal.
+        value: u64,
+        /// The value of the previous signal.
+        previous: u64,
+        /// This signal's queue and the previous signal's (boxed: the
+        /// error type stays small).
+        queues: Box<(String, String)>,
+    },
+    /// Refused with "binary semaphore `{name}` is waited on, but the batch of its pending signal waits for timeline `{timeline}` value {value}, which no signal submitted so far reaches (...)".
+    #[error(
+        "binary semaphore `{name}` is waited on, but the batch of its pending signal waits for timeline `{timeline}` \
+         value {value}, which no signal submitted so far reaches: every signal operation the pending signal depends \
+         on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"
+    )]
+    BinaryWaitDependsOnUnsubmitted {
+        /// The binary semaphore.
+        name: String,
+        /// The timeline semaphore its pending signal's batch waits on.
+        timeline: String,
+        /// The value waited for.
+        value: u64,
+    },
     /// Refused with "binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)".
     #[error("binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)")]
     BinarySignalledTwice {

@@ -611,10 +611,12 @@ mod tests {
                 &[9, 8, 11],
                 false,
             ),
+            // The binary wait comes after the signal its pending signal
+            // depends on is submitted (VUID-vkQueueSubmit2-semaphore-03873).
             (
                 "a binary wait after a released signal",
-                "submit qa wait t:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS\nsubmit qc signal t:1",
-                &[10, 8, 9],
+                "submit qa wait t:1@ALL_COMMANDS signal s\nsubmit qc signal t:1\nsubmit qb wait s@ALL_COMMANDS",
+                &[9, 8, 10],
                 false,
             ),
         ];

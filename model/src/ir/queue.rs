@@ -161,6 +161,68 @@ pub(crate) struct SemaphoreStates {
     /// Every timeline signal so far, for a host signal below the greatest
     /// value ([`Self::host_signal`]).
     signals: Vec<SignalRecord>,
+    /// Which of `signals` can have happened with only the signals recorded
+    /// so far ([`Possible`]).
+    possible: Possible,
+    /// Per binary semaphore with a pending signal: the timeline waits of
+    /// the signalling batch, which a binary wait needs submitted
+    /// (VUID-vkQueueSubmit2-semaphore-03873).
+    pending_waits: Vec<Vec<(SemaphoreId, u64)>>,
+}
+
+/// Which timeline signals can have happened with only the signals
+/// recorded so far: a host signal has, and a device signal can when every
+/// timeline wait of its batch is met by the initial value or by a signal
+/// that can have happened (binary waits are taken as met: each was
+/// checked when its batch was submitted). Grows as signals are recorded,
+/// never shrinks: kept incrementally, each signal looked at once per wait
+/// it has, so a long program is not quadratic (a fixpoint from scratch at
+/// each host signal was).
+#[derive(Clone, Debug, Default)]
+struct Possible {
+    /// Per signal (index into `SemaphoreStates::signals`).
+    ran: Vec<bool>,
+    /// Per semaphore, the greatest value a signal that can have happened
+    /// set (from the initial value).
+    reach: Vec<u64>,
+    /// Signals not known possible yet, by the (semaphore, value) of a wait
+    /// of theirs not met yet.
+    blocked: std::collections::BTreeMap<(SemaphoreId, u64), Vec<usize>>,
+}
+
+impl Possible {
+    fn reaches(&self, sem: SemaphoreId, value: u64) -> bool {
+        self.reach.get(sem.0 as usize).is_some_and(|&r| r >= value)
+    }
+
+    /// Adds signal `i` of `signals`, and whatever it unblocks.
+    fn add(&mut self, signals: &[SignalRecord], i: usize) {
+        self.ran.push(false);
+        let mut work = vec![i];
+        while let Some(k) = work.pop() {
+            let r = &signals[k];
+            if let Some(&(x, w)) = r.waits.iter().find(|&&(x, w)| !self.reaches(x, w)) {
+                self.blocked.entry((x, w)).or_default().push(k);
+                continue;
+            }
+            self.ran[k] = true;
+            let slot = r.sem.0 as usize;
+            if self.reach.len() <= slot {
+                self.reach.resize(slot + 1, 0);
+            }
+            if r.value > self.reach[slot] {
+                self.reach[slot] = r.value;
+                let met: Vec<(SemaphoreId, u64)> = self
+                    .blocked
+                    .range((r.sem, 0)..=(r.sem, r.value))
+                    .map(|(&key, _)| key)
+                    .collect();
+                for key in met {
+                    work.extend(self.blocked.remove(&key).unwrap_or_default());
+                }
+            }
+        }
+    }
 }
 
 /// A timeline signal: its semaphore and value, and the timeline waits of
@@ -196,7 +258,18 @@ impl SemaphoreStates {
             unsatisfied: Vec::new(),
             timeline_waits: 0,
             signals: Vec::new(),
+            possible: Possible {
+                reach: semaphores.iter().map(|s| s.kind.initial_value()).collect(),
+                ..Possible::default()
+            },
+            pending_waits: vec![Vec::new(); semaphores.len()],
         }
+    }
+
+    /// Records timeline signal `r`.
+    fn record(&mut self, r: SignalRecord) {
+        self.signals.push(r);
+        self.possible.add(&self.signals, self.signals.len() - 1);
     }
 
     /// At the end of the program: the first timeline wait that no signal
@@ -224,6 +297,12 @@ impl SemaphoreStates {
     /// Adds a semaphore declared after the states were made (the parser
     /// declares as it reads).
     pub(crate) fn declare(&mut self, s: &Semaphore) {
+        self.pending_waits.push(Vec::new());
+        let slot = self.states.len();
+        if self.possible.reach.len() <= slot {
+            self.possible.reach.resize(slot + 1, 0);
+        }
+        self.possible.reach[slot] = s.kind.initial_value();
         self.states.push(match s.kind {
             SemaphoreType::Binary => State::Binary { pending: false },
             SemaphoreType::Timeline { initial } => State::Timeline { value: initial },
@@ -254,6 +333,10 @@ impl SemaphoreStates {
         ordinal: usize,
     ) -> Result<(), (SemOperand, ProgramErrorKind)> {
         for (i, w) in s.waits.iter().enumerate() {
+            if w.value.is_none() {
+                self.check_pending_depends(semaphores, w.semaphore)
+                    .map_err(|k| (SemOperand::Wait(i), k))?;
+            }
             self.wait(semaphores, w.semaphore, w.value)
                 .map_err(|k| (SemOperand::Wait(i), k))?;
         }
@@ -268,16 +351,52 @@ impl SemaphoreStates {
             .collect();
         let batch = Some((s.queue, ordinal));
         for sig in &s.signals {
-            if let Some(value) = sig.value {
-                self.signals.push(SignalRecord {
+            match sig.value {
+                Some(value) => self.record(SignalRecord {
                     sem: sig.semaphore,
                     value,
                     waits: waits.clone(),
                     batch,
-                });
+                }),
+                None => {
+                    if let Some(slot) = self.pending_waits.get_mut(sig.semaphore.0 as usize) {
+                        slot.clone_from(&waits);
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// A binary wait of `sem`: "any semaphore signal operations on which
+    /// the pending binary semaphore signal operation depends must also be
+    /// completed or pending execution" (VUID-vkQueueSubmit2-semaphore-03873,
+    /// VUID-vkQueueSubmit-pWaitSemaphores-03238): each timeline value the
+    /// signalling batch waits for is reached by a signal recorded so far
+    /// that can itself happen ([`Possible`]; a host signal recorded later
+    /// does not count).
+    fn check_pending_depends(
+        &self,
+        semaphores: &[Semaphore],
+        sem: SemaphoreId,
+    ) -> Result<(), ProgramErrorKind> {
+        let Some(waits) = self.pending_waits.get(sem.0 as usize) else {
+            return Ok(());
+        };
+        if !matches!(
+            self.states.get(sem.0 as usize),
+            Some(State::Binary { pending: true })
+        ) {
+            return Ok(());
+        }
+        match waits.iter().find(|&&(x, w)| !self.possible.reaches(x, w)) {
+            None => Ok(()),
+            Some(&(x, w)) => Err(ProgramErrorKind::BinaryWaitDependsOnUnsubmitted {
+                name: semaphores[sem.0 as usize].name.clone(),
+                timeline: semaphores[x.0 as usize].name.clone(),
+                value: w,
+            }),
+        }
     }
 
     /// `vkSignalSemaphore`: the host sets timeline `sem` to `value`. The
@@ -304,33 +423,10 @@ impl SemaphoreStates {
             return self.signal(semaphores, sem, Some(value));
         };
         let initial = |x: SemaphoreId| semaphores[x.0 as usize].kind.initial_value();
-        let mut ran = vec![false; self.signals.len()];
-        loop {
-            let mut changed = false;
-            for i in 0..self.signals.len() {
-                if ran[i] {
-                    continue;
-                }
-                let met = self.signals[i].waits.iter().all(|&(x, w)| {
-                    initial(x) >= w
-                        || self
-                            .signals
-                            .iter()
-                            .zip(&ran)
-                            .any(|(r, &done)| done && r.sem == x && r.value >= w)
-                });
-                if met {
-                    ran[i] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let ran = &self.possible.ran;
         // The current value at the host signal may be any value that a
         // signal that can have happened set; a pending one must be greater.
-        let mine = self.signals.iter().zip(&ran).filter(|(r, _)| r.sem == sem);
+        let mine = self.signals.iter().zip(ran).filter(|(r, _)| r.sem == sem);
         let reached = mine
             .clone()
             .filter(|(_, &done)| done)
@@ -365,7 +461,7 @@ impl SemaphoreStates {
         if value > greatest {
             self.states[sem.0 as usize] = State::Timeline { value };
         }
-        self.signals.push(SignalRecord {
+        self.record(SignalRecord {
             sem,
             value,
             waits: Vec::new(),
