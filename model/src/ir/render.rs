@@ -704,7 +704,7 @@ pub enum RenderError {
     /// instance that breaks the valid usage of one there: it may wait
     /// there (`renderpass="both"` in `vk.xml`), but with no `HOST` source
     /// stage, no layout transition and no ownership transfer
-    /// ([`check_wait_inside_instance`]).
+    /// (`check_wait_inside_instance` in this module).
     #[error(
         "{call} inside the rendering instance begun at command {begin}: barrier {barrier}: {what} ({vuid})"
     )]
