@@ -399,6 +399,20 @@ fn queue_and_semaphore_lines_round_trip() {
 fn binary_waits_need_their_signals_dependencies_submitted() {
     let head = "queue qa\nqueue qb\nsemaphore s\nsemaphore u timeline\n";
     let body = "submit qa wait u:1@ALL_COMMANDS signal s\nsubmit qb wait s@ALL_COMMANDS signal u:1";
+    // Transitively, the message names the value at the root (review38).
+    let root = "semaphore v timeline\nqueue qc\nsubmit qa wait v:1@ALL_COMMANDS signal u:2\n\
+                submit qb wait u:2@ALL_COMMANDS signal s\nsubmit qc wait s@ALL_COMMANDS";
+    let got = trace::parse(&format!("{head}{root}"))
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(
+        got,
+        Err("9:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `u` value 2, \
+             which no signal submitted so far reaches (the signals of it wait in turn, down to `v` value 1, which none \
+             reaches): every signal operation the pending signal depends on must have been submitted \
+             (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"
+            .to_string())
+    );
     let got = trace::parse(&format!("{head}{body}"))
         .map(|_| ())
         .map_err(|e| e.to_string());
@@ -430,8 +444,9 @@ fn timeline_signals_of_two_queues_execute_in_value_order() {
             Err(format!(
                 "{at}: timeline semaphore `t` is signalled with {value} on `qb`, but nothing orders this signal after the \
                  signal of {previous} on `qa`: if it executes first, that one finds a greater value (a signal's value must be \
-                 greater than the semaphore's value when it executes: VUID-VkSubmitInfo2-semaphore-03882). Wait on \
-                 `qa`'s signal in this batch, or signal from one queue"
+                 greater than the semaphore's value when it executes: VUID-VkSubmitInfo2-semaphore-03882). Wait in \
+                 this batch for a value `qa`'s signal reaches first, with a stage mask that shares a stage with this \
+                 signal's, or wait for it on the host first, or signal from one queue"
             )),
             "for {body:?}"
         );
@@ -451,6 +466,27 @@ fn timeline_signals_of_two_queues_execute_in_value_order() {
         2,
         1,
     );
+    // Two signals of one timeline in one batch are unordered ("Semaphore
+    // signal operations defined by a single VkSubmitInfo2 ... are
+    // unordered").
+    let got = trace::parse(&format!("{head}submit qa signal t:1 signal t:2"))
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert_eq!(
+        got,
+        Err("4:29: timeline semaphore `t` is signalled twice in one batch (1 and 2): the signal operations of one \
+             batch are unordered, so 2 may execute first and 1 then finds a greater value \
+             (VUID-VkSubmitInfo2-semaphore-03882); signal it once per batch"
+            .to_string())
+    );
+    // A wait for a value whose only signal waits in turn for the host: not
+    // settled (a later host signal may lie below it), refused.
+    refused(
+        "submit qa wait t:1@ALL_COMMANDS signal t:3\nsubmit qb wait t:2@ALL_COMMANDS signal t:4\nhost-signal t 1",
+        "5:40",
+        4,
+        3,
+    );
     // A host signal below a pending device signal does not stand for it.
     refused(
         "submit qa wait t:1@ALL_COMMANDS signal t:5\nhost-signal t 1\nsubmit qb signal t:6",
@@ -468,6 +504,15 @@ fn timeline_signals_of_two_queues_execute_in_value_order() {
         "submit qa signal t:1\nhost-wait t 1\nhost-signal t 2\nsubmit qb signal t:3",
         // Transitively, through another queue's binary semaphore.
         "semaphore s\nsubmit qa signal t:1 signal s\nsubmit qb wait s@ALL_COMMANDS signal t:2",
+        // review38: a wait for a value below the one signal reaching it
+        // follows that signal (a later host signal cannot lie below it:
+        // it can have run).
+        "submit qa signal t:2\nsubmit qb wait t:1@ALL_COMMANDS signal t:3",
+        // review38: a wait submitted before its signal follows it once the
+        // signal is submitted, for the queue's later batches.
+        "buffer b 16\nsubmit qb wait t:1@ALL_COMMANDS\nsubmit qa signal t:1\nfill b 1\nsubmit qb signal t:2",
+        // review38: a fence of a queue covers its waits of every mask.
+        "queue qc\nsubmit qa signal t:1\nsubmit qb wait t:1@COPY\nwait qb\nsubmit qc signal t:2",
     ] {
         trace::parse(&format!("{head}{body}")).unwrap_or_else(|e| panic!("{body:?}: {e}"));
     }
@@ -505,7 +550,7 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         ("submit qa wait t:5@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\nhost-signal t 5", "5:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `t` value 5, which no signal submitted so far reaches: every signal operation the pending signal depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
         // Transitively: the value is signalled by a batch that itself
         // waits for a value nothing submitted reaches.
-        ("submit qa wait t:5@ALL_COMMANDS signal t:6\nsubmit qa wait t:6@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\nhost-signal t 5", "6:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `t` value 6, which no signal submitted so far reaches: every signal operation the pending signal depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
+        ("submit qa wait t:5@ALL_COMMANDS signal t:6\nsubmit qa wait t:6@ALL_COMMANDS signal s\nsubmit qa wait s@ALL_COMMANDS\nhost-signal t 5", "6:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `t` value 6, which no signal submitted so far reaches (the signals of it wait in turn, down to `t` value 5, which none reaches): every signal operation the pending signal depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"),
         ("submit qa wait s@HOST", "4:18: a semaphore's stage mask may not include HOST (VUID-VkSubmitInfo-pWaitDstStageMask-00078)"),
         ("submit qa wait s@COPX", "4:18: unknown stage flag `COPX`"),
         ("submit qa frob", "4:11: expected `wait` or `signal`, found `frob`"),

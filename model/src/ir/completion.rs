@@ -339,6 +339,12 @@ pub(crate) struct Completion {
     executed_by_stage: HashMap<(QueueId, Stage), Clock>,
     /// The queues with an entry in `executed_by_stage`.
     narrow_queues: std::collections::HashSet<QueueId>,
+    /// Per queue, what a fence of it shows executed: `executed` and what
+    /// its narrower waits took (a fence waits for every wait).
+    executed_fenced: Vec<Clock>,
+    /// Per timeline semaphore, its device waits whose first signal was
+    /// not settled at their submit ([`Self::resolve`]).
+    unresolved: HashMap<SemaphoreId, Vec<Unresolved>>,
     /// The batches whose signal operations the host knows executed: a
     /// fence of their queue (ordered after every semaphore signal of its
     /// submission), or a host wait for a value they set.
@@ -349,6 +355,22 @@ pub(crate) struct Completion {
     last_timeline: HashMap<SemaphoreId, (u64, Option<(QueueId, usize)>)>,
     /// Submits so far.
     submits: usize,
+}
+
+/// For a timeline semaphore and a value, the value of the signal that
+/// first reaches it, when that is settled
+/// (`super::queue::SemaphoreStates::first_reaching`).
+pub(crate) type FirstReaching<'a> = &'a dyn Fn(SemaphoreId, u64) -> Option<u64>;
+
+/// A timeline wait whose first signal was not settled when it was
+/// submitted: its queue, value and second scope, and whether its mask
+/// holds `ALL_COMMANDS` ([`Completion::resolve`]).
+#[derive(Clone, Debug)]
+struct Unresolved {
+    queue: QueueId,
+    value: u64,
+    second: StageSet,
+    all: bool,
 }
 
 /// What a semaphore signal operation shows a wait that takes it.
@@ -424,16 +446,18 @@ impl Completion {
     /// A submit to `queue` waiting for `waits` and signalling `signals`;
     /// returns its ordinal. Refuses a binary wait or signal that the
     /// latest wait of its semaphore, on another queue, is not known to
-    /// precede (see the module docs), recording nothing. `sem_name` and
-    /// `queue_name` name them in the error.
+    /// precede (see the module docs), or a timeline signal that may
+    /// execute before the previous one, recording nothing. `sem_name` and
+    /// `queue_name` name them in the error; `first` settles which signal
+    /// first reaches a timeline value ([`FirstReaching`]).
     pub(crate) fn submit(
         &mut self,
         queue: QueueId,
-        waits: &[SemaphoreWait],
-        signals: &[SemaphoreSignal],
+        (waits, signals): (&[SemaphoreWait], &[SemaphoreSignal]),
         stages: StageSet,
         sem_name: impl Fn(SemaphoreId) -> String,
         queue_name: impl Fn(QueueId) -> String,
+        first: FirstReaching,
     ) -> Result<usize, (SemOperand, ProgramErrorKind)> {
         let (before, chain, fence) = self.batch_clocks(queue, waits);
         // (semaphore, this queue, the earlier wait's queue), named.
@@ -464,8 +488,8 @@ impl Completion {
                 }
             }
         }
-        self.check_timeline_order(queue, waits, signals, &sem_name, &queue_name)?;
-        Ok(self.record(queue, waits, signals, stages, chain, fence))
+        self.check_timeline_order(queue, waits, signals, &sem_name, &queue_name, first)?;
+        Ok(self.record(queue, waits, signals, stages, (chain, fence), first))
     }
 
     /// What a batch of `queue` waiting for `waits` would be ordered after
@@ -480,7 +504,7 @@ impl Completion {
     /// refuse. Returns its ordinal.
     pub(crate) fn submit_plain(&mut self, queue: QueueId, stages: StageSet) -> usize {
         let (_, chain, fence) = self.batch_clocks(queue, &[]);
-        self.record(queue, &[], &[], stages, chain, fence)
+        self.record(queue, &[], &[], stages, (chain, fence), &|_, _| None)
     }
 
     /// For a batch of `queue` waiting for `waits`: what is complete before
@@ -558,8 +582,8 @@ impl Completion {
         waits: &[SemaphoreWait],
         signals: &[SemaphoreSignal],
         stages: StageSet,
-        mut chain: Clock,
-        mut fence: Clock,
+        (mut chain, mut fence): (Clock, Clock),
+        first: FirstReaching,
     ) -> usize {
         let at = self.submits;
         self.submits += 1;
@@ -568,12 +592,30 @@ impl Completion {
         // follows: the queue's, and what the `ALL_COMMANDS` waits took.
         let mut later = clock_of(&self.executed, queue);
         let mut narrow: Vec<(StageSet, Clock)> = Vec::new();
+        let mut unresolved = Vec::new();
         for w in waits {
-            match self.waited(w) {
+            match self.waited(w, first) {
                 Some(t) if all(w.stages) => later.join(&t.executed),
                 Some(t) => narrow.push((exec_scope(w.stages, Side::Dst), t.executed.clone())),
-                None => {}
+                None => {
+                    if let Some(value) = w.value {
+                        let second = exec_scope(w.stages, Side::Dst);
+                        let all = all(w.stages);
+                        unresolved.push((
+                            w.semaphore,
+                            Unresolved {
+                                queue,
+                                value,
+                                second,
+                                all,
+                            },
+                        ));
+                    }
+                }
             }
+        }
+        for (sem, u) in unresolved {
+            self.unresolved.entry(sem).or_default().push(u);
         }
         // An `ALL_COMMANDS` signal with no narrower wait to look at follows
         // just that (a shared clock, not a copy per signal).
@@ -586,11 +628,17 @@ impl Completion {
                 if plain && all(g.stages) {
                     return after.clone();
                 }
-                let mut c = self.executed_before(queue, waits, g);
+                let mut c = self.executed_before(queue, waits, g, first);
                 c.advance(queue, at);
                 c
             })
             .collect();
+        let mut fenced = clock_of(&self.executed_fenced, queue);
+        fenced.join(&after);
+        for (_, e) in &narrow {
+            fenced.join(e);
+        }
+        set_clock(&mut self.executed_fenced, queue, fenced);
         for (stages, e) in narrow {
             self.narrow_queues.insert(queue);
             for stage in stages.iter() {
@@ -637,6 +685,7 @@ impl Completion {
                     .or_default()
                     .push_back(Signalled { carried, executed }),
                 Some(v) => {
+                    self.resolve(g.semaphore, v, queue, &executed, first);
                     self.timeline_signals
                         .entry((g.semaphore, v))
                         .or_insert(Signalled { carried, executed });
@@ -657,11 +706,17 @@ impl Completion {
     /// submit (`host_executed`, which the check adds): whoever later takes
     /// this signal knows that much or more, and a clock per signal that
     /// held it made a host wait per queue quadratic.
-    fn executed_before(&self, queue: QueueId, waits: &[SemaphoreWait], g: &SemaphoreSignal) -> Clock {
+    fn executed_before(
+        &self,
+        queue: QueueId,
+        waits: &[SemaphoreWait],
+        g: &SemaphoreSignal,
+        first: FirstReaching,
+    ) -> Clock {
         let mut c = clock_of(&self.executed, queue);
-        let first = exec_scope(g.stages, Side::Src);
+        let scope = exec_scope(g.stages, Side::Src);
         if !self.executed_by_stage.is_empty() {
-            for stage in first.iter() {
+            for stage in scope.iter() {
                 if let Some(e) = self.executed_by_stage.get(&(queue, stage)) {
                     c.join(e);
                 }
@@ -669,21 +724,69 @@ impl Completion {
         }
         for w in waits
             .iter()
-            .filter(|w| exec_scope(w.stages, Side::Dst).intersects(first))
+            .filter(|w| exec_scope(w.stages, Side::Dst).intersects(scope))
         {
-            if let Some(t) = self.waited(w) {
+            if let Some(t) = self.waited(w, first) {
                 c.join(&t.executed);
             }
         }
         c
     }
 
-    /// The signal wait `w` takes: a binary wait its pending signal, a
-    /// timeline wait the signal of exactly its value (module docs).
-    fn waited(&self, w: &SemaphoreWait) -> Option<&Signalled> {
+    /// The signal wait `w` takes, as the order of signal operations reads
+    /// it: a binary wait its pending signal; a timeline wait the signal of
+    /// exactly its value, or else the one `first` settles as the first to
+    /// reach it (review38: a wait for 1 met by the only signal, of 2).
+    fn waited(&self, w: &SemaphoreWait, first: FirstReaching) -> Option<&Signalled> {
         match w.value {
             None => self.binary_signals.get(&w.semaphore).and_then(|p| p.front()),
-            Some(v) => self.timeline_signal(w.semaphore, v),
+            Some(v) => self
+                .timeline_signal(w.semaphore, v)
+                .or_else(|| first(w.semaphore, v).and_then(|f| self.timeline_signal(w.semaphore, f))),
+        }
+    }
+
+    /// Timeline signal `g` of `queue`, of value `value`, with what it
+    /// executes after: the device waits of other queues submitted before
+    /// any signal settled their first one, which `first` now settles as
+    /// this one, follow it from here on (review38: a wait submitted
+    /// before its signal never linked).
+    fn resolve(
+        &mut self,
+        sem: SemaphoreId,
+        value: u64,
+        queue: QueueId,
+        executed: &Clock,
+        first: FirstReaching,
+    ) {
+        let Some(list) = self.unresolved.get_mut(&sem) else {
+            return;
+        };
+        let mut settled = Vec::new();
+        list.retain(|u| {
+            let this = u.queue != queue && u.value <= value && first(sem, u.value) == Some(value);
+            if this {
+                settled.push(u.clone());
+            }
+            !this
+        });
+        for u in settled {
+            if u.all {
+                let mut e = clock_of(&self.executed, u.queue);
+                e.join(executed);
+                set_clock(&mut self.executed, u.queue, e);
+            } else {
+                self.narrow_queues.insert(u.queue);
+                for stage in u.second.iter() {
+                    self.executed_by_stage
+                        .entry((u.queue, stage))
+                        .or_default()
+                        .join(executed);
+                }
+            }
+            let mut f = clock_of(&self.executed_fenced, u.queue);
+            f.join(executed);
+            set_clock(&mut self.executed_fenced, u.queue, f);
         }
     }
 
@@ -706,6 +809,7 @@ impl Completion {
         signals: &[SemaphoreSignal],
         sem_name: &impl Fn(SemaphoreId) -> String,
         queue_name: &impl Fn(QueueId) -> String,
+        first: FirstReaching,
     ) -> Result<(), (SemOperand, ProgramErrorKind)> {
         for (i, g) in signals.iter().enumerate() {
             let Some(value) = g.value else { continue };
@@ -714,7 +818,7 @@ impl Completion {
             };
             if q == queue
                 || self.host_executed.covers(q, at)
-                || self.executed_before(queue, waits, g).covers(q, at)
+                || self.executed_before(queue, waits, g, first).covers(q, at)
             {
                 continue;
             }
@@ -739,7 +843,7 @@ impl Completion {
             let q = QueueId(i as u32);
             if target == WaitFor::All || target == WaitFor::Queue(q) {
                 self.host.join(c);
-                self.host_executed.join(&clock_of(&self.executed, q));
+                self.host_executed.join(&clock_of(&self.executed_fenced, q));
                 // The queue's own batches, every wait in them.
                 if let Some(n) = c.get(q) {
                     self.host_fenced.advance(q, n);

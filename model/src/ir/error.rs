@@ -369,7 +369,8 @@ pub enum ProgramErrorKind {
         "timeline semaphore `{name}` is signalled with {value} on `{}`, but nothing orders this signal after \
          the signal of {previous} on `{}`: if it executes first, that one finds a greater value (a signal's \
          value must be greater than the semaphore's value when it executes: VUID-VkSubmitInfo2-semaphore-03882). \
-         Wait on `{}`'s signal in this batch, or signal from one queue",
+         Wait in this batch for a value `{}`'s signal reaches first, with a stage mask that shares a stage with this \
+         signal's, or wait for it on the host first, or signal from one queue",
         .queues.0, .queues.1, .queues.1
     )]
     TimelineSignalsUnordered {
@@ -385,17 +386,36 @@ pub enum ProgramErrorKind {
     },
     /// Refused with "binary semaphore `{name}` is waited on, but the batch of its pending signal waits for timeline `{timeline}` value {value}, which no signal submitted so far reaches (...)".
     #[error(
-        "binary semaphore `{name}` is waited on, but the batch of its pending signal waits for timeline `{timeline}` \
-         value {value}, which no signal submitted so far reaches: every signal operation the pending signal depends \
-         on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"
+        "binary semaphore `{name}` is waited on, but the batch of its pending signal waits for timeline `{}` \
+         value {value}, which no signal submitted so far reaches{}: every signal operation the pending signal \
+         depends on must have been submitted (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)",
+        .timeline.0,
+        .timeline.1.as_ref().map_or(String::new(), |r| format!(" (the signals of it wait in turn, down to {r}, which none reaches)"))
     )]
     BinaryWaitDependsOnUnsubmitted {
         /// The binary semaphore.
         name: String,
-        /// The timeline semaphore its pending signal's batch waits on.
-        timeline: String,
+        /// The timeline semaphore its pending signal's batch waits on,
+        /// and, when signals of that value are submitted but wait in turn
+        /// for a value nothing submitted reaches, that value, named (boxed:
+        /// the error type stays small).
+        timeline: Box<(String, Option<String>)>,
         /// The value waited for.
         value: u64,
+    },
+    /// Refused with "timeline semaphore `{name}` is signalled twice in one batch ...".
+    #[error(
+        "timeline semaphore `{name}` is signalled twice in one batch ({first} and {second}): the signal operations of \
+         one batch are unordered, so {second} may execute first and {first} then finds a greater value \
+         (VUID-VkSubmitInfo2-semaphore-03882); signal it once per batch"
+    )]
+    TimelineSignalledTwiceInOneBatch {
+        /// The semaphore.
+        name: String,
+        /// The first value.
+        first: u64,
+        /// The second value.
+        second: u64,
     },
     /// Refused with "binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)".
     #[error("binary semaphore `{name}` is signalled again before a wait unsignals it (VUID-vkQueueSubmit-pSignalSemaphores-00067)")]

@@ -530,7 +530,14 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 let stages = super::completion::batch_stages(&program.commands[batch_start..ci]);
                 batch_start = ci + 1;
                 let at = done
-                    .submit(s.queue, &s.waits, &s.signals, stages, sem_name, queue_name)
+                    .submit(
+                        s.queue,
+                        (&s.waits, &s.signals),
+                        stages,
+                        sem_name,
+                        queue_name,
+                        &|x, v| sems.first_reaching(x, v),
+                    )
                     .map_err(|(_, k)| err(k))?;
                 events
                     .submit(s.queue, at, other_queue(s.queue))

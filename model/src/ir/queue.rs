@@ -164,6 +164,9 @@ pub(crate) struct SemaphoreStates {
     /// Which of `signals` can have happened with only the signals recorded
     /// so far ([`Possible`]).
     possible: Possible,
+    /// Every timeline signal so far by (semaphore, value): the index in
+    /// `signals` of the first recorded of each value.
+    by_value: std::collections::BTreeMap<(SemaphoreId, u64), usize>,
     /// Per binary semaphore with a pending signal: the timeline waits of
     /// the signalling batch, which a binary wait needs submitted
     /// (VUID-vkQueueSubmit2-semaphore-03873).
@@ -263,13 +266,52 @@ impl SemaphoreStates {
                 ..Possible::default()
             },
             pending_waits: vec![Vec::new(); semaphores.len()],
+            by_value: std::collections::BTreeMap::new(),
         }
     }
 
     /// Records timeline signal `r`.
     fn record(&mut self, r: SignalRecord) {
+        self.by_value
+            .entry((r.sem, r.value))
+            .or_insert(self.signals.len());
         self.signals.push(r);
         self.possible.add(&self.signals, self.signals.len() - 1);
+    }
+
+    /// The value of the signal that first reaches `value` on timeline
+    /// `sem`, when that is settled: the smallest value at least `value`
+    /// recorded so far, if its signal can have happened ([`Possible`]).
+    /// Then no later signal lies below it: a later host signal must exceed
+    /// every value a signal that can have happened set
+    /// (VUID-VkSemaphoreSignalInfo-value-03258), and device values
+    /// increase in the trace. `None` while it may still be another
+    /// (a later host signal below a pending one).
+    pub(crate) fn first_reaching(&self, sem: SemaphoreId, value: u64) -> Option<u64> {
+        let (&(_, v), &i) = self.by_value.range((sem, value)..=(sem, u64::MAX)).next()?;
+        self.possible.ran.get(i).copied().unwrap_or(false).then_some(v)
+    }
+
+    /// For a timeline value `(x, w)` that no signal that can have happened
+    /// reaches, the value at the root of it: following the smallest
+    /// recorded signal reaching it to a wait of its batch not met yet,
+    /// until a value no recorded signal reaches at all.
+    fn unreached_root(&self, (x, w): (SemaphoreId, u64)) -> (SemaphoreId, u64) {
+        let mut at = (x, w);
+        for _ in 0..=self.signals.len() {
+            let Some((_, &i)) = self.by_value.range(at..=(at.0, u64::MAX)).next() else {
+                return at;
+            };
+            match self.signals[i]
+                .waits
+                .iter()
+                .find(|&&(y, v)| !self.possible.reaches(y, v))
+            {
+                Some(&next) => at = next,
+                None => return at,
+            }
+        }
+        at
     }
 
     /// At the end of the program: the first timeline wait that no signal
@@ -341,6 +383,23 @@ impl SemaphoreStates {
                 .map_err(|k| (SemOperand::Wait(i), k))?;
         }
         for (i, sig) in s.signals.iter().enumerate() {
+            // "Semaphore signal operations defined by a single
+            // VkSubmitInfo2 ... are unordered with respect to other
+            // semaphore signal operations defined within the same
+            // structure": two of one timeline may execute greater first.
+            if let Some(first) = s.signals[..i]
+                .iter()
+                .find(|o| o.semaphore == sig.semaphore && o.value.is_some())
+            {
+                return Err((
+                    SemOperand::Signal(i),
+                    ProgramErrorKind::TimelineSignalledTwiceInOneBatch {
+                        name: semaphores[sig.semaphore.0 as usize].name.clone(),
+                        first: first.value.unwrap_or(0),
+                        second: sig.value.unwrap_or(0),
+                    },
+                ));
+            }
             self.signal(semaphores, sig.semaphore, sig.value)
                 .map_err(|k| (SemOperand::Signal(i), k))?;
         }
@@ -391,11 +450,17 @@ impl SemaphoreStates {
         }
         match waits.iter().find(|&&(x, w)| !self.possible.reaches(x, w)) {
             None => Ok(()),
-            Some(&(x, w)) => Err(ProgramErrorKind::BinaryWaitDependsOnUnsubmitted {
-                name: semaphores[sem.0 as usize].name.clone(),
-                timeline: semaphores[x.0 as usize].name.clone(),
-                value: w,
-            }),
+            Some(&(x, w)) => {
+                let (y, v) = self.unreached_root((x, w));
+                Err(ProgramErrorKind::BinaryWaitDependsOnUnsubmitted {
+                    name: semaphores[sem.0 as usize].name.clone(),
+                    timeline: Box::new((
+                        semaphores[x.0 as usize].name.clone(),
+                        ((y, v) != (x, w)).then(|| format!("`{}` value {v}", semaphores[y.0 as usize].name)),
+                    )),
+                    value: w,
+                })
+            }
         }
     }
 

@@ -2517,17 +2517,17 @@ impl Parser {
                 }
                 let program = &self.trace.program;
                 let stages = crate::ir::completion::batch_stages(batch_commands(&program.commands));
-                let r = self
-                    .sems
+                let sems = &mut self.sems;
+                let r = sems
                     .submit(&program.semaphores, &sub, self.done.next_ordinal())
                     .and_then(|()| {
                         self.done.submit(
                             sub.queue,
-                            &sub.waits,
-                            &sub.signals,
+                            (&sub.waits, &sub.signals),
                             stages,
                             |s| program.semaphores[s.0 as usize].name.clone(),
                             |q| program.queue_name(q).to_string(),
+                            &|x, v| sems.first_reaching(x, v),
                         )
                     });
                 let at = match r {

@@ -590,19 +590,19 @@ impl Queues {
         // module `completion` took every such wait before review37
         // (conservative: a refusal the trace parser would not make).
         let ordinal = self.completion.next_ordinal();
-        self.states
-            .clone()
+        let mut states = self.states.clone();
+        states
             .submit(&self.semaphores, s, ordinal)
             .map_err(|e| Self::sem_error(what, e))?;
         self.completion
             .clone()
             .submit(
                 q,
-                &s.waits,
-                &s.signals,
+                (&s.waits, &s.signals),
                 StageSet::EMPTY,
                 semaphore_name,
                 queue_name,
+                &|x, v| states.first_reaching(x, v),
             )
             .map_err(|e| Self::sem_error(what, e))?;
         let mut full = s.clone();
@@ -614,11 +614,11 @@ impl Queues {
             .completion
             .submit(
                 q,
-                &full.waits,
-                &full.signals,
+                (&full.waits, &full.signals),
                 StageSet::EMPTY,
                 semaphore_name,
                 queue_name,
+                &|x, v| self.states.first_reaching(x, v),
             )
             .map_err(|e| Self::sem_error(what, e))?;
         for w in full.waits.iter().filter(|w| w.value.is_none()) {
@@ -691,11 +691,11 @@ impl Queues {
                         .clone()
                         .submit(
                             q,
-                            &waits,
-                            &full.signals,
+                            (&waits, &full.signals),
                             StageSet::EMPTY,
                             semaphore_name,
                             queue_name,
+                            &|x, v| self.states.first_reaching(x, v),
                         )
                         .is_ok()
                 });
