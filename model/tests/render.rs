@@ -1400,6 +1400,22 @@ fn fixes_against_draws_say_where_a_barrier_can_go() {
                  draw vertexCount=3 fs read v\nend-rendering\n"
             ),
         ),
+        // A draw in a render pass's second subpass: the barrier goes before
+        // the pass's begin, not before the next-subpass (review38: a place
+        // inside the pass, where it cannot order the fill).
+        (
+            "buffer v 64\nrender-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass ; \
+             subpass color 0 GENERAL\nimage c R8G8B8A8_UNORM 4x4\nfill v 0\nbegin-render-pass rp c COLOR:0:0\n\
+             next-subpass\ndraw vertexCount=3 vertex v 0 16\nend-render-pass\n"
+                .to_string(),
+            "barrier CLEAR:TRANSFER_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ v[0..48] before the \
+             begin-render-pass at line 5 (no barrier may be recorded inside the instance)",
+            "buffer v 64\nrender-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass ; \
+             subpass color 0 GENERAL\nimage c R8G8B8A8_UNORM 4x4\nfill v 0\n\
+             barrier CLEAR:TRANSFER_WRITE -> VERTEX_ATTRIBUTE_INPUT:VERTEX_ATTRIBUTE_READ v[0..48]\n\
+             begin-render-pass rp c COLOR:0:0\nnext-subpass\ndraw vertexCount=3 vertex v 0 16\nend-render-pass\n"
+                .to_string(),
+        ),
     ];
     for (body, want, fixed) in &cases {
         let t = trace::parse(body).unwrap_or_else(|e| panic!("{e}\n{body}"));

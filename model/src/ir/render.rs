@@ -910,9 +910,16 @@ pub(crate) fn instance_begin(commands: &[Command], index: usize) -> Option<usize
             return Some(index);
         }
     }
-    open_instance(commands, index)
-        .map(|(b, _)| b)
-        .or_else(|| super::renderpass::subpass_at(commands, index).map(|(b, _)| b))
+    // `open_instance` finds a render pass's subpass as a segment (its
+    // `vkCmdNextSubpass` for a later subpass: review38, a fix "before the
+    // next-subpass", inside the pass): the pass's begin is asked of
+    // `subpass_at`.
+    match open_instance(commands, index) {
+        Some((b, _)) if !matches!(&commands[b], Command::Render(rc) if matches!(rc.op, RenderOp::NextSubpass | RenderOp::BeginPass(_))) => {
+            Some(b)
+        }
+        _ => super::renderpass::subpass_at(commands, index).map(|(b, _)| b),
+    }
 }
 
 /// The `vkCmdBeginRendering` of the instance open just before command
