@@ -2813,25 +2813,49 @@ fn subpass_fix(program: &Program, h: &crate::Hazard, k: usize) -> String {
 /// limits its scopes to the subpass: its first scope is its set's, its
 /// second every later command.
 fn check_wait_inside_instance(program: &Program, c: &Command, begin: usize) -> Result<(), RenderError> {
-    let (call, v2, barriers): (&'static str, bool, Vec<&Barrier>) = match c {
+    // Each barrier with its place: (the element of pDependencyInfos, for
+    // a vkCmdWaitEvents2 of several events; its index there).
+    type Placed<'a> = Vec<(Option<usize>, usize, &'a Barrier)>;
+    let (call, v2, barriers): (&'static str, bool, Placed) = match c {
         Command::WaitEvents { waits } => (
             "vkCmdWaitEvents2",
             true,
-            waits.iter().flat_map(|w| &w.dependency.barriers).collect(),
+            waits
+                .iter()
+                .enumerate()
+                .flat_map(|(k, w)| {
+                    let k = (waits.len() > 1).then_some(k);
+                    w.dependency
+                        .barriers
+                        .iter()
+                        .enumerate()
+                        .map(move |(j, b)| (k, j, b))
+                })
+                .collect(),
         ),
-        Command::WaitEvents1 { dependency, .. } => {
-            ("vkCmdWaitEvents", false, dependency.barriers.iter().collect())
-        }
+        Command::WaitEvents1 { dependency, .. } => (
+            "vkCmdWaitEvents",
+            false,
+            dependency
+                .barriers
+                .iter()
+                .enumerate()
+                .map(|(j, b)| (None, j, b))
+                .collect(),
+        ),
         _ => return Ok(()),
     };
-    let err = |barrier: usize, what: String, vuid: &'static str| RenderError::WaitInsideInstance {
-        call,
-        begin,
-        barrier,
-        what,
-        vuid,
-    };
-    for (i, b) in barriers.iter().enumerate() {
+    for &(k, i, b) in &barriers {
+        let err = |what: String, vuid: &'static str| RenderError::WaitInsideInstance {
+            call,
+            begin,
+            barrier: i,
+            what: match k {
+                Some(k) => format!("(of pDependencyInfos[{k}]) {what}"),
+                None => what,
+            },
+            vuid,
+        };
         if b.src_stage_mask.contains(PipelineStageFlags2::HOST) {
             let vuid = if v2 {
                 "VUID-vkCmdWaitEvents2-dependencyFlags-03844"
@@ -2840,11 +2864,10 @@ fn check_wait_inside_instance(program: &Program, c: &Command, begin: usize) -> R
             };
             let what =
                 "srcStageMask includes HOST (wait for an event the host sets outside a render pass instance)";
-            return Err(err(i, what.into(), vuid));
+            return Err(err(what.into(), vuid));
         }
         if let Some(o) = b.ownership {
             return Err(err(
-                i,
                 format!(
                     "a queue family ownership transfer (srcQueueFamilyIndex {} != dstQueueFamilyIndex {})",
                     o.src_queue_family, o.dst_queue_family
@@ -2859,7 +2882,6 @@ fn check_wait_inside_instance(program: &Program, c: &Command, begin: usize) -> R
         if let Some(ib) = b.image.and_then(|r| program.image_barrier(r)) {
             if ib.old_layout != ib.new_layout {
                 return Err(err(
-                    i,
                     format!(
                         "a layout transition (oldLayout {} != newLayout {})",
                         ib.old_layout, ib.new_layout
