@@ -26,6 +26,12 @@ semaphore s2
 semaphore t timeline
 ";
 
+/// `Ok` if `text` parses, else the error as the CLI prints it (line and
+/// column first): what a validity table compares.
+fn parsed(text: &str) -> Result<(), String> {
+    trace::parse(text).map(|_| ()).map_err(|e| e.to_string())
+}
+
 fn race_case(name: &str, body: &str, expected: &[&str]) {
     common::race_case(
         HEADER,
@@ -402,9 +408,7 @@ fn binary_waits_need_their_signals_dependencies_submitted() {
     // Transitively, the message names the value at the root (review38).
     let root = "semaphore v timeline\nqueue qc\nsubmit qa wait v:1@ALL_COMMANDS signal u:2\n\
                 submit qb wait u:2@ALL_COMMANDS signal s\nsubmit qc wait s@ALL_COMMANDS";
-    let got = trace::parse(&format!("{head}{root}"))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
+    let got = parsed(&format!("{head}{root}"));
     assert_eq!(
         got,
         Err("9:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `u` value 2, \
@@ -413,9 +417,7 @@ fn binary_waits_need_their_signals_dependencies_submitted() {
              (VUID-vkQueueSubmit2-semaphore-03873, VUID-vkQueueSubmit-pWaitSemaphores-03238)"
             .to_string())
     );
-    let got = trace::parse(&format!("{head}{body}"))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
+    let got = parsed(&format!("{head}{body}"));
     assert_eq!(
         got,
         Err("6:16: binary semaphore `s` is waited on, but the batch of its pending signal waits for timeline `u` value 1, \
@@ -436,9 +438,7 @@ fn binary_waits_need_their_signals_dependencies_submitted() {
 fn timeline_signals_of_two_queues_execute_in_value_order() {
     let head = "queue qa\nqueue qb\nsemaphore t timeline\n";
     let refused = |body: &str, at: &str, value: u64, previous: u64| {
-        let got = trace::parse(&format!("{head}{body}"))
-            .map(|_| ())
-            .map_err(|e| e.to_string());
+        let got = parsed(&format!("{head}{body}"));
         assert_eq!(
             got,
             Err(format!(
@@ -469,9 +469,7 @@ fn timeline_signals_of_two_queues_execute_in_value_order() {
     // Two signals of one timeline in one batch are unordered ("Semaphore
     // signal operations defined by a single VkSubmitInfo2 ... are
     // unordered").
-    let got = trace::parse(&format!("{head}submit qa signal t:1 signal t:2"))
-        .map(|_| ())
-        .map_err(|e| e.to_string());
+    let got = parsed(&format!("{head}submit qa signal t:1 signal t:2"));
     assert_eq!(
         got,
         Err("4:29: timeline semaphore `t` is signalled twice in one batch (1 and 2): the signal operations of one \
@@ -561,9 +559,7 @@ fn queue_and_semaphore_errors_name_line_and_column() {
         ("host-wait u 1", "4:11: unknown semaphore `u`"),
     ];
     for (body, expected) in cases {
-        let got = trace::parse(&format!("{head}{body}"))
-            .map(|_| ())
-            .map_err(|e| e.to_string());
+        let got = parsed(&format!("{head}{body}"));
         assert_eq!(got, Err(expected.to_string()), "for {body:?}");
     }
     // Wait-before-signal on a timeline semaphore is valid.
@@ -1071,9 +1067,7 @@ fn binary_semaphore_operations_are_ordered_on_the_device() {
         ),
     ];
     for (body, expected) in &cases {
-        let got = trace::parse(&format!("{head}{body}"))
-            .map(|_| ())
-            .map_err(|e| e.to_string());
+        let got = parsed(&format!("{head}{body}"));
         assert_eq!(&got, expected, "for {body:?}");
     }
     // The H200 hang's plan (planned before this rule): c1 waits for

@@ -42,12 +42,7 @@ proptest! {
     #[test]
     fn fast_checker_equals_definitional_semantics_with_events(ops in event_ops(24)) {
         let p = build_sync(&ops);
-        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-            let sem = vksync::Semantics::for_reading(reading);
-            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-            let spec = keys_of_races(&races(&p, reading).unwrap());
-            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
-        }
+        both_readings_agree(&p, &vksync::trace::print(&p))?;
     }
 
     /// Synchronization-1 events beside synchronization-2 ones: sets with a
@@ -56,12 +51,7 @@ proptest! {
     #[test]
     fn fast_checker_equals_definitional_semantics_with_sync1_events(ops in event1_ops(24)) {
         let p = build_sync(&ops);
-        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-            let sem = vksync::Semantics::for_reading(reading);
-            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-            let spec = keys_of_races(&races(&p, reading).unwrap());
-            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), vksync::trace::print(&p));
-        }
+        both_readings_agree(&p, &vksync::trace::print(&p))?;
     }
 
     /// The planners' default reading: the fast checker with D2's toggle
@@ -87,12 +77,7 @@ proptest! {
         use vksync_proptests::exhaustive::{text_of, IMAGE_ALPHABET, IMAGE_HEADER};
         let src = text_of(IMAGE_ALPHABET, IMAGE_HEADER, &seq);
         let p = vksync::trace::parse(&src).unwrap().program;
-        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-            let sem = vksync::Semantics::for_reading(reading);
-            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-            let spec = keys_of_races(&races(&p, reading).unwrap());
-            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
-        }
+        both_readings_agree(&p, &src)?;
     }
 }
 
@@ -157,12 +142,7 @@ proptest! {
     ) {
         let src = graphics_source(&seq);
         let p = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?.program;
-        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-            let sem = vksync::Semantics::for_reading(reading);
-            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-            let spec = keys_of_races(&races(&p, reading).unwrap());
-            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
-        }
+        both_readings_agree(&p, &src)?;
     }
 }
 
@@ -188,12 +168,7 @@ proptest! {
     ) {
         let src = event_wait_source(&seq);
         let p = vksync::trace::parse(&src).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?.program;
-        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-            let sem = vksync::Semantics::for_reading(reading);
-            let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-            let spec = keys_of_races(&races(&p, reading).unwrap());
-            prop_assert!(fast == spec, "{reading:?}\n{}\nprogram:\n{}", show_difference(&p, &fast, &spec), src);
-        }
+        both_readings_agree(&p, &src)?;
     }
 }
 
@@ -1745,15 +1720,23 @@ fn overflow_agrees(src: &str) -> Result<(), TestCaseError> {
     let p = vksync::trace::parse(src)
         .map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?
         .program;
+    both_readings_agree(&p, src)
+}
+
+/// The fast checker ([`vksync::check_with`]) and the definitional
+/// semantics ([`races`]) find the same (command, kind, bytes) on `p`
+/// under both readings of write-after-write; `shown` is the program as a
+/// failure prints it.
+fn both_readings_agree(p: &vksync::Program, shown: &str) -> Result<(), TestCaseError> {
     for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
         let sem = vksync::Semantics::for_reading(reading);
-        let fast = keys_of_hazards(&vksync::check_with(&p, sem).unwrap());
-        let spec = keys_of_races(&races(&p, reading).unwrap());
+        let fast = keys_of_hazards(&vksync::check_with(p, sem).unwrap());
+        let spec = keys_of_races(&races(p, reading).unwrap());
         prop_assert!(
             fast == spec,
             "{reading:?}\n{}\nprogram:\n{}",
-            show_difference(&p, &fast, &spec),
-            src
+            show_difference(p, &fast, &spec),
+            shown
         );
     }
     Ok(())

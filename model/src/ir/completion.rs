@@ -617,20 +617,30 @@ impl Completion {
         for (sem, u) in unresolved {
             self.unresolved.entry(sem).or_default().push(u);
         }
-        // An `ALL_COMMANDS` signal with no narrower wait to look at follows
-        // just that (a shared clock, not a copy per signal).
+        // One rule, `executed_before`: for an `ALL_COMMANDS` signal of a
+        // queue with no narrower wait in this batch or before it, that is
+        // `later` (the queue's clock and every wait of the batch), so the
+        // signals share it instead of a copy each.
         let plain = narrow.is_empty() && !self.narrow_queues.contains(&queue);
         let mut after = later.clone();
         after.advance(queue, at);
+        let before = |g: &SemaphoreSignal| {
+            let mut c = self.executed_before(queue, waits, g, first);
+            c.advance(queue, at);
+            c
+        };
         let executed: Vec<Clock> = signals
             .iter()
             .map(|g| {
                 if plain && all(g.stages) {
+                    debug_assert_eq!(
+                        after.entries(),
+                        before(g).entries(),
+                        "the shortcut is `executed_before`"
+                    );
                     return after.clone();
                 }
-                let mut c = self.executed_before(queue, waits, g, first);
-                c.advance(queue, at);
-                c
+                before(g)
             })
             .collect();
         let mut fenced = clock_of(&self.executed_fenced, queue);
