@@ -632,12 +632,10 @@ impl Completion {
         let executed: Vec<Clock> = signals
             .iter()
             .map(|g| {
+                // (Not asserted equal to `before(g)` even in debug builds:
+                // that copy per signal is what the shortcut avoids; with it
+                // a timeline through many queues checked quadratically.)
                 if plain && all(g.stages) {
-                    debug_assert_eq!(
-                        after.entries(),
-                        before(g).entries(),
-                        "the shortcut is `executed_before`"
-                    );
                     return after.clone();
                 }
                 before(g)

@@ -303,6 +303,7 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// ```
 pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> {
     refuse_unplanned(program)?;
+    let original = program;
     // The subpass dependencies the program's render passes need first: the
     // planners below place no barrier where only a dependency orders.
     let amended = with_needed_dependencies(program, opts)?;
@@ -327,6 +328,9 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     };
     if image_regions_global(&mut plan.program) && opts.planner != PlannerKind::PerObject {
         thin_after_widening(&mut plan.program, Semantics::for_reading(opts.reading));
+    }
+    if let std::borrow::Cow::Owned(_) = &amended {
+        thin_added_dependency_bits(original, &mut plan.program, Semantics::for_reading(opts.reading));
     }
     // The planners place every barrier a rendering instance needs before
     // its begin-rendering; a plan with one inside an instance all the same
@@ -425,6 +429,117 @@ fn with_needed_dependencies(
         }
     }
     Ok(current)
+}
+
+/// At most this many commands checked, summed over the tries, when
+/// [`thin_added_dependency_bits`] thins a plan (each try checks the whole
+/// program): larger plans keep the bits the rounds added.
+const THIN_DEPENDENCY_BUDGET: usize = 4_000_000;
+
+/// Drops every mask bit that [`with_needed_dependencies`] added to the
+/// render pass declarations of `original` (a bit of a declared dependency
+/// it did not have, or of a dependency the rounds added) that the planned
+/// `program` does not need under `sem`: each removed alone, the program
+/// still valid and clean, until none can go. The rounds add a hazard's
+/// masks to a dependency of its pair, and a later round's masks can hold
+/// an earlier one's, or a new dependency the bits of the implicit one it
+/// replaces (review33: `EXTERNAL->0 ... -> FRAGMENT_SHADER|
+/// COLOR_ATTACHMENT_OUTPUT:INPUT_ATTACHMENT_READ|COLOR_ATTACHMENT_READ|
+/// COLOR_ATTACHMENT_WRITE` for a load an input attachment reads, where
+/// `COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ` alone is clean). The
+/// user's own bits stay: the declaration is theirs. Access bits are tried
+/// before stage bits (an access needs a stage that supports it), each
+/// field from its lowest bit. A plan the fast checker refuses, or larger
+/// than [`THIN_DEPENDENCY_BUDGET`] allows, is left as planned (safe,
+/// possibly not minimal).
+fn thin_added_dependency_bits(original: &Program, program: &mut Program, sem: Semantics) {
+    use crate::ir::renderpass::{with_render_passes, SubpassDependency};
+    use crate::vk::flags::{AccessFlags2, PipelineStageFlags2};
+    use crate::vk::scope::{self, Side};
+    let clean = |p: &Program| crate::hazard::check_with(p, sem).is_ok_and(|h| h.is_empty());
+    if !clean(program) {
+        return;
+    }
+    // The bits each dependency of each declaration may lose: what the
+    // original declaration did not have (`add_dependency` ORs into a
+    // dependency or appends one).
+    let added = |r: usize, j: usize, field: usize| -> u64 {
+        let now = field_bits(&program.render_passes()[r].dependencies[j], field);
+        match original
+            .render_passes()
+            .get(r)
+            .and_then(|rp| rp.dependencies.get(j))
+        {
+            Some(d) => now & !field_bits(d, field),
+            None => now,
+        }
+    };
+    let mut tries: Vec<(usize, usize, usize, u64)> = Vec::new();
+    for (r, rp) in program.render_passes().iter().enumerate() {
+        for j in 0..rp.dependencies.len() {
+            // Accesses first, then stages.
+            for field in [1, 3, 0, 2] {
+                let bits = added(r, j, field);
+                tries.extend(
+                    (0..64)
+                        .map(|n| 1u64 << n)
+                        .filter(|b| bits & b != 0)
+                        .map(|b| (r, j, field, b)),
+                );
+            }
+        }
+    }
+    if tries.is_empty() || tries.len().saturating_mul(program.commands.len()) > THIN_DEPENDENCY_BUDGET {
+        return;
+    }
+    loop {
+        let mut removed = false;
+        for &(r, j, field, bit) in &tries {
+            let d = program.render_passes()[r].dependencies[j];
+            let bits = field_bits(&d, field);
+            if bits & bit == 0 {
+                continue;
+            }
+            let thinner = with_field_bits(d, field, bits & !bit);
+            if scope::validate(thinner.src_stage_mask, thinner.src_access_mask, Side::Src).is_err()
+                || scope::validate(thinner.dst_stage_mask, thinner.dst_access_mask, Side::Dst).is_err()
+            {
+                continue;
+            }
+            let mut passes = program.render_passes().to_vec();
+            passes[r].dependencies[j] = thinner;
+            if passes[r].validate().is_err() {
+                continue;
+            }
+            if let Ok(p) = with_render_passes(program, passes) {
+                if clean(&p) {
+                    *program = p;
+                    removed = true;
+                }
+            }
+        }
+        if !removed {
+            break;
+        }
+    }
+
+    fn field_bits(d: &SubpassDependency, field: usize) -> u64 {
+        match field {
+            0 => d.src_stage_mask.bits(),
+            1 => d.src_access_mask.bits(),
+            2 => d.dst_stage_mask.bits(),
+            _ => d.dst_access_mask.bits(),
+        }
+    }
+    fn with_field_bits(mut d: SubpassDependency, field: usize, bits: u64) -> SubpassDependency {
+        match field {
+            0 => d.src_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+            1 => d.src_access_mask = AccessFlags2::from_bits_retain(bits),
+            2 => d.dst_stage_mask = PipelineStageFlags2::from_bits_retain(bits),
+            _ => d.dst_access_mask = AccessFlags2::from_bits_retain(bits),
+        }
+        d
+    }
 }
 
 /// A planned barrier over bytes of an `image`-declared object that is not
