@@ -830,10 +830,9 @@ fn image_step(program: &Program, store: &mut Store, op: &ImageOp, written: &[Reg
         }
         ImageOp::CopyImage { src, dst, regions } => {
             let (s, t) = (desc(src.0), desc(dst.0));
-            // A copy between a compressed and an uncompressed format, or
-            // between texel blocks of different sizes (formats that are
-            // not size-compatible, which the model does not check): not
-            // computed here.
+            // A copy between a compressed and an uncompressed format of
+            // one block size (size-compatible; others the model refuses,
+            // VUID-vkCmdCopyImage-srcImage-01548): not computed here.
             let compatible = s.format.info().block == t.format.info().block
                 && regions.iter().all(|r| {
                     s.format.block_bytes(one_aspect(r.src_subresource))
@@ -2005,7 +2004,7 @@ mod tests {
     /// `GENERAL`, staging `s` holding words 100, 101, ..., and `d` for
     /// reading back.
     const IMG: &str =
-        "buffer s 128\nbuffer d 128\nimage t R32_UINT 4x2 layers 2\nimage u R32_UINT 4x2 layers 2\nimage b R8_UNORM 4x2\n\
+        "buffer s 128\nbuffer d 128\nimage t R32_UINT 4x2 layers 2\nimage u R32_UINT 4x2 layers 2\nimage b R8G8B8A8_UINT 4x2\n\
         barrier NONE:NONE -> NONE:NONE b COLOR:0:0 UNDEFINED->GENERAL\n\
         barrier NONE:NONE -> NONE:NONE t COLOR:0:0.. UNDEFINED->GENERAL\n\
         barrier NONE:NONE -> NONE:NONE u COLOR:0:0.. UNDEFINED->GENERAL\nhost-write s 100\n";
@@ -2054,11 +2053,12 @@ mod tests {
                          copy-image-to-buffer u GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..16]\n"),
                 vec![n, Some(101), Some(102), Some(103)],
             ),
-            // Texel blocks of different sizes: not computed (and no panic).
+            // Two size-compatible formats (texel blocks of 4 bytes): the
+            // bytes move as they are.
             (
                 format!("{up}fill d 0\ncopy-image t GENERAL -> b GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=2,2,1\n\
                          copy-image-to-buffer b GENERAL -> d imageSubresource=COLOR:0:0 imageExtent=4,1,1\nsubmit\nwait\nhost-read d[0..8]\n"),
-                vec![n, Some(0)],
+                vec![Some(100), Some(101)],
             ),
             // A clear writes zeros; a transition from UNDEFINED discards.
             (

@@ -346,7 +346,7 @@ fn buffer_image_copies_addressing_past_2_64_are_refused() {
                 (bufferOffset, bufferRowLength, bufferImageHeight)";
     let cases: &[(&str, bool)] = &[
         ("bufferRowLength=1073741824 bufferImageHeight=1073741824 imageSubresource=COLOR:0:0..2 imageExtent=4,1,1", true),
-        ("bufferOffset=18446744073709551615 imageSubresource=COLOR:0:0 imageExtent=4,1,1", true),
+        ("bufferOffset=18446744073709551600 imageSubresource=COLOR:0:0 imageExtent=4,1,1", true),
         ("bufferRowLength=4 bufferImageHeight=1 imageSubresource=COLOR:0:0..2 imageExtent=4,1,1", false),
     ];
     for (operands, refused) in cases {
@@ -608,6 +608,160 @@ fn layout_rules() {
     for (name, body, want) in cases {
         assert_eq!(error(body), *want, "case `{name}`");
     }
+}
+
+/// review39's image rules, each a row: the relaxed layout matching of
+/// single-aspect descriptors of a depth/stencil image ("Image Layout
+/// Matching Rules": the two pairs it names, no others), aspect-specific
+/// layouts in image barriers, a color clear of a compressed image, the
+/// alignment of buffer-image copy regions for the format's texel block,
+/// the format and aspect rules of image copies, and the sources a resolve
+/// can have (an image that cannot have more than one sample cannot be
+/// resolved). Cases: name, the commands after the header, the error
+/// (empty: valid).
+#[test]
+fn format_and_aspect_rules_of_image_commands() {
+    const IMAGES: &str = "buffer o 4096\n\
+        image d D24_UNORM_S8_UINT 4x4\n\
+        image bc BC1_RGBA_UNORM_BLOCK 8x8 initial TRANSFER_DST_OPTIMAL\n\
+        image bc6 BC1_RGBA_UNORM_BLOCK 6x6 initial TRANSFER_DST_OPTIMAL\n\
+        image c8 R8_UNORM 8x8 initial TRANSFER_DST_OPTIMAL\n\
+        image c32 R32_UINT 8x8 initial TRANSFER_SRC_OPTIMAL\n\
+        image rgba R8G8B8A8_UNORM 8x8 initial TRANSFER_DST_OPTIMAL\n\
+        image rg R32G32_UINT 2x2 initial TRANSFER_SRC_OPTIMAL\n\
+        image s8 S8_UINT 8x8 initial TRANSFER_SRC_OPTIMAL\n\
+        image ds D24_UNORM_S8_UINT 8x8 initial TRANSFER_DST_OPTIMAL\n\
+        image ds2 D24_UNORM_S8_UINT 8x8 initial TRANSFER_SRC_OPTIMAL\n\
+        image ms R8G8B8A8_UNORM 8x8 initial TRANSFER_SRC_OPTIMAL\n\
+        image mips R8G8B8A8_UNORM 8x8 mips 2 initial TRANSFER_SRC_OPTIMAL\n\
+        image linear R8G8B8A8_UNORM 8x8 linear initial TRANSFER_SRC_OPTIMAL\n\
+        image ss R8G8B8A8_UNORM 8x8 initial TRANSFER_DST_OPTIMAL\n\
+        image ss32 R32_UINT 8x8 initial TRANSFER_DST_OPTIMAL\n";
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "a depth-only descriptor in DEPTH_STENCIL_READ_ONLY_OPTIMAL of depth in DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL (the relaxed matching rule's first pair)",
+            "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ d DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL\ndispatch k sampled-image d DEPTH:0:0 DEPTH_STENCIL_READ_ONLY_OPTIMAL write o",
+            "",
+        ),
+        (
+            "a stencil-only descriptor in DEPTH_STENCIL_READ_ONLY_OPTIMAL of stencil in DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL (its second pair)",
+            "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ d DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL\ndispatch k sampled-image d STENCIL:0:0 DEPTH_STENCIL_READ_ONLY_OPTIMAL write o",
+            "",
+        ),
+        (
+            "the depth aspect with the stencil aspect's pair: no match",
+            "barrier NONE:NONE -> COMPUTE_SHADER:SHADER_SAMPLED_READ d DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL\ndispatch k sampled-image d DEPTH:0:0 DEPTH_STENCIL_READ_ONLY_OPTIMAL write o",
+            "22: vkCmdDispatch uses image `d` subresource DEPTH mip 0 layer 0 in layout DEPTH_STENCIL_READ_ONLY_OPTIMAL, but its layout is DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)",
+        ),
+        (
+            "a depth range with a stencil-only layout (VUID-VkImageMemoryBarrier2-aspectMask-08702)",
+            "barrier NONE:NONE -> NONE:NONE d DEPTH:0:0 UNDEFINED->STENCIL_ATTACHMENT_OPTIMAL",
+            "21: barrier 0: newLayout STENCIL_ATTACHMENT_OPTIMAL of image `d` is a layout of the stencil aspect alone, and the subresource range includes DEPTH (VUID-VkImageMemoryBarrier2-aspectMask-08702); transition each aspect in its own barrier, or name a layout of both aspects",
+        ),
+        (
+            "a range of both aspects with a depth-only layout (-08703)",
+            "barrier NONE:NONE -> NONE:NONE d DEPTH|STENCIL:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL",
+            "21: barrier 0: newLayout DEPTH_ATTACHMENT_OPTIMAL of image `d` is a layout of the depth aspect alone, and the subresource range includes STENCIL (VUID-VkImageMemoryBarrier2-aspectMask-08703); transition each aspect in its own barrier, or name a layout of both aspects",
+        ),
+        (
+            "a depth range with a depth-only layout",
+            "barrier NONE:NONE -> NONE:NONE d DEPTH:0:0 UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL",
+            "",
+        ),
+        (
+            "a color clear of a compressed image (VUID-vkCmdClearColorImage-image-00007)",
+            "clear-color-image bc TRANSFER_DST_OPTIMAL COLOR:0:0",
+            "21:1: vkCmdClearColorImage: format of image `bc`: BC1_RGBA_UNORM_BLOCK is a compressed format, which a color clear does not take (VUID-vkCmdClearColorImage-image-00007: image must not have a compressed or depth/stencil format)",
+        ),
+        (
+            "bufferOffset not a multiple of the texel block size (-07975)",
+            "copy-buffer-to-image o -> rgba TRANSFER_DST_OPTIMAL bufferOffset=2 imageSubresource=COLOR:0:0 imageExtent=8,8,1",
+            "21:1: vkCmdCopyBufferToImage: pRegions[0] of image `rgba`: bufferOffset 2 is not a multiple of the texel block size of R8G8B8A8_UNORM, 4 bytes (VUID-vkCmdCopyBufferToImage-dstImage-07975)",
+        ),
+        (
+            "bufferOffset of a stencil copy not a multiple of 4 (-07978)",
+            "copy-image-to-buffer s8 TRANSFER_SRC_OPTIMAL -> o bufferOffset=2 imageSubresource=STENCIL:0:0 imageExtent=8,8,1",
+            "21:1: vkCmdCopyImageToBuffer: pRegions[0] of image `s8`: bufferOffset 2 is not a multiple of 4, as a copy of a depth/stencil format needs (VUID-vkCmdCopyImageToBuffer-srcImage-07978)",
+        ),
+        (
+            "bufferImageHeight not a multiple of the block height (VUID-VkBufferImageCopy2-bufferImageHeight-09107)",
+            "copy-buffer-to-image o -> bc TRANSFER_DST_OPTIMAL bufferImageHeight=6 imageSubresource=COLOR:0:0 imageExtent=8,4,1",
+            "21:1: vkCmdCopyBufferToImage: pRegions[0] of image `bc`: bufferImageHeight 6 is not a multiple of the texel block height of BC1_RGBA_UNORM_BLOCK, 4 (VUID-VkBufferImageCopy2-bufferImageHeight-09107)",
+        ),
+        (
+            "imageOffset.y not a multiple of the block height (-07275)",
+            "copy-buffer-to-image o -> bc TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageOffset=0,2,0 imageExtent=4,4,1",
+            "21:1: vkCmdCopyBufferToImage: pRegions[0] of image `bc`: imageOffset.y 2 is not a multiple of the texel block height of BC1_RGBA_UNORM_BLOCK, 4 (VUID-vkCmdCopyBufferToImage-dstImage-07275)",
+        ),
+        (
+            "imageExtent.width not a multiple of the block width short of the edge (-00207)",
+            "copy-buffer-to-image o -> bc TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageOffset=4,0,0 imageExtent=2,4,1",
+            "21:1: vkCmdCopyBufferToImage: pRegions[0] of image `bc`: imageExtent.width 2 is not a multiple of the texel block width of BC1_RGBA_UNORM_BLOCK, 4, and the region does not reach the subresource's edge (VUID-vkCmdCopyBufferToImage-dstImage-00207)",
+        ),
+        (
+            "imageExtent a part of a block where the region reaches the edge",
+            "copy-buffer-to-image o -> bc6 TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageOffset=4,4,0 imageExtent=2,2,1",
+            "",
+        ),
+        (
+            "copy-image between color formats of different block sizes (VUID-vkCmdCopyImage-srcImage-01548)",
+            "copy-image c32 TRANSFER_SRC_OPTIMAL -> c8 TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "21:1: vkCmdCopyImage: srcImage's format R32_UINT and dstImage's R8_UNORM are not size-compatible (color formats of one texel block size; a depth/stencil format only with itself) (VUID-vkCmdCopyImage-srcImage-01548)",
+        ),
+        (
+            "copy-image between color formats of one block size",
+            "copy-image c32 TRANSFER_SRC_OPTIMAL -> rgba TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "",
+        ),
+        (
+            "copy-image from an uncompressed format into a compressed one of its block size",
+            "copy-image rg TRANSFER_SRC_OPTIMAL -> bc TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=2,2,1",
+            "",
+        ),
+        (
+            "copy-image between two depth/stencil formats",
+            "copy-image s8 TRANSFER_SRC_OPTIMAL -> ds TRANSFER_DST_OPTIMAL srcSubresource=STENCIL:0:0 dstSubresource=STENCIL:0:0 extent=8,8,1",
+            "21:1: vkCmdCopyImage: srcImage's format S8_UINT and dstImage's D24_UNORM_S8_UINT are not size-compatible (color formats of one texel block size; a depth/stencil format only with itself) (VUID-vkCmdCopyImage-srcImage-01548)",
+        ),
+        (
+            "copy-image from the depth aspect to the stencil aspect (-01551)",
+            "copy-image ds2 TRANSFER_SRC_OPTIMAL -> ds TRANSFER_DST_OPTIMAL srcSubresource=DEPTH:0:0 dstSubresource=STENCIL:0:0 extent=8,8,1",
+            "21:1: vkCmdCopyImage: srcSubresource's aspects DEPTH and dstSubresource's STENCIL differ (VUID-vkCmdCopyImage-srcImage-01551)",
+        ),
+        (
+            "copy-image between the depth aspects of one format",
+            "copy-image ds2 TRANSFER_SRC_OPTIMAL -> ds TRANSFER_DST_OPTIMAL srcSubresource=DEPTH:0:0 dstSubresource=DEPTH:0:0 extent=8,8,1",
+            "",
+        ),
+        (
+            "resolve-image from an image that can be multisampled",
+            "resolve-image ms TRANSFER_SRC_OPTIMAL -> ss TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "",
+        ),
+        (
+            "resolve-image from an image of two mip levels (VUID-vkCmdResolveImage-srcImage-00257)",
+            "resolve-image mips TRANSFER_SRC_OPTIMAL -> ss TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "21:1: vkCmdResolveImage: srcImage has 2 mip levels, so it has one sample (an image of more samples is 2D, of one mip level and optimal tiling: VUID-VkImageCreateInfo-samples-02257), and a resolve's source has more (VUID-vkCmdResolveImage-srcImage-00257)",
+        ),
+        (
+            "resolve-image from a linear image",
+            "resolve-image linear TRANSFER_SRC_OPTIMAL -> ss TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "21:1: vkCmdResolveImage: srcImage has linear tiling, so it has one sample (an image of more samples is 2D, of one mip level and optimal tiling: VUID-VkImageCreateInfo-samples-02257), and a resolve's source has more (VUID-vkCmdResolveImage-srcImage-00257)",
+        ),
+        (
+            "resolve-image into another format (-01386)",
+            "resolve-image ms TRANSFER_SRC_OPTIMAL -> ss32 TRANSFER_DST_OPTIMAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=8,8,1",
+            "21:1: vkCmdResolveImage: srcImage's format R8G8B8A8_UNORM and dstImage's R32_UINT differ (VUID-vkCmdResolveImage-srcImage-01386)",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, body, want) in cases {
+        let got = error(&format!("{IMAGES}{body}"));
+        if got != *want {
+            failures.push(format!("{name}: {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// "The union of all source regions, and the union of all destination

@@ -954,9 +954,12 @@ mod tests {
             ("image t R32_UINT 4x4 alias a 64\n".to_string(), "ok"),
             (
                 format!(
-                    "image t R32_UINT 4x4\n{}copy-buffer-to-image a -> t GENERAL bufferOffset=2 imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+                    "buffer odd 64 alias a 2\nimage t R32_UINT 4x4\n{}copy-buffer-to-image odd -> t GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
                     to_general("t")
                 ),
+                // (A `bufferOffset` that is no multiple of the texel block
+                // the model refuses itself, VUID-...-07975; here the
+                // buffer's place in its memory makes it one.)
                 "command 1: vkCmdCopyBufferToImage: region 0's bufferOffset is byte 2 of its memory, which is not a multiple of 4 (4 and the R32_UINT texel block of 4 bytes)",
             ),
             (

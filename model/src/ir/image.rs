@@ -679,6 +679,31 @@ pub enum ImageError {
         /// `newLayout`.
         new: ImageLayout,
     },
+    /// An image barrier whose subresource range includes the depth aspect
+    /// names a stencil-only layout as `oldLayout` or `newLayout`, or one
+    /// including the stencil aspect a depth-only layout
+    /// (VUID-VkImageMemoryBarrier2-aspectMask-08702, -08703).
+    #[error(
+        "barrier {index}: {which} {layout} of image `{image}` is a layout of the {only} aspect alone, and the \
+         subresource range includes {aspect} ({vuid}); transition each aspect in its own barrier, or name a layout \
+         of both aspects"
+    )]
+    LayoutAspect {
+        /// The barrier's index in its call.
+        index: usize,
+        /// `oldLayout` or `newLayout`.
+        which: &'static str,
+        /// The layout.
+        layout: ImageLayout,
+        /// The image.
+        image: String,
+        /// `depth` or `stencil`: the aspect the layout is for.
+        only: &'static str,
+        /// `DEPTH` or `STENCIL`: the aspect of the range it is not for.
+        aspect: &'static str,
+        /// The valid-usage id.
+        vuid: &'static str,
+    },
     /// A layout that requires a usage the image's format cannot have
     /// (`crate::vk::image::LAYOUT_RULES`): a depth/stencil layout of a
     /// color image, `COLOR_ATTACHMENT_OPTIMAL` of a depth/stencil one.
@@ -1170,6 +1195,94 @@ fn widen(mut v: Vec<ByteRange>) -> Vec<ByteRange> {
     v
 }
 
+/// The alignment a buffer-image copy region's numbers need for the
+/// image's format (review39 found them unchecked): `bufferOffset` a
+/// multiple of the texel block size, or of 4 for a depth/stencil format;
+/// `bufferRowLength` and `bufferImageHeight` multiples of the block's
+/// width and height; `imageOffset` multiples of the block extent, and
+/// `imageExtent` too unless the region reaches the subresource's edge.
+/// (`imageOffset` and `imageExtent` within the subresource are checked
+/// with the image side's bytes.)
+fn buffer_image_alignment(desc: &ImageDesc, c: &BufferImageCopy, to_image: bool) -> Result<(), String> {
+    let (call, param) = if to_image {
+        ("vkCmdCopyBufferToImage", "dstImage")
+    } else {
+        ("vkCmdCopyImageToBuffer", "srcImage")
+    };
+    let vuid = |n: &str| format!("VUID-{call}-{param}-{n}");
+    let format = desc.format;
+    let (bw, bh) = format.info().block;
+    let depth_stencil = !format.is_color();
+    let aspect = c.subresource.aspects.aspects().next().unwrap_or(Aspect::Color);
+    if depth_stencil {
+        if !c.buffer_offset.is_multiple_of(4) {
+            return Err(format!(
+                "bufferOffset {} is not a multiple of 4, as a copy of a depth/stencil format needs ({})",
+                c.buffer_offset,
+                vuid("07978")
+            ));
+        }
+    } else {
+        let size = format.block_bytes(aspect).max(1);
+        if !c.buffer_offset.is_multiple_of(size) {
+            return Err(format!(
+                "bufferOffset {} is not a multiple of the texel block size of {}, {size} bytes ({})",
+                c.buffer_offset,
+                format.name(),
+                vuid("07975")
+            ));
+        }
+    }
+    let block = [bw, bh, 1];
+    let what = ["width", "height", "depth"];
+    for (n, value, id) in [
+        (0, c.row_length, "VUID-VkBufferImageCopy2-bufferRowLength-09106"),
+        (
+            1,
+            c.image_height,
+            "VUID-VkBufferImageCopy2-bufferImageHeight-09107",
+        ),
+    ] {
+        if !value.is_multiple_of(block[n]) {
+            return Err(format!(
+                "{} {value} is not a multiple of the texel block {} of {}, {} ({id})",
+                ["bufferRowLength", "bufferImageHeight"][n],
+                what[n],
+                format.name(),
+                block[n]
+            ));
+        }
+    }
+    let edge = desc.mip_extent(c.subresource.mip);
+    for n in 0..3 {
+        if !c.offset[n].is_multiple_of(block[n]) {
+            return Err(format!(
+                "imageOffset.{} {} is not a multiple of the texel block {} of {}, {} ({})",
+                ["x", "y", "z"][n],
+                c.offset[n],
+                what[n],
+                format.name(),
+                block[n],
+                vuid(["07274", "07275", "07276"][n])
+            ));
+        }
+        let reaches = u64::from(c.offset[n]) + u64::from(c.extent[n]) == u64::from(edge[n]);
+        if !c.extent[n].is_multiple_of(block[n]) && !reaches {
+            return Err(format!(
+                "imageExtent.{} {} is not a multiple of the texel block {} of {}, {}, and the region does not \
+                 reach the subresource's edge ({})",
+                what[n],
+                c.extent[n],
+                what[n],
+                format.name(),
+                block[n],
+                vuid(["00207", "00208", "00209"][n])
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The buffer bytes a buffer-image copy region addresses ("Buffer and
 /// Image Addressing"): rows of `rowLength` texels and slices (depth, or
 /// array layers) of `imageHeight` rows, in texel blocks for a compressed
@@ -1453,6 +1566,98 @@ pub(crate) fn access_layouts(sa: StageAccess) -> Option<AccessLayouts> {
 /// - two 2D images copy a depth of 1 (-srcImage-01790) and the same number
 ///   of layers (-srcImage-08793, counted after `VK_REMAINING_ARRAY_LAYERS`).
 ///
+/// The format rules of an image-to-image copy or a resolve between `s`
+/// and `t` for region `r` (review39 found them unchecked), the model
+/// having no multi-planar formats and `maintenance8` not assumed:
+/// - `vkCmdCopyImage`: the two formats size-compatible ("Color formats
+///   with the same texel block size are considered size-compatible"; a
+///   depth/stencil format only with itself, the one it is compatible
+///   with; VUID-vkCmdCopyImage-srcImage-01548), two compressed formats of
+///   one block extent (-srcImage-09247), and the two aspect masks equal
+///   (-srcImage-01551);
+/// - `vkCmdResolveImage`: the same format (-srcImage-01386), and a source
+///   that can be multisampled ("srcImage must have a sample count
+///   greater than VK_SAMPLE_COUNT_1_BIT", -srcImage-00257, and an image of
+///   more than one sample is 2D, of one mip level and optimal tiling,
+///   VUID-VkImageCreateInfo-samples-02257: the trace has no sample count,
+///   so a source that cannot have more than one is refused).
+fn image_pair_formats(
+    call: &'static str,
+    s: &ImageDesc,
+    t: &ImageDesc,
+    r: &ImageCopyRegion,
+) -> Result<(), (String, &'static str)> {
+    let (sf, tf) = (s.format, t.format);
+    if call == "vkCmdResolveImage" {
+        if sf != tf {
+            return Err((
+                format!(
+                    "srcImage's format {} and dstImage's {} differ",
+                    sf.name(),
+                    tf.name()
+                ),
+                "VUID-vkCmdResolveImage-srcImage-01386",
+            ));
+        }
+        let single = if s.mips > 1 {
+            Some(format!("{} mip levels", s.mips))
+        } else if s.extent[2] > 1 {
+            Some("a 3D image".to_string())
+        } else if s.tiling == Tiling::Linear {
+            Some("linear tiling".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = single {
+            return Err((
+                format!(
+                    "srcImage has {why}, so it has one sample (an image of more samples is 2D, of one mip level and \
+                     optimal tiling: VUID-VkImageCreateInfo-samples-02257), and a resolve's source has more"
+                ),
+                "VUID-vkCmdResolveImage-srcImage-00257",
+            ));
+        }
+        return Ok(());
+    }
+    let (si, ti) = (sf.info(), tf.info());
+    let compatible = if sf.is_color() && tf.is_color() {
+        si.aspects.len() == 1 && ti.aspects.len() == 1 && si.aspects[0].1 == ti.aspects[0].1
+    } else {
+        sf == tf
+    };
+    if !compatible {
+        return Err((
+            format!(
+                "srcImage's format {} and dstImage's {} are not size-compatible (color formats of one texel block size; a \
+                 depth/stencil format only with itself)",
+                sf.name(),
+                tf.name()
+            ),
+            "VUID-vkCmdCopyImage-srcImage-01548",
+        ));
+    }
+    if si.block != (1, 1) && ti.block != (1, 1) && si.block != ti.block {
+        return Err((
+            format!(
+                "srcImage's format {} and dstImage's {} are compressed with different texel block extents",
+                sf.name(),
+                tf.name()
+            ),
+            "VUID-vkCmdCopyImage-srcImage-09247",
+        ));
+    }
+    if r.src_subresource.aspects != r.dst_subresource.aspects {
+        return Err((
+            format!(
+                "srcSubresource's aspects {} and dstSubresource's {} differ",
+                r.src_subresource.aspects, r.dst_subresource.aspects
+            ),
+            "VUID-vkCmdCopyImage-srcImage-01551",
+        ));
+    }
+    Ok(())
+}
+
 /// A 3D image is one whose depth is more than 1 (a 3D image of depth 1
 /// addresses as a 2D one).
 #[allow(clippy::type_complexity)]
@@ -1467,6 +1672,7 @@ pub(crate) fn copy_image_boxes(
         d.resolve_range(sub.range()).ok().map(|(_, _, _, l0, l1)| l1 - l0)
     };
     let bad = |what: String, vuid| ImageError::CopyImage { call, what, vuid };
+    image_pair_formats(call, s, t, r).map_err(|(what, vuid)| bad(what, vuid))?;
     let e = r.extent;
     let (mut src_extent, mut dst_depth) = (e, e[2]);
     match (s3, t3) {
@@ -1576,6 +1782,8 @@ impl ImageCommand {
                 }
                 let size = program.object(*buffer).map_or(0, |o| o.size);
                 for (index, r) in regions.iter().enumerate() {
+                    buffer_image_alignment(d, r, to_image)
+                        .map_err(sub_err(format!("pRegions[{index}]"), *img))?;
                     let img_bytes = d
                         .rect_ranges(r.subresource, r.offset, r.extent)
                         .map_err(sub_err(format!("pRegions[{index}].imageSubresource"), *img))?;
@@ -1666,6 +1874,13 @@ impl ImageCommand {
                 let d = image(*img)?;
                 layout_ok(*layout, false, "imageLayout", vuids[1])?;
                 let color = matches!(op, ImageOp::ClearColorImage { .. });
+                if color && d.format.info().block != (1, 1) {
+                    return Err(sub_err("format".into(), *img)(format!(
+                        "{} is a compressed format, which a color clear does not take \
+                         (VUID-vkCmdClearColorImage-image-00007: image must not have a compressed or depth/stencil format)",
+                        d.format.name()
+                    )));
+                }
                 for (index, r) in ranges.iter().enumerate() {
                     let what = format!("pRanges[{index}]");
                     if color != (r.aspects == AspectMask::of(Aspect::Color)) {
@@ -2023,17 +2238,19 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             }
         };
         let c = &program.commands[ci];
-        let check = |image: ObjectId,
-                     r: SubresourceRange,
-                     named: ImageLayout,
-                     call: &'static str,
-                     vuid,
-                     state: &LayoutState| {
+        let check_relaxed = |image: ObjectId,
+                             r: SubresourceRange,
+                             named: ImageLayout,
+                             call: &'static str,
+                             vuid,
+                             state: &LayoutState,
+                             descriptor: bool| {
             let Some(i) = slot(image) else { return Ok(()) };
             let d = &program.images[i];
+            let single = descriptor && d.format.aspect_mask().count() == 2 && r.aspects.count() == 1;
             for (a, m, l) in subresources(d, r) {
                 let current = state.layouts[i][LayoutState::index(d, a, m, l)];
-                if current != named {
+                if current != named && !(single && single_aspect_layouts_match(a, current, named)) {
                     return Err(mismatch(
                         i,
                         (a, m, l),
@@ -2053,6 +2270,9 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                 }
             }
             Ok(())
+        };
+        let check = |image, r, named, call, vuid, state: &LayoutState| {
+            check_relaxed(image, r, named, call, vuid, state, false)
         };
         match c {
             // Each barrier of a `vkCmdSetEvent2` transitions at the set, of a
@@ -2290,10 +2510,32 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             _ => "vkCmdDispatch",
         };
         for (image, r, named) in view_bindings(program, c) {
-            check(image, r, named, call, BINDING_LAYOUT_VUID, &state)?;
+            check_relaxed(image, r, named, call, BINDING_LAYOUT_VUID, &state, true)?;
         }
     }
     Ok(())
+}
+
+/// Whether a descriptor of just aspect `aspect` of a depth/stencil image,
+/// naming layout `named`, matches a subresource in layout `current` other
+/// than `named` ("Image Layout Matching Rules": "Descriptors referring
+/// just to the depth aspect of a depth/stencil image only need to match
+/// in the image layout of the depth aspect, thus
+/// VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL and
+/// VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL are
+/// considered to match", and for the stencil aspect
+/// `DEPTH_STENCIL_READ_ONLY_OPTIMAL` and
+/// `DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL`). The pairs the rule
+/// names, no others (review39).
+fn single_aspect_layouts_match(aspect: Aspect, current: ImageLayout, named: ImageLayout) -> bool {
+    use ImageLayout as L;
+    let other = match aspect {
+        Aspect::Depth => L::DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL,
+        Aspect::Stencil => L::DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL,
+        _ => return false,
+    };
+    let pair = [L::DEPTH_STENCIL_READ_ONLY_OPTIMAL, other];
+    pair.contains(&current) && pair.contains(&named)
 }
 
 /// "imageLayout is the layout that the image subresources accessible from

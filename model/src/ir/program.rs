@@ -1311,6 +1311,37 @@ impl Program {
                 }
             }
         }
+        // Unconditional: "If the aspectMask member of subresourceRange
+        // includes VK_IMAGE_ASPECT_DEPTH_BIT, oldLayout and newLayout must
+        // not be one of VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL or
+        // VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL", and the mirror rule.
+        for (which, layout) in [("oldLayout", ib.old_layout), ("newLayout", ib.new_layout)] {
+            use crate::vk::image::Aspect;
+            let wrong = match layout {
+                ImageLayout::STENCIL_ATTACHMENT_OPTIMAL | ImageLayout::STENCIL_READ_ONLY_OPTIMAL => ib
+                    .range
+                    .aspects
+                    .has(Aspect::Depth)
+                    .then_some(("stencil", "DEPTH", "VUID-VkImageMemoryBarrier2-aspectMask-08702")),
+                ImageLayout::DEPTH_ATTACHMENT_OPTIMAL | ImageLayout::DEPTH_READ_ONLY_OPTIMAL => ib
+                    .range
+                    .aspects
+                    .has(Aspect::Stencil)
+                    .then_some(("depth", "STENCIL", "VUID-VkImageMemoryBarrier2-aspectMask-08703")),
+                _ => None,
+            };
+            if let Some((only, aspect, vuid)) = wrong {
+                return Err(super::image::ImageError::LayoutAspect {
+                    index,
+                    which,
+                    layout,
+                    image: name,
+                    only,
+                    aspect,
+                    vuid,
+                });
+            }
+        }
         if self.image_barrier_part(b).is_none() {
             return Err(bad(format!(
                 "the barrier's region is none of the byte ranges of {} (build image barriers with the parser's form)",
