@@ -455,6 +455,11 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("host-set-event e\nwait-events e NONE:NONE -> COPY:NONE ; ALL_COMMANDS:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("set-event e COPY:NONE -> COPY:NONE\nreset-event e\nwait-events e COPY:NONE -> COPY:NONE", "8:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
         ("set-event e", "6:12: expected the event's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`"),
+        // review39: a reset with an empty first scope after a wait of the
+        // event (VUID-vkCmdResetEvent2-event-03832); one with stages is
+        // taken as ordered after it (the next case).
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e NONE", "8:13: event `e` is reset with stageMask NONE, an empty first synchronization scope, after a wait of it earlier in submission order: there must be an execution dependency between the reset and that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset the stages of the commands after the wait, or ALL_COMMANDS"),
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e COPY\nwait-events f NONE:NONE -> NONE:NONE", "9:13: event `f` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
     ];
     for (body, want) in cases {
         let err = trace::parse(&format!("{HEADER}{body}\n")).expect_err(body);

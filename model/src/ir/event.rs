@@ -306,10 +306,33 @@ impl EventStates {
         Ok(())
     }
 
-    /// `vkCmdResetEvent2` (or `vkCmdResetEvent`) recorded on the device.
-    pub(crate) fn device_reset(&mut self, event: EventId) {
+    /// `vkCmdResetEvent2` (or `vkCmdResetEvent`) recorded on the device,
+    /// with `stageMask` `stages`. "There must be an execution dependency
+    /// between vkCmdResetEvent2 and the execution of any earlier
+    /// vkCmdWaitEvents2 in submission order that includes event"
+    /// (VUID-vkCmdResetEvent2-event-03832): refused where none can exist,
+    /// a reset whose first synchronization scope is empty (`NONE`,
+    /// `TOP_OF_PIPE`) after a wait of the event recorded since the last
+    /// submit. (A reset with stages after a wait submitted earlier and
+    /// still pending is not checked.)
+    pub(crate) fn device_reset(
+        &mut self,
+        event: EventId,
+        stages: crate::vk::flags::PipelineStageFlags2,
+        name: &str,
+    ) -> Result<(), ProgramErrorKind> {
+        use crate::vk::scope::{exec_scope, Side};
+        if exec_scope(stages, Side::Src).iter().next().is_none()
+            && self.unsubmitted_wait_events.contains(&event)
+        {
+            return Err(ProgramErrorKind::ResetEventAfterWaitUnordered {
+                name: name.to_string(),
+                stages: stages.to_string(),
+            });
+        }
         self.unsubmitted_ops.push((event, "reset-event"));
         self.reset(event);
+        Ok(())
     }
 
     /// Element `index` of the `vkCmdWaitEvents2` at `command`; `image`

@@ -583,7 +583,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                     .wait1(ci, waited, src, |e| program.event_name(e))
                     .map_err(|(_, kind)| err(kind))?;
             }
-            Command::ResetEvent { event, .. } => events.device_reset(*event),
+            Command::ResetEvent { event, stages } => events
+                .device_reset(*event, *stages, program.event_name(*event))
+                .map_err(err)?,
             Command::HostResetEvent { event } => events
                 .host_reset(*event, program.event_name(*event), queue_name, &done)
                 .map_err(err)?,

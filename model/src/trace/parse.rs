@@ -2393,7 +2393,9 @@ impl Parser {
                     None => DEFAULT_RESET_STAGES,
                 };
                 line.done()?;
-                self.events.reset(event);
+                if let Err(kind) = self.events.device_reset(event, stages, t.text) {
+                    return line.err(t.col, kind.to_string());
+                }
                 self.push(no, Command::ResetEvent { event, stages });
             }
             "host-set-event" | "host-reset-event" => {
