@@ -657,7 +657,7 @@ fn check_source(
     to_stderr!(
         "{}: {}{not_modelled}",
         source.name,
-        report::summary_groups(&groups)
+        report::summary_groups(program, &groups)
     );
     layernotes::print_layer_notes(source, &groups, layer, out);
     if groups.is_empty() {
@@ -772,7 +772,7 @@ fn print_race_groups(
     to_stderr!(
         "{}: {}{not_modelled}",
         source.name,
-        report::summary_race_groups(groups, true)
+        report::summary_race_groups(program, groups, true)
     );
     // Every race is in a group: no group, no race.
     if groups.is_empty() {

@@ -1556,7 +1556,7 @@ pub fn render_trace(source: &Source, reading: vksync::Reading) -> Result<String,
         plural(program.queue_count(), "queue", "queues"),
         plural(program.semaphores().len(), "semaphore", "semaphores"),
         plural(program.events().len(), "event", "events"),
-        esc(&crate::report::summary_race_groups(&race_groups, exact)),
+        esc(&crate::report::summary_race_groups(program, &race_groups, exact)),
         if by_spec {
             " (by the definitional semantics)"
         } else {

@@ -2215,6 +2215,28 @@ fn reviewed_plans_are_race_free_as_printed() {
     }
 }
 
+/// review39: one later access racing earlier writes of this batch and of
+/// one submitted before it, on different bytes, is one hazard for both
+/// checkers: the fast checker prints it on two lines (the fixes go to
+/// different places), the definitional semantics on one (a barrier before
+/// the dispatch for both). Before, the summaries said 2 and 1 hazards.
+#[test]
+fn both_checkers_count_one_hazard_per_later_access() {
+    let trace =
+        "buffer a 64\nbuffer b 64\nfill a[32..64] 0\nsubmit\ncopy b[0..16] -> a[0..16]\ndispatch k write a\n";
+    let (_, _, fast) = vksync(&["check", "-"], Some(trace));
+    let (_, _, bydef) = vksync(&["check", "--by-definition", "-"], Some(trace));
+    let summary = |err: &str| err.lines().last().unwrap_or("").to_string();
+    assert_eq!(
+        summary(&fast),
+        "<stdin>: 1 hazard (1 write-after-write; at least 2 racing pairs of accesses; on 2 lines)"
+    );
+    assert_eq!(
+        summary(&bydef),
+        "<stdin>: 1 hazard (1 write-after-write; 2 racing pairs of accesses)"
+    );
+}
+
 /// Every kind of fix comes out the same from `check` and `check
 /// --by-definition` on the same hazard: the model derives both
 /// (`vksync::race_group_hazard` from a race group, by the fast checker's
@@ -2294,6 +2316,22 @@ fn both_checkers_word_each_fix_alike() {
         (
             "a barrier across two batches",
             "buffer x 64\nbuffer y 64\nfill x 1\nsubmit\ncopy x -> y\n",
+            true,
+        ),
+        // review39: one later write over two bindings of one buffer, racing
+        // a write either binding's bytes hold part of: one hazard (the
+        // definitional semantics' race over both bindings was grouped
+        // apart, 3 hazards against 2).
+        (
+            "one hazard over two bindings of one buffer",
+            "buffer a 64\nfill a[0..32] 1\nfill a 2\ndispatch k write a[32..64] write a[0..32]\n",
+            false,
+        ),
+        // review39: a barrier into HOST whose source access is NONE makes
+        // nothing available: the fix is that barrier, not `submit; wait`.
+        (
+            "a host read after a barrier into HOST that makes nothing available",
+            "buffer a 64\nfill a 1\nbarrier CLEAR:NONE -> HOST:HOST_READ\nsubmit\nwait\nhost-read a\n",
             true,
         ),
     ];

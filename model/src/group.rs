@@ -24,7 +24,7 @@
 
 use crate::hazard::{Fix, Hazard};
 use crate::ir::layout::{Layout, MemId, MemRange};
-use crate::ir::program::{ByteRange, Program, Region};
+use crate::ir::program::{ByteRange, ObjectId, Program, Region};
 use crate::ir::queue::QueueId;
 use crate::spec::Race;
 use crate::sync::checker::HazardKind;
@@ -83,6 +83,11 @@ pub struct RaceGroup {
     pub more: usize,
     /// The earliest earlier command of the group.
     pub earliest_prior: usize,
+    /// The object the later command named for the group's bytes (its
+    /// first access with the race's stage and access over them), where
+    /// one is found: with `race.command`, `race.current` and `race.kind`,
+    /// what a hazard is (the bytes aside).
+    pub object: Option<ObjectId>,
 }
 
 /// The hazards grouped per later access and kind, in the order of each
@@ -356,6 +361,73 @@ pub fn group_races_indexed(program: &Program, races: &[Race]) -> (Vec<RaceGroup>
 /// checker's groups keep it).
 type RaceKey = (HazardKind, StageAccess, MemId, Option<u32>, Option<QueueId>, bool);
 
+/// The object command `command` named for the bytes `memory` of its access
+/// `current`, as a report names a group: its first access with that stage
+/// and access whose memory holds them, else the first whose memory meets
+/// them (a race the definitional semantics merged over two accesses of
+/// one object, `write a[32..64] write a[0..32]`, held by neither:
+/// review39 found it grouped apart, one hazard printed as two).
+pub(crate) fn later_access_object(
+    program: &Program,
+    layout: &Layout,
+    command: usize,
+    current: StageAccess,
+    memory: MemRange,
+) -> Option<ObjectId> {
+    let accesses = later_accesses(program, layout, command, current, memory.mem);
+    accesses
+        .iter()
+        .find(|(_, m)| m.start <= memory.range.start && memory.range.end <= m.end)
+        .or_else(|| accesses.iter().find(|(_, m)| m.overlaps(memory.range)))
+        .map(|(o, _)| *o)
+}
+
+/// What a hazard is, besides its command, later access and kind: the
+/// first object command `command` named with access `current` whose
+/// memory meets the racing bytes `memory`. A report counts one hazard per
+/// (command, access, kind, memory, this object), whichever checker found
+/// it and however it split or merged the bytes into lines: the
+/// single-queue checker prints an access racing through two aliases of
+/// one memory as a line per alias and earlier writes of two submissions
+/// apart, the definitional semantics merges the bytes of two accesses
+/// (review39 counted 4 hazards against 2, and 2 against 1); the first
+/// object meeting the bytes is the same for every line of one such
+/// access, and one per access where the command's accesses are apart.
+pub fn hazard_object(
+    program: &Program,
+    layout: &Layout,
+    command: usize,
+    current: StageAccess,
+    memory: MemRange,
+) -> Option<ObjectId> {
+    later_accesses(program, layout, command, current, memory.mem)
+        .into_iter()
+        .find(|(_, m)| m.overlaps(memory.range))
+        .map(|(o, _)| o)
+}
+
+/// The objects command `command` names with access `current` in memory
+/// `mem`, in its order, with the bytes of `mem` each covers.
+fn later_accesses(
+    program: &Program,
+    layout: &Layout,
+    command: usize,
+    current: StageAccess,
+    mem: MemId,
+) -> Vec<(ObjectId, ByteRange)> {
+    let Some(command) = program.commands.get(command) else {
+        return Vec::new();
+    };
+    crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
+        .into_iter()
+        .filter(|(_, sa)| *sa == current)
+        .filter_map(|(region, _)| {
+            let m = layout.locate(region)?;
+            (m.mem == mem).then_some((region.object, m.range))
+        })
+        .collect()
+}
+
 /// [`group_races`] one race at a time: what a checker that finds races one
 /// by one feeds (the multi-queue walk, [`crate::check_grouped`]), so that
 /// it keeps the groups and not the pairs. The races must come with each
@@ -389,7 +461,11 @@ impl<'p> RaceGrouping<'p> {
     }
 
     /// The object the later command of `r` named for its bytes: its first
-    /// access with the race's stage and access whose memory holds them.
+    /// access with the race's stage and access whose memory holds them,
+    /// else the first whose memory meets them (a race the definitional
+    /// semantics merged over two accesses of one object, `write a[32..64]
+    /// write a[0..32]`, held by neither: review39 found it grouped apart
+    /// from the same command's other races, one hazard printed as two).
     fn object_of(&mut self, r: &Race) -> Option<u32> {
         if self.objects_of != Some(r.command) {
             self.objects.clear();
@@ -400,17 +476,11 @@ impl<'p> RaceGrouping<'p> {
             .objects
             .entry((r.current, r.mem, r.range))
             .or_insert_with(|| {
-                let layout = layout?;
-                let command = program.commands.get(r.command)?;
-                crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
-                    .into_iter()
-                    .find(|(region, sa)| {
-                        *sa == r.current
-                            && layout.locate(*region).is_some_and(|m| {
-                                m.mem == r.mem && m.range.start <= r.range.start && r.range.end <= m.range.end
-                            })
-                    })
-                    .map(|(region, _)| region.object.0)
+                let memory = MemRange {
+                    mem: r.mem,
+                    range: r.range,
+                };
+                later_access_object(program, layout?, r.command, r.current, memory).map(|o| o.0)
             })
     }
 
@@ -420,7 +490,8 @@ impl<'p> RaceGrouping<'p> {
         let q: Option<QueueId> =
             (!host(r.prior)).then(|| self.queues.get(r.prior_command).copied().unwrap_or_default());
         let transition = r.current.is_layout_transition() || r.prior.is_layout_transition();
-        let key = (r.kind, r.current, r.mem, self.object_of(&r), q, transition);
+        let object = self.object_of(&r);
+        let key = (r.kind, r.current, r.mem, object, q, transition);
         let pair = Pair {
             command: r.command,
             prior: Earlier {
@@ -434,6 +505,7 @@ impl<'p> RaceGrouping<'p> {
             also: Vec::new(),
             more: 0,
             earliest_prior: r.prior_command,
+            object: object.map(ObjectId),
         };
         self.grouping.add(r, pair, key, new, merge_race)
     }

@@ -887,11 +887,19 @@ fn host_needs(program: &Program, layout: &Layout, r: &crate::spec::Race) -> (boo
             m.mem == r.mem && m.range.overlaps(r.range)
         })
     };
+    // The barrier must make the write available too: its first access
+    // scope holds the write (review39: `barrier CLEAR:NONE ->
+    // HOST:HOST_READ` counted, and the fix said `submit; wait` only).
+    let available = |b: &Barrier| {
+        crate::vk::scope::access_scope(b.src_stage_mask, b.src_access_mask, crate::vk::scope::Side::Src)
+            .contains(r.prior)
+    };
     let granted = between.iter().enumerate().any(|(k, x)| {
         matches!(x, Command::Barrier(d) if d.barriers.iter().any(|b| {
             b.dst_stage_mask.intersects(to_host)
                 && b.dst_access_mask.intersects(host_access)
                 && b.src_stage_mask.intersects(from)
+                && available(b)
                 && in_range(b)
         })) && queue_at(program, p + 1 + k) == queue
     });

@@ -87,7 +87,9 @@ pub mod trace;
 mod tracker;
 pub mod vk;
 
-pub use group::{group_hazards, group_races, group_races_indexed, Earlier, HazardGroup, RaceGroup};
+pub use group::{
+    group_hazards, group_races, group_races_indexed, hazard_object, Earlier, HazardGroup, RaceGroup,
+};
 pub use hazard::race_group_hazard;
 pub use hazard::{
     check, check_grouped, check_program, check_report, check_streaming, check_with, Checked, CheckedGroups,

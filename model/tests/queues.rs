@@ -1255,6 +1255,12 @@ fn host_access_fixes_name_what_is_missing() {
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..128]\nsubmit qa\nwait qa\nhost-read a\n",
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[128..256] before the submit the host waits on",
         ),
+        // review39: a barrier into HOST that makes nothing available (no
+        // source access) is no barrier for the write.
+        (
+            "barrier CLEAR:NONE -> HOST:HOST_READ\nsubmit qa\nwait\nhost-read a\n",
+            "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256] before the submit the host waits on",
+        ),
     ];
     let reading = vksync::Reading::MemoryModel;
     for (body, want) in cases {
