@@ -34,6 +34,15 @@ const BOUND: u32 = 40;
 /// linear in the queues.
 const QUEUES_BOUND: u32 = 200;
 
+/// The bound of the `wide-timeline` case: a timeline through N queues
+/// keeps about 8 KB of state per queue (the candidates' classes and
+/// groups, above), so its small size fits the caches and its large one
+/// does not: 46x for 10x once under a whole-workspace test run on 2 cores
+/// (2026-12-07), 32x in the test profile alone; in release `vksync check`
+/// takes 0.15 / 2.13 / 8.50 s at 5,000 / 50,000 / 200,000 lines (linear
+/// from there). Quadratic would be about 100.
+const WIDE_TIMELINE_BOUND: u32 = 60;
+
 /// Queues `qa`, `qb` (family 1), timeline `t`, an exclusive buffer passed
 /// between them with ownership transfers, each batch waiting for the one
 /// before with `wait` (a stage mask).
@@ -330,7 +339,11 @@ fn multi_queue_checks_scale_linearly() {
         let n_small = small.lines().count();
         let n_large = large.lines().count();
         let t_small = fastest(what, &small, 5, Duration::ZERO, |h| hazards(n_small, h));
-        let bound = if what == "queues" { QUEUES_BOUND } else { BOUND };
+        let bound = match what {
+            "queues" => QUEUES_BOUND,
+            "wide-timeline" => WIDE_TIMELINE_BOUND,
+            _ => BOUND,
+        };
         let t_large = fastest(what, &large, 3, t_small * bound, |h| hazards(n_large, h));
         let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-4);
         eprintln!("{what}: {n_small} lines {t_small:?}, {n_large} lines {t_large:?}, ratio {ratio:.1}");
