@@ -258,7 +258,10 @@ pub fn summary(hazards: &[vksync::Hazard]) -> String {
 /// layout), as in [`summary_race_groups`], so that every checker counts
 /// alike (review39).
 pub fn summary_groups(program: &Program, groups: &[HazardGroup]) -> String {
-    let layout = vksync::resolve(program).ok();
+    // (Resolved again only where there is something to count.)
+    let layout = (!groups.is_empty())
+        .then(|| vksync::resolve(program).ok())
+        .flatten();
     let hazards = groups.iter().map(|g| {
         let h = &g.hazard;
         let object = layout
@@ -279,7 +282,9 @@ pub fn summary_groups(program: &Program, groups: &[HazardGroup]) -> String {
 /// A hazard's object is [`vksync::hazard_object`]'s, as in
 /// [`summary_groups`].
 pub fn summary_race_groups(program: &Program, groups: &[RaceGroup], exact: bool) -> String {
-    let layout = vksync::resolve(program).ok();
+    let layout = (!groups.is_empty())
+        .then(|| vksync::resolve(program).ok())
+        .flatten();
     let hazards = groups.iter().map(|g| {
         let r = &g.race;
         let memory = vksync::MemRange {

@@ -455,11 +455,15 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("host-set-event e\nwait-events e NONE:NONE -> COPY:NONE ; ALL_COMMANDS:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("set-event e COPY:NONE -> COPY:NONE\nreset-event e\nwait-events e COPY:NONE -> COPY:NONE", "8:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
         ("set-event e", "6:12: expected the event's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`"),
-        // review39: a reset with an empty first scope after a wait of the
-        // event (VUID-vkCmdResetEvent2-event-03832); one with stages is
-        // taken as ordered after it (the next case).
-        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e NONE", "8:13: event `e` is reset with stageMask NONE, an empty first synchronization scope, after a wait of it earlier in submission order: there must be an execution dependency between the reset and that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset the stages of the commands after the wait, or ALL_COMMANDS"),
-        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e COPY\nwait-events f NONE:NONE -> NONE:NONE", "9:13: event `f` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
+        // review39: a reset whose first scope meets no stage a chain from an
+        // earlier wait of the event reaches (VUID-vkCmdResetEvent2-event-03832):
+        // an empty one, one of other stages (the validation layer's
+        // NegativeEvent.Reset2AfterWait2); a barrier that chains, or a reset
+        // of every stage, makes it valid (the next case's error is another).
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e NONE", "8:13: event `e` is reset with stageMask NONE after a wait of it earlier in submission order whose execution dependency chain reaches COPY: there must be an execution dependency between the reset and that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset a stage of the wait's dstStageMask, or ALL_COMMANDS"),
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nreset-event e COMPUTE_SHADER", "8:13: event `e` is reset with stageMask COMPUTE_SHADER after a wait of it earlier in submission order whose execution dependency chain reaches COPY: there must be an execution dependency between the reset and that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset a stage of the wait's dstStageMask, or ALL_COMMANDS"),
+        ("set-event1 f TRANSFER\nwait-events1 f TRANSFER:NONE -> TRANSFER:NONE\nreset-event f COMPUTE_SHADER", "8:13: event `f` is reset with stageMask COMPUTE_SHADER after a wait of it earlier in submission order whose execution dependency chain reaches COPY|CLEAR|BLIT|RESOLVE: there must be an execution dependency between the reset and that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset a stage of the wait's dstStageMask, or ALL_COMMANDS"),
+        ("set-event e COPY:NONE -> COPY:NONE\nwait-events e COPY:NONE -> COPY:NONE\nbarrier COPY:NONE -> COMPUTE_SHADER:NONE\nreset-event e COMPUTE_SHADER\nreset-event e\nwait-events f NONE:NONE -> NONE:NONE", "11:13: event `f` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
     ];
     for (body, want) in cases {
         let err = trace::parse(&format!("{HEADER}{body}\n")).expect_err(body);
@@ -582,7 +586,7 @@ fn sync1_events_built_in_code_are_checked_as_parsed() {
 #[test]
 fn events_round_trip_and_planners_replan_them() {
     let text = format!(
-        "{HEADER}fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nset-event f COPY:NONE -> COPY:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f COPY:NONE -> COPY:NONE\nreset-event e COPY\nhost-reset-event f\nhost-set-event f\nwait-events f HOST:HOST_WRITE -> COPY:TRANSFER_READ\nhost-reset-event f\nset-event1 e TRANSFER|COMPUTE_SHADER\nhost-set-event f\nwait-events1 e f COMPUTE_SHADER|TRANSFER|HOST:SHADER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ a[0..64]; COMPUTE_SHADER|TRANSFER|HOST:NONE -> TRANSFER:NONE\nwait-events1 e f ALL_TRANSFER|COMPUTE_SHADER|HOST:NONE -> HOST:HOST_READ\nreset-event e TRANSFER\n"
+        "{HEADER}fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nset-event f COPY:NONE -> COPY:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f COPY:NONE -> COPY:NONE\nreset-event e COPY\nhost-reset-event f\nhost-set-event f\nwait-events f HOST:HOST_WRITE -> COPY:TRANSFER_READ\nhost-reset-event f\nset-event1 e TRANSFER|COMPUTE_SHADER\nhost-set-event f\nwait-events1 e f COMPUTE_SHADER|TRANSFER|HOST:SHADER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ a[0..64]; COMPUTE_SHADER|TRANSFER|HOST:NONE -> TRANSFER:NONE\nwait-events1 e f ALL_TRANSFER|COMPUTE_SHADER|HOST:NONE -> HOST:HOST_READ\nreset-event e ALL_COMMANDS\n"
     );
     let t = trace::parse(&text).unwrap();
     let printed = trace::print(&t.program);

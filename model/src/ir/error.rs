@@ -538,20 +538,24 @@ pub enum ProgramErrorKind {
         /// The barrier's index in the dependency info.
         index: usize,
     },
-    /// Refused with "event `{name}` is reset with stageMask {stages}, ...":
-    /// a device reset whose first synchronization scope is empty after a
-    /// wait of the event earlier in submission order (review39).
+    /// Refused with "event `{name}` is reset with stageMask {stages} after
+    /// a wait ...": a device reset whose first synchronization scope meets
+    /// no stage a chain from a wait of the event earlier in submission
+    /// order reaches (review39).
     #[error(
-        "event `{name}` is reset with stageMask {stages}, an empty first synchronization scope, after a wait of it earlier in \
-         submission order: there must be an execution dependency between the reset and that wait \
-         (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset the stages of the commands \
-         after the wait, or ALL_COMMANDS"
+        "event `{name}` is reset with stageMask {stages} after a wait of it earlier in submission order whose \
+         execution dependency chain reaches {reached}: there must be an execution dependency between the reset and \
+         that wait (VUID-vkCmdResetEvent2-event-03832; after a vkCmdWaitEvents: -03831); give the reset a stage of \
+         the wait's dstStageMask, or ALL_COMMANDS"
     )]
     ResetEventAfterWaitUnordered {
         /// The event.
         name: String,
         /// The reset's `stageMask` as written.
         stages: String,
+        /// The stages a chain from the wait reaches (its `dstStageMask`
+        /// and the barriers after it), or `no stage`.
+        reached: String,
     },
     /// Refused with "event `{name}` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)".
     #[error("event `{name}` is already set: reset it first (a vkCmdSetEvent2, vkCmdSetEvent or vkSetEvent of a signaled event has no effect)")]

@@ -138,6 +138,17 @@ pub(crate) struct EventStates {
     /// Events of device waits (both generations, any set) not yet
     /// submitted.
     unsubmitted_wait_events: Vec<EventId>,
+    /// Device waits recorded since the last submit, for the rule that a
+    /// later device reset of the event executes after them: (event, the
+    /// stages an execution dependency chain from the wait reaches so far:
+    /// its `dstStageMask`, logically later stages, and the second scopes
+    /// of the pipeline barriers recorded since whose first scope meets
+    /// them; [`Self::note_command`]).
+    /// Kept per distinct set of stages, with the events whose waits reach
+    /// it: few sets whatever the number of waits and events, so a barrier
+    /// costs the number of sets, not of waits (a million waits of one
+    /// event, or of a million events, in one batch).
+    reset_after: Vec<(crate::vk::scope::StageSet, std::collections::HashSet<EventId>)>,
     /// Submitted device waits: (event, queue, ordinal of the submit).
     /// Pending while the host does not know the submit complete
     /// ([`Completion::host_knows`]).
@@ -306,15 +317,73 @@ impl EventStates {
         Ok(())
     }
 
+    /// Follows a recorded command for the reset rule ([`Self::device_reset`]):
+    /// a wait of events starts a chain from each in its `dstStageMask`; a
+    /// pipeline barrier extends every chain whose stages meet its first
+    /// scope by its second; a rendering command (a render pass's
+    /// dependencies, which this does not follow) ends the check of every
+    /// chain so far. Called by the parser and by `resolve` alike, after
+    /// the command's own rules.
+    pub(crate) fn note_command(&mut self, command: &super::program::Command) {
+        use super::program::Command;
+        use crate::vk::scope::{exec_scope, Side, StageSet};
+        let dst_of = |dep: &super::program::Dependency| {
+            dep.barriers.iter().fold(StageSet::default(), |s, b| {
+                s.union(exec_scope(b.dst_stage_mask, Side::Dst))
+            })
+        };
+        let mut add =
+            |e: EventId, reached: StageSet| match self.reset_after.iter_mut().find(|(s, _)| *s == reached) {
+                Some((_, events)) => {
+                    events.insert(e);
+                }
+                None => self.reset_after.push((reached, [e].into_iter().collect())),
+            };
+        match command {
+            Command::WaitEvents { waits } => {
+                for w in waits {
+                    add(w.event, dst_of(&w.dependency));
+                }
+            }
+            Command::WaitEvents1 { events, dependency } => {
+                let dst = dst_of(dependency);
+                for &e in events {
+                    add(e, dst);
+                }
+            }
+            Command::Barrier(dep) => {
+                let old = std::mem::take(&mut self.reset_after);
+                for (mut reached, events) in old {
+                    for b in &dep.barriers {
+                        if exec_scope(b.src_stage_mask, Side::Src).intersects(reached) {
+                            reached = reached.union(exec_scope(b.dst_stage_mask, Side::Dst));
+                        }
+                    }
+                    match self.reset_after.iter_mut().find(|(s, _)| *s == reached) {
+                        Some((_, into)) => into.extend(events),
+                        None => self.reset_after.push((reached, events)),
+                    }
+                }
+            }
+            Command::Render(_) => self.reset_after.clear(),
+            _ => {}
+        }
+    }
+
     /// `vkCmdResetEvent2` (or `vkCmdResetEvent`) recorded on the device,
     /// with `stageMask` `stages`. "There must be an execution dependency
     /// between vkCmdResetEvent2 and the execution of any earlier
     /// vkCmdWaitEvents2 in submission order that includes event"
-    /// (VUID-vkCmdResetEvent2-event-03832): refused where none can exist,
-    /// a reset whose first synchronization scope is empty (`NONE`,
-    /// `TOP_OF_PIPE`) after a wait of the event recorded since the last
-    /// submit. (A reset with stages after a wait submitted earlier and
-    /// still pending is not checked.)
+    /// (VUID-vkCmdResetEvent2-event-03832): refused where the reset's first
+    /// synchronization scope shares no stage with what a chain from a
+    /// wait of the event recorded since the last submit reaches (its
+    /// `dstStageMask`, and the pipeline barriers after it that chain: an
+    /// empty scope, `NONE` or `TOP_OF_PIPE`, never does; the validation
+    /// layer's `NegativeEvent.Reset2AfterWait2` refuses a reset in
+    /// `TRANSFER` after a wait into `COMPUTE_SHADER`); a reset of every
+    /// stage (`ALL_COMMANDS`, the default) holds the wait itself. (A reset after a
+    /// wait submitted earlier and still pending is not checked, nor one
+    /// after a rendering command, whose dependencies may chain.)
     pub(crate) fn device_reset(
         &mut self,
         event: EventId,
@@ -322,12 +391,23 @@ impl EventStates {
         name: &str,
     ) -> Result<(), ProgramErrorKind> {
         use crate::vk::scope::{exec_scope, Side};
-        if exec_scope(stages, Side::Src).iter().next().is_none()
-            && self.unsubmitted_wait_events.contains(&event)
+        let first = exec_scope(stages, Side::Src);
+        // A first scope of every stage (`ALL_COMMANDS`, `BOTTOM_OF_PIPE`)
+        // holds the wait itself, whatever its second scope.
+        let all = first.union(crate::vk::scope::StageSet::ALL_DEVICE) == first;
+        if let Some((reached, _)) = self
+            .reset_after
+            .iter()
+            .find(|(reached, events)| !all && !reached.intersects(first) && events.contains(&event))
         {
             return Err(ProgramErrorKind::ResetEventAfterWaitUnordered {
                 name: name.to_string(),
                 stages: stages.to_string(),
+                reached: if reached.iter().next().is_none() {
+                    "no stage".to_string()
+                } else {
+                    reached.flags().to_string()
+                },
             });
         }
         self.unsubmitted_ops.push((event, "reset-event"));
@@ -444,6 +524,7 @@ impl EventStates {
         for e in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
         }
+        self.reset_after.clear();
         for (e, op) in self.unsubmitted_ops.drain(..) {
             self.pending_ops.push((e, queue, at, op));
         }

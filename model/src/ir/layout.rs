@@ -348,6 +348,9 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 Err(err(ProgramErrorKind::Misaligned { what, value }))
             }
         };
+        // The reset rule follows waits and barriers (`EventStates`), as
+        // the parser does.
+        events.note_command(command);
         match command {
             Command::Alloc { blob } | Command::Free { blob } => {
                 let b = blob.0 as usize;

@@ -794,6 +794,9 @@ impl Parser {
     }
 
     fn push(&mut self, line_no: usize, c: Command) {
+        // The reset rule follows waits and barriers (`EventStates`), as
+        // `resolve` does.
+        self.events.note_command(&c);
         self.trace.program.commands.push(c);
         self.trace.command_lines.push(line_no);
     }
