@@ -293,8 +293,7 @@ pub fn summary_race_groups(program: &Program, groups: &[RaceGroup], exact: bool)
         };
         let object = layout
             .as_ref()
-            .and_then(|l| vksync::hazard_object(program, l, r.command, r.current, memory))
-            .or(g.object);
+            .and_then(|l| vksync::hazard_object(program, l, r.command, r.current, memory));
         (r.command, r.current, (r.mem.0, object.map(|o| o.0)), r.kind)
     });
     summary_of(

@@ -83,11 +83,6 @@ pub struct RaceGroup {
     pub more: usize,
     /// The earliest earlier command of the group.
     pub earliest_prior: usize,
-    /// The object the later command named for the group's bytes (its
-    /// first access with the race's stage and access over them), where
-    /// one is found: with `race.command`, `race.current` and `race.kind`,
-    /// what a hazard is (the bytes aside).
-    pub object: Option<ObjectId>,
 }
 
 /// The hazards grouped per later access and kind, in the order of each
@@ -490,8 +485,7 @@ impl<'p> RaceGrouping<'p> {
         let q: Option<QueueId> =
             (!host(r.prior)).then(|| self.queues.get(r.prior_command).copied().unwrap_or_default());
         let transition = r.current.is_layout_transition() || r.prior.is_layout_transition();
-        let object = self.object_of(&r);
-        let key = (r.kind, r.current, r.mem, object, q, transition);
+        let key = (r.kind, r.current, r.mem, self.object_of(&r), q, transition);
         let pair = Pair {
             command: r.command,
             prior: Earlier {
@@ -505,7 +499,6 @@ impl<'p> RaceGrouping<'p> {
             also: Vec::new(),
             more: 0,
             earliest_prior: r.prior_command,
-            object: object.map(ObjectId),
         };
         self.grouping.add(r, pair, key, new, merge_race)
     }
