@@ -418,7 +418,9 @@ fn later_accesses(
         .filter(|(_, sa)| *sa == current)
         .filter_map(|(region, _)| {
             let m = layout.locate(region)?;
-            (m.mem == mem).then_some((region.object, m.range))
+            // An image's footprint meets every byte of its bound range.
+            let range = layout.footprint_of(region.object).map_or(m.range, |f| f.bound);
+            (m.mem == mem).then_some((region.object, range))
         })
         .collect()
 }

@@ -697,11 +697,19 @@ pub(crate) fn fix_for(h: &RawHazard, region: Region) -> Fix {
 /// current command's access it was found on.
 pub(crate) fn lift(h: &RawHazard, access: &Access) -> Hazard {
     // The hazard's bytes lie inside the access's memory range; translate
-    // them back to the access's object.
-    let base = access.range.start - access.region.range.start;
-    let region = Region {
-        object: access.region.object,
-        range: ByteRange::new(h.range.start - base, h.range.end - base),
+    // them back to the access's object. Those of an image's footprint
+    // (`crate::ir::layout::Footprint`: any of its bound range) say
+    // nothing of which of its bytes: the access's own region.
+    let inside =
+        access.mem == h.mem && access.range.start <= h.range.start && h.range.end <= access.range.end;
+    let region = if inside {
+        let base = access.range.start - access.region.range.start;
+        Region {
+            object: access.region.object,
+            range: ByteRange::new(h.range.start - base, h.range.end - base),
+        }
+    } else {
+        access.region
     };
     Hazard {
         kind: h.kind,
@@ -768,7 +776,7 @@ pub fn race_group_hazard(
     let raw = |prior: StageAccess| raw_of_race(r, prior, (needs_barrier, needs_wait), reading);
     let sem = Semantics::for_reading(reading);
     let queue = queue_at(program, r.command);
-    let mut h = lift(&raw(r.prior), &race_access(program, layout, queue, sem, r));
+    let mut h = lift_race(&raw(r.prior), program, layout, queue, sem, r);
     for &prior in group.priors.iter().filter(|&&p| p != r.prior) {
         h.fix = crate::group::covering(h.fix, fix_for(&raw(prior), h.region));
     }
@@ -979,7 +987,8 @@ pub struct Checked {
 /// fast checkers ([`check_with`]), and for the corners they refuse
 /// ([`crate::ProgramErrorKind::MultiQueueNotSupported`],
 /// [`crate::ProgramErrorKind::EventsNotSupported`],
-/// [`crate::ProgramErrorKind::RenderPassNotSupported`]) the definitional
+/// [`crate::ProgramErrorKind::RenderPassNotSupported`],
+/// [`crate::ProgramErrorKind::AliasedImageNotSupported`]) the definitional
 /// semantics ([`crate::spec::races`]), its races turned into the same
 /// [`Hazard`]s (the object the later command named, the fix the fast
 /// checker derives; between queues a [`SemaphoreFix`]).
@@ -1042,7 +1051,7 @@ pub(crate) fn by_definition(
             let host = r.current.stage() == crate::vk::scope::Stage::Host;
             let raw = raw_of_race(r, r.prior, (true, host), reading);
             let queue = queues.get(r.command).copied().unwrap_or_default();
-            lift(&raw, &race_access(program, &layout, queue, sem, r))
+            lift_race(&raw, program, &layout, queue, sem, r)
         })
         .collect();
     across_queues(program, &mut hazards);
@@ -1060,7 +1069,8 @@ fn definition_races(
         (
             crate::ProgramErrorKind::MultiQueueNotSupported { what }
             | crate::ProgramErrorKind::EventsNotSupported { what }
-            | crate::ProgramErrorKind::RenderPassNotSupported { what },
+            | crate::ProgramErrorKind::RenderPassNotSupported { what }
+            | crate::ProgramErrorKind::AliasedImageNotSupported { what },
             crate::ir::layout::Location::Command(command),
         ) if sem == Semantics::for_reading(sem.reading()) => (command, what.clone()),
         _ => return Err(refusal),
@@ -1194,6 +1204,28 @@ impl From<&Hazard> for crate::spec::Race {
     }
 }
 
+/// The hazard a race of the definitional semantics stands for, named by
+/// the later command's access ([`race_access`]): the racing bytes in
+/// terms of its object, or the access's whole region where that object
+/// is an image with a footprint (`crate::ir::layout::Footprint`), whose
+/// bytes in the shared memory say nothing of which subresource.
+fn lift_race(
+    raw: &RawHazard,
+    program: &Program,
+    layout: &Layout,
+    queue: QueueId,
+    sem: Semantics,
+    r: &crate::spec::Race,
+) -> Hazard {
+    let access = race_access(program, layout, queue, sem, r);
+    let mut h = lift(raw, &access);
+    if layout.footprint_of(access.region.object).is_some() {
+        h.region = access.region;
+        h.fix = fix_for(raw, access.region);
+    }
+    h
+}
+
 /// The later command's access a race of the definitional semantics is
 /// about, for [`lift`]: the entry of the access table with its stage and
 /// access over the race's bytes; else (a layout transition or queue family
@@ -1207,13 +1239,24 @@ fn race_access(
     sem: Semantics,
     r: &crate::spec::Race,
 ) -> Access {
-    let covers = |a: &Access| a.mem == r.mem && a.range.start <= r.range.start && r.range.end <= a.range.end;
+    let holds = |a: &Access, range: ByteRange| {
+        a.mem == r.mem && range.start <= r.range.start && r.range.end <= range.end
+    };
+    let covers = |a: &Access| holds(a, a.range);
+    // An image's footprint (`crate::ir::layout::Footprint`) covers its
+    // whole bound range, for a race against another object's bytes.
+    let footprint = |a: &Access| {
+        layout
+            .footprint_of(a.region.object)
+            .is_some_and(|f| holds(a, f.bound))
+    };
     let command = &program.commands[r.command];
-    if let Some(a) = accesses(command, layout, sem)
-        .into_iter()
-        .find(|a| a.sa == r.current && covers(a))
-    {
-        return a;
+    let own = accesses(command, layout, sem);
+    if let Some(a) = own.iter().find(|a| a.sa == r.current && covers(a)) {
+        return *a;
+    }
+    if let Some(a) = own.iter().find(|a| a.sa == r.current && footprint(a)) {
+        return *a;
     }
     let barriers: Vec<Barrier> = match command {
         // The commands that perform layout transitions: a pipeline
@@ -1234,11 +1277,16 @@ fn race_access(
             sa: r.current,
         })
     };
-    let from_barrier = barriers
+    let named: Vec<Access> = barriers
         .iter()
         .filter(|b| b.transition || crate::ir::access::ownership_role(b, family).is_some())
         .filter_map(|b| b.region.and_then(of))
-        .find(|a| covers(a));
+        .collect();
+    let from_barrier = named
+        .iter()
+        .find(|a| covers(a))
+        .or_else(|| named.iter().find(|a| footprint(a)))
+        .copied();
     let from_object = || {
         (0..program.objects().len())
             .filter_map(|i| of(program.whole(crate::ObjectId(i as u32))))
@@ -1415,6 +1463,7 @@ fn walk_queues(program: &Program, layout: &Layout, sem: Semantics) -> Result<Vec
 /// which only the single-queue checker models.
 fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
     refuse_far_subpass_scopes(program)?;
+    refuse_aliased_images(program)?;
     if program.first_multi_queue_command().is_some() {
         return Ok(true);
     }
@@ -1827,6 +1876,41 @@ fn refuse_events(program: &Program) -> Result<(), ProgramError> {
         }
     }
     Ok(())
+}
+
+/// Refuses a program with an optimal image whose subresources overlap
+/// their whole memory for another object there and exactly among
+/// themselves (`crate::ir::layout::Footprint`) with
+/// [`crate::ProgramErrorKind::AliasedImageNotSupported`] at the first
+/// command naming part of it: the fast checkers and the planners keep one
+/// byte-range state per memory, which holds one of the two. The
+/// definitional semantics decides such a program.
+pub(crate) fn refuse_aliased_images(program: &Program) -> Result<(), ProgramError> {
+    // Resolving again costs a pass over the program; only a program with
+    // an optimal image can have a footprint.
+    if !program
+        .images()
+        .iter()
+        .any(|d| d.tiling == crate::ir::image::Tiling::Optimal)
+    {
+        return Ok(());
+    }
+    let layout = resolve(program)?;
+    let Some(f) = layout.footprints().first() else {
+        return Ok(());
+    };
+    let name = |o: crate::ObjectId| program.objects()[o.0 as usize].name.as_str();
+    Err(ProgramError {
+        at: crate::ir::layout::Location::Command(f.partial_at),
+        kind: crate::ProgramErrorKind::AliasedImageNotSupported {
+            what: format!(
+                "{} names part of optimal image `{}`, and `{}` is bound to its memory too",
+                program.commands[f.partial_at].vulkan_name(),
+                name(f.image),
+                name(f.other)
+            ),
+        },
+    })
 }
 
 /// Refuses a program with a render pass barrier whose scopes the fast

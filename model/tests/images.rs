@@ -1760,3 +1760,189 @@ dispatch k image-read tex COLOR:1:0..2",
         );
     }
 }
+
+/// Declarations of the aliasing cases (lines 1-5): `a` (R32 4x4, 2 mips:
+/// 80 notional bytes) and `b` (R32 4x4, 64 bytes) are optimal images bound
+/// to `mem` at 0.
+const ALIASED: &str = "buffer mem 256
+buffer out 64
+buffer src 64
+image a R32_UINT 4x4 mips 2 alias mem 0
+image b R32_UINT 4x4 alias mem 0
+";
+
+/// `a` made GENERAL whole, its transition visible to everything after.
+const A_GENERAL: &str =
+    "barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE a COLOR:0..:0 UNDEFINED->GENERAL\n";
+
+/// The hazards of an aliasing case, and whether the fast checkers refused
+/// it for the definitional semantics (checking that `check_with` refuses
+/// exactly then, at the command the refusal names).
+fn aliased(name: &str, body: &str) -> (bool, Vec<String>) {
+    let text = format!("{ALIASED}{body}");
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let checked = vksync::check_program(&t.program, vksync::Semantics::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let by_definition = matches!(checked.decided_by, vksync::DecidedBy::Definition { .. });
+    match vksync::check_with(&t.program, vksync::Semantics::default()) {
+        Err(e) => {
+            assert!(
+                by_definition,
+                "{name}: refused but decided by {:?}",
+                checked.decided_by
+            );
+            assert!(
+                matches!(e.kind, vksync::ProgramErrorKind::AliasedImageNotSupported { .. }),
+                "{name}: {e}"
+            );
+        }
+        Ok(_) => assert!(!by_definition, "{name}: decided by {:?}", checked.decided_by),
+    }
+    // The same races as `hazards_of` states them (the two agree by
+    // construction here: both are the definitional semantics).
+    (by_definition, hazards_of(name, &text))
+}
+
+/// "When a non-linear ... image is bound to an aliased range, all image
+/// subresources of the image overlap the range" ("Memory Aliasing"): for
+/// another object bound to its memory, an access of any subresource of
+/// an optimal image covers its whole bound range, whatever bytes the
+/// model's notional layout gives the subresource; among the image's own
+/// subresources the notional layout stays exact. Such a program (an
+/// optimal image aliased and named in part) is decided by the
+/// definitional semantics; one naming the image only whole is the fast
+/// checker's, whose bytes are then exact.
+#[test]
+fn every_subresource_of_an_aliased_optimal_image_overlaps_its_memory() {
+    let read_mip1 = "copy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:1:0 imageExtent=2,2,1\n";
+    let cases: [(&str, String, bool, &[&str]); 12] = [
+        (
+            // review39's example: mip 1 of `a` is at notional bytes
+            // 64..80, `b` at 0..64.
+            "a read of a's mip 1, then b's transition from UNDEFINED",
+            "barrier NONE:NONE -> COPY:TRANSFER_READ a COLOR:1:0 UNDEFINED->TRANSFER_SRC_OPTIMAL
+copy-image-to-buffer a TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:1:0 imageExtent=2,2,1
+barrier NONE:NONE -> NONE:NONE b COLOR:0:0 UNDEFINED->GENERAL\n"
+                .to_string(),
+            true,
+            &["L8 WRITE_AFTER_READ b[COLOR:0:0] after L7"],
+        ),
+        (
+            "a fill of mem's first bytes, then a read of a's mip 1",
+            format!("{A_GENERAL}fill mem[0..16] 1\n{read_mip1}"),
+            true,
+            &["L8 READ_AFTER_WRITE a[COLOR:1:0] after L7"],
+        ),
+        (
+            "the same with a buffer barrier over the fill",
+            format!("{A_GENERAL}fill mem[0..16] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ mem[0..16]\n{read_mip1}"),
+            true,
+            &[],
+        ),
+        (
+            // By address, as a buffer barrier holds an alias's accesses.
+            "the same with an image barrier over mip 1",
+            format!("{A_GENERAL}fill mem[0..16] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a COLOR:1:0 GENERAL->GENERAL\n{read_mip1}"),
+            true,
+            &[],
+        ),
+        (
+            "the same with an image barrier over mip 0 of b, which covers the fill's bytes",
+            format!("{A_GENERAL}fill mem[0..16] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b COLOR:0:0 UNDEFINED->GENERAL\n{read_mip1}"),
+            true,
+            &[],
+        ),
+        (
+            // Exact among a's subresources: the write of mip 0 and the
+            // read of mip 1 do not race; both race the fill over mem.
+            "a write of mip 0, a read of mip 1, then a fill of mem",
+            format!("{A_GENERAL}copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\n{read_mip1}fill mem[0..4] 1\n"),
+            true,
+            &["L9 WRITE_AFTER_READ mem[0..4] after L8", "L9 WRITE_AFTER_WRITE mem[0..4] after L7"],
+        ),
+        (
+            // The read is of mip 1, whose bytes are not mip 0's: not in
+            // the barrier's second access scope (review40).
+            "an image barrier over mip 0 leaves the fill and a read of mip 1 unordered",
+            format!("{A_GENERAL}fill mem[0..4] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a COLOR:0:0 GENERAL->GENERAL\n{read_mip1}"),
+            true,
+            &["L9 READ_AFTER_WRITE a[COLOR:1:0] after L7"],
+        ),
+        (
+            // Nothing says mem[64..80] is mip 0's memory (review40).
+            "an image barrier over mip 0 leaves two accesses of mem unordered",
+            format!("{A_GENERAL}fill mem[64..80] 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a COLOR:0:0 GENERAL->GENERAL\ncopy mem[64..80] -> out[0..16]\n"),
+            true,
+            &["L9 READ_AFTER_WRITE mem[64..80] after L7"],
+        ),
+        (
+            // Every byte of a is in mem[0..256] (review40).
+            "a buffer barrier over a's whole bound range orders a's own accesses",
+            format!("{A_GENERAL}copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1\nbarrier COPY:TRANSFER_WRITE -> COPY:TRANSFER_READ mem[0..256]\ncopy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n"),
+            true,
+            &[],
+        ),
+        (
+            // Named by the mip whose footprint races, with a fix over it.
+            "a fill, then a clear of mip 1 and mip 0",
+            format!("{A_GENERAL}fill mem[0..4] 1\nclear-color-image a GENERAL COLOR:1:0 ; COLOR:0:0\n"),
+            true,
+            &["L8 WRITE_AFTER_WRITE a[COLOR:1:0] after L7"],
+        ),
+        (
+            // mem is named only outside a's bound range (review40).
+            "a named in part, mem named outside it: the fast checker",
+            "barrier NONE:NONE -> COPY:TRANSFER_WRITE a COLOR:1:0 UNDEFINED->GENERAL
+copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:1:0 imageExtent=2,2,1
+fill mem[128..132] 1\n"
+                .to_string(),
+            false,
+            &[],
+        ),
+        (
+            "a named only whole: the fast checker, exact",
+            "fill mem[0..4] 1\nbarrier NONE:NONE -> NONE:NONE a COLOR:0..:0 UNDEFINED->GENERAL\n".to_string(),
+            false,
+            &["L7 WRITE_AFTER_WRITE a[COLOR:0:0 bytes 0..4] after L6"],
+        ),
+    ];
+    for (name, body, by_definition, expected) in cases {
+        assert_eq!(
+            aliased(name, &body),
+            (by_definition, expected.iter().map(|s| s.to_string()).collect()),
+            "case `{name}`"
+        );
+    }
+}
+
+/// The copy rules read overlap as the hazards do ("Memory Aliasing"):
+/// against another object's region, a region of an optimal image is its
+/// whole bound range; among its own regions, its notional bytes.
+#[test]
+fn copies_read_an_aliased_optimal_image_as_its_whole_memory() {
+    let cases: [(&str, String, &str); 3] = [
+        (
+            "mip 1 of a into mem's first bytes (mip 0's notional bytes)",
+            format!("{A_GENERAL}copy-image-to-buffer a GENERAL -> mem imageSubresource=COLOR:1:0 imageExtent=2,2,1\n"),
+            "7: vkCmdCopyImageToBuffer: the source of region 0 (a[COLOR:1:0]) and the destination of region 0 (mem[0..16]) overlap in memory (VUID-vkCmdCopyImageToBuffer-pRegions-00184)",
+        ),
+        (
+            "mip 1 of a into mem past its bound range",
+            format!("{A_GENERAL}copy-image-to-buffer a GENERAL -> mem bufferOffset=128 imageSubresource=COLOR:1:0 imageExtent=2,2,1\n"),
+            "",
+        ),
+        (
+            "two regions of one copy into mip 0 and mip 1 of a",
+            format!("{A_GENERAL}copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:0:0 imageExtent=1,1,1 ; imageSubresource=COLOR:1:0 imageExtent=1,1,1\n"),
+            "",
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let t = trace::parse(&format!("{ALIASED}{body}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = match vksync::resolve(&t.program) {
+            Ok(_) => String::new(),
+            Err(e) => format!("{}: {}", t.line_of(e.at).unwrap_or(0), e.kind),
+        };
+        assert_eq!(got, expected, "case `{name}`");
+    }
+}

@@ -926,6 +926,17 @@ fn rendering_errors() {
             "10: vkCmdDraw: binding 0 writes sb[0..64], memory of attachment ali[COLOR:0:0] of this instance; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-06537)",
         ),
         (
+            // "Memory Aliasing": every subresource of an optimal image
+            // overlaps its aliased range, so mip 1's attachment is read
+            // wherever sb meets the image (mip 0's notional bytes here).
+            "a storage read of an aliased optimal image's memory, the attachment a mip it does not reach notionally",
+            "image am R8G8B8A8_UNORM 4x4 mips 2 alias sb 0\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE am COLOR:1:0 UNDEFINED->GENERAL\n\
+             begin-rendering color am COLOR:1:0 GENERAL LOAD STORE\ndraw vertexCount=3 fs read sb[0..16]\nend-rendering\n"
+                .to_string(),
+            "10: vkCmdDraw: binding 0 reads sb[0..16], memory of attachment am[COLOR:1:0] of this instance, which its store operation writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-10795)",
+        ),
+        (
             "a storage read of an attachment its store writes",
             feedback("LOAD STORE", "fs read sb[0..16]"),
             "10: vkCmdDraw: binding 0 reads sb[0..16], memory of attachment ali[COLOR:0:0] of this instance, which its store operation writes; without a feedback loop (VK_EXT_attachment_feedback_loop_layout, not modelled) that is invalid (VUID-vkCmdDraw-None-10795)",

@@ -698,6 +698,12 @@ pub enum ProgramErrorKind {
         /// The render pass command and the dependency, described.
         what: String,
     },
+    /// Refused with "{what}: against the other objects bound to an optimal image's memory every subresource of it overlaps all of that memory (\"Memory Aliasing\"), which the fast checkers and the planners do not model: `vksync::check` decides such a program with the definitional semantics (`vksync::spec::races`), and it is not planned". An optimal image sharing its memory with another object the program names, and named in part somewhere (a subresource range or a region short of the whole image): the fast checkers and the planners refuse it, `vksync::check` decides it with the definitional semantics.
+    #[error("{what}: against the other objects bound to an optimal image's memory every subresource of it overlaps all of that memory (\"Memory Aliasing\"), which the fast checkers and the planners do not model: `vksync::check` decides such a program with the definitional semantics (`vksync::spec::races`), and it is not planned")]
+    AliasedImageNotSupported {
+        /// The command naming part of the image, and the other object.
+        what: String,
+    },
     /// Refused with "{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)". What the planners, the tracker, the layer emulation and the runtime refuse, and the corners of several queues and semaphores the fast checker refuses.
     #[error("{what}: not modelled here with several queues or semaphores; check this program with the definitional semantics (`vksync::spec::races`)")]
     MultiQueueNotSupported {

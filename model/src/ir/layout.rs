@@ -114,6 +114,38 @@ pub struct Layout {
     pub owners: Vec<Option<MemId>>,
     /// The object owning each memory object (the inverse of `owners`).
     mem_owners: Vec<ObjectId>,
+    /// The optimal images whose accesses the fast checkers cannot place
+    /// exactly ([`Footprint`]), in object order.
+    footprints: Vec<Footprint>,
+}
+
+/// An optimal-tiling image whose bound range a region of another object
+/// the program names meets, and that the program names only in part (a
+/// subresource range or region short of the whole image) somewhere.
+///
+/// For such an image the specification has two readings of overlap at
+/// once ("Memory Aliasing"): within the image its subresources are apart
+/// (the model's notional layout places them), but "when a non-linear ...
+/// image is bound to an aliased range, all image subresources of the image
+/// overlap the range", so against the other objects every access of any
+/// subresource covers the image's whole bound range. A byte-range state
+/// holds one of the two; the fast checkers refuse such a program
+/// ([`crate::ProgramErrorKind::AliasedImageNotSupported`]) and the
+/// definitional semantics decides it with both (`crate::spec`). An image
+/// named only whole needs neither: its notional bytes are its bound range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Footprint {
+    /// The image.
+    pub image: ObjectId,
+    /// Its memory.
+    pub mem: MemId,
+    /// Its bound range in that memory.
+    pub bound: ByteRange,
+    /// The first command that names part of it.
+    pub partial_at: usize,
+    /// The first other object a command names a region of that meets
+    /// its bound range.
+    pub other: ObjectId,
 }
 
 impl Layout {
@@ -150,6 +182,48 @@ impl Layout {
         self.places.get(object.0 as usize).copied().flatten()
     }
 
+    /// The images whose subresources overlap their whole memory for the
+    /// other objects there ([`Footprint`]).
+    pub(crate) fn footprints(&self) -> &[Footprint] {
+        &self.footprints
+    }
+
+    /// The [`Footprint`] of `object`, if it is such an image.
+    pub(crate) fn footprint_of(&self, object: ObjectId) -> Option<&Footprint> {
+        self.footprints.iter().find(|f| f.image == object)
+    }
+
+    /// This layout without its [`Footprint`]s: every image at its
+    /// notional bytes against every object (the reading before footprints,
+    /// which the definitional semantics' tests compare against).
+    #[cfg(test)]
+    pub(crate) fn without_footprints(&self) -> Layout {
+        Layout {
+            footprints: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// This layout with each [`Footprint`] image moved to a memory of its
+    /// own, at the same offset in a memory of the same size (so its bytes
+    /// keep their numbers), and each such memory with its footprint: the
+    /// definitional semantics' view, where an image's accesses are exact
+    /// among themselves in its own memory and its footprint stands for
+    /// them in the shared one.
+    pub(crate) fn with_private_images(&self) -> (Layout, Vec<(MemId, Footprint)>) {
+        let mut view = self.clone();
+        let mut private = Vec::new();
+        for f in &self.footprints {
+            let mem = MemId(view.memory_sizes.len() as u32);
+            view.memory_sizes.push(self.memory_sizes[f.mem.0 as usize]);
+            view.mem_owners.push(f.image);
+            view.places[f.image.0 as usize] = Some((mem, f.bound.start));
+            private.push((mem, *f));
+        }
+        view.footprints.clear();
+        (view, private)
+    }
+
     /// An empty layout, grown one object at a time by [`crate::Tracker`].
     pub(crate) fn empty() -> Layout {
         Layout {
@@ -157,6 +231,7 @@ impl Layout {
             memory_sizes: Vec::new(),
             owners: Vec::new(),
             mem_owners: Vec::new(),
+            footprints: Vec::new(),
         }
     }
 
@@ -650,12 +725,110 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             mem_owners[m.0 as usize] = ObjectId(i as u32);
         }
     }
-    Ok(Layout {
+    let mut layout = Layout {
         places,
         memory_sizes,
         owners,
         mem_owners,
-    })
+        footprints: Vec::new(),
+    };
+    layout.footprints = footprints(program, &layout);
+    Ok(layout)
+}
+
+/// The [`Footprint`]s of a placed program: each optimal image that some
+/// command names in part, and whose bound range a region of another
+/// object that some command names meets (an access or a barrier's
+/// region; of another optimal image, its bound range).
+fn footprints(program: &Program, layout: &Layout) -> Vec<Footprint> {
+    let n = program.objects.len();
+    let range_of = |o: usize| {
+        let (mem, base) = layout.places.get(o).copied().flatten()?;
+        Some((
+            mem,
+            ByteRange::new(base, base.checked_add(program.objects[o].size)?),
+        ))
+    };
+    // Optimal images that share their memory with another placed object.
+    let mut candidates: Vec<(ObjectId, MemId, ByteRange)> = Vec::new();
+    for d in program.images() {
+        if d.tiling != super::image::Tiling::Optimal {
+            continue;
+        }
+        let Some((mem, bound)) = range_of(d.object.0 as usize) else {
+            continue;
+        };
+        if (0..n)
+            .filter(|&o| o != d.object.0 as usize)
+            .any(|o| range_of(o).is_some_and(|(m, r)| m == mem && r.overlaps(bound)))
+        {
+            candidates.push((d.object, mem, bound));
+        }
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let mut partial: Vec<Option<usize>> = vec![None; n];
+    // Per candidate, the first named region of another object meeting it.
+    let mut met: Vec<Option<ObjectId>> = vec![None; candidates.len()];
+    for (i, c) in program.commands.iter().enumerate() {
+        for region in named_regions(c) {
+            let o = region.object.0 as usize;
+            if o >= n {
+                continue;
+            }
+            if region.range != program.whole(region.object).range {
+                partial[o].get_or_insert(i);
+            }
+            for (k, (image, mem, bound)) in candidates.iter().enumerate() {
+                if region.object == *image {
+                    continue;
+                }
+                // Another optimal image meets it over its bound range.
+                let Some(m) = layout.locate(program.against(region, *image)) else {
+                    continue;
+                };
+                if m.mem == *mem && m.range.overlaps(*bound) {
+                    met[k].get_or_insert(region.object);
+                }
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .zip(met)
+        .filter_map(|((image, mem, bound), other)| {
+            Some(Footprint {
+                image,
+                mem,
+                bound,
+                partial_at: partial[image.0 as usize]?,
+                other: other?,
+            })
+        })
+        .collect()
+}
+
+/// Every region a command names: its accesses' and its barriers'
+/// (a barrier's range restricts its scopes, so a part of an image in a
+/// barrier is a part named).
+fn named_regions(command: &Command) -> Vec<Region> {
+    let mut regions: Vec<Region> =
+        crate::ir::access::region_accesses(command, crate::semantics::Semantics::SPEC)
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
+    let mut barriers =
+        |d: &crate::ir::program::Dependency| regions.extend(d.barriers.iter().filter_map(|b| b.region));
+    match command {
+        Command::Barrier(d)
+        | Command::SetEvent { dependency: d, .. }
+        | Command::WaitEvents1 { dependency: d, .. } => barriers(d),
+        Command::WaitEvents { waits } => waits.iter().for_each(|w| barriers(&w.dependency)),
+        Command::Render(rc) => regions.extend(rc.pre_barriers().iter().filter_map(|b| b.region)),
+        _ => {}
+    }
+    regions
 }
 
 /// The index of the command that makes the `ordinal`-th timeline semaphore
@@ -746,31 +919,48 @@ fn copy_overlap(
     src: Vec<(Region, usize)>,
     dst: Vec<(Region, usize)>,
 ) -> Result<(), ProgramErrorKind> {
-    let placed = |v: Vec<(Region, usize)>| {
+    // Against a region of another object, a region of an optimal image is
+    // its whole bound range (`Program::against`); among the image's own
+    // regions, its notional bytes.
+    let widened = |v: &[(Region, usize)], other: &[(Region, usize)]| -> Vec<(Region, Region, usize)> {
+        v.iter()
+            .map(|&(r, i)| match other.iter().find(|(o, _)| o.object != r.object) {
+                Some((o, _)) => (program.against(r, o.object), r, i),
+                None => (r, r, i),
+            })
+            .collect()
+    };
+    let placed = |v: Vec<(Region, Region, usize)>| {
         let mut out: Vec<(MemId, ByteRange, Region, usize)> = v
             .into_iter()
-            .filter(|(r, _)| !r.range.is_empty())
-            .filter_map(|(r, i)| {
+            .filter(|(_, r, _)| !r.range.is_empty())
+            .filter_map(|(bytes, r, i)| {
                 let (mem, base) = places.get(r.object.0 as usize).copied().flatten()?;
-                Some((mem, r.range.shift(base), r, i))
+                Some((mem, bytes.range.shift(base), r, i))
             })
             .collect();
         out.sort_by_key(|&(m, b, _, _)| (m, b.start, b.end));
         out
     };
-    let (src, dst) = (placed(src), placed(dst));
+    let exact = |v: &[(Region, usize)]| v.iter().map(|&(r, i)| (r, r, i)).collect::<Vec<_>>();
+    let own_dst = placed(exact(&dst));
+    let (src, dst) = (placed(widened(&src, &dst)), placed(widened(&dst, &src)));
     // Sweep the destinations in address order, keeping the one reaching
     // furthest so far; a range meets a destination iff the
     // furthest-reaching destination starting before the range's end (in
     // its memory) ends past the range's start.
-    let mut furthest: Vec<usize> = Vec::with_capacity(dst.len());
-    for (k, d) in dst.iter().enumerate() {
-        let best = match furthest.last() {
-            Some(&j) if dst[j].0 == d.0 && dst[j].1.end >= d.1.end => j,
-            _ => k,
-        };
-        furthest.push(best);
-    }
+    let reach = |dst: &[(MemId, ByteRange, Region, usize)]| {
+        let mut furthest: Vec<usize> = Vec::with_capacity(dst.len());
+        for (k, d) in dst.iter().enumerate() {
+            let best = match furthest.last() {
+                Some(&j) if dst[j].0 == d.0 && dst[j].1.end >= d.1.end => j,
+                _ => k,
+            };
+            furthest.push(best);
+        }
+        furthest
+    };
+    let furthest = reach(&dst);
     let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     for &(mem, bytes, region, i) in &src {
         let before = dst.partition_point(|&(m, b, _, _)| (m, b.start) < (mem, bytes.end));
@@ -792,6 +982,8 @@ fn copy_overlap(
     // iff any earlier one does, and it is of another region whenever it
     // overlaps (one region's ranges are disjoint).
     if copy_destination_overlap_vuid(call).is_some() {
+        let dst = own_dst;
+        let furthest = reach(&dst);
         for k in 1..dst.len() {
             let (m, b, d, dk) = dst[k];
             let (pm, pb, p, pk) = dst[furthest[k - 1]];

@@ -2085,6 +2085,25 @@ impl Program {
         }
     }
 
+    /// Whether `object` is an image of optimal tiling.
+    pub(crate) fn is_optimal_image(&self, object: ObjectId) -> bool {
+        self.image(object)
+            .is_some_and(|d| d.tiling == super::image::Tiling::Optimal)
+    }
+
+    /// `region` as a region of another object `other` meets it in memory:
+    /// for an optimal image, the whole image ("Memory Aliasing": "When a
+    /// non-linear ... image is bound to an aliased range, all image
+    /// subresources of the image overlap the range"; its own regions meet
+    /// at their notional bytes); otherwise `region`.
+    pub(crate) fn against(&self, region: Region, other: ObjectId) -> Region {
+        if region.object != other && self.is_optimal_image(region.object) {
+            self.whole(region.object)
+        } else {
+            region
+        }
+    }
+
     /// Renders a region as `NAME[A..B]`.
     pub fn show_region(&self, region: Region) -> String {
         let name = self.object(region.object).map_or("?", |o| o.name.as_str());

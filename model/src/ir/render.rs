@@ -1208,10 +1208,12 @@ pub(crate) fn check_feedback_loops(
         let (mem, base) = places.get(reg.object.0 as usize).copied().flatten()?;
         Some((mem, reg.range.shift(base)))
     };
-    let meets = |a: Region, b: Region| match (at(a), at(b)) {
-        (Some((m, x)), Some((n, y))) => m == n && x.start < y.end && y.start < x.end,
-        _ => false,
-    };
+    // An optimal image meets another object over its whole bound range.
+    let meets =
+        |a: Region, b: Region| match (at(program.against(a, b.object)), at(program.against(b, a.object))) {
+            (Some((m, x)), Some((n, y))) => m == n && x.start < y.end && y.start < x.end,
+            _ => false,
+        };
     // (attachment bytes, what writes them through the operations): each
     // view whole, not its render area (the rules speak of "memory backing
     // image subresources used as attachments", "the attachment's memory";

@@ -675,8 +675,9 @@ fn thin_after_widening(program: &mut Program, sem: Semantics) {
 
 /// What [`plan`] and [`stabbing_bound`] refuse: several queues and
 /// semaphores (planned by `plan_queues`: the planners here run the fast
-/// checker, which models one queue), and a host set of an event that a
-/// batch submitted before it waits for.
+/// checker, which models one queue), a host set of an event that a
+/// batch submitted before it waits for, and an optimal image aliased in
+/// part ([`crate::hazard::refuse_aliased_images`]).
 pub(crate) fn refuse_unplanned(program: &Program) -> Result<(), ProgramError> {
     if let Some((i, what)) = program.first_multi_queue_command() {
         return Err(ProgramError {
@@ -690,7 +691,7 @@ pub(crate) fn refuse_unplanned(program: &Program) -> Result<(), ProgramError> {
             kind: ProgramErrorKind::EventsNotSupported { what },
         });
     }
-    Ok(())
+    crate::hazard::refuse_aliased_images(program)
 }
 
 /// [`plan`] of a program stripped already ([`planning_input`], or a part of

@@ -161,19 +161,30 @@ fn validate_masks(program: &Program) -> Result<(), ProgramError> {
 
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
-    let full = Order::build(program, layout);
+    // An optimal image aliased in part (`crate::ir::layout::Footprint`)
+    // has two readings of overlap at once: exact among its own accesses,
+    // in a memory of its own, and its whole bound range against every
+    // other object's, through a footprint access in the shared memory.
+    let (view, private) = layout.with_private_images();
+    let mut full = Order::build(program, &view);
+    full.add_footprints(&private);
+    // Races in an image's own memory are its bytes in the shared one.
+    let shared = |mem: MemId| {
+        private
+            .iter()
+            .find(|(m, _)| *m == mem)
+            .map_or(mem, |(_, f)| f.mem)
+    };
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
     for a in &full.accesses {
         let b = cells.entry(a.mem).or_default();
         b.insert(a.range.start);
         b.insert(a.range.end);
     }
-    for d in &full.deps {
-        if let Some(r) = d.range {
-            let b = cells.entry(r.mem).or_default();
-            b.insert(r.range.start);
-            b.insert(r.range.end);
-        }
+    for r in full.deps.iter().flat_map(|d| d.ranges()) {
+        let b = cells.entry(r.mem).or_default();
+        b.insert(r.range.start);
+        b.insert(r.range.end);
     }
     let mut found: Vec<Race> = Vec::new();
     let later_first = SignalledFirst::of(program);
@@ -201,7 +212,10 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                     // its load or store operations, which the transitions'
                     // barriers order or not.
                     let same = x.command == y.command && x.pseudo.is_some() == y.pseudo.is_some();
-                    if same || (!x.write && !y.write) {
+                    let one_image = x
+                        .footprint
+                        .is_some_and(|(i, _)| y.footprint.is_some_and(|(j, _)| i == j));
+                    if same || one_image || (!x.write && !y.write) {
                         continue;
                     }
                     // "If there does not exist a location-ordered relation
@@ -233,8 +247,12 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
                                 _ => HazardKind::WriteAfterWrite,
                             },
                             prior_command: x.command,
-                            mem,
-                            range: cell,
+                            mem: shared(mem),
+                            // A later footprint's race is at bytes no one
+                            // knows of its image's: named by its access's
+                            // own (the image's bytes in its own memory
+                            // keep their numbers in the shared one).
+                            range: y.footprint.map_or(cell, |(_, bytes)| bytes),
                             current: y.sa,
                             prior: x.sa,
                         });
@@ -316,17 +334,14 @@ fn merge(mut races: Vec<Race>) -> Vec<Race> {
                 last.range.end = r.range.end;
                 continue;
             }
+            // A later footprint's race over several cells is one.
+            if same && last.range == r.range {
+                continue;
+            }
         }
         out.push(r);
     }
     out
-}
-
-fn in_range(range: Option<crate::ir::layout::MemRange>, mem: MemId, cell: ByteRange) -> bool {
-    match range {
-        None => true,
-        Some(r) => r.mem == mem && r.range.start <= cell.start && cell.end <= r.range.end,
-    }
 }
 
 /// Whether `x` (earlier in program order) is location-ordered before `y`
@@ -433,7 +448,7 @@ fn location_ordered(
                 .filter(|d| {
                     order.queue_of(d.node).is_some()
                         && d.first_access.contains(&("HOST", "HOST_WRITE"))
-                        && in_range(d.range, mem, cell)
+                        && d.holds(mem, cell, x, y)
                         && (order.hb(x.node, d.node)
                             || order.waits.iter().any(|w| {
                                 w.all
@@ -491,7 +506,7 @@ fn location_ordered(
                         && order.queue_of(d.node) == order.queue_of(x.node)
                         && x.in_first_access(d))
                         || order.in_signal_access_scope(x, d))
-                    && in_range(d.range, mem, cell)
+                    && d.holds(mem, cell, x, y)
             })
             .map(|d| d.node)
             .chain(
@@ -558,7 +573,7 @@ fn location_ordered(
         let doms: Vec<usize> = order
             .deps
             .iter()
-            .filter(|d| dom(&d.second_access) && in_range(d.range, mem, cell) && available_before(d.node))
+            .filter(|d| dom(&d.second_access) && d.holds(mem, cell, x, y) && available_before(d.node))
             .map(|d| d.node)
             .collect();
         // One domain operation before Y, or, through a timeline wait with
@@ -587,7 +602,7 @@ fn location_ordered(
         d.pos < y.pos
             && order.queue_of(d.node) == order.queue_of(y.node)
             && y.in_second_access(d)
-            && in_range(d.range, mem, cell)
+            && d.holds(mem, cell, x, y)
             && available_before(d.node)
     });
     // A semaphore wait operation's "second access scope includes all memory

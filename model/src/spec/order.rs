@@ -99,6 +99,35 @@ pub(crate) struct AccessOp {
     /// `vkCmdNextSubpass`) whose commands made this access; `None` outside
     /// one.
     pub instance: Option<usize>,
+    /// The image whose footprint this is (`crate::ir::layout::Footprint`),
+    /// and the bytes of its access in the image's own memory: the access
+    /// of the same node there, over the image's whole bound range in the
+    /// memory it shares. Two footprints of one image are no pair: their
+    /// exact accesses are.
+    pub footprint: Option<(crate::ir::program::ObjectId, crate::ir::program::ByteRange)>,
+}
+
+/// What a dependency's range holds besides its own bytes where an image
+/// has a footprint (`crate::ir::layout::Footprint`: exact among its own
+/// accesses, in a memory of its own; its whole bound range against other
+/// objects'). A conflict is held where the byte it is at is certainly one
+/// the range names; an optimal image's subresources are apart, at bytes
+/// no one knows inside its bound range.
+#[derive(Clone, Debug)]
+pub(crate) enum DepFootprint {
+    /// A barrier over part of such an image (its range in the image's own
+    /// memory): in the shared memory, over the image's bound range, the
+    /// conflicts of a pair one of whose accesses is the image's within the
+    /// barrier's range (the byte where they meet is that access's).
+    Part {
+        /// The image.
+        image: crate::ir::program::ObjectId,
+        /// Its bound range in the shared memory.
+        bound: MemRange,
+    },
+    /// A barrier over the shared memory whose range holds such images'
+    /// whole bound ranges: every byte of each, in its own memory.
+    Images(Vec<MemRange>),
 }
 
 /// One dependency of a pipeline barrier: its scopes and, for a buffer
@@ -112,6 +141,9 @@ pub(crate) struct DepOp {
     pub first_access: Pairs,
     pub second_access: Pairs,
     pub range: Option<MemRange>,
+    /// What its range holds besides its own bytes, where an image has a
+    /// footprint (`crate::ir::layout::Footprint`, [`DepFootprint`]).
+    pub footprint: Option<DepFootprint>,
     /// B2 of a transition: its first synchronization and access scopes
     /// also hold that transition's pseudo stage X and pair (X, T).
     pub first_pseudo: Option<usize>,
@@ -158,6 +190,60 @@ pub(crate) struct DepOp {
 }
 
 impl DepOp {
+    /// Whether its access scopes hold the conflict of accesses `x` and
+    /// `y` at bytes `cell` of `mem`: it names no range, or its range holds
+    /// them, or (an image with a footprint) the byte is certainly one its
+    /// range names ([`DepFootprint`]).
+    pub fn holds(
+        &self,
+        mem: crate::ir::layout::MemId,
+        cell: crate::ir::program::ByteRange,
+        x: &AccessOp,
+        y: &AccessOp,
+    ) -> bool {
+        let within = |r: MemRange| r.mem == mem && r.range.start <= cell.start && cell.end <= r.range.end;
+        let Some(range) = self.range else {
+            return true;
+        };
+        within(range)
+            || match &self.footprint {
+                None => false,
+                Some(DepFootprint::Images(own)) => own.iter().any(|r| within(*r)),
+                // Over the whole image: its bound range, by address, as
+                // for an image no part of which is named.
+                Some(DepFootprint::Part { bound, .. }) if range.range == bound.range => within(*bound),
+                Some(DepFootprint::Part { image, bound }) => {
+                    within(*bound)
+                        && [x, y].iter().any(|a| {
+                            a.footprint.is_some_and(|(i, bytes)| {
+                                i == *image
+                                    && range.range.start <= bytes.start
+                                    && bytes.end <= range.range.end
+                            })
+                        })
+                }
+            }
+    }
+
+    /// The ranges it names: its range and its [`DepFootprint`]'s.
+    pub fn ranges(&self) -> Vec<MemRange> {
+        let mut out: Vec<MemRange> = self.range.into_iter().collect();
+        match &self.footprint {
+            None => {}
+            Some(DepFootprint::Part { bound, .. }) => out.push(*bound),
+            Some(DepFootprint::Images(own)) => out.extend(own.iter().copied()),
+        }
+        out
+    }
+
+    /// Whether a range it names meets bytes `range` of `mem` (false when
+    /// it names none).
+    pub fn meets(&self, mem: crate::ir::layout::MemId, range: crate::ir::program::ByteRange) -> bool {
+        self.ranges()
+            .iter()
+            .any(|r| r.mem == mem && r.range.overlaps(range))
+    }
+
     /// The two halves of this dependency when it performs the layout
     /// transition with pseudo stage `t` (module docs, "Image layout
     /// transitions"): B1, its first scopes to (X, T), and B2, from (X, T)
@@ -365,6 +451,61 @@ pub(crate) struct Order {
 }
 
 impl Order {
+    /// Adds, for each image of `private` (its own memory and its
+    /// [`crate::ir::layout::Footprint`]; the order was built on
+    /// [`crate::ir::layout::Layout::with_private_images`]), a footprint
+    /// access beside each access of its own memory (same node: the same
+    /// operation, over the image's bound range in the shared memory) and
+    /// the footprint of each barrier over part of it.
+    pub fn add_footprints(&mut self, private: &[(crate::ir::layout::MemId, crate::ir::layout::Footprint)]) {
+        if private.is_empty() {
+            return;
+        }
+        let of = |mem: crate::ir::layout::MemId| private.iter().find(|(m, _)| *m == mem).map(|(_, f)| f);
+        // Each right after its access: the pair test takes the accesses
+        // in the order they are listed.
+        let mut with: Vec<AccessOp> = Vec::with_capacity(self.accesses.len());
+        for a in self.accesses.drain(..) {
+            let footprint = of(a.mem).map(|f| AccessOp {
+                mem: f.mem,
+                range: f.bound,
+                footprint: Some((f.image, a.range)),
+                ..a.clone()
+            });
+            with.push(a);
+            with.extend(footprint);
+        }
+        self.accesses = with;
+        for d in &mut self.deps {
+            let Some(r) = d.range else { continue };
+            if let Some(f) = of(r.mem) {
+                d.footprint = Some(DepFootprint::Part {
+                    image: f.image,
+                    bound: MemRange {
+                        mem: f.mem,
+                        range: f.bound,
+                    },
+                });
+                continue;
+            }
+            // A range over the shared memory holding an image's whole
+            // bound range holds every byte of it.
+            let own: Vec<MemRange> = private
+                .iter()
+                .filter(|(_, f)| {
+                    f.mem == r.mem && r.range.start <= f.bound.start && f.bound.end <= r.range.end
+                })
+                .map(|(m, f)| MemRange {
+                    mem: *m,
+                    range: f.bound,
+                })
+                .collect();
+            if !own.is_empty() {
+                d.footprint = Some(DepFootprint::Images(own));
+            }
+        }
+    }
+
     /// Whether `x` is in the first access scope of `d`, a `vkCmdWaitEvents`
     /// barrier: "The first synchronization scope only includes event
     /// signal operations that operate on members of pEvents, and the
@@ -627,6 +768,7 @@ impl Order {
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
+                                footprint: None,
                                 node: 0,
                                 pos: (ci, 0),
                                 first_all: first.is_superset(&scopes::all_commands()),
@@ -734,6 +876,7 @@ impl Order {
                                 ),
                             };
                             accesses.push(AccessOp {
+                                footprint: None,
                                 node,
                                 command: ci,
                                 pos: (ci, 1),
@@ -797,6 +940,7 @@ impl Order {
                             let t = b.region.filter(|_| b.transition).map(|r| (transitions, r));
                             let node = device_op!();
                             let whole = DepOp {
+                                footprint: None,
                                 node,
                                 pos: (ci, 0),
                                 first_all: first.is_superset(&scopes::all_commands()),
@@ -844,6 +988,7 @@ impl Order {
                             for (j, b) in w.dependency.barriers.iter().enumerate() {
                                 let node = device_op!();
                                 deps.push(DepOp {
+                                    footprint: None,
                                     node,
                                     pos: (ci, 0),
                                     first: Stages::new(),
@@ -909,6 +1054,7 @@ impl Order {
                         let node = device_op!();
                         let first = scopes::sync_scope(stage_mask.bits(), Side::First);
                         deps.push(DepOp {
+                            footprint: None,
                             node,
                             pos: (ci, 0),
                             first_all: first.is_superset(&scopes::all_commands()),
@@ -976,6 +1122,7 @@ impl Order {
                             let node = device_op!();
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
+                                footprint: None,
                                 node,
                                 pos: (ci, 0),
                                 first_all: false,
@@ -1131,6 +1278,7 @@ impl Order {
                                         scopes::access_scope(d.stages.bits(), d.access.bits(), Side::First);
                                     let node = device_op!();
                                     deps.push(DepOp {
+                                        footprint: None,
                                         node,
                                         pos: (ci, 3),
                                         first: stages.clone(),
@@ -1171,6 +1319,7 @@ impl Order {
                                 unsubmitted_ops.push(node);
                             }
                             accesses.push(AccessOp {
+                                footprint: None,
                                 node,
                                 command: ci,
                                 pos: (ci, step),
@@ -1228,11 +1377,7 @@ impl Order {
         for d in &deps {
             // An implicit dependency of a rendering instance orders the
             // accesses of its own bytes only (`DepOp::local`).
-            let touches = |a: &AccessOp| {
-                d.local.is_none()
-                    || d.range
-                        .is_some_and(|r| r.mem == a.mem && r.range.overlaps(a.range))
-            };
+            let touches = |a: &AccessOp| d.local.is_none() || d.meets(a.mem, a.range);
             for a in accesses
                 .iter()
                 .filter(|a| !a.host && queue(a.node) == queue(d.node) && touches(a))
@@ -1546,6 +1691,7 @@ fn chain_stages(second: &Stages, first: &Stages, limited: bool, in_instance: &St
 /// `ci` performs over `m`, at step 1 of its position.
 fn transition_op(node: usize, ci: usize, t: usize, m: MemRange) -> AccessOp {
     AccessOp {
+        footprint: None,
         node,
         command: ci,
         pos: (ci, 1),
@@ -1569,7 +1715,7 @@ impl Order {
     pub fn left_out(&self, mem: crate::ir::layout::MemId, cell: crate::ir::program::ByteRange) -> Vec<usize> {
         self.deps
             .iter()
-            .filter(|d| d.local.is_some() && !d.range.is_some_and(|r| r.mem == mem && r.range.overlaps(cell)))
+            .filter(|d| d.local.is_some() && !d.meets(mem, cell))
             .map(|d| d.node)
             .collect()
     }

@@ -588,3 +588,101 @@ fn barrier_masks_are_validated_by_the_registry() {
         }
     }
 }
+
+/// Footprints (`crate::ir::layout::Footprint`) only add overlap and take
+/// away what a barrier over part of an image was taken to hold, so every
+/// sequence of up to three commands over an optimal image `a` aliased in
+/// part (two mips; `b`, `mem` over it) races at least the pairs the
+/// notional bytes alone give (the reading before footprints); the fast
+/// checker refuses exactly the programs with a footprint, and agrees byte
+/// for byte with the definitional semantics on the others.
+#[test]
+fn footprints_only_add_races() {
+    const HEAD: &str = "buffer mem 256
+buffer out 64
+buffer src 64
+image a R32_UINT 4x4 mips 2 alias mem 0
+image b R32_UINT 4x4 alias mem 0
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE a COLOR:0..:0 UNDEFINED->GENERAL
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE b COLOR:0:0 UNDEFINED->GENERAL
+";
+    const ALPHABET: [&str; 12] = [
+        "fill mem[0..4] 1",
+        "fill mem[64..80] 1",
+        "copy mem[0..16] -> out[0..16]",
+        "copy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:1:0 imageExtent=2,2,1",
+        "copy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1",
+        "copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:0:0 imageExtent=4,4,1",
+        "copy-buffer-to-image src -> a GENERAL imageSubresource=COLOR:1:0 imageExtent=2,2,1",
+        "clear-color-image b GENERAL COLOR:0:0",
+        "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE a COLOR:0:0 GENERAL->GENERAL",
+        "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE a COLOR:1:0 GENERAL->GENERAL",
+        "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE mem[0..16]",
+        "barrier ALL_TRANSFER:TRANSFER_WRITE -> ALL_TRANSFER:TRANSFER_READ|TRANSFER_WRITE mem[0..256]",
+    ];
+    let pairs = |rs: &[Race]| -> BTreeSet<(usize, usize, HazardKind)> {
+        rs.iter().map(|r| (r.command, r.prior_command, r.kind)).collect()
+    };
+    let bytes = |v: Vec<(usize, HazardKind, MemId, ByteRange)>| -> BTreeSet<(usize, HazardKind, MemId, u64)> {
+        v.into_iter()
+            .flat_map(|(c, k, m, r)| (r.start..r.end).map(move |b| (c, k, m, b)))
+            .collect()
+    };
+    let n = ALPHABET.len();
+    let mut programs = 0;
+    let mut with_footprint = 0;
+    let mut more = 0;
+    for len in 1..=3u32 {
+        for code in 0..n.pow(len) {
+            let mut text = HEAD.to_string();
+            let mut k = code;
+            for _ in 0..len {
+                text.push_str(ALPHABET[k % n]);
+                text.push('\n');
+                k /= n;
+            }
+            let p = trace::parse(&text)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"))
+                .program;
+            let layout = resolve(&p).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let new = races_resolved(&p, &layout, Reading::MemoryModel);
+            let old = races_resolved(&p, &layout.without_footprints(), Reading::MemoryModel);
+            let (new_pairs, old_pairs) = (pairs(&new), pairs(&old));
+            assert!(
+                old_pairs.is_subset(&new_pairs),
+                "lost {:?}\n{text}",
+                old_pairs.difference(&new_pairs).collect::<Vec<_>>()
+            );
+            more += usize::from(new_pairs.len() > old_pairs.len());
+            programs += 1;
+            let fast = crate::hazard::check_with(&p, crate::Semantics::default());
+            if layout.footprints().is_empty() {
+                let fast = fast.unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert_eq!(
+                    bytes(
+                        fast.iter()
+                            .map(|h| (h.command, h.kind, h.memory.mem, h.memory.range))
+                            .collect()
+                    ),
+                    bytes(new.iter().map(|r| (r.command, r.kind, r.mem, r.range)).collect()),
+                    "{text}"
+                );
+            } else {
+                with_footprint += 1;
+                let refusal = fast.expect_err(&text);
+                assert!(
+                    matches!(refusal.kind, ProgramErrorKind::AliasedImageNotSupported { .. }),
+                    "{refusal}\n{text}"
+                );
+            }
+        }
+    }
+    // The alphabet reaches both kinds of program, and races footprints
+    // add.
+    assert_eq!(programs, 12 + 144 + 1728);
+    eprintln!("footprints: {programs} programs, {with_footprint} with a footprint, {more} with more races");
+    assert!(
+        with_footprint > programs / 2 && more > 100,
+        "{with_footprint} {more}"
+    );
+}
