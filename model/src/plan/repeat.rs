@@ -192,13 +192,13 @@ pub fn for_repeated_submission(planned: &Program, reading: Reading) -> Result<Pr
             break;
         }
         let mut grew = false;
+        let (twice, _) = doubled(Some(b), &body);
         // A hazard only a subpass dependency orders (a render pass's
         // transition at its begin after the previous repetition's store, an
         // access of a later subpass): the declaration gets its masks, as
         // `super::with_needed_dependencies` amends it for one submission
         // (review39: such plans were returned unclean).
         if !body.render_passes().is_empty() {
-            let (twice, _) = doubled(Some(b), &body);
             let mut passes = body.render_passes().to_vec();
             let mut amended = false;
             for across in [false, true] {
@@ -228,6 +228,16 @@ pub fn for_repeated_submission(planned: &Program, reading: Reading) -> Result<Pr
                     }
                 }
                 _ => {
+                    // A render pass's automatic layout transition: the
+                    // loop barrier orders it chained into the dependency
+                    // from or to `EXTERNAL` that holds it (its fix names
+                    // the transition's side only, which a barrier
+                    // outside the instance does not reach).
+                    let f = if f.transition {
+                        crate::ir::renderpass::chained_fix(&twice, h).unwrap_or(f)
+                    } else {
+                        f
+                    };
                     let before = b;
                     b.src_stage_mask |= f.src_stage_mask;
                     b.src_access_mask |= f.src_access_mask;
