@@ -199,6 +199,42 @@ impl Hazard {
         self.fix_text_placed(program, lines, None)
     }
 
+    /// This hazard with its fix naming the earlier layout transition's own
+    /// region, where the fix is a side of that transition's pipeline
+    /// barrier and names another (the later access's: an alias of the
+    /// image's memory, review40's "the layout transition of `mem[0..4]`"
+    /// for `a`'s): the transition of the prior command's barriers over the
+    /// later access's object, else its only one. `None` when the fix
+    /// names it already or it cannot be told without the layout.
+    fn prior_transition_named(&self, program: &Program) -> Option<Hazard> {
+        let fix = self.fix.barrier.filter(|b| b.transition)?;
+        if !self.prior.is_layout_transition() || self.current.is_layout_transition() {
+            return None;
+        }
+        let Some(Command::Barrier(d)) = program.commands.get(self.prior_command) else {
+            return None;
+        };
+        let regions: Vec<Region> = d
+            .barriers
+            .iter()
+            .filter(|b| b.transition)
+            .filter_map(|b| b.region)
+            .collect();
+        let own = regions
+            .iter()
+            .find(|r| r.object == self.region.object)
+            .or_else(|| (regions.len() == 1).then(|| &regions[0]))?;
+        if fix.region == Some(*own) || own.object == self.region.object {
+            return None;
+        }
+        let mut named = *self;
+        named.fix.barrier = Some(Barrier {
+            region: Some(*own),
+            ..fix
+        });
+        Some(named)
+    }
+
     /// [`Hazard::fix_text_at`], asking `submits` (of `program`) whether a
     /// submit lies between the two commands instead of looking at every
     /// command between them: what a report of many lines calls, so that
@@ -208,6 +244,9 @@ impl Hazard {
     }
 
     fn fix_text_placed(&self, program: &Program, lines: &[usize], submits: Option<&Submits>) -> String {
+        if let Some(named) = self.prior_transition_named(program) {
+            return named.fix_text_placed(program, lines, submits);
+        }
         let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
         if host(self.prior) && !host(self.current) {
             // A queue submission makes host writes available to the

@@ -1946,3 +1946,34 @@ fn copies_read_an_aliased_optimal_image_as_its_whole_memory() {
         assert_eq!(got, expected, "case `{name}`");
     }
 }
+
+/// A fix against an earlier layout transition names the transition's own
+/// image, not the later access's object (review40: "the layout transition
+/// of `mem[0..4]`" for `a`'s, when a fill of the memory `a` is bound to
+/// followed it).
+#[test]
+fn a_fix_against_a_transition_names_its_image() {
+    let cases: [(&str, &str, &str); 2] = [
+        (
+            "a fill of the memory after the image's transition",
+            "fill mem[0..4] 1\n",
+            "add CLEAR:NONE to the destination scope of the layout transition of a[COLOR:0:0+..+COLOR:1:0]",
+        ),
+        (
+            "a copy of the image after its transition (its own region)",
+            "copy-image-to-buffer a GENERAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1\n",
+            "add COPY:TRANSFER_READ to the destination scope of the layout transition of a[COLOR:0:0]",
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let text =
+            format!("{ALIASED}barrier NONE:NONE -> NONE:NONE a COLOR:0..:0 UNDEFINED->GENERAL\n{body}");
+        let t = trace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let texts: Vec<String> = hs
+            .iter()
+            .map(|h| h.fix_text_at(&t.program, &t.command_lines))
+            .collect();
+        assert_eq!(texts, [expected], "case `{name}`");
+    }
+}
