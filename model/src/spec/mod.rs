@@ -175,6 +175,12 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
             .find(|(m, _)| *m == mem)
             .map_or(mem, |(_, f)| f.mem)
     };
+    races_in(program, &full, reading, shared)
+}
+
+/// The races of the accesses of `full` (built from `program`), pair by
+/// pair per cell, each named in memory `shared(mem)`.
+fn races_in(program: &Program, full: &Order, reading: Reading, shared: impl Fn(MemId) -> MemId) -> Vec<Race> {
     let mut cells: BTreeMap<MemId, BTreeSet<u64>> = BTreeMap::new();
     for a in &full.accesses {
         let b = cells.entry(a.mem).or_default();
@@ -198,7 +204,7 @@ pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Readin
             let view = views
                 .entry(full.left_out(mem, cell))
                 .or_insert_with(|| full.for_cell(mem, cell));
-            let order = view.as_ref().unwrap_or(&full);
+            let order = view.as_ref().unwrap_or(full);
             let here: Vec<&AccessOp> = order
                 .accesses
                 .iter()
