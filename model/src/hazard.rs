@@ -255,12 +255,19 @@ impl Hazard {
             // one a barrier from HOST:HOST_WRITE does it, which a wait in
             // ALL_COMMANDS reaches (HOST is no device stage).
             if self.prior.is_write() {
+                // A layout transition or an ownership operation is in no
+                // stage: `ALL_COMMANDS` holds it, and it sees available
+                // memory (review41: `-> NONE:NONE` ordered nothing).
+                let (stage, access) =
+                    if self.current.is_layout_transition() || self.current.is_ownership_transfer() {
+                        (PipelineStageFlags2::ALL_COMMANDS, AccessFlags2::NONE)
+                    } else {
+                        (self.current.stage().flag(), self.current.access())
+                    };
                 return format!(
                     "submit the later command's batch after the host write, or have it wait \
                      (`wait SEM@ALL_COMMANDS`) for a host-signal made after it and record `barrier HOST:HOST_WRITE \
-                     -> {}:{}` before the command",
-                    self.current.stage().flag(),
-                    self.current.access()
+                     -> {stage}:{access}` before the command"
                 );
             }
             return format!(

@@ -303,6 +303,21 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether the layout transition over `region` that pipeline barrier
+    /// command `c` performs keeps the contents (its `oldLayout` is not
+    /// `UNDEFINED`, which discards them). A transition of another command
+    /// (a render pass's) is taken as discarding them, as before.
+    fn keeps_contents(&self, c: &Command, region: Region) -> bool {
+        let Command::Barrier(dep) = c else {
+            return false;
+        };
+        dep.barriers
+            .iter()
+            .filter(|b| b.transition && b.region == Some(region))
+            .filter_map(|b| self.program.image_barrier_part(b))
+            .any(|(ib, _)| ib.old_layout != crate::vk::image::ImageLayout::UNDEFINED)
+    }
+
     fn command(&mut self, ci: usize, family: u32) {
         let c = &self.program.commands[ci];
         if let Command::Barrier(dep) = c {
@@ -311,10 +326,19 @@ impl Walk<'_> {
             }
         }
         for a in accesses(c, self.layout, Semantics::SPEC) {
-            // The host is no queue family; a layout transition writes.
-            if !is_host(a.sa) {
-                self.access(ci, a.region, a.sa.is_write(), family);
+            // The host is no queue family.
+            if is_host(a.sa) {
+                continue;
             }
+            // A layout transition writes; one from a layout other than
+            // `UNDEFINED` keeps the contents, so it reads them first
+            // (review41: a transition on a family that does not own the
+            // image took it over silently, and the read after it was not
+            // reported).
+            if a.sa.is_layout_transition() && self.keeps_contents(c, a.region) {
+                self.access(ci, a.region, false, family);
+            }
+            self.access(ci, a.region, a.sa.is_write(), family);
         }
     }
 }

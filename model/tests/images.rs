@@ -1206,8 +1206,19 @@ submit transfer signal s@ALL_COMMANDS
     // the acquire (the transfer's write of the range).
     let narrow = "barrier NONE:NONE -> COPY:NONE tex COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL ownership 1->2";
     assert_eq!(run(narrow), (1, 0));
-    // No acquire: the contents are undefined on family 2.
-    assert_eq!(run(""), (0, 1));
+    // No acquire: "the contents and image layout (if applicable) of the
+    // released resource are undefined until a matching acquire operation
+    // is performed", so the dispatch's use in GENERAL is refused (before
+    // review41 only its contents were reported, by `check_ownership`).
+    let text = format!(
+        "{head}dispatch k image-read tex COLOR:0:0 write out\nsubmit compute wait s@ALL_COMMANDS\nwait\n"
+    );
+    let t = trace::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let err = vksync::resolve(&t.program).unwrap_err().kind.to_string();
+    assert!(
+        err.starts_with("vkCmdDispatch: image `tex` subresource COLOR mip 0 layer 0 was released to queue family 2 and not acquired since"),
+        "{err}"
+    );
     // "the values of oldLayout and newLayout in the release operation's
     // memory barrier must be equal to values of oldLayout and newLayout in
     // the acquire operation's memory barrier": named as that rule, not as
@@ -1975,5 +1986,82 @@ fn a_fix_against_a_transition_names_its_image() {
             .map(|h| h.fix_text_at(&t.program, &t.command_lines))
             .collect();
         assert_eq!(texts, [expected], "case `{name}`");
+    }
+}
+
+/// Fixes a trace can take (review41): against an image's ownership
+/// release, an image barrier in the layout the release leaves from (not
+/// the image's bytes, which the parser refuses); against a host write
+/// before a layout transition, a barrier into `ALL_COMMANDS` (a barrier
+/// into `NONE` ordered nothing). Each fix, recorded where it says, leaves
+/// no hazard.
+#[test]
+fn fixes_at_releases_and_transitions_after_host_writes_can_be_recorded() {
+    const RELEASE: &str = "queue transfer family 1
+queue compute family 2
+semaphore s
+buffer staging 1024
+buffer out 1024
+image im R32_UINT 16x16 exclusive
+barrier NONE:NONE -> COPY:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL
+copy-buffer-to-image staging -> im TRANSFER_DST_OPTIMAL imageSubresource=COLOR:0:0 imageExtent=16,16,1
+@
+barrier COPY:NONE -> NONE:NONE im COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL ownership 1->2
+submit transfer signal s@ALL_COMMANDS
+barrier NONE:NONE -> COMPUTE_SHADER:SHADER_STORAGE_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->GENERAL ownership 1->2
+dispatch k image-read im COLOR:0:0 write out
+submit compute wait s@ALL_COMMANDS
+wait
+";
+    const HOST: &str = "queue qa
+semaphore t timeline
+buffer mem 64
+buffer out 64
+image lin R32_UINT 4x4 linear initial PREINITIALIZED alias mem 0
+@
+barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ lin COLOR:0:0 PREINITIALIZED->TRANSFER_SRC_OPTIMAL
+copy-image-to-buffer lin TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=4,4,1
+submit qa wait t:1@ALL_COMMANDS
+host-write mem[0..64] 1
+host-signal t 1
+wait
+";
+    let cases: [(&str, &str, &str, &str); 2] = [
+        (
+            "a release whose first scope misses the upload",
+            RELEASE,
+            "barrier COPY:TRANSFER_WRITE -> ALL_COMMANDS:NONE im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_DST_OPTIMAL",
+            "barrier COPY:TRANSFER_WRITE -> ALL_COMMANDS:NONE im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_DST_OPTIMAL",
+        ),
+        (
+            "a host write before the transition of a linear image",
+            HOST,
+            "submit the later command's batch after the host write, or have it wait (`wait SEM@ALL_COMMANDS`) for a host-signal made after it and record `barrier HOST:HOST_WRITE -> ALL_COMMANDS:NONE` before the command",
+            "barrier HOST:HOST_WRITE -> ALL_COMMANDS:NONE",
+        ),
+    ];
+    let hazards = |text: &str| {
+        let t = trace::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let checked = vksync::check_program(&t.program, vksync::Semantics::default())
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        checked
+            .hazards
+            .iter()
+            .map(|h| h.fix_text_at(&t.program, &t.command_lines))
+            .collect::<Vec<_>>()
+    };
+    for (name, with_slot, fix, recorded) in cases {
+        let texts = hazards(&with_slot.replace("@\n", ""));
+        assert_eq!(
+            texts.first().map(String::as_str),
+            Some(fix),
+            "case `{name}`: {texts:?}"
+        );
+        let fixed = with_slot.replace("@\n", &format!("{recorded}\n"));
+        assert_eq!(
+            hazards(&fixed),
+            Vec::<String>::new(),
+            "case `{name}`, fixed:\n{fixed}"
+        );
     }
 }

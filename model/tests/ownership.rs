@@ -139,6 +139,20 @@ submit g wait s@ALL_COMMANDS
 ",
             &[],
         ),
+        (
+            // "If the values of srcQueueFamilyIndex and dstQueueFamilyIndex
+            // are equal, no ownership transfer is performed" (review41:
+            // refused as "an ownership transfer with a layout transition").
+            "equal families: a plain image barrier with its transition",
+            "image im R32_UINT 4x4 exclusive
+barrier NONE:NONE -> CLEAR:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->TRANSFER_DST_OPTIMAL
+clear-color-image im TRANSFER_DST_OPTIMAL COLOR:0:0
+barrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ im COLOR:0:0 TRANSFER_DST_OPTIMAL->TRANSFER_SRC_OPTIMAL ownership 1->1
+copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> c imageSubresource=COLOR:0:0 imageExtent=4,4,1
+submit t
+",
+            &[],
+        ),
     ];
     for (name, body, expected) in cases {
         case(name, body, expected);
@@ -304,6 +318,33 @@ submit t
 submit t
 ",
             &["L9 NotOnEitherFamily a[0..256] on 1"],
+        ),
+        (
+            // review41: a transition on the other family took the image
+            // over silently; one from a defined layout keeps (reads) the
+            // contents family 1 wrote.
+            "an exclusive image moved to family 2 by a layout transition from GENERAL, no transfer",
+            "image im R32_UINT 4x4 exclusive
+barrier NONE:NONE -> CLEAR:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->GENERAL
+clear-color-image im GENERAL COLOR:0:0
+submit t signal s@ALL_COMMANDS
+barrier ALL_COMMANDS:NONE -> COPY:TRANSFER_READ im COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL
+copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> c imageSubresource=COLOR:0:0 imageExtent=4,4,1
+submit g wait s@ALL_COMMANDS
+",
+            &["L13 ReadWithoutTransfer im[COLOR:0:0] on 2"],
+        ),
+        (
+            "the same from UNDEFINED: the contents are discarded, nothing is read",
+            "image im R32_UINT 4x4 exclusive
+barrier NONE:NONE -> CLEAR:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->GENERAL
+clear-color-image im GENERAL COLOR:0:0
+submit t signal s@ALL_COMMANDS
+barrier ALL_COMMANDS:NONE -> CLEAR:TRANSFER_WRITE im COLOR:0:0 UNDEFINED->GENERAL
+clear-color-image im GENERAL COLOR:0:0
+submit g wait s@ALL_COMMANDS
+",
+            &[],
         ),
     ];
     for (name, body, expected) in cases {

@@ -304,12 +304,7 @@ fn back_to_back_render_passes_get_the_dependency_from_external() {
     let text = "image col R8G8B8A8_UNORM 4x4\n\
                 render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n\
                 begin-render-pass rp col COLOR:0:0\ndraw vertexCount=3\nend-render-pass\n";
-    let p = trace::parse(text).unwrap().program;
-    for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-        let once = plan(&p, PlanOptions::new(PlannerKind::Offline).reading(reading))
-            .unwrap()
-            .program;
-        let looped = for_repeated_submission(&once, reading).unwrap();
+    for (reading, looped) in looped_plans(text) {
         let deps: Vec<String> = looped.render_passes()[0]
             .dependencies
             .iter()
@@ -322,6 +317,21 @@ fn back_to_back_render_passes_get_the_dependency_from_external() {
         );
         twice_race_free(&looped, reading);
     }
+}
+
+/// The offline plan of trace `text` made for repeated submission
+/// (`for_repeated_submission`), under each reading.
+fn looped_plans(text: &str) -> Vec<(Reading, vksync::Program)> {
+    let p = trace::parse(text).unwrap().program;
+    [Reading::MemoryModel, Reading::VisibleToWrites]
+        .into_iter()
+        .map(|reading| {
+            let once = plan(&p, PlanOptions::new(PlannerKind::Offline).reading(reading))
+                .unwrap()
+                .program;
+            (reading, for_repeated_submission(&once, reading).unwrap())
+        })
+        .collect()
 }
 
 /// A plan's commands twice, its declarations once: race-free under both
@@ -356,12 +366,7 @@ fn the_loop_barrier_chains_into_a_begins_dependency_from_external() {
     let text = "buffer sb 256\nimage col0 R8G8B8A8_UNORM 4x4\nimage dep D32_SFLOAT 4x4\n\
                 render-pass rp0 attachment R8G8B8A8_UNORM CLEAR DONT_CARE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT LOAD NONE UNDEFINED->GENERAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL depth 1 GENERAL ; dependency EXTERNAL->0 ALL_TRANSFER|COPY:TRANSFER_READ|TRANSFER_WRITE -> NONE:NONE\n\
                 begin-render-pass rp0 col0 COLOR:0:0 ; dep DEPTH:0:0\ndraw vertexCount=3 fs read sb[0..256]\nend-render-pass\n";
-    let p = trace::parse(text).unwrap().program;
-    for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
-        let once = plan(&p, PlanOptions::new(PlannerKind::Offline).reading(reading))
-            .unwrap()
-            .program;
-        let looped = for_repeated_submission(&once, reading).unwrap();
+    for (reading, looped) in looped_plans(text) {
         // The loop barrier reaches the dependency's first scope.
         let Some(vksync::Command::Barrier(d)) = looped.commands().first() else {
             panic!("{reading:?}: no loop barrier\n{}", trace::print(&looped))

@@ -768,6 +768,28 @@ pub enum ImageError {
         /// The acquire's.
         acquire: (ImageLayout, ImageLayout),
     },
+    /// A use or a transition (other than from `UNDEFINED`) of a
+    /// subresource released by a queue family ownership transfer and not
+    /// acquired since.
+    #[error(
+        "{call}: image `{image}` subresource {aspect} mip {mip} layer {layer} was released to queue family {to} and \
+         not acquired since: its layout and contents are undefined until the matching acquire (\"Queue Family \
+         Ownership Transfer\"); acquire it on family {to} first, or transition it from UNDEFINED"
+    )]
+    UseAfterRelease {
+        /// The command, or `barrier INDEX`.
+        call: String,
+        /// The image.
+        image: String,
+        /// The subresource's aspect.
+        aspect: &'static str,
+        /// Its mip level.
+        mip: u32,
+        /// Its array layer.
+        layer: u32,
+        /// The family it was released to.
+        to: u32,
+    },
     /// A storage or sampled image view whose subresources are not one byte
     /// range of the notional layout (several aspects, or several mips
     /// with part of the layers).
@@ -2110,8 +2132,9 @@ struct LayoutState {
     /// initial one), to name an unordered one on a mismatch.
     set_by: Vec<Vec<Option<usize>>>,
     /// The `(oldLayout, newLayout)` of the release of each subresource
-    /// (image slot, index) whose acquire has not executed yet.
-    released: std::collections::HashMap<(usize, usize), (ImageLayout, ImageLayout)>,
+    /// (image slot, index) whose acquire has not executed yet, and the
+    /// family it was released to.
+    released: std::collections::HashMap<(usize, usize), ((ImageLayout, ImageLayout), u32)>,
     /// Each subresource (image slot, index) a `vkCmdSetEvent2` transitioned
     /// and whose wait has not executed yet: the event, the transition's
     /// `(oldLayout, newLayout)`. Only to name the set in a mismatch there.
@@ -2249,6 +2272,18 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
             let d = &program.images[i];
             let single = descriptor && d.format.aspect_mask().count() == 2 && r.aspects.count() == 1;
             for (a, m, l) in subresources(d, r) {
+                // Released and not acquired: its layout is undefined
+                // ("Queue Family Ownership Transfer"), whatever it names.
+                if let Some(&(_, to)) = state.released.get(&(i, LayoutState::index(d, a, m, l))) {
+                    return Err(err(ImageError::UseAfterRelease {
+                        call: call.to_string(),
+                        image: program.obj(image).name.clone(),
+                        aspect: a.name(),
+                        mip: m,
+                        layer: l,
+                        to,
+                    }));
+                }
                 let current = state.layouts[i][LayoutState::index(d, a, m, l)];
                 if current != named && !(single && single_aspect_layouts_match(a, current, named)) {
                     return Err(mismatch(
@@ -2301,7 +2336,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                         let pair = (ib.old_layout, ib.new_layout);
                         for s in &subs {
                             let k = (i, LayoutState::index(d, s.0, s.1, s.2));
-                            if let Some(released) = state.released.get(&k).copied() {
+                            if let Some((released, _)) = state.released.get(&k).copied() {
                                 if released != pair {
                                     return Err(err(ImageError::OwnershipLayouts {
                                         index,
@@ -2325,11 +2360,11 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                             continue;
                         }
                     }
-                    if matches!(role, Some(super::access::OwnershipRole::Release)) {
+                    if let (Some(super::access::OwnershipRole::Release), Some(t)) = (role, b.transfer()) {
                         released.extend(subs.iter().map(|s| {
                             (
                                 (i, LayoutState::index(d, s.0, s.1, s.2)),
-                                (ib.old_layout, ib.new_layout),
+                                ((ib.old_layout, ib.new_layout), t.dst_queue_family),
                             )
                         }));
                     }
@@ -2339,6 +2374,28 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     // memory barrier of the range and changes no layout.
                     if ib.old_layout == ib.new_layout && b.transfer().is_none() {
                         continue;
+                    }
+                    // "After a release operation is performed, the contents
+                    // and image layout (if applicable) of the released
+                    // resource are undefined until a matching acquire
+                    // operation is performed": another transition of it must
+                    // start from UNDEFINED (which abandons the release).
+                    for s in &subs {
+                        let k = (i, LayoutState::index(d, s.0, s.1, s.2));
+                        match state.released.get(&k) {
+                            Some(&(_, to)) if ib.old_layout != ImageLayout::UNDEFINED => {
+                                return Err(err(ImageError::UseAfterRelease {
+                                    call: format!("barrier {index}"),
+                                    image: program.obj(ib.image).name.clone(),
+                                    aspect: s.0.name(),
+                                    mip: s.1,
+                                    layer: s.2,
+                                    to,
+                                }));
+                            }
+                            Some(_) => acquired.push(k),
+                            None => {}
+                        }
                     }
                     for s in &subs {
                         let current = at(*s);
@@ -2593,6 +2650,22 @@ fn layouts_for_barrier_before(
         return Vec::new();
     };
     let mut out = named_layouts(program, c);
+    // A pipeline barrier's image barriers: each subresource is in its
+    // `oldLayout` just before (a release whose first scope misses an
+    // earlier write, review41: the fix named bytes, which a trace cannot
+    // take for an image).
+    if let Command::Barrier(dep)
+    | Command::SetEvent { dependency: dep, .. }
+    | Command::WaitEvents1 { dependency: dep, .. } = c
+    {
+        out.extend(
+            dep.barriers
+                .iter()
+                .filter_map(|b| program.image_barrier_part(b))
+                .filter(|(ib, part)| *part == 0 && ib.old_layout != ImageLayout::UNDEFINED)
+                .map(|(ib, _)| (ib.image, ib.range, ib.old_layout)),
+        );
+    }
     if let Command::Render(rc) = c {
         use super::render::RenderOp;
         let in_pass = matches!(rc.op, RenderOp::BeginPass(_))

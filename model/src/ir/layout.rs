@@ -586,10 +586,12 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                         let Some(r) = b.region else {
                             return Err(err(ProgramErrorKind::OwnershipWithoutRegion { index }));
                         };
-                        if b.transition {
+                        // Equal indices transfer nothing ("no ownership
+                        // transfer is performed"): a plain barrier.
+                        if b.transition && b.transfer().is_some() {
                             return Err(err(ProgramErrorKind::OwnershipWithTransition { index }));
                         }
-                        if program.sharing_of(r.object) != SharingMode::Exclusive {
+                        if b.transfer().is_some() && program.sharing_of(r.object) != SharingMode::Exclusive {
                             let o = program.obj(r.object);
                             let name = match o.kind {
                                 ObjectKind::Blob { pool } => program.obj(pool).name.clone(),

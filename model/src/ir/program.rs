@@ -875,7 +875,7 @@ fn check_dependency_flags(dep: &Dependency) -> Result<(), ProgramErrorKind> {
         if b.ownership.is_some() && b.region.is_none() {
             return Err(ProgramErrorKind::OwnershipWithoutRegion { index });
         }
-        if b.ownership.is_some() && b.transition {
+        if b.transfer().is_some() && b.transition {
             return Err(ProgramErrorKind::OwnershipWithTransition { index });
         }
     }
