@@ -1968,7 +1968,7 @@ fn a_fix_against_a_transition_names_its_image() {
         (
             "a fill of the memory after the image's transition",
             "fill mem[0..4] 1\n",
-            "add CLEAR:NONE to the destination scope of the layout transition of a[COLOR:0:0+..+COLOR:1:0]",
+            "add CLEAR:NONE to the destination scope of the layout transition of a[COLOR:0..2:0]",
         ),
         (
             "a copy of the image after its transition (its own region)",

@@ -1193,6 +1193,24 @@ impl ImageDesc {
             }
             return format!("{text} (part)");
         }
+        // Whole mips of one aspect, every layer (the notional layout is
+        // mip-major): the subresource range's text (review41 found
+        // `COLOR:0:0+..+COLOR:1:0` in reports).
+        if first.0 == last.0
+            && l == 0
+            && last.2 + 1 == self.layers
+            && start_of(first) == range.start
+            && end_of(last) == range.end
+        {
+            return SubresourceRange {
+                aspects: AspectMask::of(a),
+                base_mip: m,
+                mip_count: Some(last.1 - m + 1),
+                base_layer: 0,
+                layer_count: Some(self.layers),
+            }
+            .to_string();
+        }
         let one = |(a, m, l): (Aspect, u32, u32)| format!("{}:{m}:{l}", a.name());
         format!("{}+..+{}", one(first), one(last))
     }
