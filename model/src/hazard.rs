@@ -220,9 +220,17 @@ impl Hazard {
             .filter(|b| b.transition)
             .filter_map(|b| b.region)
             .collect();
+        // The one over the later access's object, else the one bound over
+        // its bytes (an alias's), else the only one.
+        let bytes = program.bound_range(self.region);
         let own = regions
             .iter()
             .find(|r| r.object == self.region.object)
+            .or_else(|| {
+                regions.iter().find(|r| {
+                    matches!((program.bound_range(**r), bytes), (Some((m, x)), Some((n, y))) if m == n && x.overlaps(y))
+                })
+            })
             .or_else(|| (regions.len() == 1).then(|| &regions[0]))?;
         if fix.region == Some(*own) || own.object == self.region.object {
             return None;

@@ -482,3 +482,37 @@ fn buffer_barrier_plans_with_images_are_thinned_after_widening() {
         );
     }
 }
+
+/// No planner inserts a barrier thinned down to no bit (review42: the
+/// online planner with buffer barriers printed `barrier NONE:NONE ->
+/// NONE:NONE out[5120..5632]` after widening image regions and thinning,
+/// and counted it as a barrier point); every plan checks clean.
+#[test]
+fn no_plan_keeps_an_empty_barrier() {
+    let text = "buffer stg 8192
+buffer out 8192
+image im0 R32_UINT 16x16
+barrier NONE:NONE -> NONE:NONE im0 COLOR:0..:0.. UNDEFINED->SHADER_READ_ONLY_OPTIMAL
+dispatch s sampled-image im0 COLOR:0:0.. SHADER_READ_ONLY_OPTIMAL write out[5120..5632]
+barrier NONE:NONE -> NONE:NONE im0 COLOR:0:0 SHADER_READ_ONLY_OPTIMAL->GENERAL
+dispatch k image-rw im0 COLOR:0:0.. read stg[0..256]
+dispatch k image-write im0 COLOR:0:0..
+barrier NONE:NONE -> NONE:NONE im0 COLOR:0..:0.. UNDEFINED->GENERAL
+dispatch s sampled-image im0 COLOR:0:0.. GENERAL write out[5120..5632]
+";
+    let p = program(text);
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
+        for form in [BarrierForm::Global, BarrierForm::Buffer] {
+            let planned = plan(&p, PlanOptions::new(planner).form(form)).unwrap().program;
+            let empty = planned.commands().iter().any(|c| {
+                matches!(c, vksync::Command::Barrier(d) if d.barriers.iter().all(|b| b.bit_count() == 0 && !b.transition))
+            });
+            assert!(!empty, "{planner:?} {form:?}\n{}", trace::print(&planned));
+            checks_clean(&planned).unwrap_or_else(|e| panic!("{planner:?} {form:?}: {e}"));
+        }
+    }
+}

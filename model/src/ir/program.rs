@@ -2085,6 +2085,32 @@ impl Program {
         }
     }
 
+    /// The object whose memory `region` is bound to and its bytes there,
+    /// following aliases (`alias OTHER OFFSET`, an image's included);
+    /// `None` for a blob (placed by the allocator: [`crate::resolve`]) or
+    /// an object of another program.
+    pub(crate) fn bound_range(&self, region: Region) -> Option<(ObjectId, ByteRange)> {
+        let (mut at, mut offset) = (region.object, 0u64);
+        // Aliases point at earlier objects: the chain ends.
+        for _ in 0..self.objects.len() {
+            match self.object(at)?.kind {
+                ObjectKind::Buffer {
+                    alias: Some((other, o)),
+                } => {
+                    offset = offset.checked_add(o)?;
+                    at = other;
+                }
+                ObjectKind::Blob { .. } => return None,
+                _ => {
+                    let start = offset.checked_add(region.range.start)?;
+                    let end = offset.checked_add(region.range.end)?;
+                    return Some((at, ByteRange::new(start, end)));
+                }
+            }
+        }
+        None
+    }
+
     /// Whether `object` is an image of optimal tiling.
     pub(crate) fn is_optimal_image(&self, object: ObjectId) -> bool {
         self.image(object)

@@ -219,6 +219,35 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Drops each barrier command the planner inserted whose every barrier
+    /// is left with no stage or access bit (thinned down to nothing, with
+    /// no transition, image barrier or ownership transfer): it orders
+    /// nothing (review42: the online planner with buffer barriers printed
+    /// `barrier NONE:NONE -> NONE:NONE out[5120..5632]` and counted it as a
+    /// barrier point).
+    fn drop_empty_barriers(&mut self) {
+        let empty = |c: &Command| match c {
+            Command::Barrier(d) => d
+                .barriers
+                .iter()
+                .all(|b| b.bit_count() == 0 && !b.transition && b.image.is_none() && b.ownership.is_none()),
+            _ => false,
+        };
+        let drop: Vec<usize> = (0..self.program.commands.len())
+            .filter(|&i| self.origin.get(i) == Some(&None) && empty(&self.program.commands[i]))
+            .collect();
+        for &i in drop.iter().rev() {
+            self.program.commands.remove(i);
+            self.origin.remove(i);
+            self.answers.retain(|(at, _)| *at != i);
+            for (at, _) in self.answers.iter_mut() {
+                if *at > i {
+                    *at -= 1;
+                }
+            }
+        }
+    }
+
     /// Makes a plan of a permutation of the barrier-free input (`perm[k]`:
     /// the input's index of the permuted program's command `k`) one of the
     /// input: its origins and its answers' commands become the input's.
@@ -332,6 +361,7 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     if let std::borrow::Cow::Owned(_) = &amended {
         thin_added_dependency_bits(original, &mut plan.program, Semantics::for_reading(opts.reading));
     }
+    plan.drop_empty_barriers();
     // The planners place every barrier a rendering instance needs before
     // its begin-rendering; a plan with one inside an instance all the same
     // (the per-object baseline's) is refused at that begin (the line of
