@@ -471,7 +471,7 @@ fn unplanned_commands_are_refused_with_their_index() {
              copy-image-to-buffer img GENERAL -> b bufferOffset=0 bufferRowLength=0 bufferImageHeight=0 imageSubresource=COLOR:0:0 imageOffset=0,0,0 imageExtent=8,8,1\n\
              submit qc wait s@ALL_COMMANDS\n",
             PlannerKind::Offline,
-            "command 3: a queue family ownership transfer of image `img` (exclusive, used by families 0 and 1)",
+            "command 3: a queue family ownership transfer of image `img` (exclusive, used by families 0 and 1; the planner transfers buffers only: declare the image `concurrent`",
         ),
     ];
     for &(name, body, planner, prefix) in cases {

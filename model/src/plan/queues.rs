@@ -1425,7 +1425,9 @@ fn plan_stripped(
                     return Err(QueuePlanError::NotPlanned {
                         at,
                         what: format!(
-                            "a queue family ownership transfer of image `{}` (exclusive, used by families {} and {})",
+                            "a queue family ownership transfer of image `{}` (exclusive, used by families {} and {}; \
+                             the planner transfers buffers only: declare the image `concurrent`, or record its \
+                             release and acquire and check the program with `vksync check`)",
                             input.obj(o).name,
                             entry.0,
                             fam

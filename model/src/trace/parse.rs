@@ -498,6 +498,26 @@ impl Parser {
         match self.names.get(tok.text) {
             Some(id) => Ok(*id),
             None if tok.text.is_empty() => line.err(tok.col, "expected a buffer, pool or blob name"),
+            // A range where the command takes a name (an exact image
+            // copy's buffer: `bufferOffset=` places its bytes; review42).
+            None if tok.text.ends_with(']') && tok.text.contains('[') => {
+                let name = &tok.text[..tok.text.find('[').unwrap_or(0)];
+                let known = self.names.contains_key(name);
+                line.err(
+                    tok.col,
+                    format!(
+                        "expected a name, found the range {}{}",
+                        quote(tok.text),
+                        if known {
+                            format!(
+                                ": name `{name}` alone (an image copy places its bytes with `bufferOffset=`)"
+                            )
+                        } else {
+                            String::new()
+                        }
+                    ),
+                )
+            }
             None => line.err(
                 tok.col,
                 format!("unknown buffer, pool or blob {}", quote(tok.text)),
@@ -3096,6 +3116,10 @@ free x
             ("buffer a 16\nfrob a", "2:1: unknown command `frob` (expected buffer, pool, queue, semaphore, alloc, free, copy, copy-buffer-to-image, copy-image-to-buffer, copy-image, fill, update, dispatch, barrier, host-write, host-read, submit, wait, host-signal, host-wait, event, set-event, \
                          wait-events, set-event1, wait-events1, reset-event, host-set-event, host-reset-event or not-modelled)"),
             ("buffer a 16\nfill z[0..4] 1", "2:6: unknown buffer, pool or blob `z`"),
+            (
+                "buffer a 16\nimage i R32_UINT 2x2\ncopy-buffer-to-image a[0..16] -> i GENERAL imageSubresource=COLOR:0:0 imageExtent=2,2,1",
+                "3:22: expected a name, found the range `a[0..16]`: name `a` alone (an image copy places its bytes with `bufferOffset=`)",
+            ),
             ("buffer a 16\nfill a[0..x] 1", "2:11: expected a byte offset, found `x`"),
             ("buffer a 16\nfill a[8..4] 1", "2:8: range 8..4 ends before it starts"),
             ("buffer a 16\nfill a[0..4", "2:12: expected `]` to close the range"),
