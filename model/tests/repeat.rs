@@ -290,6 +290,26 @@ fn a_program_valid_once_repeats_with_valid_layouts() {
     let p = trace::parse(frame).unwrap().program;
     let thrice = repeated(&p, 3).unwrap();
     assert_eq!(thrice.commands().len(), 12);
+    // An image the program finds in GENERAL (`initial GENERAL`: work
+    // before it left it there) and leaves in TRANSFER_SRC_OPTIMAL: the
+    // second submission's use is refused at the input's line, saying it is
+    // the second's (review42: the message did not).
+    let left = "buffer out 4096\nimage im R32_UINT 16x16 initial GENERAL\n\
+                dispatch k image-rw im COLOR:0:0\n\
+                barrier NONE:NONE -> NONE:NONE im COLOR:0:0 GENERAL->TRANSFER_SRC_OPTIMAL\n\
+                copy-image-to-buffer im TRANSFER_SRC_OPTIMAL -> out imageSubresource=COLOR:0:0 imageExtent=16,16,1\n";
+    let t = trace::parse(left).unwrap();
+    let e = repeated(&t.program, 2).unwrap_err();
+    assert_eq!(
+        (t.line_of(e.at), e.kind.to_string()),
+        (
+            Some(3),
+            "in the second submission of the command buffer (it starts from the layouts the first leaves): \
+             vkCmdDispatch uses image `im` subresource COLOR mip 0 layer 0 in layout GENERAL, but its layout is \
+             TRANSFER_SRC_OPTIMAL at that point (VUID-VkDescriptorImageInfo-imageLayout-00344)"
+                .to_string()
+        )
+    );
 }
 
 /// A render pass submitted back to back (review39's third review: 27 of

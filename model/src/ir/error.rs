@@ -200,6 +200,12 @@ pub enum ProgramErrorKind {
         /// The command's keyword.
         keyword: &'static str,
     },
+    /// Refused with "in the second submission of the command buffer (it starts from the layouts the first leaves): {source}". An error of a command buffer submitted again and again that only its second submission meets (a layout the first leaves), at the input's command.
+    #[error("in the second submission of the command buffer (it starts from the layouts the first leaves): {source}")]
+    InSecondSubmission {
+        /// The error, as the second submission meets it.
+        source: Box<ProgramErrorKind>,
+    },
     /// Refused with "barrier {index}: {source}".
     #[error("barrier {index}: {source}")]
     BarrierScope {

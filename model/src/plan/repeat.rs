@@ -100,11 +100,15 @@ fn flat_checked(program: &Program) -> Result<(Program, Vec<usize>), ProgramError
         twice.commands.extend_from_slice(&flat.commands);
         if let Err(e) = resolve(&twice) {
             let n = flat.commands.len();
-            let at = match e.at {
-                Location::Command(k) if k >= n => Location::Command(origin[k - n]),
-                at => at,
+            let (at, kind) = match e.at {
+                Location::Command(k) if k >= n => (
+                    Location::Command(origin[k - n]),
+                    ProgramErrorKind::InSecondSubmission {
+                        source: Box::new(e.kind),
+                    },
+                ),
+                at => (at, e.kind),
             };
-            let kind = e.kind;
             return Err(ProgramError { at, kind });
         }
     }
