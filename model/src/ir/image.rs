@@ -2228,7 +2228,7 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
         in_event: std::collections::HashMap::new(),
     };
     let queues = program.command_queues();
-    let slot = |id: ObjectId| program.images.iter().position(|d| d.object == id);
+    let slot = |id: ObjectId| program.image_slot(id);
     for ci in super::execution::order_after_signals(program) {
         let err = |e: ImageError| ProgramError {
             at: Location::Command(ci),

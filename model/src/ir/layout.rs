@@ -741,7 +741,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
 /// The [`Footprint`]s of a placed program: each optimal image that some
 /// command names in part, and whose bound range a region of another
 /// object that some command names meets (an access or a barrier's
-/// region; of another optimal image, its bound range).
+/// region; of another optimal image, its bound range). Linear in the
+/// program's named regions times the log of its images: a capture
+/// declares every image over its memory's object, so most images are
+/// candidates.
 fn footprints(program: &Program, layout: &Layout) -> Vec<Footprint> {
     let n = program.objects.len();
     let range_of = |o: usize| {
@@ -751,7 +754,33 @@ fn footprints(program: &Program, layout: &Layout) -> Vec<Footprint> {
             ByteRange::new(base, base.checked_add(program.objects[o].size)?),
         ))
     };
-    // Optimal images that share their memory with another placed object.
+    // Optimal images that share their memory with another placed object:
+    // per memory, the other objects' ranges sorted, then each image's
+    // bound range looked up there.
+    let mut by_mem: std::collections::HashMap<MemId, Vec<(u64, u64, usize)>> =
+        std::collections::HashMap::new();
+    for o in 0..n {
+        if let Some((mem, r)) = range_of(o) {
+            by_mem.entry(mem).or_default().push((r.start, r.end, o));
+        }
+    }
+    for v in by_mem.values_mut() {
+        v.sort_unstable();
+    }
+    let longest = |v: &[(u64, u64, usize)]| v.iter().map(|&(s, e, _)| e - s).max().unwrap_or(0);
+    let longest_in: std::collections::HashMap<MemId, u64> =
+        by_mem.iter().map(|(m, v)| (*m, longest(v))).collect();
+    // The entries of `v` (sorted by start, none longer than `long`) that
+    // meet `r`: those starting before its end, back to the first that
+    // could reach its start.
+    fn meeting(v: &[(u64, u64, usize)], long: u64, r: ByteRange) -> impl Iterator<Item = &(u64, u64, usize)> {
+        let hi = v.partition_point(|&(s, _, _)| s < r.end);
+        let lo = v.partition_point(|&(s, _, _)| s.saturating_add(long) <= r.start);
+        v[lo.min(hi)..hi].iter().filter(move |&&(_, e, _)| e > r.start)
+    }
+    let shares = |image: usize, mem: MemId, bound: ByteRange| {
+        meeting(&by_mem[&mem], longest_in[&mem], bound).any(|&(_, _, o)| o != image)
+    };
     let mut candidates: Vec<(ObjectId, MemId, ByteRange)> = Vec::new();
     for d in program.images() {
         if d.tiling != super::image::Tiling::Optimal {
@@ -760,39 +789,57 @@ fn footprints(program: &Program, layout: &Layout) -> Vec<Footprint> {
         let Some((mem, bound)) = range_of(d.object.0 as usize) else {
             continue;
         };
-        if (0..n)
-            .filter(|&o| o != d.object.0 as usize)
-            .any(|o| range_of(o).is_some_and(|(m, r)| m == mem && r.overlaps(bound)))
-        {
+        if shares(d.object.0 as usize, mem, bound) {
             candidates.push((d.object, mem, bound));
         }
     }
     if candidates.is_empty() {
         return Vec::new();
     }
+    // The first command naming each object in part: only such images can
+    // have a footprint.
     let mut partial: Vec<Option<usize>> = vec![None; n];
-    // Per candidate, the first named region of another object meeting it.
-    let mut met: Vec<Option<ObjectId>> = vec![None; candidates.len()];
-    for (i, c) in program.commands.iter().enumerate() {
-        for region in named_regions(c) {
-            let o = region.object.0 as usize;
-            if o >= n {
-                continue;
-            }
-            if region.range != program.whole(region.object).range {
+    let regions: Vec<Vec<Region>> = program.commands.iter().map(named_regions).collect();
+    for (i, rs) in regions.iter().enumerate() {
+        for r in rs {
+            let o = r.object.0 as usize;
+            if o < n && r.range != program.whole(r.object).range {
                 partial[o].get_or_insert(i);
             }
-            for (k, (image, mem, bound)) in candidates.iter().enumerate() {
-                if region.object == *image {
-                    continue;
-                }
-                // Another optimal image meets it over its bound range.
-                let Some(m) = layout.locate(program.against(region, *image)) else {
-                    continue;
-                };
-                if m.mem == *mem && m.range.overlaps(*bound) {
-                    met[k].get_or_insert(region.object);
-                }
+        }
+    }
+    candidates.retain(|(image, ..)| partial[image.0 as usize].is_some());
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    // Per memory, the candidates by bound start.
+    let mut in_mem: std::collections::HashMap<MemId, Vec<(u64, u64, usize)>> =
+        std::collections::HashMap::new();
+    for (k, (_, mem, bound)) in candidates.iter().enumerate() {
+        in_mem.entry(*mem).or_default().push((bound.start, bound.end, k));
+    }
+    for v in in_mem.values_mut() {
+        v.sort_unstable();
+    }
+    let long_in: std::collections::HashMap<MemId, u64> =
+        in_mem.iter().map(|(m, v)| (*m, longest(v))).collect();
+    let mut met: Vec<Option<ObjectId>> = vec![None; candidates.len()];
+    for r in regions.iter().flatten() {
+        let o = r.object.0 as usize;
+        if o >= n {
+            continue;
+        }
+        // Another optimal image meets a candidate over its bound range.
+        let bytes = if program.is_optimal_image(r.object) {
+            range_of(o)
+        } else {
+            layout.locate(*r).map(|m| (m.mem, m.range))
+        };
+        let Some((mem, bytes)) = bytes else { continue };
+        let Some(v) = in_mem.get(&mem) else { continue };
+        for &(_, _, k) in meeting(v, long_in[&mem], bytes) {
+            if candidates[k].0 != r.object {
+                met[k].get_or_insert(r.object);
             }
         }
     }

@@ -1173,7 +1173,15 @@ impl Program {
 
     /// The image description of an `image`-declared object.
     pub fn image(&self, id: ObjectId) -> Option<&ImageDesc> {
-        self.images.iter().find(|d| d.object == id)
+        self.image_slot(id).map(|i| &self.images[i])
+    }
+
+    /// The index of `id`'s description in `images`: they are declared in
+    /// object order ([`Program::declare_image`] alone adds them), so a
+    /// binary search finds it (a scan per lookup made a program of N
+    /// images quadratic).
+    pub(crate) fn image_slot(&self, id: ObjectId) -> Option<usize> {
+        self.images.binary_search_by_key(&id.0, |d| d.object.0).ok()
     }
 
     /// The `image`-declared objects.
@@ -1437,7 +1445,7 @@ impl Program {
             kind: ProgramErrorKind::Image(Box::new(kind)),
         };
         let used = self.commands.iter().any(|c| c.objects().contains(&image));
-        let Some(d) = self.images.iter_mut().find(|d| d.object == image) else {
+        let Some(d) = self.image_slot(image).map(|i| &mut self.images[i]) else {
             return Err(err(super::image::ImageError::NotAnImage { name }));
         };
         if used {
@@ -1463,7 +1471,7 @@ impl Program {
     pub fn set_initial_layout(&mut self, image: ObjectId, layout: ImageLayout) -> Result<(), ProgramError> {
         let o = self.check_id(image, Location::Object(image))?;
         let name = o.name.clone();
-        let Some(d) = self.images.iter_mut().find(|d| d.object == image) else {
+        let Some(d) = self.image_slot(image).map(|i| &mut self.images[i]) else {
             return Err(ProgramError {
                 at: Location::Object(image),
                 kind: ProgramErrorKind::Image(Box::new(super::image::ImageError::NotAnImage { name })),
