@@ -410,10 +410,25 @@ impl Hazard {
         } else {
             self.prior_command
         };
-        let deps = b
+        let mut deps = b
             .region
             .map(|r| crate::ir::renderpass::transition_dependencies(program, at, r))
             .unwrap_or_default();
+        // A transition at a next-subpass or the end after a command from
+        // before the instance: the dependency into the instance from
+        // `EXTERNAL` orders that command before it (and so before the
+        // transition); the one the transition's own pair names holds the
+        // instance's commands only (review40: the text asked for
+        // `0->EXTERNAL COPY|...`, whose first scope is subpass 0's).
+        if self.current.is_layout_transition() {
+            let begin = crate::ir::renderpass::open_pass(&program.commands, at).map(|(begin, ..)| begin);
+            if let (Some(begin), Some(r)) = (begin.filter(|&i| i != at && self.prior_command < i), b.region) {
+                let into = crate::ir::renderpass::transition_dependencies(program, begin, r);
+                if !into.is_empty() {
+                    deps = into;
+                }
+            }
+        }
         if deps.is_empty() {
             return self.fix.describe(program);
         }
