@@ -990,7 +990,7 @@ fn host_needs(program: &Program, layout: &Layout, r: &crate::spec::Race) -> (boo
 /// with this knowledge; its plans are minimal with respect to it.
 pub fn check_streaming(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    if by_walk(program, sem)? {
+    if by_walk(program, &layout, sem)? {
         // Batches are decided at their submit (`crate::sync::queues`):
         // nothing is provisional.
         return walk_queues(program, &layout, sem);
@@ -1207,7 +1207,7 @@ pub struct CheckedGroups {
 /// # Ok::<(), vksync::ProgramError>(())
 /// ```
 pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups, ProgramError> {
-    if by_walk(program, sem) == Ok(true) {
+    if resolve(program).is_ok_and(|layout| by_walk(program, &layout, sem) == Ok(true)) {
         if let Some(form) = one_queue_form(program) {
             resolve(program)?;
             let (races, decided_by) = match on_one_queue_form(&form, sem) {
@@ -1226,7 +1226,7 @@ pub fn check_grouped(program: &Program, sem: Semantics) -> Result<CheckedGroups,
     let fast = || -> Result<CheckedGroups, ProgramError> {
         let layout = resolve(program)?;
         let mut grouping = RaceGrouping::new(program);
-        let decided_by = if by_walk(program, sem)? {
+        let decided_by = if by_walk(program, &layout, sem)? {
             crate::sync::queues::check_multi_queue_into(program, &layout, sem, &mut |h| {
                 grouping.add(crate::spec::Race::from(&h));
             })?;
@@ -1469,7 +1469,7 @@ pub fn check_with(program: &Program, sem: Semantics) -> Result<Vec<Hazard>, Prog
 /// [`check_program`] reports), each program's one-queue form built once.
 fn check_deciding(program: &Program, sem: Semantics) -> Result<(Vec<Hazard>, DecidedBy), ProgramError> {
     let layout = resolve(program)?;
-    if !by_walk(program, sem)? {
+    if !by_walk(program, &layout, sem)? {
         return Ok((check_resolved(program, &layout, sem), DecidedBy::SingleQueue));
     }
     match one_queue_form(program) {
@@ -1530,9 +1530,9 @@ fn walk_queues(program: &Program, layout: &Layout, sem: Semantics) -> Result<Vec
 /// need more slots at once than the single-queue checker has
 /// ([`refuse_events`]); that last case is refused under layer emulation,
 /// which only the single-queue checker models.
-fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
+fn by_walk(program: &Program, layout: &Layout, sem: Semantics) -> Result<bool, ProgramError> {
     refuse_far_subpass_scopes(program)?;
-    refuse_aliased_images(program)?;
+    refuse_footprints(program, layout)?;
     if program.first_multi_queue_command().is_some() {
         return Ok(true);
     }
@@ -1552,7 +1552,7 @@ fn by_walk(program: &Program, sem: Semantics) -> Result<bool, ProgramError> {
 #[cfg(feature = "parallel")]
 pub fn check_parallel(program: &Program, sem: Semantics, jobs: usize) -> Result<Vec<Hazard>, ProgramError> {
     let layout = resolve(program)?;
-    if by_walk(program, sem)? {
+    if by_walk(program, &layout, sem)? {
         return walk_queues(program, &layout, sem);
     }
     if jobs <= 1 || has_rendering(program) {
@@ -1576,7 +1576,7 @@ pub fn check_report_parallel(
         return check_report(program, sem);
     }
     let layout = resolve(program)?;
-    if by_walk(program, sem)? {
+    if by_walk(program, &layout, sem)? {
         return walk_queues_grouped(program, &layout, sem);
     }
     if has_rendering(program) {
@@ -1625,7 +1625,7 @@ pub(crate) fn check_with_checker(program: &Program, layout: &Layout, checker: Ch
 /// Programs [`check_with`] refuses are refused alike.
 pub fn check_report(program: &Program, sem: Semantics) -> Result<Vec<HazardGroup>, ProgramError> {
     let layout = resolve(program)?;
-    if by_walk(program, sem)? {
+    if by_walk(program, &layout, sem)? {
         return walk_queues_grouped(program, &layout, sem);
     }
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
@@ -1955,8 +1955,8 @@ fn refuse_events(program: &Program) -> Result<(), ProgramError> {
 /// byte-range state per memory, which holds one of the two. The
 /// definitional semantics decides such a program.
 pub(crate) fn refuse_aliased_images(program: &Program) -> Result<(), ProgramError> {
-    // Resolving again costs a pass over the program; only a program with
-    // an optimal image can have a footprint.
+    // Resolving costs a pass over the program; only a program with an
+    // optimal image can have a footprint.
     if !program
         .images()
         .iter()
@@ -1964,7 +1964,12 @@ pub(crate) fn refuse_aliased_images(program: &Program) -> Result<(), ProgramErro
     {
         return Ok(());
     }
-    let layout = resolve(program)?;
+    refuse_footprints(program, &resolve(program)?)
+}
+
+/// [`refuse_aliased_images`] for a program already resolved into `layout`
+/// (the fast checkers' callers resolve it once).
+fn refuse_footprints(program: &Program, layout: &Layout) -> Result<(), ProgramError> {
     let Some(f) = layout.footprints().first() else {
         return Ok(());
     };
