@@ -136,6 +136,8 @@ const EXAMPLES: &[&str] = &[
     "render-pass-implicit-dependency",
     "render-pass-implicit-dependency-fixed",
     "render-pass-schedule",
+    "render-pass-multiview",
+    "render-pass-multiview-fixed",
 ];
 
 /// The examples with rendering instances and draws: they check; `plan`
@@ -171,6 +173,8 @@ const WITH_RENDERING: &[(&str, bool)] = &[
     ("render-pass-exec-only-dependency", false),
     ("render-pass-exec-only-dependency-fixed", false),
     ("rendering-suspended", false),
+    ("render-pass-multiview", false),
+    ("render-pass-multiview-fixed", false),
 ];
 
 /// The examples with events (split barriers): `check` decides them; the
@@ -465,6 +469,12 @@ fn plans_amend_render_pass_declarations() {
         (
             "render-pass-subpasses",
             &["# render pass `rp`: the plan adds `dependency 0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ`\n"],
+        ),
+        // A view-local dependency is not amended with a storage buffer's
+        // masks (no one view's bytes): a new one.
+        (
+            "render-pass-multiview",
+            &["# render pass `stereo`: the plan adds `dependency 0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ`\n"],
         ),
     ];
     for (name, added) in cases {

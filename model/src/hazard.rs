@@ -1820,7 +1820,7 @@ fn apply_pre_barriers_where(
         RenderOp::BeginPass(_) => {
             checker.close_instance();
             checker.begin_subpass(0);
-            checker.open_pass(rc.pass_attachments().to_vec());
+            checker.open_pass(rc.pass_attachments().clone());
             0
         }
         RenderOp::NextSubpass => {

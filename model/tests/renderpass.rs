@@ -98,6 +98,62 @@ fn two_subpasses(layouts: (&str, &str), final_layout: &str, deps: &str) -> Strin
     )
 }
 
+/// Multiview: `arr` (line 6, `layers` layers) is the color attachment
+/// of two subpasses of view mask `mask`, the first writing `sb` in its
+/// fragment shader and `arr` as color, the second reading `sb` and
+/// writing `arr`; `deps` the dependency clauses (lines 6-13: the image,
+/// the declaration, the barrier into the attachment layout, the begin,
+/// the draw, the next-subpass, the draw, the end).
+fn multiview(mask: u32, layers: u32, deps: &str) -> String {
+    format!(
+        "image arr R8G8B8A8_UNORM 4x4 layers {layers}\n\
+         render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+         subpass viewMask={mask} color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask={mask} color 0 COLOR_ATTACHMENT_OPTIMAL{deps}\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..{layers} UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         begin-render-pass mv arr COLOR:0:0..{layers}\n\
+         draw vertexCount=3 fs write sb[0..256]\n\
+         next-subpass\n\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n"
+    )
+}
+
+/// Multiview, one subpass of view mask `mask` over `arr` (2 layers) with
+/// a view-local self-dependency from the vertex shader's storage writes
+/// to the fragment shader's storage reads, and such a barrier between a
+/// draw writing `sb` and one reading it (lines 6-13: the image, the
+/// declaration, the transition, the begin, the draw, the barrier, the
+/// draw, the end).
+fn multiview_barrier(mask: u32) -> String {
+    format!(
+        "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+         render-pass mv {COLOR_KEPT} ; subpass viewMask={mask} color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+         dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ view-local\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         begin-render-pass mv arr COLOR:0:0..2\n\
+         draw vertexCount=3 vs write sb[0..256]\n\
+         {VS_TO_FS_BARRIER}\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n"
+    )
+}
+
+/// Multiview, one subpass of view mask 0b11 over `arr` (3 layers, in
+/// `GENERAL`), loading it; before the pass a copy writes layer `layer`
+/// (lines 6-11: the image, the barrier, the copy, the declaration, the
+/// begin, the end).
+fn multiview_load_after_copy(layer: u32) -> String {
+    format!(
+        "image arr R8G8B8A8_UNORM 4x4 layers 3\n\
+         barrier NONE:NONE -> COPY|COLOR_ATTACHMENT_OUTPUT:TRANSFER_WRITE|COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE \
+         arr COLOR:0:0..3 UNDEFINED->GENERAL\n\
+         copy-buffer-to-image out -> arr GENERAL imageSubresource=COLOR:0:{layer} imageExtent=4,4,1\n\
+         render-pass mv attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass viewMask=3 color 0 GENERAL\n\
+         begin-render-pass mv arr COLOR:0:0..3\n\
+         end-render-pass\n"
+    )
+}
+
 /// review16's shape: subpass 0 draws into `col`, subpass 1 blends into it,
 /// with one dependency `0->1 {dep}` (lines 6-12: the declaration, the
 /// barrier into `GENERAL`, the begin, the draw, the next-subpass, the
@@ -1614,6 +1670,108 @@ fn cases() -> Vec<Case> {
                 "L30 WRITE_AFTER_WRITE c[COLOR:0:0] after L26",
             ],
         ),
+        (
+            "multiview: a view-local dependency orders an attachment's bytes, not a storage buffer's",
+            "If the dependency is view-local, then each view (dstView) in the destination subpass depends on the view \
+             dstView + pViewOffsets[dependency] in the source subpass; color, depth/stencil, and input attachments all \
+             read/write the layer of the framebuffer corresponding to the view index (a draw's storage bytes are no \
+             one view's)",
+            multiview(
+                3,
+                2,
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_READ view-local",
+            ),
+            &["L12 READ_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            "multiview: the same dependency not view-local orders both",
+            "If the dependency is not view-local, then all views in the destination subpass depend on all views in the \
+             source subpass",
+            multiview(
+                3,
+                2,
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_READ",
+            ),
+            &[],
+        ),
+        (
+            "multiview: a view-local dependency between subpasses of one view orders both",
+            "each view in the destination subpass depends on a single view in the source subpass: with one view, all \
+             of it",
+            multiview(
+                2,
+                2,
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_WRITE -> \
+                 COLOR_ATTACHMENT_OUTPUT|FRAGMENT_SHADER:COLOR_ATTACHMENT_WRITE|SHADER_STORAGE_READ view-local",
+            ),
+            &[],
+        ),
+        (
+            "multiview: no dependency, the views' layers race",
+            "Multiview causes all drawing and clear commands in the subpass to behave as if they were broadcast to \
+             each view: subpass 1 writes layers 0 and 1 as subpass 0 did",
+            multiview(3, 3, ""),
+            &[
+                "L12 READ_AFTER_WRITE sb[0..256] after L10",
+                "L12 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L10",
+                "L13 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L10",
+            ],
+        ),
+        (
+            // Found by the per-view expansion of multiview render passes:
+            // over two layers the depth aspect's bytes end where the
+            // stencil's begin, and one range over both kept the draw's
+            // implicit dependency for the stencil after the depth-only
+            // load, which chained the transition into the stencil read
+            // (a view of one layer reported it).
+            "a depth-only load does not order a stencil read after the transition, over two layers too",
+            "This does not apply when using VK_ATTACHMENT_LOAD_OP_NONE (a stencil loaded with NONE: a dependency \
+             before the instance must hold the draw's stencil read itself)",
+            "image d2 D24_UNORM_S8_UINT 4x4 layers 2\n\
+             render-pass rp attachment D24_UNORM_S8_UINT DONT_CARE NONE stencil NONE NONE UNDEFINED->DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; \
+             subpass depth 0 DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; \
+             dependency EXTERNAL->0 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ\n\
+             begin-render-pass rp d2 DEPTH|STENCIL:0:0..2\n\
+             draw vertexCount=3 depth-test\n\
+             end-render-pass\n"
+                .to_string(),
+            &[
+                "L8 WRITE_AFTER_WRITE d2[DEPTH:0:0..2] after L8",
+                "L9 READ_AFTER_WRITE d2[STENCIL:0:0..2] after L8",
+            ],
+        ),
+        (
+            "multiview: a pipeline barrier inside a subpass of two views is view-local",
+            "If vkCmdPipelineBarrier2 is called inside a render pass instance, and there is more than one view in the \
+             current subpass, dependency flags must include VK_DEPENDENCY_VIEW_LOCAL_BIT \
+             (VUID-vkCmdPipelineBarrier2-None-07893): one view's storage write is not ordered before another's read",
+            multiview_barrier(3),
+            &["L12 READ_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            "multiview: the same barrier in a subpass of one view",
+            "each view depends on the same view: with one, all of it",
+            multiview_barrier(2),
+            &[],
+        ),
+        (
+            "multiview: the load operation reads the views' layers only",
+            "The load operation for each sample in an attachment happens-before any recorded command which accesses \
+             the sample in the first subpass where the attachment is used; the layers not rendered are not loaded",
+            multiview_load_after_copy(2),
+            &[],
+        ),
+        (
+            "multiview: the load operation reads a view's layer a copy wrote",
+            "the load of view 1 reads layer 1 of the attachment",
+            multiview_load_after_copy(1),
+            &[
+                "L10 READ_AFTER_WRITE arr[COLOR:0:1] after L8",
+                "L11 WRITE_AFTER_WRITE arr[COLOR:0:1] after L8",
+            ],
+        ),
     ]
 }
 
@@ -1674,6 +1832,34 @@ fn the_fast_checker_refuses_a_dependency_past_its_subpass_slots() {
     assert_eq!(by_check, want);
 }
 
+/// `arr` (3 layers) through a render pass of view mask 0b11 from
+/// `COLOR_ATTACHMENT_OPTIMAL` to `GENERAL`, then a copy of its `layers`
+/// in `GENERAL` (lines 6-12; the copy on 12).
+fn multiview_then_copy(layers: &str) -> String {
+    format!(
+        "image arr R8G8B8A8_UNORM 4x4 layers 3\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..3 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->GENERAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL\n\
+         begin-render-pass rp arr COLOR:0:0..3\n\
+         end-render-pass\n\
+         barrier ALL_COMMANDS:MEMORY_WRITE -> COPY:TRANSFER_READ\n\
+         copy-image-to-buffer arr GENERAL -> out imageSubresource=COLOR:0:{layers} imageExtent=4,4,1\n"
+    )
+}
+
+/// The rendered layers of a multiview pass's views are in `finalLayout`
+/// after it (the layer outside its views keeps its layout: a row of
+/// `render_pass_errors`).
+#[test]
+fn multiview_transitions_cover_the_views_layers() {
+    let body = multiview_then_copy("0..2");
+    assert_eq!(error(&body), "");
+    assert_eq!(
+        hazards("multiview layers after the pass", &body),
+        Vec::<String>::new()
+    );
+}
+
 #[test]
 fn render_pass_errors() {
     let one = "render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass color 0 COLOR_ATTACHMENT_OPTIMAL\n";
@@ -1718,6 +1904,21 @@ fn render_pass_errors() {
         ("a view format mismatch", format!("{one}begin-render-pass rp dep DEPTH|STENCIL:0:0\n"), "7:1: vkCmdBeginRenderPass: view 0: `dep` is D24_UNORM_S8_UINT, attachment 0 is R8G8B8A8_UNORM, of another size compatibility class: no view of the image has the attachment's format (VUID-VkFramebufferCreateInfo-pAttachments-00880)"),
         ("an attachment in the wrong layout at the begin", format!("{one}begin-render-pass rp col COLOR:0:0\nend-render-pass\n"), "7: vkCmdBeginRenderPass uses image `col` subresource COLOR mip 0 layer 0 in layout COLOR_ATTACHMENT_OPTIMAL, but its layout is UNDEFINED at that point (initialLayout is the layout the attachment's subresources are in when the render pass instance begins)"),
         ("an unknown render pass", "begin-render-pass nope col COLOR:0:0\n".into(), "6:19: unknown render pass `nope` (declare it with `render-pass`)"),
+        ("multiview in one subpass only", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; subpass color 0 GENERAL"), "6:13: render pass `rp`: subpass 1: viewMask 0b0 where subpass 0 has 0b11 (multiview is all-or-nothing for a render pass) (VUID-VkRenderPassCreateInfo2-viewMask-03058)"),
+        ("subpasses of different views", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; subpass viewMask=1 color 0 GENERAL"), "6:13: render pass `rp`: subpass 1: viewMask 0b1 where subpass 0 has 0b11 (subpasses rendering different views) is not modelled"),
+        ("a view-local dependency without multiview", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass color 0 GENERAL ; subpass color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ view-local"), "6:13: render pass `rp`: dependency 0: view-local in a render pass without multiview (every viewMask 0) (VUID-VkRenderPassCreateInfo2-viewMask-03059)"),
+        ("a view-local dependency from EXTERNAL", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ view-local"), "6:13: render pass `rp`: dependency 0: view-local with srcSubpass EXTERNAL (VUID-VkSubpassDependency2-dependencyFlags-03090)"),
+        ("a view-local dependency to EXTERNAL", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY:TRANSFER_READ view-local"), "6:13: render pass `rp`: dependency 0: view-local with dstSubpass EXTERNAL (VUID-VkSubpassDependency2-dependencyFlags-03091)"),
+        ("a self-dependency of two views not view-local", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; dependency 0->0 VERTEX_SHADER:SHADER_STORAGE_WRITE -> VERTEX_SHADER:SHADER_STORAGE_READ"), "6:13: render pass `rp`: dependency 0: self-dependency 0->0 of a subpass with viewMask 0b11 (more than one view) without `view-local` (VUID-VkRenderPassCreateInfo2-pDependencies-03060)"),
+        ("a framebuffer view without the layer of a view", "image arr R8G8B8A8_UNORM 4x4 layers 4\nrender-pass rp attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=5 color 0 GENERAL\nbegin-render-pass rp arr COLOR:0:1..3\nend-render-pass\n".into(), "8:1: vkCmdBeginRenderPass: view 0: `arr` COLOR:0:1..3 has 2 layer(s), and the render pass's viewMask 0b101 renders view 2, its layer 2 (VUID-VkFramebufferCreateInfo-renderPass-04536)"),
+        // "If multiview is enabled and the attachment is a view of a 1D or
+        // 2D image, the automatic layout transitions apply to the layers
+        // corresponding to views which are used by some subpass in the
+        // render pass": layer 2 keeps its layout (layer 1, rendered, is in
+        // GENERAL after the end: `multiview_transitions_cover_the_views_layers`).
+        ("a layer outside the views keeps its layout", multiview_then_copy("2"), "12: vkCmdCopyImageToBuffer uses image `arr` subresource COLOR mip 0 layer 2 in layout GENERAL, but its layout is COLOR_ATTACHMENT_OPTIMAL at that point (VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189)"),
+        ("a zero view mask", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=0 color 0 GENERAL"), "6:83: expected `viewMask=M` with M a nonzero 32-bit number, found `viewMask=0`"),
+        ("view-local given twice", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; subpass viewMask=3 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ view-local view-local"), "6:272: `view-local` given twice"),
         // A clear writes the attachment: its first use must allow that
         // (02522 for loadOp, 02523 for stencilLoadOp, each with its own
         // third layout; a later read-only use is fine).
@@ -1850,7 +2051,7 @@ fn planned_dependencies(text: &str) -> Vec<String> {
             None => seen = Some(deps),
             Some(offline) => {
                 let within = |d: &vksync::SubpassDependency, o: &vksync::SubpassDependency| {
-                    (d.src, d.dst, d.by_region) == (o.src, o.dst, o.by_region)
+                    (d.src, d.dst, d.by_region, d.view_local) == (o.src, o.dst, o.by_region, o.view_local)
                         && o.src_stage_mask.contains(d.src_stage_mask)
                         && o.src_access_mask.contains(d.src_access_mask)
                         && o.dst_stage_mask.contains(d.dst_stage_mask)
@@ -1996,6 +2197,33 @@ fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
             vec![
                 "EXTERNAL->1 CLEAR:TRANSFER_WRITE -> ALL_COMMANDS:COLOR_ATTACHMENT_READ",
                 "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE",
+            ],
+        ),
+        (
+            "multiview: a view-local dependency of the color writes declared: kept as it is (the storage bytes are \
+             no one view's, which a view-local dependency would not order), a new clause",
+            multiview(
+                3,
+                2,
+                " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local",
+            ),
+            vec![
+                "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local",
+                "0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ",
+            ],
+        ),
+        (
+            "multiview: the color writes' masks go to a view-local dependency declared (an attachment's bytes, one \
+             view's), the storage write's to a new clause",
+            multiview(
+                3,
+                2,
+                " ; dependency 0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ view-local",
+            ),
+            vec![
+                "0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE view-local",
+                "0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ",
             ],
         ),
     ];

@@ -199,14 +199,37 @@ proptest! {
 /// `layouts`), a depth/stencil attachment used by the first subpass and an
 /// optional resolve target, dependencies chosen by `deps` (masks from a
 /// small table, `by-region` by a bit), and an instance with draws and
-/// `clear-attachments` in each subpass.
-fn render_pass_program(
+/// `clear-attachments` in each subpass. `views` (0 to 3) is the view mask
+/// of every subpass (0: no multiview; the images then have two layers,
+/// the views both) and `local` marks the dependencies between subpasses
+/// that are `view-local` (a self-dependency of a subpass with two views
+/// must be); bits 4 and 5 of `local` give the first draw a storage write
+/// of `sb` and the second a storage read of it (in the fragment shader;
+/// with bit 6, a read and then a write).
+///
+/// With `expand`, a multiview program is built as the spec's "good
+/// mental model" of it instead ("a multiview subpass as if it were a
+/// collection of individual (per-view) subpasses ... a multiview
+/// attachment ... like several individual attachments that happen to be
+/// layers in a single image"; "A view-local dependency between two
+/// multiview subpasses acts like a set of one-to-one dependencies between
+/// corresponding pairs of per-view subpasses. A view-global dependency
+/// ... like a set of N x M dependencies between all pairs"): no view
+/// masks; subpass k of view v is subpass k·V + v, with attachment a of
+/// view v its own attachment over layer v; each command of subpass k
+/// recorded in each of its per-view subpasses. Also returned: for each
+/// command of the program, the command of the multiview program it stands
+/// for (its begin for a next-subpass into another view of one subpass,
+/// the end of that subpass for an end of one).
+fn render_pass_program_as(
     two: bool,
     ops: (u8, u8, u8, u8),
     layouts: u8,
     deps: u8,
     draws: u8,
-) -> vksync::Program {
+    (views, local): (u8, u8),
+    expand: bool,
+) -> (vksync::Program, Vec<usize>) {
     use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S};
     use vksync::{Aspect, AspectMask, Format, ImageLayout as L, Tiling};
     use vksync::{
@@ -215,16 +238,19 @@ fn render_pass_program(
         SubresourceRange,
     };
     let mut p = vksync::Program::new();
+    let sb = p.buffer("sb", 256).unwrap();
     let rgba = Format::parse("R8G8B8A8_UNORM").unwrap();
     let d24s8 = Format::parse("D24_UNORM_S8_UINT").unwrap();
+    let view_mask = u32::from(views % 4);
+    let layers = if view_mask == 0 { 1 } else { 2 };
     let col = p
-        .declare_image("col", rgba, [4, 4, 1], 1, 1, Tiling::Optimal, None)
+        .declare_image("col", rgba, [4, 4, 1], 1, layers, Tiling::Optimal, None)
         .unwrap();
     let dep = p
-        .declare_image("dep", d24s8, [4, 4, 1], 1, 1, Tiling::Optimal, None)
+        .declare_image("dep", d24s8, [4, 4, 1], 1, layers, Tiling::Optimal, None)
         .unwrap();
     let res = p
-        .declare_image("res", rgba, [4, 4, 1], 1, 1, Tiling::Optimal, None)
+        .declare_image("res", rgba, [4, 4, 1], 1, layers, Tiling::Optimal, None)
         .unwrap();
     let resolve = ops.0 % 2 == 1;
     let color_layout = |s: u8| {
@@ -285,6 +311,7 @@ fn render_pass_program(
         ],
         depth: (s == 0).then_some(reference(1, L::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)),
         preserve: if s == 1 { vec![1] } else { Vec::new() },
+        view_mask,
     };
     let masks = [
         (
@@ -340,6 +367,13 @@ fn render_pass_program(
             dst_stage_mask: ds,
             dst_access_mask: da,
             by_region: deps >> (k + 4) & 1 == 1,
+            // Between subpasses only (VUID-VkSubpassDependency2-
+            // dependencyFlags-03090, -03091); a self-dependency with two
+            // views must be (VUID-VkRenderPassCreateInfo2-pDependencies-03060).
+            view_local: view_mask != 0
+                && src != SubpassIndex::External
+                && dst != SubpassIndex::External
+                && (local >> k & 1 == 1 || (src == dst && view_mask == 3)),
         });
     }
     let pass = |dependencies: Vec<SubpassDependency>| RenderPass {
@@ -355,14 +389,28 @@ fn render_pass_program(
     // A self-dependency the masks make invalid (VUID-VkSubpassDependency2-
     // srcSubpass-06810, -02245: a framebuffer-space source needs
     // framebuffer-space destinations, and by-region) is left out.
-    let rp = match p.render_pass(pass(dependencies.clone())) {
-        Ok(rp) => rp,
-        Err(_) => p
-            .render_pass(pass(
-                dependencies.into_iter().filter(|d| d.src != d.dst).collect(),
-            ))
-            .unwrap(),
+    let declared = if vksync::Program::new()
+        .render_pass(pass(dependencies.clone()))
+        .is_ok()
+    {
+        pass(dependencies)
+    } else {
+        pass(dependencies.into_iter().filter(|d| d.src != d.dst).collect())
     };
+    // The views (each a layer) of the expanded program: one, the whole
+    // mask's layers, without expansion.
+    let per_view: Vec<u32> = if expand && view_mask != 0 {
+        (0..32).filter(|v| view_mask >> v & 1 == 1).collect()
+    } else {
+        Vec::new()
+    };
+    let rp = p
+        .render_pass(if per_view.is_empty() {
+            declared
+        } else {
+            expand_views(&declared, per_view.len() as u32)
+        })
+        .unwrap();
     let view = |image, a: AspectMask| {
         (
             image,
@@ -371,7 +419,7 @@ fn render_pass_program(
                 base_mip: 0,
                 mip_count: Some(1),
                 base_layer: 0,
-                layer_count: Some(1),
+                layer_count: Some(layers),
             },
         )
     };
@@ -381,6 +429,23 @@ fn render_pass_program(
     ];
     if resolve {
         views.push(view(res, AspectMask::of(Aspect::Color)));
+    }
+    if !per_view.is_empty() {
+        views = per_view
+            .iter()
+            .flat_map(|&v| {
+                views.iter().map(move |&(image, range)| {
+                    (
+                        image,
+                        SubresourceRange {
+                            base_layer: v,
+                            layer_count: Some(1),
+                            ..range
+                        },
+                    )
+                })
+            })
+            .collect();
     }
     let push = |p: &mut vksync::Program, op| {
         let c = p.render_command(op).unwrap();
@@ -394,7 +459,19 @@ fn render_pass_program(
             render_area: None,
         }),
     );
-    let draw = |flags: u8| {
+    let storage = |access| {
+        vec![vksync::ShaderBinding {
+            stage: vksync::ShaderStage::Fragment,
+            binding: vksync::Binding {
+                access,
+                region: vksync::Region {
+                    object: sb,
+                    range: vksync::ByteRange::new(0, 256),
+                },
+            },
+        }]
+    };
+    let draw = |flags: u8, bindings: Vec<vksync::ShaderBinding>| {
         RenderOp::Draw(Draw {
             kind: DrawKind::Draw {
                 vertex_count: 3,
@@ -404,7 +481,7 @@ fn render_pass_program(
             },
             vertex: Vec::new(),
             index: None,
-            bindings: Vec::new(),
+            bindings,
             color_write: flags & 1 == 1,
             blend: flags & 2 == 2,
             depth_test: flags & 4 == 4,
@@ -418,16 +495,135 @@ fn render_pass_program(
             stencil: flags & 8 == 8,
         })
     };
-    push(&mut p, draw(draws));
-    push(&mut p, clear(draws >> 2));
+    // Bit 6 turns the write-then-read into a read-then-write.
+    let (first, second) = if local >> 6 & 1 == 1 {
+        (vksync::BindingAccess::Read, vksync::BindingAccess::Write)
+    } else {
+        (vksync::BindingAccess::Write, vksync::BindingAccess::Read)
+    };
+    let write = if local >> 4 & 1 == 1 {
+        storage(first)
+    } else {
+        Vec::new()
+    };
+    let read = if local >> 5 & 1 == 1 {
+        storage(second)
+    } else {
+        Vec::new()
+    };
+    // Each subpass's commands, and the multiview program's command index
+    // of each (the begin is 0; a subpass after the first starts with its
+    // end-subpass and next-subpass).
+    let mut subpasses = vec![vec![draw(draws, write), clear(draws >> 2)]];
     if two {
-        push(&mut p, RenderOp::EndSubpass { last: false });
-        push(&mut p, RenderOp::NextSubpass);
-        push(&mut p, draw(draws >> 4));
+        subpasses.push(vec![draw(draws >> 4, read)]);
+    }
+    let (mut begins, mut ends, mut at) = (vec![0], Vec::new(), 1);
+    for (s, cmds) in subpasses.iter().enumerate() {
+        if s > 0 {
+            begins.push(at - 1);
+        }
+        at += cmds.len();
+        ends.push(at);
+        at += 2;
+    }
+    let mut origin = vec![0];
+    for (s, cmds) in subpasses.iter().enumerate() {
+        for v in 0..per_view.len().max(1) {
+            if s > 0 || v > 0 {
+                push(&mut p, RenderOp::EndSubpass { last: false });
+                push(&mut p, RenderOp::NextSubpass);
+                // The end of the per-view subpass before: its subpass's end.
+                origin.push(ends[if v > 0 { s } else { s - 1 }]);
+                origin.push(begins[s]);
+            }
+            for (i, c) in cmds.iter().enumerate() {
+                push(&mut p, c.clone());
+                origin.push(begins[s] + 1 + i);
+            }
+        }
     }
     push(&mut p, RenderOp::EndSubpass { last: true });
     push(&mut p, RenderOp::EndPass);
-    p
+    origin.push(*ends.last().unwrap());
+    origin.push(*ends.last().unwrap() + 1);
+    (p, origin)
+}
+
+/// [`render_pass_program_as`], as it is.
+fn render_pass_program(
+    two: bool,
+    ops: (u8, u8, u8, u8),
+    layouts: u8,
+    deps: u8,
+    draws: u8,
+    views: (u8, u8),
+) -> vksync::Program {
+    render_pass_program_as(two, ops, layouts, deps, draws, views, false).0
+}
+
+/// Render pass `rp` (every subpass of one view mask with `n` views) as `n`
+/// per-view subpasses for each of its subpasses (the k-th of view j is
+/// k·n + j) over `n` copies of its attachments (those of view j numbered
+/// from j times its attachment count), no view masks: a dependency
+/// between two subpasses goes between the per-view subpasses of one view
+/// when it is view-local, of every pair of views when it is not; one from
+/// or to `EXTERNAL` to or from each per-view subpass.
+fn expand_views(rp: &vksync::RenderPass, n: u32) -> vksync::RenderPass {
+    use vksync::{AttachmentReference, ColorReference, SubpassDependency, SubpassDescription, SubpassIndex};
+    let count = rp.attachments.len() as u32;
+    let att = |r: AttachmentReference, j: u32| AttachmentReference {
+        attachment: j * count + r.attachment,
+        ..r
+    };
+    let mut subpasses = Vec::new();
+    for sp in &rp.subpasses {
+        for j in 0..n {
+            subpasses.push(SubpassDescription {
+                inputs: sp.inputs.iter().map(|r| att(*r, j)).collect(),
+                colors: sp
+                    .colors
+                    .iter()
+                    .map(|c| ColorReference {
+                        color: c.color.map(|r| att(r, j)),
+                        resolve: c.resolve.map(|r| att(r, j)),
+                    })
+                    .collect(),
+                depth: sp.depth.map(|r| att(r, j)),
+                preserve: sp.preserve.iter().map(|a| j * count + a).collect(),
+                view_mask: 0,
+            });
+        }
+    }
+    let each = |s: SubpassIndex| -> Vec<(SubpassIndex, u32)> {
+        match s {
+            SubpassIndex::External => vec![(SubpassIndex::External, u32::MAX)],
+            SubpassIndex::Subpass(k) => (0..n).map(|j| (SubpassIndex::Subpass(k * n + j), j)).collect(),
+        }
+    };
+    let mut dependencies = Vec::new();
+    for d in &rp.dependencies {
+        for (src, sj) in each(d.src) {
+            for (dst, dj) in each(d.dst) {
+                let one_to_one = d.view_local || d.src == d.dst;
+                if one_to_one && sj != dj {
+                    continue;
+                }
+                dependencies.push(SubpassDependency {
+                    src,
+                    dst,
+                    view_local: false,
+                    ..*d
+                });
+            }
+        }
+    }
+    vksync::RenderPass {
+        name: rp.name.clone(),
+        attachments: (0..n).flat_map(|_| rp.attachments.clone()).collect(),
+        subpasses,
+        dependencies,
+    }
 }
 
 proptest! {
@@ -442,8 +638,9 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
+        views in (0u8..4, any::<u8>()),
     ) {
-        assert_round_trip(&render_pass_program(two, ops, layouts, deps, draws))?;
+        assert_round_trip(&render_pass_program(two, ops, layouts, deps, draws, views))?;
     }
 }
 
@@ -480,9 +677,65 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
+        views in (0u8..4, any::<u8>()),
     ) {
-        let p = render_pass_program(two, ops, layouts, deps, draws);
+        let p = render_pass_program(two, ops, layouts, deps, draws, views);
         let (fast, spec) = fast_and_spec(&p);
         prop_assert!(fast == spec, "fast {fast:?}\nspec {spec:?}\n{}", vksync::trace::print(&p));
+    }
+}
+
+/// Each race of `p` by the definitional semantics, per byte, with its
+/// commands as `origin` maps them; not one between two commands that
+/// stand for one (two per-view copies of a command).
+fn races_through(p: &vksync::Program, origin: &[usize]) -> Bytes2 {
+    vksync::spec::races(p, vksync::spec::Reading::MemoryModel)
+        .unwrap()
+        .iter()
+        .filter(|r| r.command == r.prior_command || origin[r.command] != origin[r.prior_command])
+        .flat_map(|r| {
+            let (c, prior) = (origin[r.command], origin[r.prior_command]);
+            (r.range.start..r.range.end).map(move |b| (c, prior, r.kind, r.mem.0, b))
+        })
+        .collect()
+}
+
+/// (command, earlier command, kind, memory, byte).
+type Bytes2 = std::collections::BTreeSet<(usize, usize, vksync::HazardKind, u32, u64)>;
+
+proptest! {
+    #![proptest_config(vksync_proptests::config(256))]
+
+    /// A multiview render pass races as the per-view expansion the spec
+    /// describes (`render_pass_program_as`): the same (command, earlier
+    /// command, kind, byte), except a write-after-read of the storage
+    /// buffer the expansion finds between two views across a view-local or
+    /// by-region dependency (the model applies a dependency's execution
+    /// half to all memory, docs/semantics.md "VIEW_LOCAL"), and two
+    /// copies of one command, which the multiview program records once.
+    #[test]
+    fn multiview_render_passes_race_as_their_per_view_subpasses(
+        two in any::<bool>(),
+        ops in (0u8..12, 0u8..12, 0u8..12, 0u8..12),
+        layouts in 0u8..8,
+        deps in any::<u8>(),
+        draws in any::<u8>(),
+        views in (1u8..4, any::<u8>()),
+    ) {
+        let (p, same) = render_pass_program_as(two, ops, layouts, deps, draws, views, false);
+        let (e, origin) = render_pass_program_as(two, ops, layouts, deps, draws, views, true);
+        prop_assert_eq!(e.commands().len(), origin.len());
+        let model = races_through(&p, &same);
+        let sb = 0u32;
+        let expanded = races_through(&e, &origin);
+        let missed: Vec<_> = expanded.difference(&model).collect();
+        let extra: Vec<_> = model.difference(&expanded).collect();
+        prop_assert!(extra.is_empty(), "the model's races beyond the expansion's: {extra:?}\n{}\n{}",
+            vksync::trace::print(&p), vksync::trace::print(&e));
+        prop_assert!(
+            missed.iter().all(|&&(_, _, kind, mem, _)| kind == vksync::HazardKind::WriteAfterRead && mem == sb),
+            "the expansion's races the model misses: {missed:?}\n{}\n{}",
+            vksync::trace::print(&p), vksync::trace::print(&e)
+        );
     }
 }

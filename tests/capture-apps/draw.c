@@ -25,6 +25,11 @@
  *                it, and a third dependency 0->1 (the depth writes to the
  *                input attachment reads, by region); the depth image ends
  *                in DEPTH_STENCIL_READ_ONLY_OPTIMAL
+ *   render-pass-multiview  render-pass-input with multiview: both
+ *                images with two layers (2D array views of both), every
+ *                subpass's view mask 0b11 (VkRenderPassMultiviewCreateInfo,
+ *                the multiview feature enabled), the 0->1 dependency
+ *                view-local as well as by region; the copy reads layer 0
  *   suspend      dynamic rendering, the instance begun SUSPENDING and
  *                ended with nothing drawn at the end of a first command
  *                buffer, resumed (RESUMING, the same VkRenderingInfo) at
@@ -228,7 +233,8 @@ static VkImageMemoryBarrier image_barrier(VkImage image, VkImageAspectFlags aspe
 
 int main(int argc, char **argv) {
     const char *how = argc > 1 ? argv[1] : "dynamic";
-    int input = !strcmp(how, "render-pass-input");
+    int multiview = !strcmp(how, "render-pass-multiview");
+    int input = multiview || !strcmp(how, "render-pass-input");
     int rp = input || !strcmp(how, "render-pass");
     int suspend = !strcmp(how, "suspend");
     if (!rp && !suspend && strcmp(how, "dynamic")) {
@@ -236,7 +242,17 @@ int main(int argc, char **argv) {
         return 2;
     }
     vks_load();
+    /* multiview: the Vulkan 1.1 multiview feature, before the 1.3 ones
+     * vks_device_ex would chain. */
+    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.dynamicRendering = VK_TRUE;
+    VkPhysicalDeviceVulkan11Features f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    f11.multiview = VK_TRUE;
+    f11.pNext = &f13;
+    if (multiview)
+        vks_device_next = &f11;
     struct vks v = vks_device_ex(2);
+    const uint32_t layers = multiview ? 2 : 1;
     DEV(vkCreateImage);
     DEV(vkGetImageMemoryRequirements);
     DEV(vkBindImageMemory);
@@ -280,7 +296,7 @@ int main(int argc, char **argv) {
         ii.extent.height = W;
         ii.extent.depth = 1;
         ii.mipLevels = 1;
-        ii.arrayLayers = 1;
+        ii.arrayLayers = layers;
         ii.samples = VK_SAMPLE_COUNT_1_BIT;
         ii.tiling = VK_IMAGE_TILING_OPTIMAL;
         ii.usage = usages[k];
@@ -301,11 +317,11 @@ int main(int argc, char **argv) {
         vks_check(p_vkBindImageMemory(v.device, images[k], mem, 0));
         VkImageViewCreateInfo vi = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         vi.image = images[k];
-        vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vi.viewType = multiview ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
         vi.format = formats[k];
         vi.subresourceRange.aspectMask = aspects[k];
         vi.subresourceRange.levelCount = 1;
-        vi.subresourceRange.layerCount = 1;
+        vi.subresourceRange.layerCount = layers;
         vks_check(p_vkCreateImageView(v.device, &vi, NULL, &views[k]));
     }
     void *verts_map, *index_map, *out_map;
@@ -422,8 +438,16 @@ int main(int argc, char **argv) {
         dep[2].srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
         dep[2].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
         dep[2].dstAccessMask = VK_ACCESS_INPUT_ATTACHMENT_READ_BIT;
-        dep[2].dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT;
+        dep[2].dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT | (multiview ? VK_DEPENDENCY_VIEW_LOCAL_BIT : 0);
+        const uint32_t view_masks[2] = {3, 3};
+        const int32_t view_offsets[3] = {0, 0, 0};
+        VkRenderPassMultiviewCreateInfo mvi = {VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO};
+        mvi.subpassCount = 2;
+        mvi.pViewMasks = view_masks;
+        mvi.dependencyCount = 3;
+        mvi.pViewOffsets = view_offsets;
         VkRenderPassCreateInfo rpi = {VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+        rpi.pNext = multiview ? &mvi : NULL;
         rpi.attachmentCount = 2;
         rpi.pAttachments = ad;
         rpi.subpassCount = input ? 2 : 1;

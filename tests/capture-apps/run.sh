@@ -388,6 +388,16 @@ run_case draw-render-pass-input draw render-pass-input 0 0 \
     'trace:^next-subpass  # vkCmdNextSubpass' \
     'trace:^end-render-pass  # vkCmdEndRenderPass' \
     'no-trace:^not-modelled' "trace:$summary"
+# ... and the same with multiview (issue 24): both images with two layers,
+# every subpass's view mask 0b11, the 0->1 dependency view-local: the view
+# masks and `view-local` in the declaration, the 2D array views' layers in
+# the begin, no hazard, nothing not modelled.
+run_case draw-render-pass-multiview draw render-pass-multiview 0 0 \
+    'out:draw \(render-pass-multiview\): 256 pixels read back, 0 not red' 'out:no hazards' \
+    'trace:^image i0 R8G8B8A8_UNORM 16x16 layers 2 exclusive alias m0 0$' \
+    'trace:^render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_STENCIL_READ_ONLY_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL depth 1 DEPTH_STENCIL_ATTACHMENT_OPTIMAL ; subpass viewMask=3 input 1 DEPTH_STENCIL_READ_ONLY_OPTIMAL ; dependency EXTERNAL->0 COMPUTE_SHADER:SHADER_WRITE -> VERTEX_INPUT:VERTEX_ATTRIBUTE_READ ; dependency 0->EXTERNAL COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> ALL_TRANSFER:TRANSFER_READ ; dependency 0->1 LATE_FRAGMENT_TESTS:DEPTH_STENCIL_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region view-local  # vkCreateRenderPass' \
+    'trace:^begin-render-pass rp0 i0 COLOR:0:0\.\.2 ; i1 DEPTH:0:0\.\.2  # vkCmdBeginRenderPass' \
+    'no-trace:^not-modelled' "trace:$summary"
 
 # (h) Descriptor indexing (issue 23; Mesa 25's lavapipe and later): a
 # storage buffer descriptor written after the dispatch was recorded

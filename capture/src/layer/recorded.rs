@@ -1070,12 +1070,21 @@ fn sync1_masks(
 /// `i` is a valid `VkRenderPassCreateInfo`.
 unsafe fn render_pass_info(i: &vk::RenderPassCreateInfo<'_>) -> RenderPassInfo {
     let mut r = RenderPassInfo::default();
+    // Multiview: a view mask per subpass, a view offset per dependency
+    // (a count of 0 means every mask or offset 0).
+    let (mut view_masks, mut view_offsets): (Vec<u32>, Vec<i32>) = (Vec::new(), Vec::new());
     // SAFETY: a valid chain.
     if let Some(p) = unsafe { find_next(i.p_next, vk::StructureType::RENDER_PASS_MULTIVIEW_CREATE_INFO) } {
-        // SAFETY: the structure type says what it is.
-        if unsafe { (*(p as *const vk::RenderPassMultiviewCreateInfo<'_>)).subpass_count } > 0 {
-            r.refusal = Some("multiview (VkRenderPassMultiviewCreateInfo)".into());
+        // SAFETY: the structure type says what it is; its counted arrays
+        // are valid.
+        unsafe {
+            let m = &*(p as *const vk::RenderPassMultiviewCreateInfo<'_>);
+            view_masks = slice(m.p_view_masks, m.subpass_count).to_vec();
+            view_offsets = slice(m.p_view_offsets, m.dependency_count).to_vec();
         }
+    }
+    if view_offsets.iter().any(|&o| o != 0) {
+        r.refusal = Some("a view offset (VkRenderPassMultiviewCreateInfo::pViewOffsets)".into());
     }
     // SAFETY: a valid chain.
     if unsafe {
@@ -1123,6 +1132,7 @@ unsafe fn render_pass_info(i: &vk::RenderPassCreateInfo<'_>) -> RenderPassInfo {
                     .as_ref()
                     .map(|a| (a.attachment, a.layout)),
                 preserve: slice(s.p_preserve_attachments, s.preserve_attachment_count).to_vec(),
+                view_mask: view_masks.get(r.subpasses.len()).copied().unwrap_or(0),
             });
         }
         r.dependencies = slice(i.p_dependencies, i.dependency_count)
@@ -1137,7 +1147,7 @@ unsafe fn render_pass_info(i: &vk::RenderPassCreateInfo<'_>) -> RenderPassInfo {
                         d.dst_stage_mask,
                         d.dst_access_mask,
                     ),
-                    d.dependency_flags.contains(vk::DependencyFlags::BY_REGION),
+                    d.dependency_flags,
                 )
             })
             .collect();
@@ -1187,9 +1197,6 @@ unsafe fn render_pass_info2(i: &vk::RenderPassCreateInfo2<'_>) -> RenderPassInfo
                     s.pipeline_bind_point, s.flags
                 ));
             }
-            if s.view_mask != 0 {
-                r.refusal.get_or_insert("multiview (a subpass viewMask)".into());
-            }
             if let Some(p) = find_next(
                 s.p_next,
                 vk::StructureType::SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE,
@@ -1225,6 +1232,7 @@ unsafe fn render_pass_info2(i: &vk::RenderPassCreateInfo2<'_>) -> RenderPassInfo
                     .as_ref()
                     .map(|a| (a.attachment, a.layout)),
                 preserve: slice(s.p_preserve_attachments, s.preserve_attachment_count).to_vec(),
+                view_mask: s.view_mask,
             });
         }
         for d in slice(i.p_dependencies, i.dependency_count) {
@@ -1245,16 +1253,12 @@ unsafe fn render_pass_info2(i: &vk::RenderPassCreateInfo2<'_>) -> RenderPassInfo
                     d.dst_access_mask,
                 ),
             };
-            if d.dependency_flags.contains(vk::DependencyFlags::VIEW_LOCAL) {
+            if d.view_offset != 0 {
                 r.refusal
-                    .get_or_insert("a view-local subpass dependency (multiview)".into());
+                    .get_or_insert("a view offset (VkSubpassDependency2::viewOffset)".into());
             }
-            r.dependencies.push((
-                d.src_subpass,
-                d.dst_subpass,
-                masks,
-                d.dependency_flags.contains(vk::DependencyFlags::BY_REGION),
-            ));
+            r.dependencies
+                .push((d.src_subpass, d.dst_subpass, masks, d.dependency_flags));
         }
     }
     r

@@ -22,7 +22,8 @@
 //! What these lines cannot express becomes a `not-modelled` line with the
 //! reason: dynamic state the layer does not track (vertex input, color
 //! blend enables and write masks set by command), descriptors of stages
-//! other than vertex and fragment, multiview render passes, depth/stencil
+//! other than vertex and fragment, view offsets of multiview render passes
+//! (their view masks and view-local dependencies are written), depth/stencil
 //! resolves, fragment density and shading rate attachments. Suspended
 //! and resumed rendering is recorded with its flags (`begin-rendering
 //! resuming suspending`): a batch's command buffers are written one after
@@ -262,6 +263,9 @@ pub struct SubpassInfo {
     pub depth: Option<(u32, vk::ImageLayout)>,
     /// `pPreserveAttachments`.
     pub preserve: Vec<u32>,
+    /// `viewMask` (`VkSubpassDescription2`, or `pViewMasks[i]` of a
+    /// `VkRenderPassMultiviewCreateInfo`); 0 without multiview.
+    pub view_mask: u32,
 }
 
 /// `vkCreateRenderPass(2)` as plain values; dependency masks already in
@@ -274,10 +278,12 @@ pub struct RenderPassInfo {
     pub subpasses: Vec<SubpassInfo>,
     /// `pDependencies`: source and destination subpass
     /// (`VK_SUBPASS_EXTERNAL` as is), source stages, source access,
-    /// destination stages, destination access, `BY_REGION`.
-    pub dependencies: Vec<(u32, u32, [u64; 4], bool)>,
-    /// What the line cannot express (multiview, a depth/stencil resolve,
-    /// fragment density or shading rate attachments, subpass flags).
+    /// destination stages, destination access, `dependencyFlags`
+    /// (`BY_REGION`, `VIEW_LOCAL`; a nonzero view offset is a refusal).
+    pub dependencies: Vec<(u32, u32, [u64; 4], vk::DependencyFlags)>,
+    /// What the line cannot express (a view offset, a depth/stencil
+    /// resolve, fragment density or shading rate attachments, subpass
+    /// flags).
     pub refusal: Option<String>,
 }
 
@@ -1144,6 +1150,9 @@ fn render_pass_text(info: &RenderPassInfo) -> Result<String, String> {
     };
     for s in &info.subpasses {
         let mut t = "subpass".to_string();
+        if s.view_mask != 0 {
+            t.push_str(&format!(" viewMask={}", s.view_mask));
+        }
         for &(a, l) in &s.inputs {
             if a != UNUSED {
                 t.push_str(&format!(" input {} {}", check(a)?, layout(l)?));
@@ -1178,7 +1187,7 @@ fn render_pass_text(info: &RenderPassInfo) -> Result<String, String> {
             s.to_string()
         }
     };
-    for &(src, dst, [ss, sa, ds, da], by_region) in &info.dependencies {
+    for &(src, dst, [ss, sa, ds, da], flags) in &info.dependencies {
         let m = to_model(
             vk::PipelineStageFlags2::from_raw(ss),
             vk::AccessFlags2::from_raw(sa),
@@ -1194,8 +1203,11 @@ fn render_pass_text(info: &RenderPassInfo) -> Result<String, String> {
             m.dst_stages,
             m.dst_access
         );
-        if by_region {
+        if flags.contains(vk::DependencyFlags::BY_REGION) {
             t.push_str(" by-region");
+        }
+        if flags.contains(vk::DependencyFlags::VIEW_LOCAL) {
+            t.push_str(" view-local");
         }
         parts.push(t);
     }
@@ -1823,7 +1835,7 @@ mod tests {
                     vk::PipelineStageFlags2::FRAGMENT_SHADER.as_raw(),
                     vk::AccessFlags2::INPUT_ATTACHMENT_READ.as_raw(),
                 ],
-                true,
+                vk::DependencyFlags::BY_REGION,
             )],
             refusal: None,
         };
@@ -1913,7 +1925,7 @@ mod tests {
                         vk::PipelineStageFlags2::FRAGMENT_SHADER.as_raw(),
                         vk::AccessFlags2::INPUT_ATTACHMENT_READ.as_raw(),
                     ],
-                    true,
+                    vk::DependencyFlags::BY_REGION,
                 ),
                 (
                     vk::SUBPASS_EXTERNAL,
@@ -1924,7 +1936,7 @@ mod tests {
                         vk::PipelineStageFlags2::VERTEX_ATTRIBUTE_INPUT.as_raw(),
                         0,
                     ],
-                    false,
+                    vk::DependencyFlags::empty(),
                 ),
             ],
             refusal: None,
@@ -2013,10 +2025,32 @@ mod tests {
             let l = lines(c);
             assert!(l[0].starts_with(want), "{l:#?}");
         }
+        // Multiview: each subpass's view mask, a view-local dependency.
+        let mut multiview = info.clone();
+        for s in &mut multiview.subpasses {
+            s.view_mask = 0b11;
+        }
+        multiview.dependencies[0].3 |= vk::DependencyFlags::VIEW_LOCAL;
+        let mut c = scene(pipeline());
+        c.create_render_pass(6, "vkCreateRenderPass", 300, &multiview);
+        let l = lines(c);
+        assert!(
+            l[0].starts_with("render-pass rp0 attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->TRANSFER_SRC_OPTIMAL ; attachment D32_SFLOAT CLEAR DONT_CARE UNDEFINED->DEPTH_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL color unused depth 1 DEPTH_ATTACHMENT_OPTIMAL ; subpass viewMask=3 preserve 1 ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ by-region view-local ; dependency EXTERNAL->0"),
+            "{l:#?}"
+        );
+        // Subpasses of different views: the model's reason.
+        multiview.subpasses[1].view_mask = 0b01;
+        let mut c = scene(pipeline());
+        c.create_render_pass(6, "vkCreateRenderPass", 300, &multiview);
+        let l = lines(c);
+        assert!(
+            l[0].starts_with("not-modelled vkCreateRenderPass (the model refuses it: render pass `rp0`: subpass 1: viewMask 0b1 where subpass 0 has 0b11 (subpasses rendering different views) is not modelled)"),
+            "{l:#?}"
+        );
         // A render pass the line cannot express, and its begin.
         let mut c = scene(pipeline());
         let refused = RenderPassInfo {
-            refusal: Some("multiview (VkRenderPassMultiviewCreateInfo)".into()),
+            refusal: Some("a view offset (VkRenderPassMultiviewCreateInfo::pViewOffsets)".into()),
             ..info
         };
         c.create_render_pass(6, "vkCreateRenderPass", 300, &refused);
@@ -2030,9 +2064,9 @@ mod tests {
         c.render_pass_step(70, 14, "vkCmdEndRenderPass", true);
         let l = lines(c);
         assert!(
-            l[0].starts_with("not-modelled vkCreateRenderPass (multiview (VkRenderPassMultiviewCreateInfo))")
+            l[0].starts_with("not-modelled vkCreateRenderPass (a view offset (VkRenderPassMultiviewCreateInfo::pViewOffsets))")
                 && l[2].starts_with(
-                    "not-modelled vkCmdBeginRenderPass (its render pass is not modelled: multiview (VkRenderPassMultiviewCreateInfo))"
+                    "not-modelled vkCmdBeginRenderPass (its render pass is not modelled: a view offset (VkRenderPassMultiviewCreateInfo::pViewOffsets))"
                 )
                 && l[3].starts_with("not-modelled vkCmdClearAttachments (inside a render pass that is not modelled)")
                 && l[4].starts_with("not-modelled vkCmdEndRenderPass (inside a render pass that is not modelled)")

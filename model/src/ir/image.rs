@@ -2536,7 +2536,13 @@ pub(crate) fn check_layouts(program: &Program) -> Result<(), ProgramError> {
                     };
                     let Some(i) = slot(image) else { continue };
                     let d = &program.images[i];
-                    for (asp, m, l) in subresources(d, range) {
+                    // With multiview, the layers of the pass's views only
+                    // ("the automatic layout transitions apply to the
+                    // layers corresponding to views which are used by some
+                    // subpass in the render pass").
+                    let first = d.resolve_range(range).map_or(0, |r| r.3);
+                    let rendered = |l: u32| rp.layers().has(l.saturating_sub(first));
+                    for (asp, m, l) in subresources(d, range).into_iter().filter(|s| rendered(s.2)) {
                         state.layouts[i][LayoutState::index(d, asp, m, l)] = layout;
                         state.set_by[i][LayoutState::index(d, asp, m, l)] = Some(ci);
                     }

@@ -633,7 +633,7 @@ pub struct RenderCommand {
     /// views, where a framebuffer-local dependency inside the instance
     /// holds its memory dependency
     /// (`crate::ir::renderpass::subpass_barrier_parts`); empty otherwise.
-    pub(crate) pass_attachments: Vec<Region>,
+    pub(crate) pass_attachments: super::renderpass::PassAttachments,
 }
 
 /// Why a rendering command is not well formed or not where it may be
@@ -1489,7 +1489,7 @@ pub(crate) enum Layers {
 
 impl Layers {
     /// Whether layer `k` of a view (from its first) is rendered.
-    fn has(self, k: u32) -> bool {
+    pub(crate) fn has(self, k: u32) -> bool {
         match self {
             Layers::All => true,
             Layers::First(n) => k < n,
@@ -1537,14 +1537,32 @@ pub(crate) fn area_bytes(
     let (x, y) = (x.min(w), y.min(h));
     let (aw, ah) = (aw.min(w - x), ah.min(h - y));
     let rendered = |k: u32| area.layers.has(k);
-    if [x, y, aw, ah] == [0, 0, w, h] && (0..l1 - l0).all(rendered) {
-        return d.range_bytes(range);
-    }
+    // Each aspect's bytes apart, even where one aspect's end meets the
+    // next's start (the depth of all layers, then the stencil): an
+    // implicit dependency of a rendering instance is per attachment range
+    // and is kept only after an access of its range
+    // (`crate::ir::render::after_an_access`), so one range over both
+    // aspects kept the stencil's after a depth-only load, and chained a
+    // layout transition into the stencil reads through it (a race of a
+    // view of several layers missed that a view of one layer reported;
+    // found by the per-view expansion of multiview render passes,
+    // `proptests/tests/roundtrip.rs`).
+    let full = [x, y, aw, ah] == [0, 0, w, h] && (0..l1 - l0).all(rendered);
     let mut out = Vec::new();
+    if full {
+        for a in aspects.aspects() {
+            out.extend(d.range_bytes(SubresourceRange {
+                aspects: AspectMask::of(a),
+                ..range
+            })?);
+        }
+        return Ok(out);
+    }
     if aw == 0 || ah == 0 {
         return Ok(out);
     }
     for a in aspects.aspects() {
+        let first = out.len();
         for l in (l0..l1).filter(|l| rendered(l - l0)) {
             let s = SubresourceLayers {
                 aspects: AspectMask::of(a),
@@ -1552,7 +1570,14 @@ pub(crate) fn area_bytes(
                 base_layer: l,
                 layer_count: Some(1),
             };
-            out.extend(d.rect_ranges(s, [x, y, 0], [aw, ah, depth.max(1)])?);
+            for r in d.rect_ranges(s, [x, y, 0], [aw, ah, depth.max(1)])? {
+                // Whole consecutive layers (multiview's adjacent views)
+                // are one range.
+                match out[first..].last_mut() {
+                    Some(last) if last.end == r.start => *last = ByteRange::new(last.start, r.end),
+                    _ => out.push(r),
+                }
+            }
         }
     }
     Ok(out)
@@ -1720,7 +1745,7 @@ impl RenderCommand {
         let mut pre_scopes = Vec::new();
         let mut pre_sets = Vec::new();
         let mut subpass = None;
-        let mut pass_attachments = Vec::new();
+        let mut pass_attachments = super::renderpass::PassAttachments::default();
         match &op {
             RenderOp::BeginPass(_)
             | RenderOp::NextSubpass
@@ -1922,7 +1947,7 @@ impl RenderCommand {
 
     /// For a `vkCmdBeginRenderPass`: its framebuffer's attachment bytes
     /// (`crate::ir::renderpass::pass_attachments`).
-    pub(crate) fn pass_attachments(&self) -> &[Region] {
+    pub(crate) fn pass_attachments(&self) -> &super::renderpass::PassAttachments {
         &self.pass_attachments
     }
 

@@ -149,6 +149,13 @@ pub struct SubpassDescription {
     pub depth: Option<AttachmentReference>,
     /// `pPreserveAttachments`.
     pub preserve: Vec<u32>,
+    /// `viewMask` (`VkSubpassDescription2`, or `pViewMasks[i]` of a
+    /// `VkRenderPassMultiviewCreateInfo`): when not 0, multiview, "all
+    /// drawing and clear commands in the subpass ... broadcast to each
+    /// view", view `v` being layer `v` of each attachment view. The model
+    /// takes a render pass whose subpasses all have the same mask
+    /// ([`RenderPass::validate`]).
+    pub view_mask: u32,
 }
 
 impl SubpassDescription {
@@ -201,6 +208,11 @@ pub struct SubpassDependency {
     pub dst_access_mask: AccessFlags2,
     /// `VK_DEPENDENCY_BY_REGION_BIT`.
     pub by_region: bool,
+    /// `VK_DEPENDENCY_VIEW_LOCAL_BIT` (multiview only; its view offset is
+    /// 0: the model has no `viewOffset`): "each view in the destination
+    /// subpass depends on a single view in the source subpass", the same
+    /// view.
+    pub view_local: bool,
 }
 
 /// The clause as the trace format writes it after `dependency`:
@@ -219,6 +231,9 @@ impl std::fmt::Display for SubpassDependency {
         )?;
         if self.by_region {
             f.write_str(" by-region")?;
+        }
+        if self.view_local {
+            f.write_str(" view-local")?;
         }
         Ok(())
     }
@@ -362,6 +377,31 @@ impl RenderPass {
         }
     }
 
+    /// The view mask of the render pass: its subpasses' (one mask, which
+    /// [`RenderPass::validate`] asks of a multiview pass); 0 without
+    /// multiview.
+    pub(crate) fn view_mask(&self) -> u32 {
+        self.subpasses.first().map_or(0, |s| s.view_mask)
+    }
+
+    /// The layers of each attachment view the pass renders:
+    /// [`crate::ir::render::Layers::Mask`] of its view mask, every layer
+    /// without multiview.
+    pub(crate) fn layers(&self) -> crate::ir::render::Layers {
+        match self.view_mask() {
+            0 => crate::ir::render::Layers::All,
+            m => crate::ir::render::Layers::Mask(m),
+        }
+    }
+
+    /// Whether a view-local dependency or barrier of this pass orders
+    /// only what one view reads and writes: multiview with more than one
+    /// view. With one view, "each view in the destination subpass depends
+    /// on" that one view in the source subpass: all of it.
+    pub(crate) fn views_apart(&self) -> bool {
+        self.view_mask().count_ones() > 1
+    }
+
     /// The layout each attachment subpass `s` uses is in during that
     /// subpass: (attachment, layout). "Automatic layout transitions into
     /// the layout used in a subpass happen-before" its commands; an
@@ -407,6 +447,7 @@ impl RenderPass {
                 "VUID-VkRenderPassCreateInfo2-subpassCount-arraylength",
             ));
         }
+        self.validate_views()?;
         for (i, a) in self.attachments.iter().enumerate() {
             let aspects = a.format.aspect_mask();
             if a.stencil.is_some() && !aspects.has(Aspect::Stencil) {
@@ -646,6 +687,79 @@ impl RenderPass {
                     "attachment {a}: used by no subpass, with a layout transition {}->{}",
                     desc.initial, desc.final_layout
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Multiview: every subpass's view mask 0, or none ("Multiview is
+    /// all-or-nothing for a render pass", VUID-VkRenderPassCreateInfo2-viewMask-03058);
+    /// a self-dependency of a subpass with more than one view view-local
+    /// (-pDependencies-03060);
+    /// `VK_DEPENDENCY_VIEW_LOCAL_BIT` only with multiview (-viewMask-03059)
+    /// and not from or to `VK_SUBPASS_EXTERNAL`
+    /// (VUID-VkSubpassDependency2-dependencyFlags-03090, -03091). Subpasses
+    /// with different nonzero masks are valid but not modelled: the load,
+    /// store and layout operations then apply per view at each view's first
+    /// and last use ("as if each view was a separate attachment"), which
+    /// the lowering does not express.
+    fn validate_views(&self) -> Result<(), RenderPassError> {
+        let mask = self.view_mask();
+        for (s, sp) in self.subpasses.iter().enumerate() {
+            if (sp.view_mask == 0) != (mask == 0) {
+                return Err(self.invalid(
+                    format!(
+                        "subpass {s}: viewMask {:#b} where subpass 0 has {mask:#b} (multiview is all-or-nothing for a render pass)",
+                        sp.view_mask
+                    ),
+                    "VUID-VkRenderPassCreateInfo2-viewMask-03058",
+                ));
+            }
+            if sp.view_mask != mask {
+                return Err(self.not_modelled(format!(
+                    "subpass {s}: viewMask {:#b} where subpass 0 has {mask:#b} (subpasses rendering different views)",
+                    sp.view_mask
+                )));
+            }
+        }
+        for (i, d) in self.dependencies.iter().enumerate() {
+            if d.src == d.dst && !d.view_local && mask.count_ones() > 1 {
+                return Err(self.invalid(
+                    format!(
+                        "dependency {i}: self-dependency {}->{} of a subpass with viewMask {mask:#b} (more than one view) without `view-local`",
+                        d.src, d.dst
+                    ),
+                    "VUID-VkRenderPassCreateInfo2-pDependencies-03060",
+                ));
+            }
+            if !d.view_local {
+                continue;
+            }
+            if mask == 0 {
+                return Err(self.invalid(
+                    format!(
+                        "dependency {i}: view-local in a render pass without multiview (every viewMask 0)"
+                    ),
+                    "VUID-VkRenderPassCreateInfo2-viewMask-03059",
+                ));
+            }
+            for (side, x, vuid) in [
+                (
+                    "srcSubpass",
+                    d.src,
+                    "VUID-VkSubpassDependency2-dependencyFlags-03090",
+                ),
+                (
+                    "dstSubpass",
+                    d.dst,
+                    "VUID-VkSubpassDependency2-dependencyFlags-03091",
+                ),
+            ] {
+                if x == SubpassIndex::External {
+                    return Err(
+                        self.invalid(format!("dependency {i}: view-local with {side} EXTERNAL"), vuid)
+                    );
+                }
             }
         }
         Ok(())
@@ -1113,7 +1227,7 @@ fn aspect_bytes(
 
 /// The regions of a view within render area `area` (what an operation
 /// "within the render area" touches; a layout transition takes
-/// [`view_regions`], the whole view).
+/// [`pass_view_regions`], the whole view).
 fn area_regions(
     program: &Program,
     (image, range): (ObjectId, SubresourceRange),
@@ -1129,9 +1243,20 @@ fn area_regions(
         .collect()
 }
 
-/// The regions of a whole view (a layout transition's).
-fn view_regions(program: &Program, view: (ObjectId, SubresourceRange)) -> Vec<Region> {
-    area_regions(program, view, None)
+/// The regions of a whole view that render pass `rp` renders: every
+/// layer, or with multiview the layers of its views ("the automatic
+/// layout transitions apply to the layers corresponding to views which
+/// are used by some subpass in the render pass"; loads, stores, draws and
+/// clears touch no other layer either).
+fn pass_view_regions(program: &Program, rp: &RenderPass, view: (ObjectId, SubresourceRange)) -> Vec<Region> {
+    area_regions(
+        program,
+        view,
+        crate::ir::render::Area {
+            rect: None,
+            layers: rp.layers(),
+        },
+    )
 }
 
 /// The render pass instance open just before command `index`: its begin
@@ -1188,8 +1313,8 @@ pub(crate) struct Lowered {
     pub implicit: Vec<ImplicitDependency>,
     pub accesses: Vec<(Region, StageAccess)>,
     pub subpass: Option<Rendering>,
-    /// For a `begin-render-pass`: [`pass_attachments`].
-    pub attachments: Vec<Region>,
+    /// For a `begin-render-pass`: [`PassAttachments`].
+    pub attachments: PassAttachments,
 }
 
 fn bad(call: &'static str, reason: String) -> RenderError {
@@ -1261,7 +1386,7 @@ fn subpass_rendering(
         area: crate::ir::render::render_area(program, views.iter().copied()),
         render_area,
         layer_count: None,
-        view_mask: 0,
+        view_mask: rp.view_mask(),
         resuming: false,
         suspending: false,
     }
@@ -1315,7 +1440,7 @@ fn end_rendering(
         area: all.area,
         render_area: all.render_area,
         layer_count: None,
-        view_mask: 0,
+        view_mask: all.view_mask,
         resuming: false,
         suspending: false,
     }
@@ -1343,7 +1468,7 @@ fn ops_at(
     let extent = crate::ir::render::render_area(program, views.iter().copied());
     let area = crate::ir::render::Area {
         rect: render_area.or(extent.map(|[w, h]| [0, 0, w, h])),
-        layers: crate::ir::render::Layers::All,
+        layers: rp.layers(),
     };
     for a in 0..rp.attachments.len() as u32 {
         let uses = rp.uses_of(a);
@@ -1361,7 +1486,7 @@ fn ops_at(
         // whole view does; review16). Asked once, and only for a NONE store.
         let wrote = !load && (d.store == StoreOp::None || ss == StoreOp::None) && {
             let (begin, index, own) = written;
-            let regions = view_regions(program, (image, range));
+            let regions = pass_view_regions(program, rp, (image, range));
             crate::ir::render::written_in_instance(program, (begin, index), own, &regions)
         };
         let aspects: &[(Aspect, LoadOp, StoreOp)] = &[
@@ -1437,6 +1562,7 @@ fn implicit_into(s: SubpassIndex) -> SubpassDependency {
         dst_stage_mask: S::ALL_COMMANDS,
         dst_access_mask: IMPLICIT_ATTACHMENT_ACCESS,
         by_region: false,
+        view_local: false,
     }
 }
 
@@ -1452,6 +1578,7 @@ fn implicit_out_of(s: SubpassIndex) -> SubpassDependency {
         dst_stage_mask: S::NONE,
         dst_access_mask: AccessFlags2::NONE,
         by_region: false,
+        view_local: false,
     }
 }
 
@@ -1565,24 +1692,77 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
 /// non-framebuffer-space pipeline stages is neither framebuffer-global nor
 /// framebuffer-local"; the model then applies it whole). Its scopes (the
 /// subpass's commands only) are the checkers' to apply.
-pub(crate) fn subpass_barrier_parts(dep: &Dependency, attachments: &[Region]) -> Vec<Barrier> {
+pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) -> Vec<Barrier> {
     // dependencyFlags belongs to the call: by-region when any barrier's
-    // source names a framebuffer-space stage (07891).
+    // source names a framebuffer-space stage (07891), view-local when the
+    // subpass has more than one view (07893).
     let by_region = dep
         .barriers
         .iter()
         .any(|b| b.src_stage_mask.intersects(FRAMEBUFFER_SPACE));
-    dep.barriers
+    let parts = dep
+        .barriers
         .iter()
-        .flat_map(|b| framebuffer_local(*b, by_region, attachments))
-        .collect()
+        .flat_map(|b| framebuffer_local(*b, by_region, &pass.regions))
+        .collect();
+    view_local(parts, pass.views_apart, &pass.regions)
+}
+
+/// Parts of a dependency (after [`framebuffer_local`]) as the model
+/// applies them when the dependency is view-local in a pass with more
+/// than one view (`apart`): "each view in the destination subpass depends
+/// on" the same view in the source subpass ("Multiview", the view offset
+/// being 0), and "each region covers a single (view)" ("Framebuffer
+/// Region Dependencies"). A draw is one command over every view, so only
+/// what is known to be one view's is ordered: an attachment's bytes (view
+/// `v` reads and writes layer `v` of each attachment). Each part with an
+/// access scope holds its memory dependency over the attachments' bytes
+/// only (a part that already has a region keeps it); a part with none, an
+/// execution dependency, stays as it is. As with `by-region`, the model's
+/// barrier over some bytes still carries its execution dependency for all
+/// memory (D5), so a write-after-read of a storage buffer between two
+/// views across such a dependency counts as ordered where the spec orders
+/// only the same view's. Not `apart`: the parts as they are.
+fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<Barrier> {
+    if !apart {
+        return parts;
+    }
+    let mut out = Vec::new();
+    for b in parts {
+        let memory = !b.src_access_mask.is_empty() || !b.dst_access_mask.is_empty();
+        if b.region.is_some() || !memory {
+            out.push(b);
+        } else {
+            out.extend(attachments.iter().map(|r| b.on(*r)));
+        }
+    }
+    out
 }
 
 /// Every byte range of the framebuffer's views of a `begin-render-pass`
-/// (all attachments, in attachment order): where a framebuffer-local
-/// dependency of the instance holds its memory dependency.
-pub(crate) fn pass_attachments(program: &Program, views: &[(ObjectId, SubresourceRange)]) -> Vec<Region> {
-    views.iter().flat_map(|v| view_regions(program, *v)).collect()
+/// (all attachments, in attachment order; with multiview the layers of
+/// its views): where a framebuffer-local or view-local dependency of the
+/// instance holds its memory dependency.
+pub(crate) fn pass_attachments(
+    program: &Program,
+    rp: &RenderPass,
+    views: &[(ObjectId, SubresourceRange)],
+) -> Vec<Region> {
+    views
+        .iter()
+        .flat_map(|v| pass_view_regions(program, rp, *v))
+        .collect()
+}
+
+/// What a pipeline barrier inside a subpass of a render pass instance
+/// needs of its instance ([`subpass_barrier_parts`]): the framebuffer's
+/// attachment bytes ([`pass_attachments`]) and whether its subpasses
+/// render more than one view ([`RenderPass::views_apart`]: such a barrier
+/// is view-local, VUID-vkCmdPipelineBarrier2-None-07893).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PassAttachments {
+    pub(crate) regions: Vec<Region>,
+    pub(crate) views_apart: bool,
 }
 
 /// The barriers at boundary `b` (module docs), each with its scopes: each
@@ -1608,7 +1788,7 @@ fn boundary_barriers(
     views: &[(ObjectId, SubresourceRange)],
     b: usize,
 ) -> Vec<(Barrier, PassScope, DependencySets)> {
-    let all_attachments = pass_attachments(program, views);
+    let all_attachments = pass_attachments(program, rp, views);
     let declared =
         |src: SubpassIndex, dst: SubpassIndex| rp.dependencies.iter().any(|d| d.src == src && d.dst == dst);
     let here = rp.boundary_index(b);
@@ -1697,12 +1877,13 @@ fn boundary_barriers(
             d.dst_stage_mask,
             d.dst_access_mask,
         );
-        for b in framebuffer_local(whole, d.by_region, &all_attachments) {
+        let parts = framebuffer_local(whole, d.by_region, &all_attachments);
+        for b in view_local(parts, d.view_local && rp.views_apart(), &all_attachments) {
             out.push((b, scope, DependencySets::default()));
         }
     }
     for (a, masks, scope, sets) in transitions {
-        for r in view_regions(program, views[a as usize]) {
+        for r in pass_view_regions(program, rp, views[a as usize]) {
             out.push((masks.on(r).with_transition(), scope, sets.clone()));
         }
     }
@@ -1774,7 +1955,7 @@ pub(crate) fn transition_dependencies(
     let of_image: Vec<(u32, Vec<Region>)> = (0..rp.attachments.len() as u32)
         .filter(|&a| b.views.get(a as usize).is_some_and(|v| v.0 == region.object))
         .map(|a| {
-            let parts = view_regions(program, b.views[a as usize])
+            let parts = pass_view_regions(program, rp, b.views[a as usize])
                 .iter()
                 .filter(|r| r.object == region.object && r.range.overlaps(region.range))
                 .map(|r| Region {
@@ -2153,6 +2334,23 @@ fn check_views(
                 format!("view {i}: {range} names {aspects}; an attachment view covers every aspect of its format ({})", d.format.aspect_mask()),
             ));
         }
+        let mask = rp.view_mask();
+        if mask != 0 && !rp.uses_of(i as u32).is_empty() {
+            let (_, _, _, l0, l1) = d
+                .resolve_range(range)
+                .map_err(|e| bad(call, format!("view {i}: {e}")))?;
+            let top = 31 - mask.leading_zeros();
+            if l1 - l0 <= top {
+                return Err(bad(
+                    call,
+                    format!(
+                        "view {i}: `{name}` {range} has {} layer(s), and the render pass's viewMask {mask:#b} renders view {top}, its layer {top} \
+                         (VUID-VkFramebufferCreateInfo-renderPass-04536)",
+                        l1 - l0
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -2264,7 +2462,10 @@ pub(crate) fn lower(program: &Program, index: usize, op: &RenderOp) -> Result<Lo
                 pre: boundary_barriers(program, rp, &b.views, 0),
                 accesses: ops_at(program, rp, &b.views, b.render_area, 0, true, (index, index, &[])),
                 subpass: Some(subpass_rendering(program, rp, &b.views, b.render_area, 0)),
-                attachments: pass_attachments(program, &b.views),
+                attachments: PassAttachments {
+                    regions: pass_attachments(program, rp, &b.views),
+                    views_apart: rp.views_apart(),
+                },
                 ..Lowered::default()
             })
         }
@@ -2740,6 +2941,9 @@ pub(crate) fn dependency_for(
             by_region: attachment
                 && FRAMEBUFFER_SPACE.contains(b.src_stage_mask)
                 && FRAMEBUFFER_SPACE.contains(b.dst_stage_mask),
+            // An attachment's bytes of one layer are one view's: a
+            // view-local dependency orders them (`view_local`).
+            view_local: attachment,
         };
         return Some((pass(h.command)?, dep));
     }
@@ -2796,6 +3000,7 @@ pub(crate) fn dependency_for(
         dst_stage_mask: b.dst_stage_mask,
         dst_access_mask: b.dst_access_mask,
         by_region: false,
+        view_local: false,
     };
     Some((rp, dep))
 }
@@ -2951,8 +3156,10 @@ pub(crate) fn external_transition(program: &Program, h: &crate::Hazard, at_curre
 /// is not by-region unless `need` is marked by-region (a by-region
 /// dependency orders only an attachment's bytes between framebuffer-space
 /// stages framebuffer-locally, `framebuffer_local`; the mark says the
-/// hazard is such), else as a new `dependency` clause, not by-region. A new clause between `EXTERNAL` and a subpass
-/// starts from the implicit dependency it replaces ("Subpass
+/// hazard is such) and not view-local unless `need` is marked view-local
+/// (an attachment's bytes: a view-local dependency orders one view's
+/// accesses only, `view_local`), else as a new `dependency` clause,
+/// neither. A new clause between `EXTERNAL` and a subpass starts from the implicit dependency it replaces ("Subpass
 /// Dependencies": the implicit ones apply only when no such dependency is
 /// declared), so that it orders at least what the implicit one did.
 /// Whether `rp` changed: `false` when a dependency that would take the
@@ -2984,8 +3191,15 @@ pub(crate) fn add_dependency(rp: &mut RenderPass, need: SubpassDependency) -> bo
     {
         return false;
     }
-    let fits =
-        |d: &SubpassDependency| d.src == need.src && d.dst == need.dst && (local_enough || !d.by_region);
+    // Likewise a view-local one orders only what one view reads and
+    // writes (an attachment's bytes; `need.view_local` marks such a
+    // hazard).
+    let fits = |d: &SubpassDependency| {
+        d.src == need.src
+            && d.dst == need.dst
+            && (local_enough || !d.by_region)
+            && (half || need.view_local || !d.view_local)
+    };
     if let Some(d) = rp.dependencies.iter_mut().find(|d| fits(d)) {
         if holds(d) {
             return false;
@@ -2998,6 +3212,7 @@ pub(crate) fn add_dependency(rp: &mut RenderPass, need: SubpassDependency) -> bo
     }
     let mut new = SubpassDependency {
         by_region: false,
+        view_local: false,
         ..need
     };
     if let Some(i) = rp.implicit_replaced(need.src, need.dst) {

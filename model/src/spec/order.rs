@@ -685,9 +685,10 @@ impl Order {
             // ones framebuffer-local (`crate::ir::renderpass::subpass_barrier_parts`).
             let in_subpass = match (c0, pass_open) {
                 (Command::Barrier(dep), Some(begin)) => {
+                    let empty = crate::ir::renderpass::PassAttachments::default();
                     let attachments = match &program.commands[begin] {
                         Command::Render(rc) => rc.pass_attachments(),
-                        _ => &[],
+                        _ => &empty,
                     };
                     let barriers = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
                     Some((

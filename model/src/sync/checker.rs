@@ -311,7 +311,7 @@ pub struct Checker {
     /// [`Checker::close_pass`]): its framebuffer's attachment bytes, where a
     /// framebuffer-local pipeline barrier inside a subpass holds its memory
     /// dependency ([`Checker::subpass_dependency`]).
-    pass: Option<Vec<crate::ir::program::Region>>,
+    pass: Option<crate::ir::renderpass::PassAttachments>,
 }
 
 impl Checker {
@@ -612,7 +612,7 @@ impl Checker {
 
     /// A render pass instance begins, its framebuffer's views over
     /// `attachments` (`crate::ir::renderpass::pass_attachments`).
-    pub(crate) fn open_pass(&mut self, attachments: Vec<crate::ir::program::Region>) {
+    pub(crate) fn open_pass(&mut self, attachments: crate::ir::renderpass::PassAttachments) {
         self.pass = Some(attachments);
     }
 

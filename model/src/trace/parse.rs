@@ -1346,6 +1346,18 @@ impl Parser {
                     };
                     while let Some(t) = g.get(i) {
                         match t.text {
+                            // `viewMask=M` (multiview), first.
+                            v if i == 1 && v.starts_with("viewMask=") => {
+                                let n = &v["viewMask=".len()..];
+                                let Some(m) = n.parse::<u32>().ok().filter(|&m| m != 0) else {
+                                    return line.err(
+                                        t.col,
+                                        format!("expected `viewMask=M` with M a nonzero 32-bit number, found {}", quote(v)),
+                                    );
+                                };
+                                sp.view_mask = m;
+                                i += 1;
+                            }
                             "input" => {
                                 sp.inputs.push(reference(i + 1)?);
                                 i += 3;
@@ -1390,7 +1402,7 @@ impl Parser {
                                 return line.err(
                                     t.col,
                                     format!(
-                                    "expected `input`, `color`, `resolve`, `depth` or `preserve`, found {}",
+                                    "expected `viewMask=M` (first), `input`, `color`, `resolve`, `depth` or `preserve`, found {}",
                                     quote(other)
                                 ),
                                 )
@@ -1428,15 +1440,23 @@ impl Parser {
                     }
                     let (dst_stage_mask, dst_access_mask) =
                         scope_side(line, need(4, "`DST_STAGES:DST_ACCESS`")?)?;
-                    let by_region = match g.get(5) {
-                        None => false,
-                        Some(t) if t.text == "by-region" => true,
-                        Some(t) => {
-                            return line.err(t.col, format!("expected `by-region`, found {}", quote(t.text)))
+                    // `dependencyFlags`: `by-region`, `view-local`, each at
+                    // most once, in any order.
+                    let (mut by_region, mut view_local) = (false, false);
+                    for t in g.iter().skip(5) {
+                        let flag = match t.text {
+                            "by-region" => &mut by_region,
+                            "view-local" => &mut view_local,
+                            other => {
+                                return line.err(
+                                    t.col,
+                                    format!("expected `by-region` or `view-local`, found {}", quote(other)),
+                                )
+                            }
+                        };
+                        if std::mem::replace(flag, true) {
+                            return line.err(t.col, format!("{} given twice", quote(t.text)));
                         }
-                    };
-                    if let Some(t) = g.get(6) {
-                        return line.err(t.col, format!("unexpected {}", quote(t.text)));
                     }
                     rp.dependencies.push(SubpassDependency {
                         src,
@@ -1446,6 +1466,7 @@ impl Parser {
                         dst_stage_mask,
                         dst_access_mask,
                         by_region,
+                        view_local,
                     });
                 }
                 other => {

@@ -656,6 +656,9 @@ pub fn render_pass_text(rp: &RenderPass) -> String {
     }
     for sp in &rp.subpasses {
         let mut t = "subpass".to_string();
+        if sp.view_mask != 0 {
+            let _ = write!(t, " viewMask={}", sp.view_mask);
+        }
         for r in &sp.inputs {
             let _ = write!(t, " input {} {}", r.attachment, r.layout);
         }
