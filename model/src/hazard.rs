@@ -290,10 +290,24 @@ impl Hazard {
             self.fix.barrier.filter(|b| !b.transition),
             crate::ir::renderpass::subpasses_between(program, self.prior_command, self.command),
         ) {
-            return format!(
-                "add `dependency {s}->{k} {}:{} -> {}:{}` (or these masks to one) to the render pass",
+            let dependency = format!(
+                "`dependency {s}->{k} {}:{} -> {}:{}`",
                 b.src_stage_mask, b.src_access_mask, b.dst_stage_mask, b.dst_access_mask
             );
+            return match crate::ir::renderpass::local_dependencies_only(
+                program,
+                self.command,
+                (s, k),
+                self.region.object,
+            ) {
+                // Masks added to a by-region or view-local dependency
+                // would not reach these bytes.
+                Some(flags) => format!(
+                    "add {dependency} to the render pass (not these masks to its {flags} dependency {s}->{k}, \
+                     which orders the attachments' bytes only)"
+                ),
+                None => format!("add {dependency} (or these masks to one) to the render pass"),
+            };
         }
         // One subpass: a barrier inside it, if a self-dependency allows
         // one that orders them (no region there).

@@ -2172,6 +2172,52 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
     (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
 }
 
+/// For a hazard between subpasses `s` and `k` of the instance holding
+/// `command` ([`subpasses_between`]) over bytes of `object`: when `object`
+/// is none of the instance's attachments and every dependency `s->k` the
+/// render pass declares is by-region or (with more than one view)
+/// view-local, the flags they have (`by-region`, `view-local`): such a
+/// dependency orders an attachment's bytes only (`framebuffer_local`,
+/// `view_local`), so adding the hazard's masks to it fixes nothing, and
+/// the fix text says so. `None` otherwise (no such dependency, or one
+/// that takes the masks).
+pub(crate) fn local_dependencies_only(
+    program: &Program,
+    command: usize,
+    (s, k): (u32, u32),
+    object: ObjectId,
+) -> Option<&'static str> {
+    let (begin, _) = pass_position(program, command)?;
+    let Command::Render(rc) = &program.commands[begin] else {
+        return None;
+    };
+    let RenderOp::BeginPass(pb) = &rc.op else {
+        return None;
+    };
+    if pb.views.iter().any(|v| v.0 == object) {
+        return None;
+    }
+    let rp = pass_of(program, pb.pass)?;
+    let declared: Vec<&SubpassDependency> = rp
+        .dependencies
+        .iter()
+        .filter(|d| d.src == SubpassIndex::Subpass(s) && d.dst == SubpassIndex::Subpass(k))
+        .collect();
+    let view_local = |d: &SubpassDependency| d.view_local && rp.views_apart();
+    if declared.is_empty() || declared.iter().any(|d| !d.by_region && !view_local(d)) {
+        return None;
+    }
+    let (br, vl) = (
+        declared.iter().any(|d| d.by_region),
+        declared.iter().any(|d| view_local(d)),
+    );
+    Some(match (br, vl) {
+        (true, true) => "by-region and view-local",
+        (true, false) => "by-region",
+        _ => "view-local",
+    })
+}
+
 /// The fix for a hazard between commands `prior` and `command` of one
 /// subpass of a render pass instance whose fix outside a pass would be
 /// barrier `b` (not a transition): a self-dependency of the subpass and
