@@ -298,7 +298,7 @@ impl Hazard {
                 program,
                 self.command,
                 (s, k),
-                self.region.object,
+                self.region,
             ) {
                 // Masks added to a by-region or view-local dependency
                 // would not reach these bytes.

@@ -118,6 +118,34 @@ fn multiview(mask: u32, layers: u32, deps: &str) -> String {
     )
 }
 
+/// Multiview: subpasses of view mask 0b11 over `arr` (2 layers), the
+/// first writing `sb` in its fragment shader, a view-local dependency
+/// `0->1` with that write in its first access scope, then `deps`; the
+/// second subpass draws, `more` follows it in the pass, `after` the pass
+/// (lines 6-14: the image, the transition, the declaration, the begin, the
+/// draw, the next-subpass, the draw, `more`'s lines, the end, `after`).
+fn multiview_chain(deps: &str, more: &str, after: &str) -> String {
+    let third = if more.is_empty() {
+        ""
+    } else {
+        " ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL"
+    };
+    format!(
+        "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         render-pass mv {COLOR_KEPT} ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+         subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL{third} ; \
+         dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+         COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local{deps}\n\
+         begin-render-pass mv arr COLOR:0:0..2\n\
+         draw vertexCount=3 fs write sb[0..256]\n\
+         next-subpass\n\
+         draw vertexCount=3\n\
+         {more}end-render-pass\n\
+         {after}\n"
+    )
+}
+
 /// Multiview, one subpass of view mask `mask` over `arr` (2 layers) with
 /// a view-local self-dependency from the vertex shader's storage writes
 /// to the fragment shader's storage reads, and such a barrier between a
@@ -1743,6 +1771,65 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            // Review of the twenty-eighth session: each view's part of the
+            // view-local dependency made that view's write available and
+            // reaches 1->EXTERNAL through that view's operations of
+            // subpass 1 (the chain part, `PassScope::chain_only`).
+            "multiview: a write made available by a view-local dependency reaches a copy after 1->EXTERNAL",
+            "A view-local dependency between two multiview subpasses acts like a set of one-to-one dependencies \
+             between corresponding pairs of per-view subpasses; execution dependency chains",
+            multiview_chain(" ; dependency 1->EXTERNAL COLOR_ATTACHMENT_OUTPUT -> COPY:TRANSFER_READ", "", "copy sb[0..256] -> out[0..256]"),
+            &[],
+        ),
+        (
+            "multiview: the same without 1->EXTERNAL",
+            "nothing orders subpass 1 before the copy",
+            multiview_chain("", "", "copy sb[0..256] -> out[0..256]"),
+            &["L14 READ_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            "multiview: a view-local 0->1, then 1->2 not view-local, orders subpass 0's write before subpass 2's read",
+            "all views in the destination subpass [of 1->2] depend on all views in the source subpass",
+            multiview_chain(
+                " ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE",
+                "next-subpass\ndraw vertexCount=3 fs read sb[0..256]\n",
+                "",
+            ),
+            &[],
+        ),
+        (
+            "multiview: both view-local, subpass 2's read of view 1 is not after view 0's write",
+            "each view in the destination subpass depends on the same view in the source subpass, along the chain too",
+            multiview_chain(
+                " ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+                 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE view-local",
+                "next-subpass\ndraw vertexCount=3 fs read sb[0..256]\n",
+                "",
+            ),
+            &["L14 READ_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            // Review of the twenty-eighth session: with no attachment
+            // bytes rendered, the parts over them were none and the
+            // dependency's execution dependency was lost.
+            "multiview: a view-local dependency of a pass whose subpasses render no attachment keeps its execution dependency",
+            "the dependency orders each view's vertex shader read before the same view's subpass 1, and 1->EXTERNAL \
+             all of subpass 1 before the fill",
+            "image one R8G8B8A8_UNORM 4x4\n\
+             render-pass mv attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass viewMask=6 ; subpass viewMask=6 ; \
+             dependency 0->1 VERTEX_SHADER:SHADER_STORAGE_READ -> VERTEX_SHADER view-local ; dependency 1->EXTERNAL VERTEX_SHADER -> CLEAR\n\
+             barrier NONE:NONE -> NONE:NONE one COLOR:0:0 UNDEFINED->GENERAL\n\
+             begin-render-pass mv one COLOR:0:0\n\
+             draw vertexCount=3 vs read sb[0..256]\n\
+             next-subpass\n\
+             draw vertexCount=3\n\
+             end-render-pass\n\
+             fill sb[0..256] 0\n"
+                .to_string(),
+            &[],
+        ),
+        (
             "multiview: a pipeline barrier inside a subpass of two views is view-local",
             "If vkCmdPipelineBarrier2 is called inside a render pass instance, and there is more than one view in the \
              current subpass, dependency flags must include VK_DEPENDENCY_VIEW_LOCAL_BIT \
@@ -1832,6 +1919,44 @@ fn the_fast_checker_refuses_a_dependency_past_its_subpass_slots() {
     assert_eq!(by_check, want);
 }
 
+/// The fixes a hazard of storage bytes across a view-local dependency or
+/// barrier names (review of the twenty-eighth session): a dependency that
+/// is not view-local, never these masks added to the view-local one or a
+/// barrier inside a subpass of two views, which order the attachments'
+/// bytes only. (case, the fix text.)
+#[test]
+fn multiview_fixes_are_not_view_local() {
+    let war = "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+               render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+               subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+               dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+               barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+               begin-render-pass mv arr COLOR:0:0..2\n\
+               draw vertexCount=3 vs read sb[0..256]\n\
+               next-subpass\n\
+               draw vertexCount=3 vs write sb[0..256]\n\
+               end-render-pass\n";
+    let cases = [
+        (
+            "a barrier inside a subpass of two views",
+            multiview_barrier(3),
+            "record them in two subpasses with a dependency 0->1 between them (not view-local)",
+        ),
+        (
+            "a write-after-read across a view-local dependency without its stages",
+            war.to_string(),
+            "add `dependency 0->1 VERTEX_SHADER:NONE -> VERTEX_SHADER:NONE` to the render pass (not these masks to its \
+             view-local dependency 0->1, which orders the attachments' bytes only)",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let t = parse(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hs = check(&t.program).unwrap();
+        assert_eq!(hs.len(), 1, "{name}");
+        assert_eq!(hs[0].fix_text_at(&t.program, &t.command_lines), want, "{name}");
+    }
+}
+
 /// `arr` (3 layers) through a render pass of view mask 0b11 from
 /// `COLOR_ATTACHMENT_OPTIMAL` to `GENERAL`, then a copy of its `layers`
 /// in `GENERAL` (lines 6-12; the copy on 12).
@@ -1917,6 +2042,9 @@ fn render_pass_errors() {
         // render pass": layer 2 keeps its layout (layer 1, rendered, is in
         // GENERAL after the end: `multiview_transitions_cover_the_views_layers`).
         ("a layer outside the views keeps its layout", multiview_then_copy("2"), "12: vkCmdCopyImageToBuffer uses image `arr` subresource COLOR mip 0 layer 2 in layout GENERAL, but its layout is COLOR_ATTACHMENT_OPTIMAL at that point (VUID-vkCmdCopyImageToBuffer-srcImageLayout-00189)"),
+        ("aliasing attachments in multiview", "image arr R8G8B8A8_UNORM 4x4 layers 3 initial GENERAL\nrender-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass viewMask=3 color 0 GENERAL color 1 GENERAL\nbegin-render-pass rp arr COLOR:0:0..2 ; arr COLOR:0:1..3\nend-render-pass\n".into(), "8:1: vkCmdBeginRenderPass: views 0 and 1 of `arr` overlap from different first layers (COLOR:0:0..2, COLOR:0:1..3), so one layer is a different view of each: aliasing attachments with multiview are not modelled"),
+        ("multiview over a 3D image's slices", "image vol R8G8B8A8_UNORM 4x4x4 initial GENERAL\nrender-pass rp attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass viewMask=1 color 0 GENERAL\nbegin-render-pass rp vol COLOR:0:0\nend-render-pass\n".into(), "8:1: vkCmdBeginRenderPass: view 0: `vol` is a 3D image: multiview over its depth slices (a 2D array view of them, view v its slice v) is not modelled"),
+        ("dynamic multiview over a 3D image's slices", "image vol R8G8B8A8_UNORM 4x4x4 initial GENERAL\nbegin-rendering viewMask=1 color vol COLOR:0:0 GENERAL LOAD STORE\nend-rendering\n".into(), "7:1: vkCmdBeginRendering: pColorAttachments[0] `vol` is a 3D image: multiview over its depth slices (a 2D array view of them, view v its slice v) is not modelled"),
         ("a zero view mask", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=0 color 0 GENERAL"), "6:83: expected `viewMask=M` with M a nonzero 32-bit number, found `viewMask=0`"),
         ("view-local given twice", decl("attachment R8G8B8A8_UNORM CLEAR STORE UNDEFINED->GENERAL ; subpass viewMask=3 color 0 GENERAL ; subpass viewMask=3 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ view-local view-local"), "6:272: `view-local` given twice"),
         // A clear writes the attachment: its first use must allow that
@@ -2207,6 +2335,29 @@ fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
                 2,
                 " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local",
             ),
+            vec![
+                "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local",
+                "0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ",
+            ],
+        ),
+        (
+            // Review of the twenty-eighth session: another mip of an
+            // attachment's image is no attachment byte (the planners took
+            // it for one by its image, amended the view-local dependency
+            // and found no plan).
+            "multiview: a storage image binding of another mip of the attachment's image: a new clause, not the \
+             view-local one",
+            "image arr R8G8B8A8_UNORM 4x4 mips 2 layers 2\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE arr COLOR:0..2:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM LOAD STORE GENERAL->GENERAL ; subpass viewMask=3 color 0 GENERAL ; \
+             subpass viewMask=3 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+             COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 fs image-write arr COLOR:1:0..2\n\
+             next-subpass\n\
+             draw vertexCount=3 fs image-read arr COLOR:1:0..2\n\
+             end-render-pass\n"
+                .to_string(),
             vec![
                 "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local",
                 "0->1 FRAGMENT_SHADER:SHADER_STORAGE_WRITE -> FRAGMENT_SHADER:SHADER_STORAGE_READ",

@@ -205,7 +205,9 @@ proptest! {
 /// that are `view-local` (a self-dependency of a subpass with two views
 /// must be); bits 4 and 5 of `local` give the first draw a storage write
 /// of `sb` and the second a storage read of it (in the fragment shader;
-/// with bit 6, a read and then a write).
+/// with bit 6, a read and then a write); bit 7 copies `sb` to `out` after
+/// the pass; `pick` varies the masks of each dependency apart (two bits
+/// each).
 ///
 /// With `expand`, a multiview program is built as the spec's "good
 /// mental model" of it instead ("a multiview subpass as if it were a
@@ -227,7 +229,7 @@ fn render_pass_program_as(
     layouts: u8,
     deps: u8,
     draws: u8,
-    (views, local): (u8, u8),
+    (views, local, pick): (u8, u8, u8),
     expand: bool,
 ) -> (vksync::Program, Vec<usize>) {
     use vksync::{AccessFlags2 as A, PipelineStageFlags2 as S};
@@ -239,6 +241,7 @@ fn render_pass_program_as(
     };
     let mut p = vksync::Program::new();
     let sb = p.buffer("sb", 256).unwrap();
+    let out = p.buffer("out", 256).unwrap();
     let rgba = Format::parse("R8G8B8A8_UNORM").unwrap();
     let d24s8 = Format::parse("D24_UNORM_S8_UINT").unwrap();
     let view_mask = u32::from(views % 4);
@@ -348,7 +351,8 @@ fn render_pass_program_as(
         if deps >> k & 1 == 0 || (k == 1 && !two) {
             continue;
         }
-        let (ss, sa, ds, da) = masks[((deps as usize >> 4) % 4) ^ (k % 4)];
+        // `pick` varies each dependency's masks apart from the others'.
+        let (ss, sa, ds, da) = masks[((deps as usize >> 4) % 4) ^ (k % 4) ^ ((pick as usize >> (2 * k)) & 3)];
         // A side that is a subpass names graphics stages or ALL_COMMANDS
         // (VUID-VkRenderPassCreateInfo2-pDependencies-03054, -03055).
         let graphics = |side: SubpassIndex, stages: S| {
@@ -547,6 +551,20 @@ fn render_pass_program_as(
     push(&mut p, RenderOp::EndPass);
     origin.push(*ends.last().unwrap());
     origin.push(*ends.last().unwrap() + 1);
+    // Bit 7: a copy of the storage buffer after the pass (what the pass's
+    // dependencies to EXTERNAL order, through the subpasses' chains).
+    if local >> 7 & 1 == 1 {
+        let whole = |object| vksync::Region {
+            object,
+            range: vksync::ByteRange::new(0, 256),
+        };
+        p.push(vksync::Command::Copy {
+            src: whole(sb),
+            dst: whole(out),
+        })
+        .unwrap();
+        origin.push(*ends.last().unwrap() + 2);
+    }
     (p, origin)
 }
 
@@ -557,7 +575,7 @@ fn render_pass_program(
     layouts: u8,
     deps: u8,
     draws: u8,
-    views: (u8, u8),
+    views: (u8, u8, u8),
 ) -> vksync::Program {
     render_pass_program_as(two, ops, layouts, deps, draws, views, false).0
 }
@@ -638,7 +656,7 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
-        views in (0u8..4, any::<u8>()),
+        views in (0u8..4, any::<u8>(), any::<u8>()),
     ) {
         assert_round_trip(&render_pass_program(two, ops, layouts, deps, draws, views))?;
     }
@@ -677,7 +695,7 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
-        views in (0u8..4, any::<u8>()),
+        views in (0u8..4, any::<u8>(), any::<u8>()),
     ) {
         let p = render_pass_program(two, ops, layouts, deps, draws, views);
         let (fast, spec) = fast_and_spec(&p);
@@ -720,7 +738,7 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
-        views in (1u8..4, any::<u8>()),
+        views in (1u8..4, any::<u8>(), any::<u8>()),
     ) {
         let (p, same) = render_pass_program_as(two, ops, layouts, deps, draws, views, false);
         let (e, origin) = render_pass_program_as(two, ops, layouts, deps, draws, views, true);

@@ -593,6 +593,18 @@ pub(crate) struct PassScope {
     /// holding every stage outside the instance. `None` for every other
     /// dependency and for a layout transition.
     pub then_dst: Option<crate::vk::flags::PipelineStageFlags2>,
+    /// The chain part of a view-local dependency between subpasses of more
+    /// than one view (`crate::ir::renderpass::boundary_barriers`): no
+    /// access of `dst` is in its second scope directly (view v of `dst`
+    /// depends on view v of `src` only, and an access there that is no
+    /// one view's, a storage buffer's, is not ordered after the other
+    /// views'); what its first scopes hold is ordered before the
+    /// dependencies from `dst` that chain from it (each view's part
+    /// reaches them through that view's operations of `dst`), not before
+    /// barriers or implicit dependencies inside `dst`, which are
+    /// view-local too. The same for the chain part of a pipeline barrier
+    /// inside such a subpass (`crate::ir::renderpass::subpass_barrier_parts`).
+    pub chain_only: bool,
 }
 
 /// One implicit dependency of a rendering instance over one attachment
@@ -1416,6 +1428,13 @@ fn check_area_and_views(program: &Program, r: &Rendering) -> Result<(), String> 
                     name(program, image)
                 ));
             }
+        }
+        if r.view_mask != 0 && d.extent[2] > 1 {
+            return Err(format!(
+                "{what} `{}` is a 3D image: multiview over its depth slices (a 2D array view of them, view v its \
+                 slice v) is not modelled",
+                name(program, image)
+            ));
         }
         let Ok((_, _, _, l0, l1)) = d.resolve_range(range) else {
             continue;

@@ -1664,7 +1664,19 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
     };
     match local.region {
         Some(_) => out.push(local),
-        None => out.extend(attachments.iter().map(|r| local.on(*r))),
+        None => {
+            // Its execution dependency stands also where no attachment
+            // holds a byte (a pass whose attachments it does not render:
+            // no part over bytes would be left, review of the
+            // twenty-eighth session); elsewhere the parts over the
+            // attachments' bytes carry it anyway (D5).
+            out.push(Barrier {
+                src_access_mask: AccessFlags2::NONE,
+                dst_access_mask: AccessFlags2::NONE,
+                ..local
+            });
+            out.extend(attachments.iter().map(|r| local.on(*r)));
+        }
     }
     let earlier = exec_scope(src_fb, Side::Src)
         .flags()
@@ -1690,9 +1702,11 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
 /// so a valid program has it there; with no framebuffer-space source
 /// stage the flag changes nothing ("A dependency with
 /// non-framebuffer-space pipeline stages is neither framebuffer-global nor
-/// framebuffer-local"; the model then applies it whole). Its scopes (the
-/// subpass's commands only) are the checkers' to apply.
-pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) -> Vec<Barrier> {
+/// framebuffer-local"; the model then applies it whole). In a subpass of
+/// more than one view it is view-local too ([`view_local`]), with its
+/// chain part (marked `true`: `crate::ir::render::PassScope::chain_only`).
+/// Its scopes (the subpass's commands only) are the checkers' to apply.
+pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) -> Vec<(Barrier, bool)> {
     // dependencyFlags belongs to the call: by-region when any barrier's
     // source names a framebuffer-space stage (07891), view-local when the
     // subpass has more than one view (07893).
@@ -1700,12 +1714,20 @@ pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) ->
         .barriers
         .iter()
         .any(|b| b.src_stage_mask.intersects(FRAMEBUFFER_SPACE));
-    let parts = dep
+    let parts: Vec<Barrier> = dep
         .barriers
         .iter()
         .flat_map(|b| framebuffer_local(*b, by_region, &pass.regions))
         .collect();
-    view_local(parts, pass.views_apart, &pass.regions)
+    let mut out: Vec<(Barrier, bool)> = view_local(parts.clone(), pass.views_apart, &pass.regions)
+        .into_iter()
+        .map(|b| (b, false))
+        .collect();
+    // View-local: its chain part too (`PassScope::chain_only`).
+    if pass.views_apart {
+        out.extend(parts.into_iter().map(|b| (b, true)));
+    }
+    out
 }
 
 /// Parts of a dependency (after [`framebuffer_local`]) as the model
@@ -1718,11 +1740,20 @@ pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) ->
 /// `v` reads and writes layer `v` of each attachment). Each part with an
 /// access scope holds its memory dependency over the attachments' bytes
 /// only (a part that already has a region keeps it); a part with none, an
-/// execution dependency, stays as it is. As with `by-region`, the model's
-/// barrier over some bytes still carries its execution dependency for all
-/// memory (D5), so a write-after-read of a storage buffer between two
-/// views across such a dependency counts as ordered where the spec orders
-/// only the same view's. Not `apart`: the parts as they are.
+/// execution dependency, stays as it is (and the execution dependency of
+/// each part with an access scope stays whole, as an execution-only
+/// part). As with `by-region`, the model's barrier over some bytes still
+/// carries its execution dependency for all memory (D5), so a
+/// write-after-read of a storage buffer between two views across such a
+/// dependency counts as ordered where the spec orders only the same
+/// view's. The dependency's whole parts are placed beside these as its
+/// chain part (`crate::ir::render::PassScope::chain_only`): each view's
+/// part orders that view's accesses before the dependencies from the
+/// destination subpass, so what the source subpass wrote and the
+/// dependency made available reaches them (review of the twenty-eighth
+/// session: a storage write made available by a view-local `0->1` was
+/// reported against a copy after `1->EXTERNAL`). Not `apart`: the parts
+/// as they are.
 fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<Barrier> {
     if !apart {
         return parts;
@@ -1733,6 +1764,13 @@ fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<B
         if b.region.is_some() || !memory {
             out.push(b);
         } else {
+            // The execution dependency stays whole (also with no
+            // attachment bytes to hold the memory dependency over).
+            out.push(Barrier {
+                src_access_mask: AccessFlags2::NONE,
+                dst_access_mask: AccessFlags2::NONE,
+                ..b
+            });
             out.extend(attachments.iter().map(|r| b.on(*r)));
         }
     }
@@ -1838,6 +1876,7 @@ fn boundary_barriers(
             follows: rp.transition_follows(a, b),
             precedes,
             then_dst: None,
+            chain_only: false,
         };
         let sets = DependencySets {
             first: firsts
@@ -1870,6 +1909,7 @@ fn boundary_barriers(
             follows: 0,
             precedes: 0,
             then_dst,
+            chain_only: false,
         };
         let whole = Barrier::global(
             d.src_stage_mask,
@@ -1878,8 +1918,18 @@ fn boundary_barriers(
             d.dst_access_mask,
         );
         let parts = framebuffer_local(whole, d.by_region, &all_attachments);
-        for b in view_local(parts, d.view_local && rp.views_apart(), &all_attachments) {
+        let apart = d.view_local && rp.views_apart();
+        for b in view_local(parts.clone(), apart, &all_attachments) {
             out.push((b, scope, DependencySets::default()));
+        }
+        // The part through which what it orders reaches the dependencies
+        // from its `dstSubpass` (`PassScope::chain_only`).
+        if apart {
+            let chain = PassScope {
+                chain_only: true,
+                ..scope
+            };
+            out.extend(parts.into_iter().map(|b| (b, chain, DependencySets::default())));
         }
     }
     for (a, masks, scope, sets) in transitions {
@@ -2172,9 +2222,39 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
     (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
 }
 
+/// Whether every byte of `region` is a byte of an attachment of the
+/// render pass instance `pb` begins, as it renders it
+/// ([`pass_attachments`]: the views' layers with multiview): what a
+/// by-region or view-local dependency orders. By bytes, not by image: a
+/// storage image binding of another mip or layer of an attachment's image
+/// is no attachment access (review of the twenty-eighth session: the
+/// planners amended a view-local dependency for one and found no plan).
+pub(crate) fn within_attachments(program: &Program, pb: &PassBegin, region: Region) -> bool {
+    let Some(rp) = pass_of(program, pb.pass) else {
+        return false;
+    };
+    let mut parts: Vec<ByteRange> = pass_attachments(program, rp, &pb.views)
+        .into_iter()
+        .filter(|r| r.object == region.object)
+        .map(|r| r.range)
+        .collect();
+    parts.sort_by_key(|r| r.start);
+    let mut at = region.range.start;
+    for r in parts {
+        if r.start > at {
+            break;
+        }
+        at = at.max(r.end);
+        if at >= region.range.end {
+            return true;
+        }
+    }
+    at >= region.range.end
+}
+
 /// For a hazard between subpasses `s` and `k` of the instance holding
-/// `command` ([`subpasses_between`]) over bytes of `object`: when `object`
-/// is none of the instance's attachments and every dependency `s->k` the
+/// `command` ([`subpasses_between`]) over `region`: when `region` is not
+/// all attachment bytes ([`within_attachments`]) and every dependency `s->k` the
 /// render pass declares is by-region or (with more than one view)
 /// view-local, the flags they have (`by-region`, `view-local`): such a
 /// dependency orders an attachment's bytes only (`framebuffer_local`,
@@ -2185,7 +2265,7 @@ pub(crate) fn local_dependencies_only(
     program: &Program,
     command: usize,
     (s, k): (u32, u32),
-    object: ObjectId,
+    region: Region,
 ) -> Option<&'static str> {
     let (begin, _) = pass_position(program, command)?;
     let Command::Render(rc) = &program.commands[begin] else {
@@ -2194,7 +2274,7 @@ pub(crate) fn local_dependencies_only(
     let RenderOp::BeginPass(pb) = &rc.op else {
         return None;
     };
-    if pb.views.iter().any(|v| v.0 == object) {
+    if within_attachments(program, pb, region) {
         return None;
     }
     let rp = pass_of(program, pb.pass)?;
@@ -2235,12 +2315,31 @@ pub fn same_subpass_fix(program: &Program, prior: usize, command: usize, b: &Bar
     if bp != bc || sp != sc || b.transition {
         return None;
     }
+    // A subpass of more than one view: a barrier inside it is view-local
+    // and orders the attachments' bytes only (`subpass_barrier_parts`);
+    // a dependency between two subpasses that is not view-local orders
+    // every view's.
+    let begin = match &program.commands[bp] {
+        Command::Render(rc) => match &rc.op {
+            RenderOp::BeginPass(pb) => Some(pb),
+            _ => None,
+        },
+        _ => None,
+    };
+    let apart = begin
+        .and_then(|pb| pass_of(program, pb.pass))
+        .is_some_and(RenderPass::views_apart);
     let two = format!(
-        "record them in two subpasses with a dependency {sp}->{} between them",
-        sp + 1
+        "record them in two subpasses with a dependency {sp}->{} between them{}",
+        sp + 1,
+        if apart { " (not view-local)" } else { "" }
     );
     let fb_source = b.src_stage_mask.intersects(FRAMEBUFFER_SPACE);
-    if fb_source || b.src_stage_mask.is_empty() {
+    let on_attachments = b
+        .region
+        .zip(begin)
+        .is_some_and(|(r, pb)| within_attachments(program, pb, r));
+    if fb_source || b.src_stage_mask.is_empty() || (apart && !on_attachments) {
         return Some(two);
     }
     let masks = format!(
@@ -2381,6 +2480,15 @@ fn check_views(
             ));
         }
         let mask = rp.view_mask();
+        if mask != 0 && d.extent[2] > 1 {
+            return Err(bad(
+                call,
+                format!(
+                    "view {i}: `{name}` is a 3D image: multiview over its depth slices (a 2D array view of them, \
+                     view v its slice v) is not modelled"
+                ),
+            ));
+        }
         if mask != 0 && !rp.uses_of(i as u32).is_empty() {
             let (_, _, _, l0, l1) = d
                 .resolve_range(range)
@@ -2395,6 +2503,40 @@ fn check_views(
                         l1 - l0
                     ),
                 ));
+            }
+        }
+    }
+    // Multiview: view v is layer v of each view, so two views of one
+    // image whose layers overlap from different first layers put one byte
+    // in two views (view-local dependencies order each view's bytes,
+    // `view_local`). Aliasing attachments (VK_ATTACHMENT_DESCRIPTION_MAY_ALIAS_BIT,
+    // which the trace does not carry) are not modelled there.
+    if rp.view_mask() != 0 {
+        let layers = |image: ObjectId, range: SubresourceRange| {
+            program.image(image).and_then(|d| d.resolve_range(range).ok())
+        };
+        for (i, &(a, ra)) in views.iter().enumerate() {
+            for (j, &(b, rb)) in views.iter().enumerate().skip(i + 1) {
+                let (Some(x), Some(y)) = (layers(a, ra), layers(b, rb)) else {
+                    continue;
+                };
+                let meet = a == b
+                    && x.0 .0 & y.0 .0 != 0
+                    && x.1 < y.2
+                    && y.1 < x.2
+                    && x.3 < y.4
+                    && y.3 < x.4
+                    && x.3 != y.3;
+                if meet {
+                    let name = program.object(a).map_or("?".to_string(), |o| o.name.clone());
+                    return Err(bad(
+                        call,
+                        format!(
+                            "views {i} and {j} of `{name}` overlap from different first layers ({ra}, {rb}), so one \
+                             layer is a different view of each: aliasing attachments with multiview are not modelled"
+                        ),
+                    ));
+                }
             }
         }
     }
@@ -2976,7 +3118,7 @@ pub(crate) fn dependency_for(
         // (`framebuffer_local`).
         let (begin, _) = pass_position(program, h.command)?;
         let attachment = matches!(&program.commands[begin], Command::Render(rc)
-            if matches!(&rc.op, RenderOp::BeginPass(pb) if pb.views.iter().any(|v| v.0 == h.region.object)));
+            if matches!(&rc.op, RenderOp::BeginPass(pb) if within_attachments(program, pb, h.region)));
         let dep = SubpassDependency {
             src: SubpassIndex::Subpass(s),
             dst: SubpassIndex::Subpass(k),

@@ -181,6 +181,13 @@ pub(crate) struct DepOp {
     /// access (`DepOp::chains_into`).
     pub first_in: Option<usize>,
     pub second_in: Option<usize>,
+    /// The chain part of a view-local dependency or barrier
+    /// (`crate::ir::render::PassScope::chain_only`): its second scope holds
+    /// no access directly, and it chains into no dependency whose scopes
+    /// are its `second_in` subpass's alone (a barrier or an implicit
+    /// dependency inside that subpass), only into those from that
+    /// subpass and later ones.
+    pub chain_only: bool,
     /// A subpass dependency (or layout transition) from
     /// `VK_SUBPASS_EXTERNAL`: its first synchronization scope holds only
     /// the commands before this command index, its render pass
@@ -307,6 +314,9 @@ impl DepOp {
     /// hold accesses of one instance (or of no instance). The stages are
     /// asked separately.
     pub fn chains_into(&self, b: &DepOp) -> bool {
+        if self.chain_only && self.second_in.is_some() && b.second_instance() == self.second_in {
+            return false;
+        }
         // Into a dependency from EXTERNAL: the second scope must hold
         // commands before the render pass instance.
         let before = match (self.second_instance(), b.first_before) {
@@ -357,6 +367,9 @@ impl AccessOp {
     /// (a transition or ownership transfer: its own B1's, and an
     /// `ALL_COMMANDS` one of another command).
     pub fn in_second(&self, d: &DepOp) -> bool {
+        if d.chain_only {
+            return false;
+        }
         match self.pseudo {
             Some(t) => {
                 d.second_pseudo == Some(t)
@@ -690,16 +703,21 @@ impl Order {
                         Command::Render(rc) => rc.pass_attachments(),
                         _ => &empty,
                     };
-                    let barriers = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+                    let parts = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+                    let chain: Vec<bool> = parts.iter().map(|&(_, c)| c).collect();
+                    let barriers = parts.into_iter().map(|(b, _)| b).collect();
                     Some((
                         Command::Barrier(crate::ir::program::Dependency { barriers }),
                         pass_begins.last().copied(),
+                        chain,
                     ))
                 }
                 _ => None,
             };
-            let own = in_subpass.as_ref().map_or(c0, |(c, _)| c);
-            let subpass_scope = in_subpass.as_ref().and_then(|(_, s)| *s);
+            let own = in_subpass.as_ref().map_or(c0, |(c, _, _)| c);
+            let subpass_scope = in_subpass.as_ref().and_then(|(_, s, _)| *s);
+            // Which of those barriers are chain parts (`DepOp::chain_only`).
+            let subpass_chain: &[bool] = in_subpass.as_ref().map_or(&[], |(_, _, c)| c);
             // The scopes of each of those barriers hold only the accesses
             // of the subpasses it names (`PassScope`): a subpass by the
             // command that begins it, EXTERNAL as first scope by the
@@ -766,6 +784,11 @@ impl Order {
                             } else {
                                 (subpass_scope, subpass_scope, None)
                             };
+                            let chain_only = if is_pre {
+                                pass_scope.is_some_and(|s| s.chain_only)
+                            } else {
+                                subpass_chain.get(bi).copied().unwrap_or(false)
+                            };
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
@@ -779,6 +802,7 @@ impl Order {
                                 first_in: pre_first,
                                 second_in: pre_second,
                                 first_before: pre_before,
+                                chain_only,
                                 first,
                                 second,
                                 // A render pass's layout transition: a
@@ -962,6 +986,7 @@ impl Order {
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
+                                chain_only: false,
                             };
                             let Some((t, region)) = t else {
                                 deps.push(whole);
@@ -1011,6 +1036,7 @@ impl Order {
                                     first_in: None,
                                     second_in: None,
                                     first_before: None,
+                                    chain_only: false,
                                 });
                                 // A device set's barrier j is the first half of
                                 // this barrier (the dependency infos are equal);
@@ -1072,6 +1098,7 @@ impl Order {
                             first_in: None,
                             second_in: None,
                             first_before: None,
+                            chain_only: false,
                         });
                         set_nodes.insert(ci, vec![node]);
                         last_set.insert(event.0, Some(ci));
@@ -1148,6 +1175,7 @@ impl Order {
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
+                                chain_only: false,
                             };
                             for &from in &signals {
                                 event_edges.push((from, node));
@@ -1296,6 +1324,7 @@ impl Order {
                                         first_in: None,
                                         second_in: None,
                                         first_before: None,
+                                        chain_only: false,
                                     });
                                 }
                                 4

@@ -627,8 +627,15 @@ impl Checker {
         dep: &crate::ir::program::Dependency,
     ) -> Option<(crate::ir::program::Dependency, Vec<super::value::PreScopes>)> {
         let attachments = self.pass.as_ref()?;
-        let barriers = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
-        let scopes = vec![super::value::PreScopes::in_subpass(self.slot); barriers.len()];
+        let parts = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+        let scopes = parts
+            .iter()
+            .map(|&(_, chain)| super::value::PreScopes {
+                chain_only: chain.then_some(self.slot),
+                ..super::value::PreScopes::in_subpass(self.slot)
+            })
+            .collect();
+        let barriers = parts.into_iter().map(|(b, _)| b).collect();
         Some((crate::ir::program::Dependency { barriers }, scopes))
     }
 

@@ -90,6 +90,12 @@ pub(crate) struct PreScopes {
     /// ([`PreScopes::with_sets`]), not the scopes of their unioned masks.
     pub src_access: Option<StageAccessSet>,
     pub dst_access: Option<StageAccessSet>,
+    /// The chain part of a view-local dependency or barrier
+    /// (`crate::ir::render::PassScope::chain_only`), with the slot of its
+    /// destination subpass: what it orders goes to that slot's `ended_`
+    /// fields of [`SyncVal`], which no access reads and the dependencies
+    /// from that subpass chain through.
+    pub chain_only: Option<u8>,
 }
 
 impl PreScopes {
@@ -126,6 +132,7 @@ impl PreScopes {
             precedes: 0,
             src_access: None,
             dst_access: None,
+            chain_only: None,
         }
     }
 
@@ -160,6 +167,10 @@ impl PreScopes {
             precedes: scope.precedes,
             src_access: None,
             dst_access: None,
+            chain_only: match scope.dst {
+                SubpassIndex::Subpass(k) if scope.chain_only => Some((k % slots) as u8),
+                _ => None,
+            },
         }
     }
 }
@@ -235,6 +246,9 @@ pub struct ResolvedBarrier {
     /// layers' reading (D28,
     /// [`crate::Semantics::transition_write_needs_memory_write`]).
     pub transition_at_once: bool,
+    /// [`PreScopes::chain_only`]: the slot whose `ended_` fields take what
+    /// it orders. `None` for every other barrier.
+    pub chain_only: Option<u8>,
 }
 
 /// Whether a synchronization scope holds every stage of the queue
@@ -409,6 +423,7 @@ impl ResolvedBarrier {
             follows: 0,
             precedes: 0,
             transition_at_once: true,
+            chain_only: None,
         }
     }
 
@@ -468,6 +483,7 @@ impl ResolvedBarrier {
             pass_dep: scopes.pass_dep,
             follows: scopes.follows,
             precedes: scopes.precedes,
+            chain_only: scopes.chain_only,
             ..of
         }
     }
@@ -499,6 +515,7 @@ impl ResolvedBarrier {
             follows: 0,
             precedes: 0,
             transition_at_once: true,
+            chain_only: None,
         }
     }
 
@@ -551,6 +568,7 @@ impl ResolvedBarrier {
             follows: 0,
             precedes: 0,
             transition_at_once: true,
+            chain_only: None,
         }
     }
 
@@ -1085,6 +1103,15 @@ impl SyncVal {
             let mut e = self.barrier_effect(b, *reach);
             if b.pass_dep.is_some_and(|i| i < 64 && after & (1 << i) != 0) {
                 e = e.union(self.through_transition(b, *reach));
+            }
+            if let Some(k) = b.chain_only {
+                // The chain part of a view-local dependency or barrier: no
+                // access of its subpass sees it; the dependencies from
+                // that subpass chain through it (`ended_`).
+                let k = k as usize;
+                out.ended_order[k] = out.ended_order[k].union(e.order);
+                out.ended_exec[k] = out.ended_exec[k].union(e.exec);
+                continue;
             }
             if b.local.is_some() || b.second_begun {
                 // An implicit dependency, or a subpass dependency into the
