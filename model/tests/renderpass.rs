@@ -1830,6 +1830,28 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            // review44: a sampled read of an attachment's image reads
+            // every layer, not its view's.
+            "multiview: a view-local dependency does not order a sampled read of another view's attachment layer",
+            "color, depth/stencil, and input attachments all read/write the layer of the framebuffer corresponding \
+             to the view index (a sampled image read is none of these)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             image tex R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL ; \
+             NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE tex COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM CLEAR STORE \
+             GENERAL->GENERAL ; subpass viewMask=3 color 0 GENERAL color 1 GENERAL ; subpass viewMask=3 color 0 GENERAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+             FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_SAMPLED_READ|COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2 ; tex COLOR:0:0..2\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 fs sampled-image tex COLOR:0:0..2 GENERAL\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L13 READ_AFTER_WRITE tex[COLOR:0:0..2] after L12"],
+        ),
+        (
             "multiview: a pipeline barrier inside a subpass of two views is view-local",
             "If vkCmdPipelineBarrier2 is called inside a render pass instance, and there is more than one view in the \
              current subpass, dependency flags must include VK_DEPENDENCY_VIEW_LOCAL_BIT \

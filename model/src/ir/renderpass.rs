@@ -1761,8 +1761,22 @@ fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<B
     let mut out = Vec::new();
     for b in parts {
         let memory = !b.src_access_mask.is_empty() || !b.dst_access_mask.is_empty();
-        if b.region.is_some() || !memory {
+        if !memory {
             out.push(b);
+            continue;
+        }
+        // Only attachment accesses are one view's: view v's load, store,
+        // resolve, color, depth/stencil and input attachment accesses are
+        // of layer v, but a shader's sampled or storage access of an
+        // attachment's image reads any layer (review44: a sampled read of
+        // another view's layer was ordered).
+        let own = Barrier {
+            src_access_mask: attachment_access(b.src_access_mask),
+            dst_access_mask: attachment_access(b.dst_access_mask),
+            ..b
+        };
+        if b.region.is_some() {
+            out.push(own);
         } else {
             // The execution dependency stays whole (also with no
             // attachment bytes to hold the memory dependency over).
@@ -1771,8 +1785,27 @@ fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<B
                 dst_access_mask: AccessFlags2::NONE,
                 ..b
             });
-            out.extend(attachments.iter().map(|r| b.on(*r)));
+            out.extend(attachments.iter().map(|r| own.on(*r)));
         }
+    }
+    out
+}
+
+/// The attachment accesses of access mask `a` (`MEMORY_READ` and
+/// `MEMORY_WRITE` as the attachment reads and writes they name): what a
+/// render pass's attachment operations and a draw's attachment accesses
+/// are, each of one view's layer.
+fn attachment_access(a: AccessFlags2) -> AccessFlags2 {
+    let reads = AccessFlags2::COLOR_ATTACHMENT_READ
+        | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+        | AccessFlags2::INPUT_ATTACHMENT_READ;
+    let writes = AccessFlags2::COLOR_ATTACHMENT_WRITE | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE;
+    let mut out = a & (reads | writes);
+    if a.contains(AccessFlags2::MEMORY_READ) {
+        out |= reads;
+    }
+    if a.contains(AccessFlags2::MEMORY_WRITE) {
+        out |= writes;
     }
     out
 }
