@@ -723,7 +723,7 @@ impl RenderPass {
             }
         }
         for (i, d) in self.dependencies.iter().enumerate() {
-            if d.src == d.dst && !d.view_local && mask.count_ones() > 1 {
+            if d.src == d.dst && !d.view_local && self.views_apart() {
                 return Err(self.invalid(
                     format!(
                         "dependency {i}: self-dependency {}->{} of a subpass with viewMask {mask:#b} (more than one view) without `view-local`",
@@ -1618,11 +1618,7 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
     let (top, bottom) = (S::TOP_OF_PIPE, S::BOTTOM_OF_PIPE);
     let accesses = !whole.src_access_mask.is_empty() || !whole.dst_access_mask.is_empty();
     if accesses && (whole.dst_stage_mask.intersects(top) || whole.src_stage_mask.intersects(bottom)) {
-        let exec = Barrier {
-            src_access_mask: AccessFlags2::NONE,
-            dst_access_mask: AccessFlags2::NONE,
-            ..whole
-        };
+        let exec = execution_only(whole);
         let memory = Barrier {
             src_stage_mask: whole.src_stage_mask.difference(bottom),
             dst_stage_mask: whole.dst_stage_mask.difference(top),
@@ -1670,11 +1666,7 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
             // no part over bytes would be left, review of the
             // twenty-eighth session); elsewhere the parts over the
             // attachments' bytes carry it anyway (D5).
-            out.push(Barrier {
-                src_access_mask: AccessFlags2::NONE,
-                dst_access_mask: AccessFlags2::NONE,
-                ..local
-            });
+            out.push(execution_only(local));
             out.extend(attachments.iter().map(|r| local.on(*r)));
         }
     }
@@ -1719,15 +1711,7 @@ pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) ->
         .iter()
         .flat_map(|b| framebuffer_local(*b, by_region, &pass.regions))
         .collect();
-    let mut out: Vec<(Barrier, bool)> = view_local(parts.clone(), pass.views_apart, &pass.regions)
-        .into_iter()
-        .map(|b| (b, false))
-        .collect();
-    // View-local: its chain part too (`PassScope::chain_only`).
-    if pass.views_apart {
-        out.extend(parts.into_iter().map(|b| (b, true)));
-    }
-    out
+    view_local(parts, pass.views_apart, &pass.regions)
 }
 
 /// Parts of a dependency (after [`framebuffer_local`]) as the model
@@ -1746,23 +1730,23 @@ pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) ->
 /// carries its execution dependency for all memory (D5), so a
 /// write-after-read of a storage buffer between two views across such a
 /// dependency counts as ordered where the spec orders only the same
-/// view's. The dependency's whole parts are placed beside these as its
-/// chain part (`crate::ir::render::PassScope::chain_only`): each view's
+/// view's. The dependency's whole parts come beside these, marked `true`,
+/// as its chain part (`crate::ir::render::PassScope::chain_only`): each view's
 /// part orders that view's accesses before the dependencies from the
 /// destination subpass, so what the source subpass wrote and the
 /// dependency made available reaches them (review of the twenty-eighth
 /// session: a storage write made available by a view-local `0->1` was
 /// reported against a copy after `1->EXTERNAL`). Not `apart`: the parts
-/// as they are.
-fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<Barrier> {
+/// as they are, none marked.
+fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<(Barrier, bool)> {
     if !apart {
-        return parts;
+        return parts.into_iter().map(|b| (b, false)).collect();
     }
     let mut out = Vec::new();
-    for b in parts {
+    for &b in &parts {
         let memory = !b.src_access_mask.is_empty() || !b.dst_access_mask.is_empty();
         if !memory {
-            out.push(b);
+            out.push((b, false));
             continue;
         }
         // Only attachment accesses are one view's: view v's load, store,
@@ -1776,19 +1760,27 @@ fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<B
             ..b
         };
         if b.region.is_some() {
-            out.push(own);
+            out.push((own, false));
         } else {
             // The execution dependency stays whole (also with no
             // attachment bytes to hold the memory dependency over).
-            out.push(Barrier {
-                src_access_mask: AccessFlags2::NONE,
-                dst_access_mask: AccessFlags2::NONE,
-                ..b
-            });
-            out.extend(attachments.iter().map(|r| own.on(*r)));
+            out.push((execution_only(b), false));
+            out.extend(attachments.iter().map(|r| (own.on(*r), false)));
         }
     }
+    // The chain part (`crate::ir::render::PassScope::chain_only`): the
+    // parts whole.
+    out.extend(parts.into_iter().map(|b| (b, true)));
     out
+}
+
+/// Barrier `b`'s execution dependency alone (no access scope).
+fn execution_only(b: Barrier) -> Barrier {
+    Barrier {
+        src_access_mask: AccessFlags2::NONE,
+        dst_access_mask: AccessFlags2::NONE,
+        ..b
+    }
 }
 
 /// The attachment accesses of access mask `a` (`MEMORY_READ` and
@@ -1951,18 +1943,8 @@ fn boundary_barriers(
             d.dst_access_mask,
         );
         let parts = framebuffer_local(whole, d.by_region, &all_attachments);
-        let apart = d.view_local && rp.views_apart();
-        for b in view_local(parts.clone(), apart, &all_attachments) {
-            out.push((b, scope, DependencySets::default()));
-        }
-        // The part through which what it orders reaches the dependencies
-        // from its `dstSubpass` (`PassScope::chain_only`).
-        if apart {
-            let chain = PassScope {
-                chain_only: true,
-                ..scope
-            };
-            out.extend(parts.into_iter().map(|b| (b, chain, DependencySets::default())));
+        for (b, chain_only) in view_local(parts, d.view_local && rp.views_apart(), &all_attachments) {
+            out.push((b, PassScope { chain_only, ..scope }, DependencySets::default()));
         }
     }
     for (a, masks, scope, sets) in transitions {
@@ -2255,19 +2237,17 @@ pub fn subpasses_between(program: &Program, prior: usize, command: usize) -> Opt
     (bp == bc && sp < sc).then_some((sp as u32, sc as u32))
 }
 
-/// Whether every byte of `region` is a byte of an attachment of the
-/// render pass instance `pb` begins, as it renders it
-/// ([`pass_attachments`]: the views' layers with multiview): what a
-/// by-region or view-local dependency orders. By bytes, not by image: a
-/// storage image binding of another mip or layer of an attachment's image
-/// is no attachment access (review of the twenty-eighth session: the
-/// planners amended a view-local dependency for one and found no plan).
-pub(crate) fn within_attachments(program: &Program, pb: &PassBegin, region: Region) -> bool {
-    let Some(rp) = pass_of(program, pb.pass) else {
-        return false;
-    };
-    let mut parts: Vec<ByteRange> = pass_attachments(program, rp, &pb.views)
-        .into_iter()
+/// Whether every byte of `region` is a byte of `attachments`, the
+/// attachments of a render pass instance as it renders them (its begin's
+/// [`crate::ir::render::RenderCommand::pass_attachments`], computed once
+/// there: the views' layers with multiview): what a by-region or
+/// view-local dependency orders. By bytes, not by image: a storage image
+/// binding of another mip or layer of an attachment's image is no
+/// attachment access (review of the twenty-eighth session: the planners
+/// amended a view-local dependency for one and found no plan).
+pub(crate) fn within_attachments(attachments: &[Region], region: Region) -> bool {
+    let mut parts: Vec<ByteRange> = attachments
+        .iter()
         .filter(|r| r.object == region.object)
         .map(|r| r.range)
         .collect();
@@ -2307,7 +2287,7 @@ pub(crate) fn local_dependencies_only(
     let RenderOp::BeginPass(pb) = &rc.op else {
         return None;
     };
-    if within_attachments(program, pb, region) {
+    if within_attachments(&rc.pass_attachments().regions, region) {
         return None;
     }
     let rp = pass_of(program, pb.pass)?;
@@ -2354,13 +2334,13 @@ pub fn same_subpass_fix(program: &Program, prior: usize, command: usize, b: &Bar
     // every view's.
     let begin = match &program.commands[bp] {
         Command::Render(rc) => match &rc.op {
-            RenderOp::BeginPass(pb) => Some(pb),
+            RenderOp::BeginPass(pb) => Some((pb, &rc.pass_attachments().regions)),
             _ => None,
         },
         _ => None,
     };
     let apart = begin
-        .and_then(|pb| pass_of(program, pb.pass))
+        .and_then(|(pb, _)| pass_of(program, pb.pass))
         .is_some_and(RenderPass::views_apart);
     let two = format!(
         "record them in two subpasses with a dependency {sp}->{} between them{}",
@@ -2371,7 +2351,7 @@ pub fn same_subpass_fix(program: &Program, prior: usize, command: usize, b: &Bar
     let on_attachments = b
         .region
         .zip(begin)
-        .is_some_and(|(r, pb)| within_attachments(program, pb, r));
+        .is_some_and(|(r, (_, attachments))| within_attachments(attachments, r));
     if fb_source || b.src_stage_mask.is_empty() || (apart && !on_attachments) {
         return Some(two);
     }
@@ -3151,7 +3131,7 @@ pub(crate) fn dependency_for(
         // (`framebuffer_local`).
         let (begin, _) = pass_position(program, h.command)?;
         let attachment = matches!(&program.commands[begin], Command::Render(rc)
-            if matches!(&rc.op, RenderOp::BeginPass(pb) if within_attachments(program, pb, h.region)));
+            if matches!(&rc.op, RenderOp::BeginPass(_)) && within_attachments(&rc.pass_attachments().regions, h.region));
         let dep = SubpassDependency {
             src: SubpassIndex::Subpass(s),
             dst: SubpassIndex::Subpass(k),
