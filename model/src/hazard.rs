@@ -299,12 +299,13 @@ impl Hazard {
                 self.command,
                 (s, k),
                 self.region,
+                [self.current.access(), self.prior.access()],
             ) {
                 // Masks added to a by-region or view-local dependency
-                // would not reach these bytes.
-                Some(flags) => format!(
+                // would not reach these bytes or accesses.
+                Some((flags, what)) => format!(
                     "add {dependency} to the render pass (not these masks to its {flags} dependency {s}->{k}, \
-                     which orders the attachments' bytes only)"
+                     which orders {what} only)"
                 ),
                 None => format!("add {dependency} (or these masks to one) to the render pass"),
             };

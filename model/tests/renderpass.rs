@@ -1021,6 +1021,23 @@ fn cases() -> Vec<Case> {
             &["L10 READ_AFTER_WRITE col[COLOR:0:0] after L8"],
         ),
         (
+            "a by-region dependency does not order a sampled read of an earlier subpass's attachment",
+            "A framebuffer-local dependency orders each fragment after the same pixel's fragments only; a \
+             sampled read may read any texel of the image (the twenty-eighth session's open defect)",
+            "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->GENERAL ; \
+             NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+             render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; \
+             attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass color 1 GENERAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region\n\
+             begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 fs sampled-image col COLOR:0:0 GENERAL\n\
+             end-render-pass"
+                .to_string(),
+            &["L11 READ_AFTER_WRITE col[COLOR:0:0] after L10"],
+        ),
+        (
             "deferred shading storing the input attachment, with a dependency into the wrong access",
             "The store operation after the read orders nothing into the read: the write stays invisible to it",
             deferred(
@@ -1945,9 +1962,11 @@ fn the_fast_checker_refuses_a_dependency_past_its_subpass_slots() {
 /// barrier names (review of the twenty-eighth session): a dependency that
 /// is not view-local, never these masks added to the view-local one or a
 /// barrier inside a subpass of two views, which order the attachments'
-/// bytes only. (case, the fix text.)
+/// bytes only; likewise for a sampled read of an attachment across a
+/// by-region dependency, which orders attachment accesses only. (case,
+/// the fix text.)
 #[test]
-fn multiview_fixes_are_not_view_local() {
+fn fixes_across_local_dependencies_are_not_local() {
     let war = "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
                render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
                subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; \
@@ -1969,6 +1988,22 @@ fn multiview_fixes_are_not_view_local() {
             war.to_string(),
             "add `dependency 0->1 VERTEX_SHADER:NONE -> VERTEX_SHADER:NONE` to the render pass (not these masks to its \
              view-local dependency 0->1, which orders the attachments' bytes only)",
+        ),
+        (
+            "a sampled read of an earlier subpass's attachment across a by-region dependency naming it",
+            "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->GENERAL ; \
+             NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+             render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; \
+             attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass color 1 GENERAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region\n\
+             begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 fs sampled-image col COLOR:0:0 GENERAL\n\
+             end-render-pass\n"
+                .to_string(),
+            "add `dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ` \
+             to the render pass (not these masks to its by-region dependency 0->1, which orders attachment accesses only)",
         ),
     ];
     for (name, body, want) in cases {
@@ -2294,6 +2329,25 @@ fn plans_add_the_subpass_dependencies_a_render_pass_needs() {
                 " ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region",
             ),
             vec!["0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:INPUT_ATTACHMENT_READ|SHADER_SAMPLED_READ by-region"],
+        ),
+        (
+            "a sampled read of an earlier subpass's attachment after a by-region dependency naming it: a new clause \
+             that is not by-region (the by-region one orders attachment accesses only)",
+            "barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE col COLOR:0:0 UNDEFINED->GENERAL ; \
+             NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE res COLOR:0:0 UNDEFINED->GENERAL\n\
+             render-pass rp attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; \
+             attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass color 0 GENERAL ; subpass color 1 GENERAL ; \
+             dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region\n\
+             begin-render-pass rp col COLOR:0:0 ; res COLOR:0:0\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 fs sampled-image col COLOR:0:0 GENERAL\n\
+             end-render-pass\n"
+                .to_string(),
+            vec![
+                "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ by-region",
+                "0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ",
+            ],
         ),
         (
             "two instances of one render pass: one declaration",

@@ -1667,7 +1667,19 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
             // twenty-eighth session); elsewhere the parts over the
             // attachments' bytes carry it anyway (D5).
             out.push(execution_only(local));
-            out.extend(attachments.iter().map(|r| local.on(*r)));
+            // Only attachment accesses are one pixel's: a shader's sampled
+            // or storage access of an attachment's image (of an earlier
+            // subpass; inside its own subpass it is a feedback loop, which
+            // the model refuses) reads or writes any texel, and the
+            // framebuffer-local dependency does not order it (the
+            // twenty-eighth session: a sampled read after a by-region
+            // dependency was ordered).
+            let own = Barrier {
+                src_access_mask: attachment_access(local.src_access_mask),
+                dst_access_mask: attachment_access(local.dst_access_mask),
+                ..local
+            };
+            out.extend(attachments.iter().map(|r| own.on(*r)));
         }
     }
     let earlier = exec_scope(src_fb, Side::Src)
@@ -2266,11 +2278,14 @@ pub(crate) fn within_attachments(attachments: &[Region], region: Region) -> bool
 }
 
 /// For a hazard between subpasses `s` and `k` of the instance holding
-/// `command` ([`subpasses_between`]) over `region`: when `region` is not
-/// all attachment bytes ([`within_attachments`]) and every dependency `s->k` the
-/// render pass declares is by-region or (with more than one view)
-/// view-local, the flags they have (`by-region`, `view-local`): such a
-/// dependency orders an attachment's bytes only (`framebuffer_local`,
+/// `command` ([`subpasses_between`]) over `region` between accesses
+/// `accesses`: when `region` is not all attachment bytes
+/// ([`within_attachments`]) or an access is not an attachment access
+/// ([`attachment_access`]: a sampled read of an attachment's image), and
+/// every dependency `s->k` the render pass declares is by-region or (with
+/// more than one view) view-local, the flags they have (`by-region`,
+/// `view-local`) and what they order: such a dependency orders attachment
+/// accesses of an attachment's bytes only (`framebuffer_local`,
 /// `view_local`), so adding the hazard's masks to it fixes nothing, and
 /// the fix text says so. `None` otherwise (no such dependency, or one
 /// that takes the masks).
@@ -2279,7 +2294,8 @@ pub(crate) fn local_dependencies_only(
     command: usize,
     (s, k): (u32, u32),
     region: Region,
-) -> Option<&'static str> {
+    accesses: [AccessFlags2; 2],
+) -> Option<(&'static str, &'static str)> {
     let (begin, _) = pass_position(program, command)?;
     let Command::Render(rc) = &program.commands[begin] else {
         return None;
@@ -2287,9 +2303,13 @@ pub(crate) fn local_dependencies_only(
     let RenderOp::BeginPass(pb) = &rc.op else {
         return None;
     };
-    if within_attachments(&rc.pass_attachments().regions, region) {
+    let what = if !within_attachments(&rc.pass_attachments().regions, region) {
+        "the attachments' bytes"
+    } else if !accesses.iter().all(|&a| attachment_access(a) == a) {
+        "attachment accesses"
+    } else {
         return None;
-    }
+    };
     let rp = pass_of(program, pb.pass)?;
     let declared: Vec<&SubpassDependency> = rp
         .dependencies
@@ -2304,11 +2324,12 @@ pub(crate) fn local_dependencies_only(
         declared.iter().any(|d| d.by_region),
         declared.iter().any(|d| view_local(d)),
     );
-    Some(match (br, vl) {
+    let flags = match (br, vl) {
         (true, true) => "by-region and view-local",
         (true, false) => "by-region",
         _ => "view-local",
-    })
+    };
+    Some((flags, what))
 }
 
 /// The fix for a hazard between commands `prior` and `command` of one
@@ -3130,8 +3151,12 @@ pub(crate) fn dependency_for(
         // attachment's and both stage masks lie in framebuffer space
         // (`framebuffer_local`).
         let (begin, _) = pass_position(program, h.command)?;
+        // Attachment accesses only: a sampled read of an attachment's
+        // image reads any texel and any layer (`attachment_access`).
+        let accesses = [h.current.access(), h.prior.access()];
         let attachment = matches!(&program.commands[begin], Command::Render(rc)
-            if matches!(&rc.op, RenderOp::BeginPass(_)) && within_attachments(&rc.pass_attachments().regions, h.region));
+            if matches!(&rc.op, RenderOp::BeginPass(_)) && within_attachments(&rc.pass_attachments().regions, h.region))
+            && accesses.iter().all(|&a| attachment_access(a) == a);
         let dep = SubpassDependency {
             src: SubpassIndex::Subpass(s),
             dst: SubpassIndex::Subpass(k),
