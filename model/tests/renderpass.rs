@@ -1756,11 +1756,15 @@ fn cases() -> Vec<Case> {
         (
             "multiview: no dependency, the views' layers race",
             "Multiview causes all drawing and clear commands in the subpass to behave as if they were broadcast to \
-             each view: subpass 1 writes layers 0 and 1 as subpass 0 did",
+             each view: subpass 1 writes layers 0 and 1 as subpass 0 did (and the load operation: the definitional \
+             semantics, which decides a pass of several views whose draws access a storage buffer, names every \
+             racing write)",
             multiview(3, 3, ""),
             &[
                 "L12 READ_AFTER_WRITE sb[0..256] after L10",
+                "L12 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L9",
                 "L12 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L10",
+                "L13 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L9",
                 "L13 WRITE_AFTER_WRITE arr[COLOR:0:0..2] after L10",
             ],
         ),
@@ -1851,7 +1855,8 @@ fn cases() -> Vec<Case> {
             // every layer, not its view's.
             "multiview: a view-local dependency does not order a sampled read of another view's attachment layer",
             "color, depth/stencil, and input attachments all read/write the layer of the framebuffer corresponding \
-             to the view index (a sampled image read is none of these)",
+             to the view index (a sampled image read is none of these): the other view's load, draw and store all \
+             race it (the definitional semantics decides, and names each)",
             "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
              image tex R8G8B8A8_UNORM 4x4 layers 2\n\
              barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL ; \
@@ -1866,7 +1871,71 @@ fn cases() -> Vec<Case> {
              draw vertexCount=3 fs sampled-image tex COLOR:0:0..2 GENERAL\n\
              end-render-pass\n"
                 .to_string(),
-            &["L13 READ_AFTER_WRITE tex[COLOR:0:0..2] after L12"],
+            &[
+                "L13 READ_AFTER_WRITE tex[COLOR:0:0..2] after L10",
+                "L13 READ_AFTER_WRITE tex[COLOR:0:0..2] after L11",
+                "L13 READ_AFTER_WRITE tex[COLOR:0:0..2] after L12",
+            ],
+        ),
+        (
+            "multiview: a layout transition between two subpasses is each view's own",
+            "An automatic layout transition between subpasses of several views is per view (each view's subpasses are per-view subpasses): one over every view's layers ordered view 0's storage write before view 1's (review44, open until the twenty-ninth session)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 GENERAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             next-subpass\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L12 WRITE_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            "multiview: a layout transition between two subpasses orders no read of another view",
+            "The same with dependencies that are not view-local but whose scopes hold neither access: view 1's write after view 0's read (review44)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->GENERAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 GENERAL ; dependency 0->EXTERNAL FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> COPY ; dependency 0->1 VERTEX_SHADER -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 fs read sb[0..256]\n\
+             next-subpass\n\
+             draw vertexCount=3 fs write sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L12 WRITE_AFTER_READ sb[0..256] after L10"],
+        ),
+        (
+            "multiview: two view-local dependencies in a chain order each view after its own only",
+            "A view-local dependency acts like a set of one-to-one dependencies between corresponding per-view subpasses, so a chain of two orders view 1's write of subpass 2 after view 1's of subpass 0 only (review44)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             next-subpass\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L14 WRITE_AFTER_WRITE sb[0..256] after L10"],
+        ),
+        (
+            "multiview: a view-local dependency makes a write before every view visible to each view",
+            "A copy made visible to subpass 0 by EXTERNAL->0 is before every view's subpass 0; each view's dependency 0->1 then makes it visible to that view's storage read (review44: a false read-after-write)",
+            "buffer up 256\n\
+             image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             copy up -> sb\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 fs read sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &[],
         ),
         (
             "multiview: a pipeline barrier inside a subpass of two views is view-local",

@@ -245,6 +245,14 @@ fn render_pass_program_as(
     let rgba = Format::parse("R8G8B8A8_UNORM").unwrap();
     let d24s8 = Format::parse("D24_UNORM_S8_UINT").unwrap();
     let view_mask = u32::from(views % 4);
+    // Bit 2: the storage buffer is accessed in the vertex shader (where a
+    // layout transition between subpasses is each view's own, review44),
+    // not the fragment shader.
+    let storage_stage = if views >> 2 & 1 == 1 {
+        (vksync::ShaderStage::Vertex, S::VERTEX_SHADER)
+    } else {
+        (vksync::ShaderStage::Fragment, S::FRAGMENT_SHADER)
+    };
     let layers = if view_mask == 0 { 1 } else { 2 };
     let col = p
         .declare_image("col", rgba, [4, 4, 1], 1, layers, Tiling::Optimal, None)
@@ -330,9 +338,9 @@ fn render_pass_program_as(
             A::DEPTH_STENCIL_ATTACHMENT_WRITE,
         ),
         (
-            S::FRAGMENT_SHADER,
+            storage_stage.1,
             A::SHADER_STORAGE_WRITE,
-            S::FRAGMENT_SHADER,
+            storage_stage.1,
             A::SHADER_STORAGE_READ,
         ),
         (S::ALL_COMMANDS, A::MEMORY_WRITE, S::COPY, A::TRANSFER_READ),
@@ -465,7 +473,7 @@ fn render_pass_program_as(
     );
     let storage = |access| {
         vec![vksync::ShaderBinding {
-            stage: vksync::ShaderStage::Fragment,
+            stage: storage_stage.0,
             binding: vksync::Binding {
                 access,
                 region: vksync::Region {
@@ -725,12 +733,15 @@ proptest! {
     #![proptest_config(vksync_proptests::config(256))]
 
     /// A multiview render pass races as the per-view expansion the spec
-    /// describes (`render_pass_program_as`): the same (command, earlier
-    /// command, kind, byte), except a write-after-read of the storage
-    /// buffer the expansion finds between two views across a view-local or
-    /// by-region dependency (the model applies a dependency's execution
-    /// half to all memory, docs/semantics.md "VIEW_LOCAL"), and two
-    /// copies of one command, which the multiview program records once.
+    /// describes (`render_pass_program_as`, built here from the API, apart
+    /// from the model's own per-view writing in `vksync::spec`): the same
+    /// (command, earlier command, kind, byte), two copies of one command
+    /// (which the multiview program records once) taken as one. Then the
+    /// fast checkers: they decide a program whose pass orders views
+    /// (two subpasses, or a barrier inside one) only when its draws make
+    /// attachment accesses alone, and then find the same bytes; the rest
+    /// they refuse (`RenderPassNotSupported`), which `check` decides by
+    /// the definitional semantics.
     #[test]
     fn multiview_render_passes_race_as_their_per_view_subpasses(
         two in any::<bool>(),
@@ -738,25 +749,31 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
-        views in (1u8..4, any::<u8>(), any::<u8>()),
+        views in (1u8..8, any::<u8>(), any::<u8>()),
     ) {
         let (p, same) = render_pass_program_as(two, ops, layouts, deps, draws, views, false);
         let (e, origin) = render_pass_program_as(two, ops, layouts, deps, draws, views, true);
         prop_assert_eq!(e.commands().len(), origin.len());
         let model = races_through(&p, &same);
-        let sb = 0u32;
         let expanded = races_through(&e, &origin);
         let missed: Vec<_> = expanded.difference(&model).collect();
         let extra: Vec<_> = model.difference(&expanded).collect();
-        prop_assert!(extra.is_empty(), "the model's races beyond the expansion's: {extra:?}\n{}\n{}",
+        prop_assert!(extra.is_empty() && missed.is_empty(),
+            "the model's races beyond the expansion's: {extra:?}\nthe expansion's the model misses: {missed:?}\n{}\n{}",
             vksync::trace::print(&p), vksync::trace::print(&e));
-        // The allowed difference needs a view-local or by-region
-        // dependency to come from.
-        let local = p.render_passes()[0].dependencies.iter().any(|d| d.view_local || d.by_region);
-        prop_assert!(
-            missed.iter().all(|&&(_, _, kind, mem, _)| local && kind == vksync::HazardKind::WriteAfterRead && mem == sb),
-            "the expansion's races the model misses: {missed:?}\n{}\n{}",
-            vksync::trace::print(&p), vksync::trace::print(&e)
-        );
+        match vksync::check_with(&p, vksync::Semantics::default()) {
+            Ok(hazards) => {
+                let fast: std::collections::BTreeSet<_> = hazards
+                    .iter()
+                    .flat_map(|h| (h.memory.range.start..h.memory.range.end).map(move |b| (h.command, h.kind, h.memory.mem.0, b)))
+                    .collect();
+                let spec: std::collections::BTreeSet<_> = model.iter().map(|&(c, _, k, m, b)| (c, k, m, b)).collect();
+                prop_assert!(fast == spec, "fast {fast:?}\nspec {spec:?}\n{}", vksync::trace::print(&p));
+            }
+            Err(e) => prop_assert!(
+                matches!(e.kind, vksync::ProgramErrorKind::RenderPassNotSupported { .. }),
+                "{e}\n{}", vksync::trace::print(&p)
+            ),
+        }
     }
 }

@@ -1799,7 +1799,7 @@ fn execution_only(b: Barrier) -> Barrier {
 /// `MEMORY_WRITE` as the attachment reads and writes they name): what a
 /// render pass's attachment operations and a draw's attachment accesses
 /// are, each of one view's layer.
-fn attachment_access(a: AccessFlags2) -> AccessFlags2 {
+pub(crate) fn attachment_access(a: AccessFlags2) -> AccessFlags2 {
     let reads = AccessFlags2::COLOR_ATTACHMENT_READ
         | AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
         | AccessFlags2::INPUT_ATTACHMENT_READ;

@@ -341,7 +341,12 @@ pub fn plan(program: &Program, opts: PlanOptions) -> Result<Plan, ProgramError> 
     // place for its barrier (one can only go before the instance's
     // begin-rendering, `Deadlines`): refused, naming both commands.
     if opts.planner != PlannerKind::None {
-        refuse_hazards_inside(program, opts.reading, crate::hazard::check_with)?;
+        // (By the definitional semantics where no fast checker takes the
+        // program: a render pass of several views whose commands access
+        // more than its attachments.)
+        refuse_hazards_inside(program, opts.reading, |p, sem| {
+            crate::hazard::check_program(p, sem).map(|c| c.hazards)
+        })?;
     }
     let stripped = planning_input(program);
     // A host access recorded after a command it runs before (an order

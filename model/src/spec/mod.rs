@@ -79,6 +79,7 @@
 mod order;
 pub(crate) mod registry;
 pub(crate) mod scopes;
+mod views;
 
 use crate::ir::error::{Location, ProgramErrorKind};
 use crate::ir::layout::{resolve, Layout, MemId, ProgramError};
@@ -161,6 +162,19 @@ fn validate_masks(program: &Program) -> Result<(), ProgramError> {
 
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
+    // A render pass of several views is its per-view subpasses (module
+    // `views`).
+    if let Some(each) = views::per_view(program) {
+        if let Ok(layout) = resolve(&each.program) {
+            return each.back(races_of(&each.program, &layout, reading));
+        }
+    }
+    races_of(program, layout, reading)
+}
+
+/// [`races_resolved`] of a program with no render pass of several views
+/// to write per view (or one its per-view form cannot be).
+fn races_of(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
     // An optimal image aliased in part (`crate::ir::layout::Footprint`)
     // has two readings of overlap at once: exact among its own accesses,
     // in a memory of its own, and its whole bound range against every
