@@ -1547,7 +1547,7 @@ fn walk_queues(program: &Program, layout: &Layout, sem: Semantics) -> Result<Vec
 /// which only the single-queue checker models.
 fn by_walk(program: &Program, layout: &Layout, sem: Semantics) -> Result<bool, ProgramError> {
     refuse_far_subpass_scopes(program)?;
-    refuse_views_apart(program)?;
+    refuse_views_apart(program, layout)?;
     refuse_footprints(program, layout)?;
     if program.first_multi_queue_command().is_some() {
         return Ok(true);
@@ -2006,25 +2006,39 @@ fn refuse_footprints(program: &Program, layout: &Layout) -> Result<(), ProgramEr
 /// Refuses a program with a render pass instance of several views
 /// (`crate::ir::renderpass::RenderPass::views_apart`) that has more than
 /// one subpass or a pipeline barrier inside a subpass, and a command
-/// inside it with an access that is not an attachment access (a draw's
-/// storage, sampled, uniform, vertex, index or indirect access) with
+/// inside it that writes more than its attachments (a draw's storage
+/// write) or reads memory an attachment of the instance occupies with an
+/// access that is not an attachment access (a sampled read of an
+/// attachment's image) with
 /// [`crate::ProgramErrorKind::RenderPassNotSupported`] at its begin. Such
 /// an access is every view's, and a view-local dependency, a pipeline
 /// barrier inside a subpass of several views and a layout transition
 /// between two subpasses order one view's operations only: the fast
-/// checkers keep one subpass for every view and do not tell views apart
-/// there (the twenty-ninth session's open defects: missed races through
-/// a transition between subpasses and through chains of view-local
-/// dependencies, and a false read-after-write of a write made before
-/// every view). The definitional semantics decides such a program per
-/// view (`crate::spec`, its module `views`). A pass of one subpass and
-/// no barrier inside has no such order between views, and one whose
-/// commands make attachment accesses only orders each view's own bytes.
-pub(crate) fn refuse_views_apart(program: &Program) -> Result<(), ProgramError> {
+/// checkers keep one subpass for every view and do not tell the views'
+/// accesses of one instance apart (the twenty-ninth session's open
+/// defects: missed races through a transition between subpasses and
+/// through chains of view-local dependencies). The definitional semantics
+/// decides such a program per view (`crate::spec`, its module `views`).
+/// The rest the fast checkers decide as the per-view reading does: a pass
+/// of one subpass and no barrier inside orders no view before another;
+/// an attachment access is its own view's layer; a read of other memory
+/// races only a write made outside the instance, which is ordered before
+/// (or after) every view alike, and a view-local dependency orders it
+/// whole (`crate::ir::renderpass::ViewPart::Before`, and the chain part
+/// after).
+pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(), ProgramError> {
     use crate::ir::render::RenderOp;
-    // (begin, ordered between views: a next-subpass or a barrier, the
-    // first command accessing more than its attachments).
-    let mut open: Option<(usize, bool, Option<usize>)> = None;
+    // The open instance of several views: its begin, whether it orders
+    // views (a next-subpass or a barrier so far), the memory of its
+    // attachments, the first command whose access the fast checkers do
+    // not order per view.
+    struct Open {
+        begin: usize,
+        ordered: bool,
+        attachments: Vec<MemRange>,
+        other: Option<usize>,
+    }
+    let mut open: Option<Open> = None;
     for (i, c) in program.commands.iter().enumerate() {
         match c {
             Command::Render(rc) => match &rc.op {
@@ -2033,32 +2047,58 @@ pub(crate) fn refuse_views_apart(program: &Program) -> Result<(), ProgramError> 
                         .render_passes()
                         .get(b.pass.0 as usize)
                         .is_some_and(crate::ir::renderpass::RenderPass::views_apart);
-                    open = apart.then_some((i, false, None));
+                    open = apart.then(|| Open {
+                        begin: i,
+                        ordered: false,
+                        attachments: rc
+                            .pass_attachments()
+                            .regions
+                            .iter()
+                            .filter_map(|r| layout.locate(*r))
+                            .collect(),
+                        other: None,
+                    });
                 }
                 RenderOp::NextSubpass => {
-                    if let Some((_, ordered, _)) = open.as_mut() {
-                        *ordered = true;
+                    if let Some(o) = open.as_mut() {
+                        o.ordered = true;
                     }
                 }
                 RenderOp::EndPass => open = None,
                 _ => {
-                    if let Some((_, _, other @ None)) = open.as_mut() {
-                        let more = rc.accesses().iter().any(|(_, sa)| {
+                    if let Some(o) = open.as_mut().filter(|o| o.other.is_none()) {
+                        let more = rc.accesses().iter().any(|(region, sa)| {
                             let a = sa.access();
-                            crate::ir::renderpass::attachment_access(a) != a
+                            if crate::ir::renderpass::attachment_access(a) == a {
+                                return false;
+                            }
+                            sa.is_write()
+                                || layout.locate(*region).is_some_and(|m| {
+                                    o.attachments.iter().any(|x| {
+                                        x.mem == m.mem
+                                            && x.range.start < m.range.end
+                                            && m.range.start < x.range.end
+                                    })
+                                })
                         });
-                        *other = more.then_some(i);
+                        o.other = more.then_some(i);
                     }
                 }
             },
             Command::Barrier(_) => {
-                if let Some((_, ordered, _)) = open.as_mut() {
-                    *ordered = true;
+                if let Some(o) = open.as_mut() {
+                    o.ordered = true;
                 }
             }
             _ => {}
         }
-        if let Some((begin, true, Some(other))) = open {
+        if let Some(Open {
+            begin,
+            ordered: true,
+            other: Some(other),
+            ..
+        }) = open
+        {
             let name = match &program.commands[begin] {
                 Command::Render(rc) => match &rc.op {
                     RenderOp::BeginPass(b) => program
@@ -2073,9 +2113,19 @@ pub(crate) fn refuse_views_apart(program: &Program) -> Result<(), ProgramError> 
                 at: crate::ir::layout::Location::Command(begin),
                 kind: crate::ProgramErrorKind::RenderPassNotSupported {
                     what: format!(
-                        "render pass `{name}` renders several views and its {} accesses more than its attachments, \
+                        "render pass `{name}` renders several views and its {} {} other than as an attachment, \
                          which the fast checkers do not order per view",
-                        program.commands[other].vulkan_name()
+                        program.commands[other].vulkan_name(),
+                        if matches!(&program.commands[other], Command::Render(rc)
+                            if rc.accesses().iter().any(|(_, sa)| sa.is_write() && {
+                                let a = sa.access();
+                                crate::ir::renderpass::attachment_access(a) != a
+                            }))
+                        {
+                            "writes memory"
+                        } else {
+                            "reads an attachment's memory"
+                        }
                     ),
                 },
             });

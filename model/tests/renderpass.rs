@@ -1938,6 +1938,30 @@ fn cases() -> Vec<Case> {
             &[],
         ),
         (
+            "multiview: a view-local dependency does not order a sampled read before another view's attachment write",
+            "A sampled read of subpass 0 reads every view's layer of `tex`; view v's write of layer v in subpass 1 \
+             and its store are ordered after view v's read only (the fast checkers refuse the program: their \
+             one-subpass reading holds the read in the dependency's execution dependency)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             image tex R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL ; \
+             NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE tex COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; attachment R8G8B8A8_UNORM LOAD \
+             STORE GENERAL->GENERAL ; subpass viewMask=3 color 0 GENERAL ; subpass viewMask=3 color 0 GENERAL color 1 \
+             GENERAL ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> \
+             COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_READ|COLOR_ATTACHMENT_WRITE view-local\n\
+             begin-render-pass mv arr COLOR:0:0..2 ; tex COLOR:0:0..2\n\
+             draw vertexCount=3 fs sampled-image tex COLOR:0:0..2 GENERAL\n\
+             next-subpass\n\
+             draw vertexCount=3\n\
+             end-render-pass\n"
+                .to_string(),
+            &[
+                "L13 WRITE_AFTER_READ tex[COLOR:0:0..2] after L11",
+                "L14 WRITE_AFTER_READ tex[COLOR:0:0..2] after L11",
+            ],
+        ),
+        (
             "multiview: a pipeline barrier inside a subpass of two views is view-local",
             "If vkCmdPipelineBarrier2 is called inside a render pass instance, and there is more than one view in the \
              current subpass, dependency flags must include VK_DEPENDENCY_VIEW_LOCAL_BIT \

@@ -245,6 +245,9 @@ fn render_pass_program_as(
     let rgba = Format::parse("R8G8B8A8_UNORM").unwrap();
     let d24s8 = Format::parse("D24_UNORM_S8_UINT").unwrap();
     let view_mask = u32::from(views % 4);
+    // Bit 3: a fill of the storage buffer before the pass (a write before
+    // every view, which a view-local dependency orders whole).
+    let before = usize::from(views >> 3 & 1 == 1);
     // Bit 2: the storage buffer is accessed in the vertex shader (where a
     // layout transition between subpasses is each view's own, review44),
     // not the fragment shader.
@@ -371,6 +374,14 @@ fn render_pass_program_as(
             }
         };
         let (ss, ds) = (graphics(src, ss), graphics(dst, ds));
+        // Into a subpass, that pair's `ALL_COMMANDS` reads the storage
+        // buffer too (so a fill before the pass, bit 3 of the view
+        // argument, can be made visible to a draw through it).
+        let da = if ds == S::ALL_COMMANDS && matches!(dst, SubpassIndex::Subpass(_)) {
+            da | A::SHADER_STORAGE_READ
+        } else {
+            da
+        };
         dependencies.push(SubpassDependency {
             src,
             dst,
@@ -463,6 +474,16 @@ fn render_pass_program_as(
         let c = p.render_command(op).unwrap();
         p.push(c).unwrap();
     };
+    if before == 1 {
+        p.push(vksync::Command::Fill {
+            dst: vksync::Region {
+                object: sb,
+                range: vksync::ByteRange::new(0, 256),
+            },
+            value: 1,
+        })
+        .unwrap();
+    }
     push(
         &mut p,
         RenderOp::BeginPass(PassBegin {
@@ -573,6 +594,10 @@ fn render_pass_program_as(
         .unwrap();
         origin.push(*ends.last().unwrap() + 2);
     }
+    // The commands counted from the begin, after the fill.
+    let origin = (0..before)
+        .chain(origin.into_iter().map(|c| c + before))
+        .collect();
     (p, origin)
 }
 
@@ -736,7 +761,9 @@ proptest! {
     /// describes (`render_pass_program_as`, built here from the API, apart
     /// from the model's own per-view writing in `vksync::spec`): the same
     /// (command, earlier command, kind, byte), two copies of one command
-    /// (which the multiview program records once) taken as one. Then the
+    /// (which the multiview program records once) taken as one; with the
+    /// storage buffer in the vertex or the fragment shader, filled before
+    /// the pass or not. Then the
     /// fast checkers: they decide a program whose pass orders views
     /// (two subpasses, or a barrier inside one) only when its draws make
     /// attachment accesses alone, and then find the same bytes; the rest
@@ -749,7 +776,7 @@ proptest! {
         layouts in 0u8..8,
         deps in any::<u8>(),
         draws in any::<u8>(),
-        views in (1u8..8, any::<u8>(), any::<u8>()),
+        views in (1u8..16, any::<u8>(), any::<u8>()),
     ) {
         let (p, same) = render_pass_program_as(two, ops, layouts, deps, draws, views, false);
         let (e, origin) = render_pass_program_as(two, ops, layouts, deps, draws, views, true);

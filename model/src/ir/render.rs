@@ -605,6 +605,13 @@ pub(crate) struct PassScope {
     /// view-local too. The same for the chain part of a pipeline barrier
     /// inside such a subpass (`crate::ir::renderpass::subpass_barrier_parts`).
     pub chain_only: bool,
+    /// The part of a view-local dependency (or barrier) of a subpass of
+    /// more than one view that holds the accesses made before the render
+    /// pass instance only (`crate::ir::renderpass::ViewPart::Before`):
+    /// with its whole masks, since such an access is ordered before every
+    /// view of `src` alike, so each view's dependency orders it before
+    /// that view of `dst`.
+    pub before_only: bool,
 }
 
 /// One implicit dependency of a rendering instance over one attachment

@@ -1710,7 +1710,7 @@ fn framebuffer_local(whole: Barrier, by_region: bool, attachments: &[Region]) ->
 /// more than one view it is view-local too ([`view_local`]), with its
 /// chain part (marked `true`: `crate::ir::render::PassScope::chain_only`).
 /// Its scopes (the subpass's commands only) are the checkers' to apply.
-pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) -> Vec<(Barrier, bool)> {
+pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) -> Vec<(Barrier, ViewPart)> {
     // dependencyFlags belongs to the call: by-region when any barrier's
     // source names a framebuffer-space stage (07891), view-local when the
     // subpass has more than one view (07893).
@@ -1748,19 +1748,30 @@ pub(crate) fn subpass_barrier_parts(dep: &Dependency, pass: &PassAttachments) ->
 /// destination subpass, so what the source subpass wrote and the
 /// dependency made available reaches them (review of the twenty-eighth
 /// session: a storage write made available by a view-local `0->1` was
-/// reported against a copy after `1->EXTERNAL`). Not `apart`: the parts
-/// as they are, none marked.
-fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<(Barrier, bool)> {
+/// reported against a copy after `1->EXTERNAL`). And each part with an
+/// access scope whole once more, for the accesses made before the
+/// instance only ([`ViewPart::Before`]): such an access is ordered before
+/// every view of the source subpass alike (what orders it there, a
+/// barrier before the begin or a dependency from `EXTERNAL`, orders every
+/// view), so each view's dependency orders it, and makes it visible, to
+/// that view of the destination, whatever it is (review44: a copy made
+/// visible to subpass 0 by `EXTERNAL->0` was reported against subpass 1's
+/// storage read after a view-local `0->1`). Not `apart`: the parts as
+/// they are, all [`ViewPart::Own`].
+fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<(Barrier, ViewPart)> {
     if !apart {
-        return parts.into_iter().map(|b| (b, false)).collect();
+        return parts.into_iter().map(|b| (b, ViewPart::Own)).collect();
     }
     let mut out = Vec::new();
     for &b in &parts {
         let memory = !b.src_access_mask.is_empty() || !b.dst_access_mask.is_empty();
         if !memory {
-            out.push((b, false));
+            out.push((b, ViewPart::Own));
             continue;
         }
+        // An access made before the instance is before every view alike:
+        // each view's part orders it, and makes it visible, whole.
+        out.push((b, ViewPart::Before));
         // Only attachment accesses are one view's: view v's load, store,
         // resolve, color, depth/stencil and input attachment accesses are
         // of layer v, but a shader's sampled or storage access of an
@@ -1772,18 +1783,32 @@ fn view_local(parts: Vec<Barrier>, apart: bool, attachments: &[Region]) -> Vec<(
             ..b
         };
         if b.region.is_some() {
-            out.push((own, false));
+            out.push((own, ViewPart::Own));
         } else {
             // The execution dependency stays whole (also with no
             // attachment bytes to hold the memory dependency over).
-            out.push((execution_only(b), false));
-            out.extend(attachments.iter().map(|r| (own.on(*r), false)));
+            out.push((execution_only(b), ViewPart::Own));
+            out.extend(attachments.iter().map(|r| (own.on(*r), ViewPart::Own)));
         }
     }
     // The chain part (`crate::ir::render::PassScope::chain_only`): the
     // parts whole.
-    out.extend(parts.into_iter().map(|b| (b, true)));
+    out.extend(parts.into_iter().map(|b| (b, ViewPart::Chain)));
     out
+}
+
+/// Which part of a view-local dependency (or pipeline barrier inside a
+/// subpass of more than one view) a barrier of [`view_local`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ViewPart {
+    /// Applied as it is: the execution dependency, and the memory
+    /// dependency over the attachments' bytes and attachment accesses.
+    Own,
+    /// The chain part (`crate::ir::render::PassScope::chain_only`).
+    Chain,
+    /// The whole masks, for the accesses made before the render pass
+    /// instance only (`crate::ir::render::PassScope::before_only`).
+    Before,
 }
 
 /// Barrier `b`'s execution dependency alone (no access scope).
@@ -1914,6 +1939,7 @@ fn boundary_barriers(
             precedes,
             then_dst: None,
             chain_only: false,
+            before_only: false,
         };
         let sets = DependencySets {
             first: firsts
@@ -1947,6 +1973,7 @@ fn boundary_barriers(
             precedes: 0,
             then_dst,
             chain_only: false,
+            before_only: false,
         };
         let whole = Barrier::global(
             d.src_stage_mask,
@@ -1955,8 +1982,13 @@ fn boundary_barriers(
             d.dst_access_mask,
         );
         let parts = framebuffer_local(whole, d.by_region, &all_attachments);
-        for (b, chain_only) in view_local(parts, d.view_local && rp.views_apart(), &all_attachments) {
-            out.push((b, PassScope { chain_only, ..scope }, DependencySets::default()));
+        for (b, part) in view_local(parts, d.view_local && rp.views_apart(), &all_attachments) {
+            let scope = PassScope {
+                chain_only: part == ViewPart::Chain,
+                before_only: part == ViewPart::Before,
+                ..scope
+            };
+            out.push((b, scope, DependencySets::default()));
         }
     }
     for (a, masks, scope, sets) in transitions {

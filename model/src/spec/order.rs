@@ -703,8 +703,19 @@ impl Order {
                         Command::Render(rc) => rc.pass_attachments(),
                         _ => &empty,
                     };
-                    let parts = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
-                    let chain: Vec<bool> = parts.iter().map(|&(_, c)| c).collect();
+                    // The part for accesses made before the instance
+                    // only (`ViewPart::Before`) is the fast checkers': a
+                    // render pass of several views is decided per view
+                    // here (module `views`), and where it cannot be, its
+                    // one-subpass reading keeps to the other parts.
+                    let parts: Vec<_> = crate::ir::renderpass::subpass_barrier_parts(dep, attachments)
+                        .into_iter()
+                        .filter(|&(_, p)| p != crate::ir::renderpass::ViewPart::Before)
+                        .collect();
+                    let chain: Vec<bool> = parts
+                        .iter()
+                        .map(|&(_, p)| p == crate::ir::renderpass::ViewPart::Chain)
+                        .collect();
                     let barriers = parts.into_iter().map(|(b, _)| b).collect();
                     Some((
                         Command::Barrier(crate::ir::program::Dependency { barriers }),
@@ -774,6 +785,11 @@ impl Order {
                                 Command::Render(rc) if is_pre => rc.pre_scopes().get(bi).copied(),
                                 _ => None,
                             };
+                            // (The fast checkers' part for what came
+                            // before the instance, as above.)
+                            if pass_scope.is_some_and(|s| s.before_only) {
+                                continue;
+                            }
                             let no_sets = crate::ir::renderpass::DependencySets::default();
                             let sets = match c0 {
                                 Command::Render(rc) if is_pre => rc.pre_sets().get(bi).unwrap_or(&no_sets),

@@ -630,8 +630,9 @@ impl Checker {
         let parts = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
         let scopes = parts
             .iter()
-            .map(|&(_, chain)| super::value::PreScopes {
-                chain_only: chain.then_some(self.slot),
+            .map(|&(_, part)| super::value::PreScopes {
+                chain_only: (part == crate::ir::renderpass::ViewPart::Chain).then_some(self.slot),
+                before_only: part == crate::ir::renderpass::ViewPart::Before,
                 ..super::value::PreScopes::in_subpass(self.slot)
             })
             .collect();

@@ -96,6 +96,10 @@ pub(crate) struct PreScopes {
     /// fields of [`SyncVal`], which no access reads and the dependencies
     /// from that subpass chain through.
     pub chain_only: Option<u8>,
+    /// The part of a view-local dependency or barrier that holds the
+    /// accesses made before the render pass instance only
+    /// (`crate::ir::render::PassScope::before_only`).
+    pub before_only: bool,
 }
 
 impl PreScopes {
@@ -133,6 +137,7 @@ impl PreScopes {
             src_access: None,
             dst_access: None,
             chain_only: None,
+            before_only: false,
         }
     }
 
@@ -171,6 +176,7 @@ impl PreScopes {
                 SubpassIndex::Subpass(k) if scope.chain_only => Some((k % slots) as u8),
                 _ => None,
             },
+            before_only: scope.before_only,
         }
     }
 }
@@ -249,6 +255,10 @@ pub struct ResolvedBarrier {
     /// [`PreScopes::chain_only`]: the slot whose `ended_` fields take what
     /// it orders. `None` for every other barrier.
     pub chain_only: Option<u8>,
+    /// [`PreScopes::before_only`]: it holds only values made before the
+    /// open render pass instance ([`SyncVal::tag`] 0). `false` for every
+    /// other barrier.
+    pub before_only: bool,
 }
 
 /// Whether a synchronization scope holds every stage of the queue
@@ -424,6 +434,7 @@ impl ResolvedBarrier {
             precedes: 0,
             transition_at_once: true,
             chain_only: None,
+            before_only: false,
         }
     }
 
@@ -484,6 +495,7 @@ impl ResolvedBarrier {
             follows: scopes.follows,
             precedes: scopes.precedes,
             chain_only: scopes.chain_only,
+            before_only: scopes.before_only,
             ..of
         }
     }
@@ -516,6 +528,7 @@ impl ResolvedBarrier {
             precedes: 0,
             transition_at_once: true,
             chain_only: None,
+            before_only: false,
         }
     }
 
@@ -569,6 +582,7 @@ impl ResolvedBarrier {
             precedes: 0,
             transition_at_once: true,
             chain_only: None,
+            before_only: false,
         }
     }
 
@@ -989,6 +1003,10 @@ impl SyncVal {
         let Some(in_range) = reach.in_range() else {
             return Effect::NONE;
         };
+        // A view-local part for what came before the instance only.
+        if b.before_only && self.tag != 0 {
+            return Effect::NONE;
+        }
         // A recorded barrier chains through what implicit and subpass
         // dependencies ordered (their second scopes meet its first); an
         // implicit dependency through what its own instance's did; a
