@@ -255,6 +255,13 @@ impl Hazard {
         if let Some(named) = self.prior_transition_named(program) {
             return named.fix_text_placed(program, lines, submits);
         }
+        if let Some(text) = crate::ir::renderpass::per_view_unorderable_fix(
+            program,
+            (self.prior_command, self.prior),
+            (self.command, self.current),
+        ) {
+            return text;
+        }
         let host = |sa: StageAccess| sa.stage() == crate::vk::scope::Stage::Host;
         if host(self.prior) && !host(self.current) {
             // A queue submission makes host writes available to the
@@ -2004,39 +2011,44 @@ fn refuse_footprints(program: &Program, layout: &Layout) -> Result<(), ProgramEr
 }
 
 /// Refuses a program with a render pass instance of several views
-/// (`crate::ir::renderpass::RenderPass::views_apart`) that has more than
-/// one subpass or a pipeline barrier inside a subpass, and a command
-/// inside it that writes more than its attachments (a draw's storage
-/// write) or reads memory an attachment of the instance occupies with an
-/// access that is not an attachment access (a sampled read of an
-/// attachment's image) with
-/// [`crate::ProgramErrorKind::RenderPassNotSupported`] at its begin. Such
-/// an access is every view's, and a view-local dependency, a pipeline
-/// barrier inside a subpass of several views and a layout transition
-/// between two subpasses order one view's operations only: the fast
+/// (`crate::ir::renderpass::RenderPass::views_apart`) with a command
+/// inside it that accesses an attachment's memory other than as an
+/// attachment (a sampled read of an attachment's image), or, when the
+/// instance has more than one subpass or a pipeline barrier inside a
+/// subpass, writes memory other than as an attachment (a draw's storage
+/// write), with [`crate::ProgramErrorKind::RenderPassNotSupported`] at its
+/// begin. Such an access is every view's, while a view-local dependency,
+/// a pipeline barrier inside a subpass of several views, a layout
+/// transition and a load or store operation are one view's: the fast
 /// checkers keep one subpass for every view and do not tell the views'
 /// accesses of one instance apart (the twenty-ninth session's open
 /// defects: missed races through a transition between subpasses and
-/// through chains of view-local dependencies). The definitional semantics
-/// decides such a program per view (`crate::spec`, its module `views`).
-/// The rest the fast checkers decide as the per-view reading does: a pass
-/// of one subpass and no barrier inside orders no view before another;
-/// an attachment access is its own view's layer; a read of other memory
-/// races only a write made outside the instance, which is ordered before
-/// (or after) every view alike, and a view-local dependency orders it
-/// whole (`crate::ir::renderpass::ViewPart::Before`, and the chain part
-/// after).
+/// through chains of view-local dependencies; review45: a sampled read of
+/// an attachment's other layer before that view's final transition, in
+/// a pass of one subpass). The definitional semantics decides such a
+/// program per view (`crate::spec`, its module `views`). The rest the
+/// fast checkers decide as the per-view reading does: an attachment
+/// access is its own view's layer, and a read of other memory, or a write
+/// of it in a pass of one subpass and no barrier inside, races only an
+/// access made outside the instance or one of another view it is not
+/// ordered against anyway, which are ordered before (or after) every view
+/// alike; a view-local dependency orders an access made before the
+/// instance whole (`crate::ir::renderpass::ViewPart::Before`) and one of
+/// the instance before what follows its destination subpass (the chain
+/// part).
 pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(), ProgramError> {
     use crate::ir::render::RenderOp;
     // The open instance of several views: its begin, whether it orders
     // views (a next-subpass or a barrier so far), the memory of its
-    // attachments, the first command whose access the fast checkers do
-    // not order per view.
+    // attachments, the first command writing memory other than as an
+    // attachment, the first accessing an attachment's memory other than as
+    // one.
     struct Open {
         begin: usize,
         ordered: bool,
         attachments: Vec<MemRange>,
-        other: Option<usize>,
+        writes: Option<usize>,
+        on_attachments: Option<usize>,
     }
     let mut open: Option<Open> = None;
     for (i, c) in program.commands.iter().enumerate() {
@@ -2056,7 +2068,8 @@ pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(
                             .iter()
                             .filter_map(|r| layout.locate(*r))
                             .collect(),
-                        other: None,
+                        writes: None,
+                        on_attachments: None,
                     });
                 }
                 RenderOp::NextSubpass => {
@@ -2066,40 +2079,44 @@ pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(
                 }
                 RenderOp::EndPass => open = None,
                 _ => {
-                    if let Some(o) = open.as_mut().filter(|o| o.other.is_none()) {
-                        let more = rc.accesses().iter().any(|(region, sa)| {
+                    if let Some(o) = open.as_mut() {
+                        for (region, sa) in rc.accesses() {
                             let a = sa.access();
                             if crate::ir::renderpass::attachment_access(a) == a {
-                                return false;
+                                continue;
                             }
-                            sa.is_write()
-                                || layout.locate(*region).is_some_and(|m| {
-                                    o.attachments.iter().any(|x| {
-                                        x.mem == m.mem
-                                            && x.range.start < m.range.end
-                                            && m.range.start < x.range.end
-                                    })
+                            if sa.is_write() {
+                                o.writes.get_or_insert(i);
+                            }
+                            let on = layout.locate(*region).is_some_and(|m| {
+                                o.attachments.iter().any(|x| {
+                                    x.mem == m.mem
+                                        && x.range.start < m.range.end
+                                        && m.range.start < x.range.end
                                 })
-                        });
-                        o.other = more.then_some(i);
+                            });
+                            if on {
+                                o.on_attachments.get_or_insert(i);
+                            }
+                        }
                     }
                 }
             },
-            Command::Barrier(_) => {
+            Command::Barrier(_) | Command::WaitEvents { .. } | Command::WaitEvents1 { .. } => {
                 if let Some(o) = open.as_mut() {
                     o.ordered = true;
                 }
             }
             _ => {}
         }
-        if let Some(Open {
-            begin,
-            ordered: true,
-            other: Some(other),
-            ..
-        }) = open
-        {
-            let name = match &program.commands[begin] {
+        let Some(o) = &open else { continue };
+        let found = match (o.on_attachments, o.writes) {
+            (Some(c), _) => Some((c, "accessing an attachment's memory other than as an attachment")),
+            (None, Some(c)) if o.ordered => Some((c, "writing memory other than as an attachment")),
+            _ => None,
+        };
+        if let Some((c, how)) = found {
+            let name = match &program.commands[o.begin] {
                 Command::Render(rc) => match &rc.op {
                     RenderOp::BeginPass(b) => program
                         .render_passes()
@@ -2110,22 +2127,11 @@ pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(
                 _ => "?",
             };
             return Err(ProgramError {
-                at: crate::ir::layout::Location::Command(begin),
+                at: crate::ir::layout::Location::Command(o.begin),
                 kind: crate::ProgramErrorKind::RenderPassNotSupported {
                     what: format!(
-                        "render pass `{name}` renders several views and its {} {} other than as an attachment, \
-                         which the fast checkers do not order per view",
-                        program.commands[other].vulkan_name(),
-                        if matches!(&program.commands[other], Command::Render(rc)
-                            if rc.accesses().iter().any(|(_, sa)| sa.is_write() && {
-                                let a = sa.access();
-                                crate::ir::renderpass::attachment_access(a) != a
-                            }))
-                        {
-                            "writes memory"
-                        } else {
-                            "reads an attachment's memory"
-                        }
+                        "a {} in an instance of render pass `{name}` of several views, {how}",
+                        program.commands[c].vulkan_name()
                     ),
                 },
             });

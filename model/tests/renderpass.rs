@@ -46,7 +46,7 @@ fn hazards(name: &str, body: &str) -> Vec<String> {
         .flat_map(|h| bytes(h.command, h.kind, h.memory.mem, h.memory.range))
         .collect();
     let spec: BTreeSet<_> = races(&t.program, Reading::MemoryModel)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
         .iter()
         .flat_map(|r| bytes(r.command, r.kind, r.mem, r.range))
         .collect();
@@ -1962,6 +1962,54 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "multiview: a render pass of several views that no instance begins changes nothing",
+            "Only begun render passes are written per view (review45: an unused declaration of 80 per-view dependencies made the definitional semantics fall back to one subpass for every view, which missed the chain's write-after-write)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+             render-pass big attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass viewMask=255 color 0 GENERAL ; subpass viewMask=255 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT -> COLOR_ATTACHMENT_OUTPUT ; dependency 0->1 FRAGMENT_SHADER -> FRAGMENT_SHADER\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             next-subpass\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L15 WRITE_AFTER_WRITE sb[0..256] after L11"],
+        ),
+        (
+            "multiview: an event wait inside a subpass of several views is copied into each view",
+            "vkCmdWaitEvents2 is valid inside a render pass; each view's subpass waits (review45: a wait there made the definitional semantics fall back and miss the chain's write-after-write)",
+            "event ev\n\
+             image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+             set-event ev COPY:NONE -> COPY:NONE\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             next-subpass\n\
+             wait-events ev COPY:NONE -> COPY:NONE\n\
+             draw vertexCount=3\n\
+             next-subpass\n\
+             draw vertexCount=3 vs write sb[0..256]\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L17 WRITE_AFTER_WRITE sb[0..256] after L12"],
+        ),
+        (
+            "multiview: a sampled read of an attachment's other layer races that view's final transition",
+            "The automatic layout transitions apply per view (each view's transition happens after that view's subpass only), and a draw's sampled read is every view's: view 0's read of layer 1 is not before view 1's transition, in a pass of one subpass too (review45: the fast checkers decided it, unlike the definitional semantics)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM LOAD NONE GENERAL->TRANSFER_SRC_OPTIMAL ; subpass viewMask=3 color 0 GENERAL\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 no-color-write fs sampled-image arr COLOR:0:0..2 GENERAL\n\
+             end-render-pass\n"
+                .to_string(),
+            &["L11 WRITE_AFTER_READ arr[COLOR:0:0..2] after L10"],
+        ),
+        (
             "multiview: a pipeline barrier inside a subpass of two views is view-local",
             "If vkCmdPipelineBarrier2 is called inside a render pass instance, and there is more than one view in the \
              current subpass, dependency flags must include VK_DEPENDENCY_VIEW_LOCAL_BIT \
@@ -2097,6 +2145,21 @@ fn fixes_across_local_dependencies_are_not_local() {
                 .to_string(),
             "add `dependency 0->1 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER:SHADER_SAMPLED_READ` \
              to the render pass (not these masks to its by-region dependency 0->1, which orders attachment accesses only)",
+        ),
+        (
+            "a sampled read of an attachment's other layer before that view's final transition, in one subpass \
+             (review45: the fix named a dependency 0->EXTERNAL that, declared, still raced)",
+            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+             barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL\n\
+             render-pass mv attachment R8G8B8A8_UNORM LOAD NONE GENERAL->TRANSFER_SRC_OPTIMAL ; subpass viewMask=3 color 0 GENERAL\n\
+             begin-render-pass mv arr COLOR:0:0..2\n\
+             draw vertexCount=3 no-color-write fs sampled-image arr COLOR:0:0..2 GENERAL\n\
+             end-render-pass\n"
+                .to_string(),
+            "no subpass dependency orders them: in a render pass of several views a layout transition is one view's \
+             own, and a draw's FRAGMENT_SHADER SHADER_SAMPLED_READ of the attachment's image is every view's \
+             (docs/semantics.md, \"VIEW_LOCAL\"); access the image outside the render pass instance, or keep its \
+             layout through the pass so that no transition writes it",
         ),
     ];
     for (name, body, want) in cases {
@@ -3226,5 +3289,42 @@ end-render-pass
         // The store operation at the end of subpass 0 (line 12) wrote row
         // 3's first four texels last.
         ["L15 WRITE_AFTER_WRITE big[COLOR:0:0 bytes 192..208] after L12"]
+    );
+}
+
+/// The definitional semantics refuses an instance of a render pass of
+/// several views that it cannot write per view (here a per-view
+/// declaration of 80 dependencies: eight views, a dependency between two
+/// subpasses that is not view-local) rather than decide it another way
+/// (review45: its fallback to one subpass for every view gave a false
+/// read-after-write); the fast checkers decide the same program when it
+/// is theirs (its draws only read a storage buffer written before the
+/// pass), and refuse it, so `check` reports the refusal, when a draw
+/// writes one.
+#[test]
+fn a_render_pass_the_model_cannot_write_per_view_is_refused() {
+    let reads = "buffer up 256\n\
+         image arr R8G8B8A8_UNORM 4x4 layers 8\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..8 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         copy up -> sb\n\
+         render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=255 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=255 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency EXTERNAL->0 COPY:TRANSFER_WRITE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE ; dependency 0->1 FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_READ|COLOR_ATTACHMENT_WRITE view-local ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT -> COLOR_ATTACHMENT_OUTPUT\n\
+         begin-render-pass mv arr COLOR:0:0..8\n\
+         draw vertexCount=3\n\
+         next-subpass\n\
+         draw vertexCount=3 fs read sb[0..256]\n\
+         end-render-pass\n";
+    let t = parse(reads).unwrap();
+    let e = races(&t.program, Reading::MemoryModel).unwrap_err();
+    assert!(
+        matches!(&e.kind, vksync::ProgramErrorKind::PerViewNotModelled { what } if what.contains("80 dependencies")),
+        "{e}"
+    );
+    assert_eq!(t.line_of(e.at), Some(11), "{e}");
+    assert_eq!(check(&t.program).unwrap(), vec![]);
+    let writes = parse(&reads.replace("fs read sb[0..256]", "fs write sb[0..256]")).unwrap();
+    let e = check(&writes.program).unwrap_err();
+    assert!(
+        matches!(e.kind, vksync::ProgramErrorKind::PerViewNotModelled { .. }),
+        "{e}"
     );
 }

@@ -704,6 +704,12 @@ pub enum ProgramErrorKind {
         /// The render pass command and the dependency, described.
         what: String,
     },
+    /// Refused with "{what}: the definitional semantics decides a render pass of several views as its per-view subpasses and cannot write this instance so (not modelled)". A render pass instance of several views whose per-view form (`vksync::spec`) the model cannot write: a command inside a subpass that is not a draw, a clear, a barrier or an event wait, more than 64 dependencies in the per-view declaration, or a per-view program that is not valid.
+    #[error("{what}: the definitional semantics decides a render pass of several views as its per-view subpasses and cannot write this instance so (not modelled)")]
+    PerViewNotModelled {
+        /// The render pass instance and why, described.
+        what: String,
+    },
     /// Refused with "{what}: against the other objects bound to an optimal image's memory every subresource of it overlaps all of that memory (\"Memory Aliasing\"), which the fast checkers and the planners do not model: `vksync::check` decides such a program with the definitional semantics (`vksync::spec::races`), and it is not planned". An optimal image sharing its memory with another object the program names, and named in part somewhere (a subresource range or a region short of the whole image): the fast checkers and the planners refuse it, `vksync::check` decides it with the definitional semantics.
     #[error("{what}: against the other objects bound to an optimal image's memory every subresource of it overlaps all of that memory (\"Memory Aliasing\"), which the fast checkers and the planners do not model: `vksync::check` decides such a program with the definitional semantics (`vksync::spec::races`), and it is not planned")]
     AliasedImageNotSupported {

@@ -2271,6 +2271,72 @@ fn pass_position(program: &Program, index: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// The fix for a hazard between a draw's access of an attachment's image
+/// other than as an attachment (a sampled read: every view's) and a
+/// layout transition, load or store operation (one view's own) of the
+/// same subpass of an instance of a render pass of several views,
+/// accesses `current` of command `command` and `prior` of command
+/// `prior_command`: no subpass dependency orders view 0's read before
+/// view 1's transition (each
+/// view's transition happens after that view's subpasses' dependencies
+/// only, the per-view reading of `crate::spec`, module `views`), so the
+/// text says what does (review45: a fix named a dependency `0->EXTERNAL`
+/// that, declared, still raced). `None` for any other hazard.
+pub(crate) fn per_view_unorderable_fix(
+    program: &Program,
+    (prior_command, prior): (usize, StageAccess),
+    (command, current): (usize, StageAccess),
+) -> Option<String> {
+    // Both of one subpass (a pass operation at the end of the pass as
+    // of its last): a dependency from an earlier subpass into the
+    // operation's, not view-local, would order them.
+    let (begin, subpass) = pass_position(program, command)?;
+    if pass_position(program, prior_command)? != (begin, subpass) {
+        return None;
+    }
+    let Command::Render(rc) = &program.commands[begin] else {
+        return None;
+    };
+    let RenderOp::BeginPass(pb) = &rc.op else {
+        return None;
+    };
+    if !pass_of(program, pb.pass).is_some_and(RenderPass::views_apart) {
+        return None;
+    }
+    // One side a draw's non-attachment access, the other a render pass
+    // operation (a command that begins or ends a subpass or the pass).
+    let pass_op = |c: usize| {
+        matches!(&program.commands[c], Command::Render(rc)
+            if matches!(rc.op, RenderOp::BeginPass(_) | RenderOp::NextSubpass | RenderOp::EndSubpass { .. } | RenderOp::EndPass))
+    };
+    let shader =
+        |sa: StageAccess| !sa.is_layout_transition() && attachment_access(sa.access()) != sa.access();
+    let (op, access) = if pass_op(command) && shader(prior) {
+        (current, prior)
+    } else if pass_op(prior_command) && shader(current) {
+        (prior, current)
+    } else {
+        return None;
+    };
+    let what = if op.is_layout_transition() {
+        "a layout transition"
+    } else {
+        "a load or store operation"
+    };
+    Some(format!(
+        "no subpass dependency orders them: in a render pass of several views {what} is one view's own, and a \
+         draw's {} {} of the attachment's image is every view's (docs/semantics.md, \"VIEW_LOCAL\"); access the \
+         image outside the render pass instance{}",
+        access.stage().flag(),
+        access.access(),
+        if op.is_layout_transition() {
+            ", or keep its layout through the pass so that no transition writes it"
+        } else {
+            ""
+        }
+    ))
+}
+
 /// When commands `prior` and `command` are recorded in two subpasses of
 /// one render pass instance, those subpasses: no barrier can be recorded
 /// between them, and only a subpass dependency `prior->command` orders

@@ -121,6 +121,12 @@ pub struct Race {
 pub fn races(program: &Program, reading: Reading) -> Result<Vec<Race>, ProgramError> {
     validate_masks(program)?;
     let layout = resolve(program)?;
+    // A render pass of several views is its per-view subpasses (module
+    // `views`).
+    if let Some(each) = views::per_view(program)? {
+        let layout = resolve(&each.program).map_err(|e| each.not_valid(program, e))?;
+        return Ok(each.back(races_resolved(&each.program, &layout, reading)));
+    }
     Ok(races_resolved(program, &layout, reading))
 }
 
@@ -162,19 +168,6 @@ fn validate_masks(program: &Program) -> Result<(), ProgramError> {
 
 /// [`races`] for a program already validated into `layout`.
 pub(crate) fn races_resolved(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
-    // A render pass of several views is its per-view subpasses (module
-    // `views`).
-    if let Some(each) = views::per_view(program) {
-        if let Ok(layout) = resolve(&each.program) {
-            return each.back(races_of(&each.program, &layout, reading));
-        }
-    }
-    races_of(program, layout, reading)
-}
-
-/// [`races_resolved`] of a program with no render pass of several views
-/// to write per view (or one its per-view form cannot be).
-fn races_of(program: &Program, layout: &Layout, reading: Reading) -> Vec<Race> {
     // An optimal image aliased in part (`crate::ir::layout::Footprint`)
     // has two readings of overlap at once: exact among its own accesses,
     // in a memory of its own, and its whole bound range against every

@@ -181,13 +181,6 @@ pub(crate) struct DepOp {
     /// access (`DepOp::chains_into`).
     pub first_in: Option<usize>,
     pub second_in: Option<usize>,
-    /// The chain part of a view-local dependency or barrier
-    /// (`crate::ir::render::PassScope::chain_only`): its second scope holds
-    /// no access directly, and it chains into no dependency whose scopes
-    /// are its `second_in` subpass's alone (a barrier or an implicit
-    /// dependency inside that subpass), only into those from that
-    /// subpass and later ones.
-    pub chain_only: bool,
     /// A subpass dependency (or layout transition) from
     /// `VK_SUBPASS_EXTERNAL`: its first synchronization scope holds only
     /// the commands before this command index, its render pass
@@ -314,9 +307,6 @@ impl DepOp {
     /// hold accesses of one instance (or of no instance). The stages are
     /// asked separately.
     pub fn chains_into(&self, b: &DepOp) -> bool {
-        if self.chain_only && self.second_in.is_some() && b.second_instance() == self.second_in {
-            return false;
-        }
         // Into a dependency from EXTERNAL: the second scope must hold
         // commands before the render pass instance.
         let before = match (self.second_instance(), b.first_before) {
@@ -367,9 +357,6 @@ impl AccessOp {
     /// (a transition or ownership transfer: its own B1's, and an
     /// `ALL_COMMANDS` one of another command).
     pub fn in_second(&self, d: &DepOp) -> bool {
-        if d.chain_only {
-            return false;
-        }
         match self.pseudo {
             Some(t) => {
                 d.second_pseudo == Some(t)
@@ -703,32 +690,23 @@ impl Order {
                         Command::Render(rc) => rc.pass_attachments(),
                         _ => &empty,
                     };
-                    // The part for accesses made before the instance
-                    // only (`ViewPart::Before`) is the fast checkers': a
-                    // render pass of several views is decided per view
-                    // here (module `views`), and where it cannot be, its
-                    // one-subpass reading keeps to the other parts.
-                    let parts: Vec<_> = crate::ir::renderpass::subpass_barrier_parts(dep, attachments)
-                        .into_iter()
-                        .filter(|&(_, p)| p != crate::ir::renderpass::ViewPart::Before)
-                        .collect();
-                    let chain: Vec<bool> = parts
+                    // A render pass of several views is written per view
+                    // before it gets here (module `views`), so every part
+                    // is one applied as it is (`ViewPart::Own`).
+                    let parts = crate::ir::renderpass::subpass_barrier_parts(dep, attachments);
+                    debug_assert!(parts
                         .iter()
-                        .map(|&(_, p)| p == crate::ir::renderpass::ViewPart::Chain)
-                        .collect();
+                        .all(|&(_, p)| p == crate::ir::renderpass::ViewPart::Own));
                     let barriers = parts.into_iter().map(|(b, _)| b).collect();
                     Some((
                         Command::Barrier(crate::ir::program::Dependency { barriers }),
                         pass_begins.last().copied(),
-                        chain,
                     ))
                 }
                 _ => None,
             };
-            let own = in_subpass.as_ref().map_or(c0, |(c, _, _)| c);
-            let subpass_scope = in_subpass.as_ref().and_then(|(_, s, _)| *s);
-            // Which of those barriers are chain parts (`DepOp::chain_only`).
-            let subpass_chain: &[bool] = in_subpass.as_ref().map_or(&[], |(_, _, c)| c);
+            let own = in_subpass.as_ref().map_or(c0, |(c, _)| c);
+            let subpass_scope = in_subpass.as_ref().and_then(|(_, s)| *s);
             // The scopes of each of those barriers hold only the accesses
             // of the subpasses it names (`PassScope`): a subpass by the
             // command that begins it, EXTERNAL as first scope by the
@@ -785,11 +763,6 @@ impl Order {
                                 Command::Render(rc) if is_pre => rc.pre_scopes().get(bi).copied(),
                                 _ => None,
                             };
-                            // (The fast checkers' part for what came
-                            // before the instance, as above.)
-                            if pass_scope.is_some_and(|s| s.before_only) {
-                                continue;
-                            }
                             let no_sets = crate::ir::renderpass::DependencySets::default();
                             let sets = match c0 {
                                 Command::Render(rc) if is_pre => rc.pre_sets().get(bi).unwrap_or(&no_sets),
@@ -800,11 +773,10 @@ impl Order {
                             } else {
                                 (subpass_scope, subpass_scope, None)
                             };
-                            let chain_only = if is_pre {
-                                pass_scope.is_some_and(|s| s.chain_only)
-                            } else {
-                                subpass_chain.get(bi).copied().unwrap_or(false)
-                            };
+                            // (No part of a view-local dependency: a render
+                            // pass of several views is written per view
+                            // before it gets here, module `views`.)
+                            debug_assert!(pass_scope.is_none_or(|s| !s.chain_only && !s.before_only));
                             let first = scopes::sync_scope(b.src_stage_mask.bits(), Side::First);
                             let second = scopes::sync_scope(b.dst_stage_mask.bits(), Side::Second);
                             let whole = DepOp {
@@ -818,7 +790,6 @@ impl Order {
                                 first_in: pre_first,
                                 second_in: pre_second,
                                 first_before: pre_before,
-                                chain_only,
                                 first,
                                 second,
                                 // A render pass's layout transition: a
@@ -1002,7 +973,6 @@ impl Order {
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
-                                chain_only: false,
                             };
                             let Some((t, region)) = t else {
                                 deps.push(whole);
@@ -1052,7 +1022,6 @@ impl Order {
                                     first_in: None,
                                     second_in: None,
                                     first_before: None,
-                                    chain_only: false,
                                 });
                                 // A device set's barrier j is the first half of
                                 // this barrier (the dependency infos are equal);
@@ -1114,7 +1083,6 @@ impl Order {
                             first_in: None,
                             second_in: None,
                             first_before: None,
-                            chain_only: false,
                         });
                         set_nodes.insert(ci, vec![node]);
                         last_set.insert(event.0, Some(ci));
@@ -1191,7 +1159,6 @@ impl Order {
                                 first_in: None,
                                 second_in: None,
                                 first_before: None,
-                                chain_only: false,
                             };
                             for &from in &signals {
                                 event_edges.push((from, node));
@@ -1340,7 +1307,6 @@ impl Order {
                                         first_in: None,
                                         second_in: None,
                                         first_before: None,
-                                        chain_only: false,
                                     });
                                 }
                                 4

@@ -28,12 +28,21 @@
 //! of multiview (they refuse the programs where it differs,
 //! `crate::hazard::refuse_views_apart`). Invariants: the program it
 //! writes declares the same objects and memory (so memory ids and bytes
-//! are the multiview program's); a program it cannot write (its per-view
-//! form invalid, e.g. a draw sampling another view's layer in a layout its
-//! transition has not reached yet) is left to the lowering of one subpass
-//! for every view (`None`), which `docs/semantics.md` names.
+//! are the multiview program's), and only the render passes of several
+//! views that an instance begins are written per view; an instance it
+//! cannot write (a command inside a subpass that is not a draw, a clear, a
+//! barrier or an event wait; a per-view declaration of more than 64
+//! dependencies, past the lowering's masks of a transition's
+//! dependencies; a per-view program that is not valid, e.g. a draw
+//! sampling another view's layer in a layout its own transition has not
+//! reached yet) is refused with
+//! [`crate::ProgramErrorKind::PerViewNotModelled`], never decided another
+//! way (review45: a silent fallback to the one-subpass lowering brought
+//! back the races it misses).
 
 use super::Race;
+use crate::ir::error::{Location, ProgramErrorKind};
+use crate::ir::layout::ProgramError;
 use crate::ir::program::{Command, Program};
 use crate::ir::render::RenderOp;
 use crate::ir::renderpass::{
@@ -53,40 +62,77 @@ pub(crate) struct PerView {
 }
 
 /// `program` with every instance of a render pass of several views
-/// written per view; `None` when it has none, or when the per-view program
-/// is not valid (the caller keeps the multiview lowering).
-pub(crate) fn per_view(program: &Program) -> Option<PerView> {
+/// written per view; `None` when it has none.
+pub(crate) fn per_view(program: &Program) -> Result<Option<PerView>, ProgramError> {
     let apart = |id: RenderPassId| {
         program
             .render_passes()
             .get(id.0 as usize)
             .is_some_and(RenderPass::views_apart)
     };
-    let has = program.commands.iter().any(|c| match c {
-        Command::Render(rc) => matches!(&rc.op, RenderOp::BeginPass(b) if apart(b.pass)),
-        _ => false,
-    });
-    if !has {
-        return None;
-    }
+    let begun: Vec<(usize, RenderPassId)> = program
+        .commands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::BeginPass(b) if apart(b.pass) => Some((i, b.pass)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let Some(&(first, _)) = begun.first() else {
+        return Ok(None);
+    };
+    let refuse = |at: usize, why: String| {
+        let name = match &program.commands[at] {
+            Command::Render(rc) => match &rc.op {
+                RenderOp::BeginPass(b) => program
+                    .render_passes()
+                    .get(b.pass.0 as usize)
+                    .map_or("?", |rp| rp.name.as_str()),
+                _ => "?",
+            },
+            _ => "?",
+        };
+        ProgramError {
+            at: Location::Command(at),
+            kind: ProgramErrorKind::PerViewNotModelled {
+                what: format!("render pass `{name}` renders several views, and {why}"),
+            },
+        }
+    };
     let mut out = program.clone();
     out.commands.clear();
-    // The per-view declaration of each render pass of several views.
-    let mut expanded: Vec<Option<RenderPassId>> = Vec::new();
-    for (i, rp) in program.render_passes().iter().enumerate() {
-        if !rp.views_apart() {
-            expanded.push(None);
+    // The per-view declaration of each render pass of several views an
+    // instance begins.
+    let mut expanded: Vec<Option<RenderPassId>> = vec![None; program.render_passes().len()];
+    for &(at, id) in &begun {
+        let i = id.0 as usize;
+        if expanded[i].is_some() {
             continue;
         }
+        let rp = &program.render_passes()[i];
         let mut each = expand(rp);
         each.name = format!("{}#view{i}", rp.name);
         // A transition's dependencies are bits of a 64-bit mask in the
         // lowering (`crate::ir::render::PassScope::follows`): past that
         // the per-view declaration would lose some.
         if each.dependencies.len() > 64 {
-            return None;
+            return Err(refuse(
+                at,
+                format!(
+                    "its per-view declaration has {} dependencies, more than the 64 the model orders layout \
+                     transitions by",
+                    each.dependencies.len()
+                ),
+            ));
         }
-        expanded.push(Some(out.render_pass(each).ok()?));
+        let id = out
+            .render_pass(each)
+            .map_err(|e| refuse(at, format!("its per-view declaration is not valid ({e})")))?;
+        expanded[i] = Some(id);
     }
     let mut origin: Vec<(usize, bool)> = Vec::with_capacity(program.commands.len());
     let mut i = 0;
@@ -105,31 +151,42 @@ pub(crate) fn per_view(program: &Program) -> Option<PerView> {
         };
         if let Some((b, id)) = begin {
             let rp = &program.render_passes()[b.pass.0 as usize];
-            i = instance(program, i, b, rp, id, &mut out, &mut origin)?;
+            i = instance(program, i, b, rp, id, &mut out, &mut origin).map_err(|why| refuse(i, why))?;
             continue;
         }
-        push(&mut out, &mut origin, c, (i, false))?;
+        push(&mut out, &mut origin, c, (i, false)).map_err(|e| refuse(first, e))?;
         i += 1;
     }
-    Some(PerView { program: out, origin })
+    Ok(Some(PerView { program: out, origin }))
 }
 
 /// Command `c` of the multiview program pushed onto `out` (a render
 /// command lowered again there: its lowering names command indices),
 /// standing for `from`.
-fn push(out: &mut Program, origin: &mut Vec<(usize, bool)>, c: &Command, from: (usize, bool)) -> Option<()> {
-    let c = match c {
-        Command::Render(rc) => out.render_command(rc.op.clone()).ok()?,
-        c => c.clone(),
-    };
-    out.push(c).ok()?;
+fn push(
+    out: &mut Program,
+    origin: &mut Vec<(usize, bool)>,
+    c: &Command,
+    from: (usize, bool),
+) -> Result<(), String> {
+    match c {
+        Command::Render(rc) => out.render_command(rc.op.clone()),
+        c => Ok(c.clone()),
+    }
+    .and_then(|c| out.push(c).map(|_| ()))
+    .map_err(|e| {
+        format!(
+            "its per-view program is not valid at its command {}: {}",
+            from.0, e.kind
+        )
+    })?;
     origin.push(from);
-    Some(())
+    Ok(())
 }
 
 /// Writes the render pass instance begun at command `at` of `program`
 /// (begin `b` of `rp`, whose per-view declaration is `id` in `out`) per
-/// view; the index of the command after its end.
+/// view; the index of the command after its end, or why it cannot.
 fn instance(
     program: &Program,
     at: usize,
@@ -138,15 +195,16 @@ fn instance(
     id: RenderPassId,
     out: &mut Program,
     origin: &mut Vec<(usize, bool)>,
-) -> Option<usize> {
+) -> Result<usize, String> {
     let views: Vec<u32> = (0..32).filter(|v| rp.view_mask() >> v & 1 == 1).collect();
     // Each subpass: the command that begins it, those inside it, the
     // end-subpass that ends it.
     let mut subpasses: Vec<(usize, Vec<usize>, usize)> = Vec::new();
     let (mut begun, mut inside) = (at, Vec::new());
     let mut i = at + 1;
+    let unended = || "its instance has no end".to_string();
     let end_pass = loop {
-        let Command::Render(rc) = program.commands.get(i)? else {
+        let Command::Render(rc) = program.commands.get(i).ok_or_else(unended)? else {
             inside.push(i);
             i += 1;
             continue;
@@ -156,29 +214,43 @@ fn instance(
             RenderOp::NextSubpass => begun = i,
             RenderOp::EndPass => break i,
             RenderOp::Draw(_) | RenderOp::Clear(_) => inside.push(i),
-            RenderOp::Begin(_) | RenderOp::End | RenderOp::BeginPass(_) => return None,
+            RenderOp::Begin(_) | RenderOp::End | RenderOp::BeginPass(_) => return Err(unended()),
         }
         i += 1;
     };
-    // Only commands recorded into a subpass are copied: a barrier, a draw
-    // or a clear (anything else there, a host access, is not one view's).
-    let copied = |j: usize| match &program.commands[j] {
-        Command::Barrier(_) => true,
-        Command::Render(rc) => matches!(rc.op, RenderOp::Draw(_) | RenderOp::Clear(_)),
-        _ => false,
-    };
-    if subpasses
-        .iter()
-        .any(|(_, inside, _)| !inside.iter().all(|&j| copied(j)))
-    {
-        return None;
+    // Only commands recorded into a subpass are copied: a barrier, an
+    // event wait, a draw or a clear (anything else there is not one
+    // view's).
+    for &j in subpasses.iter().flat_map(|(_, inside, _)| inside) {
+        let copied = match &program.commands[j] {
+            Command::Barrier(_) | Command::WaitEvents { .. } | Command::WaitEvents1 { .. } => true,
+            Command::Render(rc) => matches!(rc.op, RenderOp::Draw(_) | RenderOp::Clear(_)),
+            _ => false,
+        };
+        if !copied {
+            return Err(format!(
+                "its command {j} ({}) inside a subpass is not one the model copies into each view",
+                program.commands[j].vulkan_name()
+            ));
+        }
     }
+    // View `v`'s layer of each framebuffer view; one with no such layer is
+    // used by no subpass (VUID-VkFramebufferCreateInfo-renderPass-04536
+    // holds for the others), so its first layer stands in.
+    let layers = |image, range: crate::ir::image::SubresourceRange| {
+        range.layer_count.unwrap_or_else(|| {
+            program
+                .image(image)
+                .map_or(1, |d| d.layers.saturating_sub(range.base_layer))
+        })
+    };
     let begin = PassBegin {
         pass: id,
         views: views
             .iter()
             .flat_map(|&v| {
                 b.views.iter().map(move |&(image, range)| {
+                    let v = if v < layers(image, range) { v } else { 0 };
                     (
                         image,
                         crate::ir::image::SubresourceRange {
@@ -192,37 +264,37 @@ fn instance(
             .collect(),
         render_area: b.render_area,
     };
-    let begin = out.render_command(RenderOp::BeginPass(begin)).ok()?;
-    out.push(begin).ok()?;
-    origin.push((at, false));
+    let render = |out: &mut Program, origin: &mut Vec<(usize, bool)>, op: RenderOp, from: usize| {
+        out.render_command(op)
+            .and_then(|c| out.push(c).map(|_| ()))
+            .map_err(|e| {
+                format!(
+                    "its per-view program is not valid at its command {from}: {}",
+                    e.kind
+                )
+            })?;
+        origin.push((from, false));
+        Ok::<(), String>(())
+    };
+    render(out, origin, RenderOp::BeginPass(begin), at)?;
     for (k, (begun, inside, ended)) in subpasses.iter().enumerate() {
         for j in 0..views.len() {
             if k > 0 || j > 0 {
                 // The end of the per-view subpass before: its subpass's
                 // end; the next: this subpass's begin.
                 let before = if j > 0 { *ended } else { subpasses[k - 1].2 };
-                let end = out.render_command(RenderOp::EndSubpass { last: false }).ok()?;
-                out.push(end).ok()?;
-                origin.push((before, false));
-                let next = out.render_command(RenderOp::NextSubpass).ok()?;
-                out.push(next).ok()?;
-                origin.push((*begun, false));
+                render(out, origin, RenderOp::EndSubpass { last: false }, before)?;
+                render(out, origin, RenderOp::NextSubpass, *begun)?;
             }
             for &c in inside {
                 push(out, origin, &program.commands[c], (c, true))?;
             }
         }
     }
-    let last = subpasses.last()?.2;
-    for (op, from) in [
-        (RenderOp::EndSubpass { last: true }, last),
-        (RenderOp::EndPass, end_pass),
-    ] {
-        let c = out.render_command(op).ok()?;
-        out.push(c).ok()?;
-        origin.push((from, false));
-    }
-    Some(end_pass + 1)
+    let last = subpasses.last().ok_or_else(unended)?.2;
+    render(out, origin, RenderOp::EndSubpass { last: true }, last)?;
+    render(out, origin, RenderOp::EndPass, end_pass)?;
+    Ok(end_pass + 1)
 }
 
 /// `rp` (every subpass of one view mask of `V` views) as `V` per-view
@@ -291,6 +363,39 @@ fn expand(rp: &RenderPass) -> RenderPass {
 }
 
 impl PerView {
+    /// The refusal for a per-view program `crate::resolve` refused with
+    /// `e`: at the multiview program's command it stands for.
+    pub(crate) fn not_valid(&self, program: &Program, e: ProgramError) -> ProgramError {
+        let at = match e.at {
+            Location::Command(c) => self.origin.get(c).map_or(0, |&(c, _)| c),
+            _ => 0,
+        };
+        let begin = program.commands[..=at.min(program.commands.len().saturating_sub(1))]
+            .iter()
+            .rposition(|c| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_))))
+            .unwrap_or(at);
+        let name = match program.commands.get(begin) {
+            Some(Command::Render(rc)) => match &rc.op {
+                RenderOp::BeginPass(b) => program
+                    .render_passes()
+                    .get(b.pass.0 as usize)
+                    .map_or("?", |rp| rp.name.as_str()),
+                _ => "?",
+            },
+            _ => "?",
+        };
+        ProgramError {
+            at: Location::Command(begin),
+            kind: ProgramErrorKind::PerViewNotModelled {
+                what: format!(
+                    "render pass `{name}` renders several views, and its per-view program is not valid at its \
+                     command {at}: {}",
+                    e.kind
+                ),
+            },
+        }
+    }
+
     /// The races of the per-view program named by the multiview program's
     /// commands: a race between two copies of one command recorded inside
     /// a subpass is none (a multiview draw is one command over its views;
