@@ -2116,16 +2116,7 @@ pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(
             _ => None,
         };
         if let Some((c, how)) = found {
-            let name = match &program.commands[o.begin] {
-                Command::Render(rc) => match &rc.op {
-                    RenderOp::BeginPass(b) => program
-                        .render_passes()
-                        .get(b.pass.0 as usize)
-                        .map_or("?", |rp| rp.name.as_str()),
-                    _ => "?",
-                },
-                _ => "?",
-            };
+            let name = crate::ir::renderpass::begun_pass_name(program, o.begin);
             return Err(ProgramError {
                 at: crate::ir::layout::Location::Command(o.begin),
                 kind: crate::ProgramErrorKind::RenderPassNotSupported {

@@ -146,6 +146,41 @@ fn multiview_chain(deps: &str, more: &str, after: &str) -> String {
     )
 }
 
+/// Multiview: three subpasses of view mask 0b11 over `arr` (2 layers)
+/// with view-local dependencies `0->1` and `1->2`, a vertex shader's
+/// storage write of `sb` in subpasses 0 and 2; `head` before the image,
+/// `before` after the declaration, `inside` at the start of subpass 1
+/// (lines 6-15 with all three empty: the image, the transition, the
+/// declaration, the begin, the write, the next-subpass, the draw, the
+/// next-subpass, the write, the end).
+fn view_local_chain(head: &str, before: &str, inside: &str) -> String {
+    format!(
+        "{head}image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+         barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
+         render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; \
+         subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; \
+         subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 \
+         VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> \
+         COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 \
+         COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
+         {before}begin-render-pass mv arr COLOR:0:0..2\n\
+         draw vertexCount=3 vs write sb[0..256]\n\
+         next-subpass\n\
+         {inside}draw vertexCount=3\n\
+         next-subpass\n\
+         draw vertexCount=3 vs write sb[0..256]\n\
+         end-render-pass\n"
+    )
+}
+
+/// A render pass of eight views no instance begins, whose per-view
+/// declaration would have 128 dependencies (each dependency `0->1` that
+/// is not view-local is 64).
+const BIG_MULTIVIEW: &str =
+    "render-pass big attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass viewMask=255 \
+     color 0 GENERAL ; subpass viewMask=255 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT -> \
+     COLOR_ATTACHMENT_OUTPUT ; dependency 0->1 FRAGMENT_SHADER -> FRAGMENT_SHADER";
+
 /// Multiview, one subpass of view mask `mask` over `arr` (2 layers) with
 /// a view-local self-dependency from the vertex shader's storage writes
 /// to the fragment shader's storage reads, and such a barrier between a
@@ -1908,17 +1943,7 @@ fn cases() -> Vec<Case> {
         (
             "multiview: two view-local dependencies in a chain order each view after its own only",
             "A view-local dependency acts like a set of one-to-one dependencies between corresponding per-view subpasses, so a chain of two orders view 1's write of subpass 2 after view 1's of subpass 0 only (review44)",
-            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
-             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
-             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
-             begin-render-pass mv arr COLOR:0:0..2\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             next-subpass\n\
-             draw vertexCount=3\n\
-             next-subpass\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             end-render-pass\n"
-                .to_string(),
+            view_local_chain("", "", ""),
             &["L14 WRITE_AFTER_WRITE sb[0..256] after L10"],
         ),
         (
@@ -1963,38 +1988,14 @@ fn cases() -> Vec<Case> {
         ),
         (
             "multiview: a render pass of several views that no instance begins changes nothing",
-            "Only begun render passes are written per view (review45: an unused declaration of 80 per-view dependencies made the definitional semantics fall back to one subpass for every view, which missed the chain's write-after-write)",
-            "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
-             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
-             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
-             render-pass big attachment R8G8B8A8_UNORM CLEAR STORE GENERAL->GENERAL ; subpass viewMask=255 color 0 GENERAL ; subpass viewMask=255 color 0 GENERAL ; dependency 0->1 COLOR_ATTACHMENT_OUTPUT -> COLOR_ATTACHMENT_OUTPUT ; dependency 0->1 FRAGMENT_SHADER -> FRAGMENT_SHADER\n\
-             begin-render-pass mv arr COLOR:0:0..2\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             next-subpass\n\
-             draw vertexCount=3\n\
-             next-subpass\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             end-render-pass\n"
-                .to_string(),
+            "Only begun render passes are written per view (review45: an unused declaration of 128 per-view dependencies made the definitional semantics fall back to one subpass for every view, which missed the chain's write-after-write)",
+            view_local_chain("", &format!("{BIG_MULTIVIEW}\n"), ""),
             &["L15 WRITE_AFTER_WRITE sb[0..256] after L11"],
         ),
         (
             "multiview: an event wait inside a subpass of several views is copied into each view",
             "vkCmdWaitEvents2 is valid inside a render pass; each view's subpass waits (review45: a wait there made the definitional semantics fall back and miss the chain's write-after-write)",
-            "event ev\n\
-             image arr R8G8B8A8_UNORM 4x4 layers 2\n\
-             barrier NONE:NONE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE arr COLOR:0:0..2 UNDEFINED->COLOR_ATTACHMENT_OPTIMAL\n\
-             render-pass mv attachment R8G8B8A8_UNORM CLEAR STORE COLOR_ATTACHMENT_OPTIMAL->COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; subpass viewMask=3 color 0 COLOR_ATTACHMENT_OPTIMAL ; dependency 0->1 VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:SHADER_STORAGE_WRITE|COLOR_ATTACHMENT_WRITE -> COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local ; dependency 1->2 COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE -> VERTEX_SHADER|COLOR_ATTACHMENT_OUTPUT:COLOR_ATTACHMENT_WRITE view-local\n\
-             set-event ev COPY:NONE -> COPY:NONE\n\
-             begin-render-pass mv arr COLOR:0:0..2\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             next-subpass\n\
-             wait-events ev COPY:NONE -> COPY:NONE\n\
-             draw vertexCount=3\n\
-             next-subpass\n\
-             draw vertexCount=3 vs write sb[0..256]\n\
-             end-render-pass\n"
-                .to_string(),
+            view_local_chain("event ev\n", "set-event ev COPY:NONE -> COPY:NONE\n", "wait-events ev COPY:NONE -> COPY:NONE\n"),
             &["L17 WRITE_AFTER_WRITE sb[0..256] after L12"],
         ),
         (

@@ -1325,6 +1325,18 @@ fn pass_of(program: &Program, id: RenderPassId) -> Option<&RenderPass> {
     program.render_passes().get(id.0 as usize)
 }
 
+/// The name of the render pass that command `at` begins (`?` for another
+/// command): what a refusal at an instance's begin names.
+pub(crate) fn begun_pass_name(program: &Program, at: usize) -> &str {
+    match program.commands.get(at) {
+        Some(Command::Render(rc)) => match &rc.op {
+            RenderOp::BeginPass(b) => pass_of(program, b.pass).map_or("?", |rp| rp.name.as_str()),
+            _ => "?",
+        },
+        _ => "?",
+    }
+}
+
 /// Subpass `s` of `rp` as a rendering instance over `views`.
 fn subpass_rendering(
     program: &Program,

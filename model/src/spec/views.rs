@@ -86,16 +86,7 @@ pub(crate) fn per_view(program: &Program) -> Result<Option<PerView>, ProgramErro
         return Ok(None);
     };
     let refuse = |at: usize, why: String| {
-        let name = match &program.commands[at] {
-            Command::Render(rc) => match &rc.op {
-                RenderOp::BeginPass(b) => program
-                    .render_passes()
-                    .get(b.pass.0 as usize)
-                    .map_or("?", |rp| rp.name.as_str()),
-                _ => "?",
-            },
-            _ => "?",
-        };
+        let name = crate::ir::renderpass::begun_pass_name(program, at);
         ProgramError {
             at: Location::Command(at),
             kind: ProgramErrorKind::PerViewNotModelled {
@@ -374,16 +365,7 @@ impl PerView {
             .iter()
             .rposition(|c| matches!(c, Command::Render(rc) if matches!(rc.op, RenderOp::BeginPass(_))))
             .unwrap_or(at);
-        let name = match program.commands.get(begin) {
-            Some(Command::Render(rc)) => match &rc.op {
-                RenderOp::BeginPass(b) => program
-                    .render_passes()
-                    .get(b.pass.0 as usize)
-                    .map_or("?", |rp| rp.name.as_str()),
-                _ => "?",
-            },
-            _ => "?",
-        };
+        let name = crate::ir::renderpass::begun_pass_name(program, begin);
         ProgramError {
             at: Location::Command(begin),
             kind: ProgramErrorKind::PerViewNotModelled {
