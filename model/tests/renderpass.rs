@@ -3329,3 +3329,37 @@ fn a_render_pass_the_model_cannot_write_per_view_is_refused() {
         "{e}"
     );
 }
+
+/// Every planner refuses a hazard no subpass dependency orders (a draw's
+/// sampled read of an attachment's image, every view's, before another
+/// view's final layout transition of its layer, in one subpass) with the
+/// error that says so and what does (review45: the refusal asked for a
+/// dependency to be declared, which no dependency satisfies).
+#[test]
+fn planners_refuse_a_hazard_across_views_no_dependency_orders() {
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let t = parse(
+        "image arr R8G8B8A8_UNORM 4x4 layers 2\n\
+         barrier NONE:NONE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE arr COLOR:0:0..2 UNDEFINED->GENERAL\n\
+         render-pass mv attachment R8G8B8A8_UNORM LOAD NONE GENERAL->TRANSFER_SRC_OPTIMAL ; subpass viewMask=3 color 0 GENERAL\n\
+         begin-render-pass mv arr COLOR:0:0..2\n\
+         draw vertexCount=3 no-color-write fs sampled-image arr COLOR:0:0..2 GENERAL\n\
+         end-render-pass\n",
+    )
+    .unwrap();
+    for planner in [
+        PlannerKind::Offline,
+        PlannerKind::Online,
+        PlannerKind::Conservative,
+    ] {
+        let e = plan(&t.program, PlanOptions::new(planner)).unwrap_err();
+        assert_eq!(t.line_of(e.at), Some(11), "{planner:?}: {e}");
+        let vksync::ProgramErrorKind::Render(r) = &e.kind else {
+            panic!("{planner:?}: {e}");
+        };
+        assert!(
+            matches!(&**r, vksync::RenderError::HazardAcrossViews { prior: 2, fix } if fix.starts_with("no subpass dependency orders them")),
+            "{planner:?}: {e}"
+        );
+    }
+}

@@ -783,6 +783,21 @@ pub enum RenderError {
         /// its begin-rendering`).
         what: String,
     },
+    /// A hazard between this command and command `prior` of one subpass
+    /// of an instance of a render pass of several views that no subpass
+    /// dependency orders: a draw's access of an attachment's image other
+    /// than as an attachment (every view's) and a layout transition, load
+    /// or store operation (one view's own). `fix` says what orders them
+    /// (`crate::ir::renderpass::per_view_unorderable_fix`). (Displayed
+    /// with `prior` as a command index; [`RenderError::describe`] names
+    /// its line.)
+    #[error("this command races the command {}: {fix}", place(*.prior, None))]
+    HazardAcrossViews {
+        /// The earlier command, of the same subpass.
+        prior: usize,
+        /// What orders them.
+        fix: String,
+    },
     /// A hazard between two commands of one subpass of a render pass
     /// instance (this one and command `prior`): no barrier may be recorded
     /// there, and only a subpass dependency orders them (`fix` says which).
@@ -2734,7 +2749,8 @@ impl RenderError {
         let full = self.to_string();
         match self {
             RenderError::HazardInsideInstance { prior, .. }
-            | RenderError::HazardInsideSubpass { prior, .. } => {
+            | RenderError::HazardInsideSubpass { prior, .. }
+            | RenderError::HazardAcrossViews { prior, .. } => {
                 // The index form occurs once, right after `what` (the
                 // format above); the rest of the text is the same.
                 full.replacen(&place(*prior, None), &place(*prior, Some(line_of)), 1)
@@ -2801,7 +2817,20 @@ pub(crate) fn refuse_hazard_inside(program: &Program, hazards: &[crate::Hazard])
         };
         (h, kind)
     } else if let Some(h) = under_one(&barrier_points(&program.commands)) {
-        (h, RenderError::PlanNeedsSubpassDependency)
+        // One no subpass dependency orders (a view's own operation against
+        // every view's read of its layer) says so and what does.
+        let kind = match super::renderpass::per_view_unorderable_fix(
+            program,
+            (h.prior_command, h.prior),
+            (h.command, h.current),
+        ) {
+            Some(fix) => RenderError::HazardAcrossViews {
+                prior: h.prior_command,
+                fix,
+            },
+            None => RenderError::PlanNeedsSubpassDependency,
+        };
+        (h, kind)
     } else {
         return Ok(());
     };
