@@ -2038,6 +2038,15 @@ fn refuse_footprints(program: &Program, layout: &Layout) -> Result<(), ProgramEr
 /// part).
 pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(), ProgramError> {
     use crate::ir::render::RenderOp;
+    // Every fast check asks: a program with no render pass of several
+    // views is left at once.
+    if !program
+        .render_passes()
+        .iter()
+        .any(crate::ir::renderpass::RenderPass::views_apart)
+    {
+        return Ok(());
+    }
     // The open instance of several views: its begin, whether it orders
     // views (a next-subpass or a barrier so far), the memory of its
     // attachments, the first command writing memory other than as an
@@ -2081,19 +2090,16 @@ pub(crate) fn refuse_views_apart(program: &Program, layout: &Layout) -> Result<(
                 _ => {
                     if let Some(o) = open.as_mut() {
                         for (region, sa) in rc.accesses() {
-                            let a = sa.access();
-                            if crate::ir::renderpass::attachment_access(a) == a {
+                            if crate::ir::renderpass::is_attachment_access(sa.access()) {
                                 continue;
                             }
                             if sa.is_write() {
                                 o.writes.get_or_insert(i);
                             }
                             let on = layout.locate(*region).is_some_and(|m| {
-                                o.attachments.iter().any(|x| {
-                                    x.mem == m.mem
-                                        && x.range.start < m.range.end
-                                        && m.range.start < x.range.end
-                                })
+                                o.attachments
+                                    .iter()
+                                    .any(|x| x.mem == m.mem && x.range.overlaps(m.range))
                             });
                             if on {
                                 o.on_attachments.get_or_insert(i);

@@ -1851,6 +1851,12 @@ pub(crate) fn attachment_access(a: AccessFlags2) -> AccessFlags2 {
     out
 }
 
+/// Whether access mask `a` names attachment accesses only
+/// ([`attachment_access`]): one view's layer, one pixel's bytes.
+pub(crate) fn is_attachment_access(a: AccessFlags2) -> bool {
+    attachment_access(a) == a
+}
+
 /// Every byte range of the framebuffer's views of a `begin-render-pass`
 /// (all attachments, in attachment order; with multiview the layers of
 /// its views): where a framebuffer-local or view-local dependency of the
@@ -2321,8 +2327,7 @@ pub(crate) fn per_view_unorderable_fix(
         matches!(&program.commands[c], Command::Render(rc)
             if matches!(rc.op, RenderOp::BeginPass(_) | RenderOp::NextSubpass | RenderOp::EndSubpass { .. } | RenderOp::EndPass))
     };
-    let shader =
-        |sa: StageAccess| !sa.is_layout_transition() && attachment_access(sa.access()) != sa.access();
+    let shader = |sa: StageAccess| !sa.is_layout_transition() && !is_attachment_access(sa.access());
     let (op, access) = if pass_op(command) && shader(prior) {
         (current, prior)
     } else if pass_op(prior_command) && shader(current) {
@@ -2415,7 +2420,7 @@ pub(crate) fn local_dependencies_only(
     };
     let what = if !within_attachments(&rc.pass_attachments().regions, region) {
         "the attachments' bytes"
-    } else if !accesses.iter().all(|&a| attachment_access(a) == a) {
+    } else if !accesses.iter().all(|&a| is_attachment_access(a)) {
         "attachment accesses"
     } else {
         return None;
@@ -3266,7 +3271,7 @@ pub(crate) fn dependency_for(
         let accesses = [h.current.access(), h.prior.access()];
         let attachment = matches!(&program.commands[begin], Command::Render(rc)
             if matches!(&rc.op, RenderOp::BeginPass(_)) && within_attachments(&rc.pass_attachments().regions, h.region))
-            && accesses.iter().all(|&a| attachment_access(a) == a);
+            && accesses.iter().all(|&a| is_attachment_access(a));
         let dep = SubpassDependency {
             src: SubpassIndex::Subpass(s),
             dst: SubpassIndex::Subpass(k),

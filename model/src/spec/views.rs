@@ -160,12 +160,34 @@ fn push(
     c: &Command,
     from: (usize, bool),
 ) -> Result<(), String> {
-    match c {
+    let c = match c {
         Command::Render(rc) => out.render_command(rc.op.clone()),
         c => Ok(c.clone()),
-    }
-    .and_then(|c| out.push(c).map(|_| ()))
-    .map_err(|e| {
+    };
+    emit(out, origin, c, from)
+}
+
+/// Render operation `op` lowered and pushed onto `out`, standing for
+/// command `from` of the multiview program (no copy).
+fn push_op(
+    out: &mut Program,
+    origin: &mut Vec<(usize, bool)>,
+    op: RenderOp,
+    from: usize,
+) -> Result<(), String> {
+    let c = out.render_command(op);
+    emit(out, origin, c, (from, false))
+}
+
+/// Command `c` (as built for `out`) pushed onto `out`, standing for
+/// `from`; why not, when `out` refuses it.
+fn emit(
+    out: &mut Program,
+    origin: &mut Vec<(usize, bool)>,
+    c: Result<Command, ProgramError>,
+    from: (usize, bool),
+) -> Result<(), String> {
+    c.and_then(|c| out.push(c).map(|_| ())).map_err(|e| {
         format!(
             "its per-view program is not valid at its command {}: {}",
             from.0, e.kind
@@ -255,27 +277,15 @@ fn instance(
             .collect(),
         render_area: b.render_area,
     };
-    let render = |out: &mut Program, origin: &mut Vec<(usize, bool)>, op: RenderOp, from: usize| {
-        out.render_command(op)
-            .and_then(|c| out.push(c).map(|_| ()))
-            .map_err(|e| {
-                format!(
-                    "its per-view program is not valid at its command {from}: {}",
-                    e.kind
-                )
-            })?;
-        origin.push((from, false));
-        Ok::<(), String>(())
-    };
-    render(out, origin, RenderOp::BeginPass(begin), at)?;
+    push_op(out, origin, RenderOp::BeginPass(begin), at)?;
     for (k, (begun, inside, ended)) in subpasses.iter().enumerate() {
         for j in 0..views.len() {
             if k > 0 || j > 0 {
                 // The end of the per-view subpass before: its subpass's
                 // end; the next: this subpass's begin.
                 let before = if j > 0 { *ended } else { subpasses[k - 1].2 };
-                render(out, origin, RenderOp::EndSubpass { last: false }, before)?;
-                render(out, origin, RenderOp::NextSubpass, *begun)?;
+                push_op(out, origin, RenderOp::EndSubpass { last: false }, before)?;
+                push_op(out, origin, RenderOp::NextSubpass, *begun)?;
             }
             for &c in inside {
                 push(out, origin, &program.commands[c], (c, true))?;
@@ -283,8 +293,8 @@ fn instance(
         }
     }
     let last = subpasses.last().ok_or_else(unended)?.2;
-    render(out, origin, RenderOp::EndSubpass { last: true }, last)?;
-    render(out, origin, RenderOp::EndPass, end_pass)?;
+    push_op(out, origin, RenderOp::EndSubpass { last: true }, last)?;
+    push_op(out, origin, RenderOp::EndPass, end_pass)?;
     Ok(end_pass + 1)
 }
 
