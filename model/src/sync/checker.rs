@@ -452,31 +452,43 @@ impl Checker {
     /// order ([`for_each_piece`]). An entry almost always holds one write,
     /// which stands for no other: it goes without the keyed search and its
     /// allocation.
-    fn distinct_writes(
+    fn distinct_writes<T: Copy>(
         &self,
         cmd: usize,
         state: &EntryState,
         range: ByteRange,
-        mut f: impl FnMut(Rec, SyncVal, ByteRange, Option<RunSummary>),
+        conflict: impl Fn(SyncVal) -> Option<T>,
+        mut f: impl FnMut(Rec, SyncVal, ByteRange, Option<RunSummary>, T),
     ) {
-        let mut each = |w: Rec, v: SyncVal| match self.pieces {
-            PieceHazards::Each => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
-            PieceHazards::Summary | PieceHazards::Nearest => match summarize(w, &self.runs, range) {
-                Some((s, hull)) => {
-                    let nearest = Rec {
-                        cmd: s.named[0],
-                        node: w.node,
-                    };
-                    let summary = (self.pieces == PieceHazards::Summary).then_some(s);
-                    f(nearest, v, hull, summary);
+        let mut each = |w: Rec, v: SyncVal| {
+            // Every piece of a run has the run's value: a write the access
+            // is ordered after goes without visiting its pieces (a buffer
+            // written in 40,000 pieces and then read whole after a barrier
+            // cost the pieces per read, issue 25).
+            let Some(t) = conflict(v) else {
+                return;
+            };
+            match self.pieces {
+                PieceHazards::Each => {
+                    for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None, t))
                 }
-                None => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None)),
-            },
-            // Every piece has the run's value: the first races what they do.
-            PieceHazards::First => for_each_piece_while(w, &self.runs, range, |p, bytes| {
-                f(p, v, bytes, None);
-                false
-            }),
+                PieceHazards::Summary | PieceHazards::Nearest => match summarize(w, &self.runs, range) {
+                    Some((s, hull)) => {
+                        let nearest = Rec {
+                            cmd: s.named[0],
+                            node: w.node,
+                        };
+                        let summary = (self.pieces == PieceHazards::Summary).then_some(s);
+                        f(nearest, v, hull, summary, t);
+                    }
+                    None => for_each_piece(w, &self.runs, range, |p, bytes| f(p, v, bytes, None, t)),
+                },
+                // The first piece races what they all do.
+                PieceHazards::First => for_each_piece_while(w, &self.runs, range, |p, bytes| {
+                    f(p, v, bytes, None, t);
+                    false
+                }),
+            }
         };
         let writes = state.writes.get(&self.spills);
         if let [w] = writes {
@@ -704,11 +716,15 @@ impl Checker {
             if shortcut {
                 return;
             }
-            self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
-                if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found(mk(HazardKind::ReadAfterWrite, &w, wv, bytes, needs, pieces));
-                }
-            });
+            self.distinct_writes(
+                cmd,
+                state,
+                range,
+                |wv| write_conflict(wv, a.sa, self.sem.waw_needs_visibility),
+                |w, wv, bytes, pieces, needs| {
+                    found(mk(HazardKind::ReadAfterWrite, &w, wv, bytes, needs, pieces))
+                },
+            );
             return;
         }
         if let Some(b) = transition {
@@ -726,13 +742,17 @@ impl Checker {
             if self.sem.last_write_shortcut && !state.reads.is_empty() {
                 return;
             }
-            self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
-                if !transition_ordered(wv, b, self.sem) {
+            self.distinct_writes(
+                cmd,
+                state,
+                range,
+                |wv| (!transition_ordered(wv, b, self.sem)).then_some(()),
+                |w, wv, bytes, pieces, ()| {
                     let mut h = mk(HazardKind::WriteAfterWrite, &w, wv, bytes, (true, false), pieces);
                     h.needs_visibility = false;
                     found(h);
-                }
-            });
+                },
+            );
             return;
         }
         for r in state.reads.get(&self.spills) {
@@ -757,18 +777,26 @@ impl Checker {
         if self.sem.last_write_shortcut && !state.reads.is_empty() {
             return;
         }
-        self.distinct_writes(cmd, state, range, |w, wv, bytes, pieces| {
-            // D6: the 1.3.239 layer drops a write-after-write between two
-            // storage writes of bound descriptors.
-            let suppressed = self.sem.suppress_dispatch_waw
-                && wv.sa == StageAccess::ComputeShaderStorageWrite
-                && a.sa == StageAccess::ComputeShaderStorageWrite;
-            if !suppressed {
-                if let Some(needs) = write_conflict(wv, a.sa, self.sem.waw_needs_visibility) {
-                    found(mk(HazardKind::WriteAfterWrite, &w, wv, bytes, needs, pieces));
+        self.distinct_writes(
+            cmd,
+            state,
+            range,
+            |wv| {
+                // D6: the 1.3.239 layer drops a write-after-write between
+                // two storage writes of bound descriptors.
+                let suppressed = self.sem.suppress_dispatch_waw
+                    && wv.sa == StageAccess::ComputeShaderStorageWrite
+                    && a.sa == StageAccess::ComputeShaderStorageWrite;
+                if suppressed {
+                    None
+                } else {
+                    write_conflict(wv, a.sa, self.sem.waw_needs_visibility)
                 }
-            }
-        });
+            },
+            |w, wv, bytes, pieces, needs| {
+                found(mk(HazardKind::WriteAfterWrite, &w, wv, bytes, needs, pieces))
+            },
+        );
     }
 
     /// Records the accesses of command `cmd`: reads first, then writes, so a
