@@ -247,7 +247,10 @@ copy-buffer-to-image staging -> tex TRANSFER_DST_OPTIMAL imageSubresource=COLOR:
 
 /// `vkCmdCopyImage` touches the texels "Copying Data Between Images"
 /// names on each side: the destination's extent size-adjusted to the same
-/// texel blocks when the block extents differ, and between a 3D and a 2D
+/// texel blocks when the block extents differ (and only then: review46),
+/// offsets and extents aligned to the texel blocks except at an edge
+/// (VUID-vkCmdCopyImage-pRegions-07278 to -07283, -srcImage-01728 to
+/// -01730), and between a 3D and a 2D
 /// image depth slices paired with layers (an effective depth of 1 on the
 /// 2D side). Lines 5-6 declare `bc` (BC1, 16x16: 4x4 blocks of 8 bytes)
 /// and `vol` (R32G32_UINT 4x4x4) after `HEAD`; `arr` is R32G32_UINT 4x4
@@ -305,6 +308,43 @@ copy-image-to-buffer vol GENERAL -> staging imageSubresource=COLOR:0:0 imageOffs
             ),
             // Slices 2 and 3 written; slice 1 read: no common byte.
             Ok(&[]),
+        ),
+        (
+            "review46: a whole mip of a compressed image that is no whole number of blocks, to the same format (no size adjustment)",
+            format!(
+                "{DECL}image e6 BC1_RGBA_UNORM_BLOCK 6x6 initial GENERAL
+image f6 BC1_RGBA_UNORM_BLOCK 6x6 initial GENERAL
+copy-image e6 GENERAL -> f6 GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 extent=6,6,1
+copy-image-to-buffer f6 GENERAL -> staging imageSubresource=COLOR:0:0 imageOffset=4,4,0 imageExtent=2,2,1
+"
+            ),
+            // 2x2 blocks of 8 bytes; block (1, 1) is bytes 24..32.
+            Ok(&["L12 READ_AFTER_WRITE f6[COLOR:0:0 bytes 24..32] after L11"]),
+        ),
+        (
+            "review46: one uncompressed texel fills a compressed tail mip smaller than a block (ceil(1/1) = ceil(2/4))",
+            format!(
+                "{DECL}image m8 BC1_RGBA_UNORM_BLOCK 8x8 mips 3 initial GENERAL
+copy-image small GENERAL -> m8 GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:2:0 extent=1,1,1
+copy-image-to-buffer m8 GENERAL -> staging imageSubresource=COLOR:2:0 imageExtent=2,2,1
+"
+            ),
+            Ok(&["L11 READ_AFTER_WRITE m8[COLOR:2:0] after L10"]),
+        ),
+        (
+            "review46: a source offset inside a texel block",
+            format!("{DECL}copy-image bc GENERAL -> bc GENERAL srcSubresource=COLOR:0:0 srcOffset=2,0,0 dstSubresource=COLOR:0:0 dstOffset=8,8,0 extent=4,4,1\n"),
+            Err("9:1: vkCmdCopyImage: srcOffset.x 2 is not a multiple of the texel block width of BC1_RGBA_UNORM_BLOCK, 4 (VUID-vkCmdCopyImage-pRegions-07278)"),
+        ),
+        (
+            "review46: a destination offset inside a texel block",
+            format!("{DECL}copy-image small GENERAL -> bc GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 dstOffset=0,2,0 extent=1,1,1\n"),
+            Err("9:1: vkCmdCopyImage: dstOffset.y 2 is not a multiple of the texel block height of BC1_RGBA_UNORM_BLOCK, 4 (VUID-vkCmdCopyImage-pRegions-07282)"),
+        ),
+        (
+            "review46: an extent of part of a block that does not reach the source's edge",
+            format!("{DECL}copy-image bc GENERAL -> bc GENERAL srcSubresource=COLOR:0:0 dstSubresource=COLOR:0:0 dstOffset=8,8,0 extent=2,4,1\n"),
+            Err("9:1: vkCmdCopyImage: extent.width 2 is not a multiple of the texel block width of BC1_RGBA_UNORM_BLOCK, 4, and the region does not reach srcSubresource's edge (VUID-vkCmdCopyImage-srcImage-01728)"),
         ),
         (
             "2D to 3D with extent.depth not the layer count",

@@ -1753,8 +1753,90 @@ pub(crate) fn copy_image_boxes(
         (true, true) => {}
     }
     let ((sw, sh), (dw, dh)) = (s.format.info().block, t.format.info().block);
-    let blocks = |n: u32, from: u32, to: u32| n.div_ceil(from).saturating_mul(to);
-    let dst_extent = [blocks(e[0], sw, dw), blocks(e[1], sh, dh), dst_depth];
+    let (src_block, dst_block) = ([sw, sh, 1], [dw, dh, 1]);
+    let axis = ["x", "y", "z"];
+    // "Copy regions for each image must be aligned to a multiple of the
+    // texel block extent in each dimension, except at the edges of the
+    // image, where region extents must match the edge of the image."
+    for n in 0..3 {
+        for (offset, block, image, vuid) in [
+            (
+                r.src_offset[n],
+                src_block[n],
+                "src",
+                [
+                    "VUID-vkCmdCopyImage-pRegions-07278",
+                    "VUID-vkCmdCopyImage-pRegions-07279",
+                    "VUID-vkCmdCopyImage-pRegions-07280",
+                ][n],
+            ),
+            (
+                r.dst_offset[n],
+                dst_block[n],
+                "dst",
+                [
+                    "VUID-vkCmdCopyImage-pRegions-07281",
+                    "VUID-vkCmdCopyImage-pRegions-07282",
+                    "VUID-vkCmdCopyImage-pRegions-07283",
+                ][n],
+            ),
+        ] {
+            if !offset.is_multiple_of(block) {
+                return Err(bad(
+                    format!(
+                        "{image}Offset.{} {offset} is not a multiple of the texel block {} of {}, {block}",
+                        axis[n],
+                        ["width", "height", "depth"][n],
+                        if image == "src" {
+                            s.format.name()
+                        } else {
+                            t.format.name()
+                        }
+                    ),
+                    vuid,
+                ));
+            }
+        }
+    }
+    let src_edge = s.mip_extent(r.src_subresource.mip);
+    for n in 0..3 {
+        let reaches = u64::from(r.src_offset[n]) + u64::from(src_extent[n]) == u64::from(src_edge[n]);
+        if !src_extent[n].is_multiple_of(src_block[n]) && !reaches {
+            return Err(bad(
+                format!(
+                    "extent.{} {} is not a multiple of the texel block {} of {}, {}, and the region does not reach \
+                     srcSubresource's edge",
+                    ["width", "height", "depth"][n],
+                    src_extent[n],
+                    ["width", "height", "depth"][n],
+                    s.format.name(),
+                    src_block[n]
+                ),
+                ["VUID-vkCmdCopyImage-srcImage-01728", "VUID-vkCmdCopyImage-srcImage-01729", "VUID-vkCmdCopyImage-srcImage-01730"][n],
+            ));
+        }
+    }
+    // The destination's extent is the source's, "size-adjusted" only when
+    // the two formats' block extents differ: then any extent of as many
+    // destination blocks (`ceil(A/a) = ceil(X/x)`, "Size Compatibility"),
+    // which is the whole blocks, or the part up to the destination's
+    // edge where the last block crosses it (a compressed tail mip
+    // smaller than a block, filled from uncompressed texels).
+    let dst_edge = t.mip_extent(r.dst_subresource.mip);
+    let adjust = |n: usize| -> u32 {
+        if src_block[n] == dst_block[n] {
+            return e[n];
+        }
+        let count = e[n].div_ceil(src_block[n]);
+        let whole = count.saturating_mul(dst_block[n]);
+        let to_edge = dst_edge[n].saturating_sub(r.dst_offset[n]);
+        if to_edge < whole && to_edge.div_ceil(dst_block[n]) == count {
+            to_edge
+        } else {
+            whole
+        }
+    };
+    let dst_extent = [adjust(0), adjust(1), dst_depth];
     Ok(((r.src_offset, src_extent), (r.dst_offset, dst_extent)))
 }
 
