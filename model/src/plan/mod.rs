@@ -89,7 +89,7 @@ pub use transitions::{is_planned_away, planning_input};
 
 use crate::hazard::Hazard;
 use crate::ir::layout::{resolve, Location, ProgramError, ProgramErrorKind};
-use crate::ir::program::{Command, Program};
+use crate::ir::program::{ByteRange, Command, Program, Region};
 use crate::semantics::{Reading, Semantics};
 use emit::Emitter;
 
@@ -583,13 +583,47 @@ fn thin_added_dependency_bits(original: &Program, program: &mut Program, sem: Se
 /// one), and a global barrier orders at least what it ordered. (The
 /// buffer-barrier form and the per-object baseline plan regions of
 /// objects, images included.)
+/// So does one over bytes of another object that meet an optimal image's
+/// bound range without holding all of it (review46: `--buffer-barriers`
+/// over an image aliasing a buffer named the buffer's bytes under one
+/// texel): every subresource of such an image overlaps its whole bound
+/// range ("Memory Aliasing"), so only a barrier over all of it orders the
+/// image's accesses (`docs/semantics.md`, the aliasing row).
 /// Whether it widened one.
 pub(crate) fn image_regions_global(program: &mut Program) -> bool {
+    // Optimal images sharing their memory with another object, with
+    // their bound ranges (none: no layout is needed).
+    let layout = resolve(program).ok();
+    let shared: Vec<(crate::ir::layout::MemId, ByteRange)> = layout.as_ref().map_or(Vec::new(), |layout| {
+        program
+            .images()
+            .iter()
+            .filter(|d| d.tiling == crate::ir::image::Tiling::Optimal)
+            .filter_map(|d| {
+                let m = layout.locate(program.whole(d.object))?;
+                (layout.owner_object(m.mem) != Some(d.object)).then_some((m.mem, m.range))
+            })
+            .collect()
+    });
+    let cuts_an_image = |r: Region| {
+        if shared.is_empty() {
+            return false;
+        }
+        let Some(m) = layout.as_ref().and_then(|l| l.locate(r)) else {
+            return false;
+        };
+        shared.iter().any(|&(mem, bound)| {
+            mem == m.mem
+                && bound.overlaps(m.range)
+                && !(m.range.start <= bound.start && bound.end <= m.range.end)
+        })
+    };
     // (An image's ownership transfer is refused before planning.)
     let is_image = |b: &crate::Barrier| {
         b.image.is_none()
             && b.ownership.is_none()
-            && b.region.is_some_and(|r| program.image(r.object).is_some())
+            && b.region
+                .is_some_and(|r| program.image(r.object).is_some() || cuts_an_image(r))
     };
     if !program
         .commands

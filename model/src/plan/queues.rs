@@ -257,6 +257,14 @@ fn refuse_wait_before_signal(program: &Program) -> Result<(), QueuePlanError> {
                     };
                     if !satisfied {
                         let value = w.value.map_or_else(String::new, |v| format!(" {v}"));
+                        // In the barrier-free input's numbering, as every
+                        // `NotPlanned` (review46: the trace's own counted
+                        // its barriers, and the CLI named a line past the
+                        // end).
+                        let at = program.commands[..at]
+                            .iter()
+                            .filter(|c| !super::is_planned_away(c))
+                            .count();
                         return Err(QueuePlanError::NotPlanned {
                             at,
                             what: format!(
