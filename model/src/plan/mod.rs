@@ -592,8 +592,22 @@ fn thin_added_dependency_bits(original: &Program, program: &mut Program, sem: Se
 /// Whether it widened one.
 pub(crate) fn image_regions_global(program: &mut Program) -> bool {
     // Optimal images sharing their memory with another object, with
-    // their bound ranges (none: no layout is needed).
-    let layout = resolve(program).ok();
+    // their bound ranges: asked only of a plan with buffer barriers and
+    // optimal images (resolving is a walk of the whole program).
+    let buffer_regions = program.commands.iter().any(|c| {
+        matches!(c, Command::Barrier(d) if d.barriers.iter().any(|b| {
+            b.image.is_none() && b.region.is_some_and(|r| program.image(r.object).is_none())
+        }))
+    });
+    let optimal = program
+        .images()
+        .iter()
+        .any(|d| d.tiling == crate::ir::image::Tiling::Optimal);
+    let layout = if buffer_regions && optimal {
+        resolve(program).ok()
+    } else {
+        None
+    };
     let shared: Vec<(crate::ir::layout::MemId, ByteRange)> = layout.as_ref().map_or(Vec::new(), |layout| {
         program
             .images()
