@@ -628,8 +628,14 @@ fn check_source(
                 return Status::BadInput;
             }
         };
-        if let vksync::DecidedBy::Definition { why, .. } = &checked.decided_by {
-            spec_note(source, &format!("{why}: the fast checker does not model it"));
+        if let vksync::DecidedBy::Definition { command, why } = &checked.decided_by {
+            // On the line where the fast checker stopped: which wait, event
+            // or render pass sent the trace to the slow one.
+            let at = source
+                .trace
+                .line_of(vksync::Location::Command(*command))
+                .map_or_else(|| source.name.clone(), |l| format!("{}:{l}", source.name));
+            spec_note_at(&at, &format!("{why}: the fast checker does not model it"));
         }
         return match vksync::resolve(program) {
             Ok(layout) => print_race_groups(source, &layout, &checked.groups, reading, out),
@@ -730,10 +736,14 @@ fn check_by_spec(source: &input::Source, reading: vksync::Reading, why: &str, ou
 
 /// The note that the definitional semantics decided a trace, and `why`.
 fn spec_note(source: &input::Source, why: &str) {
+    spec_note_at(&source.name, why);
+}
+
+/// [`spec_note`] at `at` (the file, or the file and a line).
+fn spec_note_at(at: &str, why: &str) {
     to_stderr!(
-        "{}: note: checked by the definitional semantics ({why}); it is quadratic to cubic in the \
-         program's size",
-        source.name
+        "{at}: note: checked by the definitional semantics ({why}); it is quadratic to cubic in the \
+         program's size"
     );
 }
 

@@ -287,7 +287,10 @@ fn aliased_image_examples_are_checked_not_planned() {
         let (code, out, err) = vksync(&["check", &file], None);
         let racy = !name.ends_with("-fixed");
         assert_eq!(code, i32::from(racy), "{name}:\n{out}{err}");
-        assert!(err.starts_with(&format!("{file}: {note}")), "{name}: {err}");
+        assert!(
+            err.starts_with(&format!("{file}:{line}: {note}")),
+            "{name}: {err}"
+        );
         assert_eq!(
             out.contains("SYNC-HAZARD-WRITE-AFTER-READ"),
             racy,
