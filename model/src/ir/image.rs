@@ -1294,33 +1294,51 @@ fn buffer_image_alignment(desc: &ImageDesc, c: &BufferImageCopy, to_image: bool)
         }
     }
     let edge = desc.mip_extent(c.subresource.mip);
-    for n in 0..3 {
-        if !c.offset[n].is_multiple_of(block[n]) {
-            return Err(format!(
-                "imageOffset.{} {} is not a multiple of the texel block {} of {}, {} ({})",
-                ["x", "y", "z"][n],
-                c.offset[n],
-                what[n],
-                format.name(),
-                block[n],
-                vuid(["07274", "07275", "07276"][n])
-            ));
-        }
-        let reaches = u64::from(c.offset[n]) + u64::from(c.extent[n]) == u64::from(edge[n]);
-        if !c.extent[n].is_multiple_of(block[n]) && !reaches {
-            return Err(format!(
-                "imageExtent.{} {} is not a multiple of the texel block {} of {}, {}, and the region does not \
-                 reach the subresource's edge ({})",
-                what[n],
-                c.extent[n],
-                what[n],
-                format.name(),
-                block[n],
-                vuid(["00207", "00208", "00209"][n])
-            ));
-        }
+    match block_misaligned(block, c.offset, Some(c.extent), edge) {
+        Some((n, false)) => Err(format!(
+            "imageOffset.{} {} is not a multiple of the texel block {} of {}, {} ({})",
+            ["x", "y", "z"][n],
+            c.offset[n],
+            what[n],
+            format.name(),
+            block[n],
+            vuid(["07274", "07275", "07276"][n])
+        )),
+        Some((n, true)) => Err(format!(
+            "imageExtent.{} {} is not a multiple of the texel block {} of {}, {}, and the region does not \
+             reach the subresource's edge ({})",
+            what[n],
+            c.extent[n],
+            what[n],
+            format.name(),
+            block[n],
+            vuid(["00207", "00208", "00209"][n])
+        )),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Where a copy region breaks "Copy regions for each image must be aligned
+/// to a multiple of the texel block extent in each dimension, except at
+/// the edges of the image, where region extents must match the edge of
+/// the image": the first axis (x, y, z) whose `offset` is not a multiple
+/// of `block` (`false`), or whose `extent`, where given, is not and does
+/// not reach the subresource's `edge` (`true`). The one rule of
+/// buffer-image and image-image copies.
+fn block_misaligned(
+    block: [u32; 3],
+    offset: [u32; 3],
+    extent: Option<[u32; 3]>,
+    edge: [u32; 3],
+) -> Option<(usize, bool)> {
+    (0..3).find_map(|n| {
+        if !offset[n].is_multiple_of(block[n]) {
+            return Some((n, false));
+        }
+        let e = extent?[n];
+        let reaches = u64::from(offset[n]) + u64::from(e) == u64::from(edge[n]);
+        (!e.is_multiple_of(block[n]) && !reaches).then_some((n, true))
+    })
 }
 
 /// The buffer bytes a buffer-image copy region addresses ("Buffer and
@@ -1754,67 +1772,65 @@ pub(crate) fn copy_image_boxes(
     }
     let ((sw, sh), (dw, dh)) = (s.format.info().block, t.format.info().block);
     let (src_block, dst_block) = ([sw, sh, 1], [dw, dh, 1]);
-    let axis = ["x", "y", "z"];
-    // "Copy regions for each image must be aligned to a multiple of the
-    // texel block extent in each dimension, except at the edges of the
-    // image, where region extents must match the edge of the image."
-    for n in 0..3 {
-        for (offset, block, image, vuid) in [
-            (
-                r.src_offset[n],
-                src_block[n],
-                "src",
+    let (axis, dim) = (["x", "y", "z"], ["width", "height", "depth"]);
+    // Offsets and the source's extent in whole texel blocks but at the
+    // source's edge (the destination's extent is derived below).
+    let src_edge = s.mip_extent(r.src_subresource.mip);
+    match block_misaligned(src_block, r.src_offset, Some(src_extent), src_edge) {
+        Some((n, false)) => {
+            return Err(bad(
+                format!(
+                    "srcOffset.{} {} is not a multiple of the texel block {} of {}, {}",
+                    axis[n],
+                    r.src_offset[n],
+                    dim[n],
+                    s.format.name(),
+                    src_block[n]
+                ),
                 [
                     "VUID-vkCmdCopyImage-pRegions-07278",
                     "VUID-vkCmdCopyImage-pRegions-07279",
                     "VUID-vkCmdCopyImage-pRegions-07280",
                 ][n],
-            ),
-            (
-                r.dst_offset[n],
-                dst_block[n],
-                "dst",
-                [
-                    "VUID-vkCmdCopyImage-pRegions-07281",
-                    "VUID-vkCmdCopyImage-pRegions-07282",
-                    "VUID-vkCmdCopyImage-pRegions-07283",
-                ][n],
-            ),
-        ] {
-            if !offset.is_multiple_of(block) {
-                return Err(bad(
-                    format!(
-                        "{image}Offset.{} {offset} is not a multiple of the texel block {} of {}, {block}",
-                        axis[n],
-                        ["width", "height", "depth"][n],
-                        if image == "src" {
-                            s.format.name()
-                        } else {
-                            t.format.name()
-                        }
-                    ),
-                    vuid,
-                ));
-            }
+            ))
         }
-    }
-    let src_edge = s.mip_extent(r.src_subresource.mip);
-    for n in 0..3 {
-        let reaches = u64::from(r.src_offset[n]) + u64::from(src_extent[n]) == u64::from(src_edge[n]);
-        if !src_extent[n].is_multiple_of(src_block[n]) && !reaches {
+        Some((n, true)) => {
             return Err(bad(
                 format!(
                     "extent.{} {} is not a multiple of the texel block {} of {}, {}, and the region does not reach \
                      srcSubresource's edge",
-                    ["width", "height", "depth"][n],
+                    dim[n],
                     src_extent[n],
-                    ["width", "height", "depth"][n],
+                    dim[n],
                     s.format.name(),
                     src_block[n]
                 ),
-                ["VUID-vkCmdCopyImage-srcImage-01728", "VUID-vkCmdCopyImage-srcImage-01729", "VUID-vkCmdCopyImage-srcImage-01730"][n],
-            ));
+                [
+                    "VUID-vkCmdCopyImage-srcImage-01728",
+                    "VUID-vkCmdCopyImage-srcImage-01729",
+                    "VUID-vkCmdCopyImage-srcImage-01730",
+                ][n],
+            ))
         }
+        None => {}
+    }
+    let dst_edge = t.mip_extent(r.dst_subresource.mip);
+    if let Some((n, _)) = block_misaligned(dst_block, r.dst_offset, None, dst_edge) {
+        return Err(bad(
+            format!(
+                "dstOffset.{} {} is not a multiple of the texel block {} of {}, {}",
+                axis[n],
+                r.dst_offset[n],
+                dim[n],
+                t.format.name(),
+                dst_block[n]
+            ),
+            [
+                "VUID-vkCmdCopyImage-pRegions-07281",
+                "VUID-vkCmdCopyImage-pRegions-07282",
+                "VUID-vkCmdCopyImage-pRegions-07283",
+            ][n],
+        ));
     }
     // The destination's extent is the source's, "size-adjusted" only when
     // the two formats' block extents differ: then any extent of as many
@@ -1822,7 +1838,6 @@ pub(crate) fn copy_image_boxes(
     // which is the whole blocks, or the part up to the destination's
     // edge where the last block crosses it (a compressed tail mip
     // smaller than a block, filled from uncompressed texels).
-    let dst_edge = t.mip_extent(r.dst_subresource.mip);
     let adjust = |n: usize| -> u32 {
         if src_block[n] == dst_block[n] {
             return e[n];

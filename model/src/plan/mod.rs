@@ -599,23 +599,23 @@ pub(crate) fn image_regions_global(program: &mut Program) -> bool {
             b.image.is_none() && b.region.is_some_and(|r| program.image(r.object).is_none())
         }))
     });
-    let optimal = program
+    let optimal: Vec<crate::ObjectId> = program
         .images()
         .iter()
-        .any(|d| d.tiling == crate::ir::image::Tiling::Optimal);
-    let layout = if buffer_regions && optimal {
+        .filter(|d| d.tiling == crate::ir::image::Tiling::Optimal)
+        .map(|d| d.object)
+        .collect();
+    let layout = if buffer_regions && !optimal.is_empty() {
         resolve(program).ok()
     } else {
         None
     };
     let shared: Vec<(crate::ir::layout::MemId, ByteRange)> = layout.as_ref().map_or(Vec::new(), |layout| {
-        program
-            .images()
+        optimal
             .iter()
-            .filter(|d| d.tiling == crate::ir::image::Tiling::Optimal)
-            .filter_map(|d| {
-                let m = layout.locate(program.whole(d.object))?;
-                (layout.owner_object(m.mem) != Some(d.object)).then_some((m.mem, m.range))
+            .filter_map(|&o| {
+                let m = layout.locate(program.whole(o))?;
+                (layout.owner_object(m.mem) != Some(o)).then_some((m.mem, m.range))
             })
             .collect()
     });

@@ -92,17 +92,6 @@ pub(crate) fn with_waits(
     sem: Semantics,
     eager: bool,
 ) -> (Program, Vec<Option<usize>>, bool) {
-    // Waits go before host accesses only: a program with none is its own
-    // placement, and its walk of the checker (a fifth of the offline
-    // planner's time on a program of a million device commands) is not
-    // needed.
-    if !input.commands.iter().any(is_host) {
-        return (
-            input.clone(),
-            (0..input.commands.len()).map(Some).collect(),
-            false,
-        );
-    }
     let mut eager_fired = false;
     let mut checker = Checker::with_semantics(layout.memory_sizes.len(), sem);
     // Only whether a host access needs a wait or a barrier is asked, and

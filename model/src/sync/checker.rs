@@ -447,7 +447,9 @@ impl Checker {
     /// an earlier rendering instance is not hidden by an equal write of the
     /// current one.
     ///
-    /// Each goes to `f` with its bytes among `range` (the entry's, or part
+    /// Each that `conflict` finds racing (asked once per write, not per
+    /// piece: a run's pieces share its value) goes to `f` with what
+    /// `conflict` gave and its bytes among `range` (the entry's, or part
     /// of them), in program order; a run goes piece by piece, in address
     /// order ([`for_each_piece`]). An entry almost always holds one write,
     /// which stands for no other: it goes without the keyed search and its
