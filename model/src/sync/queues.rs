@@ -88,7 +88,7 @@
 //! order); a transition of another queue is ordered as any write is. An
 //! `ALL_COMMANDS` first scope of a later barrier, event or semaphore
 //! signal of its queue holds a transition directly (it is an operation of
-//! its barrier command, in no stage: [`Rec::directly_in`]; its write is
+//! its barrier command, in no stage: [`Val::directly_in`]; its write is
 //! available at once, as a release's, so such a barrier makes it visible
 //! whatever its access mask), and a transition after an
 //! `ALL_COMMANDS` second scope of its queue (a barrier's or a semaphore
@@ -123,13 +123,13 @@
 //! halves, and a frontier that reaches a first half gains its slot
 //! ([`Frontier::events`]) where a pipeline barrier's would gain its second
 //! scope; the wait applies the second halves from its sets' slots
-//! (`Rec::event_wait_effect`), so it reaches exactly what the set did,
+//! (`Val::event_wait_effect`), so it reaches exactly what the set did,
 //! and nothing recorded between them. A `vkCmdWaitEvents` barrier also
 //! makes available the writes in its own first access scope that happened
 //! before one of its signals. A set's layout transition is recorded with
 //! its slot (before the signal only), after being decided against the
 //! set's first half; a `vkCmdWaitEvents`'s against its signals
-//! ([`Rec::before_wait1_transition`]), and recorded as its second half
+//! ([`Val::before_wait1_transition`]), and recorded as its second half
 //! leaves it. A host set reaches nothing a record the
 //! host is after does not reach already. Slots have no limit (the
 //! single-queue checker's are the 64 bits of a value, so a single-queue
@@ -138,21 +138,26 @@
 //! (through the log).
 //!
 //! The state is not summarized as much as the single-queue checker's:
-//! records are not interned. An operation that changes every record the
-//! same way (a barrier outside the ranges of its buffer barriers, an event
-//! set or wait, a semaphore or fence operation) is logged ([`LogOp`]) and
-//! applied to a record when it is next read ([`State::sync`]), so a record
-//! costs the operations of its lifetime only if it is read after them, and
-//! a frontier names only the queues it reached ([`PerQueues`]): a chain
-//! through N queues is linear in N. A read still replays the operations
-//! since its record was last read, so the cost per command is
-//! proportional to the live byte ranges once all have been touched;
-//! single-queue programs do not pay for it. The records no byte range
-//! holds any more are dropped between commands ([`State::compact`],
-//! amortized), with the log's prefix every kept record has seen, and the
-//! candidates are decided in one pass (linear in the program times the
-//! number of distinct stage masks of semaphore operations) (issues 25 and
-//! 27; `model/tests/multi_queue_scaling.rs`).
+//! each record holds its own value. An operation that changes every
+//! record the same way (a barrier outside the ranges of its buffer
+//! barriers, an event set or wait, a semaphore or fence operation) is
+//! logged ([`LogOp`]) and applied to a record when it is next read
+//! ([`State::sync`]), so a record costs the operations of its lifetime
+//! only if it is read after them, and a frontier names only the queues it
+//! reached ([`PerQueues`]): a chain through N queues is linear in N. What
+//! a value becomes from a position of the log on depends on nothing else,
+//! so at every [`CHECKPOINT`]th position a record's value is looked up
+//! where earlier walks left theirs, and records alike there share the
+//! rest of the way: an operation costs the distinct values at a
+//! checkpoint, not every record not read since (a value's first signals
+//! reached are put in the form the waits still to come can tell apart,
+//! [`State::canonical`], or each batch's records would differ forever);
+//! operations a value cannot see are skipped ([`may_change`]). The
+//! records no byte range holds any more are dropped between commands
+//! ([`State::compact`], amortized), with the log's prefix every kept
+//! record has seen, and the candidates are decided in one pass (linear in
+//! the program times the number of distinct stage masks of semaphore
+//! operations) (issues 25 and 27; `model/tests/multi_queue_scaling.rs`).
 
 use super::candidates::{self, Op, Signal, Wait, WaitKind};
 use crate::hazard::{lift, Hazard};
@@ -165,12 +170,13 @@ use crate::semantics::Semantics;
 use crate::sync::checker::{HazardKind, RawHazard, ResolvedBarrier};
 use crate::sync::value::{all_commands, available_at_once, performs_transition};
 use crate::vk::scope::{exec_scope, Side, Stage, StageAccess, StageAccessSet, StageSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::rc::Rc;
 
 /// What one queue knows of an operation (see the module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct PerQueue {
     stages: StageSet,
     touched: bool,
@@ -196,7 +202,7 @@ struct PerQueue {
 /// queues they reached; a vector with one entry per queue of the program
 /// made every record cost the number of queues to create and to copy, and
 /// a chain through N queues cubic (issue 27: 1,000 queues took 16.7 s).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct PerQueues<T>(Vec<(u32, T)>);
 
 impl<T: Copy + Default> PerQueues<T> {
@@ -236,7 +242,7 @@ impl<T: Copy + Default> PerQueues<T> {
 }
 
 /// The operations known to happen after some operation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Frontier {
     /// Per queue reached (the others: nothing reached).
     q: PerQueues<PerQueue>,
@@ -258,7 +264,7 @@ struct Frontier {
     /// of an event's earlier set are removed when it is set again
     /// ([`State::forget_event`]), so the list holds at most the live
     /// sets' slots. Shared: the snapshot a call takes before applying its
-    /// barriers ([`Rec::only`]) copies a pointer, not a list that can hold
+    /// barriers ([`Val::only`]) copies a pointer, not a list that can hold
     /// thousands of slots (`events-reverse`).
     events: Rc<Vec<u32>>,
     host: bool,
@@ -344,7 +350,7 @@ impl Frontier {
     /// `ALL_COMMANDS` second scope of `q` reached ("all operations
     /// performed by all commands supported on the queue"), or the host.
     /// A transition's or release's own barrier's first half is asked
-    /// separately ([`Rec::before_first_half`]).
+    /// separately ([`Val::before_first_half`]).
     fn reaches_unstaged_op(&self, q: usize) -> bool {
         self.host || self.q.get(q).all
     }
@@ -396,10 +402,22 @@ impl Frontier {
     }
 }
 
-/// One recorded device access (see the module docs for the frontiers).
+/// One recorded device access: its command, its value and how much of
+/// the log that value has seen.
 #[derive(Clone, Debug)]
 struct Rec {
     cmd: usize,
+    val: Val,
+    /// The operations of [`State::log`] before this one are applied.
+    synced: usize,
+}
+
+/// What a recorded access is, for every later question the walk asks of
+/// it: its stage and access, its queue and its frontiers (see the module
+/// docs). Hashed at the walk's checkpoints ([`State::sync`]), where
+/// records alike share the rest of the way.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Val {
     sa: StageAccess,
     queue: usize,
     e: Frontier,
@@ -407,18 +425,39 @@ struct Rec {
     sv: Frontier,
     h: Frontier,
     vis: PerQueues<StageAccessSet>,
-    /// The operations of [`State::log`] before this one are applied.
-    synced: usize,
 }
 
-impl Rec {
+/// Every how many log positions [`State::sync`] looks a value up.
+const CHECKPOINT: usize = 8;
+
+impl Val {
+    /// A value of access `sa` that reached nothing (what a record holds
+    /// while [`State::sync`] walks its value).
+    fn empty(sa: StageAccess) -> Val {
+        Val {
+            sa,
+            queue: 0,
+            e: Frontier::default(),
+            a: Frontier::default(),
+            sv: Frontier::default(),
+            h: Frontier::default(),
+            vis: PerQueues::default(),
+        }
+    }
+
+    /// Whether [`State::sync`] looks this value up: not when it holds
+    /// event slots (a list as long as the sets in flight, which the walk
+    /// would hash at every checkpoint).
+    fn hashable(&self) -> bool {
+        [&self.e, &self.a, &self.h].iter().all(|f| f.events.is_empty())
+    }
+
     /// What a call of barriers (or an event set or wait) of queue `q`
     /// reads of this record's value before the call ([`State::apply_with`]):
     /// a copy of the whole record per live record and call was the
     /// walk's main cost with many queues (issue 27).
-    fn only(&self, q: usize) -> Rec {
-        Rec {
-            cmd: self.cmd,
+    fn only(&self, q: usize) -> Val {
+        Val {
             sa: self.sa,
             queue: self.queue,
             e: self.e.only(q),
@@ -426,16 +465,15 @@ impl Rec {
             sv: Frontier::default(),
             h: self.h.only(q),
             vis: PerQueues::default(),
-            synced: self.synced,
         }
     }
 
-    /// [`Rec::only`] for `call`: without the event slots where the call
+    /// [`Val::only`] for `call`: without the event slots where the call
     /// reads none (only event waits do). A snapshot that shares the slots'
     /// list makes every slot the call adds copy it (`Rc::make_mut`): the
     /// fill before thousands of sets, each adding its slot, copied the
     /// list at each (`events-reverse` of `multi_queue_scaling`, quadratic).
-    fn only_for(&self, q: usize, call: &Call) -> Rec {
+    fn only_for(&self, q: usize, call: &Call) -> Val {
         if call.reads_events() {
             self.only(q)
         } else {
@@ -443,8 +481,8 @@ impl Rec {
         }
     }
 
-    /// [`Rec::only`] without the event slots, for a call that reads none.
-    fn only_without_events(&self, q: usize) -> Rec {
+    /// [`Val::only`] without the event slots, for a call that reads none.
+    fn only_without_events(&self, q: usize) -> Val {
         let mut old = self.only(q);
         for f in [&mut old.e, &mut old.a, &mut old.h] {
             f.events = Rc::default();
@@ -507,7 +545,7 @@ impl Rec {
     /// `in_range`: the record's bytes lie in `b`'s range.
     fn barrier_effect(
         &mut self,
-        old: &Rec,
+        old: &Val,
         q: usize,
         b: &ResolvedBarrier,
         role: Option<OwnershipRole>,
@@ -569,7 +607,7 @@ impl Rec {
     /// reaches the signal through it), and what reaches the half is before
     /// the transition, which later `ALL_COMMANDS` first scopes of `q` hold
     /// ([`PerQueue::released`]).
-    fn event_set_effect(&mut self, old: &Rec, q: usize, b: &ResolvedBarrier, slot: u32, in_range: bool) {
+    fn event_set_effect(&mut self, old: &Val, q: usize, b: &ResolvedBarrier, slot: u32, in_range: bool) {
         let own = old.directly_in(q, b.src_exec);
         let take = |f: &mut Frontier| {
             f.add_event(slot);
@@ -603,7 +641,7 @@ impl Rec {
     /// through an earlier availability operation chained into it, or when
     /// it is available at once (a layout transition's or a release's)
     /// and in the scope.
-    fn event_set1_effect(&mut self, old: &Rec, q: usize, first: StageSet, slot: u32) {
+    fn event_set1_effect(&mut self, old: &Val, q: usize, first: StageSet, slot: u32) {
         let direct = old.directly_in(q, first);
         if direct || old.e.reaches_dep(q, first) {
             self.e.add_event(slot);
@@ -637,7 +675,7 @@ impl Rec {
     /// none: its set did.)
     fn event_wait_effect(
         &mut self,
-        old: &Rec,
+        old: &Val,
         q: usize,
         b: &ResolvedBarrier,
         slots: &[u32],
@@ -930,18 +968,27 @@ pub(crate) fn check_multi_queue_into(
             })
             .collect()
     };
+    let asked = Asked::of(&wait_candidates, &sig_groups);
     let mut st = State {
         events: std::collections::HashMap::new(),
         next_slot: 0,
         sig_groups,
         recs: Vec::new(),
+        vals: Vec::new(),
+        val_ids: HashMap::default(),
+        fwd: HashMap::default(),
         mems: vec![BTreeMap::new(); layout.memory_sizes.len()],
         reading_vis: sem.waw_needs_visibility,
         last: None,
         sink,
         kept: 0,
+        kept_vals: 0,
+        kept_fwd: 0,
         log: Vec::new(),
         log_base: 0,
+        asked,
+        waits_logged: 0,
+        log_waits: Vec::new(),
         wait_candidates,
     };
     let mut next_wait = 0usize;
@@ -1111,7 +1158,7 @@ enum EventSet {
 }
 
 /// What a call of barriers does to each record (the effects of
-/// [`Rec`]), by kind of call.
+/// [`Val`]), by kind of call.
 #[derive(Clone, Debug)]
 enum Call {
     /// A `vkCmdPipelineBarrier2`, with each barrier's queue family
@@ -1135,8 +1182,8 @@ impl Call {
     }
 
     /// Barrier `bi` (of `rb`, on queue `q`)'s effect on `new`, whose value
-    /// before the call is `old` ([`Rec::only`]).
-    fn effect(&self, q: usize, rb: &[ResolvedBarrier], new: &mut Rec, old: &Rec, bi: usize, inside: bool) {
+    /// before the call is `old` ([`Val::only`]).
+    fn effect(&self, q: usize, rb: &[ResolvedBarrier], new: &mut Val, old: &Val, bi: usize, inside: bool) {
         match self {
             Call::Pipeline(roles) => new.barrier_effect(old, q, &rb[bi], roles[bi], inside),
             Call::SetEvent(first) => new.event_set_effect(old, q, &rb[bi], first + bi as u32, inside),
@@ -1198,14 +1245,26 @@ struct State<'s> {
     /// Per signal (walk order), its group (see [`Frontier::sigs`]).
     sig_groups: Vec<u32>,
     recs: Vec<Rec>,
+    /// The values `fwd` names, each once, and the index of each.
+    vals: Vec<Val>,
+    val_ids: HashMap<Val, u32>,
+    /// What a value at a checkpoint of the log becomes at a later
+    /// position, as learned by [`Self::sync`]: records alike at one
+    /// checkpoint share the replay from there (path-compressed, so a long
+    /// way is walked once). A cache: [`Self::compact_vals`] keeps the
+    /// steps from positions the log still has.
+    fwd: HashMap<(u32, usize), (u32, usize)>,
     mems: Vec<BTreeMap<u64, (u64, Vec<usize>)>>,
     reading_vis: bool,
     /// The latest hazard, held back while a next one may continue its
     /// bytes; then it goes to `sink`.
     last: Option<Hazard>,
     sink: &'s mut dyn FnMut(Hazard),
-    /// How many records [`Self::compact`] kept the last time.
+    /// How many records, values and steps [`Self::compact`] kept the
+    /// last time.
     kept: usize,
+    kept_vals: usize,
+    kept_fwd: usize,
     /// The operations that change every record (see [`LogOp`]) from
     /// `log_base` on; a record has seen those before its
     /// [`Rec::synced`]. The prefix every held record has seen is dropped
@@ -1214,6 +1273,50 @@ struct State<'s> {
     log_base: usize,
     /// Per semaphore wait (device and host, walk order), its candidates.
     wait_candidates: Vec<Rc<[u32]>>,
+    /// Per signal group, what the waits still to come ask of it
+    /// ([`Self::canonical`]).
+    asked: Vec<Asked>,
+    /// How many waits the log holds, and before each of its operations.
+    waits_logged: usize,
+    log_waits: Vec<usize>,
+}
+
+/// The waits with a candidate in one signal group, in walk order: each
+/// one's index and the least candidate of the group from it on (a suffix
+/// minimum).
+#[derive(Debug, Default)]
+struct Asked {
+    waits: Vec<(usize, u32)>,
+}
+
+impl Asked {
+    /// Per group, the waits with a candidate in it.
+    fn of(candidates: &[Rc<[u32]>], groups: &[u32]) -> Vec<Asked> {
+        let n = groups.iter().map(|&g| g as usize + 1).max().unwrap_or(0);
+        let mut asked: Vec<Asked> = (0..n).map(|_| Asked::default()).collect();
+        for (w, cs) in candidates.iter().enumerate() {
+            for &c in cs.iter() {
+                let a = &mut asked[groups[c as usize] as usize];
+                match a.waits.last_mut() {
+                    Some((last, least)) if *last == w => *least = (*least).min(c),
+                    _ => a.waits.push((w, c)),
+                }
+            }
+        }
+        for a in &mut asked {
+            for i in (0..a.waits.len().saturating_sub(1)).rev() {
+                a.waits[i].1 = a.waits[i].1.min(a.waits[i + 1].1);
+            }
+        }
+        asked
+    }
+
+    /// The least candidate in the group of the waits from the `from`th
+    /// on, if any.
+    fn least_from(&self, from: usize) -> Option<u32> {
+        let i = self.waits.partition_point(|&(w, _)| w < from);
+        self.waits.get(i).map(|&(_, c)| c)
+    }
 }
 
 impl State<'_> {
@@ -1222,20 +1325,118 @@ impl State<'_> {
         self.log_base + self.log.len()
     }
 
+    /// The index of value `v`, a new one if no value equal to it has one.
+    fn intern(&mut self, v: &Val) -> u32 {
+        if let Some(&i) = self.val_ids.get(v) {
+            return i;
+        }
+        let i = self.vals.len() as u32;
+        self.vals.push(v.clone());
+        self.val_ids.insert(v.clone(), i);
+        i
+    }
+
+    /// Makes `x`'s signals reached say only what the waits still to come
+    /// ask ([`Frontier::reached`]), the waits from the `from`th on: a
+    /// group none of them has a candidate in is left out, and the first
+    /// signal reached of a group is 0 when it is at most each such
+    /// candidate. Values that differ only in signals no later wait tells
+    /// apart are then one (the records of each batch reach that batch's
+    /// signals first: without this a frame loop's values grew with its
+    /// frames and were never shared).
+    fn canonical(&self, x: &mut Val, from: usize) {
+        for f in [&mut x.e, &mut x.a, &mut x.h] {
+            f.sigs
+                .retain_mut(|(g, first)| match self.asked[*g as usize].least_from(from) {
+                    None => false,
+                    Some(least) => {
+                        if *first <= least {
+                            *first = 0;
+                        }
+                        true
+                    }
+                });
+        }
+    }
+
+    /// Record `id`'s value (brought up to date by [`Self::sync`]).
+    fn val(&self, id: usize) -> &Val {
+        &self.recs[id].val
+    }
+
+    /// Appends `op` to the log.
+    fn log_op(&mut self, op: LogOp) {
+        self.log_waits.push(self.waits_logged);
+        if let LogOp::SemaphoreWait { wait, .. } | LogOp::HostWait(wait) = op {
+            self.waits_logged = wait + 1;
+        }
+        self.log.push(op);
+    }
+
+    /// How many waits the log holds before position `at`.
+    fn waits_before(&self, at: usize) -> usize {
+        self.log_waits
+            .get(at - self.log_base)
+            .copied()
+            .unwrap_or(self.waits_logged)
+    }
+
     /// Brings record `id` up to date: applies the logged operations it
     /// has not seen, as they would have applied when logged (a record
-    /// that races nothing any more, [`Rec::done`], is left as it is, as
+    /// that races nothing any more, [`Val::done`], is left as it is, as
     /// the operations themselves did).
+    ///
+    /// What a value at a log position becomes depends on nothing else, so
+    /// at every [`CHECKPOINT`]th position the walk looks its value up
+    /// ([`Self::fwd`]): a record that meets there a value some record had
+    /// there before jumps to where that one went, and the positions it
+    /// passed point at its end (path compression). Records alike share the
+    /// rest of the way, and a log operation costs each distinct value at a
+    /// checkpoint once, not each record that was not read since (issue 25:
+    /// a trace of two queues over 4,096 live byte ranges replayed every
+    /// barrier once per live record). Values are compared in the form
+    /// [`Self::canonical`] gives; a value with event slots, which can be
+    /// long, is not looked up (it is walked as before).
     fn sync(&mut self, id: usize) {
         let now = self.now();
-        let x = &mut self.recs[id];
-        for op in &self.log[x.synced - self.log_base..] {
+        let mut at = self.recs[id].synced;
+        if at >= now {
+            return;
+        }
+        let sa = self.recs[id].val.sa;
+        let mut x = std::mem::replace(&mut self.recs[id].val, Val::empty(sa));
+        let mut path: Vec<(u32, usize)> = Vec::new();
+        while at < now {
+            if at.is_multiple_of(CHECKPOINT) && x.hashable() {
+                self.canonical(&mut x, self.waits_before(at));
+                let key = self.intern(&x);
+                path.push((key, at));
+                if let Some(&(w, to)) = self.fwd.get(&(key, at)) {
+                    if to > at {
+                        x = self.vals[w as usize].clone();
+                        at = to;
+                        continue;
+                    }
+                }
+            }
             if x.done() {
                 break;
             }
-            replay(op, x, &self.sig_groups, &self.wait_candidates);
+            let op = &self.log[at - self.log_base];
+            if may_change(op, &x, &self.sig_groups, &self.wait_candidates) {
+                replay(op, &mut x, &self.sig_groups, &self.wait_candidates);
+            }
+            at += 1;
         }
-        x.synced = now;
+        if !path.is_empty() && x.hashable() {
+            self.canonical(&mut x, self.waits_logged);
+            let key = self.intern(&x);
+            for step in path {
+                self.fwd.insert(step, (key, now));
+            }
+        }
+        self.recs[id].val = x;
+        self.recs[id].synced = now;
     }
 
     /// The ids some entry holds, sorted.
@@ -1254,35 +1455,64 @@ impl State<'_> {
     /// records outnumber twice those kept last time (amortized linear):
     /// without it every record a barrier ever copied stays in memory, and
     /// memory grows with the program, not with its live state. Drops the
-    /// log's prefix every record kept has seen. Called between commands
-    /// only, when no id is held outside `mems`.
+    /// log's prefix every record kept has seen. Then the values and the
+    /// cache of steps likewise ([`Self::compact_vals`]). Called between
+    /// commands only, when no id is held outside `mems`.
     fn compact(&mut self) {
-        if self.recs.len() <= 2 * self.kept + 1024 {
-            return;
-        }
-        let ids = self.held();
-        let mut new_id = vec![usize::MAX; self.recs.len()];
-        for (n, &i) in ids.iter().enumerate() {
-            new_id[i] = n;
-        }
-        let recs: Vec<Rec> = std::mem::take(&mut self.recs)
-            .into_iter()
-            .zip(&new_id)
-            .filter(|(_, &n)| n != usize::MAX)
-            .map(|(r, _)| r)
-            .collect();
-        for m in &mut self.mems {
-            for (_, held) in m.values_mut() {
-                for id in held.iter_mut() {
-                    *id = new_id[*id];
+        if self.recs.len() > 2 * self.kept + 1024 {
+            let ids = self.held();
+            let mut new_id = vec![usize::MAX; self.recs.len()];
+            for (n, &i) in ids.iter().enumerate() {
+                new_id[i] = n;
+            }
+            let recs: Vec<Rec> = std::mem::take(&mut self.recs)
+                .into_iter()
+                .zip(&new_id)
+                .filter(|(_, &n)| n != usize::MAX)
+                .map(|(r, _)| r)
+                .collect();
+            for m in &mut self.mems {
+                for (_, held) in m.values_mut() {
+                    for id in held.iter_mut() {
+                        *id = new_id[*id];
+                    }
                 }
             }
+            self.recs = recs;
+            self.kept = self.recs.len();
+            let seen = self.recs.iter().map(|r| r.synced).min().unwrap_or(self.now());
+            self.log.drain(..seen - self.log_base);
+            self.log_waits.drain(..seen - self.log_base);
+            self.log_base = seen;
         }
-        self.recs = recs;
-        self.kept = self.recs.len();
-        let seen = self.recs.iter().map(|r| r.synced).min().unwrap_or(self.now());
-        self.log.drain(..seen - self.log_base);
-        self.log_base = seen;
+        if self.vals.len() > 2 * self.kept_vals + 4096 || self.fwd.len() > 2 * self.kept_fwd + 65536 {
+            self.compact_vals();
+        }
+    }
+
+    /// Keeps the steps of [`Self::fwd`] from a position the log still
+    /// has, and the values they name, renumbered.
+    fn compact_vals(&mut self) {
+        let base = self.log_base;
+        let mut new_val = vec![u32::MAX; self.vals.len()];
+        let mut vals: Vec<Val> = Vec::new();
+        let mut renumber = |v: u32| {
+            let n = &mut new_val[v as usize];
+            if *n == u32::MAX {
+                *n = vals.len() as u32;
+                vals.push(self.vals[v as usize].clone());
+            }
+            *n
+        };
+        self.fwd = std::mem::take(&mut self.fwd)
+            .into_iter()
+            .filter(|&((_, at), _)| at >= base)
+            .map(|((v, at), (w, to))| ((renumber(v), at), (renumber(w), to)))
+            .collect();
+        self.val_ids = vals.iter().cloned().zip(0..).collect();
+        self.vals = vals;
+        self.kept_vals = self.vals.len();
+        self.kept_fwd = self.fwd.len();
     }
 
     fn split_at(&mut self, m: usize, pos: u64) {
@@ -1322,12 +1552,12 @@ impl State<'_> {
         keys
     }
 
-    fn fresh(&self, cmd: usize, sa: StageAccess, queue: usize) -> Rec {
+    /// The value of an access of `queue` just made.
+    fn fresh(sa: StageAccess, queue: usize) -> Val {
         let mut e = Frontier::default();
         // Its own fence follows it.
         e.q.get_mut(queue).touched = true;
-        Rec {
-            cmd,
+        Val {
             sa,
             queue,
             e,
@@ -1335,13 +1565,12 @@ impl State<'_> {
             sv: Frontier::default(),
             h: Frontier::default(),
             vis: PerQueues::default(),
-            synced: self.now(),
         }
     }
 
     /// Whether device access `sa` of queue `q` is ordered after prior
     /// record `x` (the memory model's location order), under the reading.
-    fn ordered(&self, x: &Rec, q: usize, sa: StageAccess) -> bool {
+    fn ordered(&self, x: &Val, q: usize, sa: StageAccess) -> bool {
         // Transitions "execute in their entirety in submission order,
         // relative to other image layout transitions submitted to the same
         // queue": submission order is per queue, so a transition of
@@ -1364,15 +1593,18 @@ impl State<'_> {
         x.a.host || x.vis.get(q).contains(sa) || x.sv.reaches_access(q, stage)
     }
 
-    fn push(&mut self, kind: HazardKind, cmd: usize, a: &Access, prior: &Rec, range: ByteRange, host: bool) {
+    /// A hazard of access `a` of command `cmd` with record `prior`'s
+    /// access (`host`: a host access, which needs a wait too).
+    fn push(&mut self, kind: HazardKind, cmd: usize, a: &Access, prior: usize, range: ByteRange, host: bool) {
+        let (prior_command, prior_sa) = (self.recs[prior].cmd, self.val(prior).sa);
         let raw = RawHazard {
             kind,
             command: cmd,
-            prior_command: prior.cmd,
+            prior_command,
             mem: a.mem,
             range,
             current: a.sa,
-            prior: prior.sa,
+            prior: prior_sa,
             needs_barrier: true,
             needs_wait: host,
             needs_visibility: kind.needs_visibility(self.reading_vis),
@@ -1425,20 +1657,13 @@ impl State<'_> {
                 let range = ByteRange::new(k, end);
                 for id in ids {
                     self.sync(id);
-                    let x = &self.recs[id];
+                    let x = self.val(id);
                     if !x.sa.is_write() && !a.sa.is_write() {
                         continue;
                     }
                     if !self.ordered(x, q, a.sa) {
-                        let x = x.clone();
-                        self.push(
-                            Self::kind(x.sa.is_write(), a.sa.is_write()),
-                            cmd,
-                            a,
-                            &x,
-                            range,
-                            false,
-                        );
+                        let kind = Self::kind(x.sa.is_write(), a.sa.is_write());
+                        self.push(kind, cmd, a, id, range, false);
                     }
                 }
             }
@@ -1448,8 +1673,7 @@ impl State<'_> {
             .filter(|a| !a.sa.is_write())
             .chain(acc.iter().filter(|a| a.sa.is_write()))
         {
-            let rec = self.fresh(cmd, a.sa, q);
-            self.record(a, rec);
+            self.record(a, cmd, Self::fresh(a.sa, q));
         }
     }
 
@@ -1458,21 +1682,25 @@ impl State<'_> {
     /// the newer read is ordered after it), an older write available
     /// before this write (every availability of the new write comes after
     /// it), and records that race nothing any more.
-    fn record(&mut self, a: &Access, rec: Rec) {
+    fn record(&mut self, a: &Access, cmd: usize, rec: Val) {
         let id = self.recs.len();
         let (q, sa) = (rec.queue, rec.sa);
-        self.recs.push(rec);
+        let synced = self.now();
+        self.recs.push(Rec {
+            cmd,
+            val: rec,
+            synced,
+        });
         let m = a.mem.0 as usize;
         for k in self.entries(m, a.range) {
             let ids = std::mem::take(&mut self.mems[m].get_mut(&k).expect("listed entry").1);
             for &i in &ids {
                 self.sync(i);
             }
-            let recs = &self.recs;
             let mut kept: Vec<usize> = ids
                 .into_iter()
                 .filter(|&i| {
-                    let x = &recs[i];
+                    let x = self.val(i);
                     if x.done() {
                         return false;
                     }
@@ -1500,7 +1728,7 @@ impl State<'_> {
                 let range = ByteRange::new(k, end);
                 for id in ids {
                     self.sync(id);
-                    let x = self.recs[id].clone();
+                    let x = self.val(id);
                     let race = if x.sa.is_write() {
                         // A device write reaches the host through a barrier's
                         // device-to-host domain operation after an
@@ -1517,14 +1745,8 @@ impl State<'_> {
                         // over part of the range got `submit; wait`, which
                         // fixed nothing).
                         let needs_wait = !x.e.host;
-                        self.push(
-                            Self::kind(x.sa.is_write(), a.sa.is_write()),
-                            cmd,
-                            a,
-                            &x,
-                            range,
-                            needs_wait,
-                        );
+                        let kind = Self::kind(x.sa.is_write(), a.sa.is_write());
+                        self.push(kind, cmd, a, id, range, needs_wait);
                     }
                 }
             }
@@ -1536,7 +1758,7 @@ impl State<'_> {
     /// before the call: a pipeline barrier's or a `vkCmdSetEvent2`'s
     /// (`wait1`: `None`, ordered by `b`'s first half), or a
     /// `vkCmdWaitEvents` barrier's waiting for the signal operations
-    /// `wait1` ([`Rec::before_wait1_transition`]).
+    /// `wait1` ([`Val::before_wait1_transition`]).
     fn detect_transition(
         &mut self,
         cmd: usize,
@@ -1551,7 +1773,7 @@ impl State<'_> {
             let range = ByteRange::new(k, end);
             for id in ids {
                 self.sync(id);
-                let x = self.recs[id].clone();
+                let x = self.val(id);
                 // Transitions of one queue are ordered among themselves in
                 // submission order, which is per queue ("relative to other
                 // image layout transitions submitted to the same queue").
@@ -1569,7 +1791,7 @@ impl State<'_> {
                     Some(slots) => x.before_wait1_transition(b, slots),
                 };
                 if !first_half && !f.reaches_unstaged_op(q) {
-                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
+                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, id, range, false);
                 }
             }
         }
@@ -1598,12 +1820,12 @@ impl State<'_> {
             let range = ByteRange::new(k, end);
             for id in ids {
                 self.sync(id);
-                let x = self.recs[id].clone();
+                let x = self.val(id);
                 let f = if x.sa.is_write() { &x.a } else { &x.e };
                 let ordered =
                     f.reaches_unstaged_op(q) || (role == OwnershipRole::Release && x.before_first_half(q, b));
                 if !ordered {
-                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, &x, range, false);
+                    self.push(Self::kind(x.sa.is_write(), true), cmd, a, id, range, false);
                 }
             }
         }
@@ -1621,7 +1843,7 @@ impl State<'_> {
         role: OwnershipRole,
         b: &ResolvedBarrier,
     ) {
-        let mut rec = self.fresh(cmd, a.sa, q);
+        let mut rec = Self::fresh(a.sa, q);
         if role == OwnershipRole::Acquire {
             rec.e.take_dep(q, b.dst_exec);
             *rec.vis.get_mut(q) = b.dst_access;
@@ -1630,31 +1852,31 @@ impl State<'_> {
             }
         }
         rec.a = rec.e.clone();
-        self.record(a, rec);
+        self.record(a, cmd, rec);
     }
 
     /// Records the transition of a `vkCmdSetEvent2`'s barrier, whose
     /// signal operation is slot `slot`: before the signal only (available
     /// at once, so in `a` too); the wait orders it and makes it visible.
     fn record_set_transition(&mut self, cmd: usize, q: usize, a: &Access, slot: u32) {
-        let mut rec = self.fresh(cmd, a.sa, q);
+        let mut rec = Self::fresh(a.sa, q);
         rec.e.add_event(slot);
         rec.a.add_event(slot);
-        self.record(a, rec);
+        self.record(a, cmd, rec);
     }
 
     fn record_transition(&mut self, cmd: usize, q: usize, a: &Access, b: &ResolvedBarrier) {
         // As the barrier's second half leaves it: available, its second
         // synchronization scope after it, visible to its second access
         // scope, moved to the host with a host access there.
-        let mut rec = self.fresh(cmd, a.sa, q);
+        let mut rec = Self::fresh(a.sa, q);
         rec.e.take_dep(q, b.dst_exec);
         rec.a.take_dep(q, b.dst_exec);
         *rec.vis.get_mut(q) = b.dst_access;
         if b.dst_access.0 & crate::sync::value::HOST_PAIRS.0 != 0 {
             rec.h.take_dep(q, b.dst_exec);
         }
-        self.record(a, rec);
+        self.record(a, cmd, rec);
     }
 
     /// Applies the barriers `barriers` of one call (a pipeline barrier, an
@@ -1714,7 +1936,7 @@ impl State<'_> {
                 }
                 let mut new_ids = Vec::with_capacity(ids.len());
                 for id in ids {
-                    if id >= n || !self.recs[id].sa.is_write() {
+                    if id >= n || !self.val(id).sa.is_write() {
                         new_ids.push(id);
                         continue;
                     }
@@ -1723,10 +1945,10 @@ impl State<'_> {
                         None => {
                             self.sync(id);
                             let mut new = self.recs[id].clone();
-                            let old = new.only_for(q, &call);
+                            let old = new.val.only_for(q, &call);
                             for (bi, b) in barriers.iter().enumerate() {
                                 let inside = b.range.is_none() || mask & (1 << bi.min(63)) != 0;
-                                call.effect(q, &barriers, &mut new, &old, bi, inside);
+                                call.effect(q, &barriers, &mut new.val, &old, bi, inside);
                             }
                             new.synced = after;
                             self.recs.push(new);
@@ -1739,7 +1961,7 @@ impl State<'_> {
                 self.mems[m].get_mut(&k).expect("listed").1 = new_ids;
             }
         }
-        self.log.push(LogOp::Barriers {
+        self.log_op(LogOp::Barriers {
             q,
             rb: barriers,
             call,
@@ -1751,12 +1973,12 @@ impl State<'_> {
     /// every live record so the frontiers hold the live sets' slots only.
     fn forget_event(&mut self, event: u32) {
         if let Some(EventSet::Device { first, n }) = self.events.remove(&event) {
-            self.log.push(LogOp::Forget(first..first + n));
+            self.log_op(LogOp::Forget(first..first + n));
         }
     }
 
     /// A `vkCmdSetEvent2` of `event` on queue `q` with barriers `rb`: one
-    /// slot per barrier, each its first half ([`Rec::event_set_effect`]).
+    /// slot per barrier, each its first half ([`Val::event_set_effect`]).
     /// Returns the first slot.
     fn set_event(&mut self, q: usize, event: u32, rb: Rc<[ResolvedBarrier]>) -> u32 {
         self.forget_event(event);
@@ -1775,7 +1997,7 @@ impl State<'_> {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.events.insert(event, EventSet::Device { first: slot, n: 1 });
-        self.log.push(LogOp::SetEvent1 { q, first, slot });
+        self.log_op(LogOp::SetEvent1 { q, first, slot });
     }
 
     /// `vkSetEvent`: the event's device set ends. A host set reaches no
@@ -1798,35 +2020,62 @@ impl State<'_> {
     /// A semaphore wait operation of queue `r` (second scope `second`),
     /// the `wait`th of the walk.
     fn semaphore_wait(&mut self, r: usize, wait: usize, second: StageSet) {
-        self.log.push(LogOp::SemaphoreWait { r, wait, second });
+        self.log_op(LogOp::SemaphoreWait { r, wait, second });
     }
 
     /// A semaphore signal operation of queue `q`.
     fn semaphore_signal(&mut self, q: usize, id: u32, first: StageSet, all: bool) {
-        self.log.push(LogOp::SemaphoreSignal { q, id, first, all });
+        self.log_op(LogOp::SemaphoreSignal { q, id, first, all });
     }
 
     /// `vkSignalSemaphore`: after whatever reached the host.
     fn host_signal(&mut self, id: u32) {
-        self.log.push(LogOp::HostSignal(id));
+        self.log_op(LogOp::HostSignal(id));
     }
 
     /// `vkWaitSemaphores`, the `wait`th wait of the walk: later host
     /// operations after its candidates.
     fn host_wait(&mut self, wait: usize) {
-        self.log.push(LogOp::HostWait(wait));
+        self.log_op(LogOp::HostWait(wait));
     }
 
     /// A fence wait on every submission so far (`None`) or on those of one
     /// queue (`vkQueueWaitIdle`).
     fn fence_wait(&mut self, q: Option<usize>) {
-        self.log.push(LogOp::Fence(q));
+        self.log_op(LogOp::Fence(q));
+    }
+}
+
+/// Whether logged operation `op` may change value `x` (`false` only
+/// where [`replay`] certainly leaves it as it is): the walk skips the
+/// copy and the replay of the operations a value does not see, most of
+/// them with several queues (a barrier of one queue, for an access of
+/// another that reached nothing of it).
+fn may_change(op: &LogOp, x: &Val, groups: &[u32], candidates: &[Rc<[u32]>]) -> bool {
+    let fronts = [&x.e, &x.a, &x.h];
+    // A barrier, event set or wait of queue `q` reads a frontier's entry
+    // of `q`, its host point and its event slots, and the access itself
+    // when it is `q`'s.
+    let sees = |q: usize| {
+        x.queue == q
+            || fronts.iter().any(|f| {
+                f.host || !f.events.is_empty() || f.q.0.binary_search_by_key(&(q as u32), |&(k, _)| k).is_ok()
+            })
+    };
+    match op {
+        LogOp::Barriers { q, .. } | LogOp::SetEvent1 { q, .. } | LogOp::SemaphoreSignal { q, .. } => sees(*q),
+        LogOp::Forget(_) => fronts.iter().any(|f| !f.events.is_empty()),
+        LogOp::SemaphoreWait { wait, .. } | LogOp::HostWait(wait) => {
+            fronts.iter().any(|f| f.reaches_wait(&candidates[*wait], groups))
+        }
+        LogOp::HostSignal(_) => fronts.iter().any(|f| f.host),
+        LogOp::Fence(_) => true,
     }
 }
 
 /// Logged operation `op`'s effect on record `x` (see [`LogOp`]); `groups`
 /// is each signal's group, `candidates` each wait's candidate signals.
-fn replay(op: &LogOp, x: &mut Rec, groups: &[u32], candidates: &[Rc<[u32]>]) {
+fn replay(op: &LogOp, x: &mut Val, groups: &[u32], candidates: &[Rc<[u32]>]) {
     match op {
         LogOp::Barriers { q, rb, call } => {
             let old = x.only_for(*q, call);
