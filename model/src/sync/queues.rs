@@ -146,7 +146,7 @@
 //! only if it is read after them, and a frontier names only the queues it
 //! reached ([`PerQueues`]): a chain through N queues is linear in N. What
 //! a value becomes from a position of the log on depends on nothing else,
-//! so at every [`CHECKPOINT`]th position a record's value is looked up
+//! so at checkpoints of the log ([`Spacing`]) a record's value is looked up
 //! where earlier walks left theirs, and records alike there share the
 //! rest of the way: an operation costs the distinct values at a
 //! checkpoint, not every record not read since (a value's first signals
@@ -202,14 +202,69 @@ struct PerQueue {
 /// queues they reached; a vector with one entry per queue of the program
 /// made every record cost the number of queues to create and to copy, and
 /// a chain through N queues cubic (issue 27: 1,000 queues took 16.7 s).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-struct PerQueues<T>(Vec<(u32, T)>);
+/// Up to [`INLINE_QUEUES`] entries are held inline, more in a vector:
+/// most frontiers reach one or two queues, and a vector per frontier made
+/// the snapshot a barrier's replay takes ([`Val::only`]) and every copy
+/// of a value allocate (a third of the two-queue walk's time, issue 25).
+#[derive(Clone, Debug)]
+struct PerQueues<T> {
+    /// How many entries; up to [`INLINE_QUEUES`] they are `inline[..len]`,
+    /// above, `spill` (and `inline` is unused).
+    len: u32,
+    inline: [(u32, T); INLINE_QUEUES],
+    spill: Vec<(u32, T)>,
+}
+
+/// How many entries a [`PerQueues`] holds without allocating.
+const INLINE_QUEUES: usize = 2;
+
+impl<T: Copy + Default> Default for PerQueues<T> {
+    fn default() -> Self {
+        PerQueues {
+            len: 0,
+            inline: [(0, T::default()); INLINE_QUEUES],
+            spill: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy + Default + PartialEq> PartialEq for PerQueues<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries() == other.entries()
+    }
+}
+
+impl<T: Copy + Default + Eq> Eq for PerQueues<T> {}
+
+impl<T: Copy + Default + std::hash::Hash> std::hash::Hash for PerQueues<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.entries().hash(state);
+    }
+}
 
 impl<T: Copy + Default> PerQueues<T> {
+    /// The entries, sorted by queue.
+    fn entries(&self) -> &[(u32, T)] {
+        if self.len as usize <= INLINE_QUEUES {
+            &self.inline[..self.len as usize]
+        } else {
+            &self.spill
+        }
+    }
+
+    fn find(&self, q: usize) -> Result<usize, usize> {
+        self.entries().binary_search_by_key(&(q as u32), |&(k, _)| k)
+    }
+
+    /// Whether queue `q` has an entry.
+    fn has(&self, q: usize) -> bool {
+        self.find(q).is_ok()
+    }
+
     /// The value of queue `q`.
     fn get(&self, q: usize) -> T {
-        match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
-            Ok(i) => self.0[i].1,
+        match self.find(q) {
+            Ok(i) => self.entries()[i].1,
             Err(_) => T::default(),
         }
     }
@@ -217,27 +272,44 @@ impl<T: Copy + Default> PerQueues<T> {
     /// The value of queue `q`, to change (queues are reached mostly in
     /// increasing order, so the insertion is mostly a push).
     fn get_mut(&mut self, q: usize) -> &mut T {
-        let i = match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
-            Ok(i) => i,
+        let n = self.len as usize;
+        match self.find(q) {
+            Ok(i) if n <= INLINE_QUEUES => &mut self.inline[i].1,
+            Ok(i) => &mut self.spill[i].1,
             Err(i) => {
-                self.0.insert(i, (q as u32, T::default()));
-                i
+                let entry = (q as u32, T::default());
+                if n < INLINE_QUEUES {
+                    self.inline.copy_within(i..n, i + 1);
+                    self.inline[i] = entry;
+                } else {
+                    if n == INLINE_QUEUES {
+                        self.spill = self.inline.to_vec();
+                    }
+                    self.spill.insert(i, entry);
+                }
+                self.len += 1;
+                if n < INLINE_QUEUES {
+                    &mut self.inline[i].1
+                } else {
+                    &mut self.spill[i].1
+                }
             }
-        };
-        &mut self.0[i].1
+        }
     }
 
     /// Only queue `q`'s entry (the part of a frontier that one barrier of
     /// `q` reads).
     fn only(&self, q: usize) -> Self {
-        match self.0.binary_search_by_key(&(q as u32), |&(k, _)| k) {
-            Ok(i) => PerQueues(vec![self.0[i]]),
-            Err(_) => PerQueues(Vec::new()),
+        let mut out = PerQueues::default();
+        if let Ok(i) = self.find(q) {
+            out.inline[0] = self.entries()[i];
+            out.len = 1;
         }
+        out
     }
 
     fn values(&self) -> impl Iterator<Item = &T> {
-        self.0.iter().map(|(_, v)| v)
+        self.entries().iter().map(|(_, v)| v)
     }
 }
 
@@ -266,8 +338,59 @@ struct Frontier {
     /// sets' slots. Shared: the snapshot a call takes before applying its
     /// barriers ([`Val::only`]) copies a pointer, not a list that can hold
     /// thousands of slots (`events-reverse`).
-    events: Rc<Vec<u32>>,
+    events: Slots,
     host: bool,
+}
+
+/// A sorted list of event slots ([`Frontier::events`]), shared between
+/// copies, and empty without an allocation (most frontiers have none, and
+/// an `Rc` of an empty list allocated at every snapshot and new record).
+#[derive(Clone, Debug, Default)]
+struct Slots(Option<Rc<Vec<u32>>>);
+
+impl Slots {
+    fn as_slice(&self) -> &[u32] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+
+    fn contains(&self, slot: u32) -> bool {
+        self.as_slice().binary_search(&slot).is_ok()
+    }
+
+    /// Adds `slot` where it keeps the list sorted.
+    fn insert(&mut self, slot: u32) {
+        if let Err(at) = self.as_slice().binary_search(&slot) {
+            Rc::make_mut(self.0.get_or_insert_with(Rc::default)).insert(at, slot);
+        }
+    }
+
+    /// Keeps the slots `keep` accepts.
+    fn retain(&mut self, keep: impl FnMut(&u32) -> bool) {
+        if let Some(list) = self.0.as_mut() {
+            Rc::make_mut(list).retain(keep);
+            if list.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+}
+
+impl PartialEq for Slots {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Slots {}
+
+impl std::hash::Hash for Slots {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
 }
 
 impl Frontier {
@@ -284,7 +407,7 @@ impl Frontier {
 
     /// Whether event slot `slot` was reached.
     fn has_event(&self, slot: u32) -> bool {
-        self.events.binary_search(&slot).is_ok()
+        self.events.contains(slot)
     }
 
     /// Whether one of the event slots `slots` was reached.
@@ -296,9 +419,7 @@ impl Frontier {
     /// the list stays sorted by pushing; an older one may still be added
     /// by a later barrier of the same set).
     fn add_event(&mut self, slot: u32) {
-        if let Err(at) = self.events.binary_search(&slot) {
-            Rc::make_mut(&mut self.events).insert(at, slot);
-        }
+        self.events.insert(slot);
     }
 
     /// Whether a pipeline barrier of queue `q` with first synchronization
@@ -427,8 +548,52 @@ struct Val {
     vis: PerQueues<StageAccessSet>,
 }
 
-/// Every how many log positions [`State::sync`] looks a value up.
-const CHECKPOINT: usize = 8;
+/// How often [`State::sync`] looks a value up: every `every`th log
+/// position, a power of two from [`Spacing::MIN`] to [`Spacing::MAX`],
+/// doubled while the lookups skip few operations (a hash of the value costs
+/// about as much as replaying one or two) and halved while they skip many.
+/// Where values are seldom alike (many queues and timelines, each record
+/// its own) the lookups cost more than they save; where thousands of
+/// records are alike they save nearly every replay. The positions of a
+/// wider spacing are positions of the narrower, so what is cached stays
+/// found.
+#[derive(Debug)]
+struct Spacing {
+    every: usize,
+    lookups: u32,
+    skipped: u64,
+}
+
+impl Spacing {
+    const MIN: usize = 8;
+    const MAX: usize = 1 << 12;
+    /// Lookups between two decisions.
+    const ROUND: u32 = 1024;
+
+    fn new() -> Spacing {
+        Spacing {
+            every: Spacing::MIN,
+            lookups: 0,
+            skipped: 0,
+        }
+    }
+
+    /// A lookup that skipped `skipped` operations (0: a miss).
+    fn looked_up(&mut self, skipped: usize) {
+        self.lookups += 1;
+        self.skipped += skipped as u64;
+        if self.lookups == Spacing::ROUND {
+            let per = self.skipped / u64::from(Spacing::ROUND);
+            if per < 2 {
+                self.every = (self.every * 2).min(Spacing::MAX);
+            } else if per > 16 {
+                self.every = (self.every / 2).max(Spacing::MIN);
+            }
+            self.lookups = 0;
+            self.skipped = 0;
+        }
+    }
+}
 
 impl Val {
     /// A value of access `sa` that reached nothing (what a record holds
@@ -485,7 +650,7 @@ impl Val {
     fn only_without_events(&self, q: usize) -> Val {
         let mut old = self.only(q);
         for f in [&mut old.e, &mut old.a, &mut old.h] {
-            f.events = Rc::default();
+            f.events = Slots::default();
         }
         old
     }
@@ -987,6 +1152,7 @@ pub(crate) fn check_multi_queue_into(
         log: Vec::new(),
         log_base: 0,
         asked,
+        spacing: Spacing::new(),
         waits_logged: 0,
         log_waits: Vec::new(),
         wait_candidates,
@@ -1276,6 +1442,8 @@ struct State<'s> {
     /// Per signal group, what the waits still to come ask of it
     /// ([`Self::canonical`]).
     asked: Vec<Asked>,
+    /// How often [`Self::sync`] looks values up.
+    spacing: Spacing,
     /// How many waits the log holds, and before each of its operations.
     waits_logged: usize,
     log_waits: Vec<usize>,
@@ -1387,7 +1555,7 @@ impl State<'_> {
     /// the operations themselves did).
     ///
     /// What a value at a log position becomes depends on nothing else, so
-    /// at every [`CHECKPOINT`]th position the walk looks its value up
+    /// at checkpoints ([`Spacing`]) the walk looks its value up
     /// ([`Self::fwd`]): a record that meets there a value some record had
     /// there before jumps to where that one went, and the positions it
     /// passed point at its end (path compression). Records alike share the
@@ -1407,16 +1575,16 @@ impl State<'_> {
         let mut x = std::mem::replace(&mut self.recs[id].val, Val::empty(sa));
         let mut path: Vec<(u32, usize)> = Vec::new();
         while at < now {
-            if at.is_multiple_of(CHECKPOINT) && x.hashable() {
+            if at.is_multiple_of(self.spacing.every) && x.hashable() {
                 self.canonical(&mut x, self.waits_before(at));
                 let key = self.intern(&x);
                 path.push((key, at));
-                if let Some(&(w, to)) = self.fwd.get(&(key, at)) {
-                    if to > at {
-                        x = self.vals[w as usize].clone();
-                        at = to;
-                        continue;
-                    }
+                let hit = self.fwd.get(&(key, at)).copied().filter(|&(_, to)| to > at);
+                self.spacing.looked_up(hit.map_or(0, |(_, to)| to - at));
+                if let Some((w, to)) = hit {
+                    x = self.vals[w as usize].clone();
+                    at = to;
+                    continue;
                 }
             }
             if x.done() {
@@ -2058,9 +2226,9 @@ fn may_change(op: &LogOp, x: &Val, groups: &[u32], candidates: &[Rc<[u32]>]) -> 
     // when it is `q`'s.
     let sees = |q: usize| {
         x.queue == q
-            || fronts.iter().any(|f| {
-                f.host || !f.events.is_empty() || f.q.0.binary_search_by_key(&(q as u32), |&(k, _)| k).is_ok()
-            })
+            || fronts
+                .iter()
+                .any(|f| f.host || !f.events.is_empty() || f.q.has(q))
     };
     match op {
         LogOp::Barriers { q, .. } | LogOp::SetEvent1 { q, .. } | LogOp::SemaphoreSignal { q, .. } => sees(*q),
@@ -2090,8 +2258,8 @@ fn replay(op: &LogOp, x: &mut Val, groups: &[u32], candidates: &[Rc<[u32]>]) {
         }
         LogOp::Forget(gone) => {
             for f in [&mut x.e, &mut x.a, &mut x.h] {
-                if f.events.iter().any(|s| gone.contains(s)) {
-                    Rc::make_mut(&mut f.events).retain(|s| !gone.contains(s));
+                if f.events.as_slice().iter().any(|s| gone.contains(s)) {
+                    f.events.retain(|s| !gone.contains(s));
                 }
             }
         }
