@@ -18,6 +18,7 @@
 //! One test runs the cases one after another, so that their timings do not
 //! compete with each other for cores.
 
+mod common;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -42,47 +43,9 @@ fn copy_pages(pairs: usize) -> String {
 }
 
 /// Fills of 64-byte pieces over 16 buffers of 4 KiB, each made visible to
-/// a copy by a buffer barrier, a global barrier every fourth step, a
-/// submit every 500 lines and a fence wait every eighth submit (the shape
-/// of `vksync-bench scale`): many range entries with different histories.
+/// a copy by a buffer barrier ([`common::fill_copy_stream`], one queue).
 fn pieces(lines: usize) -> String {
-    let mut t = String::new();
-    for b in 0..16 {
-        let _ = writeln!(t, "buffer b{b} 4096");
-    }
-    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let (mut n, mut step) = (16, 0);
-    while n < lines {
-        let b = next() % 16;
-        let c = (b + 1 + next() % 15) % 16;
-        let off = (next() % 64) * 64;
-        let r = format!("[{off}..{}]", off + 64);
-        let _ = writeln!(
-            t,
-            "fill b{b}{r} 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b{b}{r}\ncopy b{b}{r} -> b{c}{r}"
-        );
-        n += 3;
-        step += 1;
-        if step % 4 == 0 {
-            t.push_str("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\n");
-            n += 1;
-        }
-        if step % 160 == 0 {
-            t.push_str("submit\n");
-            n += 1;
-            if step % 1280 == 0 {
-                t.push_str("wait\n");
-                n += 1;
-            }
-        }
-    }
-    t
+    common::fill_copy_stream(lines, 16, 1)
 }
 
 /// `chunks` 16-byte chunks of one buffer, each filled, then made visible

@@ -187,54 +187,6 @@ fn ranges(lines: usize) -> String {
     t
 }
 
-/// Two queues taking turns, each batch waiting for the one before with a
-/// binary semaphore, over 64 live 64-byte ranges per buffer of `buffers`
-/// buffers: per step a fill, a buffer barrier over it and a copy of it to
-/// another buffer, a global barrier every fourth step (the shape of
-/// `vksync-bench scale --queues 2`).
-fn live_ranges(lines: usize, buffers: u64) -> String {
-    let mut t = String::from("queue qa\nqueue qb\nsemaphore s0\nsemaphore s1\n");
-    for b in 0..buffers {
-        let _ = writeln!(t, "buffer b{b} 4096");
-    }
-    let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move |n: u64| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng % n
-    };
-    let (mut n, mut step, mut batch) = (4 + buffers as usize, 0, 0);
-    while n < lines {
-        let b = next(buffers);
-        let c = (b + 1 + next(buffers - 1)) % buffers;
-        let k = 64 * next(64);
-        let r = format!("[{k}..{}]", k + 64);
-        let _ = writeln!(
-            t,
-            "fill b{b}{r} 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b{b}{r}\ncopy b{b}{r} -> b{c}{r}"
-        );
-        n += 3;
-        step += 1;
-        if step % 4 == 0 {
-            t.push_str("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\n");
-            n += 1;
-        }
-        if step % 160 == 0 {
-            let q = ["qa", "qb"][batch % 2];
-            let wait = if batch > 0 {
-                format!(" wait s{}@ALL_COMMANDS", (batch - 1) % 2)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(t, "submit {q}{wait} signal s{}@ALL_COMMANDS", batch % 2);
-            batch += 1;
-            n += 1;
-        }
-    }
-    t
-}
-
 /// A timeline that N queues signal once each, each after the one before
 /// (a signal must execute after the previous value's:
 /// VUID-VkSubmitInfo2-semaphore-03882; the order comes through a binary
@@ -411,12 +363,12 @@ fn multi_queue_checks_scale_linearly() {
 /// in the test profile (7.9x); after, 0.28 s against 0.33 s. (At 10,000 / 20,000 / 30,000 lines
 /// of 64 buffers it took 0.49 / 2.17 / 8.03 s then.) Some copies land on
 /// bytes a fill of the same batch wrote and no global barrier has ordered
-/// yet: real hazards, more of them over fewer buffers.
+/// yet: real hazards ([`common::fill_copy_stream`], two queues).
 #[test]
 fn records_alike_share_their_replays() {
     let lines = 40_000;
-    let few = live_ranges(lines, 4);
-    let many = live_ranges(lines, 64);
+    let few = common::fill_copy_stream(lines, 4, 2);
+    let many = common::fill_copy_stream(lines, 64, 2);
     let hazards = |h: usize| h > 0 && h < lines / 10;
     let t_few = fastest("live ranges, 4 buffers", &few, 3, Duration::ZERO, hazards);
     let t_many = fastest("live ranges, 64 buffers", &many, 3, t_few * 2, hazards);

@@ -105,3 +105,67 @@ pub fn queue_chain(n: usize) -> String {
     let _ = writeln!(t, "host-wait t {n}");
     t
 }
+
+/// Fills of 64-byte pieces of `buffers` buffers of 4 KiB, each made
+/// visible to a copy of it into another buffer by a buffer barrier, a
+/// global barrier every fourth step (the shape of `vksync-bench scale`):
+/// many range entries with different histories. With one queue, a submit
+/// every 160 steps and a fence wait every eighth; with two, the batches
+/// alternate between the queues, each waiting for the one before with a
+/// binary semaphore. Some copies land on bytes a fill of the same batch
+/// wrote and no global barrier has ordered yet: real hazards, more of
+/// them over fewer buffers.
+pub fn fill_copy_stream(lines: usize, buffers: u64, queues: usize) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    if queues > 1 {
+        t.push_str("queue qa\nqueue qb\nsemaphore s0\nsemaphore s1\n");
+    }
+    for b in 0..buffers {
+        let _ = writeln!(t, "buffer b{b} 4096");
+    }
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let (mut n, mut step, mut batch) = (t.lines().count(), 0, 0);
+    while n < lines {
+        let b = next(buffers);
+        let c = (b + 1 + next(buffers - 1)) % buffers;
+        let k = 64 * next(64);
+        let r = format!("[{k}..{}]", k + 64);
+        let _ = writeln!(
+            t,
+            "fill b{b}{r} 1\nbarrier CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ b{b}{r}\ncopy b{b}{r} -> b{c}{r}"
+        );
+        n += 3;
+        step += 1;
+        if step % 4 == 0 {
+            t.push_str("barrier ALL_COMMANDS:MEMORY_WRITE -> ALL_COMMANDS:MEMORY_READ|MEMORY_WRITE\n");
+            n += 1;
+        }
+        if step % 160 == 0 {
+            if queues > 1 {
+                let q = ["qa", "qb"][batch % 2];
+                let wait = if batch > 0 {
+                    format!(" wait s{}@ALL_COMMANDS", (batch - 1) % 2)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(t, "submit {q}{wait} signal s{}@ALL_COMMANDS", batch % 2);
+            } else {
+                t.push_str("submit\n");
+                if step % 1280 == 0 {
+                    t.push_str("wait\n");
+                    n += 1;
+                }
+            }
+            batch += 1;
+            n += 1;
+        }
+    }
+    t
+}
