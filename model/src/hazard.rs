@@ -366,9 +366,27 @@ impl Hazard {
             .barrier
             .filter(|b| b.transition && self.fix.semaphore.is_none())
         else {
+            let submit_between = || match submits {
+                Some(s) => s.between(self.prior_command, self.command),
+                None => program
+                    .commands
+                    .get(self.prior_command + 1..self.command)
+                    .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_)))),
+            };
+            // A device command followed by a submit is in that submit's
+            // batch: where the fix is the wait alone, the host needs only
+            // to wait for it (review46: `submit qa; wait qa` after `submit
+            // qa`). With a barrier (into `HOST`) the barrier may be recorded
+            // after that submit, and then needs a submit of its own.
+            let submitted = self.fix.wait
+                && self.fix.barrier.is_none()
+                && self.fix.semaphore.is_none()
+                && !host(self.prior)
+                && submit_between();
             let mut text = self.fix.describe_waiting_on(
                 program,
                 wait_queue,
+                submitted,
                 line(self.prior_command).as_deref(),
                 Some(self.command),
             );
@@ -377,13 +395,6 @@ impl Hazard {
                 && self.fix.semaphore.is_none()
                 && !host(self.current)
                 && !host(self.prior);
-            let submit_between = || match submits {
-                Some(s) => s.between(self.prior_command, self.command),
-                None => program
-                    .commands
-                    .get(self.prior_command + 1..self.command)
-                    .is_some_and(|between| between.iter().any(|c| matches!(c, Command::Submit(_)))),
-            };
             // The later command in a rendering instance the earlier one is
             // before: the barrier goes before the instance's begin (none
             // may be recorded inside a dynamic one, nor a buffer barrier
@@ -604,17 +615,19 @@ impl Fix {
     /// # Ok::<(), vksync::ProgramError>(())
     /// ```
     pub fn describe(&self, program: &Program) -> String {
-        self.describe_waiting_on(program, None, None, None)
+        self.describe_waiting_on(program, None, false, None, None)
     }
 
     /// [`Fix::describe`], the `submit; wait` on `queue` (`submit Q; wait
-    /// Q`) when it is given, a semaphore signalled `after` what it names
+    /// Q`) when it is given, only the `wait` when the earlier command is
+    /// `submitted` already, a semaphore signalled `after` what it names
     /// when given, a barrier over an image as an image memory barrier in
     /// the layout command `before` uses when given.
     fn describe_waiting_on(
         &self,
         program: &Program,
         queue: Option<QueueId>,
+        submitted: bool,
         after: Option<&str>,
         before: Option<usize>,
     ) -> String {
@@ -650,12 +663,15 @@ impl Fix {
             parts.push(text);
         }
         if self.wait {
-            parts.push(match queue {
-                Some(q) => {
-                    let q = program.queue_name(q);
-                    format!("submit {q}; wait {q}")
-                }
-                None => "submit; wait".to_string(),
+            let q = queue
+                .map(|q| format!(" {}", program.queue_name(q)))
+                .unwrap_or_default();
+            parts.push(if submitted {
+                format!("wait{q}")
+            } else if q.is_empty() {
+                "submit; wait".to_string()
+            } else {
+                format!("submit{q}; wait{q}")
             });
         }
         parts.join("; ")

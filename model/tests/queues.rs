@@ -1236,7 +1236,9 @@ fn host_access_fixes_name_what_is_missing() {
             "submit qa signal t:1\nhost-read a\n",
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256]; submit; wait",
         ),
-        ("barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:1\nhost-read a\n", "submit; wait"),
+        // Submitted already: the wait alone (review46 said `submit qa;
+        // wait qa`).
+        ("barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ\nsubmit qa signal t:1\nhost-read a\n", "wait"),
         (
             "submit qa signal t:1\nhost-wait t 1\nhost-read a\n",
             "barrier CLEAR:TRANSFER_WRITE -> HOST:HOST_READ a[0..256] before the submit the host waits on",
