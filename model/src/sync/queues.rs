@@ -252,6 +252,14 @@ impl<T: Copy + Default> PerQueues<T> {
         }
     }
 
+    fn entries_mut(&mut self) -> &mut [(u32, T)] {
+        if self.len as usize <= INLINE_QUEUES {
+            &mut self.inline[..self.len as usize]
+        } else {
+            &mut self.spill
+        }
+    }
+
     fn find(&self, q: usize) -> Result<usize, usize> {
         self.entries().binary_search_by_key(&(q as u32), |&(k, _)| k)
     }
@@ -272,12 +280,10 @@ impl<T: Copy + Default> PerQueues<T> {
     /// The value of queue `q`, to change (queues are reached mostly in
     /// increasing order, so the insertion is mostly a push).
     fn get_mut(&mut self, q: usize) -> &mut T {
-        let n = self.len as usize;
-        match self.find(q) {
-            Ok(i) if n <= INLINE_QUEUES => &mut self.inline[i].1,
-            Ok(i) => &mut self.spill[i].1,
+        let i = match self.find(q) {
+            Ok(i) => i,
             Err(i) => {
-                let entry = (q as u32, T::default());
+                let (n, entry) = (self.len as usize, (q as u32, T::default()));
                 if n < INLINE_QUEUES {
                     self.inline.copy_within(i..n, i + 1);
                     self.inline[i] = entry;
@@ -288,13 +294,10 @@ impl<T: Copy + Default> PerQueues<T> {
                     self.spill.insert(i, entry);
                 }
                 self.len += 1;
-                if n < INLINE_QUEUES {
-                    &mut self.inline[i].1
-                } else {
-                    &mut self.spill[i].1
-                }
+                i
             }
-        }
+        };
+        &mut self.entries_mut()[i].1
     }
 
     /// Only queue `q`'s entry (the part of a frontier that one barrier of
