@@ -84,54 +84,34 @@ pub(crate) fn offline(
     let (waited, origin) = placement;
     let waited: &Program = waited;
     let layout = &resolve(waited).expect("inserting submits and waits keeps a program valid");
-    // Two walks of the checker over the barrier-free program: the first
-    // for the intervals alone (deduplicated per command), which place the
-    // points; the second hands each requirement to its point as the plan
-    // walk gets there, so only those of the points not yet placed are
-    // held (issue 27: the whole list took 4.7 GB at 1M lines).
+    // One walk of the checker over the barrier-free program hands each
+    // requirement over as it is found; the points are placed as the
+    // requirements come (`Points`), and each requirement is held only
+    // until the plan walk reaches its point (issue 27: the whole list took
+    // 4.7 GB at 1M lines). (A separate first walk for the intervals alone
+    // was a third of the planner's time.)
     let deadlines = Deadlines::of(waited, horizon);
-    let mut intervals = requirement_intervals(waited, layout, sem, horizon);
-    intervals.sort_unstable_by_key(|&(lo, hi)| (hi, lo));
     // Each layout transition is a point already (`transitions`): a point
     // there joins its barrier command.
     let fixed: Vec<usize> = (0..waited.commands.len())
         .filter(|&i| is_transition(&waited.commands[i]))
         .collect();
-    // Greedy stabbing: by consumer position, a point at the first interval
-    // no point stabs yet.
-    let mut points: Vec<usize> = Vec::new();
-    for &(lo, hi) in &intervals {
-        let (lo, hi) = (lo as usize, hi as usize);
-        if points.last().is_none_or(|&p| p <= lo) && !stabbed(&fixed, lo, hi) {
-            points.push(hi);
-        }
-    }
-    drop(intervals);
-    if !fixed.is_empty() {
-        points.extend_from_slice(&fixed);
-        points.sort_unstable();
-        points.dedup();
-    }
-    // Each interval goes to the last point inside it, so that every earlier
-    // point's barriers are known when deciding what it still needs.
-    let point_of = |h: &Need| {
-        let k = points.partition_point(|&p| p <= deadlines.hi(h));
-        // Invariant: the greedy left a point in (lo, hi], so the last point
-        // at or before hi exists and lies after lo.
-        let point = points[k - 1];
-        debug_assert!(point > h.lo());
-        point
+    let mut points = Points {
+        stream: NeedStream::new(waited, layout, sem, &deadlines),
+        deadlines: &deadlines,
+        greedy: Greedy::new(&fixed),
+        placed: Vec::new(),
+        waiting: BTreeMap::new(),
+        done: 0,
+        end: waited.commands.len(),
+        buckets: BTreeMap::new(),
     };
-    let mut stream = NeedStream::new(waited, layout, sem, &deadlines);
-    let mut buckets: BTreeMap<usize, Vec<Need>> = BTreeMap::new();
     // The requirements of point `i`, in the order the whole sorted list
     // gave them (by deadline, then prior command, then command, then as
     // the walk found them).
-    let mut take = |i: usize| -> Vec<Req> {
-        let next = points.partition_point(|&p| p <= i);
-        let until = points.get(next).copied().unwrap_or(usize::MAX);
-        stream.advance(until, |n| buckets.entry(point_of(&n)).or_default().push(n));
-        let mut here = buckets.remove(&i).unwrap_or_default();
+    let take = |points: &mut Points<'_, '_>, i: usize| -> Vec<Req> {
+        points.complete(i);
+        let mut here = points.buckets.remove(&i).unwrap_or_default();
         here.sort_by_key(|n| (deadlines.hi(n), n.prior_command, n.command));
         here.into_iter()
             .map(|n| Req::new(Some(waited), layout, n.hazard()))
@@ -159,7 +139,7 @@ pub(crate) fn offline(
             // A transition: the point's barriers join its command, applied
             // together with it (none chains into the transition, whose own
             // first scopes order what it needs).
-            let here = take(i).into_iter();
+            let here = take(&mut points, i).into_iter();
             let live = live_requirements(&mut checker, here, completes[i]);
             let (barriers, answers) = point_with_transition(&checker, layout, live, form, dep);
             let answers = answers
@@ -178,8 +158,8 @@ pub(crate) fn offline(
             out.merged_barrier(origin[i], merged, answers);
             continue;
         }
-        if points.binary_search(&i).is_ok() {
-            let here = take(i).into_iter();
+        if points.is_point(i) {
+            let here = take(&mut points, i).into_iter();
             let live = live_requirements(&mut checker, here, completes[i]);
             emit_point(out, &mut checker, layout, live, form, to_input);
         }
@@ -189,10 +169,119 @@ pub(crate) fn offline(
     }
 }
 
+/// The classic greedy for a minimum stabbing set of intervals `(lo, hi]`,
+/// handed in order of their right ends: a point at the right end of each
+/// interval no point stabs yet. Layout transitions are points already
+/// (`fixed`); an interval one of them stabs needs no other. The one home
+/// of the rule for the offline planner (which hands the intervals over as
+/// its walk finds them, [`Points`]) and [`stabbing_bound`] (which sorts
+/// them first).
+struct Greedy<'f> {
+    fixed: &'f [usize],
+    last: Option<usize>,
+}
+
+impl<'f> Greedy<'f> {
+    fn new(fixed: &'f [usize]) -> Self {
+        Greedy { fixed, last: None }
+    }
+
+    /// Offers the intervals with right end `hi` (their left ends `los`), all
+    /// of them after every interval with a smaller right end; whether a point
+    /// goes at `hi`. The order among them does not matter: before a point at
+    /// `hi`, the last point is the same for each, and after it every one of
+    /// them is stabbed.
+    fn offer(&mut self, hi: usize, mut los: impl Iterator<Item = usize>) -> bool {
+        let last = self.last;
+        let fixed = self.fixed;
+        let open = los.any(|lo| last.is_none_or(|p| p <= lo) && !stabbed(fixed, lo, hi));
+        if open {
+            self.last = Some(hi);
+        }
+        open
+    }
+}
+
 /// Whether a point of `fixed` (sorted) lies in `(lo, hi]`.
 fn stabbed(fixed: &[usize], lo: usize, hi: usize) -> bool {
     let k = fixed.partition_point(|&p| p <= lo);
     fixed.get(k).is_some_and(|&p| p <= hi)
+}
+
+/// The offline planner's points, placed as the requirements of the
+/// barrier-free program come from its walk ([`NeedStream`]), and the
+/// requirements of each point until the plan walk takes them.
+///
+/// Invariants: every requirement with deadline below `done` was offered to
+/// the greedy (`placed` holds every point it placed below `done`, in
+/// order) and is in the bucket of the last point at or before its
+/// deadline; `waiting` holds the requirements walked with a deadline of
+/// `done` or later, by deadline, each deadline's in the order the walk
+/// found them.
+struct Points<'a, 'd> {
+    stream: NeedStream<'a>,
+    deadlines: &'d Deadlines<'d>,
+    greedy: Greedy<'d>,
+    placed: Vec<usize>,
+    waiting: BTreeMap<usize, Vec<Need>>,
+    done: usize,
+    /// The program's length: every deadline lies below it.
+    end: usize,
+    buckets: BTreeMap<usize, Vec<Need>>,
+}
+
+impl Points<'_, '_> {
+    /// Offers the requirements with deadline `done` and moves `done` on by
+    /// one.
+    fn grow(&mut self) {
+        let x = self.done + 1;
+        let (waiting, deadlines) = (&mut self.waiting, self.deadlines);
+        self.stream
+            .advance(x, |n| waiting.entry(deadlines.hi(&n)).or_default().push(n));
+        while let Some(entry) = self.waiting.first_entry() {
+            let hi = *entry.key();
+            if hi >= x {
+                break;
+            }
+            let needs = entry.remove();
+            if self.greedy.offer(hi, needs.iter().map(Need::lo)) {
+                self.placed.push(hi);
+            }
+            // The last point at or before `hi`: every one is placed (the
+            // greedy's own below `x`, the fixed ones from the start).
+            let k = self.placed.partition_point(|&p| p <= hi);
+            let f = self.greedy.fixed.partition_point(|&p| p <= hi);
+            let point = match (k.checked_sub(1), f.checked_sub(1)) {
+                (Some(a), Some(b)) => self.placed[a].max(self.greedy.fixed[b]),
+                (Some(a), None) => self.placed[a],
+                (None, Some(b)) => self.greedy.fixed[b],
+                // Invariant: the greedy left a point in (lo, hi] for every
+                // requirement.
+                (None, None) => unreachable!("a requirement with no point at or before its deadline"),
+            };
+            debug_assert!(needs.iter().all(|n| point > n.lo()));
+            self.buckets.entry(point).or_default().extend(needs);
+        }
+        self.done = x;
+    }
+
+    /// Whether command `i` is a point (the walk up to it decides).
+    fn is_point(&mut self, i: usize) -> bool {
+        while self.done <= i && self.done < self.end {
+            self.grow();
+        }
+        self.placed.binary_search(&i).is_ok() || self.greedy.fixed.binary_search(&i).is_ok()
+    }
+
+    /// Walks on until the bucket of point `i` is whole: every requirement
+    /// with a deadline before the next point after `i` is offered.
+    fn complete(&mut self, i: usize) {
+        let f = self.greedy.fixed.partition_point(|&p| p <= i);
+        let next_fixed = self.greedy.fixed.get(f).copied().unwrap_or(usize::MAX);
+        while self.done < self.end && self.done < next_fixed && self.placed.last().is_none_or(|&p| p <= i) {
+            self.grow();
+        }
+    }
 }
 
 /// The fewest barrier points a plan of `program` needs once its fence
@@ -231,14 +320,10 @@ fn stabbing_count(waited: &Program, sem: Semantics) -> Result<usize, ProgramErro
     let fixed: Vec<usize> = (0..waited.commands.len())
         .filter(|&i| is_transition(&waited.commands[i]))
         .collect();
+    let mut greedy = Greedy::new(&fixed);
     let mut count = fixed.len();
-    let mut last = None;
     for (lo, hi) in intervals {
-        let (lo, hi) = (lo as usize, hi as usize);
-        if last.is_none_or(|p| p <= lo) && !stabbed(&fixed, lo, hi) {
-            count += 1;
-            last = Some(hi);
-        }
+        count += usize::from(greedy.offer(hi as usize, std::iter::once(lo as usize)));
     }
     Ok(count)
 }
