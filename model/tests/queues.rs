@@ -1300,3 +1300,54 @@ fn host_access_fixes_name_what_is_missing() {
         }
     }
 }
+
+/// review48: the completion rules read a semaphore's stage mask as its
+/// scope does. A signal with `BOTTOM_OF_PIPE` ("equivalent to
+/// ALL_COMMANDS_BIT with VkAccessFlags2 set to 0 when specified in the
+/// first synchronization scope") and a wait with `TOP_OF_PIPE` link a chain
+/// as `ALL_COMMANDS` does; a narrower mask still does not. And after
+/// `host-wait t 1` the signal of 1 has executed, so it is no pending
+/// signal a later host signal must stay below
+/// (VUID-VkSemaphoreSignalInfo-value-03259), even where its mask leaves
+/// the rest of its batch running.
+#[test]
+fn pipe_ends_link_chains_and_a_host_wait_ends_a_pending_signal() {
+    let head = "queue qa\nqueue qb\nsemaphore s\nsemaphore u\nsemaphore t timeline\nevent e\n";
+    let link_u = |mask: &str| {
+        format!("submit qa signal s\nsubmit qb wait s@ALL_COMMANDS signal u@{mask}\nsubmit qa wait u@ALL_COMMANDS signal s\n")
+    };
+    let host_reset_after = |signal: &str, wait: &str| {
+        format!(
+            "host-set-event e\nwait-events e HOST:NONE -> CLEAR:NONE\nsubmit qa signal t:1@{signal}\n\
+             submit qb wait t:1@{wait} signal t:2@ALL_COMMANDS\nhost-wait t 2\nhost-reset-event e\n"
+        )
+    };
+    let valid = [
+        link_u("ALL_COMMANDS"),
+        link_u("BOTTOM_OF_PIPE"),
+        host_reset_after("ALL_COMMANDS", "ALL_COMMANDS"),
+        host_reset_after("BOTTOM_OF_PIPE", "ALL_COMMANDS"),
+        host_reset_after("ALL_COMMANDS", "TOP_OF_PIPE"),
+        host_reset_after("BOTTOM_OF_PIPE", "TOP_OF_PIPE"),
+        "submit qa signal t:1@COPY\nhost-wait t 1\nhost-signal t 2\n".to_string(),
+        "submit qa signal t:1@COPY\nsubmit qa signal t:2@COPY\nhost-wait t 2\nhost-signal t 3\n".to_string(),
+    ];
+    for body in &valid {
+        if let Err(e) = parsed(&format!("{head}{body}")) {
+            panic!("{body:?} is valid: {e}");
+        }
+    }
+    let refused = [
+        (link_u("COPY"), "9:38: binary semaphore `s` is signalled on queue `qa` while the wait of queue `qb` on it may not have unsignalled it yet"),
+        (host_reset_after("ALL_COMMANDS", "COPY"), "12:18: event `e` is reset by the host while a submitted wait-events on queue `qa` waits for it"),
+        (host_reset_after("COPY", "ALL_COMMANDS"), "12:18: event `e` is reset by the host while a submitted wait-events on queue `qa` waits for it"),
+        // Waited for 1 only: the signal of 2 is still pending.
+        ("submit qa signal t:1@COPY\nsubmit qa signal t:2@COPY\nhost-wait t 1\nhost-signal t 3\n".to_string(), "10:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2"),
+    ];
+    for (body, want) in &refused {
+        match parsed(&format!("{head}{body}")) {
+            Ok(()) => panic!("{body:?} must be refused"),
+            Err(e) => assert!(e.starts_with(want), "{body:?}: {e}"),
+        }
+    }
+}

@@ -415,9 +415,27 @@ pub(crate) fn batch_stages<'a>(commands: impl IntoIterator<Item = &'a Command>) 
         })
 }
 
-/// Whether a stage mask links a chain.
-fn all(stages: PipelineStageFlags2) -> bool {
-    stages.contains(PipelineStageFlags2::ALL_COMMANDS)
+/// Whether a semaphore signal's stage mask links a chain: its first
+/// synchronization scope holds every device stage (`ALL_COMMANDS`,
+/// `BOTTOM_OF_PIPE`, which "is equivalent to ALL_COMMANDS_BIT with
+/// VkAccessFlags2 set to 0 when specified in the first synchronization
+/// scope", or every stage named). The definitional semantics' test too
+/// (`crate::spec`, a scope holding every command's); review48 found
+/// `BOTTOM_OF_PIPE` refused here.
+fn all_first(stages: PipelineStageFlags2) -> bool {
+    holds_every_stage(stages, crate::vk::scope::Side::Src)
+}
+
+/// Whether a semaphore wait's stage mask links a chain: its second
+/// synchronization scope holds every device stage (`ALL_COMMANDS`,
+/// `TOP_OF_PIPE`, or every stage named).
+fn all_second(stages: PipelineStageFlags2) -> bool {
+    holds_every_stage(stages, crate::vk::scope::Side::Dst)
+}
+
+fn holds_every_stage(stages: PipelineStageFlags2, side: crate::vk::scope::Side) -> bool {
+    let scope = crate::vk::scope::exec_scope(stages, side);
+    scope.union(StageSet::ALL_DEVICE) == scope
 }
 
 impl Completion {
@@ -431,6 +449,14 @@ impl Completion {
     /// complete.
     pub(crate) fn host_knows(&self, queue: QueueId, at: usize) -> bool {
         self.host.covers(queue, at)
+    }
+
+    /// Whether the host knows the signal operations of the submit of
+    /// ordinal `at` on `queue` executed: its batch known complete, or a
+    /// fence or a host wait for a timeline value showing its signals ran
+    /// (`host_executed`).
+    pub(crate) fn host_knows_executed(&self, queue: QueueId, at: usize) -> bool {
+        self.host.covers(queue, at) || self.host_executed.covers(queue, at)
     }
 
     fn queue_clock(&self, queue: QueueId) -> Clock {
@@ -479,7 +505,7 @@ impl Completion {
             let own = waits
                 .iter()
                 .any(|w| w.value.is_none() && w.semaphore == g.semaphore);
-            let by = if all(g.stages) { &chain } else { &self.host };
+            let by = if all_first(g.stages) { &chain } else { &self.host };
             if let (Some(last), false) = (self.last_wait(g.semaphore), own) {
                 if last.0 != queue && !self.known_done(last, by) {
                     let (name, queue, other) = names(g.semaphore, last.0);
@@ -529,7 +555,7 @@ impl Completion {
             };
             if let Some(c) = carried {
                 fence.join(&c);
-                if all(w.stages) {
+                if all_second(w.stages) {
                     chain.join(&c);
                 }
             }
@@ -595,12 +621,12 @@ impl Completion {
         let mut unresolved = Vec::new();
         for w in waits {
             match self.waited(w, first) {
-                Some(t) if all(w.stages) => later.join(&t.executed),
+                Some(t) if all_second(w.stages) => later.join(&t.executed),
                 Some(t) => narrow.push((exec_scope(w.stages, Side::Dst), t.executed.clone())),
                 None => {
                     if let Some(value) = w.value {
                         let second = exec_scope(w.stages, Side::Dst);
-                        let all = all(w.stages);
+                        let all = all_second(w.stages);
                         unresolved.push((
                             w.semaphore,
                             Unresolved {
@@ -635,7 +661,7 @@ impl Completion {
                 // (Not asserted equal to `before(g)` even in debug builds:
                 // that copy per signal is what the shortcut avoids; with it
                 // a timeline through many queues checked quadratically.)
-                if plain && all(g.stages) {
+                if plain && all_first(g.stages) {
                     return after.clone();
                 }
                 before(g)
@@ -661,7 +687,7 @@ impl Completion {
                     self.binary_signals.remove(&w.semaphore);
                 }
             }
-            let linked = all(w.stages).then_some(at);
+            let linked = all_second(w.stages).then_some(at);
             self.binary_waits.insert(w.semaphore, (queue, at, linked));
             if linked.is_none() {
                 for stage in exec_scope(w.stages, Side::Dst).iter() {
@@ -681,7 +707,7 @@ impl Completion {
         set_clock(&mut self.queues, queue, chain.clone());
         set_clock(&mut self.fenced, queue, fence);
         for (g, executed) in signals.iter().zip(executed) {
-            let carried = if all(g.stages) {
+            let carried = if all_first(g.stages) {
                 chain.clone()
             } else {
                 Clock::default()

@@ -673,10 +673,8 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                 .host_set(*event, program.event_name(*event), queue_name, &done)
                 .map_err(err)?,
             Command::HostSignal { semaphore, value } => {
-                sems.host_signal(&program.semaphores, *semaphore, *value, |q, at| {
-                    done.host_knows(q, at)
-                })
-                .map_err(err)?;
+                sems.host_signal(&program.semaphores, *semaphore, *value, &done)
+                    .map_err(err)?;
                 done.host_signal(*semaphore, *value);
             }
             Command::HostWait { semaphore, value } => {

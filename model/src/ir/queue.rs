@@ -482,7 +482,7 @@ impl SemaphoreStates {
         semaphores: &[Semaphore],
         sem: SemaphoreId,
         value: u64,
-        known: impl Fn(QueueId, usize) -> bool,
+        done: &super::completion::Completion,
     ) -> Result<(), ProgramErrorKind> {
         let State::Timeline { value: greatest } = self.states[sem.0 as usize] else {
             return self.signal(semaphores, sem, Some(value));
@@ -507,11 +507,13 @@ impl SemaphoreStates {
                 current: reached,
             });
         }
-        // Pending: every device signal the host does not know complete
-        // (through a fence, or a wait on a timeline value that follows
-        // it), whether or not it can have run: "can have" is not "has".
+        // Pending: every device signal the host does not know executed
+        // (through a fence, or a wait on a timeline value it or a later
+        // signal set: after `host-wait t 1`, the signal of 1 has run even
+        // where its batch's other commands may not have, review48), whether
+        // or not it can have run: "can have" is not "has".
         let pending = mine
-            .filter(|(r, _)| r.batch.is_some_and(|(q, at)| !known(q, at)))
+            .filter(|(r, _)| r.batch.is_some_and(|(q, at)| !done.host_knows_executed(q, at)))
             .map(|(r, _)| r.value)
             .min();
         if let Some(pending) = pending {

@@ -2623,8 +2623,7 @@ impl Parser {
                 let r = if kw == "host-signal" {
                     {
                         let done = &self.done;
-                        self.sems
-                            .host_signal(semaphores, semaphore, value, |q, at| done.host_knows(q, at))
+                        self.sems.host_signal(semaphores, semaphore, value, done)
                     }
                 } else {
                     self.sems.wait(semaphores, semaphore, Some(value))

@@ -772,7 +772,7 @@ impl Queues {
         self.check_semaphore(what, sem)?;
         let completion = &self.completion;
         self.states
-            .host_signal(&self.semaphores, sem, value, |q, at| completion.host_knows(q, at))
+            .host_signal(&self.semaphores, sem, value, completion)
             .map_err(host_operand(what))?;
         if matches!(
             self.semaphores[sem.0 as usize].kind,
