@@ -111,14 +111,6 @@ fn cases() -> Vec<(&'static str, String, By, usize)> {
             By::Walk,
             4,
         ),
-        (
-            "two queues with events: a host-set-event over a recorded device reset",
-            "event e\nfill a[0..64] 1\nreset-event e CLEAR\nhost-set-event e\nsubmit qa\n\
-             copy a[0..64] -> b[0..64]\nsubmit qb"
-                .into(),
-            By::Definition,
-            1,
-        ),
         // Two signals of one timeline on two queues execute in value order
         // (VUID-VkSubmitInfo2-semaphore-03882: qc's waits for qa's), so
         // the wait pairs with the first, whose COPY mask does not carry
@@ -180,15 +172,6 @@ fn cases() -> Vec<(&'static str, String, By, usize)> {
             "past 64 event slots on one queue: a write-after-read",
             padded(65, "copy a[0..64] -> b[0..64]\nfill a[0..64] 2"),
             By::Walk,
-            1,
-        ),
-        (
-            "past 64 event slots on one queue: a host-set-event over a recorded device reset",
-            padded(
-                65,
-                "event e\nfill a[0..64] 1\nreset-event e CLEAR\nhost-set-event e\ncopy a[0..64] -> b[0..64]",
-            ),
-            By::Definition,
             1,
         ),
     ]

@@ -454,6 +454,16 @@ fn invalid_event_programs_are_errors_at_their_token() {
         ("host-set-event e\nwait-events e HOST|COPY:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("host-set-event e\nwait-events e NONE:NONE -> COPY:NONE ; ALL_COMMANDS:NONE -> COPY:NONE", "7:13: event `e` was set by the host: every barrier of its wait may name only HOST in its source stages (VUID-vkCmdWaitEvents2-pEvents-03839)"),
         ("set-event e COPY:NONE -> COPY:NONE\nreset-event e\nwait-events e COPY:NONE -> COPY:NONE", "8:13: event `e` is waited on but not set (no set earlier in the trace, or a reset since): the wait would never end (VUID-vkCmdWaitEvents2-pEvents-03841)"),
+        // review48: a host set or reset of an event with a device command of
+        // it recorded and not yet submitted runs before that command, not in
+        // trace order: refused. The first two never end (the host's set
+        // runs before the recorded reset; the host's reset before the
+        // recorded wait); the third is valid in Vulkan (the host's reset
+        // runs first, then the set and the wait), refused all the same.
+        ("reset-event e\nhost-set-event e\nwait-events e HOST:NONE -> COPY:NONE", "7:16: event `e` is set by the host while a reset-event of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)"),
+        ("host-set-event e\nwait-events e HOST:NONE -> COPY:NONE\nhost-reset-event e", "8:18: event `e` is reset by the host while a wait-events of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)"),
+        ("set-event e COPY:NONE -> COPY:NONE\nhost-reset-event e\nwait-events e COPY:NONE -> COPY:NONE", "7:18: event `e` is reset by the host while a set-event of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)"),
+        ("set-event1 f TRANSFER\nhost-set-event f", "7:16: event `f` is set by the host while a set-event1 of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)"),
         ("set-event e", "6:12: expected the event's barriers: `SRC_STAGES:SRC_ACCESS -> DST_STAGES:DST_ACCESS [REGION] [; ...]`"),
         // review39: a reset whose first scope meets no stage a chain from an
         // earlier wait of the event reaches (VUID-vkCmdResetEvent2-event-03832):
@@ -586,7 +596,8 @@ fn sync1_events_built_in_code_are_checked_as_parsed() {
 #[test]
 fn events_round_trip_and_planners_replan_them() {
     let text = format!(
-        "{HEADER}fill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nset-event f COPY:NONE -> COPY:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f COPY:NONE -> COPY:NONE\nreset-event e COPY\nhost-reset-event f\nhost-set-event f\nwait-events f HOST:HOST_WRITE -> COPY:TRANSFER_READ\nhost-reset-event f\nset-event1 e TRANSFER|COMPUTE_SHADER\nhost-set-event f\nwait-events1 e f COMPUTE_SHADER|TRANSFER|HOST:SHADER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ a[0..64]; COMPUTE_SHADER|TRANSFER|HOST:NONE -> TRANSFER:NONE\nwait-events1 e f ALL_TRANSFER|COMPUTE_SHADER|HOST:NONE -> HOST:HOST_READ\nreset-event e ALL_COMMANDS\n"
+        "{HEADER}host-reset-event f\nhost-set-event f\nfill a 1\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE\nwait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ a[0..64]; COPY:NONE -> CLEAR:NONE, f HOST:HOST_WRITE -> COPY:TRANSFER_READ\nreset-event e COPY\nset-event1 e TRANSFER|COMPUTE_SHADER\nwait-events1 e f COMPUTE_SHADER|TRANSFER|HOST:SHADER_WRITE|HOST_WRITE -> TRANSFER:TRANSFER_READ a[0..64]; COMPUTE_SHADER|TRANSFER|HOST:NONE -> TRANSFER:NONE\nwait-events1 e f ALL_TRANSFER|COMPUTE_SHADER|HOST:NONE -> HOST:HOST_READ\nreset-event e ALL_COMMANDS\n"
+
     );
     let t = trace::parse(&text).unwrap();
     let printed = trace::print(&t.program);
@@ -744,10 +755,20 @@ fn the_host_sets_or_resets_an_event_only_when_no_pending_wait_waits_for_it() {
             format!("{WAITED}submit q0\nsubmit q0 signal t:1\nhost-wait t 1\nhost-reset-event e\n"),
             None,
         ),
-        // Not submitted yet: no pending command buffer.
-        (format!("{WAITED}host-reset-event e\nsubmit q0\n"), None),
-        // A device reset, then a host set before the wait's submit.
-        (format!("{SET}reset-event e\nhost-set-event e\nsubmit q1\n"), None),
+        // Not submitted yet: no pending command buffer, but the host's
+        // reset runs before the recorded wait, which then never ends
+        // (review48; accepted before).
+        (
+            format!("{WAITED}host-reset-event e\nsubmit q0\n"),
+            Some("10:18: event `e` is reset by the host while a wait-events of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)".to_string()),
+        ),
+        // A device reset, then a host set before the wait's submit: the
+        // host's set runs first, and the recorded set-event1 then finds the
+        // event set (accepted before).
+        (
+            format!("{SET}reset-event e\nhost-set-event e\nsubmit q1\n"),
+            Some("10:16: event `e` is set by the host while a set-event1 of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)".to_string()),
+        ),
     ];
     for (body, want) in cases {
         let text = format!("{header}{body}");

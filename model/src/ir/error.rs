@@ -628,6 +628,17 @@ pub enum ProgramErrorKind {
         /// The queue of the pending command.
         queue: String,
     },
+    /// Refused with "event `{name}` is {host_op} by the host while a {device_op} of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)".
+    #[error("event `{name}` is {host_op} by the host while a {device_op} of it is recorded and not yet submitted: the host's call runs before that command, which runs only once its batch is submitted, not where the trace writes it; vksync does not reorder them (write the host's call before the recording or after the submit, as `vksync capture` does)")]
+    HostEventBeforeRecorded {
+        /// The event.
+        name: String,
+        /// `set` or `reset`.
+        host_op: &'static str,
+        /// `set-event`, `set-event1`, `reset-event`, `wait-events` or
+        /// `wait-events1`.
+        device_op: &'static str,
+    },
     /// Refused with "the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)".
     #[error("the stage mask of the vkCmdSetEvent of event `{name}` may not include HOST or unnamed bits {bits:#x} (VUID-vkCmdSetEvent-stageMask-01149)")]
     EventSet1Stages {

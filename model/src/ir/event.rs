@@ -54,6 +54,11 @@
 //!   `vkCmdWaitEvents`; a rule of the command's description, not a VUID);
 //!   the queue of a command is known only at its `submit`, so this is
 //!   checked there;
+//! * the host sets or resets an event only when no device set, reset or
+//!   wait of it is recorded and not yet submitted: such a command runs at
+//!   its submit, after the host's call, so the trace's order is not the
+//!   execution's (refused, not reordered; a capture writes the host's
+//!   calls before the commands of the next submission);
 //! * the host sets or resets an event only when no submitted device set,
 //!   reset or wait of it is pending (a device set or reset may execute
 //!   after the host's operation; for a wait: "event must not be waited on by a command buffer
@@ -159,6 +164,10 @@ pub(crate) struct EventStates {
     /// Submitted device sets and resets: (event, queue, ordinal of the
     /// submit, the command's name). Pending, as waits are.
     pending_ops: Vec<(EventId, QueueId, usize, &'static str)>,
+    /// Events with a device command (set, reset or wait) recorded since
+    /// the last submit, and the first such command's name: a host set or
+    /// reset of one of them would run before it ([`Self::no_recorded_op`]).
+    recorded: std::collections::HashMap<EventId, &'static str>,
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -203,6 +212,7 @@ impl EventStates {
         });
         self.unsubmitted_sets.push(command);
         self.unsubmitted_ops.push((event, "set-event"));
+        self.recorded.entry(event).or_insert("set-event");
         Ok(())
     }
 
@@ -223,6 +233,7 @@ impl EventStates {
         *s = Some(SetBy::Device1 { command, stage_mask });
         self.unsubmitted_sets.push(command);
         self.unsubmitted_ops.push((event, "set-event1"));
+        self.recorded.entry(event).or_insert("set-event1");
         Ok(())
     }
 
@@ -270,6 +281,31 @@ impl EventStates {
         }
     }
 
+    /// The host's `host_op` ("set", "reset") of `event` while no device
+    /// command of it is recorded and not yet submitted. Such a command
+    /// runs only at its submit, after the host's call, so the trace's
+    /// order is not the execution's: a wait recorded after a host set and
+    /// before a host reset that precedes its submit never ends (review48
+    /// found such programs accepted, and a host reset between a recorded
+    /// set and its wait refused as "not set"). Refused rather than
+    /// modelled: a capture writes the host's calls before the commands
+    /// the next submission carries.
+    fn no_recorded_op(
+        &self,
+        event: EventId,
+        host_op: &'static str,
+        name: &str,
+    ) -> Result<(), ProgramErrorKind> {
+        match self.recorded.get(&event) {
+            Some(&device_op) => Err(ProgramErrorKind::HostEventBeforeRecorded {
+                name: name.to_string(),
+                host_op,
+                device_op,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// `vkSetEvent`, with what `done` says the host knows complete.
     pub(crate) fn host_set(
         &mut self,
@@ -278,6 +314,7 @@ impl EventStates {
         queue_name: impl Fn(QueueId) -> String,
         done: &Completion,
     ) -> Result<(), ProgramErrorKind> {
+        self.no_recorded_op(event, "set", name)?;
         self.no_pending_wait(event, done, |queue| ProgramErrorKind::HostSetEventWaitPending {
             name: name.to_string(),
             queue: queue_name(queue),
@@ -308,6 +345,7 @@ impl EventStates {
         queue_name: impl Fn(QueueId) -> String,
         done: &Completion,
     ) -> Result<(), ProgramErrorKind> {
+        self.no_recorded_op(event, "reset", name)?;
         self.no_pending_wait(event, done, |queue| ProgramErrorKind::HostResetEventWaitPending {
             name: name.to_string(),
             queue: queue_name(queue),
@@ -411,6 +449,7 @@ impl EventStates {
             });
         }
         self.unsubmitted_ops.push((event, "reset-event"));
+        self.recorded.entry(event).or_insert("reset-event");
         self.reset(event);
         Ok(())
     }
@@ -429,6 +468,7 @@ impl EventStates {
     ) -> Result<(), ProgramErrorKind> {
         let name = name.to_string();
         self.unsubmitted_wait_events.push(w.event);
+        self.recorded.entry(w.event).or_insert("wait-events");
         let Some(s) = self.state(w.event) else {
             return Ok(());
         };
@@ -480,6 +520,9 @@ impl EventStates {
         name: impl Fn(EventId) -> &'a str,
     ) -> Result<(), (Option<usize>, ProgramErrorKind)> {
         self.unsubmitted_wait_events.extend_from_slice(events);
+        for &e in events {
+            self.recorded.entry(e).or_insert("wait-events1");
+        }
         let mut expected = PipelineStageFlags2::NONE;
         let mut pairs = Vec::new();
         for (k, &e) in events.iter().enumerate() {
@@ -525,6 +568,7 @@ impl EventStates {
             self.pending_waits.push((e, queue, at));
         }
         self.reset_after.clear();
+        self.recorded.clear();
         for (e, op) in self.unsubmitted_ops.drain(..) {
             self.pending_ops.push((e, queue, at, op));
         }

@@ -927,31 +927,6 @@ fn ignored_masks(
     }
 }
 
-/// The first `host-set-event` of an event with a device set or reset of
-/// it recorded since the last submit: the walk runs host commands in place
-/// and batches at their submit, so it would take the host set as earlier
-/// than the device set it follows in the trace, where the definitional
-/// semantics (and the one-queue checker) take the trace's order (found by
-/// `spec_differential` with events and queues: `set-event1 e`,
-/// `reset-event e`, `host-set-event e`, `wait-events1 e HOST:NONE -> ...`
-/// before one submit).
-fn host_set_over_recorded_set(program: &Program) -> Option<usize> {
-    let mut recorded: std::collections::HashSet<u32> = std::collections::HashSet::new();
-    for (i, c) in program.commands.iter().enumerate() {
-        match c {
-            Command::Submit(_) => recorded.clear(),
-            Command::SetEvent { event, .. }
-            | Command::SetEvent1 { event, .. }
-            | Command::ResetEvent { event, .. } => {
-                recorded.insert(event.0);
-            }
-            Command::HostSetEvent { event } if recorded.contains(&event.0) => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Checks a program that uses several queues or semaphores (see the
 /// module docs); `Err` for the corners it refuses.
 pub(crate) fn check_multi_queue(
@@ -1016,14 +991,6 @@ pub(crate) fn check_multi_queue_into(
         return Err(refuse(
             at,
             "layer emulation (a `Semantics` switch other than the reading of write-after-write) with several queues or semaphores".into(),
-        ));
-    }
-    if let Some(at) = host_set_over_recorded_set(program) {
-        return Err(refuse(
-            at,
-            "`host-set-event` (vkSetEvent) of an event whose device set or reset is recorded and not yet submitted \
-             (the trace orders the two as written, the walk by execution)"
-                .into(),
         ));
     }
     // The walk: host commands in place, batches at their submit.
