@@ -1246,3 +1246,33 @@ fn event_transitions_round_trip() {
     assert_eq!(trace::parse(&printed).unwrap().program, t.program, "{printed}");
     vksync::check(&t.program).unwrap();
 }
+
+/// A host-set event in a frame loop: each frame the host writes, sets the
+/// event, and a batch waits for it; after a fence wait the host resets it
+/// for the next frame. A valid program sets an event on the host only
+/// while no submitted wait of it is pending, so no batch submitted before
+/// a host set waits for it, and the planners drop the events with the
+/// other synchronization (they refused the second frame's set, "a batch
+/// submitted before it waits for", until 2026-12-07). Both planners plan
+/// it, and the plans check clean under both checkers.
+#[test]
+fn a_host_set_event_in_a_frame_loop_is_planned() {
+    let frame = "host-write a\nhost-set-event e\nwait-events e HOST:HOST_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit\nwait\n";
+    let text = format!(
+        "buffer a 64\nbuffer b 64\nevent e\n{frame}host-reset-event e\n{frame}host-reset-event e\n{frame}"
+    );
+    use vksync::plan::{plan, PlanOptions, PlannerKind};
+    let program = trace::parse(&text).unwrap().program;
+    for planner in [PlannerKind::Online, PlannerKind::Offline] {
+        let planned = plan(&program, PlanOptions::new(planner))
+            .unwrap_or_else(|e| panic!("{planner:?}: {e}"))
+            .program;
+        assert!(vksync::check(&planned).unwrap().is_empty(), "{planner:?}");
+        for reading in [Reading::MemoryModel, Reading::VisibleToWrites] {
+            assert!(
+                races(&planned, reading).unwrap().is_empty(),
+                "{planner:?} {reading:?}"
+            );
+        }
+    }
+}

@@ -262,45 +262,40 @@ impl Plan {
     }
 }
 
-/// A host signal of a semaphore (`host-signal`) or of an event
-/// (`host-set-event`) that a batch submitted before it waits for: the
-/// host's accesses before the signal are ordered before that batch by the
-/// signal alone, which a plan that drops the program's synchronization
-/// would lose (the batch would read what the host writes later). The
-/// command's index and what it is. A signal waited for only by batches
-/// submitted after it orders nothing their submit does not (the
-/// submission's first scope holds every earlier host operation), so the
-/// planners drop it with the other synchronization.
+/// A host signal of a semaphore (`host-signal`) that a batch submitted
+/// before it waits for: the host's accesses before the signal are ordered
+/// before that batch by the signal alone, which a plan that drops the
+/// program's synchronization would lose (the batch would read what the
+/// host writes later). The command's index and what it is. A signal
+/// waited for only by batches submitted after it orders nothing their
+/// submit does not (the submission's first scope holds every earlier host
+/// operation), so the planners drop it with the other synchronization.
+/// A host set of an event (`host-set-event`) is never waited for by a
+/// batch submitted before it: a valid program sets an event on the host
+/// only while no submitted wait of it is pending (`crate::ir::event`), so
+/// such a set is dropped as well (until 2026-12-07 one after an earlier
+/// batch's wait of the same event was refused: a host-set event in a
+/// frame loop could not be planned).
 pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, String)> {
-    let waited_early = |c: &Command| {
-        format!(
-            "`{}` ({}) that a batch submitted before it waits for",
-            c.keyword(),
-            c.vulkan_name()
-        )
-    };
     use crate::ir::queue::SemaphoreId;
-    // Per submitted batch, the semaphores (and values) and events it waits for.
+    // The semaphores (and values) the submitted batches wait for.
     let mut sem_waits: Vec<(SemaphoreId, Option<u64>)> = Vec::new();
-    let mut event_waits: Vec<u32> = Vec::new();
-    let mut open_events: Vec<u32> = Vec::new();
     for (i, c) in program.commands.iter().enumerate() {
         match c {
-            Command::WaitEvents { waits } => open_events.extend(waits.iter().map(|w| w.event.0)),
-            Command::WaitEvents1 { events, .. } => open_events.extend(events.iter().map(|e| e.0)),
-            Command::Submit(s) => {
-                sem_waits.extend(s.waits.iter().map(|w| (w.semaphore, w.value)));
-                event_waits.append(&mut open_events);
-            }
+            Command::Submit(s) => sem_waits.extend(s.waits.iter().map(|w| (w.semaphore, w.value))),
             Command::HostSignal { semaphore, value }
                 if sem_waits
                     .iter()
                     .any(|(s, v)| s == semaphore && v.is_none_or(|v| v <= *value)) =>
             {
-                return Some((i, waited_early(c)));
-            }
-            Command::HostSetEvent { event } if event_waits.contains(&event.0) => {
-                return Some((i, waited_early(c)));
+                return Some((
+                    i,
+                    format!(
+                        "`{}` ({}) that a batch submitted before it waits for",
+                        c.keyword(),
+                        c.vulkan_name()
+                    ),
+                ));
             }
             _ => {}
         }
@@ -316,9 +311,7 @@ pub(crate) fn host_signal_waited_early(program: &Program) -> Option<(usize, Stri
 /// of declared ones) that hazards no barrier can order need
 /// (`with_needed_dependencies`): [`Plan::program`] carries them.
 /// [`Plan::origin`] indexes [`planning_input`]`(program)`. Refused: several
-/// queues or semaphores ([`plan_queues`] plans them), and a host set of an
-/// event that a batch submitted before it waits for
-/// ([`ProgramErrorKind::EventsNotSupported`]).
+/// queues or semaphores ([`plan_queues`] plans them).
 ///
 /// ```
 /// use vksync::plan::{plan, PlanOptions, PlannerKind};
@@ -758,20 +751,13 @@ fn thin_after_widening(program: &mut Program, sem: Semantics) {
 
 /// What [`plan`] and [`stabbing_bound`] refuse: several queues and
 /// semaphores (planned by `plan_queues`: the planners here run the fast
-/// checker, which models one queue), a host set of an event that a
-/// batch submitted before it waits for, and an optimal image aliased in
-/// part ([`crate::hazard::refuse_aliased_images`]).
+/// checker, which models one queue), and an optimal image aliased in part
+/// ([`crate::hazard::refuse_aliased_images`]).
 pub(crate) fn refuse_unplanned(program: &Program) -> Result<(), ProgramError> {
     if let Some((i, what)) = program.first_multi_queue_command() {
         return Err(ProgramError {
             at: Location::Command(i),
             kind: ProgramErrorKind::MultiQueueNotSupported { what },
-        });
-    }
-    if let Some((i, what)) = host_signal_waited_early(program) {
-        return Err(ProgramError {
-            at: Location::Command(i),
-            kind: ProgramErrorKind::EventsNotSupported { what },
         });
     }
     crate::hazard::refuse_aliased_images(program)

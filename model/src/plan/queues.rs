@@ -343,15 +343,6 @@ pub(crate) fn batches(program: &Program) -> Vec<Batch> {
 /// the release, on the queue that used the image last.
 fn strip(program: &Program) -> Result<(Program, Vec<Option<usize>>), QueuePlanError> {
     if let Some((at, what)) = super::host_signal_waited_early(program) {
-        // An event command has no index in `planning_input(program)`: its
-        // own index, as a program error.
-        if super::is_planned_away(&program.commands[at]) {
-            return Err(ProgramError {
-                at: crate::ir::layout::Location::Command(at),
-                kind: crate::ir::error::ProgramErrorKind::EventsNotSupported { what },
-            }
-            .into());
-        }
         let at = program.commands[..at]
             .iter()
             .filter(|c| !super::is_planned_away(c))

@@ -47,10 +47,10 @@ use crate::vk::scope::{self, Side};
 /// but an event command that performs a layout transition (a `set-event`
 /// whose barriers transition, at the set; a `wait-events1` whose barriers
 /// do, at the wait) stays as those transitions, a pipeline barrier at its
-/// place (`transition_part`). (A host set that a batch
-/// submitted before it waits for orders the host's earlier writes before
-/// that batch; the planners refuse it, `host_release_waited_early`.) The
-/// commands a planner keeps are those its [`Plan::origin`] indices count.
+/// place (`transition_part`). (A host set is never waited for by a batch
+/// submitted before it, which would order the host's earlier writes before
+/// that batch: see `host_signal_waited_early`.) The commands a planner
+/// keeps are those its [`Plan::origin`] indices count.
 pub fn is_planned_away(c: &Command) -> bool {
     (matches!(c, Command::Barrier(_)) || is_event_command(c)) && transition_part(c).is_none()
 }
