@@ -1276,3 +1276,62 @@ fn a_host_set_event_in_a_frame_loop_is_planned() {
         }
     }
 }
+
+/// review48: device commands of one event on two queues must be ordered:
+/// a set on `qa` not ordered before `qb`'s reset, set and wait may run
+/// between them, making `qb`'s set a no-op and its wait one on `qa`'s
+/// signal ("vkCmdWaitEvents2 must not be used to wait on event signal
+/// operations occurring on other queues"). Ordered by a semaphore with
+/// `ALL_COMMANDS`, or by the host's wait for `qa`, it is valid; a
+/// narrower wait mask is not followed (conservative: a refusal).
+#[test]
+fn an_event_on_two_queues_needs_its_commands_ordered() {
+    let program = |signal: &str, between: &str, wait: &str| {
+        format!(
+            "queue qa\nqueue qb\nevent e\nsemaphore s\nbuffer a 64\nbuffer b 64\n\
+             set-event e COPY:NONE -> COPY:NONE\nsubmit qa{signal}\n{between}\
+             fill a 1\nreset-event e\nset-event e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\n\
+             wait-events e CLEAR:TRANSFER_WRITE -> COPY:TRANSFER_READ\ncopy a -> b\nsubmit qb{wait}\n"
+        )
+    };
+    let refused = |line: usize, mask: &str| {
+        format!(
+            "{line}:1: event `e` has a reset-event on queue `qb` while a set-event of it on queue `qa` is not ordered before it (the host has not waited for that batch, and no semaphore chain with ALL_COMMANDS orders it before this one): the two may execute in either order, and events order commands of one queue only (a set of a signaled event has no effect, and a wait must not wait on another queue's set){mask}"
+        )
+    };
+    let cases: &[(String, Option<String>)] = &[
+        (program("", "", ""), Some(refused(14, ""))),
+        (program(" signal s", "", " wait s@COPY"), Some(refused(14, ""))),
+        (program(" signal s", "", " wait s@ALL_COMMANDS"), None),
+        (program(" signal s", "", " wait s@TOP_OF_PIPE"), None),
+        (program("", "wait qa\n", ""), None),
+        (program("", "wait\n", ""), None),
+    ];
+    for (text, want) in cases {
+        match (trace::parse(text), want) {
+            (Ok(t), None) => {
+                vksync::resolve(&t.program).unwrap_or_else(|e| panic!("{text}: resolve: {e}"));
+                assert!(vksync::check(&t.program).unwrap().is_empty(), "{text}");
+            }
+            (Err(e), Some(w)) => {
+                assert_eq!(&e.to_string(), w, "{text}");
+            }
+            (got, _) => panic!("{text}: got {:?}, want {want:?}", got.map(|_| ())),
+        }
+    }
+    // Built in code, the same rule at the submit.
+    let text = program("", "", "");
+    let mut p = trace::parse(&text.replace("submit qb\n", "")).unwrap().program;
+    let submit = trace::parse("queue qa\nqueue qb\nsubmit qb\n")
+        .unwrap()
+        .program
+        .commands()[0]
+        .clone();
+    p.push(submit).unwrap();
+    let e = vksync::resolve(&p).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("command 7: event `e` has a reset-event on queue `qb`"),
+        "{e}"
+    );
+}

@@ -1341,6 +1341,9 @@ fn pipe_ends_link_chains_and_a_host_wait_ends_a_pending_signal() {
         (link_u("COPY"), "9:38: binary semaphore `s` is signalled on queue `qa` while the wait of queue `qb` on it may not have unsignalled it yet"),
         (host_reset_after("ALL_COMMANDS", "COPY"), "12:18: event `e` is reset by the host while a submitted wait-events on queue `qa` waits for it"),
         (host_reset_after("COPY", "ALL_COMMANDS"), "12:18: event `e` is reset by the host while a submitted wait-events on queue `qa` waits for it"),
+        // review49: the signals of one batch are unordered among
+        // themselves: `t`'s 1 executed, `u`'s 5 may not have.
+        ("semaphore u2 timeline\nsubmit qa signal t:1@COPY signal u2:5\nhost-wait t 1\nhost-signal u2 6\n".to_string(), "10:16: timeline semaphore `u2` is signalled by the host with 6, which is not less than the value 5"),
         // Waited for 1 only: the signal of 2 is still pending.
         ("submit qa signal t:1@COPY\nsubmit qa signal t:2@COPY\nhost-wait t 1\nhost-signal t 3\n".to_string(), "10:15: timeline semaphore `t` is signalled by the host with 3, which is not less than the value 2"),
     ];

@@ -349,6 +349,9 @@ pub(crate) struct Completion {
     /// fence of their queue (ordered after every semaphore signal of its
     /// submission), or a host wait for a value they set.
     host_executed: Clock,
+    /// Per timeline semaphore, the greatest value a host wait for it
+    /// returned at (beyond its initial value).
+    host_seen: HashMap<SemaphoreId, u64>,
     /// Per timeline semaphore, the signal of the greatest value recorded
     /// (a host signal may lie below a pending device one): its value, and
     /// `Some((queue, ordinal))` for a device signal, `None` for a host one.
@@ -451,12 +454,31 @@ impl Completion {
         self.host.covers(queue, at)
     }
 
-    /// Whether the host knows the signal operations of the submit of
-    /// ordinal `at` on `queue` executed: its batch known complete, or a
-    /// fence or a host wait for a timeline value showing its signals ran
-    /// (`host_executed`).
-    pub(crate) fn host_knows_executed(&self, queue: QueueId, at: usize) -> bool {
-        self.host.covers(queue, at) || self.host_executed.covers(queue, at)
+    /// Whether the batch of ordinal `at` on queue `q` is known complete
+    /// before the commands of `queue`'s latest batch: the host knows it
+    /// complete, or `queue`'s batches are ordered after it (its own
+    /// batches, and what `ALL_COMMANDS` waits carried).
+    pub(crate) fn ordered_before_queue(&self, queue: QueueId, q: QueueId, at: usize) -> bool {
+        self.host_knows(q, at) || self.queue_clock(queue).covers(q, at)
+    }
+
+    /// Whether the host knows that the signal of `value` of timeline
+    /// `semaphore`, made by the submit of ordinal `at` on `queue`, has
+    /// executed: its batch is known complete, or a host wait for the
+    /// semaphore returned at that value or a greater one. (A signal of it
+    /// not executed then would find a value at least its own, which
+    /// VUID-VkSubmitInfo2-semaphore-03882 forbids.) Not through the other
+    /// signals of its batch, which are unordered among themselves
+    /// (review49: `submit signal t:1@COPY signal u:5` / `host-wait t 1`
+    /// leaves `u`'s 5 pending).
+    pub(crate) fn host_knows_signalled(
+        &self,
+        semaphore: SemaphoreId,
+        value: u64,
+        queue: QueueId,
+        at: usize,
+    ) -> bool {
+        self.host.covers(queue, at) || self.host_seen.get(&semaphore).is_some_and(|&v| value <= v)
     }
 
     fn queue_clock(&self, queue: QueueId) -> Clock {
@@ -912,6 +934,8 @@ impl Completion {
         if initial >= value {
             return;
         }
+        let seen = self.host_seen.entry(semaphore).or_insert(value);
+        *seen = (*seen).max(value);
         let first = self
             .timeline_signals
             .range((semaphore, value)..=(semaphore, u64::MAX))

@@ -600,6 +600,18 @@ pub enum ProgramErrorKind {
         /// The queue of the wait.
         wait_queue: String,
     },
+    /// Refused with "event `{name}` has a {} on queue `{}` while a {} of it on queue `{}` is not ordered before it (the host has not waited for that batch, and no semaphore chain with ALL_COMMANDS orders it before this one): the two may execute in either order, and events order commands of one queue only (a set of a signaled event has no effect, and a wait must not wait on another queue's set)".
+    #[error("event `{name}` has a {} on queue `{}` while a {} of it on queue `{}` is not ordered before it (the host has not waited for that batch, and no semaphore chain with ALL_COMMANDS orders it before this one): the two may execute in either order, and events order commands of one queue only (a set of a signaled event has no effect, and a wait must not wait on another queue's set)", .ops.0, .queues.0, .ops.1, .queues.1)]
+    EventOnTwoQueues {
+        /// The event.
+        name: String,
+        /// The command of the batch being submitted (`set-event`,
+        /// `set-event1`, `reset-event` or `wait-events`), and the latest
+        /// such command submitted on the other queue.
+        ops: (&'static str, &'static str),
+        /// The two queues, in the same order.
+        queues: Box<(String, String)>,
+    },
     /// Refused with "event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)".
     #[error("event `{name}` is set by the host while a submitted wait-events on queue `{queue}` waits for it and the host has not waited for that wait's batch (`wait`, `wait {queue}`, or a `wait QUEUE` or host-wait that semaphores signalled and waited with ALL_COMMANDS order after it): an event a pending command buffer waits on must not be set by the host, which sets it before submitting the wait (VUID-vkSetEvent-event-09543)")]
     HostSetEventWaitPending {

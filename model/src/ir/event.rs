@@ -168,6 +168,10 @@ pub(crate) struct EventStates {
     /// the last submit, and the first such command's name: a host set or
     /// reset of one of them would run before it ([`Self::no_recorded_op`]).
     recorded: std::collections::HashMap<EventId, &'static str>,
+    /// Per event, per queue that ran a device command of it, the latest
+    /// such submit (its ordinal) and command name: what a later batch of
+    /// another queue must be ordered after ([`Self::cross_queue`]).
+    last_submitted: std::collections::HashMap<EventId, Vec<(QueueId, usize, &'static str)>>,
 }
 
 /// A wait whose set ran on another queue, found at a submit: the wait's
@@ -553,6 +557,53 @@ impl EventStates {
         Ok(())
     }
 
+    /// The queue rule across batches, at a submit to `queue` before
+    /// [`Self::submit`]: a device set, reset or wait of an event in this
+    /// batch needs every device command of that event submitted on another
+    /// queue ordered before it (`Completion::ordered_before_queue`: the
+    /// host knows that batch complete, or this queue's batches are ordered
+    /// after it through semaphores), else the two may execute in either order: a
+    /// set on one queue between a reset and a set on the other makes that
+    /// set a no-op and its wait one on another queue's signal, which
+    /// "must not" be ("vkCmdWaitEvents2 must not be used to wait on event
+    /// signal operations occurring on other queues"; review48 found such a
+    /// program accepted). The latest command per other queue stands for
+    /// its earlier ones (a batch ordered after it is after them).
+    pub(crate) fn cross_queue(
+        &self,
+        queue: QueueId,
+        done: &Completion,
+        program: &super::program::Program,
+    ) -> Result<(), ProgramErrorKind> {
+        if self.last_submitted.is_empty() {
+            return Ok(());
+        }
+        let here = self
+            .unsubmitted_ops
+            .iter()
+            .copied()
+            .chain(self.unsubmitted_wait_events.iter().map(|&e| (e, "wait-events")));
+        for (e, op) in here {
+            let Some(others) = self.last_submitted.get(&e) else {
+                continue;
+            };
+            let unordered = |&&(q, at, _): &&(QueueId, usize, &str)| {
+                q != queue && !done.ordered_before_queue(queue, q, at)
+            };
+            if let Some(&(q, _, other_op)) = others.iter().find(unordered) {
+                return Err(ProgramErrorKind::EventOnTwoQueues {
+                    name: program.event_name(e).to_string(),
+                    ops: (op, other_op),
+                    queues: Box::new((
+                        program.queue_name(queue).to_string(),
+                        program.queue_name(q).to_string(),
+                    )),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// A submit to `queue` (the end of the program: the implicit one, to
     /// the first queue), of ordinal `at` ([`Completion::submit`]): the
     /// recorded sets and waits run on it. A wait whose set ran on another
@@ -564,6 +615,18 @@ impl EventStates {
         at: usize,
         mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
     ) -> Result<(), QueueMismatch> {
+        let here = self
+            .unsubmitted_ops
+            .iter()
+            .copied()
+            .chain(self.unsubmitted_wait_events.iter().map(|&e| (e, "wait-events")));
+        for (e, op) in here {
+            let latest = self.last_submitted.entry(e).or_default();
+            match latest.iter_mut().find(|(q, _, _)| *q == queue) {
+                Some(entry) => *entry = (queue, at, op),
+                None => latest.push((queue, at, op)),
+            }
+        }
         for e in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
         }

@@ -619,12 +619,15 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
                         &|x, v| sems.first_reaching(x, v),
                     )
                     .map_err(|(_, k)| err(k))?;
+                // A wait on another queue's set is the more precise error.
+                let crossed = events.cross_queue(s.queue, &done, program);
                 events
                     .submit(s.queue, at, other_queue(s.queue))
                     .map_err(|(at, _, kind)| ProgramError {
                         at: Location::Command(at),
                         kind,
                     })?;
+                crossed.map_err(err)?;
             }
             // The order of event operations (module `event`); their
             // barriers' scopes and ranges as for a pipeline barrier.
@@ -691,6 +694,7 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
         super::queue::QueueId(0),
         super::completion::batch_stages(&program.commands[batch_start.min(program.commands.len())..]),
     );
+    let crossed = events.cross_queue(super::queue::QueueId(0), &done, program);
     events
         .submit(
             super::queue::QueueId(0),
@@ -701,6 +705,10 @@ pub fn resolve(program: &Program) -> Result<Layout, ProgramError> {
             at: Location::Command(at),
             kind,
         })?;
+    crossed.map_err(|kind| ProgramError {
+        at: Location::Command(program.commands.len().saturating_sub(1)),
+        kind,
+    })?;
     if let Some((ordinal, kind)) = sems.finish(&program.semaphores) {
         // The command holding the `ordinal`-th timeline wait.
         let at = timeline_wait_command(program, ordinal);

@@ -508,12 +508,16 @@ impl SemaphoreStates {
             });
         }
         // Pending: every device signal the host does not know executed
-        // (through a fence, or a wait on a timeline value it or a later
-        // signal set: after `host-wait t 1`, the signal of 1 has run even
-        // where its batch's other commands may not have, review48), whether
-        // or not it can have run: "can have" is not "has".
+        // (its batch complete through a fence, or a host wait that
+        // returned at its value or a greater one: after `host-wait t 1`
+        // the signal of 1 has run even where its batch's other commands
+        // may not have, review48), whether or not it can have run: "can
+        // have" is not "has".
         let pending = mine
-            .filter(|(r, _)| r.batch.is_some_and(|(q, at)| !done.host_knows_executed(q, at)))
+            .filter(|(r, _)| {
+                r.batch
+                    .is_some_and(|(q, at)| !done.host_knows_signalled(sem, r.value, q, at))
+            })
             .map(|(r, _)| r.value)
             .min();
         if let Some(pending) = pending {

@@ -781,8 +781,11 @@ impl Parser {
     /// The events' queue rule at a submit to `queue` (or the end) of
     /// ordinal `at`: a wait whose set ran on another queue is reported at
     /// the wait's event.
-    fn submit_events(&mut self, queue: QueueId, at: usize) -> Result<(), ParseError> {
+    fn submit_events(&mut self, queue: QueueId, at: usize, line_no: usize) -> Result<(), ParseError> {
         let program = &self.trace.program;
+        // Reported after `submit`'s own errors (a wait on another queue's
+        // set is the more precise one).
+        let crossed = self.events.cross_queue(queue, &self.done, program);
         let r = self.events.submit(queue, at, |set, set_q| {
             let name = match &program.commands[set] {
                 Command::SetEvent { event, .. } | Command::SetEvent1 { event, .. } => {
@@ -797,7 +800,11 @@ impl Parser {
             }
         });
         match r {
-            Ok(()) => Ok(()),
+            Ok(()) => crossed.map_err(|kind| ParseError {
+                line: line_no,
+                col: 1,
+                message: kind.to_string(),
+            }),
             Err((ci, k, kind)) => {
                 let (line, col) = self
                     .event_wait_toks
@@ -2591,7 +2598,7 @@ impl Parser {
                         self.timeline_waits.push((no, t.col));
                     }
                 }
-                self.submit_events(sub.queue, at)?;
+                self.submit_events(sub.queue, at, no)?;
                 self.push(no, Command::Submit(sub));
             }
             "wait" => {
@@ -2738,7 +2745,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
     // Whatever is recorded at the end is submitted to the first queue.
     let stages = crate::ir::completion::batch_stages(batch_commands(&p.trace.program.commands));
     let at = p.done.submit_plain(QueueId(0), stages);
-    p.submit_events(QueueId(0), at)?;
+    p.submit_events(QueueId(0), at, no.max(1))?;
     if let Some((ordinal, kind)) = p.sems.finish(&p.trace.program.semaphores) {
         let (line, col) = p.timeline_waits.get(ordinal).copied().unwrap_or((no.max(1), 1));
         return Err(ParseError {
