@@ -578,11 +578,7 @@ impl EventStates {
         if self.last_submitted.is_empty() {
             return Ok(());
         }
-        let here = self
-            .unsubmitted_ops
-            .iter()
-            .copied()
-            .chain(self.unsubmitted_wait_events.iter().map(|&e| (e, "wait-events")));
+        let here = batch_commands(&self.unsubmitted_ops, &self.unsubmitted_wait_events);
         for (e, op) in here {
             let Some(others) = self.last_submitted.get(&e) else {
                 continue;
@@ -615,11 +611,7 @@ impl EventStates {
         at: usize,
         mismatch: impl Fn(usize, QueueId) -> ProgramErrorKind,
     ) -> Result<(), QueueMismatch> {
-        let here = self
-            .unsubmitted_ops
-            .iter()
-            .copied()
-            .chain(self.unsubmitted_wait_events.iter().map(|&e| (e, "wait-events")));
+        let here = batch_commands(&self.unsubmitted_ops, &self.unsubmitted_wait_events);
         for (e, op) in here {
             let latest = self.last_submitted.entry(e).or_default();
             match latest.iter_mut().find(|(q, _, _)| *q == queue) {
@@ -648,6 +640,17 @@ impl EventStates {
         }
         Ok(())
     }
+}
+
+/// The device commands of events a batch not yet submitted holds: its sets
+/// and resets (`ops`, each with its command's name), then its waits.
+fn batch_commands<'a>(
+    ops: &'a [(EventId, &'static str)],
+    waits: &'a [EventId],
+) -> impl Iterator<Item = (EventId, &'static str)> + 'a {
+    ops.iter()
+        .copied()
+        .chain(waits.iter().map(|&e| (e, "wait-events")))
 }
 
 /// The stage mask of `vkCmdResetEvent2` when a trace gives none.
