@@ -42,7 +42,10 @@ def prog(seed):
     fam = {'qa':0,'qb':1,'qc':r.choice([0,1,2])}
     L = [f'queue {q} family {fam[q]}' for q in qs]
     L += [f'semaphore t_{q} timeline' for q in qs]
-    L += ['semaphore s','event e','event f','buffer a 64','buffer b 64','buffer x 64 exclusive']
+    # An event per queue: device commands of one event on two queues must
+    # be ordered (a set on one between the other's reset and set makes it
+    # a no-op), which the narrow chains here often leave unordered.
+    L += ['semaphore s'] + [f'event {k}_{q}' for q in qs for k in 'ef'] + ['buffer a 64','buffer b 64','buffer x 64 exclusive']
     # The value each queue's timeline last got, and the batch before's
     # (queue, value).
     tv = {q: 0 for q in qs}
@@ -60,18 +63,18 @@ def prog(seed):
             elif k < 0.8:
                 # sync1 set/wait pair in the same batch, possibly with a command between
                 st = r.choice(S1)
-                body.append(f'set-event1 f {st}')
+                body.append(f'set-event1 f_{q} {st}')
                 if r.random()<0.5: body.append(cmd(r))
                 d = r.choice(['TRANSFER','COMPUTE_SHADER','ALL_COMMANDS'])
-                body.append(f'wait-events1 f {st}:{acc1(st,r,True)} -> {d}:{acc1(d,r,False)}')
-                body.append('reset-event f')
+                body.append(f'wait-events1 f_{q} {st}:{acc1(st,r,True)} -> {d}:{acc1(d,r,False)}')
+                body.append(f'reset-event f_{q}')
             elif k < 0.9:
                 s1 = r.choice(ST[:6]); s2 = r.choice(ST[:6])
                 dep = f'{s1}:{acc_for(s1,r,True)} -> {s2}:{acc_for(s2,r,False)}'
-                body.append(f'set-event e {dep}')
+                body.append(f'set-event e_{q} {dep}')
                 if r.random()<0.5: body.append(cmd(r))
-                body.append(f'wait-events e {dep}')
-                body.append('reset-event e')
+                body.append(f'wait-events e_{q} {dep}')
+                body.append(f'reset-event e_{q}')
             else:
                 # ownership release of x from this queue's family to another
                 f2 = r.choice([fam[z] for z in qs if fam[z]!=fam[q]] or [fam[q]])
