@@ -1319,6 +1319,13 @@ fn an_event_on_two_queues_needs_its_commands_ordered() {
             (got, _) => panic!("{text}: got {:?}, want {want:?}", got.map(|_| ())),
         }
     }
+    // Synchronization-1 commands are named as such.
+    let text = "queue qa\nqueue qb\nevent f\nset-event1 f TRANSFER\nwait-events1 f TRANSFER:NONE -> TRANSFER:NONE\nreset-event f\nsubmit qa\nset-event1 f TRANSFER\nsubmit qb\n";
+    let e = trace::parse(text).unwrap_err().to_string();
+    assert!(
+        e.starts_with("9:1: event `f` has a set-event1 on queue `qb` while a wait-events1 of it on queue `qa` is not ordered before it"),
+        "{e}"
+    );
     // Built in code, the same rule at the submit.
     let text = program("", "", "");
     let mut p = trace::parse(&text.replace("submit qb\n", "")).unwrap().program;

@@ -141,8 +141,8 @@ pub(crate) struct EventStates {
     /// The queue of each submitted device set, by its command.
     set_queues: std::collections::HashMap<usize, QueueId>,
     /// Events of device waits (both generations, any set) not yet
-    /// submitted.
-    unsubmitted_wait_events: Vec<EventId>,
+    /// submitted, with the command's name (`wait-events`, `wait-events1`).
+    unsubmitted_wait_events: Vec<(EventId, &'static str)>,
     /// Device waits recorded since the last submit, for the rule that a
     /// later device reset of the event executes after them: (event, the
     /// stages an execution dependency chain from the wait reaches so far:
@@ -167,6 +167,8 @@ pub(crate) struct EventStates {
     /// Events with a device command (set, reset or wait) recorded since
     /// the last submit, and the first such command's name: a host set or
     /// reset of one of them would run before it ([`Self::no_recorded_op`]).
+    /// (What `unsubmitted_ops` and `unsubmitted_wait_events` hold, kept by
+    /// event so that a host call does not scan a long batch.)
     recorded: std::collections::HashMap<EventId, &'static str>,
     /// Per event, per queue that ran a device command of it, the latest
     /// such submit (its ordinal) and command name: what a later batch of
@@ -471,7 +473,7 @@ impl EventStates {
         image: impl Fn(ImageBarrierRef) -> Option<ImageBarrier>,
     ) -> Result<(), ProgramErrorKind> {
         let name = name.to_string();
-        self.unsubmitted_wait_events.push(w.event);
+        self.unsubmitted_wait_events.push((w.event, "wait-events"));
         self.recorded.entry(w.event).or_insert("wait-events");
         let Some(s) = self.state(w.event) else {
             return Ok(());
@@ -523,8 +525,8 @@ impl EventStates {
         src: PipelineStageFlags2,
         name: impl Fn(EventId) -> &'a str,
     ) -> Result<(), (Option<usize>, ProgramErrorKind)> {
-        self.unsubmitted_wait_events.extend_from_slice(events);
         for &e in events {
+            self.unsubmitted_wait_events.push((e, "wait-events1"));
             self.recorded.entry(e).or_insert("wait-events1");
         }
         let mut expected = PipelineStageFlags2::NONE;
@@ -619,7 +621,7 @@ impl EventStates {
                 None => latest.push((queue, at, op)),
             }
         }
-        for e in self.unsubmitted_wait_events.drain(..) {
+        for (e, _) in self.unsubmitted_wait_events.drain(..) {
             self.pending_waits.push((e, queue, at));
         }
         self.reset_after.clear();
@@ -642,15 +644,13 @@ impl EventStates {
     }
 }
 
-/// The device commands of events a batch not yet submitted holds: its sets
-/// and resets (`ops`, each with its command's name), then its waits.
+/// The device commands of events a batch not yet submitted holds, each
+/// with its command's name: its sets and resets (`ops`), then its waits.
 fn batch_commands<'a>(
     ops: &'a [(EventId, &'static str)],
-    waits: &'a [EventId],
+    waits: &'a [(EventId, &'static str)],
 ) -> impl Iterator<Item = (EventId, &'static str)> + 'a {
-    ops.iter()
-        .copied()
-        .chain(waits.iter().map(|&e| (e, "wait-events")))
+    ops.iter().chain(waits).copied()
 }
 
 /// The stage mask of `vkCmdResetEvent2` when a trace gives none.
